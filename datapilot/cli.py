@@ -1,0 +1,26 @@
+"""The `datapilot` command: one Typer app assembling the command groups in `datapilot.commands`."""
+
+from __future__ import annotations
+
+import typer
+
+from datapilot import __version__
+from datapilot.commands import serve
+
+app = typer.Typer(
+    name="datapilot",
+    help="A data copilot for finance: ask in English or Chinese, get charts, tables and a summary.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.command("serve")(serve.serve)
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    typer.echo(__version__)
+
+
+if __name__ == "__main__":
+    app()

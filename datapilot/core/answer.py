@@ -1,0 +1,44 @@
+"""The Answer: what `datapilot ask --json` prints and the non-streaming API returns."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from datapilot.core.intent import Intent
+from datapilot.core.outputs import Output
+from datapilot.core.plan import Plan
+
+AnswerStatus = Literal["ok", "no_data", "out_of_scope", "error"]
+
+
+class Usage(BaseModel):
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, other: Usage) -> Usage:
+        return Usage(
+            llm_calls=self.llm_calls + other.llm_calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+        )
+
+
+class Answer(BaseModel):
+    query: str
+    today: date
+    status: AnswerStatus
+    intent: Intent | None = None
+    plan: Plan | None = None
+    outputs: list[Output] = Field(default_factory=list)
+    summary: str = ""
+    message: str | None = Field(
+        default=None, description="What went wrong, for no_data / out_of_scope / error."
+    )
+    notes: list[str] = Field(default_factory=list, description="Warnings a user should see.")
+    sources: list[str] = Field(default_factory=list, description="Data sources used.")
+    usage: Usage = Field(default_factory=Usage)
+    timings_ms: dict[str, float] = Field(default_factory=dict)

@@ -1,0 +1,63 @@
+"""Everything a question arrives with besides its text: today, the conversation, client data."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from datapilot.settings import BrainChoice
+
+
+class ChatMessage(BaseModel):
+    role: Literal["human", "ai"]
+    content: str
+
+
+class ClientTable(BaseModel):
+    """A table the client sent (widget data, explicit context), usable as an entity of kind `table`.
+
+    Kept as plain columns/rows so it can travel inside resume state and be shown to a model.
+    """
+
+    name: str
+    description: str = ""
+    source: str = "client"
+    columns: list[str]
+    rows: list[list[Any]]
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.rows, columns=self.columns)
+
+
+class WidgetInfo(BaseModel):
+    """A dashboard widget whose data the client can send on request."""
+
+    uuid: str
+    widget_id: str
+    name: str = ""
+    description: str = ""
+    origin: str = ""
+    params: dict[str, Any] = Field(default_factory=dict)
+    primary: bool = False
+
+
+class WidgetDataRequest(BaseModel):
+    """Ask the client for widget data, then resume with `resume_state`."""
+
+    widgets: list[WidgetInfo]
+    resume_state: dict[str, Any] = Field(default_factory=dict)
+
+
+class QuestionContext(BaseModel):
+    today: date
+    history: list[ChatMessage] = Field(default_factory=list)
+    tables: list[ClientTable] = Field(default_factory=list)
+    widgets: list[WidgetInfo] = Field(default_factory=list)
+    resume_state: dict[str, Any] | None = None
+    brain: BrainChoice = "auto"
+    offline: bool = False
+    llm_api_key: str | None = None
+    llm_model: str | None = None

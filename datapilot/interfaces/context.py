@@ -1,0 +1,22 @@
+"""What every interface receives first: where the data is and what the request brought."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+import pandas as pd
+
+from datapilot.data.catalog import Catalog
+from datapilot.data.warehouse import Warehouse
+
+
+@dataclass
+class InterfaceContext:
+    warehouse: Warehouse
+    catalog: Catalog
+    today: date
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    # Provenance of the data the interfaces read, collected for citations.
+    sources: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,95 @@
+"""Settings from `DATAPILOT_*` environment variables and an optional `datapilot.toml`.
+
+Precedence (highest first): explicit arguments, environment, `datapilot.toml` in the working
+directory (or the file named by `DATAPILOT_CONFIG`), defaults.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_dir
+from pydantic import Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+BrainChoice = Literal["auto", "offline", "llm"]
+
+
+def _config_file() -> Path:
+    return Path(os.environ.get("DATAPILOT_CONFIG", "datapilot.toml"))
+
+
+class Settings(BaseSettings):
+    """Every knob Datapilot has; see the README for what each one does."""
+
+    model_config = SettingsConfigDict(env_prefix="DATAPILOT_", extra="ignore")
+
+    data_dir: Path = Field(
+        default_factory=lambda: Path(user_data_dir("datapilot", appauthor=False)),
+        description="Where the warehouse, feedback and exported files live.",
+    )
+    today: date | None = Field(
+        default=None, description="Treat this date as today (relative windows resolve against it)."
+    )
+    host: str = "127.0.0.1"
+    port: int = 7777
+    brain: BrainChoice = "auto"
+    offline: bool = Field(default=False, description="Forbid every network access.")
+    providers: list[str] = Field(
+        default_factory=lambda: ["bundled"],
+        description="Data providers in order of preference.",
+    )
+    request_timeout_s: float = Field(default=120.0, description="Whole-request timeout.")
+    call_timeout_s: float = Field(default=30.0, description="Timeout of one interface call.")
+    cors_origins: list[str] = Field(
+        default_factory=lambda: [
+            "https://pro.openbb.co",
+            "http://localhost",
+            "http://127.0.0.1",
+        ]
+    )
+    cors_origin_regex: str = r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$"
+
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_model: str | None = None
+    llm_timeout_s: float = 60.0
+    llm_max_retries: int = 3
+
+    @property
+    def warehouse_path(self) -> Path:
+        return self.data_dir / "warehouse.duckdb"
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm_base_url or self.llm_api_key) and bool(self.llm_model)
+
+    def effective_today(self) -> date:
+        return self.today or date.today()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=_config_file())
+        return init_settings, env_settings, toml, file_secret_settings
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()
