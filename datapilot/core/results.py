@@ -18,6 +18,11 @@ class Fact(BaseModel):
     value: float | str
     unit: str | None = None
     source: str | None = Field(default=None, description="The call output it came from.")
+    subject: str | None = Field(default=None, description="Entity id, column or pair it is about.")
+    measure: str | None = Field(
+        default=None, description="first, last, change, pct_change, high, low, value, forecast …"
+    )
+    date: str | None = Field(default=None, description="ISO date (or period) it refers to.")
 
 
 class CallRecord(BaseModel):
@@ -36,6 +41,8 @@ class RunResult(BaseModel):
     calls: list[CallRecord] = Field(default_factory=list)
     outputs: list[Output] = Field(default_factory=list)
     values: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
+    sources: list[str] = Field(default_factory=list, description="Data sources the calls read.")
+    notes: list[str] = Field(default_factory=list, description="Warnings raised by the calls.")
 
     @property
     def facts(self) -> list[Fact]:
