@@ -26,6 +26,13 @@ class Panel(BaseModel):
     title: str | None = None
     unit: str | None = None
     height: float = Field(default=1.0, description="Relative height of this panel.")
+    overlay: bool = Field(
+        default=False,
+        description="Draw on the axes of the panel before it (MA lines over candles, MACD bars).",
+    )
+    levels: list[float] = Field(
+        default_factory=list, description="Horizontal reference lines, e.g. RSI 30 and 70."
+    )
 
 
 class FitLine(BaseModel):
