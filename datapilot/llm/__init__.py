@@ -1,0 +1,30 @@
+"""Calling OpenAI-compatible model endpoints: configuration, client, usage and token counting."""
+
+from __future__ import annotations
+
+from datapilot.llm.client import ChatReply, LLMClient, OutputMode, looks_like_refusal
+from datapilot.llm.config import LLMConfig, resolve_config
+from datapilot.llm.errors import LLMError, LLMRefused, LLMTimeout, LLMTruncated, LLMUnavailable
+from datapilot.llm.jsontext import NoJSONError, extract_json_object
+from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.llm.usage import CallUsage, UsageMeter
+
+__all__ = [
+    "CallUsage",
+    "ChatReply",
+    "LLMClient",
+    "LLMConfig",
+    "LLMError",
+    "LLMRefused",
+    "LLMTimeout",
+    "LLMTruncated",
+    "LLMUnavailable",
+    "NoJSONError",
+    "OutputMode",
+    "UsageMeter",
+    "count_chat",
+    "count_tokens",
+    "extract_json_object",
+    "looks_like_refusal",
+    "resolve_config",
+]

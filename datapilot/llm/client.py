@@ -1,0 +1,306 @@
+"""An async client for any OpenAI-compatible chat endpoint, with usage accounting.
+
+Retries with backoff on 429, 5xx and connection errors are the `openai` SDK's own (it honours
+`Retry-After`); this module adds an overall deadline per call, maps failures to `LLMError`s
+with actionable messages, and degrades structured output per endpoint: JSON schema, then JSON
+mode, then plain text (the caller extracts the JSON), remembering what each endpoint accepts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+import openai
+from pydantic import BaseModel
+
+from datapilot.llm.config import LLMConfig
+from datapilot.llm.errors import LLMError, LLMRefused, LLMTimeout, LLMTruncated, LLMUnavailable
+from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.llm.usage import CallUsage, UsageMeter
+
+OutputMode = Literal["json_schema", "json_object", "text"]
+_DOWNGRADE: dict[OutputMode, OutputMode] = {"json_schema": "json_object", "json_object": "text"}
+
+# What each endpoint+model is known to accept, learnt from its 400s; shared by every client.
+_modes: dict[str, OutputMode] = {}
+_no_stream_usage: set[str] = set()
+
+_FORMAT_REJECTION = re.compile(
+    r"response_format|json_schema|json_object|schema|format|not support|unsupported", re.I
+)
+_REFUSAL = re.compile(
+    r"^\s*(i'?m sorry|i am sorry|sorry|i can(?:'|no)t|i cannot|i'm unable|i am unable|"
+    r"as an ai|抱歉|对不起|我无法|我不能)",
+    re.I,
+)
+
+Message = dict[str, Any]
+
+
+class ChatReply(BaseModel):
+    """The text of a non-streamed reply and how it was asked for."""
+
+    text: str
+    finish_reason: str | None = None
+    mode: OutputMode = "text"
+
+
+def looks_like_refusal(text: str) -> bool:
+    """True for replies such as "I'm sorry, I can't help with that"."""
+    return bool(_REFUSAL.match(text))
+
+
+def forget_endpoint_modes() -> None:
+    """Forget what endpoints accept (for tests and after reconfiguration)."""
+    _modes.clear()
+    _no_stream_usage.clear()
+
+
+class LLMClient:
+    """Chat calls against one endpoint; every call is recorded in `meter`."""
+
+    def __init__(self, config: LLMConfig, meter: UsageMeter | None = None) -> None:
+        self.config = config
+        self.meter = meter if meter is not None else UsageMeter()
+        self._sdk = openai.AsyncOpenAI(
+            base_url=config.base_url,
+            # Local servers (Ollama, vLLM, llama.cpp) take any key, but the SDK insists on one.
+            api_key=config.api_key.get_secret_value() if config.api_key else "not-needed",
+            timeout=config.timeout_s,
+            max_retries=config.max_retries,
+        )
+
+    @property
+    def mode(self) -> OutputMode:
+        """The structured-output mode this endpoint is currently asked with."""
+        return _modes.get(self.config.endpoint_key, "json_schema")
+
+    async def aclose(self) -> None:
+        await self._sdk.close()
+
+    async def complete_json(
+        self,
+        messages: list[Message],
+        *,
+        schema: dict[str, Any],
+        schema_name: str,
+        purpose: str = "plan",
+        max_tokens: int = 2000,
+    ) -> ChatReply:
+        """One non-streamed call asking for a JSON object that follows `schema`.
+
+        Raises `LLMRefused` for refusals and empty replies, `LLMTruncated` when the reply hit the
+        token limit, and `LLMUnavailable`/`LLMTimeout` when the endpoint failed.
+        """
+        while True:
+            mode = self.mode
+            try:
+                return await self._complete(
+                    messages, mode, schema, schema_name, purpose, max_tokens
+                )
+            except openai.BadRequestError as error:
+                if mode in _DOWNGRADE and _FORMAT_REJECTION.search(str(error)):
+                    _modes[self.config.endpoint_key] = _DOWNGRADE[mode]
+                    continue
+                raise self._translate(error) from error
+
+    async def _complete(
+        self,
+        messages: list[Message],
+        mode: OutputMode,
+        schema: dict[str, Any],
+        schema_name: str,
+        purpose: str,
+        max_tokens: int,
+    ) -> ChatReply:
+        extra: dict[str, Any] = {}
+        if mode == "json_schema":
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": schema_name, "schema": schema, "strict": False},
+            }
+        elif mode == "json_object":
+            extra["response_format"] = {"type": "json_object"}
+        started = time.perf_counter()
+        usage = CallUsage(purpose=purpose, ok=False)
+        try:
+            async with asyncio.timeout(self._deadline_s()):
+                response = await self._sdk.chat.completions.create(
+                    model=self.config.model,
+                    messages=messages,  # type: ignore[arg-type]
+                    max_tokens=max_tokens,
+                    temperature=0,
+                    **extra,
+                )
+        except openai.BadRequestError:
+            raise
+        except (openai.APIError, TimeoutError) as error:
+            raise self._translate(error) from error
+        finally:
+            usage.latency_ms = (time.perf_counter() - started) * 1000
+            self.meter.record(usage)
+        if not response.choices:
+            raise LLMRefused("the model returned no choices")
+        choice = response.choices[0]
+        text = choice.message.content or ""
+        usage.ok = True
+        if response.usage is not None:
+            usage.prompt_tokens = response.usage.prompt_tokens or 0
+            usage.completion_tokens = response.usage.completion_tokens or 0
+        else:
+            usage.prompt_tokens = count_chat(messages)
+            usage.completion_tokens = count_tokens(text)
+        refusal = getattr(choice.message, "refusal", None)
+        if refusal:
+            raise LLMRefused(f"the model declined: {_clip(refusal)}")
+        if not text.strip():
+            raise LLMRefused("the model answered with nothing")
+        if choice.finish_reason == "length":
+            raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
+        if choice.finish_reason == "content_filter":
+            raise LLMRefused("the endpoint's content filter stopped the reply")
+        return ChatReply(text=text, finish_reason=choice.finish_reason, mode=mode)
+
+    async def stream_text(
+        self, messages: list[Message], *, purpose: str = "summary", max_tokens: int = 600
+    ) -> AsyncIterator[str]:
+        """Stream a reply's text as it arrives.
+
+        Every wait for the next chunk is bounded by the remaining deadline. Raises `LLMTruncated`
+        when the stream drops or hits the token limit after text arrived, `LLMTimeout` when it
+        stalls, and `LLMUnavailable` when it never starts.
+        """
+        key = self.config.endpoint_key
+        extra: dict[str, Any] = {}
+        if key not in _no_stream_usage:
+            extra["stream_options"] = {"include_usage": True}
+        started = time.perf_counter()
+        deadline = started + self._deadline_s()
+        usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(messages))
+        self.meter.record(usage)
+        received: list[str] = []
+        finish: str | None = None
+        try:
+            try:
+                stream = await asyncio.wait_for(
+                    self._sdk.chat.completions.create(
+                        model=self.config.model,
+                        messages=messages,  # type: ignore[arg-type]
+                        max_tokens=max_tokens,
+                        temperature=0.2,
+                        stream=True,
+                        **extra,
+                    ),
+                    timeout=self._remaining(deadline),
+                )
+            except openai.BadRequestError as error:
+                if "stream_options" in extra and "stream_options" in str(error):
+                    _no_stream_usage.add(key)
+                    self.meter.calls.remove(usage)
+                    async for piece in self.stream_text(
+                        messages, purpose=purpose, max_tokens=max_tokens
+                    ):
+                        yield piece
+                    return
+                raise self._translate(error) from error
+            except (openai.APIError, TimeoutError) as error:
+                raise self._translate(error) from error
+            iterator = stream.__aiter__()
+            while True:
+                try:
+                    chunk = await asyncio.wait_for(
+                        iterator.__anext__(), timeout=self._remaining(deadline)
+                    )
+                except StopAsyncIteration:
+                    break
+                except TimeoutError as error:
+                    raise LLMTimeout(
+                        f"the model stopped streaming for longer than {self.config.timeout_s:g} s"
+                    ) from error
+                # A dropped connection surfaces as whatever the HTTP layer raises mid-stream.
+                except Exception as error:
+                    if received:
+                        raise LLMTruncated(f"the stream broke off: {_clip(str(error))}") from error
+                    raise self._translate(error) from error
+                if chunk.usage is not None:
+                    usage.prompt_tokens = chunk.usage.prompt_tokens or usage.prompt_tokens
+                    usage.completion_tokens = chunk.usage.completion_tokens or 0
+                for choice in chunk.choices:
+                    piece = choice.delta.content if choice.delta else None
+                    if piece:
+                        received.append(piece)
+                        yield piece
+                    finish = choice.finish_reason or finish
+            if not usage.completion_tokens:
+                usage.completion_tokens = count_tokens("".join(received))
+            if finish == "length":
+                raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
+            if finish is None and received:
+                raise LLMTruncated("the stream ended before the model finished")
+            if not "".join(received).strip():
+                raise LLMRefused("the model answered with nothing")
+            usage.ok = True
+        finally:
+            usage.latency_ms = (time.perf_counter() - started) * 1000
+
+    async def ping(self, timeout_s: float = 3.0) -> bool:
+        """True when the endpoint answers at all (any HTTP status counts as reachable)."""
+        try:
+            await self._sdk.with_options(timeout=timeout_s, max_retries=0).models.list()
+        except openai.APIStatusError:
+            return True
+        except (openai.APIError, TimeoutError):
+            return False
+        return True
+
+    def _deadline_s(self) -> float:
+        # Room for every retry plus the SDK's backoff between them.
+        return self.config.timeout_s * (self.config.max_retries + 1) + 10.0
+
+    @staticmethod
+    def _remaining(deadline: float) -> float:
+        return max(0.01, deadline - time.perf_counter())
+
+    def _translate(self, error: BaseException) -> LLMError:
+        where = f"the model endpoint {self.config.base_url}"
+        retries = self.config.max_retries
+        if isinstance(error, openai.APITimeoutError | TimeoutError):
+            return LLMTimeout(
+                f"{where} did not answer within {self.config.timeout_s:g} s "
+                f"({retries} retries); raise DATAPILOT_LLM_TIMEOUT_S or check the server"
+            )
+        if isinstance(error, openai.APIConnectionError):
+            return LLMUnavailable(
+                f"could not reach {where} after {retries} retries; "
+                "check DATAPILOT_LLM_BASE_URL and that the server is running"
+            )
+        if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
+            return LLMUnavailable(
+                f"{where} rejected the API key (HTTP {error.status_code}); "
+                "check DATAPILOT_LLM_API_KEY"
+            )
+        if isinstance(error, openai.NotFoundError):
+            return LLMUnavailable(
+                f"{where} does not serve model {self.config.model!r} (HTTP 404); "
+                "check DATAPILOT_LLM_MODEL and DATAPILOT_LLM_BASE_URL"
+            )
+        if isinstance(error, openai.RateLimitError):
+            return LLMUnavailable(
+                f"{where} kept rate-limiting the request (HTTP 429) after {retries} retries; "
+                "try again later or raise your quota"
+            )
+        if isinstance(error, openai.APIStatusError):
+            after = f" after {retries} retries" if error.status_code >= 500 else ""
+            return LLMUnavailable(
+                f"{where} failed with HTTP {error.status_code}{after}: {_clip(error.message)}"
+            )
+        return LLMUnavailable(f"{where} failed: {_clip(str(error)) or type(error).__name__}")
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,53 @@
+"""Which model endpoint to call: from settings, overridden per request (OpenBB key and model)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, SecretStr
+
+from datapilot.core.context import QuestionContext
+from datapilot.settings import Settings
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+# Used only when a request brings an OpenAI key but neither it nor the settings name a model.
+DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+
+
+class LLMConfig(BaseModel):
+    """One OpenAI-compatible endpoint and model."""
+
+    base_url: str = OPENAI_BASE_URL
+    api_key: SecretStr | None = None
+    model: str
+    timeout_s: float = 60.0
+    max_retries: int = 3
+
+    @property
+    def endpoint_key(self) -> str:
+        """Identifies the endpoint+model, e.g. to remember which output formats it accepts."""
+        return f"{self.base_url.rstrip('/')}#{self.model}"
+
+
+def resolve_config(settings: Settings, context: QuestionContext | None = None) -> LLMConfig | None:
+    """The endpoint to use for this request, or None when no model is configured.
+
+    A key or model sent with the request (OpenBB's `api_keys.openai_api_key`, the `model`
+    feature option) wins over the settings; a request key without any base URL means OpenAI.
+    """
+    request_key = context.llm_api_key if context else None
+    request_model = context.llm_model if context else None
+    api_key = SecretStr(request_key) if request_key else settings.llm_api_key
+    base_url = settings.llm_base_url
+    model = request_model or settings.llm_model
+    if not (base_url or api_key):
+        return None
+    if not model:
+        if base_url and base_url.rstrip("/") != OPENAI_BASE_URL:
+            return None  # a self-hosted endpoint needs an explicit model name
+        model = DEFAULT_OPENAI_MODEL
+    return LLMConfig(
+        base_url=base_url or OPENAI_BASE_URL,
+        api_key=api_key,
+        model=model,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )

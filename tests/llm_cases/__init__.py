@@ -1,0 +1,1 @@
+"""Scripted model outputs and helpers for the LLM brain tests."""
