@@ -1,0 +1,54 @@
+"""Request errors as 422 answers that name the field and say what to do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+_PREFIXES = ("body", "query", "path", "header", "cookie")
+
+
+class FieldProblem(BaseModel):
+    loc: list[str | int] = Field(description="Where the problem is, as FastAPI reports it.")
+    field: str = Field(description="The same place as a dotted path, e.g. `messages.0.content`.")
+    msg: str
+    type: str
+
+
+class ValidationProblem(BaseModel):
+    """The body of every 422 answer."""
+
+    message: str = Field(description="One line for people: every problem with its field.")
+    detail: list[FieldProblem]
+
+
+VALIDATION_RESPONSES: dict[int | str, dict[str, Any]] = {
+    422: {"model": ValidationProblem, "description": "The request is malformed."}
+}
+
+
+async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """Turn a validation error into a 422 with dotted field paths."""
+    assert isinstance(error, RequestValidationError)
+    problems = [_problem(item) for item in error.errors()]
+    summary = "; ".join(f"{p.field}: {p.msg}" for p in problems)
+    body = ValidationProblem(message=f"Invalid request — {summary}", detail=problems)
+    return JSONResponse(status_code=422, content=body.model_dump())
+
+
+def _problem(item: dict[str, Any]) -> FieldProblem:
+    loc = [part if isinstance(part, int) else str(part) for part in item.get("loc", ())]
+    kind = str(item.get("type", "value_error"))
+    message = str(item.get("msg", "invalid value"))
+    path = loc[1:] if loc and loc[0] in _PREFIXES else loc
+    if kind == "json_invalid":
+        reason = (item.get("ctx") or {}).get("error", "")
+        where = f" at character {loc[1]}" if len(loc) > 1 else ""
+        message = f"The body is not valid JSON{where}: {reason}".rstrip(": ")
+        path = []
+    field = ".".join(str(part) for part in path) or "body"
+    return FieldProblem(loc=loc, field=field, msg=message, type=kind)

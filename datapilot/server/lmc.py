@@ -1,0 +1,218 @@
+"""Pipeline events as Open Interpreter 0.2 LMC streaming chunks.
+
+Every chunk is a flat `{role, type, format?, content?, start?, end?}` object. Streamed blocks
+(messages, code) open with `start`, carry `content` deltas and close with `end`; atomic outputs
+(console lines, images, tables) are single chunks. Mapping:
+
+| event            | chunks                                                                 |
+|------------------|------------------------------------------------------------------------|
+| status           | `computer/console/output` — one line of progress                        |
+| intent, plan     | `assistant/code/json` block — the intent or plan as JSON                |
+| call finished    | `computer/console/output` — `✓ description (12 ms)` and its facts        |
+| chart            | `computer/image/base64.png` (unless images are off), then               |
+|                  | `computer/code/plotly.json` — a Plotly figure as JSON                   |
+| table            | `computer/table/json` — `{title, columns, rows, units}`                 |
+| text, summary    | `assistant/message` block with the text as deltas                       |
+| failure          | `server/error` with the reason, then an `assistant/message` saying it    |
+| done             | `server/answer/json` — the whole Answer, then `server/status` `complete` |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from datapilot.core.answer import Answer
+from datapilot.core.events import (
+    Done,
+    Event,
+    Failed,
+    IntentEvent,
+    NeedsClientData,
+    OutputEvent,
+    PlanEvent,
+    StatusEvent,
+    StepFinished,
+    TextDelta,
+)
+from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
+from datapilot.core.results import CallRecord
+
+log = logging.getLogger(__name__)
+
+LmcRole = Literal["assistant", "computer", "server"]
+LmcType = Literal["message", "code", "console", "image", "table", "answer", "status", "error"]
+
+
+class LmcChunk(BaseModel):
+    """One LMC streaming chunk; unset fields are left out on the wire."""
+
+    role: LmcRole
+    type: LmcType
+    format: str | None = None
+    content: Any = None
+    start: bool | None = None
+    end: bool | None = None
+
+    def wire(self) -> str:
+        return self.model_dump_json(exclude_none=True)
+
+
+class _Blocks:
+    """Tracks the open streamed block so that blocks never interleave."""
+
+    def __init__(self) -> None:
+        self.open: tuple[LmcRole, LmcType, str | None] | None = None
+
+    def delta(self, role: LmcRole, kind: LmcType, text: str, fmt: str | None = None) -> list[Any]:
+        chunks = []
+        if self.open != (role, kind, fmt):
+            chunks.extend(self.close())
+            chunks.append(LmcChunk(role=role, type=kind, format=fmt, start=True))
+            self.open = (role, kind, fmt)
+        chunks.append(LmcChunk(role=role, type=kind, format=fmt, content=text))
+        return chunks
+
+    def block(self, role: LmcRole, kind: LmcType, text: str, fmt: str | None = None) -> list[Any]:
+        return [*self.delta(role, kind, text, fmt), *self.close()]
+
+    def single(self, chunk: LmcChunk) -> list[LmcChunk]:
+        return [*self.close(), chunk]
+
+    def close(self) -> list[LmcChunk]:
+        if self.open is None:
+            return []
+        role, kind, fmt = self.open
+        self.open = None
+        return [LmcChunk(role=role, type=kind, format=fmt, end=True)]
+
+
+async def lmc_chunks(
+    events: AsyncIterator[Event], *, images: bool = True
+) -> AsyncIterator[LmcChunk]:
+    """Render one question's events as LMC chunks, ending with `server/status complete`."""
+    blocks = _Blocks()
+    wrote_text = False
+    async for event in events:
+        chunks: list[LmcChunk] = []
+        match event:
+            case StatusEvent(message=message):
+                chunks = blocks.single(_console(message))
+            case IntentEvent(intent=intent):
+                chunks = blocks.block("assistant", "code", intent.model_dump_json(), "json")
+            case PlanEvent(plan=plan):
+                chunks = blocks.block("assistant", "code", plan.model_dump_json(), "json")
+            case StepFinished(record=record):
+                chunks = blocks.single(_console(_call_line(record)))
+            case OutputEvent(output=TextOutput(text=text)):
+                chunks = blocks.delta("assistant", "message", _paragraph(text, wrote_text))
+                wrote_text = True
+            case OutputEvent(output=TableOutput() as table):
+                content = table.model_dump(include={"title", "columns", "rows", "units"})
+                chunks = blocks.single(
+                    LmcChunk(role="computer", type="table", format="json", content=content)
+                )
+            case OutputEvent(output=ChartOutput() as chart):
+                chunks = blocks.close() + await _chart_chunks(chart, images)
+            case TextDelta(text=text):
+                chunks = blocks.delta("assistant", "message", text)
+                wrote_text = wrote_text or bool(text.strip())
+            case NeedsClientData():
+                chunks = blocks.delta(
+                    "assistant",
+                    "message",
+                    _paragraph(
+                        "This question is about dashboard widgets; send their data in "
+                        "`tables` and ask again.",
+                        wrote_text,
+                    ),
+                )
+                wrote_text = True
+            case Failed(message=message):
+                chunks = blocks.single(LmcChunk(role="server", type="error", content=message))
+                text = _paragraph(f"Sorry, I could not finish: {message}", wrote_text)
+                chunks += blocks.delta("assistant", "message", text)
+                wrote_text = True
+            case Done(answer=answer):
+                for chunk in _closing(blocks, answer, wrote_text):
+                    yield chunk
+                return
+        for chunk in chunks:
+            yield chunk
+
+
+def _closing(blocks: _Blocks, answer: Answer, wrote_text: bool) -> list[LmcChunk]:
+    chunks: list[LmcChunk] = []
+    text = answer.summary or answer.message
+    if not wrote_text and text:
+        chunks += blocks.delta("assistant", "message", text)
+    chunks += blocks.close()
+    chunks.append(
+        LmcChunk(
+            role="server", type="answer", format="json", content=answer.model_dump(mode="json")
+        )
+    )
+    chunks.append(LmcChunk(role="server", type="status", content="complete"))
+    return chunks
+
+
+async def _chart_chunks(chart: ChartOutput, images: bool) -> list[LmcChunk]:
+    chunks = []
+    if images:
+        try:
+            png = await asyncio.to_thread(_png_base64, chart)
+            chunks.append(LmcChunk(role="computer", type="image", format="base64.png", content=png))
+        except Exception as error:
+            log.exception("PNG rendering failed for %r", chart.title)
+            chunks.append(_console(f"The chart {chart.title!r} could not be drawn as PNG: {error}"))
+    try:
+        figure = await asyncio.to_thread(_plotly_json, chart)
+        chunks.append(LmcChunk(role="computer", type="code", format="plotly.json", content=figure))
+    except Exception as error:
+        log.exception("Plotly rendering failed for %r", chart.title)
+        chunks.append(_console(f"The chart {chart.title!r} could not be built: {error}"))
+    return chunks
+
+
+def _png_base64(chart: ChartOutput) -> str:
+    from datapilot.core.charts import to_png
+
+    with tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
+        path = Path(folder) / "chart.png"
+        to_png(chart, path)
+        return base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _plotly_json(chart: ChartOutput) -> str:
+    from datapilot.core.charts import to_plotly
+
+    figure = to_plotly(chart)
+    if hasattr(figure, "to_json"):
+        return figure.to_json()
+    return json.dumps(figure)
+
+
+def _console(text: str) -> LmcChunk:
+    return LmcChunk(role="computer", type="console", format="output", content=f"{text}\n")
+
+
+def _call_line(record: CallRecord) -> str:
+    label = record.description or record.interface
+    mark = "✓" if record.status == "ok" else "✗"
+    line = f"{mark} {label} ({record.elapsed_ms:.0f} ms)"
+    if record.status != "ok":
+        return f"{line}: {record.error or record.status}"
+    facts = "; ".join(f"{fact.label} = {fact.value}" for fact in record.facts[:6])
+    return f"{line} — {facts}" if facts else line
+
+
+def _paragraph(text: str, after_text: bool) -> str:
+    return f"\n\n{text}" if after_text else text

@@ -1,0 +1,98 @@
+"""The OpenBB Workspace custom agent: discovery, the streaming query endpoint and feedback."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
+from openbb_ai.models import SSE
+from sse_starlette import EventSourceResponse
+
+from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.feedback import Feedback, FeedbackStored, store_feedback
+from datapilot.server.openbb_agent import (
+    AGENT_ID,
+    AgentDescriptor,
+    LegacyCopilotDescriptor,
+    agent_descriptor,
+    legacy_descriptor,
+)
+from datapilot.server.openbb_context import QueryInputError, prepare_query
+from datapilot.server.openbb_request import WorkspaceQuery
+from datapilot.server.openbb_stream import openbb_sse
+from datapilot.server.runner import guarded_events
+from datapilot.settings import Settings
+
+router = APIRouter(tags=["OpenBB Workspace"])
+
+_SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": (
+            "Server-sent events of the OpenBB agent protocol: copilotStatusUpdate, "
+            "copilotMessageChunk, copilotMessageArtifact, copilotCitationCollection, "
+            "copilotPromptSuggestions, or a single copilotFunctionCall (get_widget_data)."
+        ),
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    },
+    **VALIDATION_RESPONSES,
+}
+
+
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+@router.get(
+    "/agents.json",
+    response_model=dict[str, AgentDescriptor],
+    response_model_exclude_none=True,
+    summary="Agent descriptor for OpenBB Workspace",
+)
+async def agents_json(request: Request) -> dict[str, AgentDescriptor]:
+    return {AGENT_ID: agent_descriptor(str(request.base_url), _settings(request))}
+
+
+@router.get(
+    "/copilots.json",
+    response_model=dict[str, LegacyCopilotDescriptor],
+    summary="Copilot descriptor for older OpenBB clients (v1)",
+)
+async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
+    return {AGENT_ID: legacy_descriptor(str(request.base_url))}
+
+
+@router.post(
+    "/v1/query",
+    response_class=EventSourceResponse,
+    responses=_SSE_RESPONSE,
+    summary="Answer a Workspace conversation as a stream of agent events",
+)
+async def query(body: WorkspaceQuery, request: Request) -> EventSourceResponse:
+    settings = _settings(request)
+    try:
+        prepared = prepare_query(body, settings)
+    except QueryInputError as error:
+        location = ("body", *error.field.split("."))
+        raise RequestValidationError(
+            [{"type": "value_error", "loc": location, "msg": error.message, "input": None}]
+        ) from error
+    events = guarded_events(prepared.question, prepared.context, settings)
+    return EventSourceResponse(_wire(openbb_sse(events, prepared)))
+
+
+@router.post(
+    "/v1/feedback",
+    response_model=FeedbackStored,
+    responses=VALIDATION_RESPONSES,
+    summary="Store a user's feedback on an answer",
+)
+async def feedback(body: Feedback, request: Request) -> FeedbackStored:
+    await store_feedback(body, _settings(request).data_dir)
+    return FeedbackStored()
+
+
+async def _wire(events: AsyncIterator[SSE]) -> AsyncIterator[dict[str, Any]]:
+    async for event in events:
+        yield event.model_dump()

@@ -1,0 +1,162 @@
+"""Outputs as OpenBB Workspace artifacts: tables, and charts the Workspace draws natively.
+
+Each chart panel becomes one chart artifact over the panel's columns: line (also area and
+band), bar, scatter and pie map one to one; a candlestick panel, which the Workspace cannot draw,
+becomes a table of its prices plus a line chart of the close. Overlay panels (moving averages,
+MACD histogram) join the panel they overlay; forecast bands and reference levels (RSI 30/70)
+are drawn as extra lines.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from openbb_ai import chart, table
+from openbb_ai.models import MessageArtifactSSE
+
+from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
+
+
+class ArtifactNamer:
+    """Artifact names must be unique within a chat; repeat titles get a counter."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+
+    def __call__(self, title: str) -> str:
+        count = self._seen.get(title, 0) + 1
+        self._seen[title] = count
+        return title if count == 1 else f"{title} ({count})"
+
+
+def table_artifact(output: TableOutput, name: ArtifactNamer) -> MessageArtifactSSE:
+    """A table output as a table artifact; units go in the description."""
+    units = ", ".join(f"{column}: {unit}" for column, unit in output.units.items())
+    return table(
+        data=_rows_as_records(output.columns, output.rows, output.columns),
+        name=name(output.title),
+        description=f"Units: {units}" if units else output.title,
+    )
+
+
+def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArtifactSSE]:
+    """A chart output as one or more artifacts the Workspace can draw."""
+    spec = output.spec
+    artifacts: list[MessageArtifactSSE] = []
+    for index, (panel, overlays) in enumerate(_panel_groups(spec.panels)):
+        title = output.title if index == 0 else f"{output.title} — {_panel_label(panel)}"
+        extra = [column for overlay in overlays for column in overlay.y]
+        if index == 0:
+            extra += [column for pair in spec.bands for column in pair]
+        levels = [*panel.levels, *(level for overlay in overlays for level in overlay.levels)]
+        artifacts.extend(_panel_artifacts(spec, panel, title, extra, levels, name, output))
+    return artifacts
+
+
+def _panel_groups(panels: list[Panel]) -> list[tuple[Panel, list[Panel]]]:
+    """Each drawn panel with the overlay panels that share its axes."""
+    groups: list[tuple[Panel, list[Panel]]] = []
+    for panel in panels:
+        if panel.overlay and groups:
+            groups[-1][1].append(panel)
+        else:
+            groups.append((panel, []))
+    return groups
+
+
+def _panel_artifacts(
+    spec: ChartSpec,
+    panel: Panel,
+    title: str,
+    extra: list[str],
+    levels: list[float],
+    name: ArtifactNamer,
+    output: ChartOutput,
+) -> list[MessageArtifactSSE]:
+    present = set(spec.columns)
+    y = [c for c in dict.fromkeys([*panel.y, *extra]) if c in present and c != spec.x]
+    if not y:
+        return []
+    description = _description(spec, panel, output)
+    if panel.mark == "candlestick":
+        close = "close" if "close" in panel.y else panel.y[-1]
+        lines = [close, *(column for column in y if column not in panel.y)]
+        return [
+            table(data=_records(spec, y), name=name(title), description=description),
+            chart(
+                type="line",
+                data=_with_levels(_records(spec, lines), levels),
+                x_key=spec.x,
+                y_keys=[*lines, *_level_keys(levels)],
+                name=name(f"{title} — {close}"),
+                description=description,
+            ),
+        ]
+    if panel.mark == "pie":
+        return [
+            chart(
+                type="pie",
+                data=_records(spec, y[:1]),
+                angle_key=y[0],
+                callout_label_key=spec.x,
+                name=name(title),
+                description=description,
+            )
+        ]
+    kind = {"bar": "bar", "scatter": "scatter"}.get(panel.mark, "line")
+    return [
+        chart(
+            type=kind,
+            data=_with_levels(_records(spec, y), levels),
+            x_key=spec.x,
+            y_keys=[*y, *_level_keys(levels)],
+            name=name(title),
+            description=description,
+        )
+    ]
+
+
+def _level_keys(levels: list[float]) -> list[str]:
+    return [f"level {level:g}" for level in levels]
+
+
+def _with_levels(records: list[dict[str, Any]], levels: list[float]) -> list[dict[str, Any]]:
+    """Reference levels drawn as constant series, the only way a Workspace chart can."""
+    if levels:
+        constants = dict(zip(_level_keys(levels), levels, strict=True))
+        for record in records:
+            record.update(constants)
+    return records
+
+
+def _panel_label(panel: Panel) -> str:
+    return panel.title or ", ".join(panel.y)
+
+
+def _description(spec: ChartSpec, panel: Panel, output: ChartOutput) -> str:
+    parts = [panel.title or output.title]
+    if panel.unit:
+        parts.append(f"unit: {panel.unit}")
+    if spec.fit is not None and panel.mark == "scatter":
+        fit = spec.fit
+        parts.append(f"fit: y = {fit.slope:.4g}·x + {fit.intercept:.4g} (R² = {fit.r2:.3f})")
+    return "; ".join(parts)
+
+
+def _records(spec: ChartSpec, columns: list[str]) -> list[dict[str, Any]]:
+    """Rows as records holding the x column and `columns` only."""
+    return _rows_as_records(spec.columns, spec.rows, [spec.x, *columns])
+
+
+def _rows_as_records(
+    columns: list[str], rows: list[list[Any]], keep: list[str]
+) -> list[dict[str, Any]]:
+    positions = [(column, columns.index(column)) for column in dict.fromkeys(keep)]
+    return [{column: _json_value(row[i]) for column, i in positions} for row in rows]
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -1,0 +1,154 @@
+"""OpenBB Workspace query payloads: accept every shape clients send, validate with the SDK model.
+
+Current Workspace payloads validate as they are. Older and looser shapes are upgraded first:
+- v1 `widgets` as a list of `{uuid, name, description}` → `widgets.primary`;
+- a tool result as `content` text, `data: {content}`, `data: "text"` or `data: [{content}]`
+  → `data: [{items: [{content}]}]`; the same for `context[].data`;
+- `workspace_options` as a list of enabled option ids → `{id: true}`;
+- widget parameters of a type the SDK does not know → `text`.
+Unknown fields are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from openbb_ai.models import QueryRequest
+from pydantic import PrivateAttr, model_validator
+
+_PARAM_TYPES = {
+    "string",
+    "text",
+    "number",
+    "integer",
+    "boolean",
+    "date",
+    "ticker",
+    "endpoint",
+    "tabs",
+}
+
+
+class WorkspaceQuery(QueryRequest):
+    """The body of `POST /v1/query`: the SDK's `QueryRequest`, lenient about older shapes."""
+
+    _legacy_widgets: bool = PrivateAttr(default=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _accept_every_shape(cls, data: Any, handler: Any) -> WorkspaceQuery:
+        legacy = isinstance(data, dict) and isinstance(data.get("widgets"), list)
+        query = handler(normalize_query_payload(data))
+        query._legacy_widgets = legacy
+        return query
+
+    @property
+    def legacy_widgets(self) -> bool:
+        """True when the client spoke the v1 copilot protocol (widgets as a flat list)."""
+        return self._legacy_widgets
+
+
+def normalize_query_payload(raw: Any) -> Any:
+    """Upgrade older payload shapes to the current one; anything else is returned unchanged."""
+    if not isinstance(raw, dict):
+        return raw
+    payload = dict(raw)
+    if isinstance(payload.get("messages"), list):
+        payload["messages"] = [_message(message) for message in payload["messages"]]
+    if isinstance(payload.get("context"), list):
+        payload["context"] = [_context(item) for item in payload["context"]]
+    widgets = payload.get("widgets")
+    if isinstance(widgets, list):
+        payload["widgets"] = {"primary": [_widget(widget) for widget in widgets]}
+    elif isinstance(widgets, dict):
+        payload["widgets"] = {
+            group: [_widget(widget) for widget in items] if isinstance(items, list) else items
+            for group, items in widgets.items()
+        }
+    options = payload.get("workspace_options")
+    if isinstance(options, list):
+        payload["workspace_options"] = {str(option): True for option in options}
+    elif options is None and "workspace_options" in payload:
+        payload["workspace_options"] = {}
+    return payload
+
+
+def _message(message: Any) -> Any:
+    if not isinstance(message, dict) or message.get("role") != "tool":
+        return message
+    message = dict(message)
+    message.setdefault("function", "get_widget_data")
+    if "data" not in message and "content" in message:
+        message["data"] = message.pop("content")
+    message["data"] = _data_list(message.get("data"))
+    return message
+
+
+def _context(item: Any) -> Any:
+    if not isinstance(item, dict):
+        return item
+    item = dict(item)
+    item.setdefault("description", "")
+    data = item.get("data")
+    if not (isinstance(data, dict) and "items" in data):
+        item["data"] = _data_content(data)
+    return item
+
+
+def _data_list(data: Any) -> Any:
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        data = [data]
+    return [_data_entry(entry) for entry in data]
+
+
+def _data_entry(entry: Any) -> Any:
+    if isinstance(entry, dict) and ("items" in entry or "status" in entry):
+        return entry
+    if isinstance(entry, dict) and "error_type" in entry:
+        return entry
+    return _data_content(entry)
+
+
+def _data_content(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict) and "content" in value:
+        item = dict(value)
+        item["content"] = _as_text(item["content"])
+        return {"items": [item]}
+    return {"items": [{"content": _as_text(value)}]}
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _widget(widget: Any) -> Any:
+    if not isinstance(widget, dict):
+        return widget
+    widget = dict(widget)
+    name = widget.get("name") or widget.get("widget_id") or str(widget.get("uuid", "widget"))
+    widget.setdefault("name", name)
+    widget.setdefault("widget_id", name)
+    widget.setdefault("origin", "")
+    widget.setdefault("description", "")
+    params = widget.get("params")
+    if isinstance(params, dict):
+        params = [{"name": key, "current_value": value} for key, value in params.items()]
+    widget["params"] = [_param(param) for param in params or []]
+    return widget
+
+
+def _param(param: Any) -> Any:
+    if not isinstance(param, dict):
+        return param
+    param = dict(param)
+    if param.get("type") not in _PARAM_TYPES:
+        param["type"] = "text"
+    param.setdefault("description", "")
+    return param

@@ -1,0 +1,96 @@
+"""Follow-up questions offered after an answer, in the language of the question.
+
+They name the same entities and the same explicit window, so each one is answerable with the data
+that just answered the question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from datapilot.core.answer import Answer
+from datapilot.core.intent import EntityRef
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_MARKET_KINDS = {"stock", "etf", "index", "fund", "commodity"}
+
+_STARTERS = {
+    "en": [
+        "Plot Apple's closing price in 2019",
+        "Compare the cumulative returns of Microsoft and Apple in 2021",
+        "Show the US unemployment rate during the 2000s",
+    ],
+    "zh": [
+        "画一下苹果公司2019年的股价走势",
+        "比较微软和苹果2021年的累计收益率",
+        "美国2000年代的失业率",
+    ],
+}
+
+
+def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
+    """Up to `limit` follow-up questions for this answer."""
+    lang = "zh" if _CJK.search(answer.query) else "en"
+    intent = answer.intent
+    if answer.status != "ok" or intent is None or not intent.entities:
+        return _STARTERS[lang][:limit]
+    window = _window(answer, lang)
+    first = intent.entities[0]
+    suggestions: list[str] = []
+    if len(intent.entities) >= 2:
+        second = intent.entities[1]
+        suggestions.append(_correlation(first, second, window, lang))
+    if first.kind in _MARKET_KINDS:
+        suggestions.append(_drawdown(first, window, lang))
+        if len(intent.entities) == 1 and first.id != "^GSPC":
+            suggestions.append(_versus_market(first, window, lang))
+        suggestions.append(_candles(first, window, lang))
+    else:
+        suggestions.append(_forecast(first, lang))
+        suggestions.append(_table(first, window, lang))
+    return suggestions[:limit]
+
+
+def _window(answer: Answer, lang: str) -> str:
+    intent = answer.intent
+    if intent is None or intent.start is None or intent.end is None:
+        return ""
+    if lang == "zh":
+        return f"{intent.start:%Y年%m月%d日}至{intent.end:%Y年%m月%d日}"
+    return f"from {intent.start.isoformat()} to {intent.end.isoformat()}"
+
+
+def _correlation(a: EntityRef, b: EntityRef, window: str, lang: str) -> str:
+    if lang == "zh":
+        return f"{window}{a.name}和{b.name}的日收益率相关性是多少？"
+    return f"How correlated were {a.name} and {b.name} daily returns {window}?".replace(" ?", "?")
+
+
+def _drawdown(entity: EntityRef, window: str, lang: str) -> str:
+    if lang == "zh":
+        return f"{entity.name}{window}的最大回撤是多少？"
+    return f"What was the maximum drawdown of {entity.name} {window}?".replace(" ?", "?")
+
+
+def _versus_market(entity: EntityRef, window: str, lang: str) -> str:
+    if lang == "zh":
+        return f"比较{entity.name}和标普500指数{window}的累计收益率"
+    return f"Compare the cumulative returns of {entity.name} and the S&P 500 {window}".rstrip()
+
+
+def _candles(entity: EntityRef, window: str, lang: str) -> str:
+    if lang == "zh":
+        return f"{entity.name}{window}的K线图和MACD指标"
+    return f"Show a candlestick chart of {entity.name} with MACD {window}".rstrip()
+
+
+def _forecast(entity: EntityRef, lang: str) -> str:
+    if lang == "zh":
+        return f"预测{entity.name}未来4期的走势"
+    return f"Forecast {entity.name} for the next 4 periods"
+
+
+def _table(entity: EntityRef, window: str, lang: str) -> str:
+    if lang == "zh":
+        return f"用表格列出{entity.name}{window}的数据"
+    return f"Give me a table of {entity.name} {window}".rstrip()
