@@ -49,6 +49,8 @@ def format_value(value: float | str | None, unit: str | None = None) -> str:
         return value
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
+    if not unit and float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"  # counts and ranks
     number = format_number(float(value))
     if not unit:
         return number

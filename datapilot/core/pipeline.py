@@ -1,0 +1,377 @@
+"""One question, one stream of events: understand, plan, validate, execute, summarize.
+
+Every front end renders the same stream. It always ends with exactly one `Done`, whatever fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import suppress
+from datetime import date
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pandas as pd
+
+from datapilot.core.answer import Answer, Usage
+from datapilot.core.context import QuestionContext
+from datapilot.core.events import (
+    Done,
+    Event,
+    Failed,
+    IntentEvent,
+    NeedsClientData,
+    PlanEvent,
+    StatusEvent,
+    TextDelta,
+)
+from datapilot.core.executor import default_registry, execute
+from datapilot.core.plan import Plan, PlanError, check_plan
+from datapilot.core.results import RunResult
+from datapilot.core.summary import is_chinese, template_summary
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.registry import Registry
+from datapilot.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from datapilot.brains.base import Brain, Understanding
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+WIDGET_DATA_REQUESTED = "I asked for the data of the dashboard widgets to answer this."
+_ENTITY_ARGS = ("ids", "id", "entity", "entities")
+
+
+class RequestTimeout(Exception):
+    """The whole request ran out of time."""
+
+
+async def run(
+    question: str,
+    context: QuestionContext,
+    *,
+    brain: Brain | None = None,
+    settings: Settings | None = None,
+    registry: Registry | None = None,
+    interface_context: InterfaceContext | None = None,
+    plan_only: bool = False,
+) -> AsyncIterator[Event]:
+    """Answer `question`, yielding typed events; the last one is always a single `Done`.
+
+    `brain` defaults to `select_brain(context, settings)`, `registry` to the full interface
+    library and `interface_context` to the warehouse and catalog plus the request's tables.
+    With `plan_only` the run stops after the plan is validated.
+    """
+    settings = settings or get_settings()
+    state = _Run(question, context, settings)
+    try:
+        async for event in state.events(brain, registry, interface_context, plan_only):
+            yield event
+    except Exception as error:
+        log.warning("question failed: %s", question, exc_info=True)
+        message = _user_message(error, settings)
+        state.answer.status = "error"
+        state.answer.message = message
+        yield Failed(status="error", message=message)
+    yield Done(answer=state.finish())
+
+
+async def ask(question: str, context: QuestionContext, **options: Any) -> Answer:
+    """Run the pipeline to the end and return its Answer (options as for `run`)."""
+    answer: Answer | None = None
+    async for event in run(question, context, **options):
+        if isinstance(event, Done):
+            answer = event.answer
+    assert answer is not None  # run() always ends with Done
+    return answer
+
+
+def build_interface_context(context: QuestionContext) -> InterfaceContext:
+    """The warehouse and catalog, plus the tables the client sent, as interfaces see them."""
+    from datapilot.data import get_catalog, get_warehouse
+
+    return InterfaceContext(
+        warehouse=get_warehouse(),
+        catalog=get_catalog(),
+        today=context.today,
+        tables={table.name: table.to_frame() for table in context.tables},
+    )
+
+
+class _Run:
+    """The state of one question while its events are produced."""
+
+    def __init__(self, question: str, context: QuestionContext, settings: Settings) -> None:
+        self.question = question
+        self.context = context
+        self.settings = settings
+        self.zh = is_chinese(question)
+        self.started = time.perf_counter()
+        self.deadline = self.started + settings.request_timeout_s
+        self.answer = Answer(query=question, today=context.today, status="ok")
+
+    def finish(self) -> Answer:
+        self.answer.timings_ms["total"] = _ms(self.started)
+        return self.answer
+
+    async def events(
+        self,
+        brain: Brain | None,
+        registry: Registry | None,
+        interface_context: InterfaceContext | None,
+        plan_only: bool,
+    ) -> AsyncIterator[Event]:
+        answer = self.answer
+        yield StatusEvent(message="正在理解问题…" if self.zh else "Reading the question…")
+        if brain is None:
+            from datapilot.brains import select_brain
+
+            brain = select_brain(self.context, self.settings)
+        started = time.perf_counter()
+        understanding = await self._in_time(brain.understand(self.question, self.context))
+        answer.timings_ms["understand"] = _ms(started)
+        answer.intent, answer.plan = understanding.intent, understanding.plan
+        answer.usage = answer.usage.add(understanding.usage)
+        answer.notes.extend(understanding.notes)
+
+        if understanding.needs is not None:
+            yield NeedsClientData(request=understanding.needs)
+            answer.message = WIDGET_DATA_REQUESTED
+            return
+        if understanding.intent is not None:
+            yield IntentEvent(intent=understanding.intent)
+        if understanding.status != "ok":
+            answer.status = understanding.status
+            answer.message = understanding.message or _default_message(understanding.status)
+            answer.plan = None
+            return
+        if understanding.plan is None:
+            raise RuntimeError(f"the {brain.name} brain returned no plan")
+        plan = understanding.plan
+        yield PlanEvent(plan=plan)
+
+        started = time.perf_counter()
+        registry = registry or await asyncio.to_thread(default_registry)
+        check = check_plan(plan, registry)
+        answer.timings_ms["validate"] = _ms(started)
+        if check.problems:
+            answer.status = "error"
+            answer.message = str(PlanError(check.problems))
+            yield Failed(status="error", message=answer.message)
+            return
+        if plan_only:
+            return
+
+        total = len(plan.calls())
+        yield StatusEvent(
+            message=f"正在运行{len(plan.steps)}个步骤中的{total}个调用…"
+            if self.zh
+            else f"Running {total} call(s) in {len(plan.steps)} step(s)…"
+        )
+        started = time.perf_counter()
+        ctx = interface_context or await asyncio.to_thread(build_interface_context, self.context)
+        run_result: RunResult | None = None
+        async for item in self._execute(plan, ctx, registry):
+            if isinstance(item, RunResult):
+                run_result = item
+            else:
+                yield item
+        assert run_result is not None
+        answer.timings_ms["execute"] = _ms(started)
+        answer.outputs = list(run_result.outputs)
+        answer.sources = run_result.sources
+        answer.notes.extend(run_result.notes)
+        answer.notes.extend(
+            f"{c.interface} ({c.output}) {c.status}: {c.error}" for c in run_result.failed
+        )
+
+        missing = _no_data_message(plan, run_result, registry, ctx, understanding, self.zh)
+        if missing:
+            answer.status, answer.message = "no_data", missing
+            return
+        if all(call.status != "ok" for call in run_result.calls):
+            answer.status = "error"
+            answer.message = "; ".join(f"{c.interface}: {c.error}" for c in run_result.calls)
+            yield Failed(status="error", message=answer.message)
+            return
+
+        yield StatusEvent(message="正在撰写总结…" if self.zh else "Writing the summary…")
+        started = time.perf_counter()
+        async for delta in self._summarize(brain, understanding, run_result):
+            yield delta
+        answer.timings_ms["summarize"] = _ms(started)
+        usage = getattr(brain, "summary_usage", None)
+        if isinstance(usage, Usage):
+            answer.usage = answer.usage.add(usage)
+
+    async def _execute(
+        self, plan: Plan, ctx: InterfaceContext, registry: Registry
+    ) -> AsyncIterator[Event | RunResult]:
+        """Run the plan in a task, passing its events through as they happen."""
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        task = asyncio.ensure_future(
+            execute(
+                plan,
+                ctx,
+                registry=registry,
+                call_timeout_s=self.settings.call_timeout_s,
+                on_event=queue.put_nowait,
+            )
+        )
+        task.add_done_callback(lambda _: queue.put_nowait(None))
+        try:
+            while (event := await self._in_time(queue.get())) is not None:
+                yield event
+            yield task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                with suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def _summarize(
+        self, brain: Brain, understanding: Understanding, run_result: RunResult
+    ) -> AsyncIterator[TextDelta]:
+        written: list[str] = []
+        stream = brain.summarize(self.question, understanding, run_result, self.context)
+        try:
+            while True:
+                try:
+                    chunk = await self._in_time(anext(stream))
+                except StopAsyncIteration:
+                    break
+                written.append(chunk)
+                yield TextDelta(text=chunk)
+        except Exception as error:
+            # The results stand on their own; a summary from facts replaces a broken one.
+            log.warning("summary failed", exc_info=True)
+            self.answer.notes.append(f"The {brain.name} brain could not write the summary: {error}")
+            if not written:
+                text = template_summary(self.question, understanding, run_result)
+                written.append(text)
+                yield TextDelta(text=text)
+        finally:
+            with suppress(Exception):
+                await stream.aclose()  # type: ignore[attr-defined]
+        self.answer.summary = "".join(written).strip()
+
+    async def _in_time(self, awaitable: Awaitable[T]) -> T:
+        # A timeout scope in the current task (not wait_for's new task), so a brain's async
+        # generator always resumes in the task that started it.
+        remaining = self.deadline - time.perf_counter()
+        loop = asyncio.get_running_loop()
+        scope = asyncio.timeout_at(loop.time() + max(remaining, 0.001))
+        try:
+            async with scope:
+                return await awaitable
+        except TimeoutError:
+            if scope.expired():
+                raise RequestTimeout(self.settings.request_timeout_s) from None
+            raise
+
+
+def _no_data_message(
+    plan: Plan,
+    run_result: RunResult,
+    registry: Registry,
+    ctx: InterfaceContext,
+    understanding: Understanding,
+    zh: bool,
+) -> str | None:
+    """A message when no acquisition call brought any data, naming entities, window and coverage."""
+    fetches = [
+        record
+        for record in run_result.calls
+        if record.interface in registry and registry.get(record.interface).category == "acquisition"
+    ]
+    if not fetches or any(_has_data(run_result.values.get(r.output)) for r in fetches):
+        return None
+    intent = understanding.intent
+    ids = [e.id for e in intent.entities] if intent and intent.entities else _plan_ids(plan)
+    start, end = (intent.start, intent.end) if intent else (None, None)
+    window = _window_words(start, end, zh)
+    names = ", ".join(ids) if ids else ("所请求的数据" if zh else "the requested data")
+    lines = [
+        f"没有找到{names}在{window}的数据。" if zh else f"I found no data for {names} {window}."
+    ]
+    lines.extend(_coverage(ids, ctx, zh))
+    reasons = list(dict.fromkeys(r.error for r in fetches if r.error))
+    if reasons:
+        lines.append(("原因：" if zh else "Details: ") + " ".join(reasons))
+    return " ".join(lines)
+
+
+def _has_data(value: Any) -> bool:
+    if isinstance(value, pd.DataFrame):
+        return not value.dropna(how="all").empty
+    return value is not None
+
+
+def _plan_ids(plan: Plan) -> list[str]:
+    ids: list[str] = []
+    for call in plan.calls():
+        for name in _ENTITY_ARGS:
+            value = call.args.get(name)
+            if isinstance(value, str):
+                ids.append(value)
+            elif isinstance(value, list):
+                ids.extend(str(v) for v in value if isinstance(v, str))
+    return list(dict.fromkeys(ids))
+
+
+def _coverage(ids: list[str], ctx: InterfaceContext, zh: bool) -> list[str]:
+    lines = []
+    for entity_id in ids:
+        try:
+            entity = ctx.catalog.get(entity_id)
+        except Exception:  # coverage is a courtesy; never fail the answer over it
+            entity = None
+        if entity is None:
+            lines.append(
+                f"{entity_id} 不在本地数据目录中。" if zh else f"{entity_id} is not in the catalog."
+            )
+        elif entity.first and entity.last:
+            lines.append(
+                f"{entity.id}（{entity.name}）的数据范围是 {entity.first} 至 {entity.last}。"
+                if zh
+                else f"{entity.id} ({entity.name}) has data from {entity.first} to {entity.last}."
+            )
+    return lines
+
+
+def _window_words(start: date | None, end: date | None, zh: bool) -> str:
+    if start and end:
+        return f"{start} 至 {end} 期间" if zh else f"between {start} and {end}"
+    if start:
+        return f"{start} 之后" if zh else f"from {start}"
+    if end:
+        return f"{end} 之前" if zh else f"up to {end}"
+    return "任何时间" if zh else "at any date"
+
+
+def _default_message(status: str) -> str:
+    return {
+        "no_data": "I have no data to answer this question.",
+        "out_of_scope": "This is not a question about financial or economic data.",
+        "error": "Something went wrong while reading the question.",
+    }.get(status, "")
+
+
+def _user_message(error: Exception, settings: Settings) -> str:
+    from datapilot.brains import BrainUnavailable
+
+    if isinstance(error, RequestTimeout):
+        return (
+            f"The question took longer than {settings.request_timeout_s:g} s and was stopped; "
+            "try a shorter window or fewer entities."
+        )
+    if isinstance(error, BrainUnavailable | PlanError):
+        return str(error)
+    return f"Something went wrong: {type(error).__name__}: {error}"
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
