@@ -48,9 +48,7 @@ _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
             "`data` is one LMC chunk each, ending with `{role: server, type: status, "
             "content: complete}`."
         ),
-        "content": {
-            "text/event-stream": {"schema": LmcChunk.model_json_schema()}
-        },
+        "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
     },
     **VALIDATION_RESPONSES,
 }

@@ -1,0 +1,131 @@
+"""Workspace payloads of every shape become the same question and context."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from datapilot.server.openbb_context import QueryInputError, prepare_query
+from datapilot.server.openbb_request import WorkspaceQuery
+from datapilot.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"
+SETTINGS = Settings(today=date(2021, 6, 30), brain="offline")
+
+
+def _fixture(name: str) -> dict:
+    path = FIXTURES / name
+    if not path.exists():
+        pytest.skip("shared OpenBB fixtures are not present beside the repository")
+    return json.loads(path.read_text())
+
+
+def _prepare(payload: dict, settings: Settings = SETTINGS):
+    return prepare_query(WorkspaceQuery.model_validate(payload), settings)
+
+
+def test_question_is_the_last_human_message_and_history_the_text_before() -> None:
+    prepared = _prepare(_fixture("current/multiple_messages.json"))
+    assert prepared.question.startswith("what is 2 + 2?")
+    assert [(m.role, m.content) for m in prepared.context.history] == [
+        ("human", "what is 1 + 1?"),
+        ("ai", "2"),
+    ]
+    assert prepared.context.today == date(2021, 6, 30)
+
+
+def test_explicit_context_becomes_a_table_named_after_it() -> None:
+    for version in ("current", "v1"):
+        prepared = _prepare(_fixture(f"{version}/message_with_context.json"))
+        (table,) = prepared.context.tables
+        assert table.name == "favourite_food"
+        assert table.description == "The user's favourite food"
+        assert table.rows == [["pizza"]]
+
+
+def test_dashboard_widgets_are_listed_with_their_current_arguments() -> None:
+    prepared = _prepare(_fixture("current/retrieve_widget_from_dashboard.json"))
+    widgets = {w.widget_id: w for w in prepared.context.widgets}
+    assert widgets["stock_price"].primary and widgets["stock_price"].params == {"symbol": "TSLA"}
+    assert not widgets["company_news"].primary
+    assert widgets["company_news"].params == {"symbol": "TSLA", "start_date": "2024-01-01"}
+    assert "historical_price" not in widgets  # "extra" sources are not on the dashboard
+    assert prepared.context.tables == []
+
+
+def test_v1_widget_list_is_primary_and_marks_the_legacy_protocol() -> None:
+    prepared = _prepare(_fixture("v1/retrieve_widget_from_dashboard.json"))
+    (widget,) = prepared.context.widgets
+    assert widget.primary and widget.name == "get_weather"
+    assert prepared.legacy
+
+
+def test_tool_results_become_tables_named_after_their_widget() -> None:
+    payload = _fixture("current/retrieve_widget_from_dashboard_with_result.json")
+    expected = json.loads(payload["messages"][-1]["data"][0]["items"][0]["content"])
+    prepared = _prepare(payload)
+    (table,) = prepared.context.tables
+    assert table.name == "Yield Curve" and table.source == "widget"
+    frame = table.to_frame()
+    assert frame["rate"].sum() == pytest.approx(sum(row["rate"] for row in expected))
+    (received,) = prepared.received
+    assert received.widget.widget_id == "yield_curve"
+    assert received.input_args == {"country": "united_states", "startDate": "2025-01-16"}
+    assert prepared.question == "Give me the yield curve data to the fourth decimal as a float."
+    # The function-call message is not conversation text.
+    assert prepared.context.history == []
+
+
+def test_v1_tool_content_text_is_accepted() -> None:
+    prepared = _prepare(_fixture("v1/retrieve_widget_from_dashboard_with_result.json"))
+    (table,) = prepared.context.tables
+    assert table.rows == [["The weather in London is 10 degrees Celsius."]]
+    assert table.name == "get_weather"
+
+
+def test_pdf_links_are_reported_not_fetched() -> None:
+    payload = _fixture("current/message_with_primary_widget_and_tool_call_pdf_url.json")
+    prepared = _prepare(payload)
+    assert prepared.context.tables == []
+    (note,) = prepared.notes
+    assert "openbb_story.pdf" in note and "not read" in note
+
+
+def test_extra_state_resumes_and_options_choose_the_brain() -> None:
+    payload = {
+        "messages": [
+            {"role": "human", "content": "average close in the price widget"},
+            {
+                "role": "tool",
+                "function": "get_widget_data",
+                "input_arguments": {"data_sources": [{"widget_uuid": "x", "id": "px"}]},
+                "data": {"content": "date,close\n2021-01-04,10\n2021-01-05,12\n"},
+                "extra_state": {"datapilot": {"resume_state": {"step": "after-widgets"}}},
+            },
+        ],
+        "workspace_options": ["offline-only"],
+        "api_keys": {"openai_api_key": "sk-test"},
+        "timezone": "Asia/Shanghai",
+        "unknown_field": {"is": "ignored"},
+    }
+    prepared = _prepare(payload, Settings(brain="auto"))
+    context = prepared.context
+    assert context.resume_state == {"step": "after-widgets"}
+    assert context.offline is True and context.llm_api_key == "sk-test"
+    assert context.tables[0].to_frame()["close"].mean() == 11
+    assert context.brain == "auto"
+
+    payload["workspace_options"] = {"model": "gpt-4o-mini", "offline-only": False}
+    context = _prepare(payload, Settings(brain="auto")).context
+    assert (context.brain, context.llm_model, context.offline) == ("llm", "gpt-4o-mini", False)
+    payload["workspace_options"] = {"model": "offline"}
+    assert _prepare(payload, Settings(brain="auto")).context.brain == "offline"
+
+
+def test_a_conversation_without_a_human_question_is_refused() -> None:
+    with pytest.raises(QueryInputError) as caught:
+        _prepare({"messages": [{"role": "ai", "content": "hello"}]})
+    assert caught.value.field == "messages"
