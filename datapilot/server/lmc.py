@@ -10,7 +10,7 @@ Every chunk is a flat `{role, type, format?, content?, start?, end?}` object. St
 | intent, plan     | `assistant/code/json` block — the intent or plan as JSON                |
 | call finished    | `computer/console/output` — `✓ description (12 ms)` and its facts        |
 | chart            | `computer/image/base64.png` (unless images are off), then               |
-|                  | `computer/code/plotly.json` — a Plotly figure as JSON                   |
+|                  | `computer/code/plotly.json` — the Plotly figure `{data, layout}`        |
 | table            | `computer/table/json` — `{title, columns, rows, units}`                 |
 | text, summary    | `assistant/message` block with the text as deltas                       |
 | failure          | `server/error` with the reason, then an `assistant/message` saying it    |
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import logging
 import tempfile
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
@@ -47,6 +47,7 @@ from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.results import CallRecord
 
 log = logging.getLogger(__name__)
+_png_lock = threading.Lock()
 
 LmcRole = Literal["assistant", "computer", "server"]
 LmcType = Literal["message", "code", "console", "image", "table", "answer", "status", "error"]
@@ -174,7 +175,7 @@ async def _chart_chunks(chart: ChartOutput, images: bool) -> list[LmcChunk]:
             log.exception("PNG rendering failed for %r", chart.title)
             chunks.append(_console(f"The chart {chart.title!r} could not be drawn as PNG: {error}"))
     try:
-        figure = await asyncio.to_thread(_plotly_json, chart)
+        figure = await asyncio.to_thread(_plotly_figure, chart)
         chunks.append(LmcChunk(role="computer", type="code", format="plotly.json", content=figure))
     except Exception as error:
         log.exception("Plotly rendering failed for %r", chart.title)
@@ -185,19 +186,17 @@ async def _chart_chunks(chart: ChartOutput, images: bool) -> list[LmcChunk]:
 def _png_base64(chart: ChartOutput) -> str:
     from datapilot.core.charts import to_png
 
-    with tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
+    # mplfinance draws through pyplot, which is not thread-safe: one PNG at a time.
+    with _png_lock, tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
         path = Path(folder) / "chart.png"
         to_png(chart, path)
         return base64.b64encode(path.read_bytes()).decode("ascii")
 
 
-def _plotly_json(chart: ChartOutput) -> str:
+def _plotly_figure(chart: ChartOutput) -> dict[str, Any]:
     from datapilot.core.charts import to_plotly
 
-    figure = to_plotly(chart)
-    if hasattr(figure, "to_json"):
-        return figure.to_json()
-    return json.dumps(figure)
+    return to_plotly(chart)
 
 
 def _console(text: str) -> LmcChunk:

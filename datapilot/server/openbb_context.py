@@ -103,7 +103,7 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
 
     brain, model = _brain_choice(query.workspace_options, settings)
     context = QuestionContext(
-        today=settings.today or _today_in(query.timezone),
+        today=query.today or settings.today or _today_in(query.timezone),
         history=_history(messages[:last_human]),
         tables=tables,
         widgets=[_widget_info(widget, primary) for widget, primary in widgets],

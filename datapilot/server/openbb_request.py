@@ -12,10 +12,11 @@ Unknown fields are ignored.
 from __future__ import annotations
 
 import json
+from datetime import date
 from typing import Any
 
 from openbb_ai.models import QueryRequest
-from pydantic import PrivateAttr, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
 _PARAM_TYPES = {
     "string",
@@ -33,6 +34,13 @@ _PARAM_TYPES = {
 class WorkspaceQuery(QueryRequest):
     """The body of `POST /v1/query`: the SDK's `QueryRequest`, lenient about older shapes."""
 
+    today: date | None = Field(
+        default=None,
+        description=(
+            "Datapilot extension, not sent by the Workspace: resolve relative windows against "
+            "this date instead of the current date (replays, tests, benchmarks)."
+        ),
+    )
     _legacy_widgets: bool = PrivateAttr(default=False)
 
     @model_validator(mode="wrap")

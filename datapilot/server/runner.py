@@ -20,6 +20,8 @@ from datapilot.settings import Settings
 
 log = logging.getLogger(__name__)
 _END = object()
+# The pipeline keeps its own deadline and explains it best; this one is the backstop.
+_GRACE_S = 0.5
 
 
 def pipeline_events(question: str, context: QuestionContext, settings: Settings) -> Any:
@@ -56,7 +58,7 @@ async def _produce(
     done = False
     failure: str | None = None
     try:
-        async with asyncio.timeout(settings.request_timeout_s):
+        async with asyncio.timeout(settings.request_timeout_s + _GRACE_S):
             async for event in pipeline_events(question, context, settings):
                 await queue.put(event)
                 if isinstance(event, Done):
