@@ -1,0 +1,402 @@
+"""Render a neutral `ChartOutput` spec to a Plotly figure (JSON dict) or a PNG file.
+
+Panels stack top to bottom on a shared x axis; a panel with `overlay=True` draws on the axes of
+the panel before it. Candlestick PNGs go through mplfinance (volume and indicator panels); every
+other PNG is drawn with matplotlib's object API, so rendering is safe from worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
+
+UP, DOWN = "#26a69a", "#ef5350"
+BAND_COLOR = "rgba(31, 119, 180, 0.18)"
+FIT_COLOR = "#d62728"
+# mplfinance draws through pyplot's global state; one candlestick render at a time.
+_PYPLOT_LOCK = threading.Lock()
+
+
+@dataclass
+class _Row:
+    """One stacked sub-plot: its leading panel plus overlays drawn on the same axes."""
+
+    panels: list[Panel] = field(default_factory=list)
+
+    @property
+    def lead(self) -> Panel:
+        return self.panels[0]
+
+
+def _rows(spec: ChartSpec) -> list[_Row]:
+    rows: list[_Row] = []
+    for panel in spec.panels:
+        if panel.overlay and rows:
+            rows[-1].panels.append(panel)
+        else:
+            rows.append(_Row([panel]))
+    return rows
+
+
+def _data(spec: ChartSpec) -> pd.DataFrame:
+    frame = pd.DataFrame(spec.rows, columns=spec.columns)
+    for column in frame.columns:
+        if column == spec.x and _is_dates(frame[column]):
+            continue
+        numbers = pd.to_numeric(frame[column], errors="coerce")
+        # Keep text columns (entity ids on a bar chart's x axis) as they are.
+        if numbers.notna().sum() >= frame[column].notna().sum():
+            frame[column] = numbers
+    return frame
+
+
+def _is_dates(values: pd.Series) -> bool:
+    sample = values.dropna().astype(str).head(20)
+    return bool(len(sample)) and sample.str.match(r"^\d{4}-\d{2}-\d{2}").all()
+
+
+def _axis_label(panel: Panel) -> str:
+    label = panel.title or ", ".join(panel.y)
+    return f"{label} ({panel.unit})" if panel.unit and panel.unit not in label else label
+
+
+# --- Plotly --------------------------------------------------------------------------------------
+
+
+def to_plotly(chart: ChartOutput) -> dict[str, Any]:
+    """The chart as a Plotly figure (a JSON-able dict with `data` and `layout`)."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    spec = chart.spec
+    data = _data(spec)
+    rows = _rows(spec)
+    if rows[0].lead.mark == "pie":
+        panel = rows[0].lead
+        figure = go.Figure(
+            go.Pie(labels=data[spec.x], values=data[panel.y[0]], name=panel.y[0], sort=False)
+        )
+        figure.update_layout(title=chart.title, template="plotly_white")
+        return json.loads(figure.to_json())
+
+    heights = [row.lead.height for row in rows]
+    figure = make_subplots(
+        rows=len(rows),
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.03 if len(rows) > 1 else 0.0,
+        row_heights=[h / sum(heights) for h in heights],
+    )
+    x = data[spec.x]
+    for number, row in enumerate(rows, start=1):
+        for panel in row.panels:
+            for trace in _plotly_traces(go, panel, data, x):
+                figure.add_trace(trace, row=number, col=1)
+            for level in panel.levels:
+                figure.add_hline(y=level, line_dash="dot", line_color="grey", row=number, col=1)
+        figure.update_yaxes(title_text=_axis_label(row.lead), row=number, col=1)
+        if number == 1:
+            for lower, upper in spec.bands:
+                for trace in _plotly_band(go, data, x, lower, upper):
+                    figure.add_trace(trace, row=1, col=1)
+    if spec.fit is not None:
+        figure.add_trace(_plotly_fit(go, spec, data), row=1, col=1)
+    figure.update_xaxes(title_text=spec.x_title or spec.x, row=len(rows), col=1)
+    figure.update_xaxes(rangeslider_visible=False)
+    figure.update_layout(
+        title=chart.title,
+        template="plotly_white",
+        hovermode="x unified" if rows[0].lead.mark != "scatter" else "closest",
+        legend={"orientation": "h", "y": -0.15 if len(rows) == 1 else -0.05},
+        height=420 + 160 * (len(rows) - 1),
+        barmode="group",
+    )
+    return json.loads(figure.to_json())
+
+
+def _plotly_traces(go: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> list[Any]:
+    if panel.mark == "candlestick":
+        o, h, low, c = panel.y
+        return [
+            go.Candlestick(
+                x=x,
+                open=data[o],
+                high=data[h],
+                low=data[low],
+                close=data[c],
+                name="Price",
+                increasing_line_color=UP,
+                decreasing_line_color=DOWN,
+            )
+        ]
+    traces = []
+    for column in panel.y:
+        y = data[column]
+        if panel.mark == "line":
+            traces.append(go.Scatter(x=x, y=y, mode="lines", name=column))
+        elif panel.mark == "area":
+            traces.append(go.Scatter(x=x, y=y, mode="lines", fill="tozeroy", name=column))
+        elif panel.mark == "scatter":
+            traces.append(go.Scatter(x=x, y=y, mode="markers", name=column, opacity=0.6))
+        elif panel.mark == "bar":
+            traces.append(go.Bar(x=x, y=y, name=column, marker_color=_bar_colors(panel, column, y)))
+        elif panel.mark == "band":
+            continue
+    if panel.mark == "band" and len(panel.y) == 2:
+        traces.extend(_plotly_band(go, data, x, panel.y[0], panel.y[1]))
+    return traces
+
+
+def _bar_colors(panel: Panel, column: str, values: pd.Series) -> Any:
+    """Histogram-like bars (MACD hist) are coloured by sign; volume and others stay uniform."""
+    if panel.overlay:
+        return [UP if (v or 0) >= 0 else DOWN for v in values.fillna(0)]
+    return None
+
+
+def _plotly_band(go: Any, data: pd.DataFrame, x: pd.Series, lower: str, upper: str) -> list[Any]:
+    label = "interval" if lower == "lower" else f"{lower}–{upper}"
+    return [
+        go.Scatter(x=x, y=data[upper], mode="lines", line={"width": 0}, showlegend=False,
+                   hoverinfo="skip", name=upper),
+        go.Scatter(x=x, y=data[lower], mode="lines", line={"width": 0}, fill="tonexty",
+                   fillcolor=BAND_COLOR, name=label),
+    ]  # fmt: skip
+
+
+def _plotly_fit(go: Any, spec: ChartSpec, data: pd.DataFrame) -> Any:
+    fit = spec.fit
+    assert fit is not None
+    xs = pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy()
+    return go.Scatter(
+        x=xs,
+        y=fit.slope * xs + fit.intercept,
+        mode="lines",
+        line={"color": FIT_COLOR},
+        name=_fit_label(fit),
+    )
+
+
+def _fit_label(fit: Any) -> str:
+    return f"fit: y = {fit.slope:.3g}·x {'+' if fit.intercept >= 0 else '−'} "  \
+        f"{abs(fit.intercept):.3g}, r² = {fit.r2:.3f}"  # fmt: skip
+
+
+# --- PNG -----------------------------------------------------------------------------------------
+
+
+def to_png(chart: ChartOutput, path: Path, dpi: int = 110) -> Path:
+    """Render the chart to a PNG at `path` (written to a temp name, then renamed into place)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
+    os.close(handle)
+    try:
+        if chart.spec.panels and chart.spec.panels[0].mark == "candlestick":
+            _candlestick_png(chart, Path(temp_name), dpi)
+        else:
+            _matplotlib_png(chart, Path(temp_name), dpi)
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
+    from matplotlib.figure import Figure
+
+    spec = chart.spec
+    data = _data(spec)
+    rows = _rows(spec)
+    heights = [row.lead.height for row in rows]
+    figure = Figure(figsize=(10, 4.8 + 1.8 * (len(rows) - 1)), layout="constrained")
+    axes = figure.subplots(
+        len(rows), 1, sharex=True, squeeze=False, gridspec_kw={"height_ratios": heights}
+    )[:, 0]
+    dates = _is_dates(data[spec.x])
+    x = pd.to_datetime(data[spec.x]) if dates else data[spec.x]
+    for number, (row, ax) in enumerate(zip(rows, axes, strict=True)):
+        if row.lead.mark == "pie":
+            _pie(ax, row.lead, data, spec)
+            continue
+        for panel in row.panels:
+            _draw(ax, panel, data, x, dates)
+        if number == 0:
+            for lower, upper in spec.bands:
+                label = "interval" if lower == "lower" else f"{lower}–{upper}"
+                ax.fill_between(x, data[lower], data[upper], alpha=0.2, label=label, lw=0)
+            if spec.fit is not None:
+                _fit(ax, spec, data)
+        ax.set_ylabel(_axis_label(row.lead))
+        ax.grid(True, alpha=0.3)
+        handles, _ = ax.get_legend_handles_labels()
+        if len(handles) > 1:
+            ax.legend(loc="best", fontsize="small")
+    if rows[-1].lead.mark != "pie":
+        axes[-1].set_xlabel(spec.x_title or spec.x)
+    if dates:
+        import matplotlib.dates as mdates
+
+        locator = mdates.AutoDateLocator()
+        axes[-1].xaxis.set_major_locator(locator)
+        axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    figure.suptitle(chart.title, fontsize="large", fontweight="bold")
+    figure.savefig(target, dpi=dpi, format="png")
+
+
+def _draw(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, dates: bool) -> None:
+    for level in panel.levels:
+        ax.axhline(level, ls=":", color="grey", lw=1)
+    if panel.mark == "bar" and not dates:
+        _category_bars(ax, panel, data, x)
+        return
+    for column in panel.y:
+        y = pd.to_numeric(data[column], errors="coerce")
+        if panel.mark == "line":
+            ax.plot(x, y, label=column, lw=1.4)
+        elif panel.mark == "area":
+            ax.fill_between(x, y, 0, alpha=0.35, label=column, lw=0)
+            ax.plot(x, y, lw=1)
+        elif panel.mark == "scatter":
+            ax.scatter(x, y, s=10, alpha=0.5, label=column)
+        elif panel.mark == "bar":
+            width = _date_width(x)
+            colors = _bar_colors(panel, column, y) or None
+            ax.bar(x, y, width=width, label=column, color=colors)
+    if panel.mark == "band" and len(panel.y) == 2:
+        ax.fill_between(x, data[panel.y[0]], data[panel.y[1]], alpha=0.2, lw=0)
+
+
+def _date_width(x: pd.Series) -> float:
+    if len(x) < 2:
+        return 1.0
+    gap = np.median(np.diff(x.to_numpy()).astype("timedelta64[s]").astype(float)) / 86400
+    return max(gap * 0.8, 0.5)
+
+
+def _category_bars(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> None:
+    positions = np.arange(len(data))
+    width = 0.8 / len(panel.y)
+    for number, column in enumerate(panel.y):
+        y = pd.to_numeric(data[column], errors="coerce")
+        offset = (number - (len(panel.y) - 1) / 2) * width
+        colors = [UP if v >= 0 else DOWN for v in y.fillna(0)] if len(panel.y) == 1 else None
+        bars = ax.bar(positions + offset, y, width=width, label=column, color=colors)
+        if len(data) <= 30:
+            ax.bar_label(bars, fmt="%.2f", fontsize="x-small", padding=2)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(positions, [str(v) for v in x], rotation=45 if len(data) > 8 else 0)
+
+
+def _pie(ax: Any, panel: Panel, data: pd.DataFrame, spec: ChartSpec) -> None:
+    values = pd.to_numeric(data[panel.y[0]], errors="coerce").fillna(0)
+    ax.pie(values, labels=[str(v) for v in data[spec.x]], autopct="%1.1f%%", startangle=90)
+    ax.set_aspect("equal")
+
+
+def _fit(ax: Any, spec: ChartSpec, data: pd.DataFrame) -> None:
+    fit = spec.fit
+    assert fit is not None
+    xs = np.linspace(*pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy(), 50)
+    ax.plot(xs, fit.slope * xs + fit.intercept, color=FIT_COLOR, lw=1.6, label=_fit_label(fit))
+
+
+def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
+    import matplotlib
+    import matplotlib.pyplot as plt
+    import mplfinance as mpf
+
+    # Its styles ask for a font weight DejaVu lacks; the fallback is fine, the warning is noise.
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+
+    spec = chart.spec
+    data = _data(spec)
+    data.index = pd.DatetimeIndex(pd.to_datetime(data[spec.x]), name="Date")
+    rows = _rows(spec)
+    o, h, low, c = rows[0].lead.y
+    prices = (
+        data[[o, h, low, c]]
+        .rename(columns={o: "Open", h: "High", low: "Low", c: "Close"})
+        .astype(float)
+    )
+    plots: list[Any] = []
+    volume_panel: int | None = None
+    for number, row in enumerate(rows):
+        if number and row.lead.mark == "bar" and row.lead.y == ["volume"]:
+            volume_panel = number
+            prices["Volume"] = pd.to_numeric(data["volume"], errors="coerce").fillna(0)
+            continue
+        for place, panel in enumerate(row.panels):
+            if panel.mark == "candlestick":
+                continue
+            label = _axis_label(row.lead) if place == 0 and number else None
+            plots.extend(_addplots(mpf, panel, data, number, label))
+        for level in row.lead.levels if number else []:
+            flat = pd.Series(float(level), index=data.index)
+            plots.append(
+                mpf.make_addplot(
+                    flat,
+                    panel=number,
+                    color="grey",
+                    linestyle="dotted",
+                    width=0.8,
+                    secondary_y=False,
+                )
+            )
+    ratios = [row.lead.height for row in rows]
+    # mplfinance applies its style to the global rcParams; keep that out of later charts.
+    with _PYPLOT_LOCK, matplotlib.rc_context():
+        figure, axes = mpf.plot(
+            prices,
+            type="candle",
+            style="yahoo",
+            volume=volume_panel is not None,
+            **({"volume_panel": volume_panel} if volume_panel is not None else {}),
+            addplot=plots or [],
+            panel_ratios=ratios if len(rows) > 1 else None,
+            num_panels=len(rows),
+            ylabel=_axis_label(rows[0].lead),
+            ylabel_lower="Volume",
+            datetime_format="%Y-%m-%d",
+            xrotation=15,
+            figsize=(11, 5 + 1.8 * (len(rows) - 1)),
+            returnfig=True,
+            warn_too_much_data=10_000,
+        )
+        try:
+            axes[0].set_title(chart.title, fontsize="large", fontweight="bold", loc="left")
+            figure.savefig(target, dpi=dpi, format="png", bbox_inches="tight")
+        finally:
+            plt.close(figure)
+
+
+def _addplots(mpf: Any, panel: Panel, data: pd.DataFrame, number: int, label: str | None) -> list:
+    plots = []
+    for column in panel.y:
+        values = pd.to_numeric(data[column], errors="coerce")
+        if values.isna().all():
+            continue  # mplfinance refuses all-NaN series
+        # One y axis per panel: mplfinance would otherwise move lines of a different scale
+        # (MACD vs signal, RSI vs its levels) to a second axis and make them look comparable.
+        options: dict[str, Any] = {"panel": number, "label": column, "secondary_y": False}
+        if label:
+            options["ylabel"] = label
+            label = None
+        if panel.mark == "bar":
+            options |= {"type": "bar", "color": [UP if v >= 0 else DOWN for v in values.fillna(0)]}
+        else:
+            options |= {"width": 1.0}
+        plots.append(mpf.make_addplot(values, **options))
+    return plots

@@ -1,0 +1,333 @@
+"""Frame conventions (attrs, frequency, checks) and the DataFrame operations a plan may call.
+
+Every interface builds its result through `tag` / `derive`, so the attrs documented in
+`datapilot.interfaces` are always set explicitly rather than left to pandas propagation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Annotated, Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.registry import Frame, InterfaceError, interface
+
+FrameKind = Literal[
+    "timeseries", "ohlcv", "indicator", "cross_section", "matrix", "forecast", "stats"
+]
+Freq = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
+
+PERIODS_PER_YEAR: dict[Freq, int] = {
+    "daily": 252,
+    "weekly": 52,
+    "monthly": 12,
+    "quarterly": 4,
+    "annual": 1,
+}
+_PERIOD_CODE: dict[Freq, str] = {
+    "daily": "D",
+    "weekly": "W-FRI",
+    "monthly": "M",
+    "quarterly": "Q",
+    "annual": "Y",
+}
+OHLCV_COLUMNS = ["open", "high", "low", "close", "volume"]
+
+
+# --- attrs -------------------------------------------------------------------------------------
+
+
+def tag(
+    frame: pd.DataFrame,
+    *,
+    kind: FrameKind,
+    unit: str = "",
+    title: str = "",
+    sources: Iterable[str] = (),
+    **extra: Any,
+) -> pd.DataFrame:
+    """Set the conventional attrs on `frame` (replacing what pandas propagated); return it."""
+    frame.attrs = {
+        "kind": kind,
+        "unit": unit,
+        "title": title,
+        "sources": sorted(set(sources)),
+        **{key: value for key, value in extra.items() if value is not None},
+    }
+    return frame
+
+
+def derive(
+    frame: pd.DataFrame,
+    parent: pd.DataFrame,
+    *,
+    kind: FrameKind | None = None,
+    unit: str | None = None,
+    title: str | None = None,
+    **extra: Any,
+) -> pd.DataFrame:
+    """Tag `frame` as computed from `parent`: keep its sources and entity, override the rest."""
+    attrs = parent.attrs
+    keep = {key: attrs[key] for key in ("entity",) if key in attrs}
+    # Per-column units still hold while the values keep their unit.
+    if unit is None and "units" in attrs:
+        keep["units"] = attrs["units"]
+    return tag(
+        frame,
+        kind=kind or attrs.get("kind", "timeseries"),
+        unit=attrs.get("unit", "") if unit is None else unit,
+        title=attrs.get("title", "") if title is None else title,
+        sources=attrs.get("sources", []),
+        **{**keep, **extra},
+    )
+
+
+def unit_of(frame: pd.DataFrame) -> str:
+    return str(frame.attrs.get("unit", "") or "")
+
+
+def title_of(frame: pd.DataFrame, default: str = "") -> str:
+    return str(frame.attrs.get("title", "") or default)
+
+
+# --- checks --------------------------------------------------------------------------------------
+
+
+def require_timeseries(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
+    """The frame must be indexed by dates and hold at least one row."""
+    if not isinstance(frame, pd.DataFrame):
+        raise InterfaceError(f"The {what} is not a table of data (got {type(frame).__name__}).")
+    if not isinstance(frame.index, pd.DatetimeIndex):
+        raise InterfaceError(
+            f"The {what} is not a time series (its rows are {_row_label(frame)}, not dates); "
+            "use a result of get_prices, get_series or a processing step on them."
+        )
+    if frame.empty:
+        raise InterfaceError(f"The {what} has no rows; widen the date window.")
+    return frame
+
+
+def numeric(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
+    """The numeric columns of `frame`; an error when there are none."""
+    if not isinstance(frame, pd.DataFrame):
+        raise InterfaceError(f"The {what} is not a table of data (got {type(frame).__name__}).")
+    values = frame.select_dtypes(include="number")
+    if values.shape[1] == 0:
+        raise InterfaceError(
+            f"The {what} has no numeric columns (columns: {', '.join(map(str, frame.columns))})."
+        )
+    return values
+
+
+def require_column(frame: pd.DataFrame, column: str, what: str = "frame") -> str:
+    """Return the column name as spelled in `frame` (case-insensitive match) or raise."""
+    if column in frame.columns:
+        return column
+    folded = {str(c).lower(): c for c in frame.columns}
+    if column.lower() in folded:
+        return folded[column.lower()]
+    raise InterfaceError(
+        f"The {what} has no column {column!r}; it has: {', '.join(map(str, frame.columns))}."
+    )
+
+
+def _row_label(frame: pd.DataFrame) -> str:
+    return str(frame.index.name or "labels")
+
+
+# --- time ----------------------------------------------------------------------------------------
+
+
+def infer_freq(index: pd.DatetimeIndex) -> Freq:
+    """Classify the spacing of a date index by its median gap."""
+    if len(index) < 2:
+        return "daily"
+    gap = float(np.median(np.diff(index.values).astype("timedelta64[D]").astype(float)))
+    if gap <= 4:
+        return "daily"
+    if gap <= 10:
+        return "weekly"
+    if gap <= 45:
+        return "monthly"
+    if gap <= 120:
+        return "quarterly"
+    return "annual"
+
+
+def window(frame: pd.DataFrame, start: date | None, end: date | None) -> pd.DataFrame:
+    """Rows with start <= date <= end (inclusive, open ends allowed)."""
+    lower = pd.Timestamp(start) if start else None
+    upper = pd.Timestamp(end) if end else None
+    return frame.loc[lower:upper]
+
+
+def _starts_periods(index: pd.DatetimeIndex) -> bool:
+    """FRED labels monthly/quarterly observations by the first day of the period."""
+    return bool(len(index)) and bool((index.day == 1).all())
+
+
+def resample_frame(frame: pd.DataFrame, freq: Freq, how: str = "last") -> pd.DataFrame:
+    """Aggregate a time series to `freq`.
+
+    Each period is labelled by the last date actually observed in it (so weekly/monthly prices
+    keep real trading days), or by the period's first day when the input already uses
+    first-of-period labels (FRED convention). OHLCV frames aggregate per field.
+    """
+    require_timeseries(frame)
+    if freq == "daily":
+        return frame.copy()
+    periods = frame.index.to_period(_PERIOD_CODE[freq])
+    grouped = frame.groupby(periods)
+    if frame.attrs.get("kind") == "ohlcv":
+        rules = {"open": "first", "high": "max", "low": "min", "close": "last", "volume": "sum"}
+        out = grouped.agg({c: rules.get(c, "last") for c in frame.columns})
+    else:
+        out = grouped.agg(how)
+    if _starts_periods(frame.index):
+        labels = out.index.start_time
+    else:
+        labels = pd.DatetimeIndex(frame.index.to_series().groupby(periods).max().values)
+    out.index = pd.DatetimeIndex(labels, name="date")
+    return out
+
+
+def next_dates(index: pd.DatetimeIndex, horizon: int) -> pd.DatetimeIndex:
+    """The `horizon` dates after the index at its own frequency.
+
+    Daily data continue on business days; monthly/quarterly/annual data keep their labelling
+    (first day of period for FRED-style series, otherwise the period's last business day).
+    """
+    last = index[-1]
+    freq = infer_freq(index)
+    first_labels = _starts_periods(index[-12:])
+    offsets: dict[Freq, pd.DateOffset] = {
+        "daily": pd.offsets.BDay(),
+        "weekly": pd.offsets.Week(weekday=last.weekday()),
+        "monthly": pd.offsets.MonthBegin() if first_labels else pd.offsets.BMonthEnd(),
+        "quarterly": pd.offsets.QuarterBegin(startingMonth=1)
+        if first_labels
+        else pd.offsets.BQuarterEnd(),
+        "annual": pd.offsets.YearBegin() if first_labels else pd.offsets.BYearEnd(),
+    }
+    dates = pd.date_range(last, periods=horizon + 1, freq=offsets[freq])
+    if dates[0] == last:
+        dates = dates[1:]
+    return pd.DatetimeIndex(dates[:horizon], name="date")
+
+
+# --- DataFrame operations ------------------------------------------------------------------------
+
+
+@interface("frame", "frame")
+def merge_frames(
+    ctx: InterfaceContext,
+    frames: Annotated[list[Frame], "Two or more earlier results indexed alike (dates or ids)."],
+    how: Literal["outer", "inner"] = "outer",
+) -> pd.DataFrame:
+    """Join several frames side by side on their index (dates or entity ids); same-named columns get
+    a numeric suffix.
+
+    `outer` keeps every row of any frame (gaps are empty), `inner` only rows all frames share.
+    """
+    if len(frames) < 1:
+        raise InterfaceError("merge_frames needs at least one frame.")
+    kinds = {isinstance(f.index, pd.DatetimeIndex) for f in frames}
+    if len(kinds) > 1:
+        raise InterfaceError(
+            "Cannot merge a time series with a cross-section: their rows are dates in one and "
+            "entity ids in the other."
+        )
+    seen: dict[str, int] = {}
+    parts = []
+    for frame in frames:
+        renamed = {}
+        for column in frame.columns:
+            count = seen.get(str(column), 0)
+            seen[str(column)] = count + 1
+            if count:
+                renamed[column] = f"{column}_{count + 1}"
+        parts.append(frame.rename(columns=renamed))
+    merged = pd.concat(parts, axis=1, join=how).sort_index()
+    units = {unit_of(f) for f in frames if unit_of(f)}
+    titles = [title_of(f) for f in frames if title_of(f)]
+    return tag(
+        merged,
+        kind=frames[0].attrs.get("kind", "timeseries"),
+        unit=units.pop() if len(units) == 1 else ", ".join(sorted(units)),
+        title=" & ".join(dict.fromkeys(titles)),
+        sources=[s for f in frames for s in f.attrs.get("sources", [])],
+    )
+
+
+@interface("frame", "frame")
+def select_columns(
+    ctx: InterfaceContext,
+    frame: Frame,
+    columns: Annotated[list[str], "Column names to keep, in this order (case-insensitive)."],
+) -> pd.DataFrame:
+    """Keep only the named columns of a frame, in the given order."""
+    if not columns:
+        raise InterfaceError("select_columns needs at least one column name.")
+    names = [require_column(frame, column) for column in columns]
+    return derive(frame[names].copy(), frame)
+
+
+@interface("frame", "frame")
+def filter_dates(
+    ctx: InterfaceContext,
+    frame: Frame,
+    start: Annotated[date | None, "First date kept (inclusive); None = from the beginning."] = None,
+    end: Annotated[date | None, "Last date kept (inclusive); None = to the end."] = None,
+) -> pd.DataFrame:
+    """Keep the rows of a time series between two dates (inclusive)."""
+    require_timeseries(frame)
+    out = window(frame, start, end)
+    if out.empty:
+        raise InterfaceError(
+            f"No rows between {start or 'the beginning'} and {end or 'the end'}; the data run "
+            f"from {frame.index[0].date()} to {frame.index[-1].date()}."
+        )
+    return derive(out.copy(), frame)
+
+
+_OPS = {
+    ">": np.greater,
+    ">=": np.greater_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    "==": np.equal,
+    "!=": np.not_equal,
+}
+
+
+@interface("frame", "frame")
+def filter_rows(
+    ctx: InterfaceContext,
+    frame: Frame,
+    column: Annotated[str, "The numeric column compared."],
+    op: Literal[">", ">=", "<", "<=", "==", "!="],
+    value: Annotated[float, "The number compared against, in the column's unit."],
+) -> pd.DataFrame:
+    """Keep the rows where `column op value` holds, e.g. return_pct > 10."""
+    name = require_column(frame, column)
+    values = pd.to_numeric(frame[name], errors="coerce")
+    out = frame[_OPS[op](values, value).fillna(False).astype(bool)]
+    return derive(out.copy(), frame)
+
+
+@interface("frame", "frame")
+def head_rows(
+    ctx: InterfaceContext,
+    frame: Frame,
+    n: Annotated[int, "How many rows."] = 10,
+    last: Annotated[bool, "Take the last rows instead of the first."] = False,
+) -> pd.DataFrame:
+    """The first (or last) `n` rows of a frame."""
+    if n < 1:
+        raise InterfaceError("head_rows needs n >= 1.")
+    out = frame.tail(n) if last else frame.head(n)
+    return derive(out.copy(), frame)
