@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from datapilot import __version__
-from datapilot.commands import serve
+from datapilot.commands import ask, serve
 
 app = typer.Typer(
     name="datapilot",
@@ -14,6 +14,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("serve")(serve.serve)
+app.command("ask")(ask.ask)
 
 
 @app.command()

@@ -1,0 +1,181 @@
+"""`datapilot ask`: one question from the terminal, as a live view or as one Answer JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+from collections.abc import AsyncIterator
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from datapilot.core.answer import Answer
+from datapilot.core.context import QuestionContext
+from datapilot.core.events import Done, Event
+from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
+
+EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
+_EXIT_CODES = {"ok": EXIT_OK, "error": EXIT_ERROR, "no_data": EXIT_NO_ANSWER}
+
+
+class BrainOption(StrEnum):
+    auto = "auto"
+    offline = "offline"
+    llm = "llm"
+
+
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in English or Chinese.")],
+    today: Annotated[
+        datetime | None,
+        typer.Option(formats=["%Y-%m-%d"], help="Treat this date as today (YYYY-MM-DD)."),
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print exactly one Answer JSON object and nothing else.")
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Write each chart as PNG + interactive HTML, each table as CSV, and answer.json.",
+        ),
+    ] = None,
+    plan_only: Annotated[
+        bool, typer.Option("--plan-only", help="Stop after planning: intent and plan, no results.")
+    ] = False,
+    plan: Annotated[
+        Path | None,
+        typer.Option(
+            "--plan",
+            dir_okay=False,
+            help="Run this plan (a Plan JSON, or an Answer JSON from --plan-only) instead of "
+            "planning.",
+        ),
+    ] = None,
+    brain: Annotated[
+        BrainOption | None,
+        typer.Option(help="Who plans: offline rules, an llm, or auto (llm when configured)."),
+    ] = None,
+) -> None:
+    """Answer a question with charts, tables and a summary.
+
+    Exit codes: 0 answered, 1 error, 2 bad usage, 3 no data or not a data question.
+    """
+    from datapilot.brains.plan import PlanBrain
+    from datapilot.core.pipeline import run
+    from datapilot.settings import get_settings
+
+    settings = get_settings()
+    given = None
+    if plan is not None:
+        try:
+            given = PlanBrain.from_file(plan)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--plan") from error
+    context = QuestionContext(
+        today=today.date() if today else settings.effective_today(),
+        brain=brain.value if brain else "auto",
+        offline=settings.offline,
+    )
+    events = run(question, context, brain=given, settings=settings, plan_only=plan_only)
+
+    if json_output:
+        answer = asyncio.run(_last_answer(events))
+        if out is not None:
+            write_outputs(answer, out)
+        typer.echo(answer.model_dump_json(indent=2))
+    else:
+        from rich.console import Console
+
+        from datapilot.terminal import print_files, render
+
+        console = Console()
+        answer = asyncio.run(render(events, console))
+        if out is not None:
+            print_files(write_outputs(answer, out), console)
+    raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
+
+
+async def _last_answer(events: AsyncIterator[Event]) -> Answer:
+    answer = None
+    async for event in events:
+        if isinstance(event, Done):
+            answer = event.answer
+    assert answer is not None  # the pipeline always ends with Done
+    return answer
+
+
+def write_outputs(answer: Answer, out_dir: Path) -> list[Path]:
+    """Write every output of `answer` into `out_dir` and fill each chart's `png`.
+
+    Charts become PNG + HTML, tables CSV, text TXT, plus `answer.json`. A file that cannot be
+    written becomes a note in the answer instead of stopping the others.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    names: set[str] = set()
+    for number, output in enumerate(answer.outputs, 1):
+        title = output.title if isinstance(output, ChartOutput | TableOutput) else "note"
+        stem = _unique(_slug(title) or f"output-{number}", names)
+        try:
+            if isinstance(output, ChartOutput):
+                written.extend(_write_chart(output, out_dir, stem))
+            elif isinstance(output, TableOutput):
+                written.append(_atomic_text(out_dir / f"{stem}.csv", output.to_csv()))
+            elif isinstance(output, TextOutput):
+                written.append(_atomic_text(out_dir / f"{stem}.txt", output.text + "\n"))
+        except Exception as error:  # one broken file must not lose the others
+            answer.notes.append(f"Could not write {stem}: {type(error).__name__}: {error}")
+    path = _atomic_text(out_dir / "answer.json", answer.model_dump_json(indent=2) + "\n")
+    return [*written, path]
+
+
+def _write_chart(chart: ChartOutput, out_dir: Path, stem: str) -> list[Path]:
+    import plotly.io as pio
+
+    from datapilot.core.charts import to_plotly, to_png
+
+    png = out_dir / f"{stem}.png"
+    partial = out_dir / f".{stem}.partial.png"
+    try:
+        to_png(chart, partial)
+        os.replace(partial, png)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    chart.png = str(png)
+    html = out_dir / f"{stem}.html"
+    partial_html = out_dir / f".{stem}.partial.html"
+    try:
+        # One plotly.min.js beside the pages keeps them working offline without 4 MB each.
+        pio.write_html(to_plotly(chart), partial_html, include_plotlyjs="directory")
+        os.replace(partial_html, html)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial_html.unlink()
+    return [png, html]
+
+
+def _atomic_text(path: Path, text: str) -> Path:
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+    return path
+
+
+def _slug(title: str) -> str:
+    words = re.sub(r"[^\w]+", "-", title.lower(), flags=re.UNICODE).strip("-_")
+    return words[:80]
+
+
+def _unique(stem: str, taken: set[str]) -> str:
+    candidate, counter = stem, 2
+    while candidate in taken:
+        candidate, counter = f"{stem}-{counter}", counter + 1
+    taken.add(candidate)
+    return candidate
