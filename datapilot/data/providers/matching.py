@@ -1,0 +1,45 @@
+"""Fuzzy name search over a provider's own list of entities (EN and ZH)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz, process, utils
+
+from datapilot.data.catalog import Entity
+
+
+def rank_entities(
+    text: str, entities: Iterable[Entity], limit: int = 10, cutoff: float = 70.0
+) -> list[Entity]:
+    """Entities whose id, name or an alias matches `text`, best first.
+
+    An exact id or alias match (case-insensitive) always ranks first.
+    """
+    query = text.strip()
+    if not query:
+        return []
+    folded = query.casefold()
+    best: dict[str, tuple[float, Entity]] = {}
+    choices: list[str] = []
+    owners: list[Entity] = []
+    for entity in entities:
+        names = [entity.id, entity.name, *entity.aliases]
+        if any(name.casefold() == folded for name in names):
+            best[entity.id] = (101.0, entity)
+            continue
+        choices.extend(names)
+        owners.extend([entity] * len(names))
+    for _, score, index in process.extract(
+        query,
+        choices,
+        scorer=fuzz.WRatio,
+        processor=utils.default_process,
+        limit=max(limit * 4, 20),
+        score_cutoff=cutoff,
+    ):
+        entity = owners[index]
+        if score > best.get(entity.id, (-1.0, entity))[0]:
+            best[entity.id] = (score, entity)
+    ranked = sorted(best.values(), key=lambda pair: -pair[0])
+    return [entity for _, entity in ranked[:limit]]
