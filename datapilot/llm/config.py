@@ -35,7 +35,7 @@ def resolve_config(settings: Settings, context: QuestionContext | None = None) -
     """
     request_key = context.llm_api_key if context else None
     request_model = context.llm_model if context else None
-    api_key = SecretStr(request_key) if request_key else settings.llm_api_key
+    api_key = _secret(request_key) or _secret(settings.llm_api_key)
     base_url = settings.llm_base_url
     model = request_model or settings.llm_model
     if not (base_url or api_key):
@@ -51,3 +51,10 @@ def resolve_config(settings: Settings, context: QuestionContext | None = None) -
         timeout_s=settings.llm_timeout_s,
         max_retries=settings.llm_max_retries,
     )
+
+
+def _secret(value: SecretStr | str | None) -> SecretStr | None:
+    # Settings copied with a request's key (`model_copy(update=…)`) hold it as a plain string.
+    if value is None or isinstance(value, SecretStr):
+        return value
+    return SecretStr(value) if value else None
