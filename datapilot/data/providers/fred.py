@@ -36,7 +36,7 @@ _FREQUENCIES = {"d": "daily", "w": "weekly", "bw": "weekly", "m": "monthly", "q"
 
 
 def parse_fredgraph_csv(text: str, series_id: str) -> pd.DataFrame:
-    """`observation_date,ID` (older files: `DATE,ID`) rows; `.` or blank means missing."""
+    """`observation_date,ID` (older files: `DATE,ID`) rows; `.` or blank values become NaN."""
     if not text.lstrip().lower().startswith(("observation_date", "date")):
         raise ProviderError(f"fred: FRED has no series {series_id!r} (unexpected response)")
     raw = pd.read_csv(io.StringIO(text), na_values=["."], dtype=str)
@@ -49,11 +49,11 @@ def parse_fredgraph_csv(text: str, series_id: str) -> pd.DataFrame:
             "value": pd.to_numeric(raw.iloc[:, 1], errors="coerce"),
         }
     )
-    return frame.dropna(subset=["date", "value"]).reset_index(drop=True)[SERIES_COLUMNS]
+    return frame.dropna(subset=["date"]).reset_index(drop=True)[SERIES_COLUMNS]
 
 
 def parse_observations(payload: dict[str, Any], series_id: str) -> pd.DataFrame:
-    """The FRED API `series/observations` JSON (`observations: [{date, value}]`)."""
+    """The FRED API `series/observations` JSON (`observations: [{date, value}]`); `.` → NaN."""
     observations = payload.get("observations")
     if observations is None:
         message = payload.get("error_message", "no observations in the response")
@@ -66,7 +66,7 @@ def parse_observations(payload: dict[str, Any], series_id: str) -> pd.DataFrame:
             "value": pd.to_numeric(raw["value"], errors="coerce"),
         }
     )
-    return frame.dropna(subset=["date", "value"]).reset_index(drop=True)[SERIES_COLUMNS]
+    return frame.dropna(subset=["date"]).reset_index(drop=True)[SERIES_COLUMNS]
 
 
 def entity_from_series_meta(meta: dict[str, Any]) -> Entity:
@@ -119,8 +119,10 @@ class FredProvider(LiveProvider):
                     status=error.status,
                 ) from error
             raise
-        frame = require_rows(clip_window(frame, start, end), self.name, entity_id, "observations")
-        return Download(entity=self._entity(entity_id, frame), series=frame)
+        entity = self._entity(entity_id, frame)  # frequency from every date, missing values too
+        frame = clip_window(frame.dropna(subset=["value"]), start, end)
+        frame = require_rows(frame, self.name, entity_id, "observations")
+        return Download(entity=entity, series=frame)
 
     def search(self, text: str, limit: int = 10) -> list[Entity]:
         found = rank_entities(text, FRED_SERIES.values(), limit)

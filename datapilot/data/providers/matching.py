@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
 
 from rapidfuzz import fuzz, process, utils
 
 from datapilot.data.catalog import Entity
 
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def name_score(query: str, choice: str, **kwargs: Any) -> float:
+    """WRatio, tempered for space-separated words by token overlap.
+
+    WRatio alone rates "copper price" close to "consumer price index"; requiring the words to
+    overlap too fixes that. Chinese has no spaces, so WRatio's partial matching is kept there.
+    """
+    cutoff = kwargs.get("score_cutoff") or 0
+    score = fuzz.WRatio(query, choice)
+    if score >= cutoff and not _CJK.search(query):
+        score = min(score, fuzz.token_set_ratio(query, choice))
+    return score
+
 
 def rank_entities(
-    text: str, entities: Iterable[Entity], limit: int = 10, cutoff: float = 70.0
+    text: str, entities: Iterable[Entity], limit: int = 10, cutoff: float = 80.0
 ) -> list[Entity]:
     """Entities whose id, name or an alias matches `text`, best first.
 
@@ -33,7 +50,7 @@ def rank_entities(
     for _, score, index in process.extract(
         query,
         choices,
-        scorer=fuzz.WRatio,
+        scorer=name_score,
         processor=utils.default_process,
         limit=max(limit * 4, 20),
         score_cutoff=cutoff,
