@@ -1,0 +1,98 @@
+"""Find vocabulary phrases in a question: leftmost-longest, non-overlapping, both languages.
+
+English phrases match case-insensitively and only on word boundaries (so `ma` never matches
+inside `max`); Chinese phrases match as written. Spans already claimed by an earlier reader
+(time phrases, entity names) are masked out first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+Span = tuple[int, int]
+
+_MASK = "\x00"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One phrase found in the text, with every label it carries (e.g. `metric:close`)."""
+
+    labels: tuple[str, ...]
+    start: int
+    end: int
+    text: str
+
+    def has(self, label: str) -> bool:
+        return label in self.labels
+
+    def group(self, prefix: str) -> list[str]:
+        """The labels under `prefix:`, without the prefix."""
+        head = prefix + ":"
+        return [label[len(head) :] for label in self.labels if label.startswith(head)]
+
+
+def phrase_pattern(phrase: str) -> str:
+    """A regex for one phrase: flexible whitespace, word boundaries on ASCII letter/digit ends."""
+    words = [re.escape(word) for word in phrase.split()]
+    body = r"\s+".join(words)
+    if phrase[:1].isascii() and phrase[:1].isalnum():
+        body = r"(?<![A-Za-z0-9])" + body
+    if phrase[-1:].isascii() and phrase[-1:].isalnum():
+        body += r"(?![A-Za-z0-9])"
+    return body
+
+
+def alternation(phrases: Iterable[str]) -> str:
+    """A non-capturing alternation of phrases, longest first so the longest wins at a position."""
+    unique = sorted({p.strip() for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+    if not unique:
+        return r"(?!x)x"
+    return "(?:" + "|".join(phrase_pattern(p) for p in unique) + ")"
+
+
+def mask(text: str, spans: Iterable[Span]) -> str:
+    """`text` with the given spans blanked out (indices preserved)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = _MASK * (end - start)
+    return "".join(chars)
+
+
+def overlaps(span: Span, spans: Iterable[Span]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in spans)
+
+
+class PhraseMatcher:
+    """Labelled phrases compiled into one case-insensitive regex."""
+
+    def __init__(self, labelled: Iterable[tuple[str, Sequence[str]]]) -> None:
+        self._labels: dict[str, list[str]] = {}
+        for label, phrases in labelled:
+            for phrase in phrases:
+                key = _key(phrase)
+                if key and label not in self._labels.setdefault(key, []):
+                    self._labels[key].append(label)
+        self._regex = re.compile(alternation(self._labels), re.IGNORECASE)
+
+    def __contains__(self, phrase: str) -> bool:
+        return _key(phrase) in self._labels
+
+    def labels_of(self, phrase: str) -> list[str]:
+        return list(self._labels.get(_key(phrase), []))
+
+    def find(self, text: str, blocked: Iterable[Span] = ()) -> list[Hit]:
+        """Every phrase in `text` outside `blocked`, left to right."""
+        searched = mask(text, blocked)
+        hits = []
+        for match in self._regex.finditer(searched):
+            labels = self._labels.get(_key(match.group(0)))
+            if labels:
+                hits.append(Hit(tuple(labels), match.start(), match.end(), match.group(0)))
+        return hits
+
+
+def _key(phrase: str) -> str:
+    return " ".join(phrase.lower().split())

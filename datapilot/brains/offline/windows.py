@@ -1,0 +1,833 @@
+"""The time-window grammar: dates, periods and horizons in English and Chinese.
+
+Reading happens in two passes. First every *atom* is found — an explicit date ("Jan 23, 2018",
+2019年1月23日), a period (2019, Q1 2015, 今年一季度, the 1990s, 上半年), a relative period (this
+year, 去年, YTD), a rolling window (past 6 months, 近三年), a forecast horizon (next 8 quarters,
+未来4个季度), a bare duration (半年) or "since its IPO"; the longest atom wins where several
+overlap. Then atoms are combined by the words between and around them: "from A to B" / A到B,
+"since A" / A以来, "until B", "A之后半年" / "six months after A". Independent windows are joined.
+
+The rules follow DESIGN.md: relative windows go back to the same calendar day (clamped to month
+end); 年初/年中/年底 are Jan 1 / Jun 30 / Dec 31; no time words means the past year (applied by
+the caller, which also knows the entity's first date for "since its IPO").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number, zh_number
+from datapilot.brains.offline.periods import (
+    Duration,
+    half_window,
+    month_end,
+    month_window,
+    previous_quarter,
+    quarter_of,
+    quarter_window,
+    week_start,
+    year_window,
+)
+from datapilot.brains.offline.phrases import alternation
+from datapilot.brains.offline.vocab import TimeFile, Unit, Vocab, default_vocab
+
+AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
+Span = tuple[int, int]
+
+
+class Horizon(BaseModel):
+    """How far ahead a forecast goes: `count` steps of `unit`."""
+
+    count: int
+    unit: Unit
+    text: str = ""
+
+    def label(self) -> str:
+        return Duration(self.count, self.unit).label()
+
+
+class Clause(BaseModel):
+    """One time phrase of the question and the window it resolved to."""
+
+    text: str
+    span: Span
+    start: date | None
+    end: date | None
+    rule: str = Field(description="How it was read, e.g. 'range', 'since', 'rolling'.")
+
+
+class TimeReading(BaseModel):
+    """Everything the time grammar found in a question."""
+
+    start: date | None = None
+    end: date | None = None
+    explicit: bool = Field(default=False, description="A time phrase set the window.")
+    from_first: bool = Field(default=False, description="Starts at the entity's first date.")
+    horizon: Horizon | None = None
+    future: tuple[date, date] | None = Field(
+        default=None, description="A window after today (a forecast target), if one was named."
+    )
+    clauses: list[Clause] = Field(default_factory=list)
+    durations: list[Duration] = Field(
+        default_factory=list, description="Unused lengths such as '30-day', for parameters."
+    )
+    spans: list[Span] = Field(default_factory=list, description="Text the grammar consumed.")
+    notes: list[str] = Field(default_factory=list)
+
+    model_config = {"arbitrary_types_allowed": True}
+
+
+@dataclass
+class Atom:
+    kind: AtomKind
+    span: Span
+    rule: str
+    first: date | None = None
+    last: date | None = None
+    # For a date written without its year ("March", "Q1", 年初): the window of a given year.
+    dated: Callable[[int], tuple[date, date]] | None = None
+    duration: Duration | None = None
+    used: bool = field(default=False)
+
+    @property
+    def is_date(self) -> bool:
+        return self.kind in ("period", "today")
+
+
+# --- the grammar ---------------------------------------------------------------------------------
+
+YEAR = r"(?<![0-9A-Za-z])(?:1[89]|20)\d{2}(?![0-9])"
+MONTH_ZH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
+DAY_ZH = r"(?:3[01]|[12][0-9]|0?[1-9]|三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])"
+NUM_ZH = rf"(?:\d+(?:\.\d+)?|{ZH_NUMERAL})"
+QUARTER_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+QUARTER_WORDS |= {"fourth": 4, "4th": 4, "final": 4, "last": 4}
+HALF_WORDS = {"first": 1, "1st": 1, "front": 1, "second": 2, "2nd": 2, "latter": 2, "back": 2}
+ZH_QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+Handler = Callable[[re.Match[str], date], Atom | None]
+
+
+class Grammar:
+    """The compiled time grammar for one vocabulary."""
+
+    def __init__(self, words: TimeFile) -> None:
+        self.words = words
+        self.month_of = {n.lower(): m for m, names in words.months.items() for n in names}
+        self.unit_of = {w.lower(): u for u, p in words.units.items() for w in p.all}
+        self.numbers = words.numbers
+        self.year_offset = _year_offsets(words)
+        self.rules = self._rules()
+        self.markers = {
+            name: re.compile(alternation(phrases.all), re.IGNORECASE)
+            for name, phrases in words.markers.items()
+        }
+
+    # Each rule: a name, a regex and a handler turning its match into an atom.
+    def _rules(self) -> list[tuple[str, re.Pattern[str], Handler]]:
+        w = self.words
+        mon = alternation(self.month_of)
+        yrel_en = alternation(k for k in self.year_offset if k.isascii())
+        yrel_zh = alternation(k for k in self.year_offset if not k.isascii())
+        num_en = en_number_pattern(self.numbers)
+        units_en = [u for p in w.units.values() for u in p.en]
+        unit_en = alternation(units_en)
+        unit_en_long = alternation(u for u in units_en if len(u) > 2)
+        unit_zh = alternation(u for p in w.units.values() for u in p.zh)
+        past_en, past_zh = alternation(w.markers["past"].en), alternation(w.markers["past"].zh)
+        next_en, next_zh = alternation(w.markers["next"].en), alternation(w.markers["next"].zh)
+        y_zh = rf"(?:(?P<y>{YEAR})\s*年(?:度)?|(?P<yrel>{yrel_zh}))"
+        y_en = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})|(?P<yrel>{yrel_en}))"
+        rules: list[tuple[str, str, Handler]] = [
+            ("first", alternation(w.words["first_available"]), self._first),
+            (
+                "day_iso",
+                rf"(?P<y>{YEAR})\s*[-/.]\s*(?P<m>\d{{1,2}})\s*[-/.]\s*(?P<d>\d{{1,2}})(?![0-9])",
+                self._day,
+            ),
+            ("day_zh", rf"{y_zh}?\s*(?P<m>{MONTH_ZH})\s*月\s*(?P<d>{DAY_ZH})\s*[日号]", self._day),
+            (
+                "day_mdy",
+                rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>{YEAR}))?(?![0-9])",
+                self._day,
+            ),
+            (
+                "day_dmy",
+                rf"(?<![0-9A-Za-z])(?P<d>\d{{1,2}})(?P<sfx>st|nd|rd|th)?\s+(?P<of>of\s+)?(?P<mon>{mon})\.?(?:\s*,?\s*(?P<y>{YEAR}))?(?![A-Za-z])",
+                self._day_dmy,
+            ),
+            ("day_us", rf"(?<![0-9])(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})/(?P<y>{YEAR})", self._day_us),
+            (
+                "month_range_zh",
+                rf"{y_zh}?\s*(?P<m>{MONTH_ZH})\s*(?:月份?)?\s*(?:到|至|-|~|～)\s*(?P<m2>{MONTH_ZH})\s*月份?(?![0-9日号])",
+                self._month_range,
+            ),
+            ("month_en", rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s*,?\s*(?P<y>{YEAR})", self._month),
+            ("year_month_en", rf"(?P<y>{YEAR})\s+(?P<mon>{mon})(?![A-Za-z])", self._month),
+            (
+                "month_rel_en",
+                rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s+(?:of\s+)?(?P<yrel>{yrel_en})",
+                self._month,
+            ),
+            ("month_iso", rf"(?P<y>{YEAR})\s*[-/.]\s*(?P<m>\d{{1,2}})(?![0-9])", self._month),
+            (
+                "month_zh",
+                rf"{y_zh}?\s*(?:的)?\s*(?<![0-9])(?P<m>{MONTH_ZH})\s*月份?(?P<part>上旬|中旬|下旬|初|中|底|末)?(?![0-9日号])",
+                self._month,
+            ),
+            (
+                "month_bare_en",
+                rf"(?<![A-Za-z])(?:in|since|from|to|until|till|through|thru|between|and|of|during|before|after|by)\s+(?P<core>(?P<mon>{mon}))\.?(?![A-Za-z])",
+                self._month,
+            ),
+            (
+                "quarter_q",
+                rf"(?<![A-Za-z0-9])Q(?P<q>[1-4])(?:\s*(?:of\s+|in\s+)?{y_en})?(?![A-Za-z0-9])",
+                self._quarter,
+            ),
+            ("quarter_yq", rf"(?P<y>{YEAR})\s*-?\s*Q(?P<q>[1-4])(?![0-9])", self._quarter),
+            (
+                "quarter_nq",
+                rf"(?<![0-9A-Za-z])(?P<q>[1-4])Q\s*(?:(?P<y>{YEAR})|(?P<yy>\d{{2}}))(?![0-9])",
+                self._quarter,
+            ),
+            (
+                "quarter_words",
+                rf"(?<![A-Za-z])(?:the\s+)?(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th|final|last)\s+(?:fiscal\s+|calendar\s+)?quarter(?:\s+(?:of|in)\s+(?:{y_en}|(?P<theyear>the\s+year)))?",
+                self._quarter,
+            ),
+            (
+                "quarter_rel",
+                rf"(?P<yrel>{yrel_en})'s\s+(?:(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th|final|last)\s+quarter|Q(?P<q>[1-4]))",
+                self._quarter,
+            ),
+            (
+                "quarter_zh",
+                rf"{y_zh}?\s*(?:的)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*季度",
+                self._quarter,
+            ),
+            ("quarter_zh_q", rf"{y_zh}\s*(?:的)?\s*Q(?P<q>[1-4])", self._quarter),
+            (
+                "quarters_first_zh",
+                rf"{y_zh}?\s*(?:的)?\s*前\s*(?P<n>[二两三2-3])\s*个?\s*季度",
+                self._first_quarters,
+            ),
+            (
+                "half_h",
+                rf"(?<![A-Za-z0-9])H(?P<h>[12])(?:\s*(?:of\s+)?{y_en})?(?![A-Za-z0-9])",
+                self._half,
+            ),
+            ("half_yh", rf"(?P<y>{YEAR})\s*-?\s*H(?P<h>[12])(?![0-9])", self._half),
+            (
+                "half_words",
+                rf"(?<![A-Za-z])(?:the\s+)?(?P<hw>first|second|1st|2nd|latter|back|front)\s+half(?:\s+of)?(?:\s+(?:{y_en}|(?P<theyear>the\s+year)))?",
+                self._half,
+            ),
+            ("half_zh", rf"{y_zh}?\s*(?:的)?\s*(?P<h>[上下])\s*半年(?:度)?", self._half),
+            (
+                "yearpart_en",
+                rf"(?<![A-Za-z])(?:the\s+)?(?P<part>start|beginning|end|middle|close)\s+of\s+(?:the\s+)?(?:{y_en}|(?P<theyear>year))",
+                self._year_part,
+            ),
+            (
+                "yearpart_en2",
+                rf"(?<![A-Za-z])(?P<part>early|mid|late|end|start)[-\s]+(?P<y>{YEAR})",
+                self._year_part,
+            ),
+            (
+                "yearpart_zh",
+                rf"{y_zh}?\s*(?:的)?\s*(?P<part>年初|年中(?![国期])|年底|年末|年终|年头|年尾)",
+                self._year_part,
+            ),
+            (
+                "yearpart_zh2",
+                rf"(?P<y>{YEAR})\s*年\s*(?P<part>初|中(?![国期])|底|末)",
+                self._year_part,
+            ),
+            (
+                "decade_en",
+                rf"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])",
+                self._decade,
+            ),
+            (
+                "decade_zh",
+                rf"(?P<cent>上世纪|上个世纪|二十世纪|20世纪|本世纪|21世纪)?\s*(?:(?P<c>1[89]|20)(?P<d>\d)0|(?P<d2>\d)0|(?P<dz>[一二三四五六七八九])十)\s*年代",
+                self._decade,
+            ),
+            (
+                "year",
+                rf"(?:(?<![A-Za-z])FY\s*(?P<fy>(?:1[89]|20)\d{{2}})|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?)?(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代))",
+                self._year,
+            ),
+        ]
+        for word, phrases in w.words.items():
+            if word != "first_available":
+                rules.append((f"word_{word}", alternation(phrases), self._word(word)))
+        rules += [
+            (
+                "rolling_en",
+                rf"(?<![A-Za-z])(?P<mk>{past_en})\s+(?P<n>{num_en})\s*-?\s*(?P<u>{unit_en})(?![A-Za-z])",
+                self._rolling,
+            ),
+            (
+                "rolling_en1",
+                rf"(?<![A-Za-z])(?:the\s+(?P<mk>{past_en})|(?P<mk2>past|trailing))\s+(?P<u>{unit_en_long})(?![A-Za-z])",
+                self._rolling,
+            ),
+            (
+                "rolling_adj_en",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})[-\s](?P<u>year|month|week)s?(?=\s+(?:return|returns|performance|chart|trend|history|change|high|low|window|period|view|graph|plot|gain|total\s+return))",
+                self._rolling,
+            ),
+            (
+                "ago_en",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})\s*(?P<u>{unit_en_long})\s+ago(?![A-Za-z])",
+                self._ago,
+            ),
+            (
+                "rolling_zh",
+                rf"(?P<mk>{past_zh})\s*(?:的)?\s*(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?(?:来|以来|内|中|里|间)?",
+                self._rolling,
+            ),
+            (
+                "horizon_en",
+                rf"(?<![A-Za-z])(?:the\s+)?(?P<mk>{next_en})\s+(?:(?P<n>{num_en})\s*-?\s*)?(?P<u>{unit_en})(?![A-Za-z])",
+                self._horizon,
+            ),
+            (
+                "horizon_ahead_en",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})\s*-?\s*(?P<u>{unit_en})[-\s]+(?:ahead|forward|out|into\s+the\s+future|from\s+now|from\s+today|later)(?![A-Za-z])",
+                self._horizon,
+            ),
+            (
+                "horizon_zh",
+                rf"(?P<mk>{next_zh})\s*(?:的)?\s*(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?",
+                self._horizon,
+            ),
+            ("horizon_zh_xia", rf"下\s*(?P<n>{NUM_ZH})\s*个\s*(?P<u>{unit_zh})", self._horizon),
+            (
+                "duration_en",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})\s*-?\s*(?P<u>{unit_en_long})(?![A-Za-z])",
+                self._duration,
+            ),
+            (
+                "duration_half_en",
+                r"(?<![A-Za-z])(?:a\s+|one\s+)?half[-\s](?:a\s+)?year(?![A-Za-z])",
+                self._half_year,
+            ),
+            (
+                "duration_zh",
+                rf"(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?",
+                self._duration,
+            ),
+        ]
+        return [
+            (name, re.compile(pattern, re.IGNORECASE), handler) for name, pattern, handler in rules
+        ]
+
+    # --- handlers ------------------------------------------------------------------------------
+
+    def _year_of(self, match: re.Match[str], today: date) -> int | None:
+        groups = match.groupdict()
+        if groups.get("y"):
+            return int(groups["y"])
+        if groups.get("yy"):
+            return (
+                2000 + int(groups["yy"])
+                if int(groups["yy"]) <= today.year % 100 + 10
+                else 1900 + int(groups["yy"])
+            )
+        if groups.get("yrel"):
+            return today.year + self.year_offset[_norm(groups["yrel"])]
+        if groups.get("theyear"):
+            return today.year
+        return None
+
+    def _period(
+        self, match: re.Match[str], today: date, window: Callable[[int], tuple[date, date]]
+    ) -> Atom | None:
+        year = self._year_of(match, today)
+        span = match.span("core") if match.groupdict().get("core") else match.span()
+        try:
+            if year is not None:
+                first, last = window(year)
+                return Atom("period", span, "", first, last)
+            window(2000)  # validate the month/day before deferring the year
+        except ValueError:
+            return None
+        return Atom("period", span, "", dated=window)
+
+    def _month_number(self, match: re.Match[str]) -> int | None:
+        if match.groupdict().get("mon"):
+            return self.month_of.get(match.group("mon").lower().rstrip("."))
+        value = read_number(match.group("m"), {})
+        return int(value) if value else None
+
+    def _day(self, match: re.Match[str], today: date) -> Atom | None:
+        month, day = self._month_number(match), read_number(match.group("d"), {})
+        if not month or not day:
+            return None
+        return self._period(match, today, lambda y: (date(y, month, int(day)),) * 2)
+
+    def _day_dmy(self, match: re.Match[str], today: date) -> Atom | None:
+        if not (match.group("y") or match.group("sfx") or match.group("of")):
+            return None
+        return self._day(match, today)
+
+    def _day_us(self, match: re.Match[str], today: date) -> Atom | None:
+        first, second, year = int(match.group("m")), int(match.group("d")), int(match.group("y"))
+        month, day = (second, first) if first > 12 else (first, second)
+        try:
+            return Atom("period", match.span(), "", date(year, month, day), date(year, month, day))
+        except ValueError:
+            return None
+
+    def _month(self, match: re.Match[str], today: date) -> Atom | None:
+        month = self._month_number(match)
+        if not month or not 1 <= month <= 12:
+            return None
+        if match.groupdict().get("mon") == "may" and not match.groupdict().get("y"):
+            return None  # the verb "may", not the month
+        part = match.groupdict().get("part")
+        if part:
+            return self._period(match, today, lambda y: _month_part(y, month, part))
+        return self._period(match, today, lambda y: month_window(y, month))
+
+    def _month_range(self, match: re.Match[str], today: date) -> Atom | None:
+        first, last = (int(read_number(match.group(g), {}) or 0) for g in ("m", "m2"))
+        if not (1 <= first <= last <= 12):
+            return None
+        return self._period(match, today, lambda y: (date(y, first, 1), month_end(y, last)))
+
+    def _quarter(self, match: re.Match[str], today: date) -> Atom | None:
+        groups = match.groupdict()
+        if groups.get("q"):
+            quarter = ZH_QUARTER.get(groups["q"]) or int(groups["q"])
+        else:
+            word = groups["qw"].lower()
+            has_year = any(groups.get(k) for k in ("y", "yy", "yrel", "theyear"))
+            if word in ("last", "final") and not has_year:
+                return None  # "last quarter": the previous quarter, read by its own rule
+            quarter = QUARTER_WORDS[word]
+        return self._period(match, today, lambda y: quarter_window(y, quarter))
+
+    def _first_quarters(self, match: re.Match[str], today: date) -> Atom | None:
+        count = int(read_number(match.group("n"), {}) or 0)
+        return self._period(match, today, lambda y: (date(y, 1, 1), quarter_window(y, count)[1]))
+
+    def _half(self, match: re.Match[str], today: date) -> Atom | None:
+        groups = match.groupdict()
+        if groups.get("h"):
+            half = {"上": 1, "下": 2}.get(groups["h"]) or int(groups["h"])
+        else:
+            half = HALF_WORDS[groups["hw"].lower()]
+        return self._period(match, today, lambda y: half_window(y, half))
+
+    def _year_part(self, match: re.Match[str], today: date) -> Atom | None:
+        part = match.group("part").lower()
+        if part in ("early",):
+            window: Callable[[int], tuple[date, date]] = lambda y: (date(y, 1, 1), date(y, 4, 30))  # noqa: E731
+        elif part in ("late",):
+            window = lambda y: (date(y, 9, 1), date(y, 12, 31))  # noqa: E731
+        elif part in ("start", "beginning", "年初", "年头", "初"):
+            window = lambda y: (date(y, 1, 1),) * 2  # noqa: E731
+        elif part in ("middle", "mid", "年中", "中"):
+            window = lambda y: (date(y, 6, 30),) * 2  # noqa: E731
+        else:
+            window = lambda y: (date(y, 12, 31),) * 2  # noqa: E731
+        return self._period(match, today, window)
+
+    def _decade(self, match: re.Match[str], today: date) -> Atom | None:
+        groups = match.groupdict()
+        if groups.get("c"):
+            start = int(groups["c"]) * 100 + int(groups["d"]) * 10
+        else:
+            tens = int(groups["d2"]) if groups.get("d2") else zh_number(groups["dz"]) or 0
+            if groups.get("cent"):
+                century = 2000 if groups["cent"] in ("本世纪", "21世纪") else 1900
+            else:
+                century = 2000 if 2000 + tens * 10 <= today.year else 1900
+            start = century + tens * 10
+        return Atom("period", match.span(), "", date(start, 1, 1), date(start + 9, 12, 31))
+
+    def _year(self, match: re.Match[str], today: date) -> Atom | None:
+        year = int(match.group("y") or match.group("fy"))
+        first, last = year_window(year)
+        return Atom("period", match.span(), "", first, last)
+
+    def _word(self, word: str) -> Handler:
+        def handle(match: re.Match[str], today: date) -> Atom | None:
+            return _relative_word(word, match.span(), today)
+
+        return handle
+
+    def _first(self, match: re.Match[str], today: date) -> Atom | None:
+        return Atom("first", match.span(), "")
+
+    def _length(self, match: re.Match[str]) -> Duration | None:
+        """The length named by groups `n` (count), `half`/`half2` (半) and `u` (unit)."""
+        groups = match.groupdict()
+        unit = self.unit_of.get(_norm(groups["u"]))
+        if unit is None:
+            return None
+        if groups.get("n"):
+            count = read_number(groups["n"], self.numbers)
+            if count is None:
+                return None
+            count += 0.5 if groups.get("half2") else 0.0
+        else:
+            count = 0.5 if groups.get("half") or groups.get("half2") else 1.0
+        return Duration(count, unit) if count > 0 else None
+
+    def _rolling(self, match: re.Match[str], today: date) -> Atom | None:
+        groups = match.groupdict()
+        if not groups["u"].isascii() and not (groups.get("n") or groups.get("half")):
+            return None  # 近年来, 近日 and the like carry no length
+        length = self._length(match)
+        if length is None:
+            return None
+        return Atom("rolling", match.span(), "", length.back(today), today, duration=length)
+
+    def _ago(self, match: re.Match[str], today: date) -> Atom | None:
+        length = self._length(match)
+        if length is None:
+            return None
+        day = length.back(today)
+        return Atom("period", match.span(), "", day, day)
+
+    def _horizon(self, match: re.Match[str], today: date) -> Atom | None:
+        length = self._length(match)
+        if length is None:
+            return None
+        return Atom("horizon", match.span(), "", duration=length)
+
+    def _duration(self, match: re.Match[str], today: date) -> Atom | None:
+        groups = match.groupdict()
+        if not groups.get("n") and not groups.get("half") and not groups.get("half2"):
+            return None
+        length = self._length(match)
+        if length is None:
+            return None
+        return Atom("duration", match.span(), "", duration=length)
+
+    def _half_year(self, match: re.Match[str], today: date) -> Atom | None:
+        return Atom("duration", match.span(), "", duration=Duration(6, "month"))
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def atoms(self, text: str, today: date) -> list[Atom]:
+        """Every atom, the longest winning where several overlap, left to right."""
+        candidates: list[tuple[int, int, Atom]] = []
+        for order, (name, regex, handler) in enumerate(self.rules):
+            for match in regex.finditer(text):
+                if not match.group(0).strip():
+                    continue
+                atom = handler(match, today)
+                if atom is None:
+                    continue
+                atom.rule = name
+                atom.span = _strip(text, atom.span)
+                candidates.append((order, atom.span[1] - atom.span[0], atom))
+        candidates.sort(key=lambda c: (-c[1], c[0], c[2].span[0]))
+        chosen: list[Atom] = []
+        for _, _, atom in candidates:
+            if all(atom.span[1] <= a.span[0] or a.span[1] <= atom.span[0] for a in chosen):
+                chosen.append(atom)
+        return sorted(chosen, key=lambda a: a.span[0])
+
+    def read(self, text: str, today: date) -> TimeReading:
+        """Resolve every time phrase of `text` against `today`."""
+        atoms = self.atoms(text, today)
+        self._infer_years(text, atoms, today)
+        reading = TimeReading(spans=[a.span for a in atoms])
+        windows: list[tuple[date | None, date | None]] = []
+        for index, atom in enumerate(atoms):
+            if atom.used:
+                continue
+            clause = self._combine(text, atoms, index, today)
+            if clause is None:
+                continue
+            if clause.rule == "first":
+                reading.from_first = True
+            if clause.rule == "horizon":
+                if reading.horizon is None and atom.duration is not None:
+                    reading.horizon = _horizon(atom.duration, clause.text)
+                reading.clauses.append(clause)
+                continue
+            if clause.start is not None and clause.start > today:
+                reading.future = (clause.start, clause.end or clause.start)
+                reading.clauses.append(clause)
+                continue
+            reading.clauses.append(clause)
+            windows.append((clause.start, clause.end))
+        reading.durations = [
+            a.duration for a in atoms if a.kind == "duration" and not a.used and a.duration
+        ]
+        starts = [s for s, _ in windows if s is not None]
+        ends = [e for _, e in windows if e is not None]
+        if windows or reading.from_first:
+            reading.explicit = True
+            reading.end = max(ends) if ends else today
+            reading.start = min(starts) if starts else None
+            if len(windows) > 1:
+                reading.notes.append("several time phrases: the window spans all of them")
+            if reading.end > today:
+                reading.notes.append(
+                    f"the window ends after today; it stops at {today.isoformat()}"
+                )
+                reading.end = today
+            if reading.start is None and not reading.from_first:
+                reading.start = _one_year_before(reading.end)
+                reading.notes.append("no start given: one year before the end")
+        return reading
+
+    def _infer_years(self, text: str, atoms: list[Atom], today: date) -> None:
+        """Give a year to dates written without one: from a range partner, else the latest past."""
+        for index, atom in enumerate(atoms):
+            if atom.dated is None:
+                continue
+            window = None
+            for other in (index + 1, index - 1):
+                partner = atoms[other] if 0 <= other < len(atoms) else None
+                if partner is None or partner.kind != "period" or partner.dated is not None:
+                    continue
+                left, right = sorted((index, other))
+                if not self._is_range(text[atoms[left].span[1] : atoms[right].span[0]]):
+                    continue
+                anchor = partner.first if other > index else partner.last
+                assert anchor is not None
+                window = atom.dated(anchor.year)
+                if other > index and window[0] > anchor:
+                    window = atom.dated(anchor.year - 1)  # "from November to February 2020"
+                break
+            if window is None:
+                window = atom.dated(today.year)
+                if window[0] > today:
+                    window = atom.dated(today.year - 1)
+            atom.first, atom.last, atom.dated = window[0], window[1], None
+
+    def _is_range(self, gap: str) -> bool:
+        gap = re.sub(r"(?i)\s+the$", "", gap.strip().strip(",").strip())
+        return bool(gap) and bool(self.markers["range"].fullmatch(gap))
+
+    def _ends_with(self, marker: str, before: str) -> re.Match[str] | None:
+        pattern = self.markers[marker].pattern
+        return re.search(rf"(?:{pattern})\s*(?:the\s+)?$", before, re.IGNORECASE)
+
+    def _starts_with(self, marker: str, after: str) -> re.Match[str] | None:
+        pattern = self.markers[marker].pattern
+        return re.match(rf"\s*(?:{pattern})", after, re.IGNORECASE)
+
+    def _combine(self, text: str, atoms: list[Atom], index: int, today: date) -> Clause | None:
+        atom = atoms[index]
+        atom.used = True
+        lo = atoms[index - 1].span[1] if index > 0 else 0
+        nxt = atoms[index + 1] if index + 1 < len(atoms) else None
+        hi = nxt.span[0] if nxt else len(text)
+        before, after = text[lo : atom.span[0]], text[atom.span[1] : hi]
+        start_at, end_at = atom.span
+
+        def clause(start: date | None, end: date | None, rule: str) -> Clause:
+            first = start_at
+            prep = self._ends_with("prepositions", text[lo:first])
+            if prep and rule not in ("since", "until", "range", "before"):
+                first = lo + prep.start()
+            return Clause(
+                text=text[first:end_at].strip(),
+                span=(first, end_at),
+                start=start,
+                end=end,
+                rule=rule,
+            )
+
+        if atom.kind == "horizon":
+            return clause(None, None, "horizon")
+        if atom.kind == "first":
+            return clause(None, today, "first")
+        if atom.kind == "duration":
+            # "the six months after January 2019" / "three months before 2020"
+            if nxt is not None and nxt.kind == "period" and nxt.first and atom.duration:
+                gap = text[atom.span[1] : nxt.span[0]]
+                if self._fullmatch("duration_after", gap):
+                    nxt.used = True
+                    end_at = nxt.span[1]
+                    return clause(nxt.first, atom.duration.forward(nxt.first), "duration")
+                if self._fullmatch("duration_before", gap):
+                    nxt.used = True
+                    end_at = nxt.span[1]
+                    return clause(
+                        atom.duration.back(nxt.first), nxt.first - timedelta(days=1), "duration"
+                    )
+            if atom.duration and (
+                re.search(r"(?i)(?:over|during|within|for|in)\s+(?:the\s+)?$", before)
+                or re.match(r"\s*(?:来|以来|之内|内)", after)
+            ):
+                return clause(atom.duration.back(today), today, "rolling")
+            atom.used = False  # a length such as "30-day": left for parameters
+            return None
+        if atom.kind == "rolling":
+            return clause(atom.first, atom.last, "rolling")
+        # A date or period (or today).
+        first = today if atom.kind == "today" else atom.first
+        last = today if atom.kind == "today" else atom.last
+        if nxt is not None and nxt.is_date and (self._is_range(after) or (nxt.kind == "today" and not after.strip())):
+            nxt.used = True
+            end_at = nxt.span[1]
+            other_last = today if nxt.kind == "today" else nxt.last
+            opener = self._ends_with("since", before) or re.search(r"(?i)between\s*$", before)
+            if opener:
+                start_at = lo + opener.start()
+            return clause(first, other_last, "range")
+        if nxt is not None and nxt.kind == "duration" and nxt.duration and first:
+            if self._fullmatch("after_duration", after) or not after.strip():
+                nxt.used = True
+                end_at = nxt.span[1]
+                return clause(first, nxt.duration.forward(first), "duration")
+            if self._fullmatch("duration_before", after):
+                nxt.used = True
+                end_at = nxt.span[1]
+                return clause(nxt.duration.back(first), first - timedelta(days=1), "duration")
+        if atom.kind == "today":
+            until = self._ends_with("until", before)
+            if until:
+                start_at = lo + until.start()
+                return clause(None, today, "until")
+            return None  # "now" alone is no window
+        since = self._ends_with("since", before)
+        suffix = self._starts_with("since_after", after)
+        if since or suffix:
+            if since:
+                start_at = lo + since.start()
+            if suffix:
+                end_at = atom.span[1] + suffix.end()
+            if since and since.group(0).lower().startswith("after"):
+                return clause((last or first) + timedelta(days=1), today, "since")  # type: ignore[operator]
+            return clause(first, today, "since")
+        before_marker = self._ends_with("before", before)
+        if before_marker:
+            start_at = lo + before_marker.start()
+            return clause(None, first - timedelta(days=1), "before")  # type: ignore[operator]
+        until = self._ends_with("until", before)
+        if until:
+            start_at = lo + until.start()
+            return clause(None, last, "until")
+        return clause(first, last, "period")
+
+    def _fullmatch(self, marker: str, gap: str) -> bool:
+        gap = gap.strip()
+        return bool(gap) and bool(self.markers[marker].fullmatch(gap))
+
+
+# --- public API ----------------------------------------------------------------------------------
+
+_GRAMMARS: dict[int, Grammar] = {}
+
+
+def grammar_for(vocab: Vocab | None = None) -> Grammar:
+    """The compiled grammar of a vocabulary (built once)."""
+    vocab = vocab or default_vocab()
+    key = id(vocab.time)
+    if key not in _GRAMMARS:
+        _GRAMMARS[key] = Grammar(vocab.time)
+    return _GRAMMARS[key]
+
+
+def read_time(text: str, today: date, vocab: Vocab | None = None) -> TimeReading:
+    """Every time window, horizon and length in `text`, resolved against `today`."""
+    return grammar_for(vocab).read(text, today)
+
+
+def default_window(today: date) -> tuple[date, date]:
+    """No time words: the past year."""
+    return _one_year_before(today), today
+
+
+def _one_year_before(day: date) -> date:
+    return Duration(1, "year").back(day)
+
+
+def _horizon(duration: Duration, text: str) -> Horizon:
+    count, unit = duration.count, duration.unit
+    if not float(count).is_integer() and unit in ("year", "quarter", "decade"):
+        count, unit = duration.in_months() or count, "month"
+    return Horizon(count=max(round(count), 1), unit=unit, text=text)
+
+
+def _relative_word(word: str, span: Span, today: date) -> Atom | None:
+    year = today.year
+    windows: dict[str, tuple[date, date]] = {
+        "yesterday": (today - timedelta(days=1),) * 2,
+        "this_year": (date(year, 1, 1), today),
+        "last_year": year_window(year - 1),
+        "year_before_last": year_window(year - 2),
+        "this_month": (today.replace(day=1), today),
+        "last_month": month_window(*_previous_month(today)),
+        "this_quarter": (quarter_window(year, quarter_of(today))[0], today),
+        "last_quarter": quarter_window(*previous_quarter(today)),
+        "this_week": (week_start(today), today),
+        "last_week": (week_start(today) - timedelta(days=7), week_start(today) - timedelta(days=1)),
+    }
+    ahead: dict[str, Duration] = {
+        "next_year": Duration(1, "year"),
+        "next_quarter": Duration(1, "quarter"),
+        "next_month": Duration(1, "month"),
+        "next_week": Duration(1, "week"),
+        "tomorrow": Duration(1, "day"),
+    }
+    if word == "today":
+        return Atom("today", span, "")
+    if word in ahead:
+        return Atom("horizon", span, "", duration=ahead[word])
+    first, last = windows[word]
+    return Atom("period", span, "", first, last)
+
+
+def _previous_month(day: date) -> tuple[int, int]:
+    return (day.year, day.month - 1) if day.month > 1 else (day.year - 1, 12)
+
+
+def _month_part(year: int, month: int, part: str) -> tuple[date, date]:
+    end = month_end(year, month)
+    return {
+        "初": (date(year, month, 1),) * 2,
+        "中": (date(year, month, 15),) * 2,
+        "上旬": (date(year, month, 1), date(year, month, 10)),
+        "中旬": (date(year, month, 11), date(year, month, 20)),
+        "下旬": (date(year, month, 21), end),
+    }.get(part, (end, end))
+
+
+def _year_offsets(words: TimeFile) -> dict[str, int]:
+    """Words that name a year relative to today and can qualify a quarter or month."""
+    offsets = {"this_year": 0, "last_year": -1, "year_before_last": -2, "next_year": 1}
+    result: dict[str, int] = {}
+    for key, offset in offsets.items():
+        for phrase in words.words[key]:
+            pure_en = (
+                phrase.isascii()
+                and "year" in phrase
+                and not re.search(r"to date|so far|calendar|ytd", phrase)
+            )
+            pure_zh = not phrase.isascii() and phrase.endswith("年") and len(phrase) <= 3
+            if pure_en or pure_zh:
+                result[_norm(phrase)] = offset
+    return result
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _strip(text: str, span: Span) -> Span:
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
