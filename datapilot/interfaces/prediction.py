@@ -104,9 +104,9 @@ def forecast_arima(
 
     _check_level(level)
     column, series = _target(frame, horizon)
-    p, d, q = order or [1, 1, 1]
     if order is not None and (len(order) != 3 or min(order) < 0 or max(order) > 5):
         raise InterfaceError("order must be three whole numbers (p, d, q) between 0 and 5.")
+    p, d, q = order or [1, 1, 1]
     # With differencing, a trend term is a drift; without, a constant mean.
     trend = "t" if d == 1 else ("c" if d == 0 else "n")
     with warnings.catch_warnings():

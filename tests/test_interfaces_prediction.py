@@ -1,0 +1,133 @@
+"""Forecasts: shape, future dates, interval ordering, known cases and speed."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from datapilot.interfaces import InterfaceError
+from datapilot.interfaces import frame as F
+from datapilot.interfaces import prediction as P
+from datapilot.interfaces.context import InterfaceContext
+
+
+@pytest.fixture()
+def ctx() -> InterfaceContext:
+    return InterfaceContext(warehouse=None, catalog=None, today=date(2022, 12, 30))  # type: ignore[arg-type]
+
+
+def daily_prices(n: int = 1500, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    index = pd.bdate_range(end="2022-12-30", periods=n, name="date")  # ends on a Friday
+    values = 100 * np.exp(np.cumsum(rng.normal(0.0003, 0.01, n)))
+    return F.tag(pd.DataFrame({"AAPL": values}, index=index), kind="timeseries", unit="USD")
+
+
+def quarterly_gdp() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    index = pd.date_range("1990-01-01", periods=80, freq="QS", name="date")
+    values = 8000 * np.exp(np.cumsum(rng.normal(0.006, 0.005, 80)))
+    frame = pd.DataFrame({"GDPC1": values}, index=index)
+    return F.tag(
+        frame, kind="timeseries", unit="billions", units={"GDPC1": "billions of chained USD"}
+    )
+
+
+FORECASTERS = [P.forecast_arima, P.forecast_ets, P.forecast_naive]
+
+
+@pytest.mark.parametrize("forecaster", FORECASTERS, ids=lambda f: f.__name__)
+def test_daily_forecast_continues_on_business_days_with_ordered_intervals(ctx, forecaster) -> None:
+    history = daily_prices()
+    started = time.perf_counter()
+    out = forecaster(ctx, history, horizon=10)
+    elapsed = time.perf_counter() - started
+    assert out.columns.tolist() == ["forecast", "lower", "upper"]
+    assert out.index[0] == pd.Timestamp("2023-01-02")  # the Monday after the last Friday
+    assert len(out) == 10 and all(day.weekday() < 5 for day in out.index)
+    assert (out["lower"] <= out["forecast"]).all() and (out["forecast"] <= out["upper"]).all()
+    # Uncertainty grows with the horizon.
+    width = out["upper"] - out["lower"]
+    assert width.iloc[-1] > width.iloc[0]
+    # The first step stays near the last observation (a 1% daily move is ~1 USD here).
+    last = history["AAPL"].iloc[-1]
+    assert abs(out["forecast"].iloc[0] - last) < 0.05 * last
+    assert out.attrs["kind"] == "forecast" and out.attrs["entity"] == "AAPL"
+    assert out.attrs["unit"] == "USD" and out.attrs["model"]
+    assert elapsed < 2.0  # well under a second when the machine is idle
+
+
+@pytest.mark.parametrize("forecaster", FORECASTERS, ids=lambda f: f.__name__)
+def test_quarterly_forecast_uses_quarter_starts_and_the_series_unit(ctx, forecaster) -> None:
+    out = forecaster(ctx, quarterly_gdp(), horizon=8)
+    assert out.index[0] == pd.Timestamp("2010-01-01")
+    assert out.index[-1] == pd.Timestamp("2011-10-01")
+    assert out.attrs["unit"] == "billions of chained USD"
+    assert (out["lower"] <= out["upper"]).all()
+
+
+def test_naive_drift_on_a_straight_line_is_exact(ctx) -> None:
+    index = pd.date_range("2000-01-01", periods=24, freq="MS", name="date")
+    line = F.tag(pd.DataFrame({"X": 10 + 2.0 * np.arange(24)}, index=index), kind="timeseries")
+    out = P.forecast_naive(ctx, line, horizon=3)
+    assert out["forecast"].tolist() == pytest.approx([58, 60, 62])
+    assert out["upper"].tolist() == pytest.approx(out["lower"].tolist())  # no noise, no spread
+    assert out.index[0] == pd.Timestamp("2002-01-01")
+
+
+def test_naive_interval_matches_the_drift_formula(ctx) -> None:
+    history = daily_prices(300)
+    out = P.forecast_naive(ctx, history, horizon=5, level=0.8)
+    values = history["AAPL"].to_numpy()
+    steps = np.diff(values)
+    h = 5
+    se = steps.std(ddof=1) * np.sqrt(h * (1 + h / (len(values) - 1)))
+    expected = values[-1] + steps.mean() * h
+    assert out["forecast"].iloc[-1] == pytest.approx(expected)
+    assert out["upper"].iloc[-1] - expected == pytest.approx(1.2815516 * se, rel=1e-6)
+
+
+def test_higher_level_gives_wider_interval(ctx) -> None:
+    history = daily_prices(400)
+    narrow = P.forecast_arima(ctx, history, horizon=5, level=0.8)
+    wide = P.forecast_arima(ctx, history, horizon=5, level=0.99)
+    assert ((wide["upper"] - wide["lower"]) > (narrow["upper"] - narrow["lower"])).all()
+
+
+def test_arima_follows_a_trend(ctx) -> None:
+    out = P.forecast_arima(ctx, quarterly_gdp(), horizon=4, order=[1, 1, 0])
+    history = quarterly_gdp()["GDPC1"]
+    assert out["forecast"].iloc[-1] > history.iloc[-1]  # drift of a growing series is upward
+    assert "ARIMA(1,1,0)" in out.attrs["model"]
+
+
+def test_forecast_volatility_recovers_a_known_level(ctx) -> None:
+    rng = np.random.default_rng(7)
+    index = pd.bdate_range(end="2022-12-30", periods=750, name="date")
+    returns = F.tag(
+        pd.DataFrame({"X": rng.normal(0, 1.0, 750)}, index=index),
+        kind="timeseries",
+        unit="%",
+        measure="returns",
+    )
+    out = P.forecast_volatility(ctx, returns, horizon=5)
+    expected = np.sqrt(252)  # 1% a day, annualised
+    assert out["forecast"].between(0.8 * expected, 1.2 * expected).all()
+    assert out.attrs["unit"] == "%" and len(out) == 5
+    from_prices = P.forecast_volatility(ctx, daily_prices(), horizon=3)
+    assert from_prices["forecast"].between(10, 25).all()  # generated with 1% daily moves
+
+
+def test_bad_requests_are_explained(ctx) -> None:
+    with pytest.raises(InterfaceError, match="horizon"):
+        P.forecast_naive(ctx, daily_prices(50), horizon=0)
+    with pytest.raises(InterfaceError, match="at least 12"):
+        P.forecast_ets(ctx, daily_prices(5), horizon=3)
+    with pytest.raises(InterfaceError, match="order"):
+        P.forecast_arima(ctx, daily_prices(50), horizon=3, order=[1, 1])
+    with pytest.raises(InterfaceError, match="level"):
+        P.forecast_naive(ctx, daily_prices(50), horizon=3, level=95)
