@@ -190,7 +190,8 @@ class _Run:
 
         missing = _no_data_message(plan, run_result, registry, ctx, understanding, self.zh)
         if missing:
-            answer.status, answer.message = "no_data", missing
+            # Charts of nothing help no one; the message says what data exists instead.
+            answer.status, answer.message, answer.outputs = "no_data", missing, []
             return
         if all(call.status != "ok" for call in run_result.calls):
             answer.status = "error"
@@ -289,6 +290,8 @@ def _no_data_message(
     ]
     if not fetches or any(_has_data(run_result.values.get(r.output)) for r in fetches):
         return None
+    if any(r.status == "timeout" for r in fetches):
+        return None  # slow, not absent: reported as an error
     intent = understanding.intent
     ids = [e.id for e in intent.entities] if intent and intent.entities else _plan_ids(plan)
     start, end = (intent.start, intent.end) if intent else (None, None)
