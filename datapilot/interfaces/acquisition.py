@@ -22,6 +22,13 @@ from datapilot.interfaces.registry import InterfaceError, interface
 PriceField = Literal["close", "open", "high", "low", "volume", "adj_close"]
 PRICE_KINDS = frozenset({"stock", "etf", "index", "fund"})
 SERIES_KINDS = frozenset({"macro", "commodity", "factor"})
+_KIND_WORD = {
+    "macro": "macro series",
+    "commodity": "commodity series",
+    "factor": "factor series",
+    "etf": "ETF",
+    "table": "client table",
+}
 _KIND_HINT = {
     "macro": "get_series",
     "commodity": "get_series",
@@ -49,11 +56,14 @@ def check_entity(ctx: InterfaceContext, entity_id: str, kinds: Collection[str]) 
         )
     if entity.kind not in kinds:
         raise InterfaceError(
-            f"{entity.id} ({entity.name}) is a {entity.kind}, not a "
-            f"{' or '.join(sorted(kinds))}; "
-            f"read it with {_KIND_HINT.get(entity.kind, 'get_series')}."
+            f"{entity.id} ({entity.name}) is {_a(_KIND_WORD.get(entity.kind, entity.kind))}, "
+            f"which this interface does not read; use {_KIND_HINT.get(entity.kind, 'get_series')}."
         )
     return entity
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[0] in "aeiouAEIOU" else f"a {noun}"
 
 
 def _unknown(ctx: InterfaceContext, entity_id: str) -> InterfaceError:
@@ -72,7 +82,7 @@ def check_entities(ctx: InterfaceContext, ids: list[str], kinds: Collection[str]
     return list({entity.id: entity for entity in entities}.values())
 
 
-def _cite(ctx: InterfaceContext, entities: list[Entity]) -> list[str]:
+def cite(ctx: InterfaceContext, entities: list[Entity]) -> list[str]:
     """Record and return the data sources of `entities`."""
     names: list[str] = []
     for entity in entities:
@@ -171,7 +181,7 @@ def _prices(
         kind="timeseries",
         unit=unit,
         title=_price_title(field, adjusted, list(wide.columns)),
-        sources=_cite(ctx, [e for e in entities if e.id in wide.columns]),
+        sources=cite(ctx, [e for e in entities if e.id in wide.columns]),
         field=field,
         adjusted=field == "adj_close" or (bool(adjusted) and len(adjusted) == wide.shape[1]),
         frequency=freq,
@@ -247,29 +257,42 @@ def get_ohlcv(
         kind="ohlcv",
         unit=found.units or "USD",
         title=f"{found.name} OHLCV",
-        sources=_cite(ctx, [found]),
+        sources=cite(ctx, [found]),
         entity=found.id,
         frequency=freq,
     )
 
 
 def _ohlc_rows(
-    ctx: InterfaceContext, entity: Entity, start: date | None, end: date | None, freq: str
+    ctx: InterfaceContext,
+    entity: Entity,
+    start: date | None,
+    end: date | None,
+    freq: str,
+    fetch_from: date | None = None,
 ) -> pd.DataFrame:
-    """Rows of one entity with open/high/low/close; an error naming the years that have them."""
-    tidy = price_table(ctx, [entity.id], start, end, freq)
+    """Rows of one entity with open/high/low/close; an error naming the years that have them.
+
+    `fetch_from` (before `start`) reads extra history for indicator warm-up; messages and the
+    coverage note speak of the window the user asked for.
+    """
+    tidy = price_table(ctx, [entity.id], fetch_from or start, end, freq)
     if tidy.empty:
         raise _no_data([entity], start, end)
     complete = tidy.dropna(subset=["open", "high", "low", "close"]).sort_values("date")
-    if complete.empty:
+    shown, shown_complete = (
+        window(tidy.set_index("date"), start, None),
+        window(complete.set_index("date"), start, None),
+    )
+    if shown_complete.empty:
         raise InterfaceError(
             f"{entity.id} has no open/high/low/close between {start or 'the beginning'} and "
             f"{end or 'the end'} (only closing prices); {_ohlc_years(ctx, entity)}"
         )
-    if len(complete) < len(tidy):
+    if len(shown_complete) < len(shown):
         ctx.notes.append(
-            f"{entity.id} has open/high/low/close only from {complete['date'].iloc[0].date()} to "
-            f"{complete['date'].iloc[-1].date()} in the requested window."
+            f"{entity.id} has open/high/low/close only from {shown_complete.index[0].date()} to "
+            f"{shown_complete.index[-1].date()} in the requested window."
         )
     return complete
 
@@ -321,7 +344,7 @@ def get_series(
         kind="timeseries",
         unit=distinct[0] if len(distinct) == 1 else "; ".join(distinct),
         title=present[0].name if len(present) == 1 else "Series values",
-        sources=_cite(ctx, present),
+        sources=cite(ctx, present),
         units=units,
         frequency=freq or present[0].frequency,
     )
@@ -347,7 +370,7 @@ def _indicator_input(
     # ~1.5 calendar days per trading day, plus slack for holidays.
     fetch_from = start - timedelta(days=int(warmup_bars * 1.5) + 15) if start else None
     if need_ohlc:
-        rows = _ohlc_rows(ctx, entity, fetch_from, end, "daily")
+        rows = _ohlc_rows(ctx, entity, start, end, "daily", fetch_from=fetch_from)
     else:
         rows = price_table(ctx, [entity_id], fetch_from, end, "daily").sort_values("date")
         if rows.empty:
@@ -361,7 +384,7 @@ def _indicator_input(
         rows = rows[rows["close"].notna()].assign(price=lambda r: r["close"])
     else:
         rows = rows.assign(price=rows["adj_close"].fillna(rows["close"])).dropna(subset=["price"])
-    _cite(ctx, [entity])
+    cite(ctx, [entity])
     return entity, rows
 
 
@@ -387,7 +410,7 @@ def _indicator(
         kind="indicator",
         unit=unit,
         title=f"{title} of {entity.id}",
-        sources=sorted(ctx.sources & set(_cite(ctx, [entity]))),
+        sources=sorted(ctx.sources & set(cite(ctx, [entity]))),
         entity=entity.id,
         overlay=overlay,
         **extra,
@@ -611,13 +634,11 @@ def get_company_info(
         raise _unknown(ctx, entity)
     row = _entity_row(found) | {"aliases": "; ".join(found.aliases)}
     frame = pd.DataFrame([row]).set_index("id")
-    if found.source:
-        ctx.sources.add(found.source)
     return tag(
         frame,
         kind="cross_section",
         title=f"{found.name}",
-        sources=[found.source] if found.source else [],
+        sources=cite(ctx, [found]) if getattr(found, "available", True) else [],
     )
 
 
@@ -678,7 +699,7 @@ def get_constituents(
         frame,
         kind="cross_section",
         title=f"Members of {found.name}",
-        sources=_cite(ctx, [found]),
+        sources=cite(ctx, [found]),
         index=found.id,
     )
 
@@ -710,7 +731,7 @@ def get_fundamentals(
     if fields:
         frame = frame[[require_column(frame, f) for f in fields]]
     return tag(
-        frame, kind="timeseries", title=f"{found.name} fundamentals", sources=_cite(ctx, [found])
+        frame, kind="timeseries", title=f"{found.name} fundamentals", sources=cite(ctx, [found])
     )
 
 
@@ -727,7 +748,7 @@ def get_news(
         frame.head(limit),
         kind="cross_section",
         title=f"News about {found.name}",
-        sources=_cite(ctx, [found]),
+        sources=cite(ctx, [found]),
     )
 
 
@@ -741,7 +762,7 @@ def get_fund_nav(
     """Net asset value per share of a fund over time (needs data from a live provider)."""
     found = check_entity(ctx, entity, {"fund", "etf"})
     frame = _live_only(ctx, "fund_nav", f"fund NAV for {found.id}", found.id, start, end)
-    return tag(frame, kind="timeseries", title=f"{found.name} NAV", sources=_cite(ctx, [found]))
+    return tag(frame, kind="timeseries", title=f"{found.name} NAV", sources=cite(ctx, [found]))
 
 
 # --- client tables -------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import numpy as np
 import pandas as pd
 
-from datapilot.interfaces.acquisition import check_entities, price_table
+from datapilot.interfaces.acquisition import check_entities, cite, price_table
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
     PERIODS_PER_YEAR,
@@ -221,7 +221,7 @@ def cross_section_returns(
         kind="cross_section",
         unit="%",
         title="Period return",
-        sources=sorted(ctx.sources),
+        sources=cite(ctx, [e for e in entities if e.id in table.index]),
         units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
     )
 
