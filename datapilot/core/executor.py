@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import pandas as pd
@@ -47,6 +48,7 @@ def call_pool() -> ThreadPoolExecutor:
     return _pool
 
 
+@cache
 def default_registry() -> Registry:
     """The library registry with every interface module imported."""
     from datapilot.interfaces import load_all, registry

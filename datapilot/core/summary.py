@@ -258,7 +258,7 @@ def _fact_sentences(step: _Step, zh: bool) -> list[str]:
     if kind == "matrix":
         return _matrix_sentences(facts, title, zh)
     if kind in {"timeseries", "indicator", "ohlcv"} and isinstance(frame.index, pd.DatetimeIndex):
-        return _series_sentences(facts, title, zh)
+        return _series_sentences(facts, title, zh, entity=frame.attrs.get("entity"))
     return _cell_sentences(facts, title, zh)
 
 
@@ -276,13 +276,18 @@ def _v(fact: Fact, *, absolute: bool = False) -> str:
     return format_value(value, fact.unit)
 
 
-def _series_sentences(facts: list[Fact], title: str, zh: bool) -> list[str]:
+def _series_sentences(
+    facts: list[Fact], title: str, zh: bool, entity: str | None = None
+) -> list[str]:
     sentences = []
     for subject, m in list(_by_subject(facts).items())[:MAX_SUBJECTS]:
         if "first" not in m or "last" not in m:
             continue
         first, last = m["first"], m["last"]
-        if zh:
+        if entity and subject != entity:
+            # Lines of one entity's indicator (macd, signal …): the title names the entity.
+            name = f"{title}：{subject}" if zh else f"{title}: {subject}"
+        elif zh:
             name = f"{subject}的{_TITLE_ZH.get(title, title)}" if title else subject
         else:
             name = f"{title} of {subject}" if title else subject
