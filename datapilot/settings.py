@@ -6,16 +6,18 @@ directory (or the file named by `DATAPILOT_CONFIG`), defaults.
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from platformdirs import user_data_dir
-from pydantic import Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -44,9 +46,24 @@ class Settings(BaseSettings):
     port: int = 7777
     brain: BrainChoice = "auto"
     offline: bool = Field(default=False, description="Forbid every network access.")
-    providers: list[str] = Field(
+    providers: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["bundled"],
-        description="Data providers in order of preference.",
+        description="Data providers in order of preference: bundled, yahoo, fred, sec, akshare, "
+        "datahub (DATAPILOT_PROVIDERS=bundled,yahoo,fred or a JSON list).",
+    )
+    sec_user_agent: str | None = Field(
+        default=None,
+        description="User-Agent for SEC EDGAR, which asks for a name and an email address.",
+    )
+    fred_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("datapilot_fred_api_key", "fred_api_key"),
+        description="FRED API key (FRED_API_KEY or DATAPILOT_FRED_API_KEY); optional.",
+    )
+    cache_ttl_hours: dict[str, float] = Field(
+        default_factory=dict,
+        description="Override how long live data stay fresh, per dataset: prices, series, "
+        "fundamentals, news, profile (hours).",
     )
     request_timeout_s: float = Field(default=120.0, description="Whole-request timeout.")
     call_timeout_s: float = Field(default=30.0, description="Timeout of one interface call.")
@@ -64,6 +81,16 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
+
+    @field_validator("providers", mode="before")
+    @classmethod
+    def _split_providers(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip().lower() for part in text.split(",") if part.strip()]
+        return value
 
     @property
     def warehouse_path(self) -> Path:
