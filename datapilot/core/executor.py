@@ -179,7 +179,9 @@ class _Runner:
         except InterfaceError as error:
             return _Outcome(status="failed", error=str(error), elapsed_ms=elapsed())
         except Exception as error:
-            log.warning("interface %s raised", spec.name, exc_info=True)
+            # One line for operators; the traceback only when debugging.
+            log.warning("interface %s raised %s: %s", spec.name, type(error).__name__, error)
+            log.debug("traceback of %s", spec.name, exc_info=True)
             detail = f"{type(error).__name__}: {error}"
             if len(detail) > _MAX_ERROR_CHARS:
                 detail = detail[: _MAX_ERROR_CHARS - 1] + "…"

@@ -71,7 +71,8 @@ async def run(
         async for event in state.events(brain, registry, interface_context, plan_only):
             yield event
     except Exception as error:
-        log.warning("question failed: %s", question, exc_info=True)
+        log.warning("question %r failed: %s: %s", question, type(error).__name__, error)
+        log.debug("traceback", exc_info=True)
         message = _user_message(error, settings)
         state.answer.status = "error"
         state.answer.message = message
@@ -248,7 +249,8 @@ class _Run:
                 yield TextDelta(text=chunk)
         except Exception as error:
             # The results stand on their own; a summary from facts replaces a broken one.
-            log.warning("summary failed", exc_info=True)
+            log.warning("summary failed: %s: %s", type(error).__name__, error)
+            log.debug("traceback", exc_info=True)
             self.answer.notes.append(f"The {brain.name} brain could not write the summary: {error}")
             if not written:
                 text = template_summary(self.question, understanding, run_result)
