@@ -118,6 +118,12 @@ class ScriptedEndpoint:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    def load(self, script: Script) -> None:
+        """Serve `script` from now on, forgetting the requests received so far."""
+        self._script = script
+        self._served = 0
+        self.requests = []
+
     def next_reply(self, request: ChatRequest) -> Reply:
         self.requests.append(request)
         if callable(self._script):

@@ -5,10 +5,18 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from datetime import date
+from typing import Annotated, Any, ParamSpec, TypeVar
 
+import pandas as pd
 import pytest
 
+from datapilot.brains.base import Understanding
+from datapilot.core.context import QuestionContext
+from datapilot.core.intent import Intent
+from datapilot.core.plan import Call, Plan, Step, ref
+from datapilot.core.results import RunResult
+from datapilot.interfaces.registry import Frame, Registry, interface
 from datapilot.llm import LLMClient, LLMConfig
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.scripted import ScriptedEndpoint
@@ -47,3 +55,84 @@ def client_for(
         **extra,
     )
     return LLMClient(config)
+
+
+# --- a small, fixed world for planner tests: four interfaces and a handful of entities ----------
+
+TEST_REGISTRY = Registry()
+
+
+@interface("acquisition", "frame", target=TEST_REGISTRY)
+def get_prices(
+    ctx: Any,
+    ids: Annotated[list[str], "Entity ids, e.g. ['AAPL']."],
+    start: Annotated[date | None, "First date."] = None,
+    end: Annotated[date | None, "Last date."] = None,
+) -> pd.DataFrame:
+    """Daily closes, one column per id."""
+    raise NotImplementedError
+
+
+@interface("acquisition", "frame", target=TEST_REGISTRY)
+def get_client_table(ctx: Any, name: Annotated[str, "A client table's name."]) -> pd.DataFrame:
+    """A table the client sent."""
+    raise NotImplementedError
+
+
+@interface("processing", "frame", target=TEST_REGISTRY)
+def cumulative_returns(ctx: Any, frame: Frame) -> pd.DataFrame:
+    """Cumulative return in % since the first row."""
+    raise NotImplementedError
+
+
+@interface("visualization", "chart", target=TEST_REGISTRY)
+def plot_line(ctx: Any, frame: Frame, title: str) -> Any:
+    """Line chart, one line per column."""
+    raise NotImplementedError
+
+
+def small_catalog() -> Any:
+    """Apple, Microsoft, the S&P 500 and real GDP with data; Tesla known but without data."""
+    from datapilot.data.catalog import Catalog, Entity
+
+    return Catalog(
+        [
+            Entity(id="AAPL", kind="stock", name="Apple Inc.", aliases=["Apple", "苹果"]),
+            Entity(id="MSFT", kind="stock", name="Microsoft Corporation", aliases=["Microsoft"]),
+            Entity(id="^GSPC", kind="index", name="S&P 500", aliases=["标普500"]),
+            Entity(id="GDPC1", kind="macro", name="US real GDP", aliases=["real GDP"]),
+            Entity(id="TSLA", kind="stock", name="Tesla, Inc.", aliases=["Tesla"], available=False),
+        ]
+    )
+
+
+class StubOffline:
+    """Stands in for the offline planner so a test sees exactly when the fallback answered."""
+
+    name = "offline"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def understand(self, question: str, context: QuestionContext) -> Understanding:
+        self.calls += 1
+        plan = Plan(
+            steps=[
+                Step(calls=[Call(interface="get_prices", args={"ids": ["AAPL"]}, output="p")]),
+                Step(
+                    calls=[
+                        Call(
+                            interface="plot_line",
+                            args={"frame": ref("p"), "title": "offline"},
+                            output="c",
+                        )
+                    ]
+                ),
+            ]
+        )
+        return Understanding(intent=Intent(rewritten=f"offline: {question}"), plan=plan)
+
+    async def summarize(
+        self, question: str, understanding: Understanding, run: RunResult, context: QuestionContext
+    ) -> Any:
+        yield "offline summary"
