@@ -1,24 +1,519 @@
-"""The warehouse: one embedded DuckDB file read through one query API (to be implemented)."""
+"""The warehouse: one embedded DuckDB file read through one query API.
+
+Tables: `prices` (daily bars), `series` (id, date, value), `entities` (metadata of entities the
+shipped vocabulary does not know, e.g. imports), `sources` (declared priority per source),
+`coverage` (rows and date range per id and source, refreshed by every write) and `meta`.
+Every row keeps its source and a `fetched_at` timestamp; several sources may hold the same entity
+and the query chooses per field (see `_PRICES_SQL`).
+
+The file is opened read-only between writes, so several processes (a server, a terminal) can
+read it at once; a write reopens it for writing for one transaction.
+"""
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Literal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Literal, NamedTuple
 
+import duckdb
 import pandas as pd
 
+from datapilot.data.entity import Entity
+
 PriceFreq = Literal["daily", "weekly", "monthly"]
+PRICE_FIELDS = ("open", "high", "low", "close", "adj_close", "volume")
+PRICE_COLUMNS = ["id", "date", *PRICE_FIELDS]
+SERIES_COLUMNS = ["id", "date", "value"]
+COVERAGE_COLUMNS = ["id", "source", "table", "rows", "first", "last"]
+DEFAULT_PRIORITY = 0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS prices (
+    id VARCHAR NOT NULL, date DATE NOT NULL, source VARCHAR NOT NULL,
+    open DOUBLE, high DOUBLE, low DOUBLE, close DOUBLE, adj_close DOUBLE, volume DOUBLE,
+    fetched_at TIMESTAMP NOT NULL);
+CREATE TABLE IF NOT EXISTS series (
+    id VARCHAR NOT NULL, date DATE NOT NULL, source VARCHAR NOT NULL, value DOUBLE NOT NULL,
+    fetched_at TIMESTAMP NOT NULL);
+CREATE TABLE IF NOT EXISTS entities (
+    id VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, name VARCHAR NOT NULL, aliases VARCHAR[],
+    frequency VARCHAR, units VARCHAR, updated_at TIMESTAMP);
+CREATE TABLE IF NOT EXISTS sources (
+    name VARCHAR PRIMARY KEY, priority INTEGER NOT NULL, description VARCHAR);
+CREATE TABLE IF NOT EXISTS coverage (
+    id VARCHAR NOT NULL, source VARCHAR NOT NULL, "table" VARCHAR NOT NULL, rows BIGINT,
+    first DATE, last DATE, has_bars BOOLEAN, adj_first DATE, adj_last DATE, fetched_at TIMESTAMP);
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+"""
+
+# Per-field source priority, when several sources hold the same entity:
+# * OHLCV (open, high, low, close, volume) comes as one bar per date from the best source that
+#   has a close that day: sources carrying full bars first, then declared priority, then more
+#   rows. Raw prices are on one basis in every source, so a lower source may fill dates the
+#   better one lacks (the S&P 500 close from skfolio before 1999 and after 2018, arch in between).
+# * adj_close comes from ONE source: the longest adjusted history. Each source adjusts as of the
+#   day it was made, so splicing two would create jumps; AAPL's comes from skfolio (1990–2022)
+#   even where bokeh-sampledata (2000–2013) has bars.
+# * series: per date the value of the best source (declared priority, then longer history).
+# The ranking reads only the small coverage table; it is cached between writes and applied to the
+# rows by the queries below (a window over the data itself would cost ~3x the query time).
+_RANKS_SQL = """
+SELECT c.id, c.source, c."table",
+    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY c.has_bars DESC,
+        coalesce(s.priority, 0) DESC, c.rows DESC, c.source) AS bar_rank,
+    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY
+        (c.adj_last - c.adj_first) DESC NULLS LAST, coalesce(s.priority, 0) DESC, c.source)
+        AS adj_rank,
+    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY coalesce(s.priority, 0) DESC,
+        (c.last - c.first) DESC, c.source) AS series_rank
+FROM coverage c LEFT JOIN sources s ON s.name = c.source
+"""
+
+_PRICES_SQL = """
+SELECT id, date,
+    arg_min({{'open': open, 'high': high, 'low': low, 'close': close, 'volume': volume,
+              'source': source}}, {bar_rank}) FILTER (WHERE close IS NOT NULL) AS bar,
+    max(adj_close) FILTER (WHERE source = {adj_source}) AS adj_close,
+    max(source) FILTER (WHERE source = {adj_source} AND adj_close IS NOT NULL) AS adj_source
+FROM prices
+WHERE list_contains($ids, id)
+    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
+GROUP BY id, date
+"""
+
+_PRICES_OUT_SQL = """
+SELECT id, date, bar.open AS open, bar.high AS high, bar.low AS low, bar.close AS close,
+    adj_close, bar.volume AS volume, bar.source AS bar_source, adj_source
+FROM picked WHERE bar IS NOT NULL OR adj_close IS NOT NULL
+"""
+
+# A week or month is reported on its last trading day: first open, highest high, lowest low,
+# last close and adjusted close, summed volume.
+_RESAMPLE_SQL = """
+SELECT id, max(date) AS date, arg_min(open, date) AS open, max(high) AS high, min(low) AS low,
+    arg_max(close, date) AS close, arg_max(adj_close, date) AS adj_close, sum(volume) AS volume,
+    string_agg(DISTINCT bar_source, ',') AS bar_source,
+    string_agg(DISTINCT adj_source, ',') AS adj_source
+FROM daily GROUP BY id, date_trunc('{unit}', date)
+"""
+
+_SERIES_SQL = """
+SELECT id, date, arg_min(value, {rank}) AS value, arg_min(source, {rank}) AS source
+FROM series
+WHERE list_contains($ids, id)
+    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
+GROUP BY id, date ORDER BY id, date
+"""
+
+_REFRESH_COVERAGE_SQL = (
+    "DELETE FROM coverage WHERE list_contains($ids, id)",
+    """
+INSERT INTO coverage
+SELECT id, source, 'prices', count(*), min(date), max(date), count(open) > 0,
+    min(date) FILTER (WHERE adj_close IS NOT NULL), max(date) FILTER (WHERE adj_close IS NOT NULL),
+    max(fetched_at)
+FROM prices WHERE list_contains($ids, id) GROUP BY id, source
+""",
+    """
+INSERT INTO coverage
+SELECT id, source, 'series', count(*), min(date), max(date), false, NULL, NULL, max(fetched_at)
+FROM series WHERE list_contains($ids, id) GROUP BY id, source
+""",
+)
+
+
+class _Rank(NamedTuple):
+    bar_rank: int
+    adj_rank: int
+    series_rank: int
+
+
+class WarehouseError(RuntimeError):
+    """The warehouse cannot be opened or written, or data given to it is malformed."""
+
+
+class _Database:
+    """One DuckDB file shared by every Warehouse on the same path in this process."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = threading.RLock()
+        self._reader: duckdb.DuckDBPyConnection | None = None
+        self.ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] | None = None
+
+    def reader(self) -> duckdb.DuckDBPyConnection:
+        if self._reader is None:
+            if not self.path.exists():
+                with self.writer():
+                    pass
+            self._reader = _connect(self.path, read_only=True)
+        return self._reader
+
+    @contextmanager
+    def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection for one transaction; the file goes back to read-only after."""
+        with self.lock:
+            self.close()
+            self.ranks = None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = _connect(self.path, read_only=False)
+            try:
+                connection.execute(_SCHEMA)
+                connection.execute("BEGIN TRANSACTION")
+                try:
+                    yield connection
+                except BaseException:
+                    connection.execute("ROLLBACK")
+                    raise
+                connection.execute("COMMIT")
+            finally:
+                connection.close()
+
+    def close(self) -> None:
+        with self.lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+
+
+_databases: dict[Path, _Database] = {}
+_databases_lock = threading.Lock()
+
+
+def _database(path: Path) -> _Database:
+    resolved = path.expanduser().resolve()
+    with _databases_lock:
+        return _databases.setdefault(resolved, _Database(resolved))
+
+
+def close_all() -> None:
+    """Close every open warehouse file of this process (tests, reseeding)."""
+    with _databases_lock:
+        for database in _databases.values():
+            database.close()
+        _databases.clear()
+
+
+def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as error:
+        raise WarehouseError(
+            f"Cannot open the warehouse {path}: {error}. Another Datapilot process may be "
+            "writing to it; wait for it to finish (or stop it) and try again."
+        ) from error
 
 
 class Warehouse:
+    """Query and write API over the warehouse file. Safe to share between threads."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._db = _database(self.path)
+
+    # ---- reading ---------------------------------------------------------------------------
+
     def prices(
         self,
         ids: list[str],
         start: date | None = None,
         end: date | None = None,
         freq: PriceFreq = "daily",
-    ) -> pd.DataFrame: ...
+    ) -> pd.DataFrame:
+        """Tidy bars `[id, date, open, high, low, close, adj_close, volume]`, sorted by id and
+        date; weekly/monthly bars are dated on the last trading day of the period.
+        `close` is the price as traded: sources that publish only adjusted closes leave it
+        empty. `frame.attrs["sources"]` names the sources the values came from."""
+        if freq not in ("daily", "weekly", "monthly"):
+            raise ValueError(f"freq must be daily, weekly or monthly, not {freq!r}")
+        wanted = _ids(ids)
+        ranks = self._ranks(wanted, "prices")
+        bar_rank = _case([(i, src, str(r.bar_rank)) for i, src, r in ranks])
+        adj_source = _case([(i, None, _literal(src)) for i, src, r in ranks if r.adj_rank == 1])
+        picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj_source)
+        sql = f"WITH picked AS ({picked}) {_PRICES_OUT_SQL}"
+        if freq != "daily":
+            unit = "week" if freq == "weekly" else "month"
+            sql = f"WITH daily AS ({sql}) {_RESAMPLE_SQL.format(unit=unit)}"
+        frame = self._query(f"{sql} ORDER BY id, date", {"ids": wanted, "start": start, "end": end})
+        sources = {
+            name
+            for column in ("bar_source", "adj_source")
+            for joined in frame[column].dropna().unique()
+            for name in str(joined).split(",")
+        }
+        frame = frame[PRICE_COLUMNS]
+        frame.attrs["sources"] = sorted(sources)
+        return frame
 
     def series(
         self, ids: list[str], start: date | None = None, end: date | None = None
-    ) -> pd.DataFrame: ...
+    ) -> pd.DataFrame:
+        """Tidy values `[id, date, value]` sorted by id and date; `attrs["sources"]` as above."""
+        wanted = _ids(ids)
+        rank = _case([(i, src, str(r.series_rank)) for i, src, r in self._ranks(wanted, "series")])
+        frame = self._query(
+            _SERIES_SQL.format(rank=rank), {"ids": wanted, "start": start, "end": end}
+        )
+        sources = sorted(frame["source"].unique().tolist())
+        frame = frame[SERIES_COLUMNS]
+        frame.attrs["sources"] = sources
+        return frame
+
+    def coverage(self, id: str | None = None) -> pd.DataFrame:
+        """`[id, source, table, rows, first, last]`, one row per id and source."""
+        where = "" if id is None else "WHERE id = $id"
+        params = {} if id is None else {"id": id.strip().upper()}
+        return self._query(
+            f'SELECT id, source, "table", rows, first, last FROM coverage {where} '
+            "ORDER BY id, source",
+            params,
+        )
+
+    def sources(self, id: str) -> list[str]:
+        """The sources holding data for an id, most rows first."""
+        frame = self.coverage(id)
+        return frame.sort_values("rows", ascending=False)["source"].tolist()
+
+    def entity_metadata(self) -> list[Entity]:
+        """Entities described in the warehouse itself (imports, live discoveries)."""
+        frame = self._query(
+            "SELECT id, kind, name, aliases, frequency, units FROM entities ORDER BY id", {}
+        )
+        return [
+            Entity(
+                id=row.id,
+                kind=row.kind,
+                name=row.name,
+                aliases=list(row.aliases) if row.aliases is not None else [],
+                frequency=row.frequency or "daily",
+                units=row.units or "",
+            )
+            for row in frame.itertuples(index=False)
+        ]
+
+    def meta(self, key: str) -> str | None:
+        frame = self._query("SELECT value FROM meta WHERE key = $key", {"key": key})
+        return None if frame.empty else str(frame["value"].iloc[0])
+
+    def _query(self, sql: str, params: dict[str, object]) -> pd.DataFrame:
+        with self._db.lock:
+            return self._db.reader().execute(sql, params).df()
+
+    def _ranks(self, ids: list[str], table: str) -> list[tuple[str, str, _Rank]]:
+        """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write."""
+        with self._db.lock:
+            if self._db.ranks is None:
+                ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] = {}
+                for row in self._db.reader().execute(_RANKS_SQL).fetchall():
+                    entity_id, source, kind, bar, adj, series = row
+                    ranks.setdefault((entity_id, kind), []).append(
+                        (source, _Rank(bar, adj, series))
+                    )
+                self._db.ranks = ranks
+            cached = self._db.ranks
+        return [
+            (entity_id, source, rank)
+            for entity_id in ids
+            for source, rank in cached.get((entity_id, table), [])
+        ]
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    def write_prices(
+        self,
+        frame: pd.DataFrame,
+        source: str,
+        *,
+        replace: bool = False,
+        priority: int | None = None,
+    ) -> int:
+        """Store daily bars `[id, date, <any of open…volume>]` from `source` in one transaction.
+        Existing rows of that source on the same dates are replaced (all its rows for those ids
+        with `replace=True`). Returns the number of rows written."""
+        rows = _price_rows(frame)
+        with self._db.writer() as connection:
+            _write(connection, "prices", rows, source, replace, priority)
+        return len(rows)
+
+    def write_series(
+        self,
+        frame: pd.DataFrame,
+        source: str,
+        *,
+        replace: bool = False,
+        priority: int | None = None,
+    ) -> int:
+        """Store `[id, date, value]` from `source` in one transaction (see `write_prices`)."""
+        rows = _series_rows(frame)
+        with self._db.writer() as connection:
+            _write(connection, "series", rows, source, replace, priority)
+        return len(rows)
+
+    def write_entities(self, entities: list[Entity]) -> None:
+        """Describe entities the shipped vocabulary does not know (kind, name, aliases…)."""
+        now = _now()
+        with self._db.writer() as connection:
+            for e in entities:
+                connection.execute(
+                    "INSERT OR REPLACE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [e.id.upper(), e.kind, e.name, e.aliases, e.frequency, e.units, now],
+                )
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        with self._db.writer() as connection:
+            for key, value in values.items():
+                connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One write transaction for bulk loaders (seeding): use `write_*_in` with it."""
+        with self._db.writer() as connection:
+            yield connection
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def write_prices_in(
+    connection: duckdb.DuckDBPyConnection,
+    frame: pd.DataFrame,
+    source: str,
+    priority: int | None = None,
+) -> int:
+    """`Warehouse.write_prices` inside an open `Warehouse.transaction()`."""
+    rows = _price_rows(frame)
+    _write(connection, "prices", rows, source, False, priority)
+    return len(rows)
+
+
+def write_series_in(
+    connection: duckdb.DuckDBPyConnection,
+    frame: pd.DataFrame,
+    source: str,
+    priority: int | None = None,
+) -> int:
+    """`Warehouse.write_series` inside an open `Warehouse.transaction()`."""
+    rows = _series_rows(frame)
+    _write(connection, "series", rows, source, False, priority)
+    return len(rows)
+
+
+def set_meta_in(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:
+    for key, value in values.items():
+        connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
+
+
+def _ids(ids: list[str] | str) -> list[str]:
+    if isinstance(ids, str):
+        ids = [ids]
+    return [i.strip().upper() for i in ids]
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _case(values: list[tuple[str, str | None, str]]) -> str:
+    """A SQL CASE giving rows of (id[, source]) their value; NULL for every other row."""
+    if not values:
+        return "NULL"
+    whens = " ".join(
+        f"WHEN id = {_literal(entity_id)}"
+        + (f" AND source = {_literal(source)}" if source is not None else "")
+        + f" THEN {value}"
+        for entity_id, source, value in values
+    )
+    return f"CASE {whens} END"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _base_rows(frame: pd.DataFrame, value_columns: list[str]) -> pd.DataFrame:
+    missing = [c for c in ("id", "date") if c not in frame.columns]
+    if missing:
+        raise WarehouseError(f"rows to write lack column(s) {missing}")
+    rows = pd.DataFrame(
+        {
+            "id": frame["id"].astype(str).str.strip().str.upper(),
+            "date": pd.to_datetime(frame["date"]).dt.date,
+        }
+    )
+    for column in value_columns:
+        rows[column] = (
+            pd.to_numeric(frame[column]).astype("float64") if column in frame.columns else None
+        )
+    rows = rows.dropna(subset=value_columns, how="all")
+    duplicated = rows.duplicated(subset=["id", "date"])
+    if duplicated.any():
+        first = rows[duplicated].iloc[0]
+        raise WarehouseError(
+            f"{int(duplicated.sum())} duplicate (id, date) row(s), e.g. {first['id']} "
+            f"{first['date']}"
+        )
+    return rows.sort_values(["id", "date"]).reset_index(drop=True)
+
+
+def _price_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    if not any(c in frame.columns for c in ("close", "adj_close")):
+        raise WarehouseError("price rows need a close or an adj_close column")
+    return _base_rows(frame, list(PRICE_FIELDS))
+
+
+def _series_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    if "value" not in frame.columns:
+        raise WarehouseError("series rows need a value column")
+    return _base_rows(frame, ["value"])
+
+
+def _write(
+    connection: duckdb.DuckDBPyConnection,
+    table: str,
+    rows: pd.DataFrame,
+    source: str,
+    replace: bool,
+    priority: int | None,
+) -> None:
+    if not source.strip():
+        raise WarehouseError("a source name is required")
+    connection.execute(
+        "INSERT INTO sources VALUES ($name, $priority, NULL) ON CONFLICT (name) DO UPDATE "
+        "SET priority = CASE WHEN $given THEN excluded.priority ELSE sources.priority END",
+        {
+            "name": source,
+            "priority": DEFAULT_PRIORITY if priority is None else priority,
+            "given": priority is not None,
+        },
+    )
+    if rows.empty:
+        return
+    ids = sorted(rows["id"].unique().tolist())
+    connection.register("incoming", rows)
+    try:
+        if replace:
+            connection.execute(
+                f"DELETE FROM {table} WHERE source = $source AND list_contains($ids, id)",
+                {"source": source, "ids": ids},
+            )
+        else:
+            connection.execute(
+                f"DELETE FROM {table} t USING incoming i "
+                "WHERE t.source = $source AND t.id = i.id AND t.date = i.date",
+                {"source": source},
+            )
+        columns = ", ".join(c for c in rows.columns if c not in ("id", "date"))
+        connection.execute(
+            f"INSERT INTO {table} (id, date, source, {columns}, fetched_at) "
+            f"SELECT id, date, $source, {columns}, $now FROM incoming",
+            {"source": source, "now": _now()},
+        )
+    finally:
+        connection.unregister("incoming")
+    for statement in _REFRESH_COVERAGE_SQL:
+        connection.execute(statement, {"ids": ids})

@@ -96,7 +96,7 @@ SERIES: dict[str, DatahubSeries] = {
     s.entity.id: s
     for s in [
         DatahubSeries("sp500-monthly", "SP500", _entity(
-            "SP500_MONTHLY", "S&P 500 monthly average level since 1871 (Shiller)", "index",
+            "SP500_MONTHLY", "S&P 500 monthly average level since 1871 (Shiller)", "macro",
             "monthly", "index points",
             ["S&P 500 since 1871", "long-run S&P 500", "Shiller S&P 500", "标普500长期"]),
             zero_is_missing=True),

@@ -1,0 +1,204 @@
+"""Find the entities a free question names: aliases, tickers and misspelt names, with scores.
+
+Rules (each one fixes a real false positive or miss):
+* names (aliases) match case-insensitively; a Latin name must not run into letters or digits
+  ("Apple's" matches, "Applebee" does not); Chinese names match anywhere in the text;
+* spaces, hyphens, dots and apostrophes are ignored inside names ("S&P500", "T bill");
+* tickers (ids and `symbols`) match as whole tokens, exactly as written in upper case, or in any
+  case when four characters or longer and not an ordinary word ("msft" yes, "it"/"ge"/"size" no);
+  a bare six-digit A-share code matches when it is unambiguous;
+* weak aliases ("momentum") count only when the text also says factor / ETF;
+* names of five letters or more also match with one or two typos ("Microsfot") at a lower score;
+* overlapping candidates: the longest span wins ("Nasdaq Composite" over "Nasdaq"), then the
+  score, then a name over a ticker (so the word "GDP" means real GDP, not the FRED series `GDP`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from datapilot.data import text
+from datapilot.data.entity import Entity
+from datapilot.data.vocabulary import MatchingRules
+
+EXACT_SCORE = 100.0
+CODE_SCORE = 95.0
+WEAK_SCORE = 90.0
+FUZZY_SCORE = 90.0  # one typo; each further typo costs 5
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9])\^?[A-Za-z0-9]+(?:[.\-=][A-Za-z0-9]+)*(?![A-Za-z0-9])")
+_WORD = re.compile(r"[a-z][a-z0-9&]*")
+_A_SHARE = re.compile(r"^(\d{6})\.(SH|SZ|SS)$")
+_MAX_FUZZY_WORDS = 4
+_MIN_FUZZY_LEN = 5
+
+
+@dataclass(frozen=True)
+class Candidate:
+    entity_id: str
+    start: int
+    end: int
+    score: float
+    # 0 = a name, 1 = a ticker: on an identical span a name wins.
+    via: int = 0
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+class Matcher:
+    """An index over entity names built once; `find` is a few milliseconds per question."""
+
+    def __init__(self, entities: list[Entity], rules: MatchingRules) -> None:
+        self._rules = rules
+        self._names: dict[str, str] = {}
+        self._weak: dict[str, str] = {}
+        self._tickers: dict[str, str] = {}
+        self._tickers_any_case: dict[str, str] = {}
+        self._codes: dict[str, str] = {}
+        ambiguous_codes: set[str] = set()
+        for entity in entities:
+            for name in {entity.name, *entity.aliases, *_and_variants(entity.aliases)}:
+                if key := text.key(name):
+                    self._names[key] = entity.id
+            for name in entity.weak_aliases:
+                self._weak[text.key(name)] = entity.id
+            for symbol in {entity.id, *entity.symbols}:
+                self._tickers[symbol] = entity.id
+                if sum(c.isalnum() for c in symbol) >= 4 and symbol.lower() not in (
+                    rules.common_words
+                ):
+                    self._tickers_any_case[symbol.upper()] = entity.id
+            if code := _A_SHARE.match(entity.id.upper()):
+                number = code.group(1)
+                if number in self._codes:
+                    ambiguous_codes.add(number)
+                self._codes[number] = entity.id
+        for number in ambiguous_codes:
+            del self._codes[number]
+        self._lengths = sorted({len(k) for k in [*self._names, *self._weak]}, reverse=True)
+        self._context = [text.key(word) for word in rules.weak_context]
+        # Fuzzy choices: Latin names long enough that one typo cannot turn a word into them.
+        self._fuzzy: dict[str, list[str]] = defaultdict(list)
+        for key in self._names:
+            if len(key) >= _MIN_FUZZY_LEN and key.isascii() and key[0].isalpha():
+                self._fuzzy[key[0]].append(key)
+
+    def name_key_owner(self, key: str) -> str | None:
+        return self._names.get(key)
+
+    def weak_key_owner(self, key: str) -> str | None:
+        return self._weak.get(key)
+
+    def code_owner(self, code: str) -> str | None:
+        return self._codes.get(code)
+
+    def ticker_owner(self, token: str) -> str | None:
+        return self._tickers.get(token) or self._tickers_any_case.get(token.upper())
+
+    def find(self, question: str) -> list[Candidate]:
+        """Non-overlapping candidates, longest first, as spans of `question`."""
+        chosen = _select([*self._names_in(question), *self._tickers_in(question)])
+        covered = [(c.start, c.end) for c in chosen]
+        return chosen + _select(self._fuzzy_in(question, covered))
+
+    def _names_in(self, question: str) -> list[Candidate]:
+        compact, positions = text.compact(question)
+        original = text.normalize(question)
+        weak_allowed = any(word in compact for word in self._context)
+        found: list[Candidate] = []
+        for start in range(len(compact)):
+            for length in self._lengths:
+                stop = start + length
+                if stop > len(compact):
+                    continue
+                key = compact[start:stop]
+                owner, score = self._names.get(key), EXACT_SCORE
+                if owner is None and weak_allowed:
+                    owner, score = self._weak.get(key), WEAK_SCORE
+                if owner is None:
+                    continue
+                first, last = positions[start], positions[stop - 1] + 1
+                if _bounded(original, first, last):
+                    found.append(Candidate(owner, first, last, score))
+        return found
+
+    def _tickers_in(self, question: str) -> list[Candidate]:
+        original = text.normalize(question)
+        found: list[Candidate] = []
+        for token in _TOKEN.finditer(original):
+            word = token.group()
+            if owner := self.ticker_owner(word):
+                found.append(Candidate(owner, token.start(), token.end(), EXACT_SCORE, via=1))
+            elif owner := self._codes.get(word):
+                found.append(Candidate(owner, token.start(), token.end(), CODE_SCORE, via=1))
+        return found
+
+    def _fuzzy_in(self, question: str, covered: list[tuple[int, int]]) -> list[Candidate]:
+        folded = text.fold(question)
+        words = [
+            w
+            for w in _WORD.finditer(folded)
+            if not any(w.start() < end and start < w.end() for start, end in covered)
+        ]
+        found: list[Candidate] = []
+        for i, first_word in enumerate(words):
+            if first_word.group() in self._rules.common_words:
+                continue
+            for j in range(i, min(i + _MAX_FUZZY_WORDS, len(words))):
+                if j > i and not _adjacent(folded, words[j - 1], words[j]):
+                    break
+                start, end = first_word.start(), words[j].end()
+                query = text.key(folded[start:end])
+                if len(query) < _MIN_FUZZY_LEN or query in self._names:
+                    continue
+                limit = 1 if len(query) < 8 else 2
+                best = process.extractOne(
+                    query,
+                    self._fuzzy.get(query[0], []),
+                    scorer=DamerauLevenshtein.distance,
+                    score_cutoff=limit,
+                )
+                if best is None:
+                    continue
+                choice, distance, _ = best
+                if distance == 0 or choice.startswith(query) or query.startswith(choice):
+                    continue
+                score = FUZZY_SCORE - 5 * (distance - 1)
+                found.append(Candidate(self._names[choice], start, end, score))
+        return found
+
+
+def _and_variants(aliases: list[str]) -> list[str]:
+    return [a.replace("&", " and ") for a in aliases if "&" in a]
+
+
+def _bounded(original: str, first: int, last: int) -> bool:
+    """A Latin name must not continue a word on either side (Chinese names need no boundary)."""
+    if text.is_word_char(original[first]) and first > 0 and text.is_word_char(original[first - 1]):
+        return False
+    return not (
+        text.is_word_char(original[last - 1])
+        and last < len(original)
+        and text.is_word_char(original[last])
+    )
+
+
+def _adjacent(folded: str, left: re.Match[str], right: re.Match[str]) -> bool:
+    gap = folded[left.end() : right.start()]
+    return len(gap) <= 3 and all(c in " -&" for c in gap)
+
+
+def _select(candidates: list[Candidate]) -> list[Candidate]:
+    """Greedy: longest span, then best score, then names over tickers, then earliest."""
+    chosen: list[Candidate] = []
+    for candidate in sorted(candidates, key=lambda c: (-c.length, -c.score, c.via, c.start)):
+        if all(candidate.end <= c.start or c.end <= candidate.start for c in chosen):
+            chosen.append(candidate)
+    return chosen

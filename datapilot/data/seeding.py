@@ -1,0 +1,168 @@
+"""Fill a warehouse from the bundled provider, atomically.
+
+The new warehouse is built in a temporary file beside the real one and renamed into place only
+once complete, so an interrupted seed is never used. A version stamp (schema + versions of the
+packages the data comes from) makes a changed bundle reseed. Data from other sources (imports,
+live providers) is carried over into the new file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
+from datapilot.data.warehouse import (
+    Warehouse,
+    WarehouseError,
+    set_meta_in,
+    write_prices_in,
+    write_series_in,
+)
+
+SCHEMA_VERSION = "1"
+_TEMP_MARK = ".seeding-"
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    path: Path
+    rows: int
+    seconds: float
+    size_bytes: int
+
+
+def bundle_version() -> str:
+    """Changes whenever the bundled data would: the schema or a source package's version."""
+    return json.dumps({"schema": SCHEMA_VERSION, **package_versions()}, sort_keys=True)
+
+
+def is_seeded(path: Path) -> bool:
+    """True when `path` holds a complete warehouse seeded from the current bundle."""
+    if not path.exists():
+        return False
+    try:
+        warehouse = Warehouse(path)
+        return warehouse.meta("complete") == "1" and warehouse.meta("bundle") == bundle_version()
+    except (duckdb.Error, WarehouseError):
+        return False
+
+
+def seed(path: Path, *, show_progress: bool = True) -> SeedReport:
+    """Build a fresh warehouse at `path` from the bundled data (keeping non-bundled data)."""
+    started = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temps(path)
+    temp = path.with_name(f"{path.name}{_TEMP_MARK}{os.getpid()}")
+    _remove(temp)
+    rows = 0
+    console = Console(stderr=True)
+    try:
+        building = Warehouse(temp)
+        datasets = BundledProvider().datasets()
+        with (
+            Progress(
+                TextColumn("Preparing offline data: {task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total}"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                disable=not (show_progress and console.is_terminal),
+            ) as progress,
+            building.transaction() as connection,
+        ):
+            task = progress.add_task("starting", total=len(datasets) + 1)
+            for dataset in datasets:
+                progress.update(task, description=f"{dataset.source}: {dataset.name}")
+                frame = dataset.load()
+                write = write_prices_in if dataset.table == "prices" else write_series_in
+                rows += write(connection, frame, dataset.source)
+                progress.advance(task)
+            progress.update(task, description="keeping your own data")
+            if path.exists():
+                Warehouse(path).close()
+                _carry_over(connection, path)
+            set_meta_in(
+                connection,
+                {
+                    "bundle": bundle_version(),
+                    "seeded_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                    "complete": "1",
+                },
+            )
+            progress.advance(task)
+        building.close()
+        Warehouse(path).close()
+        os.replace(temp, path)
+    finally:
+        _remove(temp)
+    return SeedReport(path, rows, time.perf_counter() - started, path.stat().st_size)
+
+
+def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
+    """Copy every row not from a bundled source out of the previous warehouse file."""
+    bundled = list(SOURCES)
+    connection.execute(f"ATTACH '{_sql_path(old)}' AS old (READ_ONLY)")
+    try:
+        for table in ("prices", "series"):
+            connection.execute(
+                f"INSERT INTO {table} BY NAME SELECT * FROM old.{table} "
+                "WHERE NOT list_contains($bundled, source)",
+                {"bundled": bundled},
+            )
+        connection.execute(
+            "INSERT OR REPLACE INTO sources BY NAME SELECT * FROM old.sources "
+            "WHERE NOT list_contains($bundled, name)",
+            {"bundled": bundled},
+        )
+        connection.execute("INSERT OR REPLACE INTO entities BY NAME SELECT * FROM old.entities")
+        connection.execute(
+            "INSERT INTO coverage BY NAME SELECT * FROM old.coverage "
+            "WHERE NOT list_contains($bundled, source)",
+            {"bundled": bundled},
+        )
+    except duckdb.Error as error:
+        raise WarehouseError(
+            f"Could not carry your own data over from {old} into the new warehouse: {error}. "
+            f"Move {old} aside to start fresh (your imports would need importing again)."
+        ) from error
+    finally:
+        connection.execute("DETACH old")
+
+
+def _sql_path(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+def _remove(path: Path) -> None:
+    for leftover in (path, path.with_name(path.name + ".wal")):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Delete temporary files left by seeds that were killed (their process is gone)."""
+    for temp in path.parent.glob(f"{path.name}{_TEMP_MARK}*"):
+        pid = temp.name.rsplit(_TEMP_MARK, 1)[-1].removesuffix(".wal")
+        if pid.isdigit() and not _alive(int(pid)):
+            _remove(temp)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,44 @@
+"""Text normalisation shared by alias keys and mention matching (positions are preserved)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Dropped when comparing names, so "S&P500" = "S&P 500", "T-bill" = "T bill", "Inc." = "Inc".
+_SEPARATORS = frozenset(" \t\r\n-_.'·・")
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "＇": "'"})
+
+
+def normalize(text: str) -> str:
+    """NFKC each character (full-width → ASCII) without changing the length of the text."""
+    out = []
+    for char in text.translate(_QUOTES):
+        folded = unicodedata.normalize("NFKC", char)
+        out.append(folded if len(folded) == 1 else char)
+    return "".join(out)
+
+
+def fold(text: str) -> str:
+    """`normalize` then lower-case, still one character per input character."""
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in normalize(text))
+
+
+def compact(text: str) -> tuple[str, list[int]]:
+    """Folded text without separators, and for each kept character its index in `text`."""
+    kept: list[str] = []
+    positions: list[int] = []
+    for index, char in enumerate(fold(text)):
+        if char not in _SEPARATORS:
+            kept.append(char)
+            positions.append(index)
+    return "".join(kept), positions
+
+
+def key(name: str) -> str:
+    """The comparison key of a name: folded, separators dropped."""
+    return compact(name.strip())[0]
+
+
+def is_word_char(char: str) -> bool:
+    """ASCII letters and digits: the characters a Latin name must not run into."""
+    return char.isascii() and char.isalnum()

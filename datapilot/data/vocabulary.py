@@ -1,0 +1,132 @@
+"""The entity vocabulary: TOML files naming entities in English and Chinese, validated at load.
+
+Each file may hold `defaults` (an inline table of fields applied to every entity of the file;
+put it before `entity`), `entity` (a list of tables: id, kind, name, aliases, frequency, units,
+symbols, weak_aliases), `[aliases]` (extra names for entities defined elsewhere:
+`AAPL = ["果子"]`) and `[matching]` (rules for free text).
+The files shipped in `datapilot/data/entities/` come first; a user adds more in
+`<data dir>/entities/*.toml`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from datapilot.data import text
+from datapilot.data.entity import Entity
+
+_ENTITY_FIELDS = {"id", "kind", "name", "aliases", "frequency", "units", "symbols", "weak_aliases"}
+
+
+class VocabularyError(ValueError):
+    """An entity file is malformed or contradicts another one."""
+
+
+@dataclass(frozen=True)
+class MatchingRules:
+    weak_context: tuple[str, ...] = ()
+    common_words: frozenset[str] = frozenset()
+
+
+@dataclass
+class Vocabulary:
+    entities: list[Entity] = field(default_factory=list)
+    rules: MatchingRules = field(default_factory=MatchingRules)
+
+
+def shipped_files() -> list[Path]:
+    """The entity files shipped with the package, in a stable order."""
+    folder = resources.files("datapilot.data") / "entities"
+    return sorted(Path(str(item)) for item in folder.iterdir() if item.name.endswith(".toml"))
+
+
+def user_files(data_dir: Path) -> list[Path]:
+    """Entity files a user keeps in `<data dir>/entities/`."""
+    folder = data_dir / "entities"
+    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
+
+
+def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
+    """Read and validate entity files; every entity comes back with `available=False`."""
+    entities: dict[str, Entity] = {}
+    origin: dict[str, Path] = {}
+    extra_aliases: list[tuple[Path, str, list[str]]] = []
+    weak_context: list[str] = []
+    common_words: set[str] = set()
+    for path in files:
+        document = _read(path)
+        defaults = document.get("defaults", {})
+        for raw in document.get("entity", []):
+            entity = _entity(path, {**defaults, **raw})
+            previous = origin.get(entity.id.upper())
+            if previous is not None:
+                raise VocabularyError(
+                    f"{path}: entity id {entity.id!r} is already defined in {previous}; "
+                    "use [aliases] to add names to an existing entity."
+                )
+            entities[entity.id.upper()] = entity
+            origin[entity.id.upper()] = path
+        for entity_id, names in document.get("aliases", {}).items():
+            extra_aliases.append((path, entity_id, list(names)))
+        rules = document.get("matching", {})
+        weak_context.extend(rules.get("weak_context", []))
+        common_words.update(word.lower() for word in rules.get("common_words", []))
+    for path, entity_id, names in extra_aliases:
+        target = entities.get(entity_id.upper())
+        if target is None:
+            raise VocabularyError(f"{path}: [aliases] names unknown entity id {entity_id!r}.")
+        target.aliases.extend(name for name in names if name not in target.aliases)
+    result = list(entities.values())
+    check_names(result, origin)
+    return Vocabulary(result, MatchingRules(tuple(weak_context), frozenset(common_words)))
+
+
+def check_names(entities: Iterable[Entity], origin: dict[str, Path] | None = None) -> None:
+    """Raise if one name (alias, weak alias or display name) is claimed by two entities."""
+    owner: dict[str, Entity] = {}
+    for entity in entities:
+        for name in {entity.name, *entity.aliases, *entity.weak_aliases}:
+            name_key = text.key(name)
+            if not name_key:
+                continue
+            other = owner.setdefault(name_key, entity)
+            if other.id != entity.id:
+                where = ""
+                if origin:
+                    files = {str(origin.get(e.id.upper(), "?")) for e in (other, entity)}
+                    where = f" (in {', '.join(sorted(files))})"
+                raise VocabularyError(
+                    f"the name {name!r} is claimed by both {other.id} and {entity.id}{where}; "
+                    "keep it on one entity."
+                )
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise VocabularyError(f"{path}: not valid TOML: {error}") from error
+
+
+def _entity(path: Path, raw: dict[str, Any]) -> Entity:
+    unknown = set(raw) - _ENTITY_FIELDS
+    label = raw.get("id", "<no id>")
+    if unknown:
+        raise VocabularyError(
+            f"{path}: entity {label!r} has unknown field(s) {sorted(unknown)}; "
+            f"allowed: {sorted(_ENTITY_FIELDS)}."
+        )
+    try:
+        return Entity(**raw, available=False)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+        )
+        raise VocabularyError(f"{path}: entity {label!r} is invalid: {problems}") from error
