@@ -240,8 +240,11 @@ def test_live_only_data_are_explained_offline(ctx) -> None:
         A.get_fundamentals(ctx, "AAPL")
     with pytest.raises(InterfaceError, match="live provider"):
         A.get_news(ctx, "AAPL")
-    with pytest.raises(InterfaceError, match="live provider"):
+    with pytest.raises(InterfaceError, match=r"ETF.*get_prices"):
         A.get_fund_nav(ctx, "MTUM")
+    for fund in ctx.catalog.entities(kind="fund")[:1]:
+        with pytest.raises(InterfaceError, match="live provider"):
+            A.get_fund_nav(ctx, fund.id)
 
 
 def test_client_tables_become_typed_frames(ctx) -> None:

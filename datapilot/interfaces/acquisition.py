@@ -6,10 +6,12 @@ an entity of the wrong kind fails with a message saying what exists instead.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import importlib
+from collections.abc import Callable, Collection
 from datetime import date, timedelta
 from typing import Annotated, Any, Literal
 
+import duckdb
 import numpy as np
 import pandas as pd
 import talib
@@ -44,12 +46,14 @@ _KIND_HINT = {
 # --- catalog checks ------------------------------------------------------------------------------
 
 
-def check_entity(ctx: InterfaceContext, entity_id: str, kinds: Collection[str]) -> Entity:
-    """The catalog entity for `entity_id`, which must have data and be one of `kinds`."""
+def check_entity(
+    ctx: InterfaceContext, entity_id: str, kinds: Collection[str], need_data: bool = True
+) -> Entity:
+    """The catalog entity for `entity_id`: one of `kinds`, with prices/series unless not needed."""
     entity = ctx.catalog.get(entity_id)
     if entity is None:
         raise _unknown(ctx, entity_id)
-    if not getattr(entity, "available", True):
+    if need_data and not getattr(entity, "available", True):
         raise InterfaceError(
             f"{entity.id} ({entity.name}) has no data in the local warehouse. Fetch it with a live "
             "provider (`datapilot data fetch`) or import a file (`datapilot data import`)."
@@ -704,10 +708,22 @@ def get_constituents(
     )
 
 
-def _live_only(ctx: InterfaceContext, method: str, what: str, *args: Any) -> pd.DataFrame:
-    """Data only live providers fill: read it when the warehouse has it, else explain."""
-    reader = getattr(ctx.warehouse, method, None)
-    frame = reader(*args) if callable(reader) else None
+def _live_reader(module: str, name: str) -> Callable[..., pd.DataFrame] | None:
+    """A reader of data only live providers fill, when this installation has it."""
+    try:
+        return getattr(importlib.import_module(f"datapilot.data.{module}"), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def _live_only(ctx: InterfaceContext, reader: Any, what: str, *args: Any) -> pd.DataFrame:
+    """Read data only live providers fill; explain how to get them when there are none."""
+    frame = None
+    if reader is not None:
+        try:
+            frame = reader(ctx.warehouse, *args)
+        except duckdb.CatalogException:  # the table appears with the first live fetch
+            frame = None
     if frame is None or len(frame) == 0:
         raise InterfaceError(
             f"No {what} in the local warehouse: the bundled data hold prices and series only. "
@@ -723,15 +739,24 @@ def get_fundamentals(
     fields: Annotated[
         list[str] | None, "Fields such as revenue, net_income, eps; None = all."
     ] = None,
+    period: Literal["annual", "quarterly"] = "annual",
 ) -> pd.DataFrame:
-    """Reported financial statement figures of a company by fiscal period (needs data from a live
-    provider)."""
-    found = check_entity(ctx, entity, {"stock"})
-    frame = _live_only(ctx, "fundamentals", f"fundamentals for {found.id}", found.id)
+    """Reported financial statement figures of a company by fiscal period end, one column per
+    field (needs data from a live provider)."""
+    found = check_entity(ctx, entity, {"stock"}, need_data=False)
+    reader = _live_reader("fundamentals", "fundamentals_table")
+    frame = _live_only(ctx, reader, f"fundamentals for {found.id}", found.id, fields, period)
     if fields:
         frame = frame[[require_column(frame, f) for f in fields]]
+    sources = list(frame.attrs.get("sources", []))
+    ctx.sources.update(sources)
     return tag(
-        frame, kind="timeseries", title=f"{found.name} fundamentals", sources=cite(ctx, [found])
+        frame,
+        kind="timeseries",
+        title=f"{found.name} fundamentals ({period})",
+        sources=sources,
+        units=frame.attrs.get("units"),
+        entity=found.id,
     )
 
 
@@ -742,13 +767,13 @@ def get_news(
     limit: Annotated[int, "Most recent items returned."] = 10,
 ) -> pd.DataFrame:
     """Recent news headlines about an entity (needs data from a live provider)."""
-    found = check_entity(ctx, entity, PRICE_KINDS | SERIES_KINDS)
-    frame = _live_only(ctx, "news", f"news for {found.id}", found.id, limit)
+    found = check_entity(ctx, entity, PRICE_KINDS | SERIES_KINDS, need_data=False)
+    reader = _live_reader("news", "news")
+    frame = _live_only(ctx, reader, f"news for {found.id}", found.id, limit)
+    sources = list(frame.attrs.get("sources", []))
+    ctx.sources.update(sources)
     return tag(
-        frame.head(limit),
-        kind="cross_section",
-        title=f"News about {found.name}",
-        sources=cite(ctx, [found]),
+        frame.head(limit), kind="cross_section", title=f"News about {found.name}", sources=sources
     )
 
 
@@ -759,10 +784,19 @@ def get_fund_nav(
     start: date | None = None,
     end: date | None = None,
 ) -> pd.DataFrame:
-    """Net asset value per share of a fund over time (needs data from a live provider)."""
-    found = check_entity(ctx, entity, {"fund", "etf"})
-    frame = _live_only(ctx, "fund_nav", f"fund NAV for {found.id}", found.id, start, end)
-    return tag(frame, kind="timeseries", title=f"{found.name} NAV", sources=cite(ctx, [found]))
+    """Net asset value per unit of a mutual fund over time: columns nav and accumulated_nav
+    (distributions added back); needs data from a live provider."""
+    found = check_entity(ctx, entity, {"fund"}, need_data=False)
+    reader = _live_reader("funds", "fund_nav")
+    frame = _live_only(ctx, reader, f"NAV for {found.id}", found.id, start, end)
+    return tag(
+        frame,
+        kind="timeseries",
+        unit=found.units,
+        title=f"{found.name} NAV",
+        sources=cite(ctx, [found]),
+        entity=found.id,
+    )
 
 
 # --- client tables -------------------------------------------------------------------------------
