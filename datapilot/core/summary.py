@@ -143,30 +143,61 @@ def _tasks_sentence(plan: Plan, zh: bool) -> str:
 
 
 def _actions_sentence(steps: list[_Step], understanding: Understanding, zh: bool) -> str:
+    # The window is said once, on the first call that brings data in.
     window = _window(understanding, zh)
+    first_data = next((s for s in steps if s.category == "acquisition"), None) or next(
+        (s for s in steps if s.category != "visualization"), None
+    )
     phrases = []
+    seen_titles: set[str] = set()
     for step in steps:
         name = step.call.interface
         what = _what(step, zh)
-        if step.category == "acquisition":
-            phrases.append(
-                f"用 {name} 获取了{what}{window}" if zh else f"fetched {what}{window} with {name}"
-            )
-            window = ""  # say the window once
-        elif step.category == "prediction":
-            phrases.append(
-                f"用 {name} 做了预测（{what}）" if zh else f"forecast {what} with {name}"
-            )
-        elif step.category == "visualization":
+        when = window if step is first_data else ""
+        title = _title(step)
+        if step.category == "visualization":
             phrases.append(_shown(step, zh))
+        elif step.category == "prediction":
+            phrases.append(_forecast_phrase(step, zh))
+        elif title and title in seen_titles and step is not first_data:
+            # Same measure as an earlier result (rank, filter …): an operation on it.
+            phrases.append(f"对结果应用了 {name}" if zh else f"applied {name} to it")
+        elif step.category == "acquisition":
+            phrases.append(
+                f"用 {name} 获取了{what}{when}" if zh else f"fetched {what}{when} with {name}"
+            )
         else:
-            phrases.append(f"用 {name} 计算了{what}" if zh else f"computed {what} with {name}")
+            phrases.append(
+                f"用 {name} 计算了{what}{when}" if zh else f"computed {what}{when} with {name}"
+            )
+        if title:
+            seen_titles.add(title)
     phrases = list(dict.fromkeys(phrases))
     if zh:
         return "我" + "，".join(phrases) + "。"
     if len(phrases) > 1:
         return f"I {', '.join(phrases[:-1])}, and {phrases[-1]}."
     return f"I {phrases[0]}."
+
+
+def _title(step: _Step) -> str:
+    if isinstance(step.value, pd.DataFrame):
+        return str(step.value.attrs.get("title") or "").strip()
+    return ""
+
+
+def _forecast_phrase(step: _Step, zh: bool) -> str:
+    name, frame = step.call.interface, step.value
+    if not isinstance(frame, pd.DataFrame):
+        return f"用 {name} 做了预测" if zh else f"made a forecast with {name}"
+    subject = str(frame.attrs.get("entity") or ", ".join(map(str, frame.columns[:1])))
+    model = frame.attrs.get("model")
+    periods = len(frame)
+    if zh:
+        how = f"（{model}）" if model else ""
+        return f"用 {name}{how}预测了{subject}未来{periods}期"
+    how = f" ({model})" if model else ""
+    return f"forecast {subject} {periods} periods ahead with {name}{how}"
 
 
 def _what(step: _Step, zh: bool) -> str:
@@ -258,7 +289,7 @@ def _fact_sentences(step: _Step, zh: bool) -> list[str]:
     if kind == "matrix":
         return _matrix_sentences(facts, title, zh)
     if kind in {"timeseries", "indicator", "ohlcv"} and isinstance(frame.index, pd.DatetimeIndex):
-        return _series_sentences(facts, title, zh, entity=frame.attrs.get("entity"))
+        return _series_sentences(facts, title, zh, entity=frame.attrs.get("entity"), kind=kind)
     return _cell_sentences(facts, title, zh)
 
 
@@ -269,57 +300,82 @@ def _by_subject(facts: Iterable[Fact]) -> dict[str, dict[str, Fact]]:
     return grouped
 
 
-def _v(fact: Fact, *, absolute: bool = False) -> str:
+def _v(fact: Fact, *, absolute: bool = False, bare: bool = False) -> str:
     value = fact.value
     if absolute and isinstance(value, float):
         value = abs(value)
-    return format_value(value, fact.unit)
+    return format_value(value, None if bare else fact.unit)
 
 
 def _series_sentences(
-    facts: list[Fact], title: str, zh: bool, entity: str | None = None
+    facts: list[Fact], title: str, zh: bool, entity: str | None = None, kind: str = "timeseries"
 ) -> list[str]:
+    if kind == "indicator":
+        return _indicator_sentences(facts, title, zh)
     sentences = []
     for subject, m in list(_by_subject(facts).items())[:MAX_SUBJECTS]:
         if "first" not in m or "last" not in m:
             continue
         first, last = m["first"], m["last"]
-        if entity and subject != entity:
-            # Lines of one entity's indicator (macd, signal …): the title names the entity.
-            name = f"{title}：{subject}" if zh else f"{title}: {subject}"
-        elif zh:
-            name = f"{subject}的{_TITLE_ZH.get(title, title)}" if title else subject
-        else:
-            name = f"{title} of {subject}" if title else subject
+        name = _series_name(subject, title, zh, kind)
+        # A long unit ("billions of chained 2012 USD") is said once per sentence.
+        bare = len(first.unit or "") > 4
         move = m.get("pct_change") or m.get("change")
         if move is not None and move.unit == "pp":
             move = None  # the two percentages already say it
         if zh:
-            text = f"{name}从{first.date}的{_v(first)}变为{last.date}的{_v(last)}"
+            text = f"{name}从{first.date}的{_v(first)}变为{last.date}的{_v(last, bare=bare)}"
             if move is not None and isinstance(move.value, float):
                 verb = "上涨" if move.value > 0 else "下跌" if move.value < 0 else "变化"
                 text += f"，{verb}{_v(move, absolute=True)}"
             if "high" in m and "low" in m:
                 text += (
-                    f"；期间最高{_v(m['high'])}（{m['high'].date}），"
-                    f"最低{_v(m['low'])}（{m['low'].date}）"
+                    f"；期间最高{_v(m['high'], bare=bare)}（{m['high'].date}），"
+                    f"最低{_v(m['low'], bare=bare)}（{m['low'].date}）"
                 )
             sentences.append(text + "。")
             continue
         text = (
             f"{_upper_first(name)} went from {_v(first)} on {first.date} "
-            f"to {_v(last)} on {last.date}"
+            f"to {_v(last, bare=bare)} on {last.date}"
         )
         if move is not None and isinstance(move.value, float) and move.value != 0:
             verb = "up" if move.value > 0 else "down"
             text += f", {verb} {_v(move, absolute=True)}"
         if "high" in m and "low" in m:
             text += (
-                f"; the high was {_v(m['high'])} on {m['high'].date} "
-                f"and the low {_v(m['low'])} on {m['low'].date}"
+                f"; the high was {_v(m['high'], bare=bare)} on {m['high'].date} "
+                f"and the low {_v(m['low'], bare=bare)} on {m['low'].date}"
             )
         sentences.append(text + ".")
     return sentences
+
+
+_MEASURE_WORDS = ("close", "open", "price", "return", "volatility", "drawdown", "change", "level")
+
+
+def _series_name(subject: str, title: str, zh: bool, kind: str) -> str:
+    if kind == "ohlcv":
+        title = "Close"
+    if zh:
+        return f"{subject}的{_TITLE_ZH.get(title, title)}" if title else subject
+    if not title:
+        return subject
+    if any(word in title.lower() for word in _MEASURE_WORDS):
+        return f"{title} of {subject}"
+    return f"{title} ({subject})"  # a series name, e.g. "US real GDP (GDPC1)"
+
+
+def _indicator_sentences(facts: list[Fact], title: str, zh: bool) -> list[str]:
+    """An indicator's lines at their last date, in one sentence."""
+    lasts = [m["last"] for m in _by_subject(facts).values() if "last" in m]
+    if not lasts:
+        return []
+    when = lasts[0].date
+    items = [f"{fact.subject} {_v(fact)}" for fact in lasts]
+    if zh:
+        return [f"{title}在{when}：{'，'.join(items)}。"]
+    return [f"{_upper_first(title or 'The indicator')} on {when}: {', '.join(items)}."]
 
 
 def _cell_sentences(facts: list[Fact], title: str, zh: bool) -> list[str]:
@@ -337,11 +393,13 @@ def _cell_sentences(facts: list[Fact], title: str, zh: bool) -> list[str]:
         rank = f"{position}. " if len(ranked) > 1 and "rank" in {f.measure for f in facts} else ""
         items.append(f"{rank}{fact.subject} {_v(fact)}{extra}")
     more = len(ranked) - MAX_RANKED
+    said = head if label.lower() in head.lower() else f"{head} ({label})"
     if zh:
         tail = f"，另有{more}项" if more > 0 else ""
-        return [f"{head}（{label}）：{'；'.join(items)}{tail}。"]
+        said = head if label in head else f"{head}（{label}）"
+        return [f"{said}：{'；'.join(items)}{tail}。"]
     tail = f", and {more} more" if more > 0 else ""
-    return [f"{_upper_first(head)} ({label}): {'; '.join(items)}{tail}."]
+    return [f"{_upper_first(said)}: {'; '.join(items)}{tail}."]
 
 
 def _cell_extras(measures: dict[str, Fact], zh: bool) -> str:
@@ -381,26 +439,31 @@ def _forecast_sentences(facts: list[Fact], zh: bool) -> list[str]:
         point = m.get("forecast")
         if point is None:
             continue
+        bare = len(point.unit or "") > 4  # a long unit is said once
         band = ""
         if "lower" in m and "upper" in m:
             band = (
-                f"（区间 {_v(m['lower'])} 至 {_v(m['upper'])}）"
+                f"（区间 {_v(m['lower'], bare=bare)} 至 {_v(m['upper'], bare=bare)}）"
                 if zh
-                else f" (interval {_v(m['lower'])} to {_v(m['upper'])})"
+                else f" (interval {_v(m['lower'], bare=bare)} to {_v(m['upper'], bare=bare)})"
             )
         start = m.get("forecast_first")
         if zh:
             lead = (
                 f"{subject}的预测值从{start.date}的{_v(start)}" if start else f"{subject}的预测值"
             )
-            sentences.append(f"{lead}到{point.date}为{_v(point)}{band}。")
+            sentences.append(
+                f"{lead}到{point.date}为{_v(point, bare=bare and start is not None)}{band}。"
+            )
         else:
             lead = (
                 f"The forecast of {subject} starts at {_v(start)} on {start.date} and reaches"
                 if start
                 else f"The forecast of {subject} reaches"
             )
-            sentences.append(f"{lead} {_v(point)} on {point.date}{band}.")
+            sentences.append(
+                f"{lead} {_v(point, bare=bare and start is not None)} on {point.date}{band}."
+            )
     return sentences
 
 
