@@ -143,3 +143,13 @@ def test_grounded_accepts_quoted_facts_and_rejects_invented_numbers() -> None:
     # Counts and numbers that come from the question are allowed.
     assert grounded("The 20 stocks over 36 months.", facts, context="past 36 months, 20 stocks")
     assert ungrounded("The 36 months.", facts) == ["36"]
+
+
+def test_relative_change_only_for_positive_levels() -> None:
+    frame = pd.DataFrame(
+        {"macd": [0.01, -2.0, 1.5]}, index=pd.date_range("2020-01-01", periods=3, name="date")
+    )
+    frame.attrs = {"kind": "indicator", "unit": "USD"}
+    facts = facts_of("m", frame)
+    assert {f.measure for f in facts} == {"first", "last", "change", "high", "low"}
+    assert by(facts, "macd", "change").value == pytest.approx(1.49)

@@ -127,3 +127,60 @@ def test_nothing_ran() -> None:
     run = RunResult(calls=[CallRecord(output="a", interface="x", status="failed", error="broken")])
     text = template_summary("Show x", Understanding(plan=plan), run)
     assert "x failed: broken" in text and "no results" in text
+
+
+def _record(output: str, interface: str, frame: pd.DataFrame) -> CallRecord:
+    from datapilot.core.facts import facts_of
+
+    return CallRecord(
+        output=output, interface=interface, status="ok", facts=facts_of(output, frame)
+    )
+
+
+def test_forecast_and_indicator_sentences_quote_the_last_values() -> None:
+    dates = pd.date_range("2009-10-01", periods=8, freq="QS", name="date")
+    forecast = pd.DataFrame(
+        {
+            "forecast": [100.0 + i for i in range(8)],
+            "lower": [90.0 + i for i in range(8)],
+            "upper": [110.5 + i for i in range(8)],
+        },
+        index=dates,
+    )
+    forecast.attrs = {"kind": "forecast", "unit": "USD", "entity": "GDPC1", "model": "ARIMA"}
+    macd = pd.DataFrame(
+        {"macd": [0.5, -0.25], "signal": [0.1, -0.126]},
+        index=pd.DatetimeIndex(["2012-06-28", "2012-06-29"], name="date"),
+    )
+    macd.attrs = {"kind": "indicator", "unit": "USD", "entity": "IBM", "title": "MACD of IBM"}
+    plan = Plan(
+        steps=[
+            Step(
+                calls=[
+                    Call(interface="forecaster", output="fc"),
+                    Call(interface="macd_of", output="m"),
+                ]
+            )
+        ]
+    )
+    run = RunResult(
+        calls=[_record("fc", "forecaster", forecast), _record("m", "macd_of", macd)],
+        values={"fc": forecast, "m": macd},
+    )
+    text = template_summary("Forecast GDP", Understanding(plan=plan), run)
+    assert "reaches 107.00 USD on 2011-07-01 (interval 97.00 USD to 117.50 USD)" in text
+    assert "MACD of IBM on 2012-06-29: macd -0.25 USD, signal -0.13 USD" in text
+    assert grounded(text, run.facts, context="Forecast GDP")
+
+
+async def test_an_operation_on_a_result_is_named_as_such() -> None:
+    registry, _ = make_registry()
+    plan = Plan(
+        steps=[
+            Step(calls=[Call(interface="fetch", args={"ids": ["AAA"]}, output="p")]),
+            Step(calls=[Call(interface="mutate", args={"frame": ref("p")}, output="m")]),
+        ]
+    )
+    run = await execute(plan, toy_context(), registry=registry)
+    text = template_summary("AAA", Understanding(plan=plan), run)
+    assert "fetched close for AAA with fetch, and applied mutate to it" in text
