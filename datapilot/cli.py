@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from datapilot import __version__
-from datapilot.commands import ask, serve
+from datapilot.commands import ask, data, serve
 
 app = typer.Typer(
     name="datapilot",
@@ -15,6 +15,7 @@ app = typer.Typer(
 )
 app.command("serve")(serve.serve)
 app.command("ask")(ask.ask)
+app.add_typer(data.app, name="data")
 
 
 @app.command()

@@ -131,6 +131,14 @@ def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
             "WHERE NOT list_contains($bundled, source)",
             {"bundled": bundled},
         )
+        # Tables other parts of Datapilot add (fetch log, fundamentals, news…) come over whole.
+        ours = {"prices", "series", "sources", "entities", "coverage", "meta"}
+        others = connection.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'old'"
+        ).fetchall()
+        for (table,) in others:
+            if table not in ours:
+                connection.execute(f'CREATE TABLE "{table}" AS SELECT * FROM old."{table}"')
     except duckdb.Error as error:
         raise WarehouseError(
             f"Could not carry your own data over from {old} into the new warehouse: {error}. "

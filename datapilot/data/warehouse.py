@@ -300,6 +300,10 @@ class Warehouse:
         frame = self._query("SELECT value FROM meta WHERE key = $key", {"key": key})
         return None if frame.empty else str(frame["value"].iloc[0])
 
+    def query(self, sql: str, params: dict[str, object] | None = None) -> pd.DataFrame:
+        """A read-only SQL query on the warehouse (for tables other modules add)."""
+        return self._query(sql, params or {})
+
     def _query(self, sql: str, params: dict[str, object]) -> pd.DataFrame:
         with self._db.lock:
             return self._db.reader().execute(sql, params).df()
@@ -356,13 +360,8 @@ class Warehouse:
 
     def write_entities(self, entities: list[Entity]) -> None:
         """Describe entities the shipped vocabulary does not know (kind, name, aliases…)."""
-        now = _now()
         with self._db.writer() as connection:
-            for e in entities:
-                connection.execute(
-                    "INSERT OR REPLACE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [e.id.upper(), e.kind, e.name, e.aliases, e.frequency, e.units, now],
-                )
+            write_entities_in(connection, entities)
 
     def set_meta(self, values: dict[str, str]) -> None:
         with self._db.writer() as connection:
@@ -384,10 +383,11 @@ def write_prices_in(
     frame: pd.DataFrame,
     source: str,
     priority: int | None = None,
+    replace: bool = False,
 ) -> int:
     """`Warehouse.write_prices` inside an open `Warehouse.transaction()`."""
     rows = _price_rows(frame)
-    _write(connection, "prices", rows, source, False, priority)
+    _write(connection, "prices", rows, source, replace, priority)
     return len(rows)
 
 
@@ -396,11 +396,22 @@ def write_series_in(
     frame: pd.DataFrame,
     source: str,
     priority: int | None = None,
+    replace: bool = False,
 ) -> int:
     """`Warehouse.write_series` inside an open `Warehouse.transaction()`."""
     rows = _series_rows(frame)
-    _write(connection, "series", rows, source, False, priority)
+    _write(connection, "series", rows, source, replace, priority)
     return len(rows)
+
+
+def write_entities_in(connection: duckdb.DuckDBPyConnection, entities: list[Entity]) -> None:
+    """`Warehouse.write_entities` inside an open `Warehouse.transaction()`."""
+    now = _now()
+    for e in entities:
+        connection.execute(
+            "INSERT OR REPLACE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [e.id.upper(), e.kind, e.name, e.aliases, e.frequency, e.units, now],
+        )
 
 
 def set_meta_in(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:

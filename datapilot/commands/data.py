@@ -1,0 +1,168 @@
+"""`datapilot data …`: what the warehouse holds, importing files, reseeding, finding names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from datapilot.core.intent import EntityKind
+
+app = typer.Typer(
+    help="The local data: status, import your own files, reseed, find entities by name.",
+    no_args_is_help=True,
+)
+# Piped output (no terminal) gets a wide table rather than one squeezed into 80 columns.
+console = Console(width=None if Console().is_terminal else 160)
+
+
+@app.command()
+def status(
+    all_entities: Annotated[
+        bool, typer.Option("--all", help="Also list known entities that have no data.")
+    ] = False,
+) -> None:
+    """List every entity with data: sources, row counts and date ranges."""
+    from datapilot.data import get_catalog, get_warehouse
+
+    warehouse = get_warehouse()
+    catalog = get_catalog()
+    coverage = warehouse.coverage()
+    table = Table(title=f"Warehouse {warehouse.path}")
+    for column in ("id", "kind", "name", "source", "table", "rows", "first", "last"):
+        table.add_column(column, justify="right" if column == "rows" else "left")
+    for row in coverage.itertuples(index=False):
+        entity = catalog.get(row.id)
+        table.add_row(
+            row.id,
+            entity.kind if entity else "?",
+            entity.name if entity else "",
+            row.source,
+            row.table,
+            f"{row.rows:,}",
+            f"{row.first:%Y-%m-%d}",
+            f"{row.last:%Y-%m-%d}",
+        )
+    if all_entities:
+        for entity in sorted(catalog.entities(available=False), key=lambda e: (e.kind, e.id)):
+            table.add_row(entity.id, entity.kind, entity.name, "—", "", "0", "", "")
+    console.print(table)
+    available = len(catalog.entities(available=True))
+    console.print(
+        f"{available} entities with data, {len(coverage)} entity/source pairs, "
+        f"{int(coverage['rows'].sum()):,} rows; "
+        f"{len(catalog.entities(available=False))} more known without data (--all lists them)."
+    )
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A .csv (or .csv.gz) or .parquet file.")],
+    kind: Annotated[str, typer.Option(help="prices (daily bars) or series (id, date, value).")],
+    entity_id: Annotated[
+        str | None, typer.Option("--id", help="The entity id when the file has no id column.")
+    ] = None,
+    mapping: Annotated[
+        list[str] | None,
+        typer.Option("--map", help="FIELD=COLUMN, e.g. --map close=Price (repeatable)."),
+    ] = None,
+    source: Annotated[
+        str | None, typer.Option(help="Source name (default import:<file name>).")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="Display name for a new entity.")] = None,
+    entity_kind: Annotated[
+        str | None, typer.Option(help="Kind of a new entity: stock, etf, index, macro, …")
+    ] = None,
+    units: Annotated[str, typer.Option(help="Units of a new entity (USD, %, …).")] = "",
+) -> None:
+    """Import your own prices or series; nothing is written unless the whole file is valid."""
+    from datapilot.data import get_catalog, get_warehouse
+    from datapilot.data.importer import ImportFileError, import_file
+
+    if kind not in ("prices", "series"):
+        _fail(f"--kind must be prices or series, not {kind!r}.")
+    kinds = EntityKind.__args__  # type: ignore[attr-defined]
+    if entity_kind is not None and entity_kind not in kinds:
+        _fail(f"--entity-kind must be one of {', '.join(kinds)}, not {entity_kind!r}.")
+    fields: dict[str, str] = {}
+    for item in mapping or []:
+        field, sep, column = item.partition("=")
+        if not sep or not field.strip() or not column.strip():
+            _fail(f"--map takes FIELD=COLUMN (e.g. close=Price), not {item!r}.")
+        fields[field.strip()] = column.strip()
+    try:
+        report = import_file(
+            get_warehouse(),
+            file,
+            kind,  # type: ignore[arg-type]
+            entity_id=entity_id,
+            mapping=fields,
+            source=source,
+            name=name,
+            entity_kind=entity_kind,  # type: ignore[arg-type]
+            units=units,
+            catalog=get_catalog(),
+        )
+    except ImportFileError as error:
+        _fail(str(error))
+    console.print(
+        f"Imported {report.rows:,} {report.kind} rows for {', '.join(report.ids)} "
+        f"({report.first} – {report.last}) as source {report.source!r}."
+    )
+
+
+@app.command()
+def seed(
+    force: Annotated[bool, typer.Option(help="Rebuild even if the warehouse is current.")] = False,
+) -> None:
+    """Build the warehouse from the bundled data (your imports are kept)."""
+    from datapilot.data import reset
+    from datapilot.data.seeding import is_seeded
+    from datapilot.data.seeding import seed as build
+    from datapilot.settings import get_settings
+
+    path = get_settings().warehouse_path
+    if is_seeded(path) and not force:
+        console.print(f"{path} is up to date (use --force to rebuild).")
+        return
+    reset()
+    report = build(path)
+    console.print(
+        f"Seeded {report.rows:,} rows into {report.path} in {report.seconds:.1f} s "
+        f"({report.size_bytes / 1e6:.1f} MB)."
+    )
+
+
+@app.command()
+def find(
+    text: Annotated[str, typer.Argument(help="A name, ticker or a whole question.")],
+) -> None:
+    """Show which entities a name or question refers to, with scores."""
+    from datapilot.data import get_catalog
+
+    catalog = get_catalog()
+    table = Table(title=f"Entities for {text!r}")
+    for column in ("how", "id", "name", "kind", "score", "matched", "data"):
+        table.add_column(column)
+    for how, matches in (("mention", catalog.mentions(text)), ("lookup", catalog.lookup(text))):
+        for match in matches:
+            entity = match.entity
+            data = f"{entity.first} – {entity.last}" if entity.available else "not available"
+            table.add_row(
+                how,
+                entity.id,
+                entity.name,
+                entity.kind,
+                f"{match.score:.0f}",
+                match.matched,
+                data,
+            )
+    console.print(table)
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[red]Error:[/red] {message}", highlight=False)
+    raise typer.Exit(code=1)
