@@ -181,3 +181,14 @@ def test_wrong_inputs_are_explained(ctx) -> None:
         V.plot_scatter(ctx, prices()[["AAA"]], "one column")
     with pytest.raises(InterfaceError, match="not a forecast"):
         V.plot_forecast(ctx, prices(), prices(), "no forecast")
+
+
+def test_ohlcv_frames_stand_for_their_close(ctx) -> None:
+    bars = ohlcv(200)
+    forecast = PR.forecast_naive(ctx, bars, horizon=5)
+    assert forecast.attrs["entity"] == "AAA"
+    chart = V.plot_forecast(ctx, bars, forecast, "AAA")
+    assert chart.spec.panels[0].y == ["AAA", "forecast"]
+    data = table_of(chart)
+    assert data["AAA"].dropna().iloc[-1] == pytest.approx(bars["close"].iloc[-1], rel=1e-5)
+    assert V.plot_line(ctx, bars, "AAA close").spec.panels[0].y == ["AAA"]

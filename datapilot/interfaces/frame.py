@@ -123,6 +123,15 @@ def numeric(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
     return values
 
 
+def values_of(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
+    """The numbers a time series stands for: its numeric columns, or for OHLCV the close, named
+    after the entity."""
+    require_timeseries(frame, what)
+    if frame.attrs.get("kind") == "ohlcv" and "close" in frame.columns:
+        return frame[["close"]].rename(columns={"close": frame.attrs.get("entity", "close")})
+    return numeric(frame, what)
+
+
 def require_column(frame: pd.DataFrame, column: str, what: str = "frame") -> str:
     """Return the column name as spelled in `frame` (case-insensitive match) or raise."""
     if column in frame.columns:

@@ -19,8 +19,8 @@ from datapilot.interfaces.frame import (
     derive,
     infer_freq,
     next_dates,
-    numeric,
     require_timeseries,
+    values_of,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
@@ -35,9 +35,7 @@ def _target(frame: pd.DataFrame, horizon: int) -> tuple[str, pd.Series]:
     require_timeseries(frame)
     if not 1 <= horizon <= MAX_HORIZON:
         raise InterfaceError(f"The horizon must be between 1 and {MAX_HORIZON} periods.")
-    values = numeric(frame)
-    if frame.attrs.get("kind") == "ohlcv" and "close" in frame.columns:
-        values = frame[["close"]]
+    values = values_of(frame)
     column = str(values.columns[0])
     series = values[column].dropna().astype(float)
     freq = infer_freq(series.index)
@@ -198,7 +196,7 @@ def forecast_volatility(
     require_timeseries(frame)
     if not 1 <= horizon <= MAX_HORIZON:
         raise InterfaceError(f"The horizon must be between 1 and {MAX_HORIZON} periods.")
-    values = numeric(frame)
+    values = values_of(frame)
     column = str(values.columns[0])
     series = values[column].dropna()
     if frame.attrs.get("measure") != "returns":

@@ -22,6 +22,7 @@ from datapilot.interfaces.frame import (
     tag,
     title_of,
     unit_of,
+    values_of,
     window,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
@@ -38,10 +39,7 @@ _PERIOD_WORD = {
 
 def _levels(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
     """Numeric columns of a time series of levels (prices, index points, series values)."""
-    require_timeseries(frame, what)
-    if frame.attrs.get("kind") == "ohlcv":
-        return frame[["close"]].rename(columns={"close": frame.attrs.get("entity", "close")})
-    return numeric(frame, what)
+    return values_of(frame, what)
 
 
 def _is_returns(frame: pd.DataFrame) -> bool:

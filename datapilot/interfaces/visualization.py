@@ -26,6 +26,7 @@ from datapilot.interfaces.frame import (
     resample_frame,
     title_of,
     unit_of,
+    values_of,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
@@ -140,7 +141,7 @@ def _series_chart(
     y_title: str | None,
 ) -> ChartOutput:
     require_timeseries(frame)
-    values = frame[["close"]] if frame.attrs.get("kind") == "ohlcv" else numeric(frame)
+    values = values_of(frame)
     values = _thin(ctx, values.dropna(how="all"), MAX_LINE_POINTS)
     unit = unit_of(frame)
     panel = Panel(
@@ -387,7 +388,7 @@ def plot_forecast(
     require_timeseries(forecast, "forecast")
     if "forecast" not in forecast.columns:
         raise InterfaceError("The second frame is not a forecast; pass a forecast_* result.")
-    values = numeric(history)
+    values = values_of(history, "history")
     entity = str(forecast.attrs.get("entity", ""))
     name = entity if entity in values.columns else str(values.columns[0])
     past = values[[name]].dropna()
