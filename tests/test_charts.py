@@ -130,6 +130,7 @@ def test_plotly_traces_follow_the_spec(charts) -> None:
     assert candles["layout"]["yaxis"]["title"]["text"] == "Price (USD)"
     assert candles["layout"]["yaxis3"]["title"]["text"] == "MACD(12, 26, 9) (USD)"
     assert candles["layout"]["xaxis"]["rangeslider"]["visible"] is False
+    assert candles["layout"]["xaxis"]["rangebreaks"] == [{"bounds": ["sat", "mon"]}]
 
     forecast = to_plotly(charts["forecast"])
     names = [trace.get("name") for trace in forecast["data"]]

@@ -66,6 +66,13 @@ def _is_dates(values: pd.Series) -> bool:
     return bool(len(sample)) and sample.str.match(r"^\d{4}-\d{2}-\d{2}").all()
 
 
+def _is_daily(x: pd.Series) -> bool:
+    if not _is_dates(x) or len(x) < 2:
+        return False
+    gaps = pd.to_datetime(x).diff().dropna()
+    return bool(gaps.median() <= pd.Timedelta(days=1))
+
+
 def _axis_label(panel: Panel) -> str:
     label = panel.title or ", ".join(panel.y)
     return f"{label} ({panel.unit})" if panel.unit and panel.unit not in label else label
@@ -114,6 +121,9 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
         figure.add_trace(_plotly_fit(go, spec, data), row=1, col=1)
     figure.update_xaxes(title_text=spec.x_title or spec.x, row=len(rows), col=1)
     figure.update_xaxes(rangeslider_visible=False)
+    if rows[0].lead.mark == "candlestick" and _is_daily(x):
+        # Candles only exist on trading days; hide weekends instead of drawing empty gaps.
+        figure.update_xaxes(rangebreaks=[{"bounds": ["sat", "mon"]}])
     figure.update_layout(
         title=chart.title,
         template="plotly_white",
