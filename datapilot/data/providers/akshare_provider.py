@@ -281,6 +281,16 @@ class AkshareProvider(LiveProvider):
     def claims(self, entity_id: str, kind: EntityKind | None = None) -> bool:
         return entity_id in CHINA_SERIES or classify(entity_id) is not None
 
+    def serves(self, entity_id: str, dataset: Dataset, kind: EntityKind | None = None) -> bool:
+        if entity_id in CHINA_SERIES:
+            return dataset == "series"
+        china = classify(entity_id)
+        if china is None:
+            return False
+        return dataset == "prices" or (
+            china.kind == "stock" and dataset in {"fundamentals", "news"}
+        )
+
     def download(
         self, entity_id: str, dataset: Dataset, start: date | None, end: date | None
     ) -> Download:

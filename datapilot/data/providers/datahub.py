@@ -265,6 +265,13 @@ class DatahubProvider(LiveProvider):
             return True
         return kind == "stock"  # constituents' financials; tried after richer providers
 
+    def serves(self, entity_id: str, dataset: Dataset, kind: EntityKind | None = None) -> bool:
+        if entity_id in SERIES or GDP_ID.match(entity_id):
+            return dataset == "series"
+        if entity_id == "^VIX":
+            return dataset == "prices"
+        return dataset == "fundamentals" and kind == "stock"
+
     def download(
         self, entity_id: str, dataset: Dataset, start: date | None, end: date | None
     ) -> Download:

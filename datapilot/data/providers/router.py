@@ -168,10 +168,12 @@ class Router:
             item = self._ensure_dataset(
                 entity_id, dataset, start, end, candidates, records.get((entity_id, dataset), [])
             )
-            if item is not None:
-                items.append(item)
-            if datasets is None and item is not None and item.ok and item.status != "stale":
-                break  # an unknown id found its dataset; don't try the other one
+            if item is None:
+                continue
+            if datasets is None and item.ok:
+                # An id of unknown kind found its dataset: the other one's failure is no news.
+                return [item]
+            items.append(item)
         return items
 
     def _ensure_dataset(
