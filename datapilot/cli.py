@@ -6,6 +6,7 @@ import typer
 
 from datapilot import __version__
 from datapilot.commands import ask, data, serve
+from datapilot.commands import eval as eval_command
 
 app = typer.Typer(
     name="datapilot",
@@ -16,6 +17,7 @@ app = typer.Typer(
 app.command("serve")(serve.serve)
 app.command("ask")(ask.ask)
 app.add_typer(data.app, name="data")
+app.command("eval")(eval_command.eval_corpus)
 
 
 @app.command()

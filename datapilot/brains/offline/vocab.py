@@ -55,6 +55,9 @@ CueName = Literal[
     "rolling",
     "normalize",
     "finance",
+    "model_ets",
+    "model_naive",
+    "filler",
 ]
 Unit = Literal["trading_day", "day", "week", "month", "quarter", "year", "decade"]
 Marker = Literal[

@@ -676,7 +676,11 @@ class Grammar:
         # A date or period (or today).
         first = today if atom.kind == "today" else atom.first
         last = today if atom.kind == "today" else atom.last
-        if nxt is not None and nxt.is_date and (self._is_range(after) or (nxt.kind == "today" and not after.strip())):
+        if (
+            nxt is not None
+            and nxt.is_date
+            and (self._is_range(after) or (nxt.kind == "today" and not after.strip()))
+        ):
             nxt.used = True
             end_at = nxt.span[1]
             other_last = today if nxt.kind == "today" else nxt.last

@@ -1,0 +1,89 @@
+"""The offline brain: a deterministic bilingual reader and planner that needs no model."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from datapilot.brains.base import Understanding
+from datapilot.brains.offline.planner import build_plan
+from datapilot.brains.offline.reading import Reading, read_question
+from datapilot.brains.offline.vocab import Vocab, default_vocab
+from datapilot.core.context import QuestionContext
+from datapilot.core.results import RunResult
+from datapilot.data.catalog import Catalog
+
+
+class OfflineBrain:
+    """Question → intent + plan by grammar and vocabulary; summary from a template."""
+
+    name = "offline"
+
+    def __init__(self, catalog: Catalog | None = None, vocab: Vocab | None = None) -> None:
+        self._catalog = catalog
+        self._vocab = vocab
+
+    @property
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            from datapilot.data import get_catalog
+
+            self._catalog = get_catalog()
+        return self._catalog
+
+    @property
+    def vocab(self) -> Vocab:
+        if self._vocab is None:
+            self._vocab = default_vocab()
+        return self._vocab
+
+    async def understand(self, question: str, context: QuestionContext) -> Understanding:
+        """Read the question and plan it; see `understand_sync`."""
+        return self.understand_sync(question, context)
+
+    def understand_sync(self, question: str, context: QuestionContext) -> Understanding:
+        """The whole reading and planning, synchronous and free of side effects."""
+        return understanding_of(self.read(question, context))
+
+    def read(self, question: str, context: QuestionContext) -> Reading:
+        """What the brain understood, before planning (for tests and `datapilot eval`)."""
+        return read_question(question, context, self.catalog, self.vocab)
+
+    async def summarize(
+        self,
+        question: str,
+        understanding: Understanding,
+        run: RunResult,
+        context: QuestionContext,
+    ) -> AsyncIterator[str]:
+        """The template summary, one sentence at a time; every number comes from `run.facts`."""
+        from datapilot.core.summary import summary_chunks
+
+        for chunk in summary_chunks(question, understanding, run):
+            yield chunk
+
+
+def understanding_of(reading: Reading) -> Understanding:
+    """Turn a reading into the brain's answer: a status and message, or an intent and a plan."""
+    intent = reading.intent()
+    if reading.needs is not None:
+        return Understanding(needs=reading.needs, intent=None, notes=reading.notes)
+    if reading.status != "ok":
+        return Understanding(
+            status=reading.status, intent=intent, message=reading.message, notes=reading.notes
+        )
+    planned = build_plan(reading)
+    intent.trace.extend(planned.trace)
+    if planned.problem is not None:
+        return Understanding(
+            status="no_data", intent=intent, message=planned.problem, notes=reading.notes
+        )
+    intent.chart = planned.chart  # type: ignore[assignment]
+    intent.table = planned.table
+    intent.horizon = planned.horizon
+    if planned.chart:
+        intent.trace.append(
+            f"answer: a {planned.chart} chart" + (" and a table" if planned.table else "")
+        )
+    elif planned.table:
+        intent.trace.append("answer: a table")
+    return Understanding(status="ok", intent=intent, plan=planned.plan, notes=reading.notes)

@@ -1,0 +1,120 @@
+"""Which entities a question names: catalog mentions, client tables, and names nobody knows.
+
+The catalog finds mentions (aliases in English and Chinese, tickers, misspellings; the longest
+wins). Here they are checked against what the rest of the question means: a "mention" inside a
+date ("Q1"), or one that is really a metric word ("MA" the moving average, not Mastercard), is
+dropped with a trace line saying why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from pydantic import BaseModel
+
+from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
+from datapilot.brains.offline.vocab import Vocab
+from datapilot.core.context import ClientTable
+from datapilot.data.catalog import Catalog, Entity
+
+MIN_SCORE = 80.0
+# Labels of phrases that, said alone, mean a measure or a form rather than an entity.
+_MEANING_LABELS = ("metric:", "chart:", "plot", "table", "freq:", "cue:compare", "cue:rank")
+
+
+class Mention(BaseModel):
+    """An entity named in the question, where and how well it matched."""
+
+    entity: Entity
+    text: str
+    span: Span
+    score: float
+
+
+def find_mentions(
+    text: str, catalog: Catalog, blocked: Sequence[Span], vocab: Vocab
+) -> tuple[list[Mention], list[str]]:
+    """Catalog entities the text names, in text order, and trace lines for those set aside."""
+    kept: list[Mention] = []
+    trace: list[str] = []
+    for match in catalog.mentions(text):
+        span = (match.start, match.end)
+        said = match.matched
+        if match.score < MIN_SCORE:
+            continue
+        if span[0] >= 0 and overlaps(span, blocked):
+            trace.append(f'"{said}" is part of a date, not {match.entity.id}')
+            continue
+        if _means_something_else(said, match.entity, vocab):
+            trace.append(
+                f'"{said}" read as a word of the question, not the ticker {match.entity.id}'
+            )
+            continue
+        if any(m.entity.id == match.entity.id for m in kept):
+            continue
+        kept.append(Mention(entity=match.entity, text=said, span=span, score=match.score))
+    kept.sort(key=lambda m: m.span[0])
+    return kept, trace
+
+
+def _means_something_else(said: str, entity: Entity, vocab: Vocab) -> bool:
+    labels = vocab.matcher.labels_of(said)
+    if not any(label.startswith(_MEANING_LABELS) for label in labels):
+        return False
+    # A full company name that happens to be a word still names the company.
+    return said.strip().upper() == entity.id.upper() or len(said.strip()) <= 4
+
+
+def find_tables(
+    text: str, tables: Sequence[ClientTable], hits: Iterable[Hit], named_entities: bool
+) -> tuple[list[ClientTable], list[str]]:
+    """Client tables the question refers to, by name or as "this widget / my data"."""
+    if not tables:
+        return [], []
+    lowered = text.casefold()
+    named = [t for t in tables if t.name and t.name.casefold() in lowered]
+    if named:
+        return named, [f'"{t.name}" → the table you sent' for t in named]
+    pointed = [h for h in hits if h.has("cue:client_table")]
+    if pointed:
+        return list(tables[:1]), [f'"{pointed[0].text}" → the table "{tables[0].name}" you sent']
+    if not named_entities:
+        return list(tables[:1]), [f'no entity named: using the table "{tables[0].name}" you sent']
+    return [], []
+
+
+def table_columns(text: str, table: ClientTable) -> list[str]:
+    """Columns of a client table the question names ("average close" → close)."""
+    lowered = text.casefold()
+    found = []
+    for column in table.columns:
+        name = str(column).strip()
+        if name and re.search(rf"(?<![a-z0-9]){re.escape(name.casefold())}(?![a-z0-9])", lowered):
+            found.append(name)
+    return found
+
+
+_LATIN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9&.\-']*")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
+
+
+def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> list[str]:
+    """What is left of the question after every known word: names the catalog does not know."""
+    rest = mask(text, [*claimed, *((h.start, h.end) for h in hits)])
+    names: list[str] = []
+    current: list[str] = []
+    last_end = -1
+    for token in _LATIN_TOKEN.finditer(rest):
+        word = token.group(0).removesuffix("'s").removesuffix("’s").strip(".-'")
+        if not word or word.isdigit():
+            continue
+        if current and rest[last_end : token.start()].strip():
+            names.append(" ".join(current))
+            current = []
+        current.append(word)
+        last_end = token.end()
+    if current:
+        names.append(" ".join(current))
+    names += [run.group(0) for run in _CJK_RUN.finditer(rest)]
+    return [n for n in dict.fromkeys(names) if len(n) > 1]

@@ -1,0 +1,592 @@
+"""Read a question into what the planner needs: entities, window, metrics, forms, and why.
+
+Reading is pure and synchronous: the text, today, the catalog, the vocabulary and the
+conversation go in; a `Reading` comes out with a status (`ok`, `no_data`, `out_of_scope`), a
+trace of every decision and the question restated with explicit dates.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from datapilot.brains.offline.entities import (
+    find_mentions,
+    find_tables,
+    table_columns,
+    unknown_names,
+)
+from datapilot.brains.offline.numbers import ZH_NUMERAL, read_number
+from datapilot.brains.offline.periods import Duration
+from datapilot.brains.offline.phrases import Hit
+from datapilot.brains.offline.vocab import INDICATORS, Vocab
+from datapilot.brains.offline.windows import Horizon, TimeReading, default_window, read_time
+from datapilot.core.answer import AnswerStatus
+from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
+from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
+from datapilot.data.catalog import Catalog, Entity
+
+PRICE_KINDS = ("stock", "etf", "index", "fund")
+SERIES_KINDS = ("macro", "commodity", "factor")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_TOP_K = re.compile(
+    rf"(?i)(?:top|best|worst|bottom|first|last)\s+(\d+|[a-z]+)(?![a-z])|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家)?"
+)
+_MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
+_PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期|期)(?![a-z])")
+_OBSERVATIONS = {"trading_day": 1, "day": 1, "week": 5, "month": 21, "quarter": 63, "year": 252}
+
+
+class Reading(BaseModel):
+    """The offline brain's understanding of one question."""
+
+    question: str
+    text: str = Field(description="The question after Unicode normalisation.")
+    zh: bool
+    today: date
+    status: AnswerStatus = "ok"
+    message: str | None = None
+    entities: list[Entity] = Field(default_factory=list)
+    tables: list[ClientTable] = Field(default_factory=list)
+    columns: list[str] = Field(default_factory=list, description="Client-table columns named.")
+    start: date | None = None
+    end: date | None = None
+    explicit_window: bool = False
+    horizon: Horizon | None = None
+    future: tuple[date, date] | None = None
+    metrics: list[str] = Field(default_factory=list)
+    chart: ChartType | None = Field(default=None, description="A chart type the user named.")
+    plot_asked: bool = False
+    table: bool = False
+    table_only: bool = False
+    frequency: Frequency | None = None
+    compare: bool = False
+    rank: bool = False
+    ascending: bool = False
+    top_k: int | None = None
+    question_form: bool = False
+    window: int | None = Field(default=None, description="Rolling/indicator window, in rows.")
+    ma_windows: list[int] = Field(default_factory=list)
+    annualize: bool = False
+    normalize: bool = False
+    model: str = "arima"
+    needs: WidgetDataRequest | None = None
+    trace: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    rewritten: str = ""
+
+    @property
+    def price_entities(self) -> list[Entity]:
+        return [e for e in self.entities if e.kind in PRICE_KINDS]
+
+    @property
+    def series_entities(self) -> list[Entity]:
+        return [e for e in self.entities if e.kind in SERIES_KINDS]
+
+    def intent(self) -> Intent:
+        refs = [e.ref() for e in self.entities]
+        refs += [
+            EntityRef(id=t.name, kind="table", name=t.description or t.name) for t in self.tables
+        ]
+        return Intent(
+            rewritten=self.rewritten or self.question,
+            entities=refs,
+            start=self.start,
+            end=self.end,
+            metrics=list(self.metrics),
+            horizon=None,
+            frequency=self.frequency,
+            chart=self.chart,
+            table=self.table,
+            trace=list(self.trace),
+        )
+
+
+class _Parsed(BaseModel):
+    """What one message says on its own, before the conversation and defaults are applied."""
+
+    text: str
+    time: TimeReading
+    entities: list[Entity] = Field(default_factory=list)
+    entity_trace: list[str] = Field(default_factory=list)
+    hits: list[Hit] = Field(default_factory=list)
+    unknown: list[str] = Field(default_factory=list)
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    def has(self, label: str) -> bool:
+        return any(h.has(label) for h in self.hits)
+
+    def first(self, label: str) -> Hit | None:
+        return next((h for h in self.hits if h.has(label)), None)
+
+    def group(self, prefix: str) -> list[tuple[str, Hit]]:
+        return [(value, h) for h in self.hits for value in h.group(prefix)]
+
+
+def normalize_text(question: str) -> str:
+    """Full-width forms to ASCII (，→, ２０１９→2019), single spaces."""
+    return " ".join(unicodedata.normalize("NFKC", question).split())
+
+
+def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
+    """Time phrases, entities and vocabulary hits of one message."""
+    time = read_time(text, today, vocab)
+    mentions, entity_trace = find_mentions(text, catalog, time.spans, vocab)
+    claimed = [*time.spans, *(m.span for m in mentions)]
+    hits = vocab.matcher.find(text, claimed)
+    entity_trace = [
+        f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
+    ] + entity_trace
+    unknown = unknown_names(text, claimed, hits) if not mentions else []
+    return _Parsed(
+        text=text,
+        time=time,
+        entities=[m.entity for m in mentions],
+        entity_trace=entity_trace,
+        hits=hits,
+        unknown=unknown,
+    )
+
+
+def read_question(
+    question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab
+) -> Reading:
+    """Everything the offline brain understands of `question` in its conversation."""
+    text = normalize_text(question)
+    today = context.today
+    reading = Reading(question=question, text=text, zh=bool(_CJK.search(text)), today=today)
+    parsed = parse(text, today, catalog, vocab)
+    reading.entities = list(parsed.entities)
+    reading.trace.extend(parsed.entity_trace)
+
+    tables, table_trace = find_tables(text, context.tables, parsed.hits, bool(parsed.entities))
+    reading.tables = tables
+    reading.trace.extend(table_trace)
+    if tables:
+        reading.columns = table_columns(text, tables[0])
+
+    previous = _previous_question(context.history, question)
+    if previous and not parsed.has("out_of_scope"):
+        earlier = parse(normalize_text(previous), today, catalog, vocab)
+        parsed = _follow_up(reading, parsed, earlier)
+
+    _read_forms(reading, parsed, vocab)
+    if _scope(reading, parsed, vocab, context, catalog):
+        return reading
+    _read_metrics(reading, parsed)
+    _read_window(reading, parsed)
+    _check_availability(reading)
+    reading.rewritten = _rewrite(reading, parsed)
+    return reading
+
+
+# --- conversation ----------------------------------------------------------------------------
+
+
+def _previous_question(history: Sequence[ChatMessage], question: str) -> str | None:
+    for message in reversed(history):
+        if message.role == "human" and message.content.strip() != question.strip():
+            return message.content
+    return None
+
+
+def _follow_up(reading: Reading, parsed: _Parsed, earlier: _Parsed) -> _Parsed:
+    """Fill in what this question leaves out from the previous one ("now add Microsoft")."""
+    said = bool(parsed.entities or parsed.time.explicit or parsed.time.horizon or parsed.hits)
+    if not said or not earlier.entities or reading.tables:
+        return parsed
+    reused: list[str] = []
+    if not reading.entities:
+        reading.entities = list(earlier.entities)
+        reused.append("entities " + ", ".join(e.id for e in earlier.entities))
+    elif parsed.has("cue:add"):
+        known = {e.id for e in earlier.entities}
+        reading.entities = [*earlier.entities, *(e for e in parsed.entities if e.id not in known)]
+        reused.append("entities " + ", ".join(sorted(known)) + " (adding the new ones)")
+    hits = list(parsed.hits)
+    if not parsed.group("metric"):
+        hits = [*earlier.hits, *parsed.hits]
+        if earlier.group("metric"):
+            reused.append("the measure")
+    time = parsed.time
+    if not (parsed.time.explicit or parsed.time.horizon) and (
+        earlier.time.explicit or earlier.time.horizon
+    ):
+        time = earlier.time
+        reused.append("the time window")
+    if reused:
+        reading.trace.append(
+            "follow-up: reusing " + ", ".join(reused) + " from the previous question"
+        )
+    return parsed.model_copy(update={"hits": hits, "time": time})
+
+
+# --- forms: chart, table, frequency, ranking -------------------------------------------------
+
+
+def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
+    charts = parsed.group("chart")
+    if charts:
+        reading.chart = charts[0][0]  # type: ignore[assignment]
+        reading.trace.append(f'"{charts[0][1].text}" → {reading.chart} chart')
+    reading.plot_asked = bool(charts) or parsed.has("plot")
+    table_hit = parsed.first("table") or parsed.first("table_only")
+    if table_hit is not None:
+        reading.table = True
+        reading.table_only = parsed.has("table_only") and not reading.plot_asked
+        form = "a table only" if reading.table_only else "a table as well"
+        reading.trace.append(f'"{table_hit.text}" → {form}')
+    freqs = parsed.group("freq")
+    if freqs:
+        reading.frequency = freqs[0][0]  # type: ignore[assignment]
+        reading.trace.append(f'"{freqs[0][1].text}" → {reading.frequency} data')
+    reading.compare = parsed.has("cue:compare")
+    reading.rank = parsed.has("cue:rank") or parsed.has("cue:worst")
+    reading.ascending = parsed.has("cue:worst")
+    reading.question_form = parsed.has("cue:question")
+    reading.annualize = parsed.has("cue:annualize")
+    reading.normalize = parsed.has("cue:normalize")
+    if parsed.has("cue:model_ets"):
+        reading.model = "ets"
+    elif parsed.has("cue:model_naive"):
+        reading.model = "naive"
+    top = _TOP_K.search(parsed.text)
+    if top:
+        count = read_number(top.group(1) or top.group(2), vocab.time.numbers)
+        if count and count >= 1:
+            reading.top_k = int(count)
+            reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
+    lengths = [_observations(d) for d in parsed.time.durations]
+    lengths += [int(m.group(1)) for m in _MA_WINDOW.finditer(parsed.text)]
+    lengths += [int(m.group(1)) for m in _PERIODS.finditer(parsed.text)]
+    lengths = [n for n in dict.fromkeys(lengths) if n and n >= 2]
+    if lengths:
+        reading.window = lengths[0]
+        reading.ma_windows = lengths
+        reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
+
+
+def _observations(duration: Duration) -> int:
+    return int(round(duration.count * _OBSERVATIONS.get(duration.unit, 1)))
+
+
+# --- scope -------------------------------------------------------------------------------------
+
+
+def _scope(
+    reading: Reading, parsed: _Parsed, vocab: Vocab, context: QuestionContext, catalog: Catalog
+) -> bool:
+    """Decide out_of_scope / no_data for a question without entities; True when decided."""
+    if reading.entities or reading.tables:
+        return False
+    finance = bool(parsed.group("metric")) or parsed.has("cue:finance")
+    if context.widgets and (parsed.has("cue:client_table") or (finance and not parsed.unknown)):
+        chosen = [w for w in context.widgets if w.primary] or context.widgets[:1]
+        reading.needs = WidgetDataRequest(
+            widgets=chosen, resume_state={"brain": "offline", "question": reading.question}
+        )
+        names = ", ".join(w.name or w.widget_id for w in chosen)
+        reading.trace.append(f"the question is about dashboard data: asking for {names}")
+        return True
+    if parsed.has("out_of_scope") or not finance:
+        reading.status = "out_of_scope"
+        reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
+        cue = parsed.first("out_of_scope")
+        reading.trace.append(
+            f'"{cue.text}" is not about financial data'
+            if cue
+            else "no entity or financial measure named"
+        )
+        return True
+    if reading.rank and not parsed.unknown:
+        universe = sorted(catalog.entities(kind="stock", available=True), key=lambda e: e.id)
+        if universe:
+            reading.entities = universe
+            reading.trace.append(f"no entity named: ranking all {len(universe)} bundled stocks")
+            return False
+    reading.status = "no_data"
+    reading.message = _unknown_message(parsed.unknown, reading.zh)
+    reading.trace.append(
+        "names the catalog does not know: " + ", ".join(parsed.unknown)
+        if parsed.unknown
+        else "no entity named"
+    )
+    return True
+
+
+def _unknown_message(names: list[str], zh: bool) -> str:
+    if names:
+        listed = "、".join(names) if zh else ", ".join(f'"{n}"' for n in names)
+        if zh:
+            return (
+                f"我的数据目录里没有{listed}，无法回答，也不会用别的数据代替。"
+                "联网时可用 `datapilot data fetch <代码>` 从实时数据源获取，"
+                "或用 `datapilot data import` 导入您自己的文件。"
+            )
+        return (
+            f"I don't know {listed}: it is not in my catalog, so I won't substitute anything else. "
+            "With a live provider you can fetch it (`datapilot data fetch <TICKER>`), "
+            "or import your own file (`datapilot data import`)."
+        )
+    if zh:
+        return "请告诉我您想看哪只股票、哪个指数或哪个宏观序列，例如：苹果、标普500、美国失业率。"
+    return (
+        "Which company, index or series do you mean? For example: Apple, the S&P 500, "
+        "US unemployment."
+    )
+
+
+# --- metrics -----------------------------------------------------------------------------------
+
+_MODIFIERS = {"mean", "median", "stats", "forecast"}
+
+
+def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
+    metrics: list[str] = []
+    for metric, hit in parsed.group("metric"):
+        if metric not in metrics:
+            metrics.append(metric)
+            reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
+    prices, series = bool(reading.price_entities), bool(reading.series_entities)
+    if (parsed.time.horizon or parsed.time.future) and "forecast" not in metrics:
+        metrics.append("forecast")
+        reading.trace.append("a future period → forecast")
+    if prices and not series and "value" in metrics:
+        metrics[metrics.index("value")] = "close"
+    if series and not prices and "close" in metrics:
+        metrics[metrics.index("close")] = "value"
+    if "yoy" in metrics:
+        metrics = [m for m in metrics if m not in ("value", "close")]
+    several = len(reading.entities) >= 2
+    plain = [m for m in metrics if m not in _MODIFIERS]
+    if not plain and "forecast" not in metrics:
+        if reading.rank and several:
+            base, why = "return", "a ranking with no measure named → return"
+        elif reading.compare and several and not series:
+            base, why = (
+                "cumulative_return",
+                "a comparison with no measure named → cumulative return",
+            )
+        else:
+            base = "value" if series and not prices else "close"
+            why = f"no measure named → {_METRIC_WORDS[base]}"
+        metrics.insert(0, base)
+        reading.trace.append(why)
+    if reading.rank and not several and any(m in ("close", "value") for m in metrics):
+        reading.rank = False
+        if "stats" not in metrics:
+            metrics.append("stats")
+            reading.trace.append("highest/lowest of one entity → summary statistics")
+    if several and not reading.rank and "return" in metrics and not reading.plot_asked:
+        if reading.question_form or _noun_comparison(parsed):
+            reading.rank = True
+            reading.trace.append("returns of several entities side by side → a cross-section")
+    if reading.rank and not several:
+        reading.rank = False
+    if reading.rank:
+        order = "lowest first" if reading.ascending else "highest first"
+        reading.trace.append(f"ranking → bar chart, {order}")
+    reading.metrics = metrics
+
+
+def _noun_comparison(parsed: _Parsed) -> bool:
+    """ "收益率对比" / "return comparison": a comparison of the numbers, not of paths over time."""
+    returns = [h for m, h in parsed.group("metric") if m == "return"]
+    compares = [h for h in parsed.hits if h.has("cue:compare")]
+    return any(
+        0 <= c.start - r.end <= 2 and not parsed.text[r.end : c.start].strip(" 的")
+        for r in returns
+        for c in compares
+    )
+
+
+_METRIC_WORDS = {
+    "close": "closing prices",
+    "value": "the series' values",
+    "return": "return over the window",
+    "cumulative_return": "cumulative return",
+    "volatility": "volatility",
+    "max_drawdown": "maximum drawdown",
+    "drawdown": "drawdown",
+    "correlation": "correlation",
+    "macd": "MACD indicator",
+    "rsi": "RSI indicator",
+    "kdj": "KDJ indicator",
+    "boll": "Bollinger bands",
+    "cci": "CCI indicator",
+    "ma": "moving averages",
+    "ema": "exponential moving averages",
+    "volume": "trading volume",
+    "yoy": "year-over-year change",
+    "forecast": "forecast",
+    "mean": "mean",
+    "median": "median",
+    "stats": "summary statistics",
+    "company_info": "company profile",
+    "constituents": "index constituents",
+}
+
+
+# --- window ------------------------------------------------------------------------------------
+
+
+def _read_window(reading: Reading, parsed: _Parsed) -> None:
+    time = parsed.time
+    reading.horizon, reading.future = time.horizon, time.future
+    for clause in time.clauses:
+        if clause.rule == "horizon" and time.horizon is not None:
+            reading.trace.append(f'"{clause.text}" → forecast horizon {time.horizon.label()}')
+        elif clause.rule == "first":
+            continue
+        elif clause.start is not None and clause.start > reading.today:
+            reading.trace.append(f'"{clause.text}" → a future period {clause.start}..{clause.end}')
+        else:
+            reading.trace.append(f'"{clause.text}" → {clause.start}..{clause.end}')
+    reading.trace.extend(time.notes)
+    if "forecast" in reading.metrics:
+        if time.explicit and time.start is not None:
+            reading.start, reading.end = time.start, time.end
+            reading.explicit_window = True
+            reading.trace.append("the window given is the history the forecast is fitted on")
+        return
+    if time.from_first:
+        firsts = [e.first for e in reading.entities if e.first is not None]
+        clause = next(c for c in time.clauses if c.rule == "first")
+        if firsts:
+            reading.start = min(firsts)
+            reading.end = time.end or reading.today
+            reading.trace.append(f'"{clause.text}" → the first date with data, {reading.start}')
+        else:
+            reading.start, reading.end = None, time.end or reading.today
+        reading.explicit_window = True
+        return
+    if time.explicit:
+        reading.start, reading.end = time.start, time.end
+        reading.explicit_window = True
+        return
+    reading.start, reading.end = default_window(reading.today)
+    reading.trace.append(f"no time words → the past year, {reading.start}..{reading.end}")
+
+
+# --- availability ------------------------------------------------------------------------------
+
+
+def _check_availability(reading: Reading) -> None:
+    missing = [e for e in reading.entities if not e.available]
+    if missing:
+        reading.status = "no_data"
+        reading.message = _missing_message(missing, reading.zh)
+        reading.trace.append("no bundled data for " + ", ".join(e.id for e in missing))
+        return
+    start, end = reading.start, reading.end
+    for entity in reading.entities:
+        if entity.first is None or entity.last is None or start is None or end is None:
+            continue
+        if end < entity.first or start > entity.last:
+            reading.status = "no_data"
+            reading.message = (
+                f"{entity.name}（{entity.id}）的数据范围是 {entity.first} 至 {entity.last}，"
+                f"{start} 至 {end} 期间没有数据。"
+                if reading.zh
+                else f"{entity.name} ({entity.id}) has data from {entity.first} to {entity.last}; "
+                f"there is none between {start} and {end}."
+            )
+            reading.trace.append(f"{entity.id} has no data in the window")
+            return
+        if start < entity.first:
+            reading.notes.append(f"{entity.id} data start on {entity.first}.")
+        if end > entity.last:
+            reading.notes.append(f"{entity.id} data end on {entity.last}.")
+
+
+def _missing_message(missing: list[Entity], zh: bool) -> str:
+    ids = " ".join(e.id for e in missing)
+    if zh:
+        names = "、".join(f"{e.name}（{e.id}）" for e in missing)
+        return (
+            f"我认识{names}，但本地没有它的数据，所以无法回答，也不会用别的数据代替。"
+            f"联网时可用 `datapilot data fetch {ids}` 从实时数据源获取，"
+            "或用 `datapilot data import` 导入您自己的文件。"
+        )
+    names = ", ".join(f"{e.name} ({e.id})" for e in missing)
+    return (
+        f"I know {names}, but I have no bundled data for it, and I won't substitute anything "
+        f"else. Fetch it with a live provider (`datapilot data fetch {ids}`) or import your own "
+        "file (`datapilot data import`)."
+    )
+
+
+# --- rewriting ---------------------------------------------------------------------------------
+
+
+def _rewrite(reading: Reading, parsed: _Parsed) -> str:
+    """The question restated with explicit dates (and, for a follow-up, what it refers to)."""
+    text = reading.text
+    pieces: list[str] = []
+    cursor = 0
+    replaced = False
+    for clause in sorted(parsed.time.clauses, key=lambda c: c.span[0]):
+        if clause.span[0] < cursor or clause.rule == "horizon" or clause.span[1] > len(text):
+            continue
+        if text[clause.span[0] : clause.span[1]].strip() != clause.text:
+            continue  # a clause of the previous question
+        start = reading.start if clause.rule == "first" else clause.start
+        end = min(clause.end or reading.today, reading.today)
+        pieces += [text[cursor : clause.span[0]], _window_words(start, end, reading.zh)]
+        cursor = clause.span[1]
+        replaced = True
+    pieces.append(text[cursor:])
+    rewritten = "".join(pieces)
+    extra: list[str] = []
+    if not replaced and reading.start and reading.end:
+        extra.append(_window_words(reading.start, reading.end, reading.zh))
+    if reading.trace and any(line.startswith("follow-up") for line in reading.trace):
+        extra.insert(0, ", ".join(e.id for e in reading.entities))
+    if extra:
+        rewritten += f"（{'，'.join(extra)}）" if reading.zh else f" ({'; '.join(extra)})"
+    return rewritten
+
+
+def _window_words(start: date | None, end: date | None, zh: bool) -> str:
+    if zh:
+        if start is None:
+            return f"截至{_zh_date(end)}" if end else ""
+        return _zh_date(start) if start == end else f"从{_zh_date(start)}到{_zh_date(end)}"
+    if start is None:
+        return f"up to {end}" if end else ""
+    return f"on {start}" if start == end else f"from {start} to {end}"
+
+
+def _zh_date(day: date | None) -> str:
+    return f"{day.year}年{day.month}月{day.day}日" if day else ""
+
+
+def steps_in(horizon: Horizon, frequency: Frequency) -> int:
+    """A horizon in steps of the data's frequency (8 quarters of quarterly data = 8)."""
+    per_year = {"daily": 252, "weekly": 52, "monthly": 12, "quarterly": 4, "annual": 1}[frequency]
+    unit_years = {
+        "trading_day": 1 / 252,
+        "day": 1 / 252,
+        "week": 1 / 52,
+        "month": 1 / 12,
+        "quarter": 1 / 4,
+        "year": 1.0,
+        "decade": 10.0,
+    }[horizon.unit]
+    same = {
+        ("daily", "trading_day"),
+        ("daily", "day"),
+        ("weekly", "week"),
+        ("monthly", "month"),
+        ("quarterly", "quarter"),
+        ("annual", "year"),
+    }
+    if (frequency, horizon.unit) in same:
+        return horizon.count
+    return max(1, math.ceil(round(horizon.count * unit_years * per_year, 6)))
