@@ -39,6 +39,8 @@ class CatalogLike(Protocol):
 
     def mentions(self, text: str) -> list[Match]: ...
 
+    def entities(self, kind: Any = None, available: bool | None = None) -> list[Entity]: ...
+
 
 @dataclass
 class Grounding:

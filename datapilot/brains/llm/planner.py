@@ -14,7 +14,12 @@ from pydantic import ValidationError
 
 from datapilot.brains.base import Understanding
 from datapilot.brains.llm.grounding import CatalogLike, Grounder, Grounding, ground_plan
-from datapilot.brains.llm.prompt import planning_messages, repair_messages, widget_label
+from datapilot.brains.llm.prompt import (
+    entity_hint,
+    planning_messages,
+    repair_messages,
+    widget_label,
+)
 from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_schema
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
@@ -54,7 +59,8 @@ class Planner:
         Raises `PlanningFailed` (still broken after the repairs, or the model declined) and lets
         `LLMUnavailable` / `LLMTimeout` from the client through.
         """
-        messages = planning_messages(question, context, self.registry)
+        hint = entity_hint(self.catalog.entities(available=True))
+        messages = planning_messages(question, context, self.registry, entity_hint=hint)
         problems: list[str] = []
         for attempt in range(self.max_repairs + 1):
             text, problems = await self._ask(messages)

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
+from datapilot.data.entity import Entity
 from datapilot.interfaces.registry import Registry
 from datapilot.llm.tokens import count_tokens
 
@@ -72,11 +73,25 @@ def planning_messages(
     """The messages of the planning call."""
     system = SYSTEM_RULES + compact_catalog(registry)
     if entity_hint:
-        system += f"\n\nEntities with data here (id: name):\n{entity_hint}"
+        system += f"\n\nEntities with data here (others: status no_data):\n{entity_hint}"
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": request_text(question, context)},
     ]
+
+
+def entity_hint(entities: list[Entity]) -> str:
+    """The entities with data, by kind: bare ids for tickers, `id name` for series."""
+    by_kind: dict[str, list[Entity]] = {}
+    for entity in entities:
+        by_kind.setdefault(entity.kind, []).append(entity)
+    lines = []
+    for kind, members in by_kind.items():
+        if kind in {"stock", "etf", "index", "fund"}:
+            lines.append(f"{kind}: " + " ".join(entity.id for entity in members))
+        else:
+            lines.append(f"{kind}: " + "; ".join(f"{e.id} {e.name}" for e in members))
+    return "\n".join(lines)
 
 
 def request_text(question: str, context: QuestionContext) -> str:
