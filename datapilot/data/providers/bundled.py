@@ -79,7 +79,7 @@ def _read_wide(path: Path, date_format: str | None = None) -> pd.DataFrame:
     # utf-8-sig: arch's crude.csv starts with a byte-order mark.
     frame = pd.read_csv(path, encoding="utf-8-sig")
     frame = frame.rename(columns={frame.columns[0]: "date"})
-    frame["date"] = pd.to_datetime(frame["date"], format=date_format)
+    frame["date"] = pd.to_datetime(frame["date"].astype(str), format=date_format)
     return frame
 
 
