@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from datapilot.commands import data_live
 from datapilot.core.intent import EntityKind
 
 app = typer.Typer(
@@ -17,6 +18,7 @@ app = typer.Typer(
 )
 # Piped output (no terminal) gets a wide table rather than one squeezed into 80 columns.
 console = Console(width=None if Console().is_terminal else 160)
+data_live.register(app)  # fetch, search: live providers
 
 
 @app.command()

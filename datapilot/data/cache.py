@@ -70,6 +70,7 @@ class CachePolicy(BaseModel):
     settle: timedelta = Field(
         default=timedelta(days=7), description="Late revisions and corrections land within this."
     )
+    refetch: bool = Field(default=False, description="Always fetch (`data fetch --force`).")
 
     @classmethod
     def from_hours(cls, overrides: dict[str, float]) -> CachePolicy:
@@ -90,6 +91,8 @@ class CachePolicy(BaseModel):
         dataset: str,
     ) -> Decision:
         """Serve locally or fetch, and why."""
+        if self.refetch:
+            return Decision(action="fetch", reason="refetch requested")
         covering = [r for r in records if r.covers(start, end)]
         if not covering:
             return Decision(action="fetch", reason="no earlier fetch covers the window")

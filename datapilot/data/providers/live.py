@@ -91,6 +91,8 @@ class EntityFetch(BaseModel):
             return (
                 f"{self.id}: {self.dataset} as of {self.as_of:%Y-%m-%d %H:%M} UTC ({self.message})"
             )
+        if self.status == "stale":
+            return f"{self.id}: {self.dataset} from the local copy ({self.message})"
         if self.status == "failed":
             return f"{self.id}: {self.message}"
         return None

@@ -248,7 +248,7 @@ class Router:
                     id=entity_id,
                     dataset=dataset,
                     status="stale",
-                    message=reason + "; local data used",
+                    message=reason,
                 )
             )
         hint = (

@@ -1,0 +1,159 @@
+"""`datapilot data fetch` and `datapilot data search`: live providers from the terminal."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from datapilot.data.providers.live import DATASETS, Dataset, FetchReport
+
+# Piped output (no terminal) gets a wide table rather than one squeezed into 80 columns.
+console = Console(width=None if Console().is_terminal else 160)
+_STYLE = {"fetched": "green", "fresh": "cyan", "stale": "yellow", "failed": "red"}
+
+
+def fetch(
+    ids: Annotated[list[str], typer.Argument(help="Entity ids: AAPL, UNRATE, 600519.SH, ^VIX …")],
+    start: Annotated[
+        datetime | None,
+        typer.Option("--from", formats=["%Y-%m-%d"], help="First date you need (YYYY-MM-DD)."),
+    ] = None,
+    end: Annotated[
+        datetime | None,
+        typer.Option("--to", formats=["%Y-%m-%d"], help="Last date you need (YYYY-MM-DD)."),
+    ] = None,
+    what: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--what",
+            help="Datasets: prices, series, fundamentals, news, profile (repeatable); "
+            "default: prices or series by kind.",
+        ),
+    ] = None,
+    provider: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider",
+            help="yahoo, fred, sec, akshare, datahub (repeatable, in order); "
+            "default: DATAPILOT_PROVIDERS, or all of them when none is configured.",
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Refetch even when the local copy is fresh.")] = False,
+) -> None:
+    """Download entities from live providers into the warehouse (cached; see the TTLs)."""
+    from datapilot.data.providers import router as live
+    from datapilot.settings import get_settings
+
+    settings = get_settings()
+    if settings.offline:
+        _fail("offline mode forbids fetching; unset DATAPILOT_OFFLINE to use live providers")
+    datasets = _datasets(what)
+    names = _provider_names(provider)
+    chosen = live.router(names)
+    if force:
+        chosen.policy = chosen.policy.model_copy(update={"refetch": True})
+    with console.status(f"Fetching {', '.join(ids)} from {', '.join(names)} …"):
+        report = chosen.ensure(
+            ids, start.date() if start else None, end.date() if end else None, datasets
+        )
+    _print_report(report)
+    unserved = [i for i in dict.fromkeys(x.strip().upper() for x in ids) if not report.get(i)]
+    if unserved:
+        console.print(
+            f"[yellow]{', '.join(unserved)}: not fetched; none of {', '.join(names)} serves "
+            "them, or local data already cover the window (try --provider or "
+            "`datapilot data search`)[/yellow]"
+        )
+    if not report.items:
+        raise typer.Exit(code=1)
+    if not report.ok:
+        raise typer.Exit(code=1)
+
+
+def search(
+    name: Annotated[
+        str, typer.Argument(help="A name in English or Chinese: Apple, 贵州茅台, CPI…")
+    ],
+    provider: Annotated[
+        list[str] | None,
+        typer.Option("--provider", help="Search only these providers (repeatable)."),
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, max=50, help="Most results shown.")] = 10,
+) -> None:
+    """Find entities by name locally and at live providers; new ones join the catalog."""
+    from datapilot.data.providers import router as live
+    from datapilot.settings import get_settings
+
+    names = [] if get_settings().offline else _provider_names(provider)
+    with console.status(f"Searching {name!r} …"):
+        result = live.router(names).search(name, limit)
+    table = Table(title=f"Entities matching {name!r}")
+    for column in ("id", "kind", "name", "source", "data"):
+        table.add_column(column)
+    for entity in result.entities:
+        table.add_row(
+            entity.id,
+            entity.kind,
+            entity.name,
+            entity.source or "—",
+            "yes" if entity.available else "no",
+        )
+    console.print(table)
+    for error in result.errors:
+        console.print(f"[yellow]{error}[/yellow]")
+    if not result.entities:
+        _fail(f"nothing matches {name!r}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the live-data commands to the `data` command group."""
+    app.command("fetch")(fetch)
+    app.command("search")(search)
+
+
+def _datasets(what: list[str] | None) -> list[Dataset] | None:
+    if not what:
+        return None
+    unknown = sorted(set(what) - set(DATASETS))
+    if unknown:
+        _fail(f"unknown dataset(s) {', '.join(unknown)}; choose from {', '.join(DATASETS)}")
+    return [d for d in DATASETS if d in what]
+
+
+def _provider_names(given: list[str] | None) -> list[str]:
+    from datapilot.data.providers.router import LIVE_PROVIDERS, provider_names
+    from datapilot.settings import get_settings
+
+    try:
+        names = provider_names(get_settings(), given)
+    except ValueError as error:
+        _fail(str(error))
+    # An explicit command is consent to use the network even when only bundled data is configured.
+    return names or list(LIVE_PROVIDERS)
+
+
+def _print_report(report: FetchReport) -> None:
+    table = Table(title="Fetch report")
+    for column in ("id", "dataset", "status", "provider", "rows", "as of (UTC)", "note"):
+        table.add_column(column, justify="right" if column == "rows" else "left")
+    for item in report.items:
+        style = _STYLE[item.status]
+        table.add_row(
+            item.id,
+            item.dataset,
+            f"[{style}]{item.status}[/{style}]",
+            item.provider or "—",
+            f"{item.rows:,}",
+            f"{item.as_of:%Y-%m-%d %H:%M}" if item.as_of else "",
+            item.message,
+        )
+    console.print(table)
+
+
+def _fail(message: str) -> None:
+    console.print(f"[red]{message}[/red]")
+    raise typer.Exit(code=1)
