@@ -166,5 +166,5 @@ def find(
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[red]Error:[/red] {message}", highlight=False)
+    Console(stderr=True).print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code=1)

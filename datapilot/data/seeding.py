@@ -144,8 +144,7 @@ def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
             f"Could not carry your own data over from {old} into the new warehouse: {error}. "
             f"Move {old} aside to start fresh (your imports would need importing again)."
         ) from error
-    finally:
-        connection.execute("DETACH old")
+    # No DETACH: it is refused inside the open transaction; closing the connection releases it.
 
 
 def _sql_path(path: Path) -> str:
