@@ -129,11 +129,14 @@ def fundamentals_table(
     warehouse: Warehouse,
     entity_id: str,
     fields: Sequence[str] | None = None,
-    period: Period = "annual",
+    period: Period | Sequence[Period] = "annual",
 ) -> pd.DataFrame:
     """One company's figures as a wide time series: `date` index (period end), one column per
-    field; `attrs` carry units and sources. Snapshot ratios (P/E …) come as period "snapshot"."""
-    long = fundamentals(warehouse, [entity_id], fields, period)
+    field; `attrs` carry units and sources. A single period brings the latest snapshot ratios
+    (P/E, market cap …, dated when fetched) along; pass a list to choose exactly."""
+    periods = [period, "snapshot"] if isinstance(period, str) else list(period)
+    long = fundamentals(warehouse, [entity_id], fields)
+    long = long[long["period"].isin(periods)]
     if long.empty:
         return pd.DataFrame()
     wide = long.pivot_table(index="period_end", columns="field", values="value", aggfunc="first")

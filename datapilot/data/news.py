@@ -55,13 +55,14 @@ def write_news_in(connection: duckdb.DuckDBPyConnection, frame: pd.DataFrame, so
 
 def news(
     warehouse: Warehouse,
-    ids: Sequence[str],
+    ids: str | Sequence[str],
+    limit: int = 20,
     start: date | None = None,
     end: date | None = None,
-    limit: int = 20,
 ) -> pd.DataFrame:
-    """Headlines about the entities, newest first:
-    `[id, published, title, publisher, url, summary, source]`."""
+    """Headlines about one or more entities, newest first:
+    `[id, published, title, publisher, url, summary, source]`; `attrs["sources"]` as usual."""
+    ids = [ids] if isinstance(ids, str) else list(ids)
     frame = read_table(
         warehouse,
         "SELECT id, published, title, publisher, url, summary, source FROM news "
@@ -77,4 +78,6 @@ def news(
     )
     if frame.empty:
         return pd.DataFrame(columns=["id", "published", "title", "publisher", "url", "summary"])
-    return frame.reset_index(drop=True)
+    frame = frame.reset_index(drop=True)
+    frame.attrs["sources"] = sorted(frame["source"].unique())
+    return frame
