@@ -150,10 +150,8 @@ def fetch_records(
 
 def read_table(warehouse: Warehouse, sql: str, params: dict[str, object]) -> pd.DataFrame:
     """A read query on a table live providers create on first write; empty until then."""
-    # Prefer a public `Warehouse.query`; fall back to the reader it wraps.
-    run = getattr(warehouse, "query", None) or warehouse._query
     try:
-        return run(sql, params)
+        return warehouse.query(sql, params)
     except duckdb.CatalogException:
         return pd.DataFrame()
 
