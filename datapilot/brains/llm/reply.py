@@ -64,6 +64,7 @@ def reply_schema() -> dict[str, Any]:
 
 def _compact(node: Any) -> Any:
     if isinstance(node, dict):
+        node = _nullable(node)
         return {
             key: _compact(value)
             for key, value in node.items()
@@ -74,3 +75,18 @@ def _compact(node: Any) -> Any:
     if isinstance(node, list):
         return [_compact(item) for item in node]
     return node
+
+
+def _nullable(node: dict[str, Any]) -> dict[str, Any]:
+    """`{"anyOf": [{"type": "string"}, {"type": "null"}]}` as `{"type": ["string", "null"]}`."""
+    options = node.get("anyOf")
+    if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
+        return node
+    other = next(option for option in options if option != {"type": "null"})
+    if "type" not in other or isinstance(other["type"], list):
+        return node
+    rest = {key: value for key, value in node.items() if key != "anyOf"}
+    merged = {**rest, **other, "type": [other["type"], "null"]}
+    if "enum" in merged:
+        merged["enum"] = [*merged["enum"], None]
+    return merged
