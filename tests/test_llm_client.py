@@ -163,3 +163,11 @@ async def test_a_stalled_stream_times_out() -> None:
 async def test_ping_reports_a_reachable_endpoint() -> None:
     with ScriptedEndpoint([Reply()]) as endpoint:
         assert await client_for(endpoint).ping()
+
+
+@time_limit(10)
+async def test_usage_records_the_time_spent_waiting() -> None:
+    with ScriptedEndpoint([Reply(content='{"answer": 42}', delay_s=0.25)]) as endpoint:
+        client = client_for(endpoint)
+        await _ask(client)
+    assert 250 <= client.meter.total().llm_latency_ms < 5000

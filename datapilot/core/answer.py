@@ -18,12 +18,14 @@ class Usage(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    llm_latency_ms: float = Field(default=0.0, description="Time spent waiting on model calls.")
 
     def add(self, other: Usage) -> Usage:
         return Usage(
             llm_calls=self.llm_calls + other.llm_calls,
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
+            llm_latency_ms=round(self.llm_latency_ms + other.llm_latency_ms, 1),
         )
 
 

@@ -30,6 +30,7 @@ class UsageMeter(BaseModel):
             llm_calls=len(self.calls),
             prompt_tokens=sum(call.prompt_tokens for call in self.calls),
             completion_tokens=sum(call.completion_tokens for call in self.calls),
+            llm_latency_ms=round(self.latency_ms, 1),
         )
 
     @property
