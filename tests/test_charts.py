@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from datetime import date
 from pathlib import Path
 
@@ -173,3 +174,16 @@ def test_rendering_replaces_an_existing_file(charts, tmp_path: Path) -> None:
     target.write_bytes(b"old")
     to_png(charts["line"], target)
     assert target.read_bytes()[:8] == PNG_MAGIC
+
+
+@pytest.mark.parametrize("name", ["line", "candlestick"])
+def test_chinese_text_renders_with_a_cjk_font(name: str, charts, tmp_path: Path) -> None:
+    from datapilot.core.charts import font_families
+
+    if len(font_families()) < 2:
+        pytest.skip("no font with Chinese glyphs is installed (mplfonts or a CJK system font)")
+    chart = charts[name].model_copy(update={"title": "苹果公司收盘价（2022年）"})
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font")
+        to_png(chart, tmp_path / "zh.png")
+    assert (tmp_path / "zh.png").read_bytes()[:8] == PNG_MAGIC

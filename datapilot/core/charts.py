@@ -7,6 +7,9 @@ other PNG is drawn with matplotlib's object API, so rendering is safe from worke
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
+import importlib.util
 import json
 import logging
 import os
@@ -24,8 +27,23 @@ from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
 UP, DOWN = "#26a69a", "#ef5350"
 BAND_COLOR = "rgba(31, 119, 180, 0.18)"
 FIT_COLOR = "#d62728"
-# mplfinance draws through pyplot's global state; one candlestick render at a time.
-_PYPLOT_LOCK = threading.Lock()
+# Rendering sets fonts through matplotlib's global rcParams (and mplfinance draws through
+# pyplot's global state), so PNGs are rendered one at a time.
+_RENDER_LOCK = threading.Lock()
+# Fonts with Chinese glyphs, tried in order after DejaVu Sans (matplotlib falls back per glyph).
+_CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "SimHei",
+    "Arial Unicode MS",
+)
+_SHIPPED_CJK_FONT = "NotoSansCJKsc-Regular.otf"
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -208,20 +226,44 @@ def _fit_label(fit: Any) -> str:
 
 def to_png(chart: ChartOutput, path: Path, dpi: int = 110) -> Path:
     """Render the chart to a PNG at `path` (written to a temp name, then renamed into place)."""
+    import matplotlib
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
     os.close(handle)
     try:
-        if chart.spec.panels and chart.spec.panels[0].mark == "candlestick":
-            _candlestick_png(chart, Path(temp_name), dpi)
-        else:
-            _matplotlib_png(chart, Path(temp_name), dpi)
+        with _RENDER_LOCK, matplotlib.rc_context({"font.family": font_families()}):
+            if chart.spec.panels and chart.spec.panels[0].mark == "candlestick":
+                _candlestick_png(chart, Path(temp_name), dpi)
+            else:
+                _matplotlib_png(chart, Path(temp_name), dpi)
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
     return path
+
+
+@functools.cache
+def font_families() -> list[str]:
+    """DejaVu Sans, then a font with Chinese glyphs: an installed one, else mplfonts' one."""
+    from matplotlib import font_manager
+
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    family = next((name for name in _CJK_FAMILIES if name in installed), None)
+    if family is None and importlib.util.find_spec("mplfonts") is not None:
+        shipped = importlib.resources.files("mplfonts") / "fonts" / _SHIPPED_CJK_FONT
+        if shipped.is_file():
+            font_manager.fontManager.addfont(str(shipped))
+            family = font_manager.FontProperties(fname=str(shipped)).get_name()
+    if family is None:
+        logger.warning(
+            "No font with Chinese glyphs found: Chinese text in PNG charts will show as boxes. "
+            "Install the mplfonts package or a CJK system font (e.g. fonts-noto-cjk)."
+        )
+        return ["DejaVu Sans"]
+    return ["DejaVu Sans", family]
 
 
 def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
@@ -366,12 +408,13 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
                 )
             )
     ratios = [row.lead.height for row in rows]
+    style = mpf.make_mpf_style(base_mpf_style="yahoo", rc={"font.family": font_families()})
     # mplfinance applies its style to the global rcParams; keep that out of later charts.
-    with _PYPLOT_LOCK, matplotlib.rc_context():
+    with matplotlib.rc_context():
         figure, axes = mpf.plot(
             prices,
             type="candle",
-            style="yahoo",
+            style=style,
             volume=volume_panel is not None,
             **({"volume_panel": volume_panel} if volume_panel is not None else {}),
             addplot=plots or [],
