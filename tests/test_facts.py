@@ -112,6 +112,7 @@ def test_tables_series_and_bounds() -> None:
         (1234567.8, "shares", "1,234,568 shares"),
         (252.0, None, "252"),
         (3.5, "percent", "3.50%"),
+        (67.534, "0–100", "67.53"),
         (float("nan"), "USD", "n/a"),
         ("2020-03-23", None, "2020-03-23"),
     ],

@@ -22,6 +22,7 @@ MAX_FACTS_PER_CALL = 80
 MAX_SERIES_COLUMNS = 8
 _UNITLESS_COLUMNS = {"count", "rank", "n", "observations"}
 _PERCENT_UNITS = {"%", "percent", "pct", "percentage"}
+_SCALE = re.compile(r"^[-−]?\d+(\.\d+)?\s*[–-]\s*[-−]?\d+(\.\d+)?$")
 
 
 # --- formatting ---------------------------------------------------------------------------------
@@ -56,6 +57,8 @@ def format_value(value: float | str | None, unit: str | None = None) -> str:
         return number
     if unit.lower() in _PERCENT_UNITS:
         return f"{number}%"
+    if _SCALE.match(unit):
+        return number  # "0–100" names a scale, not a unit
     return f"{number} {unit}"
 
 

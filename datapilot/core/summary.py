@@ -159,7 +159,11 @@ def _actions_sentence(steps: list[_Step], understanding: Understanding, zh: bool
             phrases.append(_shown(step, zh))
         elif step.category == "prediction":
             phrases.append(_forecast_phrase(step, zh))
-        elif title and title in seen_titles and step is not first_data:
+        elif step.category == "frame" and len(set(refs_in(step.call.args))) > 1:
+            phrases.append(f"用 {name} 合并了结果" if zh else f"combined them with {name}")
+        elif step.category == "frame" or (
+            title and title in seen_titles and step is not first_data
+        ):
             # Same measure as an earlier result (rank, filter …): an operation on it.
             phrases.append(f"对结果应用了 {name}" if zh else f"applied {name} to it")
         elif step.category == "acquisition":
@@ -209,9 +213,10 @@ def _what(step: _Step, zh: bool) -> str:
     if zh:
         title = _TITLE_ZH.get(title, title)
         title = title or "数据"
+        named = any(subject in title for subject in subjects)
         return (
             f"{'、'.join(subjects)}的{title}"
-            if subjects and step.category == "acquisition"
+            if subjects and step.category == "acquisition" and not named
             else title
         )
     title = _lower_first(title) if title else "the data"
@@ -235,7 +240,8 @@ def _shown(step: _Step, zh: bool) -> str:
     if isinstance(value, ChartOutput):
         if zh:
             return f"用 {name} 画了{_CHART_ZH.get(value.chart_type, '图')}《{value.title}》"
-        return f"plotted a {value.chart_type} chart “{value.title}” with {name}"
+        article = "an" if value.chart_type[0] in "aeiou" else "a"
+        return f"plotted {article} {value.chart_type} chart “{value.title}” with {name}"
     if isinstance(value, TableOutput):
         return (
             f"用 {name} 制作了表格《{value.title}》"
@@ -386,7 +392,7 @@ def _cell_sentences(facts: list[Fact], title: str, zh: bool) -> list[str]:
     ranked = [f for f in numeric if f.measure == main]
     others = _by_subject(f for f in facts if f.measure != main)
     label = _measure_label(main, zh)
-    head = title or label
+    head = (_TITLE_ZH.get(title, title) if zh else title) or label
     items = []
     for position, fact in enumerate(ranked[:MAX_RANKED], 1):
         extra = _cell_extras(others.get(fact.subject or "", {}), zh)
@@ -500,9 +506,14 @@ _MEASURE_ZH = {
 }
 
 
+_MEASURE_EN = {"max_drawdown_pct": "maximum drawdown", "return_pct": "return"}
+
+
 def _measure_label(name: str, zh: bool) -> str:
     if zh and name in _MEASURE_ZH:
         return _MEASURE_ZH[name]
+    if not zh and name in _MEASURE_EN:
+        return _MEASURE_EN[name]
     words = name.removesuffix("_pct").replace("_", " ")
     return words
 
