@@ -1,0 +1,87 @@
+"""Choosing and falling back: auto vs llm, a dead endpoint skipped, the real offline planner."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+
+from llm_cases.support import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
+
+from datapilot.brains import select_brain
+from datapilot.brains.llm import LLMBrain
+from datapilot.core.context import QuestionContext
+from datapilot.core.pipeline import ask
+from datapilot.llm.client import forget_endpoint_modes
+from datapilot.llm.health import forget_health
+from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.settings import Settings
+
+pytestmark = LOOPBACK
+
+QUESTION = "Compare the cumulative returns of JPMorgan and Bank of America since the start of 2020"
+TODAY = date(2021, 6, 30)
+
+
+def _fresh() -> None:
+    forget_endpoint_modes()
+    forget_health()
+
+
+def test_select_brain_builds_the_llm_brain_when_a_model_is_configured() -> None:
+    settings = Settings(llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
+    brain = select_brain(QuestionContext(today=TODAY), settings)
+    assert isinstance(brain, LLMBrain) and brain.name == "llm"
+    assert select_brain(QuestionContext(today=TODAY), Settings()).name == "offline"
+
+
+@time_limit(20)
+async def test_a_failing_endpoint_is_skipped_by_auto_for_a_while() -> None:
+    _fresh()
+    with ScriptedEndpoint([Reply(content="{}", delay_s=2)]) as endpoint:
+        settings = Settings(
+            llm_base_url=endpoint.base_url, llm_model="m", llm_timeout_s=0.3, llm_max_retries=0
+        )
+        first = await _understand(settings)
+        assert "did not answer within 0.3 s" in first.notes[0]
+        contacted = len(endpoint.requests)
+        started = time.perf_counter()
+        second = await _understand(settings)
+        assert time.perf_counter() - started < 0.3
+        assert len(endpoint.requests) == contacted  # not even tried
+        assert "not reachable" in second.notes[0]
+        assert second.usage.llm_calls == 0
+
+
+@time_limit(20)
+async def test_offline_mode_refuses_a_remote_model_but_not_a_local_one() -> None:
+    _fresh()
+    remote = Settings(llm_base_url="https://api.example.com/v1", llm_model="m", offline=True)
+    understanding = await _understand(remote)
+    assert "offline mode" in understanding.notes[0]
+    with ScriptedEndpoint([Reply(content="not json")]) as endpoint:
+        local = Settings(llm_base_url=endpoint.base_url, llm_model="m", offline=True)
+        await _understand(local)
+        assert endpoint.requests  # a model on this machine is allowed
+
+
+async def _understand(settings: Settings):
+    brain = LLMBrain(
+        settings, registry=TEST_REGISTRY, catalog=small_catalog(), fallback=StubOffline()
+    )
+    context = QuestionContext(today=TODAY)
+    return await brain.understand("Compare Apple and Microsoft in 2021", context)
+
+
+@time_limit(120)
+async def test_garbage_from_the_model_is_answered_by_the_real_offline_planner() -> None:
+    _fresh()
+    with ScriptedEndpoint([Reply(content="Sure, here you go: plan = [get prices, plot]")]) as ep:
+        settings = Settings(llm_base_url=ep.base_url, llm_model="m", llm_max_retries=0)
+        answer = await ask(QUESTION, QuestionContext(today=TODAY), brain=LLMBrain(settings))
+        assert len(ep.requests) == 3  # the plan and two repairs; the summary is the template
+    assert answer.status == "ok", answer.message
+    assert {e.id for e in answer.intent.entities} == {"JPM", "BAC"}
+    assert (str(answer.intent.start), str(answer.intent.end)) == ("2020-01-01", "2021-06-30")
+    assert "the offline planner answered" in answer.notes[0]
+    assert answer.usage.llm_calls == 3
+    assert answer.summary.startswith("I ")
