@@ -30,6 +30,13 @@ _FIT_ROWS = {"daily": 756, "weekly": 520, "monthly": 480, "quarterly": 400, "ann
 _MIN_ROWS = 12
 
 
+def preload() -> None:
+    """Import the model libraries now (1–2 s cold) so a server's first forecast answers quickly."""
+    import arch  # noqa: F401
+    import statsmodels.tsa.arima.model
+    import statsmodels.tsa.exponential_smoothing.ets  # noqa: F401
+
+
 def _target(frame: pd.DataFrame, horizon: int) -> tuple[str, pd.Series]:
     """The column forecast (the first numeric one) over its bounded recent history."""
     require_timeseries(frame)
