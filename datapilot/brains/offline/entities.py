@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.core.context import ClientTable
-from datapilot.data.catalog import Catalog, Entity
+from datapilot.data.catalog import Entity, Match
 
 MIN_SCORE = 80.0
 # Labels of phrases that, said alone, mean a measure or a form rather than an entity.
@@ -33,12 +33,12 @@ class Mention(BaseModel):
 
 
 def find_mentions(
-    text: str, catalog: Catalog, blocked: Sequence[Span], vocab: Vocab
+    text: str, candidates: Sequence[Match], blocked: Sequence[Span], vocab: Vocab
 ) -> tuple[list[Mention], list[str]]:
-    """Catalog entities the text names, in text order, and trace lines for those set aside."""
+    """The catalog's mentions in `text` that hold up, in text order, and why others were not."""
     kept: list[Mention] = []
     trace: list[str] = []
-    for match in catalog.mentions(text):
+    for match in candidates:
         span = (match.start, match.end)
         said = match.matched
         if match.score < MIN_SCORE:

@@ -1,4 +1,4 @@
-"""Counts written as digits, English words ("ten", "twenty-five") or Chinese numerals (三, 十二, 两)."""
+"""Counts written as digits, English words ("ten", "twenty-five") or Chinese numerals (十二)."""
 
 from __future__ import annotations
 

@@ -38,6 +38,8 @@ _HISTORY = {
     "quarterly": Duration(40, "year"),
     "annual": Duration(60, "year"),
 }
+_ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
+_ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
 _LABELS: dict[str, tuple[str, str]] = {
     "close": ("closing price", "收盘价"),
     "value": ("", ""),
@@ -160,6 +162,7 @@ class _Planner:
         parts: list[str] = []
         price_freq = freq if freq in ("daily", "weekly", "monthly") else "daily"
         span = f"{_iso(start) or 'the start'} to {_iso(end) or 'the end'}"
+        span_zh = f"{_iso(start) or '最早'}至{_iso(end) or '最新'}"
         if prices:
             ids = [e.id for e in prices]
             if all(e.kind == "index" for e in prices):
@@ -168,7 +171,10 @@ class _Planner:
                         "get_index_levels",
                         {"ids": ids, **window, "freq": price_freq},
                         name="levels",
-                        description=f"Get {price_freq} levels of {', '.join(ids)}, {span}",
+                        description=self._say(
+                            f"Get {price_freq} levels of {', '.join(ids)}, {span}",
+                            f"获取{'、'.join(ids)}的{_ZH_FREQ[price_freq]}点位（{span_zh}）",
+                        ),
                         task="data",
                     )
                 )
@@ -183,7 +189,11 @@ class _Planner:
                         "get_prices",
                         {"ids": ids, **window, "freq": price_freq, "field": field},
                         name="prices",
-                        description=f"Get {price_freq} {field.replace('_', ' ')} prices of {', '.join(ids)}, {span}",
+                        description=self._say(
+                            f"Get {price_freq} {field.replace('_', ' ')} prices of "
+                            f"{', '.join(ids)}, {span}",
+                            f"获取{'、'.join(ids)}的{_ZH_FREQ[price_freq]}收盘价（{span_zh}）",
+                        ),
                         task="data",
                     )
                 )
@@ -197,7 +207,10 @@ class _Planner:
                     "get_series",
                     args,
                     name="series",
-                    description=f"Get the values of {', '.join(ids)}, {span}",
+                    description=self._say(
+                        f"Get the values of {', '.join(ids)}, {span}",
+                        f"获取{'、'.join(ids)}的数据（{span_zh}）",
+                    ),
                     task="data",
                 )
             )
@@ -208,7 +221,7 @@ class _Planner:
                 "merge_frames",
                 {"frames": [frame(p) for p in parts]},
                 name="merged",
-                description="Put the prices and series side by side",
+                description=self._say("Put the prices and series side by side", "合并价格和序列"),
                 task="processing",
             )
         )
@@ -217,26 +230,51 @@ class _Planner:
                 "resample",
                 {"frame": frame(output), "freq": freq, "how": "last"},
                 name=f"{freq}_levels",
-                description=f"Take the {freq} closing values",
+                description=self._say(f"Take the {freq} closing values", "取每期末的值"),
                 task="processing",
             )
         return output
+
+    def _lookback(self, warm_up: Duration) -> date | None:
+        """An earlier start, so a calculation over a trailing window is full from `start` on."""
+        return warm_up.back(self.r.start) if self.r.start else None
+
+    def _trim(self, data: str) -> str:
+        """Cut a result back to the question's window after a warm-up."""
+        r = self.r
+        return self.builder.add(
+            "filter_dates",
+            {"frame": frame(data), "start": _iso(r.start), "end": _iso(r.end)},
+            name=f"{data}_window",
+            description=self._say(f"Keep {r.start} to {r.end}", f"保留{r.start}至{r.end}的数据"),
+            task="processing",
+        )
 
     def returns(self, levels: str, period: str = "daily") -> str:
         return self.builder.add(
             "compute_returns",
             {"frame": frame(levels), "period": period},
             name=f"{period}_returns",
-            description=f"Compute {period} returns in %",
+            description=self._say(
+                f"Compute {period} returns in %", f"计算{_ZH_FREQ[period]}收益率（%）"
+            ),
             task="processing",
         )
 
     # --- outputs ---------------------------------------------------------------------------
 
+    def _say(self, english: str, chinese: str) -> str:
+        """Task and step descriptions in the question's language."""
+        return chinese if self.r.zh else english
+
     def _chart(self, interface: str, data: str, title: str, **extra: Any) -> str:
         args = {"frame": frame(data), "title": title, **extra}
         return self.builder.add(
-            interface, args, name="chart", description=f"Draw: {title}", task="visualization"
+            interface,
+            args,
+            name="chart",
+            description=self._say(f"Draw: {title}", f"绘制：{title}"),
+            task="visualization",
         )
 
     def _table(self, data: str, title: str, **extra: Any) -> str:
@@ -244,7 +282,7 @@ class _Planner:
             "show_table",
             {"frame": frame(data), "title": title, **extra},
             name="table",
-            description=f"Show the table: {title}",
+            description=self._say(f"Show the table: {title}", f"列表展示：{title}"),
             task="visualization",
         )
 
@@ -262,7 +300,7 @@ class _Planner:
         label = _LABELS.get(what, (what, what))[1 if r.zh else 0]
         names = _names(entities, r.zh)
         if r.zh:
-            text = f"{names}{label}"
+            text = f"{names} {label}" if names[-1:].isascii() else f"{names}{label}"
             if window and r.start and r.end:
                 text += f"（{r.start} 至 {r.end}）"
             return text
@@ -281,7 +319,9 @@ class _Planner:
                 "normalize",
                 {"frame": frame(data), "base": 100.0},
                 name="normalized",
-                description="Rebase every series to 100 at the start",
+                description=self._say(
+                    "Rebase every series to 100 at the start", "以起点为100归一化"
+                ),
                 task="processing",
             )
         metric = "close" if r.price_entities else "value"
@@ -310,7 +350,7 @@ class _Planner:
                 "period_return",
                 {"frame": frame(data), "start": _iso(r.start), "end": _iso(r.end)},
                 name="period_return",
-                description="Compute the return over the window",
+                description=self._say("Compute the return over the window", "计算区间收益率"),
                 task="processing",
             )
             self._table(table, self._title("return"))
@@ -318,7 +358,10 @@ class _Planner:
             "cumulative_returns",
             {"frame": frame(data)},
             name="cumulative",
-            description="Compute the cumulative return in % since the start",
+            description=self._say(
+                "Compute the cumulative return in % since the start",
+                "计算自起点以来的累计收益率（%）",
+            ),
             task="processing",
         )
         self.primary = cumulative
@@ -333,7 +376,9 @@ class _Planner:
                     "period_return",
                     {"frame": frame(self.levels()), "start": _iso(r.start), "end": _iso(r.end)},
                     name="period_returns",
-                    description="Compute each one's return over the window",
+                    description=self._say(
+                        "Compute each one's return over the window", "计算各自的区间收益率"
+                    ),
                     task="processing",
                 )
             else:
@@ -341,7 +386,10 @@ class _Planner:
                     "cross_section_returns",
                     {"ids": ids, "start": _iso(r.start), "end": _iso(r.end)},
                     name="returns",
-                    description=f"Compute the return of {', '.join(ids)} over the window",
+                    description=self._say(
+                        f"Compute the return of {', '.join(ids)} over the window",
+                        f"计算{'、'.join(ids)}的区间收益率",
+                    ),
                     task="processing",
                 )
             by, descending = "return_pct", not r.ascending
@@ -350,7 +398,9 @@ class _Planner:
                 "summary_stats",
                 {"frame": frame(self.returns(self.levels(for_returns=True)))},
                 name="return_stats",
-                description="Summarise daily returns (std = volatility)",
+                description=self._say(
+                    "Summarise daily returns (std = volatility)", "统计日收益率（标准差即波动率）"
+                ),
                 task="processing",
             )
             by, descending = "std", not r.ascending
@@ -359,7 +409,7 @@ class _Planner:
                 "max_drawdown",
                 {"frame": frame(self.levels(for_returns=True))},
                 name="max_drawdown",
-                description="Find each one's maximum drawdown",
+                description=self._say("Find each one's maximum drawdown", "计算各自的最大回撤"),
                 task="processing",
             )
             # The largest drawdown is the most negative number.
@@ -368,7 +418,11 @@ class _Planner:
         if r.top_k:
             args["top_k"] = r.top_k
         ranked = self.builder.add(
-            "rank", args, name="ranked", description=f"Rank by {by}", task="processing"
+            "rank",
+            args,
+            name="ranked",
+            description=self._say(f"Rank by {by}", f"按{by}排序"),
+            task="processing",
         )
         self.primary = ranked
         title = self._title(measure)
@@ -382,7 +436,9 @@ class _Planner:
         if r.rank:
             self._ranking("volatility")
             return
-        data = self.levels(for_returns=True)
+        days = r.window or 30
+        warm_up = Duration(days * 1.5 + 5, "day")
+        data = self.levels(for_returns=True, start=self._lookback(warm_up))
         args: dict[str, Any] = {"frame": frame(data), "annualize": True}
         if r.window:
             args["window"] = r.window
@@ -390,18 +446,25 @@ class _Planner:
             "rolling_volatility",
             args,
             name="volatility",
-            description=f"Compute the {args.get('window', 30)}-day rolling volatility (annualised, %)",
+            description=self._say(
+                f"Compute the {args.get('window', 30)}-day rolling volatility (annualised, %)",
+                f"计算{args.get('window', 30)}日滚动波动率（年化，%）",
+            ),
             task="processing",
         )
+        vol = self._trim(vol)
         self.primary = vol
         if not r.table_only:
             self._chart("plot_line", vol, self._title("volatility"))
         if r.question_form or r.table_only:
             stats = self.builder.add(
                 "summary_stats",
-                {"frame": frame(self.returns(data))},
+                {"frame": frame(self.returns(self.levels(for_returns=True)))},
                 name="return_stats",
-                description="Summarise daily returns (std = daily volatility)",
+                description=self._say(
+                    "Summarise daily returns (std = daily volatility)",
+                    "统计日收益率（标准差即日波动率）",
+                ),
                 task="processing",
             )
             self._table(stats, self._title("stats"))
@@ -418,7 +481,7 @@ class _Planner:
             "max_drawdown",
             {"frame": frame(data)},
             name="max_drawdown",
-            description="Find the largest peak-to-trough fall",
+            description=self._say("Find the largest peak-to-trough fall", "计算最大回撤"),
             task="processing",
         )
         self._table(worst, self._title("max_drawdown"))
@@ -427,7 +490,9 @@ class _Planner:
                 "drawdown",
                 {"frame": frame(data)},
                 name="drawdown",
-                description="Compute the drawdown below the running peak",
+                description=self._say(
+                    "Compute the drawdown below the running peak", "计算相对前高的回撤"
+                ),
                 task="processing",
             )
             self.primary = curve
@@ -451,7 +516,7 @@ class _Planner:
             "correlation",
             {"frame": frame(data)},
             name="correlation",
-            description="Compute the correlation matrix",
+            description=self._say("Compute the correlation matrix", "计算相关系数矩阵"),
             task="processing",
         )
         self.primary = matrix
@@ -463,14 +528,15 @@ class _Planner:
         self.trace.append(f"correlation → scatter of {y} against {x} with a fitted line")
 
     def _yoy(self) -> None:
-        data = self.levels()
+        data = self.levels(start=self._lookback(Duration(1, "year")))
         change = self.builder.add(
             "pct_change",
             {"frame": frame(data), "kind": "yoy"},
             name="yoy",
-            description="Compute the year-over-year change in %",
+            description=self._say("Compute the year-over-year change in %", "计算同比变化（%）"),
             task="processing",
         )
+        change = self._trim(change)
         self.primary = change
         self._line_or(change, self._title("yoy"))
 
@@ -489,7 +555,7 @@ class _Planner:
                 "field": "volume",
             },
             name="volume",
-            description="Get the trading volume",
+            description=self._say("Get the trading volume", "获取成交量"),
             task="data",
         )
         self.primary = self.primary or volume
@@ -510,7 +576,10 @@ class _Planner:
                     interface,
                     {"frame": frame(data)},
                     name=metric,
-                    description=f"Compute the {metric.replace('stats', 'summary statistics')}",
+                    description=self._say(
+                        f"Compute the {metric.replace('stats', 'summary statistics')}",
+                        f"计算{_ZH_STAT[metric]}",
+                    ),
                     task="processing",
                 )
             )
@@ -521,7 +590,7 @@ class _Planner:
                 "merge_frames",
                 {"frames": [frame(p) for p in parts]},
                 name="statistics",
-                description="Put the statistics side by side",
+                description=self._say("Put the statistics side by side", "合并统计结果"),
                 task="processing",
             )
         )
@@ -551,12 +620,14 @@ class _Planner:
                     "get_ohlcv",
                     {"entity": entity.id, "start": _iso(r.start), "end": _iso(r.end), "freq": freq},
                     name="ohlcv",
-                    description=f"Get {freq} open/high/low/close/volume of {entity.id}",
+                    description=self._say(
+                        f"Get {freq} open/high/low/close/volume of {entity.id}",
+                        f"获取{entity.id}的{_ZH_FREQ[freq]}开高低收和成交量",
+                    ),
                     task="data",
                 )
                 self.primary = self.primary or ohlcv
-                what = "kline" if not indicators else "kline"
-                title = self._title(what, [entity])
+                title = self._title("kline", [entity])
                 if indicators:
                     title += " + " + " / ".join(i.upper() for i in indicators)
                 self.builder.add(
@@ -568,7 +639,7 @@ class _Planner:
                         "volume": True,
                     },
                     name="chart",
-                    description=f"Draw: {title}",
+                    description=self._say(f"Draw: {title}", f"绘制：{title}"),
                     task="visualization",
                 )
                 continue
@@ -580,7 +651,10 @@ class _Planner:
                         "merge_frames",
                         {"frames": [frame(self.levels([entity])), frame(output)]},
                         name=f"price_{name}",
-                        description=f"Put {entity.id}'s price beside its moving averages",
+                        description=self._say(
+                            f"Put {entity.id}'s price beside its moving averages",
+                            f"合并{entity.id}的价格和均线",
+                        ),
                         task="processing",
                     )
                 self._chart("plot_line", shown, self._title(name.upper(), [entity]))
@@ -602,7 +676,9 @@ class _Planner:
             f"get_{name}",
             args,
             name=name,
-            description=f"Compute {name.upper()} of {entity.id}",
+            description=self._say(
+                f"Compute {name.upper()} of {entity.id}", f"计算{entity.id}的{name.upper()}指标"
+            ),
             task="data",
         )
 
@@ -618,7 +694,10 @@ class _Planner:
                     "forecast_volatility",
                     {"frame": frame(self.returns(history)), "horizon": steps},
                     name="forecast",
-                    description=f"Forecast {entity.id}'s volatility {steps} steps ahead (GARCH)",
+                    description=self._say(
+                        f"Forecast {entity.id}'s volatility {steps} steps ahead (GARCH)",
+                        f"用GARCH预测{entity.id}未来{steps}期的波动率",
+                    ),
                     task="prediction",
                 )
                 self._chart("plot_line", forecast, self._title("forecast", [entity], window=False))
@@ -626,12 +705,15 @@ class _Planner:
                 interface = {"ets": "forecast_ets", "naive": "forecast_naive"}.get(
                     r.model, "forecast_arima"
                 )
+                model = interface.removeprefix("forecast_").upper()
                 forecast = self.builder.add(
                     interface,
                     {"frame": frame(history), "horizon": steps},
                     name="forecast",
-                    description=f"Forecast {entity.id} {steps} {entity.frequency} steps ahead "
-                    f"({interface.removeprefix('forecast_').upper()})",
+                    description=self._say(
+                        f"Forecast {entity.id} {steps} {entity.frequency} steps ahead ({model})",
+                        f"用{model}预测{entity.id}未来{steps}期",
+                    ),
                     task="prediction",
                 )
                 self.builder.add(
@@ -642,7 +724,10 @@ class _Planner:
                         "title": self._title("forecast", [entity], window=False),
                     },
                     name="chart",
-                    description=f"Draw the history of {entity.id} and its forecast",
+                    description=self._say(
+                        f"Draw the history of {entity.id} and its forecast",
+                        f"绘制{entity.id}的历史与预测",
+                    ),
                     task="visualization",
                 )
             self.primary = self.primary or forecast
@@ -679,7 +764,7 @@ class _Planner:
                 "get_company_info",
                 {"entity": entity.id},
                 name="profile",
-                description=f"Look up {entity.id}",
+                description=self._say(f"Look up {entity.id}", f"查询{entity.id}的基本信息"),
                 task="data",
             )
             self._table(info, self._title("profile", [entity], window=False))
@@ -692,7 +777,9 @@ class _Planner:
                 "get_constituents",
                 {"index": entity.id},
                 name="constituents",
-                description=f"List the members of {entity.id}",
+                description=self._say(
+                    f"List the members of {entity.id}", f"列出{entity.id}的成分股"
+                ),
                 task="data",
             )
             self._table(members, self._title("constituents", [entity], window=False))
@@ -704,7 +791,9 @@ class _Planner:
             "get_client_table",
             {"name": table.name},
             name="client_table",
-            description=f'Read the table "{table.name}" you sent',
+            description=self._say(
+                f'Read the table "{table.name}" you sent', f"读取您发送的表格“{table.name}”"
+            ),
             task="data",
         )
         if r.columns:
@@ -712,7 +801,9 @@ class _Planner:
                 "select_columns",
                 {"frame": frame(data), "columns": r.columns},
                 name="columns",
-                description=f"Keep {', '.join(r.columns)}",
+                description=self._say(
+                    f"Keep {', '.join(r.columns)}", f"保留列{'、'.join(r.columns)}"
+                ),
                 task="processing",
             )
         self.primary = data
@@ -725,7 +816,7 @@ class _Planner:
                     interface,
                     {"frame": frame(data)},
                     name=metric,
-                    description=f"Compute the {metric}",
+                    description=self._say(f"Compute the {metric}", f"计算{_ZH_STAT[metric]}"),
                     task="processing",
                 )
                 self._table(result, f"{metric}: {title}")
@@ -735,7 +826,7 @@ class _Planner:
                 "correlation",
                 {"frame": frame(data)},
                 name="correlation",
-                description="Compute the correlation matrix",
+                description=self._say("Compute the correlation matrix", "计算相关系数矩阵"),
                 task="processing",
             )
             self._table(matrix, f"correlation: {title}")
@@ -766,6 +857,8 @@ def _names(entities: list[Entity], zh: bool) -> str:
 
 
 def _chinese_name(entity: Entity) -> str:
+    if entity.name.isascii() and entity.name.isupper():
+        return entity.name  # IBM, AMD: written the same way in Chinese
     for alias in entity.aliases:
         if any("\u3400" <= ch <= "\u9fff" for ch in alias):
             return alias

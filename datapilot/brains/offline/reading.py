@@ -23,8 +23,8 @@ from datapilot.brains.offline.entities import (
 )
 from datapilot.brains.offline.numbers import ZH_NUMERAL, read_number
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.phrases import Hit
-from datapilot.brains.offline.vocab import INDICATORS, Vocab
+from datapilot.brains.offline.phrases import Hit, mask
+from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Horizon, TimeReading, default_window, read_time
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
@@ -74,6 +74,7 @@ class Reading(BaseModel):
     ma_windows: list[int] = Field(default_factory=list)
     annualize: bool = False
     normalize: bool = False
+    universe: bool = Field(default=False, description="Ranking every bundled stock.")
     model: str = "arima"
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
@@ -136,8 +137,17 @@ def normalize_text(question: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
+    candidates = catalog.mentions(text)
     time = read_time(text, today, vocab)
-    mentions, entity_trace = find_mentions(text, catalog, time.spans, vocab)
+    # A name that contains a time phrase ("3-month Treasury bill") is a name, not a window.
+    names = [
+        (m.start, m.end)
+        for m in candidates
+        if any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for s, e in time.spans)
+    ]
+    if names:
+        time = read_time(mask(text, names), today, vocab)
+    mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = vocab.matcher.find(text, claimed)
     entity_trace = [
@@ -181,6 +191,8 @@ def read_question(
         return reading
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
+    if reading.universe:
+        _narrow_universe(reading)
     _check_availability(reading)
     reading.rewritten = _rewrite(reading, parsed)
     return reading
@@ -273,7 +285,7 @@ def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
 
 
 def _observations(duration: Duration) -> int:
-    return int(round(duration.count * _OBSERVATIONS.get(duration.unit, 1)))
+    return round(duration.count * _OBSERVATIONS.get(duration.unit, 1))
 
 
 # --- scope -------------------------------------------------------------------------------------
@@ -308,7 +320,7 @@ def _scope(
         universe = sorted(catalog.entities(kind="stock", available=True), key=lambda e: e.id)
         if universe:
             reading.entities = universe
-            reading.trace.append(f"no entity named: ranking all {len(universe)} bundled stocks")
+            reading.universe = True
             return False
     reading.status = "no_data"
     reading.message = _unknown_message(parsed.unknown, reading.zh)
@@ -383,10 +395,16 @@ def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
         if "stats" not in metrics:
             metrics.append("stats")
             reading.trace.append("highest/lowest of one entity → summary statistics")
-    if several and not reading.rank and "return" in metrics and not reading.plot_asked:
-        if reading.question_form or _noun_comparison(parsed):
-            reading.rank = True
-            reading.trace.append("returns of several entities side by side → a cross-section")
+    side_by_side = reading.question_form or _noun_comparison(parsed)
+    if (
+        several
+        and not reading.rank
+        and "return" in metrics
+        and not reading.plot_asked
+        and side_by_side
+    ):
+        reading.rank = True
+        reading.trace.append("returns of several entities side by side → a cross-section")
     if reading.rank and not several:
         reading.rank = False
     if reading.rank:
@@ -450,7 +468,7 @@ def _read_window(reading: Reading, parsed: _Parsed) -> None:
             reading.trace.append(f'"{clause.text}" → {clause.start}..{clause.end}')
     reading.trace.extend(time.notes)
     if "forecast" in reading.metrics:
-        if time.explicit and time.start is not None:
+        if time.explicit and time.start_given:
             reading.start, reading.end = time.start, time.end
             reading.explicit_window = True
             reading.trace.append("the window given is the history the forecast is fitted on")
@@ -475,6 +493,21 @@ def _read_window(reading: Reading, parsed: _Parsed) -> None:
 
 
 # --- availability ------------------------------------------------------------------------------
+
+
+def _narrow_universe(reading: Reading) -> None:
+    """Keep the bundled stocks with data in the window."""
+    start, end = reading.start, reading.end
+    covered = [
+        e
+        for e in reading.entities
+        if not (start and e.last and e.last < start) and not (end and e.first and e.first > end)
+    ]
+    reading.entities = covered or reading.entities
+    reading.trace.append(
+        f"no entity named: ranking all {len(reading.entities)} bundled stocks "
+        "with data in the window"
+    )
 
 
 def _check_availability(reading: Reading) -> None:

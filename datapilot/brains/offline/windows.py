@@ -68,6 +68,7 @@ class TimeReading(BaseModel):
     start: date | None = None
     end: date | None = None
     explicit: bool = Field(default=False, description="A time phrase set the window.")
+    start_given: bool = Field(default=False, description="The start was said, not defaulted.")
     from_first: bool = Field(default=False, description="Starts at the entity's first date.")
     horizon: Horizon | None = None
     future: tuple[date, date] | None = Field(
@@ -104,7 +105,8 @@ class Atom:
 
 YEAR = r"(?<![0-9A-Za-z])(?:1[89]|20)\d{2}(?![0-9])"
 MONTH_ZH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
-DAY_ZH = r"(?:3[01]|[12][0-9]|0?[1-9]|三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])"
+ZH_1_9 = "[一二三四五六七八九]"
+DAY_ZH = rf"(?:3[01]|[12][0-9]|0?[1-9]|三十一?|二十{ZH_1_9}?|十{ZH_1_9}?|{ZH_1_9})"
 NUM_ZH = rf"(?:\d+(?:\.\d+)?|{ZH_NUMERAL})"
 QUARTER_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 QUARTER_WORDS |= {"fourth": 4, "4th": 4, "final": 4, "last": 4}
@@ -252,12 +254,12 @@ class Grammar:
             ),
             (
                 "decade_en",
-                rf"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])",
+                r"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])",
                 self._decade,
             ),
             (
                 "decade_zh",
-                rf"(?P<cent>上世纪|上个世纪|二十世纪|20世纪|本世纪|21世纪)?\s*(?:(?P<c>1[89]|20)(?P<d>\d)0|(?P<d2>\d)0|(?P<dz>[一二三四五六七八九])十)\s*年代",
+                r"(?P<cent>上世纪|上个世纪|二十世纪|20世纪|本世纪|21世纪)?\s*(?:(?P<c>1[89]|20)(?P<d>\d)0|(?P<d2>\d)0|(?P<dz>[一二三四五六七八九])十)\s*年代",
                 self._decade,
             ),
             (
@@ -564,6 +566,10 @@ class Grammar:
                 reading.future = (clause.start, clause.end or clause.start)
                 reading.clauses.append(clause)
                 continue
+            if clause.start is None and clause.end is not None and clause.end > today:
+                reading.future = (today + timedelta(days=1), clause.end)  # "through 2011"
+                reading.clauses.append(clause)
+                continue
             reading.clauses.append(clause)
             windows.append((clause.start, clause.end))
         reading.durations = [
@@ -575,6 +581,7 @@ class Grammar:
             reading.explicit = True
             reading.end = max(ends) if ends else today
             reading.start = min(starts) if starts else None
+            reading.start_given = reading.start is not None
             if len(windows) > 1:
                 reading.notes.append("several time phrases: the window spans all of them")
             if reading.end > today:
