@@ -99,6 +99,9 @@ def test_tickers_match_only_as_written_tokens(catalog: Catalog) -> None:
     assert ids(catalog, "the hd and ko of it") == []  # shorter ids: upper case only
     assert ids(catalog, "the size of the market") == []  # SIZE is a word in lower case
     assert ids(catalog, "BRK.B and $NVDA") == ["BRK-B", "NVDA"]
+    # Abbreviations that happen to be tickers: MA (Mastercard), PM, CI.
+    assert ids(catalog, "Apple with the 50-day MA at 3 PM, 95% CI") == ["AAPL"]
+    assert ids(catalog, "Mastercard") == ["MA"]
 
 
 def test_bare_a_share_code_matches_when_unambiguous(catalog: Catalog) -> None:

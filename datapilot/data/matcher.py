@@ -4,8 +4,9 @@ Rules (each one fixes a real false positive or miss):
 * names (aliases) match case-insensitively; a Latin name must not run into letters or digits
   ("Apple's" matches, "Applebee" does not); Chinese names match anywhere in the text;
 * spaces, hyphens, dots and apostrophes are ignored inside names ("S&P500", "T bill");
-* tickers (ids and `symbols`) match as whole tokens, exactly as written in upper case, or in any
-  case when four characters or longer and not an ordinary word ("msft" yes, "it"/"ge"/"size" no);
+* tickers (ids and `symbols`, less the `not_tickers` abbreviations such as MA) match as whole
+  tokens, exactly as written in upper case, or in any case when four characters or longer and
+  not an ordinary word ("msft" yes, "it"/"ge"/"size" no);
   a bare six-digit A-share code matches when it is unambiguous;
 * weak aliases ("momentum") count only when the text also says factor / ETF;
 * names of five letters or more also match with one or two typos ("Microsfot") at a lower score;
@@ -70,6 +71,8 @@ class Matcher:
             for name in entity.weak_aliases:
                 self._weak[text.key(name)] = entity.id
             for symbol in {entity.id, *entity.symbols}:
+                if symbol in rules.not_tickers:
+                    continue
                 self._tickers[symbol] = entity.id
                 if sum(c.isalnum() for c in symbol) >= 4 and symbol.lower() not in (
                     rules.common_words

@@ -33,6 +33,7 @@ class VocabularyError(ValueError):
 class MatchingRules:
     weak_context: tuple[str, ...] = ()
     common_words: frozenset[str] = frozenset()
+    not_tickers: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -60,6 +61,7 @@ def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
     extra_aliases: list[tuple[Path, str, list[str]]] = []
     weak_context: list[str] = []
     common_words: set[str] = set()
+    not_tickers: set[str] = set()
     for path in files:
         document = _read(path)
         defaults = document.get("defaults", {})
@@ -78,6 +80,7 @@ def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
         rules = document.get("matching", {})
         weak_context.extend(rules.get("weak_context", []))
         common_words.update(word.lower() for word in rules.get("common_words", []))
+        not_tickers.update(rules.get("not_tickers", []))
     for path, entity_id, names in extra_aliases:
         target = entities.get(entity_id.upper())
         if target is None:
@@ -85,7 +88,8 @@ def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
         target.aliases.extend(name for name in names if name not in target.aliases)
     result = list(entities.values())
     check_names(result, origin)
-    return Vocabulary(result, MatchingRules(tuple(weak_context), frozenset(common_words)))
+    rules = MatchingRules(tuple(weak_context), frozenset(common_words), frozenset(not_tickers))
+    return Vocabulary(result, rules)
 
 
 def check_names(entities: Iterable[Entity], origin: dict[str, Path] | None = None) -> None:
