@@ -187,3 +187,19 @@ def test_chinese_text_renders_with_a_cjk_font(name: str, charts, tmp_path: Path)
         warnings.filterwarnings("error", message=".*missing from font")
         to_png(chart, tmp_path / "zh.png")
     assert (tmp_path / "zh.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_bars_over_year_ends_are_labelled_by_year(tmp_path: Path) -> None:
+    ctx = _ctx()
+    index = pd.bdate_range("2015-01-01", "2018-12-31", name="date")
+    levels = F.tag(
+        pd.DataFrame({"AAA": np.linspace(100, 200, len(index))}, index=index),
+        kind="timeseries",
+        unit="USD",
+    )
+    chart = V.plot_bar(ctx, P.compute_returns(ctx, levels, period="annual"), "Annual returns")
+    figure = to_plotly(chart)
+    # The 2016 return ends on 2016-12-30: it must read "2016", not sit beside a "2017" tick.
+    assert list(figure["data"][0]["x"]) == ["2016", "2017", "2018"]
+    assert figure["layout"]["xaxis"]["type"] == "category"
+    assert to_png(chart, tmp_path / "annual.png").exists()

@@ -91,6 +91,26 @@ def _is_daily(x: pd.Series) -> bool:
     return bool(gaps.median() <= pd.Timedelta(days=1))
 
 
+def _bar_labels(spec: ChartSpec, data: pd.DataFrame) -> pd.Series | None:
+    """Period labels (2021, 2021-03, 2021-03-31) for bar charts over a few dates.
+
+    Bars of year-end or month-end observations drawn on a date axis sit next to the following
+    period's tick (a 2016 return beside "2017"); labelling each bar by its period is honest.
+    """
+    if any(p.mark != "bar" for p in spec.panels) or not _is_dates(data[spec.x]) or len(data) > 60:
+        return None
+    stamps = pd.to_datetime(data[spec.x])
+    gap = stamps.diff().dropna().median() if len(stamps) > 1 else pd.Timedelta(days=1)
+    pattern = (
+        "%Y"
+        if gap >= pd.Timedelta(days=300)
+        else "%Y-%m"
+        if gap >= pd.Timedelta(days=28)
+        else "%Y-%m-%d"
+    )
+    return stamps.dt.strftime(pattern)
+
+
 def _axis_label(panel: Panel) -> str:
     label = panel.title or ", ".join(panel.y)
     return f"{label} ({panel.unit})" if panel.unit and panel.unit not in label else label
@@ -123,7 +143,10 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
         vertical_spacing=0.03 if len(rows) > 1 else 0.0,
         row_heights=[h / sum(heights) for h in heights],
     )
-    x = data[spec.x]
+    labels = _bar_labels(spec, data)
+    x = data[spec.x] if labels is None else labels
+    if labels is not None:
+        figure.update_xaxes(type="category")
     for number, row in enumerate(rows, start=1):
         for panel in row.panels:
             for trace in _plotly_traces(go, panel, data, x):
@@ -250,6 +273,8 @@ def font_families() -> list[str]:
     """DejaVu Sans, then a font with Chinese glyphs: an installed one, else mplfonts' one."""
     from matplotlib import font_manager
 
+    # CJK fonts lack a bold face; matplotlib's fallback to regular is fine, its warning is noise.
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     installed = {font.name for font in font_manager.fontManager.ttflist}
     family = next((name for name in _CJK_FAMILIES if name in installed), None)
     if family is None and importlib.util.find_spec("mplfonts") is not None:
@@ -277,8 +302,9 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
     axes = figure.subplots(
         len(rows), 1, sharex=True, squeeze=False, gridspec_kw={"height_ratios": heights}
     )[:, 0]
-    dates = _is_dates(data[spec.x])
-    x = pd.to_datetime(data[spec.x]) if dates else data[spec.x]
+    labels = _bar_labels(spec, data)
+    dates = labels is None and _is_dates(data[spec.x])
+    x = pd.to_datetime(data[spec.x]) if dates else data[spec.x] if labels is None else labels
     for number, (row, ax) in enumerate(zip(rows, axes, strict=True)):
         if row.lead.mark == "pie":
             _pie(ax, row.lead, data, spec)
@@ -314,7 +340,7 @@ def _draw(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, dates: bool) 
     if panel.mark == "bar" and not dates:
         _category_bars(ax, panel, data, x)
         return
-    for column in panel.y:
+    for number, column in enumerate(panel.y):
         y = pd.to_numeric(data[column], errors="coerce")
         if panel.mark == "line":
             ax.plot(x, y, label=column, lw=1.4)
@@ -324,9 +350,11 @@ def _draw(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, dates: bool) 
         elif panel.mark == "scatter":
             ax.scatter(x, y, s=10, alpha=0.5, label=column)
         elif panel.mark == "bar":
-            width = _date_width(x)
+            # Several columns stand side by side within each date's slot.
+            width = _date_width(x) / len(panel.y)
+            shift = pd.to_timedelta((number - (len(panel.y) - 1) / 2) * width, unit="D")
             colors = _bar_colors(panel, column, y) or None
-            ax.bar(x, y, width=width, label=column, color=colors)
+            ax.bar(x + shift, y, width=width, label=column, color=colors)
     if panel.mark == "band" and len(panel.y) == 2:
         ax.fill_between(x, data[panel.y[0]], data[panel.y[1]], alpha=0.2, lw=0)
 
@@ -369,9 +397,6 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
     import mplfinance as mpf
-
-    # Its styles ask for a font weight DejaVu lacks; the fallback is fine, the warning is noise.
-    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
     spec = chart.spec
     data = _data(spec)
