@@ -8,6 +8,7 @@ from datetime import date
 from llm_cases.support import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
 
 from datapilot.brains import select_brain
+from datapilot.brains.base import Understanding
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import QuestionContext
 from datapilot.core.pipeline import ask
@@ -64,7 +65,7 @@ async def test_offline_mode_refuses_a_remote_model_but_not_a_local_one() -> None
         assert endpoint.requests  # a model on this machine is allowed
 
 
-async def _understand(settings: Settings):
+async def _understand(settings: Settings) -> Understanding:
     brain = LLMBrain(
         settings, registry=TEST_REGISTRY, catalog=small_catalog(), fallback=StubOffline()
     )

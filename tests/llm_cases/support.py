@@ -97,13 +97,18 @@ def small_catalog() -> Any:
 
     return Catalog(
         [
-            Entity(id="AAPL", kind="stock", name="Apple Inc.", aliases=["Apple", "苹果"]),
-            Entity(id="MSFT", kind="stock", name="Microsoft Corporation", aliases=["Microsoft"]),
+            Entity(id="AAPL", kind="stock", name="Apple Inc.", aliases=["Apple", "苹果"], **SPAN),
+            Entity(
+                id="MSFT", kind="stock", name="Microsoft Corporation", aliases=["Microsoft"], **SPAN
+            ),
             Entity(id="^GSPC", kind="index", name="S&P 500", aliases=["标普500"]),
             Entity(id="GDPC1", kind="macro", name="US real GDP", aliases=["real GDP"]),
             Entity(id="TSLA", kind="stock", name="Tesla, Inc.", aliases=["Tesla"], available=False),
         ]
     )
+
+
+SPAN = {"first": date(1990, 1, 2), "last": date(2022, 12, 28)}
 
 
 class StubOffline:

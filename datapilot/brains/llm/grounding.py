@@ -10,6 +10,7 @@ the plan's arguments go through the same resolver and are rewritten to catalog i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Protocol
 
 from rapidfuzz import fuzz
@@ -112,6 +113,13 @@ class Grounder:
             return True
         entity = self._get(ref.id)
         return entity is not None and getattr(entity, "available", True)
+
+    def span(self, ref: EntityRef) -> tuple[date, date] | None:
+        """First and last date of the entity's data, when the catalog knows them."""
+        entity = None if ref.kind == "table" else self._get(ref.id)
+        if entity is None or entity.first is None or entity.last is None:
+            return None
+        return entity.first, entity.last
 
     def _get(self, entity_id: str) -> Entity | None:
         text = entity_id.strip()

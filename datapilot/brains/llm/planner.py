@@ -8,6 +8,7 @@ after that `PlanningFailed` says why, and the brain falls back to the offline pl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from pydantic import ValidationError
@@ -169,12 +170,18 @@ class _Interpretation:
     def _no_data(
         self, reply: PlanningReply, grounding: Grounding
     ) -> tuple[Understanding | None, list[str]]:
-        available = grounding.entities and not grounding.missing and not grounding.unavailable
-        if available and self.first:
+        assert reply.intent is not None
+        held = [
+            (ref, span)
+            for ref in grounding.entities
+            if (span := self.grounder.span(ref))
+            and _overlaps(span, reply.intent.start, reply.intent.end)
+        ]
+        if held and self.first and not (grounding.missing or grounding.unavailable):
             # The model does not know what is bundled; the catalog does. Said once: the data
             # may exist while the measure asked for does not.
-            held = ", ".join(f"{ref.name} ({ref.id})" for ref in grounding.entities)
-            return None, [f"you answered no_data, but data is available for {held}; plan it"]
+            listed = ", ".join(f"{ref.name} ({ref.id}, {a}..{b})" for ref, (a, b) in held)
+            return None, [f"you answered no_data, but data is available for {listed}; plan it"]
         assert reply.intent is not None
         understanding = self._missing(reply.intent, grounding)
         if reply.message and not (grounding.missing or grounding.unavailable):
@@ -234,6 +241,11 @@ def _find_widget(label: str, widgets: list[WidgetInfo]) -> WidgetInfo | None:
         if wanted in {name.casefold() for name in names if name}:
             return widget
     return None
+
+
+def _overlaps(span: tuple[date, date], start: date | None, end: date | None) -> bool:
+    first, last = span
+    return (start is None or start <= last) and (end is None or end >= first)
 
 
 def _window_problem(intent: ProposedIntent) -> str | None:
