@@ -102,6 +102,7 @@ def test_ohlcv_of_ibm_matches_the_bokeh_file(ctx, bokeh_stocks) -> None:
     frame = A.get_ohlcv(ctx, "IBM", date(2011, 12, 30), date(2012, 6, 30))
     assert frame.columns.tolist() == ["open", "high", "low", "close", "volume"]
     assert frame.attrs["kind"] == "ohlcv" and frame.attrs["entity"] == "IBM"
+    assert frame.attrs["sources"] == ["bokeh-sampledata"]
     source = ibm(bokeh_stocks).loc["2011-12-30":"2012-06-30"]
     assert frame["high"].to_numpy() == pytest.approx(source["high"].to_numpy())
     assert frame["volume"].sum() == pytest.approx(source["volume"].sum())
@@ -279,6 +280,7 @@ def test_cross_section_returns_match_the_file_and_period_return(ctx, skfolio_clo
     expected = (year.iloc[-1] / year.iloc[0] - 1) * 100
     assert table["return_pct"].to_numpy() == pytest.approx(expected.to_numpy(), abs=0.01)
     assert (table["start_date"] == date(2020, 12, 31)).all()
+    assert table.attrs["sources"] == ["skfolio"] and ctx.sources == {"skfolio"}
     prices = A.get_prices(ctx, ids, date(2020, 12, 20), date(2021, 12, 31), field="adj_close")
     one_by_one = P.period_return(ctx, prices, date(2021, 1, 1), date(2021, 12, 31))
     assert one_by_one["return_pct"].to_numpy() == pytest.approx(table["return_pct"].to_numpy())

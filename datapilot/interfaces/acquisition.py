@@ -87,14 +87,17 @@ def check_entities(ctx: InterfaceContext, ids: list[str], kinds: Collection[str]
 
 
 def cite(ctx: InterfaceContext, entities: list[Entity]) -> list[str]:
-    """Record and return the data sources of `entities`."""
-    names: list[str] = []
-    for entity in entities:
-        found = getattr(ctx.warehouse, "sources", None)
-        listed = list(found(entity.id)) if callable(found) else []
-        names.extend(listed or ([entity.source] if entity.source else []))
+    """Record and return the catalog's data sources of `entities` (no warehouse query)."""
+    names = {name.strip() for e in entities for name in e.source.split(",") if name.strip()}
     ctx.sources.update(names)
-    return sorted(set(names))
+    return sorted(names)
+
+
+def _record(ctx: InterfaceContext, frame: pd.DataFrame) -> list[str]:
+    """Record the sources the warehouse says a query's rows came from."""
+    sources = sorted(frame.attrs.get("sources", []))
+    ctx.sources.update(sources)
+    return sources
 
 
 def _span(entity: Entity) -> str:
@@ -120,10 +123,12 @@ def price_table(
     end: date | None,
     freq: str = "daily",
 ) -> pd.DataFrame:
-    """Tidy prices [id, date, open, high, low, close, adj_close, volume] in one warehouse query."""
+    """Tidy prices [id, date, open, high, low, close, adj_close, volume] in one warehouse query;
+    `attrs["sources"]` names where the rows came from."""
     tidy = ctx.warehouse.prices(ids, start, end, freq=freq)
-    tidy = tidy.copy()
-    tidy["date"] = pd.to_datetime(tidy["date"])
+    sources = list(tidy.attrs.get("sources", []))
+    tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
+    tidy.attrs = {"sources": sources}
     return tidy
 
 
@@ -185,7 +190,7 @@ def _prices(
         kind="timeseries",
         unit=unit,
         title=_price_title(field, adjusted, list(wide.columns)),
-        sources=cite(ctx, [e for e in entities if e.id in wide.columns]),
+        sources=_record(ctx, tidy),
         field=field,
         adjusted=field == "adj_close" or (bool(adjusted) and len(adjusted) == wide.shape[1]),
         frequency=freq,
@@ -253,7 +258,7 @@ def get_ohlcv(
     """Open, high, low, close and volume of one entity (columns open/high/low/close/volume), for
     candlestick charts."""
     found = check_entity(ctx, entity, PRICE_KINDS)
-    rows = _ohlc_rows(ctx, found, start, end, freq)
+    rows, sources = _ohlc_rows(ctx, found, start, end, freq)
     frame = rows.set_index("date")[["open", "high", "low", "close", "volume"]].astype(float)
     frame.index = pd.DatetimeIndex(frame.index, name="date")
     return tag(
@@ -261,7 +266,7 @@ def get_ohlcv(
         kind="ohlcv",
         unit=found.units or "USD",
         title=f"{found.name} OHLCV",
-        sources=cite(ctx, [found]),
+        sources=sources,
         entity=found.id,
         frequency=freq,
     )
@@ -274,8 +279,9 @@ def _ohlc_rows(
     end: date | None,
     freq: str,
     fetch_from: date | None = None,
-) -> pd.DataFrame:
-    """Rows of one entity with open/high/low/close; an error naming the years that have them.
+) -> tuple[pd.DataFrame, list[str]]:
+    """Rows of one entity with open/high/low/close (and their sources); an error naming the years
+    that have them.
 
     `fetch_from` (before `start`) reads extra history for indicator warm-up; messages and the
     coverage note speak of the window the user asked for.
@@ -298,11 +304,12 @@ def _ohlc_rows(
             f"{entity.id} has open/high/low/close only from {shown_complete.index[0].date()} to "
             f"{shown_complete.index[-1].date()} in the requested window."
         )
-    return complete
+    return complete, _record(ctx, tidy)
 
 
 def _ohlc_years(ctx: InterfaceContext, entity: Entity) -> str:
-    history = price_table(ctx, [entity.id], None, None, "daily")
+    history = ctx.warehouse.prices([entity.id])
+    history = history.assign(date=pd.to_datetime(history["date"]))
     years = history.dropna(subset=["open", "high", "low", "close"])["date"].dt.year
     if years.empty:
         return "no period has them offline."
@@ -326,10 +333,11 @@ def get_series(
     unit (catalog)."""
     entities = check_entities(ctx, ids, SERIES_KINDS)
     ordered = [e.id for e in entities]
-    tidy = ctx.warehouse.series(ordered, start, end).copy()
+    tidy = ctx.warehouse.series(ordered, start, end)
     if tidy.empty:
         raise _no_data(entities, start, end)
-    tidy["date"] = pd.to_datetime(tidy["date"])
+    sources = _record(ctx, tidy)
+    tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
     wide = _wide(tidy, ordered, "value").dropna(how="all")
     if freq is not None:
         wide = resample_frame(wide, freq, "last")
@@ -348,7 +356,7 @@ def get_series(
         kind="timeseries",
         unit=distinct[0] if len(distinct) == 1 else "; ".join(distinct),
         title=present[0].name if len(present) == 1 else "Series values",
-        sources=cite(ctx, present),
+        sources=sources,
         units=units,
         frequency=freq or present[0].frequency,
     )
@@ -364,7 +372,7 @@ def _indicator_input(
     end: date | None,
     warmup_bars: int,
     need_ohlc: bool = False,
-) -> tuple[Entity, pd.DataFrame]:
+) -> tuple[Entity, pd.DataFrame, list[str]]:
     """Daily rows from `warmup_bars` trading days before `start` to `end`, with a `price` column.
 
     `price` is the raw close when it covers the requested window (so overlays match candles),
@@ -374,11 +382,13 @@ def _indicator_input(
     # ~1.5 calendar days per trading day, plus slack for holidays.
     fetch_from = start - timedelta(days=int(warmup_bars * 1.5) + 15) if start else None
     if need_ohlc:
-        rows = _ohlc_rows(ctx, entity, start, end, "daily", fetch_from=fetch_from)
+        rows, sources = _ohlc_rows(ctx, entity, start, end, "daily", fetch_from=fetch_from)
     else:
-        rows = price_table(ctx, [entity_id], fetch_from, end, "daily").sort_values("date")
+        rows = price_table(ctx, [entity.id], fetch_from, end, "daily")
         if rows.empty:
             raise _no_data([entity], start, end)
+        sources = _record(ctx, rows)
+        rows = rows.sort_values("date")
     rows = rows.set_index("date")
     rows.index = pd.DatetimeIndex(rows.index, name="date")
     visible = window(rows, start, None)
@@ -388,8 +398,7 @@ def _indicator_input(
         rows = rows[rows["close"].notna()].assign(price=lambda r: r["close"])
     else:
         rows = rows.assign(price=rows["adj_close"].fillna(rows["close"])).dropna(subset=["price"])
-    cite(ctx, [entity])
-    return entity, rows
+    return entity, rows, sources
 
 
 def _indicator(
@@ -398,6 +407,7 @@ def _indicator(
     values: pd.DataFrame,
     start: date | None,
     title: str,
+    sources: list[str],
     *,
     overlay: bool,
     unit: str,
@@ -414,7 +424,7 @@ def _indicator(
         kind="indicator",
         unit=unit,
         title=f"{title} of {entity.id}",
-        sources=sorted(ctx.sources & set(cite(ctx, [entity]))),
+        sources=sources,
         entity=entity.id,
         overlay=overlay,
         **extra,
@@ -436,13 +446,13 @@ def get_ma(
     """Simple moving averages of the daily close (columns ma5, ma20, …, price unit); drawn over the
     price."""
     _check_windows(windows)
-    found, rows = _indicator_input(ctx, entity, start, end, max(windows))
+    found, rows, sources = _indicator_input(ctx, entity, start, end, max(windows))
     close = _arr(rows["price"])
     values = pd.DataFrame(
         {f"ma{n}": talib.SMA(close, timeperiod=n) for n in windows}, index=rows.index
     )
     label = f"MA({', '.join(map(str, windows))})"
-    return _indicator(ctx, found, values, start, label, overlay=True, unit=found.units)
+    return _indicator(ctx, found, values, start, label, sources, overlay=True, unit=found.units)
 
 
 @interface("acquisition", "frame")
@@ -456,13 +466,13 @@ def get_ema(
     """Exponential moving averages of the daily close (columns ema12, ema26, …, price unit); drawn
     over the price."""
     _check_windows(windows)
-    found, rows = _indicator_input(ctx, entity, start, end, 4 * max(windows))
+    found, rows, sources = _indicator_input(ctx, entity, start, end, 4 * max(windows))
     close = _arr(rows["price"])
     values = pd.DataFrame(
         {f"ema{n}": talib.EMA(close, timeperiod=n) for n in windows}, index=rows.index
     )
     label = f"EMA({', '.join(map(str, windows))})"
-    return _indicator(ctx, found, values, start, label, overlay=True, unit=found.units)
+    return _indicator(ctx, found, values, start, label, sources, overlay=True, unit=found.units)
 
 
 @interface("acquisition", "frame")
@@ -479,7 +489,7 @@ def get_macd(
     (macd − signal), in price units."""
     if not 1 < fast < slow or signal < 1:
         raise InterfaceError("MACD needs 1 < fast < slow and signal >= 1 (e.g. 12, 26, 9).")
-    found, rows = _indicator_input(ctx, entity, start, end, 4 * slow + signal)
+    found, rows, sources = _indicator_input(ctx, entity, start, end, 4 * slow + signal)
     line, sig, hist = talib.MACD(
         _arr(rows["price"]), fastperiod=fast, slowperiod=slow, signalperiod=signal
     )
@@ -490,6 +500,7 @@ def get_macd(
         values,
         start,
         f"MACD({fast}, {slow}, {signal})",
+        sources,
         overlay=False,
         unit=found.units,
         bar_columns=["hist"],
@@ -507,7 +518,7 @@ def get_rsi(
     """Relative Strength Index (0–100, Wilder) of the daily close, column rsi; above 70 is read as
     overbought, below 30 oversold."""
     _check_windows([window])
-    found, rows = _indicator_input(ctx, entity, start, end, 10 * window)
+    found, rows, sources = _indicator_input(ctx, entity, start, end, 10 * window)
     values = pd.DataFrame(
         {"rsi": talib.RSI(_arr(rows["price"]), timeperiod=window)}, index=rows.index
     )
@@ -517,6 +528,7 @@ def get_rsi(
         values,
         start,
         f"RSI({window})",
+        sources,
         overlay=False,
         unit="0–100",
         levels=[30, 70],
@@ -533,7 +545,7 @@ def get_kdj(
 ) -> pd.DataFrame:
     """KDJ stochastic oscillator (the usual 9,3,3): columns k and d (0–100) and j = 3k − 2d."""
     _check_windows([window])
-    found, rows = _indicator_input(ctx, entity, start, end, window + 60, need_ohlc=True)
+    found, rows, sources = _indicator_input(ctx, entity, start, end, window + 60, need_ohlc=True)
     # K and D smooth the raw stochastic with weight 1/3 (K = 2/3·K₋₁ + 1/3·RSV), which is an EMA
     # of period 5 in TA-Lib's terms (alpha = 2 / (5 + 1)).
     k, d = talib.STOCH(
@@ -553,6 +565,7 @@ def get_kdj(
         values,
         start,
         f"KDJ({window}, 3, 3)",
+        sources,
         overlay=False,
         unit="0–100",
         levels=[20, 80],
@@ -573,7 +586,7 @@ def get_boll(
     _check_windows([window])
     if width <= 0:
         raise InterfaceError("The band width must be a positive number of standard deviations.")
-    found, rows = _indicator_input(ctx, entity, start, end, window)
+    found, rows, sources = _indicator_input(ctx, entity, start, end, window)
     close = _arr(rows["price"])
     upper, middle, lower = talib.BBANDS(
         close, timeperiod=window, nbdevup=width, nbdevdn=width, matype=talib.MA_Type.SMA
@@ -582,7 +595,14 @@ def get_boll(
         {"upper": upper, "middle": middle, "lower": lower, "close": close}, index=rows.index
     )
     return _indicator(
-        ctx, found, values, start, f"BOLL({window}, {width:g})", overlay=True, unit=found.units
+        ctx,
+        found,
+        values,
+        start,
+        f"BOLL({window}, {width:g})",
+        sources,
+        overlay=True,
+        unit=found.units,
     )
 
 
@@ -597,11 +617,19 @@ def get_cci(
     """Commodity Channel Index of the daily typical price, column cci (unbounded; ±100 are the usual
     signal levels)."""
     _check_windows([window])
-    found, rows = _indicator_input(ctx, entity, start, end, window, need_ohlc=True)
+    found, rows, sources = _indicator_input(ctx, entity, start, end, window, need_ohlc=True)
     cci = talib.CCI(_arr(rows["high"]), _arr(rows["low"]), _arr(rows["price"]), timeperiod=window)
     values = pd.DataFrame({"cci": cci}, index=rows.index)
     return _indicator(
-        ctx, found, values, start, f"CCI({window})", overlay=False, unit="", levels=[-100, 100]
+        ctx,
+        found,
+        values,
+        start,
+        f"CCI({window})",
+        sources,
+        overlay=False,
+        unit="",
+        levels=[-100, 100],
     )
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import numpy as np
 import pandas as pd
 
-from datapilot.interfaces.acquisition import check_entities, cite, price_table
+from datapilot.interfaces.acquisition import check_entities, price_table
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
     PERIODS_PER_YEAR,
@@ -180,6 +180,8 @@ def cross_section_returns(
     # A few days before `start` so the close at the start of the window is available.
     lookback = start - timedelta(days=10) if start else None
     tidy = price_table(ctx, [e.id for e in entities], lookback, end)
+    sources = sorted(tidy.attrs.get("sources", []))
+    ctx.sources.update(sources)
     tidy = tidy.assign(value=tidy["adj_close"].fillna(tidy["close"])).dropna(subset=["value"])
     tidy = tidy.sort_values(["id", "date"])
     if start is not None:
@@ -219,7 +221,7 @@ def cross_section_returns(
         kind="cross_section",
         unit="%",
         title="Period return",
-        sources=cite(ctx, [e for e in entities if e.id in table.index]),
+        sources=sources,
         units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
     )
 
