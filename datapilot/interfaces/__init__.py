@@ -11,6 +11,10 @@ Conventions every interface follows, so results compose and summaries can quote 
   - `title`: a human label such as `Adjusted close` or `Cumulative return`
   - `sources`: list of data source names the values came from
   - `overlay`: for indicators, True when drawn on the price panel (MA, BOLL)
+  - optional: `units` (column -> unit where columns differ, e.g. start_value USD, return_pct %),
+    `entity` (the one entity an OHLCV, indicator or forecast frame is about), `measure`
+    (`returns` for period returns), `levels` / `bar_columns` (indicator reference lines and
+    histogram columns), `model` / `level` (forecasts), `field` / `adjusted` (prices)
 * Returns, drawdowns and volatilities are in percent (`unit` = `%`).
 * Visualization interfaces return `ChartOutput` / `TableOutput` models from `core.outputs`.
 * A failure the user should see raises `InterfaceError` with a plain-language message.
