@@ -95,4 +95,8 @@ async def feedback(body: Feedback, request: Request) -> FeedbackStored:
 
 async def _wire(events: AsyncIterator[SSE]) -> AsyncIterator[dict[str, Any]]:
     async for event in events:
-        yield event.model_dump()
+        payload = event.model_dump()
+        # Naive SSE parsers (the SDK's test parser among them) split lines on "data:". Inside
+        # JSON it can only occur in strings, where the escaped colon decodes to the same text.
+        payload["data"] = payload["data"].replace("data:", "data\\u003a")
+        yield payload

@@ -193,8 +193,11 @@ def _widget_data_call_or_apology(
 
 def _citations(answer: Answer, prepared: PreparedQuery) -> list[Citation]:
     found = [cite(item.widget, item.input_args) for item in prepared.received]
+    cited_widgets = {f"client table: {item.widget.name}" for item in prepared.received}
     details = _citation_details(answer)
     for source in answer.sources:
+        if source in cited_widgets:
+            continue
         info = SourceInfo(
             type="direct retrieval",
             name=source,

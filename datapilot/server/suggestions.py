@@ -28,6 +28,15 @@ _STARTERS = {
 }
 
 
+_TABLE_FOLLOW_UPS = {
+    "en": [
+        "Plot the data in this widget",
+        "What were the highest and lowest values in this widget?",
+    ],
+    "zh": ["画出这个组件的数据", "这个组件的最高值和最低值是多少？"],
+}
+
+
 def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
     """Up to `limit` follow-up questions for this answer."""
     lang = "zh" if _CJK.search(answer.query) else "en"
@@ -36,6 +45,9 @@ def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
         return _STARTERS[lang][:limit]
     window = _window(answer, lang)
     first = intent.entities[0]
+    if first.kind == "table":
+        # "this widget" points at the data the client sent (or fetches it again).
+        return _TABLE_FOLLOW_UPS[lang][:limit]
     suggestions: list[str] = []
     if len(intent.entities) >= 2:
         second = intent.entities[1]
@@ -44,7 +56,7 @@ def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
         suggestions.append(_drawdown(first, window, lang))
         if len(intent.entities) == 1 and first.id != "^GSPC":
             suggestions.append(_versus_market(first, window, lang))
-        suggestions.append(_candles(first, window, lang))
+        suggestions.append(_volatility(first, window, lang))
     else:
         suggestions.append(_forecast(first, lang))
         suggestions.append(_table(first, window, lang))
@@ -56,13 +68,13 @@ def _window(answer: Answer, lang: str) -> str:
     if intent is None or intent.start is None or intent.end is None:
         return ""
     if lang == "zh":
-        return f"{intent.start:%Y年%m月%d日}至{intent.end:%Y年%m月%d日}"
+        return f" {intent.start.isoformat()}至{intent.end.isoformat()}"
     return f"from {intent.start.isoformat()} to {intent.end.isoformat()}"
 
 
 def _correlation(a: EntityRef, b: EntityRef, window: str, lang: str) -> str:
     if lang == "zh":
-        return f"{window}{a.name}和{b.name}的日收益率相关性是多少？"
+        return f"{a.name}和{b.name}{window}的日收益率相关性是多少？"
     return f"How correlated were {a.name} and {b.name} daily returns {window}?".replace(" ?", "?")
 
 
@@ -78,10 +90,10 @@ def _versus_market(entity: EntityRef, window: str, lang: str) -> str:
     return f"Compare the cumulative returns of {entity.name} and the S&P 500 {window}".rstrip()
 
 
-def _candles(entity: EntityRef, window: str, lang: str) -> str:
+def _volatility(entity: EntityRef, window: str, lang: str) -> str:
     if lang == "zh":
-        return f"{entity.name}{window}的K线图和MACD指标"
-    return f"Show a candlestick chart of {entity.name} with MACD {window}".rstrip()
+        return f"{entity.name}{window}的30日滚动波动率"
+    return f"Plot the 30-day rolling volatility of {entity.name} {window}".rstrip()
 
 
 def _forecast(entity: EntityRef, lang: str) -> str:

@@ -1,0 +1,456 @@
+"""The OpenBB Workspace agent end to end: the real app, the real pipeline, the offline brain."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from openbb_ai.testing import CopilotResponse
+
+from datapilot.brains.offline import OfflineBrain
+from datapilot.server.app import create_app
+from datapilot.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"
+FIXTURE_FILES = sorted(FIXTURES.glob("*/*.json")) if FIXTURES.exists() else []
+
+PRICE_WIDGET = {
+    "uuid": "f7d23e89-1a2b-4c3d-9e8f-567890abcdef",
+    "origin": "OpenBB API",
+    "widget_id": "historical_price",
+    "name": "Historical Stock Price",
+    "description": "Daily prices of the selected ticker",
+    "params": [
+        {"name": "symbol", "type": "ticker", "description": "Ticker", "current_value": "AAPL"},
+        {
+            "name": "start_date",
+            "type": "date",
+            "description": "Start",
+            "default_value": "2024-01-01",
+        },
+    ],
+    "metadata": {},
+}
+WIDGET_ROWS = [
+    {"date": "2024-01-02", "close": 185.64},
+    {"date": "2024-01-03", "close": 184.25},
+    {"date": "2024-01-04", "close": 181.91},
+    {"date": "2024-01-05", "close": 181.18},
+    {"date": "2024-01-08", "close": 185.56},
+]
+
+
+def make_client(**settings: Any) -> httpx.AsyncClient:
+    app = create_app(Settings(brain="offline", offline=True, **settings))
+    transport = httpx.ASGITransport(app=app)
+    return httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=60)
+
+
+@pytest.fixture()
+async def client(data) -> AsyncIterator[httpx.AsyncClient]:
+    async with make_client() as client:
+        yield client
+
+
+def sse_events(text: str) -> list[tuple[str, Any]]:
+    """(event, decoded data) in wire order, parsed independently of the SDK's helper."""
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        name, data = None, []
+        for line in block.split("\n"):
+            if line.startswith("event:"):
+                name = line[len("event:") :].strip()
+            elif line.startswith("data:"):
+                data.append(line[len("data:") :].strip())
+        if name:
+            events.append((name, json.loads("\n".join(data))))
+    return events
+
+
+async def query(client: httpx.AsyncClient, body: dict[str, Any]) -> list[tuple[str, Any]]:
+    response = await client.post("/v1/query", json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    CopilotResponse(response.text)  # the SDK's own parser accepts the stream
+    return sse_events(response.text)
+
+
+def human(text: str, today: str | None = None, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"messages": [{"role": "human", "content": text}], **extra}
+    if today:
+        body["today"] = today
+    return body
+
+
+def of(events: list[tuple[str, Any]], name: str) -> list[Any]:
+    return [data for event, data in events if event == name]
+
+
+def text_of(events: list[tuple[str, Any]]) -> str:
+    return "".join(data["delta"] for data in of(events, "copilotMessageChunk"))
+
+
+# --- discovery --------------------------------------------------------------------------------
+
+
+async def test_agents_json_describes_the_agent_and_its_features(client: httpx.AsyncClient) -> None:
+    agents = (await client.get("/agents.json")).json()
+    agent = agents["datapilot"]
+    assert agent["endpoints"]["query"] == "http://testserver/v1/query"
+    assert agent["endpoints"]["feedback"] == "http://testserver/v1/feedback"
+    features = agent["features"]
+    assert features["streaming"] is True
+    assert features["widget-dashboard-select"] is True
+    assert features["widget-dashboard-search"] is True
+    assert features["model"]["type"] == "select"
+    assert {"auto", "offline"} <= {option["value"] for option in features["model"]["options"]}
+    assert features["offline-only"]["type"] == "toggle"
+    image = await client.get(agent["image"].removeprefix("http://testserver"))
+    assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
+
+    legacy = (await client.get("/copilots.json")).json()["datapilot"]
+    assert legacy["hasStreaming"] is True and legacy["hasFunctionCalling"] is True
+    assert legacy["endpoints"]["query"] == "http://testserver/v1/query"
+
+
+# --- every payload shape the Workspace sends ----------------------------------------------------
+
+
+@pytest.mark.skipif(not FIXTURE_FILES, reason="shared OpenBB fixtures are not present")
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+async def test_every_shared_payload_is_answered(client: httpx.AsyncClient, path: Path) -> None:
+    payload = json.loads(path.read_text())
+    response = await client.post("/v1/query", json=payload)
+    assert response.status_code == 200, response.text
+    parsed = CopilotResponse(response.text)
+    events = sse_events(response.text)
+    assert not [s for s in of(events, "copilotStatusUpdate") if s["eventType"] == "ERROR"]
+    calls = parsed.function_calls
+    if calls:
+        # Exactly one function call, and the stream ends there.
+        assert len(calls) == 1 and events[-1][0] == "copilotFunctionCall"
+        widgets = payload["widgets"]
+        listed = widgets if isinstance(widgets, list) else widgets.get("primary", [])
+        uuids = {widget["uuid"] for widget in listed}
+        arguments = calls[0].content["input_arguments"]
+        asked = [s["widget_uuid"] for s in arguments.get("data_sources", [arguments])]
+        assert asked and set(asked) <= uuids
+        assert "datapilot" in calls[0].content["extra_state"]
+    else:
+        assert parsed.text.strip()
+
+
+# --- a corpus question, checked against the raw data --------------------------------------------
+
+
+async def test_a_chart_question_streams_in_order_with_the_right_numbers(
+    client: httpx.AsyncClient,
+) -> None:
+    from skfolio.datasets import load_sp500_dataset
+
+    events = await query(
+        client, human("Plot Apple's closing price from Jan 23, 2018 to today", "2019-03-13")
+    )
+    kinds = [name for name, _ in events]
+    order = [
+        "copilotStatusUpdate",
+        "copilotMessageChunk",
+        "copilotMessageArtifact",
+        "copilotCitationCollection",
+        "copilotPromptSuggestions",
+    ]
+    assert [k for i, k in enumerate(kinds) if i == 0 or kinds[i - 1] != k] == order
+
+    steps = [s["message"] for s in of(events, "copilotStatusUpdate")]
+    assert any(m.startswith("Understood:") for m in steps)
+    assert any(m.startswith("Planned ") for m in steps)
+
+    (chart,) = of(events, "copilotMessageArtifact")
+    assert chart["type"] == "chart"
+    params = chart["chart_params"]
+    assert params["chartType"] == "line" and params["xKey"] == "date"
+    (column,) = params["yKey"]
+    series = {row["date"]: row[column] for row in chart["content"]}
+    raw = load_sp500_dataset()["AAPL"].loc["2018-01-23":"2019-03-13"]
+    assert len(series) == len(raw)
+    assert series["2018-01-23"] == pytest.approx(raw.iloc[0])
+    assert series["2019-03-13"] == pytest.approx(raw.iloc[-1])
+    assert max(series.values()) == pytest.approx(raw.max())
+    assert f"{raw.iloc[-1]:.2f}" in text_of(events)
+
+    (citations,) = of(events, "copilotCitationCollection")
+    assert citations["citations"]
+    (suggestions,) = of(events, "copilotPromptSuggestions")
+    assert any("Apple" in s for s in suggestions["suggestions"])
+
+
+async def test_candlesticks_become_a_price_table_and_charts(client: httpx.AsyncClient) -> None:
+    from bokeh_sampledata.stocks import IBM
+
+    events = await query(
+        client,
+        human("Show me a candlestick chart of IBM with MACD over the past 6 months", "2012-06-30"),
+    )
+    artifacts = of(events, "copilotMessageArtifact")
+    prices = next(a for a in artifacts if a["type"] == "table")
+    assert {"open", "high", "low", "close"} <= set(prices["content"][0])
+    raw = dict(zip(IBM["date"], IBM["close"], strict=True))
+    for row in prices["content"]:
+        assert row["close"] == pytest.approx(raw[row["date"]])
+    charts = [a["chart_params"] for a in artifacts if a["type"] == "chart"]
+    assert any("close" in c["yKey"] for c in charts)
+    assert any({"macd", "signal"} <= set(c["yKey"]) for c in charts)
+
+
+# --- widgets as data ------------------------------------------------------------------------
+
+
+async def test_widget_round_trip(client: httpx.AsyncClient) -> None:
+    question = "What was the average close in this widget?"
+    body = human(question, "2024-06-30", widgets={"primary": [PRICE_WIDGET], "secondary": []})
+    first = await query(client, body)
+    (call,) = of(first, "copilotFunctionCall")
+    assert first[-1][0] == "copilotFunctionCall"
+    assert call["function"] == "get_widget_data"
+    (source,) = call["input_arguments"]["data_sources"]
+    assert source == {
+        "widget_uuid": PRICE_WIDGET["uuid"],
+        "origin": "OpenBB API",
+        "id": "historical_price",
+        "input_args": {"symbol": "AAPL", "start_date": "2024-01-01"},
+    }
+
+    # The Workspace fetches the data and posts the conversation again with a tool message.
+    body["messages"] += [
+        {
+            "role": "ai",
+            "content": json.dumps({k: call[k] for k in ("function", "input_arguments")}),
+        },
+        {
+            "role": "tool",
+            "function": "get_widget_data",
+            "input_arguments": call["input_arguments"],
+            "data": [{"items": [{"content": json.dumps(WIDGET_ROWS)}]}],
+            "extra_state": call["extra_state"],
+        },
+    ]
+    second = await query(client, body)
+    assert not of(second, "copilotFunctionCall")
+    expected = statistics.mean(row["close"] for row in WIDGET_ROWS)
+    values = [
+        value
+        for artifact in of(second, "copilotMessageArtifact")
+        for row in artifact["content"]
+        for key, value in row.items()
+        if key == "mean"
+    ]
+    assert values == [pytest.approx(expected, abs=0.005)]  # tables show 2 decimals
+    assert f"{expected:.2f}".rstrip("0") in text_of(second)
+    (citations,) = of(second, "copilotCitationCollection")
+    widget_citations = [c for c in citations["citations"] if c["source_info"]["type"] == "widget"]
+    assert widget_citations[0]["source_info"]["widget_id"] == "historical_price"
+
+
+async def test_widget_round_trip_with_a_v1_client(client: httpx.AsyncClient) -> None:
+    widget = {"uuid": "ff6368ec-a397-4baf-9f5a-fecd9fd797a3", "name": "prices", "description": "x"}
+    body = human("Plot the data in this widget", "2024-06-30", widgets=[widget])
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    assert call["input_arguments"] == {"widget_uuid": widget["uuid"]}
+
+    csv_text = "date,close\n" + "\n".join(f"{r['date']},{r['close']}" for r in WIDGET_ROWS)
+    body["messages"] += [
+        {"role": "ai", "content": json.dumps({"function": "get_widget_data", **call})},
+        {
+            "role": "tool",
+            "function": "get_widget_data",
+            "input_arguments": call["input_arguments"],
+            "content": csv_text,
+        },
+    ]
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    (column,) = chart["chart_params"]["yKey"]
+    assert [row[column] for row in chart["content"]] == [row["close"] for row in WIDGET_ROWS]
+
+
+async def test_explicit_context_data_answers_the_question(client: httpx.AsyncClient) -> None:
+    body = human("What were the highest and lowest values in this table?", "2024-06-30")
+    body["context"] = [
+        {
+            "uuid": "9f2a3d1e-7c55-4f0e-8a55-2b7e5e0d9c11",
+            "name": "weights",
+            "description": "Portfolio weights",
+            "data": {"content": "ticker,weight\nAAPL,0.5\nMSFT,0.3\nXOM,0.2\n"},
+        }
+    ]
+    events = await query(client, body)
+    text = text_of(events)
+    assert "0.5" in text and "0.2" in text
+
+
+# --- conversation ---------------------------------------------------------------------------
+
+
+async def test_a_follow_up_builds_on_the_conversation(client: httpx.AsyncClient) -> None:
+    body = {
+        "messages": [
+            {"role": "human", "content": "Plot Apple's closing price in 2019"},
+            {"role": "ai", "content": "Here is Apple's closing price in 2019."},
+            {"role": "human", "content": "now add Microsoft"},
+        ],
+        "today": "2022-06-30",
+    }
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    assert set(chart["chart_params"]["yKey"]) == {"AAPL", "MSFT"}
+    dates = [row["date"] for row in chart["content"]]
+    assert dates[0].startswith("2019-01") and dates[-1].startswith("2019-12")
+
+
+@pytest.mark.parametrize(
+    ("question", "today"),
+    [
+        ("Compare the cumulative returns of JPMorgan and Bank of America since 2020", "2021-06-30"),
+        ("美国1980年代的失业率", "2009-09-30"),
+        ("标普500指数近三年的走势", "2022-12-28"),
+    ],
+)
+async def test_suggested_follow_ups_can_be_answered(
+    client: httpx.AsyncClient, question: str, today: str
+) -> None:
+    (suggestions,) = of(await query(client, human(question, today)), "copilotPromptSuggestions")
+    assert suggestions["suggestions"]
+    for suggestion in suggestions["suggestions"]:
+        events = await query(client, human(suggestion, today))
+        assert of(events, "copilotMessageArtifact"), suggestion
+        assert not [s for s in of(events, "copilotStatusUpdate") if s["eventType"] == "ERROR"]
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        (b'{"messages": [', "body", "not valid JSON"),
+        (b"{}", "messages", "Field required"),
+        (b'{"messages": []}', "messages", "cannot be empty"),
+        (b'{"messages": [{"role": "robot", "content": "hi"}]}', "messages.0", "role"),
+        (b'{"messages": [{"role": "ai", "content": "hi"}]}', "messages", "No human message"),
+    ],
+)
+async def test_malformed_payloads_get_422_with_the_field(
+    client: httpx.AsyncClient, body: bytes, field: str, words: str
+) -> None:
+    response = await client.post(
+        "/v1/query", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    problem = response.json()
+    fields = [item["field"] for item in problem["detail"]]
+    assert any(f == field or f.startswith(field + ".") for f in fields), fields
+    assert words in problem["message"]
+
+
+async def test_a_brain_failure_after_streaming_began_ends_cleanly(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(self, question, context):
+        raise RuntimeError("the planner lost its notes")
+
+    monkeypatch.setattr(OfflineBrain, "understand", broken)
+    events = await query(client, human("Plot Apple's closing price in 2019", "2022-06-30"))
+    statuses = of(events, "copilotStatusUpdate")
+    assert statuses[0]["eventType"] == "INFO"  # the stream had begun
+    errors = [s for s in statuses if s["eventType"] == "ERROR"]
+    assert len(errors) == 1 and "the planner lost its notes" in errors[0]["message"]
+    assert "the planner lost its notes" in text_of(events)
+    assert not of(events, "copilotPromptSuggestions")
+
+
+async def test_a_summary_failure_mid_sentence_keeps_the_results(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def stutters(self, question, understanding, run, context):
+        yield "Apple closed 2019 "
+        raise RuntimeError("lost the thread")
+
+    monkeypatch.setattr(OfflineBrain, "summarize", stutters)
+    events = await query(client, human("Plot Apple's closing price in 2019", "2022-06-30"))
+    assert text_of(events).startswith("Apple closed 2019")
+    warnings = [s for s in of(events, "copilotStatusUpdate") if s["eventType"] == "WARNING"]
+    assert any("lost the thread" in w["message"] for w in warnings)
+    assert [a["type"] for a in of(events, "copilotMessageArtifact")] == ["chart"]
+
+
+async def test_a_slow_request_is_stopped_by_the_timeout(
+    data, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def dawdles(self, question, context):
+        await asyncio.sleep(30)
+
+    monkeypatch.setattr(OfflineBrain, "understand", dawdles)
+    async with make_client(request_timeout_s=0.5) as client:
+        started = time.perf_counter()
+        events = await query(client, human("Plot Apple's closing price in 2019", "2022-06-30"))
+    assert time.perf_counter() - started < 5
+    (error,) = [s for s in of(events, "copilotStatusUpdate") if s["eventType"] == "ERROR"]
+    assert "longer than 0.5 s" in error["message"]
+    assert "longer than 0.5 s" in text_of(events)
+
+
+# --- CORS, feedback, health --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        ("https://pro.openbb.co", True),
+        ("http://localhost:1420", True),
+        ("http://127.0.0.1:5050", True),
+        ("https://evil.example", False),
+    ],
+)
+async def test_cors(client: httpx.AsyncClient, origin: str, allowed: bool) -> None:
+    response = await client.options(
+        "/v1/query",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
+    assert (response.headers.get("access-control-allow-origin") == origin) is allowed
+
+
+async def test_feedback_is_appended_as_json_lines(data, tmp_path: Path) -> None:
+    async with make_client(data_dir=tmp_path / "fresh") as client:
+        vote = {"vote": "up", "tags": ["accurate"], "user_prompt": "q", "trace_id": "t1", "x": 1}
+        assert (await client.post("/v1/feedback", json=vote)).json() == {"status": "ok"}
+        down = {"vote": "down", "user_comment": "wrong window"}
+        assert (await client.post("/v1/feedback", json=down)).status_code == 200
+        bad = await client.post("/v1/feedback", json={"tags": ["no vote"]})
+        assert bad.status_code == 422 and bad.json()["detail"][0]["field"] == "vote"
+    lines = (tmp_path / "fresh" / "feedback.jsonl").read_text().splitlines()
+    entries = [json.loads(line) for line in lines]
+    assert [e["vote"] for e in entries] == ["up", "down"]
+    assert entries[0]["tags"] == ["accurate"] and "x" not in entries[0]
+    assert entries[1]["user_comment"] == "wrong window" and entries[1]["received_at"]
+
+
+async def test_health_reports_version_and_data_coverage(client: httpx.AsyncClient, data) -> None:
+    from datapilot import __version__
+
+    health = (await client.get("/health")).json()
+    available = data.catalog.entities(available=True)
+    assert health["status"] == "ok" and health["version"] == __version__
+    assert health["data"]["entities"] == len(available) > 0
+    assert health["data"]["first"] == min(e.first for e in available if e.first).isoformat()
+    assert health["data"]["last"] == max(e.last for e in available if e.last).isoformat()
