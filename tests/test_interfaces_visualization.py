@@ -192,3 +192,20 @@ def test_ohlcv_frames_stand_for_their_close(ctx) -> None:
     data = table_of(chart)
     assert data["AAA"].dropna().iloc[-1] == pytest.approx(bars["close"].iloc[-1], rel=1e-5)
     assert V.plot_line(ctx, bars, "AAA close").spec.panels[0].y == ["AAA"]
+
+
+def test_columns_in_different_units_get_their_own_panels(ctx) -> None:
+    index = pd.date_range("2000-01-01", periods=8, freq="QS", name="date")
+    frame = F.tag(
+        pd.DataFrame({"UNRATE": np.linspace(4, 6, 8), "GDPC1": np.linspace(9e3, 1e4, 8)}, index),
+        kind="timeseries",
+        unit="%; billions",
+        units={"UNRATE": "%", "GDPC1": "billions"},
+    )
+    chart = V.plot_line(ctx, frame, "Unemployment and GDP")
+    assert [(p.y, p.unit, p.overlay) for p in chart.spec.panels] == [
+        (["UNRATE"], "%", False),
+        (["GDPC1"], "billions", False),
+    ]
+    single = V.plot_line(ctx, prices(), "Close")
+    assert len(single.spec.panels) == 1 and single.spec.panels[0].unit == "USD"

@@ -191,6 +191,7 @@ def _prices(
         unit=unit,
         title=_price_title(field, adjusted, list(wide.columns)),
         sources=_record(ctx, tidy),
+        units={e.id: unit if field == "volume" else e.units for e in entities if e.id in wide},
         field=field,
         adjusted=field == "adj_close" or (bool(adjusted) and len(adjusted) == wide.shape[1]),
         frequency=freq,

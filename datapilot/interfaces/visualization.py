@@ -143,15 +143,22 @@ def _series_chart(
     require_timeseries(frame)
     values = values_of(frame)
     values = _thin(ctx, values.dropna(how="all"), MAX_LINE_POINTS)
-    unit = unit_of(frame)
-    panel = Panel(
-        mark=mark,
-        y=[str(c) for c in values.columns],
-        title=y_title or title_of(frame) or None,
-        unit=unit or None,
-        levels=list(frame.attrs.get("levels", [])),
-    )
-    return _chart(chart_type, title, values, [panel])
+    groups: dict[str, list[str]] = {}
+    for column in map(str, values.columns):
+        groups.setdefault(_unit_for(frame, column), []).append(column)
+    # Columns in different units (a rate and a level, USD and index points) get their own
+    # stacked panels rather than sharing one misleading axis.
+    panels = [
+        Panel(
+            mark=mark,
+            y=columns,
+            title=(y_title or title_of(frame) or None) if len(groups) == 1 else ", ".join(columns),
+            unit=unit or None,
+            levels=list(frame.attrs.get("levels", [])),
+        )
+        for unit, columns in groups.items()
+    ]
+    return _chart(chart_type, title, values, panels)
 
 
 # --- charts ------------------------------------------------------------------------------------
