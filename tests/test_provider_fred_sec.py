@@ -203,3 +203,19 @@ def test_sec_search_by_company_name() -> None:
     assert found[0].id == "MSFT"
     assert found[0].kind == "stock"
     assert by_ticker[0].name == "Tesla, Inc."
+
+
+def test_any_fred_id_can_be_fetched_by_the_router(tmp_path: Path) -> None:
+    from datapilot.data.catalog import Catalog
+    from datapilot.data.providers.router import Router
+    from datapilot.data.warehouse import Warehouse
+
+    text = "observation_date,PCOPPUSDM\n2024-01-01,8340.5\n2024-02-01,8309.2\n2024-03-01,8678.4\n"
+    warehouse, catalog = Warehouse(tmp_path / "w.duckdb"), Catalog([])
+    router = Router([FredProvider(client=client("fred"))], warehouse, catalog)
+    with respx.mock() as mock:
+        mock.get(GRAPH_URL).mock(return_value=httpx.Response(200, text=text))
+        report = router.ensure(["PCOPPUSDM"])
+    assert [(i.dataset, i.status) for i in report.items] == [("series", "fetched")]
+    assert warehouse.series(["PCOPPUSDM"])["value"].tolist() == [8340.5, 8309.2, 8678.4]
+    assert catalog.get("PCOPPUSDM").kind == "macro"

@@ -99,7 +99,8 @@ class FredProvider(LiveProvider):
     def claims(self, entity_id: str, kind: EntityKind | None = None) -> bool:
         if entity_id in FRED_SERIES:
             return True
-        return kind in self.kinds and bool(SERIES_ID.match(entity_id))
+        # An id of unknown kind may be any FRED series; the router tries it after price sources.
+        return (kind is None or kind in self.kinds) and bool(SERIES_ID.match(entity_id))
 
     def download(
         self, entity_id: str, dataset: Dataset, start: date | None, end: date | None
