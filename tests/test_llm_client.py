@@ -171,3 +171,26 @@ async def test_usage_records_the_time_spent_waiting() -> None:
         client = client_for(endpoint)
         await _ask(client)
     assert 250 <= client.meter.total().llm_latency_ms < 5000
+
+
+@time_limit(10)
+async def test_a_reasoning_model_gets_max_completion_tokens_and_no_temperature() -> None:
+    fussy = Reply(content='{"answer": 42}', reject_params=["max_tokens", "temperature"])
+    with ScriptedEndpoint([fussy]) as endpoint:
+        client = client_for(endpoint)
+        assert await _ask(client) == {"answer": 42}
+        assert len(endpoint.requests) == 3  # learnt one parameter per rejection
+        assert await _ask(client) == {"answer": 42}
+        assert len(endpoint.requests) == 4  # and remembered both
+        pieces = [piece async for piece in client.stream_text(ASK)]
+        assert "".join(pieces) == '{"answer": 42}'
+    assert client.mode == "json_schema"  # the output format was never the problem
+
+
+@time_limit(10)
+async def test_a_server_without_stream_usage_still_streams() -> None:
+    old = Reply(content="Hello there.", reject_params=["stream_options"])
+    with ScriptedEndpoint([old]) as endpoint:
+        client = client_for(endpoint)
+        assert "".join([piece async for piece in client.stream_text(ASK)]) == "Hello there."
+    assert client.meter.total().completion_tokens == count_tokens("Hello there.")

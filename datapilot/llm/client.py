@@ -25,13 +25,18 @@ from datapilot.llm.usage import CallUsage, UsageMeter
 OutputMode = Literal["json_schema", "json_object", "text"]
 _DOWNGRADE: dict[OutputMode, OutputMode] = {"json_schema": "json_object", "json_object": "text"}
 
+Quirk = Literal["max_completion_tokens", "no_temperature", "no_stream_usage"]
+
 # What each endpoint+model is known to accept, learnt from its 400s; shared by every client.
 _modes: dict[str, OutputMode] = {}
-_no_stream_usage: set[str] = set()
+_quirks: dict[str, set[Quirk]] = {}
 
+# Each adaptation removes one thing the endpoint rejected, so a few rounds always suffice.
+_MAX_ADAPTATIONS = 6
 _FORMAT_REJECTION = re.compile(
     r"response_format|json_schema|json_object|schema|format|not support|unsupported", re.I
 )
+_UNSUPPORTED = re.compile(r"unsupported|not support|only the default", re.I)
 _REFUSAL = re.compile(
     r"^\s*(i'?m sorry|i am sorry|sorry|i can(?:'|no)t|i cannot|i'm unable|i am unable|"
     r"as an ai|抱歉|对不起|我无法|我不能)",
@@ -57,7 +62,7 @@ def looks_like_refusal(text: str) -> bool:
 def forget_endpoint_modes() -> None:
     """Forget what endpoints accept (for tests and after reconfiguration)."""
     _modes.clear()
-    _no_stream_usage.clear()
+    _quirks.clear()
 
 
 class LLMClient:
@@ -96,17 +101,16 @@ class LLMClient:
         Raises `LLMRefused` for refusals and empty replies, `LLMTruncated` when the reply hit the
         token limit, and `LLMUnavailable`/`LLMTimeout` when the endpoint failed.
         """
-        while True:
+        for _ in range(_MAX_ADAPTATIONS):
             mode = self.mode
             try:
                 return await self._complete(
                     messages, mode, schema, schema_name, purpose, max_tokens
                 )
             except openai.BadRequestError as error:
-                if mode in _DOWNGRADE and _FORMAT_REJECTION.search(str(error)):
-                    _modes[self.config.endpoint_key] = _DOWNGRADE[mode]
-                    continue
-                raise self._translate(error) from error
+                if not self._adapt(error, structured=True):
+                    raise self._translate(error) from error
+        raise self._rejected_everything()
 
     async def _complete(
         self,
@@ -132,8 +136,7 @@ class LLMClient:
                 response = await self._sdk.chat.completions.create(
                     model=self.config.model,
                     messages=messages,  # type: ignore[arg-type]
-                    max_tokens=max_tokens,
-                    temperature=0,
+                    **self._sampling(max_tokens, temperature=0.0),
                     **extra,
                 )
         except openai.BadRequestError:
@@ -174,10 +177,7 @@ class LLMClient:
         when the stream drops or hits the token limit after text arrived, `LLMTimeout` when it
         stalls, and `LLMUnavailable` when it never starts.
         """
-        key = self.config.endpoint_key
-        extra: dict[str, Any] = {}
-        if key not in _no_stream_usage:
-            extra["stream_options"] = {"include_usage": True}
+        quirks = _quirks.setdefault(self.config.endpoint_key, set())
         started = time.perf_counter()
         deadline = started + self._deadline_s()
         usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(messages))
@@ -185,30 +185,31 @@ class LLMClient:
         received: list[str] = []
         finish: str | None = None
         try:
-            try:
-                stream = await asyncio.wait_for(
-                    self._sdk.chat.completions.create(
-                        model=self.config.model,
-                        messages=messages,  # type: ignore[arg-type]
-                        max_tokens=max_tokens,
-                        temperature=0.2,
-                        stream=True,
-                        **extra,
-                    ),
-                    timeout=self._remaining(deadline),
+            for _ in range(_MAX_ADAPTATIONS):
+                extra: dict[str, Any] = {}
+                if "no_stream_usage" not in quirks:
+                    extra["stream_options"] = {"include_usage": True}
+                try:
+                    stream = await asyncio.wait_for(
+                        self._sdk.chat.completions.create(
+                            model=self.config.model,
+                            messages=messages,  # type: ignore[arg-type]
+                            stream=True,
+                            **self._sampling(max_tokens, temperature=0.2),
+                            **extra,
+                        ),
+                        timeout=self._remaining(deadline),
+                    )
+                    break
+                except openai.BadRequestError as error:
+                    if not self._adapt(error, structured=False):
+                        raise self._translate(error) from error
+                except (openai.APIError, TimeoutError) as error:
+                    raise self._translate(error) from error
+            else:
+                raise LLMUnavailable(
+                    f"{self.config.base_url} rejected every variant of the request"
                 )
-            except openai.BadRequestError as error:
-                if "stream_options" in extra and "stream_options" in str(error):
-                    _no_stream_usage.add(key)
-                    self.meter.calls.remove(usage)
-                    async for piece in self.stream_text(
-                        messages, purpose=purpose, max_tokens=max_tokens
-                    ):
-                        yield piece
-                    return
-                raise self._translate(error) from error
-            except (openai.APIError, TimeoutError) as error:
-                raise self._translate(error) from error
             iterator = stream.__aiter__()
             while True:
                 try:
@@ -247,6 +248,39 @@ class LLMClient:
         finally:
             usage.latency_ms = (time.perf_counter() - started) * 1000
 
+    def _sampling(self, max_tokens: int, temperature: float) -> dict[str, Any]:
+        quirks = _quirks.get(self.config.endpoint_key, set())
+        limit = "max_completion_tokens" if "max_completion_tokens" in quirks else "max_tokens"
+        sampling: dict[str, Any] = {limit: max_tokens}
+        if "no_temperature" not in quirks:
+            sampling["temperature"] = temperature
+        return sampling
+
+    def _adapt(self, error: openai.BadRequestError, *, structured: bool) -> bool:
+        """Learn from a 400 what this endpoint does not accept; True when worth retrying.
+
+        Reasoning models want `max_completion_tokens` and no temperature; some servers reject
+        `stream_options`; older ones reject JSON schemas or JSON mode.
+        """
+        key = self.config.endpoint_key
+        quirks = _quirks.setdefault(key, set())
+        text = str(error)
+        learnt: Quirk | None = None
+        if "max_completion_tokens" in text and "max_completion_tokens" not in quirks:
+            learnt = "max_completion_tokens"
+        elif "temperature" in text and _UNSUPPORTED.search(text) and "no_temperature" not in quirks:
+            learnt = "no_temperature"
+        elif "stream_options" in text and "no_stream_usage" not in quirks:
+            learnt = "no_stream_usage"
+        if learnt is not None:
+            quirks.add(learnt)
+            return True
+        mode = self.mode
+        if structured and mode in _DOWNGRADE and _FORMAT_REJECTION.search(text):
+            _modes[key] = _DOWNGRADE[mode]
+            return True
+        return False
+
     async def ping(self, timeout_s: float = 3.0) -> bool:
         """True when the endpoint answers at all (any HTTP status counts as reachable)."""
         try:
@@ -256,6 +290,11 @@ class LLMClient:
         except (openai.APIError, TimeoutError):
             return False
         return True
+
+    def _rejected_everything(self) -> LLMUnavailable:
+        return LLMUnavailable(
+            f"the model endpoint {self.config.base_url} rejected every variant of the request"
+        )
 
     def _deadline_s(self) -> float:
         # Room for every retry plus the SDK's backoff between them.

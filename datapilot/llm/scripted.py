@@ -44,6 +44,11 @@ class Reply(BaseModel):
         default=None, description="Streams: stop sending (but keep the connection) after this."
     )
     omit_usage: bool = False
+    reject_params: list[str] = Field(
+        default_factory=list,
+        description="Answer 400 when the request sets one of these (as reasoning models do "
+        "for max_tokens and temperature).",
+    )
 
 
 class ChatRequest(BaseModel):
@@ -146,7 +151,7 @@ class ScriptedEndpoint:
             reply = self.next_reply(chat_request)
             if reply.delay_s:
                 await asyncio.sleep(reply.delay_s)
-            rejected = _rejection(reply, chat_request)
+            rejected = _rejection(reply, chat_request) or _param_rejection(reply, body)
             status = 400 if rejected else reply.status
             if status != 200:
                 headers = {"x-should-retry": "false"} if rejected else {}
@@ -174,6 +179,21 @@ def _rejection(reply: Reply, request: ChatRequest) -> str | None:
         return "response_format json_schema is not supported by this server"
     if kind in {"json_schema", "json_object"} and reply.reject_json_mode:
         return "response_format is not supported by this server"
+    return None
+
+
+_PARAM_ERRORS = {
+    "max_tokens": "Unsupported parameter: 'max_tokens' is not supported with this model. "
+    "Use 'max_completion_tokens' instead.",
+    "temperature": "Unsupported value: 'temperature' does not support 0 with this model. "
+    "Only the default (1) value is supported.",
+}
+
+
+def _param_rejection(reply: Reply, body: dict[str, Any]) -> str | None:
+    for name in reply.reject_params:
+        if name in body:
+            return _PARAM_ERRORS.get(name, f"Unsupported parameter: {name!r}.")
     return None
 
 
