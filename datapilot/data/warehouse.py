@@ -203,8 +203,9 @@ def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         return duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as error:
         raise WarehouseError(
-            f"Cannot open the warehouse {path}: {error}. Another Datapilot process may be "
-            "writing to it; wait for it to finish (or stop it) and try again."
+            f"Cannot open the warehouse {path}: {error}. Another Datapilot process has it "
+            "open (writing locks out everyone; any reader, such as a running server, locks out "
+            "writers): wait for it or stop it, then try again."
         ) from error
 
 
