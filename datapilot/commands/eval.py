@@ -50,7 +50,8 @@ def eval_corpus(
             offline=offline,  # type: ignore[arg-type]
         )
     except CorpusError as error:
-        raise typer.BadParameter(str(error), param_hint="CORPUS") from error
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(2) from error
     needed = min_pass if min_pass > 1 else min_pass * report.total
     if json_output:
         typer.echo(

@@ -16,6 +16,7 @@ from datetime import date
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.entities import (
+    Mention,
     find_mentions,
     find_tables,
     table_columns,
@@ -35,7 +36,8 @@ PRICE_KINDS = ("stock", "etf", "index", "fund")
 SERIES_KINDS = ("macro", "commodity", "factor")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TOP_K = re.compile(
-    rf"(?i)(?:top|best|worst|bottom|first|last)\s+(\d+|[a-z]+)(?![a-z])|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家)?"
+    rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+(\d+|[a-z]+)(?![a-z])"
+    rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家)"
 )
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
 _PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期|期)(?![a-z])")
@@ -117,6 +119,7 @@ class _Parsed(BaseModel):
     entity_trace: list[str] = Field(default_factory=list)
     hits: list[Hit] = Field(default_factory=list)
     unknown: list[str] = Field(default_factory=list)
+    foreign: list[str] = Field(default_factory=list, description="US series asked for elsewhere.")
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -154,14 +157,38 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
         f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
     ] + entity_trace
     unknown = unknown_names(text, claimed, hits) if not mentions else []
+    entities = [m.entity for m in mentions]
+    foreign: list[str] = []
+    for mention, country in _elsewhere(mentions, hits):
+        entities.remove(mention.entity)
+        joint = "" if _CJK.search(country.text + mention.text) else " "
+        foreign.append(f"{country.text}{joint}{mention.text}")
+        entity_trace.append(
+            f'"{country.text} … {mention.text}": not {mention.entity.id}, which is a US series'
+        )
     return _Parsed(
         text=text,
         time=time,
-        entities=[m.entity for m in mentions],
+        entities=entities,
         entity_trace=entity_trace,
         hits=hits,
         unknown=unknown,
+        foreign=foreign,
     )
+
+
+def _elsewhere(mentions: list[Mention], hits: list[Hit]) -> list[tuple[Mention, Hit]]:
+    """Macro series named generically for another country ("China's GDP" is not US GDP)."""
+    countries = [h for h in hits if h.has("cue:country")]
+    found = []
+    for mention in mentions:
+        if mention.entity.kind != "macro" or not countries:
+            continue
+        names = " ".join([mention.entity.name, *mention.entity.aliases]).casefold()
+        country = next((c for c in countries if c.text.casefold() not in names), None)
+        if country is not None:
+            found.append((mention, country))
+    return found
 
 
 def read_question(
@@ -188,6 +215,9 @@ def read_question(
 
     _read_forms(reading, parsed, vocab)
     if _scope(reading, parsed, vocab, context, catalog):
+        if reading.status == "no_data" and (parsed.time.explicit or parsed.time.horizon):
+            _read_window(reading, parsed)  # the window is still worth showing
+            reading.rewritten = _rewrite(reading, parsed)
         return reading
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
@@ -268,12 +298,12 @@ def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
         reading.model = "naive"
-    top = _TOP_K.search(parsed.text)
-    if top:
+    for top in _TOP_K.finditer(mask(parsed.text, parsed.time.spans)):
         count = read_number(top.group(1) or top.group(2), vocab.time.numbers)
         if count and count >= 1:
             reading.top_k = int(count)
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
+            break
     lengths = [_observations(d) for d in parsed.time.durations]
     lengths += [int(m.group(1)) for m in _MA_WINDOW.finditer(parsed.text)]
     lengths += [int(m.group(1)) for m in _PERIODS.finditer(parsed.text)]
@@ -297,7 +327,7 @@ def _scope(
     """Decide out_of_scope / no_data for a question without entities; True when decided."""
     if reading.entities or reading.tables:
         return False
-    finance = bool(parsed.group("metric")) or parsed.has("cue:finance")
+    finance = bool(parsed.group("metric")) or parsed.has("cue:finance") or bool(parsed.foreign)
     if context.widgets and (parsed.has("cue:client_table") or (finance and not parsed.unknown)):
         chosen = [w for w in context.widgets if w.primary] or context.widgets[:1]
         reading.needs = WidgetDataRequest(
@@ -323,6 +353,9 @@ def _scope(
             reading.universe = True
             return False
     reading.status = "no_data"
+    if parsed.foreign:
+        reading.message = _foreign_message(parsed.foreign, reading.zh)
+        return True
     reading.message = _unknown_message(parsed.unknown, reading.zh)
     reading.trace.append(
         "names the catalog does not know: " + ", ".join(parsed.unknown)
@@ -330,6 +363,21 @@ def _scope(
         else "no entity named"
     )
     return True
+
+
+def _foreign_message(names: list[str], zh: bool) -> str:
+    if zh:
+        return (
+            f"我没有{'、'.join(names)}的数据：内置的宏观序列都是美国的，不会拿来代替。"
+            "联网时可用 `datapilot data fetch <代码>` 从实时数据源获取，"
+            "或用 `datapilot data import` 导入您自己的文件。"
+        )
+    listed = ", ".join(f'"{n}"' for n in names)
+    return (
+        f"I have no data for {listed}: the bundled macro series are for the United States, and "
+        "I won't substitute them. With a live provider you can fetch it "
+        "(`datapilot data fetch <ID>`), or import your own file (`datapilot data import`)."
+    )
 
 
 def _unknown_message(names: list[str], zh: bool) -> str:

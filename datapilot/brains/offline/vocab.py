@@ -58,6 +58,7 @@ CueName = Literal[
     "model_ets",
     "model_naive",
     "filler",
+    "country",
 ]
 Unit = Literal["trading_day", "day", "week", "month", "quarter", "year", "decade"]
 Marker = Literal[

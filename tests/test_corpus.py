@@ -1,0 +1,85 @@
+"""Acceptance corpora scored by `datapilot.evaluation`, the scorer behind `datapilot eval`.
+
+The shared corpus (beside the repository) runs through the real pipeline; its windows file and
+our own bilingual corpus (`tests/corpus/offline.jsonl`) are scored from the plan, which is
+enough for windows, entities, forms and horizons and keeps the suite fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from datapilot.cli import app
+from datapilot.evaluation import CorpusError, Report, evaluate, load_corpus
+
+SHARED = Path(__file__).parents[2] / "shared" / "corpus"
+OWN = Path(__file__).parent / "corpus" / "offline.jsonl"
+
+
+def _shared(name: str) -> Path:
+    path = SHARED / name
+    if not path.exists():
+        pytest.skip(f"the shared corpus ({path.name}) is not beside the repository")
+    return path
+
+
+def _failures(report: Report) -> str:
+    return "\n".join(
+        f"{r.id} {r.query}: {'; '.join(r.failures)}" for r in report.results if not r.passed
+    )
+
+
+async def test_shared_queries_through_the_pipeline(data) -> None:  # type: ignore[no-untyped-def]
+    path = _shared("queries.jsonl")
+    report = await evaluate(load_corpus(path), corpus=str(path), brain="offline")
+    assert report.total == 36
+    assert report.passed >= 34, _failures(report)
+
+
+async def test_shared_windows(data) -> None:  # type: ignore[no-untyped-def]
+    path = _shared("windows.jsonl")
+    report = await evaluate(load_corpus(path), brain="offline", plan_only=True)
+    assert report.passed == report.total == 9, _failures(report)
+
+
+async def test_own_bilingual_corpus(data) -> None:  # type: ignore[no-untyped-def]
+    cases = load_corpus(OWN)
+    assert len(cases) >= 60
+    assert sum(c.lang == "zh" for c in cases) >= 25
+    report = await evaluate(cases, brain="offline", plan_only=True)
+    assert report.passed == report.total, _failures(report)
+
+
+def test_eval_command_prints_failures_and_sets_the_exit_code(tmp_path: Path, data) -> None:  # type: ignore[no-untyped-def]
+    corpus = tmp_path / "mini.jsonl"
+    corpus.write_text(
+        '{"id": "a", "today": "2019-03-13", "query": "Plot Apple from Jan 23, 2018 to today",'
+        ' "expect": {"ids": ["AAPL"], "start": "2018-01-23", "chart": "line"}}\n'
+        '{"id": "b", "today": "2019-03-13", "query": "Plot Apple in 2018",'
+        ' "expect": {"ids": ["MSFT"], "chart": "bar"}}\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    result = runner.invoke(app, ["eval", str(corpus), "--brain", "offline", "--plan-only"])
+    assert result.exit_code == 1
+    assert "passed 1 of 2" in result.output
+    assert "ids: wanted [MSFT], got [AAPL]" in result.output
+    assert "chart: wanted bar, got line" in result.output
+    result = runner.invoke(
+        app,
+        ["eval", str(corpus), "--brain", "offline", "--plan-only", "--min-pass", "0.5", "--json"],
+    )
+    assert result.exit_code == 0
+    assert '"passed": 1' in result.output
+
+
+def test_bad_corpus_line_is_named(tmp_path: Path) -> None:
+    corpus = tmp_path / "bad.jsonl"
+    corpus.write_text('{"id": "a", "query": "x"}\n', encoding="utf-8")
+    with pytest.raises(CorpusError, match="line 1"):
+        load_corpus(corpus)
+    result = CliRunner().invoke(app, ["eval", str(corpus)])
+    assert result.exit_code == 2 and "line 1" in result.output

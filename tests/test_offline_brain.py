@@ -1,0 +1,435 @@
+"""The offline brain: entities, intent, scope, no-data answers, plans and their results."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from datapilot.brains.base import Understanding
+from datapilot.brains.offline import OfflineBrain
+from datapilot.brains.offline.reading import steps_in
+from datapilot.brains.offline.windows import Horizon
+from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
+from datapilot.core.executor import default_registry
+from datapilot.core.outputs import ChartOutput, TableOutput
+from datapilot.core.pipeline import ask
+from datapilot.core.plan import check_plan
+
+TODAY = date(2022, 12, 28)
+
+
+@pytest.fixture(scope="module")
+def brain(data) -> OfflineBrain:  # type: ignore[no-untyped-def]
+    return OfflineBrain(catalog=data.catalog)
+
+
+@pytest.fixture(scope="module")
+def registry():  # type: ignore[no-untyped-def]
+    return default_registry()
+
+
+def understand(
+    brain: OfflineBrain, question: str, today: date = TODAY, **context: object
+) -> Understanding:
+    return brain.understand_sync(question, QuestionContext(today=today, **context))
+
+
+def ids(understanding: Understanding) -> list[str]:
+    assert understanding.intent is not None
+    return [e.id for e in understanding.intent.entities]
+
+
+def interfaces(understanding: Understanding) -> list[str]:
+    assert understanding.plan is not None
+    return [call.interface for call in understanding.plan.calls()]
+
+
+# --- entities -----------------------------------------------------------------------------------
+
+
+def test_several_entities_in_the_order_written(brain: OfflineBrain) -> None:
+    u = understand(brain, "Rank Walmart, Apple, Exxon and Coca-Cola by return in 2021")
+    assert ids(u) == ["WMT", "AAPL", "XOM", "KO"]
+    u = understand(brain, "去年埃克森美孚、雪佛龙和Range Resources的收益率对比")
+    assert ids(u) == ["XOM", "CVX", "RRC"]
+
+
+def test_longest_name_wins(brain: OfflineBrain) -> None:
+    assert ids(understand(brain, "Plot the Nasdaq Composite in 2015")) == ["^IXIC"]
+    assert ids(understand(brain, "Plot US core CPI since 2010", date(2018, 12, 1))) == ["CPILFESL"]
+
+
+def test_a_name_holding_a_length_is_a_name(brain: OfflineBrain) -> None:
+    u = understand(
+        brain, "Show the 3-month Treasury bill rate from 1979 to 1985", date(2009, 9, 30)
+    )
+    assert ids(u) == ["TB3MS"]
+    assert (u.intent.start, u.intent.end) == (date(1979, 1, 1), date(1985, 12, 31))
+
+
+def test_metric_words_are_not_tickers(brain: OfflineBrain) -> None:
+    u = understand(brain, "Show Apple's 20-day MA this year")
+    assert ids(u) == ["AAPL"]
+    assert "ma" in u.intent.metrics
+    u = understand(brain, "Show the RSI and MA of Mastercard")
+    assert ids(u) == ["MA"] and {"rsi", "ma"} <= set(u.intent.metrics)
+
+
+# --- intent: metric, window, forms, trace --------------------------------------------------------
+
+
+def test_intent_explains_each_decision(brain: OfflineBrain) -> None:
+    u = understand(
+        brain, "Plot Apple's closing price from Jan 23, 2018 to today", date(2019, 3, 13)
+    )
+    intent = u.intent
+    assert (intent.start, intent.end) == (date(2018, 1, 23), date(2019, 3, 13))
+    assert intent.metrics == ["close"] and intent.chart == "line"
+    trace = "\n".join(intent.trace)
+    assert '"Apple" → AAPL' in trace
+    assert '"from Jan 23, 2018 to today" → 2018-01-23..2019-03-13' in trace
+    assert intent.rewritten == "Plot Apple's closing price from 2018-01-23 to 2019-03-13"
+
+
+def test_chinese_rewrite_states_the_dates(brain: OfflineBrain) -> None:
+    u = understand(brain, "IBM近半年的K线图和KDJ指标", date(2012, 9, 28))
+    assert u.intent.rewritten == "IBM从2012年3月28日到2012年9月28日的K线图和KDJ指标"
+    assert u.intent.chart == "candlestick" and "kdj" in u.intent.metrics
+
+
+def test_no_time_words_means_the_past_year(brain: OfflineBrain) -> None:
+    u = understand(brain, "Microsoft stock price")
+    assert (u.intent.start, u.intent.end) == (date(2021, 12, 28), TODAY)
+    assert "from 2021-12-28 to 2022-12-28" in u.intent.rewritten
+    assert any("no time words" in line for line in u.intent.trace)
+
+
+def test_since_ipo_starts_at_the_first_date(brain: OfflineBrain, data) -> None:  # type: ignore[no-untyped-def]
+    u = understand(brain, "Facebook share price since its IPO", date(2013, 2, 1))
+    assert u.intent.start == data.catalog.get("FB").first == date(2012, 5, 18)
+    u = understand(brain, "Google上市以来的股价", date(2013, 3, 1))
+    assert u.intent.start == data.catalog.get("GOOG").first
+
+
+@pytest.mark.parametrize(
+    ("question", "today", "metric", "chart"),
+    [
+        ("Compare Pfizer and Merck since 2021", TODAY, "cumulative_return", "line"),
+        ("比较微软和苹果今年以来的累计收益率", date(2021, 5, 20), "cumulative_return", "line"),
+        (
+            "Which of Pfizer, Merck and Eli Lilly did best over the last 3 years?",
+            TODAY,
+            "return",
+            "bar",
+        ),
+        ("2021年苹果、微软、AMD的涨幅排名", TODAY, "return", "bar"),
+        ("What were the returns of Home Depot and Walmart in 2019?", TODAY, "return", "bar"),
+        (
+            "How correlated were Exxon and Chevron daily returns in 2020?",
+            TODAY,
+            "correlation",
+            "scatter",
+        ),
+        ("Plot the drawdown of the S&P 500 since 2020", TODAY, "drawdown", "area"),
+        ("Plot the 30-day rolling volatility of AMD this year", TODAY, "volatility", "line"),
+        ("Which was more volatile in 2022, AMD or Microsoft?", TODAY, "volatility", "bar"),
+        ("Show me a candlestick chart of IBM with MACD", date(2012, 6, 30), "macd", "candlestick"),
+        ("Show Google's RSI for the last 3 months", date(2013, 3, 1), "rsi", "line"),
+        ("美国核心CPI同比", date(2018, 12, 1), "yoy", "line"),
+        ("Monthly returns of Walmart in 2019 as a bar chart", TODAY, "return", "bar"),
+    ],
+)
+def test_metric_and_chart(
+    brain: OfflineBrain, question: str, today: date, metric: str, chart: str
+) -> None:
+    u = understand(brain, question, today)
+    assert u.status == "ok", u.message
+    assert metric in u.intent.metrics
+    assert u.intent.chart == chart
+
+
+def test_statistics_and_tables(brain: OfflineBrain) -> None:
+    u = understand(brain, "What were the mean and median daily returns of Microsoft in 2019?")
+    assert {"mean", "median", "compute_returns", "show_table"} <= set(interfaces(u))
+    assert u.intent.chart is None and u.intent.table
+    u = understand(brain, "Give me a table of Johnson & Johnson monthly closing prices in 2015")
+    assert interfaces(u) == ["get_prices", "show_table"]
+    assert u.plan.calls()[0].args["freq"] == "monthly"
+    u = understand(brain, "Show Home Depot and Best Buy prices for the past 2 years as a table")
+    assert set(interfaces(u)) == {"get_prices", "plot_line", "show_table"}
+
+
+def test_window_lengths_become_parameters(brain: OfflineBrain) -> None:
+    u = understand(brain, "Plot the 20-day rolling volatility of Bank of America in 2020")
+    call = next(c for c in u.plan.calls() if c.interface == "rolling_volatility")
+    assert call.args["window"] == 20
+    u = understand(brain, "Plot the 50-day and 200-day moving averages of Exxon in 2020")
+    call = next(c for c in u.plan.calls() if c.interface == "get_ma")
+    assert call.args["windows"] == [50, 200]
+
+
+@pytest.mark.parametrize(
+    ("question", "today", "horizon"),
+    [
+        ("Forecast US real GDP for the next 8 quarters", date(2009, 9, 30), 8),
+        ("Predict the 3-month T-bill rate 2 years ahead", date(2009, 9, 30), 8),
+        ("预测WTI原油未来20个交易日的价格", date(2019, 1, 3), 20),
+        ("用ARIMA预测标普500未来一个月的走势", TODAY, 21),
+        ("Forecast core CPI for the next 12 months", date(2018, 12, 1), 12),
+    ],
+)
+def test_forecast_horizon_in_data_steps(
+    brain: OfflineBrain, question: str, today: date, horizon: int
+) -> None:
+    u = understand(brain, question, today)
+    assert u.intent.horizon == horizon
+    assert u.intent.start is None and u.intent.end is None
+    assert {"plot_forecast", "show_table"} <= set(interfaces(u))
+    forecast = next(c for c in u.plan.calls() if c.interface.startswith("forecast_"))
+    assert forecast.args["horizon"] == horizon
+
+
+def test_horizon_conversion() -> None:
+    assert steps_in(Horizon(count=2, unit="year"), "quarterly") == 8
+    assert steps_in(Horizon(count=6, unit="month"), "quarterly") == 2
+    assert steps_in(Horizon(count=1, unit="quarter"), "monthly") == 3
+    assert steps_in(Horizon(count=5, unit="trading_day"), "daily") == 5
+
+
+def test_forecast_of_a_future_period(brain: OfflineBrain) -> None:
+    u = understand(brain, "Project US real GDP through the end of 2011", date(2009, 9, 30))
+    # The data end on 2009-07-01: ten quarters reach 2011-12-31.
+    assert u.intent.horizon == 10
+
+
+# --- scope and missing data ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the weather like in Tokyo tomorrow?",
+        "帮我写一首关于春天的诗",
+        "Tell me a joke about cats",
+        "给我推荐一个红烧肉的菜谱",
+        "hello, how are you?",
+    ],
+)
+def test_out_of_scope(brain: OfflineBrain, question: str) -> None:
+    u = understand(brain, question)
+    assert u.status == "out_of_scope" and u.plan is None
+    assert u.message and ("financial" in u.message or "金融" in u.message)
+
+
+def test_finance_words_without_a_known_entity_are_in_scope(brain: OfflineBrain) -> None:
+    u = understand(brain, "美国1980年代的失业率", date(2009, 9, 30))
+    assert u.status == "ok" and ids(u) == ["UNRATE"]
+    u = understand(brain, "What is the price of Bitcoin today?")
+    assert u.status == "no_data" and "Bitcoin" in u.message
+
+
+def test_known_entity_without_data_is_named_never_substituted(brain: OfflineBrain) -> None:
+    u = understand(brain, "Plot Tesla's stock price this year")
+    assert u.status == "no_data" and ids(u) == ["TSLA"] and u.plan is None
+    assert "TSLA" in u.message and "datapilot data fetch TSLA" in u.message
+    u = understand(brain, "特斯拉今年的股价")
+    assert u.status == "no_data" and ids(u) == ["TSLA"] and "datapilot data fetch TSLA" in u.message
+    u = understand(brain, "Compare Amazon and Apple in 2021")
+    assert u.status == "no_data" and ids(u) == ["AMZN", "AAPL"] and "AMZN" in u.message
+
+
+def test_unknown_name_is_named(brain: OfflineBrain) -> None:
+    u = understand(brain, "Plot Zorblax Dynamics' share price since 2020")
+    assert u.status == "no_data"
+    assert '"Zorblax Dynamics"' in u.message
+
+
+def test_window_outside_the_data_gives_the_coverage(brain: OfflineBrain, data) -> None:  # type: ignore[no-untyped-def]
+    u = understand(brain, "IBM stock price in 2020")
+    ibm = data.catalog.get("IBM")
+    assert u.status == "no_data" and ids(u) == ["IBM"]
+    assert str(ibm.first) in u.message and str(ibm.last) in u.message
+
+
+def test_finance_question_without_entity_asks_which(brain: OfflineBrain) -> None:
+    u = understand(brain, "plot the price since 2020")
+    assert u.status == "no_data" and "Which company" in u.message
+
+
+def test_ranking_without_entities_uses_every_stock_with_data(brain: OfflineBrain, data) -> None:  # type: ignore[no-untyped-def]
+    u = understand(brain, "Which stocks performed best in 2021? Show the top 5")
+    expected = {
+        e.id
+        for e in data.catalog.entities(kind="stock", available=True)
+        if e.first <= date(2021, 12, 31) and e.last >= date(2021, 1, 1)
+    }
+    assert set(ids(u)) == expected and "IBM" not in expected
+    rank = next(c for c in u.plan.calls() if c.interface == "rank")
+    assert rank.args["top_k"] == 5
+
+
+# --- conversation and client data ------------------------------------------------------------
+
+
+def test_follow_up_adds_an_entity(brain: OfflineBrain) -> None:
+    history = [ChatMessage(role="human", content="Plot Apple's closing price in 2019")]
+    u = understand(brain, "now add Microsoft", history=history)
+    assert ids(u) == ["AAPL", "MSFT"]
+    assert (u.intent.start, u.intent.end) == (date(2019, 1, 1), date(2019, 12, 31))
+    assert any(line.startswith("follow-up") for line in u.intent.trace)
+
+
+def test_follow_up_changes_the_window(brain: OfflineBrain) -> None:
+    history = [
+        ChatMessage(role="human", content="Compare Exxon and Chevron cumulative returns in 2020"),
+        ChatMessage(role="ai", content="Here is the chart."),
+    ]
+    u = understand(brain, "what about 2021?", history=history)
+    assert ids(u) == ["XOM", "CVX"] and "cumulative_return" in u.intent.metrics
+    assert (u.intent.start, u.intent.end) == (date(2021, 1, 1), date(2021, 12, 31))
+    u = understand(
+        brain,
+        "那2019年呢？",
+        history=[ChatMessage(role="human", content="标普500指数2018年的走势")],
+    )
+    assert ids(u) == ["^GSPC"] and u.intent.start == date(2019, 1, 1)
+
+
+def test_thanks_after_a_question_is_not_a_follow_up(brain: OfflineBrain) -> None:
+    history = [ChatMessage(role="human", content="Plot Apple's closing price in 2019")]
+    assert understand(brain, "thanks!", history=history).status == "out_of_scope"
+
+
+PRICES = ClientTable(
+    name="Price widget",
+    columns=["date", "close", "volume"],
+    rows=[["2024-01-02", 10.0, 100], ["2024-01-03", 11.0, 120], ["2024-01-04", 13.0, 90]],
+)
+
+
+def test_client_table_is_an_entity(brain: OfflineBrain) -> None:
+    u = understand(brain, "plot this widget", tables=[PRICES])
+    assert interfaces(u) == ["get_client_table", "plot_line"]
+    assert [e.kind for e in u.intent.entities] == ["table"]
+    u = understand(brain, "What is the average close in the price widget?", tables=[PRICES])
+    assert interfaces(u) == ["get_client_table", "select_columns", "mean", "show_table"]
+    assert u.plan.calls()[1].args["columns"] == ["close"]
+
+
+def test_widget_without_data_is_requested(brain: OfflineBrain) -> None:
+    widget = WidgetInfo(uuid="w1", widget_id="prices", name="Prices", primary=True)
+    u = understand(brain, "plot the data in this widget", widgets=[widget])
+    assert u.needs is not None and [w.uuid for w in u.needs.widgets] == ["w1"]
+
+
+# --- plans are valid, and their results are right ---------------------------------------------
+
+
+PLANNED = [
+    ("Plot the S&P 500 and the Nasdaq Composite from 2008 to 2009", date(2010, 1, 5)),
+    ("Show me a candlestick chart of IBM with MACD over the past 6 months", date(2012, 6, 30)),
+    ("Show Apple's price and RSI for the past 6 months", TODAY),
+    ("摩根大通过去一年的累计收益率和最大回撤", TODAY),
+    ("US CPI and M1 money supply over the past ten years", date(2009, 9, 30)),
+    ("Which had the bigger drawdown in 2020, Exxon or Chevron?", TODAY),
+    ("annualized volatility of crude oil in 2018", date(2019, 1, 3)),
+    ("Correlation between the S&P 500 and US unemployment since 1995", date(2009, 9, 30)),
+    ("What was Apple's return in 2020?", TODAY),
+    ("Forecast Apple's volatility for the next 10 days", TODAY),
+    ("Forecast the S&P 500 with exponential smoothing for the next 30 days", TODAY),
+    ("S&P 500 constituents", TODAY),
+    ("Tell me about Microsoft's company profile", TODAY),
+    ("Plot Apple and Microsoft weekly trading volume in 2021", TODAY),
+    ("Show the S&P 500 rebased to 100 with the Nasdaq since 2015", date(2018, 12, 31)),
+]
+
+
+@pytest.mark.parametrize(("question", "today"), PLANNED)
+def test_plans_validate_against_the_registry(
+    brain: OfflineBrain,
+    registry,
+    question: str,
+    today: date,  # type: ignore[no-untyped-def]
+) -> None:
+    u = understand(brain, question, today)
+    assert u.status == "ok", u.message
+    check = check_plan(u.plan, registry)
+    assert check.problems == [], [str(p) for p in check.problems]
+    steps = u.plan.steps
+    produced = [{c.output for c in s.calls} for s in steps]
+    for number, step in enumerate(steps):
+        earlier = set().union(*produced[:number])
+        for call in step.calls:
+            refs = [v["$ref"] for v in _refs(call.args)]
+            assert set(refs) <= earlier  # every input comes from an earlier step
+
+
+def _refs(value):  # type: ignore[no-untyped-def]
+    if isinstance(value, dict) and set(value) == {"$ref"}:
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _refs(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _refs(item)
+
+
+async def test_ranking_matches_returns_computed_from_the_warehouse(data) -> None:  # type: ignore[no-untyped-def]
+    answer = await ask(
+        "Rank Apple, Microsoft, Exxon and Walmart by their return in 2021",
+        QuestionContext(today=TODAY, brain="offline"),
+    )
+    assert answer.status == "ok"
+    bar = next(o for o in answer.outputs if isinstance(o, ChartOutput))
+    assert bar.chart_type == "bar"
+    frame = pd.DataFrame(bar.spec.rows, columns=bar.spec.columns)
+    prices = data.warehouse.prices(
+        ["AAPL", "MSFT", "XOM", "WMT"], date(2020, 12, 20), date(2021, 12, 31)
+    )
+    expected = {}
+    for entity_id, rows in prices.groupby("id"):
+        rows = rows.sort_values("date")
+        value = rows["adj_close"].fillna(rows["close"])
+        before = value[rows["date"] <= pd.Timestamp("2021-01-01")].iloc[-1]
+        expected[entity_id] = (value.iloc[-1] / before - 1) * 100
+    order = sorted(expected, key=expected.get, reverse=True)
+    assert frame[bar.spec.x].tolist() == order
+    got = dict(zip(frame[bar.spec.x], frame["return_pct"], strict=True))
+    assert got == pytest.approx(expected, abs=1e-3)  # the chart rounds to 4 decimals
+
+
+async def test_max_drawdown_matches_an_independent_computation(data) -> None:  # type: ignore[no-untyped-def]
+    answer = await ask(
+        "What was the maximum drawdown of the S&P 500 in 2008?",
+        QuestionContext(today=date(2009, 1, 2), brain="offline"),
+    )
+    table = next(o for o in answer.outputs if isinstance(o, TableOutput))
+    row = dict(zip(table.columns, table.rows[0], strict=True))
+    prices = data.warehouse.prices(["^GSPC"], date(2008, 1, 1), date(2008, 12, 31))
+    close = prices.sort_values("date")["close"].to_numpy()
+    worst = float(np.min(close / np.maximum.accumulate(close) - 1) * 100)
+    assert row["max_drawdown_pct"] == pytest.approx(worst, abs=0.01)
+    assert any(isinstance(o, ChartOutput) and o.chart_type == "area" for o in answer.outputs)
+
+
+async def test_summary_streams_the_template(brain: OfflineBrain) -> None:
+    context = QuestionContext(today=date(2019, 3, 13), brain="offline")
+    answer = await ask("Plot Apple's closing price from Jan 23, 2018 to today", context)
+    assert answer.status == "ok" and answer.summary
+    assert "2018-01-23" in answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["我想看看中国近十年gdp的走势", "China GDP since 2010", "Japan's unemployment rate"],
+)
+def test_us_series_are_not_substituted_for_other_countries(
+    brain: OfflineBrain, question: str
+) -> None:
+    u = understand(brain, question, date(2009, 9, 30))
+    assert u.status == "no_data" and ids(u) == []
+    assert "United States" in u.message or "美国" in u.message
