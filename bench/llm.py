@@ -135,6 +135,24 @@ def report(rows: list[Measured]) -> bool:
     return max_tokens <= TARGET_TOKENS and max(typical, default=0) <= TARGET_CALLS
 
 
+def breakdown() -> str:
+    """Where the planning prompt's tokens go."""
+    from datapilot.brains.llm.prompt import SYSTEM_RULES, compact_catalog, entity_hint
+    from datapilot.brains.llm.reply import reply_schema
+    from datapilot.core.executor import default_registry
+    from datapilot.data import get_catalog
+    from datapilot.llm import count_tokens
+
+    registry = default_registry()
+    parts = {
+        "rules": count_tokens(SYSTEM_RULES),
+        f"interfaces ({len(registry)})": count_tokens(compact_catalog(registry)),
+        "entities with data": count_tokens(entity_hint(get_catalog().entities(available=True))),
+        "schema": count_tokens(json.dumps(reply_schema(), separators=(",", ":"))),
+    }
+    return ", ".join(f"{name} {tokens:,}" for name, tokens in parts.items())
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     default = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -149,7 +167,9 @@ async def main() -> int:
     if options.limit:
         cases = cases[: options.limit]
     rows = [await measure(case, options.plan_only) for case in cases]
-    return 0 if report(rows) else 1
+    ok = report(rows)
+    print(f"planning prompt parts (o200k): {breakdown()}; the rest is the request itself")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
