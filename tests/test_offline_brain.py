@@ -201,8 +201,8 @@ def test_horizon_conversion() -> None:
 
 def test_forecast_of_a_future_period(brain: OfflineBrain) -> None:
     u = understand(brain, "Project US real GDP through the end of 2011", date(2009, 9, 30))
-    # The data end on 2009-07-01: ten quarters reach 2011-12-31.
-    assert u.intent.horizon == 10
+    # The data end with 2009 Q3: nine quarters reach 2011 Q4.
+    assert u.intent.horizon == 9
 
 
 # --- scope and missing data ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+import pandas as pd
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.builder import PlanBuilder, frame
@@ -56,6 +57,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "volume": ("trading volume", "成交量"),
     "kline": ("K-line", "K线图"),
     "profile": ("profile", "简介"),
+    "fundamentals": ("financial figures", "财务数据"),
     "constituents": ("constituents", "成分股"),
     "ranking": ("ranked by", "排名："),
 }
@@ -126,10 +128,12 @@ class _Planner:
             elif metric in ("close", "value") and not stats:
                 if not (indicators or r.chart == "candlestick"):
                     self._levels_chart()
-            elif metric == "volume":
-                self._volume()
+            elif metric == "volume" and r.chart != "candlestick":
+                self._volume()  # a K-line already has its volume panel
             elif metric == "company_info":
                 self._profile()
+            elif metric == "fundamentals":
+                self._fundamentals()
             elif metric == "constituents":
                 self._constituents()
         if stats:
@@ -743,20 +747,26 @@ class _Planner:
             return steps_in(r.horizon, entity.frequency)
         if r.future is not None:
             last = min(entity.last or r.today, r.today)
-            months = (r.future[1].year - last.year) * 12 + r.future[1].month - last.month
-            per_month = {
-                "daily": 21,
-                "weekly": 4.3,
-                "monthly": 1,
-                "quarterly": 1 / 3,
-                "annual": 1 / 12,
-            }
-            return max(1, round(months * per_month[entity.frequency]))
+            return max(1, _periods_between(last, r.future[1], entity.frequency))
         return _DEFAULT_STEPS[entity.frequency]
 
     def _history(self, entity: Entity) -> tuple[date | None, date | None]:
         end = min(entity.last or self.r.today, self.r.today)
         return _HISTORY[entity.frequency].back(end), end
+
+    def _fundamentals(self) -> None:
+        for entity in self.r.entities[:MAX_CHARTED]:
+            figures = self.builder.add(
+                "get_fundamentals",
+                {"entity": entity.id},
+                name="fundamentals",
+                description=self._say(
+                    f"Get the reported financial figures of {entity.id}",
+                    f"获取{entity.id}的财务数据",
+                ),
+                task="data",
+            )
+            self._table(figures, self._title("fundamentals", [entity], window=False))
 
     def _profile(self) -> None:
         for entity in self.r.entities[:MAX_CHARTED]:
@@ -840,6 +850,15 @@ class _Planner:
         self._chart(interface.get(r.chart or "", default), data, title)
         if r.table:
             self._table(data, title)
+
+
+def _periods_between(first: date, last: date, frequency: Frequency) -> int:
+    """Whole periods from the one holding `first` to the one holding `last` (trading days
+    for daily data)."""
+    if frequency == "daily":
+        return len(pd.bdate_range(first, last)) - 1
+    code = {"weekly": "W", "monthly": "M", "quarterly": "Q", "annual": "Y"}[frequency]
+    return (pd.Period(last, freq=code) - pd.Period(first, freq=code)).n
 
 
 def _has_dates(columns: list[str]) -> bool:

@@ -24,7 +24,7 @@ from datapilot.brains.offline.entities import (
 )
 from datapilot.brains.offline.numbers import ZH_NUMERAL, read_number
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.phrases import Hit, mask
+from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Horizon, TimeReading, default_window, read_time
 from datapilot.core.answer import AnswerStatus
@@ -38,6 +38,9 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _TOP_K = re.compile(
     rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+(\d+|[a-z]+)(?![a-z])"
     rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家)"
+)
+_LENGTH_LIST = re.compile(
+    r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
 )
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
 _PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期|期)(?![a-z])")
@@ -152,7 +155,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     claimed = [*time.spans, *(m.span for m in mentions)]
-    hits = vocab.matcher.find(text, claimed)
+    hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     entity_trace = [
         f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
     ] + entity_trace
@@ -175,6 +178,31 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
         unknown=unknown,
         foreign=foreign,
     )
+
+
+def _with_metric_names(
+    hits: list[Hit], text: str, blocked: list[Span], mentions: list[Mention], vocab: Vocab
+) -> list[Hit]:
+    """Add the measures that entity names carry.
+
+    A metric phrase longer than the name inside it wins its words ("inflation rate" is a
+    year-over-year change of the CPI), and names listed under `implies` say their measure
+    ("inflation").
+    """
+    spans = [m.span for m in mentions]
+    wider = [
+        h
+        for h in vocab.matcher.find(text, blocked)
+        if h.group("metric")
+        and any(h.start <= s and e <= h.end and (h.end - h.start) > (e - s) for s, e in spans)
+    ]
+    implied = [
+        Hit((f"metric:{vocab.metrics.implies[key]}",), m.span[0], m.span[1], m.text)
+        for m in mentions
+        if (key := " ".join(m.text.lower().split())) in vocab.metrics.implies
+    ]
+    kept = [h for h in hits if not any(h.start < w.end and w.start < h.end for w in wider)]
+    return sorted([*kept, *wider, *implied], key=lambda h: h.start)
 
 
 def _elsewhere(mentions: list[Mention], hits: list[Hit]) -> list[tuple[Mention, Hit]]:
@@ -304,7 +332,10 @@ def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
             reading.top_k = int(count)
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
             break
-    lengths = [_observations(d) for d in parsed.time.durations]
+    lengths = [
+        int(n) for m in _LENGTH_LIST.finditer(parsed.text) for n in re.findall(r"\d+", m.group(1))
+    ]
+    lengths += [_observations(d) for d in parsed.time.durations]
     lengths += [int(m.group(1)) for m in _MA_WINDOW.finditer(parsed.text)]
     lengths += [int(m.group(1)) for m in _PERIODS.finditer(parsed.text)]
     lengths = [n for n in dict.fromkeys(lengths) if n and n >= 2]
@@ -424,6 +455,12 @@ def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
     if "yoy" in metrics:
         metrics = [m for m in metrics if m not in ("value", "close")]
     several = len(reading.entities) >= 2
+    if reading.chart == "scatter" and several and "correlation" not in metrics:
+        metrics.append("correlation")
+        reading.trace.append("a scatter of several entities → their correlation")
+    if any(m in metrics for m in ("correlation", "volatility")):
+        # "correlated returns", "volatility of returns": the returns are the input, not a chart.
+        metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:
         if reading.rank and several:

@@ -8,6 +8,7 @@ Every file is validated when first loaded; a bad file raises `VocabError` naming
 from __future__ import annotations
 
 import tomllib
+from datetime import date
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -41,6 +42,7 @@ MetricId = Literal[
     "stats",
     "company_info",
     "constituents",
+    "fundamentals",
 ]
 METRICS: tuple[str, ...] = get_args(MetricId)
 INDICATORS = ("macd", "rsi", "kdj", "boll", "cci", "ma", "ema")
@@ -127,6 +129,7 @@ class Phrases(_Strict):
 
 class MetricsFile(_Strict):
     metrics: dict[MetricId, Phrases]
+    implies: dict[str, MetricId] = Field(default_factory=dict)
 
 
 class ChartsFile(_Strict):
@@ -160,6 +163,7 @@ class TimeFile(_Strict):
     units: dict[Unit, Phrases]
     markers: dict[Marker, Phrases]
     words: dict[TimeWord, list[str]]
+    periods: dict[str, tuple[date, date]] = Field(default_factory=dict)
 
     @field_validator("months")
     @classmethod

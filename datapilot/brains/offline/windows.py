@@ -125,6 +125,7 @@ class Grammar:
         self.unit_of = {w.lower(): u for u, p in words.units.items() for w in p.all}
         self.numbers = words.numbers
         self.year_offset = _year_offsets(words)
+        self.named = {_norm(name): window for name, window in words.periods.items()}
         self.rules = self._rules()
         self.markers = {
             name: re.compile(alternation(phrases.all), re.IGNORECASE)
@@ -148,6 +149,7 @@ class Grammar:
         y_en = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})|(?P<yrel>{yrel_en}))"
         rules: list[tuple[str, str, Handler]] = [
             ("first", alternation(w.words["first_available"]), self._first),
+            ("named", alternation(w.periods), self._named),
             (
                 "day_iso",
                 rf"(?P<y>{YEAR})\s*[-/.]\s*(?P<m>\d{{1,2}})\s*[-/.]\s*(?P<d>\d{{1,2}})(?![0-9])",
@@ -468,6 +470,10 @@ class Grammar:
             return _relative_word(word, match.span(), today)
 
         return handle
+
+    def _named(self, match: re.Match[str], today: date) -> Atom | None:
+        first, last = self.named[_norm(match.group(0))]
+        return Atom("period", match.span(), "", first, last)
 
     def _first(self, match: re.Match[str], today: date) -> Atom | None:
         return Atom("first", match.span(), "")
