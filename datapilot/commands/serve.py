@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -24,29 +25,32 @@ def serve(
     timeout: Annotated[
         float | None, typer.Option(min=1, help="Whole-request timeout in seconds.")
     ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes (requests are stateless).")
+    ] = 1,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
     """Start the server (default http://127.0.0.1:7777); add it to OpenBB Workspace by URL."""
     import uvicorn
 
-    from datapilot.server.app import create_app
     from datapilot.settings import get_settings
 
+    # Options travel as environment variables so that every worker process reads the same.
+    overrides = {
+        "DATAPILOT_OFFLINE": "true" if offline else None,
+        "DATAPILOT_BRAIN": brain,
+        "DATAPILOT_TODAY": today.date().isoformat() if today else None,
+        "DATAPILOT_REQUEST_TIMEOUT_S": str(timeout) if timeout else None,
+    }
+    os.environ.update({key: value for key, value in overrides.items() if value is not None})
+    get_settings.cache_clear()
     settings = get_settings()
-    changes: dict[str, Any] = {}
-    if offline:
-        changes["offline"] = True
-    if brain:
-        changes["brain"] = brain
-    if today:
-        changes["today"] = today.date()
-    if timeout:
-        changes["request_timeout_s"] = timeout
-    settings = settings.model_copy(update=changes)
     uvicorn.run(
-        create_app(settings),
+        "datapilot.server.app:create_app",
+        factory=True,
         host=host or settings.host,
         port=port or settings.port,
+        workers=workers,
         log_level=log_level,
         proxy_headers=True,
     )
