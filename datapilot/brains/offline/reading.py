@@ -37,7 +37,9 @@ SERIES_KINDS = ("macro", "commodity", "factor")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TOP_K = re.compile(
     rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+(\d+|[a-z]+)(?![a-z])"
-    rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家)"
+    rf"|(?<![a-z])(\d+|[a-z]+)\s+(?:best|worst|top|biggest|largest|strongest|weakest)(?![a-z])"
+    rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
+    rf"|(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
 )
 _LENGTH_LIST = re.compile(
     r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
@@ -327,7 +329,8 @@ def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
     elif parsed.has("cue:model_naive"):
         reading.model = "naive"
     for top in _TOP_K.finditer(mask(parsed.text, parsed.time.spans)):
-        count = read_number(top.group(1) or top.group(2), vocab.time.numbers)
+        said = next(g for g in top.groups() if g)
+        count = read_number(said, vocab.time.numbers)
         if count and count >= 1:
             reading.top_k = int(count)
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
@@ -445,6 +448,7 @@ def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
             metrics.append(metric)
             reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
+    metrics = _drop_qualifiers(metrics, parsed)
     if (parsed.time.horizon or parsed.time.future) and "forecast" not in metrics:
         metrics.append("forecast")
         reading.trace.append("a future period → forecast")
@@ -496,6 +500,21 @@ def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
         order = "lowest first" if reading.ascending else "highest first"
         reading.trace.append(f"ranking → bar chart, {order}")
     reading.metrics = metrics
+
+
+def _drop_qualifiers(metrics: list[str], parsed: _Parsed) -> list[str]:
+    """ "股价表现" / "price performance": the price word only qualifies the measure after it."""
+    levels = [h for m, h in parsed.group("metric") if m in ("close", "value")]
+    changes = [h for m, h in parsed.group("metric") if m in ("return", "cumulative_return")]
+    qualifying = any(
+        0 <= c.start - lv.end <= 2 and not parsed.text[lv.end : c.start].strip(" 的")
+        for lv in levels
+        for c in changes
+    )
+    if not qualifying:
+        return metrics
+    said_alone = {m for m, h in parsed.group("metric") if h not in levels}
+    return [m for m in metrics if m not in ("close", "value") or m in said_alone]
 
 
 def _noun_comparison(parsed: _Parsed) -> bool:
