@@ -216,6 +216,7 @@ class _Run:
         usage = getattr(brain, "summary_usage", None)
         if isinstance(usage, Usage):
             answer.usage = answer.usage.add(usage)
+        answer.notes.extend(getattr(brain, "summary_notes", None) or [])
 
     async def _execute(
         self, plan: Plan, ctx: InterfaceContext, registry: Registry
