@@ -433,3 +433,23 @@ def test_us_series_are_not_substituted_for_other_countries(
     u = understand(brain, question, date(2009, 9, 30))
     assert u.status == "no_data" and ids(u) == []
     assert "United States" in u.message or "美国" in u.message
+
+
+def test_a_named_client_table_wins_over_a_catalog_name(brain: OfflineBrain) -> None:
+    curve = ClientTable(
+        name="Yield Curve", columns=["maturity", "rate"], rows=[["3M", 4.3], ["1Y", 4.2]]
+    )
+    u = understand(brain, "Give me the yield curve data to the fourth decimal", tables=[curve])
+    assert u.status == "ok" and ids(u) == ["Yield Curve"]
+    assert interfaces(u) == ["get_client_table", "plot_bar", "show_table"]
+
+
+def test_a_text_table_is_shown_not_charted(brain: OfflineBrain) -> None:
+    food = ClientTable(name="favourite_food", columns=["content"], rows=[["pizza"]])
+    u = understand(brain, "What is my favourite food?", tables=[food])
+    assert interfaces(u) == ["get_client_table", "show_table"]
+
+
+def test_small_talk_mentioning_data_is_out_of_scope(brain: OfflineBrain) -> None:
+    u = understand(brain, "what is 2 + 2? Just answer. Don't retrieve data.")
+    assert u.status == "out_of_scope"

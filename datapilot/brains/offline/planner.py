@@ -9,6 +9,7 @@ and a table, statistics → tables.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -19,10 +20,12 @@ from datapilot.brains.offline.builder import PlanBuilder, frame
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.reading import PRICE_KINDS, SERIES_KINDS, Reading, steps_in
 from datapilot.brains.offline.vocab import INDICATORS
+from datapilot.core.context import ClientTable
 from datapilot.core.intent import Frequency
 from datapilot.core.plan import Plan
 from datapilot.data.catalog import Entity
 
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 MAX_CHARTED = 4  # K-lines, indicators and forecasts: one chart per entity, at most this many
 _STATS = ("mean", "median", "stats")
 _DEFAULT_STEPS: dict[str, int] = {
@@ -841,14 +844,20 @@ class _Planner:
             )
             self._table(matrix, f"correlation: {title}")
             return
-        dated = _has_dates(table.columns)
-        if r.table_only:
-            self._table(data, title)
-            return
-        default = "plot_line" if dated else "plot_bar"
-        interface = {"bar": "plot_bar", "area": "plot_area", "pie": "plot_pie", "line": "plot_line"}
-        self._chart(interface.get(r.chart or "", default), data, title)
-        if r.table:
+        chartable = _numeric_columns(table, r.columns) and not r.table_only
+        if chartable:
+            default = "plot_line" if _has_dates(table) else "plot_bar"
+            interface = {
+                "bar": "plot_bar",
+                "area": "plot_area",
+                "pie": "plot_pie",
+                "line": "plot_line",
+            }
+            self._chart(interface.get(r.chart or "", default), data, title)
+            self.trace.append(
+                f'your table "{table.name}" → {interface.get(r.chart or "", default)}'
+            )
+        if r.table or not r.plot_asked or not chartable:
             self._table(data, title)
 
 
@@ -861,9 +870,38 @@ def _periods_between(first: date, last: date, frequency: Frequency) -> int:
     return (pd.Period(last, freq=code) - pd.Period(first, freq=code)).n
 
 
-def _has_dates(columns: list[str]) -> bool:
+def _has_dates(table: ClientTable) -> bool:
+    """A column named like a date, or holding ISO dates."""
     words = ("date", "time", "day", "month", "period", "日期", "时间")
-    return any(any(w in str(c).casefold() for w in words) for c in columns)
+    if any(any(w in str(c).casefold() for w in words) for c in table.columns):
+        return True
+    first = table.rows[0] if table.rows else []
+    return any(isinstance(v, str) and _ISO_DATE.match(v) for v in first)
+
+
+def _numeric_columns(table: ClientTable, wanted: list[str]) -> list[str]:
+    """Columns (among `wanted`, if given) whose values are mostly numbers."""
+    found = []
+    for index, column in enumerate(table.columns):
+        if wanted and column not in wanted:
+            continue
+        values = [row[index] for row in table.rows if index < len(row) and row[index] is not None]
+        numbers = sum(_is_number(v) for v in values)
+        if values and numbers >= 0.8 * len(values):
+            found.append(str(column))
+    return found
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    try:
+        float(str(value).replace(",", "").rstrip("%"))
+    except ValueError:
+        return False
+    return True
 
 
 def _names(entities: list[Entity], zh: bool) -> str:

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from datetime import date
+from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +23,7 @@ from datapilot.brains.offline.entities import (
     table_columns,
     unknown_names,
 )
-from datapilot.brains.offline.numbers import ZH_NUMERAL, read_number
+from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.vocab import Vocab
@@ -35,12 +36,22 @@ from datapilot.data.catalog import Catalog, Entity
 PRICE_KINDS = ("stock", "etf", "index", "fund")
 SERIES_KINDS = ("macro", "commodity", "factor")
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_TOP_K = re.compile(
-    rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+(\d+|[a-z]+)(?![a-z])"
-    rf"|(?<![a-z])(\d+|[a-z]+)\s+(?:best|worst|top|biggest|largest|strongest|weakest)(?![a-z])"
-    rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
-    rf"|(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
-)
+
+
+@lru_cache(maxsize=4)
+def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
+    """ "top 5", "the 3 best", 前三名, 最好的五只."""
+    count = en_number_pattern(dict(numbers))
+    best = r"(?:best|worst|top|biggest|largest|strongest|weakest)"
+    ranked_zh = r"(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?"
+    return re.compile(
+        rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
+        rf"|(?<![a-z])({count})\s+{best}(?![a-z])"
+        rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
+        rf"|{ranked_zh}\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
+    )
+
+
 _LENGTH_LIST = re.compile(
     r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
 )
@@ -120,6 +131,7 @@ class _Parsed(BaseModel):
 
     text: str
     time: TimeReading
+    mentions: list[Mention] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     entity_trace: list[str] = Field(default_factory=list)
     hits: list[Hit] = Field(default_factory=list)
@@ -174,6 +186,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
     return _Parsed(
         text=text,
         time=time,
+        mentions=mentions,
         entities=entities,
         entity_trace=entity_trace,
         hits=hits,
@@ -237,6 +250,13 @@ def read_question(
     reading.trace.extend(table_trace)
     if tables:
         reading.columns = table_columns(text, tables[0])
+        # A table the user sent, named in the question, is what the name means.
+        names = " ".join(t.name.casefold() for t in tables)
+        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names}
+        reading.entities = [e for e in reading.entities if e.id not in inside]
+        parsed = parsed.model_copy(
+            update={"entities": [e for e in parsed.entities if e.id not in inside]}
+        )
 
     previous = _previous_question(context.history, question)
     if previous and not parsed.has("out_of_scope"):
@@ -328,7 +348,9 @@ def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
         reading.model = "naive"
-    for top in _TOP_K.finditer(mask(parsed.text, parsed.time.spans)):
+    counts = {w: n for w, n in vocab.time.numbers.items() if w not in ("a", "an")}
+    pattern = _top_k(tuple(sorted(counts.items())))
+    for top in pattern.finditer(mask(parsed.text, parsed.time.spans)):
         said = next(g for g in top.groups() if g)
         count = read_number(said, vocab.time.numbers)
         if count and count >= 1:
@@ -361,7 +383,8 @@ def _scope(
     """Decide out_of_scope / no_data for a question without entities; True when decided."""
     if reading.entities or reading.tables:
         return False
-    finance = bool(parsed.group("metric")) or parsed.has("cue:finance") or bool(parsed.foreign)
+    measures = [m for m, _ in parsed.group("metric") if m != "value"]  # "data" alone is no topic
+    finance = bool(measures) or parsed.has("cue:finance") or bool(parsed.foreign)
     if context.widgets and (parsed.has("cue:client_table") or (finance and not parsed.unknown)):
         chosen = [w for w in context.widgets if w.primary] or context.widgets[:1]
         reading.needs = WidgetDataRequest(
