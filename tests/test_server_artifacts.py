@@ -137,3 +137,10 @@ def test_table_artifact_and_unique_names() -> None:
     assert second.description == "Units: close: USD"
     # What goes on the wire is plain JSON.
     json.loads(table_artifact(output, namer).model_dump()["data"])
+
+
+def test_later_turns_name_their_artifacts_apart() -> None:
+    output = TableOutput(title="Closes", columns=["close"], rows=[[1.0]])
+    first_turn = table_artifact(output, ArtifactNamer(turn=1)).data.name
+    third_turn = table_artifact(output, ArtifactNamer(turn=3)).data.name
+    assert (first_turn, third_turn) == ("Closes", "Closes — turn 3")

@@ -310,6 +310,7 @@ async def test_a_follow_up_builds_on_the_conversation(client: httpx.AsyncClient)
     events = await query(client, body)
     (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
     assert set(chart["chart_params"]["yKey"]) == {"AAPL", "MSFT"}
+    assert chart["name"].endswith("turn 2")  # unique within the chat
     dates = [row["date"] for row in chart["content"]]
     assert dates[0].startswith("2019-01") and dates[-1].startswith("2019-12")
 

@@ -19,15 +19,18 @@ from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
 
 
 class ArtifactNamer:
-    """Artifact names must be unique within a chat; repeat titles get a counter."""
+    """Artifact names must be unique within a chat: repeat titles in an answer get a counter,
+    and answers after the first carry their turn number (the same question may come again)."""
 
-    def __init__(self) -> None:
+    def __init__(self, turn: int = 1) -> None:
         self._seen: dict[str, int] = {}
+        self._suffix = f" — turn {turn}" if turn > 1 else ""
 
     def __call__(self, title: str) -> str:
         count = self._seen.get(title, 0) + 1
         self._seen[title] = count
-        return title if count == 1 else f"{title} ({count})"
+        name = title if count == 1 else f"{title} ({count})"
+        return name + self._suffix
 
 
 def table_artifact(output: TableOutput, name: ArtifactNamer) -> MessageArtifactSSE:

@@ -71,6 +71,7 @@ class PreparedQuery(BaseModel):
     received: list[ReceivedWidget] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list, description="Problems with client data.")
     legacy: bool = False
+    turn: int = Field(default=1, description="How many questions the conversation has asked.")
 
 
 def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
@@ -120,6 +121,7 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
         received=received,
         notes=notes,
         legacy=query.legacy_widgets,
+        turn=sum(1 for m in messages if isinstance(m, LlmClientMessage) and m.role == "human"),
     )
 
 

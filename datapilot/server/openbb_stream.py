@@ -96,7 +96,7 @@ async def _closing(
         text = answer.summary or answer.message
         if text:
             yield message_chunk(text)
-    name = ArtifactNamer()
+    name = ArtifactNamer(prepared.turn)
     for output in outputs:
         if isinstance(output, ChartOutput):
             for artifact in chart_artifacts(output, name):
