@@ -522,7 +522,7 @@ def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
     if reading.rank:
         order = "lowest first" if reading.ascending else "highest first"
         reading.trace.append(f"ranking → bar chart, {order}")
-    reading.metrics = metrics
+    reading.metrics = list(dict.fromkeys(metrics))
 
 
 def _drop_qualifiers(metrics: list[str], parsed: _Parsed) -> list[str]:

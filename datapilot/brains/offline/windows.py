@@ -186,6 +186,11 @@ class Grammar:
                 self._month,
             ),
             (
+                "month_rel_word_en",
+                rf"(?<![A-Za-z])(?P<rel>last|this|next)\s+(?P<mon>{mon})\.?(?![A-Za-z])",
+                self._month_relative,
+            ),
+            (
                 "month_bare_en",
                 rf"(?<![A-Za-z])(?:in|since|from|to|until|till|through|thru|between|and|of|during|before|after|by)\s+(?P<core>(?P<mon>{mon}))\.?(?![A-Za-z])",
                 self._month,
@@ -402,6 +407,20 @@ class Grammar:
         if part:
             return self._period(match, today, lambda y: _month_part(y, month, part))
         return self._period(match, today, lambda y: month_window(y, month))
+
+    def _month_relative(self, match: re.Match[str], today: date) -> Atom | None:
+        """ "last March": the latest March before this month; "this March": this year's."""
+        month = self._month_number(match)
+        if not month:
+            return None
+        rel = match.group("rel").lower()
+        year = today.year
+        if rel == "last" and month >= today.month:
+            year -= 1
+        elif rel == "next" and month <= today.month:
+            year += 1
+        first, last = month_window(year, month)
+        return Atom("period", match.span(), "", first, last)
 
     def _month_range(self, match: re.Match[str], today: date) -> Atom | None:
         first, last = (int(read_number(match.group(g), {}) or 0) for g in ("m", "m2"))
