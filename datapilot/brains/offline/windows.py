@@ -186,6 +186,23 @@ class Grammar:
                 self._month,
             ),
             (
+                "month_before_range_en",
+                rf"(?<![A-Za-z])(?P<core>(?P<mon>{mon}))\.?"
+                rf"(?=\s*(?:-|–|—|to|through|thru|until|till)\s*(?:{mon})(?![A-Za-z]))",
+                self._month,
+            ),
+            (
+                "first_months_zh",
+                rf"{y_zh}?\s*(?:的)?\s*前\s*(?P<n>{NUM_ZH})\s*个\s*月",
+                self._first_months,
+            ),
+            (
+                "first_months_en",
+                rf"(?<![A-Za-z])(?:the\s+)?first\s+(?P<n>{num_en})\s+months?\s+(?:of|in)\s+"
+                rf"(?:{y_en}|(?P<theyear>the\s+year))",
+                self._first_months,
+            ),
+            (
                 "month_rel_word_en",
                 rf"(?<![A-Za-z])(?P<rel>last|this|next)\s+(?P<mon>{mon})\.?(?![A-Za-z])",
                 self._month_relative,
@@ -407,6 +424,17 @@ class Grammar:
         if part:
             return self._period(match, today, lambda y: _month_part(y, month, part))
         return self._period(match, today, lambda y: month_window(y, month))
+
+    def _first_months(self, match: re.Match[str], today: date) -> Atom | None:
+        """今年前两个月 / "the first two months of 2021"; 前两个月 alone: the past two months."""
+        count = read_number(match.group("n"), self.numbers)
+        if not count or not 1 <= count <= 12:
+            return None
+        months = int(count)
+        if self._year_of(match, today) is None:
+            length = Duration(months, "month")
+            return Atom("rolling", match.span(), "", length.back(today), today, duration=length)
+        return self._period(match, today, lambda y: (date(y, 1, 1), month_end(y, months)))
 
     def _month_relative(self, match: re.Match[str], today: date) -> Atom | None:
         """ "last March": the latest March before this month; "this March": this year's."""
