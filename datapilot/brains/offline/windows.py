@@ -193,7 +193,7 @@ class Grammar:
             ),
             (
                 "first_months_zh",
-                rf"{y_zh}?\s*(?:的)?\s*前\s*(?P<n>{NUM_ZH})\s*个\s*月",
+                rf"{y_zh}?\s*(?:的)?\s*(?<![之以])前\s*(?P<n>{NUM_ZH})\s*个\s*月",
                 self._first_months,
             ),
             (
