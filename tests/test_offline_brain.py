@@ -10,7 +10,7 @@ import pytest
 
 from datapilot.brains.base import Understanding
 from datapilot.brains.offline import OfflineBrain
-from datapilot.brains.offline.reading import steps_in
+from datapilot.brains.offline.horizons import steps_in
 from datapilot.brains.offline.windows import Horizon
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
 from datapilot.core.executor import default_registry

@@ -15,7 +15,6 @@ from pydantic import BaseModel
 
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.core.context import ClientTable
 from datapilot.data.catalog import Entity, Match
 
 MIN_SCORE = 80.0
@@ -64,35 +63,6 @@ def _means_something_else(said: str, entity: Entity, vocab: Vocab) -> bool:
         return False
     # A full company name that happens to be a word still names the company.
     return said.strip().upper() == entity.id.upper() or len(said.strip()) <= 4
-
-
-def find_tables(
-    text: str, tables: Sequence[ClientTable], hits: Iterable[Hit], named_entities: bool
-) -> tuple[list[ClientTable], list[str]]:
-    """Client tables the question refers to, by name or as "this widget / my data"."""
-    if not tables:
-        return [], []
-    lowered = text.casefold()
-    named = [t for t in tables if t.name and t.name.casefold() in lowered]
-    if named:
-        return named, [f'"{t.name}" → the table you sent' for t in named]
-    pointed = [h for h in hits if h.has("cue:client_table")]
-    if pointed:
-        return list(tables[:1]), [f'"{pointed[0].text}" → the table "{tables[0].name}" you sent']
-    if not named_entities:
-        return list(tables[:1]), [f'no entity named: using the table "{tables[0].name}" you sent']
-    return [], []
-
-
-def table_columns(text: str, table: ClientTable) -> list[str]:
-    """Columns of a client table the question names ("average close" → close)."""
-    lowered = text.casefold()
-    found = []
-    for column in table.columns:
-        name = str(column).strip()
-        if name and re.search(rf"(?<![a-z0-9]){re.escape(name.casefold())}(?![a-z0-9])", lowered):
-            found.append(name)
-    return found
 
 
 _LATIN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9&.\-']*")

@@ -9,39 +9,23 @@ and a table, statistics → tables.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import Any
 
-import pandas as pd
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.builder import PlanBuilder, frame
+from datapilot.brains.offline.client_tables import has_dates, numeric_columns
+from datapilot.brains.offline.horizons import DEFAULT_STEPS, HISTORY, periods_between, steps_in
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.reading import PRICE_KINDS, SERIES_KINDS, Reading, steps_in
+from datapilot.brains.offline.reading import PRICE_KINDS, SERIES_KINDS, Reading
 from datapilot.brains.offline.vocab import INDICATORS
-from datapilot.core.context import ClientTable
 from datapilot.core.intent import Frequency
 from datapilot.core.plan import Plan
 from datapilot.data.catalog import Entity
 
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 MAX_CHARTED = 4  # K-lines, indicators and forecasts: one chart per entity, at most this many
 _STATS = ("mean", "median", "stats")
-_DEFAULT_STEPS: dict[str, int] = {
-    "daily": 20,
-    "weekly": 12,
-    "monthly": 12,
-    "quarterly": 8,
-    "annual": 5,
-}
-_HISTORY = {
-    "daily": Duration(2, "year"),
-    "weekly": Duration(5, "year"),
-    "monthly": Duration(20, "year"),
-    "quarterly": Duration(40, "year"),
-    "annual": Duration(60, "year"),
-}
 _ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
 _ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
 _LABELS: dict[str, tuple[str, str]] = {
@@ -750,12 +734,12 @@ class _Planner:
             return steps_in(r.horizon, entity.frequency)
         if r.future is not None:
             last = min(entity.last or r.today, r.today)
-            return max(1, _periods_between(last, r.future[1], entity.frequency))
-        return _DEFAULT_STEPS[entity.frequency]
+            return max(1, periods_between(last, r.future[1], entity.frequency))
+        return DEFAULT_STEPS[entity.frequency]
 
     def _history(self, entity: Entity) -> tuple[date | None, date | None]:
         end = min(entity.last or self.r.today, self.r.today)
-        return _HISTORY[entity.frequency].back(end), end
+        return HISTORY[entity.frequency].back(end), end
 
     def _fundamentals(self) -> None:
         for entity in self.r.entities[:MAX_CHARTED]:
@@ -844,9 +828,9 @@ class _Planner:
             )
             self._table(matrix, f"correlation: {title}")
             return
-        chartable = _numeric_columns(table, r.columns) and not r.table_only
+        chartable = numeric_columns(table, r.columns) and not r.table_only
         if chartable:
-            default = "plot_line" if _has_dates(table) else "plot_bar"
+            default = "plot_line" if has_dates(table) else "plot_bar"
             interface = {
                 "bar": "plot_bar",
                 "area": "plot_area",
@@ -859,49 +843,6 @@ class _Planner:
             )
         if r.table or not r.plot_asked or not chartable:
             self._table(data, title)
-
-
-def _periods_between(first: date, last: date, frequency: Frequency) -> int:
-    """Whole periods from the one holding `first` to the one holding `last` (trading days
-    for daily data)."""
-    if frequency == "daily":
-        return len(pd.bdate_range(first, last)) - 1
-    code = {"weekly": "W", "monthly": "M", "quarterly": "Q", "annual": "Y"}[frequency]
-    return (pd.Period(last, freq=code) - pd.Period(first, freq=code)).n
-
-
-def _has_dates(table: ClientTable) -> bool:
-    """A column named like a date, or holding ISO dates."""
-    words = ("date", "time", "day", "month", "period", "日期", "时间")
-    if any(any(w in str(c).casefold() for w in words) for c in table.columns):
-        return True
-    first = table.rows[0] if table.rows else []
-    return any(isinstance(v, str) and _ISO_DATE.match(v) for v in first)
-
-
-def _numeric_columns(table: ClientTable, wanted: list[str]) -> list[str]:
-    """Columns (among `wanted`, if given) whose values are mostly numbers."""
-    found = []
-    for index, column in enumerate(table.columns):
-        if wanted and column not in wanted:
-            continue
-        values = [row[index] for row in table.rows if index < len(row) and row[index] is not None]
-        numbers = sum(_is_number(v) for v in values)
-        if values and numbers >= 0.8 * len(values):
-            found.append(str(column))
-    return found
-
-
-def _is_number(value: object) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int | float):
-        return True
-    try:
-        float(str(value).replace(",", "").rstrip("%"))
-    except ValueError:
-        return False
-    return True
 
 
 def _names(entities: list[Entity], zh: bool) -> str:

@@ -7,27 +7,27 @@ trace of every decision and the question restated with explicit dates.
 
 from __future__ import annotations
 
-import math
 import re
-import unicodedata
 from collections.abc import Sequence
 from datetime import date
 from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.entities import (
-    Mention,
-    find_mentions,
-    find_tables,
-    table_columns,
-    unknown_names,
+from datapilot.brains.offline.client_tables import find_tables, table_columns
+from datapilot.brains.offline.messages import (
+    coverage_message,
+    foreign_message,
+    missing_message,
+    unknown_message,
 )
 from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
+from datapilot.brains.offline.parsing import CJK, Parsed, normalize_text, parse
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.phrases import Hit, Span, mask
+from datapilot.brains.offline.phrases import mask
+from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.brains.offline.windows import Horizon, TimeReading, default_window, read_time
+from datapilot.brains.offline.windows import Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
@@ -35,12 +35,11 @@ from datapilot.data.catalog import Catalog, Entity
 
 PRICE_KINDS = ("stock", "etf", "index", "fund")
 SERIES_KINDS = ("macro", "commodity", "factor")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @lru_cache(maxsize=4)
 def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
-    """ "top 5", "the 3 best", 前三名, 最好的五只."""
+    """The count in "top 5", "the 3 best", 前三名, 最好的五只."""
     count = en_number_pattern(dict(numbers))
     best = r"(?:best|worst|top|biggest|largest|strongest|weakest)"
     ranked_zh = r"(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?"
@@ -126,121 +125,13 @@ class Reading(BaseModel):
         )
 
 
-class _Parsed(BaseModel):
-    """What one message says on its own, before the conversation and defaults are applied."""
-
-    text: str
-    time: TimeReading
-    mentions: list[Mention] = Field(default_factory=list)
-    entities: list[Entity] = Field(default_factory=list)
-    entity_trace: list[str] = Field(default_factory=list)
-    hits: list[Hit] = Field(default_factory=list)
-    unknown: list[str] = Field(default_factory=list)
-    foreign: list[str] = Field(default_factory=list, description="US series asked for elsewhere.")
-
-    model_config = {"arbitrary_types_allowed": True}
-
-    def has(self, label: str) -> bool:
-        return any(h.has(label) for h in self.hits)
-
-    def first(self, label: str) -> Hit | None:
-        return next((h for h in self.hits if h.has(label)), None)
-
-    def group(self, prefix: str) -> list[tuple[str, Hit]]:
-        return [(value, h) for h in self.hits for value in h.group(prefix)]
-
-
-def normalize_text(question: str) -> str:
-    """Full-width forms to ASCII (，→, ２０１９→2019), single spaces."""
-    return " ".join(unicodedata.normalize("NFKC", question).split())
-
-
-def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> _Parsed:
-    """Time phrases, entities and vocabulary hits of one message."""
-    candidates = catalog.mentions(text)
-    time = read_time(text, today, vocab)
-    # A name that contains a time phrase ("3-month Treasury bill") is a name, not a window.
-    names = [
-        (m.start, m.end)
-        for m in candidates
-        if any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for s, e in time.spans)
-    ]
-    if names:
-        time = read_time(mask(text, names), today, vocab)
-    mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
-    claimed = [*time.spans, *(m.span for m in mentions)]
-    hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
-    entity_trace = [
-        f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
-    ] + entity_trace
-    unknown = unknown_names(text, claimed, hits) if not mentions else []
-    entities = [m.entity for m in mentions]
-    foreign: list[str] = []
-    for mention, country in _elsewhere(mentions, hits):
-        entities.remove(mention.entity)
-        joint = "" if _CJK.search(country.text + mention.text) else " "
-        foreign.append(f"{country.text}{joint}{mention.text}")
-        entity_trace.append(
-            f'"{country.text} … {mention.text}": not {mention.entity.id}, which is a US series'
-        )
-    return _Parsed(
-        text=text,
-        time=time,
-        mentions=mentions,
-        entities=entities,
-        entity_trace=entity_trace,
-        hits=hits,
-        unknown=unknown,
-        foreign=foreign,
-    )
-
-
-def _with_metric_names(
-    hits: list[Hit], text: str, blocked: list[Span], mentions: list[Mention], vocab: Vocab
-) -> list[Hit]:
-    """Add the measures that entity names carry.
-
-    A metric phrase longer than the name inside it wins its words ("inflation rate" is a
-    year-over-year change of the CPI), and names listed under `implies` say their measure
-    ("inflation").
-    """
-    spans = [m.span for m in mentions]
-    wider = [
-        h
-        for h in vocab.matcher.find(text, blocked)
-        if h.group("metric")
-        and any(h.start <= s and e <= h.end and (h.end - h.start) > (e - s) for s, e in spans)
-    ]
-    implied = [
-        Hit((f"metric:{vocab.metrics.implies[key]}",), m.span[0], m.span[1], m.text)
-        for m in mentions
-        if (key := " ".join(m.text.lower().split())) in vocab.metrics.implies
-    ]
-    kept = [h for h in hits if not any(h.start < w.end and w.start < h.end for w in wider)]
-    return sorted([*kept, *wider, *implied], key=lambda h: h.start)
-
-
-def _elsewhere(mentions: list[Mention], hits: list[Hit]) -> list[tuple[Mention, Hit]]:
-    """Macro series named generically for another country ("China's GDP" is not US GDP)."""
-    countries = [h for h in hits if h.has("cue:country")]
-    found = []
-    for mention in mentions:
-        if mention.entity.kind != "macro" or not countries:
-            continue
-        names = " ".join([mention.entity.name, *mention.entity.aliases]).casefold()
-        country = next((c for c in countries if c.text.casefold() not in names), None)
-        if country is not None:
-            found.append((mention, country))
-    return found
-
-
 def read_question(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab
 ) -> Reading:
     """Everything the offline brain understands of `question` in its conversation."""
     text = normalize_text(question)
     today = context.today
-    reading = Reading(question=question, text=text, zh=bool(_CJK.search(text)), today=today)
+    reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
@@ -267,14 +158,14 @@ def read_question(
     if _scope(reading, parsed, vocab, context, catalog):
         if reading.status == "no_data" and (parsed.time.explicit or parsed.time.horizon):
             _read_window(reading, parsed)  # the window is still worth showing
-            reading.rewritten = _rewrite(reading, parsed)
+            reading.rewritten = _rewritten(reading, parsed)
         return reading
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
     if reading.universe:
         _narrow_universe(reading)
     _check_availability(reading)
-    reading.rewritten = _rewrite(reading, parsed)
+    reading.rewritten = _rewritten(reading, parsed)
     return reading
 
 
@@ -288,7 +179,7 @@ def _previous_question(history: Sequence[ChatMessage], question: str) -> str | N
     return None
 
 
-def _follow_up(reading: Reading, parsed: _Parsed, earlier: _Parsed) -> _Parsed:
+def _follow_up(reading: Reading, parsed: Parsed, earlier: Parsed) -> Parsed:
     """Fill in what this question leaves out from the previous one ("now add Microsoft")."""
     said = bool(parsed.entities or parsed.time.explicit or parsed.time.horizon or parsed.hits)
     if not said or not earlier.entities or reading.tables:
@@ -322,7 +213,7 @@ def _follow_up(reading: Reading, parsed: _Parsed, earlier: _Parsed) -> _Parsed:
 # --- forms: chart, table, frequency, ranking -------------------------------------------------
 
 
-def _read_forms(reading: Reading, parsed: _Parsed, vocab: Vocab) -> None:
+def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     charts = parsed.group("chart")
     if charts:
         reading.chart = charts[0][0]  # type: ignore[assignment]
@@ -378,7 +269,7 @@ def _observations(duration: Duration) -> int:
 
 
 def _scope(
-    reading: Reading, parsed: _Parsed, vocab: Vocab, context: QuestionContext, catalog: Catalog
+    reading: Reading, parsed: Parsed, vocab: Vocab, context: QuestionContext, catalog: Catalog
 ) -> bool:
     """Decide out_of_scope / no_data for a question without entities; True when decided."""
     if reading.entities or reading.tables:
@@ -411,9 +302,9 @@ def _scope(
             return False
     reading.status = "no_data"
     if parsed.foreign:
-        reading.message = _foreign_message(parsed.foreign, reading.zh)
+        reading.message = foreign_message(parsed.foreign, reading.zh)
         return True
-    reading.message = _unknown_message(parsed.unknown, reading.zh)
+    reading.message = unknown_message(parsed.unknown, reading.zh)
     reading.trace.append(
         "names the catalog does not know: " + ", ".join(parsed.unknown)
         if parsed.unknown
@@ -422,49 +313,12 @@ def _scope(
     return True
 
 
-def _foreign_message(names: list[str], zh: bool) -> str:
-    if zh:
-        return (
-            f"我没有{'、'.join(names)}的数据：内置的宏观序列都是美国的，不会拿来代替。"
-            "联网时可用 `datapilot data fetch <代码>` 从实时数据源获取，"
-            "或用 `datapilot data import` 导入您自己的文件。"
-        )
-    listed = ", ".join(f'"{n}"' for n in names)
-    return (
-        f"I have no data for {listed}: the bundled macro series are for the United States, and "
-        "I won't substitute them. With a live provider you can fetch it "
-        "(`datapilot data fetch <ID>`), or import your own file (`datapilot data import`)."
-    )
-
-
-def _unknown_message(names: list[str], zh: bool) -> str:
-    if names:
-        listed = "、".join(names) if zh else ", ".join(f'"{n}"' for n in names)
-        if zh:
-            return (
-                f"我的数据目录里没有{listed}，无法回答，也不会用别的数据代替。"
-                "联网时可用 `datapilot data fetch <代码>` 从实时数据源获取，"
-                "或用 `datapilot data import` 导入您自己的文件。"
-            )
-        return (
-            f"I don't know {listed}: it is not in my catalog, so I won't substitute anything else. "
-            "With a live provider you can fetch it (`datapilot data fetch <TICKER>`), "
-            "or import your own file (`datapilot data import`)."
-        )
-    if zh:
-        return "请告诉我您想看哪只股票、哪个指数或哪个宏观序列，例如：苹果、标普500、美国失业率。"
-    return (
-        "Which company, index or series do you mean? For example: Apple, the S&P 500, "
-        "US unemployment."
-    )
-
-
 # --- metrics -----------------------------------------------------------------------------------
 
 _MODIFIERS = {"mean", "median", "stats", "forecast"}
 
 
-def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
+def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     metrics: list[str] = []
     for metric, hit in parsed.group("metric"):
         if metric not in metrics:
@@ -525,7 +379,7 @@ def _read_metrics(reading: Reading, parsed: _Parsed) -> None:
     reading.metrics = list(dict.fromkeys(metrics))
 
 
-def _drop_qualifiers(metrics: list[str], parsed: _Parsed) -> list[str]:
+def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
     """ "股价表现" / "price performance": the price word only qualifies the measure after it."""
     levels = [h for m, h in parsed.group("metric") if m in ("close", "value")]
     changes = [h for m, h in parsed.group("metric") if m in ("return", "cumulative_return")]
@@ -540,7 +394,7 @@ def _drop_qualifiers(metrics: list[str], parsed: _Parsed) -> list[str]:
     return [m for m in metrics if m not in ("close", "value") or m in said_alone]
 
 
-def _noun_comparison(parsed: _Parsed) -> bool:
+def _noun_comparison(parsed: Parsed) -> bool:
     """ "收益率对比" / "return comparison": a comparison of the numbers, not of paths over time."""
     returns = [h for m, h in parsed.group("metric") if m == "return"]
     compares = [h for h in parsed.hits if h.has("cue:compare")]
@@ -581,7 +435,7 @@ _METRIC_WORDS = {
 # --- window ------------------------------------------------------------------------------------
 
 
-def _read_window(reading: Reading, parsed: _Parsed) -> None:
+def _read_window(reading: Reading, parsed: Parsed) -> None:
     time = parsed.time
     reading.horizon, reading.future = time.horizon, time.future
     for clause in time.clauses:
@@ -641,7 +495,7 @@ def _check_availability(reading: Reading) -> None:
     missing = [e for e in reading.entities if not e.available]
     if missing:
         reading.status = "no_data"
-        reading.message = _missing_message(missing, reading.zh)
+        reading.message = missing_message(missing, reading.zh)
         reading.trace.append("no bundled data for " + ", ".join(e.id for e in missing))
         return
     start, end = reading.start, reading.end
@@ -650,13 +504,7 @@ def _check_availability(reading: Reading) -> None:
             continue
         if end < entity.first or start > entity.last:
             reading.status = "no_data"
-            reading.message = (
-                f"{entity.name}（{entity.id}）的数据范围是 {entity.first} 至 {entity.last}，"
-                f"{start} 至 {end} 期间没有数据。"
-                if reading.zh
-                else f"{entity.name} ({entity.id}) has data from {entity.first} to {entity.last}; "
-                f"there is none between {start} and {end}."
-            )
+            reading.message = coverage_message(entity, start, end, reading.zh)
             reading.trace.append(f"{entity.id} has no data in the window")
             return
         if start < entity.first:
@@ -665,88 +513,17 @@ def _check_availability(reading: Reading) -> None:
             reading.notes.append(f"{entity.id} data end on {entity.last}.")
 
 
-def _missing_message(missing: list[Entity], zh: bool) -> str:
-    ids = " ".join(e.id for e in missing)
-    if zh:
-        names = "、".join(f"{e.name}（{e.id}）" for e in missing)
-        return (
-            f"我认识{names}，但本地没有它的数据，所以无法回答，也不会用别的数据代替。"
-            f"联网时可用 `datapilot data fetch {ids}` 从实时数据源获取，"
-            "或用 `datapilot data import` 导入您自己的文件。"
-        )
-    names = ", ".join(f"{e.name} ({e.id})" for e in missing)
-    return (
-        f"I know {names}, but I have no bundled data for it, and I won't substitute anything "
-        f"else. Fetch it with a live provider (`datapilot data fetch {ids}`) or import your own "
-        "file (`datapilot data import`)."
-    )
-
-
 # --- rewriting ---------------------------------------------------------------------------------
 
 
-def _rewrite(reading: Reading, parsed: _Parsed) -> str:
-    """The question restated with explicit dates (and, for a follow-up, what it refers to)."""
-    text = reading.text
-    pieces: list[str] = []
-    cursor = 0
-    replaced = False
-    for clause in sorted(parsed.time.clauses, key=lambda c: c.span[0]):
-        if clause.span[0] < cursor or clause.rule == "horizon" or clause.span[1] > len(text):
-            continue
-        if text[clause.span[0] : clause.span[1]].strip() != clause.text:
-            continue  # a clause of the previous question
-        start = reading.start if clause.rule == "first" else clause.start
-        end = min(clause.end or reading.today, reading.today)
-        pieces += [text[cursor : clause.span[0]], _window_words(start, end, reading.zh)]
-        cursor = clause.span[1]
-        replaced = True
-    pieces.append(text[cursor:])
-    rewritten = "".join(pieces)
-    extra: list[str] = []
-    if not replaced and reading.start and reading.end:
-        extra.append(_window_words(reading.start, reading.end, reading.zh))
-    if reading.trace and any(line.startswith("follow-up") for line in reading.trace):
-        extra.insert(0, ", ".join(e.id for e in reading.entities))
-    if extra:
-        rewritten += f"（{'，'.join(extra)}）" if reading.zh else f" ({'; '.join(extra)})"
-    return rewritten
-
-
-def _window_words(start: date | None, end: date | None, zh: bool) -> str:
-    if zh:
-        if start is None:
-            return f"截至{_zh_date(end)}" if end else ""
-        return _zh_date(start) if start == end else f"从{_zh_date(start)}到{_zh_date(end)}"
-    if start is None:
-        return f"up to {end}" if end else ""
-    return f"on {start}" if start == end else f"from {start} to {end}"
-
-
-def _zh_date(day: date | None) -> str:
-    return f"{day.year}年{day.month}月{day.day}日" if day else ""
-
-
-def steps_in(horizon: Horizon, frequency: Frequency) -> int:
-    """A horizon in steps of the data's frequency (8 quarters of quarterly data = 8)."""
-    per_year = {"daily": 252, "weekly": 52, "monthly": 12, "quarterly": 4, "annual": 1}[frequency]
-    unit_years = {
-        "trading_day": 1 / 252,
-        "day": 1 / 252,
-        "week": 1 / 52,
-        "month": 1 / 12,
-        "quarter": 1 / 4,
-        "year": 1.0,
-        "decade": 10.0,
-    }[horizon.unit]
-    same = {
-        ("daily", "trading_day"),
-        ("daily", "day"),
-        ("weekly", "week"),
-        ("monthly", "month"),
-        ("quarterly", "quarter"),
-        ("annual", "year"),
-    }
-    if (frequency, horizon.unit) in same:
-        return horizon.count
-    return max(1, math.ceil(round(horizon.count * unit_years * per_year, 6)))
+def _rewritten(reading: Reading, parsed: Parsed) -> str:
+    follow_up = any(line.startswith("follow-up") for line in reading.trace)
+    return rewrite(
+        reading.text,
+        parsed.time.clauses,
+        start=reading.start,
+        end=reading.end,
+        today=reading.today,
+        zh=reading.zh,
+        refers_to=[e.id for e in reading.entities] if follow_up else (),
+    )

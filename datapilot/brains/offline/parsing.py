@@ -1,0 +1,130 @@
+"""What one message says on its own: time phrases, entities and vocabulary hits.
+
+Time is read first; an entity name that contains a time phrase ("3-month Treasury bill") keeps
+its words. Metric phrases longer than the name inside them win their words ("inflation rate"),
+and a US macro series named for another country is set aside ("China's GDP").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from datapilot.brains.offline.entities import Mention, find_mentions, unknown_names
+from datapilot.brains.offline.phrases import Hit, Span, mask
+from datapilot.brains.offline.vocab import Vocab
+from datapilot.brains.offline.windows import TimeReading, read_time
+from datapilot.data.catalog import Catalog, Entity
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+class Parsed(BaseModel):
+    """What one message says on its own, before the conversation and defaults are applied."""
+
+    text: str
+    time: TimeReading
+    mentions: list[Mention] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    entity_trace: list[str] = Field(default_factory=list)
+    hits: list[Hit] = Field(default_factory=list)
+    unknown: list[str] = Field(default_factory=list)
+    foreign: list[str] = Field(default_factory=list, description="US series asked for elsewhere.")
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    def has(self, label: str) -> bool:
+        return any(h.has(label) for h in self.hits)
+
+    def first(self, label: str) -> Hit | None:
+        return next((h for h in self.hits if h.has(label)), None)
+
+    def group(self, prefix: str) -> list[tuple[str, Hit]]:
+        return [(value, h) for h in self.hits for value in h.group(prefix)]
+
+
+def normalize_text(question: str) -> str:
+    """Full-width forms to ASCII (，→, ２０１９→2019), single spaces."""
+    return " ".join(unicodedata.normalize("NFKC", question).split())
+
+
+def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
+    """Time phrases, entities and vocabulary hits of one message."""
+    candidates = catalog.mentions(text)
+    time = read_time(text, today, vocab)
+    # A name that contains a time phrase ("3-month Treasury bill") is a name, not a window.
+    names = [
+        (m.start, m.end)
+        for m in candidates
+        if any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for s, e in time.spans)
+    ]
+    if names:
+        time = read_time(mask(text, names), today, vocab)
+    mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
+    claimed = [*time.spans, *(m.span for m in mentions)]
+    hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
+    entity_trace = [
+        f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
+    ] + entity_trace
+    unknown = unknown_names(text, claimed, hits) if not mentions else []
+    entities = [m.entity for m in mentions]
+    foreign: list[str] = []
+    for mention, country in _elsewhere(mentions, hits):
+        entities.remove(mention.entity)
+        joint = "" if CJK.search(country.text + mention.text) else " "
+        foreign.append(f"{country.text}{joint}{mention.text}")
+        entity_trace.append(
+            f'"{country.text} … {mention.text}": not {mention.entity.id}, which is a US series'
+        )
+    return Parsed(
+        text=text,
+        time=time,
+        mentions=mentions,
+        entities=entities,
+        entity_trace=entity_trace,
+        hits=hits,
+        unknown=unknown,
+        foreign=foreign,
+    )
+
+
+def _with_metric_names(
+    hits: list[Hit], text: str, blocked: list[Span], mentions: list[Mention], vocab: Vocab
+) -> list[Hit]:
+    """Add the measures that entity names carry.
+
+    A metric phrase longer than the name inside it wins its words ("inflation rate" is a
+    year-over-year change of the CPI), and names listed under `implies` say their measure
+    ("inflation").
+    """
+    spans = [m.span for m in mentions]
+    wider = [
+        h
+        for h in vocab.matcher.find(text, blocked)
+        if h.group("metric")
+        and any(h.start <= s and e <= h.end and (h.end - h.start) > (e - s) for s, e in spans)
+    ]
+    implied = [
+        Hit((f"metric:{vocab.metrics.implies[key]}",), m.span[0], m.span[1], m.text)
+        for m in mentions
+        if (key := " ".join(m.text.lower().split())) in vocab.metrics.implies
+    ]
+    kept = [h for h in hits if not any(h.start < w.end and w.start < h.end for w in wider)]
+    return sorted([*kept, *wider, *implied], key=lambda h: h.start)
+
+
+def _elsewhere(mentions: list[Mention], hits: list[Hit]) -> list[tuple[Mention, Hit]]:
+    """Macro series named generically for another country ("China's GDP" is not US GDP)."""
+    countries = [h for h in hits if h.has("cue:country")]
+    found = []
+    for mention in mentions:
+        if mention.entity.kind != "macro" or not countries:
+            continue
+        names = " ".join([mention.entity.name, *mention.entity.aliases]).casefold()
+        country = next((c for c in countries if c.text.casefold() not in names), None)
+        if country is not None:
+            found.append((mention, country))
+    return found
