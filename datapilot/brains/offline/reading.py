@@ -380,7 +380,7 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
 
 
 def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
-    """ "股价表现" / "price performance": the price word only qualifies the measure after it."""
+    """In "股价表现" / "price performance" the price word only qualifies the measure after it."""
     levels = [h for m, h in parsed.group("metric") if m in ("close", "value")]
     changes = [h for m, h in parsed.group("metric") if m in ("return", "cumulative_return")]
     qualifying = any(
@@ -395,7 +395,7 @@ def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
 
 
 def _noun_comparison(parsed: Parsed) -> bool:
-    """ "收益率对比" / "return comparison": a comparison of the numbers, not of paths over time."""
+    """A noun comparison ("收益率对比", "return comparison") compares numbers, not paths."""
     returns = [h for m, h in parsed.group("metric") if m == "return"]
     compares = [h for h in parsed.hits if h.has("cue:compare")]
     return any(

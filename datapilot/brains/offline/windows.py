@@ -437,7 +437,7 @@ class Grammar:
         return self._period(match, today, lambda y: (date(y, 1, 1), month_end(y, months)))
 
     def _month_relative(self, match: re.Match[str], today: date) -> Atom | None:
-        """ "last March": the latest March before this month; "this March": this year's."""
+        """A month after last/this/next: "last March" is the latest March before this month."""
         month = self._month_number(match)
         if not month:
             return None
