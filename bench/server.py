@@ -1,8 +1,9 @@
 """Latency of the OpenBB agent endpoint: time to first SSE event and to the last, p50/p95.
 
-Starts the real app with uvicorn on 127.0.0.1 (a free port, offline brain, no network), sends the
-corpus questions through `POST /v1/query` sequentially and then from concurrent clients, and
-prints a table. Every request is bounded (a fixed number of rounds, a client timeout).
+Starts the real server (`datapilot serve` on 127.0.0.1, a free port, offline brain, no
+network), sends the corpus questions through `POST /v1/query` sequentially and then from
+concurrent clients, and prints a table. Every request is bounded (a fixed number of rounds, a
+client timeout).
 
     python bench/server.py                      # corpus beside the repo, 2 rounds, 20 clients
     python bench/server.py --rounds 3 --clients 20 --corpus path/to/queries.jsonl
@@ -130,17 +131,16 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
-        "uvicorn",
-        "datapilot.server.app:create_app",
-        "--factory",
+        "datapilot.cli",
+        "serve",
         "--host",
         "127.0.0.1",
         "--port",
         str(port),
-        "--log-level",
-        "warning",
         "--workers",
         str(workers),
+        "--log-level",
+        "warning",
     ]
     return subprocess.Popen(command, env=env)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from datetime import datetime
 from typing import Annotated
 
@@ -45,12 +46,17 @@ def serve(
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
     settings = get_settings()
-    uvicorn.run(
-        "datapilot.server.app:create_app",
-        factory=True,
-        host=host or settings.host,
-        port=port or settings.port,
-        workers=workers,
-        log_level=log_level,
-        proxy_headers=True,
-    )
+    target = "datapilot.server.app:create_app"
+    address = {"host": host or settings.host, "port": port or settings.port}
+    common = {"factory": True, "log_level": log_level, "proxy_headers": True}
+    if workers == 1:
+        uvicorn.run(target, **address, **common)
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(target, workers=workers, **address, **common)
+    listener = config.bind_socket()
+    # Connections accepted from this shared socket inherit its TCP_NODELAY; without it each small
+    # SSE write waits for the client's delayed ACK (~40 ms per event).
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    Multiprocess(config, sockets=[listener]).run()
