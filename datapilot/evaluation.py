@@ -91,7 +91,12 @@ class Report(BaseModel):
 
 
 def load_corpus(path: Path) -> list[Case]:
-    """Read a JSONL corpus; a bad line raises `CorpusError` naming it."""
+    """Read a JSONL corpus (or every `*.jsonl` in a folder); a bad line raises `CorpusError`."""
+    if path.is_dir():
+        files = sorted(path.glob("*.jsonl"))
+        if not files:
+            raise CorpusError(f"{path} holds no .jsonl corpus files")
+        return [case for file in files for case in load_corpus(file)]
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:

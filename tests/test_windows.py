@@ -300,3 +300,17 @@ def test_bad_vocabulary_file_names_file_and_key(tmp_path: Path) -> None:
     (tmp_path / "time.toml").write_text('[markers.past]\nen = [""]\n', encoding="utf-8")
     with pytest.raises(VocabError, match=r"time\.toml.*markers\.past\.en"):
         load_vocab(tmp_path)
+
+
+def test_brain_refuses_a_bad_user_vocabulary_at_start(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from datapilot.brains.offline import OfflineBrain
+    from datapilot.brains.offline import vocab as vocab_module
+    from datapilot.settings import Settings
+
+    (tmp_path / "vocab").mkdir()
+    (tmp_path / "vocab" / "charts.toml").write_text('[charts.radar]\nen = ["radar"]\n')
+    monkeypatch.setattr("datapilot.settings.get_settings", lambda: Settings(data_dir=tmp_path))
+    vocab_module.load_vocab.cache_clear()
+    with pytest.raises(VocabError, match=r"charts\.toml.*radar"):
+        OfflineBrain()
+    vocab_module.load_vocab.cache_clear()

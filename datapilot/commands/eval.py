@@ -14,7 +14,10 @@ from datapilot.commands.ask import BrainOption
 def eval_corpus(
     corpus: Annotated[
         Path,
-        typer.Argument(help="A JSONL corpus: one case per line with query, today and expect."),
+        typer.Argument(
+            help="A JSONL corpus (one case per line with query, today and expect), or a folder "
+            "of them."
+        ),
     ],
     brain: Annotated[
         BrainOption, typer.Option(help="Who plans: offline rules, an llm, or auto.")

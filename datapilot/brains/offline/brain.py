@@ -19,8 +19,11 @@ class OfflineBrain:
     name = "offline"
 
     def __init__(self, catalog: Catalog | None = None, vocab: Vocab | None = None) -> None:
+        """`vocab` defaults to the bundled words plus the user's; a bad file fails here, with
+        `VocabError` naming the file and key. The catalog is the process-wide one, on first use.
+        """
         self._catalog = catalog
-        self._vocab = vocab
+        self.vocab = vocab or default_vocab()
 
     @property
     def catalog(self) -> Catalog:
@@ -29,12 +32,6 @@ class OfflineBrain:
 
             self._catalog = get_catalog()
         return self._catalog
-
-    @property
-    def vocab(self) -> Vocab:
-        if self._vocab is None:
-            self._vocab = default_vocab()
-        return self._vocab
 
     async def understand(self, question: str, context: QuestionContext) -> Understanding:
         """Read the question and plan it; see `understand_sync`."""
