@@ -39,6 +39,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "correlation": ("correlation", "相关性"),
     "returns": ("returns", "收益率"),
     "yoy": ("year-over-year change", "同比变化"),
+    "spread": ("spread", "利差"),
     "forecast": ("forecast", "预测"),
     "stats": ("statistics", "统计"),
     "volume": ("trading volume", "成交量"),
@@ -112,6 +113,8 @@ class _Planner:
                 self._returns(metric)
             elif metric == "yoy":
                 self._yoy()
+            elif metric == "spread":
+                self._spread()
             elif metric in ("close", "value") and not stats:
                 if not (indicators or r.chart == "candlestick"):
                     self._levels_chart()
@@ -530,6 +533,26 @@ class _Planner:
         change = self._trim(change)
         self.primary = change
         self._line_or(change, self._title("yoy"))
+
+    def _spread(self) -> None:
+        r = self.r
+        if len(r.entities) != 2:
+            self.problem = (
+                "利差需要恰好两个序列，例如：AAA和BAA公司债收益率的利差。"
+                if r.zh
+                else "A spread needs exactly two series, e.g. the BAA minus AAA yield spread."
+            )
+            return
+        a, b = r.entities[0].id, r.entities[1].id
+        gap = self.builder.add(
+            "spread",
+            {"frame": frame(self.levels()), "a": a, "b": b},
+            name="spread",
+            description=self._say(f"Compute {a} minus {b}", f"计算{a}减{b}的差值"),
+            task="processing",
+        )
+        self.primary = gap
+        self._line_or(gap, self._title("spread"))
 
     def _volume(self) -> None:
         r = self.r

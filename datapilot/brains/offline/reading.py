@@ -326,6 +326,13 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
             reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
     metrics = _drop_qualifiers(metrics, parsed)
+    rates = reading.entities and all(e.kind in ("macro", "factor") for e in reading.entities)
+    if rates and "return" in metrics:
+        # A bond yield (收益率) or a factor's return series: its values are what is asked.
+        metrics = list(dict.fromkeys("value" if m == "return" else m for m in metrics))
+        reading.trace.append("a yield, rate or return series: its values")
+    if "value" in metrics and any(m not in _MODIFIERS | {"value", "close"} for m in metrics):
+        metrics.remove("value")  # "data", "series": a weak word beside a real measure
     if (parsed.time.horizon or parsed.time.future) and "forecast" not in metrics:
         metrics.append("forecast")
         reading.trace.append("a future period → forecast")
@@ -333,7 +340,7 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
         metrics[metrics.index("value")] = "close"
     if series and not prices and "close" in metrics:
         metrics[metrics.index("close")] = "value"
-    if "yoy" in metrics:
+    if "yoy" in metrics or "spread" in metrics:
         metrics = [m for m in metrics if m not in ("value", "close")]
     several = len(reading.entities) >= 2
     if reading.chart == "scatter" and several and "correlation" not in metrics:

@@ -43,6 +43,7 @@ MetricId = Literal[
     "company_info",
     "constituents",
     "fundamentals",
+    "spread",
 ]
 METRICS: tuple[str, ...] = get_args(MetricId)
 INDICATORS = ("macd", "rsi", "kdj", "boll", "cci", "ma", "ema")
