@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from datapilot.brains.base import Understanding
 from datapilot.brains.offline.planner import build_plan
 from datapilot.brains.offline.reading import Reading, read_question
+from datapilot.brains.offline.rewrite import zh_date
 from datapilot.brains.offline.vocab import Vocab, default_vocab
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
@@ -77,6 +78,13 @@ def understanding_of(reading: Reading) -> Understanding:
     intent.chart = planned.chart  # type: ignore[assignment]
     intent.table = planned.table
     intent.horizon = planned.horizon
+    if planned.history is not None:
+        first, last = planned.history
+        intent.rewritten += (
+            f"（基于{zh_date(first)}到{zh_date(last)}的数据）"
+            if reading.zh
+            else f" (fitted on data from {first} to {last})"
+        )
     if planned.chart:
         intent.trace.append(
             f"answer: a {planned.chart} chart" + (" and a table" if planned.table else "")

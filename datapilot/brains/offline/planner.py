@@ -58,6 +58,9 @@ class Planned(BaseModel):
     chart: str | None = None
     table: bool = False
     horizon: int | None = None
+    history: tuple[date, date] | None = Field(
+        default=None, description="The data a forecast is fitted on, when the question gave none."
+    )
     trace: list[str] = Field(default_factory=list)
     problem: str | None = Field(default=None, description="Why no plan could be made.")
 
@@ -73,6 +76,7 @@ def build_plan(reading: Reading) -> Planned:
         chart=charts[0] if charts else None,
         table=builder.has("show_table"),
         horizon=planner.horizon,
+        history=planner.history,
         trace=planner.trace,
         problem=planner.problem if not builder.calls() else None,
     )
@@ -85,6 +89,7 @@ class _Planner:
         self.trace: list[str] = []
         self.problem: str | None = None
         self.horizon: int | None = None
+        self.history: tuple[date, date] | None = None
         self.primary: str | None = None
 
     # --- composition -----------------------------------------------------------------------
@@ -702,6 +707,8 @@ class _Planner:
             steps = self._steps(entity)
             self.horizon = self.horizon or steps
             start, end = (r.start, r.end) if r.explicit_window else self._history(entity)
+            if not r.explicit_window and start and end and self.history is None:
+                self.history = (start, end)
             history = self.levels([entity], start=start, end=end, freq=None)
             if "volatility" in r.metrics:
                 forecast = self.builder.add(
