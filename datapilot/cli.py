@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from datapilot import __version__
-from datapilot.commands import ask, data, serve
+from datapilot.commands import ask, data, interfaces, serve
 from datapilot.commands import eval as eval_command
 
 app = typer.Typer(
@@ -18,6 +18,7 @@ app.command("serve")(serve.serve)
 app.command("ask")(ask.ask)
 app.add_typer(data.app, name="data")
 app.command("eval")(eval_command.eval_corpus)
+app.command("interfaces")(interfaces.interfaces)
 
 
 @app.command()
