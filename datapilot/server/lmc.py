@@ -45,6 +45,7 @@ from datapilot.core.events import (
 )
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.results import CallRecord
+from datapilot.server.prose import Prose
 
 log = logging.getLogger(__name__)
 _png_lock = threading.Lock()
@@ -101,7 +102,7 @@ async def lmc_chunks(
 ) -> AsyncIterator[LmcChunk]:
     """Render one question's events as LMC chunks, ending with `server/status complete`."""
     blocks = _Blocks()
-    wrote_text = False
+    prose = Prose()
     async for event in events:
         chunks: list[LmcChunk] = []
         match event:
@@ -114,8 +115,7 @@ async def lmc_chunks(
             case StepFinished(record=record):
                 chunks = blocks.single(_console(_call_line(record)))
             case OutputEvent(output=TextOutput(text=text)):
-                chunks = blocks.delta("assistant", "message", _paragraph(text, wrote_text))
-                wrote_text = True
+                chunks = blocks.delta("assistant", "message", prose.paragraph(text))
             case OutputEvent(output=TableOutput() as table):
                 content = table.model_dump(include={"title", "columns", "rows", "units"})
                 chunks = blocks.single(
@@ -124,36 +124,28 @@ async def lmc_chunks(
             case OutputEvent(output=ChartOutput() as chart):
                 chunks = blocks.close() + await _chart_chunks(chart, images)
             case TextDelta(text=text):
-                chunks = blocks.delta("assistant", "message", text)
-                wrote_text = wrote_text or bool(text.strip())
+                chunks = blocks.delta("assistant", "message", prose.delta(text))
             case NeedsClientData():
-                chunks = blocks.delta(
-                    "assistant",
-                    "message",
-                    _paragraph(
-                        "This question is about dashboard widgets; send their data in "
-                        "`tables` and ask again.",
-                        wrote_text,
-                    ),
+                text = prose.paragraph(
+                    "This question is about dashboard widgets; send their data in "
+                    "`tables` and ask again."
                 )
-                wrote_text = True
+                chunks = blocks.delta("assistant", "message", text)
             case Failed(message=message):
                 chunks = blocks.single(LmcChunk(role="server", type="error", content=message))
-                text = _paragraph(f"Sorry, I could not finish: {message}", wrote_text)
-                chunks += blocks.delta("assistant", "message", text)
-                wrote_text = True
+                chunks += blocks.delta("assistant", "message", prose.apology(message))
             case Done(answer=answer):
-                for chunk in _closing(blocks, answer, wrote_text):
+                for chunk in _closing(blocks, answer, prose):
                     yield chunk
                 return
         for chunk in chunks:
             yield chunk
 
 
-def _closing(blocks: _Blocks, answer: Answer, wrote_text: bool) -> list[LmcChunk]:
+def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
     chunks: list[LmcChunk] = []
-    text = answer.summary or answer.message
-    if not wrote_text and text:
+    text = prose.unwritten(answer)
+    if text:
         chunks += blocks.delta("assistant", "message", text)
     chunks += blocks.close()
     chunks.append(
@@ -211,7 +203,3 @@ def _call_line(record: CallRecord) -> str:
         return f"{line}: {record.error or record.status}"
     facts = "; ".join(f"{fact.label} = {fact.value}" for fact in record.facts[:6])
     return f"{line} — {facts}" if facts else line
-
-
-def _paragraph(text: str, after_text: bool) -> str:
-    return f"\n\n{text}" if after_text else text

@@ -41,6 +41,7 @@ from datapilot.core.plan import Plan
 from datapilot.core.results import CallRecord
 from datapilot.server.openbb_artifacts import ArtifactNamer, chart_artifacts, table_artifact
 from datapilot.server.openbb_context import STATE_KEY, PreparedQuery, widget_input_args
+from datapilot.server.prose import Prose
 from datapilot.server.suggestions import follow_ups
 
 _MAX_FACTS = 6
@@ -51,7 +52,7 @@ async def openbb_sse(events: AsyncIterator[Event], prepared: PreparedQuery) -> A
     for note in prepared.notes:
         yield reasoning_step(note, event_type="WARNING")
     outputs: list[ChartOutput | TableOutput] = []
-    wrote_text = False
+    prose = Prose()
     failed = False
     async for event in events:
         match event:
@@ -64,23 +65,20 @@ async def openbb_sse(events: AsyncIterator[Event], prepared: PreparedQuery) -> A
             case StepFinished(record=record):
                 yield _call_step(record)
             case OutputEvent(output=TextOutput(text=text)):
-                yield message_chunk(_paragraph(text, wrote_text))
-                wrote_text = True
+                yield message_chunk(prose.paragraph(text))
             case OutputEvent(output=output):
                 outputs.append(output)
             case TextDelta(text=text):
-                yield message_chunk(text)
-                wrote_text = wrote_text or bool(text.strip())
+                yield message_chunk(prose.delta(text))
             case NeedsClientData(request=request):
                 yield _widget_data_call_or_apology(request.widgets, request.resume_state, prepared)
                 return
             case Failed(message=message):
                 failed = True
                 yield reasoning_step(message, event_type="ERROR")
-                yield message_chunk(_paragraph(f"Sorry, I could not finish: {message}", wrote_text))
-                wrote_text = True
+                yield message_chunk(prose.apology(message))
             case Done(answer=answer):
-                async for sse in _closing(answer, outputs, prepared, wrote_text, failed):
+                async for sse in _closing(answer, outputs, prepared, prose, failed):
                     yield sse
                 return
 
@@ -89,13 +87,12 @@ async def _closing(
     answer: Answer,
     outputs: list[ChartOutput | TableOutput],
     prepared: PreparedQuery,
-    wrote_text: bool,
+    prose: Prose,
     failed: bool,
 ) -> AsyncIterator[SSE]:
-    if not wrote_text:
-        text = answer.summary or answer.message
-        if text:
-            yield message_chunk(text)
+    text = prose.unwritten(answer)
+    if text:
+        yield message_chunk(text)
     name = ArtifactNamer(prepared.turn)
     for output in outputs:
         if isinstance(output, ChartOutput):
@@ -218,7 +215,3 @@ def _citation_details(answer: Answer) -> dict[str, Any]:
     if intent.start and intent.end:
         details["Window"] = f"{intent.start.isoformat()} → {intent.end.isoformat()}"
     return details
-
-
-def _paragraph(text: str, after_text: bool) -> str:
-    return f"\n\n{text}" if after_text else text
