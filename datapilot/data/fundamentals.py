@@ -15,13 +15,12 @@ import duckdb
 import pandas as pd
 
 from datapilot.data.cache import read_table, utc_now
-from datapilot.data.providers.live import CompanyProfile
+from datapilot.data.providers.live import FUNDAMENTAL_COLUMNS, CompanyProfile
 
 if TYPE_CHECKING:
     from datapilot.data.warehouse import Warehouse
 
 Period = Literal["annual", "quarterly", "snapshot"]
-COLUMNS = ["id", "period_end", "period", "statement", "field", "value", "unit"]
 # Where two sources report the same figure, the filing itself wins over aggregators.
 SOURCE_PREFERENCE = ("sec", "yahoo", "akshare", "datahub")
 
@@ -41,10 +40,10 @@ def write_fundamentals_in(
     connection: duckdb.DuckDBPyConnection, frame: pd.DataFrame, source: str
 ) -> int:
     """Store long fundamentals rows of one source, replacing the same (id, period, field)."""
-    missing = [c for c in COLUMNS if c not in frame.columns]
+    missing = [c for c in FUNDAMENTAL_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"fundamentals rows lack column(s) {missing}")
-    rows = frame[COLUMNS].copy()
+    rows = frame[FUNDAMENTAL_COLUMNS].copy()
     rows["id"] = rows["id"].astype(str).str.upper()
     rows["period_end"] = pd.to_datetime(rows["period_end"]).dt.date
     rows["value"] = pd.to_numeric(rows["value"], errors="coerce")
@@ -114,7 +113,7 @@ def fundamentals(
         {"ids": [i.strip().upper() for i in ids], "period": period, "start": start, "end": end},
     )
     if frame.empty:
-        return pd.DataFrame(columns=[*COLUMNS, "source"])
+        return pd.DataFrame(columns=[*FUNDAMENTAL_COLUMNS, "source"])
     if fields:
         frame = frame[frame["field"].isin(list(fields))]
     rank = {name: index for index, name in enumerate(SOURCE_PREFERENCE)}

@@ -10,11 +10,10 @@ import duckdb
 import pandas as pd
 
 from datapilot.data.cache import read_table, utc_now
+from datapilot.data.providers.live import NEWS_COLUMNS
 
 if TYPE_CHECKING:
     from datapilot.data.warehouse import Warehouse
-
-COLUMNS = ["id", "published", "title", "summary", "url", "publisher"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS news (
@@ -29,7 +28,7 @@ def write_news_in(connection: duckdb.DuckDBPyConnection, frame: pd.DataFrame, so
     missing = [c for c in ("id", "title") if c not in frame.columns]
     if missing:
         raise ValueError(f"news rows lack column(s) {missing}")
-    rows = frame.reindex(columns=COLUMNS).copy()
+    rows = frame.reindex(columns=NEWS_COLUMNS).copy()
     rows["id"] = rows["id"].astype(str).str.upper()
     rows["published"] = pd.to_datetime(rows["published"], errors="coerce")
     for column in ("summary", "url", "publisher"):

@@ -30,6 +30,8 @@ from datapilot.data.providers.http import (
     refuse_if_offline,
 )
 from datapilot.data.providers.live import (
+    FUNDAMENTAL_COLUMNS,
+    NEWS_COLUMNS,
     PRICE_COLUMNS,
     SERIES_COLUMNS,
     Dataset,
@@ -41,8 +43,6 @@ from datapilot.data.providers.live import (
 )
 from datapilot.data.providers.matching import rank_entities
 
-FUNDAMENTAL_COLUMNS = ["id", "period_end", "period", "statement", "field", "value", "unit"]
-NEWS_COLUMNS = ["id", "published", "title", "summary", "url", "publisher"]
 CHINA_ID = re.compile(r"^(\d{6})\.(SH|SS|SZ|BJ|OF)$")
 # Exchange volumes are quoted in lots (手) of 100 shares; the warehouse holds shares.
 LOT = 100

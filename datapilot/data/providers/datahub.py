@@ -21,6 +21,7 @@ from datapilot.core.intent import EntityKind, Frequency
 from datapilot.data.catalog import Entity
 from datapilot.data.providers.http import HttpClient, ProviderError, RateLimiter
 from datapilot.data.providers.live import (
+    FUNDAMENTAL_COLUMNS,
     PRICE_COLUMNS,
     SERIES_COLUMNS,
     Dataset,
@@ -33,7 +34,6 @@ from datapilot.data.providers.live import (
 from datapilot.data.providers.matching import rank_entities
 
 BASE_URL = "https://raw.githubusercontent.com/datasets"
-FUNDAMENTAL_COLUMNS = ["id", "period_end", "period", "statement", "field", "value", "unit"]
 GDP_ID = re.compile(r"^GDP\.([A-Z]{3})$")
 
 

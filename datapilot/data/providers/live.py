@@ -25,6 +25,8 @@ FetchStatus = Literal["fetched", "fresh", "stale", "failed"]
 
 PRICE_COLUMNS = ["id", "date", "open", "high", "low", "close", "adj_close", "volume"]
 SERIES_COLUMNS = ["id", "date", "value"]
+FUNDAMENTAL_COLUMNS = ["id", "period_end", "period", "statement", "field", "value", "unit"]
+NEWS_COLUMNS = ["id", "published", "title", "summary", "url", "publisher"]
 
 A_SHARE = re.compile(r"^(\d{6})\.(SH|SZ|BJ)$")
 CHINA_FUND = re.compile(r"^(\d{6})\.OF$")

@@ -16,14 +16,12 @@ import pandas as pd
 from datapilot.core.intent import EntityKind
 from datapilot.data.catalog import Entity
 from datapilot.data.providers.http import HttpClient, ProviderError, RateLimiter
-from datapilot.data.providers.live import Dataset, Download, LiveProvider
+from datapilot.data.providers.live import FUNDAMENTAL_COLUMNS, Dataset, Download, LiveProvider
 from datapilot.data.providers.matching import rank_entities
 
 TICKERS_URL = "https://www.sec.gov/files/company_tickers.json"
 FACTS_URL = "https://data.sec.gov/api/xbrl/companyfacts/CIK{cik:010d}.json"
 DEFAULT_USER_AGENT = "Datapilot (set DATAPILOT_SEC_USER_AGENT to 'Your Name you@example.com')"
-
-FUNDAMENTAL_COLUMNS = ["id", "period_end", "period", "statement", "field", "value", "unit"]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ from datapilot.data.providers.http import (
     refuse_if_offline,
 )
 from datapilot.data.providers.live import (
+    FUNDAMENTAL_COLUMNS,
+    NEWS_COLUMNS,
     PRICE_COLUMNS,
     CompanyProfile,
     Dataset,
@@ -34,7 +36,6 @@ from datapilot.data.providers.live import (
     to_dates,
 )
 
-FUNDAMENTAL_COLUMNS = ["id", "period_end", "period", "statement", "field", "value", "unit"]
 TICKER = re.compile(r"^\^?[A-Z0-9][A-Z0-9.\-=]{0,14}$")
 QUOTE_KINDS: dict[str, EntityKind] = {
     "EQUITY": "stock",
@@ -216,7 +217,7 @@ def parse_news(items: list[dict[str, Any]], entity_id: str) -> pd.DataFrame:
                     "publisher": publisher or "",
                 }
             )
-    frame = pd.DataFrame(rows, columns=["id", "published", "title", "summary", "url", "publisher"])
+    frame = pd.DataFrame(rows, columns=NEWS_COLUMNS)
     frame["published"] = pd.to_datetime(frame["published"], utc=True).dt.tz_localize(None)
     return frame
 
