@@ -14,6 +14,7 @@ from datapilot.data.providers.http import (
     OfflineError,
     ProviderError,
     RateLimiter,
+    call_library,
     call_with_timeout,
 )
 from datapilot.data.providers.sec import SecProvider
@@ -136,3 +137,22 @@ def test_blocking_library_calls_get_a_deadline() -> None:
     assert time.monotonic() - started < 2
     release.set()
     assert call_with_timeout("lib", "a quick call", lambda: 42, timeout=1) == 42
+
+
+def test_library_calls_are_rate_limited_and_their_errors_name_the_call() -> None:
+    clock = FakeClock()
+    limiter = RateLimiter(2, 1.0, clock=clock, sleep=clock.sleep)
+    results = [call_library("lib", "quote", lambda: 7, rate=limiter, timeout=1) for _ in range(3)]
+    assert results == [7, 7, 7] and clock.sleeps == [1.0]  # the third call waited its turn
+
+    def broken() -> None:
+        raise KeyError("chart")
+
+    with pytest.raises(ProviderError, match=r"^lib: AAPL news failed: 'chart'$"):
+        call_library("lib", "AAPL news", broken, rate=limiter, timeout=1)
+
+    def refused() -> None:
+        raise ProviderError("lib: already explained")
+
+    with pytest.raises(ProviderError, match=r"^lib: already explained$"):
+        call_library("lib", "AAPL news", refused, rate=limiter, timeout=1)

@@ -26,7 +26,7 @@ from datapilot.data.providers.http import (
     MissingExtraError,
     ProviderError,
     RateLimiter,
-    call_with_timeout,
+    call_library,
     refuse_if_offline,
 )
 from datapilot.data.providers.live import (
@@ -383,13 +383,9 @@ class AkshareProvider(LiveProvider):
                 f"akshare: this akshare version has no {function}; upgrade with "
                 "`pip install -U 'datapilot[china]'`"
             )
-        self.rate.acquire()
-        try:
-            return call_with_timeout(self.name, function, lambda: func(**kwargs), self.timeout)
-        except ProviderError:
-            raise
-        except Exception as error:  # akshare raises whatever the scraped site provokes
-            raise ProviderError(f"akshare: {function} failed: {error}") from error
+        return call_library(
+            self.name, function, lambda: func(**kwargs), rate=self.rate, timeout=self.timeout
+        )
 
     def _prices(
         self, entity_id: str, china: ChinaCode, start: date | None, end: date | None

@@ -222,3 +222,20 @@ def call_with_timeout(provider: str, what: str, func: Callable[[], T], timeout: 
         raise ProviderError(
             f"{provider}: {what} took longer than {timeout:.0f}s; try again later"
         ) from None
+
+
+def call_library(
+    provider: str, what: str, func: Callable[[], T], *, rate: RateLimiter, timeout: float
+) -> T:
+    """One rate-limited call into a scraping library (yfinance, akshare) under a deadline.
+
+    Whatever the library raises becomes a `ProviderError` naming the call, so a failure is
+    reported per entity instead of escaping the provider.
+    """
+    rate.acquire()
+    try:
+        return call_with_timeout(provider, what, func, timeout)
+    except ProviderError:
+        raise
+    except Exception as error:  # such libraries raise whatever the scraped site provokes
+        raise ProviderError(f"{provider}: {what} failed: {error}") from error

@@ -20,7 +20,7 @@ from datapilot.data.providers.http import (
     MissingExtraError,
     ProviderError,
     RateLimiter,
-    call_with_timeout,
+    call_library,
     refuse_if_offline,
 )
 from datapilot.data.providers.live import (
@@ -287,13 +287,7 @@ class YahooProvider(LiveProvider):
     def _call(self, func: Any, what: str) -> Any:
         refuse_if_offline(self.name)
         yf = load_yfinance()
-        self.rate.acquire()
-        try:
-            return call_with_timeout(self.name, what, lambda: func(yf), self.timeout)
-        except ProviderError:
-            raise
-        except Exception as error:  # yfinance raises many types; report them per entity
-            raise ProviderError(f"yahoo: {what} failed: {error}") from error
+        return call_library(self.name, what, lambda: func(yf), rate=self.rate, timeout=self.timeout)
 
     def _prices(
         self, ticker: Any, entity_id: str, start: date | None, end: date | None
