@@ -131,3 +131,71 @@ def test_bad_requests_are_explained(ctx) -> None:
         P.forecast_arima(ctx, daily_prices(50), horizon=3, order=[1, 1])
     with pytest.raises(InterfaceError, match="level"):
         P.forecast_naive(ctx, daily_prices(50), horizon=3, level=95)
+
+
+def _log_arima(values: np.ndarray, order: tuple[int, int, int], horizon: int) -> np.ndarray:
+    """An independent exact-likelihood ARIMA with drift on log values: forecast, lower, upper."""
+    from statsmodels.tsa.arima.model import ARIMA
+
+    fitted = ARIMA(np.log(values), order=order, trend="t").fit()
+    prediction = fitted.get_forecast(horizon)
+    interval = prediction.conf_int(alpha=0.05)
+    return np.exp(np.column_stack([prediction.predicted_mean, interval]))
+
+
+def test_daily_prices_are_forecast_on_the_log_scale(ctx) -> None:
+    history = daily_prices(800, seed=3)
+    out = P.forecast_arima(ctx, history, horizon=20)
+    assert out.attrs["model"] == "ARIMA(1,1,0) with drift on log values"
+    # The fast fit gives what the exact likelihood gives, to a fraction of a percent.
+    expected = _log_arima(history["AAPL"].to_numpy()[-756:], (1, 1, 0), 20)
+    np.testing.assert_allclose(out[["forecast", "lower", "upper"]].to_numpy(), expected, rtol=2e-3)
+    # Proportional uncertainty: the interval reaches further up than down.
+    assert ((out["upper"] - out["forecast"]) > (out["forecast"] - out["lower"])).all()
+
+
+def test_a_volatile_price_is_never_forecast_below_zero(ctx) -> None:
+    rng = np.random.default_rng(5)
+    index = pd.bdate_range(end="2022-12-30", periods=500, name="date")
+    # 5% a day and falling: a stock that went from 50 to a few dollars.
+    values = 50 * np.exp(np.cumsum(rng.normal(-0.005, 0.05, 500)))
+    frame = F.tag(pd.DataFrame({"X": values}, index=index), kind="timeseries", unit="USD")
+    out = P.forecast_arima(ctx, frame, horizon=250)
+    assert (out["lower"] > 0).all()
+    # The same model on the price level has its interval cross zero within the year.
+    from statsmodels.tsa.arima.model import ARIMA
+
+    level_model = ARIMA(values, order=(1, 1, 0), trend="t").fit()
+    assert level_model.get_forecast(250).conf_int(alpha=0.05)[-1, 0] < 0
+
+
+def test_daily_model_follows_momentum_in_returns(ctx) -> None:
+    # Log returns that are AR(1) with phi = 0.4, and a large last move: the first forecast step
+    # continues 40% of it, which a random walk would not.
+    rng = np.random.default_rng(11)
+    n, phi = 750, 0.4
+    returns = np.zeros(n)
+    for t in range(1, n):
+        returns[t] = phi * returns[t - 1] + rng.normal(0, 0.01)
+    returns[-1] = 0.05
+    index = pd.bdate_range(end="2022-12-30", periods=n, name="date")
+    values = 50 * np.exp(np.cumsum(returns))
+    frame = F.tag(pd.DataFrame({"X": values}, index=index), kind="timeseries", unit="USD")
+    out = P.forecast_arima(ctx, frame, horizon=3)
+    first_move = np.log(out["forecast"].iloc[0] / values[-1])
+    assert first_move == pytest.approx(phi * 0.05, abs=0.006)
+
+
+def test_rates_in_percent_stay_on_their_own_scale(ctx) -> None:
+    history = daily_prices(300)
+    history.attrs["unit"] = "%"
+    out = P.forecast_arima(ctx, history, horizon=5)
+    assert out.attrs["model"] == "ARIMA(1,1,0) with drift"
+
+
+def test_a_moving_average_order_uses_the_exact_likelihood(ctx) -> None:
+    history = daily_prices(600, seed=4)
+    out = P.forecast_arima(ctx, history, horizon=5, order=[0, 1, 1])
+    assert out.attrs["model"] == "ARIMA(0,1,1) with drift on log values"
+    expected = _log_arima(history["AAPL"].to_numpy(), (0, 1, 1), 5)
+    np.testing.assert_allclose(out[["forecast", "lower", "upper"]].to_numpy(), expected, rtol=1e-3)
