@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import date
 from pathlib import Path
 from types import SimpleNamespace
@@ -192,16 +193,8 @@ def test_search_maps_quote_types_and_suffixes(fake_yf) -> None:
 
 
 def test_missing_yfinance_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_yfinance(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name == "yfinance":
-            raise ImportError("No module named 'yfinance'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_yfinance)
+    # A None entry makes any import of the name fail, installed or not.
+    monkeypatch.setitem(sys.modules, "yfinance", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'datapilot\[live\]'"):
         provider().download("NVDA", "prices", None, None)
 

@@ -23,10 +23,10 @@ from datapilot.core.intent import EntityKind
 from datapilot.data.catalog import Entity
 from datapilot.data.providers.china_series import CHINA_INDICES, CHINA_SERIES, ChinaSeries
 from datapilot.data.providers.http import (
-    MissingExtraError,
     ProviderError,
     RateLimiter,
     call_library,
+    import_extra,
     refuse_if_offline,
 )
 from datapilot.data.providers.live import (
@@ -68,13 +68,7 @@ DIRECTORY_TTL_S = 24 * 3600
 
 def load_akshare() -> ModuleType:
     """Import akshare on first use; say which extra to install when it is missing."""
-    try:
-        import akshare
-    except ImportError as error:
-        raise MissingExtraError(
-            "akshare: akshare is not installed; run `pip install 'datapilot[china]'`"
-        ) from error
-    return akshare
+    return import_extra("akshare", "akshare", "china")
 
 
 @dataclass(frozen=True)

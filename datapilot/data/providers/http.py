@@ -7,10 +7,12 @@ Every live provider goes through this module, so `settings.offline` is enforced 
 from __future__ import annotations
 
 import concurrent.futures
+import importlib
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any, TypeVar
 
 import httpx
@@ -43,6 +45,16 @@ class OfflineError(ProviderError):
 
 class MissingExtraError(ProviderError):
     """An optional library a provider needs is not installed."""
+
+
+def import_extra(provider: str, module: str, extra: str) -> ModuleType:
+    """Import an optional library on first use; say which extra installs it when it is missing."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise MissingExtraError(
+            f"{provider}: {module} is not installed; run `pip install 'datapilot[{extra}]'`"
+        ) from error
 
 
 def is_offline() -> bool:

@@ -17,10 +17,10 @@ import pandas as pd
 from datapilot.core.intent import EntityKind
 from datapilot.data.catalog import Entity
 from datapilot.data.providers.http import (
-    MissingExtraError,
     ProviderError,
     RateLimiter,
     call_library,
+    import_extra,
     refuse_if_offline,
 )
 from datapilot.data.providers.live import (
@@ -86,13 +86,7 @@ INFO_RATIOS: dict[str, tuple[str, str, float]] = {
 
 def load_yfinance() -> ModuleType:
     """Import yfinance on first use; say which extra to install when it is missing."""
-    try:
-        import yfinance
-    except ImportError as error:
-        raise MissingExtraError(
-            "yahoo: yfinance is not installed; run `pip install 'datapilot[live]'`"
-        ) from error
-    return yfinance
+    return import_extra("yahoo", "yfinance", "live")
 
 
 def to_yahoo_symbol(entity_id: str) -> str:
