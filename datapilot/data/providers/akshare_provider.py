@@ -41,7 +41,7 @@ from datapilot.data.providers.live import (
     require_rows,
     to_dates,
 )
-from datapilot.data.providers.matching import rank_entities
+from datapilot.data.providers.matching import first_of_each_id, rank_entities
 
 CHINA_ID = re.compile(r"^(\d{6})\.(SH|SS|SZ|BJ|OF)$")
 # Exchange volumes are quoted in lots (手) of 100 shares; the warehouse holds shares.
@@ -328,10 +328,7 @@ class AkshareProvider(LiveProvider):
         found += funds_of_manager(managers, query)
         if len(found) < limit:
             found += rank_entities(query, self.funds(), limit, cutoff=85)
-        unique: dict[str, Entity] = {}
-        for entity in found:
-            unique.setdefault(entity.id, entity)
-        return list(unique.values())[:limit]
+        return first_of_each_id(found, limit)
 
     def a_shares(self) -> list[Entity]:
         """Every listed A-share (code, name) as an entity."""

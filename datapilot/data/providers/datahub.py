@@ -31,7 +31,7 @@ from datapilot.data.providers.live import (
     require_rows,
     to_dates,
 )
-from datapilot.data.providers.matching import rank_entities
+from datapilot.data.providers.matching import first_of_each_id, rank_entities
 
 BASE_URL = "https://raw.githubusercontent.com/datasets"
 GDP_ID = re.compile(r"^GDP\.([A-Z]{3})$")
@@ -309,10 +309,7 @@ class DatahubProvider(LiveProvider):
         countries = [gdp_entity(code, name) for code, name in gdp.itertuples(index=False)]
         if "gdp" in text.lower():
             found += rank_entities(text, countries, limit, cutoff=85)
-        unique: dict[str, Entity] = {}
-        for entity in found:
-            unique.setdefault(entity.id, entity)
-        return list(unique.values())[:limit]
+        return first_of_each_id(found, limit)
 
     def table(self, key: str) -> pd.DataFrame:
         """One datahub file as a frame, downloaded once per process."""

@@ -60,3 +60,11 @@ def rank_entities(
             best[entity.id] = (score, entity)
     ranked = sorted(best.values(), key=lambda pair: -pair[0])
     return [entity for _, entity in ranked[:limit]]
+
+
+def first_of_each_id(entities: Iterable[Entity], limit: int) -> list[Entity]:
+    """The first entity found for each id, in the order found, at most `limit` of them."""
+    unique: dict[str, Entity] = {}
+    for entity in entities:
+        unique.setdefault(entity.id, entity)
+    return list(unique.values())[:limit]
