@@ -29,6 +29,7 @@ from datapilot.data.providers.live import (
     LiveProvider,
     clip_window,
     require_rows,
+    snapshot_rows,
     to_dates,
 )
 from datapilot.data.providers.matching import first_of_each_id, rank_entities
@@ -215,22 +216,12 @@ def parse_financials(table: pd.DataFrame, ticker: str, as_of: date) -> pd.DataFr
     if rows.empty:
         return pd.DataFrame(columns=FUNDAMENTAL_COLUMNS)
     row = rows.iloc[0]
-    records = []
+    figures = []
     for column, (field, unit, scale) in FINANCIAL_FIELDS.items():
         value = pd.to_numeric(row.get(column), errors="coerce")
         if pd.notna(value):
-            records.append(
-                {
-                    "id": ticker.upper(),
-                    "period_end": pd.Timestamp(as_of),
-                    "period": "snapshot",
-                    "statement": "ratios",
-                    "field": field,
-                    "value": float(value) * scale,
-                    "unit": unit,
-                }
-            )
-    return pd.DataFrame(records, columns=FUNDAMENTAL_COLUMNS)
+            figures.append((field, float(value) * scale, unit))
+    return snapshot_rows(ticker.upper(), as_of, figures)
 
 
 def constituent_entities(table: pd.DataFrame) -> list[Entity]:

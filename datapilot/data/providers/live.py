@@ -250,6 +250,25 @@ def clip_window(frame: pd.DataFrame, start: date | None, end: date | None) -> pd
     return frame.loc[mask].reset_index(drop=True)
 
 
+def snapshot_rows(
+    entity_id: str, as_of: date, figures: Iterable[tuple[str, float, str]]
+) -> pd.DataFrame:
+    """Current figures `(field, value, unit)` as fundamentals rows of a snapshot dated `as_of`."""
+    rows = [
+        {
+            "id": entity_id,
+            "period_end": pd.Timestamp(as_of),
+            "period": "snapshot",
+            "statement": "ratios",
+            "field": field,
+            "value": value,
+            "unit": unit,
+        }
+        for field, value, unit in figures
+    ]
+    return pd.DataFrame(rows, columns=FUNDAMENTAL_COLUMNS)
+
+
 def require_rows(frame: pd.DataFrame, provider: str, entity_id: str, what: str) -> pd.DataFrame:
     """Raise a clear error when a download came back empty."""
     if frame.empty:

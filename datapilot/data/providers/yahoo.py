@@ -33,6 +33,7 @@ from datapilot.data.providers.live import (
     LiveProvider,
     clip_window,
     require_rows,
+    snapshot_rows,
     to_dates,
 )
 
@@ -151,22 +152,12 @@ def parse_statement(
 def parse_info_ratios(info: dict[str, Any], entity_id: str, as_of: date) -> pd.DataFrame:
     """Current valuation and profitability ratios from `Ticker.info`, dated `as_of`."""
     currency = str(info.get("currency") or "USD")
-    rows = []
+    figures = []
     for key, (field, unit, scale) in INFO_RATIOS.items():
         value = info.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
-            rows.append(
-                {
-                    "id": entity_id,
-                    "period_end": pd.Timestamp(as_of),
-                    "period": "snapshot",
-                    "statement": "ratios",
-                    "field": field,
-                    "value": float(value) * scale,
-                    "unit": currency if unit == "currency" else unit,
-                }
-            )
-    return pd.DataFrame(rows, columns=FUNDAMENTAL_COLUMNS)
+            figures.append((field, float(value) * scale, currency if unit == "currency" else unit))
+    return snapshot_rows(entity_id, as_of, figures)
 
 
 def parse_profile(info: dict[str, Any], entity_id: str) -> CompanyProfile:
