@@ -119,6 +119,12 @@ def test_everyday_words_need_factor_context(catalog: Catalog) -> None:
     ]
 
 
+def test_names_of_several_words_match_in_the_plural(catalog: Catalog) -> None:
+    assert ids(catalog, "Baa corporate bond yields") == ["BAA"]
+    assert ids(catalog, "the size factor ETFs") == ["SIZE"]
+    assert ids(catalog, "analysts' price targets") == []  # one-word names stay singular (Target)
+
+
 def test_misspelt_names_match_with_a_lower_score(catalog: Catalog) -> None:
     (microsoft,) = catalog.mentions("What is the price of Microsfot?")
     assert microsoft.entity.id == "MSFT" and 80 <= microsoft.score < 100

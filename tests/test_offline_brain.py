@@ -78,6 +78,39 @@ def test_metric_words_are_not_tickers(brain: OfflineBrain) -> None:
     assert ids(u) == ["MA"] and {"rsi", "ma"} <= set(u.intent.metrics)
 
 
+def test_a_group_word_names_every_member(brain: OfflineBrain) -> None:
+    factor_etfs = ["MTUM", "QUAL", "SIZE", "USMV", "VLUE"]
+    u = understand(brain, "Rank the factor ETFs by return since 2014")
+    assert sorted(ids(u)) == factor_etfs and u.intent.chart == "bar"
+    assert any("(a group)" in line for line in u.intent.trace)
+    assert sorted(ids(understand(brain, "五个因子ETF去年的收益率排名"))) == factor_etfs
+    # Members named on their own: the group word only says what they are.
+    u = understand(brain, "Compare the momentum and quality factor ETFs this year")
+    assert ids(u) == ["MTUM", "QUAL"]
+
+
+def test_multi_word_names_match_in_the_plural(brain: OfflineBrain) -> None:
+    question = "Moody's Aaa and Baa corporate bond yields since 2000"
+    u = understand(brain, question, date(2018, 12, 31))
+    assert ids(u) == ["AAA", "BAA"]
+    u = understand(brain, "How did the value and size factor ETFs do this year?")
+    assert ids(u) == ["VLUE", "SIZE"]  # SIZE the ETF, not the Fama–French size factor
+
+
+def test_short_tickers_in_lower_case(brain: OfflineBrain) -> None:
+    u = understand(brain, "pg stock price Q3 2008", date(2019, 6, 1))
+    assert u.status == "ok" and ids(u) == ["PG"]
+    assert ids(understand(brain, "jnj and pfe monthly prices for 2019")) == ["JNJ", "PFE"]
+    # Everyday words that happen to be tickers stay words.
+    assert ids(understand(brain, "Apple's ups and downs this year")) == ["AAPL"]
+
+
+def test_a_latin_name_right_before_a_chinese_year(brain: OfflineBrain) -> None:
+    u = understand(brain, "实际GDP1960年至1970年", date(2009, 9, 30))
+    assert ids(u) == ["GDPC1"]
+    assert (u.intent.start, u.intent.end) == (date(1960, 1, 1), date(1970, 12, 31))
+
+
 # --- intent: metric, window, forms, trace --------------------------------------------------------
 
 
@@ -160,6 +193,19 @@ def test_statistics_and_tables(brain: OfflineBrain) -> None:
     assert u.plan.calls()[0].args["freq"] == "monthly"
     u = understand(brain, "Show Home Depot and Best Buy prices for the past 2 years as a table")
     assert set(interfaces(u)) == {"get_prices", "plot_line", "show_table"}
+    # A table asked for in a clause of its own comes on top of the chart ...
+    u = understand(brain, "Show UNH and LLY prices this year and list the data in a table")
+    assert set(interfaces(u)) == {"get_prices", "plot_line", "show_table"}
+    u = understand(brain, "画出可口可乐过去半年的股价，并用表格列出")
+    assert set(interfaces(u)) == {"get_prices", "plot_line", "show_table"}
+    # ... and instead of it when the question is the table.
+    u = understand(brain, "用表格列出可口可乐和百事过去半年的股价")
+    assert interfaces(u) == ["get_prices", "show_table"]
+
+
+def test_sort_by_return_is_a_ranking(brain: OfflineBrain) -> None:
+    u = understand(brain, "Sort Home Depot, Walmart, Best Buy and P&G by return in H1 2021")
+    assert u.intent.chart == "bar" and "plot_bar" in interfaces(u)
 
 
 def test_window_lengths_become_parameters(brain: OfflineBrain) -> None:

@@ -145,6 +145,13 @@ WINDOWS = [
     ("Microsoft since last March", "2022-03-01", "2022-12-28"),
     ("during the financial crisis", "2007-08-01", "2009-06-30"),
     ("疫情以来", "2020-02-19", "2022-12-28"),
+    ("from the start of 2019 until the end of Q1 2020", "2019-01-01", "2020-03-31"),
+    ("the first three quarters of 2021", "2021-01-01", "2021-09-30"),
+    ("实际GDP 1960年至1970年", "1960-01-01", "1970-12-31"),
+    # terse lengths, lower case
+    ("$XOM 2y chart", "2020-12-28", "2022-12-28"),
+    ("AAPL 6m", "2022-06-28", "2022-12-28"),
+    ("msft 10d returns", "2022-12-18", "2022-12-28"),
     # several phrases: the window spans them all
     ("in 2019 and 2020", "2019-01-01", "2020-12-31"),
 ]
@@ -223,7 +230,9 @@ def test_future_period_is_a_target_not_a_window() -> None:
 
 
 def test_lengths_that_are_parameters_are_not_windows() -> None:
-    for text, days in [("30-day rolling volatility", 30), ("20日均线", 20), ("50-day MA", 50)]:
+    lengths = [("30-day rolling volatility", 30), ("20日均线", 20), ("50-day MA", 50)]
+    lengths.append(("30d vol", 30))
+    for text, days in lengths:
         reading = read_time(text, TODAY)
         assert not reading.explicit
         assert [(d.count, d.unit) for d in reading.durations] == [(days, "day")]
@@ -239,6 +248,9 @@ def test_lengths_that_are_parameters_are_not_windows() -> None:
         "now add Microsoft",
         "中国GDP",
         "3M stock",
+        "3M price",
+        "Plot 3M",
+        "$2m of Apple",
     ],
 )
 def test_no_false_windows(text: str) -> None:

@@ -9,6 +9,8 @@ Rules (each one fixes a real false positive or miss):
   not an ordinary word ("msft" yes, "it"/"ge"/"size" no);
   a bare six-digit A-share code matches when it is unambiguous;
 * weak aliases ("momentum") count only when the text also says factor / ETF;
+* a name of several Latin words also matches in the plural ("factor ETFs", "bond yields"); a
+  one-word name does not ("targets" is no company);
 * names of five letters or more also match with one or two typos ("Microsfot") at a lower score;
 * overlapping candidates: the longest span wins ("Nasdaq Composite" over "Nasdaq"), then the
   score, then a name over a ticker (so the word "GDP" means real GDP, not the FRED series `GDP`).
@@ -60,6 +62,7 @@ class Matcher:
         self._rules = rules
         self._names: dict[str, str] = {}
         self._weak: dict[str, str] = {}
+        self._plural_ok: set[str] = set()
         self._tickers: dict[str, str] = {}
         self._tickers_any_case: dict[str, str] = {}
         self._codes: dict[str, str] = {}
@@ -68,6 +71,8 @@ class Matcher:
             for name in {entity.name, *entity.aliases, *_and_variants(entity.aliases)}:
                 if key := text.key(name):
                     self._names[key] = entity.id
+                    if _pluralizable(name):
+                        self._plural_ok.add(key)
             for name in entity.weak_aliases:
                 self._weak[text.key(name)] = entity.id
             for symbol in {entity.id, *entity.symbols}:
@@ -128,8 +133,12 @@ class Matcher:
                 if owner is None:
                     continue
                 first, last = positions[start], positions[stop - 1] + 1
-                if _bounded(original, first, last):
+                if not _bounded_start(original, first):
+                    continue
+                if _bounded_end(original, last):
                     found.append(Candidate(owner, first, last, score))
+                elif key in self._plural_ok and _plural_at(original, last):
+                    found.append(Candidate(owner, first, last + 1, score))
         return found
 
     def _tickers_in(self, question: str) -> list[Candidate]:
@@ -182,15 +191,30 @@ def _and_variants(aliases: list[str]) -> list[str]:
     return [a.replace("&", " and ") for a in aliases if "&" in a]
 
 
-def _bounded(original: str, first: int, last: int) -> bool:
-    """A Latin name must not continue a word on either side (Chinese names need no boundary)."""
-    if text.is_word_char(original[first]) and first > 0 and text.is_word_char(original[first - 1]):
-        return False
+def _bounded_start(original: str, first: int) -> bool:
+    """A Latin name must not continue a word on its left (Chinese names need no boundary)."""
+    return not (
+        text.is_word_char(original[first]) and first > 0 and text.is_word_char(original[first - 1])
+    )
+
+
+def _bounded_end(original: str, last: int) -> bool:
+    """A Latin name must not run into letters or digits on its right."""
     return not (
         text.is_word_char(original[last - 1])
         and last < len(original)
         and text.is_word_char(original[last])
     )
+
+
+def _pluralizable(name: str) -> bool:
+    words = name.split()
+    return len(words) >= 2 and name.isascii() and name[-1].isalpha()
+
+
+def _plural_at(original: str, last: int) -> bool:
+    """An English plural "s" right after a name, then the end of the word."""
+    return original[last : last + 1] in ("s", "S") and _bounded_end(original, last + 1)
 
 
 def _adjacent(folded: str, left: re.Match[str], right: re.Match[str]) -> bool:

@@ -3,7 +3,9 @@
 The catalog finds mentions (aliases in English and Chinese, tickers, misspellings; the longest
 wins). Here they are checked against what the rest of the question means: a "mention" inside a
 date ("Q1"), or one that is really a metric word ("MA" the moving average, not Mastercard), is
-dropped with a trace line saying why.
+dropped with a trace line saying why. Two readings come on top of the catalog's: a group word
+("the factor ETFs") names all its members, and a short ticker typed in lower case ("pg", "jnj")
+counts when no word of the vocabulary explains it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pydantic import BaseModel
 
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.data.catalog import Entity, Match
+from datapilot.data.catalog import Catalog, Entity, Match
 
 MIN_SCORE = 80.0
 # Labels of phrases that, said alone, mean a measure or a form rather than an entity.
@@ -88,3 +90,63 @@ def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> li
         names.append(" ".join(current))
     names += [run.group(0) for run in _CJK_RUN.finditer(rest)]
     return [n for n in dict.fromkeys(names) if len(n) > 1]
+
+
+def group_mentions(
+    hits: Sequence[Hit], named: Sequence[Mention], vocab: Vocab, catalog: Catalog
+) -> tuple[list[Mention], list[str]]:
+    """Members of the groups the question names ("the factor ETFs"), and why.
+
+    A group stands for all its members only when none of them is named on its own: in "the
+    momentum and quality factor ETFs" the group word just says what kind of names those are.
+    """
+    taken = {m.entity.id for m in named}
+    found: list[Mention] = []
+    trace: list[str] = []
+    for hit in hits:
+        for name in hit.group("group"):
+            ids = vocab.groups.groups[name].ids
+            if taken & set(ids):
+                continue
+            members = [e for i in ids if (e := catalog.get(i)) is not None and e.id not in taken]
+            if not members:
+                continue
+            taken |= {e.id for e in members}
+            found += [
+                Mention(entity=e, text=hit.text, span=(hit.start, hit.end), score=100.0)
+                for e in members
+            ]
+            trace.append(f'"{hit.text}" → {", ".join(e.id for e in members)} (a group)')
+    return found, trace
+
+
+_SHORT_TOKEN = re.compile(r"(?<![A-Za-z0-9^])\$?([A-Za-z]{2,3})(?![A-Za-z0-9])")
+
+
+def short_ticker_mentions(
+    text: str,
+    claimed: Iterable[Span],
+    hits: Iterable[Hit],
+    named: Sequence[Mention],
+    catalog: Catalog,
+) -> tuple[list[Mention], list[str]]:
+    """Two- and three-letter tickers typed in lower case ("pg", "jnj's") that nothing else explains.
+
+    The catalog matches short tickers only as written in capitals, since many are words; a word
+    left over after every known phrase and filler word, that is exactly a ticker, names it.
+    """
+    rest = mask(text, [*claimed, *((h.start, h.end) for h in hits)])
+    taken = {m.entity.id for m in named}
+    found: list[Mention] = []
+    trace: list[str] = []
+    for token in _SHORT_TOKEN.finditer(rest):
+        word = token.group(1)
+        if word.isupper():
+            continue  # capitals the catalog did not take are an abbreviation (MA, PM)
+        entity = catalog.get(word)
+        if entity is None or entity.id in taken:
+            continue
+        taken.add(entity.id)
+        found.append(Mention(entity=entity, text=word, span=token.span(1), score=MIN_SCORE))
+        trace.append(f'"{word}" → {entity.id} ({entity.name}, {entity.kind}), a lower-case ticker')
+    return found, trace

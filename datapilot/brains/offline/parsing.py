@@ -13,7 +13,13 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.entities import Mention, find_mentions, unknown_names
+from datapilot.brains.offline.entities import (
+    Mention,
+    find_mentions,
+    group_mentions,
+    short_ticker_mentions,
+    unknown_names,
+)
 from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
@@ -46,9 +52,15 @@ class Parsed(BaseModel):
         return [(value, h) for h in self.hits for value in h.group(prefix)]
 
 
+# Chinese writes a year straight after a Latin name ("实际GDP1960年"); a space keeps both readable.
+_LETTER_BEFORE_YEAR = re.compile(r"(?<=[A-Za-z])(?=(?:1[89]|20)\d{2}\s*年)")
+
+
 def normalize_text(question: str) -> str:
-    """Full-width forms to ASCII (，→, ２０１９→2019), single spaces."""
-    return " ".join(unicodedata.normalize("NFKC", question).split())
+    """Full-width forms to ASCII (，→, ２０１９→2019), single spaces, a space between a Latin
+    word and a Chinese year."""
+    text = " ".join(unicodedata.normalize("NFKC", question).split())
+    return _LETTER_BEFORE_YEAR.sub(" ", text)
 
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
@@ -69,6 +81,12 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     entity_trace = [
         f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
     ] + entity_trace
+    members, group_trace = group_mentions(hits, mentions, vocab, catalog)
+    mentions += members
+    tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)
+    mentions = sorted([*mentions, *tickers], key=lambda m: m.span[0])
+    entity_trace += group_trace + ticker_trace
+    claimed += [m.span for m in tickers]
     unknown = unknown_names(text, claimed, hits) if not mentions else []
     entities = [m.entity for m in mentions]
     foreign: list[str] = []

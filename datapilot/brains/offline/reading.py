@@ -222,7 +222,12 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     table_hit = parsed.first("table") or parsed.first("table_only")
     if table_hit is not None:
         reading.table = True
-        reading.table_only = parsed.has("table_only") and not reading.plot_asked
+        only = parsed.first("table_only")
+        reading.table_only = (
+            only is not None
+            and not reading.plot_asked
+            and not _ADDED_CLAUSE.search(parsed.text[: only.start])
+        )
         form = "a table only" if reading.table_only else "a table as well"
         reading.trace.append(f'"{table_hit.text}" → {form}')
     freqs = parsed.group("freq")
@@ -259,6 +264,12 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.window = lengths[0]
         reading.ma_windows = lengths
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
+
+
+# "show X … and list the data in a table": the table comes on top of what was asked first.
+_ADDED_CLAUSE = re.compile(
+    r"(?i)\S.*(?:\band(?:\s+then|\s+also)?|\bthen|\balso|并且?|然后|再|同时)\s*[,，]?\s*$"
+)
 
 
 def _observations(duration: Duration) -> int:

@@ -1,4 +1,4 @@
-"""The offline brain's vocabulary: metric, chart, frequency, cue, scope and time words.
+"""The offline brain's vocabulary: metric, chart, frequency, cue, scope, time and group words.
 
 The words live in `vocab/*.toml` beside this module. A user extends them without code by putting
 files of the same names in `<data dir>/vocab/`: lists are appended, single values replaced.
@@ -98,7 +98,7 @@ TimeWord = Literal[
 ]
 
 VOCAB_DIR = Path(__file__).with_name("vocab")
-FILES = ("metrics", "charts", "frequency", "cues", "scope", "time")
+FILES = ("metrics", "charts", "frequency", "cues", "scope", "time", "groups")
 
 
 class VocabError(ValueError):
@@ -158,6 +158,16 @@ class ScopeFile(_Strict):
     message: ScopeMessage
 
 
+class Group(Phrases):
+    """Several entities named at once: their catalog ids and the words for all of them."""
+
+    ids: list[str] = Field(min_length=1)
+
+
+class GroupsFile(_Strict):
+    groups: dict[str, Group] = Field(default_factory=dict)
+
+
 class TimeFile(_Strict):
     months: dict[int, list[str]]
     numbers: dict[str, int]
@@ -201,6 +211,7 @@ class Vocab(BaseModel):
     cues: CuesFile
     scope: ScopeFile
     time: TimeFile
+    groups: GroupsFile
 
     @cached_property
     def matcher(self) -> PhraseMatcher:
@@ -216,6 +227,7 @@ class Vocab(BaseModel):
         labelled += [(f"freq:{k}", v.all) for k, v in self.frequency.frequency.items()]
         labelled += [(f"cue:{k}", v.all) for k, v in self.cues.cues.items()]
         labelled.append(("out_of_scope", self.scope.out_of_scope.all))
+        labelled += [(f"group:{k}", g.all) for k, g in self.groups.groups.items()]
         return PhraseMatcher(labelled)
 
 
@@ -249,6 +261,7 @@ _MODELS: dict[str, type[BaseModel]] = {
     "cues": CuesFile,
     "scope": ScopeFile,
     "time": TimeFile,
+    "groups": GroupsFile,
 }
 
 

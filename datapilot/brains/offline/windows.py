@@ -198,8 +198,8 @@ class Grammar:
             ),
             (
                 "first_months_en",
-                rf"(?<![A-Za-z])(?:the\s+)?first\s+(?P<n>{num_en})\s+months?\s+(?:of|in)\s+"
-                rf"(?:{y_en}|(?P<theyear>the\s+year))",
+                rf"(?<![A-Za-z])(?:the\s+)?first\s+(?P<n>{num_en})\s+(?P<u>months?|quarters?)\s+"
+                rf"(?:of|in)\s+(?:{y_en}|(?P<theyear>the\s+year))",
                 self._first_months,
             ),
             (
@@ -312,6 +312,15 @@ class Grammar:
                 self._rolling,
             ),
             (
+                # Terse lengths: "2y chart", "AAPL 6m", "5d returns"; in lower case only, since
+                # "3M" is a company.
+                "rolling_compact_en",
+                r"(?<![0-9A-Za-z$])(?P<n>\d{1,2})\s?(?P<u>(?-i:y|yr|yrs|m|mo|mos|w|wk|wks|d))"
+                r"(?![A-Za-z0-9])(?=\s+(?:return|returns|performance|chart|trend|history|change|"
+                r"view|graph|plot|gain|price|prices)(?![A-Za-z])|\s*[?.!]?\s*$)",
+                self._rolling,
+            ),
+            (
                 "ago_en",
                 rf"(?<![0-9A-Za-z])(?P<n>{num_en})\s*(?P<u>{unit_en_long})\s+ago(?![A-Za-z])",
                 self._ago,
@@ -340,6 +349,11 @@ class Grammar:
             (
                 "duration_en",
                 rf"(?<![0-9A-Za-z])(?P<n>{num_en})\s*-?\s*(?P<u>{unit_en_long})(?![A-Za-z])",
+                self._duration,
+            ),
+            (
+                "duration_days_en",  # "30d vol", "14d RSI"
+                r"(?<![0-9A-Za-z$])(?P<n>\d{1,3})(?P<u>(?-i:d))(?![A-Za-z0-9])",
                 self._duration,
             ),
             (
@@ -426,11 +440,13 @@ class Grammar:
         return self._period(match, today, lambda y: month_window(y, month))
 
     def _first_months(self, match: re.Match[str], today: date) -> Atom | None:
-        """今年前两个月 / "the first two months of 2021"; 前两个月 alone: the past two months."""
+        """今年前两个月 / "the first two months (three quarters) of 2021"; 前两个月 alone: the
+        past two months."""
         count = read_number(match.group("n"), self.numbers)
-        if not count or not 1 <= count <= 12:
+        per = 3 if (match.groupdict().get("u") or "").lower().startswith("quarter") else 1
+        if not count or not 1 <= count * per <= 12:
             return None
-        months = int(count)
+        months = int(count * per)
         if self._year_of(match, today) is None:
             length = Duration(months, "month")
             return Atom("rolling", match.span(), "", length.back(today), today, duration=length)
