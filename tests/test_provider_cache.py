@@ -7,11 +7,12 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import ClassVar
 
+import duckdb
 import pandas as pd
 import pytest
 
 from datapilot.core.intent import EntityKind
-from datapilot.data.cache import CachePolicy, FetchRecord
+from datapilot.data.cache import CachePolicy, FetchRecord, registered
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.providers.http import OfflineError, ProviderError
 from datapilot.data.providers.live import Dataset, Download, LiveProvider
@@ -274,3 +275,16 @@ def test_ensure_returns_at_once_without_live_providers(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(data, "get_warehouse", no_warehouse)
     assert router.ensure(["AAPL"], date(2024, 1, 1)).items == []
+
+
+def test_a_registered_frame_is_readable_only_inside_its_block() -> None:
+    connection = duckdb.connect()
+    rows = pd.DataFrame({"id": ["A", "B"], "value": [1.5, 2.5]})
+    with registered(connection, "incoming", rows):
+        assert connection.execute("SELECT sum(value) FROM incoming").fetchall() == [(4.0,)]
+    with pytest.raises(duckdb.CatalogException):
+        connection.execute("SELECT * FROM incoming")
+    with pytest.raises(ZeroDivisionError), registered(connection, "incoming", rows):
+        1 / 0  # noqa: B018
+    with pytest.raises(duckdb.CatalogException):
+        connection.execute("SELECT * FROM incoming")

@@ -9,7 +9,8 @@ Policy, per entity and dataset:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -156,6 +157,18 @@ def read_table(warehouse: Warehouse, sql: str, params: dict[str, object]) -> pd.
         return pd.DataFrame()
 
 
+@contextmanager
+def registered(
+    connection: duckdb.DuckDBPyConnection, name: str, frame: pd.DataFrame
+) -> Iterator[None]:
+    """`frame` readable as the view `name` inside the block, and gone after it."""
+    connection.register(name, frame)
+    try:
+        yield
+    finally:
+        connection.unregister(name)
+
+
 def _day(value: object) -> date | None:
     if value is None or pd.isna(value):
         return None
@@ -170,5 +183,6 @@ __all__ = [
     "fetch_records",
     "log_fetch_in",
     "read_table",
+    "registered",
     "utc_now",
 ]

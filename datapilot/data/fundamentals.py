@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 import duckdb
 import pandas as pd
 
-from datapilot.data.cache import read_table, utc_now
+from datapilot.data.cache import read_table, registered, utc_now
 from datapilot.data.providers.live import FUNDAMENTAL_COLUMNS, CompanyProfile
 
 if TYPE_CHECKING:
@@ -53,8 +53,7 @@ def write_fundamentals_in(
     connection.execute(_SCHEMA)
     if rows.empty:
         return 0
-    connection.register("incoming_fundamentals", rows)
-    try:
+    with registered(connection, "incoming_fundamentals", rows):
         connection.execute(
             "DELETE FROM fundamentals f USING incoming_fundamentals i WHERE f.source = $source "
             "AND f.id = i.id AND f.period_end = i.period_end AND f.period = i.period "
@@ -66,8 +65,6 @@ def write_fundamentals_in(
             "unit, $source, $now FROM incoming_fundamentals",
             {"source": source, "now": utc_now()},
         )
-    finally:
-        connection.unregister("incoming_fundamentals")
     return len(rows)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import duckdb
 import pandas as pd
 
-from datapilot.data.cache import read_table, utc_now
+from datapilot.data.cache import read_table, registered, utc_now
 from datapilot.data.providers.live import NEWS_COLUMNS
 
 if TYPE_CHECKING:
@@ -37,8 +37,7 @@ def write_news_in(connection: duckdb.DuckDBPyConnection, frame: pd.DataFrame, so
     connection.execute(_SCHEMA)
     if rows.empty:
         return 0
-    connection.register("incoming_news", rows)
-    try:
+    with registered(connection, "incoming_news", rows):
         connection.execute(
             "DELETE FROM news n USING incoming_news i WHERE n.id = i.id AND n.title = i.title"
         )
@@ -47,8 +46,6 @@ def write_news_in(connection: duckdb.DuckDBPyConnection, frame: pd.DataFrame, so
             "FROM incoming_news",
             {"source": source, "now": utc_now()},
         )
-    finally:
-        connection.unregister("incoming_news")
     return len(rows)
 
 
