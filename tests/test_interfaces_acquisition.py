@@ -302,3 +302,25 @@ def test_cross_section_returns_use_one_warehouse_query(ctx, monkeypatch) -> None
     assert len(calls) == 1 and len(calls[0]) == len(stocks)
     assert len(table) >= 20  # the bokeh-only stocks end in 2013 and are noted, not failed
     assert any("No prices in the window" in note for note in ctx.notes)
+
+
+def test_cross_section_returns_start_where_a_history_begins_and_skip_ended_ones(ctx) -> None:
+    # FB lists on 2012-05-18, inside the window; GOOG's bundled history ends in March 2013.
+    table = P.cross_section_returns(ctx, ["FB", "IBM", "GOOG"], date(2012, 1, 1), date(2013, 6, 30))
+    assert table.index.tolist() == ["FB", "IBM", "GOOG"]
+    later = P.cross_section_returns(ctx, ["FB", "GOOG", "KO"], date(2013, 4, 1), date(2013, 6, 30))
+    assert later.index.tolist() == ["KO"] and any("FB, GOOG" in n for n in ctx.notes)
+    fb = A.get_prices(ctx, ["FB"], date(2012, 1, 1), date(2013, 6, 30), field="adj_close")["FB"]
+    assert table.loc["FB", "start_date"] == date(2012, 5, 18) == fb.index[0].date()
+    expected = (fb.iloc[-1] / fb.iloc[0] - 1) * 100
+    assert table.loc["FB", "return_pct"] == pytest.approx(expected)
+
+
+def test_a_mixed_read_equals_each_entity_read_alone(ctx) -> None:
+    # AAPL has two sources (chosen per field), IBM and KO one each: one query serves them all.
+    ids = ["AAPL", "IBM", "KO"]  # rows come sorted by id
+    together = ctx.warehouse.prices(ids, date(2012, 12, 1), date(2013, 2, 28), freq="weekly")
+    alone = [ctx.warehouse.prices([i], date(2012, 12, 1), date(2013, 2, 28), "weekly") for i in ids]
+    expected = pd.concat(alone, ignore_index=True)
+    pd.testing.assert_frame_equal(together.reset_index(drop=True), expected)
+    assert together.attrs["sources"] == sorted({s for a in alone for s in a.attrs["sources"]})

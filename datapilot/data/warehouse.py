@@ -13,6 +13,7 @@ read it at once; a write reopens it for writing for one transaction.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -80,7 +81,7 @@ SELECT id, date,
     max(adj_close) FILTER (WHERE source = {adj_source}) AS adj_close,
     max(source) FILTER (WHERE source = {adj_source} AND adj_close IS NOT NULL) AS adj_source
 FROM prices
-WHERE list_contains($ids, id)
+WHERE list_contains($multi, id)
     AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
 GROUP BY id, date
 """
@@ -89,6 +90,23 @@ _PRICES_OUT_SQL = """
 SELECT id, date, bar.open AS open, bar.high AS high, bar.low AS low, bar.close AS close,
     adj_close, bar.volume AS volume, bar.source AS bar_source, adj_source
 FROM picked WHERE bar IS NOT NULL OR adj_close IS NOT NULL
+"""
+
+# The same choice for ids held by one source only (most of them): with one row per date there
+# is nothing to choose, so the rows are read as they are, without grouping (~3x faster).
+_SINGLE_SOURCE_PRICES_SQL = """
+SELECT id, date,
+    CASE WHEN close IS NOT NULL THEN open END AS open,
+    CASE WHEN close IS NOT NULL THEN high END AS high,
+    CASE WHEN close IS NOT NULL THEN low END AS low,
+    close, adj_close,
+    CASE WHEN close IS NOT NULL THEN volume END AS volume,
+    CASE WHEN close IS NOT NULL THEN source END AS bar_source,
+    CASE WHEN adj_close IS NOT NULL THEN source END AS adj_source
+FROM prices
+WHERE list_contains($single, id)
+    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
+    AND (close IS NOT NULL OR adj_close IS NOT NULL)
 """
 
 # A week or month is reported on its last trading day: first open, highest high, lowest low,
@@ -233,14 +251,22 @@ class Warehouse:
             raise ValueError(f"freq must be daily, weekly or monthly, not {freq!r}")
         wanted = _ids(ids)
         ranks = self._ranks(wanted, "prices")
-        bar_rank = _case([(i, src, str(r.bar_rank)) for i, src, r in ranks])
-        adj_source = _case([(i, None, _literal(src)) for i, src, r in ranks if r.adj_rank == 1])
-        picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj_source)
-        sql = f"WITH picked AS ({picked}) {_PRICES_OUT_SQL}"
+        held = Counter(entity_id for entity_id, _, _ in ranks)
+        multi = [i for i in dict.fromkeys(wanted) if held[i] > 1]
+        single = [i for i in dict.fromkeys(wanted) if held[i] <= 1]
+        params: dict[str, object] = {"single": single, "start": start, "end": end}
+        sql = f"SELECT * FROM ({_SINGLE_SOURCE_PRICES_SQL})"
+        if multi:
+            chosen = [(i, src, r) for i, src, r in ranks if held[i] > 1]
+            bar_rank = _case([(i, src, str(r.bar_rank)) for i, src, r in chosen])
+            adj = _case([(i, None, _literal(src)) for i, src, r in chosen if r.adj_rank == 1])
+            picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj)
+            sql = f"WITH picked AS ({picked}) {_PRICES_OUT_SQL} UNION ALL {sql}"
+            params["multi"] = multi
         if freq != "daily":
             unit = "week" if freq == "weekly" else "month"
             sql = f"WITH daily AS ({sql}) {_RESAMPLE_SQL.format(unit=unit)}"
-        frame = self._query(f"{sql} ORDER BY id, date", {"ids": wanted, "start": start, "end": end})
+        frame = self._query(f"{sql} ORDER BY id, date", params)
         sources = {
             name
             for column in ("bar_source", "adj_source")

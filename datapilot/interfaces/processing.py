@@ -182,27 +182,7 @@ def cross_section_returns(
     tidy = price_table(ctx, [e.id for e in entities], lookback, end)
     sources = sorted(tidy.attrs.get("sources", []))
     ctx.sources.update(sources)
-    tidy = tidy.assign(value=tidy["adj_close"].fillna(tidy["close"])).dropna(subset=["value"])
-    tidy = tidy.sort_values(["id", "date"])
-    if start is not None:
-        stamp = pd.Timestamp(start)
-        before = tidy[tidy["date"] <= stamp].groupby("id").tail(1).set_index("id")
-        tidy = tidy[tidy["date"] >= stamp]
-        first_inside = tidy.groupby("id").head(1).set_index("id")
-        # The close on or before `start`; the first close after it when the history begins later.
-        base = before.combine_first(first_inside)
-    else:
-        base = tidy.groupby("id").head(1).set_index("id")
-    last = tidy.groupby("id").tail(1).set_index("id")
-    base = base.reindex(last.index)
-    table = pd.DataFrame(
-        {
-            "start_date": base["date"].dt.date,
-            "start_value": base["value"],
-            "end_date": last["date"].dt.date,
-            "end_value": last["value"],
-        }
-    ).dropna()
+    table = _window_ends(tidy, start)
     missing = [e.id for e in entities if e.id not in table.index]
     if missing:
         ctx.notes.append(f"No prices in the window for {', '.join(missing)}.")
@@ -224,6 +204,45 @@ def cross_section_returns(
         sources=sources,
         units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
     )
+
+
+def _window_ends(tidy: pd.DataFrame, start: date | None) -> pd.DataFrame:
+    """Per id: the (adjusted) close on or before `start` — or the first one after it when the
+    history begins later — and the last close, as start/end date and value columns.
+
+    Plain array work over the rows, which the warehouse returns sorted by id and date: the
+    grouped pandas version cost more than the query itself for a 20-stock cross-section.
+    """
+    values = tidy["adj_close"].fillna(tidy["close"]).to_numpy(dtype=float)
+    present = ~np.isnan(values)
+    ids = tidy["id"].to_numpy(dtype=object)[present]
+    dates = tidy["date"].to_numpy()[present]
+    values = values[present]
+    columns = ["start_date", "start_value", "end_date", "end_value"]
+    if not len(ids):
+        return pd.DataFrame(columns=columns, index=pd.Index([], name="id"))
+    first = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    last = np.r_[first[1:], len(ids)] - 1
+    if start is None:
+        base = first
+        keep = np.ones(len(first), dtype=bool)
+    else:
+        stamp = np.datetime64(pd.Timestamp(start))
+        # Rows are date-ordered within an id, so those on or before `start` come first.
+        before = np.add.reduceat((dates <= stamp).astype(np.int64), first)
+        base = np.where(before > 0, first + before - 1, first)
+        keep = dates[last] >= stamp  # an id whose history ends before the window has no return
+    base, last = base[keep], last[keep]
+    table = pd.DataFrame(
+        {
+            "start_date": pd.DatetimeIndex(dates[base]).date,
+            "start_value": values[base],
+            "end_date": pd.DatetimeIndex(dates[last]).date,
+            "end_value": values[last],
+        },
+        index=pd.Index(ids[last], name="id"),
+    )
+    return table[columns]
 
 
 @interface("processing", "frame")
