@@ -63,6 +63,19 @@ async def collect(question: str, brain, **options) -> list:
     ]
 
 
+async def answer_of(question: str, brain, **setting_overrides):
+    """The non-streaming `ask` on the toy interfaces."""
+    registry, _ = make_registry()
+    return await ask(
+        question,
+        QuestionContext(today=TODAY),
+        brain=brain,
+        registry=registry,
+        interface_context=toy_context(),
+        settings=settings(**setting_overrides),
+    )
+
+
 class Broken:
     """A brain that fails where it is told to."""
 
@@ -169,29 +182,13 @@ async def test_partial_failure_is_ok_with_notes() -> None:
 
 async def test_every_call_failing_is_an_error() -> None:
     plan = Plan(steps=[Step(calls=[Call(interface="sleepy", args={"seconds": 0.5}, output="s")])])
-    registry, _ = make_registry()
-    answer = await ask(
-        "Sleep",
-        QuestionContext(today=TODAY),
-        brain=PlanBrain(plan),
-        registry=registry,
-        interface_context=toy_context(),
-        settings=settings(call_timeout_s=0.05),
-    )
+    answer = await answer_of("Sleep", PlanBrain(plan), call_timeout_s=0.05)
     assert answer.status == "error" and "did not finish within 0.05 s" in answer.message
 
 
 async def test_request_timeout_ends_the_stream_cleanly() -> None:
     plan = Plan(steps=[Step(calls=[Call(interface="sleepy", args={"seconds": 1.0}, output="s")])])
-    registry, _ = make_registry()
-    answer = await ask(
-        "Sleep",
-        QuestionContext(today=TODAY),
-        brain=PlanBrain(plan),
-        registry=registry,
-        interface_context=toy_context(),
-        settings=settings(request_timeout_s=0.2),
-    )
+    answer = await answer_of("Sleep", PlanBrain(plan), request_timeout_s=0.2)
     assert answer.status == "error" and "longer than 0.2 s" in answer.message
     assert answer.timings_ms["total"] < 900
 
