@@ -99,6 +99,7 @@ def build_interface_context(context: QuestionContext) -> InterfaceContext:
         catalog=get_catalog(),
         today=context.today,
         tables={table.name: table.to_frame() for table in context.tables},
+        offline=context.offline,
     )
 
 

@@ -2,6 +2,7 @@
 
 `get_warehouse()` and `get_catalog()` are the process-wide accessors; the first call seeds the
 warehouse from the bundled provider when needed. `reset()` forgets both (tests, reseeding).
+`live_fetching()` says whether readers should ask live providers first (settings only, cheap).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from datapilot.data.catalog import Catalog
     from datapilot.data.warehouse import Warehouse
 
-__all__ = ["get_catalog", "get_warehouse", "reset"]
+__all__ = ["get_catalog", "get_warehouse", "live_fetching", "reset"]
 
 _lock = threading.Lock()
 _warehouse: Warehouse | None = None
@@ -58,3 +59,15 @@ def reset() -> None:
         _warehouse = None
         _catalog = None
         close_all()
+
+
+def live_fetching(offline: bool = False) -> bool:
+    """Whether a live provider is configured and neither the settings nor the caller (`offline`,
+    e.g. a request's own flag) forbid the network. Reads settings only: nothing is imported or
+    opened, so readers can ask before every read."""
+    from datapilot.settings import get_settings
+
+    settings = get_settings()
+    if offline or settings.offline:
+        return False
+    return any(name.strip().lower() not in ("", "bundled") for name in settings.providers)

@@ -1,7 +1,9 @@
 """Acquisition interfaces: prices, OHLCV, index levels, series, indicators and reference data.
 
 Every reader checks its ids against the catalog first, so an unknown id, an entity without data or
-an entity of the wrong kind fails with a message saying what exists instead.
+an entity of the wrong kind fails with a message saying what exists instead. When a live provider
+is configured (and the request allows the network), the check first lets the providers fill the
+warehouse (`datapilot.data.providers.ensure`); their notices ("as of …", failures) become notes.
 """
 
 from __future__ import annotations
@@ -9,17 +11,21 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Collection
 from datetime import date, timedelta
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import duckdb
 import numpy as np
 import pandas as pd
 import talib
 
+from datapilot.data import live_fetching
 from datapilot.data.catalog import Entity
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import require_column, resample_frame, tag, window
 from datapilot.interfaces.registry import InterfaceError, interface
+
+if TYPE_CHECKING:
+    from datapilot.data.providers.live import Dataset
 
 PriceField = Literal["close", "open", "high", "low", "volume", "adj_close"]
 PRICE_KINDS = frozenset({"stock", "etf", "index", "fund"})
@@ -43,13 +49,57 @@ _KIND_HINT = {
 }
 
 
-# --- catalog checks ------------------------------------------------------------------------------
+# --- live data and catalog checks ---------------------------------------------------------------
+
+
+def fetch_live(
+    ctx: InterfaceContext,
+    ids: list[str],
+    start: date | None,
+    end: date | None,
+    dataset: Dataset | None,
+) -> None:
+    """Let the configured live providers fetch what the warehouse lacks or holds stale for `ids`
+    (`dataset` None = whatever each id's kind needs); their notices go to `ctx.notes`.
+
+    Returns at once, importing nothing, when no live provider is configured (the default) or the
+    settings or the request are offline."""
+    if ctx.offline or not live_fetching():
+        return
+    from datapilot.data import providers
+
+    report = providers.ensure(ids, start, end, None if dataset is None else [dataset])
+    ctx.notes.extend(report.notices)
+
+
+def _dataset_for(kinds: Collection[str]) -> Dataset | None:
+    if kinds and set(kinds) <= PRICE_KINDS:
+        return "prices"
+    if kinds and set(kinds) <= SERIES_KINDS:
+        return "series"
+    return None
 
 
 def check_entity(
-    ctx: InterfaceContext, entity_id: str, kinds: Collection[str], need_data: bool = True
+    ctx: InterfaceContext,
+    entity_id: str,
+    kinds: Collection[str],
+    need_data: bool = True,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    dataset: Dataset | None = None,
 ) -> Entity:
-    """The catalog entity for `entity_id`: one of `kinds`, with prices/series unless not needed."""
+    """The catalog entity for `entity_id`: one of `kinds`, with prices/series unless not needed.
+
+    Live providers fetch it first (see `fetch_live`): `dataset` defaults to the kinds' table."""
+    fetch_live(ctx, [entity_id], start, end, dataset or _dataset_for(kinds))
+    return _checked(ctx, entity_id, kinds, need_data)
+
+
+def _checked(
+    ctx: InterfaceContext, entity_id: str, kinds: Collection[str], need_data: bool
+) -> Entity:
     entity = ctx.catalog.get(entity_id)
     if entity is None:
         raise _unknown(ctx, entity_id)
@@ -78,11 +128,19 @@ def _unknown(ctx: InterfaceContext, entity_id: str) -> InterfaceError:
     )
 
 
-def check_entities(ctx: InterfaceContext, ids: list[str], kinds: Collection[str]) -> list[Entity]:
-    """Check several ids at once; duplicates are dropped, order is kept."""
+def check_entities(
+    ctx: InterfaceContext,
+    ids: list[str],
+    kinds: Collection[str],
+    *,
+    start: date | None = None,
+    end: date | None = None,
+) -> list[Entity]:
+    """Check several ids at once (one live fetch for all); duplicates are dropped, order kept."""
     if not ids:
         raise InterfaceError("Give at least one entity id.")
-    entities = [check_entity(ctx, entity_id, kinds) for entity_id in ids]
+    fetch_live(ctx, ids, start, end, _dataset_for(kinds))
+    entities = [_checked(ctx, entity_id, kinds, True) for entity_id in ids]
     return list({entity.id: entity for entity in entities}.values())
 
 
@@ -231,7 +289,7 @@ def get_prices(
     close (the title then says "Close (adjusted)"); use `adj_close` for returns across splits and
     dividends.
     """
-    entities = check_entities(ctx, ids, PRICE_KINDS)
+    entities = check_entities(ctx, ids, PRICE_KINDS, start=start, end=end)
     return _prices(ctx, entities, start, end, freq, field)
 
 
@@ -244,7 +302,7 @@ def get_index_levels(
     freq: Literal["daily", "weekly", "monthly"] = "daily",
 ) -> pd.DataFrame:
     """Closing levels of market indices in index points, one column per index id."""
-    entities = check_entities(ctx, ids, {"index"})
+    entities = check_entities(ctx, ids, {"index"}, start=start, end=end)
     return _prices(ctx, entities, start, end, freq, "close")
 
 
@@ -258,7 +316,7 @@ def get_ohlcv(
 ) -> pd.DataFrame:
     """Open, high, low, close and volume of one entity (columns open/high/low/close/volume), for
     candlestick charts."""
-    found = check_entity(ctx, entity, PRICE_KINDS)
+    found = check_entity(ctx, entity, PRICE_KINDS, start=start, end=end)
     rows, sources = _ohlc_rows(ctx, found, start, end, freq)
     frame = rows.set_index("date")[["open", "high", "low", "close", "volume"]].astype(float)
     frame.index = pd.DatetimeIndex(frame.index, name="date")
@@ -332,7 +390,7 @@ def get_series(
 ) -> pd.DataFrame:
     """Values of macro, commodity or factor series over time, one column per id, in each series'
     unit (catalog)."""
-    entities = check_entities(ctx, ids, SERIES_KINDS)
+    entities = check_entities(ctx, ids, SERIES_KINDS, start=start, end=end)
     ordered = [e.id for e in entities]
     tidy = ctx.warehouse.series(ordered, start, end)
     if tidy.empty:
@@ -379,9 +437,9 @@ def _indicator_input(
     `price` is the raw close when it covers the requested window (so overlays match candles),
     otherwise the adjusted close.
     """
-    entity = check_entity(ctx, entity_id, PRICE_KINDS)
     # ~1.5 calendar days per trading day, plus slack for holidays.
     fetch_from = start - timedelta(days=int(warmup_bars * 1.5) + 15) if start else None
+    entity = check_entity(ctx, entity_id, PRICE_KINDS, start=fetch_from, end=end)
     if need_ohlc:
         rows, sources = _ohlc_rows(ctx, entity, start, end, "daily", fetch_from=fetch_from)
     else:
@@ -662,6 +720,7 @@ def get_company_info(
 ) -> pd.DataFrame:
     """What the catalog knows about one entity: a one-row table with name, kind, aliases, frequency,
     units, source, first and last date."""
+    fetch_live(ctx, [entity], None, None, None)
     found = ctx.catalog.get(entity)
     if found is None:
         raise _unknown(ctx, entity)
@@ -772,7 +831,7 @@ def get_fundamentals(
 ) -> pd.DataFrame:
     """Reported financial statement figures of a company by fiscal period end, one column per
     field (needs data from a live provider)."""
-    found = check_entity(ctx, entity, {"stock"}, need_data=False)
+    found = check_entity(ctx, entity, {"stock"}, need_data=False, dataset="fundamentals")
     reader = _live_reader("fundamentals", "fundamentals_table")
     frame = _live_only(ctx, reader, f"fundamentals for {found.id}", found.id, fields, period)
     if fields:
@@ -796,7 +855,7 @@ def get_news(
     limit: Annotated[int, "Most recent items returned."] = 10,
 ) -> pd.DataFrame:
     """Recent news headlines about an entity (needs data from a live provider)."""
-    found = check_entity(ctx, entity, PRICE_KINDS | SERIES_KINDS, need_data=False)
+    found = check_entity(ctx, entity, PRICE_KINDS | SERIES_KINDS, need_data=False, dataset="news")
     reader = _live_reader("news", "news")
     frame = _live_only(ctx, reader, f"news for {found.id}", found.id, limit)
     sources = list(frame.attrs.get("sources", []))
@@ -815,7 +874,9 @@ def get_fund_nav(
 ) -> pd.DataFrame:
     """Net asset value per unit of a mutual fund over time: columns nav and accumulated_nav
     (distributions added back); needs data from a live provider."""
-    found = check_entity(ctx, entity, {"fund"}, need_data=False)
+    found = check_entity(
+        ctx, entity, {"fund"}, need_data=False, start=start, end=end, dataset="prices"
+    )
     reader = _live_reader("funds", "fund_nav")
     frame = _live_only(ctx, reader, f"NAV for {found.id}", found.id, start, end)
     return tag(

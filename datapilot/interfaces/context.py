@@ -20,3 +20,5 @@ class InterfaceContext:
     # Provenance of the data the interfaces read, collected for citations.
     sources: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    # The request forbids the network: readers use the warehouse as it is, never live providers.
+    offline: bool = False

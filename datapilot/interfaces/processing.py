@@ -176,7 +176,7 @@ def cross_section_returns(
 
     One warehouse query for all ids. The start value is the close on or before `start`.
     """
-    entities = check_entities(ctx, ids, kinds={"stock", "etf", "index"})
+    entities = check_entities(ctx, ids, kinds={"stock", "etf", "index"}, start=start, end=end)
     # A few days before `start` so the close at the start of the window is available.
     lookback = start - timedelta(days=10) if start else None
     tidy = price_table(ctx, [e.id for e in entities], lookback, end)

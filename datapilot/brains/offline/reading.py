@@ -31,6 +31,7 @@ from datapilot.brains.offline.windows import Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
+from datapilot.data import live_fetching
 from datapilot.data.catalog import Catalog, Entity
 
 PRICE_KINDS = ("stock", "etf", "index", "fund")
@@ -164,7 +165,8 @@ def read_question(
     _read_window(reading, parsed)
     if reading.universe:
         _narrow_universe(reading)
-    _check_availability(reading)
+    if not live_fetching(context.offline):  # else the readers fetch what the warehouse lacks
+        _check_availability(reading)
     reading.rewritten = _rewritten(reading, parsed)
     return reading
 

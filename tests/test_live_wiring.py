@@ -1,0 +1,166 @@
+"""Readers fetch through the live providers first when one is configured, and not otherwise."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+from pathlib import Path
+from typing import ClassVar
+
+import pandas as pd
+import pytest
+
+import datapilot.data as data_layer
+from datapilot.core.intent import EntityKind
+from datapilot.core.outputs import ChartOutput
+from datapilot.data import providers
+from datapilot.data.catalog import Catalog, Entity
+from datapilot.data.providers import router
+from datapilot.data.providers.http import ProviderError
+from datapilot.data.providers.live import Dataset, Download, LiveProvider
+from datapilot.data.warehouse import Warehouse
+from datapilot.interfaces import InterfaceError
+from datapilot.interfaces import acquisition as A
+from datapilot.interfaces import processing as P
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.settings import get_settings
+
+DATES = pd.bdate_range("2024-01-02", "2024-05-31")
+
+
+class FakeQuotes(LiveProvider):
+    """Daily closes 200, 201, … for the ids it knows; a readable failure for the others."""
+
+    name: ClassVar[str] = "fakequotes"
+    title: ClassVar[str] = "Fake quotes"
+    kinds: ClassVar[frozenset[EntityKind]] = frozenset({"stock", "macro"})
+    datasets: ClassVar[frozenset[Dataset]] = frozenset({"prices", "series"})
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+        self.calls: list[tuple[str, str]] = []
+
+    def claims(self, entity_id: str, kind: EntityKind | None = None) -> bool:
+        return True
+
+    def download(
+        self, entity_id: str, dataset: Dataset, start: date | None, end: date | None
+    ) -> Download:
+        self.calls.append((entity_id, dataset))
+        if entity_id not in self.known:
+            raise ProviderError(f"{self.name}: unknown symbol {entity_id}")
+        closes = [200.0 + i for i in range(len(DATES))]
+        entity = Entity(id=entity_id, kind="stock", name=f"{entity_id} Inc", source=self.name)
+        frame = pd.DataFrame(
+            {"id": entity_id, "date": DATES, "close": closes, "adj_close": closes, "volume": 1e6}
+        )
+        return Download(entity=entity, prices=frame)
+
+    def search(self, text: str, limit: int = 10) -> list[Entity]:
+        return []
+
+
+@pytest.fixture
+def live(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """An empty warehouse, a catalog that knows TSLA and NOPE without data, a fake provider
+    configured as the live one."""
+    warehouse = Warehouse(tmp_path / "live.duckdb")
+    catalog = Catalog(
+        [
+            Entity(id="TSLA", kind="stock", name="Tesla", available=False),
+            Entity(id="NOPE", kind="stock", name="Nope Corp", available=False),
+        ]
+    )
+    provider = FakeQuotes({"TSLA"})
+    monkeypatch.setattr(data_layer, "get_warehouse", lambda: warehouse)
+    monkeypatch.setattr(data_layer, "get_catalog", lambda: catalog)
+    monkeypatch.setattr(router, "live_providers", lambda settings=None, names=None: [provider])
+    monkeypatch.setattr(get_settings(), "providers", ["bundled", "yahoo"])
+    ctx = InterfaceContext(warehouse=warehouse, catalog=catalog, today=date(2024, 6, 3))
+    return ctx, provider
+
+
+def test_a_reader_fetches_an_entity_without_local_data_first(live) -> None:
+    ctx, provider = live
+    frame = A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+    assert provider.calls == [("TSLA", "prices")]
+    expected = pd.Series(200.0 + pd.RangeIndex(len(DATES)), index=DATES)["2024-03-01":]
+    assert frame["TSLA"].to_numpy() == pytest.approx(expected.to_numpy())
+    assert frame.index[0] == pd.Timestamp("2024-03-01")
+    assert frame.attrs["sources"] == ["fakequotes"] and "fakequotes" in ctx.sources
+    assert ctx.catalog.get("TSLA").available
+    # Within its time to live the copy is served locally: no second download.
+    P.cross_section_returns(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+    assert provider.calls == [("TSLA", "prices")]
+
+
+def test_a_failed_fetch_is_a_note_and_the_error_says_what_is_missing(live) -> None:
+    ctx, provider = live
+    missing = r"NOPE \(Nope Corp\) has no data in the local warehouse"
+    with pytest.raises(InterfaceError, match=missing):
+        A.get_prices(ctx, ["TSLA", "NOPE"], date(2024, 3, 1), date(2024, 5, 31))
+    assert sorted(provider.calls) == [("NOPE", "prices"), ("TSLA", "prices")]
+    assert any("NOPE" in note and "unknown symbol NOPE" in note for note in ctx.notes)
+
+
+def test_an_offline_request_never_fetches(live) -> None:
+    ctx, provider = live
+    ctx.offline = True
+    with pytest.raises(InterfaceError, match="has no data in the local warehouse"):
+        A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+    assert provider.calls == []
+
+
+def test_offline_settings_never_fetch(live, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx, provider = live
+    monkeypatch.setattr(get_settings(), "offline", True)
+    with pytest.raises(InterfaceError, match="has no data in the local warehouse"):
+        A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+    assert provider.calls == []
+
+
+def test_without_a_live_provider_readers_never_reach_the_providers(
+    data, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("ensure was called without a live provider configured")
+
+    monkeypatch.setattr(providers, "ensure", forbidden)
+    monkeypatch.setattr(get_settings(), "providers", ["bundled"])
+    ctx = InterfaceContext(warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30))
+    frame = A.get_prices(ctx, ["AAPL", "MSFT"], date(2021, 1, 1), date(2021, 12, 31))
+    assert list(frame.columns) == ["AAPL", "MSFT"] and ctx.notes == []
+    with pytest.raises(InterfaceError, match="no data in the local warehouse"):
+        A.get_prices(ctx, ["TSLA"], date(2021, 1, 1), date(2021, 12, 31))
+    # The check costs next to nothing: a settings lookup (a loose bound, machines vary).
+    started = time.perf_counter()
+    for _ in range(10_000):
+        A.fetch_live(ctx, ["AAPL"], None, None, "prices")
+    assert time.perf_counter() - started < 1.0
+
+
+async def test_a_question_about_an_entity_without_bundled_data_is_answered_live(live) -> None:
+    from datapilot.core.context import QuestionContext
+    from datapilot.core.pipeline import ask
+
+    _, provider = live
+    question = "Tesla stock price from March to May 2024"
+    online = QuestionContext(today=date(2024, 6, 3), brain="offline")
+    offline = online.model_copy(update={"offline": True})
+
+    refused = await ask(question, offline)
+    assert refused.status == "no_data" and "TSLA" in refused.message and provider.calls == []
+
+    answer = await ask(question, online)
+    assert answer.status == "ok", answer.message
+    assert provider.calls == [("TSLA", "prices")]
+    assert "fakequotes" in answer.sources
+    # The chart draws the window's closes as the provider served them.
+    closes = pd.Series(200.0 + pd.RangeIndex(len(DATES)), index=DATES)["2024-03-01":"2024-05-31"]
+    chart = next(o for o in answer.outputs if isinstance(o, ChartOutput))
+    drawn = [row[chart.spec.columns.index("TSLA")] for row in chart.spec.rows]
+    assert drawn == pytest.approx(closes.tolist())
+
+    # Once fetched, the local copy answers offline too.
+    again = await ask(question, offline)
+    assert again.status == "ok" and provider.calls == [("TSLA", "prices")]
