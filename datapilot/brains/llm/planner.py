@@ -25,6 +25,7 @@ from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_sche
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
 from datapilot.core.plan import check_plan
+from datapilot.core.summary import is_chinese
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import (
     LLMClient,
@@ -189,7 +190,7 @@ class _Interpretation:
         return understanding, []
 
     def _missing(self, proposed: ProposedIntent, grounding: Grounding) -> Understanding:
-        zh = any("\u3400" <= char <= "\u9fff" for char in self.question)
+        zh = is_chinese(self.question)
         names = [*(f"{ref.name} ({ref.id})" for ref in grounding.unavailable), *grounding.missing]
         listed = "、".join(names) if zh else ", ".join(names)
         if zh:
