@@ -469,6 +469,21 @@ async def test_summary_streams_the_template(brain: OfflineBrain) -> None:
     assert "2018-01-23" in answer.summary
 
 
+async def test_chinese_summary_reads_as_chinese(data) -> None:  # type: ignore[no-untyped-def]
+    context = QuestionContext(today=date(2012, 9, 28), brain="offline")
+    answer = await ask("IBM近半年的K线图和KDJ指标", context)
+    summary = answer.summary or ""
+    assert "IBM的KDJ(9, 3, 3)" in summary and "开高低收" in summary and "美元" in summary
+    assert " of " not in summary and "OHLCV" not in summary and " USD" not in summary
+    context = QuestionContext(today=date(2009, 9, 30), brain="offline")
+    summary = (await ask("美国1990年代的实际GDP走势", context)).summary or ""
+    assert "实际GDP（GDPC1）从1990-01-01的" in summary and "十亿美元" in summary
+    assert "US real GDP" not in summary and "billions" not in summary
+    context = QuestionContext(today=TODAY, brain="offline")
+    answer = await ask("苹果、微软、沃尔玛、强生谁今年涨得最多", context)
+    assert any(t.instruction == "按区间收益率排序" for t in answer.plan.tasks)
+
+
 @pytest.mark.parametrize(
     "question",
     ["我想看看中国近十年gdp的走势", "China GDP since 2010", "Japan's unemployment rate"],

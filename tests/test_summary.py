@@ -82,7 +82,8 @@ async def test_chinese_question_gets_a_chinese_summary() -> None:
     assert text.startswith("我") and is_chinese(text)
     assert "fetch" in text and "scale" in text and "折线图" in text
     scaled = toy_prices(["AAA", "BBB"]) * 3
-    assert format_value(scaled["AAA"].iloc[-1], "USD") in text
+    # Units are said in Chinese: 339.91美元, not 339.91 USD.
+    assert format_value(scaled["AAA"].iloc[-1]) + "美元" in text and " USD" not in text
     assert grounded(text, run.facts, context=question)
 
 
@@ -184,3 +185,48 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     run = await execute(plan, toy_context(), registry=registry)
     text = template_summary("AAA", Understanding(plan=plan), run)
     assert "fetched close for AAA with fetch, and applied mutate to it" in text
+
+
+@pytest.mark.parametrize(
+    ("title", "chinese"),
+    [
+        ("KDJ(9, 3, 3) of IBM", "IBM的KDJ(9, 3, 3)"),
+        ("30-period rolling volatility (annualised)", "30期滚动波动率（年化）"),
+        ("Correlation (pearson)", "相关系数（皮尔逊）"),
+        ("Mean of Daily return & Median of Daily return", "日收益率均值、日收益率中位数"),
+        ("Apple Inc. OHLCV", "开高低收和成交量"),
+        ("Close forecast (ARIMA(1,1,1) with drift)", "收盘价预测（ARIMA(1,1,1)，含漂移项）"),
+        ("US real GDP", "实际GDP"),  # an entity's English name: its Chinese name
+        ("Something new", "Something new"),  # unknown titles stay as written
+    ],
+)
+def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
+    from datapilot.core.summary import _title_zh
+
+    assert _title_zh(title, {"US real GDP": "实际GDP"}) == chinese
+
+
+@pytest.mark.parametrize(
+    ("unit", "chinese"),
+    [
+        ("USD", "美元"),
+        ("USD per barrel", "美元/桶"),
+        ("index points", "点"),
+        ("billions of chained 2005 USD (SAAR)", "十亿美元（季调年率，2005年不变价）"),
+        ("index 1982-84=100", "（指数，1982-84=100）"),
+        ("thousands of persons", "千人"),
+    ],
+)
+def test_units_in_chinese(unit: str, chinese: str) -> None:
+    from datapilot.core.summary import _unit_zh
+
+    assert _unit_zh(unit) == chinese
+
+
+def test_understood_line_speaks_the_question_language() -> None:
+    from datapilot.core.summary import understood_line
+
+    english = Intent(rewritten="Plot Apple from 2018-01-23 to 2019-03-13")
+    chinese = Intent(rewritten="IBM从2012年3月28日到2012年9月28日的K线图")
+    assert understood_line(english) == "Understood: Plot Apple from 2018-01-23 to 2019-03-13"
+    assert understood_line(chinese) == "已理解：IBM从2012年3月28日到2012年9月28日的K线图"

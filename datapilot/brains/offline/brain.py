@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from datapilot.brains.base import Understanding
+from datapilot.brains.offline.names import chinese_names
 from datapilot.brains.offline.planner import build_plan
 from datapilot.brains.offline.reading import Reading, read_question
 from datapilot.brains.offline.rewrite import zh_date
@@ -53,10 +54,17 @@ class OfflineBrain:
         run: RunResult,
         context: QuestionContext,
     ) -> AsyncIterator[str]:
-        """The template summary, one sentence at a time; every number comes from `run.facts`."""
-        from datapilot.core.summary import summary_chunks
+        """The template summary, one sentence at a time; every number comes from `run.facts`.
 
-        for chunk in summary_chunks(question, understanding, run):
+        A Chinese question gets its entities called by their Chinese names (苹果, 实际GDP).
+        """
+        from datapilot.core.summary import is_chinese, summary_chunks
+
+        names = None
+        if is_chinese(question) and understanding.intent is not None:
+            ids = [e.id for e in understanding.intent.entities]
+            names = chinese_names(ids, self.catalog)
+        for chunk in summary_chunks(question, understanding, run, names):
             yield chunk
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.builder import PlanBuilder, frame
 from datapilot.brains.offline.client_tables import has_dates, numeric_columns
 from datapilot.brains.offline.horizons import DEFAULT_STEPS, HISTORY, periods_between, steps_in
+from datapilot.brains.offline.names import chinese_name
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.reading import PRICE_KINDS, SERIES_KINDS, Reading
 from datapilot.brains.offline.vocab import INDICATORS
@@ -48,6 +49,14 @@ _LABELS: dict[str, tuple[str, str]] = {
     "fundamentals": ("financial figures", "财务数据"),
     "constituents": ("constituents", "成分股"),
     "ranking": ("ranked by", "排名："),
+}
+
+
+# The column a ranking sorts by, as said in each language.
+_RANK_WORDS = {
+    "return_pct": ("return over the window", "区间收益率"),
+    "std": ("volatility (standard deviation of daily returns)", "波动率（日收益率标准差）"),
+    "max_drawdown_pct": ("maximum drawdown", "最大回撤"),
 }
 
 
@@ -299,7 +308,9 @@ class _Planner:
         label = _LABELS.get(what, (what, what))[1 if r.zh else 0]
         names = _names(entities, r.zh)
         if r.zh:
-            text = f"{names} {label}" if names[-1:].isascii() else f"{names}{label}"
+            # A space between Latin and Chinese words ("S&P 500 收盘价"), none before nothing.
+            joint = " " if names[-1:].isascii() and label else ""
+            text = f"{names}{joint}{label}"
             if window and r.start and r.end:
                 text += f"（{r.start} 至 {r.end}）"
             return text
@@ -420,7 +431,7 @@ class _Planner:
             "rank",
             args,
             name="ranked",
-            description=self._say(f"Rank by {by}", f"按{by}排序"),
+            description=self._say(f"Rank by {_RANK_WORDS[by][0]}", f"按{_RANK_WORDS[by][1]}排序"),
             task="processing",
         )
         self.primary = ranked
@@ -617,7 +628,10 @@ class _Planner:
         what = "returns" if of_returns else ("close" if r.price_entities else "value")
         label = " / ".join(which).replace("stats", "summary statistics")
         title = self._title(what)
-        self._table(result, f"{label}: {title}" if not r.zh else f"{title} {label}")
+        if r.zh:
+            self._table(result, f"{title}的{'、'.join(_ZH_STAT[m] for m in which)}")
+        else:
+            self._table(result, f"{label}: {title}")
         self.trace.append(f"{label} → a table")
 
     def _technical(self, indicators: list[str]) -> None:
@@ -877,20 +891,11 @@ class _Planner:
 
 def _names(entities: list[Entity], zh: bool) -> str:
     if zh:
-        return "、".join(_chinese_name(e) for e in entities[:5]) + (
+        return "、".join(chinese_name(e) for e in entities[:5]) + (
             "等" if len(entities) > 5 else ""
         )
     shown = ", ".join(e.name for e in entities[:5])
     return shown + (f" and {len(entities) - 5} more" if len(entities) > 5 else "")
-
-
-def _chinese_name(entity: Entity) -> str:
-    if entity.name.isascii() and entity.name.isupper():
-        return entity.name  # IBM, AMD: written the same way in Chinese
-    for alias in entity.aliases:
-        if any("\u3400" <= ch <= "\u9fff" for ch in alias):
-            return alias
-    return entity.name
 
 
 def _iso(day: date | None) -> str | None:
