@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from datetime import date
 
 import numpy as np
+import pytest
 
 from datapilot.core.answer import Answer
 from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
@@ -111,3 +112,26 @@ async def test_a_failure_is_reported_then_the_stream_completes() -> None:
     message = "".join(c.content for c in chunks if c.type == "message" and c.content)
     assert message == "Partial.\n\nSorry, I could not finish: boom"
     assert chunks[-1].content == "complete"
+
+
+async def test_a_chart_that_cannot_be_drawn_is_said_and_the_rest_still_streams(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_png(chart: ChartOutput, path: object) -> None:
+        raise RuntimeError("no display")
+
+    monkeypatch.setattr("datapilot.core.charts.to_png", no_png)
+    chunks = await _chunks(
+        [OutputEvent(output=CHART), OutputEvent(output=TABLE), Done(answer=ANSWER)]
+    )
+    _assert_balanced(chunks)
+    assert not [c for c in chunks if c.type == "image"]
+    notes = [c.content for c in chunks if c.type == "console"]
+    assert notes == ["The chart 'Close' could not be drawn as PNG: no display\n"]
+    (figure,) = [c for c in chunks if c.format == "plotly.json"]
+    assert _values(figure.content["data"][0]["y"]) == [row[1] for row in CHART.spec.rows]
+    assert [c.type for c in chunks if c.type in ("table", "answer", "status")] == [
+        "table",
+        "answer",
+        "status",
+    ]

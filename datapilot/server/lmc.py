@@ -24,7 +24,7 @@ import base64
 import logging
 import tempfile
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -160,35 +160,38 @@ def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
 async def _chart_chunks(chart: ChartOutput, images: bool) -> list[LmcChunk]:
     chunks = []
     if images:
-        try:
-            png = await asyncio.to_thread(_png_base64, chart)
-            chunks.append(LmcChunk(role="computer", type="image", format="base64.png", content=png))
-        except Exception as error:
-            log.exception("PNG rendering failed for %r", chart.title)
-            chunks.append(_console(f"The chart {chart.title!r} could not be drawn as PNG: {error}"))
-    try:
-        figure = await asyncio.to_thread(_plotly_figure, chart)
-        chunks.append(LmcChunk(role="computer", type="code", format="plotly.json", content=figure))
-    except Exception as error:
-        log.exception("Plotly rendering failed for %r", chart.title)
-        chunks.append(_console(f"The chart {chart.title!r} could not be built: {error}"))
+        chunks.append(await _rendered(chart, _png_chunk, "PNG", "could not be drawn as PNG"))
+    chunks.append(await _rendered(chart, _plotly_chunk, "Plotly", "could not be built"))
     return chunks
 
 
-def _png_base64(chart: ChartOutput) -> str:
+async def _rendered(
+    chart: ChartOutput, render: Callable[[ChartOutput], LmcChunk], renderer: str, failure: str
+) -> LmcChunk:
+    """`render(chart)` off the event loop; when it fails, a console line saying why."""
+    try:
+        return await asyncio.to_thread(render, chart)
+    except Exception as error:
+        log.exception("%s rendering failed for %r", renderer, chart.title)
+        return _console(f"The chart {chart.title!r} {failure}: {error}")
+
+
+def _png_chunk(chart: ChartOutput) -> LmcChunk:
     from datapilot.core.charts import to_png
 
     # mplfinance draws through pyplot, which is not thread-safe: one PNG at a time.
     with _png_lock, tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
         path = Path(folder) / "chart.png"
         to_png(chart, path)
-        return base64.b64encode(path.read_bytes()).decode("ascii")
+        png = base64.b64encode(path.read_bytes()).decode("ascii")
+    return LmcChunk(role="computer", type="image", format="base64.png", content=png)
 
 
-def _plotly_figure(chart: ChartOutput) -> dict[str, Any]:
+def _plotly_chunk(chart: ChartOutput) -> LmcChunk:
     from datapilot.core.charts import to_plotly
 
-    return to_plotly(chart)
+    figure = to_plotly(chart)
+    return LmcChunk(role="computer", type="code", format="plotly.json", content=figure)
 
 
 def _console(text: str) -> LmcChunk:
