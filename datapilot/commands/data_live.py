@@ -68,9 +68,7 @@ def fetch(
             "them, or local data already cover the window (try --provider or "
             "`datapilot data search`)[/yellow]"
         )
-    if not report.items:
-        raise typer.Exit(code=1)
-    if not report.ok:
+    if not report.items or not report.ok:
         raise typer.Exit(code=1)
 
 
