@@ -129,7 +129,8 @@ class _Planner:
                 self._yoy()
             elif metric == "spread":
                 self._spread()
-            elif metric in ("close", "value") and not stats:
+            elif metric in ("close", "value") and (not stats or r.plot_asked):
+                # Highs and lows come as a table; a chart too when one was asked for.
                 if not (indicators or r.chart == "candlestick"):
                     self._levels_chart()
             elif metric == "volume" and r.chart != "candlestick":

@@ -399,10 +399,14 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     reading.metrics = list(dict.fromkeys(metrics))
 
 
+# Measures a price word can qualify: "股价表现", "price volatility", "股价相关性".
+_QUALIFIED = ("return", "cumulative_return", "correlation", "volatility", "max_drawdown", "drawdown")
+
+
 def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
     """In "股价表现" / "price performance" the price word only qualifies the measure after it."""
     levels = [h for m, h in parsed.group("metric") if m in ("close", "value")]
-    changes = [h for m, h in parsed.group("metric") if m in ("return", "cumulative_return")]
+    changes = [h for m, h in parsed.group("metric") if m in _QUALIFIED]
     qualifying = any(
         0 <= c.start - lv.end <= 2 and not parsed.text[lv.end : c.start].strip(" 的")
         for lv in levels
