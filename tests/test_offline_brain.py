@@ -105,6 +105,16 @@ def test_short_tickers_in_lower_case(brain: OfflineBrain) -> None:
     assert ids(understand(brain, "Apple's ups and downs this year")) == ["AAPL"]
 
 
+def test_an_unknown_name_beside_known_ones_is_said_not_dropped(brain: OfflineBrain) -> None:
+    u = understand(brain, "Mircosoft and Apel prices last year")
+    assert u.status == "ok" and ids(u) == ["MSFT"]
+    assert any('"Apel"' in note for note in u.notes)
+    u = understand(brain, "苹果和Abcde的股价")
+    assert ids(u) == ["AAPL"] and any("Abcde" in note for note in u.notes)
+    # A second name of an entity already named is no unknown name.
+    assert not understand(brain, "恐慌指数VIX今年的走势", date(2016, 12, 30)).notes
+
+
 def test_a_latin_name_right_before_a_chinese_year(brain: OfflineBrain) -> None:
     u = understand(brain, "实际GDP1960年至1970年", date(2009, 9, 30))
     assert ids(u) == ["GDPC1"]

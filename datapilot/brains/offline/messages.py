@@ -48,6 +48,14 @@ def unknown_message(names: list[str], zh: bool) -> str:
     )
 
 
+def left_out_message(names: list[str], zh: bool) -> str:
+    """Names the catalog does not know, beside names it does: answered without them."""
+    if zh:
+        return f"我不认识{'、'.join(f'“{n}”' for n in names)}，回答里没有包含。"
+    listed = ", ".join(f'"{n}"' for n in names)
+    return f"I don't know {listed}, so the answer leaves it out; check the spelling or the ticker."
+
+
 def missing_message(missing: list[Entity], zh: bool) -> str:
     ids = " ".join(e.id for e in missing)
     if zh:

@@ -38,6 +38,9 @@ class Parsed(BaseModel):
     entity_trace: list[str] = Field(default_factory=list)
     hits: list[Hit] = Field(default_factory=list)
     unknown: list[str] = Field(default_factory=list)
+    unnamed: list[str] = Field(
+        default_factory=list, description="Name-like words left over beside known names."
+    )
     foreign: list[str] = Field(default_factory=list, description="US series asked for elsewhere.")
 
     model_config = {"arbitrary_types_allowed": True}
@@ -87,7 +90,10 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions = sorted([*mentions, *tickers], key=lambda m: m.span[0])
     entity_trace += group_trace + ticker_trace
     claimed += [m.span for m in tickers]
-    unknown = unknown_names(text, claimed, hits) if not mentions else []
+    left = unknown_names(text, claimed, hits)
+    unknown = left if not mentions else []
+    named = {m.entity.id for m in mentions}
+    unnamed = [n for n in left if _name_like(n, text) and not _names_again(n, named, catalog)]
     entities = [m.entity for m in mentions]
     foreign: list[str] = []
     for mention, country in _elsewhere(mentions, hits):
@@ -105,8 +111,20 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         entity_trace=entity_trace,
         hits=hits,
         unknown=unknown,
+        unnamed=unnamed,
         foreign=foreign,
     )
+
+
+def _name_like(words: str, text: str) -> bool:
+    """A capitalised Latin word inside the sentence ("Apel"): not its first word, not Chinese."""
+    first = words.split()[0]
+    return first[:1].isascii() and first[:1].isupper() and not text.startswith(first)
+
+
+def _names_again(words: str, named: set[str], catalog: Catalog) -> bool:
+    """A second name of an entity already named ("恐慌指数VIX", "money supply M1")."""
+    return any(m.score >= 100 and m.entity.id in named for m in catalog.lookup(words, limit=3))
 
 
 def _with_metric_names(

@@ -18,6 +18,7 @@ from datapilot.brains.offline.client_tables import find_tables, table_columns
 from datapilot.brains.offline.messages import (
     coverage_message,
     foreign_message,
+    left_out_message,
     missing_message,
     unknown_message,
 )
@@ -161,6 +162,10 @@ def read_question(
             _read_window(reading, parsed)  # the window is still worth showing
             reading.rewritten = _rewritten(reading, parsed)
         return reading
+    if parsed.unnamed:
+        reading.notes.append(left_out_message(parsed.unnamed, reading.zh))
+        left_out = ", ".join(parsed.unnamed)
+        reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
     if reading.universe:
@@ -400,7 +405,14 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
 
 
 # Measures a price word can qualify: "股价表现", "price volatility", "股价相关性".
-_QUALIFIED = ("return", "cumulative_return", "correlation", "volatility", "max_drawdown", "drawdown")
+_QUALIFIED = (
+    "return",
+    "cumulative_return",
+    "correlation",
+    "volatility",
+    "max_drawdown",
+    "drawdown",
+)
 
 
 def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
