@@ -148,6 +148,14 @@ WINDOWS = [
     ("from the start of 2019 until the end of Q1 2020", "2019-01-01", "2020-03-31"),
     ("the first three quarters of 2021", "2021-01-01", "2021-09-30"),
     ("实际GDP 1960年至1970年", "1960-01-01", "1970-12-31"),
+    # two-digit years, parts of decades, trailing twelve months
+    ("苹果19年的股价", "2019-01-01", "2019-12-31"),
+    ("从20年初到现在", "2020-01-01", "2022-12-28"),
+    ("18年Q3", "2018-07-01", "2018-09-30"),
+    ("in '08", "2008-01-01", "2008-12-31"),
+    ("in the late 1990s", "1997-01-01", "1999-12-31"),
+    ("90年代末", "1997-01-01", "1999-12-31"),
+    ("AAPL TTM return", "2021-12-28", "2022-12-28"),
     # terse lengths, lower case
     ("$XOM 2y chart", "2020-12-28", "2022-12-28"),
     ("AAPL 6m", "2022-06-28", "2022-12-28"),
@@ -251,6 +259,7 @@ def test_lengths_that_are_parameters_are_not_windows() -> None:
         "3M price",
         "Plot 3M",
         "$2m of Apple",
+        "10年期国债收益率",  # a 10-year bond, not 2010
     ],
 )
 def test_no_false_windows(text: str) -> None:

@@ -89,6 +89,7 @@ TimeWord = Literal[
     "last_quarter",
     "this_week",
     "last_week",
+    "past_year",
     "next_year",
     "next_quarter",
     "next_month",

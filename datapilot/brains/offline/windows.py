@@ -110,6 +110,11 @@ DAY_ZH = rf"(?:3[01]|[12][0-9]|0?[1-9]|三十一?|二十{ZH_1_9}?|十{ZH_1_9}?|{
 NUM_ZH = rf"(?:\d+(?:\.\d+)?|{ZH_NUMERAL})"
 QUARTER_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 QUARTER_WORDS |= {"fourth": 4, "4th": 4, "final": 4, "last": 4}
+# A two-digit year before 年 ("19年", "20年初"), not a length (10年期, 20年代, 5年以来).
+YY_ZH = r"(?<![0-9.])(?P<yy>\d{2})\s*年(?!代|期|以|之|内|来|前|后|左右|多|里|间)"
+# "the early/mid/late 1990s", 90年代初/中期/末.
+_DECADE_PART_ZH = {"初": "early", "初期": "early", "前期": "early", "中": "mid", "中期": "mid"}
+_DECADE_PART_ZH |= {"末": "late", "末期": "late", "后期": "late"}
 HALF_WORDS = {"first": 1, "1st": 1, "front": 1, "second": 2, "2nd": 2, "latter": 2, "back": 2}
 ZH_QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4}
 
@@ -145,7 +150,7 @@ class Grammar:
         unit_zh = alternation(u for p in w.units.values() for u in p.zh)
         past_en, past_zh = alternation(w.markers["past"].en), alternation(w.markers["past"].zh)
         next_en, next_zh = alternation(w.markers["next"].en), alternation(w.markers["next"].zh)
-        y_zh = rf"(?:(?P<y>{YEAR})\s*年(?:度)?|(?P<yrel>{yrel_zh}))"
+        y_zh = rf"(?:(?P<y>{YEAR})\s*年(?:度)?|{YY_ZH}|(?P<yrel>{yrel_zh}))"
         y_en = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})|(?P<yrel>{yrel_en}))"
         rules: list[tuple[str, str, Handler]] = [
             ("first", alternation(w.words["first_available"]), self._first),
@@ -263,7 +268,7 @@ class Grammar:
             ),
             (
                 "yearpart_en2",
-                rf"(?<![A-Za-z])(?P<part>early|mid|late|end|start)[-\s]+(?P<y>{YEAR})",
+                rf"(?<![A-Za-z])(?P<part>early|mid|late|end|start)[-\s]+(?P<y>{YEAR})(?!'?s\b)",
                 self._year_part,
             ),
             (
@@ -278,12 +283,14 @@ class Grammar:
             ),
             (
                 "decade_en",
-                r"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])",
+                r"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<part>early|mid|late)[-\s]+)?"
+                r"(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])",
                 self._decade,
             ),
             (
                 "decade_zh",
-                r"(?P<cent>上世纪|上个世纪|二十世纪|20世纪|本世纪|21世纪)?\s*(?:(?P<c>1[89]|20)(?P<d>\d)0|(?P<d2>\d)0|(?P<dz>[一二三四五六七八九])十)\s*年代",
+                r"(?P<cent>上世纪|上个世纪|二十世纪|20世纪|本世纪|21世纪)?\s*(?:(?P<c>1[89]|20)(?P<d>\d)0|(?P<d2>\d)0|(?P<dz>[一二三四五六七八九])十)\s*年代"
+                r"(?P<zpart>初期|前期|中期|后期|末期|初|中|末)?",
                 self._decade,
             ),
             (
@@ -291,6 +298,8 @@ class Grammar:
                 rf"(?:(?<![A-Za-z])FY\s*(?P<fy>(?:1[89]|20)\d{{2}})|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?)?(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代))",
                 self._year,
             ),
+            ("year_yy_zh", YY_ZH + r"(?:全年)?", self._year),  # 19年: 2019
+            ("year_yy_en", r"(?<![0-9A-Za-z'])'(?P<yy>\d{2})(?![0-9A-Za-z'])", self._year),  # '08
         ]
         for word, phrases in w.words.items():
             if word != "first_available":
@@ -521,10 +530,17 @@ class Grammar:
             else:
                 century = 2000 if 2000 + tens * 10 <= today.year else 1900
             start = century + tens * 10
-        return Atom("period", match.span(), "", date(start, 1, 1), date(start + 9, 12, 31))
+        first, last = start, start + 9
+        part = groups.get("part") or _DECADE_PART_ZH.get(groups.get("zpart") or "")
+        if part:
+            first, last = {"early": (start, start + 3), "mid": (start + 4, start + 6)}.get(
+                part.lower(), (start + 7, start + 9)
+            )
+        return Atom("period", match.span(), "", date(first, 1, 1), date(last, 12, 31))
 
     def _year(self, match: re.Match[str], today: date) -> Atom | None:
-        year = int(match.group("y") or match.group("fy"))
+        groups = match.groupdict()
+        year = int(groups.get("y") or groups.get("fy") or self._year_of(match, today) or 0)
         first, last = year_window(year)
         return Atom("period", match.span(), "", first, last)
 
@@ -851,6 +867,7 @@ def _relative_word(word: str, span: Span, today: date) -> Atom | None:
         "this_quarter": (quarter_window(year, quarter_of(today))[0], today),
         "last_quarter": quarter_window(*previous_quarter(today)),
         "this_week": (week_start(today), today),
+        "past_year": (_one_year_before(today), today),
         "last_week": (week_start(today) - timedelta(days=7), week_start(today) - timedelta(days=1)),
     }
     ahead: dict[str, Duration] = {
