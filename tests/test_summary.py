@@ -230,3 +230,22 @@ def test_understood_line_speaks_the_question_language() -> None:
     chinese = Intent(rewritten="IBM从2012年3月28日到2012年9月28日的K线图")
     assert understood_line(english) == "Understood: Plot Apple from 2018-01-23 to 2019-03-13"
     assert understood_line(chinese) == "已理解：IBM从2012年3月28日到2012年9月28日的K线图"
+
+
+def test_series_of_different_units_each_keep_their_own() -> None:
+    frame = pd.DataFrame(
+        {"CPI": [100.0, 110.0], "M1": [1000.0, 1500.0]},
+        index=pd.DatetimeIndex(["2000-01-01", "2001-01-01"], name="date"),
+    )
+    frame.attrs = {
+        "kind": "timeseries",
+        "unit": "billions of USD; index 1982-84=100",
+        "units": {"CPI": "index 1982-84=100", "M1": "billions of USD"},
+        "title": "Series values",
+    }
+    plan = Plan(steps=[Step(calls=[Call(interface="series_of", output="s")])])
+    run = RunResult(calls=[_record("s", "series_of", frame)], values={"s": frame})
+    text = template_summary("CPI and M1", Understanding(plan=plan), run)
+    assert "100.00 index 1982-84=100 on 2000-01-01" in text
+    assert "1,000.00 billions of USD on 2000-01-01" in text
+    assert "billions of USD; index" not in text

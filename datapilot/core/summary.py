@@ -330,8 +330,22 @@ def _fact_sentences(step: _Step, w: _Words) -> list[str]:
     if kind == "matrix":
         return _matrix_sentences(facts, title, w)
     if kind in {"timeseries", "indicator", "ohlcv"} and isinstance(frame.index, pd.DatetimeIndex):
-        return _series_sentences(facts, title, w, kind=kind)
+        return _series_sentences(_own_units(facts, frame), title, w, kind=kind)
     return _cell_sentences(facts, title, w)
+
+
+def _own_units(facts: list[Fact], frame: pd.DataFrame) -> list[Fact]:
+    """Series of different units side by side (CPI and M1): each value with its own unit."""
+    units = frame.attrs.get("units")
+    shared = frame.attrs.get("unit")
+    if not isinstance(units, dict) or not shared:
+        return facts
+    return [
+        f.model_copy(update={"unit": units[f.subject]})
+        if f.unit == shared and units.get(f.subject)
+        else f
+        for f in facts
+    ]
 
 
 def _by_subject(facts: Iterable[Fact]) -> dict[str, dict[str, Fact]]:
