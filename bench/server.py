@@ -120,6 +120,36 @@ def row(label: str, samples: list[Sample]) -> str:
     )
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a process and its descendants, from /proc (Linux only)."""
+    proc = Path("/proc")
+    if not (proc / str(pid)).exists():
+        return None
+    total, pending = 0.0, [pid]
+    ticks = os.sysconf("SC_CLK_TCK")
+    while pending:
+        current = pending.pop()
+        try:
+            fields = (proc / str(current) / "stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+            for task in (proc / str(current) / "task").iterdir():
+                pending.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError, IndexError):
+            continue  # a worker that just exited
+    return total
+
+
+def cpu_note(pid: int | None, before: float | None, wall_s: float, answers: int) -> str:
+    after = cpu_seconds(pid) if pid is not None else None
+    if before is None or after is None or not answers:
+        return ""
+    used = after - before
+    return (
+        f"server CPU {used:.1f} s over {wall_s:.1f} s wall = {used / wall_s:.2f} cores busy "
+        f"(of {os.cpu_count()}), {used / answers * 1000:.0f} ms CPU per answer"
+    )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -161,6 +191,7 @@ async def run(args: argparse.Namespace) -> None:
     cases = load_corpus(args.corpus)
     server = None
     url = args.url
+    launched = time.perf_counter()
     if url is None:
         port = free_port()
         server = start_server(port, args.workers)
@@ -170,9 +201,15 @@ async def run(args: argparse.Namespace) -> None:
     try:
         async with httpx.AsyncClient(base_url=url, timeout=timeout, limits=limits) as client:
             await wait_healthy(client)
+            healthy_s = time.perf_counter() - launched
             warm = await sequential(client, cases, 1)  # imports, data loading, caches
+            pid = server.pid if server is not None else None
+            before, started = cpu_seconds(pid) if pid else None, time.perf_counter()
             seq = await sequential(client, cases, args.rounds)
+            seq_cpu = cpu_note(pid, before, time.perf_counter() - started, len(seq))
+            before = cpu_seconds(pid) if pid else None
             conc, wall = await concurrent(client, cases, args.clients, args.concurrent_rounds)
+            conc_cpu = cpu_note(pid, before, wall, len(conc))
     finally:
         if server is not None:
             server.terminate()
@@ -183,6 +220,10 @@ async def run(args: argparse.Namespace) -> None:
         "| errors |"
     )
     print(f"\n{len(cases)} corpus questions via POST {url}/v1/query (offline brain); times in ms\n")
+    if server is not None:
+        print(f"start to healthy: {healthy_s:.1f} s (process start, imports, warm-up)")
+    first = warm[0]
+    print(f"first request: {first.last_ms:.0f} ms ({first.question[:50]!r})\n")
     print(header)
     print("|" + "|".join("-" * len(cell) for cell in header.split("|")[1:-1]) + "|")
     print(row("warm-up (first pass)", warm))
@@ -192,6 +233,9 @@ async def run(args: argparse.Namespace) -> None:
     print(row("  of which the others", [s for s in seq if not s.forecast]))
     print(row(f"{args.clients} concurrent clients", conc))
     print(f"\nconcurrent throughput: {len(conc) / wall:.1f} answers/s over {wall:.1f} s")
+    for label, note in (("sequential", seq_cpu), ("concurrent", conc_cpu)):
+        if note:
+            print(f"{label}: {note}")
     slow = sorted(seq, key=lambda s: s.last_ms, reverse=True)[:5]
     print("slowest sequential: " + "; ".join(f"{s.question[:40]!r} {s.last_ms:.0f}" for s in slow))
     failures = [s for s in [*seq, *conc] if s.error]

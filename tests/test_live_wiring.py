@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -164,3 +165,40 @@ async def test_a_question_about_an_entity_without_bundled_data_is_answered_live(
     # Once fetched, the local copy answers offline too.
     again = await ask(question, offline)
     assert again.status == "ok" and provider.calls == [("TSLA", "prices")]
+
+
+def test_reads_carry_on_while_live_data_are_written(tmp_path: Path) -> None:
+    # Live fetches write while other requests read: reads never fail or see half a write.
+    warehouse = Warehouse(tmp_path / "busy.duckdb")
+    rows = pd.DataFrame({"id": "AAA", "date": DATES, "close": 1.0, "adj_close": 1.0})
+    warehouse.write_prices(rows, "first")
+    problems: list[str] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                frame = warehouse.prices(["AAA", "BBB"], date(2024, 1, 1), date(2024, 5, 31))
+            except Exception as error:  # any failure is the finding
+                problems.append(f"{type(error).__name__}: {error}")
+                return
+            if frame.duplicated(["id", "date"]).any():
+                problems.append("a date came twice")
+            if not frame[frame["id"] == "AAA"]["close"].isin([1.0, 2.0]).all():
+                problems.append("AAA closes from no single source")
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    for reader in readers:
+        reader.start()
+    try:
+        for number in range(6):
+            # A second source of AAA (chosen per date) and a new entity, written mid-reads.
+            warehouse.write_prices(rows.assign(close=2.0, adj_close=2.0), f"live{number}")
+            warehouse.write_prices(rows.assign(id="BBB"), f"live{number}")
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join(timeout=30)
+    assert problems == []
+    final = warehouse.prices(["AAA", "BBB"])
+    assert sorted(final["id"].unique()) == ["AAA", "BBB"] and not final.duplicated().any()

@@ -7,7 +7,8 @@ Every row keeps its source and a `fetched_at` timestamp; several sources may hol
 and the query chooses per field (see `_PRICES_SQL`).
 
 The file is opened read-only between writes, so several processes (a server, a terminal) can
-read it at once; a write reopens it for writing for one transaction.
+read it at once; a write reopens it for writing for one transaction. Within a process, reads run
+side by side (each on a cursor of its own) and a write waits for them, then excludes them.
 """
 
 from __future__ import annotations
@@ -155,21 +156,43 @@ class WarehouseError(RuntimeError):
 
 
 class _Database:
-    """One DuckDB file shared by every Warehouse on the same path in this process."""
+    """One DuckDB file shared by every Warehouse on the same path in this process.
+
+    Reads share the read-only connection through cursors (one per concurrent read, reused), so
+    one thread's query never waits for another's; a write waits until no read is running and
+    holds `lock` — which new reads also need — until it is done.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.lock = threading.RLock()
+        self._changed = threading.Condition(self.lock)
+        self._reads = 0
+        self._writers_waiting = 0
         self._reader: duckdb.DuckDBPyConnection | None = None
+        self._idle: list[duckdb.DuckDBPyConnection] = []
         self.ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] | None = None
 
-    def reader(self) -> duckdb.DuckDBPyConnection:
-        if self._reader is None:
-            if not self.path.exists():
-                with self.writer():
-                    pass
-            self._reader = _connect(self.path, read_only=True)
-        return self._reader
+    @contextmanager
+    def reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A cursor of the read-only connection for one read, alongside other threads' reads."""
+        if not self.path.exists():
+            with self.writer():
+                pass
+        with self._changed:
+            while self._writers_waiting:
+                self._changed.wait()
+            if self._reader is None:
+                self._reader = _connect(self.path, read_only=True)
+            cursor = self._idle.pop() if self._idle else self._reader.cursor()
+            self._reads += 1
+        try:
+            yield cursor
+        finally:
+            with self._changed:
+                self._reads -= 1
+                self._idle.append(cursor)
+                self._changed.notify_all()
 
     @contextmanager
     def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -192,7 +215,18 @@ class _Database:
                 connection.close()
 
     def close(self) -> None:
-        with self.lock:
+        """Close the read-only connection and its cursors once no read is running."""
+        with self._changed:
+            self._writers_waiting += 1
+            try:
+                while self._reads:
+                    self._changed.wait()
+            finally:
+                self._writers_waiting -= 1
+                self._changed.notify_all()
+            for cursor in self._idle:
+                cursor.close()
+            self._idle.clear()
             if self._reader is not None:
                 self._reader.close()
                 self._reader = None
@@ -250,7 +284,28 @@ class Warehouse:
         if freq not in ("daily", "weekly", "monthly"):
             raise ValueError(f"freq must be daily, weekly or monthly, not {freq!r}")
         wanted = _ids(ids)
-        ranks = self._ranks(wanted, "prices")
+        # The ranks and the rows come from one read, so no write can come between them.
+        with self._db.reading() as cursor:
+            frame = self._read_prices(cursor, wanted, start, end, freq)
+        sources = {
+            name
+            for column in ("bar_source", "adj_source")
+            for joined in frame[column].dropna().unique()
+            for name in str(joined).split(",")
+        }
+        frame = frame[PRICE_COLUMNS]
+        frame.attrs["sources"] = sorted(sources)
+        return frame
+
+    def _read_prices(
+        self,
+        cursor: duckdb.DuckDBPyConnection,
+        wanted: list[str],
+        start: date | None,
+        end: date | None,
+        freq: PriceFreq,
+    ) -> pd.DataFrame:
+        ranks = self._ranks(cursor, wanted, "prices")
         held = Counter(entity_id for entity_id, _, _ in ranks)
         multi = [i for i in dict.fromkeys(wanted) if held[i] > 1]
         single = [i for i in dict.fromkeys(wanted) if held[i] <= 1]
@@ -266,26 +321,18 @@ class Warehouse:
         if freq != "daily":
             unit = "week" if freq == "weekly" else "month"
             sql = f"WITH daily AS ({sql}) {_RESAMPLE_SQL.format(unit=unit)}"
-        frame = self._query(f"{sql} ORDER BY id, date", params)
-        sources = {
-            name
-            for column in ("bar_source", "adj_source")
-            for joined in frame[column].dropna().unique()
-            for name in str(joined).split(",")
-        }
-        frame = frame[PRICE_COLUMNS]
-        frame.attrs["sources"] = sorted(sources)
-        return frame
+        return cursor.execute(f"{sql} ORDER BY id, date", params).df()
 
     def series(
         self, ids: list[str], start: date | None = None, end: date | None = None
     ) -> pd.DataFrame:
         """Tidy values `[id, date, value]` sorted by id and date; `attrs["sources"]` as above."""
         wanted = _ids(ids)
-        rank = _case([(i, src, str(r.series_rank)) for i, src, r in self._ranks(wanted, "series")])
-        frame = self._query(
-            _SERIES_SQL.format(rank=rank), {"ids": wanted, "start": start, "end": end}
-        )
+        with self._db.reading() as cursor:
+            ranks = self._ranks(cursor, wanted, "series")
+            rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
+            params = {"ids": wanted, "start": start, "end": end}
+            frame = cursor.execute(_SERIES_SQL.format(rank=rank), params).df()
         sources = sorted(frame["source"].unique().tolist())
         frame = frame[SERIES_COLUMNS]
         frame.attrs["sources"] = sources
@@ -332,21 +379,21 @@ class Warehouse:
         return self._query(sql, params or {})
 
     def _query(self, sql: str, params: dict[str, object]) -> pd.DataFrame:
-        with self._db.lock:
-            return self._db.reader().execute(sql, params).df()
+        with self._db.reading() as cursor:
+            return cursor.execute(sql, params).df()
 
-    def _ranks(self, ids: list[str], table: str) -> list[tuple[str, str, _Rank]]:
-        """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write."""
-        with self._db.lock:
-            if self._db.ranks is None:
-                ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] = {}
-                for row in self._db.reader().execute(_RANKS_SQL).fetchall():
-                    entity_id, source, kind, bar, adj, series = row
-                    ranks.setdefault((entity_id, kind), []).append(
-                        (source, _Rank(bar, adj, series))
-                    )
-                self._db.ranks = ranks
-            cached = self._db.ranks
+    def _ranks(
+        self, cursor: duckdb.DuckDBPyConnection, ids: list[str], table: str
+    ) -> list[tuple[str, str, _Rank]]:
+        """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write.
+        Called inside a read, so a write that follows clears what it stores."""
+        cached = self._db.ranks
+        if cached is None:
+            ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] = {}
+            for row in cursor.execute(_RANKS_SQL).fetchall():
+                entity_id, source, kind, bar, adj, series = row
+                ranks.setdefault((entity_id, kind), []).append((source, _Rank(bar, adj, series)))
+            self._db.ranks = cached = ranks
         return [
             (entity_id, source, rank)
             for entity_id in ids

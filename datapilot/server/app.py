@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -15,12 +19,26 @@ from datapilot.server.errors import validation_error_handler
 from datapilot.settings import Settings, get_settings
 
 _ASSETS = Path(__file__).parent / "assets"
+log = logging.getLogger(__name__)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app; `settings` default to the process-wide ones."""
+@asynccontextmanager
+async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
+    """Start serving only once the one-time costs are paid (off the event loop)."""
+    from datapilot.core.pipeline import warm_up
+
+    timings = await asyncio.to_thread(warm_up)
+    log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
+    yield
+
+
+def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> FastAPI:
+    """Build the app; `settings` default to the process-wide ones. With `warm_up` (the default)
+    the server pays its one-time costs at start-up (see `core.pipeline.warm_up`), so the first
+    request is as fast as later ones."""
     settings = settings or get_settings()
     app = FastAPI(
+        lifespan=_warmed_up if warm_up else None,
         title="Datapilot",
         version=__version__,
         description=(
