@@ -59,7 +59,7 @@ def default_registry() -> Registry:
 
 
 def _one_blas_thread() -> None:
-    """Limit the loaded BLAS libraries (numpy's, scipy's) to one thread each, process-wide.
+    """One thread per BLAS library (numpy's, scipy's), process-wide.
 
     Calls already run in parallel threads and their matrices are small, so BLAS threads only
     oversubscribe the cores: a quarterly ARIMA fit took 17 ms single-threaded but 80 ms (p95
@@ -67,6 +67,8 @@ def _one_blas_thread() -> None:
     """
     from threadpoolctl import threadpool_limits
 
+    # Libraries loaded later (scipy's, with the first forecast) read these when they load.
+    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
     threadpool_limits(limits=1, user_api="blas")
 
 

@@ -9,11 +9,11 @@ proportional and never fall below zero.
 from __future__ import annotations
 
 import warnings
+from statistics import NormalDist
 from typing import Annotated
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
@@ -220,7 +220,7 @@ def forecast_naive(
     mean = values[-1] + drift * h
     # Standard error of the drift method, including the estimated drift (Hyndman, FPP3 5.5).
     se = sigma * np.sqrt(h * (1 + h / (n - 1)))
-    z = norm.ppf(0.5 + level / 2)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
     return _result(frame, series, column, mean, mean - z * se, mean + z * se, "drift", level)
 
 
