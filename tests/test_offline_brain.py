@@ -400,6 +400,9 @@ PLANNED = [
     ("Tell me about Microsoft's company profile", TODAY),
     ("Plot Apple and Microsoft weekly trading volume in 2021", TODAY),
     ("Show the S&P 500 rebased to 100 with the Nasdaq since 2015", date(2018, 12, 31)),
+    ("Rank the factor ETFs by Sharpe ratio in 2019", TODAY),
+    ("beta of Apple and Microsoft in 2012", TODAY),
+    ("苹果近一年的夏普比率", TODAY),
 ]
 
 
@@ -456,6 +459,25 @@ async def test_ranking_matches_returns_computed_from_the_warehouse(data) -> None
     assert frame[bar.spec.x].tolist() == order
     got = dict(zip(frame[bar.spec.x], frame["return_pct"], strict=True))
     assert got == pytest.approx(expected, abs=1e-3)  # the chart rounds to 4 decimals
+
+
+async def test_beta_is_measured_against_the_market(data) -> None:  # type: ignore[no-untyped-def]
+    answer = await ask(
+        "beta of Apple and Microsoft in 2012", QuestionContext(today=TODAY, brain="offline")
+    )
+    assert answer.status == "ok"
+    assert "^GSPC" in [e.id for e in answer.intent.entities]  # the market, said in the trace
+    assert any("beta needs a market" in line for line in answer.intent.trace)
+    table = next(o for o in answer.outputs if isinstance(o, TableOutput))
+    got = {row[0]: row[table.columns.index("beta")] for row in table.rows}
+    prices = data.warehouse.prices(["AAPL", "MSFT", "^GSPC"], date(2012, 1, 1), date(2012, 12, 31))
+    # With an index in the mix the plan reads `close`: the raw close, which 2012 has for all three.
+    assert prices["close"].notna().all()
+    returns = prices.pivot(index="date", columns="id", values="close").pct_change().dropna()
+    for entity_id in ("AAPL", "MSFT"):
+        pair = returns[[entity_id, "^GSPC"]]
+        expected = np.cov(pair[entity_id], pair["^GSPC"])[0, 1] / pair["^GSPC"].var()
+        assert got[entity_id] == pytest.approx(expected, abs=0.005)  # the table shows 2 decimals
 
 
 async def test_max_drawdown_matches_an_independent_computation(data) -> None:  # type: ignore[no-untyped-def]

@@ -594,6 +594,7 @@ _LINE_ZH |= {"lower": "下轨", "close": "收盘价", "rsi": "RSI", "cci": "CCI"
 _LINE_ZH |= {"k": "K", "d": "D", "j": "J"}
 _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
     (re.compile(r"(?P<x>.+) OHLCV"), lambda m, zh: "开高低收和成交量"),
+    (re.compile(r"Close \(adjusted for (?P<x>.+)\)"), lambda m, zh: f"收盘价（{m['x']}为复权价）"),
     (
         re.compile(r"(?P<ind>[A-Z]+(?:\([^)]*\))?) of (?P<x>\S+)"),
         lambda m, zh: f"{m['x']}的{m['ind']}",
@@ -725,10 +726,22 @@ _MEASURE_ZH = {
     "peak_date": "峰值日",
     "trough_date": "谷底日",
     "recovery_date": "恢复日",
+    "sharpe": "夏普比率",
+    "annual_return_pct": "年化收益率",
+    "annual_volatility_pct": "年化波动率",
+    "annualized_return_pct": "年化收益率",
+    "beta": "贝塔",
+    "r2": "R²",
 }
 
 
-_MEASURE_EN = {"max_drawdown_pct": "maximum drawdown", "return_pct": "return"}
+_MEASURE_EN = {
+    "max_drawdown_pct": "maximum drawdown",
+    "return_pct": "return",
+    "sharpe": "Sharpe ratio",
+    "annual_return_pct": "annual return",
+    "annual_volatility_pct": "annual volatility",
+}
 
 
 def _measure_label(name: str, zh: bool) -> str:

@@ -49,6 +49,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "fundamentals": ("financial figures", "财务数据"),
     "constituents": ("constituents", "成分股"),
     "ranking": ("ranked by", "排名："),
+    "sharpe": ("Sharpe ratio", "夏普比率"),
+    "beta": ("beta", "贝塔系数"),
 }
 
 
@@ -57,6 +59,8 @@ _RANK_WORDS = {
     "return_pct": ("return over the window", "区间收益率"),
     "std": ("volatility (standard deviation of daily returns)", "波动率（日收益率标准差）"),
     "max_drawdown_pct": ("maximum drawdown", "最大回撤"),
+    "sharpe": ("Sharpe ratio", "夏普比率"),
+    "beta": ("beta", "贝塔系数"),
 }
 
 
@@ -141,6 +145,10 @@ class _Planner:
                 self._fundamentals()
             elif metric == "constituents":
                 self._constituents()
+            elif metric == "sharpe":
+                self._sharpe()
+            elif metric == "beta":
+                self._beta()
         if stats:
             self._statistics(stats)
         if not self.builder.calls() and self.problem is None:
@@ -479,6 +487,54 @@ class _Planner:
                 task="processing",
             )
             self._table(stats, self._title("stats"))
+
+    def _sharpe(self) -> None:
+        """Annualised Sharpe ratio (with annual return and volatility) per entity."""
+        r = self.r
+        table = self.builder.add(
+            "sharpe_ratio",
+            {"frame": frame(self.levels(for_returns=True))},
+            name="sharpe",
+            description=self._say(
+                "Compute the annualised Sharpe ratio of daily returns", "计算日收益率的年化夏普比率"
+            ),
+            task="processing",
+        )
+        table = self._rank_by(table, "sharpe") if r.rank else table
+        self.primary = table
+        if len(r.entities) > 1 and not r.table_only:
+            self._chart("plot_bar", table, self._title("sharpe"), column="sharpe")
+        self._table(table, self._title("sharpe"))
+
+    def _beta(self) -> None:
+        """Beta, correlation and r² of each entity's returns against the market index."""
+        r = self.r
+        market = next(e for e in r.entities if e.kind == "index")
+        table = self.builder.add(
+            "beta",
+            {"frame": frame(self.levels(for_returns=True)), "market": market.id},
+            name="beta",
+            description=self._say(
+                f"Compute each one's beta against {market.id}", f"计算相对{market.id}的贝塔系数"
+            ),
+            task="processing",
+        )
+        table = self._rank_by(table, "beta") if r.rank else table
+        self.primary = table
+        others = [e for e in r.entities if e.id != market.id]
+        if len(others) > 1 and not r.table_only:
+            self._chart("plot_bar", table, self._title("beta", others), column="beta")
+        self._table(table, self._title("beta", others))
+
+    def _rank_by(self, table: str, by: str) -> str:
+        """A cross-section sorted by one of its columns, highest first unless worst was asked."""
+        return self.builder.add(
+            "rank",
+            {"frame": frame(table), "by": by, "ascending": self.r.ascending},
+            name="ranked",
+            description=self._say(f"Rank by {_RANK_WORDS[by][0]}", f"按{_RANK_WORDS[by][1]}排序"),
+            task="processing",
+        )
 
     def _drawdown(self, metric: str) -> None:
         r = self.r

@@ -168,6 +168,8 @@ def read_question(
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
+    if "beta" in reading.metrics:
+        _add_market(reading, catalog)
     if reading.universe:
         _narrow_universe(reading)
     if not live_fetching(context.offline):  # else the readers fetch what the warehouse lacks
@@ -465,6 +467,8 @@ _METRIC_WORDS = {
     "stats": "summary statistics",
     "company_info": "company profile",
     "constituents": "index constituents",
+    "sharpe": "Sharpe ratio",
+    "beta": "beta against the market",
 }
 
 
@@ -525,6 +529,19 @@ def _narrow_universe(reading: Reading) -> None:
         f"no entity named: ranking all {len(reading.entities)} bundled stocks "
         "with data in the window"
     )
+
+
+MARKET = "^GSPC"
+
+
+def _add_market(reading: Reading, catalog: Catalog) -> None:
+    """Beta is measured against a market: an index the question names, else the S&P 500."""
+    if any(e.kind == "index" for e in reading.entities):
+        return
+    market = catalog.get(MARKET)
+    if market is not None:
+        reading.entities.append(market)
+        reading.trace.append(f"beta needs a market: {market.name} ({market.id})")
 
 
 def _check_availability(reading: Reading) -> None:

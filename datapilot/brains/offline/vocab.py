@@ -44,6 +44,8 @@ MetricId = Literal[
     "constituents",
     "fundamentals",
     "spread",
+    "sharpe",
+    "beta",
 ]
 METRICS: tuple[str, ...] = get_args(MetricId)
 INDICATORS = ("macd", "rsi", "kdj", "boll", "cci", "ma", "ema")

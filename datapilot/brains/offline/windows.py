@@ -810,7 +810,8 @@ class Grammar:
             start_at = lo + before_marker.start()
             return clause(None, first - timedelta(days=1), "before")  # type: ignore[operator]
         until = self._ends_with("until", before)
-        if until:
+        if until and not (atom.rule.startswith("word_") and until.group(0).strip() == "by"):
+            # ("sort by YTD return": "by" before this year, YTD … is no "until")
             start_at = lo + until.start()
             return clause(None, last, "until")
         return clause(first, last, "period")
