@@ -34,6 +34,7 @@ from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, is_ref
 from datapilot.core.results import CallRecord
+from datapilot.core.summary import is_chinese
 
 MAX_TABLE_ROWS = 15
 MAX_TABLE_COLUMNS = 10
@@ -135,7 +136,8 @@ def intent_panel(intent: Intent) -> Panel:
     if intent.horizon:
         lines.append(f"horizon: {intent.horizon}")
     lines.extend(f"[dim]· {escape(reason)}[/]" for reason in intent.trace)
-    return Panel("\n".join(lines), title="Understood", border_style="cyan")
+    title = "已理解" if is_chinese(intent.rewritten) else "Understood"
+    return Panel("\n".join(lines), title=title, border_style="cyan")
 
 
 def plan_tree(plan: Plan) -> Tree:

@@ -39,6 +39,7 @@ from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Plan
 from datapilot.core.results import CallRecord
+from datapilot.core.summary import understood_line
 from datapilot.server.openbb_artifacts import ArtifactNamer, chart_artifacts, table_artifact
 from datapilot.server.openbb_context import STATE_KEY, PreparedQuery, widget_input_args
 from datapilot.server.prose import Prose
@@ -127,7 +128,7 @@ def _intent_step(intent: Intent) -> SSE:
         details["Chart"] = intent.chart
     if intent.trace:
         details["Why"] = " · ".join(intent.trace)
-    return reasoning_step(f"Understood: {intent.rewritten}", details=details or None)
+    return reasoning_step(understood_line(intent), details=details or None)
 
 
 def _plan_step(plan: Plan) -> SSE:
