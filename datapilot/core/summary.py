@@ -21,7 +21,7 @@ from datapilot.core.plan import Call, Plan, refs_in
 from datapilot.core.results import CallRecord, Fact, RunResult
 
 if TYPE_CHECKING:
-    from datapilot.brains.base import Understanding
+    from datapilot.core.understanding import Understanding
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 MAX_KEY_RESULTS = 3
