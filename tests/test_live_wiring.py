@@ -202,3 +202,20 @@ def test_reads_carry_on_while_live_data_are_written(tmp_path: Path) -> None:
     assert problems == []
     final = warehouse.prices(["AAA", "BBB"])
     assert sorted(final["id"].unique()) == ["AAA", "BBB"] and not final.duplicated().any()
+
+
+def test_a_warehouse_that_cannot_be_written_leaves_the_local_copy_and_a_note(
+    live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datapilot.data.warehouse import WarehouseError
+
+    ctx, _ = live
+    A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))  # fetched and stored
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise WarehouseError("Another Datapilot process has it open")
+
+    monkeypatch.setattr(providers, "ensure", locked)
+    frame = A.get_prices(ctx, ["TSLA"], date(2024, 5, 1), date(2024, 5, 31))
+    assert frame["TSLA"].iloc[-1] == 200.0 + len(DATES) - 1  # the stored copy
+    assert any("could not be stored" in n and "another datapilot" in n.lower() for n in ctx.notes)

@@ -100,13 +100,13 @@ def warm_up() -> dict[str, float]:
     from datapilot.data import get_catalog
     from datapilot.interfaces.prediction import preload
 
-    question = QuestionContext(today=date(2022, 1, 1), brain="offline", offline=True)
-    stages = {
-        "data": get_catalog,
-        "library": default_registry,
-        "models": preload,
-        "answer": lambda: asyncio.run(ask(_WARM_UP_QUESTION, question)),
-    }
+    def answer() -> None:
+        context = QuestionContext(today=date(2022, 1, 1), brain="offline", offline=True)
+        done = asyncio.run(ask(_WARM_UP_QUESTION, context))
+        if done.status != "ok":
+            raise RuntimeError(f"{_WARM_UP_QUESTION!r} was answered {done.status}: {done.message}")
+
+    stages = {"data": get_catalog, "library": default_registry, "models": preload, "answer": answer}
     timings: dict[str, float] = {}
     for name, action in stages.items():
         started = time.perf_counter()

@@ -67,8 +67,14 @@ def fetch_live(
     if ctx.offline or not live_fetching():
         return
     from datapilot.data import providers
+    from datapilot.data.warehouse import WarehouseError
 
-    report = providers.ensure(ids, start, end, None if dataset is None else [dataset])
+    try:
+        report = providers.ensure(ids, start, end, None if dataset is None else [dataset])
+    except WarehouseError as error:
+        # E.g. another process holds the file: answer from the local copy and say why.
+        ctx.notes.append(f"Live data for {', '.join(ids)} could not be stored: {error}")
+        return
     ctx.notes.extend(report.notices)
 
 

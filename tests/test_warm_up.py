@@ -1,0 +1,60 @@
+"""The server pays its one-time costs before serving, and a failing step never stops start-up."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import pytest
+from fastapi.testclient import TestClient
+
+from datapilot.core import pipeline
+from datapilot.interfaces import prediction
+from datapilot.server.app import create_app
+from datapilot.settings import Settings
+
+STAGES = ["data", "library", "models", "answer"]
+
+
+def test_warm_up_runs_every_step_without_a_warning(data, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        timings = pipeline.warm_up()
+    assert list(timings) == STAGES
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert "statsmodels.tsa.arima.model" in sys.modules and "arch" in sys.modules
+
+
+def test_a_warm_up_question_that_fails_is_reported(
+    data, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(pipeline, "_WARM_UP_QUESTION", "What is the weather in Paris?")
+    with caplog.at_level(logging.WARNING, logger="datapilot.core.pipeline"):
+        pipeline.warm_up()
+    assert any("answer failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_failing_step_is_logged_and_the_rest_still_run(
+    data, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken() -> None:
+        raise ImportError("no module named arch")
+
+    monkeypatch.setattr(prediction, "preload", broken)
+    with caplog.at_level(logging.WARNING, logger="datapilot.core.pipeline"):
+        timings = pipeline.warm_up()
+    assert list(timings) == STAGES
+    assert any(
+        "models failed" in r.getMessage() and "arch" in r.getMessage() for r in caplog.records
+    )
+
+
+@pytest.mark.parametrize("warm", [True, False])
+def test_the_app_warms_up_before_serving_unless_told_not_to(
+    data, monkeypatch: pytest.MonkeyPatch, warm: bool
+) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(pipeline, "warm_up", lambda: calls.append("warm") or {"data": 0.0})
+    app = create_app(Settings(brain="offline", offline=True), warm_up=warm)
+    with TestClient(app) as client:
+        assert calls == (["warm"] if warm else [])  # done before the first request
+        assert client.get("/health").status_code == 200
