@@ -546,3 +546,41 @@ def test_a_text_table_is_shown_not_charted(brain: OfflineBrain) -> None:
 def test_small_talk_mentioning_data_is_out_of_scope(brain: OfflineBrain) -> None:
     u = understand(brain, "what is 2 + 2? Just answer. Don't retrieve data.")
     assert u.status == "out_of_scope"
+
+
+# --- the decision trace in the question's language ------------------------------------------
+
+
+def test_a_chinese_question_gets_its_trace_in_chinese(brain: OfflineBrain) -> None:
+    u = understand(brain, "近三年苹果的股价走势")
+    assert u.intent is not None
+    start = TODAY.replace(year=TODAY.year - 3)
+    assert '"苹果" → AAPL（苹果，股票）' in u.intent.trace
+    assert f'"近三年" → {start} 至 {TODAY}' in u.intent.trace
+    assert '"走势" → 折线图' in u.intent.trace
+    english = understand(brain, "Apple's stock price over the last three years")
+    assert english.intent is not None
+    assert '"Apple" → AAPL (Apple Inc., stock)' in english.intent.trace
+    assert f'"over the last three years" → {start}..{TODAY}' in english.intent.trace
+
+
+def test_every_trace_line_of_a_chinese_corpus_question_reads_in_chinese(
+    brain: OfflineBrain,
+) -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    corpus = Path(__file__).parent / "corpus" / "offline.jsonl"
+    cases = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    chinese = [c for c in cases if c.get("lang") == "zh"]
+    assert chinese
+    english_lines: list[str] = []
+    for case in chinese:
+        today = date.fromisoformat(case.get("today", TODAY.isoformat()))
+        u = brain.understand_sync(case["query"], QuestionContext(today=today, offline=True))
+        for line in u.intent.trace if u.intent else []:
+            outside_quotes = re.sub(r'"[^"]*"', "", line)
+            if not re.search(r"[\u3400-\u9fff]", outside_quotes):
+                english_lines.append(line)
+    assert english_lines == []

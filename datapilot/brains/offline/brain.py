@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from datapilot.brains.base import Understanding
+from datapilot.brains.offline.messages import chinese_trace
 from datapilot.brains.offline.names import chinese_names
 from datapilot.brains.offline.planner import build_plan
 from datapilot.brains.offline.reading import Reading, read_question
@@ -41,7 +42,7 @@ class OfflineBrain:
 
     def understand_sync(self, question: str, context: QuestionContext) -> Understanding:
         """The whole reading and planning, synchronous and free of side effects."""
-        return understanding_of(self.read(question, context))
+        return understanding_of(self.read(question, context), self.catalog)
 
     def read(self, question: str, context: QuestionContext) -> Reading:
         """What the brain understood, before planning (for tests and `datapilot eval`)."""
@@ -68,8 +69,21 @@ class OfflineBrain:
             yield chunk
 
 
-def understanding_of(reading: Reading) -> Understanding:
-    """Turn a reading into the brain's answer: a status and message, or an intent and a plan."""
+def understanding_of(reading: Reading, catalog: Catalog | None = None) -> Understanding:
+    """Turn a reading into the brain's answer: a status and message, or an intent and a plan.
+
+    A Chinese question gets its decision trace in Chinese, entities named from `catalog`.
+    """
+    understanding = _understanding(reading)
+    if reading.zh and understanding.intent is not None:
+        known = {e.id: e for e in reading.entities}
+        lookup = catalog.get if catalog is not None else known.get
+        trace = chinese_trace(understanding.intent.trace, lookup)
+        understanding.intent.trace = trace
+    return understanding
+
+
+def _understanding(reading: Reading) -> Understanding:
     intent = reading.intent()
     if reading.needs is not None:
         return Understanding(needs=reading.needs, intent=None, notes=reading.notes)

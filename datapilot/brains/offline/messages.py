@@ -6,6 +6,8 @@ question's language. Nothing is ever substituted for what the user named.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
 from datetime import date
 
 from datapilot.data.catalog import Entity
@@ -73,6 +75,14 @@ def missing_message(missing: list[Entity], zh: bool) -> str:
     )
 
 
+def edge_note(entity: Entity, zh: bool, *, starts: bool) -> str:
+    """The window reaches past the first (or last) date the entity has data for."""
+    day = entity.first if starts else entity.last
+    if zh:
+        return f"{entity.id} 的数据{'始于' if starts else '止于'} {day}。"
+    return f"{entity.id} data {'start' if starts else 'end'} on {day}."
+
+
 def coverage_message(entity: Entity, start: date, end: date, zh: bool) -> str:
     """An entity with data, but none in the window asked for."""
     if zh:
@@ -84,3 +94,307 @@ def coverage_message(entity: Entity, start: date, end: date, zh: bool) -> str:
         f"{entity.name} ({entity.id}) has data from {entity.first} to {entity.last}; "
         f"there is none between {start} and {end}."
     )
+
+
+# --- the decision trace in Chinese --------------------------------------------------------------
+#
+# The readers and the planner write each trace line in English; a Chinese question gets every line
+# restated here, in one table, so the wording lives in one place. A line no rule knows stays as
+# written rather than being half translated.
+
+KIND_ZH = {
+    "stock": "股票",
+    "etf": "ETF",
+    "index": "指数",
+    "fund": "基金",
+    "macro": "宏观序列",
+    "commodity": "商品",
+    "factor": "因子",
+    "table": "表格",
+}
+
+CHART_ZH = {
+    "line": "折线图",
+    "bar": "柱状图",
+    "candlestick": "K线图",
+    "scatter": "散点图",
+    "area": "面积图",
+    "histogram": "直方图",
+    "heatmap": "热力图",
+    "pie": "饼图",
+}
+
+# What a phrase of the question was read as (the right-hand side of `"…" → …`).
+PHRASE_ZH = {
+    "closing prices": "收盘价",
+    "the series' values": "序列数值",
+    "return over the window": "区间收益率",
+    "return": "区间收益率",
+    "cumulative return": "累计收益率",
+    "volatility": "波动率",
+    "maximum drawdown": "最大回撤",
+    "drawdown": "回撤",
+    "correlation": "相关性",
+    "spread": "利差",
+    "MACD indicator": "MACD指标",
+    "RSI indicator": "RSI指标",
+    "KDJ indicator": "KDJ指标",
+    "Bollinger bands": "布林带",
+    "CCI indicator": "CCI指标",
+    "moving averages": "移动平均线",
+    "exponential moving averages": "指数移动平均线",
+    "trading volume": "成交量",
+    "year-over-year change": "同比变化",
+    "forecast": "预测",
+    "mean": "均值",
+    "median": "中位数",
+    "summary statistics": "描述性统计",
+    "company profile": "公司简介",
+    "index constituents": "指数成分股",
+    "Sharpe ratio": "夏普比率",
+    "beta against the market": "相对市场的贝塔",
+    "a table only": "只要表格",
+    "a table as well": "另附表格",
+    "daily data": "日度数据",
+    "weekly data": "周度数据",
+    "monthly data": "月度数据",
+    "quarterly data": "季度数据",
+    "annual data": "年度数据",
+    "yearly data": "年度数据",
+    "the table you sent": "您发送的表格",
+    "a cross-section": "横截面比较",
+    "their correlation": "它们的相关性",
+    "a table": "表格",
+    "chart and table": "图表和表格",
+}
+
+PERIOD_ZH = {
+    "daily": "日",
+    "weekly": "周",
+    "monthly": "月",
+    "quarterly": "季度",
+    "annual": "年",
+    "yearly": "年",
+}
+
+UNIT_ZH = {
+    "trading day": "个交易日",
+    "day": "天",
+    "week": "周",
+    "month": "个月",
+    "quarter": "个季度",
+    "year": "年",
+}
+
+_Q = r'(?P<q>"[^"]*"(?: … "[^"]*")?)'  # the question's own words, kept as written
+_D = r"(?P<a>\d{4}-\d{2}-\d{2}|start|None)\.\.(?P<b>\d{4}-\d{2}-\d{2}|end|None)"
+
+
+def _span(m: re.Match[str]) -> str:
+    return f"{m['a']} 至 {m['b']}"
+
+
+def _phrase(words: str) -> str:
+    if words in PHRASE_ZH:
+        return PHRASE_ZH[words]
+    if words.endswith(" chart") and words[:-6] in CHART_ZH:
+        return CHART_ZH[words[:-6]]
+    parts = words.split(" / ")
+    if len(parts) > 1 and all(p in PHRASE_ZH for p in parts):
+        return "、".join(PHRASE_ZH[p] for p in parts)
+    return words
+
+
+def _duration(label: str) -> str:
+    count, _, unit = label.partition(" ")
+    unit = unit.removesuffix("s") if unit.endswith("s") else unit
+    return f"{count}{UNIT_ZH.get(unit, unit)}"
+
+
+def _answer(m: re.Match[str]) -> str:
+    form = CHART_ZH.get(m["chart"], m["chart"]) if m["chart"] else "表格"
+    return f"回答：{form}" + ("和表格" if m["table"] else "")
+
+
+def _follow_up(m: re.Match[str]) -> str:
+    what = m["what"]
+    for english, zh in (
+        (" (adding the new ones)", "（并加入新的）"),
+        ("entities ", "实体 "),
+        ("the measure", "指标"),
+        ("the time window", "时间窗口"),
+        (", ", "，"),
+    ):
+        what = what.replace(english, zh)
+    return f"追问：沿用上一个问题的{what}"
+
+
+_Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+
+_RULES: list[_Rule] = [
+    (re.compile(rf"^{_Q} → {_D}$"), lambda m: f"{m['q']} → {_span(m)}"),
+    (re.compile(rf"^{_Q} → a future period {_D}$"), lambda m: f"{m['q']} → 未来时段 {_span(m)}"),
+    (
+        re.compile(rf"^{_Q} → the first date with data, (?P<d>\S+)$"),
+        lambda m: f"{m['q']} → 最早有数据的日期 {m['d']}",
+    ),
+    (
+        re.compile(rf"^{_Q} → forecast horizon (?P<h>.+)$"),
+        lambda m: f"{m['q']} → 预测期 {_duration(m['h'])}",
+    ),
+    (
+        re.compile(rf'^{_Q} → the table "(?P<t>[^"]*)" you sent$'),
+        lambda m: f"{m['q']} → 您发送的表格“{m['t']}”",
+    ),
+    (
+        re.compile(rf"^{_Q} → (?P<ids>.+) \(a group\)$"),
+        lambda m: f"{m['q']} → {m['ids']}（一组）",
+    ),
+    (
+        re.compile(rf"^{_Q} → keep the top (?P<n>\d+)$"),
+        lambda m: f"{m['q']} → 保留前 {m['n']} 名",
+    ),
+    (re.compile(rf"^{_Q} → (?P<w>.+)$"), lambda m: f"{m['q']} → {_phrase(m['w'])}"),
+    (re.compile(rf"^{_Q} is not about financial data$"), lambda m: f"{m['q']} 与金融数据无关"),
+    (
+        re.compile(rf"^{_Q} is part of a date, not (?P<id>\S+)$"),
+        lambda m: f"{m['q']} 是日期的一部分，不是 {m['id']}",
+    ),
+    (
+        re.compile(rf"^{_Q} read as a word of the question, not the ticker (?P<id>\S+)$"),
+        lambda m: f"{m['q']} 是问题中的普通词，不是代码 {m['id']}",
+    ),
+    (
+        re.compile(rf"^{_Q}: not (?P<id>\S+), which is a US series$"),
+        lambda m: f"{m['q']}：不是 {m['id']}，那是美国的序列",
+    ),
+    (
+        re.compile(r"^answer: (?:a (?P<chart>\w+) chart|a table)(?P<table> and a table)?$"),
+        _answer,
+    ),
+    (
+        re.compile(r"^no measure named → (?P<w>.+)$"),
+        lambda m: f"未指明指标 → {_phrase(m['w'])}",
+    ),
+    (
+        re.compile(rf"^no time words → the past year, {_D}$"),
+        lambda m: f"未提时间 → 过去一年，{_span(m)}",
+    ),
+    (
+        re.compile(r"^ranking → bar chart, (?P<order>highest|lowest) first$"),
+        lambda m: "排名 → 柱状图，" + ("从高到低" if m["order"] == "highest" else "从低到高"),
+    ),
+    (
+        re.compile(r"^K-line → candlestick chart(?P<panels> with indicator panels)?$"),
+        lambda m: "K线 → K线图" + ("，附指标面板" if m["panels"] else ""),
+    ),
+    (
+        re.compile(r"^(?P<p>\w+) returns → (?P<c>line|bar) chart$"),
+        lambda m: f"{PERIOD_ZH.get(m['p'], m['p'])}收益率 → {CHART_ZH[m['c']]}",
+    ),
+    (
+        re.compile(r"^(?P<label>.+) → a table$"),
+        lambda m: f"{_phrase(m['label'])} → 表格",
+    ),
+    (
+        re.compile(
+            rf"^forecast of (?P<id>\S+): (?P<n>\d+) (?P<p>\w+) steps from data {_D}"
+            r" → chart and table$"
+        ),
+        lambda m: (
+            f"预测 {m['id']}：基于 {_span(m)} 的数据，向前 {m['n']} 步"
+            f"（{PERIOD_ZH.get(m['p'], m['p'])}）→ 图表和表格"
+        ),
+    ),
+    (
+        re.compile(r"^correlation → scatter of (?P<y>\S+) against (?P<x>\S+) with a fitted line$"),
+        lambda m: f"相关性 → {m['y']} 对 {m['x']} 的散点图，附拟合线",
+    ),
+    (
+        re.compile(r"^window length: (?P<n>[\d, ]+) observations$"),
+        lambda m: f"窗口长度：{m['n'].replace(', ', '、')} 个观测值",
+    ),
+    (re.compile(r"^no bundled data for (?P<ids>.+)$"), lambda m: f"没有 {m['ids']} 的内置数据"),
+    (
+        re.compile(r"^(?P<id>\S+) has no data in the window$"),
+        lambda m: f"{m['id']} 在该时间窗口内没有数据",
+    ),
+    (
+        re.compile(r"^names the catalog does not know, left out: (?P<n>.+)$"),
+        lambda m: f"数据目录中没有的名称，已略去：{m['n']}",
+    ),
+    (
+        re.compile(r"^names the catalog does not know: (?P<n>.+)$"),
+        lambda m: f"数据目录中没有的名称：{m['n']}",
+    ),
+    (
+        re.compile(
+            r"^no entity named: ranking all (?P<n>\d+) bundled stocks with data in the window$"
+        ),
+        lambda m: f"未指明实体：对窗口内有数据的全部 {m['n']} 只内置股票排名",
+    ),
+    (
+        re.compile(r"^the question is about dashboard data: asking for (?P<w>.+)$"),
+        lambda m: f"问题涉及看板数据：请求 {m['w']}",
+    ),
+    (re.compile(r"^follow-up: reusing (?P<what>.+) from the previous question$"), _follow_up),
+]
+
+_FIXED_ZH = {
+    "no entity or financial measure named": "没有提到任何实体或金融指标",
+    "no entity named": "没有提到任何实体",
+    "a yield, rate or return series: its values": "收益率、利率或回报序列：取其数值",
+    "a future period → forecast": "未来时段 → 预测",
+    "the window given is the history the forecast is fitted on": (
+        "给定的时间窗口是预测所用的历史数据"
+    ),
+    "a scatter of several entities → their correlation": "多个实体的散点图 → 它们的相关性",
+    "highest/lowest of one entity → summary statistics": "单个实体的最高/最低 → 描述性统计",
+    "a ranking with no measure named → return": "排名未指明指标 → 区间收益率",
+    "a comparison with no measure named → cumulative return": "比较未指明指标 → 累计收益率",
+    "returns of several entities side by side → a cross-section": (
+        "多个实体的收益率并列 → 横截面比较"
+    ),
+    "several time phrases: the window spans all of them": "多个时间短语：窗口覆盖全部",
+    "no start given: one year before the end": "未给出起点：取终点前一年",
+}
+
+
+_DESCRIBED = re.compile(
+    r"(?P<id>[^\s\"(]+) \((?P<name>.+?), (?P<kind>" + "|".join(KIND_ZH) + r")\)"
+)
+
+
+def chinese_trace(lines: Iterable[str], lookup: Callable[[str], Entity | None]) -> list[str]:
+    """The decision trace restated in Chinese; entities `lookup` finds by id get Chinese names."""
+    return [_chinese_line(line, lookup) for line in lines]
+
+
+def _describe(match: re.Match[str], lookup: Callable[[str], Entity | None]) -> str:
+    """`AAPL (Apple Inc., stock)` → `AAPL（苹果，股票）`."""
+    from datapilot.brains.offline.names import chinese_name
+
+    entity = lookup(match["id"])
+    name = chinese_name(entity) if entity is not None else match["name"]
+    return f"{match['id']}（{name}，{KIND_ZH[match['kind']]}）"
+
+
+def _chinese_line(line: str, lookup: Callable[[str], Entity | None]) -> str:
+    if line in _FIXED_ZH:
+        return _FIXED_ZH[line]
+    described = _DESCRIBED.search(line)
+    if described:
+        return _DESCRIBED.sub(lambda m: _describe(m, lookup), line).replace(
+            ", a lower-case ticker", "，小写代码"
+        )
+    match = re.match(r"^beta needs a market: (?P<name>.+) \((?P<id>\S+)\)$", line)
+    if match:
+        return f"贝塔需要市场基准：{match['name']}（{match['id']}）"
+    match = re.match(r"^the window ends after today; it stops at (?P<d>\S+)$", line)
+    if match:
+        return f"窗口结束于今天之后，截至 {match['d']}"
+    for pattern, render in _RULES:
+        match = pattern.match(line)
+        if match:
+            return render(match)
+    return line

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.client_tables import find_tables, table_columns
 from datapilot.brains.offline.messages import (
     coverage_message,
+    edge_note,
     foreign_message,
     left_out_message,
     missing_message,
@@ -561,9 +562,9 @@ def _check_availability(reading: Reading) -> None:
             reading.trace.append(f"{entity.id} has no data in the window")
             return
         if start < entity.first:
-            reading.notes.append(f"{entity.id} data start on {entity.first}.")
+            reading.notes.append(edge_note(entity, reading.zh, starts=True))
         if end > entity.last:
-            reading.notes.append(f"{entity.id} data end on {entity.last}.")
+            reading.notes.append(edge_note(entity, reading.zh, starts=False))
 
 
 # --- rewriting ---------------------------------------------------------------------------------
