@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from datapilot.core.answer import Answer
-from datapilot.core.context import QuestionContext
-from datapilot.core.events import Done, Event
-from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
+if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
+    from datapilot.core.answer import Answer
+    from datapilot.core.events import Event
+    from datapilot.core.outputs import ChartOutput
 
 EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
 _EXIT_CODES = {"ok": EXIT_OK, "error": EXIT_ERROR, "no_data": EXIT_NO_ANSWER}
@@ -67,6 +67,7 @@ def ask(
     Exit codes: 0 answered, 1 error, 2 bad usage, 3 no data or not a data question.
     """
     from datapilot.brains.plan import PlanBrain
+    from datapilot.core.context import QuestionContext
     from datapilot.core.pipeline import run
     from datapilot.settings import get_settings
 
@@ -102,6 +103,8 @@ def ask(
 
 
 async def _last_answer(events: AsyncIterator[Event]) -> Answer:
+    from datapilot.core.events import Done
+
     answer = None
     async for event in events:
         if isinstance(event, Done):
@@ -116,6 +119,8 @@ def write_outputs(answer: Answer, out_dir: Path) -> list[Path]:
     Charts become PNG + HTML, tables CSV, text TXT, plus `answer.json`. A file that cannot be
     written becomes a note in the answer instead of stopping the others.
     """
+    from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
+
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     names: set[str] = set()

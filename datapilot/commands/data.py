@@ -10,7 +10,6 @@ from rich.console import Console
 from rich.table import Table
 
 from datapilot.commands import data_live
-from datapilot.core.intent import EntityKind
 
 app = typer.Typer(
     help="The local data: status, import your own files, reseed, find entities by name.",
@@ -86,6 +85,8 @@ def import_(
 
     if kind not in ("prices", "series"):
         _fail(f"--kind must be prices or series, not {kind!r}.")
+    from datapilot.core.intent import EntityKind
+
     kinds = EntityKind.__args__  # type: ignore[attr-defined]
     if entity_kind is not None and entity_kind not in kinds:
         _fail(f"--entity-kind must be one of {', '.join(kinds)}, not {entity_kind!r}.")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from datapilot.data.providers.live import DATASETS, Dataset, FetchReport
+if TYPE_CHECKING:  # the providers (httpx and all) load when a command fetches, not at start-up
+    from datapilot.data.providers.live import Dataset, FetchReport
 
 # Piped output (no terminal) gets a wide table rather than one squeezed into 80 columns.
 console = Console(width=None if Console().is_terminal else 160)
@@ -114,6 +115,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _datasets(what: list[str] | None) -> list[Dataset] | None:
+    from datapilot.data.providers.live import DATASETS
+
     if not what:
         return None
     unknown = sorted(set(what) - set(DATASETS))

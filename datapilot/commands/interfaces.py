@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
-from datapilot.interfaces.registry import CATEGORIES, Category
+
+class CategoryOption(StrEnum):
+    """The registry's categories, spelled here so that `--help` needs no interface loaded."""
+
+    acquisition = "acquisition"
+    processing = "processing"
+    prediction = "prediction"
+    visualization = "visualization"
+    frame = "frame"
 
 
 def interfaces(
@@ -15,15 +24,16 @@ def interfaces(
         str | None, typer.Argument(help="Show one interface's JSON schema instead of the list.")
     ] = None,
     category: Annotated[
-        Category | None, typer.Option(help="Only this category.", case_sensitive=False)
+        CategoryOption | None, typer.Option(help="Only this category.", case_sensitive=False)
     ] = None,
 ) -> None:
     """List the interfaces plans can call (grouped by category), or one interface's schema."""
     from datapilot.interfaces import load_all, registry
+    from datapilot.interfaces.registry import CATEGORIES
 
     load_all()
     if name is None:
-        typer.echo(registry.catalog([category] if category else CATEGORIES))
+        typer.echo(registry.catalog([category.value] if category else CATEGORIES))
         typer.echo(f"\n{len(registry)} interfaces", err=True)
         return
     if name not in registry:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from datapilot.settings import BrainChoice
+from datapilot.commands.ask import BrainOption
 
 
 def serve(
@@ -17,7 +17,7 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
     offline: Annotated[bool, typer.Option(help="Forbid every network access.")] = False,
     brain: Annotated[
-        BrainChoice | None, typer.Option(help="Who reads questions: auto, offline or llm.")
+        BrainOption | None, typer.Option(help="Who reads questions: auto, offline or llm.")
     ] = None,
     today: Annotated[
         datetime | None,
@@ -39,7 +39,7 @@ def serve(
     # Options travel as environment variables so that every worker process reads the same.
     overrides = {
         "DATAPILOT_OFFLINE": "true" if offline else None,
-        "DATAPILOT_BRAIN": brain,
+        "DATAPILOT_BRAIN": brain.value if brain else None,
         "DATAPILOT_TODAY": today.date().isoformat() if today else None,
         "DATAPILOT_REQUEST_TIMEOUT_S": str(timeout) if timeout else None,
     }

@@ -1,0 +1,61 @@
+"""The `datapilot` command starts fast and its help is complete."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from datapilot.cli import app
+
+runner = CliRunner()
+
+# What a user waits for on every command, even `datapilot version`, if it loads at start-up.
+HEAVY = ("pandas", "numpy", "httpx", "datapilot.data.providers.live", "datapilot.core.summary")
+
+
+def test_starting_the_command_loads_no_data_stack() -> None:
+    probe = f"import sys, datapilot.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert loaded == []
+
+
+def test_help_lists_every_command_and_data_subcommand() -> None:
+    top = runner.invoke(app, ["--help"], terminal_width=200)
+    assert top.exit_code == 0
+    for command in ("serve", "ask", "data", "eval", "interfaces", "version"):
+        assert command in top.output
+    data = runner.invoke(app, ["data", "--help"], terminal_width=200)
+    for command in ("fetch", "search", "import"):
+        assert command in data.output
+
+
+def test_serve_help_says_when_to_raise_workers() -> None:
+    result = runner.invoke(app, ["serve", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "--workers" in text
+    assert "stateless" in text
+    assert "core" in text
+    assert "[default: 1]" in text
+
+
+def test_interfaces_category_choices_are_the_registry_categories() -> None:
+    from datapilot.commands.interfaces import CategoryOption
+    from datapilot.interfaces.registry import CATEGORIES
+
+    assert tuple(c.value for c in CategoryOption) == CATEGORIES
+
+
+def test_interfaces_category_filter_lists_only_that_category() -> None:
+    from datapilot.interfaces import load_all, registry
+
+    load_all()
+    result = runner.invoke(app, ["interfaces", "--category", "prediction"])
+    assert result.exit_code == 0
+    listed = {line.split("(")[0] for line in result.stdout.splitlines() if "(" in line}
+    expected = {name for name in registry.names() if registry.get(name).category == "prediction"}
+    assert listed == expected
