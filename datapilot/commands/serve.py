@@ -27,11 +27,23 @@ def serve(
         float | None, typer.Option(min=1, help="Whole-request timeout in seconds.")
     ] = None,
     workers: Annotated[
-        int, typer.Option(min=1, help="Worker processes (requests are stateless).")
+        int,
+        typer.Option(
+            min=1,
+            help=(
+                "Worker processes. One process uses about one CPU core; requests are stateless, "
+                "so raise it towards the number of cores when several users ask at once."
+            ),
+        ),
     ] = 1,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
 ) -> None:
-    """Start the server (default http://127.0.0.1:7777); add it to OpenBB Workspace by URL."""
+    """Start the server (default http://127.0.0.1:7777); add it to OpenBB Workspace by URL.
+
+    One worker suits one user. Requests are stateless (the conversation travels with each
+    request), so any worker can answer any request: with several users, raise --workers towards
+    the number of CPU cores, since one process keeps about one core busy.
+    """
     import uvicorn
 
     from datapilot.settings import get_settings
