@@ -217,6 +217,19 @@ def test_fetched_entities_join_the_catalog_and_persist(warehouse, catalog) -> No
     assert reloaded.get("NEWCO") is not None
 
 
+def test_a_fetched_entity_knows_the_dates_its_data_cover(warehouse, catalog) -> None:
+    router = make_router(warehouse, catalog, [FakeProvider({"NEWCO"})], Clock())
+    router.search("NEWCO")  # discovered by name first: no data, no dates
+    assert catalog.get("NEWCO").first is None
+    router.ensure(["NEWCO"], datasets=["prices"])
+    stored = warehouse.prices(["NEWCO"])["date"]  # what the fake served, as the warehouse holds it
+    found = catalog.get("NEWCO")
+    assert (found.first, found.last) == (stored.min().date(), stored.max().date())
+    assert found.frequency == "daily"
+    reloaded = Catalog.load(warehouse).get("NEWCO")
+    assert (reloaded.first, reloaded.last) == (found.first, found.last)
+
+
 def test_search_grows_the_catalog_without_stealing_names(warehouse, catalog) -> None:
     provider = FakeProvider({"XYZ"})
     provider.search = lambda text, limit=10: [  # type: ignore[method-assign]

@@ -159,18 +159,23 @@ def _apply_coverage(entities: dict[str, Entity], coverage: pd.DataFrame) -> None
     """Mark entities with data available and take their dates and sources from the warehouse."""
     for entity_id, rows in coverage.groupby("id", sort=False):
         entity = entities.get(str(entity_id).upper())
-        if entity is None:
-            continue
-        first, last = rows["first"].min(), rows["last"].max()
-        longest = rows.sort_values("rows", ascending=False).iloc[0]
-        entities[entity.id.upper()] = entity.model_copy(
-            update={
-                "available": True,
-                "first": first.date(),
-                "last": last.date(),
-                "source": ", ".join(sorted(rows["source"].unique())),
-                "frequency": infer_frequency(
-                    int(longest["rows"]), longest["first"], longest["last"]
-                ),
-            }
-        )
+        if entity is not None:
+            entities[entity.id.upper()] = with_coverage(entity, rows)
+
+
+def with_coverage(entity: Entity, rows: pd.DataFrame) -> Entity:
+    """`entity` with its availability, first/last dates, sources and frequency taken from its
+    warehouse coverage rows (`Warehouse.coverage(id)`); unchanged when there are none."""
+    if rows.empty:
+        return entity
+    first, last = rows["first"].min(), rows["last"].max()
+    longest = rows.sort_values("rows", ascending=False).iloc[0]
+    return entity.model_copy(
+        update={
+            "available": True,
+            "first": first.date(),
+            "last": last.date(),
+            "source": ", ".join(sorted(rows["source"].unique())),
+            "frequency": infer_frequency(int(longest["rows"]), longest["first"], longest["last"]),
+        }
+    )

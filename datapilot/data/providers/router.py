@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from datapilot.core.intent import EntityKind
 from datapilot.data import text
 from datapilot.data.cache import CachePolicy, FetchRecord, fetch_records, log_fetch_in, utc_now
-from datapilot.data.catalog import Entity
+from datapilot.data.catalog import Entity, with_coverage
 from datapilot.data.providers.http import ProviderError
 from datapilot.data.providers.live import Dataset, Download, EntityFetch, FetchReport, LiveProvider
 
@@ -323,13 +323,16 @@ class Router:
 
     def register(self, entities: Sequence[Entity], available: bool) -> list[Entity]:
         """Add discovered entities to the catalog (and persist them), keeping names unique:
-        an alias another entity already owns is dropped rather than stolen."""
+        an alias another entity already owns is dropped rather than stolen. An entity with data
+        takes its first/last dates, sources and frequency from the warehouse coverage."""
         added: list[Entity] = []
         with self._catalog_lock:
             owners = _name_owners(self.catalog)
             for entity in entities:
                 existing = self.catalog.get(entity.id)
                 merged = _merge(existing, entity, owners, available)
+                if merged is not None and available:
+                    merged = with_coverage(merged, self.warehouse.coverage(merged.id))
                 if merged is None or merged == existing:
                     continue
                 try:
