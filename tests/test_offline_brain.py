@@ -584,3 +584,14 @@ def test_every_trace_line_of_a_chinese_corpus_question_reads_in_chinese(
             if not re.search(r"[\u3400-\u9fff]", outside_quotes):
                 english_lines.append(line)
     assert english_lines == []
+
+
+def test_a_chinese_no_data_answer_calls_the_entity_by_its_chinese_name(
+    brain: OfflineBrain,
+) -> None:
+    apple = brain.catalog.get("AAPL")
+    assert apple is not None and apple.last is not None
+    later = apple.last.replace(year=apple.last.year + 2)
+    u = understand(brain, "苹果今年的收盘价走势", today=later)
+    assert u.status == "no_data"
+    assert u.message is not None and u.message.startswith(f"苹果（AAPL）的数据范围是 {apple.first}")

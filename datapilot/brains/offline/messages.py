@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from datetime import date
 
+from datapilot.brains.offline.names import chinese_name
 from datapilot.data.catalog import Entity
 
 
@@ -61,7 +62,7 @@ def left_out_message(names: list[str], zh: bool) -> str:
 def missing_message(missing: list[Entity], zh: bool) -> str:
     ids = " ".join(e.id for e in missing)
     if zh:
-        names = "、".join(f"{e.name}（{e.id}）" for e in missing)
+        names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in missing)
         return (
             f"我认识{names}，但本地没有它的数据，所以无法回答，也不会用别的数据代替。"
             f"联网时可用 `datapilot data fetch {ids}` 从实时数据源获取，"
@@ -87,7 +88,7 @@ def coverage_message(entity: Entity, start: date, end: date, zh: bool) -> str:
     """An entity with data, but none in the window asked for."""
     if zh:
         return (
-            f"{entity.name}（{entity.id}）的数据范围是 {entity.first} 至 {entity.last}，"
+            f"{chinese_name(entity)}（{entity.id}）的数据范围是 {entity.first} 至 {entity.last}，"
             f"{start} 至 {end} 期间没有数据。"
         )
     return (
@@ -372,8 +373,6 @@ def chinese_trace(lines: Iterable[str], lookup: Callable[[str], Entity | None]) 
 
 def _describe(match: re.Match[str], lookup: Callable[[str], Entity | None]) -> str:
     """`AAPL (Apple Inc., stock)` → `AAPL（苹果，股票）`."""
-    from datapilot.brains.offline.names import chinese_name
-
     entity = lookup(match["id"])
     name = chinese_name(entity) if entity is not None else match["name"]
     return f"{match['id']}（{name}，{KIND_ZH[match['kind']]}）"
