@@ -345,6 +345,16 @@ async def test_suggested_follow_ups_can_be_answered(
         (b'{"messages": []}', "messages", "cannot be empty"),
         (b'{"messages": [{"role": "robot", "content": "hi"}]}', "messages.0", "role"),
         (b'{"messages": [{"role": "ai", "content": "hi"}]}', "messages", "No human message"),
+        # Not UTF-8: FastAPI alone answers a bare 400.
+        (b"|\xbd\xa8\x02\xff", "body", "not UTF-8"),
+        # Found by fuzzing: the SDK's validators crashed (500) on widgets that are not objects.
+        (b'{"messages": [], "widgets": [null, null]}', "widgets.0", "not null"),
+        (
+            b'{"messages": [{"role": "human", "content": "hi"}], "widgets": {"primary": '
+            b'[{"widget_id": "w", "origin": "o", "name": "n", "params": [3]}]}}',
+            "widgets.primary.0.params.0",
+            "must be an object",
+        ),
     ],
 )
 async def test_malformed_payloads_get_422_with_the_field(

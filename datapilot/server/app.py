@@ -12,10 +12,11 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from datapilot import __version__
 from datapilot.server import api, health, openbb
-from datapilot.server.errors import validation_error_handler
+from datapilot.server.errors import unreadable_body_handler, validation_error_handler
 from datapilot.settings import Settings, get_settings
 
 _ASSETS = Path(__file__).parent / "assets"
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         allow_headers=["*"],
     )
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(HTTPException, unreadable_body_handler)
     app.include_router(health.router)
     app.include_router(openbb.router)
     app.include_router(api.router)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 _PREFIXES = ("body", "query", "path", "header", "cookie")
 
@@ -37,6 +39,22 @@ async def validation_error_handler(request: Request, error: Exception) -> JSONRe
     problems = [_problem(item) for item in error.errors()]
     summary = "; ".join(f"{p.field}: {p.msg}" for p in problems)
     body = ValidationProblem(message=f"Invalid request — {summary}", detail=problems)
+    return JSONResponse(status_code=422, content=body.model_dump())
+
+
+async def unreadable_body_handler(request: Request, error: Exception) -> Response:
+    """A body that cannot even be decoded (not UTF-8) is malformed too: a 422 like the others,
+    instead of FastAPI's bare 400. Every other HTTP error keeps FastAPI's answer."""
+    assert isinstance(error, HTTPException)
+    cause = error.__cause__
+    if error.status_code != 400 or not isinstance(cause, UnicodeDecodeError):
+        return await http_exception_handler(request, error)
+    message = (
+        f"The body is not valid JSON: byte {cause.start} is not UTF-8; "
+        "send the request as UTF-8 encoded JSON"
+    )
+    problem = FieldProblem(loc=["body"], field="body", msg=message, type="json_invalid")
+    body = ValidationProblem(message=f"Invalid request — body: {message}", detail=[problem])
     return JSONResponse(status_code=422, content=body.model_dump())
 
 

@@ -16,7 +16,8 @@ from datetime import date
 from typing import Any
 
 from openbb_ai.models import QueryRequest
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import Field, PrivateAttr, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 _PARAM_TYPES = {
     "string",
@@ -47,6 +48,20 @@ class WorkspaceQuery(QueryRequest):
     @classmethod
     def _accept_every_shape(cls, data: Any, handler: Any) -> WorkspaceQuery:
         legacy = isinstance(data, dict) and isinstance(data.get("widgets"), list)
+        # The SDK's own pre-validators assume widgets and their params are objects and crash
+        # (AttributeError) on anything else, so those are reported here as field errors.
+        problems = [
+            InitErrorDetails(
+                type=PydanticCustomError(
+                    "model_type", "must be an object, not {kind}", {"kind": _kind(value)}
+                ),
+                loc=loc,
+                input=value,
+            )
+            for loc, value in _non_objects(data)
+        ]
+        if problems:
+            raise ValidationError.from_exception_data(cls.__name__, problems)
         query = handler(normalize_query_payload(data))
         query._legacy_widgets = legacy
         return query
@@ -55,6 +70,33 @@ class WorkspaceQuery(QueryRequest):
     def legacy_widgets(self) -> bool:
         """True when the client spoke the v1 copilot protocol (widgets as a flat list)."""
         return self._legacy_widgets
+
+
+def _non_objects(raw: Any) -> list[tuple[tuple[str | int, ...], Any]]:
+    """Where a widget or widget parameter is not an object, with the value found there."""
+    widgets = raw.get("widgets") if isinstance(raw, dict) else None
+    groups: list[tuple[tuple[str | int, ...], Any]]
+    if isinstance(widgets, list):
+        groups = [(("widgets",), widgets)]
+    elif isinstance(widgets, dict):
+        groups = [(("widgets", str(name)), items) for name, items in widgets.items()]
+    else:
+        return []
+    found: list[tuple[tuple[str | int, ...], Any]] = []
+    for where, items in groups:
+        for index, widget in enumerate(items if isinstance(items, list) else []):
+            if not isinstance(widget, dict):
+                found.append(((*where, index), widget))
+                continue
+            params = widget.get("params")
+            for number, param in enumerate(params if isinstance(params, list) else []):
+                if not isinstance(param, dict):
+                    found.append(((*where, index, "params", number), param))
+    return found
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
 
 
 def normalize_query_payload(raw: Any) -> Any:
