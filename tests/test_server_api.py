@@ -110,6 +110,16 @@ async def test_ask_uses_tables_and_history_it_is_given(client: httpx.AsyncClient
         ({"question": "hi", "stream": "sometimes"}, "stream"),
         ({"question": "hi", "brian": "offline"}, "brian"),
         ({"question": "hi", "today": "31/12/2020"}, "today"),
+        # Found by fuzzing: ragged or ambiguous tables failed inside the run instead.
+        ({"question": "0", "tables": [{"name": "t", "columns": [], "rows": [[1]]}]}, "tables"),
+        (
+            {"question": "hi", "tables": [{"name": "t", "columns": ["x"], "rows": [[1, 2]]}]},
+            "tables",
+        ),
+        (
+            {"question": "hi", "tables": [{"name": "t", "columns": ["x", "x"], "rows": []}]},
+            "tables",
+        ),
     ],
 )
 async def test_ask_rejects_bad_requests_naming_the_field(
@@ -118,6 +128,14 @@ async def test_ask_rejects_bad_requests_naming_the_field(
     response = await client.post("/api/v1/ask", json=body)
     assert response.status_code == 422
     assert [item["field"] for item in response.json()["detail"]] == [field]
+
+
+async def test_ask_answers_an_undecodable_body_with_a_422(client: httpx.AsyncClient) -> None:
+    response = await client.post(
+        "/api/v1/ask", content=b"\xff\xfe{", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert "UTF-8" in response.json()["message"]
 
 
 async def test_openapi_documents_every_route_with_its_models() -> None:

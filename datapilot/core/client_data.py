@@ -41,14 +41,16 @@ def parse_client_data(
     frames = _from_json(stripped)
     if frames is None:
         frames = _from_markdown(stripped) or _from_delimited(stripped) or [_from_lines(stripped)]
+    frames = [frame for frame in frames if len(frame.columns)]
     tables = []
     for index, frame in enumerate(frames):
+        frame.columns = _unique_names([str(column) for column in frame.columns])
         tables.append(
             ClientTable(
                 name=name if index == 0 else f"{name}_{index + 1}",
                 description=description,
                 source=source,
-                columns=[str(column) for column in frame.columns],
+                columns=list(frame.columns),
                 rows=[[_plain(value) for value in row] for row in frame.itertuples(index=False)],
             )
         )
@@ -84,7 +86,7 @@ def _frames_from_value(value: Any) -> list[pd.DataFrame]:
         columns = value.get("columns")
         rows = value.get("rows", value.get("data"))
         if isinstance(columns, list) and isinstance(rows, list):
-            return [pd.DataFrame(rows, columns=[str(column) for column in columns])]
+            return [_rectangle(rows, [str(column) for column in columns])]
         for key in _RECORD_KEYS:
             inner = value.get(key)
             if isinstance(inner, list) and inner and all(isinstance(row, dict) for row in inner):
@@ -102,9 +104,32 @@ def _records(records: list[dict[str, Any]]) -> pd.DataFrame:
 
 def _matrix(rows: list[list[Any]]) -> pd.DataFrame:
     header, body = rows[0], rows[1:]
-    if body and all(isinstance(cell, str) for cell in header):
-        return pd.DataFrame(body, columns=header)
-    return pd.DataFrame(rows, columns=[f"column_{i + 1}" for i in range(len(header))])
+    if body and header and all(isinstance(cell, str) for cell in header):
+        return _rectangle(body, header)
+    width = max(len(row) for row in rows)
+    return _rectangle(rows, [f"column_{i + 1}" for i in range(width)])
+
+
+def _rectangle(rows: list[Any], columns: list[str]) -> pd.DataFrame:
+    """Rows cut or padded to the header's width, as a markdown table is read."""
+    width = len(columns)
+    cells = [
+        list(row)[:width] + [None] * (width - len(row)) for row in rows if isinstance(row, list)
+    ]
+    return pd.DataFrame(cells, columns=columns)
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """Every column named, no name twice: blanks become `column_N`, repeats get `_2`, `_3`…"""
+    unique: list[str] = []
+    for number, name in enumerate(names, start=1):
+        candidate = name.strip() or f"column_{number}"
+        base, copy = candidate, 1
+        while candidate in unique:
+            copy += 1
+            candidate = f"{base}_{copy}"
+        unique.append(candidate)
+    return unique
 
 
 def _from_markdown(text: str) -> list[pd.DataFrame]:
@@ -120,7 +145,7 @@ def _from_markdown(text: str) -> list[pd.DataFrame]:
                 cells = _markdown_cells(lines[i])
                 body.append((cells + [""] * len(header))[: len(header)])
                 i += 1
-            frames.append(_typed(pd.DataFrame(body, columns=header)))
+            frames.append(_typed(pd.DataFrame(body, columns=_unique_names(header))))
         else:
             i += 1
     return frames

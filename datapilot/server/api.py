@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sse_starlette import EventSourceResponse
 
 from datapilot.core.answer import Answer
@@ -39,6 +39,23 @@ class AskRequest(BaseModel):
         default_factory=list, description="Your own tables, usable by name in the question."
     )
     images: bool = Field(default=True, description="When streaming, include charts as PNG.")
+
+    @field_validator("tables")
+    @classmethod
+    def _tables_are_rectangular(cls, tables: list[ClientTable]) -> list[ClientTable]:
+        for number, table in enumerate(tables):
+            names = [name.strip() for name in table.columns]
+            if not names or "" in names:
+                raise ValueError(f"table {number} ({table.name!r}) needs named columns")
+            if len(set(names)) != len(names):
+                raise ValueError(f"table {number} ({table.name!r}) repeats a column name")
+            for row_number, row in enumerate(table.rows):
+                if len(row) != len(names):
+                    raise ValueError(
+                        f"table {number} ({table.name!r}) row {row_number} has {len(row)} cells "
+                        f"for {len(names)} columns; send one cell per column"
+                    )
+        return tables
 
 
 _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {

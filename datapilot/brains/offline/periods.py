@@ -42,16 +42,25 @@ class Duration:
         return timedelta(days=round(self.count))
 
     def back(self, day: date) -> date:
-        """The same calendar day this long before `day` (trading days skip weekends)."""
-        if self.unit == "trading_day":
-            return (pd.Timestamp(day) - pd.offsets.BDay(round(self.count))).date()
-        return day - self._delta()
+        """The same calendar day this long before `day` (trading days skip weekends); a length
+        reaching before year 1 ("past 999999 years") stops at the first day of the calendar."""
+        try:
+            if self.unit == "trading_day":
+                return (pd.Timestamp(day) - pd.offsets.BDay(round(self.count))).date()
+            return day - self._delta()
+        except (ValueError, OverflowError, pd.errors.OutOfBoundsDatetime):
+            return date.min
 
     def forward(self, day: date) -> date:
-        """The last day of a window of this length starting on `day` (inclusive)."""
-        if self.unit == "trading_day":
-            return (pd.Timestamp(day) + pd.offsets.BDay(max(round(self.count) - 1, 0))).date()
-        return day + self._delta() - timedelta(days=1)
+        """The last day of a window of this length starting on `day` (inclusive); a length
+        reaching past year 9999 stops at the last day of the calendar."""
+        try:
+            if self.unit == "trading_day":
+                steps = max(round(self.count) - 1, 0)
+                return (pd.Timestamp(day) + pd.offsets.BDay(steps)).date()
+            return day + self._delta() - timedelta(days=1)
+        except (ValueError, OverflowError, pd.errors.OutOfBoundsDatetime):
+            return date.max
 
     def in_months(self) -> float | None:
         return self.count * _MONTHS_PER[self.unit] if self.unit in _MONTHS_PER else None

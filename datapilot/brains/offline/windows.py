@@ -775,11 +775,14 @@ class Grammar:
         ):
             nxt.used = True
             end_at = nxt.span[1]
+            other_first = today if nxt.kind == "today" else nxt.first
             other_last = today if nxt.kind == "today" else nxt.last
             opener = self._ends_with("since", before) or re.search(r"(?i)between\s*$", before)
             if opener:
                 start_at = lo + opener.start()
-            return clause(first, other_last, "range")
+            # Either order: "from 2022 to 2010" spans the same years as "from 2010 to 2022".
+            bounds = [day for day in (first, last, other_first, other_last) if day is not None]
+            return clause(min(bounds), max(bounds), "range")
         if nxt is not None and nxt.kind == "duration" and nxt.duration and first:
             if self._fullmatch("after_duration", after) or not after.strip():
                 nxt.used = True
