@@ -148,6 +148,37 @@ def test_parquet_and_reimport_replace_the_source(tmp_path, warehouse) -> None:
         ("i.csv", "Date,Ticker,Close\n", "prices", {}, "no data rows"),
         ("j.csv", "Date,Px\n2024-01-01,1\n", "prices", {"mapping": {"close": "Price"}}, "'Price'"),
         ("k.xlsx", "whatever", "prices", {}, "unsupported file type"),
+        # Hostile files: each was a traceback or a silent import before.
+        ("l.csv", "", "prices", {"entity_id": "X"}, "the file is empty"),
+        (
+            "m.csv",
+            "Date,Close\n2024-01-02,1\n2999-01-03,2\n",
+            "prices",
+            {"entity_id": "X"},
+            "row 3, column 'Date': '2999-01-03': the date is in the future",
+        ),
+        (
+            "n.csv",
+            "Date,Close\n2024-01-02,1\n2024-01-03,-inf\n",
+            "prices",
+            {"entity_id": "X"},
+            "row 3, column 'Close': '-inf': not a finite number",
+        ),
+        ("o.csv", "DATE,WTI\n2024-01-01,inf\n", "series", {}, "not a finite number"),
+        (
+            "p.csv",
+            "Date,Close,Volume\n2024-01-02,1,10\n2024-01-03,1,-5\n",
+            "prices",
+            {"entity_id": "X"},
+            "row 3, column 'Volume': '-5': volume is negative",
+        ),
+        (
+            "q.csv",
+            "Date,Ticker,Close\n2024-01-02,AAA,1\n2024-01-02,BBB,2\n",
+            "prices",
+            {"entity_id": "X"},
+            "--id X was given but column 'Ticker' names AAA, BBB",
+        ),
     ],
 )
 def test_bad_files_are_refused_and_nothing_changes(
@@ -162,6 +193,24 @@ def test_bad_files_are_refused_and_nothing_changes(
     after = snapshot(warehouse)
     for table, frame in before.items():
         pd.testing.assert_frame_equal(after[table], frame, obj=table)
+
+
+def test_a_file_that_is_not_utf8_is_refused_plainly(tmp_path, warehouse) -> None:
+    path = tmp_path / "latin.csv"
+    path.write_bytes("Date,Close\n2024-01-02,1\n# café\n".encode("latin-1"))
+    before = snapshot(warehouse)
+    with pytest.raises(ImportFileError, match="not UTF-8 text; save it as a UTF-8 CSV"):
+        import_file(warehouse, path, "prices", entity_id="X")
+    for table, frame in before.items():
+        pd.testing.assert_frame_equal(snapshot(warehouse)[table], frame, obj=table)
+
+
+def test_a_negative_series_value_is_data_not_an_error(tmp_path, warehouse) -> None:
+    path = csv(tmp_path, "spread.csv", "DATE,SPREAD\n2024-01-01,-0.5\n2024-02-01,0.25\n")
+    report = import_file(warehouse, path, "series")
+    assert report.rows == 2
+    stored = warehouse.series(["SPREAD"])
+    assert sorted(stored["value"].tolist()) == [-0.5, 0.25]
 
 
 def test_a_failure_while_writing_rolls_everything_back(tmp_path, warehouse, monkeypatch) -> None:

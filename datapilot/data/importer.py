@@ -8,6 +8,8 @@ file is valid.
 
 from __future__ import annotations
 
+import csv
+import math
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -101,6 +103,8 @@ def _read(path: Path) -> tuple[pd.DataFrame, int]:
     as a user would count it."""
     if not path.exists():
         raise ImportFileError(f"{path}: no such file.")
+    if path.is_file() and path.stat().st_size == 0:
+        raise ImportFileError(f"{path}: the file is empty; it needs a header row and data rows.")
     suffixes = "".join(path.suffixes).lower()
     try:
         if suffixes.endswith((".parquet", ".pq")):
@@ -116,7 +120,12 @@ def _read(path: Path) -> tuple[pd.DataFrame, int]:
                 encoding="utf-8-sig",
             )
             return frame, 2  # line 1 is the header
-    except (OSError, ValueError, pd.errors.ParserError) as error:
+    except UnicodeDecodeError as error:
+        raise ImportFileError(
+            f"{path}: cannot read the file: byte {error.start} is not UTF-8 text; "
+            "save it as a UTF-8 CSV."
+        ) from error
+    except (OSError, ValueError, csv.Error, pd.errors.ParserError) as error:
         raise ImportFileError(f"{path}: cannot read the file: {error}") from error
     raise ImportFileError(
         f"{path}: unsupported file type; use a .csv (optionally .gz) or .parquet file."
@@ -190,6 +199,7 @@ def _validated(
     rows = pd.RangeIndex(len(raw)) + row_offset
     tidy = pd.DataFrame(index=raw.index)
     if entity_id is not None:
+        _refuse_other_ids(path, raw, entity_id.strip())
         tidy["id"] = entity_id.strip()
     elif "id" in columns:
         tidy["id"] = raw[columns["id"]].astype(str).str.strip()
@@ -207,6 +217,11 @@ def _validated(
         "cannot read this as a date (use ISO dates like 2024-01-31)",
     )
     tidy["date"] = parsed.dt.normalize()
+    # A day of slack: the file may come from a time zone already past midnight.
+    latest = pd.Timestamp(date.today()) + pd.Timedelta(days=1)
+    _fail_where(
+        path, rows, tidy["date"] > latest, columns["date"], dates, "the date is in the future"
+    )
     fields = [f for f in (*PRICE_FIELDS, "value") if f in columns]
     for field in fields:
         cells = raw[columns[field]]
@@ -214,6 +229,10 @@ def _validated(
         empty = cells.isna() | (text == "")
         numbers = pd.to_numeric(text.where(~empty), errors="coerce")
         _fail_where(path, rows, numbers.isna() & ~empty, columns[field], cells, "not a number")
+        infinite = numbers.abs() == math.inf
+        _fail_where(path, rows, infinite, columns[field], cells, "not a finite number")
+        if field != "value":  # prices and volumes; a series may well go below zero
+            _fail_where(path, rows, numbers < 0, columns[field], cells, f"{field} is negative")
         tidy[field] = numbers.astype("float64")
     needed = ["close", "adj_close"] if kind == "prices" else ["value"]
     present = [f for f in needed if f in tidy.columns]
@@ -238,6 +257,22 @@ def _validated(
             f"({int(duplicated.sum())} rows are affected)."
         )
     return tidy.reset_index(drop=True)
+
+
+def _refuse_other_ids(path: Path, raw: pd.DataFrame, entity_id: str) -> None:
+    """With --id, an id column naming other entities is a contradiction, not something to
+    overwrite: every row would land on one entity."""
+    for column in raw.columns:
+        if _key(column) not in _SYNONYMS["id"]:
+            continue
+        named = sorted({str(cell).strip() for cell in raw[column]} - {"", entity_id})
+        if named:
+            shown = ", ".join(named[:5]) + (", …" if len(named) > 5 else "")
+            raise ImportFileError(
+                f"{path}: --id {entity_id} was given but column {column!r} names "
+                f"{shown}; drop --id to import each id from the file, or keep only "
+                f"{entity_id}'s rows. Nothing was imported."
+            )
 
 
 def _fail_where(
