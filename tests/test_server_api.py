@@ -168,3 +168,28 @@ async def test_openapi_documents_every_route_with_its_models() -> None:
     # Routes without a body never answer 422.
     assert "422" not in paths["/agents.json"]["get"]["responses"]
     assert "422" not in paths["/health"]["get"]["responses"]
+
+
+async def test_openapi_references_all_resolve_and_sse_events_are_described() -> None:
+    app = create_app(Settings())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        document = (await c.get("/openapi.json")).json()
+
+    def refs(node: object) -> list[str]:
+        if isinstance(node, dict):
+            found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+            return found + [r for value in node.values() for r in refs(value)]
+        if isinstance(node, list):
+            return [r for value in node for r in refs(value)]
+        return []
+
+    schemas = document["components"]["schemas"]
+    for reference in refs(document):
+        assert reference.startswith("#/components/schemas/"), reference
+        assert reference.rsplit("/", 1)[1] in schemas, reference
+
+    stream = document["paths"]["/api/v1/ask"]["post"]["responses"]["200"]["content"]
+    event = stream["text/event-stream"]["schema"]
+    assert event["required"] == ["data"]
+    chunk = event["properties"]["data"]["contentSchema"]
+    assert {"role", "type", "content", "start", "end"} <= set(chunk["properties"])

@@ -59,39 +59,6 @@ class Step(BaseModel):
 class Plan(BaseModel):
     """A workflow: the task plan, then steps of interface calls run in order."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "tasks": [
-                        {"kind": "data", "instruction": "Fetch AAPL closes for 2021"},
-                        {"kind": "visualization", "instruction": "Plot them as a line chart"},
-                    ],
-                    "steps": [
-                        {
-                            "calls": [
-                                {
-                                    "interface": "get_prices",
-                                    "args": {"ids": ["AAPL"], "start": "2021-01-01"},
-                                    "output": "prices",
-                                }
-                            ]
-                        },
-                        {
-                            "calls": [
-                                {
-                                    "interface": "line_chart",
-                                    "args": {"frame": {"$ref": "prices"}},
-                                    "output": "chart",
-                                }
-                            ]
-                        },
-                    ],
-                }
-            ]
-        }
-    )
-
     tasks: list[Task] = Field(
         default_factory=list, description="The task plan: data, processing, prediction, display."
     )

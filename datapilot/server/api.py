@@ -65,7 +65,22 @@ _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
             "`data` is one LMC chunk each, ending with `{role: server, type: status, "
             "content: complete}`."
         ),
-        "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
+        "content": {
+            "text/event-stream": {
+                # One server-sent event per chunk: `data` is the chunk as JSON text.
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "data": {
+                            "type": "string",
+                            "contentMediaType": "application/json",
+                            "contentSchema": LmcChunk.model_json_schema(),
+                        }
+                    },
+                    "required": ["data"],
+                }
+            }
+        },
     },
     **VALIDATION_RESPONSES,
 }
