@@ -81,6 +81,12 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
+    llm_prompt_tokens: int = Field(
+        default=4000,
+        ge=1000,
+        description="Token budget of the planning prompt (o200k, schema included): history, "
+        "client data and the entity list are shortened to fit it.",
+    )
 
     @field_validator("providers", mode="before")
     @classmethod

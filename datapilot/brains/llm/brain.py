@@ -72,7 +72,13 @@ class LLMBrain:
             if not required and not await reachable(client):
                 reason = f"the model endpoint {config.base_url} is not reachable"
                 return await self._offline(question, context, reason, meter)
-            planner = Planner(client, self._get_registry(), self._get_catalog(), self.max_repairs)
+            planner = Planner(
+                client,
+                self._get_registry(),
+                self._get_catalog(),
+                self.max_repairs,
+                prompt_tokens=self.settings.llm_prompt_tokens,
+            )
             understanding = await planner.plan(question, context)
             mark_up(key)
         except LLMUnavailable as error:

@@ -14,13 +14,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from datapilot.brains.base import Understanding
-from datapilot.brains.llm.grounding import CatalogLike, Grounder, Grounding, ground_plan
-from datapilot.brains.llm.prompt import (
-    entity_hint,
-    planning_messages,
-    repair_messages,
-    widget_label,
+from datapilot.brains.llm.budget import (
+    DEFAULT_BUDGET,
+    FittedPrompt,
+    fit_planning_prompt,
+    response_format_tokens,
 )
+from datapilot.brains.llm.grounding import CatalogLike, Grounder, Grounding, ground_plan
+from datapilot.brains.llm.prompt import repair_messages, widget_label
 from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_schema
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
@@ -54,6 +55,7 @@ class Planner:
     registry: Registry
     catalog: CatalogLike
     max_repairs: int = MAX_REPAIRS
+    prompt_tokens: int = DEFAULT_BUDGET
 
     async def plan(self, question: str, context: QuestionContext) -> Understanding:
         """Ask the model, repair up to `max_repairs` times, return a checked Understanding.
@@ -61,8 +63,7 @@ class Planner:
         Raises `PlanningFailed` (still broken after the repairs, or the model declined) and lets
         `LLMUnavailable` / `LLMTimeout` from the client through.
         """
-        hint = entity_hint(self.catalog.entities(available=True))
-        messages = planning_messages(question, context, self.registry, entity_hint=hint)
+        messages = self.prompt(question, context).messages
         problems: list[str] = []
         for attempt in range(self.max_repairs + 1):
             text, problems = await self._ask(messages)
@@ -78,6 +79,21 @@ class Planner:
         listed = "; ".join(problems[:3])
         raise PlanningFailed(
             f"the model's plan was still invalid after {self.max_repairs} repairs ({listed})"
+        )
+
+    def prompt(self, question: str, context: QuestionContext) -> FittedPrompt:
+        """The planning messages, fitted to `prompt_tokens` with the schema sent alongside."""
+        # A follow-up ("and its volatility?") names its entity in the previous question.
+        asked = [question, *(m.content for m in context.history[-2:] if m.role == "human")]
+        focus = {match.entity.kind for text in asked for match in self.catalog.mentions(text)}
+        return fit_planning_prompt(
+            question,
+            context,
+            self.registry,
+            entities=self.catalog.entities(available=True),
+            focus_kinds=focus,
+            budget=self.prompt_tokens,
+            reserved=response_format_tokens(reply_schema(), SCHEMA_NAME),
         )
 
     async def _ask(self, messages: list[dict[str, Any]]) -> tuple[str, list[str]]:

@@ -1,14 +1,16 @@
 """The planning prompt: rules, the interface catalog and the output format once, then the request.
 
 Everything the client sent (widget data, tables, earlier answers) goes inside `<data>` tags and is
-described to the model as untrusted content, never as instructions. Budgets keep the whole prompt
-(with the JSON schema sent alongside) under 4,000 o200k tokens with the full interface library.
+described to the model as untrusted content, never as instructions. Each section renders to a
+`PromptShape`; `budget.fit_planning_prompt` picks the richest shape that fits the token budget.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
@@ -23,6 +25,10 @@ TABLE_ROWS = 5
 CELL_CHARS = 40
 DATA_TOKENS = 700
 CATALOG_TOKENS = 2200
+SHORT_CATALOG_TOKENS = 0  # "as short as the notation allows": every description to its first phrase
+# The newest message is clipped to what is left rather than dropped, down to this many tokens.
+NEWEST_TURN_MIN_TOKENS = 20
+TICKER_KINDS = frozenset({"stock", "etf", "index", "fund"})
 
 Message = dict[str, Any]
 
@@ -58,68 +64,111 @@ Interfaces — name(args; ? optional; start/end are ISO dates; frame = {"$ref": 
 """
 
 
+@dataclass(frozen=True)
+class PromptShape:
+    """How much of each shortenable section goes into the prompt."""
+
+    history_tokens: int = HISTORY_TOKENS
+    turn_tokens: int = TURN_TOKENS
+    table_rows: int = TABLE_ROWS
+    data_tokens: int = DATA_TOKENS
+    all_entities: bool = True
+    short_catalog: bool = False
+
+
+FULL_SHAPE = PromptShape()
+
+
 def planning_messages(
     question: str,
     context: QuestionContext,
     registry: Registry,
     *,
     entity_hint: str = "",
+    shape: PromptShape = FULL_SHAPE,
 ) -> list[Message]:
-    """The messages of the planning call."""
-    system = SYSTEM_RULES + compact_catalog(registry)
+    """The messages of the planning call (`entity_hint` is the text of `entity_hint()`)."""
+    system = SYSTEM_RULES + compact_catalog(
+        registry, SHORT_CATALOG_TOKENS if shape.short_catalog else CATALOG_TOKENS
+    )
     if entity_hint:
         system += f"\n\nEntities with data here (others: status no_data):\n{entity_hint}"
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": request_text(question, context)},
+        {"role": "user", "content": request_text(question, context, shape)},
     ]
 
 
-def entity_hint(entities: list[Entity]) -> str:
-    """The entities with data, by kind: bare ids for tickers, `id name` for series."""
+def entity_hint(entities: Sequence[Entity], focus_kinds: Collection[str] | None = None) -> str:
+    """The entities with data, by kind: bare ids for tickers, `id name` for series.
+
+    With `focus_kinds`, only those kinds are listed in full; the others are counted in one line
+    (the model names them and the catalog resolves the names).
+    """
     by_kind: dict[str, list[Entity]] = {}
     for entity in entities:
         by_kind.setdefault(entity.kind, []).append(entity)
     lines = []
+    others: dict[str, int] = {}
     for kind, members in by_kind.items():
-        if kind in {"stock", "etf", "index", "fund"}:
+        if focus_kinds is not None and kind not in focus_kinds:
+            others[kind] = len(members)
+        elif kind in TICKER_KINDS:
             lines.append(f"{kind}: " + " ".join(entity.id for entity in members))
         else:
             lines.append(f"{kind}: " + "; ".join(f"{e.id} {e.name}" for e in members))
+    if others:
+        kinds = ", ".join(others)
+        lines.append(
+            f"and {sum(others.values())} more ({kinds}): use their names as ids, they are looked up"
+        )
     return "\n".join(lines)
 
 
-def request_text(question: str, context: QuestionContext) -> str:
-    """The user message: date, conversation, widgets and tables, then the question."""
+def request_text(question: str, context: QuestionContext, shape: PromptShape = FULL_SHAPE) -> str:
+    """The user message: date, conversation, widgets and tables, then the question (never cut)."""
     parts = [f"Today: {context.today.isoformat()} ({context.today.strftime('%A')})"]
-    history = history_text(context.history)
+    history = history_text(context.history, limit=shape.history_tokens, turn=shape.turn_tokens)
     if history:
         parts.append(f"Conversation so far, oldest first:\n<data>\n{defang(history)}\n</data>")
     if context.widgets and not context.tables:
-        widgets = defang(widgets_text(context))
+        widgets = defang(widgets_text(context, limit=shape.data_tokens // 2))
         parts.append(f"Dashboard widgets whose data you may request:\n<data>\n{widgets}\n</data>")
     if context.tables:
+        tables = tables_text(context.tables, rows=shape.table_rows, limit=shape.data_tokens)
         parts.append(
             "Client tables (entities of kind table, by name):\n<data>\n"
-            + defang(tables_text(context.tables))
+            + defang(tables)
             + "\n</data>"
         )
     parts.append(f"Question: {defang(question)}")
     return "\n\n".join(parts)
 
 
-def history_text(history: list[ChatMessage]) -> str:
-    """The last turns, each clipped, within `HISTORY_TOKENS` (newest kept first)."""
+def history_text(
+    history: list[ChatMessage], *, limit: int = HISTORY_TOKENS, turn: int = TURN_TOKENS
+) -> str:
+    """The latest messages within `limit` tokens, oldest first; older ones are dropped first.
+
+    Each message is clipped to `turn` tokens (answers carry long chart summaries). The newest
+    human/ai pair is clipped to what is left rather than dropped, so a follow-up keeps its referent.
+    """
     lines: list[str] = []
-    budget = HISTORY_TOKENS
-    for message in reversed(history[-HISTORY_TURNS:]):
-        text = clip_tokens(" ".join(message.content.split()), TURN_TOKENS)
+    left = limit
+    recent = history[-HISTORY_TURNS:]
+    for position, message in enumerate(reversed(recent)):
+        text = clip_tokens(" ".join(message.content.split()), turn)
         line = f"{message.role}: {text}"
         cost = count_tokens(line)
-        if cost > budget:
-            break
+        if cost > left:
+            if position >= 2 or left < NEWEST_TURN_MIN_TOKENS:
+                break
+            line = f"{message.role}: {clip_tokens(text, left - 4)}"
+            cost = count_tokens(line)
+            if cost > left:
+                break
         lines.append(line)
-        budget -= cost
+        left -= cost + 1  # the newline
     return "\n".join(reversed(lines))
 
 
@@ -127,11 +176,13 @@ def widget_label(index: int) -> str:
     return f"w{index + 1}"
 
 
-def widgets_text(context: QuestionContext) -> str:
+def widgets_text(context: QuestionContext, *, limit: int = DATA_TOKENS // 2) -> str:
+    """One line per widget, each within an equal share of `limit` so every label stays listed."""
+    share = max(limit // max(len(context.widgets), 1), 12)
     lines = []
     for index, widget in enumerate(context.widgets):
-        lines.append(f"- {widget_label(index)}: {_widget_line(widget)}")
-    return clip_tokens("\n".join(lines), DATA_TOKENS // 2)
+        lines.append(clip_tokens(f"- {widget_label(index)}: {_widget_line(widget)}", share))
+    return "\n".join(lines)
 
 
 def _widget_line(widget: WidgetInfo) -> str:
@@ -141,22 +192,29 @@ def _widget_line(widget: WidgetInfo) -> str:
     return f"{text}{f' [{params}]' if params else ''}"
 
 
-def tables_text(tables: list[ClientTable]) -> str:
-    """Each table's name, columns and first rows, within `DATA_TOKENS` in all."""
-    blocks = []
-    for table in tables:
-        rows = "\n".join(
-            " | ".join(_cell(value) for value in row) for row in table.rows[:TABLE_ROWS]
-        )
-        more = (
-            f"\n… {len(table.rows) - TABLE_ROWS} more rows" if len(table.rows) > TABLE_ROWS else ""
-        )
-        about = f" — {table.description}" if table.description else ""
-        blocks.append(
-            f'table "{table.name}"{about} ({len(table.rows)} rows)\n'
-            f"{' | '.join(table.columns)}\n{rows}{more}"
-        )
-    return clip_tokens("\n\n".join(blocks), DATA_TOKENS)
+def tables_text(
+    tables: list[ClientTable], *, rows: int = TABLE_ROWS, limit: int = DATA_TOKENS
+) -> str:
+    """Each table's name, columns and first rows, within `limit` tokens in all.
+
+    Fewer preview rows are shown until it fits; then each table is clipped to an equal share,
+    so every table's name stays listed.
+    """
+    for shown in range(rows, -1, -1):
+        text = "\n\n".join(_table_block(table, shown) for table in tables)
+        if count_tokens(text) <= limit:
+            return text
+    share = max(limit // max(len(tables), 1), 12)
+    return "\n\n".join(clip_tokens(_table_block(table, 0), share) for table in tables)
+
+
+def _table_block(table: ClientTable, rows: int) -> str:
+    preview = "".join("\n" + " | ".join(_cell(value) for value in row) for row in table.rows[:rows])
+    hidden = len(table.rows) - min(rows, len(table.rows))
+    more = f"\n… {hidden} more rows" if rows and hidden else ""
+    about = f" — {table.description}" if table.description else ""
+    columns = " | ".join(_cell(column) for column in table.columns)
+    return f'table "{table.name}"{about} ({len(table.rows)} rows)\n{columns}{preview}{more}'
 
 
 def repair_messages(previous_reply: str, problems: list[str]) -> list[Message]:
@@ -174,14 +232,14 @@ def repair_messages(previous_reply: str, problems: list[str]) -> list[Message]:
     ]
 
 
-def compact_catalog(registry: Registry) -> str:
+def compact_catalog(registry: Registry, limit: int = CATALOG_TOKENS) -> str:
     """`registry.catalog()` in shorter notation; descriptions are trimmed, first to their first
-    clause (before "; ") and then to their first phrase, only as far as needed to fit
-    `CATALOG_TOKENS`."""
+    clause (before "; ") and then to their first phrase, only as far as needed to fit `limit`.
+    Every interface and argument is always kept."""
     lines = [_compact_signature(line) for line in registry.catalog().splitlines()]
     text = "\n".join(lines)
     for separator in (r"; ", r"[:;(]"):
-        if count_tokens(text) <= CATALOG_TOKENS:
+        if count_tokens(text) <= limit:
             break
         text = "\n".join(_first_clause(line, separator) for line in lines)
     return text
