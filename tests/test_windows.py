@@ -162,6 +162,12 @@ WINDOWS = [
     ("msft 10d returns", "2022-12-18", "2022-12-28"),
     # several phrases: the window spans them all
     ("in 2019 and 2020", "2019-01-01", "2020-12-31"),
+    # ... except that written dates beat a named episode
+    ("the great recession, from 2007 through 2008", "2007-01-01", "2008-12-31"),
+    ("over the past couple of years", "2020-12-28", "2022-12-28"),
+    # a length right after a period is an indicator's setting when a setting word follows
+    ("AMD今年30日滚动波动率", "2022-01-01", "2022-12-28"),
+    ("今年14日RSI", "2022-01-01", "2022-12-28"),
 ]
 
 

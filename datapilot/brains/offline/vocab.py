@@ -78,6 +78,7 @@ Marker = Literal[
     "duration_after",
     "duration_before",
     "prepositions",
+    "parameter",
 ]
 TimeWord = Literal[
     "today",

@@ -634,6 +634,7 @@ class Grammar:
         self._infer_years(text, atoms, today)
         reading = TimeReading(spans=[a.span for a in atoms])
         windows: list[tuple[date | None, date | None]] = []
+        named: list[bool] = []
         for index, atom in enumerate(atoms):
             if atom.used:
                 continue
@@ -657,6 +658,12 @@ class Grammar:
                 continue
             reading.clauses.append(clause)
             windows.append((clause.start, clause.end))
+            named.append(atom.rule == "named" and clause.rule != "range")
+        if any(named) and not all(named):
+            # Dates written out are more precise than a named episode: "the great recession,
+            # from 2007 through 2008" means 2007–2008.
+            windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
+            reading.notes.append("dates given with a named episode: the dates decide")
         reading.durations = [
             a.duration for a in atoms if a.kind == "duration" and not a.used and a.duration
         ]
@@ -784,7 +791,11 @@ class Grammar:
             bounds = [day for day in (first, last, other_first, other_last) if day is not None]
             return clause(min(bounds), max(bounds), "range")
         if nxt is not None and nxt.kind == "duration" and nxt.duration and first:
-            if self._fullmatch("after_duration", after) or not after.strip():
+            # Side by side ("2019年1月半年") a length extends the period, unless it is an
+            # indicator's setting ("今年30日滚动波动率").
+            trailing = text[nxt.span[1] :]
+            setting = self._starts_with("parameter", trailing)
+            if self._fullmatch("after_duration", after) or (not after.strip() and not setting):
                 nxt.used = True
                 end_at = nxt.span[1]
                 return clause(first, nxt.duration.forward(first), "duration")
