@@ -151,3 +151,181 @@ def test_settings_copied_with_a_plain_string_key_still_work() -> None:
         update={"llm_api_key": "sk-b"}
     )
     assert resolve_config(settings).api_key.get_secret_value() == "sk-b"
+
+
+# --- long conversations: the prompt is fitted to its token budget --------------------------------
+
+LONG_QUESTION = "Compare Apple's and Microsoft's cumulative returns since 2020 and plot them"
+
+
+def _long_conversation(turns: int = 30) -> list[ChatMessage]:
+    """Alternating questions and long answers (answers carry chart and table summaries)."""
+    history = []
+    for turn in range(turns):
+        history.append(
+            ChatMessage(
+                role="human", content=f"question {turn}: how did JPM do in Q{turn % 4 + 1}?"
+            )
+        )
+        summary = " ".join(
+            f"JPM closed at {150 + turn + day / 10:.2f} on day {day};" for day in range(60)
+        )
+        history.append(ChatMessage(role="ai", content=f"answer {turn}: {summary}"))
+    return history
+
+
+def _widget_tables(count: int = 5) -> list[ClientTable]:
+    return [
+        ClientTable(
+            name=f"widget table {n}",
+            description=f"positions exported from dashboard widget {n}",
+            columns=["date", "ticker", "quantity", "price", "market value", "sector", "note"],
+            rows=[
+                [
+                    "2021-01-04",
+                    f"T{row}",
+                    row * 10,
+                    100.5 + row,
+                    1005.0 * row,
+                    "Technology",
+                    "x" * 30,
+                ]
+                for row in range(40)
+            ],
+        )
+        for n in range(count)
+    ]
+
+
+def _sent_tokens(messages: list[dict], schema_name: str = "datapilot_plan") -> int:
+    """Independent count: messages plus the response_format exactly as the client sends it."""
+    sent = {
+        "type": "json_schema",
+        "json_schema": {"name": schema_name, "schema": reply_schema(), "strict": False},
+    }
+    return count_chat(messages) + count_tokens(json.dumps(sent, separators=(",", ":")))
+
+
+def _fit(context: QuestionContext, budget: int = 4000):
+    from datapilot.brains.llm.budget import fit_planning_prompt, response_format_tokens
+    from datapilot.core.executor import default_registry
+    from datapilot.data import get_catalog
+
+    catalog = get_catalog()
+    focus = {match.entity.kind for match in catalog.mentions(LONG_QUESTION)}
+    registry = default_registry()
+    fitted = fit_planning_prompt(
+        LONG_QUESTION,
+        context,
+        registry,
+        entities=catalog.entities(available=True),
+        focus_kinds=focus,
+        budget=budget,
+        reserved=response_format_tokens(reply_schema()),
+    )
+    return fitted, registry, catalog
+
+
+def test_a_30_turn_conversation_with_5_tables_fits_the_budget() -> None:
+    history = _long_conversation(30)
+    context = QuestionContext(today=date(2024, 3, 1), history=history, tables=_widget_tables(5))
+    fitted, registry, _ = _fit(context)
+    system, user = fitted.messages[0]["content"], fitted.messages[1]["content"]
+
+    assert _sent_tokens(fitted.messages) <= 4000
+    assert fitted.tokens == _sent_tokens(fitted.messages) and fitted.fits
+    # Unfitted, the same request would not have fitted: the budget did the work.
+    from datapilot.brains.llm.prompt import entity_hint as full_hint
+
+    unfitted = planning_messages(
+        LONG_QUESTION,
+        context,
+        registry,
+        entity_hint=full_hint(_fit(context)[2].entities(available=True)),
+    )
+    assert _sent_tokens(unfitted) > 4000
+    # The question is intact and last; the interface catalog is whole.
+    assert user.endswith(f"Question: {LONG_QUESTION}")
+    assert compact_catalog(registry) in system
+    assert all(f"\n{name}(" in system for name in registry.names())
+    # The newest pair survives (the question whole, the answer's start), older turns go first.
+    assert history[-2].content in user
+    assert "answer 29: JPM closed at 179.00 on day 0;" in user
+    assert "question 0:" not in user and "answer 0:" not in user
+    # Every client table is still named, so get_client_table can be called on it.
+    assert all(f'table "widget table {n}"' in user for n in range(5))
+    # The entities the question mentions (stocks) are still listed by id.
+    assert "AAPL" in system and "MSFT" in system
+
+
+def test_a_short_conversation_is_sent_whole() -> None:
+    history = [
+        ChatMessage(role="human", content="Plot Apple in 2021"),
+        ChatMessage(role="ai", content="Apple rose 34% in 2021; the chart above shows it."),
+    ]
+    context = QuestionContext(today=date(2024, 3, 1), history=history)
+    fitted, registry, catalog = _fit(context)
+    assert fitted.trimmed == []
+    expected = planning_messages(
+        LONG_QUESTION, context, registry, entity_hint=entity_hint(catalog.entities(available=True))
+    )
+    assert fitted.messages == expected
+
+
+def test_the_entity_list_is_shortened_to_the_kinds_mentioned() -> None:
+    from datapilot.data import get_catalog
+
+    entities = get_catalog().entities(available=True)
+    short = entity_hint(entities, focus_kinds={"index"})
+    assert "^GSPC" in short and "AAPL" not in short and "GDPC1" not in short
+    others = [e for e in entities if e.kind != "index"]
+    assert short.splitlines()[-1].startswith(f"and {len(others)} more (")
+    assert count_tokens(short) < count_tokens(entity_hint(entities)) / 3
+
+
+def test_a_tighter_budget_cuts_more_but_keeps_question_and_catalog() -> None:
+    history = _long_conversation(30)
+    context = QuestionContext(today=date(2024, 3, 1), history=history, tables=_widget_tables(5))
+    roomy, registry, _ = _fit(context, budget=4000)
+    tight, _, _ = _fit(context, budget=3700)
+    assert tight.fits and _sent_tokens(tight.messages) <= 3700 < _sent_tokens(roomy.messages)
+    assert tight.messages[1]["content"].endswith(f"Question: {LONG_QUESTION}")
+    assert all(f"\n{name}(" in tight.messages[0]["content"] for name in registry.names())
+
+
+def test_history_clips_the_newest_answer_rather_than_dropping_it() -> None:
+    history = [
+        ChatMessage(role="human", content="Plot Apple in 2021"),
+        ChatMessage(role="ai", content="Apple " + "rose steadily " * 300),
+    ]
+    text = history_text(history, limit=60)
+    assert text.startswith("human: Plot Apple in 2021\nai: Apple rose")
+    assert text.endswith("…") and count_tokens(text) <= 60
+
+
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+async def test_the_planner_sends_a_prompt_within_the_settings_budget() -> None:
+    from llm_cases.support import client_for
+
+    from datapilot.brains.llm.planner import Planner
+    from datapilot.core.executor import default_registry
+    from datapilot.data import get_catalog
+    from datapilot.llm.scripted import Reply, ScriptedEndpoint
+
+    budget = Settings(llm_prompt_tokens=3800).llm_prompt_tokens
+    context = QuestionContext(
+        today=date(2024, 3, 1), history=_long_conversation(30), tables=_widget_tables(5)
+    )
+    refusal = json.dumps({"status": "out_of_scope", "message": "not data"})
+    with ScriptedEndpoint([Reply(content=refusal)]) as endpoint:
+        client = client_for(endpoint)
+        planner = Planner(client, default_registry(), get_catalog(), prompt_tokens=budget)
+        try:
+            await planner.plan(LONG_QUESTION, context)
+        finally:
+            await client.aclose()
+    sent = endpoint.requests[0]
+    schema = count_tokens(json.dumps(sent.response_format, separators=(",", ":")))
+    assert count_chat(sent.messages) + schema <= budget
+    assert sent.messages[-1]["content"].endswith(f"Question: {LONG_QUESTION}")

@@ -153,17 +153,21 @@ def history_text(
     Each message is clipped to `turn` tokens (answers carry long chart summaries). The newest
     human/ai pair is clipped to what is left rather than dropped, so a follow-up keeps its referent.
     """
+    recent = [
+        f"{message.role}: {clip_tokens(' '.join(message.content.split()), turn)}"
+        for message in history[-HISTORY_TURNS:]
+    ]
     lines: list[str] = []
     left = limit
-    recent = history[-HISTORY_TURNS:]
-    for position, message in enumerate(reversed(recent)):
-        text = clip_tokens(" ".join(message.content.split()), turn)
-        line = f"{message.role}: {text}"
+    for position, line in enumerate(reversed(recent)):
         cost = count_tokens(line)
-        if cost > left:
-            if position >= 2 or left < NEWEST_TURN_MIN_TOKENS:
+        # The newest message leaves room for the one before it: the pair goes together.
+        partner = count_tokens(recent[-2]) + 1 if position == 0 and len(recent) > 1 else 0
+        if cost + partner > left:
+            if position >= 2 or left - partner < NEWEST_TURN_MIN_TOKENS:
                 break
-            line = f"{message.role}: {clip_tokens(text, left - 4)}"
+            role, _, text = line.partition(": ")
+            line = f"{role}: {clip_tokens(text, left - partner - 4)}"
             cost = count_tokens(line)
             if cost > left:
                 break
