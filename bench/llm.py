@@ -1,6 +1,6 @@
 """LLM calls and planning-prompt tokens per question, with a scripted model, on the shared corpus.
 
-    python bench/llm.py [--corpus DIR] [--limit N] [--plan-only]
+    python bench/llm.py [--corpus DIR] [--limit N] [--plan-only] [--long N]
 
 For every corpus question a scripted OpenAI-compatible endpoint on loopback answers the planning
 call with the plan the offline planner makes for that question (so the plan is valid and the
@@ -9,7 +9,9 @@ brain included, and the endpoint records what was sent. Prompt tokens are counte
 the o200k_base tokenizer (bpe-openai): the planning messages plus the JSON schema sent as
 `response_format`. Compared with Data-Copilot's pipeline: about 14,000 prompt tokens over 5
 sequential calls for one stock question. Targets: <= 2 calls per typical question, planning
-prompt <= 4,000 tokens.
+prompt <= 4,000 tokens. The long-conversation scenario asks the first N questions again after a
+30-turn conversation (long answers) with 5 client tables, and reports the fitted prompt beside
+what the same request would have cost unfitted.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ DATA_COPILOT_CALLS = 5
 TARGET_TOKENS = 4_000
 TARGET_CALLS = 2
 SUMMARY_TEXT = "I ran the plan; the chart and table above show the results."
+LONG_TURNS = 30
+LONG_TABLES = 5
 
 
 @dataclass
@@ -42,6 +46,39 @@ class Measured:
     planning_tokens: int
     schema_tokens: int
     usage_prompt_tokens: int
+    unfitted_tokens: int = 0
+
+
+def long_context(today: date) -> Any:
+    """A 30-turn conversation whose answers summarise charts, and 5 widget tables of 40 rows."""
+    from datapilot.core.context import ChatMessage, ClientTable, QuestionContext
+
+    history = []
+    for turn in range(LONG_TURNS):
+        history.append(ChatMessage(role="human", content=f"How did JPM do in Q{turn % 4 + 1}?"))
+        summary = " ".join(f"JPM closed at {150 + day / 10:.2f} on day {day};" for day in range(60))
+        history.append(ChatMessage(role="ai", content=summary))
+    tables = [
+        ClientTable(
+            name=f"widget {n}",
+            columns=["date", "ticker", "quantity", "price", "market value", "sector"],
+            rows=[["2021-01-04", f"T{row}", row * 10, 100.5, 1005.0, "Tech"] for row in range(40)],
+        )
+        for n in range(LONG_TABLES)
+    ]
+    return QuestionContext(today=today, history=history, tables=tables)
+
+
+def unfitted_tokens(question: str, context: Any, schema_tokens: int) -> int:
+    """What the planning prompt would cost with every section at its own cap, no overall budget."""
+    from datapilot.brains.llm.prompt import entity_hint, planning_messages
+    from datapilot.core.executor import default_registry
+    from datapilot.data import get_catalog
+    from datapilot.llm import count_chat
+
+    hint = entity_hint(get_catalog().entities(available=True))
+    messages = planning_messages(question, context, default_registry(), entity_hint=hint)
+    return count_chat(messages) + schema_tokens
 
 
 def corpus(directory: Path) -> list[dict[str, Any]]:
@@ -68,7 +105,7 @@ def reply_for(understanding: Any) -> str:
     return json.dumps(body, ensure_ascii=False)
 
 
-async def measure(case: dict[str, Any], plan_only: bool) -> Measured:
+async def measure(case: dict[str, Any], plan_only: bool, long: bool = False) -> Measured:
     from datapilot.brains.llm import LLMBrain
     from datapilot.brains.offline import OfflineBrain
     from datapilot.core.context import QuestionContext
@@ -77,9 +114,10 @@ async def measure(case: dict[str, Any], plan_only: bool) -> Measured:
     from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
     from datapilot.settings import Settings
 
-    context = QuestionContext(today=date.fromisoformat(case["today"]))
-    offline = await OfflineBrain().understand(case["query"], context)
+    today = date.fromisoformat(case["today"])
+    offline = await OfflineBrain().understand(case["query"], QuestionContext(today=today))
     planned = reply_for(offline)
+    context = long_context(today) if long else QuestionContext(today=today)
 
     def script(request: ChatRequest) -> Reply:
         return Reply(content=SUMMARY_TEXT if request.stream else planned)
@@ -100,7 +138,20 @@ async def measure(case: dict[str, Any], plan_only: bool) -> Measured:
         planning_tokens=count_chat(planning.messages) + schema_tokens,
         schema_tokens=schema_tokens,
         usage_prompt_tokens=answer.usage.prompt_tokens,
+        unfitted_tokens=unfitted_tokens(case["query"], context, schema_tokens) if long else 0,
     )
+
+
+def report_long(rows: list[Measured]) -> bool:
+    fitted = [row.planning_tokens for row in rows]
+    unfitted = [row.unfitted_tokens for row in rows]
+    print(
+        f"long conversation ({LONG_TURNS} turns, {LONG_TABLES} client tables), "
+        f"{len(rows)} questions: planning prompt p50 {statistics.median(fitted):,.0f}, "
+        f"max {max(fitted):,} (target <= {TARGET_TOKENS:,}); unfitted it would be "
+        f"p50 {statistics.median(unfitted):,.0f}, max {max(unfitted):,}"
+    )
+    return max(fitted) <= TARGET_TOKENS
 
 
 def report(rows: list[Measured]) -> bool:
@@ -159,6 +210,12 @@ async def main() -> int:
     parser.add_argument("--corpus", type=Path, default=default, help="Folder of *.jsonl cases.")
     parser.add_argument("--limit", type=int, default=0, help="Only the first N questions.")
     parser.add_argument("--plan-only", action="store_true", help="Skip execution and summary.")
+    parser.add_argument(
+        "--long",
+        type=int,
+        default=20,
+        help="Questions in the long-conversation scenario (0: skip).",
+    )
     options = parser.parse_args()
     cases = corpus(options.corpus)
     if not cases:
@@ -169,6 +226,11 @@ async def main() -> int:
     rows = [await measure(case, options.plan_only) for case in cases]
     ok = report(rows)
     print(f"planning prompt parts (o200k): {breakdown()}; the rest is the request itself")
+    if options.long:
+        long_rows = [
+            await measure(case, options.plan_only, long=True) for case in cases[: options.long]
+        ]
+        ok = report_long(long_rows) and ok
     return 0 if ok else 1
 
 
