@@ -136,7 +136,7 @@ def test_the_pipeline_gives_exactly_one_answer(data, text: str) -> None:
     ("text", "start", "end"),
     [
         # Found by fuzzing: a range written latest first ran backwards (start after end).
-        ("from 2022 to 2010", date(2010, 1, 1), TODAY),
+        ("from 2022 to 2010", date(2010, 1, 1), date(2022, 12, 31)),
         ("from March 2021 to Jan 2020", date(2020, 1, 1), date(2021, 3, 31)),
         # Found by fuzzing: lengths reaching before year 1 raised ValueError.
         ("past 3000 years", date.min, TODAY),

@@ -92,7 +92,7 @@ WINDOWS = [
     ("2020年第二季度", "2020-04-01", "2020-06-30"),
     ("2021年前三季度", "2021-01-01", "2021-09-30"),
     ("2020年上半年", "2020-01-01", "2020-06-30"),
-    ("今年下半年", "2022-07-01", "2022-12-28"),
+    ("今年下半年", "2022-07-01", "2022-12-31"),
     ("H1 2020", "2020-01-01", "2020-06-30"),
     ("first half of 2021", "2021-01-01", "2021-06-30"),
     ("the second half of last year", "2021-07-01", "2021-12-31"),
@@ -283,10 +283,14 @@ def test_since_first_date_is_left_to_the_entity() -> None:
         assert reading.from_first and reading.start is None and reading.end == TODAY
 
 
-def test_window_ending_after_today_stops_today() -> None:
+def test_a_named_calendar_period_keeps_its_calendar_end_past_today() -> None:
+    # DESIGN: "in 2019 → the calendar year", "Q1..Q4, H1/H2 → calendar quarter/half"; only the
+    # "this …" words (this year, YTD, this quarter) end today.
     reading = read_time("in 2022", date(2022, 3, 15))
-    assert (reading.start, reading.end) == (date(2022, 1, 1), date(2022, 3, 15))
+    assert (reading.start, reading.end) == (date(2022, 1, 1), date(2022, 12, 31))
     assert any("after today" in note for note in reading.notes)
+    this_year = read_time("this year", date(2022, 3, 15))
+    assert (this_year.start, this_year.end) == (date(2022, 1, 1), date(2022, 3, 15))
 
 
 def test_default_window_is_the_past_year() -> None:

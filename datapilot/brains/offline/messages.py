@@ -389,9 +389,9 @@ def _chinese_line(line: str, lookup: Callable[[str], Entity | None]) -> str:
     match = re.match(r"^beta needs a market: (?P<name>.+) \((?P<id>\S+)\)$", line)
     if match:
         return f"贝塔需要市场基准：{match['name']}（{match['id']}）"
-    match = re.match(r"^the window ends after today; it stops at (?P<d>\S+)$", line)
+    match = re.match(r"^the window ends after today; data can only reach (?P<d>\S+)$", line)
     if match:
-        return f"窗口结束于今天之后，截至 {match['d']}"
+        return f"窗口结束于今天之后，数据最多到 {match['d']}"
     for pattern, render in _RULES:
         match = pattern.match(line)
         if match:

@@ -678,9 +678,8 @@ class Grammar:
                 reading.notes.append("several time phrases: the window spans all of them")
             if reading.end > today:
                 reading.notes.append(
-                    f"the window ends after today; it stops at {today.isoformat()}"
+                    f"the window ends after today; data can only reach {today.isoformat()}"
                 )
-                reading.end = today
             if reading.start is None and not reading.from_first:
                 reading.start = _one_year_before(reading.end)
                 reading.notes.append("no start given: one year before the end")
