@@ -12,6 +12,19 @@ ChartType = Literal["line", "bar", "candlestick", "scatter", "area", "pie"]
 Frequency = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
 
 
+def frequency_of_gap(days: float) -> Frequency:
+    """The frequency a typical gap between observations suggests (e.g. the median gap in days)."""
+    if days <= 4:
+        return "daily"
+    if days <= 10:
+        return "weekly"
+    if days <= 45:
+        return "monthly"
+    if days <= 120:
+        return "quarterly"
+    return "annual"
+
+
 class EntityRef(BaseModel):
     """An entity named by the question, resolved to a stable catalog id."""
 

@@ -13,13 +13,14 @@ from typing import Annotated, Any, Literal
 import numpy as np
 import pandas as pd
 
+from datapilot.core.intent import Frequency, frequency_of_gap
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 FrameKind = Literal[
     "timeseries", "ohlcv", "indicator", "cross_section", "matrix", "forecast", "stats"
 ]
-Freq = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
+Freq = Frequency
 
 PERIODS_PER_YEAR: dict[Freq, int] = {
     "daily": 252,
@@ -155,16 +156,9 @@ def infer_freq(index: pd.DatetimeIndex) -> Freq:
     """Classify the spacing of a date index by its median gap."""
     if len(index) < 2:
         return "daily"
-    gap = float(np.median(np.diff(index.values).astype("timedelta64[D]").astype(float)))
-    if gap <= 4:
-        return "daily"
-    if gap <= 10:
-        return "weekly"
-    if gap <= 45:
-        return "monthly"
-    if gap <= 120:
-        return "quarterly"
-    return "annual"
+    return frequency_of_gap(
+        float(np.median(np.diff(index.values).astype("timedelta64[D]").astype(float)))
+    )
 
 
 def window(frame: pd.DataFrame, start: date | None, end: date | None) -> pd.DataFrame:

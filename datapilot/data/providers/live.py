@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from datapilot.core.intent import EntityKind, Frequency
+from datapilot.core.intent import EntityKind, Frequency, frequency_of_gap
 from datapilot.data.catalog import Entity
 from datapilot.data.providers.http import ProviderError
 
@@ -216,16 +216,7 @@ def infer_frequency(dates: Iterable[Any]) -> Frequency:
     index = pd.DatetimeIndex(pd.to_datetime(list(dates))).sort_values()
     if len(index) < 3:
         return "daily"
-    gap = pd.Series(index).diff().dt.days.median()
-    if gap <= 4:
-        return "daily"
-    if gap <= 10:
-        return "weekly"
-    if gap <= 45:
-        return "monthly"
-    if gap <= 120:
-        return "quarterly"
-    return "annual"
+    return frequency_of_gap(pd.Series(index).diff().dt.days.median())
 
 
 def empty_prices() -> pd.DataFrame:
