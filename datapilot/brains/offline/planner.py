@@ -231,16 +231,8 @@ class _Planner:
                     task="data",
                 )
             )
-        output = (
-            parts[0]
-            if len(parts) == 1
-            else self.builder.add(
-                "merge_frames",
-                {"frames": [frame(p) for p in parts]},
-                name="merged",
-                description=self._say("Put the prices and series side by side", "合并价格和序列"),
-                task="processing",
-            )
+        output = self._merged(
+            parts, "merged", self._say("Put the prices and series side by side", "合并价格和序列")
         )
         if prices and freq in ("quarterly", "annual"):
             output = self.builder.add(
@@ -279,6 +271,18 @@ class _Planner:
         )
 
     # --- outputs ---------------------------------------------------------------------------
+
+    def _merged(self, parts: list[str], name: str, description: str) -> str:
+        """The one part itself, or a merge of several parts side by side."""
+        if len(parts) == 1:
+            return parts[0]
+        return self.builder.add(
+            "merge_frames",
+            {"frames": [frame(p) for p in parts]},
+            name=name,
+            description=description,
+            task="processing",
+        )
 
     def _say(self, english: str, chinese: str) -> str:
         """Task and step descriptions in the question's language."""
@@ -670,16 +674,8 @@ class _Planner:
                     task="processing",
                 )
             )
-        result = (
-            parts[0]
-            if len(parts) == 1
-            else self.builder.add(
-                "merge_frames",
-                {"frames": [frame(p) for p in parts]},
-                name="statistics",
-                description=self._say("Put the statistics side by side", "合并统计结果"),
-                task="processing",
-            )
+        result = self._merged(
+            parts, "statistics", self._say("Put the statistics side by side", "合并统计结果")
         )
         self.primary = result
         what = "returns" if of_returns else ("close" if r.price_entities else "value")
