@@ -21,9 +21,9 @@ from datetime import date
 from pathlib import Path
 
 from datapilot.core.context import QuestionContext
-from datapilot.core.executor import default_registry, execute
+from datapilot.engine.executor import default_registry, execute
 from datapilot.core.outputs import ChartOutput
-from datapilot.core.pipeline import build_interface_context
+from datapilot.engine.pipeline import build_interface_context
 from datapilot.core.plan import Call, Plan, Step, check_plan, ref
 from datapilot.interfaces.registry import Registry
 
@@ -248,7 +248,7 @@ async def measure(plan: Plan, registry: Registry, today: date, png_dir: Path | N
     for record in run.calls:
         stages[_STAGE_OF[registry.get(record.interface).category]] += record.elapsed_ms
     if png_dir is not None:
-        from datapilot.core.charts import to_png
+        from datapilot.render.charts import to_png
 
         started = time.perf_counter()
         for number, output in enumerate(run.outputs):

@@ -72,7 +72,7 @@ def long_context(today: date) -> Any:
 def unfitted_tokens(question: str, context: Any, schema_tokens: int) -> int:
     """What the planning prompt would cost with every section at its own cap, no overall budget."""
     from datapilot.brains.llm.prompt import entity_hint, planning_messages
-    from datapilot.core.executor import default_registry
+    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
     from datapilot.llm import count_chat
 
@@ -109,7 +109,7 @@ async def measure(case: dict[str, Any], plan_only: bool, long: bool = False) -> 
     from datapilot.brains.llm import LLMBrain
     from datapilot.brains.offline import OfflineBrain
     from datapilot.core.context import QuestionContext
-    from datapilot.core.pipeline import ask
+    from datapilot.engine.pipeline import ask
     from datapilot.llm import count_chat, count_tokens
     from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
     from datapilot.settings import Settings
@@ -190,7 +190,7 @@ def breakdown() -> str:
     """Where the planning prompt's tokens go."""
     from datapilot.brains.llm.prompt import SYSTEM_RULES, compact_catalog, entity_hint
     from datapilot.brains.llm.reply import reply_schema
-    from datapilot.core.executor import default_registry
+    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
     from datapilot.llm import count_tokens
 

@@ -163,7 +163,7 @@ async def evaluate(
     offline: bool = False,
 ) -> Report:
     """Run every case through the pipeline and score it."""
-    from datapilot.core.pipeline import ask
+    from datapilot.engine.pipeline import ask
 
     results = []
     for case in cases:

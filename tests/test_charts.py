@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from matplotlib.image import imread
 
-from datapilot.core.charts import to_plotly, to_png
+from datapilot.render.charts import to_plotly, to_png
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
 from datapilot.interfaces import frame as F
 from datapilot.interfaces import prediction as PR
@@ -178,7 +178,7 @@ def test_rendering_replaces_an_existing_file(charts, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["line", "candlestick"])
 def test_chinese_text_renders_with_a_cjk_font(name: str, charts, tmp_path: Path) -> None:
-    from datapilot.core.charts import font_families
+    from datapilot.render.charts import font_families
 
     if len(font_families()) < 2:
         pytest.skip("no font with Chinese glyphs is installed (mplfonts or a CJK system font)")

@@ -10,7 +10,7 @@ import pytest
 from toy_interfaces import make_registry, toy_context, toy_prices
 from typer.testing import CliRunner
 
-import datapilot.core.pipeline as pipeline
+import datapilot.engine.pipeline as pipeline
 from datapilot.cli import app
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 

@@ -12,7 +12,7 @@ from datapilot.cli import app
 runner = CliRunner()
 
 # What a user waits for on every command, even `datapilot version`, if it loads at start-up.
-HEAVY = ("pandas", "numpy", "httpx", "datapilot.data.providers.live", "datapilot.core.summary")
+HEAVY = ("pandas", "numpy", "httpx", "datapilot.data.providers.live", "datapilot.engine.summary")
 
 
 def test_starting_the_command_loads_no_data_stack() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from datapilot.core.client_data import parse_client_data, tables_to_text
+from datapilot.data.client_data import parse_client_data, tables_to_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"
 

@@ -9,7 +9,7 @@ import pytest
 from toy_interfaces import make_registry, toy_context, toy_prices
 
 from datapilot.core.events import OutputEvent, StepFinished, StepStarted
-from datapilot.core.executor import execute
+from datapilot.engine.executor import execute
 from datapilot.core.plan import Call, Plan, PlanError, Step, ref
 
 

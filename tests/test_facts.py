@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from toy_interfaces import toy_prices
 
-from datapilot.core.facts import (
+from datapilot.engine.facts import (
     MAX_FACTS_PER_CALL,
     facts_of,
     format_value,

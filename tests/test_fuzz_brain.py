@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from datapilot.brains.offline import OfflineBrain
 from datapilot.brains.offline.windows import read_time
 from datapilot.core.context import QuestionContext
-from datapilot.core.executor import default_registry
+from datapilot.engine.executor import default_registry
 from datapilot.core.plan import validate_plan
 from datapilot.core.understanding import Understanding
 
@@ -116,7 +116,7 @@ def test_offline_brain_reads_anything_into_a_valid_understanding(
 @given(text=questions)
 def test_the_pipeline_gives_exactly_one_answer(data, text: str) -> None:
     from datapilot.core.events import Done
-    from datapilot.core.pipeline import run
+    from datapilot.engine.pipeline import run
 
     async def answers() -> list[Done]:
         context = QuestionContext(today=TODAY, brain="offline", offline=True)

@@ -7,7 +7,7 @@ import json
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from datapilot.core.client_data import parse_client_data
+from datapilot.data.client_data import parse_client_data
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8)

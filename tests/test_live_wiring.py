@@ -142,7 +142,7 @@ def test_without_a_live_provider_readers_never_reach_the_providers(
 
 async def test_a_question_about_an_entity_without_bundled_data_is_answered_live(live) -> None:
     from datapilot.core.context import QuestionContext
-    from datapilot.core.pipeline import ask
+    from datapilot.engine.pipeline import ask
 
     _, provider = live
     question = "Tesla stock price from March to May 2024"

@@ -11,8 +11,8 @@ from llm_cases.support import LOOPBACK, time_limit
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import ClientTable, QuestionContext, WidgetInfo
 from datapilot.core.events import Done, NeedsClientData, TextDelta
-from datapilot.core.pipeline import run
-from datapilot.core.summary import template_summary
+from datapilot.engine.pipeline import run
+from datapilot.engine.summary import template_summary
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.health import forget_health
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
@@ -168,7 +168,7 @@ async def test_widget_data_round_trip() -> None:
 
 def test_template_is_what_the_fallback_delivers() -> None:
     # Guards the assumption the tests above make about the template's first words.
-    from datapilot.brains.base import Understanding
+    from datapilot.engine.brain import Understanding
     from datapilot.core.results import RunResult
 
     assert template_summary("q", Understanding(), RunResult()).startswith("I ")

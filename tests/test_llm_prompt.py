@@ -37,7 +37,7 @@ def _schema_tokens() -> int:
 def test_planning_prompt_for_every_corpus_question_fits_4000_tokens() -> None:
     if not CORPUS.exists():
         pytest.skip(f"the shared corpus is not beside the repository ({CORPUS})")
-    from datapilot.core.executor import default_registry
+    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
 
     registry = default_registry()
@@ -208,7 +208,7 @@ def _sent_tokens(messages: list[dict], schema_name: str = "datapilot_plan") -> i
 
 def _fit(context: QuestionContext, budget: int = 4000):
     from datapilot.brains.llm.budget import fit_planning_prompt, response_format_tokens
-    from datapilot.core.executor import default_registry
+    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
 
     catalog = get_catalog()
@@ -309,7 +309,7 @@ async def test_the_planner_sends_a_prompt_within_the_settings_budget() -> None:
     from llm_cases.support import client_for
 
     from datapilot.brains.llm.planner import Planner
-    from datapilot.core.executor import default_registry
+    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
     from datapilot.llm.scripted import Reply, ScriptedEndpoint
 

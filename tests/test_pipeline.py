@@ -10,12 +10,12 @@ from toy_interfaces import make_registry, toy_context, toy_prices
 
 import datapilot.brains as brains
 from datapilot.brains import BrainUnavailable, select_brain
-from datapilot.brains.base import Understanding
+from datapilot.engine.brain import Understanding
 from datapilot.brains.plan import PlanBrain
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.events import Done, Failed
-from datapilot.core.facts import format_value, grounded
-from datapilot.core.pipeline import ask, run
+from datapilot.engine.facts import format_value, grounded
+from datapilot.engine.pipeline import ask, run
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.settings import Settings
 
@@ -215,7 +215,7 @@ async def test_plan_only_stops_after_planning() -> None:
 
 async def test_client_tables_reach_interfaces() -> None:
     from datapilot.core.context import ClientTable
-    from datapilot.core.pipeline import build_interface_context
+    from datapilot.engine.pipeline import build_interface_context
 
     context = QuestionContext(
         today=TODAY, tables=[ClientTable(name="mine", columns=["a"], rows=[[1], [2]])]

@@ -8,7 +8,7 @@ import math
 from openbb_ai.models import ClientArtifact
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, FitLine, Panel, TableOutput
-from datapilot.server.openbb_artifacts import ArtifactNamer, chart_artifacts, table_artifact
+from datapilot.server.openbb.artifacts import ArtifactNamer, chart_artifacts, table_artifact
 
 ROWS = [
     ["2015-01-02", 10.0, 11.0, 9.5, 10.5, 1000, 10.2, 0.10, 0.05, 0.05, 55.0],

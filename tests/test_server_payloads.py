@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from datapilot.server.openbb_context import QueryInputError, prepare_query
-from datapilot.server.openbb_request import WorkspaceQuery
+from datapilot.server.openbb.context import QueryInputError, prepare_query
+from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 from toy_interfaces import make_registry, toy_context, toy_prices
 
-from datapilot.brains.base import Understanding
-from datapilot.core.executor import execute
-from datapilot.core.facts import format_value, grounded, numbers_in
+from datapilot.engine.brain import Understanding
+from datapilot.engine.executor import execute
+from datapilot.engine.facts import format_value, grounded, numbers_in
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.core.results import CallRecord, RunResult
-from datapilot.core.summary import is_chinese, template_summary
+from datapilot.engine.summary import is_chinese, template_summary
 
 TASKS = [
     Task(kind="data", instruction="Fetch closing prices of AAA and BBB"),
@@ -108,7 +108,7 @@ def test_ranked_cross_section_is_quoted_in_rank_order() -> None:
     )
     table.attrs = {"kind": "cross_section", "unit": "%", "title": "Period return"}
     plan = Plan(steps=[Step(calls=[Call(interface="rank_it", output="ranked")])])
-    from datapilot.core.facts import facts_of
+    from datapilot.engine.facts import facts_of
 
     run = RunResult(
         calls=[
@@ -131,7 +131,7 @@ def test_nothing_ran() -> None:
 
 
 def _record(output: str, interface: str, frame: pd.DataFrame) -> CallRecord:
-    from datapilot.core.facts import facts_of
+    from datapilot.engine.facts import facts_of
 
     return CallRecord(
         output=output, interface=interface, status="ok", facts=facts_of(output, frame)
@@ -201,7 +201,7 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     ],
 )
 def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
-    from datapilot.core.summary import _title_zh
+    from datapilot.engine.summary import _title_zh
 
     assert _title_zh(title, {"US real GDP": "实际GDP"}) == chinese
 
@@ -218,13 +218,13 @@ def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
     ],
 )
 def test_units_in_chinese(unit: str, chinese: str) -> None:
-    from datapilot.core.summary import _unit_zh
+    from datapilot.engine.summary import _unit_zh
 
     assert _unit_zh(unit) == chinese
 
 
 def test_understood_line_speaks_the_question_language() -> None:
-    from datapilot.core.summary import understood_line
+    from datapilot.engine.summary import understood_line
 
     english = Intent(rewritten="Plot Apple from 2018-01-23 to 2019-03-13")
     chinese = Intent(rewritten="IBM从2012年3月28日到2012年9月28日的K线图")

@@ -8,7 +8,7 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
-from datapilot.core import pipeline
+from datapilot.engine import pipeline
 from datapilot.interfaces import prediction
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
@@ -28,7 +28,7 @@ def test_a_warm_up_question_that_fails_is_reported(
     data, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(pipeline, "_WARM_UP_QUESTION", "What is the weather in Paris?")
-    with caplog.at_level(logging.WARNING, logger="datapilot.core.pipeline"):
+    with caplog.at_level(logging.WARNING, logger="datapilot.engine.pipeline"):
         pipeline.warm_up()
     assert any("answer failed" in r.getMessage() for r in caplog.records)
 
@@ -40,7 +40,7 @@ def test_a_failing_step_is_logged_and_the_rest_still_run(
         raise ImportError("no module named arch")
 
     monkeypatch.setattr(prediction, "preload", broken)
-    with caplog.at_level(logging.WARNING, logger="datapilot.core.pipeline"):
+    with caplog.at_level(logging.WARNING, logger="datapilot.engine.pipeline"):
         timings = pipeline.warm_up()
     assert list(timings) == STAGES
     assert any(

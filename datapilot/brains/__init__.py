@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from datapilot.brains.base import Brain, Understanding
+from datapilot.engine.brain import Brain, Understanding
 from datapilot.core.context import QuestionContext
 from datapilot.settings import BrainChoice, Settings
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from datapilot.brains.base import Understanding
+from datapilot.engine.brain import Understanding
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import Intent
 from datapilot.core.plan import Plan
 from datapilot.core.results import RunResult
-from datapilot.core.summary import summary_chunks
+from datapilot.engine.summary import summary_chunks
 
 
 class PlanBrain:

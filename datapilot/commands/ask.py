@@ -68,7 +68,7 @@ def ask(
     """
     from datapilot.brains.plan import PlanBrain
     from datapilot.core.context import QuestionContext
-    from datapilot.core.pipeline import run
+    from datapilot.engine.pipeline import run
     from datapilot.settings import get_settings
 
     settings = get_settings()
@@ -93,7 +93,7 @@ def ask(
     else:
         from rich.console import Console
 
-        from datapilot.terminal import print_files, render
+        from datapilot.render.terminal import print_files, render
 
         console = Console()
         answer = asyncio.run(render(events, console))
@@ -143,7 +143,7 @@ def write_outputs(answer: Answer, out_dir: Path) -> list[Path]:
 def _write_chart(chart: ChartOutput, out_dir: Path, stem: str) -> list[Path]:
     import plotly.io as pio
 
-    from datapilot.core.charts import to_plotly, to_png
+    from datapilot.render.charts import to_plotly, to_png
 
     png = out_dir / f"{stem}.png"
     partial = out_dir / f".{stem}.partial.png"

@@ -15,7 +15,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from datapilot import __version__
-from datapilot.server import api, health, openbb
+from datapilot.server import api, health
+from datapilot.server.openbb import routes as openbb
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
 from datapilot.settings import Settings, get_settings
 
@@ -26,7 +27,7 @@ log = logging.getLogger(__name__)
 @asynccontextmanager
 async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
     """Start serving only once the one-time costs are paid (off the event loop)."""
-    from datapilot.core.pipeline import warm_up
+    from datapilot.engine.pipeline import warm_up
 
     timings = await asyncio.to_thread(warm_up)
     log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)

@@ -26,7 +26,7 @@ _GRACE_S = 0.5
 
 def pipeline_events(question: str, context: QuestionContext, settings: Settings) -> Any:
     """The pipeline's event stream (looked up at call time, so it can be swapped in tests)."""
-    from datapilot.core.pipeline import run
+    from datapilot.engine.pipeline import run
 
     return run(question, context, settings=settings)
 

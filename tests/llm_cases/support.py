@@ -11,7 +11,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import pandas as pd
 import pytest
 
-from datapilot.brains.base import Understanding
+from datapilot.engine.brain import Understanding
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import Intent
 from datapilot.core.plan import Call, Plan, Step, ref

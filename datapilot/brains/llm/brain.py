@@ -10,14 +10,14 @@ import importlib
 from collections.abc import AsyncIterator
 from urllib.parse import urlparse
 
-from datapilot.brains.base import Brain, Understanding
+from datapilot.engine.brain import Brain, Understanding
 from datapilot.brains.llm.grounding import CatalogLike
 from datapilot.brains.llm.planner import Planner, PlanningFailed
 from datapilot.brains.llm.summary import grounded_summary
 from datapilot.core.answer import Usage
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
-from datapilot.core.summary import is_chinese, summary_chunks
+from datapilot.engine.summary import is_chinese, summary_chunks
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import LLMClient, LLMConfig, LLMError, LLMTimeout, LLMUnavailable, UsageMeter
 from datapilot.llm.config import resolve_config
@@ -142,7 +142,7 @@ class LLMBrain:
 
     def _get_registry(self) -> Registry:
         if self._registry is None:
-            from datapilot.core.executor import default_registry
+            from datapilot.engine.executor import default_registry
 
             self._registry = default_registry()
         return self._registry

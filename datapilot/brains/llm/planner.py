@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from datapilot.brains.base import Understanding
+from datapilot.engine.brain import Understanding
 from datapilot.brains.llm.budget import (
     DEFAULT_BUDGET,
     FittedPrompt,
@@ -26,7 +26,7 @@ from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_sche
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
 from datapilot.core.plan import check_plan
-from datapilot.core.summary import is_chinese
+from datapilot.engine.summary import is_chinese
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import (
     LLMClient,

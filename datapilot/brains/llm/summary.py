@@ -15,11 +15,11 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 
-from datapilot.brains.base import Understanding
+from datapilot.engine.brain import Understanding
 from datapilot.brains.llm.prompt import clip_tokens, defang
-from datapilot.core.facts import format_fact, ungrounded
+from datapilot.engine.facts import format_fact, ungrounded
 from datapilot.core.results import Fact, RunResult
-from datapilot.core.summary import summary_chunks
+from datapilot.engine.summary import summary_chunks
 from datapilot.llm import LLMClient, LLMError, looks_like_refusal
 
 MAX_FACTS = 60

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from datapilot.brains.base import Understanding
+from datapilot.engine.brain import Understanding
 from datapilot.brains.offline.messages import chinese_trace
 from datapilot.brains.offline.names import chinese_names
 from datapilot.brains.offline.planner import build_plan
@@ -59,7 +59,7 @@ class OfflineBrain:
 
         A Chinese question gets its entities called by their Chinese names (苹果, 实际GDP).
         """
-        from datapilot.core.summary import is_chinese, summary_chunks
+        from datapilot.engine.summary import is_chinese, summary_chunks
 
         names = None
         if is_chinese(question) and understanding.intent is not None:

@@ -31,9 +31,9 @@ from openbb_ai.models import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
-from datapilot.core.client_data import parse_client_data
+from datapilot.data.client_data import parse_client_data
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
-from datapilot.server.openbb_request import WorkspaceQuery
+from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import BrainChoice, Settings
 
 # Our own keys inside `extra_state`; the Workspace adds keys of its own beside them.

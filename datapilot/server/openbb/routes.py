@@ -12,16 +12,16 @@ from sse_starlette import EventSourceResponse
 
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.feedback import Feedback, FeedbackStored, store_feedback
-from datapilot.server.openbb_agent import (
+from datapilot.server.openbb.agent import (
     AGENT_ID,
     AgentDescriptor,
     LegacyCopilotDescriptor,
     agent_descriptor,
     legacy_descriptor,
 )
-from datapilot.server.openbb_context import QueryInputError, prepare_query
-from datapilot.server.openbb_request import WorkspaceQuery
-from datapilot.server.openbb_stream import openbb_sse
+from datapilot.server.openbb.context import QueryInputError, prepare_query
+from datapilot.server.openbb.request import WorkspaceQuery
+from datapilot.server.openbb.stream import openbb_sse
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
 

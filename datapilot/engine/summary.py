@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from datapilot.core.facts import format_value
+from datapilot.engine.facts import format_value
 from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, refs_in

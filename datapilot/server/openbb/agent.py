@@ -5,7 +5,7 @@ from __future__ import annotations
 from openbb_ai.models import AgentFeature, AgentFeatureOption, AgentFeatureSelectOption
 from pydantic import BaseModel, Field
 
-from datapilot.server.openbb_context import MODEL_OPTION, OFFLINE_OPTION
+from datapilot.server.openbb.context import MODEL_OPTION, OFFLINE_OPTION
 from datapilot.settings import Settings
 
 AGENT_ID = "datapilot"

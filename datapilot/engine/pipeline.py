@@ -27,16 +27,16 @@ from datapilot.core.events import (
     StatusEvent,
     TextDelta,
 )
-from datapilot.core.executor import default_registry, execute
+from datapilot.engine.executor import default_registry, execute
 from datapilot.core.plan import Plan, PlanError, check_plan
 from datapilot.core.results import RunResult
-from datapilot.core.summary import is_chinese, template_summary
+from datapilot.engine.summary import is_chinese, template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
 from datapilot.settings import Settings, get_settings
 
 if TYPE_CHECKING:
-    from datapilot.brains.base import Brain, Understanding
+    from datapilot.engine.brain import Brain, Understanding
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -45,7 +45,7 @@ from datapilot.core.events import (
 )
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.results import CallRecord
-from datapilot.server.prose import Prose
+from datapilot.render.prose import Prose
 
 log = logging.getLogger(__name__)
 _png_lock = threading.Lock()
@@ -177,7 +177,7 @@ async def _rendered(
 
 
 def _png_chunk(chart: ChartOutput) -> LmcChunk:
-    from datapilot.core.charts import to_png
+    from datapilot.render.charts import to_png
 
     # mplfinance draws through pyplot, which is not thread-safe: one PNG at a time.
     with _png_lock, tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
@@ -188,7 +188,7 @@ def _png_chunk(chart: ChartOutput) -> LmcChunk:
 
 
 def _plotly_chunk(chart: ChartOutput) -> LmcChunk:
-    from datapilot.core.charts import to_plotly
+    from datapilot.render.charts import to_plotly
 
     figure = to_plotly(chart)
     return LmcChunk(role="computer", type="code", format="plotly.json", content=figure)

@@ -12,7 +12,7 @@ import pytest
 from datapilot.core.answer import Answer
 from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
-from datapilot.server.lmc import LmcChunk, lmc_chunks
+from datapilot.render.lmc import LmcChunk, lmc_chunks
 
 CHART = ChartOutput(
     chart_type="line",
@@ -120,7 +120,7 @@ async def test_a_chart_that_cannot_be_drawn_is_said_and_the_rest_still_streams(
     def no_png(chart: ChartOutput, path: object) -> None:
         raise RuntimeError("no display")
 
-    monkeypatch.setattr("datapilot.core.charts.to_png", no_png)
+    monkeypatch.setattr("datapilot.render.charts.to_png", no_png)
     chunks = await _chunks(
         [OutputEvent(output=CHART), OutputEvent(output=TABLE), Done(answer=ANSWER)]
     )

@@ -1,0 +1,1 @@
+"""The machinery that runs a question: plan checking, the executor, the pipeline, summaries."""

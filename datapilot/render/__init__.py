@@ -1,0 +1,1 @@
+"""Renderers: pipeline events and outputs as a terminal view, LMC chunks and chart images."""

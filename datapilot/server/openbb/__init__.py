@@ -1,0 +1,1 @@
+"""OpenBB Workspace custom agent: descriptor, request reading, widget context, SSE stream."""
