@@ -2,7 +2,7 @@
 
     python bench/brain.py [CORPUS.jsonl ...] [--repeat 20]
 
-Defaults to the shared corpus beside the repository (when present) and tests/corpus/offline.jsonl.
+Defaults to the acceptance corpus (tests/fixtures/corpus) and tests/corpus/offline.jsonl.
 The catalog and vocabulary are loaded once before timing (a process does that once). Reports
 p50/p95/max over every (question, repeat). Target: p95 < 20 ms.
 """
@@ -20,8 +20,8 @@ from datapilot.evaluation import Case, load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS = [
-    ROOT.parent / "shared" / "corpus" / "queries.jsonl",
-    ROOT.parent / "shared" / "corpus" / "windows.jsonl",
+    ROOT / "tests" / "fixtures" / "corpus" / "queries.jsonl",
+    ROOT / "tests" / "fixtures" / "corpus" / "windows.jsonl",
     ROOT / "tests" / "corpus" / "offline.jsonl",
 ]
 TARGET_P95_MS = 20.0

@@ -21,10 +21,11 @@ from datetime import date
 from pathlib import Path
 
 from datapilot.core.context import QuestionContext
-from datapilot.engine.executor import default_registry, execute
 from datapilot.core.outputs import ChartOutput
+from datapilot.core.plan import Call, Plan, Step, ref
+from datapilot.engine.check import check_plan
+from datapilot.engine.executor import default_registry, execute
 from datapilot.engine.pipeline import build_interface_context
-from datapilot.core.plan import Call, Plan, Step, check_plan, ref
 from datapilot.interfaces.registry import Registry
 
 TWENTY = [

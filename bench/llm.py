@@ -1,4 +1,4 @@
-"""LLM calls and planning-prompt tokens per question, with a scripted model, on the shared corpus.
+"""LLM calls and planning-prompt tokens per question, with a scripted model, on the acceptance corpus.
 
     python bench/llm.py [--corpus DIR] [--limit N] [--plan-only] [--long N]
 
@@ -72,8 +72,8 @@ def long_context(today: date) -> Any:
 def unfitted_tokens(question: str, context: Any, schema_tokens: int) -> int:
     """What the planning prompt would cost with every section at its own cap, no overall budget."""
     from datapilot.brains.llm.prompt import entity_hint, planning_messages
-    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
+    from datapilot.engine.executor import default_registry
     from datapilot.llm import count_chat
 
     hint = entity_hint(get_catalog().entities(available=True))
@@ -190,8 +190,8 @@ def breakdown() -> str:
     """Where the planning prompt's tokens go."""
     from datapilot.brains.llm.prompt import SYSTEM_RULES, compact_catalog, entity_hint
     from datapilot.brains.llm.reply import reply_schema
-    from datapilot.engine.executor import default_registry
     from datapilot.data import get_catalog
+    from datapilot.engine.executor import default_registry
     from datapilot.llm import count_tokens
 
     registry = default_registry()
@@ -206,7 +206,7 @@ def breakdown() -> str:
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    default = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    default = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "corpus"
     parser.add_argument("--corpus", type=Path, default=default, help="Folder of *.jsonl cases.")
     parser.add_argument("--limit", type=int, default=0, help="Only the first N questions.")
     parser.add_argument("--plan-only", action="store_true", help="Skip execution and summary.")

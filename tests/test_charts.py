@@ -12,13 +12,13 @@ import pandas as pd
 import pytest
 from matplotlib.image import imread
 
-from datapilot.render.charts import to_plotly, to_png
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
 from datapilot.interfaces import frame as F
 from datapilot.interfaces import prediction as PR
 from datapilot.interfaces import processing as P
 from datapilot.interfaces import visualization as V
 from datapilot.interfaces.context import InterfaceContext
+from datapilot.render.charts import to_plotly, to_png
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -12,7 +12,7 @@ import pytest
 
 from datapilot.data.client_data import parse_client_data, tables_to_text
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
 
 CLOSES = [("2020-01-02", 300.35), ("2020-01-03", 297.43), ("2020-01-06", 299.8)]
 
@@ -29,8 +29,6 @@ def test_json_records_keep_types_and_values() -> None:
 
 def test_widget_payload_from_the_workspace_fixture() -> None:
     path = FIXTURES / "current" / "retrieve_widget_from_dashboard_with_result.json"
-    if not path.exists():
-        pytest.skip("shared OpenBB fixtures are not present beside the repository")
     payload = json.loads(path.read_text())
     content = payload["messages"][-1]["data"][0]["items"][0]["content"]
     expected = json.loads(content)

@@ -9,8 +9,8 @@ import pytest
 from toy_interfaces import make_registry, toy_context, toy_prices
 
 from datapilot.core.events import OutputEvent, StepFinished, StepStarted
-from datapilot.engine.executor import execute
 from datapilot.core.plan import Call, Plan, PlanError, Step, ref
+from datapilot.engine.executor import execute
 
 
 def plan_of(*steps: list[Call]) -> Plan:

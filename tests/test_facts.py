@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 from toy_interfaces import toy_prices
 
+from datapilot.core.outputs import TableOutput
+from datapilot.core.results import Fact
 from datapilot.engine.facts import (
     MAX_FACTS_PER_CALL,
     facts_of,
@@ -15,8 +17,6 @@ from datapilot.engine.facts import (
     numbers_in,
     ungrounded,
 )
-from datapilot.core.outputs import TableOutput
-from datapilot.core.results import Fact
 
 
 def by(facts: list[Fact], subject: str, measure: str) -> Fact:

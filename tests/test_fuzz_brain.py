@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from datapilot.brains.offline import OfflineBrain
 from datapilot.brains.offline.windows import read_time
 from datapilot.core.context import QuestionContext
-from datapilot.engine.executor import default_registry
-from datapilot.core.plan import validate_plan
 from datapilot.core.understanding import Understanding
+from datapilot.engine.check import validate_plan
+from datapilot.engine.executor import default_registry
 
 TODAY = date(2022, 12, 28)
 STATUSES = {"ok", "no_data", "out_of_scope", "error"}

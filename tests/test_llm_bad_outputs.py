@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from llm_cases.support import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
 
-from datapilot.engine.brain import Understanding
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import ClientTable, QuestionContext, WidgetInfo
+from datapilot.engine.brain import Understanding
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.health import forget_health
 from datapilot.llm.scripted import Reply, ScriptedEndpoint

@@ -168,7 +168,7 @@ async def test_widget_data_round_trip() -> None:
 
 def test_template_is_what_the_fallback_delivers() -> None:
     # Guards the assumption the tests above make about the template's first words.
-    from datapilot.engine.brain import Understanding
     from datapilot.core.results import RunResult
+    from datapilot.engine.brain import Understanding
 
     assert template_summary("q", Understanding(), RunResult()).startswith("I ")

@@ -9,14 +9,14 @@ import pandas as pd
 import pytest
 from llm_cases.support import LOOPBACK, time_limit
 
-from datapilot.engine.brain import Understanding
 from datapilot.brains.llm import LLMBrain
 from datapilot.brains.llm.summary import split_sentences, summary_messages
 from datapilot.core.context import QuestionContext
-from datapilot.engine.facts import facts_of
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.plan import Call, Plan, Step, ref
 from datapilot.core.results import CallRecord, RunResult
+from datapilot.engine.brain import Understanding
+from datapilot.engine.facts import facts_of
 from datapilot.engine.summary import template_summary
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.health import forget_health

@@ -8,15 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from datapilot.engine.brain import Understanding
 from datapilot.brains.offline import OfflineBrain
 from datapilot.brains.offline.horizons import steps_in
 from datapilot.brains.offline.windows import Horizon
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
-from datapilot.engine.executor import default_registry
 from datapilot.core.outputs import ChartOutput, TableOutput
+from datapilot.engine.brain import Understanding
+from datapilot.engine.check import check_plan
+from datapilot.engine.executor import default_registry
 from datapilot.engine.pipeline import ask
-from datapilot.core.plan import check_plan
 
 TODAY = date(2022, 12, 28)
 

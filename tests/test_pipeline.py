@@ -10,13 +10,13 @@ from toy_interfaces import make_registry, toy_context, toy_prices
 
 import datapilot.brains as brains
 from datapilot.brains import BrainUnavailable, select_brain
-from datapilot.engine.brain import Understanding
 from datapilot.brains.plan import PlanBrain
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.events import Done, Failed
+from datapilot.core.plan import Call, Plan, Step, Task, ref
+from datapilot.engine.brain import Understanding
 from datapilot.engine.facts import format_value, grounded
 from datapilot.engine.pipeline import ask, run
-from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.settings import Settings
 
 TODAY = date(2021, 3, 1)

@@ -9,7 +9,8 @@ from datetime import date
 import pytest
 from toy_interfaces import make_registry
 
-from datapilot.core.plan import Call, Plan, PlanError, Step, check_plan, ref, validate_plan
+from datapilot.core.plan import Call, Plan, PlanError, Step, ref
+from datapilot.engine.check import check_plan, validate_plan
 
 
 def plan_of(*steps: list[Call]) -> Plan:

@@ -1,4 +1,4 @@
-"""The datahub provider served the real published files from `shared/data/datahub` (respx)."""
+"""The datahub provider served the real published files from `tests/fixtures/datahub` (respx)."""
 
 from __future__ import annotations
 
@@ -17,11 +17,7 @@ from datapilot.data.providers.http import HttpClient, ProviderError, RateLimiter
 from datapilot.data.providers.router import Router
 from datapilot.data.warehouse import Warehouse
 
-DATAHUB = Path(__file__).parents[2] / "shared" / "data" / "datahub"
-pytestmark = pytest.mark.skipif(
-    not DATAHUB.is_dir(),
-    reason="shared/data/datahub (recorded datahub files) is not beside the repo",
-)
+DATAHUB = Path(__file__).resolve().parent / "fixtures" / "datahub"
 
 
 def rows(name: str) -> list[dict[str, str]]:

@@ -18,8 +18,8 @@ from datapilot.brains.offline import OfflineBrain
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"
-FIXTURE_FILES = sorted(FIXTURES.glob("*/*.json")) if FIXTURES.exists() else []
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
+FIXTURE_FILES = sorted(FIXTURES.glob("*/*.json"))
 
 PRICE_WIDGET = {
     "uuid": "f7d23e89-1a2b-4c3d-9e8f-567890abcdef",
@@ -123,7 +123,6 @@ async def test_agents_json_describes_the_agent_and_its_features(client: httpx.As
 # --- every payload shape the Workspace sends ----------------------------------------------------
 
 
-@pytest.mark.skipif(not FIXTURE_FILES, reason="shared OpenBB fixtures are not present")
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 async def test_every_shared_payload_is_answered(client: httpx.AsyncClient, path: Path) -> None:
     payload = json.loads(path.read_text())

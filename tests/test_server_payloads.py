@@ -12,15 +12,12 @@ from datapilot.server.openbb.context import QueryInputError, prepare_query
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import Settings
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "openbb"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
 SETTINGS = Settings(today=date(2021, 6, 30), brain="offline")
 
 
 def _fixture(name: str) -> dict:
-    path = FIXTURES / name
-    if not path.exists():
-        pytest.skip("shared OpenBB fixtures are not present beside the repository")
-    return json.loads(path.read_text())
+    return json.loads((FIXTURES / name).read_text())
 
 
 def _prepare(payload: dict, settings: Settings = SETTINGS):

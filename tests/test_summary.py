@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 from toy_interfaces import make_registry, toy_context, toy_prices
 
-from datapilot.engine.brain import Understanding
-from datapilot.engine.executor import execute
-from datapilot.engine.facts import format_value, grounded, numbers_in
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.core.results import CallRecord, RunResult
+from datapilot.engine.brain import Understanding
+from datapilot.engine.executor import execute
+from datapilot.engine.facts import format_value, grounded, numbers_in
 from datapilot.engine.summary import is_chinese, template_summary
 
 TASKS = [

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import importlib
 
-from datapilot.engine.brain import Brain, Understanding
 from datapilot.core.context import QuestionContext
+from datapilot.engine.brain import Brain, Understanding
 from datapilot.settings import BrainChoice, Settings
 
 __all__ = ["Brain", "BrainUnavailable", "Understanding", "select_brain"]

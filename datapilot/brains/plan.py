@@ -9,11 +9,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from datapilot.engine.brain import Understanding
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import Intent
 from datapilot.core.plan import Plan
 from datapilot.core.results import RunResult
+from datapilot.engine.brain import Understanding
 from datapilot.engine.summary import summary_chunks
 
 

@@ -22,10 +22,11 @@ from typing import Any
 import pandas as pd
 
 from datapilot.core.events import Event, OutputEvent, StepFinished, StepStarted
-from datapilot.engine.facts import facts_of
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
-from datapilot.core.plan import Call, Plan, check_plan, is_ref, refs_in
+from datapilot.core.plan import Call, Plan, is_ref, refs_in
 from datapilot.core.results import CallRecord, CallStatus, Fact, RunResult
+from datapilot.engine.check import check_plan
+from datapilot.engine.facts import facts_of
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import InterfaceError, InterfaceSpec, Registry
 

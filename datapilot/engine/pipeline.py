@@ -27,9 +27,10 @@ from datapilot.core.events import (
     StatusEvent,
     TextDelta,
 )
-from datapilot.engine.executor import default_registry, execute
-from datapilot.core.plan import Plan, PlanError, check_plan
+from datapilot.core.plan import Plan, PlanError
 from datapilot.core.results import RunResult
+from datapilot.engine.check import check_plan
+from datapilot.engine.executor import default_registry, execute
 from datapilot.engine.summary import is_chinese, template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry

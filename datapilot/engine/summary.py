@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from datapilot.engine.facts import format_value
 from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, refs_in
 from datapilot.core.results import CallRecord, Fact, RunResult
+from datapilot.engine.facts import format_value
 
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding

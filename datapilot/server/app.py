@@ -16,8 +16,8 @@ from starlette.exceptions import HTTPException
 
 from datapilot import __version__
 from datapilot.server import api, health
-from datapilot.server.openbb import routes as openbb
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
+from datapilot.server.openbb import routes as openbb
 from datapilot.settings import Settings, get_settings
 
 _ASSETS = Path(__file__).parent / "assets"

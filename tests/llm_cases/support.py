@@ -11,11 +11,11 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import pandas as pd
 import pytest
 
-from datapilot.engine.brain import Understanding
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import Intent
 from datapilot.core.plan import Call, Plan, Step, ref
 from datapilot.core.results import RunResult
+from datapilot.engine.brain import Understanding
 from datapilot.interfaces.registry import Frame, Registry, interface
 from datapilot.llm import LLMClient, LLMConfig
 from datapilot.llm.client import forget_endpoint_modes

@@ -10,13 +10,13 @@ import importlib
 from collections.abc import AsyncIterator
 from urllib.parse import urlparse
 
-from datapilot.engine.brain import Brain, Understanding
 from datapilot.brains.llm.grounding import CatalogLike
 from datapilot.brains.llm.planner import Planner, PlanningFailed
 from datapilot.brains.llm.summary import grounded_summary
 from datapilot.core.answer import Usage
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
+from datapilot.engine.brain import Brain, Understanding
 from datapilot.engine.summary import is_chinese, summary_chunks
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import LLMClient, LLMConfig, LLMError, LLMTimeout, LLMUnavailable, UsageMeter

@@ -13,7 +13,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from datapilot.engine.brain import Understanding
 from datapilot.brains.llm.budget import (
     DEFAULT_BUDGET,
     FittedPrompt,
@@ -25,7 +24,8 @@ from datapilot.brains.llm.prompt import repair_messages, widget_label
 from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_schema
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
-from datapilot.core.plan import check_plan
+from datapilot.engine.brain import Understanding
+from datapilot.engine.check import check_plan
 from datapilot.engine.summary import is_chinese
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import (

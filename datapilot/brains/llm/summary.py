@@ -15,10 +15,10 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 
-from datapilot.engine.brain import Understanding
 from datapilot.brains.llm.prompt import clip_tokens, defang
-from datapilot.engine.facts import format_fact, ungrounded
 from datapilot.core.results import Fact, RunResult
+from datapilot.engine.brain import Understanding
+from datapilot.engine.facts import format_fact, ungrounded
 from datapilot.engine.summary import summary_chunks
 from datapilot.llm import LLMClient, LLMError, looks_like_refusal
 

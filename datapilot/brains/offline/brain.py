@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from datapilot.engine.brain import Understanding
 from datapilot.brains.offline.messages import chinese_trace
 from datapilot.brains.offline.names import chinese_names
 from datapilot.brains.offline.planner import build_plan
@@ -14,6 +13,7 @@ from datapilot.brains.offline.vocab import Vocab, default_vocab
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
 from datapilot.data.catalog import Catalog
+from datapilot.engine.brain import Understanding
 
 
 class OfflineBrain:

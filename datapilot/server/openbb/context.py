@@ -31,8 +31,8 @@ from openbb_ai.models import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
-from datapilot.data.client_data import parse_client_data
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
+from datapilot.data.client_data import parse_client_data
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import BrainChoice, Settings
 

@@ -40,9 +40,9 @@ from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Plan
 from datapilot.core.results import CallRecord
 from datapilot.engine.summary import understood_line
+from datapilot.render.prose import Prose
 from datapilot.server.openbb.artifacts import ArtifactNamer, chart_artifacts, table_artifact
 from datapilot.server.openbb.context import STATE_KEY, PreparedQuery, widget_input_args
-from datapilot.render.prose import Prose
 from datapilot.server.suggestions import follow_ups
 
 _MAX_FACTS = 6
