@@ -30,11 +30,6 @@ def _encoding() -> Any | None:
     return encoding
 
 
-def exact_counting() -> bool:
-    """True when counts come from the real tokenizer rather than an estimate."""
-    return _encoding() is not None
-
-
 def count_tokens(text: str) -> int:
     """Tokens of `text` in o200k_base (estimated when the tokenizer is not installed)."""
     encoding = _encoding()

@@ -108,7 +108,3 @@ def previous_quarter(day: date) -> tuple[int, int]:
 
 def week_start(day: date) -> date:
     return day - timedelta(days=day.weekday())
-
-
-def shift_months(day: date, months: int) -> date:
-    return day + relativedelta(months=months)

@@ -219,10 +219,6 @@ def infer_frequency(dates: Iterable[Any]) -> Frequency:
     return frequency_of_gap(pd.Series(index).diff().dt.days.median())
 
 
-def empty_prices() -> pd.DataFrame:
-    return pd.DataFrame(columns=PRICE_COLUMNS)
-
-
 def to_dates(values: Any) -> pd.Series:
     """Parse dates (strings, timestamps, tz-aware index) into naive midnight `datetime64`."""
     parsed = pd.to_datetime(pd.Series(values), errors="coerce")
