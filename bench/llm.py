@@ -1,4 +1,4 @@
-"""LLM calls and planning-prompt tokens per question, with a scripted model, on the acceptance corpus.
+"""LLM calls and planning-prompt tokens per question, with a scripted model, on the test corpus.
 
     python bench/llm.py [--corpus DIR] [--limit N] [--plan-only] [--long N]
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import httpx
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "corpus" / "queries.jsonl"
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests/fixtures/corpus/queries.jsonl"
 
 
 @dataclass

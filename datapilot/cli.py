@@ -1,12 +1,12 @@
-"""The `datapilot` command: one Typer app assembling the command groups in `datapilot.commands`."""
+"""The `datapilot` command: one Typer app; every command comes from a plugin, built-ins included
+(`datapilot.commands.plugin`), through the `register_commands` hook."""
 
 from __future__ import annotations
 
 import typer
 
 from datapilot import __version__
-from datapilot.commands import ask, data, interfaces, serve
-from datapilot.commands import eval as eval_command
+from datapilot.plugins import plugin_manager
 
 app = typer.Typer(
     name="datapilot",
@@ -14,11 +14,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-app.command("serve")(serve.serve)
-app.command("ask")(ask.ask)
-app.add_typer(data.app, name="data")
-app.command("eval")(eval_command.eval_corpus)
-app.command("interfaces")(interfaces.interfaces)
+plugin_manager().hook.register_commands(cli=app)
 
 
 @app.command()

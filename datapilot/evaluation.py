@@ -24,7 +24,7 @@ from datapilot.core.answer import Answer, AnswerStatus
 from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.intent import ChartType
 from datapilot.core.outputs import ChartOutput, TableOutput
-from datapilot.settings import BrainChoice
+from datapilot.settings import BrainChoice, Settings, get_settings
 
 # Visualization interfaces and the chart each one draws (plan-only scoring).
 PLAN_CHARTS = {
@@ -161,17 +161,22 @@ async def evaluate(
     brain: BrainChoice = "auto",
     plan_only: bool = False,
     offline: bool = False,
+    settings: Settings | None = None,
 ) -> Report:
-    """Run every case through the pipeline and score it."""
-    from datapilot.engine.pipeline import ask
+    """Run every case through the pipeline and score it (with the environment's settings unless
+    `settings` are given)."""
+    from datapilot.brains import answer as ask
+    from datapilot.engine.context import RequestContext
 
+    settings = settings or get_settings()
     results = []
     for case in cases:
         context = QuestionContext(
             today=case.today, history=case.history, brain=brain, offline=offline
         )
         started = time.perf_counter()
-        answer = await ask(case.query, context, plan_only=plan_only)
+        request = RequestContext.for_request(context, settings)
+        answer = await ask(case.query, request, plan_only=plan_only)
         elapsed = (time.perf_counter() - started) * 1000
         failures, remarks = score(case, answer, plan_only)
         results.append(

@@ -22,10 +22,11 @@ def toy_engine(monkeypatch):
     """Run the real pipeline, but on toy interfaces instead of the library and warehouse."""
     original = pipeline.run
 
-    def run(question, context, **options):
+    def run(question, request, **options):
         registry, _ = make_registry()
-        options.update(registry=registry, interface_context=toy_context(context.today))
-        return original(question, context, **options)
+        request.registry = registry
+        options.update(interface_context=toy_context(request.question.today))
+        return original(question, request, **options)
 
     monkeypatch.setattr(pipeline, "run", run)
 

@@ -51,9 +51,9 @@ def test_interfaces_category_choices_are_the_registry_categories() -> None:
 
 
 def test_interfaces_category_filter_lists_only_that_category() -> None:
-    from datapilot.interfaces import load_all, registry
+    from datapilot.engine.executor import default_registry
 
-    load_all()
+    registry = default_registry()
     result = runner.invoke(app, ["interfaces", "--category", "prediction"])
     assert result.exit_code == 0
     listed = {line.split("(")[0] for line in result.stdout.splitlines() if "(" in line}

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from datapilot.interfaces import load_all, registry
+from datapilot.engine.executor import default_registry
+
+registry = default_registry()
 
 CONTRACT: dict[str, list[str]] = {
     # acquisition
@@ -63,11 +65,6 @@ CONTRACT: dict[str, list[str]] = {
     "plot_forecast": ["history", "forecast", "title"],
     "show_table": ["frame", "title", "max_rows"],
 }
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _loaded() -> None:
-    load_all()
 
 
 def test_the_library_has_forty_or_more_interfaces() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from datetime import date
@@ -11,10 +12,9 @@ from typing import ClassVar
 import pandas as pd
 import pytest
 
-import datapilot.data as data_layer
 from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput
-from datapilot.data import providers
+from datapilot.data.access import DataAccess
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.providers import router
 from datapilot.data.providers.http import ProviderError
@@ -73,11 +73,13 @@ def live(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         ]
     )
     provider = FakeQuotes({"TSLA"})
-    monkeypatch.setattr(data_layer, "get_warehouse", lambda: warehouse)
-    monkeypatch.setattr(data_layer, "get_catalog", lambda: catalog)
     monkeypatch.setattr(router, "live_providers", lambda settings=None, names=None: [provider])
     monkeypatch.setattr(get_settings(), "providers", ["bundled", "yahoo"])
-    ctx = InterfaceContext(warehouse=warehouse, catalog=catalog, today=date(2024, 6, 3))
+    # The request's data: this warehouse and catalog, with the (patched) configured providers.
+    access = DataAccess(get_settings(), warehouse=warehouse, catalog=catalog)
+    ctx = InterfaceContext(
+        warehouse=warehouse, catalog=catalog, today=date(2024, 6, 3), data=access
+    )
     return ctx, provider
 
 
@@ -126,9 +128,12 @@ def test_without_a_live_provider_readers_never_reach_the_providers(
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("ensure was called without a live provider configured")
 
-    monkeypatch.setattr(providers, "ensure", forbidden)
+    monkeypatch.setattr(DataAccess, "router", forbidden)
     monkeypatch.setattr(get_settings(), "providers", ["bundled"])
-    ctx = InterfaceContext(warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30))
+    access = DataAccess(get_settings(), warehouse=data.warehouse, catalog=data.catalog)
+    ctx = InterfaceContext(
+        warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30), data=access
+    )
     frame = A.get_prices(ctx, ["AAPL", "MSFT"], date(2021, 1, 1), date(2021, 12, 31))
     assert list(frame.columns) == ["AAPL", "MSFT"] and ctx.notes == []
     with pytest.raises(InterfaceError, match="no data in the local warehouse"):
@@ -141,13 +146,15 @@ def test_without_a_live_provider_readers_never_reach_the_providers(
 
 
 async def test_a_question_about_an_entity_without_bundled_data_is_answered_live(live) -> None:
-    from datapilot.core.context import QuestionContext
-    from datapilot.engine.pipeline import ask
+    from asking import ask as ask_with
 
-    _, provider = live
+    from datapilot.core.context import QuestionContext
+
+    ctx, provider = live
     question = "Tesla stock price from March to May 2024"
     online = QuestionContext(today=date(2024, 6, 3), brain="offline")
     offline = online.model_copy(update={"offline": True})
+    ask = functools.partial(ask_with, data=ctx.data)  # the request's data: the live fixture's
 
     refused = await ask(question, offline)
     assert refused.status == "no_data" and "TSLA" in refused.message and provider.calls == []
@@ -215,7 +222,7 @@ def test_a_warehouse_that_cannot_be_written_leaves_the_local_copy_and_a_note(
     def locked(*args: object, **kwargs: object) -> None:
         raise WarehouseError("Another Datapilot process has it open")
 
-    monkeypatch.setattr(providers, "ensure", locked)
+    monkeypatch.setattr(DataAccess, "router", locked)
     frame = A.get_prices(ctx, ["TSLA"], date(2024, 5, 1), date(2024, 5, 31))
     assert frame["TSLA"].iloc[-1] == 200.0 + len(DATES) - 1  # the stored copy
     assert any("could not be stored" in n and "another datapilot" in n.lower() for n in ctx.notes)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import time
 from datetime import date
 
+from asking import ask, select_brain
 from llm_cases.support import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
 
-from datapilot.brains import select_brain
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import QuestionContext
 from datapilot.engine.brain import Understanding
-from datapilot.engine.pipeline import ask
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.health import forget_health
 from datapilot.llm.scripted import Reply, ScriptedEndpoint

@@ -6,12 +6,12 @@ import re
 from datetime import date
 
 import pandas as pd
+from asking import run
 from llm_cases.support import LOOPBACK, time_limit
 
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import ClientTable, QuestionContext, WidgetInfo
 from datapilot.core.events import Done, NeedsClientData, TextDelta
-from datapilot.engine.pipeline import run
 from datapilot.engine.summary import template_summary
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.health import forget_health

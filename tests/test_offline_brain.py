@@ -7,6 +7,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 import pytest
+from asking import ask
 
 from datapilot.brains.offline import OfflineBrain
 from datapilot.brains.offline.horizons import steps_in
@@ -16,7 +17,6 @@ from datapilot.core.outputs import ChartOutput, TableOutput
 from datapilot.engine.brain import Understanding
 from datapilot.engine.check import check_plan
 from datapilot.engine.executor import default_registry
-from datapilot.engine.pipeline import ask
 
 TODAY = date(2022, 12, 28)
 

@@ -6,17 +6,17 @@ import asyncio
 from datetime import date
 
 import pytest
+from asking import ask, request_for, run, select_brain
 from toy_interfaces import make_registry, toy_context, toy_prices
 
 import datapilot.brains as brains
-from datapilot.brains import BrainUnavailable, select_brain
+from datapilot.brains import BrainUnavailable
 from datapilot.brains.plan import PlanBrain
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.events import Done, Failed
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.engine.brain import Understanding
 from datapilot.engine.facts import format_value, grounded
-from datapilot.engine.pipeline import ask, run
 from datapilot.settings import Settings
 
 TODAY = date(2021, 3, 1)
@@ -129,7 +129,7 @@ async def test_a_run_streams_every_stage_then_one_done() -> None:
 async def test_a_failing_brain_still_ends_with_one_done(where: str, monkeypatch) -> None:
     if where == "select":
 
-        def unavailable(context, settings):
+        def unavailable(request):
             raise BrainUnavailable("no brain here")
 
         monkeypatch.setattr(brains, "select_brain", unavailable)
@@ -214,17 +214,13 @@ async def test_plan_only_stops_after_planning() -> None:
 
 
 async def test_client_tables_reach_interfaces() -> None:
+
     from datapilot.core.context import ClientTable
-    from datapilot.engine.pipeline import build_interface_context
 
     context = QuestionContext(
         today=TODAY, tables=[ClientTable(name="mine", columns=["a"], rows=[[1], [2]])]
     )
-    pytest.importorskip("datapilot.data", reason="data layer")
-    try:
-        ctx = await asyncio.to_thread(build_interface_context, context)
-    except ImportError as error:
-        pytest.skip(f"data layer not available yet: {error}")
+    ctx = await asyncio.to_thread(request_for(context).interface_context)
     assert ctx.tables["mine"]["a"].tolist() == [1, 2] and ctx.today == TODAY
 
 
@@ -243,8 +239,12 @@ class LLMStub(_Named):
 
 @pytest.fixture()
 def stub_brains(monkeypatch):
-    classes = {"OfflineBrain": OfflineStub, "LLMBrain": LLMStub}
-    monkeypatch.setattr(brains, "_load", lambda module, name: classes[name])
+    # Brains are built from the request's context; the stubs keep the settings they were given.
+    factories = {
+        "offline": lambda request: OfflineStub(request.settings),
+        "llm": lambda request: LLMStub(request.settings),
+    }
+    monkeypatch.setattr(brains, "brains", lambda: factories)
 
 
 def test_brain_choice(stub_brains) -> None:
@@ -264,11 +264,10 @@ def test_brain_choice(stub_brains) -> None:
 
 
 def test_auto_falls_back_to_offline_when_the_llm_brain_cannot_load(monkeypatch) -> None:
-    def load(module, name):
-        if name == "LLMBrain":
-            raise BrainUnavailable("not installed")
-        return OfflineStub
+    def not_installed(request):
+        raise BrainUnavailable("not installed")
 
-    monkeypatch.setattr(brains, "_load", load)
+    factories = {"offline": lambda request: OfflineStub(request.settings), "llm": not_installed}
+    monkeypatch.setattr(brains, "brains", lambda: factories)
     model = Settings(llm_base_url="http://localhost:1234/v1", llm_model="m")
     assert select_brain(QuestionContext(today=TODAY), model).name == "offline"

@@ -280,14 +280,15 @@ def test_provider_settings_are_validated() -> None:
 
 
 def test_ensure_returns_at_once_without_live_providers(monkeypatch: pytest.MonkeyPatch) -> None:
-    import datapilot.data as data
-    from datapilot.data.providers import router
+    from datapilot.data.access import DataAccess
+    from datapilot.settings import Settings
 
-    def no_warehouse() -> None:
+    def no_warehouse(self: DataAccess) -> None:
         raise AssertionError("the warehouse must not be opened")
 
-    monkeypatch.setattr(data, "get_warehouse", no_warehouse)
-    assert router.ensure(["AAPL"], date(2024, 1, 1)).items == []
+    monkeypatch.setattr(DataAccess, "warehouse", property(no_warehouse))
+    access = DataAccess(Settings(providers=["bundled"]))  # the request's data: no live provider
+    assert access.ensure(["AAPL"], date(2024, 1, 1)).items == []
 
 
 def test_a_registered_frame_is_readable_only_inside_its_block() -> None:

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 import datapilot.data as data
 from datapilot.cli import app
 from datapilot.core.intent import EntityKind
+from datapilot.data.access import DataAccess
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.providers import router
 from datapilot.data.providers.http import ProviderError
@@ -59,8 +60,9 @@ def live(
     warehouse = Warehouse(tmp_path / "w.duckdb")
     catalog = Catalog([Entity(id="AAA", kind="stock", name="Alpha Inc", available=False)])
     provider = FakeProvider({"AAA", "BBB"})
-    monkeypatch.setattr(data, "get_warehouse", lambda: warehouse)
-    monkeypatch.setattr(data, "get_catalog", lambda: catalog)
+    # The commands' data: this warehouse and catalog.
+    opened = lambda settings: DataAccess(settings, warehouse=warehouse, catalog=catalog)  # noqa: E731
+    monkeypatch.setattr(data, "open_data", opened)
     monkeypatch.setattr(router, "live_providers", lambda settings=None, names=None: [provider])
     return warehouse, catalog, provider
 

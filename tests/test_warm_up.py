@@ -11,14 +11,14 @@ from fastapi.testclient import TestClient
 from datapilot.engine import pipeline
 from datapilot.interfaces import prediction
 from datapilot.server.app import create_app
-from datapilot.settings import Settings
+from datapilot.settings import Settings, get_settings
 
 STAGES = ["data", "library", "models", "answer"]
 
 
 def test_warm_up_runs_every_step_without_a_warning(data, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
-        timings = pipeline.warm_up()
+        timings = pipeline.warm_up(get_settings())
     assert list(timings) == STAGES
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
     assert "statsmodels.tsa.arima.model" in sys.modules and "arch" in sys.modules
@@ -29,7 +29,7 @@ def test_a_warm_up_question_that_fails_is_reported(
 ) -> None:
     monkeypatch.setattr(pipeline, "_WARM_UP_QUESTION", "What is the weather in Paris?")
     with caplog.at_level(logging.WARNING, logger="datapilot.engine.pipeline"):
-        pipeline.warm_up()
+        pipeline.warm_up(get_settings())
     assert any("answer failed" in r.getMessage() for r in caplog.records)
 
 
@@ -41,7 +41,7 @@ def test_a_failing_step_is_logged_and_the_rest_still_run(
 
     monkeypatch.setattr(prediction, "preload", broken)
     with caplog.at_level(logging.WARNING, logger="datapilot.engine.pipeline"):
-        timings = pipeline.warm_up()
+        timings = pipeline.warm_up(get_settings())
     assert list(timings) == STAGES
     assert any(
         "models failed" in r.getMessage() and "arch" in r.getMessage() for r in caplog.records
@@ -53,7 +53,7 @@ def test_the_app_warms_up_before_serving_unless_told_not_to(
     data, monkeypatch: pytest.MonkeyPatch, warm: bool
 ) -> None:
     calls: list[str] = []
-    monkeypatch.setattr(pipeline, "warm_up", lambda: calls.append("warm") or {"data": 0.0})
+    monkeypatch.setattr(pipeline, "warm_up", lambda s: calls.append("warm") or {"data": 0.0})
     app = create_app(Settings(brain="offline", offline=True), warm_up=warm)
     with TestClient(app) as client:
         assert calls == (["warm"] if warm else [])  # done before the first request

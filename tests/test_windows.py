@@ -338,8 +338,7 @@ def test_brain_refuses_a_bad_user_vocabulary_at_start(tmp_path: Path, monkeypatc
 
     (tmp_path / "vocab").mkdir()
     (tmp_path / "vocab" / "charts.toml").write_text('[charts.radar]\nen = ["radar"]\n')
-    monkeypatch.setattr("datapilot.settings.get_settings", lambda: Settings(data_dir=tmp_path))
     vocab_module.load_vocab.cache_clear()
     with pytest.raises(VocabError, match=r"charts\.toml.*radar"):
-        OfflineBrain()
+        OfflineBrain(settings=Settings(data_dir=tmp_path))
     vocab_module.load_vocab.cache_clear()

@@ -1,72 +1,115 @@
 """Brains turn a question into an intent and a plan: offline (rules) or llm (a model).
 
-`select_brain` picks one for a request; brains are imported lazily so a missing optional
-brain never breaks the others.
+Brains are plugins (`register_brains`; the built-ins in `plugin.py`). `select_brain` picks one
+for a request and builds it from that request's context; a brain that cannot be loaded never
+breaks the others.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
-from datapilot.core.context import QuestionContext
-from datapilot.engine.brain import Brain, Understanding
-from datapilot.settings import BrainChoice, Settings
+from datapilot.plugins import brains
 
-__all__ = ["Brain", "BrainUnavailable", "Understanding", "select_brain"]
+if TYPE_CHECKING:
+    from datapilot.core.answer import Answer
+    from datapilot.core.events import Event
+    from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
+    from datapilot.engine.context import RequestContext
+    from datapilot.settings import BrainChoice
+
+# This package holds a plugin (`plugin.py`) that every command loads: the engine loads on use.
+_ENGINE_NAMES = ("Brain", "BrainUnavailable", "Understanding")
 
 
-class BrainUnavailable(RuntimeError):
-    """The requested brain cannot be used; the message says what to configure."""
+def __getattr__(name: str) -> Any:
+    if name in _ENGINE_NAMES:
+        from datapilot.engine import brain
+
+        return getattr(brain, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def select_brain(context: QuestionContext, settings: Settings) -> Brain:
+__all__ = ["Brain", "BrainUnavailable", "Understanding", "answer", "run", "select_brain"]
+
+
+async def run(
+    question: str, request: RequestContext, *, brain: Brain | None = None, **options: Any
+) -> AsyncIterator[Event]:
+    """The pipeline's events for `question` with `brain`, or the brain `select_brain` picks for
+    the request (options as for `engine.pipeline.run`). A brain that cannot be built ends the
+    stream with a `failed` event saying what to configure, then one `done`, like any failure."""
+    from datapilot.core.answer import Answer
+    from datapilot.core.events import Done, Failed
+    from datapilot.engine import pipeline
+    from datapilot.engine.brain import BrainUnavailable
+
+    if brain is None:
+        try:
+            brain = select_brain(request)
+        except BrainUnavailable as error:
+            message = str(error)
+            yield Failed(status="error", message=message)
+            today = request.question.today
+            yield Done(answer=Answer(query=question, today=today, status="error", message=message))
+            return
+    async for event in pipeline.run(question, request, brain=brain, **options):
+        yield event
+
+
+async def answer(
+    question: str, request: RequestContext, *, brain: Brain | None = None, **options: Any
+) -> Answer:
+    """`run` to the end: the Answer."""
+    from datapilot.core.events import Done
+
+    done: Answer | None = None
+    async for event in run(question, request, brain=brain, **options):
+        if isinstance(event, Done):
+            done = event.answer
+    assert done is not None  # run() always ends with Done
+    return done
+
+
+def select_brain(request: RequestContext) -> Brain:
     """The brain for this request.
 
     The request's choice wins over the settings' unless it is `auto`. `auto` uses the LLM brain
     when a model is configured (in settings or by the request) and the offline brain otherwise,
-    including when the LLM brain cannot be loaded.
+    including when the LLM brain cannot be loaded. Any other registered brain is chosen by name.
     """
-    choice: BrainChoice = context.brain if context.brain != "auto" else settings.brain
-    settings = _with_request_model(settings, context)
+    from datapilot.engine.brain import BrainUnavailable
+
+    question, settings = request.question, request.settings
+    choice: BrainChoice | str = question.brain if question.brain != "auto" else settings.brain
     if choice == "offline":
-        return _offline()
+        return _build("offline", request)
     if choice == "llm":
         if not settings.llm_configured:
             raise BrainUnavailable(
                 "The llm brain needs a model: set DATAPILOT_LLM_MODEL and DATAPILOT_LLM_BASE_URL "
                 "(or DATAPILOT_LLM_API_KEY), or use --brain offline."
             )
-        return _llm(settings)
-    if settings.llm_configured and not context.offline and not settings.offline:
+        return _build("llm", request)
+    if choice != "auto":
+        return _build(choice, request)
+    if settings.llm_configured and not question.offline and not settings.offline:
         try:
-            return _llm(settings)
+            return _build("llm", request)
         except BrainUnavailable:
             pass
-    return _offline()
+    return _build("offline", request)
 
 
-def _with_request_model(settings: Settings, context: QuestionContext) -> Settings:
-    """Settings with the model and key a request brought (OpenBB can send its own)."""
-    update = {}
-    if context.llm_model:
-        update["llm_model"] = context.llm_model
-    if context.llm_api_key:
-        update["llm_api_key"] = context.llm_api_key
-    return settings.model_copy(update=update) if update else settings
+def _build(name: str, request: RequestContext) -> Brain:
+    from datapilot.engine.brain import BrainUnavailable
 
-
-def _offline() -> Brain:
-    cls = _load("datapilot.brains.offline", "OfflineBrain")
-    return cls()
-
-
-def _llm(settings: Settings) -> Brain:
-    cls = _load("datapilot.brains.llm", "LLMBrain")
-    return cls(settings)
-
-
-def _load(module: str, name: str) -> type:
+    factory = brains().get(name)
+    if factory is None:
+        known = ", ".join(brains()) or "none"
+        raise BrainUnavailable(f"no brain named {name!r} is installed (installed: {known}).")
     try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise BrainUnavailable(f"{module}.{name} is not available ({error}).") from error
+        return factory(request)
+    except ImportError as error:
+        raise BrainUnavailable(f"the {name} brain is not available ({error}).") from error

@@ -66,9 +66,10 @@ def ask(
 
     Exit codes: 0 answered, 1 error, 2 bad usage, 3 no data or not a data question.
     """
+    from datapilot.brains import run
     from datapilot.brains.plan import PlanBrain
     from datapilot.core.context import QuestionContext
-    from datapilot.engine.pipeline import run
+    from datapilot.engine.context import RequestContext
     from datapilot.settings import get_settings
 
     settings = get_settings()
@@ -83,7 +84,8 @@ def ask(
         brain=brain.value if brain else "auto",
         offline=settings.offline,
     )
-    events = run(question, context, brain=given, settings=settings, plan_only=plan_only)
+    request = RequestContext.for_request(context, settings)
+    events = run(question, request, brain=given, plan_only=plan_only)
 
     if json_output:
         answer = asyncio.run(_last_answer(events))

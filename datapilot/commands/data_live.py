@@ -46,7 +46,7 @@ def fetch(
     force: Annotated[bool, typer.Option(help="Refetch even when the local copy is fresh.")] = False,
 ) -> None:
     """Download entities from live providers into the warehouse (cached; see the TTLs)."""
-    from datapilot.data.providers import router as live
+    from datapilot.data import open_data
     from datapilot.settings import get_settings
 
     settings = get_settings()
@@ -54,7 +54,7 @@ def fetch(
         _fail("offline mode forbids fetching; unset DATAPILOT_OFFLINE to use live providers")
     datasets = _datasets(what)
     names = _provider_names(provider)
-    chosen = live.router(names)
+    chosen = open_data(settings).router(names)
     if force:
         chosen.policy = chosen.policy.model_copy(update={"refetch": True})
     with console.status(f"Fetching {', '.join(ids)} from {', '.join(names)} …"):
@@ -84,12 +84,13 @@ def search(
     limit: Annotated[int, typer.Option(min=1, max=50, help="Most results shown.")] = 10,
 ) -> None:
     """Find entities by name locally and at live providers; new ones join the catalog."""
-    from datapilot.data.providers import router as live
+    from datapilot.data import open_data
     from datapilot.settings import get_settings
 
-    names = [] if get_settings().offline else _provider_names(provider)
+    settings = get_settings()
+    names = [] if settings.offline else _provider_names(provider)
     with console.status(f"Searching {name!r} …"):
-        result = live.router(names).search(name, limit)
+        result = open_data(settings).router(names).search(name, limit)
     table = Table(title=f"Entities matching {name!r}")
     for column in ("id", "kind", "name", "source", "data"):
         table.add_column(column)
@@ -126,7 +127,8 @@ def _datasets(what: list[str] | None) -> list[Dataset] | None:
 
 
 def _provider_names(given: list[str] | None) -> list[str]:
-    from datapilot.data.providers.router import LIVE_PROVIDERS, provider_names
+    from datapilot.data.providers.router import provider_names
+    from datapilot.plugins import providers
     from datapilot.settings import get_settings
 
     try:
@@ -134,7 +136,7 @@ def _provider_names(given: list[str] | None) -> list[str]:
     except ValueError as error:
         _fail(str(error))
     # An explicit command is consent to use the network even when only bundled data is configured.
-    return names or list(LIVE_PROVIDERS)
+    return names or list(providers())
 
 
 def _print_report(report: FetchReport) -> None:

@@ -28,10 +28,10 @@ def interfaces(
     ] = None,
 ) -> None:
     """List the interfaces plans can call (grouped by category), or one interface's schema."""
-    from datapilot.interfaces import load_all, registry
+    from datapilot.engine.executor import default_registry
     from datapilot.interfaces.registry import CATEGORIES
 
-    load_all()
+    registry = default_registry()
     if name is None:
         typer.echo(registry.catalog([category.value] if category else CATEGORIES))
         typer.echo(f"\n{len(registry)} interfaces", err=True)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import pandas as pd
 from pydantic import BaseModel, Field
 
 from datapilot.settings import BrainChoice
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class ChatMessage(BaseModel):
@@ -29,6 +31,8 @@ class ClientTable(BaseModel):
     rows: list[list[Any]]
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd  # only when a table is used: this module is vocabulary for all
+
         return pd.DataFrame(self.rows, columns=self.columns)
 
 

@@ -9,7 +9,11 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
 from datapilot.core.understanding import Understanding
 
-__all__ = ["Brain", "Understanding"]
+__all__ = ["Brain", "BrainUnavailable", "Understanding"]
+
+
+class BrainUnavailable(RuntimeError):
+    """The requested brain cannot be used; the message says what to configure."""
 
 
 class Brain(Protocol):

@@ -51,10 +51,12 @@ def call_pool() -> ThreadPoolExecutor:
 
 @cache
 def default_registry() -> Registry:
-    """The library registry with every interface module imported (BLAS then single-threaded)."""
-    from datapilot.interfaces import load_all, registry
+    """The library: every interface the installed plugins register, built-ins included (BLAS
+    then single-threaded)."""
+    from datapilot.plugins import plugin_manager
 
-    load_all()
+    registry = Registry()
+    plugin_manager().hook.register_interfaces(registry=registry)
     _one_blas_thread()
     return registry
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import suppress
 from datetime import date
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import pandas as pd
 
@@ -29,15 +29,14 @@ from datapilot.core.events import (
 )
 from datapilot.core.plan import Plan, PlanError
 from datapilot.core.results import RunResult
+from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
 from datapilot.engine.check import check_plan
+from datapilot.engine.context import RequestContext
 from datapilot.engine.executor import default_registry, execute
 from datapilot.engine.summary import is_chinese, template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
-from datapilot.settings import Settings, get_settings
-
-if TYPE_CHECKING:
-    from datapilot.engine.brain import Brain, Understanding
+from datapilot.settings import Settings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,24 +53,23 @@ class RequestTimeout(Exception):
 
 async def run(
     question: str,
-    context: QuestionContext,
+    request: RequestContext,
     *,
-    brain: Brain | None = None,
-    settings: Settings | None = None,
-    registry: Registry | None = None,
+    brain: Brain,
     interface_context: InterfaceContext | None = None,
     plan_only: bool = False,
 ) -> AsyncIterator[Event]:
-    """Answer `question`, yielding typed events; the last one is always a single `Done`.
+    """Answer `question` with `brain`, yielding typed events; the last is always one `Done`.
 
-    `brain` defaults to `select_brain(context, settings)`, `registry` to the full interface
-    library and `interface_context` to the warehouse and catalog plus the request's tables.
-    With `plan_only` the run stops after the plan is validated.
+    Everything the run needs comes from `request` (settings, data, the interface library);
+    front ends choose the brain (`datapilot.brains.select_brain`). `interface_context` defaults
+    to the request's data plus the tables the client sent. With `plan_only` the run stops after
+    the plan is validated.
     """
-    settings = settings or get_settings()
-    state = _Run(question, context, settings)
+    settings = request.settings
+    state = _Run(question, request.question, settings)
     try:
-        async for event in state.events(brain, registry, interface_context, plan_only):
+        async for event in state.events(brain, request, interface_context, plan_only):
             yield event
     except Exception as error:
         log.warning("question %r failed: %s: %s", question, type(error).__name__, error)
@@ -83,31 +81,37 @@ async def run(
     yield Done(answer=state.finish())
 
 
-async def ask(question: str, context: QuestionContext, **options: Any) -> Answer:
+async def ask(question: str, request: RequestContext, *, brain: Brain, **options: Any) -> Answer:
     """Run the pipeline to the end and return its Answer (options as for `run`)."""
     answer: Answer | None = None
-    async for event in run(question, context, **options):
+    async for event in run(question, request, brain=brain, **options):
         if isinstance(event, Done):
             answer = event.answer
     assert answer is not None  # run() always ends with Done
     return answer
 
 
-def warm_up() -> dict[str, float]:
+def warm_up(settings: Settings) -> dict[str, float]:
     """Pay a process's one-time costs now, so its first question answers as fast as later ones:
     open (or seed) the warehouse and load the catalog, import the interface library and the model
     libraries, and answer one question with the offline brain and no network (which builds its
     vocabulary). Blocking: run it in a thread. Never raises. Returns milliseconds per stage."""
-    from datapilot.data import get_catalog
+    from datapilot.data import open_data
     from datapilot.interfaces.prediction import preload
+    from datapilot.plugins import brains
 
     def answer() -> None:
         context = QuestionContext(today=date(2022, 1, 1), brain="offline", offline=True)
-        done = asyncio.run(ask(_WARM_UP_QUESTION, context))
+        request = RequestContext.for_request(context, settings)
+        brain = brains()["offline"](request)
+        done = asyncio.run(ask(_WARM_UP_QUESTION, request, brain=brain))
         if done.status != "ok":
             raise RuntimeError(f"{_WARM_UP_QUESTION!r} was answered {done.status}: {done.message}")
 
-    stages = {"data": get_catalog, "library": default_registry, "models": preload, "answer": answer}
+    def data() -> object:
+        return open_data(settings).catalog
+
+    stages = {"data": data, "library": default_registry, "models": preload, "answer": answer}
     timings: dict[str, float] = {}
     for name, action in stages.items():
         started = time.perf_counter()
@@ -117,19 +121,6 @@ def warm_up() -> dict[str, float]:
             log.warning("warm-up step %s failed: %s: %s", name, type(error).__name__, error)
         timings[name] = _ms(started)
     return timings
-
-
-def build_interface_context(context: QuestionContext) -> InterfaceContext:
-    """The warehouse and catalog, plus the tables the client sent, as interfaces see them."""
-    from datapilot.data import get_catalog, get_warehouse
-
-    return InterfaceContext(
-        warehouse=get_warehouse(),
-        catalog=get_catalog(),
-        today=context.today,
-        tables={table.name: table.to_frame() for table in context.tables},
-        offline=context.offline,
-    )
 
 
 class _Run:
@@ -150,17 +141,13 @@ class _Run:
 
     async def events(
         self,
-        brain: Brain | None,
-        registry: Registry | None,
+        brain: Brain,
+        request: RequestContext,
         interface_context: InterfaceContext | None,
         plan_only: bool,
     ) -> AsyncIterator[Event]:
         answer = self.answer
         yield StatusEvent(message="正在理解问题…" if self.zh else "Reading the question…")
-        if brain is None:
-            from datapilot.brains import select_brain
-
-            brain = select_brain(self.context, self.settings)
         started = time.perf_counter()
         understanding = await self._in_time(brain.understand(self.question, self.context))
         answer.timings_ms["understand"] = _ms(started)
@@ -184,11 +171,7 @@ class _Run:
         plan = understanding.plan
         yield PlanEvent(plan=plan)
 
-        if registry is None:
-            # Importing the library is a one-time start-up cost, not validation.
-            started = time.perf_counter()
-            registry = await asyncio.to_thread(default_registry)
-            answer.timings_ms["setup"] = _ms(started)
+        registry = request.registry
         started = time.perf_counter()
         check = check_plan(plan, registry)
         answer.timings_ms["validate"] = _ms(started)
@@ -208,7 +191,7 @@ class _Run:
         )
         if interface_context is None:
             started = time.perf_counter()
-            interface_context = await asyncio.to_thread(build_interface_context, self.context)
+            interface_context = await asyncio.to_thread(request.interface_context)
             answer.timings_ms["setup"] = answer.timings_ms.get("setup", 0.0) + _ms(started)
         ctx = interface_context
         started = time.perf_counter()
@@ -405,8 +388,6 @@ def _default_message(status: str) -> str:
 
 
 def _user_message(error: Exception, settings: Settings) -> str:
-    from datapilot.brains import BrainUnavailable
-
     if isinstance(error, RequestTimeout):
         return (
             f"The question took longer than {settings.request_timeout_s:g} s and was stopped; "

@@ -152,8 +152,9 @@ def _steps(plan: Plan, run: RunResult) -> list[_Step]:
 
 
 def _category(call: Call, value: Any) -> str:
-    from datapilot.interfaces import registry
+    from datapilot.engine.executor import default_registry
 
+    registry = default_registry()
     if call.interface in registry:
         return registry.get(call.interface).category
     if isinstance(value, ChartOutput | TableOutput | TextOutput):

@@ -19,21 +19,22 @@ Conventions every interface follows, so results compose and summaries can quote 
 * Visualization interfaces return `ChartOutput` / `TableOutput` models from `core.outputs`.
 * A failure the user should see raises `InterfaceError` with a plain-language message.
 
-Importing this package registers every interface in `registry`.
+Declaring an interface registers nothing: the built-in plugin (`plugin.py`) adds the library's
+modules to a registry through the `register_interfaces` hook, as any third-party plugin does.
 """
 
 from __future__ import annotations
 
-from datapilot.interfaces.registry import Frame, InterfaceError, interface, registry
+from typing import Any
 
-__all__ = ["Frame", "InterfaceError", "interface", "load_all", "registry"]
+__all__ = ["Frame", "InterfaceError", "Registry", "interface"]
 
 
-def load_all() -> None:
-    """Import every interface module so its functions register themselves."""
-    import importlib
-    import pkgutil
+def __getattr__(name: str) -> Any:
+    # Lazy: the built-in plugin (`plugin.py`) is in this package and loads with every command,
+    # which must not pay for pandas.
+    if name in __all__:
+        from datapilot.interfaces import registry
 
-    for module in pkgutil.iter_modules(__path__):
-        if module.name not in {"registry", "context"}:
-            importlib.import_module(f"{__name__}.{module.name}")
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,7 @@
 Every reader checks its ids against the catalog first, so an unknown id, an entity without data or
 an entity of the wrong kind fails with a message saying what exists instead. When a live provider
 is configured (and the request allows the network), the check first lets the providers fill the
-warehouse (`datapilot.data.providers.ensure`); their notices ("as of …", failures) become notes.
+warehouse (the request's `DataAccess.ensure`); their notices ("as of …", failures) become notes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 import talib
 
-from datapilot.data import live_fetching
 from datapilot.data.catalog import Entity
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import require_column, resample_frame, tag, window
@@ -62,15 +61,14 @@ def fetch_live(
     """Let the configured live providers fetch what the warehouse lacks or holds stale for `ids`
     (`dataset` None = whatever each id's kind needs); their notices go to `ctx.notes`.
 
-    Returns at once, importing nothing, when no live provider is configured (the default) or the
-    settings or the request are offline."""
-    if ctx.offline or not live_fetching():
+    Returns at once, importing nothing, when the request brought no data access, no live provider
+    is configured (the default) or the settings or the request are offline."""
+    if ctx.offline or ctx.data is None or not ctx.data.live_fetching():
         return
-    from datapilot.data import providers
     from datapilot.data.warehouse import WarehouseError
 
     try:
-        report = providers.ensure(ids, start, end, None if dataset is None else [dataset])
+        report = ctx.data.ensure(ids, start, end, None if dataset is None else [dataset])
     except WarehouseError as error:
         # E.g. another process holds the file: answer from the local copy and say why.
         ctx.notes.append(f"Live data for {', '.join(ids)} could not be stored: {error}")

@@ -7,6 +7,7 @@ from datetime import date
 
 import pandas as pd
 
+from datapilot.data.access import DataAccess
 from datapilot.data.catalog import Catalog
 from datapilot.data.warehouse import Warehouse
 
@@ -22,3 +23,6 @@ class InterfaceContext:
     notes: list[str] = field(default_factory=list)
     # The request forbids the network: readers use the warehouse as it is, never live providers.
     offline: bool = False
+    # The request's data (settings, provider router): live providers are asked only through it;
+    # None reads the warehouse as it is.
+    data: DataAccess | None = None

@@ -13,6 +13,7 @@ import inspect
 import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 import pandas as pd
@@ -150,6 +151,20 @@ class Registry:
             raise ValueError(f"interface {spec.name!r} is registered twice")
         self._specs[spec.name] = spec
 
+    def add(self, func: Callable[..., Any]) -> None:
+        """Register a function declared with `@interface`."""
+        spec = getattr(func, SPEC_ATTRIBUTE, None)
+        if not isinstance(spec, InterfaceSpec):
+            raise TypeError(f"{func!r} is not declared with @interface")
+        self.register(spec)
+
+    def collect(self, module: ModuleType) -> None:
+        """Register every `@interface` function defined in `module`, in definition order."""
+        for value in vars(module).values():
+            spec = getattr(value, SPEC_ATTRIBUTE, None)
+            if isinstance(spec, InterfaceSpec) and value.__module__ == module.__name__:
+                self.register(spec)
+
     def get(self, name: str) -> InterfaceSpec:
         try:
             return self._specs[name]
@@ -181,7 +196,7 @@ class Registry:
         return "\n".join(lines)
 
 
-registry = Registry()
+SPEC_ATTRIBUTE = "__datapilot_interface__"
 
 
 def interface(
@@ -191,7 +206,8 @@ def interface(
     name: str | None = None,
     target: Registry | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a function as an interface.
+    """Declare a function an interface; a plugin adds it to a registry (`Registry.add`,
+    `Registry.collect`), or `target` registers it at once.
 
     The description is the first paragraph of the docstring. A parameter is documented with
     `Annotated[type, "description"]` or a pydantic `Field(description=…)` default.
@@ -199,7 +215,9 @@ def interface(
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         spec = build_spec(func, category, returns, name=name)
-        (registry if target is None else target).register(spec)
+        setattr(func, SPEC_ATTRIBUTE, spec)
+        if target is not None:
+            target.register(spec)
         return func
 
     return decorate

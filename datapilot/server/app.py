@@ -15,9 +15,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from datapilot import __version__
-from datapilot.server import api, health
+from datapilot.plugins import plugin_manager
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
-from datapilot.server.openbb import routes as openbb
 from datapilot.settings import Settings, get_settings
 
 _ASSETS = Path(__file__).parent / "assets"
@@ -29,14 +28,14 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
     """Start serving only once the one-time costs are paid (off the event loop)."""
     from datapilot.engine.pipeline import warm_up
 
-    timings = await asyncio.to_thread(warm_up)
+    timings = await asyncio.to_thread(warm_up, app.state.settings)
     log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
     yield
 
 
 def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> FastAPI:
     """Build the app; `settings` default to the process-wide ones. With `warm_up` (the default)
-    the server pays its one-time costs at start-up (see `core.pipeline.warm_up`), so the first
+    the server pays its one-time costs at start-up (see `engine.pipeline.warm_up`), so the first
     request is as fast as later ones."""
     settings = settings or get_settings()
     app = FastAPI(
@@ -59,8 +58,6 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     )
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, unreadable_body_handler)
-    app.include_router(health.router)
-    app.include_router(openbb.router)
-    app.include_router(api.router)
+    plugin_manager().hook.register_routes(app=app)
     app.mount("/assets", StaticFiles(directory=_ASSETS), name="assets")
     return app

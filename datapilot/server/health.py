@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from datapilot import __version__
+from datapilot.settings import Settings
 
 router = APIRouter(tags=["Health"])
 
@@ -27,16 +28,16 @@ class Health(BaseModel):
 
 
 @router.get("/health", response_model=Health, summary="Version and data coverage")
-async def health() -> Health:
-    return Health(data=await asyncio.to_thread(data_coverage))
+async def health(request: Request) -> Health:
+    return Health(data=await asyncio.to_thread(data_coverage, request.app.state.settings))
 
 
-def data_coverage() -> DataCoverage:
+def data_coverage(settings: Settings) -> DataCoverage:
     """Count entities with data and their overall date range; never raises."""
     try:
-        from datapilot.data import get_catalog
+        from datapilot.data import open_data
 
-        entities = get_catalog().entities(available=True)
+        entities = open_data(settings).catalog.entities(available=True)
     except Exception as error:
         return DataCoverage(entities=0, error=f"{type(error).__name__}: {error}")
     firsts = [entity.first for entity in entities if entity.first]

@@ -25,10 +25,12 @@ _GRACE_S = 0.5
 
 
 def pipeline_events(question: str, context: QuestionContext, settings: Settings) -> Any:
-    """The pipeline's event stream (looked up at call time, so it can be swapped in tests)."""
-    from datapilot.engine.pipeline import run
+    """The pipeline's event stream for one request, with the brain chosen for it (looked up at
+    call time, so it can be swapped in tests)."""
+    from datapilot.brains import run
+    from datapilot.engine.context import RequestContext
 
-    return run(question, context, settings=settings)
+    return run(question, RequestContext.for_request(context, settings))
 
 
 async def guarded_events(

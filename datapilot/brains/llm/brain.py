@@ -16,6 +16,7 @@ from datapilot.brains.llm.summary import grounded_summary
 from datapilot.core.answer import Usage
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
+from datapilot.data.access import DataAccess
 from datapilot.engine.brain import Brain, Understanding
 from datapilot.engine.summary import is_chinese, summary_chunks
 from datapilot.interfaces.registry import Registry
@@ -38,12 +39,16 @@ class LLMBrain:
         *,
         registry: Registry | None = None,
         catalog: CatalogLike | None = None,
+        data: DataAccess | None = None,
         fallback: Brain | None = None,
         max_repairs: int = 2,
     ) -> None:
+        """`settings` carry the model and key of this request; `catalog` defaults to `data`'s
+        (the request's), opened on first use; with neither, the environment's settings' data."""
         self.settings = settings or get_settings()
         self._registry = registry
         self._catalog = catalog
+        self._data = data
         self._fallback = fallback
         self.max_repairs = max_repairs
         self.summary_usage = Usage()
@@ -149,9 +154,9 @@ class LLMBrain:
 
     def _get_catalog(self) -> CatalogLike:
         if self._catalog is None:
-            from datapilot.data import get_catalog
+            from datapilot.data import open_data
 
-            self._catalog = get_catalog()
+            self._catalog = (self._data or open_data(self.settings)).catalog
         return self._catalog
 
 

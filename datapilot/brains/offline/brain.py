@@ -12,8 +12,10 @@ from datapilot.brains.offline.rewrite import zh_date
 from datapilot.brains.offline.vocab import Vocab, default_vocab
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
+from datapilot.data.access import DataAccess, open_data
 from datapilot.data.catalog import Catalog
 from datapilot.engine.brain import Understanding
+from datapilot.settings import Settings, get_settings
 
 
 class OfflineBrain:
@@ -21,20 +23,34 @@ class OfflineBrain:
 
     name = "offline"
 
-    def __init__(self, catalog: Catalog | None = None, vocab: Vocab | None = None) -> None:
-        """`vocab` defaults to the bundled words plus the user's; a bad file fails here, with
-        `VocabError` naming the file and key. The catalog is the process-wide one, on first use.
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        vocab: Vocab | None = None,
+        *,
+        settings: Settings | None = None,
+        data: DataAccess | None = None,
+    ) -> None:
+        """`settings` and `data` are the request's (the environment's when not given). `vocab`
+        defaults to the bundled words plus the user's in the data dir; a bad file fails here,
+        with `VocabError` naming the file and key. `catalog` defaults to `data`'s, on first use.
         """
+        self.settings = settings or (data.settings if data else get_settings())
+        self._data = data
         self._catalog = catalog
-        self.vocab = vocab or default_vocab()
+        self.vocab = vocab or default_vocab(self.settings.data_dir)
 
     @property
     def catalog(self) -> Catalog:
         if self._catalog is None:
-            from datapilot.data import get_catalog
-
-            self._catalog = get_catalog()
+            self._catalog = self.data.catalog
         return self._catalog
+
+    @property
+    def data(self) -> DataAccess:
+        if self._data is None:
+            self._data = open_data(self.settings)
+        return self._data
 
     async def understand(self, question: str, context: QuestionContext) -> Understanding:
         """Read the question and plan it; see `understand_sync`."""
@@ -46,7 +62,8 @@ class OfflineBrain:
 
     def read(self, question: str, context: QuestionContext) -> Reading:
         """What the brain understood, before planning (for tests and `datapilot eval`)."""
-        return read_question(question, context, self.catalog, self.vocab)
+        live = self.data.live_fetching(context.offline)
+        return read_question(question, context, self.catalog, self.vocab, live=live)
 
     async def summarize(
         self,

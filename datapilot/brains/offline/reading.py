@@ -33,7 +33,6 @@ from datapilot.brains.offline.windows import Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
-from datapilot.data import live_fetching
 from datapilot.data.catalog import Catalog, Entity
 
 PRICE_KINDS = ("stock", "etf", "index", "fund")
@@ -129,9 +128,10 @@ class Reading(BaseModel):
 
 
 def read_question(
-    question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab
+    question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool = False
 ) -> Reading:
-    """Everything the offline brain understands of `question` in its conversation."""
+    """Everything the offline brain understands of `question` in its conversation. With `live`
+    the readers may fetch what the warehouse lacks, so availability is not checked here."""
     text = normalize_text(question)
     today = context.today
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
@@ -173,7 +173,7 @@ def read_question(
         _add_market(reading, catalog)
     if reading.universe:
         _narrow_universe(reading)
-    if not live_fetching(context.offline):  # else the readers fetch what the warehouse lacks
+    if not live:  # else the readers fetch what the warehouse lacks
         _check_availability(reading)
     reading.rewritten = _rewritten(reading, parsed)
     return reading

@@ -250,11 +250,9 @@ def load_vocab(user_dir: Path | None = None) -> Vocab:
     return Vocab(**data)
 
 
-def default_vocab() -> Vocab:
-    """The vocabulary for this installation: bundled words plus `<data dir>/vocab/*.toml`."""
-    from datapilot.settings import get_settings
-
-    user_dir = get_settings().data_dir / "vocab"
+def default_vocab(data_dir: Path) -> Vocab:
+    """The vocabulary for a data dir: bundled words plus `<data dir>/vocab/*.toml`."""
+    user_dir = data_dir / "vocab"
     return load_vocab(user_dir if user_dir.is_dir() else None)
 
 

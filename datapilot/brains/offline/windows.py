@@ -35,7 +35,7 @@ from datapilot.brains.offline.periods import (
     year_window,
 )
 from datapilot.brains.offline.phrases import alternation
-from datapilot.brains.offline.vocab import TimeFile, Unit, Vocab, default_vocab
+from datapilot.brains.offline.vocab import TimeFile, Unit, Vocab, load_vocab
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
@@ -840,8 +840,8 @@ _GRAMMARS: dict[int, Grammar] = {}
 
 
 def grammar_for(vocab: Vocab | None = None) -> Grammar:
-    """The compiled grammar of a vocabulary (built once)."""
-    vocab = vocab or default_vocab()
+    """The compiled grammar of a vocabulary (built once); the bundled words when not given."""
+    vocab = vocab or load_vocab(None)
     key = id(vocab.time)
     if key not in _GRAMMARS:
         _GRAMMARS[key] = Grammar(vocab.time)

@@ -7,7 +7,6 @@ once when no live provider is configured, never opens a socket offline, and repo
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -23,13 +22,13 @@ from datapilot.data.cache import CachePolicy, FetchRecord, fetch_records, log_fe
 from datapilot.data.catalog import Entity, with_coverage
 from datapilot.data.providers.http import ProviderError
 from datapilot.data.providers.live import Dataset, Download, EntityFetch, FetchReport, LiveProvider
+from datapilot.plugins import providers as provider_factories
 
 if TYPE_CHECKING:
     from datapilot.data.catalog import Catalog
     from datapilot.data.warehouse import Warehouse
     from datapilot.settings import Settings
 
-LIVE_PROVIDERS = ("yahoo", "fred", "sec", "akshare", "datahub")
 ALIASES = {"yfinance": "yahoo", "edgar": "sec"}
 PRICE_KINDS: frozenset[EntityKind] = frozenset({"stock", "etf", "index", "fund"})
 SERIES_KINDS: frozenset[EntityKind] = frozenset({"macro", "commodity", "factor"})
@@ -53,22 +52,16 @@ def provider_names(settings: Settings, names: Sequence[str] | None = None) -> li
         name = ALIASES.get(raw.strip().lower(), raw.strip().lower())
         if name == "bundled":
             continue
-        if name not in LIVE_PROVIDERS:
-            raise ValueError(
-                f"unknown data provider {raw!r}; choose from bundled, {', '.join(LIVE_PROVIDERS)}"
-            )
+        if name not in provider_factories():
+            known = ", ".join(provider_factories())
+            raise ValueError(f"unknown data provider {raw!r}; choose from bundled, {known}")
         if name not in chosen:
             chosen.append(name)
     return chosen
 
 
-def live_providers(
-    settings: Settings | None = None, names: Sequence[str] | None = None
-) -> list[LiveProvider]:
+def live_providers(settings: Settings, names: Sequence[str] | None = None) -> list[LiveProvider]:
     """Provider instances, shared per process so their rate limits hold across requests."""
-    from datapilot.settings import get_settings
-
-    settings = settings or get_settings()
     return [_instance(name, settings) for name in provider_names(settings, names)]
 
 
@@ -77,31 +70,8 @@ def _instance(name: str, settings: Settings) -> LiveProvider:
     config = {"fred": key_text, "sec": settings.sec_user_agent or ""}.get(name, "")
     with _instances_lock:
         if (name, config) not in _instances:
-            _instances[(name, config)] = _build(name, settings)
+            _instances[(name, config)] = provider_factories()[name](settings)
         return _instances[(name, config)]
-
-
-def _build(name: str, settings: Settings) -> LiveProvider:
-    if name == "yahoo":
-        from datapilot.data.providers.yahoo import YahooProvider
-
-        return YahooProvider()
-    if name == "fred":
-        from datapilot.data.providers.fred import FredProvider
-
-        key = settings.fred_api_key.get_secret_value() if settings.fred_api_key else None
-        return FredProvider(api_key=key)
-    if name == "sec":
-        from datapilot.data.providers.sec import SecProvider
-
-        return SecProvider(user_agent=settings.sec_user_agent)
-    if name == "akshare":
-        from datapilot.data.providers.akshare_provider import AkshareProvider
-
-        return AkshareProvider()
-    from datapilot.data.providers.datahub import DatahubProvider
-
-    return DatahubProvider()
 
 
 class Router:
@@ -420,51 +390,3 @@ def _merge(
             "source": ", ".join(sources),
         }
     )
-
-
-# ---- module-level entry points ----------------------------------------------------------------
-
-
-def router(providers: Sequence[str] | None = None, offline: bool | None = None) -> Router:
-    """A router over the process-wide warehouse and catalog and the configured providers."""
-    from datapilot.data import get_catalog, get_warehouse
-    from datapilot.settings import get_settings
-
-    settings = get_settings()
-    return Router(
-        live_providers(settings, providers),
-        get_warehouse(),
-        get_catalog(),
-        policy=CachePolicy.from_hours(settings.cache_ttl_hours),
-        offline=settings.offline if offline is None else offline,
-    )
-
-
-def ensure(
-    ids: Sequence[str],
-    start: date | None = None,
-    end: date | None = None,
-    datasets: Sequence[Dataset] | None = None,
-) -> FetchReport:
-    """Fetch what the configured live providers can for `ids` when the local copy is missing or
-    stale. Returns at once when no live provider is configured; never raises for one entity."""
-    from datapilot.settings import get_settings
-
-    if not provider_names(get_settings()):
-        return FetchReport()
-    return router().ensure(ids, start, end, datasets)
-
-
-async def aensure(
-    ids: Sequence[str],
-    start: date | None = None,
-    end: date | None = None,
-    datasets: Sequence[Dataset] | None = None,
-) -> FetchReport:
-    """`ensure` off the event loop."""
-    return await asyncio.to_thread(ensure, ids, start, end, datasets)
-
-
-def search(query: str, limit: int = 10, providers: Sequence[str] | None = None) -> SearchResult:
-    """Find entities by name in the catalog and the live providers; new ones join the catalog."""
-    return router(providers).search(query, limit)

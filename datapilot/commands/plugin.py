@@ -1,0 +1,26 @@
+"""The built-in commands, registered through the `register_commands` hook.
+
+Command modules import their heavy dependencies inside each command, so registering them (and
+`datapilot --help`) stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from datapilot.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from typer import Typer
+
+
+@hookimpl
+def register_commands(cli: Typer) -> None:
+    from datapilot.commands import ask, data, interfaces, serve
+    from datapilot.commands import eval as eval_command
+
+    cli.command("serve")(serve.serve)
+    cli.command("ask")(ask.ask)
+    cli.add_typer(data.app, name="data")
+    cli.command("eval")(eval_command.eval_corpus)
+    cli.command("interfaces")(interfaces.interfaces)

@@ -1,0 +1,142 @@
+"""The data of one data dir, opened once per process and handed to requests in their context."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datapilot.data.catalog import Catalog
+    from datapilot.data.providers.live import Dataset, FetchReport
+    from datapilot.data.providers.router import Router
+    from datapilot.data.warehouse import Warehouse
+    from datapilot.settings import Settings
+
+# One DataAccess per warehouse file: two requests on the same data dir share the open file and
+# the catalog (each is thread-safe), and a reseed can close them all (`reset`).
+_opened: dict[Path, DataAccess] = {}
+_opened_lock = threading.Lock()
+
+
+class DataAccess:
+    """A data dir's warehouse and catalog, opened on first use, and its provider router.
+
+    Importing this module is cheap: DuckDB, pandas and the providers load on first use.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        warehouse: Warehouse | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        """`warehouse` and `catalog` default to those of `settings.data_dir`, opened on first
+        use; pass them to work on others (an imported file, tests)."""
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._warehouse = warehouse
+        self._catalog = catalog
+
+    @property
+    def warehouse(self) -> Warehouse:
+        """The warehouse in `settings.data_dir`, seeded from the bundled data on first use."""
+        from datapilot.data.seeding import is_seeded, seed
+        from datapilot.data.warehouse import Warehouse
+
+        with self._lock:
+            if self._warehouse is None:
+                path = self.settings.warehouse_path
+                if not is_seeded(path):
+                    seed(path)
+                self._warehouse = Warehouse(path)
+            return self._warehouse
+
+    @property
+    def catalog(self) -> Catalog:
+        """Shipped and user vocabulary, with availability from the warehouse."""
+        from datapilot.data.catalog import Catalog
+
+        warehouse = self.warehouse
+        with self._lock:
+            if self._catalog is None:
+                self._catalog = Catalog.load(warehouse, self.settings.data_dir)
+            return self._catalog
+
+    def live_fetching(self, offline: bool = False) -> bool:
+        """Whether a live provider is configured and neither the settings nor the caller
+        (`offline`, e.g. a request's own flag) forbid the network. Reads settings only: nothing
+        is imported or opened, so readers can ask before every read."""
+        if offline or self.settings.offline:
+            return False
+        return any(name.strip().lower() not in ("", "bundled") for name in self.settings.providers)
+
+    def ensure(
+        self,
+        ids: Sequence[str],
+        start: date | None = None,
+        end: date | None = None,
+        datasets: Sequence[Dataset] | None = None,
+        *,
+        offline: bool = False,
+    ) -> FetchReport:
+        """Let the configured live providers fetch what the warehouse lacks or holds stale for
+        `ids`. Returns at once, opening nothing, when no live provider is configured or the
+        network is forbidden (`offline`: the request's own flag); never raises for one entity."""
+        from datapilot.data.providers.live import FetchReport
+
+        if not self.live_fetching(offline):
+            return FetchReport()
+        return self.router().ensure(ids, start, end, datasets)
+
+    def router(self, providers: Sequence[str] | None = None, offline: bool | None = None) -> Router:
+        """The provider router over this warehouse and catalog (`providers` default to the
+        configured ones; `offline` to the settings')."""
+        from datapilot.data.cache import CachePolicy
+        from datapilot.data.providers.router import Router, live_providers
+
+        return Router(
+            live_providers(self.settings, providers),
+            self.warehouse,
+            self.catalog,
+            policy=CachePolicy.from_hours(self.settings.cache_ttl_hours),
+            offline=self.settings.offline if offline is None else offline,
+        )
+
+
+def open_data(settings: Settings) -> DataAccess:
+    """The data of `settings.data_dir`, shared by every caller with the same warehouse file."""
+    path = settings.warehouse_path.resolve()
+    with _opened_lock:
+        access = _opened.get(path)
+        if access is None or access.settings != settings:
+            # Same file, other settings (providers, TTLs): share the opened warehouse and catalog.
+            opened = (access._warehouse, access._catalog) if access else (None, None)
+            access = _opened[path] = DataAccess(settings, warehouse=opened[0], catalog=opened[1])
+        return access
+
+
+def get_warehouse() -> Warehouse:
+    """The warehouse of the environment's settings (for scripts and tests)."""
+    from datapilot.settings import get_settings
+
+    return open_data(get_settings()).warehouse
+
+
+def get_catalog() -> Catalog:
+    """The catalog of the environment's settings (for scripts and tests)."""
+    from datapilot.settings import get_settings
+
+    return open_data(get_settings()).catalog
+
+
+def reset() -> None:
+    """Forget every opened data dir and close open warehouse files (reseeding, tests)."""
+    from datapilot.data.warehouse import close_all
+
+    with _opened_lock:
+        _opened.clear()
+        close_all()

@@ -1,0 +1,68 @@
+"""What one request runs with, handed down explicitly: nothing below the front ends reads
+process-wide settings, data or model keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from datapilot.core.context import QuestionContext
+from datapilot.data.access import DataAccess, open_data
+from datapilot.engine.executor import default_registry
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.registry import Registry
+from datapilot.settings import Settings
+
+
+@dataclass
+class RequestContext:
+    """One request's question context, settings, data and interface library.
+
+    `settings` already carry the model and key the request brought (OpenBB sends its own), so a
+    brain built from this context never sees another request's key. Front ends build it with
+    `for_request`; the engine, brains and interfaces only read it.
+    """
+
+    question: QuestionContext
+    settings: Settings
+    data: DataAccess
+    registry: Registry = field(default_factory=default_registry)
+
+    @classmethod
+    def for_request(
+        cls,
+        question: QuestionContext,
+        settings: Settings,
+        *,
+        data: DataAccess | None = None,
+        registry: Registry | None = None,
+    ) -> RequestContext:
+        """The context of one request: `settings` with the request's model and key applied,
+        the data of their data dir, the library of installed interfaces."""
+        settings = with_request_model(settings, question)
+        return cls(
+            question=question,
+            settings=settings,
+            data=data or open_data(settings),
+            registry=registry or default_registry(),
+        )
+
+    def interface_context(self) -> InterfaceContext:
+        """The warehouse and catalog, plus the tables the client sent, as interfaces see them."""
+        return InterfaceContext(
+            warehouse=self.data.warehouse,
+            catalog=self.data.catalog,
+            today=self.question.today,
+            tables={table.name: table.to_frame() for table in self.question.tables},
+            offline=self.question.offline,
+            data=self.data,
+        )
+
+
+def with_request_model(settings: Settings, question: QuestionContext) -> Settings:
+    """`settings` with the model and key a request brought (a copy; the original is untouched)."""
+    update: dict[str, object] = {}
+    if question.llm_model:
+        update["llm_model"] = question.llm_model
+    if question.llm_api_key:
+        update["llm_api_key"] = question.llm_api_key
+    return settings.model_copy(update=update) if update else settings

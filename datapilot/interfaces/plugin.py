@@ -1,0 +1,20 @@
+"""The built-in interface library, registered through the `register_interfaces` hook."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from datapilot.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from datapilot.interfaces.registry import Registry
+
+# In this order: the order of the catalog a model reads.
+LIBRARY = ("acquisition", "frame", "prediction", "processing", "visualization")
+
+
+@hookimpl
+def register_interfaces(registry: Registry) -> None:
+    for name in LIBRARY:
+        registry.collect(importlib.import_module(f"datapilot.interfaces.{name}"))

@@ -1,0 +1,72 @@
+"""The plugin manager: built-in and third-party plugins, loaded from the `datapilot` entry points.
+
+Built-ins are entry points of this package like any other plugin's (see `pyproject.toml`), so
+one mechanism registers interfaces, providers, brains, tools, commands and routes. Importing a
+plugin module registers nothing by side effect: its `@hookimpl` functions are called when the
+registry, the router, the command line or the app asks for them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+import pluggy
+
+from datapilot import hookspecs
+from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory
+
+_lock = threading.Lock()
+_manager: pluggy.PluginManager | None = None
+Factory = TypeVar("Factory")
+
+
+def plugin_manager() -> pluggy.PluginManager:
+    """The process's plugin manager, with every installed `datapilot` entry point loaded."""
+    global _manager
+    with _lock:
+        if _manager is None:
+            manager = pluggy.PluginManager(hookspecs.PROJECT)
+            manager.add_hookspecs(hookspecs)
+            manager.load_setuptools_entrypoints(hookspecs.PROJECT)
+            _manager = manager
+        return _manager
+
+
+def register(plugin: object, name: str | None = None) -> str | None:
+    """Register a plugin object or module at run time (embedding, tests); returns its name."""
+    return plugin_manager().register(plugin, name=name)
+
+
+def unregister(plugin: object) -> None:
+    """Remove a plugin registered with `register`."""
+    plugin_manager().unregister(plugin)
+
+
+def providers() -> dict[str, ProviderFactory]:
+    """Live data providers by name (a plugin's own in the order it registers them)."""
+    return _named(plugin_manager().hook.register_providers, "provider")
+
+
+def brains() -> dict[str, BrainFactory]:
+    """Brains by name."""
+    return _named(plugin_manager().hook.register_brains, "brain")
+
+
+def tools() -> dict[str, ToolFactory]:
+    """Tool sources by name."""
+    return _named(plugin_manager().hook.register_tools, "tool")
+
+
+def _named(hook: Callable[..., object], what: str) -> dict[str, Factory]:
+    found: dict[str, Factory] = {}
+
+    def add(name: str, factory: Factory) -> None:
+        key = name.strip().lower()
+        if key in found:
+            raise ValueError(f"two plugins register a {what} named {key!r}")
+        found[key] = factory
+
+    hook(register=add)
+    return found

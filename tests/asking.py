@@ -1,0 +1,59 @@
+"""Asking the way a front end does, for tests: a request context from a question context and
+settings (the environment's unless given), and the brain the request selects unless one is given."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from datapilot import brains
+from datapilot.core.answer import Answer
+from datapilot.core.context import QuestionContext
+from datapilot.core.events import Event
+from datapilot.data.access import DataAccess
+from datapilot.engine.context import RequestContext
+from datapilot.interfaces.registry import Registry
+from datapilot.settings import Settings, get_settings
+
+
+def request_for(
+    context: QuestionContext,
+    settings: Settings | None = None,
+    *,
+    registry: Registry | None = None,
+    data: DataAccess | None = None,
+) -> RequestContext:
+    return RequestContext.for_request(
+        context, settings or get_settings(), registry=registry, data=data
+    )
+
+
+def run(
+    question: str,
+    context: QuestionContext,
+    *,
+    settings: Settings | None = None,
+    registry: Registry | None = None,
+    data: DataAccess | None = None,
+    **options: Any,
+) -> AsyncIterator[Event]:
+    request = request_for(context, settings, registry=registry, data=data)
+    return brains.run(question, request, **options)
+
+
+async def ask(
+    question: str,
+    context: QuestionContext,
+    *,
+    settings: Settings | None = None,
+    registry: Registry | None = None,
+    data: DataAccess | None = None,
+    **options: Any,
+) -> Answer:
+    request = request_for(context, settings, registry=registry, data=data)
+    return await brains.answer(question, request, **options)
+
+
+def select_brain(context: QuestionContext, settings: Settings) -> brains.Brain:
+    """Select as a front end does: from the request context of `context` and `settings`."""
+    return brains.select_brain(request_for(context, settings))
