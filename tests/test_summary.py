@@ -11,10 +11,11 @@ from toy_interfaces import make_registry, toy_context, toy_prices
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.core.results import CallRecord, RunResult
+from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Understanding
 from datapilot.engine.executor import execute
 from datapilot.engine.facts import format_value, grounded, numbers_in
-from datapilot.engine.summary import is_chinese, template_summary
+from datapilot.engine.summary import template_summary
 
 TASKS = [
     Task(kind="data", instruction="Fetch closing prices of AAA and BBB"),

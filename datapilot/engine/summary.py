@@ -18,12 +18,12 @@ from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, refs_in
 from datapilot.core.results import CallRecord, Fact, RunResult
+from datapilot.data.text import is_chinese
 from datapilot.engine.facts import format_value
 
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 MAX_KEY_RESULTS = 3
 MAX_SUBJECTS = 5
 MAX_RANKED = 10
@@ -62,11 +62,6 @@ _TITLE_ZH = {
     "Price": "价格",
 }
 _TASK_ZH = {"data": "数据", "processing": "处理", "prediction": "预测", "visualization": "展示"}
-
-
-def is_chinese(text: str) -> bool:
-    """True when `text` contains CJK characters."""
-    return bool(_CJK.search(text))
 
 
 def understood_line(intent: Intent) -> str:
