@@ -202,7 +202,7 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     ],
 )
 def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
-    from datapilot.engine.summary import _title_zh
+    from datapilot.engine.summary.phrases_zh import title_zh as _title_zh
 
     assert _title_zh(title, {"US real GDP": "实际GDP"}) == chinese
 
@@ -219,7 +219,7 @@ def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
     ],
 )
 def test_units_in_chinese(unit: str, chinese: str) -> None:
-    from datapilot.engine.summary import _unit_zh
+    from datapilot.engine.summary.phrases_zh import unit_zh as _unit_zh
 
     assert _unit_zh(unit) == chinese
 
