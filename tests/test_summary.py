@@ -11,10 +11,11 @@ from toy_interfaces import make_registry, toy_context, toy_prices
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.plan import Call, Plan, Step, Task, ref
 from datapilot.core.results import CallRecord, RunResult
+from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Understanding
 from datapilot.engine.executor import execute
 from datapilot.engine.facts import format_value, grounded, numbers_in
-from datapilot.engine.summary import is_chinese, template_summary
+from datapilot.engine.summary import template_summary
 
 TASKS = [
     Task(kind="data", instruction="Fetch closing prices of AAA and BBB"),
@@ -201,7 +202,7 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     ],
 )
 def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
-    from datapilot.engine.summary import _title_zh
+    from datapilot.engine.summary.phrases_zh import title_zh as _title_zh
 
     assert _title_zh(title, {"US real GDP": "实际GDP"}) == chinese
 
@@ -218,7 +219,7 @@ def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
     ],
 )
 def test_units_in_chinese(unit: str, chinese: str) -> None:
-    from datapilot.engine.summary import _unit_zh
+    from datapilot.engine.summary.phrases_zh import unit_zh as _unit_zh
 
     assert _unit_zh(unit) == chinese
 

@@ -1,12 +1,15 @@
-"""Text normalisation shared by alias keys and mention matching (positions are preserved)."""
+"""Text normalisation shared by alias keys and mention matching (positions are preserved),
+and telling Chinese text from English."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Dropped when comparing names, so "S&P500" = "S&P 500", "T-bill" = "T bill", "Inc." = "Inc".
 _SEPARATORS = frozenset(" \t\r\n-_.'·・")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "＇": "'"})
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def normalize(text: str) -> str:
@@ -42,3 +45,8 @@ def key(name: str) -> str:
 def is_word_char(char: str) -> bool:
     """ASCII letters and digits: the characters a Latin name must not run into."""
     return char.isascii() and char.isalnum()
+
+
+def is_chinese(text: str) -> bool:
+    """True when `text` contains CJK characters."""
+    return bool(_CJK.search(text))

@@ -29,11 +29,12 @@ from datapilot.core.events import (
 )
 from datapilot.core.plan import Plan, PlanError
 from datapilot.core.results import RunResult
+from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
 from datapilot.engine.check import check_plan
 from datapilot.engine.context import RequestContext
 from datapilot.engine.executor import default_registry, execute
-from datapilot.engine.summary import is_chinese, template_summary
+from datapilot.engine.summary import template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
 from datapilot.settings import Settings

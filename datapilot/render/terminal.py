@@ -34,7 +34,7 @@ from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, is_ref
 from datapilot.core.results import CallRecord
-from datapilot.engine.summary import is_chinese
+from datapilot.data.text import is_chinese
 
 MAX_TABLE_ROWS = 15
 MAX_TABLE_COLUMNS = 10

@@ -17,8 +17,9 @@ from datapilot.core.answer import Usage
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
 from datapilot.data.access import DataAccess
+from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Brain, Understanding
-from datapilot.engine.summary import is_chinese, summary_chunks
+from datapilot.engine.summary import summary_chunks
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import LLMClient, LLMConfig, LLMError, LLMTimeout, LLMUnavailable, UsageMeter
 from datapilot.llm.config import resolve_config

@@ -24,9 +24,9 @@ from datapilot.brains.llm.prompt import repair_messages, widget_label
 from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_schema
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
+from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Understanding
 from datapilot.engine.check import check_plan
-from datapilot.engine.summary import is_chinese
 from datapilot.interfaces.registry import Registry
 from datapilot.llm import (
     LLMClient,

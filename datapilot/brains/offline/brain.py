@@ -76,7 +76,8 @@ class OfflineBrain:
 
         A Chinese question gets its entities called by their Chinese names (苹果, 实际GDP).
         """
-        from datapilot.engine.summary import is_chinese, summary_chunks
+        from datapilot.data.text import is_chinese
+        from datapilot.engine.summary import summary_chunks
 
         names = None
         if is_chinese(question) and understanding.intent is not None:

@@ -1,0 +1,187 @@
+"""What was done: the sentences naming the tasks, and the interfaces used with what each did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
+from datapilot.core.plan import Call, Plan, refs_in
+from datapilot.core.results import CallRecord, RunResult
+from datapilot.engine.summary.phrases_zh import CHART_ZH, TASK_ZH, model_zh
+from datapilot.engine.summary.words import Words, lower_first
+
+if TYPE_CHECKING:
+    from datapilot.core.understanding import Understanding
+
+MAX_SUBJECTS = 5  # entities named for one result, in either sentence kind
+
+
+@dataclass
+class Step:
+    """One call of the plan with its record, its value and its interface's category."""
+
+    call: Call
+    record: CallRecord
+    value: Any
+    category: str
+
+
+def steps_of(plan: Plan, run: RunResult) -> list[Step]:
+    """The calls the run recorded, in order, each matched to its call in the plan."""
+    calls = {call.output: call for call in plan.calls()}
+    steps = []
+    for record in run.calls:
+        call = calls.get(record.output) or Call(interface=record.interface, output=record.output)
+        value = run.values.get(record.output)
+        steps.append(Step(call, record, value, _category(call, value)))
+    return steps
+
+
+def _category(call: Call, value: Any) -> str:
+    from datapilot.engine.executor import default_registry
+
+    registry = default_registry()
+    if call.interface in registry:
+        return registry.get(call.interface).category
+    if isinstance(value, ChartOutput | TableOutput | TextOutput):
+        return "visualization"
+    if isinstance(value, pd.DataFrame) and value.attrs.get("kind") == "forecast":
+        return "prediction"
+    return "processing" if any(True for _ in refs_in(call.args)) else "acquisition"
+
+
+def tasks_sentence(plan: Plan, zh: bool) -> str:
+    """The tasks the question was split into, numbered."""
+    if zh:
+        items = "；".join(
+            f"（{i}）{TASK_ZH[t.kind]}：{t.instruction.rstrip('。.')}"
+            for i, t in enumerate(plan.tasks, 1)
+        )
+        return f"我把问题拆成了{len(plan.tasks)}个任务：{items}。"
+    items = "; ".join(
+        f"({i}) {t.kind}: {lower_first(t.instruction.rstrip('.'))}"
+        for i, t in enumerate(plan.tasks, 1)
+    )
+    count = "one task" if len(plan.tasks) == 1 else f"{len(plan.tasks)} tasks"
+    return f"I split the question into {count}: {items}."
+
+
+def actions_sentence(steps: list[Step], understanding: Understanding, w: Words) -> str:
+    """What each successful call did, with its interface named, in one sentence."""
+    zh = w.zh
+    # The window is said once, on the first call that brings data in.
+    window = _window(understanding, zh)
+    first_data = next((s for s in steps if s.category == "acquisition"), None) or next(
+        (s for s in steps if s.category != "visualization"), None
+    )
+    phrases = []
+    seen_titles: set[str] = set()
+    for step in steps:
+        name = step.call.interface
+        what = _what(step, w)
+        when = window if step is first_data else ""
+        title = _title(step)
+        if step.category == "visualization":
+            phrases.append(_shown(step, zh))
+        elif step.category == "prediction":
+            phrases.append(_forecast_phrase(step, w))
+        elif step.category == "frame" and len(set(refs_in(step.call.args))) > 1:
+            phrases.append(f"用 {name} 合并了结果" if zh else f"combined them with {name}")
+        elif step.category == "frame" or (
+            title and title in seen_titles and step is not first_data
+        ):
+            # Same measure as an earlier result (rank, filter …): an operation on it.
+            phrases.append(f"对结果应用了 {name}" if zh else f"applied {name} to it")
+        elif step.category == "acquisition":
+            phrases.append(
+                f"用 {name} 获取了{what}{when}" if zh else f"fetched {what}{when} with {name}"
+            )
+        else:
+            phrases.append(
+                f"用 {name} 计算了{what}{when}" if zh else f"computed {what}{when} with {name}"
+            )
+        if title:
+            seen_titles.add(title)
+    phrases = list(dict.fromkeys(phrases))
+    if zh:
+        return "我" + "，".join(phrases) + "。"
+    if len(phrases) > 1:
+        return f"I {', '.join(phrases[:-1])}, and {phrases[-1]}."
+    return f"I {phrases[0]}."
+
+
+def _title(step: Step) -> str:
+    if isinstance(step.value, pd.DataFrame):
+        return str(step.value.attrs.get("title") or "").strip()
+    return ""
+
+
+def _forecast_phrase(step: Step, w: Words) -> str:
+    name, frame = step.call.interface, step.value
+    if not isinstance(frame, pd.DataFrame):
+        return f"用 {name} 做了预测" if w.zh else f"made a forecast with {name}"
+    subject = str(frame.attrs.get("entity") or ", ".join(map(str, frame.columns[:1])))
+    model = frame.attrs.get("model")
+    periods = len(frame)
+    if w.zh:
+        how = f"（{model_zh(str(model))}）" if model else ""
+        return f"用 {name}{how}预测了{subject}未来{periods}期"
+    how = f" ({model})" if model else ""
+    return f"forecast {subject} {periods} periods ahead with {name}{how}"
+
+
+def _what(step: Step, w: Words) -> str:
+    value = step.value
+    if not isinstance(value, pd.DataFrame):
+        return "结果" if w.zh else "the result"
+    title = str(value.attrs.get("title") or "").strip()
+    subjects = _subjects_of(value)
+    acquired = subjects and step.category == "acquisition"
+    if w.zh:
+        if acquired and len(subjects) == 1 and w.is_name_of(title, subjects[0]):
+            return w.series(subjects[0])  # 实际GDP（GDPC1）
+        title = w.title(title) or "数据"
+        named = any(subject in title for subject in subjects)
+        return f"{'、'.join(subjects)}的{title}" if acquired and not named else title
+    title = lower_first(title) if title else "the data"
+    if acquired and not any(s in title for s in subjects):
+        return f"{title} for {', '.join(subjects)}"
+    return title
+
+
+def _subjects_of(frame: pd.DataFrame) -> list[str]:
+    entity = frame.attrs.get("entity")
+    if entity:
+        return [str(entity)]
+    if isinstance(frame.index, pd.DatetimeIndex):
+        columns = [str(c) for c in frame.columns]
+        return columns[:MAX_SUBJECTS] + (["…"] if len(columns) > MAX_SUBJECTS else [])
+    return []
+
+
+def _shown(step: Step, zh: bool) -> str:
+    name, value = step.call.interface, step.value
+    if isinstance(value, ChartOutput):
+        if zh:
+            return f"用 {name} 画了{CHART_ZH.get(value.chart_type, '图')}《{value.title}》"
+        article = "an" if value.chart_type[0] in "aeiou" else "a"
+        return f"plotted {article} {value.chart_type} chart “{value.title}” with {name}"
+    if isinstance(value, TableOutput):
+        return (
+            f"用 {name} 制作了表格《{value.title}》"
+            if zh
+            else f"built a table “{value.title}” with {name}"
+        )
+    return f"用 {name} 写了说明" if zh else f"wrote a note with {name}"
+
+
+def _window(understanding: Understanding, zh: bool) -> str:
+    intent = understanding.intent
+    if intent is None or not (intent.start or intent.end):
+        return ""
+    start = intent.start.isoformat() if intent.start else ("最早" if zh else "the beginning")
+    end = intent.end.isoformat() if intent.end else ("最新" if zh else "the latest date")
+    return f"（{start} 至 {end}）" if zh else f" from {start} to {end}"

@@ -1,0 +1,73 @@
+"""The words the summary's sentences share: its language, entity names, titles and values."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from datapilot.core.results import Fact
+from datapilot.engine.facts import format_value
+from datapilot.engine.summary.phrases_zh import title_zh, unit_zh
+
+if TYPE_CHECKING:
+    from datapilot.core.understanding import Understanding
+
+
+@dataclass(frozen=True)
+class Words:
+    """The summary's language and the names it gives entities."""
+
+    zh: bool
+    names: Mapping[str, str] = field(default_factory=dict)  # entity id → name to use
+    english: Mapping[str, str] = field(default_factory=dict)  # entity id → English name
+
+    def is_name_of(self, title: str, subject: str) -> bool:
+        """Whether a frame's title is just the entity's own name ("US real GDP")."""
+        return bool(title) and self.english.get(subject) == title
+
+    def series(self, subject: str) -> str:
+        """A series called by its name and id: "US real GDP (GDPC1)", 实际GDP（GDPC1）."""
+        name = self.names.get(subject) or self.english.get(subject)
+        if not name or name == subject:
+            return subject
+        return f"{name}（{subject}）" if self.zh else f"{name} ({subject})"
+
+    def title(self, title: str) -> str:
+        """An interface's title in the summary's language."""
+        if not self.zh:
+            return title
+        by_name = {english: self.names.get(i, english) for i, english in self.english.items()}
+        return title_zh(title, by_name)
+
+    def value(self, fact: Fact, *, absolute: bool = False, bare: bool = False) -> str:
+        """A fact's value with its unit (none when `bare`), the unit in the summary's language."""
+        value = fact.value
+        if absolute and isinstance(value, float):
+            value = abs(value)
+        unit = None if bare else fact.unit
+        text = format_value(value, unit)
+        if self.zh and unit and text.endswith(f" {unit}"):
+            said = unit_zh(unit)
+            joint = " " if said[:1].isascii() else ""
+            text = text.removesuffix(f" {unit}") + joint + said
+        return text
+
+
+def words_for(zh: bool, understanding: Understanding, names: Mapping[str, str] | None) -> Words:
+    """The words for a summary: `names` if given, else the intent's entity names."""
+    entities = understanding.intent.entities if understanding.intent else []
+    english = {e.id: e.name for e in entities if e.name}
+    return Words(zh=zh, names=dict(names or english), english=english)
+
+
+def lower_first(text: str) -> str:
+    """Lower-case the first letter, keeping acronyms and tickers (MACD, AAPL) as written."""
+    if len(text) > 1 and text[:2].isupper():
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def upper_first(text: str) -> str:
+    """Upper-case the first letter, leaving the rest as written."""
+    return text[:1].upper() + text[1:]
