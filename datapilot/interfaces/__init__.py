@@ -28,12 +28,33 @@ from datapilot.interfaces.registry import Frame, InterfaceError, interface, regi
 
 __all__ = ["Frame", "InterfaceError", "interface", "load_all", "registry"]
 
+# Modules that register no interface.
+_SUPPORT = frozenset({"registry", "context", "checks"})
+# Import order of the interface modules: it fixes the order of the registry, which the planning
+# prompt lists interfaces in. Modules not named here load after these, alphabetically.
+_LOAD_ORDER = (
+    "frame",
+    "prices",
+    "indicators",
+    "reference",
+    "client_tables",
+    "prediction",
+    "processing",
+    "visualization",
+)
+
 
 def load_all() -> None:
     """Import every interface module so its functions register themselves."""
     import importlib
     import pkgutil
 
-    for module in pkgutil.iter_modules(__path__):
-        if module.name not in {"registry", "context"}:
-            importlib.import_module(f"{__name__}.{module.name}")
+    names = [m.name for m in pkgutil.iter_modules(__path__) if m.name not in _SUPPORT]
+    for name in sorted(names, key=_load_rank):
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def _load_rank(name: str) -> tuple[int, str]:
+    if name in _LOAD_ORDER:
+        return _LOAD_ORDER.index(name), ""
+    return len(_LOAD_ORDER), name
