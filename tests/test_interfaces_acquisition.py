@@ -10,8 +10,11 @@ import pandas as pd
 import pytest
 
 from datapilot.interfaces import InterfaceError
-from datapilot.interfaces import acquisition as A
+from datapilot.interfaces import client_tables as CT
+from datapilot.interfaces import indicators as TI
+from datapilot.interfaces import prices as PX
 from datapilot.interfaces import processing as P
+from datapilot.interfaces import reference as RD
 from datapilot.interfaces.context import InterfaceContext
 
 
@@ -46,7 +49,7 @@ def ibm(bokeh_stocks: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_cumulative_return_of_apple_matches_the_skfolio_file(ctx, skfolio_closes) -> None:
-    frame = A.get_prices(ctx, ["AAPL"], date(2020, 1, 1), date(2021, 6, 30))
+    frame = PX.get_prices(ctx, ["AAPL"], date(2020, 1, 1), date(2021, 6, 30))
     assert frame.attrs["title"] == "Close (adjusted)" and frame.attrs["unit"] == "USD"
     assert "skfolio" in frame.attrs["sources"] and "skfolio" in ctx.sources
     expected = skfolio_closes.loc["2020-01-01":"2021-06-30", "AAPL"]
@@ -56,14 +59,14 @@ def test_cumulative_return_of_apple_matches_the_skfolio_file(ctx, skfolio_closes
 
 
 def test_close_is_raw_where_the_source_has_it(ctx, bokeh_stocks) -> None:
-    frame = A.get_prices(ctx, ["IBM"], date(2012, 1, 1), date(2012, 3, 31))
+    frame = PX.get_prices(ctx, ["IBM"], date(2012, 1, 1), date(2012, 3, 31))
     assert frame.attrs["title"] == "Close"
     raw = ibm(bokeh_stocks).loc["2012-01-01":"2012-03-31", "close"]
     assert frame["IBM"].to_numpy() == pytest.approx(raw.to_numpy())
 
 
 def test_monthly_prices_are_month_end_closes(ctx, skfolio_closes) -> None:
-    frame = A.get_prices(ctx, ["JPM", "BAC"], date(2020, 1, 1), date(2020, 12, 31), freq="monthly")
+    frame = PX.get_prices(ctx, ["JPM", "BAC"], date(2020, 1, 1), date(2020, 12, 31), freq="monthly")
     assert len(frame) == 12 and frame.columns.tolist() == ["JPM", "BAC"]
     march = skfolio_closes.loc["2020-03", "JPM"]
     assert frame.index[2] == march.index[-1]
@@ -71,35 +74,35 @@ def test_monthly_prices_are_month_end_closes(ctx, skfolio_closes) -> None:
 
 
 def test_index_levels_and_volume(ctx) -> None:
-    levels = A.get_index_levels(ctx, ["^GSPC", "^IXIC"], date(2008, 1, 1), date(2008, 12, 31))
+    levels = PX.get_index_levels(ctx, ["^GSPC", "^IXIC"], date(2008, 1, 1), date(2008, 12, 31))
     assert levels.attrs["unit"] == "index points"
     assert levels["^GSPC"].min() < 800 < levels["^GSPC"].max()  # the 2008 crash is in the data
-    volume = A.get_prices(ctx, ["IBM"], date(2012, 1, 1), date(2012, 1, 31), field="volume")
+    volume = PX.get_prices(ctx, ["IBM"], date(2012, 1, 1), date(2012, 1, 31), field="volume")
     assert volume.attrs["unit"] == "shares" and (volume["IBM"] > 1e6).all()
 
 
 def test_prices_outside_the_data_say_where_data_are(ctx) -> None:
     with pytest.raises(InterfaceError, match=r"IBM has data from 2000-03-01 to 2013-03-01"):
-        A.get_prices(ctx, ["IBM"], date(2020, 1, 1), date(2020, 12, 31))
-    frame = A.get_prices(ctx, ["IBM", "MSFT"], date(2020, 1, 1), date(2020, 3, 31))
+        PX.get_prices(ctx, ["IBM"], date(2020, 1, 1), date(2020, 12, 31))
+    frame = PX.get_prices(ctx, ["IBM", "MSFT"], date(2020, 1, 1), date(2020, 3, 31))
     assert frame.columns.tolist() == ["MSFT"] and "IBM" in ctx.notes[-1]
 
 
 def test_unknown_unavailable_and_wrong_kind_ids_are_explained(ctx) -> None:
     with pytest.raises(InterfaceError, match=r"Unknown entity 'Appel'.*AAPL"):
-        A.get_prices(ctx, ["Appel"])
+        PX.get_prices(ctx, ["Appel"])
     unavailable = [e for e in ctx.catalog.entities(kind="stock", available=False)][:1]
     if unavailable:
         with pytest.raises(InterfaceError, match="no data in the local warehouse"):
-            A.get_prices(ctx, [unavailable[0].id])
+            PX.get_prices(ctx, [unavailable[0].id])
     with pytest.raises(InterfaceError, match=r"macro series.*get_series"):
-        A.get_prices(ctx, ["UNRATE"])
+        PX.get_prices(ctx, ["UNRATE"])
     with pytest.raises(InterfaceError, match=r"stock.*get_prices"):
-        A.get_index_levels(ctx, ["AAPL"])
+        PX.get_index_levels(ctx, ["AAPL"])
 
 
 def test_ohlcv_of_ibm_matches_the_bokeh_file(ctx, bokeh_stocks) -> None:
-    frame = A.get_ohlcv(ctx, "IBM", date(2011, 12, 30), date(2012, 6, 30))
+    frame = PX.get_ohlcv(ctx, "IBM", date(2011, 12, 30), date(2012, 6, 30))
     assert frame.columns.tolist() == ["open", "high", "low", "close", "volume"]
     assert frame.attrs["kind"] == "ohlcv" and frame.attrs["entity"] == "IBM"
     assert frame.attrs["sources"] == ["bokeh-sampledata"]
@@ -110,9 +113,9 @@ def test_ohlcv_of_ibm_matches_the_bokeh_file(ctx, bokeh_stocks) -> None:
 
 def test_ohlcv_without_ohlc_names_the_years_that_have_it(ctx) -> None:
     with pytest.raises(InterfaceError, match=r"AAPL has no open/high/low/close.*2000–2013"):
-        A.get_ohlcv(ctx, "AAPL", date(2021, 1, 1), date(2021, 6, 30))
+        PX.get_ohlcv(ctx, "AAPL", date(2021, 1, 1), date(2021, 6, 30))
     with pytest.raises(InterfaceError, match="JPM has no open/high/low/close"):
-        A.get_ohlcv(ctx, "JPM", date(2021, 1, 1))
+        PX.get_ohlcv(ctx, "JPM", date(2021, 1, 1))
 
 
 # --- series --------------------------------------------------------------------------------------
@@ -122,20 +125,20 @@ def test_series_match_statsmodels_macrodata(ctx) -> None:
     import statsmodels.api as sm
 
     macro = sm.datasets.macrodata.load_pandas().data
-    frame = A.get_series(ctx, ["UNRATE", "GDPC1"], date(1990, 1, 1), date(1999, 12, 31))
+    frame = PX.get_series(ctx, ["UNRATE", "GDPC1"], date(1990, 1, 1), date(1999, 12, 31))
     assert frame.index[0] == pd.Timestamp("1990-01-01") and len(frame) == 40
     nineties = macro[(macro["year"] >= 1990) & (macro["year"] <= 1999)]
     assert frame["UNRATE"].to_numpy() == pytest.approx(nineties["unemp"].to_numpy())
     assert frame["GDPC1"].to_numpy() == pytest.approx(nineties["realgdp"].to_numpy())
     assert frame.attrs["units"]["UNRATE"] and "statsmodels" in frame.attrs["sources"]
-    annual = A.get_series(ctx, ["UNRATE"], date(1990, 1, 1), date(1999, 12, 31), freq="annual")
+    annual = PX.get_series(ctx, ["UNRATE"], date(1990, 1, 1), date(1999, 12, 31), freq="annual")
     assert len(annual) == 10
     assert annual["UNRATE"].iloc[0] == pytest.approx(nineties["unemp"].iloc[3])  # Q4 value
 
 
 def test_series_reject_price_entities(ctx) -> None:
     with pytest.raises(InterfaceError, match=r"stock.*get_prices"):
-        A.get_series(ctx, ["AAPL"])
+        PX.get_series(ctx, ["AAPL"])
 
 
 # --- indicators ----------------------------------------------------------------------------------
@@ -144,7 +147,7 @@ WINDOW = (date(2012, 1, 1), date(2012, 6, 30))
 
 
 def test_moving_averages_are_warmed_up_and_match_rolling_means(ctx, bokeh_stocks) -> None:
-    frame = A.get_ma(ctx, "IBM", *WINDOW, windows=[5, 60])
+    frame = TI.get_ma(ctx, "IBM", *WINDOW, windows=[5, 60])
     close = ibm(bokeh_stocks)["close"]
     assert frame.index[0] == pd.Timestamp("2012-01-03") and frame.notna().all().all()
     expected = close.rolling(60).mean().loc["2012-01-01":"2012-06-30"]
@@ -153,7 +156,7 @@ def test_moving_averages_are_warmed_up_and_match_rolling_means(ctx, bokeh_stocks
 
 
 def test_rsi_matches_a_hand_rolled_wilder_formula(ctx, bokeh_stocks) -> None:
-    frame = A.get_rsi(ctx, "IBM", *WINDOW, window=14)
+    frame = TI.get_rsi(ctx, "IBM", *WINDOW, window=14)
     close = ibm(bokeh_stocks)["close"].loc["2011-01-01":"2012-06-30"].to_numpy()
     change = np.diff(close)
     gains, losses = np.clip(change, 0, None), np.clip(-change, 0, None)
@@ -167,7 +170,7 @@ def test_rsi_matches_a_hand_rolled_wilder_formula(ctx, bokeh_stocks) -> None:
 
 
 def test_macd_matches_exponential_averages(ctx, bokeh_stocks) -> None:
-    frame = A.get_macd(ctx, "IBM", *WINDOW)
+    frame = TI.get_macd(ctx, "IBM", *WINDOW)
     close = ibm(bokeh_stocks)["close"].loc["2010-01-01":"2012-06-30"]
     line = close.ewm(span=12, adjust=False).mean() - close.ewm(span=26, adjust=False).mean()
     signal = line.ewm(span=9, adjust=False).mean()
@@ -178,7 +181,7 @@ def test_macd_matches_exponential_averages(ctx, bokeh_stocks) -> None:
 
 
 def test_kdj_relations_and_smoothing(ctx, bokeh_stocks) -> None:
-    frame = A.get_kdj(ctx, "IBM", *WINDOW)
+    frame = TI.get_kdj(ctx, "IBM", *WINDOW)
     assert (frame["j"] - (3 * frame["k"] - 2 * frame["d"])).abs().max() < 1e-9
     assert frame[["k", "d"]].stack().between(0, 100).all()
     rows = ibm(bokeh_stocks).loc["2011-06-01":"2012-06-30"]
@@ -193,7 +196,7 @@ def test_kdj_relations_and_smoothing(ctx, bokeh_stocks) -> None:
 
 
 def test_bollinger_bands_match_rolling_mean_and_std(ctx, bokeh_stocks) -> None:
-    frame = A.get_boll(ctx, "IBM", *WINDOW, window=20, width=2.0)
+    frame = TI.get_boll(ctx, "IBM", *WINDOW, window=20, width=2.0)
     close = ibm(bokeh_stocks)["close"]
     middle = close.rolling(20).mean().loc["2012-01-01":"2012-06-30"]
     std = close.rolling(20).std(ddof=0).loc["2012-01-01":"2012-06-30"]
@@ -203,7 +206,7 @@ def test_bollinger_bands_match_rolling_mean_and_std(ctx, bokeh_stocks) -> None:
 
 
 def test_cci_matches_its_definition(ctx, bokeh_stocks) -> None:
-    frame = A.get_cci(ctx, "IBM", *WINDOW, window=14)
+    frame = TI.get_cci(ctx, "IBM", *WINDOW, window=14)
     rows = ibm(bokeh_stocks)
     typical = (rows["high"] + rows["low"] + rows["close"]) / 3
     last = typical.loc[:"2012-06-30"].iloc[-14:]
@@ -215,8 +218,8 @@ def test_cci_matches_its_definition(ctx, bokeh_stocks) -> None:
 
 def test_indicators_needing_high_low_explain_missing_ohlc(ctx) -> None:
     with pytest.raises(InterfaceError, match="open/high/low/close"):
-        A.get_kdj(ctx, "JPM", date(2021, 1, 1), date(2021, 6, 30))
-    rsi = A.get_rsi(ctx, "JPM", date(2021, 1, 1), date(2021, 6, 30))  # close is enough
+        TI.get_kdj(ctx, "JPM", date(2021, 1, 1), date(2021, 6, 30))
+    rsi = TI.get_rsi(ctx, "JPM", date(2021, 1, 1), date(2021, 6, 30))  # close is enough
     assert rsi["rsi"].notna().all()
 
 
@@ -224,28 +227,28 @@ def test_indicators_needing_high_low_explain_missing_ohlc(ctx) -> None:
 
 
 def test_company_info_list_and_constituents(ctx) -> None:
-    info = A.get_company_info(ctx, "aapl")
+    info = RD.get_company_info(ctx, "aapl")
     assert info.index.tolist() == ["AAPL"] and info.loc["AAPL", "kind"] == "stock"
     assert "苹果" in info.loc["AAPL", "aliases"] and info.loc["AAPL", "first"] <= date(1990, 1, 2)
-    indices = A.list_entities(ctx, kind="index")
+    indices = RD.list_entities(ctx, kind="index")
     assert {"^GSPC", "^IXIC", "^VIX"} <= set(indices.index)
-    members = A.get_constituents(ctx, "^GSPC")
+    members = RD.get_constituents(ctx, "^GSPC")
     assert {"AAPL", "JPM", "XOM"} <= set(members.index) and "^GSPC" not in members.index
     assert "bundled" in ctx.notes[-1]
     with pytest.raises(InterfaceError, match="only for \\^GSPC"):
-        A.get_constituents(ctx, "^IXIC")
+        RD.get_constituents(ctx, "^IXIC")
 
 
 def test_live_only_data_are_explained_offline(ctx) -> None:
     with pytest.raises(InterfaceError, match="live provider"):
-        A.get_fundamentals(ctx, "AAPL")
+        RD.get_fundamentals(ctx, "AAPL")
     with pytest.raises(InterfaceError, match="live provider"):
-        A.get_news(ctx, "AAPL")
+        RD.get_news(ctx, "AAPL")
     with pytest.raises(InterfaceError, match=r"ETF.*get_prices"):
-        A.get_fund_nav(ctx, "MTUM")
+        RD.get_fund_nav(ctx, "MTUM")
     for fund in ctx.catalog.entities(kind="fund")[:1]:
         with pytest.raises(InterfaceError, match="live provider"):
-            A.get_fund_nav(ctx, fund.id)
+            RD.get_fund_nav(ctx, fund.id)
 
 
 def test_client_tables_become_typed_frames(ctx) -> None:
@@ -256,17 +259,17 @@ def test_client_tables_become_typed_frames(ctx) -> None:
             "Change": ["1.05%", "", "-2.00%"],
         }
     )
-    frame = A.get_client_table(ctx, "price widget")
+    frame = CT.get_client_table(ctx, "price widget")
     assert isinstance(frame.index, pd.DatetimeIndex) and frame.index.is_monotonic_increasing
     assert frame["Close"].tolist() == [1000.0, 1010.5, 990.25]
     assert frame["Change"].iloc[1] == pytest.approx(1.05)
     returns = P.cumulative_returns(ctx, frame[["Close"]])
     assert returns["Close"].iloc[-1] == pytest.approx(-0.975)
     ctx.tables["holdings"] = pd.DataFrame({"ticker": ["AAPL", "MSFT"], "weight": [60, 40]})
-    holdings = A.get_client_table(ctx, "holdings")
+    holdings = CT.get_client_table(ctx, "holdings")
     assert holdings.index.tolist() == ["AAPL", "MSFT"] and holdings.attrs["kind"] == "cross_section"
     with pytest.raises(InterfaceError, match="Price widget, holdings"):
-        A.get_client_table(ctx, "positions")
+        CT.get_client_table(ctx, "positions")
 
 
 # --- many entities -------------------------------------------------------------------------------
@@ -281,7 +284,7 @@ def test_cross_section_returns_match_the_file_and_period_return(ctx, skfolio_clo
     assert table["return_pct"].to_numpy() == pytest.approx(expected.to_numpy(), abs=0.01)
     assert (table["start_date"] == date(2020, 12, 31)).all()
     assert table.attrs["sources"] == ["skfolio"] and ctx.sources == {"skfolio"}
-    prices = A.get_prices(ctx, ids, date(2020, 12, 20), date(2021, 12, 31), field="adj_close")
+    prices = PX.get_prices(ctx, ids, date(2020, 12, 20), date(2021, 12, 31), field="adj_close")
     one_by_one = P.period_return(ctx, prices, date(2021, 1, 1), date(2021, 12, 31))
     assert one_by_one["return_pct"].to_numpy() == pytest.approx(table["return_pct"].to_numpy())
     ranked = P.rank(ctx, table, top_k=1)
@@ -310,7 +313,7 @@ def test_cross_section_returns_start_where_a_history_begins_and_skip_ended_ones(
     assert table.index.tolist() == ["FB", "IBM", "GOOG"]
     later = P.cross_section_returns(ctx, ["FB", "GOOG", "KO"], date(2013, 4, 1), date(2013, 6, 30))
     assert later.index.tolist() == ["KO"] and any("FB, GOOG" in n for n in ctx.notes)
-    fb = A.get_prices(ctx, ["FB"], date(2012, 1, 1), date(2013, 6, 30), field="adj_close")["FB"]
+    fb = PX.get_prices(ctx, ["FB"], date(2012, 1, 1), date(2013, 6, 30), field="adj_close")["FB"]
     assert table.loc["FB", "start_date"] == date(2012, 5, 18) == fb.index[0].date()
     expected = (fb.iloc[-1] / fb.iloc[0] - 1) * 100
     assert table.loc["FB", "return_pct"] == pytest.approx(expected)

@@ -21,7 +21,8 @@ from datapilot.data.providers.http import ProviderError
 from datapilot.data.providers.live import Dataset, Download, LiveProvider
 from datapilot.data.warehouse import Warehouse
 from datapilot.interfaces import InterfaceError
-from datapilot.interfaces import acquisition as A
+from datapilot.interfaces import checks as CK
+from datapilot.interfaces import prices as PX
 from datapilot.interfaces import processing as P
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.settings import get_settings
@@ -85,7 +86,7 @@ def live(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
 
 def test_a_reader_fetches_an_entity_without_local_data_first(live) -> None:
     ctx, provider = live
-    frame = A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+    frame = PX.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
     assert provider.calls == [("TSLA", "prices")]
     expected = pd.Series(200.0 + pd.RangeIndex(len(DATES)), index=DATES)["2024-03-01":]
     assert frame["TSLA"].to_numpy() == pytest.approx(expected.to_numpy())
@@ -101,7 +102,7 @@ def test_a_failed_fetch_is_a_note_and_the_error_says_what_is_missing(live) -> No
     ctx, provider = live
     missing = r"NOPE \(Nope Corp\) has no data in the local warehouse"
     with pytest.raises(InterfaceError, match=missing):
-        A.get_prices(ctx, ["TSLA", "NOPE"], date(2024, 3, 1), date(2024, 5, 31))
+        PX.get_prices(ctx, ["TSLA", "NOPE"], date(2024, 3, 1), date(2024, 5, 31))
     assert sorted(provider.calls) == [("NOPE", "prices"), ("TSLA", "prices")]
     assert any("NOPE" in note and "unknown symbol NOPE" in note for note in ctx.notes)
 
@@ -110,7 +111,7 @@ def test_an_offline_request_never_fetches(live) -> None:
     ctx, provider = live
     ctx.offline = True
     with pytest.raises(InterfaceError, match="has no data in the local warehouse"):
-        A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+        PX.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
     assert provider.calls == []
 
 
@@ -118,7 +119,7 @@ def test_offline_settings_never_fetch(live, monkeypatch: pytest.MonkeyPatch) -> 
     ctx, provider = live
     monkeypatch.setattr(get_settings(), "offline", True)
     with pytest.raises(InterfaceError, match="has no data in the local warehouse"):
-        A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
+        PX.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))
     assert provider.calls == []
 
 
@@ -134,14 +135,14 @@ def test_without_a_live_provider_readers_never_reach_the_providers(
     ctx = InterfaceContext(
         warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30), data=access
     )
-    frame = A.get_prices(ctx, ["AAPL", "MSFT"], date(2021, 1, 1), date(2021, 12, 31))
+    frame = PX.get_prices(ctx, ["AAPL", "MSFT"], date(2021, 1, 1), date(2021, 12, 31))
     assert list(frame.columns) == ["AAPL", "MSFT"] and ctx.notes == []
     with pytest.raises(InterfaceError, match="no data in the local warehouse"):
-        A.get_prices(ctx, ["TSLA"], date(2021, 1, 1), date(2021, 12, 31))
+        PX.get_prices(ctx, ["TSLA"], date(2021, 1, 1), date(2021, 12, 31))
     # The check costs next to nothing: a settings lookup (a loose bound, machines vary).
     started = time.perf_counter()
     for _ in range(10_000):
-        A.fetch_live(ctx, ["AAPL"], None, None, "prices")
+        CK.fetch_live(ctx, ["AAPL"], None, None, "prices")
     assert time.perf_counter() - started < 1.0
 
 
@@ -217,12 +218,12 @@ def test_a_warehouse_that_cannot_be_written_leaves_the_local_copy_and_a_note(
     from datapilot.data.warehouse import WarehouseError
 
     ctx, _ = live
-    A.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))  # fetched and stored
+    PX.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))  # fetched and stored
 
     def locked(*args: object, **kwargs: object) -> None:
         raise WarehouseError("Another Datapilot process has it open")
 
     monkeypatch.setattr(DataAccess, "router", locked)
-    frame = A.get_prices(ctx, ["TSLA"], date(2024, 5, 1), date(2024, 5, 31))
+    frame = PX.get_prices(ctx, ["TSLA"], date(2024, 5, 1), date(2024, 5, 31))
     assert frame["TSLA"].iloc[-1] == 200.0 + len(DATES) - 1  # the stored copy
     assert any("could not be stored" in n and "another datapilot" in n.lower() for n in ctx.notes)

@@ -236,14 +236,14 @@ def test_fetched_fundamentals_and_news_are_queryable(fake_yf, tmp_path: Path) ->
 
 
 def test_interfaces_read_what_live_providers_stored(fake_yf, tmp_path: Path) -> None:
-    from datapilot.interfaces import acquisition
+    from datapilot.interfaces import reference
     from datapilot.interfaces.context import InterfaceContext
 
     warehouse, catalog = Warehouse(tmp_path / "w.duckdb"), Catalog([])
     Router([provider()], warehouse, catalog).ensure(["NVDA"], datasets=["fundamentals", "news"])
     ctx = InterfaceContext(warehouse=warehouse, catalog=catalog, today=date(2024, 6, 1))
-    table = acquisition.get_fundamentals(ctx, "NVDA", ["revenue", "pe"])
+    table = reference.get_fundamentals(ctx, "NVDA", ["revenue", "pe"])
     assert table["revenue"].dropna().tolist() == [26_974e6, 60_922e6]
     assert table["pe"].dropna().tolist() == [65.2]  # the snapshot row, dated when fetched
-    headlines = acquisition.get_news(ctx, "NVDA", 1)
+    headlines = reference.get_news(ctx, "NVDA", 1)
     assert headlines["title"].tolist() == ["Nvidia beats estimates"]

@@ -11,7 +11,16 @@ if TYPE_CHECKING:
     from datapilot.interfaces.registry import Registry
 
 # In this order: the order of the catalog a model reads.
-LIBRARY = ("acquisition", "frame", "prediction", "processing", "visualization")
+LIBRARY = (
+    "frame",
+    "prices",
+    "indicators",
+    "reference",
+    "client_tables",
+    "prediction",
+    "processing",
+    "visualization",
+)
 
 
 @hookimpl

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import numpy as np
 import pandas as pd
 
-from datapilot.interfaces.acquisition import check_entities, price_table
+from datapilot.interfaces.checks import check_entities
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
     PERIODS_PER_YEAR,
@@ -25,6 +25,7 @@ from datapilot.interfaces.frame import (
     values_of,
     window,
 )
+from datapilot.interfaces.prices import price_table
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 Period = Literal["daily", "weekly", "monthly", "quarterly", "annual"]

@@ -1,0 +1,275 @@
+"""Warehouse reads: prices, index levels, OHLCV and macro/commodity/factor series.
+
+Wide time-series frames straight from the warehouse, after the shared catalog checks (`checks`);
+`price_table` and `ohlc_rows` also feed the technical indicators and cross-section returns.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+import pandas as pd
+
+from datapilot.data.catalog import Entity
+from datapilot.interfaces.checks import (
+    PRICE_KINDS,
+    SERIES_KINDS,
+    check_entities,
+    check_entity,
+    data_span,
+    no_data,
+    record_sources,
+)
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.frame import resample_frame, tag, window
+from datapilot.interfaces.registry import InterfaceError, interface
+
+PriceField = Literal["close", "open", "high", "low", "volume", "adj_close"]
+
+
+def price_table(
+    ctx: InterfaceContext,
+    ids: list[str],
+    start: date | None,
+    end: date | None,
+    freq: str = "daily",
+) -> pd.DataFrame:
+    """Tidy prices [id, date, open, high, low, close, adj_close, volume] in one warehouse query;
+    `attrs["sources"]` names where the rows came from."""
+    tidy = ctx.warehouse.prices(ids, start, end, freq=freq)
+    sources = list(tidy.attrs.get("sources", []))
+    tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
+    tidy.attrs = {"sources": sources}
+    return tidy
+
+
+def _close_or_adjusted(rows: pd.DataFrame) -> tuple[pd.Series, bool]:
+    """The raw close when it covers every row, else the adjusted close (True = adjusted)."""
+    raw = rows["close"]
+    if raw.notna().all() and len(raw):
+        return raw, False
+    return rows["adj_close"].fillna(raw), True
+
+
+def _wide(tidy: pd.DataFrame, ids: list[str], column: str) -> pd.DataFrame:
+    out = tidy.pivot(index="date", columns="id", values=column)
+    out = out.reindex(columns=[i for i in ids if i in out.columns]).sort_index()
+    out.index = pd.DatetimeIndex(out.index, name="date")
+    out.columns.name = None
+    return out.astype(float)
+
+
+def _prices(
+    ctx: InterfaceContext,
+    entities: list[Entity],
+    start: date | None,
+    end: date | None,
+    freq: str,
+    field: PriceField,
+) -> pd.DataFrame:
+    ids = [e.id for e in entities]
+    tidy = price_table(ctx, ids, start, end, freq)
+    if tidy.empty:
+        raise no_data(entities, start, end)
+    adjusted: list[str] = []
+    if field == "close":
+        parts = {}
+        for entity_id, rows in tidy.groupby("id", sort=False):
+            values, was_adjusted = _close_or_adjusted(rows)
+            parts[entity_id] = pd.Series(values.to_numpy(), index=rows["date"].to_numpy())
+            if was_adjusted:
+                adjusted.append(str(entity_id))
+        wide = pd.DataFrame(parts).reindex(columns=[i for i in ids if i in parts]).sort_index()
+        wide.index = pd.DatetimeIndex(wide.index, name="date")
+        wide = wide.astype(float)
+    else:
+        wide = _wide(tidy, ids, field)
+    wide = wide.dropna(how="all", axis=1).dropna(how="all")
+    missing = [e for e in entities if e.id not in wide.columns]
+    if wide.empty:
+        raise no_data(entities, start, end)
+    if missing:
+        ctx.notes.append(
+            f"No {field} data in the window for {', '.join(e.id for e in missing)}; "
+            + "; ".join(f"{e.id} has data {data_span(e)}" for e in missing)
+            + "."
+        )
+    units = {e.units for e in entities if e.id in wide.columns and e.units}
+    unit = "shares" if field == "volume" else (units.pop() if len(units) == 1 else "price")
+    return tag(
+        wide,
+        kind="timeseries",
+        unit=unit,
+        title=_price_title(field, adjusted, list(wide.columns)),
+        sources=record_sources(ctx, tidy),
+        units={e.id: unit if field == "volume" else e.units for e in entities if e.id in wide},
+        field=field,
+        adjusted=field == "adj_close" or (bool(adjusted) and len(adjusted) == wide.shape[1]),
+        frequency=freq,
+    )
+
+
+def _price_title(field: str, adjusted: list[str], columns: list[str]) -> str:
+    names = {
+        "close": "Close",
+        "open": "Open",
+        "high": "High",
+        "low": "Low",
+        "volume": "Volume",
+        "adj_close": "Adjusted close",
+    }
+    title = names[field]
+    if field == "close" and adjusted:
+        if set(adjusted) >= set(columns):
+            return "Close (adjusted)"
+        return f"Close (adjusted for {', '.join(adjusted)})"
+    return title
+
+
+@interface("acquisition", "frame")
+def get_prices(
+    ctx: InterfaceContext,
+    ids: Annotated[list[str], "Entity ids of stocks, ETFs or indices, e.g. ['AAPL', '^GSPC']."],
+    start: Annotated[date | None, "First date (inclusive); None = earliest."] = None,
+    end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
+    freq: Literal["daily", "weekly", "monthly"] = "daily",
+    field: PriceField = "close",
+) -> pd.DataFrame:
+    """Prices over time, one column per id (USD for stocks/ETFs, index points for indices);
+    weekly/monthly = last trading day of each period.
+
+    `close` is the raw close where the source has it for the whole window, otherwise the adjusted
+    close (the title then says "Close (adjusted)"); use `adj_close` for returns across splits and
+    dividends.
+    """
+    entities = check_entities(ctx, ids, PRICE_KINDS, start=start, end=end)
+    return _prices(ctx, entities, start, end, freq, field)
+
+
+@interface("acquisition", "frame")
+def get_index_levels(
+    ctx: InterfaceContext,
+    ids: Annotated[list[str], "Index ids, e.g. ['^GSPC', '^IXIC', '^VIX']."],
+    start: Annotated[date | None, "First date (inclusive); None = earliest."] = None,
+    end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
+    freq: Literal["daily", "weekly", "monthly"] = "daily",
+) -> pd.DataFrame:
+    """Closing levels of market indices in index points, one column per index id."""
+    entities = check_entities(ctx, ids, {"index"}, start=start, end=end)
+    return _prices(ctx, entities, start, end, freq, "close")
+
+
+@interface("acquisition", "frame")
+def get_ohlcv(
+    ctx: InterfaceContext,
+    entity: Annotated[str, "One stock, ETF or index id."],
+    start: Annotated[date | None, "First date (inclusive); None = earliest."] = None,
+    end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
+    freq: Literal["daily", "weekly", "monthly"] = "daily",
+) -> pd.DataFrame:
+    """Open, high, low, close and volume of one entity (columns open/high/low/close/volume), for
+    candlestick charts."""
+    found = check_entity(ctx, entity, PRICE_KINDS, start=start, end=end)
+    rows, sources = ohlc_rows(ctx, found, start, end, freq)
+    frame = rows.set_index("date")[["open", "high", "low", "close", "volume"]].astype(float)
+    frame.index = pd.DatetimeIndex(frame.index, name="date")
+    return tag(
+        frame,
+        kind="ohlcv",
+        unit=found.units or "USD",
+        title=f"{found.name} OHLCV",
+        sources=sources,
+        entity=found.id,
+        frequency=freq,
+    )
+
+
+def ohlc_rows(
+    ctx: InterfaceContext,
+    entity: Entity,
+    start: date | None,
+    end: date | None,
+    freq: str,
+    fetch_from: date | None = None,
+) -> tuple[pd.DataFrame, list[str]]:
+    """Rows of one entity with open/high/low/close (and their sources); an error naming the years
+    that have them.
+
+    `fetch_from` (before `start`) reads extra history for indicator warm-up; messages and the
+    coverage note speak of the window the user asked for.
+    """
+    tidy = price_table(ctx, [entity.id], fetch_from or start, end, freq)
+    if tidy.empty:
+        raise no_data([entity], start, end)
+    complete = tidy.dropna(subset=["open", "high", "low", "close"]).sort_values("date")
+    shown, shown_complete = (
+        window(tidy.set_index("date"), start, None),
+        window(complete.set_index("date"), start, None),
+    )
+    if shown_complete.empty:
+        raise InterfaceError(
+            f"{entity.id} has no open/high/low/close between {start or 'the beginning'} and "
+            f"{end or 'the end'} (only closing prices); {_ohlc_years(ctx, entity)}"
+        )
+    if len(shown_complete) < len(shown):
+        ctx.notes.append(
+            f"{entity.id} has open/high/low/close only from {shown_complete.index[0].date()} to "
+            f"{shown_complete.index[-1].date()} in the requested window."
+        )
+    return complete, record_sources(ctx, tidy)
+
+
+def _ohlc_years(ctx: InterfaceContext, entity: Entity) -> str:
+    history = ctx.warehouse.prices([entity.id])
+    history = history.assign(date=pd.to_datetime(history["date"]))
+    years = history.dropna(subset=["open", "high", "low", "close"])["date"].dt.year
+    if years.empty:
+        return "no period has them offline."
+    return f"OHLC data exist for {years.min()}–{years.max()}."
+
+
+@interface("acquisition", "frame")
+def get_series(
+    ctx: InterfaceContext,
+    ids: Annotated[
+        list[str], "FRED-style ids of macro, commodity or factor series, e.g. ['UNRATE']."
+    ],
+    start: Annotated[date | None, "First date (inclusive); None = earliest."] = None,
+    end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
+    freq: Annotated[
+        Literal["monthly", "quarterly", "annual"] | None,
+        "Resample to this frequency (last value of each period); None = as published.",
+    ] = None,
+) -> pd.DataFrame:
+    """Values of macro, commodity or factor series over time, one column per id, in each series'
+    unit (catalog)."""
+    entities = check_entities(ctx, ids, SERIES_KINDS, start=start, end=end)
+    ordered = [e.id for e in entities]
+    tidy = ctx.warehouse.series(ordered, start, end)
+    if tidy.empty:
+        raise no_data(entities, start, end)
+    sources = record_sources(ctx, tidy)
+    tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
+    wide = _wide(tidy, ordered, "value").dropna(how="all")
+    if freq is not None:
+        wide = resample_frame(wide, freq, "last")
+    missing = [e for e in entities if e.id not in wide.columns]
+    if missing:
+        ctx.notes.append(
+            "No values in the window for "
+            + "; ".join(f"{e.id} (data {data_span(e)})" for e in missing)
+            + "."
+        )
+    present = [e for e in entities if e.id in wide.columns]
+    units = {e.id: e.units for e in present}
+    distinct = sorted(set(units.values()) - {""})
+    return tag(
+        wide,
+        kind="timeseries",
+        unit=distinct[0] if len(distinct) == 1 else "; ".join(distinct),
+        title=present[0].name if len(present) == 1 else "Series values",
+        sources=sources,
+        units=units,
+        frequency=freq or present[0].frequency,
+    )
