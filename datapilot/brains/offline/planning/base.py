@@ -1,0 +1,256 @@
+"""The shared plan-building machinery every metric family builds on.
+
+`PlannerBase` holds the plan under construction and what was decided along the way; `levels` and
+`returns` add the data calls most measures start from, `_chart` and `_table` show a result, and
+`_title` and `_say` word titles and step descriptions in the question's language.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from datapilot.brains.offline.builder import PlanBuilder, frame
+from datapilot.brains.offline.names import chinese_name
+from datapilot.brains.offline.periods import Duration
+from datapilot.brains.offline.reading import PRICE_KINDS, SERIES_KINDS, Reading
+from datapilot.core.intent import Frequency
+from datapilot.data.catalog import Entity
+
+MAX_CHARTED = 4  # K-lines, indicators and forecasts: one chart per entity, at most this many
+STATS = ("mean", "median", "stats")
+ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
+ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
+# What a title calls each measure, in English and in Chinese.
+_LABELS: dict[str, tuple[str, str]] = {
+    "close": ("closing price", "收盘价"),
+    "value": ("", ""),
+    "return": ("return", "收益率"),
+    "cumulative_return": ("cumulative return", "累计收益率"),
+    "volatility": ("rolling volatility", "滚动波动率"),
+    "max_drawdown": ("maximum drawdown", "最大回撤"),
+    "drawdown": ("drawdown", "回撤"),
+    "correlation": ("correlation", "相关性"),
+    "returns": ("returns", "收益率"),
+    "yoy": ("year-over-year change", "同比变化"),
+    "spread": ("spread", "利差"),
+    "forecast": ("forecast", "预测"),
+    "stats": ("statistics", "统计"),
+    "volume": ("trading volume", "成交量"),
+    "kline": ("K-line", "K线图"),
+    "profile": ("profile", "简介"),
+    "fundamentals": ("financial figures", "财务数据"),
+    "constituents": ("constituents", "成分股"),
+    "ranking": ("ranked by", "排名："),
+    "sharpe": ("Sharpe ratio", "夏普比率"),
+    "beta": ("beta", "贝塔系数"),
+}
+
+
+class PlannerBase:
+    """A plan under construction for one reading, and what was decided along the way."""
+
+    def __init__(self, reading: Reading) -> None:
+        self.r = reading
+        self.builder = PlanBuilder()
+        self.trace: list[str] = []  # the decisions, one line each, for the intent's trace
+        self.problem: str | None = None  # why a measure could not be planned, said to the user
+        self.horizon: int | None = None  # forecast steps (of the first forecast)
+        self.history: tuple[date, date] | None = None  # a forecast's default fitting window
+        # The main result: what a table shows when one is asked for and no measure made one.
+        self.primary: str | None = None
+
+    # --- data ------------------------------------------------------------------------------
+
+    def levels(
+        self,
+        entities: list[Entity] | None = None,
+        *,
+        for_returns: bool = False,
+        start: date | None = None,
+        end: date | None = None,
+        freq: Frequency | None = None,
+    ) -> str:
+        """Prices and/or series of the entities over the window, one column each."""
+        r = self.r
+        entities = entities if entities is not None else r.entities
+        start = start if start is not None else r.start
+        end = end if end is not None else r.end
+        freq = freq if freq is not None else r.frequency
+        window = {"start": iso(start), "end": iso(end)}
+        prices = [e for e in entities if e.kind in PRICE_KINDS]
+        series = [e for e in entities if e.kind in SERIES_KINDS]
+        parts: list[str] = []
+        price_freq = freq if freq in ("daily", "weekly", "monthly") else "daily"
+        span = f"{iso(start) or 'the start'} to {iso(end) or 'the end'}"
+        span_zh = f"{iso(start) or '最早'}至{iso(end) or '最新'}"
+        if prices:
+            ids = [e.id for e in prices]
+            if all(e.kind == "index" for e in prices):
+                parts.append(
+                    self.builder.add(
+                        "get_index_levels",
+                        {"ids": ids, **window, "freq": price_freq},
+                        name="levels",
+                        description=self._say(
+                            f"Get {price_freq} levels of {', '.join(ids)}, {span}",
+                            f"获取{'、'.join(ids)}的{ZH_FREQ[price_freq]}点位（{span_zh}）",
+                        ),
+                        task="data",
+                    )
+                )
+            else:
+                field = (
+                    "adj_close"
+                    if for_returns and not any(e.kind == "index" for e in prices)
+                    else "close"
+                )
+                parts.append(
+                    self.builder.add(
+                        "get_prices",
+                        {"ids": ids, **window, "freq": price_freq, "field": field},
+                        name="prices",
+                        description=self._say(
+                            f"Get {price_freq} {field.replace('_', ' ')} prices of "
+                            f"{', '.join(ids)}, {span}",
+                            f"获取{'、'.join(ids)}的{ZH_FREQ[price_freq]}收盘价（{span_zh}）",
+                        ),
+                        task="data",
+                    )
+                )
+        if series:
+            ids = [e.id for e in series]
+            args: dict[str, Any] = {"ids": ids, **window}
+            if freq in ("monthly", "quarterly", "annual"):
+                args["freq"] = freq
+            parts.append(
+                self.builder.add(
+                    "get_series",
+                    args,
+                    name="series",
+                    description=self._say(
+                        f"Get the values of {', '.join(ids)}, {span}",
+                        f"获取{'、'.join(ids)}的数据（{span_zh}）",
+                    ),
+                    task="data",
+                )
+            )
+        output = self._merged(
+            parts, "merged", self._say("Put the prices and series side by side", "合并价格和序列")
+        )
+        if prices and freq in ("quarterly", "annual"):
+            output = self.builder.add(
+                "resample",
+                {"frame": frame(output), "freq": freq, "how": "last"},
+                name=f"{freq}_levels",
+                description=self._say(f"Take the {freq} closing values", "取每期末的值"),
+                task="processing",
+            )
+        return output
+
+    def _lookback(self, warm_up: Duration) -> date | None:
+        """An earlier start, so a calculation over a trailing window is full from `start` on."""
+        return warm_up.back(self.r.start) if self.r.start else None
+
+    def _trim(self, data: str) -> str:
+        """Cut a result back to the question's window after a warm-up."""
+        r = self.r
+        return self.builder.add(
+            "filter_dates",
+            {"frame": frame(data), "start": iso(r.start), "end": iso(r.end)},
+            name=f"{data}_window",
+            description=self._say(f"Keep {r.start} to {r.end}", f"保留{r.start}至{r.end}的数据"),
+            task="processing",
+        )
+
+    def returns(self, levels: str, period: str = "daily") -> str:
+        """Period returns (in %) of every column of `levels`."""
+        return self.builder.add(
+            "compute_returns",
+            {"frame": frame(levels), "period": period},
+            name=f"{period}_returns",
+            description=self._say(
+                f"Compute {period} returns in %", f"计算{ZH_FREQ[period]}收益率（%）"
+            ),
+            task="processing",
+        )
+
+    # --- outputs ---------------------------------------------------------------------------
+
+    def _merged(self, parts: list[str], name: str, description: str) -> str:
+        """The one part itself, or a merge of several parts side by side."""
+        if len(parts) == 1:
+            return parts[0]
+        return self.builder.add(
+            "merge_frames",
+            {"frames": [frame(p) for p in parts]},
+            name=name,
+            description=description,
+            task="processing",
+        )
+
+    def _say(self, english: str, chinese: str) -> str:
+        """Task and step descriptions in the question's language."""
+        return chinese if self.r.zh else english
+
+    def _chart(self, interface: str, data: str, title: str, **extra: Any) -> str:
+        """A chart of `data` by the plotting interface, with any extra arguments it takes."""
+        args = {"frame": frame(data), "title": title, **extra}
+        return self.builder.add(
+            interface,
+            args,
+            name="chart",
+            description=self._say(f"Draw: {title}", f"绘制：{title}"),
+            task="visualization",
+        )
+
+    def _table(self, data: str, title: str, **extra: Any) -> str:
+        """`data` shown as a table."""
+        return self.builder.add(
+            "show_table",
+            {"frame": frame(data), "title": title, **extra},
+            name="table",
+            description=self._say(f"Show the table: {title}", f"列表展示：{title}"),
+            task="visualization",
+        )
+
+    def _line_or(self, data: str, title: str) -> None:
+        """The chart the user named (bar, area) or a line chart, unless only a table is wanted."""
+        r = self.r
+        if r.table_only:
+            return
+        interface = {"bar": "plot_bar", "area": "plot_area"}.get(r.chart or "", "plot_line")
+        self._chart(interface, data, title)
+
+    def _title(self, what: str, entities: list[Entity] | None = None, window: bool = True) -> str:
+        """A chart or table title: the entities' names, the measure and (by default) the window."""
+        r = self.r
+        entities = entities if entities is not None else r.entities
+        label = _LABELS.get(what, (what, what))[1 if r.zh else 0]
+        names = _names(entities, r.zh)
+        if r.zh:
+            # A space between Latin and Chinese words ("S&P 500 收盘价"), none before nothing.
+            joint = " " if names[-1:].isascii() and label else ""
+            text = f"{names}{joint}{label}"
+            if window and r.start and r.end:
+                text += f"（{r.start} 至 {r.end}）"
+            return text
+        text = f"{names} {label}".strip()
+        if window and r.start and r.end:
+            text += f", {r.start} to {r.end}"
+        return text
+
+
+def _names(entities: list[Entity], zh: bool) -> str:
+    """The entities' names for a title: the first five, then how many more."""
+    if zh:
+        return "、".join(chinese_name(e) for e in entities[:5]) + (
+            "等" if len(entities) > 5 else ""
+        )
+    shown = ", ".join(e.name for e in entities[:5])
+    return shown + (f" and {len(entities) - 5} more" if len(entities) > 5 else "")
+
+
+def iso(day: date | None) -> str | None:
+    """A date as an interface argument; None (an open end) stays None."""
+    return day.isoformat() if day else None

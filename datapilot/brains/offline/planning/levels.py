@@ -1,0 +1,89 @@
+"""Charts of the levels themselves and of simple transforms of them: yoy, spread, volume."""
+
+from __future__ import annotations
+
+from datapilot.brains.offline.builder import frame
+from datapilot.brains.offline.periods import Duration
+from datapilot.brains.offline.planning.base import PlannerBase, iso
+
+
+class LevelCharts(PlannerBase):
+    """Levels over the window, and simple transforms of them, each drawn as a chart."""
+
+    def _levels_chart(self) -> None:
+        """The levels (rebased to 100 when asked) as the chart the user named, a table if asked."""
+        r = self.r
+        data = self.levels()
+        if r.normalize:
+            data = self.builder.add(
+                "normalize",
+                {"frame": frame(data), "base": 100.0},
+                name="normalized",
+                description=self._say(
+                    "Rebase every series to 100 at the start", "以起点为100归一化"
+                ),
+                task="processing",
+            )
+        metric = "close" if r.price_entities else "value"
+        self.primary = data
+        self._line_or(data, self._title(metric))
+        if r.table:
+            self._table(data, self._title(metric))
+
+    def _yoy(self) -> None:
+        """Year-over-year change in %, fetched a year early so it is defined from the start on."""
+        data = self.levels(start=self._lookback(Duration(1, "year")))
+        change = self.builder.add(
+            "pct_change",
+            {"frame": frame(data), "kind": "yoy"},
+            name="yoy",
+            description=self._say("Compute the year-over-year change in %", "计算同比变化（%）"),
+            task="processing",
+        )
+        change = self._trim(change)
+        self.primary = change
+        self._line_or(change, self._title("yoy"))
+
+    def _spread(self) -> None:
+        """The first series minus the second; a problem unless there are exactly two."""
+        r = self.r
+        if len(r.entities) != 2:
+            self.problem = (
+                "利差需要恰好两个序列，例如：AAA和BAA公司债收益率的利差。"
+                if r.zh
+                else "A spread needs exactly two series, e.g. the BAA minus AAA yield spread."
+            )
+            return
+        a, b = r.entities[0].id, r.entities[1].id
+        gap = self.builder.add(
+            "spread",
+            {"frame": frame(self.levels()), "a": a, "b": b},
+            name="spread",
+            description=self._say(f"Compute {a} minus {b}", f"计算{a}减{b}的差值"),
+            task="processing",
+        )
+        self.primary = gap
+        self._line_or(gap, self._title("spread"))
+
+    def _volume(self) -> None:
+        """Trading volume of the priced entities, as bars."""
+        r = self.r
+        prices = r.price_entities
+        if not prices:
+            return
+        volume = self.builder.add(
+            "get_prices",
+            {
+                "ids": [e.id for e in prices],
+                "start": iso(r.start),
+                "end": iso(r.end),
+                "freq": r.frequency if r.frequency in ("daily", "weekly", "monthly") else "daily",
+                "field": "volume",
+            },
+            name="volume",
+            description=self._say("Get the trading volume", "获取成交量"),
+            task="data",
+        )
+        self.primary = self.primary or volume
+        if not r.table_only:
+            self._chart("plot_bar", volume, self._title("volume", prices))

@@ -1,0 +1,309 @@
+"""Returns and risk: cumulative and period returns, rankings, volatility, Sharpe, beta,
+drawdown, correlation and descriptive statistics.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from datapilot.brains.offline.builder import frame
+from datapilot.brains.offline.periods import Duration
+from datapilot.brains.offline.planning.base import ZH_STAT, PlannerBase, iso
+
+# The column a ranking sorts by, as said in each language.
+_RANK_WORDS = {
+    "return_pct": ("return over the window", "区间收益率"),
+    "std": ("volatility (standard deviation of daily returns)", "波动率（日收益率标准差）"),
+    "max_drawdown_pct": ("maximum drawdown", "最大回撤"),
+    "sharpe": ("Sharpe ratio", "夏普比率"),
+    "beta": ("beta", "贝塔系数"),
+}
+
+
+class PerformanceMeasures(PlannerBase):
+    """Measures computed from returns, charted over time or ranked across entities."""
+
+    def _returns(self, metric: str) -> None:
+        """Returns per period at an asked frequency, else cumulative; ranked when asked to rank."""
+        r = self.r
+        if r.rank:
+            self._ranking("return")
+            return
+        data = self.levels(for_returns=True)
+        if metric == "return" and r.frequency:
+            period = r.frequency
+            series = self.returns(data, period)
+            self.primary = series
+            if not r.table_only:
+                chart = "plot_line" if period == "daily" else "plot_bar"
+                self._chart(chart, series, self._title("returns"))
+            self.trace.append(f"{period} returns → {'line' if period == 'daily' else 'bar'} chart")
+            return
+        if metric == "return" and len(r.entities) == 1:
+            table = self.builder.add(
+                "period_return",
+                {"frame": frame(data), "start": iso(r.start), "end": iso(r.end)},
+                name="period_return",
+                description=self._say("Compute the return over the window", "计算区间收益率"),
+                task="processing",
+            )
+            self._table(table, self._title("return"))
+        cumulative = self.builder.add(
+            "cumulative_returns",
+            {"frame": frame(data)},
+            name="cumulative",
+            description=self._say(
+                "Compute the cumulative return in % since the start",
+                "计算自起点以来的累计收益率（%）",
+            ),
+            task="processing",
+        )
+        self.primary = cumulative
+        self._line_or(cumulative, self._title("cumulative_return"))
+
+    def _ranking(self, measure: str) -> None:
+        """Return, volatility or maximum drawdown of each entity, ranked as bars and/or a table."""
+        r = self.r
+        ids = [e.id for e in r.entities]
+        if measure == "return":
+            if r.series_entities:
+                cross = self.builder.add(
+                    "period_return",
+                    {"frame": frame(self.levels()), "start": iso(r.start), "end": iso(r.end)},
+                    name="period_returns",
+                    description=self._say(
+                        "Compute each one's return over the window", "计算各自的区间收益率"
+                    ),
+                    task="processing",
+                )
+            else:
+                cross = self.builder.add(
+                    "cross_section_returns",
+                    {"ids": ids, "start": iso(r.start), "end": iso(r.end)},
+                    name="returns",
+                    description=self._say(
+                        f"Compute the return of {', '.join(ids)} over the window",
+                        f"计算{'、'.join(ids)}的区间收益率",
+                    ),
+                    task="processing",
+                )
+            by, descending = "return_pct", not r.ascending
+        elif measure == "volatility":
+            cross = self.builder.add(
+                "summary_stats",
+                {"frame": frame(self.returns(self.levels(for_returns=True)))},
+                name="return_stats",
+                description=self._say(
+                    "Summarise daily returns (std = volatility)", "统计日收益率（标准差即波动率）"
+                ),
+                task="processing",
+            )
+            by, descending = "std", not r.ascending
+        else:
+            cross = self.builder.add(
+                "max_drawdown",
+                {"frame": frame(self.levels(for_returns=True))},
+                name="max_drawdown",
+                description=self._say("Find each one's maximum drawdown", "计算各自的最大回撤"),
+                task="processing",
+            )
+            # The largest drawdown is the most negative number.
+            by, descending = "max_drawdown_pct", r.ascending
+        args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
+        if r.top_k:
+            args["top_k"] = r.top_k
+        ranked = self.builder.add(
+            "rank",
+            args,
+            name="ranked",
+            description=self._say(f"Rank by {_RANK_WORDS[by][0]}", f"按{_RANK_WORDS[by][1]}排序"),
+            task="processing",
+        )
+        self.primary = ranked
+        title = self._title(measure)
+        if not r.table_only:
+            self._chart("plot_bar", ranked, title, column=by)
+        if r.table or r.question_form or r.table_only:
+            self._table(ranked, title)
+
+    def _volatility(self) -> None:
+        """Rolling annualised volatility, warmed up before the window; ranked when asked to rank."""
+        r = self.r
+        if r.rank:
+            self._ranking("volatility")
+            return
+        days = r.window or 30
+        warm_up = Duration(days * 1.5 + 5, "day")
+        data = self.levels(for_returns=True, start=self._lookback(warm_up))
+        args: dict[str, Any] = {"frame": frame(data), "annualize": True}
+        if r.window:
+            args["window"] = r.window
+        vol = self.builder.add(
+            "rolling_volatility",
+            args,
+            name="volatility",
+            description=self._say(
+                f"Compute the {args.get('window', 30)}-day rolling volatility (annualised, %)",
+                f"计算{args.get('window', 30)}日滚动波动率（年化，%）",
+            ),
+            task="processing",
+        )
+        vol = self._trim(vol)
+        self.primary = vol
+        if not r.table_only:
+            self._chart("plot_line", vol, self._title("volatility"))
+        if r.question_form or r.table_only:
+            stats = self.builder.add(
+                "summary_stats",
+                {"frame": frame(self.returns(self.levels(for_returns=True)))},
+                name="return_stats",
+                description=self._say(
+                    "Summarise daily returns (std = daily volatility)",
+                    "统计日收益率（标准差即日波动率）",
+                ),
+                task="processing",
+            )
+            self._table(stats, self._title("stats"))
+
+    def _sharpe(self) -> None:
+        """Annualised Sharpe ratio (with annual return and volatility) per entity."""
+        r = self.r
+        table = self.builder.add(
+            "sharpe_ratio",
+            {"frame": frame(self.levels(for_returns=True))},
+            name="sharpe",
+            description=self._say(
+                "Compute the annualised Sharpe ratio of daily returns", "计算日收益率的年化夏普比率"
+            ),
+            task="processing",
+        )
+        table = self._rank_by(table, "sharpe") if r.rank else table
+        self.primary = table
+        if len(r.entities) > 1 and not r.table_only:
+            self._chart("plot_bar", table, self._title("sharpe"), column="sharpe")
+        self._table(table, self._title("sharpe"))
+
+    def _beta(self) -> None:
+        """Beta, correlation and r² of each entity's returns against the market index."""
+        r = self.r
+        market = next(e for e in r.entities if e.kind == "index")
+        table = self.builder.add(
+            "beta",
+            {"frame": frame(self.levels(for_returns=True)), "market": market.id},
+            name="beta",
+            description=self._say(
+                f"Compute each one's beta against {market.id}", f"计算相对{market.id}的贝塔系数"
+            ),
+            task="processing",
+        )
+        table = self._rank_by(table, "beta") if r.rank else table
+        self.primary = table
+        others = [e for e in r.entities if e.id != market.id]
+        if len(others) > 1 and not r.table_only:
+            self._chart("plot_bar", table, self._title("beta", others), column="beta")
+        self._table(table, self._title("beta", others))
+
+    def _rank_by(self, table: str, by: str) -> str:
+        """A cross-section sorted by one of its columns, highest first unless worst was asked."""
+        return self.builder.add(
+            "rank",
+            {"frame": frame(table), "by": by, "ascending": self.r.ascending},
+            name="ranked",
+            description=self._say(f"Rank by {_RANK_WORDS[by][0]}", f"按{_RANK_WORDS[by][1]}排序"),
+            task="processing",
+        )
+
+    def _drawdown(self, metric: str) -> None:
+        """The maximum drawdown as a table and the drawdown curve as an area chart, once a plan."""
+        r = self.r
+        if self.builder.has("max_drawdown") or self.builder.has("drawdown"):
+            return
+        if r.rank:
+            self._ranking("max_drawdown")
+            return
+        data = self.levels(for_returns=True)
+        worst = self.builder.add(
+            "max_drawdown",
+            {"frame": frame(data)},
+            name="max_drawdown",
+            description=self._say("Find the largest peak-to-trough fall", "计算最大回撤"),
+            task="processing",
+        )
+        self._table(worst, self._title("max_drawdown"))
+        if not r.table_only:
+            curve = self.builder.add(
+                "drawdown",
+                {"frame": frame(data)},
+                name="drawdown",
+                description=self._say(
+                    "Compute the drawdown below the running peak", "计算相对前高的回撤"
+                ),
+                task="processing",
+            )
+            self.primary = curve
+            self._chart("plot_area", curve, self._title("drawdown"))
+
+    def _correlation(self) -> None:
+        """The correlation matrix (of returns when prices are involved) and a scatter of two."""
+        r = self.r
+        if len(r.entities) < 2:
+            self.problem = (
+                "相关性需要至少两个序列，请再说一个要比较的对象。"
+                if r.zh
+                else "A correlation needs two or more series; name another one to compare with."
+            )
+            return
+        mixed = bool(r.series_entities) and bool(r.price_entities)
+        freq = r.frequency or ("monthly" if mixed else None)
+        data = self.levels(for_returns=True, freq=freq)
+        if r.price_entities:
+            data = self.returns(data, freq or "daily")
+        matrix = self.builder.add(
+            "correlation",
+            {"frame": frame(data)},
+            name="correlation",
+            description=self._say("Compute the correlation matrix", "计算相关系数矩阵"),
+            task="processing",
+        )
+        self.primary = matrix
+        self._table(matrix, self._title("correlation"))
+        x, y = r.entities[0].id, r.entities[1].id
+        self._chart(
+            "plot_scatter", data, self._title("correlation", r.entities[:2]), x=x, y=y, fit=True
+        )
+        self.trace.append(f"correlation → scatter of {y} against {x} with a fitted line")
+
+    def _statistics(self, which: list[str]) -> None:
+        """Mean, median and/or summary statistics of the levels (or returns), in one table."""
+        r = self.r
+        of_returns = any(m in r.metrics for m in ("return", "cumulative_return"))
+        data = self.levels(for_returns=of_returns)
+        if of_returns:
+            data = self.returns(data, r.frequency or "daily")
+        parts = []
+        for metric in which:
+            interface = "summary_stats" if metric == "stats" else metric
+            parts.append(
+                self.builder.add(
+                    interface,
+                    {"frame": frame(data)},
+                    name=metric,
+                    description=self._say(
+                        f"Compute the {metric.replace('stats', 'summary statistics')}",
+                        f"计算{ZH_STAT[metric]}",
+                    ),
+                    task="processing",
+                )
+            )
+        result = self._merged(
+            parts, "statistics", self._say("Put the statistics side by side", "合并统计结果")
+        )
+        self.primary = result
+        what = "returns" if of_returns else ("close" if r.price_entities else "value")
+        label = " / ".join(which).replace("stats", "summary statistics")
+        title = self._title(what)
+        if r.zh:
+            self._table(result, f"{title}的{'、'.join(ZH_STAT[m] for m in which)}")
+        else:
+            self._table(result, f"{label}: {title}")
+        self.trace.append(f"{label} → a table")
