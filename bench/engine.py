@@ -24,9 +24,10 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.outputs import ChartOutput
 from datapilot.core.plan import Call, Plan, Step, ref
 from datapilot.engine.check import check_plan
+from datapilot.engine.context import RequestContext
 from datapilot.engine.executor import default_registry, execute
-from datapilot.engine.pipeline import build_interface_context
 from datapilot.interfaces.registry import Registry
+from datapilot.settings import get_settings
 
 TWENTY = [
     "AAPL",
@@ -242,7 +243,9 @@ async def measure(plan: Plan, registry: Registry, today: date, png_dir: Path | N
     started = time.perf_counter()
     check_plan(plan, registry).raise_for_problems()
     stages["validate"] = (time.perf_counter() - started) * 1000
-    ctx = build_interface_context(QuestionContext(today=today))
+    ctx = RequestContext.for_request(
+        QuestionContext(today=today), get_settings()
+    ).interface_context()
     started = time.perf_counter()
     run = await execute(plan, ctx, registry=registry, call_timeout_s=60)
     stages["execute"] = (time.perf_counter() - started) * 1000
@@ -277,7 +280,9 @@ async def main() -> int:
 
     started = time.perf_counter()
     registry = default_registry()
-    build_interface_context(QuestionContext(today=date(2023, 1, 1)))
+    RequestContext.for_request(
+        QuestionContext(today=date(2023, 1, 1)), get_settings()
+    ).interface_context()
     print(f"setup (imports, registry, warehouse): {(time.perf_counter() - started) * 1000:,.0f} ms")
 
     results: dict[str, Timings] = {}

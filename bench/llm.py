@@ -109,6 +109,7 @@ async def measure(case: dict[str, Any], plan_only: bool, long: bool = False) -> 
     from datapilot.brains.llm import LLMBrain
     from datapilot.brains.offline import OfflineBrain
     from datapilot.core.context import QuestionContext
+    from datapilot.engine.context import RequestContext
     from datapilot.engine.pipeline import ask
     from datapilot.llm import count_chat, count_tokens
     from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
@@ -124,9 +125,9 @@ async def measure(case: dict[str, Any], plan_only: bool, long: bool = False) -> 
 
     with ScriptedEndpoint(script) as endpoint:
         settings = Settings(llm_base_url=endpoint.base_url, llm_model="scripted", brain="llm")
-        answer = await ask(
-            case["query"], context, brain=LLMBrain(settings), settings=settings, plan_only=plan_only
-        )
+        request = RequestContext.for_request(context, settings)
+        brain = LLMBrain(settings, registry=request.registry, data=request.data)
+        answer = await ask(case["query"], request, brain=brain, plan_only=plan_only)
     planning = endpoint.requests[0]
     schema = json.dumps(planning.response_format or {}, separators=(",", ":"))
     schema_tokens = count_tokens(schema) if planning.response_format else 0

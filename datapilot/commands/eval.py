@@ -50,7 +50,7 @@ def eval_corpus(
             corpus,
             brain=brain.value,
             plan_only=plan_only,
-            offline=offline,  # type: ignore[arg-type]
+            offline=offline,
         )
     except CorpusError as error:
         typer.echo(f"Error: {error}", err=True)
@@ -69,7 +69,7 @@ def eval_corpus(
         raise typer.Exit(1)
 
 
-def _print(report) -> None:  # type: ignore[no-untyped-def]
+def _print(report) -> None:
     from rich.console import Console
     from rich.table import Table
 

@@ -5,11 +5,21 @@ from __future__ import annotations
 import os
 import socket
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 import typer
 
 from datapilot.commands.ask import BrainOption
+
+
+class _UvicornOptions(TypedDict):
+    """The keyword options passed alike to `uvicorn.run` and `uvicorn.Config`."""
+
+    host: str
+    port: int
+    factory: bool
+    log_level: str
+    proxy_headers: bool
 
 
 def serve(
@@ -59,14 +69,19 @@ def serve(
     get_settings.cache_clear()
     settings = get_settings()
     target = "datapilot.server.app:create_app"
-    address = {"host": host or settings.host, "port": port or settings.port}
-    common = {"factory": True, "log_level": log_level, "proxy_headers": True}
+    options: _UvicornOptions = {
+        "host": host or settings.host,
+        "port": port or settings.port,
+        "factory": True,
+        "log_level": log_level,
+        "proxy_headers": True,
+    }
     if workers == 1:
-        uvicorn.run(target, **address, **common)
+        uvicorn.run(target, **options)
         return
     from uvicorn.supervisors import Multiprocess
 
-    config = uvicorn.Config(target, workers=workers, **address, **common)
+    config = uvicorn.Config(target, workers=workers, **options)
     listener = config.bind_socket()
     # Connections accepted from this shared socket inherit its TCP_NODELAY; without it each small
     # SSE write waits for the client's delayed ACK (~40 ms per event).

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from datapilot.core.messages import Message, from_openbb
 from datapilot.settings import BrainChoice
 
 if TYPE_CHECKING:
@@ -14,8 +15,14 @@ if TYPE_CHECKING:
 
 
 class ChatMessage(BaseModel):
+    """A turn of the conversation as the stateless protocols send it (OpenBB's roles)."""
+
     role: Literal["human", "ai"]
     content: str
+
+    def to_message(self) -> Message:
+        """The turn as a platform `Message` (roles translated)."""
+        return Message(role=from_openbb(self.role), content=self.content)
 
 
 class ClientTable(BaseModel):

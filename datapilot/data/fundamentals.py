@@ -175,6 +175,7 @@ def profile(warehouse: Warehouse, entity_id: str) -> CompanyProfile | None:
         for key in CompanyProfile.model_fields
         if key in row
     }
-    if values.get("employees") is not None:
-        values["employees"] = int(values["employees"])
-    return CompanyProfile(**values)
+    employees = values.get("employees")
+    if employees is not None:
+        values["employees"] = int(employees)
+    return CompanyProfile.model_validate(values)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -378,7 +378,7 @@ class Warehouse:
         """A read-only SQL query on the warehouse (for tables other modules add)."""
         return self._query(sql, params or {})
 
-    def _query(self, sql: str, params: dict[str, object]) -> pd.DataFrame:
+    def _query(self, sql: str, params: Mapping[str, object]) -> pd.DataFrame:
         with self._db.reading() as cursor:
             return cursor.execute(sql, params).df()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pydantic import SecretStr
+
 from datapilot.core.context import QuestionContext
 from datapilot.data.access import DataAccess, open_data
 from datapilot.engine.executor import default_registry
@@ -64,5 +66,6 @@ def with_request_model(settings: Settings, question: QuestionContext) -> Setting
     if question.llm_model:
         update["llm_model"] = question.llm_model
     if question.llm_api_key:
-        update["llm_api_key"] = question.llm_api_key
+        # A secret like the configured key: never shown in a repr, a log line or an error.
+        update["llm_api_key"] = SecretStr(question.llm_api_key)
     return settings.model_copy(update=update) if update else settings

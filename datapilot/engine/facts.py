@@ -118,7 +118,7 @@ def _series_facts(subject: str, series: pd.Series, unit: str | None) -> list[Fac
     first_at, last_at = series.index[0], series.index[-1]
     first, last = float(series.iloc[0]), float(series.iloc[-1])
     high_at, low_at = series.idxmax(), series.idxmin()
-    percent = bool(unit) and unit.lower() in _PERCENT_UNITS
+    percent = bool(unit and unit.lower() in _PERCENT_UNITS)
     facts = [
         _fact(subject, "first", first, unit, _iso(first_at)),
         _fact(subject, "last", last, unit, _iso(last_at)),

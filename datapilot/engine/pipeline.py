@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import suppress
 from datetime import date
 from typing import Any, TypeVar
@@ -112,7 +112,12 @@ def warm_up(settings: Settings) -> dict[str, float]:
     def data() -> object:
         return open_data(settings).catalog
 
-    stages = {"data": data, "library": default_registry, "models": preload, "answer": answer}
+    stages: dict[str, Callable[[], object]] = {
+        "data": data,
+        "library": default_registry,
+        "models": preload,
+        "answer": answer,
+    }
     timings: dict[str, float] = {}
     for name, action in stages.items():
         started = time.perf_counter()

@@ -27,12 +27,16 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Frame", "InterfaceError", "Registry", "interface"]
+__all__ = ["Frame", "InterfaceContext", "InterfaceError", "Registry", "interface"]
 
 
 def __getattr__(name: str) -> Any:
     # Lazy: the built-in plugin (`plugin.py`) is in this package and loads with every command,
     # which must not pay for pandas.
+    if name == "InterfaceContext":
+        from datapilot.interfaces import context
+
+        return context.InterfaceContext
     if name in __all__:
         from datapilot.interfaces import registry
 

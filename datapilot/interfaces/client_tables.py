@@ -11,7 +11,7 @@ from typing import Annotated
 import pandas as pd
 
 from datapilot.interfaces.context import InterfaceContext
-from datapilot.interfaces.frame import tag
+from datapilot.interfaces.frame import FrameKind, tag
 from datapilot.interfaces.registry import InterfaceError, interface
 
 _DATE_NAMES = {"date", "datetime", "time", "timestamp", "day", "period", "month", "日期", "时间"}
@@ -29,6 +29,7 @@ def get_client_table(
     for column in frame.columns:
         frame[column] = _as_number(frame[column])
     date_column = _date_column(frame)
+    kind: FrameKind
     if date_column is not None:
         frame[date_column] = pd.to_datetime(frame[date_column], errors="coerce", format="mixed")
         frame = frame.dropna(subset=[date_column]).set_index(date_column).sort_index()

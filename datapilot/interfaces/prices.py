@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import pandas as pd
 
 from datapilot.data.catalog import Entity
+from datapilot.data.warehouse import PriceFreq
 from datapilot.interfaces.checks import (
     PRICE_KINDS,
     SERIES_KINDS,
@@ -33,7 +34,7 @@ def price_table(
     ids: list[str],
     start: date | None,
     end: date | None,
-    freq: str = "daily",
+    freq: PriceFreq = "daily",
 ) -> pd.DataFrame:
     """Tidy prices [id, date, open, high, low, close, adj_close, volume] in one warehouse query;
     `attrs["sources"]` names where the rows came from."""
@@ -65,7 +66,7 @@ def _prices(
     entities: list[Entity],
     start: date | None,
     end: date | None,
-    freq: str,
+    freq: PriceFreq,
     field: PriceField,
 ) -> pd.DataFrame:
     ids = [e.id for e in entities]
@@ -190,7 +191,7 @@ def ohlc_rows(
     entity: Entity,
     start: date | None,
     end: date | None,
-    freq: str,
+    freq: PriceFreq,
     fetch_from: date | None = None,
 ) -> tuple[pd.DataFrame, list[str]]:
     """Rows of one entity with open/high/low/close (and their sources); an error naming the years

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 import duckdb
 import pandas as pd
 
+from datapilot.core.intent import EntityKind
 from datapilot.data.catalog import Entity
 from datapilot.interfaces.checks import (
     PRICE_KINDS,
@@ -63,7 +64,7 @@ def get_company_info(
     )
 
 
-def _catalog_entities(ctx: InterfaceContext, kind: str | None) -> list[Entity]:
+def _catalog_entities(ctx: InterfaceContext, kind: EntityKind | None) -> list[Entity]:
     entities = ctx.catalog.entities(kind=kind, available=True)
     return [e for e in entities if getattr(e, "available", True)]
 

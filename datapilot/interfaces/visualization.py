@@ -1,6 +1,6 @@
 """Visualization interfaces: frames in, neutral chart specs and tables out (see `core.outputs`).
 
-Specs carry small tables with ISO date strings and rounded numbers; `core.charts` renders them to
+Specs carry small tables with ISO date strings and rounded numbers; `render.charts` renders them to
 Plotly JSON and PNG. Long daily histories are thinned to weekly/monthly points so charts stay
 readable and answers small; each such change is recorded in `ctx.notes`.
 """

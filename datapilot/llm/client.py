@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Literal
 
 import openai
@@ -170,7 +170,7 @@ class LLMClient:
 
     async def stream_text(
         self, messages: list[Message], *, purpose: str = "summary", max_tokens: int = 600
-    ) -> AsyncIterator[str]:
+    ) -> AsyncGenerator[str, None]:
         """Stream a reply's text as it arrives.
 
         Every wait for the next chunk is bounded by the remaining deadline. Raises `LLMTruncated`
@@ -210,6 +210,8 @@ class LLMClient:
                 raise LLMUnavailable(
                     f"{self.config.base_url} rejected every variant of the request"
                 )
+            # `stream=True` always streams; the `**` options hide which overload mypy should pick.
+            assert isinstance(stream, openai.AsyncStream)
             iterator = stream.__aiter__()
             while True:
                 try:

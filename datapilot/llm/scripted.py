@@ -59,6 +59,9 @@ class ChatRequest(BaseModel):
     stream: bool = False
     response_format: dict[str, Any] | None = None
     max_tokens: int | None = None
+    authorization: str | None = Field(
+        default=None, description="The `Authorization` header the request came with."
+    )
 
     @property
     def prompt(self) -> str:
@@ -147,7 +150,9 @@ class ScriptedEndpoint:
         @app.post("/v1/chat/completions")
         async def chat(request: Request) -> Any:
             body = await request.json()
-            chat_request = ChatRequest.model_validate(body)
+            chat_request = ChatRequest.model_validate(
+                {**body, "authorization": request.headers.get("authorization")}
+            )
             reply = self.next_reply(chat_request)
             if reply.delay_s:
                 await asyncio.sleep(reply.delay_s)

@@ -389,7 +389,8 @@ def _pie(ax: Any, panel: Panel, data: pd.DataFrame, spec: ChartSpec) -> None:
 def _fit(ax: Any, spec: ChartSpec, data: pd.DataFrame) -> None:
     fit = spec.fit
     assert fit is not None
-    xs = np.linspace(*pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy(), 50)
+    low, high = pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy()
+    xs = np.linspace(low, high, 50)
     ax.plot(xs, fit.slope * xs + fit.intercept, color=FIT_COLOR, lw=1.6, label=_fit_label(fit))
 
 

@@ -26,9 +26,7 @@ import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel
+from typing import Any
 
 from datapilot.core.answer import Answer
 from datapilot.core.events import (
@@ -43,29 +41,13 @@ from datapilot.core.events import (
     StepFinished,
     TextDelta,
 )
+from datapilot.core.messages import LmcChunk, LmcRole, LmcType
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.results import CallRecord
 from datapilot.render.prose import Prose
 
 log = logging.getLogger(__name__)
 _png_lock = threading.Lock()
-
-LmcRole = Literal["assistant", "computer", "server"]
-LmcType = Literal["message", "code", "console", "image", "table", "answer", "status", "error"]
-
-
-class LmcChunk(BaseModel):
-    """One LMC streaming chunk; unset fields are left out on the wire."""
-
-    role: LmcRole
-    type: LmcType
-    format: str | None = None
-    content: Any = None
-    start: bool | None = None
-    end: bool | None = None
-
-    def wire(self) -> str:
-        return self.model_dump_json(exclude_none=True)
 
 
 class _Blocks:

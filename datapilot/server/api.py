@@ -13,7 +13,8 @@ from sse_starlette import EventSourceResponse
 from datapilot.core.answer import Answer
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext
 from datapilot.core.events import Done
-from datapilot.render.lmc import LmcChunk, lmc_chunks
+from datapilot.core.messages import LmcChunk
+from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.runner import guarded_events
 from datapilot.settings import BrainChoice, Settings

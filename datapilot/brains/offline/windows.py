@@ -35,7 +35,7 @@ from datapilot.brains.offline.periods import (
     year_window,
 )
 from datapilot.brains.offline.phrases import alternation
-from datapilot.brains.offline.vocab import TimeFile, Unit, Vocab, load_vocab
+from datapilot.brains.offline.vocab import Marker, TimeFile, TimeWord, Unit, Vocab, load_vocab
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
@@ -714,11 +714,11 @@ class Grammar:
         gap = re.sub(r"(?i)\s+the$", "", gap.strip().strip(",").strip())
         return bool(gap) and bool(self.markers["range"].fullmatch(gap))
 
-    def _ends_with(self, marker: str, before: str) -> re.Match[str] | None:
+    def _ends_with(self, marker: Marker, before: str) -> re.Match[str] | None:
         pattern = self.markers[marker].pattern
         return re.search(rf"(?:{pattern})\s*(?:the\s+)?$", before, re.IGNORECASE)
 
-    def _starts_with(self, marker: str, after: str) -> re.Match[str] | None:
+    def _starts_with(self, marker: Marker, after: str) -> re.Match[str] | None:
         pattern = self.markers[marker].pattern
         return re.match(rf"\s*(?:{pattern})", after, re.IGNORECASE)
 
@@ -816,12 +816,15 @@ class Grammar:
             if suffix:
                 end_at = atom.span[1] + suffix.end()
             if since and since.group(0).lower().startswith("after"):
-                return clause((last or first) + timedelta(days=1), today, "since")  # type: ignore[operator]
+                anchor = last or first
+                assert anchor is not None  # a period's dates are set (or inferred) by now
+                return clause(anchor + timedelta(days=1), today, "since")
             return clause(first, today, "since")
         before_marker = self._ends_with("before", before)
         if before_marker:
             start_at = lo + before_marker.start()
-            return clause(None, first - timedelta(days=1), "before")  # type: ignore[operator]
+            assert first is not None  # a period's dates are set (or inferred) by now
+            return clause(None, first - timedelta(days=1), "before")
         until = self._ends_with("until", before)
         if until and not (atom.rule.startswith("word_") and until.group(0).strip() == "by"):
             # ("sort by YTD return": "by" before this year, YTD … is no "until")
@@ -829,7 +832,7 @@ class Grammar:
             return clause(None, last, "until")
         return clause(first, last, "period")
 
-    def _fullmatch(self, marker: str, gap: str) -> bool:
+    def _fullmatch(self, marker: Marker, gap: str) -> bool:
         gap = gap.strip()
         return bool(gap) and bool(self.markers[marker].fullmatch(gap))
 
@@ -916,7 +919,12 @@ def _month_part(year: int, month: int, part: str) -> tuple[date, date]:
 
 def _year_offsets(words: TimeFile) -> dict[str, int]:
     """Words that name a year relative to today and can qualify a quarter or month."""
-    offsets = {"this_year": 0, "last_year": -1, "year_before_last": -2, "next_year": 1}
+    offsets: dict[TimeWord, int] = {
+        "this_year": 0,
+        "last_year": -1,
+        "year_before_last": -2,
+        "next_year": 1,
+    }
     result: dict[str, int] = {}
     for key, offset in offsets.items():
         for phrase in words.words[key]:

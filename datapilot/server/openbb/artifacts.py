@@ -10,7 +10,7 @@ are drawn as extra lines.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from openbb_ai import chart, table
 from openbb_ai.models import MessageArtifactSSE
@@ -107,7 +107,8 @@ def _panel_artifacts(
                 description=description,
             )
         ]
-    kind = {"bar": "bar", "scatter": "scatter"}.get(panel.mark, "line")
+    kinds: dict[str, Literal["line", "bar", "scatter"]] = {"bar": "bar", "scatter": "scatter"}
+    kind = kinds.get(panel.mark, "line")
     return [
         chart(
             type=kind,

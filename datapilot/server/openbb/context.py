@@ -23,6 +23,7 @@ from openbb_ai.models import (
     PdfDataFormat,
     PlaintextDataFormat,
     RawContext,
+    RawObjectDataFormat,
     RoleEnum,
     SingleDataContent,
     SpreadsheetDataFormat,
@@ -78,7 +79,9 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
     """Build the question and context; raise `QueryInputError` when there is no question."""
     messages = query.messages
     last_human = _last_human_index(messages)
-    question = messages[last_human].content
+    last_message = messages[last_human]
+    assert isinstance(last_message, LlmClientMessage)  # what _last_human_index looks for
+    question = last_message.content
     if not isinstance(question, str) or not question.strip():
         raise QueryInputError(f"messages.{last_human}.content", "The question is empty.")
 
@@ -242,7 +245,7 @@ def _content_tables(
         return [], f"{name!r} is a PDF ({data_format.filename}); PDF text is not read."
     if isinstance(data_format, SpreadsheetDataFormat | PlaintextDataFormat):
         text = _maybe_base64(text)
-    elif getattr(data_format, "data_type", "object") != "object":
+    elif not isinstance(data_format, RawObjectDataFormat):  # a file: its data_type is not "object"
         kind = data_format.data_type
         return [], f"{name!r} is a {kind} file ({data_format.filename}); it was not read."
     return parse_client_data(text, name=name, description=description, source=source), None

@@ -68,6 +68,7 @@ async def openbb_sse(events: AsyncIterator[Event], prepared: PreparedQuery) -> A
             case OutputEvent(output=TextOutput(text=text)):
                 yield message_chunk(prose.paragraph(text))
             case OutputEvent(output=output):
+                assert not isinstance(output, TextOutput)  # text matched the case above
                 outputs.append(output)
             case TextDelta(text=text):
                 yield message_chunk(prose.delta(text))
