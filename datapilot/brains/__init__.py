@@ -62,14 +62,9 @@ async def answer(
     question: str, request: RequestContext, *, brain: Brain | None = None, **options: Any
 ) -> Answer:
     """`run` to the end: the Answer."""
-    from datapilot.core.events import Done
+    from datapilot.engine.pipeline import final_answer
 
-    done: Answer | None = None
-    async for event in run(question, request, brain=brain, **options):
-        if isinstance(event, Done):
-            done = event.answer
-    assert done is not None  # run() always ends with Done
-    return done
+    return await final_answer(run(question, request, brain=brain, **options))
 
 
 def select_brain(request: RequestContext) -> Brain:

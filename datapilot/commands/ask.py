@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import re
-from collections.abc import AsyncIterator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -16,7 +15,6 @@ import typer
 
 if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
     from datapilot.core.answer import Answer
-    from datapilot.core.events import Event
     from datapilot.core.outputs import ChartOutput
 
 EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
@@ -88,7 +86,9 @@ def ask(
     events = run(question, request, brain=given, plan_only=plan_only)
 
     if json_output:
-        answer = asyncio.run(_last_answer(events))
+        from datapilot.engine.pipeline import final_answer
+
+        answer = asyncio.run(final_answer(events))
         if out is not None:
             write_outputs(answer, out)
         typer.echo(answer.model_dump_json(indent=2))
@@ -102,17 +102,6 @@ def ask(
         if out is not None:
             print_files(write_outputs(answer, out), console)
     raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
-
-
-async def _last_answer(events: AsyncIterator[Event]) -> Answer:
-    from datapilot.core.events import Done
-
-    answer = None
-    async for event in events:
-        if isinstance(event, Done):
-            answer = event.answer
-    assert answer is not None  # the pipeline always ends with Done
-    return answer
 
 
 def write_outputs(answer: Answer, out_dir: Path) -> list[Path]:

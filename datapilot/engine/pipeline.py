@@ -84,11 +84,17 @@ async def run(
 
 async def ask(question: str, request: RequestContext, *, brain: Brain, **options: Any) -> Answer:
     """Run the pipeline to the end and return its Answer (options as for `run`)."""
+    return await final_answer(run(question, request, brain=brain, **options))
+
+
+async def final_answer(events: AsyncIterator[Event]) -> Answer:
+    """The Answer of a stream of events (consumed to the end; it always ends with one `Done`)."""
     answer: Answer | None = None
-    async for event in run(question, request, brain=brain, **options):
+    async for event in events:
         if isinstance(event, Done):
             answer = event.answer
-    assert answer is not None  # run() always ends with Done
+    if answer is None:
+        raise RuntimeError("the events ended without a done event")
     return answer
 
 
