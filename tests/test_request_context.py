@@ -112,3 +112,12 @@ def test_live_fetching_follows_the_request_and_the_settings(offline: bool, tmp_p
     assert not DataAccess(Settings(data_dir=tmp_path)).live_fetching(offline)
     closed = Settings(data_dir=tmp_path, providers=["yahoo"], offline=True)
     assert not DataAccess(closed).live_fetching(offline)
+
+
+def test_a_request_key_never_reaches_the_shared_data(tmp_path) -> None:
+    settings = Settings(data_dir=tmp_path, llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
+    context = QuestionContext(today=date(2022, 1, 3), llm_api_key="secret-key-333")
+    request = RequestContext.for_request(context, settings)
+    assert request.data is open_data(settings)
+    assert request.data.settings.llm_api_key is None
+    assert "secret-key-333" not in repr(request.settings)

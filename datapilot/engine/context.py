@@ -40,11 +40,11 @@ class RequestContext:
     ) -> RequestContext:
         """The context of one request: `settings` with the request's model and key applied,
         the data of their data dir, the library of installed interfaces."""
-        settings = with_request_model(settings, question)
         return cls(
             question=question,
-            settings=settings,
+            # The data is the process's for these settings; the request's key never reaches it.
             data=data or open_data(settings),
+            settings=with_request_model(settings, question),
             registry=registry or default_registry(),
         )
 
