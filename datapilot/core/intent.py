@@ -11,6 +11,10 @@ EntityKind = Literal["stock", "etf", "index", "macro", "commodity", "factor", "f
 ChartType = Literal["line", "bar", "candlestick", "scatter", "area", "pie"]
 Frequency = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
 
+# Entities whose data are prices (OHLCV, adjusted close) and those whose data are one series.
+PRICE_KINDS: frozenset[EntityKind] = frozenset({"stock", "etf", "index", "fund"})
+SERIES_KINDS: frozenset[EntityKind] = frozenset({"macro", "commodity", "factor"})
+
 
 def frequency_of_gap(days: float) -> Frequency:
     """The frequency a typical gap between observations suggests (e.g. the median gap in days)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS
 from datapilot.data.catalog import Entity
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import InterfaceError
@@ -22,8 +23,6 @@ from datapilot.interfaces.registry import InterfaceError
 if TYPE_CHECKING:
     from datapilot.data.providers.live import Dataset
 
-PRICE_KINDS = frozenset({"stock", "etf", "index", "fund"})
-SERIES_KINDS = frozenset({"macro", "commodity", "factor"})
 _KIND_WORD = {
     "macro": "macro series",
     "commodity": "commodity series",

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 import talib
 
+from datapilot.core.intent import PRICE_KINDS
 from datapilot.data.catalog import Entity
 from datapilot.interfaces.checks import (
-    PRICE_KINDS,
     check_entity,
     data_span,
     no_data,

@@ -11,11 +11,10 @@ from typing import Annotated, Literal
 
 import pandas as pd
 
+from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS
 from datapilot.data.catalog import Entity
 from datapilot.data.warehouse import PriceFreq
 from datapilot.interfaces.checks import (
-    PRICE_KINDS,
-    SERIES_KINDS,
     check_entities,
     check_entity,
     data_span,

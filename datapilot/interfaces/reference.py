@@ -15,11 +15,9 @@ from typing import Annotated, Any, Literal
 import duckdb
 import pandas as pd
 
-from datapilot.core.intent import EntityKind
+from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS, EntityKind
 from datapilot.data.catalog import Entity
 from datapilot.interfaces.checks import (
-    PRICE_KINDS,
-    SERIES_KINDS,
     check_entity,
     cite,
     fetch_live,

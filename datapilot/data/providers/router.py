@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from datapilot.core.intent import EntityKind
+from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS, EntityKind
 from datapilot.data import text
 from datapilot.data.cache import CachePolicy, FetchRecord, fetch_records, log_fetch_in, utc_now
 from datapilot.data.catalog import Entity, with_coverage
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from datapilot.settings import Settings
 
 ALIASES = {"yfinance": "yahoo", "edgar": "sec"}
-PRICE_KINDS: frozenset[EntityKind] = frozenset({"stock", "etf", "index", "fund"})
-SERIES_KINDS: frozenset[EntityKind] = frozenset({"macro", "commodity", "factor"})
 MAX_PARALLEL = 4
 
 _instances: dict[tuple[str, str], LiveProvider] = {}
