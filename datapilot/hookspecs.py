@@ -5,18 +5,18 @@ in the `datapilot` group (`[project.entry-points.datapilot]` in its `pyproject.t
 
 ```python
 from datapilot.hookspecs import hookimpl
-from datapilot.interfaces.registry import interface
+from datapilot.interfaces import Frame, InterfaceContext, interface
 
 
 @interface("processing", "frame")
-def double(ctx, frame: Frame) -> pd.DataFrame:
-    \"\"\"Twice every value.\"\"\"
-    return frame * 2
+def scale_values(ctx: InterfaceContext, frame: Frame, factor: float = 2.0):
+    \"\"\"Every value of a frame multiplied by a factor.\"\"\"
+    return frame * factor
 
 
 @hookimpl
 def register_interfaces(registry):
-    registry.add(double)
+    registry.add(scale_values)
 ```
 
 Hook implementations stay lazy: a module that registers a command, route or brain imports its
