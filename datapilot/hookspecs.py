@@ -5,18 +5,13 @@ in the `datapilot` group (`[project.entry-points.datapilot]` in its `pyproject.t
 
 ```python
 from datapilot.hookspecs import hookimpl
-from datapilot.interfaces import Frame, InterfaceContext, interface
-
-
-@interface("processing", "frame")
-def scale_values(ctx: InterfaceContext, frame: Frame, factor: float = 2.0):
-    \"\"\"Every value of a frame multiplied by a factor.\"\"\"
-    return frame * factor
 
 
 @hookimpl
 def register_interfaces(registry):
-    registry.add(scale_values)
+    from my_package import interfaces  # @interface functions; loaded only when needed
+
+    registry.collect(interfaces)
 ```
 
 Hook implementations stay lazy: a module that registers a command, route or brain imports its
@@ -50,7 +45,7 @@ ProviderFactory = Callable[["Settings"], "LiveProvider"]
 BrainFactory = Callable[["RequestContext"], "Brain"]
 """Builds a brain for one request from that request's context."""
 ToolFactory = Callable[["RequestContext"], Any]
-"""Builds a tool for one request (tool sources: the assistants platform calls these)."""
+"""Builds a tool for one request (tool sources, for the assistants platform to bind)."""
 
 
 @hookspec

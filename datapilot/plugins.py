@@ -8,8 +8,10 @@ registry, the router, the command line or the app asks for them.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import TypeVar
 
 import pluggy
@@ -17,6 +19,7 @@ import pluggy
 from datapilot import hookspecs
 from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory
 
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _manager: pluggy.PluginManager | None = None
 Factory = TypeVar("Factory")
@@ -29,9 +32,27 @@ def plugin_manager() -> pluggy.PluginManager:
         if _manager is None:
             manager = pluggy.PluginManager(hookspecs.PROJECT)
             manager.add_hookspecs(hookspecs)
-            manager.load_setuptools_entrypoints(hookspecs.PROJECT)
+            _load_entry_points(manager)
             _manager = manager
         return _manager
+
+
+def _load_entry_points(manager: pluggy.PluginManager) -> None:
+    """Register every `datapilot` entry point; one that cannot be loaded is skipped with a
+    warning naming it, so a broken plugin never takes the command line or the server down."""
+    for point in entry_points(group=hookspecs.PROJECT):
+        if manager.get_plugin(point.name) is not None or manager.is_blocked(point.name):
+            continue
+        try:
+            manager.register(point.load(), name=point.name)
+        except Exception as error:
+            log.warning(
+                "the Datapilot plugin %r (%s) was not loaded: %s: %s; uninstall or fix it",
+                point.name,
+                point.value,
+                type(error).__name__,
+                error,
+            )
 
 
 def register(plugin: object, name: str | None = None) -> str | None:

@@ -271,3 +271,22 @@ def test_auto_falls_back_to_offline_when_the_llm_brain_cannot_load(monkeypatch) 
     monkeypatch.setattr(brains, "brains", lambda: factories)
     model = Settings(llm_base_url="http://localhost:1234/v1", llm_model="m")
     assert select_brain(QuestionContext(today=TODAY), model).name == "offline"
+
+
+async def test_a_brain_that_cannot_be_built_fails_inside_the_stream(monkeypatch) -> None:
+    # Any error while choosing or building the brain (a bad user vocabulary file, a plugin
+    # clash) ends like any other failure: the reading status, one failed event, one done.
+    def broken(request):
+        raise ValueError("charts.toml: key 'charts.radar' is not a chart type")
+
+    monkeypatch.setattr(brains, "select_brain", broken)
+    events = await collect("Plot AAA", None)
+    assert events[0].type == "status"
+    failed = [e for e in events if isinstance(e, Failed)]
+    answer = only_done(events).answer
+    assert len(failed) == 1 and answer.status == "error"
+    assert (
+        answer.message == "Something went wrong: ValueError: charts.toml: key 'charts.radar' "
+        "is not a chart type"
+    )
+    assert "total" in answer.timings_ms

@@ -16,15 +16,22 @@ from datapilot import plugins
 from datapilot.hookspecs import hookimpl
 from datapilot.interfaces.registry import Registry
 
-TOY_PLUGIN = Path(__file__).resolve().parent / "fixtures" / "plugin"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TOY_PLUGIN = FIXTURES / "plugin"
+BROKEN_PLUGIN = FIXTURES / "broken_plugin"
 CLI = "from datapilot.cli import app; app()"
+
+
+def _installed(*folders: Path) -> dict[str, str]:
+    """The environment of a process with these plugin folders installed (on the path)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [*map(str, folders), env.get("PYTHONPATH")]))
+    return env
 
 
 def _datapilot(*args: str, plugin: bool = True) -> subprocess.CompletedProcess[str]:
     """`datapilot ARGS` in a fresh process, with the toy plugin installed (on the path) or not."""
-    env = dict(os.environ)
-    if plugin:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TOY_PLUGIN), env.get("PYTHONPATH")]))
+    env = _installed(TOY_PLUGIN) if plugin else dict(os.environ)
     return subprocess.run(
         [sys.executable, "-c", CLI, *args], capture_output=True, text=True, env=env, timeout=120
     )
@@ -48,6 +55,39 @@ def test_an_installed_plugin_adds_its_command() -> None:
     assert result.stdout.strip() == "the toy plugin is installed"
     assert "toy-greeting" in _datapilot("--help").stdout
     assert "toy-greeting" not in _datapilot("--help", plugin=False).stdout
+
+
+def test_a_plugin_comes_after_the_built_ins_and_loads_nothing_heavy_at_start() -> None:
+    probe = (
+        "import sys, datapilot.cli\n"
+        "heavy = [m for m in ('pandas', 'numpy', 'httpx') if m in sys.modules]\n"
+        "from datapilot.engine.executor import default_registry\n"
+        "names = default_registry().names()\n"
+        "print(heavy, names.index('scale_values') == len(names) - 1)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env=_installed(TOY_PLUGIN),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[0] == "[] True"
+
+
+def test_a_broken_plugin_is_skipped_with_a_warning_naming_it() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", CLI, "interfaces"],
+        capture_output=True,
+        text=True,
+        env=_installed(BROKEN_PLUGIN, TOY_PLUGIN),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "the Datapilot plugin 'broken' (datapilot_broken_plugin) was not loaded" in result.stderr
+    assert "a_library_that_is_not_installed" in result.stderr
+    assert "scale_values" in result.stdout  # the working plugin still loads
 
 
 def test_built_ins_come_through_the_same_hooks() -> None:

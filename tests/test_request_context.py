@@ -121,3 +121,22 @@ def test_a_request_key_never_reaches_the_shared_data(tmp_path) -> None:
     assert request.data is open_data(settings)
     assert request.data.settings.llm_api_key is None
     assert "secret-key-333" not in repr(request.settings)
+
+
+@time_limit(60)
+async def test_the_llm_brains_offline_fallback_reads_the_requests_data(tmp_path, data) -> None:
+    from datapilot.brains.llm import LLMBrain
+    from datapilot.data.catalog import Catalog, Entity
+
+    forget_health()
+    # The request's catalog knows a company the environment's does not.
+    catalog = Catalog([Entity(id="ZZZ", kind="stock", name="Zeta Corp", available=True)])
+    mine = DataAccess(Settings(data_dir=tmp_path), warehouse=data.warehouse, catalog=catalog)
+    settings = Settings(data_dir=tmp_path, llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
+    brain = LLMBrain(settings, data=mine)  # nothing listens on port 9: the model is unreachable
+    understanding = await brain.understand(
+        "Plot Zeta Corp's closing price in 2021", QuestionContext(today=date(2022, 1, 3))
+    )
+    assert "the offline planner answered" in understanding.notes[0]
+    assert understanding.intent is not None
+    assert [e.id for e in understanding.intent.entities] == ["ZZZ"]

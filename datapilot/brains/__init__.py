@@ -7,6 +7,7 @@ breaks the others.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -38,23 +39,13 @@ async def run(
     question: str, request: RequestContext, *, brain: Brain | None = None, **options: Any
 ) -> AsyncIterator[Event]:
     """The pipeline's events for `question` with `brain`, or the brain `select_brain` picks for
-    the request (options as for `engine.pipeline.run`). A brain that cannot be built ends the
-    stream with a `failed` event saying what to configure, then one `done`, like any failure."""
-    from datapilot.core.answer import Answer
-    from datapilot.core.events import Done, Failed
+    the request (options as for `engine.pipeline.run`). The choosing happens inside the stream,
+    so a brain that cannot be built ends it with a `failed` event saying why, then one `done`,
+    like any failure."""
     from datapilot.engine import pipeline
-    from datapilot.engine.brain import BrainUnavailable
 
-    if brain is None:
-        try:
-            brain = select_brain(request)
-        except BrainUnavailable as error:
-            message = str(error)
-            yield Failed(status="error", message=message)
-            today = request.question.today
-            yield Done(answer=Answer(query=question, today=today, status="error", message=message))
-            return
-    async for event in pipeline.run(question, request, brain=brain, **options):
+    chosen = brain if brain is not None else functools.partial(select_brain, request)
+    async for event in pipeline.run(question, request, brain=chosen, **options):
         yield event
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from datapilot.engine.context import RequestContext
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_brains(register: Callable[[str, BrainFactory], None]) -> None:
     register("offline", offline)
     register("llm", llm)

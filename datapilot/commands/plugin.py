@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typer import Typer
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_commands(cli: Typer) -> None:
     from datapilot.commands import ask, data, interfaces, serve
     from datapilot.commands import eval as eval_command

@@ -70,5 +70,6 @@ class QuestionContext(BaseModel):
     resume_state: dict[str, Any] | None = None
     brain: BrainChoice = "auto"
     offline: bool = False
-    llm_api_key: str | None = None
+    # The request's own model key: never in a repr, a log line or a serialised context.
+    llm_api_key: str | None = Field(default=None, repr=False, exclude=True)
     llm_model: str | None = None

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # the catalog (each is thread-safe), and a reseed can close them all (`reset`).
 _opened: dict[Path, DataAccess] = {}
 _opened_lock = threading.Lock()
+_MODEL_FIELDS = ("llm_base_url", "llm_api_key", "llm_model")
 
 
 class DataAccess:
@@ -108,7 +109,11 @@ class DataAccess:
 
 
 def open_data(settings: Settings) -> DataAccess:
-    """The data of `settings.data_dir`, shared by every caller with the same warehouse file."""
+    """The data of `settings.data_dir`, shared by every caller with the same warehouse file.
+
+    The shared object never holds a model endpoint or key (the data needs none), so settings that
+    carry a request's own key can be passed safely."""
+    settings = settings.model_copy(update=dict.fromkeys(_MODEL_FIELDS))
     path = settings.warehouse_path.resolve()
     with _opened_lock:
         access = _opened.get(path)

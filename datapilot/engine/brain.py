@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from datapilot.core.context import QuestionContext
 from datapilot.core.results import RunResult
@@ -16,6 +16,7 @@ class BrainUnavailable(RuntimeError):
     """The requested brain cannot be used; the message says what to configure."""
 
 
+@runtime_checkable
 class Brain(Protocol):
     name: str
 

@@ -43,9 +43,9 @@ class RequestContext:
         return cls(
             question=question,
             # The data is the process's for these settings; the request's key never reaches it.
-            data=data or open_data(settings),
+            data=open_data(settings) if data is None else data,
             settings=with_request_model(settings, question),
-            registry=registry or default_registry(),
+            registry=default_registry() if registry is None else registry,
         )
 
     def interface_context(self) -> InterfaceContext:

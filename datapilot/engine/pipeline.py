@@ -56,16 +56,17 @@ async def run(
     question: str,
     request: RequestContext,
     *,
-    brain: Brain,
+    brain: Brain | Callable[[], Brain],
     interface_context: InterfaceContext | None = None,
     plan_only: bool = False,
 ) -> AsyncIterator[Event]:
     """Answer `question` with `brain`, yielding typed events; the last is always one `Done`.
 
-    Everything the run needs comes from `request` (settings, data, the interface library);
-    front ends choose the brain (`datapilot.brains.select_brain`). `interface_context` defaults
-    to the request's data plus the tables the client sent. With `plan_only` the run stops after
-    the plan is validated.
+    Everything the run needs comes from `request` (settings, data, the interface library).
+    Front ends choose the brain (`datapilot.brains.select_brain`); they may pass the choosing
+    itself (a function returning the brain), so that a brain that cannot be built fails like
+    any other step, inside the stream. `interface_context` defaults to the request's data plus
+    the tables the client sent. With `plan_only` the run stops after the plan is validated.
     """
     settings = request.settings
     state = _Run(question, request.question, settings)
@@ -82,7 +83,9 @@ async def run(
     yield Done(answer=state.finish())
 
 
-async def ask(question: str, request: RequestContext, *, brain: Brain, **options: Any) -> Answer:
+async def ask(
+    question: str, request: RequestContext, *, brain: Brain | Callable[[], Brain], **options: Any
+) -> Answer:
     """Run the pipeline to the end and return its Answer (options as for `run`)."""
     return await final_answer(run(question, request, brain=brain, **options))
 
@@ -153,13 +156,14 @@ class _Run:
 
     async def events(
         self,
-        brain: Brain,
+        chosen: Brain | Callable[[], Brain],
         request: RequestContext,
         interface_context: InterfaceContext | None,
         plan_only: bool,
     ) -> AsyncIterator[Event]:
         answer = self.answer
         yield StatusEvent(message="正在理解问题…" if self.zh else "Reading the question…")
+        brain = chosen if isinstance(chosen, Brain) else chosen()
         started = time.perf_counter()
         understanding = await self._in_time(brain.understand(self.question, self.context))
         answer.timings_ms["understand"] = _ms(started)

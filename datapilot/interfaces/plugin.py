@@ -23,7 +23,7 @@ LIBRARY = (
 )
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_interfaces(registry: Registry) -> None:
     for name in LIBRARY:
         registry.collect(importlib.import_module(f"datapilot.interfaces.{name}"))

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_routes(app: FastAPI) -> None:
     from datapilot.server import api, health
     from datapilot.server.openbb import routes as openbb

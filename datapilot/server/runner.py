@@ -24,13 +24,18 @@ _END = object()
 _GRACE_S = 0.5
 
 
-def pipeline_events(question: str, context: QuestionContext, settings: Settings) -> Any:
+async def pipeline_events(
+    question: str, context: QuestionContext, settings: Settings
+) -> AsyncIterator[Event]:
     """The pipeline's event stream for one request, with the brain chosen for it (looked up at
-    call time, so it can be swapped in tests)."""
+    call time, so it can be swapped in tests). The request's context is built off the event loop:
+    the first one may load the interface library."""
     from datapilot.brains import run
     from datapilot.engine.context import RequestContext
 
-    return run(question, RequestContext.for_request(context, settings))
+    request = await asyncio.to_thread(RequestContext.for_request, context, settings)
+    async for event in run(question, request):
+        yield event
 
 
 async def guarded_events(

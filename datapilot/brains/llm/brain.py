@@ -6,7 +6,6 @@ One instance serves one request (as `select_brain` creates them): after `summari
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import AsyncIterator
 from urllib.parse import urlparse
 
@@ -134,8 +133,8 @@ class LLMBrain:
             else f"The model's plan could not be used ({reason}); the offline planner answered."
         )
         try:
-            brain = self._fallback or _offline_brain()
-        except (ImportError, AttributeError) as error:
+            brain = self._fallback or self._offline_brain()
+        except ImportError as error:
             return Understanding(
                 status="error",
                 message=f"{reason}; the offline planner is not available either ({error})",
@@ -145,6 +144,12 @@ class LLMBrain:
         understanding.notes.insert(0, note)
         understanding.usage = understanding.usage.add(meter.total())
         return understanding
+
+    def _offline_brain(self) -> Brain:
+        """The offline planner on this request's settings and data."""
+        from datapilot.brains.offline import OfflineBrain
+
+        return OfflineBrain(settings=self.settings, data=self._data)
 
     def _get_registry(self) -> Registry:
         if self._registry is None:
@@ -159,11 +164,6 @@ class LLMBrain:
 
             self._catalog = (self._data or open_data(self.settings)).catalog
         return self._catalog
-
-
-def _offline_brain() -> Brain:
-    module = importlib.import_module("datapilot.brains.offline")
-    return module.OfflineBrain()
 
 
 def _is_loopback(base_url: str) -> bool:

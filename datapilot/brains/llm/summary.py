@@ -1,7 +1,7 @@
 """The model's streamed, first-person summary, delivered only where its numbers are facts.
 
 Design: the model's text is cut into sentences as it streams; each sentence is checked with
-`core.facts.ungrounded` against the run's facts (plus numbers of the question, intent and plan)
+`engine.facts.ungrounded` against the run's facts (plus numbers of the question, intent and plan)
 before it is passed on, so the user sees a sentence as soon as it is verified. On the first
 sentence quoting a number that is not a fact — or a refusal, an empty reply, a dropped or stalled
 stream — the model is stopped and the template summary is delivered instead (after the sentences

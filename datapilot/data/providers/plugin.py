@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from datapilot.settings import Settings
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_providers(register: Callable[[str, ProviderFactory], None]) -> None:
     register("yahoo", yahoo)
     register("fred", fred)
