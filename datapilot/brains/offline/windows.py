@@ -133,6 +133,8 @@ _DECADE_PART_ZH = {"初": "early", "初期": "early", "前期": "early", "中": 
 _DECADE_PART_ZH |= {"末": "late", "末期": "late", "后期": "late"}
 HALF_WORDS = {"first": 1, "1st": 1, "front": 1, "second": 2, "2nd": 2, "latter": 2, "back": 2}
 ZH_QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4}
+# Words after a number that make it a count, not a day of the month.
+_COUNTERS_ZH = "个|只|支|家|天|日|号|年|月|周|次|倍|期|亿|万|元|点|%|名|位"
 
 Handler = Callable[[re.Match[str], date], Atom | None]
 
@@ -177,6 +179,14 @@ class Grammar:
                 self._day,
             ),
             ("day_zh", rf"{y_zh}?\s*(?P<m>{MONTH_ZH})\s*月\s*(?P<d>{DAY_ZH})\s*[日号]", self._day),
+            # 日/号 left out ("2023年5月10", "到5月20"): a day after a written year or a range word,
+            # when no counter word follows ("5月10家" is no date).
+            (
+                "day_zh_bare",
+                rf"(?:(?P<y>{YEAR})\s*年|{YY_ZH}|(?<=[到至~～\-—–])\s*)(?P<m>{MONTH_ZH})\s*月"
+                rf"\s*(?P<d>{DAY_ZH})(?![0-9]|\s*(?:{_COUNTERS_ZH}))",
+                self._day,
+            ),
             (
                 "day_mdy",
                 rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>{YEAR}))?(?![0-9])",
