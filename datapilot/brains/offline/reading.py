@@ -14,15 +14,9 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.availability import check_availability, move_to_latest
 from datapilot.brains.offline.client_tables import find_tables, table_columns
-from datapilot.brains.offline.messages import (
-    coverage_message,
-    edge_note,
-    foreign_message,
-    left_out_message,
-    missing_message,
-    unknown_message,
-)
+from datapilot.brains.offline.messages import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
 from datapilot.brains.offline.parsing import CJK, Parsed, normalize_text, parse
 from datapilot.brains.offline.periods import Duration
@@ -173,12 +167,14 @@ def read_question(
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
+    if not live:  # live readers fetch the latest data, so the window stays as asked
+        parsed = parsed.model_copy(update={"time": move_to_latest(reading, parsed.time, vocab)})
     if "beta" in reading.metrics:
         _add_market(reading, catalog)
     if reading.universe:
         _narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
-        _check_availability(reading)
+        check_availability(reading)
     reading.rewritten = _rewritten(reading, parsed)
     return reading
 
@@ -548,28 +544,6 @@ def _add_market(reading: Reading, catalog: Catalog) -> None:
     if market is not None:
         reading.entities.append(market)
         reading.trace.append(f"beta needs a market: {market.name} ({market.id})")
-
-
-def _check_availability(reading: Reading) -> None:
-    missing = [e for e in reading.entities if not e.available]
-    if missing:
-        reading.status = "no_data"
-        reading.message = missing_message(missing, reading.zh)
-        reading.trace.append("no bundled data for " + ", ".join(e.id for e in missing))
-        return
-    start, end = reading.start, reading.end
-    for entity in reading.entities:
-        if entity.first is None or entity.last is None or start is None or end is None:
-            continue
-        if end < entity.first or start > entity.last:
-            reading.status = "no_data"
-            reading.message = coverage_message(entity, start, end, reading.zh)
-            reading.trace.append(f"{entity.id} has no data in the window")
-            return
-        if start < entity.first:
-            reading.notes.append(edge_note(entity, reading.zh, starts=True))
-        if end > entity.last:
-            reading.notes.append(edge_note(entity, reading.zh, starts=False))
 
 
 # --- rewriting ---------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ class TimeReading(BaseModel):
         default=None, description="A window after today (a forecast target), if one was named."
     )
     clauses: list[Clause] = Field(default_factory=list)
+    text: str = Field(default="", description="The text read (to read it again for another day).")
     durations: list[Duration] = Field(
         default_factory=list, description="Unused lengths such as '30-day', for parameters."
     )
@@ -658,7 +659,7 @@ class Grammar:
         """Resolve every time phrase of `text` against `today`."""
         atoms = self.atoms(text, today)
         self._infer_years(text, atoms, today)
-        reading = TimeReading(spans=[a.span for a in atoms])
+        reading = TimeReading(spans=[a.span for a in atoms], text=text)
         windows: list[tuple[date | None, date | None]] = []
         bases: list[Base] = []
         named: list[bool] = []
