@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Dropped when comparing names, so "S&P500" = "S&P 500", "T-bill" = "T bill", "Inc." = "Inc".
 _SEPARATORS = frozenset(" \t\r\n-_.'·・")
@@ -50,3 +51,22 @@ def is_word_char(char: str) -> bool:
 def is_chinese(text: str) -> bool:
     """True when `text` contains CJK characters."""
     return bool(_CJK.search(text))
+
+
+# Zipf frequency (log10 per billion words) from which an English word is everyday vocabulary:
+# "should" 6.0, "buy" 5.3, "micro" 4.1 are; "Appel" 2.5, "Rivian" 1.1, "jpm" 2.2 are not.
+COMMON_ZIPF = 4.0
+
+
+# Written with a capital, a word must be more common still to be no name: "Should" (6.0) is a
+# word, "Bitcoin" (4.3) a name.
+COMMON_CAPITALISED_ZIPF = 5.0
+
+
+@lru_cache(maxsize=4096)
+def is_common_word(word: str) -> bool:
+    """An everyday English word ("should", "so", "Buy"), which is never a name by itself."""
+    from wordfreq import zipf_frequency  # its word list loads on first use
+
+    floor = COMMON_CAPITALISED_ZIPF if word[:1].isupper() else COMMON_ZIPF
+    return zipf_frequency(word.lower(), "en") >= floor

@@ -421,6 +421,12 @@ _FIXED_ZH = {
 }
 
 
+_HOW_ZH = {
+    ", a lower-case ticker": "，小写代码",
+    ", read as a misspelling": "，按相近拼写识别",
+    ", read as the start of its name": "，按名称开头识别",
+}
+
 _DESCRIBED = re.compile(
     r"(?P<id>[^\s\"(]+) \((?P<name>.+?), (?P<kind>" + "|".join(KIND_ZH) + r")\)"
 )
@@ -443,9 +449,10 @@ def _chinese_line(line: str, lookup: Callable[[str], Entity | None]) -> str:
         return _FIXED_ZH[line]
     described = _DESCRIBED.search(line)
     if described:
-        return _DESCRIBED.sub(lambda m: _describe(m, lookup), line).replace(
-            ", a lower-case ticker", "，小写代码"
-        )
+        line = _DESCRIBED.sub(lambda m: _describe(m, lookup), line)
+        for said, zh in _HOW_ZH.items():
+            line = line.replace(said, zh)
+        return line
     match = re.match(r"^beta needs a market: (?P<name>.+) \((?P<id>\S+)\)$", line)
     if match:
         return f"贝塔需要市场基准：{match['name']}（{match['id']}）"
