@@ -15,6 +15,15 @@ from functools import lru_cache
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.client_tables import find_tables, table_columns
+from datapilot.brains.offline.measures import (
+    PER_MEMBER,
+    asks_both_ends,
+    live_only_message,
+    members,
+    qualifying_returns,
+    read_amount,
+    refine,
+)
 from datapilot.brains.offline.messages import (
     coverage_message,
     edge_note,
@@ -94,6 +103,11 @@ class Reading(BaseModel):
     annualize: bool = False
     normalize: bool = False
     universe: bool = Field(default=False, description="Ranking every bundled stock.")
+    members_of: str | None = Field(
+        default=None, description="The index whose members the entities are (a loop over a list)."
+    )
+    amount: float | None = Field(default=None, description="A sum invested at the start.")
+    both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
     model: str = "arima"
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
@@ -168,10 +182,16 @@ def read_question(
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     _read_metrics(reading, parsed)
+    _read_members(reading, catalog)
     _read_window(reading, parsed)
+    if not live and (said := live_only_message(reading.metrics, reading.entities, reading.zh)):
+        reading.status, reading.message = "no_data", said
+        reading.trace.append("company figures or news are not in the bundled data")
+        reading.rewritten = _rewritten(reading, parsed)
+        return reading
     if "beta" in reading.metrics:
         _add_market(reading, catalog)
-    if reading.universe:
+    if reading.universe or reading.members_of:
         _narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
         _check_availability(reading)
@@ -250,6 +270,10 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.question_form = parsed.has("cue:question")
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
+    reading.amount = read_amount(parsed.text)
+    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
+    if reading.both_ends:
+        reading.trace.append("the top and the bottom of the ranking")
     if parsed.has("cue:model_ets"):
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
@@ -315,7 +339,11 @@ def _scope(
             else "no entity or financial measure named"
         )
         return True
-    if reading.rank and not parsed.unknown:
+    stocks = re.search(r"(?i)\bstocks\b|股票|个股", parsed.text) is not None
+    listed = any(m in PER_MEMBER for m, _ in parsed.group("metric")) and (
+        parsed.has("metric:mean") or parsed.has("metric:median")
+    )
+    if (reading.rank or (listed and stocks)) and not parsed.unknown:
         universe = sorted(catalog.entities(kind="stock", available=True), key=lambda e: e.id)
         if universe:
             reading.entities = universe
@@ -367,9 +395,11 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     if reading.chart == "scatter" and several and "correlation" not in metrics:
         metrics.append("correlation")
         reading.trace.append("a scatter of several entities → their correlation")
-    if any(m in metrics for m in ("correlation", "volatility")):
+    if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
         # "correlated returns", "volatility of returns": the returns are the input, not a chart.
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
+    metrics, refined = refine(metrics, parsed, annualize=reading.annualize)
+    reading.trace.extend(refined)
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:
         if reading.rank and several:
@@ -514,6 +544,31 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
     reading.trace.append(f"no time words → the past year, {reading.start}..{reading.end}")
 
 
+# --- lists -------------------------------------------------------------------------------------
+
+
+def _read_members(reading: Reading, catalog: Catalog) -> None:
+    """"The S&P 500 members' returns": the index's member list feeds a measure of each member."""
+    if "constituents" not in reading.metrics:
+        return
+    per_member = [m for m in reading.metrics if m in PER_MEMBER or m in ("mean", "median")]
+    indices = [e for e in reading.entities if e.kind == "index"]
+    if not per_member or len(indices) != 1:
+        return
+    found = members(indices[0], catalog)
+    if not found:
+        return  # the constituents step says no member list is bundled
+    reading.entities = found
+    reading.members_of = indices[0].id
+    reading.metrics = [m for m in reading.metrics if m != "constituents"]
+    if len(found) >= 2 and not any(m in reading.metrics for m in ("mean", "median")):
+        reading.rank = True
+    reading.trace.append(
+        f"a measure of each member of {indices[0].id}: the {len(found)} members with bundled "
+        "data, one by one"
+    )
+
+
 # --- availability ------------------------------------------------------------------------------
 
 
@@ -526,6 +581,9 @@ def _narrow_universe(reading: Reading) -> None:
         if not (start and e.last and e.last < start) and not (end and e.first and e.first > end)
     ]
     reading.entities = covered or reading.entities
+    if reading.members_of:
+        reading.trace.append(f"{len(reading.entities)} of them have data in the window")
+        return
     reading.trace.append(
         f"no entity named: ranking all {len(reading.entities)} bundled stocks "
         "with data in the window"
