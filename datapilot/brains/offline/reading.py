@@ -38,7 +38,7 @@ from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.phrases import mask
 from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.brains.offline.windows import Horizon, default_window
+from datapilot.brains.offline.windows import Base, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
@@ -85,6 +85,10 @@ class Reading(BaseModel):
     start: date | None = None
     end: date | None = None
     explicit_window: bool = False
+    base: Base = Field(
+        default="on_or_before",
+        description="Where returns start from (the time reading's `base`): the planner's `base=`.",
+    )
     horizon: Horizon | None = None
     future: tuple[date, date] | None = None
     metrics: list[str] = Field(default_factory=list)
@@ -509,6 +513,7 @@ _METRIC_WORDS = {
 def _read_window(reading: Reading, parsed: Parsed) -> None:
     time = parsed.time
     reading.horizon, reading.future = time.horizon, time.future
+    reading.base = time.base
     for clause in time.clauses:
         if clause.rule == "horizon" and time.horizon is not None:
             reading.trace.append(f'"{clause.text}" → forecast horizon {time.horizon.label()}')
