@@ -38,6 +38,10 @@ _AMOUNT_ZH = re.compile(
 _EXTREME_DAYS = re.compile(
     r"(?i)\b(best|worst|top|bottom)\s+(?:\d+|[a-z]+)?\s*(?:trading\s+)?(?:days|sessions)\b"
 )
+_BOTH_DAYS = re.compile(
+    r"(?i)\b(?:best|worst)\s+(?:and|&|or)\s+(?:best|worst)\s+(?:\d+\s+)?(?:trading\s+)?"
+    r"(?:days|sessions)\b|(?:最好|最大涨幅)(?:和|与|及)(?:最差|最大跌幅)的(?:一天|几天|交易日)"
+)
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
 _BOTH_ENDS = re.compile(
     r"(?i)\b(?:top|best|highest)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)\s+(?:the\s+)?"
@@ -65,28 +69,43 @@ def read_amount(text: str) -> float | None:
 
 
 def asks_both_ends(text: str) -> bool:
-    """"top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
+    """ "top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
     return bool(_BOTH_ENDS.search(text))
 
 
-def refine(metrics: list[str], parsed: Parsed, *, annualize: bool) -> tuple[list[str], list[str]]:
+def refine(
+    metrics: list[str], parsed: Parsed, *, annualize: bool, zh: bool = False
+) -> tuple[list[str], list[str]]:
     """The metrics after the rules that make them exact, and a trace line for each rule used."""
     trace: list[str] = []
     said = {m: [h.text.casefold() for mm, h in parsed.group("metric") if mm == m] for m in metrics}
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
     if sequential and "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):
         metrics = [m for m in metrics if m != "yoy"]
-        trace.append(f"growth against the previous period ({sequential[0]}), not year-over-year")
+        trace.append(
+            "环比：相对上一期，不是同比"
+            if zh
+            else f"growth against the previous period ({sequential[0]}), not year-over-year"
+        )
     if annualize and any(m in metrics for m in ("return", "cumulative_return")):
         metrics = [
             "annualized_return" if m in ("return", "cumulative_return") else m for m in metrics
         ]
-        trace.append("annualised return → compound annual growth rate (CAGR)")
+        trace.append(
+            "年化 → 复合年增长率"
+            if zh
+            else "annualised return → compound annual growth rate (CAGR)"
+        )
     if "annualized_return" in metrics:
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
     if "investment_growth" in metrics:
         # The value of the investment is the answer; a price or return word only describes it.
         metrics = [m for m in metrics if m not in ("close", "return", "cumulative_return")]
+    if _BOTH_DAYS.search(parsed.text):
+        metrics += [m for m in ("worst_day", "best_day") if m not in metrics]
+        trace.append(
+            "单日涨跌幅最大的几天" if zh else "the best and the worst days by daily return"
+        )
     for day in _EXTREME_DAYS.finditer(parsed.text):
         which = "worst_day" if re.match(r"(?i)worst|bottom", day.group(1)) else "best_day"
         if which not in metrics:
@@ -106,11 +125,9 @@ def qualifying_returns(parsed: Parsed) -> bool:
         return False
     joins = re.compile(r"(?i)^(?:\s|of|the|in|daily|weekly|monthly|their|its|的|日)*$")
     for r in returns:
-        near = any(
-            joins.match(parsed.text[r.end : h.start] if r.end <= h.start else "")
-            or joins.match(parsed.text[h.end : r.start] if h.end <= r.start else "")
-            for h in heads
-        )
+        gaps = [parsed.text[r.end : h.start] for h in heads if r.end <= h.start]
+        gaps += [parsed.text[h.end : r.start] for h in heads if h.end <= r.start]
+        near = any(joins.match(gap) for gap in gaps)
         if not near:
             return False
     return True

@@ -112,6 +112,7 @@ class Reading(BaseModel):
     )
     amount: float | None = Field(default=None, description="A sum invested at the start.")
     both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
+    rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
     model: str = "arima"
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
@@ -190,7 +191,11 @@ def read_question(
     _read_window(reading, parsed)
     if not live and (said := live_only_message(reading.metrics, reading.entities, reading.zh)):
         reading.status, reading.message = "no_data", said
-        reading.trace.append("company figures or news are not in the bundled data")
+        reading.trace.append(
+            "内置数据没有公司财务数据或新闻"
+            if reading.zh
+            else "company figures or news are not in the bundled data"
+        )
         reading.rewritten = _rewritten(reading, parsed)
         return reading
     if "beta" in reading.metrics:
@@ -271,13 +276,14 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.compare = parsed.has("cue:compare")
     reading.rank = parsed.has("cue:rank") or parsed.has("cue:worst")
     reading.ascending = parsed.has("cue:worst")
-    reading.question_form = parsed.has("cue:question")
+    reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
     reading.amount = read_amount(parsed.text)
+    reading.rolling = parsed.has("cue:rolling")
     reading.both_ends = reading.rank and asks_both_ends(parsed.text)
     if reading.both_ends:
-        reading.trace.append("the top and the bottom of the ranking")
+        reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
     if parsed.has("cue:model_ets"):
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
@@ -289,6 +295,7 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         count = read_number(said, vocab.time.numbers)
         if count and count >= 1:
             reading.top_k = int(count)
+            reading.rank = True  # "top 5", 前三名: a ranking even without a ranking word
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
             break
     lengths = [
@@ -303,6 +310,9 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.ma_windows = lengths
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
 
+
+# "How volatile was …", "how risky is …": a number is asked for.
+_HOW = re.compile(r"(?i)\bhow\s+[a-z]+\s+(?:was|is|were|are|has been|have been)\b")
 
 # "show X … and list the data in a table": the table comes on top of what was asked first.
 _ADDED_CLAUSE = re.compile(
@@ -402,7 +412,7 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
         # "correlated returns", "volatility of returns": the returns are the input, not a chart.
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
-    metrics, refined = refine(metrics, parsed, annualize=reading.annualize)
+    metrics, refined = refine(metrics, parsed, annualize=reading.annualize, zh=reading.zh)
     reading.trace.extend(refined)
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:
@@ -504,6 +514,14 @@ _METRIC_WORDS = {
     "constituents": "index constituents",
     "sharpe": "Sharpe ratio",
     "beta": "beta against the market",
+    "qoq": "quarter-over-quarter change",
+    "mom": "month-over-month change",
+    "pop": "change on the previous period",
+    "annualized_return": "annualised return (CAGR)",
+    "worst_day": "worst days",
+    "best_day": "best days",
+    "investment_growth": "growth of an investment",
+    "news": "news",
 }
 
 
@@ -553,7 +571,7 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
 
 
 def _read_members(reading: Reading, catalog: Catalog) -> None:
-    """"The S&P 500 members' returns": the index's member list feeds a measure of each member."""
+    """ "The S&P 500 members' returns": the index's member list feeds a measure of each member."""
     if "constituents" not in reading.metrics:
         return
     per_member = [m for m in reading.metrics if m in PER_MEMBER or m in ("mean", "median")]
