@@ -216,6 +216,14 @@ PHRASE_ZH = {
     "their correlation": "它们的相关性",
     "a table": "表格",
     "chart and table": "图表和表格",
+    "quarter-over-quarter change": "季度环比变化",
+    "month-over-month change": "月度环比变化",
+    "change on the previous period": "环比变化",
+    "annualised return (CAGR)": "年化收益率（复合年增长率）",
+    "worst days": "单日最大跌幅",
+    "best days": "单日最大涨幅",
+    "growth of an investment": "投资增值",
+    "news": "新闻",
 }
 
 PERIOD_ZH = {

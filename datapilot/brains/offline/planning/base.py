@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import cache
 from typing import Any
 
 from datapilot.brains.offline.builder import PlanBuilder, frame
@@ -19,6 +20,7 @@ from datapilot.data.catalog import Entity
 
 MAX_CHARTED = 4  # K-lines, indicators and forecasts: one chart per entity, at most this many
 STATS = ("mean", "median", "stats")
+
 ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
 ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
 # What a title calls each measure, in English and in Chinese.
@@ -44,6 +46,16 @@ _LABELS: dict[str, tuple[str, str]] = {
     "ranking": ("ranked by", "排名："),
     "sharpe": ("Sharpe ratio", "夏普比率"),
     "beta": ("beta", "贝塔系数"),
+    "annualized_return": ("annualised return (CAGR)", "年化收益率"),
+    "annualized_volatility": ("annualised volatility", "年化波动率"),
+    "worst_day": ("worst days", "单日最大跌幅"),
+    "best_day": ("best days", "单日最大涨幅"),
+    "extreme_days": ("best and worst days", "单日最大涨跌幅"),
+    "investment_growth": ("growth of an investment", "投资增值"),
+    "qoq": ("quarter-over-quarter change", "季度环比变化"),
+    "mom": ("month-over-month change", "月度环比变化"),
+    "pop": ("change on the previous period", "环比变化"),
+    "top_bottom": ("top and bottom", "首尾排名"),
 }
 
 
@@ -77,7 +89,7 @@ class PlannerBase:
         start = start if start is not None else r.start
         end = end if end is not None else r.end
         freq = freq if freq is not None else r.frequency
-        window = {"start": iso(start), "end": iso(end)}
+        window = {"start": iso(start), "end": iso(end), **self.base_arg()}
         prices = [e for e in entities if e.kind in PRICE_KINDS]
         series = [e for e in entities if e.kind in SERIES_KINDS]
         parts: list[str] = []
@@ -147,6 +159,22 @@ class PlannerBase:
                 task="processing",
             )
         return output
+
+    def base_arg(self) -> dict[str, str]:
+        """The window's base convention for a data call, when the library takes one."""
+        return {"base": self.r.base} if "base" in library().get("get_prices", ()) else {}
+
+    def can(self, interface: str) -> bool:
+        """Whether the built-in library has `interface` (the planner plans only what runs)."""
+        return interface in library()
+
+    def missing(self, interface: str, what: str, what_zh: str) -> None:
+        """Say that a measure needs an interface this library does not have."""
+        self.problem = (
+            f"计算{what_zh}需要接口 {interface}，当前接口库中没有。"
+            if self.r.zh
+            else f"Answering {what} needs the {interface} interface, which this library lacks."
+        )
 
     def _lookback(self, warm_up: Duration) -> date | None:
         """An earlier start, so a calculation over a trailing window is full from `start` on."""
@@ -239,6 +267,15 @@ class PlannerBase:
         if window and r.start and r.end:
             text += f", {r.start} to {r.end}"
         return text
+
+
+@cache
+def library() -> dict[str, frozenset[str]]:
+    """The built-in interfaces and the arguments each takes."""
+    from datapilot.engine.executor import default_registry
+
+    registry = default_registry()
+    return {name: frozenset(registry.get(name).params) for name in registry.names()}
 
 
 def _names(entities: list[Entity], zh: bool) -> str:
