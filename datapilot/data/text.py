@@ -11,6 +11,8 @@ from functools import lru_cache
 _SEPARATORS = frozenset(" \t\r\n-_.'·・")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "＇": "'"})
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# A Latin word with its trailing spaces, or one wide character (a line may break after either).
+_WRAP_TOKENS = re.compile(r"[^\s\u2e80-\uffff]+\s*|[\u2e80-\uffff]\s*|\s+")
 
 
 def normalize(text: str) -> str:
@@ -70,3 +72,23 @@ def is_common_word(word: str) -> bool:
 
     floor = COMMON_CAPITALISED_ZIPF if word[:1].isupper() else COMMON_ZIPF
     return zipf_frequency(word.lower(), "en") >= floor
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes on screen: wide (CJK, full-width) characters count two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap_display(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` display columns, broken at spaces or between wide
+    (Chinese) characters, never inside a Latin word."""
+    lines: list[str] = []
+    line = ""
+    for token in _WRAP_TOKENS.findall(text):
+        if line and display_width(line + token.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines

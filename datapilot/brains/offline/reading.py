@@ -87,6 +87,9 @@ class Reading(BaseModel):
     future: tuple[date, date] | None = None
     metrics: list[str] = Field(default_factory=list)
     chart: ChartType | None = Field(default=None, description="A chart type the user named.")
+    chart_options: list[str] = Field(
+        default_factory=list, description="Drawing options the user named: log_y, donut."
+    )
     plot_asked: bool = False
     table: bool = False
     table_only: bool = False
@@ -254,6 +257,10 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.chart = charts[0][0]  # type: ignore[assignment]
         reading.trace.append(f'"{charts[0][1].text}" → {reading.chart} chart')
     reading.plot_asked = bool(charts) or parsed.has("plot")
+    for option, hit in parsed.group("chart_option"):
+        if option not in reading.chart_options:
+            reading.chart_options.append(option)
+            reading.trace.append(f'"{hit.text}" → {option.replace("_", " ")}')
     table_hit = parsed.first("table") or parsed.first("table_only")
     if table_hit is not None:
         reading.table = True

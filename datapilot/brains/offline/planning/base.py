@@ -29,6 +29,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "value": ("", ""),
     "return": ("return", "收益率"),
     "cumulative_return": ("cumulative return", "累计收益率"),
+    "normalized": ("rebased to 100", "起点归一为100的走势"),
     "volatility": ("rolling volatility", "滚动波动率"),
     "max_drawdown": ("maximum drawdown", "最大回撤"),
     "drawdown": ("drawdown", "回撤"),
@@ -243,12 +244,26 @@ class PlannerBase:
         )
 
     def _line_or(self, data: str, title: str) -> None:
-        """The chart the user named (bar, area) or a line chart, unless only a table is wanted."""
-        r = self.r
-        if r.table_only:
+        """The chart the user named (bar, area, pie) or a line chart, drawn with the options the
+        user named (log scale, donut), unless only a table is wanted."""
+        if self.r.table_only:
             return
-        interface = {"bar": "plot_bar", "area": "plot_area"}.get(r.chart or "", "plot_line")
-        self._chart(interface, data, title)
+        interface, options = self._form("plot_line")
+        self._chart(interface, data, title, **options)
+
+    def _form(self, default: str) -> tuple[str, dict[str, Any]]:
+        """The plotting interface for the chart the user named (else `default`), and the drawing
+        options they named that it takes."""
+        r = self.r
+        interface = {"bar": "plot_bar", "area": "plot_area", "pie": "plot_pie"}.get(
+            r.chart or "", default
+        )
+        options: dict[str, Any] = {}
+        if interface == "plot_line" and "log_y" in r.chart_options:
+            options["log_y"] = True
+        if interface == "plot_pie" and "donut" in r.chart_options:
+            options["donut"] = True
+        return interface, options
 
     def _title(self, what: str, entities: list[Entity] | None = None, window: bool = True) -> str:
         """A chart or table title: the entities' names, the measure and (by default) the window."""

@@ -71,4 +71,5 @@ class LevelCharts(PlannerBase):
         )
         self.primary = self.primary or volume
         if not r.table_only:
-            self._chart("plot_bar", volume, self._title("volume", prices))
+            interface, options = self._form("plot_bar")
+            self._chart(interface, volume, self._title("volume", prices), **options)
