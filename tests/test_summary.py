@@ -58,20 +58,26 @@ async def run_plan(*extra: Call) -> tuple[Plan, RunResult]:
     return plan, await execute(plan, toy_context(), registry=registry)
 
 
-async def test_english_summary_names_tasks_interfaces_and_key_numbers() -> None:
+async def test_english_summary_answers_first_then_names_tasks_and_interfaces() -> None:
+    # Changed: the summary used to open with "I split the question into 3 tasks: …" and list
+    # every task and then every call; it now opens with the answer (the plotted values with
+    # their dates) and says the method once, in one shorter sentence, after it.
     question = "How did AAA and BBB trade in early 2021?"
     plan, run = await run_plan()
     text = template_summary(question, understanding(plan), run)
-    assert text.startswith("I ") and not is_chinese(text)
-    for word in ["3 tasks", "fetch closing prices of AAA and BBB", "plot the scaled prices"]:
-        assert word in text
-    for name in ["with fetch", "with scale", "line chart “Scaled” with line"]:
-        assert name in text
-    # The plotted result is what gets quoted: its last value, computed independently.
+    assert not is_chinese(text)
     scaled = toy_prices(["AAA", "BBB"]) * 3
+    first = text.split(". ")[0]
+    last = scaled["AAA"].index[-1].date().isoformat()
+    assert first.startswith("Alpha Corp's scaled close was ")
+    assert f"{format_value(scaled['AAA'].iloc[-1], 'USD')} on {last}" in first
+    assert format_value(scaled["AAA"].max(), "USD") in first
+    assert scaled["AAA"].idxmax().date().isoformat() in first
     assert format_value(scaled["BBB"].iloc[-1], "USD") in text
-    assert format_value(scaled["AAA"].max(), "USD") in text
-    assert scaled["AAA"].idxmax().date().isoformat() in text
+    for name in ["3 tasks", "with fetch", "with scale", "line chart with line"]:
+        assert name in text
+    assert text.index("with fetch") > text.index(format_value(scaled["BBB"].iloc[-1], "USD"))
+    assert text.count("fetch") == 2  # one sentence of method: not the tasks and the calls twice
     assert grounded(text, run.facts, context=question)
     assert len(numbers_in(text)) >= 8
 
@@ -80,11 +86,12 @@ async def test_chinese_question_gets_a_chinese_summary() -> None:
     question = "AAA和BBB在2021年初的走势如何？"
     plan, run = await run_plan()
     text = template_summary(question, understanding(plan), run)
-    assert text.startswith("我") and is_chinese(text)
+    assert is_chinese(text)
     assert "fetch" in text and "scale" in text and "折线图" in text
     scaled = toy_prices(["AAA", "BBB"]) * 3
     # Units are said in Chinese: 339.91美元, not 339.91 USD.
     assert format_value(scaled["AAA"].iloc[-1]) + "美元" in text and " USD" not in text
+    assert text.index("美元") < text.index("我分3个任务")
     assert grounded(text, run.facts, context=question)
 
 
@@ -120,8 +127,10 @@ def test_ranked_cross_section_is_quoted_in_rank_order() -> None:
         values={"ranked": table},
     )
     text = template_summary("Rank them by return", Understanding(plan=plan), run)
+    assert text.startswith("Of the 3, MSFT returned most (34.50%) and XOM least (-5.00%).")
     assert "1. MSFT 34.50%" in text and "2. AAPL 12.25%" in text and "3. XOM -5.00%" in text
-    assert text.index("MSFT") < text.index("AAPL") < text.index("XOM")
+    order = text.split("In order:")[1]  # changed: the list after the answer sentence
+    assert order.index("MSFT") < order.index("AAPL") < order.index("XOM")
 
 
 def test_nothing_ran() -> None:
@@ -170,7 +179,9 @@ def test_forecast_and_indicator_sentences_quote_the_last_values() -> None:
         values={"fc": forecast, "m": macd},
     )
     text = template_summary("Forecast GDP", Understanding(plan=plan), run)
-    assert "reaches 107.00 USD on 2011-07-01 (interval 97.00 USD to 117.50 USD)" in text
+    # Changed: the forecast sentence now says the horizon ("8 quarters ahead") and comes first.
+    assert text.startswith("The forecast (ARIMA) puts GDPC1 at 107.00 USD on 2011-07-01, ")
+    assert "8 quarters ahead (interval 97.00 USD to 117.50 USD)" in text
     assert "MACD of IBM on 2012-06-29: macd -0.25 USD, signal -0.13 USD" in text
     assert grounded(text, run.facts, context="Forecast GDP")
 
@@ -185,7 +196,8 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     )
     run = await execute(plan, toy_context(), registry=registry)
     text = template_summary("AAA", Understanding(plan=plan), run)
-    assert "fetched close for AAA with fetch, and applied mutate to it" in text
+    # Changed: two phrases are joined by "and" without a comma.
+    assert "fetched close for AAA with fetch and applied mutate to it" in text
 
 
 @pytest.mark.parametrize(
@@ -247,6 +259,7 @@ def test_series_of_different_units_each_keep_their_own() -> None:
     plan = Plan(steps=[Step(calls=[Call(interface="series_of", output="s")])])
     run = RunResult(calls=[_record("s", "series_of", frame)], values={"s": frame})
     text = template_summary("CPI and M1", Understanding(plan=plan), run)
-    assert "100.00 index 1982-84=100 on 2000-01-01" in text
-    assert "1,000.00 billions of USD on 2000-01-01" in text
+    # Changed: a level is said from its latest value, which now carries the unit.
+    assert "CPI was 110.00 index 1982-84=100 on 2001-01-01" in text
+    assert "M1 was 1,500.00 billions of USD on 2001-01-01" in text
     assert "billions of USD; index" not in text
