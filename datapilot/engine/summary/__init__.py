@@ -160,8 +160,10 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
 
 # The note the time grammar writes when a relative window was moved onto the data's last date
 # (it comes first), and notes about entities left out for lack of data (right after the answer).
-MOVED_WINDOW_PREFIXES = ("The bundled data ends on", "数据截至")
-MISSING_DATA_PREFIXES = ("I don't know", "我不认识", "No prices in the window for", "No data for")
+MOVED_WINDOW_PREFIXES = ("The bundled data ends on", "内置数据截至", "数据截至")
+MISSING_DATA_PREFIXES = ("I don't know", "我不认识", "I have no bundled data for", "本地没有")
+MISSING_DATA_PREFIXES += ("No prices in the window for", "No data for")
+MISSING_DATA_MARKS = (", so the answer covers", "，所以只回答")
 
 
 def is_moved_window_note(note: str) -> bool:
@@ -171,4 +173,4 @@ def is_moved_window_note(note: str) -> bool:
 
 def is_missing_data_note(note: str) -> bool:
     """Whether a note says some entity was left out of the answer for lack of data."""
-    return note.startswith(MISSING_DATA_PREFIXES)
+    return note.startswith(MISSING_DATA_PREFIXES) or any(m in note for m in MISSING_DATA_MARKS)
