@@ -233,21 +233,33 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
     which = str(frame.attrs.get("which") or "")
-    days: dict[str, list[Fact]] = {}
-    for fact in step.record.facts:
-        if fact.measure == "return_pct" and isinstance(fact.value, float) and fact.date:
-            days.setdefault(fact.subject or "", []).append(fact)
-    sentences = []
-    for subject, found in list(days.items())[:MAX_SUBJECTS]:
-        best = [f for f in found if float(f.value) >= 0]
-        worst = [f for f in found if float(f.value) < 0]
-        if which in {"best", "worst"}:
-            groups = [(which, found)]
-        else:
-            groups = [(label, g) for label, g in (("best", best), ("worst", worst)) if g]
-        for label, group in groups:
-            sentences.append(_days_sentence(w.name(subject), label, group, said))
-    return sentences
+    # Each day's fact, found by entity and date; its side from the row's group when given.
+    found = {
+        (f.subject, f.date): f
+        for f in step.record.facts
+        if f.measure == "return_pct" and isinstance(f.value, float)
+    }
+    ids = frame["id"].tolist() if "id" in frame.columns else [str(i) for i in frame.index]
+    groups = frame["group"].tolist() if "group" in frame.columns else [which] * len(frame)
+    days: dict[tuple[str, str], list[Fact]] = {}
+    for subject, day, group in zip(ids, frame["date"].tolist(), groups, strict=True):
+        fact = found.get((str(subject), _day(day)))
+        if fact is None:
+            continue
+        side = (
+            str(group)
+            if group in {"best", "worst"}
+            else ("best" if float(fact.value) >= 0 else "worst")
+        )
+        days.setdefault((str(subject), side), []).append(fact)
+    return [
+        _days_sentence(w.name(subject), side, group_days, said)
+        for (subject, side), group_days in list(days.items())[: 2 * MAX_SUBJECTS]
+    ]
+
+
+def _day(value: object) -> str:
+    return value.isoformat()[:10] if hasattr(value, "isoformat") else str(value)
 
 
 def _days_sentence(name: str, which: str, days: list[Fact], said: Said) -> str:
@@ -266,7 +278,11 @@ def _days_sentence(name: str, which: str, days: list[Fact], said: Said) -> str:
 def _top_bottom(step: Step, facts: Facts, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
-    by = next((str(c) for c in frame.columns if c not in {"group", "rank"}), "")
+    title = str(frame.attrs.get("title") or "")
+    named = title.rsplit(" by ", 1)[-1] if " by " in title else ""
+    numeric = [str(c) for c in frame.select_dtypes("number").columns if c != "rank"]
+    by = next((c for c in (named, "return_pct") if c in frame.columns), "")
+    by = by or (numeric[0] if numeric else "")
     parts = []
     for group in ("top", "bottom"):
         rows = [

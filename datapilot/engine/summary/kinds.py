@@ -72,6 +72,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         if unit == "%" and title.lower().endswith(_CHANGE_TITLES):
             return "change"
         return "percent_series" if unit == "%" else "level"
+    if {"date", "return_pct"} <= columns:
+        return "extreme_days"
     for column, found in (
         ("group", "top_bottom"),
         ("max_drawdown_pct", "drawdown"),
