@@ -107,7 +107,10 @@ async def test_a_summary_with_an_invented_figure_is_replaced_end_to_end() -> Non
     answer = events[-1].answer
     assert answer.status == "ok"
     assert "37.2" not in answer.summary and "81.9" not in answer.summary
-    assert answer.summary.startswith("I ")  # the template's first-person account
+    # Changed: the template now opens with the answer (the computed cumulative returns), no
+    # longer with "I …"; its first-person account of the method follows.
+    assert answer.summary.startswith("From ") and "cumulative return was" in answer.summary
+    assert "I fetched" in answer.summary
     assert any("not among the computed results" in note for note in brain.summary_notes)
 
 

@@ -512,7 +512,9 @@ async def test_chinese_summary_reads_as_chinese(data) -> None:  # type: ignore[n
     assert " of " not in summary and "OHLCV" not in summary and " USD" not in summary
     context = QuestionContext(today=date(2009, 9, 30), brain="offline")
     summary = (await ask("美国1990年代的实际GDP走势", context)).summary or ""
-    assert "实际GDP（GDPC1）从1990-01-01的" in summary and "十亿美元" in summary
+    # Changed: a level is now said from its latest value first ("… 在1999-10-01为 …").
+    assert summary.startswith("实际GDP（GDPC1）在") and "1990-01-01的" in summary
+    assert "十亿美元" in summary
     assert "US real GDP" not in summary and "billions" not in summary
     context = QuestionContext(today=TODAY, brain="offline")
     answer = await ask("苹果、微软、沃尔玛、强生谁今年涨得最多", context)
