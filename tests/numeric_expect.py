@@ -237,6 +237,20 @@ def shown_numbers(summary: str, cells: list[Any]) -> list[float]:
     return found
 
 
+def date_shown(day: str, texts: list[str]) -> bool:
+    """Whether the ISO date `day` is written in `texts` as 2020-03-16, 2020/03/16, 2020年3月16日,
+    March 16, 2020 or Mar 16, 2020."""
+    when = pd.Timestamp(day)
+    forms = {
+        day,
+        when.strftime("%Y/%m/%d"),
+        f"{when.year}年{when.month}月{when.day}日",
+        f"{when.month_name()} {when.day}, {when.year}",
+        f"{when.month_name()[:3]} {when.day}, {when.year}",
+    }
+    return any(form in text for text in texts for form in forms)
+
+
 def shows(value: float, signed: bool, found: list[float]) -> bool:
     """Whether `value`, rounded to 2 decimals, is among `found` (any rounding of the half)."""
     for number in found:

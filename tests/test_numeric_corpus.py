@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from numeric_expect import expected, shown_numbers, shows
+from numeric_expect import date_shown, expected, shown_numbers, shows
 
 CORPUS = Path(__file__).parent / "corpus" / "numeric.jsonl"
 
@@ -191,7 +191,7 @@ async def ask_case(case: dict[str, Any]) -> Outcome:
     texts = [summary, *(str(cell) for cell in cells)]
     want = expected(case["expect"])
     missing = [f"{value:.2f}" for value, signed in want.figures if not shows(value, signed, found)]
-    missing += [day for day in want.dates if not any(day in text for text in texts)]
+    missing += [day for day in want.dates if not date_shown(day, texts)]
     return Outcome(case, str(answer.status), missing)
 
 
@@ -228,6 +228,11 @@ def test_matching_reads_the_usual_renderings() -> None:
     assert shows(-0.5, True, found) and not shows(0.5, True, found)
     assert shows(13.71, False, found)  # a drawdown said without its sign
     assert not shows(12.31, True, found) and not shows(2020.0, True, found)
+    assert date_shown("2020-03-16", ["最差的一天是2020年3月16日"])
+    assert date_shown("2020-03-16", ["on March 16, 2020"]) and date_shown(
+        "2020-03-16", ["2020-03-16T00:00"]
+    )
+    assert not date_shown("2020-03-16", ["2020-03-17"])
 
 
 def _param(case: dict[str, Any]) -> Any:
