@@ -48,3 +48,7 @@ class Match(BaseModel):
     matched: str = Field(description="The text that matched.")
     start: int = -1
     end: int = -1
+    how: str = Field(
+        default="name",
+        description="How it matched: name, ticker, code, weak, spelling or prefix.",
+    )
