@@ -51,6 +51,11 @@ class Settings(BaseSettings):
         description="Data providers in order of preference: bundled, yahoo, fred, sec, akshare, "
         "datahub (DATAPILOT_PROVIDERS=bundled,yahoo,fred or a JSON list).",
     )
+    outbound_allow: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="host:port pairs outbound requests may reach although they are loopback, "
+        "private or otherwise non-public (DATAPILOT_OUTBOUND_ALLOW=127.0.0.1:8080,[::1]:8080).",
+    )
     sec_user_agent: str | None = Field(
         default=None,
         description="User-Agent for SEC EDGAR, which asks for a name and an email address.",
@@ -96,6 +101,16 @@ class Settings(BaseSettings):
             if text.startswith("["):
                 return json.loads(text)
             return [part.strip().lower() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("outbound_allow", mode="before")
+    @classmethod
+    def _split_allow(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith('["'):  # a JSON list; "[::1]:8080" is an IPv6 entry
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
     @property
