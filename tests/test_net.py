@@ -220,3 +220,19 @@ async def test_the_connection_goes_to_the_resolved_address(server: LoopbackServe
     assert response.text == f"reports.example.com:{server.port}"
     assert calls == ["reports.example.com"]
     assert response.url == url
+
+
+def test_offline_refuses_before_any_dns_query(server: LoopbackServer) -> None:
+    calls: list[str] = []
+
+    def resolver(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return ["93.184.216.34"]
+
+    offline = OutboundPolicy(offline=True)
+    with pytest.raises(OutboundRefused, match="offline mode"):
+        fetch("https://example.com/report.pdf", policy=offline, resolver=resolver)
+    assert calls == []
+    # A host the operator allowed is still reachable offline (e.g. a service on this machine).
+    allowed = OutboundPolicy.from_entries([server.allow], offline=True)
+    assert fetch(f"{server.base}/files/hello.txt", policy=allowed).status == 200

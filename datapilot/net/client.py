@@ -105,6 +105,9 @@ class _Pinner:
 
     def addresses(self, url: httpx.URL) -> list[IPAddress]:
         host = url.host
+        problem = self.policy.offline_problem(host, _port(url))
+        if problem:  # offline: not even a DNS query
+            raise OutboundRefused(f"Refused: {problem}.", url=safe_url(url))
         try:
             return [ipaddress.ip_address(host)]
         except ValueError:

@@ -90,6 +90,15 @@ class OutboundPolicy(BaseModel):
     def allowed(self, host: str, port: int) -> bool:
         return (_normalise_host(host), port) in self.allow
 
+    def offline_problem(self, host: str, port: int) -> str | None:
+        """In offline mode, why `host:port` may not be reached (None: it may, or not offline)."""
+        if not self.offline or self.allowed(host, port):
+            return None
+        return (
+            f"{host}:{port} is not on DATAPILOT_OUTBOUND_ALLOW and network access is off "
+            "(offline mode); turn offline mode off or add it to DATAPILOT_OUTBOUND_ALLOW"
+        )
+
     def problem(self, host: str, port: int, addresses: list[IPAddress]) -> str | None:
         """Why a connection to `host:port`, resolved to `addresses`, is refused (None: it is not).
 
@@ -98,15 +107,13 @@ class OutboundPolicy(BaseModel):
         """
         if self.allowed(host, port):
             return None
+        offline = self.offline_problem(host, port)
+        if offline:
+            return offline
         blocked = []
         for address in addresses:
             if self.allowed(str(address), port):
                 continue
-            if self.offline:
-                return (
-                    f"{host}:{port} is not on DATAPILOT_OUTBOUND_ALLOW and network access is off "
-                    "(offline mode); turn offline mode off or add it to DATAPILOT_OUTBOUND_ALLOW"
-                )
             reason = address_problem(address)
             if reason:
                 blocked.append(f"{address} ({reason})")

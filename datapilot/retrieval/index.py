@@ -4,20 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
+from datapilot.core.quotes import BoundingBox
 from datapilot.retrieval.tokens import tokenize
-
-
-class BoundingBox(BaseModel):
-    """A region of a page in PDF points, measured from the page's top-left corner."""
-
-    model_config = ConfigDict(frozen=True)
-
-    x0: float
-    top: float
-    x1: float
-    bottom: float
 
 
 class Passage(BaseModel):
