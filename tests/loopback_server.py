@@ -7,6 +7,7 @@ tests' size cap without a Content-Length; `/slow` sends its headers and then sta
 
 from __future__ import annotations
 
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ class LoopbackServer:
         self._server = server
         self.files: dict[str, tuple[str, bytes]] = {}
         self.hosts: list[str] = []
+        self.server_names: list[str | None] = []
 
     @property
     def port(self) -> int:
@@ -88,12 +90,20 @@ def _handler(owner: list[LoopbackServer]) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def loopback_server() -> Iterator[LoopbackServer]:
-    """Serve on an ephemeral 127.0.0.1 port for the duration of the block."""
+def loopback_server(tls: ssl.SSLContext | None = None) -> Iterator[LoopbackServer]:
+    """Serve on an ephemeral 127.0.0.1 port for the duration of the block (HTTPS with `tls`;
+    the server names clients ask for in TLS are recorded in `server_names`)."""
     owner: list[LoopbackServer] = []
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(owner))
     httpd.daemon_threads = True
     owner.append(LoopbackServer(httpd))
+    if tls is not None:
+
+        def record(sock: ssl.SSLObject, name: str | None, context: ssl.SSLContext) -> None:
+            owner[0].server_names.append(name)
+
+        tls.sni_callback = record  # type: ignore[assignment]
+        httpd.socket = tls.wrap_socket(httpd.socket, server_side=True)
     thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:

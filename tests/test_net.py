@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
+import ssl
 from collections.abc import Iterator
 
 import pytest
+import trustme
 from loopback_server import BIG_BYTES, LOOPBACK, LoopbackServer, loopback_server
 
 from datapilot.net import (
@@ -14,6 +16,7 @@ from datapilot.net import (
     OutboundRefused,
     OutboundTimeout,
     OutboundTooLarge,
+    OutboundUnreachable,
     address_problem,
     afetch,
     fetch,
@@ -236,3 +239,32 @@ def test_offline_refuses_before_any_dns_query(server: LoopbackServer) -> None:
     # A host the operator allowed is still reachable offline (e.g. a service on this machine).
     allowed = OutboundPolicy.from_entries([server.allow], offline=True)
     assert fetch(f"{server.base}/files/hello.txt", policy=allowed).status == 200
+
+
+def test_https_keeps_the_name_for_sni_and_certificate_checks() -> None:
+    # A TLS server on 127.0.0.1 with a certificate for docs.example.com only: the client
+    # connects to the pinned IP, yet sends the name in SNI and verifies the certificate
+    # against it, so the handshake succeeds; a name the certificate lacks fails.
+    authority = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("docs.example.com").configure_cert(server_context)
+    client_context = ssl.create_default_context()
+    authority.configure_trust(client_context)
+
+    with loopback_server(tls=server_context) as server:
+        policy = OutboundPolicy.from_entries([server.allow])
+        response = fetch(
+            f"https://docs.example.com:{server.port}/host",
+            policy=policy,
+            resolver=lambda host, port: ["127.0.0.1"],
+            verify=client_context,
+        )
+        assert response.text == f"docs.example.com:{server.port}"
+        assert server.server_names == ["docs.example.com"]
+        with pytest.raises(OutboundUnreachable, match="certificate"):
+            fetch(
+                f"https://other.example.com:{server.port}/host",
+                policy=policy,
+                resolver=lambda host, port: ["127.0.0.1"],
+                verify=client_context,
+            )

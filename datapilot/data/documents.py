@@ -27,7 +27,7 @@ from datapilot.retrieval import Hit, Index, Passage, tokenize
 
 DocumentKind = Literal["pdf", "text", "markdown", "html", "csv"]
 
-MAX_PAGES = 500
+MAX_PAGES = 300  # pdfplumber reads roughly 10-50 pages a second
 MAX_PASSAGE_CHARS = 1200
 _SUFFIXES: dict[str, DocumentKind] = {
     "pdf": "pdf",

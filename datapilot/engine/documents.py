@@ -8,6 +8,7 @@ The Answer's `quotes` carry each passage's page and line boxes for citations.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -22,6 +23,7 @@ from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent,
 from datapilot.core.outputs import TextOutput
 from datapilot.data.documents import (
     DOCUMENT_SYSTEM_PROMPT,
+    MAX_PAGES,
     Document,
     DocumentError,
     DocumentSource,
@@ -64,6 +66,10 @@ async def document_events(
             yield StatusEvent(message=notes[-1])
             continue
         documents.append(document)
+        if document.pages > MAX_PAGES and document.kind == "pdf":
+            notes.append(
+                f"{document.name} has {document.pages} pages; only the first {MAX_PAGES} were read."
+            )
         pages = (
             f"{document.pages} page{'s' * (document.pages != 1)}, "
             if document.kind == "pdf"
@@ -90,7 +96,8 @@ async def document_events(
         yield Done(answer=answer("error", message=message))
         return
 
-    hits = find_passages(question, documents, k=PASSAGES)
+    # Off the event loop: indexing a long document (and jieba's first load) takes a moment.
+    hits = await asyncio.to_thread(find_passages, question, documents, PASSAGES)
     opening = not hits and refers_to_document(question, documents)
     if opening:
         hits = opening_passages(documents, k=PASSAGES)

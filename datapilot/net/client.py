@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import logging
 import socket
+import ssl
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -254,6 +255,11 @@ def _translate(error: httpx.HTTPError, url: httpx.URL, limits: OutboundLimits) -
             f"{shown} sent nothing for {limits.read_s:g} s and was stopped; try again later",
             url=shown,
         )
+    if "certificate" in str(error).lower() or isinstance(error.__cause__, ssl.SSLError):
+        return OutboundUnreachable(
+            f"the TLS certificate of {shown} could not be verified ({error}); check the address",
+            url=shown,
+        )
     return OutboundUnreachable(
         f"cannot reach {shown} ({type(error).__name__}); check the address and the network",
         url=shown,
@@ -305,7 +311,7 @@ async def afetch(
     policy: OutboundPolicy | None = None,
     limits: OutboundLimits | None = None,
     resolver: Resolver = system_resolver,
-    verify: bool = True,
+    verify: bool | ssl.SSLContext = True,
 ) -> OutboundResponse:
     """Fetch `url` under `policy` (default: the process settings) and `limits`; follow redirects.
 
@@ -359,7 +365,7 @@ def fetch(
     policy: OutboundPolicy | None = None,
     limits: OutboundLimits | None = None,
     resolver: Resolver = system_resolver,
-    verify: bool = True,
+    verify: bool | ssl.SSLContext = True,
 ) -> OutboundResponse:
     """The blocking twin of `afetch`, with the same checks and caps."""
     limits = limits or OutboundLimits()
