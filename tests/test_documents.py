@@ -344,3 +344,8 @@ async def test_with_a_model_the_passages_are_fenced_as_data(pdf: bytes) -> None:
     assert text_of(events) == "The samples were taken at Mauna Loa Observatory, Hawaii (page 1)."
     (collection,) = of(events, "copilotCitationCollection")
     assert any(c.get("quote_bounding_boxes") for c in collection["citations"])
+
+
+async def test_the_legacy_descriptor_says_documents_are_read(client: httpx.AsyncClient) -> None:
+    legacy = (await client.get("/copilots.json")).json()["datapilot"]
+    assert legacy["hasDocuments"] is True

@@ -82,8 +82,10 @@ def _text_bytes(text: str) -> bytes:
     stripped = text.strip()
     if stripped and " " not in stripped and "\n" not in stripped:
         try:
-            return base64.b64decode(stripped, validate=True)
-        except (binascii.Error, ValueError):
+            decoded = base64.b64decode(stripped, validate=True)
+            decoded.decode("utf-8")  # a short word can be valid base64 too: keep it if not text
+            return decoded
+        except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
             pass
     return text.encode("utf-8")
 
