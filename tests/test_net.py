@@ -69,9 +69,15 @@ async def test_allowed_fetch_async(server: LoopbackServer) -> None:
     assert response.content_type == "text/plain"
 
 
-def test_a_bad_allow_entry_is_explained() -> None:
+def test_a_bad_allow_entry_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="not host:port"):
         OutboundPolicy.from_entries(["localhost"])
+    for bad in ("localhost", "::1:80", "http://example.com:80", "example.com:99999"):
+        monkeypatch.setenv("DATAPILOT_OUTBOUND_ALLOW", f"127.0.0.1:80,{bad}")
+        with pytest.raises(ValueError, match="not host:port"):
+            Settings()
+    monkeypatch.setenv("DATAPILOT_OUTBOUND_ALLOW", "[::1]:8080, intranet.example:443")
+    assert Settings().outbound_allow == ["[::1]:8080", "intranet.example:443"]
 
 
 @pytest.mark.parametrize(
