@@ -155,6 +155,18 @@ def test_a_pdf_becomes_paragraphs_with_pages_and_line_boxes(pdf: bytes) -> None:
     assert co2_passage.bbox.bottom >= co2_passage.lines[-1].bottom
 
 
+def test_running_headers_are_dropped_and_headings_join_their_paragraph() -> None:
+    texts = {"Nile flow": _text(nile), "Mauna Loa CO2": _text(co2), "Copper": _text(copper)}
+    pages = [
+        [f"Dataset notes, page {n}", heading, text]
+        for n, (heading, text) in enumerate(texts.items(), 1)
+    ]
+    document = read_pdf(make_pdf(pages), "notes.pdf")
+    expected = [f"{heading} {text}" for heading, text in texts.items()]
+    assert [p.text for p in document.passages] == expected
+    assert [p.page for p in document.passages] == [1, 2, 3]
+
+
 def test_unreadable_documents_are_explained() -> None:
     with pytest.raises(DocumentError, match="not a readable PDF"):
         read_pdf(b"%PDF-1.7 but nothing else", "broken.pdf")

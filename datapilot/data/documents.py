@@ -53,6 +53,7 @@ _DOCUMENT_WORDS = re.compile(
     r"\b(pdf|documents?|files?|reports?|papers?|articles?|attachments?|filings?|memo|text)\b"
     r"|文档|文件|报告|附件|原文|这篇|这份|年报|财报|公告"
 )
+_SENTENCE_END_CHARS = re.compile(r"[.!?。！？;；:：]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*")
 
 
@@ -144,9 +145,20 @@ def read_pdf(data: bytes, name: str) -> Document:
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             pages = len(pdf.pages)
-            for page in pdf.pages[:MAX_PAGES]:
-                for lines in _paragraphs(page.extract_text_lines(return_chars=False)):
-                    passages.extend(_pdf_passages(lines, name, page.page_number, len(passages)))
+            # Word gaps relative to the font size: many PDFs (LaTeX among them) have no space
+            # characters, and the fixed default tolerance runs their words together.
+            read = [
+                (
+                    page.page_number,
+                    page.extract_text_lines(return_chars=False, x_tolerance_ratio=0.15),
+                )
+                for page in pdf.pages[:MAX_PAGES]
+            ]
+        running = _running_lines([lines for _, lines in read])
+        for number, lines in read:
+            kept = [line for line in lines if _line_key(line) not in running]
+            for paragraph in _paragraphs(kept):
+                passages.extend(_pdf_passages(paragraph, name, number, len(passages)))
     except (PdfminerException, PSException, PDFPasswordIncorrect, ValueError, KeyError) as error:
         cause = error.args[0] if error.args else error
         if isinstance(cause, PDFPasswordIncorrect) or "password" in str(cause).lower():
@@ -161,6 +173,22 @@ def read_pdf(data: bytes, name: str) -> Document:
             "Send a PDF with selectable text"
         )
     return Document(name=name, kind="pdf", pages=pages, passages=passages)
+
+
+def _line_key(line: dict[str, Any]) -> str:
+    return re.sub(r"\d+", "#", " ".join(str(line.get("text", "")).split()))
+
+
+def _running_lines(pages: list[list[dict[str, Any]]]) -> set[str]:
+    """Running headers and footers: the same line (page numbers aside) among the first or last
+    two lines of at least half the pages. They would otherwise join every page's paragraphs."""
+    if len(pages) < 3:
+        return set()
+    counts: dict[str, int] = {}
+    for lines in pages:
+        for key in {_line_key(line) for line in lines[:2] + lines[-2:]}:
+            counts[key] = counts.get(key, 0) + 1
+    return {key for key, count in counts.items() if key and count >= len(pages) / 2}
 
 
 def _paragraphs(lines: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -178,7 +206,24 @@ def _paragraphs(lines: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
             groups.append([line])
         else:
             groups[-1].append(line)
-    return groups
+    return _with_headings(groups)
+
+
+def _with_headings(groups: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    """A short heading line joins the paragraph after it: alone it is a passage too short to
+    quote, and it tells what the paragraph is about."""
+    merged: list[list[dict[str, Any]]] = []
+    heading: list[dict[str, Any]] = []
+    for group in groups:
+        text = str(group[0]["text"]).strip()
+        if len(group) == 1 and len(text) <= 80 and not _SENTENCE_END_CHARS.search(text[-1:]):
+            heading += group
+            continue
+        merged.append(heading + group)
+        heading = []
+    if heading:
+        merged.append(heading)
+    return merged
 
 
 def _pdf_passages(lines: list[dict[str, Any]], name: str, page: int, start: int) -> list[Passage]:
