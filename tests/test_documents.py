@@ -361,3 +361,31 @@ async def test_with_a_model_the_passages_are_fenced_as_data(pdf: bytes) -> None:
 async def test_the_legacy_descriptor_says_documents_are_read(client: httpx.AsyncClient) -> None:
     legacy = (await client.get("/copilots.json")).json()["datapilot"]
     assert legacy["hasDocuments"] is True
+
+
+async def test_an_unreachable_model_in_auto_mode_falls_back_to_quotes(pdf: bytes) -> None:
+    import socket
+
+    forget_endpoint_modes()
+    forget_health()
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    item = {
+        "content": base64.b64encode(pdf).decode(),
+        "data_format": {"data_type": "pdf", "filename": "datasets.pdf"},
+    }
+    settings = {
+        "brain": "auto",
+        "offline": False,
+        "llm_base_url": f"http://127.0.0.1:{port}/v1",
+        "llm_model": "m",
+        "llm_max_retries": 0,
+    }
+    async with make_client(**settings) as client:
+        events = await ask(client, widget_result("Where were the CO2 samples taken?", item))
+    assert PAGES[0][1][:80] in text_of(events)
+    warnings = [
+        s["message"] for s in of(events, "copilotStatusUpdate") if s["eventType"] == "WARNING"
+    ]
+    assert any("not reachable" in w and "quoted instead" in w for w in warnings)

@@ -38,7 +38,15 @@ from datapilot.data.documents import (
     refers_to_document,
 )
 from datapilot.data.text import is_chinese
-from datapilot.llm import LLMClient, LLMConfig, LLMError, UsageMeter, resolve_config
+from datapilot.llm import (
+    LLMClient,
+    LLMConfig,
+    LLMError,
+    LLMUnavailable,
+    UsageMeter,
+    resolve_config,
+)
+from datapilot.llm.health import reachable
 from datapilot.net import OutboundError, OutboundPolicy
 from datapilot.retrieval import Hit
 from datapilot.settings import Settings
@@ -122,7 +130,11 @@ async def document_events(
     config = _model_config(context, settings)
     if config is not None:
         client = LLMClient(config, meter)
+        required = (context.brain if context.brain != "auto" else settings.brain) == "llm"
         try:
+            if not required and not await reachable(client):
+                # `auto` does not wait on a dead endpoint: the quotes answer at once.
+                raise LLMUnavailable(f"the model endpoint {config.base_url} is not reachable")
             async with aclosing(_model_answer(client, question, hits)) as stream:
                 async for piece in stream:
                     text += piece
