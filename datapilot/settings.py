@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,8 @@ from pydantic_settings import (
 )
 
 BrainChoice = Literal["auto", "offline", "llm"]
+# host:port with IPv6 in brackets, as DATAPILOT_OUTBOUND_ALLOW takes them.
+_HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[^\s:\[\]/]+):(\d{1,5})$")
 
 
 def _config_file() -> Path:
@@ -50,6 +53,11 @@ class Settings(BaseSettings):
         default_factory=lambda: ["bundled"],
         description="Data providers in order of preference: bundled, yahoo, fred, sec, akshare, "
         "datahub (DATAPILOT_PROVIDERS=bundled,yahoo,fred or a JSON list).",
+    )
+    outbound_allow: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="host:port pairs outbound requests may reach although they are loopback, "
+        "private or otherwise non-public (DATAPILOT_OUTBOUND_ALLOW=127.0.0.1:8080,[::1]:8080).",
     )
     sec_user_agent: str | None = Field(
         default=None,
@@ -96,6 +104,28 @@ class Settings(BaseSettings):
             if text.startswith("["):
                 return json.loads(text)
             return [part.strip().lower() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("outbound_allow", mode="before")
+    @classmethod
+    def _split_allow(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith('["'):  # a JSON list; "[::1]:8080" is an IPv6 entry
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("outbound_allow")
+    @classmethod
+    def _check_allow(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            match = _HOST_PORT.match(entry.strip())
+            if not match or not 0 < int(match.group(1)) < 65536:
+                raise ValueError(
+                    f"DATAPILOT_OUTBOUND_ALLOW entry {entry!r} is not host:port; write e.g. "
+                    "127.0.0.1:8080,[::1]:8080,intranet.example:443"
+                )
         return value
 
     @property
