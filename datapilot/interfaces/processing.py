@@ -49,12 +49,6 @@ def _levels(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
     return values_of(frame, what)
 
 
-def _first_valid(values: pd.DataFrame) -> pd.Series:
-    return values.apply(
-        lambda col: col.loc[col.first_valid_index()] if col.notna().any() else np.nan
-    )
-
-
 def _period_growth(wealth: pd.DataFrame, period: Period) -> pd.DataFrame:
     """The growth index at the end of each period; the base's period stays as the start."""
     if period == "daily":
@@ -380,7 +374,11 @@ def pct_change(
     levels = _levels(frame)
     freq = infer_freq(levels.index)
     if kind == "pop":
-        change = levels.pct_change(fill_method=None)
+        # From the base: the window's first row has its change too.
+        based = with_base(frame)
+        change = pd.DataFrame(
+            {column: based[column].dropna().pct_change() for column in levels.columns}
+        ).loc[levels.index[0] :]
     elif freq == "daily":
         # Daily data have gaps (weekends, holidays): compare with the last value on or before
         # the same calendar date one period earlier.
@@ -460,10 +458,9 @@ def normalize(
     frame: Annotated[Frame, "Prices or levels over time."],
     base: Annotated[float, "The value every column starts from."] = 100.0,
 ) -> pd.DataFrame:
-    """Rescale each column to start at `base` (e.g. 100) so series of different size compare on one
-    axis."""
-    levels = _levels(frame)
-    out = levels / _first_valid(levels) * base
+    """Rescale each column to start at `base` (e.g. 100) on the window's base date so series of
+    different size compare on one axis (return series are compounded)."""
+    out = growth(frame) * base
     return derive(
         out,
         frame,
