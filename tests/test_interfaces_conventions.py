@@ -208,6 +208,34 @@ def test_ohlcv_carries_the_previous_close_as_its_base(ctx) -> None:
     )
 
 
+def test_returns_across_a_split_use_one_adjusted_source(ctx, stocks, sp500) -> None:
+    # Apple split 2:1 in February 2005; bokeh-sampledata has its traded bars that year, but the
+    # adjusted close (and so the return) is skfolio's, for the stock and the index alike.
+    frame = PX.get_prices(
+        ctx, ["AAPL", "^GSPC"], date(2005, 1, 1), date(2005, 12, 31), field="adj_close"
+    )
+    table = P.period_return(ctx, frame)
+    for entity_id, series in (("AAPL", stocks["AAPL"]), ("^GSPC", sp500)):
+        base, inside = _base_and_window(series, "2005-01-01", "2005-12-31")
+        expected = (inside.iloc[-1] / base.iloc[0] - 1) * 100
+        assert table.loc[entity_id, "return_pct"] == pytest.approx(expected)
+    assert "skfolio" in frame.attrs["sources"]
+
+
+def test_an_entity_listed_inside_the_window_starts_from_its_first_close(ctx) -> None:
+    path = importlib.resources.files("bokeh_sampledata") / "_data" / "stocks.csv.gz"
+    with importlib.resources.as_file(path) as file:
+        rows = pd.read_csv(file, parse_dates=["Date"])
+    fb = rows[rows["Ticker"] == "FB"].set_index("Date").sort_index()["Adj Close"]
+    frame = PX.get_prices(ctx, ["FB"], date(2012, 1, 1), date(2012, 12, 31), field="adj_close")
+    assert "FB" not in frame.attrs["base"]  # listed in May 2012
+    table = P.period_return(ctx, frame)
+    inside = fb.loc["2012-01-01":"2012-12-31"]
+    assert table.loc["FB", "start_date"] == inside.index[0].date()
+    expected = (inside.iloc[-1] / inside.iloc[0] - 1) * 100
+    assert table.loc["FB", "return_pct"] == pytest.approx(expected)
+
+
 def test_merged_frames_keep_each_columns_base(ctx, stocks) -> None:
     window = (date(2021, 1, 1), date(2021, 12, 31))
     a = PX.get_prices(ctx, ["AAPL"], *window, field="adj_close")
