@@ -293,6 +293,7 @@ def test_extreme_days_include_the_first_day_of_the_window(ctx, stocks) -> None:
     assert worst["date"].tolist() == [d.date() for d in returns.nsmallest(2).index]
     assert worst["return_pct"].tolist() == pytest.approx(returns.nsmallest(2).tolist())
     assert worst["date"].iloc[0] == date(2020, 3, 16) and worst["rank"].tolist() == [1, 2]
+    assert worst.index.tolist() == ["AAPL", "AAPL"]
     both = PF.extreme_days(ctx, frame, n=1, which="both")
     assert both.set_index("group").loc["best", "return_pct"] == pytest.approx(returns.max())
 

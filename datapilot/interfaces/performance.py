@@ -210,9 +210,9 @@ def extreme_days(
         Literal["best", "worst", "both"], "The largest gains, the largest falls, or both."
     ] = "worst",
 ) -> pd.DataFrame:
-    """The best and/or worst daily returns in % per column: rows id, date, return_pct, rank
-    (1 = the most extreme) and group (best/worst). The window's first day counts (its return
-    runs from the base close)."""
+    """The best and/or worst daily returns in % per column: rows indexed by id with date,
+    return_pct, rank (1 = the most extreme) and group (best/worst). The window's first day counts
+    (its return runs from the base close)."""
     if n < 1:
         raise InterfaceError("extreme_days needs n >= 1.")
     returns = simple_returns(frame) * 100
@@ -234,7 +234,8 @@ def extreme_days(
                 )
     if not rows:
         raise InterfaceError("No daily returns in the window; widen the date window.")
-    table = pd.DataFrame(rows)
+    # Indexed by id like every cross-section (an id repeats once per day listed).
+    table = pd.DataFrame(rows).set_index("id")
     words = {"best": "Best", "worst": "Worst", "both": "Best and worst"}
     return derive(
         table,
