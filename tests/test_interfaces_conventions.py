@@ -177,6 +177,8 @@ def test_fama_french_factors_are_compounded_not_treated_as_levels(ctx, french) -
     yearly = P.compute_returns(ctx, frame, period="annual")["FF_HML"]
     compounded = (1 + hml.loc["2000-01":"2010-12"] / 100).groupby(lambda d: d.year).prod() - 1
     assert np.allclose(yearly.to_numpy(), compounded.to_numpy() * 100)
+    annual = PX.get_series(ctx, ["FF_HML"], date(2000, 1, 1), date(2010, 12, 31), freq="annual")
+    assert np.allclose(annual["FF_HML"].to_numpy(), compounded.to_numpy() * 100)
 
 
 def test_quarterly_series_growth_over_a_year_starts_from_the_previous_quarter(ctx) -> None:

@@ -357,7 +357,11 @@ def get_series(
     sources = record_sources(ctx, tidy)
     tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
     wide = _wide(tidy, ordered, "value").dropna(how="all")
-    if freq is not None:
+    returns = {e.measure for e in entities if e.id in wide.columns} == {"returns"}
+    if freq is not None and returns:
+        # Returns compound within each period; the last month's return is not the year's.
+        wide = (resample_frame(1 + wide / 100, freq, "prod") - 1) * 100
+    elif freq is not None:
         wide = resample_frame(wide, freq, "last")
     missing = [e for e in entities if e.id not in wide.columns]
     if missing:
@@ -384,7 +388,7 @@ def get_series(
         units=units,
         frequency=freq or present[0].frequency,
         base=read_base(present, start, base, _series_reader(ctx)),
-        measure="returns" if measures == {"returns"} else None,
+        measure="returns" if returns else None,
     )
 
 
