@@ -155,6 +155,19 @@ def test_monthly_and_annual_tables_include_the_first_period(ctx, stocks) -> None
     assert np.allclose(annual["AAPL"].to_numpy(), expected.to_numpy())
 
 
+def test_a_first_week_shared_with_the_base_keeps_its_return(ctx, stocks) -> None:
+    # Q2 2021 starts on Thursday 2021-04-01, in the same week as its base close (Wednesday).
+    frame = PX.get_prices(ctx, ["AAPL"], date(2021, 4, 1), date(2021, 6, 30), field="adj_close")
+    weekly = P.compute_returns(ctx, frame, period="weekly")["AAPL"]
+    closes = stocks["AAPL"]
+    first = (closes.loc["2021-04-01"] / closes.loc["2021-03-31"] - 1) * 100
+    assert weekly.index[0] == pd.Timestamp("2021-04-01")
+    assert weekly.iloc[0] == pytest.approx(first)
+    # Compounding the weeks gives the quarter's return from the base.
+    quarter = (closes.loc["2021-06-30"] / closes.loc["2021-03-31"] - 1) * 100
+    assert ((1 + weekly / 100).prod() - 1) * 100 == pytest.approx(quarter)
+
+
 def test_mean_daily_return_counts_the_first_day(ctx, stocks) -> None:
     frame = PX.get_prices(ctx, ["MSFT"], date(2019, 1, 1), date(2019, 12, 31), field="adj_close")
     daily = P.compute_returns(ctx, frame)

@@ -49,11 +49,22 @@ def _levels(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
     return values_of(frame, what)
 
 
-def _period_growth(wealth: pd.DataFrame, period: Period) -> pd.DataFrame:
-    """The growth index at the end of each period; the base's period stays as the start."""
+def _period_growth(wealth: pd.DataFrame, period: Period, based: set[str]) -> pd.DataFrame:
+    """The growth index at the end of each period. The base of a column in `based` stays its own
+    first row, so a first period sharing its calendar period with the base still has its return;
+    without a base the first (partial) period only starts the next one."""
     if period == "daily":
         return wealth
-    return resample_frame(wealth, period, "last")
+    parts = {}
+    for column, values in wealth.items():
+        series = values.dropna()
+        head = series.iloc[:1] if str(column) in based else series.iloc[:0]
+        rest = series.iloc[len(head) :]
+        ends = resample_frame(rest.to_frame(), period, "last")[column]
+        parts[column] = pd.concat([head, ends])
+    out = pd.DataFrame(parts).sort_index()
+    out.index = pd.DatetimeIndex(out.index, name="date")
+    return out
 
 
 # --- returns -------------------------------------------------------------------------------------
@@ -74,7 +85,7 @@ def compute_returns(
     compounded within each period.
     """
     require_timeseries(frame)
-    levels = _period_growth(growth(frame), period)
+    levels = _period_growth(growth(frame), period, set(base_of(frame)))
     if (levels <= 0).any().any() and log:
         raise InterfaceError(
             "Log returns need positive values; this series has zeros or negatives."
