@@ -352,3 +352,14 @@ def test_daily_forecasts_skip_exchange_holidays(ctx) -> None:
     # NYSE was closed on Monday 2023-01-02 (New Year's Day observed).
     expected = ["2022-12-29", "2022-12-30", "2023-01-03", "2023-01-04", "2023-01-05"]
     assert [d.date().isoformat() for d in out.index] == expected
+
+
+def test_trading_days_follow_each_exchange_calendar() -> None:
+    history = pd.bdate_range("2023-09-01", "2023-09-28", name="date")
+    # Shanghai closed for the Mid-Autumn and National Day holidays, 2023-09-29 to 2023-10-06.
+    shanghai = F.next_dates(history, 2, "XSHG")
+    assert [d.date().isoformat() for d in shanghai] == ["2023-10-09", "2023-10-10"]
+    new_york = F.next_dates(history, 2, "XNYS")
+    assert [d.date().isoformat() for d in new_york] == ["2023-09-29", "2023-10-02"]
+    # No calendar (a macro series read daily): business days.
+    assert F.next_dates(history, 1)[0] == pd.Timestamp("2023-09-29")

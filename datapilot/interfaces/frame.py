@@ -6,6 +6,7 @@ Every interface builds its result through `tag` / `derive`, so the attrs documen
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
@@ -287,9 +288,12 @@ def _sessions(calendar: str, first_year: int, last_year: int) -> pd.DatetimeInde
     import exchange_calendars
 
     try:
-        found = exchange_calendars.get_calendar(
-            calendar, start=f"{first_year}-01-01", end=f"{last_year}-12-31"
-        )
+        with warnings.catch_warnings():
+            # The library's own use of deprecated pandas calls is not the user's concern.
+            warnings.simplefilter("ignore")
+            found = exchange_calendars.get_calendar(
+                calendar, start=f"{first_year}-01-01", end=f"{last_year}-12-31"
+            )
     except (exchange_calendars.errors.CalendarError, ValueError):
         return None
     return pd.DatetimeIndex(found.sessions).tz_localize(None)
