@@ -18,6 +18,7 @@ from matplotlib.image import imread
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
 from datapilot.interfaces import frame as F
+from datapilot.interfaces import performance as PF
 from datapilot.interfaces import prediction as PR
 from datapilot.interfaces import processing as P
 from datapilot.interfaces import visualization as V
@@ -93,7 +94,7 @@ def _charts() -> dict[str, ChartOutput]:
         "bar": V.plot_bar(ctx, P.rank(ctx, P.period_return(ctx, prices)), "Return, 2022"),
         "candlestick": _candles(),
         "scatter": V.plot_scatter(ctx, returns, "Daily returns, BBB vs AAA"),
-        "area": V.plot_area(ctx, P.drawdown(ctx, prices), "Drawdown, 2022"),
+        "area": V.plot_area(ctx, PF.drawdown(ctx, prices), "Drawdown, 2022"),
         "pie": V.plot_pie(ctx, weights, "Weights"),
         "forecast": V.plot_forecast(ctx, prices, forecast, "AAA, next 15 trading days"),
     }

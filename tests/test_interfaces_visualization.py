@@ -11,6 +11,7 @@ import pytest
 from datapilot.core.outputs import ChartOutput
 from datapilot.interfaces import InterfaceError
 from datapilot.interfaces import frame as F
+from datapilot.interfaces import performance as PF
 from datapilot.interfaces import prediction as PR
 from datapilot.interfaces import processing as P
 from datapilot.interfaces import visualization as V
@@ -150,7 +151,7 @@ def test_forecast_chart_joins_history_and_band(ctx) -> None:
 
 
 def test_area_and_pie(ctx) -> None:
-    area = V.plot_area(ctx, P.drawdown(ctx, prices()), "Drawdown")
+    area = V.plot_area(ctx, PF.drawdown(ctx, prices()), "Drawdown")
     assert area.chart_type == "area" and area.spec.panels[0].mark == "area"
     weights = F.tag(
         pd.DataFrame({"weight": [50.0, 30, 20]}, index=list("ABC")), kind="cross_section"
@@ -163,7 +164,7 @@ def test_area_and_pie(ctx) -> None:
 
 
 def test_show_table_rounds_dates_and_truncates(ctx) -> None:
-    table = V.show_table(ctx, P.max_drawdown(ctx, prices()), "Max drawdown, 2022")
+    table = V.show_table(ctx, PF.max_drawdown(ctx, prices()), "Max drawdown, 2022")
     assert table.columns == ["id", "max_drawdown_pct", "peak_date", "trough_date", "recovery_date"]
     assert isinstance(table.rows[0][2], str) and len(table.rows[0][2]) == 10
     assert table.units == {"max_drawdown_pct": "%"}

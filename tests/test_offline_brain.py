@@ -473,10 +473,12 @@ async def test_beta_is_measured_against_the_market(data) -> None:  # type: ignor
     assert any("beta needs a market" in line for line in answer.intent.trace)
     table = next(o for o in answer.outputs if isinstance(o, TableOutput))
     got = {row[0]: row[table.columns.index("beta")] for row in table.rows}
-    prices = data.warehouse.prices(["AAPL", "MSFT", "^GSPC"], date(2012, 1, 1), date(2012, 12, 31))
+    prices = data.warehouse.prices(["AAPL", "MSFT", "^GSPC"], date(2011, 12, 1), date(2012, 12, 31))
     # With an index in the mix the plan reads `close`: the raw close, which 2012 has for all three.
     assert prices["close"].notna().all()
-    returns = prices.pivot(index="date", columns="id", values="close").pct_change().dropna()
+    returns = prices.pivot(index="date", columns="id", values="close").pct_change()
+    # Changed: the first return of 2012 runs from the 2011 year-end close, so it counts too.
+    returns = returns.loc[pd.Timestamp("2012-01-01") :]
     for entity_id in ("AAPL", "MSFT"):
         pair = returns[[entity_id, "^GSPC"]]
         expected = np.cov(pair[entity_id], pair["^GSPC"])[0, 1] / pair["^GSPC"].var()
@@ -490,8 +492,12 @@ async def test_max_drawdown_matches_an_independent_computation(data) -> None:  #
     )
     table = next(o for o in answer.outputs if isinstance(o, TableOutput))
     row = dict(zip(table.columns, table.rows[0], strict=True))
-    prices = data.warehouse.prices(["^GSPC"], date(2008, 1, 1), date(2008, 12, 31))
-    close = prices.sort_values("date")["close"].to_numpy()
+    # Changed: the drawdown is measured on the year's closes with its base, the 2007 year-end
+    # close, included (a fall from it on the first day of 2008 counts).
+    prices = data.warehouse.prices(["^GSPC"], date(2007, 12, 1), date(2008, 12, 31))
+    prices = prices.sort_values("date")
+    inside = pd.to_datetime(prices["date"]) >= pd.Timestamp("2008-01-01")
+    close = prices["close"].to_numpy()[int(inside.to_numpy().argmax()) - 1 :]
     worst = float(np.min(close / np.maximum.accumulate(close) - 1) * 100)
     assert row["max_drawdown_pct"] == pytest.approx(worst, abs=0.01)
     assert any(isinstance(o, ChartOutput) and o.chart_type == "area" for o in answer.outputs)
