@@ -188,13 +188,13 @@ class Keys:
             .join(User, ApiKey.owner_id == User.id)
             .order_by(ApiKey.created_at, ApiKey.prefix)
         )
-        return [self._info(key, owner) for key, owner in rows.tuples()]
+        return [self._info(key, owner) for key, owner in rows.all()]
 
     def revoke(self, id_or_prefix: str) -> KeyInfo:
         """Revoke a key named by its id, its prefix or the start of either."""
         text = id_or_prefix.strip()
-        if len(text) < 4:
-            raise AccountError("name the key by its id or prefix (at least 4 characters)")
+        if len(text) < 3:
+            raise AccountError("name the key by its id or prefix (at least 3 characters)")
         rows = self.session.execute(
             select(ApiKey, User.name)
             .join(User, ApiKey.owner_id == User.id)
@@ -205,7 +205,7 @@ class Keys:
         if len(rows) > 1:
             prefixes = ", ".join(row[0].prefix for row in rows)
             raise AccountError(f"{text!r} matches several keys ({prefixes}); give more of it")
-        key, owner = rows[0].tuple()
+        key, owner = rows[0]
         if key.revoked_at is None:
             key.revoked_at = utcnow()
             self.session.flush()

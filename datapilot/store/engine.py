@@ -47,7 +47,8 @@ def normalise_url(text: str) -> URL:
         url = url.set(drivername="postgresql+psycopg")
         host = unquote(url.host) if url.host else None
         if host and host.startswith("/"):  # libpq's percent-encoded socket directory
-            url = url.set(host=None).update_query_dict({"host": host})
+            # `URL.set` ignores None, so the host is dropped with the named tuple's `_replace`.
+            url = url._replace(host=None).update_query_dict({"host": host})
         return url
     if backend == "sqlite":
         if url.database in (None, ""):
