@@ -53,7 +53,8 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     # The store is migrated before the first request (a clear error here stops start-up).
     app.state.store = store = open_store(settings)
     # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
-    app.add_middleware(ApiKeyMiddleware, gate=KeyGate(store, settings.auth_cache_s))
+    app.state.key_gate = gate = KeyGate(store, settings.auth_cache_s)
+    app.add_middleware(ApiKeyMiddleware, gate=gate)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,

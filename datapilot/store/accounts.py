@@ -163,8 +163,8 @@ class Keys:
         name = name.strip()
         if not name:
             raise AccountError("a key needs a name (--name), to tell it from others in lists")
-        owner = self._owner(user, first_user)
         chosen = parse_scopes(scopes)
+        owner = self._owner(user, first_user)
         while True:
             key = KEY_MARK + secrets.token_urlsafe(32)
             prefix = key[:PREFIX_LENGTH]
