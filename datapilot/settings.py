@@ -84,6 +84,19 @@ class Settings(BaseSettings):
     )
     cors_origin_regex: str = r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$"
 
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="The platform's SQL store (users, keys, assistants, chats): a "
+        "`postgresql://` URL (any driver suffix; unix sockets as `?host=/path`) or "
+        "`sqlite:///path`. Default: SQLite in the data dir.",
+    )
+    auth_cache_s: float = Field(
+        default=2.0,
+        ge=0,
+        description="How long the server trusts an API key lookup before reading the store "
+        "again (seconds); a key revoked from another process stops working within this time.",
+    )
+
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None
@@ -131,6 +144,11 @@ class Settings(BaseSettings):
     @property
     def warehouse_path(self) -> Path:
         return self.data_dir / "warehouse.duckdb"
+
+    @property
+    def database_path(self) -> Path:
+        """The default SQLite store, used when no `database_url` is set."""
+        return self.data_dir / "datapilot.sqlite3"
 
     @property
     def llm_configured(self) -> bool:
