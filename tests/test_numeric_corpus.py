@@ -32,21 +32,7 @@ CORPUS = Path(__file__).parent / "corpus" / "numeric.jsonl"
 
 # Cases failing today, while the base, window and summary conventions are being built. Remove an
 # id as soon as its case passes (pytest reports it as XPASS).
-KNOWN_GAPS: list[str] = [
-    "n006",
-    "n065",
-    "n066",
-    "n067",
-    "n068",
-    "n069",
-    "n075",
-    "n079",
-    "n096",
-    "n098",
-    "n099",
-    "n100",
-    "n106",
-]
+KNOWN_GAPS: list[str] = []
 
 FAMILIES = {
     "calendar_return",

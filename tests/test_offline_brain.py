@@ -473,12 +473,16 @@ async def test_beta_is_measured_against_the_market(data) -> None:  # type: ignor
     assert any("beta needs a market" in line for line in answer.intent.trace)
     table = next(o for o in answer.outputs if isinstance(o, TableOutput))
     got = {row[0]: row[table.columns.index("beta")] for row in table.rows}
-    prices = data.warehouse.prices(["AAPL", "MSFT", "^GSPC"], date(2011, 12, 1), date(2012, 12, 31))
-    # With an index in the mix the plan reads `close`: the raw close, which 2012 has for all three.
-    assert prices["close"].notna().all()
-    returns = prices.pivot(index="date", columns="id", values="close").pct_change()
-    # Changed: the first return of 2012 runs from the 2011 year-end close, so it counts too.
-    returns = returns.loc[pd.Timestamp("2012-01-01") :]
+    from skfolio.datasets import load_sp500_dataset, load_sp500_index
+
+    # Changed: returns are measured on adjusted closes even with an index in the mix (the plan
+    # used to read the raw close then, which splits and dividends distort); the adjusted closes
+    # are skfolio's, the S&P 500 is skfolio's index.
+    stocks = load_sp500_dataset()[["AAPL", "MSFT"]]
+    index = load_sp500_index()["SP500"].rename("^GSPC")
+    closes = pd.concat([stocks, index], axis=1).loc[:"2012-12-31"]
+    # The first return of 2012 runs from the 2011 year-end close, so it counts too.
+    returns = closes.pct_change().loc[pd.Timestamp("2012-01-01") :]
     for entity_id in ("AAPL", "MSFT"):
         pair = returns[[entity_id, "^GSPC"]]
         expected = np.cov(pair[entity_id], pair["^GSPC"])[0, 1] / pair["^GSPC"].var()

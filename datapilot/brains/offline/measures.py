@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from datapilot.brains.offline.extreme_days import DayAsk, inside
 from datapilot.brains.offline.numbers import ZH_NUMERAL, zh_number
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.data.catalog import Catalog, Entity
@@ -35,21 +36,21 @@ _AMOUNT_ZH = re.compile(
     rf"(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千|百)?\s*(?:元|块|美元|美金|人民币)"
     rf"|(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千)(?![元块美人\d])"
 )
-_EXTREME_DAYS = re.compile(
-    r"(?i)\b(best|worst|top|bottom)\s+(?:\d+|[a-z]+)?\s*(?:trading\s+)?(?:days|sessions)\b"
-)
-_BOTH_DAYS = re.compile(
-    r"(?i)\b(?:best|worst)\s+(?:and|&|or)\s+(?:best|worst)\s+(?:\d+\s+)?(?:trading\s+)?"
-    r"(?:days|sessions)\b|(?:最好|最大涨幅)(?:和|与|及)(?:最差|最大跌幅)的(?:一天|几天|交易日)"
+# Verbs that put money into something; beside an amount they ask what it grew to.
+_PUT_IN = re.compile(
+    r"(?i)\b(?:invest\w*|put|putting|bought|buy|buying|placed|parked|plough\w*|plow\w*)\b"
+    r"|投资|投入|买入|买了|买|入手|本金|持有"
 )
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
 _BOTH_ENDS = re.compile(
-    r"(?i)\b(?:top|best|highest)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)\s+(?:the\s+)?"
-    r"(?:\d+\s+|[a-z]+\s+)?(?:bottom|worst|lowest)\b"
-    r"|\b(?:bottom|worst|lowest)\b[^,.;?]{0,30}?\b(?:and|&|plus)\s+(?:the\s+)?(?:top|best|highest)\b"
+    r"(?i)\b(?:top|best|highest|strongest|gainers)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)"
+    r"\s+(?:the\s+)?(?:\d+\s+|[a-z]+\s+)?(?:bottom|worst|lowest|weakest|losers)\b"
+    r"|\b(?:bottom|worst|lowest|weakest)\b[^,.;?]{0,30}?\b(?:and|&|plus)\s+(?:the\s+)?"
+    r"(?:\d+\s+|[a-z]+\s+)?(?:top|best|highest|strongest)\b"
     r"|前\s*(?:\d+|[一二三四五六七八九十两]+)\s*(?:名|只|个)?[^，。？]{0,6}?(?:和|与|及|、|以及)\s*"
     r"(?:后|倒数)"
-    r"|(?:最好|最高|最强)(?:的)?(?:和|与|及|、)(?:最差|最低|最弱)"
+    r"|(?:最好|最佳|最高|最强|最大|最多|领涨)[^，,。？?]{0,6}?(?:和|与|及|、|以及|跟)\s*"
+    r"(?:最差|最低|最弱|最小|最少|领跌)"
 )
 
 
@@ -74,9 +75,16 @@ def asks_both_ends(text: str) -> bool:
 
 
 def refine(
-    metrics: list[str], parsed: Parsed, *, annualize: bool, zh: bool = False
+    metrics: list[str],
+    parsed: Parsed,
+    *,
+    annualize: bool,
+    zh: bool = False,
+    days: DayAsk | None = None,
+    amount: float | None = None,
 ) -> tuple[list[str], list[str]]:
-    """The metrics after the rules that make them exact, and a trace line for each rule used."""
+    """The metrics after the rules that make them exact, and a trace line for each rule used:
+    `days` is the best/worst-days request read from the question, `amount` a sum of money."""
     trace: list[str] = []
     said = {m: [h.text.casefold() for mm, h in parsed.group("metric") if mm == m] for m in metrics}
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
@@ -98,21 +106,37 @@ def refine(
         )
     if "annualized_return" in metrics:
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
+    if amount and "investment_growth" not in metrics and _PUT_IN.search(parsed.text):
+        # A sum of money put into something: 投资10万美元买苹果, "put $5,000 into Apple".
+        metrics.append("investment_growth")
+        trace.append(
+            f"投入{amount:,.0f} → 投资增值" if zh else f"{amount:,.0f} put in → its value over time"
+        )
     if "investment_growth" in metrics:
         # The value of the investment is the answer; a price or return word only describes it.
         metrics = [m for m in metrics if m not in ("close", "return", "cumulative_return")]
-    if _BOTH_DAYS.search(parsed.text):
-        metrics += [m for m in ("worst_day", "best_day") if m not in metrics]
-        trace.append(
-            "单日涨跌幅最大的几天" if zh else "the best and the worst days by daily return"
-        )
-    for day in _EXTREME_DAYS.finditer(parsed.text):
-        which = "worst_day" if re.match(r"(?i)worst|bottom", day.group(1)) else "best_day"
-        if which not in metrics:
-            metrics.append(which)
-            trace.append(f'"{day.group(0)}" → the {which.replace("_", " ")}s by daily return')
+    if days is not None:
+        asked = {"best": ["best_day"], "worst": ["worst_day"], "both": ["worst_day", "best_day"]}
+        added = [m for m in asked[days.which] if m not in metrics]
+        metrics += added
+        # Measure words inside the phrase only describe the day ("涨幅" in 涨幅最大的5天).
+        used_up = {
+            m
+            for m, h in parsed.group("metric")
+            if inside(days.spans, h.start, h.end) and m not in ("worst_day", "best_day")
+        }
+        said_elsewhere = {
+            m for m, h in parsed.group("metric") if not inside(days.spans, h.start, h.end)
+        }
+        metrics = [m for m in metrics if m not in used_up - said_elsewhere]
+        if added:
+            zh_side = {"both": "涨跌幅", "best": "涨幅", "worst": "跌幅"}[days.which]
+            trace.append(
+                f"单日{zh_side}最大的交易日" if zh else f"the {days.which} day(s) by daily return"
+            )
     if any(m in metrics for m in ("worst_day", "best_day")):
-        metrics = [m for m in metrics if m not in ("return", "max_drawdown", "close", "stats")]
+        # A price level or its statistics are not what a day's ranking asks for.
+        metrics = [m for m in metrics if m not in ("close", "stats")]
     return list(dict.fromkeys(metrics)), trace
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.availability import check_availability, move_to_latest
 from datapilot.brains.offline.client_tables import find_tables, table_columns
+from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.measures import (
     PER_MEMBER,
     asks_both_ends,
@@ -108,6 +109,7 @@ class Reading(BaseModel):
         default=None, description="The index whose members the entities are (a loop over a list)."
     )
     amount: float | None = Field(default=None, description="A sum invested at the start.")
+    days: int | None = Field(default=None, description="How many best/worst days were asked for.")
     both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
     rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
     model: str = "arima"
@@ -183,7 +185,7 @@ def read_question(
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
-    _read_metrics(reading, parsed)
+    _read_metrics(reading, parsed, vocab)
     _read_members(reading, catalog)
     _read_window(reading, parsed)
     if not live and (said := live_only_message(reading.metrics, reading.entities, reading.zh)):
@@ -284,9 +286,6 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.normalize = parsed.has("cue:normalize")
     reading.amount = read_amount(parsed.text)
     reading.rolling = parsed.has("cue:rolling")
-    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
-    if reading.both_ends:
-        reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
     if parsed.has("cue:model_ets"):
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
@@ -301,6 +300,10 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             reading.rank = True  # "top 5", 前三名: a ranking even without a ranking word
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
             break
+    # After the count: "前三名和后三名" is a ranking because of its count alone.
+    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
+    if reading.both_ends:
+        reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
     lengths = [
         int(n) for m in _LENGTH_LIST.finditer(parsed.text) for n in re.findall(r"\d+", m.group(1))
     ]
@@ -384,7 +387,7 @@ def _scope(
 _MODIFIERS = {"mean", "median", "stats", "forecast"}
 
 
-def _read_metrics(reading: Reading, parsed: Parsed) -> None:
+def _read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     for metric, hit in parsed.group("metric"):
         if metric not in metrics:
@@ -393,8 +396,17 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
     metrics = _drop_qualifiers(metrics, parsed)
     rates = reading.entities and all(e.kind in ("macro", "factor") for e in reading.entities)
-    if rates and "return" in metrics:
-        # A bond yield (收益率) or a factor's return series: its values are what is asked.
+    compounding = rates and all(e.measure == "returns" for e in reading.entities)
+    if compounding and "return" in metrics and not reading.frequency:
+        # A factor's return over a window is its monthly returns compounded, one figure.
+        metrics = list(dict.fromkeys("cumulative_return" if m == "return" else m for m in metrics))
+        reading.trace.append(
+            "收益率序列在区间内复利累计：∏(1 + r) − 1"
+            if reading.zh
+            else "a series of returns over a window → compounded: ∏(1 + r) − 1"
+        )
+    elif rates and "return" in metrics:
+        # A bond yield (收益率) or a factor's monthly returns: its values are what is asked.
         metrics = list(dict.fromkeys("value" if m == "return" else m for m in metrics))
         reading.trace.append("a yield, rate or return series: its values")
     if "value" in metrics and any(m not in _MODIFIERS | {"value", "close"} for m in metrics):
@@ -415,7 +427,17 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
         # "correlated returns", "volatility of returns": the returns are the input, not a chart.
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
-    metrics, refined = refine(metrics, parsed, annualize=reading.annualize, zh=reading.zh)
+    days = read_day_ask(parsed.text, vocab.time.numbers)
+    if days is not None:
+        reading.days = days.n or days.count
+    metrics, refined = refine(
+        metrics,
+        parsed,
+        annualize=reading.annualize,
+        zh=reading.zh,
+        days=days,
+        amount=reading.amount,
+    )
     reading.trace.extend(refined)
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:

@@ -6,10 +6,7 @@ or median of them).
 
 from __future__ import annotations
 
-import re
-
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.numbers import read_number
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import ZH_STAT
 from datapilot.brains.offline.planning.performance import PerformanceMeasures
@@ -21,9 +18,6 @@ _CHANGES = {
     "mom": ("the previous month", "上个月", Duration(1, "month")),
     "pop": ("the previous period of the data", "上一期", Duration(1, "year")),
 }
-_COUNT = re.compile(
-    r"(?i)\b(?:best|worst|top|bottom)\s+(\d+|[a-z]+)\s+(?:trading\s+)?(?:days?|sessions?)\b"
-)
 DEFAULT_INVESTMENT = 10_000.0
 
 
@@ -81,11 +75,7 @@ class AskedMeasures(PerformanceMeasures):
             return
         which = {"worst_day", "best_day"} & set(r.metrics)
         side = "both" if len(which) == 2 else ("worst" if "worst_day" in which else "best")
-        n = (
-            r.top_k
-            or self._day_count()
-            or (5 if re.search(r"(?i)days|sessions|几天", r.text) else 1)
-        )
+        n = r.days or r.top_k or 1
         data = self.levels(for_returns=True, freq="daily")
         days = self.builder.add(
             "extreme_days",
@@ -106,14 +96,6 @@ class AskedMeasures(PerformanceMeasures):
                 f"按日收益率（%）找出{n}天 → 表格",
             )
         )
-
-    def _day_count(self) -> int | None:
-        """The count in "best 3 days", which the time grammar may have taken for a length."""
-        found = _COUNT.search(self.r.text)
-        if not found:
-            return None
-        count = read_number(found.group(1), {})
-        return int(count) if count and count >= 1 else None
 
     def _investment(self) -> None:
         """The value over time of a sum invested at the base close, and its final value."""

@@ -113,11 +113,9 @@ class PlannerBase:
                     )
                 )
             else:
-                field = (
-                    "adj_close"
-                    if for_returns and not any(e.kind == "index" for e in prices)
-                    else "close"
-                )
+                # Returns cross splits and dividends on adjusted closes; an index (or an import
+                # without adjusted closes) falls back to its close inside `get_prices`.
+                field = "adj_close" if for_returns else "close"
                 parts.append(
                     self.builder.add(
                         "get_prices",

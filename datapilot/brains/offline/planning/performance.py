@@ -8,7 +8,7 @@ from typing import Any
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.planning.base import ZH_STAT, PlannerBase, iso
+from datapilot.brains.offline.planning.base import ZH_FREQ, ZH_STAT, PlannerBase, iso
 
 # The column a ranking sorts by, as said in each language.
 _RANK_WORDS = {
@@ -63,7 +63,17 @@ class PerformanceMeasures(PlannerBase):
             if not r.table_only:
                 chart = "plot_line" if period == "daily" else "plot_bar"
                 self._chart(chart, series, self._title("returns"))
-            self.trace.append(f"{period} returns → {'line' if period == 'daily' else 'bar'} chart")
+            if period != "daily":
+                # Each month's, quarter's or year's return is a figure the user reads off: a
+                # table of them, not only bars.
+                self._table(series, self._title("returns"))
+            daily = period == "daily"
+            self.trace.append(
+                self._say(
+                    f"{period} returns → {'line chart' if daily else 'bar chart and a table'}",
+                    f"{ZH_FREQ[period]}收益率 → {'折线图' if daily else '柱状图和表格'}",
+                )
+            )
             return
         if metric == "return" and len(r.entities) == 1:
             table = self.builder.add(

@@ -1,0 +1,154 @@
+"""Questions about single days: "Apple's 3 best days", "which day was JPMorgan's best",
+"best and worst day of Walmart", 涨幅最大的5天, 跌幅最大的3个交易日, 表现最差的一天.
+
+The rule is grammatical, not a list of phrases: a superlative (best / worst, biggest gain or
+drop, 涨幅最大 / 跌幅最大, 最好 / 最差) attached to a day word (day, session, 天, 交易日) asks for
+the days with the largest daily return on that side, optionally with a count. What the rule
+finds also says which measure words it used up ("涨幅" in 涨幅最大的5天 is not a period return).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
+
+Side = str  # "best" | "worst"
+
+_BEST_EN = r"best|top|strongest"
+_WORST_EN = r"worst|bottom|weakest"
+_UP_EN = r"gain|gains|rise|rises|jump|jumps|rally|rallies|increase|increases|advance|advances"
+_DOWN_EN = (
+    r"drop|drops|fall|falls|loss|losses|decline|declines|plunge|plunges|selloff|selloffs|"
+    r"sell-off|sell-offs|slide|slides|crash|crashes"
+)
+_ROSE_EN = r"rise|rose|risen|gain|gained|jump|jumped|rally|rallied|climb|climbed|surge|surged"
+_FELL_EN = (
+    r"fall|fell|fallen|drop|dropped|lose|lost|decline|declined|plunge|plunged|slump|slumped|"
+    r"tumble|tumbled|sink|sank|crash|crashed"
+)
+_DAY_EN = r"(?:trading\s+)?(?:days?|sessions?)"
+_BIG_EN = r"biggest|largest|sharpest|greatest|steepest|worst|best|strongest"
+
+_BEST_ZH = (
+    r"涨幅最大|涨幅最高|涨得最多|涨最多|上涨最多|收益最高|收益率最高|表现最好|表现最佳|"
+    r"最好|最佳|最强"
+)
+_WORST_ZH = (
+    r"跌幅最大|跌幅最深|跌得最多|跌最多|下跌最多|收益最低|收益率最低|表现最差|亏损最大|"
+    r"最差|最糟|最惨|最弱"
+)
+_COUNT_ZH = rf"(?:\d+|{ZH_NUMERAL}|几)"
+_DAY_ZH = r"(?:个)?(?:交易日|天|日子)"
+
+
+@dataclass(frozen=True)
+class DayAsk:
+    """The sides asked for, the count said (None when none was), and the text it came from."""
+
+    sides: frozenset[Side]
+    n: int | None
+    plural: bool
+    spans: tuple[tuple[int, int], ...]
+
+    @property
+    def which(self) -> str:
+        """`extreme_days`' `which`: best, worst or both."""
+        return "both" if len(self.sides) == 2 else next(iter(self.sides))
+
+    @property
+    def count(self) -> int:
+        """The days to show: the count said, else 5 for "days" / 几天, else 1."""
+        return self.n or (5 if self.plural else 1)
+
+
+@lru_cache(maxsize=4)
+def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ...]:
+    count = en_number_pattern(dict(numbers))
+    side = rf"(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:and|&|or)\s+(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
+    return (
+        # "best day", "best and worst day", "worst 3 trading days", "top five sessions"
+        re.compile(rf"(?i)\b{side}\s+(?:(?P<n>{count})\s+)?(?P<day>{_DAY_EN})\b"),
+        # "5 best days", "the three worst trading days"
+        re.compile(rf"(?i)(?<![\w.])(?P<n>{count})\s+{side}\s+(?P<day>{_DAY_EN})\b"),
+        # "which day was JPMorgan's best", "what session was the worst for Apple"
+        re.compile(
+            rf"(?i)\b(?:which|what)\s+(?P<day>{_DAY_EN}|dates?)\b[^.?;!]{{0,40}}?\b{side}\b"
+        ),
+        # "on which day did Apple fall the most"
+        re.compile(
+            rf"(?i)\b(?:which|what)\s+(?P<day>{_DAY_EN}|dates?)\b[^.?;!]{{0,40}}?\b"
+            rf"(?:(?P<up>{_ROSE_EN})|(?P<down>{_FELL_EN}))\s+(?:the\s+)?most\b"
+        ),
+        # "the days with the biggest drops", "sessions of the largest gains"
+        re.compile(
+            rf"(?i)\b(?P<day>{_DAY_EN})\s+(?:with|of)\s+the\s+(?:{_BIG_EN})\s+"
+            rf"(?:(?:one|single)[- ]day\s+|daily\s+)?(?:(?P<up>{_UP_EN})|(?P<down>{_DOWN_EN}))\b"
+        ),
+        # "the 5 biggest one-day drops", "largest daily gains", "sharpest single-day falls"
+        re.compile(
+            rf"(?i)(?:(?<![\w.])(?P<n>{count})\s+)?\b(?:{_BIG_EN})\s+(?P<day>(?:one|single)[- ]day|"
+            rf"daily|day's|days')\s+(?:(?P<up>{_UP_EN}|moves?)|(?P<down>{_DOWN_EN}))\b"
+        ),
+        # 涨幅最大的5天, 跌幅最大的3个交易日, 表现最差的一天, 最好和最差的交易日
+        re.compile(
+            rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
+            rf"的?(?:是)?(?:哪)?(?P<n>{_COUNT_ZH})?(?P<day>{_DAY_ZH})"
+        ),
+        # 哪一天涨得最多, 哪个交易日跌幅最大, 在哪天表现最差
+        re.compile(
+            rf"哪(?:一|个)?(?P<day>交易日|天|日)[^,，。？?;；]{{0,8}}?(?P<s1>{_BEST_ZH}|{_WORST_ZH})"
+        ),
+        # 单日涨幅最大的5天 is caught above; 单日跌幅最大 / 日涨幅最大 without a day count
+        re.compile(
+            r"(?<![今昨当本每])(?P<day>单日|日)(?:(?P<up>涨幅|涨)|(?P<down>跌幅|跌))(?:最大|最多|最高)"
+        ),
+    )
+
+
+def _side(word: str) -> Side:
+    if re.fullmatch(rf"(?i){_WORST_EN}", word) or re.fullmatch(_WORST_ZH, word):
+        return "worst"
+    return "best"
+
+
+def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
+    """The best/worst-days request in `text`, or None when the question asks no such thing."""
+    sides: set[Side] = set()
+    counts: list[int] = []
+    plural = False
+    spans: list[tuple[int, int]] = []
+    words = {w: n for w, n in numbers.items() if w not in ("a", "an")}
+    for pattern in _patterns(tuple(sorted(words.items()))):
+        for match in pattern.finditer(text):
+            groups = {k: v for k, v in match.groupdict().items() if v}
+            sides.update(_side(groups[key]) for key in ("s1", "s2") if key in groups)
+            if "up" in groups:
+                moves = groups["up"].lower().startswith("move")  # "biggest daily moves": both
+                sides.update(("best", "worst") if moves else ("best",))
+            if "down" in groups:
+                sides.add("worst")
+            said = groups.get("n")
+            if said and said != "几":
+                value = read_number(said, words)
+                if value and value >= 1:
+                    counts.append(int(value))
+            day = groups.get("day", "").lower().rstrip("'")
+            plural = plural or said == "几" or day.endswith(("days", "sessions", "dates"))
+            spans.append(match.span())
+    if not sides:
+        return None
+    return DayAsk(
+        sides=frozenset(sides),
+        n=max(counts) if counts else None,
+        plural=plural,
+        spans=tuple(spans),
+    )
+
+
+def inside(spans: tuple[tuple[int, int], ...], start: int, end: int) -> bool:
+    """Whether [start, end) lies within one of `spans`."""
+    return any(s <= start and end <= e for s, e in spans)
