@@ -193,8 +193,9 @@ def expected(spec: dict[str, Any]) -> Expected:
                 out.dates.append(day.strftime("%Y-%m-%d"))
         elif measure == "growth":
             out.add(spec.get("amount", 10000.0) * values.iloc[-1] / values.iloc[0])
-        elif measure in {"monthly_returns", "yearly_returns"}:
-            for value in _table_returns(values, "M" if measure == "monthly_returns" else "Y"):
+        elif measure in {"monthly_returns", "quarterly_returns", "yearly_returns"}:
+            period = {"monthly_returns": "M", "quarterly_returns": "Q", "yearly_returns": "Y"}
+            for value in _table_returns(values, period[measure]):
                 out.add(value)
         elif measure == "mean_daily_return":
             out.add(daily.mean())

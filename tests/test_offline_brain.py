@@ -523,7 +523,9 @@ async def test_chinese_summary_reads_as_chinese(data) -> None:  # type: ignore[n
     context = QuestionContext(today=date(2009, 9, 30), brain="offline")
     summary = (await ask("美国1990年代的实际GDP走势", context)).summary or ""
     # Changed: a level is now said from its latest value first ("… 在1999-10-01为 …").
-    assert summary.startswith("实际GDP（GDPC1）在") and "1990-01-01的" in summary
+    # Changed again: the change over a calendar period runs from the observation before it (the
+    # README's convention for every return), so the 1990s are measured from 1989-10-01.
+    assert summary.startswith("实际GDP（GDPC1）在") and "较1989-10-01的" in summary
     assert "十亿美元" in summary
     assert "US real GDP" not in summary and "billions" not in summary
     context = QuestionContext(today=TODAY, brain="offline")

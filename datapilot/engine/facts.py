@@ -105,15 +105,21 @@ def _frame_facts(frame: pd.DataFrame) -> list[Fact]:
     if kind == "stats":
         return _cell_facts(frame, unit)
     if kind in {"timeseries", "indicator"} and isinstance(frame.index, pd.DatetimeIndex):
+        bases = frame.attrs.get("base") or {}
         return [
             fact
             for column in list(_numeric(frame).columns)[:MAX_SERIES_COLUMNS]
-            for fact in _series_facts(str(column), frame[column], unit)
+            for fact in _series_facts(str(column), frame[column], unit, bases.get(column))
         ]
     return _cell_facts(frame, unit)
 
 
-def _series_facts(subject: str, series: pd.Series, unit: str | None) -> list[Fact]:
+def _series_facts(
+    subject: str, series: pd.Series, unit: str | None, base: dict[str, Any] | None = None
+) -> list[Fact]:
+    """First, last, change, high and low of one column. With a `base` (the observation before
+    the window that its returns start from, `attrs["base"]`), the change runs from the base, as
+    every return of the window does; the high and low stay inside the window."""
     series = pd.to_numeric(series, errors="coerce").dropna()
     if series.empty:
         return []
@@ -121,6 +127,9 @@ def _series_facts(subject: str, series: pd.Series, unit: str | None) -> list[Fac
     first, last = float(series.iloc[0]), float(series.iloc[-1])
     high_at, low_at = series.idxmax(), series.idxmin()
     percent = bool(unit and unit.lower() in _PERCENT_UNITS)
+    if base and not percent and pd.Timestamp(base["date"]) < first_at:
+        first_at, first = pd.Timestamp(base["date"]), float(base["value"])
+        series = pd.concat([pd.Series([first], index=[first_at]), series])
     facts = [
         _fact(subject, "first", first, unit, _iso(first_at)),
         _fact(subject, "last", last, unit, _iso(last_at)),

@@ -34,10 +34,14 @@ class Hit:
         return [label[len(head) :] for label in self.labels if label.startswith(head)]
 
 
+_WORD_BREAK = re.compile(r"\s+|(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])")
+
+
 def phrase_pattern(phrase: str) -> str:
-    """A regex for one phrase: flexible whitespace, word boundaries on ASCII letter/digit ends."""
-    words = [re.escape(word) for word in phrase.split()]
-    body = r"\s+".join(words)
+    """A regex for one phrase: flexible whitespace, word boundaries on ASCII letter/digit ends.
+    A hyphen between two words and a space are the same ("peak-to-trough", "peak to trough")."""
+    words = [re.escape(word) for word in _WORD_BREAK.split(phrase.strip())]
+    body = r"[\s-]+".join(words)
     if phrase[:1].isascii() and phrase[:1].isalnum():
         body = r"(?<![A-Za-z0-9])" + body
     if phrase[-1:].isascii() and phrase[-1:].isalnum():
@@ -95,4 +99,5 @@ class PhraseMatcher:
 
 
 def _key(phrase: str) -> str:
-    return " ".join(phrase.lower().split())
+    """The phrase's identity: lower case, with spaces and hyphens between words as one space."""
+    return " ".join(w for w in _WORD_BREAK.split(phrase.lower().strip()) if w)
