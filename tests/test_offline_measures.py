@@ -258,11 +258,220 @@ async def test_max_drawdown_is_on_daily_closes(data) -> None:  # type: ignore[no
     tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
     table = next(t for t in tables if "max_drawdown_pct" in t.columns)
     got = table.rows[0][table.columns.index("max_drawdown_pct")]
-    prices = load_sp500_dataset()["MSFT"]
-    # The window's daily closes, with or without the base (the last close of 2021).
-    expected = [
-        (w / w.cummax() - 1).min() * 100
-        for w in (prices["2022-01-01":"2022-12-31"], prices["2021-12-31":"2022-12-31"])
-    ]
-    assert any(abs(got - e) < 0.01 for e in expected), (got, expected)
+    prices = load_sp500_dataset()["MSFT"].loc[:"2022-12-31"]
+    # Changed: the base (the last close of 2021) is part of the window's closes now that it is
+    # carried with the data, so only the base-included value is right.
+    window = prices.loc["2021-12-31":]
+    assert window.index[0] == pd.Timestamp("2021-12-31")
+    expected = (window / window.cummax() - 1).min() * 100
+    assert got == pytest.approx(expected, abs=0.01)
     assert not pd.isna(got) and got < -20
+
+
+# ---- best / worst days, read by grammar ----------------------------------------------------
+
+
+@needs("extreme_days")
+@pytest.mark.parametrize(
+    ("question", "which", "n"),
+    [
+        ("On which day did Microsoft fall the most in 2020?", "worst", 1),
+        ("What day was Pfizer's worst in 2021?", "worst", 1),
+        ("the three worst trading days for Exxon in 2020", "worst", 3),
+        ("Coca-Cola's best and worst sessions in 2019", "both", 5),
+        ("the days with the largest drops for JPMorgan in 2020", "worst", 5),
+        ("标普500 2020年哪一天跌得最多", "worst", 1),
+        ("苹果2020年表现最好的3个交易日", "best", 3),
+        ("可口可乐2019年涨幅最大和跌幅最大的一天", "both", 1),
+        ("雪佛龙2021年涨得最多的两天", "best", 2),
+    ],
+)
+def test_days_are_read_from_a_superlative_and_a_day_word(
+    brain: OfflineBrain, question: str, which: str, n: int
+) -> None:
+    u = understand(brain, question)
+    (args,) = calls(u, "extreme_days")
+    assert (args["which"], args["n"]) == (which, n)
+    # The measure word inside the phrase ("涨幅", "表现") describes the day, not a period return.
+    assert not {"period_return", "cumulative_returns", "summary_stats"} & used(u)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which of Apple and Microsoft did best over the past 5 days?",
+        "苹果和微软近5天谁涨幅最大",
+        "Apple's return over the past 10 days",
+    ],
+)
+def test_a_window_of_days_is_not_a_best_day_question(brain: OfflineBrain, question: str) -> None:
+    u = understand(brain, question)
+    assert "extreme_days" not in used(u)
+
+
+@needs("extreme_days")
+async def test_the_worst_day_is_measured_from_the_base_close(data) -> None:  # type: ignore[no-untyped-def]
+    from skfolio.datasets import load_sp500_dataset
+
+    answer = await ask(
+        "On which day did Exxon fall the most in 2020?",
+        QuestionContext(today=TODAY, brain="offline"),
+    )
+    closes = load_sp500_dataset()["XOM"].loc[:"2020-12-31"]
+    daily = closes.pct_change().loc["2020-01-01":] * 100  # the first day from 2019-12-31
+    day, value = daily.idxmin(), daily.min()
+    table = next(o for o in answer.outputs if isinstance(o, TableOutput))
+    row = table.rows[0]
+    assert str(row[table.columns.index("date")]).startswith(day.strftime("%Y-%m-%d"))
+    assert row[table.columns.index("return_pct")] == pytest.approx(value, abs=0.005)
+    assert f"{value:.2f}%" in (answer.summary or "")
+
+
+# ---- money put in, both ends, period tables -----------------------------------------------
+
+
+@needs("investment_growth")
+@pytest.mark.parametrize(
+    ("question", "amount"),
+    [
+        ("If I had put $2,500 into Coca-Cola in 2019, what is it worth now?", 2_500.0),
+        ("2019年拿5万元买可口可乐，现在值多少", 50_000.0),
+    ],
+)
+def test_an_amount_put_into_a_stock_is_an_investment(
+    brain: OfflineBrain, question: str, amount: float
+) -> None:
+    u = understand(brain, question)
+    (args,) = calls(u, "investment_growth")
+    assert args["amount"] == amount
+
+
+def test_a_price_threshold_is_not_an_investment(brain: OfflineBrain) -> None:
+    u = understand(brain, "When did Apple close above $150 in 2021?")
+    assert "investment_growth" not in used(u)
+
+
+@needs("top_bottom")
+@pytest.mark.parametrize(
+    ("question", "n"),
+    [
+        ("苹果、微软、摩根大通、美国银行、可口可乐、百事和辉瑞2021年收益率前三名和后三名", 3),
+        (
+            "Of Apple, Microsoft, JPMorgan, Bank of America, Coca-Cola, Pepsi and Pfizer, the top "
+            "three and bottom three by return in 2021",
+            3,
+        ),
+        ("强生、辉瑞、默克、礼来和联合健康2020年收益率最好的两只和最差的两只", 2),
+    ],
+)
+def test_top_and_bottom_of_named_entities(brain: OfflineBrain, question: str, n: int) -> None:
+    u = understand(brain, question)
+    (args,) = calls(u, "top_bottom")
+    assert args["n"] == n
+    assert u.intent is not None and not any("unknown" in line for line in u.intent.trace)
+
+
+@pytest.mark.parametrize(
+    ("question", "period"),
+    [
+        ("Quarterly returns of Walmart in 2021", "quarterly"),
+        ("沃尔玛2019年各季度收益率", "quarterly"),
+        ("宝洁2015年到2020年逐年的收益率", "annual"),
+    ],
+)
+def test_period_returns_come_as_a_table(brain: OfflineBrain, question: str, period: str) -> None:
+    u = understand(brain, question)
+    (returns,) = calls(u, "compute_returns")
+    assert returns["period"] == period
+    assert any(t["frame"]["$ref"] == f"{period}_returns" for t in calls(u, "show_table"))
+
+
+async def test_quarterly_returns_include_the_first_quarter(data) -> None:  # type: ignore[no-untyped-def]
+    from skfolio.datasets import load_sp500_dataset
+
+    answer = await ask(
+        "Quarterly returns of Walmart in 2021", QuestionContext(today=TODAY, brain="offline")
+    )
+    closes = load_sp500_dataset()["WMT"].loc["2020-10-01":"2021-12-31"]
+    ends = closes.groupby(closes.index.to_period("Q")).last()
+    expected = (ends.pct_change().dropna() * 100).round(2).tolist()
+    assert len(expected) == 4  # Q1 runs from the 2020 year-end close
+    table = next(o for o in answer.outputs if isinstance(o, TableOutput))
+    shown = [round(float(v), 2) for row in table.rows for v in row[1:] if isinstance(v, float)]
+    assert shown == pytest.approx(expected, abs=0.011)
+
+
+# ---- words for returns, compounding, adjusted closes ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How much has Merck returned since 2019?", "How much did Pepsi go up in 2021?"],
+)
+def test_plain_verbs_of_return_ask_for_the_return(brain: OfflineBrain, question: str) -> None:
+    u = understand(brain, question)
+    assert "period_return" in used(u)
+
+
+def test_hyphenated_and_spaced_phrases_are_the_same(brain: OfflineBrain) -> None:
+    for question in (
+        "Largest peak-to-trough fall of Apple in 2022",
+        "Largest peak to trough fall of Apple in 2022",
+    ):
+        assert "max_drawdown" in used(understand(brain, question))
+
+
+def test_average_daily_return_in_chinese(brain: OfflineBrain) -> None:
+    u = understand(brain, "微软2021年日均收益率")
+    (mean,) = calls(u, "mean")
+    assert mean["frame"]["$ref"] == "daily_returns"
+
+
+async def test_a_factor_return_over_a_year_is_compounded(data) -> None:  # type: ignore[no-untyped-def]
+    import arch.data.frenchdata
+
+    answer = await ask(
+        "What did the SMB factor return in 2010?",
+        QuestionContext(today=date(2018, 12, 31), brain="offline"),
+    )
+    french = arch.data.frenchdata.load()
+    months = pd.to_datetime(french.index.asi8.astype(str), format="%Y%m")
+    smb = pd.Series(french["SMB"].to_numpy(), index=months).loc["2010-01-01":"2010-12-31"]
+    expected = ((1 + smb / 100).prod() - 1) * 100
+    assert answer.status == "ok"
+    assert f"{expected:.2f}%" in (answer.summary or "")
+
+
+async def test_returns_of_a_stock_beside_an_index_use_adjusted_closes(data) -> None:  # type: ignore[no-untyped-def]
+    from skfolio.datasets import load_sp500_dataset, load_sp500_index
+
+    answer = await ask(
+        "Compare the cumulative returns of Apple and the S&P 500 in 2005",
+        QuestionContext(today=TODAY, brain="offline"),
+    )
+    # Apple split 2:1 in February 2005: only adjusted closes give its real return.
+    apple = load_sp500_dataset()["AAPL"].loc[:"2005-12-31"]
+    index = load_sp500_index()["SP500"].loc[:"2005-12-31"]
+    summary = answer.summary or ""
+    for closes in (apple, index):
+        base = closes.loc[:"2004-12-31"].iloc[-1]
+        assert f"{(closes.iloc[-1] / base - 1) * 100:.2f}%" in summary, summary
+
+
+async def test_a_price_summary_measures_the_change_from_the_base(data) -> None:  # type: ignore[no-untyped-def]
+    from skfolio.datasets import load_sp500_dataset
+
+    answer = await ask("Home Depot in 2019", QuestionContext(today=TODAY, brain="offline"))
+    closes = load_sp500_dataset()["HD"].loc[:"2019-12-31"]
+    base = closes.loc[:"2018-12-31"]
+    change = (closes.iloc[-1] / base.iloc[-1] - 1) * 100
+    summary = answer.summary or ""
+    assert f"{change:.2f}%" in summary and base.index[-1].strftime("%Y-%m-%d") in summary
+
+
+def test_a_year_before_a_measure_is_its_window_not_an_end(brain: OfflineBrain) -> None:
+    question = "Top two and bottom two of Apple, Microsoft, Pfizer, Merck, Chevron by 2021 return"
+    u = understand(brain, question)
+    assert u.intent is not None
+    assert (str(u.intent.start), str(u.intent.end)) == ("2021-01-01", "2021-12-31")
+    assert calls(u, "top_bottom")[0]["n"] == 2

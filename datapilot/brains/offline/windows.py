@@ -870,8 +870,10 @@ class Grammar:
             assert first is not None  # a period's dates are set (or inferred) by now
             return clause(None, first - timedelta(days=1), "before")
         until = self._ends_with("until", before)
-        if until and not (atom.rule.startswith("word_") and until.group(0).strip() == "by"):
-            # ("sort by YTD return": "by" before this year, YTD … is no "until")
+        by = until is not None and until.group(0).strip().lower() == "by"
+        if until and not (by and (atom.rule.startswith("word_") or _MEASURE_AFTER.match(after))):
+            # ("sort by YTD return", "rank by 2021 return": the period names the measure's
+            # window, not an end date)
             start_at = lo + until.start()
             return clause(None, last, "until")
         return clause(first, last, "period")
@@ -879,6 +881,13 @@ class Grammar:
     def _fullmatch(self, marker: Marker, gap: str) -> bool:
         gap = gap.strip()
         return bool(gap) and bool(self.markers[marker].fullmatch(gap))
+
+
+# A measure right after a period ("by 2021 return"): the period qualifies it.
+_MEASURE_AFTER = re.compile(
+    r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|calendar[- ]year\s+)?"
+    r"(?:returns?|performance|gains?|losses|change|growth|volatility|drawdowns?)\b"
+)
 
 
 # --- public API ----------------------------------------------------------------------------------

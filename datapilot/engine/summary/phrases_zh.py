@@ -42,6 +42,7 @@ MEASURE_ZH: dict[str, str] = {
     "annual_return_pct": "年化收益率",
     "annual_volatility_pct": "年化波动率",
     "annualized_return_pct": "年化收益率",
+    "annualized_volatility_pct": "年化波动率",
     "beta": "贝塔",
     "r2": "R²",
 }
@@ -129,6 +130,22 @@ _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
     (re.compile(r"(?P<x>.+) fundamentals \((?P<p>.+)\)"), lambda m, zh: f"{zh(m['x'])}财务数据"),
     (re.compile(r"News about (?P<x>.+)"), lambda m, zh: f"{zh(m['x'])}相关新闻"),
     (re.compile(r"(?P<x>.+) NAV"), lambda m, zh: f"{zh(m['x'])}净值"),
+    (
+        re.compile(r"Top and bottom (?P<n>\d+) by (?P<c>\w+)"),
+        lambda m, zh: f"按{MEASURE_ZH.get(m['c'], m['c'])}的前{m['n']}名和后{m['n']}名",
+    ),
+    (
+        re.compile(r"(?P<w>Best and worst|Best|Worst) daily returns"),
+        lambda m, zh: {"Best": "涨幅最大的交易日", "Worst": "跌幅最大的交易日"}.get(
+            m["w"], "涨跌幅最大的交易日"
+        ),
+    ),
+    (re.compile(r"Growth of (?P<a>[\d,]+) invested"), lambda m, zh: f"投入{m['a']}的价值走势"),
+    (
+        re.compile(r"Sharpe ratio \(risk-free rate (?P<r>.+) a year\)"),
+        lambda m, zh: f"夏普比率（无风险利率每年{m['r']}）",
+    ),
+    (re.compile(r"Annualised volatility.*"), lambda m, zh: "年化波动率"),
 ]
 
 
