@@ -475,3 +475,41 @@ def test_a_year_before_a_measure_is_its_window_not_an_end(brain: OfflineBrain) -
     assert u.intent is not None
     assert (str(u.intent.start), str(u.intent.end)) == ("2021-01-01", "2021-12-31")
     assert calls(u, "top_bottom")[0]["n"] == 2
+
+
+@needs("extreme_days")
+def test_a_single_day_phrase_with_fillers(brain: OfflineBrain) -> None:
+    u = understand(brain, "What was the worst single day for Bank of America in 2008?")
+    (args,) = calls(u, "extreme_days")
+    assert (args["which"], args["n"]) == ("worst", 1)
+
+
+@needs("top_bottom")
+@pytest.mark.parametrize(
+    ("question", "n"),
+    [
+        ("强生、辉瑞、默克、礼来和联合健康2021年涨幅前二和后二", 2),
+        # No count said: never more than half of the names at each end.
+        ("Of Apple, Microsoft, Exxon and Pfizer, which did best and which did worst in 2021?", 2),
+    ],
+)
+def test_both_ends_without_a_classifier_or_a_count(
+    brain: OfflineBrain, question: str, n: int
+) -> None:
+    (args,) = calls(understand(brain, question), "top_bottom")
+    assert args["n"] == n
+
+
+def test_a_time_count_is_not_a_ranking(brain: OfflineBrain) -> None:
+    u = understand(brain, "苹果、微软、埃克森美孚和辉瑞2021年前三季度的收益率")
+    assert u.intent is not None and str(u.intent.end) == "2021-09-30"
+    assert "top_bottom" not in used(u) and "rank" not in used(u)
+
+
+@needs("investment_growth")
+def test_money_put_in_years_ago_grows_until_today(brain: OfflineBrain) -> None:
+    u = understand(brain, "Value today of $10,000 put into Pfizer five years ago")
+    assert u.intent is not None
+    assert (str(u.intent.start), str(u.intent.end)) == ("2017-12-28", "2022-12-28")
+    (data,) = calls(u, "get_prices")
+    assert data["base"] == "on_or_before"  # bought at that day's close

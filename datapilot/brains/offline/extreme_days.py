@@ -30,7 +30,8 @@ _FELL_EN = (
     r"fall|fell|fallen|drop|dropped|lose|lost|decline|declined|plunge|plunged|slump|slumped|"
     r"tumble|tumbled|sink|sank|crash|crashed"
 )
-_DAY_EN = r"(?:trading\s+)?(?:days?|sessions?)"
+# "day", "trading days", "single day", "one-day session"
+_DAY_EN = r"(?:(?:single|one|trading|market)[-\s]+){0,2}(?:days?|sessions?)"
 _BIG_EN = r"biggest|largest|sharpest|greatest|steepest|worst|best|strongest"
 
 _BEST_ZH = (

@@ -44,7 +44,7 @@ _PUT_IN = re.compile(
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
 _BOTH_ENDS = re.compile(
     r"(?i)\b(?:top|best|highest|strongest|gainers)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)"
-    r"\s+(?:the\s+)?(?:\d+\s+|[a-z]+\s+)?(?:bottom|worst|lowest|weakest|losers)\b"
+    r"\s+(?:the\s+)?(?:(?:\d+|[a-z]+)\s+){0,3}?(?:bottom|worst|lowest|weakest|losers)\b"
     r"|\b(?:bottom|worst|lowest|weakest)\b[^,.;?]{0,30}?\b(?:and|&|plus)\s+(?:the\s+)?"
     r"(?:\d+\s+|[a-z]+\s+)?(?:top|best|highest|strongest)\b"
     r"|前\s*(?:\d+|[一二三四五六七八九十两]+)\s*(?:名|只|个)?[^，。？]{0,6}?(?:和|与|及|、|以及)\s*"

@@ -53,6 +53,8 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
         rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
         rf"|(?<![a-z])({count})\s+{best}(?![a-z])"
         rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
+        # 前二和后二: a count with no measure word, never a time (前三季度, 前两个月)
+        rf"|前\s*(\d+|{ZH_NUMERAL})(?=\s*(?:和|与|及|、|以及)\s*(?:后|倒数))"
         rf"|{ranked_zh}\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
     )
 
@@ -188,6 +190,7 @@ def read_question(
     _read_metrics(reading, parsed, vocab)
     _read_members(reading, catalog)
     _read_window(reading, parsed)
+    _grow_to_today(reading)
     if not live and (said := live_only_message(reading.metrics, reading.entities, reading.zh)):
         reading.status, reading.message = "no_data", said
         reading.trace.append(
@@ -590,6 +593,23 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
         return
     reading.start, reading.end = default_window(reading.today)
     reading.trace.append(f"no time words → the past year, {reading.start}..{reading.end}")
+
+
+def _grow_to_today(reading: Reading) -> None:
+    """Money put in on one day ("five years ago", "on 2020-03-23") grows until today: a value
+    over a single day is not what an investment question asks."""
+    start, end = reading.start, reading.end
+    if "investment_growth" not in reading.metrics or start is None or start != end:
+        return
+    if start >= reading.today:
+        return
+    reading.end = reading.today
+    reading.base = "on_or_before"  # bought at that day's close
+    reading.trace.append(
+        f"投入日{start} → 持有至今天{reading.today}"
+        if reading.zh
+        else f"invested on {start} → its value until today, {reading.today}"
+    )
 
 
 # --- lists -------------------------------------------------------------------------------------

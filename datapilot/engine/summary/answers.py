@@ -266,9 +266,11 @@ def _days_sentence(name: str, which: str, days: list[Fact], said: Said) -> str:
     w = said.w
     listed = [f"{f.date}（{w.value(f)}）" if w.zh else f"{f.date} ({w.value(f)})" for f in days]
     if w.zh:
+        if len(days) == 1:
+            word = "涨幅最大" if which == "best" else "跌幅最大"
+            return f"{name}{said.when}{word}的一天是{listed[0]}。"
         word = "最好" if which == "best" else "最差"
-        count = f"{len(days)}个" if len(days) > 1 else "一"
-        return f"{name}{said.when}表现{word}的{count}交易日：{'、'.join(listed)}。"
+        return f"{name}{said.when}表现{word}的{len(days)}个交易日：{'、'.join(listed)}。"
     word = "best" if which == "best" else "worst"
     if len(days) == 1:
         return f"{_poss(name)} {word} day{_when(said)} was {listed[0]}."

@@ -166,7 +166,9 @@ class PerformanceMeasures(PlannerBase):
             self.missing("top_bottom", "the top and the bottom of a ranking", "首尾排名")
             return
         if r.both_ends:
-            n = r.top_k or 3
+            # No count said: three each, but never more than half the names, so both ends
+            # stay apart (four names → the top 2 and the bottom 2).
+            n = r.top_k or max(1, min(3, len(r.entities) // 2))
             ranked = self.builder.add(
                 "top_bottom",
                 {"frame": frame(cross), "by": by, "n": n},
