@@ -513,3 +513,36 @@ def test_money_put_in_years_ago_grows_until_today(brain: OfflineBrain) -> None:
     assert (str(u.intent.start), str(u.intent.end)) == ("2017-12-28", "2022-12-28")
     (data,) = calls(u, "get_prices")
     assert data["base"] == "on_or_before"  # bought at that day's close
+
+
+@needs("investment_growth")
+def test_an_amount_held_in_a_name_is_an_investment(brain: OfflineBrain) -> None:
+    u = understand(
+        brain, "How much money would I have made with $5,000 in Procter & Gamble from 2015 to 2020?"
+    )
+    (args,) = calls(u, "investment_growth")
+    assert args["amount"] == 5_000.0
+
+
+@needs("investment_growth")
+def test_a_date_later_this_year_beside_a_past_one_is_until_today(brain: OfflineBrain) -> None:
+    u = understand(
+        brain, "What is $20k in Coca-Cola bought at the end of 2018 worth at the end of 2022?"
+    )
+    assert u.intent is not None and str(u.intent.end) == "2022-12-28"
+    assert "investment_growth" in used(u) and not any("forecast" in i for i in used(u))
+
+
+@needs("investment_growth")
+async def test_growth_of_an_amount_in_an_index_is_no_index_points(data) -> None:  # type: ignore[no-untyped-def]
+    from skfolio.datasets import load_sp500_index
+
+    answer = await ask(
+        "Growth of 10000 dollars invested in the S&P 500 since 2010",
+        QuestionContext(today=TODAY, brain="offline"),
+    )
+    assert "pct_change" not in {c.interface for c in answer.plan.calls()}  # "growth" of money
+    index = load_sp500_index()["SP500"].loc[:"2022-12-28"]
+    final = 10_000 * index.iloc[-1] / index.loc[:"2009-12-31"].iloc[-1]
+    summary = answer.summary or ""
+    assert f"{final:,.2f}" in summary and "index points" not in summary

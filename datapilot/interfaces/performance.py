@@ -8,6 +8,7 @@ its return all count. Percentages keep full precision; formatting is the summary
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 import numpy as np
@@ -259,12 +260,14 @@ def investment_growth(
         raise InterfaceError("The amount invested must be positive.")
     out = growth(frame) * amount
     units = {str(v) for v in frame.attrs.get("units", {}).values() if v}
-    currency = units.pop() if len(units) == 1 and not is_returns(frame) else ""
+    unit = units.pop() if len(units) == 1 and not is_returns(frame) else ""
+    # Money is in a currency ("USD"); an index's points or a rate are no unit for it.
+    currency = unit if re.fullmatch(r"[A-Z]{3}", unit) else ""
     return derive(
         out,
         frame,
         kind="timeseries",
-        unit=currency or "value",
+        unit=currency,
         title=f"Growth of {amount:,.0f} invested",
         amount=amount,
     )

@@ -36,9 +36,12 @@ _AMOUNT_ZH = re.compile(
     rf"(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千|百)?\s*(?:元|块|美元|美金|人民币)"
     rf"|(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千)(?![元块美人\d])"
 )
-# Verbs that put money into something; beside an amount they ask what it grew to.
+# Verbs that put money into something, or an amount held "in" a name ("$5,000 in P&G"); beside
+# an amount they ask what it grew to.
 _PUT_IN = re.compile(
     r"(?i)\b(?:invest\w*|put|putting|bought|buy|buying|placed|parked|plough\w*|plow\w*)\b"
+    r"|(?:\$\s*[\d,.]+\s*(?:k|m|thousand|million)?|\b(?:usd|dollars|bucks))\s+(?:worth\s+)?"
+    r"(?:in|into|of)\s+(?![\d'’])"  # "$5,000 in P&G", never "above $150 in 2021"
     r"|投资|投入|买入|买了|买|入手|本金|持有"
 )
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
@@ -113,8 +116,11 @@ def refine(
             f"投入{amount:,.0f} → 投资增值" if zh else f"{amount:,.0f} put in → its value over time"
         )
     if "investment_growth" in metrics:
-        # The value of the investment is the answer; a price or return word only describes it.
+        # The value of the investment is the answer; a price, return or "growth" word only
+        # describes it ("growth of $10,000").
         metrics = [m for m in metrics if m not in ("close", "return", "cumulative_return")]
+        if all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):
+            metrics = [m for m in metrics if m != "yoy"]
     if days is not None:
         asked = {"best": ["best_day"], "worst": ["worst_day"], "both": ["worst_day", "best_day"]}
         added = [m for m in asked[days.which] if m not in metrics]

@@ -688,6 +688,16 @@ class Grammar:
             windows.append((clause.start, clause.end))
             bases.append(clause.base)
             named.append(atom.rule == "named" and clause.rule != "range")
+        if reading.future and windows and reading.future[0].year == today.year:
+            # "bought at the end of 2018, worth at the end of 2022?" asked on 2022-12-28: a
+            # point later this year beside a past start reads as "until now", not a forecast.
+            windows.append((None, today))
+            bases.append("before")
+            named.append(False)
+            reading.notes.append(
+                f"a date later this year beside a past one: until today, {today.isoformat()}"
+            )
+            reading.future = None
         if any(named) and not all(named):
             # Dates written out are more precise than a named episode: "the great recession,
             # from 2007 through 2008" means 2007–2008.
