@@ -49,7 +49,10 @@ def test_dashboard_widgets_are_listed_with_their_current_arguments() -> None:
     assert widgets["stock_price"].primary and widgets["stock_price"].params == {"symbol": "TSLA"}
     assert not widgets["company_news"].primary
     assert widgets["company_news"].params == {"symbol": "TSLA", "start_date": "2024-01-01"}
-    assert "historical_price" not in widgets  # "extra" sources are not on the dashboard
+    # Changed: "extra" sources are listed now (they can be fetched with get_extra_widget_data),
+    # marked as not on the dashboard.
+    assert widgets["historical_price"].extra and not widgets["historical_price"].primary
+    assert not widgets["stock_price"].extra
     assert prepared.context.tables == []
 
 

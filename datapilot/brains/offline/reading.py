@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.client_tables import find_tables, table_columns
+from datapilot.brains.offline.client_tables import find_tables, table_columns, widgets_to_fetch
 from datapilot.brains.offline.messages import (
     coverage_message,
     edge_note,
@@ -139,18 +139,31 @@ def read_question(
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
 
-    tables, table_trace = find_tables(text, context.tables, parsed.hits, bool(parsed.entities))
+    entity_ids = [e.id for e in parsed.entities]
+    tables, table_trace, claimed = find_tables(text, context.tables, parsed.hits, entity_ids)
     reading.tables = tables
     reading.trace.extend(table_trace)
     if tables:
         reading.columns = table_columns(text, tables[0])
-        # A table the user sent, named in the question, is what the name means.
+        # A table the user sent, named in the question, is what the name means; a widget's
+        # data for an entity wins over bundled data for it.
         names = " ".join(t.name.casefold() for t in tables)
-        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names}
+        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names} | claimed
         reading.entities = [e for e in reading.entities if e.id not in inside]
         parsed = parsed.model_copy(
             update={"entities": [e for e in parsed.entities if e.id not in inside]}
         )
+    # The user's widgets come first: ask for the data of those the question concerns.
+    nothing_else = not (parsed.entities or parsed.unknown or parsed.has("out_of_scope"))
+    wanted, why = widgets_to_fetch(
+        text, context.widgets, context.tables, parsed.hits, entity_ids, nothing_else and not tables
+    )
+    if wanted:
+        reading.needs = WidgetDataRequest(
+            widgets=wanted, resume_state={"brain": "offline", "question": reading.question}
+        )
+        reading.trace.extend(why)
+        return reading
 
     previous = _previous_question(context.history, question)
     if previous and not parsed.has("out_of_scope"):
@@ -169,6 +182,10 @@ def read_question(
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     _read_metrics(reading, parsed)
     _read_window(reading, parsed)
+    if reading.tables and not parsed.time.explicit:
+        # The client's table is read whole: no default window applies to it.
+        reading.start = reading.end = None
+        reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
     if "beta" in reading.metrics:
         _add_market(reading, catalog)
     if reading.universe:
@@ -297,14 +314,6 @@ def _scope(
         return False
     measures = [m for m, _ in parsed.group("metric") if m != "value"]  # "data" alone is no topic
     finance = bool(measures) or parsed.has("cue:finance") or bool(parsed.foreign)
-    if context.widgets and (parsed.has("cue:client_table") or (finance and not parsed.unknown)):
-        chosen = [w for w in context.widgets if w.primary] or context.widgets[:1]
-        reading.needs = WidgetDataRequest(
-            widgets=chosen, resume_state={"brain": "offline", "question": reading.question}
-        )
-        names = ", ".join(w.name or w.widget_id for w in chosen)
-        reading.trace.append(f"the question is about dashboard data: asking for {names}")
-        return True
     if parsed.has("out_of_scope") or not finance:
         reading.status = "out_of_scope"
         reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
