@@ -154,7 +154,10 @@ def read_question(
             update={"entities": [e for e in parsed.entities if e.id not in inside]}
         )
     # The user's widgets come first: ask for the data of those the question concerns.
-    nothing_else = not (parsed.entities or parsed.unknown or parsed.has("out_of_scope"))
+    # Words the catalog does not know but a widget's name or description has are about it.
+    about = " ".join(f"{w.name} {w.description} {w.widget_id}" for w in context.widgets).casefold()
+    unknown = [u for u in parsed.unknown if u.casefold() not in about]
+    nothing_else = not (parsed.entities or unknown or parsed.has("out_of_scope"))
     wanted, why = widgets_to_fetch(
         text, context.widgets, context.tables, parsed.hits, entity_ids, nothing_else and not tables
     )
