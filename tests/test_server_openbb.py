@@ -648,3 +648,61 @@ async def test_a_request_delegated_by_copilot_is_answered_and_followed_up(
     jpm = prices["JPM"].loc["2019-12-31":"2020-12-31"]
     drawdown = (jpm / jpm.cummax() - 1).min() * 100
     assert f"{abs(drawdown):.2f}" in text_of(events)
+
+
+async def test_an_extra_data_source_fetches_what_bundled_data_lacks(
+    client: httpx.AsyncClient,
+) -> None:
+    payload = json.loads((FIXTURES / "current" / "retrieve_widget_from_dashboard.json").read_text())
+    body = human("Plot the historical price of Tesla in 2024", "2024-06-30")
+    body["widgets"] = {"primary": [], "secondary": [], "extra": payload["widgets"]["extra"]}
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    assert call["function"] == "get_extra_widget_data"
+    (source,) = call["input_arguments"]["data_sources"]
+    assert source["id"] == "historical_price" and source["input_args"]["symbol"] == "TSLA"
+    tsla = [{"date": r["date"], "close": round(r["close"] * 1.3, 2)} for r in WIDGET_ROWS]
+    with_widget_data(body, call, [tsla])
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    (y,) = chart["chart_params"]["yKey"]
+    assert [row[y] for row in chart["content"]] == [row["close"] for row in tsla]
+    assert "no bundled data" not in text_of(events)
+
+
+async def test_dashboard_widgets_are_picked_by_what_the_question_says(
+    client: httpx.AsyncClient,
+) -> None:
+    news = {
+        **PRICE_WIDGET,
+        "uuid": "c0ffee00-0000-4000-8000-000000000001",
+        "widget_id": "company_news",
+        "name": "Company News",
+        "description": "Latest news headlines about a company",
+    }
+    estimates = {**ESTIMATES_WIDGET, "uuid": "c0ffee00-0000-4000-8000-000000000002"}
+    body = human("What is the EPS consensus estimate for AAPL?", "2024-06-30")
+    # The estimates widget is listed last: it is picked by its words, not by its position.
+    body["widgets"] = {"primary": [], "secondary": [news, PRICE_WIDGET, estimates]}
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    asked = [s["id"] for s in call["input_arguments"]["data_sources"]]
+    assert asked == ["analyst_estimates"]
+
+
+async def test_a_donut_chart_of_a_table(client: httpx.AsyncClient) -> None:
+    body = human("Show the portfolio weights as a donut chart", "2024-06-30")
+    weights = {"AAPL": 0.5, "MSFT": 0.3, "XOM": 0.2}
+    body["context"] = [
+        {
+            "uuid": "9f2a3d1e-7c55-4f0e-8a55-2b7e5e0d9c12",
+            "name": "weights",
+            "description": "Portfolio weights",
+            "data": {
+                "content": "ticker,weight\n" + "".join(f"{k},{v}\n" for k, v in weights.items())
+            },
+        }
+    ]
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    params = chart["chart_params"]
+    assert params["chartType"] == "donut" and params["calloutLabelKey"] == "ticker"
+    assert {row["ticker"]: row[params["angleKey"]] for row in chart["content"]} == weights

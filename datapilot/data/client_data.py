@@ -266,4 +266,4 @@ def is_missing(value: Any) -> bool:
 def percent_written(values: Iterable[Any]) -> bool:
     """True when the present text values are written with a % sign."""
     texts = [v for v in values if isinstance(v, str) and not is_missing(v)]
-    return bool(texts) and all(v.strip().endswith("%") for v in texts)
+    return bool(texts) and all(v.strip().rstrip(")").endswith("%") for v in texts)

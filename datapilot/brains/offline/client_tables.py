@@ -114,6 +114,37 @@ def widgets_to_fetch(
     return chosen, trace
 
 
+_SYMBOL_PARAM = re.compile(r"(?i)^(symbol|ticker|symbols|tickers|code)$")
+_EXTRA_SCORE = 60
+
+
+def extra_widget_for(
+    text: str, widgets: Sequence[WidgetInfo], missing: Sequence[str]
+) -> tuple[WidgetInfo | None, str]:
+    """An extra data source (not on the dashboard) that can fetch what the bundled data lacks:
+    one with a symbol parameter whose name and description match the question, asked for with
+    the missing entity's id as its symbol."""
+    if not missing:
+        return None, ""
+    question = " ".join(sorted(_words(text) - _COMMON))
+    best: tuple[float, WidgetInfo] | None = None
+    for widget in (w for w in widgets if w.extra):
+        symbol = next((name for name in widget.params if _SYMBOL_PARAM.match(name)), None)
+        about = " ".join(sorted(_words(f"{widget.name} {widget.description}") - _COMMON))
+        if symbol is None or not question or not about:
+            continue
+        score = float(fuzz.token_set_ratio(question, about))
+        if score >= _EXTRA_SCORE and (best is None or score > best[0]):
+            best = (score, widget)
+    if best is None:
+        return None, ""
+    score, widget = best
+    symbol = next(name for name in widget.params if _SYMBOL_PARAM.match(name))
+    chosen = widget.model_copy(update={"params": {**widget.params, symbol: missing[0]}})
+    why = f'no bundled data for {missing[0]}: asking the data source "{widget.name}" for it'
+    return chosen, f"{why} (score {score:.0f})"
+
+
 def _secondary_score(text: str, widget: WidgetInfo, entity_ids: Sequence[str]) -> float:
     """How well the question matches a dashboard widget the user did not select: its name and
     description by rapidfuzz, a named parameter value adding to it."""

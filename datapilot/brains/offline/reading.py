@@ -14,7 +14,12 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.client_tables import find_tables, table_columns, widgets_to_fetch
+from datapilot.brains.offline.client_tables import (
+    extra_widget_for,
+    find_tables,
+    table_columns,
+    widgets_to_fetch,
+)
 from datapilot.brains.offline.messages import (
     coverage_message,
     edge_note,
@@ -195,6 +200,14 @@ def read_question(
         _narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
         _check_availability(reading)
+        missing = [e.id for e in reading.entities if not e.available]
+        extra, because = extra_widget_for(text, context.widgets, missing)
+        if reading.status == "no_data" and extra is not None:
+            reading.needs = WidgetDataRequest(
+                widgets=[extra], resume_state={"brain": "offline", "question": reading.question}
+            )
+            reading.trace.append(because)
+            return reading
     reading.rewritten = _rewritten(reading, parsed)
     return reading
 

@@ -10,6 +10,7 @@ are drawn as extra lines.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Literal
 
 from openbb_ai import chart, table
@@ -43,8 +44,15 @@ def table_artifact(output: TableOutput, name: ArtifactNamer) -> MessageArtifactS
     )
 
 
-def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArtifactSSE]:
-    """A chart output as one or more artifacts the Workspace can draw."""
+# A pie the user called a donut is drawn as one (the Workspace draws both).
+DONUT_WORDS = re.compile(r"(?i)(?<![a-z])(?:donut|doughnut)s?(?![a-z])|环形图|甜甜圈")
+
+
+def chart_artifacts(
+    output: ChartOutput, name: ArtifactNamer, *, donut: bool = False
+) -> list[MessageArtifactSSE]:
+    """A chart output as one or more artifacts the Workspace can draw; pies as donuts when
+    `donut`."""
     spec = output.spec
     artifacts: list[MessageArtifactSSE] = []
     for index, (panel, overlays) in enumerate(_panel_groups(spec.panels)):
@@ -53,7 +61,9 @@ def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArt
         if index == 0:
             extra += [column for pair in spec.bands for column in pair]
         levels = [*panel.levels, *(level for overlay in overlays for level in overlay.levels)]
-        artifacts.extend(_panel_artifacts(spec, panel, title, extra, levels, name, output))
+        artifacts.extend(
+            _panel_artifacts(spec, panel, title, extra, levels, name, output, donut=donut)
+        )
     return artifacts
 
 
@@ -76,6 +86,8 @@ def _panel_artifacts(
     levels: list[float],
     name: ArtifactNamer,
     output: ChartOutput,
+    *,
+    donut: bool = False,
 ) -> list[MessageArtifactSSE]:
     present = set(spec.columns)
     y = [c for c in dict.fromkeys([*panel.y, *extra]) if c in present and c != spec.x]
@@ -99,7 +111,7 @@ def _panel_artifacts(
     if panel.mark == "pie":
         return [
             chart(
-                type="pie",
+                type="donut" if donut else "pie",
                 data=_records(spec, y[:1]),
                 angle_key=y[0],
                 callout_label_key=spec.x,

@@ -41,7 +41,12 @@ from datapilot.core.plan import Plan
 from datapilot.core.results import CallRecord
 from datapilot.engine.summary import understood_line
 from datapilot.render.prose import Prose
-from datapilot.server.openbb.artifacts import ArtifactNamer, chart_artifacts, table_artifact
+from datapilot.server.openbb.artifacts import (
+    DONUT_WORDS,
+    ArtifactNamer,
+    chart_artifacts,
+    table_artifact,
+)
 from datapilot.server.openbb.context import STATE_KEY, PreparedQuery, widget_input_args
 from datapilot.server.suggestions import follow_ups
 
@@ -98,7 +103,8 @@ async def _closing(
     name = ArtifactNamer(prepared.turn)
     for output in outputs:
         if isinstance(output, ChartOutput):
-            for artifact in chart_artifacts(output, name):
+            donut = bool(DONUT_WORDS.search(prepared.question))
+            for artifact in chart_artifacts(output, name, donut=donut):
                 yield artifact
         else:
             yield table_artifact(output, name)
