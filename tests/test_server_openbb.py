@@ -706,3 +706,47 @@ async def test_a_donut_chart_of_a_table(client: httpx.AsyncClient) -> None:
     params = chart["chart_params"]
     assert params["chartType"] == "donut" and params["calloutLabelKey"] == "ticker"
     assert {row["ticker"]: row[params["angleKey"]] for row in chart["content"]} == weights
+
+
+async def test_follow_ups_chain_over_several_turns(client: httpx.AsyncClient) -> None:
+    from skfolio.datasets import load_sp500_dataset
+
+    prices = load_sp500_dataset()
+    body = {
+        "messages": [
+            {
+                "role": "human",
+                "content": "Compare the returns of JPMorgan and Bank of America in 2021",
+            },
+            {"role": "ai", "content": "Here are the returns."},
+            {"role": "human", "content": "their maximum drawdown?"},
+            {"role": "ai", "content": "Here are the drawdowns."},
+            {"role": "human", "content": "what about 2020?"},
+        ],
+        "today": "2022-06-30",
+    }
+    text = text_of(await query(client, body))
+    for ticker in ("JPM", "BAC"):
+        closes = prices[ticker].loc["2019-12-31":"2020-12-31"]
+        drawdown = (closes / closes.cummax() - 1).min() * 100
+        assert f"{abs(drawdown):.2f}" in text, ticker
+
+
+async def test_a_question_the_table_cannot_answer_lists_its_columns(
+    client: httpx.AsyncClient,
+) -> None:
+    body = human("What is the dividend yield in this table?", "2024-06-30")
+    body["context"] = [
+        {
+            "uuid": "5d1c7a0e-3b7e-4c4f-8d8e-1f2a3b4c5d6f",
+            "name": "estimates",
+            "description": "EPS estimates",
+            "data": {"content": json.dumps(ESTIMATES)},
+        }
+    ]
+    text = text_of(await query(client, body))
+    first = text.split(". ")[0]
+    assert "could not find" in first
+    assert all(column in first for column in ESTIMATES[0])
+    latest = _estimates_frame()["eps_avg"].iloc[-1]
+    assert f"latest {latest:g}" in text

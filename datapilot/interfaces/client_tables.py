@@ -441,17 +441,26 @@ def _agg_text(value: float, how: str) -> str:
 
 
 @interface("processing", "frame")
-def describe_table(ctx: InterfaceContext, frame: Frame) -> pd.DataFrame:
+def describe_table(
+    ctx: InterfaceContext,
+    frame: Frame,
+    unanswered: Annotated[
+        bool, "The question asked for something the table lacks: say so and list its columns."
+    ] = False,
+) -> pd.DataFrame:
     """What a client table holds: rows, the first and last row keys, and per numeric column its
     range and latest value."""
     title = str(frame.attrs.get("title") or "table")
+    key = str(frame.index.name or "")
+    listed = ", ".join([*([key] if key else []), *map(str, frame.columns)])
+    said = [f'I could not find that in "{title}"; its columns are: {listed}.'] if unanswered else []
     numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
     keys = [_row_label(frame, at) for at in frame.index]
     head = f'"{title}" has {len(frame)} rows and {len(frame.columns)} columns'
     if keys:
         head += f", from {keys[0]} to {keys[-1]}"
     as_of = frame.attrs.get("as_of")
-    lines = [head + (f" (as of {as_of})" if as_of else "") + "."]
+    lines = [*said, head + (f" (as of {as_of})" if as_of else "") + "."]
     rows = []
     for column in numeric:
         values = pd.to_numeric(frame[column], errors="coerce").dropna()

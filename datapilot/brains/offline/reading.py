@@ -173,10 +173,10 @@ def read_question(
         reading.trace.extend(why)
         return reading
 
-    previous = _previous_question(context.history, question)
-    if previous and not parsed.has("out_of_scope"):
-        earlier = parse(normalize_text(previous), today, catalog, vocab)
-        parsed = _follow_up(reading, parsed, earlier)
+    if not parsed.has("out_of_scope"):
+        earlier = _earlier(context.history, question, today, catalog, vocab)
+        if earlier is not None:
+            parsed = _follow_up(reading, parsed, earlier)
 
     _read_forms(reading, parsed, vocab)
     if _scope(reading, parsed, vocab, context, catalog):
@@ -215,11 +215,37 @@ def read_question(
 # --- conversation ----------------------------------------------------------------------------
 
 
-def _previous_question(history: Sequence[ChatMessage], question: str) -> str | None:
-    for message in reversed(history):
-        if message.role == "human" and message.content.strip() != question.strip():
-            return message.content
-    return None
+_CHAIN = 5  # earlier questions a follow-up may reach back through
+
+
+def _earlier(
+    history: Sequence[ChatMessage], question: str, today: date, catalog: Catalog, vocab: Vocab
+) -> Parsed | None:
+    """What the conversation had settled before this question: the previous question, with
+    what it left out filled in from the ones before it ("their drawdown?" after "compare JPM and
+    BAC in 2021"), so follow-ups chain over several turns."""
+    asked = [
+        m.content for m in history if m.role == "human" and m.content.strip() != question.strip()
+    ]
+    merged: Parsed | None = None
+    for text in reversed(asked[-_CHAIN:]):
+        older = parse(normalize_text(text), today, catalog, vocab)
+        if merged is None:
+            merged = older
+            continue
+        update: dict[str, object] = {}
+        if not merged.entities and older.entities:
+            update["entities"] = older.entities
+        if not merged.group("metric") and older.group("metric"):
+            update["hits"] = [*older.hits, *merged.hits]
+        if not (merged.time.explicit or merged.time.horizon) and (
+            older.time.explicit or older.time.horizon
+        ):
+            update["time"] = older.time
+        merged = merged.model_copy(update=update)
+        if merged.entities and merged.group("metric") and merged.time.explicit:
+            break
+    return merged
 
 
 def _follow_up(reading: Reading, parsed: Parsed, earlier: Parsed) -> Parsed:

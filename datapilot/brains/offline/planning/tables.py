@@ -127,11 +127,8 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
     if _statistics(p, data, title):
         return
     if shape.numeric and r.question_form and not (columns or keys or r.plot_asked or r.table):
-        _describe(p, data, table)
-        r.notes.append(
-            f'I could not tell what to look up in "{table.name}"; its columns are: '
-            f"{', '.join(shape.columns)}. Ask about one of them by name."
-        )
+        p._table(_call(p, "describe_table", data, unanswered=True), f"summary of {table.name}")
+        p.trace.append(f'nothing the question asks for is a column of "{table.name}"')
         return
     chartable = bool(numeric_columns(table, measures)) and not r.table_only
     if chartable:
