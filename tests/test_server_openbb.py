@@ -750,3 +750,28 @@ async def test_a_question_the_table_cannot_answer_lists_its_columns(
     assert all(column in first for column in ESTIMATES[0])
     latest = _estimates_frame()["eps_avg"].iloc[-1]
     assert f"latest {latest:g}" in text
+
+
+async def test_a_table_of_links_is_an_html_artifact_with_clickable_escaped_cells(
+    client: httpx.AsyncClient,
+) -> None:
+    news = [
+        {"title": "Apple <b>beats</b> estimates", "url": "https://example.com/apple-beats"},
+        {"title": "Apple opens developer conference", "url": "https://example.com/wwdc"},
+    ]
+    body = human("Show this table", "2024-06-30")
+    body["context"] = [
+        {
+            "uuid": "7e57ab1e-0000-4000-8000-00000000000a",
+            "name": "news",
+            "description": "Company news",
+            "data": {"content": json.dumps(news)},
+        }
+    ]
+    events = await query(client, body)
+    (artifact,) = of(events, "copilotMessageArtifact")
+    assert artifact["type"] == "html"
+    html = artifact["content"]
+    for item in news:
+        assert f'<a href="{item["url"]}"' in html
+    assert "&lt;b&gt;beats&lt;/b&gt;" in html and "<b>" not in html
