@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,8 @@ from pydantic_settings import (
 )
 
 BrainChoice = Literal["auto", "offline", "llm"]
+# host:port with IPv6 in brackets, as DATAPILOT_OUTBOUND_ALLOW takes them.
+_HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[^\s:\[\]/]+):(\d{1,5})$")
 
 
 def _config_file() -> Path:
@@ -51,6 +54,11 @@ class Settings(BaseSettings):
         description="Data providers in order of preference: bundled, yahoo, fred, sec, akshare, "
         "datahub (DATAPILOT_PROVIDERS=bundled,yahoo,fred or a JSON list).",
     )
+    outbound_allow: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="host:port pairs outbound requests may reach although they are loopback, "
+        "private or otherwise non-public (DATAPILOT_OUTBOUND_ALLOW=127.0.0.1:8080,[::1]:8080).",
+    )
     sec_user_agent: str | None = Field(
         default=None,
         description="User-Agent for SEC EDGAR, which asks for a name and an email address.",
@@ -76,6 +84,19 @@ class Settings(BaseSettings):
     )
     cors_origin_regex: str = r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$"
 
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="The platform's SQL store (users, keys, assistants, chats): a "
+        "`postgresql://` URL (any driver suffix; unix sockets as `?host=/path`) or "
+        "`sqlite:///path`. Default: SQLite in the data dir.",
+    )
+    auth_cache_s: float = Field(
+        default=2.0,
+        ge=0,
+        description="How long the server trusts an API key lookup before reading the store "
+        "again (seconds); a key revoked from another process stops working within this time.",
+    )
+
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None
@@ -98,9 +119,36 @@ class Settings(BaseSettings):
             return [part.strip().lower() for part in text.split(",") if part.strip()]
         return value
 
+    @field_validator("outbound_allow", mode="before")
+    @classmethod
+    def _split_allow(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith('["'):  # a JSON list; "[::1]:8080" is an IPv6 entry
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("outbound_allow")
+    @classmethod
+    def _check_allow(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            match = _HOST_PORT.match(entry.strip())
+            if not match or not 0 < int(match.group(1)) < 65536:
+                raise ValueError(
+                    f"DATAPILOT_OUTBOUND_ALLOW entry {entry!r} is not host:port; write e.g. "
+                    "127.0.0.1:8080,[::1]:8080,intranet.example:443"
+                )
+        return value
+
     @property
     def warehouse_path(self) -> Path:
         return self.data_dir / "warehouse.duckdb"
+
+    @property
+    def database_path(self) -> Path:
+        """The default SQLite store, used when no `database_url` is set."""
+        return self.data_dir / "datapilot.sqlite3"
 
     @property
     def llm_configured(self) -> bool:

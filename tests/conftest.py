@@ -36,3 +36,44 @@ def data() -> SeededData:
     from datapilot.data import get_catalog, get_warehouse
 
     return SeededData(catalog=get_catalog(), warehouse=get_warehouse())
+
+
+# ---- platform store: SQLite, and a real PostgreSQL 16 from the pgserver wheel -----------------
+import uuid  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server for the whole run, shared by the xdist workers (pgserver counts its
+    users and stops and deletes it with the last); yields the URL of its `postgres` database."""
+    pgserver = pytest.importorskip("pgserver")
+    # Outside pytest's rotating temp dirs (another run may clean those up under a live server),
+    # and short, so that the socket path stays within the system's limit.
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+    server = pgserver.get_server(
+        Path(tempfile.gettempdir()) / f"datapilot-pg-{run[:12]}", cleanup_mode="delete"
+    )
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database of each backend: an SQLite file, or a new PostgreSQL database
+    (dropped afterwards)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}"
+        return
+    import psycopg
+
+    server_url: str = request.getfixturevalue("postgres_server")
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield server_url.replace("/postgres?", f"/{name}?")
+    with psycopg.connect(server_url, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

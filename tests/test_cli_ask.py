@@ -77,7 +77,8 @@ def test_json_prints_exactly_one_answer(tmp_path: Path) -> None:
     answer = json.loads(result.stdout)  # the whole of stdout is one JSON object
     assert answer["status"] == "ok" and answer["today"] == "2021-03-01"
     assert [o["kind"] for o in answer["outputs"]] == ["chart", "table"]
-    assert answer["summary"].startswith("I ")
+    # Changed: the summary opens with the answer (AAA's latest close), then says how ("I …").
+    assert answer["summary"].startswith("AAA's close was ") and " I fetched " in answer["summary"]
     assert set(answer["timings_ms"]) >= {"understand", "validate", "execute", "total"}
 
 

@@ -108,7 +108,9 @@ def test_tables_series_and_bounds() -> None:
         (1234.5678, "USD", "1,234.57 USD"),
         (-3.2, "pp", "-3.20 pp"),
         (0.8712, None, "0.87"),
-        (0.001234, "%", "0.0012%"),
+        # Changed: percentages are always written with 2 decimals (was "0.0012%").
+        (0.001234, "%", "0.00%"),
+        (-0.001234, "%", "0.00%"),
         (1234567.8, "shares", "1,234,568 shares"),
         (252.0, None, "252"),
         (3.5, "percent", "3.50%"),

@@ -54,8 +54,12 @@ def test_cumulative_return_of_apple_matches_the_skfolio_file(ctx, skfolio_closes
     assert "skfolio" in frame.attrs["sources"] and "skfolio" in ctx.sources
     expected = skfolio_closes.loc["2020-01-01":"2021-06-30", "AAPL"]
     assert frame.index[0] == expected.index[0] and frame.index[-1] == expected.index[-1]
-    cumulative = P.cumulative_returns(ctx, frame)["AAPL"].iloc[-1]
-    assert cumulative == pytest.approx((expected.iloc[-1] / expected.iloc[0] - 1) * 100, abs=0.01)
+    # Changed: a return "since 2020" starts from the last close before the window (2019-12-31),
+    # as vendors quote it, no longer from the window's first close.
+    base = skfolio_closes.loc[:"2019-12-31", "AAPL"]
+    cumulative = P.cumulative_returns(ctx, frame)["AAPL"]
+    assert cumulative.index[0] == base.index[-1] and cumulative.iloc[0] == 0.0
+    assert cumulative.iloc[-1] == pytest.approx((expected.iloc[-1] / base.iloc[-1] - 1) * 100)
 
 
 def test_close_is_raw_where_the_source_has_it(ctx, bokeh_stocks) -> None:

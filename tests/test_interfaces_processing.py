@@ -11,6 +11,7 @@ import pytest
 
 from datapilot.interfaces import InterfaceError
 from datapilot.interfaces import frame as F
+from datapilot.interfaces import performance as PF
 from datapilot.interfaces import processing as P
 from datapilot.interfaces.context import InterfaceContext
 
@@ -159,14 +160,14 @@ def test_rolling_volatility_is_annualised_std_of_daily_returns(ctx) -> None:
 
 def test_drawdown_and_max_drawdown_on_a_known_path(ctx) -> None:
     frame = series([100, 120, 90, 130, 65, 140, 100])
-    dd = P.drawdown(ctx, frame)
+    dd = PF.drawdown(ctx, frame)
     assert dd["X"].round(10).tolist() == [0, 0, -25, 0, -50, 0, pytest.approx(-100 * 40 / 140)]
-    table = P.max_drawdown(ctx, frame)
+    table = PF.max_drawdown(ctx, frame)
     row = table.loc["X"]
     assert row["max_drawdown_pct"] == pytest.approx(-50)
     assert row["peak_date"] == frame.index[3].date() and row["trough_date"] == frame.index[4].date()
     assert row["recovery_date"] == frame.index[5].date()
-    falling = P.max_drawdown(ctx, series([100, 90, 80]))
+    falling = PF.max_drawdown(ctx, series([100, 90, 80]))
     assert falling.loc["X", "recovery_date"] is None
     assert falling.loc["X", "max_drawdown_pct"] == pytest.approx(-20)
 
@@ -210,7 +211,7 @@ def test_resample_ohlcv_aggregates_each_field(ctx) -> None:
 
 def test_annualized_return_sharpe_and_beta(ctx) -> None:
     frame = series([100.0, 200.0], start="2020-01-01", freq="731D")  # two years and a day
-    cagr = P.annualized_return(ctx, frame)
+    cagr = PF.annualized_return(ctx, frame)
     assert cagr.loc["X", "annualized_return_pct"] == pytest.approx((2 ** (365.25 / 731) - 1) * 100)
 
     rng = np.random.default_rng(5)
@@ -224,10 +225,10 @@ def test_annualized_return_sharpe_and_beta(ctx) -> None:
         index=index,
     )
     levels = F.tag(levels, kind="timeseries", unit="USD")
-    beta = P.beta(ctx, levels, market="mkt")
+    beta = PF.beta(ctx, levels, market="mkt")
     assert beta.loc["TWO", "beta"] == pytest.approx(2.0)
     assert beta.loc["TWO", "r2"] == pytest.approx(1.0)
-    sharpe = P.sharpe_ratio(ctx, levels)
+    sharpe = PF.sharpe_ratio(ctx, levels)
     daily = levels["MKT"].pct_change().dropna()
     assert sharpe.loc["MKT", "sharpe"] == pytest.approx(daily.mean() / daily.std() * math.sqrt(252))
 
@@ -259,6 +260,6 @@ def test_errors_name_the_problem(ctx) -> None:
     with pytest.raises(InterfaceError, match="not a time series"):
         P.compute_returns(ctx, table)
     with pytest.raises(InterfaceError, match="no rows"):
-        P.drawdown(ctx, series([1.0]).iloc[:0])
+        PF.drawdown(ctx, series([1.0]).iloc[:0])
     with pytest.raises(InterfaceError, match="window"):
         P.rolling_volatility(ctx, prices(10), window=30)

@@ -11,6 +11,7 @@ import pytest
 from datapilot.core.outputs import ChartOutput
 from datapilot.interfaces import InterfaceError
 from datapilot.interfaces import frame as F
+from datapilot.interfaces import performance as PF
 from datapilot.interfaces import prediction as PR
 from datapilot.interfaces import processing as P
 from datapilot.interfaces import visualization as V
@@ -150,7 +151,7 @@ def test_forecast_chart_joins_history_and_band(ctx) -> None:
 
 
 def test_area_and_pie(ctx) -> None:
-    area = V.plot_area(ctx, P.drawdown(ctx, prices()), "Drawdown")
+    area = V.plot_area(ctx, PF.drawdown(ctx, prices()), "Drawdown")
     assert area.chart_type == "area" and area.spec.panels[0].mark == "area"
     weights = F.tag(
         pd.DataFrame({"weight": [50.0, 30, 20]}, index=list("ABC")), kind="cross_section"
@@ -163,7 +164,7 @@ def test_area_and_pie(ctx) -> None:
 
 
 def test_show_table_rounds_dates_and_truncates(ctx) -> None:
-    table = V.show_table(ctx, P.max_drawdown(ctx, prices()), "Max drawdown, 2022")
+    table = V.show_table(ctx, PF.max_drawdown(ctx, prices()), "Max drawdown, 2022")
     assert table.columns == ["id", "max_drawdown_pct", "peak_date", "trough_date", "recovery_date"]
     assert isinstance(table.rows[0][2], str) and len(table.rows[0][2]) == 10
     assert table.units == {"max_drawdown_pct": "%"}
@@ -209,3 +210,45 @@ def test_columns_in_different_units_get_their_own_panels(ctx) -> None:
     ]
     single = V.plot_line(ctx, prices(), "Close")
     assert len(single.spec.panels) == 1 and single.spec.panels[0].unit == "USD"
+
+
+def _wide(columns: list[str], n: int = 30) -> pd.DataFrame:
+    index = pd.bdate_range("2022-01-03", periods=n, name="date")
+    values = np.linspace(1.0, 2.0, n)[:, None] * np.arange(1, len(columns) + 1)
+    return F.tag(pd.DataFrame(values, index=index, columns=columns), kind="timeseries", unit="USD")
+
+
+def test_a_title_listing_many_columns_names_their_count_and_keeps_the_window(ctx) -> None:
+    columns = ["AAAA", "BBBB", "CCCC", "DDDD", "EEEE", "FFFF"]
+    long = ", ".join(columns) + " closing price and more words, 2022-01-03 to 2022-02-11"
+    chart = V.plot_line(ctx, _wide(columns), long)
+    assert isinstance(chart, ChartOutput)
+    assert chart.title == "Closing price and more words of 6 series, 2022-01-03 to 2022-02-11"
+    # A short title is left as it was.
+    short = V.plot_line(ctx, _wide(columns), "Six prices, 2022")
+    assert isinstance(short, ChartOutput) and short.title == "Six prices, 2022"
+
+
+def test_one_row_or_one_number_gives_a_table(ctx) -> None:
+    one_day = V.plot_line(ctx, _wide(["AAA", "BBB"], n=1), "Close, 2022-01-03")
+    assert one_day.kind == "table" and one_day.rows == [["2022-01-03", 1.0, 2.0]]
+    cross = F.tag(
+        pd.DataFrame({"return_pct": [12.5]}, index=pd.Index(["AAA"], name="id")),
+        kind="cross_section",
+        unit="%",
+    )
+    bar = V.plot_bar(ctx, cross, "Return, 2022")
+    assert bar.kind == "table" and bar.rows == [["AAA", 12.5]]
+
+
+def test_chinese_context_words_and_colours_the_candles(ctx) -> None:
+    zh = InterfaceContext(warehouse=None, catalog=None, today=ctx.today, language="zh")  # type: ignore[arg-type]
+    frame = _wide(["open", "high", "low", "close", "volume"])
+    frame.attrs["kind"] = "ohlcv"
+    english = V.plot_candlestick(ctx, frame, "K")
+    chinese = V.plot_candlestick(zh, frame, "K")
+    assert (english.spec.x_title, english.spec.panels[0].title) == ("Date", "Price")
+    assert (chinese.spec.x_title, chinese.spec.panels[0].title) == ("日期", "价格")
+    assert chinese.spec.panels[1].title == "成交量"
+    # Red up in Chinese, green up in English.
+    assert chinese.spec.up_color == "#e53935" and english.spec.up_color == "#26a69a"

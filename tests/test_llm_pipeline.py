@@ -69,9 +69,12 @@ def _reads_the_facts(request: ChatRequest) -> Reply:
 def _independent_cumulative_return(entity_id: str) -> float:
     from datapilot.data import get_warehouse
 
-    rows = get_warehouse().prices([entity_id], date(2020, 1, 1), date(2021, 6, 30))
-    price = rows["close"].fillna(rows["adj_close"]).astype(float)
-    return (price.iloc[-1] / price.iloc[0] - 1) * 100
+    # Changed: a return since 2020 starts from the last close before 2020 (2019-12-31), as
+    # vendors quote it, no longer from the first close of 2020.
+    rows = get_warehouse().prices([entity_id], date(2019, 12, 1), date(2021, 6, 30))
+    price = rows.set_index("date")["close"].fillna(rows.set_index("date")["adj_close"])
+    base = price[pd.to_datetime(price.index) < pd.Timestamp("2020-01-01")].iloc[-1]
+    return (float(price.iloc[-1]) / float(base) - 1) * 100
 
 
 @time_limit(120)
@@ -107,7 +110,10 @@ async def test_a_summary_with_an_invented_figure_is_replaced_end_to_end() -> Non
     answer = events[-1].answer
     assert answer.status == "ok"
     assert "37.2" not in answer.summary and "81.9" not in answer.summary
-    assert answer.summary.startswith("I ")  # the template's first-person account
+    # Changed: the template now opens with the answer (the computed cumulative returns), no
+    # longer with "I …"; its first-person account of the method follows.
+    assert answer.summary.startswith("From ") and "cumulative return was" in answer.summary
+    assert "I fetched" in answer.summary
     assert any("not among the computed results" in note for note in brain.summary_notes)
 
 

@@ -130,7 +130,15 @@ async def test_every_shared_payload_is_answered(client: httpx.AsyncClient, path:
     assert response.status_code == 200, response.text
     parsed = CopilotResponse(response.text)
     events = sse_events(response.text)
-    assert not [s for s in of(events, "copilotStatusUpdate") if s["eventType"] == "ERROR"]
+    errors = [s for s in of(events, "copilotStatusUpdate") if s["eventType"] == "ERROR"]
+    if path.stem.endswith("pdf_url"):
+        # Changed: the PDF link is now fetched, and this client is offline, so the answer says
+        # the document could not be read and why (it used to reply without reading it).
+        (error,) = errors
+        assert "openbb_story.pdf could not be read" in error["message"]
+        assert "offline" in error["message"] and "offline" in parsed.text
+        return
+    assert not errors
     calls = parsed.function_calls
     if calls:
         # Exactly one function call, and the stream ends there.

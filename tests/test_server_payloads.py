@@ -86,12 +86,16 @@ def test_v1_tool_content_text_is_accepted() -> None:
     assert table.name == "get_weather"
 
 
-def test_pdf_links_are_reported_not_fetched() -> None:
+def test_pdf_links_become_documents_to_fetch() -> None:
+    # Changed: PDF links used to be reported as "not read"; they are now documents, fetched
+    # (through the SSRF-safe outbound client) when the question is answered.
     payload = _fixture("current/message_with_primary_widget_and_tool_call_pdf_url.json")
     prepared = _prepare(payload)
-    assert prepared.context.tables == []
-    (note,) = prepared.notes
-    assert "openbb_story.pdf" in note and "not read" in note
+    assert prepared.context.tables == [] and prepared.notes == []
+    (document,) = prepared.documents
+    assert document.name == "openbb_story.pdf" and document.kind == "pdf"
+    assert document.url == "https://some-url.com/openbb_story.pdf"
+    assert document.widget_uuid == "123e4567-e89b-12d3-a456-426614174000"
 
 
 def test_extra_state_resumes_and_options_choose_the_brain() -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 @hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_commands(cli: Typer) -> None:
-    from datapilot.commands import ask, data, interfaces, serve
+    from datapilot.commands import accounts, ask, data, interfaces, serve
     from datapilot.commands import eval as eval_command
 
     cli.command("serve")(serve.serve)
@@ -24,3 +24,6 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(data.app, name="data")
     cli.command("eval")(eval_command.eval_corpus)
     cli.command("interfaces")(interfaces.interfaces)
+    cli.add_typer(accounts.db_app, name="db")
+    cli.add_typer(accounts.keys_app, name="keys")
+    cli.add_typer(accounts.users_app, name="users")

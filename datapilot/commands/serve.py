@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import socket
 from datetime import datetime
-from typing import Annotated, TypedDict
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
 from datapilot.commands.ask import BrainOption
+
+if TYPE_CHECKING:
+    from datapilot.settings import Settings
 
 
 class _UvicornOptions(TypedDict):
@@ -68,9 +71,11 @@ def serve(
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
     settings = get_settings()
+    bind = host or settings.host
+    _refuse_open_network(bind, settings)
     target = "datapilot.server.app:create_app"
     options: _UvicornOptions = {
-        "host": host or settings.host,
+        "host": bind,
         "port": port or settings.port,
         "factory": True,
         "log_level": log_level,
@@ -87,3 +92,27 @@ def serve(
     # SSE write waits for the client's delayed ACK (~40 ms per event).
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     Multiprocess(config, sockets=[listener]).run()
+
+
+def _refuse_open_network(host: str, settings: Settings) -> None:
+    """Binding beyond this machine needs API keys: without any, anyone on the network could
+    use the server (and its model key)."""
+    from datapilot.server.auth import CREATE_KEY_HINT, is_loopback
+    from datapilot.store import Keys, MigrationError, StoreConfigError, open_store
+
+    if is_loopback(host):
+        return
+    try:
+        with open_store(settings).session() as session:
+            protected = Keys(session).any_active()
+    except (StoreConfigError, MigrationError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=1) from None
+    if not protected:
+        typer.echo(
+            f"error: refusing to serve on {host} without API keys: anyone who can reach it "
+            f"could use it. First {CREATE_KEY_HINT} (clients then send "
+            "`Authorization: Bearer KEY`), or serve on 127.0.0.1.",
+            err=True,
+        )
+        raise typer.Exit(code=2)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from datapilot.core.intent import Intent
 from datapilot.core.outputs import Output
 from datapilot.core.plan import Plan
+from datapilot.core.quotes import Quote
 
 AnswerStatus = Literal["ok", "no_data", "out_of_scope", "error"]
 
@@ -42,5 +43,8 @@ class Answer(BaseModel):
     )
     notes: list[str] = Field(default_factory=list, description="Warnings a user should see.")
     sources: list[str] = Field(default_factory=list, description="Data sources used.")
+    quotes: list[Quote] = Field(
+        default_factory=list, description="Passages of the user's documents the answer quotes."
+    )
     usage: Usage = Field(default_factory=Usage)
     timings_ms: dict[str, float] = Field(default_factory=dict)

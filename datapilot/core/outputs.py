@@ -33,6 +33,10 @@ class Panel(BaseModel):
     levels: list[float] = Field(
         default_factory=list, description="Horizontal reference lines, e.g. RSI 30 and 70."
     )
+    log_y: bool = Field(default=False, description="A logarithmic y axis.")
+    labels: dict[str, str] = Field(
+        default_factory=dict, description="Column -> legend label (e.g. an entity's name)."
+    )
 
 
 class FitLine(BaseModel):
@@ -54,6 +58,11 @@ class ChartSpec(BaseModel):
     fit: FitLine | None = None
     # Names of column pairs to draw as a shaded band (lower, upper), e.g. forecast intervals.
     bands: list[tuple[str, str]] = Field(default_factory=list)
+    # Candle and signed-bar colours: green up / red down in English, red up / green down in
+    # Chinese (the A-share convention). None = the renderer's default (green up).
+    up_color: str | None = None
+    down_color: str | None = None
+    hole: float = Field(default=0.0, ge=0.0, lt=1.0, description="Pie hole: > 0 draws a donut.")
 
 
 class ChartOutput(BaseModel):

@@ -118,6 +118,7 @@ class Catalog:
                 matched=question[found.start : found.end],
                 start=found.start,
                 end=found.end,
+                how=found.how,
             )
             kept = best.get(entity.id)
             if kept is None or (match.score, -match.start) > (kept.score, -kept.start):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,6 +19,11 @@ class Entity(BaseModel):
     aliases: list[str] = Field(default_factory=list, description="English and Chinese names.")
     frequency: Frequency = "daily"
     units: str = ""
+    measure: Literal["levels", "returns"] = Field(
+        default="levels",
+        description="`returns` for series whose values are period returns in % (Fama–French "
+        "factors): they are compounded, never treated as levels.",
+    )
     source: str = Field(default="", description="Where the warehouse data came from, if any.")
     first: date | None = None
     last: date | None = None
@@ -48,3 +54,7 @@ class Match(BaseModel):
     matched: str = Field(description="The text that matched.")
     start: int = -1
     end: int = -1
+    how: str = Field(
+        default="name",
+        description="How it matched: name, ticker, code, weak, spelling or prefix.",
+    )

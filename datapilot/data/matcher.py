@@ -11,13 +11,16 @@ Rules (each one fixes a real false positive or miss):
 * weak aliases ("momentum") count only when the text also says factor / ETF;
 * a name of several Latin words also matches in the plural ("factor ETFs", "bond yields"); a
   one-word name does not ("targets" is no company);
-* names of five letters or more also match with one or two typos ("Microsfot") at a lower score;
+* names of five letters or more also match with one or two typos ("Microsfot", "Amazn") at a lower
+  score, and a word that is the start of exactly one one-word name ("Micros") names it; a word
+  that starts a name is never read as a misspelling of another ("Micros" is not Micron);
 * overlapping candidates: the longest span wins ("Nasdaq Composite" over "Nasdaq"), then the
   score, then a name over a ticker (so the word "GDP" means real GDP, not the FRED series `GDP`).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -33,12 +36,15 @@ EXACT_SCORE = 100.0
 CODE_SCORE = 95.0
 WEAK_SCORE = 90.0
 FUZZY_SCORE = 90.0  # one typo; each further typo costs 5
+PREFIX_SCORE = 85.0
+_MIN_PREFIX_SHARE = 0.6  # "Micros" (6 of "microsoft"'s 9) yes, "Micro" alone is too little
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])\^?[A-Za-z0-9]+(?:[.\-=][A-Za-z0-9]+)*(?![A-Za-z0-9])")
 _WORD = re.compile(r"[a-z][a-z0-9&]*")
 _A_SHARE = re.compile(r"^(\d{6})\.(SH|SZ|SS)$")
 _MAX_FUZZY_WORDS = 4
 _MIN_FUZZY_LEN = 5
+_MIN_PREFIX_LEN = 4
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class Candidate:
     score: float
     # 0 = a name, 1 = a ticker: on an identical span a name wins.
     via: int = 0
+    how: str = "name"
 
     @property
     def length(self) -> int:
@@ -97,6 +104,15 @@ class Matcher:
         for key in self._names:
             if len(key) >= _MIN_FUZZY_LEN and key.isascii() and key[0].isalpha():
                 self._fuzzy[key[0]].append(key)
+        # One-word Latin names, for words that are their start ("Micros").
+        self._one_word = sorted(
+            {
+                text.key(name)
+                for e in entities
+                for name in (e.name, *e.aliases)
+                if name.isascii() and len(name.split()) == 1 and len(text.key(name)) >= 5
+            }
+        )
 
     def name_key_owner(self, key: str) -> str | None:
         return self._names.get(key)
@@ -127,18 +143,18 @@ class Matcher:
                 if stop > len(compact):
                     continue
                 key = compact[start:stop]
-                owner, score = self._names.get(key), EXACT_SCORE
+                owner, score, how = self._names.get(key), EXACT_SCORE, "name"
                 if owner is None and weak_allowed:
-                    owner, score = self._weak.get(key), WEAK_SCORE
+                    owner, score, how = self._weak.get(key), WEAK_SCORE, "weak"
                 if owner is None:
                     continue
                 first, last = positions[start], positions[stop - 1] + 1
                 if not _bounded_start(original, first):
                     continue
                 if _bounded_end(original, last):
-                    found.append(Candidate(owner, first, last, score))
+                    found.append(Candidate(owner, first, last, score, how=how))
                 elif key in self._plural_ok and _plural_at(original, last):
-                    found.append(Candidate(owner, first, last + 1, score))
+                    found.append(Candidate(owner, first, last + 1, score, how=how))
         return found
 
     def _tickers_in(self, question: str) -> list[Candidate]:
@@ -147,9 +163,13 @@ class Matcher:
         for token in _TOKEN.finditer(original):
             word = token.group()
             if owner := self.ticker_owner(word):
-                found.append(Candidate(owner, token.start(), token.end(), EXACT_SCORE, via=1))
+                found.append(
+                    Candidate(owner, token.start(), token.end(), EXACT_SCORE, via=1, how="ticker")
+                )
             elif owner := self._codes.get(word):
-                found.append(Candidate(owner, token.start(), token.end(), CODE_SCORE, via=1))
+                found.append(
+                    Candidate(owner, token.start(), token.end(), CODE_SCORE, via=1, how="code")
+                )
         return found
 
     def _fuzzy_in(self, question: str, covered: list[tuple[int, int]]) -> list[Candidate]:
@@ -161,14 +181,26 @@ class Matcher:
         ]
         found: list[Candidate] = []
         for i, first_word in enumerate(words):
-            if first_word.group() in self._rules.common_words:
-                continue
+            said = first_word.group()
+            if said in self._rules.common_words or text.is_common_word(said):
+                continue  # "being" is no misspelt Boeing, "micro" no start of Micron
             for j in range(i, min(i + _MAX_FUZZY_WORDS, len(words))):
                 if j > i and not _adjacent(folded, words[j - 1], words[j]):
                     break
                 start, end = first_word.start(), words[j].end()
                 query = text.key(folded[start:end])
-                if len(query) < _MIN_FUZZY_LEN or query in self._names:
+                if len(query) < _MIN_PREFIX_LEN or query in self._names:
+                    continue
+                if j == i:
+                    starts = self._starting_with(query)
+                    if starts:  # the start of a name, never a misspelling of another one
+                        owners = {owner for owner, _ in starts}
+                        if len(owners) == 1 and any(long for _, long in starts):
+                            found.append(
+                                Candidate(owners.pop(), start, end, PREFIX_SCORE, how="prefix")
+                            )
+                        continue
+                if len(query) < _MIN_FUZZY_LEN:
                     continue
                 limit = 1 if len(query) < 8 else 2
                 best = process.extractOne(
@@ -183,7 +215,19 @@ class Matcher:
                 if distance == 0 or choice.startswith(query) or query.startswith(choice):
                     continue
                 score = FUZZY_SCORE - 5 * (distance - 1)
-                found.append(Candidate(self._names[choice], start, end, score))
+                found.append(Candidate(self._names[choice], start, end, score, how="spelling"))
+        return found
+
+    def _starting_with(self, query: str) -> list[tuple[str, bool]]:
+        """Owners of the one-word names `query` starts, each with whether it is a long enough
+        start to name it ("Micros" of Microsoft; "micro" starts Micron and Microsoft alike)."""
+        first = bisect.bisect_left(self._one_word, query)
+        found: list[tuple[str, bool]] = []
+        for key in self._one_word[first:]:
+            if not key.startswith(query):
+                break
+            if key != query:
+                found.append((self._names[key], len(query) >= _MIN_PREFIX_SHARE * len(key)))
         return found
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Dropped when comparing names, so "S&P500" = "S&P 500", "T-bill" = "T bill", "Inc." = "Inc".
 _SEPARATORS = frozenset(" \t\r\n-_.'·・")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "＇": "'"})
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# A Latin word with its trailing spaces, or one wide character (a line may break after either).
+_WRAP_TOKENS = re.compile(r"[^\s\u2e80-\uffff]+\s*|[\u2e80-\uffff]\s*|\s+")
 
 
 def normalize(text: str) -> str:
@@ -50,3 +53,42 @@ def is_word_char(char: str) -> bool:
 def is_chinese(text: str) -> bool:
     """True when `text` contains CJK characters."""
     return bool(_CJK.search(text))
+
+
+# Zipf frequency (log10 per billion words) from which an English word is everyday vocabulary:
+# "should" 6.0, "buy" 5.3, "micro" 4.1 are; "Appel" 2.5, "Rivian" 1.1, "jpm" 2.2 are not.
+COMMON_ZIPF = 4.0
+
+
+# Written with a capital, a word must be more common still to be no name: "Should" (6.0) is a
+# word, "Bitcoin" (4.3) a name.
+COMMON_CAPITALISED_ZIPF = 5.0
+
+
+@lru_cache(maxsize=4096)
+def is_common_word(word: str) -> bool:
+    """An everyday English word ("should", "so", "Buy"), which is never a name by itself."""
+    from wordfreq import zipf_frequency  # its word list loads on first use
+
+    floor = COMMON_CAPITALISED_ZIPF if word[:1].isupper() else COMMON_ZIPF
+    return zipf_frequency(word.lower(), "en") >= floor
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes on screen: wide (CJK, full-width) characters count two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap_display(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` display columns, broken at spaces or between wide
+    (Chinese) characters, never inside a Latin word."""
+    lines: list[str] = []
+    line = ""
+    for token in _WRAP_TOKENS.findall(text):
+        if line and display_width(line + token.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines

@@ -2,8 +2,9 @@
 
 Each file may hold `defaults` (an inline table of fields applied to every entity of the file;
 put it before `entity`), `entity` (a list of tables: id, kind, name, aliases, frequency, units,
-symbols, weak_aliases), `[aliases]` (extra names for entities defined elsewhere:
-`AAPL = ["果子"]`) and `[matching]` (rules for free text).
+measure (`returns` for series of period returns in %), symbols, weak_aliases), `[aliases]`
+(extra names for entities defined elsewhere: `AAPL = ["果子"]`)
+and `[matching]` (rules for free text).
 The files shipped in `datapilot/data/entities/` come first; a user adds more in
 `<data dir>/entities/*.toml`.
 """
@@ -22,7 +23,17 @@ from pydantic import ValidationError
 from datapilot.data import text
 from datapilot.data.entity import Entity
 
-_ENTITY_FIELDS = {"id", "kind", "name", "aliases", "frequency", "units", "symbols", "weak_aliases"}
+_ENTITY_FIELDS = {
+    "id",
+    "kind",
+    "name",
+    "aliases",
+    "frequency",
+    "units",
+    "measure",
+    "symbols",
+    "weak_aliases",
+}
 
 
 class VocabularyError(ValueError):

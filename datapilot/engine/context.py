@@ -4,6 +4,7 @@ process-wide settings, data or model keys."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import SecretStr
 
@@ -48,8 +49,9 @@ class RequestContext:
             registry=default_registry() if registry is None else registry,
         )
 
-    def interface_context(self) -> InterfaceContext:
-        """The warehouse and catalog, plus the tables the client sent, as interfaces see them."""
+    def interface_context(self, language: Literal["en", "zh"] = "en") -> InterfaceContext:
+        """The warehouse and catalog, plus the tables the client sent, as interfaces see them;
+        `language` is the question's (charts word their axes for it)."""
         return InterfaceContext(
             warehouse=self.data.warehouse,
             catalog=self.data.catalog,
@@ -57,6 +59,7 @@ class RequestContext:
             tables={table.name: table.to_frame() for table in self.question.tables},
             offline=self.question.offline,
             data=self.data,
+            language=language,
         )
 
 

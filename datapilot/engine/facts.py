@@ -52,11 +52,13 @@ def format_value(value: float | str | None, unit: str | None = None) -> str:
         return "n/a"
     if not unit and float(value).is_integer() and abs(value) < 1e15:
         return f"{int(value):,}"  # counts and ranks
+    if unit and unit.lower() in _PERCENT_UNITS:
+        # Percentages always with 2 decimals, so every return, change and rate reads alike.
+        text = f"{float(value):,.2f}"
+        return "0.00%" if text == "-0.00" else f"{text}%"
     number = format_number(float(value))
     if not unit:
         return number
-    if unit.lower() in _PERCENT_UNITS:
-        return f"{number}%"
     if _SCALE.match(unit):
         return number  # "0–100" names a scale, not a unit
     return f"{number} {unit}"
@@ -138,9 +140,12 @@ def _ohlcv_facts(frame: pd.DataFrame, unit: str | None) -> list[Fact]:
     subject = str(frame.attrs.get("entity") or frame.attrs.get("title") or "close")
     if "close" not in frame.columns:
         return _cell_facts(frame, unit)
-    facts = [
-        f for f in _series_facts(subject, frame["close"], unit) if f.measure not in {"high", "low"}
-    ]
+    facts = []
+    for fact in _series_facts(subject, frame["close"], unit):
+        if fact.measure in {"high", "low"}:
+            # The highest and lowest close, apart from the intraday high and low below.
+            fact = _fact(subject, f"close_{fact.measure}", float(fact.value), unit, fact.date)
+        facts.append(fact)
     for column, measure, pick in (("high", "high", "idxmax"), ("low", "low", "idxmin")):
         source = frame[column] if column in frame.columns else frame["close"]
         source = pd.to_numeric(source, errors="coerce").dropna()
@@ -202,37 +207,66 @@ def _matrix_facts(frame: pd.DataFrame, unit: str | None) -> list[Fact]:
 
 
 def _cell_facts(frame: pd.DataFrame, unit: str | None) -> list[Fact]:
-    """Each row's numbers, column by column so every row keeps its main measure under the cap."""
+    """Each row's numbers, column by column so every row keeps its main measure under the cap.
+
+    A row is named by its `id` column when it has one (rows of several days per entity), else by
+    its index; a cell's date is its `<name>_date` column, the row's `date`, or its start..end.
+    """
     units: dict[str, str] = dict(frame.attrs.get("units") or {})
-    columns = sorted(frame.columns, key=lambda c: _column_rank(str(c)))
+    names = [str(c) for c in frame.columns]
+    columns = sorted(
+        (i for i, name in enumerate(names) if name != "id"), key=lambda i: _column_rank(names[i])
+    )
+    ids = frame["id"].tolist() if "id" in names else list(frame.index)
     facts = []
-    for column in columns:
-        name = str(column)
+    for i in columns:
+        name = names[i]
         paired_date = f"{name.rsplit('_', 1)[0]}_date" if "_" in name else None
-        for row, value in frame[column].items():
+        for row, value in enumerate(frame.iloc[:, i].tolist()):
             if _is_number(value):
                 cell_unit = None if name.lower() in _UNITLESS_COLUMNS else units.get(name, unit)
                 facts.append(
                     _fact(
-                        _label(row),
+                        _label(ids[row]),
                         name,
                         float(value),
                         cell_unit,
-                        _cell_date(frame, row, paired_date),
+                        _cell_date(frame, row, names, paired_date),
                     )
                 )
-            elif isinstance(value, date | pd.Timestamp) and not name.startswith(("start", "end")):
+            elif (
+                isinstance(value, date | pd.Timestamp)
+                and not name.startswith(("start", "end"))
+                and name != "date"
+            ):
                 # Dates such as a drawdown's trough are quotable too.
-                facts.append(_fact(_label(row), name, _iso(value) or "", None, None))
-    return facts
+                facts.append(_fact(_label(ids[row]), name, _iso(value) or "", None, None))
+    return facts + _attr_facts(frame)
 
 
-def _cell_date(frame: pd.DataFrame, row: Any, paired_date: str | None) -> str | None:
-    """The date a cell refers to: its `<name>_date` column, else the row's start..end span."""
-    if paired_date in frame.columns:
-        return _iso(frame.at[row, paired_date])
-    if {"start_date", "end_date"} <= set(frame.columns):
-        start, end = _iso(frame.at[row, "start_date"]), _iso(frame.at[row, "end_date"])
+def _attr_facts(frame: pd.DataFrame) -> list[Fact]:
+    """Numbers a result states beside its table: the risk-free rate a Sharpe ratio used."""
+    risk_free = frame.attrs.get("risk_free")
+    if _is_number(risk_free):
+        return [_fact("risk-free rate", "risk_free", float(risk_free), "%", None)]
+    return []
+
+
+def _cell_date(
+    frame: pd.DataFrame, row: int, names: list[str], paired_date: str | None
+) -> str | None:
+    """The date a cell refers to: its `<name>_date` column, the row's `date`, else the row's
+    start..end span."""
+
+    def at(column: str) -> Any:
+        return frame.iloc[row, names.index(column)]
+
+    if paired_date in names:
+        return _iso(at(str(paired_date)))
+    if "date" in names:
+        return _iso(at("date"))
+    if {"start_date", "end_date"} <= set(names):
+        start, end = _iso(at("start_date")), _iso(at("end_date"))
         return f"{start}..{end}" if start and end else None
     return None
 

@@ -207,7 +207,9 @@ class _Run:
         )
         if interface_context is None:
             started = time.perf_counter()
-            interface_context = await asyncio.to_thread(request.interface_context)
+            interface_context = await asyncio.to_thread(
+                request.interface_context, "zh" if self.zh else "en"
+            )
             answer.timings_ms["setup"] = answer.timings_ms.get("setup", 0.0) + _ms(started)
         ctx = interface_context
         started = time.perf_counter()

@@ -13,9 +13,16 @@ Conventions every interface follows, so results compose and summaries can quote 
   - `overlay`: for indicators, True when drawn on the price panel (MA, BOLL)
   - optional: `units` (column -> unit where columns differ, e.g. start_value USD, return_pct %),
     `entity` (the one entity an OHLCV, indicator or forecast frame is about), `measure`
-    (`returns` for period returns), `levels` / `bar_columns` (indicator reference lines and
-    histogram columns), `model` / `level` (forecasts), `field` / `adjusted` (prices)
-* Returns, drawdowns and volatilities are in percent (`unit` = `%`).
+    (`returns` for period returns in %, compounded, never treated as levels), `levels` /
+    `bar_columns` (indicator reference lines and histogram columns), `model` / `level`
+    (forecasts), `field` / `adjusted` (prices), `calendars` (column -> exchange calendar code
+    such as XNYS, for forecasts on trading days), `risk_free` (the Sharpe ratio's annual %)
+  - `base` (acquisition results): column -> `{"date": "YYYY-MM-DD", "value": float}`, the
+    observation returns over the window start from — the last one before `start` for calendar
+    periods (`base="before"`), the one on or before it for trailing lengths (`"on_or_before"`);
+    no entry when a column's history starts inside the window. The frame itself holds only the
+    window's rows; `frame.with_base` prepends the base, and every return measure uses it.
+* Returns, drawdowns and volatilities are in percent (`unit` = `%`), at full precision.
 * Visualization interfaces return `ChartOutput` / `TableOutput` models from `core.outputs`.
 * A failure the user should see raises `InterfaceError` with a plain-language message.
 

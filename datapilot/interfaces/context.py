@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Literal
 
 import pandas as pd
 
@@ -26,3 +27,5 @@ class InterfaceContext:
     # The request's data (settings, provider router): live providers are asked only through it;
     # None reads the warehouse as it is.
     data: DataAccess | None = None
+    # The question's language: charts word their axes (and colour candles) for it.
+    language: Literal["en", "zh"] = "en"

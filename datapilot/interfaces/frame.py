@@ -6,8 +6,10 @@ Every interface builds its result through `tag` / `derive`, so the attrs documen
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from datetime import date
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 import numpy as np
@@ -17,6 +19,7 @@ from datapilot.core.intent import Frequency, frequency_of_gap
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
+BaseRule = Literal["before", "on_or_before"]
 FrameKind = Literal[
     "timeseries", "ohlcv", "indicator", "cross_section", "matrix", "forecast", "stats"
 ]
@@ -73,7 +76,7 @@ def derive(
 ) -> pd.DataFrame:
     """Tag `frame` as computed from `parent`: keep its sources and entity, override the rest."""
     attrs = parent.attrs
-    keep = {key: attrs[key] for key in ("entity",) if key in attrs}
+    keep = {key: attrs[key] for key in ("entity", "calendars") if key in attrs}
     # Per-column units still hold while the values keep their unit.
     if unit is None and "units" in attrs:
         keep["units"] = attrs["units"]
@@ -149,6 +152,86 @@ def _row_label(frame: pd.DataFrame) -> str:
     return str(frame.index.name or "labels")
 
 
+# --- the base of returns ------------------------------------------------------------------------
+
+
+def is_returns(frame: pd.DataFrame) -> bool:
+    """True when the values are period returns in % (compounded, never treated as levels)."""
+    return frame.attrs.get("measure") == "returns"
+
+
+def base_of(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """`attrs["base"]`: per column, the observation every return of the window starts from."""
+    base = frame.attrs.get("base") or {}
+    return dict(base) if isinstance(base, dict) else {}
+
+
+def with_base(frame: pd.DataFrame) -> pd.DataFrame:
+    """The levels of a time series with each column's base observation prepended.
+
+    The base (`attrs["base"]`, set by the acquisition interfaces) is the observation before the
+    window that its returns start from: the 2020-12-31 close for a return "in 2021". Columns
+    without a base start from their first value in the window. OHLCV frames give their close.
+    """
+    levels = values_of(frame).copy()
+    rows: dict[pd.Timestamp, dict[str, float]] = {}
+    for column, entry in base_of(frame).items():
+        if column not in levels.columns:
+            continue
+        first = levels[column].first_valid_index()
+        stamp = pd.Timestamp(entry["date"])
+        if first is not None and stamp < first:
+            rows.setdefault(stamp, {})[column] = float(entry["value"])
+    if rows:
+        head = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=levels.columns)
+        levels = pd.concat([head.astype(float), levels]).sort_index()
+        levels.index = pd.DatetimeIndex(levels.index, name="date")
+    levels.attrs = dict(frame.attrs)
+    return levels
+
+
+def growth(frame: pd.DataFrame) -> pd.DataFrame:
+    """What 1 invested at each column's base is worth over time (1.0 on the base date).
+
+    Levels are divided by their base; return series (`measure` = `returns`, in %) are compounded,
+    ∏(1 + r/100), from 1.0 on the base date when the frame has one.
+    """
+    require_timeseries(frame)
+    parts: dict[str, pd.Series] = {}
+    if is_returns(frame):
+        bases = base_of(frame)
+        for column, values in numeric(frame).items():
+            series = values.dropna()
+            if series.empty:
+                continue
+            wealth = (1 + series / 100).cumprod()
+            entry = bases.get(str(column))
+            if entry and pd.Timestamp(entry["date"]) < series.index[0]:
+                start = pd.Series([1.0], index=[pd.Timestamp(entry["date"])])
+                wealth = pd.concat([start, wealth])
+            parts[str(column)] = wealth
+    else:
+        for column, values in with_base(frame).items():
+            series = values.dropna()
+            if not series.empty:
+                parts[str(column)] = series / series.iloc[0]
+    if not parts:
+        raise InterfaceError("The frame holds no values to compute returns from.")
+    out = pd.DataFrame(parts).sort_index()
+    out.index = pd.DatetimeIndex(out.index, name="date")
+    return out
+
+
+def simple_returns(frame: pd.DataFrame) -> pd.DataFrame:
+    """Period returns as fractions per column, the first period (from the base) included."""
+    if is_returns(frame):
+        return numeric(frame) / 100
+    wealth = growth(frame)
+    return pd.DataFrame(
+        {column: values.dropna().pct_change().iloc[1:] for column, values in wealth.items()}
+    )
+
+
 # --- time ----------------------------------------------------------------------------------------
 
 
@@ -198,14 +281,49 @@ def resample_frame(frame: pd.DataFrame, freq: Freq, how: str = "last") -> pd.Dat
     return out
 
 
-def next_dates(index: pd.DatetimeIndex, horizon: int) -> pd.DatetimeIndex:
+@lru_cache(maxsize=16)
+def _sessions(calendar: str, first_year: int, last_year: int) -> pd.DatetimeIndex | None:
+    """The trading sessions of an exchange calendar (ISO 10383 code) over whole years; None when
+    the calendar does not cover them."""
+    import exchange_calendars
+
+    try:
+        with warnings.catch_warnings():
+            # The library's own use of deprecated pandas calls is not the user's concern.
+            warnings.simplefilter("ignore")
+            found = exchange_calendars.get_calendar(
+                calendar, start=f"{first_year}-01-01", end=f"{last_year}-12-31"
+            )
+    except (exchange_calendars.errors.CalendarError, ValueError):
+        return None
+    return pd.DatetimeIndex(found.sessions).tz_localize(None)
+
+
+def _trading_days(last: pd.Timestamp, horizon: int, calendar: str) -> pd.DatetimeIndex | None:
+    # ~252 sessions a year: whole years enough for the horizon, so the cache is reused.
+    sessions = _sessions(calendar, last.year, last.year + horizon // 240 + 1)
+    if sessions is None:
+        return None
+    after = sessions[sessions > last][:horizon]
+    return after if len(after) == horizon else None
+
+
+def next_dates(
+    index: pd.DatetimeIndex, horizon: int, calendar: str | None = None
+) -> pd.DatetimeIndex:
     """The `horizon` dates after the index at its own frequency.
 
-    Daily data continue on business days; monthly/quarterly/annual data keep their labelling
-    (first day of period for FRED-style series, otherwise the period's last business day).
+    Daily data continue on the trading days of `calendar` (an exchange calendar code such as
+    XNYS, from `exchange_calendars`: holidays skipped) or, without one, on business days;
+    monthly/quarterly/annual data keep their labelling (first day of period for FRED-style series,
+    otherwise the period's last business day).
     """
     last = index[-1]
     freq = infer_freq(index)
+    if freq == "daily" and calendar:
+        days = _trading_days(last, horizon, calendar)
+        if days is not None:
+            return pd.DatetimeIndex(days, name="date")
     first_labels = _starts_periods(index[-12:])
     offsets: dict[Freq, pd.DateOffset] = {
         "daily": pd.offsets.BDay(),
@@ -257,12 +375,23 @@ def merge_frames(
     merged = pd.concat(parts, axis=1, join=how).sort_index()
     units = {unit_of(f) for f in frames if unit_of(f)}
     titles = [title_of(f) for f in frames if title_of(f)]
+    measures = {f.attrs.get("measure") for f in frames}
+    # Each column keeps the base it was read with (a renamed duplicate has none).
+    bases = {
+        column: entry
+        for part in parts
+        for column, entry in base_of(part).items()
+        if column in part.columns
+    }
     return tag(
         merged,
         kind=frames[0].attrs.get("kind", "timeseries"),
         unit=units.pop() if len(units) == 1 else ", ".join(sorted(units)),
         title=" & ".join(dict.fromkeys(titles)),
         sources=[s for f in frames for s in f.attrs.get("sources", [])],
+        base=bases or None,
+        measure=measures.pop() if len(measures) == 1 else None,
+        calendars={k: v for f in frames for k, v in f.attrs.get("calendars", {}).items()} or None,
     )
 
 
@@ -276,7 +405,8 @@ def select_columns(
     if not columns:
         raise InterfaceError("select_columns needs at least one column name.")
     names = [require_column(frame, column) for column in columns]
-    return derive(frame[names].copy(), frame)
+    base = {k: v for k, v in base_of(frame).items() if k in names}
+    return derive(frame[names].copy(), frame, base=base or None, measure=frame.attrs.get("measure"))
 
 
 @interface("frame", "frame")
@@ -294,7 +424,8 @@ def filter_dates(
             f"No rows between {start or 'the beginning'} and {end or 'the end'}; the data run "
             f"from {frame.index[0].date()} to {frame.index[-1].date()}."
         )
-    return derive(out.copy(), frame)
+    # Rows were cut, so the base read for the original window no longer applies.
+    return derive(out.copy(), frame, measure=frame.attrs.get("measure"))
 
 
 _OPS = {

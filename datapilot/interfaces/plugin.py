@@ -19,6 +19,7 @@ LIBRARY = (
     "client_tables",
     "prediction",
     "processing",
+    "performance",
     "visualization",
 )
 

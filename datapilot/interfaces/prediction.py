@@ -37,6 +37,7 @@ _PERCENT_UNITS = frozenset({"%", "percent", "pct", "percentage points"})
 def preload() -> None:
     """Import the model libraries now (1–2 s cold) so a server's first forecast answers quickly."""
     import arch  # noqa: F401
+    import exchange_calendars  # noqa: F401
     import statsmodels.tsa.arima.model
     import statsmodels.tsa.exponential_smoothing.ets  # noqa: F401
 
@@ -77,7 +78,7 @@ def _result(
             "lower": np.minimum(np.asarray(lower, dtype=float), mean),
             "upper": np.maximum(np.asarray(upper, dtype=float), mean),
         },
-        index=next_dates(pd.DatetimeIndex(series.index), horizon),
+        index=next_dates(pd.DatetimeIndex(series.index), horizon, _calendar(frame, column)),
     )
     units = frame.attrs.get("units") or {}
     return derive(
@@ -92,6 +93,12 @@ def _result(
         fit_start=str(series.index[0].date()),
         fit_end=str(series.index[-1].date()),
     )
+
+
+def _calendar(frame: pd.DataFrame, column: str) -> str | None:
+    """The exchange calendar of an exchange-traded column (set by the price readers)."""
+    calendars = frame.attrs.get("calendars") or {}
+    return calendars.get(column) if isinstance(calendars, dict) else None
 
 
 def _check_level(level: float) -> None:
@@ -257,7 +264,8 @@ def forecast_volatility(
         variance = fitted.forecast(horizon=horizon, reindex=False).variance.to_numpy()[-1]
     annual = np.sqrt(variance * PERIODS_PER_YEAR[freq])
     out = pd.DataFrame(
-        {"forecast": annual}, index=next_dates(pd.DatetimeIndex(series.index), horizon)
+        {"forecast": annual},
+        index=next_dates(pd.DatetimeIndex(series.index), horizon, _calendar(frame, column)),
     )
     return derive(
         out,

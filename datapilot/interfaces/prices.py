@@ -6,12 +6,13 @@ Wide time-series frames straight from the warehouse, after the shared catalog ch
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Annotated, Literal
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Annotated, Any, Literal
 
 import pandas as pd
 
-from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS
+from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS, Frequency
 from datapilot.data.catalog import Entity
 from datapilot.data.warehouse import PriceFreq
 from datapilot.interfaces.checks import (
@@ -22,10 +23,90 @@ from datapilot.interfaces.checks import (
     record_sources,
 )
 from datapilot.interfaces.context import InterfaceContext
-from datapilot.interfaces.frame import resample_frame, tag, window
+from datapilot.interfaces.frame import BaseRule, resample_frame, tag, window
 from datapilot.interfaces.registry import InterfaceError, interface
 
 PriceField = Literal["close", "open", "high", "low", "volume", "adj_close"]
+BaseArg = Annotated[
+    BaseRule,
+    "Where returns over the window start: 'before' = the last observation strictly before "
+    "`start` (calendar periods: a year, quarter, month, YTD, 'since 2020'); 'on_or_before' = the "
+    "observation on or before `start` (trailing lengths such as 'past 3 months', and ranges "
+    "between two explicit days).",
+]
+# How far before `start` the base is looked for first (a longer gap reads the whole history).
+_LOOKBACK_DAYS: dict[Frequency, int] = {
+    "daily": 31,
+    "weekly": 31,
+    "monthly": 93,
+    "quarterly": 190,
+    "annual": 400,
+}
+Reader = Callable[[list[str], date | None, date], pd.DataFrame]
+
+
+def read_base(
+    entities: list[Entity], start: date | None, base: BaseRule, read: Reader
+) -> dict[str, dict[str, Any]]:
+    """Per entity id, the observation returns over a window from `start` are measured from:
+    `{"date": "YYYY-MM-DD", "value": float}` (see `BaseArg`); ids without one are left out.
+
+    `read(ids, lower, upper)` returns a wide frame (one column per id) of the same values the
+    window holds, between two dates.
+    """
+    if start is None:
+        return {}
+    upper = start if base == "on_or_before" else start - timedelta(days=1)
+    lookback = max(_LOOKBACK_DAYS.get(e.frequency, 400) for e in entities)
+    found = _last_valid(read([e.id for e in entities], upper - timedelta(days=lookback), upper))
+    # A longer gap (or a sparse series): read the entity's history up to the base.
+    missing = [
+        e.id for e in entities if e.id not in found and (e.first is None or e.first <= upper)
+    ]
+    if missing:
+        found.update(_last_valid(read(missing, None, upper)))
+    return found
+
+
+def _last_valid(wide: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    found = {}
+    for column, values in wide.items():
+        present = values.dropna()
+        if len(present):
+            found[str(column)] = {
+                "date": pd.Timestamp(present.index[-1]).date().isoformat(),
+                "value": float(present.iloc[-1]),
+            }
+    return found
+
+
+def _price_reader(ctx: InterfaceContext, field: PriceField, adjusted: set[str]) -> Reader:
+    """Daily values of `field` (for `close`: the adjusted close of the ids in `adjusted`)."""
+
+    def read(ids: list[str], lower: date | None, upper: date) -> pd.DataFrame:
+        tidy = price_table(ctx, ids, lower, upper, "daily")
+        if tidy.empty:
+            return pd.DataFrame()
+        values = tidy[field]
+        if field == "close":
+            values = values.where(~tidy["id"].isin(adjusted), tidy["adj_close"])
+        elif field == "adj_close":
+            values = values.where(~tidy["id"].isin(adjusted), tidy["close"])
+        return tidy.assign(value=values).pivot(index="date", columns="id", values="value")
+
+    return read
+
+
+def exchange_calendar(entity: Entity) -> str | None:
+    """The ISO 10383 code of the exchange calendar an exchange-traded entity trades on."""
+    if entity.kind not in PRICE_KINDS:
+        return None
+    suffix = entity.id.rsplit(".", 1)[-1].upper() if "." in entity.id else ""
+    if suffix in ("SH", "SS", "SZ", "OF"):
+        return "XSHG"
+    if suffix == "HK":
+        return "XHKG"
+    return "XNYS"
 
 
 def price_table(
@@ -67,16 +148,23 @@ def _prices(
     end: date | None,
     freq: PriceFreq,
     field: PriceField,
+    base: BaseRule = "before",
 ) -> pd.DataFrame:
     ids = [e.id for e in entities]
     tidy = price_table(ctx, ids, start, end, freq)
     if tidy.empty:
         raise no_data(entities, start, end)
+    # For close: ids whose window falls back to the adjusted close; for adj_close: ids without
+    # one (an index, an imported file of closes), which fall back to the close.
     adjusted: list[str] = []
-    if field == "close":
+    if field in ("close", "adj_close"):
         parts = {}
         for entity_id, rows in tidy.groupby("id", sort=False):
-            values, was_adjusted = _close_or_adjusted(rows)
+            if field == "close":
+                values, was_adjusted = _close_or_adjusted(rows)
+            else:
+                was_adjusted = bool(rows["adj_close"].isna().all())
+                values = rows["close"] if was_adjusted else rows["adj_close"]
             parts[entity_id] = pd.Series(values.to_numpy(), index=rows["date"].to_numpy())
             if was_adjusted:
                 adjusted.append(str(entity_id))
@@ -95,18 +183,23 @@ def _prices(
             + "; ".join(f"{e.id} has data {data_span(e)}" for e in missing)
             + "."
         )
-    units = {e.units for e in entities if e.id in wide.columns and e.units}
+    present = [e for e in entities if e.id in wide.columns]
+    units = {e.units for e in present if e.units}
     unit = "shares" if field == "volume" else (units.pop() if len(units) == 1 else "price")
+    bases = read_base(present, start, base, _price_reader(ctx, field, set(adjusted)))
     return tag(
         wide,
         kind="timeseries",
         unit=unit,
-        title=_price_title(field, adjusted, list(wide.columns)),
+        title=_price_title(field, adjusted if field == "close" else [], list(wide.columns)),
         sources=record_sources(ctx, tidy),
-        units={e.id: unit if field == "volume" else e.units for e in entities if e.id in wide},
+        units={e.id: unit if field == "volume" else e.units for e in present},
         field=field,
-        adjusted=field == "adj_close" or (bool(adjusted) and len(adjusted) == wide.shape[1]),
+        adjusted=(field == "adj_close" and not adjusted)
+        or (field == "close" and bool(adjusted) and len(adjusted) == wide.shape[1]),
         frequency=freq,
+        base=bases,
+        calendars={e.id: exchange_calendar(e) for e in present},
     )
 
 
@@ -135,16 +228,18 @@ def get_prices(
     end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
     freq: Literal["daily", "weekly", "monthly"] = "daily",
     field: PriceField = "close",
+    base: BaseArg = "before",
 ) -> pd.DataFrame:
     """Prices over time, one column per id (USD for stocks/ETFs, index points for indices);
     weekly/monthly = last trading day of each period.
 
     `close` is the raw close where the source has it for the whole window, otherwise the adjusted
     close (the title then says "Close (adjusted)"); use `adj_close` for returns across splits and
-    dividends.
+    dividends (an index has no adjustments: its close). The frame holds the window's rows; the
+    observation returns start from is in `attrs["base"]` (see `base`).
     """
     entities = check_entities(ctx, ids, PRICE_KINDS, start=start, end=end)
-    return _prices(ctx, entities, start, end, freq, field)
+    return _prices(ctx, entities, start, end, freq, field, base)
 
 
 @interface("acquisition", "frame")
@@ -154,10 +249,12 @@ def get_index_levels(
     start: Annotated[date | None, "First date (inclusive); None = earliest."] = None,
     end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
     freq: Literal["daily", "weekly", "monthly"] = "daily",
+    base: BaseArg = "before",
 ) -> pd.DataFrame:
-    """Closing levels of market indices in index points, one column per index id."""
+    """Closing levels of market indices in index points, one column per index id; the level
+    returns start from is in `attrs["base"]` (see `base`)."""
     entities = check_entities(ctx, ids, {"index"}, start=start, end=end)
-    return _prices(ctx, entities, start, end, freq, "close")
+    return _prices(ctx, entities, start, end, freq, "close", base)
 
 
 @interface("acquisition", "frame")
@@ -167,9 +264,10 @@ def get_ohlcv(
     start: Annotated[date | None, "First date (inclusive); None = earliest."] = None,
     end: Annotated[date | None, "Last date (inclusive); None = latest."] = None,
     freq: Literal["daily", "weekly", "monthly"] = "daily",
+    base: BaseArg = "before",
 ) -> pd.DataFrame:
     """Open, high, low, close and volume of one entity (columns open/high/low/close/volume), for
-    candlestick charts."""
+    candlestick charts; the close returns start from is in `attrs["base"]`."""
     found = check_entity(ctx, entity, PRICE_KINDS, start=start, end=end)
     rows, sources = ohlc_rows(ctx, found, start, end, freq)
     frame = rows.set_index("date")[["open", "high", "low", "close", "volume"]].astype(float)
@@ -182,6 +280,8 @@ def get_ohlcv(
         sources=sources,
         entity=found.id,
         frequency=freq,
+        base=read_base([found], start, base, _price_reader(ctx, "close", set())),
+        calendars={found.id: exchange_calendar(found)},
     )
 
 
@@ -241,9 +341,14 @@ def get_series(
         Literal["monthly", "quarterly", "annual"] | None,
         "Resample to this frequency (last value of each period); None = as published.",
     ] = None,
+    base: BaseArg = "before",
 ) -> pd.DataFrame:
     """Values of macro, commodity or factor series over time, one column per id, in each series'
-    unit (catalog)."""
+    unit (catalog); the value changes start from is in `attrs["base"]`.
+
+    Series whose values are returns in % (Fama–French factors) come with `attrs["measure"]` =
+    "returns": they are compounded, never treated as levels.
+    """
     entities = check_entities(ctx, ids, SERIES_KINDS, start=start, end=end)
     ordered = [e.id for e in entities]
     tidy = ctx.warehouse.series(ordered, start, end)
@@ -252,7 +357,11 @@ def get_series(
     sources = record_sources(ctx, tidy)
     tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
     wide = _wide(tidy, ordered, "value").dropna(how="all")
-    if freq is not None:
+    returns = {e.measure for e in entities if e.id in wide.columns} == {"returns"}
+    if freq is not None and returns:
+        # Returns compound within each period; the last month's return is not the year's.
+        wide = (resample_frame(1 + wide / 100, freq, "prod") - 1) * 100
+    elif freq is not None:
         wide = resample_frame(wide, freq, "last")
     missing = [e for e in entities if e.id not in wide.columns]
     if missing:
@@ -264,6 +373,12 @@ def get_series(
     present = [e for e in entities if e.id in wide.columns]
     units = {e.id: e.units for e in present}
     distinct = sorted(set(units.values()) - {""})
+    measures = {e.measure for e in present}
+    if len(measures) > 1:
+        ctx.notes.append(
+            "Some of these series are returns in % and some are levels: returns computed on them "
+            "together mix the two; ask for them separately."
+        )
     return tag(
         wide,
         kind="timeseries",
@@ -272,4 +387,16 @@ def get_series(
         sources=sources,
         units=units,
         frequency=freq or present[0].frequency,
+        base=read_base(present, start, base, _series_reader(ctx)),
+        measure="returns" if returns else None,
     )
+
+
+def _series_reader(ctx: InterfaceContext) -> Reader:
+    def read(ids: list[str], lower: date | None, upper: date) -> pd.DataFrame:
+        tidy = ctx.warehouse.series(ids, lower, upper)
+        if tidy.empty:
+            return pd.DataFrame()
+        return tidy.pivot(index="date", columns="id", values="value")
+
+    return read

@@ -12,20 +12,26 @@ from datapilot.interfaces.checks import check_entities
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
     PERIODS_PER_YEAR,
+    BaseRule,
     Freq,
+    base_of,
     derive,
+    growth,
     infer_freq,
+    is_returns,
     numeric,
     require_column,
     require_timeseries,
     resample_frame,
+    simple_returns,
     tag,
     title_of,
     unit_of,
     values_of,
     window,
+    with_base,
 )
-from datapilot.interfaces.prices import price_table
+from datapilot.interfaces.prices import BaseArg, price_table
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 Period = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
@@ -43,14 +49,22 @@ def _levels(frame: pd.DataFrame, what: str = "frame") -> pd.DataFrame:
     return values_of(frame, what)
 
 
-def _is_returns(frame: pd.DataFrame) -> bool:
-    return frame.attrs.get("measure") == "returns"
-
-
-def _first_valid(values: pd.DataFrame) -> pd.Series:
-    return values.apply(
-        lambda col: col.loc[col.first_valid_index()] if col.notna().any() else np.nan
-    )
+def _period_growth(wealth: pd.DataFrame, period: Period, based: set[str]) -> pd.DataFrame:
+    """The growth index at the end of each period. The base of a column in `based` stays its own
+    first row, so a first period sharing its calendar period with the base still has its return;
+    without a base the first (partial) period only starts the next one."""
+    if period == "daily":
+        return wealth
+    parts = {}
+    for column, values in wealth.items():
+        series = values.dropna()
+        head = series.iloc[:1] if str(column) in based else series.iloc[:0]
+        rest = series.iloc[len(head) :]
+        ends = resample_frame(rest.to_frame(), period, "last")[column]
+        parts[column] = pd.concat([head, ends])
+    out = pd.DataFrame(parts).sort_index()
+    out.index = pd.DatetimeIndex(out.index, name="date")
+    return out
 
 
 # --- returns -------------------------------------------------------------------------------------
@@ -65,22 +79,27 @@ def compute_returns(
 ) -> pd.DataFrame:
     """Period-over-period returns in % of a price or level time series, per column.
 
-    Weekly/monthly/quarterly/annual returns use the last value of each period. The first period
-    has no return and is dropped.
+    The first return runs from the window's base (`attrs["base"]`: the close before the window),
+    so the first day, month or year of the window has its return. Weekly/monthly/quarterly/annual
+    returns use the last value of each period; return series (Fama–French factors) are
+    compounded within each period.
     """
-    levels = _levels(frame)
-    if period != "daily":
-        levels = resample_frame(levels, period, "last")
+    require_timeseries(frame)
+    levels = _period_growth(growth(frame), period, set(base_of(frame)))
     if (levels <= 0).any().any() and log:
         raise InterfaceError(
             "Log returns need positive values; this series has zeros or negatives."
         )
-    returns = (
-        np.log(levels / levels.shift(1)) if log else levels.pct_change(fill_method=None)
-    ) * 100
-    returns = returns.iloc[1:].dropna(how="all")
+    parts = {}
+    for column, values in levels.items():
+        series = values.dropna()
+        parts[column] = (np.log(series / series.shift(1)) if log else series.pct_change()).iloc[
+            1:
+        ] * 100
+    returns = pd.DataFrame(parts).dropna(how="all")
     if returns.empty:
         raise InterfaceError("Need at least two observations to compute returns.")
+    returns.index = pd.DatetimeIndex(returns.index, name="date")
     word = _PERIOD_WORD[period]
     return derive(
         returns,
@@ -96,30 +115,39 @@ def compute_returns(
 @interface("processing", "frame")
 def cumulative_returns(
     ctx: InterfaceContext,
-    frame: Annotated[Frame, "Prices or levels over time."],
+    frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
 ) -> pd.DataFrame:
-    """Cumulative return in % of each column since its first value in the frame (0 on the first
-    day)."""
-    levels = _levels(frame)
-    out = (levels / _first_valid(levels) - 1.0) * 100
+    """Cumulative return in % of each column since the window's base: 0 on the base date (the
+    close before the window), then (value / base − 1) × 100. Return series are compounded:
+    ∏(1 + r/100) − 1."""
+    out = (growth(frame) - 1.0) * 100
     return derive(out, frame, kind="timeseries", unit="%", title="Cumulative return")
 
 
-def _period_table(levels: pd.DataFrame, start: date | None, end: date | None) -> pd.DataFrame:
-    """Start/end observation and return per column.
+def _period_table(frame: pd.DataFrame, start: date | None, end: date | None) -> pd.DataFrame:
+    """Start (base) and end observation and the return between them, per column.
 
-    The starting value is the last observation on or before `start` (the close at the start of the
-    window, as quoted by market data sites) when the frame holds one, else the first in the window.
+    With no `start`, or one on or before the frame's first row, the start is the frame's base
+    (`attrs["base"]`). A later `start` takes the last observation on or before it.
     """
+    require_timeseries(frame)
+    returns_frame = is_returns(frame)
+    # Return series: the values compared are a growth index of 100 at the base.
+    levels = growth(frame) * 100 if returns_frame else with_base(frame)
     upper = window(levels, None, end)
+    first_row = frame.index.min()
     rows = []
     for column in levels.columns:
         series = upper[column].dropna()
-        inside = series.loc[pd.Timestamp(start) :] if start else series
-        if inside.empty:
+        if start is not None and pd.Timestamp(start) > first_row:
+            inside = series.loc[pd.Timestamp(start) :]
+            before = series.loc[: pd.Timestamp(start)]
+            base = before if not before.empty else inside.iloc[:1]
+        else:
+            inside = series
+            base = series.iloc[:1]
+        if inside.empty or base.empty:
             continue
-        before = series.loc[: pd.Timestamp(start)] if start else inside.iloc[:0]
-        base = before if not before.empty else inside.iloc[:1]
         base_date, base_value = base.index[-1], float(base.iloc[-1])
         end_date, end_value = inside.index[-1], float(inside.iloc[-1])
         rows.append(
@@ -135,7 +163,7 @@ def _period_table(levels: pd.DataFrame, start: date | None, end: date | None) ->
     if not rows:
         raise InterfaceError(
             f"No data between {start or 'the beginning'} and {end or 'the end'}; the data run from "
-            f"{levels.index[0].date()} to {levels.index[-1].date()}."
+            f"{frame.index[0].date()} to {frame.index[-1].date()}."
         )
     return pd.DataFrame(rows).set_index("id")
 
@@ -143,25 +171,26 @@ def _period_table(levels: pd.DataFrame, start: date | None, end: date | None) ->
 @interface("processing", "frame")
 def period_return(
     ctx: InterfaceContext,
-    frame: Annotated[Frame, "Prices or levels over time."],
-    start: Annotated[date | None, "Window start; None = first row."] = None,
+    frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
+    start: Annotated[date | None, "Window start; None = the frame's window."] = None,
     end: Annotated[date | None, "Window end (inclusive); None = last row."] = None,
 ) -> pd.DataFrame:
-    """Return in % of each column between two dates: one row per column with start_date,
+    """Return in % of each column over the window: one row per column with start_date,
     start_value, end_date, end_value, return_pct.
 
-    The start value is the last observation on or before `start` when the frame has one (so a return
-    "in 2021" runs from the 2020 year-end close), else the first observation in the window.
+    The start is the window's base (`attrs["base"]`: for a return "in 2021", the 2020-12-31
+    close). A `start` later than the frame's first row starts from the last observation on or
+    before it. Return series are compounded (start_value 100 = the base of a growth index).
     """
-    levels = _levels(frame)
-    table = _period_table(levels, start, end)
+    table = _period_table(frame, start, end)
+    value_unit = "index, base = 100" if is_returns(frame) else unit_of(frame)
     return derive(
         table,
         frame,
         kind="cross_section",
         unit="%",
         title="Period return",
-        units={"start_value": unit_of(frame), "end_value": unit_of(frame), "return_pct": "%"},
+        units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
     )
 
 
@@ -171,19 +200,21 @@ def cross_section_returns(
     ids: Annotated[list[str], "Entity ids (stocks, ETFs, indices), any number."],
     start: Annotated[date | None, "Window start; None = each entity's first date."] = None,
     end: Annotated[date | None, "Window end (inclusive); None = latest."] = None,
+    base: BaseArg = "before",
 ) -> pd.DataFrame:
     """Return in % over a window for many entities at once, from adjusted closes: one row per id
     with start_date, start_value, end_date, end_value, return_pct.
 
-    One warehouse query for all ids. The start value is the close on or before `start`.
+    One warehouse query for all ids. The start is the base (see `base`): by default the last close
+    before `start`; an entity whose history begins inside the window starts from its first close.
     """
     entities = check_entities(ctx, ids, kinds={"stock", "etf", "index"}, start=start, end=end)
-    # A few days before `start` so the close at the start of the window is available.
-    lookback = start - timedelta(days=10) if start else None
+    # A month before `start`, so the close the window starts from is read by the same query.
+    lookback = start - timedelta(days=31) if start else None
     tidy = price_table(ctx, [e.id for e in entities], lookback, end)
     sources = sorted(tidy.attrs.get("sources", []))
     ctx.sources.update(sources)
-    table = _window_ends(tidy, start)
+    table = _window_ends(tidy, start, base)
     missing = [e.id for e in entities if e.id not in table.index]
     if missing:
         ctx.notes.append(f"No prices in the window for {', '.join(missing)}.")
@@ -207,9 +238,10 @@ def cross_section_returns(
     )
 
 
-def _window_ends(tidy: pd.DataFrame, start: date | None) -> pd.DataFrame:
-    """Per id: the (adjusted) close on or before `start` — or the first one after it when the
-    history begins later — and the last close, as start/end date and value columns.
+def _window_ends(tidy: pd.DataFrame, start: date | None, base: BaseRule) -> pd.DataFrame:
+    """Per id: the (adjusted) close the window starts from (`base`) — or the first one in the
+    window when the history begins later — and the last close, as start/end date and value
+    columns.
 
     Plain array work over the rows, which the warehouse returns sorted by id and date: the
     grouped pandas version cost more than the query itself for a 20-stock cross-section.
@@ -225,19 +257,20 @@ def _window_ends(tidy: pd.DataFrame, start: date | None) -> pd.DataFrame:
     first = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
     last = np.r_[first[1:], len(ids)] - 1
     if start is None:
-        base = first
+        starts = first
         keep = np.ones(len(first), dtype=bool)
     else:
         stamp = np.datetime64(pd.Timestamp(start))
-        # Rows are date-ordered within an id, so those on or before `start` come first.
-        before = np.add.reduceat((dates <= stamp).astype(np.int64), first)
-        base = np.where(before > 0, first + before - 1, first)
+        counted = dates < stamp if base == "before" else dates <= stamp
+        # Rows are date-ordered within an id, so those before the window come first.
+        before = np.add.reduceat(counted.astype(np.int64), first)
+        starts = np.where(before > 0, first + before - 1, first)
         keep = dates[last] >= stamp  # an id whose history ends before the window has no return
-    base, last = base[keep], last[keep]
+    starts, last = starts[keep], last[keep]
     table = pd.DataFrame(
         {
-            "start_date": pd.DatetimeIndex(dates[base]).date,
-            "start_value": values[base],
+            "start_date": pd.DatetimeIndex(dates[starts]).date,
+            "start_value": values[starts],
             "end_date": pd.DatetimeIndex(dates[last]).date,
             "end_value": values[last],
         },
@@ -352,7 +385,11 @@ def pct_change(
     levels = _levels(frame)
     freq = infer_freq(levels.index)
     if kind == "pop":
-        change = levels.pct_change(fill_method=None)
+        # From the base: the window's first row has its change too.
+        based = with_base(frame)
+        change = pd.DataFrame(
+            {column: based[column].dropna().pct_change() for column in levels.columns}
+        ).loc[levels.index[0] :]
     elif freq == "daily":
         # Daily data have gaps (weekends, holidays): compare with the last value on or before
         # the same calendar date one period earlier.
@@ -400,9 +437,8 @@ def rolling_volatility(
     require_timeseries(frame)
     if window < 2:
         raise InterfaceError("The volatility window must be at least 2 observations.")
-    returns = (
-        numeric(frame) if _is_returns(frame) else _levels(frame).pct_change(fill_method=None) * 100
-    )
+    # From the base: the window's first day has its return.
+    returns = simple_returns(frame) * 100
     if len(returns.dropna(how="all")) < window:
         raise InterfaceError(
             f"Only {len(returns.dropna(how='all'))} returns for a {window}-observation window; "
@@ -415,52 +451,6 @@ def rolling_volatility(
 
 
 @interface("processing", "frame")
-def drawdown(
-    ctx: InterfaceContext,
-    frame: Annotated[Frame, "Prices or levels over time."],
-) -> pd.DataFrame:
-    """Drawdown in % of each column: how far each value is below its running peak (0 at a new high,
-    negative otherwise)."""
-    levels = _levels(frame)
-    out = (levels / levels.cummax() - 1.0) * 100
-    return derive(out, frame, kind="timeseries", unit="%", title="Drawdown")
-
-
-@interface("processing", "frame")
-def max_drawdown(
-    ctx: InterfaceContext,
-    frame: Annotated[Frame, "Prices or levels over time."],
-) -> pd.DataFrame:
-    """Largest peak-to-trough fall per column: max_drawdown_pct (negative, %), peak_date,
-    trough_date, recovery_date (None when not recovered)."""
-    levels = _levels(frame)
-    rows = []
-    for column in levels.columns:
-        series = levels[column].dropna()
-        if series.empty:
-            continue
-        dd = series / series.cummax() - 1.0
-        trough = dd.idxmin()
-        peak = series.loc[:trough].idxmax()
-        after = series.loc[trough:]
-        recovered = after[after >= series.loc[peak]]
-        recovery = recovered.index[0].date() if dd.loc[trough] < 0 and not recovered.empty else None
-        rows.append(
-            {
-                "id": column,
-                "max_drawdown_pct": float(dd.loc[trough]) * 100,
-                "peak_date": peak.date(),
-                "trough_date": trough.date(),
-                "recovery_date": recovery,
-            }
-        )
-    if not rows:
-        raise InterfaceError("The frame holds no values to measure a drawdown on.")
-    table = pd.DataFrame(rows).set_index("id")
-    return derive(table, frame, kind="cross_section", unit="%", title="Maximum drawdown")
-
-
-@interface("processing", "frame")
 def resample(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "A time series (or OHLCV, aggregated per field)."],
@@ -469,7 +459,8 @@ def resample(
 ) -> pd.DataFrame:
     """Change a time series to a lower frequency, aggregating each period by last/first/mean/sum."""
     out = resample_frame(frame, freq, how)
-    return derive(out, frame, frequency=freq)
+    # The base lies before the first period, so it stays the base of the resampled levels.
+    return derive(out, frame, frequency=freq, base=base_of(frame) or None)
 
 
 @interface("processing", "frame")
@@ -478,10 +469,9 @@ def normalize(
     frame: Annotated[Frame, "Prices or levels over time."],
     base: Annotated[float, "The value every column starts from."] = 100.0,
 ) -> pd.DataFrame:
-    """Rescale each column to start at `base` (e.g. 100) so series of different size compare on one
-    axis."""
-    levels = _levels(frame)
-    out = levels / _first_valid(levels) * base
+    """Rescale each column to start at `base` (e.g. 100) on the window's base date so series of
+    different size compare on one axis (return series are compounded)."""
+    out = growth(frame) * base
     return derive(
         out,
         frame,
@@ -520,94 +510,3 @@ def spread(
     first, second = require_column(frame, a), require_column(frame, b)
     out = (frame[first] - frame[second]).to_frame(f"{first}-{second}").dropna()
     return derive(out, frame, kind="timeseries", title=f"{first} − {second}")
-
-
-# --- performance measures ------------------------------------------------------------------------
-
-
-def _returns_for(frame: pd.DataFrame) -> pd.DataFrame:
-    """Period returns as fractions, from prices or from a compute_returns result."""
-    if _is_returns(frame):
-        return numeric(frame) / 100
-    return _levels(frame).pct_change(fill_method=None).iloc[1:]
-
-
-@interface("processing", "frame")
-def annualized_return(
-    ctx: InterfaceContext,
-    frame: Annotated[Frame, "Prices or levels over time."],
-) -> pd.DataFrame:
-    """Compound annual growth rate in % of each column from its first to its last value (column
-    `annualized_return_pct`)."""
-    levels = _levels(frame)
-    rows = {}
-    for column in levels.columns:
-        series = levels[column].dropna()
-        years = (series.index[-1] - series.index[0]).days / 365.25 if len(series) > 1 else 0
-        if years <= 0:
-            continue
-        rows[column] = ((series.iloc[-1] / series.iloc[0]) ** (1 / years) - 1) * 100
-    if not rows:
-        raise InterfaceError("Need at least two dated values per column for an annual rate.")
-    table = pd.Series(rows, name="annualized_return_pct").to_frame()
-    table.index.name = "id"
-    return derive(table, frame, kind="cross_section", unit="%", title="Annualised return")
-
-
-@interface("processing", "frame")
-def sharpe_ratio(
-    ctx: InterfaceContext,
-    frame: Annotated[Frame, "Prices, or returns from compute_returns."],
-    risk_free: Annotated[float, "Annual risk-free rate in %."] = 0.0,
-) -> pd.DataFrame:
-    """Annualised Sharpe ratio per column: (mean excess return / std of returns) × √periods per
-    year, plus annualised return and volatility in %."""
-    returns = _returns_for(frame)
-    per_year = PERIODS_PER_YEAR[infer_freq(returns.index)]
-    excess = returns - (1 + risk_free / 100) ** (1 / per_year) + 1
-    table = pd.DataFrame(
-        {
-            "sharpe": excess.mean() / returns.std() * np.sqrt(per_year),
-            "annual_return_pct": returns.mean() * per_year * 100,
-            "annual_volatility_pct": returns.std() * np.sqrt(per_year) * 100,
-        }
-    )
-    table.index.name = "id"
-    return derive(
-        table,
-        frame,
-        kind="cross_section",
-        unit="",
-        title="Sharpe ratio",
-        units={"sharpe": "", "annual_return_pct": "%", "annual_volatility_pct": "%"},
-    )
-
-
-@interface("processing", "frame")
-def beta(
-    ctx: InterfaceContext,
-    frame: Annotated[
-        Frame, "Prices (or returns) with one column per entity, including the market."
-    ],
-    market: Annotated[str, "The column used as the market, e.g. ^GSPC."],
-) -> pd.DataFrame:
-    """Beta, correlation and r² of each other column's returns against the market column's."""
-    returns = _returns_for(frame)
-    market_col = require_column(returns, market)
-    rows = {}
-    for column in returns.columns:
-        if column == market_col:
-            continue
-        pair = returns[[column, market_col]].dropna()
-        if len(pair) < 3:
-            continue
-        cov = np.cov(pair[column], pair[market_col])
-        corr = pair[column].corr(pair[market_col])
-        rows[column] = {"beta": cov[0, 1] / cov[1, 1], "correlation": corr, "r2": corr**2}
-    if not rows:
-        raise InterfaceError(
-            f"beta needs another column besides {market_col} with overlapping data."
-        )
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "id"
-    return derive(table, frame, kind="cross_section", unit="", title=f"Beta vs {market_col}")

@@ -7,15 +7,22 @@ readable and answers small; each such change is recorded in `ctx.notes`.
 
 from __future__ import annotations
 
-import math
-from datetime import date, datetime
 from typing import Annotated, Any
 
 import numpy as np
 import pandas as pd
 
 from datapilot.core.intent import ChartType
-from datapilot.core.outputs import ChartOutput, ChartSpec, FitLine, Mark, Panel, TableOutput
+from datapilot.core.outputs import (
+    ChartOutput,
+    ChartSpec,
+    FitLine,
+    Mark,
+    Panel,
+    TableOutput,
+)
+from datapilot.interfaces.cells import frame_rows, plain, table_cell
+from datapilot.interfaces.chart_text import candle_colors, fit_title, say, word
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
     OHLCV_COLUMNS,
@@ -30,64 +37,11 @@ from datapilot.interfaces.frame import (
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
+__all__ = ["plain", "table_cell"]  # cell helpers, kept importable from here
 MAX_LINE_POINTS = 3000
+_ZH_FREQ = {"weekly": "每周", "monthly": "每月", "quarterly": "每季度"}
 MAX_CANDLES = 400
 _HISTORY_SHOWN = {"daily": 252, "weekly": 104, "monthly": 60, "quarterly": 40, "annual": 20}
-
-
-# --- values ------------------------------------------------------------------------------------
-
-
-def plain(value: Any, digits: int | None = 6) -> Any:
-    """A JSON-able cell: ISO dates, None for missing, numbers rounded to `digits` significant."""
-    if value is None or value is pd.NaT or value is pd.NA:
-        return None
-    if isinstance(value, pd.Timestamp | datetime):
-        stamp = pd.Timestamp(value)
-        return stamp.date().isoformat() if stamp == stamp.normalize() else stamp.isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, np.bool_ | bool):
-        return bool(value)
-    if isinstance(value, np.integer | int):
-        return int(value)
-    if isinstance(value, np.floating | float):
-        number = float(value)
-        if not math.isfinite(number):
-            return None
-        return _round(number, digits) if digits else number
-    return str(value) if not isinstance(value, str) else value
-
-
-def _round(number: float, digits: int) -> float:
-    if number == 0:
-        return 0.0
-    return round(number, max(digits - 1 - math.floor(math.log10(abs(number))), 0))
-
-
-def table_cell(value: Any) -> Any:
-    """Table cells: two decimals from 1 up, four significant digits below 1 (0.8734, 0.0012)."""
-    cell = plain(value, digits=None)
-    if isinstance(cell, float) and not isinstance(value, bool):
-        return round(cell, 2) if abs(cell) >= 1 else _round(cell, 4)
-    return cell
-
-
-def _index_label(frame: pd.DataFrame) -> str:
-    if frame.index.name:
-        return str(frame.index.name)
-    return "date" if isinstance(frame.index, pd.DatetimeIndex) else "id"
-
-
-def _rows(frame: pd.DataFrame, cell: Any = plain) -> tuple[list[str], list[list[Any]]]:
-    """Columns (index first) and rows of `frame` as JSON-able cells."""
-    label = _index_label(frame)
-    columns = [label, *map(str, frame.columns)]
-    rows = [
-        [cell(index), *(cell(v) for v in values)]
-        for index, values in zip(frame.index, frame.itertuples(index=False, name=None), strict=True)
-    ]
-    return columns, rows
 
 
 def _unit_for(frame: pd.DataFrame, column: str) -> str:
@@ -107,8 +61,13 @@ def _thin(ctx: InterfaceContext, frame: pd.DataFrame, limit: int) -> pd.DataFram
         thinner = resample_frame(frame, freq, "last")
         if len(thinner) <= limit:
             ctx.notes.append(
-                f"Drew {freq} points ({len(thinner)} of {len(frame)} rows) so the chart stays "
-                "readable."
+                say(
+                    ctx,
+                    f"Drew {freq} points ({len(thinner)} of {len(frame)} rows) so the chart "
+                    "stays readable.",
+                    f"图中画的是{_ZH_FREQ[freq]}数据点（{len(frame)}行中的{len(thinner)}个），"
+                    "以便看清。",
+                )
             )
             thinner.attrs = frame.attrs
             return thinner
@@ -116,20 +75,57 @@ def _thin(ctx: InterfaceContext, frame: pd.DataFrame, limit: int) -> pd.DataFram
 
 
 def _chart(
+    ctx: InterfaceContext,
     chart_type: ChartType,
     title: str,
     frame: pd.DataFrame,
     panels: list[Panel],
     **spec: Any,
 ) -> ChartOutput:
-    columns, rows = _rows(frame)
+    """The chart spec, its title short enough to show whole (names it drops go to the legend)."""
+    columns, rows = frame_rows(frame)
     x = spec.pop("x", columns[0])
-    x_title = spec.pop("x_title", "Date" if isinstance(frame.index, pd.DatetimeIndex) else None)
+    dated = isinstance(frame.index, pd.DatetimeIndex)
+    x_title = spec.pop("x_title", word(ctx, "date") if dated else None)
+    drawn = [c for p in panels if p.mark not in ("candlestick", "pie") for c in p.y]
+    title, labels = fit_title(ctx, title, list(dict.fromkeys(drawn)))
+    if labels:
+        panels = [
+            p.model_copy(update={"labels": {c: labels[c] for c in p.y if c in labels}})
+            for p in panels
+        ]
+    up, down = candle_colors(ctx)
     return ChartOutput(
         chart_type=chart_type,
         title=title,
-        spec=ChartSpec(x=x, x_title=x_title, columns=columns, rows=rows, panels=panels, **spec),
+        spec=ChartSpec(
+            x=x,
+            x_title=x_title,
+            columns=columns,
+            rows=rows,
+            panels=panels,
+            up_color=up,
+            down_color=down,
+            **spec,
+        ),
     )
+
+
+def _one_value(ctx: InterfaceContext, values: pd.DataFrame, title: str) -> TableOutput | None:
+    """A table when there is a single value (or a single date) to show: a chart of one point
+    or one bar says less than the number itself."""
+    shown = values.dropna(how="all").dropna(axis=1, how="all")
+    single = shown.size == 1 or (isinstance(shown.index, pd.DatetimeIndex) and len(shown) == 1)
+    if not single:
+        return None
+    ctx.notes.append(
+        say(
+            ctx,
+            f"{title!r} is a single value, so it is shown as a table, not a chart.",
+            f"《{title}》只有一个数值，因此以表格而不是图表显示。",
+        )
+    )
+    return show_table(ctx, values.loc[shown.index, shown.columns], title)
 
 
 def _series_chart(
@@ -139,10 +135,26 @@ def _series_chart(
     mark: Mark,
     chart_type: ChartType,
     y_title: str | None,
-) -> ChartOutput:
+    log_y: bool = False,
+) -> ChartOutput | TableOutput:
     require_timeseries(frame)
     values = values_of(frame)
+    single = _one_value(ctx, values, title)
+    if single is not None:
+        return single
     values = _thin(ctx, values.dropna(how="all"), MAX_LINE_POINTS)
+    if log_y and not (values.stack() > 0).all():
+        log_y = False
+        ctx.notes.append(
+            say(
+                ctx,
+                "A log scale needs positive values and this chart has values at or below zero "
+                "(returns or changes), so its axis is linear; ask for prices or levels on a log "
+                "scale.",
+                "对数坐标需要正值，而此图有小于或等于零的值（收益率或变化），因此使用线性坐标；"
+                "价格或点位可用对数坐标。",
+            )
+        )
     groups: dict[str, list[str]] = {}
     for column in map(str, values.columns):
         groups.setdefault(_unit_for(frame, column), []).append(column)
@@ -155,10 +167,11 @@ def _series_chart(
             title=(y_title or title_of(frame) or None) if len(groups) == 1 else ", ".join(columns),
             unit=unit or None,
             levels=list(frame.attrs.get("levels", [])),
+            log_y=log_y,
         )
         for unit, columns in groups.items()
     ]
-    return _chart(chart_type, title, values, panels)
+    return _chart(ctx, chart_type, title, values, panels)
 
 
 # --- charts ------------------------------------------------------------------------------------
@@ -170,9 +183,12 @@ def plot_line(
     frame: Annotated[Frame, "A time series; one line per numeric column."],
     title: Annotated[str, "Chart title naming what and when, e.g. 'AAPL close, 2021'."],
     y_title: Annotated[str | None, "Y axis label; default = the frame's title and unit."] = None,
-) -> ChartOutput:
-    """Line chart of a time series, one line per column (prices, cumulative returns, series)."""
-    return _series_chart(ctx, frame, title, "line", "line", y_title)
+    log_y: Annotated[bool, "A logarithmic y axis (positive values: prices, levels)."] = False,
+) -> ChartOutput | TableOutput:
+    """Line chart of a time series, one line per column (prices, cumulative returns, series);
+    series of different frequencies each draw on their own dates. A single value is shown as a
+    table instead."""
+    return _series_chart(ctx, frame, title, "line", "line", y_title, log_y)
 
 
 @interface("visualization", "chart")
@@ -180,7 +196,7 @@ def plot_area(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "A time series, e.g. a drawdown."],
     title: str,
-) -> ChartOutput:
+) -> ChartOutput | TableOutput:
     """Filled area chart of a time series (suits drawdowns and shares of a total)."""
     return _series_chart(ctx, frame, title, "area", "area", None)
 
@@ -201,9 +217,9 @@ def plot_bar(
     column: Annotated[
         str | None, "The value column; default return_pct or the first number."
     ] = None,
-) -> ChartOutput:
+) -> ChartOutput | TableOutput:
     """Bar chart: one bar per row of a cross-section (e.g. returns by entity), or bars per date for
-    a short time series."""
+    a short time series. A single value is shown as a table instead."""
     if isinstance(frame.index, pd.DatetimeIndex) and column is None:
         values = _thin(ctx, numeric(frame), 400)
         y = [str(c) for c in values.columns]
@@ -214,10 +230,13 @@ def plot_bar(
         y, unit = [name], _unit_for(frame, name)
     if values.dropna(how="all").empty:
         raise InterfaceError("Nothing to draw: the frame holds no numbers.")
+    single = _one_value(ctx, values, title)
+    if single is not None:
+        return single
     label = title_of(frame) if len(y) > 1 or y[0] in {"return_pct", "mean", "median"} else y[0]
     panel = Panel(mark="bar", y=y, title=label or None, unit=unit or None)
-    x_title = "Date" if isinstance(frame.index, pd.DatetimeIndex) else "Entity"
-    return _chart("bar", title, values, [panel], x_title=x_title)
+    x_title = word(ctx, "date" if isinstance(frame.index, pd.DatetimeIndex) else "entity")
+    return _chart(ctx, "bar", title, values, [panel], x_title=x_title)
 
 
 @interface("visualization", "chart")
@@ -226,8 +245,13 @@ def plot_pie(
     frame: Annotated[Frame, "A cross-section of non-negative values (one slice per row)."],
     title: str,
     column: Annotated[str | None, "The value column; default the first numeric one."] = None,
-) -> ChartOutput:
-    """Pie chart of shares of a total, one slice per row."""
+    donut: Annotated[bool, "Draw a donut (a ring) instead of a full pie."] = False,
+) -> ChartOutput | TableOutput:
+    """Pie (or donut) chart of shares of a total, one slice per row. A time series gives one
+    slice per column: its total over the window when the values add up (volume), else its latest
+    value."""
+    if isinstance(frame.index, pd.DatetimeIndex) and column is None:
+        frame = _slices(frame)
     name = _value_column(frame, column)
     values = frame[[name]].apply(pd.to_numeric, errors="coerce").dropna()
     if values.empty or (values[name] < 0).any():
@@ -235,8 +259,22 @@ def plot_pie(
             f"A pie chart needs non-negative values; {name} has negative or no values. "
             "Use plot_bar instead."
         )
+    if len(values) < 2:
+        return show_table(ctx, values, title)
     panel = Panel(mark="pie", y=[name], title=name, unit=_unit_for(frame, name) or None)
-    return _chart("pie", title, values, [panel], x_title=None)
+    return _chart(ctx, "pie", title, values, [panel], x_title=None, hole=0.45 if donut else 0.0)
+
+
+def _slices(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per column of a time series: totals of volumes, else each column's last value."""
+    values = numeric(frame)
+    additive = frame.attrs.get("field") == "volume" or unit_of(frame) == "shares"
+    how = "total" if additive else "latest"
+    shares = values.sum() if additive else values.ffill().iloc[-1]
+    table = shares.to_frame(how)
+    table.index.name = "id"
+    table.attrs = {**frame.attrs, "kind": "cross_section", "units": {how: unit_of(frame)}}
+    return table
 
 
 @interface("visualization", "chart")
@@ -267,7 +305,7 @@ def plot_scatter(
         line = FitLine(slope=float(slope), intercept=float(intercept), r2=float(r**2))
     unit = unit_of(frame)
     panel = Panel(mark="scatter", y=[y_name], title=_axis_title(y_name, unit), unit=unit or None)
-    columns, rows = _rows(pair)
+    columns, rows = frame_rows(pair)
     return ChartOutput(
         chart_type="scatter",
         title=title,
@@ -313,7 +351,7 @@ def plot_candlestick(
         Panel(
             mark="candlestick",
             y=["open", "high", "low", "close"],
-            title="Price",
+            title=word(ctx, "price"),
             unit=unit,
             height=3,
         )
@@ -353,10 +391,16 @@ def plot_candlestick(
     if volume:
         if "volume" in candles.columns and candles["volume"].fillna(0).gt(0).any():
             table = table.join(candles[["volume"]])
-            panels.append(Panel(mark="bar", y=["volume"], title="Volume", unit="shares"))
+            panels.append(Panel(mark="bar", y=["volume"], title=word(ctx, "volume"), unit="shares"))
         else:
-            ctx.notes.append("No trading volume in this data, so the chart has no volume panel.")
-    return _chart("candlestick", title, table, panels + below)
+            ctx.notes.append(
+                say(
+                    ctx,
+                    "No trading volume in this data, so the chart has no volume panel.",
+                    "该数据没有成交量，因此图中没有成交量面板。",
+                )
+            )
+    return _chart(ctx, "candlestick", title, table, panels + below)
 
 
 def _free_name(name: str, taken: pd.Index) -> str:
@@ -374,8 +418,14 @@ def _fewer_candles(ctx: InterfaceContext, candles: pd.DataFrame) -> pd.DataFrame
         coarser = resample_frame(candles, freq)
         if len(coarser) <= MAX_CANDLES or freq == "monthly":
             ctx.notes.append(
-                f"Drew {freq} candles ({len(coarser)}) instead of {len(candles)} daily ones so the "
-                "chart stays readable; indicators show their value on each candle's last day."
+                say(
+                    ctx,
+                    f"Drew {freq} candles ({len(coarser)}) instead of {len(candles)} daily ones so "
+                    "the chart stays readable; indicators show their value on each candle's last "
+                    "day.",
+                    f"为便于阅读，画的是{len(coarser)}根{'周' if freq == 'weekly' else '月'}K线，"
+                    f"而不是{len(candles)}根日K线；指标取每根K线最后一天的值。",
+                )
             )
             coarser.attrs = candles.attrs
             return coarser
@@ -421,7 +471,7 @@ def plot_forecast(
         title="Annualised volatility" if volatility else title_of(history) or None,
         unit=unit or None,
     )
-    chart = _chart("line", title, table, [panel], bands=[("lower", "upper")] if band else [])
+    chart = _chart(ctx, "line", title, table, [panel], bands=[("lower", "upper")] if band else [])
     return chart
 
 
@@ -455,7 +505,7 @@ def show_table(
         shown = frame.tail(max_rows) if is_series else frame.head(max_rows)
         which = "latest" if is_series else "first"
         ctx.notes.append(f"The table {title!r} shows the {which} {max_rows} of {len(frame)} rows.")
-    columns, rows = _rows(shown, cell=table_cell)
+    columns, rows = frame_rows(shown, cell=table_cell)
     units = {
         str(c): _unit_for(frame, str(c))
         for c in frame.columns

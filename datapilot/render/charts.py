@@ -23,10 +23,14 @@ import numpy as np
 import pandas as pd
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
+from datapilot.data.text import display_width, wrap_display
 
 UP, DOWN = "#26a69a", "#ef5350"
 BAND_COLOR = "rgba(31, 119, 180, 0.18)"
 FIT_COLOR = "#d62728"
+# Display columns a title line may take before it wraps (Plotly's default width, PNG's 10 in).
+PLOTLY_TITLE_WIDTH = 90
+PNG_TITLE_WIDTH = 100
 # Rendering sets fonts through matplotlib's global rcParams (and mplfinance draws through
 # pyplot's global state), so PNGs are rendered one at a time.
 _RENDER_LOCK = threading.Lock()
@@ -111,6 +115,32 @@ def _bar_labels(spec: ChartSpec, data: pd.DataFrame) -> pd.Series | None:
     return stamps.dt.strftime(pattern)
 
 
+def _colors(spec: ChartSpec) -> tuple[str, str]:
+    """Up and down colours: the spec's (red up in Chinese), else green up, red down."""
+    return spec.up_color or UP, spec.down_color or DOWN
+
+
+def _points(x: pd.Series, y: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """The points of one series that have a value.
+
+    Series of different frequencies share the table (daily WTI beside monthly Brent); each is
+    drawn on its own dates, so the sparse one is a connected line, not isolated dots between gaps.
+    """
+    mask = y.notna().to_numpy()
+    return x[mask], y[mask]
+
+
+def _wrapped(title: str, width: int, newline: str) -> str:
+    """A long title on several lines instead of running off the figure."""
+    if display_width(title) <= width:
+        return title
+    return newline.join(wrap_display(title, width))
+
+
+def _label(panel: Panel, column: str) -> str:
+    return panel.labels.get(column, column)
+
+
 def _axis_label(panel: Panel) -> str:
     label = panel.title or ", ".join(panel.y)
     return f"{label} ({panel.unit})" if panel.unit and panel.unit not in label else label
@@ -130,9 +160,17 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
     if rows[0].lead.mark == "pie":
         panel = rows[0].lead
         figure = go.Figure(
-            go.Pie(labels=data[spec.x], values=data[panel.y[0]], name=panel.y[0], sort=False)
+            go.Pie(
+                labels=data[spec.x],
+                values=data[panel.y[0]],
+                name=panel.y[0],
+                sort=False,
+                hole=spec.hole or None,
+            )
         )
-        figure.update_layout(title=chart.title, template="plotly_white")
+        figure.update_layout(
+            title=_wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>"), template="plotly_white"
+        )
         return json.loads(figure.to_json())
 
     heights = [row.lead.height for row in rows]
@@ -149,11 +187,13 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
         figure.update_xaxes(type="category")
     for number, row in enumerate(rows, start=1):
         for panel in row.panels:
-            for trace in _plotly_traces(go, panel, data, x):
+            for trace in _plotly_traces(go, panel, data, x, spec):
                 figure.add_trace(trace, row=number, col=1)
             for level in panel.levels:
                 figure.add_hline(y=level, line_dash="dot", line_color="grey", row=number, col=1)
         figure.update_yaxes(title_text=_axis_label(row.lead), row=number, col=1)
+        if row.lead.log_y:
+            figure.update_yaxes(type="log", row=number, col=1)
         if number == 1:
             for lower, upper in spec.bands:
                 for trace in _plotly_band(go, data, x, lower, upper):
@@ -165,18 +205,22 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
     if rows[0].lead.mark == "candlestick" and _is_daily(x):
         # Candles only exist on trading days; hide weekends instead of drawing empty gaps.
         figure.update_xaxes(rangebreaks=[{"bounds": ["sat", "mon"]}])
+    title = _wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>")
     figure.update_layout(
-        title=chart.title,
+        title=title,
         template="plotly_white",
         hovermode="x unified" if rows[0].lead.mark != "scatter" else "closest",
         legend={"orientation": "h", "y": -0.15 if len(rows) == 1 else -0.05},
-        height=420 + 160 * (len(rows) - 1),
+        height=420 + 160 * (len(rows) - 1) + 24 * title.count("<br>"),
         barmode="group",
     )
     return json.loads(figure.to_json())
 
 
-def _plotly_traces(go: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> list[Any]:
+def _plotly_traces(
+    go: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, spec: ChartSpec
+) -> list[Any]:
+    up, down = _colors(spec)
     if panel.mark == "candlestick":
         o, h, low, c = panel.y
         return [
@@ -186,22 +230,26 @@ def _plotly_traces(go: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> l
                 high=data[h],
                 low=data[low],
                 close=data[c],
-                name="Price",
-                increasing_line_color=UP,
-                decreasing_line_color=DOWN,
+                name=panel.title or "Price",
+                increasing={"line": {"color": up}, "fillcolor": up},
+                decreasing={"line": {"color": down}, "fillcolor": down},
             )
         ]
     traces = []
     for column in panel.y:
         y = data[column]
+        name = _label(panel, column)
+        if panel.mark in ("line", "area", "scatter"):
+            xs, ys = _points(x, y)
         if panel.mark == "line":
-            traces.append(go.Scatter(x=x, y=y, mode="lines", name=column))
+            traces.append(go.Scatter(x=xs, y=ys, mode="lines", name=name))
         elif panel.mark == "area":
-            traces.append(go.Scatter(x=x, y=y, mode="lines", fill="tozeroy", name=column))
+            traces.append(go.Scatter(x=xs, y=ys, mode="lines", fill="tozeroy", name=name))
         elif panel.mark == "scatter":
-            traces.append(go.Scatter(x=x, y=y, mode="markers", name=column, opacity=0.6))
+            traces.append(go.Scatter(x=xs, y=ys, mode="markers", name=name, opacity=0.6))
         elif panel.mark == "bar":
-            traces.append(go.Bar(x=x, y=y, name=column, marker_color=_bar_colors(panel, column, y)))
+            colors = _bar_colors(panel, y, (up, down))
+            traces.append(go.Bar(x=x, y=y, name=name, marker_color=colors))
         elif panel.mark == "band":
             continue
     if panel.mark == "band" and len(panel.y) == 2:
@@ -209,10 +257,10 @@ def _plotly_traces(go: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> l
     return traces
 
 
-def _bar_colors(panel: Panel, column: str, values: pd.Series) -> Any:
+def _bar_colors(panel: Panel, values: pd.Series, colors: tuple[str, str]) -> Any:
     """Histogram-like bars (MACD hist) are coloured by sign; volume and others stay uniform."""
     if panel.overlay:
-        return [UP if (v or 0) >= 0 else DOWN for v in values.fillna(0)]
+        return [colors[0] if (v or 0) >= 0 else colors[1] for v in values.fillna(0)]
     return None
 
 
@@ -310,7 +358,9 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
             _pie(ax, row.lead, data, spec)
             continue
         for panel in row.panels:
-            _draw(ax, panel, data, x, dates)
+            _draw(ax, panel, data, x, dates, _colors(spec))
+        if row.lead.log_y:
+            ax.set_yscale("log")
         if number == 0:
             for lower, upper in spec.bands:
                 label = "interval" if lower == "lower" else f"{lower}–{upper}"
@@ -330,31 +380,36 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
         locator = mdates.AutoDateLocator()
         axes[-1].xaxis.set_major_locator(locator)
         axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
-    figure.suptitle(chart.title, fontsize="large", fontweight="bold")
+    figure.suptitle(
+        _wrapped(chart.title, PNG_TITLE_WIDTH, "\n"), fontsize="large", fontweight="bold"
+    )
     figure.savefig(target, dpi=dpi, format="png")
 
 
-def _draw(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, dates: bool) -> None:
+def _draw(
+    ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, dates: bool, colors: tuple[str, str]
+) -> None:
     for level in panel.levels:
         ax.axhline(level, ls=":", color="grey", lw=1)
     if panel.mark == "bar" and not dates:
-        _category_bars(ax, panel, data, x)
+        _category_bars(ax, panel, data, x, colors)
         return
     for number, column in enumerate(panel.y):
         y = pd.to_numeric(data[column], errors="coerce")
+        label = _label(panel, column)
+        xs, ys = _points(x, y)
         if panel.mark == "line":
-            ax.plot(x, y, label=column, lw=1.4)
+            ax.plot(xs, ys, label=label, lw=1.4)
         elif panel.mark == "area":
-            ax.fill_between(x, y, 0, alpha=0.35, label=column, lw=0)
-            ax.plot(x, y, lw=1)
+            ax.fill_between(xs, ys, 0, alpha=0.35, label=label, lw=0)
+            ax.plot(xs, ys, lw=1)
         elif panel.mark == "scatter":
-            ax.scatter(x, y, s=10, alpha=0.5, label=column)
+            ax.scatter(xs, ys, s=10, alpha=0.5, label=label)
         elif panel.mark == "bar":
             # Several columns stand side by side within each date's slot.
             width = _date_width(x) / len(panel.y)
             shift = pd.to_timedelta((number - (len(panel.y) - 1) / 2) * width, unit="D")
-            colors = _bar_colors(panel, column, y) or None
-            ax.bar(x + shift, y, width=width, label=column, color=colors)
+            ax.bar(x + shift, y, width=width, label=label, color=_bar_colors(panel, y, colors))
     if panel.mark == "band" and len(panel.y) == 2:
         ax.fill_between(x, data[panel.y[0]], data[panel.y[1]], alpha=0.2, lw=0)
 
@@ -366,14 +421,18 @@ def _date_width(x: pd.Series) -> float:
     return max(gap * 0.8, 0.5)
 
 
-def _category_bars(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> None:
+def _category_bars(
+    ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, signs: tuple[str, str]
+) -> None:
     positions = np.arange(len(data))
     width = 0.8 / len(panel.y)
     for number, column in enumerate(panel.y):
         y = pd.to_numeric(data[column], errors="coerce")
         offset = (number - (len(panel.y) - 1) / 2) * width
-        colors = [UP if v >= 0 else DOWN for v in y.fillna(0)] if len(panel.y) == 1 else None
-        bars = ax.bar(positions + offset, y, width=width, label=column, color=colors)
+        colors = (
+            [signs[0] if v >= 0 else signs[1] for v in y.fillna(0)] if len(panel.y) == 1 else None
+        )
+        bars = ax.bar(positions + offset, y, width=width, label=_label(panel, column), color=colors)
         if len(data) <= 30:
             ax.bar_label(bars, fmt="%.2f", fontsize="x-small", padding=2)
     ax.axhline(0, color="black", lw=0.8)
@@ -382,7 +441,15 @@ def _category_bars(ax: Any, panel: Panel, data: pd.DataFrame, x: pd.Series) -> N
 
 def _pie(ax: Any, panel: Panel, data: pd.DataFrame, spec: ChartSpec) -> None:
     values = pd.to_numeric(data[panel.y[0]], errors="coerce").fillna(0)
-    ax.pie(values, labels=[str(v) for v in data[spec.x]], autopct="%1.1f%%", startangle=90)
+    wedges = {"width": 1 - spec.hole} if spec.hole else None
+    ax.pie(
+        values,
+        labels=[str(v) for v in data[spec.x]],
+        autopct="%1.1f%%",
+        startangle=90,
+        wedgeprops=wedges,
+        pctdistance=1 - spec.hole / 2 if spec.hole else 0.6,
+    )
     ax.set_aspect("equal")
 
 
@@ -411,16 +478,19 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
     )
     plots: list[Any] = []
     volume_panel: int | None = None
+    volume_label = "Volume"
+    up, down = _colors(spec)
     for number, row in enumerate(rows):
         if number and row.lead.mark == "bar" and row.lead.y == ["volume"]:
             volume_panel = number
+            volume_label = row.lead.title or volume_label
             prices["Volume"] = pd.to_numeric(data["volume"], errors="coerce").fillna(0)
             continue
         for place, panel in enumerate(row.panels):
             if panel.mark == "candlestick":
                 continue
             label = _axis_label(row.lead) if place == 0 and number else None
-            plots.extend(_addplots(mpf, panel, data, number, label))
+            plots.extend(_addplots(mpf, panel, data, number, label, (up, down)))
         for level in row.lead.levels if number else []:
             flat = pd.Series(float(level), index=data.index)
             plots.append(
@@ -434,7 +504,10 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
                 )
             )
     ratios = [row.lead.height for row in rows]
-    style = mpf.make_mpf_style(base_mpf_style="yahoo", rc={"font.family": font_families()})
+    colors = mpf.make_marketcolors(up=up, down=down, edge="inherit", wick="inherit", volume="in")
+    style = mpf.make_mpf_style(
+        base_mpf_style="yahoo", marketcolors=colors, rc={"font.family": font_families()}
+    )
     # mplfinance applies its style to the global rcParams; keep that out of later charts.
     with matplotlib.rc_context():
         figure, axes = mpf.plot(
@@ -447,7 +520,7 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
             panel_ratios=ratios if len(rows) > 1 else None,
             num_panels=len(rows),
             ylabel=_axis_label(rows[0].lead),
-            ylabel_lower="Volume",
+            ylabel_lower=volume_label,
             datetime_format="%Y-%m-%d",
             xrotation=15,
             figsize=(11, 5 + 1.8 * (len(rows) - 1)),
@@ -455,13 +528,25 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
             warn_too_much_data=10_000,
         )
         try:
-            axes[0].set_title(chart.title, fontsize="large", fontweight="bold", loc="left")
+            axes[0].set_title(
+                _wrapped(chart.title, PNG_TITLE_WIDTH, "\n"),
+                fontsize="large",
+                fontweight="bold",
+                loc="left",
+            )
             figure.savefig(target, dpi=dpi, format="png", bbox_inches="tight")
         finally:
             plt.close(figure)
 
 
-def _addplots(mpf: Any, panel: Panel, data: pd.DataFrame, number: int, label: str | None) -> list:
+def _addplots(
+    mpf: Any,
+    panel: Panel,
+    data: pd.DataFrame,
+    number: int,
+    label: str | None,
+    signs: tuple[str, str],
+) -> list:
     plots = []
     for column in panel.y:
         values = pd.to_numeric(data[column], errors="coerce")
@@ -474,7 +559,10 @@ def _addplots(mpf: Any, panel: Panel, data: pd.DataFrame, number: int, label: st
             options["ylabel"] = label
             label = None
         if panel.mark == "bar":
-            options |= {"type": "bar", "color": [UP if v >= 0 else DOWN for v in values.fillna(0)]}
+            options |= {
+                "type": "bar",
+                "color": [signs[0] if v >= 0 else signs[1] for v in values.fillna(0)],
+            }
         else:
             options |= {"width": 1.0}
         plots.append(mpf.make_addplot(values, **options))

@@ -16,8 +16,10 @@ from starlette.exceptions import HTTPException
 
 from datapilot import __version__
 from datapilot.plugins import plugin_manager
+from datapilot.server.auth import ApiKeyMiddleware, KeyGate, ScopeMissing, scope_missing_handler
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
 from datapilot.settings import Settings, get_settings
+from datapilot.store import open_store
 
 _ASSETS = Path(__file__).parent / "assets"
 log = logging.getLogger(__name__)
@@ -48,6 +50,11 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         ),
     )
     app.state.settings = settings
+    # The store is migrated before the first request (a clear error here stops start-up).
+    app.state.store = store = open_store(settings)
+    # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
+    app.state.key_gate = gate = KeyGate(store, settings.auth_cache_s)
+    app.add_middleware(ApiKeyMiddleware, gate=gate)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,
@@ -58,6 +65,7 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     )
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, unreadable_body_handler)
+    app.add_exception_handler(ScopeMissing, scope_missing_handler)
     plugin_manager().hook.register_routes(app=app)
     app.mount("/assets", StaticFiles(directory=_ASSETS), name="assets")
     return app

@@ -13,9 +13,15 @@ if TYPE_CHECKING:
 
 @hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_routes(app: FastAPI) -> None:
+    from fastapi import Depends
+
     from datapilot.server import api, health
+    from datapilot.server.auth import AUTH_RESPONSES, require_scope
     from datapilot.server.openbb import routes as openbb
 
+    # Asking and querying need a key with the chat scope once keys exist (see `auth`); the
+    # public descriptors of the OpenBB router pass the door before any key is read.
+    chat = [Depends(require_scope("chat"))]
     app.include_router(health.router)
-    app.include_router(openbb.router)
-    app.include_router(api.router)
+    app.include_router(openbb.router, dependencies=chat, responses=AUTH_RESPONSES)
+    app.include_router(api.router, dependencies=chat, responses=AUTH_RESPONSES)

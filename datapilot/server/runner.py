@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from datapilot.core.answer import Answer
@@ -19,6 +19,8 @@ from datapilot.core.events import Done, Event, Failed
 from datapilot.settings import Settings
 
 log = logging.getLogger(__name__)
+# What produces a request's events: the pipeline, or another producer (e.g. documents).
+EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 _END = object()
 # The pipeline keeps its own deadline and explains it best; this one is the backstop.
 _GRACE_S = 0.5
@@ -39,11 +41,17 @@ async def pipeline_events(
 
 
 async def guarded_events(
-    question: str, context: QuestionContext, settings: Settings
+    question: str,
+    context: QuestionContext,
+    settings: Settings,
+    source: EventSource | None = None,
 ) -> AsyncIterator[Event]:
-    """The pipeline's events under `settings.request_timeout_s`, always ending with one `done`."""
+    """The events of `source` (default: the pipeline) under `settings.request_timeout_s`, always
+    ending with one `done`."""
     queue: asyncio.Queue[Any] = asyncio.Queue()
-    producer = asyncio.create_task(_produce(question, context, settings, queue))
+    producer = asyncio.create_task(
+        _produce(question, context, settings, queue, source or pipeline_events)
+    )
     try:
         while True:
             event = await queue.get()
@@ -60,13 +68,17 @@ async def guarded_events(
 
 
 async def _produce(
-    question: str, context: QuestionContext, settings: Settings, queue: asyncio.Queue[Any]
+    question: str,
+    context: QuestionContext,
+    settings: Settings,
+    queue: asyncio.Queue[Any],
+    source: EventSource,
 ) -> None:
     done = False
     failure: str | None = None
     try:
         async with asyncio.timeout(settings.request_timeout_s + _GRACE_S):
-            async for event in pipeline_events(question, context, settings):
+            async for event in source(question, context, settings):
                 await queue.put(event)
                 if isinstance(event, Done):
                     done = True

@@ -152,4 +152,5 @@ def _understanding(reading: Reading) -> Understanding:
         )
     elif planned.table:
         intent.trace.append("answer: a table")
-    return Understanding(status="ok", intent=intent, plan=planned.plan, notes=reading.notes)
+    notes = [*reading.notes, *planned.declined]
+    return Understanding(status="ok", intent=intent, plan=planned.plan, notes=notes)

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.data.catalog import Catalog, Entity, Match
+from datapilot.data.text import is_common_word
 
 MIN_SCORE = 80.0
 # Labels of phrases that, said alone, mean a measure or a form rather than an entity.
@@ -31,6 +32,20 @@ class Mention(BaseModel):
     text: str
     span: Span
     score: float
+    how: str = "name"
+
+    def described(self) -> str:
+        """The trace line: what was said, the entity, and how it was read when not plainly."""
+        e = self.entity
+        line = f'"{self.text}" → {e.id} ({e.name}, {e.kind})'
+        if self.how == "ticker" and not self.text.isupper():
+            return line + LOWER_CASE_TICKER
+        return line + _HOW.get(self.how, "")
+
+
+LOWER_CASE_TICKER = ", a lower-case ticker"
+# How a name was read, when it was not written as the catalog has it (Chinese in messages.py).
+_HOW = {"spelling": ", read as a misspelling", "prefix": ", read as the start of its name"}
 
 
 def find_mentions(
@@ -54,7 +69,9 @@ def find_mentions(
             continue
         if any(m.entity.id == match.entity.id for m in kept):
             continue
-        kept.append(Mention(entity=match.entity, text=said, span=span, score=match.score))
+        kept.append(
+            Mention(entity=match.entity, text=said, span=span, score=match.score, how=match.how)
+        )
     kept.sort(key=lambda m: m.span[0])
     return kept, trace
 
@@ -88,6 +105,8 @@ def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> li
         last_end = token.end()
     if current:
         names.append(" ".join(current))
+    # Everyday words ("Should I buy…") are no names, even capitalised.
+    names = [n for n in names if not all(is_common_word(w) for w in n.split())]
     names += [run.group(0) for run in _CJK_RUN.finditer(rest)]
     return [n for n in dict.fromkeys(names) if len(n) > 1]
 
@@ -143,10 +162,13 @@ def short_ticker_mentions(
         word = token.group(1)
         if word.isupper():
             continue  # capitals the catalog did not take are an abbreviation (MA, PM)
+        if is_common_word(word) and not token.group(0).startswith("$"):
+            continue  # "so", "low", "cat": words, unless written as $so
         entity = catalog.get(word)
         if entity is None or entity.id in taken:
             continue
         taken.add(entity.id)
-        found.append(Mention(entity=entity, text=word, span=token.span(1), score=MIN_SCORE))
-        trace.append(f'"{word}" → {entity.id} ({entity.name}, {entity.kind}), a lower-case ticker')
+        mention = Mention(entity=entity, text=word, span=token.span(1), score=MIN_SCORE)
+        found.append(mention.model_copy(update={"how": "ticker"}))
+        trace.append(found[-1].described())
     return found, trace

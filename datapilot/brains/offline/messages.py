@@ -76,12 +76,61 @@ def missing_message(missing: list[Entity], zh: bool) -> str:
     )
 
 
-def edge_note(entity: Entity, zh: bool, *, starts: bool) -> str:
-    """The window reaches past the first (or last) date the entity has data for."""
+def edge_note(entity: Entity, zh: bool, *, starts: bool, start: date, end: date) -> str:
+    """The window reaches past the first (or last) date the entity has data for: the answer
+    covers the part that exists."""
     day = entity.first if starts else entity.last
+    first, last = (day, end) if starts else (start, day)
     if zh:
-        return f"{entity.id} 的数据{'始于' if starts else '止于'} {day}。"
-    return f"{entity.id} data {'start' if starts else 'end'} on {day}."
+        return (
+            f"{entity.id} 的数据{'始于' if starts else '止于'} {day}，"
+            f"因此只涵盖 {first} 至 {last}。"
+        )
+    verb = "starts" if starts else "ends"
+    return f"{entity.id}'s data {verb} on {day}, so its answer covers {first} to {last} only."
+
+
+def moved_window_note(last: date, said: str, start: date, end: date, zh: bool) -> str:
+    """A relative window moved to end on the data's last date (the summary's first sentence)."""
+    if zh:
+        what = f"“{said}”" if said else "默认的过去一年"
+        return f"内置数据截至 {last}，因此{what}按 {start} 至 {end} 计算。"
+    what = f"'{said}'" if said else "the past year"
+    return f"The bundled data ends on {last}, so {what} is {start} to {end}."
+
+
+def left_out_data_note(
+    missing: list[Entity],
+    outside: list[Entity],
+    kept: list[Entity],
+    start: date | None,
+    end: date | None,
+    zh: bool,
+) -> str:
+    """Some names have no data (or none in the window): the answer covers the others."""
+    if zh:
+        parts = []
+        if missing:
+            names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in missing)
+            ids = " ".join(e.id for e in missing)
+            parts.append(f"本地没有{names}的数据（联网时可用 `datapilot data fetch {ids}` 获取）")
+        if outside:
+            names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in outside)
+            parts.append(f"{names}在 {start} 至 {end} 期间没有数据")
+        others = "、".join(chinese_name(e) for e in kept)
+        return "；".join(parts) + f"，所以只回答{others}。"
+    parts = []
+    if missing:
+        names = ", ".join(f"{e.name} ({e.id})" for e in missing)
+        ids = " ".join(e.id for e in missing)
+        parts.append(
+            f"I have no bundled data for {names} (fetch it with `datapilot data fetch {ids}`)"
+        )
+    if outside:
+        names = ", ".join(f"{e.name} ({e.id})" for e in outside)
+        parts.append(f"{names} has no data between {start} and {end}")
+    others = ", ".join(e.name for e in kept)
+    return "; ".join(parts) + f", so the answer covers {others} only."
 
 
 def coverage_message(entity: Entity, start: date, end: date, zh: bool) -> str:
@@ -167,6 +216,14 @@ PHRASE_ZH = {
     "their correlation": "它们的相关性",
     "a table": "表格",
     "chart and table": "图表和表格",
+    "quarter-over-quarter change": "季度环比变化",
+    "month-over-month change": "月度环比变化",
+    "change on the previous period": "环比变化",
+    "annualised return (CAGR)": "年化收益率（复合年增长率）",
+    "worst days": "单日最大跌幅",
+    "best days": "单日最大涨幅",
+    "growth of an investment": "投资增值",
+    "news": "新闻",
 }
 
 PERIOD_ZH = {
@@ -317,6 +374,17 @@ _RULES: list[_Rule] = [
     ),
     (re.compile(r"^no bundled data for (?P<ids>.+)$"), lambda m: f"没有 {m['ids']} 的内置数据"),
     (
+        re.compile(r"^answering for (?P<ids>.+); left out: (?P<out>.+)$"),
+        lambda m: f"回答 {m['ids']}；略去 {m['out']}",
+    ),
+    (
+        re.compile(
+            r"^the window (?P<a>\S+)\.\.(?P<b>\S+) lies after the data, which ends on "
+            r"(?P<last>\S+): moved to (?P<c>\S+)\.\.(?P<d>\S+)$"
+        ),
+        lambda m: f"窗口 {_span(m)} 在数据之后（数据截至 {m['last']}）：移至 {m['c']} 至 {m['d']}",
+    ),
+    (
         re.compile(r"^(?P<id>\S+) has no data in the window$"),
         lambda m: f"{m['id']} 在该时间窗口内没有数据",
     ),
@@ -361,6 +429,12 @@ _FIXED_ZH = {
 }
 
 
+_HOW_ZH = {
+    ", a lower-case ticker": "，小写代码",
+    ", read as a misspelling": "，按相近拼写识别",
+    ", read as the start of its name": "，按名称开头识别",
+}
+
 _DESCRIBED = re.compile(
     r"(?P<id>[^\s\"(]+) \((?P<name>.+?), (?P<kind>" + "|".join(KIND_ZH) + r")\)"
 )
@@ -383,9 +457,10 @@ def _chinese_line(line: str, lookup: Callable[[str], Entity | None]) -> str:
         return _FIXED_ZH[line]
     described = _DESCRIBED.search(line)
     if described:
-        return _DESCRIBED.sub(lambda m: _describe(m, lookup), line).replace(
-            ", a lower-case ticker", "，小写代码"
-        )
+        line = _DESCRIBED.sub(lambda m: _describe(m, lookup), line)
+        for said, zh in _HOW_ZH.items():
+            line = line.replace(said, zh)
+        return line
     match = re.match(r"^beta needs a market: (?P<name>.+) \((?P<id>\S+)\)$", line)
     if match:
         return f"贝塔需要市场基准：{match['name']}（{match['id']}）"

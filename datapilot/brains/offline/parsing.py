@@ -81,9 +81,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
-    entity_trace = [
-        f'"{m.text}" → {m.entity.id} ({m.entity.name}, {m.entity.kind})' for m in mentions
-    ] + entity_trace
+    entity_trace = [m.described() for m in mentions] + entity_trace
     members, group_trace = group_mentions(hits, mentions, vocab, catalog)
     mentions += members
     tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)

@@ -16,10 +16,11 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.measures import CHANGE_KINDS, PER_MEMBER
+from datapilot.brains.offline.planning.asked import AskedMeasures
 from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS
 from datapilot.brains.offline.planning.forecast import Forecasts
 from datapilot.brains.offline.planning.levels import LevelCharts
-from datapilot.brains.offline.planning.performance import PerformanceMeasures
 from datapilot.brains.offline.planning.reference import ReferenceTables
 from datapilot.brains.offline.planning.technical import TechnicalCharts
 from datapilot.brains.offline.reading import Reading
@@ -41,6 +42,9 @@ class Planned(BaseModel):
     )
     trace: list[str] = Field(default_factory=list)
     problem: str | None = Field(default=None, description="Why no plan could be made.")
+    declined: list[str] = Field(
+        default_factory=list, description="Parts of the question the plan leaves out, and why."
+    )
 
 
 def build_plan(reading: Reading) -> Planned:
@@ -57,10 +61,11 @@ def build_plan(reading: Reading) -> Planned:
         history=planner.history,
         trace=planner.trace,
         problem=planner.problem if not builder.calls() else None,
+        declined=[planner.problem] if planner.problem and builder.calls() else [],
     )
 
 
-class _Planner(LevelCharts, PerformanceMeasures, TechnicalCharts, Forecasts, ReferenceTables):
+class _Planner(LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables):
     """Every metric family over the shared machinery; `plan` picks the measures to add."""
 
     def plan(self) -> None:
@@ -77,8 +82,24 @@ class _Planner(LevelCharts, PerformanceMeasures, TechnicalCharts, Forecasts, Ref
         stats = [m for m in metrics if m in STATS]
         if indicators or r.chart == "candlestick":
             self._technical(indicators)
+        across = self._across(stats)
+        if across is not None:
+            self._list_statistic(stats, across)
+            metrics = [m for m in metrics if m != across and m not in STATS]
+            stats = []
         for metric in dict.fromkeys(metrics):
-            if metric == "correlation":
+            if metric in CHANGE_KINDS:
+                self._change(metric)
+            elif metric == "annualized_return":
+                self._annualized_return()
+            elif metric in ("worst_day", "best_day"):
+                if not self.builder.has("extreme_days"):
+                    self._extreme_days()
+            elif metric == "investment_growth":
+                self._investment()
+            elif metric == "news":
+                self._news()
+            elif metric == "correlation":
                 self._correlation()
             elif metric in ("max_drawdown", "drawdown"):
                 self._drawdown(metric)
@@ -86,8 +107,6 @@ class _Planner(LevelCharts, PerformanceMeasures, TechnicalCharts, Forecasts, Ref
                 self._volatility()
             elif metric in ("return", "cumulative_return") and not stats:
                 self._returns(metric)
-            elif metric == "yoy":
-                self._yoy()
             elif metric == "spread":
                 self._spread()
             elif metric in ("close", "value") and (not stats or r.plot_asked):
@@ -110,5 +129,18 @@ class _Planner(LevelCharts, PerformanceMeasures, TechnicalCharts, Forecasts, Ref
             self._statistics(stats)
         if not self.builder.calls() and self.problem is None:
             self._levels_chart()
-        if r.table and not self.builder.has("show_table") and self.primary:
-            self._table(self.primary, self._title(""))
+        if r.table and not self.builder.has("show_table") and self.builder.calls():
+            # A table was asked for: the main result, else the data the answer was drawn from.
+            self._table(self.primary or self.levels(), self._title(""))
+
+    def _across(self, stats: list[str]) -> str | None:
+        """The measure a mean/median is taken across a list of entities of, if it is one:
+        "median return of the factor ETFs", "average volatility of the 20 stocks"."""
+        r = self.r
+        listed = r.members_of or r.universe or len(r.entities) >= 3
+        if not listed or r.frequency or not any(s in ("mean", "median") for s in stats):
+            return None
+        measures = [m for m in r.metrics if m in PER_MEMBER]
+        if not measures or not r.price_entities or r.series_entities:
+            return None
+        return "return" if measures[0] == "cumulative_return" else measures[0]

@@ -14,27 +14,30 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.availability import check_availability, move_to_latest
 from datapilot.brains.offline.client_tables import (
     extra_widget_for,
     find_tables,
     table_columns,
     widgets_to_fetch,
 )
-from datapilot.brains.offline.messages import (
-    coverage_message,
-    edge_note,
-    foreign_message,
-    left_out_message,
-    missing_message,
-    unknown_message,
+from datapilot.brains.offline.measures import (
+    PER_MEMBER,
+    asks_both_ends,
+    live_only_message,
+    members,
+    qualifying_returns,
+    read_amount,
+    refine,
 )
+from datapilot.brains.offline.messages import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
 from datapilot.brains.offline.parsing import CJK, Parsed, normalize_text, parse
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.phrases import mask
 from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.brains.offline.windows import Horizon, default_window
+from datapilot.brains.offline.windows import Base, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
@@ -81,10 +84,17 @@ class Reading(BaseModel):
     start: date | None = None
     end: date | None = None
     explicit_window: bool = False
+    base: Base = Field(
+        default="on_or_before",
+        description="Where returns start from (the time reading's `base`): the planner's `base=`.",
+    )
     horizon: Horizon | None = None
     future: tuple[date, date] | None = None
     metrics: list[str] = Field(default_factory=list)
     chart: ChartType | None = Field(default=None, description="A chart type the user named.")
+    chart_options: list[str] = Field(
+        default_factory=list, description="Drawing options the user named: log_y, donut."
+    )
     plot_asked: bool = False
     table: bool = False
     table_only: bool = False
@@ -99,6 +109,12 @@ class Reading(BaseModel):
     annualize: bool = False
     normalize: bool = False
     universe: bool = Field(default=False, description="Ranking every bundled stock.")
+    members_of: str | None = Field(
+        default=None, description="The index whose members the entities are (a loop over a list)."
+    )
+    amount: float | None = Field(default=None, description="A sum invested at the start.")
+    both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
+    rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
     model: str = "arima"
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
@@ -189,17 +205,32 @@ def read_question(
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     _read_metrics(reading, parsed)
+    _read_members(reading, catalog)
     _read_window(reading, parsed)
+    said = (
+        None if reading.tables else live_only_message(reading.metrics, reading.entities, reading.zh)
+    )
+    if not live and said:  # a client table holds its own figures
+        reading.status, reading.message = "no_data", said
+        reading.trace.append(
+            "内置数据没有公司财务数据或新闻"
+            if reading.zh
+            else "company figures or news are not in the bundled data"
+        )
+        reading.rewritten = _rewritten(reading, parsed)
+        return reading
+    if not live:  # live readers fetch the latest data, so the window stays as asked
+        parsed = parsed.model_copy(update={"time": move_to_latest(reading, parsed.time, vocab)})
     if reading.tables and not parsed.time.explicit:
         # The client's table is read whole: no default window applies to it.
         reading.start = reading.end = None
         reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
     if "beta" in reading.metrics:
         _add_market(reading, catalog)
-    if reading.universe:
+    if reading.universe or reading.members_of:
         _narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
-        _check_availability(reading)
+        check_availability(reading)
         missing = [e.id for e in reading.entities if not e.available]
         extra, because = extra_widget_for(text, context.widgets, missing)
         if reading.status == "no_data" and extra is not None:
@@ -288,6 +319,10 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.chart = charts[0][0]  # type: ignore[assignment]
         reading.trace.append(f'"{charts[0][1].text}" → {reading.chart} chart')
     reading.plot_asked = bool(charts) or parsed.has("plot")
+    for option, hit in parsed.group("chart_option"):
+        if option not in reading.chart_options:
+            reading.chart_options.append(option)
+            reading.trace.append(f'"{hit.text}" → {option.replace("_", " ")}')
     table_hit = parsed.first("table") or parsed.first("table_only")
     if table_hit is not None:
         reading.table = True
@@ -306,9 +341,14 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.compare = parsed.has("cue:compare")
     reading.rank = parsed.has("cue:rank") or parsed.has("cue:worst")
     reading.ascending = parsed.has("cue:worst")
-    reading.question_form = parsed.has("cue:question")
+    reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
+    reading.amount = read_amount(parsed.text)
+    reading.rolling = parsed.has("cue:rolling")
+    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
+    if reading.both_ends:
+        reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
     if parsed.has("cue:model_ets"):
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
@@ -320,6 +360,7 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         count = read_number(said, vocab.time.numbers)
         if count and count >= 1:
             reading.top_k = int(count)
+            reading.rank = True  # "top 5", 前三名: a ranking even without a ranking word
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
             break
     lengths = [
@@ -334,6 +375,9 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.ma_windows = lengths
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
 
+
+# "How volatile was …", "how risky is …": a number is asked for.
+_HOW = re.compile(r"(?i)\bhow\s+[a-z]+\s+(?:was|is|were|are|has been|have been)\b")
 
 # "show X … and list the data in a table": the table comes on top of what was asked first.
 _ADDED_CLAUSE = re.compile(
@@ -366,7 +410,11 @@ def _scope(
             else "no entity or financial measure named"
         )
         return True
-    if reading.rank and not parsed.unknown:
+    stocks = re.search(r"(?i)\bstocks\b|股票|个股", parsed.text) is not None
+    listed = any(m in PER_MEMBER for m, _ in parsed.group("metric")) and (
+        parsed.has("metric:mean") or parsed.has("metric:median")
+    )
+    if (reading.rank or (listed and stocks)) and not parsed.unknown:
         universe = sorted(catalog.entities(kind="stock", available=True), key=lambda e: e.id)
         if universe:
             reading.entities = universe
@@ -418,9 +466,11 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
     if reading.chart == "scatter" and several and "correlation" not in metrics:
         metrics.append("correlation")
         reading.trace.append("a scatter of several entities → their correlation")
-    if any(m in metrics for m in ("correlation", "volatility")):
+    if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
         # "correlated returns", "volatility of returns": the returns are the input, not a chart.
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
+    metrics, refined = refine(metrics, parsed, annualize=reading.annualize, zh=reading.zh)
+    reading.trace.extend(refined)
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:
         if reading.rank and several:
@@ -521,6 +571,14 @@ _METRIC_WORDS = {
     "constituents": "index constituents",
     "sharpe": "Sharpe ratio",
     "beta": "beta against the market",
+    "qoq": "quarter-over-quarter change",
+    "mom": "month-over-month change",
+    "pop": "change on the previous period",
+    "annualized_return": "annualised return (CAGR)",
+    "worst_day": "worst days",
+    "best_day": "best days",
+    "investment_growth": "growth of an investment",
+    "news": "news",
 }
 
 
@@ -530,6 +588,7 @@ _METRIC_WORDS = {
 def _read_window(reading: Reading, parsed: Parsed) -> None:
     time = parsed.time
     reading.horizon, reading.future = time.horizon, time.future
+    reading.base = time.base
     for clause in time.clauses:
         if clause.rule == "horizon" and time.horizon is not None:
             reading.trace.append(f'"{clause.text}" → forecast horizon {time.horizon.label()}')
@@ -565,6 +624,31 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
     reading.trace.append(f"no time words → the past year, {reading.start}..{reading.end}")
 
 
+# --- lists -------------------------------------------------------------------------------------
+
+
+def _read_members(reading: Reading, catalog: Catalog) -> None:
+    """ "The S&P 500 members' returns": the index's member list feeds a measure of each member."""
+    if "constituents" not in reading.metrics:
+        return
+    per_member = [m for m in reading.metrics if m in PER_MEMBER or m in ("mean", "median")]
+    indices = [e for e in reading.entities if e.kind == "index"]
+    if not per_member or len(indices) != 1:
+        return
+    found = members(indices[0], catalog)
+    if not found:
+        return  # the constituents step says no member list is bundled
+    reading.entities = found
+    reading.members_of = indices[0].id
+    reading.metrics = [m for m in reading.metrics if m != "constituents"]
+    if len(found) >= 2 and not any(m in reading.metrics for m in ("mean", "median")):
+        reading.rank = True
+    reading.trace.append(
+        f"a measure of each member of {indices[0].id}: the {len(found)} members with bundled "
+        "data, one by one"
+    )
+
+
 # --- availability ------------------------------------------------------------------------------
 
 
@@ -577,6 +661,9 @@ def _narrow_universe(reading: Reading) -> None:
         if not (start and e.last and e.last < start) and not (end and e.first and e.first > end)
     ]
     reading.entities = covered or reading.entities
+    if reading.members_of:
+        reading.trace.append(f"{len(reading.entities)} of them have data in the window")
+        return
     reading.trace.append(
         f"no entity named: ranking all {len(reading.entities)} bundled stocks "
         "with data in the window"
@@ -594,28 +681,6 @@ def _add_market(reading: Reading, catalog: Catalog) -> None:
     if market is not None:
         reading.entities.append(market)
         reading.trace.append(f"beta needs a market: {market.name} ({market.id})")
-
-
-def _check_availability(reading: Reading) -> None:
-    missing = [e for e in reading.entities if not e.available]
-    if missing:
-        reading.status = "no_data"
-        reading.message = missing_message(missing, reading.zh)
-        reading.trace.append("no bundled data for " + ", ".join(e.id for e in missing))
-        return
-    start, end = reading.start, reading.end
-    for entity in reading.entities:
-        if entity.first is None or entity.last is None or start is None or end is None:
-            continue
-        if end < entity.first or start > entity.last:
-            reading.status = "no_data"
-            reading.message = coverage_message(entity, start, end, reading.zh)
-            reading.trace.append(f"{entity.id} has no data in the window")
-            return
-        if start < entity.first:
-            reading.notes.append(edge_note(entity, reading.zh, starts=True))
-        if end > entity.last:
-            reading.notes.append(edge_note(entity, reading.zh, starts=False))
 
 
 # --- rewriting ---------------------------------------------------------------------------------

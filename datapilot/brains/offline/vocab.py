@@ -36,6 +36,14 @@ MetricId = Literal[
     "volume",
     "value",
     "yoy",
+    "qoq",
+    "mom",
+    "pop",
+    "annualized_return",
+    "worst_day",
+    "best_day",
+    "investment_growth",
+    "news",
     "forecast",
     "mean",
     "median",
@@ -137,8 +145,12 @@ class MetricsFile(_Strict):
     implies: dict[str, MetricId] = Field(default_factory=dict)
 
 
+ChartOption = Literal["log_y", "donut"]
+
+
 class ChartsFile(_Strict):
     charts: dict[ChartType, Phrases]
+    options: dict[ChartOption, Phrases] = Field(default_factory=dict)
     plot: Phrases
     table: Phrases
     table_only: Phrases
@@ -219,10 +231,12 @@ class Vocab(BaseModel):
 
     @cached_property
     def matcher(self) -> PhraseMatcher:
-        """Every non-time phrase, labelled `metric:…`, `chart:…`, `plot`, `table`, `freq:…`, …"""
+        """Every non-time phrase, labelled `metric:…`, `chart:…`, `chart_option:…`, `plot`,
+        `table`, `freq:…`, …"""
         labelled: list[tuple[str, list[str]]] = []
         labelled += [(f"metric:{k}", v.all) for k, v in self.metrics.metrics.items()]
         labelled += [(f"chart:{k}", v.all) for k, v in self.charts.charts.items()]
+        labelled += [(f"chart_option:{k}", v.all) for k, v in self.charts.options.items()]
         labelled += [
             ("plot", self.charts.plot.all),
             ("table", self.charts.table.all),

@@ -39,6 +39,10 @@ from datapilot.brains.offline.vocab import Marker, TimeFile, TimeWord, Unit, Voc
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
+# Where a return over the window starts from: "before" takes the last observation strictly
+# before the start (a calendar period: 2021 is measured from the 2020 close), "on_or_before" the
+# observation on or before it (a trailing length or a range between two days).
+Base = Literal["before", "on_or_before"]
 
 
 class Horizon(BaseModel):
@@ -60,6 +64,10 @@ class Clause(BaseModel):
     start: date | None
     end: date | None
     rule: str = Field(description="How it was read, e.g. 'range', 'since', 'rolling'.")
+    base: Base = Field(
+        default="before",
+        description="'on_or_before' when it starts on a day or is a trailing length.",
+    )
 
 
 class TimeReading(BaseModel):
@@ -69,12 +77,21 @@ class TimeReading(BaseModel):
     end: date | None = None
     explicit: bool = Field(default=False, description="A time phrase set the window.")
     start_given: bool = Field(default=False, description="The start was said, not defaulted.")
+    base: Base = Field(
+        default="on_or_before",
+        description=(
+            "Where returns start from: 'before' for calendar periods (a year, quarter, month, "
+            "YTD, since 2020), 'on_or_before' for trailing lengths (past 3 months, 近三年, "
+            "the default past year) and ranges between two days."
+        ),
+    )
     from_first: bool = Field(default=False, description="Starts at the entity's first date.")
     horizon: Horizon | None = None
     future: tuple[date, date] | None = Field(
         default=None, description="A window after today (a forecast target), if one was named."
     )
     clauses: list[Clause] = Field(default_factory=list)
+    text: str = Field(default="", description="The text read (to read it again for another day).")
     durations: list[Duration] = Field(
         default_factory=list, description="Unused lengths such as '30-day', for parameters."
     )
@@ -117,6 +134,8 @@ _DECADE_PART_ZH = {"初": "early", "初期": "early", "前期": "early", "中": 
 _DECADE_PART_ZH |= {"末": "late", "末期": "late", "后期": "late"}
 HALF_WORDS = {"first": 1, "1st": 1, "front": 1, "second": 2, "2nd": 2, "latter": 2, "back": 2}
 ZH_QUARTER = {"一": 1, "二": 2, "三": 3, "四": 4}
+# Words after a number that make it a count, not a day of the month.
+_COUNTERS_ZH = "个|只|支|家|天|日|号|年|月|周|次|倍|期|亿|万|元|点|%|名|位"
 
 Handler = Callable[[re.Match[str], date], Atom | None]
 
@@ -161,6 +180,14 @@ class Grammar:
                 self._day,
             ),
             ("day_zh", rf"{y_zh}?\s*(?P<m>{MONTH_ZH})\s*月\s*(?P<d>{DAY_ZH})\s*[日号]", self._day),
+            # 日/号 left out ("2023年5月10", "到5月20"): a day after a written year or a range word,
+            # when no counter word follows ("5月10家" is no date).
+            (
+                "day_zh_bare",
+                rf"(?:(?P<y>{YEAR})\s*年|{YY_ZH}|(?<=[到至~～\-—–])\s*)(?P<m>{MONTH_ZH})\s*月"
+                rf"\s*(?P<d>{DAY_ZH})(?![0-9]|\s*(?:{_COUNTERS_ZH}))",
+                self._day,
+            ),
             (
                 "day_mdy",
                 rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s*,?\s*(?P<y>{YEAR}))?(?![0-9])",
@@ -632,8 +659,9 @@ class Grammar:
         """Resolve every time phrase of `text` against `today`."""
         atoms = self.atoms(text, today)
         self._infer_years(text, atoms, today)
-        reading = TimeReading(spans=[a.span for a in atoms])
+        reading = TimeReading(spans=[a.span for a in atoms], text=text)
         windows: list[tuple[date | None, date | None]] = []
+        bases: list[Base] = []
         named: list[bool] = []
         for index, atom in enumerate(atoms):
             if atom.used:
@@ -658,10 +686,12 @@ class Grammar:
                 continue
             reading.clauses.append(clause)
             windows.append((clause.start, clause.end))
+            bases.append(clause.base)
             named.append(atom.rule == "named" and clause.rule != "range")
         if any(named) and not all(named):
             # Dates written out are more precise than a named episode: "the great recession,
             # from 2007 through 2008" means 2007–2008.
+            bases = [b for b, is_named in zip(bases, named, strict=True) if not is_named]
             windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
             reading.notes.append("dates given with a named episode: the dates decide")
         reading.durations = [
@@ -674,6 +704,13 @@ class Grammar:
             reading.end = max(ends) if ends else today
             reading.start = min(starts) if starts else None
             reading.start_given = reading.start is not None
+            if reading.start_given:
+                # The window that starts first decides where returns are measured from.
+                reading.base = next(
+                    b for (s, _), b in zip(windows, bases, strict=True) if s == reading.start
+                )
+            elif reading.from_first:
+                reading.base = "on_or_before"
             if len(windows) > 1:
                 reading.notes.append("several time phrases: the window spans all of them")
             if reading.end > today:
@@ -731,17 +768,23 @@ class Grammar:
         before, after = text[lo : atom.span[0]], text[atom.span[1] : hi]
         start_at, end_at = atom.span
 
-        def clause(start: date | None, end: date | None, rule: str) -> Clause:
+        def clause(
+            start: date | None, end: date | None, rule: str, from_day: bool = False
+        ) -> Clause:
             first = start_at
             prep = self._ends_with("prepositions", text[lo:first])
             if prep and rule not in ("since", "until", "range", "before"):
                 first = lo + prep.start()
+            # A trailing length, or a window that starts on a day the user named, is measured
+            # from that day's observation; a calendar period from the close before it.
+            trailing = rule in ("rolling", "duration", "until", "before", "first")
             return Clause(
                 text=text[first:end_at].strip(),
                 span=(first, end_at),
                 start=start,
                 end=end,
                 rule=rule,
+                base="on_or_before" if trailing or from_day else "before",
             )
 
         if atom.kind == "horizon":
@@ -788,7 +831,8 @@ class Grammar:
                 start_at = lo + opener.start()
             # Either order: "from 2022 to 2010" spans the same years as "from 2010 to 2022".
             bounds = [day for day in (first, last, other_first, other_last) if day is not None]
-            return clause(min(bounds), max(bounds), "range")
+            starter = min((atom, nxt), key=lambda a: a.first or today)
+            return clause(min(bounds), max(bounds), "range", from_day=_is_day(starter))
         if nxt is not None and nxt.kind == "duration" and nxt.duration and first:
             # Side by side ("2019年1月半年") a length extends the period, unless it is an
             # indicator's setting ("今年30日滚动波动率").
@@ -818,8 +862,8 @@ class Grammar:
             if since and since.group(0).lower().startswith("after"):
                 anchor = last or first
                 assert anchor is not None  # a period's dates are set (or inferred) by now
-                return clause(anchor + timedelta(days=1), today, "since")
-            return clause(first, today, "since")
+                return clause(anchor + timedelta(days=1), today, "since", from_day=_is_day(atom))
+            return clause(first, today, "since", from_day=_is_day(atom))
         before_marker = self._ends_with("before", before)
         if before_marker:
             start_at = lo + before_marker.start()
@@ -865,6 +909,11 @@ def _one_year_before(day: date) -> date:
     return Duration(1, "year").back(day)
 
 
+def _is_day(atom: Atom) -> bool:
+    """A single day the user named (not a calendar period, not "now")."""
+    return atom.kind == "period" and atom.first is not None and atom.first == atom.last
+
+
 def _horizon(duration: Duration, text: str) -> Horizon:
     count, unit = duration.count, duration.unit
     if not float(count).is_integer() and unit in ("year", "quarter", "decade"):
@@ -884,7 +933,6 @@ def _relative_word(word: str, span: Span, today: date) -> Atom | None:
         "this_quarter": (quarter_window(year, quarter_of(today))[0], today),
         "last_quarter": quarter_window(*previous_quarter(today)),
         "this_week": (week_start(today), today),
-        "past_year": (_one_year_before(today), today),
         "last_week": (week_start(today) - timedelta(days=7), week_start(today) - timedelta(days=1)),
     }
     ahead: dict[str, Duration] = {
@@ -898,6 +946,9 @@ def _relative_word(word: str, span: Span, today: date) -> Atom | None:
         return Atom("today", span, "")
     if word in ahead:
         return Atom("horizon", span, "", duration=ahead[word])
+    if word == "past_year":  # TTM, 过去十二个月: a trailing length
+        length = Duration(1, "year")
+        return Atom("rolling", span, "", length.back(today), today, duration=length)
     first, last = windows[word]
     return Atom("period", span, "", first, last)
 

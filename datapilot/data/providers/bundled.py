@@ -2,6 +2,19 @@
 
 Nothing is downloaded. Files are located through the import system but read directly, because
 importing skfolio or arch just to reach their loaders costs over a second each.
+
+Where two bundled sources hold the same entity, one rule (the warehouse's source ranks) picks the
+same source for every question:
+
+* The adjusted close, which every return is computed from, comes from ONE source: the one with
+  the longest adjusted history. That is skfolio for the 20 large caps and the S&P 500
+  (1990–2022), so a return of AAPL or MSFT never uses bokeh-sampledata's adjustments (made as of
+  2013) and one of ^GSPC never arch's; bokeh-sampledata's adjusted closes serve only GOOG, IBM
+  and FB, which skfolio lacks.
+* Daily bars as traded (open, high, low, close, volume) come from the sources with full bars —
+  bokeh-sampledata for 2000–2013, arch for ^GSPC and ^IXIC 1999–2018 — and skfolio's closes fill
+  the other dates. They draw candlesticks, indicators and price charts; a return across a split
+  or dividend is read from the adjusted close (`get_prices(field="adj_close")`).
 """
 
 from __future__ import annotations

@@ -13,18 +13,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from datapilot.core.intent import Intent
 from datapilot.core.plan import Plan
 from datapilot.core.results import RunResult
 from datapilot.data.text import is_chinese
-from datapilot.engine.summary.done import actions_sentence, steps_of, tasks_sentence
+from datapilot.engine.summary.answers import answer_sentences, by_subject, path_sentence
+from datapilot.engine.summary.done import Step, method_sentence, steps_of
+from datapilot.engine.summary.kinds import Said, headline, result_kind, window_words
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
 from datapilot.engine.summary.words import words_for
 
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding
 
-__all__ = ["summary_chunks", "template_summary", "understood_line"]
+__all__ = [
+    "MISSING_DATA_PREFIXES",
+    "MOVED_WINDOW_PREFIXES",
+    "answer_lead",
+    "is_missing_data_note",
+    "is_moved_window_note",
+    "summary_chunks",
+    "template_summary",
+    "understood_line",
+]
 
 
 def understood_line(intent: Intent) -> str:
@@ -68,21 +81,96 @@ def _sentences(
     run: RunResult,
     names: Mapping[str, str] | None,
 ) -> list[str]:
+    """Moved-window note, the answer, notes on missing data, other results, method, problems."""
     w = words_for(is_chinese(question), understanding, names)
     zh = w.zh
     plan = understanding.plan or Plan()
     steps = steps_of(plan, run)
-    sentences = []
-    if plan.tasks:
-        sentences.append(tasks_sentence(plan, zh))
     done = [step for step in steps if step.record.status == "ok"]
+    key = key_results(steps)
+    lead = headline(key)
+    intent = understanding.intent
+    said = Said(
+        w,
+        when=window_words(intent, zh),
+        frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
+        entities=len(intent.entities) if intent else 0,
+    )
+    notes = [*understanding.notes, *run.notes]
+    sentences = [note for note in notes if is_moved_window_note(note)]
+    answer = _answer(lead, said)
+    sentences += answer
+    sentences += [note for note in notes if is_missing_data_note(note)]
+    for step in key:
+        if step is not lead:
+            sentences += _supporting(step, lead, said)
     if done:
-        sentences.append(actions_sentence(done, understanding, w))
-    for step in key_results(steps):
-        sentences.extend(fact_sentences(step, w))
+        sentences.append(method_sentence(plan, done, understanding, w, dated=not answer))
     problems = [step for step in steps if step.record.status != "ok"]
     if problems:
         sentences.append(problems_sentence(problems, zh))
     if not done:
         sentences.append("我没有得到可以报告的结果。" if zh else "I have no results to report.")
     return sentences
+
+
+def answer_lead(
+    question: str,
+    understanding: Understanding,
+    run: RunResult,
+    names: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The sentences a summary starts with: the moved-window note, if any, then the answer
+    (the figure, its unit, dates and base). The model's summary is asked to start the same way."""
+    w = words_for(is_chinese(question), understanding, names)
+    steps = steps_of(understanding.plan or Plan(), run)
+    intent = understanding.intent
+    said = Said(
+        w,
+        when=window_words(intent, w.zh),
+        frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
+        entities=len(intent.entities) if intent else 0,
+    )
+    notes = [*understanding.notes, *run.notes]
+    moved = [note for note in notes if is_moved_window_note(note)]
+    return moved + _answer(headline(key_results(steps)), said)
+
+
+def _answer(lead: Step | None, said: Said) -> list[str]:
+    if lead is None:
+        return []
+    return answer_sentences(lead, said) or fact_sentences(lead, said.w)
+
+
+def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
+    """What another key result adds to the answer, without saying the answer again."""
+    kind = result_kind(step.value)
+    lead_kind = result_kind(lead.value) if lead is not None else ""
+    if kind == "percent_series" and lead is not None:
+        return []  # the returns an answer was computed from: the chart shows them
+    if kind == "cumulative" and lead_kind in {"period_return", "cagr"}:
+        # Its end is the period return already said; its path is what it adds.
+        return [
+            path_sentence(subject, m, said.w)
+            for subject, m in list(by_subject(step.record.facts).items())[:1]
+            if "high" in m and "low" in m
+        ]
+    return answer_sentences(step, said) or fact_sentences(step, said.w)
+
+
+# The note the time grammar writes when a relative window was moved onto the data's last date
+# (it comes first), and notes about entities left out for lack of data (right after the answer).
+MOVED_WINDOW_PREFIXES = ("The bundled data ends on", "内置数据截至", "数据截至")
+MISSING_DATA_PREFIXES: tuple[str, ...] = ("I don't know", "我不认识", "I have no bundled data for")
+MISSING_DATA_PREFIXES += ("本地没有", "No prices in the window for", "No data for")
+MISSING_DATA_MARKS = (", so the answer covers", "，所以只回答")
+
+
+def is_moved_window_note(note: str) -> bool:
+    """Whether a note says the window was moved to end on the data's last date."""
+    return note.startswith(MOVED_WINDOW_PREFIXES)
+
+
+def is_missing_data_note(note: str) -> bool:
+    """Whether a note says some entity was left out of the answer for lack of data."""
+    return note.startswith(MISSING_DATA_PREFIXES) or any(m in note for m in MISSING_DATA_MARKS)

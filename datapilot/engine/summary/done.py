@@ -10,7 +10,7 @@ import pandas as pd
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, refs_in
 from datapilot.core.results import CallRecord, RunResult
-from datapilot.engine.summary.phrases_zh import CHART_ZH, TASK_ZH, model_zh
+from datapilot.engine.summary.phrases_zh import CHART_ZH, model_zh
 from datapilot.engine.summary.words import Words, lower_first
 
 if TYPE_CHECKING:
@@ -53,27 +53,15 @@ def _category(call: Call, value: Any) -> str:
     return "processing" if any(True for _ in refs_in(call.args)) else "acquisition"
 
 
-def tasks_sentence(plan: Plan, zh: bool) -> str:
-    """The tasks the question was split into, numbered."""
-    if zh:
-        items = "；".join(
-            f"（{i}）{TASK_ZH[t.kind]}：{t.instruction.rstrip('。.')}"
-            for i, t in enumerate(plan.tasks, 1)
-        )
-        return f"我把问题拆成了{len(plan.tasks)}个任务：{items}。"
-    items = "; ".join(
-        f"({i}) {t.kind}: {lower_first(t.instruction.rstrip('.'))}"
-        for i, t in enumerate(plan.tasks, 1)
-    )
-    count = "one task" if len(plan.tasks) == 1 else f"{len(plan.tasks)} tasks"
-    return f"I split the question into {count}: {items}."
-
-
-def actions_sentence(steps: list[Step], understanding: Understanding, w: Words) -> str:
-    """What each successful call did, with its interface named, in one sentence."""
+def method_sentence(
+    plan: Plan, steps: list[Step], understanding: Understanding, w: Words, *, dated: bool
+) -> str:
+    """How the answer was made, in one sentence: the number of tasks and what each successful
+    call did, its interface named. The window is said only when `dated` (no answer sentence
+    said the dates already); charts and tables by their kind (their titles are on screen)."""
     zh = w.zh
     # The window is said once, on the first call that brings data in.
-    window = _window(understanding, zh)
+    window = _window(understanding, zh) if dated else ""
     first_data = next((s for s in steps if s.category == "acquisition"), None) or next(
         (s for s in steps if s.category != "visualization"), None
     )
@@ -106,11 +94,14 @@ def actions_sentence(steps: list[Step], understanding: Understanding, w: Words) 
         if title:
             seen_titles.add(title)
     phrases = list(dict.fromkeys(phrases))
+    tasks = len(plan.tasks)
     if zh:
-        return "我" + "，".join(phrases) + "。"
-    if len(phrases) > 1:
-        return f"I {', '.join(phrases[:-1])}, and {phrases[-1]}."
-    return f"I {phrases[0]}."
+        lead = f"我分{tasks}个任务完成：" if tasks > 1 else "我"
+        return lead + "，".join(phrases) + "。"
+    lead = f"In {tasks} tasks, I" if tasks > 1 else "I"
+    if len(phrases) > 2:
+        return f"{lead} {', '.join(phrases[:-1])}, and {phrases[-1]}."
+    return f"{lead} {' and '.join(phrases)}."
 
 
 def _title(step: Step) -> str:
@@ -166,15 +157,11 @@ def _shown(step: Step, zh: bool) -> str:
     name, value = step.call.interface, step.value
     if isinstance(value, ChartOutput):
         if zh:
-            return f"用 {name} 画了{CHART_ZH.get(value.chart_type, '图')}《{value.title}》"
+            return f"用 {name} 画了{CHART_ZH.get(value.chart_type, '图')}"
         article = "an" if value.chart_type[0] in "aeiou" else "a"
-        return f"plotted {article} {value.chart_type} chart “{value.title}” with {name}"
+        return f"plotted {article} {value.chart_type} chart with {name}"
     if isinstance(value, TableOutput):
-        return (
-            f"用 {name} 制作了表格《{value.title}》"
-            if zh
-            else f"built a table “{value.title}” with {name}"
-        )
+        return f"用 {name} 制作了表格" if zh else f"built a table with {name}"
     return f"用 {name} 写了说明" if zh else f"wrote a note with {name}"
 
 

@@ -50,11 +50,11 @@ def fact_sentences(step: Step, w: Words) -> list[str]:
     if kind == "matrix":
         return _matrix_sentences(facts, title, w)
     if kind in {"timeseries", "indicator", "ohlcv"} and isinstance(frame.index, pd.DatetimeIndex):
-        return _series_sentences(_own_units(facts, frame), title, w, kind=kind)
+        return _series_sentences(own_units(facts, frame), title, w, kind=kind)
     return _cell_sentences(facts, title, w)
 
 
-def _own_units(facts: list[Fact], frame: pd.DataFrame) -> list[Fact]:
+def own_units(facts: list[Fact], frame: pd.DataFrame) -> list[Fact]:
     """Series of different units side by side (CPI and M1): each value with its own unit."""
     units = frame.attrs.get("units")
     shared = frame.attrs.get("unit")

@@ -33,6 +33,12 @@ class Words:
             return subject
         return f"{name}（{subject}）" if self.zh else f"{name} ({subject})"
 
+    def name(self, subject: str, *, many: bool = False) -> str:
+        """What to call an entity: its name, or in English its id when several are listed."""
+        if many and not self.zh:
+            return subject
+        return self.names.get(subject) or self.english.get(subject) or subject
+
     def title(self, title: str) -> str:
         """An interface's title in the summary's language."""
         if not self.zh:
@@ -46,6 +52,9 @@ class Words:
         if absolute and isinstance(value, float):
             value = abs(value)
         unit = None if bare else fact.unit
+        if bare and fact.unit and isinstance(value, float):
+            # A measured value without its unit is still a measurement, not a count: 100.00.
+            return format_value(value, fact.unit).removesuffix(f" {fact.unit}").removesuffix("%")
         text = format_value(value, unit)
         if self.zh and unit and text.endswith(f" {unit}"):
             said = unit_zh(unit)

@@ -12,8 +12,9 @@ AGENT_ID = "datapilot"
 NAME = "Datapilot"
 DESCRIPTION = (
     "A data copilot for finance. Ask in English or Chinese about stocks, indices, macro series "
-    "or the widgets on your dashboard; get a planned analysis with charts, tables and a "
-    "summary that quotes only computed numbers. Works offline on bundled real data."
+    "or the widgets and documents (PDFs) on your dashboard; get a planned analysis with charts, "
+    "tables and a summary that quotes only computed numbers, or the passages of a document that "
+    "answer you, cited by page. Works offline on bundled real data."
 )
 
 
@@ -39,7 +40,7 @@ class LegacyCopilotDescriptor(BaseModel):
     description: str
     image: str
     hasStreaming: bool = True
-    hasDocuments: bool = False
+    hasDocuments: bool = True  # PDFs and text files are read (see `documents`)
     hasFunctionCalling: bool = True
     endpoints: AgentEndpoints
 

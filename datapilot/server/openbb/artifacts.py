@@ -88,15 +88,9 @@ def _html_cell(cell: Any) -> str:
     return text
 
 
-# A pie the user called a donut is drawn as one (the Workspace draws both).
-DONUT_WORDS = re.compile(r"(?i)(?<![a-z])(?:donut|doughnut)s?(?![a-z])|环形图|甜甜圈")
-
-
-def chart_artifacts(
-    output: ChartOutput, name: ArtifactNamer, *, donut: bool = False
-) -> list[MessageArtifactSSE]:
-    """A chart output as one or more artifacts the Workspace can draw; pies as donuts when
-    `donut`."""
+def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArtifactSSE]:
+    """A chart output as one or more artifacts the Workspace can draw; a pie with a hole as a
+    donut."""
     spec = output.spec
     artifacts: list[MessageArtifactSSE] = []
     for index, (panel, overlays) in enumerate(_panel_groups(spec.panels)):
@@ -105,9 +99,7 @@ def chart_artifacts(
         if index == 0:
             extra += [column for pair in spec.bands for column in pair]
         levels = [*panel.levels, *(level for overlay in overlays for level in overlay.levels)]
-        artifacts.extend(
-            _panel_artifacts(spec, panel, title, extra, levels, name, output, donut=donut)
-        )
+        artifacts.extend(_panel_artifacts(spec, panel, title, extra, levels, name, output))
     return artifacts
 
 
@@ -130,8 +122,6 @@ def _panel_artifacts(
     levels: list[float],
     name: ArtifactNamer,
     output: ChartOutput,
-    *,
-    donut: bool = False,
 ) -> list[MessageArtifactSSE]:
     present = set(spec.columns)
     y = [c for c in dict.fromkeys([*panel.y, *extra]) if c in present and c != spec.x]
@@ -155,7 +145,7 @@ def _panel_artifacts(
     if panel.mark == "pie":
         return [
             chart(
-                type="donut" if donut else "pie",
+                type="donut" if spec.hole > 0 else "pie",
                 data=_records(spec, y[:1]),
                 angle_key=y[0],
                 callout_label_key=spec.x,

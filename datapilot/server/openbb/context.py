@@ -20,8 +20,6 @@ from openbb_ai.models import (
     DataFileReferences,
     LlmClientFunctionCallResultMessage,
     LlmClientMessage,
-    PdfDataFormat,
-    PlaintextDataFormat,
     RawContext,
     RawObjectDataFormat,
     RoleEnum,
@@ -34,6 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
 from datapilot.data.client_data import parse_client_data
+from datapilot.data.documents import DocumentSource
+from datapilot.server.openbb.documents import content_document, is_document, reference_document
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import BrainChoice, Settings
 
@@ -71,6 +71,9 @@ class PreparedQuery(BaseModel):
     widgets: dict[str, Widget] = Field(default_factory=dict, description="By uuid.")
     received: list[ReceivedWidget] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list, description="Problems with client data.")
+    documents: list[DocumentSource] = Field(
+        default_factory=list, description="PDFs and text files to answer from."
+    )
     legacy: bool = False
     turn: int = Field(default=1, description="How many questions the conversation has asked.")
 
@@ -90,16 +93,23 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
     by_uuid = {str(widget.uuid): widget for widget, _ in widgets}
     tables: list[ClientTable] = []
     notes: list[str] = []
+    documents: list[DocumentSource] = []
     for item in query.context or []:
         tables.extend(_context_tables(item))
+        for index, content in enumerate(item.data.items):
+            name = item.name if index == 0 else f"{item.name}_{index + 1}"
+            document, note = content_document(content, name, None)
+            documents.extend([document] if document else [])
+            notes.extend([note] if note else [])
 
     received: list[ReceivedWidget] = []
     resume_state: dict[str, Any] | None = None
     for message in messages[last_human + 1 :]:
         if not isinstance(message, LlmClientFunctionCallResultMessage):
             continue
-        new_tables, new_received, new_notes = _tool_tables(message, by_uuid)
+        new_tables, new_received, new_notes, new_documents = _tool_tables(message, by_uuid)
         tables.extend(new_tables)
+        documents.extend(new_documents)
         received.extend(new_received)
         notes.extend(new_notes)
         saved = message.extra_state.get(STATE_KEY)
@@ -124,6 +134,7 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
         widgets=by_uuid,
         received=received,
         notes=notes,
+        documents=documents,
         legacy=query.legacy_widgets,
         turn=sum(1 for m in _requests(messages) if m),
     )
@@ -243,7 +254,7 @@ def _context_tables(item: RawContext) -> list[ClientTable]:
 
 def _tool_tables(
     message: LlmClientFunctionCallResultMessage, widgets: dict[str, Widget]
-) -> tuple[list[ClientTable], list[ReceivedWidget], list[str]]:
+) -> tuple[list[ClientTable], list[ReceivedWidget], list[str], list[DocumentSource]]:
     sources = message.input_arguments.get("data_sources")
     if not isinstance(sources, list):
         # v1 clients fetch one widget per call, named by `widget_uuid`.
@@ -251,6 +262,7 @@ def _tool_tables(
     tables: list[ClientTable] = []
     received: list[ReceivedWidget] = []
     notes: list[str] = []
+    documents: list[DocumentSource] = []
     for index, result in enumerate(message.data):
         source = sources[index] if index < len(sources) and isinstance(sources[index], dict) else {}
         widget = _find_widget(source, widgets)
@@ -268,6 +280,10 @@ def _tool_tables(
                 notes.append(f"The widget {name!r} reported: {result.message or result.status}")
         elif isinstance(result, DataFileReferences):
             for item in result.items:
+                document = reference_document(item, str(widget.uuid) if widget else None)
+                if document is not None:
+                    documents.append(document)  # fetched later, through the SSRF-safe client
+                    continue
                 notes.append(
                     f"The widget {name!r} sent a file by link ({item.url}); "
                     "files are not downloaded, so its content was not read."
@@ -275,13 +291,20 @@ def _tool_tables(
         elif isinstance(result, DataContent):
             for position, content in enumerate(result.items):
                 label = name if position == 0 else f"{name}_{position + 1}"
+                document, note = content_document(
+                    content, label, str(widget.uuid) if widget else None
+                )
+                if document is not None or note:
+                    documents.extend([document] if document else [])
+                    notes.extend([note] if note else [])
+                    continue
                 new_tables, note = _content_tables(content, label, description, "widget")
                 for table in new_tables:
                     table.params = dict(args)  # what the data is of (symbol, country …)
                 tables.extend(new_tables)
                 if note:
                     notes.append(note)
-    return tables, received, notes
+    return tables, received, notes, documents
 
 
 def _find_widget(source: dict[str, Any], widgets: dict[str, Widget]) -> Widget | None:
@@ -300,9 +323,9 @@ def _content_tables(
 ) -> tuple[list[ClientTable], str | None]:
     data_format = content.data_format
     text = content.content
-    if isinstance(data_format, PdfDataFormat):
-        return [], f"{name!r} is a PDF ({data_format.filename}); PDF text is not read."
-    if isinstance(data_format, SpreadsheetDataFormat | PlaintextDataFormat):
+    if is_document(data_format):
+        return [], None  # read as a document (see `documents`), not as a table
+    if isinstance(data_format, SpreadsheetDataFormat):
         text = _maybe_base64(text)
     elif not isinstance(data_format, RawObjectDataFormat):  # a file: its data_type is not "object"
         kind = data_format.data_type

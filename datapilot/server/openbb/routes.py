@@ -20,6 +20,7 @@ from datapilot.server.openbb.agent import (
     legacy_descriptor,
 )
 from datapilot.server.openbb.context import QueryInputError, prepare_query
+from datapilot.server.openbb.documents import document_source
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.stream import openbb_sse
 from datapilot.server.runner import guarded_events
@@ -78,7 +79,8 @@ async def query(body: WorkspaceQuery, request: Request) -> EventSourceResponse:
         raise RequestValidationError(
             [{"type": "value_error", "loc": location, "msg": error.message, "input": None}]
         ) from error
-    events = guarded_events(prepared.question, prepared.context, settings)
+    source = document_source(prepared.documents) if prepared.documents else None
+    events = guarded_events(prepared.question, prepared.context, settings, source)
     return EventSourceResponse(_wire(openbb_sse(events, prepared)))
 
 

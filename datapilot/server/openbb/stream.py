@@ -41,13 +41,9 @@ from datapilot.core.plan import Plan
 from datapilot.core.results import CallRecord
 from datapilot.engine.summary import understood_line
 from datapilot.render.prose import Prose
-from datapilot.server.openbb.artifacts import (
-    DONUT_WORDS,
-    ArtifactNamer,
-    chart_artifacts,
-    table_artifact,
-)
+from datapilot.server.openbb.artifacts import ArtifactNamer, chart_artifacts, table_artifact
 from datapilot.server.openbb.context import STATE_KEY, PreparedQuery, widget_input_args
+from datapilot.server.openbb.documents import quote_citations
 from datapilot.server.suggestions import follow_ups
 
 _MAX_FACTS = 6
@@ -103,8 +99,7 @@ async def _closing(
     name = ArtifactNamer(prepared.turn)
     for output in outputs:
         if isinstance(output, ChartOutput):
-            donut = bool(DONUT_WORDS.search(prepared.question))
-            for artifact in chart_artifacts(output, name, donut=donut):
+            for artifact in chart_artifacts(output, name):
                 yield artifact
         else:
             yield table_artifact(output, name)
@@ -204,9 +199,12 @@ def _widget_data_call_or_apology(
 def _citations(answer: Answer, prepared: PreparedQuery) -> list[Citation]:
     found = [cite(item.widget, item.input_args) for item in prepared.received]
     cited_widgets = {f"client table: {item.widget.name}" for item in prepared.received}
+    args = {str(item.widget.uuid): item.input_args for item in prepared.received}
+    found.extend(quote_citations(answer, prepared.widgets, args))
+    quoted = {quote.source for quote in answer.quotes}
     details = _citation_details(answer)
     for source in answer.sources:
-        if source in cited_widgets:
+        if source in cited_widgets or source in quoted:
             continue
         info = SourceInfo(
             type="direct retrieval",

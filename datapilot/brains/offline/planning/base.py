@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import cache
 from typing import Any
 
 from datapilot.brains.offline.builder import PlanBuilder, frame
@@ -19,6 +20,7 @@ from datapilot.data.catalog import Entity
 
 MAX_CHARTED = 4  # K-lines, indicators and forecasts: one chart per entity, at most this many
 STATS = ("mean", "median", "stats")
+
 ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
 ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
 # What a title calls each measure, in English and in Chinese.
@@ -27,6 +29,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "value": ("", ""),
     "return": ("return", "收益率"),
     "cumulative_return": ("cumulative return", "累计收益率"),
+    "normalized": ("rebased to 100", "起点归一为100的走势"),
     "volatility": ("rolling volatility", "滚动波动率"),
     "max_drawdown": ("maximum drawdown", "最大回撤"),
     "drawdown": ("drawdown", "回撤"),
@@ -44,6 +47,16 @@ _LABELS: dict[str, tuple[str, str]] = {
     "ranking": ("ranked by", "排名："),
     "sharpe": ("Sharpe ratio", "夏普比率"),
     "beta": ("beta", "贝塔系数"),
+    "annualized_return": ("annualised return (CAGR)", "年化收益率"),
+    "annualized_volatility": ("annualised volatility", "年化波动率"),
+    "worst_day": ("worst days", "单日最大跌幅"),
+    "best_day": ("best days", "单日最大涨幅"),
+    "extreme_days": ("best and worst days", "单日最大涨跌幅"),
+    "investment_growth": ("growth of an investment", "投资增值"),
+    "qoq": ("quarter-over-quarter change", "季度环比变化"),
+    "mom": ("month-over-month change", "月度环比变化"),
+    "pop": ("change on the previous period", "环比变化"),
+    "top_bottom": ("top and bottom", "首尾排名"),
 }
 
 
@@ -77,7 +90,7 @@ class PlannerBase:
         start = start if start is not None else r.start
         end = end if end is not None else r.end
         freq = freq if freq is not None else r.frequency
-        window = {"start": iso(start), "end": iso(end)}
+        window = {"start": iso(start), "end": iso(end), **self.base_arg()}
         prices = [e for e in entities if e.kind in PRICE_KINDS]
         series = [e for e in entities if e.kind in SERIES_KINDS]
         parts: list[str] = []
@@ -148,6 +161,22 @@ class PlannerBase:
             )
         return output
 
+    def base_arg(self) -> dict[str, str]:
+        """The window's base convention for a data call, when the library takes one."""
+        return {"base": self.r.base} if "base" in library().get("get_prices", ()) else {}
+
+    def can(self, interface: str) -> bool:
+        """Whether the built-in library has `interface` (the planner plans only what runs)."""
+        return interface in library()
+
+    def missing(self, interface: str, what: str, what_zh: str) -> None:
+        """Say that a measure needs an interface this library does not have."""
+        self.problem = (
+            f"计算{what_zh}需要接口 {interface}，当前接口库中没有。"
+            if self.r.zh
+            else f"Answering {what} needs the {interface} interface, which this library lacks."
+        )
+
     def _lookback(self, warm_up: Duration) -> date | None:
         """An earlier start, so a calculation over a trailing window is full from `start` on."""
         return warm_up.back(self.r.start) if self.r.start else None
@@ -215,12 +244,26 @@ class PlannerBase:
         )
 
     def _line_or(self, data: str, title: str) -> None:
-        """The chart the user named (bar, area) or a line chart, unless only a table is wanted."""
-        r = self.r
-        if r.table_only:
+        """The chart the user named (bar, area, pie) or a line chart, drawn with the options the
+        user named (log scale, donut), unless only a table is wanted."""
+        if self.r.table_only:
             return
-        interface = {"bar": "plot_bar", "area": "plot_area"}.get(r.chart or "", "plot_line")
-        self._chart(interface, data, title)
+        interface, options = self._form("plot_line")
+        self._chart(interface, data, title, **options)
+
+    def _form(self, default: str) -> tuple[str, dict[str, Any]]:
+        """The plotting interface for the chart the user named (else `default`), and the drawing
+        options they named that it takes."""
+        r = self.r
+        interface = {"bar": "plot_bar", "area": "plot_area", "pie": "plot_pie"}.get(
+            r.chart or "", default
+        )
+        options: dict[str, Any] = {}
+        if interface == "plot_line" and "log_y" in r.chart_options:
+            options["log_y"] = True
+        if interface == "plot_pie" and "donut" in r.chart_options:
+            options["donut"] = True
+        return interface, options
 
     def _title(self, what: str, entities: list[Entity] | None = None, window: bool = True) -> str:
         """A chart or table title: the entities' names, the measure and (by default) the window."""
@@ -239,6 +282,15 @@ class PlannerBase:
         if window and r.start and r.end:
             text += f", {r.start} to {r.end}"
         return text
+
+
+@cache
+def library() -> dict[str, frozenset[str]]:
+    """The built-in interfaces and the arguments each takes."""
+    from datapilot.engine.executor import default_registry
+
+    registry = default_registry()
+    return {name: frozenset(registry.get(name).params) for name in registry.names()}
 
 
 def _names(entities: list[Entity], zh: bool) -> str:

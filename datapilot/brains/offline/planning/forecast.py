@@ -6,6 +6,8 @@ from datetime import date
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.horizons import DEFAULT_STEPS, HISTORY, periods_between, steps_in
+from datapilot.brains.offline.measures import CHANGE_KINDS
+from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import MAX_CHARTED, PlannerBase, iso
 from datapilot.data.catalog import Entity
 
@@ -22,7 +24,11 @@ class Forecasts(PlannerBase):
             start, end = (r.start, r.end) if r.explicit_window else self._history(entity)
             if not r.explicit_window and start and end and self.history is None:
                 self.history = (start, end)
-            history = self.levels([entity], start=start, end=end, freq=None)
+            change = next((m for m in r.metrics if m in CHANGE_KINDS), None)
+            if change is not None and "volatility" not in r.metrics:
+                history = self._growth_history(entity, change, start, end)
+            else:
+                history = self.levels([entity], start=start, end=end, freq=None)
             if "volatility" in r.metrics:
                 forecast = self.builder.add(
                     "forecast_volatility",
@@ -70,6 +76,36 @@ class Forecasts(PlannerBase):
                 f"forecast of {entity.id}: {steps} {entity.frequency} steps from data "
                 f"{iso(start) or 'start'}..{iso(end) or 'end'} → chart and table"
             )
+
+    def _growth_history(
+        self, entity: Entity, kind: str, start: date | None, end: date | None
+    ) -> str:
+        """The growth rate's own history (a year of data earlier, so it is defined from the
+        start): "forecast GDP growth" forecasts the growth rate, not the level."""
+        early = Duration(1, "year").back(start) if start else None
+        data = self.levels([entity], start=early, end=end, freq=None)
+        change = self.builder.add(
+            "pct_change",
+            {"frame": frame(data), "kind": kind},
+            name=f"{kind}_history",
+            description=self._say(
+                f"Compute {entity.id}'s growth rate in % ({kind})", f"计算{entity.id}的增长率（%）"
+            ),
+            task="processing",
+        )
+        self.trace.append(
+            self._say(
+                f"forecast of a growth rate: {kind} change in % first, then the model",
+                "预测增长率：先算变化率（%），再建模预测",
+            )
+        )
+        return self.builder.add(
+            "filter_dates",
+            {"frame": frame(change), "start": iso(start), "end": iso(end)},
+            name=f"{kind}_window",
+            description=self._say("Keep the fitting window", "保留拟合区间"),
+            task="processing",
+        )
 
     def _steps(self, entity: Entity) -> int:
         """Periods to forecast: the asked horizon, up to the asked future date, or a default."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import PlannerBase, iso
 
 
@@ -29,20 +28,6 @@ class LevelCharts(PlannerBase):
         self._line_or(data, self._title(metric))
         if r.table:
             self._table(data, self._title(metric))
-
-    def _yoy(self) -> None:
-        """Year-over-year change in %, fetched a year early so it is defined from the start on."""
-        data = self.levels(start=self._lookback(Duration(1, "year")))
-        change = self.builder.add(
-            "pct_change",
-            {"frame": frame(data), "kind": "yoy"},
-            name="yoy",
-            description=self._say("Compute the year-over-year change in %", "计算同比变化（%）"),
-            task="processing",
-        )
-        change = self._trim(change)
-        self.primary = change
-        self._line_or(change, self._title("yoy"))
 
     def _spread(self) -> None:
         """The first series minus the second; a problem unless there are exactly two."""
@@ -86,4 +71,5 @@ class LevelCharts(PlannerBase):
         )
         self.primary = self.primary or volume
         if not r.table_only:
-            self._chart("plot_bar", volume, self._title("volume", prices))
+            interface, options = self._form("plot_bar")
+            self._chart(interface, volume, self._title("volume", prices), **options)

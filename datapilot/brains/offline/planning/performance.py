@@ -17,6 +17,32 @@ _RANK_WORDS = {
     "max_drawdown_pct": ("maximum drawdown", "最大回撤"),
     "sharpe": ("Sharpe ratio", "夏普比率"),
     "beta": ("beta", "贝塔系数"),
+    "annualized_return_pct": ("annualised return (CAGR)", "年化收益率"),
+    "annualized_volatility_pct": ("annualised volatility", "年化波动率"),
+}
+# Per-entity measures of daily levels: interface, column, higher is better, step description.
+_CROSS = {
+    "annualized_return": (
+        "annualized_return",
+        "annualized_return_pct",
+        True,
+        "Compute each one's compound annual growth rate (CAGR)",
+        "计算各自的年化收益率（复合年增长率）",
+    ),
+    "volatility": (
+        "annualized_volatility",
+        "annualized_volatility_pct",
+        True,
+        "Compute each one's annualised volatility of daily returns",
+        "计算各自日收益率的年化波动率",
+    ),
+    "max_drawdown": (
+        "max_drawdown",
+        "max_drawdown_pct",
+        False,
+        "Find each one's maximum drawdown on daily closes",
+        "按日收盘价计算各自的最大回撤",
+    ),
 }
 
 
@@ -48,6 +74,20 @@ class PerformanceMeasures(PlannerBase):
                 task="processing",
             )
             self._table(table, self._title("return"))
+        if r.normalize:
+            # "Rebased to 100" shows the same growth as the cumulative return, as an index.
+            rebased = self.builder.add(
+                "normalize",
+                {"frame": frame(data), "base": 100.0},
+                name="normalized",
+                description=self._say(
+                    "Rebase every series to 100 at the start", "以起点为100归一化"
+                ),
+                task="processing",
+            )
+            self.primary = rebased
+            self._line_or(rebased, self._title("normalized"))
+            return
         cumulative = self.builder.add(
             "cumulative_returns",
             {"frame": frame(data)},
@@ -61,8 +101,9 @@ class PerformanceMeasures(PlannerBase):
         self.primary = cumulative
         self._line_or(cumulative, self._title("cumulative_return"))
 
-    def _ranking(self, measure: str) -> None:
-        """Return, volatility or maximum drawdown of each entity, ranked as bars and/or a table."""
+    def _cross(self, measure: str) -> tuple[str, str, bool]:
+        """One row per entity holding `measure`: the output, its column, and whether higher is
+        better (a drawdown is negative, so its largest is its lowest)."""
         r = self.r
         ids = [e.id for e in r.entities]
         if measure == "return":
@@ -79,7 +120,7 @@ class PerformanceMeasures(PlannerBase):
             else:
                 cross = self.builder.add(
                     "cross_section_returns",
-                    {"ids": ids, "start": iso(r.start), "end": iso(r.end)},
+                    {"ids": ids, "start": iso(r.start), "end": iso(r.end), **self.base_arg()},
                     name="returns",
                     description=self._say(
                         f"Compute the return of {', '.join(ids)} over the window",
@@ -87,54 +128,97 @@ class PerformanceMeasures(PlannerBase):
                     ),
                     task="processing",
                 )
-            by, descending = "return_pct", not r.ascending
-        elif measure == "volatility":
-            cross = self.builder.add(
+            return cross, "return_pct", True
+        daily = self.levels(for_returns=True, freq="daily")
+        interface, column, better, english, chinese = _CROSS[measure]
+        if not self.can(interface):  # an older library: the std of daily returns
+            interface, column, english, chinese = (
                 "summary_stats",
-                {"frame": frame(self.returns(self.levels(for_returns=True)))},
-                name="return_stats",
+                "std",
+                "Summarise daily returns (std = daily volatility)",
+                "统计日收益率（标准差即日波动率）",
+            )
+        cross = self.builder.add(
+            interface,
+            {"frame": frame(daily)},
+            name=interface,
+            description=self._say(english, chinese),
+            task="processing",
+        )
+        return cross, column, better
+
+    def _ranking(self, measure: str) -> None:
+        """A measure of each entity, ranked as bars and/or a table (top and bottom if asked)."""
+        r = self.r
+        cross, by, higher_better = self._cross(measure)
+        descending = higher_better != r.ascending
+        if r.both_ends and not self.can("top_bottom"):
+            self.missing("top_bottom", "the top and the bottom of a ranking", "首尾排名")
+            return
+        if r.both_ends:
+            n = r.top_k or 3
+            ranked = self.builder.add(
+                "top_bottom",
+                {"frame": frame(cross), "by": by, "n": n},
+                name="top_bottom",
                 description=self._say(
-                    "Summarise daily returns (std = volatility)", "统计日收益率（标准差即波动率）"
+                    f"Keep the top {n} and the bottom {n} by {_RANK_WORDS[by][0]}",
+                    f"按{_RANK_WORDS[by][1]}取前{n}名和后{n}名",
                 ),
                 task="processing",
             )
-            by, descending = "std", not r.ascending
+            self.trace.append(self._say(f"top {n} and bottom {n} → both ends", f"前{n}名和后{n}名"))
         else:
-            cross = self.builder.add(
-                "max_drawdown",
-                {"frame": frame(self.levels(for_returns=True))},
-                name="max_drawdown",
-                description=self._say("Find each one's maximum drawdown", "计算各自的最大回撤"),
+            args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
+            if r.top_k:
+                args["top_k"] = r.top_k
+            ranked = self.builder.add(
+                "rank",
+                args,
+                name="ranked",
+                description=self._say(
+                    f"Rank by {_RANK_WORDS[by][0]}", f"按{_RANK_WORDS[by][1]}排序"
+                ),
                 task="processing",
             )
-            # The largest drawdown is the most negative number.
-            by, descending = "max_drawdown_pct", r.ascending
-        args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
-        if r.top_k:
-            args["top_k"] = r.top_k
-        ranked = self.builder.add(
-            "rank",
-            args,
-            name="ranked",
-            description=self._say(f"Rank by {_RANK_WORDS[by][0]}", f"按{_RANK_WORDS[by][1]}排序"),
-            task="processing",
-        )
         self.primary = ranked
         title = self._title(measure)
         if not r.table_only:
             self._chart("plot_bar", ranked, title, column=by)
-        if r.table or r.question_form or r.table_only:
+        if r.table or r.question_form or r.table_only or r.both_ends:
             self._table(ranked, title)
 
     def _volatility(self) -> None:
-        """Rolling annualised volatility, warmed up before the window; ranked when asked to rank."""
+        """A rolling chart when rolling (or a window) is asked; one annualised number per entity
+        when annualised or asked as a question; a plain "volatility" gets both."""
         r = self.r
         if r.rank:
             self._ranking("volatility")
             return
+        rolling = r.rolling or r.window is not None or r.plot_asked
+        number = not rolling or r.table
+        if rolling or not (r.annualize or r.question_form):
+            self._rolling_volatility()
+        if number:
+            table, column, _ = self._cross("volatility")
+            self.primary = self.primary or table
+            title = self._title("annualized_volatility")
+            if len(r.entities) > 1 and not r.table_only:
+                self._chart("plot_bar", table, title, column=column)
+            self._table(table, title)
+            self.trace.append(
+                self._say(
+                    "annualised volatility: std of daily returns × √252 (√12 monthly) → a table",
+                    "年化波动率：日收益率标准差 × √252（月度 √12）→ 表格",
+                )
+            )
+
+    def _rolling_volatility(self) -> None:
+        """Rolling annualised volatility, warmed up before the window."""
+        r = self.r
         days = r.window or 30
         warm_up = Duration(days * 1.5 + 5, "day")
-        data = self.levels(for_returns=True, start=self._lookback(warm_up))
+        data = self.levels(for_returns=True, start=self._lookback(warm_up), freq="daily")
         args: dict[str, Any] = {"frame": frame(data), "annualize": True}
         if r.window:
             args["window"] = r.window
@@ -152,25 +236,13 @@ class PerformanceMeasures(PlannerBase):
         self.primary = vol
         if not r.table_only:
             self._chart("plot_line", vol, self._title("volatility"))
-        if r.question_form or r.table_only:
-            stats = self.builder.add(
-                "summary_stats",
-                {"frame": frame(self.returns(self.levels(for_returns=True)))},
-                name="return_stats",
-                description=self._say(
-                    "Summarise daily returns (std = daily volatility)",
-                    "统计日收益率（标准差即日波动率）",
-                ),
-                task="processing",
-            )
-            self._table(stats, self._title("stats"))
 
     def _sharpe(self) -> None:
         """Annualised Sharpe ratio (with annual return and volatility) per entity."""
         r = self.r
         table = self.builder.add(
             "sharpe_ratio",
-            {"frame": frame(self.levels(for_returns=True))},
+            {"frame": frame(self.levels(for_returns=True, freq="daily"))},
             name="sharpe",
             description=self._say(
                 "Compute the annualised Sharpe ratio of daily returns", "计算日收益率的年化夏普比率"
@@ -189,7 +261,7 @@ class PerformanceMeasures(PlannerBase):
         market = next(e for e in r.entities if e.kind == "index")
         table = self.builder.add(
             "beta",
-            {"frame": frame(self.levels(for_returns=True)), "market": market.id},
+            {"frame": frame(self.levels(for_returns=True, freq="daily")), "market": market.id},
             name="beta",
             description=self._say(
                 f"Compute each one's beta against {market.id}", f"计算相对{market.id}的贝塔系数"
@@ -221,7 +293,9 @@ class PerformanceMeasures(PlannerBase):
         if r.rank:
             self._ranking("max_drawdown")
             return
-        data = self.levels(for_returns=True)
+        # On daily closes whatever frequency the question's other measures use: a drawdown
+        # between annual closes hides every fall inside the year.
+        data = self.levels(for_returns=True, freq="daily")
         worst = self.builder.add(
             "max_drawdown",
             {"frame": frame(data)},

@@ -26,6 +26,21 @@ class ReferenceTables(PlannerBase):
             )
             self._table(figures, self._title("fundamentals", [entity], window=False))
 
+    def _news(self) -> None:
+        """Each entity's recent headlines, as a table (with a live provider)."""
+        for entity in self.r.entities[:MAX_CHARTED]:
+            news = self.builder.add(
+                "get_news",
+                {"entity": entity.id},
+                name="news",
+                description=self._say(
+                    f"Get recent news about {entity.id}", f"获取{entity.id}的新闻"
+                ),
+                task="data",
+            )
+            self.primary = self.primary or news
+            self._table(news, self._title("news", [entity], window=False))
+
     def _profile(self) -> None:
         """Each entity's company profile, as a table."""
         for entity in self.r.entities[:MAX_CHARTED]:

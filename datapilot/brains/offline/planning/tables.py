@@ -244,5 +244,6 @@ def _statistics(p: PlannerBase, data: str, title: str) -> bool:
 
 def _draw(p: PlannerBase, data: str, title: str, *, bar: bool) -> None:
     chart = _CHARTS.get(p.r.chart or "", "plot_bar" if bar else "plot_line")
-    p._chart(chart, data, title)
+    options = p._form(chart)[1] if chart in ("plot_pie", "plot_line") else {}
+    p._chart(chart, data, title, **options)
     p.trace.append(f"your table → {chart}, its key on the x axis")

@@ -30,7 +30,13 @@ class TechnicalCharts(PlannerBase):
             if candle:
                 ohlcv = self.builder.add(
                     "get_ohlcv",
-                    {"entity": entity.id, "start": iso(r.start), "end": iso(r.end), "freq": freq},
+                    {
+                        "entity": entity.id,
+                        "start": iso(r.start),
+                        "end": iso(r.end),
+                        "freq": freq,
+                        **self.base_arg(),
+                    },
                     name="ohlcv",
                     description=self._say(
                         f"Get {freq} open/high/low/close/volume of {entity.id}",

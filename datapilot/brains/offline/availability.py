@@ -1,0 +1,106 @@
+"""What the bundled data can answer: the latest window it has, and the names it lacks.
+
+Two decisions live here. A relative window ("the past 3 years", 今年, no time words at all) that
+lies wholly after the data moves to the same window read as of the data's last date, and says so;
+a window given as dates never moves. Names without data (or without data in the window) are left
+out with a note when others remain, so one missing name never refuses the whole answer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from datapilot.brains.offline.messages import (
+    coverage_message,
+    edge_note,
+    left_out_data_note,
+    missing_message,
+    moved_window_note,
+)
+from datapilot.brains.offline.vocab import Vocab
+from datapilot.brains.offline.windows import TimeReading, default_window, read_time
+from datapilot.data.catalog import Entity
+
+if TYPE_CHECKING:  # reading.py calls in here
+    from datapilot.brains.offline.reading import Reading
+
+
+def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeReading:
+    """The window read as of the entities' last date when the relative window asked for lies
+    wholly after their data; `time` unchanged otherwise (dates written out are never moved)."""
+    lasts = [e.last for e in reading.entities if e.available and e.last is not None]
+    if not lasts or reading.start is None or reading.end is None or "forecast" in reading.metrics:
+        return time
+    last = max(lasts)
+    if reading.start <= last or reading.tables:
+        return time  # inside the data, or partly: answered on the part that exists
+    if time.explicit:
+        moved = read_time(time.text, last, vocab)
+        if (moved.start, moved.end) == (time.start, time.end) or moved.start is None:
+            return time  # the same whatever today is: dates given, not a relative window
+        start, end = moved.start, moved.end or last
+        said = ", ".join(c.text for c in time.clauses if c.rule not in ("horizon", "first"))
+    else:
+        moved, (start, end) = time, default_window(last)
+        said = ""
+    was = f"{reading.start}..{reading.end}"
+    reading.start, reading.end = start, min(end, last)
+    reading.base = moved.base
+    reading.trace.append(
+        f"the window {was} lies after the data, which ends on {last}: "
+        f"moved to {reading.start}..{reading.end}"
+    )
+    # First among the notes: the summary starts with it.
+    reading.notes.insert(0, moved_window_note(last, said, reading.start, reading.end, reading.zh))
+    return moved
+
+
+def check_availability(reading: Reading) -> None:
+    """Leave out the names without data (or none in the window), with a note; no_data when
+    nothing the question named is left."""
+    named = list(reading.entities)
+    if not named:
+        return  # client tables only
+    missing = [e for e in named if not e.available]
+    if missing:
+        reading.trace.append("no bundled data for " + ", ".join(e.id for e in missing))
+    start, end = reading.start, reading.end
+    outside = [
+        e
+        for e in named
+        if e.available
+        and None not in (e.first, e.last, start, end)
+        and (end < e.first or start > e.last)  # type: ignore[operator]
+    ]
+    for entity in outside:
+        reading.trace.append(f"{entity.id} has no data in the window")
+    kept = [e for e in named if e not in missing and e not in outside]
+    if not _answers_the_question(reading, kept):
+        reading.status = "no_data"
+        if missing:
+            reading.message = missing_message(missing, reading.zh)
+        else:
+            assert start is not None and end is not None
+            reading.message = coverage_message(outside[0], start, end, reading.zh)
+        return
+    if missing or outside:
+        reading.entities = kept
+        reading.notes.append(left_out_data_note(missing, outside, kept, start, end, reading.zh))
+        left = ", ".join(e.id for e in [*missing, *outside])
+        reading.trace.append(f"answering for {', '.join(e.id for e in kept)}; left out: {left}")
+    for entity in kept:
+        if entity.first is None or entity.last is None or start is None or end is None:
+            continue
+        if start < entity.first:
+            reading.notes.append(edge_note(entity, reading.zh, starts=True, start=start, end=end))
+        if end > entity.last:
+            reading.notes.append(edge_note(entity, reading.zh, starts=False, start=start, end=end))
+
+
+def _answers_the_question(reading: Reading, kept: list[Entity]) -> bool:
+    """Something the user named is left: the market added for beta alone answers nothing."""
+    if not kept:
+        return False
+    if "beta" in reading.metrics:
+        return len(kept) >= 2
+    return True

@@ -1,0 +1,164 @@
+"""What exactly was measured: refinements of the metrics a question named.
+
+The vocabulary finds measure words; these rules settle what they add up to, so the planner answers
+the measure that was asked and not a neighbour of it: "annualised" turns a return into a CAGR,
+"quarter-over-quarter" is not "year-over-year", "$10,000 invested" asks for the value of an
+investment, "top 3 and bottom 3" for both ends of a ranking, "the S&P 500 members" for the list of
+members, and company figures or news offline for an honest "no data".
+"""
+
+from __future__ import annotations
+
+import re
+
+from datapilot.brains.offline.numbers import ZH_NUMERAL, zh_number
+from datapilot.brains.offline.parsing import Parsed
+from datapilot.data.catalog import Catalog, Entity
+
+# Words that say "growth" without saying against what; beside "quarter-over-quarter" they mean it.
+_GENERIC_GROWTH = {"growth", "growth rate", "grew", "增长率", "增速", "增长", "annual growth"}
+# Growth against the previous period, each as `pct_change`'s kind.
+CHANGE_KINDS = {"yoy": "yoy", "qoq": "qoq", "mom": "mom", "pop": "pop"}
+# Measures only company reports or a news feed hold: no bundled data has them.
+LIVE_ONLY = {"fundamentals": "company financial figures", "news": "news"}
+LIVE_ONLY_ZH = {"fundamentals": "公司财务数据", "news": "新闻"}
+# A measure a list's members each get, then ranked or averaged (Data-Copilot's loop-and-rank).
+PER_MEMBER = ("return", "cumulative_return", "annualized_return", "volatility", "max_drawdown")
+# Members bundled offline, by index: the bundled large US stocks are all S&P 500 members.
+_BUNDLED_MEMBERS = {"^GSPC": "stock"}
+
+_AMOUNT_EN = re.compile(
+    r"(?i)(?:\$|usd\s*|us\$)\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m|thousand|million)?(?![a-z])"
+    r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|million)?\s*(?:dollars|usd|bucks)(?![a-z])"
+)
+_AMOUNT_ZH = re.compile(
+    rf"(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千|百)?\s*(?:元|块|美元|美金|人民币)"
+    rf"|(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千)(?![元块美人\d])"
+)
+_EXTREME_DAYS = re.compile(
+    r"(?i)\b(best|worst|top|bottom)\s+(?:\d+|[a-z]+)?\s*(?:trading\s+)?(?:days|sessions)\b"
+)
+_BOTH_DAYS = re.compile(
+    r"(?i)\b(?:best|worst)\s+(?:and|&|or)\s+(?:best|worst)\s+(?:\d+\s+)?(?:trading\s+)?"
+    r"(?:days|sessions)\b|(?:最好|最大涨幅)(?:和|与|及)(?:最差|最大跌幅)的(?:一天|几天|交易日)"
+)
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
+_BOTH_ENDS = re.compile(
+    r"(?i)\b(?:top|best|highest)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)\s+(?:the\s+)?"
+    r"(?:\d+\s+|[a-z]+\s+)?(?:bottom|worst|lowest)\b"
+    r"|\b(?:bottom|worst|lowest)\b[^,.;?]{0,30}?\b(?:and|&|plus)\s+(?:the\s+)?(?:top|best|highest)\b"
+    r"|前\s*(?:\d+|[一二三四五六七八九十两]+)\s*(?:名|只|个)?[^，。？]{0,6}?(?:和|与|及|、|以及)\s*"
+    r"(?:后|倒数)"
+    r"|(?:最好|最高|最强)(?:的)?(?:和|与|及|、)(?:最差|最低|最弱)"
+)
+
+
+def read_amount(text: str) -> float | None:
+    """A sum of money in the question: "$10,000", "10k dollars", "1万元", "五千块"."""
+    for match in _AMOUNT_EN.finditer(text):
+        number = match.group(1) or match.group(3)
+        unit = (match.group(2) or match.group(4) or "").lower()
+        return float(number.replace(",", "")) * _SCALE.get(unit, 1.0)
+    for match in _AMOUNT_ZH.finditer(text):
+        said = match.group(1) or match.group(3)
+        unit = match.group(2) or match.group(4) or ""
+        value = float(said) if said[0].isdigit() else zh_number(said)
+        if value:
+            return float(value) * _SCALE.get(unit, 1.0)
+    return None
+
+
+def asks_both_ends(text: str) -> bool:
+    """ "top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
+    return bool(_BOTH_ENDS.search(text))
+
+
+def refine(
+    metrics: list[str], parsed: Parsed, *, annualize: bool, zh: bool = False
+) -> tuple[list[str], list[str]]:
+    """The metrics after the rules that make them exact, and a trace line for each rule used."""
+    trace: list[str] = []
+    said = {m: [h.text.casefold() for mm, h in parsed.group("metric") if mm == m] for m in metrics}
+    sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
+    if sequential and "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):
+        metrics = [m for m in metrics if m != "yoy"]
+        trace.append(
+            "环比：相对上一期，不是同比"
+            if zh
+            else f"growth against the previous period ({sequential[0]}), not year-over-year"
+        )
+    if annualize and any(m in metrics for m in ("return", "cumulative_return")):
+        metrics = [
+            "annualized_return" if m in ("return", "cumulative_return") else m for m in metrics
+        ]
+        trace.append(
+            "年化 → 复合年增长率"
+            if zh
+            else "annualised return → compound annual growth rate (CAGR)"
+        )
+    if "annualized_return" in metrics:
+        metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
+    if "investment_growth" in metrics:
+        # The value of the investment is the answer; a price or return word only describes it.
+        metrics = [m for m in metrics if m not in ("close", "return", "cumulative_return")]
+    if _BOTH_DAYS.search(parsed.text):
+        metrics += [m for m in ("worst_day", "best_day") if m not in metrics]
+        trace.append(
+            "单日涨跌幅最大的几天" if zh else "the best and the worst days by daily return"
+        )
+    for day in _EXTREME_DAYS.finditer(parsed.text):
+        which = "worst_day" if re.match(r"(?i)worst|bottom", day.group(1)) else "best_day"
+        if which not in metrics:
+            metrics.append(which)
+            trace.append(f'"{day.group(0)}" → the {which.replace("_", " ")}s by daily return')
+    if any(m in metrics for m in ("worst_day", "best_day")):
+        metrics = [m for m in metrics if m not in ("return", "max_drawdown", "close", "stats")]
+    return list(dict.fromkeys(metrics)), trace
+
+
+def qualifying_returns(parsed: Parsed) -> bool:
+    """Whether a return word only says what a volatility or correlation is of ("volatility of
+    returns", 收益率的相关性), rather than being a measure asked for on its own."""
+    returns = [h for m, h in parsed.group("metric") if m in ("return", "cumulative_return")]
+    heads = [h for m, h in parsed.group("metric") if m in ("volatility", "correlation")]
+    if not returns:
+        return False
+    joins = re.compile(r"(?i)^(?:\s|of|the|in|daily|weekly|monthly|their|its|的|日)*$")
+    for r in returns:
+        gaps = [parsed.text[r.end : h.start] for h in heads if r.end <= h.start]
+        gaps += [parsed.text[h.end : r.start] for h in heads if h.end <= r.start]
+        near = any(joins.match(gap) for gap in gaps)
+        if not near:
+            return False
+    return True
+
+
+def members(index: Entity, catalog: Catalog) -> list[Entity]:
+    """The index's members with bundled data (empty when no member list is bundled)."""
+    kind = _BUNDLED_MEMBERS.get(index.id)
+    if kind is None:
+        return []
+    found = catalog.entities(kind=kind, available=True)  # type: ignore[arg-type]
+    return sorted(found, key=lambda e: e.id)
+
+
+def live_only_message(metrics: list[str], entities: list[Entity], zh: bool) -> str | None:
+    """Why a measure only a live provider has cannot be answered offline, and how it could be."""
+    wanted = [m for m in metrics if m in LIVE_ONLY]
+    if not wanted:
+        return None
+    names = ", ".join(e.name for e in entities[:5]) or "these companies"
+    if zh:
+        what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
+        return (
+            f"内置的离线数据只有价格和宏观序列，没有{what}，所以无法回答，也不会用股价代替。"
+            "配置实时数据源后即可回答（例如 DATAPILOT_PROVIDERS=bundled,yahoo,sec，"
+            "或 `datapilot data fetch <代码> --what fundamentals`/`news`），也可以配置一个大模型。"
+        )
+    what = " and ".join(LIVE_ONLY[m] for m in wanted)
+    return (
+        f"The bundled offline data hold prices and macro series only, not {what} for {names}, so "
+        "I can't answer this and won't show prices instead. Configure a live provider "
+        "(e.g. DATAPILOT_PROVIDERS=bundled,yahoo,sec, or `datapilot data fetch <TICKER> "
+        "--what fundamentals|news`) or an LLM endpoint to answer it."
+    )

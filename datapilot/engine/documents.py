@@ -1,0 +1,185 @@
+"""Answering a question from the user's documents, as the same typed events the pipeline yields.
+
+Read (fetching URLs through the SSRF-safe client), find the passages that answer the question
+(BM25), then answer: offline, the passages quoted with their pages; with a model, the model's
+answer written from the passages (fenced as data), falling back to the quotes when it fails.
+The Answer's `quotes` carry each passage's page and line boxes for citations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from typing import Any
+
+import httpx
+
+from datapilot.core.answer import Answer
+from datapilot.core.context import QuestionContext
+from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.outputs import TextOutput
+from datapilot.data.documents import (
+    DOCUMENT_SYSTEM_PROMPT,
+    MAX_PAGES,
+    Document,
+    DocumentError,
+    DocumentSource,
+    describe_failure,
+    find_passages,
+    load_document,
+    nothing_found,
+    opening_passages,
+    passages_prompt,
+    quoted_answer,
+    quotes,
+    refers_to_document,
+)
+from datapilot.data.text import is_chinese
+from datapilot.llm import (
+    LLMClient,
+    LLMConfig,
+    LLMError,
+    LLMUnavailable,
+    UsageMeter,
+    resolve_config,
+)
+from datapilot.llm.health import reachable
+from datapilot.net import OutboundError, OutboundPolicy
+from datapilot.retrieval import Hit
+from datapilot.settings import Settings
+
+log = logging.getLogger(__name__)
+PASSAGES = 3
+ANSWER_MAX_TOKENS = 700
+
+
+async def document_events(
+    question: str, sources: list[DocumentSource], context: QuestionContext, settings: Settings
+) -> AsyncIterator[Event]:
+    """Events answering `question` from `sources`; always ends with one `Done`."""
+    started = time.perf_counter()
+    chinese = is_chinese(question)
+    policy = OutboundPolicy.from_settings(settings.model_copy(update={"offline": context.offline}))
+    documents: list[Document] = []
+    notes: list[str] = []
+    for source in sources:
+        yield StatusEvent(message=f"Reading {source.name}")
+        try:
+            document = await load_document(source, policy=policy)
+        except (DocumentError, OutboundError) as error:
+            notes.append(describe_failure(source, error))
+            yield StatusEvent(message=notes[-1])
+            continue
+        documents.append(document)
+        if document.pages > MAX_PAGES and document.kind == "pdf":
+            notes.append(
+                f"{document.name} has {document.pages} pages; only the first {MAX_PAGES} were read."
+            )
+        pages = (
+            f"{document.pages} page{'s' * (document.pages != 1)}, "
+            if document.kind == "pdf"
+            else ""
+        )
+        yield StatusEvent(message=f"Read {document.name}: {pages}{len(document.passages)} passages")
+
+    def answer(status: str, **fields: object) -> Answer:
+        return Answer.model_validate(
+            {
+                "query": question,
+                "today": context.today,
+                "status": status,
+                "notes": notes,
+                "sources": [document.name for document in documents],
+                "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)},
+                **fields,
+            }
+        )
+
+    if not documents:
+        message = " ".join(notes) or "No document arrived with the question; attach it again."
+        yield Failed(status="error", message=message)
+        yield Done(answer=answer("error", message=message))
+        return
+
+    # Off the event loop: indexing a long document (and jieba's first load) takes a moment.
+    hits = await asyncio.to_thread(find_passages, question, documents, PASSAGES)
+    opening = not hits and refers_to_document(question, documents)
+    if opening:
+        hits = opening_passages(documents, k=PASSAGES)
+    if not hits:
+        message = nothing_found(question, documents)
+        yield Done(answer=answer("no_data", message=message, summary=message))
+        return
+    if opening:
+        found = (
+            "问题针对整份文档：引用开头几段"
+            if chinese
+            else "A question about the whole document: quoting its opening passages"
+        )
+    elif chinese:
+        found = f"找到{len(hits)}段相关原文"
+    else:
+        found = f"Found {len(hits)} matching passage{'s' * (len(hits) != 1)}"
+    yield StatusEvent(message=found)
+
+    meter = UsageMeter()
+    text = ""
+    config = _model_config(context, settings)
+    if config is not None:
+        client = LLMClient(config, meter)
+        required = (context.brain if context.brain != "auto" else settings.brain) == "llm"
+        try:
+            if not required and not await reachable(client):
+                # `auto` does not wait on a dead endpoint: the quotes answer at once.
+                raise LLMUnavailable(f"the model endpoint {config.base_url} is not reachable")
+            async with aclosing(_model_answer(client, question, hits)) as stream:
+                async for piece in stream:
+                    text += piece
+                    yield TextDelta(text=piece)
+        except LLMError as error:
+            notes.append(f"The model could not answer ({error}); the passages are quoted instead.")
+            if text:  # a broken-off reply is kept; the quotes follow it
+                yield TextDelta(text="\n\n")
+            text = ""
+        finally:
+            await client.aclose()
+    if not text:
+        text = quoted_answer(question, hits, opening=opening)
+        yield OutputEvent(output=TextOutput(text=text))
+    yield Done(
+        answer=answer("ok", summary=text, quotes=quotes(hits, documents), usage=meter.total())
+    )
+
+
+def _model_config(context: QuestionContext, settings: Settings) -> LLMConfig | None:
+    """The model to answer with, or None for the offline (quoting) answer."""
+    brain = context.brain if context.brain != "auto" else settings.brain
+    if brain == "offline":
+        return None
+    config = resolve_config(settings, context)
+    if config is None:
+        return None
+    if (context.offline or settings.offline) and not _is_loopback(config.base_url):
+        return None  # offline: only a model on this machine
+    return config
+
+
+def _is_loopback(base_url: str) -> bool:
+    return httpx.URL(base_url).host in ("localhost", "127.0.0.1", "::1")
+
+
+async def _model_answer(
+    client: LLMClient, question: str, hits: list[Hit]
+) -> AsyncGenerator[str, None]:
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": DOCUMENT_SYSTEM_PROMPT},
+        {"role": "user", "content": passages_prompt(question, hits)},
+    ]
+    async with aclosing(
+        client.stream_text(messages, purpose="documents", max_tokens=ANSWER_MAX_TOKENS)
+    ) as stream:
+        async for piece in stream:
+            yield piece

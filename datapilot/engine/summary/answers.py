@@ -1,0 +1,650 @@
+"""The answer sentences: the headline result's figure, unit, dates and base, one form per kind.
+
+Every number comes from the result's facts (written by `Words.value`, i.e. `format_value`), so
+the sentences are grounded like the rest of the summary. `answer_sentences` returns nothing
+for a result it has no form for; the caller then falls back to the facts' plain sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from datapilot.core.intent import frequency_of_gap
+from datapilot.core.results import Fact
+from datapilot.engine.summary.done import MAX_SUBJECTS, Step
+from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
+from datapilot.engine.summary.numbers import own_units
+from datapilot.engine.summary.phrases_zh import MEASURE_ZH, model_zh
+from datapilot.engine.summary.words import Words, lower_first, upper_first
+
+MAX_LISTED = 10
+Facts = dict[str, dict[str, Fact]]
+
+
+def by_subject(facts: list[Fact]) -> Facts:
+    """Facts grouped by subject, then measure (the first fact of a pair wins)."""
+    grouped: Facts = {}
+    for fact in facts:
+        grouped.setdefault(fact.subject or "", {}).setdefault(fact.measure or "value", fact)
+    return grouped
+
+
+def answer_sentences(step: Step, said: Said) -> list[str]:
+    """The sentences answering the question from its headline result (first one first)."""
+    frame: pd.DataFrame = step.value
+    form = _FORMS.get(result_kind(frame))
+    if form is None:
+        return []
+    return form(step, by_subject(own_units(step.record.facts, frame)), said)
+
+
+def _rows(facts: Facts, measure: str) -> list[tuple[str, Fact]]:
+    """(subject, fact) of each row holding `measure`, in the frame's order."""
+    return [(s, m[measure]) for s, m in facts.items() if isinstance(m.get(measure), Fact)]
+
+
+def _numeric(pairs: list[tuple[str, Fact]]) -> list[tuple[str, Fact]]:
+    return [(s, f) for s, f in pairs if isinstance(f.value, float)]
+
+
+def _list(parts: list[str], zh: bool) -> str:
+    if zh:
+        return "、".join(parts)
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}"
+
+
+def _poss(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _when(said: Said) -> str:
+    return f" {said.when}" if said.when and not said.w.zh else said.when
+
+
+# --- returns ----------------------------------------------------------------------------------
+
+
+def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    rows = _numeric(_rows(facts, "return_pct"))
+    if not rows:
+        return []
+    if "rank" in step.value.columns or len(rows) > 3:
+        return _ranked(rows, said)
+    if len(rows) == 1:
+        subject, r = rows[0]
+        m = facts[subject]
+        start, end = m.get("start_value"), m.get("end_value")
+        field = said.source_title(step)
+        name = w.name(subject)
+        if w.zh:
+            text = f"{name}{said.when}的收益率为{w.value(r)}"
+            if start and end:
+                verb = "升至" if float(end.value) >= float(start.value) else "降至"
+                what = w.title(field) if field else "价格"
+                text += (
+                    f"：{what}从{start.date}的{w.value(start, bare=True)}"
+                    f"{verb}{end.date}的{w.value(end, bare=True)}"
+                )
+            return [text + "。"]
+        text = f"{name} returned {w.value(r)}{_when(said)}"
+        if start and end:
+            what = lower_first(field) if field else "price"
+            text += (
+                f": its {what} went from {w.value(start, bare=True)} on {start.date} "
+                f"to {w.value(end, bare=True)} on {end.date}"
+            )
+        return [text + "."]
+    span = _span(facts, [s for s, _ in rows], w.zh)
+    if w.zh:
+        joined = "，".join(f"{w.name(s, many=True)}为{w.value(r)}" for s, r in rows)
+        return [f"{said.when}的收益率：{joined}{span}。"]
+    items = [f"{w.name(s, many=True)} {w.value(r)}" for s, r in rows]
+    first, rest = items[0].rsplit(" ", 1), items[1:]
+    return [
+        f"{first[0]} returned {first[1]}"
+        + (f", {_list(rest, False)}" if rest else "")
+        + f"{_when(said)}{span}."
+    ]
+
+
+def _span(facts: Facts, subjects: list[str], zh: bool) -> str:
+    """ " (from the close on A to B)" when every row shares its base and end dates."""
+    starts = {facts[s]["start_value"].date for s in subjects if "start_value" in facts[s]}
+    ends = {facts[s]["end_value"].date for s in subjects if "end_value" in facts[s]}
+    if len(starts) != 1 or len(ends) != 1:
+        return ""
+    (start,), (end,) = starts, ends
+    return f"（{start}收盘至{end}）" if zh else f" (from the close on {start} to {end})"
+
+
+def _ranked(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
+    w = said.w
+    best = max(rows, key=lambda r: float(r[1].value))
+    worst = min(rows, key=lambda r: float(r[1].value))
+    n = len(rows)
+    listed = [f"{i}. {w.name(s, many=True)} {w.value(f)}" for i, (s, f) in enumerate(rows, 1)]
+    listed = listed[:MAX_LISTED]
+    more = n - MAX_LISTED
+    if w.zh:
+        head = f"这{n}个中" if n == said.entities or not said.entities else f"列出的{n}个中"
+        first = (
+            f"{head}，{w.name(best[0], many=True)}{said.when}的收益率最高（{w.value(best[1])}），"
+            f"{w.name(worst[0], many=True)}最低（{w.value(worst[1])}）。"
+        )
+        tail = f"，另有{more}项" if more > 0 else ""
+        return [first, f"依次为：{'；'.join(listed)}{tail}。"]
+    head = f"Of the {n}" if n == said.entities or not said.entities else f"Of these {n}"
+    first = (
+        f"{head}, {w.name(best[0], many=True)} returned most{_when(said)} ({w.value(best[1])}) "
+        f"and {w.name(worst[0], many=True)} least ({w.value(worst[1])})."
+    )
+    tail = f", and {more} more" if more > 0 else ""
+    return [first, f"In order: {'; '.join(listed)}{tail}."]
+
+
+def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    rows = _numeric(_rows(facts, "annualized_return_pct"))[:MAX_SUBJECTS]
+    if not rows:
+        return []
+    many = len(rows) > 1
+    spans = {_dates(facts[s]) for s, _ in rows}
+    span = spans.pop() if len(spans) == 1 else ""
+    if w.zh:
+        joined = "，".join(f"{w.name(s, many=many)}为{w.value(r)}" for s, r in rows)
+        when = f"（{span}）" if span else ""
+        return [f"{said.when}的年化收益率（按年复利）：{joined}{when}。"]
+    items = [f"{w.name(s, many=many)} {w.value(r)}" for s, r in rows]
+    when = f" ({span})" if span else ""
+    head, value = items[0].rsplit(" ", 1)
+    rest = f", {_list(items[1:], False)}" if many else ""
+    return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}."]
+
+
+def _dates(m: dict[str, Fact]) -> str:
+    """ "from A to B" of a row's start and end (value facts carry their dates)."""
+    start, end = m.get("start_value"), m.get("end_value")
+    if start and end and start.date and end.date:
+        return f"{start.date} to {end.date}"
+    return ""
+
+
+def _cumulative(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    rows = [(s, m) for s, m in facts.items() if "first" in m and "last" in m][:MAX_SUBJECTS]
+    if not rows:
+        return []
+    many = len(rows) > 1
+    start, end = rows[0][1]["first"].date, rows[0][1]["last"].date
+    if w.zh:
+        joined = "，".join(f"{w.name(s, many=many)}为{w.value(m['last'])}" for s, m in rows)
+        text = f"从{start}到{end}，累计收益率：{joined}"
+    else:
+        items = [f"{_poss(w.name(s, many=many))} {w.value(m['last'])}" for s, m in rows]
+        head, value = items[0].rsplit(" ", 1)
+        rest = f" and {_list(items[1:], False)}" if many else ""
+        text = f"From {start} to {end}, {head} cumulative return was {value}{rest}"
+    if not many and "high" in rows[0][1] and "low" in rows[0][1]:
+        return [text + ("。" if w.zh else "."), path_sentence(rows[0][0], rows[0][1], w)]
+    return [text + ("。" if w.zh else ".")]
+
+
+def path_sentence(subject: str, m: dict[str, Fact], w: Words) -> str:
+    high, low = m["high"], m["low"]
+    if w.zh:
+        return f"期间最高{w.value(high)}（{high.date}），最低{w.value(low)}（{low.date}）。"
+    return (
+        f"Along the way it peaked at {w.value(high)} on {high.date} "
+        f"and was lowest at {w.value(low)} on {low.date}."
+    )
+
+
+def _growth(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    sentences = []
+    for subject, m in list(facts.items())[:MAX_SUBJECTS]:
+        if "first" not in m or "last" not in m:
+            continue
+        first, last, change = m["first"], m["last"], m.get("pct_change")
+        name = w.name(subject)
+        if w.zh:
+            text = f"{first.date}投入{name}的{w.value(first)}，到{last.date}价值{w.value(last)}"
+            if change is not None:
+                text += f"（{w.value(change)}）"
+            sentences.append(text + "。")
+            continue
+        text = (
+            f"{w.value(first)} invested in {name} on {first.date} "
+            f"would have been worth {w.value(last)} on {last.date}"
+        )
+        if change is not None:
+            text += f" ({w.value(change)})"
+        sentences.append(text + ".")
+    return sentences
+
+
+def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    which = str(frame.attrs.get("which") or "")
+    # Each day's fact, found by entity and date; its side from the row's group when given.
+    found = {
+        (f.subject, f.date): f
+        for f in step.record.facts
+        if f.measure == "return_pct" and isinstance(f.value, float)
+    }
+    ids = frame["id"].tolist() if "id" in frame.columns else [str(i) for i in frame.index]
+    groups = frame["group"].tolist() if "group" in frame.columns else [which] * len(frame)
+    days: dict[tuple[str, str], list[Fact]] = {}
+    for subject, day, group in zip(ids, frame["date"].tolist(), groups, strict=True):
+        fact = found.get((str(subject), _day(day)))
+        if fact is None:
+            continue
+        side = (
+            str(group)
+            if group in {"best", "worst"}
+            else ("best" if float(fact.value) >= 0 else "worst")
+        )
+        days.setdefault((str(subject), side), []).append(fact)
+    return [
+        _days_sentence(w.name(subject), side, group_days, said)
+        for (subject, side), group_days in list(days.items())[: 2 * MAX_SUBJECTS]
+    ]
+
+
+def _day(value: object) -> str:
+    return value.isoformat()[:10] if hasattr(value, "isoformat") else str(value)
+
+
+def _days_sentence(name: str, which: str, days: list[Fact], said: Said) -> str:
+    w = said.w
+    listed = [f"{f.date}（{w.value(f)}）" if w.zh else f"{f.date} ({w.value(f)})" for f in days]
+    if w.zh:
+        word = "最好" if which == "best" else "最差"
+        count = f"{len(days)}个" if len(days) > 1 else "一"
+        return f"{name}{said.when}表现{word}的{count}交易日：{'、'.join(listed)}。"
+    word = "best" if which == "best" else "worst"
+    if len(days) == 1:
+        return f"{_poss(name)} {word} day{_when(said)} was {listed[0]}."
+    return f"{_poss(name)} {len(days)} {word} days{_when(said)} were {_list(listed, False)}."
+
+
+def _top_bottom(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    title = str(frame.attrs.get("title") or "")
+    named = title.rsplit(" by ", 1)[-1] if " by " in title else ""
+    numeric = [str(c) for c in frame.select_dtypes("number").columns if c != "rank"]
+    by = next((c for c in (named, "return_pct") if c in frame.columns), "")
+    by = by or (numeric[0] if numeric else "")
+    parts = []
+    for group in ("top", "bottom"):
+        rows = [
+            (str(label), facts.get(str(label), {}).get(by))
+            for label, value in frame["group"].items()
+            if value == group
+        ]
+        items = [f"{w.name(s, many=True)} ({w.value(f)})" for s, f in rows if f is not None]
+        if w.zh:
+            items = [f"{w.name(s, many=True)}（{w.value(f)}）" for s, f in rows if f is not None]
+            if items:
+                parts.append(
+                    f"{'前' if group == 'top' else '后'}{len(items)}名：{'、'.join(items)}"
+                )
+        elif items:
+            parts.append(f"the {group} {len(items)} were {_list(items, False)}")
+    if not parts:
+        return []
+    if w.zh:
+        return [f"按{_measure(by, True)}，{said.when}{'；'.join(parts)}。"]
+    return [f"By {_measure(by, False)}{_when(said)}, {'; '.join(parts)}."]
+
+
+# --- risk -------------------------------------------------------------------------------------
+
+
+def _volatility(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    rows = _numeric(_rows(facts, "annualized_volatility_pct"))[:MAX_SUBJECTS]
+    if not rows:
+        return []
+    many = len(rows) > 1
+    sentences = []
+    for subject, vol in rows:
+        count = facts[subject].get("observations")
+        name = w.name(subject, many=many)
+        if w.zh:
+            basis = f"（基于{w.value(count)}个收益率）" if count else ""
+            sentences.append(f"{name}{said.when}的年化波动率为{w.value(vol)}{basis}。")
+        else:
+            basis = f" (from {w.value(count)} returns)" if count else ""
+            sentences.append(
+                f"{_poss(name)} annualised volatility{_when(said)} was {w.value(vol)}{basis}."
+            )
+    return sentences
+
+
+def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    rows = _numeric(_rows(facts, "max_drawdown_pct"))[:MAX_SUBJECTS]
+    sentences = []
+    for subject, dd in rows:
+        m = facts[subject]
+        peak, trough, recovery = m.get("peak_date"), m.get("trough_date"), m.get("recovery_date")
+        name = w.name(subject, many=len(rows) > 1)
+        tracked = "recovery_date" in frame.columns
+        if w.zh:
+            text = f"{name}{said.when}的最大回撤为{w.value(dd)}"
+            if peak and trough:
+                text += f"：从{peak.value}的高点跌至{trough.value}的低点"
+            if recovery:
+                text += f"，{recovery.value}收复"
+            elif tracked:
+                text += "，窗口结束时尚未收复"
+            sentences.append(text + "。")
+            continue
+        text = f"{_poss(name)} maximum drawdown{_when(said)} was {w.value(dd)}"
+        if peak and trough:
+            text += f", from its peak on {peak.value} to the trough on {trough.value}"
+        if recovery:
+            text += f"; it recovered by {recovery.value}"
+        elif tracked:
+            text += "; it had not recovered by the end of the window"
+        sentences.append(text + ".")
+    return sentences
+
+
+def _sharpe(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    rows = _numeric(_rows(facts, "sharpe"))[:MAX_SUBJECTS]
+    if not rows:
+        return []
+    rf = next((f for f in step.record.facts if f.measure == "risk_free"), None)
+    many = len(rows) > 1
+    if w.zh:
+        joined = "，".join(f"{w.name(s, many=many)}为{w.value(f)}" for s, f in rows)
+        basis = f"（无风险利率{w.value(rf)}）" if rf else ""
+        return [f"{said.when}的夏普比率{basis}：{joined}。"]
+    items = [f"{_poss(w.name(s, many=many))} {w.value(f)}" for s, f in rows]
+    head, value = items[0].rsplit(" ", 1)
+    rest = f" and {_list(items[1:], False)}" if many else ""
+    basis = f", with a risk-free rate of {w.value(rf)}" if rf else ""
+    return [f"{head} Sharpe ratio{_when(said)} was {value}{rest}{basis}."]
+
+
+# --- series -----------------------------------------------------------------------------------
+
+
+def _change(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    title = str(step.value.attrs.get("title") or "change")
+    sentences = []
+    for subject, m in list(facts.items())[:MAX_SUBJECTS]:
+        if "last" not in m:
+            continue
+        last = m["last"]
+        name = w.series(subject)
+        if w.zh:
+            text = f"{name}最新的{w.title(title)}为{w.value(last)}（{last.date}）"
+            if "high" in m and "low" in m:
+                text += (
+                    f"；期间最高{w.value(m['high'])}（{m['high'].date}），"
+                    f"最低{w.value(m['low'])}（{m['low'].date}）"
+                )
+            sentences.append(text + "。")
+            continue
+        text = f"The latest {lower_first(title)} of {name} was {w.value(last)} on {last.date}"
+        if "high" in m and "low" in m:
+            text += (
+                f"; in the window it ranged from {w.value(m['low'])} on {m['low'].date} "
+                f"to {w.value(m['high'])} on {m['high'].date}"
+            )
+        sentences.append(text + ".")
+    return sentences
+
+
+def _level(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    title = str(step.value.attrs.get("title") or "")
+    sentences = []
+    for subject, m in list(facts.items())[:MAX_SUBJECTS]:
+        if "first" not in m or "last" not in m:
+            continue
+        first, last = m["first"], m["last"]
+        bare = len(last.unit or "") > 4  # a long unit is said once
+        move = m.get("pct_change")
+        if w.is_name_of(title, subject) or title in {"", "Series values"}:
+            name = w.series(subject)
+        else:
+            name = (
+                f"{w.name(subject)}的{w.title(title)}"
+                if w.zh
+                else f"{_poss(w.name(subject))} {lower_first(title)}"
+            )
+        if w.zh:
+            text = f"{name}在{last.date}为{w.value(last)}"
+            if move is not None:
+                verb = "上涨" if float(move.value) >= 0 else "下跌"
+                since = w.value(first, bare=bare)
+                text += f"，较{first.date}的{since}{verb}{w.value(move, absolute=True)}"
+        else:
+            text = f"{upper_first(name)} was {w.value(last)} on {last.date}"
+            if move is not None:
+                verb = "up" if float(move.value) >= 0 else "down"
+                text += (
+                    f", {verb} {w.value(move, absolute=True)} from "
+                    f"{w.value(first, bare=bare)} on {first.date}"
+                )
+        sentences.append(text + _extremes(m, w, bare))
+    return sentences
+
+
+def _extremes(m: dict[str, Fact], w: Words, bare: bool) -> str:
+    if "high" not in m or "low" not in m:
+        return "。" if w.zh else "."
+    high, low = m["high"], m["low"]
+    if w.zh:
+        return (
+            f"；期间最高{w.value(high, bare=bare)}（{high.date}），"
+            f"最低{w.value(low, bare=bare)}（{low.date}）。"
+        )
+    return (
+        f"; the high was {w.value(high, bare=bare)} on {high.date} "
+        f"and the low {w.value(low, bare=bare)} on {low.date}."
+    )
+
+
+def _candlestick(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    sentences = []
+    for subject, m in list(facts.items())[:MAX_SUBJECTS]:
+        if "first" not in m or "last" not in m:
+            continue
+        first, last, move = m["first"], m["last"], m.get("pct_change")
+        name = w.name(subject)
+        if w.zh:
+            text = f"{name}在{last.date}收于{w.value(last)}"
+            if move is not None:
+                verb = "上涨" if float(move.value) >= 0 else "下跌"
+                text += f"，较{first.date}的{w.value(first)}{verb}{w.value(move, absolute=True)}"
+            if "close_high" in m and "close_low" in m:
+                text += (
+                    f"；收盘价最高{w.value(m['close_high'])}（{m['close_high'].date}），"
+                    f"最低{w.value(m['close_low'])}（{m['close_low'].date}）"
+                )
+            if "high" in m and "low" in m:
+                text += (
+                    f"；盘中最高{w.value(m['high'])}（{m['high'].date}），"
+                    f"最低{w.value(m['low'])}（{m['low'].date}）"
+                )
+            sentences.append(text + "。")
+            continue
+        text = f"{name} closed at {w.value(last)} on {last.date}"
+        if move is not None:
+            verb = "up" if float(move.value) >= 0 else "down"
+            text += f", {verb} {w.value(move, absolute=True)} from {w.value(first)} on {first.date}"
+        if "close_high" in m and "close_low" in m:
+            text += (
+                f"; its highest close was {w.value(m['close_high'])} on {m['close_high'].date} "
+                f"and its lowest {w.value(m['close_low'])} on {m['close_low'].date}"
+            )
+        if "high" in m and "low" in m:
+            text += (
+                f"; the intraday high was {w.value(m['high'])} on {m['high'].date} "
+                f"and the intraday low {w.value(m['low'])} on {m['low'].date}"
+            )
+        sentences.append(text + ".")
+    return sentences
+
+
+# --- statistics, correlation, forecast -------------------------------------------------------
+
+
+def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    title = str(step.value.attrs.get("title") or "")
+    measure = _stat_subject(title)
+    sentences = []
+    for subject, m in list(facts.items())[:MAX_SUBJECTS]:
+        parts = [
+            (name, m[name])
+            for name in ("mean", "median", "std", "min", "max", "sum", "last", "first")
+            if name in m and isinstance(m[name].value, float)
+        ]
+        if not parts:
+            continue
+        count = m.get("count") or m.get("observations")
+        name = w.name(subject)
+        if w.zh:
+            items = "，".join(f"{_measure(k, True)}{w.value(f)}" for k, f in parts)
+            what = f"{name}{said.when}的{w.title(measure)}" if measure else f"{name}{said.when}"
+            basis = f"（{w.value(count)}个观测值）" if count else ""
+            sentences.append(f"{what}：{items}{basis}。")
+            continue
+        items = ", ".join(f"{_measure(k, False)} {w.value(f)}" for k, f in parts)
+        what = f"{_poss(name)} {lower_first(measure)}" if measure else name
+        basis = f" ({w.value(count)} observations)" if count else ""
+        sentences.append(f"{upper_first(what)}{_when(said)}: {items}{basis}.")
+    return sentences
+
+
+def _stat_subject(title: str) -> str:
+    """ "Daily return" of "Statistics of Daily return" or "Mean of Daily return & Median of …"."""
+    first = title.split(" & ")[0]
+    head, _, rest = first.partition(" of ")
+    if rest and (head.lower() in STAT_COLUMNS or head.lower() == "statistics"):
+        return rest
+    return ""
+
+
+def _correlation(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    title = str(step.value.attrs.get("title") or "")
+    method = title.partition("(")[2].rstrip(")") or ""
+    pairs = [f for f in step.record.facts if isinstance(f.value, float)][:6]
+    if not pairs:
+        return []
+
+    def pair(fact: Fact) -> tuple[str, str]:
+        a, _, b = (fact.subject or "").partition("–")
+        return w.name(a, many=True), w.name(b, many=True)
+
+    if len(pairs) == 1:
+        a, b = pair(pairs[0])
+        if w.zh:
+            how = f"（{w.title(title).partition('（')[2].rstrip('）')}）" if method else ""
+            return [f"{said.when}{a}与{b}的相关系数为{w.value(pairs[0])}{how}。"]
+        how = f" ({method})" if method else ""
+        return [f"The correlation of {a} and {b}{_when(said)} was {w.value(pairs[0])}{how}."]
+    top = max(pairs, key=lambda f: float(f.value))
+    a, b = pair(top)
+    items = [f"{'–'.join(pair(f))} {w.value(f)}" for f in pairs]
+    if w.zh:
+        return [f"{said.when}相关性最高的是{a}与{b}（{w.value(top)}）；各组：{'；'.join(items)}。"]
+    return [
+        f"The most correlated pair{_when(said)} was {a} and {b} ({w.value(top)}); "
+        f"all pairs: {'; '.join(items)}."
+    ]
+
+
+_PERIOD_WORDS = {
+    "quarterly": ("quarters", "个季度"),
+    "monthly": ("months", "个月"),
+    "annual": ("years", "年"),
+    "weekly": ("weeks", "周"),
+    "daily": ("trading days", "个交易日"),
+}
+
+
+def _forecast(step: Step, facts: Facts, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    model = str(frame.attrs.get("model") or "")
+    periods = _periods(frame, w.zh)
+    sentences = []
+    for subject, m in facts.items():
+        point = m.get("forecast")
+        if point is None:
+            continue
+        name = w.series(subject)
+        bare = len(point.unit or "") > 4
+        band = ""
+        if "lower" in m and "upper" in m:
+            lo, hi = w.value(m["lower"], bare=bare), w.value(m["upper"], bare=bare)
+            band = f"（区间 {lo} 至 {hi}）" if w.zh else f" (interval {lo} to {hi})"
+        if w.zh:
+            how = f"（{model_zh(model)}）" if model else ""
+            sentences.append(
+                f"预测{how}{name}未来{periods}后，即{point.date}为{w.value(point)}{band}。"
+            )
+        else:
+            how = f" ({model})" if model else ""
+            sentences.append(
+                f"The forecast{how} puts {name} at {w.value(point)} on {point.date}, "
+                f"{periods} ahead{band}."
+            )
+    return sentences
+
+
+def _periods(frame: pd.DataFrame, zh: bool) -> str:
+    """The horizon in the data's own periods: "8 quarters", 8个季度."""
+    n = len(frame)
+    words = ("periods", "期")
+    if isinstance(frame.index, pd.DatetimeIndex) and n >= 2:
+        gap = float(np.median(np.diff(frame.index.values).astype("timedelta64[D]").astype(float)))
+        words = _PERIOD_WORDS.get(frequency_of_gap(gap), words)
+    return f"{n}{words[1]}" if zh else f"{n} {words[0]}"
+
+
+def _measure(name: str, zh: bool) -> str:
+    if zh:
+        return MEASURE_ZH.get(name, name)
+    return {"std": "standard deviation", "return_pct": "return"}.get(
+        name, name.removesuffix("_pct").replace("_", " ")
+    )
+
+
+_FORMS: dict[str, Callable[[Step, Facts, Said], list[str]]] = {
+    "period_return": _period_return,
+    "cagr": _cagr,
+    "cumulative": _cumulative,
+    "growth": _growth,
+    "extreme_days": _extreme_days,
+    "top_bottom": _top_bottom,
+    "volatility": _volatility,
+    "drawdown": _drawdown,
+    "sharpe": _sharpe,
+    "change": _change,
+    "level": _level,
+    "candlestick": _candlestick,
+    "stats": _stats,
+    "correlation": _correlation,
+    "forecast": _forecast,
+}

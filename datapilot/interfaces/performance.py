@@ -1,0 +1,302 @@
+"""Performance measures: drawdowns, annualised return and volatility, Sharpe, beta, extreme days,
+growth of an investment and top/bottom lists.
+
+Every measure starts from the window's base (`frame.with_base` / `frame.growth`): the close before
+the window for calendar periods, so a year's first day, its drawdown from the previous close and
+its return all count. Percentages keep full precision; formatting is the summary's job.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import numpy as np
+import pandas as pd
+
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.frame import (
+    PERIODS_PER_YEAR,
+    derive,
+    growth,
+    infer_freq,
+    is_returns,
+    require_column,
+    simple_returns,
+)
+from datapilot.interfaces.registry import Frame, InterfaceError, interface
+
+
+def _per_year(returns: pd.DataFrame) -> int:
+    return PERIODS_PER_YEAR[infer_freq(pd.DatetimeIndex(returns.index))]
+
+
+@interface("processing", "frame")
+def drawdown(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
+) -> pd.DataFrame:
+    """Drawdown in % of each column: how far each value is below its running peak since the
+    window's base (0 at a new high, negative otherwise)."""
+    wealth = growth(frame)
+    out = (wealth / wealth.cummax() - 1.0) * 100
+    return derive(out, frame, kind="timeseries", unit="%", title="Drawdown")
+
+
+@interface("processing", "frame")
+def max_drawdown(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
+) -> pd.DataFrame:
+    """Largest peak-to-trough fall per column on the window's closes, its base included:
+    max_drawdown_pct (negative, %), peak_date, trough_date, recovery_date (None when not
+    recovered)."""
+    wealth = growth(frame)
+    rows = []
+    for column in wealth.columns:
+        series = wealth[column].dropna()
+        if series.empty:
+            continue
+        dd = series / series.cummax() - 1.0
+        trough = dd.idxmin()
+        peak = series.loc[:trough].idxmax()
+        after = series.loc[trough:]
+        recovered = after[after >= series.loc[peak]]
+        recovery = recovered.index[0].date() if dd.loc[trough] < 0 and not recovered.empty else None
+        rows.append(
+            {
+                "id": column,
+                "max_drawdown_pct": float(dd.loc[trough]) * 100,
+                "peak_date": peak.date(),
+                "trough_date": trough.date(),
+                "recovery_date": recovery,
+            }
+        )
+    if not rows:
+        raise InterfaceError("The frame holds no values to measure a drawdown on.")
+    table = pd.DataFrame(rows).set_index("id")
+    return derive(table, frame, kind="cross_section", unit="%", title="Maximum drawdown")
+
+
+@interface("processing", "frame")
+def annualized_return(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
+) -> pd.DataFrame:
+    """Compound annual growth rate in % of each column from the window's base to its last value:
+    (end / base)^(1 / years) − 1 with years = days / 365.25 (column `annualized_return_pct`)."""
+    wealth = growth(frame)
+    rows = {}
+    for column in wealth.columns:
+        series = wealth[column].dropna()
+        years = (series.index[-1] - series.index[0]).days / 365.25 if len(series) > 1 else 0
+        if years <= 0:
+            continue
+        rows[column] = ((series.iloc[-1] / series.iloc[0]) ** (1 / years) - 1) * 100
+    if not rows:
+        raise InterfaceError("Need at least two dated values per column for an annual rate.")
+    table = pd.Series(rows, name="annualized_return_pct").to_frame()
+    table.index.name = "id"
+    return derive(table, frame, kind="cross_section", unit="%", title="Annualised return")
+
+
+@interface("processing", "frame")
+def annualized_volatility(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
+) -> pd.DataFrame:
+    """Annualised volatility in % per column: the standard deviation (ddof 1) of simple period
+    returns from the window's base, × √252 for daily data (√52 weekly, √12 monthly, √4
+    quarterly); with observations (number of returns), start_date and end_date."""
+    returns = simple_returns(frame)
+    per_year = _per_year(returns)
+    wealth = growth(frame)
+    rows = []
+    for column in returns.columns:
+        values = returns[column].dropna()
+        if len(values) < 2:
+            continue
+        dates = wealth[column].dropna().index
+        rows.append(
+            {
+                "id": column,
+                "annualized_volatility_pct": float(values.std(ddof=1) * np.sqrt(per_year) * 100),
+                "observations": len(values),
+                "start_date": dates[0].date(),
+                "end_date": dates[-1].date(),
+            }
+        )
+    if not rows:
+        raise InterfaceError("Volatility needs at least two returns; widen the date window.")
+    table = pd.DataFrame(rows).set_index("id")
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit="%",
+        title="Annualised volatility",
+        units={"annualized_volatility_pct": "%", "observations": ""},
+    )
+
+
+@interface("processing", "frame")
+def sharpe_ratio(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices, or returns from compute_returns."],
+    risk_free: Annotated[
+        float, "Annual risk-free rate in % (0 unless the question gives one)."
+    ] = 0.0,
+) -> pd.DataFrame:
+    """Annualised Sharpe ratio per column: (mean excess return / std of returns) × √periods per
+    year, plus annualised return and volatility in %. The risk-free rate used is in
+    `attrs["risk_free"]` (annual %) and in the title."""
+    returns = simple_returns(frame)
+    per_year = _per_year(returns)
+    excess = returns - (1 + risk_free / 100) ** (1 / per_year) + 1
+    table = pd.DataFrame(
+        {
+            "sharpe": excess.mean() / returns.std() * np.sqrt(per_year),
+            "annual_return_pct": returns.mean() * per_year * 100,
+            "annual_volatility_pct": returns.std() * np.sqrt(per_year) * 100,
+        }
+    )
+    table.index.name = "id"
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit="",
+        title=f"Sharpe ratio (risk-free rate {risk_free:g}% a year)",
+        units={"sharpe": "", "annual_return_pct": "%", "annual_volatility_pct": "%"},
+        risk_free=risk_free,
+    )
+
+
+@interface("processing", "frame")
+def beta(
+    ctx: InterfaceContext,
+    frame: Annotated[
+        Frame, "Prices (or returns) with one column per entity, including the market."
+    ],
+    market: Annotated[str, "The column used as the market, e.g. ^GSPC."],
+) -> pd.DataFrame:
+    """Beta, correlation and r² of each other column's returns against the market column's."""
+    returns = simple_returns(frame)
+    market_col = require_column(returns, market)
+    rows = {}
+    for column in returns.columns:
+        if column == market_col:
+            continue
+        pair = returns[[column, market_col]].dropna()
+        if len(pair) < 3:
+            continue
+        cov = np.cov(pair[column], pair[market_col])
+        corr = pair[column].corr(pair[market_col])
+        rows[column] = {"beta": cov[0, 1] / cov[1, 1], "correlation": corr, "r2": corr**2}
+    if not rows:
+        raise InterfaceError(
+            f"beta needs another column besides {market_col} with overlapping data."
+        )
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "id"
+    return derive(table, frame, kind="cross_section", unit="", title=f"Beta vs {market_col}")
+
+
+@interface("processing", "frame")
+def extreme_days(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Daily prices or levels over time."],
+    n: Annotated[int, "How many days per entity (and per side)."] = 1,
+    which: Annotated[
+        Literal["best", "worst", "both"], "The largest gains, the largest falls, or both."
+    ] = "worst",
+) -> pd.DataFrame:
+    """The best and/or worst daily returns in % per column: rows indexed by id with date,
+    return_pct, rank (1 = the most extreme) and group (best/worst). The window's first day counts
+    (its return runs from the base close)."""
+    if n < 1:
+        raise InterfaceError("extreme_days needs n >= 1.")
+    returns = simple_returns(frame) * 100
+    sides = ["best", "worst"] if which == "both" else [which]
+    rows = []
+    for column in returns.columns:
+        values = returns[column].dropna()
+        for side in sides:
+            picked = values.nlargest(n) if side == "best" else values.nsmallest(n)
+            for position, (day, value) in enumerate(picked.items(), start=1):
+                rows.append(
+                    {
+                        "id": column,
+                        "date": pd.Timestamp(day).date(),
+                        "return_pct": float(value),
+                        "rank": position,
+                        "group": side,
+                    }
+                )
+    if not rows:
+        raise InterfaceError("No daily returns in the window; widen the date window.")
+    # Indexed by id like every cross-section (an id repeats once per day listed).
+    table = pd.DataFrame(rows).set_index("id")
+    words = {"best": "Best", "worst": "Worst", "both": "Best and worst"}
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit="%",
+        title=f"{words[which]} daily returns",
+        units={"return_pct": "%"},
+    )
+
+
+@interface("processing", "frame")
+def investment_growth(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices (adjusted closes for total return) or period returns in %."],
+    amount: Annotated[float, "The sum invested at the base close."] = 10000.0,
+) -> pd.DataFrame:
+    """What `amount` invested at the window's base close is worth over time, per column: starts
+    at `amount` on the base date."""
+    if amount <= 0:
+        raise InterfaceError("The amount invested must be positive.")
+    out = growth(frame) * amount
+    units = {str(v) for v in frame.attrs.get("units", {}).values() if v}
+    currency = units.pop() if len(units) == 1 and not is_returns(frame) else ""
+    return derive(
+        out,
+        frame,
+        kind="timeseries",
+        unit=currency or "value",
+        title=f"Growth of {amount:,.0f} invested",
+        amount=amount,
+    )
+
+
+@interface("processing", "frame")
+def top_bottom(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "A cross-section (one row per entity), e.g. cross_section_returns."],
+    by: Annotated[str, "The column ranked."] = "return_pct",
+    n: Annotated[int, "How many at the top and at the bottom."] = 3,
+) -> pd.DataFrame:
+    """The n rows with the highest and the n with the lowest value of `by`, with a `group`
+    column (top/bottom) and a `rank` within the group (1 = highest of the top, lowest of the
+    bottom). With fewer than 2n rows the bottom holds the rows not in the top."""
+    if n < 1:
+        raise InterfaceError("top_bottom needs n >= 1.")
+    if isinstance(frame.index, pd.DatetimeIndex) and by not in frame.columns:
+        raise InterfaceError(
+            "top_bottom needs a cross-section (one row per entity); compute period_return or "
+            "cross_section_returns first."
+        )
+    column = require_column(frame, by)
+    values = pd.to_numeric(frame[column], errors="coerce").dropna()
+    top = values.sort_values(ascending=False).head(n)
+    rest = values.drop(top.index)
+    bottom = rest.sort_values(ascending=True).head(n)
+    parts = []
+    for group, picked in (("top", top), ("bottom", bottom)):
+        part = frame.loc[picked.index].copy()
+        part["group"] = group
+        part["rank"] = range(1, len(part) + 1)
+        parts.append(part)
+    out = pd.concat(parts)
+    return derive(out, frame, kind="cross_section", title=f"Top and bottom {n} by {column}")

@@ -1,0 +1,57 @@
+"""Tokens for retrieval: English lowercased, stopwords dropped and stemmed; Chinese cut by jieba.
+
+One pass handles mixed text: jieba segments Chinese and leaves Latin words whole, then each token
+is treated by its script. Both documents and queries go through the same function.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from typing import Any
+
+_WORD = re.compile(r"\w", re.UNICODE)
+_LATIN = re.compile(r"^[a-z][a-z'\-]*$")
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN_PLUS
+
+    # The longer English list: question words (what, how, were …) carry nothing for BM25.
+    return frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_CHINESE)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # it announces building its dictionary at INFO
+    with _lock:
+        jieba.initialize()
+    return jieba
+
+
+def tokenize(text: str) -> list[str]:
+    """The retrieval tokens of `text` (possibly empty)."""
+    stopwords = _stopwords()
+    stemmer = _stemmer()
+    tokens: list[str] = []
+    for raw in _jieba().lcut_for_search(text.lower()):
+        token = raw.strip()
+        if not token or not _WORD.search(token) or token in stopwords:
+            continue
+        if _LATIN.match(token):
+            token = stemmer.stemWord(token.strip("'-"))
+        tokens.append(token)
+    return tokens

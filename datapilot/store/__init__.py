@@ -1,0 +1,95 @@
+"""The platform's SQL store: users, API keys, assistants, tools, chats, messages, files, scene
+prompts and token usage, on SQLite (the default, in the data dir) or PostgreSQL
+(`DATAPILOT_DATABASE_URL`).
+
+    store = open_store(settings)          # migrates first (once per process and database)
+    with store.session() as session:      # one transaction: committed on success
+        new = Keys(session).create("laptop", "chat")
+
+Sessions are made per request or command; only the engine (a connection pool) is shared.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session
+
+from datapilot.settings import Settings
+from datapilot.store.accounts import (
+    SCOPES,
+    AccountError,
+    KeyInfo,
+    Keys,
+    NewKey,
+    Principal,
+    Scope,
+    UserInfo,
+    Users,
+)
+from datapilot.store.engine import StoreConfigError, database_url, get_engine, normalise_url
+from datapilot.store.migrate import MigrationError, head_revision, upgrade
+
+__all__ = [
+    "SCOPES",
+    "AccountError",
+    "KeyInfo",
+    "Keys",
+    "MigrationError",
+    "NewKey",
+    "Principal",
+    "Scope",
+    "Store",
+    "StoreConfigError",
+    "UserInfo",
+    "Users",
+    "database_url",
+    "head_revision",
+    "normalise_url",
+    "open_store",
+]
+
+
+class Store:
+    """One database: its engine and a way to open sessions on it."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @property
+    def url(self) -> URL:
+        return self.engine.url
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session in one transaction: committed when the block ends, rolled back on error."""
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    def upgrade(self) -> str:
+        """Migrate to the newest schema now (see `migrate.upgrade`); returns the version."""
+        return upgrade(self.engine)
+
+
+_migrated: set[str] = set()  # databases this process has brought up to date (not request state)
+_migrating = threading.Lock()
+
+
+def open_store(settings: Settings, *, migrate: bool = True) -> Store:
+    """The store the settings name, migrated to the newest schema on first use in a process."""
+    url = database_url(settings)
+    if url.get_backend_name() == "sqlite" and url.database:
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    store = Store(get_engine(url))
+    if migrate:
+        key = url.render_as_string(hide_password=False)
+        with _migrating:
+            if key not in _migrated:
+                store.upgrade()
+                _migrated.add(key)
+    return store

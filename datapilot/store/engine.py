@@ -1,0 +1,96 @@
+"""Which database the store uses, and one SQLAlchemy engine per database URL.
+
+SQLite (the default, a file in the data dir) runs in WAL mode with foreign keys on, and every
+transaction starts with an explicit `BEGIN`, so DDL is transactional there too (the sqlite3
+module would otherwise commit before each DDL statement). PostgreSQL goes through psycopg 3
+whatever driver a URL names.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import lru_cache
+from typing import Any
+from urllib.parse import unquote
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+from datapilot.settings import Settings
+
+
+class StoreConfigError(ValueError):
+    """The store's URL cannot be used; the message says what to set instead."""
+
+
+def database_url(settings: Settings) -> URL:
+    """The store's URL: `settings.database_url`, normalised, or SQLite in the data dir."""
+    if settings.database_url is None:
+        return URL.create("sqlite+pysqlite", database=str(settings.database_path))
+    return normalise_url(settings.database_url.get_secret_value())
+
+
+def normalise_url(text: str) -> URL:
+    """Accept the URL forms people copy from their hosting: `postgres://`, `postgresql://`,
+    any `postgresql+driver://` (all become psycopg 3), a unix socket as `?host=/path` or as a
+    percent-encoded host, and `sqlite:///path`."""
+    try:
+        url = make_url(text.strip())
+    except ArgumentError as error:
+        raise StoreConfigError(
+            f"DATAPILOT_DATABASE_URL is not a database URL ({error}); use "
+            "postgresql://user:password@host:5432/dbname or sqlite:///path/to/file.sqlite3"
+        ) from None
+    backend = url.get_backend_name()
+    if backend in ("postgres", "postgresql"):
+        url = url.set(drivername="postgresql+psycopg")
+        host = unquote(url.host) if url.host else None
+        if host and host.startswith("/"):  # libpq's percent-encoded socket directory
+            # `URL.set` ignores None, so the host is dropped with the named tuple's `_replace`.
+            url = url._replace(host=None).update_query_dict({"host": host})
+        return url
+    if backend == "sqlite":
+        if url.database in (None, ""):
+            raise StoreConfigError(
+                "an SQLite DATAPILOT_DATABASE_URL needs a file: sqlite:///path/to/file.sqlite3"
+            )
+        return url.set(drivername="sqlite+pysqlite")
+    raise StoreConfigError(
+        f"DATAPILOT_DATABASE_URL names {backend!r}; Datapilot's store runs on PostgreSQL "
+        "(postgresql://…) or SQLite (sqlite:///path)"
+    )
+
+
+def get_engine(url: URL) -> Engine:
+    """The engine of a database, shared by every session of this process (pooled)."""
+    return _engine(url.render_as_string(hide_password=False))
+
+
+@lru_cache(maxsize=16)
+def _engine(url_text: str) -> Engine:
+    url = make_url(url_text)
+    if url.get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"timeout": 30})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_connect(connection: sqlite3.Connection, _record: Any) -> None:
+    # SQLAlchemy emits BEGIN itself (below): the driver must not open or commit on its own.
+    connection.isolation_level = None
+    cursor = connection.cursor()
+    for pragma in (
+        "PRAGMA foreign_keys=ON",
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA synchronous=NORMAL",  # safe with WAL; a crash loses at most the last commit
+        "PRAGMA busy_timeout=30000",
+    ):
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN")

@@ -1,0 +1,261 @@
+"""Expected figures of the numeric corpus, computed from the source datasets with plain pandas.
+
+Independent of Datapilot on purpose: every dataset is read through its own package's loader and
+every figure follows the written conventions (README, "Conventions"), so a wrong rule in the
+project shows up as a miss here instead of being copied into the expectation.
+
+A spec (`expect` in `tests/corpus/numeric.jsonl`) says how to compute, never the figure:
+`measure`, `source`, `ids`, `window` (`calendar`: the base is the last observation BEFORE
+`start`; `trailing` / `range`: the observation on or before `start`), `start`, `end`, and per
+measure `n`, `which`, `amount`, `period`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+TRADING_DAYS = 252
+MACRO_COLUMNS = {
+    "GDPC1": "realgdp",
+    "PCECC96": "realcons",
+    "GPDIC1": "realinv",
+    "GCEC1": "realgovt",
+    "DPIC96": "realdpi",
+    "CPIAUCSL": "cpi",
+    "M1SL": "m1",
+    "TB3MS": "tbilrate",
+    "UNRATE": "unemp",
+    "POP": "pop",
+}
+FRENCH_COLUMNS = {"FF_MKT_RF": "Mkt-RF", "FF_SMB": "SMB", "FF_HML": "HML", "FF_RF": "RF"}
+
+
+@cache
+def source_frame(source: str) -> pd.DataFrame:
+    """One source dataset as a wide frame: a DatetimeIndex and one column per entity id."""
+    if source == "skfolio_sp500":
+        from skfolio.datasets import load_sp500_dataset
+
+        return load_sp500_dataset()
+    if source == "skfolio_index":
+        from skfolio.datasets import load_sp500_index
+
+        return load_sp500_index().rename(columns={"SP500": "^GSPC"})
+    if source == "skfolio_factors":
+        from skfolio.datasets import load_factors_dataset
+
+        return load_factors_dataset()
+    if source in {"arch_sp500", "arch_nasdaq"}:
+        import arch.data.nasdaq
+        import arch.data.sp500
+
+        module, entity = (
+            (arch.data.sp500, "^GSPC") if source == "arch_sp500" else (arch.data.nasdaq, "^IXIC")
+        )
+        return module.load()[["Adj Close"]].rename(columns={"Adj Close": entity})
+    if source == "bokeh":
+        from bokeh_sampledata import stocks
+
+        columns = {
+            ticker: pd.Series(
+                getattr(stocks, ticker)["adj_close"],
+                index=pd.to_datetime(getattr(stocks, ticker)["date"]),
+            )
+            for ticker in ("AAPL", "GOOG", "IBM", "MSFT", "FB")
+        }
+        return pd.DataFrame(columns)
+    if source == "statsmodels_macro":
+        import statsmodels.datasets.macrodata as macrodata
+
+        data = macrodata.load_pandas().data
+        # Each quarter is dated by its first day, as FRED dates it.
+        index = pd.PeriodIndex.from_fields(
+            year=data["year"].astype(int), quarter=data["quarter"].astype(int), freq="Q"
+        ).to_timestamp()
+        return pd.DataFrame(
+            {entity: data[column].to_numpy() for entity, column in MACRO_COLUMNS.items()},
+            index=index,
+        )
+    if source == "arch_core_cpi":
+        import arch.data.core_cpi
+
+        return arch.data.core_cpi.load()
+    if source == "arch_french":
+        import arch.data.frenchdata
+
+        data = arch.data.frenchdata.load()
+        # The loader parses the YYYYMM stamps as nanoseconds; read them back as months.
+        months = pd.to_datetime(data.index.asi8.astype(str), format="%Y%m")
+        return pd.DataFrame(
+            {entity: data[column].to_numpy() for entity, column in FRENCH_COLUMNS.items()},
+            index=months,
+        )
+    raise ValueError(f"unknown source {source!r}")
+
+
+def series(spec: dict[str, Any], entity: str) -> pd.Series:
+    return source_frame(spec["source"])[entity].dropna().sort_index()
+
+
+def levels(spec: dict[str, Any], entity: str) -> pd.Series:
+    """The window's levels with the base observation first (the first in-window value when the
+    history starts inside the window)."""
+    full = series(spec, entity)
+    start, end = pd.Timestamp(spec["start"]), pd.Timestamp(spec["end"])
+    window = full[(full.index >= start) & (full.index <= end)]
+    before = full[full.index < start] if spec["window"] == "calendar" else full[full.index <= start]
+    if len(before) and before.index[-1] != window.index[0]:
+        return pd.concat([before.iloc[-1:], window])
+    return window
+
+
+def period_return(values: pd.Series) -> float:
+    return (values.iloc[-1] / values.iloc[0] - 1) * 100
+
+
+def daily_returns(values: pd.Series) -> pd.Series:
+    return values.pct_change().dropna() * 100
+
+
+def _table_returns(values: pd.Series, period: str) -> list[float]:
+    # Each period's last close against the previous period's last close; the base closes the
+    # period before the first one, so the first period is measured too.
+    ends = values.groupby(values.index.to_period(period)).last()
+    return [(ends.iloc[i] / ends.iloc[i - 1] - 1) * 100 for i in range(1, len(ends))]
+
+
+def _change(spec: dict[str, Any], entity: str, lag: pd.DateOffset) -> float:
+    full = series(spec, entity)
+    window = full[(full.index >= spec["start"]) & (full.index <= spec["end"])]
+    latest = window.index[-1]
+    return (full.loc[latest] / full.loc[latest - lag] - 1) * 100
+
+
+@dataclass
+class Expected:
+    """Figures (with whether their sign counts) and ISO dates a right answer shows."""
+
+    figures: list[tuple[float, bool]] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)
+
+    def add(self, value: float, signed: bool = True) -> None:
+        self.figures.append((float(value), signed))
+
+
+def expected(spec: dict[str, Any]) -> Expected:
+    """The figures a right answer to `spec` shows."""
+    out = Expected()
+    measure = spec["measure"]
+    for entity in spec["ids"] if measure != "top_bottom" else []:
+        if measure in {"qoq", "mom", "yoy"}:
+            monthly = spec["source"] == "arch_core_cpi"
+            lags = {
+                "qoq": pd.DateOffset(months=3),
+                "mom": pd.DateOffset(months=1),
+                "yoy": pd.DateOffset(years=1),
+            }
+            if measure == "qoq" and monthly:
+                raise ValueError("qoq of a monthly series")
+            out.add(_change(spec, entity, lags[measure]))
+            continue
+        if measure == "factor_cumulative":
+            full = series(spec, entity)
+            months = full[(full.index >= spec["start"]) & (full.index <= spec["end"])]
+            out.add(((1 + months / 100).prod() - 1) * 100)
+            continue
+        values = levels(spec, entity)
+        daily = daily_returns(values)
+        if measure in {"return", "cumulative_return"}:
+            out.add(period_return(values))
+        elif measure == "cagr":
+            years = (values.index[-1] - values.index[0]).days / 365.25
+            out.add(((values.iloc[-1] / values.iloc[0]) ** (1 / years) - 1) * 100)
+        elif measure == "volatility":
+            out.add(daily.std(ddof=1) * math.sqrt(TRADING_DAYS))
+        elif measure == "max_drawdown":
+            # A drawdown is said as "-33.92%" or "a drawdown of 33.92%": the sign is free.
+            out.add(((values / values.cummax() - 1) * 100).min(), signed=False)
+        elif measure == "extreme_days":
+            which, n = spec.get("which", "worst"), spec.get("n", 1)
+            days = pd.concat(
+                ([daily.nlargest(n)] if which in {"best", "both"} else [])
+                + ([daily.nsmallest(n)] if which in {"worst", "both"} else [])
+            )
+            for day, value in days.items():
+                out.add(value)
+                out.dates.append(day.strftime("%Y-%m-%d"))
+        elif measure == "growth":
+            out.add(spec.get("amount", 10000.0) * values.iloc[-1] / values.iloc[0])
+        elif measure in {"monthly_returns", "yearly_returns"}:
+            for value in _table_returns(values, "M" if measure == "monthly_returns" else "Y"):
+                out.add(value)
+        elif measure == "mean_daily_return":
+            out.add(daily.mean())
+        elif measure == "sharpe":
+            # Risk-free rate 0: mean over standard deviation of daily returns, annualised.
+            out.add(daily.mean() / daily.std(ddof=1) * math.sqrt(TRADING_DAYS))
+        else:
+            raise ValueError(f"unknown measure {measure!r}")
+    if measure == "top_bottom":
+        returns = pd.Series({e: period_return(levels(spec, e)) for e in spec["ids"]})
+        ranked = returns.sort_values(ascending=False)
+        n = spec.get("n", 3)
+        chosen = pd.concat([ranked.iloc[:n], ranked.iloc[-n:]])
+        for value in chosen[~chosen.index.duplicated()]:
+            out.add(value)
+    return out
+
+
+# ---- reading an answer -----------------------------------------------------------------------
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number written in `text` (dates left out; "−" and thousands separators read)."""
+    text = _DATE.sub(" ", text)
+    return [float(m.replace("−", "-").replace(",", "")) for m in _NUMBER.findall(text)]
+
+
+def shown_numbers(summary: str, cells: list[Any]) -> list[float]:
+    found = numbers_in(summary)
+    for cell in cells:
+        if isinstance(cell, bool) or cell is None:
+            continue
+        if isinstance(cell, int | float | np.floating | np.integer):
+            if math.isfinite(float(cell)):
+                found.append(float(cell))
+        else:
+            found.extend(numbers_in(str(cell)))
+    return found
+
+
+def date_shown(day: str, texts: list[str]) -> bool:
+    """Whether the ISO date `day` is written in `texts` as 2020-03-16, 2020/03/16, 2020年3月16日,
+    March 16, 2020 or Mar 16, 2020."""
+    when = pd.Timestamp(day)
+    forms = {
+        day,
+        when.strftime("%Y/%m/%d"),
+        f"{when.year}年{when.month}月{when.day}日",
+        f"{when.month_name()} {when.day}, {when.year}",
+        f"{when.month_name()[:3]} {when.day}, {when.year}",
+    }
+    return any(form in text for text in texts for form in forms)
+
+
+def shows(value: float, signed: bool, found: list[float]) -> bool:
+    """Whether `value`, rounded to 2 decimals, is among `found` (any rounding of the half)."""
+    for number in found:
+        candidate = number if signed else abs(number)
+        target = value if signed else abs(value)
+        if abs(round(candidate, 2) - target) <= 0.005 + 1e-9:
+            return True
+    return False
