@@ -546,6 +546,13 @@ async def test_openbb_tsla_payload_asks_for_the_selected_widget(client: httpx.As
     (call,) = of(events, "copilotFunctionCall")
     asked = [s["id"] for s in call["input_arguments"]["data_sources"]]
     assert asked[0] == "stock_price" and "no bundled data" not in text_of(events)
+    # The widget's data answers for TSLA, though the bundled data has none.
+    quote = {"symbol": "TSLA", "price": "$251.44", "change": "(1.2%)", "volume": "98.1M"}
+    with_widget_data(payload, call, [quote])
+    events = await query(client, payload)
+    assert "251.44 USD" in text_of(events) and "no bundled data" not in text_of(events)
+    (citations,) = of(events, "copilotCitationCollection")
+    assert citations["citations"][0]["source_info"]["widget_id"] == "stock_price"
 
 
 async def test_openbb_yield_curve_payload_is_read_not_crashed(client: httpx.AsyncClient) -> None:

@@ -267,3 +267,9 @@ def percent_written(values: Iterable[Any]) -> bool:
     """True when the present text values are written with a % sign."""
     texts = [v for v in values if isinstance(v, str) and not is_missing(v)]
     return bool(texts) and all(v.strip().rstrip(")").endswith("%") for v in texts)
+
+
+def dollars_written(values: Iterable[Any]) -> bool:
+    """True when the present text values are written with a leading $ sign."""
+    texts = [v.strip().lstrip("(-−") for v in values if isinstance(v, str) and not is_missing(v)]
+    return bool(texts) and all(v.startswith("$") for v in texts)

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 import pandas as pd
 
-from datapilot.data.client_data import is_missing, parse_number, percent_written
+from datapilot.data.client_data import dollars_written, is_missing, parse_number, percent_written
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import FrameKind, tag
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
@@ -54,6 +54,8 @@ def read_table(raw: pd.DataFrame, name: str, ctx: InterfaceContext | None = None
         parsed = _as_number(before)
         if parsed is not before and percent_written(before):
             units[column] = "%"
+        elif parsed is not before and dollars_written(before):
+            units[column] = "USD"
         frame[column] = parsed
     sources = [f"client table: {name}"]
     if ctx is not None:

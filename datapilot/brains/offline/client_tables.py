@@ -176,7 +176,13 @@ def find_tables(
     lowered = text.casefold()
     named = [t for t in tables if t.name and t.name.casefold() in lowered]
     if named:
-        return named, [f'"{t.name}" → the table you sent' for t in named], set()
+        stands_for = {
+            e
+            for t in named
+            for e in entity_ids
+            if any(e.casefold() == v.casefold() for v in _values(t.params))
+        }
+        return named, [f'"{t.name}" → the table you sent' for t in named], stands_for
     by_param: list[ClientTable] = []
     claimed: set[str] = set()
     for table in tables:
