@@ -555,7 +555,8 @@ def test_a_named_client_table_wins_over_a_catalog_name(brain: OfflineBrain) -> N
 def test_a_text_table_is_shown_not_charted(brain: OfflineBrain) -> None:
     food = ClientTable(name="favourite_food", columns=["content"], rows=[["pizza"]])
     u = understand(brain, "What is my favourite food?", tables=[food])
-    assert interfaces(u) == ["get_client_table", "show_table"]
+    # Changed: describe_table quotes a text table in the answer (the table is still shown).
+    assert interfaces(u) == ["get_client_table", "describe_table", "show_table"]
 
 
 def test_small_talk_mentioning_data_is_out_of_scope(brain: OfflineBrain) -> None:

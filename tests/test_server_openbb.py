@@ -302,6 +302,16 @@ async def test_explicit_context_data_answers_the_question(client: httpx.AsyncCli
     assert "0.5" in text and "0.2" in text
 
 
+async def test_a_text_widget_is_quoted_in_the_answer(client: httpx.AsyncClient) -> None:
+    path = FIXTURES / "current" / "message_with_primary_widget_and_tool_call.json"
+    payload = json.loads(path.read_text())
+    content = payload["messages"][-1]["data"][0]["items"][0]["content"]
+    text = text_of(await query(client, payload))
+    for headline in (line.strip() for line in content.splitlines() if line.strip()):
+        assert headline.strip('"') in text
+    assert "no data" not in text and "not in the catalog" not in text
+
+
 # --- conversation ---------------------------------------------------------------------------
 
 

@@ -77,7 +77,7 @@ def read_table(raw: pd.DataFrame, name: str, ctx: InterfaceContext | None = None
         kind = "timeseries"
     else:
         key = key_column(frame)
-        if key is not None:
+        if key is not None and len(frame.columns) > 1:  # a lone column is the data itself
             frame = _long_to_wide(frame, key)
             frame.index = pd.Index([_label(v) for v in frame.index], name=key)
         kind = "cross_section"
@@ -485,7 +485,14 @@ def describe_table(
             f"({_row_label(frame, latest_at)})."
         )
     others = [str(c) for c in frame.columns if c not in numeric]
-    if others:
+    if others and not numeric and len(frame) <= _SMALL:
+        # A table of text (headlines, notes) is quoted: its rows are what it says.
+        texts = [
+            " — ".join(str(v) for v in row if not is_missing(v))
+            for row in frame[others].itertuples(index=False, name=None)
+        ]
+        lines = [f'"{title}" says: ' + "; ".join(t for t in texts if t) + "."]
+    elif others:
         lines.append(f"Text columns: {', '.join(others)}.")
     result = pd.DataFrame(rows).set_index("column") if rows else pd.DataFrame()
     return _answer(result, lines, f"summary of {title}", frame)

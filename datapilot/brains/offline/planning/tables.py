@@ -130,6 +130,8 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
         p._table(_call(p, "describe_table", data, unanswered=True), f"summary of {table.name}")
         p.trace.append(f'nothing the question asks for is a column of "{table.name}"')
         return
+    if not shape.numeric:
+        _call(p, "describe_table", data)  # its answer quotes the text; the table is shown below
     chartable = bool(numeric_columns(table, measures)) and not r.table_only
     if chartable:
         _draw(p, data, title, bar=not shape.dated)
