@@ -15,7 +15,12 @@ from functools import lru_cache
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.availability import check_availability, move_to_latest
-from datapilot.brains.offline.client_tables import find_tables, table_columns
+from datapilot.brains.offline.client_tables import (
+    extra_widget_for,
+    find_tables,
+    table_columns,
+    widgets_to_fetch,
+)
 from datapilot.brains.offline.measures import (
     PER_MEMBER,
     asks_both_ends,
@@ -155,23 +160,39 @@ def read_question(
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
 
-    tables, table_trace = find_tables(text, context.tables, parsed.hits, bool(parsed.entities))
+    entity_ids = [e.id for e in parsed.entities]
+    tables, table_trace, claimed = find_tables(text, context.tables, parsed.hits, entity_ids)
     reading.tables = tables
     reading.trace.extend(table_trace)
     if tables:
         reading.columns = table_columns(text, tables[0])
-        # A table the user sent, named in the question, is what the name means.
+        # A table the user sent, named in the question, is what the name means; a widget's
+        # data for an entity wins over bundled data for it.
         names = " ".join(t.name.casefold() for t in tables)
-        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names}
+        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names} | claimed
         reading.entities = [e for e in reading.entities if e.id not in inside]
         parsed = parsed.model_copy(
             update={"entities": [e for e in parsed.entities if e.id not in inside]}
         )
+    # The user's widgets come first: ask for the data of those the question concerns.
+    # Words the catalog does not know but a widget's name or description has are about it.
+    about = " ".join(f"{w.name} {w.description} {w.widget_id}" for w in context.widgets).casefold()
+    unknown = [u for u in parsed.unknown if u.casefold() not in about]
+    nothing_else = not (parsed.entities or unknown or parsed.has("out_of_scope"))
+    wanted, why = widgets_to_fetch(
+        text, context.widgets, context.tables, parsed.hits, entity_ids, nothing_else and not tables
+    )
+    if wanted:
+        reading.needs = WidgetDataRequest(
+            widgets=wanted, resume_state={"brain": "offline", "question": reading.question}
+        )
+        reading.trace.extend(why)
+        return reading
 
-    previous = _previous_question(context.history, question)
-    if previous and not parsed.has("out_of_scope"):
-        earlier = parse(normalize_text(previous), today, catalog, vocab)
-        parsed = _follow_up(reading, parsed, earlier)
+    if not parsed.has("out_of_scope"):
+        earlier = _earlier(context.history, question, today, catalog, vocab)
+        if earlier is not None:
+            parsed = _follow_up(reading, parsed, earlier)
 
     _read_forms(reading, parsed, vocab)
     if _scope(reading, parsed, vocab, context, catalog):
@@ -186,7 +207,10 @@ def read_question(
     _read_metrics(reading, parsed)
     _read_members(reading, catalog)
     _read_window(reading, parsed)
-    if not live and (said := live_only_message(reading.metrics, reading.entities, reading.zh)):
+    said = (
+        None if reading.tables else live_only_message(reading.metrics, reading.entities, reading.zh)
+    )
+    if not live and said:  # a client table holds its own figures
         reading.status, reading.message = "no_data", said
         reading.trace.append(
             "内置数据没有公司财务数据或新闻"
@@ -197,12 +221,24 @@ def read_question(
         return reading
     if not live:  # live readers fetch the latest data, so the window stays as asked
         parsed = parsed.model_copy(update={"time": move_to_latest(reading, parsed.time, vocab)})
+    if reading.tables and not parsed.time.explicit:
+        # The client's table is read whole: no default window applies to it.
+        reading.start = reading.end = None
+        reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
     if "beta" in reading.metrics:
         _add_market(reading, catalog)
     if reading.universe or reading.members_of:
         _narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
         check_availability(reading)
+        missing = [e.id for e in reading.entities if not e.available]
+        extra, because = extra_widget_for(text, context.widgets, missing)
+        if reading.status == "no_data" and extra is not None:
+            reading.needs = WidgetDataRequest(
+                widgets=[extra], resume_state={"brain": "offline", "question": reading.question}
+            )
+            reading.trace.append(because)
+            return reading
     reading.rewritten = _rewritten(reading, parsed)
     return reading
 
@@ -210,11 +246,37 @@ def read_question(
 # --- conversation ----------------------------------------------------------------------------
 
 
-def _previous_question(history: Sequence[ChatMessage], question: str) -> str | None:
-    for message in reversed(history):
-        if message.role == "human" and message.content.strip() != question.strip():
-            return message.content
-    return None
+_CHAIN = 5  # earlier questions a follow-up may reach back through
+
+
+def _earlier(
+    history: Sequence[ChatMessage], question: str, today: date, catalog: Catalog, vocab: Vocab
+) -> Parsed | None:
+    """What the conversation had settled before this question: the previous question, with
+    what it left out filled in from the ones before it ("their drawdown?" after "compare JPM and
+    BAC in 2021"), so follow-ups chain over several turns."""
+    asked = [
+        m.content for m in history if m.role == "human" and m.content.strip() != question.strip()
+    ]
+    merged: Parsed | None = None
+    for text in reversed(asked[-_CHAIN:]):
+        older = parse(normalize_text(text), today, catalog, vocab)
+        if merged is None:
+            merged = older
+            continue
+        update: dict[str, object] = {}
+        if not merged.entities and older.entities:
+            update["entities"] = older.entities
+        if not merged.group("metric") and older.group("metric"):
+            update["hits"] = [*older.hits, *merged.hits]
+        if not (merged.time.explicit or merged.time.horizon) and (
+            older.time.explicit or older.time.horizon
+        ):
+            update["time"] = older.time
+        merged = merged.model_copy(update=update)
+        if merged.entities and merged.group("metric") and merged.time.explicit:
+            break
+    return merged
 
 
 def _follow_up(reading: Reading, parsed: Parsed, earlier: Parsed) -> Parsed:
@@ -338,14 +400,6 @@ def _scope(
         return False
     measures = [m for m, _ in parsed.group("metric") if m != "value"]  # "data" alone is no topic
     finance = bool(measures) or parsed.has("cue:finance") or bool(parsed.foreign)
-    if context.widgets and (parsed.has("cue:client_table") or (finance and not parsed.unknown)):
-        chosen = [w for w in context.widgets if w.primary] or context.widgets[:1]
-        reading.needs = WidgetDataRequest(
-            widgets=chosen, resume_state={"brain": "offline", "question": reading.question}
-        )
-        names = ", ".join(w.name or w.widget_id for w in chosen)
-        reading.trace.append(f"the question is about dashboard data: asking for {names}")
-        return True
     if parsed.has("out_of_scope") or not finance:
         reading.status = "out_of_scope"
         reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
