@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.advice import advice_declined_note, advice_message, asks_advice
 from datapilot.brains.offline.availability import check_availability, move_to_latest
 from datapilot.brains.offline.client_tables import (
     extra_widget_for,
@@ -112,6 +113,7 @@ class Reading(BaseModel):
     members_of: str | None = Field(
         default=None, description="The index whose members the entities are (a loop over a list)."
     )
+    members_named: bool = Field(default=False, description="An index's members are asked about.")
     amount: float | None = Field(default=None, description="A sum invested at the start.")
     both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
     rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
@@ -195,6 +197,20 @@ def read_question(
             parsed = _follow_up(reading, parsed, earlier)
 
     _read_forms(reading, parsed, vocab)
+    if advice := asks_advice(text, vocab):
+        reading.trace.append(f'"{advice}" asks for investment advice, not for data')
+        if not _asks_data_too(reading, parsed):
+            reading.status = "out_of_scope"
+            reading.message = advice_message(reading.entities, vocab, reading.zh)
+            return reading
+        reading.notes.append(advice_declined_note(reading.zh))  # the data part is answered
+    if reading.entities and parsed.has("out_of_scope") and not _asks_data_too(reading, parsed):
+        # "Write me a poem about the stock market": a name alone does not make it a data question.
+        cue = parsed.first("out_of_scope")
+        reading.status = "out_of_scope"
+        reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
+        reading.trace.append(f'"{cue.text if cue else ""}" is not about financial data')
+        return reading
     if _scope(reading, parsed, vocab, context, catalog):
         if reading.status == "no_data" and (parsed.time.explicit or parsed.time.horizon):
             _read_window(reading, parsed)  # the window is still worth showing
@@ -204,8 +220,9 @@ def read_question(
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
+    reading.members_named = _members_named(parsed)
     _read_metrics(reading, parsed)
-    _read_members(reading, catalog)
+    _read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
     said = (
         None if reading.tables else live_only_message(reading.metrics, reading.entities, reading.zh)
@@ -345,7 +362,11 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
     reading.amount = read_amount(parsed.text)
-    reading.rolling = parsed.has("cue:rolling")
+    # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
+    rolling_words = re.compile(r"(?i)rolling|滚动")
+    reading.rolling = parsed.has("cue:rolling") or any(
+        rolling_words.search(h.text) for _, h in parsed.group("metric")
+    )
     reading.both_ends = reading.rank and asks_both_ends(parsed.text)
     if reading.both_ends:
         reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
@@ -374,6 +395,14 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.window = lengths[0]
         reading.ma_windows = lengths
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
+
+
+def _asks_data_too(reading: Reading, parsed: Parsed) -> bool:
+    """Beside advice, a data request of its own: dates, a chart or table, or a measure (a price or
+    "buy" alone only restates the advice)."""
+    weak = {"value", "close", "investment_growth"}
+    measures = [m for m, _ in parsed.group("metric") if m not in weak]
+    return bool(parsed.time.explicit or reading.plot_asked or reading.table or measures)
 
 
 # "How volatile was …", "how risky is …": a number is asked for.
@@ -409,6 +438,11 @@ def _scope(
             if cue
             else "no entity or financial measure named"
         )
+        return True
+    if said := live_only_message(measures, [], reading.zh):
+        # "The average P/E of the stocks you have": no bundled list holds company figures.
+        reading.status, reading.message = "no_data", said
+        reading.trace.append("company figures or news are not in the bundled data")
         return True
     stocks = re.search(r"(?i)\bstocks\b|股票|个股", parsed.text) is not None
     listed = any(m in PER_MEMBER for m, _ in parsed.group("metric")) and (
@@ -462,7 +496,7 @@ def _read_metrics(reading: Reading, parsed: Parsed) -> None:
         metrics[metrics.index("close")] = "value"
     if "yoy" in metrics or "spread" in metrics:
         metrics = [m for m in metrics if m not in ("value", "close")]
-    several = len(reading.entities) >= 2
+    several = len(reading.entities) >= 2 or reading.members_named  # members: a list
     if reading.chart == "scatter" and several and "correlation" not in metrics:
         metrics.append("correlation")
         reading.trace.append("a scatter of several entities → their correlation")
@@ -627,11 +661,47 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
 # --- lists -------------------------------------------------------------------------------------
 
 
-def _read_members(reading: Reading, catalog: Catalog) -> None:
+# "the S&P 500 stocks", "stocks in the S&P 500", 标普500里的股票: the index's members.
+_STOCKS_AFTER = re.compile(
+    r"(?i)^\s*(?:'s\s+)?(?:member\s+|component\s+|constituent\s+)?"
+    r"(?:stocks|companies|names|shares|members|constituents|components)\b"
+    r"|^\s*(?:里|中|内|里面|当中)?的?(?:股票|公司|个股)"
+)
+_STOCKS_BEFORE = re.compile(
+    r"(?i)\b(?:stocks|companies|names|members|constituents|components)\s+(?:in|of|from)\s+"
+    r"(?:the\s+)?$"
+)
+
+
+def _members_named(parsed: Parsed) -> bool:
+    """The question names an index's members, in words or as 成分股."""
+    if parsed.has("metric:constituents"):
+        return True
+    text = parsed.text
+    return any(
+        m.entity.kind == "index"
+        and (_STOCKS_AFTER.match(text[m.span[1] :]) or _STOCKS_BEFORE.search(text[: m.span[0]]))
+        for m in parsed.mentions
+    )
+
+
+def _read_members(reading: Reading, parsed: Parsed, catalog: Catalog) -> None:
     """ "The S&P 500 members' returns": the index's member list feeds a measure of each member."""
-    if "constituents" not in reading.metrics:
+    if not reading.members_named:
         return
     per_member = [m for m in reading.metrics if m in PER_MEMBER or m in ("mean", "median")]
+    if not any(m in PER_MEMBER for m in reading.metrics) and (reading.rank or reading.both_ends):
+        # "Top 5 performers among the members", 哪只成分股跌得最多: ranked by their return.
+        reading.metrics = ["return", *(m for m in reading.metrics if m not in ("close", "value"))]
+        per_member = ["return", *per_member]
+        reading.trace.append(
+            "成分股排名，未指明指标 → 收益率"
+            if reading.zh
+            else "a ranking of members with no measure named → return"
+        )
+    if reading.universe:  # 成分股 with no index named: the bundled members already
+        reading.metrics = [m for m in reading.metrics if m != "constituents"]
+        return
     indices = [e for e in reading.entities if e.kind == "index"]
     if not per_member or len(indices) != 1:
         return

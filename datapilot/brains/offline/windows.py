@@ -854,6 +854,10 @@ class Grammar:
             return None  # "now" alone is no window
         since = self._ends_with("since", before)
         suffix = self._starts_with("since_after", after)
+        if since and not suffix and "range" in atom.rule:
+            # "从2021年3月到6月": "from" opens a range that names its own end.
+            start_at = lo + since.start()
+            return clause(first, last, "range")
         if since or suffix:
             if since:
                 start_at = lo + since.start()
@@ -870,8 +874,13 @@ class Grammar:
             assert first is not None  # a period's dates are set (or inferred) by now
             return clause(None, first - timedelta(days=1), "before")
         until = self._ends_with("until", before)
-        if until and not (atom.rule.startswith("word_") and until.group(0).strip() == "by"):
-            # ("sort by YTD return": "by" before this year, YTD … is no "until")
+        by_measure = until is not None and until.group(0).strip().lower() == "by"
+        by_measure = by_measure and bool(
+            atom.rule.startswith("word_") or _MEASURE_AFTER.match(after)
+        )
+        if until and not by_measure:
+            # ("sort by YTD return", "rank by 2021 return": "by" before a period named as the
+            # measure's window is no "until")
             start_at = lo + until.start()
             return clause(None, last, "until")
         return clause(first, last, "period")
@@ -879,6 +888,13 @@ class Grammar:
     def _fullmatch(self, marker: Marker, gap: str) -> bool:
         gap = gap.strip()
         return bool(gap) and bool(self.markers[marker].fullmatch(gap))
+
+
+# "rank them by 2021 return": the period names the measure's window.
+_MEASURE_AFTER = re.compile(
+    r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|daily\s+)?(?:returns?|performance|gains?|losses|"
+    r"volatility|drawdowns?|change|growth|sharpe)\b"
+)
 
 
 # --- public API ----------------------------------------------------------------------------------
