@@ -571,11 +571,12 @@ def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
 def _noun_comparison(parsed: Parsed) -> bool:
     """A noun comparison ("收益率对比", "return comparison") compares numbers, not paths."""
     returns = [h for m, h in parsed.group("metric") if m == "return"]
-    compares = [h for h in parsed.hits if h.has("cue:compare")]
+    compares = {h.start for h in parsed.hits if h.has("cue:compare")}
+    # A compare cue starting 0-2 characters after a return word (a set: linear, not pairwise).
     return any(
-        0 <= c.start - r.end <= 2 and not parsed.text[r.end : c.start].strip(" 的")
+        r.end + gap in compares and not parsed.text[r.end : r.end + gap].strip(" 的")
         for r in returns
-        for c in compares
+        for gap in range(3)
     )
 
 

@@ -36,6 +36,7 @@ from datapilot.brains.offline.periods import (
 )
 from datapilot.brains.offline.phrases import alternation
 from datapilot.brains.offline.vocab import Marker, TimeFile, TimeWord, Unit, Vocab, load_vocab
+from datapilot.core.spans import DisjointSpans
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
@@ -650,8 +651,10 @@ class Grammar:
                 candidates.append((order, atom.span[1] - atom.span[0], atom))
         candidates.sort(key=lambda c: (-c[1], c[0], c[2].span[0]))
         chosen: list[Atom] = []
+        taken = DisjointSpans()
         for _, _, atom in candidates:
-            if all(atom.span[1] <= a.span[0] or a.span[1] <= atom.span[0] for a in chosen):
+            if taken.free(*atom.span):
+                taken.add(*atom.span)
                 chosen.append(atom)
         return sorted(chosen, key=lambda a: a.span[0])
 
