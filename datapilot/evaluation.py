@@ -3,8 +3,11 @@
 Each line: `{"id", "lang", "today", "query", "expect": {...}, "history"?: [...]}`. A case is right
 when every field of `expect` that is given matches the Answer: `status`; `ids` (the intent's
 entity ids, as a set); `start`/`end`; `chart` (a chart of that type among the outputs); `table`
-(a table among the outputs); `horizon` (the intent's forecast horizon). `metric` is reported but
-not scored. In plan-only mode charts and tables are read from the plan's visualization calls.
+(a table among the outputs); `horizon` (the intent's forecast horizon); `says` (words the summary,
+message or notes hold, case-insensitive; `a|b` accepts either); `first` (how the summary begins);
+`rows_min` (a table with at least that many rows); `log_y` / `donut` (a chart drawn so);
+`no_chart` (a single value shown without a chart). `metric` is reported but not scored. In
+plan-only mode charts and tables are read from the plan's visualization calls.
 Any brain can be scored: the pipeline picks it from `brain`.
 """
 
@@ -51,6 +54,12 @@ class Expect(BaseModel):
     table: bool | None = None
     horizon: int | None = None
     metric: str | None = None
+    says: list[str] = Field(default_factory=list)
+    first: str | None = None
+    rows_min: int | None = None
+    log_y: bool | None = None
+    donut: bool | None = None
+    no_chart: bool | None = None
 
 
 class Case(BaseModel):
@@ -139,6 +148,9 @@ def score(case: Case, answer: Answer, plan_only: bool = False) -> tuple[list[str
         failures.append(f"chart: wanted {want.chart}, got {', '.join(charts) or 'none'}")
     if want.table and not tables:
         failures.append("table: wanted a table, got none")
+    failures += _check_words(want, answer)
+    if not plan_only:
+        failures += _check_drawing(want, answer)
     remarks = []
     if want.metric and intent is not None and want.metric not in intent.metrics:
         remarks.append(f"metric: wanted {want.metric}, got {', '.join(intent.metrics) or 'none'}")
@@ -201,6 +213,34 @@ def evaluate_file(
     return asyncio.run(
         evaluate(cases, corpus=str(path), brain=brain, plan_only=plan_only, offline=offline)
     )
+
+
+def _check_words(want: Expect, answer: Answer) -> list[str]:
+    text = " ".join([answer.summary, answer.message or "", *answer.notes]).casefold()
+    failures = [
+        f"says: wanted {words!r}"
+        for words in want.says
+        if not any(w.casefold() in text for w in words.split("|"))
+    ]
+    if want.first is not None and not answer.summary.startswith(want.first):
+        failures.append(f"first: wanted the summary to start {want.first!r}")
+    return failures
+
+
+def _check_drawing(want: Expect, answer: Answer) -> list[str]:
+    charts = [o for o in answer.outputs if isinstance(o, ChartOutput)]
+    tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
+    failures = []
+    if want.rows_min is not None and not any(len(t.rows) >= want.rows_min for t in tables):
+        most = max((len(t.rows) for t in tables), default=0)
+        failures.append(f"rows_min: wanted a table of {want.rows_min} rows, got {most}")
+    if want.log_y and not any(p.log_y for c in charts for p in c.spec.panels):
+        failures.append("log_y: wanted a chart with a logarithmic axis")
+    if want.donut and not any(c.spec.hole > 0 for c in charts):
+        failures.append("donut: wanted a pie with a hole")
+    if want.no_chart and charts:
+        failures.append(f"no_chart: wanted no chart, got {len(charts)}")
+    return failures
 
 
 def _show(value: Any) -> str:

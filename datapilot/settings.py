@@ -74,6 +74,46 @@ class Settings(BaseSettings):
         "fundamentals, news, profile (hours).",
     )
     request_timeout_s: float = Field(default=120.0, description="Whole-request timeout.")
+    worker_threads: int = Field(
+        default=8,
+        ge=1,
+        description="Requests answered at once per server process, each on a worker thread off "
+        "the event loop (more wait for a free thread; the request timeout counts the wait).",
+    )
+    # Limits on what one request may send: each error names the setting that set it.
+    max_body_mb: float = Field(
+        default=20.0,
+        gt=0,
+        description="Largest request body in MB (room for a base64 PDF in a Workspace request); "
+        "larger bodies get 413 before they are read.",
+    )
+    max_question_chars: int = Field(
+        default=4000, ge=1, description="Longest question, in characters (422 beyond it)."
+    )
+    max_message_chars: int = Field(
+        default=100_000,
+        ge=1,
+        description="Longest earlier message of a conversation, in characters.",
+    )
+    max_messages: int = Field(
+        default=200, ge=1, description="Most messages (history included) in one request."
+    )
+    max_tables: int = Field(default=50, ge=0, description="Most client tables in one request.")
+    max_table_cells: int = Field(
+        default=500_000, ge=1, description="Most cells (rows × columns) of one client table."
+    )
+    max_cell_chars: int = Field(
+        default=10_000, ge=1, description="Longest cell of a client table, in characters."
+    )
+    max_feedback_kb: float = Field(
+        default=64.0, gt=0, description="Largest feedback record, in KB (413 beyond it)."
+    )
+    max_feedback_mb: float = Field(
+        default=50.0,
+        gt=0,
+        description="Disk budget of stored feedback in MB: `feedback.jsonl` rotates to "
+        "`feedback.1.jsonl` at half of it, and the older file is dropped.",
+    )
     call_timeout_s: float = Field(default=30.0, description="Timeout of one interface call.")
     cors_origins: list[str] = Field(
         default_factory=lambda: [

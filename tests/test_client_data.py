@@ -122,3 +122,72 @@ def test_preview_text_mentions_size() -> None:
     preview = tables_to_text([table], max_rows=5)
     assert preview.startswith("## big (30 rows)")
     assert "25 more rows" in preview
+
+
+# --- tables as get_client_table reads them --------------------------------------------------------
+
+
+def test_numbers_written_for_people_become_numbers() -> None:
+    import pandas as pd
+
+    from datapilot.interfaces.client_tables import read_table
+
+    raw = pd.DataFrame(
+        {
+            "segment": ["iPhone", "Mac", "Services"],
+            "revenue": ["$201.2B", "29.4B", "85,200M"],
+            "growth": ["12%", "(3.4%)", "—"],
+            "margin": ["(3.4)", "1,234", "0.5"],
+        }
+    )
+    frame = read_table(raw, "segments")
+    assert frame.index.name == "segment" and list(frame.index) == ["iPhone", "Mac", "Services"]
+    assert frame["revenue"].tolist() == pytest.approx([201.2e9, 29.4e9, 85.2e9])
+    assert frame["growth"].iloc[:2].tolist() == pytest.approx([12.0, -3.4])
+    assert pd.isna(frame["growth"].iloc[2])  # a dash is a blank, not a number
+    assert frame["margin"].tolist() == pytest.approx([-3.4, 1234.0, 0.5])
+    assert frame.attrs["units"] == {"growth": "%"}
+
+
+def test_long_tables_are_pivoted_and_repeated_dates_never_collide() -> None:
+    import pandas as pd
+
+    from datapilot.interfaces.client_tables import read_table
+
+    records = [
+        {"date": d, "symbol": s, "close": c}
+        for d, closes in (("2024-01-02", (185.6, 370.9)), ("2024-01-03", (184.3, 370.6)))
+        for s, c in zip(("AAPL", "MSFT"), closes, strict=True)
+    ]
+    (table,) = parse_client_data(json.dumps(records))
+    frame = read_table(table.to_frame(), "closes")
+    expected = pd.DataFrame(records).pivot(index="date", columns="symbol", values="close")
+    assert list(frame.columns) == ["AAPL", "MSFT"]
+    assert frame.to_numpy().tolist() == expected.to_numpy().tolist()
+    assert frame.attrs["kind"] == "timeseries"
+
+
+def test_one_date_for_every_row_is_a_cross_section_as_of_that_day() -> None:
+    from datapilot.interfaces.client_tables import read_table
+
+    path = FIXTURES / "current" / "retrieve_widget_from_dashboard_with_result.json"
+    content = json.loads(path.read_text())["messages"][-1]["data"][0]["items"][0]["content"]
+    rows = json.loads(content)
+    (table,) = parse_client_data(content)
+    frame = read_table(table.to_frame(), "Yield Curve")
+    assert frame.attrs["as_of"] == rows[0]["date"]
+    assert frame["rate"].to_dict() == {r["maturity"]: r["rate"] for r in rows}
+
+
+def test_fiscal_years_are_row_keys_not_measures() -> None:
+    import pandas as pd
+
+    from datapilot.interfaces.client_tables import read_table
+
+    raw = pd.DataFrame({"fiscal_year": [2024, 2025], "eps_avg": [6.7, 7.35]})
+    frame = read_table(raw, "estimates")
+    assert frame.index.name == "fiscal_year" and list(frame.index) == [2024, 2025]
+    assert list(frame.columns) == ["eps_avg"]
+    periods = pd.DataFrame({"period": ["FY2024", "FY2025"], "eps": ["6.70", "7.35"]})
+    frame = read_table(periods, "estimates")
+    assert frame.attrs["kind"] == "cross_section" and list(frame.index) == ["FY2024", "FY2025"]

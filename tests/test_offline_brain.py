@@ -374,8 +374,11 @@ def test_client_table_is_an_entity(brain: OfflineBrain) -> None:
     assert interfaces(u) == ["get_client_table", "plot_line"]
     assert [e.kind for e in u.intent.entities] == ["table"]
     u = understand(brain, "What is the average close in the price widget?", tables=[PRICES])
-    assert interfaces(u) == ["get_client_table", "select_columns", "mean", "show_table"]
+    # Changed: an average over a client table is a table aggregate now, which states the
+    # answer with the table's own numbers (it was select_columns + mean).
+    assert interfaces(u) == ["get_client_table", "table_aggregate", "show_table"]
     assert u.plan.calls()[1].args["columns"] == ["close"]
+    assert u.plan.calls()[1].args["how"] == "mean"
 
 
 def test_widget_without_data_is_requested(brain: OfflineBrain) -> None:
@@ -551,13 +554,15 @@ def test_a_named_client_table_wins_over_a_catalog_name(brain: OfflineBrain) -> N
     )
     u = understand(brain, "Give me the yield curve data to the fourth decimal", tables=[curve])
     assert u.status == "ok" and ids(u) == ["Yield Curve"]
-    assert interfaces(u) == ["get_client_table", "plot_bar", "show_table"]
+    # Changed: a small table is also read out cell by cell (table_lookup), its numbers exact.
+    assert interfaces(u) == ["get_client_table", "plot_bar", "table_lookup", "show_table"]
 
 
 def test_a_text_table_is_shown_not_charted(brain: OfflineBrain) -> None:
     food = ClientTable(name="favourite_food", columns=["content"], rows=[["pizza"]])
     u = understand(brain, "What is my favourite food?", tables=[food])
-    assert interfaces(u) == ["get_client_table", "show_table"]
+    # Changed: describe_table quotes a text table in the answer (the table is still shown).
+    assert interfaces(u) == ["get_client_table", "describe_table", "show_table"]
 
 
 def test_small_talk_mentioning_data_is_out_of_scope(brain: OfflineBrain) -> None:

@@ -302,6 +302,16 @@ async def test_explicit_context_data_answers_the_question(client: httpx.AsyncCli
     assert "0.5" in text and "0.2" in text
 
 
+async def test_a_text_widget_is_quoted_in_the_answer(client: httpx.AsyncClient) -> None:
+    path = FIXTURES / "current" / "message_with_primary_widget_and_tool_call.json"
+    payload = json.loads(path.read_text())
+    content = payload["messages"][-1]["data"][0]["items"][0]["content"]
+    text = text_of(await query(client, payload))
+    for headline in (line.strip() for line in content.splitlines() if line.strip()):
+        assert headline.strip('"') in text
+    assert "no data" not in text and "not in the catalog" not in text
+
+
 # --- conversation ---------------------------------------------------------------------------
 
 
@@ -472,3 +482,321 @@ async def test_health_reports_version_and_data_coverage(client: httpx.AsyncClien
     assert health["data"]["entities"] == len(available) > 0
     assert health["data"]["first"] == min(e.first for e in available if e.first).isoformat()
     assert health["data"]["last"] == max(e.last for e in available if e.last).isoformat()
+
+
+# --- the user's widgets and tables first ----------------------------------------------------------
+
+ESTIMATES = [
+    {"fiscal_year": 2023, "revenue_avg": "383.3B", "eps_avg": "6.13", "margin": "25.3%"},
+    {"fiscal_year": 2024, "revenue_avg": "391.0B", "eps_avg": "6.70", "margin": "26.1%"},
+    {"fiscal_year": 2025, "revenue_avg": "415.2B", "eps_avg": "7.35", "margin": "(1.5%)"},
+    {"fiscal_year": 2026, "revenue_avg": "440.1B", "eps_avg": "8.02", "margin": "27.0%"},
+]
+ESTIMATES_WIDGET = {
+    "uuid": "0b8c6f1e-2a4d-4e5f-9a1b-3c2d1e0f9a8b",
+    "origin": "OpenBB API",
+    "widget_id": "analyst_estimates",
+    "name": "Analyst Estimates",
+    "description": "Consensus estimates by fiscal year",
+    "params": [
+        {"name": "symbol", "type": "ticker", "description": "Ticker", "current_value": "AAPL"}
+    ],
+    "metadata": {},
+}
+
+
+def _estimates_frame():
+    import pandas as pd
+
+    frame = pd.DataFrame(ESTIMATES).set_index("fiscal_year")
+    frame["revenue_avg"] = frame["revenue_avg"].str.rstrip("B").astype(float) * 1e9
+    frame["eps_avg"] = frame["eps_avg"].astype(float)
+    return frame
+
+
+def with_widget_data(body: dict[str, Any], call: dict[str, Any], rows: list[list[Any]]) -> None:
+    """Append the Workspace's reply to a get_widget_data call: one data item per source."""
+    body["messages"] += [
+        {
+            "role": "ai",
+            "content": json.dumps({k: call[k] for k in ("function", "input_arguments")}),
+        },
+        {
+            "role": "tool",
+            "function": call["function"],
+            "input_arguments": call["input_arguments"],
+            "data": [{"items": [{"content": json.dumps(r)}]} for r in rows],
+            "extra_state": call["extra_state"],
+        },
+    ]
+
+
+async def test_a_selected_widget_answers_for_its_symbol_before_bundled_data(
+    client: httpx.AsyncClient,
+) -> None:
+    body = human("What is the latest stock price of AAPL?", "2024-06-30")
+    body["widgets"] = {"primary": [PRICE_WIDGET], "secondary": []}
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    (source,) = call["input_arguments"]["data_sources"]
+    assert source["widget_uuid"] == PRICE_WIDGET["uuid"]
+    with_widget_data(body, call, [WIDGET_ROWS])
+    events = await query(client, body)
+    text = text_of(events)
+    assert str(WIDGET_ROWS[-1]["close"]) in text  # 185.56 on 2024-01-08, not bundled 2022 data
+    assert "2022" not in text
+    (citations,) = of(events, "copilotCitationCollection")
+    assert [c["source_info"].get("widget_id") for c in citations["citations"]] == [
+        "historical_price"
+    ]
+
+
+async def test_openbb_tsla_payload_asks_for_the_selected_widget(client: httpx.AsyncClient) -> None:
+    payload = json.loads((FIXTURES / "current" / "retrieve_widget_from_dashboard.json").read_text())
+    events = await query(client, payload)
+    (call,) = of(events, "copilotFunctionCall")
+    asked = [s["id"] for s in call["input_arguments"]["data_sources"]]
+    assert asked[0] == "stock_price" and "no bundled data" not in text_of(events)
+    # The widget's data answers for TSLA, though the bundled data has none.
+    quote = {"symbol": "TSLA", "price": "$251.44", "change": "(1.2%)", "volume": "98.1M"}
+    with_widget_data(payload, call, [quote])
+    events = await query(client, payload)
+    assert "251.44 USD" in text_of(events) and "no bundled data" not in text_of(events)
+    (citations,) = of(events, "copilotCitationCollection")
+    assert citations["citations"][0]["source_info"]["widget_id"] == "stock_price"
+
+
+async def test_openbb_yield_curve_payload_is_read_not_crashed(client: httpx.AsyncClient) -> None:
+    path = FIXTURES / "current" / "retrieve_widget_from_dashboard_with_result.json"
+    payload = json.loads(path.read_text())
+    rows = json.loads(payload["messages"][-1]["data"][0]["items"][0]["content"])
+    events = await query(client, payload)
+    assert not [s for s in of(events, "copilotStatusUpdate") if s["eventType"] != "INFO"]
+    text = text_of(events)
+    for row in rows:  # every rate quoted to its fourth decimal, as sent
+        assert f"{row['maturity']} {row['rate']}" in text
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    assert chart["chart_params"]["xKey"] == "maturity"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the consensus revenue for FY2024?", lambda f: "391,000,000,000"),
+        (
+            "Which year has the highest EPS estimate?",
+            lambda f: f"{f['eps_avg'].max():g}, in {f['eps_avg'].idxmax()}",
+        ),
+        (
+            "Revenue growth 2023→2026 in %",
+            lambda f: (
+                f"({(f.loc[2026, 'revenue_avg'] / f.loc[2023, 'revenue_avg'] - 1) * 100:.2f}%)"
+            ),
+        ),
+        ("Average EPS estimate?", lambda f: f"{f['eps_avg'].mean():.2f}"),
+    ],
+)
+async def test_estimates_table_questions(
+    client: httpx.AsyncClient, question: str, expected: Any
+) -> None:
+    body = human(question, "2024-06-30", widgets={"primary": [ESTIMATES_WIDGET]})
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    with_widget_data(body, call, [ESTIMATES])
+    text = text_of(await query(client, body))
+    assert expected(_estimates_frame()) in text
+
+
+async def test_plot_by_key_puts_the_key_on_x(client: httpx.AsyncClient) -> None:
+    body = human("avg EPS by fiscal year as a bar chart", "2024-06-30")
+    body["context"] = [
+        {
+            "uuid": "5d1c7a0e-3b7e-4c4f-8d8e-1f2a3b4c5d6e",
+            "name": "estimates",
+            "description": "EPS estimates",
+            "data": {"content": json.dumps(ESTIMATES)},
+        }
+    ]
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    assert chart["chart_params"]["chartType"] == "bar"
+    assert chart["chart_params"]["xKey"] == "fiscal_year"
+    frame = _estimates_frame()
+    (y,) = chart["chart_params"]["yKey"]
+    assert {row["fiscal_year"]: row[y] for row in chart["content"]} == pytest.approx(
+        frame["eps_avg"].to_dict()
+    )
+
+
+async def test_two_widgets_are_both_fetched_used_and_cited(client: httpx.AsyncClient) -> None:
+    second = {**PRICE_WIDGET, "uuid": "a1b2c3d4-0000-4000-8000-000000000002", "name": "MSFT Price"}
+    second["widget_id"] = "historical_price_2"
+    second["params"] = [{**PRICE_WIDGET["params"][0], "current_value": "MSFT"}]
+    msft = [{"date": r["date"], "close": round(r["close"] * 2.1, 2)} for r in WIDGET_ROWS]
+    body = human("Summarize the data in these widgets", "2024-06-30")
+    body["widgets"] = {"primary": [PRICE_WIDGET, second]}
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    assert len(call["input_arguments"]["data_sources"]) == 2
+    with_widget_data(body, call, [WIDGET_ROWS, msft])
+    events = await query(client, body)
+    text = text_of(events)
+    for name, rows in (("Historical Stock Price", WIDGET_ROWS), ("MSFT Price", msft)):
+        assert f'"{name}" has {len(rows)} rows' in text
+        assert f"latest {rows[-1]['close']:g}" in text
+    (citations,) = of(events, "copilotCitationCollection")
+    cited = {c["source_info"].get("widget_id") for c in citations["citations"]}
+    assert {"historical_price", "historical_price_2"} <= cited
+
+
+async def test_a_request_delegated_by_copilot_is_answered_and_followed_up(
+    client: httpx.AsyncClient,
+) -> None:
+    from skfolio.datasets import load_sp500_dataset
+
+    prices = load_sp500_dataset()
+    body = {
+        "messages": [
+            {"role": "human", "content": "Ask Datapilot for help"},
+            {
+                "role": "ai",
+                "agent_id": "openbb-copilot",
+                "content": "What was the maximum drawdown of JPMorgan in 2021?",
+            },
+        ],
+        "today": "2022-06-30",
+    }
+    first = text_of(await query(client, body))
+    assert "JPM" in first or "JPMorgan" in first
+    body["messages"] += [
+        {"role": "ai", "content": first},
+        {"role": "ai", "agent_id": "openbb-copilot", "content": "what about 2020?"},
+    ]
+    events = await query(client, body)
+    jpm = prices["JPM"].loc["2019-12-31":"2020-12-31"]
+    drawdown = (jpm / jpm.cummax() - 1).min() * 100
+    assert f"{abs(drawdown):.2f}" in text_of(events)
+
+
+async def test_an_extra_data_source_fetches_what_bundled_data_lacks(
+    client: httpx.AsyncClient,
+) -> None:
+    payload = json.loads((FIXTURES / "current" / "retrieve_widget_from_dashboard.json").read_text())
+    body = human("Plot the historical price of Tesla in 2024", "2024-06-30")
+    body["widgets"] = {"primary": [], "secondary": [], "extra": payload["widgets"]["extra"]}
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    assert call["function"] == "get_extra_widget_data"
+    (source,) = call["input_arguments"]["data_sources"]
+    assert source["id"] == "historical_price" and source["input_args"]["symbol"] == "TSLA"
+    tsla = [{"date": r["date"], "close": round(r["close"] * 1.3, 2)} for r in WIDGET_ROWS]
+    with_widget_data(body, call, [tsla])
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    (y,) = chart["chart_params"]["yKey"]
+    assert [row[y] for row in chart["content"]] == [row["close"] for row in tsla]
+    assert "no bundled data" not in text_of(events)
+
+
+async def test_dashboard_widgets_are_picked_by_what_the_question_says(
+    client: httpx.AsyncClient,
+) -> None:
+    news = {
+        **PRICE_WIDGET,
+        "uuid": "c0ffee00-0000-4000-8000-000000000001",
+        "widget_id": "company_news",
+        "name": "Company News",
+        "description": "Latest news headlines about a company",
+    }
+    estimates = {**ESTIMATES_WIDGET, "uuid": "c0ffee00-0000-4000-8000-000000000002"}
+    body = human("What is the EPS consensus estimate for AAPL?", "2024-06-30")
+    # The estimates widget is listed last: it is picked by its words, not by its position.
+    body["widgets"] = {"primary": [], "secondary": [news, PRICE_WIDGET, estimates]}
+    (call,) = of(await query(client, body), "copilotFunctionCall")
+    asked = [s["id"] for s in call["input_arguments"]["data_sources"]]
+    assert asked == ["analyst_estimates"]
+
+
+async def test_a_donut_chart_of_a_table(client: httpx.AsyncClient) -> None:
+    body = human("Show the portfolio weights as a donut chart", "2024-06-30")
+    weights = {"AAPL": 0.5, "MSFT": 0.3, "XOM": 0.2}
+    body["context"] = [
+        {
+            "uuid": "9f2a3d1e-7c55-4f0e-8a55-2b7e5e0d9c12",
+            "name": "weights",
+            "description": "Portfolio weights",
+            "data": {
+                "content": "ticker,weight\n" + "".join(f"{k},{v}\n" for k, v in weights.items())
+            },
+        }
+    ]
+    events = await query(client, body)
+    (chart,) = [a for a in of(events, "copilotMessageArtifact") if a["type"] == "chart"]
+    params = chart["chart_params"]
+    assert params["chartType"] == "donut" and params["calloutLabelKey"] == "ticker"
+    assert {row["ticker"]: row[params["angleKey"]] for row in chart["content"]} == weights
+
+
+async def test_follow_ups_chain_over_several_turns(client: httpx.AsyncClient) -> None:
+    from skfolio.datasets import load_sp500_dataset
+
+    prices = load_sp500_dataset()
+    body = {
+        "messages": [
+            {
+                "role": "human",
+                "content": "Compare the returns of JPMorgan and Bank of America in 2021",
+            },
+            {"role": "ai", "content": "Here are the returns."},
+            {"role": "human", "content": "their maximum drawdown?"},
+            {"role": "ai", "content": "Here are the drawdowns."},
+            {"role": "human", "content": "what about 2020?"},
+        ],
+        "today": "2022-06-30",
+    }
+    text = text_of(await query(client, body))
+    for ticker in ("JPM", "BAC"):
+        closes = prices[ticker].loc["2019-12-31":"2020-12-31"]
+        drawdown = (closes / closes.cummax() - 1).min() * 100
+        assert f"{abs(drawdown):.2f}" in text, ticker
+
+
+async def test_a_question_the_table_cannot_answer_lists_its_columns(
+    client: httpx.AsyncClient,
+) -> None:
+    body = human("What is the dividend yield in this table?", "2024-06-30")
+    body["context"] = [
+        {
+            "uuid": "5d1c7a0e-3b7e-4c4f-8d8e-1f2a3b4c5d6f",
+            "name": "estimates",
+            "description": "EPS estimates",
+            "data": {"content": json.dumps(ESTIMATES)},
+        }
+    ]
+    text = text_of(await query(client, body))
+    first = text.split(". ")[0]
+    assert "could not find" in first
+    assert all(column in first for column in ESTIMATES[0])
+    latest = _estimates_frame()["eps_avg"].iloc[-1]
+    assert f"latest {latest:g}" in text
+
+
+async def test_a_table_of_links_is_an_html_artifact_with_clickable_escaped_cells(
+    client: httpx.AsyncClient,
+) -> None:
+    news = [
+        {"title": "Apple <b>beats</b> estimates", "url": "https://example.com/apple-beats"},
+        {"title": "Apple opens developer conference", "url": "https://example.com/wwdc"},
+    ]
+    body = human("Show this table", "2024-06-30")
+    body["context"] = [
+        {
+            "uuid": "7e57ab1e-0000-4000-8000-00000000000a",
+            "name": "news",
+            "description": "Company news",
+            "data": {"content": json.dumps(news)},
+        }
+    ]
+    events = await query(client, body)
+    (artifact,) = of(events, "copilotMessageArtifact")
+    assert artifact["type"] == "html"
+    html = artifact["content"]
+    for item in news:
+        assert f'<a href="{item["url"]}"' in html
+    assert "&lt;b&gt;beats&lt;/b&gt;" in html and "<b>" not in html

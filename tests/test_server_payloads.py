@@ -49,7 +49,10 @@ def test_dashboard_widgets_are_listed_with_their_current_arguments() -> None:
     assert widgets["stock_price"].primary and widgets["stock_price"].params == {"symbol": "TSLA"}
     assert not widgets["company_news"].primary
     assert widgets["company_news"].params == {"symbol": "TSLA", "start_date": "2024-01-01"}
-    assert "historical_price" not in widgets  # "extra" sources are not on the dashboard
+    # Changed: "extra" sources are listed now (they can be fetched with get_extra_widget_data),
+    # marked as not on the dashboard.
+    assert widgets["historical_price"].extra and not widgets["historical_price"].primary
+    assert not widgets["stock_price"].extra
     assert prepared.context.tables == []
 
 
@@ -130,3 +133,39 @@ def test_a_conversation_without_a_human_question_is_refused() -> None:
     with pytest.raises(QueryInputError) as caught:
         _prepare({"messages": [{"role": "ai", "content": "hello"}]})
     assert caught.value.field == "messages"
+
+
+def test_widget_arguments_fall_back_to_the_values_it_last_ran_with() -> None:
+    widget = {
+        "uuid": "3f6e1f4c-8a3b-4f9e-9c55-0a1b2c3d4e5f",
+        "origin": "OpenBB API",
+        "widget_id": "prices",
+        "name": "Prices",
+        "description": "",
+        "params": [
+            {"name": "symbol", "type": "ticker", "description": "", "executed_value": "MSFT"},
+            {"name": "interval", "type": "text", "description": "", "default_value": "1d"},
+        ],
+    }
+    prepared = _prepare({"messages": [{"role": "human", "content": "hi"}], "widgets": [widget]})
+    (info,) = prepared.context.widgets
+    assert info.params == {"symbol": "MSFT", "interval": "1d"}
+
+
+def test_a_request_delegated_by_another_agent_is_the_question() -> None:
+    payload = {
+        "messages": [
+            {"role": "human", "content": "compare the banks"},
+            {"role": "ai", "agent_id": "copilot", "content": "Max drawdown of JPM in 2021?"},
+            {"role": "ai", "content": "JPMorgan's maximum drawdown in 2021 was …"},
+            {"role": "ai", "agent_id": "copilot", "content": "what about 2020?"},
+        ]
+    }
+    prepared = _prepare(payload)
+    assert prepared.question == "what about 2020?"
+    assert [(m.role, m.content[:12]) for m in prepared.context.history] == [
+        ("human", "compare the "),
+        ("human", "Max drawdown"),
+        ("ai", "JPMorgan's m"),
+    ]
+    assert prepared.turn == 3

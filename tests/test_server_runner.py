@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator
 from datetime import date
@@ -62,7 +63,8 @@ async def test_a_stream_without_done_is_completed(monkeypatch: pytest.MonkeyPatc
 async def test_events_after_done_are_dropped_and_an_early_stop_cancels_the_pipeline(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    cancelled = asyncio.Event()
+    # The pipeline runs on a worker thread's own loop now: a thread-safe flag, not asyncio.Event.
+    cancelled = threading.Event()
     answer = Answer(query="q", today=date(2020, 1, 1), status="ok")
 
     async def chatty(question, context, settings) -> AsyncIterator[Event]:
@@ -84,4 +86,4 @@ async def test_events_after_done_are_dropped_and_an_early_stop_cancels_the_pipel
     stream = runner.guarded_events("q", CONTEXT, Settings())
     assert isinstance(await anext(stream), StatusEvent)
     await stream.aclose()
-    await asyncio.wait_for(cancelled.wait(), 1)
+    assert await asyncio.to_thread(cancelled.wait, 1)

@@ -36,6 +36,9 @@ class ClientTable(BaseModel):
     source: str = "client"
     columns: list[str]
     rows: list[list[Any]]
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="The widget parameters the data was fetched with."
+    )
 
     def to_frame(self) -> pd.DataFrame:
         import pandas as pd  # only when a table is used: this module is vocabulary for all
@@ -53,6 +56,9 @@ class WidgetInfo(BaseModel):
     origin: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
     primary: bool = False
+    extra: bool = Field(
+        default=False, description="Not on the dashboard: a data source fetched on request."
+    )
 
 
 class WidgetDataRequest(BaseModel):

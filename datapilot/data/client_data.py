@@ -214,3 +214,62 @@ def tables_to_text(tables: Iterable[ClientTable], max_rows: int = 20) -> str:
         more = f"… {len(frame) - max_rows} more rows\n" if len(frame) > max_rows else ""
         parts.append(f"## {table.name} ({len(frame)} rows)\n{preview}{more}")
     return "\n".join(parts)
+
+
+# --- numbers written for people ------------------------------------------------------------------
+
+_MISSING = {"", "-", "—", "–", "n/a", "na", "nan", "none", "null", "--"}
+_SCALES = {"k": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "t": 1e12, "tn": 1e12}
+_HUMAN_NUMBER = re.compile(
+    r"^(?P<sign>[-+−]?)\s*(?P<open>\()?\s*[-+−]?\s*[$€£¥]?\s*[-+−]?\s*(?P<digits>\d[\d,]*(?:\.\d+)?|\.\d+)"
+    r"\s*(?P<scale>k|mm|mn|m|bn|b|tn|t)?\s*(?P<percent>%)?\s*(?P<close>\))?$",
+    re.IGNORECASE,
+)
+
+
+def parse_number(value: Any) -> float | None:
+    """A number as people write it in tables: `1,234.5`, `$1,234`, `12%` (→ 12), `(3.4)` (→ −3.4),
+    `1.2B` (→ 1.2e9), `-5.1M`; None for blanks, dashes and text that is not a number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float | np.integer | np.floating):
+        number = float(value)
+        return None if math.isnan(number) else number
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.casefold() in _MISSING:
+        return None
+    match = _HUMAN_NUMBER.match(text)
+    if match is None or bool(match["open"]) != bool(match["close"]):
+        try:
+            number = float(text)  # 1e5, inf
+        except ValueError:
+            return None
+        return number if math.isfinite(number) else None
+    number = float(match["digits"].replace(",", ""))
+    number *= _SCALES.get((match["scale"] or "").casefold(), 1.0)
+    lead = text[: match.start("digits")]
+    negative = bool(match["open"]) or "-" in lead or "−" in lead
+    return -number if negative else number
+
+
+def is_missing(value: Any) -> bool:
+    """A blank cell: None, NaN, or a dash / "n/a" written as text."""
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and value.strip().casefold() in _MISSING
+
+
+def percent_written(values: Iterable[Any]) -> bool:
+    """True when the present text values are written with a % sign."""
+    texts = [v for v in values if isinstance(v, str) and not is_missing(v)]
+    return bool(texts) and all(v.strip().rstrip(")").endswith("%") for v in texts)
+
+
+def dollars_written(values: Iterable[Any]) -> bool:
+    """True when the present text values are written with a leading $ sign."""
+    texts = [v.strip().lstrip("(-−") for v in values if isinstance(v, str) and not is_missing(v)]
+    return bool(texts) and all(v.startswith("$") for v in texts)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from datapilot.core.spans import DisjointSpans
 from datapilot.data import text
 from datapilot.data.entity import Entity
 from datapilot.data.vocabulary import MatchingRules
@@ -174,11 +175,8 @@ class Matcher:
 
     def _fuzzy_in(self, question: str, covered: list[tuple[int, int]]) -> list[Candidate]:
         folded = text.fold(question)
-        words = [
-            w
-            for w in _WORD.finditer(folded)
-            if not any(w.start() < end and start < w.end() for start, end in covered)
-        ]
+        taken = DisjointSpans(covered)
+        words = [w for w in _WORD.finditer(folded) if taken.free(w.start(), w.end())]
         found: list[Candidate] = []
         for i, first_word in enumerate(words):
             said = first_word.group()
@@ -269,7 +267,9 @@ def _adjacent(folded: str, left: re.Match[str], right: re.Match[str]) -> bool:
 def _select(candidates: list[Candidate]) -> list[Candidate]:
     """Greedy: longest span, then best score, then names over tickers, then earliest."""
     chosen: list[Candidate] = []
+    taken = DisjointSpans()
     for candidate in sorted(candidates, key=lambda c: (-c.length, -c.score, c.via, c.start)):
-        if all(candidate.end <= c.start or c.end <= candidate.start for c in chosen):
+        if taken.free(candidate.start, candidate.end):
+            taken.add(candidate.start, candidate.end)
             chosen.append(candidate)
     return chosen

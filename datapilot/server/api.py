@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 from sse_starlette import EventSourceResponse
 
 from datapilot.core.answer import Answer
@@ -16,9 +18,17 @@ from datapilot.core.events import Done
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.limits import (
+    check_conversation,
+    check_question,
+    check_tables,
+    request_settings,
+    without_surrogates,
+)
 from datapilot.server.runner import guarded_events
 from datapilot.settings import BrainChoice, Settings
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/v1", tags=["Native API"])
 
 
@@ -27,7 +37,10 @@ class AskRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=4000, description="English or Chinese.")
+    question: str = Field(
+        min_length=1,
+        description="English or Chinese, at most DATAPILOT_MAX_QUESTION_CHARS characters.",
+    )
     today: date | None = Field(
         default=None, description="Resolve relative windows against this date (default: today)."
     )
@@ -41,9 +54,30 @@ class AskRequest(BaseModel):
     )
     images: bool = Field(default=True, description="When streaming, include charts as PNG.")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _text_only(cls, data: Any) -> Any:
+        return without_surrogates(data)
+
+    @field_validator("question")
+    @classmethod
+    def _question_within_limit(cls, question: str) -> str:
+        _refuse(check_question(question, request_settings()))
+        return question
+
+    @field_validator("history", mode="before")
+    @classmethod
+    def _history_within_limits(cls, history: Any) -> Any:
+        # Before validation: 10,000 bad entries get one short error, not 10,000.
+        problems = check_conversation(history, request_settings(), "history")
+        _refuse("; ".join(f"{field}: {message}" for field, message in problems) or None)
+        return history
+
     @field_validator("tables")
     @classmethod
     def _tables_are_rectangular(cls, tables: list[ClientTable]) -> list[ClientTable]:
+        problems = check_tables(tables, request_settings(), "tables")
+        _refuse("; ".join(f"{field}: {message}" for field, message in problems) or None)
         for number, table in enumerate(tables):
             names = [name.strip() for name in table.columns]
             if not names or "" in names:
@@ -57,6 +91,11 @@ class AskRequest(BaseModel):
                         f"for {len(names)} columns; send one cell per column"
                     )
         return tables
+
+
+def _refuse(problem: str | None) -> None:
+    if problem:
+        raise PydanticCustomError("too_large", "{message}", {"message": problem})
 
 
 _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -112,5 +151,13 @@ async def ask(body: AskRequest, request: Request) -> Answer | EventSourceRespons
 
 
 async def _wire(chunks: AsyncIterator[LmcChunk]) -> AsyncIterator[dict[str, str]]:
-    async for chunk in chunks:
-        yield {"data": chunk.wire()}
+    """The chunks as server-sent events; a failure while rendering still ends the stream with an
+    error chunk and `complete`, so a client never waits for an end that does not come."""
+    try:
+        async for chunk in chunks:
+            yield {"data": chunk.wire()}
+    except Exception as error:
+        log.exception("the LMC stream failed")
+        message = f"The answer could not be sent completely: {type(error).__name__}: {error}"
+        yield {"data": LmcChunk(role="server", type="error", content=message).wire()}
+        yield {"data": LmcChunk(role="server", type="status", content="complete").wire()}

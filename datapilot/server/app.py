@@ -18,6 +18,7 @@ from datapilot import __version__
 from datapilot.plugins import plugin_manager
 from datapilot.server.auth import ApiKeyMiddleware, KeyGate, ScopeMissing, scope_missing_handler
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
+from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
 from datapilot.store import open_store
 
@@ -54,6 +55,9 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     app.state.store = store = open_store(settings)
     # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
     app.state.key_gate = gate = KeyGate(store, settings.auth_cache_s)
+    # Innermost: every route, those added later included, gets the body limit and the limits of
+    # this app's settings.
+    app.add_middleware(RequestLimitsMiddleware, settings=settings)
     app.add_middleware(ApiKeyMiddleware, gate=gate)
     app.add_middleware(
         CORSMiddleware,

@@ -12,6 +12,8 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 _PREFIXES = ("body", "query", "path", "header", "cookie")
+# A 422 lists this many problems at most: enough to fix a request, never a huge error body.
+MAX_PROBLEMS = 10
 
 
 class FieldProblem(BaseModel):
@@ -36,8 +38,11 @@ VALIDATION_RESPONSES: dict[int | str, dict[str, Any]] = {
 async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
     """Turn a validation error into a 422 with dotted field paths."""
     assert isinstance(error, RequestValidationError)
-    problems = [_problem(item) for item in error.errors()]
-    summary = "; ".join(f"{p.field}: {p.msg}" for p in problems)
+    errors = error.errors()
+    problems = [_problem(item) for item in errors[:MAX_PROBLEMS]]
+    summary = "; ".join(f"{p.field}: {p.msg[:500]}" for p in problems)
+    if len(errors) > MAX_PROBLEMS:
+        summary += f" (and {len(errors) - MAX_PROBLEMS:,} more problems)"
     body = ValidationProblem(message=f"Invalid request — {summary}", detail=problems)
     return JSONResponse(status_code=422, content=body.model_dump())
 
@@ -46,6 +51,10 @@ async def unreadable_body_handler(request: Request, error: Exception) -> Respons
     """A body that cannot even be decoded (not UTF-8) is malformed too: a 422 like the others,
     instead of FastAPI's bare 400. Every other HTTP error keeps FastAPI's answer."""
     assert isinstance(error, HTTPException)
+    if error.status_code == 413:  # the body limit, passed while the body was read
+        return JSONResponse(
+            status_code=413, content={"message": error.detail, "setting": "max_body_mb"}
+        )
     cause = error.__cause__
     if error.status_code != 400 or not isinstance(cause, UnicodeDecodeError):
         return await http_exception_handler(request, error)

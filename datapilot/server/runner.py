@@ -16,6 +16,7 @@ from typing import Any
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, Failed
+from datapilot.server.workers import offloaded, worker_pool
 from datapilot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -77,8 +78,16 @@ async def _produce(
     done = False
     failure: str | None = None
     try:
-        async with asyncio.timeout(settings.request_timeout_s + _GRACE_S):
-            async for event in source(question, context, settings):
+        async with (
+            asyncio.timeout(settings.request_timeout_s + _GRACE_S),
+            contextlib.aclosing(
+                offloaded(
+                    lambda: source(question, context, settings),
+                    worker_pool(settings.worker_threads),
+                )
+            ) as events,
+        ):
+            async for event in events:
                 await queue.put(event)
                 if isinstance(event, Done):
                     done = True

@@ -11,6 +11,7 @@ from datapilot.brains.offline.reading import Reading, read_question
 from datapilot.brains.offline.rewrite import zh_date
 from datapilot.brains.offline.vocab import Vocab, default_vocab
 from datapilot.core.context import QuestionContext
+from datapilot.core.plan import refs_in
 from datapilot.core.results import RunResult
 from datapilot.data.access import DataAccess, open_data
 from datapilot.data.catalog import Catalog
@@ -79,6 +80,26 @@ class OfflineBrain:
         from datapilot.data.text import is_chinese
         from datapilot.engine.summary import summary_chunks
 
+        # Answers read off the client's tables come first, their numbers as the table has them;
+        # the template then does not restate those numbers rounded.
+        answered: set[str] = set()
+        for call in run.calls:
+            value = run.values.get(call.output)
+            lines = getattr(value, "attrs", {}).get("answer", [])
+            if lines:
+                answered.add(call.output)
+            for line in lines:
+                yield line + " "
+        if answered:
+            calls_of = understanding.plan.calls() if understanding.plan else []
+            sources = {ref for c in calls_of if c.output in answered for ref in refs_in(c.args)}
+            # What shows the answers, or the same table, would repeat their numbers rounded.
+            shown = {c.output for c in calls_of if (answered | sources) & set(refs_in(c.args))}
+            calls = [
+                c.model_copy(update={"facts": []}) if c.output in answered | sources | shown else c
+                for c in run.calls
+            ]
+            run = run.model_copy(update={"calls": calls})
         names = None
         if is_chinese(question) and understanding.intent is not None:
             ids = [e.id for e in understanding.intent.entities]

@@ -79,6 +79,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
+    mentions = _yield_to_measures(mentions, text, time.spans, vocab)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     entity_trace = [m.described() for m in mentions] + entity_trace
@@ -148,6 +149,25 @@ def _with_metric_names(
     ]
     kept = [h for h in hits if not any(h.start < w.end and w.start < h.end for w in wider)]
     return sorted([*kept, *wider, *implied], key=lambda h: h.start)
+
+
+def _yield_to_measures(
+    mentions: list[Mention], text: str, blocked: list[Span], vocab: Vocab
+) -> list[Mention]:
+    """A name whose last words begin a longer measure phrase is part of that phrase: "the market"
+    in "the market cap of Exxon" is the market capitalisation, not the S&P 500."""
+    measures = [h for h in vocab.matcher.find(text, blocked) if h.group("metric")]
+    filler = {w.casefold() for w in vocab.cues.cues["filler"].all}
+
+    def inside_measure(m: Mention) -> bool:
+        for h in measures:
+            if m.span[0] < h.start < m.span[1] < h.end:
+                rest = text[m.span[0] : h.start].casefold().split()
+                if all(word in filler for word in rest):  # "the" left, not "AAA" in "AAA yield"
+                    return True
+        return False
+
+    return [m for m in mentions if not inside_measure(m)]
 
 
 def _elsewhere(mentions: list[Mention], hits: list[Hit]) -> list[tuple[Mention, Hit]]:

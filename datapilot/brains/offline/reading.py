@@ -14,8 +14,14 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.advice import advice_declined_note, advice_message, asks_advice
 from datapilot.brains.offline.availability import check_availability, move_to_latest
-from datapilot.brains.offline.client_tables import find_tables, table_columns
+from datapilot.brains.offline.client_tables import (
+    extra_widget_for,
+    find_tables,
+    table_columns,
+    widgets_to_fetch,
+)
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.measures import (
     PER_MEMBER,
@@ -110,6 +116,7 @@ class Reading(BaseModel):
     members_of: str | None = Field(
         default=None, description="The index whose members the entities are (a loop over a list)."
     )
+    members_named: bool = Field(default=False, description="An index's members are asked about.")
     amount: float | None = Field(default=None, description="A sum invested at the start.")
     days: int | None = Field(default=None, description="How many best/worst days were asked for.")
     both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
@@ -159,25 +166,55 @@ def read_question(
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
 
-    tables, table_trace = find_tables(text, context.tables, parsed.hits, bool(parsed.entities))
+    entity_ids = [e.id for e in parsed.entities]
+    tables, table_trace, claimed = find_tables(text, context.tables, parsed.hits, entity_ids)
     reading.tables = tables
     reading.trace.extend(table_trace)
     if tables:
         reading.columns = table_columns(text, tables[0])
-        # A table the user sent, named in the question, is what the name means.
+        # A table the user sent, named in the question, is what the name means; a widget's
+        # data for an entity wins over bundled data for it.
         names = " ".join(t.name.casefold() for t in tables)
-        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names}
+        inside = {m.entity.id for m in parsed.mentions if m.text.casefold() in names} | claimed
         reading.entities = [e for e in reading.entities if e.id not in inside]
         parsed = parsed.model_copy(
             update={"entities": [e for e in parsed.entities if e.id not in inside]}
         )
+    # The user's widgets come first: ask for the data of those the question concerns.
+    # Words the catalog does not know but a widget's name or description has are about it.
+    about = " ".join(f"{w.name} {w.description} {w.widget_id}" for w in context.widgets).casefold()
+    unknown = [u for u in parsed.unknown if u.casefold() not in about]
+    nothing_else = not (parsed.entities or unknown or parsed.has("out_of_scope"))
+    wanted, why = widgets_to_fetch(
+        text, context.widgets, context.tables, parsed.hits, entity_ids, nothing_else and not tables
+    )
+    if wanted:
+        reading.needs = WidgetDataRequest(
+            widgets=wanted, resume_state={"brain": "offline", "question": reading.question}
+        )
+        reading.trace.extend(why)
+        return reading
 
-    previous = _previous_question(context.history, question)
-    if previous and not parsed.has("out_of_scope"):
-        earlier = parse(normalize_text(previous), today, catalog, vocab)
-        parsed = _follow_up(reading, parsed, earlier)
+    if not parsed.has("out_of_scope"):
+        earlier = _earlier(context.history, question, today, catalog, vocab)
+        if earlier is not None:
+            parsed = _follow_up(reading, parsed, earlier)
 
     _read_forms(reading, parsed, vocab)
+    if advice := asks_advice(text, vocab):
+        reading.trace.append(f'"{advice}" asks for investment advice, not for data')
+        if not _asks_data_too(reading, parsed):
+            reading.status = "out_of_scope"
+            reading.message = advice_message(reading.entities, vocab, reading.zh)
+            return reading
+        reading.notes.append(advice_declined_note(reading.zh))  # the data part is answered
+    if reading.entities and parsed.has("out_of_scope") and not _asks_data_too(reading, parsed):
+        # "Write me a poem about the stock market": a name alone does not make it a data question.
+        cue = parsed.first("out_of_scope")
+        reading.status = "out_of_scope"
+        reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
+        reading.trace.append(f'"{cue.text if cue else ""}" is not about financial data')
+        return reading
     if _scope(reading, parsed, vocab, context, catalog):
         if reading.status == "no_data" and (parsed.time.explicit or parsed.time.horizon):
             _read_window(reading, parsed)  # the window is still worth showing
@@ -187,11 +224,15 @@ def read_question(
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
+    reading.members_named = _members_named(parsed)
     _read_metrics(reading, parsed, vocab)
-    _read_members(reading, catalog)
+    _read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
     _grow_to_today(reading)
-    if not live and (said := live_only_message(reading.metrics, reading.entities, reading.zh)):
+    said = (
+        None if reading.tables else live_only_message(reading.metrics, reading.entities, reading.zh)
+    )
+    if not live and said:  # a client table holds its own figures
         reading.status, reading.message = "no_data", said
         reading.trace.append(
             "内置数据没有公司财务数据或新闻"
@@ -202,12 +243,24 @@ def read_question(
         return reading
     if not live:  # live readers fetch the latest data, so the window stays as asked
         parsed = parsed.model_copy(update={"time": move_to_latest(reading, parsed.time, vocab)})
+    if reading.tables and not parsed.time.explicit:
+        # The client's table is read whole: no default window applies to it.
+        reading.start = reading.end = None
+        reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
     if "beta" in reading.metrics:
         _add_market(reading, catalog)
     if reading.universe or reading.members_of:
         _narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
         check_availability(reading)
+        missing = [e.id for e in reading.entities if not e.available]
+        extra, because = extra_widget_for(text, context.widgets, missing)
+        if reading.status == "no_data" and extra is not None:
+            reading.needs = WidgetDataRequest(
+                widgets=[extra], resume_state={"brain": "offline", "question": reading.question}
+            )
+            reading.trace.append(because)
+            return reading
     reading.rewritten = _rewritten(reading, parsed)
     return reading
 
@@ -215,11 +268,37 @@ def read_question(
 # --- conversation ----------------------------------------------------------------------------
 
 
-def _previous_question(history: Sequence[ChatMessage], question: str) -> str | None:
-    for message in reversed(history):
-        if message.role == "human" and message.content.strip() != question.strip():
-            return message.content
-    return None
+_CHAIN = 5  # earlier questions a follow-up may reach back through
+
+
+def _earlier(
+    history: Sequence[ChatMessage], question: str, today: date, catalog: Catalog, vocab: Vocab
+) -> Parsed | None:
+    """What the conversation had settled before this question: the previous question, with
+    what it left out filled in from the ones before it ("their drawdown?" after "compare JPM and
+    BAC in 2021"), so follow-ups chain over several turns."""
+    asked = [
+        m.content for m in history if m.role == "human" and m.content.strip() != question.strip()
+    ]
+    merged: Parsed | None = None
+    for text in reversed(asked[-_CHAIN:]):
+        older = parse(normalize_text(text), today, catalog, vocab)
+        if merged is None:
+            merged = older
+            continue
+        update: dict[str, object] = {}
+        if not merged.entities and older.entities:
+            update["entities"] = older.entities
+        if not merged.group("metric") and older.group("metric"):
+            update["hits"] = [*older.hits, *merged.hits]
+        if not (merged.time.explicit or merged.time.horizon) and (
+            older.time.explicit or older.time.horizon
+        ):
+            update["time"] = older.time
+        merged = merged.model_copy(update=update)
+        if merged.entities and merged.group("metric") and merged.time.explicit:
+            break
+    return merged
 
 
 def _follow_up(reading: Reading, parsed: Parsed, earlier: Parsed) -> Parsed:
@@ -288,7 +367,11 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
     reading.amount = read_amount(parsed.text)
-    reading.rolling = parsed.has("cue:rolling")
+    # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
+    rolling_words = re.compile(r"(?i)rolling|滚动")
+    reading.rolling = parsed.has("cue:rolling") or any(
+        rolling_words.search(h.text) for _, h in parsed.group("metric")
+    )
     if parsed.has("cue:model_ets"):
         reading.model = "ets"
     elif parsed.has("cue:model_naive"):
@@ -320,6 +403,14 @@ def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
 
 
+def _asks_data_too(reading: Reading, parsed: Parsed) -> bool:
+    """Beside advice, a data request of its own: dates, a chart or table, or a measure (a price or
+    "buy" alone only restates the advice)."""
+    weak = {"value", "close", "investment_growth"}
+    measures = [m for m, _ in parsed.group("metric") if m not in weak]
+    return bool(parsed.time.explicit or reading.plot_asked or reading.table or measures)
+
+
 # "How volatile was …", "how risky is …": a number is asked for.
 _HOW = re.compile(r"(?i)\bhow\s+[a-z]+\s+(?:was|is|were|are|has been|have been)\b")
 
@@ -344,14 +435,6 @@ def _scope(
         return False
     measures = [m for m, _ in parsed.group("metric") if m != "value"]  # "data" alone is no topic
     finance = bool(measures) or parsed.has("cue:finance") or bool(parsed.foreign)
-    if context.widgets and (parsed.has("cue:client_table") or (finance and not parsed.unknown)):
-        chosen = [w for w in context.widgets if w.primary] or context.widgets[:1]
-        reading.needs = WidgetDataRequest(
-            widgets=chosen, resume_state={"brain": "offline", "question": reading.question}
-        )
-        names = ", ".join(w.name or w.widget_id for w in chosen)
-        reading.trace.append(f"the question is about dashboard data: asking for {names}")
-        return True
     if parsed.has("out_of_scope") or not finance:
         reading.status = "out_of_scope"
         reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
@@ -361,6 +444,11 @@ def _scope(
             if cue
             else "no entity or financial measure named"
         )
+        return True
+    if said := live_only_message(measures, [], reading.zh):
+        # "The average P/E of the stocks you have": no bundled list holds company figures.
+        reading.status, reading.message = "no_data", said
+        reading.trace.append("company figures or news are not in the bundled data")
         return True
     stocks = re.search(r"(?i)\bstocks\b|股票|个股", parsed.text) is not None
     listed = any(m in PER_MEMBER for m, _ in parsed.group("metric")) and (
@@ -423,7 +511,7 @@ def _read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         metrics[metrics.index("close")] = "value"
     if "yoy" in metrics or "spread" in metrics:
         metrics = [m for m in metrics if m not in ("value", "close")]
-    several = len(reading.entities) >= 2
+    several = len(reading.entities) >= 2 or reading.members_named  # members: a list
     if reading.chart == "scatter" and several and "correlation" not in metrics:
         metrics.append("correlation")
         reading.trace.append("a scatter of several entities → their correlation")
@@ -508,11 +596,12 @@ def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
 def _noun_comparison(parsed: Parsed) -> bool:
     """A noun comparison ("收益率对比", "return comparison") compares numbers, not paths."""
     returns = [h for m, h in parsed.group("metric") if m == "return"]
-    compares = [h for h in parsed.hits if h.has("cue:compare")]
+    compares = {h.start for h in parsed.hits if h.has("cue:compare")}
+    # A compare cue starting 0-2 characters after a return word (a set: linear, not pairwise).
     return any(
-        0 <= c.start - r.end <= 2 and not parsed.text[r.end : c.start].strip(" 的")
+        r.end + gap in compares and not parsed.text[r.end : r.end + gap].strip(" 的")
         for r in returns
-        for c in compares
+        for gap in range(3)
     )
 
 
@@ -615,11 +704,47 @@ def _grow_to_today(reading: Reading) -> None:
 # --- lists -------------------------------------------------------------------------------------
 
 
-def _read_members(reading: Reading, catalog: Catalog) -> None:
+# "the S&P 500 stocks", "stocks in the S&P 500", 标普500里的股票: the index's members.
+_STOCKS_AFTER = re.compile(
+    r"(?i)^\s*(?:'s\s+)?(?:member\s+|component\s+|constituent\s+)?"
+    r"(?:stocks|companies|names|shares|members|constituents|components)\b"
+    r"|^\s*(?:里|中|内|里面|当中)?的?(?:股票|公司|个股)"
+)
+_STOCKS_BEFORE = re.compile(
+    r"(?i)\b(?:stocks|companies|names|members|constituents|components)\s+(?:in|of|from)\s+"
+    r"(?:the\s+)?$"
+)
+
+
+def _members_named(parsed: Parsed) -> bool:
+    """The question names an index's members, in words or as 成分股."""
+    if parsed.has("metric:constituents"):
+        return True
+    text = parsed.text
+    return any(
+        m.entity.kind == "index"
+        and (_STOCKS_AFTER.match(text[m.span[1] :]) or _STOCKS_BEFORE.search(text[: m.span[0]]))
+        for m in parsed.mentions
+    )
+
+
+def _read_members(reading: Reading, parsed: Parsed, catalog: Catalog) -> None:
     """ "The S&P 500 members' returns": the index's member list feeds a measure of each member."""
-    if "constituents" not in reading.metrics:
+    if not reading.members_named:
         return
     per_member = [m for m in reading.metrics if m in PER_MEMBER or m in ("mean", "median")]
+    if not any(m in PER_MEMBER for m in reading.metrics) and (reading.rank or reading.both_ends):
+        # "Top 5 performers among the members", 哪只成分股跌得最多: ranked by their return.
+        reading.metrics = ["return", *(m for m in reading.metrics if m not in ("close", "value"))]
+        per_member = ["return", *per_member]
+        reading.trace.append(
+            "成分股排名，未指明指标 → 收益率"
+            if reading.zh
+            else "a ranking of members with no measure named → return"
+        )
+    if reading.universe:  # 成分股 with no index named: the bundled members already
+        reading.metrics = [m for m in reading.metrics if m != "constituents"]
+        return
     indices = [e for e in reading.entities if e.kind == "index"]
     if not per_member or len(indices) != 1:
         return

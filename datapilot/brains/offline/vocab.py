@@ -7,6 +7,7 @@ Every file is validated when first loaded; a bad file raises `VocabError` naming
 
 from __future__ import annotations
 
+import re
 import tomllib
 from datetime import date
 from functools import cached_property, lru_cache
@@ -172,6 +173,25 @@ class ScopeMessage(_Strict):
 class ScopeFile(_Strict):
     out_of_scope: Phrases
     message: ScopeMessage
+    advice: Phrases = Field(
+        default_factory=Phrases, description="Regular expressions that ask for investment advice."
+    )
+    advice_message: ScopeMessage | None = None
+
+    @field_validator("advice")
+    @classmethod
+    def _patterns_compile(cls, advice: Phrases) -> Phrases:
+        for pattern in advice.all:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ValueError(f"advice pattern {pattern!r}: {error}") from None
+        return advice
+
+    @cached_property
+    def advice_pattern(self) -> re.Pattern[str] | None:
+        patterns = self.advice.all
+        return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
 
 
 class Group(Phrases):

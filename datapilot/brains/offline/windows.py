@@ -36,6 +36,7 @@ from datapilot.brains.offline.periods import (
 )
 from datapilot.brains.offline.phrases import alternation
 from datapilot.brains.offline.vocab import Marker, TimeFile, TimeWord, Unit, Vocab, load_vocab
+from datapilot.core.spans import DisjointSpans
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
@@ -650,8 +651,10 @@ class Grammar:
                 candidates.append((order, atom.span[1] - atom.span[0], atom))
         candidates.sort(key=lambda c: (-c[1], c[0], c[2].span[0]))
         chosen: list[Atom] = []
+        taken = DisjointSpans()
         for _, _, atom in candidates:
-            if all(atom.span[1] <= a.span[0] or a.span[1] <= atom.span[0] for a in chosen):
+            if taken.free(*atom.span):
+                taken.add(*atom.span)
                 chosen.append(atom)
         return sorted(chosen, key=lambda a: a.span[0])
 
@@ -864,6 +867,10 @@ class Grammar:
             return None  # "now" alone is no window
         since = self._ends_with("since", before)
         suffix = self._starts_with("since_after", after)
+        if since and not suffix and "range" in atom.rule:
+            # "从2021年3月到6月": "from" opens a range that names its own end.
+            start_at = lo + since.start()
+            return clause(first, last, "range")
         if since or suffix:
             if since:
                 start_at = lo + since.start()
@@ -880,10 +887,13 @@ class Grammar:
             assert first is not None  # a period's dates are set (or inferred) by now
             return clause(None, first - timedelta(days=1), "before")
         until = self._ends_with("until", before)
-        by = until is not None and until.group(0).strip().lower() == "by"
-        if until and not (by and (atom.rule.startswith("word_") or _MEASURE_AFTER.match(after))):
-            # ("sort by YTD return", "rank by 2021 return": the period names the measure's
-            # window, not an end date)
+        by_measure = until is not None and until.group(0).strip().lower() == "by"
+        by_measure = by_measure and bool(
+            atom.rule.startswith("word_") or _MEASURE_AFTER.match(after)
+        )
+        if until and not by_measure:
+            # ("sort by YTD return", "rank by 2021 return": "by" before a period named as the
+            # measure's window is no "until")
             start_at = lo + until.start()
             return clause(None, last, "until")
         return clause(first, last, "period")
@@ -893,10 +903,10 @@ class Grammar:
         return bool(gap) and bool(self.markers[marker].fullmatch(gap))
 
 
-# A measure right after a period ("by 2021 return"): the period qualifies it.
+# "rank them by 2021 return": the period names the measure's window.
 _MEASURE_AFTER = re.compile(
-    r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|calendar[- ]year\s+)?"
-    r"(?:returns?|performance|gains?|losses|change|growth|volatility|drawdowns?)\b"
+    r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|daily\s+)?(?:returns?|performance|gains?|losses|"
+    r"volatility|drawdowns?|change|growth|sharpe)\b"
 )
 
 

@@ -10,10 +10,12 @@ are drawn as extra lines.
 from __future__ import annotations
 
 import math
+import re
+from html import escape
 from typing import Any, Literal
 
 from openbb_ai import chart, table
-from openbb_ai.models import MessageArtifactSSE
+from openbb_ai.models import ClientArtifact, MessageArtifactSSE
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
 
@@ -33,18 +35,62 @@ class ArtifactNamer:
         return name + self._suffix
 
 
+_LONG_TEXT = 80  # characters: a cell longer than this reads better wrapped than in a grid
+
+
 def table_artifact(output: TableOutput, name: ArtifactNamer) -> MessageArtifactSSE:
-    """A table output as a table artifact; units go in the description."""
+    """A table output as a table artifact; units go in the description. A table of links or
+    long text (news, filings) becomes an html artifact, so links are clickable and text wraps."""
     units = ", ".join(f"{column}: {unit}" for column, unit in output.units.items())
+    description = f"Units: {units}" if units else output.title
+    if _is_rich(output):
+        artifact = ClientArtifact(
+            type="html",
+            name=name(output.title),
+            description=description,
+            content=_html_table(output),
+        )
+        return MessageArtifactSSE(data=artifact)
     return table(
         data=_rows_as_records(output.columns, output.rows, output.columns),
         name=name(output.title),
-        description=f"Units: {units}" if units else output.title,
+        description=description,
     )
 
 
+def _is_rich(output: TableOutput) -> bool:
+    return any(
+        isinstance(cell, str) and (_URL.match(cell) or len(cell) > _LONG_TEXT)
+        for row in output.rows
+        for cell in row
+    )
+
+
+_URL = re.compile(r"^https?://\S+$")
+
+
+def _html_table(output: TableOutput) -> str:
+    """The table as escaped HTML, links clickable."""
+    head = "".join(f"<th>{escape(str(column))}</th>" for column in output.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_html_cell(cell)}</td>" for cell in row) + "</tr>"
+        for row in output.rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _html_cell(cell: Any) -> str:
+    if cell is None or (isinstance(cell, float) and not math.isfinite(cell)):
+        return ""
+    text = escape(str(cell))
+    if isinstance(cell, str) and _URL.match(cell):
+        return f'<a href="{text}" target="_blank" rel="noopener noreferrer">{text}</a>'
+    return text
+
+
 def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArtifactSSE]:
-    """A chart output as one or more artifacts the Workspace can draw."""
+    """A chart output as one or more artifacts the Workspace can draw; a pie with a hole as a
+    donut."""
     spec = output.spec
     artifacts: list[MessageArtifactSSE] = []
     for index, (panel, overlays) in enumerate(_panel_groups(spec.panels)):
@@ -99,7 +145,7 @@ def _panel_artifacts(
     if panel.mark == "pie":
         return [
             chart(
-                type="pie",
+                type="donut" if spec.hole > 0 else "pie",
                 data=_records(spec, y[:1]),
                 angle_key=y[0],
                 callout_label_key=spec.x,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from openbb_ai.models import (
@@ -81,14 +81,15 @@ class PreparedQuery(BaseModel):
 def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
     """Build the question and context; raise `QueryInputError` when there is no question."""
     messages = query.messages
-    last_human = _last_human_index(messages)
+    last_human = _question_index(messages)
     last_message = messages[last_human]
-    assert isinstance(last_message, LlmClientMessage)  # what _last_human_index looks for
+    assert isinstance(last_message, LlmClientMessage)  # what _question_index looks for
     question = last_message.content
     if not isinstance(question, str) or not question.strip():
         raise QueryInputError(f"messages.{last_human}.content", "The question is empty.")
 
     widgets = _dashboard_widgets(query)
+    tabs = _widget_tabs(query)
     by_uuid = {str(widget.uuid): widget for widget, _ in widgets}
     tables: list[ClientTable] = []
     notes: list[str] = []
@@ -120,7 +121,7 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
         today=query.today or settings.today or _today_in(query.timezone),
         history=_history(messages[:last_human]),
         tables=tables,
-        widgets=[_widget_info(widget, primary) for widget, primary in widgets],
+        widgets=[_widget_info(widget, group, tabs) for widget, group in widgets],
         resume_state=resume_state,
         brain=brain,
         offline=settings.offline or bool(query.workspace_options.get(OFFLINE_OPTION)),
@@ -135,15 +136,18 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
         notes=notes,
         documents=documents,
         legacy=query.legacy_widgets,
-        turn=sum(1 for m in messages if isinstance(m, LlmClientMessage) and m.role == "human"),
+        turn=sum(1 for m in _requests(messages) if m),
     )
 
 
 def widget_input_args(widget: Widget) -> dict[str, Any]:
-    """The arguments to fetch a widget with: current values, else defaults."""
+    """The arguments to fetch a widget with: the current values, else the values it last ran
+    with (`executed_value`), else the defaults."""
     args: dict[str, Any] = {}
     for param in widget.params:
         value = param.current_value
+        if value is None:
+            value = param.executed_value
         if value is None and param.default_value is not Undefined.UNDEFINED:
             value = param.default_value
         if value is not None:
@@ -151,43 +155,93 @@ def widget_input_args(widget: Widget) -> dict[str, Any]:
     return args
 
 
-def _last_human_index(messages: list[Any]) -> int:
-    for index in range(len(messages) - 1, -1, -1):
-        if isinstance(messages[index], LlmClientMessage) and messages[index].role == "human":
+def _texts(messages: list[Any]) -> list[tuple[int, LlmClientMessage]]:
+    """The conversation's text messages (function calls and their results left out)."""
+    return [
+        (index, message)
+        for index, message in enumerate(messages)
+        if isinstance(message, LlmClientMessage)
+        and message.role in (RoleEnum.human, RoleEnum.ai)
+        and isinstance(message.content, str)
+    ]
+
+
+def _requests(messages: list[Any]) -> list[bool]:
+    """For each text message, whether it asks something: a human's message, or a message another
+    agent (OpenBB Copilot) delegated to this one — an `ai` message with an `agent_id` that is
+    the last message or is answered by the next `ai` message."""
+    texts = [message for _, message in _texts(messages)]
+    asks = []
+    for position, message in enumerate(texts):
+        if message.role == RoleEnum.human:
+            asks.append(True)
+            continue
+        following = texts[position + 1] if position + 1 < len(texts) else None
+        delegated = bool(message.agent_id) and (following is None or following.role == RoleEnum.ai)
+        asks.append(delegated)
+    return asks
+
+
+def _question_index(messages: list[Any]) -> int:
+    """The message to answer: the last human message, or a later request delegated by another
+    agent, answered as if the user had asked it in that agent's words."""
+    texts = _texts(messages)
+    for (index, _), asks in zip(reversed(texts), reversed(_requests(messages)), strict=True):
+        if asks:
             return index
     raise QueryInputError("messages", "No human message: send the question as a human message.")
 
 
 def _history(messages: list[Any]) -> list[ChatMessage]:
     history = []
-    for message in messages:
-        if (
-            isinstance(message, LlmClientMessage)
-            and message.role in (RoleEnum.human, RoleEnum.ai)
-            and isinstance(message.content, str)
-            and message.content.strip()
-        ):
-            history.append(ChatMessage(role=message.role.value, content=message.content))
+    for (_, message), asks in zip(_texts(messages), _requests(messages), strict=True):
+        assert isinstance(message.content, str)  # _texts keeps text messages only
+        if message.content.strip():
+            role: Literal["human", "ai"] = "human" if asks else "ai"
+            history.append(ChatMessage(role=role, content=message.content))
     return history
 
 
-def _dashboard_widgets(query: WorkspaceQuery) -> list[tuple[Widget, bool]]:
+def _dashboard_widgets(query: WorkspaceQuery) -> list[tuple[Widget, str]]:
+    """Every widget the request lists, with its group: primary, secondary or extra."""
     if query.widgets is None:
         return []
-    primary = [(widget, True) for widget in query.widgets.primary]
-    return primary + [(widget, False) for widget in query.widgets.secondary]
+    return [
+        *((widget, "primary") for widget in query.widgets.primary),
+        *((widget, "secondary") for widget in query.widgets.secondary),
+        *((widget, "extra") for widget in query.widgets.extra),
+    ]
 
 
-def _widget_info(widget: Widget, primary: bool) -> WidgetInfo:
+def _widget_info(widget: Widget, group: str, tabs: dict[str, str]) -> WidgetInfo:
+    description = widget.description
+    if str(widget.uuid) in tabs:
+        # The dashboard's own layout helps find a widget: its tab is searched with it.
+        description = f"{description} (tab: {tabs[str(widget.uuid)]})".strip()
     return WidgetInfo(
         uuid=str(widget.uuid),
         widget_id=widget.widget_id,
         name=widget.name,
-        description=widget.description,
+        description=description,
         origin=widget.origin,
         params=widget_input_args(widget),
-        primary=primary,
+        primary=group == "primary",
+        extra=group == "extra",
     )
+
+
+def _widget_tabs(query: WorkspaceQuery) -> dict[str, str]:
+    """Widget uuid → the name of the dashboard tab it is on (from `workspace_state`)."""
+    state = query.workspace_state
+    info = state.current_dashboard_info if state else None
+    if info is None:
+        return {}
+    found = {}
+    for tab in info.tabs or []:
+        label = tab.tab_id if tab.tab_id != "__no_tab__" else info.name
+        for widget in tab.widgets or []:
+            found[widget.widget_uuid] = f"{label} — {widget.name}" if widget.name else label
+    return found
 
 
 def _context_tables(item: RawContext) -> list[ClientTable]:
@@ -214,8 +268,11 @@ def _tool_tables(
         widget = _find_widget(source, widgets)
         name = widget.name if widget else str(source.get("id") or f"widget_{index + 1}")
         description = widget.description if widget else ""
+        args = source.get("input_args")
+        if not isinstance(args, dict):
+            args = widget_input_args(widget) if widget else {}
         if widget is not None:
-            received.append(ReceivedWidget(widget=widget, input_args=source.get("input_args", {})))
+            received.append(ReceivedWidget(widget=widget, input_args=args))
         if isinstance(result, ClientFunctionCallError):
             notes.append(f"The widget {name!r} could not send its data: {result.content}")
         elif isinstance(result, ClientCommandResult):
@@ -242,6 +299,8 @@ def _tool_tables(
                     notes.extend([note] if note else [])
                     continue
                 new_tables, note = _content_tables(content, label, description, "widget")
+                for table in new_tables:
+                    table.params = dict(args)  # what the data is of (symbol, country …)
                 tables.extend(new_tables)
                 if note:
                     notes.append(note)

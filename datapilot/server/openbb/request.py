@@ -19,6 +19,8 @@ from openbb_ai.models import QueryRequest
 from pydantic import Field, PrivateAttr, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from datapilot.server.limits import payload_problems, without_surrogates
+
 _PARAM_TYPES = {
     "string",
     "text",
@@ -47,6 +49,7 @@ class WorkspaceQuery(QueryRequest):
     @model_validator(mode="wrap")
     @classmethod
     def _accept_every_shape(cls, data: Any, handler: Any) -> WorkspaceQuery:
+        data = without_surrogates(data)  # not text: it would break the stream later
         legacy = isinstance(data, dict) and isinstance(data.get("widgets"), list)
         # The SDK's own pre-validators assume widgets and their params are objects and crash
         # (AttributeError) on anything else, so those are reported here as field errors.
@@ -59,7 +62,7 @@ class WorkspaceQuery(QueryRequest):
                 input=value,
             )
             for loc, value in _non_objects(data)
-        ]
+        ] + payload_problems(data)  # the server's limits, before the costly validation
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
         query = handler(normalize_query_payload(data))
@@ -89,6 +92,8 @@ def _non_objects(raw: Any) -> list[tuple[tuple[str | int, ...], Any]]:
                 found.append(((*where, index), widget))
                 continue
             params = widget.get("params")
+            if params is not None and not isinstance(params, list | dict):
+                found.append(((*where, index, "params"), params))
             for number, param in enumerate(params if isinstance(params, list) else []):
                 if not isinstance(param, dict):
                     found.append(((*where, index, "params", number), param))

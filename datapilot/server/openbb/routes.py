@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,7 +12,13 @@ from openbb_ai.models import SSE
 from sse_starlette import EventSourceResponse
 
 from datapilot.server.errors import VALIDATION_RESPONSES
-from datapilot.server.feedback import Feedback, FeedbackStored, store_feedback
+from datapilot.server.feedback import (
+    Feedback,
+    FeedbackStored,
+    FeedbackTooLarge,
+    store_feedback,
+)
+from datapilot.server.limits import check_tables
 from datapilot.server.openbb.agent import (
     AGENT_ID,
     AgentDescriptor,
@@ -73,7 +80,10 @@ async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
 async def query(body: WorkspaceQuery, request: Request) -> EventSourceResponse:
     settings = _settings(request)
     try:
-        prepared = prepare_query(body, settings)
+        # Off the event loop: widget data and documents may be large to parse.
+        prepared = await asyncio.to_thread(prepare_query, body, settings)
+        for field, message in check_tables(prepared.context.tables, settings, "widgets"):
+            raise QueryInputError(field, message)
     except QueryInputError as error:
         location = ("body", *error.field.split("."))
         raise RequestValidationError(
@@ -91,7 +101,12 @@ async def query(body: WorkspaceQuery, request: Request) -> EventSourceResponse:
     summary="Store a user's feedback on an answer",
 )
 async def feedback(body: Feedback, request: Request) -> FeedbackStored:
-    await store_feedback(body, _settings(request).data_dir)
+    try:
+        await store_feedback(body, _settings(request))
+    except FeedbackTooLarge as error:
+        raise RequestValidationError(
+            [{"type": "too_large", "loc": ("body",), "msg": str(error), "input": None}]
+        ) from error
     return FeedbackStored()
 
 

@@ -9,7 +9,7 @@ and the stream ends; the next request carries the data and the state to resume f
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 from openbb_ai import citations, cite, message_chunk, prompt_suggestions, reasoning_step
 from openbb_ai.models import (
@@ -156,6 +156,13 @@ def _call_step(record: CallRecord) -> SSE:
 def _widget_data_call_or_apology(
     widgets: list[WidgetInfo], resume_state: dict[str, Any], prepared: PreparedQuery
 ) -> SSE:
+    # One function call per turn: the dashboard's widgets, else extra data sources.
+    dashboard = [w for w in widgets if not w.extra]
+    widgets = dashboard or widgets
+    function: Literal["get_widget_data", "get_extra_widget_data"] = (
+        "get_widget_data" if dashboard else "get_extra_widget_data"
+    )
+    asked = {w.uuid: w.params for w in widgets}
     known = [prepared.widgets[w.uuid] for w in widgets if w.uuid in prepared.widgets]
     already = {str(item.widget.uuid) for item in prepared.received}
     if not known:
@@ -180,14 +187,12 @@ def _widget_data_call_or_apology(
                 widget_uuid=str(widget.uuid),
                 origin=widget.origin,
                 id=widget.widget_id,
-                input_args=widget_input_args(widget),
+                input_args=asked.get(str(widget.uuid)) or widget_input_args(widget),
             ).model_dump()
             for widget in known
         ]
         arguments = {"data_sources": sources}
-    data = FunctionCallSSEData(
-        function="get_widget_data", input_arguments=arguments, extra_state=state
-    )
+    data = FunctionCallSSEData(function=function, input_arguments=arguments, extra_state=state)
     return FunctionCallSSE(data=data)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.planning.base import ZH_STAT
+from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_STAT
 from datapilot.brains.offline.planning.performance import PerformanceMeasures
 
 # What each change compares with, in words, and how far back its data must start.
@@ -167,12 +167,12 @@ class AskedMeasures(PerformanceMeasures):
                 task="processing",
             )
             self.primary = self.primary or result
-            label = self._title(measure, window=True)
+            label = self._title(SHOWN_AS.get(measure, measure), window=True)
             self._table(
                 result,
                 f"{label}的{ZH_STAT[stat]}" if r.zh else f"{stat} across: {label}",
             )
-        self._table(ranked, self._title(measure))
+        self._table(ranked, self._title(SHOWN_AS.get(measure, measure)))
         self.trace.append(
             self._say(
                 f"{'/'.join(stats)} of each one's {measure} across {len(r.entities)} entities "

@@ -23,6 +23,8 @@ STATS = ("mean", "median", "stats")
 
 ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
 ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
+# A measure compared across entities is one figure each: volatility is the annualised one.
+SHOWN_AS = {"volatility": "annualized_volatility"}
 # What a title calls each measure, in English and in Chinese.
 _LABELS: dict[str, tuple[str, str]] = {
     "close": ("closing price", "收盘价"),

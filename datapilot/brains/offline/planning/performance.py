@@ -8,7 +8,7 @@ from typing import Any
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.planning.base import ZH_FREQ, ZH_STAT, PlannerBase, iso
+from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_FREQ, ZH_STAT, PlannerBase, iso
 
 # The column a ranking sorts by, as said in each language.
 _RANK_WORDS = {
@@ -194,7 +194,7 @@ class PerformanceMeasures(PlannerBase):
                 task="processing",
             )
         self.primary = ranked
-        title = self._title(measure)
+        title = self._title(SHOWN_AS.get(measure, measure))
         if not r.table_only:
             self._chart("plot_bar", ranked, title, column=by)
         if r.table or r.question_form or r.table_only or r.both_ends:
@@ -208,7 +208,9 @@ class PerformanceMeasures(PlannerBase):
             self._ranking("volatility")
             return
         rolling = r.rolling or r.window is not None or r.plot_asked
-        number = not rolling or r.table
+        # The annualised figure unless only the rolling path was asked ("rolling volatility"):
+        # "a price chart …, plus the volatility" wants the number beside the chart.
+        number = not r.rolling or r.table
         if rolling or not (r.annualize or r.question_form):
             self._rolling_volatility()
         if number:

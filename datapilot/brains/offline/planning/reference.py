@@ -4,12 +4,8 @@ tables the client sent.
 
 from __future__ import annotations
 
-from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.client_tables import has_dates, numeric_columns
-from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS, ZH_STAT, PlannerBase
-
-# The charts a client table can be drawn as, by the name the user gave.
-_TABLE_CHARTS = {"bar": "plot_bar", "area": "plot_area", "pie": "plot_pie", "line": "plot_line"}
+from datapilot.brains.offline.planning.base import MAX_CHARTED, PlannerBase
+from datapilot.brains.offline.planning.tables import plan_client_tables
 
 
 class ReferenceTables(PlannerBase):
@@ -74,58 +70,5 @@ class ReferenceTables(PlannerBase):
             self._table(members, self._title("constituents", [entity], window=False))
 
     def _client_table(self) -> None:
-        """The client's first table: its statistics, correlations, or a chart and/or the table."""
-        r = self.r
-        table = r.tables[0]
-        data = self.builder.add(
-            "get_client_table",
-            {"name": table.name},
-            name="client_table",
-            description=self._say(
-                f'Read the table "{table.name}" you sent', f"读取您发送的表格“{table.name}”"
-            ),
-            task="data",
-        )
-        if r.columns:
-            data = self.builder.add(
-                "select_columns",
-                {"frame": frame(data), "columns": r.columns},
-                name="columns",
-                description=self._say(
-                    f"Keep {', '.join(r.columns)}", f"保留列{'、'.join(r.columns)}"
-                ),
-                task="processing",
-            )
-        self.primary = data
-        title = table.name if not r.columns else f"{table.name}: {', '.join(r.columns)}"
-        stats = [m for m in r.metrics if m in STATS]
-        if stats:
-            for metric in stats:
-                interface = "summary_stats" if metric == "stats" else metric
-                result = self.builder.add(
-                    interface,
-                    {"frame": frame(data)},
-                    name=metric,
-                    description=self._say(f"Compute the {metric}", f"计算{ZH_STAT[metric]}"),
-                    task="processing",
-                )
-                self._table(result, f"{metric}: {title}")
-            return
-        if "correlation" in r.metrics:
-            matrix = self.builder.add(
-                "correlation",
-                {"frame": frame(data)},
-                name="correlation",
-                description=self._say("Compute the correlation matrix", "计算相关系数矩阵"),
-                task="processing",
-            )
-            self._table(matrix, f"correlation: {title}")
-            return
-        chartable = numeric_columns(table, r.columns) and not r.table_only
-        if chartable:
-            default = "plot_line" if has_dates(table) else "plot_bar"
-            chart = _TABLE_CHARTS.get(r.chart or "", default)
-            self._chart(chart, data, title)
-            self.trace.append(f'your table "{table.name}" → {chart}')
-        if r.table or not r.plot_asked or not chartable:
-            self._table(data, title)
+        """The client's tables the question concerns, answered from the tables themselves."""
+        plan_client_tables(self)

@@ -1,0 +1,44 @@
+"""Questions that ask for investment advice rather than for data.
+
+"Should I buy Tesla?", 现在适合买入微软吗, "recommend me a stock": whether to buy or sell is not a
+figure any dataset holds, so the answer is `out_of_scope` whatever the question names, with the
+data question that would help instead. The cues are regular expressions in `vocab/scope.toml`.
+"""
+
+from __future__ import annotations
+
+from datapilot.brains.offline.messages import chinese_name
+from datapilot.brains.offline.vocab import Vocab
+from datapilot.data.catalog import Entity
+
+
+def asks_advice(text: str, vocab: Vocab) -> str | None:
+    """The words that ask for advice, or None."""
+    pattern = vocab.scope.advice_pattern
+    found = pattern.search(text) if pattern is not None else None
+    return found.group(0) if found else None
+
+
+def advice_message(entities: list[Entity], vocab: Vocab, zh: bool) -> str:
+    """Why no advice is given, and a data question about the same names that can be answered."""
+    messages = vocab.scope.advice_message
+    if zh:
+        name = chinese_name(entities[0]) if entities else "苹果"
+
+        example = f"{name}近三年的收益率、波动率和最大回撤"
+        template = messages.zh if messages else "我不提供投资建议。例如可以问：“{example}”。"
+    else:
+        name = entities[0].name if entities else "Apple"
+        example = f"{name}'s return, volatility and maximum drawdown over the past 3 years"
+        template = messages.en if messages else 'I don\'t give investment advice. Try "{example}".'
+    return template.format(example=example)
+
+
+def advice_declined_note(zh: bool) -> str:
+    """The advice part of a question that also asks for data, declined."""
+    if zh:
+        return "我不提供投资建议（买入、卖出或持有），这部分不作回答；下面只回答数据部分。"
+    return (
+        "I don't give investment advice (whether to buy, sell or hold), so that part is left "
+        "out; the data part is answered below."
+    )

@@ -1,0 +1,240 @@
+"""What one request may send, checked in one place; every refusal names the setting behind it.
+
+- The body: `RequestLimitsMiddleware` answers 413 before the body is parsed — at once when the
+  `Content-Length` says it is too large, or as soon as the streamed bytes pass the limit. It wraps
+  every route, those added later included.
+- Questions, messages, history and client tables: the request models check the raw payload with
+  `check_conversation` / `check_tables` before validating it (so 10,000 bad entries cost one
+  short error), reading the limits of the app serving the request (`request_settings`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
+from typing import Any
+
+from pydantic_core import InitErrorDetails, PydanticCustomError
+from starlette.exceptions import HTTPException
+
+from datapilot.core.context import ClientTable
+from datapilot.settings import Settings, get_settings
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_request_settings: ContextVar[Settings | None] = ContextVar("request_settings", default=None)
+
+
+def request_settings() -> Settings:
+    """The settings of the app serving the current request (else the process's)."""
+    return _request_settings.get() or get_settings()
+
+
+class BodyTooLarge(HTTPException):
+    """The request body passed `DATAPILOT_MAX_BODY_MB`."""
+
+    def __init__(self, limit_mb: float) -> None:
+        super().__init__(413, body_limit_message(limit_mb))
+
+
+def body_limit_message(limit_mb: float) -> str:
+    return (
+        f"The request body is larger than {limit_mb:g} MB (DATAPILOT_MAX_BODY_MB); send less "
+        "data (fewer or smaller tables or files), or raise DATAPILOT_MAX_BODY_MB on the server."
+    )
+
+
+class RequestLimitsMiddleware:
+    """Pure ASGI: refuses bodies over the limit before they are read, and makes the app's
+    settings the request's limits (`request_settings`)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.max_bytes = int(settings.max_body_mb * 1024 * 1024)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        token = _request_settings.set(self.settings)
+        try:
+            await self._limited(scope, receive, send)
+        finally:
+            _request_settings.reset(token)
+
+    async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            await _send_413(send, self.settings.max_body_mb)
+            return
+        received = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise BodyTooLarge(self.settings.max_body_mb)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except BodyTooLarge:
+            if started:
+                raise
+            await _send_413(send, self.settings.max_body_mb)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _send_413(send: Send, limit_mb: float) -> None:
+    body = json.dumps({"message": body_limit_message(limit_mb), "setting": "max_body_mb"})
+    data = body.encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"connection", b"close"),  # the rest of the body is not read
+    ]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+def check_question(question: Any, settings: Settings) -> str | None:
+    """Why the question is refused, or None."""
+    if isinstance(question, str) and len(question) > settings.max_question_chars:
+        return (
+            f"The question has {len(question):,} characters; the limit is "
+            f"{settings.max_question_chars:,} (DATAPILOT_MAX_QUESTION_CHARS). Ask a shorter "
+            "question, and send long material as a table or a document instead."
+        )
+    return None
+
+
+def check_conversation(messages: Any, settings: Settings, what: str) -> list[tuple[str, str]]:
+    """Problems (field path, message) of a raw list of messages: their number and the length of
+    each message's content. `what` names the list (`messages`, `history`)."""
+    if not isinstance(messages, list):
+        return []
+    if len(messages) > settings.max_messages:
+        return [
+            (
+                what,
+                f"{len(messages):,} messages; the limit is {settings.max_messages:,} "
+                "(DATAPILOT_MAX_MESSAGES). Send only the recent part of the conversation.",
+            )
+        ]
+    problems = []
+    for index, message in enumerate(messages):
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str) and len(content) > settings.max_message_chars:
+            problems.append(
+                (
+                    f"{what}.{index}.content",
+                    f"{len(content):,} characters; the limit is {settings.max_message_chars:,} "
+                    "(DATAPILOT_MAX_MESSAGE_CHARS). Shorten or leave out this message.",
+                )
+            )
+    return problems
+
+
+def check_tables(tables: list[ClientTable], settings: Settings, what: str) -> list[tuple[str, str]]:
+    """Problems (field path, message) of client tables: their number, cells and cell sizes."""
+    if len(tables) > settings.max_tables:
+        return [
+            (
+                what,
+                f"{len(tables):,} tables; the limit is {settings.max_tables:,} "
+                "(DATAPILOT_MAX_TABLES). Send the tables the question needs.",
+            )
+        ]
+    problems = []
+    for index, table in enumerate(tables):
+        cells = len(table.rows) * max(len(table.columns), 1)
+        if cells > settings.max_table_cells:
+            problems.append(
+                (
+                    f"{what}.{index}",
+                    f"table {table.name!r} has {cells:,} cells (rows × columns); the limit is "
+                    f"{settings.max_table_cells:,} (DATAPILOT_MAX_TABLE_CELLS). Send fewer rows "
+                    "or columns.",
+                )
+            )
+            continue
+        longest = max(
+            (len(cell) for row in table.rows for cell in row if isinstance(cell, str)), default=0
+        )
+        if longest > settings.max_cell_chars:
+            problems.append(
+                (
+                    f"{what}.{index}",
+                    f"table {table.name!r} has a cell of {longest:,} characters; the limit is "
+                    f"{settings.max_cell_chars:,} (DATAPILOT_MAX_CELL_CHARS).",
+                )
+            )
+    return problems
+
+
+def without_surrogates(value: Any) -> Any:
+    """`value` (JSON: strings, lists, dicts) with every lone surrogate as U+FFFD. JSON may
+    escape one (`"\\udbff"`), but it is not text: it cannot be encoded as UTF-8 or serialised,
+    so it would break the answer later instead of being one unknown character now."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def payload_problems(raw: Any) -> list[InitErrorDetails]:
+    """Limit problems of a raw conversation payload (`messages`, the last human one being the
+    question), as errors for a model validator to raise before validating the rest."""
+    if not isinstance(raw, dict):
+        return []
+    settings = request_settings()
+    messages = raw.get("messages")
+    found = check_conversation(messages, settings, "messages")
+    if isinstance(messages, list) and not found:
+        humans = [
+            index
+            for index, message in enumerate(messages)
+            if isinstance(message, dict) and message.get("role") == "human"
+        ]
+        if humans:
+            problem = check_question(messages[humans[-1]].get("content"), settings)
+            found += [(f"messages.{humans[-1]}.content", problem)] if problem else []
+    return [as_error(field, message) for field, message in found]
+
+
+def as_error(field: str, message: str) -> InitErrorDetails:
+    """A validation error at the dotted `field`, for `ValidationError.from_exception_data`."""
+    loc = tuple(int(part) if part.isdigit() else part for part in field.split("."))
+    return InitErrorDetails(
+        type=PydanticCustomError("too_large", "{message}", {"message": message}),
+        loc=loc,
+        input=None,
+    )
