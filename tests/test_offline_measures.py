@@ -546,3 +546,23 @@ async def test_growth_of_an_amount_in_an_index_is_no_index_points(data) -> None:
     final = 10_000 * index.iloc[-1] / index.loc[:"2009-12-31"].iloc[-1]
     summary = answer.summary or ""
     assert f"{final:,.2f}" in summary and "index points" not in summary
+
+
+@pytest.mark.parametrize(
+    ("question", "interface"),
+    [
+        ("Apple's average yearly return since 2012", "annualized_return"),
+        ("微软2015年以来每年平均回报多少", "annualized_return"),
+        pytest.param(
+            "Standard deviation of daily returns of Apple in 2021, annualized",
+            "annualized_volatility",
+            marks=needs("annualized_volatility"),
+        ),
+    ],
+)
+def test_everyday_names_of_cagr_and_volatility(
+    brain: OfflineBrain, question: str, interface: str
+) -> None:
+    u = understand(brain, question)
+    assert interface in used(u)
+    assert not {"summary_stats", "mean"} & used(u)
