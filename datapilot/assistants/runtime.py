@@ -190,14 +190,17 @@ class Turn:
                     else:
                         stored = NewMessage(role="tool_call", tool_call=record)
                     result.messages.append(stored)
-                if any(call.name in client_names for call in reply.tool_calls):
-                    # The client runs its own tools: hand every call of this round back to it.
-                    result.client_calls = list(reply.tool_calls)
+                for call in reply.tool_calls:
+                    if call.name not in client_names:
+                        async for event in self._run_call(call, messages):
+                            yield event
+                client_calls = [call for call in reply.tool_calls if call.name in client_names]
+                if client_calls:
+                    # The client runs its own tools: the turn ends with its calls, for it to run
+                    # and send back; the server's own calls of this round have run already.
+                    result.client_calls = client_calls
                     result.text = reply.text
                     break
-                for call in reply.tool_calls:
-                    async for event in self._run_call(call, messages):
-                        yield event
         finally:
             await client.aclose()
         answer.summary = result.text

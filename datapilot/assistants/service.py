@@ -86,6 +86,7 @@ def setup_turn(
     client_tools: list[dict[str, Any]] | None = None,
 ) -> TurnSetup:
     settings = request.settings
+    offline = settings.offline or request.question.offline
     return TurnSetup(
         request=request,
         history=history,
@@ -98,7 +99,8 @@ def setup_turn(
         names=names or {},
         tools=tools,
         client_tools=client_tools or [],
-        llm=resolve_config(settings, request.question),
+        # Offline forbids every network access, a model endpoint's included.
+        llm=None if offline else resolve_config(settings, request.question),
         temperature=assistant.temperature if assistant else None,
         tool_timeout_s=settings.call_timeout_s * 2,
     )
