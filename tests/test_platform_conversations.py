@@ -98,7 +98,9 @@ def sqlite_settings(tmp_path, endpoint: ScriptedEndpoint):  # type: ignore[no-un
 
 def turn(settings, history: list[HistoryMessage], tools: dict[str, Any], **extra: Any) -> Turn:  # type: ignore[no-untyped-def]
     request = request_for(settings)
-    config = LLMConfig(base_url=settings.llm_base_url, model="scripted", timeout_s=5, max_retries=0)
+    config = LLMConfig(
+        base_url=settings.llm_base_url, model="scripted", timeout_s=60, max_retries=0
+    )
     return Turn(TurnSetup(request=request, history=history, tools=tools, llm=config, **extra))
 
 

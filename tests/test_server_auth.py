@@ -81,6 +81,9 @@ async def test_once_a_key_exists_every_route_needs_one(
     store: Store = app.state.store
     chat = new_key(store, "chat")
     manage_only = new_key(store, "manage")
+    # The platform's routes that change things need `manage` besides `chat`: a key with both
+    # shows that a valid key passes the door everywhere (the scopes have tests of their own).
+    both = new_key(store, "chat,manage")
     revoked = new_key(store, "chat,admin")
     with store.session() as session:
         Keys(session).revoke(revoked[:11])
@@ -94,7 +97,7 @@ async def test_once_a_key_exists_every_route_needs_one(
             answer = await client.request(method, path, headers={"Authorization": f"Bearer {bad}"})
             assert answer.status_code == 401, (method, path, bad)
             assert answer.json()["code"] == "invalid_key"
-        passed = await client.request(method, path, headers={"X-API-Key": chat})
+        passed = await client.request(method, path, headers={"X-API-Key": both})
         assert passed.status_code not in (401, 403), (method, path)
     for path in ("/api/v1/ask", "/v1/query", "/v1/feedback"):
         lacking = await client.post(path, headers={"Authorization": f"Bearer {manage_only}"})

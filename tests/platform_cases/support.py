@@ -37,7 +37,7 @@ def platform_settings(store_url: str, endpoint: ScriptedEndpoint | None = None) 
         extra = {
             "llm_base_url": endpoint.base_url,
             "llm_model": "scripted",
-            "llm_timeout_s": 5,
+            "llm_timeout_s": 60,  # generous: a loaded test machine is slow, not broken
             "llm_max_retries": 0,
         }
     return Settings(
