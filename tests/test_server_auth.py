@@ -53,7 +53,8 @@ def guarded_routes(app: FastAPI) -> list[tuple[str, str]]:
     routes = [
         (method.upper(), path)
         for path, operations in app.openapi()["paths"].items()
-        if path not in PUBLIC
+        # Each assistant's agent descriptor is public like `/agents.json` (same last segment).
+        if path not in PUBLIC and not path.endswith("/agents.json")
         for method in operations
     ]
     return [*routes, ("GET", "/openapi.json"), ("GET", "/docs")]

@@ -31,6 +31,7 @@ from datapilot.store.models import utcnow
 
 PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json"})
 PUBLIC_PREFIXES = ("/assets/",)
+PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 
 Scope_ = MutableMapping[str, Any]
@@ -195,7 +196,11 @@ async def scope_missing_handler(request: Request, error: Exception) -> JSONRespo
 
 
 def _public(path: str) -> bool:
-    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+    if path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES):
+        return True
+    # Each assistant's agent descriptor (`/assistants/{id}/agents.json`), like the built-in one.
+    parts = path.split("/")
+    return len(parts) == 4 and parts[1] == "assistants" and parts[3] in PUBLIC_PATHS_PER_AGENT
 
 
 def _key_from(scope: Scope_) -> str | None:

@@ -17,6 +17,7 @@ def register_routes(app: FastAPI) -> None:
 
     from datapilot.server import api, health, openai_compat, platform
     from datapilot.server.auth import AUTH_RESPONSES, require_scope
+    from datapilot.server.openbb import assistants as openbb_assistants
     from datapilot.server.openbb import routes as openbb
 
     # Asking and querying need a key with the chat scope once keys exist (see `auth`); the
@@ -28,3 +29,4 @@ def register_routes(app: FastAPI) -> None:
     # The platform's routes name their own scopes (chat to use, manage to change).
     app.include_router(platform.router, responses=AUTH_RESPONSES)
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
+    app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
