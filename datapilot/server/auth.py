@@ -30,7 +30,8 @@ from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
 
 PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json"})
-PUBLIC_PREFIXES = ("/assets/",)
+# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`).
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 

@@ -56,7 +56,7 @@ T = TypeVar("T")
 router = APIRouter(prefix="/api/v1", tags=["Assistant platform"], responses=VALIDATION_RESPONSES)
 chat_scope = [Depends(require_scope("chat"))]
 manage_scope = [Depends(require_scope("manage"))]
-_ERRORS: dict[int | str, dict[str, Any]] = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "The request cannot be done as asked; `detail` says why."},
     404: {"description": "No such row for this caller."},
 }
@@ -124,7 +124,7 @@ async def list_tools(request: Request) -> list[ToolInfo]:
     response_model=AssistantInfo,
     status_code=201,
     dependencies=manage_scope,
-    responses=_ERRORS,
+    responses=ERRORS,
     summary="Create an assistant",
 )
 async def create_assistant(
@@ -144,14 +144,14 @@ async def list_assistants(
 
 
 @router.get(
-    "/assistants/{ref}", response_model=AssistantInfo, dependencies=chat_scope, responses=_ERRORS
+    "/assistants/{ref}", response_model=AssistantInfo, dependencies=chat_scope, responses=ERRORS
 )
 async def get_assistant(ref: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     return await in_store(request, lambda s: Assistants(s, tenant).get(ref))
 
 
 @router.patch(
-    "/assistants/{ref}", response_model=AssistantInfo, dependencies=manage_scope, responses=_ERRORS
+    "/assistants/{ref}", response_model=AssistantInfo, dependencies=manage_scope, responses=ERRORS
 )
 async def update_assistant(
     ref: str, body: AssistantPatch, request: Request, tenant: Tenant = Depends(tenant_of)
@@ -167,7 +167,7 @@ async def update_assistant(
     status_code=204,
     response_model=None,
     dependencies=manage_scope,
-    responses=_ERRORS,
+    responses=ERRORS,
 )
 async def delete_assistant(
     ref: str, request: Request, tenant: Tenant = Depends(tenant_of)
@@ -180,7 +180,7 @@ async def delete_assistant(
 
 
 @router.post(
-    "/chats", response_model=ChatInfo, status_code=201, dependencies=chat_scope, responses=_ERRORS
+    "/chats", response_model=ChatInfo, status_code=201, dependencies=chat_scope, responses=ERRORS
 )
 async def create_chat(body: ChatIn, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     return await in_store(request, lambda s: Chats(s, tenant).create(body))
@@ -191,13 +191,13 @@ async def list_chats(request: Request, tenant: Tenant = Depends(tenant_of)) -> A
     return await in_store(request, lambda s: Chats(s, tenant).list())
 
 
-@router.get("/chats/{chat_id}", response_model=ChatInfo, dependencies=chat_scope, responses=_ERRORS)
+@router.get("/chats/{chat_id}", response_model=ChatInfo, dependencies=chat_scope, responses=ERRORS)
 async def get_chat(chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     return await in_store(request, lambda s: Chats(s, tenant).get(chat_id))
 
 
 @router.patch(
-    "/chats/{chat_id}", response_model=ChatInfo, dependencies=chat_scope, responses=_ERRORS
+    "/chats/{chat_id}", response_model=ChatInfo, dependencies=chat_scope, responses=ERRORS
 )
 async def update_chat(
     chat_id: str, body: ChatPatch, request: Request, tenant: Tenant = Depends(tenant_of)
@@ -210,7 +210,7 @@ async def update_chat(
     status_code=204,
     response_model=None,
     dependencies=chat_scope,
-    responses=_ERRORS,
+    responses=ERRORS,
 )
 async def delete_chat(
     chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)
@@ -223,7 +223,7 @@ async def delete_chat(
     "/chats/{chat_id}/messages",
     response_model=list[MessageInfo],
     dependencies=chat_scope,
-    responses=_ERRORS,
+    responses=ERRORS,
 )
 async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     return await in_store(request, lambda s: Messages(s, tenant).list(chat_id))
@@ -240,7 +240,7 @@ class MessagesReply(BaseModel):
     answer: Answer | None = Field(default=None, description="The turn as an Answer.")
 
 
-_MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
+MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": (
             "With `stream=false`, the stored messages. With `stream=true` (the default), "
@@ -251,7 +251,7 @@ _MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
         ),
         "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
     },
-    **_ERRORS,
+    **ERRORS,
 }
 
 
@@ -259,7 +259,7 @@ _MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     "/chats/{chat_id}/messages",
     response_model=MessagesReply,
     dependencies=chat_scope,
-    responses=_MESSAGE_RESPONSES,
+    responses=MESSAGE_RESPONSES,
     summary="Send a message; the assistant's reply streams back",
 )
 async def send_message(
@@ -269,9 +269,9 @@ async def send_message(
     conversation = Conversation(request.app.state.store, tenant, settings)
     prepared = await off_loop(lambda: conversation.prepare(chat_id, body))
     stored: list[MessageInfo] = []
-    events = _stored_events(conversation, prepared, stored, settings)
+    events = stored_events(conversation, prepared, stored, settings)
     if body.stream:
-        return EventSourceResponse(_lmc_wire(prepared, lmc_chunks(events), stored))
+        return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
     answer: Answer | None = None
     async for event in events:
         if isinstance(event, Done):
@@ -284,7 +284,7 @@ async def send_message(
     )
 
 
-def _stored_events(
+def stored_events(
     conversation: Conversation, prepared: Prepared, stored: list[MessageInfo], settings: Settings
 ) -> AsyncIterator[Event]:
     """The turn's events under the request timeout; its messages are stored before `done`."""
@@ -312,7 +312,7 @@ def _stored_only(prepared: Prepared) -> Answer:
     )
 
 
-async def _lmc_wire(
+async def lmc_wire(
     prepared: Prepared, chunks: AsyncIterator[LmcChunk], stored: list[MessageInfo]
 ) -> AsyncIterator[dict[str, str]]:
     first = {"id": prepared.human.id, "role": prepared.human.role, "chat_id": prepared.chat_id}
@@ -333,7 +333,7 @@ async def _lmc_wire(
     response_model=ScenePromptInfo,
     status_code=201,
     dependencies=manage_scope,
-    responses=_ERRORS,
+    responses=ERRORS,
 )
 async def create_scene_prompt(
     body: ScenePromptIn, request: Request, tenant: Tenant = Depends(tenant_of)
@@ -353,7 +353,7 @@ async def list_scene_prompts(
     status_code=204,
     response_model=None,
     dependencies=manage_scope,
-    responses=_ERRORS,
+    responses=ERRORS,
 )
 async def delete_scene_prompt(
     prompt_id: str, request: Request, tenant: Tenant = Depends(tenant_of)
@@ -386,7 +386,7 @@ async def list_keys(request: Request, tenant: Tenant = Depends(tenant_of)) -> An
 
 
 @router.post(
-    "/keys", response_model=NewKeyOut, status_code=201, dependencies=manage_scope, responses=_ERRORS
+    "/keys", response_model=NewKeyOut, status_code=201, dependencies=manage_scope, responses=ERRORS
 )
 async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     principal: Principal | None = getattr(request.state, "principal", None)
@@ -410,7 +410,7 @@ async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(ten
 
 
 @router.delete(
-    "/keys/{key_id}", response_model=KeyInfo, dependencies=manage_scope, responses=_ERRORS
+    "/keys/{key_id}", response_model=KeyInfo, dependencies=manage_scope, responses=ERRORS
 )
 async def revoke_key(key_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     def work(session: Any) -> KeyInfo:
