@@ -138,3 +138,19 @@ async def test_chats_and_scene_prompts_crud(app) -> None:  # type: ignore[no-unt
         assert deleted.status_code == 204
         usage = (await client.get("/api/v1/usage")).json()
     assert usage["total"]["total_tokens"] == 0  # no model was called
+
+
+async def test_concurrent_messages_never_fail_on_a_busy_store(app) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    async with client_of(app) as client:
+        chats = [(await client.post("/api/v1/chats", json={})).json()["id"] for _ in range(4)]
+
+        async def note(chat: str, number: int) -> int:
+            url = f"/api/v1/chats/{chat}/messages"
+            body = {"content": f"note {number}", "role": "human_later", "stream": False}
+            return (await client.post(url, json=body)).status_code
+
+        codes = await asyncio.gather(*(note(c, n) for n in range(10) for c in chats))
+        counts = [len((await client.get(f"/api/v1/chats/{c}/messages")).json()) for c in chats]
+    assert set(codes) == {200} and counts == [10, 10, 10, 10]

@@ -20,7 +20,7 @@ from datapilot.engine.context import RequestContext
 from datapilot.llm import resolve_config
 from datapilot.settings import Settings
 from datapilot.store import Store
-from datapilot.tools import Tool, available_tools, record_tools
+from datapilot.tools import Tool, available_tools
 
 ANSWERED_ROLES = ("human", "human_hidden")
 _MENTION = re.compile(r"(?<![\w@])@([\w.\-]+)")
@@ -68,10 +68,9 @@ def request_for(
     return RequestContext.for_request(question, settings)
 
 
-def bound_tools(store_session: Any, request: RequestContext, names: list[str]) -> dict[str, Tool]:
-    """The tools of `names` that exist now (and every tool's row in the store)."""
+def bound_tools(request: RequestContext, names: list[str]) -> dict[str, Tool]:
+    """The tools of `names` that exist now (their store rows were made when they were bound)."""
     tools = available_tools(request)
-    record_tools(store_session, tools)
     return {name: tools[name] for name in names if name in tools}
 
 
@@ -124,7 +123,7 @@ class Conversation:
 
     def prepare(self, chat_id: str, body: MessageIn) -> Prepared:
         """Store the message; when it asks for a reply, set up the answering assistant's turn."""
-        with self.store.session() as session:
+        with self.store.session(write=True) as session:
             chat = Chats(session, self.tenant).get(chat_id)
             assistants = Assistants(session, self.tenant)
             mine = assistants.list()
@@ -143,11 +142,12 @@ class Conversation:
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
             history = [HistoryMessage.of(message) for message in messages.list(chat_id)]
-            request = request_for(
-                self.settings, today=body.today, model=assistant.model if assistant else None
-            )
-            names = list(assistant.tools) if assistant else ["ask_data"]
-            tools = bound_tools(session, request, names)
+        # Outside the transaction: it holds the store's write lock on SQLite.
+        request = request_for(
+            self.settings, today=body.today, model=assistant.model if assistant else None
+        )
+        names = list(assistant.tools) if assistant else ["ask_data"]
+        tools = bound_tools(request, names)
         setup = setup_turn(
             request,
             assistant,
@@ -166,7 +166,7 @@ class Conversation:
         result = turn.result
         assistant_id = prepared.assistant.id if prepared.assistant else None
         stored: list[MessageInfo] = []
-        with self.store.session() as session:
+        with self.store.session(write=True) as session:
             messages = Messages(session, self.tenant)
             for new in result.messages:
                 stored.append(

@@ -110,14 +110,16 @@ class KeyGate:
 
     def _authenticate(self, key: str) -> Principal | None:
         with self.store.session() as session:
-            keys = Keys(session)
-            principal = keys.authenticate(key)
-            stale = principal is not None and (
-                principal.last_used_at is None
-                or principal.last_used_at < utcnow() - LAST_USED_RESOLUTION
-            )
-            if principal is not None and stale:
-                keys.mark_used(principal.key_id)
+            principal = Keys(session).authenticate(key)
+        stale = principal is not None and (
+            principal.last_used_at is None
+            or principal.last_used_at < utcnow() - LAST_USED_RESOLUTION
+        )
+        if principal is not None and stale:
+            # Its own write-only transaction: a read followed by a write in one would fail
+            # under concurrent writers on SQLite.
+            with self.store.session() as session:
+                Keys(session).mark_used(principal.key_id)
         return principal
 
 

@@ -143,13 +143,13 @@ async def chat_completions(
         return _error(400, str(error), "invalid_messages")
 
     def prepare() -> tuple[AssistantInfo | None, Turn]:
-        with store.session() as session:
-            assistant = None
-            if body.model != WORKFLOW_MODEL:
+        assistant = None
+        if body.model != WORKFLOW_MODEL:
+            with store.session() as session:
                 assistant = Assistants(session, tenant).get(body.model)
-            request_context = request_for(settings, model=assistant.model if assistant else None)
-            names = list(assistant.tools) if assistant else ["ask_data"]
-            tools = bound_tools(session, request_context, names)
+        request_context = request_for(settings, model=assistant.model if assistant else None)
+        names = list(assistant.tools) if assistant else ["ask_data"]
+        tools = bound_tools(request_context, names)
         setup = setup_turn(
             request_context, assistant, history, tools, client_tools=body.tools or []
         )
@@ -236,7 +236,7 @@ async def _charge(
         prompt, completion = result.prompt_tokens, result.completion_tokens
 
         def record() -> None:
-            with store.session() as session:
+            with store.session(write=True) as session:
                 Usage(session, tenant).record(
                     model=result.model or "",
                     prompt_tokens=prompt,

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import anyio
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy import select
 from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.models import (
@@ -72,16 +73,21 @@ async def tenant_of(request: Request) -> Tenant:
 
 
 def _local_user(store: Store) -> str:
-    with store.session() as session:
+    with store.session() as session:  # the usual case: it exists, a read suffices
+        found = session.scalar(select(User.id).order_by(User.created_at).limit(1))
+    if found is not None:
+        return found
+    with store.session(write=True) as session:
         return local_user(session)
 
 
 async def in_store(request: Request, work: Callable[..., T], *args: Any) -> T:
     """Run `work(session, *args)` in one transaction off the event loop; errors become 4xx."""
     store: Store = request.app.state.store
+    write = request.method != "GET"  # GETs may record tools too; rarely, and idempotently
 
     def run() -> T:
-        with store.session() as session:
+        with store.session(write=write) as session:
             return work(session, *args)
 
     return await off_loop(run)

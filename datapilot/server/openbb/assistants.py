@@ -93,11 +93,11 @@ async def assistant_query(
     def prepare() -> tuple[AssistantInfo, Turn]:
         with store.session() as session:
             assistant = Assistants(session, tenant).get(assistant_id)
-            question = prepared.context.model_copy(
-                update={"llm_model": prepared.context.llm_model or assistant.model}
-            )
-            context = RequestContext.for_request(question, settings)
-            tools = bound_tools(session, context, list(assistant.tools))
+        question = prepared.context.model_copy(
+            update={"llm_model": prepared.context.llm_model or assistant.model}
+        )
+        context = RequestContext.for_request(question, settings)
+        tools = bound_tools(context, list(assistant.tools))
         return assistant, Turn(setup_turn(context, assistant, history, tools))
 
     try:
@@ -117,7 +117,7 @@ async def assistant_query(
 
 def _charge(store: Store, tenant: Tenant, assistant: AssistantInfo, turn: Turn) -> None:
     result = turn.result
-    with store.session() as session:
+    with store.session(write=True) as session:
         Usage(session, tenant).record(
             model=result.model or "",
             prompt_tokens=result.prompt_tokens,
