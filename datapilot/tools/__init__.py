@@ -57,7 +57,9 @@ def available_tools(request: RequestContext) -> dict[str, Tool]:
     for source, factory in tool_factories().items():
         made = factory(request)
         for tool in made if isinstance(made, list | tuple) else [made]:
-            if not isinstance(tool, Tool):
+            # Checked on the class: an isinstance check against the protocol would compute
+            # every tool's parameter schema on each request.
+            if not callable(getattr(type(tool), "call", None)) or not hasattr(tool, "name"):
                 raise TypeError(f"the tool source {source!r} made {tool!r}, which is not a Tool")
             if tool.name in found:
                 raise ValueError(f"two tool sources define a tool named {tool.name!r}")
