@@ -123,6 +123,23 @@ def one_line(text: str) -> str:
     return " ".join(text.split())  # rich wraps long messages
 
 
+async def test_a_reseed_by_the_command_while_the_app_serves(app_on) -> None:
+    client, path = app_on
+    assert answered_correctly(await ask(client))
+    inode = path.stat().st_ino
+
+    reseeded = datapilot(path.parent, "seed", "--force")
+    assert reseeded.returncode == 0, reseeded.stderr
+    assert path.stat().st_ino != inode  # a new file is in place
+    assert answered_correctly(await ask(client))
+    # The app now holds the new file, so it guards it against writers as it did the old one.
+    csv = path.parent / "mine.csv"
+    csv.write_text("date,value\n2024-01-02,1.5\n")
+    refused = datapilot(path.parent, "import", str(csv), "--kind", "series", "--id", "ZZ")
+    assert refused.returncode == 1
+    assert "another Datapilot process has it open" in one_line(refused.stderr)
+
+
 def test_seed_refuses_a_damaged_file_and_force_moves_it_aside(tmp_path: Path) -> None:
     path = tmp_path / "warehouse.duckdb"
     path.write_bytes(GARBAGE)

@@ -184,6 +184,8 @@ def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
             if table not in ours:
                 connection.execute(f'CREATE TABLE "{table}" AS SELECT * FROM old."{table}"')
     except duckdb.Error as error:
+        if "lock" in str(error).lower():  # a writer started meanwhile: say so, not "move aside"
+            raise opening_error(old, error) from error
         raise WarehouseError(
             f"Could not carry your own data over from {old} into the new warehouse: {error}. "
             f"Move {old} aside to start fresh (your imports would need importing again)."
