@@ -75,6 +75,18 @@ async def test_a_damaged_warehouse_is_unhealthy_until_seed_force_repairs_it(app_
     assert answered_correctly(await ask(client))
 
 
+async def test_the_app_starts_on_a_damaged_warehouse(tmp_path: Path) -> None:
+    (tmp_path / "warehouse.duckdb").write_bytes(GARBAGE)
+    app = create_app(Settings(data_dir=tmp_path, brain="offline", offline=True))
+    async with app.router.lifespan_context(app):  # start-up, warm-up included, must not fail
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            health = await client.get("/health")
+    assert health.status_code == 503 and health.json()["status"] == "degraded"
+    documented = app.openapi()["paths"]["/health"]["get"]["responses"]["503"]
+    assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/Health")
+
+
 async def test_a_warehouse_replaced_under_the_app_is_read_on_the_next_request(
     app_on, tmp_path_factory
 ) -> None:
