@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from datapilot.commands import data_live
+from datapilot.commands.data_errors import fail, friendly_errors
 
 app = typer.Typer(
     help="The local data: status, import your own files, reseed, find entities by name.",
@@ -21,6 +22,7 @@ data_live.register(app)  # fetch, search: live providers
 
 
 @app.command()
+@friendly_errors
 def status(
     all_entities: Annotated[
         bool, typer.Option("--all", help="Also list known entities that have no data.")
@@ -60,6 +62,7 @@ def status(
 
 
 @app.command("import")
+@friendly_errors
 def import_(
     file: Annotated[Path, typer.Argument(help="A .csv (or .csv.gz) or .parquet file.")],
     kind: Annotated[str, typer.Option(help="prices (daily bars) or series (id, date, value).")],
@@ -118,10 +121,13 @@ def import_(
 
 
 @app.command()
+@friendly_errors
 def seed(
-    force: Annotated[bool, typer.Option(help="Rebuild even if the warehouse is current.")] = False,
+    force: Annotated[
+        bool, typer.Option(help="Rebuild even if current; move a damaged file aside.")
+    ] = False,
 ) -> None:
-    """Build the warehouse from the bundled data (your imports are kept)."""
+    """Build the warehouse from the bundled data, keeping your imports (--force: also repair)."""
     from datapilot.data import reset
     from datapilot.data.seeding import is_seeded
     from datapilot.data.seeding import seed as build
@@ -132,7 +138,13 @@ def seed(
         console.print(f"{path} is up to date (use --force to rebuild).")
         return
     reset()
-    report = build(path)
+    # A running server keeps working: it notices the new file and opens it on its next request.
+    report = build(path, repair=force)
+    if report.moved_aside:
+        console.print(
+            f"The old warehouse was damaged; it is kept as {report.moved_aside} "
+            "(delete it once you no longer need it)."
+        )
     console.print(
         f"Seeded {report.rows:,} rows into {report.path} in {report.seconds:.1f} s "
         f"({report.size_bytes / 1e6:.1f} MB)."
@@ -140,6 +152,7 @@ def seed(
 
 
 @app.command()
+@friendly_errors
 def find(
     text: Annotated[str, typer.Argument(help="A name, ticker or a whole question.")],
 ) -> None:
@@ -167,5 +180,4 @@ def find(
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code=1)
+    fail(message)

@@ -111,8 +111,10 @@ def search(
 
 def register(app: typer.Typer) -> None:
     """Add the live-data commands to the `data` command group."""
-    app.command("fetch")(fetch)
-    app.command("search")(search)
+    from datapilot.commands.data_errors import friendly_errors
+
+    app.command("fetch")(friendly_errors(fetch))
+    app.command("search")(friendly_errors(search))
 
 
 def _datasets(what: list[str] | None) -> list[Dataset] | None:

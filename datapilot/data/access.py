@@ -41,19 +41,28 @@ class DataAccess:
         self._lock = threading.Lock()
         self._warehouse = warehouse
         self._catalog = catalog
+        # Only the data dir's own file is watched: a given warehouse or catalog stays as given.
+        self._watched = warehouse is None and catalog is None
+        self._identity: tuple[int, int] | None = None  # the file the warehouse was opened on
 
     @property
     def warehouse(self) -> Warehouse:
-        """The warehouse in `settings.data_dir`, seeded from the bundled data on first use."""
+        """The warehouse in `settings.data_dir`, seeded from the bundled data on first use.
+
+        A file replaced since (`data seed --force` in another process, a copy) or deleted is
+        noticed here: the new one is opened (seeded if need be) and the catalog read again."""
         from datapilot.data.seeding import is_seeded, seed
-        from datapilot.data.warehouse import Warehouse
+        from datapilot.data.warehouse import Warehouse, file_identity
 
         with self._lock:
-            if self._warehouse is None:
-                path = self.settings.warehouse_path
+            path = self.settings.warehouse_path
+            if self._warehouse is None or (self._watched and file_identity(path) != self._identity):
                 if not is_seeded(path):
-                    seed(path)
+                    seed(path, show_progress=False)
+                self._identity = file_identity(path)
                 self._warehouse = Warehouse(path)
+                if self._watched:
+                    self._catalog = None
             return self._warehouse
 
     @property
@@ -119,8 +128,11 @@ def open_data(settings: Settings) -> DataAccess:
         access = _opened.get(path)
         if access is None or access.settings != settings:
             # Same file, other settings (providers, TTLs): share the opened warehouse and catalog.
-            opened = (access._warehouse, access._catalog) if access else (None, None)
-            access = _opened[path] = DataAccess(settings, warehouse=opened[0], catalog=opened[1])
+            fresh = DataAccess(settings)
+            if access is not None:
+                fresh._warehouse, fresh._catalog = access._warehouse, access._catalog
+                fresh._identity = access._identity
+            access = _opened[path] = fresh
         return access
 
 

@@ -23,7 +23,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
 from datapilot.data.warehouse import (
     Warehouse,
+    WarehouseDamaged,
     WarehouseError,
+    opening_error,
     set_meta_in,
     write_prices_in,
     write_series_in,
@@ -39,6 +41,7 @@ class SeedReport:
     rows: int
     seconds: float
     size_bytes: int
+    moved_aside: Path | None = None  # where a damaged previous file went
 
 
 def bundle_version() -> str:
@@ -57,11 +60,21 @@ def is_seeded(path: Path) -> bool:
         return False
 
 
-def seed(path: Path, *, show_progress: bool = True) -> SeedReport:
-    """Build a fresh warehouse at `path` from the bundled data (keeping non-bundled data)."""
+def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> SeedReport:
+    """Build a fresh warehouse at `path` from the bundled data (keeping non-bundled data).
+
+    A damaged file at `path` raises `WarehouseDamaged`, or with `repair` is moved aside under a
+    timestamped name (kept, in case it can be rescued) and the warehouse is built anew."""
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temps(path)
+    moved_aside = None
+    try:
+        check_file(path)
+    except WarehouseDamaged:
+        if not repair:
+            raise
+        moved_aside = _move_aside(path)
     temp = path.with_name(f"{path.name}{_TEMP_MARK}{os.getpid()}")
     _remove(temp)
     rows = 0
@@ -106,7 +119,38 @@ def seed(path: Path, *, show_progress: bool = True) -> SeedReport:
         os.replace(temp, path)
     finally:
         _remove(temp)
-    return SeedReport(path, rows, time.perf_counter() - started, path.stat().st_size)
+    return SeedReport(path, rows, time.perf_counter() - started, path.stat().st_size, moved_aside)
+
+
+def check_file(path: Path) -> None:
+    """Raise `WarehouseDamaged` when `path` exists but is no readable warehouse (garbage, cut
+    short, another format), `WarehouseLocked` when another process writes it; else nothing."""
+    if not path.exists():
+        return
+    try:
+        connection = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as error:
+        raise opening_error(path, error) from error
+    try:
+        connection.execute("SELECT count(*) FROM duckdb_tables()").fetchall()
+    except duckdb.Error as error:
+        raise WarehouseDamaged(
+            f"The warehouse {path} is damaged ({error}). Run `datapilot data seed --force`: it "
+            "moves the damaged file aside and rebuilds the warehouse from the bundled data."
+        ) from error
+    finally:
+        connection.close()
+
+
+def _move_aside(path: Path) -> Path:
+    """Rename a damaged warehouse (and its write-ahead log) to `<name>.damaged-<UTC time>`."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    os.replace(path, target)
+    wal = path.with_name(path.name + ".wal")
+    if wal.exists():
+        os.replace(wal, target.with_name(target.name + ".wal"))
+    return target
 
 
 def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
@@ -140,6 +184,8 @@ def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
             if table not in ours:
                 connection.execute(f'CREATE TABLE "{table}" AS SELECT * FROM old."{table}"')
     except duckdb.Error as error:
+        if "lock" in str(error).lower():  # a writer started meanwhile: say so, not "move aside"
+            raise opening_error(old, error) from error
         raise WarehouseError(
             f"Could not carry your own data over from {old} into the new warehouse: {error}. "
             f"Move {old} aside to start fresh (your imports would need importing again)."

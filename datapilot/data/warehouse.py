@@ -154,6 +154,31 @@ class _Rank(NamedTuple):
 class WarehouseError(RuntimeError):
     """The warehouse cannot be opened or written, or data given to it is malformed."""
 
+    #: The command or step that repairs it, when there is one (health checks show it).
+    fix: str | None = None
+
+
+class WarehouseLocked(WarehouseError):
+    """Another process holds the warehouse file (a writer, or a reader when we want to write)."""
+
+    fix = "wait for the other Datapilot process to finish, or stop it, then try again"
+
+
+class WarehouseDamaged(WarehouseError):
+    """The warehouse file exists but is not a readable DuckDB database."""
+
+    fix = "datapilot data seed --force"
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """The file behind `path` (device, inode), or None when there is none: a reseed or a copy
+    puts a new file in place, which an open connection would never see."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_dev, stat.st_ino
+
 
 class _Database:
     """One DuckDB file shared by every Warehouse on the same path in this process.
@@ -171,6 +196,7 @@ class _Database:
         self._writers_waiting = 0
         self._reader: duckdb.DuckDBPyConnection | None = None
         self._idle: list[duckdb.DuckDBPyConnection] = []
+        self._identity: tuple[int, int] | None = None  # the file the reader has open
         self.ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] | None = None
 
     @contextmanager
@@ -179,10 +205,16 @@ class _Database:
         if not self.path.exists():
             with self.writer():
                 pass
+        if self._reader is not None and file_identity(self.path) != self._identity:
+            # Replaced under us (a reseed in another process): read the new file from now on.
+            self.close()
+            self.ranks = None
         with self._changed:
             while self._writers_waiting:
                 self._changed.wait()
             if self._reader is None:
+                # Before connecting: should the file change in between, the next read reopens.
+                self._identity = file_identity(self.path)
                 self._reader = _connect(self.path, read_only=True)
             cursor = self._idle.pop() if self._idle else self._reader.cursor()
             self._reads += 1
@@ -254,11 +286,27 @@ def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
         return duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as error:
-        raise WarehouseError(
-            f"Cannot open the warehouse {path}: {error}. Another Datapilot process has it "
-            "open (writing locks out everyone; any reader, such as a running server, locks out "
-            "writers): wait for it or stop it, then try again."
-        ) from error
+        raise opening_error(path, error) from error
+
+
+def opening_error(path: Path, error: duckdb.Error) -> WarehouseError:
+    """What DuckDB's refusal to open `path` means for the user, and what to do about it."""
+    text = str(error)
+    if "lock" in text.lower():
+        return WarehouseLocked(
+            f"Cannot open the warehouse {path}: another Datapilot process has it open (writing "
+            "locks out everyone; any reader, such as a running server, locks out writers). "
+            "Wait for it or stop it, then try again."
+        )
+    if "permission denied" in text.lower():
+        return WarehouseError(
+            f"Cannot open the warehouse {path}: permission denied. Give your user access to "
+            f"{path.parent}, or point DATAPILOT_DATA_DIR at a folder you can write."
+        )
+    return WarehouseDamaged(
+        f"The warehouse {path} is damaged ({text}). Run `datapilot data seed --force`: it "
+        "moves the damaged file aside and rebuilds the warehouse from the bundled data."
+    )
 
 
 class Warehouse:

@@ -6,6 +6,7 @@ import asyncio
 from datetime import date
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from datapilot import __version__
@@ -19,17 +20,33 @@ class DataCoverage(BaseModel):
     first: date | None = Field(default=None, description="Earliest date of any series.")
     last: date | None = Field(default=None, description="Latest date of any series.")
     error: str | None = Field(default=None, description="Why coverage could not be read.")
+    fix: str | None = Field(
+        default=None, description="The command or step that repairs it, when data is broken."
+    )
 
 
 class Health(BaseModel):
-    status: str = "ok"
+    status: str = Field(
+        default="ok", description="ok, or degraded when the data cannot be read (HTTP 503)."
+    )
     version: str = __version__
     data: DataCoverage
 
 
-@router.get("/health", response_model=Health, summary="Version and data coverage")
-async def health(request: Request) -> Health:
-    return Health(data=await asyncio.to_thread(data_coverage, request.app.state.settings))
+@router.get(
+    "/health",
+    response_model=Health,
+    summary="Version and data coverage",
+    responses={503: {"model": Health, "description": "The data cannot be read: why, and the fix."}},
+)
+async def health(request: Request) -> Health | JSONResponse:
+    coverage = await asyncio.to_thread(data_coverage, request.app.state.settings)
+    if coverage.error is None:
+        return Health(data=coverage)
+    # Load balancers and monitors read the status code: a server whose answers would all be
+    # errors is not healthy, even though it is up.
+    body = Health(status="degraded", data=coverage)
+    return JSONResponse(body.model_dump(mode="json"), status_code=503)
 
 
 def data_coverage(settings: Settings) -> DataCoverage:
@@ -39,7 +56,9 @@ def data_coverage(settings: Settings) -> DataCoverage:
 
         entities = open_data(settings).catalog.entities(available=True)
     except Exception as error:
-        return DataCoverage(entities=0, error=f"{type(error).__name__}: {error}")
+        # A damaged or missing file is repaired by a reseed; a locked one by waiting.
+        fix = getattr(error, "fix", None) or "datapilot data seed --force"
+        return DataCoverage(entities=0, error=f"{type(error).__name__}: {error}", fix=fix)
     firsts = [entity.first for entity in entities if entity.first]
     lasts = [entity.last for entity in entities if entity.last]
     return DataCoverage(
