@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 from datapilot.brains.offline.phrases import Hit
 from datapilot.core.context import ClientTable, WidgetInfo
 from datapilot.data.client_data import is_missing, parse_number
+from datapilot.interfaces.table_words import closest_word, english_words, only_table_words
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # Words that point at what the user has on screen, beside the vocabulary's client-table cues.
@@ -219,9 +220,20 @@ def _stem(word: str) -> str:
 
 def table_columns(text: str, table: ClientTable) -> list[str]:
     """Columns of a client table the question names: the whole name ("close", "eps_avg") or its
-    measure words ("consensus revenue" → revenue_avg; "EPS estimate" → eps_avg)."""
-    lowered = text.casefold()
+    measure words ("consensus revenue" → revenue_avg; "EPS estimate" → eps_avg), in English or
+    Chinese (一致预期营收 → revenue_avg); a misspelt word ("revenu") stands for the column word
+    it is closest to."""
+    lowered = english_words(text).casefold()
     asked = {_stem(w) for w in re.findall(r"[a-z0-9]+", lowered)}
+    known = sorted(
+        {_stem(w) for c in table.columns for w in re.findall(r"[a-z0-9]+", str(c).casefold())}
+        - _QUALIFIERS
+    )
+    asked |= {
+        close
+        for w in asked - set(known)
+        if not w.isdigit() and (close := closest_word(w, known)) is not None
+    }
     found: dict[str, float] = {}
     for column in table.columns:
         name = str(column).strip()
@@ -250,6 +262,11 @@ def table_columns(text: str, table: ClientTable) -> list[str]:
 def _first_core(name: str) -> str:
     words = [w for w in re.findall(r"[a-z0-9]+", name.casefold()) if w not in _QUALIFIERS]
     return _stem(words[0]) if words else name.casefold()
+
+
+def table_words_only(name: str) -> bool:
+    """An unknown Chinese run made only of table words (财年, 一致预期): no entity is named."""
+    return only_table_words(name)
 
 
 def key_text(text: str) -> str:

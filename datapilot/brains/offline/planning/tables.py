@@ -19,6 +19,7 @@ from datapilot.brains.offline.client_tables import numeric_columns, row_keys
 from datapilot.brains.offline.client_tables import table_columns as named_columns
 from datapilot.core.context import ClientTable
 from datapilot.interfaces.client_tables import read_table
+from datapilot.interfaces.table_words import english_words
 
 if TYPE_CHECKING:
     from datapilot.brains.offline.planning.base import PlannerBase
@@ -176,7 +177,9 @@ def _by_column(text: str, shape: _Shape, columns: list[str]) -> str | None:
     match = _BY.search(text)
     if match is None:
         return None
-    words = (match.group(1) or match.group(2) or "").casefold()
+    words = english_words(match.group(1) or match.group(2) or "").casefold().strip()
+    if not words:
+        return None
     candidates = [shape.key, *(c for c in shape.columns if c not in shape.numeric)]
     for column in candidates:
         spoken = column.casefold().replace("_", " ")
