@@ -30,7 +30,9 @@ _DESCRIBE = re.compile(
 _MAX = re.compile(
     r"(?i)\b(?:highest|largest|biggest|max|maximum|most|peak|top|best)\b|最高|最大|最多"
 )
-_MIN = re.compile(r"(?i)\b(?:lowest|smallest|min|minimum|least|worst|bottom)\b|最低|最小|最少")
+_MIN = re.compile(
+    r"(?i)\b(?:lowest|smallest|min|minimum|least|fewest|worst|bottom)\b|最低|最小|最少"
+)
 _CHANGE = re.compile(
     r"(?i)\b(?:growth|grow|grew|change|changed|increase|decrease|rise|fall|cagr)\b|增长|变化|增速"
 )
