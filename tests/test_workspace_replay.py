@@ -109,6 +109,11 @@ async def test_an_own_workspace_conversation(client: httpx.AsyncClient, path: Pa
         truth = dict(zip(frame[wanted["x"]], frame[wanted["column"]].map(number), strict=True))
         drawn = {row[wanted["x"]]: row[y] for row in chart["content"]}
         assert drawn == pytest.approx(truth)
+    if "text" in expect:
+        assert expect["text"] in text
+    if "artifact" in expect:
+        kinds = [a["type"] for a in of(events, "copilotMessageArtifact")]
+        assert expect["artifact"] in kinds
     if "quote" in expect:
         assert expect["quote"] in text
         (collection,) = of(events, "copilotCitationCollection")
