@@ -72,6 +72,8 @@ def expected_figure(conversation: dict[str, Any], spec: dict[str, Any]) -> str:
             value = (values.loc[spec["to"]] / values.loc[spec["from"]] - 1) * 100
         case "sum":
             value = values.sum()
+        case "mean":
+            value = values.mean()
         case other:
             raise AssertionError(f"unknown op {other}")
     text = format(value, spec["format"])
@@ -109,6 +111,9 @@ async def test_an_own_workspace_conversation(client: httpx.AsyncClient, path: Pa
         truth = dict(zip(frame[wanted["x"]], frame[wanted["column"]].map(number), strict=True))
         drawn = {row[wanted["x"]]: row[y] for row in chart["content"]}
         assert drawn == pytest.approx(truth)
+    if "warning" in expect:
+        warnings = [s["message"] for s in of(events, "copilotStatusUpdate")]
+        assert any(expect["warning"] in w for w in warnings)
     if "text" in expect:
         assert expect["text"] in text
     if "artifact" in expect:

@@ -286,7 +286,7 @@ _HOW_ZH = {
 def table_aggregate(
     ctx: InterfaceContext,
     frame: Frame,
-    columns: Annotated[list[str] | None, "Columns to aggregate; default every numeric one."],
+    columns: Annotated[list[str] | None, "Columns to aggregate; default every numeric one."] = None,
     how: Annotated[_HOW, "sum, mean, median, min, max or count."] = "sum",
     by: Annotated[str | None, "Group rows by this column (or the row key) first."] = None,
 ) -> pd.DataFrame:

@@ -218,6 +218,11 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
+# Compared with stemmed words: "consensus" is stemmed to "consensu" like any other word.
+_QUALIFIERS |= {_stem(w) for w in _QUALIFIERS}
+_PREFERRED |= {_stem(w) for w in _PREFERRED}
+
+
 def table_columns(text: str, table: ClientTable) -> list[str]:
     """Columns of a client table the question names: the whole name ("close", "eps_avg") or its
     measure words ("consensus revenue" → revenue_avg; "EPS estimate" → eps_avg), in English or

@@ -251,6 +251,16 @@ def _statistics(p: PlannerBase, data: str, title: str) -> bool:
 
 def _draw(p: PlannerBase, data: str, title: str, *, bar: bool) -> None:
     chart = _CHARTS.get(p.r.chart or "", "plot_bar" if bar else "plot_line")
+    if bar and chart in ("plot_line", "plot_area"):
+        # Lines and areas are drawn over dates; rows keyed by fiscal year or name get bars.
+        chart = "plot_bar"
+        p.r.notes.append(
+            p._say(
+                "A line chart needs dated rows; the table's rows are drawn as bars.",
+                "折线图需要按日期排列的行；表格的各行以柱状图画出。",
+            )
+        )
+        p.trace.append("a line over rows that are not dates → bars")
     options = p._form(chart)[1] if chart in ("plot_pie", "plot_line") else {}
     p._chart(chart, data, title, **options)
     p.trace.append(f"your table → {chart}, its key on the x axis")
