@@ -43,13 +43,15 @@ def _words(text: str) -> set[str]:
 
 
 def _values(params: dict[str, Any]) -> list[str]:
-    """A widget's parameter values that can be named in a question (tickers, countries)."""
+    """A widget's parameter values that can be named in a question (tickers, countries); a
+    multi-symbol value written "AAPL,MSFT" names each symbol."""
     found: list[str] = []
     for value in params.values():
         items = value if isinstance(value, list) else [value]
         for item in items:
-            if isinstance(item, str) and item.strip() and not ISO_DATE.match(item):
-                found.append(item.strip())
+            if not isinstance(item, str) or ISO_DATE.match(item):
+                continue
+            found += [part.strip() for part in item.split(",") if part.strip()]
     return found
 
 
@@ -224,14 +226,19 @@ _PREFERRED |= {_stem(w) for w in _PREFERRED}
 
 
 def table_columns(text: str, table: ClientTable) -> list[str]:
-    """Columns of a client table the question names: the whole name ("close", "eps_avg") or its
+    """Columns of a client table the question names (see `columns_named`)."""
+    return columns_named(text, [str(c) for c in table.columns])
+
+
+def columns_named(text: str, columns: Sequence[str]) -> list[str]:
+    """Of `columns`, those the question names: the whole name ("close", "eps_avg") or its
     measure words ("consensus revenue" → revenue_avg; "EPS estimate" → eps_avg), in English or
     Chinese (一致预期营收 → revenue_avg); a misspelt word ("revenu") stands for the column word
     it is closest to."""
     lowered = english_words(text).casefold()
     asked = {_stem(w) for w in re.findall(r"[a-z0-9]+", lowered)}
     known = sorted(
-        {_stem(w) for c in table.columns for w in re.findall(r"[a-z0-9]+", str(c).casefold())}
+        {_stem(w) for c in columns for w in re.findall(r"[a-z0-9]+", str(c).casefold())}
         - _QUALIFIERS
     )
     asked |= {
@@ -240,7 +247,7 @@ def table_columns(text: str, table: ClientTable) -> list[str]:
         if not w.isdigit() and (close := closest_word(w, known)) is not None
     }
     found: dict[str, float] = {}
-    for column in table.columns:
+    for column in columns:
         name = str(column).strip()
         if not name:
             continue
@@ -288,9 +295,15 @@ def row_keys(text: str, labels: Iterable[Any]) -> list[str]:
     lowered = re.sub(r"\bfy\s*'?", " ", lowered)
     found: list[tuple[int, str]] = []
     seen: set[str] = set()
+    labels = list(labels)
+    # Days named in full are those rows; then a year names no rows of a dated table.
+    days = {str(v)[:10] for v in labels if ISO_DATE.match(str(v)) and str(v)[:10] in lowered}
+    found += [(lowered.find(day), day) for day in days]
     for label in labels:
         raw = str(label)
         year = ISO_DATE.match(raw)
+        if year and days:
+            continue
         key = raw[:4] if year else key_text(raw)
         if not key or key in seen or (len(key) < 2 and not key.isdigit()):
             continue

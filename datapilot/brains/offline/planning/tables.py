@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.client_tables import numeric_columns, row_keys
+from datapilot.brains.offline.client_tables import columns_named, numeric_columns, row_keys
 from datapilot.brains.offline.client_tables import table_columns as named_columns
 from datapilot.core.context import ClientTable
 from datapilot.interfaces.client_tables import read_table
@@ -34,7 +34,8 @@ _MIN = re.compile(
     r"(?i)\b(?:lowest|smallest|min|minimum|least|fewest|worst|bottom)\b|最低|最小|最少"
 )
 _CHANGE = re.compile(
-    r"(?i)\b(?:growth|grow|grew|change|changed|increase|decrease|rise|fall|cagr)\b|增长|变化|增速"
+    r"(?i)\b(?:growth|grow|grew|change|changed|increase|decrease|rise|rose|fall|fell|cagr)\b"
+    r"|增长|变化|增速|涨|跌"
 )
 _AGGREGATES = (
     (re.compile(r"(?i)\b(?:total|sum)\b|合计|总计|总和"), "sum"),
@@ -76,7 +77,10 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
     if p.primary is None:
         p.primary = data
     shape = _shape(table)
-    columns = [c for c in named_columns(text, table) if c in shape.numeric or c in shape.columns]
+    # Columns as read (a long table's symbols once pivoted) first, else as sent.
+    columns = columns_named(text, shape.columns) or [
+        c for c in named_columns(text, table) if c in shape.numeric or c in shape.columns
+    ]
     measures = [c for c in columns if c in shape.numeric]
     keys = row_keys(_without_columns(text, columns), shape.labels)
     by = _by_column(text, shape, columns)
