@@ -308,12 +308,12 @@ def table_aggregate(
                 ctx,
                 f"{word} {name} by {group}: "
                 + ", ".join(
-                    f"{table_label(at)} {_with_unit(_agg_text(v, how), frame, name)}"
+                    f"{table_label(at)} {_agg_text(v, how, frame, name)}"
                     for at, v in result[name].items()
                 ),
                 f"按{group}的{name}{_HOW_ZH[how]}："
                 + "，".join(
-                    f"{table_label(at)}为{_with_unit(_agg_text(v, how), frame, name)}"
+                    f"{table_label(at)}为{_agg_text(v, how, frame, name)}"
                     for at, v in result[name].items()
                 )
                 + "。",
@@ -330,9 +330,9 @@ def table_aggregate(
             _say(
                 ctx,
                 f"The {word} of {name} over {rows} rows is "
-                f"{_with_unit(_agg_text(float(totals[name]), how), frame, name)}.",
+                f"{_agg_text(float(totals[name]), how, frame, name)}.",
                 f"{name}的{_HOW_ZH[how]}（共{rows}行）为"
-                f"{_with_unit(_agg_text(float(totals[name]), how), frame, name)}。",
+                f"{_agg_text(float(totals[name]), how, frame, name)}。",
             )
             for name in names
         ]
@@ -340,9 +340,13 @@ def table_aggregate(
     return _answer(result, lines, title, frame)
 
 
-def _agg_text(value: float, how: str) -> str:
-    # A sum, min or max is made of the table's own numbers; a mean or median is computed.
-    return exact(value) if how in {"sum", "min", "max", "count"} else _rounded(value)
+def _agg_text(value: float, how: str, frame: pd.DataFrame, column: str) -> str:
+    # A sum, min or max is made of the table's own numbers; a mean or median is computed;
+    # a count of rows has no unit.
+    if how == "count":
+        return exact(value)
+    text = exact(value) if how in {"sum", "min", "max"} else _rounded(value)
+    return _with_unit(text, frame, column)
 
 
 @interface("processing", "frame")

@@ -194,6 +194,14 @@ def find_tables(
         if hit or any(_names_value(text, v, ()) for v in values):
             by_param.append(table)
             claimed.update(hit)
+    for table in (t for t in tables if t not in by_param):
+        # A row of the table names the entity and a column what is asked of it ("shares of
+        # MSFT" in a holdings table): the table answers, not the bundled data.
+        cells = {v.strip().casefold() for row in table.rows for v in row if isinstance(v, str)}
+        rows = [e for e in entity_ids if e.casefold() in cells]
+        if rows and table_columns(text, table):
+            by_param.append(table)
+            claimed.update(rows)
     if by_param:
         trace = [f'the widget "{t.name}" holds what the question names' for t in by_param]
         return by_param, trace, claimed

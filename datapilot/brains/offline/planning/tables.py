@@ -38,7 +38,7 @@ _CHANGE = re.compile(
     r"|增长|变化|增速|涨|跌"
 )
 _AGGREGATES = (
-    (re.compile(r"(?i)\b(?:total|sum)\b|合计|总计|总和"), "sum"),
+    (re.compile(r"(?i)\b(?:total|sum)\b|合计|总计|总和|总额|总量|总市值|一共|加起来|汇总"), "sum"),
     (re.compile(r"(?i)\b(?:average|avg|mean)\b|平均|均值"), "mean"),
     (re.compile(r"(?i)\bmedian\b|中位数"), "median"),
     (re.compile(r"(?i)\b(?:count|how many)\b|多少个|几个"), "count"),
@@ -85,7 +85,8 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
     keys = row_keys(_without_columns(text, columns), shape.labels)
     by = _by_column(text, shape, columns)
     charted = r.plot_asked and not r.table_only
-    if _DESCRIBE.search(text) and not charted:
+    if _DESCRIBE.search(text) and not charted and not (by and _aggregate(text)):
+        # "按行业汇总" totals by group; "汇总这些数据" alone summarises the table.
         _describe(p, data, table)
         return
     if _CHANGE.search(text) and len(keys) >= 2:
@@ -103,6 +104,8 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
                 p._table(result, f"{table.name}: {extreme} {column}")
         return
     how = _aggregate(text)
+    if how == "count" and keys:
+        how = None  # "how many shares of MSFT": a cell of the row named, not a count of rows
     if how:
         args: dict[str, Any] = {"columns": measures or None, "how": how, "by": by}
         result = _call(p, "table_aggregate", data, **args)
