@@ -33,13 +33,18 @@ def english_words(text: str) -> str:
     return re.sub(pattern, lambda m: f" {columns[m.group(0)]} ", text)
 
 
-def only_table_words(run: str) -> bool:
+def only_table_words(run: str, text: str = "") -> bool:
     """A run of Chinese the catalog does not know is made only of column and question words
-    (财年, 一致预期, 按财年), so it names no entity."""
+    (财年, 一致预期, 按财年), so it names no entity. With the question's `text`, words that
+    straddle the run's ends count too (a run "分析师对每股" inside "…每股收益…")."""
     columns, words = _vocabulary()
-    rest = run
-    for word in sorted([*columns, *words], key=len, reverse=True):
-        rest = rest.replace(word, " ")
+    vocabulary = sorted([*columns, *words], key=len, reverse=True)
+    at = text.find(run) if text else -1
+    rest = text if at >= 0 else run
+    for word in vocabulary:
+        rest = rest.replace(word, " " * len(word))
+    if at >= 0:
+        rest = rest[at : at + len(run)]
     return not re.search(r"[\u3400-\u9fff]{2,}", rest)
 
 

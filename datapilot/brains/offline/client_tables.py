@@ -151,14 +151,18 @@ def extra_widget_for(
 def _secondary_score(text: str, widget: WidgetInfo, entity_ids: Sequence[str]) -> float:
     """How well the question matches a dashboard widget the user did not select: its name and
     description by rapidfuzz, a named parameter value adding to it."""
-    question = " ".join(sorted(_words(text) - _COMMON))
+    asked = _words(english_words(text))  # 新闻 → news, 股息 → dividend
+    question = " ".join(sorted(asked - _COMMON))
     about = " ".join(sorted(_words(f"{widget.name} {widget.description}") - _COMMON))
     if not question or not about:
         return 0.0
     score = fuzz.token_set_ratio(question, about)
     name_words = _words(widget.name) - _COMMON
-    if name_words and name_words <= _words(text):
+    if name_words and name_words <= asked:
         score = max(score, 90.0)
+    elif {_stem(w) for w in name_words} & {_stem(w) for w in asked}:
+        # A word of its name, in any number ("the forecasts", "dividend"), picks the widget.
+        score = max(score, 80.0)
     values = _values(widget.params)
     if values and not any(_names_value(text, v, entity_ids) for v in values):
         # The widget shows another symbol or country than the one the question names.
@@ -284,9 +288,9 @@ def _first_core(name: str) -> str:
     return _stem(words[0]) if words else name.casefold()
 
 
-def table_words_only(name: str) -> bool:
+def table_words_only(name: str, text: str = "") -> bool:
     """An unknown Chinese run made only of table words (财年, 一致预期): no entity is named."""
-    return only_table_words(name)
+    return only_table_words(name, text)
 
 
 def key_text(text: str) -> str:

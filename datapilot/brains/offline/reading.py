@@ -180,7 +180,7 @@ def read_question(
     about = " ".join(f"{w.name} {w.description} {w.widget_id}" for w in context.widgets).casefold()
     unknown = [u for u in parsed.unknown if u.casefold() not in about]
     if context.widgets or context.tables:  # 财年, 一致预期 … ask about their table
-        unknown = [u for u in unknown if not table_words_only(u)]
+        unknown = [u for u in unknown if not table_words_only(u, text)]
     nothing_else = not (parsed.entities or unknown or parsed.has("out_of_scope"))
     wanted, why = widgets_to_fetch(
         text, context.widgets, context.tables, parsed.hits, entity_ids, nothing_else and not tables
