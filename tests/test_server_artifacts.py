@@ -144,3 +144,23 @@ def test_later_turns_name_their_artifacts_apart() -> None:
     first_turn = table_artifact(output, ArtifactNamer(turn=1)).data.name
     third_turn = table_artifact(output, ArtifactNamer(turn=3)).data.name
     assert (first_turn, third_turn) == ("Closes", "Closes — turn 3")
+
+
+def test_a_table_of_paragraphs_is_a_text_artifact() -> None:
+    from datapilot.core.outputs import TableOutput
+    from datapilot.server.openbb.artifacts import ArtifactNamer, table_artifact
+
+    profile = (
+        "Apple Inc. designs, manufactures and markets smartphones, personal computers, tablets, "
+        "wearables and accessories, and sells a variety of related services."
+    )
+    output = TableOutput(
+        title="Company profile", columns=["name", "description"], rows=[["Apple Inc.", profile]]
+    )
+    artifact = table_artifact(output, ArtifactNamer()).data
+    assert artifact.type == "text" and artifact.content == f"Apple Inc.: {profile}"
+    # A link or a number keeps the grid (html or table).
+    linked = output.model_copy(update={"rows": [["Apple Inc.", "https://www.apple.com"]]})
+    assert table_artifact(linked, ArtifactNamer()).data.type == "html"
+    numbers = output.model_copy(update={"columns": ["name", "price"], "rows": [["AAPL", 210.6]]})
+    assert table_artifact(numbers, ArtifactNamer()).data.type == "table"

@@ -19,7 +19,9 @@ from datapilot.server.app import create_app
 from datapilot.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
-FIXTURE_FILES = sorted(FIXTURES.glob("*/*.json"))
+# OpenBB's shared payloads only: own/ holds whole conversations (a request, the widgets' data,
+# what a right answer does), replayed by test_workspace_replay.py.
+FIXTURE_FILES = sorted([*FIXTURES.glob("current/*.json"), *FIXTURES.glob("v1/*.json")])
 
 PRICE_WIDGET = {
     "uuid": "f7d23e89-1a2b-4c3d-9e8f-567890abcdef",

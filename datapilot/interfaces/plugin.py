@@ -17,6 +17,7 @@ LIBRARY = (
     "indicators",
     "reference",
     "client_tables",
+    "table_answers",
     "prediction",
     "processing",
     "performance",

@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 from datapilot.brains.offline.phrases import Hit
 from datapilot.core.context import ClientTable, WidgetInfo
 from datapilot.data.client_data import is_missing, parse_number
+from datapilot.interfaces.table_words import closest_word, english_words, only_table_words
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # Words that point at what the user has on screen, beside the vocabulary's client-table cues.
@@ -42,13 +43,15 @@ def _words(text: str) -> set[str]:
 
 
 def _values(params: dict[str, Any]) -> list[str]:
-    """A widget's parameter values that can be named in a question (tickers, countries)."""
+    """A widget's parameter values that can be named in a question (tickers, countries); a
+    multi-symbol value written "AAPL,MSFT" names each symbol."""
     found: list[str] = []
     for value in params.values():
         items = value if isinstance(value, list) else [value]
         for item in items:
-            if isinstance(item, str) and item.strip() and not ISO_DATE.match(item):
-                found.append(item.strip())
+            if not isinstance(item, str) or ISO_DATE.match(item):
+                continue
+            found += [part.strip() for part in item.split(",") if part.strip()]
     return found
 
 
@@ -148,14 +151,18 @@ def extra_widget_for(
 def _secondary_score(text: str, widget: WidgetInfo, entity_ids: Sequence[str]) -> float:
     """How well the question matches a dashboard widget the user did not select: its name and
     description by rapidfuzz, a named parameter value adding to it."""
-    question = " ".join(sorted(_words(text) - _COMMON))
+    asked = _words(english_words(text))  # 新闻 → news, 股息 → dividend
+    question = " ".join(sorted(asked - _COMMON))
     about = " ".join(sorted(_words(f"{widget.name} {widget.description}") - _COMMON))
     if not question or not about:
         return 0.0
     score = fuzz.token_set_ratio(question, about)
     name_words = _words(widget.name) - _COMMON
-    if name_words and name_words <= _words(text):
+    if name_words and name_words <= asked:
         score = max(score, 90.0)
+    elif {_stem(w) for w in name_words} & {_stem(w) for w in asked}:
+        # A word of its name, in any number ("the forecasts", "dividend"), picks the widget.
+        score = max(score, 80.0)
     values = _values(widget.params)
     if values and not any(_names_value(text, v, entity_ids) for v in values):
         # The widget shows another symbol or country than the one the question names.
@@ -191,6 +198,14 @@ def find_tables(
         if hit or any(_names_value(text, v, ()) for v in values):
             by_param.append(table)
             claimed.update(hit)
+    for table in (t for t in tables if t not in by_param):
+        # A row of the table names the entity and a column what is asked of it ("shares of
+        # MSFT" in a holdings table): the table answers, not the bundled data.
+        cells = {v.strip().casefold() for row in table.rows for v in row if isinstance(v, str)}
+        rows = [e for e in entity_ids if e.casefold() in cells]
+        if rows and table_columns(text, table):
+            by_param.append(table)
+            claimed.update(rows)
     if by_param:
         trace = [f'the widget "{t.name}" holds what the question names' for t in by_param]
         return by_param, trace, claimed
@@ -217,13 +232,34 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
+# Compared with stemmed words: "consensus" is stemmed to "consensu" like any other word.
+_QUALIFIERS |= {_stem(w) for w in _QUALIFIERS}
+_PREFERRED |= {_stem(w) for w in _PREFERRED}
+
+
 def table_columns(text: str, table: ClientTable) -> list[str]:
-    """Columns of a client table the question names: the whole name ("close", "eps_avg") or its
-    measure words ("consensus revenue" → revenue_avg; "EPS estimate" → eps_avg)."""
-    lowered = text.casefold()
+    """Columns of a client table the question names (see `columns_named`)."""
+    return columns_named(text, [str(c) for c in table.columns])
+
+
+def columns_named(text: str, columns: Sequence[str]) -> list[str]:
+    """Of `columns`, those the question names: the whole name ("close", "eps_avg") or its
+    measure words ("consensus revenue" → revenue_avg; "EPS estimate" → eps_avg), in English or
+    Chinese (一致预期营收 → revenue_avg); a misspelt word ("revenu") stands for the column word
+    it is closest to."""
+    lowered = english_words(text).casefold()
     asked = {_stem(w) for w in re.findall(r"[a-z0-9]+", lowered)}
+    known = sorted(
+        {_stem(w) for c in columns for w in re.findall(r"[a-z0-9]+", str(c).casefold())}
+        - _QUALIFIERS
+    )
+    asked |= {
+        close
+        for w in asked - set(known)
+        if not w.isdigit() and (close := closest_word(w, known)) is not None
+    }
     found: dict[str, float] = {}
-    for column in table.columns:
+    for column in columns:
         name = str(column).strip()
         if not name:
             continue
@@ -252,6 +288,11 @@ def _first_core(name: str) -> str:
     return _stem(words[0]) if words else name.casefold()
 
 
+def table_words_only(name: str, text: str = "") -> bool:
+    """An unknown Chinese run made only of table words (财年, 一致预期): no entity is named."""
+    return only_table_words(name, text)
+
+
 def key_text(text: str) -> str:
     """A row key compared loosely: case, `FY`, punctuation and spaces do not matter."""
     folded = re.sub(r"\bfy\s*'?", "", str(text).casefold().strip())
@@ -266,9 +307,15 @@ def row_keys(text: str, labels: Iterable[Any]) -> list[str]:
     lowered = re.sub(r"\bfy\s*'?", " ", lowered)
     found: list[tuple[int, str]] = []
     seen: set[str] = set()
+    labels = list(labels)
+    # Days named in full are those rows; then a year names no rows of a dated table.
+    days = {str(v)[:10] for v in labels if ISO_DATE.match(str(v)) and str(v)[:10] in lowered}
+    found += [(lowered.find(day), day) for day in days]
     for label in labels:
         raw = str(label)
         year = ISO_DATE.match(raw)
+        if year and days:
+            continue
         key = raw[:4] if year else key_text(raw)
         if not key or key in seen or (len(key) < 2 and not key.isdigit()):
             continue

@@ -20,6 +20,7 @@ from datapilot.brains.offline.client_tables import (
     extra_widget_for,
     find_tables,
     table_columns,
+    table_words_only,
     widgets_to_fetch,
 )
 from datapilot.brains.offline.extreme_days import read_day_ask
@@ -184,6 +185,8 @@ def read_question(
     # Words the catalog does not know but a widget's name or description has are about it.
     about = " ".join(f"{w.name} {w.description} {w.widget_id}" for w in context.widgets).casefold()
     unknown = [u for u in parsed.unknown if u.casefold() not in about]
+    if context.widgets or context.tables:  # 财年, 一致预期 … ask about their table
+        unknown = [u for u in unknown if not table_words_only(u, text)]
     nothing_else = not (parsed.entities or unknown or parsed.has("out_of_scope"))
     wanted, why = widgets_to_fetch(
         text, context.widgets, context.tables, parsed.hits, entity_ids, nothing_else and not tables

@@ -40,9 +40,16 @@ _LONG_TEXT = 80  # characters: a cell longer than this reads better wrapped than
 
 def table_artifact(output: TableOutput, name: ArtifactNamer) -> MessageArtifactSSE:
     """A table output as a table artifact; units go in the description. A table of links or
-    long text (news, filings) becomes an html artifact, so links are clickable and text wraps."""
+    long text (news, filings) becomes an html artifact, so links are clickable and text wraps;
+    a table that is only paragraphs of text (no links, no numbers) becomes a text artifact."""
     units = ", ".join(f"{column}: {unit}" for column, unit in output.units.items())
     description = f"Units: {units}" if units else output.title
+    if _is_prose(output):
+        # Paragraphs (a company profile, notes) read as text, not as a grid of one column.
+        artifact = ClientArtifact(
+            type="text", name=name(output.title), description=description, content=_prose(output)
+        )
+        return MessageArtifactSSE(data=artifact)
     if _is_rich(output):
         artifact = ClientArtifact(
             type="html",
@@ -67,6 +74,30 @@ def _is_rich(output: TableOutput) -> bool:
 
 
 _URL = re.compile(r"^https?://\S+$")
+_PROSE_COLUMNS = 2  # a label and its text at most; wider tables stay grids
+
+
+def _is_prose(output: TableOutput) -> bool:
+    """Only text, no links, at most a label and a text column, and some of it long."""
+    cells = [cell for row in output.rows for cell in row if cell is not None]
+    return (
+        0 < len(output.columns) <= _PROSE_COLUMNS
+        and bool(cells)
+        and all(isinstance(cell, str) and not _URL.match(cell) for cell in cells)
+        and any(len(cell) > _LONG_TEXT for cell in cells)
+    )
+
+
+def _prose(output: TableOutput) -> str:
+    """One paragraph per row: its label, then its text."""
+    paragraphs = []
+    for row in output.rows:
+        parts = [str(cell) for cell in row if cell]
+        if len(parts) == 2 and len(parts[0]) <= _LONG_TEXT:
+            paragraphs.append(f"{parts[0]}: {parts[1]}")
+        else:
+            paragraphs.append(" ".join(parts))
+    return "\n\n".join(paragraphs)
 
 
 def _html_table(output: TableOutput) -> str:

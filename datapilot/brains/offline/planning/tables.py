@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.client_tables import numeric_columns, row_keys
+from datapilot.brains.offline.client_tables import columns_named, numeric_columns, row_keys
 from datapilot.brains.offline.client_tables import table_columns as named_columns
 from datapilot.core.context import ClientTable
 from datapilot.interfaces.client_tables import read_table
+from datapilot.interfaces.table_words import english_words
 
 if TYPE_CHECKING:
     from datapilot.brains.offline.planning.base import PlannerBase
@@ -29,12 +30,15 @@ _DESCRIBE = re.compile(
 _MAX = re.compile(
     r"(?i)\b(?:highest|largest|biggest|max|maximum|most|peak|top|best)\b|最高|最大|最多"
 )
-_MIN = re.compile(r"(?i)\b(?:lowest|smallest|min|minimum|least|worst|bottom)\b|最低|最小|最少")
+_MIN = re.compile(
+    r"(?i)\b(?:lowest|smallest|min|minimum|least|fewest|worst|bottom)\b|最低|最小|最少"
+)
 _CHANGE = re.compile(
-    r"(?i)\b(?:growth|grow|grew|change|changed|increase|decrease|rise|fall|cagr)\b|增长|变化|增速"
+    r"(?i)\b(?:growth|grow|grew|change|changed|increase|decrease|rise|rose|fall|fell|cagr)\b"
+    r"|增长|变化|增速|涨|跌"
 )
 _AGGREGATES = (
-    (re.compile(r"(?i)\b(?:total|sum)\b|合计|总计|总和"), "sum"),
+    (re.compile(r"(?i)\b(?:total|sum)\b|合计|总计|总和|总额|总量|总市值|一共|加起来|汇总"), "sum"),
     (re.compile(r"(?i)\b(?:average|avg|mean)\b|平均|均值"), "mean"),
     (re.compile(r"(?i)\bmedian\b|中位数"), "median"),
     (re.compile(r"(?i)\b(?:count|how many)\b|多少个|几个"), "count"),
@@ -73,12 +77,16 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
     if p.primary is None:
         p.primary = data
     shape = _shape(table)
-    columns = [c for c in named_columns(text, table) if c in shape.numeric or c in shape.columns]
+    # Columns as read (a long table's symbols once pivoted) first, else as sent.
+    columns = columns_named(text, shape.columns) or [
+        c for c in named_columns(text, table) if c in shape.numeric or c in shape.columns
+    ]
     measures = [c for c in columns if c in shape.numeric]
     keys = row_keys(_without_columns(text, columns), shape.labels)
     by = _by_column(text, shape, columns)
     charted = r.plot_asked and not r.table_only
-    if _DESCRIBE.search(text) and not charted:
+    if _DESCRIBE.search(text) and not charted and not (by and _aggregate(text)):
+        # "按行业汇总" totals by group; "汇总这些数据" alone summarises the table.
         _describe(p, data, table)
         return
     if _CHANGE.search(text) and len(keys) >= 2:
@@ -96,6 +104,8 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
                 p._table(result, f"{table.name}: {extreme} {column}")
         return
     how = _aggregate(text)
+    if how == "count" and keys:
+        how = None  # "how many shares of MSFT": a cell of the row named, not a count of rows
     if how:
         args: dict[str, Any] = {"columns": measures or None, "how": how, "by": by}
         result = _call(p, "table_aggregate", data, **args)
@@ -176,7 +186,9 @@ def _by_column(text: str, shape: _Shape, columns: list[str]) -> str | None:
     match = _BY.search(text)
     if match is None:
         return None
-    words = (match.group(1) or match.group(2) or "").casefold()
+    words = english_words(match.group(1) or match.group(2) or "").casefold().strip()
+    if not words:
+        return None
     candidates = [shape.key, *(c for c in shape.columns if c not in shape.numeric)]
     for column in candidates:
         spoken = column.casefold().replace("_", " ")
@@ -246,6 +258,16 @@ def _statistics(p: PlannerBase, data: str, title: str) -> bool:
 
 def _draw(p: PlannerBase, data: str, title: str, *, bar: bool) -> None:
     chart = _CHARTS.get(p.r.chart or "", "plot_bar" if bar else "plot_line")
+    if bar and chart in ("plot_line", "plot_area"):
+        # Lines and areas are drawn over dates; rows keyed by fiscal year or name get bars.
+        chart = "plot_bar"
+        p.r.notes.append(
+            p._say(
+                "A line chart needs dated rows; the table's rows are drawn as bars.",
+                "折线图需要按日期排列的行；表格的各行以柱状图画出。",
+            )
+        )
+        p.trace.append("a line over rows that are not dates → bars")
     options = p._form(chart)[1] if chart in ("plot_pie", "plot_line") else {}
     p._chart(chart, data, title, **options)
     p.trace.append(f"your table → {chart}, its key on the x axis")

@@ -1,0 +1,56 @@
+"""The words of a table's columns in Chinese: a vocabulary (`table_words.toml`) maps common
+finance words (营收, 每股收益, 收盘价 …) to the words English column names are made of, so a
+Chinese question finds `revenue_avg` or `close`; rapidfuzz matches what the vocabulary lacks."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+_FILE = Path(__file__).with_name("table_words.toml")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_FUZZY = 85  # rapidfuzz ratio (0–100) for a misspelt word to stand for a column's word
+
+
+@cache
+def _vocabulary() -> tuple[dict[str, str], tuple[str, ...]]:
+    content = tomllib.loads(_FILE.read_text(encoding="utf-8"))
+    columns = {str(k): str(v) for k, v in content["columns"].items()}
+    return columns, tuple(str(w) for w in content["question"]["words"])
+
+
+def english_words(text: str) -> str:
+    """`text` with its Chinese column words put in English words ("2024财年营收" → "2024
+    fiscal year revenue"), longest phrase first; other text kept."""
+    if not _CJK.search(text):
+        return text
+    columns, _ = _vocabulary()
+    pattern = "|".join(re.escape(k) for k in sorted(columns, key=len, reverse=True))
+    return re.sub(pattern, lambda m: f" {columns[m.group(0)]} ", text)
+
+
+def only_table_words(run: str, text: str = "") -> bool:
+    """A run of Chinese the catalog does not know is made only of column and question words
+    (财年, 一致预期, 按财年), so it names no entity. With the question's `text`, words that
+    straddle the run's ends count too (a run "分析师对每股" inside "…每股收益…")."""
+    columns, words = _vocabulary()
+    vocabulary = sorted([*columns, *words], key=len, reverse=True)
+    at = text.find(run) if text else -1
+    rest = text if at >= 0 else run
+    for word in vocabulary:
+        rest = rest.replace(word, " " * len(word))
+    if at >= 0:
+        rest = rest[at : at + len(run)]
+    return not re.search(r"[\u3400-\u9fff]{2,}", rest)
+
+
+def closest_word(word: str, choices: list[str]) -> str | None:
+    """The column word a misspelt or inflected question word stands for ("revenu" → revenue)."""
+    if len(word) < 4 or not choices:
+        return None
+    found = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=_FUZZY)
+    return str(found[0]) if found else None
