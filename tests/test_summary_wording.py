@@ -99,3 +99,27 @@ async def test_a_single_value_is_said_as_shown(data) -> None:  # type: ignore[no
     assert "with plot_line" not in answer.summary
     assert "as a table" in answer.summary
     assert "the high was" not in answer.summary  # one value has no range
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("What was Apple's close on the last day of 2021", "2021-12-31"),
+        ("苹果2021年最后一天的收盘价", "2021-12-31"),
+        ("Apple close on the first trading day of March 2021", "2021-03-01"),
+    ],
+)
+def test_a_day_of_a_period_is_that_one_day(question: str, day: str) -> None:
+    from datapilot.brains.offline.windows import read_time
+
+    reading = read_time(question, TODAY)
+    assert (reading.start, reading.end) == (date.fromisoformat(day), date.fromisoformat(day))
+
+
+async def test_the_last_day_of_a_year_answers_that_days_close(data) -> None:  # type: ignore[no-untyped-def]
+    answer = await _ask("What was Apple's close on the last day of 2021")
+    close = _prices()["AAPL"].loc["2021-12-31"]
+    assert answer.summary.startswith(
+        f"Apple Inc.'s close (adjusted) was {close:.2f} USD on 2021-12-31"
+    )
+    assert "2021-01" not in answer.summary  # not the whole year
