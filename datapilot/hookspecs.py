@@ -45,7 +45,8 @@ ProviderFactory = Callable[["Settings"], "LiveProvider"]
 BrainFactory = Callable[["RequestContext"], "Brain"]
 """Builds a brain for one request from that request's context."""
 ToolFactory = Callable[["RequestContext"], Any]
-"""Builds a tool for one request (tool sources, for the assistants platform to bind)."""
+"""Builds one request's tools of a source: a `datapilot.tools.Tool` or a list of them (name,
+description, JSON-schema parameters, async `call`), for the assistants platform to bind."""
 
 
 @hookspec

@@ -137,6 +137,13 @@ class Settings(BaseSettings):
         "again (seconds); a key revoked from another process stops working within this time.",
     )
 
+    guest_chat_hours: float = Field(
+        default=24.0, gt=0, description="How long a guest's chat with a public assistant lasts."
+    )
+    guest_messages_per_minute: int = Field(
+        default=10, ge=1, description="How many messages one guest may send per minute."
+    )
+
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None

@@ -15,12 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+from live_server import LOOPBACK, live_server
 from pydantic import SecretStr
 
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Keys
-from tests.live_server import LOOPBACK, live_server
 
 # The tests run in the loop of their (async) client fixture, whose sockets belong to it.
 pytestmark = [*LOOPBACK, pytest.mark.asyncio(loop_scope="session")]

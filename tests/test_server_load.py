@@ -12,13 +12,13 @@ from datetime import date
 
 import httpx
 import pytest
+from live_server import LOOPBACK, live_server
 
 from datapilot.core.answer import Answer
 from datapilot.core.events import Done, Event, StatusEvent
 from datapilot.server import runner
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
-from tests.live_server import LOOPBACK, live_server
 
 pytestmark = LOOPBACK
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from datapilot.llm.client import ChatReply, LLMClient, OutputMode, looks_like_refusal
+from datapilot.llm.client import (
+    ChatReply,
+    LLMClient,
+    OutputMode,
+    ToolCallRequest,
+    ToolReply,
+    looks_like_refusal,
+)
 from datapilot.llm.config import LLMConfig, resolve_config
 from datapilot.llm.errors import LLMError, LLMRefused, LLMTimeout, LLMTruncated, LLMUnavailable
 from datapilot.llm.jsontext import NoJSONError, extract_json_object
@@ -21,6 +28,8 @@ __all__ = [
     "LLMUnavailable",
     "NoJSONError",
     "OutputMode",
+    "ToolCallRequest",
+    "ToolReply",
     "UsageMeter",
     "count_chat",
     "count_tokens",

@@ -54,6 +54,24 @@ class ChatReply(BaseModel):
     mode: OutputMode = "text"
 
 
+class ToolCallRequest(BaseModel):
+    """A function call the model asked for (arguments as the JSON text it wrote)."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+
+class ToolReply(BaseModel):
+    """A function-calling reply: text, tool calls, and the tokens of this one call."""
+
+    text: str = ""
+    tool_calls: list[ToolCallRequest] = []
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
 def looks_like_refusal(text: str) -> bool:
     """True for replies such as "I'm sorry, I can't help with that"."""
     return bool(_REFUSAL.match(text))
@@ -167,6 +185,77 @@ class LLMClient:
         if choice.finish_reason == "content_filter":
             raise LLMRefused("the endpoint's content filter stopped the reply")
         return ChatReply(text=text, finish_reason=choice.finish_reason, mode=mode)
+
+    async def complete_tools(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[dict[str, Any]],
+        purpose: str = "assistant",
+        max_tokens: int = 1500,
+        temperature: float | None = None,
+    ) -> ToolReply:
+        """One non-streamed call with OpenAI function calling: the reply's text and tool calls.
+
+        Raises `LLMUnavailable`/`LLMTimeout` when the endpoint failed, `LLMRefused` for a
+        refusal or a reply with neither text nor tool calls.
+        """
+        for _ in range(_MAX_ADAPTATIONS):
+            started = time.perf_counter()
+            usage = CallUsage(purpose=purpose, ok=False)
+            extra: dict[str, Any] = {"tools": tools} if tools else {}
+            try:
+                async with asyncio.timeout(self._deadline_s()):
+                    response = await self._sdk.chat.completions.create(
+                        model=self.config.model,
+                        messages=messages,  # type: ignore[arg-type]
+                        **self._sampling(max_tokens, temperature=temperature or 0.2),
+                        **extra,
+                    )
+            except openai.BadRequestError as error:
+                if not self._adapt(error, structured=False):
+                    raise self._translate(error) from error
+                continue
+            except (openai.APIError, TimeoutError) as error:
+                raise self._translate(error) from error
+            finally:
+                usage.latency_ms = (time.perf_counter() - started) * 1000
+                self.meter.record(usage)
+            if not response.choices:
+                raise LLMRefused("the model returned no choices")
+            choice = response.choices[0]
+            text = choice.message.content or ""
+            calls = [
+                ToolCallRequest(
+                    id=call.id,
+                    name=call.function.name,
+                    arguments=call.function.arguments or "{}",
+                )
+                for call in choice.message.tool_calls or []
+                if call.type == "function"
+            ]
+            if response.usage is not None:
+                usage.prompt_tokens = response.usage.prompt_tokens or 0
+                usage.completion_tokens = response.usage.completion_tokens or 0
+            else:
+                usage.prompt_tokens = count_chat(messages)
+                usage.completion_tokens = count_tokens(text) + sum(
+                    count_tokens(call.name + call.arguments) for call in calls
+                )
+            usage.ok = True
+            refusal = getattr(choice.message, "refusal", None)
+            if refusal:
+                raise LLMRefused(f"the model declined: {_clip(refusal)}")
+            if not text.strip() and not calls:
+                raise LLMRefused("the model answered with nothing")
+            return ToolReply(
+                text=text,
+                tool_calls=calls,
+                finish_reason=choice.finish_reason,
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+            )
+        raise self._rejected_everything()
 
     async def stream_text(
         self, messages: list[Message], *, purpose: str = "summary", max_tokens: int = 600

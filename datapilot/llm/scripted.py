@@ -44,6 +44,11 @@ class Reply(BaseModel):
         default=None, description="Streams: stop sending (but keep the connection) after this."
     )
     omit_usage: bool = False
+    tool_calls: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Function calls to return: `{id, name, arguments}` (arguments as JSON text); "
+        "the finish reason becomes `tool_calls`.",
+    )
     reject_params: list[str] = Field(
         default_factory=list,
         description="Answer 400 when the request sets one of these (as reasoning models do "
@@ -58,6 +63,7 @@ class ChatRequest(BaseModel):
     messages: list[dict[str, Any]] = Field(default_factory=list)
     stream: bool = False
     response_format: dict[str, Any] | None = None
+    tools: list[dict[str, Any]] | None = None
     max_tokens: int | None = None
     authorization: str | None = Field(
         default=None, description="The `Authorization` header the request came with."
@@ -225,14 +231,26 @@ def _completion(reply: Reply, request: ChatRequest) -> dict[str, Any]:
                     "role": "assistant",
                     "content": reply.content,
                     "refusal": reply.refusal,
+                    **({"tool_calls": _tool_calls(reply)} if reply.tool_calls else {}),
                 },
-                "finish_reason": reply.finish_reason,
+                "finish_reason": "tool_calls" if reply.tool_calls else reply.finish_reason,
             }
         ],
     }
     if not reply.omit_usage:
         body["usage"] = _usage(reply, request)
     return body
+
+
+def _tool_calls(reply: Reply) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": call.get("id", f"call_{number}"),
+            "type": "function",
+            "function": {"name": call["name"], "arguments": call.get("arguments", "{}")},
+        }
+        for number, call in enumerate(reply.tool_calls)
+    ]
 
 
 def _pieces(text: str) -> list[str]:

@@ -30,7 +30,9 @@ from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
 
 PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json"})
-PUBLIC_PREFIXES = ("/assets/",)
+# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`).
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/")
+PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 
 Scope_ = MutableMapping[str, Any]
@@ -108,14 +110,16 @@ class KeyGate:
 
     def _authenticate(self, key: str) -> Principal | None:
         with self.store.session() as session:
-            keys = Keys(session)
-            principal = keys.authenticate(key)
-            stale = principal is not None and (
-                principal.last_used_at is None
-                or principal.last_used_at < utcnow() - LAST_USED_RESOLUTION
-            )
-            if principal is not None and stale:
-                keys.mark_used(principal.key_id)
+            principal = Keys(session).authenticate(key)
+        stale = principal is not None and (
+            principal.last_used_at is None
+            or principal.last_used_at < utcnow() - LAST_USED_RESOLUTION
+        )
+        if principal is not None and stale:
+            # Its own write-only transaction: a read followed by a write in one would fail
+            # under concurrent writers on SQLite.
+            with self.store.session() as session:
+                Keys(session).mark_used(principal.key_id)
         return principal
 
 
@@ -195,7 +199,11 @@ async def scope_missing_handler(request: Request, error: Exception) -> JSONRespo
 
 
 def _public(path: str) -> bool:
-    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+    if path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES):
+        return True
+    # Each assistant's agent descriptor (`/assistants/{id}/agents.json`), like the built-in one.
+    parts = path.split("/")
+    return len(parts) == 4 and parts[1] == "assistants" and parts[3] in PUBLIC_PATHS_PER_AGENT
 
 
 def _key_from(scope: Scope_) -> str | None:

@@ -66,9 +66,14 @@ class Store:
         return self.engine.url
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """A session in one transaction: committed when the block ends, rolled back on error."""
-        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+    def session(self, *, write: bool = False) -> Iterator[Session]:
+        """A session in one transaction: committed when the block ends, rolled back on error.
+
+        `write=True` for a transaction that reads before it writes: on SQLite it then holds the
+        write lock from its start, so concurrent writers queue instead of failing.
+        """
+        engine = self.engine.execution_options(sqlite_immediate=True) if write else self.engine
+        with Session(engine, expire_on_commit=False) as session, session.begin():
             yield session
 
     def upgrade(self) -> str:

@@ -93,4 +93,8 @@ def _sqlite_connect(connection: sqlite3.Connection, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    connection.exec_driver_sql("BEGIN")
+    # A transaction that reads and then writes must take the write lock up front: upgrading a
+    # read snapshot fails at once with "database is locked" when another writer got in between
+    # (SQLite skips the busy timeout there), while BEGIN IMMEDIATE waits its turn.
+    immediate = connection.get_execution_options().get("sqlite_immediate", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

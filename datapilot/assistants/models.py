@@ -1,0 +1,178 @@
+"""The platform's typed boundary: what clients send and what they get back."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from datapilot.core.messages import Role
+
+# Roles a client may write; the runtime itself writes tool_call, tool, file and knowledge.
+ClientRole = Literal["human", "human_later", "human_hidden", "system", "system_hidden", "assistant"]
+DEFAULT_TOOLS: tuple[str, ...] = ("ask_data",)
+
+
+class Tenant(BaseModel):
+    """Whose rows a request may touch: a user's, or a guest's of a public assistant."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str | None = None
+    guest_id: str | None = None
+    key_id: str | None = Field(default=None, description="The API key used, for the usage ledger.")
+
+    def model_post_init(self, __context: Any) -> None:
+        if (self.user_id is None) == (self.guest_id is None):
+            raise ValueError("a tenant is exactly one of a user or a guest")
+
+
+class AssistantIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    description: str = ""
+    prompt: str = Field(default="", description="The assistant's system prompt.")
+    model: str | None = Field(default=None, description="Default: the server's model.")
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    public: bool = False
+    disable_default_prompt: bool = False
+    disable_memory: bool = False
+    enable_memory_for_api: bool = False
+    tools: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_TOOLS),
+        description="Tool names it may call (see GET /api/v1/tools); default: the data workflow.",
+    )
+
+
+class AssistantPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    description: str | None = None
+    prompt: str | None = None
+    model: str | None = None
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    public: bool | None = None
+    disable_default_prompt: bool | None = None
+    disable_memory: bool | None = None
+    enable_memory_for_api: bool | None = None
+    tools: list[str] | None = None
+
+
+class AssistantInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    description: str
+    prompt: str
+    model: str | None
+    temperature: float | None
+    public: bool
+    disable_default_prompt: bool
+    disable_memory: bool
+    enable_memory_for_api: bool
+    tools: list[str] = Field(default_factory=list)
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class ToolInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    source: str
+    description: str
+
+
+class ChatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(default="", max_length=200)
+    assistant_id: str | None = Field(default=None, description="The assistant that answers.")
+    prompt: str | None = Field(default=None, description="A system prompt for this chat only.")
+
+
+class ChatPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, max_length=200)
+    assistant_id: str | None = None
+    prompt: str | None = None
+
+
+class ChatInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    assistant_id: str | None
+    prompt: str | None
+    expires_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class ToolCallRecord(BaseModel):
+    """A model's request to run a tool, as stored on a `tool_call` message."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+
+class MessageInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    chat_id: str
+    role: Role
+    content: str
+    assistant_id: str | None
+    tool_call: ToolCallRecord | None = None
+    tool_call_id: str | None = None
+    file_id: str | None = None
+    hidden: bool
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    created_at: datetime
+
+
+class ScenePromptIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    label: str = Field(min_length=1, max_length=200)
+    prompt: str = Field(min_length=1)
+    assistant_id: str | None = None
+
+
+class ScenePromptInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    label: str
+    prompt: str
+    assistant_id: str | None
+    created_at: datetime
+
+
+class UsageTotals(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    calls: int = 0
+
+
+class UsageReport(BaseModel):
+    """The caller's tokens: in all, per assistant and per API key."""
+
+    total: UsageTotals
+    by_assistant: dict[str, UsageTotals] = Field(default_factory=dict)
+    by_key: dict[str, UsageTotals] = Field(default_factory=dict)

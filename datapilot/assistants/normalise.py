@@ -1,0 +1,201 @@
+"""A chat's stored history as the OpenAI chat messages a model is called with.
+
+Each rule is a small step, tested on its own:
+- system prompts merged in order: the platform default (unless the assistant disables it), the
+  assistant's prompt, the chat's override, the history's leading system messages; a
+  `system_override` message replaces the merged prompt for this one call;
+- knowledge passages merged into the system prompt;
+- human messages stamped "[Sent at …]";
+- a reply by another assistant carries a note naming it (the chat is shared);
+- runs of blank lines collapsed to one;
+- tool calls grouped into one assistant message; a call without its result gets a "tool call
+  failed" result (never sent dangling), and a result with the wrong id closes the open call
+  as failed;
+- an attached image becomes an image part of the next human message;
+- a history without any human message is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from datapilot.assistants.models import MessageInfo, ToolCallRecord
+from datapilot.core.messages import Role
+
+DEFAULT_PROMPT = (
+    "You are Datapilot, a data copilot for finance. Answer with figures from the tools' "
+    "results, give their dates and units, and say when data is missing rather than guessing."
+)
+TOOL_FAILED = "tool call failed: no result was recorded for this call"
+_BLANK_RUNS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+\n")
+_HUMAN_ROLES = ("human", "human_later", "human_hidden")
+
+OpenAIMessage = dict[str, Any]
+
+
+class NormalisationError(ValueError):
+    """The history cannot be sent to a model; the message says why."""
+
+
+class HistoryMessage(BaseModel):
+    """A chat message as normalisation reads it."""
+
+    role: Role
+    content: str = ""
+    assistant_id: str | None = None
+    tool_call: ToolCallRecord | None = None
+    tool_call_id: str | None = None
+    created_at: datetime | None = None
+    image_url: str | None = Field(default=None, description="A file message's image (data URL).")
+    file_name: str | None = None
+
+    @classmethod
+    def of(cls, message: MessageInfo) -> HistoryMessage:
+        return cls.model_validate(message.model_dump())
+
+
+class Prompts(BaseModel):
+    """The system prompts that apply to one call, before the history's own."""
+
+    default: str = DEFAULT_PROMPT
+    disable_default: bool = False
+    assistant: str = ""
+    chat: str | None = None
+
+
+def collapse_blank_lines(text: str) -> str:
+    """Runs of blank lines as one blank line."""
+    return _BLANK_RUNS.sub("\n\n", text)
+
+
+def stamp(text: str, when: datetime | None) -> str:
+    """`text` with the time it was sent, so a model can tell old turns from new ones."""
+    if when is None:
+        return text
+    when = when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
+    return f"[Sent at {when:%Y-%m-%d %H:%M} UTC]\n{text}"
+
+
+def system_prompt(prompts: Prompts, history: Sequence[HistoryMessage]) -> str:
+    """The merged system prompt: default → assistant → chat → leading system messages →
+    knowledge; a `system_override` anywhere replaces all of it."""
+    overrides = [m.content for m in history if m.role == "system_override" and m.content.strip()]
+    if overrides:
+        parts = [overrides[-1]]
+    else:
+        parts = [] if prompts.disable_default else [prompts.default]
+        parts += [prompts.assistant, prompts.chat or ""]
+        for message in history:
+            if message.role not in ("system", "system_hidden"):
+                break
+            parts.append(message.content)
+    knowledge = [m.content.strip() for m in history if m.role == "knowledge" and m.content.strip()]
+    if knowledge:
+        passages = "\n\n".join(f"[{n}] {text}" for n, text in enumerate(knowledge, start=1))
+        parts.append(f"Passages retrieved for this conversation:\n\n{passages}")
+    return collapse_blank_lines("\n\n".join(part.strip() for part in parts if part.strip()))
+
+
+def normalise(
+    history: Sequence[HistoryMessage],
+    *,
+    prompts: Prompts | None = None,
+    assistant_id: str | None = None,
+    names: Mapping[str, str] | None = None,
+    stamps: bool = True,
+) -> list[OpenAIMessage]:
+    """The history as OpenAI chat messages for `assistant_id` to answer."""
+    if not any(message.role in _HUMAN_ROLES for message in history):
+        raise NormalisationError(
+            "the chat has no message from the user to answer; send a human message first"
+        )
+    names = names or {}
+    out: list[OpenAIMessage] = []
+    system = system_prompt(prompts or Prompts(), history)
+    if system:
+        out.append({"role": "system", "content": system})
+    leading = True
+    open_calls: list[str] = []
+    images: list[str] = []
+    notes: list[str] = []
+
+    def close_open() -> None:
+        out.extend({"role": "tool", "tool_call_id": i, "content": TOOL_FAILED} for i in open_calls)
+        open_calls.clear()
+
+    for message in history:
+        role = message.role
+        if leading and role in ("system", "system_hidden"):
+            continue  # merged into the system prompt above
+        leading = False
+        if role in ("system_override", "knowledge"):
+            continue
+        if role == "tool":
+            if message.tool_call_id in open_calls:
+                open_calls.remove(message.tool_call_id)
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": message.tool_call_id,
+                        "content": collapse_blank_lines(message.content),
+                    }
+                )
+            elif open_calls:  # a result for another call: the open one never got its own
+                first = open_calls.pop(0)
+                out.append({"role": "tool", "tool_call_id": first, "content": TOOL_FAILED})
+            continue  # a result with no open call at all has nothing to answer
+        if role == "tool_call" and message.tool_call is not None:
+            call = {
+                "id": message.tool_call.id,
+                "type": "function",
+                "function": {
+                    "name": message.tool_call.name,
+                    "arguments": message.tool_call.arguments,
+                },
+            }
+            previous = out[-1] if out else None
+            if open_calls and previous is not None and "tool_calls" in previous:
+                previous["tool_calls"].append(call)
+            else:
+                close_open()
+                content = collapse_blank_lines(message.content) or None
+                out.append({"role": "assistant", "content": content, "tool_calls": [call]})
+            open_calls.append(message.tool_call.id)
+            continue
+        close_open()
+        if role == "file":
+            if message.image_url:
+                images.append(message.image_url)
+            else:
+                notes.append(f"[The user attached the file {message.file_name or 'unnamed'}]")
+            continue
+        text = collapse_blank_lines(message.content)
+        if role in _HUMAN_ROLES:
+            text = "\n".join([*notes, stamp(text, message.created_at) if stamps else text])
+            notes.clear()
+            if images:
+                parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
+                parts += [{"type": "image_url", "image_url": {"url": url}} for url in images]
+                images.clear()
+                out.append({"role": "user", "content": parts})
+            else:
+                out.append({"role": "user", "content": text})
+        elif role in ("assistant", "tool_call"):
+            author = message.assistant_id
+            if author and assistant_id and author != assistant_id:
+                name = names.get(author, author)
+                text = f"[This earlier reply was written by another assistant, {name}.]\n{text}"
+            out.append({"role": "assistant", "content": text})
+        else:  # a system message further down the chat
+            out.append({"role": "system", "content": text})
+    close_open()
+    if images or notes:
+        parts = [{"type": "text", "text": "\n".join(notes) or "(attached)"}]
+        parts += [{"type": "image_url", "image_url": {"url": url}} for url in images]
+        out.append({"role": "user", "content": parts})
+    return out

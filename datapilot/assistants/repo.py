@@ -1,0 +1,377 @@
+"""Repositories of assistants, chats, messages, scene prompts and usage, scoped to one tenant.
+
+Every query names the tenant's rows (`owner_id`, or `guest_id` for a guest), so a row of
+another tenant is simply not found: reads, updates and deletes of it fail exactly like those of
+an id that does not exist (a 404 that leaks nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, delete, func, or_, select
+from sqlalchemy.orm import Session
+
+from datapilot.assistants.models import (
+    AssistantIn,
+    AssistantInfo,
+    AssistantPatch,
+    ChatIn,
+    ChatInfo,
+    ChatPatch,
+    MessageInfo,
+    ScenePromptIn,
+    ScenePromptInfo,
+    Tenant,
+    ToolCallRecord,
+    UsageReport,
+    UsageTotals,
+)
+from datapilot.core.messages import Role
+from datapilot.store.models import (
+    Assistant,
+    AssistantTool,
+    Chat,
+    ChatMessage,
+    ScenePrompt,
+    UsageEntry,
+    User,
+    utcnow,
+)
+from datapilot.store.models import Tool as ToolRow
+
+LOCAL_USER = "owner"  # the user of a server without keys (the first key's user, too)
+
+
+class NotFound(LookupError):
+    """No such row for this tenant; the message names what was looked for."""
+
+
+class PlatformError(ValueError):
+    """A request that cannot be done as asked; the message says what to do instead."""
+
+
+def local_user(session: Session) -> str:
+    """The id of the user a keyless (loopback) server acts for, created on first use."""
+    found = session.scalar(select(User.id).order_by(User.created_at).limit(1))
+    if found is not None:
+        return found
+    user = User(name=LOCAL_USER)
+    session.add(user)
+    session.flush()
+    return user.id
+
+
+def _owned(column_owner: Any, column_guest: Any, tenant: Tenant) -> ColumnElement[bool]:
+    if tenant.user_id is not None:
+        return column_owner == tenant.user_id
+    return (column_guest == tenant.guest_id) & column_owner.is_(None)
+
+
+class Assistants:
+    def __init__(self, session: Session, tenant: Tenant) -> None:
+        self.session = session
+        self.tenant = tenant
+
+    def _mine(self) -> ColumnElement[bool]:
+        if self.tenant.user_id is None:  # a guest owns no assistant, and sees public ones
+            return Assistant.public.is_(True)
+        return Assistant.owner_id == self.tenant.user_id
+
+    def _row(self, ref: str) -> Assistant:
+        ref = ref.strip()
+        row = self.session.scalar(
+            select(Assistant).where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
+        )
+        if row is None:
+            raise NotFound(f"no assistant {ref!r}; list yours with GET /api/v1/assistants")
+        return row
+
+    def _user(self) -> str:
+        if self.tenant.user_id is None:
+            raise PlatformError("guests cannot create or change assistants")
+        return self.tenant.user_id
+
+    def create(self, body: AssistantIn, tool_ids: Mapping[str, str]) -> AssistantInfo:
+        owner = self._user()
+        name = body.name.strip()
+        if self.session.scalar(
+            select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
+        ):
+            raise PlatformError(f"you have an assistant named {name!r} already; pick another name")
+        fields = body.model_dump(exclude={"tools"})
+        row = Assistant(owner_id=owner, **{**fields, "name": name})
+        self.session.add(row)
+        self.session.flush()
+        self._bind(row, body.tools, tool_ids)
+        return self._info(row)
+
+    def list(self) -> list[AssistantInfo]:
+        rows = self.session.scalars(select(Assistant).where(self._mine()).order_by(Assistant.name))
+        return [self._info(row) for row in rows]
+
+    def get(self, ref: str) -> AssistantInfo:
+        return self._info(self._row(ref))
+
+    def update(self, ref: str, patch: AssistantPatch, tool_ids: Mapping[str, str]) -> AssistantInfo:
+        self._user()
+        row = self._row(ref)
+        changes = patch.model_dump(exclude_unset=True, exclude={"tools"})
+        for name, value in changes.items():
+            setattr(row, name, value)
+        if patch.tools is not None:
+            self._bind(row, patch.tools, tool_ids)
+        self.session.flush()
+        return self._info(row)
+
+    def delete(self, ref: str) -> None:
+        self._user()
+        self.session.delete(self._row(ref))
+        self.session.flush()
+
+    def add_tokens(self, assistant_id: str, prompt: int, completion: int) -> None:
+        row = self.session.get(Assistant, assistant_id)
+        if row is not None:
+            row.prompt_tokens += prompt
+            row.completion_tokens += completion
+            row.total_tokens += prompt + completion
+
+    def _bind(self, row: Assistant, names: Sequence[str], tool_ids: Mapping[str, str]) -> None:
+        unknown = [name for name in names if name not in tool_ids]
+        if unknown:
+            raise PlatformError(
+                f"unknown tool(s) {', '.join(unknown)}; choose from {', '.join(sorted(tool_ids))}"
+            )
+        self.session.execute(delete(AssistantTool).where(AssistantTool.assistant_id == row.id))
+        for name in dict.fromkeys(names):
+            self.session.add(
+                AssistantTool(assistant_id=row.id, tool_id=tool_ids[name], owner_id=row.owner_id)
+            )
+        self.session.flush()
+
+    def _info(self, row: Assistant) -> AssistantInfo:
+        names = self.session.scalars(
+            select(ToolRow.name)
+            .join(AssistantTool, AssistantTool.tool_id == ToolRow.id)
+            .where(AssistantTool.assistant_id == row.id)
+            .order_by(ToolRow.name)
+        )
+        info = AssistantInfo.model_validate(row)
+        return info.model_copy(update={"tools": list(names)})
+
+
+class Chats:
+    def __init__(self, session: Session, tenant: Tenant) -> None:
+        self.session = session
+        self.tenant = tenant
+
+    def _row(self, chat_id: str) -> Chat:
+        row = self.session.scalar(
+            select(Chat).where(
+                Chat.id == chat_id, _owned(Chat.owner_id, Chat.guest_id, self.tenant)
+            )
+        )
+        if row is None:
+            raise NotFound(f"no chat {chat_id!r}; list yours with GET /api/v1/chats")
+        if row.expires_at is not None and row.expires_at <= utcnow():
+            raise NotFound(f"the chat {chat_id!r} has expired; start a new one")
+        return row
+
+    def create(self, body: ChatIn, *, expires_in: timedelta | None = None) -> ChatInfo:
+        if body.assistant_id is not None:
+            Assistants(self.session, self.tenant).get(body.assistant_id)  # must be reachable
+        row = Chat(
+            owner_id=self.tenant.user_id,
+            guest_id=self.tenant.guest_id,
+            name=body.name,
+            assistant_id=body.assistant_id,
+            prompt=body.prompt,
+            expires_at=utcnow() + expires_in if expires_in is not None else None,
+        )
+        self.session.add(row)
+        self.session.flush()
+        return ChatInfo.model_validate(row)
+
+    def list(self) -> list[ChatInfo]:
+        rows = self.session.scalars(
+            select(Chat)
+            .where(_owned(Chat.owner_id, Chat.guest_id, self.tenant))
+            .where(or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()))
+            .order_by(Chat.updated_at.desc())
+        )
+        return [ChatInfo.model_validate(row) for row in rows]
+
+    def get(self, chat_id: str) -> ChatInfo:
+        return ChatInfo.model_validate(self._row(chat_id))
+
+    def update(self, chat_id: str, patch: ChatPatch) -> ChatInfo:
+        row = self._row(chat_id)
+        changes = patch.model_dump(exclude_unset=True)
+        if changes.get("assistant_id"):
+            Assistants(self.session, self.tenant).get(changes["assistant_id"])
+        for name, value in changes.items():
+            setattr(row, name, value)
+        self.session.flush()
+        return ChatInfo.model_validate(row)
+
+    def touch(self, chat_id: str) -> None:
+        self._row(chat_id).updated_at = utcnow()
+
+    def delete(self, chat_id: str) -> None:
+        self.session.delete(self._row(chat_id))
+        self.session.flush()
+
+
+class Messages:
+    def __init__(self, session: Session, tenant: Tenant) -> None:
+        self.session = session
+        self.tenant = tenant
+
+    def add(
+        self,
+        chat_id: str,
+        role: Role,
+        content: str = "",
+        *,
+        assistant_id: str | None = None,
+        tool_call: ToolCallRecord | None = None,
+        tool_call_id: str | None = None,
+        hidden: bool = False,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+    ) -> MessageInfo:
+        if role == "system_override":
+            raise PlatformError("a system_override message applies to one call and is not stored")
+        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        row = ChatMessage(
+            chat_id=chat_id,
+            owner_id=self.tenant.user_id,
+            guest_id=self.tenant.guest_id,
+            assistant_id=assistant_id,
+            role=role,
+            content=content,
+            tool_call=tool_call.model_dump() if tool_call else None,
+            tool_call_id=tool_call_id or (tool_call.id if tool_call else None),
+            hidden=hidden or role in ("human_hidden", "system_hidden"),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            total_tokens=prompt_tokens + completion_tokens,
+        )
+        self.session.add(row)
+        self.session.flush()
+        return MessageInfo.model_validate(row)
+
+    def list(self, chat_id: str) -> list[MessageInfo]:
+        Chats(self.session, self.tenant)._row(chat_id)
+        rows = self.session.scalars(
+            select(ChatMessage)
+            .where(
+                ChatMessage.chat_id == chat_id,
+                _owned(ChatMessage.owner_id, ChatMessage.guest_id, self.tenant),
+            )
+            .order_by(ChatMessage.id)
+        )
+        return [MessageInfo.model_validate(row) for row in rows]
+
+
+class ScenePrompts:
+    def __init__(self, session: Session, tenant: Tenant) -> None:
+        self.session = session
+        self.tenant = tenant
+
+    def _user(self) -> str:
+        if self.tenant.user_id is None:
+            raise PlatformError("guests have no scene prompts")
+        return self.tenant.user_id
+
+    def create(self, body: ScenePromptIn) -> ScenePromptInfo:
+        owner = self._user()
+        if body.assistant_id is not None:
+            Assistants(self.session, self.tenant).get(body.assistant_id)
+        row = ScenePrompt(owner_id=owner, **body.model_dump())
+        self.session.add(row)
+        self.session.flush()
+        return ScenePromptInfo.model_validate(row)
+
+    def list(self, assistant_id: str | None = None) -> list[ScenePromptInfo]:
+        query = select(ScenePrompt).where(ScenePrompt.owner_id == self._user())
+        if assistant_id is not None:
+            query = query.where(ScenePrompt.assistant_id == assistant_id)
+        rows = self.session.scalars(query.order_by(ScenePrompt.label))
+        return [ScenePromptInfo.model_validate(row) for row in rows]
+
+    def delete(self, prompt_id: str) -> None:
+        row = self.session.scalar(
+            select(ScenePrompt).where(
+                ScenePrompt.id == prompt_id, ScenePrompt.owner_id == self._user()
+            )
+        )
+        if row is None:
+            raise NotFound(f"no scene prompt {prompt_id!r}")
+        self.session.delete(row)
+        self.session.flush()
+
+
+class Usage:
+    def __init__(self, session: Session, tenant: Tenant) -> None:
+        self.session = session
+        self.tenant = tenant
+
+    def record(
+        self,
+        *,
+        model: str,
+        prompt_tokens: int,
+        completion_tokens: int,
+        assistant_id: str | None = None,
+        chat_id: str | None = None,
+        message_id: int | None = None,
+    ) -> None:
+        self.session.add(
+            UsageEntry(
+                owner_id=self.tenant.user_id,
+                guest_id=self.tenant.guest_id,
+                api_key_id=self.tenant.key_id,
+                assistant_id=assistant_id,
+                chat_id=chat_id,
+                message_id=message_id,
+                model=model,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                total_tokens=prompt_tokens + completion_tokens,
+            )
+        )
+        if assistant_id is not None:
+            Assistants(self.session, self.tenant).add_tokens(
+                assistant_id, prompt_tokens, completion_tokens
+            )
+        self.session.flush()
+
+    def report(self) -> UsageReport:
+        mine = _owned(UsageEntry.owner_id, UsageEntry.guest_id, self.tenant)
+        sums = (
+            func.coalesce(func.sum(UsageEntry.prompt_tokens), 0),
+            func.coalesce(func.sum(UsageEntry.completion_tokens), 0),
+            func.coalesce(func.sum(UsageEntry.total_tokens), 0),
+            func.count(UsageEntry.id),
+        )
+
+        def totals(row: Any) -> UsageTotals:
+            return UsageTotals(
+                prompt_tokens=row[0], completion_tokens=row[1], total_tokens=row[2], calls=row[3]
+            )
+
+        total = totals(self.session.execute(select(*sums).where(mine)).one())
+        per_assistant = self.session.execute(
+            select(UsageEntry.assistant_id, *sums).where(mine).group_by(UsageEntry.assistant_id)
+        )
+        per_key = self.session.execute(
+            select(UsageEntry.api_key_id, *sums).where(mine).group_by(UsageEntry.api_key_id)
+        )
+        return UsageReport(
+            total=total,
+            by_assistant={str(row[0] or "none"): totals(row[1:]) for row in per_assistant},
+            by_key={str(row[0] or "none"): totals(row[1:]) for row in per_key},
+        )

@@ -1,0 +1,242 @@
+"""One assistant turn: the model calling tools in bounded rounds, or the offline brain.
+
+`Turn.events()` yields the pipeline's event types (status lines, outputs, text, failures, one
+`done`), so every renderer of the pipeline (LMC chunks, the terminal view) renders a turn too.
+After the stream, `Turn.result` holds what to store: the tool calls and results and the reply,
+with the tokens of each model call.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from datapilot.assistants.models import ToolCallRecord
+from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
+from datapilot.core.answer import Answer, Usage
+from datapilot.core.context import ChatMessage
+from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.messages import Role
+from datapilot.core.outputs import Output
+from datapilot.engine.context import RequestContext
+from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest
+from datapilot.tools import Tool, ToolResult, function_schema, run_tool
+
+log = logging.getLogger(__name__)
+
+MAX_ROUNDS = 5
+NO_MODEL_NOTE = (
+    "No model is configured for this assistant, so Datapilot's offline brain answered the last "
+    "question on its own. With a model (DATAPILOT_LLM_MODEL and DATAPILOT_LLM_BASE_URL, or the "
+    "assistant's own model), the assistant would follow its prompt, read the earlier turns and "
+    "choose among its tools."
+)
+OUT_OF_ROUNDS = (
+    "You have used every tool round of this turn; answer now with the results you have, and say "
+    "what is still missing."
+)
+
+
+class NewMessage(BaseModel):
+    """A message the turn produced, to be stored in the chat in this order."""
+
+    role: Role
+    content: str = ""
+    tool_call: ToolCallRecord | None = None
+    tool_call_id: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class TurnResult(BaseModel):
+    text: str = ""
+    outputs: list[Output] = Field(default_factory=list)
+    messages: list[NewMessage] = Field(default_factory=list)
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    client_calls: list[ToolCallRequest] = Field(
+        default_factory=list, description="Calls of the client's own tools, for it to run."
+    )
+    tool_results: list[ToolResult] = Field(default_factory=list)
+    answer: Answer | None = None
+
+
+@dataclass
+class TurnSetup:
+    """Everything one turn runs with."""
+
+    request: RequestContext
+    history: list[HistoryMessage]
+    prompts: Prompts = field(default_factory=Prompts)
+    assistant_id: str | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    tools: dict[str, Tool] = field(default_factory=dict)
+    client_tools: list[dict[str, Any]] = field(default_factory=list)
+    llm: LLMConfig | None = None
+    temperature: float | None = None
+    max_rounds: int = MAX_ROUNDS
+    tool_timeout_s: float = 60.0
+
+
+class Turn:
+    def __init__(self, setup: TurnSetup) -> None:
+        self.setup = setup
+        self.result = TurnResult(model=setup.llm.model if setup.llm else None)
+
+    @property
+    def question(self) -> str:
+        humans = [m.content for m in self.setup.history if m.role in ("human", "human_hidden")]
+        return humans[-1] if humans else ""
+
+    async def events(self) -> AsyncIterator[Event]:
+        if self.setup.llm is None:
+            async for event in self._offline():
+                yield event
+        else:
+            async for event in self._with_model(self.setup.llm):
+                yield event
+
+    async def _offline(self) -> AsyncIterator[Event]:
+        from datapilot.brains import run
+
+        setup = self.setup
+        earlier = [
+            ChatMessage(role="human" if m.role == "human" else "ai", content=m.content)
+            for m in setup.history[:-1]
+            if m.role in ("human", "assistant") and m.content.strip()
+        ]
+        question_context = setup.request.question.model_copy(update={"history": earlier})
+        request = RequestContext(
+            question=question_context,
+            settings=setup.request.settings,
+            data=setup.request.data,
+            registry=setup.request.registry,
+        )
+        async for event in run(self.question, request):
+            if isinstance(event, Done):
+                answer = event.answer
+                answer.notes.append(NO_MODEL_NOTE)
+                text = answer.summary or answer.message or ""
+                yield TextDelta(text=f"\n\n{NO_MODEL_NOTE}")
+                self.result.text = f"{text}\n\n{NO_MODEL_NOTE}".strip()
+                self.result.outputs = list(answer.outputs)
+                self.result.answer = answer
+                self.result.messages.append(NewMessage(role="assistant", content=self.result.text))
+                yield event
+                return
+            yield event
+
+    async def _with_model(self, config: LLMConfig) -> AsyncIterator[Event]:
+        setup, result = self.setup, self.result
+        messages = normalise(
+            setup.history, prompts=setup.prompts, assistant_id=setup.assistant_id, names=setup.names
+        )
+        schemas = [function_schema(tool) for tool in setup.tools.values()] + setup.client_tools
+        client_names = {tool.get("function", {}).get("name") for tool in setup.client_tools}
+        answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
+        client = LLMClient(config)
+        try:
+            for round_number in range(setup.max_rounds + 1):
+                last = round_number == setup.max_rounds
+                if last:
+                    messages.append({"role": "system", "content": OUT_OF_ROUNDS})
+                try:
+                    reply = await client.complete_tools(
+                        messages,
+                        tools=[] if last else schemas,
+                        temperature=setup.temperature,
+                    )
+                except LLMError as error:
+                    message = f"The model could not answer: {error}"
+                    answer.status, answer.message = "error", message
+                    yield Failed(status="error", message=message)
+                    break
+                result.calls += 1
+                result.prompt_tokens += reply.prompt_tokens
+                result.completion_tokens += reply.completion_tokens
+                # The round's tokens go on its reply, or on its first tool call.
+                spent = NewMessage(
+                    role="assistant",
+                    content=reply.text,
+                    prompt_tokens=reply.prompt_tokens,
+                    completion_tokens=reply.completion_tokens,
+                )
+                if not reply.tool_calls:
+                    result.text = reply.text
+                    result.messages.append(spent)
+                    yield TextDelta(text=reply.text)
+                    break
+                calls = [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": call.arguments},
+                    }
+                    for call in reply.tool_calls
+                ]
+                messages.append(
+                    {"role": "assistant", "content": reply.text or None, "tool_calls": calls}
+                )
+                for number, call in enumerate(reply.tool_calls):
+                    record = ToolCallRecord(id=call.id, name=call.name, arguments=call.arguments)
+                    if number == 0:
+                        stored = spent.model_copy(update={"role": "tool_call", "tool_call": record})
+                    else:
+                        stored = NewMessage(role="tool_call", tool_call=record)
+                    result.messages.append(stored)
+                for call in reply.tool_calls:
+                    if call.name not in client_names:
+                        async for event in self._run_call(call, messages):
+                            yield event
+                client_calls = [call for call in reply.tool_calls if call.name in client_names]
+                if client_calls:
+                    # The client runs its own tools: the turn ends with its calls, for it to run
+                    # and send back; the server's own calls of this round have run already.
+                    result.client_calls = client_calls
+                    result.text = reply.text
+                    break
+        finally:
+            await client.aclose()
+        answer.summary = result.text
+        answer.outputs = list(result.outputs)
+        answer.usage = Usage(
+            llm_calls=result.calls,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+        )
+        result.answer = answer
+        yield Done(answer=answer)
+
+    async def _run_call(
+        self, call: ToolCallRequest, messages: list[dict[str, Any]]
+    ) -> AsyncIterator[Event]:
+        setup, result = self.setup, self.result
+        tool = setup.tools.get(call.name)
+        if tool is None:
+            known = ", ".join(setup.tools) or "none"
+            outcome = ToolResult(
+                name=call.name,
+                call_id=call.id,
+                ok=False,
+                text=f"There is no tool named {call.name!r}; the tools are: {known}.",
+            )
+        else:
+            yield StatusEvent(message=f"Calling {call.name}…")
+            outcome = await run_tool(
+                tool, call.arguments, call_id=call.id, timeout_s=setup.tool_timeout_s
+            )
+        mark = "✓" if outcome.ok else "✗"
+        line = f"{mark} {call.name} ({outcome.elapsed_ms:.0f} ms)"
+        yield StatusEvent(message=line if outcome.ok else f"{line}: {outcome.text}")
+        for output in outcome.outputs:
+            result.outputs.append(output)
+            yield OutputEvent(output=output)
+        result.tool_results.append(outcome)
+        result.messages.append(NewMessage(role="tool", content=outcome.text, tool_call_id=call.id))
+        messages.append({"role": "tool", "tool_call_id": call.id, "content": outcome.text})

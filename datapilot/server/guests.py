@@ -1,0 +1,132 @@
+"""Guests of public assistants: chats without an API key, under `/api/v1/guest/`.
+
+A guest is known by a random guest id the server hands out (the `X-Guest-Id` header of the
+first answer, and a cookie); it reads and writes only its own chats, which expire after
+`guest_chat_hours`, and may send `guest_messages_per_minute` messages a minute. Only public
+assistants take guests; a private one answers 404 like one that does not exist.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import deque
+from datetime import timedelta
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from sse_starlette import EventSourceResponse
+
+from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
+from datapilot.assistants.repo import Chats, Messages
+from datapilot.assistants.service import Conversation, MessageIn
+from datapilot.core.events import Done
+from datapilot.render.lmc import lmc_chunks
+from datapilot.server.platform import (
+    ERRORS,
+    MESSAGE_RESPONSES,
+    MessagesReply,
+    in_store,
+    lmc_wire,
+    off_loop,
+    stored_events,
+)
+from datapilot.settings import Settings
+
+router = APIRouter(prefix="/api/v1/guest", tags=["Guests of public assistants"])
+HEADER = "X-Guest-Id"
+COOKIE = "datapilot_guest"
+_MIN_ID = 20  # server-made ids are 32 characters; shorter ones are guessable
+
+
+class RateLimiter:
+    """Messages per guest in the last minute (one app's, in memory)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._sent: dict[str, deque[float]] = {}
+
+    def allow(self, guest_id: str) -> bool:
+        now = time.monotonic()
+        recent = self._sent.setdefault(guest_id, deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= self.per_minute:
+            return False
+        recent.append(now)
+        return True
+
+
+def guest_of(request: Request, response: Response) -> Tenant:
+    """The caller's guest id (header or cookie), or a new one handed back to keep."""
+    given = request.headers.get(HEADER) or request.cookies.get(COOKIE)
+    if given is not None and len(given) < _MIN_ID:
+        raise HTTPException(400, f"{HEADER} is not a guest id this server gave out")
+    guest_id = given or secrets.token_urlsafe(24)
+    response.headers[HEADER] = guest_id
+    response.set_cookie(COOKIE, guest_id, httponly=True, samesite="lax")
+    return Tenant(guest_id=guest_id)
+
+
+def _limiter(request: Request) -> RateLimiter:
+    state = request.app.state
+    if getattr(state, "guest_limiter", None) is None:
+        settings: Settings = state.settings
+        state.guest_limiter = RateLimiter(settings.guest_messages_per_minute)
+    limiter: RateLimiter = state.guest_limiter
+    return limiter
+
+
+@router.post(
+    "/assistants/{assistant_id}/chats",
+    response_model=ChatInfo,
+    status_code=201,
+    responses=ERRORS,
+    summary="Open a guest chat with a public assistant",
+)
+async def open_chat(assistant_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Any:
+    settings: Settings = request.app.state.settings
+    hours = timedelta(hours=settings.guest_chat_hours)
+    body = ChatIn(name="guest", assistant_id=assistant_id)
+    return await in_store(request, lambda s: Chats(s, tenant).create(body, expires_in=hours))
+
+
+@router.get("/chats", response_model=list[ChatInfo], summary="The guest's chats")
+async def list_chats(request: Request, tenant: Tenant = Depends(guest_of)) -> Any:
+    return await in_store(request, lambda s: Chats(s, tenant).list())
+
+
+@router.get("/chats/{chat_id}/messages", response_model=list[MessageInfo], responses=ERRORS)
+async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Any:
+    return await in_store(request, lambda s: Messages(s, tenant).list(chat_id))
+
+
+@router.post(
+    "/chats/{chat_id}/messages",
+    response_model=MessagesReply,
+    responses={**MESSAGE_RESPONSES, 429: {"description": "Too many messages; wait a minute."}},
+    summary="Send a message as a guest",
+)
+async def send_message(
+    chat_id: str, body: MessageIn, request: Request, tenant: Tenant = Depends(guest_of)
+) -> Any:
+    assert tenant.guest_id is not None
+    limiter = _limiter(request)
+    if not limiter.allow(tenant.guest_id):
+        raise HTTPException(
+            429, f"at most {limiter.per_minute} messages a minute per guest; wait a little"
+        )
+    if body.role not in ("human", "human_later"):
+        raise HTTPException(400, "guests send human or human_later messages")
+    settings: Settings = request.app.state.settings
+    conversation = Conversation(request.app.state.store, tenant, settings)
+    prepared = await off_loop(lambda: conversation.prepare(chat_id, body))
+    stored: list[MessageInfo] = []
+    events = stored_events(conversation, prepared, stored, settings)
+    if body.stream:
+        return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
+    answer = None
+    async for event in events:
+        if isinstance(event, Done) and prepared.turn is not None:
+            answer = event.answer
+    return MessagesReply(chat_id=chat_id, message=prepared.human, replies=stored, answer=answer)

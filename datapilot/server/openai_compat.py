@@ -1,0 +1,305 @@
+"""The OpenAI-compatible face: `GET /v1/models` and `POST /v1/chat/completions`.
+
+`model` names one of the caller's assistants (by id or name), or `datapilot`, the plain data
+workflow. The conversation is the request's own (stateless, like OpenAI's API); tokens go to
+the caller's usage. Tools the server runs never appear as `tool_calls`: their steps travel in
+the `datapilot` field of chunks, which plain clients ignore. A client's own `tools` are offered
+to the model too, and a call of one ends the reply with `finish_reason: tool_calls`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+import anyio
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse
+
+from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
+from datapilot.assistants.normalise import HistoryMessage, NormalisationError
+from datapilot.assistants.repo import Assistants, NotFound, Usage
+from datapilot.assistants.runtime import Turn
+from datapilot.assistants.service import bound_tools, request_for, setup_turn
+from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.messages import from_openai
+from datapilot.llm import count_chat, count_tokens
+from datapilot.server.platform import tenant_of
+from datapilot.settings import Settings
+from datapilot.store import Store
+
+router = APIRouter(prefix="/v1", tags=["OpenAI-compatible"])
+WORKFLOW_MODEL = "datapilot"
+EXTRA = "datapilot"  # the namespaced field of steps and artifacts
+
+
+class ModelCard(BaseModel):
+    id: str
+    object: Literal["model"] = "model"
+    created: int = 0
+    owned_by: str = "datapilot"
+    name: str = ""
+
+
+class ModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[ModelCard]
+
+
+class StreamOptions(BaseModel):
+    include_usage: bool = False
+
+
+class CompletionRequest(BaseModel):
+    """The parts of an OpenAI chat completion request Datapilot reads; others are ignored."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model: str = Field(description="An assistant's id or name, or `datapilot`.")
+    messages: list[dict[str, Any]] = Field(min_length=1)
+    stream: bool = False
+    stream_options: StreamOptions | None = None
+    tools: list[dict[str, Any]] | None = Field(
+        default=None, description="Your own tools: their calls come back to you."
+    )
+    temperature: float | None = None
+
+
+def _error(status: int, message: str, code: str) -> JSONResponse:
+    body = {"error": {"message": message, "type": "invalid_request_error", "code": code}}
+    return JSONResponse(status_code=status, content=body)
+
+
+@router.get("/models", response_model=ModelList, summary="Your assistants as models")
+async def models(request: Request, tenant: Tenant = Depends(tenant_of)) -> ModelList:
+    store: Store = request.app.state.store
+
+    def work() -> list[AssistantInfo]:
+        with store.session() as session:
+            return Assistants(session, tenant).list()
+
+    cards = [ModelCard(id=WORKFLOW_MODEL, name="Datapilot data workflow")]
+    cards += [
+        ModelCard(id=a.id, name=a.name, created=int(a.created_at.timestamp()))
+        for a in await anyio.to_thread.run_sync(work)
+    ]
+    return ModelList(data=cards)
+
+
+def history_from_openai(messages: list[dict[str, Any]]) -> list[HistoryMessage]:
+    """OpenAI chat messages as the platform's history (roles translated, parts split)."""
+    history: list[HistoryMessage] = []
+    for message in messages:
+        role = from_openai(str(message.get("role")))
+        content = message.get("content")
+        if isinstance(content, list):
+            texts = []
+            for part in content:
+                if part.get("type") == "text":
+                    texts.append(str(part.get("text", "")))
+                elif part.get("type") == "image_url":
+                    url = (part.get("image_url") or {}).get("url")
+                    history.append(HistoryMessage(role="file", image_url=url))
+            content = "\n".join(texts)
+        text = str(content or "")
+        if role == "assistant" and message.get("tool_calls"):
+            for number, call in enumerate(message["tool_calls"]):
+                function = call.get("function") or {}
+                record = ToolCallRecord(
+                    id=str(call.get("id")),
+                    name=str(function.get("name")),
+                    arguments=str(function.get("arguments") or "{}"),
+                )
+                history.append(
+                    HistoryMessage(
+                        role="tool_call", content=text if number == 0 else "", tool_call=record
+                    )
+                )
+            continue
+        history.append(
+            HistoryMessage(role=role, content=text, tool_call_id=message.get("tool_call_id"))
+        )
+    return history
+
+
+@router.post(
+    "/chat/completions",
+    summary="Chat with an assistant (OpenAI chat completions)",
+    response_model=None,
+)
+async def chat_completions(
+    body: CompletionRequest, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    settings: Settings = request.app.state.settings
+    store: Store = request.app.state.store
+    try:
+        history = history_from_openai(body.messages)
+    except ValueError as error:
+        return _error(400, str(error), "invalid_messages")
+
+    def prepare() -> tuple[AssistantInfo | None, Turn]:
+        assistant = None
+        if body.model != WORKFLOW_MODEL:
+            with store.session() as session:
+                assistant = Assistants(session, tenant).get(body.model)
+        request_context = request_for(settings, model=assistant.model if assistant else None)
+        names = list(assistant.tools) if assistant else ["ask_data"]
+        tools = bound_tools(request_context, names)
+        setup = setup_turn(
+            request_context, assistant, history, tools, client_tools=body.tools or []
+        )
+        if body.temperature is not None:
+            setup.temperature = body.temperature
+        return assistant, Turn(setup)
+
+    try:
+        assistant, turn = await anyio.to_thread.run_sync(prepare)
+    except NotFound:
+        message = f"no model {body.model!r}: use an assistant id from GET /v1/models, or datapilot"
+        return _error(404, message, "model_not_found")
+    completion_id = f"chatcmpl-{uuid.uuid4().hex}"
+    created = int(time.time())
+    if body.stream:
+        include_usage = bool(body.stream_options and body.stream_options.include_usage)
+        chunks = _chunks(turn, body, completion_id, created, include_usage, store, tenant)
+        return EventSourceResponse(chunks)
+    steps: list[dict[str, Any]] = []
+    text: list[str] = []
+    try:
+        async for event in turn.events():
+            step = _step(event)
+            if step is not None:
+                steps.append(step)
+            if isinstance(event, TextDelta):
+                text.append(event.text)
+            elif isinstance(event, Failed):
+                text.append(event.message)
+    except NormalisationError as error:
+        return _error(400, str(error), "invalid_messages")
+    usage = await _charge(turn, body, store, tenant, assistant.id if assistant else None)
+    reply: dict[str, Any] = {"role": "assistant", "content": "".join(text).strip() or None}
+    if turn.result.client_calls:
+        reply["tool_calls"] = _tool_calls(turn)
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": created,
+        "model": body.model,
+        "choices": [{"index": 0, "message": reply, "finish_reason": _finish(turn)}],
+        "usage": usage,
+        EXTRA: {"steps": steps},
+    }
+
+
+def _finish(turn: Turn) -> str:
+    return "tool_calls" if turn.result.client_calls else "stop"
+
+
+def _tool_calls(turn: Turn) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": number,
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name, "arguments": call.arguments},
+        }
+        for number, call in enumerate(turn.result.client_calls)
+    ]
+
+
+def _step(event: Any) -> dict[str, Any] | None:
+    """A server-side step as the namespaced extra field carries it."""
+    if isinstance(event, StatusEvent):
+        return {"type": "status", "message": event.message}
+    if isinstance(event, OutputEvent):
+        return {"type": "output", "output": event.output.model_dump(mode="json")}
+    if isinstance(event, Failed):
+        return {"type": "failed", "message": event.message}
+    return None
+
+
+async def _charge(
+    turn: Turn,
+    body: CompletionRequest,
+    store: Store,
+    tenant: Tenant,
+    assistant_id: str | None,
+) -> dict[str, int]:
+    """The reply's usage: the model's calls as reported; without a model, counted offline."""
+    result = turn.result
+    if result.calls:
+        prompt, completion = result.prompt_tokens, result.completion_tokens
+
+        def record() -> None:
+            with store.session(write=True) as session:
+                Usage(session, tenant).record(
+                    model=result.model or "",
+                    prompt_tokens=prompt,
+                    completion_tokens=completion,
+                    assistant_id=assistant_id,
+                )
+
+        await anyio.to_thread.run_sync(record)
+    else:
+        prompt = count_chat(body.messages)
+        completion = count_tokens(result.text)
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+
+
+async def _chunks(
+    turn: Turn,
+    body: CompletionRequest,
+    completion_id: str,
+    created: int,
+    include_usage: bool,
+    store: Store,
+    tenant: Tenant,
+) -> AsyncIterator[dict[str, str]]:
+    assistant_id = turn.setup.assistant_id
+
+    def chunk(
+        delta: dict[str, Any] | None, finish: str | None = None, **extra: Any
+    ) -> dict[str, str]:
+        data: dict[str, Any] = {
+            "id": completion_id,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": body.model,
+            "choices": []
+            if delta is None
+            else [{"index": 0, "delta": delta, "finish_reason": finish}],
+            **extra,
+        }
+        return {"data": json.dumps(data, default=str)}
+
+    yield chunk({"role": "assistant", "content": ""})
+    try:
+        async for event in turn.events():
+            step = _step(event)
+            if step is not None:
+                yield chunk({}, None, **{EXTRA: step})
+            if isinstance(event, TextDelta) and event.text:
+                yield chunk({"content": event.text})
+            elif isinstance(event, Failed):
+                yield chunk({"content": event.message})
+            elif isinstance(event, Done):
+                break
+    except NormalisationError as error:
+        failed = {"type": "failed", "message": str(error)}
+        yield chunk({"content": str(error)}, None, **{EXTRA: failed})
+    if turn.result.client_calls:
+        yield chunk({"tool_calls": _tool_calls(turn)})
+    yield chunk({}, _finish(turn))
+    usage = await _charge(turn, body, store, tenant, assistant_id)
+    if include_usage:
+        yield chunk(None, usage=usage)
+    yield {"data": "[DONE]"}

@@ -1,0 +1,126 @@
+"""Each assistant as its own OpenBB Workspace agent: `/assistants/{id}/agents.json` and
+`/assistants/{id}/v1/query`, on the same stateless protocol as the built-in agent (the
+Workspace resends the whole conversation; nothing is stored but the tokens used)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from sse_starlette import EventSourceResponse
+
+from datapilot.assistants.models import AssistantInfo, Tenant
+from datapilot.assistants.normalise import HistoryMessage
+from datapilot.assistants.repo import Assistants, NotFound, Usage
+from datapilot.assistants.runtime import Turn
+from datapilot.assistants.service import bound_tools, setup_turn
+from datapilot.core.events import Done, Event
+from datapilot.engine.context import RequestContext
+from datapilot.server.openbb.agent import AgentDescriptor, AgentEndpoints, agent_descriptor
+from datapilot.server.openbb.context import QueryInputError, prepare_query
+from datapilot.server.openbb.request import WorkspaceQuery
+from datapilot.server.openbb.routes import _SSE_RESPONSE, _wire
+from datapilot.server.openbb.stream import openbb_sse
+from datapilot.server.platform import tenant_of
+from datapilot.server.runner import guarded_events
+from datapilot.settings import Settings
+from datapilot.store import Store
+from datapilot.store.models import Assistant
+
+router = APIRouter(prefix="/assistants/{assistant_id}", tags=["OpenBB Workspace"])
+
+
+@router.get(
+    "/agents.json",
+    response_model=dict[str, AgentDescriptor],
+    response_model_exclude_none=True,
+    summary="One assistant as an OpenBB Workspace agent",
+)
+async def assistant_agents_json(assistant_id: str, request: Request) -> dict[str, AgentDescriptor]:
+    """Public like every agent descriptor; a private assistant's name and description stay
+    private (the Workspace learns them only through the key-guarded query)."""
+    store: Store = request.app.state.store
+
+    def public_info() -> tuple[str, str] | None:
+        with store.session() as session:
+            row = session.get(Assistant, assistant_id)
+            if row is None:
+                return None
+            return (row.name, row.description) if row.public else ("Datapilot assistant", "")
+
+    found = await anyio.to_thread.run_sync(public_info)
+    if found is None:
+        raise HTTPException(404, f"no assistant {assistant_id!r}")
+    base = str(request.base_url).rstrip("/")
+    settings: Settings = request.app.state.settings
+    descriptor = agent_descriptor(base, settings).model_copy(
+        update={
+            "name": found[0],
+            "description": found[1] or "A Datapilot assistant with its own prompt and tools.",
+            "endpoints": AgentEndpoints(query=f"{base}/assistants/{assistant_id}/v1/query"),
+        }
+    )
+    return {f"datapilot-{assistant_id}": descriptor}
+
+
+@router.post(
+    "/v1/query",
+    response_class=EventSourceResponse,
+    responses=_SSE_RESPONSE,
+    summary="Answer a Workspace conversation as this assistant",
+)
+async def assistant_query(
+    assistant_id: str, body: WorkspaceQuery, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> EventSourceResponse:
+    settings: Settings = request.app.state.settings
+    store: Store = request.app.state.store
+    try:
+        prepared = prepare_query(body, settings)
+    except QueryInputError as error:
+        location = ("body", *error.field.split("."))
+        raise RequestValidationError(
+            [{"type": "value_error", "loc": location, "msg": error.message, "input": None}]
+        ) from error
+    history = [
+        HistoryMessage(role=turn.to_message().role, content=turn.content)
+        for turn in prepared.context.history
+    ]
+    history.append(HistoryMessage(role="human", content=prepared.question))
+
+    def prepare() -> tuple[AssistantInfo, Turn]:
+        with store.session() as session:
+            assistant = Assistants(session, tenant).get(assistant_id)
+        question = prepared.context.model_copy(
+            update={"llm_model": prepared.context.llm_model or assistant.model}
+        )
+        context = RequestContext.for_request(question, settings)
+        tools = bound_tools(context, list(assistant.tools))
+        return assistant, Turn(setup_turn(context, assistant, history, tools))
+
+    try:
+        assistant, turn = await anyio.to_thread.run_sync(prepare)
+    except NotFound as error:
+        raise HTTPException(404, str(error)) from None
+
+    async def source(*_: Any) -> AsyncIterator[Event]:
+        async for event in turn.events():
+            if isinstance(event, Done) and turn.result.calls:
+                await anyio.to_thread.run_sync(_charge, store, tenant, assistant, turn)
+            yield event
+
+    events = guarded_events(prepared.question, prepared.context, settings, source)
+    return EventSourceResponse(_wire(openbb_sse(events, prepared)))
+
+
+def _charge(store: Store, tenant: Tenant, assistant: AssistantInfo, turn: Turn) -> None:
+    result = turn.result
+    with store.session(write=True) as session:
+        Usage(session, tenant).record(
+            model=result.model or "",
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            assistant_id=assistant.id,
+        )

@@ -1,0 +1,430 @@
+"""The platform's REST API under `/api/v1/`: assistants, tools, chats, messages, scene prompts,
+keys and usage. Every route acts for the caller's tenant (the key's user; on a keyless loopback
+server, the local user), so another tenant's rows answer 404 like rows that do not exist."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
+
+import anyio
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sse_starlette import EventSourceResponse
+
+from datapilot.assistants.models import (
+    AssistantIn,
+    AssistantInfo,
+    AssistantPatch,
+    ChatIn,
+    ChatInfo,
+    ChatPatch,
+    MessageInfo,
+    ScenePromptIn,
+    ScenePromptInfo,
+    Tenant,
+    ToolInfo,
+    UsageReport,
+)
+from datapilot.assistants.normalise import NormalisationError
+from datapilot.assistants.repo import (
+    Assistants,
+    Chats,
+    Messages,
+    NotFound,
+    PlatformError,
+    ScenePrompts,
+    Usage,
+    local_user,
+)
+from datapilot.assistants.service import Conversation, MessageIn, Prepared, request_for
+from datapilot.core.answer import Answer
+from datapilot.core.context import QuestionContext
+from datapilot.core.events import Done, Event
+from datapilot.core.messages import LmcChunk
+from datapilot.render.lmc import lmc_chunks
+from datapilot.server.auth import require_scope
+from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.runner import guarded_events
+from datapilot.settings import Settings
+from datapilot.store import AccountError, Principal, Scope, Store
+from datapilot.store.accounts import KeyInfo, Keys
+from datapilot.store.models import ApiKey, User
+from datapilot.tools import available_tools, record_tools
+
+T = TypeVar("T")
+router = APIRouter(prefix="/api/v1", tags=["Assistant platform"], responses=VALIDATION_RESPONSES)
+chat_scope = [Depends(require_scope("chat"))]
+manage_scope = [Depends(require_scope("manage"))]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "The request cannot be done as asked; `detail` says why."},
+    404: {"description": "No such row for this caller."},
+}
+
+
+async def tenant_of(request: Request) -> Tenant:
+    """The caller's tenant: the key's user, or the local user of a keyless loopback server."""
+    principal: Principal | None = getattr(request.state, "principal", None)
+    if principal is not None:
+        return Tenant(user_id=principal.user_id, key_id=principal.key_id)
+    store: Store = request.app.state.store
+    return Tenant(user_id=await anyio.to_thread.run_sync(_local_user, store))
+
+
+def _local_user(store: Store) -> str:
+    with store.session() as session:  # the usual case: it exists, a read suffices
+        found = session.scalar(select(User.id).order_by(User.created_at).limit(1))
+    if found is not None:
+        return found
+    with store.session(write=True) as session:
+        return local_user(session)
+
+
+async def in_store(request: Request, work: Callable[..., T], *args: Any) -> T:
+    """Run `work(session, *args)` in one transaction off the event loop; errors become 4xx."""
+    store: Store = request.app.state.store
+    write = request.method != "GET"  # GETs may record tools too; rarely, and idempotently
+
+    def run() -> T:
+        with store.session(write=write) as session:
+            return work(session, *args)
+
+    return await off_loop(run)
+
+
+async def off_loop(work: Callable[[], T]) -> T:
+    """Run blocking `work` in a worker thread; platform errors become 400 and 404 answers."""
+    try:
+        return await anyio.to_thread.run_sync(work)
+    except NotFound as error:
+        raise HTTPException(404, str(error)) from None
+    except (PlatformError, AccountError, NormalisationError) as error:
+        raise HTTPException(400, str(error)) from None
+
+
+def _tool_ids(request: Request, session: Any) -> dict[str, str]:
+    settings: Settings = request.app.state.settings
+    return record_tools(session, available_tools(request_for(settings)))
+
+
+# --- tools and assistants -------------------------------------------------------------------
+
+
+@router.get("/tools", response_model=list[ToolInfo], dependencies=chat_scope, summary="Tools")
+async def list_tools(request: Request) -> list[ToolInfo]:
+    def work(session: Any) -> list[ToolInfo]:
+        from sqlalchemy import select
+
+        from datapilot.store.models import Tool as ToolRow
+
+        _tool_ids(request, session)
+        rows = session.scalars(select(ToolRow).where(ToolRow.owner_id.is_(None)))
+        return [ToolInfo.model_validate(row) for row in rows]
+
+    return await in_store(request, work)
+
+
+@router.post(
+    "/assistants",
+    response_model=AssistantInfo,
+    status_code=201,
+    dependencies=manage_scope,
+    responses=ERRORS,
+    summary="Create an assistant",
+)
+async def create_assistant(
+    body: AssistantIn, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> AssistantInfo:
+    def work(session: Any) -> AssistantInfo:
+        return Assistants(session, tenant).create(body, _tool_ids(request, session))
+
+    return await in_store(request, work)
+
+
+@router.get("/assistants", response_model=list[AssistantInfo], dependencies=chat_scope)
+async def list_assistants(
+    request: Request, tenant: Tenant = Depends(tenant_of)
+) -> list[AssistantInfo]:
+    return await in_store(request, lambda s: Assistants(s, tenant).list())
+
+
+@router.get(
+    "/assistants/{ref}", response_model=AssistantInfo, dependencies=chat_scope, responses=ERRORS
+)
+async def get_assistant(ref: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(request, lambda s: Assistants(s, tenant).get(ref))
+
+
+@router.patch(
+    "/assistants/{ref}", response_model=AssistantInfo, dependencies=manage_scope, responses=ERRORS
+)
+async def update_assistant(
+    ref: str, body: AssistantPatch, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    def work(session: Any) -> AssistantInfo:
+        return Assistants(session, tenant).update(ref, body, _tool_ids(request, session))
+
+    return await in_store(request, work)
+
+
+@router.delete(
+    "/assistants/{ref}",
+    status_code=204,
+    response_model=None,
+    dependencies=manage_scope,
+    responses=ERRORS,
+)
+async def delete_assistant(
+    ref: str, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Response:
+    await in_store(request, lambda s: Assistants(s, tenant).delete(ref))
+    return Response(status_code=204)
+
+
+# --- chats and messages ---------------------------------------------------------------------
+
+
+@router.post(
+    "/chats", response_model=ChatInfo, status_code=201, dependencies=chat_scope, responses=ERRORS
+)
+async def create_chat(body: ChatIn, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(request, lambda s: Chats(s, tenant).create(body))
+
+
+@router.get("/chats", response_model=list[ChatInfo], dependencies=chat_scope)
+async def list_chats(request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(request, lambda s: Chats(s, tenant).list())
+
+
+@router.get("/chats/{chat_id}", response_model=ChatInfo, dependencies=chat_scope, responses=ERRORS)
+async def get_chat(chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(request, lambda s: Chats(s, tenant).get(chat_id))
+
+
+@router.patch(
+    "/chats/{chat_id}", response_model=ChatInfo, dependencies=chat_scope, responses=ERRORS
+)
+async def update_chat(
+    chat_id: str, body: ChatPatch, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    return await in_store(request, lambda s: Chats(s, tenant).update(chat_id, body))
+
+
+@router.delete(
+    "/chats/{chat_id}",
+    status_code=204,
+    response_model=None,
+    dependencies=chat_scope,
+    responses=ERRORS,
+)
+async def delete_chat(
+    chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Response:
+    await in_store(request, lambda s: Chats(s, tenant).delete(chat_id))
+    return Response(status_code=204)
+
+
+@router.get(
+    "/chats/{chat_id}/messages",
+    response_model=list[MessageInfo],
+    dependencies=chat_scope,
+    responses=ERRORS,
+)
+async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(request, lambda s: Messages(s, tenant).list(chat_id))
+
+
+class MessagesReply(BaseModel):
+    """A message stored, and the assistant's turn when it answered."""
+
+    chat_id: str
+    message: MessageInfo = Field(description="The message you sent, as stored.")
+    replies: list[MessageInfo] = Field(
+        default_factory=list, description="What the turn stored: tool calls, results, the reply."
+    )
+    answer: Answer | None = Field(default=None, description="The turn as an Answer.")
+
+
+MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": (
+            "With `stream=false`, the stored messages. With `stream=true` (the default), "
+            "server-sent events whose `data` is one LMC chunk each: first `{role: server, type: "
+            "status, format: message, content: {id, role}}` for your message, the turn's "
+            "chunks as `/api/v1/ask` streams them, `{role: server, type: status, format: "
+            "messages, content: {ids}}` with the stored replies' ids, then `complete`."
+        ),
+        "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
+    },
+    **ERRORS,
+}
+
+
+@router.post(
+    "/chats/{chat_id}/messages",
+    response_model=MessagesReply,
+    dependencies=chat_scope,
+    responses=MESSAGE_RESPONSES,
+    summary="Send a message; the assistant's reply streams back",
+)
+async def send_message(
+    chat_id: str, body: MessageIn, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    settings: Settings = request.app.state.settings
+    conversation = Conversation(request.app.state.store, tenant, settings)
+    prepared = await off_loop(lambda: conversation.prepare(chat_id, body))
+    stored: list[MessageInfo] = []
+    events = stored_events(conversation, prepared, stored, settings)
+    if body.stream:
+        return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
+    answer: Answer | None = None
+    async for event in events:
+        if isinstance(event, Done):
+            answer = event.answer
+    return MessagesReply(
+        chat_id=chat_id,
+        message=prepared.human,
+        replies=stored,
+        answer=answer if prepared.turn else None,
+    )
+
+
+def stored_events(
+    conversation: Conversation, prepared: Prepared, stored: list[MessageInfo], settings: Settings
+) -> AsyncIterator[Event]:
+    """The turn's events under the request timeout; its messages are stored before `done`."""
+    turn = prepared.turn
+
+    async def source(_q: str, _c: QuestionContext, _s: Settings) -> AsyncIterator[Event]:
+        if turn is None:
+            yield Done(answer=_stored_only(prepared))
+            return
+        async for event in turn.events():
+            if isinstance(event, Done):
+                stored.extend(await anyio.to_thread.run_sync(conversation.finish, prepared))
+            yield event
+
+    context = QuestionContext(today=settings.effective_today())
+    return guarded_events(prepared.human.content, context, settings, source)
+
+
+def _stored_only(prepared: Prepared) -> Answer:
+    return Answer(
+        query=prepared.human.content,
+        today=prepared.human.created_at.date(),
+        status="ok",
+        message=f"Stored as {prepared.human.role}; no reply was asked for.",
+    )
+
+
+async def lmc_wire(
+    prepared: Prepared, chunks: AsyncIterator[LmcChunk], stored: list[MessageInfo]
+) -> AsyncIterator[dict[str, str]]:
+    first = {"id": prepared.human.id, "role": prepared.human.role, "chat_id": prepared.chat_id}
+    yield {"data": LmcChunk(role="server", type="status", format="message", content=first).wire()}
+    async for chunk in chunks:
+        if chunk.role == "server" and chunk.type == "status" and chunk.content == "complete":
+            ids = {"ids": [m.id for m in stored], "roles": [m.role for m in stored]}
+            done = LmcChunk(role="server", type="status", format="messages", content=ids)
+            yield {"data": done.wire()}
+        yield {"data": chunk.wire()}
+
+
+# --- scene prompts, usage, keys -------------------------------------------------------------
+
+
+@router.post(
+    "/scene-prompts",
+    response_model=ScenePromptInfo,
+    status_code=201,
+    dependencies=manage_scope,
+    responses=ERRORS,
+)
+async def create_scene_prompt(
+    body: ScenePromptIn, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    return await in_store(request, lambda s: ScenePrompts(s, tenant).create(body))
+
+
+@router.get("/scene-prompts", response_model=list[ScenePromptInfo], dependencies=chat_scope)
+async def list_scene_prompts(
+    request: Request, assistant_id: str | None = None, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    return await in_store(request, lambda s: ScenePrompts(s, tenant).list(assistant_id))
+
+
+@router.delete(
+    "/scene-prompts/{prompt_id}",
+    status_code=204,
+    response_model=None,
+    dependencies=manage_scope,
+    responses=ERRORS,
+)
+async def delete_scene_prompt(
+    prompt_id: str, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Response:
+    await in_store(request, lambda s: ScenePrompts(s, tenant).delete(prompt_id))
+    return Response(status_code=204)
+
+
+@router.get("/usage", response_model=UsageReport, dependencies=chat_scope, summary="Your tokens")
+async def usage(request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(request, lambda s: Usage(s, tenant).report())
+
+
+class KeyIn(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    scopes: list[Scope] = Field(default_factory=lambda: list[Scope](["chat"]))
+    assistant_id: str | None = None
+
+
+class NewKeyOut(BaseModel):
+    key: str = Field(description="The key itself: shown this once, never again.")
+    info: KeyInfo
+
+
+@router.get("/keys", response_model=list[KeyInfo], dependencies=manage_scope)
+async def list_keys(request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    return await in_store(
+        request, lambda s: [k for k in Keys(s).list() if k.owner_id == tenant.user_id]
+    )
+
+
+@router.post(
+    "/keys", response_model=NewKeyOut, status_code=201, dependencies=manage_scope, responses=ERRORS
+)
+async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    principal: Principal | None = getattr(request.state, "principal", None)
+    if principal is not None and not principal.allows("admin"):
+        extra = set(body.scopes) - set(principal.scopes)
+        if extra:  # a key never mints one with more rights than its own
+            raise HTTPException(403, f"your key lacks the scope(s) {', '.join(sorted(extra))}")
+
+    def work(session: Any) -> NewKeyOut:
+        if body.assistant_id is not None:
+            Assistants(session, tenant).get(body.assistant_id)
+        user = session.get(User, tenant.user_id)
+        new = Keys(session).create(
+            body.name, body.scopes, user=user.name, assistant_id=body.assistant_id
+        )
+        return NewKeyOut(key=new.key.get_secret_value(), info=new.info)
+
+    created = await in_store(request, work)
+    request.app.state.key_gate.forget()
+    return created
+
+
+@router.delete(
+    "/keys/{key_id}", response_model=KeyInfo, dependencies=manage_scope, responses=ERRORS
+)
+async def revoke_key(key_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
+    def work(session: Any) -> KeyInfo:
+        row = session.get(ApiKey, key_id)
+        if row is None or row.owner_id != tenant.user_id:
+            raise NotFound(f"no key {key_id!r}; list yours with GET /api/v1/keys")
+        return Keys(session).revoke(row.id)
+
+    revoked = await in_store(request, work)
+    request.app.state.key_gate.forget()
+    return revoked

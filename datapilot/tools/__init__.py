@@ -1,0 +1,85 @@
+"""Tools an assistant can call: one `Tool` protocol (`base`), the data workflow and the
+interfaces (`workflow`), every source from the `register_tools` hook (`available_tools`), and
+their rows in the store's tools table (`record_tools`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from datapilot.plugins import plugin_manager
+from datapilot.plugins import tools as tool_factories
+from datapilot.store.models import Tool as ToolRow
+from datapilot.tools.base import (
+    Tool,
+    ToolOutput,
+    ToolResult,
+    cap_text,
+    function_schema,
+    run_tool,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from datapilot.engine.context import RequestContext
+
+__all__ = [
+    "Tool",
+    "ToolOutput",
+    "ToolResult",
+    "available_tools",
+    "cap_text",
+    "function_schema",
+    "record_tools",
+    "run_tool",
+]
+
+BUILTIN_PLUGIN = "datapilot.tools"
+
+
+def _ensure_builtins() -> None:
+    # The built-in source is an entry point like any plugin's; an install whose metadata
+    # predates it would otherwise have no tools at all.
+    manager = plugin_manager()
+    if manager.get_plugin(BUILTIN_PLUGIN) is None and not manager.is_blocked(BUILTIN_PLUGIN):
+        from datapilot.tools import plugin
+
+        if not manager.is_registered(plugin):
+            manager.register(plugin, name=BUILTIN_PLUGIN)
+
+
+def available_tools(request: RequestContext) -> dict[str, Tool]:
+    """Every tool of every registered source for this request, by tool name."""
+    _ensure_builtins()
+    found: dict[str, Tool] = {}
+    for source, factory in tool_factories().items():
+        made = factory(request)
+        for tool in made if isinstance(made, list | tuple) else [made]:
+            # Checked on the class: an isinstance check against the protocol would compute
+            # every tool's parameter schema on each request.
+            if not callable(getattr(type(tool), "call", None)) or not hasattr(tool, "name"):
+                raise TypeError(f"the tool source {source!r} made {tool!r}, which is not a Tool")
+            if tool.name in found:
+                raise ValueError(f"two tool sources define a tool named {tool.name!r}")
+            found[tool.name] = tool
+    return found
+
+
+def record_tools(session: Session, tools: dict[str, Tool]) -> dict[str, str]:
+    """Make sure every tool has its built-in row (no owner) in the store; returns name → id."""
+    builtins = session.scalars(select(ToolRow).where(ToolRow.owner_id.is_(None)))
+    rows = {row.name: row for row in builtins}
+    for name, tool in tools.items():
+        row = rows.get(name)
+        if row is None:
+            row = ToolRow(
+                owner_id=None, name=name, source=tool.source, description=tool.description
+            )
+            session.add(row)
+            rows[name] = row
+        elif row.description != tool.description or row.source != tool.source:
+            row.description, row.source = tool.description, tool.source
+    session.flush()
+    return {name: row.id for name, row in rows.items()}
