@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
-from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
@@ -23,21 +22,20 @@ from datapilot.brains.offline.client_tables import (
     table_words_only,
     widgets_to_fetch,
 )
-from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.measures import (
     PER_MEMBER,
-    asks_both_ends,
     live_only_message,
-    members,
-    qualifying_returns,
-    read_amount,
-    refine,
 )
 from datapilot.brains.offline.messages import foreign_message, left_out_message, unknown_message
-from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
 from datapilot.brains.offline.parsing import CJK, Parsed, normalize_text, parse
-from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.phrases import mask
+from datapilot.brains.offline.reading_forms import asks_data_too, read_forms
+from datapilot.brains.offline.reading_lists import (
+    add_market,
+    members_named,
+    narrow_universe,
+    read_members,
+)
+from datapilot.brains.offline.reading_metrics import read_metrics
 from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Base, Horizon, default_window
@@ -48,30 +46,6 @@ from datapilot.data.catalog import Catalog, Entity
 
 PRICE_KINDS = ("stock", "etf", "index", "fund")
 SERIES_KINDS = ("macro", "commodity", "factor")
-
-
-@lru_cache(maxsize=4)
-def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
-    """The count in "top 5", "the 3 best", 前三名, 最好的五只."""
-    count = en_number_pattern(dict(numbers))
-    best = r"(?:best|worst|top|biggest|largest|strongest|weakest)"
-    ranked_zh = r"(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?"
-    return re.compile(
-        rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
-        rf"|(?<![a-z])({count})\s+{best}(?![a-z])"
-        rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
-        # 前二和后二: a count with no measure word, never a time (前三季度, 前两个月)
-        rf"|前\s*(\d+|{ZH_NUMERAL})(?=\s*(?:和|与|及|、|以及)\s*(?:后|倒数))"
-        rf"|{ranked_zh}\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
-    )
-
-
-_LENGTH_LIST = re.compile(
-    r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
-)
-_MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
-_PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期|期)(?![a-z])")
-_OBSERVATIONS = {"trading_day": 1, "day": 1, "week": 5, "month": 21, "quarter": 63, "year": 252}
 
 
 class Reading(BaseModel):
@@ -203,15 +177,15 @@ def read_question(
         if earlier is not None:
             parsed = _follow_up(reading, parsed, earlier)
 
-    _read_forms(reading, parsed, vocab)
+    read_forms(reading, parsed, vocab)
     if advice := asks_advice(text, vocab):
         reading.trace.append(f'"{advice}" asks for investment advice, not for data')
-        if not _asks_data_too(reading, parsed):
+        if not asks_data_too(reading, parsed):
             reading.status = "out_of_scope"
             reading.message = advice_message(reading.entities, vocab, reading.zh)
             return reading
         reading.notes.append(advice_declined_note(reading.zh))  # the data part is answered
-    if reading.entities and parsed.has("out_of_scope") and not _asks_data_too(reading, parsed):
+    if reading.entities and parsed.has("out_of_scope") and not asks_data_too(reading, parsed):
         # "Write me a poem about the stock market": a name alone does not make it a data question.
         cue = parsed.first("out_of_scope")
         reading.status = "out_of_scope"
@@ -227,9 +201,9 @@ def read_question(
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
-    reading.members_named = _members_named(parsed)
-    _read_metrics(reading, parsed, vocab)
-    _read_members(reading, parsed, catalog)
+    reading.members_named = members_named(parsed)
+    read_metrics(reading, parsed, vocab)
+    read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
     _grow_to_today(reading)
     said = (
@@ -251,9 +225,9 @@ def read_question(
         reading.start = reading.end = None
         reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
     if "beta" in reading.metrics:
-        _add_market(reading, catalog)
+        add_market(reading, catalog)
     if reading.universe or reading.members_of:
-        _narrow_universe(reading)
+        narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
         check_availability(reading)
         missing = [e.id for e in reading.entities if not e.available]
@@ -335,98 +309,6 @@ def _follow_up(reading: Reading, parsed: Parsed, earlier: Parsed) -> Parsed:
     return parsed.model_copy(update={"hits": hits, "time": time})
 
 
-# --- forms: chart, table, frequency, ranking -------------------------------------------------
-
-
-def _read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
-    charts = parsed.group("chart")
-    if charts:
-        reading.chart = charts[0][0]  # type: ignore[assignment]
-        reading.trace.append(f'"{charts[0][1].text}" → {reading.chart} chart')
-    reading.plot_asked = bool(charts) or parsed.has("plot")
-    for option, hit in parsed.group("chart_option"):
-        if option not in reading.chart_options:
-            reading.chart_options.append(option)
-            reading.trace.append(f'"{hit.text}" → {option.replace("_", " ")}')
-    table_hit = parsed.first("table") or parsed.first("table_only")
-    if table_hit is not None:
-        reading.table = True
-        only = parsed.first("table_only")
-        reading.table_only = (
-            only is not None
-            and not reading.plot_asked
-            and not _ADDED_CLAUSE.search(parsed.text[: only.start])
-        )
-        form = "a table only" if reading.table_only else "a table as well"
-        reading.trace.append(f'"{table_hit.text}" → {form}')
-    freqs = parsed.group("freq")
-    if freqs:
-        reading.frequency = freqs[0][0]  # type: ignore[assignment]
-        reading.trace.append(f'"{freqs[0][1].text}" → {reading.frequency} data')
-    reading.compare = parsed.has("cue:compare")
-    reading.rank = parsed.has("cue:rank") or parsed.has("cue:worst")
-    reading.ascending = parsed.has("cue:worst")
-    reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
-    reading.annualize = parsed.has("cue:annualize")
-    reading.normalize = parsed.has("cue:normalize")
-    reading.amount = read_amount(parsed.text)
-    # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
-    rolling_words = re.compile(r"(?i)rolling|滚动")
-    reading.rolling = parsed.has("cue:rolling") or any(
-        rolling_words.search(h.text) for _, h in parsed.group("metric")
-    )
-    if parsed.has("cue:model_ets"):
-        reading.model = "ets"
-    elif parsed.has("cue:model_naive"):
-        reading.model = "naive"
-    counts = {w: n for w, n in vocab.time.numbers.items() if w not in ("a", "an")}
-    pattern = _top_k(tuple(sorted(counts.items())))
-    for top in pattern.finditer(mask(parsed.text, parsed.time.spans)):
-        said = next(g for g in top.groups() if g)
-        count = read_number(said, vocab.time.numbers)
-        if count and count >= 1:
-            reading.top_k = int(count)
-            reading.rank = True  # "top 5", 前三名: a ranking even without a ranking word
-            reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
-            break
-    # After the count: "前三名和后三名" is a ranking because of its count alone.
-    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
-    if reading.both_ends:
-        reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
-    lengths = [
-        int(n) for m in _LENGTH_LIST.finditer(parsed.text) for n in re.findall(r"\d+", m.group(1))
-    ]
-    lengths += [_observations(d) for d in parsed.time.durations]
-    lengths += [int(m.group(1)) for m in _MA_WINDOW.finditer(parsed.text)]
-    lengths += [int(m.group(1)) for m in _PERIODS.finditer(parsed.text)]
-    lengths = [n for n in dict.fromkeys(lengths) if n and n >= 2]
-    if lengths:
-        reading.window = lengths[0]
-        reading.ma_windows = lengths
-        reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
-
-
-def _asks_data_too(reading: Reading, parsed: Parsed) -> bool:
-    """Beside advice, a data request of its own: dates, a chart or table, or a measure (a price or
-    "buy" alone only restates the advice)."""
-    weak = {"value", "close", "investment_growth"}
-    measures = [m for m, _ in parsed.group("metric") if m not in weak]
-    return bool(parsed.time.explicit or reading.plot_asked or reading.table or measures)
-
-
-# "How volatile was …", "how risky is …": a number is asked for.
-_HOW = re.compile(r"(?i)\bhow\s+[a-z]+\s+(?:was|is|were|are|has been|have been)\b")
-
-# "show X … and list the data in a table": the table comes on top of what was asked first.
-_ADDED_CLAUSE = re.compile(
-    r"(?i)\S.*(?:\band(?:\s+then|\s+also)?|\bthen|\balso|并且?|然后|再|同时)\s*[,，]?\s*$"
-)
-
-
-def _observations(duration: Duration) -> int:
-    return round(duration.count * _OBSERVATIONS.get(duration.unit, 1))
-
-
 # --- scope -------------------------------------------------------------------------------------
 
 
@@ -474,175 +356,6 @@ def _scope(
         else "no entity named"
     )
     return True
-
-
-# --- metrics -----------------------------------------------------------------------------------
-
-_MODIFIERS = {"mean", "median", "stats", "forecast"}
-
-
-def _read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
-    metrics: list[str] = []
-    for metric, hit in parsed.group("metric"):
-        if metric not in metrics:
-            metrics.append(metric)
-            reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
-    prices, series = bool(reading.price_entities), bool(reading.series_entities)
-    metrics = _drop_qualifiers(metrics, parsed)
-    rates = reading.entities and all(e.kind in ("macro", "factor") for e in reading.entities)
-    compounding = rates and all(e.measure == "returns" for e in reading.entities)
-    if compounding and "return" in metrics and not reading.frequency:
-        # A factor's return over a window is its monthly returns compounded, one figure.
-        metrics = list(dict.fromkeys("cumulative_return" if m == "return" else m for m in metrics))
-        reading.trace.append(
-            "收益率序列在区间内复利累计：∏(1 + r) − 1"
-            if reading.zh
-            else "a series of returns over a window → compounded: ∏(1 + r) − 1"
-        )
-    elif rates and "return" in metrics:
-        # A bond yield (收益率) or a factor's monthly returns: its values are what is asked.
-        metrics = list(dict.fromkeys("value" if m == "return" else m for m in metrics))
-        reading.trace.append("a yield, rate or return series: its values")
-    if "value" in metrics and any(m not in _MODIFIERS | {"value", "close"} for m in metrics):
-        metrics.remove("value")  # "data", "series": a weak word beside a real measure
-    if (parsed.time.horizon or parsed.time.future) and "forecast" not in metrics:
-        metrics.append("forecast")
-        reading.trace.append("a future period → forecast")
-    if prices and not series and "value" in metrics:
-        metrics[metrics.index("value")] = "close"
-    if series and not prices and "close" in metrics:
-        metrics[metrics.index("close")] = "value"
-    if "yoy" in metrics or "spread" in metrics:
-        metrics = [m for m in metrics if m not in ("value", "close")]
-    several = len(reading.entities) >= 2 or reading.members_named  # members: a list
-    if reading.chart == "scatter" and several and "correlation" not in metrics:
-        metrics.append("correlation")
-        reading.trace.append("a scatter of several entities → their correlation")
-    if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
-        # "correlated returns", "volatility of returns": the returns are the input, not a chart.
-        metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
-    days = read_day_ask(parsed.text, vocab.time.numbers)
-    if days is not None:
-        reading.days = days.n or days.count
-    metrics, refined = refine(
-        metrics,
-        parsed,
-        annualize=reading.annualize,
-        zh=reading.zh,
-        days=days,
-        amount=reading.amount,
-    )
-    reading.trace.extend(refined)
-    plain = [m for m in metrics if m not in _MODIFIERS]
-    if not plain and "forecast" not in metrics:
-        if reading.rank and several:
-            base, why = "return", "a ranking with no measure named → return"
-        elif reading.compare and several and not series:
-            base, why = (
-                "cumulative_return",
-                "a comparison with no measure named → cumulative return",
-            )
-        else:
-            base = "value" if series and not prices else "close"
-            why = f"no measure named → {_METRIC_WORDS[base]}"
-        metrics.insert(0, base)
-        reading.trace.append(why)
-    if reading.rank and not several and any(m in ("close", "value") for m in metrics):
-        reading.rank = False
-        if "stats" not in metrics:
-            metrics.append("stats")
-            reading.trace.append("highest/lowest of one entity → summary statistics")
-    side_by_side = reading.question_form or _noun_comparison(parsed)
-    if (
-        several
-        and not reading.rank
-        and "return" in metrics
-        and not reading.plot_asked
-        and side_by_side
-    ):
-        reading.rank = True
-        reading.trace.append("returns of several entities side by side → a cross-section")
-    if reading.rank and not several:
-        reading.rank = False
-    if reading.rank:
-        order = "lowest first" if reading.ascending else "highest first"
-        reading.trace.append(f"ranking → bar chart, {order}")
-    reading.metrics = list(dict.fromkeys(metrics))
-
-
-# Measures a price word can qualify: "股价表现", "price volatility", "股价相关性".
-_QUALIFIED = (
-    "return",
-    "cumulative_return",
-    "correlation",
-    "volatility",
-    "max_drawdown",
-    "drawdown",
-)
-
-
-def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
-    """In "股价表现" / "price performance" the price word only qualifies the measure after it."""
-    levels = [h for m, h in parsed.group("metric") if m in ("close", "value")]
-    changes = [h for m, h in parsed.group("metric") if m in _QUALIFIED]
-    qualifying = any(
-        0 <= c.start - lv.end <= 2 and not parsed.text[lv.end : c.start].strip(" 的")
-        for lv in levels
-        for c in changes
-    )
-    if not qualifying:
-        return metrics
-    said_alone = {m for m, h in parsed.group("metric") if h not in levels}
-    return [m for m in metrics if m not in ("close", "value") or m in said_alone]
-
-
-def _noun_comparison(parsed: Parsed) -> bool:
-    """A noun comparison ("收益率对比", "return comparison") compares numbers, not paths."""
-    returns = [h for m, h in parsed.group("metric") if m == "return"]
-    compares = {h.start for h in parsed.hits if h.has("cue:compare")}
-    # A compare cue starting 0-2 characters after a return word (a set: linear, not pairwise).
-    return any(
-        r.end + gap in compares and not parsed.text[r.end : r.end + gap].strip(" 的")
-        for r in returns
-        for gap in range(3)
-    )
-
-
-_METRIC_WORDS = {
-    "close": "closing prices",
-    "value": "the series' values",
-    "return": "return over the window",
-    "cumulative_return": "cumulative return",
-    "volatility": "volatility",
-    "max_drawdown": "maximum drawdown",
-    "drawdown": "drawdown",
-    "correlation": "correlation",
-    "macd": "MACD indicator",
-    "rsi": "RSI indicator",
-    "kdj": "KDJ indicator",
-    "boll": "Bollinger bands",
-    "cci": "CCI indicator",
-    "ma": "moving averages",
-    "ema": "exponential moving averages",
-    "volume": "trading volume",
-    "yoy": "year-over-year change",
-    "forecast": "forecast",
-    "mean": "mean",
-    "median": "median",
-    "stats": "summary statistics",
-    "company_info": "company profile",
-    "constituents": "index constituents",
-    "sharpe": "Sharpe ratio",
-    "beta": "beta against the market",
-    "qoq": "quarter-over-quarter change",
-    "mom": "month-over-month change",
-    "pop": "change on the previous period",
-    "annualized_return": "annualised return (CAGR)",
-    "worst_day": "worst days",
-    "best_day": "best days",
-    "investment_growth": "growth of an investment",
-    "news": "news",
-}
 
 
 # --- window ------------------------------------------------------------------------------------
@@ -702,101 +415,6 @@ def _grow_to_today(reading: Reading) -> None:
         if reading.zh
         else f"invested on {start} → its value until today, {reading.today}"
     )
-
-
-# --- lists -------------------------------------------------------------------------------------
-
-
-# "the S&P 500 stocks", "stocks in the S&P 500", 标普500里的股票: the index's members.
-_STOCKS_AFTER = re.compile(
-    r"(?i)^\s*(?:'s\s+)?(?:member\s+|component\s+|constituent\s+)?"
-    r"(?:stocks|companies|names|shares|members|constituents|components)\b"
-    r"|^\s*(?:里|中|内|里面|当中)?的?(?:股票|公司|个股)"
-)
-_STOCKS_BEFORE = re.compile(
-    r"(?i)\b(?:stocks|companies|names|members|constituents|components)\s+(?:in|of|from)\s+"
-    r"(?:the\s+)?$"
-)
-
-
-def _members_named(parsed: Parsed) -> bool:
-    """The question names an index's members, in words or as 成分股."""
-    if parsed.has("metric:constituents"):
-        return True
-    text = parsed.text
-    return any(
-        m.entity.kind == "index"
-        and (_STOCKS_AFTER.match(text[m.span[1] :]) or _STOCKS_BEFORE.search(text[: m.span[0]]))
-        for m in parsed.mentions
-    )
-
-
-def _read_members(reading: Reading, parsed: Parsed, catalog: Catalog) -> None:
-    """ "The S&P 500 members' returns": the index's member list feeds a measure of each member."""
-    if not reading.members_named:
-        return
-    per_member = [m for m in reading.metrics if m in PER_MEMBER or m in ("mean", "median")]
-    if not any(m in PER_MEMBER for m in reading.metrics) and (reading.rank or reading.both_ends):
-        # "Top 5 performers among the members", 哪只成分股跌得最多: ranked by their return.
-        reading.metrics = ["return", *(m for m in reading.metrics if m not in ("close", "value"))]
-        per_member = ["return", *per_member]
-        reading.trace.append(
-            "成分股排名，未指明指标 → 收益率"
-            if reading.zh
-            else "a ranking of members with no measure named → return"
-        )
-    if reading.universe:  # 成分股 with no index named: the bundled members already
-        reading.metrics = [m for m in reading.metrics if m != "constituents"]
-        return
-    indices = [e for e in reading.entities if e.kind == "index"]
-    if not per_member or len(indices) != 1:
-        return
-    found = members(indices[0], catalog)
-    if not found:
-        return  # the constituents step says no member list is bundled
-    reading.entities = found
-    reading.members_of = indices[0].id
-    reading.metrics = [m for m in reading.metrics if m != "constituents"]
-    if len(found) >= 2 and not any(m in reading.metrics for m in ("mean", "median")):
-        reading.rank = True
-    reading.trace.append(
-        f"a measure of each member of {indices[0].id}: the {len(found)} members with bundled "
-        "data, one by one"
-    )
-
-
-# --- availability ------------------------------------------------------------------------------
-
-
-def _narrow_universe(reading: Reading) -> None:
-    """Keep the bundled stocks with data in the window."""
-    start, end = reading.start, reading.end
-    covered = [
-        e
-        for e in reading.entities
-        if not (start and e.last and e.last < start) and not (end and e.first and e.first > end)
-    ]
-    reading.entities = covered or reading.entities
-    if reading.members_of:
-        reading.trace.append(f"{len(reading.entities)} of them have data in the window")
-        return
-    reading.trace.append(
-        f"no entity named: ranking all {len(reading.entities)} bundled stocks "
-        "with data in the window"
-    )
-
-
-MARKET = "^GSPC"
-
-
-def _add_market(reading: Reading, catalog: Catalog) -> None:
-    """Beta is measured against a market: an index the question names, else the S&P 500."""
-    if any(e.kind == "index" for e in reading.entities):
-        return
-    market = catalog.get(MARKET)
-    if market is not None:
-        reading.entities.append(market)
-        reading.trace.append(f"beta needs a market: {market.name} ({market.id})")
 
 
 # --- rewriting ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Literal
 
@@ -656,7 +656,7 @@ class Grammar:
             if taken.free(*atom.span):
                 taken.add(*atom.span)
                 chosen.append(atom)
-        return sorted(chosen, key=lambda a: a.span[0])
+        return _day_of_period(text, sorted(chosen, key=lambda a: a.span[0]))
 
     def read(self, text: str, today: date) -> TimeReading:
         """Resolve every time phrase of `text` against `today`."""
@@ -936,6 +936,43 @@ def default_window(today: date) -> tuple[date, date]:
 
 def _one_year_before(day: date) -> date:
     return Duration(1, "year").back(day)
+
+
+# "the last (trading) day of 2021" before a period, 2021年(的)最后一(个交易)天 after it.
+_DAY_OF_EN = re.compile(
+    r"(?i)\b(?:on\s+)?(?:the\s+)?(?P<end>last|final|first)\s+(?:trading\s+|business\s+)?"
+    r"(?:day|session)\s+(?:of|in)\s+(?:the\s+)?$"
+)
+_DAY_OF_ZH = re.compile(r"^\s*的?(?P<end>最后|第)一(?:个)?(?:交易)?[天日]")
+
+
+def _day_of_period(text: str, atoms: list[Atom]) -> list[Atom]:
+    """Narrow a period to its first or last day when the text asks for that one day (a single
+    day's value, not the whole period); atoms inside the phrase ("last day") are dropped."""
+    out: list[Atom] = []
+    for atom in atoms:
+        if atom.kind != "period" or atom.first is None or atom.last is None:
+            out.append(atom)
+            continue
+        before = _DAY_OF_EN.search(text[: atom.span[0]])
+        after = _DAY_OF_ZH.match(text[atom.span[1] :])
+        found = before or after
+        if found is None:
+            out.append(atom)
+            continue
+        last = found.group("end").lower() in {"last", "final", "最后"}
+        day = atom.last if last else atom.first
+        if before:
+            span = (before.start(), atom.span[1])
+        else:
+            span = (atom.span[0], atom.span[1] + after.end() if after else atom.span[1])
+        out = [a for a in out if a.span[1] <= span[0]]
+        out.append(replace(atom, span=span, first=day, last=day, dated=None))
+    return [a for a in out if not any(_inside(a, b) for b in out if b is not a)]
+
+
+def _inside(a: Atom, b: Atom) -> bool:
+    return b.span[0] <= a.span[0] and a.span[1] <= b.span[1]
 
 
 def _is_day(atom: Atom) -> bool:

@@ -19,7 +19,12 @@ from datapilot.core.intent import Intent
 from datapilot.core.plan import Plan
 from datapilot.core.results import RunResult
 from datapilot.data.text import is_chinese
-from datapilot.engine.summary.answers import answer_sentences, by_subject, path_sentence
+from datapilot.engine.summary.answers import (
+    answer_sentences,
+    by_subject,
+    dates_of,
+    path_sentence,
+)
 from datapilot.engine.summary.done import Step, method_sentence, steps_of
 from datapilot.engine.summary.kinds import Said, headline, result_kind, window_words
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
@@ -148,14 +153,21 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
     lead_kind = result_kind(lead.value) if lead is not None else ""
     if kind == "percent_series" and lead is not None:
         return []  # the returns an answer was computed from: the chart shows them
+    if lead is not None and _title(step) and _title(step) == _title(lead):
+        return []  # a cut of the answer's own result (its last rows): the answer said it
     if kind == "cumulative" and lead_kind in {"period_return", "cagr"}:
         # Its end is the period return already said; its path is what it adds.
         return [
-            path_sentence(subject, m, said.w)
+            path_sentence(subject, m, said.w, dates_of(step.value))
             for subject, m in list(by_subject(step.record.facts).items())[:1]
             if "high" in m and "low" in m
         ]
     return answer_sentences(step, said) or fact_sentences(step, said.w)
+
+
+def _title(step: Step) -> str:
+    value = step.value
+    return str(value.attrs.get("title") or "") if isinstance(value, pd.DataFrame) else ""
 
 
 # The note the time grammar writes when a relative window was moved onto the data's last date

@@ -7,12 +7,13 @@ for a result it has no form for; the caller then falls back to the facts' plain 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from datapilot.core.intent import frequency_of_gap
+from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
@@ -181,27 +182,61 @@ def _cumulative(step: Step, facts: Facts, said: Said) -> list[str]:
     if not rows:
         return []
     many = len(rows) > 1
+    at = dates_of(step.value)
     start, end = rows[0][1]["first"].date, rows[0][1]["last"].date
     if w.zh:
         joined = "，".join(f"{w.name(s, many=many)}为{w.value(m['last'])}" for s, m in rows)
-        text = f"从{start}到{end}，累计收益率：{joined}"
+        text = f"从{at(start, True)}到{at(end, True)}，累计收益率：{joined}"
     else:
         items = [f"{_poss(w.name(s, many=many))} {w.value(m['last'])}" for s, m in rows]
         head, value = items[0].rsplit(" ", 1)
         rest = f" and {_list(items[1:], False)}" if many else ""
-        text = f"From {start} to {end}, {head} cumulative return was {value}{rest}"
+        bare = [at(day, False).removeprefix("on ").removeprefix("at ") for day in (start, end)]
+        span = f"From {bare[0]} to {bare[1]}"
+        text = f"{span}, {head} cumulative return was {value}{rest}"
     if not many and "high" in rows[0][1] and "low" in rows[0][1]:
-        return [text + ("。" if w.zh else "."), path_sentence(rows[0][0], rows[0][1], w)]
+        path = path_sentence(rows[0][0], rows[0][1], w, at)
+        return [text + ("。" if w.zh else "."), path]
     return [text + ("。" if w.zh else ".")]
 
 
-def path_sentence(subject: str, m: dict[str, Fact], w: Words) -> str:
+def _month_labelled(frame: pd.DataFrame) -> bool:
+    """Monthly data dated on each month's first day: the row is that month's figure (the
+    French factors' 2016-12-01 is December 2016's return), so it is said as the month's end."""
+    index = frame.index
+    if not isinstance(index, pd.DatetimeIndex) or len(index) < 2:
+        return False
+    gap = float(np.median(np.diff(index.values).astype("timedelta64[D]").astype(float)))
+    return frequency_of_gap(gap) == "monthly" and bool((index.day == 1).all())
+
+
+def dates_of(frame: pd.DataFrame) -> Callable[[str | None, bool], str]:
+    """How to say a result's dates: "on 2021-03-08", or a month's end for month labels."""
+    return _month_ends if _month_labelled(frame) else _on
+
+
+def _on(day: str | None, zh: bool) -> str:
+    return str(day) if zh else f"on {day}"
+
+
+def _month_ends(day: str | None, zh: bool) -> str:
+    """ "at the end of December 2016" / 2016年12月末 for a month's label 2016-12-01."""
+    stamp = pd.Timestamp(str(day))
+    return f"{stamp.year}年{stamp.month}月末" if zh else f"at the end of {stamp:%B %Y}"
+
+
+def path_sentence(
+    subject: str, m: dict[str, Fact], w: Words, at: Callable[[str | None, bool], str] = _on
+) -> str:
     high, low = m["high"], m["low"]
     if w.zh:
-        return f"期间最高{w.value(high)}（{high.date}），最低{w.value(low)}（{low.date}）。"
+        return (
+            f"期间最高{w.value(high)}（{at(high.date, True)}），"
+            f"最低{w.value(low)}（{at(low.date, True)}）。"
+        )
     return (
-        f"Along the way it peaked at {w.value(high)} on {high.date} "
-        f"and was lowest at {w.value(low)} on {low.date}."
+        f"Along the way it peaked at {w.value(high)} {at(high.date, False)} "
+        f"and was lowest at {w.value(low)} {at(low.date, False)}."
     )
 
 
@@ -422,6 +457,9 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
         first, last = m["first"], m["last"]
         bare = len(last.unit or "") > 4  # a long unit is said once
         move = m.get("pct_change")
+        if (last.unit or "").startswith(REBASED_UNIT):
+            sentences.append(_rebased(subject, m, w))
+            continue
         if w.is_name_of(title, subject) or title in {"", "Series values"}:
             name = w.series(subject)
         else:
@@ -448,8 +486,33 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
     return sentences
 
 
+REBASED_UNIT = "index, start ="  # the unit `normalize` gives its levels
+
+
+def _rebased(subject: str, m: dict[str, Fact], w: Words) -> str:
+    """ "Apple rebased to 100: 134.65 on B (from 100 on A), up 34.65%; the high …"."""
+    first, last, move = m["first"], m["last"], m.get("pct_change")
+    start = (first.unit or "").removeprefix(REBASED_UNIT).strip() or w.value(first, bare=True)
+    name = w.name(subject)
+    if w.zh:
+        text = f"{name}以{first.date}为{start}起点：{last.date}为{w.value(last, bare=True)}"
+        if move is not None:
+            verb = "上涨" if float(move.value) >= 0 else "下跌"
+            text += f"，{verb}{w.value(move, absolute=True)}"
+    else:
+        text = (
+            f"{name} rebased to {start}: {w.value(last, bare=True)} on {last.date} "
+            f"(from {start} on {first.date})"
+        )
+        if move is not None:
+            verb = "up" if float(move.value) >= 0 else "down"
+            text += f", {verb} {w.value(move, absolute=True)}"
+    return text + _extremes(m, w, True)
+
+
 def _extremes(m: dict[str, Fact], w: Words, bare: bool) -> str:
-    if "high" not in m or "low" not in m:
+    if "high" not in m or "low" not in m or m["high"].date == m["low"].date:
+        # No range to tell (one value in the window): the value itself was said.
         return "。" if w.zh else "."
     high, low = m["high"], m["low"]
     if w.zh:
@@ -523,6 +586,10 @@ def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
         if not parts:
             continue
         count = m.get("count") or m.get("observations")
+        across = _across(step, subject, said)
+        if across:
+            sentences.append(_across_sentence(across, parts, said))
+            continue
         name = w.name(subject)
         if w.zh:
             items = "，".join(f"{_measure(k, True)}{w.value(f)}" for k, f in parts)
@@ -535,6 +602,45 @@ def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
         basis = f" ({w.value(count)} observations)" if count else ""
         sentences.append(f"{upper_first(what)}{_when(said)}: {items}{basis}.")
     return sentences
+
+
+_KIND_NOUNS = {"stock": ("stocks", "只股票"), "index": ("indices", "个指数")}
+
+
+def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | None:
+    """(column, table) when a statistic was taken across a table's rows (the mean volatility
+    of 20 stocks), not over one series' history."""
+    for name in refs_in(step.call.args):
+        source = said.frames.get(name)
+        if (
+            source is not None
+            and not isinstance(source.index, pd.DatetimeIndex)
+            and subject in map(str, source.columns)
+        ):
+            return subject, source
+    return None
+
+
+def _across_sentence(
+    across: tuple[str, pd.DataFrame], parts: Sequence[tuple[str, Fact]], said: Said
+) -> str:
+    """ "The mean annualised volatility of the 20 stocks in 2021 was 25.81%"."""
+    w = said.w
+    column, source = across
+    ids = [str(i) for i in source.index]
+    kinds = {w.kinds.get(i, "") for i in ids}
+    noun = _KIND_NOUNS.get(kinds.pop(), ("names", "个标的")) if len(kinds) == 1 else None
+    noun = noun or ("names", "个标的")
+    label = _measure(column, w.zh)
+    if w.zh:
+        items = "，".join(f"{_measure(k, True)}为{w.value(f)}" for k, f in parts)
+        return f"这{len(ids)}{noun[1]}{said.when}的{label}：{items}。"
+    items = "; ".join(
+        f"the {_measure(k, False)} {label} of the {len(ids)} {noun[0]}{_when(said)} was "
+        f"{w.value(f)}"
+        for k, f in parts
+    )
+    return upper_first(items) + "."
 
 
 def _stat_subject(title: str) -> str:
@@ -628,9 +734,12 @@ def _periods(frame: pd.DataFrame, zh: bool) -> str:
 def _measure(name: str, zh: bool) -> str:
     if zh:
         return MEASURE_ZH.get(name, name)
-    return {"std": "standard deviation", "return_pct": "return"}.get(
-        name, name.removesuffix("_pct").replace("_", " ")
-    )
+    return {
+        "std": "standard deviation",
+        "return_pct": "return",
+        "annualized_volatility_pct": "annualised volatility",
+        "annualized_return_pct": "annualised return",
+    }.get(name, name.removesuffix("_pct").replace("_", " "))
 
 
 _FORMS: dict[str, Callable[[Step, Facts, Said], list[str]]] = {

@@ -160,6 +160,9 @@ def _shown(step: Step, zh: bool) -> str:
             return f"用 {name} 画了{CHART_ZH.get(value.chart_type, '图')}"
         article = "an" if value.chart_type[0] in "aeiou" else "a"
         return f"plotted {article} {value.chart_type} chart with {name}"
+    if isinstance(value, TableOutput) and name.startswith("plot_"):
+        # A chart of a single value is shown as a table: say what the user sees.
+        return "以表格展示了这个数值" if zh else "showed the single value as a table"
     if isinstance(value, TableOutput):
         return f"用 {name} 制作了表格" if zh else f"built a table with {name}"
     return f"用 {name} 写了说明" if zh else f"wrote a note with {name}"

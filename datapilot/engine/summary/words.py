@@ -21,6 +21,7 @@ class Words:
     zh: bool
     names: Mapping[str, str] = field(default_factory=dict)  # entity id → name to use
     english: Mapping[str, str] = field(default_factory=dict)  # entity id → English name
+    kinds: Mapping[str, str] = field(default_factory=dict)  # entity id → kind (stock, index…)
 
     def is_name_of(self, title: str, subject: str) -> bool:
         """Whether a frame's title is just the entity's own name ("US real GDP")."""
@@ -67,7 +68,8 @@ def words_for(zh: bool, understanding: Understanding, names: Mapping[str, str] |
     """The words for a summary: `names` if given, else the intent's entity names."""
     entities = understanding.intent.entities if understanding.intent else []
     english = {e.id: e.name for e in entities if e.name}
-    return Words(zh=zh, names=dict(names or english), english=english)
+    kinds = {e.id: e.kind for e in entities}
+    return Words(zh=zh, names=dict(names or english), english=english, kinds=kinds)
 
 
 def lower_first(text: str) -> str:

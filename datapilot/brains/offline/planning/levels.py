@@ -24,6 +24,7 @@ class LevelCharts(PlannerBase):
                 task="processing",
             )
         metric = "close" if r.price_entities else "value"
+        metric = "normalized" if r.normalize else metric
         self.primary = data
         self._line_or(data, self._title(metric))
         if r.table:

@@ -1,0 +1,136 @@
+"""Reading the forms a question asks for: chart, table, frequency, ranking."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from datapilot.brains.offline.measures import (
+    asks_both_ends,
+    read_amount,
+)
+from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
+from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.periods import Duration
+from datapilot.brains.offline.phrases import mask
+from datapilot.brains.offline.vocab import Vocab
+
+if TYPE_CHECKING:
+    from datapilot.brains.offline.reading import Reading
+
+
+@lru_cache(maxsize=4)
+def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
+    """The count in "top 5", "the 3 best", 前三名, 最好的五只."""
+    count = en_number_pattern(dict(numbers))
+    best = r"(?:best|worst|top|biggest|largest|strongest|weakest)"
+    ranked_zh = r"(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?"
+    return re.compile(
+        rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
+        rf"|(?<![a-z])({count})\s+{best}(?![a-z])"
+        rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
+        # 前二和后二: a count with no measure word, never a time (前三季度, 前两个月)
+        rf"|前\s*(\d+|{ZH_NUMERAL})(?=\s*(?:和|与|及|、|以及)\s*(?:后|倒数))"
+        rf"|{ranked_zh}\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
+    )
+
+
+_LENGTH_LIST = re.compile(
+    r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
+)
+_MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
+_PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期|期)(?![a-z])")
+_OBSERVATIONS = {"trading_day": 1, "day": 1, "week": 5, "month": 21, "quarter": 63, "year": 252}
+
+
+# --- forms: chart, table, frequency, ranking -------------------------------------------------
+
+
+def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
+    charts = parsed.group("chart")
+    if charts:
+        reading.chart = charts[0][0]  # type: ignore[assignment]
+        reading.trace.append(f'"{charts[0][1].text}" → {reading.chart} chart')
+    reading.plot_asked = bool(charts) or parsed.has("plot")
+    for option, hit in parsed.group("chart_option"):
+        if option not in reading.chart_options:
+            reading.chart_options.append(option)
+            reading.trace.append(f'"{hit.text}" → {option.replace("_", " ")}')
+    table_hit = parsed.first("table") or parsed.first("table_only")
+    if table_hit is not None:
+        reading.table = True
+        only = parsed.first("table_only")
+        reading.table_only = (
+            only is not None
+            and not reading.plot_asked
+            and not _ADDED_CLAUSE.search(parsed.text[: only.start])
+        )
+        form = "a table only" if reading.table_only else "a table as well"
+        reading.trace.append(f'"{table_hit.text}" → {form}')
+    freqs = parsed.group("freq")
+    if freqs:
+        reading.frequency = freqs[0][0]  # type: ignore[assignment]
+        reading.trace.append(f'"{freqs[0][1].text}" → {reading.frequency} data')
+    reading.compare = parsed.has("cue:compare")
+    reading.rank = parsed.has("cue:rank") or parsed.has("cue:worst")
+    reading.ascending = parsed.has("cue:worst")
+    reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
+    reading.annualize = parsed.has("cue:annualize")
+    reading.normalize = parsed.has("cue:normalize")
+    reading.amount = read_amount(parsed.text)
+    # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
+    rolling_words = re.compile(r"(?i)rolling|滚动")
+    reading.rolling = parsed.has("cue:rolling") or any(
+        rolling_words.search(h.text) for _, h in parsed.group("metric")
+    )
+    if parsed.has("cue:model_ets"):
+        reading.model = "ets"
+    elif parsed.has("cue:model_naive"):
+        reading.model = "naive"
+    counts = {w: n for w, n in vocab.time.numbers.items() if w not in ("a", "an")}
+    pattern = _top_k(tuple(sorted(counts.items())))
+    for top in pattern.finditer(mask(parsed.text, parsed.time.spans)):
+        said = next(g for g in top.groups() if g)
+        count = read_number(said, vocab.time.numbers)
+        if count and count >= 1:
+            reading.top_k = int(count)
+            reading.rank = True  # "top 5", 前三名: a ranking even without a ranking word
+            reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
+            break
+    # After the count: "前三名和后三名" is a ranking because of its count alone.
+    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
+    if reading.both_ends:
+        reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
+    lengths = [
+        int(n) for m in _LENGTH_LIST.finditer(parsed.text) for n in re.findall(r"\d+", m.group(1))
+    ]
+    lengths += [_observations(d) for d in parsed.time.durations]
+    lengths += [int(m.group(1)) for m in _MA_WINDOW.finditer(parsed.text)]
+    lengths += [int(m.group(1)) for m in _PERIODS.finditer(parsed.text)]
+    lengths = [n for n in dict.fromkeys(lengths) if n and n >= 2]
+    if lengths:
+        reading.window = lengths[0]
+        reading.ma_windows = lengths
+        reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
+
+
+def asks_data_too(reading: Reading, parsed: Parsed) -> bool:
+    """Beside advice, a data request of its own: dates, a chart or table, or a measure (a price or
+    "buy" alone only restates the advice)."""
+    weak = {"value", "close", "investment_growth"}
+    measures = [m for m, _ in parsed.group("metric") if m not in weak]
+    return bool(parsed.time.explicit or reading.plot_asked or reading.table or measures)
+
+
+# "How volatile was …", "how risky is …": a number is asked for.
+_HOW = re.compile(r"(?i)\bhow\s+[a-z]+\s+(?:was|is|were|are|has been|have been)\b")
+
+# "show X … and list the data in a table": the table comes on top of what was asked first.
+_ADDED_CLAUSE = re.compile(
+    r"(?i)\S.*(?:\band(?:\s+then|\s+also)?|\bthen|\balso|并且?|然后|再|同时)\s*[,，]?\s*$"
+)
+
+
+def _observations(duration: Duration) -> int:
+    return round(duration.count * _OBSERVATIONS.get(duration.unit, 1))

@@ -1,0 +1,184 @@
+"""Reading which measures a question asks for (returns, volatility, statistics of them…)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from datapilot.brains.offline.extreme_days import read_day_ask
+from datapilot.brains.offline.measures import (
+    qualifying_returns,
+    refine,
+)
+from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.vocab import Vocab
+
+if TYPE_CHECKING:
+    from datapilot.brains.offline.reading import Reading
+
+# --- metrics -----------------------------------------------------------------------------------
+
+_MODIFIERS = {"mean", "median", "stats", "forecast"}
+
+
+def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
+    metrics: list[str] = []
+    for metric, hit in parsed.group("metric"):
+        if metric not in metrics:
+            metrics.append(metric)
+            reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
+    prices, series = bool(reading.price_entities), bool(reading.series_entities)
+    metrics = _drop_qualifiers(metrics, parsed)
+    rates = reading.entities and all(e.kind in ("macro", "factor") for e in reading.entities)
+    compounding = rates and all(e.measure == "returns" for e in reading.entities)
+    if compounding and "return" in metrics and not reading.frequency:
+        # A factor's return over a window is its monthly returns compounded, one figure.
+        metrics = list(dict.fromkeys("cumulative_return" if m == "return" else m for m in metrics))
+        reading.trace.append(
+            "收益率序列在区间内复利累计：∏(1 + r) − 1"
+            if reading.zh
+            else "a series of returns over a window → compounded: ∏(1 + r) − 1"
+        )
+    elif rates and "return" in metrics:
+        # A bond yield (收益率) or a factor's monthly returns: its values are what is asked.
+        metrics = list(dict.fromkeys("value" if m == "return" else m for m in metrics))
+        reading.trace.append("a yield, rate or return series: its values")
+    if "value" in metrics and any(m not in _MODIFIERS | {"value", "close"} for m in metrics):
+        metrics.remove("value")  # "data", "series": a weak word beside a real measure
+    if (parsed.time.horizon or parsed.time.future) and "forecast" not in metrics:
+        metrics.append("forecast")
+        reading.trace.append("a future period → forecast")
+    if prices and not series and "value" in metrics:
+        metrics[metrics.index("value")] = "close"
+    if series and not prices and "close" in metrics:
+        metrics[metrics.index("close")] = "value"
+    if "yoy" in metrics or "spread" in metrics:
+        metrics = [m for m in metrics if m not in ("value", "close")]
+    several = len(reading.entities) >= 2 or reading.members_named  # members: a list
+    if reading.chart == "scatter" and several and "correlation" not in metrics:
+        metrics.append("correlation")
+        reading.trace.append("a scatter of several entities → their correlation")
+    if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
+        # "correlated returns", "volatility of returns": the returns are the input, not a chart.
+        metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
+    days = read_day_ask(parsed.text, vocab.time.numbers)
+    if days is not None:
+        reading.days = days.n or days.count
+    metrics, refined = refine(
+        metrics,
+        parsed,
+        annualize=reading.annualize,
+        zh=reading.zh,
+        days=days,
+        amount=reading.amount,
+    )
+    reading.trace.extend(refined)
+    plain = [m for m in metrics if m not in _MODIFIERS]
+    if not plain and "forecast" not in metrics:
+        if reading.rank and several:
+            base, why = "return", "a ranking with no measure named → return"
+        elif reading.compare and several and not series:
+            base, why = (
+                "cumulative_return",
+                "a comparison with no measure named → cumulative return",
+            )
+        else:
+            base = "value" if series and not prices else "close"
+            why = f"no measure named → {_METRIC_WORDS[base]}"
+        metrics.insert(0, base)
+        reading.trace.append(why)
+    if reading.rank and not several and any(m in ("close", "value") for m in metrics):
+        reading.rank = False
+        if "stats" not in metrics:
+            metrics.append("stats")
+            reading.trace.append("highest/lowest of one entity → summary statistics")
+    side_by_side = reading.question_form or _noun_comparison(parsed)
+    if (
+        several
+        and not reading.rank
+        and "return" in metrics
+        and not reading.plot_asked
+        and side_by_side
+    ):
+        reading.rank = True
+        reading.trace.append("returns of several entities side by side → a cross-section")
+    if reading.rank and not several:
+        reading.rank = False
+    if reading.rank:
+        order = "lowest first" if reading.ascending else "highest first"
+        reading.trace.append(f"ranking → bar chart, {order}")
+    reading.metrics = list(dict.fromkeys(metrics))
+
+
+# Measures a price word can qualify: "股价表现", "price volatility", "股价相关性".
+_QUALIFIED = (
+    "return",
+    "cumulative_return",
+    "correlation",
+    "volatility",
+    "max_drawdown",
+    "drawdown",
+)
+
+
+def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:
+    """In "股价表现" / "price performance" the price word only qualifies the measure after it."""
+    levels = [h for m, h in parsed.group("metric") if m in ("close", "value")]
+    changes = [h for m, h in parsed.group("metric") if m in _QUALIFIED]
+    qualifying = any(
+        0 <= c.start - lv.end <= 2 and not parsed.text[lv.end : c.start].strip(" 的")
+        for lv in levels
+        for c in changes
+    )
+    if not qualifying:
+        return metrics
+    said_alone = {m for m, h in parsed.group("metric") if h not in levels}
+    return [m for m in metrics if m not in ("close", "value") or m in said_alone]
+
+
+def _noun_comparison(parsed: Parsed) -> bool:
+    """A noun comparison ("收益率对比", "return comparison") compares numbers, not paths."""
+    returns = [h for m, h in parsed.group("metric") if m == "return"]
+    compares = {h.start for h in parsed.hits if h.has("cue:compare")}
+    # A compare cue starting 0-2 characters after a return word (a set: linear, not pairwise).
+    return any(
+        r.end + gap in compares and not parsed.text[r.end : r.end + gap].strip(" 的")
+        for r in returns
+        for gap in range(3)
+    )
+
+
+_METRIC_WORDS = {
+    "close": "closing prices",
+    "value": "the series' values",
+    "return": "return over the window",
+    "cumulative_return": "cumulative return",
+    "volatility": "volatility",
+    "max_drawdown": "maximum drawdown",
+    "drawdown": "drawdown",
+    "correlation": "correlation",
+    "macd": "MACD indicator",
+    "rsi": "RSI indicator",
+    "kdj": "KDJ indicator",
+    "boll": "Bollinger bands",
+    "cci": "CCI indicator",
+    "ma": "moving averages",
+    "ema": "exponential moving averages",
+    "volume": "trading volume",
+    "yoy": "year-over-year change",
+    "forecast": "forecast",
+    "mean": "mean",
+    "median": "median",
+    "stats": "summary statistics",
+    "company_info": "company profile",
+    "constituents": "index constituents",
+    "sharpe": "Sharpe ratio",
+    "beta": "beta against the market",
+    "qoq": "quarter-over-quarter change",
+    "mom": "month-over-month change",
+    "pop": "change on the previous period",
+    "annualized_return": "annualised return (CAGR)",
+    "worst_day": "worst days",
+    "best_day": "best days",
+    "investment_growth": "growth of an investment",
+    "news": "news",
+}
