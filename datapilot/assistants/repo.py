@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, or_, select
+from sqlalchemy import ColumnElement, delete, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import (
@@ -47,6 +47,17 @@ LOCAL_USER = "owner"  # the user of a server without keys (the first key's user,
 
 class NotFound(LookupError):
     """No such row for this tenant; the message names what was looked for."""
+
+
+class Forbidden(PermissionError):
+    """The row exists, but the caller's key is bound to another assistant (a 403)."""
+
+
+def bound_refusal(tenant: Tenant, what: str) -> Forbidden:
+    return Forbidden(
+        f"this API key is bound to the assistant {tenant.assistant_id!r} and may not use "
+        f"{what}; use that assistant, or a key that is not bound to one"
+    )
 
 
 class PlatformError(ValueError):
@@ -87,6 +98,8 @@ class Assistants:
         )
         if row is None:
             raise NotFound(f"no assistant {ref!r}; list yours with GET /api/v1/assistants")
+        if self.tenant.assistant_id is not None and row.id != self.tenant.assistant_id:
+            raise bound_refusal(self.tenant, f"the assistant {ref!r}")
         return row
 
     def _user(self) -> str:
@@ -96,6 +109,8 @@ class Assistants:
 
     def create(self, body: AssistantIn, tool_ids: Mapping[str, str]) -> AssistantInfo:
         owner = self._user()
+        if self.tenant.assistant_id is not None:
+            raise bound_refusal(self.tenant, "new assistants")
         name = body.name.strip()
         if self.session.scalar(
             select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
@@ -109,7 +124,10 @@ class Assistants:
         return self._info(row)
 
     def list(self) -> list[AssistantInfo]:
-        rows = self.session.scalars(select(Assistant).where(self._mine()).order_by(Assistant.name))
+        query = select(Assistant).where(self._mine())
+        if self.tenant.assistant_id is not None:
+            query = query.where(Assistant.id == self.tenant.assistant_id)
+        rows = self.session.scalars(query.order_by(Assistant.name))
         return [self._info(row) for row in rows]
 
     def get(self, ref: str) -> AssistantInfo:
@@ -177,9 +195,13 @@ class Chats:
             raise NotFound(f"no chat {chat_id!r}; list yours with GET /api/v1/chats")
         if row.expires_at is not None and row.expires_at <= utcnow():
             raise NotFound(f"the chat {chat_id!r} has expired; start a new one")
+        if self.tenant.assistant_id is not None and row.assistant_id != self.tenant.assistant_id:
+            raise bound_refusal(self.tenant, f"the chat {chat_id!r} (it is not that assistant's)")
         return row
 
     def create(self, body: ChatIn, *, expires_in: timedelta | None = None) -> ChatInfo:
+        if body.assistant_id is None and self.tenant.assistant_id is not None:
+            body = body.model_copy(update={"assistant_id": self.tenant.assistant_id})
         if body.assistant_id is not None:
             Assistants(self.session, self.tenant).get(body.assistant_id)  # must be reachable
         row = Chat(
@@ -199,6 +221,11 @@ class Chats:
             select(Chat)
             .where(_owned(Chat.owner_id, Chat.guest_id, self.tenant))
             .where(or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()))
+            .where(
+                Chat.assistant_id == self.tenant.assistant_id
+                if self.tenant.assistant_id is not None
+                else true()
+            )
             .order_by(Chat.updated_at.desc())
         )
         return [ChatInfo.model_validate(row) for row in rows]

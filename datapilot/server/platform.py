@@ -31,6 +31,7 @@ from datapilot.assistants.normalise import NormalisationError
 from datapilot.assistants.repo import (
     Assistants,
     Chats,
+    Forbidden,
     Messages,
     NotFound,
     PlatformError,
@@ -67,7 +68,11 @@ async def tenant_of(request: Request) -> Tenant:
     """The caller's tenant: the key's user, or the local user of a keyless loopback server."""
     principal: Principal | None = getattr(request.state, "principal", None)
     if principal is not None:
-        return Tenant(user_id=principal.user_id, key_id=principal.key_id)
+        return Tenant(
+            user_id=principal.user_id,
+            key_id=principal.key_id,
+            assistant_id=principal.assistant_id,
+        )
     store: Store = request.app.state.store
     return Tenant(user_id=await anyio.to_thread.run_sync(_local_user, store))
 
@@ -99,6 +104,8 @@ async def off_loop(work: Callable[[], T]) -> T:
         return await anyio.to_thread.run_sync(work)
     except NotFound as error:
         raise HTTPException(404, str(error)) from None
+    except Forbidden as error:
+        raise HTTPException(403, str(error)) from None
     except (PlatformError, AccountError, NormalisationError) as error:
         raise HTTPException(400, str(error)) from None
 
@@ -400,6 +407,14 @@ async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(ten
         extra = set(body.scopes) - set(principal.scopes)
         if extra:  # a key never mints one with more rights than its own
             raise HTTPException(403, f"your key lacks the scope(s) {', '.join(sorted(extra))}")
+
+    if principal is not None and principal.assistant_id not in (None, body.assistant_id):
+        # A bound key mints keys of its own assistant only.
+        raise HTTPException(
+            403,
+            f"this API key is bound to the assistant {principal.assistant_id!r}: a key it "
+            "makes must be bound to that assistant too (set assistant_id)",
+        )
 
     def work(session: Any) -> NewKeyOut:
         if body.assistant_id is not None:
