@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from datapilot.assistants.files import Files
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.assistants.repo import Assistants, Chats, Messages, NotFound, Usage
@@ -43,6 +45,11 @@ class MessageIn(BaseModel):
     )
     today: date | None = Field(default=None, description="Resolve relative windows against it.")
     stream: bool = Field(default=True, description="Stream the reply as LMC chunks.")
+
+
+def files_root(settings: Settings) -> Path:
+    """Where chat files live: under the data dir, one file per content hash."""
+    return settings.data_dir / "files"
 
 
 def mentioned(text: str, assistants: list[AssistantInfo]) -> AssistantInfo | None:
@@ -141,7 +148,9 @@ class Conversation:
             Chats(session, self.tenant).touch(chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
-            history = [HistoryMessage.of(message) for message in messages.list(chat_id)]
+            history = Files(session, self.tenant, files_root(self.settings)).history(
+                messages.list(chat_id)
+            )
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sse_starlette import EventSourceResponse
 
+from datapilot.assistants.files import FileIn, FileInfo, Files
 from datapilot.assistants.models import (
     AssistantIn,
     AssistantInfo,
@@ -39,7 +40,13 @@ from datapilot.assistants.repo import (
     Usage,
     local_user,
 )
-from datapilot.assistants.service import Conversation, MessageIn, Prepared, request_for
+from datapilot.assistants.service import (
+    Conversation,
+    MessageIn,
+    Prepared,
+    files_root,
+    request_for,
+)
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event
@@ -240,6 +247,51 @@ async def delete_chat(
 )
 async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     return await in_store(request, lambda s: Messages(s, tenant).list(chat_id))
+
+
+class FileMessage(BaseModel):
+    """A file stored, and the `file` message that attaches it to the chat."""
+
+    file: FileInfo
+    message: MessageInfo
+
+
+@router.post(
+    "/chats/{chat_id}/files",
+    response_model=FileMessage,
+    status_code=201,
+    dependencies=chat_scope,
+    responses=ERRORS,
+    summary="Attach a file to a chat (an image reaches the model with your next message)",
+)
+async def attach_file(
+    chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    settings: Settings = request.app.state.settings
+
+    def work(session: Any) -> FileMessage:
+        Chats(session, tenant).touch(chat_id)  # the chat must be the caller's, before any write
+        data = body.data()
+        info = Files(session, tenant, files_root(settings)).add(body.name, body.media_type(), data)
+        message = Messages(session, tenant).add(chat_id, "file", info.name, file_id=info.id)
+        return FileMessage(file=info, message=message)
+
+    return await in_store(request, work)
+
+
+@router.get(
+    "/files/{file_id}",
+    response_class=Response,
+    dependencies=chat_scope,
+    responses={200: {"description": "The file's bytes, with its media type."}, **ERRORS},
+    summary="A file you attached",
+)
+async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Response:
+    settings: Settings = request.app.state.settings
+    info, data = await in_store(
+        request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
+    )
+    return Response(content=data, media_type=info.mime)
 
 
 class MessagesReply(BaseModel):
