@@ -8,6 +8,7 @@ an id that does not exist (a 404 that leaks nothing).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -133,6 +134,13 @@ class Assistants:
     def get(self, ref: str) -> AssistantInfo:
         return self._info(self._row(ref))
 
+    def names(self) -> dict[str, str]:
+        """The id and name of each assistant `list` shows, in one query (no tools)."""
+        query = select(Assistant.id, Assistant.name).where(self._mine())
+        if self.tenant.assistant_id is not None:
+            query = query.where(Assistant.id == self.tenant.assistant_id)
+        return {row.id: row.name for row in self.session.execute(query)}
+
     def update(self, ref: str, patch: AssistantPatch, tool_ids: Mapping[str, str]) -> AssistantInfo:
         self._user()
         row = self._row(ref)
@@ -186,11 +194,10 @@ class Chats:
         self.tenant = tenant
 
     def _row(self, chat_id: str) -> Chat:
-        row = self.session.scalar(
-            select(Chat).where(
-                Chat.id == chat_id, _owned(Chat.owner_id, Chat.guest_id, self.tenant)
-            )
-        )
+        # By primary key: a chat this transaction loaded already costs no round trip.
+        row = self.session.get(Chat, chat_id)
+        if row is not None and not self._owns(row):
+            row = None
         if row is None:
             raise NotFound(f"no chat {chat_id!r}; list yours with GET /api/v1/chats")
         if row.expires_at is not None and row.expires_at <= utcnow():
@@ -198,6 +205,11 @@ class Chats:
         if self.tenant.assistant_id is not None and row.assistant_id != self.tenant.assistant_id:
             raise bound_refusal(self.tenant, f"the chat {chat_id!r} (it is not that assistant's)")
         return row
+
+    def _owns(self, row: Chat) -> bool:
+        if self.tenant.user_id is not None:
+            return row.owner_id == self.tenant.user_id
+        return row.owner_id is None and row.guest_id == self.tenant.guest_id
 
     def create(self, body: ChatIn, *, expires_in: timedelta | None = None) -> ChatInfo:
         if body.assistant_id is None and self.tenant.assistant_id is not None:
@@ -251,6 +263,21 @@ class Chats:
         self.session.flush()
 
 
+@dataclass(frozen=True)
+class NewMessage:
+    """A message to store (see `Messages.add` for the fields)."""
+
+    role: Role
+    content: str = ""
+    assistant_id: str | None = None
+    tool_call: ToolCallRecord | None = None
+    tool_call_id: str | None = None
+    file_id: str | None = None
+    hidden: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
 class Messages:
     def __init__(self, session: Session, tenant: Tenant) -> None:
         self.session = session
@@ -270,27 +297,45 @@ class Messages:
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
     ) -> MessageInfo:
-        if role == "system_override":
-            raise PlatformError("a system_override message applies to one call and is not stored")
-        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
-        row = ChatMessage(
-            chat_id=chat_id,
-            owner_id=self.tenant.user_id,
-            guest_id=self.tenant.guest_id,
-            assistant_id=assistant_id,
+        new = NewMessage(
             role=role,
             content=content,
-            tool_call=tool_call.model_dump() if tool_call else None,
-            tool_call_id=tool_call_id or (tool_call.id if tool_call else None),
+            assistant_id=assistant_id,
+            tool_call=tool_call,
+            tool_call_id=tool_call_id,
             file_id=file_id,
-            hidden=hidden or role in ("human_hidden", "system_hidden"),
+            hidden=hidden,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
-            total_tokens=prompt_tokens + completion_tokens,
         )
-        self.session.add(row)
+        return self.add_many(chat_id, [new])[0]
+
+    def add_many(self, chat_id: str, messages: Sequence[NewMessage]) -> list[MessageInfo]:
+        """Store messages in order with one round trip (an INSERT of many rows)."""
+        if any(new.role == "system_override" for new in messages):
+            raise PlatformError("a system_override message applies to one call and is not stored")
+        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        rows = [
+            ChatMessage(
+                chat_id=chat_id,
+                owner_id=self.tenant.user_id,
+                guest_id=self.tenant.guest_id,
+                assistant_id=new.assistant_id,
+                role=new.role,
+                content=new.content,
+                tool_call=new.tool_call.model_dump() if new.tool_call else None,
+                tool_call_id=new.tool_call_id or (new.tool_call.id if new.tool_call else None),
+                file_id=new.file_id,
+                hidden=new.hidden or new.role in ("human_hidden", "system_hidden"),
+                prompt_tokens=new.prompt_tokens,
+                completion_tokens=new.completion_tokens,
+                total_tokens=new.prompt_tokens + new.completion_tokens,
+            )
+            for new in messages
+        ]
+        self.session.add_all(rows)
         self.session.flush()
-        return MessageInfo.model_validate(row)
+        return [MessageInfo.model_validate(row) for row in rows]
 
     def list(self, chat_id: str) -> list[MessageInfo]:
         Chats(self.session, self.tenant)._row(chat_id)
