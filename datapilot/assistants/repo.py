@@ -194,10 +194,14 @@ class Chats:
         self.tenant = tenant
 
     def _row(self, chat_id: str) -> Chat:
-        # By primary key: a chat this transaction loaded already costs no round trip.
-        row = self.session.get(Chat, chat_id)
+        # By primary key: a chat this transaction loaded already costs no round trip (the
+        # session's identity map holds rows weakly, so the transaction keeps them here).
+        loaded: dict[str, Chat] = self.session.info.setdefault("chats", {})
+        row = loaded.get(chat_id) or self.session.get(Chat, chat_id)
         if row is not None and not self._owns(row):
             row = None
+        if row is not None:
+            loaded[chat_id] = row
         if row is None:
             raise NotFound(f"no chat {chat_id!r}; list yours with GET /api/v1/chats")
         if row.expires_at is not None and row.expires_at <= utcnow():
@@ -260,6 +264,7 @@ class Chats:
 
     def delete(self, chat_id: str) -> None:
         self.session.delete(self._row(chat_id))
+        self.session.info.get("chats", {}).pop(chat_id, None)
         self.session.flush()
 
 
