@@ -93,3 +93,25 @@ async def test_a_bound_key_chats_with_its_assistant(app) -> None:  # type: ignor
     assert completion.status_code == 200, completion.text
     assert figure in completion.json()["choices"][0]["message"]["content"]
     assert minted.status_code == 403  # chat scope alone cannot mint keys either way
+
+
+async def test_a_bound_key_manages_its_own_assistant_only(app) -> None:  # type: ignore[no-untyped-def]
+    manager = key_for(app.state.store, "alice")
+    async with client_of(app, manager) as client:
+        desk = (await client.post("/api/v1/assistants", json={"name": "Desk"})).json()["id"]
+        made = await client.post(
+            "/api/v1/keys",
+            json={"name": "desk admin", "scopes": ["chat", "manage"], "assistant_id": desk},
+        )
+    bound = made.json()["key"]
+    async with client_of(app, bound) as client:
+        created = await client.post("/api/v1/assistants", json={"name": "Another"})
+        unbound = await client.post("/api/v1/keys", json={"name": "free", "scopes": ["chat"]})
+        same = await client.post(
+            "/api/v1/keys", json={"name": "desk 2", "scopes": ["chat"], "assistant_id": desk}
+        )
+        patched = await client.patch(f"/api/v1/assistants/{desk}", json={"prompt": "Be brief."})
+    assert created.status_code == 403 and "bound to the assistant" in created.text
+    assert unbound.status_code == 403 and "bound to that assistant" in unbound.text
+    assert same.status_code == 201 and same.json()["info"]["assistant_id"] == desk
+    assert patched.status_code == 200 and patched.json()["prompt"] == "Be brief."
