@@ -22,6 +22,9 @@ class Tenant(BaseModel):
     user_id: str | None = None
     guest_id: str | None = None
     key_id: str | None = Field(default=None, description="The API key used, for the usage ledger.")
+    assistant_id: str | None = Field(
+        default=None, description="The only assistant a key bound to one may use."
+    )
 
     def model_post_init(self, __context: Any) -> None:
         if (self.user_id is None) == (self.guest_id is None):

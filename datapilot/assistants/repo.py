@@ -8,10 +8,11 @@ an id that does not exist (a 404 that leaks nothing).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, or_, select
+from sqlalchemy import ColumnElement, delete, func, or_, select, true
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import (
@@ -47,6 +48,17 @@ LOCAL_USER = "owner"  # the user of a server without keys (the first key's user,
 
 class NotFound(LookupError):
     """No such row for this tenant; the message names what was looked for."""
+
+
+class Forbidden(PermissionError):
+    """The row exists, but the caller's key is bound to another assistant (a 403)."""
+
+
+def bound_refusal(tenant: Tenant, what: str) -> Forbidden:
+    return Forbidden(
+        f"this API key is bound to the assistant {tenant.assistant_id!r} and may not use "
+        f"{what}; use that assistant, or a key that is not bound to one"
+    )
 
 
 class PlatformError(ValueError):
@@ -87,6 +99,8 @@ class Assistants:
         )
         if row is None:
             raise NotFound(f"no assistant {ref!r}; list yours with GET /api/v1/assistants")
+        if self.tenant.assistant_id is not None and row.id != self.tenant.assistant_id:
+            raise bound_refusal(self.tenant, f"the assistant {ref!r}")
         return row
 
     def _user(self) -> str:
@@ -96,6 +110,8 @@ class Assistants:
 
     def create(self, body: AssistantIn, tool_ids: Mapping[str, str]) -> AssistantInfo:
         owner = self._user()
+        if self.tenant.assistant_id is not None:
+            raise bound_refusal(self.tenant, "new assistants")
         name = body.name.strip()
         if self.session.scalar(
             select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
@@ -109,11 +125,21 @@ class Assistants:
         return self._info(row)
 
     def list(self) -> list[AssistantInfo]:
-        rows = self.session.scalars(select(Assistant).where(self._mine()).order_by(Assistant.name))
+        query = select(Assistant).where(self._mine())
+        if self.tenant.assistant_id is not None:
+            query = query.where(Assistant.id == self.tenant.assistant_id)
+        rows = self.session.scalars(query.order_by(Assistant.name))
         return [self._info(row) for row in rows]
 
     def get(self, ref: str) -> AssistantInfo:
         return self._info(self._row(ref))
+
+    def names(self) -> dict[str, str]:
+        """The id and name of each assistant `list` shows, in one query (no tools)."""
+        query = select(Assistant.id, Assistant.name).where(self._mine())
+        if self.tenant.assistant_id is not None:
+            query = query.where(Assistant.id == self.tenant.assistant_id)
+        return {row.id: row.name for row in self.session.execute(query)}
 
     def update(self, ref: str, patch: AssistantPatch, tool_ids: Mapping[str, str]) -> AssistantInfo:
         self._user()
@@ -168,18 +194,30 @@ class Chats:
         self.tenant = tenant
 
     def _row(self, chat_id: str) -> Chat:
-        row = self.session.scalar(
-            select(Chat).where(
-                Chat.id == chat_id, _owned(Chat.owner_id, Chat.guest_id, self.tenant)
-            )
-        )
+        # By primary key: a chat this transaction loaded already costs no round trip (the
+        # session's identity map holds rows weakly, so the transaction keeps them here).
+        loaded: dict[str, Chat] = self.session.info.setdefault("chats", {})
+        row = loaded.get(chat_id) or self.session.get(Chat, chat_id)
+        if row is not None and not self._owns(row):
+            row = None
+        if row is not None:
+            loaded[chat_id] = row
         if row is None:
             raise NotFound(f"no chat {chat_id!r}; list yours with GET /api/v1/chats")
         if row.expires_at is not None and row.expires_at <= utcnow():
             raise NotFound(f"the chat {chat_id!r} has expired; start a new one")
+        if self.tenant.assistant_id is not None and row.assistant_id != self.tenant.assistant_id:
+            raise bound_refusal(self.tenant, f"the chat {chat_id!r} (it is not that assistant's)")
         return row
 
+    def _owns(self, row: Chat) -> bool:
+        if self.tenant.user_id is not None:
+            return row.owner_id == self.tenant.user_id
+        return row.owner_id is None and row.guest_id == self.tenant.guest_id
+
     def create(self, body: ChatIn, *, expires_in: timedelta | None = None) -> ChatInfo:
+        if body.assistant_id is None and self.tenant.assistant_id is not None:
+            body = body.model_copy(update={"assistant_id": self.tenant.assistant_id})
         if body.assistant_id is not None:
             Assistants(self.session, self.tenant).get(body.assistant_id)  # must be reachable
         row = Chat(
@@ -199,6 +237,11 @@ class Chats:
             select(Chat)
             .where(_owned(Chat.owner_id, Chat.guest_id, self.tenant))
             .where(or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()))
+            .where(
+                Chat.assistant_id == self.tenant.assistant_id
+                if self.tenant.assistant_id is not None
+                else true()
+            )
             .order_by(Chat.updated_at.desc())
         )
         return [ChatInfo.model_validate(row) for row in rows]
@@ -221,7 +264,23 @@ class Chats:
 
     def delete(self, chat_id: str) -> None:
         self.session.delete(self._row(chat_id))
+        self.session.info.get("chats", {}).pop(chat_id, None)
         self.session.flush()
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    """A message to store (see `Messages.add` for the fields)."""
+
+    role: Role
+    content: str = ""
+    assistant_id: str | None = None
+    tool_call: ToolCallRecord | None = None
+    tool_call_id: str | None = None
+    file_id: str | None = None
+    hidden: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 class Messages:
@@ -238,30 +297,50 @@ class Messages:
         assistant_id: str | None = None,
         tool_call: ToolCallRecord | None = None,
         tool_call_id: str | None = None,
+        file_id: str | None = None,
         hidden: bool = False,
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
     ) -> MessageInfo:
-        if role == "system_override":
-            raise PlatformError("a system_override message applies to one call and is not stored")
-        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
-        row = ChatMessage(
-            chat_id=chat_id,
-            owner_id=self.tenant.user_id,
-            guest_id=self.tenant.guest_id,
-            assistant_id=assistant_id,
+        new = NewMessage(
             role=role,
             content=content,
-            tool_call=tool_call.model_dump() if tool_call else None,
-            tool_call_id=tool_call_id or (tool_call.id if tool_call else None),
-            hidden=hidden or role in ("human_hidden", "system_hidden"),
+            assistant_id=assistant_id,
+            tool_call=tool_call,
+            tool_call_id=tool_call_id,
+            file_id=file_id,
+            hidden=hidden,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
-            total_tokens=prompt_tokens + completion_tokens,
         )
-        self.session.add(row)
+        return self.add_many(chat_id, [new])[0]
+
+    def add_many(self, chat_id: str, messages: Sequence[NewMessage]) -> list[MessageInfo]:
+        """Store messages in order with one round trip (an INSERT of many rows)."""
+        if any(new.role == "system_override" for new in messages):
+            raise PlatformError("a system_override message applies to one call and is not stored")
+        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        rows = [
+            ChatMessage(
+                chat_id=chat_id,
+                owner_id=self.tenant.user_id,
+                guest_id=self.tenant.guest_id,
+                assistant_id=new.assistant_id,
+                role=new.role,
+                content=new.content,
+                tool_call=new.tool_call.model_dump() if new.tool_call else None,
+                tool_call_id=new.tool_call_id or (new.tool_call.id if new.tool_call else None),
+                file_id=new.file_id,
+                hidden=new.hidden or new.role in ("human_hidden", "system_hidden"),
+                prompt_tokens=new.prompt_tokens,
+                completion_tokens=new.completion_tokens,
+                total_tokens=new.prompt_tokens + new.completion_tokens,
+            )
+            for new in messages
+        ]
+        self.session.add_all(rows)
         self.session.flush()
-        return MessageInfo.model_validate(row)
+        return [MessageInfo.model_validate(row) for row in rows]
 
     def list(self, chat_id: str) -> list[MessageInfo]:
         Chats(self.session, self.tenant)._row(chat_id)

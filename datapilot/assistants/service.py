@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from datapilot.assistants.files import Files
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
-from datapilot.assistants.repo import Assistants, Chats, Messages, NotFound, Usage
+from datapilot.assistants.repo import Assistants, Chats, Messages, NewMessage, NotFound, Usage
 from datapilot.assistants.runtime import Turn, TurnSetup
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext
@@ -45,9 +47,15 @@ class MessageIn(BaseModel):
     stream: bool = Field(default=True, description="Stream the reply as LMC chunks.")
 
 
-def mentioned(text: str, assistants: list[AssistantInfo]) -> AssistantInfo | None:
-    """The first assistant a message addresses as `@name` or `@id`."""
-    by_ref = {a.name.lower(): a for a in assistants} | {a.id: a for a in assistants}
+def files_root(settings: Settings) -> Path:
+    """Where chat files live: under the data dir, one file per content hash."""
+    return settings.data_dir / "files"
+
+
+def mentioned(text: str, names: dict[str, str]) -> str | None:
+    """The id of the first assistant (of `names`, id → name) a message addresses as `@name`
+    or `@id`."""
+    by_ref = {name.lower(): id_ for id_, name in names.items()} | {id_: id_ for id_ in names}
     for match in _MENTION.finditer(text):
         found = by_ref.get(match.group(1).lower()) or by_ref.get(match.group(1))
         if found is not None:
@@ -123,38 +131,39 @@ class Conversation:
 
     def prepare(self, chat_id: str, body: MessageIn) -> Prepared:
         """Store the message; when it asks for a reply, set up the answering assistant's turn."""
-        with self.store.session(write=True) as session:
+        with self.store.session(write=True, durable=False) as session:
             chat = Chats(session, self.tenant).get(chat_id)
             assistants = Assistants(session, self.tenant)
-            mine = assistants.list()
-            if body.assistant:
-                assistant: AssistantInfo | None = assistants.get(body.assistant)
-            else:
-                assistant = mentioned(body.content, mine)
-                if assistant is None and chat.assistant_id:
-                    try:
-                        assistant = assistants.get(chat.assistant_id)
-                    except NotFound:
-                        assistant = None
+            names = assistants.names()
+            ref = body.assistant or mentioned(body.content, names) or chat.assistant_id
+            assistant: AssistantInfo | None = None
+            if ref is not None:
+                try:
+                    assistant = assistants.get(ref)
+                except NotFound:
+                    if body.assistant:  # asked for by name: say so; a stale default is dropped
+                        raise
             messages = Messages(session, self.tenant)
             human = messages.add(chat_id, body.role, body.content)
             Chats(session, self.tenant).touch(chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
-            history = [HistoryMessage.of(message) for message in messages.list(chat_id)]
+            history = Files(session, self.tenant, files_root(self.settings)).history(
+                messages.list(chat_id)
+            )
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        names = list(assistant.tools) if assistant else ["ask_data"]
-        tools = bound_tools(request, names)
+        tool_names = list(assistant.tools) if assistant else ["ask_data"]
+        tools = bound_tools(request, tool_names)
         setup = setup_turn(
             request,
             assistant,
             history,
             tools,
             chat_prompt=chat.prompt,
-            names={a.id: a.name for a in mine},
+            names=names,
         )
         return Prepared(chat_id, human, assistant, Turn(setup))
 
@@ -165,22 +174,22 @@ class Conversation:
             return []
         result = turn.result
         assistant_id = prepared.assistant.id if prepared.assistant else None
-        stored: list[MessageInfo] = []
-        with self.store.session(write=True) as session:
-            messages = Messages(session, self.tenant)
-            for new in result.messages:
-                stored.append(
-                    messages.add(
-                        prepared.chat_id,
-                        new.role,
-                        new.content,
+        with self.store.session(write=True, durable=False) as session:
+            stored = Messages(session, self.tenant).add_many(
+                prepared.chat_id,
+                [
+                    NewMessage(
+                        role=new.role,
+                        content=new.content,
                         assistant_id=assistant_id,
                         tool_call=new.tool_call,
                         tool_call_id=new.tool_call_id,
                         prompt_tokens=new.prompt_tokens,
                         completion_tokens=new.completion_tokens,
                     )
-                )
+                    for new in result.messages
+                ],
+            )
             if result.calls:
                 charged = [m for m in stored if m.total_tokens]
                 Usage(session, self.tenant).record(

@@ -23,7 +23,7 @@ from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage, NormalisationError
-from datapilot.assistants.repo import Assistants, NotFound, Usage
+from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage, bound_refusal
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import bound_tools, request_for, setup_turn
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
@@ -83,7 +83,12 @@ async def models(request: Request, tenant: Tenant = Depends(tenant_of)) -> Model
         with store.session() as session:
             return Assistants(session, tenant).list()
 
-    cards = [ModelCard(id=WORKFLOW_MODEL, name="Datapilot data workflow")]
+    # A key bound to an assistant sees that one only, not even the plain workflow.
+    cards = (
+        [ModelCard(id=WORKFLOW_MODEL, name="Datapilot data workflow")]
+        if tenant.assistant_id is None
+        else []
+    )
     cards += [
         ModelCard(id=a.id, name=a.name, created=int(a.created_at.timestamp()))
         for a in await anyio.to_thread.run_sync(work)
@@ -144,6 +149,8 @@ async def chat_completions(
 
     def prepare() -> tuple[AssistantInfo | None, Turn]:
         assistant = None
+        if body.model == WORKFLOW_MODEL and tenant.assistant_id is not None:
+            raise bound_refusal(tenant, f"the model {WORKFLOW_MODEL!r}")
         if body.model != WORKFLOW_MODEL:
             with store.session() as session:
                 assistant = Assistants(session, tenant).get(body.model)
@@ -162,6 +169,8 @@ async def chat_completions(
     except NotFound:
         message = f"no model {body.model!r}: use an assistant id from GET /v1/models, or datapilot"
         return _error(404, message, "model_not_found")
+    except Forbidden as error:
+        return _error(403, str(error), "model_not_allowed")
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(time.time())
     if body.stream:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sse_starlette import EventSourceResponse
 
+from datapilot.assistants.files import FileIn, FileInfo, Files
 from datapilot.assistants.models import (
     AssistantIn,
     AssistantInfo,
@@ -31,6 +32,7 @@ from datapilot.assistants.normalise import NormalisationError
 from datapilot.assistants.repo import (
     Assistants,
     Chats,
+    Forbidden,
     Messages,
     NotFound,
     PlatformError,
@@ -38,7 +40,13 @@ from datapilot.assistants.repo import (
     Usage,
     local_user,
 )
-from datapilot.assistants.service import Conversation, MessageIn, Prepared, request_for
+from datapilot.assistants.service import (
+    Conversation,
+    MessageIn,
+    Prepared,
+    files_root,
+    request_for,
+)
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event
@@ -67,7 +75,11 @@ async def tenant_of(request: Request) -> Tenant:
     """The caller's tenant: the key's user, or the local user of a keyless loopback server."""
     principal: Principal | None = getattr(request.state, "principal", None)
     if principal is not None:
-        return Tenant(user_id=principal.user_id, key_id=principal.key_id)
+        return Tenant(
+            user_id=principal.user_id,
+            key_id=principal.key_id,
+            assistant_id=principal.assistant_id,
+        )
     store: Store = request.app.state.store
     return Tenant(user_id=await anyio.to_thread.run_sync(_local_user, store))
 
@@ -99,6 +111,8 @@ async def off_loop(work: Callable[[], T]) -> T:
         return await anyio.to_thread.run_sync(work)
     except NotFound as error:
         raise HTTPException(404, str(error)) from None
+    except Forbidden as error:
+        raise HTTPException(403, str(error)) from None
     except (PlatformError, AccountError, NormalisationError) as error:
         raise HTTPException(400, str(error)) from None
 
@@ -233,6 +247,51 @@ async def delete_chat(
 )
 async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
     return await in_store(request, lambda s: Messages(s, tenant).list(chat_id))
+
+
+class FileMessage(BaseModel):
+    """A file stored, and the `file` message that attaches it to the chat."""
+
+    file: FileInfo
+    message: MessageInfo
+
+
+@router.post(
+    "/chats/{chat_id}/files",
+    response_model=FileMessage,
+    status_code=201,
+    dependencies=chat_scope,
+    responses=ERRORS,
+    summary="Attach a file to a chat (an image reaches the model with your next message)",
+)
+async def attach_file(
+    chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(tenant_of)
+) -> Any:
+    settings: Settings = request.app.state.settings
+
+    def work(session: Any) -> FileMessage:
+        Chats(session, tenant).touch(chat_id)  # the chat must be the caller's, before any write
+        data = body.data()
+        info = Files(session, tenant, files_root(settings)).add(body.name, body.media_type(), data)
+        message = Messages(session, tenant).add(chat_id, "file", info.name, file_id=info.id)
+        return FileMessage(file=info, message=message)
+
+    return await in_store(request, work)
+
+
+@router.get(
+    "/files/{file_id}",
+    response_class=Response,
+    dependencies=chat_scope,
+    responses={200: {"description": "The file's bytes, with its media type."}, **ERRORS},
+    summary="A file you attached",
+)
+async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Response:
+    settings: Settings = request.app.state.settings
+    info, data = await in_store(
+        request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
+    )
+    return Response(content=data, media_type=info.mime)
 
 
 class MessagesReply(BaseModel):
@@ -400,6 +459,14 @@ async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(ten
         extra = set(body.scopes) - set(principal.scopes)
         if extra:  # a key never mints one with more rights than its own
             raise HTTPException(403, f"your key lacks the scope(s) {', '.join(sorted(extra))}")
+
+    if principal is not None and principal.assistant_id not in (None, body.assistant_id):
+        # A bound key mints keys of its own assistant only.
+        raise HTTPException(
+            403,
+            f"this API key is bound to the assistant {principal.assistant_id!r}: a key it "
+            "makes must be bound to that assistant too (set assistant_id)",
+        )
 
     def work(session: Any) -> NewKeyOut:
         if body.assistant_id is not None:

@@ -75,7 +75,9 @@ def _engine(url_text: str) -> Engine:
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # Sessions run in the worker threads (anyio's default limit is 40): a pool as large keeps
+    # concurrent requests from queueing for a connection (SQLAlchemy's default is 5 + 10).
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=30)
 
 
 def _sqlite_connect(connection: sqlite3.Connection, _record: Any) -> None:

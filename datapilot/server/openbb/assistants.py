@@ -14,7 +14,7 @@ from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.repo import Assistants, NotFound, Usage
+from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import bound_tools, setup_turn
 from datapilot.core.events import Done, Event
@@ -104,6 +104,8 @@ async def assistant_query(
         assistant, turn = await anyio.to_thread.run_sync(prepare)
     except NotFound as error:
         raise HTTPException(404, str(error)) from None
+    except Forbidden as error:
+        raise HTTPException(403, str(error)) from None
 
     async def source(*_: Any) -> AsyncIterator[Event]:
         async for event in turn.events():

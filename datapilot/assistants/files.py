@@ -1,0 +1,129 @@
+"""Files attached to chats: stored once per content (by SHA-256) under the data dir, with one
+row per owner, so a file is reachable only by the tenant who uploaded it. An image attached to
+a chat reaches the model as an image part of the next human message (see `normalise`)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import mimetypes
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from datapilot.assistants.models import MessageInfo, Tenant
+from datapilot.assistants.normalise import HistoryMessage
+from datapilot.assistants.repo import NotFound, PlatformError, _owned
+from datapilot.store.models import File
+
+
+class FileIn(BaseModel):
+    """A file sent as JSON: its name and its bytes in base64."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=500, description="The file's name, e.g. chart.png")
+    content_base64: str = Field(min_length=1, description="The file's bytes, base64-encoded.")
+    mime: str | None = Field(
+        default=None, max_length=200, description="Its media type (default: from the name)."
+    )
+
+    def data(self) -> bytes:
+        try:
+            return base64.b64decode(self.content_base64, validate=True)
+        except (binascii.Error, ValueError):
+            raise PlatformError(
+                "content_base64 is not valid base64; encode the file's bytes with base64 "
+                "(e.g. `base64 -w0 FILE`)"
+            ) from None
+
+    def media_type(self) -> str:
+        guessed, _ = mimetypes.guess_type(self.name)
+        return self.mime or guessed or "application/octet-stream"
+
+
+class FileInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    sha256: str
+    mime: str
+    size: int
+    created_at: datetime
+
+
+class Files:
+    """One tenant's files; their bytes live under `root`, named by content hash."""
+
+    def __init__(self, session: Session, tenant: Tenant, root: Path) -> None:
+        self.session = session
+        self.tenant = tenant
+        self.root = root
+
+    def add(self, name: str, mime: str, data: bytes) -> FileInfo:
+        digest = hashlib.sha256(data).hexdigest()
+        path = self.root / digest[:2] / digest
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Write aside, then rename: a concurrent upload of the same bytes never sees half.
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        row = File(
+            owner_id=self.tenant.user_id,
+            guest_id=self.tenant.guest_id,
+            name=name,
+            sha256=digest,
+            mime=mime,
+            size=len(data),
+            path=str(path.relative_to(self.root)),
+        )
+        self.session.add(row)
+        self.session.flush()
+        return FileInfo.model_validate(row)
+
+    def _row(self, file_id: str) -> File:
+        row = self.session.scalar(
+            select(File).where(
+                File.id == file_id, _owned(File.owner_id, File.guest_id, self.tenant)
+            )
+        )
+        if row is None:
+            raise NotFound(f"no file {file_id!r}; a chat's file messages carry their file_id")
+        return row
+
+    def get(self, file_id: str) -> FileInfo:
+        return FileInfo.model_validate(self._row(file_id))
+
+    def content(self, file_id: str) -> tuple[FileInfo, bytes]:
+        row = self._row(file_id)
+        try:
+            return FileInfo.model_validate(row), (self.root / row.path).read_bytes()
+        except FileNotFoundError:
+            raise NotFound(f"the bytes of file {file_id!r} are gone from the data dir") from None
+
+    def history(self, messages: list[MessageInfo]) -> list[HistoryMessage]:
+        """Messages as normalisation reads them, a file message with its image as a data URL."""
+        history = []
+        for message in messages:
+            item = HistoryMessage.of(message)
+            if message.role == "file" and message.file_id is not None:
+                try:
+                    info, data = self.content(message.file_id)
+                except NotFound:
+                    item.file_name = message.content or None
+                else:
+                    item.file_name = info.name
+                    if info.mime.startswith("image/"):
+                        encoded = base64.b64encode(data).decode()
+                        item.image_url = f"data:{info.mime};base64,{encoded}"
+            history.append(item)
+        return history
