@@ -131,7 +131,7 @@ class Conversation:
 
     def prepare(self, chat_id: str, body: MessageIn) -> Prepared:
         """Store the message; when it asks for a reply, set up the answering assistant's turn."""
-        with self.store.session(write=True, durable=False) as session:
+        with self.store.session(write=True) as session:
             chat = Chats(session, self.tenant).get(chat_id)
             assistants = Assistants(session, self.tenant)
             names = assistants.names()
@@ -174,7 +174,7 @@ class Conversation:
             return []
         result = turn.result
         assistant_id = prepared.assistant.id if prepared.assistant else None
-        with self.store.session(write=True, durable=False) as session:
+        with self.store.session(write=True) as session:
             stored = Messages(session, self.tenant).add_many(
                 prepared.chat_id,
                 [

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
 
@@ -66,19 +66,14 @@ class Store:
         return self.engine.url
 
     @contextmanager
-    def session(self, *, write: bool = False, durable: bool = True) -> Iterator[Session]:
+    def session(self, *, write: bool = False) -> Iterator[Session]:
         """A session in one transaction: committed when the block ends, rolled back on error.
 
         `write=True` for a transaction that reads before it writes: on SQLite it then holds the
         write lock from its start, so concurrent writers queue instead of failing.
-        `durable=False` (chat messages): on PostgreSQL the commit does not wait for the WAL's
-        flush to disk; a crash of the database's machine may lose the last fraction of a second
-        of such commits, never consistency.
         """
         engine = self.engine.execution_options(sqlite_immediate=True) if write else self.engine
         with Session(engine, expire_on_commit=False) as session, session.begin():
-            if not durable and self.engine.dialect.name == "postgresql":
-                session.execute(text("SET LOCAL synchronous_commit TO OFF"))
             yield session
 
     def upgrade(self) -> str:
