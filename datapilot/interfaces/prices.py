@@ -80,11 +80,28 @@ def _last_valid(wide: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _price_reader(ctx: InterfaceContext, field: PriceField, adjusted: set[str]) -> Reader:
-    """Daily values of `field` (for `close`: the adjusted close of the ids in `adjusted`)."""
+def _price_reader(
+    ctx: InterfaceContext,
+    field: PriceField,
+    adjusted: set[str],
+    fetched: tuple[date, pd.DataFrame] | None = None,
+) -> Reader:
+    """Daily values of `field` (for `close`: the adjusted close of the ids in `adjusted`).
+
+    `fetched` = (from, daily rows already read from that date on): reads that start on or after
+    it are served from those rows instead of a second warehouse query.
+    """
 
     def read(ids: list[str], lower: date | None, upper: date) -> pd.DataFrame:
-        tidy = price_table(ctx, ids, lower, upper, "daily")
+        if fetched is not None and lower is not None and lower >= fetched[0]:
+            rows = fetched[1]
+            tidy = rows[
+                rows["id"].isin(ids)
+                & (rows["date"] >= pd.Timestamp(lower))
+                & (rows["date"] <= pd.Timestamp(upper))
+            ]
+        else:
+            tidy = price_table(ctx, ids, lower, upper, "daily")
         if tidy.empty:
             return pd.DataFrame()
         values = tidy[field]
@@ -151,7 +168,17 @@ def _prices(
     base: BaseRule = "before",
 ) -> pd.DataFrame:
     ids = [e.id for e in entities]
-    tidy = price_table(ctx, ids, start, end, freq)
+    fetched: tuple[date, pd.DataFrame] | None = None
+    if start is not None and freq == "daily":
+        # One query for the window and the days its base is looked for in (see `read_base`).
+        lookback = max(_LOOKBACK_DAYS.get(e.frequency, 400) for e in entities)
+        lower = start - timedelta(days=lookback + 1)  # `before` looks back from the day before
+        history = price_table(ctx, ids, lower, end, freq)
+        fetched = (lower, history)
+        tidy = history[history["date"] >= pd.Timestamp(start)]
+        tidy.attrs = dict(history.attrs)
+    else:
+        tidy = price_table(ctx, ids, start, end, freq)
     if tidy.empty:
         raise no_data(entities, start, end)
     # For close: ids whose window falls back to the adjusted close; for adj_close: ids without
@@ -186,7 +213,7 @@ def _prices(
     present = [e for e in entities if e.id in wide.columns]
     units = {e.units for e in present if e.units}
     unit = "shares" if field == "volume" else (units.pop() if len(units) == 1 else "price")
-    bases = read_base(present, start, base, _price_reader(ctx, field, set(adjusted)))
+    bases = read_base(present, start, base, _price_reader(ctx, field, set(adjusted), fetched))
     return tag(
         wide,
         kind="timeseries",
