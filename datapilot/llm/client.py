@@ -147,34 +147,14 @@ class LLMClient:
             }
         elif mode == "json_object":
             extra["response_format"] = {"type": "json_object"}
-        started = time.perf_counter()
         usage = CallUsage(purpose=purpose, ok=False)
-        try:
-            async with asyncio.timeout(self._deadline_s()):
-                response = await self._sdk.chat.completions.create(
-                    model=self.config.model,
-                    messages=messages,  # type: ignore[arg-type]
-                    **self._sampling(max_tokens, temperature=0.0),
-                    **extra,
-                )
-        except openai.BadRequestError:
-            raise
-        except (openai.APIError, TimeoutError) as error:
-            raise self._translate(error) from error
-        finally:
-            usage.latency_ms = (time.perf_counter() - started) * 1000
-            self.meter.record(usage)
-        if not response.choices:
-            raise LLMRefused("the model returned no choices")
+        response = await self._create(
+            messages, usage, self._sampling(max_tokens, temperature=0.0), extra
+        )
         choice = response.choices[0]
         text = choice.message.content or ""
         usage.ok = True
-        if response.usage is not None:
-            usage.prompt_tokens = response.usage.prompt_tokens or 0
-            usage.completion_tokens = response.usage.completion_tokens or 0
-        else:
-            usage.prompt_tokens = count_chat(messages)
-            usage.completion_tokens = count_tokens(text)
+        _count_usage(usage, response, messages, [text])
         refusal = getattr(choice.message, "refusal", None)
         if refusal:
             raise LLMRefused(f"the model declined: {_clip(refusal)}")
@@ -201,28 +181,15 @@ class LLMClient:
         refusal or a reply with neither text nor tool calls.
         """
         for _ in range(_MAX_ADAPTATIONS):
-            started = time.perf_counter()
             usage = CallUsage(purpose=purpose, ok=False)
             extra: dict[str, Any] = {"tools": tools} if tools else {}
+            sampling = self._sampling(max_tokens, temperature=temperature or 0.2)
             try:
-                async with asyncio.timeout(self._deadline_s()):
-                    response = await self._sdk.chat.completions.create(
-                        model=self.config.model,
-                        messages=messages,  # type: ignore[arg-type]
-                        **self._sampling(max_tokens, temperature=temperature or 0.2),
-                        **extra,
-                    )
+                response = await self._create(messages, usage, sampling, extra)
             except openai.BadRequestError as error:
                 if not self._adapt(error, structured=False):
                     raise self._translate(error) from error
                 continue
-            except (openai.APIError, TimeoutError) as error:
-                raise self._translate(error) from error
-            finally:
-                usage.latency_ms = (time.perf_counter() - started) * 1000
-                self.meter.record(usage)
-            if not response.choices:
-                raise LLMRefused("the model returned no choices")
             choice = response.choices[0]
             text = choice.message.content or ""
             calls = [
@@ -234,14 +201,8 @@ class LLMClient:
                 for call in choice.message.tool_calls or []
                 if call.type == "function"
             ]
-            if response.usage is not None:
-                usage.prompt_tokens = response.usage.prompt_tokens or 0
-                usage.completion_tokens = response.usage.completion_tokens or 0
-            else:
-                usage.prompt_tokens = count_chat(messages)
-                usage.completion_tokens = count_tokens(text) + sum(
-                    count_tokens(call.name + call.arguments) for call in calls
-                )
+            pieces = [text, *(call.name + call.arguments for call in calls)]
+            _count_usage(usage, response, messages, pieces)
             usage.ok = True
             refusal = getattr(choice.message, "refusal", None)
             if refusal:
@@ -256,6 +217,39 @@ class LLMClient:
                 completion_tokens=usage.completion_tokens,
             )
         raise self._rejected_everything()
+
+    async def _create(
+        self,
+        messages: list[Message],
+        usage: CallUsage,
+        sampling: dict[str, Any],
+        extra: dict[str, Any],
+    ) -> Any:
+        """One non-streamed call within the deadline, metered in `usage`; the response, which has
+        at least one choice.
+
+        `BadRequestError` passes through (callers adapt the request to it); other endpoint
+        failures become `LLMUnavailable`/`LLMTimeout`.
+        """
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self._deadline_s()):
+                response = await self._sdk.chat.completions.create(
+                    model=self.config.model,
+                    messages=messages,  # type: ignore[arg-type]
+                    **sampling,
+                    **extra,
+                )
+        except openai.BadRequestError:
+            raise
+        except (openai.APIError, TimeoutError) as error:
+            raise self._translate(error) from error
+        finally:
+            usage.latency_ms = (time.perf_counter() - started) * 1000
+            self.meter.record(usage)
+        if not response.choices:
+            raise LLMRefused("the model returned no choices")
+        return response
 
     async def stream_text(
         self, messages: list[Message], *, purpose: str = "summary", max_tokens: int = 600
@@ -434,3 +428,15 @@ class LLMClient:
 def _clip(text: str, limit: int = 160) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _count_usage(
+    usage: CallUsage, response: Any, messages: list[Message], reply: list[str]
+) -> None:
+    """The tokens the endpoint reported, else counted here (`reply`: the reply's text pieces)."""
+    if response.usage is not None:
+        usage.prompt_tokens = response.usage.prompt_tokens or 0
+        usage.completion_tokens = response.usage.completion_tokens or 0
+    else:
+        usage.prompt_tokens = count_chat(messages)
+        usage.completion_tokens = sum(count_tokens(piece) for piece in reply)
