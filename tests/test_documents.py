@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -22,13 +21,12 @@ import statsmodels.datasets.engel as engel
 import statsmodels.datasets.nile as nile
 from loopback_server import LOOPBACK, LoopbackServer, loopback_server
 from pdf_maker import make_pdf
+from test_server_openbb import make_client, sse_events
 
 from datapilot.data.documents import DocumentError, read_pdf, read_text
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.health import forget_health
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
-from datapilot.server.app import create_app
-from datapilot.settings import Settings
 
 pytestmark = LOOPBACK
 
@@ -65,26 +63,6 @@ def _words_box(pdf: bytes, page: int, phrase: str) -> tuple[float, float, float]
         if [w["text"] for w in words[i : i + 3]] == first:
             return words[i]["x0"], words[i]["top"], words[i]["bottom"]
     raise AssertionError(f"{first} not on page {page}")
-
-
-def make_client(**settings: Any) -> httpx.AsyncClient:
-    app = create_app(Settings(**{"brain": "offline", "offline": True, **settings}))
-    transport = httpx.ASGITransport(app=app)
-    return httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=60)
-
-
-def sse_events(text: str) -> list[tuple[str, Any]]:
-    events = []
-    for block in text.replace("\r\n", "\n").split("\n\n"):
-        name, data = None, []
-        for line in block.split("\n"):
-            if line.startswith("event:"):
-                name = line[len("event:") :].strip()
-            elif line.startswith("data:"):
-                data.append(line[len("data:") :].strip())
-        if name:
-            events.append((name, json.loads("\n".join(data))))
-    return events
 
 
 def of(events: list[tuple[str, Any]], name: str) -> list[Any]:

@@ -50,7 +50,8 @@ WIDGET_ROWS = [
 
 
 def make_client(**settings: Any) -> httpx.AsyncClient:
-    app = create_app(Settings(brain="offline", offline=True, **settings))
+    """The app in process, offline brain and offline mode unless `settings` say otherwise."""
+    app = create_app(Settings(**{"brain": "offline", "offline": True, **settings}))
     transport = httpx.ASGITransport(app=app)
     return httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=60)
 
