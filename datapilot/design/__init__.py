@@ -1,0 +1,1 @@
+"""The interface design stage: profile sources, self-request, define, merge, implement."""

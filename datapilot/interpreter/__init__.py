@@ -1,0 +1,1 @@
+"""The code interpreter: a sandboxed Python kernel per session, speaking LMC."""

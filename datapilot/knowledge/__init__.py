@@ -1,0 +1,1 @@
+"""Knowledge libraries: a user's documents, chunked by structure, retrieved and cited."""
