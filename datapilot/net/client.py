@@ -53,6 +53,15 @@ class OutboundLimits(BaseModel):
     read_s: float = Field(default=20.0, gt=0, description="Longest wait for the next bytes.")
     total_s: float = Field(default=60.0, gt=0, description="Whole request, redirects included.")
     max_redirects: int = Field(default=5, ge=0)
+    truncate: bool = Field(
+        default=False,
+        description="Past max_bytes, stop reading and return what came (marked truncated) "
+        "instead of failing.",
+    )
+    content_types: frozenset[str] | None = Field(
+        default=None,
+        description="Media types (or `type/*` families) a response may have; None: any.",
+    )
 
 
 class OutboundResponse(BaseModel):
@@ -62,6 +71,7 @@ class OutboundResponse(BaseModel):
     status: int
     headers: dict[str, str]
     content: bytes
+    truncated: bool = Field(default=False, description="The body was cut at the size cap.")
 
     @property
     def content_type(self) -> str:
@@ -267,12 +277,23 @@ def _translate(error: httpx.HTTPError, url: httpx.URL, limits: OutboundLimits) -
 
 
 def _check_length(response: httpx.Response, url: httpx.URL, limits: OutboundLimits) -> None:
+    if limits.content_types is not None and response.status_code < 400:
+        media = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        family = media.split("/")[0] + "/*"
+        if media not in limits.content_types and family not in limits.content_types:
+            raise OutboundRefused(
+                f"{safe_url(url)} answered with content type {media or 'none'}, which is not "
+                f"accepted here ({', '.join(sorted(limits.content_types))})",
+                url=safe_url(url),
+            )
     length = response.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limits.max_bytes:
+    if length.isdigit() and int(length) > limits.max_bytes and not limits.truncate:
         raise _too_large(url, limits)
 
 
-def _done(request_url: httpx.URL, response: httpx.Response, body: bytes) -> OutboundResponse:
+def _done(
+    request_url: httpx.URL, response: httpx.Response, body: bytes, truncated: bool = False
+) -> OutboundResponse:
     log.debug("%s → HTTP %s, %d bytes", safe_url(request_url), response.status_code, len(body))
     # The body is decoded already; headers describing the encoded form no longer apply.
     headers = {
@@ -281,7 +302,11 @@ def _done(request_url: httpx.URL, response: httpx.Response, body: bytes) -> Outb
         if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
     }
     return OutboundResponse(
-        url=str(request_url), status=response.status_code, headers=headers, content=body
+        url=str(request_url),
+        status=response.status_code,
+        headers=headers,
+        content=body,
+        truncated=truncated,
     )
 
 
@@ -344,7 +369,10 @@ async def afetch(
                             async for chunk in response.aiter_bytes():
                                 body.extend(chunk)
                                 if len(body) > limits.max_bytes:
-                                    raise _too_large(shown, limits)
+                                    if not limits.truncate:
+                                        raise _too_large(shown, limits)
+                                    cut = bytes(body[: limits.max_bytes])
+                                    return _done(request.url, response, cut, truncated=True)
                         except httpx.HTTPError as error:
                             raise _translate(error, shown, limits) from error
                         return _done(request.url, response, bytes(body))
@@ -392,7 +420,10 @@ def fetch(
                     for chunk in response.iter_bytes():
                         body.extend(chunk)
                         if len(body) > limits.max_bytes:
-                            raise _too_large(shown, limits)
+                            if not limits.truncate:
+                                raise _too_large(shown, limits)
+                            cut = bytes(body[: limits.max_bytes])
+                            return _done(request.url, response, cut, truncated=True)
                         if time.monotonic() > deadline:
                             raise _total_timeout(original, limits)
                 except httpx.HTTPError as error:
