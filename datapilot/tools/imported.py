@@ -161,7 +161,8 @@ class OpenAPITool:
             total_s=self.settings.call_timeout_s,
             read_s=self.settings.call_timeout_s,
         )
-        response = await afetch(**request, limits=limits, policy=self.policy)
+        policy = self.policy or OutboundPolicy.from_settings(self.settings)
+        response = await afetch(**request, limits=limits, policy=policy)
         response.raise_for_status()
         return output_of(self.spec.qualified, response.text, response.truncated)
 
