@@ -189,6 +189,7 @@ def call(
     from datapilot.net import OutboundError
     from datapilot.settings import get_settings
     from datapilot.tools.imported import ArgumentsError
+    from datapilot.tools.mcp_client import MCPError
     from datapilot.tools.secrets import SecretsError
     from datapilot.tools.sources import SourceNotFound, Sources
 
@@ -203,6 +204,6 @@ def call(
         with store.session() as session:
             found = Sources(session, tenant.user_id or "", get_settings()).tool(tool, token)
         output = asyncio.run(found.call(parsed))
-    except (SourceNotFound, ArgumentsError, SecretsError, OutboundError) as error:
+    except (SourceNotFound, ArgumentsError, SecretsError, OutboundError, MCPError) as error:
         _fail(getattr(error, "message", None) or str(error))
     typer.echo(output.text)

@@ -114,7 +114,7 @@ class _Pinner:
         self.policy = policy
         self.resolver = resolver
 
-    def addresses(self, url: httpx.URL) -> list[IPAddress]:
+    def addresses(self, url: Any) -> list[IPAddress]:
         host = url.host
         problem = self.policy.offline_problem(host, _port(url))
         if problem:  # offline: not even a DNS query
@@ -134,8 +134,11 @@ class _Pinner:
             raise OutboundUnreachable(f"{host} has no address", url=safe_url(url))
         return [ipaddress.ip_address(a.split("%")[0]) for a in found]
 
-    def pin(self, request: httpx.Request, addresses: list[IPAddress]) -> httpx.Request:
-        """The same request addressed to the first checked address (the caller's is untouched)."""
+    def pin(self, request: Any, addresses: list[IPAddress]) -> Any:
+        """The same request addressed to the first checked address (the caller's is untouched).
+
+        Duck-typed: an `httpx.Request`, or the same shape from an httpx fork (the MCP SDK's).
+        """
         url = request.url
         problem = self.policy.problem(url.host, _port(url), addresses)
         if problem:
@@ -144,7 +147,7 @@ class _Pinner:
         if url.scheme == "https":
             # Certificates are checked against this name, not the IP connected to.
             extensions["sni_hostname"] = url.host
-        return httpx.Request(
+        return type(request)(
             request.method,
             url.copy_with(host=str(addresses[0])),
             headers=request.headers,  # keeps Host: the original name
@@ -184,7 +187,7 @@ class AsyncPinnedTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-def _port(url: httpx.URL) -> int:
+def _port(url: Any) -> int:
     return url.port or _DEFAULT_PORTS.get(url.scheme, 0)
 
 

@@ -153,6 +153,7 @@ async def call_tool(
 ) -> CallOut:
     from datapilot.net import OutboundError, OutboundHTTPError
     from datapilot.tools.imported import ArgumentsError
+    from datapilot.tools.mcp_client import MCPError
     from datapilot.tools.secrets import SecretsError
 
     owner = _owner(tenant)
@@ -167,6 +168,8 @@ async def call_tool(
         raise HTTPException(502, f"{tool.name}: {error.message}") from None
     except OutboundError as error:
         raise HTTPException(502, error.message) from None
+    except MCPError as error:
+        raise HTTPException(502, str(error)) from None
     return CallOut(tool=tool.name, text=output.text, outputs=output.outputs)
 
 
