@@ -123,6 +123,10 @@ class _Pinner:
             return [ipaddress.ip_address(host)]
         except ValueError:
             pass
+        name = host.lower().rstrip(".")
+        if name == "localhost" or name.endswith(".localhost"):
+            # Loopback by definition (RFC 6761), whatever a resolver would say or fail to say.
+            return [ipaddress.ip_address("127.0.0.1")]
         try:
             found = self.resolver(host, _port(url))
         except (OSError, UnicodeError) as error:
