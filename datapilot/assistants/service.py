@@ -106,8 +106,21 @@ def bound_tools(
 ) -> dict[str, Tool]:
     """The tools of `names` that exist now (their store rows were made when they were bound):
     built-in ones, and the user's `imported` ones."""
-    tools = {**(imported or {}), **available_tools(request)}
+    # Imported tools last: the request's registry also lists them as acquisition interfaces,
+    # and the tool itself (with its confirmation) must be what a model calls.
+    tools = {**available_tools(request), **(imported or {})}
     return {name: tools[name] for name in names if name in tools}
+
+
+def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool]) -> RequestContext:
+    """The request whose plans may also fetch from the user's imported tools."""
+    if not imported:
+        return request
+    from dataclasses import replace
+
+    from datapilot.tools.acquisition import with_imported
+
+    return replace(request, registry=with_imported(request.registry, imported.values()))
 
 
 def imported_tools(session: Any, tenant: Tenant, settings: Settings) -> dict[str, Tool]:
@@ -198,6 +211,7 @@ class Conversation:
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
+        request = with_imported_interfaces(request, imported)
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
         tools = bound_tools(request, tool_names, imported)
         setup = setup_turn(
@@ -239,6 +253,7 @@ class Conversation:
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
+        request = with_imported_interfaces(request, imported)
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
         setup = setup_turn(
             request,
