@@ -213,3 +213,35 @@ async def test_trusted_tool_runs_without_asking(
         assert sent.status_code == 200, sent.text
         assert api.state.todos == ["交报告"]
         assert "1. 交报告" in sent.json()["answer"]["summary"]
+
+
+async def test_bad_arguments_from_the_model_fail_without_asking_or_sending(
+    store_url: str, endpoint: ScriptedEndpoint, server: tuple[str, Any]
+) -> None:
+    base, api = server
+    api.state.todos.clear()
+    app = app_for(settings_for(store_url, endpoint, base))
+    async with client_of(app) as client:
+        await client.post(
+            "/api/v1/tools/sources", json={"url": f"{base}/plugins/todo/ai-plugin.json"}
+        )
+        chat = await _chat_with_todo(client)
+        bad = [
+            {"id": "b1", "name": TOOL, "arguments": "{not json"},
+            {"id": "b2", "name": TOOL, "arguments": json.dumps({"事项": "no action given"})},
+        ]
+        endpoint.load([Reply(tool_calls=bad), Reply(content="I will fix the call.")])
+        calls_before = len(api.state.seen)
+        sent = await client.post(f"/api/v1/chats/{chat}/messages", json={"content": "记一下"})
+        assert not [c for c in lmc_events(sent.text) if c.get("type") == "confirmation"]
+        results = {m["tool_call_id"]: m["content"] for m in tool_results(endpoint.requests[-1])}
+        assert "not valid JSON" in results["b1"] and "操作" in results["b2"]
+        assert len(api.state.seen) == calls_before  # neither call reached the server
+        # Importing the same source again keeps the assistant's binding and the trust.
+        assert (await client.post(f"/api/v1/tools/{TOOL}/trust")).status_code == 200
+        again = await client.post(
+            "/api/v1/tools/sources", json={"url": f"{base}/plugins/todo/ai-plugin.json"}
+        )
+        assert again.status_code == 201 and again.json()["tools"][0]["trusted"] is True
+        helper = (await client.get("/api/v1/assistants/Helper")).json()
+        assert helper["tools"] == [TOOL]

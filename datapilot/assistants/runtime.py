@@ -310,7 +310,13 @@ def confirmation(tool: Tool | None, arguments: str) -> str | None:
     if tool is None or not callable(ask):
         return None
     try:
-        message = ask(_arguments(arguments))
+        parsed = json.loads(arguments) if arguments.strip() else {}
+    except json.JSONDecodeError:
+        return None  # the call fails without running and the model hears why: nothing to ask
+    if not isinstance(parsed, dict):
+        return None
+    try:
+        message = ask(parsed)
     except Exception:  # a tool that cannot say asks anyway: never run unconfirmed by mistake
         log.warning("confirmation() of %s failed; asking the user", tool.name, exc_info=True)
         return f"Run {tool.name}?"

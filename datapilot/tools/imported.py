@@ -105,6 +105,10 @@ class OpenAPITool:
         """Why the user must confirm this call, or None when it runs without asking."""
         if not self.spec.consequential or self.trusted:
             return None
+        try:
+            check_arguments(self.spec.qualified, self.spec.parameters, arguments)
+        except ArgumentsError:
+            return None  # it fails before sending anything, and the model hears which field
         shown = json.dumps(arguments, ensure_ascii=False)[:300]
         return (
             f"{self.spec.qualified} will {self.spec.method} {self.spec.base_url}{self.spec.path} "

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from datapilot.net import OutboundPolicy
 from datapilot.settings import Settings
 from datapilot.tools.base import ToolOutput
-from datapilot.tools.imported import check_arguments, limiter, output_of
+from datapilot.tools.imported import ArgumentsError, check_arguments, limiter, output_of
 from datapilot.tools.openapi import tool_name
 from datapilot.tools.schema import inline
 from datapilot.tools.secrets import AuthStored, auth_headers
@@ -193,6 +193,10 @@ class MCPTool:
     def confirmation(self, arguments: dict[str, Any]) -> str | None:
         if self.tool.get("read_only") or self.trusted:
             return None
+        try:
+            check_arguments(self.qualified, self.parameters, arguments)
+        except ArgumentsError:
+            return None  # it fails before calling, and the model hears which field
         shown = json.dumps(arguments, ensure_ascii=False)[:300]
         return f"{self.qualified} (an MCP tool) will run with {shown}. Run it?"
 

@@ -147,54 +147,62 @@ class Sources:
     def save(
         self, body: SourceIn, name: str, description: str, spec: dict[str, Any], problems: list[str]
     ) -> SourceInfo:
-        """Store a source read by `read_source` (replacing one of the same name)."""
+        """Store a source read by `read_source`; adding one of the same name again updates it
+        (its trusted tools and the assistants bound to its tools stay)."""
         auth = store_auth(body.auth or AuthIn(), self.settings)
         stored_auth = auth.model_dump() | {"secret_token": auth.secret_token}
         try:
-            old = self.get_row(name)
+            row = self.get_row(name)
         except SourceNotFound:
-            old = None
-        trusted: list[str] = []
-        if old is not None:
-            trusted = list(old.trusted)
-            self._drop_tool_rows(old)
-            self.session.delete(old)
-            self.session.flush()
-        row = ToolSource(
-            owner_id=self.owner_id,
-            name=name,
-            kind=body.kind,
-            url=body.url,
-            description=description,
-            spec=spec,
-            auth=stored_auth,
-            trusted=trusted,
-            problems=problems,
-        )
-        self.session.add(row)
+            row = ToolSource(owner_id=self.owner_id, name=name, kind=body.kind, trusted=[])
+            self.session.add(row)
+        row.kind, row.url, row.description = body.kind, body.url, description
+        row.spec, row.auth, row.problems = spec, stored_auth, problems
         self.session.flush()
-        taken = set(self.session.scalars(select(ToolRow.name).where(ToolRow.owner_id.is_(None))))
-        for tool in summaries(row):
-            if tool.name in taken:
-                raise SourceError(f"{tool.name} is the name of a built-in tool; rename the source")
-            self.session.add(
-                ToolRow(
-                    owner_id=self.owner_id,
-                    name=tool.name,
-                    source=row.kind,
-                    description=tool.description,
-                    config={"source_id": row.id},
-                )
+        builtins = set(self.session.scalars(select(ToolRow.name).where(ToolRow.owner_id.is_(None))))
+        owned = {
+            tool.name: tool
+            for tool in self.session.scalars(
+                select(ToolRow).where(ToolRow.owner_id == self.owner_id)
             )
+        }
+        made = summaries(row)
+        for tool in made:
+            if tool.name in builtins:
+                raise SourceError(f"{tool.name} is the name of a built-in tool; rename the source")
+            existing = owned.get(tool.name)
+            if existing is not None and existing.config.get("source_id") != row.id:
+                raise SourceError(
+                    f"{tool.name} is a tool of your source {existing.config.get('source_name')!r} "
+                    "already; give this source another name"
+                )
+            if existing is None:
+                self.session.add(
+                    ToolRow(
+                        owner_id=self.owner_id,
+                        name=tool.name,
+                        source=row.kind,
+                        description=tool.description,
+                        config={"source_id": row.id, "source_name": row.name},
+                    )
+                )
+            else:
+                existing.description, existing.source = tool.description, row.kind
+        names = {tool.name for tool in made}
+        for gone in [t for t in owned.values() if t.config.get("source_id") == row.id]:
+            if gone.name not in names:
+                self.session.delete(gone)
+        row.trusted = [n for n in row.trusted if n in names]
         self.session.flush()
         return info(row)
 
     def _drop_tool_rows(self, row: ToolSource) -> None:
-        names = [tool.name for tool in summaries(row)]
-        if names:
-            self.session.execute(
-                delete(ToolRow).where(ToolRow.owner_id == self.owner_id, ToolRow.name.in_(names))
+        self.session.execute(
+            delete(ToolRow).where(
+                ToolRow.owner_id == self.owner_id,
+                ToolRow.name.in_([tool.name for tool in summaries(row)]),
             )
+        )
 
     def list(self) -> list[SourceInfo]:
         return [info(row) for row in self._rows()]
