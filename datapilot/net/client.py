@@ -12,6 +12,7 @@ Nothing here logs headers, query strings or bodies: URLs may carry keys.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import socket
@@ -191,6 +192,17 @@ class AsyncPinnedTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
+@functools.lru_cache(maxsize=1)
+def default_tls() -> ssl.SSLContext:
+    """The verifying TLS context, built once: loading the CA bundle costs tens of ms (hundreds on
+    a busy machine), and a context is safe to share between connections and threads."""
+    return httpx.create_ssl_context()
+
+
+def _tls(verify: bool | ssl.SSLContext) -> bool | ssl.SSLContext:
+    return default_tls() if verify is True else verify
+
+
 def _port(url: Any) -> int:
     return url.port or _DEFAULT_PORTS.get(url.scheme, 0)
 
@@ -353,7 +365,7 @@ async def afetch(
     request = _start(method, url, headers, params, content)
     original = request.url
     pinner = _Pinner(_policy(policy), resolver)
-    transport = AsyncPinnedTransport(pinner, httpx.AsyncHTTPTransport(verify=verify))
+    transport = AsyncPinnedTransport(pinner, httpx.AsyncHTTPTransport(verify=_tls(verify)))
     # trust_env=False: a proxy from the environment would connect in our place, unchecked.
     client = httpx.AsyncClient(transport=transport, timeout=_timeouts(limits), trust_env=False)
     async with client:
@@ -408,7 +420,7 @@ def fetch(
     original = request.url
     deadline = time.monotonic() + limits.total_s
     pinner = _Pinner(_policy(policy), resolver)
-    transport = PinnedTransport(pinner, httpx.HTTPTransport(verify=verify))
+    transport = PinnedTransport(pinner, httpx.HTTPTransport(verify=_tls(verify)))
     with httpx.Client(transport=transport, timeout=_timeouts(limits), trust_env=False) as client:
         for hops in range(limits.max_redirects + 1):
             shown = request.url

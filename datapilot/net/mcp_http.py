@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx2
 
-from datapilot.net.client import Resolver, _Pinner, system_resolver
+from datapilot.net.client import Resolver, _Pinner, default_tls, system_resolver
 from datapilot.net.policy import OutboundPolicy
 
 
@@ -38,7 +38,9 @@ def mcp_http_client(
     resolver: Resolver = system_resolver,
 ) -> Any:
     """An `httpx2.AsyncClient` for `mcp`'s Streamable HTTP client, connecting only as checked."""
-    transport = _AsyncPinned2(_Pinner(policy, resolver), httpx2.AsyncHTTPTransport())
+    transport = _AsyncPinned2(
+        _Pinner(policy, resolver), httpx2.AsyncHTTPTransport(verify=default_tls())
+    )
     return httpx2.AsyncClient(
         transport=transport,
         headers=headers or {},
