@@ -135,6 +135,7 @@ def test_research_api_schema_is_flat_and_ref_free(server: tuple[str, Any]) -> No
     assert note["properties"]["topic"]["properties"]["parent"] == {"type": "object"}  # cycle cut
     assert not has_ref(note) and not any(has_ref(op.parameters) for op in ops.values())
     assert any("refers to itself" in p for p in imported.problems)
+    assert any("asks for service_http auth" in p for p in imported.problems)
     # Non-GET operations ask first unless the document says they are not consequential.
     assert ops["post_notes"].consequential and not ops["deleteNote"].consequential
     assert not prices.consequential

@@ -114,6 +114,12 @@ def read_openapi(body: SourceIn, policy: OutboundPolicy | None = None) -> Import
     spec_url = body.url
     if is_manifest(data):
         manifest = data
+        declared = (manifest.get("auth") or {}).get("type", "none")
+        if declared not in ("none", None) and (body.auth is None or body.auth.type == "none"):
+            problems.append(
+                f"manifest: the plugin asks for {declared} auth, and none was given; add it again "
+                "with auth (a secret, or the name of an environment variable holding it)"
+            )
         spec_url = urljoin(body.url or "", manifest_spec_url(manifest, problems))
         spec_label = spec_url.rsplit("/", 1)[-1] or "spec"
         data = load_text(_get(spec_url, policy), spec_label, problems)
