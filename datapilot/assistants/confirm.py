@@ -30,21 +30,23 @@ def pending_calls(messages: list[MessageInfo]) -> list[MessageInfo]:
     ]
 
 
+def declined(pending: list[MessageInfo]) -> list[NewMessage]:
+    """A `tool` result closing each pending call as declined."""
+    return [
+        NewMessage(
+            role="tool",
+            content=DECLINED.format(name=m.tool_call.name),
+            assistant_id=m.assistant_id,
+            tool_call_id=m.tool_call.id,
+        )
+        for m in pending
+        if m.tool_call is not None
+    ]
+
+
 def decline(messages: Messages, chat_id: str, pending: list[MessageInfo]) -> list[MessageInfo]:
-    """Close each pending call as declined (a `tool` result saying so); returns what was stored."""
-    return messages.add_many(
-        chat_id,
-        [
-            NewMessage(
-                role="tool",
-                content=DECLINED.format(name=m.tool_call.name),
-                assistant_id=m.assistant_id,
-                tool_call_id=m.tool_call.id,
-            )
-            for m in pending
-            if m.tool_call is not None
-        ],
-    )
+    """Close each pending call as declined; returns what was stored."""
+    return messages.add_many(chat_id, declined(pending))
 
 
 def confirmed(pending: list[MessageInfo], arguments: dict[str, Any] | None) -> list[ToolCallRecord]:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from datapilot.assistants.confirm import confirmed, decline, pending_calls
+from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.files import Files
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
@@ -196,23 +196,25 @@ class Conversation:
                     if body.assistant:  # asked for by name: say so; a stale default is dropped
                         raise
             messages = Messages(session, self.tenant)
-            if body.role.startswith("human"):
-                # A call still waiting for confirmation is older than this message: declined.
-                decline(messages, chat_id, pending_calls(messages.list(chat_id)))
-            human = messages.add(chat_id, body.role, body.content)
+            earlier = messages.list(chat_id) if body.role.startswith("human") else None
+            # A call still waiting for confirmation is older than this message: declined, and
+            # stored before it, so the model reads the call closed before the new question.
+            new = declined(pending_calls(earlier or []))
+            new.append(NewMessage(role=body.role, content=body.content))
+            stored = messages.add_many(chat_id, new)
+            human = stored[-1]
             Chats(session, self.tenant).touch(chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
-            history = Files(session, self.tenant, files_root(self.settings)).history(
-                messages.list(chat_id)
-            )
-            imported = imported_tools(session, self.tenant, self.settings)
+            listed = [*earlier, *stored] if earlier is not None else messages.list(chat_id)
+            history = Files(session, self.tenant, files_root(self.settings)).history(listed)
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        request = with_imported_interfaces(request, imported)
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
+        imported = self._imported(request, tool_names)
+        request = with_imported_interfaces(request, imported)
         tools = bound_tools(request, tool_names, imported)
         setup = setup_turn(
             request,
@@ -223,6 +225,15 @@ class Conversation:
             names=names,
         )
         return Prepared(chat_id, human, assistant, Turn(setup))
+
+    def _imported(self, request: RequestContext, tool_names: list[str]) -> dict[str, Tool]:
+        """The user's imported tools, read only when the assistant is bound to one of them
+        (a chat with built-in tools only costs no extra query)."""
+        builtin = available_tools(request)
+        if all(name in builtin for name in tool_names):
+            return {}
+        with self.store.session() as session:
+            return imported_tools(session, self.tenant, self.settings)
 
     def _command(self, chat_id: str, body: MessageIn) -> Prepared:
         """Run or cancel the chat's calls waiting for confirmation."""
@@ -249,12 +260,12 @@ class Conversation:
                     assistant = None
             names = assistants.names()
             history = Files(session, self.tenant, files_root(self.settings)).history(listed)
-            imported = imported_tools(session, self.tenant, self.settings)
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        request = with_imported_interfaces(request, imported)
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
+        imported = self._imported(request, tool_names)
+        request = with_imported_interfaces(request, imported)
         setup = setup_turn(
             request,
             assistant,
