@@ -76,6 +76,8 @@ def test_invalid_arguments_name_the_field_and_send_nothing(
     assert missing.exit_code != 0 and "操作" in missing.output
     wrong = cli.invoke(app, ["tools", "call", "ToDoList.todo", '{"操作": 3}'])
     assert wrong.exit_code != 0 and "操作" in wrong.output and "string" in wrong.output
+    typo = cli.invoke(app, ["tools", "call", "ToDoList.todo", '{"操作": "查询", "事情": "x"}'])
+    assert typo.exit_code != 0 and "事情" in typo.output
     not_json = cli.invoke(app, ["tools", "call", "ToDoList.todo", "{操作"])
     assert not_json.exit_code != 0 and "JSON" in not_json.output
     assert len(api.state.seen) == before

@@ -292,7 +292,12 @@ def _parameters(
                 add(name, sub, "body", name, name in needed)
         else:
             add("body", body_schema or {}, "body_whole", "body", True)
-    flat: dict[str, Any] = {"type": "object", "properties": properties}
+    # Closed: a misspelt argument is refused naming it, instead of being sent in a body.
+    flat: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
     if required:
         flat["required"] = list(dict.fromkeys(required))
     return flat, params

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from datapilot.net import OutboundLimits, OutboundPolicy, fetch
+from datapilot.net import OutboundLimits, OutboundPolicy, fetch, safe_url
 from datapilot.settings import Settings
 from datapilot.store.models import Tool as ToolRow
 from datapilot.store.models_tools import ToolSource
@@ -295,7 +295,7 @@ def info(row: ToolSource) -> SourceInfo:
         id=row.id,
         name=row.name,
         kind=row.kind,
-        url=row.url,
+        url=safe_url(row.url) if row.url else None,  # a key in its query is never shown
         description=row.description,
         tools=summaries(row),
         problems=list(row.problems),
