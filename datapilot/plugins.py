@@ -1,17 +1,24 @@
 """The plugin manager: built-in and third-party plugins, loaded from the `datapilot` entry points.
 
 Built-ins are entry points of this package like any other plugin's (see `pyproject.toml`), so
-one mechanism registers interfaces, providers, brains, tools, commands and routes. Importing a
+one mechanism registers interfaces, providers, brains, tools, commands and routes. Beside entry
+points, the folder `<data dir>/plugins/` holds plugin packages the design stage writes
+(`datapilot design`): each registers through the same hooks once the user has accepted it, and
+only while its files match the hash recorded at acceptance. Importing a
 plugin module registers nothing by side effect: its `@hookimpl` functions are called when the
 registry, the router, the command line or the app asks for them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import json
 import logging
 import threading
 from collections.abc import Callable
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import TypeVar
 
 import pluggy
@@ -23,6 +30,8 @@ log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _manager: pluggy.PluginManager | None = None
 Factory = TypeVar("Factory")
+PLUGIN_FILE = "plugin.json"
+_HASHED = ("plugin.py", "interface.py")
 
 
 def plugin_manager() -> pluggy.PluginManager:
@@ -33,6 +42,7 @@ def plugin_manager() -> pluggy.PluginManager:
             manager = pluggy.PluginManager(hookspecs.PROJECT)
             manager.add_hookspecs(hookspecs)
             _load_entry_points(manager)
+            load_local_plugins(manager)
             _manager = manager
         return _manager
 
@@ -53,6 +63,60 @@ def _load_entry_points(manager: pluggy.PluginManager) -> None:
                 type(error).__name__,
                 error,
             )
+
+
+def load_local_plugins(manager: pluggy.PluginManager, data_dir: Path | None = None) -> list[str]:
+    """Register the accepted plugin packages of `<data dir>/plugins/`; returns their names.
+
+    A package is registered only when its `plugin.json` says it was accepted and its files
+    still hash as they did then; anything else is skipped with a warning saying why."""
+    if data_dir is None:
+        from datapilot.settings import get_settings
+
+        data_dir = get_settings().data_dir
+    root = data_dir / "plugins"
+    loaded: list[str] = []
+    for meta in sorted(root.glob(f"*/{PLUGIN_FILE}")) if root.is_dir() else []:
+        folder = meta.parent
+        name = f"local:{folder.name}"
+        if manager.get_plugin(name) is not None:
+            continue
+        try:
+            body = json.loads(meta.read_text(encoding="utf-8"))
+            if not body.get("accepted"):
+                continue
+            if body.get("sha256") != package_hash(folder):
+                log.warning(
+                    "the plugin package %s changed since it was accepted and was not loaded; "
+                    "review it and run `datapilot design accept %s` again",
+                    folder,
+                    folder.name,
+                )
+                continue
+            spec = importlib.util.spec_from_file_location(
+                f"datapilot_local_{folder.name}", folder / "plugin.py"
+            )
+            if spec is None or spec.loader is None:
+                raise ImportError("no plugin.py")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            manager.register(module, name=name)
+            loaded.append(name)
+        except Exception as error:
+            log.warning(
+                "the plugin package %s was not loaded: %s: %s", folder, type(error).__name__, error
+            )
+    return loaded
+
+
+def package_hash(folder: Path) -> str:
+    """SHA-256 over a plugin package's code files, in a fixed order."""
+    digest = hashlib.sha256()
+    for name in _HASHED:
+        path = folder / name
+        digest.update(name.encode() + b"\0")
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return digest.hexdigest()
 
 
 def register(plugin: object, name: str | None = None) -> str | None:

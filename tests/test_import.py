@@ -238,6 +238,7 @@ def test_cli_import_reports_errors_plainly(tmp_path) -> None:
     assert result.exit_code == 1
     assert "row 2, column 'Close'" in result.output and "Nothing was imported" in result.output
     result = runner.invoke(app, ["data", "import", str(bad), "--kind", "bars"])
-    assert result.exit_code == 1 and "--kind must be prices or series" in result.output
+    # Changed: `--kind table` (any columns, for the design stage) joined prices and series.
+    assert result.exit_code == 1 and "--kind must be prices, series or table" in result.output
     result = runner.invoke(app, ["data", "import", str(bad), "--kind", "prices", "--map", "x"])
     assert result.exit_code == 1 and "FIELD=COLUMN" in result.output

@@ -65,7 +65,13 @@ def status(
 @friendly_errors
 def import_(
     file: Annotated[Path, typer.Argument(help="A .csv (or .csv.gz) or .parquet file.")],
-    kind: Annotated[str, typer.Option(help="prices (daily bars) or series (id, date, value).")],
+    kind: Annotated[
+        str,
+        typer.Option(
+            help="prices (daily bars), series (id, date, value) or table (any columns, stored "
+            "as is for `datapilot design`)."
+        ),
+    ],
     entity_id: Annotated[
         str | None, typer.Option("--id", help="The entity id when the file has no id column.")
     ] = None,
@@ -76,7 +82,10 @@ def import_(
     source: Annotated[
         str | None, typer.Option(help="Source name (default import:<file name>).")
     ] = None,
-    name: Annotated[str | None, typer.Option(help="Display name for a new entity.")] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(help="Display name for a new entity; for --kind table, the table's name."),
+    ] = None,
     entity_kind: Annotated[
         str | None, typer.Option(help="Kind of a new entity: stock, etf, index, macro, …")
     ] = None,
@@ -86,8 +95,21 @@ def import_(
     from datapilot.data import get_catalog, get_warehouse
     from datapilot.data.importer import ImportFileError, import_file
 
+    if kind == "table":
+        from datapilot.data.tables import TableImportError, import_table
+
+        try:
+            table = import_table(get_warehouse(), file, name)
+        except TableImportError as error:
+            _fail(str(error))
+        columns = ", ".join(f"{c} ({t})" for c, t in table.columns.items())
+        console.print(
+            f"Imported {table.rows:,} rows as table {table.name!r}: {columns}. "
+            "`datapilot design profile` describes it."
+        )
+        return
     if kind not in ("prices", "series"):
-        _fail(f"--kind must be prices or series, not {kind!r}.")
+        _fail(f"--kind must be prices, series or table, not {kind!r}.")
     from datapilot.core.intent import EntityKind
 
     kinds = EntityKind.__args__  # type: ignore[attr-defined]
