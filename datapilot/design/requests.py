@@ -112,8 +112,8 @@ def offline_requests(profiles: list[Profile], catalog: Catalog, per_profile: int
     out: list[Request] = []
     for profile in profiles:
         made = _profile_requests(profile, catalog)
-        out += _round_robin(made, per_profile)
-    return dedupe(out)
+        out += dedupe(_round_robin(made), limit=per_profile)
+    return out
 
 
 def _profile_requests(profile: Profile, catalog: Catalog) -> dict[str, list[Request]]:
@@ -189,26 +189,29 @@ def _name(entity: Entity, lang: str) -> str:
     return entity.aliases[0] if entity.aliases and lang == "en" else entity.name
 
 
-def _round_robin(by_family: dict[str, list[Request]], limit: int) -> list[Request]:
+def _round_robin(by_family: dict[str, list[Request]]) -> list[Request]:
+    """One request of each family in turn, so that any prefix covers the families evenly."""
     out: list[Request] = []
     queues = [iter(items) for _, items in sorted(by_family.items())]
-    while queues and len(out) < limit:
+    while queues:
         alive = []
         for queue in queues:
             item = next(queue, None)
-            if item is not None and len(out) < limit:
+            if item is not None:
                 out.append(item)
                 alive.append(queue)
         queues = alive
     return out
 
 
-def dedupe(requests: Iterable[Request]) -> list[Request]:
+def dedupe(requests: Iterable[Request], limit: int | None = None) -> list[Request]:
     """Drop near-duplicates (token-sorted similarity ≥ 92 with a kept request of the same
-    source), keeping the first."""
+    source), keeping the first; stop once `limit` are kept."""
     kept: list[Request] = []
     seen: dict[str, list[str]] = {}
     for request in requests:
+        if limit is not None and len(kept) >= limit:
+            break
         texts = seen.setdefault(request.source, [])
         query = request.query.strip()
         if any(fuzz.token_sort_ratio(query, other) >= _DUPLICATE_SCORE for other in texts):

@@ -292,7 +292,9 @@ def _try_code(
         try:
             compile(source, f"<{label}>", "exec")
         except SyntaxError as error:
-            return Outcome(name=spec.name, ok=False, reason=f"the {label} do not parse: {error}")
+            return Outcome(
+                name=spec.name, ok=False, reason=f"the {label} cannot be parsed: {error}"
+            )
     today = settings.effective_today()
     result = run_tests(
         code,
