@@ -13,6 +13,7 @@ from pathlib import Path
 
 import design_support as scripted
 import pandas as pd
+import pluggy
 import pytest
 from rapidfuzz import fuzz
 from typer.testing import CliRunner
@@ -30,6 +31,7 @@ from datapilot.engine.check import check_plan
 from datapilot.engine.executor import default_registry
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.plugins import load_local_plugins
 from datapilot.settings import Settings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "design" / "dividends.csv"
@@ -215,15 +217,6 @@ def test_a_full_design_round_grows_an_interface_that_answers(user_dir, endpoint)
     assert merged[0].merged_from == ["dividend_yield_latest", "dividend_yield_at"]
     assert round_.changed == ["merged dividend_yield_latest, dividend_yield_at into dividend_yield"]
 
-    # Before anything is implemented and accepted, the question cannot use the interface.
-    endpoint.load(_analyst)
-    before = _ask(user_dir, endpoint)
-    assert before["status"] != "ok" or not any(
-        call["interface"] == "dividend_yield"
-        for step in before["plan"]["steps"]
-        for call in step["calls"]
-    )
-
     # Implement: code + tests pass under limits and become a package, not yet registered.
     endpoint.load([Reply(content=scripted.code_reply())])
     [outcome] = stage.implement(settings, profiles)
@@ -231,9 +224,12 @@ def test_a_full_design_round_grows_an_interface_that_answers(user_dir, endpoint)
     [package] = library.packages(user_dir)
     assert package.provenance.requests == merged[0].requests
     assert package.provenance.model == "scripted-designer" and not package.provenance.accepted
+    assert load_local_plugins(pluggy.PluginManager("datapilot"), user_dir) == []
 
     # Accept: registered on the next start, and the question is answered through it.
     library.accept(user_dir, ["dividend_yield"])
+    manager = pluggy.PluginManager("datapilot")
+    assert load_local_plugins(manager, user_dir) == ["local:dividend_yield"]
     endpoint.load(_analyst)
     answer = _ask(user_dir, endpoint)
     assert answer["status"] == "ok", answer.get("message")
@@ -246,10 +242,6 @@ def test_a_full_design_round_grows_an_interface_that_answers(user_dir, endpoint)
     # A package changed after acceptance is no longer loaded.
     with open(Path(package.path) / "interface.py", "a") as code:
         code.write("\n# edited\n")
-    import pluggy
-
-    from datapilot.plugins import load_local_plugins
-
     assert load_local_plugins(pluggy.PluginManager("datapilot"), user_dir) == []
 
 
