@@ -16,6 +16,7 @@ import pandas as pd
 import pluggy
 import pytest
 from rapidfuzz import fuzz
+from rapidfuzz.utils import default_process
 from typer.testing import CliRunner
 
 from datapilot.core.plan import Plan
@@ -72,7 +73,7 @@ def test_offline_requests_cover_every_family_in_both_languages_without_near_dupl
     by_source: dict[str, list[str]] = {}
     for request in made:
         for other in by_source.get(request.source, []):
-            assert fuzz.token_sort_ratio(request.query, other) < 92, (request.query, other)
+            assert fuzz.token_sort_ratio(request.query, other, processor=default_process) < 92
         by_source.setdefault(request.source, []).append(request.query)
 
 
@@ -287,3 +288,86 @@ def test_cli_accept_and_reject_name_what_exists(tmp_path, monkeypatch) -> None:
         assert result.exit_code == 0 and "No designed interfaces yet" in result.output
     finally:
         get_settings.cache_clear()
+
+
+def test_model_requests_are_parsed_deduplicated_and_malformed_replies_refused(data) -> None:
+    from datapilot.design.requests import dedupe, parse_model_requests
+
+    [profile] = [
+        p for p in profile_all(data.warehouse, data.catalog) if p.source == "skfolio/prices"
+    ]
+    reply = json.dumps(
+        {
+            "requests": [
+                {
+                    "query": "What was Apple's return in 2021?",
+                    "family": "calendar_return",
+                    "lang": "en",
+                },
+                {
+                    "query": "what was apple's return in 2021",
+                    "family": "calendar_return",
+                    "lang": "en",
+                },
+                {"query": "苹果2021年的收益率", "family": "calendar_return", "lang": "zh"},
+            ]
+        }
+    )
+    made = dedupe(parse_model_requests(reply, profile, 10))
+    assert [r.query for r in made] == ["What was Apple's return in 2021?", "苹果2021年的收益率"]
+    assert all(r.source == "skfolio/prices" and r.today == profile.last for r in made)
+    with pytest.raises(ValueError, match="malformed"):
+        parse_model_requests('{"requests": [{"query": "x"}]}', profile, 10)
+
+
+def test_a_tool_source_is_profiled_from_its_tools_without_calling_them() -> None:
+    from datetime import datetime
+
+    from datapilot.design.profile import tool_profile
+    from datapilot.tools.sources import AuthInfo, SourceInfo, ToolSummary
+
+    source = SourceInfo(
+        id="s1",
+        name="quotes",
+        kind="openapi",
+        url=None,
+        description="Delayed quotes",
+        tools=[
+            ToolSummary(
+                name="get_quote",
+                qualified="quotes.get_quote",
+                description="A quote",
+                parameters={"properties": {"symbol": {"type": "string", "description": "Ticker"}}},
+            )
+        ],
+        problems=[],
+        auth=AuthInfo(),
+        created_at=datetime(2026, 1, 1),
+    )
+    profile = tool_profile(source)
+    assert profile.source == "tool:quotes" and "get_quote" in profile.description
+    assert [(c.name, c.type, c.meaning) for c in profile.columns] == [
+        ("get_quote.symbol", "string", "Ticker")
+    ]
+    assert profile.access == {"tool": "get_quote", "route": "POST /api/v1/tools/get_quote/call"}
+
+
+# ---- fixes the coverage report led to --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "lacking"),
+    [
+        ("Correlation of daily returns between Nasdaq Composite and VIX in 2008", "^VIX"),
+        ("苹果和脸书2006年日收益率的相关性", "FB"),
+    ],
+)
+async def test_a_correlation_with_a_name_lacking_data_says_which(data, question, lacking) -> None:
+    from asking import ask
+
+    from datapilot.core.context import QuestionContext
+
+    answer = await ask(question, QuestionContext(today=date(2019, 1, 3), brain="offline"))
+    first = data.catalog.get(lacking).first
+    assert answer.status == "no_data"
+    assert lacking in (answer.message or "") and str(first) in (answer.message or "")

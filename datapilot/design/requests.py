@@ -9,7 +9,6 @@ marked `answered`, `failed` (with the error) or `gap` (the library has no plan f
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -17,7 +16,7 @@ from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, utils
 
 from datapilot.data.catalog import Catalog
 from datapilot.data.entity import Entity
@@ -129,10 +128,10 @@ def _profile_requests(profile: Profile, catalog: Catalog) -> dict[str, list[Requ
     else:
         families = _families_for(profile, entities)
         slots = [{}]
-    years = _years(profile)
     for family, (english, chinese) in families.items():
-        for number, (entity, year, extra) in enumerate(itertools.product(entities, years, slots)):
-            group = _group(entities, entity, 3)
+        combos = [(e, y, x) for e in entities for y in _years(profile, e) for x in slots]
+        for number, (entity, year, extra) in enumerate(combos):
+            group = _companions(entities, entity, year, 3)
             for lang, template in (("en", english), ("zh", chinese)):
                 names = [_name(e, lang) for e in group]
                 values = {"a": names[0], "b": names[1], "c": names[2], "year": year}
@@ -165,20 +164,32 @@ def _families_for(profile: Profile, entities: list[Entity]) -> dict[str, tuple[s
     return dict(SERIES_FAMILIES)
 
 
-def _years(profile: Profile) -> list[int]:
-    """Full years of data, newest first, then one from the middle of the coverage."""
-    assert profile.last is not None and profile.first is not None
-    last_full = profile.last.year - (0 if profile.last.month == 12 else 1)
-    first_full = profile.first.year + (0 if profile.first.month == 1 else 1)
+def _years(profile: Profile, entity: Entity) -> list[int]:
+    """Full years of the entity's own data (else the source's), newest first, then one from
+    the middle of its coverage (ten years in, for ranges that reach back a decade)."""
+    first, last = entity.first or profile.first, entity.last or profile.last
+    assert first is not None and last is not None
+    last_full = last.year - (0 if last.month == 12 else 1)
+    first_full = first.year + (0 if first.month == 1 else 1)
     if last_full < first_full:
-        return [profile.last.year]
-    return sorted({last_full, (first_full + last_full) // 2}, reverse=True)
+        return [last.year]
+    middle = max((first_full + last_full) // 2, min(first_full + 10, last_full))
+    return sorted({last_full, middle}, reverse=True)
 
 
-def _group(entities: list[Entity], entity: Entity, size: int) -> list[Entity]:
-    """`entity` and the ones after it (wrapping), `size` in all (repeats when too few)."""
+def _covers(entity: Entity, year: int) -> bool:
+    return (entity.first is None or entity.first.year <= year) and (
+        entity.last is None or entity.last.year >= year
+    )
+
+
+def _companions(entities: list[Entity], entity: Entity, year: int, size: int) -> list[Entity]:
+    """`entity` and the ones after it (wrapping) with data in `year`, `size` in all; the same
+    ones repeat when too few have data then."""
     start = entities.index(entity)
-    return [entities[(start + k) % len(entities)] for k in range(size)]
+    ordered = [entities[(start + k) % len(entities)] for k in range(len(entities))]
+    found = [e for e in ordered if e is entity or _covers(e, year)]
+    return [found[k % len(found)] for k in range(size)]
 
 
 def _name(entity: Entity, lang: str) -> str:
@@ -205,8 +216,8 @@ def _round_robin(by_family: dict[str, list[Request]]) -> list[Request]:
 
 
 def dedupe(requests: Iterable[Request], limit: int | None = None) -> list[Request]:
-    """Drop near-duplicates (token-sorted similarity ≥ 92 with a kept request of the same
-    source), keeping the first; stop once `limit` are kept."""
+    """Drop near-duplicates (token-sorted similarity ≥ 92, ignoring case and punctuation, with
+    a kept request of the same source), keeping the first; stop once `limit` are kept."""
     kept: list[Request] = []
     seen: dict[str, list[str]] = {}
     for request in requests:
@@ -214,7 +225,10 @@ def dedupe(requests: Iterable[Request], limit: int | None = None) -> list[Reques
             break
         texts = seen.setdefault(request.source, [])
         query = request.query.strip()
-        if any(fuzz.token_sort_ratio(query, other) >= _DUPLICATE_SCORE for other in texts):
+        if any(
+            fuzz.token_sort_ratio(query, other, processor=utils.default_process) >= _DUPLICATE_SCORE
+            for other in texts
+        ):
             continue
         texts.append(query)
         kept.append(request)

@@ -75,7 +75,7 @@ def check_availability(reading: Reading) -> None:
     for entity in outside:
         reading.trace.append(f"{entity.id} has no data in the window")
     kept = [e for e in named if e not in missing and e not in outside]
-    if not _answers_the_question(reading, kept):
+    if not _answers_the_question(reading, named, kept):
         reading.status = "no_data"
         if missing:
             reading.message = missing_message(missing, reading.zh)
@@ -97,10 +97,14 @@ def check_availability(reading: Reading) -> None:
             reading.notes.append(edge_note(entity, reading.zh, starts=False, start=start, end=end))
 
 
-def _answers_the_question(reading: Reading, kept: list[Entity]) -> bool:
-    """Something the user named is left: the market added for beta alone answers nothing."""
+def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Entity]) -> bool:
+    """Something the user named is left: the market added for beta alone answers nothing, and
+    a correlation between two names, one of them without data, is no correlation at all (the
+    answer says which name lacks data rather than asking for another name)."""
     if not kept:
         return False
     if "beta" in reading.metrics:
+        return len(kept) >= 2
+    if "correlation" in reading.metrics and len(named) >= 2:
         return len(kept) >= 2
     return True
