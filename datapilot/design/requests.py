@@ -35,6 +35,7 @@ class Request(BaseModel):
     family: str
     lang: Literal["en", "zh"] = "en"
     today: date
+    ids: list[str] = Field(default_factory=list, description="The entities it names.")
     status: Status | None = None
     error: str | None = None
 
@@ -120,7 +121,6 @@ def _profile_requests(profile: Profile, catalog: Catalog) -> dict[str, list[Requ
     if not entities or profile.last is None:
         return {}
     by_family: dict[str, list[Request]] = {}
-    today = profile.last
     if profile.kind == "table":
         numeric = [c.name for c in profile.columns if c.type == "number"]
         families = {f: t for f, t in TABLE_FAMILIES.items() if numeric}
@@ -131,7 +131,13 @@ def _profile_requests(profile: Profile, catalog: Catalog) -> dict[str, list[Requ
     for family, (english, chinese) in families.items():
         combos = [(e, y, x) for e in entities for y in _years(profile, e) for x in slots]
         for number, (entity, year, extra) in enumerate(combos):
-            group = _companions(entities, entity, year, 3)
+            wanted = len(set(re.findall(r"\{([abc])\}", english)))
+            group = _companions(entities, entity, year, wanted)
+            if group is None:
+                continue  # too few entities with data that year for this family
+            group = [group[k % len(group)] for k in range(3)]
+            # Asked on the last day of the data of the entities it names.
+            today = max(e.last or profile.last for e in group)
             for lang, template in (("en", english), ("zh", chinese)):
                 names = [_name(e, lang) for e in group]
                 values = {"a": names[0], "b": names[1], "c": names[2], "year": year}
@@ -146,6 +152,7 @@ def _profile_requests(profile: Profile, catalog: Catalog) -> dict[str, list[Requ
                         family=family,
                         lang=lang,  # type: ignore[arg-type]
                         today=today,
+                        ids=sorted({e.id for e in group}),
                     )
                 )
             if number > 40:
@@ -183,13 +190,15 @@ def _covers(entity: Entity, year: int) -> bool:
     )
 
 
-def _companions(entities: list[Entity], entity: Entity, year: int, size: int) -> list[Entity]:
-    """`entity` and the ones after it (wrapping) with data in `year`, `size` in all; the same
-    ones repeat when too few have data then."""
+def _companions(
+    entities: list[Entity], entity: Entity, year: int, size: int
+) -> list[Entity] | None:
+    """`entity` and the next ones (wrapping) with data in `year`, `size` distinct in all, or
+    None when too few have data then."""
     start = entities.index(entity)
     ordered = [entities[(start + k) % len(entities)] for k in range(len(entities))]
     found = [e for e in ordered if e is entity or _covers(e, year)]
-    return [found[k % len(found)] for k in range(size)]
+    return found[:size] if len(found) >= size else None
 
 
 def _name(entity: Entity, lang: str) -> str:
@@ -296,9 +305,17 @@ Answerer = Callable[[Request], Any]  # returns an Answer
 
 
 def classify(request: Request, answer: Any, table_sources: dict[str, str]) -> Request:
-    """Mark `request` from its answer: answered (ok, and for an imported table, read from it),
-    failed (an error, or no data although a plan ran) or gap (no plan, or the table unread)."""
+    """Mark `request` from its answer: answered (ok with an output, about every entity it names,
+    and for an imported table, read from it), failed (an error, no output, an entity left out,
+    or no data although a plan ran) or gap (no plan, or the table unread)."""
     steps = answer.plan.steps if answer.plan is not None else []
+    if answer.status == "ok" and not answer.outputs:
+        why = answer.notes[0] if answer.notes else "the answer has no chart, table or text"
+        return request.model_copy(update={"status": "failed", "error": why})
+    named = {e.id for e in answer.intent.entities} if answer.intent is not None else set()
+    if answer.status == "ok" and request.ids and not set(request.ids) <= named:
+        left = ", ".join(sorted(set(request.ids) - named))
+        return request.model_copy(update={"status": "failed", "error": f"{left} left out"})
     if answer.status == "ok":
         wanted = table_sources.get(request.source)
         if wanted is not None and wanted not in answer.sources:
