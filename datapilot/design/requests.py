@@ -129,7 +129,9 @@ def _profile_requests(profile: Profile, catalog: Catalog) -> dict[str, list[Requ
         families = _families_for(profile, entities)
         slots = [{}]
     for family, (english, chinese) in families.items():
-        combos = [(e, y, x) for e in entities for y in _years(profile, e) for x in slots]
+        # Candlesticks need this source's own bars: its years, not the entity's other sources'.
+        own = family in BAR_FAMILIES
+        combos = [(e, y, x) for e in entities for y in _years(profile, e, own) for x in slots]
         for number, (entity, year, extra) in enumerate(combos):
             wanted = len(set(re.findall(r"\{([abc])\}", english)))
             group = _companions(entities, entity, year, wanted)
@@ -171,11 +173,13 @@ def _families_for(profile: Profile, entities: list[Entity]) -> dict[str, tuple[s
     return dict(SERIES_FAMILIES)
 
 
-def _years(profile: Profile, entity: Entity) -> list[int]:
-    """Full years of the entity's own data (else the source's), newest first, then one from
+def _years(profile: Profile, entity: Entity, source_only: bool = False) -> list[int]:
+    """Full years of the entity's data (or only the source's), newest first, then one from
     the middle of its coverage (ten years in, for ranges that reach back a decade)."""
     first, last = entity.first or profile.first, entity.last or profile.last
     assert first is not None and last is not None
+    if source_only and profile.first is not None and profile.last is not None:
+        first, last = max(first, profile.first), min(last, profile.last)
     last_full = last.year - (0 if last.month == 12 else 1)
     first_full = first.year + (0 if first.month == 1 else 1)
     if last_full < first_full:
