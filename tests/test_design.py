@@ -371,3 +371,18 @@ async def test_a_correlation_with_a_name_lacking_data_says_which(data, question,
     first = data.catalog.get(lacking).first
     assert answer.status == "no_data"
     assert lacking in (answer.message or "") and str(first) in (answer.message or "")
+
+
+@pytest.mark.parametrize(
+    "question", ["What is the latest dividend of Apple?", "Total dividend of Apple in 2022"]
+)
+async def test_dividends_asked_offline_are_refused_not_answered_with_prices(data, question) -> None:
+    """The self-requests of an imported dividends table found these answered with Apple's
+    prices: "dividend of" was read as a misspelt "dividend ETF" (SCHD), hiding the measure."""
+    from asking import ask
+
+    from datapilot.core.context import QuestionContext
+
+    answer = await ask(question, QuestionContext(today=TODAY, brain="offline"))
+    assert answer.status == "no_data" and not answer.outputs
+    assert "company financial figures" in (answer.message or "")

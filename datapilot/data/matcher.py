@@ -185,6 +185,11 @@ class Matcher:
             for j in range(i, min(i + _MAX_FUZZY_WORDS, len(words))):
                 if j > i and not _adjacent(folded, words[j - 1], words[j]):
                     break
+                last = words[j].group()
+                if j > i and len(last) <= 3 and text.is_common_word(last):
+                    # "dividend of" is no misspelt "dividend ETF": a name ends on a word of its
+                    # own, never on "of", "in", "and" or "the"
+                    continue
                 start, end = first_word.start(), words[j].end()
                 query = text.key(folded[start:end])
                 if len(query) < _MIN_PREFIX_LEN or query in self._names:
