@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from datapilot.assistants.context_store import keep, read_inputs
 from datapilot.assistants.files import Files
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
@@ -151,6 +152,14 @@ class Conversation:
             history = Files(session, self.tenant, files_root(self.settings)).history(
                 messages.list(chat_id)
             )
+            inputs = read_inputs(
+                session,
+                self.tenant,
+                self.settings,
+                chat_id=chat_id,
+                assistant=assistant,
+                question=body.content,
+            )
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
@@ -165,6 +174,7 @@ class Conversation:
             chat_prompt=chat.prompt,
             names=names,
         )
+        setup.context = inputs
         return Prepared(chat_id, human, assistant, Turn(setup))
 
     def finish(self, prepared: Prepared) -> list[MessageInfo]:
@@ -189,6 +199,15 @@ class Conversation:
                     )
                     for new in result.messages
                 ],
+            )
+            keep(
+                session,
+                self.tenant,
+                chat_id=prepared.chat_id,
+                message_id=prepared.human.id,
+                result=result,
+                assistant_id=assistant_id,
+                memory=turn.setup.context is not None and turn.setup.context.memory,
             )
             if result.calls:
                 charged = [m for m in stored if m.total_tokens]
