@@ -37,7 +37,7 @@ SUMMARY_PROMPT = (
 class ContextInputs:
     """The store's part of a turn's context, read before the turn."""
 
-    chat_id: str
+    chat_id: str | None
     budget: int
     recent: int = 4
     memory: bool = False

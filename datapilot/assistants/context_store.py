@@ -26,7 +26,7 @@ def read_inputs(
     tenant: Tenant,
     settings: Settings,
     *,
-    chat_id: str,
+    chat_id: str | None,
     assistant: AssistantInfo | None,
     question: str,
     api: bool = False,
@@ -50,7 +50,7 @@ def read_inputs(
         inputs.memories = memories.relevant(question)
     if assistant is not None and tenant.user_id is not None:
         inputs.scenes = ScenePrompts(session, tenant).list(assistant.id)
-    summary = session.get(ChatSummary, chat_id)
+    summary = session.get(ChatSummary, chat_id) if chat_id else None
     if summary is not None:
         inputs.summary, inputs.summarised_through = summary.text, summary.through_message_id
     return inputs
@@ -105,13 +105,26 @@ def keep(
         row.through_message_id = result.summary.through_message_id
         row.written_by = "model"
         session.add(row)
-    events: list[MemoryEventInfo] = []
-    if memory and result.memory_ops:
-        events = Memories(session, tenant).apply(
-            result.memory_ops, result.memory_shown, assistant_id=assistant_id, chat_id=chat_id
-        )
     session.flush()
-    return events
+    if not memory:
+        return []
+    return remember(session, tenant, result, assistant_id=assistant_id, chat_id=chat_id)
+
+
+def remember(
+    session: Session,
+    tenant: Tenant,
+    result: TurnResult,
+    *,
+    assistant_id: str | None,
+    chat_id: str | None = None,
+) -> list[MemoryEventInfo]:
+    """Apply the memory events the model found in the turn."""
+    if not result.memory_ops or tenant.user_id is None:
+        return []
+    return Memories(session, tenant).apply(
+        result.memory_ops, result.memory_shown, assistant_id=assistant_id, chat_id=chat_id
+    )
 
 
 def context_of(session: Session, tenant: Tenant, chat_id: str, message_id: int) -> ContextRecord:
