@@ -223,9 +223,10 @@ def compress(
             covered = None
         else:
             question = verbatim[-1][0]
-            over = tokens - budget
-            keep_chars = max(0, len(question.content) - 4 * over - 16)
-            if keep_chars == 0 or (clipped and keep_chars >= len(question.content)):
+            length = len(question.content)
+            share = 1 - (tokens - budget) / max(count_tokens(question.content), 1)
+            keep_chars = int(length * share) - 16  # a little under: token lengths vary
+            if keep_chars <= 0:
                 break  # nothing left to cut: the fixed prompts alone exceed the budget
             cut = question.content[:keep_chars] + " […]"
             verbatim[-1][0] = question.model_copy(update={"content": cut})
