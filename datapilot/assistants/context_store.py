@@ -10,10 +10,11 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from datapilot.assistants.compression import ContextRecord
+from datapilot.assistants.compression import HUMAN_ROLES, ContextRecord
 from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.memory import Memories, MemoryEventInfo, explicit, memory_on
 from datapilot.assistants.models import AssistantInfo, Tenant
+from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import Chats, NotFound, ScenePrompts
 from datapilot.assistants.runtime import TurnResult
 from datapilot.settings import Settings
@@ -29,6 +30,7 @@ def read_inputs(
     chat_id: str | None,
     assistant: AssistantInfo | None,
     question: str,
+    history: list[HistoryMessage],
     api: bool = False,
 ) -> ContextInputs:
     """A turn's context from the store; a memory command in `question` is carried out now, so
@@ -50,7 +52,10 @@ def read_inputs(
         inputs.memories = memories.relevant(question)
     if assistant is not None and tenant.user_id is not None:
         inputs.scenes = ScenePrompts(session, tenant).list(assistant.id)
-    summary = session.get(ChatSummary, chat_id) if chat_id else None
+    # Only a chat longer than its verbatim turns can have aged into a summary: spare the query.
+    humans = sum(1 for m in history if m.role in HUMAN_ROLES)
+    long_enough = chat_id is not None and humans > inputs.recent + 1
+    summary = session.get(ChatSummary, chat_id) if long_enough else None
     if summary is not None:
         inputs.summary, inputs.summarised_through = summary.text, summary.through_message_id
     return inputs
@@ -78,14 +83,16 @@ def keep(
                 record=record.model_dump(mode="json"),
             )
         )
-    known = set(
-        session.scalars(
-            select(MessageBlock.digest).where(
-                MessageBlock.chat_id == chat_id,
-                MessageBlock.digest.in_([b.digest for b in result.blocks]),
+    known = set()
+    if result.blocks:
+        known = set(
+            session.scalars(
+                select(MessageBlock.digest).where(
+                    MessageBlock.chat_id == chat_id,
+                    MessageBlock.digest.in_([b.digest for b in result.blocks]),
+                )
             )
         )
-    )
     for block in result.blocks:
         if block.digest not in known:
             known.add(block.digest)

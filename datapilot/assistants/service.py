@@ -159,6 +159,7 @@ class Conversation:
                 chat_id=chat_id,
                 assistant=assistant,
                 question=body.content,
+                history=history,
             )
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(

@@ -175,6 +175,7 @@ async def chat_completions(
                     chat_id=None,
                     assistant=assistant,
                     question=question,
+                    history=history,
                     api=True,
                 )
         return assistant, Turn(setup)
