@@ -171,6 +171,16 @@ class Settings(BaseSettings):
         "client data and the entity list are shortened to fit it.",
     )
 
+    chat_prompt_tokens: int = Field(
+        default=8000,
+        ge=1000,
+        description="Token budget of one assistant turn's prompt (o200k): older turns of a long "
+        "chat are summarised, retrieved when relevant or dropped to fit it.",
+    )
+    chat_recent_turns: int = Field(
+        default=4, ge=0, description="Exchanges before the current one that are sent verbatim."
+    )
+
     @field_validator("providers", mode="before")
     @classmethod
     def _split_providers(cls, value: object) -> object:

@@ -41,6 +41,12 @@ TABLES = {
     "files",
     "scene_prompts",
     "usage_ledger",
+    # memory, its audit, message blocks, chat summaries, turn contexts (migration 0004)
+    "memories",
+    "memory_events",
+    "message_blocks",
+    "chat_summaries",
+    "turn_contexts",
 }
 
 

@@ -16,6 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from datapilot.assistants.compression import Block, ContextRecord
+from datapilot.assistants.context import ContextInputs, SummaryUpdate, build
+from datapilot.assistants.memory import MemoryInfo, MemoryOp, acknowledgement, extract
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage, Prompts, normalise
 from datapilot.core.answer import Answer, Usage
@@ -77,6 +80,13 @@ class TurnResult(BaseModel):
         default_factory=list, description="Calls waiting for the user's go-ahead."
     )
     answer: Answer | None = None
+    context: ContextRecord | None = Field(
+        default=None, description="What the prompt held and what was left out of it."
+    )
+    blocks: list[Block] = Field(default_factory=list)
+    summary: SummaryUpdate | None = None
+    memory_ops: list[MemoryOp] = Field(default_factory=list)
+    memory_shown: list[MemoryInfo] = Field(default_factory=list)
 
 
 @dataclass
@@ -96,6 +106,7 @@ class TurnSetup:
     tool_timeout_s: float = 60.0
     # Calls the user confirmed, run before the model goes on.
     resume: list[ToolCallRecord] = field(default_factory=list)
+    context: ContextInputs | None = None
 
 
 class Turn:
@@ -109,12 +120,64 @@ class Turn:
         return humans[-1] if humans else ""
 
     async def events(self) -> AsyncIterator[Event]:
+        inputs = self.setup.context
+        if inputs is not None:
+            await self._fit_context(inputs)
+            if self.setup.llm is None and inputs.command is not None:
+                async for event in self._acknowledge(inputs):
+                    yield event
+                return
         if self.setup.llm is None:
             async for event in self._offline():
                 yield event
         else:
             async for event in self._with_model(self.setup.llm):
                 yield event
+
+    async def _fit_context(self, inputs: ContextInputs) -> None:
+        """Scene, memories and the compressed history, within the budget."""
+        setup = self.setup
+        schemas = [function_schema(tool) for tool in setup.tools.values()] + setup.client_tools
+        client = LLMClient(setup.llm) if setup.llm else None
+        try:
+            built = await build(
+                inputs,
+                setup.history,
+                setup.prompts,
+                question=self.question,
+                tool_schemas=schemas if client else [],
+                client=client,
+                assistant_id=setup.assistant_id,
+            )
+        finally:
+            if client is not None:
+                await client.aclose()
+        setup.history, setup.prompts = built.history, built.prompts
+        self.result.context = built.record
+        self.result.blocks = built.blocks
+        self.result.summary = built.summary
+        self.result.memory_shown = list(inputs.memories) if inputs.memory else []
+
+    async def _acknowledge(self, inputs: ContextInputs) -> AsyncIterator[Event]:
+        """Offline, a memory command is answered by saying what was remembered or forgotten."""
+        assert inputs.command is not None
+        text = acknowledgement(inputs.command, inputs.command_events)
+        answer = Answer(query=self.question, today=self.setup.request.question.today, status="ok")
+        answer.summary = text
+        self.result.text = text
+        self.result.answer = answer
+        self.result.messages.append(NewMessage(role="assistant", content=text))
+        yield TextDelta(text=text)
+        yield Done(answer=answer)
+
+    async def _remember(self, client: LLMClient) -> None:
+        """With memory on, the model reconciles the turn's facts with the user's memories."""
+        inputs = self.setup.context
+        if inputs is None or not inputs.memory or not self.result.text:
+            return
+        self.result.memory_ops = await extract(
+            client, self.question, self.result.text, self.result.memory_shown
+        )
 
     async def _offline(self) -> AsyncIterator[Event]:
         from datapilot.brains import run
@@ -238,6 +301,8 @@ class Turn:
                     result.client_calls = client_calls
                     result.text = reply.text
                     break
+            if answer.status != "error":
+                await self._remember(client)
         finally:
             await client.aclose()
         answer.summary = result.text

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
+from datapilot.assistants.context_store import keep, read_inputs
 from datapilot.assistants.files import Files
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
@@ -208,6 +209,15 @@ class Conversation:
                 return Prepared(chat_id, human, assistant, None)
             listed = [*earlier, *stored] if earlier is not None else messages.list(chat_id)
             history = Files(session, self.tenant, files_root(self.settings)).history(listed)
+            inputs = read_inputs(
+                session,
+                self.tenant,
+                self.settings,
+                chat_id=chat_id,
+                assistant=assistant,
+                question=body.content,
+                history=history,
+            )
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
@@ -224,6 +234,7 @@ class Conversation:
             chat_prompt=chat.prompt,
             names=names,
         )
+        setup.context = inputs
         return Prepared(chat_id, human, assistant, Turn(setup))
 
     def _imported(self, request: RequestContext, tool_names: list[str]) -> dict[str, Tool]:
@@ -299,6 +310,15 @@ class Conversation:
                     )
                     for new in result.messages
                 ],
+            )
+            keep(
+                session,
+                self.tenant,
+                chat_id=prepared.chat_id,
+                message_id=prepared.human.id,
+                result=result,
+                assistant_id=assistant_id,
+                memory=turn.setup.context is not None and turn.setup.context.memory,
             )
             if result.calls:
                 charged = [m for m in stored if m.total_tokens]
