@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -85,7 +86,8 @@ async def _stream(client: httpx.AsyncClient, path: str, body: dict[str, object])
 
 
 class MemoryPeak:
-    """The peak RSS of a process and its children, sampled in a thread."""
+    """The peak RSS of a process and its children, sampled in a thread, and the CPU seconds
+    they have used (per request, a figure the machine's other load barely moves)."""
 
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
@@ -102,6 +104,18 @@ class MemoryPeak:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
+
+    def cpu_now(self) -> float:
+        """CPU seconds (user + system) the server's processes have used so far."""
+        if self.pid is None:
+            return 0.0
+        process = psutil.Process(self.pid)
+        total = 0.0
+        for member in [process, *process.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                times = member.cpu_times()
+                total += times.user + times.system
+        return total
 
     def _sample(self) -> None:
         assert self.pid is not None
@@ -162,11 +176,14 @@ async def _timed_stream(client: httpx.AsyncClient, body: dict[str, object]) -> t
     return (time.perf_counter() - started) * 1000, response.status_code
 
 
-def report(results: list[Result], wall: float, peak: int, label: str) -> dict[str, object]:
+def report(
+    results: list[Result], wall: float, peak: int, label: str, cpu_s: float = 0.0
+) -> dict[str, object]:
     rows: dict[str, object] = {}
     print(
         f"\n{label}: {len(results)} requests in {wall:.1f} s = {len(results) / wall:.1f} req/s; "
-        f"peak server memory {peak / 2**20:.0f} MB"
+        f"peak server memory {peak / 2**20:.0f} MB; server CPU "
+        f"{cpu_s / max(len(results), 1) * 1000:.0f} ms per request"
     )
     print("| kind       |    n | errors |    p50 |    p95 |    p99 |")
     print("|------------|------|--------|--------|--------|--------|")
@@ -186,6 +203,7 @@ def report(results: list[Result], wall: float, peak: int, label: str) -> dict[st
         print(f"error: {result.kind}: {result.error}")
     rows["requests_per_s"] = len(results) / wall
     rows["peak_mb"] = peak / 2**20
+    rows["cpu_ms_per_request"] = cpu_s / max(len(results), 1) * 1000
     return rows
 
 
@@ -211,9 +229,11 @@ async def run(args: argparse.Namespace) -> None:
             await load(client, cases, 1, len(KINDS))  # warm every path once
             with MemoryPeak(server.pid if server else None) as memory:
                 if args.clients:
+                    cpu = memory.cpu_now()
                     results, wall = await load(client, cases, args.clients, args.requests)
+                    cpu = memory.cpu_now() - cpu
                     label = f"{args.clients} clients × {args.requests} mixed requests"
-                    summary["load"] = report(results, wall, memory.peak, label)
+                    summary["load"] = report(results, wall, memory.peak, label, cpu)
                 if args.heavy:
                     heavy = await health_beside_heavy(client, args.heavy_chars)
                     print(
