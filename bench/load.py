@@ -2,8 +2,8 @@
 
 Starts the real `datapilot serve` (offline brain, no network) unless given `--url`. Each client
 sends M requests drawn in turn from three kinds — OpenBB SSE (`POST /v1/query`), ask JSON
-(`POST /api/v1/ask`) and ask stream (`stream: true`, PNG charts included) — with corpus
-questions. Reports failures, p50/p95/p99, requests/s and the server's peak memory (RSS of the
+(`POST /api/v1/ask`) and ask stream (`stream: true`; with `--images` also PNG charts) — with
+corpus questions. Reports failures, p50/p95/p99, requests/s and the server's peak memory (RSS of the
 process tree). With `--heavy`, it then sends one very long question (60,000 characters) and
 measures `/health` every 50 ms while it runs: a server that blocks its event loop shows it here.
 
@@ -40,6 +40,7 @@ from server import (  # the sibling bench script's helpers
 )
 
 KINDS = ("openbb_sse", "ask_json", "ask_stream")
+IMAGES = False  # --images: the streamed asks ask for PNG charts too
 
 
 @dataclass
@@ -68,6 +69,8 @@ async def one(client: httpx.AsyncClient, kind: str, case: dict[str, str]) -> Res
                 error = "answer status error"
         else:
             body = {"question": case["query"], "today": case["today"], "stream": True}
+            if IMAGES:
+                body["images"] = True
             error = await _stream(client, "/api/v1/ask", body)
     except httpx.HTTPError as exc:
         error = f"{type(exc).__name__}: {exc}"
@@ -260,7 +263,13 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300, help="Client timeout, seconds.")
     parser.add_argument("--url", help="Load this running server instead of starting one.")
     parser.add_argument("--json", action="store_true", help="Also print a JSON summary.")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument(
+        "--images", action="store_true", help="Streamed asks ask for PNG charts (images: true)."
+    )
+    args = parser.parse_args()
+    global IMAGES
+    IMAGES = args.images
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":
