@@ -20,6 +20,7 @@ import contextlib
 import itertools
 import json
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -247,7 +248,11 @@ async def run(args: argparse.Namespace) -> None:
     finally:
         if server is not None:
             server.terminate()
-            server.wait(timeout=15)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:  # workers still finishing: leave none behind
+                server.kill()
+                server.wait(timeout=15)
     if args.json:
         print(json.dumps(summary, indent=2))
 
