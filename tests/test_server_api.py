@@ -53,9 +53,18 @@ async def test_ask_returns_the_answer_with_numbers_from_the_data(
         assert value == pytest.approx(expected[ticker], abs=1e-3)
 
 
+async def test_a_streamed_chart_is_a_png_only_when_asked_for(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/v1/ask", json={**RANKING, "stream": True})
+    chunks = lmc_chunks(response.text)
+    assert [c for c in chunks if c["type"] == "image"] == []
+    (figure,) = [c for c in chunks if c.get("format") == "plotly.json"]
+    assert figure["content"]["data"][0]["type"] == "bar"
+
+
 async def test_ask_streams_lmc_chunks_that_match_the_answer(client: httpx.AsyncClient) -> None:
     plain = Answer.model_validate((await client.post("/api/v1/ask", json=RANKING)).json())
-    response = await client.post("/api/v1/ask", json={**RANKING, "stream": True})
+    # PNGs are drawn only when asked for (`images`): they cost more than the rest of an answer.
+    response = await client.post("/api/v1/ask", json={**RANKING, "stream": True, "images": True})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     chunks = lmc_chunks(response.text)

@@ -52,7 +52,11 @@ class AskRequest(BaseModel):
     tables: list[ClientTable] = Field(
         default_factory=list, description="Your own tables, usable by name in the question."
     )
-    images: bool = Field(default=True, description="When streaming, include charts as PNG.")
+    images: bool = Field(
+        default=False,
+        description="When streaming, also send each chart as a PNG (base64) before its Plotly "
+        "figure. Off unless asked: drawing a PNG costs more CPU than the rest of the answer.",
+    )
 
     @model_validator(mode="before")
     @classmethod

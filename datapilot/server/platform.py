@@ -374,7 +374,9 @@ def stored_events(
             return
         async for event in turn.events():
             if isinstance(event, Done):
-                stored.extend(await anyio.to_thread.run_sync(conversation.finish, prepared))
+                # This source runs on a worker thread's own loop (see `guarded_events`), which
+                # only this request uses: storing here costs no hop to yet another thread.
+                stored.extend(conversation.finish(prepared))
             yield event
 
     context = QuestionContext(today=settings.effective_today())
