@@ -19,6 +19,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.routing import Match
 
 from datapilot import __version__
 from datapilot.core.answer import Answer
@@ -78,8 +79,15 @@ class FollowUpsOut(BaseModel):
 
 def features_of(app: FastAPI) -> dict[str, bool]:
     """Each feature of `FEATURE_ROUTES` → whether `app` serves its route."""
-    paths = {getattr(route, "path", None) for route in app.routes}
-    return {name: path in paths for name, path in FEATURE_ROUTES.items()}
+    return {name: serves(app, path) for name, path in FEATURE_ROUTES.items()}
+
+
+def serves(app: FastAPI, path: str) -> bool:
+    """Whether a request for `path` reaches a route of `app` (any method), asked the way the
+    router itself matches, so routes of included routers and plugins count too."""
+    scope: dict[str, Any] = {"type": "http", "path": path, "method": "GET", "root_path": ""}
+    scope |= {"headers": [], "query_string": b"", "app": app}
+    return any(route.matches(scope)[0] is not Match.NONE for route in app.router.routes)
 
 
 @router.get(

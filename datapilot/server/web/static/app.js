@@ -84,6 +84,7 @@ function setUpKey() {
       await api("/api/v1/features");
     } catch (error) {
       key.set(previous);
+      $("sign-out").hidden = !previous;
       $("key-error").textContent = t("key_invalid", { message: error.message });
       return;
     }
@@ -268,6 +269,7 @@ async function ask(question) {
   question = question.trim();
   if (!question || state.busy) return;
   $("examples").hidden = true;
+  $("notice").textContent = "";
   const turn = new Turn($("conversation"), question, turnOptions(question));
   const library = $("library").hidden ? "" : $("library").value;
   if (!$("mode").hidden && $("mode").value === "code") {

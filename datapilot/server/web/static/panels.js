@@ -7,7 +7,8 @@ import { api, el, t } from "./core.js";
 const $ = (id) => document.getElementById(id);
 
 function panelError(panel, error) {
-  panel.querySelector(".panel-error").textContent = error ? error.message ?? String(error) : "";
+  const slot = panel.querySelector(".panel-error");
+  if (slot) slot.textContent = error ? error.message ?? String(error) : "";
 }
 
 /** A two-step delete button: the first press asks, the second deletes. */

@@ -158,10 +158,12 @@ export class Turn {
     paragraphs.forEach((paragraph, index) => {
       if (index === 0) {
         // The first sentence stands out: it is the answer; the rest explains it.
-        const cut = paragraph.search(/(?<=[.!?。！？])\s|(?<=[。！？])/);
-        const lead = cut > 0 ? paragraph.slice(0, cut + 1) : paragraph;
-        const rest = cut > 0 ? paragraph.slice(cut + 1).trim() : "";
-        node.append(el("p", {}, el("strong", { class: "lead" }, lead.trim()), rest ? ` ${rest}` : ""));
+        // A sentence ends at .!? before a capital or a digit (so "Inc. returned" and "1.5"
+        // do not end one), or at a Chinese full stop.
+        const cut = paragraph.search(/(?<=[.!?])\s+(?=[A-Z0-9"'(“])|(?<=[。！？])/u);
+        const lead = cut > 0 ? paragraph.slice(0, cut) : paragraph;
+        const rest = cut > 0 ? paragraph.slice(cut).replace(/^\s+/, " ") : "";
+        node.append(el("p", {}, el("strong", { class: "lead" }, lead), rest));
       } else node.append(el("p", {}, paragraph));
     });
     return node;
