@@ -150,11 +150,18 @@ def test_ask_in_english_draws_the_chart_with_the_window_and_plan(page: Any) -> N
     assert second.locator(".summary .lead").inner_text() and second.locator(".error").count() == 0
 
     # Submit → the first streamed event on screen, for three questions (the first in a new
-    # chat). The best must be within budget: a loaded test machine slows samples, not the page.
+    # chat), printed for bench/README.md. What the suite asserts is the page's own share (its
+    # work before the request leaves, and from the first bytes to the event on screen), since
+    # the server's share depends on how loaded the machine running the suite is, and that the
+    # first event shows while the answer is still streaming.
     ask(page, "How much did Apple return in 2021?")
-    first_event = page.evaluate("window.datapilotTimings.firstEvent")
-    print(f"submit → first event on screen (ms): {[round(ms) for ms in first_event]}")
-    assert len(first_event) == 3 and min(first_event) < 100, first_event
+    asks = page.evaluate("window.datapilotTimings.asks")
+    end_to_end = [a["shown"] - a["submitted"] for a in asks]
+    own = [a["sent"] - a["submitted"] - a["chatMs"] + a["shown"] - a["firstBytes"] for a in asks]
+    print(f"submit → first event on screen (ms): {[round(ms) for ms in end_to_end]}")
+    print(f"the page's own share of it (ms): {[round(ms, 1) for ms in own]}")
+    assert len(asks) == 3 and min(own) < 100, asks
+    assert all(a["shown"] < a["complete"] - 50 for a in asks), asks  # streamed, not buffered
     with page.expect_download() as png:
         turn.get_by_role("button", name="Download PNG").first.click()
     assert png.value.suggested_filename.endswith(".png")
@@ -381,3 +388,59 @@ def test_signing_in_with_a_key(
         assert f"Bearer {key}" in sent_keys
         assert all(key not in url for url in urls)
         context.close()
+
+
+def test_a_tool_call_waiting_for_confirmation_and_citations_render(page: Any) -> None:
+    """Against the contract's chunks, replayed (the pieces that send them live are built apart):
+    a call waiting for confirmation offers Run / Edit / Cancel and sends the user's choice with
+    the edited arguments; citations open their passage."""
+    sent: list[dict[str, Any]] = []
+    code = "print(1 + 1)"
+    confirm = {
+        "role": "computer",
+        "type": "confirmation",
+        "format": "tool",
+        "content": {
+            "tool": "python",
+            "arguments": {"code": code},
+            "message": "Run this Python code?",
+            "call_id": "call_1",
+        },
+    }
+    cited = [
+        {"role": "assistant", "type": "message", "start": True},
+        {"role": "assistant", "type": "message", "content": "Revenue rose 12%. It says so."},
+        {"role": "assistant", "type": "message", "end": True},
+        {
+            "role": "assistant",
+            "type": "message",
+            "format": "citations",
+            "content": [
+                {"source": "report.pdf", "page": 3, "start": 0, "end": 20, "text": "Revenue +12%"}
+            ],
+        },
+    ]
+    done = [{"role": "server", "type": "status", "content": "complete"}]
+
+    def replay(route: Any) -> None:
+        sent.append(json.loads(route.request.post_data))
+        chunks = [confirm, *done] if len(sent) == 1 else [*cited, *done]
+        body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks)
+        route.fulfill(status=200, headers={"content-type": "text/event-stream"}, body=body)
+
+    page.route("**/api/v1/chats/*/messages", replay)
+    page.fill("#question", "Add one and one in Python")
+    page.press("#question", "Enter")
+    card = page.locator(".confirm")
+    card.wait_for(timeout=TIMEOUT_MS)
+    assert code in card.inner_text() and "Run this Python code?" in card.inner_text()
+    card.get_by_role("button", name="Edit").click()
+    card.locator("textarea").fill(json.dumps({"code": "print(2 + 2)"}))
+    card.get_by_role("button", name="Run").click()
+    page.locator(".citations-box").wait_for(timeout=TIMEOUT_MS)
+    assert sent[1] == {"command": "run", "arguments": {"code": "print(2 + 2)"}}
+    assert card.get_by_role("button", name="Run").count() == 0  # answered once
+    source = page.locator(".citations-box button", has_text="report.pdf, page 3")
+    source.click()
+    assert page.locator(".citations-box blockquote").inner_text() == "Revenue +12%"
+    assert page.locator(".summary .lead").last.inner_text() == "Revenue rose 12%."

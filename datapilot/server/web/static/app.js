@@ -8,8 +8,10 @@ import { Turn } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { chatId: null, features: {}, assistants: [], busy: false, interpreter: [] };
-// Figures the browser tests read: when the page was painted, and submit → first event on screen.
-const timings = (window.datapilotTimings = { firstEvent: [] });
+// Figures the browser tests read, per question (performance.now() times): submitted, sent (the
+// answer's request leaves), firstBytes (its first bytes arrive), shown (its first event is on
+// screen), complete; chatMs is the time spent creating a new chat first.
+const timings = (window.datapilotTimings = { asks: [] });
 
 // ---- language, theme, phone menu ---------------------------------------------------------------
 
@@ -173,6 +175,7 @@ function chatRow(chat) {
 
 function newChat() {
   state.chatId = null;
+  state.interpreter = [];
   $("conversation").replaceChildren();
   $("examples").hidden = false;
   renderChats();
@@ -220,17 +223,33 @@ function turnOptions(question) {
   };
 }
 
+/** The interpreter's reply as LMC messages, for the next request's history. */
+function recorder(messages) {
+  let open = null;
+  return (chunk) => {
+    if (chunk.role === "server") return;
+    if (chunk.start) open = { role: chunk.role, type: chunk.type, format: chunk.format, content: "" };
+    else if (chunk.end && open) {
+      messages.push(open);
+      open = null;
+    } else if (open && typeof chunk.content === "string") open.content += chunk.content;
+    else if (chunk.content !== undefined) messages.push({ ...chunk });
+  };
+}
+
 /** Run one stream into `turn`; a failure says where and offers retry. */
-async function run(turn, path, body) {
+async function run(turn, path, body, record, measure = { submitted: performance.now(), chatMs: 0 }) {
   state.busy = true;
   $("send").disabled = true;
-  const submitted = performance.now();
+  timings.asks.push(measure);
+  measure.sent = performance.now();
   let first = true;
   try {
     const complete = await streamPost(path, body, (chunk) => {
       if (chunk.role === "server" && chunk.type === "status" && chunk.format === "message") {
         return;
       }
+      record?.(chunk);
       const scroller = $("scroller");
       const following = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
       turn.chunk(chunk);
@@ -238,9 +257,10 @@ async function run(turn, path, body) {
       if (following) scroller.scrollTop = scroller.scrollHeight;
       if (first) {
         first = false;
-        timings.firstEvent.push(performance.now() - submitted);
+        measure.shown = performance.now();
       }
-    });
+    }, () => (measure.firstBytes = performance.now()));
+    measure.complete = performance.now();
     if (!complete) turn.broken(t("stream_ended"));
   } catch (error) {
     if (error instanceof ApiError) {
@@ -274,11 +294,12 @@ async function ask(question) {
   const library = $("library").hidden ? "" : $("library").value;
   if (!$("mode").hidden && $("mode").value === "code") {
     state.interpreter.push({ role: "user", type: "message", content: question });
-    return run(turn, "/api/v1/interpreter", state.interpreter);
+    return run(turn, "/api/v1/interpreter", state.interpreter, recorder(state.interpreter));
   }
   if (library) {
     return run(turn, "/api/v1/ask", { question, stream: true, library });
   }
+  const measure = { submitted: performance.now(), chatMs: 0 };
   let chatId;
   try {
     chatId = await ensureChat(question);
@@ -286,9 +307,10 @@ async function ask(question) {
     turn.error(error.message);
     return turn.done();
   }
+  measure.chatMs = performance.now() - measure.submitted;
   const body = { content: question };
   if ($("assistant").value) body.assistant = $("assistant").value;
-  return run(turn, `/api/v1/chats/${chatId}/messages`, body);
+  return run(turn, `/api/v1/chats/${chatId}/messages`, body, undefined, measure);
 }
 
 /** The user's answer to a pending call: the chat (or the interpreter) continues. */
@@ -296,7 +318,7 @@ async function confirmCall(command, args) {
   const turn = new Turn($("conversation"), command === "run" ? t("run") : t("cancel"), turnOptions(""));
   if (!$("mode").hidden && $("mode").value === "code") {
     state.interpreter.push({ role: "user", type: "command", content: command });
-    return run(turn, "/api/v1/interpreter", state.interpreter);
+    return run(turn, "/api/v1/interpreter", state.interpreter, recorder(state.interpreter));
   }
   const body = { command };
   if (args !== undefined) body.arguments = args;

@@ -96,12 +96,11 @@ export async function api(path, { method = "GET", body } = {}) {
  * arrives. Resolves with whether the stream said `complete`; a stream that ends without it is
  * broken, and the caller says so.
  */
-export async function streamPost(path, body, onChunk, signal) {
+export async function streamPost(path, body, onChunk, onFirstBytes) {
   const response = await fetch(path, {
     method: "POST",
     headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
     body: JSON.stringify(body),
-    signal,
   });
   if (!response.ok) throw await failure(response);
   const reader = response.body.getReader();
@@ -118,6 +117,10 @@ export async function streamPost(path, body, onChunk, signal) {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
+    if (onFirstBytes) {
+      onFirstBytes();
+      onFirstBytes = null;
+    }
     buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
     let cut;
     while ((cut = buffer.indexOf("\n\n")) >= 0) {

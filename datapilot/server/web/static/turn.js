@@ -66,6 +66,10 @@ export class Turn {
         return this.body.append(sandboxed(String(content ?? "")));
       case "computer/confirmation/tool":
         return this.confirmation(content);
+      case "computer/confirmation/execution":
+      case "server/confirmation/execution":
+        // The interpreter's code waiting for approval: {type: code, format, content}.
+        return this.confirmation({ tool: content?.format ?? "code", arguments: { code: content?.content ?? "" } });
       case "assistant/message/citations":
       case "server/citations/json":
         return this.body.append(citations(content ?? []));
