@@ -29,9 +29,10 @@ from datapilot.store import Keys, Principal, Scope, Store
 from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
 
-PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json"})
+# The web page and its static files hold no data: the page asks for a key before any call.
+PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json", "/"})
 # Guests of public assistants identify themselves with a guest id, not a key (`guests.py`).
-PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/")
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/web/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 

@@ -23,6 +23,7 @@ def register_routes(app: FastAPI) -> None:
         openai_compat,
         platform,
         tool_sources,
+        web,
     )
     from datapilot.server.auth import AUTH_RESPONSES, require_scope
     from datapilot.server.openbb import assistants as openbb_assistants
@@ -41,3 +42,4 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
+    web.mount(app)  # the page at `/`, its files and `/api/v1/features`
