@@ -41,6 +41,7 @@ TABLES = {
     "scene_prompts",
     "usage_ledger",
 }
+TABLES |= {"rate_counters"}  # added with the shared rate limits of replicas (migration 0002)
 
 
 def settings_for(url: str) -> Settings:

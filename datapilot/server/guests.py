@@ -2,15 +2,14 @@
 
 A guest is known by a random guest id the server hands out (the `X-Guest-Id` header of the
 first answer, and a cookie); it reads and writes only its own chats, which expire after
-`guest_chat_hours`, and may send `guest_messages_per_minute` messages a minute. Only public
+`guest_chat_hours`, and may send `guest_messages_per_minute` messages a minute (counted in the
+store, or Redis, so the limit holds across replicas). Only public
 assistants take guests; a private one answers 404 like one that does not exist.
 """
 
 from __future__ import annotations
 
 import secrets
-import time
-from collections import deque
 from datetime import timedelta
 from typing import Any
 
@@ -32,29 +31,12 @@ from datapilot.server.platform import (
     stored_events,
 )
 from datapilot.settings import Settings
+from datapilot.store.rates import RateLimiter, rate_limiter
 
 router = APIRouter(prefix="/api/v1/guest", tags=["Guests of public assistants"])
 HEADER = "X-Guest-Id"
 COOKIE = "datapilot_guest"
 _MIN_ID = 20  # server-made ids are 32 characters; shorter ones are guessable
-
-
-class RateLimiter:
-    """Messages per guest in the last minute (one app's, in memory)."""
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._sent: dict[str, deque[float]] = {}
-
-    def allow(self, guest_id: str) -> bool:
-        now = time.monotonic()
-        recent = self._sent.setdefault(guest_id, deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= self.per_minute:
-            return False
-        recent.append(now)
-        return True
 
 
 def guest_of(request: Request, response: Response) -> Tenant:
@@ -72,7 +54,10 @@ def _limiter(request: Request) -> RateLimiter:
     state = request.app.state
     if getattr(state, "guest_limiter", None) is None:
         settings: Settings = state.settings
-        state.guest_limiter = RateLimiter(settings.guest_messages_per_minute)
+        # In the store (or Redis): the limit holds across every replica serving this store.
+        state.guest_limiter = rate_limiter(
+            settings, state.store, settings.guest_messages_per_minute
+        )
     limiter: RateLimiter = state.guest_limiter
     return limiter
 
@@ -112,9 +97,10 @@ async def send_message(
 ) -> Any:
     assert tenant.guest_id is not None
     limiter = _limiter(request)
-    if not limiter.allow(tenant.guest_id):
+    guest_id = tenant.guest_id
+    if not await off_loop(lambda: limiter.allow(f"guest:{guest_id}")):
         raise HTTPException(
-            429, f"at most {limiter.per_minute} messages a minute per guest; wait a little"
+            429, f"at most {limiter.limit} messages a minute per guest; wait a little"
         )
     if body.role not in ("human", "human_later"):
         raise HTTPException(400, "guests send human or human_later messages")
