@@ -53,6 +53,7 @@ from datapilot.core.events import Done, Event
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.auth import require_scope
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
@@ -314,7 +315,9 @@ MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
             "chunks as `/api/v1/ask` streams them, `{role: server, type: status, format: "
             "messages, content: {ids}}` with the stored replies' ids, then `complete`."
         ),
-        "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
+        "content": {
+            "text/event-stream": {"schema": sse_event_schema(LmcChunk.model_json_schema())}
+        },
     },
     **ERRORS,
 }

@@ -12,6 +12,7 @@ from openbb_ai.models import SSE
 from sse_starlette import EventSourceResponse
 
 from datapilot.server.auth import refuse_bound_key
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.feedback import (
     Feedback,
@@ -43,7 +44,8 @@ _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
             "copilotMessageChunk, copilotMessageArtifact, copilotCitationCollection, "
             "copilotPromptSuggestions, or a single copilotFunctionCall (get_widget_data)."
         ),
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        # `event` names the kind; `data` is its JSON payload.
+        "content": {"text/event-stream": {"schema": sse_event_schema()}},
     },
     **VALIDATION_RESPONSES,
 }
