@@ -16,15 +16,18 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from sse_starlette import EventSourceResponse
 
+from datapilot.assistants.files import FileIn, Files
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
-from datapilot.assistants.service import Conversation, MessageIn
+from datapilot.assistants.service import Conversation, MessageIn, files_root
 from datapilot.core.events import Done
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.platform import (
     ERRORS,
     MESSAGE_RESPONSES,
+    FileMessage,
     MessagesReply,
+    attach,
     in_store,
     lmc_wire,
     off_loop,
@@ -62,6 +65,16 @@ def _limiter(request: Request) -> RateLimiter:
     return limiter
 
 
+async def _within_limit(request: Request, tenant: Tenant) -> None:
+    """Count one message (or file) of the guest; 429 past the limit."""
+    limiter = _limiter(request)
+    guest_id = tenant.guest_id
+    if not await off_loop(lambda: limiter.allow(f"guest:{guest_id}")):
+        raise HTTPException(
+            429, f"at most {limiter.limit} messages a minute per guest; wait a little"
+        )
+
+
 @router.post(
     "/assistants/{assistant_id}/chats",
     response_model=ChatInfo,
@@ -96,12 +109,7 @@ async def send_message(
     chat_id: str, body: MessageIn, request: Request, tenant: Tenant = Depends(guest_of)
 ) -> Any:
     assert tenant.guest_id is not None
-    limiter = _limiter(request)
-    guest_id = tenant.guest_id
-    if not await off_loop(lambda: limiter.allow(f"guest:{guest_id}")):
-        raise HTTPException(
-            429, f"at most {limiter.limit} messages a minute per guest; wait a little"
-        )
+    await _within_limit(request, tenant)
     if body.role not in ("human", "human_later"):
         raise HTTPException(400, "guests send human or human_later messages")
     settings: Settings = request.app.state.settings
@@ -116,3 +124,31 @@ async def send_message(
         if isinstance(event, Done) and prepared.turn is not None:
             answer = event.answer
     return MessagesReply(chat_id=chat_id, message=prepared.human, replies=stored, answer=answer)
+
+
+@router.post(
+    "/chats/{chat_id}/files",
+    response_model=FileMessage,
+    status_code=201,
+    responses={**ERRORS, 429: {"description": "Too many messages; wait a minute."}},
+    summary="Attach a file to a guest chat (yours alone; it expires with the chat)",
+)
+async def attach_file(
+    chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(guest_of)
+) -> Any:
+    await _within_limit(request, tenant)
+    return await in_store(request, attach(chat_id, body, tenant, request.app.state.settings))
+
+
+@router.get(
+    "/files/{file_id}",
+    response_class=Response,
+    responses={200: {"description": "The file's bytes, with its media type."}, **ERRORS},
+    summary="A file you attached to one of your guest chats",
+)
+async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Response:
+    settings: Settings = request.app.state.settings
+    info, data = await in_store(
+        request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
+    )
+    return Response(content=data, media_type=info.mime)

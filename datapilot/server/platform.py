@@ -268,7 +268,13 @@ class FileMessage(BaseModel):
 async def attach_file(
     chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Any:
-    settings: Settings = request.app.state.settings
+    return await in_store(request, attach(chat_id, body, tenant, request.app.state.settings))
+
+
+def attach(
+    chat_id: str, body: FileIn, tenant: Tenant, settings: Settings
+) -> Callable[[Any], FileMessage]:
+    """The store work of attaching a file to one of `tenant`'s chats (users' and guests')."""
 
     def work(session: Any) -> FileMessage:
         Chats(session, tenant).touch(chat_id)  # the chat must be the caller's, before any write
@@ -277,7 +283,7 @@ async def attach_file(
         message = Messages(session, tenant).add(chat_id, "file", info.name, file_id=info.id)
         return FileMessage(file=info, message=message)
 
-    return await in_store(request, work)
+    return work
 
 
 @router.get(
