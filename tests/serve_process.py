@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-START_TIMEOUT_S = 120.0  # start-up imports and warms up; a loaded machine is slow, not broken
+START_TIMEOUT_S = 300.0  # start-up imports and warms up; a loaded machine is slow, not broken
 SERVE = "from datapilot.cli import app; app()"
 QUIET = ("--log-level", "warning")
 
