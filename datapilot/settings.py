@@ -152,6 +152,12 @@ class Settings(BaseSettings):
         "again (seconds); a key revoked from another process stops working within this time.",
     )
 
+    redis_url: SecretStr | None = Field(
+        default=None,
+        description="Optional Redis (`redis://host:port/0`, `unix:///path/redis.sock`) for "
+        "counters shared by server replicas, such as guests' rate limits; default: the store.",
+    )
+
     guest_chat_hours: float = Field(
         default=24.0, gt=0, description="How long a guest's chat with a public assistant lasts."
     )

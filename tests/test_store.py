@@ -48,6 +48,7 @@ TABLES = {
     "chat_summaries",
     "turn_contexts",
 }
+TABLES |= {"rate_counters"}  # added with the shared rate limits of replicas (migration 0002)
 
 
 def settings_for(url: str) -> Settings:

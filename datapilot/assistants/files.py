@@ -1,6 +1,7 @@
 """Files attached to chats: stored once per content (by SHA-256) under the data dir, with one
 row per owner, so a file is reachable only by the tenant who uploaded it. An image attached to
-a chat reaches the model as an image part of the next human message (see `normalise`)."""
+a chat reaches the model as an image part of the next human message (see `normalise`). A guest's
+file is reachable only through a chat of theirs that has not expired."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, _owned
-from datapilot.store.models import File
+from datapilot.store.models import Chat, ChatMessage, File, utcnow
 
 
 class FileIn(BaseModel):
@@ -91,11 +92,22 @@ class Files:
         return FileInfo.model_validate(row)
 
     def _row(self, file_id: str) -> File:
-        row = self.session.scalar(
-            select(File).where(
-                File.id == file_id, _owned(File.owner_id, File.guest_id, self.tenant)
-            )
+        query = select(File).where(
+            File.id == file_id, _owned(File.owner_id, File.guest_id, self.tenant)
         )
+        if self.tenant.user_id is None:
+            # A guest's file lives as long as a chat of theirs that holds it: it expires with it.
+            live = (
+                select(ChatMessage.id)
+                .join(Chat, Chat.id == ChatMessage.chat_id)
+                .where(
+                    ChatMessage.file_id == File.id,
+                    Chat.guest_id == self.tenant.guest_id,
+                    or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()),
+                )
+            )
+            query = query.where(live.exists())
+        row = self.session.scalar(query)
         if row is None:
             raise NotFound(f"no file {file_id!r}; a chat's file messages carry their file_id")
         return row

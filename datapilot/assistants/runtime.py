@@ -35,7 +35,7 @@ from datapilot.core.events import (
 from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
 from datapilot.engine.context import RequestContext
-from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest
+from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest, ToolReply
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
 
 log = logging.getLogger(__name__)
@@ -218,6 +218,7 @@ class Turn:
         client_names = {tool.get("function", {}).get("name") for tool in setup.client_tools}
         answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
         client = LLMClient(config)
+        streamed = False
         try:
             if setup.resume:
                 async for event in self._resume(messages):
@@ -227,11 +228,23 @@ class Turn:
                 if last:
                     messages.append({"role": "system", "content": OUT_OF_ROUNDS})
                 try:
-                    reply = await client.complete_tools(
+                    reply = ToolReply()
+                    # The reply's text goes out token by token as the model writes it; a later
+                    # round's text starts a paragraph of its own.
+                    separate = streamed
+                    async for piece in client.stream_tools(
                         messages,
                         tools=[] if last else schemas,
                         temperature=setup.temperature,
-                    )
+                    ):
+                        if isinstance(piece, ToolReply):
+                            reply = piece
+                            continue
+                        if separate:
+                            yield TextDelta(text="\n\n")
+                            separate = False
+                        streamed = True
+                        yield TextDelta(text=piece)
                 except LLMError as error:
                     message = f"The model could not answer: {error}"
                     answer.status, answer.message = "error", message
@@ -250,7 +263,6 @@ class Turn:
                 if not reply.tool_calls:
                     result.text = reply.text
                     result.messages.append(spent)
-                    yield TextDelta(text=reply.text)
                     break
                 calls = [
                     {

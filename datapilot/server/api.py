@@ -17,6 +17,7 @@ from datapilot.core.context import ChatMessage, ClientTable, QuestionContext
 from datapilot.core.events import Done
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.limits import (
     check_conversation,
@@ -110,20 +111,8 @@ _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
             "content: complete}`."
         ),
         "content": {
-            "text/event-stream": {
-                # One server-sent event per chunk: `data` is the chunk as JSON text.
-                "schema": {
-                    "type": "object",
-                    "properties": {
-                        "data": {
-                            "type": "string",
-                            "contentMediaType": "application/json",
-                            "contentSchema": LmcChunk.model_json_schema(),
-                        }
-                    },
-                    "required": ["data"],
-                }
-            }
+            # One server-sent event per chunk: `data` is the chunk as JSON text.
+            "text/event-stream": {"schema": sse_event_schema(LmcChunk.model_json_schema())}
         },
     },
     **VALIDATION_RESPONSES,

@@ -16,7 +16,14 @@ from starlette.exceptions import HTTPException
 
 from datapilot import __version__
 from datapilot.plugins import plugin_manager
-from datapilot.server.auth import ApiKeyMiddleware, KeyGate, ScopeMissing, scope_missing_handler
+from datapilot.server.auth import (
+    ApiKeyMiddleware,
+    BoundKeyRefused,
+    KeyGate,
+    ScopeMissing,
+    bound_key_handler,
+    scope_missing_handler,
+)
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
 from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
@@ -70,6 +77,7 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, unreadable_body_handler)
     app.add_exception_handler(ScopeMissing, scope_missing_handler)
+    app.add_exception_handler(BoundKeyRefused, bound_key_handler)
     plugin_manager().hook.register_routes(app=app)
     app.mount("/assets", StaticFiles(directory=_ASSETS), name="assets")
     return app

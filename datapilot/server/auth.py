@@ -48,7 +48,9 @@ class AuthProblem(BaseModel):
     """The body of every 401 and 403 answer."""
 
     message: str = Field(description="What is wrong and what to do, for people.")
-    code: str = Field(description="missing_key | invalid_key | missing_scope | loopback_only")
+    code: str = Field(
+        description="missing_key | invalid_key | missing_scope | loopback_only | bound_key"
+    )
 
 
 AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -176,6 +178,36 @@ def require_scope(scope: Scope) -> Callable[[Request], None]:
             raise ScopeMissing(scope, principal)
 
     return check
+
+
+def refuse_bound_key(request: Request) -> None:
+    """A route dependency for routes that name no assistant (`/api/v1/ask`, `/v1/query`): a key
+    bound to an assistant may not use them, since they would answer as no assistant at all."""
+    principal: Principal | None = getattr(request.state, "principal", None)
+    if principal is not None and principal.assistant_id is not None:
+        raise BoundKeyRefused(principal.assistant_id, request.url.path)
+
+
+class BoundKeyRefused(Exception):
+    def __init__(self, assistant_id: str, path: str) -> None:
+        super().__init__(assistant_id)
+        self.assistant_id = assistant_id
+        self.path = path
+
+
+async def bound_key_handler(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, BoundKeyRefused)
+    assistant = error.assistant_id
+    body = AuthProblem(
+        code="bound_key",
+        message=(
+            f"This API key is bound to the assistant {assistant!r}, and {error.path} answers as "
+            f"no assistant; use that assistant's routes: POST /assistants/{assistant}/v1/query "
+            f"(OpenBB Workspace), POST /v1/chat/completions with model {assistant!r}, or "
+            "POST /api/v1/chats then /api/v1/chats/{id}/messages."
+        ),
+    )
+    return JSONResponse(status_code=403, content=body.model_dump())
 
 
 class ScopeMissing(Exception):
