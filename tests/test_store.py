@@ -40,6 +40,10 @@ TABLES = {
     "files",
     "scene_prompts",
     "usage_ledger",
+    # Knowledge libraries (migration 0003).
+    "libraries",
+    "library_documents",
+    "library_chunks",
 }
 
 

@@ -292,3 +292,6 @@ class UsageEntry(Base):
     created_at: Mapped[datetime] = _created()
 
     __table_args__ = (Index("ix_usage_ledger_owner_id_created_at", "owner_id", "created_at"),)
+
+
+from datapilot.store import models_knowledge as models_knowledge  # noqa: E402  (its tables)
