@@ -9,7 +9,7 @@ with the tokens of each model call.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,13 +18,17 @@ from pydantic import BaseModel, Field
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
 from datapilot.core.answer import Answer, Usage
-from datapilot.core.context import ChatMessage
+from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
+from datapilot.core.quotes import Citation
 from datapilot.engine.context import RequestContext
 from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest
+from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
+
+EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +86,8 @@ class TurnSetup:
     temperature: float | None = None
     max_rounds: int = MAX_ROUNDS
     tool_timeout_s: float = 60.0
+    citations: list[Citation] = field(default_factory=list)  # the knowledge passages given
+    offline_source: EventSource | None = None  # answers offline instead of the data brain
 
 
 class Turn:
@@ -118,7 +124,11 @@ class Turn:
             data=setup.request.data,
             registry=setup.request.registry,
         )
-        async for event in run(self.question, request):
+        if setup.offline_source is not None:
+            events = setup.offline_source(self.question, question_context, request.settings)
+        else:
+            events = run(self.question, request)
+        async for event in events:
             if isinstance(event, Done):
                 answer = event.answer
                 answer.notes.append(NO_MODEL_NOTE)
@@ -204,6 +214,7 @@ class Turn:
         finally:
             await client.aclose()
         answer.summary = result.text
+        answer.citations = list(setup.citations)
         answer.outputs = list(result.outputs)
         answer.usage = Usage(
             llm_calls=result.calls,

@@ -37,14 +37,35 @@ _WANTS_DATA = re.compile(
 )
 
 
-def library_source(store: Store, owner_id: str, library: str) -> EventSource:
+def library_source(
+    store: Store, owner_id: str, library: str, *, fallback: bool = False
+) -> EventSource:
     """An event source (question, context, settings → events) answering from `library`, in the
-    shape `server.runner.guarded_events` and the CLI run."""
+    shape `server.runner.guarded_events` runs. With `fallback`, a question the library does not
+    answer goes to the data workflow (an assistant with a library still answers data questions).
+    """
 
     def source(question: str, context: QuestionContext, settings: Settings) -> AsyncIterator[Event]:
-        return library_events(question, store, owner_id, library, context, settings)
+        return library_events(
+            question, store, owner_id, library, context, settings, fallback=fallback
+        )
 
     return source
+
+
+def relevant(found: list[Found]) -> list[Found]:
+    """The passages close to the best one: those far below it add noise to an answer."""
+    return [f for f in found if f.score >= 0.5 * found[0].score] or found[:1]
+
+
+def knowledge_text(found: list[Found]) -> str:
+    """The passages as a `knowledge` message: numbered, each with its file, page and offsets."""
+    lines = []
+    for number, f in enumerate(found, 1):
+        c = f.citation
+        page = f", page {c.page}" if c.page else ""
+        lines.append(f"[{number}] {c.source}{page}, characters {c.start}-{c.end}:\n{c.text}")
+    return "\n\n".join(lines)
 
 
 def search_library(
@@ -108,6 +129,8 @@ async def library_events(
     library: str,
     context: QuestionContext,
     settings: Settings,
+    *,
+    fallback: bool = False,
 ) -> AsyncIterator[Event]:
     """Events answering `question` from `library`; always ends with one `Done`."""
     started = time.perf_counter()
@@ -133,12 +156,15 @@ async def library_events(
         yield Done(answer=answer("error", message=str(error)))
         return
     found = result.passages
+    if not result.answered and fallback:
+        async for event in _with_tables(question, [], context, settings):
+            yield event
+        return
     if not result.answered:
         message = nothing_answers(question, library)
         yield Done(answer=answer("no_data", message=message, summary=message))
         return
-    # Passages far below the best one add noise to the answer.
-    found = [f for f in found if f.score >= 0.5 * found[0].score] or found[:1]
+    found = relevant(found)
     sources = list(dict.fromkeys(f.citation.source for f in found))
     citations, quotes = citations_of(found), quotes_of(found)
     cited: dict[str, object] = {"citations": citations, "quotes": quotes, "sources": sources}
@@ -197,8 +223,9 @@ async def _with_tables(
     from datapilot.brains import run
     from datapilot.engine.context import RequestContext
 
-    names = ", ".join(t.name for t in tables)
-    yield StatusEvent(message=f"Using the table(s) found in the documents: {names}")
+    if tables:
+        names = ", ".join(t.name for t in tables)
+        yield StatusEvent(message=f"Using the table(s) found in the documents: {names}")
     question_context = context.model_copy(update={"tables": [*context.tables, *tables]})
     request = RequestContext.for_request(question_context, settings)
     async for event in run(question, request):

@@ -24,7 +24,7 @@ from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
 from datapilot.settings import Settings
 from datapilot.store.blobs import write_blob
-from datapilot.store.models import File, utcnow
+from datapilot.store.models import Assistant, File, utcnow
 from datapilot.store.models_knowledge import Library, LibraryChunk, LibraryDocument
 
 _MIMES = {
@@ -47,7 +47,11 @@ class LibraryNotFound(KnowledgeError):
 
 
 class UploadRefused(KnowledgeError):
-    """A document over a limit, or unreadable; nothing of it was stored."""
+    """A document over a limit (`setting` names it), or unreadable; nothing of it was stored."""
+
+    def __init__(self, message: str, setting: str | None = None) -> None:
+        super().__init__(message)
+        self.setting = setting
 
 
 class LibraryInfo(BaseModel):
@@ -116,7 +120,8 @@ def read_upload(settings: Settings, name: str, data: bytes, mime: str | None = N
     if len(data) > limit:
         raise UploadRefused(
             f"{name} is {len(data) / 1e6:.1f} MB, over DATAPILOT_KB_MAX_FILE_MB "
-            f"({settings.kb_max_file_mb:g} MB); split it or raise the setting"
+            f"({settings.kb_max_file_mb:g} MB); split it or raise the setting",
+            "kb_max_file_mb",
         )
     if not data:
         raise UploadRefused(f"{name} is empty; send a document with text in it")
@@ -126,7 +131,8 @@ def read_upload(settings: Settings, name: str, data: bytes, mime: str | None = N
         if pages is not None and pages > settings.kb_max_pages:
             raise UploadRefused(
                 f"{name} has {pages} pages, over DATAPILOT_KB_MAX_PAGES "
-                f"({settings.kb_max_pages}); split it or raise the setting"
+                f"({settings.kb_max_pages}); split it or raise the setting",
+                "kb_max_pages",
             )
     try:
         parsed = parse(name, data, mime or "")
@@ -143,6 +149,20 @@ def read_upload(settings: Settings, name: str, data: bytes, mime: str | None = N
         chunks=parsed.chunks,
         vectors=vectors,
     )
+
+
+def library_id_of(session: Session, owner_id: str, ref: str) -> str:
+    """The id of the user's library `ref` (id or name); raises `LibraryNotFound`."""
+    found = session.scalar(
+        select(Library.id).where(
+            Library.owner_id == owner_id, (Library.id == ref) | (Library.name == ref)
+        )
+    )
+    if found is None:
+        raise LibraryNotFound(
+            f"no library {ref!r}; list yours with GET /api/v1/libraries or `datapilot kb list`"
+        )
+    return found
 
 
 class Libraries:
@@ -218,6 +238,10 @@ class Libraries:
         self.session.execute(
             delete(LibraryDocument).where(LibraryDocument.library_id == library_id)
         )
+        # Assistants bound to it answer without a library from now on.
+        self.session.execute(
+            update(Assistant).where(Assistant.library_id == library_id).values(library_id=None)
+        )
         self.session.delete(row)
         self.session.flush()
         shutil.rmtree(index_root(self.settings) / library_id, ignore_errors=True)
@@ -243,7 +267,8 @@ class Libraries:
             raise UploadRefused(
                 f"the library {library.name!r} holds {count} documents, the most "
                 f"DATAPILOT_KB_MAX_DOCUMENTS allows ({self.settings.kb_max_documents}); remove "
-                "one or raise the setting"
+                "one or raise the setting",
+                "kb_max_documents",
             )
         digest, path = write_blob(files_root(self.settings), upload.data)
         file = File(
@@ -374,7 +399,7 @@ class Libraries:
             .join(LibraryDocument, LibraryDocument.id == LibraryChunk.document_id)
             .where(LibraryChunk.id.in_(ids))
         )
-        for chunk, name in query_rows.tuples():
+        for chunk, name in query_rows:
             rows[chunk.id] = _Row(chunk, name)
         passages = [
             Found(
