@@ -155,6 +155,11 @@ class Settings(BaseSettings):
         default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
     )
     embeddings_model: str | None = None
+    embeddings_input_type: bool = Field(
+        default=False,
+        description="Send input_type (query or passage) with each embeddings request, for "
+        "asymmetric models (e5, NIM, Voyage) whose servers take it.",
+    )
     embeddings_api_key: SecretStr | None = None
     rerank_url: str | None = Field(
         default=None,

@@ -22,7 +22,7 @@ from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
-from datapilot.core.quotes import Citation
+from datapilot.core.quotes import Citation, Quote
 from datapilot.engine.context import RequestContext
 from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest
 from datapilot.settings import Settings
@@ -215,6 +215,8 @@ class Turn:
             await client.aclose()
         answer.summary = result.text
         answer.citations = list(setup.citations)
+        # The same passages as quotes: the OpenBB agent turns quotes into its citations.
+        answer.quotes = [Quote(source=c.source, text=c.text, page=c.page) for c in setup.citations]
         answer.outputs = list(result.outputs)
         answer.usage = Usage(
             llm_calls=result.calls,

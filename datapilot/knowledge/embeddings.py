@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Literal
 
 import httpx
 import numpy as np
@@ -59,8 +60,11 @@ def _post(settings: Settings, url: str, body: dict[str, object], setting: str) -
         raise EmbeddingsError(f"the endpoint of {setting} failed: {error}") from error
 
 
-def embed(settings: Settings, texts: Sequence[str]) -> np.ndarray:
-    """Unit-length vectors of `texts` (one row each), in batches."""
+def embed(
+    settings: Settings, texts: Sequence[str], kind: Literal["query", "passage"] = "passage"
+) -> np.ndarray:
+    """Unit-length vectors of `texts` (one row each), in batches; `kind` is sent as
+    `input_type` when `embeddings_input_type` is set."""
     if not embeddings_configured(settings):
         raise EmbeddingsError(
             "no embeddings endpoint: set DATAPILOT_EMBEDDINGS_BASE_URL and "
@@ -70,10 +74,13 @@ def embed(settings: Settings, texts: Sequence[str]) -> np.ndarray:
     rows: list[list[float]] = []
     for first in range(0, len(texts), BATCH):
         batch = list(texts[first : first + BATCH])
+        body: dict[str, object] = {"model": settings.embeddings_model, "input": batch}
+        if settings.embeddings_input_type:
+            body["input_type"] = kind
         reply = _post(
             settings,
             url,
-            {"model": settings.embeddings_model, "input": batch},
+            body,
             "DATAPILOT_EMBEDDINGS_BASE_URL",
         )
         try:

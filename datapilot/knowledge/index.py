@@ -108,7 +108,7 @@ class LibraryIndex:
         if self._retriever is None or not tokens:
             return []
         documents, scores = self._retriever.retrieve(  # type: ignore[attr-defined]
-            [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=1
+            [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=0
         )
         return [(int(d), float(s)) for d, s in zip(documents[0], scores[0], strict=True) if s > 0]
 

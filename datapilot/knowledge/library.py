@@ -383,7 +383,7 @@ class Libraries:
         bm25 = index.bm25(query) if mode in ("auto", "bm25") else []
         dense: list[tuple[int, float]] = []
         if mode in ("auto", "dense") and index.vectors is not None:
-            dense = index.dense(embed(self.settings, [query])[0])
+            dense = index.dense(embed(self.settings, [query], kind="query")[0])
         answered = index.answers(query, bm25, dense)
         ranked = fuse(bm25, dense)[:CANDIDATES]
         used = "bm25+vectors" if dense and bm25 else ("vectors" if dense else "bm25")
