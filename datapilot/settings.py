@@ -165,6 +165,30 @@ class Settings(BaseSettings):
         default=10, ge=1, description="How many messages one guest may send per minute."
     )
 
+    # Knowledge libraries: upload limits (each error names its setting) and optional retrieval
+    # endpoints; BM25 alone answers when no embeddings endpoint is set.
+    kb_max_file_mb: float = Field(
+        default=20.0, gt=0, description="Largest document a knowledge library accepts, in MB."
+    )
+    kb_max_pages: int = Field(default=300, ge=1, description="Most pages of one PDF in a library.")
+    kb_max_documents: int = Field(default=200, ge=1, description="Most documents in one library.")
+    embeddings_base_url: str | None = Field(
+        default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
+    )
+    embeddings_model: str | None = None
+    embeddings_input_type: bool = Field(
+        default=False,
+        description="Send input_type (query or passage) with each embeddings request, for "
+        "asymmetric models (e5, NIM, Voyage) whose servers take it.",
+    )
+    embeddings_api_key: SecretStr | None = None
+    rerank_url: str | None = Field(
+        default=None,
+        description="A rerank endpoint ({model, query, documents} → {results: [{index, "
+        "relevance_score}]}), called on the fused candidates when set.",
+    )
+    rerank_model: str | None = None
+
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None

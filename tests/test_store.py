@@ -41,6 +41,10 @@ TABLES = {
     "files",
     "scene_prompts",
     "usage_ledger",
+    # Knowledge libraries (migration 0003).
+    "libraries",
+    "library_documents",
+    "library_chunks",
     # memory, its audit, message blocks, chat summaries, turn contexts (migration 0004)
     "memories",
     "memory_events",

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import mimetypes
-import os
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -21,6 +18,7 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, _owned
+from datapilot.store.blobs import write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
 
 
@@ -69,15 +67,7 @@ class Files:
         self.root = root
 
     def add(self, name: str, mime: str, data: bytes) -> FileInfo:
-        digest = hashlib.sha256(data).hexdigest()
-        path = self.root / digest[:2] / digest
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Write aside, then rename: a concurrent upload of the same bytes never sees half.
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
+        digest, path = write_blob(self.root, data)
         row = File(
             owner_id=self.tenant.user_id,
             guest_id=self.tenant.guest_id,
@@ -85,7 +75,7 @@ class Files:
             sha256=digest,
             mime=mime,
             size=len(data),
-            path=str(path.relative_to(self.root)),
+            path=path,
         )
         self.session.add(row)
         self.session.flush()

@@ -19,6 +19,7 @@ def register_routes(app: FastAPI) -> None:
         api,
         guests,
         health,
+        knowledge,
         memory,
         openai_compat,
         platform,
@@ -41,6 +42,7 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(platform.router, responses=AUTH_RESPONSES)
     app.include_router(tool_sources.router, responses=AUTH_RESPONSES)
     app.include_router(memory.router, responses=AUTH_RESPONSES)
+    app.include_router(knowledge.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
