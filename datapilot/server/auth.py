@@ -29,9 +29,22 @@ from datapilot.store import Keys, Principal, Scope, Store
 from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
 
-PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json"})
-# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`).
-PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/")
+PUBLIC_PATHS = frozenset(
+    {
+        "/health",
+        "/agents.json",
+        "/copilots.json",
+        # The published plugin's documents (`publish.py`); its /run and /mcp need a key.
+        "/.well-known/ai-plugin.json",
+        "/.well-known/mcp.json",
+        "/openapi.yaml",
+        "/openapi.json",
+        "/legal",
+    }
+)
+# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`);
+# chart PNGs of published answers have unguessable names (`chart_files.py`).
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/charts/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 
