@@ -207,11 +207,19 @@ async def test_bad_calls_are_refused_with_what_to_change(open_server: str) -> No
             "/run/call_interface", json={"name": "plot_line", "arguments": {}}
         )
         empty = await client.post("/run", json={"query": ""})
+        too_long = await client.post("/run", json={"query": "plot Apple " * 1000})
+        off_topic = await client.post("/run", json={"query": "Write me a poem about the sea"})
     assert unknown.status_code == 422 and "NOSUCHTICKER" in unknown.json()["message"]
     assert misspelt.status_code == 422 and "idz" in misspelt.json()["message"]
     assert no_interface.status_code == 422 and "'nope'" in no_interface.json()["message"]
     assert frames.status_code == 422 and "ask" in frames.json()["message"]
     assert empty.status_code == 422 and "query" in empty.json()["message"]
+    assert too_long.status_code == 422
+    assert "DATAPILOT_MAX_QUESTION_CHARS" in too_long.json()["message"]
+    # Not a data question: an honest status and a reason, nothing made up.
+    assert off_topic.status_code == 200
+    assert off_topic.json()["status"] == "out_of_scope" and off_topic.json()["answer"]
+    assert off_topic.json()["tables"] == [] and off_topic.json()["images"] == []
 
 
 async def test_call_interface_draws_a_chart_as_a_png_url(open_server: str) -> None:

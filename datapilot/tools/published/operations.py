@@ -157,27 +157,21 @@ class InterfaceOutput(BaseModel):
 # --- the registry --------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class OperationContext:
-    """What an operation runs with: the settings, and the data and library (opened once)."""
+    """What operations run with: the settings of the server or command that publishes them."""
 
     settings: Settings
-    _request: RequestContext | None = field(default=None, repr=False)
 
     def request(self, today: date | None = None) -> RequestContext:
-        """A request context for one call (blocking the first time: it opens the data)."""
-        base = self._request
-        if base is None:
-            question = QuestionContext(
-                today=self.settings.effective_today(),
-                brain=self.settings.brain,
-                offline=self.settings.offline,
-            )
-            base = self._request = RequestContext.for_request(question, self.settings)
-        if today is None:
-            return base
-        question = base.question.model_copy(update={"today": today})
-        return RequestContext(question, base.settings, base.data, base.registry)
+        """The context of one call, as every front end builds it (blocking: it may open the
+        data and load the interface library, so call it off the event loop)."""
+        question = QuestionContext(
+            today=today or self.settings.effective_today(),
+            brain=self.settings.brain,
+            offline=self.settings.offline,
+        )
+        return RequestContext.for_request(question, self.settings)
 
 
 @dataclass
@@ -205,6 +199,13 @@ async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
     from datapilot.brains import answer as answer_question
     from datapilot.tools.workflow import describe_answer
 
+    limit = context.settings.max_question_chars
+    if len(arguments.query) > limit:
+        raise OperationError(
+            "invalid",
+            f"The question has {len(arguments.query):,} characters; the limit is {limit:,} "
+            "(DATAPILOT_MAX_QUESTION_CHARS). Ask a shorter question.",
+        )
     request = context.request(arguments.today)
     answer = await answer_question(arguments.query, request)
     words = answer.summary or answer.message or ""
@@ -252,7 +253,7 @@ async def _series(arguments: SeriesInput, context: OperationContext) -> Outcome:
 
 
 async def _data_call(name: str, args: dict[str, Any], context: OperationContext) -> Outcome:
-    value, run = await _one_call(name, args, context)
+    value, run = await _one_call(name, args, context.request())
     if not isinstance(value, pd.DataFrame):
         raise OperationError("refused", f"{name} returned no table")
     frame = value.tail(MAX_ROWS)
@@ -279,7 +280,7 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
             "invalid",
             f"{spec.name} takes data from an earlier step; ask the question with `ask` instead",
         )
-    value, run = await _one_call(spec.name, arguments.arguments, context)
+    value, run = await _one_call(spec.name, arguments.arguments, request)
     tables = [_table(output) for output in run.outputs if isinstance(output, TableOutput)]
     texts = [output.text for output in run.outputs if isinstance(output, TextOutput)]
     if isinstance(value, pd.DataFrame):
@@ -293,12 +294,11 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
     return Outcome(result, charts, text)
 
 
-async def _one_call(name: str, args: dict[str, Any], context: OperationContext) -> Any:
+async def _one_call(name: str, args: dict[str, Any], request: RequestContext) -> Any:
     """Run one interface call as a checked one-step plan; its value and the run's record."""
     from datapilot.core.plan import PlanError
     from datapilot.engine.executor import execute
 
-    request = context.request()
     plan = Plan(steps=[Step(calls=[Call(interface=name, args=args, output="r")])])
     try:
         run = await execute(
