@@ -42,7 +42,7 @@ def build_server(context: OperationContext, offload: Offload = in_thread) -> Ser
             description=tool["description"],
             input_schema=tool["inputSchema"],
             output_schema=tool["outputSchema"],
-            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
+            annotations=types.ToolAnnotations(read_only_hint=True),
         )
         for tool in mcp_tools()
     ]
