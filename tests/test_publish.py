@@ -237,6 +237,33 @@ async def test_call_interface_draws_a_chart_as_a_png_url(open_server: str) -> No
     assert body["tables"][0]["rows"][0][0] == "2012-01-03"
 
 
+async def test_failures_answer_503_and_undrawable_charts_become_notes(
+    data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datapilot.server import publish
+
+    app = create_app(_settings(tmp_path), warm_up=False)
+    transport = httpx.ASGITransport(app=app)  # a loopback client
+    async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=120) as client:
+
+        def broken(chart: Any) -> bytes:
+            raise RuntimeError("no renderer")
+
+        monkeypatch.setattr(publish, "png_bytes", broken)
+        drawn = await client.post("/run", json={"query": QUESTION, "today": "2022-12-28"})
+
+        async def down(*args: Any, **kwargs: Any) -> Any:
+            raise ConnectionError("the warehouse is gone")
+
+        monkeypatch.setattr(publish, "invoke", down)
+        failed = await client.post("/run/search_entities", json={"query": "Apple"})
+    assert drawn.status_code == 200 and drawn.json()["status"] == "ok"
+    assert drawn.json()["images"] == [] and drawn.json()["tables"]
+    assert any("could not be drawn: no renderer" in note for note in drawn.json()["notes"])
+    assert failed.status_code == 503
+    assert "the warehouse is gone" in failed.json()["message"]
+
+
 # --- keys -----------------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -42,7 +43,7 @@ from datapilot.tools.published.operations import (
     Outcome,
 )
 
-FULL_API_DOCUMENT = "/api/openapi.json"
+log = logging.getLogger(__name__)
 _STATUS = {"invalid": 422, "refused": 422, "timeout": 504}
 
 documents = APIRouter(tags=["Published plugin"])
@@ -132,14 +133,24 @@ async def run_operation(op: Operation, arguments: BaseModel, request: Request) -
         return JSONResponse(
             status_code=_STATUS[error.kind], content={"message": error.message, "code": error.kind}
         )
+    except Exception as error:  # Qianfan's convention: 503, one or more services unavailable
+        log.exception("the published operation %s failed", op.name)
+        message = f"{op.name} failed: {type(error).__name__}: {error}; try again later."
+        return JSONResponse(status_code=503, content={"message": message, "code": "unavailable"})
     if not outcome.charts or "images" not in type(outcome.result).model_fields:
         return outcome.result
-    urls = []
+    urls: list[str] = []
+    notes: list[str] = list(getattr(outcome.result, "notes", []))
     for chart in outcome.charts:
-        png = await asyncio.to_thread(png_bytes, chart)
-        name = await asyncio.to_thread(save_png, settings.data_dir, png)
+        try:
+            png = await asyncio.to_thread(png_bytes, chart)
+            name = await asyncio.to_thread(save_png, settings.data_dir, png)
+        except Exception as error:
+            log.exception("drawing %r failed", chart.title)
+            notes.append(f"The chart {chart.title!r} could not be drawn: {error}")
+            continue
         urls.append(f"{base_url(request)}/charts/{name}.png")
-    return outcome.result.model_copy(update={"images": urls})
+    return outcome.result.model_copy(update={"images": urls, "notes": notes})
 
 
 def _endpoint(op: Operation) -> Callable[..., Awaitable[Any]]:
