@@ -209,11 +209,20 @@ async def test_bad_calls_are_refused_with_what_to_change(open_server: str) -> No
         empty = await client.post("/run", json={"query": ""})
         too_long = await client.post("/run", json={"query": "plot Apple " * 1000})
         off_topic = await client.post("/run", json={"query": "Write me a poem about the sea"})
+        spec = (await client.get("/openapi.json")).json()
+        full = (await client.get("/api/openapi.json")).json()
     assert unknown.status_code == 422 and "NOSUCHTICKER" in unknown.json()["message"]
     assert misspelt.status_code == 422 and "idz" in misspelt.json()["message"]
     assert no_interface.status_code == 422 and "'nope'" in no_interface.json()["message"]
     assert frames.status_code == 422 and "ask" in frames.json()["message"]
     assert empty.status_code == 422 and "query" in empty.json()["message"]
+    # Every refusal has the shape both documents promise for a 422.
+    plugin_422 = spec["paths"]["/run/get_prices"]["post"]["responses"]["422"]
+    jsonschema.validate(unknown.json(), plugin_422["content"]["application/json"]["schema"])
+    problem = full["components"]["schemas"]["ValidationProblem"]
+    for refused in (unknown, misspelt, no_interface, frames, empty):
+        # The document's components at the root, so its `#/components/...` references resolve.
+        jsonschema.validate(refused.json(), problem | {"components": full["components"]})
     assert too_long.status_code == 422
     assert "DATAPILOT_MAX_QUESTION_CHARS" in too_long.json()["message"]
     # Not a data question: an honest status and a reason, nothing made up.

@@ -24,12 +24,12 @@ from typing import Any
 import yaml
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from datapilot import __version__
 from datapilot.server.auth import AUTH_RESPONSES, require_scope
 from datapilot.server.chart_files import save_png
-from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.errors import VALIDATION_RESPONSES, FieldProblem, ValidationProblem
 from datapilot.server.workers import offloaded, worker_pool
 from datapilot.settings import Settings
 from datapilot.tools.published import faces
@@ -44,7 +44,6 @@ from datapilot.tools.published.operations import (
 )
 
 log = logging.getLogger(__name__)
-_STATUS = {"invalid": 422, "refused": 422, "timeout": 504}
 
 documents = APIRouter(tags=["Published plugin"])
 
@@ -130,13 +129,12 @@ async def run_operation(op: Operation, arguments: BaseModel, request: Request) -
     try:
         outcome = await invoke(op, arguments, context, worker_offload(settings))
     except OperationError as error:
-        return JSONResponse(
-            status_code=_STATUS[error.kind], content={"message": error.message, "code": error.kind}
-        )
+        return _refusal(error)
     except Exception as error:  # Qianfan's convention: 503, one or more services unavailable
         log.exception("the published operation %s failed", op.name)
         message = f"{op.name} failed: {type(error).__name__}: {error}; try again later."
-        return JSONResponse(status_code=503, content={"message": message, "code": "unavailable"})
+        body = Problem(message=message, code="unavailable")
+        return JSONResponse(status_code=503, content=body.model_dump())
     if not outcome.charts or "images" not in type(outcome.result).model_fields:
         return outcome.result
     urls: list[str] = []
@@ -151,6 +149,23 @@ async def run_operation(op: Operation, arguments: BaseModel, request: Request) -
             continue
         urls.append(f"{base_url(request)}/charts/{name}.png")
     return outcome.result.model_copy(update={"images": urls, "notes": notes})
+
+
+class Problem(BaseModel):
+    """The body of a 503 or 504 answer of a published operation."""
+
+    message: str = Field(description="What went wrong and what to do, for people.")
+    code: str = Field(description="unavailable | timeout")
+
+
+def _refusal(error: OperationError) -> JSONResponse:
+    """422 in the shape of every 422 of the API (the arguments as a whole are the field); 504."""
+    if error.kind == "timeout":
+        body: BaseModel = Problem(message=error.message, code="timeout")
+        return JSONResponse(status_code=504, content=body.model_dump())
+    problem = FieldProblem(loc=["body"], field="body", msg=error.message, type=error.kind)
+    body = ValidationProblem(message=error.message, detail=[problem])
+    return JSONResponse(status_code=422, content=body.model_dump())
 
 
 def _endpoint(op: Operation) -> Callable[..., Awaitable[Any]]:
@@ -174,11 +189,8 @@ def operations_router() -> APIRouter:
     """`POST /run` and `POST /run/NAME`, one route per published operation."""
     router = APIRouter(tags=["Published plugin"], dependencies=[Depends(require_scope("chat"))])
     errors: dict[int | str, dict[str, Any]] = {
-        code: {"description": text}
-        for code, text in (
-            (503, "One or more services are unavailable."),
-            (504, "The request took too long and was stopped."),
-        )
+        503: {"model": Problem, "description": "One or more services are unavailable."},
+        504: {"model": Problem, "description": "The request took too long and was stopped."},
     }
     for op in OPERATIONS:
         router.add_api_route(
