@@ -155,7 +155,7 @@ class ApiKeyMiddleware:
                     f"on the server, {CREATE_KEY_HINT}, then send it as `Authorization: Bearer "
                     "KEY`."
                 )
-                await _refuse(scope, send, 403, "loopback_only", message)
+                await refuse(scope, send, 403, "loopback_only", message)
                 return
             await self.app(scope, receive, send)
             return
@@ -165,7 +165,7 @@ class ApiKeyMiddleware:
                 "This server needs an API key: send it as `Authorization: Bearer KEY` or "
                 f"`X-API-Key: KEY` (its administrator can {CREATE_KEY_HINT})."
             )
-            await _refuse(scope, send, 401, "missing_key", message)
+            await refuse(scope, send, 401, "missing_key", message)
             return
         principal = await self.gate.principal(key)
         if principal is None:
@@ -173,7 +173,7 @@ class ApiKeyMiddleware:
                 "The API key is unknown or revoked; ask the server's administrator for a valid "
                 f"key (they can {CREATE_KEY_HINT}) and send it as `Authorization: Bearer KEY`."
             )
-            await _refuse(scope, send, 401, "invalid_key", message)
+            await refuse(scope, send, 401, "invalid_key", message)
             return
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
@@ -199,16 +199,17 @@ class ScopeMissing(Exception):
 
 async def scope_missing_handler(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ScopeMissing)
-    have = ",".join(sorted(error.principal.scopes))
-    body = AuthProblem(
-        code="missing_scope",
-        message=(
-            f"The API key {error.principal.key_prefix}… has the scopes {have}, and this route "
-            f"needs {error.scope!r}; use a key with it (`datapilot keys create --scopes "
-            f"{error.scope}`)."
-        ),
-    )
+    message = missing_scope_message(error.principal, error.scope)
+    body = AuthProblem(code="missing_scope", message=message)
     return JSONResponse(status_code=403, content=body.model_dump())
+
+
+def missing_scope_message(principal: Principal, scope: Scope, where: str = "this route") -> str:
+    have = ",".join(sorted(principal.scopes))
+    return (
+        f"The API key {principal.key_prefix}… has the scopes {have}, and {where} needs "
+        f"{scope!r}; use a key with it (`datapilot keys create --scopes {scope}`)."
+    )
 
 
 def _public(path: str) -> bool:
@@ -230,7 +231,8 @@ def _key_from(scope: Scope_) -> str | None:
     return None
 
 
-async def _refuse(scope: Scope_, send: Send, status: int, code: str, message: str) -> None:
+async def refuse(scope: Scope_, send: Send, status: int, code: str, message: str) -> None:
+    """Answer an ASGI request with an `AuthProblem` (a close, for a websocket)."""
     if scope["type"] == "websocket":  # before accepting: a policy-violation close
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
         return

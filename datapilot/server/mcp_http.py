@@ -14,7 +14,6 @@ lifespan; it ends with its loop.
 from __future__ import annotations
 
 import asyncio
-import json
 import weakref
 from collections.abc import MutableMapping
 from typing import Any
@@ -24,7 +23,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from datapilot.server.auth import AuthProblem
+from datapilot.server.auth import missing_scope_message, refuse
 from datapilot.settings import Settings
 from datapilot.store import Principal
 from datapilot.tools.published.invoke import Offload
@@ -63,7 +62,8 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         principal: Principal | None = scope.get("state", {}).get("principal")
         if principal is not None and not principal.allows("chat"):
-            await _refuse(send, principal)
+            message = missing_scope_message(principal, "chat", PATH)
+            await refuse(scope, send, 403, "missing_scope", message)
             return
         manager = await self._manager()
         await manager.handle_request(scope, receive, send)
@@ -91,21 +91,6 @@ async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) ->
     async with manager.run():
         started.set()
         await asyncio.Event().wait()  # until the loop ends and cancels it
-
-
-async def _refuse(send: Any, principal: Principal) -> None:
-    have = ",".join(sorted(principal.scopes))
-    body = AuthProblem(
-        code="missing_scope",
-        message=(
-            f"The API key {principal.key_prefix}… has the scopes {have}, and /mcp needs 'chat'; "
-            "use a key with it (`datapilot keys create --scopes chat`)."
-        ),
-    )
-    data = json.dumps(body.model_dump()).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
-    await send({"type": "http.response.start", "status": 403, "headers": headers})
-    await send({"type": "http.response.body", "body": data})
 
 
 def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
