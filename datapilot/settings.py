@@ -59,6 +59,21 @@ class Settings(BaseSettings):
         description="host:port pairs outbound requests may reach although they are loopback, "
         "private or otherwise non-public (DATAPILOT_OUTBOUND_ALLOW=127.0.0.1:8080,[::1]:8080).",
     )
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="Fernet key (DATAPILOT_SECRET_KEY, shared by replicas) that encrypts stored "
+        "secrets such as imported tools' API keys; without it a secret may only name an "
+        "environment variable.",
+    )
+    tool_calls_per_minute: int = Field(
+        default=60, ge=1, description="Most calls of one imported tool per minute and process."
+    )
+    tool_max_kb: float = Field(
+        default=512.0,
+        gt=0,
+        description="Largest response of an imported tool call read, in KB (cut beyond it, "
+        "marked truncated).",
+    )
     sec_user_agent: str | None = Field(
         default=None,
         description="User-Agent for SEC EDGAR, which asks for a name and an email address.",

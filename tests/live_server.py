@@ -8,24 +8,26 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
-from fastapi import FastAPI
 
 # Loopback only: everything else stays blocked by pytest-socket.
 LOOPBACK = [pytest.mark.enable_socket, pytest.mark.allow_hosts(["127.0.0.1"])]
 
 
 @contextmanager
-def live_server(app: FastAPI) -> Iterator[str]:
-    """Serve `app` for the duration of the block; yields its base URL."""
+def live_server(app: Any, *, lifespan: str = "off") -> Iterator[str]:
+    """Serve `app` (any ASGI app) for the duration of the block; yields its base URL."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="critical", lifespan="off", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        app, log_level="critical", lifespan=lifespan, timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

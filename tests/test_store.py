@@ -34,6 +34,7 @@ TABLES = {
     "api_keys",
     "assistants",
     "tools",
+    "tool_sources",  # added with imported OpenAPI/MCP tool sources
     "assistant_tools",
     "chats",
     "chat_messages",

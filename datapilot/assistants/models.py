@@ -128,6 +128,9 @@ class ToolCallRecord(BaseModel):
     id: str
     name: str
     arguments: str = "{}"
+    confirmation: str | None = Field(
+        default=None, description="Set when the call waited for the user's go-ahead: why."
+    )
 
 
 class MessageInfo(BaseModel):

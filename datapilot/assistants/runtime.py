@@ -8,6 +8,7 @@ with the tokens of each model call.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -16,10 +17,18 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from datapilot.assistants.models import ToolCallRecord
-from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
+from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage, Prompts, normalise
 from datapilot.core.answer import Answer, Usage
 from datapilot.core.context import ChatMessage
-from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.events import (
+    ConfirmationEvent,
+    Done,
+    Event,
+    Failed,
+    OutputEvent,
+    StatusEvent,
+    TextDelta,
+)
 from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
 from datapilot.engine.context import RequestContext
@@ -64,6 +73,9 @@ class TurnResult(BaseModel):
         default_factory=list, description="Calls of the client's own tools, for it to run."
     )
     tool_results: list[ToolResult] = Field(default_factory=list)
+    pending: list[ToolCallRecord] = Field(
+        default_factory=list, description="Calls waiting for the user's go-ahead."
+    )
     answer: Answer | None = None
 
 
@@ -82,6 +94,8 @@ class TurnSetup:
     temperature: float | None = None
     max_rounds: int = MAX_ROUNDS
     tool_timeout_s: float = 60.0
+    # Calls the user confirmed, run before the model goes on.
+    resume: list[ToolCallRecord] = field(default_factory=list)
 
 
 class Turn:
@@ -142,6 +156,9 @@ class Turn:
         answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
         client = LLMClient(config)
         try:
+            if setup.resume:
+                async for event in self._resume(messages):
+                    yield event
             for round_number in range(setup.max_rounds + 1):
                 last = round_number == setup.max_rounds
                 if last:
@@ -184,16 +201,36 @@ class Turn:
                     {"role": "assistant", "content": reply.text or None, "tool_calls": calls}
                 )
                 for number, call in enumerate(reply.tool_calls):
-                    record = ToolCallRecord(id=call.id, name=call.name, arguments=call.arguments)
+                    record = ToolCallRecord(
+                        id=call.id,
+                        name=call.name,
+                        arguments=call.arguments,
+                        confirmation=confirmation(setup.tools.get(call.name), call.arguments),
+                    )
+                    if record.confirmation is not None:
+                        result.pending.append(record)
                     if number == 0:
                         stored = spent.model_copy(update={"role": "tool_call", "tool_call": record})
                     else:
                         stored = NewMessage(role="tool_call", tool_call=record)
                     result.messages.append(stored)
+                waiting = {record.id: record for record in result.pending}
                 for call in reply.tool_calls:
-                    if call.name not in client_names:
+                    if call.id in waiting:
+                        yield ConfirmationEvent(
+                            tool=call.name,
+                            arguments=_arguments(call.arguments),
+                            message=waiting[call.id].confirmation or "",
+                            call_id=call.id,
+                        )
+                    elif call.name not in client_names:
                         async for event in self._run_call(call, messages):
                             yield event
+                if waiting:
+                    # The turn ends with the calls pending (stored); the user's run or cancel
+                    # command resumes it.
+                    result.text = reply.text
+                    break
                 client_calls = [call for call in reply.tool_calls if call.name in client_names]
                 if client_calls:
                     # The client runs its own tools: the turn ends with its calls, for it to run
@@ -212,6 +249,23 @@ class Turn:
         )
         result.answer = answer
         yield Done(answer=answer)
+
+    async def _resume(self, messages: list[dict[str, Any]]) -> AsyncIterator[Event]:
+        """Run the calls the user confirmed, in place of the placeholders normalising left."""
+        ids = {record.id for record in self.setup.resume}
+        messages[:] = [
+            m
+            for m in messages
+            if not (
+                m.get("role") == "tool"
+                and m.get("tool_call_id") in ids
+                and m.get("content") == TOOL_FAILED
+            )
+        ]
+        for record in self.setup.resume:
+            call = ToolCallRequest(id=record.id, name=record.name, arguments=record.arguments)
+            async for event in self._run_call(call, messages):
+                yield event
 
     async def _run_call(
         self, call: ToolCallRequest, messages: list[dict[str, Any]]
@@ -240,3 +294,30 @@ class Turn:
         result.tool_results.append(outcome)
         result.messages.append(NewMessage(role="tool", content=outcome.text, tool_call_id=call.id))
         messages.append({"role": "tool", "tool_call_id": call.id, "content": outcome.text})
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    try:
+        parsed = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def confirmation(tool: Tool | None, arguments: str) -> str | None:
+    """Why the user must confirm this call first, or None (tools without `confirmation` run)."""
+    ask = getattr(tool, "confirmation", None)
+    if tool is None or not callable(ask):
+        return None
+    try:
+        parsed = json.loads(arguments) if arguments.strip() else {}
+    except json.JSONDecodeError:
+        return None  # the call fails without running and the model hears why: nothing to ask
+    if not isinstance(parsed, dict):
+        return None
+    try:
+        message = ask(parsed)
+    except Exception:  # a tool that cannot say asks anyway: never run unconfirmed by mistake
+        log.warning("confirmation() of %s failed; asking the user", tool.name, exc_info=True)
+        return f"Run {tool.name}?"
+    return str(message) if message is not None else None

@@ -8,14 +8,23 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.files import Files
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
-from datapilot.assistants.repo import Assistants, Chats, Messages, NewMessage, NotFound, Usage
+from datapilot.assistants.repo import (
+    Assistants,
+    Chats,
+    Messages,
+    NewMessage,
+    NotFound,
+    PlatformError,
+    Usage,
+)
 from datapilot.assistants.runtime import Turn, TurnSetup
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext
@@ -33,7 +42,7 @@ class MessageIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    content: str = Field(min_length=1, max_length=20000)
+    content: str = Field(default="", max_length=20000)
     role: ClientRole = Field(
         default="human",
         description="human (answered), human_later (stored only), human_hidden (answered, not "
@@ -45,6 +54,22 @@ class MessageIn(BaseModel):
     )
     today: date | None = Field(default=None, description="Resolve relative windows against it.")
     stream: bool = Field(default=True, description="Stream the reply as LMC chunks.")
+    command: Literal["run", "cancel"] | None = Field(
+        default=None,
+        description="Answer a tool call waiting for confirmation: run it (and the model goes "
+        "on) or cancel it (closed as declined). No content is needed.",
+    )
+    arguments: dict[str, Any] | None = Field(
+        default=None, description="With `run`: the call's arguments, edited."
+    )
+
+    @model_validator(mode="after")
+    def _content_or_command(self) -> MessageIn:
+        if self.command is None and not self.content:
+            raise ValueError("content must not be empty (or send a command: run or cancel)")
+        if self.command is None and self.arguments is not None:
+            raise ValueError("arguments go with the run command only")
+        return self
 
 
 def files_root(settings: Settings) -> Path:
@@ -76,10 +101,35 @@ def request_for(
     return RequestContext.for_request(question, settings)
 
 
-def bound_tools(request: RequestContext, names: list[str]) -> dict[str, Tool]:
-    """The tools of `names` that exist now (their store rows were made when they were bound)."""
-    tools = available_tools(request)
+def bound_tools(
+    request: RequestContext, names: list[str], imported: dict[str, Tool] | None = None
+) -> dict[str, Tool]:
+    """The tools of `names` that exist now (their store rows were made when they were bound):
+    built-in ones, and the user's `imported` ones."""
+    # Imported tools last: the request's registry also lists them as acquisition interfaces,
+    # and the tool itself (with its confirmation) must be what a model calls.
+    tools = {**available_tools(request), **(imported or {})}
     return {name: tools[name] for name in names if name in tools}
+
+
+def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool]) -> RequestContext:
+    """The request whose plans may also fetch from the user's imported tools."""
+    if not imported:
+        return request
+    from dataclasses import replace
+
+    from datapilot.tools.acquisition import with_imported
+
+    return replace(request, registry=with_imported(request.registry, imported.values()))
+
+
+def imported_tools(session: Any, tenant: Tenant, settings: Settings) -> dict[str, Tool]:
+    """The tools the tenant's user imported (a guest has none of its own)."""
+    if tenant.user_id is None:
+        return {}
+    from datapilot.tools.sources import Sources
+
+    return Sources(session, tenant.user_id, settings).tools()
 
 
 def setup_turn(
@@ -131,6 +181,8 @@ class Conversation:
 
     def prepare(self, chat_id: str, body: MessageIn) -> Prepared:
         """Store the message; when it asks for a reply, set up the answering assistant's turn."""
+        if body.command is not None:
+            return self._command(chat_id, body)
         with self.store.session(write=True) as session:
             chat = Chats(session, self.tenant).get(chat_id)
             assistants = Assistants(session, self.tenant)
@@ -144,19 +196,26 @@ class Conversation:
                     if body.assistant:  # asked for by name: say so; a stale default is dropped
                         raise
             messages = Messages(session, self.tenant)
-            human = messages.add(chat_id, body.role, body.content)
+            earlier = messages.list(chat_id) if body.role.startswith("human") else None
+            # A call still waiting for confirmation is older than this message: declined, and
+            # stored before it, so the model reads the call closed before the new question.
+            new = declined(pending_calls(earlier or []))
+            new.append(NewMessage(role=body.role, content=body.content))
+            stored = messages.add_many(chat_id, new)
+            human = stored[-1]
             Chats(session, self.tenant).touch(chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
-            history = Files(session, self.tenant, files_root(self.settings)).history(
-                messages.list(chat_id)
-            )
+            listed = [*earlier, *stored] if earlier is not None else messages.list(chat_id)
+            history = Files(session, self.tenant, files_root(self.settings)).history(listed)
         # Outside the transaction: it holds the store's write lock on SQLite.
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        tools = bound_tools(request, tool_names)
+        imported = self._imported(request, tool_names)
+        request = with_imported_interfaces(request, imported)
+        tools = bound_tools(request, tool_names, imported)
         setup = setup_turn(
             request,
             assistant,
@@ -166,6 +225,57 @@ class Conversation:
             names=names,
         )
         return Prepared(chat_id, human, assistant, Turn(setup))
+
+    def _imported(self, request: RequestContext, tool_names: list[str]) -> dict[str, Tool]:
+        """The user's imported tools, read only when the assistant is bound to one of them
+        (a chat with built-in tools only costs no extra query)."""
+        builtin = available_tools(request)
+        if all(name in builtin for name in tool_names):
+            return {}
+        with self.store.session() as session:
+            return imported_tools(session, self.tenant, self.settings)
+
+    def _command(self, chat_id: str, body: MessageIn) -> Prepared:
+        """Run or cancel the chat's calls waiting for confirmation."""
+        with self.store.session(write=True) as session:
+            chat = Chats(session, self.tenant).get(chat_id)
+            messages = Messages(session, self.tenant)
+            listed = messages.list(chat_id)
+            pending = pending_calls(listed)
+            if not pending:
+                raise PlatformError(
+                    "nothing in this chat waits for confirmation; send a message instead"
+                )
+            Chats(session, self.tenant).touch(chat_id)
+            if body.command == "cancel":
+                stored = decline(messages, chat_id, pending)
+                return Prepared(chat_id, stored[0], None, None)
+            assistants = Assistants(session, self.tenant)
+            assistant: AssistantInfo | None = None
+            ref = pending[0].assistant_id or chat.assistant_id
+            if ref is not None:
+                try:
+                    assistant = assistants.get(ref)
+                except NotFound:
+                    assistant = None
+            names = assistants.names()
+            history = Files(session, self.tenant, files_root(self.settings)).history(listed)
+        request = request_for(
+            self.settings, today=body.today, model=assistant.model if assistant else None
+        )
+        tool_names = list(assistant.tools) if assistant else ["ask_data"]
+        imported = self._imported(request, tool_names)
+        request = with_imported_interfaces(request, imported)
+        setup = setup_turn(
+            request,
+            assistant,
+            history,
+            bound_tools(request, tool_names, imported),
+            chat_prompt=chat.prompt,
+            names=names,
+        )
+        setup.resume = confirmed(pending, body.arguments)
+        return Prepared(chat_id, pending[0], assistant, Turn(setup))
 
     def finish(self, prepared: Prepared) -> list[MessageInfo]:
         """Store what the turn produced and charge its tokens; returns the stored messages."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -58,6 +58,16 @@ class NeedsClientData(BaseModel):
     request: WidgetDataRequest
 
 
+class ConfirmationEvent(BaseModel):
+    """A tool call waits for the user's go-ahead: the turn ends here with the call pending."""
+
+    type: Literal["confirmation"] = "confirmation"
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    message: str = Field(description="What the call will do, for the user to confirm.")
+    call_id: str
+
+
 class Failed(BaseModel):
     """Something failed after the stream began; a `done` event still follows."""
 
@@ -80,6 +90,7 @@ Event = Annotated[
     | OutputEvent
     | TextDelta
     | NeedsClientData
+    | ConfirmationEvent
     | Failed
     | Done,
     Field(discriminator="type"),

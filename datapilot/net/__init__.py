@@ -23,6 +23,7 @@ from datapilot.net.errors import (
     OutboundUnreachable,
 )
 from datapilot.net.policy import OutboundPolicy, address_problem
+from datapilot.net.rate import RateLimiter
 
 __all__ = [
     "OutboundError",
@@ -34,6 +35,7 @@ __all__ = [
     "OutboundTimeout",
     "OutboundTooLarge",
     "OutboundUnreachable",
+    "RateLimiter",
     "Resolver",
     "address_problem",
     "afetch",

@@ -12,6 +12,7 @@ Nothing here logs headers, query strings or bodies: URLs may carry keys.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import socket
@@ -53,6 +54,15 @@ class OutboundLimits(BaseModel):
     read_s: float = Field(default=20.0, gt=0, description="Longest wait for the next bytes.")
     total_s: float = Field(default=60.0, gt=0, description="Whole request, redirects included.")
     max_redirects: int = Field(default=5, ge=0)
+    truncate: bool = Field(
+        default=False,
+        description="Past max_bytes, stop reading and return what came (marked truncated) "
+        "instead of failing.",
+    )
+    content_types: frozenset[str] | None = Field(
+        default=None,
+        description="Media types (or `type/*` families) a response may have; None: any.",
+    )
 
 
 class OutboundResponse(BaseModel):
@@ -62,6 +72,7 @@ class OutboundResponse(BaseModel):
     status: int
     headers: dict[str, str]
     content: bytes
+    truncated: bool = Field(default=False, description="The body was cut at the size cap.")
 
     @property
     def content_type(self) -> str:
@@ -104,7 +115,7 @@ class _Pinner:
         self.policy = policy
         self.resolver = resolver
 
-    def addresses(self, url: httpx.URL) -> list[IPAddress]:
+    def addresses(self, url: Any) -> list[IPAddress]:
         host = url.host
         problem = self.policy.offline_problem(host, _port(url))
         if problem:  # offline: not even a DNS query
@@ -113,6 +124,10 @@ class _Pinner:
             return [ipaddress.ip_address(host)]
         except ValueError:
             pass
+        name = host.lower().rstrip(".")
+        if name == "localhost" or name.endswith(".localhost"):
+            # Loopback by definition (RFC 6761), whatever a resolver would say or fail to say.
+            return [ipaddress.ip_address("127.0.0.1")]
         try:
             found = self.resolver(host, _port(url))
         except (OSError, UnicodeError) as error:
@@ -124,8 +139,11 @@ class _Pinner:
             raise OutboundUnreachable(f"{host} has no address", url=safe_url(url))
         return [ipaddress.ip_address(a.split("%")[0]) for a in found]
 
-    def pin(self, request: httpx.Request, addresses: list[IPAddress]) -> httpx.Request:
-        """The same request addressed to the first checked address (the caller's is untouched)."""
+    def pin(self, request: Any, addresses: list[IPAddress]) -> Any:
+        """The same request addressed to the first checked address (the caller's is untouched).
+
+        Duck-typed: an `httpx.Request`, or the same shape from an httpx fork (the MCP SDK's).
+        """
         url = request.url
         problem = self.policy.problem(url.host, _port(url), addresses)
         if problem:
@@ -134,7 +152,7 @@ class _Pinner:
         if url.scheme == "https":
             # Certificates are checked against this name, not the IP connected to.
             extensions["sni_hostname"] = url.host
-        return httpx.Request(
+        return type(request)(
             request.method,
             url.copy_with(host=str(addresses[0])),
             headers=request.headers,  # keeps Host: the original name
@@ -174,7 +192,18 @@ class AsyncPinnedTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-def _port(url: httpx.URL) -> int:
+@functools.lru_cache(maxsize=1)
+def default_tls() -> ssl.SSLContext:
+    """The verifying TLS context, built once: loading the CA bundle costs tens of ms (hundreds on
+    a busy machine), and a context is safe to share between connections and threads."""
+    return httpx.create_ssl_context()
+
+
+def _tls(verify: bool | ssl.SSLContext) -> bool | ssl.SSLContext:
+    return default_tls() if verify is True else verify
+
+
+def _port(url: Any) -> int:
     return url.port or _DEFAULT_PORTS.get(url.scheme, 0)
 
 
@@ -267,12 +296,23 @@ def _translate(error: httpx.HTTPError, url: httpx.URL, limits: OutboundLimits) -
 
 
 def _check_length(response: httpx.Response, url: httpx.URL, limits: OutboundLimits) -> None:
+    if limits.content_types is not None and response.status_code < 400:
+        media = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        family = media.split("/")[0] + "/*"
+        if media not in limits.content_types and family not in limits.content_types:
+            raise OutboundRefused(
+                f"{safe_url(url)} answered with content type {media or 'none'}, which is not "
+                f"accepted here ({', '.join(sorted(limits.content_types))})",
+                url=safe_url(url),
+            )
     length = response.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limits.max_bytes:
+    if length.isdigit() and int(length) > limits.max_bytes and not limits.truncate:
         raise _too_large(url, limits)
 
 
-def _done(request_url: httpx.URL, response: httpx.Response, body: bytes) -> OutboundResponse:
+def _done(
+    request_url: httpx.URL, response: httpx.Response, body: bytes, truncated: bool = False
+) -> OutboundResponse:
     log.debug("%s → HTTP %s, %d bytes", safe_url(request_url), response.status_code, len(body))
     # The body is decoded already; headers describing the encoded form no longer apply.
     headers = {
@@ -281,7 +321,11 @@ def _done(request_url: httpx.URL, response: httpx.Response, body: bytes) -> Outb
         if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
     }
     return OutboundResponse(
-        url=str(request_url), status=response.status_code, headers=headers, content=body
+        url=str(request_url),
+        status=response.status_code,
+        headers=headers,
+        content=body,
+        truncated=truncated,
     )
 
 
@@ -321,7 +365,7 @@ async def afetch(
     request = _start(method, url, headers, params, content)
     original = request.url
     pinner = _Pinner(_policy(policy), resolver)
-    transport = AsyncPinnedTransport(pinner, httpx.AsyncHTTPTransport(verify=verify))
+    transport = AsyncPinnedTransport(pinner, httpx.AsyncHTTPTransport(verify=_tls(verify)))
     # trust_env=False: a proxy from the environment would connect in our place, unchecked.
     client = httpx.AsyncClient(transport=transport, timeout=_timeouts(limits), trust_env=False)
     async with client:
@@ -344,7 +388,10 @@ async def afetch(
                             async for chunk in response.aiter_bytes():
                                 body.extend(chunk)
                                 if len(body) > limits.max_bytes:
-                                    raise _too_large(shown, limits)
+                                    if not limits.truncate:
+                                        raise _too_large(shown, limits)
+                                    cut = bytes(body[: limits.max_bytes])
+                                    return _done(request.url, response, cut, truncated=True)
                         except httpx.HTTPError as error:
                             raise _translate(error, shown, limits) from error
                         return _done(request.url, response, bytes(body))
@@ -373,7 +420,7 @@ def fetch(
     original = request.url
     deadline = time.monotonic() + limits.total_s
     pinner = _Pinner(_policy(policy), resolver)
-    transport = PinnedTransport(pinner, httpx.HTTPTransport(verify=verify))
+    transport = PinnedTransport(pinner, httpx.HTTPTransport(verify=_tls(verify)))
     with httpx.Client(transport=transport, timeout=_timeouts(limits), trust_env=False) as client:
         for hops in range(limits.max_redirects + 1):
             shown = request.url
@@ -392,7 +439,10 @@ def fetch(
                     for chunk in response.iter_bytes():
                         body.extend(chunk)
                         if len(body) > limits.max_bytes:
-                            raise _too_large(shown, limits)
+                            if not limits.truncate:
+                                raise _too_large(shown, limits)
+                            cut = bytes(body[: limits.max_bytes])
+                            return _done(request.url, response, cut, truncated=True)
                         if time.monotonic() > deadline:
                             raise _total_timeout(original, limits)
                 except httpx.HTTPError as error:

@@ -13,6 +13,8 @@ Every chunk is a flat `{role, type, format?, content?, start?, end?}` object. St
 |                  | `computer/code/plotly.json` — the Plotly figure `{data, layout}`        |
 | table            | `computer/table/json` — `{title, columns, rows, units}`                 |
 | text, summary    | `assistant/message` block with the text as deltas                       |
+| confirmation     | `computer/confirmation/tool` — `{tool, arguments, message, call_id}`: the  |
+|                  | call waits for `{"command": "run"}` or `{"command": "cancel"}`          |
 | failure          | `server/error` with the reason, then an `assistant/message` saying it    |
 | done             | `server/answer/json` — the whole Answer, then `server/status` `complete` |
 """
@@ -30,6 +32,7 @@ from typing import Any
 
 from datapilot.core.answer import Answer
 from datapilot.core.events import (
+    ConfirmationEvent,
     Done,
     Event,
     Failed,
@@ -113,6 +116,11 @@ async def lmc_chunks(
                     "`tables` and ask again."
                 )
                 chunks = blocks.delta("assistant", "message", text)
+            case ConfirmationEvent() as asked:
+                content = asked.model_dump(include={"tool", "arguments", "message", "call_id"})
+                chunks = blocks.single(
+                    LmcChunk(role="computer", type="confirmation", format="tool", content=content)
+                )
             case Failed(message=message):
                 chunks = blocks.single(LmcChunk(role="server", type="error", content=message))
                 chunks += blocks.delta("assistant", "message", prose.apology(message))

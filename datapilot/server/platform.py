@@ -117,23 +117,36 @@ async def off_loop(work: Callable[[], T]) -> T:
         raise HTTPException(400, str(error)) from None
 
 
-def _tool_ids(request: Request, session: Any) -> dict[str, str]:
+def _tool_ids(request: Request, session: Any, tenant: Tenant | None = None) -> dict[str, str]:
+    """Tool name → id: the built-ins, and the tenant's imported tools."""
     settings: Settings = request.app.state.settings
-    return record_tools(session, available_tools(request_for(settings)))
+    ids = record_tools(session, available_tools(request_for(settings)))
+    if tenant is not None and tenant.user_id is not None:
+        from datapilot.store.models import Tool as ToolRow
+
+        owned = session.execute(
+            select(ToolRow.name, ToolRow.id).where(ToolRow.owner_id == tenant.user_id)
+        )
+        ids.update({name: id_ for name, id_ in owned})
+    return ids
 
 
 # --- tools and assistants -------------------------------------------------------------------
 
 
 @router.get("/tools", response_model=list[ToolInfo], dependencies=chat_scope, summary="Tools")
-async def list_tools(request: Request) -> list[ToolInfo]:
+async def list_tools(request: Request, tenant: Tenant = Depends(tenant_of)) -> list[ToolInfo]:
     def work(session: Any) -> list[ToolInfo]:
-        from sqlalchemy import select
-
         from datapilot.store.models import Tool as ToolRow
 
         _tool_ids(request, session)
-        rows = session.scalars(select(ToolRow).where(ToolRow.owner_id.is_(None)))
+        mine = ToolRow.owner_id.is_(None)
+        if tenant.user_id is not None:  # and the tools this user imported
+            rows = session.scalars(
+                select(ToolRow).where(mine | (ToolRow.owner_id == tenant.user_id))
+            )
+        else:
+            rows = session.scalars(select(ToolRow).where(mine))
         return [ToolInfo.model_validate(row) for row in rows]
 
     return await in_store(request, work)
@@ -151,7 +164,7 @@ async def create_assistant(
     body: AssistantIn, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> AssistantInfo:
     def work(session: Any) -> AssistantInfo:
-        return Assistants(session, tenant).create(body, _tool_ids(request, session))
+        return Assistants(session, tenant).create(body, _tool_ids(request, session, tenant))
 
     return await in_store(request, work)
 
@@ -177,7 +190,7 @@ async def update_assistant(
     ref: str, body: AssistantPatch, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Any:
     def work(session: Any) -> AssistantInfo:
-        return Assistants(session, tenant).update(ref, body, _tool_ids(request, session))
+        return Assistants(session, tenant).update(ref, body, _tool_ids(request, session, tenant))
 
     return await in_store(request, work)
 

@@ -15,7 +15,15 @@ if TYPE_CHECKING:
 def register_routes(app: FastAPI) -> None:
     from fastapi import Depends
 
-    from datapilot.server import api, guests, health, openai_compat, platform, publish
+    from datapilot.server import (
+        api,
+        guests,
+        health,
+        openai_compat,
+        platform,
+        publish,
+        tool_sources,
+    )
     from datapilot.server.auth import AUTH_RESPONSES, require_scope
     from datapilot.server.openbb import assistants as openbb_assistants
     from datapilot.server.openbb import routes as openbb
@@ -28,6 +36,7 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(api.router, dependencies=chat, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
     app.include_router(platform.router, responses=AUTH_RESPONSES)
+    app.include_router(tool_sources.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)

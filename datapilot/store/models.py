@@ -292,3 +292,6 @@ class UsageEntry(Base):
     created_at: Mapped[datetime] = _created()
 
     __table_args__ = (Index("ix_usage_ledger_owner_id_created_at", "owner_id", "created_at"),)
+
+
+from datapilot.store import models_tools as _models_tools  # noqa: E402, F401  (its tables)

@@ -1,0 +1,115 @@
+"""How an imported tool authenticates, and its secret kept encrypted or in the environment.
+
+A secret given inline is stored only as a Fernet token under `DATAPILOT_SECRET_KEY` (shared by
+replicas); without that key it may only be the name of an environment variable holding it. The
+clear secret exists only while a call is built; it is never returned or logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from typing import Literal
+
+from cryptography.fernet import Fernet, InvalidToken
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from datapilot.settings import Settings
+
+AuthType = Literal["none", "service_http", "user_http"]
+
+
+class SecretsError(ValueError):
+    """A secret cannot be stored or read; the message says what to set."""
+
+
+class AuthIn(BaseModel):
+    """The auth a caller gives when adding a source (the secret inline or as an env name)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: AuthType = "none"
+    scheme: Literal["bearer", "basic", "header"] = "bearer"
+    header: str = Field(default="Authorization", description="The header of the `header` scheme.")
+    secret: SecretStr | None = Field(default=None, description="Stored encrypted; never shown.")
+    secret_env: str | None = Field(default=None, description="Environment variable holding it.")
+
+
+class AuthStored(BaseModel):
+    """The auth as stored and shown: the secret only as a token or an env name."""
+
+    type: AuthType = "none"
+    scheme: Literal["bearer", "basic", "header"] = "bearer"
+    header: str = "Authorization"
+    secret_token: str | None = Field(default=None, exclude=True)
+    secret_env: str | None = None
+
+    @property
+    def has_secret(self) -> bool:
+        return bool(self.secret_token or self.secret_env)
+
+
+def _fernet(settings: Settings) -> Fernet:
+    if settings.secret_key is None:
+        raise SecretsError(
+            'storing a secret needs DATAPILOT_SECRET_KEY (make one with `python -c "from '
+            'cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`), '
+            "or give the secret as an environment variable name (secret_env)"
+        )
+    try:
+        return Fernet(settings.secret_key.get_secret_value().encode())
+    except (ValueError, TypeError) as error:
+        raise SecretsError(
+            "DATAPILOT_SECRET_KEY is not a Fernet key (32 url-safe base64-encoded bytes)"
+        ) from error
+
+
+def store_auth(auth: AuthIn, settings: Settings) -> AuthStored:
+    """The auth to store: an inline secret encrypted, an env name kept as it is."""
+    if auth.type == "service_http" and auth.secret is None and not auth.secret_env:
+        raise SecretsError("service_http auth needs a secret (or secret_env naming one)")
+    token = None
+    if auth.secret is not None:
+        token = _fernet(settings).encrypt(auth.secret.get_secret_value().encode()).decode()
+    return AuthStored(
+        type=auth.type,
+        scheme=auth.scheme,
+        header=auth.header,
+        secret_token=token,
+        secret_env=auth.secret_env,
+    )
+
+
+def reveal(auth: AuthStored, settings: Settings) -> str | None:
+    """The clear secret, for building one call only."""
+    if auth.secret_env:
+        value = os.environ.get(auth.secret_env)
+        if not value:
+            raise SecretsError(f"the environment variable {auth.secret_env} is not set")
+        return value
+    if auth.secret_token:
+        try:
+            return _fernet(settings).decrypt(auth.secret_token.encode()).decode()
+        except InvalidToken as error:
+            raise SecretsError(
+                "the stored secret cannot be decrypted with this DATAPILOT_SECRET_KEY; use the "
+                "key it was stored with, or add the source again"
+            ) from error
+    return None
+
+
+def auth_headers(auth: AuthStored, settings: Settings, user_token: str | None) -> dict[str, str]:
+    """The headers that authenticate one call."""
+    if auth.type == "none":
+        return {}
+    secret = user_token if auth.type == "user_http" else reveal(auth, settings)
+    if not secret:
+        raise SecretsError(
+            "this tool authenticates with the user's own token (user_http); give it with the call"
+        )
+    if auth.scheme == "bearer":
+        return {"Authorization": f"Bearer {secret}"}
+    if auth.scheme == "basic":
+        encoded = secret if ":" not in secret else base64.b64encode(secret.encode()).decode()
+        return {"Authorization": f"Basic {encoded}"}
+    return {auth.header: secret}
