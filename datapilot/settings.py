@@ -138,6 +138,14 @@ class Settings(BaseSettings):
         ]
     )
     cors_origin_regex: str = r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$"
+    mcp_allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host header values `/mcp` accepts besides loopback ones (DNS-rebinding "
+        'protection), e.g. DATAPILOT_MCP_ALLOWED_HOSTS=\'["data.example.com", "10.0.0.5:*"]\'.',
+    )
+    plugin_contact_email: str = Field(
+        default="", description="The contact_email of the published ai-plugin.json manifest."
+    )
 
     database_url: SecretStr | None = Field(
         default=None,

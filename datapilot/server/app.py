@@ -52,9 +52,12 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         lifespan=_warmed_up if warm_up else None,
         title="Datapilot",
         version=__version__,
+        # /openapi.json is the published plugin's spec (`server.publish`); /docs reads this one.
+        openapi_url="/api/openapi.json",
         description=(
             "A data copilot for finance. `/v1/query` speaks the OpenBB Workspace agent "
-            "protocol; `/api/v1/ask` is the native API (Answer JSON or LMC chunks)."
+            "protocol; `/api/v1/ask` is the native API (Answer JSON or LMC chunks); `/run` and "
+            "`/mcp` publish Datapilot as a plugin (`/.well-known/ai-plugin.json`)."
         ),
     )
     app.state.settings = settings

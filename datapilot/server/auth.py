@@ -29,10 +29,24 @@ from datapilot.store import Keys, Principal, Scope, Store
 from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
 
-# The web page and its static files hold no data: the page asks for a key before any call.
-PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json", "/"})
-# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`).
-PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/web/")
+PUBLIC_PATHS = frozenset(
+    {
+        "/health",
+        "/agents.json",
+        "/copilots.json",
+        # The published plugin's documents (`publish.py`); its /run and /mcp need a key.
+        "/.well-known/ai-plugin.json",
+        "/.well-known/mcp.json",
+        "/openapi.yaml",
+        "/openapi.json",
+        "/legal",
+        # The web page holds no data: it asks for a key before any call.
+        "/",
+    }
+)
+# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`);
+# chart PNGs of published answers have unguessable names (`chart_files.py`).
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/charts/", "/web/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 
@@ -145,7 +159,7 @@ class ApiKeyMiddleware:
                     f"on the server, {CREATE_KEY_HINT}, then send it as `Authorization: Bearer "
                     "KEY`."
                 )
-                await _refuse(scope, send, 403, "loopback_only", message)
+                await refuse(scope, send, 403, "loopback_only", message)
                 return
             await self.app(scope, receive, send)
             return
@@ -155,7 +169,7 @@ class ApiKeyMiddleware:
                 "This server needs an API key: send it as `Authorization: Bearer KEY` or "
                 f"`X-API-Key: KEY` (its administrator can {CREATE_KEY_HINT})."
             )
-            await _refuse(scope, send, 401, "missing_key", message)
+            await refuse(scope, send, 401, "missing_key", message)
             return
         principal = await self.gate.principal(key)
         if principal is None:
@@ -163,7 +177,7 @@ class ApiKeyMiddleware:
                 "The API key is unknown or revoked; ask the server's administrator for a valid "
                 f"key (they can {CREATE_KEY_HINT}) and send it as `Authorization: Bearer KEY`."
             )
-            await _refuse(scope, send, 401, "invalid_key", message)
+            await refuse(scope, send, 401, "invalid_key", message)
             return
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
@@ -219,16 +233,17 @@ class ScopeMissing(Exception):
 
 async def scope_missing_handler(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ScopeMissing)
-    have = ",".join(sorted(error.principal.scopes))
-    body = AuthProblem(
-        code="missing_scope",
-        message=(
-            f"The API key {error.principal.key_prefix}… has the scopes {have}, and this route "
-            f"needs {error.scope!r}; use a key with it (`datapilot keys create --scopes "
-            f"{error.scope}`)."
-        ),
-    )
+    message = missing_scope_message(error.principal, error.scope)
+    body = AuthProblem(code="missing_scope", message=message)
     return JSONResponse(status_code=403, content=body.model_dump())
+
+
+def missing_scope_message(principal: Principal, scope: Scope, where: str = "this route") -> str:
+    have = ",".join(sorted(principal.scopes))
+    return (
+        f"The API key {principal.key_prefix}… has the scopes {have}, and {where} needs "
+        f"{scope!r}; use a key with it (`datapilot keys create --scopes {scope}`)."
+    )
 
 
 def _public(path: str) -> bool:
@@ -250,7 +265,8 @@ def _key_from(scope: Scope_) -> str | None:
     return None
 
 
-async def _refuse(scope: Scope_, send: Send, status: int, code: str, message: str) -> None:
+async def refuse(scope: Scope_, send: Send, status: int, code: str, message: str) -> None:
+    """Answer an ASGI request with an `AuthProblem` (a close, for a websocket)."""
     if scope["type"] == "websocket":  # before accepting: a policy-violation close
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
         return

@@ -23,6 +23,7 @@ def register_routes(app: FastAPI) -> None:
         memory,
         openai_compat,
         platform,
+        publish,
         tool_sources,
         web,
     )
@@ -46,4 +47,5 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
+    publish.register(app)  # the plugin manifest and spec, /run, /mcp (scopes of their own)
     web.mount(app)  # the page at `/`, its files and `/api/v1/features`
