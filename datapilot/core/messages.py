@@ -126,7 +126,9 @@ def _lookup(table: dict[str, Role], role: str, protocol: str) -> Role:
 # --- LMC streaming chunks ------------------------------------------------------------------------
 
 LmcRole = Literal["assistant", "computer", "server"]
-LmcType = Literal["message", "code", "console", "image", "table", "answer", "status", "error"]
+LmcType = Literal[
+    "message", "code", "console", "image", "table", "confirmation", "answer", "status", "error"
+]
 
 
 class LmcChunk(BaseModel):
