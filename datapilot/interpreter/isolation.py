@@ -141,8 +141,8 @@ def kernel_command(
         return python
     root = os.geteuid() == 0
     args = _bwrap_base(user_namespace=not root)
-    args += _python_mounts()
-    args += _mask(settings)
+    mounts, roots = _python_mounts()
+    args += mounts + _mask(settings, roots)
     size = settings.interpreter_disk_mb * 1024 * 1024
     args += ["--size", str(size), "--perms", "1777", "--tmpfs", SANDBOX_HOME]
     args += ["--size", str(16 * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
@@ -222,6 +222,7 @@ def _bwrap_base(*, user_namespace: bool = False) -> list[str]:
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
+    args += ["--perms", "0755", "--dir", "/etc"]  # created parents would be private
     for name in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "fonts", "mime.types"):
         path = Path("/etc") / name
         if path.exists():
@@ -229,7 +230,7 @@ def _bwrap_base(*, user_namespace: bool = False) -> list[str]:
     return [*args, "--proc", "/proc", "--dev", "/dev"]
 
 
-def _python_mounts() -> list[str]:
+def _python_mounts() -> tuple[list[str], list[Path]]:
     """This Python and its packages, read-only, at the same paths; the directories above them
     are created world-readable (bubblewrap would copy a private parent's mode)."""
     roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent}
@@ -245,7 +246,7 @@ def _python_mounts() -> list[str]:
                 args += ["--perms", "0755", "--dir", str(parent)]
                 made.add(parent)
         args += ["--ro-bind", str(root), str(root)]
-    return args
+    return args, kept
 
 
 @functools.cache
@@ -256,13 +257,12 @@ def site_dirs() -> tuple[str, ...]:
     return tuple(dict.fromkeys(p for p in found if Path(p).is_dir()))
 
 
-def _mask(settings: Settings) -> list[str]:
-    """Hide the data dir and a SQLite store should they lie inside a mounted directory."""
-    args: list[str] = []
-    data = settings.data_dir.expanduser()
-    if data.is_dir():
-        args += ["--tmpfs", str(data.resolve())]
-    return args
+def _mask(settings: Settings, roots: list[Path]) -> list[str]:
+    """Hide the data dir (warehouse, SQLite store) should it lie inside a mounted directory."""
+    data = settings.data_dir.expanduser().resolve()
+    if data.is_dir() and any(data.is_relative_to(root) for root in roots):
+        return ["--tmpfs", str(data)]
+    return []
 
 
 def _processes_of(uid: int) -> int:

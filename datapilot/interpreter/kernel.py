@@ -8,7 +8,8 @@ matplotlib figures come as `computer/image/base64.png`, HTML (Plotly) as `comput
 DataFrames as `computer/table/json`, errors as console output. Every block opens with `start` and
 closes with `end`. A run past the wall clock is interrupted, and if it ignores the interrupt the
 kernel is killed (the next run starts a new one). The last chunk of every run is
-`computer/console/execution` with the outcome and the isolation report.
+`server/status/execution` with the outcome and the isolation report (a `server` chunk: not part
+of the message list a client rebuilds).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import re
 import shutil
 import subprocess
@@ -122,16 +124,14 @@ class SandboxKernel:
         )
         client = BlockingKernelClient()
         client.load_connection_info(info)
-        client.start_channels()
+        client.start_channels(hb=False)  # liveness is the process itself, not a heartbeat
         self._client = client
         for channel in (client.iopub_channel, client.stdin_channel):
             channel.socket.setsockopt(zmq.MAXMSGSIZE, _MAX_MESSAGE_BYTES)
-        try:
-            client.wait_for_ready(timeout=60)
-        except RuntimeError as error:
-            problem = self._stderr_tail()
+        if not self._wait_ready(client, timeout_s=60):
+            problem = self._stderr_tail() or "it did not answer within 60 s"
             self.close()
-            raise KernelError(f"The sandboxed kernel did not start: {problem or error}") from None
+            raise KernelError(f"The sandboxed kernel did not start: {problem}")
         audit = None
         if self.level == "audit":
             denied = [str(self.settings.data_dir.expanduser().resolve())]
@@ -152,6 +152,33 @@ class SandboxKernel:
             raise KernelError(f"The kernel's helpers failed to load: {failed[:3]}")
         self.started_ms = (time.perf_counter() - started) * 1000
         return self
+
+    def _wait_ready(self, client: BlockingKernelClient, timeout_s: float) -> bool:
+        """Ask for kernel_info until it answers (its sockets appear once it is up)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self._proc is None or self._proc.poll() is not None:
+                return False
+            msg_id = client.kernel_info()
+            try:
+                while True:
+                    reply = client.get_shell_msg(timeout=1.0)
+                    if reply["parent_header"].get("msg_id") == msg_id:
+                        break
+            except queue.Empty:
+                continue
+            # Drain iopub until it is connected: status messages of a probe arrive there.
+            probe = client.execute("", silent=False, store_history=False)
+            try:
+                while True:
+                    msg = client.get_iopub_msg(timeout=1.0)
+                    if msg["parent_header"].get("msg_id") == probe and (
+                        msg["content"].get("execution_state") == "idle"
+                    ):
+                        return True
+            except queue.Empty:
+                continue
+        return False
 
     @property
     def alive(self) -> bool:
@@ -266,7 +293,7 @@ class SandboxKernel:
             "notes": notes,
             "isolation": self.isolation.model_dump(),
         }
-        yield LmcChunk(role="computer", type="console", format="execution", content=report)
+        yield LmcChunk(role="server", type="status", format="execution", content=report)
 
     def _display(self, blocks: _Blocks, data: dict[str, Any]) -> Iterator[LmcChunk]:
         if TABLE_MIME in data:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def register_routes(app: FastAPI) -> None:
     from fastapi import Depends
 
-    from datapilot.server import api, guests, health, openai_compat, platform
+    from datapilot.server import api, guests, health, interpreter, openai_compat, platform
     from datapilot.server.auth import AUTH_RESPONSES, require_scope
     from datapilot.server.openbb import assistants as openbb_assistants
     from datapilot.server.openbb import routes as openbb
@@ -31,3 +31,5 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
+    # Code runs after an explicit `run` command; unasked only with the `run` scope (see there).
+    app.include_router(interpreter.router, dependencies=chat, responses=AUTH_RESPONSES)
