@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,9 @@ _GRACE_S = 3.0
 
 DataChannel = Callable[[dict[str, Any]], dict[str, Any]]
 _slots = iter(range(1, 10**9))
+# Kernels die with the thread that started them (bubblewrap's --die-with-parent is a per-thread
+# death signal), so one thread that lives as long as the process starts them all.
+_LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernel-launcher")
 _slot_lock = threading.Lock()
 
 
@@ -113,7 +117,8 @@ class SandboxKernel:
             env = isolation.kernel_env(home)
             cwd = home
         drop_uid = self.uid if (root and self.level != "namespace") else None
-        self._proc = subprocess.Popen(
+        self._proc = _LAUNCHER.submit(
+            subprocess.Popen,
             command,
             env=env,
             cwd=cwd,
@@ -121,7 +126,7 @@ class SandboxKernel:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
-        )
+        ).result()
         client = BlockingKernelClient()
         client.load_connection_info(info)
         client.start_channels(hb=False)  # liveness is the process itself, not a heartbeat

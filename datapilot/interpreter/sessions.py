@@ -106,6 +106,7 @@ async def arun(kernel: SandboxKernel, code: str) -> AsyncIterator[LmcChunk]:
             loop.call_soon_threadsafe(queue.put_nowait, _END)
 
     worker = loop.run_in_executor(None, produce)
+    finished = False
     try:
         while (item := await queue.get()) is not _END:
             if isinstance(item, Exception):
@@ -113,9 +114,10 @@ async def arun(kernel: SandboxKernel, code: str) -> AsyncIterator[LmcChunk]:
                 yield LmcChunk(role="server", type="error", content=text)
                 continue
             yield item
+        finished = True
     finally:
         stop.set()
-        if not worker.done():
-            kernel._interrupt()  # the client went away: stop the code too
+        if not finished:
+            kernel._interrupt()  # the client went away mid-run: stop the code too
         with contextlib.suppress(Exception):
             await asyncio.shield(worker)
