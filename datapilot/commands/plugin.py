@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 @hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_commands(cli: Typer) -> None:
-    from datapilot.commands import accounts, ask, assistants, data, interfaces, serve
+    from datapilot.commands import accounts, ask, assistants, data, interfaces, interpreter, serve
     from datapilot.commands import eval as eval_command
 
     cli.command("serve")(serve.serve)
@@ -29,3 +29,4 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(accounts.users_app, name="users")
     cli.add_typer(assistants.assistants_app, name="assistants")
     cli.command("chat")(assistants.chat)
+    cli.command("interpreter")(interpreter.interpreter)
