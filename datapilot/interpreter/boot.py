@@ -146,6 +146,10 @@ def _trace_cells(shell: Any, cell_dir: str) -> None:
     shell.events.register("post_run_cell", stop)
 
 
+_LISTING = ("os.listdir", "os.scandir", "glob.glob")
+_CHANGING = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.utime")
+
+
 def _audit(home: str, denied: list[str], readable: list[str]) -> None:
     """The `audit` level: no sockets, processes, native calls, or files outside the scratch
     directory (reads also from the Python installation). Native code can get around this."""
@@ -176,6 +180,14 @@ def _audit(home: str, denied: list[str], readable: list[str]) -> None:
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event.startswith(refused):
             raise PermissionError(f"sandbox: {event} is not allowed here")
+        if event in _LISTING and args and isinstance(args[0], str | bytes):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if any(path.startswith(d) for d in denied) or not path.startswith((home, *readable)):
+                raise PermissionError(f"sandbox: {path} is not readable here")
+        if event in _CHANGING and args and isinstance(args[0], str | bytes):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if not path.startswith(home):
+                raise PermissionError(f"sandbox: only {home} is writable")
         if event == "open" and args and isinstance(args[0], str | bytes):
             path = os.path.realpath(os.fsdecode(args[0]))
             writing = any(c in str(args[1] or "r") for c in "wax+") or (

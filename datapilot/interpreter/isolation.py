@@ -123,11 +123,17 @@ def describe(level: Level, uid: int, settings: Settings) -> Isolation:
             user=f"uid {shown} ({how})",
             limits=limits,
         )
+    if os.geteuid() != 0:
+        user = f"uid {os.geteuid()}"
+    elif others_can_run_python():
+        user = f"uid {uid} (dropped from root)"
+    else:  # said plainly: process limits do not bind root
+        user = "uid 0 (Python is not readable by other users; process limits do not bind)"
     return Isolation(
         level=level,
         network="audit-hook" if level == "audit" else "open",
         filesystem="private directory",
-        user=f"uid {uid if os.geteuid() == 0 else os.geteuid()}",
+        user=user,
         limits=limits,
     )
 
@@ -201,6 +207,20 @@ def preexec(settings: Settings, *, uid: int | None) -> Callable[[], None]:
             os.setuid(uid)
 
     return apply
+
+
+def others_can_run_python() -> bool:
+    """Whether another uid could start this Python: without namespaces, the kernel only drops
+    root when every directory up to the interpreter and its packages is open to others."""
+    paths = [Path(os.path.realpath(sys.executable)), *(Path(p) for p in site_dirs())]
+    for path in paths:
+        for part in [path, *path.parents]:
+            try:
+                if not part.stat().st_mode & 0o001:
+                    return False
+            except OSError:
+                return False
+    return True
 
 
 def _bwrap() -> str | None:

@@ -86,7 +86,7 @@ class SandboxKernel:
         self._dir = Path(tempfile.mkdtemp(prefix="dp-kernel-"))
         runtime = self._dir
         root = os.geteuid() == 0
-        if root:  # the kernel (another uid) creates its sockets here
+        if root:  # the kernel (another uid, unless it cannot drop root) makes its sockets here
             os.chown(runtime, self.uid, self.uid)
         runtime.chmod(0o700)
         conn_file, info = write_connection_file(
@@ -116,7 +116,8 @@ class SandboxKernel:
                 os.chown(home, self.uid, self.uid)
             env = isolation.kernel_env(home)
             cwd = home
-        drop_uid = self.uid if (root and self.level != "namespace") else None
+        drop = root and self.level != "namespace" and isolation.others_can_run_python()
+        drop_uid = self.uid if drop else None
         self._proc = _LAUNCHER.submit(
             subprocess.Popen,
             command,

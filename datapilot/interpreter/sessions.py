@@ -30,30 +30,31 @@ class Sessions:
         self.settings = settings
         self._channel = channel or (lambda: None)
         self._kernels: dict[tuple[str, str], SandboxKernel] = {}
+        self._starting: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
 
     def kernel(self, owner: str, session: str) -> SandboxKernel:
-        """The session's kernel, started if it has none (or lost it)."""
+        """The session's kernel, started if it has none (or lost it). Requests of one session
+        wait for each other's start instead of starting two."""
         self.reap()
         key = (owner, session)
         with self._lock:
-            found = self._kernels.get(key)
-            if found is not None and found.alive:
-                found.last_used = time.monotonic()
-                return found
-            if found is not None:
-                found.close()
-                del self._kernels[key]
-            if len(self._kernels) >= self.settings.interpreter_max_sessions:
-                self._evict()
-            kernel = SandboxKernel(self.settings, self._channel())
-            self._kernels[key] = kernel
-        try:
-            return kernel.start()
-        except Exception:
+            starting = self._starting.setdefault(key, threading.Lock())
+        with starting:
             with self._lock:
-                self._kernels.pop(key, None)
-            raise
+                found = self._kernels.get(key)
+                if found is not None and found.alive:
+                    found.last_used = time.monotonic()
+                    return found
+                if found is not None:
+                    found.close()
+                    del self._kernels[key]
+                if len(self._kernels) >= self.settings.interpreter_max_sessions:
+                    self._evict()
+            kernel = SandboxKernel(self.settings, self._channel()).start()
+            with self._lock:
+                self._kernels[key] = kernel
+            return kernel
 
     def _evict(self) -> None:
         idle = [(k.last_used, key) for key, k in self._kernels.items() if not k._lock.locked()]
