@@ -19,7 +19,7 @@ from datapilot.settings import Settings
 
 @pytest.fixture(scope="module")
 def kernel(data) -> Iterator[SandboxKernel]:  # type: ignore[no-untyped-def]
-    settings = Settings(interpreter_timeout_s=20, interpreter_output_chars=5000)
+    settings = Settings(interpreter_timeout_s=60, interpreter_output_chars=5000)
     request = RequestContext.for_request(QuestionContext(today=date(2022, 12, 28)), settings)
     started = SandboxKernel(settings, data_channel(request)).start()
     yield started
@@ -74,7 +74,7 @@ def test_every_result_reports_its_isolation(kernel: SandboxKernel) -> None:
     isolation = report(run(kernel, "x = 1"))["isolation"]
     assert isolation["level"] == "namespace"
     assert isolation["network"].startswith("namespace")
-    assert isolation["limits"]["wall_s"] == 20
+    assert isolation["limits"]["wall_s"] == 60
     assert "uid" in isolation["user"] and "uid 0 " not in isolation["user"]
 
 

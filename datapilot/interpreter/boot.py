@@ -119,9 +119,24 @@ def _trace_cells(shell: Any, cell_dir: str) -> None:
     kernel = shell.kernel
     state = {"line": 0}
 
+    import time
+
+    seen: set[int] = set()
+    last = {"at": 0.0}
+
     def local(frame: Any, event: str, arg: Any) -> Any:
-        if event == "line" and frame.f_lineno != state["line"]:
-            state["line"] = frame.f_lineno
+        # A new line always; a loop's lines at most every 0.1 s (a message per iteration
+        # would slow the loop down and flood the stream).
+        line = frame.f_lineno
+        now = time.monotonic()
+        if (
+            event == "line"
+            and line != state["line"]
+            and (line not in seen or now - last["at"] > 0.1)
+        ):
+            state["line"] = line
+            seen.add(line)
+            last["at"] = now
             sys.stdout.flush()
             sys.stderr.flush()
             parent = kernel.get_parent("shell")
@@ -137,6 +152,7 @@ def _trace_cells(shell: Any, cell_dir: str) -> None:
 
     def start(*_: Any) -> None:
         state["line"] = 0
+        seen.clear()
         sys.settrace(outer)
 
     def stop(*_: Any) -> None:

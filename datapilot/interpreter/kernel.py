@@ -48,7 +48,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # One message bigger than this (a runaway print) drops the connection instead of the server's
 # memory; the run then reports the kernel lost.
 _MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-_GRACE_S = 3.0
+_GRACE_S = 5.0
 
 DataChannel = Callable[[dict[str, Any]], dict[str, Any]]
 _slots = iter(range(1, 10**9))
