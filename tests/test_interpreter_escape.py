@@ -60,8 +60,9 @@ def listeners() -> Iterator[dict[str, Any]]:
     path = Path(tempfile.mkdtemp()) / "server.sock"
     listen(socket.AF_UNIX, str(path))
     os.chmod(path, 0o777)
-    listen(socket.AF_UNIX, "\0datapilot-escape-test")
-    yield {"port": port, "unix": str(path), "pid": os.getpid()}
+    abstract = f"\0datapilot-escape-{os.getpid()}"
+    listen(socket.AF_UNIX, abstract)
+    yield {"port": port, "unix": str(path), "pid": os.getpid(), "abstract": abstract}
     for sock in opened:
         sock.close()
 
@@ -123,7 +124,7 @@ def cases(listen: dict[str, Any], settings: Settings) -> dict[str, str]:
         "udp to a dns server": "verdict(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('8.8.8.8', 53)))",
         "dns lookup": "verdict(lambda: socket.getaddrinfo('example.com', 80))",
         "unix socket of the server": f"def f():\n    s = socket.socket(socket.AF_UNIX)\n    s.connect({unix!r})\nverdict(f)",
-        "abstract unix socket": "def f():\n    s = socket.socket(socket.AF_UNIX)\n    s.connect('\\0datapilot-escape-test')\nverdict(f)",
+        "abstract unix socket": f"def f():\n    s = socket.socket(socket.AF_UNIX)\n    s.connect({listen['abstract']!r})\nverdict(f)",
         "raw socket": "verdict(lambda: socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP))",
         "read the warehouse": f"verdict(lambda: open({str(warehouse)!r}, 'rb').read(16))",
         "read the store": f"verdict(lambda: open({str(store)!r}, 'rb').read(16))",

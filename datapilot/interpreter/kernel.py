@@ -51,7 +51,8 @@ _MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _GRACE_S = 5.0
 
 DataChannel = Callable[[dict[str, Any]], dict[str, Any]]
-_slots = iter(range(1, 10**9))
+# Per-process ranges, so kernels of several server processes never share a uid (and its limits).
+_slots = iter(range((os.getpid() % 49) * 1000 + 1, 10**9))
 # Kernels die with the thread that started them (bubblewrap's --die-with-parent is a per-thread
 # death signal), so one thread that lives as long as the process starts them all.
 _LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kernel-launcher")
