@@ -196,6 +196,29 @@ class Settings(BaseSettings):
         "relevance_score}]}), called on the fused candidates when set.",
     )
     rerank_model: str | None = None
+    # The code interpreter (a sandboxed Python kernel per session; see `datapilot/interpreter`).
+    interpreter_auto_run: bool = Field(
+        default=False,
+        description="Run code without asking, for callers whose key has the `run` scope only.",
+    )
+    interpreter_min_isolation: Literal["none", "audit", "namespace"] = Field(
+        default="namespace",
+        description="Refuse to run code below this isolation level (namespace > audit > none).",
+    )
+    interpreter_timeout_s: float = Field(default=60.0, gt=0, description="Wall clock per run.")
+    interpreter_idle_s: float = Field(
+        default=900.0, gt=0, description="An idle session's kernel stops after this long."
+    )
+    interpreter_max_sessions: int = Field(default=8, ge=1, description="Kernels at once.")
+    interpreter_memory_mb: int = Field(default=2048, ge=256, description="Address space cap.")
+    interpreter_cpu_s: int = Field(default=600, ge=1, description="CPU seconds per kernel.")
+    interpreter_processes: int = Field(
+        default=64, ge=8, description="Processes and threads per kernel."
+    )
+    interpreter_disk_mb: int = Field(default=100, ge=1, description="Scratch directory size.")
+    interpreter_output_chars: int = Field(
+        default=100_000, ge=1000, description="Console characters kept per run."
+    )
 
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None

@@ -22,6 +22,7 @@ def register_commands(cli: Typer) -> None:
         assistants,
         data,
         interfaces,
+        interpreter,
         kb,
         mcp,
         serve,
@@ -42,3 +43,4 @@ def register_commands(cli: Typer) -> None:
     cli.command("mcp")(mcp.mcp)
     cli.add_typer(tools.tools_app, name="tools")
     cli.add_typer(kb.kb_app, name="kb")
+    cli.command("interpreter")(interpreter.interpreter)

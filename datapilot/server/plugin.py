@@ -19,6 +19,7 @@ def register_routes(app: FastAPI) -> None:
         api,
         guests,
         health,
+        interpreter,
         knowledge,
         memory,
         openai_compat,
@@ -47,5 +48,7 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
+    # Code runs after an explicit `run` command; unasked only with the `run` scope (see there).
+    app.include_router(interpreter.router, dependencies=chat, responses=AUTH_RESPONSES)
     publish.register(app)  # the plugin manifest and spec, /run, /mcp (scopes of their own)
     web.mount(app)  # the page at `/`, its files and `/api/v1/features`
