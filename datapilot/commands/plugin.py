@@ -16,7 +16,19 @@ if TYPE_CHECKING:
 
 @hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_commands(cli: Typer) -> None:
-    from datapilot.commands import accounts, ask, assistants, data, design, interfaces, serve, tools
+    from datapilot.commands import (
+        accounts,
+        ask,
+        assistants,
+        data,
+        design,
+        interfaces,
+        interpreter,
+        kb,
+        mcp,
+        serve,
+        tools,
+    )
     from datapilot.commands import eval as eval_command
 
     cli.command("serve")(serve.serve)
@@ -29,5 +41,8 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(accounts.users_app, name="users")
     cli.add_typer(assistants.assistants_app, name="assistants")
     cli.command("chat")(assistants.chat)
+    cli.command("mcp")(mcp.mcp)
     cli.add_typer(tools.tools_app, name="tools")
+    cli.add_typer(kb.kb_app, name="kb")
+    cli.command("interpreter")(interpreter.interpreter)
     cli.add_typer(design.design_app, name="design")
