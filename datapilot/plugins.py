@@ -4,7 +4,8 @@ Built-ins are entry points of this package like any other plugin's (see `pyproje
 one mechanism registers interfaces, providers, brains, tools, commands and routes. Beside entry
 points, the folder `<data dir>/plugins/` holds plugin packages the design stage writes
 (`datapilot design`): each registers through the same hooks once the user has accepted it, and
-only while its files match the hash recorded at acceptance. Importing a
+only while its files match the hash recorded at acceptance. They are read when the interface
+library is built, not at start-up, so `datapilot --help` reads no settings. Importing a
 plugin module registers nothing by side effect: its `@hookimpl` functions are called when the
 registry, the router, the command line or the app asks for them.
 """
@@ -19,12 +20,13 @@ import threading
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar
 
 import pluggy
 
 from datapilot import hookspecs
-from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory
+from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory, hookimpl
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -32,6 +34,10 @@ _manager: pluggy.PluginManager | None = None
 Factory = TypeVar("Factory")
 PLUGIN_FILE = "plugin.json"
 _HASHED = ("plugin.py", "interface.py")
+_packages: dict[tuple[str, str], ModuleType] = {}  # (folder, code hash) -> loaded plugin.py
+
+if TYPE_CHECKING:
+    from datapilot.interfaces.registry import Registry
 
 
 def plugin_manager() -> pluggy.PluginManager:
@@ -42,7 +48,7 @@ def plugin_manager() -> pluggy.PluginManager:
             manager = pluggy.PluginManager(hookspecs.PROJECT)
             manager.add_hookspecs(hookspecs)
             _load_entry_points(manager)
-            load_local_plugins(manager)
+            manager.register(_LocalPackages(), name="datapilot.local-packages")
             _manager = manager
         return _manager
 
@@ -66,26 +72,35 @@ def _load_entry_points(manager: pluggy.PluginManager) -> None:
 
 
 def load_local_plugins(manager: pluggy.PluginManager, data_dir: Path | None = None) -> list[str]:
-    """Register the accepted plugin packages of `<data dir>/plugins/`; returns their names.
+    """Register the accepted plugin packages of `data_dir/plugins/` in `manager` (embedding,
+    tests); returns their names. The process's manager reads them through `_LocalPackages`."""
+    names: list[str] = []
+    for folder, module in accepted_packages(data_dir):
+        name = f"local:{folder}"
+        if manager.get_plugin(name) is None:
+            manager.register(module, name=name)
+            names.append(name)
+    return names
 
-    A package is registered only when its `plugin.json` says it was accepted and its files
+
+def accepted_packages(data_dir: Path | None = None) -> list[tuple[str, ModuleType]]:
+    """The accepted plugin packages of `<data dir>/plugins/`, each as (folder name, its loaded
+    `plugin.py`). A package counts only when its `plugin.json` says it was accepted and its files
     still hash as they did then; anything else is skipped with a warning saying why."""
     if data_dir is None:
         from datapilot.settings import get_settings
 
         data_dir = get_settings().data_dir
     root = data_dir / "plugins"
-    loaded: list[str] = []
+    found: list[tuple[str, ModuleType]] = []
     for meta in sorted(root.glob(f"*/{PLUGIN_FILE}")) if root.is_dir() else []:
         folder = meta.parent
-        name = f"local:{folder.name}"
-        if manager.get_plugin(name) is not None:
-            continue
         try:
             body = json.loads(meta.read_text(encoding="utf-8"))
             if not body.get("accepted"):
                 continue
-            if body.get("sha256") != package_hash(folder):
+            digest = package_hash(folder)
+            if body.get("sha256") != digest:
                 log.warning(
                     "the plugin package %s changed since it was accepted and was not loaded; "
                     "review it and run `datapilot design accept %s` again",
@@ -93,20 +108,37 @@ def load_local_plugins(manager: pluggy.PluginManager, data_dir: Path | None = No
                     folder.name,
                 )
                 continue
-            spec = importlib.util.spec_from_file_location(
-                f"datapilot_local_{folder.name}", folder / "plugin.py"
-            )
-            if spec is None or spec.loader is None:
-                raise ImportError("no plugin.py")
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            manager.register(module, name=name)
-            loaded.append(name)
+            key = (str(folder.resolve()), digest)
+            with _lock:
+                module = _packages.get(key)
+            if module is None:
+                spec = importlib.util.spec_from_file_location(
+                    f"datapilot_local_{folder.name}", folder / "plugin.py"
+                )
+                if spec is None or spec.loader is None:
+                    raise ImportError("no plugin.py")
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                with _lock:
+                    _packages[key] = module
+            found.append((folder.name, module))
         except Exception as error:
             log.warning(
                 "the plugin package %s was not loaded: %s: %s", folder, type(error).__name__, error
             )
-    return loaded
+    return found
+
+
+class _LocalPackages:
+    """The accepted packages of the data dir, read when the interface library is built rather
+    than at start-up (so `datapilot --help` reads no settings), through the same hook."""
+
+    @hookimpl
+    def register_interfaces(self, registry: Registry) -> None:
+        for _, module in accepted_packages():
+            hook = getattr(module, "register_interfaces", None)
+            if hook is not None:
+                hook(registry=registry)
 
 
 def package_hash(folder: Path) -> str:
