@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, delete, func, or_, select, true
+from sqlalchemy import ColumnElement, Table, delete, func, insert, or_, select, true
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import (
@@ -74,6 +74,9 @@ def local_user(session: Session) -> str:
     session.add(user)
     session.flush()
     return user.id
+
+
+_MESSAGES = cast(Table, ChatMessage.__table__)  # Core SQL on the hot path (see add_many)
 
 
 def _owned(column_owner: Any, column_guest: Any, tenant: Tenant) -> ColumnElement[bool]:
@@ -315,42 +318,56 @@ class Messages:
         )
         return self.add_many(chat_id, [new])[0]
 
-    def add_many(self, chat_id: str, messages: Sequence[NewMessage]) -> list[MessageInfo]:
-        """Store messages in order with one round trip (an INSERT of many rows)."""
+    def add_many(
+        self, chat_id: str, messages: Sequence[NewMessage], *, chat_checked: bool = False
+    ) -> list[MessageInfo]:
+        """Store messages in order with one round trip (an INSERT of many rows).
+
+        `chat_checked`: the caller read the chat as the tenant's earlier (a turn's reply, stored
+        after the turn): not read again; a chat deleted meanwhile fails on its foreign key.
+        """
         if any(new.role == "system_override" for new in messages):
             raise PlatformError("a system_override message applies to one call and is not stored")
-        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        if not chat_checked:
+            Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        if not messages:
+            return []
+        # Core SQL, not ORM objects: a chat message is written once and never changed here, and
+        # the unit of work's bookkeeping was a good part of a message's CPU.
         rows = [
-            ChatMessage(
-                chat_id=chat_id,
-                owner_id=self.tenant.user_id,
-                guest_id=self.tenant.guest_id,
-                assistant_id=new.assistant_id,
-                role=new.role,
-                content=new.content,
-                tool_call=new.tool_call.model_dump() if new.tool_call else None,
-                tool_call_id=new.tool_call_id or (new.tool_call.id if new.tool_call else None),
-                file_id=new.file_id,
-                hidden=new.hidden or new.role in ("human_hidden", "system_hidden"),
-                prompt_tokens=new.prompt_tokens,
-                completion_tokens=new.completion_tokens,
-                total_tokens=new.prompt_tokens + new.completion_tokens,
-            )
+            {
+                "chat_id": chat_id,
+                "owner_id": self.tenant.user_id,
+                "guest_id": self.tenant.guest_id,
+                "assistant_id": new.assistant_id,
+                "role": new.role,
+                "content": new.content,
+                "tool_call": new.tool_call.model_dump() if new.tool_call else None,
+                "tool_call_id": new.tool_call_id or (new.tool_call.id if new.tool_call else None),
+                "file_id": new.file_id,
+                "hidden": new.hidden or new.role in ("human_hidden", "system_hidden"),
+                "prompt_tokens": new.prompt_tokens,
+                "completion_tokens": new.completion_tokens,
+                "total_tokens": new.prompt_tokens + new.completion_tokens,
+            }
             for new in messages
         ]
-        self.session.add_all(rows)
-        self.session.flush()
-        return [MessageInfo.model_validate(row) for row in rows]
+        table = _MESSAGES
+        stored = self.session.execute(
+            insert(table).returning(*table.c, sort_by_parameter_order=True), rows
+        )
+        return [MessageInfo.model_validate(row) for row in stored]
 
     def list(self, chat_id: str) -> list[MessageInfo]:
         Chats(self.session, self.tenant)._row(chat_id)
-        rows = self.session.scalars(
-            select(ChatMessage)
+        table = _MESSAGES
+        rows = self.session.execute(
+            select(*table.c)
             .where(
-                ChatMessage.chat_id == chat_id,
-                _owned(ChatMessage.owner_id, ChatMessage.guest_id, self.tenant),
+                table.c.chat_id == chat_id,
+                _owned(table.c.owner_id, table.c.guest_id, self.tenant),
             )
-            .order_by(ChatMessage.id)
+            .order_by(table.c.id)
         )
         return [MessageInfo.model_validate(row) for row in rows]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy.exc import IntegrityError
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context_store import keep, read_inputs
@@ -103,13 +104,17 @@ def request_for(
 
 
 def bound_tools(
-    request: RequestContext, names: list[str], imported: dict[str, Tool] | None = None
+    request: RequestContext,
+    names: list[str],
+    imported: dict[str, Tool] | None = None,
+    builtin: dict[str, Tool] | None = None,
 ) -> dict[str, Tool]:
     """The tools of `names` that exist now (their store rows were made when they were bound):
-    built-in ones, and the user's `imported` ones."""
+    built-in ones (`builtin` when the caller listed them for this same request already), and
+    the user's `imported` ones."""
     # Imported tools last: the request's registry also lists them as acquisition interfaces,
     # and the tool itself (with its confirmation) must be what a model calls.
-    tools = {**available_tools(request), **(imported or {})}
+    tools = {**(builtin or available_tools(request)), **(imported or {})}
     return {name: tools[name] for name in names if name in tools}
 
 
@@ -223,9 +228,10 @@ class Conversation:
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        imported = self._imported(request, tool_names)
+        builtin = available_tools(request)
+        imported = self._imported(builtin, tool_names)
         request = with_imported_interfaces(request, imported)
-        tools = bound_tools(request, tool_names, imported)
+        tools = bound_tools(request, tool_names, imported, builtin if not imported else None)
         setup = setup_turn(
             request,
             assistant,
@@ -237,10 +243,9 @@ class Conversation:
         setup.context = inputs
         return Prepared(chat_id, human, assistant, Turn(setup))
 
-    def _imported(self, request: RequestContext, tool_names: list[str]) -> dict[str, Tool]:
+    def _imported(self, builtin: dict[str, Tool], tool_names: list[str]) -> dict[str, Tool]:
         """The user's imported tools, read only when the assistant is bound to one of them
         (a chat with built-in tools only costs no extra query)."""
-        builtin = available_tools(request)
         if all(name in builtin for name in tool_names):
             return {}
         with self.store.session() as session:
@@ -275,7 +280,7 @@ class Conversation:
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        imported = self._imported(request, tool_names)
+        imported = self._imported(available_tools(request), tool_names)
         request = with_imported_interfaces(request, imported)
         setup = setup_turn(
             request,
@@ -295,22 +300,28 @@ class Conversation:
             return []
         result = turn.result
         assistant_id = prepared.assistant.id if prepared.assistant else None
-        with self.store.session(write=True) as session:
-            stored = Messages(session, self.tenant).add_many(
-                prepared.chat_id,
-                [
-                    NewMessage(
-                        role=new.role,
-                        content=new.content,
-                        assistant_id=assistant_id,
-                        tool_call=new.tool_call,
-                        tool_call_id=new.tool_call_id,
-                        prompt_tokens=new.prompt_tokens,
-                        completion_tokens=new.completion_tokens,
-                    )
-                    for new in result.messages
-                ],
+        replies = [
+            NewMessage(
+                role=new.role,
+                content=new.content,
+                assistant_id=assistant_id,
+                tool_call=new.tool_call,
+                tool_call_id=new.tool_call_id,
+                prompt_tokens=new.prompt_tokens,
+                completion_tokens=new.completion_tokens,
             )
+            for new in result.messages
+        ]
+        with self.store.session(write=True) as session:
+            try:
+                # `prepare` read the chat as the tenant's: not read again.
+                stored = Messages(session, self.tenant).add_many(
+                    prepared.chat_id, replies, chat_checked=True
+                )
+            except IntegrityError as error:  # the chat's foreign key: deleted during the turn
+                raise NotFound(
+                    f"the chat {prepared.chat_id!r} was deleted while it was answering"
+                ) from error
             keep(
                 session,
                 self.tenant,
