@@ -100,6 +100,9 @@ class Assistants:
         row = self.session.scalar(
             select(Assistant).where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
         )
+        return self._reachable(ref, row)
+
+    def _reachable(self, ref: str, row: Assistant | None) -> Assistant:
         if row is None:
             raise NotFound(f"no assistant {ref!r}; list yours with GET /api/v1/assistants")
         if self.tenant.assistant_id is not None and row.id != self.tenant.assistant_id:
@@ -135,7 +138,18 @@ class Assistants:
         return [self._info(row) for row in rows]
 
     def get(self, ref: str) -> AssistantInfo:
-        return self._info(self._row(ref))
+        """The assistant and its tools' names in one query (read on every chat message)."""
+        ref = ref.strip()
+        found = self.session.execute(
+            select(Assistant, ToolRow.name)
+            .outerjoin(AssistantTool, AssistantTool.assistant_id == Assistant.id)
+            .outerjoin(ToolRow, ToolRow.id == AssistantTool.tool_id)
+            .where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
+            .order_by(Assistant.id, ToolRow.name)
+        ).all()
+        row = self._reachable(ref, found[0][0] if found else None)
+        tools = [name for assistant, name in found if assistant is row and name is not None]
+        return AssistantInfo.model_validate(row).model_copy(update={"tools": tools})
 
     def names(self) -> dict[str, str]:
         """The id and name of each assistant `list` shows, in one query (no tools)."""
@@ -392,10 +406,12 @@ class ScenePrompts:
         return ScenePromptInfo.model_validate(row)
 
     def list(self, assistant_id: str | None = None) -> list[ScenePromptInfo]:
-        query = select(ScenePrompt).where(ScenePrompt.owner_id == self._user())
+        # The columns, not ORM objects: read on every chat message with an assistant.
+        columns = [getattr(ScenePrompt, name) for name in ScenePromptInfo.model_fields]
+        query = select(*columns).where(ScenePrompt.owner_id == self._user())
         if assistant_id is not None:
             query = query.where(ScenePrompt.assistant_id == assistant_id)
-        rows = self.session.scalars(query.order_by(ScenePrompt.label))
+        rows = self.session.execute(query.order_by(ScenePrompt.label))
         return [ScenePromptInfo.model_validate(row) for row in rows]
 
     def delete(self, prompt_id: str) -> None:
