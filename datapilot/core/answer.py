@@ -46,5 +46,9 @@ class Answer(BaseModel):
     quotes: list[Quote] = Field(
         default_factory=list, description="Passages of the user's documents the answer quotes."
     )
+    code: str | None = Field(
+        default=None,
+        description="The executed plan as a Python script that reproduces the answer's results.",
+    )
     usage: Usage = Field(default_factory=Usage)
     timings_ms: dict[str, float] = Field(default_factory=dict)
