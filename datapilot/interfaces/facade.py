@@ -30,30 +30,32 @@ _context: InterfaceContext | None = None
 def use(
     *,
     today: date | str | None = None,
-    language: Literal["en", "zh"] | None = None,
+    language: Literal["en", "zh"] = "en",
     offline: bool | None = None,
     tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> InterfaceContext:
     """Set what the following calls run with: "today" (relative windows, forecasts), the
     language charts are worded in, whether live providers may be asked, the client tables.
-    Anything not given keeps its value; returns the context."""
+    The whole context is set: what is not given takes its default (today and offline from
+    the settings, English, no tables), so a script never inherits an earlier one's."""
     global _context
+    ctx = _new_context()
+    if today is not None:
+        ctx.today = date.fromisoformat(today) if isinstance(today, str) else today
+    ctx.language = language
+    if offline is not None:
+        ctx.offline = offline
+    ctx.tables = dict(tables or {})
     with _lock:
-        ctx = _context if _context is not None else _new_context()
-        if today is not None:
-            ctx.today = date.fromisoformat(today) if isinstance(today, str) else today
-        if language is not None:
-            ctx.language = language
-        if offline is not None:
-            ctx.offline = offline
-        if tables is not None:
-            ctx.tables = dict(tables)
         _context = ctx
-        return ctx
+    return ctx
 
 
 def context() -> InterfaceContext:
-    """The context calls run with (created from the `DATAPILOT_*` settings on first use)."""
+    """The context calls run with (the defaults of `use` until it is called)."""
+    with _lock:
+        if _context is not None:
+            return _context
     return use()
 
 

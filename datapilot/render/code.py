@@ -108,7 +108,9 @@ class _Names:
 
     def bind(self, output: str) -> str:
         base = re.sub(r"\W+", "_", output).strip("_") or "result"
-        if base[0].isdigit() or keyword.iskeyword(base) or base in _TAKEN:
+        if base[0].isdigit():
+            base = f"_{base}"
+        if keyword.iskeyword(base) or base in _TAKEN:
             base = f"{base}_"
         name, number = base, 2
         while name in self._by_output.values():
