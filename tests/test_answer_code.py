@@ -283,3 +283,15 @@ def test_lmc_streams_the_script_as_a_python_code_block() -> None:
     assert code[0].get("start") and code[-1].get("end")
     assert "".join(c.get("content", "") for c in code) == "x = 1\n"
     assert chunks[-2]["type"] == "answer" and chunks[-2]["content"]["code"] == "x = 1\n"
+
+
+async def test_openbb_answers_carry_their_script_in_a_reasoning_step(data: Any) -> None:
+    from test_server_openbb import human, make_client, of, query
+
+    async with make_client() as client:
+        events = await query(client, human("Microsoft closing price in 2021", "2022-06-30"))
+    (step,) = [s for s in of(events, "copilotStatusUpdate") if s["message"].startswith("The Py")]
+    (details,) = step["details"]
+    script = details["Python"]
+    ast.parse(script)
+    assert "dp.get_prices(" in script and '"MSFT"' in script
