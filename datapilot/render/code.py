@@ -61,8 +61,10 @@ def answer_script(
     for step in plan.steps:
         for call in step.calls:
             variable = names.bind(call.output)
-            text = f"{variable} = " + _call_text(
-                f"dp.{call.interface}", {k: _Code(v, names) for k, v in call.args.items()}
+            text = _call_text(
+                f"dp.{call.interface}",
+                {k: _Code(v, names) for k, v in call.args.items()},
+                assign=variable,
             )
             lines.append("")
             if call.description:
@@ -165,12 +167,14 @@ def _literal(value: Any) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-def _call_text(function: str, args: Mapping[str, _Code | _Raw]) -> str:
+def _call_text(function: str, args: Mapping[str, _Code | _Raw], assign: str = "") -> str:
+    """`assign = function(a=…, b=…)` on one line, or one argument a line when too long."""
+    head = f"{assign} = {function}" if assign else function
     parts = [f"{name}={value.text}" for name, value in args.items()]
-    one_line = f"{function}({', '.join(parts)})"
+    one_line = f"{head}({', '.join(parts)})"
     if len(one_line) <= _WIDTH or not parts:
         return one_line
-    return "\n".join([f"{function}(", *(f"    {part}," for part in parts), ")"])
+    return "\n".join([f"{head}(", *(f"    {part}," for part in parts), ")"])
 
 
 def _one_line(text: str) -> str:
