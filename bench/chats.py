@@ -2,10 +2,14 @@
 
 Each of `--users` users has a key, an assistant and a chat; all send their messages at once
 (offline brain, the bundled data, no network), in process through the real app. The same
-questions are then asked through `POST /api/v1/ask`. Prints errors, p50/p95 of both, and the
-platform's p95 overhead (storing the message, setting up the turn, storing the reply).
+users then ask the same questions through `POST /api/v1/ask`, at the same concurrency and each
+with the conversation a chat would hold (its earlier questions and answers as `history`), so the
+brain does the same work on both paths: a follow-up in a chat reads the earlier turns. Prints
+errors, CPU per message, p50/p95 of both, and the platform's p95 overhead (storing the message,
+loading the chat, setting up the turn, storing the reply).
 
     python bench/chats.py                              # SQLite, 20 users x 5 messages
+    python bench/chats.py --postgres                   # a PostgreSQL 16 started from pgserver
     python bench/chats.py --database-url postgresql://…
 """
 
@@ -13,14 +17,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import tempfile
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 import httpx
 from pydantic import SecretStr
 
+from datapilot.assistants.runtime import NO_MODEL_NOTE
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Keys, Users, open_store
@@ -40,7 +48,11 @@ def p95(samples: list[float]) -> float:
     return ordered[max(0, int(len(ordered) * 0.95) - 1)]
 
 
-async def run(settings: Settings, users: int, messages: int) -> None:
+async def _sequence(steps: list[Coroutine[Any, Any, float]]) -> list[float]:
+    return [await step for step in steps]
+
+
+async def run(settings: Settings, users: int, messages: int, *, interleave: bool) -> None:
     app = create_app(settings, warm_up=True)
     store = app.state.store
     keys = []
@@ -68,49 +80,94 @@ async def run(settings: Settings, users: int, messages: int) -> None:
 
         async def timed(
             method: str, url: str, body: dict[str, object], headers: dict[str, str]
-        ) -> float:
+        ) -> tuple[float, dict[str, Any]]:
             nonlocal errors
             started = time.perf_counter()
             response = await client.request(method, url, json=body, headers=headers)
+            elapsed = (time.perf_counter() - started) * 1000
             if response.status_code != 200:
                 errors += 1
-            return (time.perf_counter() - started) * 1000
+                return elapsed, {}
+            return elapsed, response.json()
 
-        async def user_chat(headers: dict[str, str], chat: str) -> list[float]:
-            url = f"/api/v1/chats/{chat}/messages"
-            return [
-                await timed("POST", url, {"content": QUESTIONS[n % 5], "stream": False}, headers)
-                for n in range(messages)
+        async def chat_one(headers: dict[str, str], chat: str, n: int) -> float:
+            body = {"content": QUESTIONS[n % 5], "stream": False}
+            return (await timed("POST", f"/api/v1/chats/{chat}/messages", body, headers))[0]
+
+        async def ask_one(headers: dict[str, str], history: list[dict[str, str]], n: int) -> float:
+            # The conversation grows as the chat's does: each answer joins the history.
+            body = {"question": QUESTIONS[n % 5], "history": list(history)}
+            elapsed, answer = await timed("POST", "/api/v1/ask", body, headers)
+            reply = answer.get("summary") or answer.get("message") or ""
+            history += [
+                {"role": "human", "content": QUESTIONS[n % 5]},
+                {"role": "ai", "content": f"{reply}\n\n{NO_MODEL_NOTE}".strip()},
             ]
+            return elapsed
 
-        async def user_ask(headers: dict[str, str]) -> list[float]:
-            return [
-                await timed("POST", "/api/v1/ask", {"question": QUESTIONS[n % 5]}, headers)
-                for n in range(messages)
-            ]
+        async def user(number: int) -> tuple[list[float], list[float]]:
+            """One user's messages: with `interleave`, each question to the chat and as a bare
+            ask side by side (half the users ask first), so both meet the same load."""
+            headers, chat = chats[number]
+            chat_times, ask_times = [], []
+            for n in range(1, messages + 1):
+                if number % 2:
+                    ask_times.append(await ask_one(headers, histories[number], n))
+                chat_times.append(await chat_one(headers, chat, n))
+                if not number % 2:
+                    ask_times.append(await ask_one(headers, histories[number], n))
+            return chat_times, ask_times
 
-        # One untimed round of each first: the comparison is of warm paths.
-        first = {"content": QUESTIONS[0], "stream": False}
-        await asyncio.gather(
-            *(timed("POST", f"/api/v1/chats/{c}/messages", first, h) for h, c in chats)
-        )
-        await asyncio.gather(*(user_ask(h) for h, _ in chats[:1]))
+        # One untimed round of each first: the comparison is of warm paths, and both
+        # conversations start with the same first exchange.
+        histories: list[list[dict[str, str]]] = [[] for _ in chats]
+        await asyncio.gather(*(chat_one(h, c, 0) for h, c in chats))
+        await asyncio.gather(*(ask_one(h, histories[n], 0) for n, (h, _) in enumerate(chats)))
         errors = 0
+        cpu = time.process_time()
         started = time.perf_counter()
-        chat_runs = await asyncio.gather(*(user_chat(h, c) for h, c in chats))
-        chat_s = time.perf_counter() - started
-        ask_runs = await asyncio.gather(*(user_ask(h) for h, _ in chats))
+        if interleave:
+            runs = await asyncio.gather(*(user(n) for n in range(len(chats))))
+            chat_runs, ask_runs = [r[0] for r in runs], [r[1] for r in runs]
+            chat_s = (time.perf_counter() - started) / 2
+            chat_cpu = ask_cpu = float("nan")  # not told apart when interleaved
+        else:
+            chat_runs = await asyncio.gather(
+                *(_sequence([chat_one(h, c, n) for n in range(1, messages + 1)]) for h, c in chats)
+            )
+            chat_s = time.perf_counter() - started
+            chat_cpu, cpu = time.process_time() - cpu, time.process_time()
+            ask_runs = await asyncio.gather(
+                *(
+                    _sequence([ask_one(h, histories[u], n) for n in range(1, messages + 1)])
+                    for u, (h, _) in enumerate(chats)
+                )
+            )
+            ask_cpu = time.process_time() - cpu
     chat_ms = [ms for run in chat_runs for ms in run]
     ask_ms = [ms for run in ask_runs for ms in run]
     overhead = p95(chat_ms) - p95(ask_ms)
+    count = len(chat_ms)
+    # The same user's same question on both paths, one after the other: their difference is
+    # the platform's own time, with the machine's noise mostly cancelled.
+    pairs = zip(chat_runs, ask_runs, strict=True)
+    paired = [c - a for cs, as_ in pairs for c, a in zip(cs, as_, strict=True)]
     verdict = "ok" if overhead <= TARGET_MS and not errors else "OVER"
     print(
         f"{settings.database_url and settings.database_url.get_secret_value().split(':')[0]}: "
         f"{users} users x {messages} messages, {errors} errors, "
         f"{len(chat_ms) / chat_s:.1f} messages/s\n"
+        + (
+            ""
+            if interleave
+            else f"  CPU per message: chat {chat_cpu / count * 1000:.1f} ms, "
+            f"ask {ask_cpu / count * 1000:.1f} ms\n"
+        )
+        + f"  mode: {'interleaved' if interleave else 'phases (all chats, then all asks)'}\n"
         f"  chat  p50 {statistics.median(chat_ms):.0f} ms, p95 {p95(chat_ms):.0f} ms\n"
         f"  ask   p50 {statistics.median(ask_ms):.0f} ms, p95 {p95(ask_ms):.0f} ms\n"
-        f"  platform overhead at p95: {overhead:.1f} ms (target <= {TARGET_MS:g} ms: {verdict})"
+        f"  platform overhead at p95: {overhead:.1f} ms (target <= {TARGET_MS:g} ms: {verdict}); "
+        f"paired difference median {statistics.median(paired):.1f} ms"
     )
 
 
@@ -119,11 +176,29 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=20)
     parser.add_argument("--messages", type=int, default=5)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="all chat messages first, then all asks (prints CPU per message of each); the "
+        "default interleaves them so that both meet the same load",
+    )
+    parser.add_argument(
+        "--postgres", action="store_true", help="start a PostgreSQL 16 (pgserver) for the run"
+    )
     args = parser.parse_args()
-    url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
-    settings = Settings(brain="offline", offline=True, auth_cache_s=2, database_url=SecretStr(url))
-    open_store(settings)
-    asyncio.run(run(settings, args.users, args.messages))
+    with contextlib.ExitStack() as stack:
+        url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
+        if args.postgres:
+            import pgserver  # the tests' PostgreSQL: a wheel, no system service
+
+            server = pgserver.get_server(Path(tempfile.mkdtemp()) / "pg", cleanup_mode="delete")
+            stack.callback(server.cleanup)
+            url = server.get_uri()
+        settings = Settings(
+            brain="offline", offline=True, auth_cache_s=2, database_url=SecretStr(url)
+        )
+        open_store(settings)
+        asyncio.run(run(settings, args.users, args.messages, interleave=not args.phases))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 Starts the real `datapilot serve` (offline brain, no network) unless given `--url`. Each client
 sends M requests drawn in turn from three kinds — OpenBB SSE (`POST /v1/query`), ask JSON
-(`POST /api/v1/ask`) and ask stream (`stream: true`, PNG charts included) — with corpus
-questions. Reports failures, p50/p95/p99, requests/s and the server's peak memory (RSS of the
+(`POST /api/v1/ask`) and ask stream (`stream: true`; with `--images` also PNG charts) — with
+corpus questions. Reports failures, p50/p95/p99, requests/s and the server's peak memory (RSS of the
 process tree). With `--heavy`, it then sends one very long question (60,000 characters) and
 measures `/health` every 50 ms while it runs: a server that blocks its event loop shows it here.
 
@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -39,6 +41,7 @@ from server import (  # the sibling bench script's helpers
 )
 
 KINDS = ("openbb_sse", "ask_json", "ask_stream")
+IMAGES = False  # --images: the streamed asks ask for PNG charts too
 
 
 @dataclass
@@ -67,6 +70,8 @@ async def one(client: httpx.AsyncClient, kind: str, case: dict[str, str]) -> Res
                 error = "answer status error"
         else:
             body = {"question": case["query"], "today": case["today"], "stream": True}
+            if IMAGES:
+                body["images"] = True
             error = await _stream(client, "/api/v1/ask", body)
     except httpx.HTTPError as exc:
         error = f"{type(exc).__name__}: {exc}"
@@ -85,7 +90,8 @@ async def _stream(client: httpx.AsyncClient, path: str, body: dict[str, object])
 
 
 class MemoryPeak:
-    """The peak RSS of a process and its children, sampled in a thread."""
+    """The peak RSS of a process and its children, sampled in a thread, and the CPU seconds
+    they have used (per request, a figure the machine's other load barely moves)."""
 
     def __init__(self, pid: int | None) -> None:
         self.pid = pid
@@ -102,6 +108,18 @@ class MemoryPeak:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
+
+    def cpu_now(self) -> float:
+        """CPU seconds (user + system) the server's processes have used so far."""
+        if self.pid is None:
+            return 0.0
+        process = psutil.Process(self.pid)
+        total = 0.0
+        for member in [process, *process.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                times = member.cpu_times()
+                total += times.user + times.system
+        return total
 
     def _sample(self) -> None:
         assert self.pid is not None
@@ -162,11 +180,14 @@ async def _timed_stream(client: httpx.AsyncClient, body: dict[str, object]) -> t
     return (time.perf_counter() - started) * 1000, response.status_code
 
 
-def report(results: list[Result], wall: float, peak: int, label: str) -> dict[str, object]:
+def report(
+    results: list[Result], wall: float, peak: int, label: str, cpu_s: float = 0.0
+) -> dict[str, object]:
     rows: dict[str, object] = {}
     print(
         f"\n{label}: {len(results)} requests in {wall:.1f} s = {len(results) / wall:.1f} req/s; "
-        f"peak server memory {peak / 2**20:.0f} MB"
+        f"peak server memory {peak / 2**20:.0f} MB; server CPU "
+        f"{cpu_s / max(len(results), 1) * 1000:.0f} ms per request"
     )
     print("| kind       |    n | errors |    p50 |    p95 |    p99 |")
     print("|------------|------|--------|--------|--------|--------|")
@@ -186,6 +207,7 @@ def report(results: list[Result], wall: float, peak: int, label: str) -> dict[st
         print(f"error: {result.kind}: {result.error}")
     rows["requests_per_s"] = len(results) / wall
     rows["peak_mb"] = peak / 2**20
+    rows["cpu_ms_per_request"] = cpu_s / max(len(results), 1) * 1000
     return rows
 
 
@@ -211,9 +233,11 @@ async def run(args: argparse.Namespace) -> None:
             await load(client, cases, 1, len(KINDS))  # warm every path once
             with MemoryPeak(server.pid if server else None) as memory:
                 if args.clients:
+                    cpu = memory.cpu_now()
                     results, wall = await load(client, cases, args.clients, args.requests)
+                    cpu = memory.cpu_now() - cpu
                     label = f"{args.clients} clients × {args.requests} mixed requests"
-                    summary["load"] = report(results, wall, memory.peak, label)
+                    summary["load"] = report(results, wall, memory.peak, label, cpu)
                 if args.heavy:
                     heavy = await health_beside_heavy(client, args.heavy_chars)
                     print(
@@ -224,7 +248,11 @@ async def run(args: argparse.Namespace) -> None:
     finally:
         if server is not None:
             server.terminate()
-            server.wait(timeout=15)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:  # workers still finishing: leave none behind
+                server.kill()
+                server.wait(timeout=15)
     if args.json:
         print(json.dumps(summary, indent=2))
 
@@ -240,7 +268,13 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300, help="Client timeout, seconds.")
     parser.add_argument("--url", help="Load this running server instead of starting one.")
     parser.add_argument("--json", action="store_true", help="Also print a JSON summary.")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument(
+        "--images", action="store_true", help="Streamed asks ask for PNG charts (images: true)."
+    )
+    args = parser.parse_args()
+    global IMAGES
+    IMAGES = args.images
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,42 @@ def test_starting_the_command_loads_no_data_stack() -> None:
     assert loaded == []
 
 
+# Libraries no command needs just to print its help: the store's (SQLAlchemy, Alembic), the
+# models' (pydantic), the data stack's. Each of these alone costs tens of ms to import.
+NOT_FOR_HELP = (
+    "sqlalchemy",
+    "alembic",
+    "pydantic",
+    "pandas",
+    "numpy",
+    "duckdb",
+    "httpx",
+    "fastapi",
+    "datapilot.store",
+    "datapilot.settings",
+    "datapilot.tools.base",
+    "datapilot.core.answer",
+)
+
+
+def test_help_imports_no_store_models_or_data_stack() -> None:
+    # Runs the real command as a user would and lists what `--help` left loaded: a plugin
+    # that imports its heavy dependencies at module level shows up here by name.
+    probe = (
+        "import sys\n"
+        "sys.argv = ['datapilot', '--help']\n"
+        "from datapilot.cli import app\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        f"print('LOADED', ' '.join(m for m in {NOT_FOR_HELP!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert "Usage" in out
+    loaded = out.rsplit("LOADED", 1)[1].split()
+    assert loaded == []
+
+
 def test_help_lists_every_command_and_data_subcommand() -> None:
     top = runner.invoke(app, ["--help"], terminal_width=200)
     assert top.exit_code == 0

@@ -11,7 +11,9 @@ from sqlalchemy import event, text
 # assistants' names, the assistant and its tools, the message's INSERT, the chat's touch and
 # the history; then the chat (a new transaction) and one INSERT of the turn's messages.
 # Transaction plumbing (BEGIN, SET LOCAL) is not counted.
-MAX_STATEMENTS = 11
+# Changed in the open (11 → 14): a turn now also reads the user's memories and the assistant's
+# scene prompts, and records what its prompt held (the turn context) with the reply.
+MAX_STATEMENTS = 14
 PLUMBING = ("BEGIN", "SET LOCAL")
 
 

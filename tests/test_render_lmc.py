@@ -12,6 +12,7 @@ import pytest
 from datapilot.core.answer import Answer
 from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
+from datapilot.render.cache import render_cache
 from datapilot.render.lmc import LmcChunk, lmc_chunks
 
 CHART = ChartOutput(
@@ -121,6 +122,7 @@ async def test_a_chart_that_cannot_be_drawn_is_said_and_the_rest_still_streams(
         raise RuntimeError("no display")
 
     monkeypatch.setattr("datapilot.render.charts.to_png", no_png)
+    render_cache().clear()  # an earlier test drew this chart: drawn charts are cached
     chunks = await _chunks(
         [OutputEvent(output=CHART), OutputEvent(output=TABLE), Done(answer=ANSWER)]
     )

@@ -53,9 +53,18 @@ async def test_ask_returns_the_answer_with_numbers_from_the_data(
         assert value == pytest.approx(expected[ticker], abs=1e-3)
 
 
+async def test_a_streamed_chart_is_a_png_only_when_asked_for(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/v1/ask", json={**RANKING, "stream": True})
+    chunks = lmc_chunks(response.text)
+    assert [c for c in chunks if c["type"] == "image"] == []
+    (figure,) = [c for c in chunks if c.get("format") == "plotly.json"]
+    assert figure["content"]["data"][0]["type"] == "bar"
+
+
 async def test_ask_streams_lmc_chunks_that_match_the_answer(client: httpx.AsyncClient) -> None:
     plain = Answer.model_validate((await client.post("/api/v1/ask", json=RANKING)).json())
-    response = await client.post("/api/v1/ask", json={**RANKING, "stream": True})
+    # PNGs are drawn only when asked for (`images`): they cost more than the rest of an answer.
+    response = await client.post("/api/v1/ask", json={**RANKING, "stream": True, "images": True})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     chunks = lmc_chunks(response.text)
@@ -141,7 +150,9 @@ async def test_ask_answers_an_undecodable_body_with_a_422(client: httpx.AsyncCli
 async def test_openapi_documents_every_route_with_its_models() -> None:
     app = create_app(Settings())
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-        paths = (await c.get("/openapi.json")).json()["paths"]
+        # The whole API's document moved to /api/openapi.json: /openapi.json is now the
+        # published plugin's spec (tests/test_publish.py).
+        paths = (await c.get("/api/openapi.json")).json()["paths"]
     for route in app.routes:
         if isinstance(route, APIRoute):
             for method in route.methods:
@@ -173,7 +184,7 @@ async def test_openapi_documents_every_route_with_its_models() -> None:
 async def test_openapi_references_all_resolve_and_sse_events_are_described() -> None:
     app = create_app(Settings())
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-        document = (await c.get("/openapi.json")).json()
+        document = (await c.get("/api/openapi.json")).json()  # moved from /openapi.json
 
     def refs(node: object) -> list[str]:
         if isinstance(node, dict):

@@ -41,7 +41,18 @@ TABLES = {
     "files",
     "scene_prompts",
     "usage_ledger",
+    # Knowledge libraries (migration 0003).
+    "libraries",
+    "library_documents",
+    "library_chunks",
+    # memory, its audit, message blocks, chat summaries, turn contexts (migration 0004)
+    "memories",
+    "memory_events",
+    "message_blocks",
+    "chat_summaries",
+    "turn_contexts",
 }
+TABLES |= {"rate_counters"}  # added with the shared rate limits of replicas (migration 0002)
 
 
 def settings_for(url: str) -> Settings:

@@ -122,6 +122,11 @@ async def test_sources_routes_and_tenants(
         assert (await client.get("/api/v1/tools/sources")).json() == []
 
 
+def last_turn(endpoint: ScriptedEndpoint) -> Any:
+    """The last request of an assistant turn: memory extraction (a JSON request) follows each."""
+    return [r for r in endpoint.requests if r.response_format is None][-1]
+
+
 async def _chat_with_todo(client: Any) -> str:
     assistant = await client.post("/api/v1/assistants", json={"name": "Helper", "tools": [TOOL]})
     assert assistant.status_code == 201, assistant.text
@@ -184,7 +189,7 @@ async def test_consequential_call_waits_for_run_or_cancel(
         await client.post(
             f"/api/v1/chats/{chat}/messages", json={"content": "算了", "stream": False}
         )
-        declined = tool_results(endpoint.requests[-1])
+        declined = tool_results(last_turn(endpoint))
         assert "declined" in declined[-1]["content"]
         assert api.state.todos == ["买面包"]
         messages = (await client.get(f"/api/v1/chats/{chat}/messages")).json()
@@ -234,7 +239,7 @@ async def test_bad_arguments_from_the_model_fail_without_asking_or_sending(
         calls_before = len(api.state.seen)
         sent = await client.post(f"/api/v1/chats/{chat}/messages", json={"content": "记一下"})
         assert not [c for c in lmc_events(sent.text) if c.get("type") == "confirmation"]
-        results = {m["tool_call_id"]: m["content"] for m in tool_results(endpoint.requests[-1])}
+        results = {m["tool_call_id"]: m["content"] for m in tool_results(last_turn(endpoint))}
         assert "not valid JSON" in results["b1"] and "操作" in results["b2"]
         assert len(api.state.seen) == calls_before  # neither call reached the server
         # Importing the same source again keeps the assistant's binding and the trust.

@@ -2,7 +2,8 @@
 
 Each rule is a small step, tested on its own:
 - system prompts merged in order: the platform default (unless the assistant disables it), the
-  assistant's prompt, the chat's override, the history's leading system messages; a
+  assistant's prompt, the chat's override, the history's leading system messages, the turn's
+  scene prompt, memories, the summary of older turns and the older exchanges retrieved; a
   `system_override` message replaces the merged prompt for this one call;
 - knowledge passages merged into the system prompt;
 - human messages stamped "[Sent at …]";
@@ -45,6 +46,7 @@ class NormalisationError(ValueError):
 class HistoryMessage(BaseModel):
     """A chat message as normalisation reads it."""
 
+    id: int | None = Field(default=None, description="The stored message's id, when stored.")
     role: Role
     content: str = ""
     assistant_id: str | None = None
@@ -66,6 +68,17 @@ class Prompts(BaseModel):
     disable_default: bool = False
     assistant: str = ""
     chat: str | None = None
+    scene: str = Field(default="", description="The prompt of the scene chosen for this turn.")
+    memories: str = Field(default="", description="What is remembered about the user.")
+    summary: str = Field(default="", description="The rolling summary of older turns.")
+    blocks: list[str] = Field(default_factory=list, description="Older exchanges retrieved.")
+    language: str = Field(default="en", description="The user's language, for the headings.")
+
+
+_HEADINGS = {
+    "en": ("Summary of the earlier conversation:", "Earlier exchanges relevant now:"),
+    "zh": ("之前对话的摘要：", "与当前问题相关的早先对话："),
+}
 
 
 def collapse_blank_lines(text: str) -> str:
@@ -94,6 +107,12 @@ def system_prompt(prompts: Prompts, history: Sequence[HistoryMessage]) -> str:
             if message.role not in ("system", "system_hidden"):
                 break
             parts.append(message.content)
+        parts += [prompts.scene, prompts.memories]
+        summary_heading, blocks_heading = _HEADINGS.get(prompts.language, _HEADINGS["en"])
+        if prompts.summary.strip():
+            parts.append(f"{summary_heading}\n{prompts.summary.strip()}")
+        if prompts.blocks:
+            parts.append(f"{blocks_heading}\n\n" + "\n\n".join(prompts.blocks))
     knowledge = [m.content.strip() for m in history if m.role == "knowledge" and m.content.strip()]
     if knowledge:
         passages = "\n\n".join(f"[{n}] {text}" for n, text in enumerate(knowledge, start=1))

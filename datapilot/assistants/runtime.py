@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from datapilot.assistants.compression import Block, ContextRecord
+from datapilot.assistants.context import ContextInputs, SummaryUpdate, build
+from datapilot.assistants.memory import MemoryInfo, MemoryOp, acknowledgement, extract
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage, Prompts, normalise
 from datapilot.core.answer import Answer, Usage
-from datapilot.core.context import ChatMessage
+from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.events import (
     ConfirmationEvent,
     Done,
@@ -31,9 +34,13 @@ from datapilot.core.events import (
 )
 from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
+from datapilot.core.quotes import Citation, Quote
 from datapilot.engine.context import RequestContext
-from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest
+from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest, ToolReply
+from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
+
+EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +84,13 @@ class TurnResult(BaseModel):
         default_factory=list, description="Calls waiting for the user's go-ahead."
     )
     answer: Answer | None = None
+    context: ContextRecord | None = Field(
+        default=None, description="What the prompt held and what was left out of it."
+    )
+    blocks: list[Block] = Field(default_factory=list)
+    summary: SummaryUpdate | None = None
+    memory_ops: list[MemoryOp] = Field(default_factory=list)
+    memory_shown: list[MemoryInfo] = Field(default_factory=list)
 
 
 @dataclass
@@ -96,6 +110,9 @@ class TurnSetup:
     tool_timeout_s: float = 60.0
     # Calls the user confirmed, run before the model goes on.
     resume: list[ToolCallRecord] = field(default_factory=list)
+    context: ContextInputs | None = None
+    citations: list[Citation] = field(default_factory=list)  # the knowledge passages given
+    offline_source: EventSource | None = None  # answers offline instead of the data brain
 
 
 class Turn:
@@ -109,12 +126,64 @@ class Turn:
         return humans[-1] if humans else ""
 
     async def events(self) -> AsyncIterator[Event]:
+        inputs = self.setup.context
+        if inputs is not None:
+            await self._fit_context(inputs)
+            if self.setup.llm is None and inputs.command is not None:
+                async for event in self._acknowledge(inputs):
+                    yield event
+                return
         if self.setup.llm is None:
             async for event in self._offline():
                 yield event
         else:
             async for event in self._with_model(self.setup.llm):
                 yield event
+
+    async def _fit_context(self, inputs: ContextInputs) -> None:
+        """Scene, memories and the compressed history, within the budget."""
+        setup = self.setup
+        schemas = [function_schema(tool) for tool in setup.tools.values()] + setup.client_tools
+        client = LLMClient(setup.llm) if setup.llm else None
+        try:
+            built = await build(
+                inputs,
+                setup.history,
+                setup.prompts,
+                question=self.question,
+                tool_schemas=schemas if client else [],
+                client=client,
+                assistant_id=setup.assistant_id,
+            )
+        finally:
+            if client is not None:
+                await client.aclose()
+        setup.history, setup.prompts = built.history, built.prompts
+        self.result.context = built.record
+        self.result.blocks = built.blocks
+        self.result.summary = built.summary
+        self.result.memory_shown = list(inputs.memories) if inputs.memory else []
+
+    async def _acknowledge(self, inputs: ContextInputs) -> AsyncIterator[Event]:
+        """Offline, a memory command is answered by saying what was remembered or forgotten."""
+        assert inputs.command is not None
+        text = acknowledgement(inputs.command, inputs.command_events)
+        answer = Answer(query=self.question, today=self.setup.request.question.today, status="ok")
+        answer.summary = text
+        self.result.text = text
+        self.result.answer = answer
+        self.result.messages.append(NewMessage(role="assistant", content=text))
+        yield TextDelta(text=text)
+        yield Done(answer=answer)
+
+    async def _remember(self, client: LLMClient) -> None:
+        """With memory on, the model reconciles the turn's facts with the user's memories."""
+        inputs = self.setup.context
+        if inputs is None or not inputs.memory or not self.result.text:
+            return
+        self.result.memory_ops = await extract(
+            client, self.question, self.result.text, self.result.memory_shown
+        )
 
     async def _offline(self) -> AsyncIterator[Event]:
         from datapilot.brains import run
@@ -132,7 +201,11 @@ class Turn:
             data=setup.request.data,
             registry=setup.request.registry,
         )
-        async for event in run(self.question, request):
+        if setup.offline_source is not None:
+            events = setup.offline_source(self.question, question_context, request.settings)
+        else:
+            events = run(self.question, request)
+        async for event in events:
             if isinstance(event, Done):
                 answer = event.answer
                 answer.notes.append(NO_MODEL_NOTE)
@@ -155,6 +228,7 @@ class Turn:
         client_names = {tool.get("function", {}).get("name") for tool in setup.client_tools}
         answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
         client = LLMClient(config)
+        streamed = False
         try:
             if setup.resume:
                 async for event in self._resume(messages):
@@ -164,11 +238,23 @@ class Turn:
                 if last:
                     messages.append({"role": "system", "content": OUT_OF_ROUNDS})
                 try:
-                    reply = await client.complete_tools(
+                    reply = ToolReply()
+                    # The reply's text goes out token by token as the model writes it; a later
+                    # round's text starts a paragraph of its own.
+                    separate = streamed
+                    async for piece in client.stream_tools(
                         messages,
                         tools=[] if last else schemas,
                         temperature=setup.temperature,
-                    )
+                    ):
+                        if isinstance(piece, ToolReply):
+                            reply = piece
+                            continue
+                        if separate:
+                            yield TextDelta(text="\n\n")
+                            separate = False
+                        streamed = True
+                        yield TextDelta(text=piece)
                 except LLMError as error:
                     message = f"The model could not answer: {error}"
                     answer.status, answer.message = "error", message
@@ -187,7 +273,6 @@ class Turn:
                 if not reply.tool_calls:
                     result.text = reply.text
                     result.messages.append(spent)
-                    yield TextDelta(text=reply.text)
                     break
                 calls = [
                     {
@@ -238,9 +323,14 @@ class Turn:
                     result.client_calls = client_calls
                     result.text = reply.text
                     break
+            if answer.status != "error":
+                await self._remember(client)
         finally:
             await client.aclose()
         answer.summary = result.text
+        answer.citations = list(setup.citations)
+        # The same passages as quotes: the OpenBB agent turns quotes into its citations.
+        answer.quotes = [Quote(source=c.source, text=c.text, page=c.page) for c in setup.citations]
         answer.outputs = list(result.outputs)
         answer.usage = Usage(
             llm_calls=result.calls,

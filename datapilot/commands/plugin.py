@@ -16,7 +16,18 @@ if TYPE_CHECKING:
 
 @hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_commands(cli: Typer) -> None:
-    from datapilot.commands import accounts, ask, assistants, data, interfaces, serve, tools
+    from datapilot.commands import (
+        accounts,
+        ask,
+        assistants,
+        data,
+        interfaces,
+        interpreter,
+        kb,
+        mcp,
+        serve,
+        tools,
+    )
     from datapilot.commands import eval as eval_command
 
     cli.command("serve")(serve.serve)
@@ -29,4 +40,7 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(accounts.users_app, name="users")
     cli.add_typer(assistants.assistants_app, name="assistants")
     cli.command("chat")(assistants.chat)
+    cli.command("mcp")(mcp.mcp)
     cli.add_typer(tools.tools_app, name="tools")
+    cli.add_typer(kb.kb_app, name="kb")
+    cli.command("interpreter")(interpreter.interpreter)

@@ -124,6 +124,12 @@ def warm_up(settings: Settings) -> dict[str, float]:
     def data() -> object:
         return open_data(settings).catalog
 
+    def models() -> None:
+        from datapilot.interfaces.indicators import ta_lib
+
+        preload()
+        ta_lib()  # loaded on first use by the command line; a server pays for it here
+
     def documents() -> object:
         # The first document question would otherwise load jieba's dictionary, bm25s, the
         # stemmer, the PDF extractor and the model client (openai) its module imports.
@@ -138,7 +144,7 @@ def warm_up(settings: Settings) -> dict[str, float]:
     stages: dict[str, Callable[[], object]] = {
         "data": data,
         "library": default_registry,
-        "models": preload,
+        "models": models,
         "answer": answer,
         "documents": documents,
     }

@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import numpy as np
 import pandas as pd
-import talib
 
 from datapilot.core.intent import PRICE_KINDS
 from datapilot.data.catalog import Entity
@@ -95,6 +94,14 @@ def _indicator(
     )
 
 
+def ta_lib() -> Any:
+    """TA-Lib, loaded on the first indicator: loading its C library takes longer than
+    answering most questions, and most never need it."""
+    import talib
+
+    return talib
+
+
 def _arr(series: pd.Series) -> np.ndarray:
     return series.to_numpy(dtype=float)
 
@@ -113,7 +120,7 @@ def get_ma(
     found, rows, sources = _indicator_input(ctx, entity, start, end, max(windows))
     close = _arr(rows["price"])
     values = pd.DataFrame(
-        {f"ma{n}": talib.SMA(close, timeperiod=n) for n in windows}, index=rows.index
+        {f"ma{n}": ta_lib().SMA(close, timeperiod=n) for n in windows}, index=rows.index
     )
     label = f"MA({', '.join(map(str, windows))})"
     return _indicator(ctx, found, values, start, label, sources, overlay=True, unit=found.units)
@@ -133,7 +140,7 @@ def get_ema(
     found, rows, sources = _indicator_input(ctx, entity, start, end, 4 * max(windows))
     close = _arr(rows["price"])
     values = pd.DataFrame(
-        {f"ema{n}": talib.EMA(close, timeperiod=n) for n in windows}, index=rows.index
+        {f"ema{n}": ta_lib().EMA(close, timeperiod=n) for n in windows}, index=rows.index
     )
     label = f"EMA({', '.join(map(str, windows))})"
     return _indicator(ctx, found, values, start, label, sources, overlay=True, unit=found.units)
@@ -154,7 +161,7 @@ def get_macd(
     if not 1 < fast < slow or signal < 1:
         raise InterfaceError("MACD needs 1 < fast < slow and signal >= 1 (e.g. 12, 26, 9).")
     found, rows, sources = _indicator_input(ctx, entity, start, end, 4 * slow + signal)
-    line, sig, hist = talib.MACD(
+    line, sig, hist = ta_lib().MACD(
         _arr(rows["price"]), fastperiod=fast, slowperiod=slow, signalperiod=signal
     )
     values = pd.DataFrame({"macd": line, "signal": sig, "hist": hist}, index=rows.index)
@@ -184,7 +191,7 @@ def get_rsi(
     _check_windows([window])
     found, rows, sources = _indicator_input(ctx, entity, start, end, 10 * window)
     values = pd.DataFrame(
-        {"rsi": talib.RSI(_arr(rows["price"]), timeperiod=window)}, index=rows.index
+        {"rsi": ta_lib().RSI(_arr(rows["price"]), timeperiod=window)}, index=rows.index
     )
     return _indicator(
         ctx,
@@ -212,15 +219,15 @@ def get_kdj(
     found, rows, sources = _indicator_input(ctx, entity, start, end, window + 60, need_ohlc=True)
     # K and D smooth the raw stochastic with weight 1/3 (K = 2/3·K₋₁ + 1/3·RSV), which is an EMA
     # of period 5 in TA-Lib's terms (alpha = 2 / (5 + 1)).
-    k, d = talib.STOCH(
+    k, d = ta_lib().STOCH(
         _arr(rows["high"]),
         _arr(rows["low"]),
         _arr(rows["price"]),
         fastk_period=window,
         slowk_period=5,
-        slowk_matype=talib.MA_Type.EMA,
+        slowk_matype=ta_lib().MA_Type.EMA,
         slowd_period=5,
-        slowd_matype=talib.MA_Type.EMA,
+        slowd_matype=ta_lib().MA_Type.EMA,
     )
     values = pd.DataFrame({"k": k, "d": d, "j": 3 * k - 2 * d}, index=rows.index)
     return _indicator(
@@ -252,8 +259,8 @@ def get_boll(
         raise InterfaceError("The band width must be a positive number of standard deviations.")
     found, rows, sources = _indicator_input(ctx, entity, start, end, window)
     close = _arr(rows["price"])
-    upper, middle, lower = talib.BBANDS(
-        close, timeperiod=window, nbdevup=width, nbdevdn=width, matype=talib.MA_Type.SMA
+    upper, middle, lower = ta_lib().BBANDS(
+        close, timeperiod=window, nbdevup=width, nbdevdn=width, matype=ta_lib().MA_Type.SMA
     )
     values = pd.DataFrame(
         {"upper": upper, "middle": middle, "lower": lower, "close": close}, index=rows.index
@@ -282,7 +289,8 @@ def get_cci(
     signal levels)."""
     _check_windows([window])
     found, rows, sources = _indicator_input(ctx, entity, start, end, window, need_ohlc=True)
-    cci = talib.CCI(_arr(rows["high"]), _arr(rows["low"]), _arr(rows["price"]), timeperiod=window)
+    high, low, close = _arr(rows["high"]), _arr(rows["low"]), _arr(rows["price"])
+    cci = ta_lib().CCI(high, low, close, timeperiod=window)
     values = pd.DataFrame({"cci": cci}, index=rows.index)
     return _indicator(
         ctx,

@@ -166,12 +166,11 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
                 name=panel.y[0],
                 sort=False,
                 hole=spec.hole or None,
-            )
+            ),
+            layout_template=_NO_TEMPLATE,
         )
-        figure.update_layout(
-            title=_wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>"), template="plotly_white"
-        )
-        return json.loads(figure.to_json())
+        figure.update_layout(title=_wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>"))
+        return _with_template(figure)
 
     heights = [row.lead.height for row in rows]
     figure = make_subplots(
@@ -180,6 +179,7 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
         shared_xaxes=True,
         vertical_spacing=0.03 if len(rows) > 1 else 0.0,
         row_heights=[h / sum(heights) for h in heights],
+        figure=go.Figure(layout_template=_NO_TEMPLATE),
     )
     labels = _bar_labels(spec, data)
     x = data[spec.x] if labels is None else labels
@@ -208,13 +208,35 @@ def to_plotly(chart: ChartOutput) -> dict[str, Any]:
     title = _wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>")
     figure.update_layout(
         title=title,
-        template="plotly_white",
         hovermode="x unified" if rows[0].lead.mark != "scatter" else "closest",
         legend={"orientation": "h", "y": -0.15 if len(rows) == 1 else -0.05},
         height=420 + 160 * (len(rows) - 1) + 24 * title.count("<br>"),
         barmode="group",
     )
-    return json.loads(figure.to_json())
+    return _with_template(figure)
+
+
+# Figures are built with an empty template and get the `plotly_white` one as JSON at the end:
+# plotly validates and deep-copies a named template into every figure (and the default one into
+# every new figure), which took more than half of the time of building a chart.
+_NO_TEMPLATE: dict[str, Any] = {}
+TEMPLATE = "plotly_white"
+
+
+@functools.cache
+def _template_json() -> str:
+    import plotly.graph_objects as go
+
+    return json.dumps(
+        json.loads(go.Figure(layout_template=TEMPLATE).to_json())["layout"]["template"]
+    )
+
+
+def _with_template(figure: Any) -> dict[str, Any]:
+    """The figure as a JSON-able dict, with the chart template in its layout."""
+    out: dict[str, Any] = json.loads(figure.to_json())
+    out["layout"]["template"] = json.loads(_template_json())
+    return out
 
 
 def _plotly_traces(

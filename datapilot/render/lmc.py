@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import logging
 import tempfile
 import threading
@@ -49,10 +50,12 @@ from datapilot.core.events import (
 from datapilot.core.messages import LmcChunk, LmcRole, LmcType
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.results import CallRecord
+from datapilot.render.cache import cached, chart_key, render_cache
 from datapilot.render.prose import Prose
 
 log = logging.getLogger(__name__)
 _png_lock = threading.Lock()
+PNG_RENDERER = "png"  # `to_png` at its default size and resolution
 
 
 class _Blocks:
@@ -142,6 +145,9 @@ def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
     if answer.code:
         chunks += blocks.block("assistant", "code", answer.code, "python")
     chunks += blocks.close()
+    if answer.citations:  # a knowledge library's passages: file, page, offsets, text
+        cited = [citation.model_dump(mode="json") for citation in answer.citations]
+        chunks.append(LmcChunk(role="assistant", type="message", format="citations", content=cited))
     chunks.append(
         LmcChunk(
             role="server", type="answer", format="json", content=answer.model_dump(mode="json")
@@ -171,21 +177,34 @@ async def _rendered(
 
 
 def _png_chunk(chart: ChartOutput) -> LmcChunk:
-    from datapilot.render.charts import to_png
-
-    # mplfinance draws through pyplot, which is not thread-safe: one PNG at a time.
-    with _png_lock, tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
-        path = Path(folder) / "chart.png"
-        to_png(chart, path)
-        png = base64.b64encode(path.read_bytes()).decode("ascii")
+    png = cached(PNG_RENDERER, chart, _png_base64)
     return LmcChunk(role="computer", type="image", format="base64.png", content=png)
 
 
+def _png_base64(chart: ChartOutput) -> str:
+    from datapilot.render.charts import to_png
+
+    # mplfinance draws through pyplot, which is not thread-safe: one PNG at a time. A request
+    # that waited here for the same chart finds it drawn.
+    with _png_lock:
+        drawn = render_cache().get(chart_key(PNG_RENDERER, chart))
+        if drawn is not None:
+            return drawn
+        with tempfile.TemporaryDirectory(prefix="datapilot-png-") as folder:
+            path = Path(folder) / "chart.png"
+            to_png(chart, path)
+            return base64.b64encode(path.read_bytes()).decode("ascii")
+
+
 def _plotly_chunk(chart: ChartOutput) -> LmcChunk:
+    figure = json.loads(cached("plotly", chart, _plotly_json))
+    return LmcChunk(role="computer", type="code", format="plotly.json", content=figure)
+
+
+def _plotly_json(chart: ChartOutput) -> str:
     from datapilot.render.charts import to_plotly
 
-    figure = to_plotly(chart)
-    return LmcChunk(role="computer", type="code", format="plotly.json", content=figure)
+    return json.dumps(to_plotly(chart))
 
 
 def _console(text: str) -> LmcChunk:

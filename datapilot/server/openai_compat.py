@@ -21,6 +21,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
+from datapilot.assistants.context_store import read_inputs, remember
+from datapilot.assistants.memory import memory_on
 from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage, NormalisationError
 from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage, bound_refusal
@@ -162,6 +164,20 @@ async def chat_completions(
         )
         if body.temperature is not None:
             setup.temperature = body.temperature
+        if assistant is not None and memory_on(assistant, tenant, api=True):
+            # The assistant enables memory for API calls: it reads and grows the user's memory.
+            question = next((m.content for m in reversed(history) if m.role == "human"), "")
+            with store.session(write=True) as session:
+                setup.context = read_inputs(
+                    session,
+                    tenant,
+                    settings,
+                    chat_id=None,
+                    assistant=assistant,
+                    question=question,
+                    history=history,
+                    api=True,
+                )
         return assistant, Turn(setup)
 
     try:
@@ -252,6 +268,7 @@ async def _charge(
                     completion_tokens=completion,
                     assistant_id=assistant_id,
                 )
+                remember(session, tenant, result, assistant_id=assistant_id)
 
         await anyio.to_thread.run_sync(record)
     else:

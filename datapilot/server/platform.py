@@ -53,6 +53,7 @@ from datapilot.core.events import Done, Event
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.auth import require_scope
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
@@ -280,7 +281,13 @@ class FileMessage(BaseModel):
 async def attach_file(
     chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Any:
-    settings: Settings = request.app.state.settings
+    return await in_store(request, attach(chat_id, body, tenant, request.app.state.settings))
+
+
+def attach(
+    chat_id: str, body: FileIn, tenant: Tenant, settings: Settings
+) -> Callable[[Any], FileMessage]:
+    """The store work of attaching a file to one of `tenant`'s chats (users' and guests')."""
 
     def work(session: Any) -> FileMessage:
         Chats(session, tenant).touch(chat_id)  # the chat must be the caller's, before any write
@@ -289,7 +296,7 @@ async def attach_file(
         message = Messages(session, tenant).add(chat_id, "file", info.name, file_id=info.id)
         return FileMessage(file=info, message=message)
 
-    return await in_store(request, work)
+    return work
 
 
 @router.get(
@@ -327,7 +334,9 @@ MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
             "chunks as `/api/v1/ask` streams them, `{role: server, type: status, format: "
             "messages, content: {ids}}` with the stored replies' ids, then `complete`."
         ),
-        "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
+        "content": {
+            "text/event-stream": {"schema": sse_event_schema(LmcChunk.model_json_schema())}
+        },
     },
     **ERRORS,
 }
@@ -374,7 +383,9 @@ def stored_events(
             return
         async for event in turn.events():
             if isinstance(event, Done):
-                stored.extend(await anyio.to_thread.run_sync(conversation.finish, prepared))
+                # This source runs on a worker thread's own loop (see `guarded_events`), which
+                # only this request uses: storing here costs no hop to yet another thread.
+                stored.extend(conversation.finish(prepared))
             yield event
 
     context = QuestionContext(today=settings.effective_today())

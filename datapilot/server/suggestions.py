@@ -37,6 +37,11 @@ _TABLE_FOLLOW_UPS = {
 }
 
 
+def starters(lang: str, limit: int = 3) -> list[str]:
+    """Example questions to start with, in `lang` ("en" or "zh"; anything else is English)."""
+    return _STARTERS["zh" if lang == "zh" else "en"][:limit]
+
+
 def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
     """Up to `limit` follow-up questions for this answer."""
     lang = "zh" if _CJK.search(answer.query) else "en"

@@ -294,4 +294,5 @@ class UsageEntry(Base):
     __table_args__ = (Index("ix_usage_ledger_owner_id_created_at", "owner_id", "created_at"),)
 
 
-from datapilot.store import models_tools as _models_tools  # noqa: E402, F401  (its tables)
+# The other areas' tables join this metadata.
+from datapilot.store import models_knowledge, models_memory, models_platform, models_tools  # noqa: E402, F401

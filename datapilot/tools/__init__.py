@@ -6,24 +6,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-
 from datapilot.plugins import plugin_manager
 from datapilot.plugins import tools as tool_factories
-from datapilot.store.models import Tool as ToolRow
-from datapilot.tools.base import (
-    Tool,
-    ToolOutput,
-    ToolResult,
-    cap_text,
-    function_schema,
-    run_tool,
-)
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from datapilot.engine.context import RequestContext
+    from datapilot.tools.base import (
+        Tool,
+        ToolOutput,
+        ToolResult,
+        cap_text,
+        function_schema,
+        run_tool,
+    )
 
 __all__ = [
     "Tool",
@@ -37,6 +34,17 @@ __all__ = [
 ]
 
 BUILTIN_PLUGIN = "datapilot.tools"
+_FROM_BASE = frozenset(__all__) - {"available_tools", "record_tools"}
+
+
+def __getattr__(name: str) -> object:
+    # The protocol's names load on first use: the plugin scan of every command imports this
+    # package, and `base` brings pydantic, asyncio and the answer models (~90 ms).
+    if name in _FROM_BASE:
+        from datapilot.tools import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _ensure_builtins() -> None:
@@ -69,6 +77,12 @@ def available_tools(request: RequestContext) -> dict[str, Tool]:
 
 def record_tools(session: Session, tools: dict[str, Tool]) -> dict[str, str]:
     """Make sure every tool has its built-in row (no owner) in the store; returns name → id."""
+    # Imported here: this package is loaded by the plugin scan of every command, even
+    # `datapilot --help`, and SQLAlchemy with the store's models costs ~0.3 s to import.
+    from sqlalchemy import select
+
+    from datapilot.store.models import Tool as ToolRow
+
     builtins = session.scalars(select(ToolRow).where(ToolRow.owner_id.is_(None)))
     rows = {row.name: row for row in builtins}
     for name, tool in tools.items():

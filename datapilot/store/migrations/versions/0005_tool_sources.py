@@ -1,7 +1,7 @@
 """Imported tool sources (OpenAPI documents, MCP servers) with their auth and trusted tools.
 
 Revision ID: 0005
-Revises: 0001
+Revises: 0004
 Create Date: 2026-11-23
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0005"
-down_revision: str | None = "0001"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

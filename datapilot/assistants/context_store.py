@@ -1,0 +1,150 @@
+"""The store's side of a turn's context: reading it before the turn, keeping it after.
+
+Before: the user's memory command carried out, the relevant memories, the assistant's scenes and
+the chat's rolling summary. After: the record of what the prompt held (on the human message it
+answered), new message blocks (one row per hash), the rewritten summary, the model's memory events.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from datapilot.assistants.compression import HUMAN_ROLES, ContextRecord
+from datapilot.assistants.context import ContextInputs
+from datapilot.assistants.memory import Memories, MemoryEventInfo, explicit, memory_on
+from datapilot.assistants.models import AssistantInfo, Tenant
+from datapilot.assistants.normalise import HistoryMessage
+from datapilot.assistants.repo import Chats, NotFound, ScenePrompts
+from datapilot.assistants.runtime import TurnResult
+from datapilot.settings import Settings
+from datapilot.store.models import ChatMessage
+from datapilot.store.models_memory import ChatSummary, MessageBlock, TurnContext
+
+
+def read_inputs(
+    session: Session,
+    tenant: Tenant,
+    settings: Settings,
+    *,
+    chat_id: str | None,
+    assistant: AssistantInfo | None,
+    question: str,
+    history: list[HistoryMessage],
+    api: bool = False,
+) -> ContextInputs:
+    """A turn's context from the store; a memory command in `question` is carried out now, so
+    the turn already sees its effect."""
+    inputs = ContextInputs(
+        chat_id=chat_id,
+        budget=settings.chat_prompt_tokens,
+        recent=settings.chat_recent_turns,
+        memory=memory_on(assistant, tenant, api=api),
+    )
+    if inputs.memory:
+        memories = Memories(session, tenant)
+        command = explicit(question)
+        if command is not None:
+            inputs.command = command
+            inputs.command_events = memories.obey(
+                command, assistant_id=assistant.id if assistant else None, chat_id=chat_id
+            )
+        inputs.memories = memories.relevant(question)
+    if assistant is not None and tenant.user_id is not None:
+        inputs.scenes = ScenePrompts(session, tenant).list(assistant.id)
+    # Only a chat longer than its verbatim turns can have aged into a summary: spare the query.
+    humans = sum(1 for m in history if m.role in HUMAN_ROLES)
+    long_enough = chat_id is not None and humans > inputs.recent + 1
+    summary = session.get(ChatSummary, chat_id) if long_enough else None
+    if summary is not None:
+        inputs.summary, inputs.summarised_through = summary.text, summary.through_message_id
+    return inputs
+
+
+def keep(
+    session: Session,
+    tenant: Tenant,
+    *,
+    chat_id: str,
+    message_id: int,
+    result: TurnResult,
+    assistant_id: str | None,
+    memory: bool,
+) -> list[MemoryEventInfo]:
+    """Store what the turn's context was; returns the memory events the model's facts caused."""
+    record = result.context
+    if record is not None:
+        session.add(
+            TurnContext(
+                message_id=message_id,
+                chat_id=chat_id,
+                scene_id=record.scene_id,
+                scene_label=record.scene_label,
+                record=record.model_dump(mode="json"),
+            )
+        )
+    known = set()
+    if result.blocks:
+        known = set(
+            session.scalars(
+                select(MessageBlock.digest).where(
+                    MessageBlock.chat_id == chat_id,
+                    MessageBlock.digest.in_([b.digest for b in result.blocks]),
+                )
+            )
+        )
+    for block in result.blocks:
+        if block.digest not in known:
+            known.add(block.digest)
+            session.add(
+                MessageBlock(
+                    chat_id=chat_id,
+                    digest=block.digest,
+                    first_message_id=block.first_message_id,
+                    last_message_id=block.last_message_id,
+                    text=block.text,
+                    tokens=block.tokens,
+                )
+            )
+    if result.summary is not None:
+        row = session.get(ChatSummary, chat_id) or ChatSummary(chat_id=chat_id)
+        row.text = result.summary.text
+        row.through_message_id = result.summary.through_message_id
+        row.written_by = "model"
+        session.add(row)
+    session.flush()
+    if not memory:
+        return []
+    return remember(session, tenant, result, assistant_id=assistant_id, chat_id=chat_id)
+
+
+def remember(
+    session: Session,
+    tenant: Tenant,
+    result: TurnResult,
+    *,
+    assistant_id: str | None,
+    chat_id: str | None = None,
+) -> list[MemoryEventInfo]:
+    """Apply the memory events the model found in the turn."""
+    if not result.memory_ops or tenant.user_id is None:
+        return []
+    return Memories(session, tenant).apply(
+        result.memory_ops, result.memory_shown, assistant_id=assistant_id, chat_id=chat_id
+    )
+
+
+def context_of(session: Session, tenant: Tenant, chat_id: str, message_id: int) -> ContextRecord:
+    """The record of the prompt that answered one human message of the tenant's chat."""
+    Chats(session, tenant).get(chat_id)  # the chat must be the tenant's
+    row = session.scalar(
+        select(TurnContext)
+        .join(ChatMessage, ChatMessage.id == TurnContext.message_id)
+        .where(TurnContext.chat_id == chat_id, TurnContext.message_id == message_id)
+    )
+    if row is None:
+        raise NotFound(
+            f"no turn context for message {message_id} of chat {chat_id!r}; only human messages "
+            "that were answered have one"
+        )
+    return ContextRecord.model_validate(row.record)

@@ -1,0 +1,193 @@
+"""The web page: a chat for analysts at `/`, served by the same app as the API.
+
+No build step: one server-rendered HTML page (its words in the browser's language), an ES module
+and a style sheet from `static/`, and Plotly.js from the installed plotly package. The page talks
+to the API like any other client (LMC chunk streams, the platform's routes) and shows each optional
+piece (knowledge libraries, memories, tool sources, the interpreter) only when this server has it,
+as `GET /api/v1/features` says.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.routing import Match
+
+from datapilot import __version__
+from datapilot.core.answer import Answer
+from datapilot.server.auth import AUTH_RESPONSES, require_scope
+from datapilot.server.suggestions import follow_ups, starters
+
+STATIC = Path(__file__).parent / "static"
+LANGUAGES = ("en", "zh")
+# Scripts only from this origin (no inline script, no eval); Plotly sets inline styles, so
+# styles may be inline. Interpreter and artifact HTML goes into sandboxed iframes (srcdoc).
+CSP = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "font-src 'self' data:",
+        "frame-src 'self' blob: data:",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+        "object-src 'none'",
+    ]
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+# A feature is present when the app has its route (whoever registered it).
+FEATURE_ROUTES = {
+    "assistants": "/api/v1/assistants",
+    "chats": "/api/v1/chats",
+    "usage": "/api/v1/usage",
+    "knowledge": "/api/v1/libraries",
+    "memory": "/api/v1/memories",
+    "tool_sources": "/api/v1/tools/sources",
+    "interpreter": "/api/v1/interpreter",
+    "plugin": "/.well-known/ai-plugin.json",
+}
+
+router = APIRouter(tags=["Web page"])
+
+
+class Features(BaseModel):
+    """Which optional pieces this server has; the web page shows each one only when present."""
+
+    version: str
+    features: dict[str, bool] = Field(description="Feature name → whether its routes exist.")
+
+
+class FollowUpsOut(BaseModel):
+    suggestions: list[str]
+
+
+def features_of(app: FastAPI) -> dict[str, bool]:
+    """Each feature of `FEATURE_ROUTES` → whether `app` serves its route."""
+    return {name: serves(app, path) for name, path in FEATURE_ROUTES.items()}
+
+
+def serves(app: FastAPI, path: str) -> bool:
+    """Whether a request for `path` reaches a route of `app` (any method), asked the way the
+    router itself matches, so routes of included routers and plugins count too."""
+    scope: dict[str, Any] = {"type": "http", "path": path, "method": "GET", "root_path": ""}
+    scope |= {"headers": [], "query_string": b"", "app": app}
+    return any(route.matches(scope)[0] is not Match.NONE for route in app.router.routes)
+
+
+@router.get(
+    "/api/v1/features",
+    response_model=Features,
+    dependencies=[Depends(require_scope("chat"))],
+    responses=AUTH_RESPONSES,
+    summary="The optional pieces this server has",
+)
+async def features(request: Request) -> Features:
+    return Features(version=__version__, features=features_of(request.app))
+
+
+@router.post(
+    "/api/v1/follow-ups",
+    response_model=FollowUpsOut,
+    dependencies=[Depends(require_scope("chat"))],
+    responses=AUTH_RESPONSES,
+    summary="Follow-up questions for an answer, in its language",
+)
+async def follow_up_questions(answer: Answer) -> FollowUpsOut:
+    return FollowUpsOut(suggestions=follow_ups(answer))
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def page(request: Request) -> HTMLResponse:
+    lang = browser_language(request.headers.get("accept-language", ""))
+    return HTMLResponse(render_page(lang), headers=PAGE_HEADERS)
+
+
+@router.get("/web/vendor/plotly.min.js", include_in_schema=False)
+async def plotly_js() -> FileResponse:
+    return FileResponse(
+        _plotly_path(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"},
+    )
+
+
+def mount(app: FastAPI) -> None:
+    """Add the page, its static files and its routes to `app`."""
+    app.include_router(router)
+    app.mount("/web/static", StaticFiles(directory=STATIC), name="web-static")
+
+
+def browser_language(accept: str) -> str:
+    """ "zh" when the browser prefers Chinese to English, else "en" (RFC 9110 weights)."""
+    ranked: list[tuple[float, int, str]] = []
+    for order, part in enumerate(accept.split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        base = tag.strip().lower().split("-")[0]
+        if base in LANGUAGES and weight > 0:
+            ranked.append((-weight, order, base))
+    return min(ranked)[2] if ranked else "en"
+
+
+@cache
+def strings() -> dict[str, dict[str, str]]:
+    """The page's words per language (the module reads the same file)."""
+    loaded: dict[str, dict[str, str]] = json.loads((STATIC / "i18n.json").read_text("utf-8"))
+    return loaded
+
+
+@cache
+def render_page(lang: str) -> str:
+    """The page in `lang`: every `{{key}}` of the template is that language's string."""
+    words = strings()[lang]
+    text = (Path(__file__).parent / "page.html").read_text("utf-8")
+    for key, value in words.items():
+        text = text.replace("{{" + key + "}}", html.escape(value))
+    examples = "".join(
+        f'<button type="button" class="example" data-question="{html.escape(q)}">'
+        f"{html.escape(q)}</button>"
+        for q in starters(lang)
+    )
+    values: dict[str, Any] = {
+        # Inline (styles may be): the first paint waits for no second request.
+        "style": (STATIC / "style.css").read_text("utf-8"),
+        "lang": "zh-CN" if lang == "zh" else "en",
+        "examples": examples,
+        "version": html.escape(__version__),
+        # Both languages' words, for the language switch (an attribute: no inline script).
+        "i18n": html.escape(json.dumps(strings(), ensure_ascii=False)),
+        "starters": html.escape(
+            json.dumps({code: starters(code) for code in LANGUAGES}, ensure_ascii=False)
+        ),
+    }
+    for key, value in values.items():
+        text = text.replace("[[" + key + "]]", str(value))
+    return text
+
+
+@cache
+def _plotly_path() -> Path:
+    import plotly
+
+    return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"

@@ -1,0 +1,161 @@
+// The outputs of an answer: interactive charts (Plotly), paginated sortable tables with CSV,
+// citations that open their source, and HTML from code in a sandboxed frame.
+
+import { download, el, fileName, t } from "./core.js";
+
+const PAGE_ROWS = 10;
+let plotly = null;
+
+/** Plotly.js, loaded once (served from the installed plotly package, never a CDN). */
+export function loadPlotly() {
+  plotly ??= new Promise((resolve, reject) => {
+    if (window.Plotly) return resolve(window.Plotly);
+    const script = el("script", { src: "/web/vendor/plotly.min.js", async: true });
+    script.addEventListener("load", () => resolve(window.Plotly));
+    script.addEventListener("error", () => {
+      plotly = null;
+      reject(new Error("Plotly.js could not be loaded"));
+    });
+    document.head.append(script);
+  });
+  return plotly;
+}
+
+/** A chart from a Plotly figure; `png` is the server's PNG (base64) when it sent one. */
+export function chart(figure, png) {
+  const title = figure.layout?.title?.text ?? figure.layout?.title ?? "";
+  const plot = el("div", { class: "plot", role: "img", "aria-label": String(title || "chart") });
+  const pngButton = el("button", { type: "button", class: "small" }, t("download_png"));
+  const figureEl = el("figure", { class: "chart" }, plot, el("div", { class: "tools" }, pngButton));
+  pngButton.addEventListener("click", async () => {
+    if (png) {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      download(new Blob([bytes], { type: "image/png" }), fileName(String(title), "png"));
+      return;
+    }
+    const Plotly = await loadPlotly();
+    const url = await Plotly.toImage(plot, { format: "png", width: 1000, height: 500 });
+    download(await (await fetch(url)).blob(), fileName(String(title), "png"));
+  });
+  const dark = document.documentElement.dataset.theme === "dark";
+  // The figure's own size would overflow its box: Plotly fits the box instead.
+  const { width: _width, height: _height, ...given } = figure.layout ?? {};
+  const narrow = window.innerWidth < 600;
+  const axis = (name) => ({ ...(given[name] ?? {}), gridcolor: dark ? "rgba(255,255,255,0.12)" : "rgba(0,0,0,0.08)" });
+  const layout = {
+    ...given,
+    autosize: true,
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    font: { ...(given.font ?? {}), color: dark ? "#e5e7eb" : "#1f2937", size: narrow ? 11 : 12 },
+    xaxis: axis("xaxis"),
+    yaxis: axis("yaxis"),
+    ...(narrow ? { margin: { l: 48, r: 8, t: 48, b: 40 } } : {}),
+  };
+  loadPlotly()
+    .then((Plotly) => Plotly.newPlot(plot, figure.data, layout, { responsive: true, displaylogo: false }))
+    .catch((error) => plot.replaceWith(el("p", { class: "error", role: "alert" }, error.message)));
+  return figureEl;
+}
+
+function cellText(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toLocaleString(undefined, { maximumFractionDigits: 4 });
+  return String(value);
+}
+
+function csvOf(columns, rows) {
+  const quote = (value) => {
+    const text = value === null || value === undefined ? "" : String(value);
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  return [columns, ...rows].map((row) => row.map(quote).join(",")).join("\r\n") + "\r\n";
+}
+
+/** A table `{title, columns, rows, units}`: pages of 10 rows, sortable columns, CSV download. */
+export function table({ title, columns, rows, units }) {
+  let page = 0;
+  let order = rows.map((_, index) => index);
+  let sorted = { column: -1, ascending: true };
+  const pages = () => Math.max(1, Math.ceil(rows.length / PAGE_ROWS));
+  const body = el("tbody");
+  const status = el("span", { class: "page-status", "aria-live": "polite" });
+  const previous = el("button", { type: "button", class: "small" }, t("previous"));
+  const next = el("button", { type: "button", class: "small" }, t("next"));
+  const headers = columns.map((name, index) => {
+    const unit = units?.[name] ? ` (${units[name]})` : "";
+    const button = el("button", { type: "button", class: "sort", title: t("sort_by", { column: name }) }, `${name}${unit}`);
+    const th = el("th", { scope: "col", "aria-sort": "none" }, button);
+    button.addEventListener("click", () => sortBy(index, th));
+    return th;
+  });
+  const draw = () => {
+    body.replaceChildren(
+      ...order.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS).map((index) =>
+        el("tr", {}, rows[index].map((value) => el("td", { class: typeof value === "number" ? "num" : "" }, cellText(value)))),
+      ),
+    );
+    status.textContent = t("page_of", { page: page + 1, pages: pages() });
+    previous.disabled = page === 0;
+    next.disabled = page >= pages() - 1;
+  };
+  const sortBy = (column, th) => {
+    const ascending = sorted.column === column ? !sorted.ascending : true;
+    sorted = { column, ascending };
+    const sign = ascending ? 1 : -1;
+    order = [...order].sort((a, b) => {
+      const x = rows[a][column];
+      const y = rows[b][column];
+      if (x === y) return a - b;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sign;
+    });
+    for (const header of headers) header.setAttribute("aria-sort", "none");
+    th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+    page = 0;
+    draw();
+  };
+  previous.addEventListener("click", () => { page -= 1; draw(); });
+  next.addEventListener("click", () => { page += 1; draw(); });
+  const csv = el("button", { type: "button", class: "small" }, t("download_csv"));
+  csv.addEventListener("click", () =>
+    download(new Blob([csvOf(columns, order.map((index) => rows[index]))], { type: "text/csv" }), fileName(title, "csv")),
+  );
+  draw();
+  return el(
+    "figure",
+    { class: "table" },
+    el("figcaption", {}, title || "", " ", el("span", { class: "muted small" }, t("rows_count", { count: rows.length }))),
+    el("div", { class: "scroll", tabindex: "0" }, el("table", {}, el("thead", {}, el("tr", {}, headers)), body)),
+    el("div", { class: "tools" }, previous, status, next, el("span", { class: "grow" }), csv),
+  );
+}
+
+/**
+ * Citations `{source, page?, start?, end?, text, url?, widget_uuid?}` as a list; each opens its
+ * source: a link when it has an address, else the passage itself shown in place.
+ */
+export function citations(items) {
+  const list = el("ol", { class: "citations" });
+  for (const item of items) {
+    const where = [item.source, item.page ? t("page", { page: item.page }) : ""].filter(Boolean).join(", ");
+    const quote = el("blockquote", { hidden: true }, item.text || "");
+    const opener = item.url && /^https?:|^\//.test(item.url)
+      ? el("a", { href: item.url, target: "_blank", rel: "noopener noreferrer" }, where)
+      : el("button", { type: "button", class: "link", "aria-expanded": "false" }, where);
+    if (opener.tagName === "BUTTON") {
+      opener.addEventListener("click", () => {
+        quote.hidden = !quote.hidden;
+        opener.setAttribute("aria-expanded", String(!quote.hidden));
+      });
+    }
+    list.append(el("li", {}, opener, quote));
+  }
+  return el("section", { class: "citations-box" }, el("h3", {}, t("citations")), list);
+}
+
+/** HTML from code or an artifact: in a sandboxed frame (scripts run, but on no origin). */
+export function sandboxed(html) {
+  return el("iframe", { class: "sandboxed", sandbox: "allow-scripts", srcdoc: html, title: "output" });
+}
