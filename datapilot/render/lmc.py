@@ -16,7 +16,9 @@ Every chunk is a flat `{role, type, format?, content?, start?, end?}` object. St
 | confirmation     | `computer/confirmation/tool` — `{tool, arguments, message, call_id}`: the  |
 |                  | call waits for `{"command": "run"}` or `{"command": "cancel"}`          |
 | failure          | `server/error` with the reason, then an `assistant/message` saying it    |
-| done             | `server/answer/json` — the whole Answer, then `server/status` `complete` |
+| done             | `assistant/code/python` block — the script reproducing the answer (when  |
+|                  | a plan ran), then `server/answer/json` — the whole Answer, then         |
+|                  | `server/status` `complete`                                              |
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
     text = prose.unwritten(answer)
     if text:
         chunks += blocks.delta("assistant", "message", text)
+    if answer.code:
+        chunks += blocks.block("assistant", "code", answer.code, "python")
     chunks += blocks.close()
     if answer.citations:  # a knowledge library's passages: file, page, offsets, text
         cited = [citation.model_dump(mode="json") for citation in answer.citations]
