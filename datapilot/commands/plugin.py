@@ -16,7 +16,16 @@ if TYPE_CHECKING:
 
 @hookimpl(tryfirst=True)  # built-ins first: third-party additions come after them
 def register_commands(cli: Typer) -> None:
-    from datapilot.commands import accounts, ask, assistants, data, interfaces, serve, tools
+    from datapilot.commands import (
+        accounts,
+        ask,
+        assistants,
+        data,
+        interfaces,
+        memories,
+        serve,
+        tools,
+    )
     from datapilot.commands import eval as eval_command
 
     cli.command("serve")(serve.serve)
@@ -30,3 +39,4 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(assistants.assistants_app, name="assistants")
     cli.command("chat")(assistants.chat)
     cli.add_typer(tools.tools_app, name="tools")
+    cli.add_typer(memories.memories_app, name="memories")
