@@ -124,6 +124,23 @@ def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool])
     return replace(request, registry=with_imported(request.registry, imported.values()))
 
 
+def tool_ids(session: Any, settings: Settings, tenant: Tenant | None = None) -> dict[str, str]:
+    """Tool name → store id: the built-ins (recorded on first use), and the tools the tenant's
+    user imported — the names an assistant of theirs may be bound to."""
+    from sqlalchemy import select
+
+    from datapilot.store.models import Tool as ToolRow
+    from datapilot.tools import record_tools
+
+    ids = record_tools(session, available_tools(request_for(settings)))
+    if tenant is not None and tenant.user_id is not None:
+        owned = session.execute(
+            select(ToolRow.name, ToolRow.id).where(ToolRow.owner_id == tenant.user_id)
+        )
+        ids.update({name: id_ for name, id_ in owned})
+    return ids
+
+
 def imported_tools(session: Any, tenant: Tenant, settings: Settings) -> dict[str, Tool]:
     """The tools the tenant's user imported (a guest has none of its own)."""
     if tenant.user_id is None:
