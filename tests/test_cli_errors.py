@@ -139,3 +139,18 @@ def test_unknown_names_and_malformed_json_are_messages(
         assert result.exit_code == 1, (words, result.output)
         assert said in result.output, (words, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_read_only_store_is_named_with_what_to_do(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "readonly.sqlite3"
+    sqlite3.connect(path).close()
+    # Opened read-only (as a file the user may not write would be): migrating cannot write.
+    monkeypatch.setenv("DATAPILOT_DATABASE_URL", f"sqlite:///file:{path}?mode=ro&uri=true")
+    for words in (["keys", "list"], ["memories", "list"], ["assistants", "create", "A"]):
+        monkeypatch.setattr("datapilot.store._migrated", set())
+        result = _invoke(runner, words)
+        assert result.exit_code == 1, (words, result.output)
+        assert "cannot be written" in result.output and "write access" in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
