@@ -138,6 +138,14 @@ class Settings(BaseSettings):
         ]
     )
     cors_origin_regex: str = r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$"
+    mcp_allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host header values `/mcp` accepts besides loopback ones (DNS-rebinding "
+        'protection), e.g. DATAPILOT_MCP_ALLOWED_HOSTS=\'["data.example.com", "10.0.0.5:*"]\'.',
+    )
+    plugin_contact_email: str = Field(
+        default="", description="The contact_email of the published ai-plugin.json manifest."
+    )
 
     database_url: SecretStr | None = Field(
         default=None,
@@ -152,11 +160,64 @@ class Settings(BaseSettings):
         "again (seconds); a key revoked from another process stops working within this time.",
     )
 
+    redis_url: SecretStr | None = Field(
+        default=None,
+        description="Optional Redis (`redis://host:port/0`, `unix:///path/redis.sock`) for "
+        "counters shared by server replicas, such as guests' rate limits; default: the store.",
+    )
+
     guest_chat_hours: float = Field(
         default=24.0, gt=0, description="How long a guest's chat with a public assistant lasts."
     )
     guest_messages_per_minute: int = Field(
         default=10, ge=1, description="How many messages one guest may send per minute."
+    )
+
+    # Knowledge libraries: upload limits (each error names its setting) and optional retrieval
+    # endpoints; BM25 alone answers when no embeddings endpoint is set.
+    kb_max_file_mb: float = Field(
+        default=20.0, gt=0, description="Largest document a knowledge library accepts, in MB."
+    )
+    kb_max_pages: int = Field(default=300, ge=1, description="Most pages of one PDF in a library.")
+    kb_max_documents: int = Field(default=200, ge=1, description="Most documents in one library.")
+    embeddings_base_url: str | None = Field(
+        default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
+    )
+    embeddings_model: str | None = None
+    embeddings_input_type: bool = Field(
+        default=False,
+        description="Send input_type (query or passage) with each embeddings request, for "
+        "asymmetric models (e5, NIM, Voyage) whose servers take it.",
+    )
+    embeddings_api_key: SecretStr | None = None
+    rerank_url: str | None = Field(
+        default=None,
+        description="A rerank endpoint ({model, query, documents} → {results: [{index, "
+        "relevance_score}]}), called on the fused candidates when set.",
+    )
+    rerank_model: str | None = None
+    # The code interpreter (a sandboxed Python kernel per session; see `datapilot/interpreter`).
+    interpreter_auto_run: bool = Field(
+        default=False,
+        description="Run code without asking, for callers whose key has the `run` scope only.",
+    )
+    interpreter_min_isolation: Literal["none", "audit", "namespace"] = Field(
+        default="namespace",
+        description="Refuse to run code below this isolation level (namespace > audit > none).",
+    )
+    interpreter_timeout_s: float = Field(default=60.0, gt=0, description="Wall clock per run.")
+    interpreter_idle_s: float = Field(
+        default=900.0, gt=0, description="An idle session's kernel stops after this long."
+    )
+    interpreter_max_sessions: int = Field(default=8, ge=1, description="Kernels at once.")
+    interpreter_memory_mb: int = Field(default=2048, ge=256, description="Address space cap.")
+    interpreter_cpu_s: int = Field(default=600, ge=1, description="CPU seconds per kernel.")
+    interpreter_processes: int = Field(
+        default=64, ge=8, description="Processes and threads per kernel."
+    )
+    interpreter_disk_mb: int = Field(default=100, ge=1, description="Scratch directory size.")
+    interpreter_output_chars: int = Field(
+        default=100_000, ge=1000, description="Console characters kept per run."
     )
 
     llm_base_url: str | None = None

@@ -115,3 +115,28 @@ async def test_a_bound_key_manages_its_own_assistant_only(app) -> None:  # type:
     assert unbound.status_code == 403 and "bound to that assistant" in unbound.text
     assert same.status_code == 201 and same.json()["info"]["assistant_id"] == desk
     assert patched.status_code == 200 and patched.json()["prompt"] == "Be brief."
+
+
+async def test_routes_naming_no_assistant_refuse_a_bound_key(app) -> None:  # type: ignore[no-untyped-def]
+    """`/api/v1/ask` and `/v1/query` answer as no assistant: a bound key gets 403 pointing to
+    its assistant's own routes, while an unbound key of the same user is answered."""
+    desk, _other, _chat, bound = await _two_assistants_and_a_bound_key(app)
+    free = key_for(app.state.store, "alice", "chat")
+    ask = {"question": QUESTION, "today": TODAY}
+    query = {"messages": [{"role": "human", "content": QUESTION}]}
+    async with client_of(app, bound) as client:
+        refused = [
+            await client.post("/api/v1/ask", json=ask),
+            await client.post("/v1/query", json=query),
+        ]
+        own = await client.post(f"/assistants/{desk}/v1/query", json=query)
+    async with client_of(app, free) as client:
+        answered = await client.post("/api/v1/ask", json=ask)
+    for response in refused:
+        assert response.status_code == 403, response.text
+        body = response.json()
+        assert body["code"] == "bound_key"
+        assert f"/assistants/{desk}/v1/query" in body["message"]
+    assert own.status_code == 200, own.text
+    assert answered.status_code == 200
+    assert f"{apple_2021_return_pct():.2f}%" in answered.json()["summary"]

@@ -92,3 +92,45 @@ async def test_guests_are_rate_limited(app) -> None:  # type: ignore[no-untyped-
 def test_settings_bound_the_guest_limits() -> None:
     with pytest.raises(ValueError):
         Settings(guest_messages_per_minute=0, database_url=SecretStr("sqlite:///x"))
+
+
+async def test_a_guests_file_is_theirs_alone_and_expires_with_the_chat(app) -> None:  # type: ignore[no-untyped-def]
+    import base64
+
+    from datapilot.store.models import Chat
+
+    public, _, key = await assistants(app)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
+    upload = {"name": "chart.png", "content_base64": base64.b64encode(png).decode()}
+    async with client_of(app) as first, client_of(app) as second:
+        opened = await first.post(f"/api/v1/guest/assistants/{public}/chats")
+        mine = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
+        chat = opened.json()["id"]
+        attached = await first.post(f"/api/v1/guest/chats/{chat}/files", json=upload, headers=mine)
+        assert attached.status_code == 201, attached.text
+        file_id = attached.json()["file"]["id"]
+        back = await first.get(f"/api/v1/guest/files/{file_id}", headers=mine)
+        assert (back.status_code, back.content, back.headers["content-type"]) == (
+            200,
+            png,
+            "image/png",
+        )
+        messages = (await first.get(f"/api/v1/guest/chats/{chat}/messages", headers=mine)).json()
+        assert [(m["role"], m["file_id"]) for m in messages] == [("file", file_id)]
+
+        other = (await second.post(f"/api/v1/guest/assistants/{public}/chats")).headers
+        theirs = {"X-Guest-Id": other["X-Guest-Id"]}
+        assert (
+            await second.get(f"/api/v1/guest/files/{file_id}", headers=theirs)
+        ).status_code == 404
+        into_mine = await second.post(
+            f"/api/v1/guest/chats/{chat}/files", json=upload, headers=theirs
+        )
+        assert into_mine.status_code == 404
+        async with client_of(app, key) as owner:  # the assistant's owner does not see it either
+            assert (await owner.get(f"/api/v1/files/{file_id}")).status_code == 404
+
+        with app.state.store.session() as session:  # the chat's time is up
+            session.get(Chat, chat).expires_at = datetime.now(UTC) - timedelta(minutes=1)
+        gone = await first.get(f"/api/v1/guest/files/{file_id}", headers=mine)
+        assert gone.status_code == 404

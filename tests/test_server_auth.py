@@ -16,7 +16,17 @@ from datapilot.server.app import create_app
 from datapilot.settings import Settings, get_settings
 from datapilot.store import Keys, Store, open_store
 
-PUBLIC = {"/health", "/agents.json", "/copilots.json"}
+# The published plugin's manifest and specs are public too (its /run and /mcp are not).
+PUBLIC = {
+    "/health",
+    "/agents.json",
+    "/copilots.json",
+    "/.well-known/ai-plugin.json",
+    "/.well-known/mcp.json",
+    "/openapi.yaml",
+    "/openapi.json",
+    "/legal",
+}
 QUESTION = {"question": "Apple's close in 2021", "today": "2022-12-28"}
 
 
@@ -60,7 +70,8 @@ def guarded_routes(app: FastAPI) -> list[tuple[str, str]]:
         and not path.startswith("/api/v1/guest/")
         for method in operations
     ]
-    return [*routes, ("GET", "/openapi.json"), ("GET", "/docs")]
+    # The whole API's document moved from /openapi.json (now the plugin's public spec).
+    return [*routes, ("GET", "/api/openapi.json"), ("GET", "/docs")]
 
 
 async def test_without_keys_loopback_clients_need_none(client: httpx.AsyncClient) -> None:
@@ -146,13 +157,13 @@ async def test_revoking_takes_effect_after_the_cache_time(tmp_path: Path, data) 
     headers = {"Authorization": f"Bearer {key}"}
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        assert (await client.get("/openapi.json", headers=headers)).status_code == 200
+        assert (await client.get("/api/openapi.json", headers=headers)).status_code == 200
         with store.session() as session:
             Keys(session).revoke(key[:11])
         # Within the cache time the answer stands (a dictionary lookup, no query) ...
-        assert (await client.get("/openapi.json", headers=headers)).status_code == 200
+        assert (await client.get("/api/openapi.json", headers=headers)).status_code == 200
         app.state.key_gate.forget()  # ... and once it is over, the revocation counts.
-        assert (await client.get("/openapi.json", headers=headers)).status_code == 401
+        assert (await client.get("/api/openapi.json", headers=headers)).status_code == 401
 
 
 def test_serve_refuses_an_open_address_without_keys(

@@ -41,6 +41,10 @@ TABLES = {
     "files",
     "scene_prompts",
     "usage_ledger",
+    # Knowledge libraries (migration 0003).
+    "libraries",
+    "library_documents",
+    "library_chunks",
     # memory, its audit, message blocks, chat summaries, turn contexts (migration 0004)
     "memories",
     "memory_events",
@@ -48,6 +52,7 @@ TABLES = {
     "chat_summaries",
     "turn_contexts",
 }
+TABLES |= {"rate_counters"}  # added with the shared rate limits of replicas (migration 0002)
 
 
 def settings_for(url: str) -> Settings:

@@ -1,8 +1,8 @@
 """Datapilot imports its own full HTTP API document (FastAPI's OpenAPI 3.1, dozens of operations
 with `$ref`s and `anyOf`) as tools, and answers a question through the imported `ask` operation.
 
-(Importing the published plugin manifest, `/.well-known/ai-plugin.json`, belongs with the
-publishing side and is tested there.)"""
+It also imports its published plugin from the manifest, `/.well-known/ai-plugin.json` (the
+Qianfan path: manifest → spec → `POST /run`), and answers through it."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_datapilot_imports_its_own_api_and_answers_through_it(served: str, data: object) -> None:
     allow = served.removeprefix("http://")
-    spec_url = f"{served}/openapi.json"
+    # The full API document moved to /api/openapi.json: /openapi.json is now the published
+    # plugin's spec (imported in test_datapilot_imports_its_published_plugin below).
+    spec_url = f"{served}/api/openapi.json"
     name, _, spec, problems = read_source(
         SourceIn(url=spec_url, name="Self"), OutboundPolicy.from_entries([allow])
     )
@@ -52,3 +54,29 @@ def test_datapilot_imports_its_own_api_and_answers_through_it(served: str, data:
     answer = json.loads(output.text)
     assert answer["status"] == "ok", answer
     assert f"{apple_2021_return_pct():.2f}%" in answer["summary"]
+
+
+def test_datapilot_imports_its_published_plugin_and_answers_through_run(
+    served: str, data: object
+) -> None:
+    allow = served.removeprefix("http://")
+    name, _, spec, problems = read_source(
+        SourceIn(url=f"{served}/.well-known/ai-plugin.json"),
+        OutboundPolicy.from_entries([allow]),
+    )
+    assert name == "Datapilot" and problems == []
+    operations = {op["path"]: op for op in spec["operations"]}
+    assert set(operations) == {
+        "/run",
+        "/run/search_entities",
+        "/run/get_prices",
+        "/run/get_series",
+        "/run/call_interface",
+    }
+    assert not any(has_ref(op["parameters"]) for op in spec["operations"])
+    row = ToolSource(name=name, kind="openapi", spec=spec, auth={}, trusted=[])
+    tools = {t.spec.path: t for t in make_tools(row, Settings(outbound_allow=[allow]), None)}  # type: ignore[attr-defined]
+    output = asyncio.run(tools["/run"].call({"query": QUESTION, "today": TODAY}))
+    answer = json.loads(output.text)
+    assert answer["status"] == "ok", answer
+    assert f"{apple_2021_return_pct():.2f}%" in answer["answer"]

@@ -1,26 +1,25 @@
 """Files attached to chats: stored once per content (by SHA-256) under the data dir, with one
 row per owner, so a file is reachable only by the tenant who uploaded it. An image attached to
-a chat reaches the model as an image part of the next human message (see `normalise`)."""
+a chat reaches the model as an image part of the next human message (see `normalise`). A guest's
+file is reachable only through a chat of theirs that has not expired."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import mimetypes
-import os
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, _owned
-from datapilot.store.models import File
+from datapilot.store.blobs import write_blob
+from datapilot.store.models import Chat, ChatMessage, File, utcnow
 
 
 class FileIn(BaseModel):
@@ -68,15 +67,7 @@ class Files:
         self.root = root
 
     def add(self, name: str, mime: str, data: bytes) -> FileInfo:
-        digest = hashlib.sha256(data).hexdigest()
-        path = self.root / digest[:2] / digest
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Write aside, then rename: a concurrent upload of the same bytes never sees half.
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
+        digest, path = write_blob(self.root, data)
         row = File(
             owner_id=self.tenant.user_id,
             guest_id=self.tenant.guest_id,
@@ -84,18 +75,29 @@ class Files:
             sha256=digest,
             mime=mime,
             size=len(data),
-            path=str(path.relative_to(self.root)),
+            path=path,
         )
         self.session.add(row)
         self.session.flush()
         return FileInfo.model_validate(row)
 
     def _row(self, file_id: str) -> File:
-        row = self.session.scalar(
-            select(File).where(
-                File.id == file_id, _owned(File.owner_id, File.guest_id, self.tenant)
-            )
+        query = select(File).where(
+            File.id == file_id, _owned(File.owner_id, File.guest_id, self.tenant)
         )
+        if self.tenant.user_id is None:
+            # A guest's file lives as long as a chat of theirs that holds it: it expires with it.
+            live = (
+                select(ChatMessage.id)
+                .join(Chat, Chat.id == ChatMessage.chat_id)
+                .where(
+                    ChatMessage.file_id == File.id,
+                    Chat.guest_id == self.tenant.guest_id,
+                    or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()),
+                )
+            )
+            query = query.where(live.exists())
+        row = self.session.scalar(query)
         if row is None:
             raise NotFound(f"no file {file_id!r}; a chat's file messages carry their file_id")
         return row

@@ -47,6 +47,9 @@ class AssistantIn(BaseModel):
         default_factory=lambda: list(DEFAULT_TOOLS),
         description="Tool names it may call (see GET /api/v1/tools); default: the data workflow.",
     )
+    library_id: str | None = Field(
+        default=None, description="A knowledge library (id or name) it answers from and cites."
+    )
 
 
 class AssistantPatch(BaseModel):
@@ -62,6 +65,9 @@ class AssistantPatch(BaseModel):
     disable_memory: bool | None = None
     enable_memory_for_api: bool | None = None
     tools: list[str] | None = None
+    library_id: str | None = Field(
+        default=None, description="A knowledge library (id or name); null unbinds it."
+    )
 
 
 class AssistantInfo(BaseModel):
@@ -78,6 +84,7 @@ class AssistantInfo(BaseModel):
     disable_memory: bool
     enable_memory_for_api: bool
     tools: list[str] = Field(default_factory=list)
+    library_id: str | None = None
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int

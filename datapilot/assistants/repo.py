@@ -118,6 +118,7 @@ class Assistants:
         ):
             raise PlatformError(f"you have an assistant named {name!r} already; pick another name")
         fields = body.model_dump(exclude={"tools"})
+        fields["library_id"] = self._library(owner, body.library_id)
         row = Assistant(owner_id=owner, **{**fields, "name": name})
         self.session.add(row)
         self.session.flush()
@@ -145,6 +146,8 @@ class Assistants:
         self._user()
         row = self._row(ref)
         changes = patch.model_dump(exclude_unset=True, exclude={"tools"})
+        if "library_id" in changes:
+            changes["library_id"] = self._library(row.owner_id, patch.library_id)
         for name, value in changes.items():
             setattr(row, name, value)
         if patch.tools is not None:
@@ -163,6 +166,17 @@ class Assistants:
             row.prompt_tokens += prompt
             row.completion_tokens += completion
             row.total_tokens += prompt + completion
+
+    def _library(self, owner: str, ref: str | None) -> str | None:
+        """The id of the caller's library `ref` (an id or a name)."""
+        if ref is None:
+            return None
+        from datapilot.knowledge.library import LibraryNotFound, library_id_of
+
+        try:
+            return library_id_of(self.session, owner, ref)
+        except LibraryNotFound as error:
+            raise NotFound(str(error)) from None
 
     def _bind(self, row: Assistant, names: Sequence[str], tool_ids: Mapping[str, str]) -> None:
         unknown = [name for name in names if name not in tool_ids]

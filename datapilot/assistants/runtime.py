@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from datapilot.assistants.memory import MemoryInfo, MemoryOp, acknowledgement, e
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage, Prompts, normalise
 from datapilot.core.answer import Answer, Usage
-from datapilot.core.context import ChatMessage
+from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.events import (
     ConfirmationEvent,
     Done,
@@ -34,9 +34,13 @@ from datapilot.core.events import (
 )
 from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
+from datapilot.core.quotes import Citation, Quote
 from datapilot.engine.context import RequestContext
-from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest
+from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest, ToolReply
+from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
+
+EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +119,8 @@ class TurnSetup:
     # call that needs one does not run, and the model hears why instead.
     can_ask: bool = True
     context: ContextInputs | None = None
+    citations: list[Citation] = field(default_factory=list)  # the knowledge passages given
+    offline_source: EventSource | None = None  # answers offline instead of the data brain
 
 
 class Turn:
@@ -203,7 +209,11 @@ class Turn:
             data=setup.request.data,
             registry=setup.request.registry,
         )
-        async for event in run(self.question, request):
+        if setup.offline_source is not None:
+            events = setup.offline_source(self.question, question_context, request.settings)
+        else:
+            events = run(self.question, request)
+        async for event in events:
             if isinstance(event, Done):
                 answer = event.answer
                 answer.notes.append(NO_MODEL_NOTE)
@@ -226,6 +236,7 @@ class Turn:
         client_names = {tool.get("function", {}).get("name") for tool in setup.client_tools}
         answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
         client = LLMClient(config)
+        streamed = False
         try:
             if setup.resume:
                 async for event in self._resume(messages):
@@ -235,11 +246,23 @@ class Turn:
                 if last:
                     messages.append({"role": "system", "content": OUT_OF_ROUNDS})
                 try:
-                    reply = await client.complete_tools(
+                    reply = ToolReply()
+                    # The reply's text goes out token by token as the model writes it; a later
+                    # round's text starts a paragraph of its own.
+                    separate = streamed
+                    async for piece in client.stream_tools(
                         messages,
                         tools=[] if last else schemas,
                         temperature=setup.temperature,
-                    )
+                    ):
+                        if isinstance(piece, ToolReply):
+                            reply = piece
+                            continue
+                        if separate:
+                            yield TextDelta(text="\n\n")
+                            separate = False
+                        streamed = True
+                        yield TextDelta(text=piece)
                 except LLMError as error:
                     message = f"The model could not answer: {error}"
                     answer.status, answer.message = "error", message
@@ -258,7 +281,6 @@ class Turn:
                 if not reply.tool_calls:
                     result.text = reply.text
                     result.messages.append(spent)
-                    yield TextDelta(text=reply.text)
                     break
                 calls = [
                     {
@@ -318,6 +340,9 @@ class Turn:
         finally:
             await client.aclose()
         answer.summary = result.text
+        answer.citations = list(setup.citations)
+        # The same passages as quotes: the OpenBB agent turns quotes into its citations.
+        answer.quotes = [Quote(source=c.source, text=c.text, page=c.page) for c in setup.citations]
         answer.outputs = list(result.outputs)
         answer.usage = Usage(
             llm_calls=result.calls,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy import select
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context_store import keep, read_inputs
@@ -32,6 +33,7 @@ from datapilot.engine.context import RequestContext
 from datapilot.llm import resolve_config
 from datapilot.settings import Settings
 from datapilot.store import Store
+from datapilot.store.models import Assistant as AssistantRow
 from datapilot.tools import Tool, available_tools
 
 ANSWERED_ROLES = ("human", "human_hidden")
@@ -225,6 +227,41 @@ class Prepared:
     human: MessageInfo
     assistant: AssistantInfo | None
     turn: Turn | None  # None when the message is stored without a reply
+    knowledge: str = ""  # the library passages given to this turn, stored before its reply
+
+
+def with_knowledge(
+    store: Store,
+    settings: Settings,
+    owner_id: str,
+    library_id: str,
+    history: list[HistoryMessage],
+    question: str,
+    setup: TurnSetup,
+) -> str:
+    """Retrieve the passages of the assistant's library that answer `question` into the turn:
+    one `knowledge` message (the normaliser merges it into the system prompt; earlier turns'
+    passages are left out, so the prompt holds this question's only), the citations, and the
+    library as the offline answer. Returns the knowledge text ('' when nothing answers)."""
+    from datapilot.knowledge.answering import (
+        PASSAGES,
+        knowledge_text,
+        library_source,
+        relevant,
+        search_library,
+    )
+
+    setup.offline_source = library_source(store, owner_id, library_id, fallback=True)
+    history[:] = [message for message in history if message.role != "knowledge"]
+    result = search_library(store, owner_id, library_id, question, settings, PASSAGES)
+    if not result.answered:
+        return ""
+    found = relevant(result.passages)
+    text = knowledge_text(found)
+    history.insert(len(history) - 1, HistoryMessage(role="knowledge", content=text))
+    setup.history = history
+    setup.citations = [passage.citation for passage in found]
+    return text
 
 
 class Conversation:
@@ -262,6 +299,11 @@ class Conversation:
             Chats(session, self.tenant).touch(chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
+            library_owner = (
+                session.scalar(select(AssistantRow.owner_id).where(AssistantRow.id == assistant.id))
+                if assistant is not None and assistant.library_id
+                else None
+            ) or ""
             listed = [*earlier, *stored] if earlier is not None else messages.list(chat_id)
             history = Files(session, self.tenant, files_root(self.settings)).history(listed)
             inputs = read_inputs(
@@ -287,7 +329,18 @@ class Conversation:
             names=names,
         )
         setup.context = inputs
-        return Prepared(chat_id, human, assistant, Turn(setup))
+        knowledge = ""
+        if assistant is not None and assistant.library_id:
+            knowledge = with_knowledge(
+                self.store,
+                self.settings,
+                library_owner,  # the assistant's owner: a guest of a public one reads it too
+                assistant.library_id,
+                history,
+                body.content,
+                setup,
+            )
+        return Prepared(chat_id, human, assistant, Turn(setup), knowledge)
 
     def _command(self, chat_id: str, body: MessageIn) -> Prepared:
         """Run or cancel the chat's calls waiting for confirmation."""
@@ -336,10 +389,16 @@ class Conversation:
             return []
         result = turn.result
         assistant_id = prepared.assistant.id if prepared.assistant else None
+        knowledge = (
+            [NewMessage(role="knowledge", content=prepared.knowledge, assistant_id=assistant_id)]
+            if prepared.knowledge
+            else []
+        )
         with self.store.session(write=True) as session:
             stored = Messages(session, self.tenant).add_many(
                 prepared.chat_id,
-                [
+                knowledge
+                + [
                     NewMessage(
                         role=new.role,
                         content=new.content,

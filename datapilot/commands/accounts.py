@@ -56,7 +56,11 @@ def db_upgrade() -> None:
 def keys_create(
     name: Annotated[str, typer.Option(help="What the key is for, shown in `keys list`.")],
     scopes: Annotated[
-        str, typer.Option(help="Comma-separated: chat (ask, query), manage, admin.")
+        str,
+        typer.Option(
+            help="Comma-separated: chat (ask, query), manage, admin, run (interpreter code runs "
+            "without asking where DATAPILOT_INTERPRETER_AUTO_RUN=true)."
+        ),
     ] = "chat",
     user: Annotated[
         str | None,

@@ -14,8 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
+    from collections.abc import AsyncIterator
+
     from datapilot.core.answer import Answer
+    from datapilot.core.context import QuestionContext
+    from datapilot.core.events import Event
     from datapilot.core.outputs import ChartOutput
+    from datapilot.settings import Settings
 
 EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
 _EXIT_CODES = {"ok": EXIT_OK, "error": EXIT_ERROR, "no_data": EXIT_NO_ANSWER}
@@ -59,6 +64,10 @@ def ask(
         BrainOption | None,
         typer.Option(help="Who plans: offline rules, an llm, or auto (llm when configured)."),
     ] = None,
+    library: Annotated[
+        str | None,
+        typer.Option(help="Answer from this knowledge library (name or id), citing its passages."),
+    ] = None,
 ) -> None:
     """Answer a question with charts, tables and a summary.
 
@@ -82,8 +91,11 @@ def ask(
         brain=brain.value if brain else "auto",
         offline=settings.offline,
     )
-    request = RequestContext.for_request(context, settings)
-    events = run(question, request, brain=given, plan_only=plan_only)
+    if library is not None:
+        events = _library_events(question, library, context, settings)
+    else:
+        request = RequestContext.for_request(context, settings)
+        events = run(question, request, brain=given, plan_only=plan_only)
 
     if json_output:
         from datapilot.engine.pipeline import final_answer
@@ -102,6 +114,19 @@ def ask(
         if out is not None:
             print_files(write_outputs(answer, out), console)
     raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
+
+
+def _library_events(
+    question: str, library: str, context: QuestionContext, settings: Settings
+) -> AsyncIterator[Event]:
+    from datapilot.assistants.repo import local_user
+    from datapilot.knowledge.answering import library_events
+    from datapilot.store import open_store
+
+    store = open_store(settings)
+    with store.session(write=True) as session:
+        owner = local_user(session)
+    return library_events(question, store, owner, library, context, settings)
 
 
 def write_outputs(answer: Answer, out_dir: Path) -> list[Path]:

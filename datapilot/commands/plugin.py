@@ -22,6 +22,9 @@ def register_commands(cli: Typer) -> None:
         assistants,
         data,
         interfaces,
+        interpreter,
+        kb,
+        mcp,
         memories,
         serve,
         tools,
@@ -38,5 +41,8 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(accounts.users_app, name="users")
     cli.add_typer(assistants.assistants_app, name="assistants")
     cli.command("chat")(assistants.chat)
+    cli.command("mcp")(mcp.mcp)
     cli.add_typer(tools.tools_app, name="tools")
+    cli.add_typer(kb.kb_app, name="kb")
+    cli.command("interpreter")(interpreter.interpreter)
     cli.add_typer(memories.memories_app, name="memories")

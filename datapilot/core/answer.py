@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from datapilot.core.intent import Intent
 from datapilot.core.outputs import Output
 from datapilot.core.plan import Plan
-from datapilot.core.quotes import Quote
+from datapilot.core.quotes import Citation, Quote
 
 AnswerStatus = Literal["ok", "no_data", "out_of_scope", "error"]
 
@@ -45,6 +45,10 @@ class Answer(BaseModel):
     sources: list[str] = Field(default_factory=list, description="Data sources used.")
     quotes: list[Quote] = Field(
         default_factory=list, description="Passages of the user's documents the answer quotes."
+    )
+    citations: list[Citation] = Field(
+        default_factory=list,
+        description="Passages of a knowledge library the answer rests on: file, page, offsets.",
     )
     usage: Usage = Field(default_factory=Usage)
     timings_ms: dict[str, float] = Field(default_factory=dict)

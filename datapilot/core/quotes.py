@@ -27,3 +27,16 @@ class Quote(BaseModel):
     widget_uuid: str | None = Field(
         default=None, description="The dashboard widget the document came from, if any."
     )
+
+
+class Citation(BaseModel):
+    """Where a quoted passage of a knowledge library comes from: its file, page and offsets."""
+
+    source: str = Field(description="The document's file name.")
+    page: int | None = Field(default=None, description="1-based page number (paged documents).")
+    start: int = Field(
+        description="Offset of the passage's first character in the document's "
+        "extracted text (for PDFs, in its page's text)."
+    )
+    end: int = Field(description="Offset just past the passage's last character.")
+    text: str = Field(description="The passage quoted.")

@@ -260,7 +260,6 @@ class LLMClient:
         when the stream drops or hits the token limit after text arrived, `LLMTimeout` when it
         stalls, and `LLMUnavailable` when it never starts.
         """
-        quirks = _quirks.setdefault(self.config.endpoint_key, set())
         started = time.perf_counter()
         deadline = started + self._deadline_s()
         usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(messages))
@@ -268,53 +267,9 @@ class LLMClient:
         received: list[str] = []
         finish: str | None = None
         try:
-            for _ in range(_MAX_ADAPTATIONS):
-                extra: dict[str, Any] = {}
-                if "no_stream_usage" not in quirks:
-                    extra["stream_options"] = {"include_usage": True}
-                try:
-                    stream = await asyncio.wait_for(
-                        self._sdk.chat.completions.create(
-                            model=self.config.model,
-                            messages=messages,  # type: ignore[arg-type]
-                            stream=True,
-                            **self._sampling(max_tokens, temperature=0.2),
-                            **extra,
-                        ),
-                        timeout=self._remaining(deadline),
-                    )
-                    break
-                except openai.BadRequestError as error:
-                    if not self._adapt(error, structured=False):
-                        raise self._translate(error) from error
-                except (openai.APIError, TimeoutError) as error:
-                    raise self._translate(error) from error
-            else:
-                raise LLMUnavailable(
-                    f"{self.config.base_url} rejected every variant of the request"
-                )
-            # `stream=True` always streams; the `**` options hide which overload mypy should pick.
-            assert isinstance(stream, openai.AsyncStream)
-            iterator = stream.__aiter__()
-            while True:
-                try:
-                    chunk = await asyncio.wait_for(
-                        iterator.__anext__(), timeout=self._remaining(deadline)
-                    )
-                except StopAsyncIteration:
-                    break
-                except TimeoutError as error:
-                    raise LLMTimeout(
-                        f"the model stopped streaming for longer than {self.config.timeout_s:g} s"
-                    ) from error
-                # A dropped connection surfaces as whatever the HTTP layer raises mid-stream.
-                except Exception as error:
-                    if received:
-                        raise LLMTruncated(f"the stream broke off: {_clip(str(error))}") from error
-                    raise self._translate(error) from error
-                if chunk.usage is not None:
-                    usage.prompt_tokens = chunk.usage.prompt_tokens or usage.prompt_tokens
-                    usage.completion_tokens = chunk.usage.completion_tokens or 0
+            stream = await self._open_stream(messages, max_tokens, 0.2, {}, deadline)
+            async for chunk in self._chunks(stream, deadline, received):
+                _stream_usage(usage, chunk)
                 for choice in chunk.choices:
                     piece = choice.delta.content if choice.delta else None
                     if piece:
@@ -332,6 +287,132 @@ class LLMClient:
             usage.ok = True
         finally:
             usage.latency_ms = (time.perf_counter() - started) * 1000
+
+    async def stream_tools(
+        self,
+        messages: list[Message],
+        *,
+        tools: list[dict[str, Any]],
+        purpose: str = "assistant",
+        max_tokens: int = 1500,
+        temperature: float | None = None,
+    ) -> AsyncGenerator[str | ToolReply, None]:
+        """A function-calling reply streamed: its text pieces as they arrive, then one
+        `ToolReply` with the whole text, the assembled tool calls and the call's tokens.
+
+        Raises like `stream_text`; a reply with neither text nor tool calls, or a refusal, is
+        `LLMRefused`.
+        """
+        started = time.perf_counter()
+        deadline = started + self._deadline_s()
+        usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(messages))
+        self.meter.record(usage)
+        received: list[str] = []
+        calls = _CallAssembly()
+        refusal: list[str] = []
+        finish: str | None = None
+        extra: dict[str, Any] = {"tools": tools} if tools else {}
+        try:
+            stream = await self._open_stream(
+                messages, max_tokens, temperature or 0.2, extra, deadline
+            )
+            async for chunk in self._chunks(stream, deadline, received):
+                _stream_usage(usage, chunk)
+                for choice in chunk.choices:
+                    delta = choice.delta
+                    if delta is not None:
+                        if delta.content:
+                            received.append(delta.content)
+                            yield delta.content
+                        if getattr(delta, "refusal", None):
+                            refusal.append(delta.refusal or "")
+                        for call in delta.tool_calls or []:
+                            calls.add(call)
+                            received.append("")  # progress: a drop now is a truncation
+                    finish = choice.finish_reason or finish
+            text = "".join(received)
+            requests = calls.requests()
+            if not usage.completion_tokens:
+                pieces = [text, *(call.name + call.arguments for call in requests)]
+                usage.completion_tokens = sum(count_tokens(piece) for piece in pieces)
+            if refusal:
+                raise LLMRefused(f"the model declined: {_clip(''.join(refusal))}")
+            if finish == "length":
+                raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
+            if finish is None and (text or requests):
+                raise LLMTruncated("the stream ended before the model finished")
+            if not text.strip() and not requests:
+                raise LLMRefused("the model answered with nothing")
+            usage.ok = True
+            yield ToolReply(
+                text=text,
+                tool_calls=requests,
+                finish_reason=finish,
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+            )
+        finally:
+            usage.latency_ms = (time.perf_counter() - started) * 1000
+
+    async def _open_stream(
+        self,
+        messages: list[Message],
+        max_tokens: int,
+        temperature: float,
+        extra: dict[str, Any],
+        deadline: float,
+    ) -> openai.AsyncStream[Any]:
+        """Start a streamed call within the deadline, adapting to what the endpoint rejects."""
+        quirks = _quirks.setdefault(self.config.endpoint_key, set())
+        for _ in range(_MAX_ADAPTATIONS):
+            options = dict(extra)
+            if "no_stream_usage" not in quirks:
+                options["stream_options"] = {"include_usage": True}
+            try:
+                stream = await asyncio.wait_for(
+                    self._sdk.chat.completions.create(
+                        model=self.config.model,
+                        messages=messages,  # type: ignore[arg-type]
+                        stream=True,
+                        **self._sampling(max_tokens, temperature=temperature),
+                        **options,
+                    ),
+                    timeout=self._remaining(deadline),
+                )
+            except openai.BadRequestError as error:
+                if not self._adapt(error, structured=False):
+                    raise self._translate(error) from error
+                continue
+            except (openai.APIError, TimeoutError) as error:
+                raise self._translate(error) from error
+            # `stream=True` always streams; the `**` options hide which overload mypy should pick.
+            assert isinstance(stream, openai.AsyncStream)
+            return stream
+        raise LLMUnavailable(f"{self.config.base_url} rejected every variant of the request")
+
+    async def _chunks(
+        self, stream: openai.AsyncStream[Any], deadline: float, received: list[str]
+    ) -> AsyncGenerator[Any, None]:
+        """The stream's chunks, each wait bounded by the deadline; a drop after something was
+        `received` is a truncation, before it the endpoint's failure."""
+        iterator = stream.__aiter__()
+        while True:
+            try:
+                chunk = await asyncio.wait_for(
+                    iterator.__anext__(), timeout=self._remaining(deadline)
+                )
+            except StopAsyncIteration:
+                return
+            except TimeoutError as error:
+                raise LLMTimeout(
+                    f"the model stopped streaming for longer than {self.config.timeout_s:g} s"
+                ) from error
+            # A dropped connection surfaces as whatever the HTTP layer raises mid-stream.
+            except Exception as error:
+                if received:
+                    raise LLMTruncated(f"the stream broke off: {_clip(str(error))}") from error
+                raise self._translate(error) from error
+            yield chunk
 
     def _sampling(self, max_tokens: int, temperature: float) -> dict[str, Any]:
         quirks = _quirks.get(self.config.endpoint_key, set())
@@ -428,6 +509,37 @@ class LLMClient:
 def _clip(text: str, limit: int = 160) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class _CallAssembly:
+    """Tool calls put together from their streamed pieces (by index; arguments in parts)."""
+
+    def __init__(self) -> None:
+        self._calls: dict[int, dict[str, str]] = {}
+
+    def add(self, delta: Any) -> None:
+        call = self._calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
+        call["id"] = delta.id or call["id"]
+        if delta.function is not None:
+            call["name"] += delta.function.name or ""
+            call["arguments"] += delta.function.arguments or ""
+
+    def requests(self) -> list[ToolCallRequest]:
+        return [
+            ToolCallRequest(
+                id=call["id"] or f"call_{index}",
+                name=call["name"],
+                arguments=call["arguments"] or "{}",
+            )
+            for index, call in sorted(self._calls.items())
+        ]
+
+
+def _stream_usage(usage: CallUsage, chunk: Any) -> None:
+    """The tokens a stream's last chunk reports, when the endpoint sends them."""
+    if chunk.usage is not None:
+        usage.prompt_tokens = chunk.usage.prompt_tokens or usage.prompt_tokens
+        usage.completion_tokens = chunk.usage.completion_tokens or 0
 
 
 def _count_usage(

@@ -288,7 +288,18 @@ async def _sse(reply: Reply, request: ChatRequest, include_usage: bool) -> Async
         delta = {"role": "assistant", "content": piece} if sent == 0 else {"content": piece}
         yield event([{"index": 0, "delta": delta, "finish_reason": None}])
         await asyncio.sleep(0)
-    yield event([{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}])
+    if reply.refusal:
+        yield event([{"index": 0, "delta": {"refusal": reply.refusal}, "finish_reason": None}])
+    # Tool calls as OpenAI streams them: the id and name first, the arguments in pieces.
+    for index, call in enumerate(_tool_calls(reply)):
+        head = {**call, "index": index, "function": {"name": call["function"]["name"]}}
+        head["function"]["arguments"] = ""
+        yield event([{"index": 0, "delta": {"tool_calls": [head]}, "finish_reason": None}])
+        for piece in _pieces(call["function"]["arguments"]):
+            part = {"index": index, "function": {"arguments": piece}}
+            yield event([{"index": 0, "delta": {"tool_calls": [part]}, "finish_reason": None}])
+    finish = "tool_calls" if reply.tool_calls else reply.finish_reason
+    yield event([{"index": 0, "delta": {}, "finish_reason": finish}])
     if include_usage and not reply.omit_usage:
         yield event([], _usage(reply, request))
     yield b"data: [DONE]\n\n"

@@ -141,6 +141,9 @@ def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
     if text:
         chunks += blocks.delta("assistant", "message", text)
     chunks += blocks.close()
+    if answer.citations:  # a knowledge library's passages: file, page, offsets, text
+        cited = [citation.model_dump(mode="json") for citation in answer.citations]
+        chunks.append(LmcChunk(role="assistant", type="message", format="citations", content=cited))
     chunks.append(
         LmcChunk(
             role="server", type="answer", format="json", content=answer.model_dump(mode="json")

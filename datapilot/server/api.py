@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from datetime import date
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from sse_starlette import EventSourceResponse
@@ -17,6 +17,7 @@ from datapilot.core.context import ChatMessage, ClientTable, QuestionContext
 from datapilot.core.events import Done
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.limits import (
     check_conversation,
@@ -56,6 +57,12 @@ class AskRequest(BaseModel):
         default=False,
         description="When streaming, also send each chart as a PNG (base64) before its Plotly "
         "figure. Off unless asked: drawing a PNG costs more CPU than the rest of the answer.",
+    )
+    library: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Answer from this knowledge library of yours (name or id): the Answer quotes "
+        "its passages and lists them in `citations`; a question it does not answer is no_data.",
     )
 
     @model_validator(mode="before")
@@ -110,20 +117,8 @@ _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
             "content: complete}`."
         ),
         "content": {
-            "text/event-stream": {
-                # One server-sent event per chunk: `data` is the chunk as JSON text.
-                "schema": {
-                    "type": "object",
-                    "properties": {
-                        "data": {
-                            "type": "string",
-                            "contentMediaType": "application/json",
-                            "contentSchema": LmcChunk.model_json_schema(),
-                        }
-                    },
-                    "required": ["data"],
-                }
-            }
+            # One server-sent event per chunk: `data` is the chunk as JSON text.
+            "text/event-stream": {"schema": sse_event_schema(LmcChunk.model_json_schema())}
         },
     },
     **VALIDATION_RESPONSES,
@@ -145,7 +140,16 @@ async def ask(body: AskRequest, request: Request) -> Answer | EventSourceRespons
         brain=body.brain or settings.brain,
         offline=settings.offline,
     )
-    events = guarded_events(body.question, context, settings)
+    source = None
+    if body.library is not None:
+        from datapilot.knowledge.answering import library_source
+        from datapilot.server.platform import tenant_of
+
+        tenant = await tenant_of(request)
+        if tenant.user_id is None:
+            raise HTTPException(403, "guests have no knowledge libraries")
+        source = library_source(request.app.state.store, tenant.user_id, body.library)
+    events = guarded_events(body.question, context, settings, source)
     if body.stream:
         return EventSourceResponse(_wire(lmc_chunks(events, images=body.images)))
     async for event in events:

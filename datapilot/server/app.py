@@ -16,7 +16,14 @@ from starlette.exceptions import HTTPException
 
 from datapilot import __version__
 from datapilot.plugins import plugin_manager
-from datapilot.server.auth import ApiKeyMiddleware, KeyGate, ScopeMissing, scope_missing_handler
+from datapilot.server.auth import (
+    ApiKeyMiddleware,
+    BoundKeyRefused,
+    KeyGate,
+    ScopeMissing,
+    bound_key_handler,
+    scope_missing_handler,
+)
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
 from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
@@ -45,9 +52,12 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         lifespan=_warmed_up if warm_up else None,
         title="Datapilot",
         version=__version__,
+        # /openapi.json is the published plugin's spec (`server.publish`); /docs reads this one.
+        openapi_url="/api/openapi.json",
         description=(
             "A data copilot for finance. `/v1/query` speaks the OpenBB Workspace agent "
-            "protocol; `/api/v1/ask` is the native API (Answer JSON or LMC chunks)."
+            "protocol; `/api/v1/ask` is the native API (Answer JSON or LMC chunks); `/run` and "
+            "`/mcp` publish Datapilot as a plugin (`/.well-known/ai-plugin.json`)."
         ),
     )
     app.state.settings = settings
@@ -70,6 +80,7 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(HTTPException, unreadable_body_handler)
     app.add_exception_handler(ScopeMissing, scope_missing_handler)
+    app.add_exception_handler(BoundKeyRefused, bound_key_handler)
     plugin_manager().hook.register_routes(app=app)
     app.mount("/assets", StaticFiles(directory=_ASSETS), name="assets")
     return app

@@ -29,10 +29,24 @@ from datapilot.store import Keys, Principal, Scope, Store
 from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
 
-# The web page and its static files hold no data: the page asks for a key before any call.
-PUBLIC_PATHS = frozenset({"/health", "/agents.json", "/copilots.json", "/"})
-# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`).
-PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/web/")
+PUBLIC_PATHS = frozenset(
+    {
+        "/health",
+        "/agents.json",
+        "/copilots.json",
+        # The published plugin's documents (`publish.py`); its /run and /mcp need a key.
+        "/.well-known/ai-plugin.json",
+        "/.well-known/mcp.json",
+        "/openapi.yaml",
+        "/openapi.json",
+        "/legal",
+        # The web page holds no data: it asks for a key before any call.
+        "/",
+    }
+)
+# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`);
+# chart PNGs of published answers have unguessable names (`chart_files.py`).
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/charts/", "/web/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 
@@ -48,7 +62,9 @@ class AuthProblem(BaseModel):
     """The body of every 401 and 403 answer."""
 
     message: str = Field(description="What is wrong and what to do, for people.")
-    code: str = Field(description="missing_key | invalid_key | missing_scope | loopback_only")
+    code: str = Field(
+        description="missing_key | invalid_key | missing_scope | loopback_only | bound_key"
+    )
 
 
 AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -143,7 +159,7 @@ class ApiKeyMiddleware:
                     f"on the server, {CREATE_KEY_HINT}, then send it as `Authorization: Bearer "
                     "KEY`."
                 )
-                await _refuse(scope, send, 403, "loopback_only", message)
+                await refuse(scope, send, 403, "loopback_only", message)
                 return
             await self.app(scope, receive, send)
             return
@@ -153,7 +169,7 @@ class ApiKeyMiddleware:
                 "This server needs an API key: send it as `Authorization: Bearer KEY` or "
                 f"`X-API-Key: KEY` (its administrator can {CREATE_KEY_HINT})."
             )
-            await _refuse(scope, send, 401, "missing_key", message)
+            await refuse(scope, send, 401, "missing_key", message)
             return
         principal = await self.gate.principal(key)
         if principal is None:
@@ -161,7 +177,7 @@ class ApiKeyMiddleware:
                 "The API key is unknown or revoked; ask the server's administrator for a valid "
                 f"key (they can {CREATE_KEY_HINT}) and send it as `Authorization: Bearer KEY`."
             )
-            await _refuse(scope, send, 401, "invalid_key", message)
+            await refuse(scope, send, 401, "invalid_key", message)
             return
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
@@ -178,6 +194,36 @@ def require_scope(scope: Scope) -> Callable[[Request], None]:
     return check
 
 
+def refuse_bound_key(request: Request) -> None:
+    """A route dependency for routes that name no assistant (`/api/v1/ask`, `/v1/query`): a key
+    bound to an assistant may not use them, since they would answer as no assistant at all."""
+    principal: Principal | None = getattr(request.state, "principal", None)
+    if principal is not None and principal.assistant_id is not None:
+        raise BoundKeyRefused(principal.assistant_id, request.url.path)
+
+
+class BoundKeyRefused(Exception):
+    def __init__(self, assistant_id: str, path: str) -> None:
+        super().__init__(assistant_id)
+        self.assistant_id = assistant_id
+        self.path = path
+
+
+async def bound_key_handler(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, BoundKeyRefused)
+    assistant = error.assistant_id
+    body = AuthProblem(
+        code="bound_key",
+        message=(
+            f"This API key is bound to the assistant {assistant!r}, and {error.path} answers as "
+            f"no assistant; use that assistant's routes: POST /assistants/{assistant}/v1/query "
+            f"(OpenBB Workspace), POST /v1/chat/completions with model {assistant!r}, or "
+            "POST /api/v1/chats then /api/v1/chats/{id}/messages."
+        ),
+    )
+    return JSONResponse(status_code=403, content=body.model_dump())
+
+
 class ScopeMissing(Exception):
     def __init__(self, scope: Scope, principal: Principal) -> None:
         super().__init__(scope)
@@ -187,16 +233,17 @@ class ScopeMissing(Exception):
 
 async def scope_missing_handler(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ScopeMissing)
-    have = ",".join(sorted(error.principal.scopes))
-    body = AuthProblem(
-        code="missing_scope",
-        message=(
-            f"The API key {error.principal.key_prefix}… has the scopes {have}, and this route "
-            f"needs {error.scope!r}; use a key with it (`datapilot keys create --scopes "
-            f"{error.scope}`)."
-        ),
-    )
+    message = missing_scope_message(error.principal, error.scope)
+    body = AuthProblem(code="missing_scope", message=message)
     return JSONResponse(status_code=403, content=body.model_dump())
+
+
+def missing_scope_message(principal: Principal, scope: Scope, where: str = "this route") -> str:
+    have = ",".join(sorted(principal.scopes))
+    return (
+        f"The API key {principal.key_prefix}… has the scopes {have}, and {where} needs "
+        f"{scope!r}; use a key with it (`datapilot keys create --scopes {scope}`)."
+    )
 
 
 def _public(path: str) -> bool:
@@ -218,7 +265,8 @@ def _key_from(scope: Scope_) -> str | None:
     return None
 
 
-async def _refuse(scope: Scope_, send: Send, status: int, code: str, message: str) -> None:
+async def refuse(scope: Scope_, send: Send, status: int, code: str, message: str) -> None:
+    """Answer an ASGI request with an `AuthProblem` (a close, for a websocket)."""
     if scope["type"] == "websocket":  # before accepting: a policy-violation close
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
         return

@@ -2,59 +2,44 @@
 
 A guest is known by a random guest id the server hands out (the `X-Guest-Id` header of the
 first answer, and a cookie); it reads and writes only its own chats, which expire after
-`guest_chat_hours`, and may send `guest_messages_per_minute` messages a minute. Only public
+`guest_chat_hours`, and may send `guest_messages_per_minute` messages a minute (counted in the
+store, or Redis, so the limit holds across replicas). Only public
 assistants take guests; a private one answers 404 like one that does not exist.
 """
 
 from __future__ import annotations
 
 import secrets
-import time
-from collections import deque
 from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from sse_starlette import EventSourceResponse
 
+from datapilot.assistants.files import FileIn, Files
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
-from datapilot.assistants.service import Conversation, MessageIn
+from datapilot.assistants.service import Conversation, MessageIn, files_root
 from datapilot.core.events import Done
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.platform import (
     ERRORS,
     MESSAGE_RESPONSES,
+    FileMessage,
     MessagesReply,
+    attach,
     in_store,
     lmc_wire,
     off_loop,
     stored_events,
 )
 from datapilot.settings import Settings
+from datapilot.store.rates import RateLimiter, rate_limiter
 
 router = APIRouter(prefix="/api/v1/guest", tags=["Guests of public assistants"])
 HEADER = "X-Guest-Id"
 COOKIE = "datapilot_guest"
 _MIN_ID = 20  # server-made ids are 32 characters; shorter ones are guessable
-
-
-class RateLimiter:
-    """Messages per guest in the last minute (one app's, in memory)."""
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._sent: dict[str, deque[float]] = {}
-
-    def allow(self, guest_id: str) -> bool:
-        now = time.monotonic()
-        recent = self._sent.setdefault(guest_id, deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= self.per_minute:
-            return False
-        recent.append(now)
-        return True
 
 
 def guest_of(request: Request, response: Response) -> Tenant:
@@ -72,9 +57,22 @@ def _limiter(request: Request) -> RateLimiter:
     state = request.app.state
     if getattr(state, "guest_limiter", None) is None:
         settings: Settings = state.settings
-        state.guest_limiter = RateLimiter(settings.guest_messages_per_minute)
+        # In the store (or Redis): the limit holds across every replica serving this store.
+        state.guest_limiter = rate_limiter(
+            settings, state.store, settings.guest_messages_per_minute
+        )
     limiter: RateLimiter = state.guest_limiter
     return limiter
+
+
+async def _within_limit(request: Request, tenant: Tenant) -> None:
+    """Count one message (or file) of the guest; 429 past the limit."""
+    limiter = _limiter(request)
+    guest_id = tenant.guest_id
+    if not await off_loop(lambda: limiter.allow(f"guest:{guest_id}")):
+        raise HTTPException(
+            429, f"at most {limiter.limit} messages a minute per guest; wait a little"
+        )
 
 
 @router.post(
@@ -111,11 +109,7 @@ async def send_message(
     chat_id: str, body: MessageIn, request: Request, tenant: Tenant = Depends(guest_of)
 ) -> Any:
     assert tenant.guest_id is not None
-    limiter = _limiter(request)
-    if not limiter.allow(tenant.guest_id):
-        raise HTTPException(
-            429, f"at most {limiter.per_minute} messages a minute per guest; wait a little"
-        )
+    await _within_limit(request, tenant)
     if body.role not in ("human", "human_later"):
         raise HTTPException(400, "guests send human or human_later messages")
     settings: Settings = request.app.state.settings
@@ -130,3 +124,31 @@ async def send_message(
         if isinstance(event, Done) and prepared.turn is not None:
             answer = event.answer
     return MessagesReply(chat_id=chat_id, message=prepared.human, replies=stored, answer=answer)
+
+
+@router.post(
+    "/chats/{chat_id}/files",
+    response_model=FileMessage,
+    status_code=201,
+    responses={**ERRORS, 429: {"description": "Too many messages; wait a minute."}},
+    summary="Attach a file to a guest chat (yours alone; it expires with the chat)",
+)
+async def attach_file(
+    chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(guest_of)
+) -> Any:
+    await _within_limit(request, tenant)
+    return await in_store(request, attach(chat_id, body, tenant, request.app.state.settings))
+
+
+@router.get(
+    "/files/{file_id}",
+    response_class=Response,
+    responses={200: {"description": "The file's bytes, with its media type."}, **ERRORS},
+    summary="A file you attached to one of your guest chats",
+)
+async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Response:
+    settings: Settings = request.app.state.settings
+    info, data = await in_store(
+        request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
+    )
+    return Response(content=data, media_type=info.mime)

@@ -53,6 +53,7 @@ from datapilot.core.events import Done, Event
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.auth import require_scope
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
@@ -270,7 +271,13 @@ class FileMessage(BaseModel):
 async def attach_file(
     chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Any:
-    settings: Settings = request.app.state.settings
+    return await in_store(request, attach(chat_id, body, tenant, request.app.state.settings))
+
+
+def attach(
+    chat_id: str, body: FileIn, tenant: Tenant, settings: Settings
+) -> Callable[[Any], FileMessage]:
+    """The store work of attaching a file to one of `tenant`'s chats (users' and guests')."""
 
     def work(session: Any) -> FileMessage:
         Chats(session, tenant).touch(chat_id)  # the chat must be the caller's, before any write
@@ -279,7 +286,7 @@ async def attach_file(
         message = Messages(session, tenant).add(chat_id, "file", info.name, file_id=info.id)
         return FileMessage(file=info, message=message)
 
-    return await in_store(request, work)
+    return work
 
 
 @router.get(
@@ -317,7 +324,9 @@ MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
             "chunks as `/api/v1/ask` streams them, `{role: server, type: status, format: "
             "messages, content: {ids}}` with the stored replies' ids, then `complete`."
         ),
-        "content": {"text/event-stream": {"schema": LmcChunk.model_json_schema()}},
+        "content": {
+            "text/event-stream": {"schema": sse_event_schema(LmcChunk.model_json_schema())}
+        },
     },
     **ERRORS,
 }

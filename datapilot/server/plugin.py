@@ -19,13 +19,16 @@ def register_routes(app: FastAPI) -> None:
         api,
         guests,
         health,
+        interpreter,
+        knowledge,
         memory,
         openai_compat,
         platform,
+        publish,
         tool_sources,
         web,
     )
-    from datapilot.server.auth import AUTH_RESPONSES, require_scope
+    from datapilot.server.auth import AUTH_RESPONSES, refuse_bound_key, require_scope
     from datapilot.server.openbb import assistants as openbb_assistants
     from datapilot.server.openbb import routes as openbb
 
@@ -34,12 +37,18 @@ def register_routes(app: FastAPI) -> None:
     chat = [Depends(require_scope("chat"))]
     app.include_router(health.router)
     app.include_router(openbb.router, dependencies=chat, responses=AUTH_RESPONSES)
-    app.include_router(api.router, dependencies=chat, responses=AUTH_RESPONSES)
+    # `/api/v1/ask` and `/v1/query` name no assistant: a key bound to one is refused there.
+    unbound = [*chat, Depends(refuse_bound_key)]
+    app.include_router(api.router, dependencies=unbound, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
     app.include_router(platform.router, responses=AUTH_RESPONSES)
     app.include_router(tool_sources.router, responses=AUTH_RESPONSES)
     app.include_router(memory.router, responses=AUTH_RESPONSES)
+    app.include_router(knowledge.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
+    # Code runs after an explicit `run` command; unasked only with the `run` scope (see there).
+    app.include_router(interpreter.router, dependencies=chat, responses=AUTH_RESPONSES)
+    publish.register(app)  # the plugin manifest and spec, /run, /mcp (scopes of their own)
     web.mount(app)  # the page at `/`, its files and `/api/v1/features`

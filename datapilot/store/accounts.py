@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from datapilot.store.models import ApiKey, User, utcnow
 
-Scope = Literal["chat", "manage", "admin"]
+Scope = Literal["chat", "manage", "admin", "run"]  # run: code may run without asking
 SCOPES: tuple[Scope, ...] = get_args(Scope)
 KEY_MARK = "dp_"
 PREFIX_LENGTH = len(KEY_MARK) + 8  # 48 random bits: unique among any realistic number of keys

@@ -295,4 +295,4 @@ class UsageEntry(Base):
 
 
 # The other areas' tables join this metadata.
-from datapilot.store import models_memory, models_tools  # noqa: E402, F401
+from datapilot.store import models_knowledge, models_memory, models_platform, models_tools  # noqa: E402, F401

@@ -6,11 +6,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.exceptions import RequestValidationError
 from openbb_ai.models import SSE
 from sse_starlette import EventSourceResponse
 
+from datapilot.server.auth import refuse_bound_key
+from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.feedback import (
     Feedback,
@@ -42,7 +44,8 @@ _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
             "copilotMessageChunk, copilotMessageArtifact, copilotCitationCollection, "
             "copilotPromptSuggestions, or a single copilotFunctionCall (get_widget_data)."
         ),
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        # `event` names the kind; `data` is its JSON payload.
+        "content": {"text/event-stream": {"schema": sse_event_schema()}},
     },
     **VALIDATION_RESPONSES,
 }
@@ -73,6 +76,7 @@ async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
 
 @router.post(
     "/v1/query",
+    dependencies=[Depends(refuse_bound_key)],
     response_class=EventSourceResponse,
     responses=_SSE_RESPONSE,
     summary="Answer a Workspace conversation as a stream of agent events",

@@ -1,7 +1,7 @@
 """Memory, its audit of events, message blocks, chat summaries and turn contexts.
 
 Revision ID: 0004
-Revises: 0001
+Revises: 0003
 Create Date: 2026-11-23
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0004"
-down_revision: str | None = "0001"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

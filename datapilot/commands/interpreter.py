@@ -1,0 +1,150 @@
+"""`datapilot interpreter`: a terminal REPL over the sandboxed kernel.
+
+Type Python (a line that parses as code, or a block pasted between lines of three backticks) or
+a question (anything else: answered by the data workflow). Code is shown and runs only after you
+press `y` (`--yes` runs unasked). `exit` or Ctrl-D leaves.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import sys
+from typing import Annotated
+
+import typer
+
+
+def _is_code(text: str) -> bool:
+    """Python that is more than a bare name or a sentence (`apple 2021` parses as nothing)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return False
+    return bool(tree.body) and not (
+        len(tree.body) == 1
+        and isinstance(tree.body[0], ast.Expr)
+        and isinstance(tree.body[0].value, ast.Name)
+    )
+
+
+def interpreter(
+    yes: Annotated[bool, typer.Option("--yes", help="Run code without asking.")] = False,
+) -> None:
+    """Ask questions or run Python in a sandboxed kernel (confirm each run with `y`)."""
+    from rich.console import Console
+    from rich.syntax import Syntax
+
+    from datapilot.core.context import QuestionContext
+    from datapilot.engine.context import RequestContext
+    from datapilot.interpreter.channel import data_channel
+    from datapilot.interpreter.isolation import IsolationError
+    from datapilot.interpreter.kernel import KernelError, SandboxKernel
+    from datapilot.settings import get_settings
+
+    console = Console()
+    settings = get_settings()
+    request = RequestContext.for_request(
+        QuestionContext(today=settings.effective_today(), offline=settings.offline), settings
+    )
+    try:
+        kernel = SandboxKernel(settings, data_channel(request)).start()
+    except (IsolationError, KernelError) as error:
+        console.print(f"[red]{error}[/red]")
+        raise typer.Exit(1) from None
+    iso = kernel.isolation
+    console.print(
+        f"Sandbox: {iso.level} (network: {iso.network}; {iso.user}); kernel up in "
+        f"{kernel.started_ms:.0f} ms. Type Python or a question; `exit` leaves."
+    )
+    try:
+        while True:
+            text = _read(console)
+            if text is None or text.strip() in ("exit", "quit"):
+                break
+            if not text.strip():
+                continue
+            if _is_code(text):
+                console.print(Syntax(text, "python"))
+                if not yes and not _approved(console):
+                    console.print("[dim]Not run.[/dim]")
+                    continue
+                _show_run(console, kernel.run(text))
+            else:
+                asyncio.run(_answer(console, text, request))
+    finally:
+        kernel.close()
+
+
+def _read(console: object) -> str | None:
+    try:
+        first = input(">>> ")
+    except EOFError:
+        return None
+    if first.strip() != "```":
+        return first
+    lines: list[str] = []
+    while True:
+        try:
+            line = input("... ")
+        except EOFError:
+            break
+        if line.strip() == "```":
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _approved(console: object) -> bool:
+    """One key press: y runs, anything else does not."""
+    sys.stdout.write("Run this code? [y/N] ")
+    sys.stdout.flush()
+    if not sys.stdin.isatty():  # piped input: read a line
+        return sys.stdin.readline().strip()[:1].lower() == "y"
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setraw(fd)
+        key = sys.stdin.read(1)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+    print(key)
+    return key.lower() == "y"
+
+
+def _show_run(console: object, chunks: object) -> None:
+    from rich.console import Console
+
+    assert isinstance(console, Console)
+    for chunk in chunks:  # type: ignore[attr-defined]
+        if chunk.type == "console" and chunk.format == "output" and chunk.content:
+            console.out(str(chunk.content), end="", highlight=False)
+        elif chunk.type == "image" and chunk.content:
+            console.print("[dim][figure: PNG image][/dim]")
+        elif chunk.type == "table" and isinstance(chunk.content, dict):
+            table = chunk.content
+            console.print(f"[dim][table: {table.get('total_rows')} rows][/dim]")
+            for row in [table["columns"], *table["rows"][:10]]:
+                console.out("  ".join(str(cell) for cell in row), highlight=False)
+        elif chunk.type == "code" and chunk.format == "html":
+            console.print("[dim][HTML output][/dim]")
+        elif chunk.role == "server" and chunk.format == "execution":
+            report = chunk.content
+            extra = "; ".join(report.get("notes", []))
+            console.print(f"[dim]{report['status']} in {report['elapsed_ms']:.0f} ms {extra}[/dim]")
+
+
+async def _answer(console: object, question: str, request: object) -> None:
+    from rich.console import Console
+
+    from datapilot.brains import run
+    from datapilot.core.events import Done
+
+    assert isinstance(console, Console)
+    async for event in run(question, request):  # type: ignore[arg-type]
+        if isinstance(event, Done):
+            answer = event.answer
+            console.print(answer.summary or answer.message or answer.status)

@@ -1,0 +1,219 @@
+"""Runs INSIDE the kernel once at start (its source is sent as a silent cell; the server never
+imports it): the read-only `dp` helper, DataFrames as tables, the running line, and at the
+`audit` level an audit hook. It imports nothing of Datapilot: the kernel cannot see it.
+
+`dp` asks the server through the kernel's own stdin channel (an `input_request` whose prompt
+starts with `DP_PREFIX`); the server answers with JSON. No file, socket or warehouse is opened.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from io import StringIO
+from typing import Any
+
+import pandas as pd
+from IPython import get_ipython
+
+DP_PREFIX = "\x1edp:"
+TABLE_MIME = "application/vnd.datapilot.table+json"
+ACTIVE_LINE = "dp_active_line"
+_TABLE_ROWS = 200
+
+
+class DataError(Exception):
+    """The data channel refused or failed a request; the message says why."""
+
+
+def _ask(request: dict[str, Any]) -> Any:
+    kernel = get_ipython().kernel
+    reply = json.loads(kernel.raw_input(DP_PREFIX + json.dumps(request, default=str)))
+    if "error" in reply:
+        raise DataError(reply["error"])
+    if "frame" in reply:
+        frame = pd.read_json(StringIO(reply["frame"]), orient="table")
+        frame.attrs.update(reply.get("attrs") or {})
+        return frame
+    return reply.get("value")
+
+
+class _Interfaces:
+    """`dp.interfaces.<name>(**arguments)`: any interface of the library with plain arguments."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call(**arguments: Any) -> Any:
+            return _ask({"op": "call", "name": name, "args": arguments})
+
+        call.__name__ = name
+        return call
+
+    def __dir__(self) -> list[str]:
+        return list(_ask({"op": "list"}))
+
+
+class DP:
+    """Read-only access to Datapilot's data: `dp.prices`, `dp.series`, `dp.interfaces.<name>`."""
+
+    interfaces = _Interfaces()
+    DataError = DataError
+
+    def prices(
+        self, ids: str | list[str], start: str | None = None, end: str | None = None, **more: Any
+    ) -> pd.DataFrame:
+        """Daily prices, one column per id (`field="adj_close"` for returns)."""
+        wanted = [ids] if isinstance(ids, str) else list(ids)
+        return _ask(
+            {
+                "op": "call",
+                "name": "get_prices",
+                "args": {"ids": wanted, "start": start, "end": end, **more},
+            }
+        )
+
+    def series(
+        self, ids: str | list[str], start: str | None = None, end: str | None = None, **more: Any
+    ) -> pd.DataFrame:
+        """Macro, commodity or factor series (FRED-style ids), one column per id."""
+        wanted = [ids] if isinstance(ids, str) else list(ids)
+        return _ask(
+            {
+                "op": "call",
+                "name": "get_series",
+                "args": {"ids": wanted, "start": start, "end": end, **more},
+            }
+        )
+
+
+def _table(frame: pd.DataFrame) -> dict[str, Any]:
+    shown = frame.head(_TABLE_ROWS).reset_index()
+    rows = json.loads(shown.to_json(orient="values", date_format="iso"))
+    return {
+        TABLE_MIME: {
+            "columns": [str(c) for c in shown.columns],
+            "rows": rows,
+            "total_rows": len(frame),
+        }
+    }
+
+
+def _install(audit: dict[str, Any] | None) -> None:
+    from ipykernel.compiler import get_tmp_directory
+
+    cell_dir = get_tmp_directory()
+    shell = get_ipython()
+    shell.user_ns["dp"] = DP()
+    shell.user_ns["pd"] = pd
+    formatter = shell.display_formatter.mimebundle_formatter
+    formatter.for_type(pd.DataFrame, lambda frame, include=None, exclude=None: _table(frame))
+    _trace_cells(shell, cell_dir)
+    if audit is not None:
+        _audit(**audit)
+
+
+def _trace_cells(shell: Any, cell_dir: str) -> None:
+    """Report the running top-level line of the cell (not of functions it calls)."""
+    kernel = shell.kernel
+    state = {"line": 0}
+
+    import time
+
+    seen: set[int] = set()
+    last = {"at": 0.0}
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        # A new line always; a loop's lines at most every 0.1 s (a message per iteration
+        # would slow the loop down and flood the stream).
+        line = frame.f_lineno
+        now = time.monotonic()
+        if (
+            event == "line"
+            and line != state["line"]
+            and (line not in seen or now - last["at"] > 0.1)
+        ):
+            state["line"] = line
+            seen.add(line)
+            last["at"] = now
+            sys.stdout.flush()
+            sys.stderr.flush()
+            parent = kernel.get_parent("shell")
+            content = {"line": frame.f_lineno}
+            kernel.session.send(kernel.iopub_socket, ACTIVE_LINE, content, parent=parent)
+        return local
+
+    def outer(frame: Any, event: str, arg: Any) -> Any:
+        code = frame.f_code
+        if event == "call" and code.co_name == "<module>" and code.co_filename.startswith(cell_dir):
+            return local
+        return None
+
+    def start(*_: Any) -> None:
+        state["line"] = 0
+        seen.clear()
+        sys.settrace(outer)
+
+    def stop(*_: Any) -> None:
+        sys.settrace(None)
+
+    shell.events.register("pre_run_cell", start)
+    shell.events.register("post_run_cell", stop)
+
+
+_LISTING = ("os.listdir", "os.scandir", "glob.glob")
+_CHANGING = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.utime")
+
+
+def _audit(home: str, denied: list[str], readable: list[str]) -> None:
+    """The `audit` level: no sockets, processes, native calls, or files outside the scratch
+    directory (reads also from the Python installation). Native code can get around this."""
+    import os
+
+    refused = (
+        "socket.",
+        "subprocess.",
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "os.kill",
+        "os.killpg",
+        "ctypes.",
+        "pty.",
+        "shutil.rmtree",
+        "os.chdir",
+        "os.chmod",
+        "os.chown",
+        "os.symlink",
+        "os.link",
+        "sys.addaudithook",
+    )
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event.startswith(refused):
+            raise PermissionError(f"sandbox: {event} is not allowed here")
+        if event in _LISTING and args and isinstance(args[0], str | bytes):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if any(path.startswith(d) for d in denied) or not path.startswith((home, *readable)):
+                raise PermissionError(f"sandbox: {path} is not readable here")
+        if event in _CHANGING and args and isinstance(args[0], str | bytes):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            if not path.startswith(home):
+                raise PermissionError(f"sandbox: only {home} is writable")
+        if event == "open" and args and isinstance(args[0], str | bytes):
+            path = os.path.realpath(os.fsdecode(args[0]))
+            writing = any(c in str(args[1] or "r") for c in "wax+") or (
+                isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR)
+            )
+            if any(path.startswith(d) for d in denied):
+                raise PermissionError(f"sandbox: {path} is not readable here")
+            if writing and not path.startswith((home, "/dev/null")):
+                raise PermissionError(f"sandbox: only {home} is writable")
+            if not writing and not path.startswith((home, *readable)):
+                raise PermissionError(f"sandbox: {path} is not readable here")
+
+    sys.addaudithook(hook)

@@ -1,0 +1,296 @@
+"""How a kernel is fenced in, detected once per process and reported with every result.
+
+Layers, strongest first:
+
+- `namespace`: bubblewrap puts the kernel in fresh network, PID, IPC and UTS namespaces (no
+  network at all, the server's processes invisible) with a root file system holding only the
+  system libraries and the Python installation, read-only; the working directory and `/tmp` are
+  size-capped tmpfs mounts. The data dir, the store and the environment are simply not there.
+  Run by root, bubblewrap needs no user namespace and the kernel then drops to a per-session
+  unprivileged uid (`setpriv`), so process limits bind; run by another user, a user namespace
+  maps it to `nobody`.
+- `audit`: no namespaces on this host; the kernel runs in a private directory with a clean
+  environment and a Python audit hook that refuses sockets, processes, `ctypes` and files
+  outside its directory (weaker: native code can get around it).
+- `none`: resource limits only.
+
+Resource limits (CPU seconds, address space, file size, processes, open files) apply at every
+level. `DATAPILOT_INTERPRETER_MIN_ISOLATION` refuses to start a kernel below the configured level.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from datapilot.settings import Settings
+
+Level = Literal["none", "audit", "namespace"]
+LEVELS: tuple[Level, ...] = ("none", "audit", "namespace")
+SANDBOX_HOME = "/sandbox"
+_UID_BASE = 200_000  # per-session uids when the server runs as root; nobody else uses them
+_UID_SPAN = 50_000
+
+
+class IsolationError(RuntimeError):
+    """The host cannot isolate kernels as well as the settings demand."""
+
+
+class Limits(BaseModel):
+    cpu_s: int
+    memory_mb: int
+    file_mb: int
+    processes: int
+    disk_mb: int
+    wall_s: float
+    output_chars: int
+
+
+class Isolation(BaseModel):
+    """What fences a kernel in: sent with every result so a client can judge it."""
+
+    level: Level
+    network: str = Field(description="namespace (no interfaces) | audit-hook | open")
+    filesystem: str = Field(description="private root | private directory | host")
+    user: str = Field(description="The uid the kernel runs as, and how.")
+    limits: Limits
+
+
+def limits_of(settings: Settings) -> Limits:
+    return Limits(
+        cpu_s=settings.interpreter_cpu_s,
+        memory_mb=settings.interpreter_memory_mb,
+        file_mb=min(settings.interpreter_disk_mb, 64),
+        processes=settings.interpreter_processes,
+        disk_mb=settings.interpreter_disk_mb,
+        wall_s=settings.interpreter_timeout_s,
+        output_chars=settings.interpreter_output_chars,
+    )
+
+
+@functools.cache
+def available_level() -> Level:
+    """The strongest level this host supports (probed once: a namespaced `true`)."""
+    if _bwrap() and _setpriv_ok():
+        probe = [*_bwrap_base(), "--", "/bin/true"]
+        if os.geteuid() != 0:
+            probe = [*_bwrap_base(user_namespace=True), "--", "/bin/true"]
+        try:
+            done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            done = None
+        if done is not None and done.returncode == 0:
+            return "namespace"
+    return "audit"
+
+
+def choose_level(settings: Settings) -> Level:
+    """The level kernels start at, or an error saying why the host falls short."""
+    level = available_level()
+    wanted = settings.interpreter_min_isolation
+    if LEVELS.index(level) < LEVELS.index(wanted):
+        raise IsolationError(
+            f"This host can isolate code only at level {level!r}, below the configured minimum "
+            f"{wanted!r}: install bubblewrap (`bwrap`) and allow namespaces, or lower "
+            "DATAPILOT_INTERPRETER_MIN_ISOLATION."
+        )
+    return level
+
+
+def session_uid(slot: int) -> int:
+    return _UID_BASE + slot % _UID_SPAN
+
+
+def describe(level: Level, uid: int, settings: Settings) -> Isolation:
+    limits = limits_of(settings)
+    if level == "namespace":
+        how = "dropped from root" if os.geteuid() == 0 else "user namespace"
+        shown = uid if os.geteuid() == 0 else os.geteuid()
+        return Isolation(
+            level=level,
+            network="namespace (no interfaces)",
+            filesystem="private root (system and Python read-only, scratch size-capped)",
+            user=f"uid {shown} ({how})",
+            limits=limits,
+        )
+    if os.geteuid() != 0:
+        user = f"uid {os.geteuid()}"
+    elif others_can_run_python():
+        user = f"uid {uid} (dropped from root)"
+    else:  # said plainly: process limits do not bind root
+        user = "uid 0 (Python is not readable by other users; process limits do not bind)"
+    return Isolation(
+        level=level,
+        network="audit-hook" if level == "audit" else "open",
+        filesystem="private directory",
+        user=user,
+        limits=limits,
+    )
+
+
+def kernel_command(
+    level: Level, python_args: list[str], *, uid: int, ipc_dir: Path, settings: Settings
+) -> list[str]:
+    """The command that starts the kernel at `level`, `python_args` run by this Python."""
+    python = [sys.executable, *python_args]
+    if level != "namespace":
+        return python
+    root = os.geteuid() == 0
+    args = _bwrap_base(user_namespace=not root)
+    mounts, roots = _python_mounts()
+    args += mounts + _mask(settings, roots)
+    size = settings.interpreter_disk_mb * 1024 * 1024
+    args += ["--size", str(size), "--perms", "1777", "--tmpfs", SANDBOX_HOME]
+    args += ["--size", str(16 * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
+    args += ["--bind", str(ipc_dir), str(ipc_dir), "--chdir", SANDBOX_HOME, "--clearenv"]
+    for name, value in kernel_env(SANDBOX_HOME).items():
+        args += ["--setenv", name, value]
+    if root:
+        drop = [f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+        drop += ["--bounding-set=-all", "--inh-caps=-all", "--no-new-privs"]
+        return [*args, "--", "/usr/bin/setpriv", *drop, *python]
+    return [*args, "--uid", "65534", "--gid", "65534", "--", *python]
+
+
+def kernel_env(home: str) -> dict[str, str]:
+    """The kernel's whole environment: nothing of the server's (no keys, no settings)."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": home,
+        "USER": "sandbox",
+        "LANG": "C.UTF-8",
+        "TMPDIR": "/tmp" if home == SANDBOX_HOME else home,
+        "MPLCONFIGDIR": f"{home}/.matplotlib",
+        "IPYTHONDIR": f"{home}/.ipython",
+        "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+def preexec(settings: Settings, *, uid: int | None) -> Callable[[], None]:
+    """Runs in the child before exec: its own session and the resource limits (inherited by
+    everything the kernel starts)."""
+    limits = limits_of(settings)
+    nproc = limits.processes
+    if os.geteuid() != 0:
+        # Without a uid of its own the kernel shares this user's process count.
+        nproc += _processes_of(os.geteuid())
+    pairs = {
+        resource.RLIMIT_CPU: limits.cpu_s,
+        resource.RLIMIT_AS: limits.memory_mb * 1024 * 1024,
+        resource.RLIMIT_FSIZE: limits.file_mb * 1024 * 1024,
+        resource.RLIMIT_NPROC: nproc,
+        resource.RLIMIT_NOFILE: 256,
+        resource.RLIMIT_CORE: 0,
+    }
+
+    def apply() -> None:
+        os.setsid()
+        for which, value in pairs.items():
+            resource.setrlimit(which, (value, value))
+        if uid is not None:  # audit level run by root: still an unprivileged uid
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+
+    return apply
+
+
+def others_can_run_python() -> bool:
+    """Whether another uid could start this Python: without namespaces, the kernel only drops
+    root when every directory up to the interpreter and its packages is open to others."""
+    paths = [Path(os.path.realpath(sys.executable)), *(Path(p) for p in site_dirs())]
+    for path in paths:
+        for part in [path, *path.parents]:
+            try:
+                if not part.stat().st_mode & 0o001:
+                    return False
+            except OSError:
+                return False
+    return True
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap")
+
+
+def _setpriv_ok() -> bool:
+    return os.geteuid() != 0 or Path("/usr/bin/setpriv").exists()
+
+
+def _bwrap_base(*, user_namespace: bool = False) -> list[str]:
+    args = [_bwrap() or "bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc"]
+    args += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    if user_namespace:
+        args.append("--unshare-user")
+    for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/") / top
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    args += ["--perms", "0755", "--dir", "/etc"]  # created parents would be private
+    for name in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "fonts", "mime.types"):
+        path = Path("/etc") / name
+        if path.exists():
+            args += ["--ro-bind", str(path), str(path)]
+    return [*args, "--proc", "/proc", "--dev", "/dev"]
+
+
+def _python_mounts() -> tuple[list[str], list[Path]]:
+    """This Python and its packages, read-only, at the same paths; the directories above them
+    are created world-readable (bubblewrap would copy a private parent's mode)."""
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent}
+    roots |= {Path(p) for p in site_dirs()}
+    roots.add(Path(os.path.realpath(sys.executable)).parent.parent)
+    kept = sorted(p for p in roots if not str(p).startswith(("/usr", "/bin", "/lib")))
+    kept = [p for p in kept if not any(p != q and p.is_relative_to(q) for q in kept)]
+    args: list[str] = []
+    made: set[Path] = set()
+    for root in kept:
+        for parent in reversed(root.parents):
+            if parent != Path("/") and parent not in made:
+                args += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+        args += ["--ro-bind", str(root), str(root)]
+    return args, kept
+
+
+@functools.cache
+def site_dirs() -> tuple[str, ...]:
+    """Where this Python's packages live (the kernel adds them: it is started by path)."""
+    found = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    found += [p for p in sys.path if p.endswith("site-packages")]
+    return tuple(dict.fromkeys(p for p in found if Path(p).is_dir()))
+
+
+def _mask(settings: Settings, roots: list[Path]) -> list[str]:
+    """Hide the data dir (warehouse, SQLite store) should it lie inside a mounted directory."""
+    data = settings.data_dir.expanduser().resolve()
+    if data.is_dir() and any(data.is_relative_to(root) for root in roots):
+        return ["--tmpfs", str(data)]
+    return []
+
+
+def _processes_of(uid: int) -> int:
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                count += entry.stat().st_uid == uid
+            except OSError:
+                continue
+    return count

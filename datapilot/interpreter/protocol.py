@@ -1,0 +1,127 @@
+"""The interpreter's stateless protocol: an LMC message list in, LMC chunks out.
+
+What the last message asks for:
+
+- code (`assistant` or `user`, `type: code`): a `computer/confirmation/execution` chunk naming
+  the code, then the stream ends — unless auto-run is allowed (`may_auto_run`), when it runs.
+- `{"role": "user", "type": "command", "content": "run"}`: runs the last code message before it,
+  if no computer output follows that code already.
+- a user message: answered by the front end's `answer` (the data workflow), if it gave one.
+
+Auto-run is decided by the caller of `respond` from the server setting and the key's scope
+only; nothing in the messages can switch it on (unknown keys such as `auto_run` are refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from datapilot.core.messages import LmcChunk
+from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.interpreter.sessions import arun
+
+RUNNABLE = frozenset({"python", "py", "python3"})
+
+
+class LmcMessage(BaseModel):
+    """One message of the list, as Open Interpreter 0.2 defines it (plus `command`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "computer"]
+    type: Literal["message", "code", "image", "console", "file", "confirmation", "command"]
+    format: str | None = None
+    content: Any = None
+    recipient: Literal["user", "assistant"] | None = None
+
+
+class InterpreterRequest(BaseModel):
+    """The body of `POST /api/v1/interpreter`, when it is an object rather than a bare list."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    messages: list[LmcMessage] = Field(min_length=1)
+    session: str = Field(
+        default="default",
+        max_length=100,
+        pattern=r"^[A-Za-z0-9_.-]+$",
+        description="Kernels keep their variables per session (and per caller).",
+    )
+
+
+class ProtocolError(ValueError):
+    """A message list the interpreter cannot act on; the message says what to send."""
+
+
+def pending_code(messages: list[LmcMessage]) -> tuple[str, str, bool]:
+    """The code the list is about, its language, and whether it is approved to run."""
+    last = messages[-1]
+    if last.type == "command":
+        if last.role != "user" or str(last.content).strip().lower() != "run":
+            raise ProtocolError(
+                'the only command is {"role":"user","type":"command","content":"run"}'
+            )
+        for index in range(len(messages) - 2, -1, -1):
+            message = messages[index]
+            if message.type == "code" and message.role in ("user", "assistant"):
+                after = messages[index + 1 : -1]
+                if any(m.role == "computer" and m.type != "confirmation" for m in after):
+                    raise ProtocolError(
+                        f"the code of message {index} has run already; send new code to run"
+                    )
+                return _code(message, index), (message.format or "python").lower(), True
+        raise ProtocolError("`run` approves the last code message before it, and there is none")
+    if last.type == "code" and last.role in ("user", "assistant"):
+        return _code(last, len(messages) - 1), (last.format or "python").lower(), False
+    raise ProtocolError("nothing to run")
+
+
+def _code(message: LmcMessage, index: int) -> str:
+    if not isinstance(message.content, str) or not message.content.strip():
+        raise ProtocolError(f"message {index} is code without text; send the code as `content`")
+    return message.content
+
+
+def confirmation(code: str, language: str) -> LmcChunk:
+    return LmcChunk(
+        role="computer",
+        type="confirmation",
+        format="execution",
+        content={"type": "code", "format": language, "content": code},
+    )
+
+
+async def respond(
+    messages: list[LmcMessage],
+    *,
+    kernel: Callable[[], Awaitable[SandboxKernel]],
+    auto_run: bool,
+    answer: Callable[[str], AsyncIterator[LmcChunk]] | None = None,
+) -> AsyncIterator[LmcChunk]:
+    """The chunks answering `messages`, ending with `server/status complete`."""
+    last = messages[-1]
+    try:
+        if last.role == "user" and last.type == "message":
+            if answer is None:
+                raise ProtocolError("send code to run; questions need the data workflow")
+            async for chunk in answer(str(last.content or "")):
+                if chunk.role == "server" and chunk.type == "status":
+                    continue
+                yield chunk
+        else:
+            code, language, approved = pending_code(messages)
+            if language not in RUNNABLE:
+                raise ProtocolError(f"only Python runs here, not {language!r}")
+            if not approved:
+                yield confirmation(code, language)
+            if approved or auto_run:
+                async for chunk in arun(await kernel(), code):
+                    yield chunk
+    except ProtocolError as error:
+        yield LmcChunk(role="server", type="error", content=str(error))
+    except Exception as error:  # a kernel that cannot start: said in the stream, never a 500
+        yield LmcChunk(role="server", type="error", content=f"{type(error).__name__}: {error}")
+    yield LmcChunk(role="server", type="status", content="complete")

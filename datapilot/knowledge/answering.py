@@ -1,0 +1,232 @@
+"""Answering a question from a knowledge library, as the pipeline's typed events.
+
+The library's passages are retrieved (persisted BM25, fused with vectors when configured);
+nothing that answers → `no_data` saying so. A question asking for a chart or table whose best
+passages include a table runs the data workflow with those tables as client tables (chart a
+table from a PDF). Otherwise the passages are quoted (offline) or a model answers from them
+(fenced as data). Every answer carries `citations` (file, page, offsets, text) and the same
+passages as `quotes`, which the OpenBB agent turns into its citations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
+
+from datapilot.core.answer import Answer
+from datapilot.core.context import ClientTable, QuestionContext
+from datapilot.core.events import Done, Event, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.outputs import TextOutput
+from datapilot.core.quotes import Citation, Quote
+from datapilot.data.documents import quoted_answer
+from datapilot.data.text import is_chinese
+from datapilot.engine.documents import _model_answer, _model_config
+from datapilot.knowledge.library import Found, KnowledgeError, Libraries, SearchResult
+from datapilot.llm import LLMClient, LLMError, UsageMeter
+from datapilot.retrieval import Hit, Passage
+from datapilot.settings import Settings
+from datapilot.store import Store
+
+PASSAGES = 4
+EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
+_WANTS_DATA = re.compile(
+    r"(?i)\b(chart|plot|graph|visuali[sz]e|draw|trend|table|compare)\b|图|画|绘|表格|走势|对比"
+)
+
+
+def library_source(
+    store: Store, owner_id: str, library: str, *, fallback: bool = False
+) -> EventSource:
+    """An event source (question, context, settings → events) answering from `library`, in the
+    shape `server.runner.guarded_events` runs. With `fallback`, a question the library does not
+    answer goes to the data workflow (an assistant with a library still answers data questions).
+    """
+
+    def source(question: str, context: QuestionContext, settings: Settings) -> AsyncIterator[Event]:
+        return library_events(
+            question, store, owner_id, library, context, settings, fallback=fallback
+        )
+
+    return source
+
+
+def relevant(found: list[Found]) -> list[Found]:
+    """The passages close to the best one: those far below it add noise to an answer."""
+    return [f for f in found if f.score >= 0.5 * found[0].score] or found[:1]
+
+
+def knowledge_text(found: list[Found]) -> str:
+    """The passages as a `knowledge` message: numbered, each with its file, page and offsets."""
+    lines = []
+    for number, f in enumerate(found, 1):
+        c = f.citation
+        page = f", page {c.page}" if c.page else ""
+        lines.append(f"[{number}] {c.source}{page}, characters {c.start}-{c.end}:\n{c.text}")
+    return "\n\n".join(lines)
+
+
+def search_library(
+    store: Store, owner_id: str, library: str, question: str, settings: Settings, k: int
+) -> SearchResult:
+    with store.session() as session:
+        return Libraries(session, owner_id, settings).search(library, question, k)
+
+
+def citations_of(found: list[Found]) -> list[Citation]:
+    return [f.citation for f in found]
+
+
+def quotes_of(found: list[Found]) -> list[Quote]:
+    return [
+        Quote(source=f.citation.source, text=f.citation.text, page=f.citation.page) for f in found
+    ]
+
+
+def tables_of(found: list[Found]) -> list[ClientTable]:
+    """The tables among the passages, as client tables the data workflow can chart."""
+    tables: list[ClientTable] = []
+    for f in found:
+        if not f.table or not f.table.get("columns"):
+            continue
+        columns = [str(c) or f"column {n}" for n, c in enumerate(f.table["columns"], 1)]
+        rows = [list(r)[: len(columns)] for r in f.table.get("rows", [])]
+        rows = [r + [None] * (len(columns) - len(r)) for r in rows]
+        name = str(f.table.get("name") or f.citation.source)
+        if any(t.name == name for t in tables):
+            continue
+        tables.append(
+            ClientTable(
+                name=name,
+                description=f"A table of {f.citation.source}"
+                + (f", page {f.citation.page}" if f.citation.page else ""),
+                source=f.citation.source,
+                columns=columns,
+                rows=rows,
+            )
+        )
+    return tables
+
+
+def nothing_answers(question: str, library: str) -> str:
+    if is_chinese(question):
+        return (
+            f"知识库“{library}”中没有能回答这个问题的段落；"
+            "请换用文档中的词语再问，或先添加相关文档。"
+        )
+    return (
+        f"Nothing in the library {library!r} answers this question; ask with words the "
+        "documents use, or add the document that covers it."
+    )
+
+
+async def library_events(
+    question: str,
+    store: Store,
+    owner_id: str,
+    library: str,
+    context: QuestionContext,
+    settings: Settings,
+    *,
+    fallback: bool = False,
+) -> AsyncIterator[Event]:
+    """Events answering `question` from `library`; always ends with one `Done`."""
+    started = time.perf_counter()
+    chinese = is_chinese(question)
+
+    def answer(status: str, **fields: object) -> Answer:
+        return Answer.model_validate(
+            {
+                "query": question,
+                "today": context.today,
+                "status": status,
+                "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)},
+                **fields,
+            }
+        )
+
+    yield StatusEvent(message=f"Searching the library {library}")
+    try:
+        result = await asyncio.to_thread(
+            search_library, store, owner_id, library, question, settings, PASSAGES
+        )
+    except (KnowledgeError, RuntimeError) as error:
+        yield Done(answer=answer("error", message=str(error)))
+        return
+    found = result.passages
+    if not result.answered and fallback:
+        async for event in _with_tables(question, [], context, settings):
+            yield event
+        return
+    if not result.answered:
+        message = nothing_answers(question, library)
+        yield Done(answer=answer("no_data", message=message, summary=message))
+        return
+    found = relevant(found)
+    sources = list(dict.fromkeys(f.citation.source for f in found))
+    citations, quotes = citations_of(found), quotes_of(found)
+    cited: dict[str, object] = {"citations": citations, "quotes": quotes, "sources": sources}
+    yield StatusEvent(
+        message=f"找到{len(found)}段相关原文（{result.retrieval}）"
+        if chinese
+        else f"Found {len(found)} passage{'s' * (len(found) != 1)} ({result.retrieval})"
+    )
+
+    tables = tables_of(found) if _WANTS_DATA.search(question) else []
+    if tables:
+        async for event in _with_tables(question, tables, context, settings):
+            if isinstance(event, Done):
+                data = event.answer
+                data.citations, data.quotes = citations, quotes
+                data.sources = list(dict.fromkeys([*data.sources, *sources]))
+                yield Done(answer=data)
+                return
+            yield event
+        return
+
+    hits = [
+        Hit(
+            passage=Passage(text=f.citation.text, source=f.citation.source, page=f.citation.page),
+            score=f.score,
+        )
+        for f in found
+    ]
+    meter = UsageMeter()
+    text = ""
+    notes: list[str] = []
+    config = _model_config(context, settings)
+    if config is not None:
+        client = LLMClient(config, meter)
+        try:
+            async with aclosing(_model_answer(client, question, hits)) as stream:
+                async for piece in stream:
+                    text += piece
+                    yield TextDelta(text=piece)
+        except LLMError as error:
+            notes.append(f"The model could not answer ({error}); the passages are quoted instead.")
+            if text:
+                yield TextDelta(text="\n\n")
+            text = ""
+        finally:
+            await client.aclose()
+    if not text:
+        text = quoted_answer(question, hits)
+        yield OutputEvent(output=TextOutput(text=text))
+    yield Done(answer=answer("ok", summary=text, notes=notes, usage=meter.total(), **cited))
+
+
+async def _with_tables(
+    question: str, tables: list[ClientTable], context: QuestionContext, settings: Settings
+) -> AsyncIterator[Event]:
+    from datapilot.brains import run
+    from datapilot.engine.context import RequestContext
+
+    if tables:
+        names = ", ".join(t.name for t in tables)
+        yield StatusEvent(message=f"Using the table(s) found in the documents: {names}")
+    question_context = context.model_copy(update={"tables": [*context.tables, *tables]})
+    request = RequestContext.for_request(question_context, settings)
+    async for event in run(question, request):
+        yield event

@@ -1,0 +1,174 @@
+"""A library's retrieval index: BM25 saved on disk per library version (bm25s), the chunks'
+vectors when embeddings are configured, reciprocal-rank fusion and an optional rerank.
+
+An index is built once per library version (any document added or removed bumps it), saved
+under the data dir and kept in memory, so a query never rebuilds it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from datapilot.retrieval import tokenize
+
+RRF_K = 60  # the usual constant of reciprocal-rank fusion
+CANDIDATES = 30
+MIN_SHARED_TERMS = 0.3  # share of the question's terms the best BM25 passage must hold
+MIN_COSINE = 0.5  # vectors alone answer only when this close
+_CACHE_SIZE = 16
+
+
+@dataclass
+class Entry:
+    """One chunk as the index knows it."""
+
+    id: int
+    text: str  # what was indexed (heading and text)
+    vector: list[float] | None = None
+
+
+@dataclass
+class Ranked:
+    id: int
+    score: float
+    bm25: int | None = None  # 1-based rank in each list, for explanations and the bench
+    dense: int | None = None
+
+
+class LibraryIndex:
+    def __init__(
+        self, ids: list[int], texts: list[str], retriever: object | None, vectors: np.ndarray | None
+    ) -> None:
+        self.ids = ids
+        self.texts = texts
+        self._retriever = retriever
+        self.vectors = vectors
+
+    @classmethod
+    def build(cls, entries: list[Entry], folder: Path | None = None) -> LibraryIndex:
+        import bm25s
+
+        ids = [e.id for e in entries]
+        texts = [e.text for e in entries]
+        retriever = None
+        if entries:
+            retriever = bm25s.BM25()
+            retriever.index([tokenize(t) for t in texts], show_progress=False)
+        vectors = None
+        if entries and all(e.vector is not None for e in entries):
+            from datapilot.knowledge.embeddings import normalised
+
+            vectors = normalised(np.asarray([e.vector for e in entries], dtype=np.float32))
+        index = cls(ids, texts, retriever, vectors)
+        if folder is not None:
+            index.save(folder)
+        return index
+
+    def save(self, folder: Path) -> None:
+        """Write aside, then rename: a reader never loads half an index."""
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        temporary = folder.with_name(folder.name + f".tmp-{threading.get_ident()}")
+        shutil.rmtree(temporary, ignore_errors=True)
+        temporary.mkdir()
+        if self._retriever is not None:
+            self._retriever.save(str(temporary / "bm25"), show_progress=False)  # type: ignore[attr-defined]
+        (temporary / "chunks.json").write_text(json.dumps({"ids": self.ids, "texts": self.texts}))
+        if self.vectors is not None:
+            np.save(temporary / "vectors.npy", self.vectors)
+        try:
+            temporary.rename(folder)
+        except OSError:  # another worker saved the same version first
+            shutil.rmtree(temporary, ignore_errors=True)
+
+    @classmethod
+    def load(cls, folder: Path) -> LibraryIndex | None:
+        import bm25s
+
+        try:
+            saved = json.loads((folder / "chunks.json").read_text())
+            retriever = None
+            if (folder / "bm25").exists():
+                retriever = bm25s.BM25.load(str(folder / "bm25"), show_progress=False)
+            vectors_file = folder / "vectors.npy"
+            vectors = np.load(vectors_file) if vectors_file.exists() else None
+        except (OSError, ValueError):
+            return None
+        return cls(list(saved["ids"]), list(saved["texts"]), retriever, vectors)
+
+    def bm25(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
+        """(position, score) of the best BM25 matches, sharing at least one term."""
+        tokens = tokenize(query)
+        if self._retriever is None or not tokens:
+            return []
+        documents, scores = self._retriever.retrieve(  # type: ignore[attr-defined]
+            [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=0
+        )
+        return [(int(d), float(s)) for d, s in zip(documents[0], scores[0], strict=True) if s > 0]
+
+    def dense(self, query_vector: np.ndarray, k: int = CANDIDATES) -> list[tuple[int, float]]:
+        if self.vectors is None or len(self.ids) == 0:
+            return []
+        if query_vector.shape[-1] != self.vectors.shape[1]:
+            return []  # vectors of another model: BM25 alone until the library is re-indexed
+        scores = self.vectors @ query_vector
+        order = np.argsort(-scores)[:k]
+        return [(int(i), float(scores[i])) for i in order]
+
+    def answers(
+        self, query: str, bm25: list[tuple[int, float]], dense: list[tuple[int, float]]
+    ) -> bool:
+        """Whether anything here answers `query`: the best BM25 passage holds a good share of
+        its terms, or the nearest vector is close."""
+        if bm25:
+            asked = set(tokenize(query))
+            shared = asked & set(tokenize(self.texts[bm25[0][0]]))
+            if asked and len(shared) >= MIN_SHARED_TERMS * len(asked):
+                return True
+        return bool(dense) and dense[0][1] >= MIN_COSINE
+
+
+def fuse(bm25: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[Ranked]:
+    """Reciprocal-rank fusion of the two rankings (positions), best first."""
+    fused: dict[int, Ranked] = {}
+    for rank, (position, _) in enumerate(bm25, 1):
+        entry = fused.setdefault(position, Ranked(id=position, score=0.0))
+        entry.score += 1.0 / (RRF_K + rank)
+        entry.bm25 = rank
+    for rank, (position, _) in enumerate(dense, 1):
+        entry = fused.setdefault(position, Ranked(id=position, score=0.0))
+        entry.score += 1.0 / (RRF_K + rank)
+        entry.dense = rank
+    return sorted(fused.values(), key=lambda r: -r.score)
+
+
+class IndexCache:
+    """Indexes kept in memory per (library, version); saved ones loaded from disk."""
+
+    def __init__(self, size: int = _CACHE_SIZE) -> None:
+        self._items: OrderedDict[tuple[str, int], LibraryIndex] = OrderedDict()
+        self._lock = threading.Lock()
+        self.size = size
+
+    def get(self, key: tuple[str, int]) -> LibraryIndex | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int], index: LibraryIndex) -> None:
+        with self._lock:
+            self._items[key] = index
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+CACHE = IndexCache()  # a cache of immutable indexes, not request state

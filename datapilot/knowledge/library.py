@@ -1,0 +1,432 @@
+"""A user's knowledge libraries in the store: create, list, delete; documents added (stored
+once per content hash, read into chunks, embedded when configured) and removed; search.
+
+Reading and embedding a document (`read_upload`) happens before the write transaction, so the
+store's write lock is never held across parsing or a network call; `Libraries.add` then writes
+the document and all its chunks in one transaction: a refused or failed upload leaves nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from datapilot.core.quotes import Citation
+from datapilot.data.documents import DocumentError
+from datapilot.knowledge.chunking import Chunk, format_of, page_count, parse
+from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
+from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
+from datapilot.settings import Settings
+from datapilot.store.blobs import write_blob
+from datapilot.store.models import Assistant, File, utcnow
+from datapilot.store.models_knowledge import Library, LibraryChunk, LibraryDocument
+
+_MIMES = {
+    "pdf": "application/pdf",
+    "text": "text/plain",
+    "markdown": "text/markdown",
+    "html": "text/html",
+    "csv": "text/csv",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+}
+
+
+class KnowledgeError(ValueError):
+    """A request on a library that cannot be done; the message says why and what to do."""
+
+
+class LibraryNotFound(KnowledgeError):
+    pass
+
+
+class UploadRefused(KnowledgeError):
+    """A document over a limit (`setting` names it), or unreadable; nothing of it was stored."""
+
+    def __init__(self, message: str, setting: str | None = None) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
+class LibraryInfo(BaseModel):
+    id: str
+    name: str
+    description: str
+    documents: int
+    created_at: datetime
+
+
+class DocumentInfo(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    mime: str
+    size: int
+    pages: int
+    chunks: int
+    created_at: datetime
+
+
+class Found(BaseModel):
+    """A passage retrieval found: its citation, and what else it carries."""
+
+    citation: Citation
+    document_id: str
+    heading: str = ""
+    table: dict[str, Any] | None = None
+    score: float
+    bm25_rank: int | None = None
+    dense_rank: int | None = None
+
+
+class SearchResult(BaseModel):
+    query: str
+    answered: bool = Field(description="False when nothing in the library answers the query.")
+    passages: list[Found]
+    retrieval: str = Field(description="bm25, or bm25+vectors (fused), +rerank when used.")
+
+
+class Upload(BaseModel):
+    """A document read (and embedded) before it is written."""
+
+    name: str
+    mime: str
+    data: bytes
+    pages: int
+    chunks: list[Chunk]
+    vectors: list[list[float]] | None = None
+
+
+def files_root(settings: Settings) -> Path:
+    """The platform's content-addressed file store (shared with chat files)."""
+    return settings.data_dir / "files"
+
+
+def index_root(settings: Settings) -> Path:
+    return settings.data_dir / "knowledge"
+
+
+def read_upload(settings: Settings, name: str, data: bytes, mime: str | None = None) -> Upload:
+    """Check the limits, read `data` into chunks and embed them (when configured). Raises
+    `UploadRefused` naming the setting or the problem."""
+    limit = settings.kb_max_file_mb * 1_000_000
+    if len(data) > limit:
+        raise UploadRefused(
+            f"{name} is {len(data) / 1e6:.1f} MB, over DATAPILOT_KB_MAX_FILE_MB "
+            f"({settings.kb_max_file_mb:g} MB); split it or raise the setting",
+            "kb_max_file_mb",
+        )
+    if not data:
+        raise UploadRefused(f"{name} is empty; send a document with text in it")
+    fmt = format_of(name, data, mime or "")
+    if fmt == "pdf":
+        pages = page_count(data)
+        if pages is not None and pages > settings.kb_max_pages:
+            raise UploadRefused(
+                f"{name} has {pages} pages, over DATAPILOT_KB_MAX_PAGES "
+                f"({settings.kb_max_pages}); split it or raise the setting",
+                "kb_max_pages",
+            )
+    try:
+        parsed = parse(name, data, mime or "")
+    except DocumentError as error:
+        raise UploadRefused(str(error)) from None
+    vectors = None
+    if embeddings_configured(settings):
+        vectors = embed(settings, [c.indexed for c in parsed.chunks]).tolist()
+    return Upload(
+        name=name,
+        mime=mime or _MIMES[fmt],
+        data=data,
+        pages=parsed.pages,
+        chunks=parsed.chunks,
+        vectors=vectors,
+    )
+
+
+def library_id_of(session: Session, owner_id: str, ref: str) -> str:
+    """The id of the user's library `ref` (id or name); raises `LibraryNotFound`."""
+    found = session.scalar(
+        select(Library.id).where(
+            Library.owner_id == owner_id, (Library.id == ref) | (Library.name == ref)
+        )
+    )
+    if found is None:
+        raise LibraryNotFound(
+            f"no library {ref!r}; list yours with GET /api/v1/libraries or `datapilot kb list`"
+        )
+    return found
+
+
+class Libraries:
+    """One user's libraries in one session."""
+
+    def __init__(self, session: Session, owner_id: str, settings: Settings) -> None:
+        self.session = session
+        self.owner_id = owner_id
+        self.settings = settings
+
+    # --- libraries ------------------------------------------------------------------------
+
+    def _row(self, ref: str) -> Library:
+        row = self.session.scalar(
+            select(Library).where(
+                Library.owner_id == self.owner_id, (Library.id == ref) | (Library.name == ref)
+            )
+        )
+        if row is None:
+            raise LibraryNotFound(
+                f"no library {ref!r}; list yours with GET /api/v1/libraries or `datapilot kb list`"
+            )
+        return row
+
+    def _info(self, row: Library) -> LibraryInfo:
+        count = self.session.scalar(
+            select(func.count()).where(LibraryDocument.library_id == row.id)
+        )
+        return LibraryInfo(
+            id=row.id,
+            name=row.name,
+            description=row.description,
+            documents=int(count or 0),
+            created_at=row.created_at,
+        )
+
+    def create(self, name: str, description: str = "") -> LibraryInfo:
+        name = name.strip()
+        if not name:
+            raise KnowledgeError("a library needs a name")
+        taken = self.session.scalar(
+            select(Library.id).where(Library.owner_id == self.owner_id, Library.name == name)
+        )
+        if taken is not None:
+            raise KnowledgeError(f"you have a library named {name!r} already; pick another name")
+        row = Library(owner_id=self.owner_id, name=name, description=description)
+        self.session.add(row)
+        self.session.flush()
+        return self._info(row)
+
+    def ensure(self, name: str) -> LibraryInfo:
+        """The library `name` (or id), created when it does not exist."""
+        try:
+            return self._info(self._row(name))
+        except LibraryNotFound:
+            return self.create(name)
+
+    def all(self) -> list[LibraryInfo]:
+        rows = self.session.scalars(
+            select(Library).where(Library.owner_id == self.owner_id).order_by(Library.created_at)
+        )
+        return [self._info(row) for row in rows]
+
+    def get(self, ref: str) -> LibraryInfo:
+        return self._info(self._row(ref))
+
+    def delete(self, ref: str) -> None:
+        row = self._row(ref)
+        library_id = row.id
+        file_ids = select(LibraryDocument.file_id).where(LibraryDocument.library_id == library_id)
+        self.session.execute(delete(File).where(File.id.in_(file_ids)))
+        self.session.execute(delete(LibraryChunk).where(LibraryChunk.library_id == library_id))
+        self.session.execute(
+            delete(LibraryDocument).where(LibraryDocument.library_id == library_id)
+        )
+        # Assistants bound to it answer without a library from now on.
+        self.session.execute(
+            update(Assistant).where(Assistant.library_id == library_id).values(library_id=None)
+        )
+        self.session.delete(row)
+        self.session.flush()
+        shutil.rmtree(index_root(self.settings) / library_id, ignore_errors=True)
+
+    # --- documents ------------------------------------------------------------------------
+
+    def documents(self, ref: str) -> list[DocumentInfo]:
+        row = self._row(ref)
+        rows = self.session.scalars(
+            select(LibraryDocument)
+            .where(LibraryDocument.library_id == row.id)
+            .order_by(LibraryDocument.created_at)
+        )
+        return [DocumentInfo.model_validate(r) for r in rows]
+
+    def add(self, ref: str, upload: Upload) -> DocumentInfo:
+        """Write a read document and its chunks; the library's index is rebuilt on next use."""
+        library = self._row(ref)
+        count = self.session.scalar(
+            select(func.count()).where(LibraryDocument.library_id == library.id)
+        )
+        if int(count or 0) >= self.settings.kb_max_documents:
+            raise UploadRefused(
+                f"the library {library.name!r} holds {count} documents, the most "
+                f"DATAPILOT_KB_MAX_DOCUMENTS allows ({self.settings.kb_max_documents}); remove "
+                "one or raise the setting",
+                "kb_max_documents",
+            )
+        digest, path = write_blob(files_root(self.settings), upload.data)
+        file = File(
+            owner_id=self.owner_id,
+            name=upload.name,
+            sha256=digest,
+            mime=upload.mime,
+            size=len(upload.data),
+            path=path,
+        )
+        self.session.add(file)
+        self.session.flush()
+        document = LibraryDocument(
+            library_id=library.id,
+            owner_id=self.owner_id,
+            file_id=file.id,
+            name=upload.name,
+            mime=upload.mime,
+            size=len(upload.data),
+            pages=upload.pages,
+            chunks=len(upload.chunks),
+        )
+        self.session.add(document)
+        self.session.flush()
+        vectors: list[list[float] | None] = [None] * len(upload.chunks)
+        if upload.vectors is not None:
+            vectors = list(upload.vectors)
+        self.session.add_all(
+            LibraryChunk(
+                library_id=library.id,
+                document_id=document.id,
+                position=position,
+                page=chunk.page,
+                start=chunk.start,
+                end=chunk.end,
+                heading=chunk.heading,
+                text=chunk.text,
+                table=chunk.table,
+                embedding=vector,
+            )
+            for position, (chunk, vector) in enumerate(zip(upload.chunks, vectors, strict=True))
+        )
+        self._changed(library)
+        self.session.flush()
+        return DocumentInfo.model_validate(document)
+
+    def remove(self, ref: str, document_id: str) -> None:
+        library = self._row(ref)
+        document = self.session.scalar(
+            select(LibraryDocument).where(
+                LibraryDocument.id == document_id, LibraryDocument.library_id == library.id
+            )
+        )
+        if document is None:
+            raise LibraryNotFound(
+                f"the library {library.name!r} has no document {document_id!r}; list them with "
+                f"GET /api/v1/libraries/{library.name}/documents"
+            )
+        self.session.execute(delete(LibraryChunk).where(LibraryChunk.document_id == document.id))
+        file_id = document.file_id
+        self.session.delete(document)
+        if file_id is not None:  # its row only: the bytes may be another file's too
+            self.session.execute(delete(File).where(File.id == file_id))
+        self._changed(library)
+        self.session.flush()
+
+    def _changed(self, library: Library) -> None:
+        self.session.execute(
+            update(Library)
+            .where(Library.id == library.id)
+            .values(version=Library.version + 1, updated_at=utcnow())
+        )
+
+    # --- search ---------------------------------------------------------------------------
+
+    def index(self, ref: str) -> tuple[Library, LibraryIndex]:
+        """The library's index for its current version: from memory, disk, or built now."""
+        library = self._row(ref)
+        key = (library.id, library.version)
+        found = CACHE.get(key)
+        if found is not None:
+            return library, found
+        folder = index_root(self.settings) / library.id / f"v{library.version}"
+        found = LibraryIndex.load(folder) if folder.exists() else None
+        if found is None:
+            rows = self.session.execute(
+                select(
+                    LibraryChunk.id, LibraryChunk.heading, LibraryChunk.text, LibraryChunk.embedding
+                )
+                .where(LibraryChunk.library_id == library.id)
+                .order_by(LibraryChunk.id)
+            )
+            entries = [
+                Entry(
+                    id=r.id,
+                    text=f"{r.heading}\n{r.text}" if r.heading else r.text,
+                    vector=r.embedding,
+                )
+                for r in rows
+            ]
+            found = LibraryIndex.build(entries, folder)
+            for old in folder.parent.glob("v*"):  # earlier versions are never read again
+                if old.name != folder.name:
+                    shutil.rmtree(old, ignore_errors=True)
+        CACHE.put(key, found)
+        return library, found
+
+    def search(self, ref: str, query: str, k: int = 5, *, mode: str = "auto") -> SearchResult:
+        """The `k` passages that best answer `query`. `mode`: auto (fusion when vectors are
+        there), bm25 or dense (for the bench)."""
+        _, index = self.index(ref)
+        bm25 = index.bm25(query) if mode in ("auto", "bm25") else []
+        dense: list[tuple[int, float]] = []
+        if mode in ("auto", "dense") and index.vectors is not None:
+            dense = index.dense(embed(self.settings, [query], kind="query")[0])
+        answered = index.answers(query, bm25, dense)
+        ranked = fuse(bm25, dense)[:CANDIDATES]
+        used = "bm25+vectors" if dense and bm25 else ("vectors" if dense else "bm25")
+        if self.settings.rerank_url and ranked:
+            order = rerank(self.settings, query, [index.texts[r.id] for r in ranked])
+            ranked = [ranked[i] for i in order]
+            used += "+rerank"
+        ranked = ranked[:k]
+        ids = [index.ids[r.id] for r in ranked]
+        rows: dict[int, _Row] = {}
+        query_rows = self.session.execute(
+            select(LibraryChunk, LibraryDocument.name)
+            .join(LibraryDocument, LibraryDocument.id == LibraryChunk.document_id)
+            .where(LibraryChunk.id.in_(ids))
+        )
+        for chunk, name in query_rows:
+            rows[chunk.id] = _Row(chunk, name)
+        passages = [
+            Found(
+                citation=Citation(
+                    source=rows[i].name,
+                    page=rows[i].chunk.page,
+                    start=rows[i].chunk.start,
+                    end=rows[i].chunk.end,
+                    text=rows[i].chunk.text,
+                ),
+                document_id=rows[i].chunk.document_id,
+                heading=rows[i].chunk.heading,
+                table=rows[i].chunk.table,
+                score=round(r.score, 6),
+                bm25_rank=r.bm25,
+                dense_rank=r.dense,
+            )
+            for i, r in zip(ids, ranked, strict=True)
+            if i in rows
+        ]
+        return SearchResult(
+            query=query, answered=answered and bool(passages), passages=passages, retrieval=used
+        )
+
+
+class _Row:
+    def __init__(self, chunk: LibraryChunk, name: str) -> None:
+        self.chunk = chunk
+        self.name = name
+        self.id = chunk.id

@@ -1,0 +1,118 @@
+"""`POST /api/v1/interpreter`: the code interpreter over HTTP (LMC in, LMC chunks out).
+
+The body is the LMC message list (a JSON array, or `{"messages": [...], "session": NAME}`).
+The answer streams LMC chunks: server-sent events when the request accepts
+`text/event-stream`, else NDJSON (one chunk per line). Code is confirmed, not run, unless the
+next request approves it with `{"role":"user","type":"command","content":"run"}` — or auto-run
+is allowed: `DATAPILOT_INTERPRETER_AUTO_RUN=true` on the server AND the caller's key names the
+`run` scope. Nothing in the body, the messages or the headers can turn it on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import StreamingResponse
+from sse_starlette import EventSourceResponse
+
+from datapilot.core.context import QuestionContext
+from datapilot.core.messages import LmcChunk
+from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respond
+from datapilot.interpreter.sessions import Sessions
+from datapilot.render.lmc import lmc_chunks
+from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.runner import guarded_events
+from datapilot.settings import Settings
+from datapilot.store import Principal
+
+router = APIRouter(prefix="/api/v1", tags=["Code interpreter"], responses=VALIDATION_RESPONSES)
+_sessions_lock = threading.Lock()
+
+
+def may_auto_run(settings: Settings, principal: Principal | None) -> bool:
+    """Both the server setting and a key naming `run` (admin alone is not enough: running code
+    unasked is opted into on purpose)."""
+    return settings.interpreter_auto_run and principal is not None and "run" in principal.scopes
+
+
+def sessions_of(request: Request) -> Sessions:
+    """The app's kernels, made on first use (stopped when the process exits)."""
+    state = request.app.state
+    with _sessions_lock:
+        if getattr(state, "interpreter_sessions", None) is None:
+            settings: Settings = state.settings
+            state.interpreter_sessions = Sessions(settings, lambda: _channel(settings))
+            atexit.register(state.interpreter_sessions.close)
+    sessions: Sessions = state.interpreter_sessions
+    return sessions
+
+
+def _channel(settings: Settings) -> Any:
+    from datapilot.engine.context import RequestContext
+    from datapilot.interpreter.channel import data_channel
+
+    question = QuestionContext(today=settings.effective_today(), offline=settings.offline)
+    return data_channel(RequestContext.for_request(question, settings))
+
+
+_BODY_EXAMPLE = [
+    {"role": "user", "type": "code", "format": "python", "content": "print(1 + 1)"},
+    {"role": "user", "type": "command", "content": "run"},
+]
+
+
+@router.post(
+    "/interpreter",
+    summary="Run Python in a sandboxed kernel (LMC messages in, LMC chunks out)",
+    responses={
+        200: {
+            "description": "LMC chunks: SSE (`data` = one chunk) or NDJSON, ending with "
+            "`{role: server, type: status, content: complete}`.",
+            "content": {"application/x-ndjson": {}, "text/event-stream": {}},
+        }
+    },
+)
+async def interpreter(
+    request: Request,
+    body: list[LmcMessage] | InterpreterRequest = Body(examples=[_BODY_EXAMPLE]),
+) -> Any:
+    settings: Settings = request.app.state.settings
+    parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+    principal: Principal | None = getattr(request.state, "principal", None)
+    owner = principal.user_id if principal is not None else "local"
+    sessions = sessions_of(request)
+
+    async def kernel() -> SandboxKernel:
+        return await asyncio.to_thread(sessions.kernel, owner, parsed.session)
+
+    def answer(question: str) -> AsyncIterator[LmcChunk]:
+        context = QuestionContext(
+            today=settings.effective_today(), brain=settings.brain, offline=settings.offline
+        )
+        return lmc_chunks(guarded_events(question, context, settings))
+
+    chunks = respond(
+        parsed.messages,
+        kernel=kernel,
+        auto_run=may_auto_run(settings, principal),
+        answer=answer,
+    )
+    if "text/event-stream" in request.headers.get("accept", ""):
+        return EventSourceResponse(_sse(chunks))
+    return StreamingResponse(_ndjson(chunks), media_type="application/x-ndjson")
+
+
+async def _sse(chunks: AsyncIterator[LmcChunk]) -> AsyncIterator[dict[str, str]]:
+    async for chunk in chunks:
+        yield {"data": chunk.wire()}
+
+
+async def _ndjson(chunks: AsyncIterator[LmcChunk]) -> AsyncIterator[bytes]:
+    async for chunk in chunks:
+        yield (chunk.wire() + "\n").encode()

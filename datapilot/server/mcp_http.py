@@ -1,0 +1,105 @@
+"""The MCP server over Streamable HTTP at `/mcp`, inside the FastAPI app.
+
+The key middleware has already run (loopback-only without keys; a valid key once keys exist);
+here the key must also carry the chat scope. The SDK's DNS-rebinding protection is on: the Host
+header must be a loopback one or one of `DATAPILOT_MCP_ALLOWED_HOSTS`, and a browser's Origin
+one of the CORS origins. Requests are stateless (no session to pin to one worker process), so
+`datapilot serve --workers N` and replicas behind a load balancer both work.
+
+The SDK's session manager needs a task group for its lifetime. It is started on the first
+request of each event loop, so the endpoint works whether or not the server runs the app's
+lifespan; it ends with its loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import MutableMapping
+from typing import Any
+
+from fastapi import FastAPI
+from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+
+from datapilot.server.auth import missing_scope_message, refuse
+from datapilot.settings import Settings
+from datapilot.store import Principal
+from datapilot.tools.published.invoke import Offload
+from datapilot.tools.published.mcp_server import build_server
+from datapilot.tools.published.operations import OperationContext
+
+PATH = "/mcp"
+_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+Scope = MutableMapping[str, Any]
+
+
+def transport_security(settings: Settings) -> TransportSecuritySettings:
+    """Host and Origin checks against DNS rebinding."""
+    hosts = [pattern for host in _LOOPBACK_HOSTS for pattern in (host, f"{host}:*")]
+    origins = [f"{scheme}://{host}{port}" for scheme in ("http", "https")
+               for host in _LOOPBACK_HOSTS for port in ("", ":*")]  # fmt: skip
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[*hosts, *settings.mcp_allowed_hosts],
+        allowed_origins=[*origins, *settings.cors_origins],
+    )
+
+
+class McpEndpoint:
+    """A pure ASGI endpoint: the scope check, then the SDK's Streamable HTTP transport."""
+
+    def __init__(self, server: Server[Any], security: TransportSecuritySettings) -> None:
+        self.server = server
+        self.security = security
+        self._managers: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[StreamableHTTPSessionManager, asyncio.Event]
+        ] = weakref.WeakKeyDictionary()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        principal: Principal | None = scope.get("state", {}).get("principal")
+        if principal is not None and not principal.allows("chat"):
+            message = missing_scope_message(principal, "chat", PATH)
+            await refuse(scope, send, 403, "missing_scope", message)
+            return
+        manager = await self._manager()
+        await manager.handle_request(scope, receive, send)
+
+    async def _manager(self) -> StreamableHTTPSessionManager:
+        loop = asyncio.get_running_loop()
+        entry = self._managers.get(loop)
+        if entry is None:
+            manager = StreamableHTTPSessionManager(
+                app=self.server,
+                json_response=True,
+                stateless=True,
+                security_settings=self.security,
+            )
+            started = asyncio.Event()
+            entry = self._managers[loop] = (manager, started)
+            task = loop.create_task(_run(manager, started), name="datapilot-mcp")
+            self._tasks.add(task)  # a strong reference, so the task is not collected
+            task.add_done_callback(self._tasks.discard)
+        await entry[1].wait()
+        return entry[0]
+
+
+async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) -> None:
+    async with manager.run():
+        started.set()
+        await asyncio.Event().wait()  # until the loop ends and cancels it
+
+
+def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
+    """Serve the published operations over MCP at `/mcp`."""
+    endpoint = McpEndpoint(build_server(context, offload), transport_security(context.settings))
+    # A Starlette route whose endpoint is an ASGI app (not a function) passes requests as is.
+    app.router.add_route(
+        PATH,
+        endpoint,  # type: ignore[arg-type]
+        methods=["GET", "POST", "DELETE"],
+        include_in_schema=False,
+    )

@@ -1,0 +1,116 @@
+"""The published operations as an MCP server (the official SDK's low-level `Server`).
+
+Every operation is a tool with its input schema and an `outputSchema`; a call answers with the
+output as `structuredContent`, a short text for models that read only text, and each chart as
+PNG image content. Bad arguments and refusals come back as tool errors (`isError`) saying what
+to change, never as protocol failures. The same server runs over stdio (`datapilot mcp`) and
+Streamable HTTP (mounted at `/mcp` by the HTTP server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+from datapilot import __version__
+from datapilot.tools.published.charts import png_bytes
+from datapilot.tools.published.faces import DESCRIPTION_FOR_HUMAN, NAME_FOR_MODEL, mcp_tools
+from datapilot.tools.published.invoke import Offload, in_thread, invoke
+from datapilot.tools.published.operations import OperationContext, OperationError, operation
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "Datapilot answers questions about market and economic data. Use `ask` for a question in "
+    "words (English or Chinese); `search_entities` to find ids; `get_prices` and `get_series` "
+    "for raw data; `call_interface` for one interface of the library."
+)
+
+
+def build_server(context: OperationContext, offload: Offload = in_thread) -> Server[Any]:
+    """An MCP server whose tools are the published operations, run with `context`."""
+    tools = [
+        types.Tool(
+            name=tool["name"],
+            title=tool["title"],
+            description=tool["description"],
+            input_schema=tool["inputSchema"],
+            output_schema=tool["outputSchema"],
+            annotations=types.ToolAnnotations(read_only_hint=True),
+        )
+        for tool in mcp_tools()
+    ]
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        return await call(params.name, params.arguments, context, offload)
+
+    return Server(
+        NAME_FOR_MODEL,
+        version=__version__,
+        description=DESCRIPTION_FOR_HUMAN,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def call(
+    name: str, arguments: Any, context: OperationContext, offload: Offload = in_thread
+) -> types.CallToolResult:
+    """One tool call as an MCP result (errors included: a model can read them and retry)."""
+    try:
+        op = operation(name)
+    except KeyError:
+        names = ", ".join(tool["name"] for tool in mcp_tools())
+        return _error(f"There is no tool {name!r}; the tools are {names}.")
+    try:
+        outcome = await invoke(op, arguments, context, offload)
+    except OperationError as error:
+        return _error(error.message)
+    except Exception as error:  # a failure is the caller's information, not a crash
+        log.exception("the MCP tool %s failed", name)
+        return _error(f"{name} failed: {type(error).__name__}: {error}")
+    content: list[types.ContentBlock] = [types.TextContent(type="text", text=outcome.text or name)]
+    for chart in outcome.charts:
+        try:
+            png = await asyncio.to_thread(png_bytes, chart)
+        except Exception as error:
+            log.exception("drawing %r failed", chart.title)
+            content.append(
+                types.TextContent(
+                    type="text", text=f"The chart {chart.title!r} could not be drawn: {error}"
+                )
+            )
+            continue
+        data = base64.b64encode(png).decode("ascii")
+        content.append(types.ImageContent(type="image", data=data, mime_type="image/png"))
+    structured = outcome.result.model_dump(mode="json")
+    return types.CallToolResult(content=content, structured_content=structured)
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=message)], is_error=True
+    )
+
+
+async def serve_stdio(context: OperationContext) -> None:
+    """Serve over stdin/stdout until the client closes them."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(context)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -1,0 +1,60 @@
+"""Shared pieces of the interpreter tests: a client's rebuilding of LMC chunks into messages
+(Open Interpreter's example client logic) and a run's collected output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from datapilot.core.messages import LmcChunk
+
+
+def process_chunks(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rebuild the message list the way Open Interpreter 0.2's example client does: a `start`
+    chunk opens a message with the chunk's role/type/format, chunks in between append their
+    `content` to it, `end` closes it; a chunk outside any block is a whole message. Server chunks
+    (status, errors) and `active_line` marks are not messages."""
+    messages: list[dict[str, Any]] = []
+    open_block: tuple[Any, Any, Any] | None = None
+    for chunk in chunks:
+        if chunk["role"] == "server" or chunk.get("format") == "active_line":
+            continue
+        key = (chunk["role"], chunk["type"], chunk.get("format"))
+        if chunk.get("start"):
+            assert open_block is None, f"a block opened inside another: {chunk}"
+            messages.append({"role": key[0], "type": key[1], "format": key[2], "content": None})
+            open_block = key
+            continue
+        if chunk.get("end"):
+            assert open_block == key, f"end of a block that is not open: {chunk}"
+            open_block = None
+            continue
+        if open_block is not None:
+            assert open_block == key, f"a delta of another block: {chunk}"
+            last = messages[-1]
+            if isinstance(chunk.get("content"), str):
+                last["content"] = (last["content"] or "") + chunk["content"]
+            else:
+                last["content"] = chunk.get("content")
+            continue
+        messages.append({k: v for k, v in chunk.items() if k not in ("start", "end")})
+    assert open_block is None, "the stream ended inside a block"
+    return messages
+
+
+def wire(chunks: list[LmcChunk]) -> list[dict[str, Any]]:
+    return [chunk.model_dump(exclude_none=True) for chunk in chunks]
+
+
+def console_text(chunks: list[dict[str, Any]]) -> str:
+    return "".join(
+        m["content"] or ""
+        for m in process_chunks(chunks)
+        if m["type"] == "console" and m.get("format") == "output"
+    )
+
+
+def report(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run's `server/status/execution` report."""
+    found = [c for c in chunks if c["role"] == "server" and c.get("format") == "execution"]
+    assert len(found) == 1, chunks
+    return found[0]["content"]
