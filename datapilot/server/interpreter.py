@@ -17,7 +17,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Body, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
+from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 
 from datapilot.core.context import QuestionContext
@@ -83,7 +85,10 @@ async def interpreter(
     body: list[LmcMessage] | InterpreterRequest = Body(examples=[_BODY_EXAMPLE]),
 ) -> Any:
     settings: Settings = request.app.state.settings
-    parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+    try:
+        parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+    except ValidationError as error:  # a bare list checked as the wrapped form: the same 422
+        raise RequestValidationError(error.errors(include_url=False)) from None
     principal: Principal | None = getattr(request.state, "principal", None)
     owner = principal.user_id if principal is not None else "local"
     sessions = sessions_of(request)
