@@ -131,13 +131,69 @@ def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool])
     return replace(request, registry=with_imported(request.registry, imported.values()))
 
 
-def imported_tools(session: Any, tenant: Tenant, settings: Settings) -> dict[str, Tool]:
-    """The tools the tenant's user imported (a guest has none of its own)."""
-    if tenant.user_id is None:
-        return {}
+def tool_ids(session: Any, settings: Settings, tenant: Tenant | None = None) -> dict[str, str]:
+    """Tool name → store id: the built-ins (recorded on first use), and the tools the tenant's
+    user imported — the names an assistant of theirs may be bound to."""
+    from sqlalchemy import select
+
+    from datapilot.store.models import Tool as ToolRow
+    from datapilot.tools import record_tools
+
+    ids = record_tools(session, available_tools(request_for(settings)))
+    if tenant is not None and tenant.user_id is not None:
+        owned = session.execute(
+            select(ToolRow.name, ToolRow.id).where(ToolRow.owner_id == tenant.user_id)
+        )
+        ids.update({name: id_ for name, id_ in owned})
+    return ids
+
+
+def imported_tools(
+    session: Any, tenant: Tenant, settings: Settings, assistant: AssistantInfo | None = None
+) -> dict[str, Tool]:
+    """The imported tools a turn for `tenant` may call: a user's own; a guest of a public
+    assistant gets its owner's that run without asking (not consequential, or trusted) — a
+    guest cannot confirm an act on the owner's behalf, and the owner chose to bind them."""
     from datapilot.tools.sources import Sources
 
-    return Sources(session, tenant.user_id, settings).tools()
+    if tenant.user_id is not None:
+        return Sources(session, tenant.user_id, settings).tools()
+    if assistant is None:
+        return {}
+    from datapilot.store.models import Assistant as AssistantRow
+
+    row = session.get(AssistantRow, assistant.id)
+    if row is None or not row.public:
+        return {}
+    sources = Sources(session, row.owner_id, settings)
+    safe = {
+        tool.name
+        for source in sources.list()
+        for tool in source.tools
+        if tool.trusted or not tool.consequential
+    }
+    return {name: tool for name, tool in sources.tools().items() if name in safe}
+
+
+def assistant_tools(
+    store: Store,
+    tenant: Tenant,
+    settings: Settings,
+    request: RequestContext,
+    assistant: AssistantInfo | None,
+) -> tuple[RequestContext, dict[str, Tool]]:
+    """The tools the assistant is bound to, imported ones included, and the request whose plans
+    may fetch from those: the same wherever the assistant runs (chats, the OpenAI-compatible
+    API, its OpenBB agent). The store is read only when a bound tool is not a built-in."""
+    names = list(assistant.tools) if assistant else ["ask_data"]
+    imported: dict[str, Tool] = {}
+    builtin = available_tools(request)
+    if not all(name in builtin for name in names):
+        with store.session() as session:
+            imported = imported_tools(session, tenant, settings, assistant)
+    request = with_imported_interfaces(request, imported)
+    # Built-in tools only: reuse the ones just built instead of building them again.
+    return request, bound_tools(request, names, imported, builtin if not imported else None)
 
 
 def setup_turn(
@@ -269,11 +325,7 @@ class Conversation:
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        builtin = available_tools(request)
-        imported = self._imported(builtin, tool_names)
-        request = with_imported_interfaces(request, imported)
-        tools = bound_tools(request, tool_names, imported, builtin if not imported else None)
+        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         setup = setup_turn(
             request,
             assistant,
@@ -295,14 +347,6 @@ class Conversation:
                 setup,
             )
         return Prepared(chat_id, human, assistant, Turn(setup), knowledge)
-
-    def _imported(self, builtin: dict[str, Tool], tool_names: list[str]) -> dict[str, Tool]:
-        """The user's imported tools, read only when the assistant is bound to one of them
-        (a chat with built-in tools only costs no extra query)."""
-        if all(name in builtin for name in tool_names):
-            return {}
-        with self.store.session() as session:
-            return imported_tools(session, self.tenant, self.settings)
 
     def _command(self, chat_id: str, body: MessageIn) -> Prepared:
         """Run or cancel the chat's calls waiting for confirmation."""
@@ -332,14 +376,12 @@ class Conversation:
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        imported = self._imported(available_tools(request), tool_names)
-        request = with_imported_interfaces(request, imported)
+        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         setup = setup_turn(
             request,
             assistant,
             history,
-            bound_tools(request, tool_names, imported),
+            tools,
             chat_prompt=chat.prompt,
             names=names,
         )

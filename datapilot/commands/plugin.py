@@ -25,6 +25,7 @@ def register_commands(cli: Typer) -> None:
         interpreter,
         kb,
         mcp,
+        memories,
         serve,
         tools,
     )
@@ -44,3 +45,4 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(tools.tools_app, name="tools")
     cli.add_typer(kb.kb_app, name="kb")
     cli.command("interpreter")(interpreter.interpreter)
+    cli.add_typer(memories.memories_app, name="memories")

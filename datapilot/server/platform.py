@@ -45,7 +45,7 @@ from datapilot.assistants.service import (
     MessageIn,
     Prepared,
     files_root,
-    request_for,
+    tool_ids,
 )
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
@@ -60,7 +60,6 @@ from datapilot.settings import Settings
 from datapilot.store import AccountError, Principal, Scope, Store
 from datapilot.store.accounts import KeyInfo, Keys
 from datapilot.store.models import ApiKey, User
-from datapilot.tools import available_tools, record_tools
 
 T = TypeVar("T")
 router = APIRouter(prefix="/api/v1", tags=["Assistant platform"], responses=VALIDATION_RESPONSES)
@@ -120,16 +119,7 @@ async def off_loop(work: Callable[[], T]) -> T:
 
 def _tool_ids(request: Request, session: Any, tenant: Tenant | None = None) -> dict[str, str]:
     """Tool name → id: the built-ins, and the tenant's imported tools."""
-    settings: Settings = request.app.state.settings
-    ids = record_tools(session, available_tools(request_for(settings)))
-    if tenant is not None and tenant.user_id is not None:
-        from datapilot.store.models import Tool as ToolRow
-
-        owned = session.execute(
-            select(ToolRow.name, ToolRow.id).where(ToolRow.owner_id == tenant.user_id)
-        )
-        ids.update({name: id_ for name, id_ in owned})
-    return ids
+    return tool_ids(session, request.app.state.settings, tenant)
 
 
 # --- tools and assistants -------------------------------------------------------------------

@@ -16,7 +16,7 @@ from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage
 from datapilot.assistants.runtime import Turn
-from datapilot.assistants.service import bound_tools, setup_turn
+from datapilot.assistants.service import assistant_tools, setup_turn
 from datapilot.core.events import Done, Event
 from datapilot.engine.context import RequestContext
 from datapilot.server.openbb.agent import AgentDescriptor, AgentEndpoints, agent_descriptor
@@ -97,8 +97,10 @@ async def assistant_query(
             update={"llm_model": prepared.context.llm_model or assistant.model}
         )
         context = RequestContext.for_request(question, settings)
-        tools = bound_tools(context, list(assistant.tools))
-        return assistant, Turn(setup_turn(context, assistant, history, tools))
+        context, tools = assistant_tools(store, tenant, settings, context, assistant)
+        setup = setup_turn(context, assistant, history, tools)
+        setup.can_ask = False  # the Workspace's protocol has no confirmation: see openai_compat
+        return assistant, Turn(setup)
 
     try:
         assistant, turn = await anyio.to_thread.run_sync(prepare)
