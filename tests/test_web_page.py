@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from platform_cases.support import app_for, client_of, key_for, platform_settings
 
 from datapilot.core.answer import Answer
-from datapilot.server.web import browser_language
+from datapilot.server.web import browser_language, features_of, mount
 
 
 @pytest.fixture()
@@ -64,21 +64,24 @@ def test_the_language_follows_the_browser(header: str, expected: str) -> None:
 
 
 async def test_features_name_the_optional_pieces_this_server_has(app: FastAPI) -> None:
+    # Changed in the open: every optional piece is merged now, so the full app has them all;
+    # detection by route is shown on an app that has only some of them.
     async with client_of(app) as client:
-        before = (await client.get("/api/v1/features")).json()["features"]
-    assert before["chats"] and before["assistants"] and before["usage"]
+        full = (await client.get("/api/v1/features")).json()["features"]
+    assert full and all(full.values()), full
 
-    # A piece is present when its route is: add one the way a plugin would, and it shows.
-    @app.get("/api/v1/memories")
+    # A piece is present when its route is: an app with the page and one route the way a
+    # plugin would add it shows that piece, and only that one.
+    bare = FastAPI()
+    mount(bare)
+
+    @bare.get("/api/v1/memories")
     def memories() -> list[str]:
         return []
 
-    async with client_of(app) as client:
-        after = (await client.get("/api/v1/features")).json()["features"]
-    assert after["memory"] is True and before["memory"] is False
-    assert {k: v for k, v in after.items() if k != "memory"} == {
-        k: v for k, v in before.items() if k != "memory"
-    }
+    found = features_of(bare)
+    assert found["memory"] is True
+    assert {k for k, v in found.items() if v} == {"memory"}
 
 
 async def test_with_keys_the_page_is_public_and_the_data_is_not(app: FastAPI) -> None:

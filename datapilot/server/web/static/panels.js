@@ -73,7 +73,7 @@ export async function loadLibraries() {
       return el(
         "li",
         { class: "row", dataset: { library: lib.name } },
-        el("span", { class: "grow" }, lib.name, " ", el("span", { class: "muted small" }, t("documents", { count }))),
+        el("span", { class: "grow" }, lib.name, " ", el("span", { class: "muted small" }, count === 1 ? t("documents_one") : t("documents", { count }))),
         el("label", { for: input.id, class: "button small", tabindex: "0" }, t("upload")),
         input,
         deleteButton(lib.name, () => guarded(panel, async () => { await api(`/api/v1/libraries/${encodeURIComponent(lib.id)}`, { method: "DELETE" }); await loadLibraries(); })),
