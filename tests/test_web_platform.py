@@ -228,6 +228,7 @@ def test_a_chat_with_the_python_tool_asks_then_runs_and_the_model_reads_the_outp
     reply = page.locator(".turn").nth(1)
     reply.locator(".summary", has_text="the sandbox said").wait_for(timeout=TIMEOUT_MS)
     assert f"max {expected}" in reply.locator(".summary").inner_text()
+    screenshot(page, "chat-python-ran")
 
 
 def test_memories_listed_and_deleted_from_the_panel(page: Any, server: Server) -> None:
