@@ -259,4 +259,6 @@ def test_a_tool_source_added_by_url_lists_its_tools(page: Any, server: Server) -
     assert len(source["tools"]) >= 3  # the research API's operations
     if source["problems"]:  # each problem is counted on the row, its words in the title
         assert f"Problems: {len(source['problems'])}" in text
+        shown = row.first.locator("ul.problems li").all_inner_texts()
+        assert shown == source["problems"]
     screenshot(page, "tool-sources")
