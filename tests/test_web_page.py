@@ -11,7 +11,19 @@ from fastapi import FastAPI
 from platform_cases.support import app_for, client_of, key_for, platform_settings
 
 from datapilot.core.answer import Answer
-from datapilot.server.web import browser_language, features_of, mount
+from datapilot.server.web import browser_language, features_of
+
+# The optional pieces the page looks for (independent of the module's own table).
+FEATURES = (
+    "assistants",
+    "chats",
+    "usage",
+    "knowledge",
+    "memory",
+    "tool_sources",
+    "interpreter",
+    "plugin",
+)
 
 
 @pytest.fixture()
@@ -64,24 +76,27 @@ def test_the_language_follows_the_browser(header: str, expected: str) -> None:
 
 
 async def test_features_name_the_optional_pieces_this_server_has(app: FastAPI) -> None:
-    # Changed in the open: every optional piece is merged now, so the full app has them all;
-    # detection by route is shown on an app that has only some of them.
     async with client_of(app) as client:
-        full = (await client.get("/api/v1/features")).json()["features"]
-    assert full and all(full.values()), full
+        served = (await client.get("/api/v1/features")).json()["features"]
+    # This server has every piece (each area registers its routes).
+    assert all(served[name] for name in FEATURES), served
 
-    # A piece is present when its route is: an app with the page and one route the way a
-    # plugin would add it shows that piece, and only that one.
+
+def test_a_piece_shows_when_its_route_is_added() -> None:
+    # Changed in the open: this used to add the memory route to the full app, which now has it;
+    # a bare app shows the detection itself.
     bare = FastAPI()
-    mount(bare)
+    before = features_of(bare)
 
     @bare.get("/api/v1/memories")
     def memories() -> list[str]:
         return []
 
-    found = features_of(bare)
-    assert found["memory"] is True
-    assert {k for k, v in found.items() if v} == {"memory"}
+    after = features_of(bare)
+    assert after["memory"] is True and before["memory"] is False
+    assert {k: v for k, v in after.items() if k != "memory"} == {
+        k: v for k, v in before.items() if k != "memory"
+    }
 
 
 async def test_with_keys_the_page_is_public_and_the_data_is_not(app: FastAPI) -> None:
