@@ -308,10 +308,8 @@ async def test_a_scripted_model_reads_the_library_passages_in_its_system_prompt(
             await client.post(
                 "/api/v1/libraries/research/documents", json=upload("report.md", REPORT.encode())
             )
-            # Memory off: its extraction call after each turn (added later) is not the answer's.
             made = await client.post(
-                "/api/v1/assistants",
-                json={"name": "a", "library_id": "research", "disable_memory": True},
+                "/api/v1/assistants", json={"name": "a", "library_id": "research"}
             )
             chat = (
                 await client.post("/api/v1/chats", json={"assistant_id": made.json()["id"]})
@@ -323,7 +321,8 @@ async def test_a_scripted_model_reads_the_library_passages_in_its_system_prompt(
                 reply = await client.post(
                     f"/api/v1/chats/{chat}/messages", json={"content": question, "stream": False}
                 )
-    system = model.requests[-1].messages[0]
+    # The last turn's request (a memory extraction, a JSON request, follows each turn).
+    system = [r for r in model.requests if r.response_format is None][-1].messages[0]
     assert system["role"] == "system"
     assert "1.4%" in system["content"]  # this turn's passage …
     assert "12.7%" not in system["content"]  # … and not the earlier turn's
