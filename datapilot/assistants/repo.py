@@ -249,8 +249,8 @@ class Chats:
     def create(self, body: ChatIn, *, expires_in: timedelta | None = None) -> ChatInfo:
         if body.assistant_id is None and self.tenant.assistant_id is not None:
             body = body.model_copy(update={"assistant_id": self.tenant.assistant_id})
-        if body.assistant_id is not None:
-            Assistants(self.session, self.tenant).get(body.assistant_id)  # must be reachable
+        if body.assistant_id is not None:  # reachable, by id or name; stored by id
+            body = body.model_copy(update={"assistant_id": self._assistant(body.assistant_id)})
         row = Chat(
             owner_id=self.tenant.user_id,
             guest_id=self.tenant.guest_id,
@@ -284,11 +284,15 @@ class Chats:
         row = self._row(chat_id)
         changes = patch.model_dump(exclude_unset=True)
         if changes.get("assistant_id"):
-            Assistants(self.session, self.tenant).get(changes["assistant_id"])
+            changes["assistant_id"] = self._assistant(changes["assistant_id"])
         for name, value in changes.items():
             setattr(row, name, value)
         self.session.flush()
         return ChatInfo.model_validate(row)
+
+    def _assistant(self, ref: str) -> str:
+        """The id of the assistant `ref` (id or name) this tenant may use; raises `NotFound`."""
+        return Assistants(self.session, self.tenant).get(ref).id
 
     def touch(self, chat_id: str) -> None:
         self._row(chat_id).updated_at = utcnow()
@@ -412,8 +416,9 @@ class ScenePrompts:
 
     def create(self, body: ScenePromptIn) -> ScenePromptInfo:
         owner = self._user()
-        if body.assistant_id is not None:
-            Assistants(self.session, self.tenant).get(body.assistant_id)
+        if body.assistant_id is not None:  # by id or name; stored by id
+            assistant = Assistants(self.session, self.tenant).get(body.assistant_id)
+            body = body.model_copy(update={"assistant_id": assistant.id})
         row = ScenePrompt(owner_id=owner, **body.model_dump())
         self.session.add(row)
         self.session.flush()

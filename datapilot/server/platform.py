@@ -483,11 +483,12 @@ async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(ten
         )
 
     def work(session: Any) -> NewKeyOut:
-        if body.assistant_id is not None:
-            Assistants(session, tenant).get(body.assistant_id)
+        assistant_id = body.assistant_id
+        if assistant_id is not None:  # by id or name; the key is bound by id
+            assistant_id = Assistants(session, tenant).get(assistant_id).id
         user = session.get(User, tenant.user_id)
         new = Keys(session).create(
-            body.name, body.scopes, user=user.name, assistant_id=body.assistant_id
+            body.name, body.scopes, user=user.name, assistant_id=assistant_id
         )
         return NewKeyOut(key=new.key.get_secret_value(), info=new.info)
 
