@@ -5,7 +5,8 @@ The answer streams LMC chunks: server-sent events when the request accepts
 `text/event-stream`, else NDJSON (one chunk per line). Code is confirmed, not run, unless the
 next request approves it with `{"role":"user","type":"command","content":"run"}` — or auto-run
 is allowed: `DATAPILOT_INTERPRETER_AUTO_RUN=true` on the server AND the caller's key names the
-`run` scope. Nothing in the body, the messages or the headers can turn it on.
+`run` scope. Nothing in the body, the messages or the headers can turn it on. With a model
+configured, a question is answered by the model writing code (see `interpreter.model`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
 from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respond
 from datapilot.interpreter.sessions import Sessions
+from datapilot.llm import resolve_config
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.runner import guarded_events
@@ -97,11 +99,14 @@ async def interpreter(
         )
         return lmc_chunks(guarded_events(question, context, settings))
 
+    question = QuestionContext(today=settings.effective_today(), offline=settings.offline)
     chunks = respond(
         parsed.messages,
         kernel=kernel,
         auto_run=may_auto_run(settings, principal),
         answer=answer,
+        # With a model configured, the model writes the code; offline forbids its endpoint.
+        model=None if settings.offline else resolve_config(settings, question),
     )
     if "text/event-stream" in request.headers.get("accept", ""):
         return EventSourceResponse(_sse(chunks))
