@@ -115,6 +115,20 @@ def bound_tools(
     return {name: tools[name] for name in names if name in tools}
 
 
+def with_run_policy(
+    tools: dict[str, Tool], assistant: AssistantInfo | None, tenant: Tenant, settings: Settings
+) -> dict[str, Tool]:
+    """The `python` tool runs unasked only where the server, the caller's key AND the
+    assistant all allow it (each can only narrow); otherwise every run is confirmed."""
+    from datapilot.interpreter.policy import may_auto_run
+
+    python = tools.get("python")
+    if python is not None and hasattr(python, "auto_run"):
+        allowed = assistant is not None and assistant.interpreter_auto_run
+        python.auto_run = may_auto_run(settings.interpreter_auto_run, tenant.scopes, allowed)
+    return tools
+
+
 def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool]) -> RequestContext:
     """The request whose plans may also fetch from the user's imported tools."""
     if not imported:
@@ -267,7 +281,9 @@ class Conversation:
         tool_names = list(assistant.tools) if assistant else ["ask_data"]
         imported = self._imported(request, tool_names)
         request = with_imported_interfaces(request, imported)
-        tools = bound_tools(request, tool_names, imported)
+        tools = with_run_policy(
+            bound_tools(request, tool_names, imported), assistant, self.tenant, self.settings
+        )
         setup = setup_turn(
             request,
             assistant,
@@ -334,7 +350,9 @@ class Conversation:
             request,
             assistant,
             history,
-            bound_tools(request, tool_names, imported),
+            with_run_policy(
+                bound_tools(request, tool_names, imported), assistant, self.tenant, self.settings
+            ),
             chat_prompt=chat.prompt,
             names=names,
         )

@@ -24,6 +24,7 @@ from sse_starlette import EventSourceResponse
 from datapilot.core.context import QuestionContext
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.interpreter.policy import may_auto_run as auto_run_policy
 from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respond
 from datapilot.interpreter.sessions import Sessions
 from datapilot.llm import resolve_config
@@ -37,10 +38,28 @@ router = APIRouter(prefix="/api/v1", tags=["Code interpreter"], responses=VALIDA
 _sessions_lock = threading.Lock()
 
 
-def may_auto_run(settings: Settings, principal: Principal | None) -> bool:
+def may_auto_run(
+    settings: Settings, principal: Principal | None, assistant_allows: bool = True
+) -> bool:
     """Both the server setting and a key naming `run` (admin alone is not enough: running code
-    unasked is opted into on purpose)."""
-    return settings.interpreter_auto_run and principal is not None and "run" in principal.scopes
+    unasked is opted into on purpose), and the policy of the assistant the key is bound to."""
+    scopes = principal.scopes if principal is not None else None
+    return auto_run_policy(settings.interpreter_auto_run, scopes, assistant_allows)
+
+
+def bound_assistant_allows(request: Request, principal: Principal | None) -> bool:
+    """A key bound to an assistant runs code unasked only if that assistant's policy allows."""
+    if principal is None or principal.assistant_id is None:
+        return True
+    from datapilot.assistants.models import Tenant
+    from datapilot.assistants.repo import Assistants, NotFound
+
+    tenant = Tenant(user_id=principal.user_id, assistant_id=principal.assistant_id)
+    with request.app.state.store.session() as session:
+        try:
+            return Assistants(session, tenant).get(principal.assistant_id).interpreter_auto_run
+        except NotFound:
+            return False
 
 
 def sessions_of(request: Request) -> Sessions:
@@ -89,6 +108,9 @@ async def interpreter(
     principal: Principal | None = getattr(request.state, "principal", None)
     owner = principal.user_id if principal is not None else "local"
     sessions = sessions_of(request)
+    allows = may_auto_run(settings, principal) and await asyncio.to_thread(
+        bound_assistant_allows, request, principal
+    )
 
     async def kernel() -> SandboxKernel:
         return await asyncio.to_thread(sessions.kernel, owner, parsed.session)
@@ -103,7 +125,7 @@ async def interpreter(
     chunks = respond(
         parsed.messages,
         kernel=kernel,
-        auto_run=may_auto_run(settings, principal),
+        auto_run=may_auto_run(settings, principal, allows),
         answer=answer,
         # With a model configured, the model writes the code; offline forbids its endpoint.
         model=None if settings.offline else resolve_config(settings, question),
