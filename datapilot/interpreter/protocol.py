@@ -164,3 +164,33 @@ async def respond(
     except Exception as error:  # a kernel that cannot start: said in the stream, never a 500
         yield LmcChunk(role="server", type="error", content=f"{type(error).__name__}: {error}")
     yield LmcChunk(role="server", type="status", content="complete")
+
+
+_FIELDS = {"role", "type", "format"}
+
+
+def rebuild(chunks: list[LmcChunk]) -> list[LmcMessage]:
+    """The messages a chunk stream adds to the list (Open Interpreter's client logic): a
+    `start` opens a message, deltas append to it, `end` closes it; a chunk outside a block is a
+    whole message. Server chunks and `active_line` marks are not messages; tables are not LMC
+    message types, so they are left out too."""
+    messages: list[LmcMessage] = []
+    current: LmcMessage | None = None
+    for chunk in chunks:
+        if chunk.role == "server" or chunk.format == "active_line" or chunk.type == "table":
+            continue
+        if chunk.start:
+            current = LmcMessage.model_validate(chunk.model_dump(include=_FIELDS))
+            messages.append(current)
+        elif chunk.end:
+            current = None
+        elif current is not None:
+            if isinstance(chunk.content, str):
+                current.content = (current.content or "") + chunk.content
+            else:
+                current.content = chunk.content
+        else:
+            messages.append(
+                LmcMessage.model_validate(chunk.model_dump(include=_FIELDS | {"content"}))
+            )
+    return messages
