@@ -17,6 +17,8 @@ from live_server import LOOPBACK
 from platform_cases.support import app_for, client_of, key_for
 from pydantic import SecretStr
 
+from datapilot.core.messages import LmcChunk
+from datapilot.interpreter.protocol import rebuild
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.settings import Settings
 
@@ -79,7 +81,13 @@ async def post(app: FastAPI, key: str, body: Any) -> list[dict[str, Any]]:
     async with client_of(app, key) as client:
         response = await client.post("/api/v1/interpreter", json=body)
     assert response.status_code == 200, response.text
-    return [json.loads(line) for line in response.text.splitlines() if line]
+    chunks = [json.loads(line) for line in response.text.splitlines() if line]
+    # The project's own rebuilding (the terminal keeps its history with it) agrees with the
+    # example client's, tables aside (not an LMC message type).
+    ours = [m.model_dump(exclude_none=True) for m in rebuild([LmcChunk(**c) for c in chunks])]
+    theirs = [{k: v for k, v in m.items() if v is not None} for m in process_chunks(chunks)]
+    assert ours == [m for m in theirs if m["type"] != "table"]
+    return chunks
 
 
 def analyst(request: ChatRequest) -> Reply:
