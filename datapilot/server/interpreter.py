@@ -17,9 +17,11 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import StreamingResponse
+from pydantic import TypeAdapter, ValidationError
 from sse_starlette import EventSourceResponse
+from starlette.requests import HTTPConnection
 
 from datapilot.core.context import QuestionContext
 from datapilot.core.messages import LmcChunk
@@ -35,6 +37,7 @@ from datapilot.settings import Settings
 from datapilot.store import Principal
 
 router = APIRouter(prefix="/api/v1", tags=["Code interpreter"], responses=VALIDATION_RESPONSES)
+ws_router = APIRouter(prefix="/api/v1")  # checks the `chat` scope itself
 _sessions_lock = threading.Lock()
 
 
@@ -47,7 +50,7 @@ def may_auto_run(
     return auto_run_policy(settings.interpreter_auto_run, scopes, assistant_allows)
 
 
-def bound_assistant_allows(request: Request, principal: Principal | None) -> bool:
+def bound_assistant_allows(request: HTTPConnection, principal: Principal | None) -> bool:
     """A key bound to an assistant runs code unasked only if that assistant's policy allows."""
     if principal is None or principal.assistant_id is None:
         return True
@@ -62,7 +65,7 @@ def bound_assistant_allows(request: Request, principal: Principal | None) -> boo
             return False
 
 
-def sessions_of(request: Request) -> Sessions:
+def sessions_of(request: HTTPConnection) -> Sessions:
     """The app's kernels, made on first use (stopped when the process exits)."""
     state = request.app.state
     with _sessions_lock:
@@ -103,13 +106,23 @@ async def interpreter(
     request: Request,
     body: list[LmcMessage] | InterpreterRequest = Body(examples=[_BODY_EXAMPLE]),
 ) -> Any:
-    settings: Settings = request.app.state.settings
     parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
-    principal: Principal | None = getattr(request.state, "principal", None)
+    chunks = await _chunks_for(request, parsed)
+    if "text/event-stream" in request.headers.get("accept", ""):
+        return EventSourceResponse(_sse(chunks))
+    return StreamingResponse(_ndjson(chunks), media_type="application/x-ndjson")
+
+
+async def _chunks_for(
+    connection: HTTPConnection, parsed: InterpreterRequest
+) -> AsyncIterator[LmcChunk]:
+    """The chunks answering one request, for its caller (HTTP or WebSocket alike)."""
+    settings: Settings = connection.app.state.settings
+    principal: Principal | None = getattr(connection.state, "principal", None)
     owner = principal.user_id if principal is not None else "local"
-    sessions = sessions_of(request)
+    sessions = sessions_of(connection)
     allows = may_auto_run(settings, principal) and await asyncio.to_thread(
-        bound_assistant_allows, request, principal
+        bound_assistant_allows, connection, principal
     )
 
     async def kernel() -> SandboxKernel:
@@ -122,17 +135,51 @@ async def interpreter(
         return lmc_chunks(guarded_events(question, context, settings))
 
     question = QuestionContext(today=settings.effective_today(), offline=settings.offline)
-    chunks = respond(
+    return respond(
         parsed.messages,
         kernel=kernel,
-        auto_run=may_auto_run(settings, principal, allows),
+        auto_run=allows,
         answer=answer,
         # With a model configured, the model writes the code; offline forbids its endpoint.
         model=None if settings.offline else resolve_config(settings, question),
     )
-    if "text/event-stream" in request.headers.get("accept", ""):
-        return EventSourceResponse(_sse(chunks))
-    return StreamingResponse(_ndjson(chunks), media_type="application/x-ndjson")
+
+
+@ws_router.websocket("/interpreter")
+async def interpreter_socket(websocket: WebSocket) -> None:
+    """The same exchange over a WebSocket: each text frame the client sends is one request body
+    (the message list, or `{"messages", "session"}`); the server answers with one frame per
+    chunk, ending with `server/status complete`, and waits for the next."""
+    principal: Principal | None = getattr(websocket.state, "principal", None)
+    if principal is not None and not principal.allows("chat"):
+        await websocket.close(code=1008, reason="this API key lacks the `chat` scope")
+        return
+    await websocket.accept()
+    adapter: TypeAdapter[list[LmcMessage] | InterpreterRequest] = TypeAdapter(
+        list[LmcMessage] | InterpreterRequest
+    )
+    try:
+        while True:
+            text = await websocket.receive_text()
+            try:
+                body = adapter.validate_json(text)
+            except ValidationError as error:
+                problem = "; ".join(
+                    f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+                )
+                for chunk in (
+                    LmcChunk(role="server", type="error", content=f"invalid request: {problem}"),
+                    LmcChunk(role="server", type="status", content="complete"),
+                ):
+                    await websocket.send_text(chunk.wire())
+                continue
+            parsed = (
+                body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+            )
+            async for chunk in await _chunks_for(websocket, parsed):
+                await websocket.send_text(chunk.wire())
+    except WebSocketDisconnect:
+        return
 
 
 async def _sse(chunks: AsyncIterator[LmcChunk]) -> AsyncIterator[dict[str, str]]:
