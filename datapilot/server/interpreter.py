@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
 from pydantic import TypeAdapter, ValidationError
 from sse_starlette import EventSourceResponse
@@ -106,7 +107,10 @@ async def interpreter(
     request: Request,
     body: list[LmcMessage] | InterpreterRequest = Body(examples=[_BODY_EXAMPLE]),
 ) -> Any:
-    parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+    try:
+        parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+    except ValidationError as error:  # a bare list checked as the wrapped form: the same 422
+        raise RequestValidationError(error.errors(include_url=False)) from None
     chunks = await _chunks_for(request, parsed)
     if "text/event-stream" in request.headers.get("accept", ""):
         return EventSourceResponse(_sse(chunks))
@@ -163,6 +167,11 @@ async def interpreter_socket(websocket: WebSocket) -> None:
             text = await websocket.receive_text()
             try:
                 body = adapter.validate_json(text)
+                parsed = (
+                    body
+                    if isinstance(body, InterpreterRequest)
+                    else InterpreterRequest(messages=body)
+                )
             except ValidationError as error:
                 problem = "; ".join(
                     f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
@@ -173,9 +182,6 @@ async def interpreter_socket(websocket: WebSocket) -> None:
                 ):
                     await websocket.send_text(chunk.wire())
                 continue
-            parsed = (
-                body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
-            )
             async for chunk in await _chunks_for(websocket, parsed):
                 await websocket.send_text(chunk.wire())
     except WebSocketDisconnect:
