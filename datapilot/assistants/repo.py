@@ -43,6 +43,7 @@ from datapilot.store.models import (
 )
 from datapilot.store.models import Tool as ToolRow
 
+PYTHON_TOOL = "python"  # the interpreter's tool: its binding carries the auto-run policy
 LOCAL_USER = "owner"  # the user of a server without keys (the first key's user, too)
 
 
@@ -123,12 +124,13 @@ class Assistants:
             select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
         ):
             raise PlatformError(f"you have an assistant named {name!r} already; pick another name")
-        fields = body.model_dump(exclude={"tools"})
+        fields = body.model_dump(exclude={"tools", "interpreter_auto_run"})
         fields["library_id"] = self._library(owner, body.library_id)
         row = Assistant(owner_id=owner, **{**fields, "name": name})
         self.session.add(row)
         self.session.flush()
         self._bind(row, body.tools, tool_ids)
+        self._set_auto_run(row, body.interpreter_auto_run)
         return self._info(row)
 
     def list(self) -> list[AssistantInfo]:
@@ -162,13 +164,18 @@ class Assistants:
     def update(self, ref: str, patch: AssistantPatch, tool_ids: Mapping[str, str]) -> AssistantInfo:
         self._user()
         row = self._row(ref)
-        changes = patch.model_dump(exclude_unset=True, exclude={"tools"})
+        changes = patch.model_dump(exclude_unset=True, exclude={"tools", "interpreter_auto_run"})
         if "library_id" in changes:
             changes["library_id"] = self._library(row.owner_id, patch.library_id)
         for name, value in changes.items():
             setattr(row, name, value)
+        auto_run = self._auto_run(row.id)
         if patch.tools is not None:
             self._bind(row, patch.tools, tool_ids)
+        if patch.interpreter_auto_run is not None:
+            auto_run = patch.interpreter_auto_run
+        # Kept across a change of tools while `python` stays; gone with it.
+        self._set_auto_run(row, auto_run and self._python_link(row.id) is not None)
         self.session.flush()
         return self._info(row)
 
@@ -208,6 +215,29 @@ class Assistants:
             )
         self.session.flush()
 
+    def _python_link(self, assistant_id: str) -> AssistantTool | None:
+        """The assistant's binding of the `python` tool, whose config holds its run policy."""
+        return self.session.scalar(
+            select(AssistantTool)
+            .join(ToolRow, AssistantTool.tool_id == ToolRow.id)
+            .where(AssistantTool.assistant_id == assistant_id, ToolRow.name == PYTHON_TOOL)
+        )
+
+    def _auto_run(self, assistant_id: str) -> bool:
+        link = self._python_link(assistant_id)
+        return bool(link is not None and (link.config or {}).get("auto_run"))
+
+    def _set_auto_run(self, row: Assistant, value: bool) -> None:
+        link = self._python_link(row.id)
+        if link is None:
+            if value:
+                raise PlatformError(
+                    "interpreter_auto_run applies to the `python` tool; add it to `tools` first"
+                )
+            return
+        link.config = {**(link.config or {}), "auto_run": value}  # a new dict: tracked change
+        self.session.flush()
+
     def _info(self, row: Assistant) -> AssistantInfo:
         names = self.session.scalars(
             select(ToolRow.name)
@@ -216,7 +246,8 @@ class Assistants:
             .order_by(ToolRow.name)
         )
         info = AssistantInfo.model_validate(row)
-        return info.model_copy(update={"tools": list(names)})
+        update = {"tools": list(names), "interpreter_auto_run": self._auto_run(row.id)}
+        return info.model_copy(update=update)
 
 
 class Chats:

@@ -120,6 +120,20 @@ def bound_tools(
     return {name: tools[name] for name in names if name in tools}
 
 
+def with_run_policy(
+    tools: dict[str, Tool], assistant: AssistantInfo | None, tenant: Tenant, settings: Settings
+) -> dict[str, Tool]:
+    """The `python` tool runs unasked only where the server, the caller's key AND the
+    assistant all allow it (each can only narrow); otherwise every run is confirmed."""
+    from datapilot.interpreter.policy import may_auto_run
+
+    python = tools.get("python")
+    if python is not None and hasattr(python, "auto_run"):
+        allowed = assistant is not None and assistant.interpreter_auto_run
+        python.auto_run = may_auto_run(settings.interpreter_auto_run, tenant.scopes, allowed)
+    return tools
+
+
 def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool]) -> RequestContext:
     """The request whose plans may also fetch from the user's imported tools."""
     if not imported:
@@ -193,7 +207,8 @@ def assistant_tools(
             imported = imported_tools(session, tenant, settings, assistant)
     request = with_imported_interfaces(request, imported)
     # Built-in tools only: reuse the ones just built instead of building them again.
-    return request, bound_tools(request, names, imported, builtin if not imported else None)
+    tools = bound_tools(request, names, imported, builtin if not imported else None)
+    return request, with_run_policy(tools, assistant, tenant, settings)
 
 
 def setup_turn(

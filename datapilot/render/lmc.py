@@ -58,7 +58,7 @@ _png_lock = threading.Lock()
 PNG_RENDERER = "png"  # `to_png` at its default size and resolution
 
 
-class _Blocks:
+class Blocks:
     """Tracks the open streamed block so that blocks never interleave."""
 
     def __init__(self) -> None:
@@ -91,7 +91,7 @@ async def lmc_chunks(
     events: AsyncIterator[Event], *, images: bool = True
 ) -> AsyncIterator[LmcChunk]:
     """Render one question's events as LMC chunks, ending with `server/status complete`."""
-    blocks = _Blocks()
+    blocks = Blocks()
     prose = Prose()
     async for event in events:
         chunks: list[LmcChunk] = []
@@ -137,7 +137,7 @@ async def lmc_chunks(
             yield chunk
 
 
-def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
+def _closing(blocks: Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
     chunks: list[LmcChunk] = []
     text = prose.unwritten(answer)
     if text:

@@ -79,6 +79,7 @@ async def tenant_of(request: Request) -> Tenant:
             user_id=principal.user_id,
             key_id=principal.key_id,
             assistant_id=principal.assistant_id,
+            scopes=frozenset(principal.scopes),
         )
     store: Store = request.app.state.store
     return Tenant(user_id=await anyio.to_thread.run_sync(_local_user, store))
