@@ -6,6 +6,7 @@ from __future__ import annotations
 import typer
 
 from datapilot import __version__
+from datapilot.commands.errors import guard_commands
 from datapilot.plugins import plugin_manager
 
 app = typer.Typer(
@@ -21,6 +22,10 @@ plugin_manager().hook.register_commands(cli=app)
 def version() -> None:
     """Print the version."""
     typer.echo(__version__)
+
+
+# Last, once every command is registered: failures the user can act on end in a message.
+guard_commands(app)
 
 
 if __name__ == "__main__":

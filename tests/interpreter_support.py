@@ -12,7 +12,8 @@ def process_chunks(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rebuild the message list the way Open Interpreter 0.2's example client does: a `start`
     chunk opens a message with the chunk's role/type/format, chunks in between append their
     `content` to it, `end` closes it; a chunk outside any block is a whole message. Server chunks
-    (status, errors) and `active_line` marks are not messages."""
+    (status, errors) and `active_line` marks are not messages. The model path's streams (its
+    prose, its code, the confirmation, the outputs, its next reply) go through the same logic."""
     messages: list[dict[str, Any]] = []
     open_block: tuple[Any, Any, Any] | None = None
     for chunk in chunks:

@@ -3,9 +3,13 @@ workflow's answer; the sandbox is named at start."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from typer.testing import CliRunner
 
 from datapilot.cli import app
+from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 
 def test_code_runs_only_after_yes_and_questions_are_answered(data) -> None:  # type: ignore[no-untyped-def]
@@ -31,3 +35,40 @@ def test_code_runs_only_after_yes_and_questions_are_answered(data) -> None:  # t
     assert "approved 43" in result.output
     assert "declined" not in result.output.replace("print('declined', x)", "")
     assert f"{expected:.2f}%" in result.output
+
+
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_with_a_model_a_question_is_answered_by_code_after_yes(  # type: ignore[no-untyped-def]
+    data, monkeypatch
+) -> None:
+    """The model writes code; `n` declines it, `y` runs it and the model reads its output."""
+    from datapilot.llm.client import forget_endpoint_modes
+    from datapilot.settings import get_settings
+
+    def analyst(request: ChatRequest) -> Reply:
+        last = request.messages[-1]
+        if last.get("role") == "user":
+            code = json.dumps({"code": "print('product', 6 * 7)"})
+            call = {"id": f"c{len(request.messages)}", "name": "python", "arguments": code}
+            return Reply(content="Computing.", tool_calls=[call])
+        return Reply(content=f"The kernel printed {last['content']!r}.")
+
+    with ScriptedEndpoint(analyst) as endpoint:
+        monkeypatch.setenv("DATAPILOT_LLM_BASE_URL", endpoint.base_url)
+        monkeypatch.setenv("DATAPILOT_LLM_MODEL", "scripted")
+        monkeypatch.setenv("DATAPILOT_LLM_MAX_RETRIES", "0")
+        get_settings.cache_clear()
+        forget_endpoint_modes()
+        try:
+            typed = "What is six times seven?\nn\nAnd again?\ny\nexit\n"
+            result = CliRunner().invoke(app, ["interpreter"], input=typed)
+        finally:
+            get_settings.cache_clear()
+    assert result.exit_code == 0, result.output
+    declined, approved = result.output.split("Not run.", 1)
+    assert "print('product', 6 * 7)" in declined and "product 42" not in declined
+    assert "The kernel printed 'product 42'." in approved
+    # The model heard the first code was not run, and read the second one's output once.
+    said = [json.dumps(r.messages) for r in endpoint.requests]
+    assert "did not run" in said[1] and sum("product 42" in text for text in said) == 1

@@ -95,3 +95,36 @@ def test_interfaces_category_filter_lists_only_that_category() -> None:
     listed = {line.split("(")[0] for line in result.stdout.splitlines() if "(" in line}
     expected = {name for name in registry.names() if registry.get(name).category == "prediction"}
     assert listed == expected
+
+
+# What `ask --json` must not load: no chart is drawn as an image (matplotlib, kaleido), no
+# Plotly figure is built for JSON, nothing touches the store (SQLAlchemy), the offline brain's
+# common words ship with the package (wordfreq: ~0.3 s), and the question needs no forecast
+# (statsmodels, scipy).
+NOT_FOR_A_JSON_ASK = (
+    "plotly",
+    "matplotlib",
+    "kaleido",
+    "statsmodels",
+    "scipy",
+    "sqlalchemy",
+    "alembic",
+    "wordfreq",
+    "fastapi",
+)
+
+
+def test_ask_json_loads_no_chart_store_or_forecast_libraries(data) -> None:  # type: ignore[no-untyped-def]
+    probe = (
+        "import sys, json\n"
+        "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        "from datapilot.cli import app\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        f"print('LOADED', ' '.join(m for m in {NOT_FOR_A_JSON_ASK!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    answer, loaded = out.rsplit("LOADED", 1)
+    assert '"AAPL"' in answer  # the question was answered, not refused
+    assert loaded.split() == []

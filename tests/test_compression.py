@@ -10,6 +10,7 @@ from llm_cases.support import LOOPBACK
 from platform_cases.support import app_for, client_of, platform_settings
 
 from datapilot.assistants.compression import compress, unique_blocks
+from datapilot.assistants.context import SUMMARY_PROMPT
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.llm.tokens import count_chat, count_tokens
@@ -98,6 +99,11 @@ def test_a_short_chat_is_sent_whole() -> None:
 # --- through the platform, with a scripted model ----------------------------------------------
 
 
+def is_summary(request: ChatRequest) -> bool:
+    """The rolling summary's request (every model turn streams now, so its prompt tells it)."""
+    return request.messages[0].get("content") == SUMMARY_PROMPT
+
+
 class Model:
     def __init__(self) -> None:
         self.turns: list[ChatRequest] = []
@@ -106,7 +112,7 @@ class Model:
     def __call__(self, request: ChatRequest) -> Reply:
         if request.response_format is not None:
             return Reply(content='{"events": []}')
-        if request.stream:
+        if is_summary(request):
             self.summaries.append(request)
             return Reply(content="The user set a 7.25% target return for the pension portfolio.")
         self.turns.append(request)

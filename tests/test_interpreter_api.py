@@ -213,3 +213,38 @@ async def test_a_question_gets_the_data_workflows_answer(app, keys) -> None:  # 
     said = " ".join(m["content"] for m in messages if m["type"] == "message")
     assert f"{apple_2021_return_pct():.2f}%" in said
     assert chunks[-1] == {"role": "server", "type": "status", "content": "complete"}
+
+
+def test_the_websocket_variant_speaks_the_same_messages(app, keys) -> None:  # type: ignore[no-untyped-def]
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    def exchange(socket: Any, body: Any) -> list[dict[str, Any]]:
+        socket.send_text(json.dumps(body))
+        chunks: list[dict[str, Any]] = []
+        while not chunks or chunks[-1] != {
+            "role": "server",
+            "type": "status",
+            "content": "complete",
+        }:
+            chunks.append(json.loads(socket.receive_text()))
+        return chunks
+
+    client = TestClient(app)
+    auth = {"Authorization": f"Bearer {keys['chat']}"}
+    with client.websocket_connect("/api/v1/interpreter", headers=auth) as socket:
+        asked = exchange(socket, [CODE])  # confirmed, not run
+        assert not ran(asked) and confirmation_of(asked)
+        assert ran(exchange(socket, {"messages": [CODE, RUN]}))  # the same socket goes on
+        refused = exchange(socket, {"messages": [CODE], "auto_run": True})
+        assert refused[0]["type"] == "error" and "auto_run" in refused[0]["content"]
+        assert not ran(refused)
+    # No key, or a key without `chat`: closed before it is accepted (policy violation).
+    for key in (None, keys["run_only"]):
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect("/api/v1/interpreter", headers=headers) as socket,
+        ):
+            socket.receive_text()
+        assert closed.value.code == 1008

@@ -321,7 +321,8 @@ async def test_a_scripted_model_reads_the_library_passages_in_its_system_prompt(
                 reply = await client.post(
                     f"/api/v1/chats/{chat}/messages", json={"content": question, "stream": False}
                 )
-    system = model.requests[-1].messages[0]
+    # The last turn's request (a memory extraction, a JSON request, follows each turn).
+    system = [r for r in model.requests if r.response_format is None][-1].messages[0]
     assert system["role"] == "system"
     assert "1.4%" in system["content"]  # this turn's passage …
     assert "12.7%" not in system["content"]  # … and not the earlier turn's

@@ -11,6 +11,7 @@ import pytest
 from llm_cases.support import LOOPBACK
 from platform_cases.support import app_for, client_of, key_for, platform_settings
 
+from datapilot.assistants.context import SUMMARY_PROMPT
 from datapilot.assistants.memory import explicit
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 
@@ -122,6 +123,11 @@ async def test_a_disabled_assistant_neither_stores_nor_reads(store_url: str) -> 
 # --- with a scripted model ------------------------------------------------------------------
 
 
+def is_summary(request: ChatRequest) -> bool:
+    """The rolling summary's request (every model turn streams now, so its prompt tells it)."""
+    return request.messages[0].get("content") == SUMMARY_PROMPT
+
+
 class Model:
     """A scripted model: memory extraction replies in order, summaries, and chat replies that
     echo what the system prompt says the user holds."""
@@ -137,7 +143,7 @@ class Model:
             self.extraction_requests.append(request)
             n, self.served = self.served, self.served + 1
             return Reply(content=self.extractions[n] if n < len(self.extractions) else "{}")
-        if request.stream:
+        if is_summary(request):
             return Reply(content="summary")
         self.turns.append(request)
         return Reply(content="Understood.")

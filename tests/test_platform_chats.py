@@ -154,3 +154,40 @@ async def test_concurrent_messages_never_fail_on_a_busy_store(app) -> None:  # t
         codes = await asyncio.gather(*(note(c, n) for n in range(10) for c in chats))
         counts = [len((await client.get(f"/api/v1/chats/{c}/messages")).json()) for c in chats]
     assert set(codes) == {200} and counts == [10, 10, 10, 10]
+
+
+async def test_a_chat_names_its_assistant_by_name_or_id(app) -> None:  # type: ignore[no-untyped-def]
+    """A name is resolved to the assistant's id (it used to be stored as an id and fail on the
+    foreign key); an unknown one is a clear 404, never a 500."""
+    async with client_of(app) as client:
+        assistant = (
+            await client.post("/api/v1/assistants", json={"name": "Analyst", "prompt": "Brief."})
+        ).json()
+        by_name = await client.post("/api/v1/chats", json={"assistant_id": "Analyst"})
+        assert by_name.status_code == 201, by_name.text
+        assert by_name.json()["assistant_id"] == assistant["id"]
+        by_id = await client.post("/api/v1/chats", json={"assistant_id": assistant["id"]})
+        assert by_id.json()["assistant_id"] == assistant["id"]
+
+        plain = (await client.post("/api/v1/chats", json={})).json()
+        moved = await client.patch(f"/api/v1/chats/{plain['id']}", json={"assistant_id": "Analyst"})
+        assert moved.status_code == 200 and moved.json()["assistant_id"] == assistant["id"]
+
+        unknown = await client.post("/api/v1/chats", json={"assistant_id": "Nobody"})
+        assert unknown.status_code == 404
+        assert (
+            "Nobody" in unknown.json()["detail"]
+            and "/api/v1/assistants" in unknown.json()["detail"]
+        )
+
+        scene = await client.post(
+            "/api/v1/scene-prompts",
+            json={"label": "Weekly", "prompt": "Summarise", "assistant_id": "Analyst"},
+        )
+        assert scene.status_code == 201 and scene.json()["assistant_id"] == assistant["id"]
+
+        key = await client.post(
+            "/api/v1/keys", json={"name": "bot", "scopes": ["chat"], "assistant_id": "Analyst"}
+        )
+        assert key.status_code == 201, key.text
+        assert key.json()["info"]["assistant_id"] == assistant["id"]

@@ -3,17 +3,29 @@ round trips on PostgreSQL), and chat transactions that do not wait for the disk 
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from platform_cases.support import QUESTION, TODAY, app_for, client_of, platform_settings
-from sqlalchemy import event, text
+from sqlalchemy import event, func, select, text
+
+from datapilot.assistants.models import ChatIn, Tenant
+from datapilot.assistants.repo import Chats, NotFound
+from datapilot.assistants.service import Conversation, MessageIn
+from datapilot.store import Users
+from datapilot.store.models import ChatMessage
 
 # Per message: the keyless door's two lookups (the tests cache nothing); then the chat, the
-# assistants' names, the assistant and its tools, the message's INSERT, the chat's touch and
-# the history; then the chat (a new transaction) and one INSERT of the turn's messages.
+# assistants' names, the assistant with its tools, the history, the message's INSERT, the
+# chat's touch, the memories and the scene prompts; then (a new transaction) one INSERT of the
+# turn's messages and one of its context record.
 # Transaction plumbing (BEGIN, SET LOCAL) is not counted.
 # Changed in the open (11 → 14): a turn now also reads the user's memories and the assistant's
 # scene prompts, and records what its prompt held (the turn context) with the reply.
-MAX_STATEMENTS = 14
+# Changed in the open (14 → 13): storing the reply no longer reads the chat again (`prepare`
+# read it as the tenant's; a chat deleted meanwhile fails on its foreign key, tested below).
+# Changed in the open (13 → 12): the assistant and its tools' names come in one query.
+MAX_STATEMENTS = 12
 PLUMBING = ("BEGIN", "SET LOCAL")
 
 
@@ -58,3 +70,23 @@ def test_chat_transactions_are_durable(app) -> None:  # type: ignore[no-untyped-
             assert session.scalar(text("SHOW synchronous_commit")) == "on"
         else:  # SQLite in WAL mode: NORMAL (1) or FULL (2) survive a process crash; OFF (0) not
             assert session.scalar(text("PRAGMA synchronous")) >= 1
+
+
+async def test_a_reply_to_a_chat_deleted_during_its_turn_is_refused_whole(app) -> None:  # type: ignore[no-untyped-def]
+    store = app.state.store
+    with store.session(write=True) as session:
+        tenant = Tenant(user_id=Users(session).create("deleter").id)
+        chat = Chats(session, tenant).create(ChatIn())
+    conversation = Conversation(store, tenant, app.state.settings)
+    body = MessageIn(content=QUESTION, today=TODAY, stream=False)
+    prepared = await asyncio.to_thread(conversation.prepare, chat.id, body)
+    assert prepared.turn is not None
+    async for _event in prepared.turn.events():
+        pass
+    with store.session(write=True) as session:
+        Chats(session, tenant).delete(chat.id)
+    with pytest.raises(NotFound, match="deleted while it was answering"):
+        conversation.finish(prepared)
+    with store.session() as session:  # nothing of the reply was half-written
+        count = select(func.count()).select_from(ChatMessage)
+        assert session.scalar(count.where(ChatMessage.chat_id == chat.id)) == 0

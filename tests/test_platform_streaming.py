@@ -57,7 +57,8 @@ async def test_a_chat_reply_streams_as_many_lmc_deltas(app, endpoint) -> None:  
     # The scripted model sends word-sized pieces; each is its own chunk, in order.
     assert len(deltas) >= len(LONG.split()) // 2
     assert "".join(deltas) == LONG
-    assert endpoint.requests[-1].stream is True
+    # The turn's request (a memory extraction, a JSON request, follows it).
+    assert [r for r in endpoint.requests if r.response_format is None][-1].stream is True
     assert stored[-1]["role"] == "assistant" and stored[-1]["content"] == LONG
 
 

@@ -173,6 +173,9 @@ async def test_a_chart_question_streams_in_order_with_the_right_numbers(
         "copilotStatusUpdate",
         "copilotMessageChunk",
         "copilotMessageArtifact",
+        # The answer's Python script, as a reasoning step after the artifacts (new with
+        # `Answer.code`; before it the citations followed the artifacts directly).
+        "copilotStatusUpdate",
         "copilotCitationCollection",
         "copilotPromptSuggestions",
     ]

@@ -391,7 +391,7 @@ def test_signing_in_with_a_key(
 
 
 def test_a_tool_call_waiting_for_confirmation_and_citations_render(page: Any) -> None:
-    """Against the contract's chunks, replayed (the pieces that send them live are built apart):
+    """Against the contract's chunks, replayed (test_web_platform.py drives the live routes):
     a call waiting for confirmation offers Run / Edit / Cancel and sends the user's choice with
     the edited arguments; citations open their passage."""
     sent: list[dict[str, Any]] = []

@@ -11,7 +11,19 @@ from fastapi import FastAPI
 from platform_cases.support import app_for, client_of, key_for, platform_settings
 
 from datapilot.core.answer import Answer
-from datapilot.server.web import browser_language
+from datapilot.server.web import browser_language, features_of
+
+# The optional pieces the page looks for (independent of the module's own table).
+FEATURES = (
+    "assistants",
+    "chats",
+    "usage",
+    "knowledge",
+    "memory",
+    "tool_sources",
+    "interpreter",
+    "plugin",
+)
 
 
 @pytest.fixture()
@@ -65,16 +77,22 @@ def test_the_language_follows_the_browser(header: str, expected: str) -> None:
 
 async def test_features_name_the_optional_pieces_this_server_has(app: FastAPI) -> None:
     async with client_of(app) as client:
-        before = (await client.get("/api/v1/features")).json()["features"]
-    assert before["chats"] and before["assistants"] and before["usage"]
+        served = (await client.get("/api/v1/features")).json()["features"]
+    # This server has every piece (each area registers its routes).
+    assert all(served[name] for name in FEATURES), served
 
-    # A piece is present when its route is: add one the way a plugin would, and it shows.
-    @app.get("/api/v1/memories")
+
+def test_a_piece_shows_when_its_route_is_added() -> None:
+    # Changed in the open: this used to add the memory route to the full app, which now has it;
+    # a bare app shows the detection itself.
+    bare = FastAPI()
+    before = features_of(bare)
+
+    @bare.get("/api/v1/memories")
     def memories() -> list[str]:
         return []
 
-    async with client_of(app) as client:
-        after = (await client.get("/api/v1/features")).json()["features"]
+    after = features_of(bare)
     assert after["memory"] is True and before["memory"] is False
     assert {k: v for k, v in after.items() if k != "memory"} == {
         k: v for k, v in before.items() if k != "memory"

@@ -7,7 +7,9 @@ answered), new message blocks (one row per hash), the rewritten summary, the mod
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from typing import cast
+
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.compression import HUMAN_ROLES, ContextRecord
@@ -73,9 +75,9 @@ def keep(
 ) -> list[MemoryEventInfo]:
     """Store what the turn's context was; returns the memory events the model's facts caused."""
     record = result.context
-    if record is not None:
-        session.add(
-            TurnContext(
+    if record is not None:  # Core SQL: written once, never changed (no unit-of-work cost)
+        session.execute(
+            insert(cast(Table, TurnContext.__table__)).values(
                 message_id=message_id,
                 chat_id=chat_id,
                 scene_id=record.scene_id,

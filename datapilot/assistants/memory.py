@@ -165,8 +165,10 @@ class Memories:
         self.owner = tenant.user_id
 
     def all(self) -> list[MemoryInfo]:
-        rows = self.session.scalars(
-            select(Memory).where(Memory.owner_id == self.owner).order_by(Memory.created_at)
+        # The columns, not ORM objects: read on every chat message, never changed from here.
+        columns = [getattr(Memory, name) for name in MemoryInfo.model_fields]
+        rows = self.session.execute(
+            select(*columns).where(Memory.owner_id == self.owner).order_by(Memory.created_at)
         )
         return [MemoryInfo.model_validate(row) for row in rows]
 

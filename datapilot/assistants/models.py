@@ -25,6 +25,9 @@ class Tenant(BaseModel):
     assistant_id: str | None = Field(
         default=None, description="The only assistant a key bound to one may use."
     )
+    scopes: frozenset[str] | None = Field(
+        default=None, description="The key's scopes (None without a key): `run` allows auto-run."
+    )
 
     def model_post_init(self, __context: Any) -> None:
         if (self.user_id is None) == (self.guest_id is None):
@@ -50,6 +53,11 @@ class AssistantIn(BaseModel):
     library_id: str | None = Field(
         default=None, description="A knowledge library (id or name) it answers from and cites."
     )
+    interpreter_auto_run: bool = Field(
+        default=False,
+        description="Run its `python` tool's code without asking — only where the server "
+        "(DATAPILOT_INTERPRETER_AUTO_RUN) and the caller's key (`run` scope) allow it too.",
+    )
 
 
 class AssistantPatch(BaseModel):
@@ -68,6 +76,7 @@ class AssistantPatch(BaseModel):
     library_id: str | None = Field(
         default=None, description="A knowledge library (id or name); null unbinds it."
     )
+    interpreter_auto_run: bool | None = None
 
 
 class AssistantInfo(BaseModel):
@@ -85,6 +94,7 @@ class AssistantInfo(BaseModel):
     enable_memory_for_api: bool
     tools: list[str] = Field(default_factory=list)
     library_id: str | None = None
+    interpreter_auto_run: bool = False
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int

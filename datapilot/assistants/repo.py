@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, delete, func, or_, select, true
+from sqlalchemy import ColumnElement, Table, delete, func, insert, or_, select, true
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import (
@@ -43,6 +43,7 @@ from datapilot.store.models import (
 )
 from datapilot.store.models import Tool as ToolRow
 
+PYTHON_TOOL = "python"  # the interpreter's tool: its binding carries the auto-run policy
 LOCAL_USER = "owner"  # the user of a server without keys (the first key's user, too)
 
 
@@ -76,6 +77,9 @@ def local_user(session: Session) -> str:
     return user.id
 
 
+_MESSAGES = cast(Table, ChatMessage.__table__)  # Core SQL on the hot path (see add_many)
+
+
 def _owned(column_owner: Any, column_guest: Any, tenant: Tenant) -> ColumnElement[bool]:
     if tenant.user_id is not None:
         return column_owner == tenant.user_id
@@ -97,6 +101,9 @@ class Assistants:
         row = self.session.scalar(
             select(Assistant).where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
         )
+        return self._reachable(ref, row)
+
+    def _reachable(self, ref: str, row: Assistant | None) -> Assistant:
         if row is None:
             raise NotFound(f"no assistant {ref!r}; list yours with GET /api/v1/assistants")
         if self.tenant.assistant_id is not None and row.id != self.tenant.assistant_id:
@@ -117,12 +124,13 @@ class Assistants:
             select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
         ):
             raise PlatformError(f"you have an assistant named {name!r} already; pick another name")
-        fields = body.model_dump(exclude={"tools"})
+        fields = body.model_dump(exclude={"tools", "interpreter_auto_run"})
         fields["library_id"] = self._library(owner, body.library_id)
         row = Assistant(owner_id=owner, **{**fields, "name": name})
         self.session.add(row)
         self.session.flush()
         self._bind(row, body.tools, tool_ids)
+        self._set_auto_run(row, body.interpreter_auto_run)
         return self._info(row)
 
     def list(self) -> list[AssistantInfo]:
@@ -133,7 +141,18 @@ class Assistants:
         return [self._info(row) for row in rows]
 
     def get(self, ref: str) -> AssistantInfo:
-        return self._info(self._row(ref))
+        """The assistant and its tools' names in one query (read on every chat message)."""
+        ref = ref.strip()
+        found = self.session.execute(
+            select(Assistant, ToolRow.name)
+            .outerjoin(AssistantTool, AssistantTool.assistant_id == Assistant.id)
+            .outerjoin(ToolRow, ToolRow.id == AssistantTool.tool_id)
+            .where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
+            .order_by(Assistant.id, ToolRow.name)
+        ).all()
+        row = self._reachable(ref, found[0][0] if found else None)
+        tools = [name for assistant, name in found if assistant is row and name is not None]
+        return AssistantInfo.model_validate(row).model_copy(update={"tools": tools})
 
     def names(self) -> dict[str, str]:
         """The id and name of each assistant `list` shows, in one query (no tools)."""
@@ -145,13 +164,18 @@ class Assistants:
     def update(self, ref: str, patch: AssistantPatch, tool_ids: Mapping[str, str]) -> AssistantInfo:
         self._user()
         row = self._row(ref)
-        changes = patch.model_dump(exclude_unset=True, exclude={"tools"})
+        changes = patch.model_dump(exclude_unset=True, exclude={"tools", "interpreter_auto_run"})
         if "library_id" in changes:
             changes["library_id"] = self._library(row.owner_id, patch.library_id)
         for name, value in changes.items():
             setattr(row, name, value)
+        auto_run = self._auto_run(row.id)
         if patch.tools is not None:
             self._bind(row, patch.tools, tool_ids)
+        if patch.interpreter_auto_run is not None:
+            auto_run = patch.interpreter_auto_run
+        # Kept across a change of tools while `python` stays; gone with it.
+        self._set_auto_run(row, auto_run and self._python_link(row.id) is not None)
         self.session.flush()
         return self._info(row)
 
@@ -191,6 +215,29 @@ class Assistants:
             )
         self.session.flush()
 
+    def _python_link(self, assistant_id: str) -> AssistantTool | None:
+        """The assistant's binding of the `python` tool, whose config holds its run policy."""
+        return self.session.scalar(
+            select(AssistantTool)
+            .join(ToolRow, AssistantTool.tool_id == ToolRow.id)
+            .where(AssistantTool.assistant_id == assistant_id, ToolRow.name == PYTHON_TOOL)
+        )
+
+    def _auto_run(self, assistant_id: str) -> bool:
+        link = self._python_link(assistant_id)
+        return bool(link is not None and (link.config or {}).get("auto_run"))
+
+    def _set_auto_run(self, row: Assistant, value: bool) -> None:
+        link = self._python_link(row.id)
+        if link is None:
+            if value:
+                raise PlatformError(
+                    "interpreter_auto_run applies to the `python` tool; add it to `tools` first"
+                )
+            return
+        link.config = {**(link.config or {}), "auto_run": value}  # a new dict: tracked change
+        self.session.flush()
+
     def _info(self, row: Assistant) -> AssistantInfo:
         names = self.session.scalars(
             select(ToolRow.name)
@@ -199,7 +246,8 @@ class Assistants:
             .order_by(ToolRow.name)
         )
         info = AssistantInfo.model_validate(row)
-        return info.model_copy(update={"tools": list(names)})
+        update = {"tools": list(names), "interpreter_auto_run": self._auto_run(row.id)}
+        return info.model_copy(update=update)
 
 
 class Chats:
@@ -232,8 +280,8 @@ class Chats:
     def create(self, body: ChatIn, *, expires_in: timedelta | None = None) -> ChatInfo:
         if body.assistant_id is None and self.tenant.assistant_id is not None:
             body = body.model_copy(update={"assistant_id": self.tenant.assistant_id})
-        if body.assistant_id is not None:
-            Assistants(self.session, self.tenant).get(body.assistant_id)  # must be reachable
+        if body.assistant_id is not None:  # reachable, by id or name; stored by id
+            body = body.model_copy(update={"assistant_id": self._assistant(body.assistant_id)})
         row = Chat(
             owner_id=self.tenant.user_id,
             guest_id=self.tenant.guest_id,
@@ -267,11 +315,15 @@ class Chats:
         row = self._row(chat_id)
         changes = patch.model_dump(exclude_unset=True)
         if changes.get("assistant_id"):
-            Assistants(self.session, self.tenant).get(changes["assistant_id"])
+            changes["assistant_id"] = self._assistant(changes["assistant_id"])
         for name, value in changes.items():
             setattr(row, name, value)
         self.session.flush()
         return ChatInfo.model_validate(row)
+
+    def _assistant(self, ref: str) -> str:
+        """The id of the assistant `ref` (id or name) this tenant may use; raises `NotFound`."""
+        return Assistants(self.session, self.tenant).get(ref).id
 
     def touch(self, chat_id: str) -> None:
         self._row(chat_id).updated_at = utcnow()
@@ -329,42 +381,56 @@ class Messages:
         )
         return self.add_many(chat_id, [new])[0]
 
-    def add_many(self, chat_id: str, messages: Sequence[NewMessage]) -> list[MessageInfo]:
-        """Store messages in order with one round trip (an INSERT of many rows)."""
+    def add_many(
+        self, chat_id: str, messages: Sequence[NewMessage], *, chat_checked: bool = False
+    ) -> list[MessageInfo]:
+        """Store messages in order with one round trip (an INSERT of many rows).
+
+        `chat_checked`: the caller read the chat as the tenant's earlier (a turn's reply, stored
+        after the turn): not read again; a chat deleted meanwhile fails on its foreign key.
+        """
         if any(new.role == "system_override" for new in messages):
             raise PlatformError("a system_override message applies to one call and is not stored")
-        Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        if not chat_checked:
+            Chats(self.session, self.tenant)._row(chat_id)  # the chat must be the tenant's
+        if not messages:
+            return []
+        # Core SQL, not ORM objects: a chat message is written once and never changed here, and
+        # the unit of work's bookkeeping was a good part of a message's CPU.
         rows = [
-            ChatMessage(
-                chat_id=chat_id,
-                owner_id=self.tenant.user_id,
-                guest_id=self.tenant.guest_id,
-                assistant_id=new.assistant_id,
-                role=new.role,
-                content=new.content,
-                tool_call=new.tool_call.model_dump() if new.tool_call else None,
-                tool_call_id=new.tool_call_id or (new.tool_call.id if new.tool_call else None),
-                file_id=new.file_id,
-                hidden=new.hidden or new.role in ("human_hidden", "system_hidden"),
-                prompt_tokens=new.prompt_tokens,
-                completion_tokens=new.completion_tokens,
-                total_tokens=new.prompt_tokens + new.completion_tokens,
-            )
+            {
+                "chat_id": chat_id,
+                "owner_id": self.tenant.user_id,
+                "guest_id": self.tenant.guest_id,
+                "assistant_id": new.assistant_id,
+                "role": new.role,
+                "content": new.content,
+                "tool_call": new.tool_call.model_dump() if new.tool_call else None,
+                "tool_call_id": new.tool_call_id or (new.tool_call.id if new.tool_call else None),
+                "file_id": new.file_id,
+                "hidden": new.hidden or new.role in ("human_hidden", "system_hidden"),
+                "prompt_tokens": new.prompt_tokens,
+                "completion_tokens": new.completion_tokens,
+                "total_tokens": new.prompt_tokens + new.completion_tokens,
+            }
             for new in messages
         ]
-        self.session.add_all(rows)
-        self.session.flush()
-        return [MessageInfo.model_validate(row) for row in rows]
+        table = _MESSAGES
+        stored = self.session.execute(
+            insert(table).returning(*table.c, sort_by_parameter_order=True), rows
+        )
+        return [MessageInfo.model_validate(row) for row in stored]
 
     def list(self, chat_id: str) -> list[MessageInfo]:
         Chats(self.session, self.tenant)._row(chat_id)
-        rows = self.session.scalars(
-            select(ChatMessage)
+        table = _MESSAGES
+        rows = self.session.execute(
+            select(*table.c)
             .where(
-                ChatMessage.chat_id == chat_id,
-                _owned(ChatMessage.owner_id, ChatMessage.guest_id, self.tenant),
+                table.c.chat_id == chat_id,
+                _owned(table.c.owner_id, table.c.guest_id, self.tenant),
             )
-            .order_by(ChatMessage.id)
+            .order_by(table.c.id)
         )
         return [MessageInfo.model_validate(row) for row in rows]
 
@@ -381,18 +447,21 @@ class ScenePrompts:
 
     def create(self, body: ScenePromptIn) -> ScenePromptInfo:
         owner = self._user()
-        if body.assistant_id is not None:
-            Assistants(self.session, self.tenant).get(body.assistant_id)
+        if body.assistant_id is not None:  # by id or name; stored by id
+            assistant = Assistants(self.session, self.tenant).get(body.assistant_id)
+            body = body.model_copy(update={"assistant_id": assistant.id})
         row = ScenePrompt(owner_id=owner, **body.model_dump())
         self.session.add(row)
         self.session.flush()
         return ScenePromptInfo.model_validate(row)
 
     def list(self, assistant_id: str | None = None) -> list[ScenePromptInfo]:
-        query = select(ScenePrompt).where(ScenePrompt.owner_id == self._user())
+        # The columns, not ORM objects: read on every chat message with an assistant.
+        columns = [getattr(ScenePrompt, name) for name in ScenePromptInfo.model_fields]
+        query = select(*columns).where(ScenePrompt.owner_id == self._user())
         if assistant_id is not None:
             query = query.where(ScenePrompt.assistant_id == assistant_id)
-        rows = self.session.scalars(query.order_by(ScenePrompt.label))
+        rows = self.session.execute(query.order_by(ScenePrompt.label))
         return [ScenePromptInfo.model_validate(row) for row in rows]
 
     def delete(self, prompt_id: str) -> None:

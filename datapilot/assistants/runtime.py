@@ -51,6 +51,11 @@ NO_MODEL_NOTE = (
     "assistant's own model), the assistant would follow its prompt, read the earlier turns and "
     "choose among its tools."
 )
+NOT_CONFIRMED = (
+    "{name} did not run: it needs the user's confirmation ({reason}), and this conversation "
+    "cannot ask for it. Tell the user so: they can run it from a Datapilot chat, which asks them "
+    "first, or mark the tool trusted (`datapilot tools trust {name}`)."
+)
 OUT_OF_ROUNDS = (
     "You have used every tool round of this turn; answer now with the results you have, and say "
     "what is still missing."
@@ -110,6 +115,9 @@ class TurnSetup:
     tool_timeout_s: float = 60.0
     # Calls the user confirmed, run before the model goes on.
     resume: list[ToolCallRecord] = field(default_factory=list)
+    # False where nobody can answer a confirmation (the stateless OpenAI and OpenBB faces): a
+    # call that needs one does not run, and the model hears why instead.
+    can_ask: bool = True
     context: ContextInputs | None = None
     citations: list[Citation] = field(default_factory=list)  # the knowledge passages given
     offline_source: EventSource | None = None  # answers offline instead of the data brain
@@ -285,12 +293,13 @@ class Turn:
                 messages.append(
                     {"role": "assistant", "content": reply.text or None, "tool_calls": calls}
                 )
+                refused: dict[str, str] = {}
                 for number, call in enumerate(reply.tool_calls):
+                    reason = confirmation(setup.tools.get(call.name), call.arguments)
+                    if reason is not None and not setup.can_ask:
+                        refused[call.id], reason = reason, None
                     record = ToolCallRecord(
-                        id=call.id,
-                        name=call.name,
-                        arguments=call.arguments,
-                        confirmation=confirmation(setup.tools.get(call.name), call.arguments),
+                        id=call.id, name=call.name, arguments=call.arguments, confirmation=reason
                     )
                     if record.confirmation is not None:
                         result.pending.append(record)
@@ -308,6 +317,9 @@ class Turn:
                             message=waiting[call.id].confirmation or "",
                             call_id=call.id,
                         )
+                    elif call.id in refused:
+                        for event in self._refuse(call, refused[call.id], messages):
+                            yield event
                     elif call.name not in client_names:
                         async for event in self._run_call(call, messages):
                             yield event
@@ -356,6 +368,17 @@ class Turn:
             call = ToolCallRequest(id=record.id, name=record.name, arguments=record.arguments)
             async for event in self._run_call(call, messages):
                 yield event
+
+    def _refuse(
+        self, call: ToolCallRequest, reason: str, messages: list[dict[str, Any]]
+    ) -> list[Event]:
+        """Close a call that needs a confirmation nobody here can give: it does not run."""
+        text = NOT_CONFIRMED.format(name=call.name, reason=reason.rstrip("?. "))
+        outcome = ToolResult(name=call.name, call_id=call.id, ok=False, text=text)
+        self.result.tool_results.append(outcome)
+        self.result.messages.append(NewMessage(role="tool", content=text, tool_call_id=call.id))
+        messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
+        return [StatusEvent(message=f"✗ {call.name}: not run, it needs confirmation in a chat")]
 
     async def _run_call(
         self, call: ToolCallRequest, messages: list[dict[str, Any]]

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context_store import keep, read_inputs
@@ -105,14 +106,32 @@ def request_for(
 
 
 def bound_tools(
-    request: RequestContext, names: list[str], imported: dict[str, Tool] | None = None
+    request: RequestContext,
+    names: list[str],
+    imported: dict[str, Tool] | None = None,
+    builtin: dict[str, Tool] | None = None,
 ) -> dict[str, Tool]:
     """The tools of `names` that exist now (their store rows were made when they were bound):
-    built-in ones, and the user's `imported` ones."""
+    built-in ones (`builtin` when the caller listed them for this same request already), and
+    the user's `imported` ones."""
     # Imported tools last: the request's registry also lists them as acquisition interfaces,
     # and the tool itself (with its confirmation) must be what a model calls.
-    tools = {**available_tools(request), **(imported or {})}
+    tools = {**(builtin or available_tools(request)), **(imported or {})}
     return {name: tools[name] for name in names if name in tools}
+
+
+def with_run_policy(
+    tools: dict[str, Tool], assistant: AssistantInfo | None, tenant: Tenant, settings: Settings
+) -> dict[str, Tool]:
+    """The `python` tool runs unasked only where the server, the caller's key AND the
+    assistant all allow it (each can only narrow); otherwise every run is confirmed."""
+    from datapilot.interpreter.policy import may_auto_run
+
+    python = tools.get("python")
+    if python is not None and hasattr(python, "auto_run"):
+        allowed = assistant is not None and assistant.interpreter_auto_run
+        python.auto_run = may_auto_run(settings.interpreter_auto_run, tenant.scopes, allowed)
+    return tools
 
 
 def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool]) -> RequestContext:
@@ -126,13 +145,70 @@ def with_imported_interfaces(request: RequestContext, imported: dict[str, Tool])
     return replace(request, registry=with_imported(request.registry, imported.values()))
 
 
-def imported_tools(session: Any, tenant: Tenant, settings: Settings) -> dict[str, Tool]:
-    """The tools the tenant's user imported (a guest has none of its own)."""
-    if tenant.user_id is None:
-        return {}
+def tool_ids(session: Any, settings: Settings, tenant: Tenant | None = None) -> dict[str, str]:
+    """Tool name → store id: the built-ins (recorded on first use), and the tools the tenant's
+    user imported — the names an assistant of theirs may be bound to."""
+    from sqlalchemy import select
+
+    from datapilot.store.models import Tool as ToolRow
+    from datapilot.tools import record_tools
+
+    ids = record_tools(session, available_tools(request_for(settings)))
+    if tenant is not None and tenant.user_id is not None:
+        owned = session.execute(
+            select(ToolRow.name, ToolRow.id).where(ToolRow.owner_id == tenant.user_id)
+        )
+        ids.update({name: id_ for name, id_ in owned})
+    return ids
+
+
+def imported_tools(
+    session: Any, tenant: Tenant, settings: Settings, assistant: AssistantInfo | None = None
+) -> dict[str, Tool]:
+    """The imported tools a turn for `tenant` may call: a user's own; a guest of a public
+    assistant gets its owner's that run without asking (not consequential, or trusted) — a
+    guest cannot confirm an act on the owner's behalf, and the owner chose to bind them."""
     from datapilot.tools.sources import Sources
 
-    return Sources(session, tenant.user_id, settings).tools()
+    if tenant.user_id is not None:
+        return Sources(session, tenant.user_id, settings).tools()
+    if assistant is None:
+        return {}
+    from datapilot.store.models import Assistant as AssistantRow
+
+    row = session.get(AssistantRow, assistant.id)
+    if row is None or not row.public:
+        return {}
+    sources = Sources(session, row.owner_id, settings)
+    safe = {
+        tool.name
+        for source in sources.list()
+        for tool in source.tools
+        if tool.trusted or not tool.consequential
+    }
+    return {name: tool for name, tool in sources.tools().items() if name in safe}
+
+
+def assistant_tools(
+    store: Store,
+    tenant: Tenant,
+    settings: Settings,
+    request: RequestContext,
+    assistant: AssistantInfo | None,
+) -> tuple[RequestContext, dict[str, Tool]]:
+    """The tools the assistant is bound to, imported ones included, and the request whose plans
+    may fetch from those: the same wherever the assistant runs (chats, the OpenAI-compatible
+    API, its OpenBB agent). The store is read only when a bound tool is not a built-in."""
+    names = list(assistant.tools) if assistant else ["ask_data"]
+    imported: dict[str, Tool] = {}
+    builtin = available_tools(request)
+    if not all(name in builtin for name in names):
+        with store.session() as session:
+            imported = imported_tools(session, tenant, settings, assistant)
+    request = with_imported_interfaces(request, imported)
+    # Built-in tools only: reuse the ones just built instead of building them again.
+    tools = bound_tools(request, names, imported, builtin if not imported else None)
+    return request, with_run_policy(tools, assistant, tenant, settings)
 
 
 def setup_turn(
@@ -264,10 +340,7 @@ class Conversation:
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        imported = self._imported(request, tool_names)
-        request = with_imported_interfaces(request, imported)
-        tools = bound_tools(request, tool_names, imported)
+        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         setup = setup_turn(
             request,
             assistant,
@@ -289,15 +362,6 @@ class Conversation:
                 setup,
             )
         return Prepared(chat_id, human, assistant, Turn(setup), knowledge)
-
-    def _imported(self, request: RequestContext, tool_names: list[str]) -> dict[str, Tool]:
-        """The user's imported tools, read only when the assistant is bound to one of them
-        (a chat with built-in tools only costs no extra query)."""
-        builtin = available_tools(request)
-        if all(name in builtin for name in tool_names):
-            return {}
-        with self.store.session() as session:
-            return imported_tools(session, self.tenant, self.settings)
 
     def _command(self, chat_id: str, body: MessageIn) -> Prepared:
         """Run or cancel the chat's calls waiting for confirmation."""
@@ -327,14 +391,12 @@ class Conversation:
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )
-        tool_names = list(assistant.tools) if assistant else ["ask_data"]
-        imported = self._imported(request, tool_names)
-        request = with_imported_interfaces(request, imported)
+        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         setup = setup_turn(
             request,
             assistant,
             history,
-            bound_tools(request, tool_names, imported),
+            tools,
             chat_prompt=chat.prompt,
             names=names,
         )
@@ -353,23 +415,28 @@ class Conversation:
             if prepared.knowledge
             else []
         )
-        with self.store.session(write=True) as session:
-            stored = Messages(session, self.tenant).add_many(
-                prepared.chat_id,
-                knowledge
-                + [
-                    NewMessage(
-                        role=new.role,
-                        content=new.content,
-                        assistant_id=assistant_id,
-                        tool_call=new.tool_call,
-                        tool_call_id=new.tool_call_id,
-                        prompt_tokens=new.prompt_tokens,
-                        completion_tokens=new.completion_tokens,
-                    )
-                    for new in result.messages
-                ],
+        replies = knowledge + [
+            NewMessage(
+                role=new.role,
+                content=new.content,
+                assistant_id=assistant_id,
+                tool_call=new.tool_call,
+                tool_call_id=new.tool_call_id,
+                prompt_tokens=new.prompt_tokens,
+                completion_tokens=new.completion_tokens,
             )
+            for new in result.messages
+        ]
+        with self.store.session(write=True) as session:
+            try:
+                # `prepare` read the chat as the tenant's: not read again.
+                stored = Messages(session, self.tenant).add_many(
+                    prepared.chat_id, replies, chat_checked=True
+                )
+            except IntegrityError as error:  # the chat's foreign key: deleted during the turn
+                raise NotFound(
+                    f"the chat {prepared.chat_id!r} was deleted while it was answering"
+                ) from error
             keep(
                 session,
                 self.tenant,

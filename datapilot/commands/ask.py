@@ -60,6 +60,14 @@ def ask(
             "planning.",
         ),
     ] = None,
+    code: Annotated[
+        bool,
+        typer.Option(
+            "--code",
+            help="Print only the Python script that reproduces the answer (save it, edit it, "
+            "run it with python).",
+        ),
+    ] = False,
     brain: Annotated[
         BrainOption | None,
         typer.Option(help="Who plans: offline rules, an llm, or auto (llm when configured)."),
@@ -97,7 +105,25 @@ def ask(
         request = RequestContext.for_request(context, settings)
         events = run(question, request, brain=given, plan_only=plan_only)
 
-    if json_output:
+    if json_output and code:
+        raise typer.BadParameter("choose one of --json and --code", param_hint="--code")
+    if code and plan_only:
+        raise typer.BadParameter(
+            "--plan-only stops before the plan runs, so there is no script; drop one of them",
+            param_hint="--code",
+        )
+    if code:
+        from datapilot.engine.pipeline import final_answer
+
+        answer = asyncio.run(final_answer(events))
+        if out is not None:
+            write_outputs(answer, out)
+        if answer.code is None:
+            reason = answer.message or "the question was answered without running a plan"
+            typer.echo(f"No script for this answer: {reason}", err=True)
+            raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER) or EXIT_NO_ANSWER)
+        typer.echo(answer.code, nl=False)
+    elif json_output:
         from datapilot.engine.pipeline import final_answer
 
         answer = asyncio.run(final_answer(events))

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
-    from datapilot.assistants.models import AssistantInfo, Tenant
+    from rich.console import Console
+
+    from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
+    from datapilot.assistants.service import MessageIn
     from datapilot.store import Store
 
 assistants_app = typer.Typer(help="Assistants: a prompt, a model and tools, to chat with.")
@@ -53,16 +56,16 @@ def create(
     description: Annotated[str, typer.Option(help="What it is for.")] = "",
     model: Annotated[str | None, typer.Option(help="Its model (default: the server's).")] = None,
     tools: Annotated[
-        str, typer.Option(help="Comma-separated tool names (see the tools list).")
+        str,
+        typer.Option(help="Comma-separated tool names: built-in or imported (`tools list`)."),
     ] = "ask_data",
     user: UserOption = None,
 ) -> None:
     """Create an assistant; prints its id on the last line."""
     from datapilot.assistants.models import AssistantIn
     from datapilot.assistants.repo import Assistants, PlatformError
-    from datapilot.assistants.service import request_for
+    from datapilot.assistants.service import tool_ids
     from datapilot.settings import get_settings
-    from datapilot.tools import available_tools, record_tools
 
     store, tenant = _open(user)
     body = AssistantIn(
@@ -74,7 +77,7 @@ def create(
     )
     try:
         with store.session() as session:
-            ids = record_tools(session, available_tools(request_for(get_settings())))
+            ids = tool_ids(session, get_settings(), tenant)
             info = Assistants(session, tenant).create(body, ids)
     except PlatformError as error:
         _fail(str(error))
@@ -170,11 +173,56 @@ def chat(
             break
         if not text:
             break
+        body: MessageIn | None = MessageIn(content=text)
         try:
-            prepared = conversation.prepare(chat_info.id, MessageIn(content=text))
-            if prepared.turn is not None:
+            while body is not None:
+                prepared = conversation.prepare(chat_info.id, body)
+                if prepared.turn is None:
+                    break
                 asyncio.run(render(prepared.turn.events(), console))
                 conversation.finish(prepared)
+                # A call waiting for the user's go-ahead: ask, and answer as the REST route does.
+                pending = prepared.turn.result.pending
+                body = _confirm(console, pending[0]) if pending else None
         except (NotFound, PlatformError, NormalisationError) as error:
             console.print(f"[red]{error}[/]")
     console.print(f"[dim]continue with: datapilot chat --chat {chat_info.id}[/]")
+
+
+def _confirm(console: Console, call: ToolCallRecord) -> MessageIn | None:
+    """Show a call waiting for confirmation and ask: y runs it, e edits its arguments (JSON)
+    first, n cancels it. None (end of input) leaves it waiting: the next message declines it."""
+    import json
+
+    from rich.markup import escape
+
+    from datapilot.assistants.service import MessageIn
+
+    # The message and arguments come from the model and the tool: shown as text, never markup.
+    asked = escape(call.confirmation or "")
+    console.print(f"[bold yellow]{escape(call.name)}[/] asks to run: {asked}")
+    console.print(f"arguments: {call.arguments}", markup=False, highlight=False)
+    while True:
+        try:
+            choice = (
+                console.input(escape("run it? [y]es, [e]dit arguments, [n]o: ")).strip().lower()
+            )
+        except EOFError:
+            return None
+        if choice in ("y", "yes"):
+            return MessageIn(command="run")
+        if choice in ("n", "no"):
+            console.print(f"[dim]{escape(call.name)} did not run.[/]")
+            return MessageIn(command="cancel")
+        if choice in ("e", "edit"):
+            try:
+                edited = json.loads(console.input("arguments (JSON)> "))
+            except EOFError:
+                return None
+            except json.JSONDecodeError as error:
+                console.print(f"[red]not JSON ({escape(error.msg)}); try again[/]")
+                continue
+            if not isinstance(edited, dict):
+                console.print("[red]the arguments are a JSON object, {…}; try again[/]")
+                continue
+            return MessageIn(command="run", arguments=edited)

@@ -1,8 +1,10 @@
 """`datapilot interpreter`: a terminal REPL over the sandboxed kernel.
 
 Type Python (a line that parses as code, or a block pasted between lines of three backticks) or
-a question (anything else: answered by the data workflow). Code is shown and runs only after you
-press `y` (`--yes` runs unasked). `exit` or Ctrl-D leaves.
+a question (anything else). With a model configured, the model answers a question by writing
+code: it is shown, runs after you press `y`, and the model reads its output and goes on; without
+one, the data workflow answers. Code runs only after `y` (`--yes` runs unasked). `exit` or
+Ctrl-D leaves.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -40,6 +42,8 @@ def interpreter(
     from datapilot.interpreter.channel import data_channel
     from datapilot.interpreter.isolation import IsolationError
     from datapilot.interpreter.kernel import KernelError, SandboxKernel
+    from datapilot.interpreter.protocol import LmcMessage
+    from datapilot.llm import resolve_config
     from datapilot.settings import get_settings
 
     console = Console()
@@ -52,6 +56,8 @@ def interpreter(
     except (IsolationError, KernelError) as error:
         console.print(f"[red]{error}[/red]")
         raise typer.Exit(1) from None
+    model = None if settings.offline else resolve_config(settings, request.question)
+    history: list[LmcMessage] = []  # what the model reads: questions, its code, the outputs
     iso = kernel.isolation
     console.print(
         f"Sandbox: {iso.level} (network: {iso.network}; {iso.user}); kernel up in "
@@ -70,6 +76,9 @@ def interpreter(
                     console.print("[dim]Not run.[/dim]")
                     continue
                 _show_run(console, kernel.run(text))
+            elif model is not None:
+                history.append(LmcMessage(role="user", type="message", content=text))
+                asyncio.run(_converse(console, history, model, kernel, yes))
             else:
                 asyncio.run(_answer(console, text, request))
     finally:
@@ -115,12 +124,50 @@ def _approved(console: object) -> bool:
     return key.lower() == "y"
 
 
+async def _converse(
+    console: object, history: list[Any], model: Any, kernel: Any, yes: bool
+) -> None:
+    """The model's rounds on the last question: its code waits for `y` (unless `--yes`), then
+    it reads the output and goes on. `history` grows by what was said and shown."""
+    from datapilot.interpreter.protocol import LmcMessage, rebuild, respond
+
+    async def the_kernel() -> Any:
+        return kernel
+
+    while True:
+        chunks = []
+        async for chunk in respond(history, kernel=the_kernel, auto_run=yes, model=model):
+            chunks.append(chunk)
+        _show_run(console, chunks)
+        history.extend(rebuild(chunks))
+        if yes or not history or history[-1].type != "confirmation":
+            return
+        if not _approved(console):
+            print("Not run.")
+            return
+        history.append(LmcMessage(role="user", type="command", content="run"))
+
+
 def _show_run(console: object, chunks: object) -> None:
     from rich.console import Console
+    from rich.syntax import Syntax
 
     assert isinstance(console, Console)
+    code: list[str] = []
     for chunk in chunks:  # type: ignore[attr-defined]
-        if chunk.type == "console" and chunk.format == "output" and chunk.content:
+        if chunk.role == "assistant" and chunk.type == "message" and chunk.content:
+            console.out(str(chunk.content), end="", highlight=False)
+        elif chunk.role == "assistant" and chunk.type == "message" and chunk.end:
+            console.out("")
+        elif chunk.role == "assistant" and chunk.type == "code":
+            if chunk.end:
+                console.print(Syntax("".join(code), "python"))
+                code = []
+            elif chunk.content:
+                code.append(str(chunk.content))
+        elif chunk.role == "server" and chunk.type == "error":
+            console.print(f"[red]{chunk.content}[/red]")
+        elif chunk.type == "console" and chunk.format == "output" and chunk.content:
             console.out(str(chunk.content), end="", highlight=False)
         elif chunk.type == "image" and chunk.content:
             console.print("[dim][figure: PNG image][/dim]")

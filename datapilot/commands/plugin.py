@@ -26,6 +26,7 @@ def register_commands(cli: Typer) -> None:
         interpreter,
         kb,
         mcp,
+        memories,
         serve,
         tools,
     )
@@ -45,4 +46,5 @@ def register_commands(cli: Typer) -> None:
     cli.add_typer(tools.tools_app, name="tools")
     cli.add_typer(kb.kb_app, name="kb")
     cli.command("interpreter")(interpreter.interpreter)
+    cli.add_typer(memories.memories_app, name="memories")
     cli.add_typer(design.design_app, name="design")

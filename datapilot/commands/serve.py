@@ -98,16 +98,15 @@ def _refuse_open_network(host: str, settings: Settings) -> None:
     """Binding beyond this machine needs API keys: without any, anyone on the network could
     use the server (and its model key)."""
     from datapilot.server.auth import CREATE_KEY_HINT, is_loopback
-    from datapilot.store import Keys, MigrationError, StoreConfigError, open_store
+    from datapilot.store import Keys, open_store
 
+    # The store is opened (and migrated) here, before binding: a bad DATAPILOT_DATABASE_URL or an
+    # unreachable database ends in a message, not in a server that fails on start-up.
+    store = open_store(settings)
     if is_loopback(host):
         return
-    try:
-        with open_store(settings).session() as session:
-            protected = Keys(session).any_active()
-    except (StoreConfigError, MigrationError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=1) from None
+    with store.session() as session:
+        protected = Keys(session).any_active()
     if not protected:
         typer.echo(
             f"error: refusing to serve on {host} without API keys: anyone who can reach it "

@@ -46,6 +46,10 @@ class Answer(BaseModel):
     quotes: list[Quote] = Field(
         default_factory=list, description="Passages of the user's documents the answer quotes."
     )
+    code: str | None = Field(
+        default=None,
+        description="The executed plan as a Python script that reproduces the answer's results.",
+    )
     citations: list[Citation] = Field(
         default_factory=list,
         description="Passages of a knowledge library the answer rests on: file, page, offsets.",

@@ -68,10 +68,10 @@ COMMON_CAPITALISED_ZIPF = 5.0
 @lru_cache(maxsize=4096)
 def is_common_word(word: str) -> bool:
     """An everyday English word ("should", "so", "Buy"), which is never a name by itself."""
-    from wordfreq import zipf_frequency  # its word list loads on first use
+    from datapilot.data.common_words import zipf  # a shipped list, not wordfreq's 0.3 s load
 
     floor = COMMON_CAPITALISED_ZIPF if word[:1].isupper() else COMMON_ZIPF
-    return zipf_frequency(word.lower(), "en") >= floor
+    return zipf(word.lower()) >= floor
 
 
 def display_width(text: str) -> int:

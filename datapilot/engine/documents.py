@@ -126,32 +126,59 @@ async def document_events(
     yield StatusEvent(message=found)
 
     meter = UsageMeter()
-    text = ""
-    config = _model_config(context, settings)
-    if config is not None:
-        client = LLMClient(config, meter)
-        required = (context.brain if context.brain != "auto" else settings.brain) == "llm"
-        try:
-            if not required and not await reachable(client):
-                # `auto` does not wait on a dead endpoint: the quotes answer at once.
-                raise LLMUnavailable(f"the model endpoint {config.base_url} is not reachable")
-            async with aclosing(_model_answer(client, question, hits)) as stream:
-                async for piece in stream:
-                    text += piece
-                    yield TextDelta(text=piece)
-        except LLMError as error:
-            notes.append(f"The model could not answer ({error}); the passages are quoted instead.")
-            if text:  # a broken-off reply is kept; the quotes follow it
-                yield TextDelta(text="\n\n")
-            text = ""
-        finally:
-            await client.aclose()
+    model = PassageAnswer(context, settings, meter)
+    async for delta in model.stream(question, hits):
+        yield delta
+    text = model.text
+    if model.note:
+        notes.append(model.note)
     if not text:
         text = quoted_answer(question, hits, opening=opening)
         yield OutputEvent(output=TextOutput(text=text))
     yield Done(
         answer=answer("ok", summary=text, quotes=quotes(hits, documents), usage=meter.total())
     )
+
+
+class PassageAnswer:
+    """A model's answer written from retrieved passages (fenced as data), shared by document
+    and library answers.
+
+    `stream` yields the answer as `TextDelta` events. Afterwards `text` holds the whole answer,
+    or "" when no model answers: none configured, the offline brain, a remote model in offline
+    mode, an unreachable endpoint under the `auto` brain, or a failure (then `note` says why and
+    the caller quotes the passages instead).
+    """
+
+    def __init__(self, context: QuestionContext, settings: Settings, meter: UsageMeter) -> None:
+        self.context = context
+        self.config = _model_config(context, settings)
+        self.required = (context.brain if context.brain != "auto" else settings.brain) == "llm"
+        self.meter = meter
+        self.text = ""
+        self.note: str | None = None
+
+    async def stream(self, question: str, hits: list[Hit]) -> AsyncIterator[TextDelta]:
+        if self.config is None:
+            return
+        client = LLMClient(self.config, self.meter)
+        text = ""
+        try:
+            if not self.required and not await reachable(client):
+                # `auto` does not wait on a dead endpoint: the quotes answer at once.
+                raise LLMUnavailable(f"the model endpoint {self.config.base_url} is not reachable")
+            async with aclosing(_model_answer(client, question, hits)) as stream:
+                async for piece in stream:
+                    text += piece
+                    yield TextDelta(text=piece)
+        except LLMError as error:
+            self.note = f"The model could not answer ({error}); the passages are quoted instead."
+            if text:  # a broken-off reply is kept; the quotes follow it
+                yield TextDelta(text="\n\n")
+            text = ""
+        finally:
+            await client.aclose()
+        self.text = text
 
 
 def _model_config(context: QuestionContext, settings: Settings) -> LLMConfig | None:

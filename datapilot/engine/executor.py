@@ -16,7 +16,6 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import pandas as pd
@@ -28,6 +27,7 @@ from datapilot.core.results import CallRecord, CallStatus, Fact, RunResult
 from datapilot.engine.check import check_plan
 from datapilot.engine.facts import facts_of
 from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.library import default_registry as default_registry  # re-exported
 from datapilot.interfaces.registry import InterfaceError, InterfaceSpec, Registry
 
 log = logging.getLogger(__name__)
@@ -47,32 +47,6 @@ def call_pool() -> ThreadPoolExecutor:
             max_workers=max(8, (os.cpu_count() or 1) * 4), thread_name_prefix="datapilot-call"
         )
     return _pool
-
-
-@cache
-def default_registry() -> Registry:
-    """The library: every interface the installed plugins register, built-ins included (BLAS
-    then single-threaded)."""
-    from datapilot.plugins import plugin_manager
-
-    registry = Registry()
-    plugin_manager().hook.register_interfaces(registry=registry)
-    _one_blas_thread()
-    return registry
-
-
-def _one_blas_thread() -> None:
-    """One thread per BLAS library (numpy's, scipy's), process-wide.
-
-    Calls already run in parallel threads and their matrices are small, so BLAS threads only
-    oversubscribe the cores: a quarterly ARIMA fit took 17 ms single-threaded but 80 ms (p95
-    ~900 ms) with OpenBLAS threads on a busy two-core machine.
-    """
-    from threadpoolctl import threadpool_limits
-
-    # Libraries loaded later (scipy's, with the first forecast) read these when they load.
-    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
-    threadpool_limits(limits=1, user_api="blas")
 
 
 @dataclass
@@ -236,16 +210,7 @@ def _call(
     spec: InterfaceSpec, ctx: InterfaceContext, args: dict[str, Any], output: str
 ) -> tuple[Any, list[Fact]]:
     """Runs in a worker thread: the interface itself, a result check, and the result's facts."""
-    value = spec.func(ctx, **args)
-    if spec.returns == "frame":
-        if isinstance(value, pd.Series):
-            value = value.to_frame()
-        if not isinstance(value, pd.DataFrame):
-            raise InterfaceError(
-                f"{spec.name} returned {type(value).__name__}, not a table of data"
-            )
-    elif not isinstance(value, _VISUAL):
-        raise InterfaceError(f"{spec.name} returned {type(value).__name__}, not a {spec.returns}")
+    value = spec.invoke(ctx, args)
     return value, facts_of(output, value)
 
 

@@ -27,6 +27,7 @@ from datapilot.core.events import (
     StatusEvent,
     TextDelta,
 )
+from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Plan, PlanError
 from datapilot.core.results import RunResult
 from datapilot.data.text import is_chinese
@@ -37,6 +38,7 @@ from datapilot.engine.executor import default_registry, execute
 from datapilot.engine.summary import template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
+from datapilot.render.code import ShownKind, answer_script
 from datapilot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -258,6 +260,7 @@ class _Run:
             yield Failed(status="error", message=answer.message)
             return
 
+        answer.code = _script(self.question, plan, run_result, ctx)
         yield StatusEvent(message="正在撰写总结…" if self.zh else "Writing the summary…")
         started = time.perf_counter()
         async for delta in self._summarize(brain, understanding, run_result):
@@ -333,6 +336,25 @@ class _Run:
             if scope.expired():
                 raise RequestTimeout(self.settings.request_timeout_s) from None
             raise
+
+
+def _script(question: str, plan: Plan, run_result: RunResult, ctx: InterfaceContext) -> str:
+    """The executed plan as the script that reproduces the answer (`Answer.code`)."""
+    shown: dict[str, ShownKind] = {}
+    for record in run_result.calls:
+        value = run_result.values.get(record.output)
+        if record.status == "ok" and isinstance(value, ChartOutput | TableOutput | TextOutput):
+            shown[record.output] = value.kind
+    return answer_script(
+        plan,
+        query=question,
+        today=ctx.today,
+        shown=shown,
+        language=ctx.language,
+        offline=ctx.offline,
+        tables=list(ctx.tables),
+        not_run={c.output: c.error or c.status for c in run_result.calls if c.status != "ok"},
+    )
 
 
 def _no_data_message(

@@ -26,6 +26,11 @@ Conventions every interface follows, so results compose and summaries can quote 
 * Visualization interfaces return `ChartOutput` / `TableOutput` models from `core.outputs`.
 * A failure the user should see raises `InterfaceError` with a plain-language message.
 
+As a facade for scripts (`from datapilot import interfaces as dp`), every interface of the
+installed library is a function of this module: `dp.get_prices(ids=["AAPL"], start=…, end=…)`,
+with `dp.use`, `dp.show`, `dp.table`, `dp.call` and `dp.names` from `facade.py`. An answer's
+`code` is a script in this style.
+
 Declaring an interface registers nothing: the built-in plugin (`plugin.py`) adds the library's
 modules to a registry through the `register_interfaces` hook, as any third-party plugin does.
 """
@@ -35,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["Frame", "InterfaceContext", "InterfaceError", "Registry", "interface"]
+_FACADE = ("use", "context", "call", "names", "function", "show", "table")
 
 
 def __getattr__(name: str) -> Any:
@@ -48,4 +54,17 @@ def __getattr__(name: str) -> Any:
         from datapilot.interfaces import registry
 
         return getattr(registry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _FACADE:
+        from datapilot.interfaces import facade
+
+        return getattr(facade, name)
+    if not name.startswith("_"):
+        from datapilot.interfaces.library import default_registry
+
+        if name in default_registry():
+            from datapilot.interfaces.facade import function
+
+            return function(name)
+    raise AttributeError(
+        f"module {__name__!r} has no attribute {name!r} (dp.names() lists the interfaces)"
+    )

@@ -20,6 +20,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
+from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
+
 Category = Literal["acquisition", "processing", "prediction", "visualization", "frame"]
 Returns = Literal["frame", "chart", "table", "text"]
 CATEGORIES: tuple[Category, ...] = typing.get_args(Category)
@@ -106,6 +108,23 @@ class InterfaceSpec:
             coerced = plain
         merged = {**{k: v for k, v in args.items() if k in self.params}, **coerced}
         return merged, problems
+
+    def invoke(self, ctx: Any, args: dict[str, Any]) -> Any:
+        """Call the interface with checked arguments (frames as frames) and check its result:
+        a frame interface returns a DataFrame (a Series becomes one), the others an output."""
+        value = self.func(ctx, **args)
+        if self.returns == "frame":
+            if isinstance(value, pd.Series):
+                value = value.to_frame()
+            if not isinstance(value, pd.DataFrame):
+                raise InterfaceError(
+                    f"{self.name} returned {type(value).__name__}, not a table of data"
+                )
+        elif not isinstance(value, ChartOutput | TableOutput | TextOutput):
+            raise InterfaceError(
+                f"{self.name} returned {type(value).__name__}, not a {self.returns}"
+            )
+        return value
 
     def json_schema(self) -> dict[str, Any]:
         """JSON schema of the arguments; frame arguments appear as `$ref` objects."""

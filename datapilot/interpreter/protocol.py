@@ -6,7 +6,9 @@ What the last message asks for:
   the code, then the stream ends — unless auto-run is allowed (`may_auto_run`), when it runs.
 - `{"role": "user", "type": "command", "content": "run"}`: runs the last code message before it,
   if no computer output follows that code already.
-- a user message: answered by the front end's `answer` (the data workflow), if it gave one.
+- a user message: with a model configured (`model`), the model writes code and reads its output
+  (`interpreter.model`); else answered by the front end's `answer` (the data workflow).
+- after an approved run of the assistant's code, the model (if any) reads the output and goes on.
 
 Auto-run is decided by the caller of `respond` from the server setting and the key's scope
 only; nothing in the messages can switch it on (unknown keys such as `auto_run` are refused).
@@ -15,13 +17,17 @@ only; nothing in the messages can switch it on (unknown keys such as `auto_run` 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.interpreter.results import model_text
 from datapilot.interpreter.sessions import arun
+
+if TYPE_CHECKING:
+    from datapilot.llm import LLMConfig
 
 RUNNABLE = frozenset({"python", "py", "python3"})
 
@@ -58,6 +64,12 @@ class ProtocolError(ValueError):
 
 def pending_code(messages: list[LmcMessage]) -> tuple[str, str, bool]:
     """The code the list is about, its language, and whether it is approved to run."""
+    code, language, approved, _ = pending(messages)
+    return code, language, approved
+
+
+def pending(messages: list[LmcMessage]) -> tuple[str, str, bool, LmcMessage]:
+    """`pending_code` and the code message itself."""
     last = messages[-1]
     if last.type == "command":
         if last.role != "user" or str(last.content).strip().lower() != "run":
@@ -72,10 +84,11 @@ def pending_code(messages: list[LmcMessage]) -> tuple[str, str, bool]:
                     raise ProtocolError(
                         f"the code of message {index} has run already; send new code to run"
                     )
-                return _code(message, index), (message.format or "python").lower(), True
+                language = (message.format or "python").lower()
+                return _code(message, index), language, True, message
         raise ProtocolError("`run` approves the last code message before it, and there is none")
     if last.type == "code" and last.role in ("user", "assistant"):
-        return _code(last, len(messages) - 1), (last.format or "python").lower(), False
+        return _code(last, len(messages) - 1), (last.format or "python").lower(), False, last
     raise ProtocolError("nothing to run")
 
 
@@ -100,11 +113,28 @@ async def respond(
     kernel: Callable[[], Awaitable[SandboxKernel]],
     auto_run: bool,
     answer: Callable[[str], AsyncIterator[LmcChunk]] | None = None,
+    model: LLMConfig | None = None,
 ) -> AsyncIterator[LmcChunk]:
     """The chunks answering `messages`, ending with `server/status complete`."""
+    from datapilot.interpreter.model import converse
+
     last = messages[-1]
+
+    def converse_over(history: list[LmcMessage]) -> AsyncIterator[LmcChunk]:
+        assert model is not None
+        return converse(
+            history,
+            config=model,
+            kernel=kernel,
+            auto_run=auto_run,
+            confirm=lambda code: confirmation(code, "python"),
+        )
+
     try:
-        if last.role == "user" and last.type == "message":
+        if last.role == "user" and last.type == "message" and model is not None:
+            async for chunk in converse_over(messages):
+                yield chunk
+        elif last.role == "user" and last.type == "message":
             if answer is None:
                 raise ProtocolError("send code to run; questions need the data workflow")
             async for chunk in answer(str(last.content or "")):
@@ -112,16 +142,55 @@ async def respond(
                     continue
                 yield chunk
         else:
-            code, language, approved = pending_code(messages)
+            code, language, approved, message = pending(messages)
             if language not in RUNNABLE:
                 raise ProtocolError(f"only Python runs here, not {language!r}")
             if not approved:
                 yield confirmation(code, language)
             if approved or auto_run:
+                ran: list[dict[str, Any]] = []
                 async for chunk in arun(await kernel(), code):
+                    ran.append(chunk.model_dump(exclude_none=True))
                     yield chunk
+                if model is not None and message.role == "assistant":
+                    # The model reads what its code printed and goes on.
+                    output = LmcMessage(
+                        role="computer", type="console", format="output", content=model_text(ran)
+                    )
+                    async for chunk in converse_over([*messages, output]):
+                        yield chunk
     except ProtocolError as error:
         yield LmcChunk(role="server", type="error", content=str(error))
     except Exception as error:  # a kernel that cannot start: said in the stream, never a 500
         yield LmcChunk(role="server", type="error", content=f"{type(error).__name__}: {error}")
     yield LmcChunk(role="server", type="status", content="complete")
+
+
+_FIELDS = {"role", "type", "format"}
+
+
+def rebuild(chunks: list[LmcChunk]) -> list[LmcMessage]:
+    """The messages a chunk stream adds to the list (Open Interpreter's client logic): a
+    `start` opens a message, deltas append to it, `end` closes it; a chunk outside a block is a
+    whole message. Server chunks and `active_line` marks are not messages; tables are not LMC
+    message types, so they are left out too."""
+    messages: list[LmcMessage] = []
+    current: LmcMessage | None = None
+    for chunk in chunks:
+        if chunk.role == "server" or chunk.format == "active_line" or chunk.type == "table":
+            continue
+        if chunk.start:
+            current = LmcMessage.model_validate(chunk.model_dump(include=_FIELDS))
+            messages.append(current)
+        elif chunk.end:
+            current = None
+        elif current is not None:
+            if isinstance(chunk.content, str):
+                current.content = (current.content or "") + chunk.content
+            else:
+                current.content = chunk.content
+        else:
+            messages.append(
+                LmcMessage.model_validate(chunk.model_dump(include=_FIELDS | {"content"}))
+            )
+    return messages

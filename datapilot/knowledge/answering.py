@@ -14,18 +14,17 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import aclosing
 
 from datapilot.core.answer import Answer
 from datapilot.core.context import ClientTable, QuestionContext
-from datapilot.core.events import Done, Event, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.events import Done, Event, OutputEvent, StatusEvent
 from datapilot.core.outputs import TextOutput
 from datapilot.core.quotes import Citation, Quote
 from datapilot.data.documents import quoted_answer
 from datapilot.data.text import is_chinese
-from datapilot.engine.documents import _model_answer, _model_config
+from datapilot.engine.documents import PassageAnswer
 from datapilot.knowledge.library import Found, KnowledgeError, Libraries, SearchResult
-from datapilot.llm import LLMClient, LLMError, UsageMeter
+from datapilot.llm import UsageMeter
 from datapilot.retrieval import Hit, Passage
 from datapilot.settings import Settings
 from datapilot.store import Store
@@ -194,23 +193,13 @@ async def library_events(
         for f in found
     ]
     meter = UsageMeter()
-    text = ""
     notes: list[str] = []
-    config = _model_config(context, settings)
-    if config is not None:
-        client = LLMClient(config, meter)
-        try:
-            async with aclosing(_model_answer(client, question, hits)) as stream:
-                async for piece in stream:
-                    text += piece
-                    yield TextDelta(text=piece)
-        except LLMError as error:
-            notes.append(f"The model could not answer ({error}); the passages are quoted instead.")
-            if text:
-                yield TextDelta(text="\n\n")
-            text = ""
-        finally:
-            await client.aclose()
+    model = PassageAnswer(context, settings, meter)
+    async for delta in model.stream(question, hits):
+        yield delta
+    text = model.text
+    if model.note:
+        notes.append(model.note)
     if not text:
         text = quoted_answer(question, hits)
         yield OutputEvent(output=TextOutput(text=text))

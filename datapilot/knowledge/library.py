@@ -257,6 +257,17 @@ class Libraries:
         )
         return [DocumentInfo.model_validate(r) for r in rows]
 
+    def with_content(self, ref: str, digest: str) -> DocumentInfo | None:
+        """The library's document whose bytes have the SHA-256 `digest`, if it holds one."""
+        library = self._row(ref)
+        row = self.session.scalar(
+            select(LibraryDocument)
+            .join(File, File.id == LibraryDocument.file_id)
+            .where(LibraryDocument.library_id == library.id, File.sha256 == digest)
+            .limit(1)
+        )
+        return None if row is None else DocumentInfo.model_validate(row)
+
     def add(self, ref: str, upload: Upload) -> DocumentInfo:
         """Write a read document and its chunks; the library's index is rebuilt on next use."""
         library = self._row(ref)

@@ -16,7 +16,9 @@ Every chunk is a flat `{role, type, format?, content?, start?, end?}` object. St
 | confirmation     | `computer/confirmation/tool` — `{tool, arguments, message, call_id}`: the  |
 |                  | call waits for `{"command": "run"}` or `{"command": "cancel"}`          |
 | failure          | `server/error` with the reason, then an `assistant/message` saying it    |
-| done             | `server/answer/json` — the whole Answer, then `server/status` `complete` |
+| done             | `assistant/code/python` block — the script reproducing the answer (when  |
+|                  | a plan ran), then `server/answer/json` — the whole Answer, then         |
+|                  | `server/status` `complete`                                              |
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ _png_lock = threading.Lock()
 PNG_RENDERER = "png"  # `to_png` at its default size and resolution
 
 
-class _Blocks:
+class Blocks:
     """Tracks the open streamed block so that blocks never interleave."""
 
     def __init__(self) -> None:
@@ -89,7 +91,7 @@ async def lmc_chunks(
     events: AsyncIterator[Event], *, images: bool = True
 ) -> AsyncIterator[LmcChunk]:
     """Render one question's events as LMC chunks, ending with `server/status complete`."""
-    blocks = _Blocks()
+    blocks = Blocks()
     prose = Prose()
     async for event in events:
         chunks: list[LmcChunk] = []
@@ -135,11 +137,13 @@ async def lmc_chunks(
             yield chunk
 
 
-def _closing(blocks: _Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
+def _closing(blocks: Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
     chunks: list[LmcChunk] = []
     text = prose.unwritten(answer)
     if text:
         chunks += blocks.delta("assistant", "message", text)
+    if answer.code:
+        chunks += blocks.block("assistant", "code", answer.code, "python")
     chunks += blocks.close()
     if answer.citations:  # a knowledge library's passages: file, page, offsets, text
         cited = [citation.model_dump(mode="json") for citation in answer.citations]

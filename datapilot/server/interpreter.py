@@ -5,7 +5,8 @@ The answer streams LMC chunks: server-sent events when the request accepts
 `text/event-stream`, else NDJSON (one chunk per line). Code is confirmed, not run, unless the
 next request approves it with `{"role":"user","type":"command","content":"run"}` — or auto-run
 is allowed: `DATAPILOT_INTERPRETER_AUTO_RUN=true` on the server AND the caller's key names the
-`run` scope. Nothing in the body, the messages or the headers can turn it on.
+`run` scope. Nothing in the body, the messages or the headers can turn it on. With a model
+configured, a question is answered by the model writing code (see `interpreter.model`).
 """
 
 from __future__ import annotations
@@ -16,15 +17,20 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
+from pydantic import TypeAdapter, ValidationError
 from sse_starlette import EventSourceResponse
+from starlette.requests import HTTPConnection
 
 from datapilot.core.context import QuestionContext
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.interpreter.policy import may_auto_run as auto_run_policy
 from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respond
 from datapilot.interpreter.sessions import Sessions
+from datapilot.llm import resolve_config
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.runner import guarded_events
@@ -32,16 +38,35 @@ from datapilot.settings import Settings
 from datapilot.store import Principal
 
 router = APIRouter(prefix="/api/v1", tags=["Code interpreter"], responses=VALIDATION_RESPONSES)
+ws_router = APIRouter(prefix="/api/v1")  # checks the `chat` scope itself
 _sessions_lock = threading.Lock()
 
 
-def may_auto_run(settings: Settings, principal: Principal | None) -> bool:
+def may_auto_run(
+    settings: Settings, principal: Principal | None, assistant_allows: bool = True
+) -> bool:
     """Both the server setting and a key naming `run` (admin alone is not enough: running code
-    unasked is opted into on purpose)."""
-    return settings.interpreter_auto_run and principal is not None and "run" in principal.scopes
+    unasked is opted into on purpose), and the policy of the assistant the key is bound to."""
+    scopes = principal.scopes if principal is not None else None
+    return auto_run_policy(settings.interpreter_auto_run, scopes, assistant_allows)
 
 
-def sessions_of(request: Request) -> Sessions:
+def bound_assistant_allows(request: HTTPConnection, principal: Principal | None) -> bool:
+    """A key bound to an assistant runs code unasked only if that assistant's policy allows."""
+    if principal is None or principal.assistant_id is None:
+        return True
+    from datapilot.assistants.models import Tenant
+    from datapilot.assistants.repo import Assistants, NotFound
+
+    tenant = Tenant(user_id=principal.user_id, assistant_id=principal.assistant_id)
+    with request.app.state.store.session() as session:
+        try:
+            return Assistants(session, tenant).get(principal.assistant_id).interpreter_auto_run
+        except NotFound:
+            return False
+
+
+def sessions_of(request: HTTPConnection) -> Sessions:
     """The app's kernels, made on first use (stopped when the process exits)."""
     state = request.app.state
     with _sessions_lock:
@@ -82,11 +107,27 @@ async def interpreter(
     request: Request,
     body: list[LmcMessage] | InterpreterRequest = Body(examples=[_BODY_EXAMPLE]),
 ) -> Any:
-    settings: Settings = request.app.state.settings
-    parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
-    principal: Principal | None = getattr(request.state, "principal", None)
+    try:
+        parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+    except ValidationError as error:  # a bare list checked as the wrapped form: the same 422
+        raise RequestValidationError(error.errors(include_url=False)) from None
+    chunks = await _chunks_for(request, parsed)
+    if "text/event-stream" in request.headers.get("accept", ""):
+        return EventSourceResponse(_sse(chunks))
+    return StreamingResponse(_ndjson(chunks), media_type="application/x-ndjson")
+
+
+async def _chunks_for(
+    connection: HTTPConnection, parsed: InterpreterRequest
+) -> AsyncIterator[LmcChunk]:
+    """The chunks answering one request, for its caller (HTTP or WebSocket alike)."""
+    settings: Settings = connection.app.state.settings
+    principal: Principal | None = getattr(connection.state, "principal", None)
     owner = principal.user_id if principal is not None else "local"
-    sessions = sessions_of(request)
+    sessions = sessions_of(connection)
+    allows = may_auto_run(settings, principal) and await asyncio.to_thread(
+        bound_assistant_allows, connection, principal
+    )
 
     async def kernel() -> SandboxKernel:
         return await asyncio.to_thread(sessions.kernel, owner, parsed.session)
@@ -97,15 +138,54 @@ async def interpreter(
         )
         return lmc_chunks(guarded_events(question, context, settings))
 
-    chunks = respond(
+    question = QuestionContext(today=settings.effective_today(), offline=settings.offline)
+    return respond(
         parsed.messages,
         kernel=kernel,
-        auto_run=may_auto_run(settings, principal),
+        auto_run=allows,
         answer=answer,
+        # With a model configured, the model writes the code; offline forbids its endpoint.
+        model=None if settings.offline else resolve_config(settings, question),
     )
-    if "text/event-stream" in request.headers.get("accept", ""):
-        return EventSourceResponse(_sse(chunks))
-    return StreamingResponse(_ndjson(chunks), media_type="application/x-ndjson")
+
+
+@ws_router.websocket("/interpreter")
+async def interpreter_socket(websocket: WebSocket) -> None:
+    """The same exchange over a WebSocket: each text frame the client sends is one request body
+    (the message list, or `{"messages", "session"}`); the server answers with one frame per
+    chunk, ending with `server/status complete`, and waits for the next."""
+    principal: Principal | None = getattr(websocket.state, "principal", None)
+    if principal is not None and not principal.allows("chat"):
+        await websocket.close(code=1008, reason="this API key lacks the `chat` scope")
+        return
+    await websocket.accept()
+    adapter: TypeAdapter[list[LmcMessage] | InterpreterRequest] = TypeAdapter(
+        list[LmcMessage] | InterpreterRequest
+    )
+    try:
+        while True:
+            text = await websocket.receive_text()
+            try:
+                body = adapter.validate_json(text)
+                parsed = (
+                    body
+                    if isinstance(body, InterpreterRequest)
+                    else InterpreterRequest(messages=body)
+                )
+            except ValidationError as error:
+                problem = "; ".join(
+                    f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+                )
+                for chunk in (
+                    LmcChunk(role="server", type="error", content=f"invalid request: {problem}"),
+                    LmcChunk(role="server", type="status", content="complete"),
+                ):
+                    await websocket.send_text(chunk.wire())
+                continue
+            async for chunk in await _chunks_for(websocket, parsed):
+                await websocket.send_text(chunk.wire())
+    except WebSocketDisconnect:
+        return
 
 
 async def _sse(chunks: AsyncIterator[LmcChunk]) -> AsyncIterator[dict[str, str]]:

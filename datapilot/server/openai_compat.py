@@ -5,6 +5,11 @@ workflow. The conversation is the request's own (stateless, like OpenAI's API); 
 the caller's usage. Tools the server runs never appear as `tool_calls`: their steps travel in
 the `datapilot` field of chunks, which plain clients ignore. A client's own `tools` are offered
 to the model too, and a call of one ends the reply with `finish_reason: tool_calls`.
+
+The assistant's imported tools are bound here as in its chats. A call that needs the user's
+confirmation (a consequential operation) cannot wait for a click in a stateless request, and
+the client cannot run a server's tool, so it is not returned as a `tool_call`: it does not run,
+and the model is told it needs confirmation in a Datapilot chat (or the tool trusted).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage, NormalisationError
 from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage, bound_refusal
 from datapilot.assistants.runtime import Turn
-from datapilot.assistants.service import bound_tools, request_for, setup_turn
+from datapilot.assistants.service import assistant_tools, request_for, setup_turn
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.messages import from_openai
 from datapilot.llm import count_chat, count_tokens
@@ -157,11 +162,15 @@ async def chat_completions(
             with store.session() as session:
                 assistant = Assistants(session, tenant).get(body.model)
         request_context = request_for(settings, model=assistant.model if assistant else None)
-        names = list(assistant.tools) if assistant else ["ask_data"]
-        tools = bound_tools(request_context, names)
+        request_context, tools = assistant_tools(
+            store, tenant, settings, request_context, assistant
+        )
         setup = setup_turn(
             request_context, assistant, history, tools, client_tools=body.tools or []
         )
+        # A stateless request cannot wait for a click: a call that needs the user's
+        # confirmation does not run, and the model hears that it needs a chat.
+        setup.can_ask = False
         if body.temperature is not None:
             setup.temperature = body.temperature
         if assistant is not None and memory_on(assistant, tenant, api=True):

@@ -45,7 +45,7 @@ from datapilot.assistants.service import (
     MessageIn,
     Prepared,
     files_root,
-    request_for,
+    tool_ids,
 )
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
@@ -60,7 +60,6 @@ from datapilot.settings import Settings
 from datapilot.store import AccountError, Principal, Scope, Store
 from datapilot.store.accounts import KeyInfo, Keys
 from datapilot.store.models import ApiKey, User
-from datapilot.tools import available_tools, record_tools
 
 T = TypeVar("T")
 router = APIRouter(prefix="/api/v1", tags=["Assistant platform"], responses=VALIDATION_RESPONSES)
@@ -80,6 +79,7 @@ async def tenant_of(request: Request) -> Tenant:
             user_id=principal.user_id,
             key_id=principal.key_id,
             assistant_id=principal.assistant_id,
+            scopes=frozenset(principal.scopes),
         )
     store: Store = request.app.state.store
     return Tenant(user_id=await anyio.to_thread.run_sync(_local_user, store))
@@ -120,16 +120,7 @@ async def off_loop(work: Callable[[], T]) -> T:
 
 def _tool_ids(request: Request, session: Any, tenant: Tenant | None = None) -> dict[str, str]:
     """Tool name → id: the built-ins, and the tenant's imported tools."""
-    settings: Settings = request.app.state.settings
-    ids = record_tools(session, available_tools(request_for(settings)))
-    if tenant is not None and tenant.user_id is not None:
-        from datapilot.store.models import Tool as ToolRow
-
-        owned = session.execute(
-            select(ToolRow.name, ToolRow.id).where(ToolRow.owner_id == tenant.user_id)
-        )
-        ids.update({name: id_ for name, id_ in owned})
-    return ids
+    return tool_ids(session, request.app.state.settings, tenant)
 
 
 # --- tools and assistants -------------------------------------------------------------------
@@ -493,11 +484,12 @@ async def create_key(body: KeyIn, request: Request, tenant: Tenant = Depends(ten
         )
 
     def work(session: Any) -> NewKeyOut:
-        if body.assistant_id is not None:
-            Assistants(session, tenant).get(body.assistant_id)
+        assistant_id = body.assistant_id
+        if assistant_id is not None:  # by id or name; the key is bound by id
+            assistant_id = Assistants(session, tenant).get(assistant_id).id
         user = session.get(User, tenant.user_id)
         new = Keys(session).create(
-            body.name, body.scopes, user=user.name, assistant_id=body.assistant_id
+            body.name, body.scopes, user=user.name, assistant_id=assistant_id
         )
         return NewKeyOut(key=new.key.get_secret_value(), info=new.info)
 

@@ -50,5 +50,6 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
     # Code runs after an explicit `run` command; unasked only with the `run` scope (see there).
     app.include_router(interpreter.router, dependencies=chat, responses=AUTH_RESPONSES)
+    app.include_router(interpreter.ws_router)  # the same over a WebSocket
     publish.register(app)  # the plugin manifest and spec, /run, /mcp (scopes of their own)
     web.mount(app)  # the page at `/`, its files and `/api/v1/features`

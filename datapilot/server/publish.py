@@ -75,8 +75,17 @@ async def plugin_spec_json(request: Request) -> dict[str, Any]:
 @documents.get(
     "/openapi.yaml",
     summary="The plugin's OpenAPI spec (YAML)",
-    response_class=PlainTextResponse,
-    responses={200: {"content": {"application/yaml": {"schema": {"type": "string"}}}}},
+    response_class=Response,
+    # The YAML text parses to the spec object (clients and fuzzers read it that way).
+    responses={
+        200: {
+            "content": {
+                "application/yaml": {
+                    "schema": {"type": "object", "description": "An OpenAPI 3.1 document."}
+                }
+            }
+        }
+    },
 )
 async def plugin_spec_yaml(request: Request) -> Response:
     spec = faces.openapi_spec(base_url(request), keys_required=await _keys_required(request))

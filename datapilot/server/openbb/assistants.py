@@ -10,17 +10,19 @@ from typing import Any
 import anyio
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy import select
 from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage
-from datapilot.assistants.runtime import Turn
-from datapilot.assistants.service import bound_tools, setup_turn
-from datapilot.core.events import Done, Event
+from datapilot.assistants.runtime import Turn, TurnSetup
+from datapilot.assistants.service import assistant_tools, setup_turn, with_knowledge
+from datapilot.core.events import Done, Event, StatusEvent
 from datapilot.engine.context import RequestContext
 from datapilot.server.openbb.agent import AgentDescriptor, AgentEndpoints, agent_descriptor
 from datapilot.server.openbb.context import QueryInputError, prepare_query
+from datapilot.server.openbb.documents import keep_documents
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.routes import _SSE_RESPONSE, _wire
 from datapilot.server.openbb.stream import openbb_sse
@@ -90,24 +92,46 @@ async def assistant_query(
     ]
     history.append(HistoryMessage(role="human", content=prepared.question))
 
-    def prepare() -> tuple[AssistantInfo, Turn]:
+    def prepare() -> tuple[AssistantInfo, str | None, TurnSetup]:
         with store.session() as session:
             assistant = Assistants(session, tenant).get(assistant_id)
+            owner = session.scalar(select(Assistant.owner_id).where(Assistant.id == assistant.id))
         question = prepared.context.model_copy(
             update={"llm_model": prepared.context.llm_model or assistant.model}
         )
         context = RequestContext.for_request(question, settings)
-        tools = bound_tools(context, list(assistant.tools))
-        return assistant, Turn(setup_turn(context, assistant, history, tools))
+        context, tools = assistant_tools(store, tenant, settings, context, assistant)
+        setup = setup_turn(context, assistant, history, tools)
+        setup.can_ask = False  # the Workspace's protocol has no confirmation: see openai_compat
+        return assistant, owner, setup
 
     try:
-        assistant, turn = await anyio.to_thread.run_sync(prepare)
+        assistant, owner, setup = await anyio.to_thread.run_sync(prepare)
     except NotFound as error:
         raise HTTPException(404, str(error)) from None
     except Forbidden as error:
         raise HTTPException(403, str(error)) from None
+    notes: list[str] = []
+    if assistant.library_id and owner:
+        if owner == tenant.user_id:  # only the library's owner adds to it
+            notes = await keep_documents(
+                store, settings, owner, assistant.library_id, prepared.documents
+            )
+        await anyio.to_thread.run_sync(
+            with_knowledge,
+            store,
+            settings,
+            owner,
+            assistant.library_id,
+            history,
+            prepared.question,
+            setup,
+        )
+    turn = Turn(setup)
 
     async def source(*_: Any) -> AsyncIterator[Event]:
+        for note in notes:
+            yield StatusEvent(message=note)
         async for event in turn.events():
             if isinstance(event, Done) and turn.result.calls:
                 await anyio.to_thread.run_sync(_charge, store, tenant, assistant, turn)

@@ -8,6 +8,7 @@ import binascii
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 from openbb_ai import cite
 from openbb_ai.models import (
     Citation,
@@ -25,7 +26,9 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, StatusEvent
 from datapilot.core.quotes import Quote
 from datapilot.data.documents import DocumentKind, DocumentSource, decode_base64
+from datapilot.net import OutboundError, OutboundPolicy, afetch
 from datapilot.settings import Settings
+from datapilot.store import Store
 
 _PLAINTEXT_KINDS: dict[str, DocumentKind] = {"txt": "text", "md": "markdown", "html": "html"}
 
@@ -158,3 +161,34 @@ def _boxes(quote: Quote) -> list[CitationHighlightBoundingBox]:
 
 def _clip(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def keep_documents(
+    store: Store, settings: Settings, owner_id: str, library: str, sources: list[DocumentSource]
+) -> list[str]:
+    """Add the request's documents to `library` (each once, by content hash; those sent by URL
+    fetched through the SSRF-safe client first). Returns a status line per document added or
+    refused; one already there says nothing, as the Workspace resends it with every request."""
+    from datapilot.knowledge import KnowledgeError
+    from datapilot.knowledge.embeddings import EmbeddingsError
+    from datapilot.knowledge.intake import add_once, mime_of
+
+    policy = OutboundPolicy.from_settings(settings)
+    notes: list[str] = []
+    for source in sources:
+        data, kind = source.content, source.kind
+        try:
+            if data is None and source.url:
+                response = (await afetch(source.url, policy=policy)).raise_for_status()
+                data = response.content
+            if not data:
+                continue
+            _, added = await anyio.to_thread.run_sync(
+                add_once, store, settings, owner_id, library, source.name, data, mime_of(kind)
+            )
+        except (KnowledgeError, EmbeddingsError, OutboundError) as error:
+            notes.append(f"{source.name} was not added to the library: {error}")
+            continue
+        if added:
+            notes.append(f"Added {source.name} to the library")
+    return notes

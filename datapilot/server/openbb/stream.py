@@ -2,7 +2,8 @@
 
 Order on the wire: reasoning steps (client-data problems, status, intent, plan, each call); the
 summary as message chunks; the tables and charts as artifacts; warnings; citations; follow-up
-suggestions. When widget data is needed, exactly one `get_widget_data` function call is sent
+suggestions (the Python script that reproduces the answer rides on a reasoning step before
+the warnings). When widget data is needed, exactly one `get_widget_data` function call is sent
 and the stream ends; the next request carries the data and the state to resume from.
 """
 
@@ -47,6 +48,7 @@ from datapilot.server.openbb.documents import quote_citations
 from datapilot.server.suggestions import follow_ups
 
 _MAX_FACTS = 6
+_CODE_STEP = "The Python that reproduces this answer"
 
 
 async def openbb_sse(events: AsyncIterator[Event], prepared: PreparedQuery) -> AsyncIterator[SSE]:
@@ -103,6 +105,9 @@ async def _closing(
                 yield artifact
         else:
             yield table_artifact(output, name)
+    if answer.code:
+        # Collapsed under the step: the script a user copies to rerun or edit the answer.
+        yield reasoning_step(_CODE_STEP, details={"Python": answer.code})
     for note in answer.notes:
         yield reasoning_step(note, event_type="WARNING")
     sources = _citations(answer, prepared)

@@ -227,7 +227,8 @@ function turnOptions(question) {
 function recorder(messages) {
   let open = null;
   return (chunk) => {
-    if (chunk.role === "server") return;
+    // Server chunks and running-line marks are not messages of the history.
+    if (chunk.role === "server" || chunk.format === "active_line") return;
     if (chunk.start) open = { role: chunk.role, type: chunk.type, format: chunk.format, content: "" };
     else if (chunk.end && open) {
       messages.push(open);
@@ -293,7 +294,8 @@ async function ask(question) {
   const turn = new Turn($("conversation"), question, turnOptions(question));
   const library = $("library").hidden ? "" : $("library").value;
   if (!$("mode").hidden && $("mode").value === "code") {
-    state.interpreter.push({ role: "user", type: "message", content: question });
+    // The box holds code here: it waits for Run (the server sends its confirmation).
+    state.interpreter.push({ role: "user", type: "code", format: "python", content: question });
     return run(turn, "/api/v1/interpreter", state.interpreter, recorder(state.interpreter));
   }
   if (library) {
@@ -315,11 +317,16 @@ async function ask(question) {
 
 /** The user's answer to a pending call: the chat (or the interpreter) continues. */
 async function confirmCall(command, args) {
-  const turn = new Turn($("conversation"), command === "run" ? t("run") : t("cancel"), turnOptions(""));
   if (!$("mode").hidden && $("mode").value === "code") {
-    state.interpreter.push({ role: "user", type: "command", content: command });
+    // The interpreter keeps no pending state: Cancel just never sends `run`; edited code is a
+    // new code message, which `run` then approves.
+    if (command !== "run") return;
+    if (typeof args?.code === "string") state.interpreter.push({ role: "user", type: "code", format: "python", content: args.code });
+    const turn = new Turn($("conversation"), t("run"), turnOptions(""));
+    state.interpreter.push({ role: "user", type: "command", content: "run" });
     return run(turn, "/api/v1/interpreter", state.interpreter, recorder(state.interpreter));
   }
+  const turn = new Turn($("conversation"), command === "run" ? t("run") : t("cancel"), turnOptions(""));
   const body = { command };
   if (args !== undefined) body.arguments = args;
   return run(turn, `/api/v1/chats/${state.chatId}/messages`, body);
@@ -342,6 +349,14 @@ function setUpComposer() {
   $("examples").addEventListener("click", (event) => {
     const button = event.target.closest("button.example");
     if (button) ask(button.dataset.question);
+  });
+  $("mode").addEventListener("change", () => {
+    // Code mode: the box holds Python, which waits for Run before it runs.
+    const code = $("mode").value === "code";
+    box.classList.toggle("code", code);
+    box.dataset.i18nPlaceholder = code ? "placeholder_code" : "placeholder";
+    box.placeholder = t(box.dataset.i18nPlaceholder);
+    $("examples").hidden = code || $("conversation").children.length > 0;
   });
   $("new-chat").addEventListener("click", newChat);
   document.querySelector(".skip").addEventListener("click", (event) => {

@@ -73,7 +73,7 @@ export async function loadLibraries() {
       return el(
         "li",
         { class: "row", dataset: { library: lib.name } },
-        el("span", { class: "grow" }, lib.name, " ", el("span", { class: "muted small" }, t("documents", { count }))),
+        el("span", { class: "grow" }, lib.name, " ", el("span", { class: "muted small" }, count === 1 ? t("documents_one") : t("documents", { count }))),
         el("label", { for: input.id, class: "button small", tabindex: "0" }, t("upload")),
         input,
         deleteButton(lib.name, () => guarded(panel, async () => { await api(`/api/v1/libraries/${encodeURIComponent(lib.id)}`, { method: "DELETE" }); await loadLibraries(); })),
@@ -106,7 +106,9 @@ export async function loadToolSources() {
     ...sources.map((source) =>
       el("li", { class: "row" },
         el("span", { class: "grow" }, source.name, " ", el("span", { class: "muted small" }, `${source.kind} · ${t("tools_count", { count: source.tools?.length ?? 0 })}`),
-          source.problems?.length ? el("span", { class: "error small", title: source.problems.join("\n") }, ` ${t("problems")}: ${source.problems.length}`) : null),
+          source.problems?.length ? el("span", { class: "error small", title: source.problems.join("\n") }, ` ${t("problems")}: ${source.problems.length}`) : null,
+          // What could not be imported, in the source's own words (the rest imported).
+          source.problems?.length ? el("ul", { class: "problems error small" }, source.problems.map((problem) => el("li", {}, problem))) : null),
         deleteButton(source.name, () => guarded(panel, async () => { await api(`/api/v1/tools/sources/${encodeURIComponent(source.id)}`, { method: "DELETE" }); await loadToolSources(); }))),
     ),
   );

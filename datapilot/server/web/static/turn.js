@@ -70,6 +70,8 @@ export class Turn {
       case "server/confirmation/execution":
         // The interpreter's code waiting for approval: {type: code, format, content}.
         return this.confirmation({ tool: content?.format ?? "code", arguments: { code: content?.content ?? "" } });
+      case "server/status/execution":
+        return this.execution(content ?? {});
       case "assistant/message/citations":
       case "server/citations/json":
         return this.body.append(citations(content ?? []));
@@ -92,6 +94,13 @@ export class Turn {
       block.node = el("div", { class: "summary" });
       block.update = () => (block.node.textContent = block.text);
       this.body.append(block.node);
+    } else if (role === "computer" && type === "console" && format === "output") {
+      // The kernel's output as it prints, in one console box.
+      block.node = el("pre", { class: "console" });
+      block.update = () => (block.node.textContent = block.text);
+      this.body.append(block.node);
+    } else if (role === "computer" && (type === "image" || format === "html")) {
+      // Whole only: shown at the block's end.
     } else if (type === "code" && format && format !== "json") {
       block.node = this.codeCell(format, "");
       block.update = () => (block.node.querySelector("code").textContent = block.text);
@@ -113,6 +122,12 @@ export class Turn {
       }
     } else if (block.role === "assistant" && block.type === "message" && !block.format) {
       block.node.replaceWith(this.message(block.text));
+    } else if (block.role === "computer" && block.type === "image" && block.text) {
+      // A figure from the kernel (PNG or JPEG, base64): an image, never markup.
+      const mime = block.format === "base64.jpeg" ? "image/jpeg" : "image/png";
+      this.body.append(el("figure", { class: "kernel-figure" }, el("img", { src: `data:${mime};base64,${block.text}`, alt: t("figure") })));
+    } else if (block.role === "computer" && block.format === "html" && block.text) {
+      this.body.append(sandboxed(block.text));
     }
   }
 
@@ -168,6 +183,9 @@ export class Turn {
         const lead = cut > 0 ? paragraph.slice(0, cut) : paragraph;
         const rest = cut > 0 ? paragraph.slice(cut).replace(/^\s+/, " ") : "";
         node.append(el("p", {}, el("strong", { class: "lead" }, lead), rest));
+      } else if (/^>\s/.test(paragraph)) {
+        // A quoted passage (markdown "> "): a block quote, without the marks.
+        node.append(el("blockquote", {}, paragraph.replace(/^>\s?/gm, "")));
       } else node.append(el("p", {}, paragraph));
     });
     return node;
@@ -188,10 +206,13 @@ export class Turn {
     const cancel = el("button", { type: "button" }, t("cancel"));
     buttons.append(run, edit, cancel);
     const code = content?.arguments?.code;
+    // The code shows in its own cell: the message's fenced copy of it would say it twice.
+    const said = typeof code === "string" ? String(content?.message ?? "").replace(/```[\s\S]*?```/g, "").trim() : content?.message;
+    this.pending = true;
     const card = el(
       "section",
       { class: "confirm", role: "group", "aria-label": t("confirm_run") },
-      el("p", {}, el("strong", {}, content?.tool ?? ""), " — ", content?.message ?? t("confirm_run")),
+      el("p", {}, el("strong", {}, content?.tool ?? ""), " — ", said || t("confirm_run")),
       typeof code === "string" ? this.codeCell("python", code) : el("pre", {}, args),
       editor,
       problem,
@@ -222,6 +243,20 @@ export class Turn {
     run.focus();
   }
 
+  /** The interpreter's run report: how the sandbox fenced the code in, and what it noted. */
+  execution(report) {
+    const fence = report.isolation;
+    const lines = [];
+    if (fence) {
+      lines.push(el("p", {}, t("sandbox_note", { level: fence.level, network: fence.network, filesystem: fence.filesystem, ms: Math.round(report.elapsed_ms ?? 0) })));
+      const limits = fence.limits;
+      if (limits) lines.push(el("p", {}, t("sandbox_limits", { cpu: limits.cpu_s, memory: limits.memory_mb, wall: limits.wall_s })));
+    }
+    for (const note of report.notes ?? []) lines.push(el("p", {}, note));
+    if (lines.length) this.after.append(el("section", { class: "sandbox-note muted small", dataset: { status: report.status ?? "" } }, lines));
+    if (report.status && report.status !== "ok") this.error(report.status);
+  }
+
   error(message) {
     this.body.append(el("p", { class: "error", role: "alert" }, `${t("error")}: ${message}`));
   }
@@ -240,6 +275,7 @@ export class Turn {
   }
 
   async followUps(answer) {
+    if (this.pending) return; // a call waits for Run or Cancel: that is the next step
     try {
       const { suggestions } = await api("/api/v1/follow-ups", { method: "POST", body: answer });
       if (!suggestions.length) return;

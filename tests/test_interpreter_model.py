@@ -1,0 +1,224 @@
+"""`POST /api/v1/interpreter` with a model: the model writes code (a `python` function call or a
+fenced block), the stream stops at the confirmation, and after `run` the model reads the output
+and answers. Every stream rebuilds into its messages as Open Interpreter's example client does.
+Expected figures come from the source dataset, read with pandas."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from interpreter_support import process_chunks
+from live_server import LOOPBACK
+from platform_cases.support import app_for, client_of, key_for
+from pydantic import SecretStr
+
+from datapilot.core.messages import LmcChunk
+from datapilot.interpreter.protocol import rebuild
+from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.settings import Settings
+
+pytestmark = LOOPBACK
+
+QUESTION = {"role": "user", "type": "message", "content": "What was MSFT's highest close in 2021?"}
+RUN = {"role": "user", "type": "command", "content": "run"}
+CODE = (
+    "m = dp.prices('MSFT', '2021-01-01', '2021-12-31', field='adj_close')['MSFT']\n"
+    "print('max', round(float(m.max()), 2))"
+)
+
+
+def expected_max() -> float:
+    from skfolio.datasets import load_sp500_dataset
+
+    return round(float(load_sp500_dataset()["MSFT"].loc["2021"].max()), 2)
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[ScriptedEndpoint]:
+    with ScriptedEndpoint([Reply(content="hello")]) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def app(  # type: ignore[no-untyped-def]
+    tmp_path_factory: pytest.TempPathFactory, endpoint: ScriptedEndpoint, data
+) -> Iterator[FastAPI]:
+    from datapilot.llm.client import forget_endpoint_modes
+
+    forget_endpoint_modes()
+    db = Path(tmp_path_factory.mktemp("interp-model")) / "store.sqlite3"
+    settings = Settings(
+        brain="offline",
+        offline=False,
+        auth_cache_s=0,
+        database_url=SecretStr(f"sqlite:///{db}"),
+        interpreter_auto_run=True,
+        interpreter_timeout_s=30,
+        llm_base_url=endpoint.base_url,
+        llm_model="scripted",
+        llm_timeout_s=60,
+        llm_max_retries=0,
+    )
+    made = app_for(settings)
+    yield made
+    sessions = getattr(made.state, "interpreter_sessions", None)
+    if sessions is not None:
+        sessions.close()
+
+
+@pytest.fixture(scope="module")
+def keys(app: FastAPI) -> dict[str, str]:
+    store = app.state.store
+    return {"chat": key_for(store, "carol", "chat"), "run": key_for(store, "carol", "chat,run")}
+
+
+async def post(app: FastAPI, key: str, body: Any) -> list[dict[str, Any]]:
+    async with client_of(app, key) as client:
+        response = await client.post("/api/v1/interpreter", json=body)
+    assert response.status_code == 200, response.text
+    chunks = [json.loads(line) for line in response.text.splitlines() if line]
+    # The project's own rebuilding (the terminal keeps its history with it) agrees with the
+    # example client's, tables aside (not an LMC message type).
+    ours = [m.model_dump(exclude_none=True) for m in rebuild([LmcChunk(**c) for c in chunks])]
+    theirs = [{k: v for k, v in m.items() if v is not None} for m in process_chunks(chunks)]
+    assert ours == [m for m in theirs if m["type"] != "table"]
+    return chunks
+
+
+def analyst(request: ChatRequest) -> Reply:
+    """Calls `python` once, then answers with what the sandbox printed."""
+    tools = [m for m in request.messages if m.get("role") == "tool"]
+    if not tools:
+        call = {"id": "c1", "name": "python", "arguments": json.dumps({"code": CODE})}
+        return Reply(content="Let me look.", tool_calls=[call])
+    return Reply(content=f"The sandbox printed: {tools[-1]['content']}")
+
+
+async def test_the_model_writes_code_that_waits_then_reads_its_output(  # type: ignore[no-untyped-def]
+    app, keys, endpoint
+) -> None:
+    endpoint.load(analyst)
+    chunks = await post(app, keys["chat"], [QUESTION])
+    messages = process_chunks(chunks)
+    assert messages == [
+        {"role": "assistant", "type": "message", "format": None, "content": "Let me look."},
+        {"role": "assistant", "type": "code", "format": "python", "content": CODE},
+        {
+            "role": "computer",
+            "type": "confirmation",
+            "format": "execution",
+            "content": {"type": "code", "format": "python", "content": CODE},
+        },
+    ]
+    assert chunks[-1] == {"role": "server", "type": "status", "content": "complete"}
+    assert "max" not in json.dumps([m for m in messages if m["role"] == "computer"][1:])
+
+    # The client sends the rebuilt list back with `run`: the code runs, then the model answers.
+    history = [QUESTION, *[{k: v for k, v in m.items() if v is not None} for m in messages], RUN]
+    chunks = await post(app, keys["chat"], history)
+    rebuilt = process_chunks(chunks)
+    expected = f"max {expected_max()}"
+    assert rebuilt[0] == {
+        "role": "computer",
+        "type": "console",
+        "format": "output",
+        "content": expected + "\n",
+    }
+    assert rebuilt[-1]["role"] == "assistant" and rebuilt[-1]["type"] == "message"
+    assert expected in rebuilt[-1]["content"]
+    # The model saw its call and the output as the call's result.
+    last = endpoint.requests[-1]
+    calls = [m for m in last.messages if m.get("tool_calls")]
+    assert json.loads(calls[0]["tool_calls"][0]["function"]["arguments"]) == {"code": CODE}
+    assert chunks[-1] == {"role": "server", "type": "status", "content": "complete"}
+
+
+async def test_fenced_code_in_the_reply_is_a_code_message(app, keys, endpoint) -> None:  # type: ignore[no-untyped-def]
+    prose = "Here is a sketch:\n```text\nnot code\n```\nand the code:\n"
+    reply = prose + "```python\nprint(6 * 7)\n```\n"
+    endpoint.load([Reply(content=reply)])
+    chunks = await post(app, keys["chat"], [QUESTION])
+    messages = process_chunks(chunks)
+    assert [(m["role"], m["type"]) for m in messages] == [
+        ("assistant", "message"),
+        ("assistant", "code"),
+        ("assistant", "message"),
+        ("computer", "confirmation"),
+    ]
+    assert messages[0]["content"] == prose
+    assert messages[1]["content"] == "print(6 * 7)\n"
+    assert messages[3]["content"]["content"] == "print(6 * 7)\n"
+    assert not any(m["type"] == "console" for m in messages)
+
+
+async def test_auto_run_lets_the_model_go_on_in_one_stream(app, keys, endpoint) -> None:  # type: ignore[no-untyped-def]
+    endpoint.load(analyst)
+    chunks = await post(app, keys["run"], [QUESTION])
+    kinds = [(m["role"], m["type"]) for m in process_chunks(chunks)]
+    assert kinds == [
+        ("assistant", "message"),
+        ("assistant", "code"),
+        ("computer", "confirmation"),
+        ("computer", "console"),
+        ("assistant", "message"),
+    ]
+    assert f"max {expected_max()}" in process_chunks(chunks)[-1]["content"]
+
+
+async def test_rounds_are_bounded(app, keys, endpoint) -> None:  # type: ignore[no-untyped-def]
+    call = {"id": "loop", "name": "python", "arguments": json.dumps({"code": "print(1)"})}
+    endpoint.load([Reply(content="", tool_calls=[call])])
+    before = len(endpoint.requests)
+    chunks = await post(app, keys["run"], [QUESTION])
+    assert len(endpoint.requests) - before == 5
+    assert chunks[-2]["type"] == "error" and "every round" in chunks[-2]["content"]
+    assert chunks[-1]["content"] == "complete"
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"id": "b1", "name": "python", "arguments": "{not json"},
+        {"id": "b2", "name": "python", "arguments": json.dumps({"source": "print(1)"})},
+        {"id": "b3", "name": "shell", "arguments": json.dumps({"code": "ls"})},
+    ],
+    ids=["bad-json", "no-code", "unknown-function"],
+)
+async def test_a_malformed_call_is_told_to_the_model_and_nothing_runs(  # type: ignore[no-untyped-def]
+    app, keys, endpoint, first
+) -> None:
+    def script(request: ChatRequest) -> Reply:
+        tools = [m for m in request.messages if m.get("role") == "tool"]
+        if not tools:
+            return Reply(content="", tool_calls=[first])
+        return Reply(content=f"noted: {tools[-1]['content']}")
+
+    endpoint.load(script)
+    chunks = await post(app, keys["run"], [QUESTION])
+    messages = process_chunks(chunks)
+    assert not any(m["type"] in ("console", "confirmation", "code") for m in messages)
+    said = messages[-1]["content"]
+    assert messages[-1]["type"] == "message"
+    assert "nothing ran" in said or "no function 'shell'" in said, said
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [Reply(status=500), Reply(content="", finish_reason="stop"), Reply(cut_after_chunks=1)],
+    ids=["http-500", "empty", "dropped"],
+)
+async def test_a_failing_model_ends_the_stream_with_an_error(app, keys, endpoint, reply) -> None:  # type: ignore[no-untyped-def]
+    if reply.cut_after_chunks:
+        reply = Reply(content="```python\nprint('half", cut_after_chunks=2)
+    endpoint.load([reply])
+    chunks = await post(app, keys["run"], [QUESTION])
+    process_chunks(chunks)  # every opened block is closed
+    errors = [c for c in chunks if c["type"] == "error"]
+    assert len(errors) == 1 and "model could not answer" in errors[0]["content"]
+    assert not any(c["type"] in ("console", "confirmation") for c in chunks)
+    assert chunks[-1] == {"role": "server", "type": "status", "content": "complete"}
