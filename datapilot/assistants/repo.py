@@ -144,15 +144,20 @@ class Assistants:
         """The assistant and its tools' names in one query (read on every chat message)."""
         ref = ref.strip()
         found = self.session.execute(
-            select(Assistant, ToolRow.name)
+            select(Assistant, ToolRow.name, AssistantTool.config)
             .outerjoin(AssistantTool, AssistantTool.assistant_id == Assistant.id)
             .outerjoin(ToolRow, ToolRow.id == AssistantTool.tool_id)
             .where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
             .order_by(Assistant.id, ToolRow.name)
         ).all()
         row = self._reachable(ref, found[0][0] if found else None)
-        tools = [name for assistant, name in found if assistant is row and name is not None]
-        return AssistantInfo.model_validate(row).model_copy(update={"tools": tools})
+        mine = [(name, config) for assistant, name, config in found if assistant is row and name]
+        # The python tool's binding holds the assistant's run policy (see `_set_auto_run`).
+        auto_run = any(
+            name == PYTHON_TOOL and (config or {}).get("auto_run") for name, config in mine
+        )
+        update = {"tools": [name for name, _ in mine], "interpreter_auto_run": auto_run}
+        return AssistantInfo.model_validate(row).model_copy(update=update)
 
     def names(self) -> dict[str, str]:
         """The id and name of each assistant `list` shows, in one query (no tools)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
@@ -47,6 +48,8 @@ def _first_line(error: BaseException) -> str:
 
 def _store_message(error: BaseException) -> str | None:
     """Messages for the SQL store's failures (imports kept inside: sqlalchemy is heavy)."""
+    if "sqlalchemy" not in sys.modules:  # nothing touched the store: not one of its failures
+        return None
     import sqlalchemy.exc
 
     from datapilot.store import MigrationError, StoreConfigError
@@ -155,6 +158,8 @@ def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort):  # the command's own way out: nothing to translate
+            raise
         except Exception as error:
             message = error_message(error)
             if message is None:
