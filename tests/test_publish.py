@@ -20,17 +20,17 @@ import jsonschema
 import pandas as pd
 import pytest
 import yaml
+from live_server import LOOPBACK, live_server
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from numeric_expect import source_frame
 from openapi_spec_validator import validate
 from pydantic import SecretStr
 
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Keys, open_store
-from tests.live_server import LOOPBACK, live_server
-from tests.numeric_expect import source_frame
 
 pytestmark = LOOPBACK
 FIXTURES = Path(__file__).parent / "fixtures" / "published"

@@ -147,11 +147,13 @@ def kernel_command(
         return python
     root = os.geteuid() == 0
     args = _bwrap_base(user_namespace=not root)
-    mounts, roots = _python_mounts()
-    args += mounts + _mask(settings, roots)
+    # The scratch tmpfs first: a Python or virtual environment that lives under /tmp is then
+    # mounted on top of it instead of being hidden by it.
     size = settings.interpreter_disk_mb * 1024 * 1024
     args += ["--size", str(size), "--perms", "1777", "--tmpfs", SANDBOX_HOME]
     args += ["--size", str(16 * 1024 * 1024), "--perms", "1777", "--tmpfs", "/tmp"]
+    mounts, roots = _python_mounts()
+    args += mounts + _mask(settings, roots)
     args += ["--bind", str(ipc_dir), str(ipc_dir), "--chdir", SANDBOX_HOME, "--clearenv"]
     for name, value in kernel_env(SANDBOX_HOME).items():
         args += ["--setenv", name, value]
