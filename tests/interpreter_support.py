@@ -3,9 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+from fastapi import FastAPI
+from platform_cases.support import app_for
+from pydantic import SecretStr
+
 from datapilot.core.messages import LmcChunk
+from datapilot.llm.client import forget_endpoint_modes
+from datapilot.llm.scripted import ScriptedEndpoint
+from datapilot.settings import Settings
 
 
 def process_chunks(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -59,3 +69,29 @@ def report(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     found = [c for c in chunks if c["role"] == "server" and c.get("format") == "execution"]
     assert len(found) == 1, chunks
     return found[0]["content"]
+
+
+def scripted_interpreter_app(
+    tmp_path_factory: pytest.TempPathFactory, endpoint: ScriptedEndpoint, name: str
+) -> Iterator[FastAPI]:
+    """An app whose model is `endpoint`, with auto-run allowed by the server (a key still needs
+    the run scope), on its own SQLite store; its kernels are stopped afterwards."""
+    forget_endpoint_modes()
+    db = Path(tmp_path_factory.mktemp(name)) / "store.sqlite3"
+    settings = Settings(
+        brain="offline",
+        offline=False,
+        auth_cache_s=0,
+        database_url=SecretStr(f"sqlite:///{db}"),
+        interpreter_auto_run=True,
+        interpreter_timeout_s=30,
+        llm_base_url=endpoint.base_url,
+        llm_model="scripted",
+        llm_timeout_s=60,
+        llm_max_retries=0,
+    )
+    made = app_for(settings)
+    yield made
+    sessions = getattr(made.state, "interpreter_sessions", None)
+    if sessions is not None:
+        sessions.close()

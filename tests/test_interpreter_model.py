@@ -7,20 +7,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from interpreter_support import process_chunks
+from interpreter_support import process_chunks, scripted_interpreter_app
 from live_server import LOOPBACK
-from platform_cases.support import app_for, client_of, key_for
-from pydantic import SecretStr
+from platform_cases.support import client_of, key_for
 
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.protocol import rebuild
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
-from datapilot.settings import Settings
 
 pytestmark = LOOPBACK
 
@@ -48,27 +45,7 @@ def endpoint() -> Iterator[ScriptedEndpoint]:
 def app(  # type: ignore[no-untyped-def]
     tmp_path_factory: pytest.TempPathFactory, endpoint: ScriptedEndpoint, data
 ) -> Iterator[FastAPI]:
-    from datapilot.llm.client import forget_endpoint_modes
-
-    forget_endpoint_modes()
-    db = Path(tmp_path_factory.mktemp("interp-model")) / "store.sqlite3"
-    settings = Settings(
-        brain="offline",
-        offline=False,
-        auth_cache_s=0,
-        database_url=SecretStr(f"sqlite:///{db}"),
-        interpreter_auto_run=True,
-        interpreter_timeout_s=30,
-        llm_base_url=endpoint.base_url,
-        llm_model="scripted",
-        llm_timeout_s=60,
-        llm_max_retries=0,
-    )
-    made = app_for(settings)
-    yield made
-    sessions = getattr(made.state, "interpreter_sessions", None)
-    if sessions is not None:
-        sessions.close()
+    yield from scripted_interpreter_app(tmp_path_factory, endpoint, "interp-model")
 
 
 @pytest.fixture(scope="module")

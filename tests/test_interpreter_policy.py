@@ -8,18 +8,15 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from interpreter_support import scripted_interpreter_app
 from live_server import LOOPBACK
 from platform_cases.support import app_for, client_of, key_for, lmc_events, platform_settings
-from pydantic import SecretStr
 
-from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
-from datapilot.settings import Settings
 from datapilot.store import Keys
 
 pytestmark = LOOPBACK
@@ -47,25 +44,7 @@ def endpoint() -> Iterator[ScriptedEndpoint]:
 def app(
     tmp_path_factory: pytest.TempPathFactory, endpoint: ScriptedEndpoint, data
 ) -> Iterator[FastAPI]:  # type: ignore[no-untyped-def]
-    forget_endpoint_modes()
-    db = Path(tmp_path_factory.mktemp("policy")) / "store.sqlite3"
-    settings = Settings(
-        brain="offline",
-        offline=False,
-        auth_cache_s=0,
-        database_url=SecretStr(f"sqlite:///{db}"),
-        interpreter_auto_run=True,
-        interpreter_timeout_s=30,
-        llm_base_url=endpoint.base_url,
-        llm_model="scripted",
-        llm_timeout_s=60,
-        llm_max_retries=0,
-    )
-    made = app_for(settings)
-    yield made
-    sessions = getattr(made.state, "interpreter_sessions", None)
-    if sessions is not None:
-        sessions.close()
+    yield from scripted_interpreter_app(tmp_path_factory, endpoint, "policy")
 
 
 async def assistant_of(app: FastAPI, key: str, auto_run: bool) -> dict[str, Any]:
