@@ -16,11 +16,11 @@ from typing import Any
 DIMENSIONS = 64
 
 
-def hashed_vector(text: str) -> list[float]:
+def hashed_vector(text: str, dimensions: int = DIMENSIONS) -> list[float]:
     """A bag-of-words vector: each lowercased word adds 1 to a dimension chosen by its hash."""
-    vector = [0.0] * DIMENSIONS
+    vector = [0.0] * dimensions
     for word in re.findall(r"\w+", text.lower()):
-        vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % DIMENSIONS] += 1.0
+        vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % dimensions] += 1.0
     return vector
 
 
@@ -31,6 +31,7 @@ class ScriptedVectors:
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.broken = False
+        self.dimensions = DIMENSIONS  # change it to play a switch of embeddings model
         self._server: ThreadingHTTPServer | None = None
 
     @property
@@ -48,7 +49,11 @@ class ScriptedVectors:
                 "object": "list",
                 "model": body.get("model"),
                 "data": [
-                    {"object": "embedding", "index": n, "embedding": hashed_vector(text)}
+                    {
+                        "object": "embedding",
+                        "index": n,
+                        "embedding": hashed_vector(text, self.dimensions),
+                    }
                     for n, text in enumerate(items)
                 ],
             }
