@@ -8,7 +8,7 @@ import io
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -32,6 +32,7 @@ class ScriptedVectors:
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.broken = False
         self.dimensions = DIMENSIONS  # change it to play a switch of embeddings model
+        self.vectorise: Callable[[str], list[float]] | None = None  # instead of hashed words
         self._server: ThreadingHTTPServer | None = None
 
     @property
@@ -52,7 +53,7 @@ class ScriptedVectors:
                     {
                         "object": "embedding",
                         "index": n,
-                        "embedding": hashed_vector(text, self.dimensions),
+                        "embedding": (self.vectorise or self._hashed)(text),
                     }
                     for n, text in enumerate(items)
                 ],
@@ -64,6 +65,9 @@ class ScriptedVectors:
                 for rank, i in enumerate(range(count))  # the last document scores highest
             ]
         }
+
+    def _hashed(self, text: str) -> list[float]:
+        return hashed_vector(text, self.dimensions)
 
     @contextmanager
     def running(self) -> Iterator[ScriptedVectors]:
