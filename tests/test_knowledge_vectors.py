@@ -172,7 +172,7 @@ def test_a_lost_unreadable_or_stale_index_file_is_rebuilt_from_the_store(
     expected = nearest_texts(store, library_id(store, alice, "research"), question, 3)
 
     def fresh_search() -> list[str]:
-        LOADED.items.clear()  # as a new process would: only the file and the store are left
+        LOADED.clear()  # as a new process would: only the file and the store are left
         found = dense(store, settings, alice, "research", question)
         return [p.citation.text for p in found.passages]
 

@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from datapilot.retrieval import tokenize
 
@@ -22,6 +23,7 @@ CANDIDATES = 30
 MIN_SHARED_TERMS = 0.3  # share of the question's terms the best BM25 passage must hold
 MIN_COSINE = 0.5  # vectors alone answer only when this close
 _CACHE_SIZE = 16
+T = TypeVar("T")
 
 
 @dataclass
@@ -137,27 +139,32 @@ def fuse(bm25: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[
     return sorted(fused.values(), key=lambda r: -r.score)
 
 
-class IndexCache:
-    """Indexes kept in memory per (library, version); saved ones loaded from disk."""
+class IndexCache(Generic[T]):
+    """Indexes kept in memory per key (a library and its version, or its vector dimension),
+    the least recently used dropped first."""
 
     def __init__(self, size: int = _CACHE_SIZE) -> None:
-        self._items: OrderedDict[tuple[str, int], LibraryIndex] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], T] = OrderedDict()
         self._lock = threading.Lock()
         self.size = size
 
-    def get(self, key: tuple[str, int]) -> LibraryIndex | None:
+    def get(self, key: tuple[str, int]) -> T | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[str, int], index: LibraryIndex) -> None:
+    def put(self, key: tuple[str, int], index: T) -> None:
         with self._lock:
             self._items[key] = index
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
 
-CACHE = IndexCache()  # a cache of immutable indexes, not request state
+
+CACHE: IndexCache[LibraryIndex] = IndexCache()  # a cache of immutable indexes, not request state

@@ -16,9 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import threading
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from datapilot.knowledge.index import IndexCache
 from datapilot.settings import Settings
 from datapilot.store.models_knowledge import Library, LibraryChunk
 from datapilot.store.vectors import HNSW_MAX_DIM, VECTOR_INDEX_PREFIX
@@ -145,31 +144,7 @@ class EmbeddedIndex:
         ]
 
 
-class _Loaded:
-    """Embedded indexes in memory per (library, dimension), newest version only."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.items: OrderedDict[tuple[str, int], EmbeddedIndex] = OrderedDict()
-        self.lock = threading.Lock()
-        self.size = size
-
-    def get(self, key: tuple[str, int], version: int) -> EmbeddedIndex | None:
-        with self.lock:
-            found = self.items.get(key)
-            if found is None or found.version != version:
-                return None
-            self.items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, int], value: EmbeddedIndex) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-LOADED = _Loaded()  # immutable indexes per library version, not request state
+LOADED: IndexCache[EmbeddedIndex] = IndexCache(32)  # per (library, dimension): not request state
 
 
 def index_file(settings: Settings, library_id: str, dim: int) -> Path:
@@ -195,8 +170,8 @@ def _restore(path: Path, dim: int) -> object | None:
 
 def _embedded(session: Session, settings: Settings, library: Library, dim: int) -> EmbeddedIndex:
     key = (library.id, dim)
-    found = LOADED.get(key, library.version)
-    if found is not None:
+    found = LOADED.get(key)
+    if found is not None and found.version == library.version:
         return found
     path = index_file(settings, library.id, dim)
     try:
