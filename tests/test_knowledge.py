@@ -247,7 +247,9 @@ async def test_vectors_from_an_embeddings_endpoint_are_fused_with_bm25_and_reran
         stored = session.scalars(
             select(LibraryChunk.embedding).where(LibraryChunk.library_id == library)
         ).all()
-    assert len(stored) == added.json()["chunks"] and all(len(v or []) == 64 for v in stored)
+    # Vectors are float32 arrays now (pgvector / BLOB columns), no longer JSON lists.
+    assert len(stored) == added.json()["chunks"]
+    assert all(v is not None and len(v) == 64 for v in stored)
     embedded = [body for where, body in vectors.requests if where.endswith("/embeddings")]
     assert embedded[0]["model"] == "hashed-64"
     result = fused.json()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from llm_cases.support import LOOPBACK
-from platform_cases.support import TODAY, app_for, client_of, platform_settings
+from platform_cases.support import TODAY, app_for, client_of, lmc_events, platform_settings
 
 from datapilot.assistants.models import ScenePromptInfo
 from datapilot.assistants.scenes import by_words
@@ -71,6 +71,38 @@ async def test_the_scene_is_chosen_offline_and_recorded(store_url: str, data: ob
         _, chat_id = await make(client)
         record = await context_of(client, chat_id, "What was the max drawdown of AAPL in 2021?")
     assert record["scene_label"] == "Risk review" and record["scene_by"] == "words"
+
+
+async def test_the_scene_chosen_leads_the_streamed_reply_and_comes_back_with_the_message(
+    store_url: str, data: object
+) -> None:
+    app = app_for(platform_settings(store_url))
+    async with client_of(app) as client:
+        assistant_id, chat_id = await make(client)
+        scenes = (await client.get("/api/v1/scene-prompts")).json()
+        path = f"/api/v1/chats/{chat_id}/messages"
+        asked = {"content": "How deep was the drawdown of AAPL in 2021?", "today": TODAY}
+        streamed = await client.post(path, json=asked)
+        # A new chat of the same assistant: the last three messages are only this one.
+        other = (await client.post("/api/v1/chats", json={"assistant_id": assistant_id})).json()
+        unmatched = await client.post(
+            f"/api/v1/chats/{other['id']}/messages", json={"content": "hello", "stream": False}
+        )
+        plain = (await client.post("/api/v1/chats", json={})).json()
+        no_scenes = await client.post(f"/api/v1/chats/{plain['id']}/messages", json=asked)
+    chunks = lmc_events(streamed.text)
+    risk = next(s["id"] for s in scenes if s["label"] == "Risk review")
+    # Right after the chunk naming the stored message, before any of the reply.
+    assert chunks[0]["format"] == "message"
+    assert chunks[1] == {
+        "role": "server",
+        "type": "status",
+        "format": "scene",
+        "content": {"id": risk, "label": "Risk review", "by": "words"},
+    }
+    assert [c for c in chunks if c.get("format") == "scene"] == [chunks[1]]
+    assert unmatched.json()["scene"] == {"id": None, "label": None, "by": "words"}
+    assert not [c for c in lmc_events(no_scenes.text) if c.get("format") == "scene"]
 
 
 def picking(label: str) -> Any:

@@ -4,7 +4,8 @@ Offline, explicit statements ("remember …", "记住…", "forget …", "忘记
 memories. With a model, the facts of each turn are extracted and reconciled against the user's
 memories as ADD / UPDATE / DELETE events (mem0's scheme), written in the user's language. Every
 change is an event kept for audit after the memory itself is gone. Relevant memories (BM25 over
-the user's memories, then the newest) go into the system prompt.
+the user's memories, fused with vectors when an embeddings endpoint is set — `memory_vectors` —
+then the newest) go into the system prompt.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.repo import NotFound, PlatformError
+from datapilot.knowledge.index import fuse
 from datapilot.llm import LLMClient, LLMError
 from datapilot.llm.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import Index, Passage, tokenize
@@ -155,6 +157,28 @@ def prompt_section(memories: list[MemoryInfo], language: str) -> str:
     return f"What you remember about this user (take it into account):\n{lines}"
 
 
+def choose(
+    memories: list[MemoryInfo],
+    query: str,
+    k: int = PROMPT_MEMORIES,
+    dense: list[tuple[int, float]] | None = None,
+) -> list[MemoryInfo]:
+    """Up to `k` memories for `query`: BM25's matches fused with `dense` ((position, cosine),
+    best first) by reciprocal rank when vectors are there, then the newest others: a standing
+    preference ("report in CNY") shares no word with most questions yet applies."""
+    if len(memories) <= k:
+        return memories
+    index = Index.build([Passage(text=m.text, source=str(n)) for n, m in enumerate(memories)])
+    bm25 = [(int(hit.passage.source), hit.score) for hit in index.search(query, k)]
+    chosen = [memories[ranked.id] for ranked in fuse(bm25, dense or [])][:k]
+    for memory in sorted(memories, key=lambda m: m.updated_at, reverse=True):
+        if len(chosen) >= k:
+            break
+        if memory not in chosen:
+            chosen.append(memory)
+    return chosen
+
+
 class Memories:
     """One user's memories and their events."""
 
@@ -241,6 +265,7 @@ class Memories:
         if not text or text == row.text:
             return None
         previous, row.text = row.text, text
+        row.embedding, row.dim = None, None  # the vector of the old text: made again when needed
         self.session.flush()
         return self._event(
             "UPDATE",
@@ -277,21 +302,8 @@ class Memories:
         return list(self.session.scalars(select(Memory).where(Memory.owner_id == self.owner)))
 
     def relevant(self, query: str, k: int = PROMPT_MEMORIES) -> list[MemoryInfo]:
-        """The memories that match `query` best (BM25), then the newest others, up to `k`: a
-        standing preference ("report in CNY") shares no word with most questions yet applies."""
-        memories = self.all()
-        if len(memories) <= k:
-            return memories
-        index = Index.build([Passage(text=m.text, source=m.id) for m in memories])
-        hits = [hit.passage.source for hit in index.search(query, k)]
-        by_id = {m.id: m for m in memories}
-        chosen = [by_id[i] for i in hits]
-        for memory in sorted(memories, key=lambda m: m.updated_at, reverse=True):
-            if len(chosen) >= k:
-                break
-            if memory not in chosen:
-                chosen.append(memory)
-        return chosen
+        """The memories that match `query` best (BM25), then the newest others, up to `k`."""
+        return choose(self.all(), query, k)
 
     def matching(self, text: str) -> list[MemoryInfo]:
         """Memories a "forget …" names: those holding at least half of its words."""

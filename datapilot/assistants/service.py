@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context_store import keep, read_inputs
 from datapilot.assistants.files import Files
+from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.assistants.repo import (
@@ -337,6 +338,7 @@ class Conversation:
                 history=history,
             )
         # Outside the transaction: it holds the store's write lock on SQLite.
+        with_vectors(self.store, self.tenant, self.settings, inputs, body.content)
         request = request_for(
             self.settings, today=body.today, model=assistant.model if assistant else None
         )

@@ -1,5 +1,6 @@
-"""A library's retrieval index: BM25 saved on disk per library version (bm25s), the chunks'
-vectors when embeddings are configured, reciprocal-rank fusion and an optional rerank.
+"""A library's retrieval index: BM25 saved on disk per library version (bm25s), how many chunks
+have vectors of each dimension (the vectors themselves are searched where the store keeps them,
+see `vectors`), reciprocal-rank fusion.
 
 An index is built once per library version (any document added or removed bumps it), saved
 under the data dir and kept in memory, so a query never rebuilds it.
@@ -13,8 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import Generic, TypeVar
 
 from datapilot.retrieval import tokenize
 
@@ -23,6 +23,7 @@ CANDIDATES = 30
 MIN_SHARED_TERMS = 0.3  # share of the question's terms the best BM25 passage must hold
 MIN_COSINE = 0.5  # vectors alone answer only when this close
 _CACHE_SIZE = 16
+T = TypeVar("T")
 
 
 @dataclass
@@ -31,7 +32,6 @@ class Entry:
 
     id: int
     text: str  # what was indexed (heading and text)
-    vector: list[float] | None = None
 
 
 @dataclass
@@ -44,15 +44,22 @@ class Ranked:
 
 class LibraryIndex:
     def __init__(
-        self, ids: list[int], texts: list[str], retriever: object | None, vectors: np.ndarray | None
+        self,
+        ids: list[int],
+        texts: list[str],
+        retriever: object | None,
+        dims: dict[int, int] | None = None,
     ) -> None:
         self.ids = ids
         self.texts = texts
         self._retriever = retriever
-        self.vectors = vectors
+        self.dims = dims or {}  # vector dimension -> how many chunks have one
+        self.positions = {chunk_id: position for position, chunk_id in enumerate(ids)}
 
     @classmethod
-    def build(cls, entries: list[Entry], folder: Path | None = None) -> LibraryIndex:
+    def build(
+        cls, entries: list[Entry], folder: Path | None = None, dims: dict[int, int] | None = None
+    ) -> LibraryIndex:
         import bm25s
 
         ids = [e.id for e in entries]
@@ -61,12 +68,7 @@ class LibraryIndex:
         if entries:
             retriever = bm25s.BM25()
             retriever.index([tokenize(t) for t in texts], show_progress=False)
-        vectors = None
-        if entries and all(e.vector is not None for e in entries):
-            from datapilot.knowledge.embeddings import normalised
-
-            vectors = normalised(np.asarray([e.vector for e in entries], dtype=np.float32))
-        index = cls(ids, texts, retriever, vectors)
+        index = cls(ids, texts, retriever, dims)
         if folder is not None:
             index.save(folder)
         return index
@@ -79,9 +81,8 @@ class LibraryIndex:
         temporary.mkdir()
         if self._retriever is not None:
             self._retriever.save(str(temporary / "bm25"), show_progress=False)  # type: ignore[attr-defined]
-        (temporary / "chunks.json").write_text(json.dumps({"ids": self.ids, "texts": self.texts}))
-        if self.vectors is not None:
-            np.save(temporary / "vectors.npy", self.vectors)
+        saved = {"ids": self.ids, "texts": self.texts, "dims": self.dims}
+        (temporary / "chunks.json").write_text(json.dumps(saved))
         try:
             temporary.rename(folder)
         except OSError:  # another worker saved the same version first
@@ -96,11 +97,10 @@ class LibraryIndex:
             retriever = None
             if (folder / "bm25").exists():
                 retriever = bm25s.BM25.load(str(folder / "bm25"), show_progress=False)
-            vectors_file = folder / "vectors.npy"
-            vectors = np.load(vectors_file) if vectors_file.exists() else None
-        except (OSError, ValueError):
+            dims = {int(dim): int(count) for dim, count in saved.get("dims", {}).items()}
+        except (OSError, ValueError, AttributeError):
             return None
-        return cls(list(saved["ids"]), list(saved["texts"]), retriever, vectors)
+        return cls(list(saved["ids"]), list(saved["texts"]), retriever, dims)
 
     def bm25(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
         """(position, score) of the best BM25 matches, sharing at least one term."""
@@ -111,15 +111,6 @@ class LibraryIndex:
             [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=0
         )
         return [(int(d), float(s)) for d, s in zip(documents[0], scores[0], strict=True) if s > 0]
-
-    def dense(self, query_vector: np.ndarray, k: int = CANDIDATES) -> list[tuple[int, float]]:
-        if self.vectors is None or len(self.ids) == 0:
-            return []
-        if query_vector.shape[-1] != self.vectors.shape[1]:
-            return []  # vectors of another model: BM25 alone until the library is re-indexed
-        scores = self.vectors @ query_vector
-        order = np.argsort(-scores)[:k]
-        return [(int(i), float(scores[i])) for i in order]
 
     def answers(
         self, query: str, bm25: list[tuple[int, float]], dense: list[tuple[int, float]]
@@ -148,27 +139,32 @@ def fuse(bm25: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[
     return sorted(fused.values(), key=lambda r: -r.score)
 
 
-class IndexCache:
-    """Indexes kept in memory per (library, version); saved ones loaded from disk."""
+class IndexCache(Generic[T]):
+    """Indexes kept in memory per key (a library and its version, or its vector dimension),
+    the least recently used dropped first."""
 
     def __init__(self, size: int = _CACHE_SIZE) -> None:
-        self._items: OrderedDict[tuple[str, int], LibraryIndex] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], T] = OrderedDict()
         self._lock = threading.Lock()
         self.size = size
 
-    def get(self, key: tuple[str, int]) -> LibraryIndex | None:
+    def get(self, key: tuple[str, int]) -> T | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[str, int], index: LibraryIndex) -> None:
+    def put(self, key: tuple[str, int], index: T) -> None:
         with self._lock:
             self._items[key] = index
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
 
-CACHE = IndexCache()  # a cache of immutable indexes, not request state
+
+CACHE: IndexCache[LibraryIndex] = IndexCache()  # a cache of immutable indexes, not request state

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from datapilot.core.quotes import Citation
 from datapilot.data.documents import DocumentError
+from datapilot.knowledge import vectors as stored_vectors
 from datapilot.knowledge.chunking import Chunk, format_of, page_count, parse
 from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
@@ -91,6 +92,11 @@ class SearchResult(BaseModel):
     answered: bool = Field(description="False when nothing in the library answers the query.")
     passages: list[Found]
     retrieval: str = Field(description="bm25, or bm25+vectors (fused), +rerank when used.")
+    notice: str | None = Field(
+        default=None,
+        description="Set when some passages could only be searched by words: their vectors "
+        "came from another embeddings model (another dimension).",
+    )
 
 
 class Upload(BaseModel):
@@ -319,9 +325,12 @@ class Libraries:
                 text=chunk.text,
                 table=chunk.table,
                 embedding=vector,
+                dim=None if vector is None else len(vector),
             )
             for position, (chunk, vector) in enumerate(zip(upload.chunks, vectors, strict=True))
         )
+        for dim in {len(v) for v in vectors if v is not None}:
+            stored_vectors.ensure_index(self.session, dim)
         self._changed(library)
         self.session.flush()
         return DocumentInfo.model_validate(document)
@@ -366,21 +375,15 @@ class Libraries:
         found = LibraryIndex.load(folder) if folder.exists() else None
         if found is None:
             rows = self.session.execute(
-                select(
-                    LibraryChunk.id, LibraryChunk.heading, LibraryChunk.text, LibraryChunk.embedding
-                )
+                select(LibraryChunk.id, LibraryChunk.heading, LibraryChunk.text)
                 .where(LibraryChunk.library_id == library.id)
                 .order_by(LibraryChunk.id)
             )
             entries = [
-                Entry(
-                    id=r.id,
-                    text=f"{r.heading}\n{r.text}" if r.heading else r.text,
-                    vector=r.embedding,
-                )
-                for r in rows
+                Entry(id=r.id, text=f"{r.heading}\n{r.text}" if r.heading else r.text) for r in rows
             ]
-            found = LibraryIndex.build(entries, folder)
+            dims = stored_vectors.dims_of(self.session, library.id)
+            found = LibraryIndex.build(entries, folder, dims)
             for old in folder.parent.glob("v*"):  # earlier versions are never read again
                 if old.name != folder.name:
                     shutil.rmtree(old, ignore_errors=True)
@@ -390,11 +393,12 @@ class Libraries:
     def search(self, ref: str, query: str, k: int = 5, *, mode: str = "auto") -> SearchResult:
         """The `k` passages that best answer `query`. `mode`: auto (fusion when vectors are
         there), bm25 or dense (for the bench)."""
-        _, index = self.index(ref)
+        library, index = self.index(ref)
         bm25 = index.bm25(query) if mode in ("auto", "bm25") else []
         dense: list[tuple[int, float]] = []
-        if mode in ("auto", "dense") and index.vectors is not None:
-            dense = index.dense(embed(self.settings, [query], kind="query")[0])
+        notice = None
+        if mode in ("auto", "dense") and index.dims and embeddings_configured(self.settings):
+            dense, notice = self._dense(library, index, query)
         answered = index.answers(query, bm25, dense)
         ranked = fuse(bm25, dense)[:CANDIDATES]
         used = "bm25+vectors" if dense and bm25 else ("vectors" if dense else "bm25")
@@ -432,8 +436,36 @@ class Libraries:
             if i in rows
         ]
         return SearchResult(
-            query=query, answered=answered and bool(passages), passages=passages, retrieval=used
+            query=query,
+            answered=answered and bool(passages),
+            passages=passages,
+            retrieval=used,
+            notice=notice,
         )
+
+    def _dense(
+        self, library: Library, index: LibraryIndex, query: str
+    ) -> tuple[list[tuple[int, float]], str | None]:
+        """(position, cosine) of the chunks nearest the query's vector, and a notice when some
+        chunks have vectors of another dimension (another embeddings model): those are left
+        to BM25 until their documents are added again."""
+        vector = embed(self.settings, [query], kind="query")[0]
+        dim = int(vector.shape[0])
+        hits = stored_vectors.search(
+            self.session, self.settings, library, vector, CANDIDATES, index.dims.get(dim, 0)
+        )
+        dense = [(index.positions[i], score) for i, score in hits if i in index.positions]
+        other = {d: n for d, n in index.dims.items() if d != dim}
+        notice = None
+        if other:
+            listed = ", ".join(f"{n} of {d} dimensions" for d, n in sorted(other.items()))
+            notice = (
+                f"the embeddings model now gives vectors of {dim} dimensions, but {listed} in "
+                f"the library {library.name!r} came from another model: those passages are "
+                "searched by words only; remove their documents and add them again to embed "
+                "them with the current model"
+            )
+        return dense, notice
 
 
 class _Row:

@@ -28,6 +28,7 @@ from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.context_store import read_inputs, remember
 from datapilot.assistants.memory import memory_on
+from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage, NormalisationError
 from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage, bound_refusal
@@ -187,6 +188,7 @@ async def chat_completions(
                     history=history,
                     api=True,
                 )
+            with_vectors(store, tenant, settings, setup.context, question)
         return assistant, Turn(setup)
 
     try:

@@ -305,6 +305,22 @@ async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(tena
     return Response(content=data, media_type=info.mime)
 
 
+class SceneChosen(BaseModel):
+    """The assistant's scene prompt a turn used (`id`/`label` None: none of its scenes fit)."""
+
+    id: str | None
+    label: str | None
+    by: str = Field(description="words (offline matching) or model.")
+
+
+def scene_of(prepared: Prepared) -> SceneChosen | None:
+    """The scene the turn chose, once its context is fit (before its first event)."""
+    record = prepared.turn.result.context if prepared.turn else None
+    if record is None or record.scene_by is None:  # no turn yet, or no scenes to choose from
+        return None
+    return SceneChosen(id=record.scene_id, label=record.scene_label, by=record.scene_by)
+
+
 class MessagesReply(BaseModel):
     """A message stored, and the assistant's turn when it answered."""
 
@@ -314,6 +330,9 @@ class MessagesReply(BaseModel):
         default_factory=list, description="What the turn stored: tool calls, results, the reply."
     )
     answer: Answer | None = Field(default=None, description="The turn as an Answer.")
+    scene: SceneChosen | None = Field(
+        default=None, description="The scene chosen for the turn, when the assistant has scenes."
+    )
 
 
 MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -321,8 +340,10 @@ MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": (
             "With `stream=false`, the stored messages. With `stream=true` (the default), "
             "server-sent events whose `data` is one LMC chunk each: first `{role: server, type: "
-            "status, format: message, content: {id, role}}` for your message, the turn's "
-            "chunks as `/api/v1/ask` streams them, `{role: server, type: status, format: "
+            "status, format: message, content: {id, role}}` for your message; when the "
+            "assistant has scene prompts, `{role: server, type: status, format: scene, content: "
+            "{id, label, by}}` with the scene chosen; the turn's chunks as `/api/v1/ask` "
+            "streams them, `{role: server, type: status, format: "
             "messages, content: {ids}}` with the stored replies' ids, then `complete`."
         ),
         "content": {
@@ -359,6 +380,7 @@ async def send_message(
         message=prepared.human,
         replies=stored,
         answer=answer if prepared.turn else None,
+        scene=scene_of(prepared),
     )
 
 
@@ -397,7 +419,17 @@ async def lmc_wire(
 ) -> AsyncIterator[dict[str, str]]:
     first = {"id": prepared.human.id, "role": prepared.human.role, "chat_id": prepared.chat_id}
     yield {"data": LmcChunk(role="server", type="status", format="message", content=first).wire()}
+    told = False
     async for chunk in chunks:
+        scene = None if told else scene_of(prepared)
+        if scene is not None:  # chosen before the turn's first event: it leads the reply
+            told = True
+            content = scene.model_dump()
+            yield {
+                "data": LmcChunk(
+                    role="server", type="status", format="scene", content=content
+                ).wire()
+            }
         if chunk.role == "server" and chunk.type == "status" and chunk.content == "complete":
             ids = {"ids": [m.id for m in stored], "roles": [m.role for m in stored]}
             done = LmcChunk(role="server", type="status", format="messages", content=ids)

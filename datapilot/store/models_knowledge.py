@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
     ForeignKey,
     Index,
     Integer,
@@ -18,6 +17,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from datapilot.store.models import Base, Json, _created, _owner, new_id, utcnow
+from datapilot.store.vectors import Embedding
 
 
 class Library(Base):
@@ -75,6 +75,11 @@ class LibraryChunk(Base):
     heading: Mapped[str] = mapped_column(Text, default="")
     text: Mapped[str] = mapped_column(Text)
     table: Mapped[dict[str, Any] | None] = mapped_column(Json)  # {columns, rows} of a table
-    embedding: Mapped[list[float] | None] = mapped_column(JSON)  # when embeddings are set
+    # When embeddings are set: the vector (pgvector / float32 BLOB) and its length.
+    embedding: Mapped[Any] = mapped_column(Embedding(), nullable=True)
+    dim: Mapped[int | None] = mapped_column(Integer)
 
-    __table_args__ = (Index("ix_library_chunks_library_id_id", "library_id", "id"),)
+    __table_args__ = (
+        Index("ix_library_chunks_library_id_id", "library_id", "id"),
+        Index("ix_library_chunks_library_id_dim", "library_id", "dim"),
+    )

@@ -16,6 +16,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from datapilot.store.models import Base, Json, _created, _owner, new_id, utcnow
+from datapilot.store.vectors import Embedding
 
 MEMORY_EVENTS: tuple[str, ...] = ("ADD", "UPDATE", "DELETE")
 
@@ -29,6 +30,9 @@ class Memory(Base):
         String(32), ForeignKey("assistants.id", ondelete="SET NULL")
     )
     text: Mapped[str] = mapped_column(Text)
+    # Its vector when an embeddings endpoint is set (made when first needed, cleared on update).
+    embedding: Mapped[Any] = mapped_column(Embedding(), nullable=True)
+    dim: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = _created()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

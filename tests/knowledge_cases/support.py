@@ -8,7 +8,7 @@ import io
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -16,11 +16,11 @@ from typing import Any
 DIMENSIONS = 64
 
 
-def hashed_vector(text: str) -> list[float]:
+def hashed_vector(text: str, dimensions: int = DIMENSIONS) -> list[float]:
     """A bag-of-words vector: each lowercased word adds 1 to a dimension chosen by its hash."""
-    vector = [0.0] * DIMENSIONS
+    vector = [0.0] * dimensions
     for word in re.findall(r"\w+", text.lower()):
-        vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % DIMENSIONS] += 1.0
+        vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % dimensions] += 1.0
     return vector
 
 
@@ -31,6 +31,8 @@ class ScriptedVectors:
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.broken = False
+        self.dimensions = DIMENSIONS  # change it to play a switch of embeddings model
+        self.vectorise: Callable[[str], list[float]] | None = None  # instead of hashed words
         self._server: ThreadingHTTPServer | None = None
 
     @property
@@ -48,7 +50,11 @@ class ScriptedVectors:
                 "object": "list",
                 "model": body.get("model"),
                 "data": [
-                    {"object": "embedding", "index": n, "embedding": hashed_vector(text)}
+                    {
+                        "object": "embedding",
+                        "index": n,
+                        "embedding": (self.vectorise or self._hashed)(text),
+                    }
                     for n, text in enumerate(items)
                 ],
             }
@@ -59,6 +65,9 @@ class ScriptedVectors:
                 for rank, i in enumerate(range(count))  # the last document scores highest
             ]
         }
+
+    def _hashed(self, text: str) -> list[float]:
+        return hashed_vector(text, self.dimensions)
 
     @contextmanager
     def running(self) -> Iterator[ScriptedVectors]:
