@@ -94,10 +94,17 @@ class PhraseMatcher:
                 key = _key(phrase)
                 if key and label not in self._labels.setdefault(key, []):
                     self._labels[key].append(label)
-        # The alternation's order: the longest phrase first, so it wins at a position.
-        self._by_first: dict[str, list[_Literal]] = {}
-        for key in sorted(self._labels, key=lambda p: (-len(p), p)):
-            self._by_first.setdefault(key[0], []).append(_Literal.of(key))
+        # The alternation's order: the longest phrase first, so it wins at a position. Phrases
+        # are indexed by the first two characters of their first word (by its only character
+        # when it has one), so a position tries only the few phrases that can start there.
+        self._by_two: dict[str, list[tuple[int, _Literal]]] = {}
+        self._by_one: dict[str, list[tuple[int, _Literal]]] = {}
+        ordered = sorted(self._labels, key=lambda p: (-len(p), p))
+        for order, key in enumerate(ordered):
+            literal = _Literal.of(key)
+            first = literal.words[0]
+            index = self._by_two if len(first) >= 2 else self._by_one
+            index.setdefault(first[:2], []).append((order, literal))
 
     def __contains__(self, phrase: str) -> bool:
         return _key(phrase) in self._labels
@@ -113,7 +120,7 @@ class PhraseMatcher:
         start = 0
         while start < len(lowered):
             end = None
-            for literal in self._by_first.get(lowered[start], ()):
+            for literal in self._candidates(lowered, start):
                 end = literal.match(lowered, start)
                 if end is not None:
                     break
@@ -125,6 +132,17 @@ class PhraseMatcher:
                 hits.append(Hit(tuple(labels), start, end, searched[start:end]))
             start = end
         return hits
+
+    def _candidates(self, text: str, start: int) -> list[_Literal]:
+        """The phrases that may start at `start`, in the alternation's order."""
+        two = self._by_two.get(text[start : start + 2], [])
+        one = self._by_one.get(text[start], [])
+        if not one or not two:
+            return [literal for _, literal in two or one]
+        return [literal for _, literal in sorted(two + one, key=lambda pair: pair[0])]
+
+
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def _is_word_char(char: str) -> bool:
@@ -148,7 +166,7 @@ class _Literal:
 
     def match(self, text: str, start: int) -> int | None:
         """Where the phrase ends if it starts at `start`, else None."""
-        if self.bounded_before and start > 0 and _is_word_char(text[start - 1]):
+        if self.bounded_before and start > 0 and text[start - 1] in _WORD_CHARS:
             return None
         return self._rest(text, start, 0)
 
@@ -158,7 +176,7 @@ class _Literal:
             return None
         at += len(word)
         if index == len(self.words) - 1:
-            if self.bounded_after and at < len(text) and _is_word_char(text[at]):
+            if self.bounded_after and at < len(text) and text[at] in _WORD_CHARS:
                 return None
             return at
         gap_end = at
