@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from datapilot.brains.offline.phrases import PhraseMatcher, alternation, lower_in_place, mask
+from datapilot.brains.offline.phrases import (
+    PhraseMatcher,
+    alternation,
+    lower_in_place,
+    mask,
+    phrase_pattern,
+)
 from datapilot.brains.offline.vocab import load_vocab
 
 CORPORA = Path(__file__).parent / "corpus"
@@ -94,3 +100,31 @@ def test_masked_spans_and_shuffled_phrases_give_the_same_hits(matcher) -> None: 
             start = rng.randrange(len(text))
             blocked = [(start, min(len(text), start + rng.randint(1, 8)))]
         assert _found(matcher, text, blocked) == _reference(matcher, text, blocked), text
+
+
+def _alternation_per_branch(phrases, ignorecase=True):  # type: ignore[no-untyped-def]
+    """The alternation as it was written before: every branch with its own word boundaries."""
+    unique = sorted({p.strip() for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
+    if not unique:
+        return r"(?!x)x"
+    return "(?:" + "|".join(phrase_pattern(p, ignorecase) for p in unique) + ")"
+
+
+def test_time_grammar_reads_the_same_with_shared_word_boundaries(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from datetime import date
+
+    from datapilot.brains.offline import windows
+
+    words = load_vocab(None).time
+    shared = windows.Grammar(words)
+    monkeypatch.setattr(windows, "alternation", _alternation_per_branch)
+    per_branch = windows.Grammar(words)
+    patterns = [rule[1].pattern for rule in shared.rules]
+    assert patterns != [rule[1].pattern for rule in per_branch.rules]  # two different grammars
+    today = date(2022, 6, 15)
+    read = 0
+    for question in _questions() + EDGE_CASES + ["past 3 months", "the last  two-weeks", "去年"]:
+        expected = per_branch.read(question, today)
+        assert shared.read(question, today) == expected, question
+        read += bool(expected.spans)
+    assert read > 300

@@ -37,32 +37,55 @@ class Hit:
 _WORD_BREAK = re.compile(r"\s+|(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])")
 
 
-def phrase_pattern(phrase: str, ignorecase: bool = True) -> str:
-    """A regex for one phrase: flexible whitespace, word boundaries on ASCII letter/digit ends.
-    A hyphen between two words and a space are the same ("peak-to-trough", "peak to trough").
-    `ignorecase`: the pattern will be compiled with IGNORECASE."""
-    words = [re.escape(word) for word in _WORD_BREAK.split(phrase.strip())]
-    # The classes hold both cases already: under IGNORECASE, `(?-i:…)` spares expanding each of
-    # them with its case variants when compiling (most of the time grammar's start-up cost).
-    # Without IGNORECASE the scoped groups only slow compiling down.
+def _bounds(ignorecase: bool) -> tuple[str, str, str]:
+    """The space, before and after patterns of a phrase. The classes hold both cases already:
+    under IGNORECASE, `(?-i:…)` spares expanding each of them with its case variants when
+    compiling (most of the time grammar's start-up cost). Without IGNORECASE the scoped groups
+    only slow compiling down."""
     space, before, after = r"[\s-]+", r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
     if ignorecase:
         space, before, after = (f"(?-i:{p})" for p in (space, before, after))
-    body = space.join(words)
-    if phrase[:1].isascii() and phrase[:1].isalnum():
-        body = before + body
-    if phrase[-1:].isascii() and phrase[-1:].isalnum():
-        body += after
-    return body
+    return space, before, after
+
+
+def _bounded(phrase: str) -> tuple[bool, bool]:
+    """Whether the phrase needs a word boundary before and after (an ASCII letter/digit end)."""
+    first, last = phrase[:1], phrase[-1:]
+    return first.isascii() and first.isalnum(), last.isascii() and last.isalnum()
+
+
+def phrase_pattern(phrase: str, ignorecase: bool = True, bounds: bool = True) -> str:
+    """A regex for one phrase: flexible whitespace, word boundaries on ASCII letter/digit ends.
+    A hyphen between two words and a space are the same ("peak-to-trough", "peak to trough").
+    `ignorecase`: the pattern will be compiled with IGNORECASE; `bounds=False`: without the
+    word boundaries (the caller adds them)."""
+    space, before, after = _bounds(ignorecase)
+    body = space.join(re.escape(word) for word in _WORD_BREAK.split(phrase.strip()))
+    starts, ends = _bounded(phrase) if bounds else (False, False)
+    return (before if starts else "") + body + (after if ends else "")
 
 
 def alternation(phrases: Iterable[str], ignorecase: bool = True) -> str:
     """A non-capturing alternation of phrases, longest first so the longest wins at a position
-    (`ignorecase`: as for `phrase_pattern`)."""
+    (`ignorecase`: as for `phrase_pattern`).
+
+    When every phrase has a word boundary at its start (or end), that boundary is written once
+    around the alternation instead of in each branch: a zero-width assertion shared by every
+    branch matches the same text (`(?:LA|LB)` is `L(?:A|B)`, `(?:AL|BL)` is `(?:A|B)L` for the
+    regex's ordered, backtracking choice), and the pattern compiles in about half the time."""
     unique = sorted({p.strip() for p in phrases if p.strip()}, key=lambda p: (-len(p), p))
     if not unique:
         return r"(?!x)x"
-    return "(?:" + "|".join(phrase_pattern(p, ignorecase) for p in unique) + ")"
+    _, before, after = _bounds(ignorecase)
+    ends = [_bounded(p) for p in unique]
+    shared_start, shared_end = all(s for s, _ in ends), all(e for _, e in ends)
+    branches = []
+    for phrase, (starts, finishes) in zip(unique, ends, strict=True):
+        body = phrase_pattern(phrase, ignorecase, bounds=False)
+        body = (before if starts and not shared_start else "") + body
+        branches.append(body + (after if finishes and not shared_end else ""))
+    head, tail = (before if shared_start else ""), (after if shared_end else "")
+    return head + "(?:" + "|".join(branches) + ")" + tail
 
 
 def mask(text: str, spans: Iterable[Span]) -> str:
