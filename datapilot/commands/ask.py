@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import gc
 import os
 import re
 from datetime import datetime
@@ -15,8 +14,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from datapilot.commands.collection import fewer_collections
+
 if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
-    from collections.abc import AsyncIterator, Callable, Iterator
+    from collections.abc import AsyncIterator, Callable
 
     from datapilot.core.answer import Answer
     from datapilot.core.context import QuestionContext
@@ -28,27 +29,9 @@ EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
 _EXIT_CODES = {"ok": EXIT_OK, "error": EXIT_ERROR, "no_data": EXIT_NO_ANSWER}
 
 
-# The collector's first-generation threshold while one question is answered (Python's is 700).
-QUESTION_GC_THRESHOLD = 20_000
-
-
-@contextlib.contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Cyclic garbage collection run far less often for the duration.
-
-    Answering a question from a fresh process imports pandas, DuckDB and the brain's models:
-    millions of objects that live as long as the process. At the default threshold the
-    collector walks them ~290 times (0.12-0.18 s of a ~1 s command); at 20,000 ~10 times. No
-    memory is lost: unreachable cycles are still collected, just in fewer passes."""
-    before = gc.get_threshold()
-    gc.set_threshold(QUESTION_GC_THRESHOLD, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
 def _with_fewer_collections(command: Callable[..., None]) -> Callable[..., None]:
+    """`command` run with fewer collector passes (`datapilot.commands.collection`)."""
+
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> None:
         with fewer_collections():
