@@ -3,19 +3,25 @@
 
 from __future__ import annotations
 
-import typer
+from datapilot.commands.collection import fewer_collections
 
-from datapilot import __version__
-from datapilot.commands.errors import guard_commands
-from datapilot.plugins import plugin_manager
+# Building the command line imports typer, rich and every command's module: fewer collector
+# passes over them (~80 at the default threshold).
+with fewer_collections():
+    import typer
 
-app = typer.Typer(
-    name="datapilot",
-    help="A data copilot for finance: ask in English or Chinese, get charts, tables and a summary.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-plugin_manager().hook.register_commands(cli=app)
+    from datapilot import __version__
+    from datapilot.commands.errors import guard_commands
+    from datapilot.plugins import plugin_manager
+
+    app = typer.Typer(
+        name="datapilot",
+        help="A data copilot for finance: ask in English or Chinese, get charts, tables and a "
+        "summary.",
+        no_args_is_help=True,
+        add_completion=False,
+    )
+    plugin_manager().hook.register_commands(cli=app)
 
 
 @app.command()

@@ -36,9 +36,12 @@ def replica_dir(folder: Path, seeded_warehouse: Path) -> Path:
 class ServeProcess:
     """One `datapilot serve` process; `start()` returns once `/health` answers."""
 
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.data_dir = data_dir
         self.env = env or {}
+        self.args = args  # more `datapilot serve` options, e.g. ("--workers", "2")
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = data_dir / "serve.log"
@@ -57,7 +60,12 @@ class ServeProcess:
         }
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", SERVE, "serve", *("--port", str(self.port)), *QUIET],
+                [
+                    *(sys.executable, "-c", SERVE, "serve"),
+                    *("--port", str(self.port)),
+                    *QUIET,
+                    *self.args,
+                ],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

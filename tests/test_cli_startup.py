@@ -128,3 +128,38 @@ def test_ask_json_loads_no_chart_store_or_forecast_libraries(data) -> None:  # t
     answer, loaded = out.rsplit("LOADED", 1)
     assert '"AAPL"' in answer  # the question was answered, not refused
     assert loaded.split() == []
+
+
+# What a JSON ask must not spend at start-up beyond its imports: compiling one regex of every
+# vocabulary phrase (~1,000 phrases, over 50,000 characters of pattern: 0.1-0.2 s per process;
+# the matcher compares phrases literally now), and the cyclic collector walking the freshly
+# imported libraries ~290 times (0.12-0.18 s; the command line and `ask` raise its threshold).
+LONGEST_PATTERN = 20_000
+MOST_COLLECTIONS = 80  # ~40 now, ~290 before
+
+
+def test_ask_json_compiles_no_giant_pattern_and_collects_rarely(data) -> None:  # type: ignore[no-untyped-def]
+    probe = (
+        "import gc, re, sys\n"
+        "longest, passes = [0], [0]\n"
+        "original = re._compile\n"
+        "def compile(pattern, flags):\n"
+        "    longest[0] = max(longest[0], len(getattr(pattern, 'pattern', pattern)))\n"
+        "    return original(pattern, flags)\n"
+        "re._compile = compile\n"
+        "def count(phase, info):\n"
+        "    passes[0] += phase == 'start'\n"
+        "gc.callbacks.append(count)\n"
+        "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        "from datapilot.cli import app\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print('PROBE', longest[0], passes[0])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    answer, figures = out.rsplit("PROBE", 1)
+    assert '"AAPL"' in answer
+    longest, passes = (int(n) for n in figures.split())
+    assert 0 < longest < LONGEST_PATTERN
+    assert 0 < passes < MOST_COLLECTIONS

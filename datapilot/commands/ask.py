@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import re
 from datetime import datetime
@@ -13,8 +14,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from datapilot.commands.collection import fewer_collections
+
 if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Callable
 
     from datapilot.core.answer import Answer
     from datapilot.core.context import QuestionContext
@@ -26,12 +29,24 @@ EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
 _EXIT_CODES = {"ok": EXIT_OK, "error": EXIT_ERROR, "no_data": EXIT_NO_ANSWER}
 
 
+def _with_fewer_collections(command: Callable[..., None]) -> Callable[..., None]:
+    """`command` run with fewer collector passes (`datapilot.commands.collection`)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        with fewer_collections():
+            command(*args, **kwargs)
+
+    return wrapper
+
+
 class BrainOption(StrEnum):
     auto = "auto"
     offline = "offline"
     llm = "llm"
 
 
+@_with_fewer_collections
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in English or Chinese.")],
     today: Annotated[

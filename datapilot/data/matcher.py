@@ -98,7 +98,12 @@ class Matcher:
                 self._codes[number] = entity.id
         for number in ambiguous_codes:
             del self._codes[number]
-        self._lengths = sorted({len(k) for k in [*self._names, *self._weak]}, reverse=True)
+        # The key lengths worth trying at a position, by the first two characters there (by the
+        # one character for one-character keys): a question tries a handful, not every length.
+        lengths: dict[str, set[int]] = defaultdict(set)
+        for key in [*self._names, *self._weak]:
+            lengths[key[:2]].add(len(key))
+        self._lengths = {prefix: sorted(found, reverse=True) for prefix, found in lengths.items()}
         self._context = [text.key(word) for word in rules.weak_context]
         # Fuzzy choices: Latin names long enough that one typo cannot turn a word into them.
         self._fuzzy: dict[str, list[str]] = defaultdict(list)
@@ -139,7 +144,7 @@ class Matcher:
         weak_allowed = any(word in compact for word in self._context)
         found: list[Candidate] = []
         for start in range(len(compact)):
-            for length in self._lengths:
+            for length in self._lengths_at(compact, start):
                 stop = start + length
                 if stop > len(compact):
                     continue
@@ -157,6 +162,13 @@ class Matcher:
                 elif key in self._plural_ok and _plural_at(original, last):
                     found.append(Candidate(owner, first, last + 1, score, how=how))
         return found
+
+    def _lengths_at(self, compact: str, start: int) -> list[int]:
+        """The key lengths that may match at `start`, longest first."""
+        found = [*self._lengths.get(compact[start], ()), *self._lengths.get("", ())]
+        if start + 2 <= len(compact):
+            found += self._lengths.get(compact[start : start + 2], ())
+        return sorted(found, reverse=True)
 
     def _tickers_in(self, question: str) -> list[Candidate]:
         original = text.normalize(question)

@@ -17,6 +17,8 @@ _WRAP_TOKENS = re.compile(r"[^\s\u2e80-\uffff]+\s*|[\u2e80-\uffff]\s*|\s+")
 
 def normalize(text: str) -> str:
     """NFKC each character (full-width → ASCII) without changing the length of the text."""
+    if text.isascii():  # NFKC leaves ASCII as it is (and there are no curly quotes in it)
+        return text
     out = []
     for char in text.translate(_QUOTES):
         folded = unicodedata.normalize("NFKC", char)
@@ -26,6 +28,8 @@ def normalize(text: str) -> str:
 
 def fold(text: str) -> str:
     """`normalize` then lower-case, still one character per input character."""
+    if text.isascii():  # ASCII lower-cases one character per character
+        return text.lower()
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in normalize(text))
 
 
@@ -42,6 +46,13 @@ def compact(text: str) -> tuple[str, list[int]]:
 
 def key(name: str) -> str:
     """The comparison key of a name: folded, separators dropped."""
+    # Cached for names (the catalog's ~5,500 are keyed by its index, the entity matcher and the
+    # name check alike); long text is not kept, so the cache stays small whatever is asked.
+    return _name_key(name) if len(name) <= 200 else compact(name.strip())[0]
+
+
+@lru_cache(maxsize=32_768)
+def _name_key(name: str) -> str:
     return compact(name.strip())[0]
 
 

@@ -391,8 +391,11 @@ def _no_data_message(
 
 
 def _has_data(value: Any) -> bool:
+    """A frame with at least one value in some row (what `not dropna(how="all").empty` says),
+    read column by column: the frame operations of `dropna` each deep-copied the frame's
+    `attrs`, ~2.5 ms a request."""
     if isinstance(value, pd.DataFrame):
-        return not value.dropna(how="all").empty
+        return any(value.iloc[:, i].notna().to_numpy().any() for i in range(value.shape[1]))
     return value is not None
 
 

@@ -275,7 +275,7 @@ def build_spec(
             fields[pname] = (base, Field(field_default, description=description or None))
     model = create_model(
         f"{func.__name__}_args",
-        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True),
+        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True),
         **fields,
     )
     doc = inspect.getdoc(func) or ""
