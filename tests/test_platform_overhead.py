@@ -15,17 +15,21 @@ from datapilot.assistants.service import Conversation, MessageIn
 from datapilot.store import Users
 from datapilot.store.models import ChatMessage
 
-# Per message: the keyless door's two lookups (the tests cache nothing); then the chat, the
-# assistants' names, the assistant with its tools, the history, the message's INSERT, the
-# chat's touch, the memories and the scene prompts; then (a new transaction) one INSERT of the
-# turn's messages and one of its context record.
+# Per message: the keyless door's two lookups (the tests cache nothing); then the chat with its
+# history (one query), the assistants with the answering one's tools (one query), the message's
+# INSERT and the chat's touch; then (a new transaction) one INSERT of the turn's messages and one
+# of its context record. The user's memories and the assistant's scene prompts are read only
+# when there are some (the two queries above say so).
 # Transaction plumbing (BEGIN, SET LOCAL) is not counted.
 # Changed in the open (11 → 14): a turn now also reads the user's memories and the assistant's
 # scene prompts, and records what its prompt held (the turn context) with the reply.
 # Changed in the open (14 → 13): storing the reply no longer reads the chat again (`prepare`
 # read it as the tenant's; a chat deleted meanwhile fails on its foreign key, tested below).
 # Changed in the open (13 → 12): the assistant and its tools' names come in one query.
-MAX_STATEMENTS = 12
+# Changed in the open (12 → 8): the chat and its history in one query; the assistants' names
+# with the answering one's definition and tools in one; no memory or scene read when there is
+# none.
+MAX_STATEMENTS = 8
 PLUMBING = ("BEGIN", "SET LOCAL")
 
 
