@@ -94,3 +94,91 @@ async def test_a_reply_to_a_chat_deleted_during_its_turn_is_refused_whole(app) -
     with store.session() as session:  # nothing of the reply was half-written
         count = select(func.count()).select_from(ChatMessage)
         assert session.scalar(count.where(ChatMessage.chat_id == chat.id)) == 0
+
+
+async def test_the_answering_assistant_is_read_whole_however_it_is_named(app) -> None:  # type: ignore[no-untyped-def]
+    """Mentions match names in any case (a non-ASCII name too, which SQLite's `lower` leaves
+    alone), an explicit `assistant` by name, and no match falls back to the chat's: each time
+    the turn gets the very definition `GET /api/v1/assistants/{id}` shows."""
+    async with client_of(app) as client:
+        made = await client.post(
+            "/api/v1/assistants",
+            json={"name": "Ärger", "prompt": "P-Ä", "tools": ["ask_data", "python"]},
+        )
+        umlaut = made.json()
+        base = (await client.post("/api/v1/assistants", json={"name": "Base"})).json()
+        chat = (await client.post("/api/v1/chats", json={"assistant_id": base["id"]})).json()
+        shown = {
+            a["id"]: (await client.get(f"/api/v1/assistants/{a['id']}")).json()
+            for a in (umlaut, base)
+        }
+    store = app.state.store
+    with store.session() as session:
+        tenant = Tenant(user_id=Users(session).by_name("owner").id)  # the keyless door's user
+    conversation = Conversation(store, tenant, app.state.settings)
+    cases = [
+        ({"content": "@ärger what now?"}, umlaut),
+        ({"content": "hey @ÄRGER"}, umlaut),
+        ({"content": "no mention", "assistant": "Ärger"}, umlaut),
+        ({"content": "@nobody there?"}, base),
+    ]
+    for body, expected in cases:
+        message = MessageIn(**body, role="human_later", today=TODAY, stream=False)
+        prepared = await asyncio.to_thread(conversation.prepare, chat["id"], message)
+        assert prepared.assistant is not None, body
+        assert prepared.assistant.model_dump(mode="json") == shown[expected["id"]], body
+    assert shown[umlaut["id"]]["tools"] == ["ask_data", "python"]
+
+
+async def test_memories_are_read_only_when_the_user_has_some(app) -> None:  # type: ignore[no-untyped-def]
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    async with client_of(app) as client:
+        chat = (await client.post("/api/v1/chats", json={})).json()
+        url = f"/api/v1/chats/{chat['id']}/messages"
+        event.listen(app.state.store.engine, "before_cursor_execute", count)
+        try:
+            await client.post(url, json={"content": QUESTION, "today": TODAY, "stream": False})
+            before = len(statements)
+            await client.post(url, json={"content": "Remember that I hold AAPL", "stream": False})
+            asked = await client.post(url, json={"content": QUESTION, "stream": False})
+        finally:
+            event.remove(app.state.store.engine, "before_cursor_execute", count)
+        human = asked.json()["message"]["id"]
+        record = (await client.get(f"{url}/{human}/context")).json()
+        memories = (await client.get("/api/v1/memories")).json()
+
+    def reads(found: list[str]) -> int:
+        return sum(1 for s in found if s.lstrip().startswith("SELECT memories."))
+
+    assert reads(statements[:before]) == 0  # none yet: nothing to read
+    assert reads(statements[before:]) >= 1
+    assert [m["text"] for m in memories] == ["I hold AAPL"]
+    assert record["memory_ids"] == [memories[0]["id"]]  # the later turn's prompt held it
+
+
+def test_an_idle_connection_that_died_is_replaced_unnoticed(
+    postgres_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Connections are not pinged on every transaction (a round trip each); one idle past
+    `PING_AFTER_IDLE_S` is, and a dead one is replaced before the request uses it."""
+    import psycopg
+
+    from datapilot.store import engine as store_engine
+
+    engine = store_engine.get_engine(store_engine.normalise_url(postgres_server))
+    with engine.connect() as connection:
+        backend = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    # The pooled connection's backend goes away while it sits idle in the pool.
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+    pool = engine.pool
+    # Every checkout now counts as one after a long idle.
+    monkeypatch.setattr(store_engine, "PING_AFTER_IDLE_S", -1.0)
+    with engine.connect() as connection:
+        again = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    assert again != backend
+    assert pool is engine.pool
