@@ -23,6 +23,8 @@ from datapilot.settings import Settings
 from datapilot.store.models import ChatMessage
 from datapilot.store.models_memory import ChatSummary, MessageBlock, TurnContext
 
+_INSERT_CONTEXT = insert(cast(Table, TurnContext.__table__))  # built once (a hot path)
+
 
 def read_inputs(
     session: Session,
@@ -81,13 +83,14 @@ def keep(
     record = result.context
     if record is not None:  # Core SQL: written once, never changed (no unit-of-work cost)
         session.execute(
-            insert(cast(Table, TurnContext.__table__)).values(
-                message_id=message_id,
-                chat_id=chat_id,
-                scene_id=record.scene_id,
-                scene_label=record.scene_label,
-                record=record.model_dump(mode="json"),
-            )
+            _INSERT_CONTEXT,
+            {
+                "message_id": message_id,
+                "chat_id": chat_id,
+                "scene_id": record.scene_id,
+                "scene_label": record.scene_label,
+                "record": record.model_dump(mode="json"),
+            },
         )
     known = set()
     if result.blocks:

@@ -13,13 +13,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Table, and_, exists, false, func, or_, select, update
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    exists,
+    false,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import AssistantInfo, ChatInfo, MessageInfo, Tenant
-from datapilot.assistants.repo import PYTHON_TOOL, Assistants, Chats, owned
+from datapilot.assistants.repo import PYTHON_TOOL, Assistants, Chats
 from datapilot.store.models import Assistant, AssistantTool, Chat, ChatMessage, ScenePrompt, utcnow
 from datapilot.store.models import Tool as ToolRow
 from datapilot.store.models_memory import Memory
@@ -42,24 +56,45 @@ class ChatRead:
     has_memories: bool
 
 
+def _owner_of(owner: Any, guest: Any, user: bool) -> ColumnElement[bool]:
+    """`repo.owned` with the tenant as bound parameters (`user_id` or `guest_id`)."""
+    if user:
+        return cast(ColumnElement[bool], owner == bindparam("user_id"))
+    return (guest == bindparam("guest_id")) & owner.is_(None)
+
+
+# The statements are built once per shape and run with bound parameters: building a SELECT and
+# its cache key anew was a good part of a message's CPU.
+@cache
+def _chat_query(user: bool, history: bool) -> Select[Any]:
+    chat_columns = [_CHATS.c[name].label(f"c_{name}") for name in _CHAT_COLUMNS]
+    memories: ColumnElement[bool] = (
+        exists().where(Memory.owner_id == bindparam("user_id")) if user else false()
+    )
+    query = select(*chat_columns, memories.label("c_has_memories")).where(
+        _CHATS.c.id == bindparam("chat_id")
+    )
+    if not history:
+        return query
+    mine = _owner_of(_MESSAGES.c.owner_id, _MESSAGES.c.guest_id, user)
+    return (
+        query.add_columns(*(_MESSAGES.c[name] for name in MessageInfo.model_fields))
+        .select_from(_CHATS.outerjoin(_MESSAGES, and_(_MESSAGES.c.chat_id == _CHATS.c.id, mine)))
+        .order_by(_MESSAGES.c.id)
+    )
+
+
+def _tenant_params(tenant: Tenant) -> dict[str, Any]:
+    if tenant.user_id is not None:
+        return {"user_id": tenant.user_id}
+    return {"guest_id": tenant.guest_id}
+
+
 def read_chat(session: Session, tenant: Tenant, chat_id: str, *, history: bool) -> ChatRead:
     """The chat as `Chats.get` checks it (the tenant's, not expired, the bound key's), with its
     messages in order as `Messages.list` reads them when `history`, in one query."""
-    chat_columns = [_CHATS.c[name].label(f"c_{name}") for name in _CHAT_COLUMNS]
-    memories: ColumnElement[bool] = (
-        exists().where(Memory.owner_id == tenant.user_id) if tenant.user_id is not None else false()
-    )
-    query = select(*chat_columns, memories.label("c_has_memories")).where(_CHATS.c.id == chat_id)
-    if history:
-        mine = owned(_MESSAGES.c.owner_id, _MESSAGES.c.guest_id, tenant)
-        query = (
-            query.add_columns(*(_MESSAGES.c[name] for name in MessageInfo.model_fields))
-            .select_from(
-                _CHATS.outerjoin(_MESSAGES, and_(_MESSAGES.c.chat_id == _CHATS.c.id, mine))
-            )
-            .order_by(_MESSAGES.c.id)
-        )
-    rows = session.execute(query).all()
+    query = _chat_query(tenant.user_id is not None, history)
+    rows = session.execute(query, {"chat_id": chat_id, **_tenant_params(tenant)}).all()
     first = rows[0] if rows else None
     found = (
         {name: getattr(first, f"c_{name}") for name in _CHAT_COLUMNS} if first is not None else None
@@ -72,9 +107,14 @@ def read_chat(session: Session, tenant: Tenant, chat_id: str, *, history: bool) 
     return ChatRead(ChatInfo.model_validate(found), messages, bool(first.c_has_memories))
 
 
+_TOUCH = (
+    update(_CHATS).where(_CHATS.c.id == bindparam("chat_id")).values(updated_at=bindparam("now"))
+)
+
+
 def touch_chat(session: Session, chat_id: str) -> None:
     """Mark the chat as just used (the chat list's order), one UPDATE without loading it."""
-    session.execute(update(_CHATS).where(_CHATS.c.id == chat_id).values(updated_at=utcnow()))
+    session.execute(_TOUCH, {"chat_id": chat_id, "now": utcnow()})
 
 
 class _Fields:
@@ -107,29 +147,27 @@ class Answering:
     has_scenes: bool
 
 
-def read_assistants(session: Session, tenant: Tenant, refs: Iterable[str]) -> AssistantsRead:
-    """The tenant's assistants (what `Assistants.names` lists) and, for those `refs` may name (an
-    id, a name, a name in any case), their tools and bindings, in one query."""
-    wanted = sorted({ref.strip() for ref in refs if ref and ref.strip()})
-    lowered = sorted({ref.lower() for ref in wanted})
-    joined: ColumnElement[bool] = (
-        or_(
-            _ASSISTANTS.c.id.in_(wanted),
-            _ASSISTANTS.c.name.in_(wanted),
-            func.lower(_ASSISTANTS.c.name).in_(lowered),
-        )
-        if wanted
-        else false()
+@cache
+def _assistants_query(user: bool) -> Select[Any]:
+    wanted: BindParameter[str] = bindparam("wanted", expanding=True)
+    joined = or_(
+        _ASSISTANTS.c.id.in_(wanted),
+        _ASSISTANTS.c.name.in_(wanted),
+        func.lower(_ASSISTANTS.c.name).in_(bindparam("lowered", expanding=True)),
     )
     scenes: ColumnElement[bool] = (
         exists().where(
-            ScenePrompt.owner_id == tenant.user_id, ScenePrompt.assistant_id == _ASSISTANTS.c.id
+            ScenePrompt.owner_id == bindparam("user_id"),
+            ScenePrompt.assistant_id == _ASSISTANTS.c.id,
         )
-        if tenant.user_id is not None
+        if user
         else false()
     )
-    mine = Assistants(session, tenant).mine()
-    query = (
+    # As `Assistants.mine`: a user's own; a guest's, the public ones.
+    mine = (
+        _ASSISTANTS.c.owner_id == bindparam("user_id") if user else _ASSISTANTS.c.public.is_(True)
+    )
+    return (
         select(
             *(_ASSISTANTS.c[name] for name in _ASSISTANT_COLUMNS),
             _ASSISTANTS.c.owner_id,
@@ -146,9 +184,17 @@ def read_assistants(session: Session, tenant: Tenant, refs: Iterable[str]) -> As
         .where(mine)
         .order_by(_ASSISTANTS.c.id, ToolRow.name)
     )
+
+
+def read_assistants(session: Session, tenant: Tenant, refs: Iterable[str]) -> AssistantsRead:
+    """The tenant's assistants (what `Assistants.names` lists) and, for those `refs` may name (an
+    id, a name, a name in any case), their tools and bindings, in one query."""
+    wanted = sorted({ref.strip() for ref in refs if ref and ref.strip()})
+    params = {"wanted": wanted, "lowered": sorted({ref.lower() for ref in wanted})}
+    query = _assistants_query(tenant.user_id is not None)
     read = AssistantsRead(names={})
     by_id: dict[str, dict[str, Any]] = {}
-    for row in session.execute(query):
+    for row in session.execute(query, {**params, **_tenant_params(tenant)}):
         if tenant.assistant_id is None or row.id == tenant.assistant_id:
             read.names[row.id] = row.name
         entry = by_id.get(row.id)

@@ -85,6 +85,8 @@ def local_user(session: Session) -> str:
 
 
 _MESSAGES = cast(Table, ChatMessage.__table__)  # Core SQL on the hot path (see add_many)
+# Built once: a statement built per call cost its construction and cache key every time.
+_INSERT_MESSAGES = insert(_MESSAGES).returning(*_MESSAGES.c, sort_by_parameter_order=True)
 
 
 def owned(column_owner: Any, column_guest: Any, tenant: Tenant) -> ColumnElement[bool]:
@@ -432,10 +434,7 @@ class Messages:
             }
             for new in messages
         ]
-        table = _MESSAGES
-        stored = self.session.execute(
-            insert(table).returning(*table.c, sort_by_parameter_order=True), rows
-        )
+        stored = self.session.execute(_INSERT_MESSAGES, rows)
         return [MessageInfo.model_validate(row) for row in stored]
 
     def list(self, chat_id: str) -> list[MessageInfo]:
