@@ -182,3 +182,32 @@ def test_an_idle_connection_that_died_is_replaced_unnoticed(
         again = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
     assert again != backend
     assert pool is engine.pool
+
+
+def test_a_turn_builds_only_the_tool_sources_it_needs(
+    data: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interfaces' tools (one per interface) are built only when a bound name needs them."""
+    from datapilot.assistants.service import request_for
+    from datapilot.settings import Settings
+    from datapilot.tools import available_tools, workflow
+
+    built: list[int] = []
+    real = workflow.interface_tools
+
+    def counting(request):  # type: ignore[no-untyped-def]
+        made = real(request)
+        built.append(len(made))
+        return made
+
+    monkeypatch.setattr(workflow, "interface_tools", counting)
+    request = request_for(Settings(offline=True, brain="offline"))
+    everything = available_tools(request)
+    interface = next(name for name, tool in everything.items() if tool.source == "interface")
+    assert len(built) == 1
+    for _ in range(2):
+        assert list(available_tools(request, ["ask_data"])) == ["ask_data"]
+    assert len(built) == 1  # the workflow source only
+    both = available_tools(request, ["ask_data", interface])
+    assert {"ask_data", interface} <= set(both) and len(built) == 2
+    assert set(available_tools(request, ["no-such-tool"])) == set(everything)

@@ -200,7 +200,7 @@ def assistant_tools(
     API, its OpenBB agent). The store is read only when a bound tool is not a built-in."""
     names = list(assistant.tools) if assistant else ["ask_data"]
     imported: dict[str, Tool] = {}
-    builtin = available_tools(request)
+    builtin = available_tools(request, names)
     if not all(name in builtin for name in names):
         with store.session() as session:
             imported = imported_tools(session, tenant, settings, assistant)
