@@ -216,8 +216,10 @@ def test_a_turn_builds_only_the_tool_sources_it_needs(
 # The platform's own CPU per message (storing the message, reading the chat and assistant,
 # setting up the turn, storing the reply) against the CPU of the bare pipeline answering the same
 # question, as a ratio of thread CPU times (robust to a loaded machine, unlike wall time).
-# Measured: 0.45 on SQLite, 0.6 on PostgreSQL (0.8 and 0.95 before the reads were merged).
-MAX_CPU_RATIO = 0.8
+# Measured: 0.45 (SQLite) and 0.55 (PostgreSQL) beside the pipeline of the time, ~0.8 beside the
+# faster pipeline of the start-up work; the path before the merged reads measured ~0.95 and ~2.2
+# respectively. A much faster pipeline moves the ratio up: then revisit the bound.
+MAX_CPU_RATIO = 1.5
 
 
 async def test_the_platform_costs_less_cpu_than_the_answer_it_stores(app) -> None:  # type: ignore[no-untyped-def]
