@@ -6,7 +6,8 @@ users then ask the same questions through `POST /api/v1/ask`, at the same concur
 with the conversation a chat would hold (its earlier questions and answers as `history`), so the
 brain does the same work on both paths: a follow-up in a chat reads the earlier turns. Prints
 errors, CPU per message, p50/p95 of both, and the platform's p95 overhead (storing the message,
-loading the chat, setting up the turn, storing the reply).
+loading the chat, setting up the turn, storing the reply). With `--postgres`, the CPU of the
+PostgreSQL server's processes too (they share the machine's cores with the app).
 
     python bench/chats.py                              # SQLite, 20 users x 5 messages
     python bench/chats.py --postgres                   # a PostgreSQL 16 started from pgserver
@@ -52,7 +53,25 @@ async def _sequence(steps: list[Coroutine[Any, Any, float]]) -> list[float]:
     return [await step for step in steps]
 
 
-async def run(settings: Settings, users: int, messages: int, *, interleave: bool) -> None:
+def server_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of a database server's process and its backends so far."""
+    if pid is None:
+        return float("nan")
+    import psutil
+
+    process = psutil.Process(pid)
+    ended = process.cpu_times()  # backends that exited count in their parent's children_* times
+    total = ended.children_user + ended.children_system
+    for each in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = each.cpu_times()
+            total += times.user + times.system
+    return total
+
+
+async def run(
+    settings: Settings, users: int, messages: int, *, interleave: bool, db_pid: int | None = None
+) -> None:
     app = create_app(settings, warm_up=True)
     store = app.state.store
     keys = []
@@ -124,26 +143,29 @@ async def run(settings: Settings, users: int, messages: int, *, interleave: bool
         await asyncio.gather(*(chat_one(h, c, 0) for h, c in chats))
         await asyncio.gather(*(ask_one(h, histories[n], 0) for n, (h, _) in enumerate(chats)))
         errors = 0
-        cpu = time.process_time()
+        cpu, db_cpu = time.process_time(), server_cpu(db_pid)
         started = time.perf_counter()
         if interleave:
             runs = await asyncio.gather(*(user(n) for n in range(len(chats))))
             chat_runs, ask_runs = [r[0] for r in runs], [r[1] for r in runs]
             chat_s = (time.perf_counter() - started) / 2
-            chat_cpu = ask_cpu = float("nan")  # not told apart when interleaved
+            both_cpu, both_db = time.process_time() - cpu, server_cpu(db_pid) - db_cpu
+            chat_cpu = ask_cpu = chat_db = ask_db = float("nan")  # not told apart
         else:
             chat_runs = await asyncio.gather(
                 *(_sequence([chat_one(h, c, n) for n in range(1, messages + 1)]) for h, c in chats)
             )
             chat_s = time.perf_counter() - started
             chat_cpu, cpu = time.process_time() - cpu, time.process_time()
+            chat_db, db_cpu = server_cpu(db_pid) - db_cpu, server_cpu(db_pid)
             ask_runs = await asyncio.gather(
                 *(
                     _sequence([ask_one(h, histories[u], n) for n in range(1, messages + 1)])
                     for u, (h, _) in enumerate(chats)
                 )
             )
-            ask_cpu = time.process_time() - cpu
+            ask_cpu, ask_db = time.process_time() - cpu, server_cpu(db_pid) - db_cpu
+            both_cpu, both_db = chat_cpu + ask_cpu, chat_db + ask_db
     chat_ms = [ms for run in chat_runs for ms in run]
     ask_ms = [ms for run in ask_runs for ms in run]
     overhead = p95(chat_ms) - p95(ask_ms)
@@ -158,10 +180,12 @@ async def run(settings: Settings, users: int, messages: int, *, interleave: bool
         f"{users} users x {messages} messages, {errors} errors, "
         f"{len(chat_ms) / chat_s:.1f} messages/s\n"
         + (
-            ""
+            f"  CPU per message, chat and ask together: app {both_cpu / count * 500:.1f} ms, "
+            f"database server {both_db / count * 500:.1f} ms\n"
             if interleave
             else f"  CPU per message: chat {chat_cpu / count * 1000:.1f} ms, "
-            f"ask {ask_cpu / count * 1000:.1f} ms\n"
+            f"ask {ask_cpu / count * 1000:.1f} ms (app); chat {chat_db / count * 1000:.1f} ms, "
+            f"ask {ask_db / count * 1000:.1f} ms (database server)\n"
         )
         + f"  mode: {'interleaved' if interleave else 'phases (all chats, then all asks)'}\n"
         f"  chat  p50 {statistics.median(chat_ms):.0f} ms, p95 {p95(chat_ms):.0f} ms\n"
@@ -186,6 +210,7 @@ def main() -> None:
         "--postgres", action="store_true", help="start a PostgreSQL 16 (pgserver) for the run"
     )
     args = parser.parse_args()
+    db_pid = None
     with contextlib.ExitStack() as stack:
         url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
         if args.postgres:
@@ -194,11 +219,14 @@ def main() -> None:
             server = pgserver.get_server(Path(tempfile.mkdtemp()) / "pg", cleanup_mode="delete")
             stack.callback(server.cleanup)
             url = server.get_uri()
+            db_pid = server.get_pid()
         settings = Settings(
             brain="offline", offline=True, auth_cache_s=2, database_url=SecretStr(url)
         )
         open_store(settings)
-        asyncio.run(run(settings, args.users, args.messages, interleave=not args.phases))
+        asyncio.run(
+            run(settings, args.users, args.messages, interleave=not args.phases, db_pid=db_pid)
+        )
 
 
 if __name__ == "__main__":

@@ -15,17 +15,21 @@ from datapilot.assistants.service import Conversation, MessageIn
 from datapilot.store import Users
 from datapilot.store.models import ChatMessage
 
-# Per message: the keyless door's two lookups (the tests cache nothing); then the chat, the
-# assistants' names, the assistant with its tools, the history, the message's INSERT, the
-# chat's touch, the memories and the scene prompts; then (a new transaction) one INSERT of the
-# turn's messages and one of its context record.
+# Per message: the keyless door's two lookups (the tests cache nothing); then the chat with its
+# history (one query), the assistants with the answering one's tools (one query), the message's
+# INSERT and the chat's touch; then (a new transaction) one INSERT of the turn's messages and one
+# of its context record. The user's memories and the assistant's scene prompts are read only
+# when there are some (the two queries above say so).
 # Transaction plumbing (BEGIN, SET LOCAL) is not counted.
 # Changed in the open (11 → 14): a turn now also reads the user's memories and the assistant's
 # scene prompts, and records what its prompt held (the turn context) with the reply.
 # Changed in the open (14 → 13): storing the reply no longer reads the chat again (`prepare`
 # read it as the tenant's; a chat deleted meanwhile fails on its foreign key, tested below).
 # Changed in the open (13 → 12): the assistant and its tools' names come in one query.
-MAX_STATEMENTS = 12
+# Changed in the open (12 → 8): the chat and its history in one query; the assistants' names
+# with the answering one's definition and tools in one; no memory or scene read when there is
+# none.
+MAX_STATEMENTS = 8
 PLUMBING = ("BEGIN", "SET LOCAL")
 
 
@@ -90,3 +94,177 @@ async def test_a_reply_to_a_chat_deleted_during_its_turn_is_refused_whole(app) -
     with store.session() as session:  # nothing of the reply was half-written
         count = select(func.count()).select_from(ChatMessage)
         assert session.scalar(count.where(ChatMessage.chat_id == chat.id)) == 0
+
+
+async def test_the_answering_assistant_is_read_whole_however_it_is_named(app) -> None:  # type: ignore[no-untyped-def]
+    """Mentions match names in any case (a non-ASCII name too, which SQLite's `lower` leaves
+    alone), an explicit `assistant` by name, and no match falls back to the chat's: each time
+    the turn gets the very definition `GET /api/v1/assistants/{id}` shows."""
+    async with client_of(app) as client:
+        made = await client.post(
+            "/api/v1/assistants",
+            json={"name": "Ärger", "prompt": "P-Ä", "tools": ["ask_data", "python"]},
+        )
+        umlaut = made.json()
+        base = (await client.post("/api/v1/assistants", json={"name": "Base"})).json()
+        chat = (await client.post("/api/v1/chats", json={"assistant_id": base["id"]})).json()
+        shown = {
+            a["id"]: (await client.get(f"/api/v1/assistants/{a['id']}")).json()
+            for a in (umlaut, base)
+        }
+    store = app.state.store
+    with store.session() as session:
+        tenant = Tenant(user_id=Users(session).by_name("owner").id)  # the keyless door's user
+    conversation = Conversation(store, tenant, app.state.settings)
+    cases = [
+        ({"content": "@ärger what now?"}, umlaut),
+        ({"content": "hey @ÄRGER"}, umlaut),
+        ({"content": "no mention", "assistant": "Ärger"}, umlaut),
+        ({"content": "@nobody there?"}, base),
+    ]
+    for body, expected in cases:
+        message = MessageIn(**body, role="human_later", today=TODAY, stream=False)
+        prepared = await asyncio.to_thread(conversation.prepare, chat["id"], message)
+        assert prepared.assistant is not None, body
+        assert prepared.assistant.model_dump(mode="json") == shown[expected["id"]], body
+    assert shown[umlaut["id"]]["tools"] == ["ask_data", "python"]
+
+
+async def test_memories_are_read_only_when_the_user_has_some(app) -> None:  # type: ignore[no-untyped-def]
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    async with client_of(app) as client:
+        chat = (await client.post("/api/v1/chats", json={})).json()
+        url = f"/api/v1/chats/{chat['id']}/messages"
+        event.listen(app.state.store.engine, "before_cursor_execute", count)
+        try:
+            await client.post(url, json={"content": QUESTION, "today": TODAY, "stream": False})
+            before = len(statements)
+            await client.post(url, json={"content": "Remember that I hold AAPL", "stream": False})
+            asked = await client.post(url, json={"content": QUESTION, "stream": False})
+        finally:
+            event.remove(app.state.store.engine, "before_cursor_execute", count)
+        human = asked.json()["message"]["id"]
+        record = (await client.get(f"{url}/{human}/context")).json()
+        memories = (await client.get("/api/v1/memories")).json()
+
+    def reads(found: list[str]) -> int:
+        return sum(1 for s in found if s.lstrip().startswith("SELECT memories."))
+
+    assert reads(statements[:before]) == 0  # none yet: nothing to read
+    assert reads(statements[before:]) >= 1
+    assert [m["text"] for m in memories] == ["I hold AAPL"]
+    assert record["memory_ids"] == [memories[0]["id"]]  # the later turn's prompt held it
+
+
+def test_an_idle_connection_that_died_is_replaced_unnoticed(
+    postgres_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Connections are not pinged on every transaction (a round trip each); one idle past
+    `PING_AFTER_IDLE_S` is, and a dead one is replaced before the request uses it."""
+    import psycopg
+
+    from datapilot.store import engine as store_engine
+
+    engine = store_engine.get_engine(store_engine.normalise_url(postgres_server))
+    with engine.connect() as connection:
+        backend = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    # The pooled connection's backend goes away while it sits idle in the pool.
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+    pool = engine.pool
+    # Every checkout now counts as one after a long idle.
+    monkeypatch.setattr(store_engine, "PING_AFTER_IDLE_S", -1.0)
+    with engine.connect() as connection:
+        again = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    assert again != backend
+    assert pool is engine.pool
+
+
+def test_a_turn_builds_only_the_tool_sources_it_needs(
+    data: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interfaces' tools (one per interface) are built only when a bound name needs them."""
+    from datapilot.assistants.service import request_for
+    from datapilot.settings import Settings
+    from datapilot.tools import available_tools, workflow
+
+    built: list[int] = []
+    real = workflow.interface_tools
+
+    def counting(request):  # type: ignore[no-untyped-def]
+        made = real(request)
+        built.append(len(made))
+        return made
+
+    monkeypatch.setattr(workflow, "interface_tools", counting)
+    request = request_for(Settings(offline=True, brain="offline"))
+    everything = available_tools(request)
+    interface = next(name for name, tool in everything.items() if tool.source == "interface")
+    assert len(built) == 1
+    for _ in range(2):
+        assert list(available_tools(request, ["ask_data"])) == ["ask_data"]
+    assert len(built) == 1  # the workflow source only
+    both = available_tools(request, ["ask_data", interface])
+    assert {"ask_data", interface} <= set(both) and len(built) == 2
+    assert set(available_tools(request, ["no-such-tool"])) == set(everything)
+
+
+# The platform's own CPU per message (storing the message, reading the chat and assistant,
+# setting up the turn, storing the reply) against the CPU of the bare pipeline answering the same
+# question, as a ratio of thread CPU times (robust to a loaded machine, unlike wall time).
+# Measured: 0.45 (SQLite) and 0.55 (PostgreSQL) beside the pipeline of the time, ~0.8 beside the
+# faster pipeline of the start-up work; the path before the merged reads measured ~0.95 and ~2.2
+# respectively. A much faster pipeline moves the ratio up: then revisit the bound.
+MAX_CPU_RATIO = 1.5
+
+
+async def test_the_platform_costs_less_cpu_than_the_answer_it_stores(app) -> None:  # type: ignore[no-untyped-def]
+    import statistics
+    import time
+
+    from datapilot.brains import run
+    from datapilot.core.context import ChatMessage as Earlier
+
+    store, settings = app.state.store, app.state.settings
+    with store.session(write=True) as session:
+        tenant = Tenant(user_id=Users(session).create("cpu").id)
+        chat = Chats(session, tenant).create(ChatIn())
+    conversation = Conversation(store, tenant, settings)
+    questions = [QUESTION, "Microsoft's volatility in 2020"]
+    history: list[Earlier] = []
+    ratios = []
+    for n in range(9):
+        question = questions[n % 2]
+        started = time.thread_time()
+        message = MessageIn(content=question, today=TODAY, stream=False)
+        prepared = conversation.prepare(chat.id, message)
+        platform = time.thread_time() - started
+        assert prepared.turn is not None
+        async for _event in prepared.turn.events():
+            pass
+        started = time.thread_time()
+        conversation.finish(prepared)
+        platform += time.thread_time() - started
+        context = request_for_question(settings, history)
+        started = time.thread_time()
+        async for _event in run(question, context):
+            pass
+        bare = time.thread_time() - started
+        history += [Earlier(role="human", content=question), Earlier(role="ai", content="…")]
+        if n:  # the first of each is a warm-up
+            ratios.append(platform / bare)
+    assert statistics.median(ratios) < MAX_CPU_RATIO, ratios
+
+
+def request_for_question(settings, history):  # type: ignore[no-untyped-def]
+    from datapilot.assistants.service import request_for
+
+    request = request_for(settings)
+    question = request.question.model_copy(update={"history": list(history)})
+    return type(request)(
+        question=question, settings=request.settings, data=request.data, registry=request.registry
+    )

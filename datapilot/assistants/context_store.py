@@ -23,6 +23,8 @@ from datapilot.settings import Settings
 from datapilot.store.models import ChatMessage
 from datapilot.store.models_memory import ChatSummary, MessageBlock, TurnContext
 
+_INSERT_CONTEXT = insert(cast(Table, TurnContext.__table__))  # built once (a hot path)
+
 
 def read_inputs(
     session: Session,
@@ -34,9 +36,12 @@ def read_inputs(
     question: str,
     history: list[HistoryMessage],
     api: bool = False,
+    has_memories: bool = True,
+    has_scenes: bool = True,
 ) -> ContextInputs:
     """A turn's context from the store; a memory command in `question` is carried out now, so
-    the turn already sees its effect."""
+    the turn already sees its effect. `has_memories` / `has_scenes` False (the caller knows
+    the user has none, the assistant none): those reads are skipped."""
     inputs = ContextInputs(
         chat_id=chat_id,
         budget=settings.chat_prompt_tokens,
@@ -51,8 +56,9 @@ def read_inputs(
             inputs.command_events = memories.obey(
                 command, assistant_id=assistant.id if assistant else None, chat_id=chat_id
             )
-        inputs.memories = memories.relevant(question)
-    if assistant is not None and tenant.user_id is not None:
+        if has_memories or command is not None:  # a command may have just added one
+            inputs.memories = memories.relevant(question)
+    if assistant is not None and tenant.user_id is not None and has_scenes:
         inputs.scenes = ScenePrompts(session, tenant).list(assistant.id)
     # Only a chat longer than its verbatim turns can have aged into a summary: spare the query.
     humans = sum(1 for m in history if m.role in HUMAN_ROLES)
@@ -77,13 +83,14 @@ def keep(
     record = result.context
     if record is not None:  # Core SQL: written once, never changed (no unit-of-work cost)
         session.execute(
-            insert(cast(Table, TurnContext.__table__)).values(
-                message_id=message_id,
-                chat_id=chat_id,
-                scene_id=record.scene_id,
-                scene_label=record.scene_label,
-                record=record.model_dump(mode="json"),
-            )
+            _INSERT_CONTEXT,
+            {
+                "message_id": message_id,
+                "chat_id": chat_id,
+                "scene_id": record.scene_id,
+                "scene_label": record.scene_label,
+                "record": record.model_dump(mode="json"),
+            },
         )
     known = set()
     if result.blocks:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.repo import NotFound, PlatformError, _owned
+from datapilot.assistants.repo import NotFound, PlatformError, owned
 from datapilot.store.blobs import write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
 
@@ -83,7 +83,7 @@ class Files:
 
     def _row(self, file_id: str) -> File:
         query = select(File).where(
-            File.id == file_id, _owned(File.owner_id, File.guest_id, self.tenant)
+            File.id == file_id, owned(File.owner_id, File.guest_id, self.tenant)
         )
         if self.tenant.user_id is None:
             # A guest's file lives as long as a chat of theirs that holds it: it expires with it.

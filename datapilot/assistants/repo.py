@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy import ColumnElement, Table, delete, func, insert, or_, select, true
 from sqlalchemy.orm import Session
@@ -43,6 +43,13 @@ from datapilot.store.models import (
 )
 from datapilot.store.models import Tool as ToolRow
 
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Identified)
 PYTHON_TOOL = "python"  # the interpreter's tool: its binding carries the auto-run policy
 LOCAL_USER = "owner"  # the user of a server without keys (the first key's user, too)
 
@@ -78,9 +85,11 @@ def local_user(session: Session) -> str:
 
 
 _MESSAGES = cast(Table, ChatMessage.__table__)  # Core SQL on the hot path (see add_many)
+# Built once: a statement built per call cost its construction and cache key every time.
+_INSERT_MESSAGES = insert(_MESSAGES).returning(*_MESSAGES.c, sort_by_parameter_order=True)
 
 
-def _owned(column_owner: Any, column_guest: Any, tenant: Tenant) -> ColumnElement[bool]:
+def owned(column_owner: Any, column_guest: Any, tenant: Tenant) -> ColumnElement[bool]:
     if tenant.user_id is not None:
         return column_owner == tenant.user_id
     return (column_guest == tenant.guest_id) & column_owner.is_(None)
@@ -91,7 +100,8 @@ class Assistants:
         self.session = session
         self.tenant = tenant
 
-    def _mine(self) -> ColumnElement[bool]:
+    def mine(self) -> ColumnElement[bool]:
+        """The tenant's assistants: a user's own; a guest's, the public ones."""
         if self.tenant.user_id is None:  # a guest owns no assistant, and sees public ones
             return Assistant.public.is_(True)
         return Assistant.owner_id == self.tenant.user_id
@@ -99,11 +109,12 @@ class Assistants:
     def _row(self, ref: str) -> Assistant:
         ref = ref.strip()
         row = self.session.scalar(
-            select(Assistant).where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
+            select(Assistant).where(self.mine(), or_(Assistant.id == ref, Assistant.name == ref))
         )
-        return self._reachable(ref, row)
+        return self.reachable(ref, row)
 
-    def _reachable(self, ref: str, row: Assistant | None) -> Assistant:
+    def reachable(self, ref: str, row: R | None) -> R:
+        """`row` (an assistant's columns as attributes) if this tenant may use it; else raise."""
         if row is None:
             raise NotFound(f"no assistant {ref!r}; list yours with GET /api/v1/assistants")
         if self.tenant.assistant_id is not None and row.id != self.tenant.assistant_id:
@@ -134,7 +145,7 @@ class Assistants:
         return self._info(row)
 
     def list(self) -> list[AssistantInfo]:
-        query = select(Assistant).where(self._mine())
+        query = select(Assistant).where(self.mine())
         if self.tenant.assistant_id is not None:
             query = query.where(Assistant.id == self.tenant.assistant_id)
         rows = self.session.scalars(query.order_by(Assistant.name))
@@ -147,10 +158,10 @@ class Assistants:
             select(Assistant, ToolRow.name, AssistantTool.config)
             .outerjoin(AssistantTool, AssistantTool.assistant_id == Assistant.id)
             .outerjoin(ToolRow, ToolRow.id == AssistantTool.tool_id)
-            .where(self._mine(), or_(Assistant.id == ref, Assistant.name == ref))
+            .where(self.mine(), or_(Assistant.id == ref, Assistant.name == ref))
             .order_by(Assistant.id, ToolRow.name)
         ).all()
-        row = self._reachable(ref, found[0][0] if found else None)
+        row = self.reachable(ref, found[0][0] if found else None)
         mine = [(name, config) for assistant, name, config in found if assistant is row and name]
         # The python tool's binding holds the assistant's run policy (see `_set_auto_run`).
         auto_run = any(
@@ -161,7 +172,7 @@ class Assistants:
 
     def names(self) -> dict[str, str]:
         """The id and name of each assistant `list` shows, in one query (no tools)."""
-        query = select(Assistant.id, Assistant.name).where(self._mine())
+        query = select(Assistant.id, Assistant.name).where(self.mine())
         if self.tenant.assistant_id is not None:
             query = query.where(Assistant.id == self.tenant.assistant_id)
         return {row.id: row.name for row in self.session.execute(query)}
@@ -265,19 +276,22 @@ class Chats:
         # session's identity map holds rows weakly, so the transaction keeps them here).
         loaded: dict[str, Chat] = self.session.info.setdefault("chats", {})
         row = loaded.get(chat_id) or self.session.get(Chat, chat_id)
-        if row is not None and not self._owns(row):
-            row = None
-        if row is not None:
-            loaded[chat_id] = row
-        if row is None:
+        self.admit(chat_id, row)
+        assert row is not None  # `admit` raised otherwise
+        loaded[chat_id] = row
+        return row
+
+    def admit(self, chat_id: str, row: Any | None) -> None:
+        """Raise unless `row` (a chat's columns as attributes, or None) is a chat this tenant
+        may use now: theirs, not expired, and the bound key's assistant's."""
+        if row is None or not self._owns(row):
             raise NotFound(f"no chat {chat_id!r}; list yours with GET /api/v1/chats")
         if row.expires_at is not None and row.expires_at <= utcnow():
             raise NotFound(f"the chat {chat_id!r} has expired; start a new one")
         if self.tenant.assistant_id is not None and row.assistant_id != self.tenant.assistant_id:
             raise bound_refusal(self.tenant, f"the chat {chat_id!r} (it is not that assistant's)")
-        return row
 
-    def _owns(self, row: Chat) -> bool:
+    def _owns(self, row: Any) -> bool:
         if self.tenant.user_id is not None:
             return row.owner_id == self.tenant.user_id
         return row.owner_id is None and row.guest_id == self.tenant.guest_id
@@ -302,7 +316,7 @@ class Chats:
     def list(self) -> list[ChatInfo]:
         rows = self.session.scalars(
             select(Chat)
-            .where(_owned(Chat.owner_id, Chat.guest_id, self.tenant))
+            .where(owned(Chat.owner_id, Chat.guest_id, self.tenant))
             .where(or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()))
             .where(
                 Chat.assistant_id == self.tenant.assistant_id
@@ -420,10 +434,7 @@ class Messages:
             }
             for new in messages
         ]
-        table = _MESSAGES
-        stored = self.session.execute(
-            insert(table).returning(*table.c, sort_by_parameter_order=True), rows
-        )
+        stored = self.session.execute(_INSERT_MESSAGES, rows)
         return [MessageInfo.model_validate(row) for row in stored]
 
     def list(self, chat_id: str) -> list[MessageInfo]:
@@ -433,7 +444,7 @@ class Messages:
             select(*table.c)
             .where(
                 table.c.chat_id == chat_id,
-                _owned(table.c.owner_id, table.c.guest_id, self.tenant),
+                owned(table.c.owner_id, table.c.guest_id, self.tenant),
             )
             .order_by(table.c.id)
         )
@@ -517,7 +528,7 @@ class Usage:
         self.session.flush()
 
     def report(self) -> UsageReport:
-        mine = _owned(UsageEntry.owner_id, UsageEntry.guest_id, self.tenant)
+        mine = owned(UsageEntry.owner_id, UsageEntry.guest_id, self.tenant)
         sums = (
             func.coalesce(func.sum(UsageEntry.prompt_tokens), 0),
             func.coalesce(func.sum(UsageEntry.completion_tokens), 0),

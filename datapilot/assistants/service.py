@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
@@ -20,6 +19,7 @@ from datapilot.assistants.files import Files
 from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
+from datapilot.assistants.reads import Answering, answering, read_assistants, read_chat, touch_chat
 from datapilot.assistants.repo import (
     Assistants,
     Chats,
@@ -35,7 +35,6 @@ from datapilot.engine.context import RequestContext
 from datapilot.llm import resolve_config
 from datapilot.settings import Settings
 from datapilot.store import Store
-from datapilot.store.models import Assistant as AssistantRow
 from datapilot.tools import Tool, available_tools
 
 ANSWERED_ROLES = ("human", "human_hidden")
@@ -202,7 +201,7 @@ def assistant_tools(
     API, its OpenBB agent). The store is read only when a bound tool is not a built-in."""
     names = list(assistant.tools) if assistant else ["ask_data"]
     imported: dict[str, Tool] = {}
-    builtin = available_tools(request)
+    builtin = available_tools(request, names)
     if not all(name in builtin for name in names):
         with store.session() as session:
             imported = imported_tools(session, tenant, settings, assistant)
@@ -299,33 +298,34 @@ class Conversation:
         if body.command is not None:
             return self._command(chat_id, body)
         with self.store.session(write=True) as session:
-            chat = Chats(session, self.tenant).get(chat_id)
-            assistants = Assistants(session, self.tenant)
-            names = assistants.names()
+            # Two reads (see `reads`): the chat with its history, and the assistants with the
+            # tools of those the message may be answered by.
+            read = read_chat(session, self.tenant, chat_id, history=body.role.startswith("human"))
+            chat, earlier = read.chat, read.history
+            mentions = [match.group(1) for match in _MENTION.finditer(body.content)]
+            refs = [body.assistant or "", chat.assistant_id or "", *mentions]
+            found = read_assistants(session, self.tenant, refs)
+            names = found.names
             ref = body.assistant or mentioned(body.content, names) or chat.assistant_id
-            assistant: AssistantInfo | None = None
+            picked: Answering | None = None
             if ref is not None:
                 try:
-                    assistant = assistants.get(ref)
+                    picked = answering(session, self.tenant, found, ref)
                 except NotFound:
                     if body.assistant:  # asked for by name: say so; a stale default is dropped
                         raise
+            assistant = picked.info if picked is not None else None
             messages = Messages(session, self.tenant)
-            earlier = messages.list(chat_id) if body.role.startswith("human") else None
             # A call still waiting for confirmation is older than this message: declined, and
             # stored before it, so the model reads the call closed before the new question.
             new = declined(pending_calls(earlier or []))
             new.append(NewMessage(role=body.role, content=body.content))
-            stored = messages.add_many(chat_id, new)
+            stored = messages.add_many(chat_id, new, chat_checked=True)
             human = stored[-1]
-            Chats(session, self.tenant).touch(chat_id)
+            touch_chat(session, chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
-            library_owner = (
-                session.scalar(select(AssistantRow.owner_id).where(AssistantRow.id == assistant.id))
-                if assistant is not None and assistant.library_id
-                else None
-            ) or ""
+            library_owner = picked.owner_id if picked is not None else ""
             listed = [*earlier, *stored] if earlier is not None else messages.list(chat_id)
             history = Files(session, self.tenant, files_root(self.settings)).history(listed)
             inputs = read_inputs(
@@ -336,6 +336,8 @@ class Conversation:
                 assistant=assistant,
                 question=body.content,
                 history=history,
+                has_memories=read.has_memories,
+                has_scenes=picked is not None and picked.has_scenes,
             )
         # Outside the transaction: it holds the store's write lock on SQLite.
         with_vectors(self.store, self.tenant, self.settings, inputs, body.content)

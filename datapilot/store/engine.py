@@ -9,13 +9,15 @@ whatever driver a URL names.
 from __future__ import annotations
 
 import sqlite3
+import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Dialect, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, InvalidatePoolError
 
 from datapilot.settings import Settings
 
@@ -77,7 +79,35 @@ def _engine(url_text: str) -> Engine:
         return engine
     # Sessions run in the worker threads (anyio's default limit is 40): a pool as large keeps
     # concurrent requests from queueing for a connection (SQLAlchemy's default is 5 + 10).
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=30)
+    engine = create_engine(url, pool_size=10, max_overflow=30)
+    event.listen(engine, "checkout", _pinger(engine.dialect))
+    event.listen(engine, "checkin", _checked_in)
+    return engine
+
+
+# A connection back in the pool within this many seconds is used again without a ping: a
+# PostgreSQL round trip per transaction (SQLAlchemy's `pool_pre_ping`) was a good part of a chat
+# message's store time. A connection idle longer (when a restart or a dropped link usually
+# shows) is pinged first, and one that fails is replaced, the pool's older ones with it; one
+# dropped within the window fails its request once and is replaced likewise.
+PING_AFTER_IDLE_S = 5.0
+
+
+def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+    record.info["checked_in_at"] = time.monotonic()
+
+
+def _pinger(dialect: Dialect) -> Callable[[Any, Any, Any], None]:
+    def ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        last = record.info.get("checked_in_at")
+        if last is None or time.monotonic() - last <= PING_AFTER_IDLE_S:
+            return  # a new connection, or one in use a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:  # the pool connects anew and tries again
+            raise InvalidatePoolError(str(error)) from error
+
+    return ping_if_idle
 
 
 def _sqlite_connect(connection: sqlite3.Connection, _record: Any) -> None:

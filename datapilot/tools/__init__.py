@@ -4,7 +4,9 @@ their rows in the store's tools table (`record_tools`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from datapilot.plugins import plugin_manager
 from datapilot.plugins import tools as tool_factories
@@ -58,13 +60,38 @@ def _ensure_builtins() -> None:
             manager.register(plugin, name=BUILTIN_PLUGIN)
 
 
-def available_tools(request: RequestContext) -> dict[str, Tool]:
-    """Every tool of every registered source for this request, by tool name."""
+def available_tools(
+    request: RequestContext, names: Collection[str] | None = None
+) -> dict[str, Tool]:
+    """Every tool of every registered source for this request, by tool name. With `names`, the
+    tools of those names that exist (possibly with others): only the sources that made them
+    last time for the same interface registry are called when they make them all again, so a
+    chat message bound to the data workflow does not build a tool of every interface."""
     _ensure_builtins()
+    factories = tool_factories()
+    seen = _made.setdefault(request.registry, {})
+    if names is not None:
+        likely = {s: f for s, f in factories.items() if seen.get(s, frozenset()) & set(names)}
+        if likely:
+            found = _build(request, likely, seen)
+            if all(name in found for name in names):
+                return found
+    return _build(request, factories, seen)
+
+
+# Per interface registry, the tool names each source made (a hint: what it makes is always
+# built anew for the request). Weak keys: a registry made for one request goes with it.
+_made: WeakKeyDictionary[Any, dict[str, frozenset[str]]] = WeakKeyDictionary()
+
+
+def _build(
+    request: RequestContext, factories: dict[str, Any], seen: dict[str, frozenset[str]]
+) -> dict[str, Tool]:
     found: dict[str, Tool] = {}
-    for source, factory in tool_factories().items():
+    for source, factory in factories.items():
         made = factory(request)
-        for tool in made if isinstance(made, list | tuple) else [made]:
+        made = list(made) if isinstance(made, list | tuple) else [made]
+        for tool in made:
             # Checked on the class: an isinstance check against the protocol would compute
             # every tool's parameter schema on each request.
             if not callable(getattr(type(tool), "call", None)) or not hasattr(tool, "name"):
@@ -72,6 +99,7 @@ def available_tools(request: RequestContext) -> dict[str, Tool]:
             if tool.name in found:
                 raise ValueError(f"two tool sources define a tool named {tool.name!r}")
             found[tool.name] = tool
+        seen[source] = frozenset(tool.name for tool in made)
     return found
 
 
