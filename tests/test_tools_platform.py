@@ -118,6 +118,17 @@ async def test_sources_routes_and_tenants(
             "/api/v1/tools/sources", json={"kind": "mcp", "command": ["python", "-V"]}
         )
         assert stdio.status_code == 400 and "terminal" in stdio.json()["detail"]
+        # Found by the fuzzing run: an MCP server whose secret names an unset variable.
+        unset = await client.post(
+            "/api/v1/tools/sources",
+            json={
+                "kind": "mcp",
+                "url": f"{base}/mcp",
+                "auth": {"type": "service_http", "secret_env": "DATAPILOT_TEST_UNSET_SECRET"},
+            },
+        )
+        assert unset.status_code == 400, unset.text
+        assert "DATAPILOT_TEST_UNSET_SECRET" in unset.json()["detail"]
         assert (await client.delete("/api/v1/tools/sources/Research")).status_code == 204
         assert (await client.get("/api/v1/tools/sources")).json() == []
 

@@ -318,6 +318,7 @@ def read_source(
     Raises `SourceError` with what to fix.
     """
     from datapilot.net import OutboundError
+    from datapilot.tools.secrets import SecretsError
 
     try:
         if body.kind == "mcp":
@@ -325,7 +326,8 @@ def read_source(
 
             return read_mcp(body, policy)
         imported = read_openapi(body, policy)
-    except (ImportError_, OutboundError) as error:
+    # A secret named by an unset variable is the caller's to fix, like an unreachable URL.
+    except (ImportError_, OutboundError, SecretsError) as error:
         raise SourceError(str(error)) from error
     name = body.name or imported.name
     spec = {"operations": [op.model_dump() for op in _renamed(imported, name)]}
