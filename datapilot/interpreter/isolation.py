@@ -179,6 +179,10 @@ def kernel_env(home: str) -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        # pandas' strings are Arrow's, whose default allocator reserves ~1 GB of address space
+        # up front: under the memory cap (RLIMIT_AS) that left a script half the limit and
+        # aborted kernels at random. The system allocator reserves nothing.
+        "ARROW_DEFAULT_MEMORY_POOL": "system",
     }
 
 
