@@ -30,9 +30,18 @@ class DataError(Exception):
     """The data channel refused or failed a request; the message says why."""
 
 
+_limits = {"request_chars": 16_000_000}  # set by `_install` from the server's cap
+
+
 def _ask(request: dict[str, Any]) -> Any:
     kernel = get_ipython().kernel
-    reply = json.loads(kernel.raw_input(DP_PREFIX + json.dumps(request, default=str)))
+    text = json.dumps(request, default=str)
+    if len(text) > _limits["request_chars"]:  # the server checks too; this saves sending it
+        raise DataError(
+            f"the request is {len(text):,} characters, over the channel's "
+            f"{_limits['request_chars']:,}; send fewer or smaller arguments"
+        )
+    reply = json.loads(kernel.raw_input(DP_PREFIX + text))
     if "error" in reply:
         raise DataError(reply["error"])
     if "frame" in reply:
@@ -142,9 +151,12 @@ def _modules(codec_source: str, facade_source: str) -> None:
         setattr(owner, name, value)
 
 
-def _install(audit: dict[str, Any] | None, codec_source: str, facade_source: str) -> None:
+def _install(
+    audit: dict[str, Any] | None, codec_source: str, facade_source: str, request_chars: int
+) -> None:
     from ipykernel.compiler import get_tmp_directory
 
+    _limits["request_chars"] = request_chars
     _modules(codec_source, facade_source)
 
     cell_dir = get_tmp_directory()
