@@ -125,16 +125,23 @@ class SandboxKernel:
             cwd = home
         drop = root and self.level != "namespace" and isolation.others_can_run_python()
         drop_uid = self.uid if drop else None
-        self._proc = _LAUNCHER.submit(
-            subprocess.Popen,
-            command,
-            env=env,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
-        ).result()
+        try:
+            self._proc = _LAUNCHER.submit(
+                subprocess.Popen,
+                command,
+                env=env,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
+            ).result()
+        except (OSError, subprocess.SubprocessError) as error:  # e.g. Python not executable
+            self.close()
+            raise KernelError(
+                f"The sandboxed kernel could not be started ({error}); the server's user must "
+                "be able to run its own Python."
+            ) from None
         client = BlockingKernelClient()
         client.load_connection_info(info)
         client.start_channels(hb=False)  # liveness is the process itself, not a heartbeat
