@@ -195,3 +195,20 @@ async def test_the_routes_answer_code_runs_in_the_sandbox_after_run(app: FastAPI
     last = float(text.split("LAST ")[1].split()[0])
     assert last == pytest.approx(expected, abs=1e-3)
     assert [m["type"] for m in process_chunks(chunks)].count("image") == 1  # the chart, drawn
+
+
+def test_the_kernels_own_dp_takes_frames_too(kernel: SandboxKernel, data: Any) -> None:
+    """`dp.interfaces.<name>` and `dp.<name>` of the kernel's `dp` send frame arguments as
+    frames: a cumulative return computed from a fetched frame matches pandas."""
+    code = (
+        "p = dp.prices(['AAPL'], '2021-01-01', '2021-12-31')\n"
+        "a = dp.interfaces.cumulative_returns(frame=p)\n"
+        "b = dp.cumulative_returns(frame=p)\n"
+        "print(repr(float(a['AAPL'].iloc[-1])), a.equals(b), 'cumulative_returns' in dir(dp))\n"
+    )
+    text = console_text(wire(list(kernel.run(code))))
+    last, same, listed = text.split()
+    prices = source_frame("skfolio_sp500")["AAPL"]
+    expected = (prices.loc[:"2021-12-31"].iloc[-1] / prices.loc[:"2020-12-31"].iloc[-1] - 1) * 100
+    assert float(last) == pytest.approx(expected, abs=1e-9)
+    assert same == "True" and listed == "True"

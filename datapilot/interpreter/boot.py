@@ -54,20 +54,16 @@ def _ask(request: dict[str, Any]) -> Any:
 
 
 class _Interfaces:
-    """`dp.interfaces.<name>(**arguments)`: any interface of the library with plain arguments."""
+    """`dp.interfaces.<name>(**arguments)`: any interface the channel allows (frames as
+    DataFrames), the same calls as `dp.<name>` of the script facade."""
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-
-        def call(**arguments: Any) -> Any:
-            return _ask({"op": "call", "name": name, "args": arguments})
-
-        call.__name__ = name
-        return call
+        return sys.modules["datapilot.interfaces"].function(name)
 
     def __dir__(self) -> list[str]:
-        return list(_ask({"op": "list"}))
+        return list(sys.modules["datapilot.interfaces"].names())
 
 
 class DP:
@@ -143,6 +139,10 @@ def _modules(codec_source: str, facade_source: str) -> None:
     for owner, name, value in (
         (facade, "InterfaceError", DataError),
         (facade, "DataError", DataError),
+        # The kernel's own `dp` helpers too: either `dp` offers everything the other does.
+        (facade, "prices", DP.prices.__get__(DP())),
+        (facade, "series", DP.series.__get__(DP())),
+        (facade, "interfaces", DP.interfaces),
         (charts, "to_png", facade.__dict__["to_png"]),
         (render, "charts", charts),
         (top, "interfaces", facade),

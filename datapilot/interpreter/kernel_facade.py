@@ -109,6 +109,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"dp has no interface {name!r} (dp.names() lists the interfaces)")
 
 
+def __dir__() -> list[str]:
+    return sorted({*(k for k in globals() if not k.startswith("_")), *names()})
+
+
 def _send(value: Any) -> Any:
     """An argument as the channel takes it: frames encoded, dates as text."""
     if isinstance(value, pd.Series):
