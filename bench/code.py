@@ -1,12 +1,16 @@
 """Every answer as code: writing each answer's script, and whether running it reproduces it.
 
-    python bench/code.py [CORPUS.jsonl ...] [--limit N]
+    python bench/code.py [CORPUS.jsonl ...] [--limit N] [--sandbox]
 
 Asks every answerable question of the corpora offline (their `today`), times rendering the
 executed plan as a script (`answer_script`, p50/p95), then runs every script in one fresh
 Python process and counts the answers whose charts, tables and texts the script makes exactly
 (the whole output compared). Also times one script run cold as `python answer.py`. Targets:
 script rendering p95 < 1 ms; every script reproduces its answer.
+
+`--sandbox` runs the scripts inside one sandboxed kernel instead (the interpreter's, whose
+`from datapilot import interfaces as dp` calls the server through the data channel): kernel
+start, each script's run p50/p95, and the answers reproduced exactly there.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.plan import Plan
 from datapilot.engine.context import RequestContext
 from datapilot.render.code import answer_script
-from datapilot.settings import get_settings
+from datapilot.settings import Settings, get_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS = [ROOT / "tests" / "corpus" / f"{name}.jsonl" for name in ("offline", "heldout")]
@@ -65,6 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="*", type=Path)
     parser.add_argument("--limit", type=int, default=0, help="Ask at most N questions.")
+    parser.add_argument("--sandbox", action="store_true", help="Run in the sandboxed kernel.")
     args = parser.parse_args()
     cases = [
         case
@@ -96,6 +101,9 @@ def main() -> None:
     print(f"{len(index)} of {len(cases)} answerable questions answered with a script")
     print(f"script rendering: p50 {p50:.3f} ms, p95 {p95:.3f} ms (target p95 < {TARGET_P95_MS} ms)")
 
+    if args.sandbox:
+        _sandbox(index, settings)
+        return
     env = {**os.environ, "MPLBACKEND": "Agg"}
     first = next(iter(index))
     started = time.perf_counter()
@@ -119,6 +127,57 @@ def main() -> None:
         print("  ", line)
     met = p95 < TARGET_P95_MS and result["same"] == len(index)
     print("targets met" if met else "TARGETS MISSED")
+
+
+SANDBOX_CELL = """
+import json as _json, os as _os
+from datapilot.interfaces import Output as _Output
+_os.chdir(_os.environ["HOME"]); _os.makedirs({folder!r}); _os.chdir({folder!r})
+_ns = {{"__name__": "__main__"}}
+exec(compile({script!r}, "answer.py", "exec"), _ns)
+print("@@RESULT@@" + _json.dumps([v.model_dump(mode="json") for v in _ns.values()
+                                  if isinstance(v, _Output)]))
+"""
+
+
+def _sandbox(index: dict[str, str], settings: Settings) -> None:
+    """Every script run in one sandboxed kernel; its outputs compared with the answer's."""
+    from datapilot.core.answer import Answer
+    from datapilot.interpreter.channel import data_channel
+    from datapilot.interpreter.kernel import SandboxKernel
+
+    question = QuestionContext(today=settings.effective_today(), offline=True)
+    limits = settings.model_copy(update={"interpreter_output_chars": 50_000_000})
+    kernel = SandboxKernel(limits, data_channel(RequestContext.for_request(question, settings)))
+    kernel.start()
+    print(f"sandboxed kernel ({kernel.isolation.level}) started in {kernel.started_ms:.0f} ms")
+    same, failed, times = 0, [], []
+    try:
+        for script, answer_path in index.items():
+            folder = Path(script).parent.name
+            cell = SANDBOX_CELL.format(folder=folder, script=Path(script).read_text())
+            started = time.perf_counter()
+            chunks = list(kernel.run(cell, timeout_s=120))
+            times.append((time.perf_counter() - started) * 1000)
+            text = "".join(str(c.content) for c in chunks if c.format == "output" and c.content)
+            marked = [line for line in text.splitlines() if line.startswith("@@RESULT@@")]
+            wanted = [
+                o.model_dump(mode="json")
+                for o in Answer.model_validate_json(Path(answer_path).read_text()).outputs
+            ]
+            if marked and json.loads(marked[0][len("@@RESULT@@") :]) == wanted:
+                same += 1
+            else:
+                failed.append(f"{script}: {text[-300:]!r}")
+    finally:
+        kernel.close()
+    values = sorted(times)
+    p50, p95 = statistics.median(values), values[int(0.95 * (len(values) - 1))]
+    print(f"one script run in the sandbox: p50 {p50:.0f} ms, p95 {p95:.0f} ms")
+    print(f"scripts reproducing their answer exactly in the sandbox: {same} of {len(index)}")
+    for line in failed[:20]:
+        print("  ", line)
+    print("targets met" if same == len(index) else "TARGETS MISSED")
 
 
 def _render_ms(plan: Plan, query: str, today: date) -> float:

@@ -22,6 +22,7 @@ from live_server import LOOPBACK
 from platform_cases.support import app_for, client_of, key_for
 from pydantic import SecretStr
 
+from datapilot.interfaces.library import default_registry
 from datapilot.settings import Settings
 
 pytestmark = LOOPBACK  # the test's own loopback listener: the sandbox must not reach it
@@ -29,7 +30,7 @@ pytestmark = LOOPBACK  # the test's own loopback listener: the sandbox must not 
 SECRET = "sk-test-secret-0123456789"
 # Runs first in the shared session: `verdict(f)` prints CONTAINED when `f` raises, else ESCAPED.
 PRELUDE = """
-import os, socket, subprocess, ctypes, sys, time
+import os, socket, subprocess, ctypes, sys, time, json
 def verdict(f):
     try:
         f()
@@ -82,10 +83,14 @@ def app(tmp_path_factory: pytest.TempPathFactory, data) -> Iterator[FastAPI]:  #
         interpreter_disk_mb=20,
         interpreter_output_chars=20_000,
     )
+    # An interface marked as writing (read_only=False): the data channel must not reach it.
+    writer = default_registry().get("get_news")
+    writer.read_only = False
     made = app_for(settings)
     try:
         yield made
     finally:
+        writer.read_only = True
         del os.environ["DATAPILOT_LLM_API_KEY"], os.environ["AWS_SECRET_ACCESS_KEY"]
         made.state.interpreter_sessions.close()
 
@@ -150,6 +155,16 @@ def cases(listen: dict[str, Any], settings: Settings) -> dict[str, str]:
         "fill the disk": "def f():\n    with open('fill', 'wb') as out:\n        while True: out.write(b'x' * 1024 ** 2)\ntry:\n    verdict(f)\nfinally:\n    print('MB', os.path.getsize('fill') // 1024 ** 2); os.remove('fill')",
         "fill /tmp": "def f():\n    with open('/tmp/fill', 'wb') as out:\n        while True: out.write(b'x' * 1024 ** 2)\ntry:\n    verdict(f)\nfinally:\n    os.remove('/tmp/fill')",
         "write outside the work dir": "verdict(lambda: open('/escaped', 'w'))",
+        # The data channel: what sandboxed code sends the server is checked before anything runs.
+        "channel: an interface that writes": "from datapilot import interfaces as dp\nverdict(lambda: dp.call('get_news', ids=['AAPL']))",
+        "channel: its attribute": "from datapilot import interfaces as dp\nverdict(lambda: dp.get_news)",
+        "channel: an unknown request": "verdict(lambda: sys.modules['_dp_boot']._ask({'op': 'exec', 'code': 'import os'}))",
+        "channel: huge arguments": "from datapilot import interfaces as dp\nverdict(lambda: dp.get_prices(ids=['A' * 17_000_000]))",
+        "channel: an object frame": "verdict(lambda: sys.modules['_dp_boot']._ask({'op': 'call', 'name': 'normalize', 'args': {'frame': {'$frame': {'index': {'values': {'dtype': '|O', 'raw': 'AAAAAAAAAAA='}}, 'columns': []}}}}))",
+        "channel: frame bytes that do not fit": "verdict(lambda: sys.modules['_dp_boot']._ask({'op': 'call', 'name': 'normalize', 'args': {'frame': {'$frame': {'index': {'range': [0, 2, 1]}, 'columns': [['x', {'dtype': '<f8', 'raw': 'AAAA'}]]}}}}))",
+        "channel: a giant index": "verdict(lambda: sys.modules['_dp_boot']._ask({'op': 'call', 'name': 'normalize', 'args': {'frame': {'$frame': {'index': {'range': [0, 10 ** 15, 1]}, 'columns': []}}}}))",
+        "channel: not json": "def f():\n    reply = json.loads(get_ipython().kernel.raw_input('\\x1edp:{not json'))\n    assert 'error' not in reply, reply\nverdict(f)",
+        "channel: a chart that is not one": "verdict(lambda: sys.modules['_dp_boot']._ask({'op': 'png', 'chart': {'kind': 'chart', 'spec': 'x' * 1000}}))",
     }
 
 
@@ -163,7 +178,24 @@ CASES = [
     "socket via ctypes", "os.system to the network", "subprocess as root",
     "subprocess reads shadow", "fork many", "memory bomb", "memory grows", "fill the disk",
     "fill /tmp", "write outside the work dir",
+    "channel: an interface that writes", "channel: its attribute", "channel: an unknown request",
+    "channel: huge arguments", "channel: an object frame", "channel: frame bytes that do not fit",
+    "channel: a giant index", "channel: not json", "channel: a chart that is not one",
 ]  # fmt: skip
+
+
+# Channel cases are contained for the reason they test, said in words the code can read.
+REASONS = {
+    "channel: an interface that writes": "only read-only",
+    "channel: its attribute": "no interface 'get_news'",
+    "channel: an unknown request": "unknown request",
+    "channel: huge arguments": "over the channel's",
+    "channel: an object frame": "is not sent as bytes",
+    "channel: frame bytes that do not fit": "do not fit its dtype",
+    "channel: a giant index": "index range that long",
+    "channel: not json": "JSONDecodeError",
+    "channel: a chart that is not one": "png takes a chart",
+}
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -174,6 +206,7 @@ async def test_escape_is_contained(app, key, listeners, name: str) -> None:  # t
     text = output(chunks)
     assert "ESCAPED" not in text, f"{name}: {text}"
     assert "CONTAINED" in text, f"{name}: {text}"
+    assert REASONS.get(name, "CONTAINED") in text, f"{name}: {text}"
     assert report(chunks)["isolation"]["level"] == "namespace"
 
 

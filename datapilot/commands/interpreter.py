@@ -136,9 +136,11 @@ async def _converse(
 
     while True:
         chunks = []
+        show = _Shower(console)
+        # Each chunk is shown as it arrives: the model's words, its code, what the run prints.
         async for chunk in respond(history, kernel=the_kernel, auto_run=yes, model=model):
             chunks.append(chunk)
-        _show_run(console, chunks)
+            show(chunk)
         history.extend(rebuild(chunks))
         if yes or not history or history[-1].type != "confirmation":
             return
@@ -149,22 +151,35 @@ async def _converse(
 
 
 def _show_run(console: object, chunks: object) -> None:
-    from rich.console import Console
-    from rich.syntax import Syntax
-
-    assert isinstance(console, Console)
-    code: list[str] = []
+    show = _Shower(console)
     for chunk in chunks:  # type: ignore[attr-defined]
+        show(chunk)
+
+
+class _Shower:
+    """Prints chunks one by one as they come (a code block once it is whole, to colour it)."""
+
+    def __init__(self, console: object) -> None:
+        from rich.console import Console
+
+        assert isinstance(console, Console)
+        self.console = console
+        self.code: list[str] = []
+
+    def __call__(self, chunk: Any) -> None:
+        from rich.syntax import Syntax
+
+        console = self.console
         if chunk.role == "assistant" and chunk.type == "message" and chunk.content:
             console.out(str(chunk.content), end="", highlight=False)
         elif chunk.role == "assistant" and chunk.type == "message" and chunk.end:
             console.out("")
         elif chunk.role == "assistant" and chunk.type == "code":
             if chunk.end:
-                console.print(Syntax("".join(code), "python"))
-                code = []
+                console.print(Syntax("".join(self.code), "python"))
+                self.code = []
             elif chunk.content:
-                code.append(str(chunk.content))
+                self.code.append(str(chunk.content))
         elif chunk.role == "server" and chunk.type == "error":
             console.print(f"[red]{chunk.content}[/red]")
         elif chunk.type == "console" and chunk.format == "output" and chunk.content:

@@ -21,7 +21,7 @@ import pandas as pd
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.library import default_registry
-from datapilot.interfaces.registry import InterfaceError, InterfaceSpec
+from datapilot.interfaces.registry import InterfaceError, InterfaceSpec, Registry
 
 _lock = threading.Lock()
 _context: InterfaceContext | None = None
@@ -81,18 +81,25 @@ def names() -> list[str]:
 
 def call(name: str, /, **arguments: Any) -> Any:
     """Run interface `name` with `arguments`; frame arguments take DataFrames."""
-    registry = default_registry()
+    return invoke(default_registry(), context(), name, arguments)
+
+
+def invoke(
+    registry: Registry, ctx: InterfaceContext, name: str, arguments: Mapping[str, Any]
+) -> Any:
+    """Interface `name` of `registry` run in `ctx`, its arguments checked and coerced as a
+    plan's are (frames as DataFrames); what `call` and the interpreter's data channel run."""
     if name not in registry:
         raise InterfaceError(
             f"there is no interface {name!r}; dp.names() lists the {len(registry)} there are"
         )
     spec = registry.get(name)
-    frames, checked = _split(spec, arguments)
+    frames, checked = _split(spec, dict(arguments))
     args, problems = spec.validate(checked)
     if problems:
         raise InterfaceError(f"{name}: " + "; ".join(problems))
     args.update(frames)
-    return spec.invoke(context(), args)
+    return spec.invoke(ctx, args)
 
 
 def function(name: str) -> Callable[..., Any]:

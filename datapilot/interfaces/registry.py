@@ -57,6 +57,9 @@ class InterfaceSpec:
     func: Callable[..., Any]
     params: dict[str, Param]
     _model: type[BaseModel] = field(repr=False)
+    # Only reads data (the library's own interfaces all do): what sandboxed code may call
+    # through the interpreter's data channel. An interface that writes or sends says False.
+    read_only: bool = True
 
     def validate(
         self, args: dict[str, Any], frame_outputs: Iterable[str] | None = None
@@ -224,16 +227,18 @@ def interface(
     *,
     name: str | None = None,
     target: Registry | None = None,
+    read_only: bool = True,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a function an interface; a plugin adds it to a registry (`Registry.add`,
     `Registry.collect`), or `target` registers it at once.
 
     The description is the first paragraph of the docstring. A parameter is documented with
     `Annotated[type, "description"]` or a pydantic `Field(description=…)` default.
+    `read_only=False` marks one that changes or sends something (sandboxed code cannot call it).
     """
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
-        spec = build_spec(func, category, returns, name=name)
+        spec = build_spec(func, category, returns, name=name, read_only=read_only)
         setattr(func, SPEC_ATTRIBUTE, spec)
         if target is not None:
             target.register(spec)
@@ -243,7 +248,12 @@ def interface(
 
 
 def build_spec(
-    func: Callable[..., Any], category: Category, returns: Returns, *, name: str | None = None
+    func: Callable[..., Any],
+    category: Category,
+    returns: Returns,
+    *,
+    name: str | None = None,
+    read_only: bool = True,
 ) -> InterfaceSpec:
     hints = typing.get_type_hints(func, include_extras=True)
     signature = inspect.signature(func)
@@ -288,6 +298,7 @@ def build_spec(
         func=func,
         params=params,
         _model=model,
+        read_only=read_only,
     )
 
 

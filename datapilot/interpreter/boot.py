@@ -4,13 +4,17 @@ imports it): the read-only `dp` helper, DataFrames as tables, the running line, 
 
 `dp` asks the server through the kernel's own stdin channel (an `input_request` whose prompt
 starts with `DP_PREFIX`); the server answers with JSON. No file, socket or warehouse is opened.
+`_install` also makes the modules an answer's script imports (`datapilot.interfaces`,
+`datapilot.render.charts`) from `kernel_facade.py`, with frames sent by `framecodec.py` (both
+sent as source along with this one; the kernel holds nothing else of Datapilot).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
-from io import StringIO
+import types
 from typing import Any
 
 import pandas as pd
@@ -26,40 +30,54 @@ class DataError(Exception):
     """The data channel refused or failed a request; the message says why."""
 
 
+_limits = {"request_chars": 16_000_000}  # set by `_install` from the server's cap
+
+
 def _ask(request: dict[str, Any]) -> Any:
     kernel = get_ipython().kernel
-    reply = json.loads(kernel.raw_input(DP_PREFIX + json.dumps(request, default=str)))
+    text = json.dumps(request, default=str)
+    if len(text) > _limits["request_chars"]:  # the server checks too; this saves sending it
+        raise DataError(
+            f"the request is {len(text):,} characters, over the channel's "
+            f"{_limits['request_chars']:,}; send fewer or smaller arguments"
+        )
+    reply = json.loads(kernel.raw_input(DP_PREFIX + text))
     if "error" in reply:
         raise DataError(reply["error"])
     if "frame" in reply:
-        frame = pd.read_json(StringIO(reply["frame"]), orient="table")
-        frame.attrs.update(reply.get("attrs") or {})
-        return frame
+        return sys.modules["_dp_framecodec"].decode(reply["frame"])
+    if "output" in reply:
+        return sys.modules["datapilot.interfaces"].Output(reply["output"])
+    if "png" in reply:
+        return base64.b64decode(reply["png"])
     return reply.get("value")
 
 
 class _Interfaces:
-    """`dp.interfaces.<name>(**arguments)`: any interface of the library with plain arguments."""
+    """`dp.interfaces.<name>(**arguments)`: any interface the channel allows (frames as
+    DataFrames), the same calls as `dp.<name>` of the script facade."""
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-
-        def call(**arguments: Any) -> Any:
-            return _ask({"op": "call", "name": name, "args": arguments})
-
-        call.__name__ = name
-        return call
+        return sys.modules["datapilot.interfaces"].function(name)
 
     def __dir__(self) -> list[str]:
-        return list(_ask({"op": "list"}))
+        return list(sys.modules["datapilot.interfaces"].names())
 
 
 class DP:
-    """Read-only access to Datapilot's data: `dp.prices`, `dp.series`, `dp.interfaces.<name>`."""
+    """Read-only access to Datapilot's data: `dp.prices`, `dp.series`, `dp.interfaces.<name>`,
+    and everything of `from datapilot import interfaces as dp` (`dp.get_prices(...)`)."""
 
     interfaces = _Interfaces()
     DataError = DataError
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys.modules["datapilot.interfaces"], name)
+
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *sys.modules["datapilot.interfaces"].names()})
 
     def prices(
         self, ids: str | list[str], start: str | None = None, end: str | None = None, **more: Any
@@ -100,8 +118,46 @@ def _table(frame: pd.DataFrame) -> dict[str, Any]:
     }
 
 
-def _install(audit: dict[str, Any] | None) -> None:
+def _modules(codec_source: str, facade_source: str) -> None:
+    """`datapilot`, `datapilot.interfaces` (the facade over the channel), `datapilot.render`
+    and `datapilot.render.charts` (`to_png`) as the script's imports find them."""
+
+    def module(name: str, source: str | None = None, package: bool = False) -> types.ModuleType:
+        made = types.ModuleType(name)
+        if package:
+            made.__path__ = []  # a package with nothing else in it: other imports fail
+        sys.modules[name] = made
+        if source is not None:
+            exec(compile(source, name, "exec"), made.__dict__)
+        return made
+
+    module("_dp_framecodec", codec_source)
+    facade = module("datapilot.interfaces", facade_source)
+    render = module("datapilot.render", package=True)
+    charts = module("datapilot.render.charts")
+    top = module("datapilot", package=True)
+    for owner, name, value in (
+        (facade, "InterfaceError", DataError),
+        (facade, "DataError", DataError),
+        # The kernel's own `dp` helpers too: either `dp` offers everything the other does.
+        (facade, "prices", DP.prices.__get__(DP())),
+        (facade, "series", DP.series.__get__(DP())),
+        (facade, "interfaces", DP.interfaces),
+        (charts, "to_png", facade.__dict__["to_png"]),
+        (render, "charts", charts),
+        (top, "interfaces", facade),
+        (top, "render", render),
+    ):
+        setattr(owner, name, value)
+
+
+def _install(
+    audit: dict[str, Any] | None, codec_source: str, facade_source: str, request_chars: int
+) -> None:
     from ipykernel.compiler import get_tmp_directory
+
+    _limits["request_chars"] = request_chars
+    _modules(codec_source, facade_source)
 
     cell_dir = get_tmp_directory()
     shell = get_ipython()

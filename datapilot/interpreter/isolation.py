@@ -80,11 +80,13 @@ def limits_of(settings: Settings) -> Limits:
 
 @functools.cache
 def available_level() -> Level:
-    """The strongest level this host supports (probed once: a namespaced `true`)."""
+    """The strongest level this host supports, probed once by starting this very Python in
+    the namespaces with the kernel's mounts: a host where bubblewrap runs but this user cannot
+    mount the Python (say, installed in another user's private home) is not `namespace`."""
     if _bwrap() and _setpriv_ok():
-        probe = [*_bwrap_base(), "--", "/bin/true"]
-        if os.geteuid() != 0:
-            probe = [*_bwrap_base(user_namespace=True), "--", "/bin/true"]
+        mounts, _ = _python_mounts()
+        probe = [*_bwrap_base(user_namespace=os.geteuid() != 0), *mounts]
+        probe += ["--", sys.executable, "-S", "-c", "pass"]
         try:
             done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
         except (OSError, subprocess.TimeoutExpired):
@@ -114,7 +116,7 @@ def session_uid(slot: int) -> int:
 def describe(level: Level, uid: int, settings: Settings) -> Isolation:
     limits = limits_of(settings)
     if level == "namespace":
-        how = "dropped from root" if os.geteuid() == 0 else "user namespace"
+        how = "dropped from root" if os.geteuid() == 0 else "user namespace, nobody inside"
         shown = uid if os.geteuid() == 0 else os.geteuid()
         return Isolation(
             level=level,
@@ -179,6 +181,10 @@ def kernel_env(home: str) -> dict[str, str]:
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        # pandas' strings are Arrow's, whose default allocator reserves ~1 GB of address space
+        # up front: under the memory cap (RLIMIT_AS) that left a script half the limit and
+        # aborted kernels at random. The system allocator reserves nothing.
+        "ARROW_DEFAULT_MEMORY_POOL": "system",
     }
 
 

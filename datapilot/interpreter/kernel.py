@@ -41,6 +41,9 @@ from datapilot.settings import Settings
 log = logging.getLogger(__name__)
 
 _BOOT = Path(__file__).with_name("boot.py")
+# Kernel-side sources sent with boot.py: frames over the channel, the script facade.
+_CODEC = Path(__file__).with_name("framecodec.py")
+_FACADE = Path(__file__).with_name("kernel_facade.py")
 DP_PREFIX = "\x1edp:"
 TABLE_MIME = "application/vnd.datapilot.table+json"
 ACTIVE_LINE = "dp_active_line"
@@ -49,6 +52,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # memory; the run then reports the kernel lost.
 _MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _GRACE_S = 5.0
+# The `dp` channel's caps: a request (arguments, frames sent along) and a reply (a result).
+MAX_REQUEST_CHARS = 16_000_000
+MAX_REPLY_CHARS = 32_000_000
 
 DataChannel = Callable[[dict[str, Any]], dict[str, Any]]
 # Per-process ranges, so kernels of several server processes never share a uid (and its limits).
@@ -119,16 +125,23 @@ class SandboxKernel:
             cwd = home
         drop = root and self.level != "namespace" and isolation.others_can_run_python()
         drop_uid = self.uid if drop else None
-        self._proc = _LAUNCHER.submit(
-            subprocess.Popen,
-            command,
-            env=env,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
-        ).result()
+        try:
+            self._proc = _LAUNCHER.submit(
+                subprocess.Popen,
+                command,
+                env=env,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
+            ).result()
+        except (OSError, subprocess.SubprocessError) as error:  # e.g. Python not executable
+            self.close()
+            raise KernelError(
+                f"The sandboxed kernel could not be started ({error}); the server's user must "
+                "be able to run its own Python."
+            ) from None
         client = BlockingKernelClient()
         client.load_connection_info(info)
         client.start_channels(hb=False)  # liveness is the process itself, not a heartbeat
@@ -148,9 +161,12 @@ class SandboxKernel:
             readable += [sys.prefix, sys.base_prefix]
             audit = {"home": home, "denied": denied, "readable": readable}
         boot = (
-            "import types as _t\n_m = _t.ModuleType('dp_boot')\n"
+            "import sys as _s, types as _t\n"
+            "_m = _s.modules['_dp_boot'] = _t.ModuleType('_dp_boot')\n"
             f"exec(compile({_BOOT.read_text()!r}, 'dp_boot', 'exec'), _m.__dict__)\n"
-            f"_m._install({audit!r})\ndel _t, _m\n"
+            f"_m._install({audit!r}, {_CODEC.read_text()!r}, {_FACADE.read_text()!r}, "
+            f"{MAX_REQUEST_CHARS})\n"
+            "del _s, _t, _m\n"
         )
         outcome = [c for c in self.run(boot, silent=True)]
         failed = [c for c in outcome if c.type == "console" and c.content and c.end is None]
@@ -324,13 +340,20 @@ class SandboxKernel:
             client.input("\x04")  # EOF: nobody types into a sandboxed run
             return
         try:
+            if len(prompt) > MAX_REQUEST_CHARS:
+                raise ValueError(
+                    f"the request is {len(prompt):,} characters, over the channel's "
+                    f"{MAX_REQUEST_CHARS:,}; send fewer or smaller arguments"
+                )
             request = json.loads(prompt[len(DP_PREFIX) :])
             if self.channel is None:
                 raise RuntimeError("this kernel has no data channel")
-            reply = self.channel(request)
-        except Exception as error:
-            reply = {"error": f"{type(error).__name__}: {error}"}
-        client.input(json.dumps(reply, default=str))
+            text = json.dumps(self.channel(request), default=str)
+            if len(text) > MAX_REPLY_CHARS:
+                raise ValueError("the result is too large to send; ask for a shorter window")
+        except Exception as error:  # said to the code, which raises it: never a lost run
+            text = json.dumps({"error": f"{type(error).__name__}: {str(error)[:2000]}"})
+        client.input(text)
 
     def _interrupt(self) -> None:
         client = self._client

@@ -93,6 +93,9 @@ def acquisition_spec(tool: Tool) -> InterfaceSpec:
         func=fetch,
         params=params,
         _model=model,
+        # It calls the user's API from the server: only an operation that changes nothing is
+        # read-only (sandboxed code may call it through the interpreter's data channel).
+        read_only=getattr(getattr(tool, "spec", None), "consequential", True) is False,
     )
 
 
