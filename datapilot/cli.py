@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from datapilot.commands.collection import fewer_collections
 
 # Building the command line imports typer, rich and every command's module: fewer collector
@@ -12,9 +14,21 @@ with fewer_collections():
 
     from datapilot import __version__
     from datapilot.commands.errors import guard_commands
+    from datapilot.commands.quick_exit import quick_exit
     from datapilot.plugins import plugin_manager
 
-    app = typer.Typer(
+    class App(typer.Typer):
+        """The command line; a one-shot command that allowed it ends without Python's teardown
+        (`datapilot.commands.quick_exit`)."""
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super().__call__(*args, **kwargs)
+            except SystemExit as done:
+                quick_exit(done.code)
+                raise
+
+    app = App(
         name="datapilot",
         help="A data copilot for finance: ask in English or Chinese, get charts, tables and a "
         "summary.",

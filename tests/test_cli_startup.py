@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -116,11 +117,13 @@ NOT_FOR_A_JSON_ASK = (
 
 def test_ask_json_loads_no_chart_store_or_forecast_libraries(data) -> None:  # type: ignore[no-untyped-def]
     probe = (
-        "import sys, json\n"
+        "import atexit, sys\n"
         "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        # At exit, not after `app()`: an answered ask ends inside it (see the quick exit below).
+        "atexit.register(lambda: print('LOADED', ' '.join(m for m in "
+        f"{NOT_FOR_A_JSON_ASK!r} if m in sys.modules)))\n"
         "from datapilot.cli import app\n"
-        "try:\n    app()\nexcept SystemExit:\n    pass\n"
-        f"print('LOADED', ' '.join(m for m in {NOT_FOR_A_JSON_ASK!r} if m in sys.modules))"
+        "app()\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -151,9 +154,11 @@ def test_ask_json_compiles_no_giant_pattern_and_collects_rarely(data) -> None:  
         "    passes[0] += phase == 'start'\n"
         "gc.callbacks.append(count)\n"
         "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        # At exit, not after `app()`: an answered ask ends inside it (see the quick exit below).
+        "import atexit\n"
+        "atexit.register(lambda: print('PROBE', longest[0], passes[0]))\n"
         "from datapilot.cli import app\n"
-        "try:\n    app()\nexcept SystemExit:\n    pass\n"
-        "print('PROBE', longest[0], passes[0])"
+        "app()\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -163,3 +168,81 @@ def test_ask_json_compiles_no_giant_pattern_and_collects_rarely(data) -> None:  
     longest, passes = (int(n) for n in figures.split())
     assert 0 < longest < LONGEST_PATTERN
     assert 0 < passes < MOST_COLLECTIONS
+
+
+# A one-shot `ask` ends without Python's teardown (a final collection and freeing every
+# module: 0.15-0.2 s) once its answer is written, yet does everything a normal exit does first.
+# The probe's canary reports teardown: a normal exit clears `__main__` and calls its `__del__`.
+_EXIT_PROBE = (
+    "import atexit, os, sys, threading, time\n"
+    "class Canary:\n"
+    "    def __del__(self, write=os.write):\n"
+    "        write(1, b'TEARDOWN\\n')\n"
+    "canary = Canary()\n"
+    "atexit.register(lambda: print('ATEXIT', flush=True))\n"
+    "def late(path=sys.argv[1]):\n"
+    "    time.sleep(0.3)\n"
+    "    open(path, 'w').write('done')\n"
+    "threading.Thread(target=late).start()  # a normal exit waits for it: so must this one\n"
+    "sys.argv = ['datapilot', *sys.argv[2:]]\n"
+    "from datapilot.cli import app\n"
+    "app()\n"
+)
+
+
+def _exit_probe(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    marker = tmp_path / "late.txt"
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT_PROBE, str(marker), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert marker.read_text() == "done"  # the other thread finished before the process ended
+    return done
+
+
+def test_ask_json_ends_without_teardown_and_its_output_whole(data, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    done = _exit_probe(tmp_path, "ask", "Plot Apple's closing price in 2021", "--json")
+    assert done.returncode == 0, done.stderr
+    body, tail = done.stdout.rsplit("}", 1)
+    answer = json.loads(body + "}")  # one whole JSON object, nothing cut
+    assert answer["status"] == "ok"
+    assert [e["id"] for e in answer["intent"]["entities"]] == ["AAPL"]
+    assert tail.split() == ["ATEXIT"]  # atexit handlers ran; no teardown (no TEARDOWN line)
+    assert "Traceback" not in done.stderr
+
+
+def test_ask_out_of_scope_exits_3_quickly_and_a_usage_error_2_normally(  # type: ignore[no-untyped-def]
+    data, tmp_path
+) -> None:
+    refused = _exit_probe(tmp_path, "ask", "Tell me a joke about cats", "--json")
+    assert refused.returncode == 3, refused.stderr
+    assert '"status": "out_of_scope"' in refused.stdout
+    assert "TEARDOWN" not in refused.stdout and "ATEXIT" in refused.stdout
+    # A usage error is not a written answer: Python's own exit, teardown included.
+    bad = _exit_probe(tmp_path, "ask", "Apple in 2021", "--plan", str(tmp_path / "missing.json"))
+    assert bad.returncode == 2
+    assert "TEARDOWN" in bad.stdout and "ATEXIT" in bad.stdout
+
+
+def test_ask_out_files_are_whole_after_a_quick_exit(data, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    out = tmp_path / "out"
+    done = _exit_probe(
+        tmp_path, "ask", "Plot Apple's closing price in 2021", "--json", "--out", str(out)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "TEARDOWN" not in done.stdout
+    written = json.loads((out / "answer.json").read_text())
+    printed = json.loads(done.stdout.rsplit("}", 1)[0] + "}")
+    assert written["outputs"] == printed["outputs"]
+    chart = written["outputs"][0]
+    assert chart["kind"] == "chart"
+    png = out / Path(chart["png"]).name
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / png.with_suffix(".html").name).read_text().rstrip().endswith("</html>")
+    assert not list(out.glob(".*partial*"))

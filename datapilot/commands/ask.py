@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from datapilot.commands.collection import fewer_collections
+from datapilot.commands.quick_exit import allow_quick_exit
 
 if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
     from collections.abc import AsyncIterator, Callable
@@ -154,6 +155,7 @@ def ask(
         answer = asyncio.run(render(events, console))
         if out is not None:
             print_files(write_outputs(answer, out), console)
+    allow_quick_exit()  # the answer is written whole (and its files): nothing left to do
     raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
 
 
