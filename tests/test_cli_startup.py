@@ -39,6 +39,11 @@ NOT_FOR_HELP = (
     "datapilot.settings",
     "datapilot.tools.base",
     "datapilot.core.answer",
+    # The commands' own modules: `--help` lists them from their help lines (lazy commands).
+    "datapilot.commands.ask",
+    "datapilot.commands.data",
+    "datapilot.commands.accounts",
+    "datapilot.commands.design",
 )
 
 
@@ -112,6 +117,12 @@ NOT_FOR_A_JSON_ASK = (
     "alembic",
     "wordfreq",
     "fastapi",
+    # Other commands' modules: only the command that runs is imported and built.
+    "datapilot.commands.data",
+    "datapilot.commands.accounts",
+    "datapilot.commands.assistants",
+    "datapilot.commands.serve",
+    "datapilot.commands.design",
 )
 
 
@@ -246,3 +257,49 @@ def test_ask_out_files_are_whole_after_a_quick_exit(data, tmp_path) -> None:  # 
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / png.with_suffix(".html").name).read_text().rstrip().endswith("</html>")
     assert not list(out.glob(".*partial*"))
+
+
+def test_help_lines_of_lazy_commands_are_their_own_help() -> None:
+    # `--help` lists built-in commands from precomputed lines: each must be what the command,
+    # once built, says of itself (the first paragraph of its help), and every one must build.
+    import inspect
+
+    from datapilot.commands.lazy import LazyGroup, build
+
+    group_class = app.info.cls
+    assert isinstance(group_class, type) and issubclass(group_class, LazyGroup)
+    assert len(group_class.lazy) >= 16
+    for entry in group_class.lazy:
+        built = build(entry)
+        assert built.name == entry.name
+        assert inspect.cleandoc(built.help or "").split("\n\n")[0] == entry.help, entry.name
+        assert hasattr(built, "list_commands") is entry.group, entry.name
+
+
+def test_help_listing_is_the_same_with_every_command_built() -> None:
+    import click
+
+    from datapilot.commands.lazy import LazyGroup
+
+    def listing() -> str:
+        result = runner.invoke(app, ["--help"], terminal_width=120)
+        assert result.exit_code == 0
+        return result.output
+
+    lazy = listing()
+
+    class Built(app.info.cls):  # type: ignore[misc, name-defined]
+        def __init__(self, **attrs: object) -> None:
+            super().__init__(**attrs)
+            for name in list(self.commands):
+                self.get_command(click.Context(self), name)  # builds each lazy command
+
+    original = app.info.cls
+    app.info.cls = Built
+    try:
+        eager = listing()
+    finally:
+        app.info.cls = original
+    assert issubclass(Built, LazyGroup)
+    assert eager == lazy
+    assert "version" in lazy and "interpreter" in lazy and "design" in lazy
