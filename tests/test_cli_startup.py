@@ -149,7 +149,9 @@ def test_ask_json_loads_no_chart_store_or_forecast_libraries(data) -> None:  # t
 # the matcher compares phrases literally now), and the cyclic collector walking the freshly
 # imported libraries ~290 times (0.12-0.18 s; the command line and `ask` raise its threshold).
 LONGEST_PATTERN = 20_000
-MOST_COLLECTIONS = 80  # ~40 now, ~290 before
+# ~6 now (the whole run at a raised threshold, `ask` higher still, no pass before a quick
+# exit), ~40 with only the import and `ask` covered, ~290 at Python's default.
+MOST_COLLECTIONS = 20
 
 
 def test_ask_json_compiles_no_giant_pattern_and_collects_rarely(data) -> None:  # type: ignore[no-untyped-def]
@@ -303,3 +305,35 @@ def test_help_listing_is_the_same_with_every_command_built() -> None:
     assert issubclass(Built, LazyGroup)
     assert eager == lazy
     assert "version" in lazy and "interpreter" in lazy and "design" in lazy
+
+
+def test_ask_in_a_callers_process_leaves_the_collector_as_it_was(data) -> None:  # type: ignore[no-untyped-def]
+    # A test runner (or any program) that runs `ask` in its own process carries on afterwards:
+    # no quick exit there, and the collector's threshold is the caller's again.
+    import gc
+
+    before = gc.get_threshold()
+    result = runner.invoke(app, ["ask", "Plot Apple's closing price in 2021", "--json"])
+    assert result.exit_code == 0
+    assert '"AAPL"' in result.output
+    assert gc.get_threshold() == before
+
+
+def test_a_declined_quick_exit_restores_the_collector(data) -> None:  # type: ignore[no-untyped-def]
+    # With a SQL store loaded the quick exit declines (its connections deserve a goodbye): the
+    # process then ends as usual, with the collector as it was before the command.
+    probe = (
+        "import gc, sys\n"
+        "import sqlalchemy\n"
+        "before = gc.get_threshold()\n"
+        "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        "from datapilot.cli import app\n"
+        "try:\n    app()\nexcept SystemExit as done:\n    code = done.code\n"
+        "print('PROBE', code, gc.get_threshold() == before)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    answer, figures = out.rsplit("PROBE", 1)
+    assert '"AAPL"' in answer
+    assert figures.split() == ["0", "True"]

@@ -14,17 +14,38 @@ exits as usual.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 import threading
+from collections.abc import Iterator
 
+_entry = False  # the command runs from the entry point (`cli.App`), not in a test's runner
 _allowed = False
 
 
+@contextlib.contextmanager
+def entry_point() -> Iterator[None]:
+    """The command line's entry point: a quick exit may be allowed inside (not in a caller
+    that runs commands in its own process and carries on, such as a test runner)."""
+    global _entry, _allowed
+    _entry = True
+    try:
+        yield
+    finally:
+        _entry = _allowed = False
+
+
 def allow_quick_exit() -> None:
-    """Mark this process's command as done: its output is complete and nothing else runs."""
+    """Mark this process's command as done: its output is complete and nothing else runs.
+    Has no effect outside `entry_point()`."""
     global _allowed
-    _allowed = True
+    _allowed = _entry
+
+
+def exit_pending() -> bool:
+    """Whether the process is about to end with a quick exit (state it need not restore)."""
+    return _allowed
 
 
 def _flushed() -> bool:
@@ -54,9 +75,11 @@ def quick_exit(code: object) -> None:
     The steps are those of Python's own exit, in its order, minus the teardown: wait for every
     non-daemon thread (worker pools included: their threads finish their work and end), close
     the warehouse files, run the `atexit` handlers, flush."""
+    global _allowed
     if code is None:
         code = 0
     if not isinstance(code, int) or not _safe() or not _flushed():
+        _allowed = False  # declined: callers restore what they changed, as usual
         return
     threading._shutdown()  # type: ignore[attr-defined]
     if "datapilot.data.access" in sys.modules:  # close DuckDB files as a normal exit would
