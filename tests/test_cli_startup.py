@@ -117,6 +117,8 @@ NOT_FOR_A_JSON_ASK = (
     "alembic",
     "wordfreq",
     "fastapi",
+    # The terminal's renderer: a JSON answer prints no progress bar, panel or table (~20 ms).
+    "rich",
     # Other commands' modules: only the command that runs is imported and built.
     "datapilot.commands.data",
     "datapilot.commands.accounts",
