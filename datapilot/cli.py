@@ -22,10 +22,7 @@ with fewer_collections():
         (`datapilot.commands.quick_exit`)."""
 
         def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            # The whole run: parsing the arguments imports pydantic and the command's module.
-            # A quick exit happens inside: restoring the threshold first would start a
-            # collection of everything the command allocated (~0.1 s) just before exiting.
-            with entry_point(), fewer_collections():
+            with entry_point():
                 try:
                     return super().__call__(*args, **kwargs)
                 except SystemExit as done:

@@ -151,8 +151,8 @@ def test_ask_json_loads_no_chart_store_or_forecast_libraries(data) -> None:  # t
 # the matcher compares phrases literally now), and the cyclic collector walking the freshly
 # imported libraries ~290 times (0.12-0.18 s; the command line and `ask` raise its threshold).
 LONGEST_PATTERN = 20_000
-# ~6 now (the whole run at a raised threshold, `ask` higher still, no pass before a quick
-# exit), ~40 with only the import and `ask` covered, ~290 at Python's default.
+# ~7 now (importing and parsing the command at a raised threshold, `ask` higher still, no
+# pass before a quick exit), ~40 with only the import and `ask` covered, ~290 at the default.
 MOST_COLLECTIONS = 20
 
 
@@ -339,3 +339,26 @@ def test_a_declined_quick_exit_restores_the_collector(data) -> None:  # type: ig
     answer, figures = out.rsplit("PROBE", 1)
     assert '"AAPL"' in answer
     assert figures.split() == ["0", "True"]
+
+
+def test_other_commands_run_at_the_processs_own_collector_threshold(data) -> None:  # type: ignore[no-untyped-def]
+    # Only importing and parsing a command is done with fewer passes: a command that runs on
+    # (a server, a chat) runs at Python's usual threshold, as it did before.
+    probe = (
+        "import gc, sys\n"
+        "import datapilot.commands.interfaces as module\n"
+        "def interfaces() -> None:\n"
+        "    print('THRESHOLD', gc.get_threshold()[0])\n"
+        "module.interfaces = interfaces\n"
+        "before = gc.get_threshold()[0]\n"
+        "sys.argv = ['datapilot', 'interfaces']\n"
+        "from datapilot.cli import app\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print('BEFORE', before)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    inside = out.split("THRESHOLD", 1)[1].split()[0]
+    before = out.split("BEFORE", 1)[1].split()[0]
+    assert inside == before == "700"

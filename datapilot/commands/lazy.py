@@ -49,18 +49,33 @@ def _placeholder(entry: LazyCommand) -> _Placeholder:
 
 def build(entry: LazyCommand) -> Any:
     """The real Click command or group of `entry` (its module imported now), with the same
-    failure messages as every other command (`guard_commands`)."""
+    failure messages as every other command (`guard_commands`).
+
+    Importing the module and, for a command, parsing its arguments (Typer builds a pydantic
+    adapter per option: pydantic's import) run with fewer collector passes; the command itself
+    runs at the process's own threshold, so a server keeps Python's usual collector."""
+    from datapilot.commands.collection import fewer_collections
     from datapilot.commands.errors import guard_commands
 
-    module, _, attribute = entry.target.partition(":")
-    target = getattr(importlib.import_module(module), attribute)
-    holder = typer.Typer()
-    if isinstance(target, typer.Typer):
-        holder.add_typer(target, name=entry.name)
-    else:
-        holder.command(entry.name)(target)
-    guard_commands(holder)
-    return get_group(holder).commands[entry.name]
+    with fewer_collections():
+        module, _, attribute = entry.target.partition(":")
+        target = getattr(importlib.import_module(module), attribute)
+        holder = typer.Typer()
+        if isinstance(target, typer.Typer):
+            holder.add_typer(target, name=entry.name)
+        else:
+            holder.command(entry.name)(target)
+        guard_commands(holder)
+        command = get_group(holder).commands[entry.name]
+    if not entry.group:
+        parse = command.make_context
+
+        def make_context(*args: Any, **kwargs: Any) -> Any:
+            with fewer_collections():
+                return parse(*args, **kwargs)
+
+        command.make_context = make_context  # type: ignore[method-assign]
+    return command
 
 
 class LazyGroup(TyperGroup):
@@ -86,6 +101,12 @@ class LazyGroup(TyperGroup):
             yield
         finally:
             self._listing = False
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        from datapilot.commands.collection import fewer_collections
+
+        with fewer_collections():  # parsing the first options imports pydantic (Typer's)
+            return super().make_context(*args, **kwargs)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         with self._help_listing():  # the listing reads help lines only: build nothing

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import os
 import sys
 import threading
@@ -30,10 +31,14 @@ def entry_point() -> Iterator[None]:
     that runs commands in its own process and carries on, such as a test runner)."""
     global _entry, _allowed
     _entry = True
+    collector = gc.get_threshold()
     try:
         yield
     finally:
         _entry = _allowed = False
+        # No quick exit after all: the collector as before (a command expecting one left its
+        # raised threshold in place, `collection.fewer_collections`).
+        gc.set_threshold(*collector)
 
 
 def allow_quick_exit() -> None:
