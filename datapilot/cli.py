@@ -7,8 +7,8 @@ from typing import Any
 
 from datapilot.commands.collection import fewer_collections
 
-# Building the command line imports typer, rich and every command's module: fewer collector
-# passes over them (~80 at the default threshold).
+# Building the command line imports typer and the plugins' hooks: fewer collector passes over
+# them. The built-in commands are lazy (`datapilot.commands.lazy`): built when they run.
 with fewer_collections():
     import typer
 

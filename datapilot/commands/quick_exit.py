@@ -90,7 +90,10 @@ def quick_exit(code: object) -> None:
     if "datapilot.data.access" in sys.modules:  # close DuckDB files as a normal exit would
         from datapilot.data.access import reset
 
-        reset()
+        # A file that fails to close (read-only connections: nothing unwritten) must not turn
+        # a written answer into a traceback; Python's own teardown would not report it either.
+        with contextlib.suppress(Exception):
+            reset()
     atexit._run_exitfuncs()
     # A handler that broke stdout gets the code Python itself exits with then (120).
     os._exit(code if _flushed() else 120)
