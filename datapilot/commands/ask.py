@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from datapilot.commands.collection import fewer_collections
+from datapilot.commands.collection import ONE_SHOT_THRESHOLD, fewer_collections
+from datapilot.commands.quick_exit import allow_quick_exit
 
 if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not at start-up
     from collections.abc import AsyncIterator, Callable
@@ -30,11 +31,12 @@ _EXIT_CODES = {"ok": EXIT_OK, "error": EXIT_ERROR, "no_data": EXIT_NO_ANSWER}
 
 
 def _with_fewer_collections(command: Callable[..., None]) -> Callable[..., None]:
-    """`command` run with fewer collector passes (`datapilot.commands.collection`)."""
+    """`command` run with fewer collector passes (`datapilot.commands.collection`): one
+    question, then the process usually ends."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> None:
-        with fewer_collections():
+        with fewer_collections(ONE_SHOT_THRESHOLD):
             command(*args, **kwargs)
 
     return wrapper
@@ -154,6 +156,7 @@ def ask(
         answer = asyncio.run(render(events, console))
         if out is not None:
             print_files(write_outputs(answer, out), console)
+    allow_quick_exit()  # the answer is written whole (and its files): nothing left to do
     raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
 
 

@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
 from datapilot.data.warehouse import (
@@ -78,6 +76,10 @@ def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> See
     temp = path.with_name(f"{path.name}{_TEMP_MARK}{os.getpid()}")
     _remove(temp)
     rows = 0
+    # Here, not at the top: every process checks `is_seeded`, few seed (rich: ~20 ms to import).
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     console = Console(stderr=True)
     try:
         building = Warehouse(temp)
