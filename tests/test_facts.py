@@ -156,3 +156,28 @@ def test_relative_change_only_for_positive_levels() -> None:
     facts = facts_of("m", frame)
     assert {f.measure for f in facts} == {"first", "last", "change", "high", "low"}
     assert by(facts, "macd", "change").value == pytest.approx(1.49)
+
+
+def test_long_tables_give_their_first_cells_as_facts() -> None:
+    """A 5,000-row table yields the facts of its first cells, row by row, and no more: facts
+    past the cap are never built (a long table used to cost a fact object per cell)."""
+    frame = pd.DataFrame(
+        {"id": [f"E{i}" for i in range(5000)], "x": np.arange(5000) * 1.5, "y": "n/a"}
+    )
+    frame.loc[1, "x"] = np.nan
+    table = TableOutput(
+        title="t", columns=list(frame.columns), rows=frame.astype(object).values.tolist()
+    )
+    numeric = frame.dropna(subset=["x"]).head(MAX_FACTS_PER_CALL)
+    facts = facts_of("t", table)
+    assert [(f.subject, f.value) for f in facts] == list(
+        zip(numeric["id"], numeric["x"], strict=True)
+    )
+    # A result frame with a risk-free rate: the rate comes after the cells, cut with them.
+    cells = pd.DataFrame({"sharpe": np.linspace(-1, 1, 5000)}, index=[f"E{i}" for i in range(5000)])
+    cells.attrs.update(kind="stats", risk_free=4.0)
+    assert [f.value for f in facts_of("c", cells)] == pytest.approx(
+        cells["sharpe"].head(MAX_FACTS_PER_CALL).tolist()
+    )
+    cells.attrs["risk_free"] = 4.0
+    assert facts_of("few", cells.head(3))[-1].measure == "risk_free"

@@ -116,7 +116,8 @@ async def test_requests_beyond_the_pool_wait_and_still_answer(
         yield Done(answer=Answer(query=question, today=date(2021, 6, 30), status="ok"))
 
     monkeypatch.setattr(runner, "pipeline_events", counted)
-    app = create_app(Settings(worker_threads=2), warm_up=False)
+    # offline_threads above worker_threads: the pool is never larger than worker_threads.
+    app = create_app(Settings(worker_threads=2, offline_threads=8), warm_up=False)
     with live_server(app) as url:
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
             body = {"question": "anything", "today": "2021-06-30"}
@@ -126,3 +127,73 @@ async def test_requests_beyond_the_pool_wait_and_still_answer(
     assert [r.status_code for r in responses] == [200] * 6
     assert all(r.json()["status"] == "ok" for r in responses)
     assert peak == 2  # bounded by DATAPILOT_WORKER_THREADS
+
+
+async def _peak_concurrency(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> int:
+    """How many of 6 simultaneous asks ran at once on `settings`' server."""
+    running = 0
+    peak = 0
+    lock = threading.Lock()
+
+    async def counted(question, context, settings) -> AsyncIterator[Event]:
+        nonlocal running, peak
+        with lock:
+            running += 1
+            peak = max(peak, running)
+        time.sleep(0.2)  # blocking on purpose: each request holds its thread
+        with lock:
+            running -= 1
+        yield Done(answer=Answer(query=question, today=date(2021, 6, 30), status="ok"))
+
+    monkeypatch.setattr(runner, "pipeline_events", counted)
+    with live_server(create_app(settings, warm_up=False)) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            body = {"question": "anything", "today": "2021-06-30"}
+            responses = await asyncio.gather(
+                *(client.post("/api/v1/ask", json=body) for _ in range(6))
+            )
+    assert [r.json()["status"] for r in responses] == ["ok"] * 6
+    return peak
+
+
+async def test_offline_answers_run_about_one_per_core_and_model_answers_keep_the_pool(
+    data, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The offline brain's work is all CPU: it runs on DATAPILOT_OFFLINE_THREADS threads. A
+    request that may wait on a model keeps DATAPILOT_WORKER_THREADS, so a slow model never holds
+    up the others."""
+    offline = Settings(worker_threads=4, offline_threads=1)
+    assert await _peak_concurrency(monkeypatch, offline) == 1
+    model = Settings(
+        worker_threads=3, offline_threads=1, llm_model="m", llm_base_url="http://127.0.0.1:9"
+    )
+    assert await _peak_concurrency(monkeypatch, model) == 3
+    assert Settings().offline_threads >= 1
+
+
+@pytest.mark.parametrize(
+    ("brain", "asked", "own_key", "offline_flag", "expected"),
+    [
+        ("auto", "auto", None, False, False),  # a model is configured: it may be used
+        ("auto", "offline", None, False, True),
+        ("offline", "auto", None, False, True),
+        ("llm", "auto", None, False, False),
+        ("auto", "auto", None, True, True),  # the request says offline
+        ("auto", "auto", "own-key", False, False),  # the request brings its own model key
+    ],
+)
+def test_which_requests_count_as_offline(
+    brain: str, asked: str, own_key: str | None, offline_flag: bool, expected: bool
+) -> None:
+    from datapilot.brains import answers_offline
+    from datapilot.core.context import QuestionContext
+
+    settings = Settings(brain=brain, llm_model="m", llm_base_url="http://127.0.0.1:9")
+    question = QuestionContext(
+        today=date(2021, 6, 30), brain=asked, offline=offline_flag, llm_api_key=own_key
+    )
+    assert answers_offline(question, settings) is expected
+    unconfigured = Settings(brain="auto", llm_model=None, llm_base_url=None, llm_api_key=None)
+    assert answers_offline(QuestionContext(today=date(2021, 6, 30)), unconfigured)
+    with_own_key = QuestionContext(today=date(2021, 6, 30), llm_api_key="k", llm_model="m")
+    assert not answers_offline(with_own_key, unconfigured)

@@ -15,10 +15,11 @@ from datapilot.plugins import brains
 
 if TYPE_CHECKING:
     from datapilot.core.answer import Answer
+    from datapilot.core.context import QuestionContext
     from datapilot.core.events import Event
     from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
     from datapilot.engine.context import RequestContext
-    from datapilot.settings import BrainChoice
+    from datapilot.settings import BrainChoice, Settings
 
 # This package holds a plugin (`plugin.py`) that every command loads: the engine loads on use.
 _ENGINE_NAMES = ("Brain", "BrainUnavailable", "Understanding")
@@ -32,7 +33,15 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Brain", "BrainUnavailable", "Understanding", "answer", "run", "select_brain"]
+__all__ = [
+    "Brain",
+    "BrainUnavailable",
+    "Understanding",
+    "answer",
+    "answers_offline",
+    "run",
+    "select_brain",
+]
 
 
 async def run(
@@ -86,6 +95,18 @@ def select_brain(request: RequestContext) -> Brain:
         except BrainUnavailable:
             pass
     return _build("offline", request)
+
+
+def answers_offline(question: QuestionContext, settings: Settings) -> bool:
+    """Whether `select_brain` will surely pick the offline brain for this request (no model can
+    be involved), decided before the request's context is built. False when unsure."""
+    choice: BrainChoice | str = question.brain if question.brain != "auto" else settings.brain
+    if choice == "offline":
+        return True
+    if choice != "auto":
+        return False
+    own_model = question.llm_api_key or question.llm_model
+    return question.offline or settings.offline or not (settings.llm_configured or own_model)
 
 
 def _build(name: str, request: RequestContext) -> Brain:

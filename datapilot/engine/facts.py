@@ -202,9 +202,11 @@ def _forecast_facts(frame: pd.DataFrame, unit: str | None) -> list[Fact]:
 
 def _matrix_facts(frame: pd.DataFrame, unit: str | None) -> list[Fact]:
     measure = str(frame.attrs.get("title") or "value").split(" (")[0].lower()
-    facts = []
+    facts: list[Fact] = []
     labels = list(frame.columns)
     for i, row in enumerate(frame.index):
+        if len(facts) >= MAX_FACTS_PER_CALL:
+            break
         for column in labels:
             # Upper triangle only: a symmetric matrix says each pair once.
             if column in frame.index and list(frame.index).index(column) <= i:
@@ -227,11 +229,15 @@ def _cell_facts(frame: pd.DataFrame, unit: str | None) -> list[Fact]:
         (i for i, name in enumerate(names) if name != "id"), key=lambda i: _column_rank(names[i])
     )
     ids = frame["id"].tolist() if "id" in names else list(frame.index)
-    facts = []
+    facts: list[Fact] = []
     for i in columns:
+        if len(facts) >= MAX_FACTS_PER_CALL:  # cut by `facts_of` anyway, risk-free rate included
+            break
         name = names[i]
         paired_date = f"{name.rsplit('_', 1)[0]}_date" if "_" in name else None
         for row, value in enumerate(frame.iloc[:, i].tolist()):
+            if len(facts) >= MAX_FACTS_PER_CALL:
+                break
             if _is_number(value):
                 cell_unit = None if name.lower() in _UNITLESS_COLUMNS else units.get(name, unit)
                 facts.append(
@@ -290,8 +296,10 @@ def _column_rank(name: str) -> int:
 
 
 def _table_facts(table: TableOutput) -> list[Fact]:
-    facts = []
+    facts: list[Fact] = []
     for row in table.rows:
+        if len(facts) >= MAX_FACTS_PER_CALL:  # the rest would be cut: a long table costs no more
+            break
         subject = str(row[0]) if row else ""
         for column, value in zip(table.columns[1:], row[1:], strict=False):
             if _is_number(value):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import importlib.util
-import json
 import logging
 import os
 import tempfile
@@ -151,132 +150,9 @@ def _axis_label(panel: Panel) -> str:
 
 def to_plotly(chart: ChartOutput) -> dict[str, Any]:
     """The chart as a Plotly figure (a JSON-able dict with `data` and `layout`)."""
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
+    from datapilot.render.plotly_figure import plotly_figure
 
-    spec = chart.spec
-    data = _data(spec)
-    rows = _rows(spec)
-    if rows[0].lead.mark == "pie":
-        panel = rows[0].lead
-        figure = go.Figure(
-            go.Pie(
-                labels=data[spec.x],
-                values=data[panel.y[0]],
-                name=panel.y[0],
-                sort=False,
-                hole=spec.hole or None,
-            ),
-            layout_template=_NO_TEMPLATE,
-        )
-        figure.update_layout(title=_wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>"))
-        return _with_template(figure)
-
-    heights = [row.lead.height for row in rows]
-    figure = make_subplots(
-        rows=len(rows),
-        cols=1,
-        shared_xaxes=True,
-        vertical_spacing=0.03 if len(rows) > 1 else 0.0,
-        row_heights=[h / sum(heights) for h in heights],
-        figure=go.Figure(layout_template=_NO_TEMPLATE),
-    )
-    labels = _bar_labels(spec, data)
-    x = data[spec.x] if labels is None else labels
-    if labels is not None:
-        figure.update_xaxes(type="category")
-    for number, row in enumerate(rows, start=1):
-        for panel in row.panels:
-            for trace in _plotly_traces(go, panel, data, x, spec):
-                figure.add_trace(trace, row=number, col=1)
-            for level in panel.levels:
-                figure.add_hline(y=level, line_dash="dot", line_color="grey", row=number, col=1)
-        figure.update_yaxes(title_text=_axis_label(row.lead), row=number, col=1)
-        if row.lead.log_y:
-            figure.update_yaxes(type="log", row=number, col=1)
-        if number == 1:
-            for lower, upper in spec.bands:
-                for trace in _plotly_band(go, data, x, lower, upper):
-                    figure.add_trace(trace, row=1, col=1)
-    if spec.fit is not None:
-        figure.add_trace(_plotly_fit(go, spec, data), row=1, col=1)
-    figure.update_xaxes(title_text=spec.x_title or spec.x, row=len(rows), col=1)
-    figure.update_xaxes(rangeslider_visible=False)
-    if rows[0].lead.mark == "candlestick" and _is_daily(x):
-        # Candles only exist on trading days; hide weekends instead of drawing empty gaps.
-        figure.update_xaxes(rangebreaks=[{"bounds": ["sat", "mon"]}])
-    title = _wrapped(chart.title, PLOTLY_TITLE_WIDTH, "<br>")
-    figure.update_layout(
-        title=title,
-        hovermode="x unified" if rows[0].lead.mark != "scatter" else "closest",
-        legend={"orientation": "h", "y": -0.15 if len(rows) == 1 else -0.05},
-        height=420 + 160 * (len(rows) - 1) + 24 * title.count("<br>"),
-        barmode="group",
-    )
-    return _with_template(figure)
-
-
-# Figures are built with an empty template and get the `plotly_white` one as JSON at the end:
-# plotly validates and deep-copies a named template into every figure (and the default one into
-# every new figure), which took more than half of the time of building a chart.
-_NO_TEMPLATE: dict[str, Any] = {}
-TEMPLATE = "plotly_white"
-
-
-@functools.cache
-def _template_json() -> str:
-    import plotly.graph_objects as go
-
-    return json.dumps(
-        json.loads(go.Figure(layout_template=TEMPLATE).to_json())["layout"]["template"]
-    )
-
-
-def _with_template(figure: Any) -> dict[str, Any]:
-    """The figure as a JSON-able dict, with the chart template in its layout."""
-    out: dict[str, Any] = json.loads(figure.to_json())
-    out["layout"]["template"] = json.loads(_template_json())
-    return out
-
-
-def _plotly_traces(
-    go: Any, panel: Panel, data: pd.DataFrame, x: pd.Series, spec: ChartSpec
-) -> list[Any]:
-    up, down = _colors(spec)
-    if panel.mark == "candlestick":
-        o, h, low, c = panel.y
-        return [
-            go.Candlestick(
-                x=x,
-                open=data[o],
-                high=data[h],
-                low=data[low],
-                close=data[c],
-                name=panel.title or "Price",
-                increasing={"line": {"color": up}, "fillcolor": up},
-                decreasing={"line": {"color": down}, "fillcolor": down},
-            )
-        ]
-    traces = []
-    for column in panel.y:
-        y = data[column]
-        name = _label(panel, column)
-        if panel.mark in ("line", "area", "scatter"):
-            xs, ys = _points(x, y)
-        if panel.mark == "line":
-            traces.append(go.Scatter(x=xs, y=ys, mode="lines", name=name))
-        elif panel.mark == "area":
-            traces.append(go.Scatter(x=xs, y=ys, mode="lines", fill="tozeroy", name=name))
-        elif panel.mark == "scatter":
-            traces.append(go.Scatter(x=xs, y=ys, mode="markers", name=name, opacity=0.6))
-        elif panel.mark == "bar":
-            colors = _bar_colors(panel, y, (up, down))
-            traces.append(go.Bar(x=x, y=y, name=name, marker_color=colors))
-        elif panel.mark == "band":
-            continue
-    if panel.mark == "band" and len(panel.y) == 2:
-        traces.extend(_plotly_band(go, data, x, panel.y[0], panel.y[1]))
-    return traces
+    return plotly_figure(chart)
 
 
 def _bar_colors(panel: Panel, values: pd.Series, colors: tuple[str, str]) -> Any:
@@ -284,29 +160,6 @@ def _bar_colors(panel: Panel, values: pd.Series, colors: tuple[str, str]) -> Any
     if panel.overlay:
         return [colors[0] if (v or 0) >= 0 else colors[1] for v in values.fillna(0)]
     return None
-
-
-def _plotly_band(go: Any, data: pd.DataFrame, x: pd.Series, lower: str, upper: str) -> list[Any]:
-    label = "interval" if lower == "lower" else f"{lower}–{upper}"
-    return [
-        go.Scatter(x=x, y=data[upper], mode="lines", line={"width": 0}, showlegend=False,
-                   hoverinfo="skip", name=upper),
-        go.Scatter(x=x, y=data[lower], mode="lines", line={"width": 0}, fill="tonexty",
-                   fillcolor=BAND_COLOR, name=label),
-    ]  # fmt: skip
-
-
-def _plotly_fit(go: Any, spec: ChartSpec, data: pd.DataFrame) -> Any:
-    fit = spec.fit
-    assert fit is not None
-    xs = pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy()
-    return go.Scatter(
-        x=xs,
-        y=fit.slope * xs + fit.intercept,
-        mode="lines",
-        line={"color": FIT_COLOR},
-        name=_fit_label(fit),
-    )
 
 
 def _fit_label(fit: Any) -> str:

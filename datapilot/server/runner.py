@@ -13,10 +13,11 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from datapilot.brains import answers_offline
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, Failed
-from datapilot.server.workers import offloaded, worker_pool
+from datapilot.server.workers import offloaded, request_pool
 from datapilot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ async def _produce(
             contextlib.aclosing(
                 offloaded(
                     lambda: source(question, context, settings),
-                    worker_pool(settings.worker_threads),
+                    request_pool(settings, answers_offline(context, settings)),
                 )
             ) as events,
         ):

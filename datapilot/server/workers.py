@@ -1,7 +1,8 @@
 """The request worker pool: a request's CPU work runs off the server's event loop.
 
 The brain, the pipeline and the summary of one request run as an async stream on their own
-event loop in a thread of a bounded pool (`settings.worker_threads`), and their events are
+event loop in a thread of a bounded pool (`request_pool`: about one thread per core for the offline
+brain, `settings.worker_threads` for requests that may wait on a model), and their events are
 relayed to the server's loop. The server's loop only moves bytes, so one heavy request never
 delays `/health` or another small question, and the request timeout can always fire. When the
 consumer stops (timeout, client gone), the work is cancelled cooperatively: a flag checked
@@ -16,24 +17,39 @@ import contextvars
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from datapilot.settings import Settings
 
 T = TypeVar("T")
 
-_pools: dict[int, ThreadPoolExecutor] = {}
+_pools: dict[tuple[str, int], ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 _ITEM, _END = object(), object()
 
 
-def worker_pool(size: int) -> ThreadPoolExecutor:
-    """The process's pool of `size` request threads (one per size; requests beyond it queue)."""
+def worker_pool(size: int, name: str = "request") -> ThreadPoolExecutor:
+    """The process's pool `name` of `size` request threads (one per name and size; requests
+    beyond it queue)."""
     with _pools_lock:
-        pool = _pools.get(size)
+        pool = _pools.get((name, size))
         if pool is None:
-            pool = _pools[size] = ThreadPoolExecutor(
-                max_workers=size, thread_name_prefix="datapilot-request"
+            pool = _pools[name, size] = ThreadPoolExecutor(
+                max_workers=size, thread_name_prefix=f"datapilot-{name}"
             )
         return pool
+
+
+def request_pool(settings: Settings, offline: bool) -> ThreadPoolExecutor:
+    """The pool a request's work runs on. Requests the offline brain answers are CPU from start
+    to end: they share `offline_threads` threads (about one per core), since more only make
+    Python switch between them (under load, ~30% more CPU per request and fewer answers per
+    second). Requests that may wait on a model keep `worker_threads`, so a slow model never
+    holds up the others."""
+    if offline:
+        return worker_pool(min(settings.offline_threads, settings.worker_threads), "offline")
+    return worker_pool(settings.worker_threads)
 
 
 class _Job:
