@@ -98,3 +98,9 @@ def test_an_empty_index_and_large_k() -> None:
     assert Index.build([]).search("anything", k=3) == []
     two = Index.build([Passage(text="bond yields rose", source="a"), Passage(text="x", source="b")])
     assert len(two.search("bond yields", k=50)) == 1
+
+
+def test_passages_without_a_single_word_find_nothing() -> None:
+    # Found by the fuzzing run: a document of only symbols or stopwords crashed the index.
+    empty = Index.build([Passage(text="", source="a"), Passage(text="... --- !!!", source="b")])
+    assert empty.search("yields", k=3) == []

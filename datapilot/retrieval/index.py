@@ -39,10 +39,13 @@ class Index:
     def build(cls, passages: Sequence[Passage]) -> Index:
         import bm25s
 
-        if not passages:
-            return cls([], None)
+        tokens = [tokenize(p.text) for p in passages]
+        if not any(tokens):
+            # No searchable word at all (empty text, only symbols): bm25s cannot index that,
+            # and nothing could match anyway.
+            return cls(passages, None)
         retriever = bm25s.BM25()
-        retriever.index([tokenize(p.text) for p in passages], show_progress=False)
+        retriever.index(tokens, show_progress=False)
         return cls(passages, retriever)
 
     def __len__(self) -> int:
