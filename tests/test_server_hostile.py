@@ -156,6 +156,18 @@ async def test_a_widget_whose_params_is_a_string_is_a_422(client: httpx.AsyncCli
     assert "widgets.0.params" in fields
 
 
+async def test_a_widget_repeating_a_parameter_name_is_a_422(client: httpx.AsyncClient) -> None:
+    # Found by the fuzzing run: the Workspace SDK's own check crashed the request instead.
+    params = [{"name": "symbol", "type": "ticker"}, {"name": "symbol", "type": "ticker"}]
+    widget = {"uuid": "7d0e6b4e-0000-4000-8000-000000000002", "name": "Prices", "params": params}
+    response = await client.post("/v1/query", json=human("this widget", widgets=[widget]))
+    assert response.status_code == 422
+    problems = response.json()["detail"]
+    assert any(
+        p["field"] == "widgets.0.params.1.name" and "unique" in p["msg"] for p in problems
+    ), problems
+
+
 async def test_a_lone_surrogate_never_cuts_the_stream(client: httpx.AsyncClient) -> None:
     body = human("Apple's closing price in 2021 \udbff")
     response = await client.post(

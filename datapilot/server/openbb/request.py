@@ -62,7 +62,21 @@ class WorkspaceQuery(QueryRequest):
                 input=value,
             )
             for loc, value in _non_objects(data)
-        ] + payload_problems(data)  # the server's limits, before the costly validation
+        ]
+        # The SDK's own uniqueness check raises a TypeError instead of a validation error.
+        problems += [
+            InitErrorDetails(
+                type=PydanticCustomError(
+                    "unique_params",
+                    "parameter names must be unique; {name!r} is repeated",
+                    {"name": name},
+                ),
+                loc=loc,
+                input=name,
+            )
+            for loc, name in _repeated_params(data)
+        ]
+        problems += payload_problems(data)  # the server's limits, before the costly validation
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
         query = handler(normalize_query_payload(data))
@@ -75,18 +89,20 @@ class WorkspaceQuery(QueryRequest):
         return self._legacy_widgets
 
 
+def _widget_groups(raw: Any) -> list[tuple[tuple[str | int, ...], Any]]:
+    """The request's widget lists with where they are: one list (v1) or one per group."""
+    widgets = raw.get("widgets") if isinstance(raw, dict) else None
+    if isinstance(widgets, list):
+        return [(("widgets",), widgets)]
+    if isinstance(widgets, dict):
+        return [(("widgets", str(name)), items) for name, items in widgets.items()]
+    return []
+
+
 def _non_objects(raw: Any) -> list[tuple[tuple[str | int, ...], Any]]:
     """Where a widget or widget parameter is not an object, with the value found there."""
-    widgets = raw.get("widgets") if isinstance(raw, dict) else None
-    groups: list[tuple[tuple[str | int, ...], Any]]
-    if isinstance(widgets, list):
-        groups = [(("widgets",), widgets)]
-    elif isinstance(widgets, dict):
-        groups = [(("widgets", str(name)), items) for name, items in widgets.items()]
-    else:
-        return []
     found: list[tuple[tuple[str | int, ...], Any]] = []
-    for where, items in groups:
+    for where, items in _widget_groups(raw):
         for index, widget in enumerate(items if isinstance(items, list) else []):
             if not isinstance(widget, dict):
                 found.append(((*where, index), widget))
@@ -97,6 +113,23 @@ def _non_objects(raw: Any) -> list[tuple[tuple[str | int, ...], Any]]:
             for number, param in enumerate(params if isinstance(params, list) else []):
                 if not isinstance(param, dict):
                     found.append(((*where, index, "params", number), param))
+    return found
+
+
+def _repeated_params(raw: Any) -> list[tuple[tuple[str | int, ...], Any]]:
+    """Where a widget lists a parameter name twice, with the name."""
+    found: list[tuple[tuple[str | int, ...], Any]] = []
+    for where, items in _widget_groups(raw):
+        for index, widget in enumerate(items if isinstance(items, list) else []):
+            params = widget.get("params") if isinstance(widget, dict) else None
+            seen: set[Any] = set()
+            for number, param in enumerate(params if isinstance(params, list) else []):
+                name = param.get("name") if isinstance(param, dict) else None
+                if not isinstance(name, str):
+                    continue
+                if name in seen:
+                    found.append(((*where, index, "params", number, "name"), name))
+                seen.add(name)
     return found
 
 
