@@ -399,7 +399,7 @@ async def message_events(
 
     Returns once the message is stored: the prepared turn, its events (under the request
     timeout, stored before `done`) and the list `finish` fills. An error of `prepare` is raised
-    here as its HTTP answer (404, 403, 400), before any response starts."""
+    here before any response starts: a platform error as its HTTP answer (404, 403, 400)."""
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[Prepared] = loop.create_future()
     stored: list[MessageInfo] = []
@@ -415,7 +415,7 @@ async def message_events(
     async def source(_q: str, _c: QuestionContext, _s: Settings) -> AsyncIterator[Event]:
         try:
             prepared = conversation.prepare(chat_id, body)
-        except CLIENT_ERRORS as error:  # answered as an HTTP error; the stream stays unused
+        except Exception as error:  # raised by the route as before: nothing was streamed
             loop.call_soon_threadsafe(tell, error)
             return
         loop.call_soon_threadsafe(tell, prepared)
@@ -430,9 +430,10 @@ async def message_events(
         await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():  # the job ended before the message was stored (timed out)
             raise HTTPException(503, _not_stored(await first))
-        if ready.exception() is not None:
+        failed = ready.exception()
+        if failed is not None:
             await _close(first, events)
-            raise http_error(ready.exception())  # type: ignore[arg-type]
+            raise http_error(failed) if isinstance(failed, CLIENT_ERRORS) else failed
     except BaseException:
         await _close(first, events)
         raise
