@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.compression import HUMAN_ROLES, ContextRecord
@@ -17,13 +17,36 @@ from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.memory import Memories, MemoryEventInfo, explicit, memory_on
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.repo import Chats, NotFound, ScenePrompts
+from datapilot.assistants.repo import AlongWrite, Chats, NotFound, ScenePrompts
 from datapilot.assistants.runtime import TurnResult
 from datapilot.settings import Settings
-from datapilot.store.models import ChatMessage
+from datapilot.store.models import ChatMessage, utcnow
 from datapilot.store.models_memory import ChatSummary, MessageBlock, TurnContext
 
-_INSERT_CONTEXT = insert(cast(Table, TurnContext.__table__))  # built once (a hot path)
+_CONTEXTS = cast(Table, TurnContext.__table__)
+# Built once (a hot path); its parameters are named apart from a message's columns: it rides on
+# the INSERT of the turn's reply (see `AlongWrite`).
+_INSERT_CONTEXT = insert(_CONTEXTS).values(
+    {
+        name: bindparam(f"context_{name}", type_=_CONTEXTS.c[name].type)
+        for name in ("message_id", "chat_id", "scene_id", "scene_label", "record", "created_at")
+    }
+)
+
+
+def context_write(chat_id: str, message_id: int, record: ContextRecord | None) -> list[AlongWrite]:
+    """The record of what the turn's prompt held, to store with its reply (none: nothing)."""
+    if record is None:
+        return []
+    params = {
+        "context_message_id": message_id,
+        "context_chat_id": chat_id,
+        "context_scene_id": record.scene_id,
+        "context_scene_label": record.scene_label,
+        "context_record": record.model_dump(mode="json"),
+        "context_created_at": utcnow(),
+    }
+    return [AlongWrite(_INSERT_CONTEXT, params)]
 
 
 def read_inputs(
@@ -79,19 +102,8 @@ def keep(
     assistant_id: str | None,
     memory: bool,
 ) -> list[MemoryEventInfo]:
-    """Store what the turn's context was; returns the memory events the model's facts caused."""
-    record = result.context
-    if record is not None:  # Core SQL: written once, never changed (no unit-of-work cost)
-        session.execute(
-            _INSERT_CONTEXT,
-            {
-                "message_id": message_id,
-                "chat_id": chat_id,
-                "scene_id": record.scene_id,
-                "scene_label": record.scene_label,
-                "record": record.model_dump(mode="json"),
-            },
-        )
+    """Keep the turn's new blocks, summary and memory events (its context record goes with the
+    reply: `context_write`); returns the memory events the model's facts caused."""
     known = set()
     if result.blocks:
         known = set(

@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import AssistantInfo, ChatInfo, MessageInfo, Tenant
-from datapilot.assistants.repo import PYTHON_TOOL, Assistants, Chats
+from datapilot.assistants.repo import PYTHON_TOOL, AlongWrite, Assistants, Chats
 from datapilot.store.models import Assistant, AssistantTool, Chat, ChatMessage, ScenePrompt, utcnow
 from datapilot.store.models import Tool as ToolRow
 from datapilot.store.models_memory import Memory
@@ -107,14 +107,18 @@ def read_chat(session: Session, tenant: Tenant, chat_id: str, *, history: bool) 
     return ChatRead(ChatInfo.model_validate(found), messages, bool(first.c_has_memories))
 
 
+# Its parameters are named apart from the message's columns: it rides on their INSERT.
 _TOUCH = (
-    update(_CHATS).where(_CHATS.c.id == bindparam("chat_id")).values(updated_at=bindparam("now"))
+    update(_CHATS)
+    .where(_CHATS.c.id == bindparam("touch_chat_id"))
+    .values(updated_at=bindparam("touch_now"))
 )
 
 
-def touch_chat(session: Session, chat_id: str) -> None:
-    """Mark the chat as just used (the chat list's order), one UPDATE without loading it."""
-    session.execute(_TOUCH, {"chat_id": chat_id, "now": utcnow()})
+def chat_touch(chat_id: str) -> AlongWrite:
+    """Marking the chat as just used (the chat list's order): one UPDATE without loading it,
+    stored with the message that used it."""
+    return AlongWrite(_TOUCH, {"touch_chat_id": chat_id, "touch_now": utcnow()})
 
 
 class _Fields:

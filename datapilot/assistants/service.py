@@ -14,12 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy.exc import IntegrityError
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
-from datapilot.assistants.context_store import keep, read_inputs
+from datapilot.assistants.context_store import context_write, keep, read_inputs
 from datapilot.assistants.files import Files
 from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
-from datapilot.assistants.reads import Answering, answering, read_assistants, read_chat, touch_chat
+from datapilot.assistants.reads import Answering, answering, chat_touch, read_assistants, read_chat
 from datapilot.assistants.repo import (
     Assistants,
     Chats,
@@ -320,9 +320,8 @@ class Conversation:
             # stored before it, so the model reads the call closed before the new question.
             new = declined(pending_calls(earlier or []))
             new.append(NewMessage(role=body.role, content=body.content))
-            stored = messages.add_many(chat_id, new, chat_checked=True)
+            stored = messages.add_many(chat_id, new, chat_checked=True, along=[chat_touch(chat_id)])
             human = stored[-1]
-            touch_chat(session, chat_id)
             if body.role not in ANSWERED_ROLES:
                 return Prepared(chat_id, human, assistant, None)
             library_owner = picked.owner_id if picked is not None else ""
@@ -435,7 +434,10 @@ class Conversation:
             try:
                 # `prepare` read the chat as the tenant's: not read again.
                 stored = Messages(session, self.tenant).add_many(
-                    prepared.chat_id, replies, chat_checked=True
+                    prepared.chat_id,
+                    replies,
+                    chat_checked=True,
+                    along=context_write(prepared.chat_id, prepared.human.id, result.context),
                 )
             except IntegrityError as error:  # the chat's foreign key: deleted during the turn
                 raise NotFound(

@@ -30,8 +30,8 @@ from datapilot.server.platform import (
     attach,
     in_store,
     lmc_wire,
+    message_events,
     off_loop,
-    stored_events,
 )
 from datapilot.settings import Settings
 from datapilot.store.rates import RateLimiter, rate_limiter
@@ -114,9 +114,7 @@ async def send_message(
         raise HTTPException(400, "guests send human or human_later messages")
     settings: Settings = request.app.state.settings
     conversation = Conversation(request.app.state.store, tenant, settings)
-    prepared = await off_loop(lambda: conversation.prepare(chat_id, body))
-    stored: list[MessageInfo] = []
-    events = stored_events(conversation, prepared, stored, settings)
+    prepared, events, stored = await message_events(conversation, chat_id, body, settings)
     if body.stream:
         return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
     answer = None

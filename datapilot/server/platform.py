@@ -4,6 +4,8 @@ server, the local user), so another tenant's rows answer 404 like rows that do n
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
@@ -49,7 +51,7 @@ from datapilot.assistants.service import (
 )
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
-from datapilot.core.events import Done, Event
+from datapilot.core.events import Done, Event, Failed
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.auth import require_scope
@@ -110,12 +112,18 @@ async def off_loop(work: Callable[[], T]) -> T:
     """Run blocking `work` in a worker thread; platform errors become 400 and 404 answers."""
     try:
         return await anyio.to_thread.run_sync(work)
-    except NotFound as error:
-        raise HTTPException(404, str(error)) from None
-    except Forbidden as error:
-        raise HTTPException(403, str(error)) from None
-    except (PlatformError, AccountError, NormalisationError) as error:
-        raise HTTPException(400, str(error)) from None
+    except CLIENT_ERRORS as error:
+        raise http_error(error) from None
+
+
+# What a platform call raises for a request that cannot be done as asked.
+CLIENT_ERRORS = (NotFound, Forbidden, PlatformError, AccountError, NormalisationError)
+
+
+def http_error(error: Exception) -> HTTPException:
+    """The HTTP answer to one of `CLIENT_ERRORS`: 404, 403, or 400 saying why."""
+    status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 400
+    return HTTPException(status, str(error))
 
 
 def _tool_ids(request: Request, session: Any, tenant: Tenant | None = None) -> dict[str, str]:
@@ -366,9 +374,7 @@ async def send_message(
 ) -> Any:
     settings: Settings = request.app.state.settings
     conversation = Conversation(request.app.state.store, tenant, settings)
-    prepared = await off_loop(lambda: conversation.prepare(chat_id, body))
-    stored: list[MessageInfo] = []
-    events = stored_events(conversation, prepared, stored, settings)
+    prepared, events, stored = await message_events(conversation, chat_id, body, settings)
     if body.stream:
         return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
     answer: Answer | None = None
@@ -384,25 +390,95 @@ async def send_message(
     )
 
 
-def stored_events(
-    conversation: Conversation, prepared: Prepared, stored: list[MessageInfo], settings: Settings
-) -> AsyncIterator[Event]:
-    """The turn's events under the request timeout; its messages are stored before `done`."""
-    turn = prepared.turn
+async def message_events(
+    conversation: Conversation, chat_id: str, body: MessageIn, settings: Settings
+) -> tuple[Prepared, AsyncIterator[Event], list[MessageInfo]]:
+    """Store the message and run its turn as ONE job of the request worker pool: `prepare`,
+    the turn and `finish` on the same thread (each hop to another thread waits for the GIL
+    behind the pool's busy workers, and under load that was most of a chat's overhead).
+
+    Returns once the message is stored: the prepared turn, its events (under the request
+    timeout, stored before `done`) and the list `finish` fills. An error of `prepare` is raised
+    here before any response starts: a platform error as its HTTP answer (404, 403, 400)."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[Prepared] = loop.create_future()
+    stored: list[MessageInfo] = []
+
+    def tell(outcome: Prepared | BaseException) -> None:
+        if ready.done():  # the request already gave up
+            return
+        if isinstance(outcome, BaseException):
+            ready.set_exception(outcome)
+        else:
+            ready.set_result(outcome)
 
     async def source(_q: str, _c: QuestionContext, _s: Settings) -> AsyncIterator[Event]:
-        if turn is None:
-            yield Done(answer=_stored_only(prepared))
+        try:
+            prepared = conversation.prepare(chat_id, body)
+        except Exception as error:  # raised by the route as before: nothing was streamed
+            loop.call_soon_threadsafe(tell, error)
             return
-        async for event in turn.events():
-            if isinstance(event, Done):
-                # This source runs on a worker thread's own loop (see `guarded_events`), which
-                # only this request uses: storing here costs no hop to yet another thread.
-                stored.extend(conversation.finish(prepared))
+        loop.call_soon_threadsafe(tell, prepared)
+        async for event in _turn_events(conversation, prepared, stored):
             yield event
 
     context = QuestionContext(today=settings.effective_today())
-    return guarded_events(prepared.human.content, context, settings, source)
+    events = guarded_events(body.content, context, settings, source)
+    first = asyncio.ensure_future(anext(events))  # starts the job
+    try:
+        pending: list[asyncio.Future[Any]] = [ready, first]
+        await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():  # the job ended before the message was stored (timed out)
+            raise HTTPException(503, _not_stored(await first))
+        failed = ready.exception()
+        if failed is not None:
+            await _close(first, events)
+            raise http_error(failed) if isinstance(failed, CLIENT_ERRORS) else failed
+    except BaseException:
+        await _close(first, events)
+        raise
+    return ready.result(), _chained(first, events), stored
+
+
+async def _chained(
+    first: asyncio.Future[Event], rest: AsyncIterator[Event]
+) -> AsyncIterator[Event]:
+    try:
+        yield await first
+        async for event in rest:
+            yield event
+    finally:
+        await _close(first, rest)
+
+
+async def _close(first: asyncio.Future[Event], events: AsyncIterator[Event]) -> None:
+    """Stop the job: the pending read first (a generator cannot close while it is read)."""
+    if not first.done():
+        first.cancel()
+    with contextlib.suppress(BaseException):
+        await first
+    await events.aclose()  # type: ignore[attr-defined]
+
+
+def _not_stored(event: Event) -> str:
+    reason = event.message if isinstance(event, Failed) else "the request ended early"
+    return f"The message was not stored: {reason}"
+
+
+async def _turn_events(
+    conversation: Conversation, prepared: Prepared, stored: list[MessageInfo]
+) -> AsyncIterator[Event]:
+    """A prepared turn's events, its messages stored (`finish`) before its `done`."""
+    turn = prepared.turn
+    if turn is None:
+        yield Done(answer=_stored_only(prepared))
+        return
+    async for event in turn.events():
+        if isinstance(event, Done):
+            # This runs on a worker thread's own loop (see `guarded_events`), which only this
+            # request uses: storing here costs no hop to yet another thread.
+            stored.extend(conversation.finish(prepared))
+        yield event
 
 
 def _stored_only(prepared: Prepared) -> Answer:
