@@ -240,12 +240,49 @@ def test_window_queries_are_fast(data) -> None:
 
     def median_ms(ids: list[str]) -> float:
         timings = []
-        for _ in range(7):
+        for day in range(1, 8):  # a new window each time: the query, not the read cache
             started = time.perf_counter()
-            data.warehouse.prices(ids, date(2010, 1, 1), date(2011, 1, 1))
+            data.warehouse.prices(ids, date(2010, 1, day), date(2011, 1, 1))
             timings.append((time.perf_counter() - started) * 1000)
         return statistics.median(timings)
 
     # Targets are a few ms and < 50 ms; the bounds leave room for a busy test machine.
     assert median_ms(["AAPL"]) < 50
     assert median_ms(twenty) < 150
+
+
+def test_a_repeated_read_is_served_from_memory_and_callers_cannot_change_it(data) -> None:
+    window = ("MSFT", date(2015, 1, 1), date(2015, 12, 31))
+    first = data.warehouse.prices([window[0]], *window[1:])
+    expected = first.copy(deep=True)
+    # What callers do to their frame stays theirs.
+    first.loc[first.index[0], "close"] = -1.0
+    first["extra"] = 1
+    first.attrs["sources"].append("nowhere")
+    again = data.warehouse.prices([window[0]], *window[1:])
+    pd.testing.assert_frame_equal(again, expected)
+    assert again.attrs["sources"] == expected.attrs["sources"]
+
+    def median_ms(start: date) -> float:
+        timings = []
+        for _ in range(9):
+            started = time.perf_counter()
+            data.warehouse.prices(["MSFT", "AAPL", "JPM"], start, date(2016, 12, 31))
+            timings.append((time.perf_counter() - started) * 1000)
+        return statistics.median(timings[1:])
+
+    cold = []
+    for day in range(1, 10):  # a new window each time: every read runs the query
+        started = time.perf_counter()
+        data.warehouse.prices(["MSFT", "AAPL", "JPM"], date(2014, 1, day), date(2016, 12, 31))
+        cold.append((time.perf_counter() - started) * 1000)
+    assert median_ms(date(2014, 2, 3)) < statistics.median(cold) / 3
+
+
+def test_a_write_is_seen_by_the_next_read_of_the_same_window(warehouse: Warehouse) -> None:
+    days = pd.bdate_range("2022-01-03", periods=3)
+    warehouse.write_series(pd.DataFrame({"id": "X", "date": days, "value": 1.0}), "a")
+    assert list(warehouse.series(["X"])["value"]) == [1, 1, 1]
+    assert list(warehouse.series(["X"])["value"]) == [1, 1, 1]  # now from memory
+    warehouse.write_series(pd.DataFrame({"id": "X", "date": days[1:2], "value": 5.0}), "a")
+    assert list(warehouse.series(["X"])["value"]) == [1, 5, 1]

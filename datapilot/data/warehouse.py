@@ -25,6 +25,7 @@ import duckdb
 import pandas as pd
 
 from datapilot.data.entity import Entity
+from datapilot.data.frame_cache import FrameCache
 
 PriceFreq = Literal["daily", "weekly", "monthly"]
 PRICE_FIELDS = ("open", "high", "low", "close", "adj_close", "volume")
@@ -198,6 +199,12 @@ class _Database:
         self._idle: list[duckdb.DuckDBPyConnection] = []
         self._identity: tuple[int, int] | None = None  # the file the reader has open
         self.ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] | None = None
+        self.frames = FrameCache()  # read results; cleared with `ranks`
+
+    def forget(self) -> None:
+        """Drop what was read from the file (its contents may change): call with no read running."""
+        self.ranks = None
+        self.frames.clear()
 
     @contextmanager
     def reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -208,7 +215,7 @@ class _Database:
         if self._reader is not None and file_identity(self.path) != self._identity:
             # Replaced under us (a reseed in another process): read the new file from now on.
             self.close()
-            self.ranks = None
+            self.forget()
         with self._changed:
             while self._writers_waiting:
                 self._changed.wait()
@@ -231,7 +238,7 @@ class _Database:
         """A read-write connection for one transaction; the file goes back to read-only after."""
         with self.lock:
             self.close()
-            self.ranks = None
+            self.forget()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = _connect(self.path, read_only=False)
             try:
@@ -332,17 +339,23 @@ class Warehouse:
         if freq not in ("daily", "weekly", "monthly"):
             raise ValueError(f"freq must be daily, weekly or monthly, not {freq!r}")
         wanted = _ids(ids)
-        # The ranks and the rows come from one read, so no write can come between them.
+        key = ("prices", tuple(wanted), start, end, freq)
+        # The ranks and the rows come from one read, so no write can come between them; the
+        # cache is filled inside the read too, so a write that follows clears what it stores.
         with self._db.reading() as cursor:
+            cached = self._db.frames.get(key)
+            if cached is not None:
+                return cached
             frame = self._read_prices(cursor, wanted, start, end, freq)
-        sources = {
-            name
-            for column in ("bar_source", "adj_source")
-            for joined in frame[column].dropna().unique()
-            for name in str(joined).split(",")
-        }
-        frame = frame[PRICE_COLUMNS]
-        frame.attrs["sources"] = sorted(sources)
+            sources = {
+                name
+                for column in ("bar_source", "adj_source")
+                for joined in frame[column].dropna().unique()
+                for name in str(joined).split(",")
+            }
+            frame = frame[PRICE_COLUMNS]
+            frame.attrs["sources"] = sorted(sources)
+            self._db.frames.put(key, frame)
         return frame
 
     def _read_prices(
@@ -376,14 +389,19 @@ class Warehouse:
     ) -> pd.DataFrame:
         """Tidy values `[id, date, value]` sorted by id and date; `attrs["sources"]` as above."""
         wanted = _ids(ids)
+        key = ("series", tuple(wanted), start, end)
         with self._db.reading() as cursor:
+            cached = self._db.frames.get(key)
+            if cached is not None:
+                return cached
             ranks = self._ranks(cursor, wanted, "series")
             rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
             params = {"ids": wanted, "start": start, "end": end}
             frame = cursor.execute(_SERIES_SQL.format(rank=rank), params).df()
-        sources = sorted(frame["source"].unique().tolist())
-        frame = frame[SERIES_COLUMNS]
-        frame.attrs["sources"] = sources
+            sources = sorted(frame["source"].unique().tolist())
+            frame = frame[SERIES_COLUMNS]
+            frame.attrs["sources"] = sources
+            self._db.frames.put(key, frame)
         return frame
 
     def coverage(self, id: str | None = None) -> pd.DataFrame:
