@@ -18,7 +18,8 @@ from datapilot.store.models import ChatMessage
 
 # Per message: the keyless door's two lookups (the tests cache nothing); then the chat with its
 # history (one query), the assistants with the answering one's tools (one query), the message's
-# INSERT and the chat's touch; then (a new transaction) one INSERT of the turn's messages and one
+# INSERT and the chat's touch (a transaction of their own: on SQLite the write lock is held for
+# the write alone); then (a new transaction) one INSERT of the turn's messages and one
 # of its context record. The user's memories and the assistant's scene prompts are read only
 # when there are some (the two queries above say so).
 # Transaction plumbing (BEGIN, SET LOCAL) is not counted.
@@ -175,6 +176,56 @@ async def test_a_reply_to_a_chat_deleted_during_its_turn_is_refused_whole(app) -
     with store.session() as session:  # nothing of the reply was half-written
         count = select(func.count()).select_from(ChatMessage)
         assert session.scalar(count.where(ChatMessage.chat_id == chat.id)) == 0
+
+
+def test_a_message_to_a_chat_deleted_as_it_arrives_is_refused_whole(
+    app, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The message's reads and its write are separate transactions (the write lock is held only
+    for the write): a chat deleted in between is a clear "not found", and nothing is stored."""
+    import datapilot.assistants.service as service
+
+    store = app.state.store
+    with store.session(write=True) as session:
+        tenant = Tenant(user_id=Users(session).create("racer").id)
+        chat = Chats(session, tenant).create(ChatIn())
+    real_declined = service.declined
+
+    def delete_then_decline(pending):  # type: ignore[no-untyped-def]
+        with store.session(write=True) as session:  # runs between the reads and the write
+            Chats(session, tenant).delete(chat.id)
+        return real_declined(pending)
+
+    monkeypatch.setattr(service, "declined", delete_then_decline)
+    conversation = Conversation(store, tenant, app.state.settings)
+    with pytest.raises(NotFound, match="was deleted as the message arrived"):
+        conversation.prepare(chat.id, MessageIn(content=QUESTION, today=TODAY, stream=False))
+    with store.session() as session:
+        count = select(func.count()).select_from(ChatMessage)
+        assert session.scalar(count.where(ChatMessage.chat_id == chat.id)) == 0
+
+
+async def test_a_reply_says_how_long_the_platform_took_in_server_timing(app) -> None:  # type: ignore[no-untyped-def]
+    """`Server-Timing: prepare;dur=…, finish;dur=…`: the platform's own steps of the message,
+    in milliseconds, within the request's own time."""
+    import time
+
+    async with client_of(app) as client:
+        chat = (await client.post("/api/v1/chats", json={})).json()
+        started = time.perf_counter()
+        sent = await client.post(
+            f"/api/v1/chats/{chat['id']}/messages",
+            json={"content": QUESTION, "today": TODAY, "stream": False},
+        )
+        elapsed_ms = (time.perf_counter() - started) * 1000
+    assert sent.status_code == 200, sent.text
+    steps = dict(
+        (part.split(";dur=")[0].strip(), float(part.split(";dur=")[1]))
+        for part in sent.headers["server-timing"].split(",")
+    )
+    assert set(steps) == {"prepare", "finish"}
+    assert all(value > 0 for value in steps.values())
+    assert steps["prepare"] + steps["finish"] < elapsed_ms
 
 
 async def test_the_answering_assistant_is_read_whole_however_it_is_named(app) -> None:  # type: ignore[no-untyped-def]

@@ -12,14 +12,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
+from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.context_store import context_write, keep, read_inputs
 from datapilot.assistants.files import Files
+from datapilot.assistants.memory import explicit
 from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
-from datapilot.assistants.reads import Answering, answering, chat_touch, read_assistants, read_chat
+from datapilot.assistants.reads import (
+    Answering,
+    ChatRead,
+    answering,
+    chat_touch,
+    read_assistants,
+    read_chat,
+)
 from datapilot.assistants.repo import (
     Assistants,
     Chats,
@@ -297,7 +307,10 @@ class Conversation:
         """Store the message; when it asks for a reply, set up the answering assistant's turn."""
         if body.command is not None:
             return self._command(chat_id, body)
-        with self.store.session(write=True) as session:
+        # Reads, the message's write, then the turn's inputs, each in its own transaction: on
+        # SQLite a write transaction holds the store's write lock, and with the reads and their
+        # Python work inside it, twenty concurrent chats queued behind one another's.
+        with self.store.session() as session:
             # Two reads (see `reads`): the chat with its history, and the assistants with the
             # tools of those the message may be answered by.
             read = read_chat(session, self.tenant, chat_id, history=body.role.startswith("human"))
@@ -314,30 +327,33 @@ class Conversation:
                 except NotFound:
                     if body.assistant:  # asked for by name: say so; a stale default is dropped
                         raise
-            assistant = picked.info if picked is not None else None
+        assistant = picked.info if picked is not None else None
+        # A call still waiting for confirmation is older than this message: declined, and
+        # stored before it, so the model reads the call closed before the new question.
+        new = declined(pending_calls(earlier or []))
+        new.append(NewMessage(role=body.role, content=body.content))
+        answered = body.role in ANSWERED_ROLES
+        # A memory command ("remember …") is carried out with the message, in its transaction.
+        command = answered and explicit(body.content) is not None
+        with self.store.session(write=True) as session:
             messages = Messages(session, self.tenant)
-            # A call still waiting for confirmation is older than this message: declined, and
-            # stored before it, so the model reads the call closed before the new question.
-            new = declined(pending_calls(earlier or []))
-            new.append(NewMessage(role=body.role, content=body.content))
-            stored = messages.add_many(chat_id, new, chat_checked=True, along=[chat_touch(chat_id)])
+            try:
+                stored = messages.add_many(
+                    chat_id, new, chat_checked=True, along=[chat_touch(chat_id)]
+                )
+            except IntegrityError as error:  # the chat's foreign key: deleted since the read
+                raise NotFound(
+                    f"the chat {chat_id!r} was deleted as the message arrived"
+                ) from error
             human = stored[-1]
-            if body.role not in ANSWERED_ROLES:
+            if not answered:
                 return Prepared(chat_id, human, assistant, None)
-            library_owner = picked.owner_id if picked is not None else ""
-            listed = [*earlier, *stored] if earlier is not None else messages.list(chat_id)
-            history = Files(session, self.tenant, files_root(self.settings)).history(listed)
-            inputs = read_inputs(
-                session,
-                self.tenant,
-                self.settings,
-                chat_id=chat_id,
-                assistant=assistant,
-                question=body.content,
-                history=history,
-                has_memories=read.has_memories,
-                has_scenes=picked is not None and picked.has_scenes,
-            )
+            if command:
+                history, inputs = self._inputs(session, chat_id, body.content, read, stored, picked)
+        if not command:
+            with self.store.session() as session:
+                history, inputs = self._inputs(session, chat_id, body.content, read, stored, picked)
+        library_owner = picked.owner_id if picked is not None else ""
         # Outside the transaction: it holds the store's write lock on SQLite.
         with_vectors(self.store, self.tenant, self.settings, inputs, body.content)
         request = request_for(
@@ -365,6 +381,34 @@ class Conversation:
                 setup,
             )
         return Prepared(chat_id, human, assistant, Turn(setup), knowledge)
+
+    def _inputs(
+        self,
+        session: Session,
+        chat_id: str,
+        question: str,
+        read: ChatRead,
+        stored: list[MessageInfo],
+        picked: Answering | None,
+    ) -> tuple[list[HistoryMessage], ContextInputs]:
+        """The turn's history and its context inputs (memories, scenes, the chat's summary)."""
+        if read.history is not None:
+            listed = [*read.history, *stored]
+        else:
+            listed = Messages(session, self.tenant).list(chat_id)
+        history = Files(session, self.tenant, files_root(self.settings)).history(listed)
+        inputs = read_inputs(
+            session,
+            self.tenant,
+            self.settings,
+            chat_id=chat_id,
+            assistant=picked.info if picked is not None else None,
+            question=question,
+            history=history,
+            has_memories=read.has_memories,
+            has_scenes=picked is not None and picked.has_scenes,
+        )
+        return history, inputs
 
     def _command(self, chat_id: str, body: MessageIn) -> Prepared:
         """Run or cancel the chat's calls waiting for confirmation."""

@@ -11,6 +11,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from datapilot.assistants.normalise import NormalisationError
+from datapilot.assistants.repo import Forbidden, NotFound, PlatformError
+from datapilot.store import AccountError
+
 _PREFIXES = ("body", "query", "path", "header", "cookie")
 # A 422 lists this many problems at most: enough to fix a request, never a huge error body.
 MAX_PROBLEMS = 10
@@ -79,3 +83,13 @@ def _problem(item: dict[str, Any]) -> FieldProblem:
         path = []
     field = ".".join(str(part) for part in path) or "body"
     return FieldProblem(loc=loc, field=field, msg=message, type=kind)
+
+
+# What a platform call raises for a request that cannot be done as asked.
+CLIENT_ERRORS = (NotFound, Forbidden, PlatformError, AccountError, NormalisationError)
+
+
+def http_error(error: Exception) -> HTTPException:
+    """The HTTP answer to one of `CLIENT_ERRORS`: 404, 403, or 400 saying why."""
+    status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 400
+    return HTTPException(status, str(error))

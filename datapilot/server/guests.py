@@ -14,23 +14,18 @@ from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.files import FileIn, Files
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
 from datapilot.assistants.service import Conversation, MessageIn, files_root
-from datapilot.core.events import Done
-from datapilot.render.lmc import lmc_chunks
+from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.platform import (
     ERRORS,
     MESSAGE_RESPONSES,
     FileMessage,
-    MessagesReply,
     attach,
     in_store,
-    lmc_wire,
-    message_events,
     off_loop,
 )
 from datapilot.settings import Settings
@@ -106,7 +101,11 @@ async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends
     summary="Send a message as a guest",
 )
 async def send_message(
-    chat_id: str, body: MessageIn, request: Request, tenant: Tenant = Depends(guest_of)
+    chat_id: str,
+    body: MessageIn,
+    request: Request,
+    response: Response,
+    tenant: Tenant = Depends(guest_of),
 ) -> Any:
     assert tenant.guest_id is not None
     await _within_limit(request, tenant)
@@ -114,14 +113,7 @@ async def send_message(
         raise HTTPException(400, "guests send human or human_later messages")
     settings: Settings = request.app.state.settings
     conversation = Conversation(request.app.state.store, tenant, settings)
-    prepared, events, stored = await message_events(conversation, chat_id, body, settings)
-    if body.stream:
-        return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
-    answer = None
-    async for event in events:
-        if isinstance(event, Done) and prepared.turn is not None:
-            answer = event.answer
-    return MessagesReply(chat_id=chat_id, message=prepared.human, replies=stored, answer=answer)
+    return await reply(chat_id, body, conversation, settings, response)
 
 
 @router.post(

@@ -4,16 +4,13 @@ server, the local user), so another tenant's rows answer 404 like rows that do n
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
-from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.files import FileIn, FileInfo, Files
 from datapilot.assistants.models import (
@@ -30,14 +27,11 @@ from datapilot.assistants.models import (
     ToolInfo,
     UsageReport,
 )
-from datapilot.assistants.normalise import NormalisationError
 from datapilot.assistants.repo import (
     Assistants,
     Chats,
-    Forbidden,
     Messages,
     NotFound,
-    PlatformError,
     ScenePrompts,
     Usage,
     local_user,
@@ -45,21 +39,16 @@ from datapilot.assistants.repo import (
 from datapilot.assistants.service import (
     Conversation,
     MessageIn,
-    Prepared,
     files_root,
     tool_ids,
 )
-from datapilot.core.answer import Answer
-from datapilot.core.context import QuestionContext
-from datapilot.core.events import Done, Event, Failed
 from datapilot.core.messages import LmcChunk
-from datapilot.render.lmc import lmc_chunks
 from datapilot.server.auth import require_scope
+from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.docs import sse_event_schema
-from datapilot.server.errors import VALIDATION_RESPONSES
-from datapilot.server.runner import guarded_events
+from datapilot.server.errors import CLIENT_ERRORS, VALIDATION_RESPONSES, http_error
 from datapilot.settings import Settings
-from datapilot.store import AccountError, Principal, Scope, Store
+from datapilot.store import Principal, Scope, Store
 from datapilot.store.accounts import KeyInfo, Keys
 from datapilot.store.models import ApiKey, User
 
@@ -114,16 +103,6 @@ async def off_loop(work: Callable[[], T]) -> T:
         return await anyio.to_thread.run_sync(work)
     except CLIENT_ERRORS as error:
         raise http_error(error) from None
-
-
-# What a platform call raises for a request that cannot be done as asked.
-CLIENT_ERRORS = (NotFound, Forbidden, PlatformError, AccountError, NormalisationError)
-
-
-def http_error(error: Exception) -> HTTPException:
-    """The HTTP answer to one of `CLIENT_ERRORS`: 404, 403, or 400 saying why."""
-    status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 400
-    return HTTPException(status, str(error))
 
 
 def _tool_ids(request: Request, session: Any, tenant: Tenant | None = None) -> dict[str, str]:
@@ -313,36 +292,6 @@ async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(tena
     return Response(content=data, media_type=info.mime)
 
 
-class SceneChosen(BaseModel):
-    """The assistant's scene prompt a turn used (`id`/`label` None: none of its scenes fit)."""
-
-    id: str | None
-    label: str | None
-    by: str = Field(description="words (offline matching) or model.")
-
-
-def scene_of(prepared: Prepared) -> SceneChosen | None:
-    """The scene the turn chose, once its context is fit (before its first event)."""
-    record = prepared.turn.result.context if prepared.turn else None
-    if record is None or record.scene_by is None:  # no turn yet, or no scenes to choose from
-        return None
-    return SceneChosen(id=record.scene_id, label=record.scene_label, by=record.scene_by)
-
-
-class MessagesReply(BaseModel):
-    """A message stored, and the assistant's turn when it answered."""
-
-    chat_id: str
-    message: MessageInfo = Field(description="The message you sent, as stored.")
-    replies: list[MessageInfo] = Field(
-        default_factory=list, description="What the turn stored: tool calls, results, the reply."
-    )
-    answer: Answer | None = Field(default=None, description="The turn as an Answer.")
-    scene: SceneChosen | None = Field(
-        default=None, description="The scene chosen for the turn, when the assistant has scenes."
-    )
-
-
 MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": (
@@ -370,147 +319,15 @@ MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     summary="Send a message; the assistant's reply streams back",
 )
 async def send_message(
-    chat_id: str, body: MessageIn, request: Request, tenant: Tenant = Depends(tenant_of)
+    chat_id: str,
+    body: MessageIn,
+    request: Request,
+    response: Response,
+    tenant: Tenant = Depends(tenant_of),
 ) -> Any:
     settings: Settings = request.app.state.settings
     conversation = Conversation(request.app.state.store, tenant, settings)
-    prepared, events, stored = await message_events(conversation, chat_id, body, settings)
-    if body.stream:
-        return EventSourceResponse(lmc_wire(prepared, lmc_chunks(events), stored))
-    answer: Answer | None = None
-    async for event in events:
-        if isinstance(event, Done):
-            answer = event.answer
-    return MessagesReply(
-        chat_id=chat_id,
-        message=prepared.human,
-        replies=stored,
-        answer=answer if prepared.turn else None,
-        scene=scene_of(prepared),
-    )
-
-
-async def message_events(
-    conversation: Conversation, chat_id: str, body: MessageIn, settings: Settings
-) -> tuple[Prepared, AsyncIterator[Event], list[MessageInfo]]:
-    """Store the message and run its turn as ONE job of the request worker pool: `prepare`,
-    the turn and `finish` on the same thread (each hop to another thread waits for the GIL
-    behind the pool's busy workers, and under load that was most of a chat's overhead).
-
-    Returns once the message is stored: the prepared turn, its events (under the request
-    timeout, stored before `done`) and the list `finish` fills. An error of `prepare` is raised
-    here before any response starts: a platform error as its HTTP answer (404, 403, 400)."""
-    loop = asyncio.get_running_loop()
-    ready: asyncio.Future[Prepared] = loop.create_future()
-    stored: list[MessageInfo] = []
-
-    def tell(outcome: Prepared | BaseException) -> None:
-        if ready.done():  # the request already gave up
-            return
-        if isinstance(outcome, BaseException):
-            ready.set_exception(outcome)
-        else:
-            ready.set_result(outcome)
-
-    async def source(_q: str, _c: QuestionContext, _s: Settings) -> AsyncIterator[Event]:
-        try:
-            prepared = conversation.prepare(chat_id, body)
-        except Exception as error:  # raised by the route as before: nothing was streamed
-            loop.call_soon_threadsafe(tell, error)
-            return
-        loop.call_soon_threadsafe(tell, prepared)
-        async for event in _turn_events(conversation, prepared, stored):
-            yield event
-
-    context = QuestionContext(today=settings.effective_today())
-    events = guarded_events(body.content, context, settings, source)
-    first = asyncio.ensure_future(anext(events))  # starts the job
-    try:
-        pending: list[asyncio.Future[Any]] = [ready, first]
-        await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-        if not ready.done():  # the job ended before the message was stored (timed out)
-            raise HTTPException(503, _not_stored(await first))
-        failed = ready.exception()
-        if failed is not None:
-            await _close(first, events)
-            raise http_error(failed) if isinstance(failed, CLIENT_ERRORS) else failed
-    except BaseException:
-        await _close(first, events)
-        raise
-    return ready.result(), _chained(first, events), stored
-
-
-async def _chained(
-    first: asyncio.Future[Event], rest: AsyncIterator[Event]
-) -> AsyncIterator[Event]:
-    try:
-        yield await first
-        async for event in rest:
-            yield event
-    finally:
-        await _close(first, rest)
-
-
-async def _close(first: asyncio.Future[Event], events: AsyncIterator[Event]) -> None:
-    """Stop the job: the pending read first (a generator cannot close while it is read)."""
-    if not first.done():
-        first.cancel()
-    with contextlib.suppress(BaseException):
-        await first
-    await events.aclose()  # type: ignore[attr-defined]
-
-
-def _not_stored(event: Event) -> str:
-    reason = event.message if isinstance(event, Failed) else "the request ended early"
-    return f"The message was not stored: {reason}"
-
-
-async def _turn_events(
-    conversation: Conversation, prepared: Prepared, stored: list[MessageInfo]
-) -> AsyncIterator[Event]:
-    """A prepared turn's events, its messages stored (`finish`) before its `done`."""
-    turn = prepared.turn
-    if turn is None:
-        yield Done(answer=_stored_only(prepared))
-        return
-    async for event in turn.events():
-        if isinstance(event, Done):
-            # This runs on a worker thread's own loop (see `guarded_events`), which only this
-            # request uses: storing here costs no hop to yet another thread.
-            stored.extend(conversation.finish(prepared))
-        yield event
-
-
-def _stored_only(prepared: Prepared) -> Answer:
-    return Answer(
-        query=prepared.human.content,
-        today=prepared.human.created_at.date(),
-        status="ok",
-        message=f"Stored as {prepared.human.role}; no reply was asked for.",
-    )
-
-
-async def lmc_wire(
-    prepared: Prepared, chunks: AsyncIterator[LmcChunk], stored: list[MessageInfo]
-) -> AsyncIterator[dict[str, str]]:
-    first = {"id": prepared.human.id, "role": prepared.human.role, "chat_id": prepared.chat_id}
-    yield {"data": LmcChunk(role="server", type="status", format="message", content=first).wire()}
-    told = False
-    async for chunk in chunks:
-        scene = None if told else scene_of(prepared)
-        if scene is not None:  # chosen before the turn's first event: it leads the reply
-            told = True
-            content = scene.model_dump()
-            yield {
-                "data": LmcChunk(
-                    role="server", type="status", format="scene", content=content
-                ).wire()
-            }
-        if chunk.role == "server" and chunk.type == "status" and chunk.content == "complete":
-            ids = {"ids": [m.id for m in stored], "roles": [m.role for m in stored]}
-            done = LmcChunk(role="server", type="status", format="messages", content=ids)
-            yield {"data": done.wire()}
-        yield {"data": chunk.wire()}
+    return await reply(chat_id, body, conversation, settings, response)
 
 
 # --- scene prompts, usage, keys -------------------------------------------------------------
