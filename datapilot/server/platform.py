@@ -306,6 +306,14 @@ MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
         "content": {
             "text/event-stream": {"schema": sse_event_schema(LmcChunk.model_json_schema())}
         },
+        "headers": {
+            "Server-Timing": {
+                "description": "With `stream=false`: the platform's own steps of the message, "
+                "`prepare;dur=<ms>, finish;dur=<ms>` (storing the message and setting up the "
+                "turn; storing the reply).",
+                "schema": {"type": "string"},
+            }
+        },
     },
     **ERRORS,
 }
