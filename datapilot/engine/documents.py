@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
 from typing import Any
 
@@ -60,11 +60,11 @@ async def document_events(
     question: str, sources: list[DocumentSource], context: QuestionContext, settings: Settings
 ) -> AsyncIterator[Event]:
     """Events answering `question` from `sources`; always ends with one `Done`."""
-    started = time.perf_counter()
-    chinese = is_chinese(question)
-    policy = OutboundPolicy.from_settings(settings.model_copy(update={"offline": context.offline}))
     documents: list[Document] = []
     notes: list[str] = []
+    answer = answer_maker(question, context, notes=notes)
+    chinese = is_chinese(question)
+    policy = OutboundPolicy.from_settings(settings.model_copy(update={"offline": context.offline}))
     for source in sources:
         yield StatusEvent(message=f"Reading {source.name}")
         try:
@@ -85,19 +85,6 @@ async def document_events(
         )
         yield StatusEvent(message=f"Read {document.name}: {pages}{len(document.passages)} passages")
 
-    def answer(status: str, **fields: object) -> Answer:
-        return Answer.model_validate(
-            {
-                "query": question,
-                "today": context.today,
-                "status": status,
-                "notes": notes,
-                "sources": [document.name for document in documents],
-                "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)},
-                **fields,
-            }
-        )
-
     if not documents:
         message = " ".join(notes) or "No document arrived with the question; attach it again."
         yield Failed(status="error", message=message)
@@ -109,22 +96,83 @@ async def document_events(
     opening = not hits and refers_to_document(question, documents)
     if opening:
         hits = opening_passages(documents, k=PASSAGES)
-    if not hits:
-        message = nothing_found(question, documents)
-        yield Done(answer=answer("no_data", message=message, summary=message))
-        return
-    if opening:
-        found = (
-            "问题针对整份文档：引用开头几段"
-            if chinese
-            else "A question about the whole document: quoting its opening passages"
-        )
-    elif chinese:
-        found = f"找到{len(hits)}段相关原文"
-    else:
-        found = f"Found {len(hits)} matching passage{'s' * (len(hits) != 1)}"
-    yield StatusEvent(message=found)
+    if hits:
+        if opening:
+            found = (
+                "问题针对整份文档：引用开头几段"
+                if chinese
+                else "A question about the whole document: quoting its opening passages"
+            )
+        elif chinese:
+            found = f"找到{len(hits)}段相关原文"
+        else:
+            found = f"Found {len(hits)} matching passage{'s' * (len(hits) != 1)}"
+        yield StatusEvent(message=found)
+    ending = answer_from_passages(
+        question,
+        hits,
+        context,
+        settings,
+        answer,
+        nothing=nothing_found(question, documents),
+        opening=opening,
+        notes=notes,
+        cited={
+            "sources": [document.name for document in documents],
+            "quotes": quotes(hits, documents),
+        },
+    )
+    async with aclosing(ending) as events:
+        async for event in events:
+            yield event
 
+
+AnswerMaker = Callable[..., Answer]
+
+
+def answer_maker(question: str, context: QuestionContext, **common: object) -> AnswerMaker:
+    """A maker of `question`'s Answer: `answer(status, **fields)` with the query, date, the time
+    since this call and `common` (lists given here may still grow: they are read at each call)."""
+    started = time.perf_counter()
+
+    def answer(status: str, **fields: object) -> Answer:
+        return Answer.model_validate(
+            {
+                "query": question,
+                "today": context.today,
+                "status": status,
+                **common,
+                "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)},
+                **fields,
+            }
+        )
+
+    return answer
+
+
+async def answer_from_passages(
+    question: str,
+    hits: list[Hit],
+    context: QuestionContext,
+    settings: Settings,
+    answer: AnswerMaker,
+    *,
+    nothing: str,
+    opening: bool = False,
+    notes: list[str] | None = None,
+    cited: dict[str, object] | None = None,
+) -> AsyncGenerator[Event, None]:
+    """The end of an answer from retrieved passages, shared by document and library answers.
+
+    No `hits` → one `no_data` Done saying `nothing`. Otherwise the model's answer streams
+    (`PassageAnswer`), or the passages are quoted when no model answers (its note joins `notes`);
+    then one `ok` Done with the usage and `cited` (the quotes, sources, citations).
+    """
+    notes = [] if notes is None else notes
+    cited = cited or {}
+    if not hits:
+        yield Done(answer=answer("no_data", message=nothing, summary=nothing, notes=notes, **cited))
+        return
     meter = UsageMeter()
     model = PassageAnswer(context, settings, meter)
     async for delta in model.stream(question, hits):
@@ -135,9 +183,7 @@ async def document_events(
     if not text:
         text = quoted_answer(question, hits, opening=opening)
         yield OutputEvent(output=TextOutput(text=text))
-    yield Done(
-        answer=answer("ok", summary=text, quotes=quotes(hits, documents), usage=meter.total())
-    )
+    yield Done(answer=answer("ok", summary=text, notes=notes, usage=meter.total(), **cited))
 
 
 class PassageAnswer:

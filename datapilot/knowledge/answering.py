@@ -12,19 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 
-from datapilot.core.answer import Answer
 from datapilot.core.context import ClientTable, QuestionContext
-from datapilot.core.events import Done, Event, OutputEvent, StatusEvent
-from datapilot.core.outputs import TextOutput
+from datapilot.core.events import Done, Event, StatusEvent
 from datapilot.core.quotes import Citation, Quote
-from datapilot.data.documents import quoted_answer
 from datapilot.data.text import is_chinese
-from datapilot.engine.documents import PassageAnswer
+from datapilot.engine.documents import answer_from_passages, answer_maker
 from datapilot.knowledge.library import Found, KnowledgeError, Libraries, SearchResult
-from datapilot.llm import UsageMeter
 from datapilot.retrieval import Hit, Passage
 from datapilot.settings import Settings
 from datapilot.store import Store
@@ -132,19 +128,8 @@ async def library_events(
     fallback: bool = False,
 ) -> AsyncIterator[Event]:
     """Events answering `question` from `library`; always ends with one `Done`."""
-    started = time.perf_counter()
+    answer = answer_maker(question, context)
     chinese = is_chinese(question)
-
-    def answer(status: str, **fields: object) -> Answer:
-        return Answer.model_validate(
-            {
-                "query": question,
-                "today": context.today,
-                "status": status,
-                "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 1)},
-                **fields,
-            }
-        )
 
     yield StatusEvent(message=f"Searching the library {library}")
     try:
@@ -159,9 +144,12 @@ async def library_events(
         async for event in _with_tables(question, [], context, settings):
             yield event
         return
+    nothing = nothing_answers(question, library)
     if not result.answered:
-        message = nothing_answers(question, library)
-        yield Done(answer=answer("no_data", message=message, summary=message))
+        async for event in answer_from_passages(
+            question, [], context, settings, answer, nothing=nothing
+        ):
+            yield event
         return
     found = relevant(found)
     sources = list(dict.fromkeys(f.citation.source for f in found))
@@ -192,18 +180,12 @@ async def library_events(
         )
         for f in found
     ]
-    meter = UsageMeter()
-    notes: list[str] = []
-    model = PassageAnswer(context, settings, meter)
-    async for delta in model.stream(question, hits):
-        yield delta
-    text = model.text
-    if model.note:
-        notes.append(model.note)
-    if not text:
-        text = quoted_answer(question, hits)
-        yield OutputEvent(output=TextOutput(text=text))
-    yield Done(answer=answer("ok", summary=text, notes=notes, usage=meter.total(), **cited))
+    ending = answer_from_passages(
+        question, hits, context, settings, answer, nothing=nothing, cited=cited
+    )
+    async with aclosing(ending) as events:
+        async for event in events:
+            yield event
 
 
 async def _with_tables(
