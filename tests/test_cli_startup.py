@@ -12,15 +12,32 @@ from datapilot.cli import app
 
 runner = CliRunner()
 
+# A JSON ask of a question the bundled data answers, as the probes below set it up.
+_ASK_JSON = "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+
+
+def _probe(code: str, marker: str) -> tuple[str, list[str]]:
+    """Runs `code` in a fresh interpreter, which must exit 0: what it printed before the last
+    `marker`, and the words after it."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert marker in out, out
+    head, tail = out.rsplit(marker, 1)
+    return head, tail.split()
+
+
+def _loaded(modules: tuple[str, ...]) -> str:
+    """An expression naming those of `modules` the probe's process has imported."""
+    return f"' '.join(m for m in {modules!r} if m in sys.modules)"
+
+
 # What a user waits for on every command, even `datapilot version`, if it loads at start-up.
 HEAVY = ("pandas", "numpy", "httpx", "datapilot.data.providers.live", "datapilot.engine.summary")
 
 
 def test_starting_the_command_loads_no_data_stack() -> None:
-    probe = f"import sys, datapilot.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
-    loaded = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split()
+    _, loaded = _probe(f"import sys, datapilot.cli; print('LOADED', {_loaded(HEAVY)})", "LOADED")
     assert loaded == []
 
 
@@ -55,13 +72,10 @@ def test_help_imports_no_store_models_or_data_stack() -> None:
         "sys.argv = ['datapilot', '--help']\n"
         "from datapilot.cli import app\n"
         "try:\n    app()\nexcept SystemExit:\n    pass\n"
-        f"print('LOADED', ' '.join(m for m in {NOT_FOR_HELP!r} if m in sys.modules))"
+        f"print('LOADED', {_loaded(NOT_FOR_HELP)})"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
+    out, loaded = _probe(probe, "LOADED")
     assert "Usage" in out
-    loaded = out.rsplit("LOADED", 1)[1].split()
     assert loaded == []
 
 
@@ -131,19 +145,15 @@ NOT_FOR_A_JSON_ASK = (
 def test_ask_json_loads_no_chart_store_or_forecast_libraries(data) -> None:  # type: ignore[no-untyped-def]
     probe = (
         "import atexit, sys\n"
-        "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        + _ASK_JSON
         # At exit, not after `app()`: an answered ask ends inside it (see the quick exit below).
-        "atexit.register(lambda: print('LOADED', ' '.join(m for m in "
-        f"{NOT_FOR_A_JSON_ASK!r} if m in sys.modules)))\n"
+        + f"atexit.register(lambda: print('LOADED', {_loaded(NOT_FOR_A_JSON_ASK)}))\n"
         "from datapilot.cli import app\n"
         "app()\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    answer, loaded = out.rsplit("LOADED", 1)
+    answer, loaded = _probe(probe, "LOADED")
     assert '"AAPL"' in answer  # the question was answered, not refused
-    assert loaded.split() == []
+    assert loaded == []
 
 
 # What a JSON ask must not spend at start-up beyond its imports: compiling one regex of every
@@ -168,19 +178,16 @@ def test_ask_json_compiles_no_giant_pattern_and_collects_rarely(data) -> None:  
         "def count(phase, info):\n"
         "    passes[0] += phase == 'start'\n"
         "gc.callbacks.append(count)\n"
-        "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
+        + _ASK_JSON
         # At exit, not after `app()`: an answered ask ends inside it (see the quick exit below).
-        "import atexit\n"
+        + "import atexit\n"
         "atexit.register(lambda: print('PROBE', longest[0], passes[0]))\n"
         "from datapilot.cli import app\n"
         "app()\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    answer, figures = out.rsplit("PROBE", 1)
+    answer, figures = _probe(probe, "PROBE")
     assert '"AAPL"' in answer
-    longest, passes = (int(n) for n in figures.split())
+    longest, passes = (int(n) for n in figures)
     assert 0 < longest < LONGEST_PATTERN
     assert 0 < passes < MOST_COLLECTIONS
 
@@ -327,18 +334,13 @@ def test_a_declined_quick_exit_restores_the_collector(data) -> None:  # type: ig
     probe = (
         "import gc, sys\n"
         "import sqlalchemy\n"
-        "before = gc.get_threshold()\n"
-        "sys.argv = ['datapilot', 'ask', \"Plot Apple's closing price in 2021\", '--json']\n"
-        "from datapilot.cli import app\n"
+        "before = gc.get_threshold()\n" + _ASK_JSON + "from datapilot.cli import app\n"
         "try:\n    app()\nexcept SystemExit as done:\n    code = done.code\n"
         "print('PROBE', code, gc.get_threshold() == before)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
-    answer, figures = out.rsplit("PROBE", 1)
+    answer, figures = _probe(probe, "PROBE")
     assert '"AAPL"' in answer
-    assert figures.split() == ["0", "True"]
+    assert figures == ["0", "True"]
 
 
 def test_other_commands_run_at_the_processs_own_collector_threshold(data) -> None:  # type: ignore[no-untyped-def]
@@ -356,9 +358,6 @@ def test_other_commands_run_at_the_processs_own_collector_threshold(data) -> Non
         "try:\n    app()\nexcept SystemExit:\n    pass\n"
         "print('BEFORE', before)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout
+    out, (before,) = _probe(probe, "BEFORE")
     inside = out.split("THRESHOLD", 1)[1].split()[0]
-    before = out.split("BEFORE", 1)[1].split()[0]
     assert inside == before == "700"
