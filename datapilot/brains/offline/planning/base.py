@@ -222,6 +222,16 @@ class PlannerBase:
         """Task and step descriptions in the question's language."""
         return chinese if self.r.zh else english
 
+    def _rebased(self, data: str) -> str:
+        """`data` with every series rebased to 100 at the start."""
+        return self.builder.add(
+            "normalize",
+            {"frame": frame(data), "base": 100.0},
+            name="normalized",
+            description=self._say("Rebase every series to 100 at the start", "以起点为100归一化"),
+            task="processing",
+        )
+
     def _chart(self, interface: str, data: str, title: str, **extra: Any) -> str:
         """A chart of `data` by the plotting interface, with any extra arguments it takes."""
         args = {"frame": frame(data), "title": title, **extra}

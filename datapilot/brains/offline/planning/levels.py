@@ -14,15 +14,7 @@ class LevelCharts(PlannerBase):
         r = self.r
         data = self.levels()
         if r.normalize:
-            data = self.builder.add(
-                "normalize",
-                {"frame": frame(data), "base": 100.0},
-                name="normalized",
-                description=self._say(
-                    "Rebase every series to 100 at the start", "以起点为100归一化"
-                ),
-                task="processing",
-            )
+            data = self._rebased(data)
         metric = "close" if r.price_entities else "value"
         metric = "normalized" if r.normalize else metric
         self.primary = data

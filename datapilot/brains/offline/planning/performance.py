@@ -86,15 +86,7 @@ class PerformanceMeasures(PlannerBase):
             self._table(table, self._title("return"))
         if r.normalize:
             # "Rebased to 100" shows the same growth as the cumulative return, as an index.
-            rebased = self.builder.add(
-                "normalize",
-                {"frame": frame(data), "base": 100.0},
-                name="normalized",
-                description=self._say(
-                    "Rebase every series to 100 at the start", "以起点为100归一化"
-                ),
-                task="processing",
-            )
+            rebased = self._rebased(data)
             self.primary = rebased
             self._line_or(rebased, self._title("normalized"))
             return
