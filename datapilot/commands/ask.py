@@ -48,13 +48,21 @@ class BrainOption(StrEnum):
     llm = "llm"
 
 
+# Options several commands take, spelled once so that their help reads the same everywhere.
+TodayOption = Annotated[
+    datetime | None,
+    typer.Option(formats=["%Y-%m-%d"], help="Treat this date as today (YYYY-MM-DD)."),
+]
+OfflineOption = Annotated[bool, typer.Option(help="Forbid every network access.")]
+ReaderOption = Annotated[
+    BrainOption | None, typer.Option(help="Who reads questions: auto, offline or llm.")
+]
+
+
 @_with_fewer_collections
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in English or Chinese.")],
-    today: Annotated[
-        datetime | None,
-        typer.Option(formats=["%Y-%m-%d"], help="Treat this date as today (YYYY-MM-DD)."),
-    ] = None,
+    today: TodayOption = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print exactly one Answer JSON object and nothing else.")
     ] = False,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from datapilot.commands.ask import BrainOption
+from datapilot.commands.ask import BrainOption, OfflineOption
 
 
 def eval_corpus(
@@ -37,7 +37,7 @@ def eval_corpus(
             help="Exit 1 below this: a fraction of cases (0.95) or a count (34). Default: all."
         ),
     ] = 1.0,
-    offline: Annotated[bool, typer.Option(help="Forbid every network access.")] = False,
+    offline: OfflineOption = False,
 ) -> None:
     """Score each case (status, ids, window, chart, table, horizon) and list the failures.
 

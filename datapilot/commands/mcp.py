@@ -7,23 +7,14 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from datetime import datetime
-from typing import Annotated
 
-import typer
-
-from datapilot.commands.ask import BrainOption
+from datapilot.commands.ask import OfflineOption, ReaderOption, TodayOption
 
 
 def mcp(
-    offline: Annotated[bool, typer.Option(help="Forbid every network access.")] = False,
-    brain: Annotated[
-        BrainOption | None, typer.Option(help="Who reads questions: auto, offline or llm.")
-    ] = None,
-    today: Annotated[
-        datetime | None,
-        typer.Option(formats=["%Y-%m-%d"], help="Treat this date as today (YYYY-MM-DD)."),
-    ] = None,
+    offline: OfflineOption = False,
+    brain: ReaderOption = None,
+    today: TodayOption = None,
 ) -> None:
     """Serve the tools ask, search_entities, get_prices, get_series and call_interface over
     MCP on stdin/stdout (logs go to stderr)."""

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import socket
-from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
-from datapilot.commands.ask import BrainOption
+from datapilot.commands.ask import OfflineOption, ReaderOption, TodayOption
 
 if TYPE_CHECKING:
     from datapilot.settings import Settings
@@ -28,14 +27,9 @@ class _UvicornOptions(TypedDict):
 def serve(
     host: Annotated[str | None, typer.Option(help="Interface to bind.")] = None,
     port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
-    offline: Annotated[bool, typer.Option(help="Forbid every network access.")] = False,
-    brain: Annotated[
-        BrainOption | None, typer.Option(help="Who reads questions: auto, offline or llm.")
-    ] = None,
-    today: Annotated[
-        datetime | None,
-        typer.Option(formats=["%Y-%m-%d"], help="Treat this date as today (YYYY-MM-DD)."),
-    ] = None,
+    offline: OfflineOption = False,
+    brain: ReaderOption = None,
+    today: TodayOption = None,
     timeout: Annotated[
         float | None, typer.Option(min=1, help="Whole-request timeout in seconds.")
     ] = None,
