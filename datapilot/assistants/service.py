@@ -356,18 +356,7 @@ class Conversation:
         library_owner = picked.owner_id if picked is not None else ""
         # Outside the transaction: it holds the store's write lock on SQLite.
         with_vectors(self.store, self.tenant, self.settings, inputs, body.content)
-        request = request_for(
-            self.settings, today=body.today, model=assistant.model if assistant else None
-        )
-        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
-        setup = setup_turn(
-            request,
-            assistant,
-            history,
-            tools,
-            chat_prompt=chat.prompt,
-            names=names,
-        )
+        setup = self._setup(body, assistant, history, chat.prompt, names)
         setup.context = inputs
         knowledge = ""
         if assistant is not None and assistant.library_id:
@@ -381,6 +370,21 @@ class Conversation:
                 setup,
             )
         return Prepared(chat_id, human, assistant, Turn(setup), knowledge)
+
+    def _setup(
+        self,
+        body: MessageIn,
+        assistant: AssistantInfo | None,
+        history: list[HistoryMessage],
+        chat_prompt: str | None,
+        names: dict[str, str],
+    ) -> TurnSetup:
+        """The turn's setup: a request at the assistant's model, its tools, prompts and history."""
+        request = request_for(
+            self.settings, today=body.today, model=assistant.model if assistant else None
+        )
+        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
+        return setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)
 
     def _inputs(
         self,
@@ -435,18 +439,7 @@ class Conversation:
                     assistant = None
             names = assistants.names()
             history = Files(session, self.tenant, files_root(self.settings)).history(listed)
-        request = request_for(
-            self.settings, today=body.today, model=assistant.model if assistant else None
-        )
-        request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
-        setup = setup_turn(
-            request,
-            assistant,
-            history,
-            tools,
-            chat_prompt=chat.prompt,
-            names=names,
-        )
+        setup = self._setup(body, assistant, history, chat.prompt, names)
         setup.resume = confirmed(pending, body.arguments)
         return Prepared(chat_id, pending[0], assistant, Turn(setup))
 
