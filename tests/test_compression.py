@@ -156,3 +156,34 @@ async def test_a_long_chat_through_the_platform_stays_in_budget(store_url: str) 
     assert record["summary_by"] == "model" and len(model.summaries) == 1
     assert record["summarised_ids"] and record["full_tokens"] > 1500
     assert missing.status_code == 404 and other.status_code == 404
+
+
+def test_compressing_a_long_chat_again_costs_a_fraction_and_gives_the_same_prompt() -> None:
+    """A chat compresses its history for every message: the blocks' tokens and counts are
+    kept, so the next message's fitting is cheap, and nothing a caller does with the tokens it
+    got changes what the next one gets."""
+    import time
+    import uuid
+
+    from datapilot.retrieval.tokens import tokenize
+
+    salt = uuid.uuid4().hex  # texts no earlier test has tokenized in this process
+    history = [m.model_copy(update={"content": f"{m.content} {salt}"}) for m in chat(150)]
+    question = "What target return did I set for pension?"
+    history.append(HistoryMessage(id=1000, role="human", content=question))
+
+    def timed() -> tuple[float, Any]:
+        started = time.thread_time()
+        fitted = compress(history, Prompts(), budget=2000, recent=4, query=question)
+        return time.thread_time() - started, fitted
+
+    tokenize("warm up jieba and the stemmer")
+    count_tokens("and the tokenizer's tables")
+    first, fitted = timed()
+    again, refitted = timed()
+    assert refitted == fitted
+    assert again < first / 2
+    tokens = tokenize("Apple revenue grew")
+    tokens.append("changed")
+    assert tokenize("Apple revenue grew") == ["appl", "revenu", "grew"]
+    assert count_tokens("Apple revenue grew") == count_tokens("Apple revenue grew")

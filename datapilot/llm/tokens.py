@@ -30,8 +30,23 @@ def _encoding() -> Any | None:
     return encoding
 
 
+# A chat counts the same earlier messages for every new one: short texts keep their count.
+_MEMO_CHARS = 2000
+
+
 def count_tokens(text: str) -> int:
     """Tokens of `text` in o200k_base (estimated when the tokenizer is not installed)."""
+    if len(text) <= _MEMO_CHARS:
+        return _memo_count(text)
+    return _count(text)
+
+
+@lru_cache(maxsize=8192)
+def _memo_count(text: str) -> int:
+    return _count(text)
+
+
+def _count(text: str) -> int:
     encoding = _encoding()
     if encoding is not None:
         return len(encoding.encode_ordinary(text))

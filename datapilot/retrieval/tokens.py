@@ -42,8 +42,25 @@ def _jieba() -> Any:
     return jieba
 
 
+# A chat tokenizes the same history blocks and lines for every message (ranking summary lines,
+# finding the blocks a question recalls), so short texts keep their tokens: ~3 ms of jieba per
+# block otherwise. Long texts (document passages, indexed once) are not kept.
+_MEMO_CHARS = 2000
+
+
 def tokenize(text: str) -> list[str]:
     """The retrieval tokens of `text` (possibly empty)."""
+    if len(text) <= _MEMO_CHARS:
+        return list(_memo_tokens(text))
+    return _tokens(text)
+
+
+@lru_cache(maxsize=8192)
+def _memo_tokens(text: str) -> tuple[str, ...]:
+    return tuple(_tokens(text))
+
+
+def _tokens(text: str) -> list[str]:
     stopwords = _stopwords()
     stemmer = _stemmer()
     tokens: list[str] = []
