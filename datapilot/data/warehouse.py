@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -340,21 +340,21 @@ class Warehouse:
             raise ValueError(f"freq must be daily, weekly or monthly, not {freq!r}")
         wanted = _ids(ids)
         key = ("prices", tuple(wanted), start, end, freq)
-        # The ranks and the rows come from one read, so no write can come between them; the
-        # cache is filled inside the read too, so a write that follows clears what it stores.
+        # The ranks and the rows come from one read, so no write can come between them.
+        return self._cached(
+            key, lambda cursor: _priced(self._read_prices(cursor, wanted, start, end, freq))
+        )
+
+    def _cached(
+        self, key: Hashable, read: Callable[[duckdb.DuckDBPyConnection], pd.DataFrame]
+    ) -> pd.DataFrame:
+        """`read(cursor)`'s frame, kept until the warehouse may change. The cache is looked up
+        and filled inside the read, so a write that follows clears what it stores."""
         with self._db.reading() as cursor:
             cached = self._db.frames.get(key)
             if cached is not None:
                 return cached
-            frame = self._read_prices(cursor, wanted, start, end, freq)
-            sources = {
-                name
-                for column in ("bar_source", "adj_source")
-                for joined in frame[column].dropna().unique()
-                for name in str(joined).split(",")
-            }
-            frame = frame[PRICE_COLUMNS]
-            frame.attrs["sources"] = sorted(sources)
+            frame = read(cursor)
             self._db.frames.put(key, frame)
         return frame
 
@@ -390,18 +390,22 @@ class Warehouse:
         """Tidy values `[id, date, value]` sorted by id and date; `attrs["sources"]` as above."""
         wanted = _ids(ids)
         key = ("series", tuple(wanted), start, end)
-        with self._db.reading() as cursor:
-            cached = self._db.frames.get(key)
-            if cached is not None:
-                return cached
-            ranks = self._ranks(cursor, wanted, "series")
-            rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
-            params = {"ids": wanted, "start": start, "end": end}
-            frame = cursor.execute(_SERIES_SQL.format(rank=rank), params).df()
-            sources = sorted(frame["source"].unique().tolist())
-            frame = frame[SERIES_COLUMNS]
-            frame.attrs["sources"] = sources
-            self._db.frames.put(key, frame)
+        return self._cached(key, lambda cursor: self._read_series(cursor, wanted, start, end))
+
+    def _read_series(
+        self,
+        cursor: duckdb.DuckDBPyConnection,
+        wanted: list[str],
+        start: date | None,
+        end: date | None,
+    ) -> pd.DataFrame:
+        ranks = self._ranks(cursor, wanted, "series")
+        rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
+        params = {"ids": wanted, "start": start, "end": end}
+        frame = cursor.execute(_SERIES_SQL.format(rank=rank), params).df()
+        sources = sorted(frame["source"].unique().tolist())
+        frame = frame[SERIES_COLUMNS]
+        frame.attrs["sources"] = sources
         return frame
 
     def coverage(self, id: str | None = None) -> pd.DataFrame:
@@ -557,6 +561,19 @@ def write_entities_in(connection: duckdb.DuckDBPyConnection, entities: list[Enti
 def set_meta_in(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:
     for key, value in values.items():
         connection.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
+
+
+def _priced(frame: pd.DataFrame) -> pd.DataFrame:
+    """The price columns of a read, `attrs["sources"]` naming the sources its rows came from."""
+    sources = {
+        name
+        for column in ("bar_source", "adj_source")
+        for joined in frame[column].dropna().unique()
+        for name in str(joined).split(",")
+    }
+    priced = frame[PRICE_COLUMNS]
+    priced.attrs["sources"] = sorted(sources)
+    return priced
 
 
 def _ids(ids: list[str] | str) -> list[str]:
