@@ -307,9 +307,13 @@ class Conversation:
         """Store the message; when it asks for a reply, set up the answering assistant's turn."""
         if body.command is not None:
             return self._command(chat_id, body)
-        # Reads, the message's write, then the turn's inputs, each in its own transaction: on
-        # SQLite a write transaction holds the store's write lock, and with the reads and their
-        # Python work inside it, twenty concurrent chats queued behind one another's.
+        # The reads (the turn's inputs among them), then the message's write, each in its own
+        # transaction: on SQLite a write transaction holds the store's write lock, and with the
+        # reads and their Python work inside it, twenty concurrent chats queued behind one
+        # another's.
+        answered = body.role in ANSWERED_ROLES
+        # A memory command ("remember …") is carried out with the message, in its transaction.
+        command = answered and explicit(body.content) is not None
         with self.store.session() as session:
             # Two reads (see `reads`): the chat with its history, and the assistants with the
             # tools of those the message may be answered by.
@@ -327,14 +331,17 @@ class Conversation:
                 except NotFound:
                     if body.assistant:  # asked for by name: say so; a stale default is dropped
                         raise
+            # The turn's inputs are read here too, before the message is stored (it only adds
+            # messages): one transaction fewer per message.
+            if answered and not command:
+                before = self._history(session, read.history or [])
+                pending = [HistoryMessage(role=body.role, content=body.content)]
+                inputs = self._inputs(session, body.content, read, before + pending, picked)
         assistant = picked.info if picked is not None else None
         # A call still waiting for confirmation is older than this message: declined, and
         # stored before it, so the model reads the call closed before the new question.
         new = declined(pending_calls(earlier or []))
         new.append(NewMessage(role=body.role, content=body.content))
-        answered = body.role in ANSWERED_ROLES
-        # A memory command ("remember …") is carried out with the message, in its transaction.
-        command = answered and explicit(body.content) is not None
         with self.store.session(write=True) as session:
             messages = Messages(session, self.tenant)
             try:
@@ -349,10 +356,11 @@ class Conversation:
             if not answered:
                 return Prepared(chat_id, human, assistant, None)
             if command:
-                history, inputs = self._inputs(session, chat_id, body.content, read, stored, picked)
+                history = self._history(session, [*(read.history or []), *stored])
+                inputs = self._inputs(session, body.content, read, history, picked)
         if not command:
-            with self.store.session() as session:
-                history, inputs = self._inputs(session, chat_id, body.content, read, stored, picked)
+            # What was stored now holds no file: only a human message and declined calls.
+            history = before + [HistoryMessage.of(message) for message in stored]
         library_owner = picked.owner_id if picked is not None else ""
         # Outside the transaction: it holds the store's write lock on SQLite.
         with_vectors(self.store, self.tenant, self.settings, inputs, body.content)
@@ -386,33 +394,30 @@ class Conversation:
         request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         return setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)
 
+    def _history(self, session: Session, listed: list[MessageInfo]) -> list[HistoryMessage]:
+        return Files(session, self.tenant, files_root(self.settings)).history(listed)
+
     def _inputs(
         self,
         session: Session,
-        chat_id: str,
         question: str,
         read: ChatRead,
-        stored: list[MessageInfo],
+        history: list[HistoryMessage],
         picked: Answering | None,
-    ) -> tuple[list[HistoryMessage], ContextInputs]:
-        """The turn's history and its context inputs (memories, scenes, the chat's summary)."""
-        if read.history is not None:
-            listed = [*read.history, *stored]
-        else:
-            listed = Messages(session, self.tenant).list(chat_id)
-        history = Files(session, self.tenant, files_root(self.settings)).history(listed)
-        inputs = read_inputs(
+    ) -> ContextInputs:
+        """The turn's context inputs (memories, scenes, the chat's summary); a memory command
+        in `question` is carried out now (inside the message's write transaction)."""
+        return read_inputs(
             session,
             self.tenant,
             self.settings,
-            chat_id=chat_id,
+            chat_id=read.chat.id,
             assistant=picked.info if picked is not None else None,
             question=question,
             history=history,
             has_memories=read.has_memories,
             has_scenes=picked is not None and picked.has_scenes,
         )
-        return history, inputs
 
     def _command(self, chat_id: str, body: MessageIn) -> Prepared:
         """Run or cancel the chat's calls waiting for confirmation."""

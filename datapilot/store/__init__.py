@@ -60,6 +60,10 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Built once: a write session is opened for every chat message.
+        sqlite = engine.dialect.name == "sqlite"
+        self._immediate = engine.execution_options(sqlite_immediate=True) if sqlite else None
+        self._write_lock = _write_lock(engine) if sqlite else None
 
     @property
     def url(self) -> URL:
@@ -72,7 +76,7 @@ class Store:
         `write=True` for a transaction that reads before it writes: on SQLite it then holds the
         write lock from its start, so concurrent writers queue instead of failing.
         """
-        if not write or self.engine.dialect.name != "sqlite":
+        if not write or self._immediate is None or self._write_lock is None:
             with Session(self.engine, expire_on_commit=False) as session, session.begin():
                 yield session
             return
@@ -81,10 +85,8 @@ class Store:
         # chats made the slowest requests wait seconds. Other processes still meet the busy
         # timeout.
         with (
-            _write_lock(self.engine),
-            Session(
-                self.engine.execution_options(sqlite_immediate=True), expire_on_commit=False
-            ) as session,
+            self._write_lock,
+            Session(self._immediate, expire_on_commit=False) as session,
             session.begin(),
         ):
             yield session
