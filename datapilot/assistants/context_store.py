@@ -24,6 +24,17 @@ from datapilot.store.models import ChatMessage, utcnow
 from datapilot.store.models_memory import ChatSummary, MessageBlock, TurnContext
 
 _CONTEXTS = cast(Table, TurnContext.__table__)
+_BLOCKS = cast(Table, MessageBlock.__table__)
+_SUMMARIES = cast(Table, ChatSummary.__table__)
+# Core statements built once, for the reads and writes of every chat message.
+_SUMMARY = select(_SUMMARIES.c.text, _SUMMARIES.c.through_message_id).where(
+    _SUMMARIES.c.chat_id == bindparam("chat_id")
+)
+_KNOWN_BLOCKS = select(_BLOCKS.c.digest).where(
+    _BLOCKS.c.chat_id == bindparam("chat_id"),
+    _BLOCKS.c.digest.in_(bindparam("digests", expanding=True)),
+)
+_INSERT_BLOCK = insert(_BLOCKS)
 # Built once (a hot path); its parameters are named apart from a message's columns: it rides on
 # the INSERT of the turn's reply (see `AlongWrite`).
 _INSERT_CONTEXT = insert(_CONTEXTS).values(
@@ -86,7 +97,7 @@ def read_inputs(
     # Only a chat longer than its verbatim turns can have aged into a summary: spare the query.
     humans = sum(1 for m in history if m.role in HUMAN_ROLES)
     long_enough = chat_id is not None and humans > inputs.recent + 1
-    summary = session.get(ChatSummary, chat_id) if long_enough else None
+    summary = session.execute(_SUMMARY, {"chat_id": chat_id}).first() if long_enough else None
     if summary is not None:
         inputs.summary, inputs.summarised_through = summary.text, summary.through_message_id
     return inputs
@@ -104,29 +115,27 @@ def keep(
 ) -> list[MemoryEventInfo]:
     """Keep the turn's new blocks, summary and memory events (its context record goes with the
     reply: `context_write`); returns the memory events the model's facts caused."""
-    known = set()
-    if result.blocks:
-        known = set(
-            session.scalars(
-                select(MessageBlock.digest).where(
-                    MessageBlock.chat_id == chat_id,
-                    MessageBlock.digest.in_([b.digest for b in result.blocks]),
-                )
-            )
-        )
+    digests = [b.digest for b in result.blocks]
+    known: set[str] = set()
+    if digests:
+        known = set(session.scalars(_KNOWN_BLOCKS, {"chat_id": chat_id, "digests": digests}))
+    new: list[dict[str, object]] = []
     for block in result.blocks:
         if block.digest not in known:
             known.add(block.digest)
-            session.add(
-                MessageBlock(
-                    chat_id=chat_id,
-                    digest=block.digest,
-                    first_message_id=block.first_message_id,
-                    last_message_id=block.last_message_id,
-                    text=block.text,
-                    tokens=block.tokens,
-                )
+            new.append(
+                {
+                    "chat_id": chat_id,
+                    "digest": block.digest,
+                    "first_message_id": block.first_message_id,
+                    "last_message_id": block.last_message_id,
+                    "text": block.text,
+                    "tokens": block.tokens,
+                    "created_at": utcnow(),
+                }
             )
+    if new:
+        session.execute(_INSERT_BLOCK, new)
     if result.summary is not None:
         row = session.get(ChatSummary, chat_id) or ChatSummary(chat_id=chat_id)
         row.text = result.summary.text
