@@ -8,6 +8,7 @@ from typing import Any
 
 from llm_cases.support import LOOPBACK
 from platform_cases.support import app_for, client_of, platform_settings
+from sqlalchemy import text as sql
 
 from datapilot.assistants.compression import compress, unique_blocks
 from datapilot.assistants.context import SUMMARY_PROMPT
@@ -145,7 +146,17 @@ async def test_a_long_chat_through_the_platform_stays_in_budget(store_url: str) 
             context = await client.get(f"/api/v1/chats/{chat_id}/messages/{human_id}/context")
             missing = await client.get(f"/api/v1/chats/{chat_id}/messages/1/context")
             other = await client.get(f"/api/v1/chats/nochat/messages/{human_id}/context")
+        with app.state.store.session() as session:
+            kept = session.execute(
+                sql("SELECT digest, text FROM message_blocks WHERE chat_id = :chat"),
+                {"chat": chat_id},
+            ).all()
 
+    # Every exchange older than the two kept verbatim is kept once as a block, the planted one
+    # among them, and the blocks the prompt retrieved are among those kept.
+    assert len(kept) == 41 - 2 == len({digest for digest, _ in kept})
+    assert sum(PLANTED in block for _, block in kept) == 1
+    assert set(context.json()["retrieved_blocks"]) <= {digest for digest, _ in kept}
     request = model.turns[-1]
     tools = count_tokens(json.dumps(request.tools)) if request.tools else 0
     assert count_chat(request.messages) + tools <= 1500
