@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import statistics
 import tempfile
 import time
@@ -47,6 +48,33 @@ QUESTIONS = [
     "Nvidia's max drawdown in 2022",
     "Apple's closing price in 2021",
 ]
+
+
+class CollectorPasses:
+    """The garbage collector's passes while counting: how many of each generation and the
+    longest (a pass stops every thread: each request in flight waits for it)."""
+
+    def __init__(self) -> None:
+        self.passes: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+
+    def start(self) -> None:
+        gc.callbacks.append(self._observe)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.passes[info["generation"]].append((time.perf_counter() - self._started) * 1000)
+
+    def line(self) -> str:
+        return ", ".join(
+            f"gen {g}: {len(ms)} passes, {sum(ms):.0f} ms, longest {max(ms, default=0):.1f} ms"
+            for g, ms in self.passes.items()
+        )
 
 
 def p95(samples: list[float]) -> float:
@@ -160,6 +188,8 @@ async def run(
         await asyncio.gather(*(chat_one(h, c, 0) for h, c in chats))
         await asyncio.gather(*(ask_one(h, histories[n], 0) for n, (h, _) in enumerate(chats)))
         errors = 0
+        collector = CollectorPasses()
+        collector.start()
         cpu, db_cpu = time.process_time(), server_cpu(db_pid)
         chat_runs, ask_runs, per_round = [], [], []
         chat_s = 0.0
@@ -198,6 +228,7 @@ async def run(
         else:  # the last round's figures
             ask_cpu, ask_db = time.process_time() - cpu, server_cpu(db_pid) - db_cpu
             both_cpu, both_db = chat_cpu + ask_cpu, chat_db + ask_db
+        collector.stop()
     chat_ms = [ms for run in chat_runs for ms in run]
     ask_ms = [ms for run in ask_runs for ms in run]
     overhead, paired = _overheads(chat_runs, ask_runs)
@@ -234,6 +265,7 @@ async def run(
         + ", ".join(
             f"{name} {statistics.median(ms):.1f} / {p95(ms):.1f} ms" for name, ms in steps.items()
         )
+        + f"\n  the garbage collector while timed: {collector.line()}"
     )
 
 
