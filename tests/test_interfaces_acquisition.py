@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.resources
+import statistics
+import time
 from datetime import date
 
 import numpy as np
@@ -331,3 +333,40 @@ def test_a_mixed_read_equals_each_entity_read_alone(ctx) -> None:
     expected = pd.concat(alone, ignore_index=True)
     pd.testing.assert_frame_equal(together.reset_index(drop=True), expected)
     assert together.attrs["sources"] == sorted({s for a in alone for s in a.attrs["sources"]})
+
+
+def test_prices_asked_again_come_from_memory_with_their_notes_and_sources(data) -> None:
+    window = (date(2020, 1, 1), date(2020, 3, 31))
+
+    def asked() -> tuple[pd.DataFrame, InterfaceContext]:
+        fresh = InterfaceContext(
+            warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30)
+        )
+        return PX.get_prices(fresh, ["IBM", "MSFT"], *window), fresh
+
+    first, first_ctx = asked()
+    timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        again, again_ctx = asked()
+        timings.append(time.perf_counter() - started)
+    pd.testing.assert_frame_equal(again, first)
+    assert again.attrs == first.attrs
+    # What the first answer told its request, the repeated one tells its own.
+    assert again_ctx.notes == first_ctx.notes and "IBM" in again_ctx.notes[-1]
+    assert again_ctx.sources == first_ctx.sources and again_ctx.sources
+    # A caller's changes stay its own.
+    again.loc[again.index[0], "MSFT"] = -1.0
+    again.attrs["base"].clear()
+    third, _ = asked()
+    pd.testing.assert_frame_equal(third, first)
+    assert third.attrs == first.attrs
+
+    # Against computing the same frame from the warehouse's rows (themselves read from memory).
+    entities = [data.catalog.get(i) for i in ("IBM", "MSFT")]
+    computing = []
+    for _ in range(5):
+        started = time.perf_counter()
+        PX._computed_prices(first_ctx, entities, *window, "daily", "close")
+        computing.append(time.perf_counter() - started)
+    assert statistics.median(timings) < statistics.median(computing) / 3

@@ -286,3 +286,34 @@ def test_a_write_is_seen_by_the_next_read_of_the_same_window(warehouse: Warehous
     assert list(warehouse.series(["X"])["value"]) == [1, 1, 1]  # now from memory
     warehouse.write_series(pd.DataFrame({"id": "X", "date": days[1:2], "value": 5.0}), "a")
     assert list(warehouse.series(["X"])["value"]) == [1, 5, 1]
+
+
+def test_a_derived_frame_is_computed_once_until_the_warehouse_changes(
+    warehouse: Warehouse,
+) -> None:
+    days = pd.bdate_range("2022-01-03", periods=3)
+    warehouse.write_series(pd.DataFrame({"id": "X", "date": days, "value": 1.0}), "a")
+    computed: list[float] = []
+
+    def total() -> pd.DataFrame:
+        value = float(warehouse.series(["X"])["value"].sum())
+        computed.append(value)
+        return pd.DataFrame({"total": [value]})
+
+    assert warehouse.derived("total", total)["total"].tolist() == [3.0]
+    mine = warehouse.derived("total", total)  # from memory, and the caller's own copy
+    mine.loc[0, "total"] = -1.0
+    assert warehouse.derived("total", total)["total"].tolist() == [3.0]
+    assert computed == [3.0]
+    warehouse.write_series(pd.DataFrame({"id": "X", "date": days[:1], "value": 5.0}), "a")
+    assert warehouse.derived("total", total)["total"].tolist() == [7.0]
+    assert computed == [3.0, 7.0]
+
+    def total_during_a_write() -> pd.DataFrame:
+        frame = total()
+        warehouse.write_series(pd.DataFrame({"id": "X", "date": days[1:2], "value": 4.0}), "a")
+        return frame
+
+    # Computed before the write that came in meanwhile: returned once, never served again.
+    assert warehouse.derived("during", total_during_a_write)["total"].tolist() == [7.0]
+    assert warehouse.derived("during", total)["total"].tolist() == [10.0]

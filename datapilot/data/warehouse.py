@@ -200,11 +200,22 @@ class _Database:
         self._identity: tuple[int, int] | None = None  # the file the reader has open
         self.ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] | None = None
         self.frames = FrameCache()  # read results; cleared with `ranks`
+        # Counts the times the contents may have changed: a frame computed from reads keeps the
+        # count it started under, and is served only while it holds (see `Warehouse.derived`).
+        self.generation = 0
 
     def forget(self) -> None:
         """Drop what was read from the file (its contents may change): call with no read running."""
+        self.generation += 1
         self.ranks = None
         self.frames.clear()
+
+    def notice_replaced(self) -> None:
+        """Read the new file from now on if it was replaced under us (a reseed in another
+        process), forgetting what was read from the old one."""
+        if self._reader is not None and file_identity(self.path) != self._identity:
+            self.close()
+            self.forget()
 
     @contextmanager
     def reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -212,10 +223,7 @@ class _Database:
         if not self.path.exists():
             with self.writer():
                 pass
-        if self._reader is not None and file_identity(self.path) != self._identity:
-            # Replaced under us (a reseed in another process): read the new file from now on.
-            self.close()
-            self.forget()
+        self.notice_replaced()
         with self._changed:
             while self._writers_waiting:
                 self._changed.wait()
@@ -356,6 +364,23 @@ class Warehouse:
                 return cached
             frame = read(cursor)
             self._db.frames.put(key, frame)
+        return frame
+
+    def derived(self, key: Hashable, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+        """`compute()`'s frame, kept like a read's until the warehouse may change.
+
+        For work done on what the warehouse holds, with everything else it depends on in `key`
+        (an interface's arguments): a repeated question costs one lookup. A write while it is
+        computed leaves it unserved: it is kept under the count of changes it started under.
+        """
+        self._db.notice_replaced()
+        generation = self._db.generation
+        held = self._db.frames.get(("derived", generation, key))
+        if held is not None:
+            return held
+        frame = compute()
+        if self._db.generation == generation:
+            self._db.frames.put(("derived", generation, key), frame)
         return frame
 
     def _read_prices(

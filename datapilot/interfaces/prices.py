@@ -167,6 +167,43 @@ def _prices(
     field: PriceField,
     base: BaseRule = "before",
 ) -> pd.DataFrame:
+    """Prices of `entities` over the window, one column per id, tagged (see `get_prices`); a
+    note for the ids without data in it, and their sources recorded."""
+    # Everything the frame depends on besides the warehouse's contents: the same question asked
+    # again is served from memory until the warehouse changes.
+    key = (
+        "interfaces.prices",
+        tuple((e.id, e.kind, e.frequency, e.first, e.last, e.units) for e in entities),
+        start,
+        end,
+        freq,
+        field,
+        base,
+    )
+    wide = ctx.warehouse.derived(
+        key, lambda: _computed_prices(ctx, entities, start, end, freq, field, base)
+    )
+    missing = [e for e in entities if e.id not in wide.columns]
+    if missing:
+        ctx.notes.append(
+            f"No {field} data in the window for {', '.join(e.id for e in missing)}; "
+            + "; ".join(f"{e.id} has data {data_span(e)}" for e in missing)
+            + "."
+        )
+    record_sources(ctx, wide)
+    return wide
+
+
+def _computed_prices(
+    ctx: InterfaceContext,
+    entities: list[Entity],
+    start: date | None,
+    end: date | None,
+    freq: PriceFreq,
+    field: PriceField,
+    base: BaseRule = "before",
+) -> pd.DataFrame:
+    """`_prices`' frame from the warehouse alone: it changes nothing in `ctx`."""
     ids = [e.id for e in entities]
     fetched: tuple[date, pd.DataFrame] | None = None
     if start is not None and freq == "daily":
@@ -201,15 +238,8 @@ def _prices(
     else:
         wide = _wide(tidy, ids, field)
     wide = wide.dropna(how="all", axis=1).dropna(how="all")
-    missing = [e for e in entities if e.id not in wide.columns]
     if wide.empty:
         raise no_data(entities, start, end)
-    if missing:
-        ctx.notes.append(
-            f"No {field} data in the window for {', '.join(e.id for e in missing)}; "
-            + "; ".join(f"{e.id} has data {data_span(e)}" for e in missing)
-            + "."
-        )
     present = [e for e in entities if e.id in wide.columns]
     units = {e.units for e in present if e.units}
     unit = "shares" if field == "volume" else (units.pop() if len(units) == 1 else "price")
@@ -219,7 +249,7 @@ def _prices(
         kind="timeseries",
         unit=unit,
         title=_price_title(field, adjusted if field == "close" else [], list(wide.columns)),
-        sources=record_sources(ctx, tidy),
+        sources=sorted(tidy.attrs.get("sources", [])),
         units={e.id: unit if field == "volume" else e.units for e in present},
         field=field,
         adjusted=(field == "adj_close" and not adjusted)
