@@ -10,6 +10,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 import pytest
+from numeric_expect import source_frame
 
 from datapilot.interfaces import InterfaceError
 from datapilot.interfaces import client_tables as CT
@@ -140,6 +141,35 @@ def test_series_match_statsmodels_macrodata(ctx) -> None:
     annual = PX.get_series(ctx, ["UNRATE"], date(1990, 1, 1), date(1999, 12, 31), freq="annual")
     assert len(annual) == 10
     assert annual["UNRATE"].iloc[0] == pytest.approx(nineties["unemp"].iloc[3])  # Q4 value
+
+
+def test_series_asked_again_come_from_memory_with_their_notes_and_sources(data) -> None:
+    window = (date(1995, 1, 1), date(1999, 12, 31))
+
+    def asked() -> tuple[pd.DataFrame, InterfaceContext]:
+        fresh = InterfaceContext(
+            warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30)
+        )
+        return PX.get_series(fresh, ["UNRATE", "FF_SMB"], *window, freq="annual"), fresh
+
+    first, first_ctx = asked()
+    again, again_ctx = asked()
+    pd.testing.assert_frame_equal(again, first)
+    assert again.attrs == first.attrs
+    # Levels beside returns in %: the warning reaches the repeated request too.
+    assert again_ctx.notes == first_ctx.notes
+    assert any("returns in % and some are levels" in note for note in again_ctx.notes)
+    assert again_ctx.sources == first_ctx.sources and again_ctx.sources
+    again.loc[again.index[0], "UNRATE"] = -1.0
+    third, _ = asked()
+    pd.testing.assert_frame_equal(third, first)
+    # Beside a level series, the factor's returns still compound within each year (from the
+    # monthly returns of arch's own file), and the unemployment rate keeps each year's last value.
+    monthly = source_frame("arch_french").loc["1995-01-01":"1999-12-31", "FF_SMB"]
+    compounded = ((1 + monthly / 100).groupby(monthly.index.year).prod() - 1) * 100
+    assert third["FF_SMB"].to_numpy() == pytest.approx(compounded.to_numpy())
+    quarterly = source_frame("statsmodels_macro").loc["1995-01-01":"1999-12-31", "UNRATE"]
+    assert third["UNRATE"].to_numpy() == pytest.approx(quarterly.iloc[3::4].to_numpy())  # Q4s
 
 
 def test_series_reject_price_entities(ctx) -> None:

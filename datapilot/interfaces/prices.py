@@ -407,19 +407,18 @@ def get_series(
     "returns": they are compounded, never treated as levels.
     """
     entities = check_entities(ctx, ids, SERIES_KINDS, start=start, end=end)
-    ordered = [e.id for e in entities]
-    tidy = ctx.warehouse.series(ordered, start, end)
-    if tidy.empty:
-        raise no_data(entities, start, end)
-    sources = record_sources(ctx, tidy)
-    tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
-    wide = _wide(tidy, ordered, "value").dropna(how="all")
-    returns = {e.measure for e in entities if e.id in wide.columns} == {"returns"}
-    if freq is not None and returns:
-        # Returns compound within each period; the last month's return is not the year's.
-        wide = (resample_frame(1 + wide / 100, freq, "prod") - 1) * 100
-    elif freq is not None:
-        wide = resample_frame(wide, freq, "last")
+    # Everything the frame depends on besides the warehouse's contents (see `_prices`).
+    key = (
+        "interfaces.series",
+        tuple((e.id, e.name, e.frequency, e.first, e.last, e.units, e.measure) for e in entities),
+        start,
+        end,
+        freq,
+        base,
+    )
+    wide = ctx.warehouse.derived(
+        key, lambda: _computed_series(ctx, entities, start, end, freq, base)
+    )
     missing = [e for e in entities if e.id not in wide.columns]
     if missing:
         ctx.notes.append(
@@ -427,15 +426,46 @@ def get_series(
             + "; ".join(f"{e.id} (data {data_span(e)})" for e in missing)
             + "."
         )
-    present = [e for e in entities if e.id in wide.columns]
-    units = {e.id: e.units for e in present}
-    distinct = sorted(set(units.values()) - {""})
-    measures = {e.measure for e in present}
-    if len(measures) > 1:
+    if len({e.measure for e in entities if e.id in wide.columns}) > 1:
         ctx.notes.append(
             "Some of these series are returns in % and some are levels: returns computed on them "
             "together mix the two; ask for them separately."
         )
+    record_sources(ctx, wide)
+    return wide
+
+
+def _computed_series(
+    ctx: InterfaceContext,
+    entities: list[Entity],
+    start: date | None,
+    end: date | None,
+    freq: Literal["monthly", "quarterly", "annual"] | None,
+    base: BaseRule,
+) -> pd.DataFrame:
+    """`get_series`' frame from the warehouse alone: it changes nothing in `ctx`."""
+    ordered = [e.id for e in entities]
+    tidy = ctx.warehouse.series(ordered, start, end)
+    if tidy.empty:
+        raise no_data(entities, start, end)
+    sources = sorted(tidy.attrs.get("sources", []))
+    tidy = tidy.assign(date=pd.to_datetime(tidy["date"]))
+    wide = _wide(tidy, ordered, "value").dropna(how="all")
+    returns = {e.measure for e in entities if e.id in wide.columns} == {"returns"}
+    if freq is not None:
+        # Returns compound within each period (the last month's return is not the year's);
+        # levels keep the period's last value. Each series by its own measure.
+        compounding = [e.id for e in entities if e.id in wide.columns and e.measure == "returns"]
+        levels = [column for column in wide.columns if column not in compounding]
+        parts = []
+        if compounding:
+            parts.append((resample_frame(1 + wide[compounding] / 100, freq, "prod") - 1) * 100)
+        if levels:
+            parts.append(resample_frame(wide[levels], freq, "last"))
+        wide = pd.concat(parts, axis=1)[list(wide.columns)]
+    present = [e for e in entities if e.id in wide.columns]
+    units = {e.id: e.units for e in present}
+    distinct = sorted(set(units.values()) - {""})
     return tag(
         wide,
         kind="timeseries",
