@@ -404,7 +404,8 @@ def get_series(
     unit (catalog); the value changes start from is in `attrs["base"]`.
 
     Series whose values are returns in % (Fama–French factors) come with `attrs["measure"]` =
-    "returns": they are compounded, never treated as levels.
+    "returns" (when all of them are): they are compounded, never treated as levels, also when
+    resampled beside level series.
     """
     entities = check_entities(ctx, ids, SERIES_KINDS, start=start, end=end)
     # Everything the frame depends on besides the warehouse's contents (see `_prices`).
