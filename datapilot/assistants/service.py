@@ -395,6 +395,7 @@ class Conversation:
         return setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)
 
     def _history(self, session: Session, listed: list[MessageInfo]) -> list[HistoryMessage]:
+        """Stored messages as the turn reads them (a file message with its image)."""
         return Files(session, self.tenant, files_root(self.settings)).history(listed)
 
     def _inputs(
