@@ -4,7 +4,8 @@ Each request resolves its host once, checks every address against the `OutboundP
 connects to the resolved address itself (the URL's host is replaced by the IP; the `Host` header
 and, for https, the TLS server name stay the original name), so a DNS answer cannot change
 between the check and the connection. Redirects are followed here, one hop at a time, and each hop
-is checked again. Bodies are streamed and stopped at the size cap.
+is checked again; a hop to another origin (scheme, host or port) carries none of the caller's
+credentials. Bodies are streamed and stopped at the size cap.
 
 Nothing here logs headers, query strings or bodies: URLs may carry keys.
 """
@@ -15,10 +16,11 @@ import asyncio
 import functools
 import ipaddress
 import logging
+import re
 import socket
 import ssl
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import httpx
@@ -42,6 +44,13 @@ Resolver = Callable[[str, int], list[str]]
 _SCHEMES = ("http", "https")
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# The only caller headers a hop to another origin keeps: an allow list, not a deny list, since
+# any other header may be a credential (an API's `X-Api-Key`, a session cookie, a signature).
+_CROSS_ORIGIN_HEADERS = frozenset(
+    {"accept", "accept-encoding", "accept-language", "content-type", "user-agent"}
+)
+# Query parameter names that are credentials when the caller sends them (`?api_key=…`).
+_SECRET_PARAM = re.compile(r"key|token|secret|passw|pwd|auth|sig|credential|session", re.I)
 
 
 class OutboundLimits(BaseModel):
@@ -223,10 +232,32 @@ def _checked_url(url: str | httpx.URL) -> httpx.URL:
     return parsed
 
 
+def _origin(url: httpx.URL) -> tuple[str, str, int]:
+    return url.scheme, url.host.lower().rstrip("."), _port(url)
+
+
+def secret_values(url: httpx.URL, secret_params: Collection[str] = ()) -> frozenset[str]:
+    """The values of the query parameters of `url` that are credentials: those the caller named
+    in `secret_params`, and those whose names say so (`api_key`, `access_token`, `sig`…)."""
+    named = {name.lower() for name in secret_params}
+    return frozenset(
+        value
+        for name, value in url.params.multi_items()
+        if value and (name.lower() in named or _SECRET_PARAM.search(name))
+    )
+
+
 def _next_request(
-    request: httpx.Request, response: httpx.Response, hops: int, limits: OutboundLimits
+    request: httpx.Request,
+    response: httpx.Response,
+    hops: int,
+    limits: OutboundLimits,
+    secrets: frozenset[str] = frozenset(),
 ) -> httpx.Request | None:
-    """The request a redirect asks for (checked like the first one), or None when it is final."""
+    """The request a redirect asks for (checked like the first one), or None when it is final.
+
+    A hop to another origin keeps only harmless headers (`_CROSS_ORIGIN_HEADERS`), and drops any
+    query parameter carrying one of `secrets` (a redirector may echo the caller's query)."""
     location = response.headers.get("location")
     if response.status_code not in _REDIRECTS or not location:
         return None
@@ -245,9 +276,12 @@ def _next_request(
     headers = {
         k: v for k, v in request.headers.items() if k.lower() not in ("host", "content-length")
     }
-    if target.host != original.host or target.scheme != original.scheme:
+    if _origin(target) != _origin(original):
         # Credentials are for the origin that was asked, never for the one redirected to.
-        headers = {k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")}
+        headers = {k: v for k, v in headers.items() if k.lower() in _CROSS_ORIGIN_HEADERS}
+        kept = [(k, v) for k, v in target.params.multi_items() if v not in secrets]
+        if len(kept) < len(target.params.multi_items()):
+            target = target.copy_with(params=kept)
     return httpx.Request(method, target, headers=headers, content=content)
 
 
@@ -356,14 +390,18 @@ async def afetch(
     limits: OutboundLimits | None = None,
     resolver: Resolver = system_resolver,
     verify: bool | ssl.SSLContext = True,
+    secret_params: Collection[str] = (),
 ) -> OutboundResponse:
     """Fetch `url` under `policy` (default: the process settings) and `limits`; follow redirects.
 
+    `secret_params` names query parameters that carry credentials, besides those whose names say
+    so: like every header but the harmless ones, they never follow a redirect to another origin.
     Raises an `OutboundError` subclass; an error status is returned (see `raise_for_status`).
     """
     limits = limits or OutboundLimits()
     request = _start(method, url, headers, params, content)
     original = request.url
+    secrets = secret_values(original, secret_params)
     pinner = _Pinner(_policy(policy), resolver)
     transport = AsyncPinnedTransport(pinner, httpx.AsyncHTTPTransport(verify=_tls(verify)))
     # trust_env=False: a proxy from the environment would connect in our place, unchecked.
@@ -378,7 +416,7 @@ async def afetch(
                     except httpx.HTTPError as error:
                         raise _translate(error, shown, limits) from error
                     try:
-                        following = _next_request(request, response, hops, limits)
+                        following = _next_request(request, response, hops, limits, secrets)
                         if following is not None:
                             request = following
                             continue
@@ -413,11 +451,13 @@ def fetch(
     limits: OutboundLimits | None = None,
     resolver: Resolver = system_resolver,
     verify: bool | ssl.SSLContext = True,
+    secret_params: Collection[str] = (),
 ) -> OutboundResponse:
     """The blocking twin of `afetch`, with the same checks and caps."""
     limits = limits or OutboundLimits()
     request = _start(method, url, headers, params, content)
     original = request.url
+    secrets = secret_values(original, secret_params)
     deadline = time.monotonic() + limits.total_s
     pinner = _Pinner(_policy(policy), resolver)
     transport = PinnedTransport(pinner, httpx.HTTPTransport(verify=_tls(verify)))
@@ -429,7 +469,7 @@ def fetch(
             except httpx.HTTPError as error:
                 raise _translate(error, shown, limits) from error
             try:
-                following = _next_request(request, response, hops, limits)
+                following = _next_request(request, response, hops, limits, secrets)
                 if following is not None:
                     request = following
                     continue
