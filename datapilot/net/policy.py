@@ -3,7 +3,9 @@
 Public unicast addresses are allowed. Loopback, private (RFC 1918, ULA), link-local, multicast,
 unspecified, shared (CGNAT), reserved and cloud metadata addresses are refused unless the operator
 names the `host:port` in `DATAPILOT_OUTBOUND_ALLOW`, so a URL a user (or a model) supplies can never
-reach the machine's own services or its cloud's credentials endpoint.
+reach the machine's own services or its cloud's credentials endpoint. An IPv6 address that carries
+an IPv4 one (6to4, NAT64, Teredo, IPv4-mapped, -compatible, -translated) is judged by the IPv4
+address too: a gateway or tunnel would deliver it there.
 """
 
 from __future__ import annotations
@@ -22,12 +24,48 @@ METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a) for a in ("169.254.169.254", "fd00:ec2::254", "100.100.100.200")
 )
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: the IPv4 address is the last 32 bits
+# RFC 8215, local use: the IPv4 address sits where the site's prefix length puts it, which is not
+# known here, so nothing under it can be shown to be public.
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+_IPV4_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # RFC 2765 (SIIT)
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated; :: and ::1 are IPv6's own
+# Forms that reach exactly the IPv4 address they carry: a public one is as good as that address.
+_SAME_AS_IPV4 = frozenset({"IPv4-mapped", "NAT64", "6to4"})
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, str] | None:
+    """The IPv4 address `address` carries and the name of the form carrying it, or None."""
+    value = int(address)
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped, "IPv4-mapped"
+    if address.sixtofour is not None:
+        return address.sixtofour, "6to4"
+    if address.teredo is not None:
+        return address.teredo[1], "Teredo"  # the client, already un-inverted by `ipaddress`
+    low = ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if address in _NAT64:
+        return low, "NAT64"
+    if address in _IPV4_TRANSLATED:
+        return low, "IPv4-translated"
+    if address in _IPV4_COMPATIBLE and value > 1:
+        return low, "IPv4-compatible"
+    return None
 
 
 def address_problem(address: IPAddress) -> str | None:
     """Why `address` must not be reached, or None for a public unicast address."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address_problem(address.ipv4_mapped)
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = embedded_ipv4(address)
+        if carried is not None:
+            ipv4, form = carried
+            problem = address_problem(ipv4)
+            if problem:
+                return f"{problem} ({ipv4} in {form} form)"
+            if form in _SAME_AS_IPV4:
+                return None
+        if address in _NAT64_LOCAL:
+            return "a local-use NAT64 address"
     if address in METADATA_ADDRESSES:
         return "a cloud metadata address"
     checks = (
