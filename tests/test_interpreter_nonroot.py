@@ -45,6 +45,21 @@ try:
     socket.create_connection(('1.1.1.1', 80), timeout=2)
 except Exception as error:
     print('net', type(error).__name__, error)
+import importlib.util, subprocess
+def fresh_fork_exec():
+    spec = importlib.util.find_spec('_posixsubprocess')
+    return importlib.util.module_from_spec(spec).fork_exec
+for name, attempt in [
+    ('popen', lambda: subprocess.run(['cat', '/proc/1/environ'])),
+    ('fork_exec', lambda: __import__('_posixsubprocess').fork_exec(*range(23))),
+    ('fresh fork_exec', fresh_fork_exec),
+    ('gc', lambda: __import__('gc').get_objects()),
+]:
+    try:
+        found = attempt()
+        print('process', name, 'REACHED' if 'built-in' in repr(found) else 'ran', repr(found)[:60])
+    except Exception as error:
+        print('process', name, 'CONTAINED', type(error).__name__)
 '''
 rows = []
 for path, minimum in json.loads(os.environ["SCENARIOS"]):
@@ -156,3 +171,7 @@ def test_an_ordinary_user_gets_an_honest_level_and_its_minimum(python: str, home
     assert report["user"] == f"uid {NOBODY}"  # no claim of a uid it did not drop to
     assert f"uid {NOBODY}" in audited["printed"]
     assert "PermissionError sandbox: socket" in audited["printed"]
+    # No way to start a process: not subprocess, nor the function behind it (which raises no
+    # audit event), nor a fresh copy of its module, nor the collector's list of every object.
+    assert "REACHED" not in audited["printed"] and " ran " not in audited["printed"]
+    assert audited["printed"].count("CONTAINED") == 4, audited["printed"]

@@ -222,6 +222,20 @@ _LISTING = ("os.listdir", "os.scandir", "glob.glob")
 _CHANGING = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.utime")
 
 
+def _no_fork_exec() -> None:
+    """`_posixsubprocess.fork_exec` starts a process without any audit event (the hook never
+    sees it): replaced wherever the kernel's modules hold it."""
+    import _posixsubprocess
+    import subprocess
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError("sandbox: starting processes is not allowed here")
+
+    _posixsubprocess.fork_exec = refused  # type: ignore[attr-defined]
+    if hasattr(subprocess, "_fork_exec"):  # where the standard library imported it by name
+        subprocess._fork_exec = refused  # type: ignore[attr-defined]
+
+
 def _audit(home: str, denied: list[str], readable: list[str]) -> None:
     """The `audit` level: no sockets, processes, native calls, or files outside the scratch
     directory (reads also from the Python installation). Native code can get around this."""
@@ -247,11 +261,21 @@ def _audit(home: str, denied: list[str], readable: list[str]) -> None:
         "os.symlink",
         "os.link",
         "sys.addaudithook",
+        # The objects behind a module's back (the process-starting function kept below).
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
     )
+    # The module whose function starts processes without an audit event: never loaded again
+    # (a fresh copy would bring the original function back).
+    unloadable = "_posixsubprocess"
+    _no_fork_exec()
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event.startswith(refused):
             raise PermissionError(f"sandbox: {event} is not allowed here")
+        if event == "import" and args and args[0] == unloadable:
+            raise PermissionError(f"sandbox: importing {args[0]} is not allowed here")
         if event in _LISTING and args and isinstance(args[0], str | bytes):
             path = os.path.realpath(os.fsdecode(args[0]))
             if any(path.startswith(d) for d in denied) or not path.startswith((home, *readable)):

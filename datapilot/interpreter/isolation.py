@@ -24,6 +24,7 @@ import functools
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -40,6 +41,7 @@ LEVELS: tuple[Level, ...] = ("none", "audit", "namespace")
 SANDBOX_HOME = "/sandbox"
 _UID_BASE = 200_000  # per-session uids when the server runs as root; nobody else uses them
 _UID_SPAN = 50_000
+_PR_SET_PDEATHSIG = 1
 
 
 class IsolationError(RuntimeError):
@@ -105,6 +107,15 @@ def choose_level(settings: Settings) -> Level:
             f"This host can isolate code only at level {level!r}, below the configured minimum "
             f"{wanted!r}: install bubblewrap (`bwrap`) and allow namespaces, or lower "
             "DATAPILOT_INTERPRETER_MIN_ISOLATION."
+        )
+    if level != "namespace" and os.geteuid() == 0 and not others_can_run_python():
+        # Without namespaces the kernel could only stay root: process limits would not bind and
+        # anything the audit hook misses would act as the server's superuser.
+        raise IsolationError(
+            "The server runs as root and this host has no namespaces for the kernel, which "
+            "would then run as root too: install bubblewrap (`bwrap`), run the server as an "
+            "ordinary user, or make this Python readable by other users so the kernel can drop "
+            "to an unprivileged uid."
         )
     return level
 
@@ -205,6 +216,8 @@ def preexec(settings: Settings, *, uid: int | None) -> Callable[[], None]:
         resource.RLIMIT_CORE: 0,
     }
 
+    prctl = _prctl()
+
     def apply() -> None:
         os.setsid()
         for which, value in pairs.items():
@@ -213,8 +226,24 @@ def preexec(settings: Settings, *, uid: int | None) -> Callable[[], None]:
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)
+        # After the uid change, which clears it: the kernel is killed when the server's
+        # launcher thread (and so the server) dies, however it dies (bubblewrap does the same
+        # with --die-with-parent).
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
     return apply
+
+
+@functools.cache
+def _prctl() -> Callable[..., int] | None:
+    """libc's `prctl`, looked up before any fork (nothing may be imported in a forked child)."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+    except (OSError, AttributeError):  # not Linux: the server's shutdown stops its kernels
+        return None
 
 
 def others_can_run_python() -> bool:

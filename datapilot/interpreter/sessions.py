@@ -1,13 +1,19 @@
 """Kernels by session: one per (owner, session), started on first use, stopped when idle.
 
-At most `DATAPILOT_INTERPRETER_MAX_SESSIONS` kernels live at once; a new one first stops the
-longest-idle kernel that is not running. `arun` drives a kernel's blocking run from async code
-in a worker thread; closing its iterator (a client that went away) interrupts the run.
+A process has one pool per kernel configuration (`pool_for`): every front end and every tenant
+draws on it, so `DATAPILOT_INTERPRETER_MAX_SESSIONS` and idle reaping hold across them all, and
+a request that only brought its own model key (a settings copy) adds no pool. At most that many
+kernels live at once; a new one first stops the longest-idle kernel that is not running. Each
+kernel's data channel is the one its caller passes: the channel reads *that* request's data and
+interfaces, so one tenant's kernel never answers through another's. `arun` drives a kernel's
+blocking run from async code in a worker thread; closing its iterator (a client that went away)
+interrupts the run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import threading
 import time
@@ -19,24 +25,53 @@ from datapilot.interpreter.kernel import DataChannel, KernelError, SandboxKernel
 from datapilot.settings import Settings
 
 _END = object()
+ChannelFactory = Callable[[], DataChannel | None]
+# The settings a kernel is made from: requests whose settings differ only elsewhere (a model,
+# a key) share one pool.
+_KERNEL_FIELDS = frozenset(
+    {"data_dir", *(name for name in Settings.model_fields if name.startswith("interpreter_"))}
+)
+_pools: dict[str, Sessions] = {}
+_pools_lock = threading.Lock()
+
+
+def pool_for(settings: Settings) -> Sessions:
+    """The process's kernel pool for these kernel settings, made on first use and closed when
+    the process exits."""
+    key = settings.model_dump_json(include=set(_KERNEL_FIELDS))
+    with _pools_lock:
+        found = _pools.get(key)
+        if found is None:
+            found = _pools[key] = Sessions(settings)
+        return found
+
+
+@atexit.register
+def close_pools() -> None:
+    """Stop every kernel of every pool (a server's shutdown, and the process's exit)."""
+    with _pools_lock:
+        pools = list(_pools.values())
+    for pool in pools:
+        pool.close()
 
 
 class Sessions:
     """The kernels of one server (or one terminal)."""
 
-    def __init__(
-        self, settings: Settings, channel: Callable[[], DataChannel | None] | None = None
-    ) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._channel = channel or (lambda: None)
         self._kernels: dict[tuple[str, str], SandboxKernel] = {}
         self._starting: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def kernel(self, owner: str, session: str) -> SandboxKernel:
-        """The session's kernel, started if it has none (or lost it). Requests of one session
-        wait for each other's start instead of starting two."""
+    def kernel(
+        self, owner: str, session: str, channel: ChannelFactory | None = None
+    ) -> SandboxKernel:
+        """The session's kernel, started if it has none (or lost it), answering `dp` through
+        `channel` (the caller's request; a kept kernel is given the newer caller's). Requests of
+        one session wait for each other's start instead of starting two."""
         self.reap()
+        make_channel: ChannelFactory = channel or (lambda: None)
         key = (owner, session)
         with self._lock:
             starting = self._starting.setdefault(key, threading.Lock())
@@ -45,13 +80,14 @@ class Sessions:
                 found = self._kernels.get(key)
                 if found is not None and found.alive:
                     found.last_used = time.monotonic()
+                    found.channel = make_channel()
                     return found
                 if found is not None:
                     found.close()
                     del self._kernels[key]
                 if len(self._kernels) >= self.settings.interpreter_max_sessions:
                     self._evict()
-            kernel = SandboxKernel(self.settings, self._channel()).start()
+            kernel = SandboxKernel(self.settings, make_channel()).start()
             with self._lock:
                 self._kernels[key] = kernel
             return kernel

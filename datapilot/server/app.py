@@ -49,6 +49,11 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        # Kernels die with their server: stopped here, at the graceful shutdown a SIGTERM
+        # starts (and killed by the kernel's own death signal, should the server die harder).
+        from datapilot.interpreter.sessions import close_pools
+
+        await asyncio.to_thread(close_pools)
         # Collectable again at shutdown, as Python's own exit expects (native extensions
         # report frozen objects as leaks).
         gc.unfreeze()

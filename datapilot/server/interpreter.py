@@ -12,7 +12,6 @@ configured, a question is answered by the model writing code (see `interpreter.m
 from __future__ import annotations
 
 import asyncio
-import atexit
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -29,7 +28,7 @@ from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
 from datapilot.interpreter.policy import may_auto_run as auto_run_policy
 from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respond
-from datapilot.interpreter.sessions import Sessions
+from datapilot.interpreter.sessions import Sessions, pool_for
 from datapilot.llm import resolve_config
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
@@ -67,13 +66,11 @@ def bound_assistant_allows(request: HTTPConnection, principal: Principal | None)
 
 
 def sessions_of(request: HTTPConnection) -> Sessions:
-    """The app's kernels, made on first use (stopped when the process exits)."""
+    """The process's kernel pool for the app's settings (the python tool draws on the same)."""
     state = request.app.state
     with _sessions_lock:
         if getattr(state, "interpreter_sessions", None) is None:
-            settings: Settings = state.settings
-            state.interpreter_sessions = Sessions(settings, lambda: _channel(settings))
-            atexit.register(state.interpreter_sessions.close)
+            state.interpreter_sessions = pool_for(state.settings)
     sessions: Sessions = state.interpreter_sessions
     return sessions
 
@@ -130,7 +127,9 @@ async def _chunks_for(
     )
 
     async def kernel() -> SandboxKernel:
-        return await asyncio.to_thread(sessions.kernel, owner, parsed.session)
+        return await asyncio.to_thread(
+            sessions.kernel, owner, parsed.session, lambda: _channel(settings)
+        )
 
     def answer(question: str) -> AsyncIterator[LmcChunk]:
         context = QuestionContext(

@@ -2,37 +2,25 @@
 confirms (the chat's generic confirmation flow asks `confirmation(arguments)` first).
 
 Each tool instance has a kernel of its own (one per request, so one tenant's variables never
-reach another's); it stops when idle. The model gets the console text (capped) and a line per
-figure or table; the user gets tables as tables and figures as inline PNG images.
+reach another's), from the process's one pool (so the kernel cap holds across tenants); its
+data channel reads the instance's own request (its tenant's interfaces, imported ones
+included), never a request that came before. It stops when idle. The model gets the console
+text (capped) and a line per figure or table; the user gets tables as tables and figures as
+inline PNG images.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from datapilot.core.outputs import Output, TableOutput, TextOutput
 from datapilot.engine.context import RequestContext
-from datapilot.interpreter.sessions import Sessions, arun
-from datapilot.settings import Settings
+from datapilot.interpreter.kernel import DataChannel
+from datapilot.interpreter.sessions import arun, pool_for
 from datapilot.tools.base import ToolOutput
-
-_sessions: dict[int, Sessions] = {}
-_lock = threading.Lock()
-
-
-def _sessions_for(request: RequestContext) -> Sessions:
-    settings: Settings = request.settings
-    with _lock:
-        found = _sessions.get(id(settings))
-        if found is None:
-            from datapilot.interpreter.channel import data_channel
-
-            found = _sessions[id(settings)] = Sessions(settings, lambda: data_channel(request))
-        return found
 
 
 @dataclass
@@ -65,12 +53,17 @@ class PythonTool:
         code = str(arguments.get("code", "")).rstrip()
         return f"Run this Python code in the sandbox?\n\n```python\n{code}\n```"
 
+    def _channel(self) -> DataChannel:
+        from datapilot.interpreter.channel import data_channel
+
+        return data_channel(self.request)
+
     async def call(self, arguments: dict[str, Any]) -> ToolOutput:
         code = arguments.get("code")
         if not isinstance(code, str) or not code.strip():
             raise ValueError("pass the Python code to run as `code`")
-        sessions = _sessions_for(self.request)
-        kernel = await asyncio.to_thread(sessions.kernel, "tool", self.session)
+        pool = pool_for(self.request.settings)
+        kernel = await asyncio.to_thread(pool.kernel, "tool", self.session, self._channel)
         console: list[str] = []
         outputs: list[Output] = []
         notes: list[str] = []
