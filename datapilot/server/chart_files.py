@@ -57,4 +57,4 @@ async def chart(name: str, request: Request) -> Response:
     if not _NAME.match(name) or not path.is_file():
         message = "No such chart: chart links last a day; ask again for a new one."
         return JSONResponse(status_code=404, content={"message": message, "code": "not_found"})
-    return FileResponse(path, media_type="image/png")
+    return FileResponse(path, media_type="image/png", headers={"X-Content-Type-Options": "nosniff"})

@@ -22,9 +22,11 @@ from datapilot.assistants.service import Conversation, MessageIn, files_root
 from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.platform import (
     ERRORS,
+    FILE_DESCRIPTION,
     MESSAGE_RESPONSES,
     FileMessage,
     attach,
+    file_response,
     in_store,
     off_loop,
 )
@@ -133,7 +135,7 @@ async def attach_file(
 @router.get(
     "/files/{file_id}",
     response_class=Response,
-    responses={200: {"description": "The file's bytes, with its media type."}, **ERRORS},
+    responses={200: {"description": FILE_DESCRIPTION}, **ERRORS},
     summary="A file you attached to one of your guest chats",
 )
 async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Response:
@@ -141,4 +143,4 @@ async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(gues
     info, data = await in_store(
         request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
     )
-    return Response(content=data, media_type=info.mime)
+    return file_response(info, data)

@@ -4,8 +4,10 @@ server, the local user), so another tenant's rows answer 404 like rows that do n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import anyio
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
@@ -277,11 +279,45 @@ def attach(
     return work
 
 
+# Shown inline: types a browser only displays, never runs. Anything else (HTML, SVG, XML,
+# scripts, PDF…) is a download, whatever type its uploader claimed.
+INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "text/plain"})
+# Even a file a browser renders after all may run nothing, load nothing, and is not sniffed.
+FILE_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox; default-src 'none'",
+}
+_UNSAFE_IN_QUOTES = re.compile(r'[^\x20-\x7e]|["\\]')
+FILE_DESCRIPTION = (
+    "The file's bytes: PNG, JPEG, GIF, WebP images and plain text inline with their type, "
+    "anything else as an `application/octet-stream` attachment (its type is in the file's `mime`)."
+)
+
+
+def file_response(info: FileInfo, data: bytes) -> Response:
+    """A stored file as a browser may safely receive it: inline only when its type is a plain
+    image or text, else an attachment; never sniffed, and sandboxed."""
+    media = info.mime.split(";")[0].strip().lower()
+    inline = media in INLINE_TYPES
+    fallback = _UNSAFE_IN_QUOTES.sub("_", info.name)  # for clients that ignore filename*
+    disposition = (
+        f'{"inline" if inline else "attachment"}; filename="{fallback}"; '
+        f"filename*=UTF-8''{quote(info.name, safe='')}"
+    )
+    return Response(
+        content=data,
+        # An attachment's claimed type is not repeated: a client that ignores the disposition
+        # must not render it either.
+        media_type=media if inline else "application/octet-stream",
+        headers={"Content-Disposition": disposition, **FILE_HEADERS},
+    )
+
+
 @router.get(
     "/files/{file_id}",
     response_class=Response,
     dependencies=chat_scope,
-    responses={200: {"description": "The file's bytes, with its media type."}, **ERRORS},
+    responses={200: {"description": FILE_DESCRIPTION}, **ERRORS},
     summary="A file you attached",
 )
 async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Response:
@@ -289,7 +325,7 @@ async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(tena
     info, data = await in_store(
         request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
     )
-    return Response(content=data, media_type=info.mime)
+    return file_response(info, data)
 
 
 MESSAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
