@@ -65,6 +65,13 @@ class Settings(BaseSettings):
         "secrets such as imported tools' API keys; without it a secret may only name an "
         "environment variable.",
     )
+    tool_secret_env_prefix: str = Field(
+        default="",
+        description="The prefix of the environment variables (e.g. DATAPILOT_TOOL_SECRET_) "
+        "that a tool source added over HTTP may name as its secret (`secret_env`); every key "
+        "with the manage scope may then use any of them. Empty (the default): only a source "
+        "added in the server's terminal (`datapilot tools add --secret-env`) names one.",
+    )
     tool_calls_per_minute: int = Field(
         default=60, ge=1, description="Most calls of one imported tool per minute and process."
     )

@@ -46,7 +46,12 @@ def research_tools(base: str, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         name=name,
         kind="openapi",
         spec=spec,
-        auth={"type": "service_http", "secret_env": "RESEARCH_TOKEN"},
+        # Named by the operator (a source added in the terminal may name any variable).
+        auth={
+            "type": "service_http",
+            "secret_env": "RESEARCH_TOKEN",
+            "env_named_by_operator": True,
+        },
         trusted=[],
     )
     return make_tools(row, Settings(outbound_allow=[allow]), None)

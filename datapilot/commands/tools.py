@@ -97,10 +97,11 @@ def add(
     store, tenant = _open(user)
     settings = get_settings()
     try:
-        found_name, description, spec, problems = read_source(body)
+        # The server's terminal is the operator's: any environment variable may be named.
+        found_name, description, spec, problems = read_source(body, operator=True)
         with store.session(write=True) as session:
             info = Sources(session, tenant.user_id or "", settings).save(
-                body, found_name, description, spec, problems
+                body, found_name, description, spec, problems, operator=True
             )
     except (SourceError, SecretsError) as error:
         _fail(str(error))

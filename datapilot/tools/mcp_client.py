@@ -101,9 +101,10 @@ async def list_server_tools(
 
 
 def read_mcp(
-    body: SourceIn, policy: OutboundPolicy | None = None
+    body: SourceIn, policy: OutboundPolicy | None = None, *, operator: bool = False
 ) -> tuple[str, str, dict[str, Any], list[str]]:
-    """Connect to the server of `body` and list its tools: name, description, spec, problems."""
+    """Connect to the server of `body` and list its tools: name, description, spec, problems
+    (`operator`: for the server's terminal, see `secrets.store_auth`)."""
     import asyncio
 
     from datapilot.settings import get_settings
@@ -123,7 +124,8 @@ def read_mcp(
     if body.auth is not None and body.auth.type == "service_http":
         from datapilot.tools.secrets import store_auth
 
-        headers = auth_headers(store_auth(body.auth, settings), settings, None)
+        stored = store_auth(body.auth, settings, operator=operator)
+        headers = auth_headers(stored, settings, None)
     try:
         tools = asyncio.run(list_server_tools(spec, headers, policy))
     except Exception as error:  # the SDK raises many kinds; all mean "cannot use this server"

@@ -3,6 +3,11 @@
 A secret given inline is stored only as a Fernet token under `DATAPILOT_SECRET_KEY` (shared by
 replicas); without that key it may only be the name of an environment variable holding it. The
 clear secret exists only while a call is built; it is never returned or logged.
+
+The server's environment is the operator's: a variable is named by the operator (a source added
+in the server's terminal) or lies under the prefix the operator set aside for tool secrets
+(`DATAPILOT_TOOL_SECRET_ENV_PREFIX`). Anything else is refused with the same words whether or not
+the variable exists, when the source is added and again before every call.
 """
 
 from __future__ import annotations
@@ -43,6 +48,9 @@ class AuthStored(BaseModel):
     header: str = "Authorization"
     secret_token: str | None = Field(default=None, exclude=True)
     secret_env: str | None = None
+    env_named_by_operator: bool = Field(
+        default=False, description="secret_env was named in the server's terminal."
+    )
 
     @property
     def has_secret(self) -> bool:
@@ -64,10 +72,36 @@ def _fernet(settings: Settings) -> Fernet:
         ) from error
 
 
-def store_auth(auth: AuthIn, settings: Settings) -> AuthStored:
-    """The auth to store: an inline secret encrypted, an env name kept as it is."""
+def env_refusal(name: str, settings: Settings) -> SecretsError:
+    """The one refusal of an environment variable a caller may not name (never saying whether
+    it exists)."""
+    prefix = settings.tool_secret_env_prefix
+    where = (
+        f"only variables whose names start with {prefix} may be named over the API"
+        if prefix
+        else "over the API none may be named"
+    )
+    return SecretsError(
+        f"secret_env {name[:100]!r} is not readable: the server's environment belongs to its "
+        f"operator, and {where}. Give the secret itself (stored encrypted), or ask the operator "
+        "to add the source in the server's terminal (datapilot tools add --secret-env NAME)."
+    )
+
+
+def env_allowed(name: str, settings: Settings, *, operator: bool) -> bool:
+    """Whether `name` may be read as a tool's secret: named by the operator, or under the
+    prefix the operator set aside."""
+    prefix = settings.tool_secret_env_prefix
+    return operator or (bool(prefix) and name.startswith(prefix) and name != prefix)
+
+
+def store_auth(auth: AuthIn, settings: Settings, *, operator: bool = False) -> AuthStored:
+    """The auth to store: an inline secret encrypted, an env name kept as it is. `operator`:
+    the source is added in the server's terminal, where any variable may be named."""
     if auth.type == "service_http" and auth.secret is None and not auth.secret_env:
         raise SecretsError("service_http auth needs a secret (or secret_env naming one)")
+    if auth.secret_env and not env_allowed(auth.secret_env, settings, operator=operator):
+        raise env_refusal(auth.secret_env, settings)
     token = None
     if auth.secret is not None:
         token = _fernet(settings).encrypt(auth.secret.get_secret_value().encode()).decode()
@@ -77,12 +111,16 @@ def store_auth(auth: AuthIn, settings: Settings) -> AuthStored:
         header=auth.header,
         secret_token=token,
         secret_env=auth.secret_env,
+        env_named_by_operator=operator and bool(auth.secret_env),
     )
 
 
 def reveal(auth: AuthStored, settings: Settings) -> str | None:
     """The clear secret, for building one call only."""
     if auth.secret_env:
+        # Checked again at each call: a source stored before the rule, or a prefix changed since.
+        if not env_allowed(auth.secret_env, settings, operator=auth.env_named_by_operator):
+            raise env_refusal(auth.secret_env, settings)
         value = os.environ.get(auth.secret_env)
         if not value:
             raise SecretsError(f"the environment variable {auth.secret_env} is not set")

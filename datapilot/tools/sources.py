@@ -151,11 +151,19 @@ class Sources:
         raise SourceNotFound(f"no tool source {ref!r}; `datapilot tools list` shows yours")
 
     def save(
-        self, body: SourceIn, name: str, description: str, spec: dict[str, Any], problems: list[str]
+        self,
+        body: SourceIn,
+        name: str,
+        description: str,
+        spec: dict[str, Any],
+        problems: list[str],
+        *,
+        operator: bool = False,
     ) -> SourceInfo:
         """Store a source read by `read_source`; adding one of the same name again updates it
-        (its trusted tools and the assistants bound to its tools stay)."""
-        auth = store_auth(body.auth or AuthIn(), self.settings)
+        (its trusted tools and the assistants bound to its tools stay). `operator`: added in the
+        server's terminal (it may name any environment variable as its secret)."""
+        auth = store_auth(body.auth or AuthIn(), self.settings, operator=operator)
         stored_auth = auth.model_dump() | {"secret_token": auth.secret_token}
         try:
             row = self.get_row(name)
@@ -311,9 +319,10 @@ def info(row: ToolSource) -> SourceInfo:
 
 
 def read_source(
-    body: SourceIn, policy: OutboundPolicy | None = None
+    body: SourceIn, policy: OutboundPolicy | None = None, *, operator: bool = False
 ) -> tuple[str, str, dict[str, Any], list[str]]:
     """Read a source's document or server (network, no store): name, description, spec, problems.
+    `operator`: read for the server's terminal (its secret may name any environment variable).
 
     Raises `SourceError` with what to fix.
     """
@@ -324,7 +333,7 @@ def read_source(
         if body.kind == "mcp":
             from datapilot.tools.mcp_client import read_mcp
 
-            return read_mcp(body, policy)
+            return read_mcp(body, policy, operator=operator)
         imported = read_openapi(body, policy)
     # A secret named by an unset variable is the caller's to fix, like an unreachable URL.
     except (ImportError_, OutboundError, SecretsError) as error:
