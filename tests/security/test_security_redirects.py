@@ -91,7 +91,11 @@ async def test_an_imported_tools_auth_header_stays_with_its_origin(
         params={"to": Param(location="query", name="to")},
     )
     auth = AuthStored(
-        type="service_http", scheme="header", header="X-Api-Key", secret_env="SECURITY_TEST_API_KEY"
+        type="service_http",
+        scheme="header",
+        header="X-Api-Key",
+        secret_env="SECURITY_TEST_API_KEY",
+        env_named_by_operator=True,  # as a source added in the server's terminal
     )
     tool = OpenAPITool(spec=spec, settings=Settings(), auth=auth, policy=_policy(a, b))
     for target in _others(a, b):
