@@ -37,6 +37,7 @@ from datapilot.assistants.service import assistant_tools, request_for, setup_tur
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.messages import from_openai
 from datapilot.llm import count_chat, count_tokens
+from datapilot.server.limits import check_conversation
 from datapilot.server.platform import tenant_of
 from datapilot.settings import Settings
 from datapilot.store import Store
@@ -78,8 +79,11 @@ class CompletionRequest(BaseModel):
     temperature: float | None = None
 
 
-def _error(status: int, message: str, code: str) -> JSONResponse:
-    body = {"error": {"message": message, "type": "invalid_request_error", "code": code}}
+def _error(status: int, message: str, code: str, param: str | None = None) -> JSONResponse:
+    """An error in OpenAI's shape, which its SDKs read."""
+    body = {
+        "error": {"message": message, "type": "invalid_request_error", "param": param, "code": code}
+    }
     return JSONResponse(status_code=status, content=body)
 
 
@@ -150,6 +154,12 @@ async def chat_completions(
 ) -> Any:
     settings: Settings = request.app.state.settings
     store: Store = request.app.state.store
+    # The server's limits, as on every other face, before anything is read or run.
+    problems = check_conversation(body.messages, settings, "messages")
+    if problems:
+        field, message = problems[0]
+        code = "too_many_messages" if field == "messages" else "message_too_long"
+        return _error(400, f"{field}: {message}", code, param=field)
     try:
         history = history_from_openai(body.messages)
     except ValueError as error:
