@@ -32,6 +32,7 @@ from datapilot.interpreter.sessions import Sessions, pool_for
 from datapilot.llm import resolve_config
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.limits import as_error, check_conversation
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
 from datapilot.store import Principal
@@ -83,6 +84,16 @@ def _channel(settings: Settings) -> Any:
     return data_channel(RequestContext.for_request(question, settings))
 
 
+def _within_limits(parsed: InterpreterRequest, settings: Settings) -> InterpreterRequest:
+    """`parsed`, or a `ValidationError` when it has more messages than DATAPILOT_MAX_MESSAGES."""
+    # LMC messages are models, not dicts: only their number is checked, not their length.
+    problems = check_conversation(parsed.messages, settings, "messages")
+    if problems:
+        errors = [as_error(field, message) for field, message in problems]
+        raise ValidationError.from_exception_data(InterpreterRequest.__name__, errors)
+    return parsed
+
+
 _BODY_EXAMPLE = [
     {"role": "user", "type": "code", "format": "python", "content": "print(1 + 1)"},
     {"role": "user", "type": "command", "content": "run"},
@@ -106,6 +117,7 @@ async def interpreter(
 ) -> Any:
     try:
         parsed = body if isinstance(body, InterpreterRequest) else InterpreterRequest(messages=body)
+        _within_limits(parsed, request.app.state.settings)
     except ValidationError as error:  # a bare list checked as the wrapped form: the same 422
         raise RequestValidationError(error.errors(include_url=False)) from None
     chunks = await _chunks_for(request, parsed)
@@ -171,6 +183,7 @@ async def interpreter_socket(websocket: WebSocket) -> None:
                     if isinstance(body, InterpreterRequest)
                     else InterpreterRequest(messages=body)
                 )
+                _within_limits(parsed, websocket.app.state.settings)
             except ValidationError as error:
                 problem = "; ".join(
                     f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()

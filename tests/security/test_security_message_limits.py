@@ -4,6 +4,7 @@ before anything runs."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,35 @@ async def test_a_message_too_long_is_refused_naming_the_limit(app: FastAPI) -> N
     error = _openai_error(answer.json())
     assert error["param"] == "messages.0.content" and error["code"] == "message_too_long"
     assert "DATAPILOT_MAX_MESSAGE_CHARS" in str(error["message"])
+
+
+CODE = {"role": "assistant", "type": "code", "format": "python", "content": "print(1)"}
+
+
+def _lmc(count: int) -> list[dict[str, str]]:
+    """`count` LMC messages ending with code to confirm (nothing runs unasked)."""
+    return [
+        {"role": "user", "type": "message", "content": f"turn {i}"} for i in range(count - 1)
+    ] + [CODE]
+
+
+async def test_the_interpreter_refuses_one_message_too_many(app: FastAPI) -> None:
+    async with client_of(app, key_for(app.state.store, "alice", "chat")) as client:
+        for body in (_lmc(LIMIT + 1), {"messages": _lmc(LIMIT + 1)}):
+            answer = await client.post("/api/v1/interpreter", json=body)
+            assert answer.status_code == 422, answer.text
+            problem = answer.json()["detail"][0]
+            assert problem["field"] == "messages", problem
+            assert (
+                f"limit is {LIMIT}" in problem["msg"] and "DATAPILOT_MAX_MESSAGES" in problem["msg"]
+            )
+
+
+def test_the_interpreter_socket_refuses_one_message_too_many(app: FastAPI) -> None:
+    from starlette.testclient import TestClient
+
+    auth = {"Authorization": f"Bearer {key_for(app.state.store, 'alice', 'chat')}"}
+    with TestClient(app).websocket_connect("/api/v1/interpreter", headers=auth) as socket:
+        socket.send_text(json.dumps(_lmc(LIMIT + 1)))
+        first = json.loads(socket.receive_text())
+    assert first["type"] == "error" and "DATAPILOT_MAX_MESSAGES" in first["content"], first
