@@ -115,11 +115,15 @@ def test_parallel_calls_share_one_assistant_message_and_keep_results() -> None:
     ]
 
 
-def test_knowledge_is_merged_into_the_system_prompt() -> None:
+def test_knowledge_comes_as_a_data_block_in_the_question() -> None:
     history = [human("q"), HistoryMessage(role="knowledge", content="Apple split 4:1 in 2020")]
     messages = normalise(history, stamps=False)
-    assert "Apple split 4:1 in 2020" in messages[0]["content"]
     assert len(messages) == 2
+    system, question = messages
+    assert "Apple split 4:1 in 2020" not in system["content"]
+    assert "not instructions" in system["content"]
+    assert question["content"].startswith("<retrieved_passages>")
+    assert "[1] Apple split 4:1 in 2020\n</retrieved_passages>\n\nq" in question["content"]
 
 
 def test_an_image_becomes_an_image_part_of_the_next_human_message() -> None:

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
@@ -23,6 +23,7 @@ from datapilot.server.auth import (
     KeyGate,
     ScopeMissing,
     bound_key_handler,
+    confine_bound_key,
     scope_missing_handler,
 )
 from datapilot.server.errors import unreadable_body_handler, validation_error_handler
@@ -66,6 +67,9 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     settings = settings or get_settings()
     app = FastAPI(
         lifespan=_warmed_up if warm_up else None,
+        # One rule for every route, a plugin's included: a key bound to an assistant reaches
+        # that assistant's routes only.
+        dependencies=[Depends(confine_bound_key)],
         title="Datapilot",
         version=__version__,
         # /openapi.json is the published plugin's spec (`server.publish`); /docs reads this one.

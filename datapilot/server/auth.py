@@ -21,9 +21,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import anyio
-from fastapi import Request
+from fastapi import Request, WebSocketException
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
 
 from datapilot.store import Keys, Principal, Scope, Store
 from datapilot.store.accounts import LAST_USED_RESOLUTION
@@ -194,12 +195,62 @@ def require_scope(scope: Scope) -> Callable[[Request], None]:
     return check
 
 
-def refuse_bound_key(request: Request) -> None:
-    """A route dependency for routes that name no assistant (`/api/v1/ask`, `/v1/query`): a key
-    bound to an assistant may not use them, since they would answer as no assistant at all."""
-    principal: Principal | None = getattr(request.state, "principal", None)
-    if principal is not None and principal.assistant_id is not None:
-        raise BoundKeyRefused(principal.assistant_id, request.url.path)
+# The routes a key bound to an assistant reaches (templates, and the methods where not all):
+# that assistant's own chats, files and answers, and what any page needs. Every other route —
+# those a plugin adds included — answers 403 `bound_key` (`confine_bound_key`). Routes naming
+# an assistant or a chat check themselves that it is the bound one.
+BOUND_KEY_ROUTES: dict[str, frozenset[str] | None] = {
+    "/health": None,
+    "/api/v1/features": None,
+    "/api/v1/follow-ups": None,
+    "/v1/models": None,
+    "/v1/models/{model}": None,
+    "/v1/chat/completions": None,
+    "/assistants/{assistant_id}/agents.json": None,
+    "/assistants/{assistant_id}/v1/query": None,
+    "/api/v1/chats": None,
+    "/api/v1/chats/{chat_id}": None,
+    "/api/v1/chats/{chat_id}/messages": None,
+    "/api/v1/chats/{chat_id}/files": None,
+    "/api/v1/chats/{chat_id}/messages/{message_id}/context": None,
+    "/api/v1/files/{file_id}": None,
+    "/api/v1/assistants": None,
+    "/api/v1/assistants/{ref}": None,
+    "/api/v1/keys": frozenset({"POST"}),  # a key bound to the same assistant only
+}
+
+
+def bound_key_reaches(template: str, method: str) -> bool:
+    """Whether a key bound to an assistant may use the route `template` with `method`."""
+    if template not in BOUND_KEY_ROUTES:
+        return False
+    methods = BOUND_KEY_ROUTES[template]
+    return methods is None or method.upper() in methods
+
+
+def confine_bound_key(connection: HTTPConnection) -> None:
+    """An app-wide dependency: a key bound to an assistant reaches `BOUND_KEY_ROUTES` only."""
+    principal: Principal | None = getattr(connection.state, "principal", None)
+    if principal is None or principal.assistant_id is None:
+        return
+    route = connection.scope.get("route")
+    template = getattr(route, "path", connection.url.path)
+    method = connection.scope.get("method", "GET")
+    if bound_key_reaches(template, method):
+        return
+    if connection.scope["type"] == "websocket":
+        raise WebSocketException(1008, bound_key_message(principal.assistant_id, template)[:120])
+    raise BoundKeyRefused(principal.assistant_id, connection.url.path)
+
+
+def bound_key_message(assistant: str, path: str) -> str:
+    return (
+        f"This API key is bound to the assistant {assistant!r} and reaches that assistant "
+        f"only; {path} is not one of its routes. Use POST /assistants/{assistant}/v1/query "
+        f"(OpenBB Workspace), POST /v1/chat/completions with model {assistant!r}, or "
+        "POST /api/v1/chats then /api/v1/chats/{id}/messages; a key bound to no assistant "
+        "reaches the rest."
+    )
 
 
 class BoundKeyRefused(Exception):
@@ -211,16 +262,7 @@ class BoundKeyRefused(Exception):
 
 async def bound_key_handler(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, BoundKeyRefused)
-    assistant = error.assistant_id
-    body = AuthProblem(
-        code="bound_key",
-        message=(
-            f"This API key is bound to the assistant {assistant!r}, and {error.path} answers as "
-            f"no assistant; use that assistant's routes: POST /assistants/{assistant}/v1/query "
-            f"(OpenBB Workspace), POST /v1/chat/completions with model {assistant!r}, or "
-            "POST /api/v1/chats then /api/v1/chats/{id}/messages."
-        ),
-    )
+    body = AuthProblem(code="bound_key", message=bound_key_message(error.assistant_id, error.path))
     return JSONResponse(status_code=403, content=body.model_dump())
 
 

@@ -23,7 +23,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from datapilot.server.auth import missing_scope_message, refuse
+from datapilot.server.auth import bound_key_message, missing_scope_message, refuse
 from datapilot.settings import Settings
 from datapilot.store import Principal
 from datapilot.tools.published.invoke import Offload
@@ -61,6 +61,11 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         principal: Principal | None = scope.get("state", {}).get("principal")
+        if principal is not None and principal.assistant_id is not None:
+            # Not an API route (no app-wide dependency runs): the same rule, said the same way.
+            message = bound_key_message(principal.assistant_id, PATH)
+            await refuse(scope, send, 403, "bound_key", message)
+            return
         if principal is not None and not principal.allows("chat"):
             message = missing_scope_message(principal, "chat", PATH)
             await refuse(scope, send, 403, "missing_scope", message)

@@ -28,7 +28,7 @@ def register_routes(app: FastAPI) -> None:
         tool_sources,
         web,
     )
-    from datapilot.server.auth import AUTH_RESPONSES, refuse_bound_key, require_scope
+    from datapilot.server.auth import AUTH_RESPONSES, require_scope
     from datapilot.server.openbb import assistants as openbb_assistants
     from datapilot.server.openbb import routes as openbb
 
@@ -37,9 +37,9 @@ def register_routes(app: FastAPI) -> None:
     chat = [Depends(require_scope("chat"))]
     app.include_router(health.router)
     app.include_router(openbb.router, dependencies=chat, responses=AUTH_RESPONSES)
-    # `/api/v1/ask` and `/v1/query` name no assistant: a key bound to one is refused there.
-    unbound = [*chat, Depends(refuse_bound_key)]
-    app.include_router(api.router, dependencies=unbound, responses=AUTH_RESPONSES)
+    # `/api/v1/ask` and `/v1/query` name no assistant: a key bound to one is refused there,
+    # as on every route outside `auth.BOUND_KEY_ROUTES` (the app-wide `confine_bound_key`).
+    app.include_router(api.router, dependencies=chat, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
     app.include_router(platform.router, responses=AUTH_RESPONSES)
     app.include_router(tool_sources.router, responses=AUTH_RESPONSES)

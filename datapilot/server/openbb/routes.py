@@ -6,12 +6,11 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from openbb_ai.models import SSE
 from sse_starlette import EventSourceResponse
 
-from datapilot.server.auth import refuse_bound_key
 from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.feedback import (
@@ -75,8 +74,7 @@ async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
 
 
 @router.post(
-    "/v1/query",
-    dependencies=[Depends(refuse_bound_key)],
+    "/v1/query",  # names no assistant: a bound key is refused here (`auth.confine_bound_key`)
     response_class=EventSourceResponse,
     responses=_SSE_RESPONSE,
     summary="Answer a Workspace conversation as a stream of agent events",
