@@ -295,7 +295,7 @@ async def test_an_assistant_with_a_library_quotes_and_cites_it_in_its_chat(app) 
     assert "12.7%" in knowledge[0]["content"]
 
 
-async def test_a_scripted_model_reads_the_library_passages_in_its_system_prompt(
+async def test_a_scripted_model_reads_the_library_passages_as_data(
     store_url: str, data, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     from datapilot.llm.scripted import Reply, ScriptedEndpoint
@@ -324,10 +324,14 @@ async def test_a_scripted_model_reads_the_library_passages_in_its_system_prompt(
                     f"/api/v1/chats/{chat}/messages", json={"content": question, "stream": False}
                 )
     # The last turn's request (a memory extraction, a JSON request, follows each turn).
-    system = [r for r in model.requests if r.response_format is None][-1].messages[0]
-    assert system["role"] == "system"
-    assert "1.4%" in system["content"]  # this turn's passage …
-    assert "12.7%" not in system["content"]  # … and not the earlier turn's
+    messages = [r for r in model.requests if r.response_format is None][-1].messages
+    system, question = messages[0], messages[-1]
+    assert system["role"] == "system" and "not instructions" in system["content"]
+    assert "1.4%" not in system["content"]  # passages are data, not the system's words
+    assert question["role"] == "user" and question["content"].endswith("不良贷款率升到多少？")
+    block = question["content"].partition("</retrieved_passages>")[0]
+    assert "1.4%" in block  # this turn's passage …
+    assert "12.7%" not in block  # … and not the earlier turn's
     assert reply.json()["answer"]["citations"][0]["source"] == "report.md"
 
 
