@@ -195,6 +195,38 @@ class Settings(BaseSettings):
     )
     kb_max_pages: int = Field(default=300, ge=1, description="Most pages of one PDF in a library.")
     kb_max_documents: int = Field(default=200, ge=1, description="Most documents in one library.")
+    # Reading one document (library uploads and the Workspace's documents): decompression bombs
+    # and documents too costly to read are refused before they hold a core or the memory.
+    kb_max_inflated_mb: float = Field(
+        default=100.0,
+        gt=0,
+        description="Most MB a document may inflate to when read: the declared sizes of an "
+        "XLSX/DOCX's zip members, or the decoded streams of a PDF.",
+    )
+    kb_max_compression_ratio: float = Field(
+        default=100.0,
+        gt=1,
+        description="Highest compression ratio (inflated over stored size) of any compressed "
+        "part of a document that inflates beyond 1 MB; zip and PDF bombs run to thousands.",
+    )
+    kb_max_page_objects: int = Field(
+        default=100_000,
+        ge=1,
+        description="Most characters, lines, shapes and images on one PDF page (each holds about "
+        "2 KB while the page is read).",
+    )
+    kb_max_cells: int = Field(
+        default=500_000, ge=1, description="Most table cells in one CSV, XLSX or DOCX."
+    )
+    kb_max_chunks: int = Field(
+        default=20_000, ge=1, description="Most chunks (passages and table parts) of one document."
+    )
+    kb_read_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Most seconds reading one document may take (embedding aside); a slower "
+        "read is stopped and refused.",
+    )
     embeddings_base_url: str | None = Field(
         default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
     )

@@ -23,10 +23,10 @@ from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent,
 from datapilot.core.outputs import TextOutput
 from datapilot.data.documents import (
     DOCUMENT_SYSTEM_PROMPT,
-    MAX_PAGES,
     Document,
     DocumentError,
     DocumentSource,
+    ReadLimits,
     describe_failure,
     find_passages,
     load_document,
@@ -65,18 +65,20 @@ async def document_events(
     answer = answer_maker(question, context, notes=notes)
     chinese = is_chinese(question)
     policy = OutboundPolicy.from_settings(settings.model_copy(update={"offline": context.offline}))
+    limits = ReadLimits.of(settings)
     for source in sources:
         yield StatusEvent(message=f"Reading {source.name}")
         try:
-            document = await load_document(source, policy=policy)
+            document = await load_document(source, policy=policy, read_limits=limits)
         except (DocumentError, OutboundError) as error:
             notes.append(describe_failure(source, error))
             yield StatusEvent(message=notes[-1])
             continue
         documents.append(document)
-        if document.pages > MAX_PAGES and document.kind == "pdf":
+        if document.pages > limits.pages and document.kind == "pdf":
             notes.append(
-                f"{document.name} has {document.pages} pages; only the first {MAX_PAGES} were read."
+                f"{document.name} has {document.pages} pages; only the first {limits.pages} were "
+                "read."
             )
         pages = (
             f"{document.pages} page{'s' * (document.pages != 1)}, "

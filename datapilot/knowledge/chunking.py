@@ -5,6 +5,10 @@ columns/rows so it can feed the data workflow), cut into row groups only when it
 chunk's `start`/`end` are offsets into the document's extracted text: the decoded file for
 text and Markdown, the text blocks joined by blank lines for HTML, DOCX and tables, and for a
 PDF the text of its page. English and Chinese alike: sentences end at . ! ? 。！？
+
+Every document is read within `ReadLimits` (the `kb_*` settings): a zip archive's declared sizes
+are checked before it is opened, a PDF's streams before they are inflated, and cells, chunks and
+time are counted while reading; over a limit, `DocumentTooLarge` names it.
 """
 
 from __future__ import annotations
@@ -16,7 +20,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from datapilot.data.documents import MAX_PAGES, DocumentError, kind_of, read_pdf
+from datapilot.data.documents import (
+    DocumentError,
+    Reading,
+    ReadLimits,
+    check_zip,
+    kind_of,
+    read_pdf,
+    within,
+)
 from datapilot.data.text import is_chinese
 
 Format = Literal["pdf", "text", "markdown", "html", "csv", "xlsx", "docx"]
@@ -70,35 +82,41 @@ def format_of(name: str, data: bytes, mime: str = "") -> Format:
     return kind_of(name, data, mime)
 
 
-def page_count(data: bytes) -> int | None:
-    """A PDF's page count without reading its text (None when it cannot be opened)."""
-    import pdfplumber
-
-    try:
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
-            return len(pdf.pages)
-    except Exception:  # any failure is reported by the full read, with its reason
-        return None
+def parse(name: str, data: bytes, mime: str = "", limits: ReadLimits | None = None) -> Parsed:
+    """`data` read into chunks within `limits` (default: the settings'); raises
+    `DocumentError` saying what is wrong (`DocumentTooLarge` naming the limit)."""
+    return within(name, limits, lambda reading: _parse(name, data, mime, reading))
 
 
-def parse(name: str, data: bytes, mime: str = "") -> Parsed:
-    """`data` read into chunks; raises `DocumentError` saying what is wrong."""
+def _parse(name: str, data: bytes, mime: str, reading: Reading) -> Parsed:
+    if data[:4] == b"PK\x03\x04":  # a zip archive (XLSX, DOCX): its sizes before any reader
+        check_zip(data, reading)
     fmt = format_of(name, data, mime)
     if fmt == "pdf":
-        return _pdf(name, data)
+        return _pdf(name, data, reading)
     if fmt == "xlsx":
-        return _tables(name, fmt, _xlsx_tables(name, data))
+        return _tables(name, fmt, _xlsx_tables(name, data, reading), reading)
     if fmt == "docx":
-        return _blocks(name, fmt, _docx_blocks(name, data))
+        return _blocks(name, fmt, _docx_blocks(name, data, reading), reading)
     text = _decode(name, data)
     if fmt == "csv":
-        return _tables(name, fmt, [(name.rsplit(".", 1)[0], *_csv_table(name, text))])
+        table = (name.rsplit(".", 1)[0], *_csv_table(name, text, reading))
+        return _tables(name, fmt, [table], reading)
     if fmt == "html":
-        return _blocks(name, fmt, _html_blocks(text))
-    chunks = list(_plain_chunks(text, markdown=fmt == "markdown"))
+        return _blocks(name, fmt, _html_blocks(text), reading)
+    chunks = _counted(_plain_chunks(text, markdown=fmt == "markdown"), reading)
     if not chunks:
         raise DocumentError(f"{name} is empty; send a document with text in it")
     return Parsed(name=name, format=fmt, chunks=chunks)
+
+
+def _counted(chunks: Iterable[Chunk], reading: Reading) -> list[Chunk]:
+    """`chunks` in a list, refused as soon as there are more than the limit."""
+    kept: list[Chunk] = []
+    for chunk in chunks:
+        kept.append(chunk)
+        reading.check_chunks(len(kept))
+    return kept
 
 
 # ---- text and Markdown: offsets into the file itself ------------------------------------------
@@ -191,10 +209,17 @@ def _pipe_table(block: str, heading: str) -> dict[str, Any] | None:
 Block = tuple[str, str, dict[str, Any] | None]  # (kind: heading|text|table, text, table)
 
 
-def _blocks(name: str, fmt: Format, blocks: Iterable[Block]) -> Parsed:
-    chunks: list[Chunk] = []
+def _blocks(name: str, fmt: Format, blocks: Iterable[Block], reading: Reading) -> Parsed:
+    chunks = _counted(_block_chunks(blocks), reading)
+    if not chunks:
+        raise DocumentError(f"{name} is empty; send a document with text in it")
+    return Parsed(name=name, format=fmt, chunks=chunks)
+
+
+def _block_chunks(blocks: Iterable[Block]) -> Iterator[Chunk]:
     position = 0
     heading = ""
+    tables = 0
     for kind, text, table in blocks:
         text = text.strip()
         if not text:
@@ -202,22 +227,14 @@ def _blocks(name: str, fmt: Format, blocks: Iterable[Block]) -> Parsed:
         if kind == "heading":
             heading = text
         elif kind == "table" and table is not None:
-            table["name"] = heading or f"table {sum(c.table is not None for c in chunks) + 1}"
-            chunks.append(
-                Chunk(
-                    text=text,
-                    start=position,
-                    end=position + len(text),
-                    heading=heading,
-                    table=table,
-                )
+            tables += 1
+            table["name"] = heading or f"table {tables}"
+            yield Chunk(
+                text=text, start=position, end=position + len(text), heading=heading, table=table
             )
         else:
-            chunks.extend(_sentences(text, position, heading=heading))
+            yield from _sentences(text, position, heading=heading)
         position += len(text) + 2
-    if not chunks:
-        raise DocumentError(f"{name} is empty; send a document with text in it")
-    return Parsed(name=name, format=fmt, chunks=chunks)
 
 
 def _rows_text(columns: list[str], rows: list[list[Any]]) -> str:
@@ -275,7 +292,7 @@ def _join(text: str) -> str:
     return out
 
 
-def _docx_blocks(name: str, data: bytes) -> Iterator[Block]:
+def _docx_blocks(name: str, data: bytes, reading: Reading) -> Iterator[Block]:
     import docx
     from docx.table import Table
     from docx.text.paragraph import Paragraph
@@ -293,7 +310,11 @@ def _docx_blocks(name: str, data: bytes) -> Iterator[Block]:
             kind = "heading" if style.startswith(("Heading", "Title", "标题")) else "text"
             yield (kind, item.text, None)
         elif isinstance(item, Table):
-            rows = [[cell.text.strip() for cell in row.cells] for row in item.rows]
+            rows = []
+            for row in item.rows:
+                cells = row.cells
+                reading.count_cells(len(cells))
+                rows.append([cell.text.strip() for cell in cells])
             if rows:
                 yield (
                     "table",
@@ -305,11 +326,15 @@ def _docx_blocks(name: str, data: bytes) -> Iterator[Block]:
 # ---- tables (CSV, XLSX) -----------------------------------------------------------------------
 
 
-def _csv_table(name: str, text: str) -> tuple[list[str], list[list[Any]]]:
+def _csv_table(name: str, text: str, reading: Reading) -> tuple[list[str], list[list[Any]]]:
     import csv
 
+    rows = []
     try:
-        rows = [row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)]
+        for row in csv.reader(io.StringIO(text)):
+            reading.count_cells(len(row))
+            if any(c.strip() for c in row):
+                rows.append(row)
     except csv.Error as error:
         raise DocumentError(f"{name} is not valid CSV ({error})") from error
     if not rows:
@@ -317,7 +342,9 @@ def _csv_table(name: str, text: str) -> tuple[list[str], list[list[Any]]]:
     return [c.strip() for c in rows[0]], [[c.strip() for c in row] for row in rows[1:]]
 
 
-def _xlsx_tables(name: str, data: bytes) -> list[tuple[str, list[str], list[list[Any]]]]:
+def _xlsx_tables(
+    name: str, data: bytes, reading: Reading
+) -> list[tuple[str, list[str], list[list[Any]]]]:
     import openpyxl
 
     try:
@@ -329,11 +356,14 @@ def _xlsx_tables(name: str, data: bytes) -> list[tuple[str, list[str], list[list
         ) from error
     tables = []
     for sheet in book.worksheets:
-        rows = [
-            [_json_cell(v) for v in row]
-            for row in sheet.iter_rows(values_only=True)
-            if any(v is not None and str(v).strip() for v in row)
-        ]
+        if (sheet.max_row or 0) * (sheet.max_column or 0) > reading.limits.cells:
+            # A declared dimension this large pads every row to it: read the cells there are.
+            sheet.reset_dimensions()
+        rows = []
+        for row in sheet.iter_rows(values_only=True):
+            reading.count_cells(len(row))
+            if any(v is not None and str(v).strip() for v in row):
+                rows.append([_json_cell(v) for v in row])
         if rows:
             tables.append((sheet.title, [_cell(c) for c in rows[0]], rows[1:]))
     book.close()
@@ -348,7 +378,12 @@ def _json_cell(value: Any) -> Any:
     return str(value)  # dates and times as text: they travel as JSON
 
 
-def _tables(name: str, fmt: Format, tables: list[tuple[str, list[str], list[list[Any]]]]) -> Parsed:
+def _tables(
+    name: str,
+    fmt: Format,
+    tables: list[tuple[str, list[str], list[list[Any]]]],
+    reading: Reading,
+) -> Parsed:
     chunks: list[Chunk] = []
     position = 0
     for title, columns, rows in tables:
@@ -361,6 +396,7 @@ def _tables(name: str, fmt: Format, tables: list[tuple[str, list[str], list[list
                     text=text, start=position, end=position + len(text), heading=title, table=table
                 )
             )
+            reading.check_chunks(len(chunks))
             position += len(text) + 2
     return Parsed(name=name, format=fmt, chunks=chunks)
 
@@ -368,12 +404,21 @@ def _tables(name: str, fmt: Format, tables: list[tuple[str, list[str], list[list
 # ---- PDF: pages, paragraphs (headings joined to what follows) and tables ----------------------
 
 
-def _pdf(name: str, data: bytes) -> Parsed:
-    document = read_pdf(data, name)  # clear errors for encrypted, malformed or scanned PDFs
+def _pdf(name: str, data: bytes, reading: Reading) -> Parsed:
+    tables: dict[int, list[list[list[str]]]] = {}
+
+    def ruled_tables(page: Any) -> None:
+        """The page's ruled tables (pdfplumber's lattice finder), header row first."""
+        for table in page.extract_tables():
+            rows = [[_cell(c) for c in row] for row in table if any(_cell(c) for c in row)]
+            if len(rows) >= 2 and len(rows[0]) >= 2:
+                tables.setdefault(page.page_number, []).append(rows)
+
+    # clear errors for encrypted, malformed, scanned or oversized PDFs
+    document = read_pdf(data, name, reading.limits, refuse_pages=True, on_page=ruled_tables)
     by_page: dict[int, list[str]] = {}
     for passage in document.passages:
         by_page.setdefault(passage.page or 1, []).append(passage.text)
-    tables = _pdf_tables(data)
     chunks: list[Chunk] = []
     for page, texts in sorted(by_page.items()):
         position = 0
@@ -391,18 +436,5 @@ def _pdf(name: str, data: bytes) -> Parsed:
                 Chunk(text=text, page=page, start=position, end=position + len(text), table=table)
             )
             position += len(text) + 2
+        reading.check_chunks(len(chunks))
     return Parsed(name=name, format="pdf", pages=document.pages, chunks=chunks)
-
-
-def _pdf_tables(data: bytes) -> dict[int, list[list[list[str]]]]:
-    """The ruled tables of each page (pdfplumber's lattice finder), header row first."""
-    import pdfplumber
-
-    found: dict[int, list[list[list[str]]]] = {}
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        for page in pdf.pages[:MAX_PAGES]:
-            for table in page.extract_tables():
-                rows = [[_cell(c) for c in row] for row in table if any(_cell(c) for c in row)]
-                if len(rows) >= 2 and len(rows[0]) >= 2:
-                    found.setdefault(page.page_number, []).append(rows)
-    return found

@@ -18,9 +18,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from datapilot.core.quotes import Citation
-from datapilot.data.documents import DocumentError
+from datapilot.data.documents import DocumentError, DocumentTooLarge, ReadLimits
 from datapilot.knowledge import vectors as stored_vectors
-from datapilot.knowledge.chunking import Chunk, format_of, page_count, parse
+from datapilot.knowledge.chunking import Chunk, format_of, parse
 from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
 from datapilot.settings import Settings
@@ -120,8 +120,9 @@ def index_root(settings: Settings) -> Path:
 
 
 def read_upload(settings: Settings, name: str, data: bytes, mime: str | None = None) -> Upload:
-    """Check the limits, read `data` into chunks and embed them (when configured). Raises
-    `UploadRefused` naming the setting or the problem."""
+    """Check the limits, read `data` into chunks within them (pages, inflated size, cells,
+    chunks, time: see `ReadLimits`) and embed them (when configured). Raises `UploadRefused`
+    naming the setting or the problem."""
     limit = settings.kb_max_file_mb * 1_000_000
     if len(data) > limit:
         raise UploadRefused(
@@ -132,16 +133,10 @@ def read_upload(settings: Settings, name: str, data: bytes, mime: str | None = N
     if not data:
         raise UploadRefused(f"{name} is empty; send a document with text in it")
     fmt = format_of(name, data, mime or "")
-    if fmt == "pdf":
-        pages = page_count(data)
-        if pages is not None and pages > settings.kb_max_pages:
-            raise UploadRefused(
-                f"{name} has {pages} pages, over DATAPILOT_KB_MAX_PAGES "
-                f"({settings.kb_max_pages}); split it or raise the setting",
-                "kb_max_pages",
-            )
     try:
-        parsed = parse(name, data, mime or "")
+        parsed = parse(name, data, mime or "", ReadLimits.of(settings))
+    except DocumentTooLarge as error:
+        raise UploadRefused(str(error), error.setting) from None
     except DocumentError as error:
         raise UploadRefused(str(error)) from None
     vectors = None

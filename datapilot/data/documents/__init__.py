@@ -1,6 +1,7 @@
 """A user's documents: read into passages (`reading`), and the passages that answer a question
-(`answers`). PDFs keep each passage's page and line boxes for citations; documents given by URL
-are fetched only through `datapilot.net`, the SSRF-safe client."""
+(`answers`), every read within bounds (`limits`). PDFs keep each passage's page and line boxes
+for citations; documents given by URL are fetched only through `datapilot.net`, the SSRF-safe
+client."""
 
 from datapilot.data.documents.answers import (
     DOCUMENT_SYSTEM_PROMPT,
@@ -12,10 +13,17 @@ from datapilot.data.documents.answers import (
     quotes,
     refers_to_document,
 )
+from datapilot.data.documents.limits import (
+    DocumentError,
+    DocumentTooLarge,
+    Reading,
+    ReadLimits,
+    check_zip,
+    within,
+)
 from datapilot.data.documents.reading import (
     MAX_PAGES,
     Document,
-    DocumentError,
     DocumentKind,
     DocumentSource,
     decode_base64,
@@ -34,6 +42,10 @@ __all__ = [
     "DocumentError",
     "DocumentKind",
     "DocumentSource",
+    "DocumentTooLarge",
+    "ReadLimits",
+    "Reading",
+    "check_zip",
     "decode_base64",
     "describe_failure",
     "find_passages",
@@ -48,4 +60,5 @@ __all__ = [
     "read_pdf",
     "read_text",
     "refers_to_document",
+    "within",
 ]

@@ -2,7 +2,8 @@
 
 PDFs are read with pdfplumber, which gives every line's position: a passage (a paragraph) keeps
 its page and one box per line, so an answer can highlight exactly what it quotes. Documents given
-by URL are fetched only through `datapilot.net`, the SSRF-safe client.
+by URL are fetched only through `datapilot.net`, the SSRF-safe client. Every read is bounded
+(`limits`): pages, objects per page, inflated streams and time.
 """
 
 from __future__ import annotations
@@ -10,23 +11,36 @@ from __future__ import annotations
 import base64
 import binascii
 import csv
+import functools
 import io
 import itertools
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from statistics import median
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from datapilot.core.quotes import BoundingBox
+from datapilot.data.documents.limits import (
+    DocumentError,
+    DocumentTooLarge,
+    Reading,
+    ReadLimits,
+    guard_pdf_streams,
+    within,
+)
 from datapilot.data.text import is_chinese
 from datapilot.net import OutboundLimits, OutboundPolicy, afetch, safe_url
 from datapilot.retrieval import Passage
 
+if TYPE_CHECKING:
+    from pdfplumber.page import Page
+
 DocumentKind = Literal["pdf", "text", "markdown", "html", "csv"]
 
-MAX_PAGES = 300  # pdfplumber reads roughly 10-50 pages a second
+MAX_PAGES = 300  # the default of DATAPILOT_KB_MAX_PAGES; pdfplumber reads ~10-50 pages a second
 MAX_PASSAGE_CHARS = 1200
 _SUFFIXES: dict[str, DocumentKind] = {
     "pdf": "pdf",
@@ -48,10 +62,6 @@ _CONTENT_TYPES: dict[str, DocumentKind] = {
 }
 _SENTENCE_END_CHARS = re.compile(r"[.!?。！？;；:：]")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*")
-
-
-class DocumentError(ValueError):
-    """A document that cannot be read; the message says why and what to do."""
 
 
 class DocumentSource(BaseModel):
@@ -95,15 +105,20 @@ def kind_of(name: str, content: bytes | None = None, content_type: str = "") -> 
     return _SUFFIXES.get(suffix, "text")
 
 
-def read_document(source: DocumentSource) -> Document:
-    """Read a document whose bytes are at hand into passages."""
-    if source.content is None:
+def read_document(source: DocumentSource, limits: ReadLimits | None = None) -> Document:
+    """Read a document whose bytes are at hand into passages, within `limits` (default: the
+    settings'); a PDF longer than their pages is read up to them."""
+    content = source.content
+    if content is None:
         raise DocumentError(f"{source.name} has no content; send the file or its address")
-    kind = source.kind or kind_of(source.name, source.content)
-    if kind == "pdf":
-        document = read_pdf(source.content, source.name)
-    else:
-        document = read_text(_decode_text(source.content, source.name), source.name, kind)
+    kind = source.kind or kind_of(source.name, content)
+
+    def read(reading: Reading) -> Document:
+        if kind == "pdf":
+            return read_pdf(content, source.name, reading.limits)
+        return read_text(_decode_text(content, source.name), source.name, kind)
+
+    document = within(source.name, limits, read)
     return document.model_copy(update={"widget_uuid": source.widget_uuid})
 
 
@@ -112,48 +127,81 @@ async def load_document(
     *,
     policy: OutboundPolicy | None = None,
     limits: OutboundLimits | None = None,
+    read_limits: ReadLimits | None = None,
 ) -> Document:
-    """Read a document, fetching it first (through the SSRF-safe client) when given by URL.
-    Raises `DocumentError` or a `datapilot.net.OutboundError`."""
+    """Read a document (within `read_limits`), fetching it first (through the SSRF-safe
+    client) when given by URL. Raises `DocumentError` or a `datapilot.net.OutboundError`."""
     import asyncio
 
     if source.content is None and source.url:
         response = (await afetch(source.url, policy=policy, limits=limits)).raise_for_status()
         kind = source.kind or kind_of(source.url, response.content, response.content_type)
         source = source.model_copy(update={"content": response.content, "kind": kind})
-    return await asyncio.to_thread(read_document, source)
+    return await asyncio.to_thread(read_document, source, read_limits)
 
 
 # ---- PDF --------------------------------------------------------------------------------------
 
 
-def read_pdf(data: bytes, name: str) -> Document:
-    """Paragraphs of a PDF with their pages and line boxes."""
+def read_pdf(
+    data: bytes,
+    name: str,
+    limits: ReadLimits | None = None,
+    *,
+    refuse_pages: bool = False,
+    on_page: Callable[[Page], None] | None = None,
+) -> Document:
+    """Paragraphs of a PDF with their pages and line boxes, page by page within `limits`
+    (default: the settings'): up to their pages (more are refused with `refuse_pages`, else
+    left unread), each page's objects counted, every stream measured before it is inflated.
+    `on_page` sees each page while it is read (its layout at hand, e.g. for its tables)."""
+    return within(
+        name, limits, lambda reading: _read_pdf(data, name, reading, refuse_pages, on_page)
+    )
+
+
+def _read_pdf(
+    data: bytes,
+    name: str,
+    reading: Reading,
+    refuse_pages: bool,
+    on_page: Callable[[Page], None] | None,
+) -> Document:
     import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.psparser import PSException
     from pdfplumber.utils.exceptions import PdfminerException
 
+    guard_pdf_streams()
     passages: list[Passage] = []
     try:
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
-            pages = len(pdf.pages)
+        pdf = pdfplumber.open(io.BytesIO(data))
+        pages, kept = _first_pages(pdf, reading, refuse_pages)
+        read = []
+        for page in _bounded_pages(pdf, kept, reading):
+            reading.check_time()
             # Word gaps relative to the font size: many PDFs (LaTeX among them) have no space
             # characters, and the fixed default tolerance runs their words together.
-            read = [
+            read.append(
                 (
                     page.page_number,
                     page.extract_text_lines(return_chars=False, x_tolerance_ratio=0.15),
                 )
-                for page in pdf.pages[:MAX_PAGES]
-            ]
+            )
+            if on_page is not None:
+                on_page(page)
+            page.close()  # a page's characters are dropped once its lines are read
         running = _running_lines([lines for _, lines in read])
         for number, lines in read:
-            kept = [line for line in lines if _line_key(line) not in running]
-            for paragraph in _paragraphs(kept):
+            kept_lines = [line for line in lines if _line_key(line) not in running]
+            for paragraph in _paragraphs(kept_lines):
                 passages.extend(_pdf_passages(paragraph, name, number, len(passages)))
+    except DocumentTooLarge:
+        raise
     except (PdfminerException, PSException, PDFPasswordIncorrect, ValueError, KeyError) as error:
         cause = error.args[0] if error.args else error
+        if isinstance(cause, DocumentTooLarge):  # pdfplumber wraps what pdfminer raised
+            raise cause from None
         if isinstance(cause, PDFPasswordIncorrect) or "password" in str(cause).lower():
             raise DocumentError(f"{name} is password-protected; send an unlocked copy") from error
         raise DocumentError(
@@ -166,6 +214,87 @@ def read_pdf(data: bytes, name: str) -> Document:
             "Send a PDF with selectable text"
         )
     return Document(name=name, kind="pdf", pages=pages, passages=passages)
+
+
+def _first_pages(pdf: Any, reading: Reading, refuse: bool) -> tuple[int, list[Any]]:
+    """The PDF's page count and its first pages to read, walking the page tree no further
+    than the limit (a page tree can hold millions of pages)."""
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdftypes import resolve1
+
+    limit = reading.limits.pages
+    found = list(itertools.islice(PDFPage.create_pages(pdf.doc), limit + 1))
+    if len(found) <= limit:
+        return len(found), found
+    tree = resolve1(pdf.doc.catalog.get("Pages"))
+    declared = resolve1(tree.get("Count")) if isinstance(tree, dict) else None
+    pages = declared if isinstance(declared, int) and declared > limit else limit + 1
+    if refuse:
+        counted = f"{pages}" if pages > limit + 1 else f"more than {limit}"
+        reading.refuse(f"has {counted} pages", "kb_max_pages", str(limit))
+    return pages, found[:limit]
+
+
+def _bounded_pages(pdf: Any, found: list[Any], reading: Reading) -> Any:
+    """pdfplumber pages whose layout counts its objects against the limit as it is made."""
+    page_class = _bounded_page_class()
+    top = 0.0
+    for number, page_obj in enumerate(found, 1):
+        page = page_class(pdf, page_obj, page_number=number, initial_doctop=top, reading=reading)
+        top += float(page.height)
+        yield page
+
+
+@functools.cache
+def _bounded_page_class() -> Callable[..., Page]:
+    from pdfminer.pdfinterp import PDFPageInterpreter
+    from pdfplumber.page import Page, PDFPageAggregatorWithMarkedContent
+    from pdfplumber.utils.exceptions import PdfminerException
+
+    class CountingDevice(PDFPageAggregatorWithMarkedContent):
+        """pdfplumber's device, counting the objects it makes (each char, shape, image)."""
+
+        def __init__(self, *args: Any, reading: Reading, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.reading = reading
+            self.made = 0
+
+        def tag_cur_item(self) -> None:
+            super().tag_cur_item()
+            self.made += 1
+            if self.made % 256 == 0:
+                self.reading.check_page_objects(self.pageno, self.made)
+
+        def get_result(self) -> Any:
+            self.reading.check_page_objects(self.pageno, self.made)
+            return super().get_result()
+
+    class BoundedPage(Page):
+        def __init__(self, *args: Any, reading: Reading, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.reading = reading
+
+        @property
+        def layout(self) -> Any:
+            if hasattr(self, "_layout"):
+                return self._layout
+            device = CountingDevice(
+                self.pdf.rsrcmgr,
+                pageno=self.page_number,
+                laparams=self.pdf.laparams,
+                reading=self.reading,
+            )
+            interpreter = PDFPageInterpreter(self.pdf.rsrcmgr, device)
+            try:
+                interpreter.process_page(self.page_obj)
+            except DocumentTooLarge:
+                raise
+            except Exception as error:  # as pdfplumber's own layout reports pdfminer's errors
+                raise PdfminerException(error) from error
+            self._layout = device.get_result()
+            return self._layout
+
+    return BoundedPage
 
 
 def _line_key(line: dict[str, Any]) -> str:
