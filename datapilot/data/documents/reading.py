@@ -228,11 +228,11 @@ def _first_pages(pdf: Any, reading: Reading, refuse: bool) -> tuple[int, list[An
         return len(found), found
     tree = resolve1(pdf.doc.catalog.get("Pages"))
     declared = resolve1(tree.get("Count")) if isinstance(tree, dict) else None
-    pages = declared if isinstance(declared, int) and declared > limit else limit + 1
+    pages = declared if isinstance(declared, int) and declared > limit else None
     if refuse:
-        counted = f"{pages}" if pages > limit + 1 else f"more than {limit}"
+        counted = f"more than {limit}" if pages is None else str(pages)
         reading.refuse(f"has {counted} pages", "kb_max_pages", str(limit))
-    return pages, found[:limit]
+    return (limit + 1 if pages is None else pages), found[:limit]
 
 
 def _bounded_pages(pdf: Any, found: list[Any], reading: Reading) -> Any:
