@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import time
 import tracemalloc
 import uuid
@@ -82,6 +83,7 @@ def _office_bomb(base: bytes, part: str, marker: bytes, unit: bytes) -> bytes:
                 bomb.writestr(info.filename, xml)
                 continue
             head, tail = xml.split(marker, 1)
+            head = re.sub(rb"<dimension [^>]*/>", b"", head)  # it would stop openpyxl early
             with bomb.open(part, "w") as member:
                 member.write(head)
                 for block in _megabytes_of(unit, INFLATED_MB):
