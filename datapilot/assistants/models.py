@@ -3,15 +3,43 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from datapilot.core.messages import Role
 
 # Roles a client may write; the runtime itself writes tool_call, tool, file and knowledge.
 ClientRole = Literal["human", "human_later", "human_hidden", "system", "system_hidden", "assistant"]
 DEFAULT_TOOLS: tuple[str, ...] = ("ask_data",)
+T = TypeVar("T")
+
+
+def _not_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("cannot be null; leave the field out to keep its value")
+    return value
+
+
+class _NullRefused:
+    """The field's JSON schema without its `null` option: the API refuses null there."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema = handler(schema)
+        kept = [option for option in json_schema.get("anyOf", ()) if option != {"type": "null"}]
+        if len(kept) == 1:
+            del json_schema["anyOf"]
+            json_schema.update(kept[0])
+        return json_schema
+
+
+# A patch field that cannot be null: `null` is a 422, never written to its NOT NULL column. None
+# is only its default, "left out": patches are applied with `model_dump(exclude_unset=True)`.
+Change = Annotated[T | None, BeforeValidator(_not_null), _NullRefused()]
 
 
 class Tenant(BaseModel):
@@ -61,17 +89,19 @@ class AssistantIn(BaseModel):
 
 
 class AssistantPatch(BaseModel):
+    """The fields to change; those left out keep their values."""
+
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
-    description: str | None = None
-    prompt: str | None = None
-    model: str | None = None
+    name: Change[str] = Field(default=None, min_length=1, max_length=200)
+    description: Change[str] = Field(default=None)
+    prompt: Change[str] = Field(default=None)
+    model: str | None = Field(default=None, description="null: the server's model.")
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-    public: bool | None = None
-    disable_default_prompt: bool | None = None
-    disable_memory: bool | None = None
-    enable_memory_for_api: bool | None = None
+    public: Change[bool] = Field(default=None)
+    disable_default_prompt: Change[bool] = Field(default=None)
+    disable_memory: Change[bool] = Field(default=None)
+    enable_memory_for_api: Change[bool] = Field(default=None)
     tools: list[str] | None = None
     library_id: str | None = Field(
         default=None, description="A knowledge library (id or name); null unbinds it."
@@ -115,16 +145,22 @@ class ChatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(default="", max_length=200)
-    assistant_id: str | None = Field(default=None, description="The assistant that answers.")
+    assistant_id: str | None = Field(
+        default=None, min_length=1, description="The assistant that answers (id or name)."
+    )
     prompt: str | None = Field(default=None, description="A system prompt for this chat only.")
 
 
 class ChatPatch(BaseModel):
+    """The fields to change; those left out keep their values."""
+
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(default=None, max_length=200)
-    assistant_id: str | None = None
-    prompt: str | None = None
+    name: Change[str] = Field(default=None, max_length=200)
+    assistant_id: str | None = Field(
+        default=None, min_length=1, description="The assistant that answers; null: none."
+    )
+    prompt: str | None = Field(default=None, description="null: the assistant's prompt.")
 
 
 class ChatInfo(BaseModel):

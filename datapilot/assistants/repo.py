@@ -190,11 +190,7 @@ class Assistants:
         owner = self._user()
         if self.tenant.assistant_id is not None:
             raise bound_refusal(self.tenant, "new assistants")
-        name = body.name.strip()
-        if self.session.scalar(
-            select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
-        ):
-            raise PlatformError(f"you have an assistant named {name!r} already; pick another name")
+        name = self._free_name(owner, body.name)
         fields = body.model_dump(exclude={"tools", "interpreter_auto_run"})
         fields["library_id"] = self._library(owner, body.library_id)
         row = Assistant(owner_id=owner, **{**fields, "name": name})
@@ -241,6 +237,8 @@ class Assistants:
         self._user()
         row = self._row(ref)
         changes = patch.model_dump(exclude_unset=True, exclude={"tools", "interpreter_auto_run"})
+        if "name" in changes:  # checked here: the unique index would fail the whole request
+            changes["name"] = self._free_name(row.owner_id, changes["name"], row.id)
         if "library_id" in changes:
             changes["library_id"] = self._library(row.owner_id, patch.library_id)
         for name, value in changes.items():
@@ -266,6 +264,18 @@ class Assistants:
             row.prompt_tokens += prompt
             row.completion_tokens += completion
             row.total_tokens += prompt + completion
+
+    def _free_name(self, owner: str, name: str, renamed: str | None = None) -> str:
+        """`name` stripped, if no other assistant of `owner` (than `renamed`) has it."""
+        name = name.strip()
+        if not name:
+            raise PlatformError("an assistant's name cannot be blank")
+        taken = self.session.scalar(
+            select(Assistant.id).where(Assistant.owner_id == owner, Assistant.name == name)
+        )
+        if taken is not None and taken != renamed:
+            raise PlatformError(f"you have an assistant named {name!r} already; pick another name")
+        return name
 
     def _library(self, owner: str, ref: str | None) -> str | None:
         """The id of the caller's library `ref` (an id or a name)."""
@@ -393,7 +403,7 @@ class Chats:
     def update(self, chat_id: str, patch: ChatPatch) -> ChatInfo:
         row = self._row(chat_id)
         changes = patch.model_dump(exclude_unset=True)
-        if changes.get("assistant_id"):
+        if changes.get("assistant_id") is not None:  # null detaches; any other ref must exist
             changes["assistant_id"] = self._assistant(changes["assistant_id"])
         for name, value in changes.items():
             setattr(row, name, value)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 
 from datapilot.core.messages import Message, from_openbb
-from datapilot.settings import BrainChoice
+from datapilot.settings import BrainChoice, Settings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -79,3 +79,15 @@ class QuestionContext(BaseModel):
     # The request's own model key: never in a repr, a log line or a serialised context.
     llm_api_key: str | None = Field(default=None, repr=False, exclude=True)
     llm_model: str | None = None
+
+
+def check_question(question: Any, settings: Settings) -> str | None:
+    """Why the question is refused (longer than DATAPILOT_MAX_QUESTION_CHARS), or None. Every
+    face checks it first; the pipeline again, for questions from elsewhere (a model's call)."""
+    if isinstance(question, str) and len(question) > settings.max_question_chars:
+        return (
+            f"The question has {len(question):,} characters; the limit is "
+            f"{settings.max_question_chars:,} (DATAPILOT_MAX_QUESTION_CHARS). Ask a shorter "
+            "question, and send long material as a table or a document instead."
+        )
+    return None

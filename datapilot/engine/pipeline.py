@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import pandas as pd
 
 from datapilot.core.answer import Answer, Usage
-from datapilot.core.context import QuestionContext
+from datapilot.core.context import QuestionContext, check_question
 from datapilot.core.events import (
     Done,
     Event,
@@ -53,6 +53,10 @@ _WARM_UP_QUESTION = "Apple's closing price in 2021"
 
 class RequestTimeout(Exception):
     """The whole request ran out of time."""
+
+
+class QuestionTooLong(ValueError):
+    """The question is longer than DATAPILOT_MAX_QUESTION_CHARS."""
 
 
 async def run(
@@ -183,6 +187,9 @@ class _Run:
         plan_only: bool,
     ) -> AsyncIterator[Event]:
         answer = self.answer
+        too_long = check_question(self.question, self.settings)
+        if too_long:  # refused before the brain: its reading grows faster than the text
+            raise QuestionTooLong(too_long)
         yield StatusEvent(message="正在理解问题…" if self.zh else "Reading the question…")
         brain = chosen if isinstance(chosen, Brain) else chosen()
         started = time.perf_counter()
@@ -455,7 +462,7 @@ def _user_message(error: Exception, settings: Settings) -> str:
             f"The question took longer than {settings.request_timeout_s:g} s and was stopped; "
             "try a shorter window or fewer entities."
         )
-    if isinstance(error, BrainUnavailable | PlanError):
+    if isinstance(error, BrainUnavailable | PlanError | QuestionTooLong):
         return str(error)
     return f"Something went wrong: {type(error).__name__}: {error}"
 

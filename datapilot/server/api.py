@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 from sse_starlette import EventSourceResponse
 
@@ -24,7 +24,6 @@ from datapilot.server.limits import (
     check_question,
     check_tables,
     request_settings,
-    without_surrogates,
 )
 from datapilot.server.runner import guarded_events
 from datapilot.settings import BrainChoice, Settings
@@ -64,11 +63,6 @@ class AskRequest(BaseModel):
         description="Answer from this knowledge library of yours (name or id): the Answer quotes "
         "its passages and lists them in `citations`; a question it does not answer is no_data.",
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _text_only(cls, data: Any) -> Any:
-        return without_surrogates(data)
 
     @field_validator("question")
     @classmethod

@@ -11,17 +11,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import HTTPException, Response
+from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.models import MessageInfo
-from datapilot.assistants.service import Conversation, MessageIn, Prepared
+from datapilot.assistants.service import ANSWERED_ROLES, Conversation, MessageIn, Prepared
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, Failed
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import CLIENT_ERRORS, http_error
+from datapilot.server.limits import check_question
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
 
@@ -79,7 +81,12 @@ async def message_events(
 
     Returns once the message is stored: the prepared turn, its events (under the request
     timeout, stored before `done`) and the record `finish` fills. An error of `prepare` is raised
-    here before any response starts: a platform error as its HTTP answer (404, 403, 400)."""
+    here before any response starts: a platform error as its HTTP answer (404, 403, 400); a
+    question over DATAPILOT_MAX_QUESTION_CHARS is a 422 before anything is stored."""
+    problem = check_question(body.content, settings) if body.role in ANSWERED_ROLES else None
+    if problem:  # the question limit of every face, before anything is stored
+        error = {"loc": ("body", "content"), "msg": problem, "type": "too_large"}
+        raise RequestValidationError([error])
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[Prepared] = loop.create_future()
     record = MessageRun()

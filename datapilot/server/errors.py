@@ -39,15 +39,20 @@ VALIDATION_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
-    """Turn a validation error into a 422 with dotted field paths."""
-    assert isinstance(error, RequestValidationError)
+def validation_problem(error: RequestValidationError) -> ValidationProblem:
+    """A validation error as one line and its first `MAX_PROBLEMS` problems, dotted paths."""
     errors = error.errors()
     problems = [_problem(item) for item in errors[:MAX_PROBLEMS]]
     summary = "; ".join(f"{p.field}: {p.msg[:500]}" for p in problems)
     if len(errors) > MAX_PROBLEMS:
         summary += f" (and {len(errors) - MAX_PROBLEMS:,} more problems)"
-    body = ValidationProblem(message=f"Invalid request — {summary}", detail=problems)
+    return ValidationProblem(message=f"Invalid request — {summary}", detail=problems)
+
+
+async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """Turn a validation error into a 422 with dotted field paths."""
+    assert isinstance(error, RequestValidationError)
+    body = validation_problem(error)
     return JSONResponse(status_code=422, content=body.model_dump())
 
 
@@ -59,16 +64,23 @@ async def unreadable_body_handler(request: Request, error: Exception) -> Respons
         return JSONResponse(
             status_code=413, content={"message": error.detail, "setting": "max_body_mb"}
         )
+    body = unreadable_body_problem(error)
+    if body is None:
+        return await http_exception_handler(request, error)
+    return JSONResponse(status_code=422, content=body.model_dump())
+
+
+def unreadable_body_problem(error: HTTPException) -> ValidationProblem | None:
+    """The problem of a body FastAPI could not decode (not UTF-8), or None for other errors."""
     cause = error.__cause__
     if error.status_code != 400 or not isinstance(cause, UnicodeDecodeError):
-        return await http_exception_handler(request, error)
+        return None
     message = (
         f"The body is not valid JSON: byte {cause.start} is not UTF-8; "
         "send the request as UTF-8 encoded JSON"
     )
     problem = FieldProblem(loc=["body"], field="body", msg=message, type="json_invalid")
-    body = ValidationProblem(message=f"Invalid request — body: {message}", detail=[problem])
-    return JSONResponse(status_code=422, content=body.model_dump())
+    return ValidationProblem(message=f"Invalid request — body: {message}", detail=[problem])
 
 
 def _problem(item: dict[str, Any]) -> FieldProblem:

@@ -3,6 +3,9 @@
 - The body: `RequestLimitsMiddleware` answers 413 before the body is parsed — at once when the
   `Content-Length` says it is too large, or as soon as the streamed bytes pass the limit. It wraps
   every route, those added later included.
+- Text: a JSON body's lone surrogate escapes (`"\\ud800"`: JSON may escape one, but it is not
+  text and cannot be encoded as UTF-8) become U+FFFD before any route reads it, so no store
+  write, model call or stream half sent breaks on one later.
 - Questions, messages, history and client tables: the request models check the raw payload with
   `check_conversation` / `check_tables` before validating it (so 10,000 bad entries cost one
   short error), reading the limits of the app serving the request (`request_settings`).
@@ -19,7 +22,7 @@ from typing import Any
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from starlette.exceptions import HTTPException
 
-from datapilot.core.context import ClientTable
+from datapilot.core.context import ClientTable, check_question
 from datapilot.settings import Settings, get_settings
 
 Scope = MutableMapping[str, Any]
@@ -28,8 +31,15 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _request_settings: ContextVar[Settings | None] = ContextVar("request_settings", default=None)
+# The escapes of a JSON text, left to right: a valid pair (kept), a lone surrogate (replaced), or
+# any other escape (kept; matched so that `\\` never makes the next `u` look like an escape).
+_ESCAPE = re.compile(
+    rb"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    rb"|(?P<lone>u[dD][89a-fA-F][0-9a-fA-F]{2})|.)",
+    re.DOTALL,
+)
+_MAYBE_LONE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def request_settings() -> Settings:
@@ -52,8 +62,8 @@ def body_limit_message(limit_mb: float) -> str:
 
 
 class RequestLimitsMiddleware:
-    """Pure ASGI: refuses bodies over the limit before they are read, and makes the app's
-    settings the request's limits (`request_settings`)."""
+    """Pure ASGI: refuses bodies over the limit before they are read, makes the app's settings
+    the request's limits (`request_settings`), and hands routes JSON bodies as text only."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
@@ -92,12 +102,61 @@ class RequestLimitsMiddleware:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
+        app_receive = _text_only(counting_receive) if _json_body(scope) else counting_receive
         try:
-            await self.app(scope, counting_receive, tracking_send)
+            await self.app(scope, app_receive, tracking_send)
         except BodyTooLarge:
             if started:
                 raise
             await _send_413(send, self.settings.max_body_mb)
+
+
+def _json_body(scope: Scope) -> bool:
+    """Whether the routes read the body as JSON: FastAPI does without a content type too."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            kind = value.split(b";", 1)[0].strip().lower()
+            return kind == b"application/json" or (
+                kind.startswith(b"application/") and kind.endswith(b"+json")
+            )
+    return True
+
+
+def _text_only(receive: Receive) -> Receive:
+    """`receive` giving the whole body at its first call, lone surrogate escapes replaced (an
+    escape may straddle two chunks, and the routes read a JSON body whole anyway); later calls
+    (a disconnect) go to `receive` itself."""
+    read = False
+
+    async def whole_body() -> Message:
+        nonlocal read
+        if read:
+            return await receive()
+        read = True
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left: nothing to hand on
+                return message
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = json_without_surrogates(b"".join(chunks))
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return whole_body
+
+
+def json_without_surrogates(raw: bytes) -> bytes:
+    """The JSON text `raw` with every lone surrogate escape as `\\ufffd`; every other byte as
+    sent (numbers, key order and valid pairs such as an emoji's untouched)."""
+    if not _MAYBE_LONE.search(raw):  # the usual case: one scan, nothing rewritten
+        return raw
+    return _ESCAPE.sub(_replace_lone, raw)
+
+
+def _replace_lone(match: re.Match[bytes]) -> bytes:
+    return b"\\ufffd" if match.group("lone") else match.group()
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -120,17 +179,6 @@ async def _send_413(send: Send, limit_mb: float) -> None:
     ]
     await send({"type": "http.response.start", "status": 413, "headers": headers})
     await send({"type": "http.response.body", "body": data})
-
-
-def check_question(question: Any, settings: Settings) -> str | None:
-    """Why the question is refused, or None."""
-    if isinstance(question, str) and len(question) > settings.max_question_chars:
-        return (
-            f"The question has {len(question):,} characters; the limit is "
-            f"{settings.max_question_chars:,} (DATAPILOT_MAX_QUESTION_CHARS). Ask a shorter "
-            "question, and send long material as a table or a document instead."
-        )
-    return None
 
 
 def check_conversation(messages: Any, settings: Settings, what: str) -> list[tuple[str, str]]:
@@ -197,19 +245,6 @@ def check_tables(tables: list[ClientTable], settings: Settings, what: str) -> li
     return problems
 
 
-def without_surrogates(value: Any) -> Any:
-    """`value` (JSON: strings, lists, dicts) with every lone surrogate as U+FFFD. JSON may
-    escape one (`"\\udbff"`), but it is not text: it cannot be encoded as UTF-8 or serialised,
-    so it would break the answer later instead of being one unknown character now."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [without_surrogates(item) for item in value]
-    if isinstance(value, dict):
-        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
-    return value
-
-
 def payload_problems(raw: Any) -> list[InitErrorDetails]:
     """Limit problems of a raw conversation payload (`messages`, the last human one being the
     question), as errors for a model validator to raise before validating the rest."""
@@ -230,11 +265,12 @@ def payload_problems(raw: Any) -> list[InitErrorDetails]:
     return [as_error(field, message) for field, message in found]
 
 
-def as_error(field: str, message: str) -> InitErrorDetails:
-    """A validation error at the dotted `field`, for `ValidationError.from_exception_data`."""
+def as_error(field: str, message: str, kind: str = "too_large") -> InitErrorDetails:
+    """A validation error of type `kind` at the dotted `field`, for
+    `ValidationError.from_exception_data`."""
     loc = tuple(int(part) if part.isdigit() else part for part in field.split("."))
     return InitErrorDetails(
-        type=PydanticCustomError("too_large", "{message}", {"message": message}),
+        type=PydanticCustomError(kind, "{message}", {"message": message}),
         loc=loc,
         input=None,
     )

@@ -14,6 +14,7 @@ from datapilot.assistants.memory import Memories, MemoryEventInfo, MemoryInfo
 from datapilot.assistants.models import Tenant
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.platform import ERRORS, chat_scope, in_store, tenant_of
+from datapilot.store.ints import RowId
 
 router = APIRouter(prefix="/api/v1", tags=["Memory"], responses=VALIDATION_RESPONSES)
 
@@ -73,6 +74,6 @@ async def delete_memories(request: Request, tenant: Tenant = Depends(tenant_of))
     summary="What the prompt answering a message held: scene, memories, summary, dropped turns",
 )
 async def turn_context(
-    chat_id: str, message_id: int, request: Request, tenant: Tenant = Depends(tenant_of)
+    chat_id: str, message_id: RowId, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Any:
     return await in_store(request, lambda s: context_of(s, tenant, chat_id, message_id))

@@ -6,6 +6,9 @@ the caller's usage. Tools the server runs never appear as `tool_calls`: their st
 the `datapilot` field of chunks, which plain clients ignore. A client's own `tools` are offered
 to the model too, and a call of one ends the reply with `finish_reason: tool_calls`.
 
+A malformed request is a 400 in OpenAI's error shape, `{"error": {message, type, param, code}}`
+with `param` naming the field, as are the server's limits (`code` says which).
+
 The assistant's imported tools are bound here as in its chats. A call that needs the user's
 confirmation (a consequential operation) cannot wait for a click in a stateless request, and
 the client cannot run a server's tool, so it is not returned as a `tool_call`: it does not run,
@@ -17,14 +20,25 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.routing import APIRoute
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    model_validator,
+)
 from sse_starlette import EventSourceResponse
+from starlette.exceptions import HTTPException
 
 from datapilot.assistants.context_store import read_inputs, remember
 from datapilot.assistants.memory import memory_on
@@ -37,14 +51,63 @@ from datapilot.assistants.service import assistant_tools, request_for, setup_tur
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.core.messages import from_openai
 from datapilot.llm import count_chat, count_tokens
-from datapilot.server.limits import check_conversation
+from datapilot.server.errors import ValidationProblem, unreadable_body_problem, validation_problem
+from datapilot.server.limits import as_error, check_conversation, check_question, request_settings
 from datapilot.server.platform import tenant_of
 from datapilot.settings import Settings
 from datapilot.store import Store
 
-router = APIRouter(prefix="/v1", tags=["OpenAI-compatible"])
 WORKFLOW_MODEL = "datapilot"
 EXTRA = "datapilot"  # the namespaced field of steps and artifacts
+
+
+class OpenAIError(BaseModel):
+    message: str
+    type: str = "invalid_request_error"
+    param: str | None = Field(default=None, description="The field at fault, as a dotted path.")
+    code: str | None = None
+
+
+class OpenAIErrorBody(BaseModel):
+    """The body of this face's errors, in OpenAI's shape (which its SDKs read)."""
+
+    error: OpenAIError
+
+
+def _error(status: int, message: str, code: str, param: str | None = None) -> JSONResponse:
+    body = OpenAIErrorBody(error=OpenAIError(message=message, code=code, param=param))
+    return JSONResponse(status_code=status, content=body.model_dump())
+
+
+def _invalid(problem: ValidationProblem) -> JSONResponse:
+    """A malformed request's 400: the first problem's field is `param`, its type `code`."""
+    first = problem.detail[0] if problem.detail else None
+    code = first.type if first else "invalid_request"
+    return _error(400, problem.message, code, first.field if first else None)
+
+
+class OpenAIRoute(APIRoute):
+    """A route of this face: a malformed request is a 400 in OpenAI's shape, not the native
+    API's 422."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def route(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except RequestValidationError as error:
+                return _invalid(validation_problem(error))
+            except HTTPException as error:
+                unreadable = unreadable_body_problem(error)
+                if unreadable is None:
+                    raise
+                return _invalid(unreadable)
+
+        return route
+
+
+router = APIRouter(prefix="/v1", tags=["OpenAI-compatible"], route_class=OpenAIRoute)
 
 
 class ModelCard(BaseModel):
@@ -64,27 +127,156 @@ class StreamOptions(BaseModel):
     include_usage: bool = False
 
 
+# The request's shapes, as far as Datapilot reads them: a wrong shape is a 400 naming the field,
+# never an error deep in the turn. Fields Datapilot does not read are allowed and ignored.
+
+
+class ImageUrl(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    url: str = Field(description="An https or data: URL of the image.")
+
+
+class ContentPart(BaseModel):
+    """One part of a message's content: `text`, `image_url`, or another kind (skipped)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    text: str | None = None
+    image_url: ImageUrl | None = None
+
+    @model_validator(mode="after")
+    def _carries_its_kind(self) -> ContentPart:
+        if self.type == "text" and self.text is None:
+            raise ValueError("a `text` part needs `text`")
+        if self.type == "image_url" and self.image_url is None:
+            raise ValueError("an `image_url` part needs `image_url: {url}`")
+        return self
+
+
+def _content_kind(value: Any) -> str | None:
+    return "text" if isinstance(value, str) else "parts" if isinstance(value, list) else None
+
+
+# Chosen by the value's JSON type, so a wrong part is reported once, under `content.parts`.
+Content = Annotated[
+    Annotated[str, Tag("text")] | Annotated[list[ContentPart], Tag("parts")],
+    Discriminator(
+        _content_kind,
+        custom_error_type="content_type",
+        custom_error_message="content must be text or a list of parts",
+    ),
+]
+
+
+class FunctionCall(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    arguments: str = Field(default="{}", description="The arguments as JSON text.")
+
+
+class ToolCall(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    type: Literal["function"] = "function"
+    function: FunctionCall
+
+
+class ChatMessage(BaseModel):
+    """One message of the conversation."""
+
+    model_config = ConfigDict(extra="allow")
+
+    role: Literal["system", "developer", "user", "assistant", "tool"]  # see `from_openai`
+    content: Content | None = None
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: str | None = None
+
+
+class FunctionSpec(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    description: str | None = None
+    parameters: dict[str, Any] | None = Field(default=None, description="A JSON schema.")
+
+
+class ClientTool(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["function"] = "function"
+    function: FunctionSpec
+
+
 class CompletionRequest(BaseModel):
     """The parts of an OpenAI chat completion request Datapilot reads; others are ignored."""
 
     model_config = ConfigDict(extra="allow")
 
     model: str = Field(description="An assistant's id or name, or `datapilot`.")
-    messages: list[dict[str, Any]] = Field(min_length=1)
+    messages: list[ChatMessage] = Field(min_length=1)
     stream: bool = False
     stream_options: StreamOptions | None = None
-    tools: list[dict[str, Any]] | None = Field(
+    tools: list[ClientTool] | None = Field(
         default=None, description="Your own tools: their calls come back to you."
     )
-    temperature: float | None = None
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _within_limits(cls, data: Any) -> Any:
+        """The server's limits, as on every other face, checked on the raw messages before
+        they are validated (10,000 bad messages get one short error): their number, each one's
+        text (parts included) and the question's, the last user message."""
+        messages = _as_text(data.get("messages") if isinstance(data, dict) else None)
+        settings = request_settings()
+        found = [
+            (field, message, "too_many_messages" if field == "messages" else "message_too_long")
+            for field, message in check_conversation(messages, settings, "messages")
+        ]
+        users = [
+            index
+            for index, message in enumerate(messages)
+            if isinstance(message, dict) and message.get("role") == "user"
+        ]
+        if not found and users:
+            problem = check_question(messages[users[-1]]["content"], settings)
+            if problem:
+                found.append((f"messages.{users[-1]}.content", problem, "question_too_long"))
+        if found:
+            errors = [as_error(field, message, kind) for field, message, kind in found]
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        return data
 
 
-def _error(status: int, message: str, code: str, param: str | None = None) -> JSONResponse:
-    """An error in OpenAI's shape, which its SDKs read."""
-    body = {
-        "error": {"message": message, "type": "invalid_request_error", "param": param, "code": code}
-    }
-    return JSONResponse(status_code=status, content=body)
+def _as_text(messages: Any) -> list[Any]:
+    """The raw messages with each object's content as text (text parts joined), for the limits;
+    nothing unless `messages` is a list (validation says what is wrong then)."""
+    if not isinstance(messages, list):
+        return []
+    return [
+        {**message, "content": _text_of(message.get("content"))}
+        if isinstance(message, dict)
+        else message
+        for message in messages
+    ]
+
+
+def _text_of(content: Any) -> Any:
+    if not isinstance(content, list):
+        return content
+    parts = [part.get("text") for part in content if isinstance(part, dict)]
+    return "\n".join(text for text in parts if isinstance(text, str))
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": OpenAIErrorBody, "description": "The request is malformed; `param` says where."},
+    404: {"model": OpenAIErrorBody, "description": "No such model for this key."},
+    "4XX": {"model": OpenAIErrorBody, "description": "Another request error, in the same shape."},
+}
 
 
 @router.get("/models", response_model=ModelList, summary="Your assistants as models")
@@ -108,29 +300,25 @@ async def models(request: Request, tenant: Tenant = Depends(tenant_of)) -> Model
     return ModelList(data=cards)
 
 
-def history_from_openai(messages: list[dict[str, Any]]) -> list[HistoryMessage]:
+def history_from_openai(messages: list[ChatMessage]) -> list[HistoryMessage]:
     """OpenAI chat messages as the platform's history (roles translated, parts split)."""
     history: list[HistoryMessage] = []
     for message in messages:
-        role = from_openai(str(message.get("role")))
-        content = message.get("content")
+        role = from_openai(message.role)
+        content = message.content
         if isinstance(content, list):
             texts = []
             for part in content:
-                if part.get("type") == "text":
-                    texts.append(str(part.get("text", "")))
-                elif part.get("type") == "image_url":
-                    url = (part.get("image_url") or {}).get("url")
-                    history.append(HistoryMessage(role="file", image_url=url))
+                if part.type == "text":
+                    texts.append(part.text or "")
+                elif part.type == "image_url" and part.image_url is not None:
+                    history.append(HistoryMessage(role="file", image_url=part.image_url.url))
             content = "\n".join(texts)
-        text = str(content or "")
-        if role == "assistant" and message.get("tool_calls"):
-            for number, call in enumerate(message["tool_calls"]):
-                function = call.get("function") or {}
+        text = content or ""
+        if role == "assistant" and message.tool_calls:
+            for number, call in enumerate(message.tool_calls):
                 record = ToolCallRecord(
-                    id=str(call.get("id")),
-                    name=str(function.get("name")),
-                    arguments=str(function.get("arguments") or "{}"),
+                    id=call.id, name=call.function.name, arguments=call.function.arguments or "{}"
                 )
                 history.append(
                     HistoryMessage(
@@ -138,9 +326,7 @@ def history_from_openai(messages: list[dict[str, Any]]) -> list[HistoryMessage]:
                     )
                 )
             continue
-        history.append(
-            HistoryMessage(role=role, content=text, tool_call_id=message.get("tool_call_id"))
-        )
+        history.append(HistoryMessage(role=role, content=text, tool_call_id=message.tool_call_id))
     return history
 
 
@@ -148,22 +334,15 @@ def history_from_openai(messages: list[dict[str, Any]]) -> list[HistoryMessage]:
     "/chat/completions",
     summary="Chat with an assistant (OpenAI chat completions)",
     response_model=None,
+    responses=_ERRORS,
 )
 async def chat_completions(
     body: CompletionRequest, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Any:
     settings: Settings = request.app.state.settings
     store: Store = request.app.state.store
-    # The server's limits, as on every other face, before anything is read or run.
-    problems = check_conversation(body.messages, settings, "messages")
-    if problems:
-        field, message = problems[0]
-        code = "too_many_messages" if field == "messages" else "message_too_long"
-        return _error(400, f"{field}: {message}", code, param=field)
-    try:
-        history = history_from_openai(body.messages)
-    except ValueError as error:
-        return _error(400, str(error), "invalid_messages")
+    history = history_from_openai(body.messages)
+    client_tools = [tool.model_dump(exclude_none=True) for tool in body.tools or []]
 
     def prepare() -> tuple[AssistantInfo | None, Turn]:
         assistant = None
@@ -176,9 +355,7 @@ async def chat_completions(
         request_context, tools = assistant_tools(
             store, tenant, settings, request_context, assistant
         )
-        setup = setup_turn(
-            request_context, assistant, history, tools, client_tools=body.tools or []
-        )
+        setup = setup_turn(request_context, assistant, history, tools, client_tools=client_tools)
         # A stateless request cannot wait for a click: a call that needs the user's
         # confirmation does not run, and the model hears that it needs a chat.
         setup.can_ask = False
@@ -293,7 +470,7 @@ async def _charge(
 
         await anyio.to_thread.run_sync(record)
     else:
-        prompt = count_chat(body.messages)
+        prompt = count_chat(message.model_dump() for message in body.messages)
         completion = count_tokens(result.text)
     return {
         "prompt_tokens": prompt,

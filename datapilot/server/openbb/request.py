@@ -5,7 +5,7 @@ Current Workspace payloads validate as they are. Older and looser shapes are upg
 - a tool result as `content` text, `data: {content}`, `data: "text"` or `data: [{content}]`
   → `data: [{items: [{content}]}]`; the same for `context[].data`;
 - `workspace_options` as a list of enabled option ids → `{id: true}`;
-- widget parameters of a type the SDK does not know → `text`.
+- widget parameters of a type the SDK does not know (or none) → `text`.
 Unknown fields are ignored.
 """
 
@@ -16,10 +16,10 @@ from datetime import date
 from typing import Any
 
 from openbb_ai.models import QueryRequest
-from pydantic import Field, PrivateAttr, ValidationError, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from datapilot.server.limits import payload_problems, without_surrogates
+from datapilot.server.limits import payload_problems
 
 _PARAM_TYPES = {
     "string",
@@ -34,8 +34,23 @@ _PARAM_TYPES = {
 }
 
 
+def _documented_contract(schema: dict[str, Any]) -> None:
+    """What the SDK's schema leaves out: the conversation holds a question, a human message
+    with text (so generated examples, and fuzzing, reach past the first check)."""
+    schema["properties"]["messages"].update(
+        minItems=1,
+        contains={
+            "type": "object",
+            "properties": {"role": {"const": "human"}, "content": {"type": "string"}},
+            "required": ["role", "content"],
+        },
+    )
+
+
 class WorkspaceQuery(QueryRequest):
     """The body of `POST /v1/query`: the SDK's `QueryRequest`, lenient about older shapes."""
+
+    model_config = ConfigDict(json_schema_extra=_documented_contract)
 
     today: date | None = Field(
         default=None,
@@ -49,7 +64,6 @@ class WorkspaceQuery(QueryRequest):
     @model_validator(mode="wrap")
     @classmethod
     def _accept_every_shape(cls, data: Any, handler: Any) -> WorkspaceQuery:
-        data = without_surrogates(data)  # not text: it would break the stream later
         legacy = isinstance(data, dict) and isinstance(data.get("widgets"), list)
         # The SDK's own pre-validators assume widgets and their params are objects and crash
         # (AttributeError) on anything else, so those are reported here as field errors.
@@ -79,7 +93,20 @@ class WorkspaceQuery(QueryRequest):
         problems += payload_problems(data)  # the server's limits, before the costly validation
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
-        query = handler(normalize_query_payload(data))
+        try:
+            query = handler(normalize_query_payload(data))
+        except (AttributeError, KeyError, TypeError) as error:
+            # The SDK's own validators read the shapes they expect (objects, lists of objects)
+            # unchecked, and crash on others without naming the field: still a malformed request.
+            shape = PydanticCustomError(
+                "payload_shape",
+                "a value has the wrong shape ({reason}); send objects where the protocol has "
+                "objects (widgets, params, context, citations and their details)",
+                {"reason": f"{type(error).__name__}: {error}"},
+            )
+            raise ValidationError.from_exception_data(
+                cls.__name__, [InitErrorDetails(type=shape, loc=(), input=None)]
+            ) from None
         query._legacy_widgets = legacy
         return query
 
@@ -236,7 +263,10 @@ def _param(param: Any) -> Any:
     if not isinstance(param, dict):
         return param
     param = dict(param)
-    if param.get("type") not in _PARAM_TYPES:
+    kind = param.get("type")
+    # An unknown name is lenient (text); a type that is no name at all (an object, a number)
+    # is left for validation to refuse.
+    if kind is None or (isinstance(kind, str) and kind not in _PARAM_TYPES):
         param["type"] = "text"
     param.setdefault("description", "")
     return param
