@@ -24,6 +24,7 @@ from sqlalchemy import (
     or_,
     select,
     true,
+    update,
 )
 from sqlalchemy.orm import Session
 
@@ -44,6 +45,7 @@ from datapilot.assistants.models import (
 )
 from datapilot.core.messages import Role
 from datapilot.store.models import (
+    ApiKey,
     Assistant,
     AssistantTool,
     Chat,
@@ -254,8 +256,16 @@ class Assistants:
         return self._info(row)
 
     def delete(self, ref: str) -> None:
+        """Delete the assistant, revoking every key bound to it: the store would otherwise
+        unbind them (SET NULL), turning a key confined to one assistant into one for all."""
         self._user()
-        self.session.delete(self._row(ref))
+        row = self._row(ref)
+        self.session.execute(
+            update(ApiKey)
+            .where(ApiKey.assistant_id == row.id, ApiKey.revoked_at.is_(None))
+            .values(revoked_at=utcnow())
+        )
+        self.session.delete(row)
         self.session.flush()
 
     def add_tokens(self, assistant_id: str, prompt: int, completion: int) -> None:
@@ -403,7 +413,10 @@ class Chats:
     def update(self, chat_id: str, patch: ChatPatch) -> ChatInfo:
         row = self._row(chat_id)
         changes = patch.model_dump(exclude_unset=True)
-        if changes.get("assistant_id") is not None:  # null detaches; any other ref must exist
+        if "assistant_id" in changes and changes["assistant_id"] is None:
+            if self.tenant.assistant_id is not None:  # its chats stay its assistant's
+                raise bound_refusal(self.tenant, "a chat without its assistant")
+        elif changes.get("assistant_id") is not None:  # null detaches; a ref must exist
             changes["assistant_id"] = self._assistant(changes["assistant_id"])
         for name, value in changes.items():
             setattr(row, name, value)

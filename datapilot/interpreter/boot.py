@@ -231,9 +231,9 @@ def _no_fork_exec() -> None:
     def refused(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError("sandbox: starting processes is not allowed here")
 
-    _posixsubprocess.fork_exec = refused  # type: ignore[attr-defined]
+    _posixsubprocess.fork_exec = refused
     if hasattr(subprocess, "_fork_exec"):  # where the standard library imported it by name
-        subprocess._fork_exec = refused  # type: ignore[attr-defined]
+        subprocess._fork_exec = refused
 
 
 def _audit(home: str, denied: list[str], readable: list[str]) -> None:

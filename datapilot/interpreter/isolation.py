@@ -241,7 +241,7 @@ def _prctl() -> Callable[..., int] | None:
     import ctypes
 
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):  # not Linux: the server's shutdown stops its kernels
         return None
 

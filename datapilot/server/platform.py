@@ -187,6 +187,7 @@ async def delete_assistant(
     ref: str, request: Request, tenant: Tenant = Depends(tenant_of)
 ) -> Response:
     await in_store(request, lambda s: Assistants(s, tenant).delete(ref))
+    request.app.state.key_gate.forget()  # its bound keys were revoked with it
     return Response(status_code=204)
 
 
