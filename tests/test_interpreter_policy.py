@@ -89,9 +89,11 @@ async def test_only_server_key_and_assistant_together_run_unasked(app) -> None: 
         app.state.settings = settings
 
 
-async def test_a_key_bound_to_an_assistant_follows_its_policy_on_the_interpreter_route(  # type: ignore[no-untyped-def]
+async def test_a_key_bound_to_an_assistant_never_reaches_the_interpreter_route(  # type: ignore[no-untyped-def]
     app,
 ) -> None:
+    """Whatever its assistant's policy, a bound key runs code only through that assistant's
+    `python` tool in its chats: the interpreter route answers as no assistant."""
     store = app.state.store
     owner = key_for(store, "erin", "chat,manage,run")
     code = [{"role": "user", "type": "code", "format": "python", "content": CODE}]
@@ -104,9 +106,8 @@ async def test_a_key_bound_to_an_assistant_follows_its_policy_on_the_interpreter
             bound = made.key.get_secret_value()
         async with client_of(app, bound) as client:
             response = await client.post("/api/v1/interpreter", json=code)
-        chunks = [json.loads(line) for line in response.text.splitlines() if line]
-        assert ("RAN 42" in json.dumps(chunks)) is policy, chunks
-        assert any(c["type"] == "confirmation" for c in chunks)
+        assert response.status_code == 403 and response.json()["code"] == "bound_key"
+        assert "RAN 42" not in response.text
 
 
 async def test_the_policy_is_stored_with_the_python_tool(store_url: str) -> None:

@@ -86,6 +86,11 @@ class AssistantIn(BaseModel):
         description="Run its `python` tool's code without asking — only where the server "
         "(DATAPILOT_INTERPRETER_AUTO_RUN) and the caller's key (`run` scope) allow it too.",
     )
+    interpreter_guests: bool = Field(
+        default=False,
+        description="Guests of this public assistant may run its `python` tool's code (each "
+        "run on their confirmation); off: guests never get the tool.",
+    )
 
 
 class AssistantPatch(BaseModel):
@@ -107,6 +112,7 @@ class AssistantPatch(BaseModel):
         default=None, description="A knowledge library (id or name); null unbinds it."
     )
     interpreter_auto_run: bool | None = None
+    interpreter_guests: bool | None = None
 
 
 class AssistantInfo(BaseModel):
@@ -125,6 +131,7 @@ class AssistantInfo(BaseModel):
     tools: list[str] = Field(default_factory=list)
     library_id: str | None = None
     interpreter_auto_run: bool = False
+    interpreter_guests: bool = False
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int

@@ -33,7 +33,14 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import AssistantInfo, ChatInfo, MessageInfo, Tenant
-from datapilot.assistants.repo import PYTHON_TOOL, AlongWrite, Assistants, Chats
+from datapilot.assistants.repo import (
+    PYTHON_POLICY,
+    PYTHON_TOOL,
+    AlongWrite,
+    Assistants,
+    Chats,
+    python_policy,
+)
 from datapilot.store.models import Assistant, AssistantTool, Chat, ChatMessage, ScenePrompt, utcnow
 from datapilot.store.models import Tool as ToolRow
 from datapilot.store.models_memory import Memory
@@ -43,7 +50,7 @@ _MESSAGES = cast(Table, ChatMessage.__table__)
 _ASSISTANTS = cast(Table, Assistant.__table__)
 _CHAT_COLUMNS = (*ChatInfo.model_fields, "owner_id", "guest_id")
 _ASSISTANT_COLUMNS = [
-    name for name in AssistantInfo.model_fields if name not in ("tools", "interpreter_auto_run")
+    name for name in AssistantInfo.model_fields if name not in ("tools", *PYTHON_POLICY.values())
 ]
 
 
@@ -203,12 +210,12 @@ def read_assistants(session: Session, tenant: Tenant, refs: Iterable[str]) -> As
             read.names[row.id] = row.name
         entry = by_id.get(row.id)
         if entry is None:
-            entry = by_id[row.id] = {**row._asdict(), "tools": [], "auto_run": False}
+            entry = by_id[row.id] = {**row._asdict(), "tools": [], "policy": python_policy(None)}
             read.rows.append(entry)
         if row.tool_name:
             entry["tools"].append(row.tool_name)
-            if row.tool_name == PYTHON_TOOL and (row.tool_config or {}).get("auto_run"):
-                entry["auto_run"] = True
+            if row.tool_name == PYTHON_TOOL:
+                entry["policy"] = python_policy(row.tool_config)
     return read
 
 
@@ -225,7 +232,5 @@ def answering(session: Session, tenant: Tenant, read: AssistantsRead, ref: str) 
         info = assistants.get(entry["id"])
     else:
         fields = {name: entry[name] for name in _ASSISTANT_COLUMNS}
-        info = AssistantInfo.model_validate(
-            {**fields, "tools": entry["tools"], "interpreter_auto_run": entry["auto_run"]}
-        )
+        info = AssistantInfo.model_validate({**fields, "tools": entry["tools"], **entry["policy"]})
     return Answering(info, entry["owner_id"], bool(entry["has_scenes"]))

@@ -76,6 +76,15 @@ class Forbidden(PermissionError):
     """The row exists, but the caller's key is bound to another assistant (a 403)."""
 
 
+# The assistant fields its `python` binding's config holds, by config key.
+PYTHON_POLICY = {"auto_run": "interpreter_auto_run", "guests": "interpreter_guests"}
+
+
+def python_policy(config: Mapping[str, Any] | None) -> dict[str, bool]:
+    """The run policy held by an assistant's `python` binding (all off without one)."""
+    return {field: bool((config or {}).get(key)) for key, field in PYTHON_POLICY.items()}
+
+
 def bound_refusal(tenant: Tenant, what: str) -> Forbidden:
     return Forbidden(
         f"this API key is bound to the assistant {tenant.assistant_id!r} and may not use "
@@ -193,13 +202,13 @@ class Assistants:
         if self.tenant.assistant_id is not None:
             raise bound_refusal(self.tenant, "new assistants")
         name = self._free_name(owner, body.name)
-        fields = body.model_dump(exclude={"tools", "interpreter_auto_run"})
+        fields = body.model_dump(exclude={"tools", *PYTHON_POLICY.values()})
         fields["library_id"] = self._library(owner, body.library_id)
         row = Assistant(owner_id=owner, **{**fields, "name": name})
         self.session.add(row)
         self.session.flush()
         self._bind(row, body.tools, tool_ids)
-        self._set_auto_run(row, body.interpreter_auto_run)
+        self._set_python_policy(row, body.model_dump(include=set(PYTHON_POLICY.values())))
         return self._info(row)
 
     def list(self) -> list[AssistantInfo]:
@@ -221,11 +230,9 @@ class Assistants:
         ).all()
         row = self.reachable(ref, found[0][0] if found else None)
         mine = [(name, config) for assistant, name, config in found if assistant is row and name]
-        # The python tool's binding holds the assistant's run policy (see `_set_auto_run`).
-        auto_run = any(
-            name == PYTHON_TOOL and (config or {}).get("auto_run") for name, config in mine
-        )
-        update = {"tools": [name for name, _ in mine], "interpreter_auto_run": auto_run}
+        # The python tool's binding holds the assistant's run policy (see `_set_python_policy`).
+        python = next((config for name, config in mine if name == PYTHON_TOOL), None)
+        update = {"tools": [name for name, _ in mine], **python_policy(python)}
         return AssistantInfo.model_validate(row).model_copy(update=update)
 
     def names(self) -> dict[str, str]:
@@ -238,20 +245,23 @@ class Assistants:
     def update(self, ref: str, patch: AssistantPatch, tool_ids: Mapping[str, str]) -> AssistantInfo:
         self._user()
         row = self._row(ref)
-        changes = patch.model_dump(exclude_unset=True, exclude={"tools", "interpreter_auto_run"})
+        changes = patch.model_dump(exclude_unset=True, exclude={"tools", *PYTHON_POLICY.values()})
         if "name" in changes:  # checked here: the unique index would fail the whole request
             changes["name"] = self._free_name(row.owner_id, changes["name"], row.id)
         if "library_id" in changes:
             changes["library_id"] = self._library(row.owner_id, patch.library_id)
         for name, value in changes.items():
             setattr(row, name, value)
-        auto_run = self._auto_run(row.id)
+        link = self._python_link(row.id)
+        policy = python_policy(link.config if link is not None else None)
         if patch.tools is not None:
             self._bind(row, patch.tools, tool_ids)
-        if patch.interpreter_auto_run is not None:
-            auto_run = patch.interpreter_auto_run
+        asked = patch.model_dump(include=set(PYTHON_POLICY.values()), exclude_none=True)
+        policy |= asked
         # Kept across a change of tools while `python` stays; gone with it.
-        self._set_auto_run(row, auto_run and self._python_link(row.id) is not None)
+        if self._python_link(row.id) is None and not any(asked.values()):
+            policy = dict.fromkeys(policy, False)
+        self._set_python_policy(row, policy)
         self.session.flush()
         return self._info(row)
 
@@ -319,19 +329,16 @@ class Assistants:
             .where(AssistantTool.assistant_id == assistant_id, ToolRow.name == PYTHON_TOOL)
         )
 
-    def _auto_run(self, assistant_id: str) -> bool:
-        link = self._python_link(assistant_id)
-        return bool(link is not None and (link.config or {}).get("auto_run"))
-
-    def _set_auto_run(self, row: Assistant, value: bool) -> None:
+    def _set_python_policy(self, row: Assistant, policy: Mapping[str, bool]) -> None:
+        """Store the run policy (`PYTHON_POLICY` fields) on the `python` binding."""
         link = self._python_link(row.id)
         if link is None:
-            if value:
-                raise PlatformError(
-                    "interpreter_auto_run applies to the `python` tool; add it to `tools` first"
-                )
+            if any(policy.values()):
+                on = ", ".join(name for name, value in policy.items() if value)
+                raise PlatformError(f"{on} applies to the `python` tool; add it to `tools` first")
             return
-        link.config = {**(link.config or {}), "auto_run": value}  # a new dict: tracked change
+        values = {key: bool(policy.get(field)) for key, field in PYTHON_POLICY.items()}
+        link.config = {**(link.config or {}), **values}  # a new dict: tracked change
         self.session.flush()
 
     def _info(self, row: Assistant) -> AssistantInfo:
@@ -342,7 +349,8 @@ class Assistants:
             .order_by(ToolRow.name)
         )
         info = AssistantInfo.model_validate(row)
-        update = {"tools": list(names), "interpreter_auto_run": self._auto_run(row.id)}
+        link = self._python_link(row.id)
+        update = {"tools": list(names), **python_policy(link.config if link else None)}
         return info.model_copy(update=update)
 
 

@@ -134,10 +134,15 @@ def with_run_policy(
     tools: dict[str, Tool], assistant: AssistantInfo | None, tenant: Tenant, settings: Settings
 ) -> dict[str, Tool]:
     """The `python` tool runs unasked only where the server, the caller's key AND the
-    assistant all allow it (each can only narrow); otherwise every run is confirmed."""
+    assistant all allow it (each can only narrow); otherwise every run is confirmed. A guest
+    gets the tool only where the assistant lets guests run code (`interpreter_guests`)."""
     from datapilot.interpreter.policy import may_auto_run
 
     python = tools.get("python")
+    guests_run = assistant is not None and assistant.interpreter_guests
+    if python is not None and tenant.guest_id is not None and not guests_run:
+        # A guest confirms runs of code on the owner's server only where the owner chose.
+        return {name: tool for name, tool in tools.items() if name != "python"}
     if python is not None and hasattr(python, "auto_run"):
         allowed = assistant is not None and assistant.interpreter_auto_run
         python.auto_run = may_auto_run(settings.interpreter_auto_run, tenant.scopes, allowed)

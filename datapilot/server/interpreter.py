@@ -51,21 +51,6 @@ def may_auto_run(
     return auto_run_policy(settings.interpreter_auto_run, scopes, assistant_allows)
 
 
-def bound_assistant_allows(request: HTTPConnection, principal: Principal | None) -> bool:
-    """A key bound to an assistant runs code unasked only if that assistant's policy allows."""
-    if principal is None or principal.assistant_id is None:
-        return True
-    from datapilot.assistants.models import Tenant
-    from datapilot.assistants.repo import Assistants, NotFound
-
-    tenant = Tenant(user_id=principal.user_id, assistant_id=principal.assistant_id)
-    with request.app.state.store.session() as session:
-        try:
-            return Assistants(session, tenant).get(principal.assistant_id).interpreter_auto_run
-        except NotFound:
-            return False
-
-
 def sessions_of(request: HTTPConnection) -> Sessions:
     """The process's kernel pool for the app's settings (the python tool draws on the same)."""
     state = request.app.state
@@ -134,9 +119,9 @@ async def _chunks_for(
     principal: Principal | None = getattr(connection.state, "principal", None)
     owner = principal.user_id if principal is not None else "local"
     sessions = sessions_of(connection)
-    allows = may_auto_run(settings, principal) and await asyncio.to_thread(
-        bound_assistant_allows, connection, principal
-    )
+    # A key bound to an assistant never gets here (`auth.confine_bound_key`): that assistant's
+    # policy applies to its `python` tool in its chats.
+    allows = may_auto_run(settings, principal)
 
     async def kernel() -> SandboxKernel:
         return await asyncio.to_thread(
