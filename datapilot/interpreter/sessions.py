@@ -63,6 +63,7 @@ class Sessions:
         self._kernels: dict[tuple[str, str], SandboxKernel] = {}
         self._starting: dict[tuple[str, str], threading.Lock] = {}
         self._lock = threading.Lock()
+        self._reaper: threading.Thread | None = None
 
     def kernel(
         self, owner: str, session: str, channel: ChannelFactory | None = None
@@ -90,7 +91,24 @@ class Sessions:
             kernel = SandboxKernel(self.settings, make_channel()).start()
             with self._lock:
                 self._kernels[key] = kernel
+                if self._reaper is None:
+                    self._reaper = threading.Thread(
+                        target=self._reap_while_any, name="kernel-reaper", daemon=True
+                    )
+                    self._reaper.start()
             return kernel
+
+    def _reap_while_any(self) -> None:
+        """Stop idle kernels in the background while any live: a server that goes quiet
+        stops them too, not only when the next kernel is asked for."""
+        interval = max(0.5, min(30.0, self.settings.interpreter_idle_s / 2))
+        while True:
+            time.sleep(interval)
+            self.reap()
+            with self._lock:
+                if not self._kernels:
+                    self._reaper = None
+                    return
 
     def _evict(self) -> None:
         idle = [(k.last_used, key) for key, k in self._kernels.items() if not k._lock.locked()]
