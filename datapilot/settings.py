@@ -40,14 +40,25 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(
         default_factory=lambda: Path(user_data_dir("datapilot", appauthor=False)),
-        description="Where the warehouse, feedback and exported files live.",
+        description="Where the warehouse, the default SQLite store, chat and library files, "
+        "knowledge indexes, chart images, feedback, your vocabulary and entity files and "
+        "designed plugins live.",
     )
     today: date | None = Field(
         default=None, description="Treat this date as today (relative windows resolve against it)."
     )
-    host: str = "127.0.0.1"
-    port: int = 7777
-    brain: BrainChoice = "auto"
+    host: str = Field(
+        default="127.0.0.1",
+        description="The interface `datapilot serve` binds to (`--host` overrides it); beyond "
+        "loopback the server refuses to start until an API key exists.",
+    )
+    port: int = Field(default=7777, description="The port `datapilot serve` listens on.")
+    brain: BrainChoice = Field(
+        default="auto",
+        description="Which brain answers: `auto` (the model when one is configured and "
+        "reachable, else the offline brain), `offline` or `llm`; `--brain` and a request's own "
+        "`brain` choose per request.",
+    )
     offline: bool = Field(default=False, description="Forbid every network access.")
     providers: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["bundled"],
@@ -150,9 +161,15 @@ class Settings(BaseSettings):
             "https://pro.openbb.co",
             "http://localhost",
             "http://127.0.0.1",
-        ]
+        ],
+        description="Browser origins allowed to call the server (CORS, a JSON list); `/mcp` "
+        "accepts a browser's Origin only from these.",
     )
-    cors_origin_regex: str = r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$"
+    cors_origin_regex: str = Field(
+        default=r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$",
+        description="A regular expression of further allowed browser origins (CORS); empty "
+        "allows none beyond cors_origins.",
+    )
     mcp_allowed_hosts: list[str] = Field(
         default_factory=list,
         description="Host header values `/mcp` accepts besides loopback ones (DNS-rebinding "
@@ -230,19 +247,28 @@ class Settings(BaseSettings):
     embeddings_base_url: str | None = Field(
         default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
     )
-    embeddings_model: str | None = None
+    embeddings_model: str | None = Field(
+        default=None,
+        description="The embeddings model's name; vectors are used only when both it and "
+        "embeddings_base_url are set.",
+    )
     embeddings_input_type: bool = Field(
         default=False,
         description="Send input_type (query or passage) with each embeddings request, for "
         "asymmetric models (e5, NIM, Voyage) whose servers take it.",
     )
-    embeddings_api_key: SecretStr | None = None
+    embeddings_api_key: SecretStr | None = Field(
+        default=None,
+        description="Sent as `Authorization: Bearer` to the embeddings and rerank endpoints.",
+    )
     rerank_url: str | None = Field(
         default=None,
         description="A rerank endpoint ({model, query, documents} → {results: [{index, "
         "relevance_score}]}), called on the fused candidates when set.",
     )
-    rerank_model: str | None = None
+    rerank_model: str | None = Field(
+        default=None, description="The `model` sent to the rerank endpoint."
+    )
     # The code interpreter (a sandboxed Python kernel per session; see `datapilot/interpreter`).
     interpreter_auto_run: bool = Field(
         default=False,
@@ -267,11 +293,25 @@ class Settings(BaseSettings):
         default=100_000, ge=1000, description="Console characters kept per run."
     )
 
-    llm_base_url: str | None = None
-    llm_api_key: SecretStr | None = None
-    llm_model: str | None = None
-    llm_timeout_s: float = 60.0
-    llm_max_retries: int = 3
+    llm_base_url: str | None = Field(
+        default=None,
+        description="The `/v1` URL of an OpenAI-compatible endpoint; unset with an API key "
+        "given: OpenAI's.",
+    )
+    llm_api_key: SecretStr | None = Field(
+        default=None, description="The model endpoint's API key (any value for local servers)."
+    )
+    llm_model: str | None = Field(
+        default=None, description="The model (or Azure deployment) name to call."
+    )
+    llm_timeout_s: float = Field(
+        default=60.0,
+        description="Timeout of one model call in seconds (also of an embeddings or rerank "
+        "request).",
+    )
+    llm_max_retries: int = Field(
+        default=3, description="Retries of a model call on HTTP 429, 5xx and connection errors."
+    )
     llm_prompt_tokens: int = Field(
         default=4000,
         ge=1000,

@@ -7,9 +7,10 @@ year, 去年, YTD), a rolling window (past 6 months, 近三年), a forecast hori
 overlap. Then atoms are combined by the words between and around them: "from A to B" / A到B,
 "since A" / A以来, "until B", "A之后半年" / "six months after A". Independent windows are joined.
 
-The rules follow DESIGN.md: relative windows go back to the same calendar day (clamped to month
-end); 年初/年中/年底 are Jan 1 / Jun 30 / Dec 31; no time words means the past year (applied by
-the caller, which also knows the entity's first date for "since its IPO").
+The rules are the time-window conventions in docs/asking.md ("Time windows"): relative windows
+go back to the same calendar day (clamped to month end); 年初/年中/年底 are Jan 1 / Jun 30 / Dec 31;
+no time words means the past year (applied by the caller, which also knows the entity's first date
+for "since its IPO").
 """
 
 from __future__ import annotations
