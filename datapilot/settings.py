@@ -34,7 +34,7 @@ def _config_file() -> Path:
 
 
 class Settings(BaseSettings):
-    """Every knob Datapilot has; see the README for what each one does."""
+    """Every knob Datapilot has; docs/settings.md (generated from this model) lists them all."""
 
     model_config = SettingsConfigDict(env_prefix="DATAPILOT_", extra="ignore")
 
