@@ -20,7 +20,8 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from numeric_expect import source_frame
+from support import paths
+from support.numeric_expect import source_frame
 from typer.testing import CliRunner
 
 from datapilot.core.answer import Answer
@@ -30,7 +31,7 @@ from datapilot.core.plan import Call, Plan, Step
 from datapilot.render.code import answer_script
 from datapilot.render.lmc import lmc_chunks
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = paths.CORPUS
 # Every 22nd answerable question of the corpora: a broad sample (all families, both
 # languages, every corpus) that stays within a few seconds of asking.
 STRIDE = 22
@@ -70,7 +71,7 @@ def _sample() -> list[dict[str, Any]]:
 
 
 def _ask(question: str, today: str) -> Answer:
-    from asking import ask
+    from support.asking import ask
 
     context = QuestionContext(today=date.fromisoformat(today), brain="offline", offline=True)
     return asyncio.run(ask(question, context))

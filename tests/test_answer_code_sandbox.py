@@ -19,10 +19,10 @@ from typing import Any
 import pandas as pd
 import pytest
 from fastapi import FastAPI
-from interpreter_support import console_text, process_chunks, report, wire
-from numeric_expect import source_frame
-from platform_cases.support import app_for, client_of, key_for
 from pydantic import SecretStr
+from support.interpreter import console_text, process_chunks, report, wire
+from support.numeric_expect import source_frame
+from support.platform_app import app_for, client_of, key_for
 from test_answer_code import _ask, _frame, _sample
 
 from datapilot.core.answer import Answer

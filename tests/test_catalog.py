@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from support import paths
 
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.vocabulary import VocabularyError, load_vocabulary, shipped_files
 
-CORPUS = Path(__file__).resolve().parent / "fixtures" / "corpus" / "queries.jsonl"
+CORPUS = paths.FIXTURES / "corpus" / "queries.jsonl"
 
 
 @pytest.fixture(scope="module")

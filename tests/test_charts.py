@@ -217,7 +217,7 @@ def test_bars_over_year_ends_are_labelled_by_year(tmp_path: Path) -> None:
 
 
 def _answer(question: str, today: str) -> Any:
-    from asking import ask
+    from support.asking import ask
 
     from datapilot.core.context import QuestionContext
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from toy_interfaces import make_registry, toy_context, toy_prices
+from support.toy_interfaces import make_registry, toy_context, toy_prices
 from typer.testing import CliRunner
 
 import datapilot.engine.pipeline as pipeline

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from platform_cases.support import QUESTION, apple_2021_return_pct
+from support.platform_app import QUESTION, apple_2021_return_pct
 from typer.testing import CliRunner
 
 from datapilot.cli import app

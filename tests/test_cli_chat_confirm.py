@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from live_server import LOOPBACK, live_server
-from plugin_servers import plugin_app
+from support.live_server import LOOPBACK, live_server
+from support.plugin_servers import plugin_app
 from typer.testing import CliRunner
 
 from datapilot.cli import app

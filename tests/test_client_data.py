@@ -6,13 +6,13 @@ import csv
 import io
 import json
 import statistics
-from pathlib import Path
 
 import pytest
+from support import paths
 
 from datapilot.data.client_data import parse_client_data, tables_to_text
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
+FIXTURES = paths.FIXTURES / "openbb"
 
 CLOSES = [("2020-01-02", 300.35), ("2020-01-03", 297.43), ("2020-01-06", 299.8)]
 

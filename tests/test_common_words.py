@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
+from support import paths
 from wordfreq import get_frequency_list, zipf_frequency
 
 from datapilot.data import common_words
 from datapilot.data.common_words import FLOOR_ZIPF, zipf
 from datapilot.data.text import is_common_word
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = paths.CORPUS
 # The shapes the offline brain passes to `is_common_word` (matcher and entity tokens).
 _TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9&.\-']*")
 

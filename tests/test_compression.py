@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from llm_cases.support import LOOPBACK
-from platform_cases.support import app_for, client_of, platform_settings
 from sqlalchemy import text as sql
+from support.llm import LOOPBACK
+from support.platform_app import app_for, client_of, platform_settings
 
 from datapilot.assistants.compression import compress, unique_blocks
 from datapilot.assistants.context import SUMMARY_PROMPT

@@ -14,15 +14,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support import paths
 from typer.testing import CliRunner
 
 from datapilot.cli import app
 from datapilot.evaluation import CorpusError, Report, evaluate, load_corpus
 
-SHARED = Path(__file__).resolve().parent / "fixtures" / "corpus"
-OWN = Path(__file__).parent / "corpus" / "offline.jsonl"
-HELDOUT = Path(__file__).parent / "corpus" / "heldout.jsonl"
-HELDOUT2 = Path(__file__).parent / "corpus" / "heldout2.jsonl"
+SHARED = paths.FIXTURES / "corpus"
+OWN = paths.CORPUS / "offline.jsonl"
+HELDOUT = paths.CORPUS / "heldout.jsonl"
+HELDOUT2 = paths.CORPUS / "heldout2.jsonl"
 
 
 def _shared(name: str) -> Path:

@@ -11,12 +11,13 @@ import sys
 from datetime import date
 from pathlib import Path
 
-import design_support as scripted
 import pandas as pd
 import pluggy
 import pytest
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
+from support import design as scripted
+from support import paths
 from typer.testing import CliRunner
 
 from datapilot.core.plan import Plan
@@ -35,7 +36,7 @@ from datapilot.llm.scripted import Reply, ScriptedEndpoint
 from datapilot.plugins import load_local_plugins
 from datapilot.settings import Settings
 
-FIXTURE = Path(__file__).parent / "fixtures" / "design" / "dividends.csv"
+FIXTURE = paths.FIXTURES / "design" / "dividends.csv"
 TODAY = date(2022, 12, 28)
 QUESTION = "What was Apple's dividend yield at the end of 2022?"
 
@@ -363,7 +364,7 @@ def test_a_tool_source_is_profiled_from_its_tools_without_calling_them() -> None
     ],
 )
 async def test_a_correlation_with_a_name_lacking_data_says_which(data, question, lacking) -> None:
-    from asking import ask
+    from support.asking import ask
 
     from datapilot.core.context import QuestionContext
 
@@ -379,7 +380,7 @@ async def test_a_correlation_with_a_name_lacking_data_says_which(data, question,
 async def test_dividends_asked_offline_are_refused_not_answered_with_prices(data, question) -> None:
     """The self-requests of an imported dividends table found these answered with Apple's
     prices: "dividend of" was read as a misspelt "dividend ETF" (SCHD), hiding the measure."""
-    from asking import ask
+    from support.asking import ask
 
     from datapilot.core.context import QuestionContext
 

@@ -1,8 +1,8 @@
 """Documents through the OpenBB route: PDFs by base64 and by URL (served on loopback), text files,
 answered by quoting the right passage and cited with page and bounding boxes.
 
-The PDFs are made here (`pdf_maker`) from real text: statsmodels' dataset descriptions. Expected
-positions come from pdfplumber's own word boxes, read in the test.
+The PDFs are made here (`support/pdf_maker.py`) from real text: statsmodels' dataset
+descriptions. Expected positions come from pdfplumber's own word boxes, read in the test.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import statsmodels.datasets.co2 as co2
 import statsmodels.datasets.copper as copper
 import statsmodels.datasets.engel as engel
 import statsmodels.datasets.nile as nile
-from loopback_server import LOOPBACK, LoopbackServer, loopback_server
-from pdf_maker import make_pdf
+from support.loopback_server import LOOPBACK, LoopbackServer, loopback_server
+from support.pdf_maker import make_pdf
 from test_server_openbb import make_client, sse_events
 
 from datapilot.data.documents import DocumentError, read_pdf, read_text

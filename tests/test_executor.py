@@ -6,7 +6,7 @@ import asyncio
 import time
 
 import pytest
-from toy_interfaces import make_registry, toy_context, toy_prices
+from support.toy_interfaces import make_registry, toy_context, toy_prices
 
 from datapilot.core.events import OutputEvent, StepFinished, StepStarted
 from datapilot.core.plan import Call, Plan, PlanError, Step, ref

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from toy_interfaces import toy_prices
+from support.toy_interfaces import toy_prices
 
 from datapilot.core.outputs import TableOutput
 from datapilot.core.results import Fact

@@ -115,7 +115,7 @@ def test_offline_brain_reads_anything_into_a_valid_understanding(
 @settings(FUZZ, max_examples=25)
 @given(text=questions)
 def test_the_pipeline_gives_exactly_one_answer(data, text: str) -> None:
-    from asking import run
+    from support.asking import run
 
     from datapilot.core.events import Done
 

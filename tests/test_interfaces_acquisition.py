@@ -10,7 +10,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 import pytest
-from numeric_expect import source_frame
+from support.numeric_expect import source_frame
 
 from datapilot.interfaces import InterfaceError
 from datapilot.interfaces import client_tables as CT

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from interpreter_support import process_chunks
-from platform_cases.support import app_for, apple_2021_return_pct, client_of, key_for
 from pydantic import SecretStr
+from support.interpreter import process_chunks
+from support.platform_app import app_for, apple_2021_return_pct, client_of, key_for
 
 from datapilot.settings import Settings
 

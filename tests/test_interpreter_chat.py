@@ -8,8 +8,8 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from live_server import LOOPBACK
-from platform_cases.support import app_for, client_of, lmc_events, platform_settings
+from support.live_server import LOOPBACK
+from support.platform_app import app_for, client_of, lmc_events, platform_settings
 
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 

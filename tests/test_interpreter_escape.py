@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from interpreter_support import process_chunks, report
-from live_server import LOOPBACK
-from platform_cases.support import app_for, client_of, key_for
 from pydantic import SecretStr
+from support import paths
+from support.interpreter import process_chunks, report
+from support.live_server import LOOPBACK
+from support.platform_app import app_for, client_of, key_for
 
 from datapilot.interfaces.library import default_registry
 from datapilot.settings import Settings
@@ -119,7 +120,7 @@ def cases(listen: dict[str, Any], settings: Settings) -> dict[str, str]:
     """name -> code whose `verdict` escapes only if the sandbox leaks."""
     warehouse, store = settings.warehouse_path, settings.data_dir / "escape.sqlite3"
     site = next(p for p in __import__("sys").path if p.endswith("site-packages"))
-    project = Path(__file__).resolve().parents[1] / "datapilot" / "settings.py"
+    project = paths.ROOT / "datapilot" / "settings.py"
     port, unix, pid = listen["port"], listen["unix"], listen["pid"]
     return {
         "ipv4 internet": "verdict(lambda: socket.create_connection(('1.1.1.1', 80), timeout=2))",

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from datetime import date
 
 import pytest
-from interpreter_support import console_text, process_chunks, report, wire
+from support.interpreter import console_text, process_chunks, report, wire
 
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from interpreter_support import process_chunks, scripted_interpreter_app
-from live_server import LOOPBACK
-from platform_cases.support import client_of, key_for
+from support.interpreter import process_chunks, scripted_interpreter_app
+from support.live_server import LOOPBACK
+from support.platform_app import client_of, key_for
 
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.protocol import rebuild

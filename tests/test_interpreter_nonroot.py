@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import paths
 
 from datapilot.interpreter.isolation import site_dirs
 
 NOBODY = 65534
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = paths.ROOT
 DROP = [
     "/usr/bin/setpriv",
     f"--reuid={NOBODY}",

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from interpreter_support import scripted_interpreter_app
-from live_server import LOOPBACK
-from platform_cases.support import app_for, client_of, key_for, lmc_events, platform_settings
+from support.interpreter import scripted_interpreter_app
+from support.live_server import LOOPBACK
+from support.platform_app import app_for, client_of, key_for, lmc_events, platform_settings
 
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.store import Keys

@@ -11,11 +11,12 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from knowledge_cases.support import ScriptedVectors, docx_bytes, encrypted_pdf, xlsx_bytes
-from llm_cases.support import LOOPBACK
-from pdf_maker import make_pdf
-from platform_cases.support import app_for, client_of, key_for, lmc_events, platform_settings
 from sqlalchemy import func, select
+from support import paths
+from support.knowledge import ScriptedVectors, docx_bytes, encrypted_pdf, xlsx_bytes
+from support.llm import LOOPBACK
+from support.pdf_maker import make_pdf
+from support.platform_app import app_for, client_of, key_for, lmc_events, platform_settings
 
 from datapilot.knowledge.chunking import parse
 from datapilot.store.models_knowledge import LibraryChunk
@@ -428,9 +429,8 @@ def test_bm25_finds_the_answer_passage_of_the_bench_questions(tmp_path) -> None:
     """The retrieval bench's corpus (≥ 50 questions, English and Chinese) keeps BM25's recall@5
     at or above the 0.85 target offline."""
     import sys
-    from pathlib import Path
 
-    bench = Path(__file__).resolve().parent.parent / "bench"
+    bench = paths.ROOT / "bench"
     sys.path.insert(0, str(bench))
     try:
         import retrieval

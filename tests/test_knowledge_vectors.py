@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sqlalchemy as sa
-from knowledge_cases.support import ScriptedVectors, hashed_vector
-from llm_cases.support import LOOPBACK
 from pydantic import SecretStr
+from support.knowledge import ScriptedVectors, hashed_vector
+from support.llm import LOOPBACK
 
 from datapilot.knowledge import Libraries, read_upload
 from datapilot.knowledge.vectors import LOADED, index_file

@@ -8,10 +8,10 @@ import base64
 from typing import Any
 
 import pytest
-from llm_cases.support import LOOPBACK
 from openbb_ai.testing import CopilotResponse
-from pdf_maker import make_pdf
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.llm import LOOPBACK
+from support.pdf_maker import make_pdf
+from support.platform_app import app_for, client_of, key_for, platform_settings
 from test_server_openbb import sse_events
 
 pytestmark = LOOPBACK

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from asking import ask
 from skfolio.datasets import load_sp500_dataset
+from support.asking import ask
 
 from datapilot.brains.offline import OfflineBrain
 from datapilot.core.context import QuestionContext

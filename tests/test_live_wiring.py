@@ -147,7 +147,7 @@ def test_without_a_live_provider_readers_never_reach_the_providers(
 
 
 async def test_a_question_about_an_entity_without_bundled_data_is_answered_live(live) -> None:
-    from asking import ask as ask_with
+    from support.asking import ask as ask_with
 
     from datapilot.core.context import QuestionContext
 

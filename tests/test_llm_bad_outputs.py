@@ -1,4 +1,4 @@
-"""Every bad model output in `llm_cases/bad_outputs.json` ends well.
+"""Every bad model output in `support/llm_cases/bad_outputs.json` ends well.
 
 Each case scripts a real OpenAI-compatible endpoint on loopback and asks the LLM brain one
 question. The outcome must be a repaired (or directly usable) plan, the offline fallback with a
@@ -14,11 +14,11 @@ import re
 import socket
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_cases.support import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
+from support import paths
+from support.llm import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
 
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import ClientTable, QuestionContext, WidgetInfo
@@ -30,7 +30,7 @@ from datapilot.settings import Settings
 
 pytestmark = LOOPBACK
 
-CASES_DIR = Path(__file__).parent / "llm_cases"
+CASES_DIR = paths.LLM_CASES
 CASES = json.loads((CASES_DIR / "bad_outputs.json").read_text(encoding="utf-8"))
 GOOD = json.loads((CASES_DIR / "good_reply.json").read_text(encoding="utf-8"))
 QUESTION = "Compare the cumulative returns of Apple and Microsoft in 2021"

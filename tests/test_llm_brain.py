@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from datetime import date
 
-from asking import ask, select_brain
-from llm_cases.support import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
+from support.asking import ask, select_brain
+from support.llm import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, time_limit
 
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import QuestionContext

@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 
 import pytest
-from llm_cases.support import LOOPBACK, client_for, time_limit
+from support.llm import LOOPBACK, client_for, time_limit
 
 from datapilot.llm import (
     LLMClient,

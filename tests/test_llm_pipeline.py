@@ -6,8 +6,8 @@ import re
 from datetime import date
 
 import pandas as pd
-from asking import run
-from llm_cases.support import LOOPBACK, time_limit
+from support.asking import run
+from support.llm import LOOPBACK, time_limit
 
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import ClientTable, QuestionContext, WidgetInfo

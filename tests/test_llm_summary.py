@@ -7,7 +7,7 @@ from datetime import date
 
 import pandas as pd
 import pytest
-from llm_cases.support import LOOPBACK, time_limit
+from support.llm import LOOPBACK, time_limit
 
 from datapilot.brains.llm import LLMBrain
 from datapilot.brains.llm.summary import split_sentences, summary_messages

@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 import pytest
-from llm_cases.support import LOOPBACK
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.llm import LOOPBACK
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.assistants.context import SUMMARY_PROMPT
 from datapilot.assistants.memory import explicit

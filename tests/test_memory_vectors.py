@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 import sqlalchemy as sa
-from knowledge_cases.support import ScriptedVectors
-from llm_cases.support import LOOPBACK
-from platform_cases.support import TODAY, app_for, client_of, key_for, platform_settings
+from support.knowledge import ScriptedVectors
+from support.llm import LOOPBACK
+from support.platform_app import TODAY, app_for, client_of, key_for, platform_settings
 
 from datapilot.assistants.memory import PROMPT_MEMORIES, Memories
 from datapilot.assistants.models import Tenant

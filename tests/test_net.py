@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 import trustme
-from loopback_server import BIG_BYTES, LOOPBACK, LoopbackServer, loopback_server
+from support.loopback_server import BIG_BYTES, LOOPBACK, LoopbackServer, loopback_server
 
 from datapilot.net import (
     OutboundLimits,

@@ -2,10 +2,10 @@
 
 Each case of `tests/corpus/numeric.jsonl` is asked through the full offline pipeline with its own
 `today`; its expected figures are computed here from the source datasets with plain pandas
-(`numeric_expect`, which never imports Datapilot), following the README's conventions. A case
-passes when the status is ok and every expected figure, rounded to 2 decimals, appears in the
-summary or in a table's cells ("34.65%", "−13.71", "13,465.23" all count), and every expected
-date (best / worst days) appears there too.
+(`support/numeric_expect.py`, which never imports Datapilot), following the README's conventions. A
+case passes when the status is ok and every expected figure, rounded to 2 decimals, appears in the
+summary or in a table's cells ("34.65%", "−13.71", "13,465.23" all count), and every expected date
+(best / worst days) appears there too.
 
 `KNOWN_GAPS` lists the cases that fail today; they run as non-strict xfails, so a fix shows up
 as XPASS and its id can be removed. Score the corpus by family with
@@ -22,13 +22,13 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
-from numeric_expect import date_shown, expected, shown_numbers, shows
+from support import paths
+from support.numeric_expect import date_shown, expected, shown_numbers, shows
 
-CORPUS = Path(__file__).parent / "corpus" / "numeric.jsonl"
+CORPUS = paths.CORPUS / "numeric.jsonl"
 
 # Cases failing today, while the base, window and summary conventions are being built. Remove an
 # id as soon as its case passes (pytest reports it as XPASS).

@@ -7,7 +7,8 @@ from datetime import date
 import numpy as np
 import pandas as pd
 import pytest
-from asking import ask
+from support import paths
+from support.asking import ask
 
 from datapilot.brains.offline import OfflineBrain
 from datapilot.brains.offline.horizons import steps_in
@@ -591,9 +592,8 @@ def test_every_trace_line_of_a_chinese_corpus_question_reads_in_chinese(
 ) -> None:
     import json
     import re
-    from pathlib import Path
 
-    corpus = Path(__file__).parent / "corpus" / "offline.jsonl"
+    corpus = paths.CORPUS / "offline.jsonl"
     cases = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
     chinese = [c for c in cases if c.get("lang") == "zh"]
     assert chinese

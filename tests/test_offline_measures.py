@@ -8,7 +8,7 @@ from datetime import date
 
 import pandas as pd
 import pytest
-from asking import ask
+from support.asking import ask
 
 from datapilot.brains.offline import OfflineBrain
 from datapilot.brains.offline.planning.base import library

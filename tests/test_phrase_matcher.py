@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
+from support import paths
 
 from datapilot.brains.offline.phrases import (
     PhraseMatcher,
@@ -24,7 +24,7 @@ from datapilot.brains.offline.phrases import (
 )
 from datapilot.brains.offline.vocab import load_vocab
 
-CORPORA = Path(__file__).parent / "corpus"
+CORPORA = paths.CORPUS
 
 EDGE_CASES = [
     "peak-to-trough drawdown",

@@ -6,8 +6,8 @@ import asyncio
 from datetime import date
 
 import pytest
-from asking import ask, request_for, run, select_brain
-from toy_interfaces import make_registry, toy_context, toy_prices
+from support.asking import ask, request_for, run, select_brain
+from support.toy_interfaces import make_registry, toy_context, toy_prices
 
 import datapilot.brains as brains
 from datapilot.brains import BrainUnavailable

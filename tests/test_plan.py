@@ -7,7 +7,7 @@ import re
 from datetime import date
 
 import pytest
-from toy_interfaces import make_registry
+from support.toy_interfaces import make_registry
 
 from datapilot.core.plan import Call, Plan, PlanError, Step, ref
 from datapilot.engine.check import check_plan, validate_plan

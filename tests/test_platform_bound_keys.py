@@ -5,7 +5,7 @@ show that assistant alone."""
 from __future__ import annotations
 
 import pytest
-from platform_cases.support import (
+from support.platform_app import (
     QUESTION,
     TODAY,
     app_for,

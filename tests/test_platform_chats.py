@@ -4,7 +4,7 @@ model: the offline brain answers and says what a model would add."""
 from __future__ import annotations
 
 import pytest
-from platform_cases.support import (
+from support.platform_app import (
     QUESTION,
     TODAY,
     app_for,

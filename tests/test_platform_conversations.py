@@ -11,8 +11,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from llm_cases.support import LOOPBACK
-from platform_cases.support import (
+from support.llm import LOOPBACK
+from support.platform_app import (
     QUESTION,
     TODAY,
     app_for,

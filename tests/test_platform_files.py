@@ -8,9 +8,9 @@ import hashlib
 import io
 
 import pytest
-from llm_cases.support import LOOPBACK
 from PIL import Image
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.llm import LOOPBACK
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.llm.scripted import Reply, ScriptedEndpoint
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from platform_cases.support import (
+from pydantic import SecretStr
+from support.platform_app import (
     QUESTION,
     TODAY,
     app_for,
@@ -15,7 +16,6 @@ from platform_cases.support import (
     key_for,
     platform_settings,
 )
-from pydantic import SecretStr
 
 from datapilot.settings import Settings
 

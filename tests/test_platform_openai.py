@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from llm_cases.support import LOOPBACK
-from platform_cases.support import (
+from support.llm import LOOPBACK
+from support.platform_app import (
     QUESTION,
     TODAY,
     app_for,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from openbb_ai.testing import CopilotResponse
-from platform_cases.support import (
+from support.platform_app import (
     QUESTION,
     app_for,
     apple_2021_return_pct,

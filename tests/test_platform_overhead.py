@@ -7,8 +7,8 @@ import asyncio
 import threading
 
 import pytest
-from platform_cases.support import QUESTION, TODAY, app_for, client_of, platform_settings
 from sqlalchemy import event, func, select, text
+from support.platform_app import QUESTION, TODAY, app_for, client_of, platform_settings
 
 from datapilot.assistants.models import ChatIn, Tenant
 from datapilot.assistants.repo import Chats, NotFound

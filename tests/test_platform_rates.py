@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from llm_cases.support import LOOPBACK
 from pydantic import SecretStr
-from redis_server import redis_server
+from support.llm import LOOPBACK
+from support.redis_server import redis_server
 
 from datapilot.settings import Settings
 from datapilot.store import open_store

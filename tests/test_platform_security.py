@@ -4,7 +4,7 @@ never its content), a chat-only key cannot change anything, a revoked key is ref
 from __future__ import annotations
 
 import pytest
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.store import Keys
 

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from llm_cases.support import LOOPBACK
-from platform_cases.support import QUESTION, app_for, client_of, lmc_events, platform_settings
+from support.llm import LOOPBACK
+from support.platform_app import QUESTION, app_for, client_of, lmc_events, platform_settings
 
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support import paths
 
 from datapilot import plugins
 from datapilot.hookspecs import hookimpl
 from datapilot.interfaces.registry import Registry
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = paths.FIXTURES
 TOY_PLUGIN = FIXTURES / "plugin"
 BROKEN_PLUGIN = FIXTURES / "broken_plugin"
 CLI = "from datapilot.cli import app; app()"

@@ -10,6 +10,7 @@ import httpx
 import pandas as pd
 import pytest
 import respx
+from support import paths
 
 from datapilot.data.catalog import Catalog
 from datapilot.data.providers.datahub import BASE_URL, FILES, DatahubProvider
@@ -17,7 +18,7 @@ from datapilot.data.providers.http import HttpClient, ProviderError, RateLimiter
 from datapilot.data.providers.router import Router
 from datapilot.data.warehouse import Warehouse
 
-DATAHUB = Path(__file__).resolve().parent / "fixtures" / "datahub"
+DATAHUB = paths.FIXTURES / "datahub"
 
 
 def rows(name: str) -> list[dict[str, str]]:

@@ -11,6 +11,7 @@ import httpx
 import pandas as pd
 import pytest
 import respx
+from support import paths
 
 from datapilot.data.providers.fred import API_URL, GRAPH_URL, FredProvider
 from datapilot.data.providers.http import HttpClient, ProviderError, RateLimiter
@@ -21,7 +22,7 @@ from datapilot.data.providers.sec import (
     parse_companyfacts,
 )
 
-RECORDINGS = Path(__file__).parent / "recordings"
+RECORDINGS = paths.RECORDINGS
 
 
 def client(name: str) -> HttpClient:

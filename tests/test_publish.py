@@ -20,20 +20,21 @@ import jsonschema
 import pandas as pd
 import pytest
 import yaml
-from live_server import LOOPBACK, live_server
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from numeric_expect import source_frame
 from openapi_spec_validator import validate
 from pydantic import SecretStr
+from support import paths
+from support.live_server import LOOPBACK, live_server
+from support.numeric_expect import source_frame
 
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Keys, open_store
 
 pytestmark = LOOPBACK
-FIXTURES = Path(__file__).parent / "fixtures" / "published"
+FIXTURES = paths.FIXTURES / "published"
 OPERATIONS = ["ask", "search_entities", "get_prices", "get_series", "call_interface"]
 QUESTION = "Compare the cumulative returns of JPMorgan and Bank of America in 2021 and show a table"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -359,7 +360,7 @@ async def test_mcp_refuses_a_foreign_host_header(open_server: str) -> None:
 async def test_mcp_over_stdio_with_datapilot_mcp(data) -> None:
     # The subprocess reads the same seeded data dir (the test-wide DATAPILOT_* environment).
     env = {name: value for name, value in os.environ.items() if name.startswith("DATAPILOT_")}
-    env["PYTHONPATH"] = str(Path(__file__).parent.parent)
+    env["PYTHONPATH"] = str(paths.ROOT)
     env["MPLBACKEND"] = "Agg"
     command = "from datapilot.cli import app; app()"
     params = StdioServerParameters(

@@ -8,7 +8,7 @@ from datetime import date
 
 import httpx
 import pytest
-from llm_cases.support import LOOPBACK, time_limit
+from support.llm import LOOPBACK, time_limit
 
 from datapilot.brains import select_brain
 from datapilot.core.context import QuestionContext

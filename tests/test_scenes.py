@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from llm_cases.support import LOOPBACK
-from platform_cases.support import TODAY, app_for, client_of, lmc_events, platform_settings
+from support.llm import LOOPBACK
+from support.platform_app import TODAY, app_for, client_of, lmc_events, platform_settings
 
 from datapilot.assistants.models import ScenePromptInfo
 from datapilot.assistants.scenes import by_words

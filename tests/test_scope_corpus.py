@@ -13,14 +13,13 @@ families (AAPL 2021 34.65%, S&P 500 2008 −38.49%) or read off the bundled CSVs
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from support import paths
 
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.evaluation import Case, load_corpus, score
 
-CORPUS = Path(__file__).parent / "corpus" / "scope.jsonl"
+CORPUS = paths.CORPUS / "scope.jsonl"
 CASES = load_corpus(CORPUS)
 
 

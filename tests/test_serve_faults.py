@@ -17,9 +17,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from llm_cases.support import LOOPBACK
-from platform_cases.support import QUESTION, TODAY, apple_2021_return_pct
-from serve_process import ServeProcess, replica_dir
+from support.llm import LOOPBACK
+from support.platform_app import QUESTION, TODAY, apple_2021_return_pct
+from support.serve_process import ServeProcess, replica_dir
 
 from datapilot.settings import Settings
 

@@ -7,8 +7,8 @@ import concurrent.futures
 import httpx
 import psutil
 import pytest
-from llm_cases.support import LOOPBACK
-from serve_process import ServeProcess, replica_dir
+from support.llm import LOOPBACK
+from support.serve_process import ServeProcess, replica_dir
 
 from datapilot.settings import Settings
 

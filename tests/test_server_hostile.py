@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import LOOPBACK, live_server
 from pydantic import SecretStr
+from support.live_server import LOOPBACK, live_server
 
 from datapilot.server.app import create_app
 from datapilot.settings import Settings

@@ -12,7 +12,7 @@ from datetime import date
 
 import httpx
 import pytest
-from live_server import LOOPBACK, live_server
+from support.live_server import LOOPBACK, live_server
 
 from datapilot.core.answer import Answer
 from datapilot.core.events import Done, Event, StatusEvent

@@ -13,12 +13,13 @@ from typing import Any
 import httpx
 import pytest
 from openbb_ai.testing import CopilotResponse
+from support import paths
 
 from datapilot.brains.offline import OfflineBrain
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
+FIXTURES = paths.FIXTURES / "openbb"
 # OpenBB's shared payloads only: own/ holds whole conversations (a request, the widgets' data,
 # what a right answer does), replayed by test_workspace_replay.py.
 FIXTURE_FILES = sorted([*FIXTURES.glob("current/*.json"), *FIXTURES.glob("v1/*.json")])

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from pathlib import Path
 
 import pytest
+from support import paths
 
 from datapilot.server.openbb.context import QueryInputError, prepare_query
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import Settings
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openbb"
+FIXTURES = paths.FIXTURES / "openbb"
 SETTINGS = Settings(today=date(2021, 6, 30), brain="offline")
 
 

@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
-from loopback_server import BIG_BYTES, LOOPBACK, LoopbackServer, loopback_server
+from support.loopback_server import BIG_BYTES, LOOPBACK, LoopbackServer, loopback_server
 
 from datapilot.net import (
     OutboundError,

@@ -6,7 +6,7 @@ from datetime import date
 
 import pandas as pd
 import pytest
-from toy_interfaces import make_registry, toy_context, toy_prices
+from support.toy_interfaces import make_registry, toy_context, toy_prices
 
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.plan import Call, Plan, Step, Task, ref
@@ -322,7 +322,7 @@ def _close_on(prices: pd.Series, day: str) -> float:
 async def test_a_period_return_is_answered_first_with_its_base(data, sp500, question) -> None:  # type: ignore[no-untyped-def]
     import re
 
-    from asking import ask
+    from support.asking import ask
 
     from datapilot.core.context import QuestionContext
 
@@ -355,7 +355,7 @@ async def test_a_period_return_is_answered_first_with_its_base(data, sp500, ques
 
 
 async def test_a_ranking_names_the_best_and_the_worst_first(data, sp500) -> None:  # type: ignore[no-untyped-def]
-    from asking import ask
+    from support.asking import ask
 
     from datapilot.core.context import QuestionContext
 
@@ -373,8 +373,8 @@ async def test_a_ranking_names_the_best_and_the_worst_first(data, sp500) -> None
 
 
 async def test_a_maximum_drawdown_says_its_peak_and_trough(data) -> None:  # type: ignore[no-untyped-def]
-    from asking import ask
     from skfolio.datasets import load_sp500_index
+    from support.asking import ask
 
     from datapilot.core.context import QuestionContext
 

@@ -11,7 +11,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 import pytest
-from asking import ask
+from support.asking import ask
 
 from datapilot.core.context import QuestionContext
 from datapilot.core.outputs import ChartOutput

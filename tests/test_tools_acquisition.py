@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from live_server import LOOPBACK, live_server
-from plugin_servers import PRICES, TOKEN, plugin_app
+from support.live_server import LOOPBACK, live_server
+from support.plugin_servers import PRICES, TOKEN, plugin_app
 
 from datapilot.core.outputs import ChartOutput
 from datapilot.core.plan import Call, Plan, PlanError, Step

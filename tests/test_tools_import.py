@@ -13,8 +13,9 @@ from typing import Any
 import pandas as pd
 import pytest
 from cryptography.fernet import Fernet
-from live_server import LOOPBACK, live_server
-from plugin_servers import PRICES, TOKEN, plugin_app
+from support import paths
+from support.live_server import LOOPBACK, live_server
+from support.plugin_servers import PRICES, TOKEN, plugin_app
 from typer.testing import CliRunner
 
 from datapilot.cli import app
@@ -103,9 +104,9 @@ def test_todo_as_published_imports_what_it_can_and_names_each_problem(
 
 def test_as_published_fixture_is_kept_byte_identical() -> None:
     # The typos are the point of this fixture: a "fix" here would hide the tolerant reader.
-    raw = (Path(__file__).parent / "fixtures/plugins/todo-as-published/ai-plugin.json").read_text()
+    raw = (paths.FIXTURES / "plugins/todo-as-published/ai-plugin.json").read_text()
     assert raw.rstrip().endswith('",\n}') and "type:object" in (
-        Path(__file__).parent / "fixtures/plugins/todo-as-published/openapi.yaml"
+        paths.FIXTURES / "plugins/todo-as-published/openapi.yaml"
     ).read_text(encoding="utf-8")
 
 

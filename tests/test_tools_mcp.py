@@ -9,15 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from live_server import LOOPBACK, live_server
-from mcp_quotes_server import CLOSES, NOTES, quotes_server
+from support import paths
+from support.live_server import LOOPBACK, live_server
+from support.mcp_quotes_server import CLOSES, NOTES, quotes_server
 from typer.testing import CliRunner
 
 from datapilot.cli import app
 from datapilot.settings import get_settings
 
 pytestmark = LOOPBACK
-SCRIPT = Path(__file__).parent / "mcp_quotes_server.py"
+SCRIPT = paths.SUPPORT / "mcp_quotes_server.py"
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from cryptography.fernet import Fernet
-from live_server import LOOPBACK, live_server
-from platform_cases.support import app_for, client_of, key_for, lmc_events, platform_settings
-from plugin_servers import TOKEN, plugin_app
 from pydantic import SecretStr
+from support.live_server import LOOPBACK, live_server
+from support.platform_app import app_for, client_of, key_for, lmc_events, platform_settings
+from support.plugin_servers import TOKEN, plugin_app
 
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.store import open_store

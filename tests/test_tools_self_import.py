@@ -11,9 +11,9 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from live_server import LOOPBACK, live_server
-from platform_cases.support import QUESTION, TODAY, apple_2021_return_pct
 from pydantic import SecretStr
+from support.live_server import LOOPBACK, live_server
+from support.platform_app import QUESTION, TODAY, apple_2021_return_pct
 
 from datapilot.net import OutboundPolicy
 from datapilot.server.app import create_app

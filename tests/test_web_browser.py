@@ -18,8 +18,8 @@ from typing import Any
 import httpx
 import pandas as pd
 import pytest
-from live_server import LOOPBACK, live_server
-from web_browser import browser, screenshot, web_settings
+from support.live_server import LOOPBACK, live_server
+from support.web_browser import browser, screenshot, web_settings
 
 from datapilot.server.app import create_app
 from datapilot.settings import Settings

@@ -8,7 +8,7 @@ from pathlib import Path
 import plotly
 import pytest
 from fastapi import FastAPI
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.core.answer import Answer
 from datapilot.server.web import browser_language, features_of

@@ -17,11 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import LOOPBACK, live_server
-from pdf_maker import make_pdf
-from plugin_servers import plugin_app
 from pydantic import SecretStr
-from web_browser import TODAY, browser, screenshot
+from support.live_server import LOOPBACK, live_server
+from support.pdf_maker import make_pdf
+from support.plugin_servers import plugin_app
+from support.web_browser import TODAY, browser, screenshot
 
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.server.app import create_app

@@ -11,12 +11,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from support import paths
 
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.vocab import VocabError, load_vocab
 from datapilot.brains.offline.windows import default_window, read_time
 
-SHARED = Path(__file__).resolve().parent / "fixtures" / "corpus"
+SHARED = paths.FIXTURES / "corpus"
 TODAY = date(2022, 12, 28)  # a Wednesday
 
 WINDOWS = [

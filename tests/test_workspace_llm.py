@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pandas as pd
-from llm_cases.support import LOOPBACK, time_limit
+from support.llm import LOOPBACK, time_limit
 from test_server_openbb import (
     ESTIMATES,
     ESTIMATES_WIDGET,

@@ -14,9 +14,10 @@ from typing import Any
 import httpx
 import pandas as pd
 import pytest
+from support import paths
 from test_server_openbb import make_client, of, query, text_of, with_widget_data
 
-OWN = Path(__file__).resolve().parent / "fixtures" / "openbb" / "own"
+OWN = paths.FIXTURES / "openbb" / "own"
 CONVERSATIONS = sorted(OWN.glob("*.json"))
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.server.chart_files import save_png
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from live_server import LOOPBACK
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.live_server import LOOPBACK
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
 

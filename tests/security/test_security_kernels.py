@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pandas as pd
 import pytest
-from serve_process import ServeProcess, replica_dir
+from support.serve_process import ServeProcess, replica_dir
 
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext, with_request_model

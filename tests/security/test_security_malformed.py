@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from live_server import LOOPBACK
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.live_server import LOOPBACK
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.llm.scripted import Reply, ScriptedEndpoint
 from datapilot.server.limits import json_without_surrogates

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse
-from live_server import LOOPBACK, live_server
+from support.live_server import LOOPBACK, live_server
 
 from datapilot.net import OutboundPolicy, afetch, fetch
 from datapilot.settings import Settings

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from platform_cases.support import app_for, client_of, key_for, platform_settings
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.server.auth import BOUND_KEY_ROUTES, bound_key_reaches
 from datapilot.store import Keys

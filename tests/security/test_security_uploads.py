@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from knowledge_cases.support import docx_bytes, xlsx_bytes
-from pdf_maker import make_pdf
-from platform_cases.support import app_for, client_of, key_for, platform_settings
 from sqlalchemy import func, select
+from support.knowledge import docx_bytes, xlsx_bytes
+from support.pdf_maker import make_pdf
+from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.knowledge.chunking import parse
 from datapilot.store.models import File

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from platform_cases.support import app_for
 from pydantic import SecretStr
 
 from datapilot.core.messages import LmcChunk
 from datapilot.llm.client import forget_endpoint_modes
 from datapilot.llm.scripted import ScriptedEndpoint
 from datapilot.settings import Settings
+from support.platform_app import app_for
 
 
 def process_chunks(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:

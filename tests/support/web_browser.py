@@ -14,14 +14,11 @@ import pytest
 from pydantic import SecretStr
 
 from datapilot.settings import Settings
+from support import paths
 
 # Written where the run says (DATAPILOT_SCREENSHOTS=docs/screenshots refreshes the README's
 # images), else under build/ so that a test run leaves the working tree clean.
-SCREENSHOTS = Path(
-    os.environ.get(
-        "DATAPILOT_SCREENSHOTS", Path(__file__).resolve().parent.parent / "build" / "screenshots"
-    )
-)
+SCREENSHOTS = Path(os.environ.get("DATAPILOT_SCREENSHOTS", paths.ROOT / "build" / "screenshots"))
 TODAY = date(2022, 12, 28)
 
 

@@ -5,13 +5,14 @@ tests/fixtures/plugins with PORT replaced by the real port), a research API with
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-PLUGINS = Path(__file__).parent / "fixtures" / "plugins"
+from support import paths
+
+PLUGINS = paths.FIXTURES / "plugins"
 TOKEN = "research-token-123"
 PRICES = [
     {"date": "2022-12-01", "close": 101.5, "volume": 1200},

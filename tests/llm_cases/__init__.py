@@ -1,1 +1,0 @@
-"""Scripted model outputs and helpers for the LLM brain tests."""
