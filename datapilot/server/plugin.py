@@ -15,22 +15,21 @@ if TYPE_CHECKING:
 def register_routes(app: FastAPI) -> None:
     from fastapi import Depends
 
-    from datapilot.server import (
-        api,
-        guests,
-        health,
-        interpreter,
-        knowledge,
-        memory,
-        openai_compat,
-        platform,
-        publish,
-        tool_sources,
-        web,
-    )
+    from datapilot.server import publish, web
     from datapilot.server.auth import AUTH_RESPONSES, require_scope
     from datapilot.server.openbb import assistants as openbb_assistants
     from datapilot.server.openbb import routes as openbb
+    from datapilot.server.routes import (
+        ask,
+        guests,
+        health,
+        interpreter,
+        libraries,
+        memories,
+        openai,
+        platform,
+        tool_sources,
+    )
 
     # Asking and querying need a key with the chat scope once keys exist (see `auth`); the
     # public descriptors of the OpenBB router pass the door before any key is read.
@@ -39,14 +38,14 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(openbb.router, dependencies=chat, responses=AUTH_RESPONSES)
     # `/api/v1/ask` and `/v1/query` name no assistant: a key bound to one is refused there,
     # as on every route outside `auth.BOUND_KEY_ROUTES` (the app-wide `confine_bound_key`).
-    app.include_router(api.router, dependencies=chat, responses=AUTH_RESPONSES)
+    app.include_router(ask.router, dependencies=chat, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
     app.include_router(platform.router, responses=AUTH_RESPONSES)
     app.include_router(tool_sources.router, responses=AUTH_RESPONSES)
-    app.include_router(memory.router, responses=AUTH_RESPONSES)
-    app.include_router(knowledge.router, responses=AUTH_RESPONSES)
+    app.include_router(memories.router, responses=AUTH_RESPONSES)
+    app.include_router(libraries.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
-    app.include_router(openai_compat.router, dependencies=chat, responses=AUTH_RESPONSES)
+    app.include_router(openai.router, dependencies=chat, responses=AUTH_RESPONSES)
     app.include_router(openbb_assistants.router, dependencies=chat, responses=AUTH_RESPONSES)
     # Code runs after an explicit `run` command; unasked only with the `run` scope (see there).
     app.include_router(interpreter.router, dependencies=chat, responses=AUTH_RESPONSES)

@@ -26,7 +26,7 @@ from datapilot.server.openbb.documents import keep_documents
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.routes import _SSE_RESPONSE, _wire
 from datapilot.server.openbb.stream import openbb_sse
-from datapilot.server.platform import tenant_of
+from datapilot.server.routes.platform import tenant_of
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
 from datapilot.store import Store
@@ -102,7 +102,7 @@ async def assistant_query(
         context = RequestContext.for_request(question, settings)
         context, tools = assistant_tools(store, tenant, settings, context, assistant)
         setup = setup_turn(context, assistant, history, tools)
-        setup.can_ask = False  # the Workspace's protocol has no confirmation: see openai_compat
+        setup.can_ask = False  # the Workspace's protocol has no confirmation: see routes.openai
         return assistant, owner, setup
 
     try:

@@ -27,7 +27,7 @@ from datapilot.knowledge import (
 )
 from datapilot.knowledge.embeddings import EmbeddingsError
 from datapilot.server.errors import VALIDATION_RESPONSES
-from datapilot.server.platform import chat_scope, manage_scope, tenant_of
+from datapilot.server.routes.platform import chat_scope, manage_scope, tenant_of
 from datapilot.settings import Settings
 from datapilot.store import Store
 

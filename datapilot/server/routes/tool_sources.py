@@ -17,7 +17,7 @@ from datapilot.core.outputs import Output
 from datapilot.net import OutboundPolicy
 from datapilot.server.auth import require_scope
 from datapilot.server.errors import VALIDATION_RESPONSES
-from datapilot.server.platform import off_loop, tenant_of
+from datapilot.server.routes.platform import off_loop, tenant_of
 from datapilot.settings import Settings
 from datapilot.store import Store
 from datapilot.tools.sources import (

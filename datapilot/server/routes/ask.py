@@ -137,7 +137,7 @@ async def ask(body: AskRequest, request: Request) -> Answer | EventSourceRespons
     source = None
     if body.library is not None:
         from datapilot.knowledge.answering import library_source
-        from datapilot.server.platform import tenant_of
+        from datapilot.server.routes.platform import tenant_of
 
         tenant = await tenant_of(request)
         if tenant.user_id is None:

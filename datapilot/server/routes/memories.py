@@ -13,7 +13,7 @@ from datapilot.assistants.context_store import context_of
 from datapilot.assistants.memory import Memories, MemoryEventInfo, MemoryInfo
 from datapilot.assistants.models import Tenant
 from datapilot.server.errors import VALIDATION_RESPONSES
-from datapilot.server.platform import ERRORS, chat_scope, in_store, tenant_of
+from datapilot.server.routes.platform import ERRORS, chat_scope, in_store, tenant_of
 from datapilot.store.ints import RowId
 
 router = APIRouter(prefix="/api/v1", tags=["Memory"], responses=VALIDATION_RESPONSES)

@@ -20,7 +20,7 @@ from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
 from datapilot.assistants.service import Conversation, MessageIn, files_root
 from datapilot.server.chat_turns import MessagesReply, reply
-from datapilot.server.platform import (
+from datapilot.server.routes.platform import (
     ERRORS,
     FILE_DESCRIPTION,
     MESSAGE_RESPONSES,

@@ -53,7 +53,7 @@ from datapilot.core.messages import from_openai
 from datapilot.llm import count_chat, count_tokens
 from datapilot.server.errors import ValidationProblem, unreadable_body_problem, validation_problem
 from datapilot.server.limits import as_error, check_conversation, check_question, request_settings
-from datapilot.server.platform import tenant_of
+from datapilot.server.routes.platform import tenant_of
 from datapilot.settings import Settings
 from datapilot.store import Store
 
