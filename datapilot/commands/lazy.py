@@ -5,8 +5,8 @@ Click parameters; doing that for every command on every run costs `datapilot ask
 <1 s answer. A lazy command is a name, a `module:attribute` target (a command function or a
 `typer.Typer` group) and the one-line help `datapilot --help` lists: the listing is printed
 from these lines (no command module imported), and the target is imported and built only when
-that command runs or its own help is asked for. `tests/test_cli_startup.py` checks the lines
-match the commands' own help.
+that command runs or its own help is asked for. `tests/commands/test_cli_startup.py` checks the
+lines match the commands' own help.
 
 Plugins add theirs with `add_lazy(cli, LazyCommand(...))` from the `register_commands` hook,
 or register ordinary Typer commands as before.

@@ -5,7 +5,7 @@ tenant; chats, messages and files opened by a guest of a public assistant carry 
 instead. Ids are random (not guessable, not counting rows), except chat messages and usage
 entries, whose integer ids give their order. The schema itself is created and changed only by
 the Alembic migrations in `migrations/`, which must match these models
-(`tests/test_store.py` compares them).
+(`tests/store/test_store.py` compares them).
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ import pandas as pd
 import pytest
 from fastapi import FastAPI
 from pydantic import SecretStr
+from support.answer_code import ask_offline, corpus_sample, output_frame
 from support.interpreter import console_text, process_chunks, report, wire
 from support.numeric_expect import source_frame
 from support.platform_app import app_for, client_of, key_for
-from test_answer_code import _ask, _frame, _sample
 
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
@@ -69,8 +69,8 @@ def test_the_corpus_scripts_reproduce_their_answers_in_the_sandbox(
     kernel: SandboxKernel, data: Any
 ) -> None:
     answers: list[tuple[str, Answer]] = []
-    for case in _sample():
-        answer = _ask(case["query"], case["today"])
+    for case in corpus_sample():
+        answer = ask_offline(case["query"], case["today"])
         if answer.status == "ok" and answer.code:
             answers.append((case["id"], answer))
     assert len(answers) >= 20, f"only {len(answers)} of the sample were answered"
@@ -81,7 +81,9 @@ def test_the_corpus_scripts_reproduce_their_answers_in_the_sandbox(
         assert [o["kind"] for o in got] == [o["kind"] for o in wanted], answer.query
         for mine, theirs in zip(got, wanted, strict=True):
             if mine["kind"] != "text":
-                pd.testing.assert_frame_equal(_frame(mine), _frame(theirs), check_exact=True)
+                pd.testing.assert_frame_equal(
+                    output_frame(mine), output_frame(theirs), check_exact=True
+                )
             assert mine == theirs, answer.query  # the whole output, exactly
         # What the script shows arrives as LMC: a title line, a figure per chart, a table per
         # table; each chart is also saved as a PNG in the script's folder.

@@ -20,8 +20,8 @@ import statsmodels.datasets.copper as copper
 import statsmodels.datasets.engel as engel
 import statsmodels.datasets.nile as nile
 from support.loopback_server import LOOPBACK, LoopbackServer, loopback_server
+from support.openbb import make_client, sse_events
 from support.pdf_maker import make_pdf
-from test_server_openbb import make_client, sse_events
 
 from datapilot.data.documents import DocumentError, read_pdf, read_text
 from datapilot.llm.client import forget_endpoint_modes

@@ -20,21 +20,15 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from support import paths
+from support.answer_code import ask_offline, corpus_sample, output_frame
 from support.numeric_expect import source_frame
 from typer.testing import CliRunner
 
 from datapilot.core.answer import Answer
-from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done
 from datapilot.core.plan import Call, Plan, Step
 from datapilot.render.code import answer_script
 from datapilot.render.lmc import lmc_chunks
-
-CORPUS = paths.CORPUS
-# Every 22nd answerable question of the corpora: a broad sample (all families, both
-# languages, every corpus) that stays within a few seconds of asking.
-STRIDE = 22
 
 HARNESS = """
 import contextlib, io, json, os, runpy, sys, traceback
@@ -60,36 +54,10 @@ json.dump(results, sys.stdout)
 """
 
 
-def _sample() -> list[dict[str, Any]]:
-    cases = []
-    for name in ("offline", "heldout", "heldout2", "numeric"):
-        for line in (CORPUS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
-            case = json.loads(line)
-            if case["expect"].get("status", "ok") == "ok":
-                cases.append(case)
-    return cases[::STRIDE]
-
-
-def _ask(question: str, today: str) -> Answer:
-    from support.asking import ask
-
-    context = QuestionContext(today=date.fromisoformat(today), brain="offline", offline=True)
-    return asyncio.run(ask(question, context))
-
-
-def _frame(output: dict[str, Any]) -> pd.DataFrame:
-    rows, columns = (
-        (output["spec"]["rows"], output["spec"]["columns"])
-        if output["kind"] == "chart"
-        else (output["rows"], output["columns"])
-    )
-    return pd.DataFrame(rows, columns=columns)
-
-
 def test_scripts_reproduce_the_corpus_answers_exactly(tmp_path: Path, data: Any) -> None:
     answers: dict[str, Answer] = {}
-    for case in _sample():
-        answer = _ask(case["query"], case["today"])
+    for case in corpus_sample():
+        answer = ask_offline(case["query"], case["today"])
         if answer.status != "ok":
             continue  # the corpus tests judge the answers; this test judges their scripts
         assert answer.code, f"{case['id']}: an answered question has no script"
@@ -123,7 +91,9 @@ def test_scripts_reproduce_the_corpus_answers_exactly(tmp_path: Path, data: Any)
                 assert mine["text"] == theirs["text"]
                 continue
             assert mine["title"] == theirs["title"]
-            pd.testing.assert_frame_equal(_frame(mine), _frame(theirs), check_exact=True)
+            pd.testing.assert_frame_equal(
+                output_frame(mine), output_frame(theirs), check_exact=True
+            )
             assert mine == theirs, answer.query  # panels, units, fit lines: the whole output
             # The script prints each result: its title shows on the output.
             assert mine["title"] in result["printed"]
@@ -290,7 +260,7 @@ def test_lmc_streams_the_script_as_a_python_code_block() -> None:
 
 
 async def test_openbb_answers_carry_their_script_in_a_reasoning_step(data: Any) -> None:
-    from test_server_openbb import human, make_client, of, query
+    from support.openbb import human, make_client, of, query
 
     async with make_client() as client:
         events = await query(client, human("Microsoft closing price in 2021", "2022-06-30"))

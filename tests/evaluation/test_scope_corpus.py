@@ -7,8 +7,9 @@ must never come back `ok` with another measure; partial answers that name what i
 when a table is asked; multi-part questions; loops over the bundled index members; chart options;
 names as people type them; written date ranges; and relative windows moved to the data's last
 date. Every case runs through the full offline pipeline with its own `today` and must pass. The
-figures the cases quote were checked against the source data in `tests/test_numeric_corpus.py`'s
-families (AAPL 2021 34.65%, S&P 500 2008 −38.49%) or read off the bundled CSVs by hand.
+figures the cases quote were checked against the source data in the families of
+`tests/evaluation/test_numeric_corpus.py` (AAPL 2021 34.65%, S&P 500 2008 −38.49%) or read off
+the bundled CSVs by hand.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import httpx
 import pandas as pd
 import pytest
 from support import paths
-from test_server_openbb import make_client, of, query, text_of, with_widget_data
+from support.openbb import make_client, of, query, text_of, with_widget_data
 
 OWN = paths.FIXTURES / "openbb" / "own"
 CONVERSATIONS = sorted(OWN.glob("*.json"))

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pandas as pd
 from support.llm import LOOPBACK, time_limit
-from test_server_openbb import (
+from support.openbb import (
     ESTIMATES,
     ESTIMATES_WIDGET,
     human,

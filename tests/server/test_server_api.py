@@ -151,7 +151,7 @@ async def test_openapi_documents_every_route_with_its_models() -> None:
     app = create_app(Settings())
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         # The whole API's document moved to /api/openapi.json: /openapi.json is now the
-        # published plugin's spec (tests/test_publish.py).
+        # published plugin's spec (tests/server/test_publish.py).
         paths = (await c.get("/api/openapi.json")).json()["paths"]
     for route in app.routes:
         if isinstance(route, APIRoute):

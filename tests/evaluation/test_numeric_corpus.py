@@ -9,7 +9,8 @@ summary or in a table's cells ("34.65%", "−13.71", "13,465.23" all count), and
 
 `KNOWN_GAPS` lists the cases that fail today; they run as non-strict xfails, so a fix shows up
 as XPASS and its id can be removed. Score the corpus by family with
-`python tests/test_numeric_corpus.py`.
+`PYTHONPATH=tests python tests/evaluation/test_numeric_corpus.py` (the helpers in tests/support
+are importable as they are under pytest).
 """
 
 from __future__ import annotations

@@ -47,7 +47,8 @@ def test_the_audit_level_refuses_sockets_processes_and_the_data_dir(
     settings = Settings(interpreter_min_isolation="audit", interpreter_timeout_s=10)
     if os.geteuid() == 0 and not isolation.others_can_run_python():
         # Root whose Python other users cannot run: the kernel could not drop root, so it is
-        # refused (tests/test_interpreter_nonroot.py runs this level as an ordinary user).
+        # refused (tests/interpreter/test_interpreter_nonroot.py runs this level as an ordinary
+        # user).
         with pytest.raises(IsolationError) as refused:
             SandboxKernel(settings)
         assert "root" in str(refused.value) and "bubblewrap" in str(refused.value)

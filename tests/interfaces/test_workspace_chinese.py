@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pandas as pd
 import pytest
-from test_server_openbb import (
+from support.openbb import (
     ESTIMATES,
     ESTIMATES_WIDGET,
     human,

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from openbb_ai.testing import CopilotResponse
 from support.llm import LOOPBACK
+from support.openbb import sse_events
 from support.pdf_maker import make_pdf
 from support.platform_app import app_for, client_of, key_for, platform_settings
-from test_server_openbb import sse_events
 
 pytestmark = LOOPBACK
 
