@@ -1,4 +1,5 @@
-"""The FastAPI application: OpenBB Workspace agent, native API, health, CORS, 422 errors."""
+"""The FastAPI application: its middleware (keys, limits, CORS), its error handlers, and the
+routes the `register_routes` hook adds (`server.plugin`)."""
 
 from __future__ import annotations
 
@@ -10,23 +11,19 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI
-from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException
 
 from datapilot import __version__
 from datapilot.plugins import plugin_manager
 from datapilot.server.auth import (
     ApiKeyMiddleware,
-    BoundKeyRefused,
+    AuthRefusal,
     KeyGate,
-    ScopeMissing,
-    bound_key_handler,
+    auth_refusal_handler,
     confine_bound_key,
-    scope_missing_handler,
 )
-from datapilot.server.errors import unreadable_body_handler, validation_error_handler
+from datapilot.server.errors import NATIVE_ERRORS, native_error_handler
 from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
 from datapilot.store import open_store
@@ -97,10 +94,11 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         allow_methods=["*"],
         allow_headers=["*"],
     )
-    app.add_exception_handler(RequestValidationError, validation_error_handler)
-    app.add_exception_handler(HTTPException, unreadable_body_handler)
-    app.add_exception_handler(ScopeMissing, scope_missing_handler)
-    app.add_exception_handler(BoundKeyRefused, bound_key_handler)
+    # One handler per API family: the native one (the OpenAI face catches its own errors
+    # first, see `routes.openai`), and the door's, whose refusals keep their shape everywhere.
+    for kind in NATIVE_ERRORS:
+        app.add_exception_handler(kind, native_error_handler)
+    app.add_exception_handler(AuthRefusal, auth_refusal_handler)
     plugin_manager().hook.register_routes(app=app)
     app.mount("/assets", StaticFiles(directory=_ASSETS), name="assets")
     return app

@@ -18,7 +18,7 @@ import ipaddress
 import json
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 from fastapi import Request, WebSocketException
@@ -35,7 +35,7 @@ PUBLIC_PATHS = frozenset(
         "/health",
         "/agents.json",
         "/copilots.json",
-        # The published plugin's documents (`publish.py`); its /run and /mcp need a key.
+        # The published plugin's documents (`routes/publish.py`); its /run and /mcp need a key.
         "/.well-known/ai-plugin.json",
         "/.well-known/mcp.json",
         "/openapi.yaml",
@@ -45,7 +45,7 @@ PUBLIC_PATHS = frozenset(
         "/",
     }
 )
-# Guests of public assistants identify themselves with a guest id, not a key (`guests.py`);
+# Guests of public assistants identify themselves with a guest id, not a key (`routes/guests.py`);
 # chart PNGs of published answers have unguessable names (`chart_files.py`).
 PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/charts/", "/web/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
@@ -253,30 +253,44 @@ def bound_key_message(assistant: str, path: str) -> str:
     )
 
 
-class BoundKeyRefused(Exception):
+class AuthRefusal(Exception):
+    """A key the route refuses after the door let it in: a 403 `AuthProblem` on every route,
+    whatever the route's family (`auth_refusal_handler`)."""
+
+    code: ClassVar[str]
+
+    def message(self) -> str:
+        raise NotImplementedError
+
+
+class BoundKeyRefused(AuthRefusal):
+    code = "bound_key"
+
     def __init__(self, assistant_id: str, path: str) -> None:
         super().__init__(assistant_id)
         self.assistant_id = assistant_id
         self.path = path
 
-
-async def bound_key_handler(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, BoundKeyRefused)
-    body = AuthProblem(code="bound_key", message=bound_key_message(error.assistant_id, error.path))
-    return JSONResponse(status_code=403, content=body.model_dump())
+    def message(self) -> str:
+        return bound_key_message(self.assistant_id, self.path)
 
 
-class ScopeMissing(Exception):
+class ScopeMissing(AuthRefusal):
+    code = "missing_scope"
+
     def __init__(self, scope: Scope, principal: Principal) -> None:
         super().__init__(scope)
         self.scope = scope
         self.principal = principal
 
+    def message(self) -> str:
+        return missing_scope_message(self.principal, self.scope)
 
-async def scope_missing_handler(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, ScopeMissing)
-    message = missing_scope_message(error.principal, error.scope)
-    body = AuthProblem(code="missing_scope", message=message)
+
+async def auth_refusal_handler(request: Request, error: Exception) -> JSONResponse:
+    """The auth family's one handler: `{message, code}`, 403."""
+    assert isinstance(error, AuthRefusal)
+    body = AuthProblem(code=error.code, message=error.message())
     return JSONResponse(status_code=403, content=body.model_dump())
 
 

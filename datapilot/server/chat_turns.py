@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import HTTPException, Response
+from fastapi import Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
@@ -22,7 +22,7 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, Failed
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
-from datapilot.server.errors import CLIENT_ERRORS, http_error
+from datapilot.server.errors import Unavailable
 from datapilot.server.limits import check_question
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
@@ -81,8 +81,8 @@ async def message_events(
 
     Returns once the message is stored: the prepared turn, its events (under the request
     timeout, stored before `done`) and the record `finish` fills. An error of `prepare` is raised
-    here before any response starts: a platform error as its HTTP answer (404, 403, 400); a
-    question over DATAPILOT_MAX_QUESTION_CHARS is a 422 before anything is stored."""
+    here before any response starts (a platform error becomes its 404, 403 or 400 in the app's
+    handler); a question over DATAPILOT_MAX_QUESTION_CHARS is a 422 before anything is stored."""
     problem = check_question(body.content, settings) if body.role in ANSWERED_ROLES else None
     if problem:  # the question limit of every face, before anything is stored
         error = {"loc": ("body", "content"), "msg": problem, "type": "too_large"}
@@ -118,11 +118,11 @@ async def message_events(
         pending: list[asyncio.Future[Any]] = [ready, first]
         await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():  # the job ended before the message was stored (timed out)
-            raise HTTPException(503, _not_stored(await first))
+            raise Unavailable(_not_stored(await first))
         failed = ready.exception()
         if failed is not None:
             await _close(first, events)
-            raise http_error(failed) if isinstance(failed, CLIENT_ERRORS) else failed
+            raise failed
     except BaseException:
         await _close(first, events)
         raise

@@ -1,8 +1,15 @@
-"""Request errors as 422 answers that name the field and say what to do."""
+"""Request errors, said once: the `ApiError` hierarchy routes raise, the domain errors of the
+repositories mapped onto it (`DOMAIN_ERRORS`), the 422 answer of a malformed request, and the
+native family's one exception handler.
+
+Each API family answers these in its own shape: the native `/api/v1` routes and the OpenBB
+agent's as `{"detail": message}` (`native_error_handler`, registered by `app`); the
+OpenAI-compatible routes as OpenAI's `{"error": {...}}` (`routes.openai`). Refusals at the door
+(`auth`) keep `{message, code}` on every route."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import Request
 from fastapi.exception_handlers import http_exception_handler
@@ -11,9 +18,124 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from datapilot.assistants import repo
 from datapilot.assistants.normalise import NormalisationError
-from datapilot.assistants.repo import Forbidden, NotFound, PlatformError
+from datapilot.knowledge import KnowledgeError, LibraryNotFound, UploadRefused
+from datapilot.knowledge.embeddings import EmbeddingsError
+from datapilot.net import OutboundError
 from datapilot.store import AccountError
+from datapilot.tools.imported import ArgumentsError
+from datapilot.tools.mcp_client import MCPError
+from datapilot.tools.secrets import SecretsError
+from datapilot.tools.sources import SourceError, SourceNotFound
+
+# --- the hierarchy --------------------------------------------------------------------------
+
+
+class ApiError(Exception):
+    """A request the API answers with an error: `status` says which, the message why (and
+    what to do); `code` names the kind for machines (OpenAI's `code` on that face)."""
+
+    status: ClassVar[int] = 400
+    default_code: ClassVar[str] = "invalid_request"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+
+
+class BadRequest(ApiError):
+    """400: the request cannot be done as asked."""
+
+
+class InvalidMessages(BadRequest):
+    """400: the conversation cannot be sent to a model."""
+
+    default_code = "invalid_messages"
+
+
+class Refused(ApiError):
+    """403: the caller may not do this."""
+
+    status = 403
+    default_code = "forbidden"
+
+
+class NotFound(ApiError):
+    """404: no such row for this caller (another tenant's rows are not found either)."""
+
+    status = 404
+    default_code = "not_found"
+
+
+class TooLarge(ApiError):
+    """413: over a limit; `setting` names the setting that raises it."""
+
+    status = 413
+    default_code = "too_large"
+
+    def __init__(self, message: str, *, setting: str, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.setting = setting
+
+
+class TooManyRequests(ApiError):
+    """429: over a rate limit; wait a little."""
+
+    status = 429
+    default_code = "rate_limited"
+
+
+class UpstreamFailed(ApiError):
+    """502: a server this one calls (a tool's, the embeddings endpoint) failed."""
+
+    status = 502
+    default_code = "upstream_failed"
+
+
+class Unavailable(ApiError):
+    """503: the work could not be done now (e.g. a timeout before anything was stored)."""
+
+    status = 503
+    default_code = "unavailable"
+
+
+# The domain errors of the repositories, tools and libraries, and the answer each one is; the
+# first class an error is an instance of decides. Nothing else maps them: a route lets them
+# pass and its family's handler answers.
+DOMAIN_ERRORS: tuple[tuple[type[Exception], type[ApiError]], ...] = (
+    (repo.NotFound, NotFound),
+    (SourceNotFound, NotFound),
+    (LibraryNotFound, NotFound),
+    (repo.Forbidden, Refused),
+    (repo.PlatformError, BadRequest),
+    (AccountError, BadRequest),
+    (NormalisationError, InvalidMessages),
+    (SourceError, BadRequest),
+    (SecretsError, BadRequest),
+    (ArgumentsError, BadRequest),
+    (KnowledgeError, BadRequest),  # an upload over a limit is a 413 (see `api_error`)
+    (EmbeddingsError, UpstreamFailed),
+    (OutboundError, UpstreamFailed),
+    (MCPError, UpstreamFailed),
+)
+
+
+def api_error(error: Exception) -> ApiError | None:
+    """The API's answer to `error`: itself when it is an `ApiError`, the mapped answer of a
+    domain error, or None for an error no request caused (a 500)."""
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, UploadRefused) and error.setting is not None:
+        return TooLarge(str(error), setting=error.setting)
+    for kind, answer in DOMAIN_ERRORS:
+        if isinstance(error, kind):
+            return answer(str(error))
+    return None
+
+
+# --- malformed requests ---------------------------------------------------------------------
 
 _PREFIXES = ("body", "query", "path", "header", "cookie")
 # A 422 lists this many problems at most: enough to fix a request, never a huge error body.
@@ -37,6 +159,11 @@ class ValidationProblem(BaseModel):
 VALIDATION_RESPONSES: dict[int | str, dict[str, Any]] = {
     422: {"model": ValidationProblem, "description": "The request is malformed."}
 }
+# The documented errors of a route acting on the caller's rows.
+ROW_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "The request cannot be done as asked; `detail` says why."},
+    404: {"description": "No such row for this caller."},
+}
 
 
 def validation_problem(error: RequestValidationError) -> ValidationProblem:
@@ -47,27 +174,6 @@ def validation_problem(error: RequestValidationError) -> ValidationProblem:
     if len(errors) > MAX_PROBLEMS:
         summary += f" (and {len(errors) - MAX_PROBLEMS:,} more problems)"
     return ValidationProblem(message=f"Invalid request — {summary}", detail=problems)
-
-
-async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
-    """Turn a validation error into a 422 with dotted field paths."""
-    assert isinstance(error, RequestValidationError)
-    body = validation_problem(error)
-    return JSONResponse(status_code=422, content=body.model_dump())
-
-
-async def unreadable_body_handler(request: Request, error: Exception) -> Response:
-    """A body that cannot even be decoded (not UTF-8) is malformed too: a 422 like the others,
-    instead of FastAPI's bare 400. Every other HTTP error keeps FastAPI's answer."""
-    assert isinstance(error, HTTPException)
-    if error.status_code == 413:  # the body limit, passed while the body was read
-        return JSONResponse(
-            status_code=413, content={"message": error.detail, "setting": "max_body_mb"}
-        )
-    body = unreadable_body_problem(error)
-    if body is None:
-        return await http_exception_handler(request, error)
-    return JSONResponse(status_code=422, content=body.model_dump())
 
 
 def unreadable_body_problem(error: HTTPException) -> ValidationProblem | None:
@@ -97,11 +203,45 @@ def _problem(item: dict[str, Any]) -> FieldProblem:
     return FieldProblem(loc=loc, field=field, msg=message, type=kind)
 
 
-# What a platform call raises for a request that cannot be done as asked.
-CLIENT_ERRORS = (NotFound, Forbidden, PlatformError, AccountError, NormalisationError)
+# --- the native family's handler ------------------------------------------------------------
+
+# What `native_error_handler` answers (registered for each by `app`).
+NATIVE_ERRORS: tuple[type[Exception], ...] = (
+    RequestValidationError,
+    HTTPException,
+    ApiError,
+    *(kind for kind, _ in DOMAIN_ERRORS),
+)
 
 
-def http_error(error: Exception) -> HTTPException:
-    """The HTTP answer to one of `CLIENT_ERRORS`: 404, 403, or 400 saying why."""
-    status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 400
-    return HTTPException(status, str(error))
+async def native_error_handler(request: Request, error: Exception) -> Response:
+    """Every request error of the native API (and the OpenBB agent's routes): a malformed
+    request (a body that is not even UTF-8 included) is a 422 `ValidationProblem`; the body
+    limit a 413 naming its setting; an `ApiError` or a domain error `{"detail": message}` with
+    its status; any other HTTP error FastAPI's answer."""
+    if isinstance(error, RequestValidationError):
+        return JSONResponse(status_code=422, content=validation_problem(error).model_dump())
+    if isinstance(error, HTTPException):
+        return await _http_error(request, error)
+    problem = api_error(error)
+    if problem is None:  # registered for `ApiError` and `DOMAIN_ERRORS` only
+        raise error
+    return JSONResponse(status_code=problem.status, content=detail_body(problem))
+
+
+def detail_body(problem: ApiError) -> dict[str, Any]:
+    """`{"detail": message}`; a 413 also says `message` and the `setting`, as the body limit."""
+    if isinstance(problem, TooLarge):
+        return {"message": problem.message, "setting": problem.setting, "detail": problem.message}
+    return {"detail": problem.message}
+
+
+async def _http_error(request: Request, error: HTTPException) -> Response:
+    if error.status_code == 413:  # the body limit, passed while the body was read
+        return JSONResponse(
+            status_code=413, content={"message": error.detail, "setting": "max_body_mb"}
+        )
+    body = unreadable_body_problem(error)
+    if body is None:
+        return await http_exception_handler(request, error)
+    return JSONResponse(status_code=422, content=body.model_dump())

@@ -8,27 +8,27 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy import select
 from sse_starlette import EventSourceResponse
 
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage
+from datapilot.assistants.repo import Assistants, Usage
 from datapilot.assistants.runtime import Turn, TurnSetup
 from datapilot.assistants.service import assistant_tools, setup_turn, with_knowledge
 from datapilot.core.events import Done, Event, StatusEvent
 from datapilot.engine.context import RequestContext
+from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
+from datapilot.server.errors import NotFound
 from datapilot.server.openbb.agent import AgentDescriptor, AgentEndpoints, agent_descriptor
 from datapilot.server.openbb.context import QueryInputError, prepare_query
 from datapilot.server.openbb.documents import keep_documents
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.routes import _SSE_RESPONSE, _wire
 from datapilot.server.openbb.stream import openbb_sse
-from datapilot.server.routes.platform import tenant_of
 from datapilot.server.runner import guarded_events
-from datapilot.settings import Settings
 from datapilot.store import Store
 from datapilot.store.models import Assistant
 
@@ -41,10 +41,11 @@ router = APIRouter(prefix="/assistants/{assistant_id}", tags=["OpenBB Workspace"
     response_model_exclude_none=True,
     summary="One assistant as an OpenBB Workspace agent",
 )
-async def assistant_agents_json(assistant_id: str, request: Request) -> dict[str, AgentDescriptor]:
+async def assistant_agents_json(
+    assistant_id: str, request: Request, settings: SettingsDep, store: StoreDep
+) -> dict[str, AgentDescriptor]:
     """Public like every agent descriptor; a private assistant's name and description stay
     private (the Workspace learns them only through the key-guarded query)."""
-    store: Store = request.app.state.store
 
     def public_info() -> tuple[str, str] | None:
         with store.session() as session:
@@ -55,9 +56,8 @@ async def assistant_agents_json(assistant_id: str, request: Request) -> dict[str
 
     found = await anyio.to_thread.run_sync(public_info)
     if found is None:
-        raise HTTPException(404, f"no assistant {assistant_id!r}")
+        raise NotFound(f"no assistant {assistant_id!r}")
     base = str(request.base_url).rstrip("/")
-    settings: Settings = request.app.state.settings
     descriptor = agent_descriptor(base, settings).model_copy(
         update={
             "name": found[0],
@@ -75,10 +75,12 @@ async def assistant_agents_json(assistant_id: str, request: Request) -> dict[str
     summary="Answer a Workspace conversation as this assistant",
 )
 async def assistant_query(
-    assistant_id: str, body: WorkspaceQuery, request: Request, tenant: Tenant = Depends(tenant_of)
+    assistant_id: str,
+    body: WorkspaceQuery,
+    tenant: TenantDep,
+    settings: SettingsDep,
+    store: StoreDep,
 ) -> EventSourceResponse:
-    settings: Settings = request.app.state.settings
-    store: Store = request.app.state.store
     try:
         prepared = prepare_query(body, settings)
     except QueryInputError as error:
@@ -105,12 +107,7 @@ async def assistant_query(
         setup.can_ask = False  # the Workspace's protocol has no confirmation: see routes.openai
         return assistant, owner, setup
 
-    try:
-        assistant, owner, setup = await anyio.to_thread.run_sync(prepare)
-    except NotFound as error:
-        raise HTTPException(404, str(error)) from None
-    except Forbidden as error:
-        raise HTTPException(403, str(error)) from None
+    assistant, owner, setup = await anyio.to_thread.run_sync(prepare)
     notes: list[str] = []
     if assistant.library_id and owner:
         if owner == tenant.user_id:  # only the library's owner adds to it

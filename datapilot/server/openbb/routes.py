@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from openbb_ai.models import SSE
 from sse_starlette import EventSourceResponse
 
+from datapilot.server.deps import SettingsDep
 from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.feedback import (
@@ -32,7 +33,6 @@ from datapilot.server.openbb.documents import document_source
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.stream import openbb_sse
 from datapilot.server.runner import guarded_events
-from datapilot.settings import Settings
 
 router = APIRouter(tags=["OpenBB Workspace"])
 
@@ -50,18 +50,14 @@ _SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _settings(request: Request) -> Settings:
-    return request.app.state.settings
-
-
 @router.get(
     "/agents.json",
     response_model=dict[str, AgentDescriptor],
     response_model_exclude_none=True,
     summary="Agent descriptor for OpenBB Workspace",
 )
-async def agents_json(request: Request) -> dict[str, AgentDescriptor]:
-    return {AGENT_ID: agent_descriptor(str(request.base_url), _settings(request))}
+async def agents_json(request: Request, settings: SettingsDep) -> dict[str, AgentDescriptor]:
+    return {AGENT_ID: agent_descriptor(str(request.base_url), settings)}
 
 
 @router.get(
@@ -79,8 +75,7 @@ async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
     responses=_SSE_RESPONSE,
     summary="Answer a Workspace conversation as a stream of agent events",
 )
-async def query(body: WorkspaceQuery, request: Request) -> EventSourceResponse:
-    settings = _settings(request)
+async def query(body: WorkspaceQuery, settings: SettingsDep) -> EventSourceResponse:
     try:
         # Off the event loop: widget data and documents may be large to parse.
         prepared = await asyncio.to_thread(prepare_query, body, settings)
@@ -102,9 +97,9 @@ async def query(body: WorkspaceQuery, request: Request) -> EventSourceResponse:
     responses=VALIDATION_RESPONSES,
     summary="Store a user's feedback on an answer",
 )
-async def feedback(body: Feedback, request: Request) -> FeedbackStored:
+async def feedback(body: Feedback, settings: SettingsDep) -> FeedbackStored:
     try:
-        await store_feedback(body, _settings(request))
+        await store_feedback(body, settings)
     except FeedbackTooLarge as error:
         raise RequestValidationError(
             [{"type": "too_large", "loc": ("body",), "msg": str(error), "input": None}]

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from datetime import date
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 from sse_starlette import EventSourceResponse
@@ -17,8 +17,9 @@ from datapilot.core.context import ChatMessage, ClientTable, QuestionContext
 from datapilot.core.events import Done
 from datapilot.core.messages import LmcChunk
 from datapilot.render.lmc import lmc_chunks
+from datapilot.server.deps import SettingsDep, StoreDep, tenant_of
 from datapilot.server.docs import sse_event_schema
-from datapilot.server.errors import VALIDATION_RESPONSES
+from datapilot.server.errors import VALIDATION_RESPONSES, Refused
 from datapilot.server.limits import (
     check_conversation,
     check_question,
@@ -26,7 +27,7 @@ from datapilot.server.limits import (
     request_settings,
 )
 from datapilot.server.runner import guarded_events
-from datapilot.settings import BrainChoice, Settings
+from datapilot.settings import BrainChoice
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/v1", tags=["Native API"])
@@ -125,8 +126,9 @@ _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
     responses=_ASK_RESPONSES,
     summary="Answer a question (JSON, or streamed LMC chunks)",
 )
-async def ask(body: AskRequest, request: Request) -> Answer | EventSourceResponse:
-    settings: Settings = request.app.state.settings
+async def ask(
+    body: AskRequest, request: Request, settings: SettingsDep, store: StoreDep
+) -> Answer | EventSourceResponse:
     context = QuestionContext(
         today=body.today or settings.effective_today(),
         history=body.history,
@@ -137,12 +139,11 @@ async def ask(body: AskRequest, request: Request) -> Answer | EventSourceRespons
     source = None
     if body.library is not None:
         from datapilot.knowledge.answering import library_source
-        from datapilot.server.routes.platform import tenant_of
 
-        tenant = await tenant_of(request)
+        tenant = await tenant_of(request)  # only here: a keyless server looks its user up
         if tenant.user_id is None:
-            raise HTTPException(403, "guests have no knowledge libraries")
-        source = library_source(request.app.state.store, tenant.user_id, body.library)
+            raise Refused("guests have no knowledge libraries")
+        source = library_source(store, tenant.user_id, body.library)
     events = guarded_events(body.question, context, settings, source)
     if body.stream:
         return EventSourceResponse(_wire(lmc_chunks(events, images=body.images)))

@@ -11,25 +11,20 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 
 from datapilot.assistants.files import FileIn, Files
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
 from datapilot.assistants.service import Conversation, MessageIn, files_root
 from datapilot.server.chat_turns import MessagesReply, reply
-from datapilot.server.routes.platform import (
-    ERRORS,
-    FILE_DESCRIPTION,
-    MESSAGE_RESPONSES,
-    FileMessage,
-    attach,
-    file_response,
-    in_store,
-    off_loop,
-)
+from datapilot.server.deps import InStoreDep, SettingsDep, StoreDep
+from datapilot.server.errors import ROW_ERRORS, BadRequest, TooManyRequests
+from datapilot.server.routes.files import FILE_DESCRIPTION, FileMessage, attach, file_response
+from datapilot.server.routes.messages import MESSAGE_RESPONSES
+from datapilot.server.store_calls import off_loop
 from datapilot.settings import Settings
 from datapilot.store.rates import RateLimiter, rate_limiter
 
@@ -37,17 +32,23 @@ router = APIRouter(prefix="/api/v1/guest", tags=["Guests of public assistants"])
 HEADER = "X-Guest-Id"
 COOKIE = "datapilot_guest"
 _MIN_ID = 20  # server-made ids are 32 characters; shorter ones are guessable
+TOO_MANY: dict[int | str, dict[str, Any]] = {
+    429: {"description": "Too many messages; wait a minute."}
+}
 
 
 def guest_of(request: Request, response: Response) -> Tenant:
     """The caller's guest id (header or cookie), or a new one handed back to keep."""
     given = request.headers.get(HEADER) or request.cookies.get(COOKIE)
     if given is not None and len(given) < _MIN_ID:
-        raise HTTPException(400, f"{HEADER} is not a guest id this server gave out")
+        raise BadRequest(f"{HEADER} is not a guest id this server gave out")
     guest_id = given or secrets.token_urlsafe(24)
     response.headers[HEADER] = guest_id
     response.set_cookie(COOKIE, guest_id, httponly=True, samesite="lax")
     return Tenant(guest_id=guest_id)
+
+
+GuestDep = Annotated[Tenant, Depends(guest_of)]
 
 
 def _limiter(request: Request) -> RateLimiter:
@@ -67,39 +68,38 @@ async def _within_limit(request: Request, tenant: Tenant) -> None:
     limiter = _limiter(request)
     guest_id = tenant.guest_id
     if not await off_loop(lambda: limiter.allow(f"guest:{guest_id}")):
-        raise HTTPException(
-            429, f"at most {limiter.limit} messages a minute per guest; wait a little"
-        )
+        raise TooManyRequests(f"at most {limiter.limit} messages a minute per guest; wait a little")
 
 
 @router.post(
     "/assistants/{assistant_id}/chats",
     response_model=ChatInfo,
     status_code=201,
-    responses=ERRORS,
+    responses=ROW_ERRORS,
     summary="Open a guest chat with a public assistant",
 )
-async def open_chat(assistant_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Any:
-    settings: Settings = request.app.state.settings
+async def open_chat(
+    assistant_id: str, tenant: GuestDep, settings: SettingsDep, in_store: InStoreDep
+) -> Any:
     hours = timedelta(hours=settings.guest_chat_hours)
     body = ChatIn(name="guest", assistant_id=assistant_id)
-    return await in_store(request, lambda s: Chats(s, tenant).create(body, expires_in=hours))
+    return await in_store(lambda s: Chats(s, tenant).create(body, expires_in=hours))
 
 
 @router.get("/chats", response_model=list[ChatInfo], summary="The guest's chats")
-async def list_chats(request: Request, tenant: Tenant = Depends(guest_of)) -> Any:
-    return await in_store(request, lambda s: Chats(s, tenant).list())
+async def list_chats(tenant: GuestDep, in_store: InStoreDep) -> Any:
+    return await in_store(lambda s: Chats(s, tenant).list())
 
 
-@router.get("/chats/{chat_id}/messages", response_model=list[MessageInfo], responses=ERRORS)
-async def list_messages(chat_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Any:
-    return await in_store(request, lambda s: Messages(s, tenant).list(chat_id))
+@router.get("/chats/{chat_id}/messages", response_model=list[MessageInfo], responses=ROW_ERRORS)
+async def list_messages(chat_id: str, tenant: GuestDep, in_store: InStoreDep) -> Any:
+    return await in_store(lambda s: Messages(s, tenant).list(chat_id))
 
 
 @router.post(
     "/chats/{chat_id}/messages",
     response_model=MessagesReply,
-    responses={**MESSAGE_RESPONSES, 429: {"description": "Too many messages; wait a minute."}},
+    responses={**MESSAGE_RESPONSES, **TOO_MANY},
     summary="Send a message as a guest",
 )
 async def send_message(
@@ -107,14 +107,15 @@ async def send_message(
     body: MessageIn,
     request: Request,
     response: Response,
-    tenant: Tenant = Depends(guest_of),
+    tenant: GuestDep,
+    settings: SettingsDep,
+    store: StoreDep,
 ) -> Any:
     assert tenant.guest_id is not None
     await _within_limit(request, tenant)
     if body.role not in ("human", "human_later"):
-        raise HTTPException(400, "guests send human or human_later messages")
-    settings: Settings = request.app.state.settings
-    conversation = Conversation(request.app.state.store, tenant, settings)
+        raise BadRequest("guests send human or human_later messages")
+    conversation = Conversation(store, tenant, settings)
     return await reply(chat_id, body, conversation, settings, response)
 
 
@@ -122,25 +123,29 @@ async def send_message(
     "/chats/{chat_id}/files",
     response_model=FileMessage,
     status_code=201,
-    responses={**ERRORS, 429: {"description": "Too many messages; wait a minute."}},
+    responses={**ROW_ERRORS, **TOO_MANY},
     summary="Attach a file to a guest chat (yours alone; it expires with the chat)",
 )
 async def attach_file(
-    chat_id: str, body: FileIn, request: Request, tenant: Tenant = Depends(guest_of)
+    chat_id: str,
+    body: FileIn,
+    request: Request,
+    tenant: GuestDep,
+    settings: SettingsDep,
+    in_store: InStoreDep,
 ) -> Any:
     await _within_limit(request, tenant)
-    return await in_store(request, attach(chat_id, body, tenant, request.app.state.settings))
+    return await in_store(attach(chat_id, body, tenant, settings))
 
 
 @router.get(
     "/files/{file_id}",
     response_class=Response,
-    responses={200: {"description": FILE_DESCRIPTION}, **ERRORS},
+    responses={200: {"description": FILE_DESCRIPTION}, **ROW_ERRORS},
     summary="A file you attached to one of your guest chats",
 )
-async def get_file(file_id: str, request: Request, tenant: Tenant = Depends(guest_of)) -> Response:
-    settings: Settings = request.app.state.settings
-    info, data = await in_store(
-        request, lambda s: Files(s, tenant, files_root(settings)).content(file_id)
-    )
+async def get_file(
+    file_id: str, tenant: GuestDep, settings: SettingsDep, in_store: InStoreDep
+) -> Response:
+    info, data = await in_store(lambda s: Files(s, tenant, files_root(settings)).content(file_id))
     return file_response(info, data)

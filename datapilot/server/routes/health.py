@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from datapilot import __version__
+from datapilot.server.deps import SettingsDep
 from datapilot.settings import Settings
 
 router = APIRouter(tags=["Health"])
@@ -39,8 +40,8 @@ class Health(BaseModel):
     summary="Version and data coverage",
     responses={503: {"model": Health, "description": "The data cannot be read: why, and the fix."}},
 )
-async def health(request: Request) -> Health | JSONResponse:
-    coverage = await asyncio.to_thread(data_coverage, request.app.state.settings)
+async def health(settings: SettingsDep) -> Health | JSONResponse:
+    coverage = await asyncio.to_thread(data_coverage, settings)
     if coverage.error is None:
         return Health(data=coverage)
     # Load balancers and monitors read the status code: a server whose answers would all be

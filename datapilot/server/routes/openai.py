@@ -6,8 +6,9 @@ the caller's usage. Tools the server runs never appear as `tool_calls`: their st
 the `datapilot` field of chunks, which plain clients ignore. A client's own `tools` are offered
 to the model too, and a call of one ends the reply with `finish_reason: tool_calls`.
 
-A malformed request is a 400 in OpenAI's error shape, `{"error": {message, type, param, code}}`
-with `param` naming the field, as are the server's limits (`code` says which).
+Every error of this face is in OpenAI's shape, `{"error": {message, type, param, code}}`
+(`OpenAIRoute`): a malformed request is a 400 with `param` naming the field, as are the
+server's limits (`code` says which); the platform's refusals keep their status.
 
 The assistant's imported tools are bound here as in its chats. A call that needs the user's
 confirmation (a consequential operation) cannot wait for a click in a stateless request, and
@@ -21,40 +22,38 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-import anyio
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    ValidationError,
-    model_validator,
-)
+from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 
+from datapilot.assistants import repo
 from datapilot.assistants.context_store import read_inputs, remember
 from datapilot.assistants.memory import memory_on
 from datapilot.assistants.memory_vectors import with_vectors
-from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
-from datapilot.assistants.normalise import HistoryMessage, NormalisationError
-from datapilot.assistants.repo import Assistants, Forbidden, NotFound, Usage, bound_refusal
+from datapilot.assistants.models import AssistantInfo, Tenant
+from datapilot.assistants.normalise import NormalisationError
+from datapilot.assistants.repo import Assistants, Usage, bound_refusal
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import assistant_tools, request_for, setup_turn
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
-from datapilot.core.messages import from_openai
 from datapilot.llm import count_chat, count_tokens
-from datapilot.server.errors import ValidationProblem, unreadable_body_problem, validation_problem
-from datapilot.server.limits import as_error, check_conversation, check_question, request_settings
-from datapilot.server.routes.platform import tenant_of
-from datapilot.settings import Settings
+from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
+from datapilot.server.errors import (
+    NotFound,
+    Refused,
+    ValidationProblem,
+    api_error,
+    unreadable_body_problem,
+    validation_problem,
+)
+from datapilot.server.openai_request import CompletionRequest, history_from_openai
+from datapilot.server.store_calls import off_loop
 from datapilot.store import Store
 
 WORKFLOW_MODEL = "datapilot"
@@ -86,9 +85,24 @@ def _invalid(problem: ValidationProblem) -> JSONResponse:
     return _error(400, problem.message, code, first.field if first else None)
 
 
+def openai_error(error: Exception) -> JSONResponse | None:
+    """This face's answer to a request error, in OpenAI's shape: a malformed request (a body
+    that is not UTF-8 included) a 400, an `ApiError` or domain error its status. None for the
+    rest, which keep the app's answers: refusals at the door, the body limit, failures."""
+    if isinstance(error, RequestValidationError):
+        return _invalid(validation_problem(error))
+    if isinstance(error, HTTPException):
+        unreadable = unreadable_body_problem(error)
+        return None if unreadable is None else _invalid(unreadable)
+    problem = api_error(error)
+    if problem is None:
+        return None
+    return _error(problem.status, problem.message, problem.code)
+
+
 class OpenAIRoute(APIRoute):
-    """A route of this face: a malformed request is a 400 in OpenAI's shape, not the native
-    API's 422."""
+    """A route of this face: its errors go through `openai_error` (the face's one handler),
+    not the native API's."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -96,13 +110,11 @@ class OpenAIRoute(APIRoute):
         async def route(request: Request) -> Response:
             try:
                 return await handler(request)
-            except RequestValidationError as error:
-                return _invalid(validation_problem(error))
-            except HTTPException as error:
-                unreadable = unreadable_body_problem(error)
-                if unreadable is None:
+            except Exception as error:
+                answer = openai_error(error)
+                if answer is None:
                     raise
-                return _invalid(unreadable)
+                return answer
 
         return route
 
@@ -123,155 +135,6 @@ class ModelList(BaseModel):
     data: list[ModelCard]
 
 
-class StreamOptions(BaseModel):
-    include_usage: bool = False
-
-
-# The request's shapes, as far as Datapilot reads them: a wrong shape is a 400 naming the field,
-# never an error deep in the turn. Fields Datapilot does not read are allowed and ignored.
-
-
-class ImageUrl(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    url: str = Field(description="An https or data: URL of the image.")
-
-
-class ContentPart(BaseModel):
-    """One part of a message's content: `text`, `image_url`, or another kind (skipped)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    type: str
-    text: str | None = None
-    image_url: ImageUrl | None = None
-
-    @model_validator(mode="after")
-    def _carries_its_kind(self) -> ContentPart:
-        if self.type == "text" and self.text is None:
-            raise ValueError("a `text` part needs `text`")
-        if self.type == "image_url" and self.image_url is None:
-            raise ValueError("an `image_url` part needs `image_url: {url}`")
-        return self
-
-
-def _content_kind(value: Any) -> str | None:
-    return "text" if isinstance(value, str) else "parts" if isinstance(value, list) else None
-
-
-# Chosen by the value's JSON type, so a wrong part is reported once, under `content.parts`.
-Content = Annotated[
-    Annotated[str, Tag("text")] | Annotated[list[ContentPart], Tag("parts")],
-    Discriminator(
-        _content_kind,
-        custom_error_type="content_type",
-        custom_error_message="content must be text or a list of parts",
-    ),
-]
-
-
-class FunctionCall(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    name: str
-    arguments: str = Field(default="{}", description="The arguments as JSON text.")
-
-
-class ToolCall(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    id: str
-    type: Literal["function"] = "function"
-    function: FunctionCall
-
-
-class ChatMessage(BaseModel):
-    """One message of the conversation."""
-
-    model_config = ConfigDict(extra="allow")
-
-    role: Literal["system", "developer", "user", "assistant", "tool"]  # see `from_openai`
-    content: Content | None = None
-    tool_calls: list[ToolCall] | None = None
-    tool_call_id: str | None = None
-
-
-class FunctionSpec(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
-    description: str | None = None
-    parameters: dict[str, Any] | None = Field(default=None, description="A JSON schema.")
-
-
-class ClientTool(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    type: Literal["function"] = "function"
-    function: FunctionSpec
-
-
-class CompletionRequest(BaseModel):
-    """The parts of an OpenAI chat completion request Datapilot reads; others are ignored."""
-
-    model_config = ConfigDict(extra="allow")
-
-    model: str = Field(description="An assistant's id or name, or `datapilot`.")
-    messages: list[ChatMessage] = Field(min_length=1)
-    stream: bool = False
-    stream_options: StreamOptions | None = None
-    tools: list[ClientTool] | None = Field(
-        default=None, description="Your own tools: their calls come back to you."
-    )
-    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _within_limits(cls, data: Any) -> Any:
-        """The server's limits, as on every other face, checked on the raw messages before
-        they are validated (10,000 bad messages get one short error): their number, each one's
-        text (parts included) and the question's, the last user message."""
-        messages = _as_text(data.get("messages") if isinstance(data, dict) else None)
-        settings = request_settings()
-        found = [
-            (field, message, "too_many_messages" if field == "messages" else "message_too_long")
-            for field, message in check_conversation(messages, settings, "messages")
-        ]
-        users = [
-            index
-            for index, message in enumerate(messages)
-            if isinstance(message, dict) and message.get("role") == "user"
-        ]
-        if not found and users:
-            problem = check_question(messages[users[-1]]["content"], settings)
-            if problem:
-                found.append((f"messages.{users[-1]}.content", problem, "question_too_long"))
-        if found:
-            errors = [as_error(field, message, kind) for field, message, kind in found]
-            raise ValidationError.from_exception_data(cls.__name__, errors)
-        return data
-
-
-def _as_text(messages: Any) -> list[Any]:
-    """The raw messages with each object's content as text (text parts joined), for the limits;
-    nothing unless `messages` is a list (validation says what is wrong then)."""
-    if not isinstance(messages, list):
-        return []
-    return [
-        {**message, "content": _text_of(message.get("content"))}
-        if isinstance(message, dict)
-        else message
-        for message in messages
-    ]
-
-
-def _text_of(content: Any) -> Any:
-    if not isinstance(content, list):
-        return content
-    parts = [part.get("text") for part in content if isinstance(part, dict)]
-    return "\n".join(text for text in parts if isinstance(text, str))
-
-
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": OpenAIErrorBody, "description": "The request is malformed; `param` says where."},
     404: {"model": OpenAIErrorBody, "description": "No such model for this key."},
@@ -280,9 +143,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/models", response_model=ModelList, summary="Your assistants as models")
-async def models(request: Request, tenant: Tenant = Depends(tenant_of)) -> ModelList:
-    store: Store = request.app.state.store
-
+async def models(tenant: TenantDep, store: StoreDep) -> ModelList:
     def work() -> list[AssistantInfo]:
         with store.session() as session:
             return Assistants(session, tenant).list()
@@ -295,39 +156,9 @@ async def models(request: Request, tenant: Tenant = Depends(tenant_of)) -> Model
     )
     cards += [
         ModelCard(id=a.id, name=a.name, created=int(a.created_at.timestamp()))
-        for a in await anyio.to_thread.run_sync(work)
+        for a in await off_loop(work)
     ]
     return ModelList(data=cards)
-
-
-def history_from_openai(messages: list[ChatMessage]) -> list[HistoryMessage]:
-    """OpenAI chat messages as the platform's history (roles translated, parts split)."""
-    history: list[HistoryMessage] = []
-    for message in messages:
-        role = from_openai(message.role)
-        content = message.content
-        if isinstance(content, list):
-            texts = []
-            for part in content:
-                if part.type == "text":
-                    texts.append(part.text or "")
-                elif part.type == "image_url" and part.image_url is not None:
-                    history.append(HistoryMessage(role="file", image_url=part.image_url.url))
-            content = "\n".join(texts)
-        text = content or ""
-        if role == "assistant" and message.tool_calls:
-            for number, call in enumerate(message.tool_calls):
-                record = ToolCallRecord(
-                    id=call.id, name=call.function.name, arguments=call.function.arguments or "{}"
-                )
-                history.append(
-                    HistoryMessage(
-                        role="tool_call", content=text if number == 0 else "", tool_call=record
-                    )
-                )
-            continue
-        history.append(HistoryMessage(role=role, content=text, tool_call_id=message.tool_call_id))
-    return history
 
 
 @router.post(
@@ -337,10 +168,8 @@ def history_from_openai(messages: list[ChatMessage]) -> list[HistoryMessage]:
     responses=_ERRORS,
 )
 async def chat_completions(
-    body: CompletionRequest, request: Request, tenant: Tenant = Depends(tenant_of)
+    body: CompletionRequest, tenant: TenantDep, settings: SettingsDep, store: StoreDep
 ) -> Any:
-    settings: Settings = request.app.state.settings
-    store: Store = request.app.state.store
     history = history_from_openai(body.messages)
     client_tools = [tool.model_dump(exclude_none=True) for tool in body.tools or []]
 
@@ -379,12 +208,12 @@ async def chat_completions(
         return assistant, Turn(setup)
 
     try:
-        assistant, turn = await anyio.to_thread.run_sync(prepare)
-    except NotFound:
+        assistant, turn = await off_loop(prepare)
+    except repo.NotFound:  # in this face's words: the model
         message = f"no model {body.model!r}: use an assistant id from GET /v1/models, or datapilot"
-        return _error(404, message, "model_not_found")
-    except Forbidden as error:
-        return _error(403, str(error), "model_not_allowed")
+        raise NotFound(message, code="model_not_found") from None
+    except repo.Forbidden as error:
+        raise Refused(str(error), code="model_not_allowed") from None
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(time.time())
     if body.stream:
@@ -393,17 +222,15 @@ async def chat_completions(
         return EventSourceResponse(chunks)
     steps: list[dict[str, Any]] = []
     text: list[str] = []
-    try:
-        async for event in turn.events():
-            step = _step(event)
-            if step is not None:
-                steps.append(step)
-            if isinstance(event, TextDelta):
-                text.append(event.text)
-            elif isinstance(event, Failed):
-                text.append(event.message)
-    except NormalisationError as error:
-        return _error(400, str(error), "invalid_messages")
+    # A history that cannot be sent to the model fails here: a 400 `invalid_messages`.
+    async for event in turn.events():
+        step = _step(event)
+        if step is not None:
+            steps.append(step)
+        if isinstance(event, TextDelta):
+            text.append(event.text)
+        elif isinstance(event, Failed):
+            text.append(event.message)
     usage = await _charge(turn, body, store, tenant, assistant.id if assistant else None)
     reply: dict[str, Any] = {"role": "assistant", "content": "".join(text).strip() or None}
     if turn.result.client_calls:
@@ -468,7 +295,7 @@ async def _charge(
                 )
                 remember(session, tenant, result, assistant_id=assistant_id)
 
-        await anyio.to_thread.run_sync(record)
+        await off_loop(record)
     else:
         prompt = count_chat(message.model_dump() for message in body.messages)
         completion = count_tokens(result.text)

@@ -7,32 +7,22 @@ client before the store transaction opens. Secrets are accepted, stored encrypte
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from datapilot.assistants.models import Tenant
 from datapilot.core.outputs import Output
-from datapilot.net import OutboundPolicy
-from datapilot.server.auth import require_scope
-from datapilot.server.errors import VALIDATION_RESPONSES
-from datapilot.server.routes.platform import off_loop, tenant_of
+from datapilot.net import OutboundHTTPError, OutboundPolicy
+from datapilot.server.deps import CHAT, MANAGE, InStoreDep, SettingsDep, TenantDep
+from datapilot.server.errors import VALIDATION_RESPONSES, BadRequest, Refused, UpstreamFailed
+from datapilot.server.store_calls import InStore, off_loop
 from datapilot.settings import Settings
-from datapilot.store import Store
-from datapilot.tools.sources import (
-    SourceError,
-    SourceIn,
-    SourceInfo,
-    SourceNotFound,
-    Sources,
-    ToolSummary,
-    read_source,
-)
+from datapilot.tools.sources import SourceIn, SourceInfo, Sources, ToolSummary, read_source
 
+T = TypeVar("T")
 router = APIRouter(prefix="/api/v1/tools", tags=["Imported tools"], responses=VALIDATION_RESPONSES)
-chat_scope = [Depends(require_scope("chat"))]
-manage_scope = [Depends(require_scope("manage"))]
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "The source or the arguments cannot be used; `detail` says why."},
     404: {"description": "No such source or tool for this caller."},
@@ -61,130 +51,93 @@ class TrustIn(BaseModel):
     trusted: bool = True
 
 
-async def _in_store(request: Request, write: bool, work: Any) -> Any:
-    store: Store = request.app.state.store
-    settings: Settings = request.app.state.settings
+class SourceCalls:
+    """One user's tool sources, one store transaction per call off the event loop."""
 
-    def run() -> Any:
-        with store.session(write=write) as session:
-            return work(session, settings)
+    def __init__(self, owner: str, settings: Settings, in_store: InStore) -> None:
+        self.owner, self.settings, self.in_store = owner, settings, in_store
 
-    try:
-        return await off_loop(run)
-    except SourceNotFound as error:
-        raise HTTPException(404, str(error)) from None
-    except (SourceError, ValueError) as error:
-        raise HTTPException(400, str(error)) from None
+    async def __call__(self, act: Callable[[Sources], T], *, write: bool | None = None) -> T:
+        """`act(Sources(...))` in one transaction; `write` overrides the request's default."""
+        owner, settings = self.owner, self.settings
+        return await self.in_store(lambda s: act(Sources(s, owner, settings)), write=write)
 
 
-def _owner(tenant: Tenant) -> str:
+async def source_calls_of(
+    tenant: TenantDep, settings: SettingsDep, in_store: InStoreDep
+) -> SourceCalls:
+    """The caller's tool sources (a user's: a guest has none)."""
     if tenant.user_id is None:
-        raise HTTPException(403, "imported tools belong to users; use an API key of yours")
-    return tenant.user_id
+        raise Refused("imported tools belong to users; use an API key of yours")
+    return SourceCalls(tenant.user_id, settings, in_store)
+
+
+SourcesDep = Annotated[SourceCalls, Depends(source_calls_of)]
 
 
 @router.post(
     "/sources",
     response_model=SourceInfo,
     status_code=201,
-    dependencies=manage_scope,
+    dependencies=MANAGE,
     responses=ERRORS,
     summary="Import an OpenAPI document, an ai-plugin.json manifest or an MCP server",
 )
-async def add_source(
-    body: SourceIn, request: Request, tenant: Tenant = Depends(tenant_of)
-) -> SourceInfo:
-    owner = _owner(tenant)
+async def add_source(body: SourceIn, sources: SourcesDep, settings: SettingsDep) -> SourceInfo:
     if body.command is not None:
-        raise HTTPException(
-            400,
-            "an MCP server over stdio can only be added from the terminal (datapilot tools add)",
+        raise BadRequest(
+            "an MCP server over stdio can only be added from the terminal (datapilot tools add)"
         )
-    try:
-        policy = OutboundPolicy.from_settings(request.app.state.settings)
-        name, description, spec, problems = await off_loop(lambda: read_source(body, policy))
-    except SourceError as error:
-        raise HTTPException(400, str(error)) from None
-    return await _in_store(
-        request,
-        True,
-        lambda s, settings: Sources(s, owner, settings).save(
-            body, name, description, spec, problems
-        ),
-    )
+    policy = OutboundPolicy.from_settings(settings)
+    name, description, spec, problems = await off_loop(lambda: read_source(body, policy))
+    return await sources(lambda x: x.save(body, name, description, spec, problems))
 
 
-@router.get("/sources", response_model=list[SourceInfo], dependencies=chat_scope)
-async def list_sources(request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
-    owner = _owner(tenant)
-    return await _in_store(request, False, lambda s, settings: Sources(s, owner, settings).list())
+@router.get("/sources", response_model=list[SourceInfo], dependencies=CHAT)
+async def list_sources(sources: SourcesDep) -> Any:
+    return await sources(lambda x: x.list())
 
 
-@router.get("/sources/{ref}", response_model=SourceInfo, dependencies=chat_scope, responses=ERRORS)
-async def get_source(ref: str, request: Request, tenant: Tenant = Depends(tenant_of)) -> Any:
-    owner = _owner(tenant)
-    return await _in_store(request, False, lambda s, settings: Sources(s, owner, settings).get(ref))
+@router.get("/sources/{ref}", response_model=SourceInfo, dependencies=CHAT, responses=ERRORS)
+async def get_source(ref: str, sources: SourcesDep) -> Any:
+    return await sources(lambda x: x.get(ref))
 
 
 @router.delete(
     "/sources/{ref}",
     status_code=204,
     response_model=None,
-    dependencies=manage_scope,
+    dependencies=MANAGE,
     responses=ERRORS,
 )
-async def delete_source(
-    ref: str, request: Request, tenant: Tenant = Depends(tenant_of)
-) -> Response:
-    owner = _owner(tenant)
-    await _in_store(request, True, lambda s, settings: Sources(s, owner, settings).delete(ref))
+async def delete_source(ref: str, sources: SourcesDep) -> Response:
+    await sources(lambda x: x.delete(ref))
     return Response(status_code=204)
 
 
 @router.post(
     "/{name}/call",
     response_model=CallOut,
-    dependencies=chat_scope,
+    dependencies=CHAT,
     responses=ERRORS,
     summary="Call an imported tool (your request is the confirmation)",
 )
-async def call_tool(
-    name: str, body: CallIn, request: Request, tenant: Tenant = Depends(tenant_of)
-) -> CallOut:
-    from datapilot.net import OutboundError, OutboundHTTPError
-    from datapilot.tools.imported import ArgumentsError
-    from datapilot.tools.mcp_client import MCPError
-    from datapilot.tools.secrets import SecretsError
-
-    owner = _owner(tenant)
-    tool = await _in_store(
-        request, False, lambda s, settings: Sources(s, owner, settings).tool(name, body.token)
-    )
+async def call_tool(name: str, body: CallIn, sources: SourcesDep) -> CallOut:
+    tool = await sources(lambda x: x.tool(name, body.token), write=False)
     try:
         output = await tool.call(body.arguments)
-    except (ArgumentsError, SecretsError) as error:
-        raise HTTPException(400, str(error)) from None
-    except OutboundHTTPError as error:
-        raise HTTPException(502, f"{tool.name}: {error.message}") from None
-    except OutboundError as error:
-        raise HTTPException(502, error.message) from None
-    except MCPError as error:
-        raise HTTPException(502, str(error)) from None
+    except OutboundHTTPError as error:  # the tool's server said no: the answer names the tool
+        raise UpstreamFailed(f"{tool.name}: {error.message}") from None
     return CallOut(tool=tool.name, text=output.text, outputs=output.outputs)
 
 
 @router.post(
     "/{name}/trust",
     response_model=ToolSummary,
-    dependencies=manage_scope,
+    dependencies=MANAGE,
     responses=ERRORS,
     summary="Let a consequential tool run in chats without asking (trusted: false undoes it)",
 )
-async def trust_tool(
-    name: str, request: Request, body: TrustIn | None = None, tenant: Tenant = Depends(tenant_of)
-) -> Any:
-    owner = _owner(tenant)
+async def trust_tool(name: str, sources: SourcesDep, body: TrustIn | None = None) -> Any:
     trusted = body.trusted if body is not None else True
-    return await _in_store(
-        request, True, lambda s, settings: Sources(s, owner, settings).trust(name, trusted)
-    )
+    return await sources(lambda x: x.trust(name, trusted))

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -23,7 +23,8 @@ from starlette.routing import Match
 
 from datapilot import __version__
 from datapilot.core.answer import Answer
-from datapilot.server.auth import AUTH_RESPONSES, require_scope
+from datapilot.server.auth import AUTH_RESPONSES
+from datapilot.server.deps import CHAT
 from datapilot.server.suggestions import follow_ups, starters
 
 STATIC = Path(__file__).parent / "static"
@@ -93,7 +94,7 @@ def serves(app: FastAPI, path: str) -> bool:
 @router.get(
     "/api/v1/features",
     response_model=Features,
-    dependencies=[Depends(require_scope("chat"))],
+    dependencies=CHAT,
     responses=AUTH_RESPONSES,
     summary="The optional pieces this server has",
 )
@@ -104,7 +105,7 @@ async def features(request: Request) -> Features:
 @router.post(
     "/api/v1/follow-ups",
     response_model=FollowUpsOut,
-    dependencies=[Depends(require_scope("chat"))],
+    dependencies=CHAT,
     responses=AUTH_RESPONSES,
     summary="Follow-up questions for an answer, in its language",
 )
