@@ -32,7 +32,7 @@ from datapilot.store.accounts import (
     UserInfo,
     Users,
 )
-from datapilot.store.engine import StoreConfigError, database_url, get_engine, normalise_url
+from datapilot.store.database import StoreConfigError, database_url, get_engine, normalise_url
 from datapilot.store.migrate import MigrationError, head_revision, upgrade
 
 __all__ = [

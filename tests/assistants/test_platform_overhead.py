@@ -299,9 +299,9 @@ def test_an_idle_connection_that_died_is_replaced_unnoticed(
     `PING_AFTER_IDLE_S` is, and a dead one is replaced before the request uses it."""
     import psycopg
 
-    from datapilot.store import engine as store_engine
+    from datapilot.store import database as store_database
 
-    engine = store_engine.get_engine(store_engine.normalise_url(postgres_server))
+    engine = store_database.get_engine(store_database.normalise_url(postgres_server))
     with engine.connect() as connection:
         backend = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
     # The pooled connection's backend goes away while it sits idle in the pool.
@@ -309,7 +309,7 @@ def test_an_idle_connection_that_died_is_replaced_unnoticed(
         admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
     pool = engine.pool
     # Every checkout now counts as one after a long idle.
-    monkeypatch.setattr(store_engine, "PING_AFTER_IDLE_S", -1.0)
+    monkeypatch.setattr(store_database, "PING_AFTER_IDLE_S", -1.0)
     with engine.connect() as connection:
         again = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
     assert again != backend

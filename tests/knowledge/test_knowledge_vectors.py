@@ -220,7 +220,7 @@ def test_a_new_embeddings_dimension_is_searched_apart_and_said_clearly(
 def test_vectors_stored_as_json_before_are_converted_by_the_migration(store_url: str) -> None:
     from alembic import command
 
-    from datapilot.store.engine import normalise_url
+    from datapilot.store.database import normalise_url
     from datapilot.store.migrate import _config
 
     engine = sa.create_engine(normalise_url(store_url))
