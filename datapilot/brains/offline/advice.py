@@ -7,7 +7,7 @@ data question that would help instead. The cues are regular expressions in `voca
 
 from __future__ import annotations
 
-from datapilot.brains.offline.messages import chinese_name
+from datapilot.brains.offline.refusals import chinese_name
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.data.catalog import Entity
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from datapilot.brains.offline.messages import (
+from datapilot.brains.offline.refusals import (
     coverage_message,
     edge_note,
     left_out_data_note,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from datapilot.brains.offline.messages import chinese_trace
 from datapilot.brains.offline.names import chinese_names
 from datapilot.brains.offline.planner import build_plan
 from datapilot.brains.offline.reading import Reading, read_question
+from datapilot.brains.offline.refusals import chinese_trace
 from datapilot.brains.offline.rewrite import zh_date
 from datapilot.brains.offline.vocab import Vocab, default_vocab
 from datapilot.core.context import QuestionContext

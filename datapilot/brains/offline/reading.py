@@ -26,7 +26,6 @@ from datapilot.brains.offline.measures import (
     PER_MEMBER,
     live_only_message,
 )
-from datapilot.brains.offline.messages import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.parsing import CJK, Parsed, normalize_text, parse
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms
 from datapilot.brains.offline.reading_lists import (
@@ -36,6 +35,7 @@ from datapilot.brains.offline.reading_lists import (
     read_members,
 )
 from datapilot.brains.offline.reading_metrics import read_metrics
+from datapilot.brains.offline.refusals import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Base, Horizon, default_window
