@@ -107,7 +107,7 @@ def ask(
     Exit codes: 0 answered, 1 error, 2 bad usage, 3 no data or not a data question.
     """
     from datapilot.brains import run
-    from datapilot.brains.plan import PlanBrain
+    from datapilot.brains.replay import PlanBrain
     from datapilot.core.context import QuestionContext
     from datapilot.engine.context import RequestContext
     from datapilot.settings import get_settings

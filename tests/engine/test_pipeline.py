@@ -11,7 +11,7 @@ from support.toy_interfaces import make_registry, toy_context, toy_prices
 
 import datapilot.brains as brains
 from datapilot.brains import BrainUnavailable
-from datapilot.brains.plan import PlanBrain
+from datapilot.brains.replay import PlanBrain
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.events import Done, Failed
 from datapilot.core.plan import Call, Plan, Step, Task, ref
