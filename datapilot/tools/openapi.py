@@ -25,8 +25,8 @@ _MISSING_SPACE = re.compile(r"^(\s*-?\s*)([A-Za-z_$][\w$-]*):(?=[^\s/:])")
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-class ImportError_(ValueError):
-    """The document cannot be imported at all (not JSON/YAML, no operations)."""
+class SpecImportError(ValueError):
+    """An OpenAPI spec or manifest cannot be imported at all (not JSON/YAML, no operations)."""
 
 
 class Param(BaseModel):
@@ -82,7 +82,7 @@ def load_text(text: str, label: str, problems: list[str]) -> Any:
             fixed = _repair(lines, mark.line if mark else 0)
             if fixed is None:
                 line = (mark.line + 1) if mark else "?"
-                raise ImportError_(
+                raise SpecImportError(
                     f"{label} line {line}: {error.problem}; it is neither JSON nor YAML "
                     "that can be read — fix the file"
                 ) from None
@@ -92,8 +92,8 @@ def load_text(text: str, label: str, problems: list[str]) -> Any:
                 f"read as `{lines[number].strip()}` — fix the file"
             )
         except yaml.YAMLError as error:
-            raise ImportError_(f"{label}: cannot be read as YAML ({error})") from None
-    raise ImportError_(f"{label}: too many syntax errors to read; fix the file")
+            raise SpecImportError(f"{label}: cannot be read as YAML ({error})") from None
+    raise SpecImportError(f"{label}: too many syntax errors to read; fix the file")
 
 
 def _repair(lines: list[str], near: int) -> tuple[int, str] | None:
@@ -123,7 +123,7 @@ def manifest_spec_url(manifest: dict[str, Any], problems: list[str]) -> str:
         problems.append(f"manifest: api.type is {api.get('type')!r}; read as openapi")
     url = api.get("url")
     if not isinstance(url, str) or not url:
-        raise ImportError_("the manifest has no api.url; give the OpenAPI document's address")
+        raise SpecImportError("the manifest has no api.url; give the OpenAPI document's address")
     return url
 
 
@@ -314,12 +314,14 @@ def import_document(
     """The operations of an already-parsed spec (with its manifest, when there is one)."""
     problems = problems if problems is not None else []
     if not isinstance(spec, dict):
-        raise ImportError_("the document is not an OpenAPI/Swagger object; give a spec or manifest")
+        raise SpecImportError(
+            "the document is not an OpenAPI/Swagger object; give a spec or manifest"
+        )
     validate_spec(spec, problems)
     name = plugin_name(manifest, spec, fallback_name)
     ops = operations(spec, name, base_url(spec, spec_url), problems)
     if not ops:
-        raise ImportError_(
+        raise SpecImportError(
             "no operations could be read from the document: " + ("; ".join(problems) or "no paths")
         )
     description = (manifest or {}).get("description") or (spec.get("info") or {}).get(

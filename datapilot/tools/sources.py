@@ -24,8 +24,8 @@ from datapilot.tools.base import Tool
 from datapilot.tools.imported import OpenAPITool
 from datapilot.tools.openapi import (
     ImportedDocument,
-    ImportError_,
     OperationSpec,
+    SpecImportError,
     import_document,
     is_manifest,
     load_text,
@@ -336,7 +336,7 @@ def read_source(
             return read_mcp(body, policy, operator=operator)
         imported = read_openapi(body, policy)
     # A secret named by an unset variable is the caller's to fix, like an unreachable URL.
-    except (ImportError_, OutboundError, SecretsError) as error:
+    except (SpecImportError, OutboundError, SecretsError) as error:
         raise SourceError(str(error)) from error
     name = body.name or imported.name
     spec = {"operations": [op.model_dump() for op in _renamed(imported, name)]}
