@@ -33,9 +33,9 @@ from pydantic import SecretStr
 
 from datapilot.assistants.compression import compress
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
-from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.tokens import count_chat, count_tokens
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 

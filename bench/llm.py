@@ -74,7 +74,7 @@ def unfitted_tokens(question: str, context: Any, schema_tokens: int) -> int:
     from datapilot.brains.llm.prompt import entity_hint, planning_messages
     from datapilot.data import get_catalog
     from datapilot.engine.executor import default_registry
-    from datapilot.llm import count_chat
+    from datapilot.model_client import count_chat
 
     hint = entity_hint(get_catalog().entities(available=True))
     messages = planning_messages(question, context, default_registry(), entity_hint=hint)
@@ -111,8 +111,8 @@ async def measure(case: dict[str, Any], plan_only: bool, long: bool = False) -> 
     from datapilot.core.context import QuestionContext
     from datapilot.engine.context import RequestContext
     from datapilot.engine.pipeline import ask
-    from datapilot.llm import count_chat, count_tokens
-    from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+    from datapilot.model_client import count_chat, count_tokens
+    from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
     from datapilot.settings import Settings
 
     today = date.fromisoformat(case["today"])
@@ -193,7 +193,7 @@ def breakdown() -> str:
     from datapilot.brains.llm.reply import reply_schema
     from datapilot.data import get_catalog
     from datapilot.engine.executor import default_registry
-    from datapilot.llm import count_tokens
+    from datapilot.model_client import count_tokens
 
     registry = default_registry()
     parts = {

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
-from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.model_client.tokens import count_chat, count_tokens
 from datapilot.retrieval import Index, Passage, tokenize
 
 HUMAN_ROLES = ("human", "human_later", "human_hidden")

@@ -20,8 +20,8 @@ from datapilot.assistants.memory import prompt_section as memory_section
 from datapilot.assistants.models import ScenePromptInfo
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.assistants.scenes import SceneChoice, by_model, by_words
-from datapilot.llm import LLMClient, LLMError
-from datapilot.llm.tokens import count_tokens
+from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 SUMMARY_BATCH = 4  # aged exchanges the model's summary may lag behind before it is rewritten

@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.repo import NotFound, PlatformError
 from datapilot.knowledge.index import fuse
-from datapilot.llm import LLMClient, LLMError
-from datapilot.llm.jsontext import NoJSONError, extract_json_object
+from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import Index, Passage, tokenize
 from datapilot.store.models_memory import Memory, MemoryEvent
 

@@ -36,7 +36,7 @@ from datapilot.core.messages import Role
 from datapilot.core.outputs import Output
 from datapilot.core.quotes import Citation, Quote
 from datapilot.engine.context import RequestContext
-from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolCallRequest, ToolReply
+from datapilot.model_client import LLMClient, LLMConfig, LLMError, ToolCallRequest, ToolReply
 from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
 

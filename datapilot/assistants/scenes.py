@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from datapilot.assistants.models import ScenePromptInfo
-from datapilot.llm import LLMClient, LLMError
-from datapilot.llm.jsontext import NoJSONError, extract_json_object
+from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import tokenize
 
 log = logging.getLogger(__name__)

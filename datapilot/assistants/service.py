@@ -42,7 +42,7 @@ from datapilot.assistants.repo import (
 from datapilot.assistants.runtime import Turn, TurnSetup
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext
-from datapilot.llm import resolve_config
+from datapilot.model_client import resolve_config
 from datapilot.settings import Settings
 from datapilot.store import Store
 from datapilot.tools import Tool, available_tools

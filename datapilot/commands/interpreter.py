@@ -43,7 +43,7 @@ def interpreter(
     from datapilot.interpreter.isolation import IsolationError
     from datapilot.interpreter.kernel import KernelError, SandboxKernel
     from datapilot.interpreter.protocol import LmcMessage
-    from datapilot.llm import resolve_config
+    from datapilot.model_client import resolve_config
     from datapilot.settings import get_settings
 
     console = Console()

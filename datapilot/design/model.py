@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from datapilot.llm.client import LLMClient
-from datapilot.llm.config import LLMConfig, resolve_config
-from datapilot.llm.usage import UsageMeter
+from datapilot.model_client.client import LLMClient
+from datapilot.model_client.config import LLMConfig, resolve_config
+from datapilot.model_client.usage import UsageMeter
 from datapilot.settings import Settings
 
 SYSTEM = (

@@ -38,7 +38,7 @@ from datapilot.data.documents import (
     refers_to_document,
 )
 from datapilot.data.text import is_chinese
-from datapilot.llm import (
+from datapilot.model_client import (
     LLMClient,
     LLMConfig,
     LLMError,
@@ -46,7 +46,7 @@ from datapilot.llm import (
     UsageMeter,
     resolve_config,
 )
-from datapilot.llm.health import reachable
+from datapilot.model_client.health import reachable
 from datapilot.net import OutboundError, OutboundPolicy
 from datapilot.retrieval import Hit
 from datapilot.settings import Settings

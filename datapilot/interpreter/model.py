@@ -19,7 +19,7 @@ from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
 from datapilot.interpreter.results import model_text
 from datapilot.interpreter.sessions import arun
-from datapilot.llm import LLMClient, LLMConfig, LLMError, ToolReply
+from datapilot.model_client import LLMClient, LLMConfig, LLMError, ToolReply
 from datapilot.render.lmc import Blocks
 
 MAX_ROUNDS = 5

@@ -27,7 +27,7 @@ from datapilot.interpreter.results import model_text
 from datapilot.interpreter.sessions import arun
 
 if TYPE_CHECKING:
-    from datapilot.llm import LLMConfig
+    from datapilot.model_client import LLMConfig
 
 RUNNABLE = frozenset({"python", "py", "python3"})
 

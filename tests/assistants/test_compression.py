@@ -13,8 +13,8 @@ from support.platform_app import app_for, client_of, platform_settings
 from datapilot.assistants.compression import compress, unique_blocks
 from datapilot.assistants.context import SUMMARY_PROMPT
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
-from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.tokens import count_chat, count_tokens
 
 PLANTED = "My target return for the pension portfolio is 7.25% a year."
 FILLER = (

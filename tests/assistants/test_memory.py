@@ -13,7 +13,7 @@ from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.assistants.context import SUMMARY_PROMPT
 from datapilot.assistants.memory import explicit
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 
 async def send(client: Any, chat_id: str, text: str) -> dict[str, Any]:

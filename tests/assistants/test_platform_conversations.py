@@ -26,8 +26,8 @@ from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage
 from datapilot.assistants.repo import Chats, local_user
 from datapilot.assistants.runtime import MAX_ROUNDS, Turn, TurnSetup
 from datapilot.assistants.service import request_for
-from datapilot.llm import LLMConfig
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client import LLMConfig
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.tools import ToolOutput
 
 pytestmark = LOOPBACK

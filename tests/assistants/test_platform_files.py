@@ -12,7 +12,7 @@ from PIL import Image
 from support.llm import LOOPBACK
 from support.platform_app import app_for, client_of, key_for, platform_settings
 
-from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK  # the scripted model listens on loopback
 

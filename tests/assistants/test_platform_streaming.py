@@ -13,7 +13,7 @@ import pytest
 from support.llm import LOOPBACK
 from support.platform_app import QUESTION, app_for, client_of, lmc_events, platform_settings
 
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK
 

@@ -13,7 +13,7 @@ from support.platform_app import TODAY, app_for, client_of, lmc_events, platform
 
 from datapilot.assistants.models import ScenePromptInfo
 from datapilot.assistants.scenes import by_words
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 RISK = ("Risk review", "Focus on volatility, drawdown and value at risk; state the worst case.")
 INCOME = ("Dividend income", "Focus on dividend yield, payout ratio and income stability.")

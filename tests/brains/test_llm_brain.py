@@ -11,9 +11,9 @@ from support.llm import LOOPBACK, TEST_REGISTRY, StubOffline, small_catalog, tim
 from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import QuestionContext
 from datapilot.engine.brain import Understanding
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.health import forget_health
-from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.health import forget_health
+from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 from datapilot.settings import Settings
 
 pytestmark = LOOPBACK

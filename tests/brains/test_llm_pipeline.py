@@ -13,9 +13,9 @@ from datapilot.brains.llm import LLMBrain
 from datapilot.core.context import ClientTable, QuestionContext, WidgetInfo
 from datapilot.core.events import Done, NeedsClientData, TextDelta
 from datapilot.engine.summary import template_summary
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.health import forget_health
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.health import forget_health
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.settings import Settings
 
 pytestmark = LOOPBACK

@@ -20,9 +20,9 @@ from datapilot.brains.llm.prompt import (
 )
 from datapilot.brains.llm.reply import PlanningReply, reply_schema
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
-from datapilot.llm import count_chat, count_tokens, extract_json_object
-from datapilot.llm.config import OPENAI_BASE_URL, resolve_config
-from datapilot.llm.jsontext import NoJSONError
+from datapilot.model_client import count_chat, count_tokens, extract_json_object
+from datapilot.model_client.config import OPENAI_BASE_URL, resolve_config
+from datapilot.model_client.jsontext import NoJSONError
 from datapilot.settings import Settings
 
 CORPUS = paths.FIXTURES / "corpus" / "queries.jsonl"
@@ -309,7 +309,7 @@ async def test_the_planner_sends_a_prompt_within_the_settings_budget() -> None:
     from datapilot.brains.llm.planner import Planner
     from datapilot.data import get_catalog
     from datapilot.engine.executor import default_registry
-    from datapilot.llm.scripted import Reply, ScriptedEndpoint
+    from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 
     budget = Settings(llm_prompt_tokens=3800).llm_prompt_tokens
     context = QuestionContext(

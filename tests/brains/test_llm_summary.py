@@ -18,9 +18,9 @@ from datapilot.core.results import CallRecord, RunResult
 from datapilot.engine.brain import Understanding
 from datapilot.engine.facts import facts_of
 from datapilot.engine.summary import template_summary
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.health import forget_health
-from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.health import forget_health
+from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 from datapilot.settings import Settings
 
 pytestmark = LOOPBACK

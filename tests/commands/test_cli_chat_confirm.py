@@ -15,8 +15,8 @@ from support.plugin_servers import plugin_app
 from typer.testing import CliRunner
 
 from datapilot.cli import app
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.settings import get_settings
 
 pytestmark = LOOPBACK

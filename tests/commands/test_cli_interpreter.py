@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from datapilot.cli import app
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 
 def test_code_runs_only_after_yes_and_questions_are_answered(data) -> None:  # type: ignore[no-untyped-def]
@@ -46,7 +46,7 @@ def test_with_a_model_a_question_is_answered_by_code_after_yes(  # type: ignore[
     data, monkeypatch
 ) -> None:
     """The model writes code; `n` declines it, `y` runs it and the model reads its output."""
-    from datapilot.llm.client import forget_endpoint_modes
+    from datapilot.model_client.client import forget_endpoint_modes
     from datapilot.settings import get_settings
 
     def analyst(request: ChatRequest) -> Reply:
@@ -101,7 +101,7 @@ def test_with_a_model_each_rounds_output_shows_as_it_comes(  # type: ignore[no-u
     """The REPL itself (`interpreter --yes`, typed input): what the run prints reaches the
     terminal while the code still runs, not when the round ends."""
     from datapilot.commands.interpreter import interpreter
-    from datapilot.llm.client import forget_endpoint_modes
+    from datapilot.model_client.client import forget_endpoint_modes
     from datapilot.settings import get_settings
 
     code = "import time\nprint('first', flush=True)\ntime.sleep(2)\nprint('second')"

@@ -24,9 +24,9 @@ from support.openbb import make_client, sse_events
 from support.pdf_maker import make_pdf
 
 from datapilot.data.documents import DocumentError, read_pdf, read_text
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.health import forget_health
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.health import forget_health
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK
 

@@ -31,8 +31,8 @@ from datapilot.design.specs import InterfaceDesign
 from datapilot.design.trying import try_requests
 from datapilot.engine.check import check_plan
 from datapilot.engine.executor import default_registry
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 from datapilot.plugins import load_local_plugins
 from datapilot.settings import Settings
 
@@ -189,6 +189,7 @@ def _analyst(request) -> Reply:
 
 @pytest.mark.enable_socket
 @pytest.mark.allow_hosts(["127.0.0.1"])
+@pytest.mark.slow
 def test_a_full_design_round_grows_an_interface_that_answers(user_dir, endpoint) -> None:
     settings = _settings(user_dir, endpoint)
     data = DataAccess(settings)
@@ -254,7 +255,9 @@ def test_a_full_design_round_grows_an_interface_that_answers(user_dir, endpoint)
     [
         (scripted.code_reply(tests=scripted.FAILING_TESTS), "tests failed: test_apple_at"),
         (scripted.code_reply(code=scripted.NETWORK_CODE), "tried to reach the network"),
-        (scripted.code_reply(code=scripted.FOREVER_CODE), "were stopped"),
+        pytest.param(
+            scripted.code_reply(code=scripted.FOREVER_CODE), "were stopped", marks=pytest.mark.slow
+        ),
         (json.dumps({"code": "def broken(:\n", "tests": ""}), "the code cannot be parsed"),
     ],
     ids=["failing", "network", "forever", "syntax"],

@@ -11,7 +11,7 @@ import pytest
 from support.live_server import LOOPBACK
 from support.platform_app import app_for, client_of, lmc_events, platform_settings
 
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK
 

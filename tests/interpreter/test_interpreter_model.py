@@ -17,7 +17,7 @@ from support.platform_app import client_of, key_for
 
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.protocol import rebuild
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK
 

@@ -16,7 +16,7 @@ from support.interpreter import scripted_interpreter_app
 from support.live_server import LOOPBACK
 from support.platform_app import app_for, client_of, key_for, lmc_events, platform_settings
 
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.store import Keys
 
 pytestmark = LOOPBACK

@@ -299,7 +299,7 @@ async def test_an_assistant_with_a_library_quotes_and_cites_it_in_its_chat(app) 
 async def test_a_scripted_model_reads_the_library_passages_as_data(
     store_url: str, data, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    from datapilot.llm.scripted import Reply, ScriptedEndpoint
+    from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 
     with ScriptedEndpoint([Reply(content="The CET1 ratio was 12.7% (report.md).")]) as model:
         settings = platform_settings(store_url, model).model_copy(

@@ -7,7 +7,7 @@ import socket
 import pytest
 from support.llm import LOOPBACK, client_for, time_limit
 
-from datapilot.llm import (
+from datapilot.model_client import (
     LLMClient,
     LLMConfig,
     LLMRefused,
@@ -18,7 +18,7 @@ from datapilot.llm import (
     count_tokens,
     extract_json_object,
 )
-from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK
 

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from support.live_server import LOOPBACK
 from support.platform_app import app_for, client_of, key_for, platform_settings
 
-from datapilot.llm.scripted import Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 from datapilot.server.limits import json_without_surrogates
 
 pytestmark = LOOPBACK  # the scripted model listens on loopback

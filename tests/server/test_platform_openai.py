@@ -20,7 +20,7 @@ from support.platform_app import (
     platform_settings,
 )
 
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 
 pytestmark = LOOPBACK
 WEATHER = {

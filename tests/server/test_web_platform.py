@@ -23,7 +23,7 @@ from support.pdf_maker import make_pdf
 from support.plugin_servers import plugin_app
 from support.web_browser import TODAY, browser, screenshot
 
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 

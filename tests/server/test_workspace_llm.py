@@ -20,9 +20,9 @@ from support.openbb import (
     with_widget_data,
 )
 
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.health import forget_health
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.health import forget_health
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 

@@ -12,8 +12,8 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 
 from datapilot.core.messages import LmcChunk
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.scripted import ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.scripted import ScriptedEndpoint
 from datapilot.settings import Settings
 from support.platform_app import app_for
 

@@ -17,9 +17,9 @@ from datapilot.core.plan import Call, Plan, Step, ref
 from datapilot.core.results import RunResult
 from datapilot.engine.brain import Understanding
 from datapilot.interfaces.registry import Frame, Registry, interface
-from datapilot.llm import LLMClient, LLMConfig
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.scripted import ScriptedEndpoint
+from datapilot.model_client import LLMClient, LLMConfig
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.scripted import ScriptedEndpoint
 
 P = ParamSpec("P")
 T = TypeVar("T")

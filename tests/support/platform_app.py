@@ -10,8 +10,8 @@ import httpx
 from fastapi import FastAPI
 from pydantic import SecretStr
 
-from datapilot.llm.client import forget_endpoint_modes
-from datapilot.llm.scripted import ScriptedEndpoint
+from datapilot.model_client.client import forget_endpoint_modes
+from datapilot.model_client.scripted import ScriptedEndpoint
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Keys, Store, Users

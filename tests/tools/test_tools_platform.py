@@ -15,7 +15,7 @@ from support.live_server import LOOPBACK, live_server
 from support.platform_app import app_for, client_of, key_for, lmc_events, platform_settings
 from support.plugin_servers import TOKEN, plugin_app
 
-from datapilot.llm.scripted import ChatRequest, Reply, ScriptedEndpoint
+from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.store import open_store
 
 pytestmark = LOOPBACK

@@ -20,9 +20,16 @@ from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Brain, Understanding
 from datapilot.engine.summary import summary_chunks
 from datapilot.interfaces.registry import Registry
-from datapilot.llm import LLMClient, LLMConfig, LLMError, LLMTimeout, LLMUnavailable, UsageMeter
-from datapilot.llm.config import resolve_config
-from datapilot.llm.health import is_down, mark_down, mark_up, reachable
+from datapilot.model_client import (
+    LLMClient,
+    LLMConfig,
+    LLMError,
+    LLMTimeout,
+    LLMUnavailable,
+    UsageMeter,
+)
+from datapilot.model_client.config import resolve_config
+from datapilot.model_client.health import is_down, mark_down, mark_up, reachable
 from datapilot.settings import Settings, get_settings
 
 _LOOPBACK = {"localhost", "127.0.0.1", "::1"}

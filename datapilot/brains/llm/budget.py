@@ -27,7 +27,7 @@ from datapilot.brains.llm.prompt import (
 from datapilot.core.context import QuestionContext
 from datapilot.data.entity import Entity
 from datapilot.interfaces.registry import Registry
-from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.model_client.tokens import count_chat, count_tokens
 
 DEFAULT_BUDGET = 4000
 # The newest pair is "kept whole when possible": its answer is clipped to at most this much

@@ -28,7 +28,7 @@ from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Understanding
 from datapilot.engine.check import check_plan
 from datapilot.interfaces.registry import Registry
-from datapilot.llm import (
+from datapilot.model_client import (
     LLMClient,
     LLMRefused,
     LLMTruncated,

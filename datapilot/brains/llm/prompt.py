@@ -16,7 +16,7 @@ from typing import Any
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
 from datapilot.data.entity import Entity
 from datapilot.interfaces.registry import Registry
-from datapilot.llm.tokens import count_tokens
+from datapilot.model_client.tokens import count_tokens
 
 HISTORY_TURNS = 6
 HISTORY_TOKENS = 500

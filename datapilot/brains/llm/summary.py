@@ -20,7 +20,7 @@ from datapilot.core.results import Fact, RunResult
 from datapilot.engine.brain import Understanding
 from datapilot.engine.facts import format_fact, ungrounded
 from datapilot.engine.summary import answer_lead, summary_chunks
-from datapilot.llm import LLMClient, LLMError, looks_like_refusal
+from datapilot.model_client import LLMClient, LLMError, looks_like_refusal
 
 MAX_FACTS = 60
 FACT_TOKENS = 1500

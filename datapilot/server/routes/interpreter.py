@@ -29,7 +29,7 @@ from datapilot.interpreter.kernel import SandboxKernel
 from datapilot.interpreter.policy import may_auto_run as auto_run_policy
 from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respond
 from datapilot.interpreter.sessions import Sessions, pool_for
-from datapilot.llm import resolve_config
+from datapilot.model_client import resolve_config
 from datapilot.render.lmc import lmc_chunks
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.limits import as_error, check_conversation

@@ -42,7 +42,7 @@ from datapilot.assistants.repo import Assistants, Usage, bound_refusal
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import assistant_tools, request_for, setup_turn
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
-from datapilot.llm import count_chat, count_tokens
+from datapilot.model_client import count_chat, count_tokens
 from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
 from datapilot.server.errors import (
     NotFound,

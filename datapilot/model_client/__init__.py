@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datapilot.llm.client import (
+from datapilot.model_client.client import (
     ChatReply,
     LLMClient,
     OutputMode,
@@ -10,11 +10,17 @@ from datapilot.llm.client import (
     ToolReply,
     looks_like_refusal,
 )
-from datapilot.llm.config import LLMConfig, resolve_config
-from datapilot.llm.errors import LLMError, LLMRefused, LLMTimeout, LLMTruncated, LLMUnavailable
-from datapilot.llm.jsontext import NoJSONError, extract_json_object
-from datapilot.llm.tokens import count_chat, count_tokens
-from datapilot.llm.usage import CallUsage, UsageMeter
+from datapilot.model_client.config import LLMConfig, resolve_config
+from datapilot.model_client.errors import (
+    LLMError,
+    LLMRefused,
+    LLMTimeout,
+    LLMTruncated,
+    LLMUnavailable,
+)
+from datapilot.model_client.jsontext import NoJSONError, extract_json_object
+from datapilot.model_client.tokens import count_chat, count_tokens
+from datapilot.model_client.usage import CallUsage, UsageMeter
 
 __all__ = [
     "CallUsage",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from datapilot.llm.client import LLMClient
+from datapilot.model_client.client import LLMClient
 
 DOWN_FOR_S = 60.0
 UP_FOR_S = 300.0

@@ -17,10 +17,16 @@ from typing import Any, Literal
 import openai
 from pydantic import BaseModel
 
-from datapilot.llm.config import LLMConfig
-from datapilot.llm.errors import LLMError, LLMRefused, LLMTimeout, LLMTruncated, LLMUnavailable
-from datapilot.llm.tokens import count_chat, count_tokens
-from datapilot.llm.usage import CallUsage, UsageMeter
+from datapilot.model_client.config import LLMConfig
+from datapilot.model_client.errors import (
+    LLMError,
+    LLMRefused,
+    LLMTimeout,
+    LLMTruncated,
+    LLMUnavailable,
+)
+from datapilot.model_client.tokens import count_chat, count_tokens
+from datapilot.model_client.usage import CallUsage, UsageMeter
 
 OutputMode = Literal["json_schema", "json_object", "text"]
 _DOWNGRADE: dict[OutputMode, OutputMode] = {"json_schema": "json_object", "json_object": "text"}

@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from datapilot.llm.tokens import count_chat, count_tokens
+from datapilot.model_client.tokens import count_chat, count_tokens
 
 
 class Reply(BaseModel):
