@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from datapilot.commands import data_live
-from datapilot.commands.data_errors import fail, friendly_errors
+from datapilot.commands.errors import fail, friendly_errors
 
 app = typer.Typer(
     help="The local data: status, import your own files, reseed, find entities by name.",

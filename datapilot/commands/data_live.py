@@ -111,7 +111,7 @@ def search(
 
 def register(app: typer.Typer) -> None:
     """Add the live-data commands to the `data` command group."""
-    from datapilot.commands.data_errors import friendly_errors
+    from datapilot.commands.errors import friendly_errors
 
     app.command("fetch")(friendly_errors(fetch))
     app.command("search")(friendly_errors(search))

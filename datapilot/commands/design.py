@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from datapilot.commands.data_errors import fail, friendly_errors
+from datapilot.commands.errors import fail, friendly_errors
 
 if TYPE_CHECKING:
     from datapilot.design.profile import Profile
