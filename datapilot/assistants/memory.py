@@ -95,10 +95,6 @@ class MemoryOp(BaseModel):
     text: str = ""
 
 
-class MemoryOps(BaseModel):
-    events: list[MemoryOp] = Field(default_factory=list)
-
-
 def language_of(text: str) -> Literal["zh", "en"]:
     """Chinese when the text has any Han characters, else English."""
     return "zh" if _CJK.search(text) else "en"

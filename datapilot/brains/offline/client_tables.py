@@ -327,15 +327,6 @@ def row_keys(text: str, labels: Iterable[Any]) -> list[str]:
     return [key for _, key in sorted(found)]
 
 
-def has_dates(table: ClientTable) -> bool:
-    """A column named like a date, or holding ISO dates."""
-    words = ("date", "time", "day", "month", "日期", "时间")
-    if any(any(w in str(c).casefold() for w in words) for c in table.columns):
-        return True
-    first = table.rows[0] if table.rows else []
-    return any(isinstance(v, str) and ISO_DATE.match(v) for v in first)
-
-
 def numeric_columns(table: ClientTable, wanted: list[str]) -> list[str]:
     """Columns (among `wanted`, if given) whose values are mostly numbers."""
     found = []
