@@ -1,9 +1,9 @@
-"""Chat messages: one `Message` type and one role set, translated to and from each front end's.
+"""Chat messages: one `Message` type and one role set, each front end's roles translated into it.
 
 Datapilot's roles are the assistant platform's (after Amber), the richest of the protocols it
-speaks; OpenBB Workspace (`human`/`ai`/`tool`), OpenAI chat (`system`/`user`/`assistant`/`tool`)
-and Open Interpreter's LMC (`user`/`assistant`/`computer`) translate at the edges with the
-functions below, so nothing between the edges depends on one protocol's words.
+speaks; OpenBB Workspace's (`human`/`ai`/`tool`) and OpenAI chat's
+(`system`/`developer`/`user`/`assistant`/`tool`) translate at the edges with the functions below,
+so nothing between the edges depends on one protocol's words.
 
 `LmcChunk` is the one streaming chunk of the native API (LMC, with Datapilot's `server` role for
 the final answer, status and errors).
@@ -30,10 +30,6 @@ Role = Literal[
     "knowledge",  # passages retrieved for the question
 ]
 ROLES: tuple[Role, ...] = Role.__args__  # type: ignore[attr-defined]
-
-OpenBBRole = Literal["human", "ai", "tool"]
-OpenAIRole = Literal["system", "user", "assistant", "tool"]
-LmcMessageRole = Literal["user", "assistant", "computer"]
 
 
 class Message(BaseModel):
@@ -63,20 +59,6 @@ _FROM_OPENAI: dict[str, Role] = {
     "assistant": "assistant",
     "tool": "tool",
 }
-_FROM_LMC: dict[str, Role] = {"user": "human", "assistant": "assistant", "computer": "tool"}
-_TO_OPENAI: dict[Role, OpenAIRole] = {
-    "human": "user",
-    "human_later": "user",
-    "human_hidden": "user",
-    "system": "system",
-    "system_hidden": "system",
-    "system_override": "system",
-    "assistant": "assistant",
-    "tool_call": "assistant",
-    "tool": "tool",
-    "file": "user",
-    "knowledge": "system",
-}
 
 
 def from_openbb(role: str) -> Role:
@@ -84,35 +66,9 @@ def from_openbb(role: str) -> Role:
     return _lookup(_FROM_OPENBB, role, "OpenBB")
 
 
-def to_openbb(role: Role) -> OpenBBRole:
-    """Datapilot's role as OpenBB's: what the user wrote is `human`, tools are `tool`, the
-    rest was said by the agent (`ai`)."""
-    if role in ("human", "human_later", "human_hidden", "file"):
-        return "human"
-    return "tool" if role == "tool" else "ai"
-
-
 def from_openai(role: str) -> Role:
     """An OpenAI chat role (`system`, `developer`, `user`, `assistant`, `tool`) as Datapilot's."""
     return _lookup(_FROM_OPENAI, role, "OpenAI")
-
-
-def to_openai(role: Role) -> OpenAIRole:
-    """Datapilot's role as the OpenAI chat role it is sent with."""
-    return _TO_OPENAI[role]
-
-
-def from_lmc(role: str) -> Role:
-    """An LMC role (`user`, `assistant`, `computer`) as Datapilot's; the computer's output is a
-    tool result."""
-    return _lookup(_FROM_LMC, role, "LMC")
-
-
-def to_lmc(role: Role) -> LmcMessageRole:
-    """Datapilot's role as LMC's: tool results are the computer's."""
-    if role in ("human", "human_later", "human_hidden", "file"):
-        return "user"
-    return "computer" if role == "tool" else "assistant"
 
 
 def _lookup(table: dict[str, Role], role: str, protocol: str) -> Role:
