@@ -33,10 +33,11 @@ from datapilot.core.events import (
     TextDelta,
 )
 from datapilot.core.messages import Role
+from datapilot.core.model_messages import ModelResponse, ToolCall
 from datapilot.core.outputs import Output
 from datapilot.core.quotes import Citation, Quote
 from datapilot.engine.context import RequestContext
-from datapilot.model_client import LLMClient, LLMConfig, LLMError, ToolCallRequest, ToolReply
+from datapilot.model_client import LLMClient, LLMConfig, LLMError
 from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
 
@@ -81,7 +82,7 @@ class TurnResult(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
-    client_calls: list[ToolCallRequest] = Field(
+    client_calls: list[ToolCall] = Field(
         default_factory=list, description="Calls of the client's own tools, for it to run."
     )
     tool_results: list[ToolResult] = Field(default_factory=list)
@@ -246,7 +247,7 @@ class Turn:
                 if last:
                     messages.append({"role": "system", "content": OUT_OF_ROUNDS})
                 try:
-                    reply = ToolReply()
+                    reply = ModelResponse()
                     # The reply's text goes out token by token as the model writes it; a later
                     # round's text starts a paragraph of its own.
                     separate = streamed
@@ -255,7 +256,7 @@ class Turn:
                         tools=[] if last else schemas,
                         temperature=setup.temperature,
                     ):
-                        if isinstance(piece, ToolReply):
+                        if isinstance(piece, ModelResponse):
                             reply = piece
                             continue
                         if separate:
@@ -365,13 +366,11 @@ class Turn:
             )
         ]
         for record in self.setup.resume:
-            call = ToolCallRequest(id=record.id, name=record.name, arguments=record.arguments)
+            call = ToolCall(id=record.id, name=record.name, arguments=record.arguments)
             async for event in self._run_call(call, messages):
                 yield event
 
-    def _refuse(
-        self, call: ToolCallRequest, reason: str, messages: list[dict[str, Any]]
-    ) -> list[Event]:
+    def _refuse(self, call: ToolCall, reason: str, messages: list[dict[str, Any]]) -> list[Event]:
         """Close a call that needs a confirmation nobody here can give: it does not run."""
         text = NOT_CONFIRMED.format(name=call.name, reason=reason.rstrip("?. "))
         outcome = ToolResult(name=call.name, call_id=call.id, ok=False, text=text)
@@ -381,7 +380,7 @@ class Turn:
         return [StatusEvent(message=f"✗ {call.name}: not run, it needs confirmation in a chat")]
 
     async def _run_call(
-        self, call: ToolCallRequest, messages: list[dict[str, Any]]
+        self, call: ToolCall, messages: list[dict[str, Any]]
     ) -> AsyncIterator[Event]:
         setup, result = self.setup, self.result
         tool = setup.tools.get(call.name)

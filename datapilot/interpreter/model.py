@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from datapilot.core.messages import LmcChunk
+from datapilot.core.model_messages import ModelResponse
 from datapilot.interpreter.kernel import SandboxKernel
 from datapilot.interpreter.results import model_text
 from datapilot.interpreter.sessions import arun
-from datapilot.model_client import LLMClient, LLMConfig, LLMError, ToolReply
+from datapilot.model_client import LLMClient, LLMConfig, LLMError
 from datapilot.render.lmc import Blocks
 
 MAX_ROUNDS = 5
@@ -198,10 +199,10 @@ async def converse(
     try:
         for _ in range(max_rounds):
             splitter = FenceSplitter()
-            reply = ToolReply()
+            reply = ModelResponse()
             try:
                 async for piece in client.stream_tools(chat, tools=[PYTHON_FUNCTION]):
-                    if isinstance(piece, ToolReply):
+                    if isinstance(piece, ModelResponse):
                         reply = piece
                     else:
                         for chunk in splitter.feed(piece):
@@ -242,7 +243,7 @@ async def converse(
 
 
 def _next_step(
-    reply: ToolReply, fenced: list[str], chat: list[dict[str, Any]]
+    reply: ModelResponse, fenced: list[str], chat: list[dict[str, Any]]
 ) -> tuple[str | None, str] | str | None:
     """What the reply asks for: `(call_id, code)` to confirm (call_id None for fenced code),
     None for a final answer, or a problem text (already told to the model) to retry on."""

@@ -6,8 +6,6 @@ from datapilot.model_client.client import (
     ChatReply,
     LLMClient,
     OutputMode,
-    ToolCallRequest,
-    ToolReply,
     looks_like_refusal,
 )
 from datapilot.model_client.config import LLMConfig, resolve_config
@@ -34,8 +32,6 @@ __all__ = [
     "LLMUnavailable",
     "NoJSONError",
     "OutputMode",
-    "ToolCallRequest",
-    "ToolReply",
     "UsageMeter",
     "count_chat",
     "count_tokens",

@@ -11,12 +11,19 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any, Literal
 
 import openai
 from pydantic import BaseModel
 
+from datapilot.core.model_messages import (
+    ModelMessage,
+    ModelResponse,
+    ToolCall,
+    WireMessage,
+    to_openai,
+)
 from datapilot.model_client.config import LLMConfig
 from datapilot.model_client.errors import (
     LLMError,
@@ -49,7 +56,9 @@ _REFUSAL = re.compile(
     re.I,
 )
 
-Message = dict[str, Any]
+# What the client is called with: typed messages, which become OpenAI's wire dicts only here
+# (`to_openai`); callers that still build wire dicts by hand pass them through unchanged.
+Message = ModelMessage | WireMessage
 
 
 class ChatReply(BaseModel):
@@ -58,24 +67,6 @@ class ChatReply(BaseModel):
     text: str
     finish_reason: str | None = None
     mode: OutputMode = "text"
-
-
-class ToolCallRequest(BaseModel):
-    """A function call the model asked for (arguments as the JSON text it wrote)."""
-
-    id: str
-    name: str
-    arguments: str = "{}"
-
-
-class ToolReply(BaseModel):
-    """A function-calling reply: text, tool calls, and the tokens of this one call."""
-
-    text: str = ""
-    tool_calls: list[ToolCallRequest] = []
-    finish_reason: str | None = None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
 
 
 def looks_like_refusal(text: str) -> bool:
@@ -113,7 +104,7 @@ class LLMClient:
 
     async def complete_json(
         self,
-        messages: list[Message],
+        messages: Sequence[Message],
         *,
         schema: dict[str, Any],
         schema_name: str,
@@ -125,12 +116,11 @@ class LLMClient:
         Raises `LLMRefused` for refusals and empty replies, `LLMTruncated` when the reply hit the
         token limit, and `LLMUnavailable`/`LLMTimeout` when the endpoint failed.
         """
+        wire = to_openai(messages)
         for _ in range(_MAX_ADAPTATIONS):
             mode = self.mode
             try:
-                return await self._complete(
-                    messages, mode, schema, schema_name, purpose, max_tokens
-                )
+                return await self._complete(wire, mode, schema, schema_name, purpose, max_tokens)
             except openai.BadRequestError as error:
                 if not self._adapt(error, structured=True):
                     raise self._translate(error) from error
@@ -138,7 +128,7 @@ class LLMClient:
 
     async def _complete(
         self,
-        messages: list[Message],
+        messages: list[WireMessage],
         mode: OutputMode,
         schema: dict[str, Any],
         schema_name: str,
@@ -174,24 +164,25 @@ class LLMClient:
 
     async def complete_tools(
         self,
-        messages: list[Message],
+        messages: Sequence[Message],
         *,
         tools: list[dict[str, Any]],
         purpose: str = "assistant",
         max_tokens: int = 1500,
         temperature: float | None = None,
-    ) -> ToolReply:
+    ) -> ModelResponse:
         """One non-streamed call with OpenAI function calling: the reply's text and tool calls.
 
         Raises `LLMUnavailable`/`LLMTimeout` when the endpoint failed, `LLMRefused` for a
         refusal or a reply with neither text nor tool calls.
         """
+        wire = to_openai(messages)
         for _ in range(_MAX_ADAPTATIONS):
             usage = CallUsage(purpose=purpose, ok=False)
             extra: dict[str, Any] = {"tools": tools} if tools else {}
             sampling = self._sampling(max_tokens, temperature=temperature or 0.2)
             try:
-                response = await self._create(messages, usage, sampling, extra)
+                response = await self._create(wire, usage, sampling, extra)
             except openai.BadRequestError as error:
                 if not self._adapt(error, structured=False):
                     raise self._translate(error) from error
@@ -199,7 +190,7 @@ class LLMClient:
             choice = response.choices[0]
             text = choice.message.content or ""
             calls = [
-                ToolCallRequest(
+                ToolCall(
                     id=call.id,
                     name=call.function.name,
                     arguments=call.function.arguments or "{}",
@@ -208,16 +199,16 @@ class LLMClient:
                 if call.type == "function"
             ]
             pieces = [text, *(call.name + call.arguments for call in calls)]
-            _count_usage(usage, response, messages, pieces)
+            _count_usage(usage, response, wire, pieces)
             usage.ok = True
             refusal = getattr(choice.message, "refusal", None)
             if refusal:
                 raise LLMRefused(f"the model declined: {_clip(refusal)}")
             if not text.strip() and not calls:
                 raise LLMRefused("the model answered with nothing")
-            return ToolReply(
+            return ModelResponse(
                 text=text,
-                tool_calls=calls,
+                tool_calls=tuple(calls),
                 finish_reason=choice.finish_reason,
                 prompt_tokens=usage.prompt_tokens,
                 completion_tokens=usage.completion_tokens,
@@ -226,7 +217,7 @@ class LLMClient:
 
     async def _create(
         self,
-        messages: list[Message],
+        messages: list[WireMessage],
         usage: CallUsage,
         sampling: dict[str, Any],
         extra: dict[str, Any],
@@ -258,7 +249,7 @@ class LLMClient:
         return response
 
     async def stream_text(
-        self, messages: list[Message], *, purpose: str = "summary", max_tokens: int = 600
+        self, messages: Sequence[Message], *, purpose: str = "summary", max_tokens: int = 600
     ) -> AsyncGenerator[str, None]:
         """Stream a reply's text as it arrives.
 
@@ -266,14 +257,15 @@ class LLMClient:
         when the stream drops or hits the token limit after text arrived, `LLMTimeout` when it
         stalls, and `LLMUnavailable` when it never starts.
         """
+        wire = to_openai(messages)
         started = time.perf_counter()
         deadline = started + self._deadline_s()
-        usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(messages))
+        usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(wire))
         self.meter.record(usage)
         received: list[str] = []
         finish: str | None = None
         try:
-            stream = await self._open_stream(messages, max_tokens, 0.2, {}, deadline)
+            stream = await self._open_stream(wire, max_tokens, 0.2, {}, deadline)
             async for chunk in self._chunks(stream, deadline, received):
                 _stream_usage(usage, chunk)
                 for choice in chunk.choices:
@@ -296,22 +288,23 @@ class LLMClient:
 
     async def stream_tools(
         self,
-        messages: list[Message],
+        messages: Sequence[Message],
         *,
         tools: list[dict[str, Any]],
         purpose: str = "assistant",
         max_tokens: int = 1500,
         temperature: float | None = None,
-    ) -> AsyncGenerator[str | ToolReply, None]:
+    ) -> AsyncGenerator[str | ModelResponse, None]:
         """A function-calling reply streamed: its text pieces as they arrive, then one
-        `ToolReply` with the whole text, the assembled tool calls and the call's tokens.
+        `ModelResponse` with the whole text, the assembled tool calls and the call's tokens.
 
         Raises like `stream_text`; a reply with neither text nor tool calls, or a refusal, is
         `LLMRefused`.
         """
+        wire = to_openai(messages)
         started = time.perf_counter()
         deadline = started + self._deadline_s()
-        usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(messages))
+        usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(wire))
         self.meter.record(usage)
         received: list[str] = []
         calls = _CallAssembly()
@@ -319,9 +312,7 @@ class LLMClient:
         finish: str | None = None
         extra: dict[str, Any] = {"tools": tools} if tools else {}
         try:
-            stream = await self._open_stream(
-                messages, max_tokens, temperature or 0.2, extra, deadline
-            )
+            stream = await self._open_stream(wire, max_tokens, temperature or 0.2, extra, deadline)
             async for chunk in self._chunks(stream, deadline, received):
                 _stream_usage(usage, chunk)
                 for choice in chunk.choices:
@@ -350,9 +341,9 @@ class LLMClient:
             if not text.strip() and not requests:
                 raise LLMRefused("the model answered with nothing")
             usage.ok = True
-            yield ToolReply(
+            yield ModelResponse(
                 text=text,
-                tool_calls=requests,
+                tool_calls=tuple(requests),
                 finish_reason=finish,
                 prompt_tokens=usage.prompt_tokens,
                 completion_tokens=usage.completion_tokens,
@@ -362,7 +353,7 @@ class LLMClient:
 
     async def _open_stream(
         self,
-        messages: list[Message],
+        messages: list[WireMessage],
         max_tokens: int,
         temperature: float,
         extra: dict[str, Any],
@@ -530,9 +521,9 @@ class _CallAssembly:
             call["name"] += delta.function.name or ""
             call["arguments"] += delta.function.arguments or ""
 
-    def requests(self) -> list[ToolCallRequest]:
+    def requests(self) -> list[ToolCall]:
         return [
-            ToolCallRequest(
+            ToolCall(
                 id=call["id"] or f"call_{index}",
                 name=call["name"],
                 arguments=call["arguments"] or "{}",
@@ -549,7 +540,7 @@ def _stream_usage(usage: CallUsage, chunk: Any) -> None:
 
 
 def _count_usage(
-    usage: CallUsage, response: Any, messages: list[Message], reply: list[str]
+    usage: CallUsage, response: Any, messages: list[WireMessage], reply: list[str]
 ) -> None:
     """The tokens the endpoint reported, else counted here (`reply`: the reply's text pieces)."""
     if response.usage is not None:
