@@ -25,8 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def fill(store: object, n: int, dim: int, rng: np.random.Generator) -> tuple[str, np.ndarray]:
     from sqlalchemy import insert, text
 
-    from datapilot.store.models import User
-    from datapilot.store.models_knowledge import Library, LibraryChunk, LibraryDocument
+    from datapilot.store.models import Library, LibraryChunk, LibraryDocument, User
 
     matrix = rng.standard_normal((n, dim)).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -67,7 +66,7 @@ def fill(store: object, n: int, dim: int, rng: np.random.Generator) -> tuple[str
 
 def measure(store: object, settings: object, library_id: str, matrix: np.ndarray, queries: int):  # type: ignore[no-untyped-def]
     from datapilot.knowledge.vectors import ensure_index, search
-    from datapilot.store.models_knowledge import Library
+    from datapilot.store.models import Library
 
     rng = np.random.default_rng(1)
     n, dim = matrix.shape

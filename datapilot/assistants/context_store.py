@@ -20,8 +20,7 @@ from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import AlongWrite, Chats, NotFound, ScenePrompts
 from datapilot.assistants.runtime import TurnResult
 from datapilot.settings import Settings
-from datapilot.store.models import ChatMessage, utcnow
-from datapilot.store.models_memory import ChatSummary, MessageBlock, TurnContext
+from datapilot.store.models import ChatMessage, ChatSummary, MessageBlock, TurnContext, utcnow
 
 _CONTEXTS = cast(Table, TurnContext.__table__)
 _BLOCKS = cast(Table, MessageBlock.__table__)

@@ -26,7 +26,7 @@ from datapilot.knowledge.index import fuse
 from datapilot.model_client import LLMClient, LLMError
 from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import Index, Passage, tokenize
-from datapilot.store.models_memory import Memory, MemoryEvent
+from datapilot.store.models import Memory, MemoryEvent
 
 log = logging.getLogger(__name__)
 

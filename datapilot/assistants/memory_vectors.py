@@ -19,7 +19,7 @@ from datapilot.assistants.models import Tenant
 from datapilot.knowledge.embeddings import EmbeddingsError, embed, embeddings_configured
 from datapilot.settings import Settings
 from datapilot.store import Store
-from datapilot.store.models_memory import Memory
+from datapilot.store.models import Memory
 
 log = logging.getLogger(__name__)
 

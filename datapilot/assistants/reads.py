@@ -41,9 +41,16 @@ from datapilot.assistants.repo import (
     Chats,
     python_policy,
 )
-from datapilot.store.models import Assistant, AssistantTool, Chat, ChatMessage, ScenePrompt, utcnow
+from datapilot.store.models import (
+    Assistant,
+    AssistantTool,
+    Chat,
+    ChatMessage,
+    Memory,
+    ScenePrompt,
+    utcnow,
+)
 from datapilot.store.models import Tool as ToolRow
-from datapilot.store.models_memory import Memory
 
 _CHATS = cast(Table, Chat.__table__)
 _MESSAGES = cast(Table, ChatMessage.__table__)

@@ -25,8 +25,7 @@ from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
 from datapilot.settings import Settings
 from datapilot.store.blobs import write_blob
-from datapilot.store.models import Assistant, File, utcnow
-from datapilot.store.models_knowledge import Library, LibraryChunk, LibraryDocument
+from datapilot.store.models import Assistant, File, Library, LibraryChunk, LibraryDocument, utcnow
 
 _MIMES = {
     "pdf": "application/pdf",

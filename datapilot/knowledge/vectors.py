@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from datapilot.knowledge.index import IndexCache
 from datapilot.settings import Settings
-from datapilot.store.models_knowledge import Library, LibraryChunk
+from datapilot.store.models import Library, LibraryChunk
 from datapilot.store.vectors import HNSW_MAX_DIM, VECTOR_INDEX_PREFIX
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from datapilot.settings import Settings
 from datapilot.store import Store
-from datapilot.store.models_platform import RateCounter
+from datapilot.store.models import RateCounter
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from datapilot.net import OutboundLimits, OutboundPolicy, fetch, safe_url
 from datapilot.settings import Settings
 from datapilot.store.models import Tool as ToolRow
-from datapilot.store.models_tools import ToolSource
+from datapilot.store.models import ToolSource
 from datapilot.tools.base import Tool
 from datapilot.tools.imported import OpenAPITool
 from datapilot.tools.openapi import (

@@ -16,7 +16,7 @@ from support.platform_app import TODAY, app_for, client_of, key_for, platform_se
 from datapilot.assistants.memory import PROMPT_MEMORIES, Memories
 from datapilot.assistants.models import Tenant
 from datapilot.store import Users
-from datapilot.store.models_memory import Memory
+from datapilot.store.models import Memory
 
 pytestmark = LOOPBACK  # the scripted embeddings endpoint listens on loopback
 

@@ -19,7 +19,7 @@ from support.pdf_maker import make_pdf
 from support.platform_app import app_for, client_of, key_for, lmc_events, platform_settings
 
 from datapilot.knowledge.chunking import parse
-from datapilot.store.models_knowledge import LibraryChunk
+from datapilot.store.models import LibraryChunk
 
 pytestmark = LOOPBACK  # the scripted endpoints listen on loopback
 

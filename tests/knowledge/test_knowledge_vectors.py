@@ -20,8 +20,7 @@ from datapilot.knowledge import Libraries, read_upload
 from datapilot.knowledge.vectors import LOADED, index_file
 from datapilot.settings import Settings
 from datapilot.store import Store, open_store
-from datapilot.store.models import User
-from datapilot.store.models_knowledge import LibraryChunk, LibraryDocument
+from datapilot.store.models import LibraryChunk, LibraryDocument, User
 
 pytestmark = LOOPBACK  # the scripted embeddings endpoint listens on loopback
 

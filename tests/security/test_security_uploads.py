@@ -24,8 +24,7 @@ from support.pdf_maker import make_pdf
 from support.platform_app import app_for, client_of, key_for, platform_settings
 
 from datapilot.knowledge.chunking import parse
-from datapilot.store.models import File
-from datapilot.store.models_knowledge import LibraryChunk, LibraryDocument
+from datapilot.store.models import File, LibraryChunk, LibraryDocument
 
 INFLATED_MB = 200  # what each bomb expands to; each is a few hundred KB on disk
 SECONDS = 15.0  # generous for a loaded CI machine: the refusal itself takes well under one

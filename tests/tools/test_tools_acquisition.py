@@ -19,7 +19,7 @@ from datapilot.engine.executor import default_registry, execute
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.net import OutboundPolicy
 from datapilot.settings import Settings
-from datapilot.store.models_tools import ToolSource
+from datapilot.store.models import ToolSource
 from datapilot.tools.acquisition import with_imported
 from datapilot.tools.sources import SourceIn, make_tools, read_source
 

@@ -18,7 +18,7 @@ from support.platform_app import QUESTION, TODAY, apple_2021_return_pct
 from datapilot.net import OutboundPolicy
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
-from datapilot.store.models_tools import ToolSource
+from datapilot.store.models import ToolSource
 from datapilot.tools.schema import has_ref
 from datapilot.tools.sources import SourceIn, make_tools, read_source
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import BigInteger, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datapilot.store.models import Base
+from datapilot.store.models.base import Base
 
 
 class RateCounter(Base):

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datapilot.store.models import Base, Json, _created, _owner, new_id, utcnow
+from datapilot.store.models.base import Base, Json, _created, _owner, new_id, utcnow
 from datapilot.store.vectors import Embedding
 
 MEMORY_EVENTS: tuple[str, ...] = ("ADD", "UPDATE", "DELETE")

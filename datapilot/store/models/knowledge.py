@@ -16,7 +16,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from datapilot.store.models import Base, Json, _created, _owner, new_id, utcnow
+from datapilot.store.models.base import Base, Json, _created, _owner, new_id, utcnow
 from datapilot.store.vectors import Embedding
 
 
