@@ -140,7 +140,7 @@ class Matcher:
 
     def _names_in(self, question: str) -> list[Candidate]:
         compact, positions = text.compact(question)
-        original = text.normalize(question)
+        original = text.normalise(question)
         weak_allowed = any(word in compact for word in self._context)
         found: list[Candidate] = []
         for start in range(len(compact)):
@@ -171,7 +171,7 @@ class Matcher:
         return sorted(found, reverse=True)
 
     def _tickers_in(self, question: str) -> list[Candidate]:
-        original = text.normalize(question)
+        original = text.normalise(question)
         found: list[Candidate] = []
         for token in _TOKEN.finditer(original):
             word = token.group()

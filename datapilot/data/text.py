@@ -15,7 +15,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _WRAP_TOKENS = re.compile(r"[^\s\u2e80-\uffff]+\s*|[\u2e80-\uffff]\s*|\s+")
 
 
-def normalize(text: str) -> str:
+def normalise(text: str) -> str:
     """NFKC each character (full-width → ASCII) without changing the length of the text."""
     if text.isascii():  # NFKC leaves ASCII as it is (and there are no curly quotes in it)
         return text
@@ -27,10 +27,10 @@ def normalize(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """`normalize` then lower-case, still one character per input character."""
+    """`normalise` then lower-case, still one character per input character."""
     if text.isascii():  # ASCII lower-cases one character per character
         return text.lower()
-    return "".join(c if len(c.lower()) != 1 else c.lower() for c in normalize(text))
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in normalise(text))
 
 
 def compact(text: str) -> tuple[str, list[int]]:

@@ -47,10 +47,10 @@ def read_number(text: str, words: Mapping[str, int]) -> float | None:
     spoken = zh_number(text)
     if spoken is not None:
         return float(spoken)
-    normalized = " ".join(text.split())
-    if normalized in words:
-        return float(words[normalized])
-    parts = re.split(r"[-\s]+", normalized)
+    normalised = " ".join(text.split())
+    if normalised in words:
+        return float(words[normalised])
+    parts = re.split(r"[-\s]+", normalised)
     if len(parts) == 2 and all(part in words for part in parts):
         tens, ones = words[parts[0]], words[parts[1]]
         if tens % 10 == 0 and tens >= 20 and ones < 10:

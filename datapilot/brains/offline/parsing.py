@@ -59,7 +59,7 @@ class Parsed(BaseModel):
 _LETTER_BEFORE_YEAR = re.compile(r"(?<=[A-Za-z])(?=(?:1[89]|20)\d{2}\s*年)")
 
 
-def normalize_text(question: str) -> str:
+def normalise_text(question: str) -> str:
     """Full-width forms to ASCII (，→, ２０１９→2019), single spaces, a space between a Latin
     word and a Chinese year."""
     text = " ".join(unicodedata.normalize("NFKC", question).split())

@@ -26,7 +26,7 @@ from datapilot.brains.offline.measures import (
     PER_MEMBER,
     live_only_message,
 )
-from datapilot.brains.offline.parsing import CJK, Parsed, normalize_text, parse
+from datapilot.brains.offline.parsing import CJK, Parsed, normalise_text, parse
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms
 from datapilot.brains.offline.reading_lists import (
     add_market,
@@ -134,7 +134,7 @@ def read_question(
 ) -> Reading:
     """Everything the offline brain understands of `question` in its conversation. With `live`
     the readers may fetch what the warehouse lacks, so availability is not checked here."""
-    text = normalize_text(question)
+    text = normalise_text(question)
     today = context.today
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
@@ -259,7 +259,7 @@ def _earlier(
     ]
     merged: Parsed | None = None
     for text in reversed(asked[-_CHAIN:]):
-        older = parse(normalize_text(text), today, catalog, vocab)
+        older = parse(normalise_text(text), today, catalog, vocab)
         if merged is None:
             merged = older
             continue

@@ -94,7 +94,7 @@ class WorkspaceQuery(QueryRequest):
         if problems:
             raise ValidationError.from_exception_data(cls.__name__, problems)
         try:
-            query = handler(normalize_query_payload(data))
+            query = handler(normalise_query_payload(data))
         except (AttributeError, KeyError, TypeError) as error:
             # The SDK's own validators read the shapes they expect (objects, lists of objects)
             # unchecked, and crash on others without naming the field: still a malformed request.
@@ -164,7 +164,7 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def normalize_query_payload(raw: Any) -> Any:
+def normalise_query_payload(raw: Any) -> Any:
     """Upgrade older payload shapes to the current one; anything else is returned unchanged."""
     if not isinstance(raw, dict):
         return raw
