@@ -33,6 +33,7 @@ from pydantic import SecretStr
 
 from datapilot.assistants.compression import compress
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
+from datapilot.core.model_messages import to_openai
 from datapilot.model_client.client import forget_endpoint_modes
 from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.model_client.tokens import count_chat, count_tokens
@@ -101,7 +102,7 @@ def offline(budget: int, recent: int) -> dict[str, object]:
     for turn, human in enumerate(humans):
         history.append(HistoryMessage(id=2 * turn + 1, role="human", content=human))
         out = compress(history, Prompts(), budget=budget, recent=recent, query=human)
-        sent = normalise(out.history, prompts=out.prompts)
+        sent = to_openai(normalise(out.history, prompts=out.prompts))
         compressed.append(count_chat(sent))
         full.append(out.record.full_tokens)
         if turn in ASKED_AT:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
+from datapilot.core.model_messages import to_openai
 from datapilot.model_client.tokens import count_chat, count_tokens
 from datapilot.retrieval import Index, Passage, tokenize
 
@@ -178,7 +179,7 @@ def compress(
     schemas) fits `budget`. `model_summary` covers the aged exchanges up to message id
     `summarised_through`; later aged exchanges are summarised extractively."""
     leading, groups = exchanges(history)
-    full = count_chat(normalise(history, prompts=prompts, assistant_id=assistant_id))
+    full = count_chat(to_openai(normalise(history, prompts=prompts, assistant_id=assistant_id)))
     keep = min(len(groups), recent + 1)  # the exchange being answered, and `recent` before it
     older = groups[: len(groups) - keep]
     verbatim = groups[len(groups) - keep :]
@@ -207,7 +208,7 @@ def compress(
             }
         )
         messages = normalise(sent, prompts=with_context, assistant_id=assistant_id)
-        return sent, with_context, count_chat(messages) + extra_tokens
+        return sent, with_context, count_chat(to_openai(messages)) + extra_tokens
 
     sent, final, tokens = assemble()
     while tokens > budget:

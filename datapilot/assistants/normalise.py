@@ -1,4 +1,4 @@
-"""A chat's stored history as the OpenAI chat messages a model is called with.
+"""A chat's stored history as the messages a model is called with (`core.model_messages`).
 
 Each rule is a small step, tested on its own:
 - system prompts merged in order: the platform default (unless the assistant disables it), the
@@ -22,12 +22,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from datapilot.assistants.models import MessageInfo, ToolCallRecord
 from datapilot.core.messages import Role
+from datapilot.core.model_messages import (
+    ImagePart,
+    ModelMessage,
+    ModelResponse,
+    SystemPrompt,
+    TextPart,
+    ToolCall,
+    ToolReturn,
+    UserPrompt,
+)
 
 DEFAULT_PROMPT = (
     "You are Datapilot, a data copilot for finance. Answer with figures from the tools' "
@@ -45,8 +54,6 @@ PASSAGES_RULE = (
 )
 # A passage cannot close (or open) the block it is quoted in.
 _PASSAGES_TAGS = re.compile(rf"<\s*/?\s*{PASSAGES_TAG}\s*>", re.IGNORECASE)
-
-OpenAIMessage = dict[str, Any]
 
 
 class NormalisationError(ValueError):
@@ -145,18 +152,14 @@ def passages_block(knowledge: Sequence[str]) -> str:
     )
 
 
-def _with_passages(out: list[OpenAIMessage], block: str) -> None:
+def _with_passages(out: list[ModelMessage], block: str) -> None:
     """`block` at the head of the latest user message (a message of its own if none)."""
-    for message in reversed(out):
-        if message["role"] != "user":
-            continue
-        content = message["content"]
-        if isinstance(content, list):
-            message["content"] = [{"type": "text", "text": block}, *content]
-        else:
-            message["content"] = f"{block}\n\n{content}"
-        return
-    out.append({"role": "user", "content": block})
+    for index in range(len(out) - 1, -1, -1):
+        message = out[index]
+        if isinstance(message, UserPrompt):
+            out[index] = message.with_block(block)
+            return
+    out.append(UserPrompt(content=block))
 
 
 def normalise(
@@ -166,24 +169,24 @@ def normalise(
     assistant_id: str | None = None,
     names: Mapping[str, str] | None = None,
     stamps: bool = True,
-) -> list[OpenAIMessage]:
-    """The history as OpenAI chat messages for `assistant_id` to answer."""
+) -> list[ModelMessage]:
+    """The history as the messages for `assistant_id` to answer."""
     if not any(message.role in _HUMAN_ROLES for message in history):
         raise NormalisationError(
             "the chat has no message from the user to answer; send a human message first"
         )
     names = names or {}
-    out: list[OpenAIMessage] = []
+    out: list[ModelMessage] = []
     system = system_prompt(prompts or Prompts(), history)
     if system:
-        out.append({"role": "system", "content": system})
+        out.append(SystemPrompt(text=system))
     leading = True
     open_calls: list[str] = []
     images: list[str] = []
     notes: list[str] = []
 
     def close_open() -> None:
-        out.extend({"role": "tool", "tool_call_id": i, "content": TOOL_FAILED} for i in open_calls)
+        out.extend(ToolReturn(tool_call_id=i, content=TOOL_FAILED) for i in open_calls)
         open_calls.clear()
 
     for message in history:
@@ -197,32 +200,28 @@ def normalise(
             if message.tool_call_id in open_calls:
                 open_calls.remove(message.tool_call_id)
                 out.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": message.tool_call_id,
-                        "content": collapse_blank_lines(message.content),
-                    }
+                    ToolReturn(
+                        tool_call_id=message.tool_call_id,
+                        content=collapse_blank_lines(message.content),
+                    )
                 )
             elif open_calls:  # a result for another call: the open one never got its own
                 first = open_calls.pop(0)
-                out.append({"role": "tool", "tool_call_id": first, "content": TOOL_FAILED})
+                out.append(ToolReturn(tool_call_id=first, content=TOOL_FAILED))
             continue  # a result with no open call at all has nothing to answer
         if role == "tool_call" and message.tool_call is not None:
-            call = {
-                "id": message.tool_call.id,
-                "type": "function",
-                "function": {
-                    "name": message.tool_call.name,
-                    "arguments": message.tool_call.arguments,
-                },
-            }
+            call = ToolCall(
+                id=message.tool_call.id,
+                name=message.tool_call.name,
+                arguments=message.tool_call.arguments,
+            )
             previous = out[-1] if out else None
-            if open_calls and previous is not None and "tool_calls" in previous:
-                previous["tool_calls"].append(call)
+            if open_calls and isinstance(previous, ModelResponse) and previous.tool_calls:
+                out[-1] = previous.model_copy(update={"tool_calls": (*previous.tool_calls, call)})
             else:
                 close_open()
-                content = collapse_blank_lines(message.content) or None
-                out.append({"role": "assistant", "content": content, "tool_calls": [call]})
+                text = collapse_blank_lines(message.content)
+                out.append(ModelResponse(text=text, tool_calls=(call,)))
             open_calls.append(message.tool_call.id)
             continue
         close_open()
@@ -237,26 +236,27 @@ def normalise(
             text = "\n".join([*notes, stamp(text, message.created_at) if stamps else text])
             notes.clear()
             if images:
-                parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
-                parts += [{"type": "image_url", "image_url": {"url": url}} for url in images]
+                out.append(UserPrompt(content=(TextPart(text=text), *_images(images))))
                 images.clear()
-                out.append({"role": "user", "content": parts})
             else:
-                out.append({"role": "user", "content": text})
+                out.append(UserPrompt(content=text))
         elif role in ("assistant", "tool_call"):
             author = message.assistant_id
             if author and assistant_id and author != assistant_id:
                 name = names.get(author, author)
                 text = f"[This earlier reply was written by another assistant, {name}.]\n{text}"
-            out.append({"role": "assistant", "content": text})
+            out.append(ModelResponse(text=text))
         else:  # a system message further down the chat
-            out.append({"role": "system", "content": text})
+            out.append(SystemPrompt(text=text))
     close_open()
     if images or notes:
-        parts = [{"type": "text", "text": "\n".join(notes) or "(attached)"}]
-        parts += [{"type": "image_url", "image_url": {"url": url}} for url in images]
-        out.append({"role": "user", "content": parts})
+        attached = TextPart(text="\n".join(notes) or "(attached)")
+        out.append(UserPrompt(content=(attached, *_images(images))))
     knowledge = _knowledge(history)
     if knowledge:
         _with_passages(out, passages_block(knowledge))
     return out
+
+
+def _images(urls: Sequence[str]) -> list[ImagePart]:
+    return [ImagePart(url=url) for url in urls]

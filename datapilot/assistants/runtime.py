@@ -33,11 +33,18 @@ from datapilot.core.events import (
     TextDelta,
 )
 from datapilot.core.messages import Role
-from datapilot.core.model_messages import ModelResponse, ToolCall
+from datapilot.core.model_messages import (
+    ModelMessage,
+    ModelResponse,
+    SystemPrompt,
+    ToolCall,
+    ToolReturn,
+)
 from datapilot.core.outputs import Output
 from datapilot.core.quotes import Citation, Quote
 from datapilot.engine.context import RequestContext
 from datapilot.model_client import LLMClient, LLMConfig, LLMError
+from datapilot.model_client.function import ToolModel
 from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult, function_schema, run_tool
 
@@ -63,8 +70,9 @@ OUT_OF_ROUNDS = (
 )
 
 
-class NewMessage(BaseModel):
-    """A message the turn produced, to be stored in the chat in this order."""
+class TurnMessage(BaseModel):
+    """A message the turn produced, to be stored in the chat in this order (as the store's
+    `StoredMessageIn`, with the assistant that wrote it)."""
 
     role: Role
     content: str = ""
@@ -77,7 +85,7 @@ class NewMessage(BaseModel):
 class TurnResult(BaseModel):
     text: str = ""
     outputs: list[Output] = Field(default_factory=list)
-    messages: list[NewMessage] = Field(default_factory=list)
+    messages: list[TurnMessage] = Field(default_factory=list)
     model: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -122,12 +130,15 @@ class TurnSetup:
     context: ContextInputs | None = None
     citations: list[Citation] = field(default_factory=list)  # the knowledge passages given
     offline_source: EventSource | None = None  # answers offline instead of the data brain
+    # The model to call in place of `llm`'s endpoint (tests: `FunctionModel`).
+    model: ToolModel | None = None
 
 
 class Turn:
     def __init__(self, setup: TurnSetup) -> None:
         self.setup = setup
         self.result = TurnResult(model=setup.llm.model if setup.llm else None)
+        self._streamed = False  # some of the reply's text went out already
 
     @property
     def question(self) -> str:
@@ -142,17 +153,20 @@ class Turn:
                 async for event in self._acknowledge(inputs):
                     yield event
                 return
-        if self.setup.llm is None:
+        if self.setup.model is not None:
+            async for event in self._with_model(self.setup.model):
+                yield event
+        elif self.setup.llm is None:
             async for event in self._offline():
                 yield event
         else:
-            async for event in self._with_model(self.setup.llm):
+            async for event in self._with_model(LLMClient(self.setup.llm)):
                 yield event
 
     async def _fit_context(self, inputs: ContextInputs) -> None:
         """Scene, memories and the compressed history, within the budget."""
         setup = self.setup
-        schemas = [function_schema(tool) for tool in setup.tools.values()] + setup.client_tools
+        schemas = self._schemas()
         client = LLMClient(setup.llm) if setup.llm else None
         try:
             built = await build(
@@ -181,7 +195,7 @@ class Turn:
         answer.summary = text
         self.result.text = text
         self.result.answer = answer
-        self.result.messages.append(NewMessage(role="assistant", content=text))
+        self.result.messages.append(TurnMessage(role="assistant", content=text))
         yield TextDelta(text=text)
         yield Done(answer=answer)
 
@@ -223,123 +237,160 @@ class Turn:
                 self.result.text = f"{text}\n\n{NO_MODEL_NOTE}".strip()
                 self.result.outputs = list(answer.outputs)
                 self.result.answer = answer
-                self.result.messages.append(NewMessage(role="assistant", content=self.result.text))
+                self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
                 yield event
                 return
             yield event
 
-    async def _with_model(self, config: LLMConfig) -> AsyncIterator[Event]:
-        setup, result = self.setup, self.result
-        messages = normalise(
-            setup.history, prompts=setup.prompts, assistant_id=setup.assistant_id, names=setup.names
-        )
-        schemas = [function_schema(tool) for tool in setup.tools.values()] + setup.client_tools
-        client_names = {tool.get("function", {}).get("name") for tool in setup.client_tools}
+    async def _with_model(self, client: ToolModel) -> AsyncIterator[Event]:
+        """Bounded rounds: the model answers or calls tools; the calls run (or wait for the
+        user's go-ahead, or go back to the client) and the model goes on with their results."""
+        setup = self.setup
+        schemas = self._schemas()
         answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
-        client = LLMClient(config)
-        streamed = False
         try:
+            messages: list[ModelMessage] = normalise(
+                setup.history,
+                prompts=setup.prompts,
+                assistant_id=setup.assistant_id,
+                names=setup.names,
+            )
             if setup.resume:
                 async for event in self._resume(messages):
                     yield event
             for round_number in range(setup.max_rounds + 1):
                 last = round_number == setup.max_rounds
                 if last:
-                    messages.append({"role": "system", "content": OUT_OF_ROUNDS})
+                    messages.append(SystemPrompt(text=OUT_OF_ROUNDS))
+                replies: list[ModelResponse] = []
                 try:
-                    reply = ModelResponse()
-                    # The reply's text goes out token by token as the model writes it; a later
-                    # round's text starts a paragraph of its own.
-                    separate = streamed
-                    async for piece in client.stream_tools(
-                        messages,
-                        tools=[] if last else schemas,
-                        temperature=setup.temperature,
-                    ):
-                        if isinstance(piece, ModelResponse):
-                            reply = piece
-                            continue
-                        if separate:
-                            yield TextDelta(text="\n\n")
-                            separate = False
-                        streamed = True
-                        yield TextDelta(text=piece)
+                    tools = [] if last else schemas
+                    async for event in self._model_round(client, messages, tools, replies):
+                        yield event
                 except LLMError as error:
                     message = f"The model could not answer: {error}"
                     answer.status, answer.message = "error", message
                     yield Failed(status="error", message=message)
                     break
-                result.calls += 1
-                result.prompt_tokens += reply.prompt_tokens
-                result.completion_tokens += reply.completion_tokens
-                # The round's tokens go on its reply, or on its first tool call.
-                spent = NewMessage(
-                    role="assistant",
-                    content=reply.text,
-                    prompt_tokens=reply.prompt_tokens,
-                    completion_tokens=reply.completion_tokens,
-                )
+                reply = replies[-1] if replies else ModelResponse()
+                spent = self._count_round(reply)
                 if not reply.tool_calls:
-                    result.text = reply.text
-                    result.messages.append(spent)
+                    self._final_reply(reply, spent)
                     break
-                calls = [
-                    {
-                        "id": call.id,
-                        "type": "function",
-                        "function": {"name": call.name, "arguments": call.arguments},
-                    }
-                    for call in reply.tool_calls
-                ]
-                messages.append(
-                    {"role": "assistant", "content": reply.text or None, "tool_calls": calls}
-                )
-                refused: dict[str, str] = {}
-                for number, call in enumerate(reply.tool_calls):
-                    reason = confirmation(setup.tools.get(call.name), call.arguments)
-                    if reason is not None and not setup.can_ask:
-                        refused[call.id], reason = reason, None
-                    record = ToolCallRecord(
-                        id=call.id, name=call.name, arguments=call.arguments, confirmation=reason
-                    )
-                    if record.confirmation is not None:
-                        result.pending.append(record)
-                    if number == 0:
-                        stored = spent.model_copy(update={"role": "tool_call", "tool_call": record})
-                    else:
-                        stored = NewMessage(role="tool_call", tool_call=record)
-                    result.messages.append(stored)
-                waiting = {record.id: record for record in result.pending}
-                for call in reply.tool_calls:
-                    if call.id in waiting:
-                        yield ConfirmationEvent(
-                            tool=call.name,
-                            arguments=_arguments(call.arguments),
-                            message=waiting[call.id].confirmation or "",
-                            call_id=call.id,
-                        )
-                    elif call.id in refused:
-                        for event in self._refuse(call, refused[call.id], messages):
-                            yield event
-                    elif call.name not in client_names:
-                        async for event in self._run_call(call, messages):
-                            yield event
-                if waiting:
-                    # The turn ends with the calls pending (stored); the user's run or cancel
-                    # command resumes it.
-                    result.text = reply.text
+                async for event in self._tool_calls(reply, spent, messages):
+                    yield event
+                if self._stops_for_calls(reply):
                     break
-                client_calls = [call for call in reply.tool_calls if call.name in client_names]
-                if client_calls:
-                    # The client runs its own tools: the turn ends with its calls, for it to run
-                    # and send back; the server's own calls of this round have run already.
-                    result.client_calls = client_calls
-                    result.text = reply.text
-                    break
-            if answer.status != "error":
+            if answer.status != "error" and isinstance(client, LLMClient):
                 await self._remember(client)
         finally:
             await client.aclose()
+        yield self._done(answer)
+
+    async def _model_round(
+        self,
+        client: ToolModel,
+        messages: list[ModelMessage],
+        tools: list[dict[str, Any]],
+        replies: list[ModelResponse],
+    ) -> AsyncIterator[Event]:
+        """One call of the model: its text goes out token by token as the model writes it (a
+        later round's text starts a paragraph of its own); its reply lands in `replies`."""
+        separate = self._streamed
+        async for piece in client.stream_tools(
+            messages, tools=tools, temperature=self.setup.temperature
+        ):
+            if isinstance(piece, ModelResponse):
+                replies.append(piece)
+                continue
+            if separate:
+                yield TextDelta(text="\n\n")
+                separate = False
+            self._streamed = True
+            yield TextDelta(text=piece)
+
+    def _count_round(self, reply: ModelResponse) -> TurnMessage:
+        """The round's tokens, on the turn and on the message that carries them: its reply, or
+        its first tool call."""
+        result = self.result
+        result.calls += 1
+        result.prompt_tokens += reply.prompt_tokens
+        result.completion_tokens += reply.completion_tokens
+        return TurnMessage(
+            role="assistant",
+            content=reply.text,
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+        )
+
+    def _final_reply(self, reply: ModelResponse, spent: TurnMessage) -> None:
+        """A reply without tool calls ends the turn: its text is the answer."""
+        self.result.text = reply.text
+        self.result.messages.append(spent)
+
+    async def _tool_calls(
+        self, reply: ModelResponse, spent: TurnMessage, messages: list[ModelMessage]
+    ) -> AsyncIterator[Event]:
+        """The round's calls: stored, then each asks for confirmation, is refused (nobody here
+        can confirm it), runs, or is left to the client (its own tools)."""
+        messages.append(ModelResponse(text=reply.text, tool_calls=reply.tool_calls))
+        refused = self._record_calls(reply, spent)
+        waiting = {record.id: record for record in self.result.pending}
+        for call in reply.tool_calls:
+            if call.id in waiting:
+                yield ConfirmationEvent(
+                    tool=call.name,
+                    arguments=_arguments(call.arguments),
+                    message=waiting[call.id].confirmation or "",
+                    call_id=call.id,
+                )
+            elif call.id in refused:
+                for event in self._refuse(call, refused[call.id], messages):
+                    yield event
+            elif call.name not in self._client_names():
+                async for event in self._run_call(call, messages):
+                    yield event
+
+    def _record_calls(self, reply: ModelResponse, spent: TurnMessage) -> dict[str, str]:
+        """Store the round's calls (the first carries the round's tokens), note those waiting
+        for the user's go-ahead; the calls that need one nobody can give, with why."""
+        setup, result = self.setup, self.result
+        refused: dict[str, str] = {}
+        for number, call in enumerate(reply.tool_calls):
+            reason = confirmation(setup.tools.get(call.name), call.arguments)
+            if reason is not None and not setup.can_ask:
+                refused[call.id], reason = reason, None
+            record = ToolCallRecord(
+                id=call.id, name=call.name, arguments=call.arguments, confirmation=reason
+            )
+            if record.confirmation is not None:
+                result.pending.append(record)
+            if number == 0:
+                stored = spent.model_copy(update={"role": "tool_call", "tool_call": record})
+            else:
+                stored = TurnMessage(role="tool_call", tool_call=record)
+            result.messages.append(stored)
+        return refused
+
+    def _stops_for_calls(self, reply: ModelResponse) -> bool:
+        """Whether the turn ends after this round's calls: with calls waiting for the user
+        (stored; the user's run or cancel command resumes the turn), or with calls of the
+        client's own tools, for it to run and send back (the server's own calls of this round
+        have run already)."""
+        result = self.result
+        if result.pending:
+            result.text = reply.text
+            return True
+        client_calls = [call for call in reply.tool_calls if call.name in self._client_names()]
+        if client_calls:
+            result.client_calls = client_calls
+            result.text = reply.text
+            return True
+        return False
+
+    def _done(self, answer: Answer) -> Done:
+        """The turn's answer: the reply, the knowledge passages it was given, outputs, usage."""
+        setup, result = self.setup, self.result
         answer.summary = result.text
         answer.citations = list(setup.citations)
         # The same passages as quotes: the OpenBB agent turns quotes into its citations.
@@ -351,18 +402,24 @@ class Turn:
             completion_tokens=result.completion_tokens,
         )
         result.answer = answer
-        yield Done(answer=answer)
+        return Done(answer=answer)
 
-    async def _resume(self, messages: list[dict[str, Any]]) -> AsyncIterator[Event]:
+    def _schemas(self) -> list[dict[str, Any]]:
+        """The tools offered to the model: the assistant's and the client's own."""
+        setup = self.setup
+        return [function_schema(tool) for tool in setup.tools.values()] + setup.client_tools
+
+    def _client_names(self) -> set[str | None]:
+        return {tool.get("function", {}).get("name") for tool in self.setup.client_tools}
+
+    async def _resume(self, messages: list[ModelMessage]) -> AsyncIterator[Event]:
         """Run the calls the user confirmed, in place of the placeholders normalising left."""
         ids = {record.id for record in self.setup.resume}
         messages[:] = [
             m
             for m in messages
             if not (
-                m.get("role") == "tool"
-                and m.get("tool_call_id") in ids
-                and m.get("content") == TOOL_FAILED
+                isinstance(m, ToolReturn) and m.tool_call_id in ids and m.content == TOOL_FAILED
             )
         ]
         for record in self.setup.resume:
@@ -370,18 +427,16 @@ class Turn:
             async for event in self._run_call(call, messages):
                 yield event
 
-    def _refuse(self, call: ToolCall, reason: str, messages: list[dict[str, Any]]) -> list[Event]:
+    def _refuse(self, call: ToolCall, reason: str, messages: list[ModelMessage]) -> list[Event]:
         """Close a call that needs a confirmation nobody here can give: it does not run."""
         text = NOT_CONFIRMED.format(name=call.name, reason=reason.rstrip("?. "))
         outcome = ToolResult(name=call.name, call_id=call.id, ok=False, text=text)
         self.result.tool_results.append(outcome)
-        self.result.messages.append(NewMessage(role="tool", content=text, tool_call_id=call.id))
-        messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
+        self.result.messages.append(TurnMessage(role="tool", content=text, tool_call_id=call.id))
+        messages.append(ToolReturn(tool_call_id=call.id, content=text))
         return [StatusEvent(message=f"✗ {call.name}: not run, it needs confirmation in a chat")]
 
-    async def _run_call(
-        self, call: ToolCall, messages: list[dict[str, Any]]
-    ) -> AsyncIterator[Event]:
+    async def _run_call(self, call: ToolCall, messages: list[ModelMessage]) -> AsyncIterator[Event]:
         setup, result = self.setup, self.result
         tool = setup.tools.get(call.name)
         if tool is None:
@@ -404,8 +459,8 @@ class Turn:
             result.outputs.append(output)
             yield OutputEvent(output=output)
         result.tool_results.append(outcome)
-        result.messages.append(NewMessage(role="tool", content=outcome.text, tool_call_id=call.id))
-        messages.append({"role": "tool", "tool_call_id": call.id, "content": outcome.text})
+        result.messages.append(TurnMessage(role="tool", content=outcome.text, tool_call_id=call.id))
+        messages.append(ToolReturn(tool_call_id=call.id, content=outcome.text))
 
 
 def _arguments(text: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from support.platform_app import app_for, client_of, platform_settings
 from datapilot.assistants.compression import compress, unique_blocks
 from datapilot.assistants.context import SUMMARY_PROMPT
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
+from datapilot.core.model_messages import to_openai
 from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.model_client.tokens import count_chat, count_tokens
 
@@ -34,7 +35,7 @@ def chat(exchanges: int, planted_at: int = 2) -> list[HistoryMessage]:
 
 
 def sent_tokens(history: list[HistoryMessage], prompts: Prompts) -> int:
-    return count_chat(normalise(history, prompts=prompts))
+    return count_chat(to_openai(normalise(history, prompts=prompts)))
 
 
 def test_a_long_chat_fits_and_recalls_a_planted_fact() -> None:
@@ -47,7 +48,7 @@ def test_a_long_chat_fits_and_recalls_a_planted_fact() -> None:
 
     assert sent_tokens(out.history, out.prompts) <= 2000 == record.budget
     assert record.full_tokens > 5 * 2000  # the whole history would not have fitted
-    system = normalise(out.history, prompts=out.prompts)[0]["content"]
+    system = to_openai(normalise(out.history, prompts=out.prompts))[0]["content"]
     assert "7.25%" in system  # the planted exchange was retrieved
     # The last four exchanges and the question go verbatim, in order.
     assert [m.id for m in out.history] == [*range(393, 401), 1000]
