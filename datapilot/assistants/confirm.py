@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from datapilot.assistants.models import MessageInfo, ToolCallRecord
-from datapilot.assistants.repo import Messages, NewMessage
+from datapilot.assistants.repo import Messages, StoredMessageIn
 
 DECLINED = "The user declined to run {name}; it did not run. Do not call it again unless asked."
 
@@ -30,10 +30,10 @@ def pending_calls(messages: list[MessageInfo]) -> list[MessageInfo]:
     ]
 
 
-def declined(pending: list[MessageInfo]) -> list[NewMessage]:
+def declined(pending: list[MessageInfo]) -> list[StoredMessageIn]:
     """A `tool` result closing each pending call as declined."""
     return [
-        NewMessage(
+        StoredMessageIn(
             role="tool",
             content=DECLINED.format(name=m.tool_call.name),
             assistant_id=m.assistant_id,

@@ -445,8 +445,9 @@ class Chats:
 
 
 @dataclass(frozen=True)
-class NewMessage:
-    """A message to store (see `Messages.add` for the fields)."""
+class StoredMessageIn:
+    """A message to store in a chat (see `Messages.add` for the fields); a turn's own
+    messages (`runtime.TurnMessage`) become these, with the assistant that wrote them."""
 
     role: Role
     content: str = ""
@@ -478,7 +479,7 @@ class Messages:
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
     ) -> MessageInfo:
-        new = NewMessage(
+        new = StoredMessageIn(
             role=role,
             content=content,
             assistant_id=assistant_id,
@@ -494,7 +495,7 @@ class Messages:
     def add_many(
         self,
         chat_id: str,
-        messages: Sequence[NewMessage],
+        messages: Sequence[StoredMessageIn],
         *,
         chat_checked: bool = False,
         along: Sequence[AlongWrite] = (),

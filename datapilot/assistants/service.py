@@ -34,9 +34,9 @@ from datapilot.assistants.repo import (
     Assistants,
     Chats,
     Messages,
-    NewMessage,
     NotFound,
     PlatformError,
+    StoredMessageIn,
     Usage,
 )
 from datapilot.assistants.runtime import Turn, TurnSetup
@@ -346,7 +346,7 @@ class Conversation:
         # A call still waiting for confirmation is older than this message: declined, and
         # stored before it, so the model reads the call closed before the new question.
         new = declined(pending_calls(earlier or []))
-        new.append(NewMessage(role=body.role, content=body.content))
+        new.append(StoredMessageIn(role=body.role, content=body.content))
         with self.store.session(write=True) as session:
             messages = Messages(session, self.tenant)
             try:
@@ -462,12 +462,16 @@ class Conversation:
         result = turn.result
         assistant_id = prepared.assistant.id if prepared.assistant else None
         knowledge = (
-            [NewMessage(role="knowledge", content=prepared.knowledge, assistant_id=assistant_id)]
+            [
+                StoredMessageIn(
+                    role="knowledge", content=prepared.knowledge, assistant_id=assistant_id
+                )
+            ]
             if prepared.knowledge
             else []
         )
         replies = knowledge + [
-            NewMessage(
+            StoredMessageIn(
                 role=new.role,
                 content=new.content,
                 assistant_id=assistant_id,

@@ -81,8 +81,8 @@ class ToolCall(BaseModel):
     function: FunctionCall
 
 
-class ChatMessage(BaseModel):
-    """One message of the conversation."""
+class OpenAIChatMessage(BaseModel):
+    """One message of the conversation, as a client of the OpenAI-compatible face sends it."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -113,7 +113,7 @@ class CompletionRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     model: str = Field(description="An assistant's id or name, or `datapilot`.")
-    messages: list[ChatMessage] = Field(min_length=1)
+    messages: list[OpenAIChatMessage] = Field(min_length=1)
     stream: bool = False
     stream_options: StreamOptions | None = None
     tools: list[ClientTool] | None = Field(
@@ -168,7 +168,7 @@ def _text_of(content: Any) -> Any:
     return "\n".join(text for text in parts if isinstance(text, str))
 
 
-def history_from_openai(messages: list[ChatMessage]) -> list[HistoryMessage]:
+def history_from_openai(messages: list[OpenAIChatMessage]) -> list[HistoryMessage]:
     """OpenAI chat messages as the platform's history (roles translated, parts split)."""
     history: list[HistoryMessage] = []
     for message in messages:
