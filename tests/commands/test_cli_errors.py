@@ -14,6 +14,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from datapilot.cli import app
+from datapilot.data import access as data_access
 from datapilot.settings import get_settings
 
 UNREACHABLE = "postgresql://someone:hunter2@127.0.0.1:9/nowhere"
@@ -71,6 +72,9 @@ def test_every_command_with_a_broken_store_and_data_dir_says_what_to_do(
     not_a_folder = tmp_path / "data"
     not_a_folder.write_text("a file where the data dir should be")
     monkeypatch.setenv("DATAPILOT_DATA_DIR", str(not_a_folder))
+    # `data seed` forgets every data dir this process opened: here only the ones opened in this
+    # test, so that the session's shared warehouse stays the one `get_warehouse()` returns.
+    monkeypatch.setattr(data_access, "_opened", dict(data_access._opened))
     commands = _leaves()
     assert {"keys list", "chat", "serve", "tools call", "db upgrade"} <= {
         " ".join(w) for w, _ in commands
