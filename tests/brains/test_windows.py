@@ -1,7 +1,8 @@
 """The time-window grammar: explicit dates, periods, relative windows, ranges and horizons.
 
-Expected windows follow DESIGN.md ("past N months" = the same calendar day N months back,
-clamped to month end; 年初/年中/年底 = Jan 1/Jun 30/Dec 31; quarters, halves, decades).
+Expected windows follow the time-window conventions in docs/asking.md ("Time windows": "past N
+months" = the same calendar day N months back, clamped to month end; 年初/年中/年底 = Jan 1/Jun
+30/Dec 31; quarters, halves, decades).
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 The acceptance corpus (copied into `tests/fixtures/corpus/`) and our own bilingual corpus
 (`tests/corpus/offline.jsonl`) run through the real pipeline; the shared windows file is scored
 from the plan (its entities are A-shares without bundled data, so only the window counts).
-`tests/corpus/heldout.jsonl` was written from the shared families and DESIGN.md's window rules
-before the grammar was read; it is held to a threshold rather than to every case, so that it keeps
-measuring paraphrases nobody tuned for. `tests/corpus/heldout2.jsonl` is a second such batch in
-other registers: terse tickers, chatty English, formal and colloquial Chinese, mixed languages.
+`tests/corpus/heldout.jsonl` was written from the shared families and the time-window conventions
+(docs/asking.md, "Time windows") before the grammar was read; it is held to a threshold rather
+than to every case, so that it keeps measuring paraphrases nobody tuned for.
+`tests/corpus/heldout2.jsonl` is a second such batch in other registers: terse tickers, chatty
+English, formal and colloquial Chinese, mixed languages.
 """
 
 from __future__ import annotations
