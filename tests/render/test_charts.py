@@ -15,89 +15,15 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.image import imread
+from support.charts import chart_context, sample_charts, sample_prices
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel, TableOutput
 from datapilot.interfaces import frame as F
-from datapilot.interfaces import performance as PF
-from datapilot.interfaces import prediction as PR
 from datapilot.interfaces import processing as P
 from datapilot.interfaces import visualization as V
-from datapilot.interfaces.context import InterfaceContext
 from datapilot.render.charts import to_plotly, to_png
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def _ctx() -> InterfaceContext:
-    return InterfaceContext(warehouse=None, catalog=None, today=date(2022, 12, 30))  # type: ignore[arg-type]
-
-
-def _prices(n: int = 160) -> pd.DataFrame:
-    rng = np.random.default_rng(2)
-    index = pd.bdate_range("2022-01-03", periods=n, name="date")
-    values = 100 * np.exp(np.cumsum(rng.normal(0.0004, 0.012, size=(n, 2)), axis=0))
-    return F.tag(
-        pd.DataFrame(values, index=index, columns=["AAA", "BBB"]),
-        kind="timeseries",
-        unit="USD",
-        title="Close",
-    )
-
-
-def _candles() -> ChartOutput:
-    prices = _prices()
-    close = prices["AAA"]
-    bars = F.tag(
-        pd.DataFrame(
-            {
-                "open": close.shift(1).fillna(close.iloc[0]),
-                "high": close * 1.01,
-                "low": close * 0.985,
-                "close": close,
-                "volume": np.linspace(1e6, 3e6, len(close)),
-            }
-        ),
-        kind="ohlcv",
-        unit="USD",
-    )
-    fast, slow = close.ewm(span=12).mean(), close.ewm(span=26).mean()
-    macd_line = fast - slow
-    signal = macd_line.ewm(span=9).mean()
-    macd = F.tag(
-        pd.DataFrame({"macd": macd_line, "signal": signal, "hist": macd_line - signal}),
-        kind="indicator",
-        unit="USD",
-        title="MACD(12, 26, 9) of AAA",
-        bar_columns=["hist"],
-    )
-    ma = F.tag(
-        pd.DataFrame({"ma5": close.rolling(5).mean(), "ma20": close.rolling(20).mean()}),
-        kind="indicator",
-        unit="USD",
-        overlay=True,
-    )
-    return V.plot_candlestick(_ctx(), bars, "AAA daily K-line with MA and MACD", [ma, macd])
-
-
-def _charts() -> dict[str, ChartOutput]:
-    ctx = _ctx()
-    prices = _prices()
-    returns = P.compute_returns(ctx, prices)
-    forecast = PR.forecast_arima(ctx, prices, horizon=15)
-    weights = F.tag(
-        pd.DataFrame({"weight": [45.0, 35.0, 20.0]}, index=pd.Index(list("ABC"), name="id")),
-        kind="cross_section",
-        unit="%",
-    )
-    return {
-        "line": V.plot_line(ctx, P.cumulative_returns(ctx, prices), "Cumulative return, 2022"),
-        "bar": V.plot_bar(ctx, P.rank(ctx, P.period_return(ctx, prices)), "Return, 2022"),
-        "candlestick": _candles(),
-        "scatter": V.plot_scatter(ctx, returns, "Daily returns, BBB vs AAA"),
-        "area": V.plot_area(ctx, PF.drawdown(ctx, prices), "Drawdown, 2022"),
-        "pie": V.plot_pie(ctx, weights, "Weights"),
-        "forecast": V.plot_forecast(ctx, prices, forecast, "AAA, next 15 trading days"),
-    }
 
 
 CHART_NAMES = ["line", "bar", "candlestick", "scatter", "area", "pie", "forecast"]
@@ -105,7 +31,7 @@ CHART_NAMES = ["line", "bar", "candlestick", "scatter", "area", "pie", "forecast
 
 @pytest.fixture(scope="module")
 def charts() -> dict[str, ChartOutput]:
-    return _charts()
+    return sample_charts()
 
 
 @pytest.mark.parametrize("name", CHART_NAMES)
@@ -195,7 +121,7 @@ def test_chinese_text_renders_with_a_cjk_font(name: str, charts, tmp_path: Path)
 
 
 def test_bars_over_year_ends_are_labelled_by_year(tmp_path: Path) -> None:
-    ctx = _ctx()
+    ctx = chart_context()
     index = pd.bdate_range("2015-01-01", "2018-12-31", name="date")
     levels = F.tag(
         pd.DataFrame({"AAA": np.linspace(100, 200, len(index))}, index=index),
@@ -296,8 +222,8 @@ def test_without_log_words_the_axis_is_linear(data) -> None:
 
 
 def test_a_log_scale_of_values_below_zero_stays_linear_and_says_why() -> None:
-    ctx = _ctx()
-    cumulative = P.cumulative_returns(ctx, _prices())
+    ctx = chart_context()
+    cumulative = P.cumulative_returns(ctx, sample_prices())
     chart = V.plot_line(ctx, cumulative, "Cumulative return, 2022", log_y=True)
     assert isinstance(chart, ChartOutput)
     assert to_plotly(chart)["layout"]["yaxis"].get("type") != "log"
@@ -358,9 +284,9 @@ def test_a_long_title_is_shortened_and_the_names_move_to_the_legend(
 
 
 def test_a_long_title_without_names_wraps_instead_of_running_off(tmp_path: Path) -> None:
-    ctx = _ctx()
+    ctx = chart_context()
     title = "Closing prices of the two largest bundled example companies " * 2
-    chart = V.plot_line(ctx, _prices(), title.strip())
+    chart = V.plot_line(ctx, sample_prices(), title.strip())
     assert isinstance(chart, ChartOutput)
     shown = to_plotly(chart)["layout"]["title"]["text"]
     assert "<br>" in shown and shown.replace("<br>", " ") == chart.title

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from test_charts import _charts
+from support.charts import sample_charts
 
 from datapilot.core.outputs import ChartOutput
 from datapilot.render.charts import to_plotly
@@ -92,7 +92,7 @@ def variants() -> list[ChartOutput]:
     """The test charts (pie aside), and each with reference lines on every panel, log axes,
     and a band between its first two series."""
     out = []
-    for name, chart in _charts().items():
+    for name, chart in sample_charts().items():
         if name == "pie":
             continue
         out.append(chart)
