@@ -61,7 +61,7 @@ def postgres_server() -> Iterator[str]:
         server.cleanup()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database of each backend: an SQLite file, or a new PostgreSQL database
     (dropped afterwards)."""

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
@@ -56,6 +58,7 @@ def test_a_package_left_out_of_the_layers_breaks_the_contract(tmp_path: Path) ->
     assert "datapilot.unplaced" in result.stdout
 
 
+@pytest.mark.slow
 def test_mypy_passes_on_the_package(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],

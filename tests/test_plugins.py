@@ -38,6 +38,7 @@ def _datapilot(*args: str, plugin: bool = True) -> subprocess.CompletedProcess[s
     )
 
 
+@pytest.mark.slow
 def test_an_installed_plugin_adds_its_interface_to_the_library() -> None:
     without = _datapilot("interfaces", plugin=False)
     listed = _datapilot("interfaces")

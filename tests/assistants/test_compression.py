@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from sqlalchemy import text as sql
 from support.llm import LOOPBACK
 from support.platform_app import app_for, client_of, platform_settings
@@ -170,6 +171,7 @@ async def test_a_long_chat_through_the_platform_stays_in_budget(store_url: str) 
     assert missing.status_code == 404 and other.status_code == 404
 
 
+@pytest.mark.perf
 def test_compressing_a_long_chat_again_costs_a_fraction_and_gives_the_same_prompt() -> None:
     """A chat compresses its history for every message: the blocks' tokens and counts are
     kept, so the next message's fitting is cheap, and nothing a caller does with the tokens it

@@ -292,6 +292,7 @@ async def test_memories_are_read_only_when_the_user_has_some(app) -> None:  # ty
     assert record["memory_ids"] == [memories[0]["id"]]  # the later turn's prompt held it
 
 
+@pytest.mark.postgres
 def test_an_idle_connection_that_died_is_replaced_unnoticed(
     postgres_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -354,6 +355,7 @@ def test_a_turn_builds_only_the_tool_sources_it_needs(
 MAX_CPU_RATIO = 1.5
 
 
+@pytest.mark.perf
 async def test_the_platform_costs_less_cpu_than_the_answer_it_stores(app) -> None:  # type: ignore[no-untyped-def]
     import statistics
     import time

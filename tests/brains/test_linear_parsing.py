@@ -8,12 +8,16 @@ import time
 from collections.abc import Callable
 from datetime import date
 
+import pytest
+
 from datapilot.core.context import QuestionContext
 from datapilot.settings import Settings
 
 WORDS = "Apple Microsoft 苹果 revenue chart compare returns 2021 since 2019 "
 # Names close together: thousands of candidates, where a pairwise selection shows at once.
 DENSE = "AAPL MSFT 苹果 "
+
+pytestmark = pytest.mark.perf
 
 
 def _text(chars: int, words: str = WORDS) -> str:
@@ -43,6 +47,7 @@ def test_the_entity_matcher_is_linear_in_the_question(data) -> None:
     assert ratio < 25, f"40k/4k characters took {ratio:.1f}× as long"
 
 
+@pytest.mark.slow
 def test_the_offline_brain_is_linear_in_the_question(data) -> None:
     from datapilot.engine.context import RequestContext
     from datapilot.plugins import brains

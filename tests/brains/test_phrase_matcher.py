@@ -73,6 +73,7 @@ def matcher() -> PhraseMatcher:
     return load_vocab(None).matcher
 
 
+@pytest.mark.slow
 def test_corpus_questions_give_the_same_hits_as_the_alternation_regex(matcher) -> None:  # type: ignore[no-untyped-def]
     questions = _questions() + EDGE_CASES
     assert len(questions) > 600

@@ -66,6 +66,7 @@ def _invoke(runner: CliRunner, words: list[str]) -> click.testing.Result:
     return runner.invoke(app, words, input="\n")
 
 
+@pytest.mark.slow
 def test_every_command_with_a_broken_store_and_data_dir_says_what_to_do(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

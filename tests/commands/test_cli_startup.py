@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from datapilot.cli import app
@@ -237,6 +238,7 @@ def test_ask_json_ends_without_teardown_and_its_output_whole(data, tmp_path) -> 
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_ask_out_of_scope_exits_3_quickly_and_a_usage_error_2_normally(  # type: ignore[no-untyped-def]
     data, tmp_path
 ) -> None:

@@ -19,6 +19,7 @@ from datapilot.data.warehouse import Warehouse
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 
+pytestmark = pytest.mark.slow  # real `datapilot` processes, 5-10 s each
 QUESTION = {"question": "What was Apple's return in 2021?", "today": "2022-12-28"}
 GARBAGE = bytes(range(256)) * 400  # 100 kB that no database reads
 

@@ -58,6 +58,7 @@ async def test_own_bilingual_corpus(data) -> None:  # type: ignore[no-untyped-de
     assert report.passed == report.total, _failures(report)
 
 
+@pytest.mark.slow
 async def test_heldout_corpus(data) -> None:  # type: ignore[no-untyped-def]
     cases = load_corpus(HELDOUT)
     assert len(cases) >= 120

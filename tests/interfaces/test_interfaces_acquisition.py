@@ -365,6 +365,7 @@ def test_a_mixed_read_equals_each_entity_read_alone(ctx) -> None:
     assert together.attrs["sources"] == sorted({s for a in alone for s in a.attrs["sources"]})
 
 
+@pytest.mark.perf
 def test_prices_asked_again_come_from_memory_with_their_notes_and_sources(data) -> None:
     window = (date(2020, 1, 1), date(2020, 3, 31))
 

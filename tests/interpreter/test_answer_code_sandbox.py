@@ -65,6 +65,7 @@ def run_script(kernel: SandboxKernel, folder: str, script: str) -> tuple[dict[st
     return json.loads(line[len(MARK) :]), chunks
 
 
+@pytest.mark.slow
 def test_the_corpus_scripts_reproduce_their_answers_in_the_sandbox(
     kernel: SandboxKernel, data: Any
 ) -> None:

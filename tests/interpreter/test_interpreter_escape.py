@@ -26,7 +26,8 @@ from support.platform_app import app_for, client_of, key_for
 from datapilot.interfaces.library import default_registry
 from datapilot.settings import Settings
 
-pytestmark = LOOPBACK  # the test's own loopback listener: the sandbox must not reach it
+# The test's own loopback listener (the sandbox must not reach it); runaway kernels take seconds.
+pytestmark = [*LOOPBACK, pytest.mark.slow]
 
 SECRET = "sk-test-secret-0123456789"
 # Runs first in the shared session: `verdict(f)` prints CONTAINED when `f` raises, else ESCAPED.

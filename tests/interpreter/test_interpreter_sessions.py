@@ -15,6 +15,7 @@ from datapilot.interpreter.sessions import Sessions
 from datapilot.settings import Settings
 
 
+@pytest.mark.slow
 def test_idle_kernels_stop_and_the_oldest_makes_room() -> None:
     sessions = Sessions(Settings(interpreter_idle_s=1.0, interpreter_max_sessions=1))
     try:

@@ -54,6 +54,7 @@ json.dump(results, sys.stdout)
 """
 
 
+@pytest.mark.slow
 def test_scripts_reproduce_the_corpus_answers_exactly(tmp_path: Path, data: Any) -> None:
     answers: dict[str, Answer] = {}
     for case in corpus_sample():

@@ -118,6 +118,7 @@ def test_figures_are_the_json_plotly_builds(charts) -> None:
         assert json.dumps(to_plotly(chart)) == json.dumps(reference(chart)), chart.title
 
 
+@pytest.mark.perf
 def test_a_figure_costs_less_than_building_it_through_plotly(charts) -> None:
     """Measured in this process on the same charts (CPU time, best of three rounds)."""
 

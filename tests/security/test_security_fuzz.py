@@ -30,6 +30,7 @@ from datapilot.settings import Settings
 from datapilot.store import Keys, Users
 from datapilot.store.ints import INT64_MAX
 
+pytestmark = pytest.mark.slow  # a bounded fuzzing run: a minute or two
 FREE_FORM_EXAMPLES = 80  # per operation taking free-form JSON
 OTHER_EXAMPLES = 8  # per other operation
 QUERIES = ["POST /v1/query", "POST /assistants/{assistant_id}/v1/query"]  # the OpenBB agents

@@ -97,6 +97,7 @@ async def test_a_kernel_reads_only_its_own_requests_interfaces(data) -> None:  #
     assert str(ALICE_MARK) not in theirs.text and "refused" in theirs.text
 
 
+@pytest.mark.slow
 async def test_the_kernel_cap_holds_for_requests_with_their_own_model(data) -> None:  # type: ignore[no-untyped-def]
     settings = Settings(offline=True, interpreter_max_sessions=2, interpreter_timeout_s=60)
     before = set(kernel_processes())
@@ -167,6 +168,7 @@ def zombie(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
 @pytest.mark.allow_hosts(["127.0.0.1"])
 def test_kernels_die_with_their_server(server: ServeProcess, how: signal.Signals) -> None:

@@ -23,7 +23,7 @@ from support.serve_process import ServeProcess, replica_dir
 from datapilot.settings import Settings
 from datapilot.store import Keys, Users, open_store
 
-pytestmark = LOOPBACK
+pytestmark = [*LOOPBACK, pytest.mark.postgres, pytest.mark.slow]  # two real server processes
 AUTH_CACHE_S = 1.0
 PER_MINUTE = 3
 

@@ -23,7 +23,7 @@ from support.serve_process import ServeProcess, replica_dir
 
 from datapilot.settings import Settings
 
-pytestmark = LOOPBACK
+pytestmark = [*LOOPBACK, pytest.mark.slow]  # real `datapilot serve` processes
 GARBAGE = bytes(range(256)) * 400  # 100 kB that no database reads
 
 

@@ -12,7 +12,7 @@ from support.serve_process import ServeProcess, replica_dir
 
 from datapilot.settings import Settings
 
-pytestmark = LOOPBACK
+pytestmark = [*LOOPBACK, pytest.mark.slow]  # real `datapilot serve --workers` processes
 
 WORKERS = 2
 

@@ -10,11 +10,13 @@ import gc
 import time
 
 import httpx
+import pytest
 
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 
 
+@pytest.mark.perf
 async def test_start_up_objects_are_frozen_while_serving_and_released_at_shutdown(data) -> None:
     app = create_app(Settings(brain="offline", offline=True))
     async with app.router.lifespan_context(app):

@@ -244,6 +244,7 @@ async def test_feedback_needs_a_key_once_keys_exist(tmp_path: Path, data) -> Non
     assert not (tmp_path / "fb" / "feedback.jsonl").read_text().count("\n") > 1
 
 
+@pytest.mark.perf
 async def test_a_small_question_keeps_answering_beside_a_hostile_barrage(
     client: httpx.AsyncClient,
 ) -> None:

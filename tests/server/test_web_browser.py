@@ -25,7 +25,7 @@ from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Keys, Users, open_store
 
-pytestmark = [*LOOPBACK, pytest.mark.xdist_group("browser")]
+pytestmark = [*LOOPBACK, pytest.mark.xdist_group("browser"), pytest.mark.browser]
 
 CHART_QUESTION = "Plot Apple's closing price in 2019"
 TABLE_QUESTION = "Give me a table of Apple closing prices from 2019-01-01 to 2019-03-31"

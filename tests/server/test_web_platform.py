@@ -27,7 +27,7 @@ from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.server.app import create_app
 from datapilot.settings import Settings
 
-pytestmark = [*LOOPBACK, pytest.mark.xdist_group("browser")]
+pytestmark = [*LOOPBACK, pytest.mark.xdist_group("browser"), pytest.mark.browser]
 
 TIMEOUT_MS = 60_000
 REPORT_PAGES = [

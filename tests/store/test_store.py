@@ -98,6 +98,7 @@ def _run_time_index(difference: object) -> bool:
     return isinstance(index, sa.Index) and str(index.name).startswith(VECTOR_INDEX_PREFIX)
 
 
+@pytest.mark.slow
 def test_two_processes_migrating_at_once_both_succeed(store_url: str) -> None:
     script = (
         "from datapilot.settings import Settings\n"
