@@ -72,13 +72,14 @@ def long_context(today: date) -> Any:
 def unfitted_tokens(question: str, context: Any, schema_tokens: int) -> int:
     """What the planning prompt would cost with every section at its own cap, no overall budget."""
     from datapilot.brains.llm.prompt import entity_hint, planning_messages
+    from datapilot.core.model_messages import to_openai
     from datapilot.data import get_catalog
     from datapilot.engine.executor import default_registry
     from datapilot.model_client import count_chat
 
     hint = entity_hint(get_catalog().entities(available=True))
     messages = planning_messages(question, context, default_registry(), entity_hint=hint)
-    return count_chat(messages) + schema_tokens
+    return count_chat(to_openai(messages)) + schema_tokens
 
 
 def corpus(directory: Path) -> list[dict[str, Any]]:

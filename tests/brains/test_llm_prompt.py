@@ -20,6 +20,7 @@ from datapilot.brains.llm.prompt import (
 )
 from datapilot.brains.llm.reply import PlanningReply, reply_schema
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
+from datapilot.core.model_messages import ModelMessage, to_openai
 from datapilot.model_client import count_chat, count_tokens, extract_json_object
 from datapilot.model_client.config import OPENAI_BASE_URL, resolve_config
 from datapilot.model_client.jsontext import NoJSONError
@@ -44,8 +45,8 @@ def test_planning_prompt_for_every_corpus_question_fits_4000_tokens() -> None:
         case = json.loads(line)
         context = QuestionContext(today=date.fromisoformat(case["today"]))
         messages = planning_messages(case["query"], context, registry, entity_hint=hint)
-        assert count_chat(messages) + _schema_tokens() <= 4000, case["id"]
-    system = messages[0]["content"]
+        assert count_chat(to_openai(messages)) + _schema_tokens() <= 4000, case["id"]
+    system = to_openai(messages)[0]["content"]
     # Nothing of the library is dropped to fit: every interface is named.
     assert all(f"\n{name}(" in system for name in registry.names())
     assert "AAPL" in system and "^GSPC" in system and "GDPC1" in system
@@ -195,13 +196,13 @@ def _widget_tables(count: int = 5) -> list[ClientTable]:
     ]
 
 
-def _sent_tokens(messages: list[dict], schema_name: str = "datapilot_plan") -> int:
+def _sent_tokens(messages: list[ModelMessage], schema_name: str = "datapilot_plan") -> int:
     """Independent count: messages plus the response_format exactly as the client sends it."""
     sent = {
         "type": "json_schema",
         "json_schema": {"name": schema_name, "schema": reply_schema(), "strict": False},
     }
-    return count_chat(messages) + count_tokens(json.dumps(sent, separators=(",", ":")))
+    return count_chat(to_openai(messages)) + count_tokens(json.dumps(sent, separators=(",", ":")))
 
 
 def _fit(context: QuestionContext, budget: int = 4000):
@@ -228,7 +229,8 @@ def test_a_30_turn_conversation_with_5_tables_fits_the_budget() -> None:
     history = _long_conversation(30)
     context = QuestionContext(today=date(2024, 3, 1), history=history, tables=_widget_tables(5))
     fitted, registry, _ = _fit(context)
-    system, user = fitted.messages[0]["content"], fitted.messages[1]["content"]
+    wire = to_openai(fitted.messages)
+    system, user = wire[0]["content"], wire[1]["content"]
 
     assert _sent_tokens(fitted.messages) <= 4000
     assert fitted.tokens == _sent_tokens(fitted.messages) and fitted.fits
@@ -287,8 +289,9 @@ def test_a_tighter_budget_cuts_more_but_keeps_question_and_catalog() -> None:
     roomy, registry, _ = _fit(context, budget=4000)
     tight, _, _ = _fit(context, budget=3700)
     assert tight.fits and _sent_tokens(tight.messages) <= 3700 < _sent_tokens(roomy.messages)
-    assert tight.messages[1]["content"].endswith(f"Question: {LONG_QUESTION}")
-    assert all(f"\n{name}(" in tight.messages[0]["content"] for name in registry.names())
+    sent = to_openai(tight.messages)
+    assert sent[1]["content"].endswith(f"Question: {LONG_QUESTION}")
+    assert all(f"\n{name}(" in sent[0]["content"] for name in registry.names())
 
 
 def test_history_clips_the_newest_answer_rather_than_dropping_it() -> None:

@@ -18,13 +18,13 @@ from typing import Any
 from datapilot.brains.llm.prompt import (
     FULL_SHAPE,
     HISTORY_TOKENS,
-    Message,
     PromptShape,
     entity_hint,
     history_text,
     planning_messages,
 )
 from datapilot.core.context import QuestionContext
+from datapilot.core.model_messages import ModelMessage, to_openai
 from datapilot.data.entity import Entity
 from datapilot.interfaces.registry import Registry
 from datapilot.model_client.tokens import count_chat, count_tokens
@@ -58,7 +58,7 @@ SHAPES: tuple[PromptShape, ...] = (
 class FittedPrompt:
     """The planning messages and how they were fitted."""
 
-    messages: list[Message]
+    messages: list[ModelMessage]
     tokens: int = 0
     budget: int = DEFAULT_BUDGET
     shape: PromptShape = FULL_SHAPE
@@ -103,7 +103,7 @@ def fit_planning_prompt(
         if sized is None:
             continue
         messages = planning_messages(question, context, registry, entity_hint=hint, shape=sized)
-        fitted = FittedPrompt(messages, count_chat(messages) + reserved, budget, sized)
+        fitted = FittedPrompt(messages, count_chat(to_openai(messages)) + reserved, budget, sized)
         if fitted.fits:
             break
     fitted.trimmed = _trimmed(context, fitted.shape)
@@ -127,7 +127,7 @@ def _with_history_allowance(
     rest = planning_messages(
         question, context, registry, entity_hint=hint, shape=replace(shape, history_tokens=0)
     )
-    allowance = min(HISTORY_TOKENS, budget - count_chat(rest) - HISTORY_FRAME_TOKENS)
+    allowance = min(HISTORY_TOKENS, budget - count_chat(to_openai(rest)) - HISTORY_FRAME_TOKENS)
     pair_turn = min(shape.turn_tokens, PAIR_ANSWER_TOKENS)
     needed = count_tokens(history_text(context.history[-2:], limit=10**6, turn=pair_turn))
     if strict and allowance < needed:

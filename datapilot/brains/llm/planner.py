@@ -24,6 +24,7 @@ from datapilot.brains.llm.prompt import repair_messages, widget_label
 from datapilot.brains.llm.reply import PlanningReply, ProposedIntent, reply_schema
 from datapilot.core.context import QuestionContext, WidgetDataRequest, WidgetInfo
 from datapilot.core.intent import Intent
+from datapilot.core.model_messages import ModelMessage
 from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Understanding
 from datapilot.engine.check import check_plan
@@ -96,7 +97,7 @@ class Planner:
             reserved=response_format_tokens(reply_schema(), SCHEMA_NAME),
         )
 
-    async def _ask(self, messages: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    async def _ask(self, messages: list[ModelMessage]) -> tuple[str, list[str]]:
         try:
             reply = await self.client.complete_json(
                 messages,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
+from datapilot.core.model_messages import ModelMessage, ModelResponse, SystemPrompt, UserPrompt
 from datapilot.data.entity import Entity
 from datapilot.interfaces.registry import Registry
 from datapilot.model_client.tokens import count_tokens
@@ -30,7 +31,6 @@ SHORT_CATALOG_TOKENS = 0  # "as short as the notation allows": every description
 NEWEST_TURN_MIN_TOKENS = 20
 TICKER_KINDS = frozenset({"stock", "etf", "index", "fund"})
 
-Message = dict[str, Any]
 
 SYSTEM_RULES = """\
 You are Datapilot's planner. Turn a finance or economics data question into an intent with an \
@@ -86,7 +86,7 @@ def planning_messages(
     *,
     entity_hint: str = "",
     shape: PromptShape = FULL_SHAPE,
-) -> list[Message]:
+) -> list[ModelMessage]:
     """The messages of the planning call (`entity_hint` is the text of `entity_hint()`)."""
     system = SYSTEM_RULES + compact_catalog(
         registry, SHORT_CATALOG_TOKENS if shape.short_catalog else CATALOG_TOKENS
@@ -94,8 +94,8 @@ def planning_messages(
     if entity_hint:
         system += f"\n\nEntities with data here (others: status no_data):\n{entity_hint}"
     return [
-        {"role": "system", "content": system},
-        {"role": "user", "content": request_text(question, context, shape)},
+        SystemPrompt(text=system),
+        UserPrompt(content=request_text(question, context, shape)),
     ]
 
 
@@ -221,18 +221,17 @@ def _table_block(table: ClientTable, rows: int) -> str:
     return f'table "{table.name}"{about} ({len(table.rows)} rows)\n{columns}{preview}{more}'
 
 
-def repair_messages(previous_reply: str, problems: list[str]) -> list[Message]:
+def repair_messages(previous_reply: str, problems: list[str]) -> list[ModelMessage]:
     """The follow-up turn asking the model to fix its reply."""
     listed = "\n".join(f"- {problem}" for problem in problems)
     return [
-        {"role": "assistant", "content": clip_tokens(previous_reply, 1500)},
-        {
-            "role": "user",
-            "content": (
+        ModelResponse(text=clip_tokens(previous_reply, 1500)),
+        UserPrompt(
+            content=(
                 f"Your reply cannot be used:\n{listed}\n"
                 "Reply again with the whole corrected JSON object only."
-            ),
-        },
+            )
+        ),
     ]
 
 
