@@ -20,6 +20,7 @@ from datapilot.assistants.memory import prompt_section as memory_section
 from datapilot.assistants.models import ScenePromptInfo
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.assistants.scenes import SceneChoice, by_model, by_words
+from datapilot.core.model_messages import SystemPrompt, UserPrompt
 from datapilot.model_client import LLMClient, LLMError
 from datapilot.model_client.tokens import count_tokens
 
@@ -86,7 +87,7 @@ async def write_summary(client: LLMClient, previous: str | None, blocks: list[Bl
         chunks = [
             piece
             async for piece in client.stream_text(
-                [{"role": "system", "content": SUMMARY_PROMPT}, {"role": "user", "content": body}],
+                [SystemPrompt(text=SUMMARY_PROMPT), UserPrompt(content=body)],
                 purpose="summary",
                 max_tokens=400,
             )

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from datapilot.assistants.models import ScenePromptInfo
+from datapilot.core.model_messages import SystemPrompt, UserPrompt
 from datapilot.model_client import LLMClient, LLMError
 from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import tokenize
@@ -67,8 +68,8 @@ async def by_model(
     try:
         reply = await client.complete_json(
             [
-                {"role": "system", "content": CHOOSE_PROMPT},
-                {"role": "user", "content": f"Scenes:\n{listed}\n\nLatest messages:\n{recent}"},
+                SystemPrompt(text=CHOOSE_PROMPT),
+                UserPrompt(content=f"Scenes:\n{listed}\n\nLatest messages:\n{recent}"),
             ],
             schema=schema,
             schema_name="scene",

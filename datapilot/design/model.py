@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from datapilot.core.model_messages import SystemPrompt, UserPrompt
 from datapilot.model_client.client import LLMClient
 from datapilot.model_client.config import LLMConfig, resolve_config
 from datapilot.model_client.usage import UsageMeter
@@ -50,7 +51,7 @@ def ask_json(
         client = LLMClient(config, meter)
         try:
             reply = await client.complete_json(
-                [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
+                [SystemPrompt(text=SYSTEM), UserPrompt(content=prompt)],
                 schema=schema,
                 schema_name=name,
                 purpose=f"design:{name}",

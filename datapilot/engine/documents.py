@@ -13,13 +13,13 @@ import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
-from typing import Any
 
 import httpx
 
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, Failed, OutputEvent, StatusEvent, TextDelta
+from datapilot.core.model_messages import ModelMessage, SystemPrompt, UserPrompt
 from datapilot.core.outputs import TextOutput
 from datapilot.data.documents import (
     DOCUMENT_SYSTEM_PROMPT,
@@ -249,9 +249,9 @@ def _is_loopback(base_url: str) -> bool:
 async def _model_answer(
     client: LLMClient, question: str, hits: list[Hit]
 ) -> AsyncGenerator[str, None]:
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": DOCUMENT_SYSTEM_PROMPT},
-        {"role": "user", "content": passages_prompt(question, hits)},
+    messages: list[ModelMessage] = [
+        SystemPrompt(text=DOCUMENT_SYSTEM_PROMPT),
+        UserPrompt(content=passages_prompt(question, hits)),
     ]
     async with aclosing(
         client.stream_text(messages, purpose="documents", max_tokens=ANSWER_MAX_TOKENS)
