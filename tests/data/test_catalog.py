@@ -241,11 +241,19 @@ def test_bad_vocabulary_files_are_refused_with_the_file_named(
     assert "bad.toml" in str(error.value)
 
 
-def test_mentions_are_fast(catalog: Catalog) -> None:
+@pytest.mark.perf
+def test_mentions_are_fast() -> None:
+    """Nothing is built per question: a question's mentions cost a small part of the first
+    call, which builds the catalog's matcher. This thread's CPU time, a ratio measured here."""
     import time
 
+    catalog = Catalog.load()
+    started = time.thread_time()
     catalog.mentions("warm up")
-    started = time.perf_counter()
+    first = time.thread_time() - started
+    started = time.thread_time()
     for _ in range(20):
         catalog.mentions("Compare the cumulative returns of JPMorgan and Bank of America in 2020")
-    assert (time.perf_counter() - started) / 20 < 0.05
+    each = (time.thread_time() - started) / 20
+    # About 1/20 of the first call on an idle machine.
+    assert each < first / 4, (each, first)

@@ -123,6 +123,7 @@ def test_offline_settings_never_fetch(live, monkeypatch: pytest.MonkeyPatch) -> 
     assert provider.calls == []
 
 
+@pytest.mark.perf
 def test_without_a_live_provider_readers_never_reach_the_providers(
     data, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -139,11 +140,19 @@ def test_without_a_live_provider_readers_never_reach_the_providers(
     assert list(frame.columns) == ["AAPL", "MSFT"] and ctx.notes == []
     with pytest.raises(InterfaceError, match="no data in the local warehouse"):
         PX.get_prices(ctx, ["TSLA"], date(2021, 1, 1), date(2021, 12, 31))
-    # The check costs next to nothing: a settings lookup (a loose bound, machines vary).
-    started = time.perf_counter()
-    for _ in range(10_000):
-        CK.fetch_live(ctx, ["AAPL"], None, None, "prices")
-    assert time.perf_counter() - started < 1.0
+    # The check costs next to nothing: about the settings lookup it makes (~1.2x on an idle
+    # machine). This thread's CPU time, best of three turns each: a ratio, never a time.
+    best = {"check": float("inf"), "lookup": float("inf")}
+    for _ in range(3):
+        for name, action in (
+            ("lookup", lambda: access.live_fetching()),
+            ("check", lambda: CK.fetch_live(ctx, ["AAPL"], None, None, "prices")),
+        ):
+            started = time.thread_time()
+            for _ in range(10_000):
+                action()
+            best[name] = min(best[name], time.thread_time() - started)
+    assert best["check"] < 3 * best["lookup"], best
 
 
 async def test_a_question_about_an_entity_without_bundled_data_is_answered_live(live) -> None:

@@ -234,23 +234,32 @@ def test_reads_from_many_threads_agree(data) -> None:
     assert all(count == expected[i] for i, count in results)
 
 
+@pytest.mark.perf
 def test_window_queries_are_fast(data) -> None:
-    twenty = list(data.warehouse.coverage().query("table == 'prices'")["id"].unique()[:20])
+    """A window reads its window, not the table: a year of one id, or of twenty, costs a small
+    part of reading every price the table holds. A ratio measured here, the reads in turns so
+    that both share the machine's load (absolute times swung with it)."""
+    every = list(data.warehouse.coverage().query("table == 'prices'")["id"].unique())
+    twenty = every[:20]
     assert len(twenty) == 20
-
-    def median_ms(ids: list[str]) -> float:
-        timings = []
-        for day in range(1, 8):  # a new window each time: the query, not the read cache
+    reads = {
+        "AAPL": lambda day: data.warehouse.prices(["AAPL"], date(2010, 1, day), date(2011, 1, 1)),
+        "twenty": lambda day: data.warehouse.prices(twenty, date(2010, 1, day), date(2011, 1, 1)),
+        "table": lambda day: data.warehouse.prices(every, date(1900, 1, day)),
+    }
+    timings: dict[str, list[float]] = {name: [] for name in reads}
+    for day in range(1, 8):  # a new window each time: the query, not the read cache
+        for name, read in reads.items():
             started = time.perf_counter()
-            data.warehouse.prices(ids, date(2010, 1, day), date(2011, 1, 1))
-            timings.append((time.perf_counter() - started) * 1000)
-        return statistics.median(timings)
+            read(day)
+            timings[name].append(time.perf_counter() - started)
+    best = {name: min(times) for name, times in timings.items()}
+    # About 1/18 and 1/10 of the whole table on an idle machine.
+    assert best["AAPL"] < best["table"] / 4, best
+    assert best["twenty"] < best["table"] / 2, best
 
-    # Targets are a few ms and < 50 ms; the bounds leave room for a busy test machine.
-    assert median_ms(["AAPL"]) < 50
-    assert median_ms(twenty) < 150
 
-
+@pytest.mark.perf
 def test_a_repeated_read_is_served_from_memory_and_callers_cannot_change_it(data) -> None:
     window = ("MSFT", date(2015, 1, 1), date(2015, 12, 31))
     first = data.warehouse.prices([window[0]], *window[1:])

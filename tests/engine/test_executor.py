@@ -23,6 +23,7 @@ def sleepy(output: str, seconds: float = 0.3, name: str | None = None) -> Call:
     )
 
 
+@pytest.mark.perf
 async def test_calls_of_a_step_run_concurrently() -> None:
     registry, _ = make_registry()
     plan = plan_of([sleepy("a"), sleepy("b")])
@@ -30,7 +31,12 @@ async def test_calls_of_a_step_run_concurrently() -> None:
     run = await execute(plan, toy_context(), registry=registry)
     elapsed = time.perf_counter() - started
     assert [c.status for c in run.calls] == ["ok", "ok"]
-    assert 0.28 <= elapsed < 0.5, f"two 0.3 s calls took {elapsed:.2f} s"
+    # Side by side, the step takes about one call's time, not the sum of its calls' own times
+    # (~1/2 of it): a ratio measured in this run, whatever the machine's load.
+    one_after_the_other = sum(c.elapsed_ms for c in run.calls) / 1000
+    assert 0.28 <= elapsed < 0.8 * one_after_the_other, (
+        f"two 0.3 s calls took {elapsed:.2f} s, {one_after_the_other:.2f} s between them"
+    )
 
 
 async def test_steps_run_in_order() -> None:

@@ -40,12 +40,23 @@ def quarterly_gdp() -> pd.DataFrame:
 FORECASTERS = [P.forecast_arima, P.forecast_ets, P.forecast_naive]
 
 
+def _cpu_ratio(action, baseline, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
+    """Best CPU time of `action` over best CPU time of `baseline`, measured in turns so that
+    both share the machine's load (this process's time: statsmodels may use BLAS threads)."""
+    best = {"action": float("inf"), "baseline": float("inf")}
+    for _ in range(repeat):
+        for name, call in (("baseline", baseline), ("action", action)):
+            started = time.process_time()
+            call()
+            best[name] = min(best[name], time.process_time() - started)
+    return best["action"] / best["baseline"]
+
+
+@pytest.mark.perf
 @pytest.mark.parametrize("forecaster", FORECASTERS, ids=lambda f: f.__name__)
 def test_daily_forecast_continues_on_business_days_with_ordered_intervals(ctx, forecaster) -> None:
     history = daily_prices()
-    started = time.perf_counter()
     out = forecaster(ctx, history, horizon=10)
-    elapsed = time.perf_counter() - started
     assert out.columns.tolist() == ["forecast", "lower", "upper"]
     assert out.index[0] == pd.Timestamp("2023-01-02")  # the Monday after the last Friday
     assert len(out) == 10 and all(day.weekday() < 5 for day in out.index)
@@ -58,7 +69,13 @@ def test_daily_forecast_continues_on_business_days_with_ordered_intervals(ctx, f
     assert abs(out["forecast"].iloc[0] - last) < 0.05 * last
     assert out.attrs["kind"] == "forecast" and out.attrs["entity"] == "AAPL"
     assert out.attrs["unit"] == "USD" and out.attrs["model"]
-    assert elapsed < 2.0  # well under a second when the machine is idle
+    # A fitted model costs a bounded multiple of the drift forecast's arithmetic through the same
+    # interface (ARIMA ~12x, ETS ~20x on an idle machine): a ratio, never a time.
+    ratio = _cpu_ratio(
+        lambda: forecaster(ctx, history, horizon=10),
+        lambda: P.forecast_naive(ctx, history, horizon=10),
+    )
+    assert ratio < 100, f"{ratio:.0f}x the drift forecast"
 
 
 @pytest.mark.parametrize("forecaster", FORECASTERS, ids=lambda f: f.__name__)

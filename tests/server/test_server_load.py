@@ -43,6 +43,7 @@ async def _health_times(client: httpx.AsyncClient, until: asyncio.Task[object]) 
     return times
 
 
+@pytest.mark.perf
 async def test_a_heavy_request_never_delays_health(data, monkeypatch: pytest.MonkeyPatch) -> None:
     async def heavy(question, context, settings) -> AsyncIterator[Event]:
         yield StatusEvent(message="thinking hard")
@@ -66,8 +67,9 @@ async def test_a_heavy_request_never_delays_health(data, monkeypatch: pytest.Mon
     assert heavy_s >= BUSY_S  # the heavy work really ran while /health was measured
     assert len(times) >= 5
     p95 = statistics.quantiles(times, n=20)[-1]
-    # Blocked, /health would wait for the whole 1.5 s; off the loop it waits a few GIL turns.
-    assert p95 < 0.4, f"/health p95 {p95:.3f} s beside a {BUSY_S} s request"
+    # Blocked, /health would wait for the whole heavy request; off the loop it waits a few GIL
+    # turns: a fraction of the heavy request measured in this run.
+    assert p95 < heavy_s / 4, f"/health p95 {p95:.3f} s beside a {heavy_s:.2f} s request"
 
 
 async def test_a_client_that_leaves_cancels_its_work(data, monkeypatch: pytest.MonkeyPatch) -> None:
