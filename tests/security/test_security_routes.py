@@ -276,9 +276,6 @@ async def test_a_bound_key_reaches_its_assistants_routes_only(app: FastAPI) -> N
 
 async def test_a_revoked_key_opens_nothing(app: FastAPI) -> None:
     store = app.state.store
-    # Another, live key: while no unrevoked key exists the server is open to loopback clients
-    # (a fresh install), whatever they send. Not left to the tests that ran before this one.
-    key_for(store, "stayer")
     key = key_for(store, "leaver")
     # Another user's key stays active: with no active key at all the server answers loopback
     # clients without one (by design), whatever this test ran after.
