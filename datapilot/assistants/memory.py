@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.repo import NotFound, PlatformError
+from datapilot.core.model_messages import ModelMessage, SystemPrompt, UserPrompt
 from datapilot.knowledge.index import fuse
 from datapilot.model_client import LLMClient, LLMError
 from datapilot.model_client.jsontext import NoJSONError, extract_json_object
@@ -414,9 +415,9 @@ async def extract(
     """Ask the model which memory events the exchange causes; [] when the call fails."""
     listed = "\n".join(f"{n}. {m.text}" for n, m in enumerate(shown, start=1)) or "(none yet)"
     exchange = json.dumps({"user": human, "assistant": reply}, ensure_ascii=False)
-    messages = [
-        {"role": "system", "content": EXTRACT_PROMPT},
-        {"role": "user", "content": f"Memories:\n{listed}\n\nLatest exchange:\n{exchange}"},
+    messages: list[ModelMessage] = [
+        SystemPrompt(text=EXTRACT_PROMPT),
+        UserPrompt(content=f"Memories:\n{listed}\n\nLatest exchange:\n{exchange}"),
     ]
     try:
         answer = await client.complete_json(

@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from datapilot.core.messages import LmcChunk
-from datapilot.core.model_messages import ModelResponse
+from datapilot.core.model_messages import (
+    ModelMessage,
+    ModelResponse,
+    SystemPrompt,
+    ToolCall,
+    ToolReturn,
+    UserPrompt,
+)
 from datapilot.interpreter.kernel import SandboxKernel
 from datapilot.interpreter.results import model_text
 from datapilot.interpreter.sessions import arun
@@ -125,10 +132,10 @@ def _call_id(index: int) -> str:
     return f"call_{index}"
 
 
-def to_openai(messages: list[Any], system: str = SYSTEM) -> list[dict[str, Any]]:
-    """The LMC history as chat messages: the assistant's code as `python` calls with their
+def model_messages(messages: list[Any], system: str = SYSTEM) -> list[ModelMessage]:
+    """The LMC history as model messages: the assistant's code as `python` calls with their
     outputs as results (code nobody ran says so), the user's own code and its output as text."""
-    out: list[dict[str, Any]] = [{"role": "system", "content": system}]
+    out: list[ModelMessage] = [SystemPrompt(text=system)]
     open_call: str | None = None
     results: list[str] = []
 
@@ -136,9 +143,12 @@ def to_openai(messages: list[Any], system: str = SYSTEM) -> list[dict[str, Any]]
         nonlocal open_call
         if open_call is not None:
             text = "\n".join(results).strip() or NOT_RUN
-            out.append({"role": "tool", "tool_call_id": open_call, "content": text})
+            out.append(ToolReturn(tool_call_id=open_call, content=text))
             open_call = None
             results.clear()
+
+    def said(role: str, text: str) -> ModelMessage:
+        return ModelResponse(text=text) if role == "assistant" else UserPrompt(content=text)
 
     for index, message in enumerate(messages):
         role, kind, content = message.role, message.type, message.content
@@ -148,27 +158,28 @@ def to_openai(messages: list[Any], system: str = SYSTEM) -> list[dict[str, Any]]
                 if open_call is not None:
                     results.append(text)
                 elif text:
-                    out.append({"role": "user", "content": f"Output of my code:\n{text}"})
+                    out.append(UserPrompt(content=f"Output of my code:\n{text}"))
             continue
         if role == "user" and kind == "command":
             continue
         close()
         if role == "assistant" and kind == "code":
             open_call = _call_id(index)
-            arguments = json.dumps({"code": str(content or "")})
-            function = {"name": "python", "arguments": arguments}
-            call: dict[str, Any] = {"id": open_call, "type": "function", "function": function}
-            if out[-1]["role"] == "assistant" and "tool_calls" not in out[-1]:
-                out[-1]["tool_calls"] = [call]
+            call = ToolCall(
+                id=open_call, name="python", arguments=json.dumps({"code": str(content or "")})
+            )
+            last = out[-1]
+            if isinstance(last, ModelResponse) and not last.tool_calls:  # its prose, then code
+                out[-1] = ModelResponse(text=last.text, tool_calls=(call,))
             else:
-                out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+                out.append(ModelResponse(tool_calls=(call,)))
         elif role == "user" and kind == "code":
             fmt = message.format or "python"
-            out.append({"role": "user", "content": f"{FENCE}{fmt}\n{content}\n{FENCE}"})
+            out.append(UserPrompt(content=f"{FENCE}{fmt}\n{content}\n{FENCE}"))
         elif kind == "message" and isinstance(content, str) and content.strip():
-            out.append({"role": role, "content": content})
+            out.append(said(role, content))
         elif kind in ("image", "file"):
-            out.append({"role": role, "content": f"[{kind} sent by the {role}]"})
+            out.append(said(role, f"[{kind} sent by the {role}]"))
     close()
     return out
 
@@ -194,7 +205,7 @@ async def converse(
 ) -> AsyncIterator[LmcChunk]:
     """The model's rounds over `messages` (LMC), as chunks; stops at code to confirm unless
     `auto_run`. Model failures end the stream with a `server/error` chunk, never a 500."""
-    chat = to_openai(messages)
+    chat = model_messages(messages)
     client = LLMClient(config)
     try:
         for _ in range(max_rounds):
@@ -234,25 +245,21 @@ async def converse(
                 yield chunk
             result = model_text(ran) or "(no output)"
             if call_id is None:
-                chat.append({"role": "user", "content": f"Output of the code:\n{result}"})
+                chat.append(UserPrompt(content=f"Output of the code:\n{result}"))
             else:
-                chat.append({"role": "tool", "tool_call_id": call_id, "content": result})
+                chat.append(ToolReturn(tool_call_id=call_id, content=result))
         yield LmcChunk(role="server", type="error", content=OUT_OF_ROUNDS)
     finally:
         await client.aclose()
 
 
 def _next_step(
-    reply: ModelResponse, fenced: list[str], chat: list[dict[str, Any]]
+    reply: ModelResponse, fenced: list[str], chat: list[ModelMessage]
 ) -> tuple[str | None, str] | str | None:
     """What the reply asks for: `(call_id, code)` to confirm (call_id None for fenced code),
     None for a final answer, or a problem text (already told to the model) to retry on."""
     if reply.tool_calls:
-        calls = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in reply.tool_calls
-        ]
-        chat.append({"role": "assistant", "content": reply.text or None, "tool_calls": calls})
+        chat.append(ModelResponse(text=reply.text, tool_calls=reply.tool_calls))
         first, problem = reply.tool_calls[0], ""
         code = _code_of(first.arguments) if first.name == "python" else None
         if code is None:
@@ -263,9 +270,9 @@ def _next_step(
             )
         for other in reply.tool_calls[1:] if code is not None else reply.tool_calls:
             note = "One call runs at a time; send it again after this one." if code else problem
-            chat.append({"role": "tool", "tool_call_id": other.id, "content": note})
+            chat.append(ToolReturn(tool_call_id=other.id, content=note))
         return (first.id, code) if code is not None else problem
-    chat.append({"role": "assistant", "content": reply.text})
+    chat.append(ModelResponse(text=reply.text))
     if fenced:
         return None, fenced[-1]
     return None

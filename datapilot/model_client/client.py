@@ -57,8 +57,8 @@ _REFUSAL = re.compile(
 )
 
 # What the client is called with: typed messages, which become OpenAI's wire dicts only here
-# (`to_openai`); callers that still build wire dicts by hand pass them through unchanged.
-Message = ModelMessage | WireMessage
+# (`to_openai`).
+Message = ModelMessage
 
 
 class ChatReply(BaseModel):
