@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _one_process() -> dict[str, float]:
     sys.path.insert(0, str(ROOT / "tests"))
     from fastapi.testclient import TestClient
-    from pdf_maker import make_pdf
+    from support.pdf_maker import make_pdf
 
     from datapilot.server.app import create_app
     from datapilot.settings import Settings
