@@ -1,19 +1,22 @@
-"""Blocking work of a request, run off the event loop: `off_loop(work)` on a worker thread, and
-`InStore`, one store transaction per call.
+"""Blocking work of a request, run off the event loop: `off_loop(work)` on a worker thread,
+`InStore`, one store transaction per call, and `OwnedCalls`, one user's repository (libraries,
+tool sources) the same way.
 
 Errors pass through as raised: the API family's exception handler answers them (`errors`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import anyio
 from sqlalchemy.orm import Session
 
+from datapilot.settings import Settings
 from datapilot.store import Store
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 async def off_loop(work: Callable[[], T]) -> T:
@@ -39,3 +42,22 @@ class InStore:
                 return work(session)
 
         return await off_loop(run)
+
+
+class OwnedCalls(Generic[R]):
+    """One user's repository (`repo(session, owner, settings)`, e.g. `Libraries`, `Sources`),
+    one store transaction per call off the event loop."""
+
+    def __init__(
+        self,
+        repo: Callable[[Session, str, Settings], R],
+        owner: str,
+        settings: Settings,
+        in_store: InStore,
+    ) -> None:
+        self.repo, self.owner, self.settings, self.in_store = repo, owner, settings, in_store
+
+    async def __call__(self, act: Callable[[R], T], *, write: bool | None = None) -> T:
+        """`act(repo(...))` in one transaction; `write` overrides the request's default."""
+        repo, owner, settings = self.repo, self.owner, self.settings
+        return await self.in_store(lambda s: act(repo(s, owner, settings)), write=write)

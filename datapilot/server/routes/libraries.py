@@ -4,7 +4,6 @@ answer 404 like libraries that do not exist."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Response
@@ -14,8 +13,7 @@ from datapilot.assistants.files import FileIn
 from datapilot.knowledge import DocumentInfo, Libraries, LibraryInfo, SearchResult, read_upload
 from datapilot.server.deps import CHAT, MANAGE, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES, Refused
-from datapilot.server.store_calls import InStore, off_loop
-from datapilot.settings import Settings
+from datapilot.server.store_calls import OwnedCalls, off_loop
 
 T = TypeVar("T")
 router = APIRouter(
@@ -43,16 +41,7 @@ class SearchIn(BaseModel):
     k: int = Field(default=5, ge=1, le=50)
 
 
-class LibraryCalls:
-    """One user's libraries, one store transaction per call off the event loop."""
-
-    def __init__(self, owner: str, settings: Settings, in_store: InStore) -> None:
-        self.owner, self.settings, self.in_store = owner, settings, in_store
-
-    async def __call__(self, act: Callable[[Libraries], T], *, write: bool | None = None) -> T:
-        """`act(Libraries(...))` in one transaction; `write` overrides the request's default."""
-        owner, settings = self.owner, self.settings
-        return await self.in_store(lambda s: act(Libraries(s, owner, settings)), write=write)
+LibraryCalls = OwnedCalls[Libraries]
 
 
 async def library_calls_of(
@@ -61,7 +50,7 @@ async def library_calls_of(
     """The caller's libraries (a user's: a guest has none)."""
     if tenant.user_id is None:
         raise Refused("guests have no knowledge libraries")
-    return LibraryCalls(tenant.user_id, settings, in_store)
+    return LibraryCalls(Libraries, tenant.user_id, settings, in_store)
 
 
 LibrariesDep = Annotated[LibraryCalls, Depends(library_calls_of)]

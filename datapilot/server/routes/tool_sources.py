@@ -7,7 +7,6 @@ client before the store transaction opens. Secrets are accepted, stored encrypte
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Response
@@ -17,8 +16,7 @@ from datapilot.core.outputs import Output
 from datapilot.net import OutboundHTTPError, OutboundPolicy
 from datapilot.server.deps import CHAT, MANAGE, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES, BadRequest, Refused, UpstreamFailed
-from datapilot.server.store_calls import InStore, off_loop
-from datapilot.settings import Settings
+from datapilot.server.store_calls import OwnedCalls, off_loop
 from datapilot.tools.sources import SourceIn, SourceInfo, Sources, ToolSummary, read_source
 
 T = TypeVar("T")
@@ -51,16 +49,7 @@ class TrustIn(BaseModel):
     trusted: bool = True
 
 
-class SourceCalls:
-    """One user's tool sources, one store transaction per call off the event loop."""
-
-    def __init__(self, owner: str, settings: Settings, in_store: InStore) -> None:
-        self.owner, self.settings, self.in_store = owner, settings, in_store
-
-    async def __call__(self, act: Callable[[Sources], T], *, write: bool | None = None) -> T:
-        """`act(Sources(...))` in one transaction; `write` overrides the request's default."""
-        owner, settings = self.owner, self.settings
-        return await self.in_store(lambda s: act(Sources(s, owner, settings)), write=write)
+SourceCalls = OwnedCalls[Sources]
 
 
 async def source_calls_of(
@@ -69,7 +58,7 @@ async def source_calls_of(
     """The caller's tool sources (a user's: a guest has none)."""
     if tenant.user_id is None:
         raise Refused("imported tools belong to users; use an API key of yours")
-    return SourceCalls(tenant.user_id, settings, in_store)
+    return SourceCalls(Sources, tenant.user_id, settings, in_store)
 
 
 SourcesDep = Annotated[SourceCalls, Depends(source_calls_of)]
