@@ -23,6 +23,12 @@ from schemathesis.core.failures import ServerError
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import TestPhase
 from schemathesis.specs.openapi.checks import response_schema_conformance
+
+# Imported now, while collection runs in one thread: schemathesis imports it lazily, pytest's
+# assertion rewriter parses it on import, and CPython 3.11's AST constructor tracks recursion
+# depth in state shared by threads (python/cpython#106905) — parsed later, beside the session's
+# server threads, it failed with "AST constructor recursion depth mismatch".
+from schemathesis.specs.openapi.schemas import OpenApiSchema  # noqa: F401
 from starlette.testclient import TestClient
 
 from datapilot.server.app import create_app
