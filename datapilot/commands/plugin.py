@@ -25,6 +25,11 @@ COMMANDS = (
     ),
     ("ask", f"{_C}.ask:ask", "Answer a question with charts, tables and a summary."),
     (
+        "doctor",
+        f"{_C}.doctor:doctor",
+        "Check every part (data, database, interpreter, Chinese font, Redis, model, live data).",
+    ),
+    (
         "eval",
         f"{_C}.eval:eval_corpus",
         "Score each case (status, ids, window, chart, table, horizon) and list the failures.",

@@ -67,6 +67,7 @@ def serve(
     settings = get_settings()
     bind = host or settings.host
     _refuse_open_network(bind, settings)
+    _say_missing_parts(settings)
     target = "datapilot.server.app:create_app"
     options: _UvicornOptions = {
         "host": bind,
@@ -86,6 +87,15 @@ def serve(
     # SSE write waits for the client's delayed ACK (~40 ms per event).
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     Multiprocess(config, sockets=[listener]).run()
+
+
+def _say_missing_parts(settings: Settings) -> None:
+    """One line per optional part the server runs without, with the fix (`datapilot doctor`
+    checks the required ones too; the store was just opened, the data is read at warm-up)."""
+    from datapilot.server.parts import OPTIONAL, check_parts, missing_lines
+
+    for line in missing_lines(check_parts(settings, OPTIONAL)):
+        typer.echo(f"note: {line}", err=True)
 
 
 def _refuse_open_network(host: str, settings: Settings) -> None:

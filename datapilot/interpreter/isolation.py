@@ -1,4 +1,5 @@
-"""How a kernel is fenced in, detected once per process and reported with every result.
+"""How a kernel is fenced in, detected when a kernel starts (the probe is kept briefly) and
+reported with every result.
 
 Layers, strongest first:
 
@@ -28,6 +29,8 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -80,22 +83,87 @@ def limits_of(settings: Settings) -> Limits:
     )
 
 
-@functools.cache
-def available_level() -> Level:
-    """The strongest level this host supports, probed once by starting this very Python in
-    the namespaces with the kernel's mounts: a host where bubblewrap runs but this user cannot
-    mount the Python (say, installed in another user's private home) is not `namespace`."""
-    if _bwrap() and _setpriv_ok():
-        mounts, _ = _python_mounts()
-        probe = [*_bwrap_base(user_namespace=os.geteuid() != 0), *mounts]
-        probe += ["--", sys.executable, "-S", "-c", "pass"]
-        try:
-            done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
-        except (OSError, subprocess.TimeoutExpired):
-            done = None
-        if done is not None and done.returncode == 0:
-            return "namespace"
-    return "audit"
+# A probe starts a process in the namespaces (~50 ms): kept this long, so installing bubblewrap
+# (or allowing namespaces) takes effect without restarting the server. A change of the `bwrap`
+# found on PATH probes again at once.
+PROBE_TTL_S = 30.0
+
+
+class Probe(BaseModel):
+    """The strongest level this host supports now, and why not `namespace` when it is not."""
+
+    level: Level
+    reason: str = ""
+    fix: str = ""
+
+
+class _Prober:
+    """`available_level()` / `probe()`: the host's level, probed again after `PROBE_TTL_S`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: tuple[str | None, float, Probe] | None = None
+
+    def probe(self) -> Probe:
+        bwrap = _bwrap()
+        with self._lock:
+            held = self._held
+            if held and held[0] == bwrap and time.monotonic() - held[1] < PROBE_TTL_S:
+                return held[2]
+            found = _probe(bwrap)
+            self._held = (bwrap, time.monotonic(), found)
+            return found
+
+    def __call__(self) -> Level:
+        return self.probe().level
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._held = None
+
+
+def _probe(bwrap: str | None) -> Probe:
+    """Start this very Python in the namespaces with the kernel's mounts: a host where
+    bubblewrap runs but this user cannot mount the Python (say, installed in another user's
+    private home) is not `namespace`."""
+    if bwrap is None:
+        return Probe(
+            level="audit",
+            reason="bubblewrap (`bwrap`) is not installed on the server's PATH",
+            fix="install bubblewrap (e.g. `apt install bubblewrap` or `dnf install bubblewrap`); "
+            "no restart is needed",
+        )
+    if not _setpriv_ok():
+        return Probe(
+            level="audit",
+            reason="the server runs as root and /usr/bin/setpriv is missing",
+            fix="install util-linux (it provides setpriv), or run the server as an ordinary user",
+        )
+    mounts, _ = _python_mounts()
+    probe = [*_bwrap_base(user_namespace=os.geteuid() != 0), *mounts]
+    probe += ["--", sys.executable, "-S", "-c", "pass"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        said = str(error)
+    else:
+        if done.returncode == 0:
+            return Probe(level="namespace")
+        said = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        said = said[0]
+    return Probe(
+        level="audit",
+        reason=f"bubblewrap is installed but cannot create namespaces here ({said})",
+        fix="allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or "
+        "kernel.apparmor_restrict_unprivileged_userns=0), or give the container the right to "
+        "create them",
+    )
+
+
+_prober = _Prober()
+#: The strongest level this host supports (`available_level.cache_clear()` probes again).
+available_level = _prober
+probe_host = _prober.probe
 
 
 def choose_level(settings: Settings) -> Level:
@@ -118,6 +186,31 @@ def choose_level(settings: Settings) -> Level:
             "to an unprivileged uid."
         )
     return level
+
+
+class Readiness(BaseModel):
+    """Whether kernels can start now: the level they would start at, or why not and the fix."""
+
+    available: bool
+    level: Level
+    reason: str = ""
+    fix: str = ""
+
+
+def readiness(settings: Settings) -> Readiness:
+    """`choose_level` without raising: what `/api/v1/features` and `datapilot doctor` report."""
+    try:
+        return Readiness(available=True, level=choose_level(settings))
+    except IsolationError as error:
+        found = probe_host()
+        level = available_level()
+        if found.level != "namespace" and LEVELS.index(level) < LEVELS.index(
+            settings.interpreter_min_isolation
+        ):
+            wanted = settings.interpreter_min_isolation
+            fix = f"{found.fix}, or lower DATAPILOT_INTERPRETER_MIN_ISOLATION (now {wanted!r})"
+            return Readiness(available=False, level=level, reason=found.reason, fix=fix)
+        return Readiness(available=False, level=level, reason=str(error), fix=found.fix)
 
 
 def session_uid(slot: int) -> int:

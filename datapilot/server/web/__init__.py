@@ -9,6 +9,7 @@ as `GET /api/v1/features` says.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 from functools import cache
@@ -25,6 +26,7 @@ from datapilot import __version__
 from datapilot.core.answer import Answer
 from datapilot.server.auth import AUTH_RESPONSES
 from datapilot.server.deps import CHAT
+from datapilot.server.parts import Part, PartsCache
 from datapilot.server.suggestions import follow_ups, starters
 
 STATIC = Path(__file__).parent / "static"
@@ -71,7 +73,16 @@ class Features(BaseModel):
     """Which optional pieces this server has; the web page shows each one only when present."""
 
     version: str
-    features: dict[str, bool] = Field(description="Feature name → whether its routes exist.")
+    features: dict[str, bool] = Field(
+        description="Feature name → whether it works here: its routes exist and, for the "
+        "interpreter, the host can isolate code now."
+    )
+    parts: dict[str, Part] = Field(
+        default_factory=dict,
+        description="Each part of the installation → whether it is available, and if not, why "
+        "and the fix (the interpreter's isolation, a Chinese font for PNG charts, the database, "
+        "Redis when configured, the model endpoint, live providers).",
+    )
 
 
 class FollowUpsOut(BaseModel):
@@ -99,7 +110,15 @@ def serves(app: FastAPI, path: str) -> bool:
     summary="The optional pieces this server has",
 )
 async def features(request: Request) -> Features:
-    return Features(version=__version__, features=features_of(request.app))
+    app = request.app
+    cache: PartsCache | None = getattr(app.state, "parts", None)
+    if cache is None:
+        cache = app.state.parts = PartsCache()
+    parts = await asyncio.to_thread(cache.get, app.state.settings)
+    present = features_of(app)
+    # Routes alone do not make Code mode work: the host must isolate code as configured.
+    present["interpreter"] = present["interpreter"] and parts["interpreter"].available
+    return Features(version=__version__, features=present, parts=parts)
 
 
 @router.post(

@@ -377,7 +377,7 @@ async function start() {
     return;
   }
   state.features = found.features;
-  setUpPanels(state.features);
+  setUpPanels(state.features, found.parts);
   await Promise.all([loadAssistants().catch(() => {}), loadChats()]);
 }
 

@@ -122,10 +122,14 @@ export async function loadUsage() {
 }
 
 /** Show the panels of the features this server has, and wire their forms. */
-export function setUpPanels(features) {
+export function setUpPanels(features, parts = {}) {
   const shown = { "panel-knowledge": features.knowledge, "panel-memory": features.memory, "panel-tools": features.tool_sources, "panel-usage": features.usage };
   for (const [id, on] of Object.entries(shown)) $(id).hidden = !on;
   $("mode").hidden = !features.interpreter;
+  // Code mode the host cannot isolate is hidden, and the page says why and what turns it on.
+  const code = parts.interpreter;
+  $("code-off").hidden = !code || code.available;
+  if (code && !code.available) $("code-off").textContent = t("code_off", { reason: code.reason, fix: code.fix });
   if (features.knowledge) {
     loadLibraries();
     $("library-form").onsubmit = (event) => {

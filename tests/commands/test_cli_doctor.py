@@ -1,0 +1,79 @@
+"""`datapilot doctor` and `datapilot serve` say what is missing: a missing optional part is a line
+with its fix (exit code 0); a broken required part makes doctor exit non-zero."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from datapilot.cli import app
+from datapilot.interpreter import isolation
+from datapilot.settings import get_settings
+
+
+@pytest.fixture()
+def runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[CliRunner]:
+    monkeypatch.setenv("DATAPILOT_OFFLINE", "true")
+    monkeypatch.setenv("DATAPILOT_DATABASE_URL", f"sqlite:///{tmp_path / 'store.db'}")
+    get_settings.cache_clear()
+    yield CliRunner()
+    get_settings.cache_clear()
+
+
+@pytest.fixture()
+def no_bwrap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """bubblewrap off the PATH (an empty folder), as on a host without it."""
+    assert shutil.which("bwrap"), "this test hides the machine's bubblewrap"
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    isolation.available_level.cache_clear()
+
+
+def test_doctor_names_the_missing_interpreter_with_its_fix_and_exits_0(
+    data: object, runner: CliRunner, no_bwrap: None
+) -> None:
+    result = runner.invoke(app, ["doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    parts = json.loads(result.output)
+    assert parts["data"]["available"] is True and parts["database"]["available"] is True
+    assert parts["interpreter"]["available"] is False
+    assert "bubblewrap" in parts["interpreter"]["reason"]
+    assert "install bubblewrap" in parts["interpreter"]["fix"]
+    table = runner.invoke(app, ["doctor"])
+    assert table.exit_code == 0
+    row = next(line for line in table.output.splitlines() if "interpreter" in line)
+    assert "missing" in row and "bubblewrap" in row
+
+
+def test_doctor_exits_1_when_the_data_is_broken(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    monkeypatch.setenv("DATAPILOT_DATA_DIR", str(folder))
+    get_settings.cache_clear()
+    get_settings().warehouse_path.write_bytes(b"not a DuckDB file" * 100)
+    result = runner.invoke(app, ["doctor", "--json"])
+    assert result.exit_code == 1
+    assert "data seed --force" in json.loads(result.output)["data"]["fix"]
+
+
+def test_serve_prints_one_line_per_missing_optional_part(
+    runner: CliRunner, no_bwrap: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []
+    monkeypatch.setattr("uvicorn.run", lambda target, **options: started.append(target))
+    result = runner.invoke(app, ["serve", "--port", "7999"])
+    assert result.exit_code == 0, result.output
+    assert started == ["datapilot.server.app:create_app"]
+    notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
+    named = [line.split(":")[1].strip() for line in notes]
+    # Offline, no model, no bubblewrap: those three, each once, with the fix.
+    assert named == ["interpreter", "model", "live_providers"], notes
+    assert "install bubblewrap" in notes[0]
