@@ -35,6 +35,7 @@ from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
 from datapilot.engine.check import check_plan
 from datapilot.engine.context import RequestContext
 from datapilot.engine.executor import default_registry, execute
+from datapilot.engine.stamps import strip_stamps
 from datapilot.engine.summary import template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
@@ -76,6 +77,9 @@ async def run(
     the tables the client sent. With `plan_only` the run stops after the plan is validated.
     """
     settings = request.settings
+    # Every face asks through here: a chat client's "[Sent at …]" stamp is taken off before
+    # anything reads the question (its date is not the question's window).
+    question, _ = strip_stamps(question)
     state = _Run(question, request.question, settings)
     try:
         async for event in state.events(brain, request, interface_context, plan_only):
