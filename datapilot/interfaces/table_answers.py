@@ -197,11 +197,16 @@ def table_extreme(
     column: Annotated[str, "The column to rank by."],
     which: Annotated[Literal["max", "min"], "The highest or the lowest value."] = "max",
     n: Annotated[int, "How many rows."] = 1,
+    also: Annotated[
+        list[str] | None,
+        "Other columns the question asks for at that row (how many analysts it is based on).",
+    ] = None,
 ) -> pd.DataFrame:
     """The row(s) of a client table with the highest (or lowest) value in a column, with the
-    row's key and its other columns."""
+    row's key and its other columns (those in `also` answered in a sentence of their own)."""
     values = _numbers(frame, column).dropna()
     name = _column(frame, column)
+    asked = [c for c in (_column(frame, a) for a in also or []) if c != name]
     order = values.sort_values(ascending=which == "min", kind="stable").index[: max(n, 1)]
     result = frame.loc[order].copy()
     result.insert(0, "rank", range(1, len(result) + 1))
@@ -211,13 +216,18 @@ def table_extreme(
         others = [
             (str(c), _with_unit(exact(frame.loc[at, c]), frame, str(c)))
             for c in frame.columns
-            if c != name and not is_missing(frame.loc[at, c])
+            if c != name and c not in asked and not is_missing(frame.loc[at, c])
         ][:6]
         value, label = _with_unit(exact(frame.loc[at, name]), frame, name), _row_label(frame, at)
         en = f"The {word} {name} is {value}, in {label}"
         en += f" ({'; '.join(f'{c} {v}' for c, v in others)})" if others else ""
         zh = f"{name}{'最高' if which == 'max' else '最低'}为{value}，在{label}"
         zh += f"（{'；'.join(f'{c}为{v}' for c, v in others)}）" if others else ""
+        for column in asked:
+            # The part of the question asked of that row is answered in a sentence of its own.
+            cell = _with_unit(exact(frame.loc[at, column]), frame, column)
+            en += f". In {label}, {column} is {cell}"
+            zh += f"。{label}的{column}为{cell}"
         lines.append(_say(ctx, en + ".", zh + "。"))
     return _answer(result, lines, f"{word} {name}", frame)
 
@@ -263,8 +273,11 @@ def table_change(
     return _answer(result, [said], f"change in {name}, {a} to {b}", frame)
 
 
-_HOW = Literal["sum", "mean", "median", "min", "max", "count"]
+_HOW = Literal["sum", "mean", "median", "min", "max", "count", "last"]
+# Calendar periods a dated table's rows can be grouped by (`by="year"`).
+_PERIOD_KEYS = {"year": "%Y", "quarter": "Q", "month": "%Y-%m"}
 _HOW_WORDS = {
+    "last": "latest",
     "sum": "total",
     "mean": "average",
     "median": "median",
@@ -273,6 +286,7 @@ _HOW_WORDS = {
     "count": "count",
 }
 _HOW_ZH = {
+    "last": "最新值",
     "sum": "合计",
     "mean": "平均值",
     "median": "中位数",
@@ -288,11 +302,24 @@ def table_aggregate(
     frame: Frame,
     columns: Annotated[list[str] | None, "Columns to aggregate; default every numeric one."] = None,
     how: Annotated[_HOW, "sum, mean, median, min, max or count."] = "sum",
-    by: Annotated[str | None, "Group rows by this column (or the row key) first."] = None,
+    by: Annotated[
+        str | None,
+        "Group rows by this column (or the row key) first; year, quarter or month group a "
+        "dated table's rows by calendar period.",
+    ] = None,
 ) -> pd.DataFrame:
     """Totals, means … of a client table's columns, over all rows or by group."""
     data = frame.reset_index()
     key = str(data.columns[0])
+    period = (by or "").casefold()
+    if isinstance(frame.index, pd.DatetimeIndex) and period in _PERIOD_KEYS and by not in data:
+        dates = pd.DatetimeIndex(data[key])
+        data[period] = (
+            dates.to_period("Q").astype(str)
+            if period == "quarter"
+            else dates.strftime(_PERIOD_KEYS[period])
+        )
+        by = period
     numeric = [str(c) for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
     names = [_column(frame, c) for c in columns] if columns else numeric
     if not names:
@@ -345,7 +372,9 @@ def _agg_text(value: float, how: str, frame: pd.DataFrame, column: str) -> str:
     # a count of rows has no unit.
     if how == "count":
         return exact(value)
-    text = exact(value) if how in {"sum", "min", "max"} else _rounded(value)
+    if how == "sum" and isinstance(value, float):
+        value = round(value, 9)  # 89.6 + 81.4 + … is 378.3, not 378.30000000000007
+    text = exact(value) if how in {"sum", "min", "max", "last"} else _rounded(value)
     return _with_unit(text, frame, column)
 
 

@@ -23,6 +23,18 @@ def _vocabulary() -> tuple[dict[str, str], tuple[str, ...]]:
     return columns, tuple(str(w) for w in content["question"]["words"])
 
 
+@cache
+def meanings() -> tuple[dict[str, str], dict[str, str], dict[str, tuple[str, ...]]]:
+    """The English question words that mean a column word (closing → close), those that mean one
+    only when no column has the word itself (price → close), and the other words a column
+    counting a thing may be named by (estimates → analysts); see `table_words.toml`."""
+    content = tomllib.loads(_FILE.read_text(encoding="utf-8"))
+    synonyms = {str(k): str(v) for k, v in content["synonyms"].items()}
+    fallback = {str(k): str(v) for k, v in content["fallback"].items()}
+    counted = {str(k): tuple(map(str, v)) for k, v in content["counted"].items()}
+    return synonyms, fallback, counted
+
+
 def english_words(text: str) -> str:
     """`text` with its Chinese column words put in English words ("2024财年营收" → "2024
     fiscal year revenue"), longest phrase first; other text kept."""

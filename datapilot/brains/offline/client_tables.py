@@ -19,7 +19,12 @@ from rapidfuzz import fuzz
 from datapilot.brains.offline.phrases import Hit
 from datapilot.core.context import ClientTable, WidgetInfo
 from datapilot.data.client_data import is_missing, parse_number
-from datapilot.interfaces.table_words import closest_word, english_words, only_table_words
+from datapilot.interfaces.table_words import (
+    closest_word,
+    english_words,
+    meanings,
+    only_table_words,
+)
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # Words that point at what the user has on screen, beside the vocabulary's client-table cues.
@@ -224,7 +229,11 @@ def find_tables(
 _QUALIFIERS = {
     "avg", "average", "mean", "est", "estimate", "estimated", "consensus", "value", "total",
     "usd", "pct", "percent", "num", "number", "of", "the", "ttm", "fy", "actual", "reported",
+    # units and counts in a column's name: "Revenue (USD bn)", "analyst_count", "no_of_estimates"
+    "bn", "mn", "billion", "million", "thousand", "cny", "eur", "in", "count", "no", "n",
 }  # fmt: skip
+# Words of a column that count things ("number_of_analysts", "estimate_count").
+_COUNTING = {"number", "num", "count", "no", "n"}
 _PREFERRED = {"avg", "average", "mean", "consensus", "value"}
 
 
@@ -248,11 +257,18 @@ def columns_named(text: str, columns: Sequence[str]) -> list[str]:
     Chinese (一致预期营收 → revenue_avg); a misspelt word ("revenu") stands for the column word
     it is closest to."""
     lowered = english_words(text).casefold()
-    asked = {_stem(w) for w in re.findall(r"[a-z0-9]+", lowered)}
+    synonyms, fallback, _ = meanings()
+    said = re.findall(r"[a-z0-9]+", lowered)
+    asked = {_stem(synonyms.get(w, w)) for w in said}
     known = sorted(
         {_stem(w) for c in columns for w in re.findall(r"[a-z0-9]+", str(c).casefold())}
         - _QUALIFIERS
     )
+    for word in said:
+        # "the stock price" of a table without a price column is its close (never its open).
+        meant = [_stem(w) for w in fallback.get(word, "").split()]
+        if meant and _stem(word) not in known and all(w in known for w in meant):
+            asked |= set(meant)
     asked |= {
         close
         for w in asked - set(known)
@@ -281,6 +297,47 @@ def columns_named(text: str, columns: Sequence[str]) -> list[str]:
             best[measure] = (score, name)
     kept = {name for _, name in best.values()}
     return sorted(kept, key=lambda n: lowered.find(_first_core(n)) % 10_000)
+
+
+_HOW_MANY = re.compile(
+    r"(?i)\bhow\s+many\s+(?:of\s+the\s+|the\s+)?([a-z][a-z _-]{0,40})"
+    r"|(?:多少|几)(?:个|位|名|家|项|份|条)?([\u4e00-\u9fffA-Za-z]{1,8})"
+)
+_NOT_COUNTED = {
+    "is", "are", "was", "were", "do", "does", "did", "in", "for", "of", "there", "have", "has",
+    "cover", "covers", "it", "this", "that", "by", "on", "at", "per", "from", "to", "and", "the",
+    "based", "behind", "make", "made", "give", "gave",
+}  # fmt: skip
+
+
+def counted_column(text: str, columns: Sequence[str]) -> str | None:
+    """The column holding what "how many X" / 多少X asks for ("how many estimates is it based
+    on?" → number_of_analysts): a column named by X or by a word counting the same things,
+    one named like a count first. None when no column is: then "how many" counts rows."""
+    found = _HOW_MANY.search(text)
+    if found is None:
+        return None
+    phrase = english_words(found.group(1) or found.group(2) or "").casefold()
+    words: list[str] = []
+    for word in re.findall(r"[a-z0-9]+", phrase):
+        if word in _NOT_COUNTED:
+            if words:
+                break
+            continue
+        words.append(_stem(word))
+    if not words:
+        return None
+    _, _, counted = meanings()
+    wanted = set(words) | {w for word in words for w in counted.get(word, ())}
+    best: tuple[int, str] | None = None
+    for column in columns:
+        parts = [_stem(w) for w in re.findall(r"[a-z0-9]+", str(column).casefold())]
+        if not wanted & set(parts):
+            continue
+        score = 2 * any(w in _COUNTING for w in parts) + any(w in words for w in parts)
+        if best is None or score > best[0]:
+            best = (score, str(column))
+    return best[1] if best else None
 
 
 def _first_core(name: str) -> str:

@@ -407,6 +407,25 @@ _RULES: list[_Rule] = [
         lambda m: f"问题涉及看板数据：请求 {m['w']}",
     ),
     (re.compile(r"^follow-up: reusing (?P<what>.+) from the previous question$"), _follow_up),
+    (
+        re.compile(r'^"how many" reads the column (?P<c>.+) of "(?P<t>.*)"$'),
+        lambda m: f"“多少”读取“{m['t']}”的列 {m['c']}",
+    ),
+    (
+        re.compile(r'^latest → the last row of "(?P<t>.*)", (?P<k>.+)$'),
+        lambda m: f"最新 → “{m['t']}”的最后一行，{m['k']}",
+    ),
+    (
+        re.compile(r"^rows by (?P<p>year|quarter|month): (?P<how>\w+) of each \w+$"),
+        lambda m: (
+            f"按{ {'year': '年', 'quarter': '季度', 'month': '月'}[m['p']] }分组："
+            + {"sum": "合计", "last": "取最新值", "mean": "平均"}.get(m["how"], m["how"])
+        ),
+    ),
+    (
+        re.compile(r"^your table → (?P<c>\w+), its key on the x axis$"),
+        lambda m: f"您的表格 → {m['c']}，以其键为横轴",
+    ),
 ]
 
 _FIXED_ZH = {

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.client_tables import columns_named, numeric_columns, row_keys
+from datapilot.brains.offline.client_tables import (
+    columns_named,
+    counted_column,
+    numeric_columns,
+    row_keys,
+)
 from datapilot.brains.offline.client_tables import table_columns as named_columns
 from datapilot.core.context import ClientTable
 from datapilot.interfaces.client_tables import read_table
@@ -46,6 +51,31 @@ _AGGREGATES = (
 _BY = re.compile(
     r"(?i)\b(?:by|per|for each|across|grouped by|against)\s+(?:the\s+)?([\w ]+)"
     r"|按(\S+?)(?:分组|统计|画|的|$)"
+)
+# "the latest close", 最新股价: the last row of a dated table ("last" only before a column word,
+# so "the last 5 days" stays a window).
+_LATEST = re.compile(
+    r"(?i)\b(?:latest|most recent|newest|current)\b|\blast\s+(?=clos|pric|valu|quote|row)"
+    r"|最新|目前|当前|最近一(?:天|期|个交易日)"
+)
+# "each year", "every row", 分别, 各年: every value asked for, as a table (not a summary).
+_EACH = re.compile(r"(?i)\b(?:each|every|all)\b|分别|各|每")
+# Rows of a dated table grouped by calendar period ("by year", 按年, 每年, annual).
+_PERIODS = (
+    (
+        re.compile(
+            r"(?i)\b(?:by|per|each|every)\s+(?:calendar\s+)?year\b|\byearly\b|\bannual"
+            r"|按年|每年|各年|年度"
+        ),
+        "year",
+    ),
+    (re.compile(r"(?i)\b(?:by|per|each|every)\s+quarter\b|按季|每季|各季"), "quarter"),
+    (re.compile(r"(?i)\b(?:by|per|each|every)\s+month\b|按月|每月|各月"), "month"),
+)
+# Measures that add up over a period (a year's revenue is its quarters' sum); others (prices,
+# rates, estimates) are read at the period's last row.
+_FLOWS = re.compile(
+    r"(?i)revenue|sales|income|profit|earning|volume|dividend|cash|turnover|ebitda|eps|amount"
 )
 _CHARTS = {
     "bar": "plot_bar",
@@ -81,10 +111,19 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
     columns = columns_named(text, shape.columns) or [
         c for c in named_columns(text, table) if c in shape.numeric or c in shape.columns
     ]
-    measures = [c for c in columns if c in shape.numeric]
+    # "how many analysts": the column counting them, not a count of rows.
+    counted = counted_column(text, shape.numeric)
+    if counted is not None:
+        p.trace.append(f'"how many" reads the column {counted} of "{table.name}"')
+    measures = [c for c in columns if c in shape.numeric and c != counted]
     keys = row_keys(_without_columns(text, columns), shape.labels)
+    if not keys and shape.labels and _LATEST.search(text) and (shape.dated or _yearly(shape)):
+        keys = [str(shape.labels[-1])]
+        p.trace.append(f'latest → the last row of "{table.name}", {keys[0]}')
     by = _by_column(text, shape, columns)
+    period = _period(text) if shape.dated and by is None else None
     charted = r.plot_asked and not r.table_only
+    each = bool(_EACH.search(text)) and not charted
     if _DESCRIBE.search(text) and not charted and not (by and _aggregate(text)):
         # "按行业汇总" totals by group; "汇总这些数据" alone summarises the table.
         _describe(p, data, table)
@@ -96,16 +135,26 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
                 f"{table.name}: change in {column}, {keys[0]} to {keys[-1]}",
             )
         return
+    how = _aggregate(text)
+    if how == "count" and (keys or counted):
+        how = None  # "how many shares of MSFT": a cell of the row named, not a count of rows
+    if how and any(c.casefold() in _AGGREGATE_NAMES[how] for c in measures):
+        how = None  # "the mean estimate for each year": the table's column named mean
     which = [w for w, pattern in (("max", _MAX), ("min", _MIN)) if pattern.search(text)]
-    if which and not charted and not _aggregate(text):
-        for column in measures[:1] or shape.numeric[:1]:
+    if which and not charted and not how:
+        ranked = measures[:1] or [_default_column(shape)]
+        also = [c for c in [counted, *measures[1:]] if c and c not in ranked]
+        for column in ranked:
             for extreme in which:
-                result = _call(p, "table_extreme", data, column=column, which=extreme)
+                extra = {"also": also} if also else {}
+                result = _call(p, "table_extreme", data, column=column, which=extreme, **extra)
                 p._table(result, f"{table.name}: {extreme} {column}")
         return
-    how = _aggregate(text)
-    if how == "count" and keys:
-        how = None  # "how many shares of MSFT": a cell of the row named, not a count of rows
+    if period and (measures or how):
+        _by_period(p, data, table, measures, how, period)
+        return
+    if counted and not keys and not measures and not each:
+        measures = [counted]
     if how:
         args: dict[str, Any] = {"columns": measures or None, "how": how, "by": by}
         result = _call(p, "table_aggregate", data, **args)
@@ -118,10 +167,18 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
             p._table(result, title)
         return
     if keys and not charted:
+        asked = [c for c in [counted, *measures] if c] or columns
+        if not asked and _LATEST.search(text) and shape.numeric:
+            asked = [_default_column(shape)]  # "the latest price" of a table of prices
         p._table(
-            _call(p, "table_lookup", data, rows=keys, columns=columns or None),
+            _call(p, "table_lookup", data, rows=keys, columns=asked or None),
             f"{table.name}: {', '.join(keys)}",
         )
+        return
+    if each and (measures or counted) and not shape.dated and len(shape.labels) <= 20:
+        # Every value asked for, each row's exactly as the table has it.
+        asked = [c for c in [*measures, counted] if c]
+        p._table(_call(p, "table_lookup", data, columns=asked), f"{table.name}: {', '.join(asked)}")
         return
     if columns:
         data = p.builder.add(
@@ -142,7 +199,7 @@ def _plan_table(p: PlannerBase, table: ClientTable) -> None:
         return
     if not shape.numeric:
         _call(p, "describe_table", data)  # its answer quotes the text; the table is shown below
-    chartable = bool(numeric_columns(table, measures)) and not r.table_only
+    chartable = bool(numeric_columns(table, measures)) and not r.table_only and not each
     if chartable:
         _draw(p, data, title, bar=not shape.dated)
     if r.table or not r.plot_asked or not chartable:
@@ -199,6 +256,62 @@ def _by_column(text: str, shape: _Shape, columns: list[str]) -> str | None:
         if column and parts and any(w in words.split() for w in parts):
             return column
     return None
+
+
+# The column names an aggregate word may stand for: a table's own "mean" column is read, not
+# averaged again.
+_AGGREGATE_NAMES = {
+    "sum": {"sum", "total"},
+    "mean": {"mean", "average", "avg"},
+    "median": {"median"},
+    "count": {"count"},
+}
+
+
+def _default_column(shape: _Shape) -> str:
+    """The column a question names no column of means: the consensus of an estimates table
+    (mean, avg, consensus), the close of a price table, else the first numeric column."""
+    central = [
+        c
+        for c in shape.numeric
+        if set(re.findall(r"[a-z]+", c.casefold())) & {"mean", "avg", "average", "consensus"}
+    ]
+    if central:
+        return central[0]
+    closes = [c for c in shape.numeric if c.casefold() in {"close", "adj_close", "adj close"}]
+    return (closes or shape.numeric)[0]
+
+
+def _yearly(shape: _Shape) -> bool:
+    """Rows keyed by years (fiscal years), in order: their last row is the latest."""
+    years = [str(v) for v in shape.labels]
+    return bool(years) and all(re.fullmatch(r"(?:FY)?\d{4}", y) for y in years)
+
+
+def _period(text: str) -> str | None:
+    return next((period for pattern, period in _PERIODS if pattern.search(text)), None)
+
+
+def _by_period(
+    p: PlannerBase,
+    data: str,
+    table: ClientTable,
+    measures: list[str],
+    how: str | None,
+    period: str,
+) -> None:
+    """A dated table's rows by calendar period: flows summed ("revenue by year"), levels read
+    at the period's last row, or the aggregate the question names; a bar chart when asked."""
+    columns = measures or None
+    if how is None:
+        how = "sum" if measures and all(_FLOWS.search(c) for c in measures) else "last"
+    result = _call(p, "table_aggregate", data, columns=columns, how=how, by=period)
+    title = f"{table.name}: {how} of {', '.join(measures) or 'every column'} by {period}"
+    p.trace.append(f"rows by {period}: {how} of each {period}")
+    if p.r.plot_asked and not p.r.table_only:
+        _draw(p, result, title, bar=True)
+    if p.r.table or not p.r.plot_asked:
+        p._table(result, title)
 
 
 def _aggregate(text: str) -> str | None:
