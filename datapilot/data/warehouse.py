@@ -24,6 +24,7 @@ from typing import Literal, NamedTuple
 import duckdb
 import pandas as pd
 
+from datapilot.data import single_writer
 from datapilot.data.entity import Entity
 from datapilot.data.frame_cache import FrameCache
 
@@ -230,7 +231,13 @@ class _Database:
             if self._reader is None:
                 # Before connecting: should the file change in between, the next read reopens.
                 self._identity = file_identity(self.path)
-                self._reader = _connect(self.path, read_only=True)
+                try:
+                    self._reader = _connect(self.path, read_only=True)
+                except WarehouseLocked:
+                    # Another process writes the file in place: read once its write is done.
+                    with single_writer.write_lock(self.path):
+                        self._identity = file_identity(self.path)
+                        self._reader = _connect(self.path, read_only=True)
             cursor = self._idle.pop() if self._idle else self._reader.cursor()
             self._reads += 1
         try:
@@ -243,12 +250,21 @@ class _Database:
 
     @contextmanager
     def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A read-write connection for one transaction; the file goes back to read-only after."""
-        with self.lock:
+        """A read-write connection for one transaction; the file goes back to read-only after.
+
+        One writer at a time across processes (`single_writer`): in place when no other process
+        reads the file, else on a copy put in place after the commit."""
+        with self.lock, single_writer.write_lock(self.path):
             self.close()
             self.forget()
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = _connect(self.path, read_only=False)
+            copy: Path | None = None
+            try:
+                connection = _connect(self.path, read_only=False)
+            except WarehouseLocked:
+                # Another process (a running server's workers) reads the file.
+                copy = single_writer.copy_for_writing(self.path)
+                connection = _connect(copy, read_only=False)
             try:
                 connection.execute(_SCHEMA)
                 connection.execute("BEGIN TRANSACTION")
@@ -258,8 +274,15 @@ class _Database:
                     connection.execute("ROLLBACK")
                     raise
                 connection.execute("COMMIT")
+                if copy is not None:
+                    connection.execute("CHECKPOINT")  # everything in the file, nothing in a WAL
+                    connection.close()
+                    single_writer.put_in_place(copy, self.path)
+                    copy = None
             finally:
                 connection.close()
+                if copy is not None:
+                    single_writer.discard(copy)
 
     def close(self) -> None:
         """Close the read-only connection and its cursors once no read is running."""

@@ -23,6 +23,7 @@ def register_routes(app: FastAPI) -> None:
         ask,
         assistants,
         chats,
+        data_imports,
         files,
         guests,
         health,
@@ -47,7 +48,7 @@ def register_routes(app: FastAPI) -> None:
     # as on every route outside `auth.BOUND_KEY_ROUTES` (the app-wide `confine_bound_key`).
     app.include_router(ask.router, dependencies=CHAT, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
-    platform = (tools, assistants, chats, messages, files, scene_prompts, usage, keys)
+    platform = (tools, assistants, chats, messages, files, scene_prompts, usage, keys, data_imports)
     for module in (*platform, tool_sources, memories, libraries):
         app.include_router(module.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat

@@ -109,6 +109,7 @@ POST /run/get_series
 POST /run/call_interface
 GET /api/v1/features
 POST /api/v1/follow-ups
+POST /api/v1/data/imports
 """
 ROUTES |= {tuple(line.split()): "key" for line in KEY_ROUTES.strip().splitlines()}  # type: ignore[misc]
 FILE = {"name": "note.txt", "content_base64": base64.b64encode(MARK.encode()).decode()}

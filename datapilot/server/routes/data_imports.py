@@ -1,0 +1,110 @@
+"""`POST /api/v1/data/imports`: a file of prices, series or a table into the warehouse while the
+server runs (the `manage` scope). The write goes through the warehouse's single writer, so it
+never waits for the server to stop; the next question on every worker sees the data."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from datapilot.assistants.files import FileIn
+from datapilot.core.intent import EntityKind
+from datapilot.server.deps import MANAGE, SettingsDep
+from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES, BadRequest
+from datapilot.settings import Settings
+
+router = APIRouter(prefix="/api/v1", tags=["Data"], responses=VALIDATION_RESPONSES)
+_SUFFIXES = (".csv", ".csv.gz", ".parquet")
+
+
+class DataImportIn(FileIn):
+    """A file sent as JSON (its name ends .csv, .csv.gz or .parquet) and how to read it, as
+    `datapilot data import` takes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["prices", "series", "table"] = Field(
+        description="prices (daily bars), series (id, date, value) or table (any columns)."
+    )
+    entity_id: str | None = Field(
+        default=None, max_length=40, description="The entity id when the file has no id column."
+    )
+    mapping: dict[str, str] = Field(
+        default_factory=dict, description='FIELD → COLUMN, e.g. {"close": "Price"}.'
+    )
+    source: str | None = Field(default=None, max_length=200, description="Default import:NAME.")
+    display_name: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Display name of a new entity; for kind table, the table's name.",
+    )
+    entity_kind: EntityKind | None = Field(default=None, description="Kind of a new entity.")
+    units: str = Field(default="", max_length=40, description="Units of a new entity.")
+
+
+class DataImportOut(BaseModel):
+    kind: str
+    source: str = Field(description="The source the rows are stored under (prices, series).")
+    ids: list[str] = Field(description="Entity ids imported (prices, series) or the table name.")
+    rows: int
+    first: date | None = None
+    last: date | None = None
+
+
+@router.post(
+    "/data/imports",
+    response_model=DataImportOut,
+    status_code=201,
+    dependencies=MANAGE,
+    responses=ROW_ERRORS,
+    summary="Import a file into the warehouse while the server runs",
+)
+async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOut:
+    if not body.name.lower().endswith(_SUFFIXES):
+        raise BadRequest(f"name must end with .csv, .csv.gz or .parquet, not {body.name!r}")
+    content = body.data()
+    return await asyncio.to_thread(_import, body, content, settings)
+
+
+def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
+    from datapilot.data import open_data
+    from datapilot.data.importer import ImportFileError, import_file
+    from datapilot.data.tables import TableImportError, import_table
+
+    data = open_data(settings)
+    with tempfile.TemporaryDirectory(prefix="dp-import-") as folder:
+        # The file's own name: the importer reads its type from it and names the source after it.
+        path = Path(folder) / Path(body.name).name
+        path.write_bytes(content)
+        try:
+            if body.kind == "table":
+                table = import_table(data.warehouse, path, body.display_name)
+                return DataImportOut(kind="table", source="", ids=[table.name], rows=table.rows)
+            report = import_file(
+                data.warehouse,
+                path,
+                body.kind,
+                entity_id=body.entity_id,
+                mapping=body.mapping,
+                source=body.source,
+                name=body.display_name,
+                entity_kind=body.entity_kind,
+                units=body.units,
+                catalog=data.catalog,
+            )
+        except (ImportFileError, TableImportError) as error:
+            raise BadRequest(str(error), code="invalid_file") from None
+    return DataImportOut(
+        kind=report.kind,
+        source=report.source,
+        ids=report.ids,
+        rows=report.rows,
+        first=report.first,
+        last=report.last,
+    )
