@@ -88,6 +88,7 @@ def keys_create(
 def keys_list() -> None:
     """List keys: prefix, name, user, scopes, created, last used, revoked (never the key)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from datapilot.store import Keys
@@ -102,8 +103,8 @@ def keys_list() -> None:
         table.add_row(
             key.id,
             key.prefix,
-            key.name,
-            key.owner_name,
+            escape(key.name),
+            escape(key.owner_name),
             ",".join(key.scopes),
             _when(key.created_at),
             _when(key.last_used_at),

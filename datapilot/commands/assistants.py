@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+from rich.markup import escape
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -185,7 +186,7 @@ def chat(
                 pending = prepared.turn.result.pending
                 body = _confirm(console, pending[0]) if pending else None
         except (NotFound, PlatformError, NormalisationError) as error:
-            console.print(f"[red]{error}[/]")
+            console.print(f"[red]{escape(str(error))}[/]")
     console.print(f"[dim]continue with: datapilot chat --chat {chat_info.id}[/]")
 
 

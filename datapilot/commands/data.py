@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from datapilot.commands import data_live
@@ -34,16 +35,16 @@ def status(
     warehouse = get_warehouse()
     catalog = get_catalog()
     coverage = warehouse.coverage()
-    table = Table(title=f"Warehouse {warehouse.path}")
+    table = Table(title=escape(f"Warehouse {warehouse.path}"))
     for column in ("id", "kind", "name", "source", "table", "rows", "first", "last"):
         table.add_column(column, justify="right" if column == "rows" else "left")
     for row in coverage.itertuples(index=False):
         entity = catalog.get(row.id)
         table.add_row(
-            row.id,
+            escape(row.id),
             entity.kind if entity else "?",
-            entity.name if entity else "",
-            row.source,
+            escape(entity.name) if entity else "",
+            escape(row.source),
             row.table,
             f"{row.rows:,}",
             f"{row.first:%Y-%m-%d}",
@@ -51,7 +52,7 @@ def status(
         )
     if all_entities:
         for entity in sorted(catalog.entities(available=False), key=lambda e: (e.kind, e.id)):
-            table.add_row(entity.id, entity.kind, entity.name, "—", "", "0", "", "")
+            table.add_row(escape(entity.id), entity.kind, escape(entity.name), "—", "", "0", "", "")
     console.print(table)
     available = len(catalog.entities(available=True))
     console.print(
@@ -105,7 +106,8 @@ def import_(
         columns = ", ".join(f"{c} ({t})" for c, t in table.columns.items())
         console.print(
             f"Imported {table.rows:,} rows as table {table.name!r}: {columns}. "
-            "`datapilot design profile` describes it."
+            "`datapilot design profile` describes it.",
+            markup=False,
         )
         return
     if kind not in ("prices", "series"):
@@ -138,7 +140,8 @@ def import_(
         _fail(str(error))
     console.print(
         f"Imported {report.rows:,} {report.kind} rows for {', '.join(report.ids)} "
-        f"({report.first} – {report.last}) as source {report.source!r}."
+        f"({report.first} – {report.last}) as source {report.source!r}.",
+        markup=False,
     )
 
 
@@ -182,7 +185,7 @@ def find(
     from datapilot.data import get_catalog
 
     catalog = get_catalog()
-    table = Table(title=f"Entities for {text!r}")
+    table = Table(title=escape(f"Entities for {text!r}"))
     for column in ("how", "id", "name", "kind", "score", "matched", "data"):
         table.add_column(column)
     for how, matches in (("mention", catalog.mentions(text)), ("lookup", catalog.lookup(text))):
@@ -191,11 +194,11 @@ def find(
             data = f"{entity.first} – {entity.last}" if entity.available else "not available"
             table.add_row(
                 how,
-                entity.id,
-                entity.name,
+                escape(entity.id),
+                escape(entity.name),
                 entity.kind,
                 f"{match.score:.0f}",
-                match.matched,
+                escape(match.matched),
                 data,
             )
     console.print(table)

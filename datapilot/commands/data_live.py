@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:  # the providers (httpx and all) load when a command fetches, not at start-up
@@ -65,8 +66,8 @@ def fetch(
     unserved = [i for i in dict.fromkeys(x.strip().upper() for x in ids) if not report.get(i)]
     if unserved:
         console.print(
-            f"[yellow]{', '.join(unserved)}: not fetched; none of {', '.join(names)} serves "
-            "them, or local data already cover the window (try --provider or "
+            f"[yellow]{escape(', '.join(unserved))}: not fetched; none of {', '.join(names)} "
+            "serves them, or local data already cover the window (try --provider or "
             "`datapilot data search`)[/yellow]"
         )
     if not report.items or not report.ok:
@@ -96,15 +97,15 @@ def search(
         table.add_column(column)
     for entity in result.entities:
         table.add_row(
-            entity.id,
+            escape(entity.id),
             entity.kind,
-            entity.name,
-            entity.source or "—",
+            escape(entity.name),
+            escape(entity.source or "—"),
             "yes" if entity.available else "no",
         )
     console.print(table)
     for error in result.errors:
-        console.print(f"[yellow]{error}[/yellow]")
+        console.print(f"[yellow]{escape(error)}[/yellow]")
     if not result.entities:
         _fail(f"nothing matches {name!r}")
 
@@ -148,17 +149,19 @@ def _print_report(report: FetchReport) -> None:
     for item in report.items:
         style = _STYLE[item.status]
         table.add_row(
-            item.id,
+            escape(item.id),
             item.dataset,
             f"[{style}]{item.status}[/{style}]",
             item.provider or "—",
             f"{item.rows:,}",
             f"{item.as_of:%Y-%m-%d %H:%M}" if item.as_of else "",
-            item.message,
+            # Provider messages quote extras (`pip install 'datapilot[live]'`): escaped, or
+            # rich would take `[live]` for markup and drop it.
+            escape(item.message),
         )
     console.print(table)
 
 
 def _fail(message: str) -> None:
-    console.print(f"[red]{message}[/red]")
+    console.print(f"[red]{escape(message)}[/red]")
     raise typer.Exit(code=1)

@@ -144,8 +144,13 @@ def error_message(error: BaseException) -> str | None:
 def fail(message: str) -> None:
     """Print `message` as an error on stderr and exit with code 1."""
     from rich.console import Console
+    from rich.markup import escape
 
-    Console(stderr=True).print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
+    # Escaped: messages quote commands such as `pip install 'datapilot[live]'`, whose brackets
+    # rich would otherwise take for markup and drop.
+    Console(stderr=True).print(
+        f"[red]Error:[/red] {escape(message)}", highlight=False, soft_wrap=True
+    )
     raise typer.Exit(code=1)
 
 

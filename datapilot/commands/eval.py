@@ -71,6 +71,7 @@ def eval_corpus(
 
 def _print(report) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -85,11 +86,11 @@ def _print(report) -> None:
     table.add_column("question / what failed", overflow="fold")
     for result in report.results:
         mark = "[green]pass[/green]" if result.passed else "[red]FAIL[/red]"
-        detail = result.query
+        detail = escape(result.query)
         if result.failures:
-            detail += "\n[red]" + "\n".join(result.failures) + "[/red]"
+            detail += "\n[red]" + escape("\n".join(result.failures)) + "[/red]"
         if result.remarks:
-            detail += "\n[yellow]" + "\n".join(result.remarks) + "[/yellow]"
-        table.add_row(result.id, mark, result.status, f"{result.elapsed_ms:.0f}", detail)
+            detail += "\n[yellow]" + escape("\n".join(result.remarks)) + "[/yellow]"
+        table.add_row(escape(result.id), mark, result.status, f"{result.elapsed_ms:.0f}", detail)
     console.print(table)
     console.print(f"passed {report.passed} of {report.total}")

@@ -15,6 +15,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 
 def _is_code(text: str) -> bool:
@@ -54,7 +55,7 @@ def interpreter(
     try:
         kernel = SandboxKernel(settings, data_channel(request)).start()
     except (IsolationError, KernelError) as error:
-        console.print(f"[red]{error}[/red]")
+        console.print(f"[red]{escape(str(error))}[/red]")
         raise typer.Exit(1) from None
     model = None if settings.offline else resolve_config(settings, request.question)
     history: list[LmcMessage] = []  # what the model reads: questions, its code, the outputs
@@ -181,7 +182,7 @@ class _Shower:
             elif chunk.content:
                 self.code.append(str(chunk.content))
         elif chunk.role == "server" and chunk.type == "error":
-            console.print(f"[red]{chunk.content}[/red]")
+            console.print(f"[red]{escape(str(chunk.content))}[/red]")
         elif chunk.type == "console" and chunk.format == "output" and chunk.content:
             console.out(str(chunk.content), end="", highlight=False)
         elif chunk.type == "image" and chunk.content:
@@ -209,4 +210,4 @@ async def _answer(console: object, question: str, request: object) -> None:
     async for event in run(question, request):  # type: ignore[arg-type]
         if isinstance(event, Done):
             answer = event.answer
-            console.print(answer.summary or answer.message or answer.status)
+            console.print(answer.summary or answer.message or answer.status, markup=False)

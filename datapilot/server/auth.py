@@ -298,7 +298,7 @@ def missing_scope_message(principal: Principal, scope: Scope, where: str = "this
     have = ",".join(sorted(principal.scopes))
     return (
         f"The API key {principal.key_prefix}… has the scopes {have}, and {where} needs "
-        f"{scope!r}; use a key with it (`datapilot keys create --scopes {scope}`)."
+        f"{scope!r}; use a key with it (`datapilot keys create --name NAME --scopes {scope}`)."
     )
 
 

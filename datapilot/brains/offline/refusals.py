@@ -61,19 +61,27 @@ def left_out_message(names: list[str], zh: bool) -> str:
 
 def missing_message(missing: list[Entity], zh: bool) -> str:
     ids = " ".join(e.id for e in missing)
+    # A default install has no live provider: the advice names the extra that adds one.
+    extra = fetch_extra([e.id for e in missing])
     if zh:
         names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in missing)
         return (
             f"我认识{names}，但本地没有它的数据，所以无法回答，也不会用别的数据代替。"
-            f"联网时可用 `datapilot data fetch {ids}` 从实时数据源获取，"
-            "或用 `datapilot data import` 导入您自己的文件。"
+            f"联网时可先安装 `pip install '{extra}'`，再用 `datapilot data fetch {ids}` "
+            "从实时数据源获取，或用 `datapilot data import` 导入您自己的文件。"
         )
     names = ", ".join(f"{e.name} ({e.id})" for e in missing)
     return (
         f"I know {names}, but I have no bundled data for it, and I won't substitute anything "
-        f"else. Fetch it with a live provider (`datapilot data fetch {ids}`) or import your own "
-        "file (`datapilot data import`)."
+        f"else. Fetch it with a live provider (`pip install '{extra}'`, then "
+        f"`datapilot data fetch {ids}`) or import your own file (`datapilot data import`)."
     )
+
+
+def fetch_extra(ids: Iterable[str]) -> str:
+    """The extra whose provider fetches `ids`: akshare's for A-shares, else yfinance's."""
+    china = any(i.upper().endswith((".SH", ".SZ", ".BJ")) for i in ids)
+    return "datapilot[china]" if china else "datapilot[live]"
 
 
 def edge_note(entity: Entity, zh: bool, *, starts: bool, start: date, end: date) -> str:
