@@ -176,7 +176,20 @@ class Settings(BaseSettings):
         'protection), e.g. DATAPILOT_MCP_ALLOWED_HOSTS=\'["data.example.com", "10.0.0.5:*"]\'.',
     )
     plugin_contact_email: str = Field(
-        default="", description="The contact_email of the published ai-plugin.json manifest."
+        default="",
+        description="The contact_email of the published ai-plugin.json manifest; plugin hosts "
+        "ask for one (`datapilot serve` warns while it is empty).",
+    )
+    plugin_legal_url: str = Field(
+        default="/legal",
+        description="The legal_info_url of the manifest: a path on this server (its `/legal` "
+        "page by default) or a full `https://` URL of your own terms.",
+    )
+    mcp_text_rows: int = Field(
+        default=100,
+        ge=2,
+        description="Rows of a table an MCP tool result carries in its text content (the first "
+        "and last halves, with a note); `structuredContent` always has every row.",
     )
 
     database_url: SecretStr | None = Field(

@@ -68,6 +68,7 @@ def serve(
     bind = host or settings.host
     _refuse_open_network(bind, settings)
     _say_missing_parts(settings)
+    _say_plugin_gaps(settings)
     target = "datapilot.server.app:create_app"
     options: _UvicornOptions = {
         "host": bind,
@@ -96,6 +97,16 @@ def _say_missing_parts(settings: Settings) -> None:
 
     for line in missing_lines(check_parts(settings, OPTIONAL)):
         typer.echo(f"note: {line}", err=True)
+
+
+def _say_plugin_gaps(settings: Settings) -> None:
+    """What plugin hosts reject the published manifest (`/.well-known/ai-plugin.json`) for."""
+    if not settings.plugin_contact_email.strip():
+        typer.echo(
+            "warning: the plugin manifest (/.well-known/ai-plugin.json) has an empty "
+            "contact_email, which plugin hosts ask for: set DATAPILOT_PLUGIN_CONTACT_EMAIL.",
+            err=True,
+        )
 
 
 def _refuse_open_network(host: str, settings: Settings) -> None:

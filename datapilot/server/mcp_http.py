@@ -79,7 +79,9 @@ class McpEndpoint:
         if entry is None:
             manager = StreamableHTTPSessionManager(
                 app=self.server,
-                json_response=True,
+                # Each POST is answered with an event stream (as the spec lets a server do),
+                # so that `ask`'s progress notifications reach the caller before its result.
+                json_response=False,
                 stateless=True,
                 security_settings=self.security,
             )

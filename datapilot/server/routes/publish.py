@@ -50,6 +50,7 @@ async def plugin_manifest(request: Request, settings: SettingsDep) -> dict[str, 
         base_url(request),
         keys_required=await _keys_required(request),
         contact_email=settings.plugin_contact_email,
+        legal_url=settings.plugin_legal_url,
     )
 
 

@@ -14,7 +14,11 @@ from datapilot.tools.published.operations import OPERATIONS, Operation
 
 NAME_FOR_MODEL = "Datapilot"
 NAME_FOR_HUMAN = "Datapilot"
+# Plugin hosts show at most 100 characters of `description_for_human`.
 DESCRIPTION_FOR_HUMAN = (
+    "Ask about stocks, indices and macro data in English or Chinese: charts, tables, a summary."
+)
+DESCRIPTION = (
     "A data copilot for finance: ask about stocks, indices and macro series in English or "
     "Chinese and get charts, tables and a summary grounded in the numbers."
 )
@@ -65,10 +69,15 @@ def description_for_model(operations: tuple[Operation, ...] = OPERATIONS) -> str
     return "\n".join(lines)
 
 
-def manifest(base_url: str, *, keys_required: bool, contact_email: str = "") -> dict[str, Any]:
+def manifest(
+    base_url: str, *, keys_required: bool, contact_email: str = "", legal_url: str = "/legal"
+) -> dict[str, Any]:
     """`/.well-known/ai-plugin.json`. With keys in use each caller brings their own key
-    (`user_http`, bearer); without, the server answers only on its own machine (`none`)."""
+    (`user_http`, bearer); without, the server answers only on its own machine (`none`).
+    `legal_url` is a path on this server or a full URL."""
     base = base_url.rstrip("/")
+    if not legal_url.startswith(("https://", "http://")):
+        legal_url = f"{base}/{legal_url.lstrip('/')}"
     auth: dict[str, Any] = (
         {"type": "user_http", "authorization_type": "bearer"} if keys_required else {"type": "none"}
     )
@@ -76,7 +85,7 @@ def manifest(base_url: str, *, keys_required: bool, contact_email: str = "") -> 
         "schema_version": "v1",
         "name_for_human": NAME_FOR_HUMAN,
         "name_for_model": NAME_FOR_MODEL,
-        "description": DESCRIPTION_FOR_HUMAN,
+        "description": DESCRIPTION,
         "description_for_human": DESCRIPTION_FOR_HUMAN,
         "description_for_model": description_for_model(),
         "auth": auth,
@@ -87,7 +96,7 @@ def manifest(base_url: str, *, keys_required: bool, contact_email: str = "") -> 
         },
         "logo_url": f"{base}/assets/logo.png",
         "contact_email": contact_email,
-        "legal_info_url": f"{base}/legal",
+        "legal_info_url": legal_url,
     }
 
 
@@ -173,7 +182,7 @@ def mcp_discovery(base_url: str, *, keys_required: bool) -> dict[str, Any]:
     return {
         "name": NAME_FOR_MODEL,
         "version": __version__,
-        "description": DESCRIPTION_FOR_HUMAN,
+        "description": DESCRIPTION,
         "protocolVersion": LATEST_PROTOCOL_VERSION,
         "transport": {"type": "streamable-http", "url": f"{base_url.rstrip('/')}/mcp"},
         "authentication": {"type": "bearer", "required": keys_required},

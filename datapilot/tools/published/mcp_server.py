@@ -1,10 +1,12 @@
 """The published operations as an MCP server (the official SDK's low-level `Server`).
 
 Every operation is a tool with its input schema and an `outputSchema`; a call answers with the
-output as `structuredContent`, a short text for models that read only text, and each chart as
-PNG image content. Bad arguments and refusals come back as tool errors (`isError`) saying what
-to change, never as protocol failures. The same server runs over stdio (`datapilot mcp`) and
-Streamable HTTP (mounted at `/mcp` by the HTTP server).
+output as `structuredContent`, the same data as text for hosts that read only `content` (tables
+in Markdown at full precision, see `text`), and each chart as PNG image content. `ask` reports
+its stages as progress notifications when the caller sends a progress token. Bad arguments and
+refusals come back as tool errors (`isError`) saying what to change, never as protocol failures.
+The catalog is a resource, and a few starting questions are prompts. The same server runs over
+stdio (`datapilot mcp`) and Streamable HTTP (mounted at `/mcp` by the HTTP server).
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 from datapilot import __version__
 from datapilot.tools.published.charts import png_bytes
 from datapilot.tools.published.faces import DESCRIPTION_FOR_HUMAN, NAME_FOR_MODEL, mcp_tools
 from datapilot.tools.published.invoke import Offload, in_thread, invoke
 from datapilot.tools.published.operations import OperationContext, OperationError, operation
+from datapilot.tools.published.progress import ProgressReporter, progress_reporter
+from datapilot.tools.published.resources import CATALOG, PROMPTS, catalog_csv, prompt_result
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +61,36 @@ def build_server(context: OperationContext, offload: Offload = in_thread) -> Ser
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        return await call(params.name, params.arguments, context, offload)
+        token = progress_reporter.set(_reporter(ctx))
+        try:
+            return await call(params.name, params.arguments, context, offload)
+        finally:
+            progress_reporter.reset(token)
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[CATALOG])
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        if str(params.uri) != CATALOG.uri:
+            message = f"There is no resource {params.uri}; resources/list names them."
+            raise MCPError(INVALID_PARAMS, message)
+        text = await asyncio.to_thread(catalog_csv, context)
+        contents = [types.TextResourceContents(uri=CATALOG.uri, mime_type="text/csv", text=text)]
+        return types.ReadResourceResult(contents=contents)
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[prompt for prompt, _ in PROMPTS.values()])
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        return prompt_result(params.name, params.arguments or {})
 
     return Server(
         NAME_FOR_MODEL,
@@ -64,7 +99,36 @@ def build_server(context: OperationContext, offload: Offload = in_thread) -> Ser
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
     )
+
+
+def _reporter(ctx: ServerRequestContext[Any]) -> ProgressReporter:
+    """Progress of this request as notifications, sent from whichever thread runs the work (a
+    no-op in the SDK when the caller sent no progress token)."""
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+
+    def report(progress: float, total: float | None, message: str) -> None:
+        notify = ctx.session.report_progress(progress, total, message)
+        if _running_loop() is loop:
+            task = loop.create_task(notify)
+            pending.add(task)  # held until sent, so it is not collected half-way
+            task.add_done_callback(pending.discard)
+        else:  # the work runs on a worker thread's own loop
+            asyncio.run_coroutine_threadsafe(notify, loop)
+
+    return report
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 async def call(

@@ -18,13 +18,15 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from datapilot.core.answer import AnswerStatus
+from datapilot.core.answer import Answer, AnswerStatus
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
 from datapilot.engine.context import RequestContext
 from datapilot.settings import Settings
+from datapilot.tools.published.progress import progress_reporter, reporting
+from datapilot.tools.published.text import markdown_table
 
 # Rows a direct data call returns at most; the latest are kept for time series.
 MAX_ROWS = 20_000
@@ -197,7 +199,8 @@ class Operation:
 
 async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
     from datapilot.brains import answer as answer_question
-    from datapilot.tools.workflow import describe_answer
+    from datapilot.brains import run
+    from datapilot.engine.pipeline import final_answer
 
     limit = context.settings.max_question_chars
     if len(arguments.query) > limit:
@@ -207,7 +210,11 @@ async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
             "(DATAPILOT_MAX_QUESTION_CHARS). Ask a shorter question.",
         )
     request = context.request(arguments.today)
-    answer = await answer_question(arguments.query, request)
+    report = progress_reporter.get()
+    if report is None:
+        answer = await answer_question(arguments.query, request)
+    else:
+        answer = await final_answer(reporting(run(arguments.query, request), report))
     words = answer.summary or answer.message or ""
     result = AskOutput(
         answer=words,
@@ -217,7 +224,29 @@ async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
         sources=answer.sources,
     )
     charts = [output for output in answer.outputs if isinstance(output, ChartOutput)]
-    return Outcome(result, charts, describe_answer(answer))
+    return Outcome(result, charts, _ask_text(answer, result, context.settings.mcp_text_rows))
+
+
+def _ask_text(answer: Answer, result: AskOutput, max_rows: int) -> str:
+    """The answer for a model that reads only text: its words, every table at full precision
+    (the tool's structured tables, cell for cell), the charts by title, notes and sources."""
+    lines = [f"status: {answer.status}"]
+    if answer.intent is not None and (answer.intent.start or answer.intent.end):
+        lines.append(f"window: {answer.intent.start} to {answer.intent.end}")
+    if result.answer:
+        lines.append(result.answer)
+    for table in result.tables:
+        lines += ["", _table_text(table, max_rows)]
+    for output in answer.outputs:
+        if isinstance(output, ChartOutput):
+            lines.append(f"chart {output.title!r} ({output.chart_type}): the image below")
+        elif isinstance(output, TextOutput):
+            lines.append(output.text)
+    if result.notes:
+        lines.append("notes: " + " ".join(result.notes))
+    if result.sources:
+        lines.append("sources: " + ", ".join(result.sources))
+    return "\n".join(lines)
 
 
 async def _search(arguments: SearchInput, context: OperationContext) -> Outcome:
@@ -263,8 +292,18 @@ async def _data_call(name: str, args: dict[str, Any], context: OperationContext)
         table=table, truncated=len(value) > MAX_ROWS, notes=run.notes, sources=run.sources
     )
     span = f", {table.rows[0][0]} to {table.rows[-1][0]}" if table.rows else ""
-    text = f"{title}: {len(value)} rows × {len(value.columns)} columns{span}"
-    return Outcome(result, text=text)
+    lines = [f"{title}: {len(value)} rows × {len(value.columns)} columns{span}"]
+    if result.truncated:
+        lines.append(f"Only the latest {MAX_ROWS:,} rows are given.")
+    lines.append(_table_text(table, context.settings.mcp_text_rows))
+    lines += [*run.notes, *(["sources: " + ", ".join(run.sources)] if run.sources else [])]
+    return Outcome(result, text="\n".join(lines))
+
+
+def _table_text(table: Table, max_rows: int) -> str:
+    return markdown_table(
+        table.title, table.columns, table.rows, max_rows=max_rows, units=table.units
+    )
 
 
 async def _interface(arguments: InterfaceInput, context: OperationContext) -> Outcome:
@@ -291,7 +330,9 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
     made = [f"{len(tables)} table(s)"] + ([f"{len(charts)} chart(s)"] if charts else [])
     text = "\n".join([*texts, f"{spec.name}: {', '.join(made)}"])
     result = InterfaceOutput(interface=spec.name, text=text, tables=tables, notes=run.notes)
-    return Outcome(result, charts, text)
+    # The text content also carries the tables' values (the structured text field stays short).
+    shown = [text, *(_table_text(table, context.settings.mcp_text_rows) for table in tables)]
+    return Outcome(result, charts, "\n\n".join([*shown, *run.notes]))
 
 
 async def _one_call(name: str, args: dict[str, Any], request: RequestContext) -> Any:
