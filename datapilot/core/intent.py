@@ -37,6 +37,52 @@ class EntityRef(BaseModel):
     name: str
 
 
+# How a word of the question was read. `unread` words are the ledger's left-overs; "tool" is for
+# words that choose one of the user's own tools or fill its arguments.
+Reading = Literal[
+    "entity", "measure", "window", "chart", "form", "amount", "count", "rate", "filler",
+    "table", "tool", "scope", "unread",
+]  # fmt: skip
+
+
+class LedgerEntry(BaseModel):
+    """One word (or phrase) of the question, where it is and what reading took it."""
+
+    text: str
+    start: int
+    end: int
+    reading: Reading
+    meaning: str | None = Field(default=None, description="What it was read as, e.g. AAPL.")
+
+
+class Ledger(BaseModel):
+    """Every content word and number of the question: read by a reading, or left over.
+
+    A left-over word that could change the answer is `declared`: the answer says it was not
+    read. Readers that come later (a user's tool chosen by its words) mark words read with
+    `mark_read`."""
+
+    entries: list[LedgerEntry] = Field(default_factory=list)
+    declared: list[str] = Field(default_factory=list, description="Left-overs the answer names.")
+
+    @property
+    def left_over(self) -> list[str]:
+        return [e.text for e in self.entries if e.reading == "unread"]
+
+    @property
+    def silent(self) -> list[str]:
+        """Left-over words the answer does not name: what must never happen."""
+        return [w for w in self.left_over if w not in self.declared]
+
+    def mark_read(self, words: list[str], reading: Reading, meaning: str | None = None) -> None:
+        """Words a later reader used (case-insensitive): no longer left over."""
+        wanted = {w.casefold() for w in words}
+        for entry in self.entries:
+            if entry.reading == "unread" and entry.text.casefold() in wanted:
+                entry.reading, entry.meaning = reading, meaning
+        self.declared = [w for w in self.declared if w.casefold() not in wanted]
+
+
 class Intent(BaseModel):
     """The question restated with explicit dates, plus every decision taken and why."""
 
@@ -50,3 +96,6 @@ class Intent(BaseModel):
     chart: ChartType | None = None
     table: bool = False
     trace: list[str] = Field(default_factory=list, description="Why each decision was taken.")
+    ledger: Ledger | None = Field(
+        default=None, description="Every content word of the question and the reading that took it."
+    )

@@ -147,12 +147,12 @@ def sharpe_ratio(
         float, "Annual risk-free rate in % (0 unless the question gives one)."
     ] = 0.0,
 ) -> pd.DataFrame:
-    """Annualised Sharpe ratio per column: (mean excess return / std of returns) × √periods per
-    year, plus annualised return and volatility in %. The risk-free rate used is in
-    `attrs["risk_free"]` (annual %) and in the title."""
+    """Annualised Sharpe ratio per column: (mean return − r / periods per year) / std of returns
+    × √periods per year, r the annual risk-free rate; plus annualised return and volatility in
+    %. The risk-free rate used is in `attrs["risk_free"]` (annual %) and in the title."""
     returns = simple_returns(frame)
     per_year = _per_year(returns)
-    excess = returns - (1 + risk_free / 100) ** (1 / per_year) + 1
+    excess = returns - risk_free / 100 / per_year  # the convention: r/252 a trading day
     table = pd.DataFrame(
         {
             "sharpe": excess.mean() / returns.std() * np.sqrt(per_year),

@@ -404,7 +404,7 @@ PLANNED = [
     ("Forecast Apple's volatility for the next 10 days", TODAY),
     ("Forecast the S&P 500 with exponential smoothing for the next 30 days", TODAY),
     ("S&P 500 constituents", TODAY),
-    ("Tell me about Microsoft's company profile", TODAY),
+    ("Apple's Sharpe ratio in 2019 at a 2% risk-free rate", TODAY),
     ("Plot Apple and Microsoft weekly trading volume in 2021", TODAY),
     ("Show the S&P 500 rebased to 100 with the Nasdaq since 2015", date(2018, 12, 31)),
     ("Rank the factor ETFs by Sharpe ratio in 2019", TODAY),

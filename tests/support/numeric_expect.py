@@ -200,8 +200,10 @@ def expected(spec: dict[str, Any]) -> Expected:
         elif measure == "mean_daily_return":
             out.add(daily.mean())
         elif measure == "sharpe":
-            # Risk-free rate 0: mean over standard deviation of daily returns, annualised.
-            out.add(daily.mean() / daily.std(ddof=1) * math.sqrt(TRADING_DAYS))
+            # An annual risk-free rate r in % (0 unless given) is r/252 a trading day; the daily
+            # returns here are in % too.
+            daily_rf = spec.get("risk_free", 0.0) / TRADING_DAYS
+            out.add((daily.mean() - daily_rf) / daily.std(ddof=1) * math.sqrt(TRADING_DAYS))
         else:
             raise ValueError(f"unknown measure {measure!r}")
     if measure == "top_bottom":

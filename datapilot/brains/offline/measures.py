@@ -21,8 +21,14 @@ _GENERIC_GROWTH = {"growth", "growth rate", "grew", "增长率", "增速", "增�
 # Growth against the previous period, each as `pct_change`'s kind.
 CHANGE_KINDS = {"yoy": "yoy", "qoq": "qoq", "mom": "mom", "pop": "pop"}
 # Measures only company reports or a news feed hold: no bundled data has them.
-LIVE_ONLY = {"fundamentals": "company financial figures", "news": "news"}
-LIVE_ONLY_ZH = {"fundamentals": "公司财务数据", "news": "新闻"}
+# A company profile too: the catalog's row (a name and a sector) is not what "describe the business"
+# asks for.
+LIVE_ONLY = {
+    "fundamentals": "company financial figures",
+    "news": "news",
+    "company_info": "company profiles",
+}
+LIVE_ONLY_ZH = {"fundamentals": "公司财务数据", "news": "新闻", "company_info": "公司简介"}
 # A measure a list's members each get, then ranked or averaged (Data-Copilot's loop-and-rank).
 PER_MEMBER = ("return", "cumulative_return", "annualized_return", "volatility", "max_drawdown")
 # Members bundled offline, by index: the bundled large US stocks are all S&P 500 members.
@@ -172,23 +178,29 @@ def members(index: Entity, catalog: Catalog) -> list[Entity]:
     return sorted(found, key=lambda e: e.id)
 
 
-def live_only_message(metrics: list[str], entities: list[Entity], zh: bool) -> str | None:
-    """Why a measure only a live provider has cannot be answered offline, and how it could be."""
-    wanted = [m for m in metrics if m in LIVE_ONLY]
+def live_only_message(
+    metrics: list[str], entities: list[Entity], zh: bool, said: list[str] | None = None
+) -> str | None:
+    """Why a measure only a live provider has cannot be answered offline, and how it could be;
+    `said` are the user's words for it ("valuations", 北上资金), named in the message."""
+    wanted = list(dict.fromkeys(m for m in metrics if m in LIVE_ONLY))
     if not wanted:
         return None
     names = ", ".join(e.name for e in entities[:5]) or "these companies"
+    words = list(dict.fromkeys(said or []))
     if zh:
         what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
+        what += f"（{'、'.join(words)}）" if words else ""
         return (
             f"内置的离线数据只有价格和宏观序列，没有{what}，所以无法回答，也不会用股价代替。"
             "配置实时数据源后即可回答（例如 DATAPILOT_PROVIDERS=bundled,yahoo,sec，"
             "或 `datapilot data fetch <代码> --what fundamentals`/`news`），也可以配置一个大模型。"
         )
     what = " and ".join(LIVE_ONLY[m] for m in wanted)
+    what += f" ({', '.join(words)})" if words else ""
     return (
         f"The bundled offline data hold prices and macro series only, not {what} for {names}, so "
         "I can't answer this and won't show prices instead. Configure a live provider "
         "(e.g. DATAPILOT_PROVIDERS=bundled,yahoo,sec, or `datapilot data fetch <TICKER> "
-        "--what fundamentals|news`) or an LLM endpoint to answer it."
+        "--what fundamentals|news|info`) or an LLM endpoint to answer it."
     )

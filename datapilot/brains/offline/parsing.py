@@ -23,7 +23,7 @@ from datapilot.brains.offline.entities import (
 from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
-from datapilot.data.catalog import Catalog, Entity
+from datapilot.data.catalog import Catalog, Entity, Match
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -76,6 +76,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         for m in candidates
         if any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for s, e in time.spans)
     ]
+    # A time phrase that ends inside a longer word gives that word its characters back
+    # (过去十年中 + 国 is 过去十年 + 中国): each character belongs to one reading.
+    names += _straddled(text, time.spans, candidates, vocab)
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
@@ -113,6 +116,14 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         unnamed=unnamed,
         foreign=foreign,
     )
+
+
+def _straddled(text: str, spans: list[Span], candidates: list[Match], vocab: Vocab) -> list[Span]:
+    """The characters a time phrase took from a word that starts inside it and ends after it:
+    a place or a name of the catalog."""
+    words = [(h.start, h.end) for h in vocab.matcher.find(text) if h.has("cue:country")]
+    words += [(m.start, m.end) for m in candidates if m.score >= 100 and m.start >= 0]
+    return [(start, end) for s, end in spans for start, stop in words if s < start < end < stop]
 
 
 def _name_like(words: str, text: str) -> bool:

@@ -22,12 +22,14 @@ from datapilot.brains.offline.client_tables import (
     table_words_only,
     widgets_to_fetch,
 )
+from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.measures import (
+    LIVE_ONLY,
     PER_MEMBER,
     live_only_message,
 )
 from datapilot.brains.offline.parsing import CJK, Parsed, normalise_text, parse
-from datapilot.brains.offline.reading_forms import asks_data_too, read_forms
+from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
     add_market,
     members_named,
@@ -41,7 +43,7 @@ from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Base, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
-from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent
+from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent, Ledger
 from datapilot.data.catalog import Catalog, Entity
 
 PRICE_KINDS = ("stock", "etf", "index", "fund")
@@ -97,6 +99,8 @@ class Reading(BaseModel):
     both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
     rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
     model: str = "arima"
+    risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
+    ledger: Ledger | None = None
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
@@ -126,14 +130,25 @@ class Reading(BaseModel):
             chart=self.chart,
             table=self.table,
             trace=list(self.trace),
+            ledger=self.ledger,
         )
 
 
 def read_question(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool = False
 ) -> Reading:
-    """Everything the offline brain understands of `question` in its conversation. With `live`
-    the readers may fetch what the warehouse lacks, so availability is not checked here."""
+    """Everything the offline brain understands of `question` in its conversation, with the
+    ledger of its words. With `live` the readers may fetch what the warehouse lacks, so
+    availability is not checked here."""
+    reading, parsed = _read(question, context, catalog, vocab, live=live)
+    if reading.needs is None:  # read again once the widgets' data is here
+        account(reading, parsed, vocab, catalog)
+    return reading
+
+
+def _read(
+    question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool
+) -> tuple[Reading, Parsed]:
     text = normalise_text(question)
     today = context.today
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
@@ -170,7 +185,7 @@ def read_question(
             widgets=wanted, resume_state={"brain": "offline", "question": reading.question}
         )
         reading.trace.extend(why)
-        return reading
+        return reading, parsed
 
     if not parsed.has("out_of_scope"):
         earlier = _earlier(context.history, question, today, catalog, vocab)
@@ -183,7 +198,7 @@ def read_question(
         if not asks_data_too(reading, parsed):
             reading.status = "out_of_scope"
             reading.message = advice_message(reading.entities, vocab, reading.zh)
-            return reading
+            return reading, parsed
         reading.notes.append(advice_declined_note(reading.zh))  # the data part is answered
     if reading.entities and parsed.has("out_of_scope") and not asks_data_too(reading, parsed):
         # "Write me a poem about the stock market": a name alone does not make it a data question.
@@ -191,23 +206,26 @@ def read_question(
         reading.status = "out_of_scope"
         reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
         reading.trace.append(f'"{cue.text if cue else ""}" is not about financial data')
-        return reading
+        return reading, parsed
     if _scope(reading, parsed, vocab, context, catalog):
         if reading.status == "no_data" and (parsed.time.explicit or parsed.time.horizon):
             _read_window(reading, parsed)  # the window is still worth showing
             reading.rewritten = _rewritten(reading, parsed)
-        return reading
+        return reading, parsed
     if parsed.unnamed:
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     reading.members_named = members_named(parsed)
     read_metrics(reading, parsed, vocab)
+    read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
     _grow_to_today(reading)
     said = (
-        None if reading.tables else live_only_message(reading.metrics, reading.entities, reading.zh)
+        None
+        if reading.tables
+        else live_only_message(reading.metrics, reading.entities, reading.zh, _live_words(parsed))
     )
     if not live and said:  # a client table holds its own figures
         reading.status, reading.message = "no_data", said
@@ -217,7 +235,7 @@ def read_question(
             else "company figures or news are not in the bundled data"
         )
         reading.rewritten = _rewritten(reading, parsed)
-        return reading
+        return reading, parsed
     if not live:  # live readers fetch the latest data, so the window stays as asked
         parsed = parsed.model_copy(update={"time": move_to_latest(reading, parsed.time, vocab)})
     if reading.tables and not parsed.time.explicit:
@@ -237,9 +255,9 @@ def read_question(
                 widgets=[extra], resume_state={"brain": "offline", "question": reading.question}
             )
             reading.trace.append(because)
-            return reading
+            return reading, parsed
     reading.rewritten = _rewritten(reading, parsed)
-    return reading
+    return reading, parsed
 
 
 # --- conversation ----------------------------------------------------------------------------
@@ -330,7 +348,7 @@ def _scope(
             else "no entity or financial measure named"
         )
         return True
-    if said := live_only_message(measures, [], reading.zh):
+    if said := live_only_message(measures, [], reading.zh, _live_words(parsed)):
         # "The average P/E of the stocks you have": no bundled list holds company figures.
         reading.status, reading.message = "no_data", said
         reading.trace.append("company figures or news are not in the bundled data")
@@ -356,6 +374,11 @@ def _scope(
         else "no entity named"
     )
     return True
+
+
+def _live_words(parsed: Parsed) -> list[str]:
+    """The user's words for measures only a live provider has."""
+    return [h.text for m, h in parsed.group("metric") if m in LIVE_ONLY]
 
 
 # --- window ------------------------------------------------------------------------------------

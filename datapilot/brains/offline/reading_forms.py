@@ -29,6 +29,8 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
     return re.compile(
         rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
         rf"|(?<![a-z])({count})\s+{best}(?![a-z])"
+        # "which 2 did best", "which three performed worst"
+        rf"|(?<![a-z])which\s+({count})\s+(?:[a-z]+\s+){{0,2}}?{best}(?![a-z])"
         rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
         # 前二和后二: a count with no measure word, never a time (前三季度, 前两个月)
         rf"|前\s*(\d+|{ZH_NUMERAL})(?=\s*(?:和|与|及|、|以及)\s*(?:后|倒数))"
@@ -40,6 +42,8 @@ _LENGTH_LIST = re.compile(
     r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
 )
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
+# An indicator's length written as its argument: "CCI(20)", "RSI (9)".
+_INDICATOR_LENGTH = re.compile(r"(?i)(?<![A-Za-z])(?:RSI|KDJ|BOLL|CCI)\s*\(\s*(\d{1,3})\s*\)")
 _PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期|期)(?![a-z])")
 _OBSERVATIONS = {"trading_day": 1, "day": 1, "week": 5, "month": 21, "quarter": 63, "year": 252}
 
@@ -108,11 +112,43 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     lengths += [_observations(d) for d in parsed.time.durations]
     lengths += [int(m.group(1)) for m in _MA_WINDOW.finditer(parsed.text)]
     lengths += [int(m.group(1)) for m in _PERIODS.finditer(parsed.text)]
+    lengths += [int(m.group(1)) for m in _INDICATOR_LENGTH.finditer(parsed.text)]
     lengths = [n for n in dict.fromkeys(lengths) if n and n >= 2]
     if lengths:
         reading.window = lengths[0]
         reading.ma_windows = lengths
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
+
+
+_RATE = r"(\d+(?:\.\d+)?)\s*(%|个百分点|percent)?"
+_RISK_FREE = re.compile(
+    rf"(?i)risk[-\s]?free(?:\s+(?:rate|return))?\s*(?:of|at|=|is|:|equal to)?\s*{_RATE}"
+    rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?risk[-\s]?free"
+    rf"|无风险(?:利率|收益率|利息)?\s*(?:按|为|是|取|设为|设|=|:)?\s*{_RATE}"
+    rf"|{_RATE}\s*的?无风险"
+)
+
+
+def read_risk_free(reading: Reading) -> None:
+    """A Sharpe ratio's stated risk-free rate ("at a 1.5% risk-free rate", 无风险利率按2%计算), an
+    annual rate in %. The words are then a rate, not the Fama–French RF series."""
+    if "sharpe" not in reading.metrics:
+        return
+    match = _RISK_FREE.search(reading.text)
+    if match is None:
+        return
+    number = next(g for g in match.groups()[::2] if g is not None)
+    reading.risk_free = float(number)
+    reading.entities = [e for e in reading.entities if e.id != RISK_FREE_SERIES]
+    reading.trace.append(
+        f'"{match.group(0).strip()}" → 年化无风险利率 {reading.risk_free:g}%'
+        if reading.zh
+        else f'"{match.group(0).strip()}" → an annual risk-free rate of {reading.risk_free:g}%'
+    )
+
+
+# The catalog's risk-free series, which "risk-free rate" names when no rate is given.
+RISK_FREE_SERIES = "FF_RF"
 
 
 def asks_data_too(reading: Reading, parsed: Parsed) -> bool:

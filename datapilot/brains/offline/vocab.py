@@ -73,6 +73,7 @@ CueName = Literal[
     "model_naive",
     "filler",
     "country",
+    "asking",
 ]
 Unit = Literal["trading_day", "day", "week", "month", "quarter", "year", "decade"]
 Marker = Literal[
@@ -263,7 +264,8 @@ class Vocab(BaseModel):
             ("table_only", self.charts.table_only.all),
         ]
         labelled += [(f"freq:{k}", v.all) for k, v in self.frequency.frequency.items()]
-        labelled += [(f"cue:{k}", v.all) for k, v in self.cues.cues.items()]
+        # `asking` words are the ledger's alone: matched as phrases they would change readings.
+        labelled += [(f"cue:{k}", v.all) for k, v in self.cues.cues.items() if k != "asking"]
         labelled.append(("out_of_scope", self.scope.out_of_scope.all))
         labelled += [(f"group:{k}", g.all) for k, g in self.groups.groups.items()]
         return PhraseMatcher(labelled)

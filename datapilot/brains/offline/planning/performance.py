@@ -248,7 +248,10 @@ class PerformanceMeasures(PlannerBase):
         r = self.r
         table = self.builder.add(
             "sharpe_ratio",
-            {"frame": frame(self.levels(for_returns=True, freq="daily"))},
+            {
+                "frame": frame(self.levels(for_returns=True, freq="daily")),
+                "risk_free": r.risk_free or 0.0,
+            },
             name="sharpe",
             description=self._say(
                 "Compute the annualised Sharpe ratio of daily returns", "计算日收益率的年化夏普比率"

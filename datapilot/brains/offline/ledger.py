@@ -1,0 +1,247 @@
+"""The ledger of a question: every content word and number is read by a reading, or left over.
+
+The readings (time, entities, vocabulary phrases, numbers a reader used) claim spans of the text;
+what no reading claimed is split into words. Everyday words (the `filler` and `asking` cues,
+common English words, single Chinese characters) carry nothing; every other left-over word —
+an unknown name, a misspelt measure, a number, an episode — could change the answer, so an `ok`
+answer names it in a note instead of dropping it. A word the catalog nearly knows gets the
+closest name offered ("did you mean 辉瑞 (PFE)?").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from datapilot.brains.offline.numbers import zh_number
+from datapilot.brains.offline.phrases import Hit, Span, mask
+from datapilot.brains.offline.vocab import Phrases, Vocab
+from datapilot.core.intent import Ledger, LedgerEntry
+from datapilot.core.intent import Reading as How
+from datapilot.data.catalog import Catalog, Entity
+from datapilot.data.text import is_common_word
+
+if TYPE_CHECKING:  # the reading imports this module
+    from datapilot.brains.offline.parsing import Parsed
+    from datapilot.brains.offline.reading import Reading
+
+# Latin words (with inner hyphens, dots, ampersands), numbers (with separators, a percent sign)
+# and runs of Chinese characters.
+_TOKEN = re.compile(
+    r"[A-Za-z][A-Za-z0-9&.\-'’]*|\d+(?:[.,]\d+)*(?:%|[xX×倍](?![A-Za-z]))?|[\u3400-\u9fff]+",
+    re.UNICODE,
+)
+# Below this a catalog name is too far from the word to offer it as what was meant.
+SUGGEST_SCORE = 60.0
+# Scales a number said beside a unit word takes (1万 is 10,000; "10k").
+_SCALES = (1.0, 1e2, 1e3, 1e4, 1e6)
+
+
+def _how(hit: Hit) -> tuple[How, str]:
+    """The reading a vocabulary phrase belongs to and what it means."""
+    label = hit.labels[0]
+    kind, _, value = label.partition(":")
+    if kind == "metric":
+        return "measure", value
+    if kind in ("chart", "chart_option"):
+        return "chart", value or label
+    if kind == "group":
+        return "entity", value
+    if label == "cue:filler":
+        return "filler", ""
+    if label == "out_of_scope":
+        return "scope", ""
+    return "form", label
+
+
+def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) -> Ledger:
+    """What each word of the question was read as, and the words left over."""
+    text = parsed.text
+    entries: list[LedgerEntry] = []
+    claimed: list[Span] = []
+
+    def claim(span: Span, how: How, meaning: str | None) -> None:
+        claimed.append(span)
+        entries.append(
+            LedgerEntry(
+                text=text[span[0] : span[1]], start=span[0], end=span[1], reading=how,
+                meaning=meaning,
+            )
+        )  # fmt: skip
+
+    for clause in parsed.time.clauses:
+        claim(clause.span, "window", f"{clause.start}..{clause.end}")
+    for span in parsed.time.spans:
+        if not any(s <= span[0] and span[1] <= e for s, e in claimed):
+            claim(span, "window", None)
+    for mention in parsed.mentions:
+        claim(mention.span, "entity", mention.entity.id)
+    for hit in parsed.hits:
+        how, meaning = _how(hit)
+        claim((hit.start, hit.end), how, meaning or None)
+    rest = mask(text, claimed)
+    numbers = _numbers_used(reading, parsed)
+    named = {e.id for e in reading.entities}
+    table_words = " ".join(
+        [*(c for t in reading.tables for c in t.columns), *(t.description for t in reading.tables)]
+    ).casefold()
+    cues = vocab.cues.cues
+    asking = cues.get("asking", Phrases())
+    filler_zh = sorted({*cues["filler"].zh, *asking.zh}, key=len, reverse=True)
+    filler_en = {w.casefold() for w in [*cues["filler"].en, *asking.en]}
+    for token in _TOKEN.finditer(rest):
+        word, start = token.group(0), token.start()
+        if word[0].isdigit():
+            value = _number(word)
+            if value is not None and any(
+                abs(value * s - n) < 1e-9 for n in numbers for s in _SCALES
+            ):
+                entries.append(_entry(word, start, "count", None))
+            else:
+                entries.append(_entry(word, start, "unread", None))
+            continue
+        if word[0].isascii():
+            word = re.sub(r"['’]s$", "", word).strip(".-'’")
+            if not word:
+                continue
+            if word.casefold() in filler_en or _common(word):
+                continue
+            if table_words and word.casefold() in table_words:
+                entries.append(_entry(word, start, "table", None))
+            elif _names_again(word, named, catalog):
+                entries.append(_entry(word, start, "entity", "another name"))
+            else:
+                entries.append(_entry(word, start, "unread", None))
+            continue
+        for piece, offset in _cjk_pieces(word, filler_zh):
+            if len(piece) < 2:
+                continue  # a lone character is grammar (出, 按, 日), not a name or measure
+            if _zh_count(piece) in numbers:
+                entries.append(_entry(piece, start + offset, "count", None))
+            elif table_words and piece.casefold() in table_words:
+                entries.append(_entry(piece, start + offset, "table", None))
+            elif _names_again(piece, named, catalog):
+                entries.append(_entry(piece, start + offset, "entity", "another name"))
+            else:
+                entries.append(_entry(piece, start + offset, "unread", None))
+    entries.sort(key=lambda e: e.start)
+    return Ledger(entries=entries)
+
+
+def _entry(word: str, start: int, how: How, meaning: str | None) -> LedgerEntry:
+    return LedgerEntry(text=word, start=start, end=start + len(word), reading=how, meaning=meaning)
+
+
+def _common(word: str) -> bool:
+    """An everyday English word. A hyphenated coinage ("dot-com") is not: it names an episode
+    or a product even when its parts are everyday words."""
+    return "-" not in word and is_common_word(word)
+
+
+def _cjk_pieces(run: str, filler: list[str]) -> list[tuple[str, int]]:
+    """A run of Chinese characters without its filler words, as (piece, offset) pairs."""
+    marked = run
+    for word in filler:
+        marked = marked.replace(word, "\x00" * len(word))
+    return [(m.group(0), m.start()) for m in re.finditer(r"[^\x00]+", marked)]
+
+
+def _zh_count(piece: str) -> float | None:
+    """A count written in Chinese around its measure words (前两名, 五只): its value."""
+    value = zh_number(piece.strip("前后第名只个位家支天"))
+    return float(value) if value is not None else None
+
+
+def _number(word: str) -> float | None:
+    if word[-1] in "xX×倍":
+        return None  # a multiple (leverage, "3x") no reader takes
+    try:
+        return float(word.rstrip("%").replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _numbers_used(reading: Reading, parsed: Parsed) -> set[float]:
+    """Every number a reader took from the question (counts, lengths, amounts, rates)."""
+    found: set[float] = set()
+    for value in (reading.top_k, reading.window, reading.amount, reading.days, reading.risk_free):
+        if value is not None:
+            found.add(float(value))
+    found |= {float(w) for w in reading.ma_windows}
+    if reading.horizon is not None:
+        found.add(float(reading.horizon.count))
+    if reading.normalize:
+        found.add(100.0)  # rebased to 100
+    if reading.universe or reading.members_of:
+        found.add(float(len(reading.entities)))  # "the 20 stocks"
+    found |= {float(d.count) for d in parsed.time.durations}
+    return found
+
+
+def _names_again(word: str, named: set[str], catalog: Catalog) -> bool:
+    """Another name of an entity already read ("money supply M1", "恐慌指数VIX")."""
+    return any(m.score >= 100 and m.entity.id in named for m in catalog.lookup(word, limit=3))
+
+
+def suggestion(word: str, catalog: Catalog, zh: bool) -> str:
+    """The catalog name one or two letters away from an unknown word ("辉端" → 辉瑞), said as a
+    question; '' when none is that close or the word is a number."""
+    if word[0].isdigit():
+        return ""
+    names = _names(catalog)
+    limit = 1 if len(word) <= 5 else 2
+    found = process.extractOne(
+        word.casefold(), list(names), scorer=Levenshtein.distance, score_cutoff=limit
+    )
+    if found is None:
+        return ""
+    entity = names[found[0]]
+    if zh:
+        from datapilot.brains.offline.names import chinese_name
+
+        return f"（您是说{chinese_name(entity)}（{entity.id}）吗？）"
+    return f" (did you mean {entity.name} ({entity.id})?)"
+
+
+def _names(catalog: Catalog) -> dict[str, Entity]:
+    """Every name and alias of the catalog's entities (lower case), built once per catalog."""
+    cached = _NAMES.get(id(catalog))
+    if cached is None or cached[0] is not catalog:
+        names = {name.casefold(): e for e in catalog.entities() for name in (e.name, *e.aliases)}
+        cached = _NAMES[id(catalog)] = (catalog, names)
+    return cached[1]
+
+
+_NAMES: dict[int, tuple[Catalog, dict[str, Entity]]] = {}
+
+
+def left_over_note(words: list[str], catalog: Catalog, zh: bool) -> str:
+    """The note an answer carries for words it did not read."""
+    if zh:
+        said = "、".join(f"“{w}”{suggestion(w, catalog, zh)}" for w in words)
+        return f"我没有读懂{said}，回答里没有用到。"
+    said = ", ".join(f'"{w}"{suggestion(w, catalog, zh)}' for w in words)
+    them = "them" if len(words) > 1 else "it"
+    return f"I did not read {said}, so the answer does not use {them}."
+
+
+def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) -> None:
+    """Keep the ledger on the reading; an `ok` answer names in a note what it did not read."""
+    ledger = build_ledger(reading, parsed, vocab, catalog)
+    said = " ".join([reading.message or "", *reading.notes]).casefold()
+    ledger.declared = [w for w in ledger.left_over if w.casefold() in said]
+    silent = list(dict.fromkeys(ledger.silent))
+    if silent and reading.status == "ok":
+        reading.notes.append(left_over_note(silent, catalog, reading.zh))
+        ledger.declared += silent
+    if ledger.left_over:
+        words = list(dict.fromkeys(ledger.left_over))
+        reading.trace.append(
+            "未读懂的词：" + "、".join(f"“{w}”" for w in words)
+            if reading.zh
+            else "left over, not read: " + ", ".join(f'"{w}"' for w in words)
+        )
+    reading.ledger = ledger
