@@ -23,6 +23,8 @@ from IPython import get_ipython
 DP_PREFIX = "\x1edp:"
 TABLE_MIME = "application/vnd.datapilot.table+json"
 ACTIVE_LINE = "dp_active_line"
+EXIT_STATUS = "dp_exit_status"
+PROGRAM_CELL = "__import__('_dp_boot')._run_program("
 _TABLE_ROWS = 200
 
 
@@ -206,16 +208,122 @@ def _trace_cells(shell: Any, cell_dir: str) -> None:
             return local
         return None
 
-    def start(*_: Any) -> None:
+    def start(info: Any = None, *_: Any) -> None:
         state["line"] = 0
         seen.clear()
-        sys.settrace(outer)
+        # A program's cell (shell, javascript) reports the program's lines, not its own.
+        if not str(getattr(info, "raw_cell", "")).startswith(PROGRAM_CELL):
+            sys.settrace(outer)
 
     def stop(*_: Any) -> None:
         sys.settrace(None)
 
     shell.events.register("pre_run_cell", start)
     shell.events.register("post_run_cell", stop)
+
+
+def _run_program(argv: list[str], source: str, suffix: str, traced: bool, program: str) -> None:
+    """Run `source` (a shell or Node script) with `argv` + its file, in this kernel's sandbox:
+    its output streams as the cell's, a traced shell's running line as `ACTIVE_LINE`, and its
+    exit status as `EXIT_STATUS`. The script's own process group is killed when it ends or the
+    run is interrupted, so nothing it started in the background outlives the run."""
+    import codecs
+    import contextlib
+    import os
+    import selectors
+    import signal
+    import subprocess
+    import tempfile
+    import time
+
+    kernel = get_ipython().kernel
+    parent = kernel.get_parent("shell")
+    folder = tempfile.mkdtemp(prefix="dp-run-")
+    script = os.path.join(folder, "code" + suffix)
+    with open(script, "w") as handle:
+        handle.write(source)
+    env = dict(os.environ)
+    marks_read, marks_write = os.pipe()
+    if traced:  # bash reads BASH_ENV before the script: a trap reports each top-level line
+        prelude = os.path.join(folder, "prelude.sh")
+        with open(prelude, "w") as handle:
+            handle.write(
+                f'unset BASH_ENV; trap \'printf "%d\\n" "$LINENO" >&{marks_write}\' DEBUG\n'
+            )
+        env["BASH_ENV"] = prelude
+    process = subprocess.Popen(
+        [*argv, script],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        pass_fds=(marks_write,),
+        start_new_session=True,
+    )
+    os.close(marks_write)
+    assert process.stdout is not None
+    out = process.stdout.fileno()
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    selector = selectors.DefaultSelector()
+    selector.register(out, selectors.EVENT_READ)
+    selector.register(marks_read, selectors.EVENT_READ)
+    state: dict[str, Any] = {"line": 0, "at": 0.0, "pending": b""}
+    seen: set[int] = set()
+
+    def mark(data: bytes) -> None:
+        # The same pace as Python's lines: a new line always, a loop's at most every 0.1 s.
+        lines = (state["pending"] + data).split(b"\n")
+        state["pending"] = lines.pop()
+        for raw in lines:
+            try:  # the script may write to the marks' descriptor too: not a line, ignored
+                line, now = int(raw), time.monotonic()
+            except ValueError:
+                continue
+            if line and line != state["line"] and (line not in seen or now - state["at"] > 0.1):
+                state["line"], state["at"] = line, now
+                seen.add(line)
+                sys.stdout.flush()
+                kernel.session.send(kernel.iopub_socket, ACTIVE_LINE, {"line": line}, parent=parent)
+
+    def pump(timeout: float) -> bool:
+        """Read what is ready; False once both pipes are closed."""
+        # Marks before output: a line's mark was written before what the line prints.
+        for key, _ in sorted(selector.select(timeout), key=lambda ready: ready[0].fd == out):
+            data = os.read(key.fd, 65536)
+            if not data:
+                selector.unregister(key.fd)
+            elif key.fd == out:
+                sys.stdout.write(decoder.decode(data))
+                sys.stdout.flush()
+            else:
+                mark(data)
+        return bool(selector.get_map())
+
+    status = None
+    try:
+        while process.poll() is None and pump(0.1):
+            pass
+        status = process.wait()
+        # What it printed last; a background child that keeps the pipes open is not waited for.
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline and pump(0.05):
+            pass
+    except KeyboardInterrupt:  # the server's timeout: the program stops, not the kernel
+        status = -signal.SIGINT
+    finally:
+        with contextlib.suppress(OSError):  # already gone
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        sys.stdout.write(decoder.decode(b"", final=True))
+        sys.stdout.flush()
+        selector.close()
+        process.stdout.close()
+        os.close(marks_read)
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+    content = {"status": status, "program": program}
+    kernel.session.send(kernel.iopub_socket, EXIT_STATUS, content, parent=parent)
 
 
 _LISTING = ("os.listdir", "os.scandir", "glob.glob")

@@ -47,6 +47,7 @@ _FACADE = Path(__file__).with_name("kernel_facade.py")
 DP_PREFIX = "\x1edp:"
 TABLE_MIME = "application/vnd.datapilot.table+json"
 ACTIVE_LINE = "dp_active_line"
+EXIT_STATUS = "dp_exit_status"  # a shell or Node program's exit status (see boot._run_program)
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # One message bigger than this (a runaway print) drops the connection instead of the server's
 # memory; the run then reports the kernel lost.
@@ -300,6 +301,11 @@ class SandboxKernel:
                             content=content.get("line"),
                         )
                     )
+                elif kind == EXIT_STATUS and content.get("status") not in (0, None):
+                    status = "error" if status == "ok" else status
+                    exit_code = int(content["status"])
+                    how = f"signal {-exit_code}" if exit_code < 0 else f"status {exit_code}"
+                    notes.append(f"The {content.get('program', 'program')} exited with {how}.")
                 elif kind in ("display_data", "execute_result"):
                     yield from self._display(blocks, content.get("data", {}))
                 elif kind == "error":

@@ -2,12 +2,16 @@
 
 What the last message asks for:
 
-- code (`assistant` or `user`, `type: code`): a `computer/confirmation/execution` chunk naming
-  the code, then the stream ends — unless auto-run is allowed (`may_auto_run`), when it runs.
+- code (`assistant` or `user`, `type: code`, in a language of `languages.SUPPORTED`): a
+  `computer/confirmation/execution` chunk naming the code, then the stream ends — unless
+  auto-run is allowed (`may_auto_run`), when it runs. Another language is refused at once.
 - `{"role": "user", "type": "command", "content": "run"}`: runs the last code message before it,
   if no computer output follows that code already.
 - a user message: with a model configured (`model`), the model writes code and reads its output
   (`interpreter.model`); else answered by the front end's `answer` (the data workflow).
+- computer output the client appended itself (it ran the code, Open Interpreter style): that
+  code is never run again; with a model, the model reads the output as data and goes on;
+  without one there is nothing to do.
 - after an approved run of the assistant's code, the model (if any) reads the output and goes on.
 
 Auto-run is decided by the caller of `respond` from the server setting and the key's scope
@@ -23,13 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.interpreter.languages import LanguageError, canonical, execute
 from datapilot.interpreter.results import model_text
-from datapilot.interpreter.sessions import arun
 
 if TYPE_CHECKING:
     from datapilot.model_client import LLMConfig
-
-RUNNABLE = frozenset({"python", "py", "python3"})
 
 
 class LmcMessage(BaseModel):
@@ -123,11 +125,7 @@ async def respond(
     def converse_over(history: list[LmcMessage]) -> AsyncIterator[LmcChunk]:
         assert model is not None
         return converse(
-            history,
-            config=model,
-            kernel=kernel,
-            auto_run=auto_run,
-            confirm=lambda code: confirmation(code, "python"),
+            history, config=model, kernel=kernel, auto_run=auto_run, confirm=confirmation
         )
 
     try:
@@ -141,15 +139,19 @@ async def respond(
                 if chunk.role == "server" and chunk.type == "status":
                     continue
                 yield chunk
+        elif last.role == "computer" and last.type != "confirmation":
+            # The client ran the code itself and sends its output: the model goes on from it.
+            if model is not None:
+                async for chunk in converse_over(messages):
+                    yield chunk
         else:
-            code, language, approved, message = pending(messages)
-            if language not in RUNNABLE:
-                raise ProtocolError(f"only Python runs here, not {language!r}")
+            code, fmt, approved, message = pending(messages)
+            language = canonical(fmt)
             if not approved:
                 yield confirmation(code, language)
             if approved or auto_run:
                 ran: list[dict[str, Any]] = []
-                async for chunk in arun(await kernel(), code):
+                async for chunk in execute(kernel, code, language):
                     ran.append(chunk.model_dump(exclude_none=True))
                     yield chunk
                 if model is not None and message.role == "assistant":
@@ -159,7 +161,7 @@ async def respond(
                     )
                     async for chunk in converse_over([*messages, output]):
                         yield chunk
-    except ProtocolError as error:
+    except (ProtocolError, LanguageError) as error:
         yield LmcChunk(role="server", type="error", content=str(error))
     except Exception as error:  # a kernel that cannot start: said in the stream, never a 500
         yield LmcChunk(role="server", type="error", content=f"{type(error).__name__}: {error}")

@@ -190,9 +190,10 @@ async def test_run_without_code_or_twice_is_a_clear_error(app, keys) -> None:  #
     output = {"role": "computer", "type": "console", "format": "output", "content": "RAN 42\n"}
     _, chunks = await post(app, keys["chat"], [CODE, output, RUN])
     assert not ran(chunks) and "already" in chunks[0]["content"]
-    shell = {"role": "user", "type": "code", "format": "shell", "content": "ls /"}
-    _, chunks = await post(app, keys["chat"], [shell, RUN])
-    assert chunks[0]["type"] == "error" and "Python" in chunks[0]["content"]
+    r_code = {"role": "user", "type": "code", "format": "r", "content": "print(1)"}
+    _, chunks = await post(app, keys["chat"], [r_code, RUN])
+    assert chunks[0]["type"] == "error" and not ran(chunks)
+    assert all(name in chunks[0]["content"] for name in ("'r'", "python", "shell", "javascript"))
 
 
 async def test_sessions_are_per_caller(app, keys) -> None:  # type: ignore[no-untyped-def]

@@ -133,6 +133,77 @@ async def test_fenced_code_in_the_reply_is_a_code_message(app, keys, endpoint) -
     assert not any(m["type"] == "console" for m in messages)
 
 
+async def test_the_models_shell_call_waits_runs_in_the_sandbox_and_is_read(  # type: ignore[no-untyped-def]
+    app, keys, endpoint
+) -> None:
+    script = "echo uid=$(id -u)\necho $(( $(seq 3 | paste -sd+) ))"
+
+    def shell_analyst(request: ChatRequest) -> Reply:
+        tools = [m for m in request.messages if m.get("role") == "tool"]
+        if not tools:
+            call = {"id": "s1", "name": "shell", "arguments": json.dumps({"code": script})}
+            return Reply(content="", tool_calls=[call])
+        return Reply(content=f"The shell said: {tools[-1]['content']}")
+
+    endpoint.load(shell_analyst)
+    messages = process_chunks(await post(app, keys["chat"], [QUESTION]))
+    assert messages[-2:] == [
+        {"role": "assistant", "type": "code", "format": "shell", "content": script},
+        {
+            "role": "computer",
+            "type": "confirmation",
+            "format": "execution",
+            "content": {"type": "code", "format": "shell", "content": script},
+        },
+    ]
+    history = [QUESTION, *[{k: v for k, v in m.items() if v is not None} for m in messages], RUN]
+    rebuilt = process_chunks(await post(app, keys["chat"], history))
+    console = rebuilt[0]["content"]
+    uid = int(console.split("uid=")[1].split()[0])
+    assert uid != 0 and console.rstrip().endswith("6"), console
+    assert rebuilt[-1] == {
+        "role": "assistant",
+        "type": "message",
+        "format": None,
+        "content": f"The shell said: {console.strip()}",
+    }
+    # The model saw its own `shell` call, offered beside `python`.
+    last = endpoint.requests[-1]
+    assert {t["function"]["name"] for t in last.tools or []} == {"python", "shell"}
+    calls = [m for m in last.messages if m.get("tool_calls")]
+    assert calls[-1]["tool_calls"][0]["function"]["name"] == "shell"
+
+
+@pytest.mark.parametrize(
+    ("tag", "language", "body"),
+    [
+        ("javascript", "javascript", "console.log([1, 2, 3].length * 14)"),
+        ("bash", "shell", "echo $((6 * 7))"),
+        ("html", "html", "<p>42</p>"),
+    ],
+)
+async def test_fenced_code_in_any_language_that_runs_is_a_code_message(  # type: ignore[no-untyped-def]
+    app, keys, endpoint, tag, language, body
+) -> None:
+    endpoint.load([Reply(content=f"Computing:\n```{tag}\n{body}\n```\n"), Reply(content="42.")])
+    messages = process_chunks(await post(app, keys["run"], [QUESTION]))
+    code = [m for m in messages if m["type"] == "code" and m["role"] == "assistant"]
+    assert code == [
+        {"role": "assistant", "type": "code", "format": language, "content": body + "\n"}
+    ]
+    shown = [m for m in messages if m["role"] == "computer" and m["type"] != "confirmation"]
+    if language == "html":
+        assert shown == [
+            {"role": "computer", "type": "code", "format": "html", "content": body + "\n"}
+        ]
+    else:
+        assert shown[0]["type"] == "console" and shown[0]["content"] == "42\n", messages
+    # The model read the output of its fenced code as text, and answered.
+    assert messages[-1]["content"] == "42."
+    told = endpoint.requests[-1].messages[-1]
+    assert told["role"] == "user" and told["content"].startswith("Output of the code:")
+
+
 async def test_auto_run_lets_the_model_go_on_in_one_stream(app, keys, endpoint) -> None:  # type: ignore[no-untyped-def]
     endpoint.load(analyst)
     chunks = await post(app, keys["run"], [QUESTION])
@@ -162,7 +233,7 @@ async def test_rounds_are_bounded(app, keys, endpoint) -> None:  # type: ignore[
     [
         {"id": "b1", "name": "python", "arguments": "{not json"},
         {"id": "b2", "name": "python", "arguments": json.dumps({"source": "print(1)"})},
-        {"id": "b3", "name": "shell", "arguments": json.dumps({"code": "ls"})},
+        {"id": "b3", "name": "ruby", "arguments": json.dumps({"code": "puts 1"})},
     ],
     ids=["bad-json", "no-code", "unknown-function"],
 )
@@ -181,7 +252,7 @@ async def test_a_malformed_call_is_told_to_the_model_and_nothing_runs(  # type: 
     assert not any(m["type"] in ("console", "confirmation", "code") for m in messages)
     said = messages[-1]["content"]
     assert messages[-1]["type"] == "message"
-    assert "nothing ran" in said or "no function 'shell'" in said, said
+    assert "nothing ran" in said or "no function 'ruby'" in said, said
 
 
 @pytest.mark.parametrize(
