@@ -142,6 +142,7 @@ def warm_up(settings: Settings) -> dict[str, float]:
         # The first document question would otherwise load jieba's dictionary, bm25s, the
         # stemmer, the PDF extractor and the model client (openai) its module imports.
         import pdfplumber  # noqa: F401
+        import pypdfium2  # noqa: F401
 
         import datapilot.engine.documents  # noqa: F401
         from datapilot.retrieval import Index, Passage

@@ -21,6 +21,7 @@ from datapilot.core.outputs import (
     Panel,
     TableOutput,
 )
+from datapilot.data.phrases_zh import chinese_name, title_zh, unit_zh
 from datapilot.interfaces.cells import frame_rows, plain, table_cell
 from datapilot.interfaces.chart_text import candle_colors, fit_title, say, word
 from datapilot.interfaces.context import InterfaceContext
@@ -89,6 +90,21 @@ def _chart(
     x_title = spec.pop("x_title", word(ctx, "date") if dated else None)
     drawn = [c for p in panels if p.mark not in ("candlestick", "pie") for c in p.y]
     title, labels = fit_title(ctx, title, list(dict.fromkeys(drawn)))
+    if ctx.language == "zh":
+        # Axis titles in the question's language, beside 日期: 复权收盘价 (美元), not
+        # "Close (adjusted) (USD)"; a series titled by its name gets its Chinese name.
+        catalog = ctx.catalog
+        drawn_entities = [e for c in dict.fromkeys(drawn) if catalog and (e := catalog.get(c))]
+        by_name = {e.name: chinese_name(e) for e in drawn_entities}
+        panels = [
+            p.model_copy(
+                update={
+                    "title": title_zh(p.title, by_name) if p.title else p.title,
+                    "unit": unit_zh(p.unit) if p.unit else p.unit,
+                }
+            )
+            for p in panels
+        ]
     if labels:
         panels = [
             p.model_copy(update={"labels": {c: labels[c] for c in p.y if c in labels}})
@@ -209,6 +225,18 @@ def _value_column(frame: pd.DataFrame, column: str | None) -> str:
     return str(numeric(frame).columns[0])
 
 
+def _document_table(frame: pd.DataFrame) -> bool:
+    """A client table (a widget's or a document's) of a few numeric columns in one unit: a bar
+    chart of it shows every column, as the table does."""
+    units = set((frame.attrs.get("units") or {}).values())
+    return (
+        any(str(s).startswith("client table:") for s in frame.attrs.get("sources", []))
+        and "return_pct" not in frame.columns
+        and 1 < numeric(frame).shape[1] <= 8
+        and len(units) <= 1
+    )
+
+
 @interface("visualization", "chart")
 def plot_bar(
     ctx: InterfaceContext,
@@ -224,6 +252,9 @@ def plot_bar(
         values = _thin(ctx, numeric(frame), 400)
         y = [str(c) for c in values.columns]
         unit = unit_of(frame)
+    elif column is None and _document_table(frame):
+        values = numeric(frame)
+        y, unit = [str(c) for c in values.columns], unit_of(frame)
     else:
         name = _value_column(frame, column)
         values = frame[[name]].apply(pd.to_numeric, errors="coerce")
@@ -236,6 +267,8 @@ def plot_bar(
     label = title_of(frame) if len(y) > 1 or y[0] in {"return_pct", "mean", "median"} else y[0]
     panel = Panel(mark="bar", y=y, title=label or None, unit=unit or None)
     x_title = word(ctx, "date" if isinstance(frame.index, pd.DatetimeIndex) else "entity")
+    if _document_table(frame) and frame.index.name:
+        x_title = str(frame.index.name)  # the table's own heading of its rows (Segment, Year)
     return _chart(ctx, "bar", title, values, [panel], x_title=x_title)
 
 

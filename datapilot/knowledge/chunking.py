@@ -404,21 +404,35 @@ def _tables(
 # ---- PDF: pages, paragraphs (headings joined to what follows) and tables ----------------------
 
 
+def _inside(box: Any, area: tuple[float, float, float, float]) -> bool:
+    """Whether a passage's box lies within a table's (x0, top, x1, bottom), give or take 2 pt."""
+    x0, top, x1, bottom = area
+    return box.x0 >= x0 - 2 and box.top >= top - 2 and box.x1 <= x1 + 2 and box.bottom <= bottom + 2
+
+
 def _pdf(name: str, data: bytes, reading: Reading) -> Parsed:
     tables: dict[int, list[list[list[str]]]] = {}
+    areas: dict[int, list[tuple[float, float, float, float]]] = {}
 
     def ruled_tables(page: Any) -> None:
         """The page's ruled tables (pdfplumber's lattice finder), header row first."""
-        for table in page.extract_tables():
-            rows = [[_cell(c) for c in row] for row in table if any(_cell(c) for c in row)]
+        for found in page.find_tables():
+            cells = [[_cell(c) for c in row] for row in found.extract()]
+            rows = [row for row in cells if any(row)]
             if len(rows) >= 2 and len(rows[0]) >= 2:
                 tables.setdefault(page.page_number, []).append(rows)
+                areas.setdefault(page.page_number, []).append(found.bbox)
 
     # clear errors for encrypted, malformed, scanned or oversized PDFs
     document = read_pdf(data, name, reading.limits, refuse_pages=True, on_page=ruled_tables)
     by_page: dict[int, list[str]] = {}
     for passage in document.passages:
-        by_page.setdefault(passage.page or 1, []).append(passage.text)
+        page = passage.page or 1
+        if passage.bbox is not None and any(
+            _inside(passage.bbox, area) for area in areas.get(page, [])
+        ):
+            continue  # the table's cells, read as lines: the table chunk holds them as a table
+        by_page.setdefault(page, []).append(passage.text)
     chunks: list[Chunk] = []
     for page, texts in sorted(by_page.items()):
         position = 0

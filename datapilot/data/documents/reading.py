@@ -1,7 +1,8 @@
 """A user's documents: PDF, text, Markdown, HTML and CSV read into passages.
 
-PDFs are read with pdfplumber, which gives every line's position: a passage (a paragraph) keeps
-its page and one box per line, so an answer can highlight exactly what it quotes. Documents given
+PDFs are read with pdfium (`pdf_text`), which gives every line's position: a passage (a
+paragraph) keeps its page and one box per line, so an answer can highlight exactly what it
+quotes; pdfplumber reads only the pages that draw rules, for their tables. Documents given
 by URL are fetched only through `datapilot.net`, the SSRF-safe client. Every read is bounded
 (`limits`): pages, objects per page, inflated streams and time.
 """
@@ -28,9 +29,10 @@ from datapilot.data.documents.limits import (
     DocumentTooLarge,
     Reading,
     ReadLimits,
-    guard_pdf_streams,
+    measure_pdf_streams,
     within,
 )
+from datapilot.data.documents.pdf_text import open_pdf, page_texts
 from datapilot.data.text import is_chinese
 from datapilot.net import OutboundLimits, OutboundPolicy, afetch, safe_url
 from datapilot.retrieval import Passage
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
 
 DocumentKind = Literal["pdf", "text", "markdown", "html", "csv"]
 
-MAX_PAGES = 300  # the default of DATAPILOT_KB_MAX_PAGES; pdfplumber reads ~10-50 pages a second
+MAX_PAGES = 300  # the default of DATAPILOT_KB_MAX_PAGES
 MAX_PASSAGE_CHARS = 1200
 _SUFFIXES: dict[str, DocumentKind] = {
     "pdf": "pdf",
@@ -154,7 +156,7 @@ def read_pdf(
     """Paragraphs of a PDF with their pages and line boxes, page by page within `limits`
     (default: the settings'): up to their pages (more are refused with `refuse_pages`, else
     left unread), each page's objects counted, every stream measured before it is inflated.
-    `on_page` sees each page while it is read (its layout at hand, e.g. for its tables)."""
+    `on_page` sees, as a pdfplumber page, each page that draws rules (where a table may be)."""
     return within(
         name, limits, lambda reading: _read_pdf(data, name, reading, refuse_pages, on_page)
     )
@@ -167,38 +169,36 @@ def _read_pdf(
     refuse_pages: bool,
     on_page: Callable[[Page], None] | None,
 ) -> Document:
-    import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.psparser import PSException
     from pdfplumber.utils.exceptions import PdfminerException
 
-    guard_pdf_streams()
     passages: list[Passage] = []
     try:
-        pdf = pdfplumber.open(io.BytesIO(data))
-        pages, kept = _first_pages(pdf, reading, refuse_pages)
-        read = []
-        for page in _bounded_pages(pdf, kept, reading):
-            reading.check_time()
-            # Word gaps relative to the font size: many PDFs (LaTeX among them) have no space
-            # characters, and the fixed default tolerance runs their words together.
-            read.append(
-                (
-                    page.page_number,
-                    page.extract_text_lines(return_chars=False, x_tolerance_ratio=0.15),
-                )
-            )
-            if on_page is not None:
-                on_page(page)
-            page.close()  # a page's characters are dropped once its lines are read
-        running = _running_lines([lines for _, lines in read])
-        for number, lines in read:
-            kept_lines = [line for line in lines if _line_key(line) not in running]
+        # Every stream is measured before pdfium inflates any: a bomb is refused here.
+        measure_pdf_streams(data, reading)
+        pdf = open_pdf(data, name)
+        try:
+            pages = len(pdf)
+            limit = reading.limits.pages
+            if pages > limit and refuse_pages:
+                reading.refuse(f"has {pages} pages", "kb_max_pages", str(limit))
+            read = list(page_texts(pdf, range(min(pages, limit)), reading))
+        finally:
+            pdf.close()
+        ruled = [page.number for page in read if page.ruled]
+        if on_page is not None and ruled:
+            _pdfplumber_pages(data, ruled, reading, on_page)
+        running = _running_lines([page.lines for page in read])
+        for page in read:
+            kept_lines = [line for line in page.lines if _line_key(line) not in running]
             for paragraph in _paragraphs(kept_lines):
-                passages.extend(_pdf_passages(paragraph, name, number, len(passages)))
+                passages.extend(_pdf_passages(paragraph, name, page.number, len(passages)))
     except DocumentTooLarge:
         raise
     except (PdfminerException, PSException, PDFPasswordIncorrect, ValueError, KeyError) as error:
+        if isinstance(error, DocumentError):
+            raise
         cause = error.args[0] if error.args else error
         if isinstance(cause, DocumentTooLarge):  # pdfplumber wraps what pdfminer raised
             raise cause from None
@@ -214,6 +214,23 @@ def _read_pdf(
             "Send a PDF with selectable text"
         )
     return Document(name=name, kind="pdf", pages=pages, passages=passages)
+
+
+def _pdfplumber_pages(
+    data: bytes, numbers: list[int], reading: Reading, on_page: Callable[[Page], None]
+) -> None:
+    """`on_page` given the pdfplumber pages `numbers` (1-based), their layout bounded as it is
+    made: pdfplumber reads only the pages that need it (tables)."""
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        _, found = _first_pages(pdf, reading, refuse=False)
+        wanted = set(numbers)
+        for page in _bounded_pages(pdf, found, reading):
+            if page.page_number in wanted:
+                reading.check_time()
+                on_page(page)
+            page.close()
 
 
 def _first_pages(pdf: Any, reading: Reading, refuse: bool) -> tuple[int, list[Any]]:
