@@ -22,7 +22,9 @@ from datapilot.server.auth import (
     KeyGate,
     auth_refusal_handler,
     confine_bound_key,
+    is_public,
 )
+from datapilot.server.docs import declare_bearer, mount_docs
 from datapilot.server.errors import NATIVE_ERRORS, native_error_handler
 from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
@@ -71,6 +73,9 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         version=__version__,
         # /openapi.json is the published plugin's spec (`server.publish`); /docs reads this one.
         openapi_url="/api/openapi.json",
+        # `/docs` is served from local files (`docs.mount_docs`); ReDoc would need a CDN.
+        docs_url=None,
+        redoc_url=None,
         description=(
             "A data copilot for finance. `/v1/query` speaks the OpenBB Workspace agent "
             "protocol; `/api/v1/ask` is the native API (Answer JSON or LMC chunks); `/run` and "
@@ -101,4 +106,6 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     app.add_exception_handler(AuthRefusal, auth_refusal_handler)
     plugin_manager().hook.register_routes(app=app)
     app.mount("/assets", StaticFiles(directory=_ASSETS), name="assets")
+    mount_docs(app)
+    declare_bearer(app, is_public)
     return app

@@ -43,11 +43,14 @@ PUBLIC_PATHS = frozenset(
         "/legal",
         # The web page holds no data: it asks for a key before any call.
         "/",
+        # The API's description and its page (whose Authorize button takes a key for calls).
+        "/api/openapi.json",
+        "/docs",
     }
 )
 # Guests of public assistants identify themselves with a guest id, not a key (`routes/guests.py`);
 # chart PNGs of published answers have unguessable names (`chart_files.py`).
-PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/charts/", "/web/")
+PUBLIC_PREFIXES = ("/assets/", "/api/v1/guest/", "/charts/", "/web/", "/docs/assets/")
 PUBLIC_PATHS_PER_AGENT = frozenset({"agents.json"})
 _CACHE_LIMIT = 10_000
 
@@ -300,6 +303,11 @@ def missing_scope_message(principal: Principal, scope: Scope, where: str = "this
         f"The API key {principal.key_prefix}… has the scopes {have}, and {where} needs "
         f"{scope!r}; use a key with it (`datapilot keys create --name NAME --scopes {scope}`)."
     )
+
+
+def is_public(path: str) -> bool:
+    """Whether `path` is served without a key."""
+    return _public(path)
 
 
 def _public(path: str) -> bool:

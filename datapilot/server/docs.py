@@ -1,8 +1,23 @@
-"""OpenAPI pieces shared by routes: how a server-sent event stream is documented."""
+"""The API's documents: how a server-sent event stream is documented, the bearer scheme the
+whole API's OpenAPI document declares, and the `/docs` page (Swagger UI from the installed
+`fastapi-offline` package, so it works offline; no CDN)."""
 
 from __future__ import annotations
 
-from typing import Any
+import importlib.metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+DOCS_PATH = "/docs"
+BEARER = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "An API key (`datapilot keys create`); without keys the server answers "
+    "its own machine only.",
+}
 
 
 def sse_event_schema(data_schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -21,3 +36,55 @@ def sse_event_schema(data_schema: dict[str, Any] | None = None) -> dict[str, Any
         },
         "required": ["data"],
     }
+
+
+def declare_bearer(app: FastAPI, public: Any) -> None:
+    """The app's OpenAPI document declares bearer keys for every operation, and none for those
+    `public(path)` lets in without one."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = generate()
+            schema.setdefault("components", {}).setdefault("securitySchemes", {})["bearer"] = BEARER
+            schema["security"] = [{"bearer": []}]
+            for path, operations in schema.get("paths", {}).items():
+                if public(path):
+                    for operation in operations.values():
+                        operation["security"] = []
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def mount_docs(app: FastAPI) -> None:
+    """`/docs`: Swagger UI over `app.openapi_url`, its files served by this server under a path
+    naming their version (cached for a year). The page and the document need no key; the
+    Authorize button takes one for the calls."""
+    import fastapi_offline
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+
+    from datapilot.server.static_files import IMMUTABLE, CompressedStaticFiles
+
+    files = Path(fastapi_offline.__file__).parent / "static"
+    assets = f"{DOCS_PATH}/assets/{importlib.metadata.version('fastapi-offline')}"
+    app.mount(
+        assets,
+        CompressedStaticFiles(directory=files, cache_control=IMMUTABLE),
+        name="docs-assets",
+    )
+    html = get_swagger_ui_html(
+        openapi_url=app.openapi_url or "/api/openapi.json",
+        title=f"{app.title} API",
+        swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+        swagger_css_url=f"{assets}/swagger-ui.css",
+        swagger_favicon_url="/assets/logo.png",
+        oauth2_redirect_url=None,
+        # The key stays through reloads of the page (the browser's storage, this origin only).
+        swagger_ui_parameters={"persistAuthorization": True, "displayRequestDuration": True},
+    ).body
+
+    @app.get(DOCS_PATH, include_in_schema=False)
+    async def docs_page() -> HTMLResponse:
+        return HTMLResponse(html, headers={"Cache-Control": "no-cache"})

@@ -299,7 +299,9 @@ async def test_documents_are_public_and_run_needs_a_chat_key(keyed_server: dict[
     assert scoped.status_code == 403 and mcp_scoped.status_code == 403
     assert "chat" in mcp_scoped.json()["message"]
     assert allowed.status_code == 200 and allowed.json()["table"]["rows"][0][0] == "2021-01-04"
-    assert full_api.status_code == 401  # the whole API's document is not public
+    # The whole API's document is public (its /docs page loads it before any key is given), and
+    # says that calls need a bearer key.
+    assert full_api.status_code == 200 and full_api.json()["security"] == [{"bearer": []}]
 
 
 # --- MCP: Streamable HTTP at /mcp and stdio via `datapilot mcp` -----------------------------------
