@@ -14,6 +14,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 import pandas as pd
+from rapidfuzz import fuzz
 
 from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS
 from datapilot.data.catalog import Entity
@@ -115,9 +116,24 @@ def _a(noun: str) -> str:
     return f"an {noun}" if noun[0] in "aeiouAEIOU" else f"a {noun}"
 
 
+# How close (rapidfuzz ratio, 0–100) an unknown id must be to an entity's id or one of its names
+# to be offered: "AAPLE" → AAPL, while "NOPE" is not Sinopec (600028.SH), which only contains it.
+_SUGGEST_RATIO = 75
+
+
+def _close_to(wanted: str, entity: Entity) -> bool:
+    key = wanted.casefold()
+    names = [entity.id, entity.name, *entity.aliases]
+    return any(fuzz.ratio(key, name.casefold()) >= _SUGGEST_RATIO for name in names)
+
+
 def unknown_entity(ctx: InterfaceContext, entity_id: str) -> InterfaceError:
-    """The error for an id the catalog lacks, suggesting close matches."""
-    suggestions = [m.entity.id for m in (ctx.catalog.lookup(entity_id, limit=3) or [])]
+    """The error for an id the catalog lacks, suggesting genuinely close matches only."""
+    suggestions = [
+        m.entity.id
+        for m in (ctx.catalog.lookup(entity_id, limit=3) or [])
+        if _close_to(entity_id, m.entity)
+    ]
     hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
     return InterfaceError(
         f"Unknown entity {entity_id!r}.{hint} `datapilot data status` lists what is available."

@@ -7,6 +7,7 @@ that just answered the question.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from datapilot.core.answer import Answer
 from datapilot.core.intent import EntityRef
@@ -37,6 +38,22 @@ _TABLE_FOLLOW_UPS = {
 }
 
 
+@cache
+def _chinese_names() -> dict[str, str]:
+    """Entity id → Chinese name (苹果, 标普500) from the shipped vocabulary."""
+    from datapilot.data.phrases_zh import chinese_name
+    from datapilot.data.vocabulary import load_vocabulary, shipped_files
+
+    return {e.id: chinese_name(e) for e in load_vocabulary(shipped_files()).entities}
+
+
+def _named(entity: EntityRef, lang: str) -> EntityRef:
+    """The entity called by its Chinese name in a Chinese suggestion."""
+    if lang != "zh":
+        return entity
+    return entity.model_copy(update={"name": _chinese_names().get(entity.id, entity.name)})
+
+
 def starters(lang: str, limit: int = 3) -> list[str]:
     """Example questions to start with, in `lang` ("en" or "zh"; anything else is English)."""
     return _STARTERS["zh" if lang == "zh" else "en"][:limit]
@@ -49,13 +66,13 @@ def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
     if answer.status != "ok" or intent is None or not intent.entities:
         return _STARTERS[lang][:limit]
     window = _window(answer, lang)
-    first = intent.entities[0]
+    first = _named(intent.entities[0], lang)
     if first.kind == "table":
         # "this widget" points at the data the client sent (or fetches it again).
         return _TABLE_FOLLOW_UPS[lang][:limit]
     suggestions: list[str] = []
     if len(intent.entities) >= 2:
-        second = intent.entities[1]
+        second = _named(intent.entities[1], lang)
         suggestions.append(_correlation(first, second, window, lang))
     if first.kind in _MARKET_KINDS:
         suggestions.append(_drawdown(first, window, lang))

@@ -214,7 +214,7 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     ],
 )
 def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
-    from datapilot.engine.summary.phrases_zh import title_zh as _title_zh
+    from datapilot.data.phrases_zh import title_zh as _title_zh
 
     assert _title_zh(title, {"US real GDP": "实际GDP"}) == chinese
 
@@ -231,7 +231,7 @@ def test_interface_titles_in_chinese(title: str, chinese: str) -> None:
     ],
 )
 def test_units_in_chinese(unit: str, chinese: str) -> None:
-    from datapilot.engine.summary.phrases_zh import unit_zh as _unit_zh
+    from datapilot.data.phrases_zh import unit_zh as _unit_zh
 
     assert _unit_zh(unit) == chinese
 
@@ -448,7 +448,7 @@ def test_best_and_worst_days_say_each_date_and_return(zh: bool) -> None:
     days = [(d.date().isoformat(), _pct(v)) for d, v in worst.items()]
     if zh:
         listed = "、".join(f"{d}（{v}）" for d, v in days)
-        assert text.startswith(f"AAA2021-01-01至2021-02-12表现最差的2个交易日：{listed}。")
+        assert text.startswith(f"AAA 2021-01-01至2021-02-12表现最差的2个交易日：{listed}。")
     else:
         listed = " and ".join(f"{d} ({v})" for d, v in days)
         assert text.startswith(f"AAA's 2 worst days from 2021-01-01 to 2021-02-12 were {listed}.")
@@ -505,7 +505,7 @@ def test_annualised_volatility_and_cagr_first_sentences(zh: bool) -> None:
     question = "AAA一季度的年化波动率" if zh else "AAA's annualised volatility in Q1 2021"
     text = template_summary(question, Understanding(intent=intent, plan=plan), run)
     if zh:
-        expected = f"AAA2021年第一季度的年化波动率为{_pct(vol)}（基于{len(returns)}个收益率）。"
+        expected = f"AAA 2021年第一季度的年化波动率为{_pct(vol)}（基于{len(returns)}个收益率）。"
     else:
         expected = (
             f"AAA's annualised volatility in Q1 2021 was {_pct(vol)} (from {len(returns)} returns)."

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from datapilot.data.catalog import Catalog, Entity
+from datapilot.data.catalog import Catalog
+from datapilot.data.phrases_zh import chinese_name
 
-
-def chinese_name(entity: Entity) -> str:
-    """苹果 for Apple; IBM and AMD stay as they are; the English name when no Chinese one exists."""
-    if entity.name.isascii() and entity.name.isupper():
-        return entity.name  # IBM, AMD: written the same way in Chinese
-    for alias in entity.aliases:
-        if any("\u3400" <= ch <= "\u9fff" for ch in alias):
-            return alias
-    return entity.name
+__all__ = ["chinese_name", "chinese_names"]
 
 
 def chinese_names(ids: Iterable[str], catalog: Catalog) -> dict[str, str]:

@@ -31,16 +31,18 @@ def foreign_message(names: list[str], zh: bool) -> str:
 
 def unknown_message(names: list[str], zh: bool) -> str:
     if names:
-        listed = "、".join(names) if zh else ", ".join(f'"{n}"' for n in names)
+        # Each name quoted, so the words not understood read as words, not as one run of text.
+        listed = "、".join(f"“{n}”" for n in names) if zh else ", ".join(f'"{n}"' for n in names)
         if zh:
             return (
-                f"我的数据目录里没有{listed}，无法回答，也不会用别的数据代替。"
+                f"我不认识{listed}：数据目录里没有这样的名称，无法回答，也不会用别的数据代替。"
                 "联网时可用 `datapilot data fetch <代码>` 从实时数据源获取，"
                 "或用 `datapilot data import` 导入您自己的文件。"
             )
+        verb = "it is" if len(names) == 1 else "they are"
         return (
-            f"I don't know {listed}: it is not in my catalog, so I won't substitute anything else. "
-            "With a live provider you can fetch it (`datapilot data fetch <TICKER>`), "
+            f"I don't know {listed}: {verb} not in my catalog, so I won't substitute anything "
+            "else. With a live provider you can fetch it (`datapilot data fetch <TICKER>`), "
             "or import your own file (`datapilot data import`)."
         )
     if zh:

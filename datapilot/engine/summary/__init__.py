@@ -5,7 +5,7 @@ grounded by construction. English by default; Chinese when the question is, with
 interfaces' English titles and units said in Chinese and entities called by the names given.
 
 The sentences about what was done are built in `done`, those about what the numbers say in
-`numbers`, the words both use in `words`; the Chinese phrase tables live in `phrases_zh`.
+`numbers`, the words both use in `words`; the Chinese phrase tables live in `data.phrases_zh`.
 """
 
 from __future__ import annotations

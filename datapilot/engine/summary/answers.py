@@ -15,10 +15,10 @@ import pandas as pd
 from datapilot.core.intent import frequency_of_gap
 from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
+from datapilot.data.phrases_zh import MEASURE_ZH, model_zh
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
 from datapilot.engine.summary.numbers import own_units
-from datapilot.engine.summary.phrases_zh import MEASURE_ZH, model_zh
 from datapilot.engine.summary.words import Words, lower_first, upper_first
 
 MAX_LISTED = 10
@@ -67,6 +67,13 @@ def _when(said: Said) -> str:
     return f" {said.when}" if said.when and not said.w.zh else said.when
 
 
+def _after(name: str, when: str) -> str:
+    """A window said after a name in Chinese: a space between a name ending in a Latin letter or
+    digit and a date ("S&P 500 2018-09-30至…", never "S&P 5002018-09-30至…")."""
+    joint = " " if name[-1:].isascii() and name[-1:].isalnum() and when[:1].isdigit() else ""
+    return f"{name}{joint}{when}"
+
+
 # --- returns ----------------------------------------------------------------------------------
 
 
@@ -84,7 +91,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         field = said.source_title(step)
         name = w.name(subject)
         if w.zh:
-            text = f"{name}{said.when}的收益率为{w.value(r)}"
+            text = f"{_after(name, said.when)}的收益率为{w.value(r)}"
             if start and end:
                 verb = "升至" if float(end.value) >= float(start.value) else "降至"
                 what = w.title(field) if field else "价格"
@@ -135,7 +142,8 @@ def _ranked(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
     if w.zh:
         head = f"这{n}个中" if n == said.entities or not said.entities else f"列出的{n}个中"
         first = (
-            f"{head}，{w.name(best[0], many=True)}{said.when}的收益率最高（{w.value(best[1])}），"
+            f"{head}，{_after(w.name(best[0], many=True), said.when)}"
+            f"的收益率最高（{w.value(best[1])}），"
             f"{w.name(worst[0], many=True)}最低（{w.value(worst[1])}）。"
         )
         tail = f"，另有{more}项" if more > 0 else ""
@@ -303,9 +311,9 @@ def _days_sentence(name: str, which: str, days: list[Fact], said: Said) -> str:
     if w.zh:
         if len(days) == 1:
             word = "涨幅最大" if which == "best" else "跌幅最大"
-            return f"{name}{said.when}{word}的一天是{listed[0]}。"
+            return f"{_after(name, said.when)}{word}的一天是{listed[0]}。"
         word = "最好" if which == "best" else "最差"
-        return f"{name}{said.when}表现{word}的{len(days)}个交易日：{'、'.join(listed)}。"
+        return f"{_after(name, said.when)}表现{word}的{len(days)}个交易日：{'、'.join(listed)}。"
     word = "best" if which == "best" else "worst"
     if len(days) == 1:
         return f"{_poss(name)} {word} day{_when(said)} was {listed[0]}."
@@ -358,7 +366,7 @@ def _volatility(step: Step, facts: Facts, said: Said) -> list[str]:
         name = w.name(subject, many=many)
         if w.zh:
             basis = f"（基于{w.value(count)}个收益率）" if count else ""
-            sentences.append(f"{name}{said.when}的年化波动率为{w.value(vol)}{basis}。")
+            sentences.append(f"{_after(name, said.when)}的年化波动率为{w.value(vol)}{basis}。")
         else:
             basis = f" (from {w.value(count)} returns)" if count else ""
             sentences.append(
@@ -378,7 +386,7 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
         name = w.name(subject, many=len(rows) > 1)
         tracked = "recovery_date" in frame.columns
         if w.zh:
-            text = f"{name}{said.when}的最大回撤为{w.value(dd)}"
+            text = f"{_after(name, said.when)}的最大回撤为{w.value(dd)}"
             if peak and trough:
                 text += f"：从{peak.value}的高点跌至{trough.value}的低点"
             if recovery:
@@ -593,7 +601,7 @@ def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
         name = w.name(subject)
         if w.zh:
             items = "，".join(f"{_measure(k, True)}{w.value(f)}" for k, f in parts)
-            what = f"{name}{said.when}的{w.title(measure)}" if measure else f"{name}{said.when}"
+            what = _after(name, said.when) + (f"的{w.title(measure)}" if measure else "")
             basis = f"（{w.value(count)}个观测值）" if count else ""
             sentences.append(f"{what}：{items}{basis}。")
             continue

@@ -10,7 +10,7 @@ import pandas as pd
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, refs_in
 from datapilot.core.results import CallRecord, RunResult
-from datapilot.engine.summary.phrases_zh import CHART_ZH, model_zh
+from datapilot.data.phrases_zh import CHART_ZH, model_zh
 from datapilot.engine.summary.words import Words, lower_first
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ import pandas as pd
 
 from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
+from datapilot.data.phrases_zh import LINE_ZH, MEASURE_ZH
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
-from datapilot.engine.summary.phrases_zh import LINE_ZH, MEASURE_ZH
 from datapilot.engine.summary.words import Words, upper_first
 
 MAX_KEY_RESULTS = 3
@@ -90,6 +90,14 @@ def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> lis
         move = m.get("pct_change") or m.get("change")
         if move is not None and move.unit == "pp":
             move = None  # the two percentages already say it
+        if first.date == last.date:
+            # A single value has no "from … to …": it is said once.
+            sentences.append(
+                f"{name}在{first.date}为{v(first)}。"
+                if w.zh
+                else f"{upper_first(name)} was {v(first)} on {first.date}."
+            )
+            continue
         if w.zh:
             text = f"{name}从{first.date}的{v(first)}变为{last.date}的{v(last, bare=bare)}"
             if move is not None and isinstance(move.value, float):

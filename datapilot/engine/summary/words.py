@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from datapilot.core.results import Fact
+from datapilot.data.phrases_zh import title_zh, unit_zh
 from datapilot.engine.facts import format_value
-from datapilot.engine.summary.phrases_zh import title_zh, unit_zh
 
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding
@@ -73,8 +74,16 @@ def words_for(zh: bool, understanding: Understanding, names: Mapping[str, str] |
 
 
 def lower_first(text: str) -> str:
-    """Lower-case the first letter, keeping acronyms and tickers (MACD, AAPL) as written."""
+    """Lower-case the first letter, keeping acronyms and tickers (MACD, AAPL) and names as
+    written: a word capitalised inside (Coca-Cola, McDonald's) or a name of several capitalised
+    words (Analyst Estimates, Apple Inc.)."""
     if len(text) > 1 and text[:2].isupper():
+        return text
+    first = text.split(" ", 1)[0]
+    if any(ch.isupper() for ch in first[1:]):
+        return text
+    words = re.findall(r"[A-Za-z][A-Za-z'.&-]*", text)
+    if len(words) > 1 and words[0][0].isupper() and words[1][0].isupper():
         return text
     return text[:1].lower() + text[1:]
 

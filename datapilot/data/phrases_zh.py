@@ -1,10 +1,14 @@
-"""Chinese phrase tables for the summary: the interfaces' English titles, units, measures,
+"""Chinese phrase tables for answers and charts: the interfaces' English titles, units, measures,
 chart types and task kinds said in Chinese, and the small functions that translate them."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datapilot.data.catalog import Entity
 
 # Chart types, task kinds, an indicator's lines (MACD, Bollinger, KDJ …) and the measures of
 # a result's columns, as the summary says them in Chinese.
@@ -220,3 +224,17 @@ def unit_zh(unit: str) -> str:
         part = re.sub(r"\s*([（/])\s*", r"\1", part).replace("）（", "，")
         parts.append(_CJK_GAP.sub("", part).strip())
     return "；".join(parts)
+
+
+def chinese_name(entity: Entity) -> str:
+    """苹果 for Apple, 标普500 for S&P 500; IBM and AMD stay as they are; the English name when
+    no Chinese one exists."""
+    if re.fullmatch(r"[A-Z0-9.&^-]+", entity.name):
+        return entity.name  # IBM, AMD: one upper-case word, written the same way in Chinese
+    chinese = [a for a in entity.aliases if any("\u3400" <= ch <= "\u9fff" for ch in a)]
+    # The alias keeping the name's numbers: 标普500 rather than 美股大盘 for S&P 500.
+    digits = re.findall(r"\d+", entity.name)
+    for alias in chinese:
+        if digits and all(d in alias for d in digits):
+            return alias
+    return chinese[0] if chinese else entity.name

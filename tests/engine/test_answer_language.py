@@ -1,0 +1,118 @@
+"""A Chinese answer is Chinese throughout — axis titles, entity names in the summary and the
+follow-up suggestions, notes — and the small text slips stay fixed: a name run into a date, a
+single value said as a change, a name lower-cased, word fragments listed as one run, a
+suggestion offered for a name nothing resembles."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+import pytest
+import statsmodels.api as sm
+from support.asking import ask
+
+from datapilot.core.answer import Answer
+from datapilot.core.context import ClientTable, QuestionContext
+from datapilot.core.outputs import ChartOutput
+from datapilot.interfaces.checks import check_entities
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.registry import InterfaceError
+from datapilot.render.charts import to_plotly
+from datapilot.server.suggestions import follow_ups
+
+# An English word or unit (Close, adjusted, USD); an acronym said the same in Chinese (GDP) is not.
+_ENGLISH = re.compile(r"[A-Za-z]*[a-z][A-Za-z]*|USD")
+
+
+async def _ask(question: str, tables: list[ClientTable] | None = None) -> Answer:
+    context = QuestionContext(today=date(2024, 6, 30), brain="offline", tables=tables or [])
+    return await ask(question, context)
+
+
+def _axis_titles(answer: Answer) -> list[str]:
+    (chart,) = [o for o in answer.outputs if isinstance(o, ChartOutput)]
+    layout = to_plotly(chart)["layout"]
+    return [v["title"]["text"] for k, v in layout.items() if k.startswith(("xaxis", "yaxis"))]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["画出苹果2020年的收盘价走势", "标普500 2018年第四季度的收盘价", "美国实际GDP 2000年以来"],
+)
+async def test_chinese_charts_title_their_axes_in_chinese(data: Any, question: str) -> None:
+    answer = await _ask(question)
+    titles = _axis_titles(answer)
+    assert "日期" in titles
+    assert not [t for t in titles if _ENGLISH.search(t)], titles  # not "Close (adjusted) (USD)"
+
+
+async def test_a_chinese_summary_and_its_suggestions_call_entities_by_chinese_names(
+    data: Any,
+) -> None:
+    answer = await _ask("标普500 2018年第四季度的收盘价")
+    assert answer.summary.startswith("标普500的收盘价")
+    assert "S&P" not in answer.summary
+    assert all("S&P" not in o.title for o in answer.outputs)
+    suggestions = follow_ups(await _ask("苹果2021年以来的最大回撤"))
+    assert suggestions and all("苹果" in s and "Apple" not in s for s in suggestions)
+
+
+async def test_a_name_ending_in_a_digit_is_not_run_into_the_date_after_it(data: Any) -> None:
+    answer = await _ask("标普500从2018年9月30日到2018年12月31日的最大回撤")
+    assert answer.summary.startswith("标普500 2018-09-30至2018-12-31的最大回撤")
+    assert "5002018" not in answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("unemployment rate in July 1982", "US unemployment rate (UNRATE) was {v} on 1982-07-01."),
+        ("1982年7月的失业率", "失业率（UNRATE）在1982-07-01为{v}。"),
+    ],
+)
+async def test_a_single_value_is_said_once_not_as_a_change(
+    data: Any, question: str, said: str
+) -> None:
+    macro = sm.datasets.macrodata.load_pandas().data
+    value = macro.loc[(macro["year"] == 1982) & (macro["quarter"] == 3), "unemp"].item()
+    answer = await _ask(question)
+    assert said.format(v=f"{value:.2f}%") in answer.summary
+    assert "went from" not in answer.summary and "变为" not in answer.summary
+
+
+async def test_a_name_capitalised_inside_keeps_its_capitals(data: Any) -> None:
+    table = ClientTable(
+        name="Coca-Cola quotes",
+        columns=["date", "close"],
+        rows=[["2024-06-27", "63.10"], ["2024-06-28", "63.65"]],
+    )
+    answer = await _ask("chart the close", [table])
+    assert "Coca-Cola quotes" in answer.summary
+    assert "coca-Cola" not in answer.summary
+
+
+async def test_unknown_names_are_quoted_one_by_one(data: Any) -> None:
+    answer = await _ask("易方达旗下名叫张坤的基金经理他管理的基金表现如何")
+    assert answer.status == "no_data"
+    names = re.findall(r"“([^”]+)”", answer.message or "")
+    assert names, answer.message
+    # Each word not understood stands alone, never several run together with 、 inside quotes.
+    assert all("、" not in n for n in names)
+
+
+async def test_news_is_named_once(data: Any) -> None:
+    answer = await _ask("特斯拉最近有什么新闻和公告")
+    assert answer.status == "no_data"
+    assert "新闻和新闻" not in (answer.message or "")
+
+
+def test_a_suggestion_is_offered_only_for_a_genuinely_close_name(data: Any) -> None:
+    ctx = InterfaceContext(warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30))
+    with pytest.raises(InterfaceError) as nothing_close:
+        check_entities(ctx, ["NOPE"], {"stock"})
+    assert "Did you mean" not in str(nothing_close.value)  # not Sinopec, which contains "nope"
+    with pytest.raises(InterfaceError) as misspelt:
+        check_entities(ctx, ["AAPLE"], {"stock"})
+    assert "Did you mean AAPL?" in str(misspelt.value)
