@@ -98,6 +98,7 @@ GET /api/v1/libraries/{ref}/documents
 POST /api/v1/libraries/{ref}/documents
 DELETE /api/v1/libraries/{ref}/documents/{document_id}
 POST /api/v1/libraries/{ref}/search
+GET /api/v1/libraries/{ref}/jobs/{job_id}
 GET /v1/models
 POST /v1/chat/completions
 POST /assistants/{assistant_id}/v1/query
@@ -188,6 +189,7 @@ async def first_users_objects(app: FastAPI, key: str) -> dict[str, str]:
         "prompt_id": scene["id"],
         "library": library["id"],
         "document_id": document["id"],
+        "job_id": "x1",  # any job id: the library is not the caller's, so nothing is looked up
         "source": source["id"],
         "name": source["tools"][0]["name"],
         "memory_id": memories[0]["id"],
@@ -242,7 +244,7 @@ async def test_a_bound_key_reaches_its_assistants_routes_only(app: FastAPI) -> N
     bound = made.json()["key"]
     ids = {name: "x1" for name in ("chat_id", "message_id", "file_id", "prompt_id", "key_id")}
     ids |= {"memory_id": "x1", "document_id": "x1", "name": "x1", "assistant_id": desk}
-    ids |= {"library": "x1", "source": "x1"}
+    ids |= {"library": "x1", "source": "x1", "job_id": "x1"}
     refused = []
     own_delete = ("DELETE", "/api/v1/assistants/{ref}")  # deletes its assistant: tried last
     routes = [op for op, who in sorted(ROUTES.items()) if who == "key" and op != own_delete]

@@ -21,6 +21,7 @@ from datapilot.data.documents.limits import (
     check_zip,
     within,
 )
+from datapilot.data.documents.progress import PageProgress, reporting_pages
 from datapilot.data.documents.reading import (
     MAX_PAGES,
     Document,
@@ -43,6 +44,7 @@ __all__ = [
     "DocumentKind",
     "DocumentSource",
     "DocumentTooLarge",
+    "PageProgress",
     "ReadLimits",
     "Reading",
     "check_zip",
@@ -60,5 +62,6 @@ __all__ = [
     "read_pdf",
     "read_text",
     "refers_to_document",
+    "reporting_pages",
     "within",
 ]

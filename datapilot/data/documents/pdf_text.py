@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from datapilot.data.documents.limits import DocumentError, Reading
+from datapilot.data.documents.progress import page_read
 
 _MIN_COLUMN_LINES = 3  # lines on each side of a gutter before a page counts as two columns
 _RULES = 4  # drawn paths on a page before it may hold a ruled table
@@ -75,6 +76,7 @@ def page_texts(pdf: Any, numbers: range, reading: Reading) -> Iterator[PageText]
                 textpage.close()
         finally:
             page.close()
+        page_read(index + 1 - numbers.start, len(numbers))
 
 
 def _lines(textpage: Any, height: float) -> list[dict[str, Any]]:

@@ -1,16 +1,28 @@
 """Knowledge libraries over HTTP, under `/api/v1/libraries`: a caller's libraries, their
 documents (uploaded as base64 JSON) and search with citations. Another tenant's libraries
-answer 404 like libraries that do not exist."""
+answer 404 like libraries that do not exist. A PDF of more than `JOB_PAGES` pages is read as a
+job: 202 `{"job": …}` at once, then `GET …/jobs/{job_id}` until it is done or failed."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.assistants.files import FileIn
-from datapilot.knowledge import DocumentInfo, Libraries, LibraryInfo, SearchResult, read_upload
+from datapilot.data.documents import reporting_pages
+from datapilot.knowledge import (
+    DocumentInfo,
+    Libraries,
+    LibraryInfo,
+    SearchResult,
+    UploadRefused,
+    read_upload,
+)
+from datapilot.knowledge.jobs import JOB_PAGES, UploadJob, UploadJobs, pdf_pages
 from datapilot.server.deps import CHAT, MANAGE, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES, Refused
 from datapilot.server.store_calls import OwnedCalls, off_loop
@@ -23,6 +35,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "The request cannot be done as asked; `detail` says why."},
     404: {"description": "No such library or document for this caller."},
     413: {"description": "The document is over a limit; `detail` names the setting."},
+    202: {
+        "description": f'A PDF of more than {JOB_PAGES} pages: `{{"job": …}}`, read after '
+        "this answer; follow it at `GET /api/v1/libraries/{ref}/jobs/{job_id}`."
+    },
     502: {"description": "The embeddings or rerank endpoint failed."},
 }
 
@@ -88,12 +104,71 @@ async def delete_library(ref: str, libraries: LibrariesDep) -> Response:
     summary="Add a document (PDF, HTML, Markdown, text, CSV, XLSX, DOCX) as base64",
 )
 async def add_document(
-    ref: str, body: FileIn, libraries: LibrariesDep, settings: SettingsDep
+    ref: str, body: FileIn, libraries: LibrariesDep, settings: SettingsDep, request: Request
 ) -> Any:
-    await libraries(lambda x: x.get(ref), write=False)  # it exists, before reading
+    library = await libraries(lambda x: x.get(ref), write=False)  # it exists, before reading
+    data = body.data()
+    pages = await off_loop(lambda: pdf_pages(settings, body.name, data, body.mime))
+    if pages > JOB_PAGES:
+        jobs = _jobs(request)
+        job = jobs.start(libraries.owner, library.id, body.name, pages)
+        task = asyncio.create_task(_run_job(jobs, job, libraries, settings, body, data))
+        jobs.running.add(task)
+        task.add_done_callback(jobs.running.discard)
+        return JSONResponse(
+            {"job": job.model_dump(mode="json")},
+            status_code=202,
+            headers={"Location": f"/api/v1/libraries/{library.id}/jobs/{job.id}"},
+        )
     # Read (and embed) outside the write transaction; then one transaction writes it all.
-    upload = await off_loop(lambda: read_upload(settings, body.name, body.data(), body.mime))
+    upload = await off_loop(lambda: read_upload(settings, body.name, data, body.mime))
     return await libraries(lambda x: x.add(ref, upload))
+
+
+def _jobs(request: Request) -> UploadJobs:
+    """The server's upload jobs (made with the first one)."""
+    state = request.app.state
+    if getattr(state, "upload_jobs", None) is None:
+        state.upload_jobs = UploadJobs()
+    jobs: UploadJobs = state.upload_jobs
+    return jobs
+
+
+async def _run_job(
+    jobs: UploadJobs,
+    job: UploadJob,
+    libraries: LibraryCalls,
+    settings: Any,
+    body: FileIn,
+    data: bytes,
+) -> None:
+    """Read, then add, the upload of `job`, its state kept up to date; never raises."""
+
+    def read() -> Any:
+        with reporting_pages(lambda done, _: jobs.update(job.id, pages_done=done)):
+            return read_upload(settings, body.name, data, body.mime)
+
+    try:
+        upload = await off_loop(read)
+        jobs.update(job.id, state="writing", chunks=len(upload.chunks))
+        document = await libraries(lambda x: x.add(job.library, upload), write=True)
+        jobs.update(job.id, state="done", document=document)
+    except UploadRefused as error:
+        jobs.update(job.id, state="failed", error=str(error), setting=error.setting)
+    except Exception as error:  # the job reports every failure; nothing was added
+        jobs.update(job.id, state="failed", error=f"{type(error).__name__}: {error}")
+
+
+@router.get(
+    "/{ref}/jobs/{job_id}",
+    response_model=UploadJob,
+    dependencies=CHAT,
+    responses=ERRORS,
+    summary="An upload job: pages read, chunks, state (reading, writing, done, failed), error",
+)
+async def get_job(ref: str, job_id: str, libraries: LibrariesDep, request: Request) -> Any:
+    library = await libraries(lambda x: x.get(ref), write=False)
+    return _jobs(request).get(libraries.owner, library.id, job_id)
 
 
 @router.get(
