@@ -92,6 +92,13 @@ def ask(page: Any, question: str) -> Any:
     return page.locator(".turn").nth(done)
 
 
+def current_chat(page: Any, server: Server) -> dict[str, Any]:
+    """The chat the page is in (named after its first answer, so not found by the question)."""
+    chat_id = page.locator("#chat-list li.current").get_attribute("data-chat")
+    found: dict[str, Any] = server.api("GET", f"/api/v1/chats/{chat_id}").json()
+    return found
+
+
 def traces(turn: Any) -> int:
     """How many drawn Plotly traces (SVG paths with data) the turn's charts hold."""
     turn.locator(".plot .scatterlayer .trace").first.wait_for(timeout=TIMEOUT_MS)
@@ -248,7 +255,7 @@ def test_switching_assistant_answers_with_it(page: Any, server: Server) -> None:
     question = "Plot Microsoft's closing price in 2020"
     turn = ask(page, question)
     assert turn.locator(".who").inner_text() == "Macro desk"
-    chat = next(c for c in server.api("GET", "/api/v1/chats").json() if c["name"] == question)
+    chat = current_chat(page, server)
     assert chat["assistant_id"] == assistant["id"]
     messages = server.api("GET", f"/api/v1/chats/{chat['id']}/messages").json()
     assert [m["assistant_id"] for m in messages if m["role"] == "assistant"] == [assistant["id"]]
@@ -257,7 +264,7 @@ def test_switching_assistant_answers_with_it(page: Any, server: Server) -> None:
 def test_the_chat_list_renames_continues_and_deletes(page: Any, server: Server) -> None:
     question = "How much did Apple return in 2021?"
     ask(page, question)
-    chat = next(c for c in server.api("GET", "/api/v1/chats").json() if c["name"] == question)
+    chat = current_chat(page, server)
     row = page.locator(f"li[data-chat='{chat['id']}']")
     row.get_by_role("button", name=re.compile("^Rename")).click()
     row.locator("input").fill("Apple 2021")

@@ -24,6 +24,7 @@ from starlette.routing import Match
 from datapilot import __version__
 from datapilot.core.answer import Answer
 from datapilot.server.auth import AUTH_RESPONSES
+from datapilot.server.chat_titles import chat_title
 from datapilot.server.deps import CHAT
 from datapilot.server.parts import Part, PartsCache
 from datapilot.server.static_files import CompressedStaticFiles, compressed_file
@@ -89,6 +90,11 @@ class Features(BaseModel):
 
 class FollowUpsOut(BaseModel):
     suggestions: list[str]
+    title: str | None = Field(
+        default=None,
+        description="A name for the chat from the answer's resolved intent (entities, measure, "
+        "window) in the question's language; null when it resolved no entity.",
+    )
 
 
 def features_of(app: FastAPI) -> dict[str, bool]:
@@ -130,8 +136,9 @@ async def features(request: Request) -> Features:
     responses=AUTH_RESPONSES,
     summary="Follow-up questions for an answer, in its language",
 )
-async def follow_up_questions(answer: Answer) -> FollowUpsOut:
-    return FollowUpsOut(suggestions=follow_ups(answer))
+async def follow_up_questions(answer: Answer, request: Request) -> FollowUpsOut:
+    title = await asyncio.to_thread(chat_title, answer, request.app.state.settings)
+    return FollowUpsOut(suggestions=follow_ups(answer), title=title)
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)

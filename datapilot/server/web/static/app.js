@@ -145,6 +145,7 @@ function chatRow(chat) {
     const commit = async () => {
       try {
         await api(`/api/v1/chats/${chat.id}`, { method: "PATCH", body: { name: input.value.trim() } });
+        if (state.unnamed === chat.id) state.unnamed = null; // the user's name wins
         await loadChats();
       } catch (error) {
         $("panel-chats").querySelector(".panel-error").textContent = error.message;
@@ -220,7 +221,23 @@ function turnOptions(question) {
     onFollowUp: (q) => ask(q),
     onRetry: () => ask(question),
     onConfirm: (command, args) => confirmCall(command, args),
+    onTitle: (title) => nameChat(title),
   };
+}
+
+/** A new chat takes the name of its first answer's intent (entities, measure, window), once;
+ * a name the user gave it stays. */
+async function nameChat(title) {
+  const id = state.chatId;
+  if (!title || !id || state.unnamed !== id) return;
+  state.unnamed = null;
+  try {
+    const chat = await api(`/api/v1/chats/${id}`, { method: "PATCH", body: { name: title } });
+    chats = chats.map((c) => (c.id === id ? chat : c));
+    renderChats();
+  } catch {
+    /* the question stays the name */
+  }
 }
 
 /** The interpreter's reply as LMC messages, for the next request's history. */
@@ -281,6 +298,7 @@ async function ensureChat(question) {
   const assistant = $("assistant").value || null;
   const chat = await api("/api/v1/chats", { method: "POST", body: { name: question.slice(0, 60), assistant_id: assistant } });
   state.chatId = chat.id;
+  state.unnamed = chat.id; // named after its first answer (see nameChat)
   chats = [chat, ...chats.filter((c) => c.id !== chat.id)];
   renderChats();
   return chat.id;

@@ -4,6 +4,7 @@
 // confirmation, errors where they happened, and a retry when the stream broke.
 
 import { api, el, t } from "./core.js";
+import { blocks, inline } from "./markdown.js";
 import { chart, citations, sandboxed, table } from "./widgets.js";
 
 const MARKS = /^([✓✗])\s+(.*?)\s+\((\d+) ms\)(?::\s*(.*?))?(?:\s+—\s+(.*))?$/s;
@@ -172,27 +173,23 @@ export class Turn {
   }
 
   message(text) {
-    const node = el("div", { class: "summary" });
-    const paragraphs = text.split(/\n{2,}/).filter((p) => p.trim());
-    paragraphs.forEach((paragraph, index) => {
-      if (index === 0) {
-        // The first sentence stands out: it is the answer; the rest explains it.
-        // A sentence ends at .!? before a capital or a digit (so "Inc. returned" and "1.5"
-        // do not end one), or at a Chinese full stop.
-        const cut = paragraph.search(/(?<=[.!?])\s+(?=[A-Z0-9"'(“])|(?<=[。！？])/u);
-        const lead = cut > 0 ? paragraph.slice(0, cut) : paragraph;
-        const rest = cut > 0 ? paragraph.slice(cut).replace(/^\s+/, " ") : "";
-        node.append(el("p", {}, el("strong", { class: "lead" }, lead), rest));
-      } else if (/^>\s/.test(paragraph)) {
-        // A quoted passage (markdown "> "): a block quote, without the marks.
-        node.append(el("blockquote", {}, paragraph.replace(/^>\s?/gm, "")));
-      } else node.append(el("p", {}, paragraph));
-    });
-    return node;
+    // Markdown (a model's lists, bold, tables), built as nodes: nothing in the text is markup.
+    const lead = (paragraph) => {
+      // The first sentence stands out: it is the answer; the rest explains it.
+      // A sentence ends at .!? before a capital or a digit (so "Inc. returned" and "1.5"
+      // do not end one), or at a Chinese full stop.
+      const cut = paragraph.search(/(?<=[.!?])\s+(?=[A-Z0-9"'(“*])|(?<=[。！？])/u);
+      const first = cut > 0 ? paragraph.slice(0, cut) : paragraph;
+      const rest = cut > 0 ? paragraph.slice(cut).replace(/^\s+/, " ") : "";
+      return el("p", {}, el("strong", { class: "lead" }, inline(first.replace(/^\*\*(.*)\*\*$/, "$1"))), inline(rest));
+    };
+    return el("div", { class: "summary" }, blocks(text, lead));
   }
 
-  codeCell(format, code) {
-    return el("figure", { class: "code-cell" }, el("figcaption", { class: "muted small" }, `${t("code_cell")} · ${format}`), el("pre", {}, el("code", {}, code)));
+  /** Code in a cell, collapsed unless `open`: the code reproducing an answer would push its
+   * chart off-screen; code waiting for the user's Run shows open. */
+  codeCell(format, code, open = false) {
+    return el("details", { class: "code-cell", open }, el("summary", { class: "muted small" }, `${t("code_cell")} · ${format}`), el("pre", {}, el("code", {}, code)));
   }
 
   /** A call waiting for the user's go: Run, Edit (the arguments), or Cancel. */
@@ -213,7 +210,7 @@ export class Turn {
       "section",
       { class: "confirm", role: "group", "aria-label": t("confirm_run") },
       el("p", {}, el("strong", {}, content?.tool ?? ""), " — ", said || t("confirm_run")),
-      typeof code === "string" ? this.codeCell("python", code) : el("pre", {}, args),
+      typeof code === "string" ? this.codeCell("python", code, true) : el("pre", {}, args),
       editor,
       problem,
       buttons,
@@ -277,7 +274,8 @@ export class Turn {
   async followUps(answer) {
     if (this.pending) return; // a call waits for Run or Cancel: that is the next step
     try {
-      const { suggestions } = await api("/api/v1/follow-ups", { method: "POST", body: answer });
+      const { suggestions, title } = await api("/api/v1/follow-ups", { method: "POST", body: answer });
+      this.options.onTitle?.(title);
       if (!suggestions.length) return;
       const buttons = suggestions.map((q) => el("button", { type: "button", class: "suggestion", onclick: () => this.options.onFollowUp(q) }, q));
       this.after.append(el("section", { class: "suggestions", "aria-label": t("suggestions") }, buttons));

@@ -123,13 +123,39 @@ export function table({ title, columns, rows, units }) {
     download(new Blob([csvOf(columns, order.map((index) => rows[index]))], { type: "text/csv" }), fileName(title, "csv")),
   );
   draw();
+  const bars = groupedBars(title, columns, rows, units);
   return el(
     "figure",
     { class: "table" },
     el("figcaption", {}, title || "", " ", el("span", { class: "muted small" }, t("rows_count", { count: rows.length }))),
     el("div", { class: "scroll", tabindex: "0" }, el("table", {}, el("thead", {}, el("tr", {}, headers)), body)),
     el("div", { class: "tools" }, previous, status, next, el("span", { class: "grow" }), csv),
+    bars ? chart(bars, null) : null,
   );
+}
+
+const MAX_BAR_ROWS = 30;
+const DATE_LIKE = /^\d{4}-\d{2}(-\d{2})?/;
+
+/**
+ * A table comparing a few named rows on several numbers (`AAPL: revenue, net income`) is easier
+ * to read as grouped bars: one bar per number, grouped by the row's name. A Plotly figure, or
+ * null for tables that are not like that (dates down the side are a series: a line chart's).
+ */
+function groupedBars(title, columns, rows, units) {
+  if (!rows.length || rows.length > MAX_BAR_ROWS) return null;
+  const label = columns.findIndex((_, i) => rows.every((row) => typeof row[i] === "string"));
+  if (label < 0 || rows.some((row) => DATE_LIKE.test(row[label]))) return null;
+  const numeric = columns.map((_, i) => i).filter((i) => i !== label && rows.every((row) => typeof row[i] === "number" || row[i] === null));
+  if (numeric.length < 2) return null;
+  const x = rows.map((row) => row[label]);
+  const data = numeric.map((i) => ({
+    type: "bar",
+    name: units?.[columns[i]] ? `${columns[i]} (${units[columns[i]]})` : columns[i],
+    x,
+    y: rows.map((row) => row[i]),
+  }));
+  return { data, layout: { title: { text: title || "" }, barmode: "group", xaxis: { type: "category" }, legend: { orientation: "h" } } };
 }
 
 /**
