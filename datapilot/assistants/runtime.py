@@ -42,6 +42,7 @@ from datapilot.core.model_messages import (
 )
 from datapilot.core.outputs import Output
 from datapilot.core.quotes import Citation, Quote
+from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
 from datapilot.model_client import LLMClient, LLMConfig, LLMError
 from datapilot.model_client.function import ToolModel
@@ -59,6 +60,18 @@ NO_MODEL_NOTE = (
     "assistant's own model), the assistant would follow its prompt, read the earlier turns and "
     "choose among its tools."
 )
+NO_MODEL_NOTE_ZH = (
+    "这个助手没有配置模型，所以最后一个问题由 Datapilot 的离线大脑独自回答。配置模型后"
+    "（DATAPILOT_LLM_MODEL 和 DATAPILOT_LLM_BASE_URL，或助手自己的模型），助手会遵循它的提示词、"
+    "阅读之前的对话，并在它的工具中选择。"
+)
+
+
+def no_model_notice(question: str) -> str:
+    """The notice of an answer given without a model, in the question's language."""
+    return NO_MODEL_NOTE_ZH if is_chinese(question) else NO_MODEL_NOTE
+
+
 NOT_CONFIRMED = (
     "{name} did not run: it needs the user's confirmation ({reason}), and this conversation "
     "cannot ask for it. Tell the user so: they can run it from a Datapilot chat, which asks them "
@@ -98,6 +111,9 @@ class TurnResult(BaseModel):
         default_factory=list, description="Calls waiting for the user's go-ahead."
     )
     answer: Answer | None = None
+    finish_reason: str | None = Field(
+        default=None, description="The last model call's: `length` when a client's limit cut it."
+    )
     context: ContextRecord | None = Field(
         default=None, description="What the prompt held and what was left out of it."
     )
@@ -132,6 +148,10 @@ class TurnSetup:
     offline_source: EventSource | None = None  # answers offline instead of the data brain
     # The model to call in place of `llm`'s endpoint (tests: `FunctionModel`).
     model: ToolModel | None = None
+    # A client's own request fields for the model (OpenAI face: stop, seed, tool_choice…) and
+    # its token limit per call (a reply cut there is the answer, with finish_reason length).
+    options: dict[str, Any] = field(default_factory=dict)
+    max_tokens: int | None = None
 
 
 class Turn:
@@ -231,10 +251,9 @@ class Turn:
         async for event in events:
             if isinstance(event, Done):
                 answer = event.answer
-                answer.notes.append(NO_MODEL_NOTE)
-                text = answer.summary or answer.message or ""
-                yield TextDelta(text=f"\n\n{NO_MODEL_NOTE}")
-                self.result.text = f"{text}\n\n{NO_MODEL_NOTE}".strip()
+                # Beside the answer, not in it: every face sends the notice its own way.
+                answer.notice = no_model_notice(self.question)
+                self.result.text = (answer.summary or answer.message or "").strip()
                 self.result.outputs = list(answer.outputs)
                 self.result.answer = answer
                 self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
@@ -265,7 +284,8 @@ class Turn:
                 replies: list[ModelResponse] = []
                 try:
                     tools = [] if last else schemas
-                    async for event in self._model_round(client, messages, tools, replies):
+                    options = self._options(first=round_number == 0, tools=bool(tools))
+                    async for event in self._model_round(client, messages, tools, replies, options):
                         yield event
                 except LLMError as error:
                     message = f"The model could not answer: {error}"
@@ -293,12 +313,19 @@ class Turn:
         messages: list[ModelMessage],
         tools: list[dict[str, Any]],
         replies: list[ModelResponse],
+        options: dict[str, Any],
     ) -> AsyncIterator[Event]:
         """One call of the model: its text goes out token by token as the model writes it (a
         later round's text starts a paragraph of its own); its reply lands in `replies`."""
         separate = self._streamed
+        limit = self.setup.max_tokens
         async for piece in client.stream_tools(
-            messages, tools=tools, temperature=self.setup.temperature
+            messages,
+            tools=tools,
+            temperature=self.setup.temperature,
+            options=options,
+            max_tokens=limit or 1500,  # the default of a turn's model call
+            client_limit=limit is not None,
         ):
             if isinstance(piece, ModelResponse):
                 replies.append(piece)
@@ -309,11 +336,22 @@ class Turn:
             self._streamed = True
             yield TextDelta(text=piece)
 
+    def _options(self, *, first: bool, tools: bool) -> dict[str, Any]:
+        """The client's request fields for one call: a forced tool choice holds for the first
+        call only (later rounds answer with its result), and tool fields only with tools."""
+        options = dict(self.setup.options)
+        if not first or not tools:
+            options.pop("tool_choice", None)
+        if not tools:
+            options.pop("parallel_tool_calls", None)
+        return options
+
     def _count_round(self, reply: ModelResponse) -> TurnMessage:
         """The round's tokens, on the turn and on the message that carries them: its reply, or
         its first tool call."""
         result = self.result
         result.calls += 1
+        result.finish_reason = reply.finish_reason
         result.prompt_tokens += reply.prompt_tokens
         result.completion_tokens += reply.completion_tokens
         return TurnMessage(

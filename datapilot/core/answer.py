@@ -42,6 +42,13 @@ class Answer(BaseModel):
         default=None, description="What went wrong, for no_data / out_of_scope / error."
     )
     notes: list[str] = Field(default_factory=list, description="Warnings a user should see.")
+    notice: str | None = Field(
+        default=None,
+        description=(
+            "How the answer was made when a user should know (no model is configured), in the "
+            "question's language: shown beside the answer, never in its text."
+        ),
+    )
     sources: list[str] = Field(default_factory=list, description="Data sources used.")
     quotes: list[Quote] = Field(
         default_factory=list, description="Passages of the user's documents the answer quotes."

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any, Literal
 
 import openai
@@ -294,9 +294,15 @@ class LLMClient:
         purpose: str = "assistant",
         max_tokens: int = 1500,
         temperature: float | None = None,
+        options: Mapping[str, Any] | None = None,
+        client_limit: bool = False,
     ) -> AsyncGenerator[str | ModelResponse, None]:
         """A function-calling reply streamed: its text pieces as they arrive, then one
         `ModelResponse` with the whole text, the assembled tool calls and the call's tokens.
+
+        `options` are more request fields (a client's `stop`, `seed`, `tool_choice`…, sent as
+        given). With `client_limit`, `max_tokens` is a client's own limit: a reply cut there
+        is the answer (`finish_reason` length), not a truncation.
 
         Raises like `stream_text`; a reply with neither text nor tool calls, or a refusal, is
         `LLMRefused`.
@@ -310,7 +316,7 @@ class LLMClient:
         calls = _CallAssembly()
         refusal: list[str] = []
         finish: str | None = None
-        extra: dict[str, Any] = {"tools": tools} if tools else {}
+        extra: dict[str, Any] = {**(options or {}), **({"tools": tools} if tools else {})}
         try:
             stream = await self._open_stream(wire, max_tokens, temperature or 0.2, extra, deadline)
             async for chunk in self._chunks(stream, deadline, received):
@@ -334,11 +340,11 @@ class LLMClient:
                 usage.completion_tokens = sum(count_tokens(piece) for piece in pieces)
             if refusal:
                 raise LLMRefused(f"the model declined: {_clip(''.join(refusal))}")
-            if finish == "length":
+            if finish == "length" and not client_limit:
                 raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
             if finish is None and (text or requests):
                 raise LLMTruncated("the stream ended before the model finished")
-            if not text.strip() and not requests:
+            if not text.strip() and not requests and finish != "length":
                 raise LLMRefused("the model answered with nothing")
             usage.ok = True
             yield ModelResponse(

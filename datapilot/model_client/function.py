@@ -9,7 +9,7 @@ schemas of each call and returns the `ModelResponse`. The wire-level `ScriptedEn
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from datapilot.core.model_messages import ModelMessage, ModelResponse
@@ -31,6 +31,8 @@ class ToolModel(Protocol):
         purpose: str = "assistant",
         max_tokens: int = 1500,
         temperature: float | None = None,
+        options: Mapping[str, Any] | None = None,
+        client_limit: bool = False,
     ) -> AsyncGenerator[str | ModelResponse, None]: ...
 
     async def aclose(self) -> None: ...
@@ -42,6 +44,7 @@ class FunctionModel:
     def __init__(self, fn: ModelFunction) -> None:
         self.fn = fn
         self.calls: list[list[ModelMessage]] = []
+        self.requests: list[dict[str, Any]] = []  # each streamed call's request fields
 
     async def complete_tools(
         self,
@@ -69,8 +72,13 @@ class FunctionModel:
         purpose: str = "assistant",
         max_tokens: int = 1500,
         temperature: float | None = None,
+        options: Mapping[str, Any] | None = None,
+        client_limit: bool = False,
     ) -> AsyncGenerator[str | ModelResponse, None]:
-        """The reply's text as one piece (when it has any), then the reply."""
+        """The reply's text as one piece (when it has any), then the reply; the request's
+        fields are kept in `requests` (max_tokens, temperature and the options)."""
+        sent = {"max_tokens": max_tokens, "temperature": temperature, **(options or {})}
+        self.requests.append(sent)
         reply = await self.complete_tools(messages, tools=tools, purpose=purpose)
         if reply.text:
             yield reply.text

@@ -65,6 +65,7 @@ class ChatRequest(BaseModel):
     response_format: dict[str, Any] | None = None
     tools: list[dict[str, Any]] | None = None
     max_tokens: int | None = None
+    body: dict[str, Any] = Field(default_factory=dict, description="The whole request body.")
     authorization: str | None = Field(
         default=None, description="The `Authorization` header the request came with."
     )
@@ -157,7 +158,7 @@ class ScriptedEndpoint:
         async def chat(request: Request) -> Any:
             body = await request.json()
             chat_request = ChatRequest.model_validate(
-                {**body, "authorization": request.headers.get("authorization")}
+                {**body, "body": body, "authorization": request.headers.get("authorization")}
             )
             reply = self.next_reply(chat_request)
             if reply.delay_s:

@@ -18,6 +18,7 @@ Every chunk is a flat `{role, type, format?, content?, start?, end?}` object. St
 | failure          | `server/error` with the reason, then an `assistant/message` saying it    |
 | done             | `assistant/code/python` block — the script reproducing the answer (when  |
 |                  | a plan ran), then `server/answer/json` — the whole Answer, then         |
+|                  | `server/status/notice` — the Answer's notice, when it has one — and     |
 |                  | `server/status` `complete`                                              |
 """
 
@@ -153,6 +154,10 @@ def _closing(blocks: Blocks, answer: Answer, prose: Prose) -> list[LmcChunk]:
             role="server", type="answer", format="json", content=answer.model_dump(mode="json")
         )
     )
+    if answer.notice:  # how the answer was made, beside it (a page shows it as a quiet badge)
+        chunks.append(
+            LmcChunk(role="server", type="status", format="notice", content=answer.notice)
+        )
     chunks.append(LmcChunk(role="server", type="status", content="complete"))
     return chunks
 

@@ -26,6 +26,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
+from datapilot.server.errors import openai_body, openai_face
 from datapilot.store import Keys, Principal, Scope, Store
 from datapilot.store.accounts import LAST_USED_RESOLUTION
 from datapilot.store.models import utcnow
@@ -293,6 +294,8 @@ class ScopeMissing(AuthRefusal):
 async def auth_refusal_handler(request: Request, error: Exception) -> JSONResponse:
     """The auth family's one handler: `{message, code}`, 403."""
     assert isinstance(error, AuthRefusal)
+    if openai_face(request.url.path):
+        return JSONResponse(status_code=403, content=openai_body(403, error.message(), error.code))
     body = AuthProblem(code=error.code, message=error.message())
     return JSONResponse(status_code=403, content=body.model_dump())
 
@@ -334,7 +337,12 @@ async def refuse(scope: Scope_, send: Send, status: int, code: str, message: str
     if scope["type"] == "websocket":  # before accepting: a policy-violation close
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
         return
-    body = json.dumps(AuthProblem(code=code, message=message).model_dump()).encode()
+    problem = (
+        openai_body(status, message, code)
+        if openai_face(scope.get("path", ""))
+        else AuthProblem(code=code, message=message).model_dump()
+    )
+    body = json.dumps(problem).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b'Bearer realm="datapilot"'))

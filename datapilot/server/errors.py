@@ -4,8 +4,9 @@ native family's one exception handler.
 
 Each API family answers these in its own shape: the native `/api/v1` routes and the OpenBB
 agent's as `{"detail": message}` (`native_error_handler`, registered by `app`); the
-OpenAI-compatible routes as OpenAI's `{"error": {...}}` (`routes.openai`). Refusals at the door
-(`auth`) keep `{message, code}` on every route."""
+OpenAI-compatible routes as OpenAI's `{"error": {...}}` (`routes.openai`, and `openai_body`
+for the door's refusals and unknown paths under `/v1`, see `openai_face`). Refusals at the door
+(`auth`) keep `{message, code}` on every other route."""
 
 from __future__ import annotations
 
@@ -28,6 +29,44 @@ from datapilot.tools.imported import ArgumentsError
 from datapilot.tools.mcp_client import MCPError
 from datapilot.tools.secrets import SecretsError
 from datapilot.tools.sources import SourceError, SourceNotFound
+
+# --- the OpenAI-compatible family's shape -----------------------------------------------------
+
+# OpenBB's agent routes live under /v1 too; every other path there is the OpenAI-compatible face.
+_OPENBB_PATHS = frozenset({"/v1/query", "/v1/feedback"})
+# OpenAI's `type` for each status (its SDKs pick the exception class by status alone).
+_OPENAI_TYPES = {
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+}
+
+
+class OpenAIError(BaseModel):
+    message: str
+    type: str = "invalid_request_error"
+    param: str | None = Field(default=None, description="The field at fault, as a dotted path.")
+    code: str | None = None
+
+
+class OpenAIErrorBody(BaseModel):
+    """The body of the OpenAI-compatible face's errors, in OpenAI's shape (its SDKs read it)."""
+
+    error: OpenAIError
+
+
+def openai_face(path: str) -> bool:
+    """Whether `path` belongs to the OpenAI-compatible face (its errors in OpenAI's shape)."""
+    return path.startswith("/v1/") and path not in _OPENBB_PATHS
+
+
+def openai_body(status: int, message: str, code: str | None, param: str | None = None) -> Any:
+    """An error body in OpenAI's shape, its `type` the one OpenAI gives the status."""
+    kind = _OPENAI_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
+    error = OpenAIError(message=message, type=kind, param=param, code=code)
+    return OpenAIErrorBody(error=error).model_dump()
+
 
 # --- the hierarchy --------------------------------------------------------------------------
 
@@ -237,6 +276,13 @@ def detail_body(problem: ApiError) -> dict[str, Any]:
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
+    if openai_face(request.url.path) and error.status_code in (404, 405):
+        # A path or method the OpenAI-compatible face does not have, in its shape.
+        message = f"{request.method} {request.url.path} is not a route of this server's OpenAI API"
+        message += ": it serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings"
+        code = "not_found" if error.status_code == 404 else "method_not_allowed"
+        body = openai_body(error.status_code, message, code)
+        return JSONResponse(status_code=error.status_code, content=body)
     if error.status_code == 413:  # the body limit, passed while the body was read
         return JSONResponse(
             status_code=413, content={"message": error.detail, "setting": "max_body_mb"}

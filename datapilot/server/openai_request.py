@@ -1,7 +1,8 @@
 """What the OpenAI-compatible face reads of a chat completion request: its shapes (a wrong one
-is a 400 naming the field, never an error deep in the turn; fields Datapilot does not read are
-allowed and ignored), the server's limits checked on the raw messages, and the conversation as
-the platform's history."""
+is a 400 naming the field, never an error deep in the turn), every Chat Completions parameter
+either honoured or refused naming it (`REFUSED`; a field OpenAI does not know is refused as
+OpenAI refuses it), the server's limits checked on the raw messages, and the conversation as the
+platform's history."""
 
 from __future__ import annotations
 
@@ -107,8 +108,54 @@ class ClientTool(BaseModel):
     function: FunctionSpec
 
 
+class JsonSchemaFormat(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    description: str | None = None
+    schema_: dict[str, Any] | None = Field(default=None, alias="schema")
+    strict: bool | None = None
+
+
+class ResponseFormat(BaseModel):
+    """`text`, `json_object` (the Answer as JSON without a model) or `json_schema` (filled from
+    the Answer without a model, when its fields can fill the schema)."""
+
+    type: Literal["text", "json_object", "json_schema"]
+    json_schema: JsonSchemaFormat | None = None
+
+    @model_validator(mode="after")
+    def _schema_given(self) -> ResponseFormat:
+        if self.type == "json_schema" and self.json_schema is None:
+            raise ValueError("`json_schema` needs `json_schema: {name, schema}`")
+        return self
+
+
+class NamedFunction(BaseModel):
+    name: str
+
+
+class NamedToolChoice(BaseModel):
+    type: Literal["function"] = "function"
+    function: NamedFunction
+
+
+ToolChoice = Literal["none", "auto", "required"] | NamedToolChoice
+
+# Parameters of Chat Completions Datapilot cannot honour, and why: a request that sets one is a
+# 400 naming it (a client must not believe it was honoured).
+REFUSED: dict[str, str] = {
+    "audio": "audio output is not supported: Datapilot answers in text, charts and tables",
+    "prediction": "predicted outputs are not supported",
+    "web_search_options": "web search is not supported: Datapilot answers from its data",
+    "functions": "`functions` is deprecated: send `tools` (and `tool_choice`)",
+    "function_call": "`function_call` is deprecated: send `tool_choice`",
+    "top_logprobs": "log probabilities are not available from Datapilot",
+}
+
+
 class CompletionRequest(BaseModel):
-    """The parts of an OpenAI chat completion request Datapilot reads; others are ignored."""
+    """An OpenAI chat completion request: every parameter is honoured, or refused naming it."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -119,7 +166,124 @@ class CompletionRequest(BaseModel):
     tools: list[ClientTool] | None = Field(
         default=None, description="Your own tools: their calls come back to you."
     )
+    tool_choice: ToolChoice | None = Field(
+        default=None,
+        description="Forwarded to the model; without one, `required` or a named tool is a 400.",
+    )
+    parallel_tool_calls: bool | None = None
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    top_p: float | None = Field(default=None, ge=0.0, le=1.0)
+    frequency_penalty: float | None = Field(default=None, ge=-2.0, le=2.0)
+    presence_penalty: float | None = Field(default=None, ge=-2.0, le=2.0)
+    seed: int | None = None
+    logit_bias: dict[str, int] | None = Field(
+        default=None, description="Forwarded to the model; without one, a 400."
+    )
+    reasoning_effort: Literal["minimal", "low", "medium", "high"] | None = None
+    verbosity: Literal["low", "medium", "high"] | None = None
+    max_tokens: int | None = Field(default=None, ge=1, description="Cuts the reply's text.")
+    max_completion_tokens: int | None = Field(default=None, ge=1)
+    stop: str | list[str] | None = Field(
+        default=None, description="Up to 4 sequences: the reply's text ends before the first."
+    )
+    n: int = Field(default=1, ge=1, le=128, description="Only 1: ask again for another reply.")
+    response_format: ResponseFormat | None = None
+    logprobs: bool | None = Field(default=None, description="Only false: none are available.")
+    modalities: list[Literal["text", "audio"]] | None = Field(
+        default=None, description="Only text."
+    )
+    store: bool | None = Field(default=None, description="Only false: completions are not kept.")
+    service_tier: str | None = Field(default=None, description="Only auto or default.")
+    user: str | None = None
+    safety_identifier: str | None = None
+    prompt_cache_key: str | None = None
+    metadata: dict[str, str] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_parameters(cls, data: Any) -> Any:
+        """A field OpenAI's API does not know, or one Datapilot cannot honour, is refused with
+        the parameter's name (as OpenAI refuses an unknown one), never ignored."""
+        if not isinstance(data, dict):
+            return data
+        errors = []
+        for name, value in data.items():
+            if name in REFUSED and value is not None:
+                errors.append(as_error(name, REFUSED[name], "unsupported_parameter"))
+            elif name not in cls.model_fields and name not in REFUSED:
+                message = f"Unrecognized request argument supplied: {name}"
+                errors.append(as_error(name, message, "unrecognized_parameter"))
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        return data
+
+    @model_validator(mode="after")
+    def _honourable(self) -> CompletionRequest:
+        """Values Datapilot cannot honour: each a 400 naming its parameter."""
+        problems: list[tuple[str, str]] = []
+        if self.n > 1:
+            problems.append(
+                ("n", "only n=1 is supported: send the request again for another reply")
+            )
+        if self.logprobs:
+            problems.append(("logprobs", "log probabilities are not available from Datapilot"))
+        if self.modalities and "audio" in self.modalities:
+            problems.append(("modalities", "only text output is supported"))
+        if self.store:
+            problems.append(("store", "Datapilot does not keep completions: send store=false"))
+        if self.service_tier not in (None, "auto", "default"):
+            problems.append(("service_tier", "only `auto` or `default` is supported"))
+        stops = self.stop_sequences
+        if len(stops) > 4 or any(not stop for stop in stops):
+            problems.append(("stop", "stop takes up to 4 non-empty sequences"))
+        if self.tool_choice is not None and not isinstance(self.tool_choice, str):
+            names = {tool.function.name for tool in self.tools or []}
+            if self.tool_choice.function.name not in names:
+                problems.append(("tool_choice", "tool_choice names a function not in `tools`"))
+        elif self.tool_choice == "required" and not self.tools:
+            problems.append(("tool_choice", "tool_choice `required` needs `tools`"))
+        if problems:
+            errors = [as_error(field, message, "invalid_value") for field, message in problems]
+            raise ValidationError.from_exception_data(type(self).__name__, errors)
+        return self
+
+    @property
+    def stop_sequences(self) -> list[str]:
+        return [self.stop] if isinstance(self.stop, str) else list(self.stop or [])
+
+    @property
+    def token_limit(self) -> int | None:
+        """The client's limit of the reply's tokens (`max_completion_tokens` wins, as OpenAI's)."""
+        return self.max_completion_tokens or self.max_tokens
+
+    @property
+    def forced_tool(self) -> bool:
+        """Whether the client forces a tool call (`required` or a named tool)."""
+        return self.tool_choice is not None and self.tool_choice not in ("none", "auto")
+
+    def model_options(self) -> dict[str, Any]:
+        """What is forwarded to the model endpoint, as the client sent it (its token limit
+        travels separately: the client picks the name the endpoint wants)."""
+        fields = (
+            "top_p",
+            "frequency_penalty",
+            "presence_penalty",
+            "seed",
+            "logit_bias",
+            "reasoning_effort",
+            "verbosity",
+            "stop",
+            "parallel_tool_calls",
+        )
+        options = {name: getattr(self, name) for name in fields if getattr(self, name) is not None}
+        if self.tool_choice is not None:
+            choice = self.tool_choice
+            options["tool_choice"] = choice if isinstance(choice, str) else choice.model_dump()
+        if self.response_format is not None:
+            options["response_format"] = self.response_format.model_dump(
+                by_alias=True, exclude_none=True
+            )
+        return options
 
     @model_validator(mode="before")
     @classmethod

@@ -78,7 +78,9 @@ async def test_a_chat_answers_offline_and_keeps_its_messages(app) -> None:  # ty
         reply = body["replies"][-1]
         assert reply["role"] == "assistant" and reply["assistant_id"] == assistant["id"]
         assert f"{apple_2021_return_pct():.2f}%" in reply["content"]
-        assert NO_MODEL_NOTE in reply["content"]  # says what a model would add
+        # What a model would add is said beside the answer, never in its text.
+        assert "No model" not in reply["content"]
+        assert body["answer"]["notice"] == NO_MODEL_NOTE
         assert any(o["kind"] == "table" for o in body["answer"]["outputs"])
 
         history = (await client.get(f"/api/v1/chats/{chat['id']}/messages")).json()
@@ -98,6 +100,12 @@ async def test_a_streamed_reply_carries_lmc_chunks_and_message_ids(app) -> None:
     ids = next(c for c in chunks if c.get("format") == "messages")["content"]["ids"]
     assert ids == [history[1]["id"]]
     assert any(c["type"] == "table" for c in chunks)
+    # The notice is a status chunk of its own, and no message chunk carries it.
+    notices = [c["content"] for c in chunks if (c["role"], c.get("format")) == ("server", "notice")]
+    assert notices == [NO_MODEL_NOTE]
+    said = "".join(c.get("content") or "" for c in chunks if c["type"] == "message"
+                   and isinstance(c.get("content"), str))  # fmt: skip
+    assert "No model" not in said
     text = "".join(
         c.get("content") or ""
         for c in chunks

@@ -18,10 +18,12 @@ and the model is told it needs confirmation in a Datapilot chat (or the tool tru
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -42,17 +44,29 @@ from datapilot.assistants.repo import Assistants, Usage, bound_refusal
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import assistant_tools, request_for, setup_turn
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
+from datapilot.knowledge.embeddings import embed, embeddings_configured
 from datapilot.model_client import count_chat, count_tokens
 from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
 from datapilot.server.errors import (
     NotFound,
+    OpenAIErrorBody,
     Refused,
     ValidationProblem,
     api_error,
+    openai_body,
     unreadable_body_problem,
     validation_problem,
 )
+from datapilot.server.openai_reply import (
+    Refusal,
+    chart_links,
+    limited,
+    offline_content,
+    offline_refusal,
+    with_outputs,
+)
 from datapilot.server.openai_request import CompletionRequest, history_from_openai
+from datapilot.server.publish import base_url
 from datapilot.server.store_calls import off_loop
 from datapilot.store import Store
 
@@ -60,22 +74,8 @@ WORKFLOW_MODEL = "datapilot"
 EXTRA = "datapilot"  # the namespaced field of steps and artifacts
 
 
-class OpenAIError(BaseModel):
-    message: str
-    type: str = "invalid_request_error"
-    param: str | None = Field(default=None, description="The field at fault, as a dotted path.")
-    code: str | None = None
-
-
-class OpenAIErrorBody(BaseModel):
-    """The body of this face's errors, in OpenAI's shape (which its SDKs read)."""
-
-    error: OpenAIError
-
-
 def _error(status: int, message: str, code: str, param: str | None = None) -> JSONResponse:
-    body = OpenAIErrorBody(error=OpenAIError(message=message, code=code, param=param))
-    return JSONResponse(status_code=status, content=body.model_dump())
+    return JSONResponse(status_code=status, content=openai_body(status, message, code, param))
 
 
 def _invalid(problem: ValidationProblem) -> JSONResponse:
@@ -91,6 +91,8 @@ def openai_error(error: Exception) -> JSONResponse | None:
     rest, which keep the app's answers: refusals at the door, the body limit, failures."""
     if isinstance(error, RequestValidationError):
         return _invalid(validation_problem(error))
+    if isinstance(error, Refusal):
+        return _error(400, f"{error.param}: {error.message}", "unsupported_value", error.param)
     if isinstance(error, HTTPException):
         unreadable = unreadable_body_problem(error)
         return None if unreadable is None else _invalid(unreadable)
@@ -161,6 +163,62 @@ async def models(tenant: TenantDep, store: StoreDep) -> ModelList:
     return ModelList(data=cards)
 
 
+@router.get(
+    "/models/{model}", response_model=ModelCard, summary="One of your models", responses=_ERRORS
+)
+async def model(model: str, tenant: TenantDep, store: StoreDep) -> ModelCard:
+    for card in (await models(tenant, store)).data:
+        if card.id == model:
+            return card
+    message = f"no model {model!r}: GET /v1/models lists yours"
+    raise NotFound(message, code="model_not_found")
+
+
+class EmbeddingsRequest(BaseModel):
+    model: str = Field(description="The configured model (DATAPILOT_EMBEDDINGS_MODEL).")
+    input: str | list[str] = Field(description="A text or a list of texts.")
+    encoding_format: Literal["float", "base64"] = Field(
+        default="float", description="`base64`: little-endian float32s (the SDKs' default)."
+    )
+    user: str | None = None
+
+
+@router.post("/embeddings", summary="Embeddings, from the configured endpoint", responses=_ERRORS)
+async def embeddings(body: EmbeddingsRequest, tenant: TenantDep, settings: SettingsDep) -> Any:
+    """The configured embeddings endpoint's vectors (unit length, as OpenAI's); a 404 saying how
+    to configure one when there is none."""
+    if not embeddings_configured(settings):
+        message = (
+            "No embeddings endpoint is configured on this server: set "
+            "DATAPILOT_EMBEDDINGS_BASE_URL (an OpenAI-compatible /v1) and "
+            "DATAPILOT_EMBEDDINGS_MODEL, then restart it"
+        )
+        raise NotFound(message, code="embeddings_not_configured")
+    if body.model != settings.embeddings_model:
+        message = (
+            f"no embeddings model {body.model!r}: this server's is {settings.embeddings_model!r}"
+        )
+        raise NotFound(message, code="model_not_found")
+    texts = [body.input] if isinstance(body.input, str) else body.input
+    vectors = await off_loop(lambda: embed(settings, texts))
+    tokens = sum(count_tokens(text) for text in texts)
+    return {
+        "object": "list",
+        "data": [
+            {"object": "embedding", "index": index, "embedding": _encoded(vector, body)}
+            for index, vector in enumerate(vectors)
+        ],
+        "model": body.model,
+        "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+    }
+
+
+def _encoded(vector: Any, body: EmbeddingsRequest) -> list[float] | str:
+    if body.encoding_format == "base64":
+        return base64.b64encode(vector.astype("<f4").tobytes()).decode()
+    return [float(x) for x in vector]
+
+
 @router.post(
     "/chat/completions",
     summary="Chat with an assistant (OpenAI chat completions)",
@@ -168,7 +226,11 @@ async def models(tenant: TenantDep, store: StoreDep) -> ModelList:
     responses=_ERRORS,
 )
 async def chat_completions(
-    body: CompletionRequest, tenant: TenantDep, settings: SettingsDep, store: StoreDep
+    body: CompletionRequest,
+    request: Request,
+    tenant: TenantDep,
+    settings: SettingsDep,
+    store: StoreDep,
 ) -> Any:
     history = history_from_openai(body.messages)
     client_tools = [tool.model_dump(exclude_none=True) for tool in body.tools or []]
@@ -185,6 +247,14 @@ async def chat_completions(
             store, tenant, settings, request_context, assistant
         )
         setup = setup_turn(request_context, assistant, history, tools, client_tools=client_tools)
+        if setup.llm is None and setup.model is None:
+            # Without a model, what only a model could honour is refused before anything runs.
+            refusal = offline_refusal(body)
+            if refusal is not None:
+                raise refusal
+        else:
+            setup.options = body.model_options()
+            setup.max_tokens = body.token_limit
         # A stateless request cannot wait for a click: a call that needs the user's
         # confirmation does not run, and the model hears that it needs a chat.
         setup.can_ask = False
@@ -214,11 +284,12 @@ async def chat_completions(
         raise NotFound(message, code="model_not_found") from None
     except repo.Forbidden as error:
         raise Refused(str(error), code="model_not_allowed") from None
+    reply = Reply(turn, body, settings.data_dir, base_url(request))
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(time.time())
     if body.stream:
         include_usage = bool(body.stream_options and body.stream_options.include_usage)
-        chunks = _chunks(turn, body, completion_id, created, include_usage, store, tenant)
+        chunks = _chunks(reply, completion_id, created, include_usage, store, tenant)
         return EventSourceResponse(chunks)
     steps: list[dict[str, Any]] = []
     text: list[str] = []
@@ -231,23 +302,70 @@ async def chat_completions(
             text.append(event.text)
         elif isinstance(event, Failed):
             text.append(event.message)
-    usage = await _charge(turn, body, store, tenant, assistant.id if assistant else None)
-    reply: dict[str, Any] = {"role": "assistant", "content": "".join(text).strip() or None}
+    content, finish = await reply.content("".join(text))
+    usage = await _charge(turn, body, content, store, tenant, assistant.id if assistant else None)
+    said: dict[str, Any] = {"role": "assistant", "content": content or None}
     if turn.result.client_calls:
-        reply["tool_calls"] = _tool_calls(turn)
+        said["tool_calls"] = _tool_calls(turn)
+    extra: dict[str, Any] = {"steps": steps}
+    if reply.notice:
+        extra["notice"] = reply.notice
     return {
         "id": completion_id,
         "object": "chat.completion",
         "created": created,
         "model": body.model,
-        "choices": [{"index": 0, "message": reply, "finish_reason": _finish(turn)}],
+        "choices": [{"index": 0, "message": said, "finish_reason": finish}],
         "usage": usage,
-        EXTRA: {"steps": steps},
+        EXTRA: extra,
     }
 
 
+class Reply:
+    """What one completion's text becomes: with a model, its text and then the outputs of the
+    tools it called (charts as PNG links, tables in Markdown); without one, the same from the
+    Answer, or the Answer as JSON, cut as `stop` and `max_tokens` ask."""
+
+    def __init__(self, turn: Turn, body: CompletionRequest, data_dir: Path, base: str) -> None:
+        self.turn, self.body, self.data_dir, self.base = turn, body, data_dir, base
+        self.offline = turn.setup.llm is None and turn.setup.model is None
+        format_ = body.response_format
+        self.json = format_ is not None and format_.type != "text"
+
+    @property
+    def buffered(self) -> bool:
+        """Whether the text must be whole before any of it is sent (offline: to cut or format)."""
+        return self.offline and bool(self.body.stop_sequences or self.body.token_limit or self.json)
+
+    @property
+    def notice(self) -> str | None:
+        answer = self.turn.result.answer
+        return answer.notice if answer is not None else None
+
+    async def content(self, text: str) -> tuple[str, str]:
+        """The reply's whole content and its finish reason."""
+        answer = self.turn.result.answer
+        outputs = list(answer.outputs) if answer is not None else []
+        links = [] if self.json else await chart_links(outputs, self.data_dir, self.base)
+        if self.offline and answer is not None:
+            content = offline_content(answer, text.strip(), links, self.body)
+            return limited(content, self.body)
+        content = text.strip() if self.json else with_outputs(text, outputs, links)
+        return content, _finish(self.turn)
+
+    async def tail(self) -> str:
+        """What follows streamed text: the outputs' Markdown (nothing for a JSON reply)."""
+        answer = self.turn.result.answer
+        if self.json or answer is None or not answer.outputs:
+            return ""
+        links = await chart_links(answer.outputs, self.data_dir, self.base)
+        return with_outputs("", answer.outputs, links)
+
+
 def _finish(turn: Turn) -> str:
-    return "tool_calls" if turn.result.client_calls else "stop"
+    if turn.result.client_calls:
+        return "tool_calls"
+    return "length" if turn.result.finish_reason == "length" else "stop"
 
 
 def _tool_calls(turn: Turn) -> list[dict[str, Any]]:
@@ -276,6 +394,7 @@ def _step(event: Any) -> dict[str, Any] | None:
 async def _charge(
     turn: Turn,
     body: CompletionRequest,
+    content: str,
     store: Store,
     tenant: Tenant,
     assistant_id: str | None,
@@ -298,7 +417,7 @@ async def _charge(
         await off_loop(record)
     else:
         prompt = count_chat(message.model_dump() for message in body.messages)
-        completion = count_tokens(result.text)
+        completion = count_tokens(content)
     return {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -307,14 +426,14 @@ async def _charge(
 
 
 async def _chunks(
-    turn: Turn,
-    body: CompletionRequest,
+    reply: Reply,
     completion_id: str,
     created: int,
     include_usage: bool,
     store: Store,
     tenant: Tenant,
 ) -> AsyncIterator[dict[str, str]]:
+    turn, body = reply.turn, reply.body
     assistant_id = turn.setup.assistant_id
 
     def chunk(
@@ -333,24 +452,51 @@ async def _chunks(
         return {"data": json.dumps(data, default=str)}
 
     yield chunk({"role": "assistant", "content": ""})
+    sent: list[str] = []  # the text, whole (sent as it came, or held back to cut or format)
     try:
         async for event in turn.events():
             step = _step(event)
             if step is not None:
                 yield chunk({}, None, **{EXTRA: step})
-            if isinstance(event, TextDelta) and event.text:
-                yield chunk({"content": event.text})
-            elif isinstance(event, Failed):
-                yield chunk({"content": event.message})
+            piece = (
+                event.text
+                if isinstance(event, TextDelta)
+                else event.message
+                if isinstance(event, Failed)
+                else ""
+            )
+            if piece:
+                sent.append(piece)
+                if not reply.buffered:
+                    yield chunk({"content": piece})
             elif isinstance(event, Done):
                 break
     except NormalisationError as error:
         failed = {"type": "failed", "message": str(error)}
         yield chunk({"content": str(error)}, None, **{EXTRA: failed})
+    finish = _finish(turn)
+    if reply.buffered:
+        try:
+            content, finish = await reply.content("".join(sent))
+        except Refusal as refusal:  # a schema the Answer cannot fill: OpenAI's error event
+            message = f"{refusal.param}: {refusal.message}"
+            yield {
+                "data": json.dumps(openai_body(400, message, "unsupported_value", refusal.param))
+            }
+            return
+        sent = [content]
+        yield chunk({"content": content})
+    else:
+        tail = await reply.tail()
+        if tail:
+            sent.append(f"\n\n{tail}")
+            yield chunk({"content": f"\n\n{tail}" if "".join(sent).strip() != tail else tail})
     if turn.result.client_calls:
         yield chunk({"tool_calls": _tool_calls(turn)})
-    yield chunk({}, _finish(turn))
-    usage = await _charge(turn, body, store, tenant, assistant_id)
+    if reply.notice:
+        yield chunk({}, None, **{EXTRA: {"type": "notice", "message": reply.notice}})
+    yield chunk({}, finish)
+    usage = await _charge(turn, body, "".join(sent), store, tenant, assistant_id)
     if include_usage:
         yield chunk(None, usage=usage)
     yield {"data": "[DONE]"}

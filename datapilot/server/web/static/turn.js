@@ -80,6 +80,9 @@ export class Turn {
         return this.error(String(content ?? ""));
       case "server/answer/json":
         return this.finish(content);
+      case "server/status/notice":
+        // How the answer was made (e.g. without a model): a quiet badge, not part of the answer.
+        return this.after.append(el("p", { class: "notice-badge muted small", role: "note" }, String(content ?? "")));
       case "server/status/":
         if (content === "complete") this.done();
         return;
