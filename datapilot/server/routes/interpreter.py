@@ -70,9 +70,12 @@ def _channel(settings: Settings) -> Any:
 
 
 def _within_limits(parsed: InterpreterRequest, settings: Settings) -> InterpreterRequest:
-    """`parsed`, or a `ValidationError` when it has more messages than DATAPILOT_MAX_MESSAGES."""
-    # LMC messages are models, not dicts: only their number is checked, not their length.
-    problems = check_conversation(parsed.messages, settings, "messages")
+    """`parsed`, or a `ValidationError` when it has more messages than DATAPILOT_MAX_MESSAGES
+    or a text longer than DATAPILOT_MAX_MESSAGE_CHARS."""
+    # Text (messages, code, console output a client ran itself) is capped like any message;
+    # images and files sent back are bounded by the body's size only.
+    raw = [{} if m.type in ("image", "file") else m.model_dump() for m in parsed.messages]
+    problems = check_conversation(raw, settings, "messages")
     if problems:
         errors = [as_error(field, message) for field, message in problems]
         raise ValidationError.from_exception_data(InterpreterRequest.__name__, errors)
