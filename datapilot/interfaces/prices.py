@@ -14,7 +14,9 @@ import pandas as pd
 
 from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS, Frequency
 from datapilot.data.catalog import Entity
+from datapilot.data.phrases_zh import chinese_name
 from datapilot.data.warehouse import PriceFreq
+from datapilot.interfaces.chart_text import say
 from datapilot.interfaces.checks import (
     check_entities,
     check_entity,
@@ -420,6 +422,8 @@ def get_series(
     wide = ctx.warehouse.derived(
         key, lambda: _computed_series(ctx, entities, start, end, freq, base)
     )
+    if freq is not None:
+        _note_coarser(ctx, entities, freq)
     missing = [e for e in entities if e.id not in wide.columns]
     if missing:
         ctx.notes.append(
@@ -478,6 +482,27 @@ def _computed_series(
         base=read_base(present, start, base, _series_reader(ctx)),
         measure="returns" if returns else None,
     )
+
+
+_FINENESS = {"annual": 1, "quarterly": 2, "monthly": 3, "weekly": 4, "daily": 5}
+_FREQ_ZH = {"annual": "年度", "quarterly": "季度", "monthly": "月度", "weekly": "周", "daily": "日"}
+
+
+def _note_coarser(ctx: InterfaceContext, entities: list[Entity], freq: str) -> None:
+    """Say when a series is published less often than asked (monthly CPI from a quarterly
+    series): its own periods are shown, never presented as the ones asked for."""
+    for entity in entities:
+        if _FINENESS.get(entity.frequency, 5) >= _FINENESS[freq]:
+            continue
+        ctx.notes.append(
+            say(
+                ctx,
+                f"{entity.name} is {entity.frequency} in the data, so its {entity.frequency} "
+                f"values are shown, not {freq} ones.",
+                f"{chinese_name(entity)}在数据中是{_FREQ_ZH[entity.frequency]}数据，因此显示的是"
+                f"{_FREQ_ZH[entity.frequency]}值，而不是{_FREQ_ZH[freq]}值。",
+            )
+        )
 
 
 def _series_reader(ctx: InterfaceContext) -> Reader:

@@ -116,3 +116,23 @@ def test_a_suggestion_is_offered_only_for_a_genuinely_close_name(data: Any) -> N
     with pytest.raises(InterfaceError) as misspelt:
         check_entities(ctx, ["AAPLE"], {"stock"})
     assert "Did you mean AAPL?" in str(misspelt.value)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("monthly CPI change for each month of 2005", "is quarterly in the data"),
+        ("2005年每个月的CPI环比变化分别是多少", "是季度数据"),
+    ],
+)
+async def test_each_month_of_a_quarterly_series_gives_every_quarter_and_says_so(
+    data: Any, question: str, said: str
+) -> None:
+    macro = sm.datasets.macrodata.load_pandas().data
+    changes = macro["cpi"].pct_change() * 100
+    expected = changes[(macro["year"] == 2005)].tolist()
+    answer = await _ask(question)
+    assert any(said in note for note in answer.notes), answer.notes
+    (table,) = [o for o in answer.outputs if o.kind == "table"]
+    # Table cells keep two decimals from 1 up, four significant digits below 1.
+    assert [row[1] for row in table.rows] == pytest.approx(expected, abs=0.005)
