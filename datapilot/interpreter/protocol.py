@@ -136,8 +136,8 @@ async def respond(
             if answer is None:
                 raise ProtocolError("send code to run; questions need the data workflow")
             async for chunk in answer(str(last.content or "")):
-                if chunk.role == "server" and chunk.type == "status":
-                    continue
+                if chunk.role == "server" and chunk.type == "status" and chunk.format is None:
+                    continue  # its `complete`: the stream's own comes last (a notice goes on)
                 yield chunk
         elif last.role == "computer" and last.type != "confirmation":
             # The client ran the code itself and sends its output: the model goes on from it.

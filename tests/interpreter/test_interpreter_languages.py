@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from datapilot.core.messages import LmcChunk
 from datapilot.interpreter import languages
 from datapilot.interpreter.protocol import LmcMessage, respond
 
@@ -68,3 +69,19 @@ async def test_code_the_client_ran_is_not_run_again_offline() -> None:
     ]
     refused = await chunks_of([code("shell", "ls | wc -l"), output, RUN])
     assert refused[0]["type"] == "error" and "has run already" in refused[0]["content"]
+
+
+async def test_a_questions_answer_keeps_its_notice_and_completes_once() -> None:
+    said = [
+        LmcChunk(role="assistant", type="message", content="No model here."),
+        LmcChunk(role="server", type="status", format="notice", content="offline reader"),
+        LmcChunk(role="server", type="status", content="complete"),
+    ]
+
+    async def answer(question: str) -> Any:
+        for chunk in said:
+            yield chunk
+
+    question = LmcMessage(role="user", type="message", content="hello")
+    chunks = [c async for c in respond([question], kernel=None, auto_run=False, answer=answer)]  # type: ignore[arg-type]
+    assert chunks == said
