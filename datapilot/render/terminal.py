@@ -73,6 +73,8 @@ def print_answer(answer: Answer, console: Console) -> None:
         )
     for note in answer.notes:
         console.print(f"[yellow]note:[/] {escape(note)}")
+    if answer.notice:  # how the answer was made: quiet, after the answer
+        console.print(f"[dim]{escape(answer.notice)}[/]")
     if answer.sources:
         console.print(f"[dim]sources: {escape(', '.join(answer.sources))}[/]")
     if answer.timings_ms:

@@ -283,6 +283,9 @@ async def _http_error(request: Request, error: HTTPException) -> Response:
         code = "not_found" if error.status_code == 404 else "method_not_allowed"
         body = openai_body(error.status_code, message, code)
         return JSONResponse(status_code=error.status_code, content=body)
+    if openai_face(request.url.path) and error.status_code == 413:  # the body limit, read late
+        body = openai_body(413, str(error.detail), "max_body_mb")
+        return JSONResponse(status_code=413, content=body)
     if error.status_code == 413:  # the body limit, passed while the body was read
         return JSONResponse(
             status_code=413, content={"message": error.detail, "setting": "max_body_mb"}

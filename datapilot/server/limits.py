@@ -83,7 +83,7 @@ class RequestLimitsMiddleware:
     async def _limited(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
-            await _send_413(send, self.settings.max_body_mb)
+            await _send_413(send, self.settings.max_body_mb, scope.get("path", ""))
             return
         received = 0
         started = False
@@ -108,7 +108,7 @@ class RequestLimitsMiddleware:
         except BodyTooLarge:
             if started:
                 raise
-            await _send_413(send, self.settings.max_body_mb)
+            await _send_413(send, self.settings.max_body_mb, scope.get("path", ""))
 
 
 def _json_body(scope: Scope) -> bool:
@@ -169,8 +169,16 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _send_413(send: Send, limit_mb: float) -> None:
-    body = json.dumps({"message": body_limit_message(limit_mb), "setting": "max_body_mb"})
+async def _send_413(send: Send, limit_mb: float, path: str) -> None:
+    from datapilot.server.errors import openai_body, openai_face
+
+    message = body_limit_message(limit_mb)
+    problem = (
+        openai_body(413, message, "max_body_mb")  # the OpenAI-compatible face's own shape
+        if openai_face(path)
+        else {"message": message, "setting": "max_body_mb"}
+    )
+    body = json.dumps(problem)
     data = body.encode()
     headers = [
         (b"content-type", b"application/json"),

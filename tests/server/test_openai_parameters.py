@@ -237,16 +237,26 @@ async def test_embeddings_come_from_the_configured_endpoint(tmp_path, data) -> N
 
 
 async def test_every_error_of_the_face_is_in_openais_shape(tmp_path, data) -> None:  # type: ignore[no-untyped-def]
-    app, key = offline_app(tmp_path)
+    app, key = offline_app(tmp_path, max_body_mb=0.05)
+    big = json.dumps({"model": "datapilot", "messages": ASK, "user": "x" * 100_000})
     async with client_of(app) as anonymous, client_of(app, key) as keyed:
         responses = {
             "no key": await anonymous.get("/v1/models"),
             "wrong key": await client_of_key(app, "dp-wrong").get("/v1/models"),
             "no route": await keyed.get("/v1/nothing"),
             "wrong method": await keyed.get("/v1/chat/completions"),
+            "too large": await keyed.post(
+                "/v1/chat/completions", content=big, headers={"content-type": "application/json"}
+            ),
         }
         openbb = await keyed.post("/v1/query", json={})
-    expected = {"no key": 401, "wrong key": 401, "no route": 404, "wrong method": 405}
+    expected = {
+        "no key": 401,
+        "wrong key": 401,
+        "no route": 404,
+        "wrong method": 405,
+        "too large": 413,
+    }
     for case, response in responses.items():
         error = response.json()["error"]
         assert response.status_code == expected[case], (case, response.text)
