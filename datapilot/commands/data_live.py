@@ -47,6 +47,7 @@ def fetch(
     force: Annotated[bool, typer.Option(help="Refetch even when the local copy is fresh.")] = False,
 ) -> None:
     """Download entities from live providers into the warehouse (cached; see the TTLs)."""
+    from datapilot.commands.progress import progress_bar
     from datapilot.data import open_data
     from datapilot.settings import get_settings
 
@@ -58,9 +59,9 @@ def fetch(
     chosen = open_data(settings).router(names)
     if force:
         chosen.policy = chosen.policy.model_copy(update={"refetch": True})
-    with console.status(f"Fetching {', '.join(ids)} from {', '.join(names)} …"):
+    with progress_bar(f"Fetching from {', '.join(names)}", "entities") as advance:
         report = chosen.ensure(
-            ids, start.date() if start else None, end.date() if end else None, datasets
+            ids, start.date() if start else None, end.date() if end else None, datasets, advance
         )
     _print_report(report)
     unserved = [i for i in dict.fromkeys(x.strip().upper() for x in ids) if not report.get(i)]

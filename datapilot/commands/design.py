@@ -5,6 +5,7 @@ profile → requests → define → merge → implement → list / show → acce
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -101,13 +102,10 @@ def requests(
         made = _model_requests(settings, found, per_source)
     else:
         made = offline_requests(found, data.catalog, per_source)
-    tried = try_requests(
-        made,
-        settings,
-        data,
-        brain="llm" if brain == "llm" else "offline",
-        progress=_progress(json_output),
-    )
+    with _progress(json_output) as advance:
+        tried = try_requests(
+            made, settings, data, brain="llm" if brain == "llm" else "offline", progress=advance
+        )
     save_requests(settings, tried)
     if json_output:
         typer.echo(json.dumps([r.public() for r in tried], ensure_ascii=False, default=str))
@@ -116,11 +114,12 @@ def requests(
 
 
 def _progress(quiet: bool) -> Any:
-    def show(done: int, total: int) -> None:
-        if not quiet and (done % 25 == 0 or done == total):
-            typer.echo(f"tried {done}/{total}", err=True)
+    """Requests tried, as a bar on a terminal (none with --json, nor when piped)."""
+    from datapilot.commands.progress import progress_bar
 
-    return show
+    if quiet:
+        return contextlib.nullcontext(lambda done, total: None)
+    return progress_bar("Trying requests", "requests")
 
 
 def _model_requests(settings: Settings, profiles: list[Profile], count: int) -> list[Any]:

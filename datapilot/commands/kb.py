@@ -22,7 +22,10 @@ def add(
     ],
     user: UserOption = None,
 ) -> None:
-    """Add documents to a library; each is read, indexed and listed with its chunks."""
+    """Add documents to a library; each is read, indexed and listed with its chunks (a bar
+    counts the pages of a PDF on a terminal)."""
+    from datapilot.commands.progress import progress_bar
+    from datapilot.data.documents import reporting_pages
     from datapilot.knowledge import KnowledgeError, Libraries, read_upload
     from datapilot.settings import get_settings
 
@@ -34,7 +37,11 @@ def add(
     failed = 0
     for path in files:
         try:
-            upload = read_upload(settings, path.name, path.read_bytes())
+            with (
+                progress_bar(f"Reading {path.name}", "pages") as advance,
+                reporting_pages(advance),
+            ):
+                upload = read_upload(settings, path.name, path.read_bytes())
             with store.session(write=True) as session:
                 info = Libraries(session, owner, settings).add(library, upload)
         except (OSError, KnowledgeError, RuntimeError) as error:

@@ -101,8 +101,10 @@ class Router:
         start: date | None = None,
         end: date | None = None,
         datasets: Sequence[Dataset] | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> FetchReport:
-        """Make the warehouse hold fresh enough data for each id, as far as possible."""
+        """Make the warehouse hold fresh enough data for each id, as far as possible;
+        `progress(done, total)` hears of each id done."""
         wanted = list(dict.fromkeys(i.strip().upper() for i in ids if i.strip()))
         report = FetchReport()
         if not wanted or not self.providers:
@@ -114,8 +116,10 @@ class Router:
                 lambda entity_id: self._ensure_one(entity_id, start, end, datasets, records),
                 wanted,
             )
-            for items in outcomes:
+            for done, items in enumerate(outcomes, 1):
                 report.items.extend(items)
+                if progress is not None:
+                    progress(done, len(wanted))
         return report
 
     def _ensure_one(
