@@ -101,6 +101,13 @@ def ask(
         str | None,
         typer.Option(help="Answer from this knowledge library (name or id), citing its passages."),
     ] = None,
+    open_charts: Annotated[
+        bool,
+        typer.Option(
+            "--open",
+            help="Open each chart, interactive (HTML), in the browser (with --out: there).",
+        ),
+    ] = False,
 ) -> None:
     """Answer a question with charts, tables and a summary.
 
@@ -164,6 +171,8 @@ def ask(
         answer = asyncio.run(render(events, console))
         if out is not None:
             print_files(write_outputs(answer, out), console)
+    if open_charts:
+        _open_charts(answer, out)
     allow_quick_exit()  # the answer is written whole (and its files): nothing left to do
     raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
 
@@ -208,10 +217,29 @@ def write_outputs(answer: Answer, out_dir: Path) -> list[Path]:
     return [*written, path]
 
 
-def _write_chart(chart: ChartOutput, out_dir: Path, stem: str) -> list[Path]:
-    import plotly.io as pio
+def _open_charts(answer: Answer, out: Path | None) -> None:
+    """Each chart's HTML page in the browser: the one `--out` wrote, else one in a new folder."""
+    import tempfile
+    import webbrowser
 
-    from datapilot.render.charts import to_plotly, to_png
+    from datapilot.core.outputs import ChartOutput
+
+    charts = [output for output in answer.outputs if isinstance(output, ChartOutput)]
+    if not charts:
+        typer.echo("--open: this answer has no chart to open.", err=True)
+        return
+    folder = out or Path(tempfile.mkdtemp(prefix="datapilot-charts-"))
+    names: set[str] = set()
+    for number, chart in enumerate(charts, 1):
+        page = folder / f"{_unique(_slug(chart.title) or f'chart-{number}', names)}.html"
+        if not page.exists():
+            _write_html(chart, page)
+        if not webbrowser.open(page.resolve().as_uri()):
+            typer.echo(f"--open: no browser to open {page}; open it yourself.", err=True)
+
+
+def _write_chart(chart: ChartOutput, out_dir: Path, stem: str) -> list[Path]:
+    from datapilot.render.charts import to_png
 
     png = out_dir / f"{stem}.png"
     partial = out_dir / f".{stem}.partial.png"
@@ -223,15 +251,26 @@ def _write_chart(chart: ChartOutput, out_dir: Path, stem: str) -> list[Path]:
             partial.unlink()
     chart.png = str(png)
     html = out_dir / f"{stem}.html"
-    partial_html = out_dir / f".{stem}.partial.html"
+    _write_html(chart, html)
+    return [png, html]
+
+
+def _write_html(chart: ChartOutput, html: Path) -> None:
+    """The interactive page, reading `plotly.min.js` beside it (works offline): that file is
+    a link to one shared copy, so folders of answers do not hold 4.8 MB each."""
+    import plotly.io as pio
+
+    from datapilot.render.charts import to_plotly
+    from datapilot.render.plotly_bundle import link_plotly_js
+
+    link_plotly_js(html.parent)
+    partial_html = html.with_name(f".{html.stem}.partial.html")
     try:
-        # One plotly.min.js beside the pages keeps them working offline without 4 MB each.
         pio.write_html(to_plotly(chart), partial_html, include_plotlyjs="directory")
         os.replace(partial_html, html)
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial_html.unlink()
-    return [png, html]
 
 
 def _atomic_text(path: Path, text: str) -> Path:

@@ -7,6 +7,7 @@ other PNG is drawn with matplotlib's object API, so rendering is safe from worke
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.resources
 import importlib.util
@@ -184,11 +185,24 @@ def to_png(chart: ChartOutput, path: Path, dpi: int = 110) -> Path:
                 _candlestick_png(chart, Path(temp_name), dpi)
             else:
                 _matplotlib_png(chart, Path(temp_name), dpi)
+        # mkstemp made it 0600: give it the mode any file of the user's gets (as the HTML has).
+        os.chmod(temp_name, 0o666 & ~_umask())
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it (other threads may be
+    creating files); elsewhere set and restored at once."""
+    with contextlib.suppress(OSError, ValueError, StopIteration):
+        status = Path("/proc/self/status").read_text().splitlines()
+        return int(next(line for line in status if line.startswith("Umask:")).split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @functools.cache

@@ -47,10 +47,13 @@ _MARKS = {
 _STATUS_STYLE = {"ok": "green", "no_data": "yellow", "out_of_scope": "yellow", "error": "red"}
 
 
-async def render(events: AsyncIterator[Event], console: Console | None = None) -> Answer:
-    """Draw `events` as they arrive and return the final Answer."""
+async def render(
+    events: AsyncIterator[Event], console: Console | None = None, *, draw_charts: bool | None = None
+) -> Answer:
+    """Draw `events` as they arrive and return the final Answer. Charts are drawn in text cells
+    when `draw_charts`, by default when the console is a terminal (not a pipe or a file)."""
     console = console or Console()
-    view = _View(console)
+    view = _View(console, console.is_terminal if draw_charts is None else draw_charts)
     answer: Answer | None = None
     with Live(view, console=console, transient=True, refresh_per_second=12) as live:
         async for event in events:
@@ -91,8 +94,9 @@ def print_files(paths: Iterable[Path], console: Console) -> None:
 class _View:
     """The live part (status and running calls) plus the permanent prints for each event."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, draw_charts: bool = False) -> None:
         self.console = console
+        self.draw_charts = draw_charts
         self.status = "Starting…"
         self.running: dict[str, Call] = {}
 
@@ -116,6 +120,8 @@ class _View:
             out.print(record_line(event.step, event.record))
         elif isinstance(event, OutputEvent):
             out.print(output_view(event.output))
+            if self.draw_charts and isinstance(event.output, ChartOutput):
+                out.print(chart_view(event.output, out.width))
         elif isinstance(event, Failed):
             out.print(f"[red]{escape(event.message)}[/]")
         elif isinstance(event, NeedsClientData):
@@ -174,6 +180,19 @@ def output_view(output: ChartOutput | TableOutput | TextOutput) -> Any:
     if isinstance(output, ChartOutput):
         return f"[bold]chart[/] ({output.chart_type}) {escape(output.title)}"
     return Panel(escape(output.text))
+
+
+def chart_view(chart: ChartOutput, width: int) -> Any:
+    """The chart drawn in text cells (plotext), or why it could not be."""
+    from datapilot.render.terminal_chart import chart_text
+
+    try:
+        return Text.from_ansi(chart_text(chart, width=max(40, min(width, 140))))
+    except Exception as error:  # a chart the terminal cannot draw still has its PNG and HTML
+        return (
+            f"[dim]the chart could not be drawn here ({escape(type(error).__name__)}); "
+            "--out writes it as PNG and HTML, --open shows it in the browser[/]"
+        )
 
 
 def table_view(table: TableOutput) -> Table:
