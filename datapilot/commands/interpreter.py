@@ -176,8 +176,9 @@ class _Shower:
         elif chunk.role == "assistant" and chunk.type == "message" and chunk.end:
             console.out("")
         elif chunk.role == "assistant" and chunk.type == "code":
-            if chunk.end:
-                console.print(Syntax("".join(self.code), "python"))
+            if chunk.end:  # coloured as its language (rich calls the shell's lexer bash)
+                lexer = {"shell": "bash"}.get(chunk.format or "python", chunk.format or "python")
+                console.print(Syntax("".join(self.code), lexer))
                 self.code = []
             elif chunk.content:
                 self.code.append(str(chunk.content))
