@@ -233,6 +233,7 @@ def test_chinese_browser_gets_a_chinese_page_and_answer(chromium: Any, server: S
     prices = apple().loc["2019"]
     assert f"{prices.iloc[-1]:.2f}" in turn.locator(".summary .lead").inner_text()
     assert turn.locator(".chip.window").inner_text() == "2019-01-01 → 2019-12-31"
+    assert "没有配置模型" in turn.locator(".notice-badge").inner_text()  # the question's language
     page.locator(".suggestion").first.wait_for(timeout=TIMEOUT_MS)
     assert re.search(r"[\u4e00-\u9fff]", page.locator(".suggestion").first.inner_text())
     page.locator("#scroller").evaluate("s => s.scrollTop = 0")
@@ -255,6 +256,9 @@ def test_switching_assistant_answers_with_it(page: Any, server: Server) -> None:
     question = "Plot Microsoft's closing price in 2020"
     turn = ask(page, question)
     assert turn.locator(".who").inner_text() == "Macro desk"
+    # Without a model the answer says so beside it, as a quiet badge, never in its text.
+    assert "DATAPILOT_LLM_MODEL" in turn.locator(".notice-badge").inner_text()
+    assert "No model" not in turn.locator(".summary").first.inner_text()
     chat = current_chat(page, server)
     assert chat["assistant_id"] == assistant["id"]
     messages = server.api("GET", f"/api/v1/chats/{chat['id']}/messages").json()
