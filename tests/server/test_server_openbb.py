@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import statistics
 import time
 from collections.abc import AsyncIterator
@@ -169,7 +170,11 @@ async def test_a_chart_question_streams_in_order_with_the_right_numbers(
     assert any("Apple" in s for s in suggestions["suggestions"])
 
 
-async def test_candlesticks_become_a_price_table_and_charts(client: httpx.AsyncClient) -> None:
+async def test_candlesticks_come_drawn_beside_their_price_table(client: httpx.AsyncClient) -> None:
+    # The Workspace draws no candlestick: the drawn chart (every indicator panel) comes as an
+    # image in an html artifact, the numbers as a table.
+    import base64
+
     from bokeh_sampledata.stocks import IBM
 
     events = await query(
@@ -177,14 +182,27 @@ async def test_candlesticks_become_a_price_table_and_charts(client: httpx.AsyncC
         human("Show me a candlestick chart of IBM with MACD over the past 6 months", "2012-06-30"),
     )
     artifacts = of(events, "copilotMessageArtifact")
-    prices = next(a for a in artifacts if a["type"] == "table")
-    assert {"open", "high", "low", "close"} <= set(prices["content"][0])
+    assert [a["type"] for a in artifacts] == ["html", "table"]
+    image = re.search(r'src="data:image/png;base64,([^"]+)"', artifacts[0]["content"])
+    assert image and base64.b64decode(image[1]).startswith(b"\x89PNG")
+    prices = artifacts[1]["content"]
+    assert {"open", "high", "low", "close", "macd", "signal"} <= set(prices[0])
     raw = dict(zip(IBM["date"], IBM["close"], strict=True))
-    for row in prices["content"]:
+    for row in prices:
         assert row["close"] == pytest.approx(raw[row["date"]])
-    charts = [a["chart_params"] for a in artifacts if a["type"] == "chart"]
-    assert any("close" in c["yKey"] for c in charts)
-    assert any({"macd", "signal"} <= set(c["yKey"]) for c in charts)
+
+
+async def test_a_chinese_k_line_request_gets_its_candlestick(client: httpx.AsyncClient) -> None:
+    from bokeh_sampledata.stocks import AAPL
+
+    events = await query(client, human("画出苹果2012年的K线图，加上成交量和KDJ", "2022-12-28"))
+    artifacts = of(events, "copilotMessageArtifact")
+    assert [a["type"] for a in artifacts] == ["html", "table"]
+    assert "K线" in artifacts[0]["name"] and "<img" in artifacts[0]["content"]
+    rows = artifacts[1]["content"]
+    year = {d: v for d, v in zip(AAPL["date"], AAPL["volume"], strict=True) if d.startswith("2012")}
+    assert [row["date"] for row in rows] == sorted(year)
+    assert [row["volume"] for row in rows] == pytest.approx([year[d] for d in sorted(year)])
 
 
 # --- widgets as data ------------------------------------------------------------------------

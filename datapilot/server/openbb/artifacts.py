@@ -1,14 +1,16 @@
 """Outputs as OpenBB Workspace artifacts: tables, and charts the Workspace draws natively.
 
 Each chart panel becomes one chart artifact over the panel's columns: line (also area and
-band), bar, scatter and pie map one to one; a candlestick panel, which the Workspace cannot draw,
-becomes a table of its prices plus a line chart of the close. Overlay panels (moving averages,
-MACD histogram) join the panel they overlay; forecast bands and reference levels (RSI 30/70)
-are drawn as extra lines.
+band), bar, scatter and pie map one to one. A candlestick chart, which the Workspace cannot draw
+(its charts are line, bar, scatter, pie and donut), comes as the drawn PNG with all its indicator
+panels in an html artifact, beside a table of its prices and indicators. Overlay panels
+(moving averages, MACD histogram) join the panel they overlay; forecast bands and reference
+levels (RSI 30/70) are drawn as extra lines.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from html import escape
@@ -117,6 +119,32 @@ def _html_cell(cell: Any) -> str:
     if isinstance(cell, str) and _URL.match(cell):
         return f'<a href="{text}" target="_blank" rel="noopener noreferrer">{text}</a>'
     return text
+
+
+def is_candlestick(output: ChartOutput) -> bool:
+    return bool(output.spec.panels) and output.spec.panels[0].mark == "candlestick"
+
+
+def candlestick_artifacts(
+    output: ChartOutput, png: bytes, name: ArtifactNamer
+) -> list[MessageArtifactSSE]:
+    """The drawn candlestick (`png`, every panel) as an html artifact, then the OHLC table."""
+    spec = output.spec
+    title = escape(output.title)
+    source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    image = ClientArtifact(
+        type="html",
+        name=name(output.title),
+        description=_description(spec, spec.panels[0], output),
+        content=f'<img src="{source}" alt="{title}" style="max-width:100%;height:auto">',
+    )
+    columns = [column for column in spec.columns if column != spec.x]
+    prices = table(
+        data=_records(spec, columns),
+        name=name(f"{output.title} — data"),
+        description=_description(spec, spec.panels[0], output),
+    )
+    return [MessageArtifactSSE(data=image), prices]
 
 
 def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArtifactSSE]:

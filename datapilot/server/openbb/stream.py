@@ -9,6 +9,8 @@ and the stream ends; the next request carries the data and the state to resume f
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
@@ -42,11 +44,19 @@ from datapilot.core.plan import Plan
 from datapilot.core.results import CallRecord
 from datapilot.engine.summary import understood_line
 from datapilot.render.prose import Prose
-from datapilot.server.openbb.artifacts import ArtifactNamer, chart_artifacts, table_artifact
+from datapilot.server.openbb.artifacts import (
+    ArtifactNamer,
+    candlestick_artifacts,
+    chart_artifacts,
+    is_candlestick,
+    table_artifact,
+)
 from datapilot.server.openbb.context import STATE_KEY, PreparedQuery, widget_input_args
 from datapilot.server.openbb.documents import quote_citations
 from datapilot.server.suggestions import follow_ups
+from datapilot.tools.published.charts import png_bytes
 
+log = logging.getLogger(__name__)
 _MAX_FACTS = 6
 _CODE_STEP = "The Python that reproduces this answer"
 
@@ -88,6 +98,19 @@ async def openbb_sse(events: AsyncIterator[Event], prepared: PreparedQuery) -> A
                 return
 
 
+async def _chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[SSE]:
+    """What the Workspace draws of `output`: a candlestick as its PNG (drawn off the event loop)
+    in an html artifact, or the native charts where the PNG cannot be drawn."""
+    if is_candlestick(output):
+        try:
+            png = await asyncio.to_thread(png_bytes, output)
+        except Exception:  # the native line charts and the table still carry the data
+            log.exception("drawing the candlestick %r failed", output.title)
+        else:
+            return list(candlestick_artifacts(output, png, name))
+    return list(chart_artifacts(output, name))
+
+
 async def _closing(
     answer: Answer,
     outputs: list[ChartOutput | TableOutput],
@@ -101,7 +124,7 @@ async def _closing(
     name = ArtifactNamer(prepared.turn)
     for output in outputs:
         if isinstance(output, ChartOutput):
-            for artifact in chart_artifacts(output, name):
+            for artifact in await _chart_artifacts(output, name):
                 yield artifact
         else:
             yield table_artifact(output, name)
