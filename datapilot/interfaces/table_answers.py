@@ -77,6 +77,10 @@ def _loose_column(frame: pd.DataFrame, column: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _say(ctx: InterfaceContext | None, en: str, zh: str) -> str:
     return zh if ctx is not None and ctx.language == "zh" else en
 
@@ -333,11 +337,12 @@ def table_aggregate(
         lines = [
             _say(
                 ctx,
-                f"{word} {name} by {group}: "
+                f"{_upper_first(word)} {name} by {group}: "
                 + ", ".join(
                     f"{table_label(at)} {_agg_text(v, how, frame, name)}"
                     for at, v in result[name].items()
-                ),
+                )
+                + ".",
                 f"按{group}的{name}{_HOW_ZH[how]}："
                 + "，".join(
                     f"{table_label(at)}为{_agg_text(v, how, frame, name)}"

@@ -159,3 +159,21 @@ async def test_a_column_named_with_its_unit_is_found_by_its_word(data: Any) -> N
     assert chart.spec.columns == ["Year", "Revenue (USD bn)"]
     drawn = {row[0]: row[1] for row in chart.spec.rows}
     assert drawn == pytest.approx(dict(zip(frame["Year"], frame["Revenue (USD bn)"], strict=True)))
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("chart the close", 'Close in "prices" was {last} on {day}'),
+        ("画出收盘价", "“prices”的close在{day}为{last}"),
+    ],
+)
+async def test_a_chart_of_a_column_names_the_column_and_the_table(
+    data: Any, question: str, said: str
+) -> None:
+    frame = _numbers("prices")
+    answer = await _ask(question, "prices")
+    assert said.format(last=f"{frame['close'].iloc[-1]:.2f}", day=frame["date"].iloc[-1]) in (
+        answer.summary
+    )
+    assert "Close's" not in answer.summary

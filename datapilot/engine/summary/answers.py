@@ -470,6 +470,9 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         if w.is_name_of(title, subject) or title in {"", "Series values"}:
             name = w.series(subject)
+        elif _client_table(step.value):
+            # A column of the user's table: "close in "Price History"", not "Close's price History".
+            name = f"“{title}”的{subject}" if w.zh else f'{subject} in "{title}"'
         else:
             name = (
                 f"{w.name(subject)}的{w.title(title)}"
@@ -516,6 +519,12 @@ def _rebased(subject: str, m: dict[str, Fact], w: Words) -> str:
             verb = "up" if float(move.value) >= 0 else "down"
             text += f", {verb} {w.value(move, absolute=True)}"
     return text + _extremes(m, w, True)
+
+
+def _client_table(frame: object) -> bool:
+    """Whether a result was read from a table the user sent (its columns are the subjects)."""
+    sources = getattr(frame, "attrs", {}).get("sources") or []
+    return any(str(source).startswith("client table:") for source in sources)
 
 
 def _extremes(m: dict[str, Fact], w: Words, bare: bool) -> str:
