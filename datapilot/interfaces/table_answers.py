@@ -11,6 +11,7 @@ import math
 import re
 from typing import Annotated, Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from datapilot.data.client_data import is_missing
@@ -25,6 +26,8 @@ _SMALL = 20  # rows a whole-table answer quotes
 
 def exact(value: Any) -> str:
     """A table's number as the table holds it: every digit kept, thousands separated."""
+    if isinstance(value, np.integer):
+        value = int(value)  # a volume column's 89860496 is 89,860,496 too
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     if isinstance(value, float) and math.isnan(value):
@@ -280,6 +283,7 @@ def table_change(
 _HOW = Literal["sum", "mean", "median", "min", "max", "count", "last"]
 # Calendar periods a dated table's rows can be grouped by (`by="year"`).
 _PERIOD_KEYS = {"year": "%Y", "quarter": "Q", "month": "%Y-%m"}
+_PERIOD_ZH = {"year": "年", "quarter": "季度", "month": "月"}
 _HOW_WORDS = {
     "last": "latest",
     "sum": "total",
@@ -343,7 +347,7 @@ def table_aggregate(
                     for at, v in result[name].items()
                 )
                 + ".",
-                f"按{group}的{name}{_HOW_ZH[how]}："
+                f"按{_PERIOD_ZH.get(group, group)}的{name}{_HOW_ZH[how]}："
                 + "，".join(
                     f"{table_label(at)}为{_agg_text(v, how, frame, name)}"
                     for at, v in result[name].items()
