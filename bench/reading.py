@@ -59,10 +59,12 @@ async def run(paths: list[Path], verbose: bool) -> None:
     width = max(len(k) for k in counts)
     print(f"{'class':<{width}}  cases  failed  wrong-with-ok")
     for name in sorted(counts):
-        c = counts[name]
-        print(f"{name:<{width}}  {c['cases']:>5}  {c['failed']:>6}  {c['wrong_with_ok']:>13}")
-    total = sum((c for c in counts.values()), Counter())
-    print(f"{'TOTAL':<{width}}  {total['cases']:>5}  {total['failed']:>6}  {total['wrong_with_ok']:>13}")
+        print(_row(name, counts[name], width))
+    print(_row("TOTAL", sum(counts.values(), Counter()), width))
+
+
+def _row(name: str, c: Counter[str], width: int) -> str:
+    return f"{name:<{width}}  {c['cases']:>5}  {c['failed']:>6}  {c['wrong_with_ok']:>13}"
 
 
 def main() -> None:

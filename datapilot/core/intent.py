@@ -83,6 +83,15 @@ class Ledger(BaseModel):
         self.declared = [w for w in self.declared if w.casefold() not in wanted]
 
 
+class IntentPart(BaseModel):
+    """One part of a multi-part question: its own measures over its own window."""
+
+    text: str = Field(description="The words of the question this part was read from.")
+    metrics: list[str]
+    start: date | None = None
+    end: date | None = None
+
+
 class Intent(BaseModel):
     """The question restated with explicit dates, plus every decision taken and why."""
 
@@ -91,6 +100,10 @@ class Intent(BaseModel):
     start: date | None = None
     end: date | None = None
     metrics: list[str] = Field(default_factory=list)
+    parts: list[IntentPart] = Field(
+        default_factory=list,
+        description="A multi-part question's parts, each with its own window inside start..end.",
+    )
     horizon: int | None = None
     frequency: Frequency | None = None
     chart: ChartType | None = None

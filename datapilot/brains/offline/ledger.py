@@ -17,7 +17,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from datapilot.brains.offline.numbers import zh_number
-from datapilot.brains.offline.phrases import Hit, Span, mask
+from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Phrases, Vocab
 from datapilot.core.intent import Ledger, LedgerEntry
 from datapilot.core.intent import Reading as How
@@ -80,8 +80,13 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
     for mention in parsed.mentions:
         claim(mention.span, "entity", mention.entity.id)
     for hit in parsed.hits:
+        if overlaps((hit.start, hit.end), claimed):
+            continue  # each word in one reading: "in" of "in 2020" is the window's
         how, meaning = _how(hit)
         claim((hit.start, hit.end), how, meaning or None)
+    advice = vocab.scope.advice_pattern
+    for found in advice.finditer(text) if advice is not None else ():
+        claim(found.span(), "scope", "investment advice")
     rest = mask(text, claimed)
     numbers = _numbers_used(reading, parsed)
     named = {e.id for e in reading.entities}

@@ -18,6 +18,8 @@ from datapilot.data.catalog import Catalog, Entity
 
 # Words that say "growth" without saying against what; beside "quarter-over-quarter" they mean it.
 _GENERIC_GROWTH = {"growth", "growth rate", "grew", "增长率", "增速", "增长", "annual growth"}
+# "Change" alone is against the previous period; beside a named change it only repeats it.
+_GENERIC_CHANGE = {"change", "changes"}
 # Growth against the previous period, each as `pct_change`'s kind.
 CHANGE_KINDS = {"yoy": "yoy", "qoq": "qoq", "mom": "mom", "pop": "pop"}
 # Measures only company reports or a news feed hold: no bundled data has them.
@@ -96,6 +98,10 @@ def refine(
     `days` is the best/worst-days request read from the question, `amount` a sum of money."""
     trace: list[str] = []
     said = {m: [h.text.casefold() for mm, h in parsed.group("metric") if mm == m] for m in metrics}
+    named = [m for m in ("yoy", "qoq", "mom") if m in metrics]
+    if named and "pop" in metrics and all(w in _GENERIC_CHANGE for w in said.get("pop", [])):
+        # "month-over-month change": the word "change" only repeats the change named.
+        metrics = [m for m in metrics if m != "pop"]
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
     if sequential and "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):
         metrics = [m for m in metrics if m != "yoy"]

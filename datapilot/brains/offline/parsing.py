@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
+from functools import lru_cache
 
 from pydantic import BaseModel, Field
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 from datapilot.brains.offline.entities import (
     Mention,
@@ -24,6 +27,7 @@ from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
+from datapilot.data.text import is_common_word
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -68,6 +72,7 @@ def normalise_text(question: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
+    text, spelled = _spell_measures(text, vocab, catalog)
     candidates = catalog.mentions(text)
     time = read_time(text, today, vocab)
     # A name that contains a time phrase ("3-month Treasury bill") is a name, not a window.
@@ -85,7 +90,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
-    entity_trace = [m.described() for m in mentions] + entity_trace
+    entity_trace = spelled + [m.described() for m in mentions] + entity_trace
     members, group_trace = group_mentions(hits, mentions, vocab, catalog)
     mentions += members
     tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)
@@ -118,12 +123,55 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     )
 
 
+_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{5,}(?![A-Za-z0-9])")
+
+
+def _spell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, list[str]]:
+    """Measure words typed with a letter or two wrong ("volatilty", "drawdwn") read as the
+    measure, as misspelt names are read as the name; the trace says so."""
+    words = _measure_words(vocab)
+    trace: list[str] = []
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lowered = word.casefold()
+        if lowered in words or is_common_word(word) or lowered in vocab.matcher:
+            return word
+        if any(m.score >= 100 for m in catalog.lookup(word, limit=1)):
+            return word
+        # One letter off (two in a long word), never the first: "leverage" is not "average".
+        limit = 1 if len(word) <= 9 else 2
+        same_start = [w for w in words if w[0] == lowered[0]]
+        found = process.extractOne(
+            lowered, same_start, scorer=Levenshtein.distance, score_cutoff=limit
+        )
+        if found is None:
+            return word
+        trace.append(f'"{word}" read as "{found[0]}"')
+        return str(found[0])
+
+    return _LATIN_WORD.sub(fix, text), trace
+
+
+@lru_cache(maxsize=4)
+def _measure_words_of(phrases: tuple[str, ...]) -> list[str]:
+    return sorted({w for p in phrases for w in p.casefold().split() if len(w) >= 5 and w.isalpha()})
+
+
+def _measure_words(vocab: Vocab) -> list[str]:
+    """The English words of every measure phrase, five letters or longer."""
+    return _measure_words_of(tuple(p for m in vocab.metrics.metrics.values() for p in m.en))
+
+
 def _straddled(text: str, spans: list[Span], candidates: list[Match], vocab: Vocab) -> list[Span]:
-    """The characters a time phrase took from a word that starts inside it and ends after it:
-    a place or a name of the catalog."""
+    """The characters a time phrase took from a word that overlaps one of its ends: a place or a
+    name of the catalog."""
     words = [(h.start, h.end) for h in vocab.matcher.find(text) if h.has("cue:country")]
     words += [(m.start, m.end) for m in candidates if m.score >= 100 and m.start >= 0]
-    return [(start, end) for s, end in spans for start, stop in words if s < start < end < stop]
+    ends = [(start, end) for s, end in spans for start, stop in words if s < start < end < stop]
+    # A name whose last characters begin a time phrase keeps them (标普500 + 月度, not 500月).
+    starts = [(s, stop) for s, e in spans for start, stop in words if start < s < stop < e]
+    return ends + starts
 
 
 def _name_like(words: str, text: str) -> bool:

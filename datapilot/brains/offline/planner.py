@@ -49,8 +49,11 @@ class Planned(BaseModel):
 
 def build_plan(reading: Reading) -> Planned:
     """The plan answering `reading` (which must have status ok)."""
-    planner = _Planner(reading)
-    planner.plan()
+    if reading.parts:
+        planner = _plan_parts(reading)
+    else:
+        planner = _Planner(reading)
+        planner.plan()
     builder = planner.builder
     charts = builder.charts()
     return Planned(
@@ -63,6 +66,30 @@ def build_plan(reading: Reading) -> Planned:
         problem=planner.problem if not builder.calls() else None,
         declined=[planner.problem] if planner.problem and builder.calls() else [],
     )
+
+
+def _plan_parts(reading: Reading) -> _Planner:
+    """Each part of a multi-part question over its own window, into one plan."""
+    first: _Planner | None = None
+    for part in reading.parts:
+        update = {
+            "metrics": part.part.metrics,
+            "start": part.part.start,
+            "end": part.part.end,
+            "base": part.base,
+            "parts": [],
+        }
+        planner = _Planner(reading.model_copy(update=update))
+        if first is None:
+            first = planner
+        else:
+            planner.builder = first.builder
+        planner.plan()
+        if first is not planner:
+            first.trace += planner.trace
+            first.problem = first.problem or planner.problem
+    assert first is not None
+    return first
 
 
 class _Planner(LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables):

@@ -37,6 +37,7 @@ from datapilot.brains.offline.reading_lists import (
     read_members,
 )
 from datapilot.brains.offline.reading_metrics import read_metrics
+from datapilot.brains.offline.reading_parts import Part, read_parts
 from datapilot.brains.offline.refusals import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.vocab import Vocab
@@ -101,6 +102,7 @@ class Reading(BaseModel):
     model: str = "arima"
     risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
     ledger: Ledger | None = None
+    parts: list[Part] = Field(default_factory=list, description="A multi-part question's parts.")
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
@@ -131,6 +133,7 @@ class Reading(BaseModel):
             table=self.table,
             trace=list(self.trace),
             ledger=self.ledger,
+            parts=[p.part for p in self.parts],
         )
 
 
@@ -221,6 +224,7 @@ def _read(
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
+    read_parts(reading, parsed)
     _grow_to_today(reading)
     said = (
         None

@@ -41,6 +41,8 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
 _LENGTH_LIST = re.compile(
     r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
 )
+# Words that ask for every value of a list or a period rather than the latest one.
+_EVERY = re.compile(r"(?i)\b(?:each|every)\b|分别|各(?=[月年季天日只个位家])|每个|每一个|每只")
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
 # An indicator's length written as its argument: "CCI(20)", "RSI (9)".
 _INDICATOR_LENGTH = re.compile(r"(?i)(?<![A-Za-z])(?:RSI|KDJ|BOLL|CCI)\s*\(\s*(\d{1,3})\s*\)")
@@ -72,6 +74,14 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         )
         form = "a table only" if reading.table_only else "a table as well"
         reading.trace.append(f'"{table_hit.text}" → {form}')
+    if not reading.table and (every := _EVERY.search(parsed.text)):
+        # "each month of 2005", 分别是多少: every value is asked for, not the latest and a range.
+        reading.table = True
+        reading.trace.append(
+            f"“{every.group(0)}” → 每个值，列成表格"
+            if reading.zh
+            else f'"{every.group(0)}" → every value, in a table'
+        )
     freqs = parsed.group("freq")
     if freqs:
         reading.frequency = freqs[0][0]  # type: ignore[assignment]

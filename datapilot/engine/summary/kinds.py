@@ -118,8 +118,9 @@ class Said:
 
 def window_words(intent: Intent | None, zh: bool) -> str:
     """The intent's window as a reader says it: a calendar year, half, quarter or month by its
-    name, any other window by its two days."""
-    if intent is None or intent.start is None or intent.end is None:
+    name, any other window by its two days. A multi-part question has no one window: each
+    part's figures carry their own dates."""
+    if intent is None or intent.start is None or intent.end is None or intent.parts:
         return ""
     start, end = intent.start, intent.end
     nxt = end + timedelta(days=1)

@@ -1,0 +1,85 @@
+"""Multi-part questions: each measure keeps the window said beside it.
+
+"Coca-Cola's return in 2018 and its volatility in 2020" asks two things; merged, both would be
+measured over 2018–2020. Each measure word pairs with the time phrase beside it (after it in
+English, before it in Chinese: 2018年的收益率), and the planner answers each part over its own
+window. The parts are split only when every measure asked finds its phrase.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.windows import Base, Clause
+from datapilot.core.intent import IntentPart
+
+if TYPE_CHECKING:
+    from datapilot.brains.offline.reading import Reading
+
+
+class Part(BaseModel):
+    """One part as the planner needs it: the intent's part and where its returns start."""
+
+    part: IntentPart
+    base: Base
+
+
+def read_parts(reading: Reading, parsed: Parsed) -> None:
+    """Split the question into parts when its measures sit beside different windows."""
+    clauses = [
+        c
+        for c in parsed.time.clauses
+        if c.start is not None and c.end is not None and c.rule not in ("horizon", "first")
+    ]
+    if len({(c.start, c.end) for c in clauses}) < 2 or reading.tables:
+        return
+    if reading.members_of or reading.universe or "forecast" in reading.metrics:
+        return
+    hits = [(m, h) for m, h in parsed.group("metric") if m in reading.metrics]
+    if len({m for m, _ in hits}) < 2 or {m for m, _ in hits} != set(reading.metrics):
+        return  # a measure the rules refined or added: no safe pairing
+    paired: dict[int, list[str]] = {}
+    words: dict[int, list[str]] = {}
+    for metric, hit in hits:
+        before = [i for i, c in enumerate(clauses) if c.span[1] <= hit.start]
+        after = [i for i, c in enumerate(clauses) if c.span[0] >= hit.end]
+        near = (before[-1:] + after[:1]) if reading.zh else (after[:1] + before[-1:])
+        if not near:
+            return
+        paired.setdefault(near[0], [])
+        if metric not in paired[near[0]]:
+            paired[near[0]].append(metric)
+        words.setdefault(near[0], []).append(hit.text)
+    windows = {(clauses[i].start, clauses[i].end) for i in paired}
+    if len(windows) < 2:
+        return
+    reading.parts = [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)]
+    reading.trace = [t for t in reading.trace if "several time phrases" not in t]
+    for part in reading.parts:
+        p = part.part
+        reading.trace.append(
+            f"一部分：{'、'.join(p.metrics)}，{p.start}..{p.end}"
+            if reading.zh
+            else f"a part of its own: {', '.join(p.metrics)} over {p.start}..{p.end}"
+        )
+    reading.notes.append(parts_note([p.part for p in reading.parts], reading.zh))
+
+
+def parts_note(parts: list[IntentPart], zh: bool) -> str:
+    """What the answer says of its parts: each one's words and window."""
+    if zh:
+        listed = "；".join(f"“{p.text}”（{p.start}至{p.end}）" for p in parts)
+        return f"分{len(parts)}部分回答，各用各的时间：{listed}。"
+    listed = "; ".join(f'"{p.text}" ({p.start} to {p.end})' for p in parts)
+    return f"Answered in {len(parts)} parts, each over its own window: {listed}."
+
+
+def _part(clause: Clause, metrics: list[str], words: list[str], zh: bool) -> Part:
+    text = "".join([clause.text, *words]) if zh else " ".join([*words, clause.text])
+    return Part(
+        part=IntentPart(text=text, metrics=metrics, start=clause.start, end=clause.end),
+        base=clause.base,
+    )
