@@ -207,6 +207,7 @@ _UNIT_WORDS_ZH = (
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 _CHAINED = re.compile(r"chained (?P<y>\d{4}) (?P<c>\S+)")
 _INDEX_BASE = re.compile(r"^index (?P<b>.+=100)$")
+_REBASED = re.compile(r"^index, start = (?P<b>.+)$")  # `normalize`'s unit
 
 
 def unit_zh(unit: str) -> str:
@@ -215,6 +216,9 @@ def unit_zh(unit: str) -> str:
     for part in unit.split("; "):
         if based := _INDEX_BASE.match(part):
             parts.append(f"（指数，{based['b']}）")
+            continue
+        if rebased := _REBASED.match(part):
+            parts.append(f"指数，起点 = {rebased['b']}")
             continue
         chained = _CHAINED.search(part)
         if chained:
