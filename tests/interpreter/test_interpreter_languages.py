@@ -70,6 +70,15 @@ async def test_code_the_client_ran_is_not_run_again_offline() -> None:
     refused = await chunks_of([code("shell", "ls | wc -l"), output, RUN])
     assert refused[0]["type"] == "error" and "has run already" in refused[0]["content"]
 
+    # A user message after it is answered as usual (here by a stand-in for the data workflow).
+    async def answer(question: str) -> Any:
+        yield LmcChunk(role="assistant", type="message", content=f"answered: {question}")
+
+    asked = LmcMessage(role="user", type="message", content="and the sizes?")
+    history = [code("shell", "ls | wc -l"), output, asked]
+    chunks = [c async for c in respond(history, kernel=None, auto_run=False, answer=answer)]  # type: ignore[arg-type]
+    assert [c.content for c in chunks] == ["answered: and the sizes?", "complete"]
+
 
 async def test_a_questions_answer_keeps_its_notice_and_completes_once() -> None:
     said = [
