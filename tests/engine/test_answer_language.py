@@ -5,12 +5,14 @@ suggestion offered for a name nothing resembles."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from typing import Any
 
 import pytest
 import statsmodels.api as sm
+from support import paths
 from support.asking import ask
 
 from datapilot.core.answer import Answer
@@ -24,6 +26,11 @@ from datapilot.server.suggestions import follow_ups
 
 # An English word or unit (Close, adjusted, USD); an acronym said the same in Chinese (GDP) is not.
 _ENGLISH = re.compile(r"[A-Za-z]*[a-z][A-Za-z]*|USD")
+# English prose in a Chinese answer: words of three or more letters, code (`datapilot data fetch`,
+# interface names after 用/应用了) and the catalog's Latin brand names aside.
+_PROSE = re.compile(r"(?<![\w`$.-])[A-Za-z][a-z]{2,}(?![\w`(])")
+_CODE = re.compile(r"`[^`]*`|\b\w+_\w+\b|(?:用|应用了) \w+")
+_LATIN_NAMES = {"Nasdaq", "Apple", "Microsoft", "Range", "Resources"}
 
 
 async def _ask(question: str, tables: list[ClientTable] | None = None) -> Answer:
@@ -32,9 +39,13 @@ async def _ask(question: str, tables: list[ClientTable] | None = None) -> Answer
 
 
 def _axis_titles(answer: Answer) -> list[str]:
-    (chart,) = [o for o in answer.outputs if isinstance(o, ChartOutput)]
-    layout = to_plotly(chart)["layout"]
-    return [v["title"]["text"] for k, v in layout.items() if k.startswith(("xaxis", "yaxis"))]
+    """The axis titles of every chart of the answer, as the Plotly figure shows them."""
+    titles = []
+    for chart in (o for o in answer.outputs if isinstance(o, ChartOutput)):
+        layout = to_plotly(chart)["layout"]
+        axes = [v for k, v in layout.items() if k.startswith(("xaxis", "yaxis"))]
+        titles += [a["title"]["text"] for a in axes if isinstance(a, dict) and a.get("title")]
+    return titles
 
 
 @pytest.mark.parametrize(
@@ -136,3 +147,29 @@ async def test_each_month_of_a_quarterly_series_gives_every_quarter_and_says_so(
     (table,) = [o for o in answer.outputs if o.kind == "table"]
     # Table cells keep two decimals from 1 up, four significant digits below 1.
     assert [row[1] for row in table.rows] == pytest.approx(expected, abs=0.005)
+
+
+def _chinese_corpus() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in (paths.CORPUS / "offline.jsonl").open(encoding="utf-8")]
+    return [(row["query"], row["today"]) for row in rows if row.get("lang") == "zh"]
+
+
+@pytest.mark.slow
+async def test_every_chinese_corpus_answer_is_chinese_throughout(data: Any) -> None:
+    leaks = {}
+    for question, today in _chinese_corpus():
+        context = QuestionContext(today=date.fromisoformat(today), brain="offline")
+        answer = await ask(question, context)
+        said = [answer.summary, answer.message or "", *answer.notes]
+        if answer.status == "ok":
+            said += follow_ups(answer)
+        said += _axis_titles(answer)
+        words = [
+            w
+            for text in said
+            for w in _PROSE.findall(_CODE.sub(" ", text))
+            if w not in _LATIN_NAMES
+        ]
+        if words:
+            leaks[question] = words[:5]
+    assert not leaks, leaks
