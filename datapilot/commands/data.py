@@ -103,6 +103,7 @@ def import_(
             table = import_table(get_warehouse(), file, name)
         except TableImportError as error:
             _fail(str(error))
+        _shared(file, "table", {"name": name})
         columns = ", ".join(f"{c} ({t})" for c, t in table.columns.items())
         console.print(
             f"Imported {table.rows:,} rows as table {table.name!r}: {columns}. "
@@ -138,6 +139,8 @@ def import_(
         )
     except ImportFileError as error:
         _fail(str(error))
+    options = {"entity_id": entity_id, "mapping": fields, "source": source, "name": name}
+    _shared(file, kind, options | {"entity_kind": entity_kind, "units": units})
     console.print(
         f"Imported {report.rows:,} {report.kind} rows for {', '.join(report.ids)} "
         f"({report.first} – {report.last}) as source {report.source!r}.",
@@ -202,6 +205,16 @@ def find(
                 data,
             )
     console.print(table)
+
+
+def _shared(file: Path, kind: str, options: dict[str, object]) -> None:
+    """Replicas on PostgreSQL import the file too (while the server runs, see `data.shared`)."""
+    from datapilot.data import open_data
+    from datapilot.settings import get_settings
+
+    shared = data_live.share_if_replicated()
+    if shared is not None:
+        shared.record_import(open_data(get_settings()), file, kind, options)
 
 
 def _fail(message: str) -> None:

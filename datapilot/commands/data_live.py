@@ -12,6 +12,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:  # the providers (httpx and all) load when a command fetches, not at start-up
     from datapilot.data.providers.live import Dataset, FetchReport
+    from datapilot.data.shared import SharedData
 
 # Piped output (no terminal) gets a wide table rather than one squeezed into 80 columns.
 console = Console(width=None if Console().is_terminal else 160)
@@ -56,6 +57,7 @@ def fetch(
         _fail("offline mode forbids fetching; unset DATAPILOT_OFFLINE to use live providers")
     datasets = _datasets(what)
     names = _provider_names(provider)
+    share_if_replicated()
     chosen = open_data(settings).router(names)
     if force:
         chosen.policy = chosen.policy.model_copy(update={"refetch": True})
@@ -109,6 +111,22 @@ def search(
         console.print(f"[yellow]{escape(error)}[/yellow]")
     if not result.entities:
         _fail(f"nothing matches {name!r}")
+
+
+def share_if_replicated() -> SharedData | None:
+    """On a platform on PostgreSQL, what this command adds to the warehouse goes to the shared
+    log too, so that every replica's warehouse gets it (`data.shared`); None on SQLite."""
+    from datapilot.settings import get_settings
+
+    settings = get_settings()
+    if settings.database_url is None:  # SQLite in the data dir: nothing is shared
+        return None
+    from datapilot.data.shared import share
+    from datapilot.store import open_store
+    from datapilot.store.shared_data import replica_log
+
+    log = replica_log(open_store(settings))
+    return None if log is None else share(settings.warehouse_path, log)
 
 
 def register(app: typer.Typer) -> None:

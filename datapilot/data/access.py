@@ -76,6 +76,22 @@ class DataAccess:
                 self._catalog = Catalog.load(warehouse, self.settings.data_dir)
             return self._catalog
 
+    def catch_up(self) -> None:
+        """Apply what other replicas added to the shared data, when this warehouse is shared
+        (`data.shared`); otherwise nothing."""
+        from datapilot.data.shared import shared_for
+
+        shared = shared_for(self.settings.warehouse_path)
+        if shared is not None:
+            shared.catch_up(self)
+
+    def forget_catalog(self) -> None:
+        """Read the catalog again on next use: entities were added to the warehouse in place
+        (an import), which the file's identity does not show."""
+        with self._lock:
+            if self._watched:
+                self._catalog = None
+
     def live_fetching(self, offline: bool = False) -> bool:
         """Whether a live provider is configured and neither the settings nor the caller
         (`offline`, e.g. a request's own flag) forbid the network. Reads settings only: nothing
@@ -107,14 +123,21 @@ class DataAccess:
         configured ones; `offline` to the settings')."""
         from datapilot.data.cache import CachePolicy
         from datapilot.data.providers.router import Router, live_providers
+        from datapilot.data.shared import shared_for
 
-        return Router(
+        router = Router(
             live_providers(self.settings, providers),
             self.warehouse,
             self.catalog,
             policy=CachePolicy.from_hours(self.settings.cache_ttl_hours),
             offline=self.settings.offline if offline is None else offline,
         )
+        shared = shared_for(self.settings.warehouse_path)
+        if shared is not None:  # what this replica fetches, the others get too
+            router.on_stored = lambda download, provider: shared.record_download(
+                self, download, provider
+            )
+        return router
 
 
 def open_data(settings: Settings) -> DataAccess:

@@ -196,6 +196,8 @@ class _Run:
         if too_long:  # refused before the brain: its reading grows faster than the text
             raise QuestionTooLong(too_long)
         yield StatusEvent(message="正在理解问题…" if self.zh else "Reading the question…")
+        # Replicas: what another one added (imports, live data) is applied before anything reads.
+        await asyncio.to_thread(request.data.catch_up)
         brain = chosen if isinstance(chosen, Brain) else chosen()
         started = time.perf_counter()
         understanding = await self._in_time(brain.understand(self.question, self.context))

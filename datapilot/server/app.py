@@ -15,6 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from datapilot import __version__
+from datapilot.data.shared import share
 from datapilot.plugins import plugin_manager
 from datapilot.server.auth import (
     ApiKeyMiddleware,
@@ -29,6 +30,7 @@ from datapilot.server.errors import NATIVE_ERRORS, native_error_handler
 from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
 from datapilot.store import open_store
+from datapilot.store.shared_data import replica_log
 
 _ASSETS = Path(__file__).parent / "assets"
 log = logging.getLogger(__name__)
@@ -85,6 +87,9 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     app.state.settings = settings
     # The store is migrated before the first request (a clear error here stops start-up).
     app.state.store = store = open_store(settings)
+    log = replica_log(store)
+    if log is not None:  # replicas on one PostgreSQL: what users add to the data is shared
+        share(settings.warehouse_path, log)
     # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
     app.state.key_gate = gate = KeyGate(store, settings.auth_cache_s)
     # Innermost: every route, those added later included, gets the body limit and the limits of

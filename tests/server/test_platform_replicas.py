@@ -143,3 +143,36 @@ def test_each_replica_reads_its_own_warehouse(replicas) -> None:  # type: ignore
         health = client.get("/health")
         assert health.status_code == 200 and health.json()["status"] == "ok"
     assert Path(Settings().warehouse_path).exists()
+
+
+def test_an_import_through_one_replica_is_answered_by_the_other(replicas) -> None:  # type: ignore[no-untyped-def]
+    """Each replica keeps its own warehouse file; what a user adds goes through the shared
+    store, so replica B answers from a file imported through replica A."""
+    import base64
+
+    from skfolio.datasets import load_sp500_dataset
+
+    a, b, key = replicas
+    prices = load_sp500_dataset()["JNJ"].loc["2020":"2021"]
+    csv = prices.rename("close").rename_axis("date").to_frame().to_csv()
+    upload = {
+        "name": "shared-fund.csv",
+        "content_base64": base64.b64encode(csv.encode()).decode(),
+        "kind": "prices",
+        "entity_id": "SHAREDFUND",
+        "display_name": "Shared Fund",
+        "entity_kind": "etf",
+        "units": "USD",
+    }
+    imported = a.post("/api/v1/data/imports", json=upload, headers=_auth(key))
+    assert imported.status_code == 201, imported.text
+    expected = (prices.loc["2021"].iloc[-1] / prices.loc["2020"].iloc[-1] - 1) * 100
+    body = {"question": "How did SHAREDFUND do in 2021?", "today": TODAY}
+    answered = b.post("/api/v1/ask", json=body, headers=_auth(key))
+    assert answered.status_code == 200, answered.text
+    answer = answered.json()
+    assert answer["status"] == "ok", answer
+    assert f"{expected:.2f}%" in answer["summary"]
+    # The bundled data stays per replica: B's own file, now holding the import too.
+    counts = [client.get("/health").json()["data"]["entities"] for client in (a, b)]
+    assert counts[0] == counts[1]

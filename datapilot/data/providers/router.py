@@ -92,6 +92,8 @@ class Router:
         self.offline = offline
         self.now = now
         self._catalog_lock = threading.Lock()
+        #: Called after each download is stored (replicas share it: `data.shared`).
+        self.on_stored: Callable[[Download, str], None] | None = None
 
     # ---- ensure ---------------------------------------------------------------------------
 
@@ -289,6 +291,8 @@ class Router:
             )
             log_fetch_in(connection, record)
         self.register([download.entity], available=True)
+        if self.on_stored is not None:
+            self.on_stored(download, provider)
         return rows
 
     # ---- catalog --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import asyncio
 import tempfile
 from datetime import date
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
@@ -75,6 +75,7 @@ async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOu
 def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
     from datapilot.data import open_data
     from datapilot.data.importer import ImportFileError, import_file
+    from datapilot.data.shared import shared_for
     from datapilot.data.tables import TableImportError, import_table
 
     data = open_data(settings)
@@ -82,29 +83,31 @@ def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImpor
         # The file's own name: the importer reads its type from it and names the source after it.
         path = Path(folder) / Path(body.name).name
         path.write_bytes(content)
+        options: dict[str, Any] = {"name": body.display_name}
+        if body.kind != "table":
+            options |= {"entity_id": body.entity_id, "mapping": body.mapping}
+            options |= {"source": body.source, "entity_kind": body.entity_kind}
+            options |= {"units": body.units}
         try:
             if body.kind == "table":
                 table = import_table(data.warehouse, path, body.display_name)
-                return DataImportOut(kind="table", source="", ids=[table.name], rows=table.rows)
-            report = import_file(
-                data.warehouse,
-                path,
-                body.kind,
-                entity_id=body.entity_id,
-                mapping=body.mapping,
-                source=body.source,
-                name=body.display_name,
-                entity_kind=body.entity_kind,
-                units=body.units,
-                catalog=data.catalog,
-            )
+                out = DataImportOut(kind="table", source="", ids=[table.name], rows=table.rows)
+            else:
+                report = import_file(
+                    data.warehouse, path, body.kind, catalog=data.catalog, **options
+                )
+                out = DataImportOut(
+                    kind=report.kind,
+                    source=report.source,
+                    ids=report.ids,
+                    rows=report.rows,
+                    first=report.first,
+                    last=report.last,
+                )
         except (ImportFileError, TableImportError) as error:
             raise BadRequest(str(error), code="invalid_file") from None
-    return DataImportOut(
-        kind=report.kind,
-        source=report.source,
-        ids=report.ids,
-        rows=report.rows,
-        first=report.first,
-        last=report.last,
-    )
+        data.forget_catalog()  # the new entities are known to the next question
+        shared = shared_for(settings.warehouse_path)
+        if shared is not None:  # replicas on PostgreSQL: the others import it too
+            shared.record_import(data, path, body.kind, options)
+    return out

@@ -24,7 +24,7 @@ from datapilot.store.models.memory import (
     MessageBlock,
     TurnContext,
 )
-from datapilot.store.models.rates import RateCounter
+from datapilot.store.models.rates import DataEntry, RateCounter
 from datapilot.store.models.tools import AssistantTool, Tool, ToolSource
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Base",
     "Chat",
     "ChatMessage",
+    "DataEntry",
     "ChatSummary",
     "File",
     "Library",
