@@ -39,7 +39,7 @@ class EntityRef(BaseModel):
 
 # How a word of the question was read. `unread` words are the ledger's left-overs; "tool" is for
 # words that choose one of the user's own tools or fill its arguments.
-Reading = Literal[
+ReadAs = Literal[
     "entity", "measure", "window", "chart", "form", "amount", "count", "rate", "filler",
     "table", "tool", "scope", "unread",
 ]  # fmt: skip
@@ -51,7 +51,7 @@ class LedgerEntry(BaseModel):
     text: str
     start: int
     end: int
-    reading: Reading
+    reading: ReadAs
     meaning: str | None = Field(default=None, description="What it was read as, e.g. AAPL.")
 
 
@@ -74,7 +74,7 @@ class Ledger(BaseModel):
         """Left-over words the answer does not name: what must never happen."""
         return [w for w in self.left_over if w not in self.declared]
 
-    def mark_read(self, words: list[str], reading: Reading, meaning: str | None = None) -> None:
+    def mark_read(self, words: list[str], reading: ReadAs, meaning: str | None = None) -> None:
         """Words a later reader used (case-insensitive): no longer left over."""
         wanted = {w.casefold() for w in words}
         for entry in self.entries:

@@ -20,7 +20,7 @@ from datapilot.brains.offline.numbers import zh_number
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Phrases, Vocab
 from datapilot.core.intent import Ledger, LedgerEntry
-from datapilot.core.intent import Reading as How
+from datapilot.core.intent import ReadAs as How
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.text import is_common_word
 
