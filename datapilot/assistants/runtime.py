@@ -21,6 +21,7 @@ from datapilot.assistants.context import ContextInputs, SummaryUpdate, build
 from datapilot.assistants.memory import MemoryInfo, MemoryOp, acknowledgement, extract
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage, Prompts, normalise
+from datapilot.assistants.notice import no_model_notice
 from datapilot.core.answer import Answer, Usage
 from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.events import (
@@ -42,7 +43,6 @@ from datapilot.core.model_messages import (
 )
 from datapilot.core.outputs import Output
 from datapilot.core.quotes import Citation, Quote
-from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
 from datapilot.model_client import LLMClient, LLMConfig, LLMError
 from datapilot.model_client.function import ToolModel
@@ -54,24 +54,6 @@ EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 5
-NO_MODEL_NOTE = (
-    "No model is configured for this assistant, so Datapilot's offline brain answered the last "
-    "question on its own. With a model (DATAPILOT_LLM_MODEL and DATAPILOT_LLM_BASE_URL, or the "
-    "assistant's own model), the assistant would follow its prompt, read the earlier turns and "
-    "choose among its tools."
-)
-NO_MODEL_NOTE_ZH = (
-    "这个助手没有配置模型，所以最后一个问题由 Datapilot 的离线大脑独自回答。配置模型后"
-    "（DATAPILOT_LLM_MODEL 和 DATAPILOT_LLM_BASE_URL，或助手自己的模型），助手会遵循它的提示词、"
-    "阅读之前的对话，并在它的工具中选择。"
-)
-
-
-def no_model_notice(question: str) -> str:
-    """The notice of an answer given without a model, in the question's language."""
-    return NO_MODEL_NOTE_ZH if is_chinese(question) else NO_MODEL_NOTE
-
-
 NOT_CONFIRMED = (
     "{name} did not run: it needs the user's confirmation ({reason}), and this conversation "
     "cannot ask for it. Tell the user so: they can run it from a Datapilot chat, which asks them "

@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 
+from datapilot.assistants.runtime import Turn
 from datapilot.core.answer import Answer
 from datapilot.core.outputs import ChartOutput, Output, TableOutput
 from datapilot.data.text import is_chinese
@@ -211,3 +212,51 @@ def _first_tokens(text: str, limit: int) -> str:
         else:
             high = middle - 1
     return text[:low]
+
+
+class Reply:
+    """What one completion's text becomes: with a model, its text and then the outputs of the
+    tools it called (charts as PNG links, tables in Markdown); without one, the same from the
+    Answer, or the Answer as JSON, cut as `stop` and `max_tokens` ask."""
+
+    def __init__(self, turn: Turn, body: CompletionRequest, data_dir: Path, base: str) -> None:
+        self.turn, self.body, self.data_dir, self.base = turn, body, data_dir, base
+        self.offline = turn.setup.llm is None and turn.setup.model is None
+        format_ = body.response_format
+        self.json = format_ is not None and format_.type != "text"
+
+    @property
+    def buffered(self) -> bool:
+        """Whether the text must be whole before any of it is sent (offline: to cut or format)."""
+        return self.offline and bool(self.body.stop_sequences or self.body.token_limit or self.json)
+
+    @property
+    def notice(self) -> str | None:
+        answer = self.turn.result.answer
+        return answer.notice if answer is not None else None
+
+    async def content(self, text: str) -> tuple[str, str]:
+        """The reply's whole content and its finish reason."""
+        answer = self.turn.result.answer
+        outputs = list(answer.outputs) if answer is not None else []
+        links = [] if self.json else await chart_links(outputs, self.data_dir, self.base)
+        if self.offline and answer is not None:
+            content = offline_content(answer, text.strip(), links, self.body)
+            return limited(content, self.body)
+        content = text.strip() if self.json else with_outputs(text, outputs, links)
+        return content, finish_reason(self.turn)
+
+    async def tail(self) -> str:
+        """What follows streamed text: the outputs' Markdown (nothing for a JSON reply)."""
+        answer = self.turn.result.answer
+        if self.json or answer is None or not answer.outputs:
+            return ""
+        links = await chart_links(answer.outputs, self.data_dir, self.base)
+        return with_outputs("", answer.outputs, links)
+
+
+def finish_reason(turn: Turn) -> str:
+    """`tool_calls` when the client's tools were called, `length` when its limit cut the reply."""
+    if turn.result.client_calls:
+        return "tool_calls"
+    return "length" if turn.result.finish_reason == "length" else "stop"

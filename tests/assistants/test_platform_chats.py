@@ -14,7 +14,7 @@ from support.platform_app import (
     platform_settings,
 )
 
-from datapilot.assistants.runtime import NO_MODEL_NOTE
+from datapilot.assistants.notice import NO_MODEL_NOTE
 
 
 @pytest.fixture()

@@ -45,6 +45,7 @@ def test_create_and_stream_carry_the_answer_only(client: openai.OpenAI) -> None:
     streamed = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
     for text in (content, streamed):
         assert figure() in text and "No model" not in text
+        assert "/charts/" in text and "| AAPL |" in text  # the chart's link, the table's row
     assert reply.model_extra and "DATAPILOT_LLM_MODEL" in reply.model_extra["datapilot"]["notice"]
 
 

@@ -23,7 +23,6 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -57,14 +56,7 @@ from datapilot.server.errors import (
     unreadable_body_problem,
     validation_problem,
 )
-from datapilot.server.openai_reply import (
-    Refusal,
-    chart_links,
-    limited,
-    offline_content,
-    offline_refusal,
-    with_outputs,
-)
+from datapilot.server.openai_reply import Refusal, Reply, finish_reason, offline_refusal
 from datapilot.server.openai_request import CompletionRequest, history_from_openai
 from datapilot.server.publish import base_url
 from datapilot.server.store_calls import off_loop
@@ -321,53 +313,6 @@ async def chat_completions(
     }
 
 
-class Reply:
-    """What one completion's text becomes: with a model, its text and then the outputs of the
-    tools it called (charts as PNG links, tables in Markdown); without one, the same from the
-    Answer, or the Answer as JSON, cut as `stop` and `max_tokens` ask."""
-
-    def __init__(self, turn: Turn, body: CompletionRequest, data_dir: Path, base: str) -> None:
-        self.turn, self.body, self.data_dir, self.base = turn, body, data_dir, base
-        self.offline = turn.setup.llm is None and turn.setup.model is None
-        format_ = body.response_format
-        self.json = format_ is not None and format_.type != "text"
-
-    @property
-    def buffered(self) -> bool:
-        """Whether the text must be whole before any of it is sent (offline: to cut or format)."""
-        return self.offline and bool(self.body.stop_sequences or self.body.token_limit or self.json)
-
-    @property
-    def notice(self) -> str | None:
-        answer = self.turn.result.answer
-        return answer.notice if answer is not None else None
-
-    async def content(self, text: str) -> tuple[str, str]:
-        """The reply's whole content and its finish reason."""
-        answer = self.turn.result.answer
-        outputs = list(answer.outputs) if answer is not None else []
-        links = [] if self.json else await chart_links(outputs, self.data_dir, self.base)
-        if self.offline and answer is not None:
-            content = offline_content(answer, text.strip(), links, self.body)
-            return limited(content, self.body)
-        content = text.strip() if self.json else with_outputs(text, outputs, links)
-        return content, _finish(self.turn)
-
-    async def tail(self) -> str:
-        """What follows streamed text: the outputs' Markdown (nothing for a JSON reply)."""
-        answer = self.turn.result.answer
-        if self.json or answer is None or not answer.outputs:
-            return ""
-        links = await chart_links(answer.outputs, self.data_dir, self.base)
-        return with_outputs("", answer.outputs, links)
-
-
-def _finish(turn: Turn) -> str:
-    if turn.result.client_calls:
-        return "tool_calls"
-    return "length" if turn.result.finish_reason == "length" else "stop"
-
-
 def _tool_calls(turn: Turn) -> list[dict[str, Any]]:
     return [
         {
@@ -474,7 +419,7 @@ async def _chunks(
     except NormalisationError as error:
         failed = {"type": "failed", "message": str(error)}
         yield chunk({"content": str(error)}, None, **{EXTRA: failed})
-    finish = _finish(turn)
+    finish = finish_reason(turn)
     if reply.buffered:
         try:
             content, finish = await reply.content("".join(sent))
