@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import anyio
 from fastapi import Request, WebSocketException
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from starlette.requests import HTTPConnection
 
 from datapilot.server.errors import openai_body, openai_face
@@ -70,6 +70,16 @@ class AuthProblem(BaseModel):
     code: str = Field(
         description="missing_key | invalid_key | missing_scope | loopback_only | bound_key"
     )
+    detail: str = Field(
+        default="",
+        description="The same words as `message`: every error of the native API carries "
+        "message, code and detail, whatever refused the request.",
+    )
+
+    @model_validator(mode="after")
+    def _detail_is_message(self) -> AuthProblem:
+        self.detail = self.detail or self.message
+        return self
 
 
 AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {

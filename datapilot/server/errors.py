@@ -192,6 +192,7 @@ class ValidationProblem(BaseModel):
     """The body of every 422 answer."""
 
     message: str = Field(description="One line for people: every problem with its field.")
+    code: str = Field(default="invalid_request", description="The kind, for machines.")
     detail: list[FieldProblem]
 
 
@@ -269,10 +270,19 @@ async def native_error_handler(request: Request, error: Exception) -> Response:
 
 
 def detail_body(problem: ApiError) -> dict[str, Any]:
-    """`{"detail": message}`; a 413 also says `message` and the `setting`, as the body limit."""
+    """`{"message", "code", "detail"}` (detail = message): the native family's one shape, which
+    the door's refusals share, so a client reads `message` and `code` whatever refused it; a 413
+    also names the `setting`."""
+    body = native_body(problem.message, problem.code)
     if isinstance(problem, TooLarge):
-        return {"message": problem.message, "setting": problem.setting, "detail": problem.message}
-    return {"detail": problem.message}
+        body["setting"] = problem.setting
+    return body
+
+
+def native_body(message: str, code: str) -> dict[str, Any]:
+    """An error of the native family: `message` for people, `code` for machines, and `detail`
+    (the same words) for clients written against FastAPI's `{"detail"}`."""
+    return {"message": message, "code": code, "detail": message}
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
@@ -287,10 +297,17 @@ async def _http_error(request: Request, error: HTTPException) -> Response:
         body = openai_body(413, str(error.detail), "max_body_mb")
         return JSONResponse(status_code=413, content=body)
     if error.status_code == 413:  # the body limit, passed while the body was read
-        return JSONResponse(
-            status_code=413, content={"message": error.detail, "setting": "max_body_mb"}
-        )
+        body = native_body(str(error.detail), TooLarge.default_code) | {"setting": "max_body_mb"}
+        return JSONResponse(status_code=413, content=body)
     body = unreadable_body_problem(error)
     if body is None:
-        return await http_exception_handler(request, error)
+        if not isinstance(error.detail, str) or error.status_code < 400:
+            return await http_exception_handler(request, error)
+        code = _HTTP_CODES.get(error.status_code, "http_error")
+        content = native_body(error.detail, code)
+        return JSONResponse(status_code=error.status_code, content=content, headers=error.headers)
     return JSONResponse(status_code=422, content=body.model_dump())
+
+
+# FastAPI's own refusals (an unknown path, a method a route lacks), named like the API's.
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}

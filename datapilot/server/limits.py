@@ -170,13 +170,13 @@ def _content_length(scope: Scope) -> int | None:
 
 
 async def _send_413(send: Send, limit_mb: float, path: str) -> None:
-    from datapilot.server.errors import openai_body, openai_face
+    from datapilot.server.errors import native_body, openai_body, openai_face
 
     message = body_limit_message(limit_mb)
     problem = (
         openai_body(413, message, "max_body_mb")  # the OpenAI-compatible face's own shape
         if openai_face(path)
-        else {"message": message, "setting": "max_body_mb"}
+        else native_body(message, "too_large") | {"setting": "max_body_mb"}
     )
     body = json.dumps(problem)
     data = body.encode()

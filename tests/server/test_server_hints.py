@@ -1,5 +1,5 @@
 """A key without the scope a route needs is refused with the command that makes one that has
-it, complete (`keys create` requires `--name`), in the door's `{message, code}` shape."""
+it, complete (`keys create` requires `--name`), in the native family's shape."""
 
 from __future__ import annotations
 
@@ -26,5 +26,5 @@ async def test_a_missing_scope_hint_is_a_command_that_runs(tmp_path: Path) -> No
         )
     assert reply.status_code == 403
     body = reply.json()
-    assert set(body) == {"message", "code"}
+    assert set(body) == {"message", "code", "detail"}
     assert "`datapilot keys create --name NAME --scopes manage`" in body["message"]
