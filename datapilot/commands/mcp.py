@@ -7,8 +7,13 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from datapilot.commands.ask import OfflineOption, ReaderOption, TodayOption
+
+if TYPE_CHECKING:  # loaded when the server starts, not with the command line
+    from datapilot.settings import Settings
+    from datapilot.tools.published.shelf import LibraryShelf
 
 
 def mcp(
@@ -33,4 +38,25 @@ def mcp(
     }
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
-    anyio.run(serve_stdio, OperationContext(get_settings()))
+    settings = get_settings()
+    anyio.run(serve_stdio, OperationContext(settings), _local_shelf(settings))
+
+
+def _local_shelf(settings: Settings) -> LibraryShelf:
+    """The local user's knowledge libraries (the user `datapilot kb` works with)."""
+    import anyio
+
+    from datapilot.assistants.repo import local_user
+    from datapilot.store import open_store
+    from datapilot.tools.published.shelf import LibraryShelf
+
+    store = open_store(settings)
+
+    def local() -> str:
+        with store.session(write=True) as session:
+            return local_user(session)
+
+    async def user_of(caller: object) -> str:
+        return await anyio.to_thread.run_sync(local)
+
+    return LibraryShelf(store, settings, user_of)

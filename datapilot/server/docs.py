@@ -64,6 +64,7 @@ def mount_docs(app: FastAPI) -> None:
     import fastapi_offline
     from fastapi.openapi.docs import get_swagger_ui_html
     from fastapi.responses import HTMLResponse
+    from starlette.requests import Request
 
     from datapilot.server.static_files import IMMUTABLE, CompressedStaticFiles
 
@@ -85,6 +86,8 @@ def mount_docs(app: FastAPI) -> None:
         swagger_ui_parameters={"persistAuthorization": True, "displayRequestDuration": True},
     ).body
 
-    @app.get(DOCS_PATH, include_in_schema=False)
-    async def docs_page() -> HTMLResponse:
+    async def docs_page(request: Request) -> HTMLResponse:
         return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+    # A plain route (like FastAPI's own /docs): a page, not an operation of the API.
+    app.router.add_route(DOCS_PATH, docs_page, methods=["GET"], include_in_schema=False)

@@ -101,8 +101,17 @@ async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) ->
 
 
 def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
-    """Serve the published operations over MCP at `/mcp`."""
-    endpoint = McpEndpoint(build_server(context, offload), transport_security(context.settings))
+    """Serve the published operations over MCP at `/mcp`, with the caller's knowledge library
+    documents as resources (the key's owner, or the local user of a keyless server)."""
+    from datapilot.server.deps import tenant_of
+    from datapilot.tools.published.shelf import LibraryShelf
+
+    async def user_of(request: Any) -> str:
+        return (await tenant_of(request)).user_id
+
+    shelf = LibraryShelf(app.state.store, context.settings, user_of)
+    server = build_server(context, offload, shelf)
+    endpoint = McpEndpoint(server, transport_security(context.settings))
     # A Starlette route whose endpoint is an ASGI app (not a function) passes requests as is.
     app.router.add_route(
         PATH,

@@ -200,7 +200,10 @@ async def test_catalog_resource_and_prompts(transport: str, http_url: str) -> No
         kline = await client.get_prompt("kline", {"id": "AAPL", "window": "in 2012"})
         with pytest.raises(MCPError, match="needs id"):
             await client.get_prompt("kline", {})
-    assert [str(resource.uri) for resource in resources] == ["datapilot://catalog"]
+    uris = [str(resource.uri) for resource in resources]
+    # The catalog, then the caller's library documents (whatever the store holds for them).
+    assert uris[0] == "datapilot://catalog"
+    assert all(uri.startswith("datapilot://libraries/") for uri in uris[1:])
     lines = catalog.contents[0].text.splitlines()
     assert lines[0] == "id,name,kind,available,first,last,frequency,units"
     jpm = next(line.split(",") for line in lines if line.startswith("JPM,"))
@@ -267,3 +270,57 @@ def test_inspector_cli_over_streamable_http(http_url: str) -> None:
         "datapilot://catalog",
     )
     assert "UNRATE," in read["contents"][0]["text"]
+
+
+async def test_a_callers_library_documents_are_resources(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Over HTTP with keys, each user lists and reads their own documents, never another's."""
+    import base64
+
+    from datapilot.store import Keys, Users, open_store
+
+    settings = Settings(
+        brain="offline",
+        offline=True,
+        auth_cache_s=0,
+        data_dir=tmp_path / "data",
+        database_url=SecretStr(f"sqlite:///{tmp_path / 'store.sqlite3'}"),
+    )
+    with open_store(settings).session(write=True) as session:
+        keys = {
+            name: Keys(session)
+            .create(name, "chat,manage", user=Users(session).create(name).name)
+            .key.get_secret_value()
+            for name in ("ana", "bo")
+        }
+    notes = {"ana": "Ana's note: the hedge ratio is 0.42.", "bo": "Bo's note: rebalance in May."}
+    with live_server(create_app(settings, warm_up=False)) as url:
+        async with httpx2.AsyncClient(timeout=120) as http:
+            for name, key in keys.items():
+                headers = {"Authorization": f"Bearer {key}"}
+                made = await http.post(
+                    f"{url}/api/v1/libraries", json={"name": "notes"}, headers=headers
+                )
+                assert made.status_code == 201, made.text
+                upload = {
+                    "name": f"{name}.txt",
+                    "content_base64": base64.b64encode(notes[name].encode()).decode(),
+                }
+                added = await http.post(
+                    f"{url}/api/v1/libraries/notes/documents", json=upload, headers=headers
+                )
+                assert added.status_code in (200, 201), added.text
+        listed: dict[str, list[str]] = {}
+        for name, key in keys.items():
+            headers = {"Authorization": f"Bearer {key}"}
+            async with (
+                httpx2.AsyncClient(timeout=120, headers=headers) as http,
+                Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+            ):
+                resources = (await client.list_resources()).resources
+                listed[name] = [str(r.uri) for r in resources if "libraries" in str(r.uri)]
+                own = await client.read_resource(listed[name][0])
+                assert own.contents[0].text == notes[name]
+                if name == "bo":  # ana's document, asked for by bo
+                    with pytest.raises(MCPError, match="no resource"):
+                        await client.read_resource(listed["ana"][0])
+    assert len(listed["ana"]) == len(listed["bo"]) == 1 and listed["ana"] != listed["bo"]

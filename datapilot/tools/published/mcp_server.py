@@ -5,7 +5,8 @@ output as `structuredContent`, the same data as text for hosts that read only `c
 in Markdown at full precision, see `text`), and each chart as PNG image content. `ask` reports
 its stages as progress notifications when the caller sends a progress token. Bad arguments and
 refusals come back as tool errors (`isError`) saying what to change, never as protocol failures.
-The catalog is a resource, and a few starting questions are prompts. The same server runs over
+The catalog is a resource, so are the caller's library documents (when the front end passes a
+`Shelf`), and a few starting questions are prompts. The same server runs over
 stdio (`datapilot mcp`) and Streamable HTTP (mounted at `/mcp` by the HTTP server).
 """
 
@@ -28,7 +29,13 @@ from datapilot.tools.published.faces import DESCRIPTION_FOR_HUMAN, NAME_FOR_MODE
 from datapilot.tools.published.invoke import Offload, in_thread, invoke
 from datapilot.tools.published.operations import OperationContext, OperationError, operation
 from datapilot.tools.published.progress import ProgressReporter, progress_reporter
-from datapilot.tools.published.resources import CATALOG, PROMPTS, catalog_csv, prompt_result
+from datapilot.tools.published.resources import (
+    CATALOG,
+    PROMPTS,
+    Shelf,
+    catalog_csv,
+    prompt_result,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +46,11 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(context: OperationContext, offload: Offload = in_thread) -> Server[Any]:
-    """An MCP server whose tools are the published operations, run with `context`."""
+def build_server(
+    context: OperationContext, offload: Offload = in_thread, shelf: Shelf | None = None
+) -> Server[Any]:
+    """An MCP server whose tools are the published operations, run with `context`; `shelf`
+    adds the caller's documents to the resources."""
     tools = [
         types.Tool(
             name=tool["name"],
@@ -70,16 +80,31 @@ def build_server(context: OperationContext, offload: Offload = in_thread) -> Ser
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[CATALOG])
+        documents = [] if shelf is None else await shelf.items(ctx.request)
+        resources = [
+            types.Resource(
+                uri=item.uri,
+                name=item.name,
+                description=item.description,
+                mime_type=item.mime_type,
+            )
+            for item in documents
+        ]
+        return types.ListResourcesResult(resources=[CATALOG, *resources])
 
     async def read_resource(
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        if str(params.uri) != CATALOG.uri:
-            message = f"There is no resource {params.uri}; resources/list names them."
+        uri = str(params.uri)
+        if uri == CATALOG.uri:
+            text = await asyncio.to_thread(catalog_csv, context)
+            contents = [types.TextResourceContents(uri=uri, mime_type="text/csv", text=text)]
+            return types.ReadResourceResult(contents=contents)
+        document = None if shelf is None else await shelf.read(ctx.request, uri)
+        if document is None:
+            message = f"There is no resource {uri} for you; resources/list names yours."
             raise MCPError(INVALID_PARAMS, message)
-        text = await asyncio.to_thread(catalog_csv, context)
-        contents = [types.TextResourceContents(uri=CATALOG.uri, mime_type="text/csv", text=text)]
+        contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=document)]
         return types.ReadResourceResult(contents=contents)
 
     async def list_prompts(
@@ -171,10 +196,10 @@ def _error(message: str) -> types.CallToolResult:
     )
 
 
-async def serve_stdio(context: OperationContext) -> None:
+async def serve_stdio(context: OperationContext, shelf: Shelf | None = None) -> None:
     """Serve over stdin/stdout until the client closes them."""
     from mcp.server.stdio import stdio_server
 
-    server = build_server(context)
+    server = build_server(context, shelf=shelf)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

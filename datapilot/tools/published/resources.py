@@ -1,10 +1,14 @@
 """What the MCP server offers besides tools: the catalog as a resource (every id a tool takes,
-with the dates its data cover) and prompts that start common analyses."""
+with the dates its data cover), the caller's documents when the front end knows the caller (a
+`Shelf`: knowledge libraries belong to a user of the platform), and prompts that start common
+analyses."""
 
 from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
@@ -20,6 +24,28 @@ CATALOG = types.Resource(
     "id, name, kind, whether data exists, first and last date, frequency and units (CSV).",
     mime_type="text/csv",
 )
+
+
+@dataclass(frozen=True)
+class ShelfItem:
+    """One document a caller may read, as a resource."""
+
+    uri: str
+    name: str
+    description: str
+    mime_type: str = "text/plain"
+
+
+class Shelf(Protocol):
+    """The documents of whoever calls (`caller`: the transport's request, None over stdio)."""
+
+    async def items(self, caller: Any) -> list[ShelfItem]: ...
+
+    async def read(self, caller: Any, uri: str) -> str | None:
+        """The document's text; None when this caller has no such document."""
+        ...
+
+
 _CATALOG_COLUMNS = ["id", "name", "kind", "available", "first", "last", "frequency", "units"]
 
 
