@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from support.live_server import LOOPBACK, live_server
+from support.serve_process import replica_dir
 from support.web_browser import browser, web_settings
 
 from datapilot.interpreter import isolation
@@ -40,7 +41,10 @@ class Server:
 def server(data, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:  # type: ignore[no-untyped-def]
     from datapilot.engine.pipeline import warm_up
 
-    settings = web_settings(tmp_path_factory.mktemp("web-parts") / "store.db")
+    folder = tmp_path_factory.mktemp("web-parts")
+    # A data dir of its own: the page imports a file into it.
+    data_dir = replica_dir(folder / "data", Settings().warehouse_path)
+    settings = web_settings(folder / "store.db").model_copy(update={"data_dir": data_dir})
     with ThreadPoolExecutor(1) as pool:
         pool.submit(warm_up, settings).result()
     with live_server(create_app(settings, warm_up=False)) as base:
@@ -207,5 +211,32 @@ def test_a_table_of_several_numbers_per_name_also_shows_grouped_bars(
     closes = load_sp500_dataset()[["AAPL", "MSFT"]].loc["2021"]
     for shown, expected in zip(traces["mean"]["y"], closes.mean(), strict=True):
         assert shown == pytest.approx(expected, abs=0.01)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_file_imported_on_the_page_is_answered_by_the_next_question(
+    chromium: Any, server: Server, tmp_path: Path
+) -> None:
+    from skfolio.datasets import load_sp500_dataset
+
+    prices = load_sp500_dataset()["KO"].loc["2020":"2021"]
+    csv = tmp_path / "page-fund.csv"
+    prices.rename("close").rename_axis("date").to_frame().to_csv(csv)
+    page = open_page(chromium, server)
+    panel = page.locator("#panel-data")
+    panel.wait_for(timeout=TIMEOUT_MS)
+    page.set_input_files("#data-file", str(csv))
+    page.select_option("#data-kind", "prices")
+    page.fill("#data-id", "PAGEFUND")
+    page.fill("#data-name", "Page Fund")
+    panel.get_by_role("button", name="Import").click()
+    result = page.locator("#data-result")
+    result.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_function("() => document.getElementById('data-result').textContent.length > 0")
+    assert f"Imported {len(prices)} rows for PAGEFUND" in result.inner_text()
+    turn = ask(page, "How did PAGEFUND do in 2021?")
+    expected = (prices.loc["2021"].iloc[-1] / prices.loc["2020"].iloc[-1] - 1) * 100
+    assert f"{expected:.2f}%" in turn.locator(".summary").first.inner_text()
     assert not page.errors, page.errors
     page.context.close()

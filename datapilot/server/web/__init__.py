@@ -66,6 +66,7 @@ FEATURE_ROUTES = {
     "memory": "/api/v1/memories",
     "tool_sources": "/api/v1/tools/sources",
     "interpreter": "/api/v1/interpreter",
+    "data_imports": "/api/v1/data/imports",
     "plugin": "/.well-known/ai-plugin.json",
 }
 

@@ -123,13 +123,28 @@ export async function loadUsage() {
 
 /** Show the panels of the features this server has, and wire their forms. */
 export function setUpPanels(features, parts = {}) {
-  const shown = { "panel-knowledge": features.knowledge, "panel-memory": features.memory, "panel-tools": features.tool_sources, "panel-usage": features.usage };
+  const shown = { "panel-data": features.data_imports, "panel-knowledge": features.knowledge, "panel-memory": features.memory, "panel-tools": features.tool_sources, "panel-usage": features.usage };
   for (const [id, on] of Object.entries(shown)) $(id).hidden = !on;
   $("mode").hidden = !features.interpreter;
   // Code mode the host cannot isolate is hidden, and the page says why and what turns it on.
   const code = parts.interpreter;
   $("code-off").hidden = !code || code.available;
   if (code && !code.available) $("code-off").textContent = t("code_off", { reason: code.reason, fix: code.fix });
+  if (features.data_imports) {
+    // A file into the warehouse while the server runs; the next question sees it.
+    $("data-form").onsubmit = (event) => {
+      event.preventDefault();
+      guarded($("panel-data"), async () => {
+        const file = $("data-file").files[0];
+        const body = { name: file.name, content_base64: await base64(file), kind: $("data-kind").value };
+        if ($("data-id").value.trim()) body.entity_id = $("data-id").value.trim();
+        if ($("data-name").value.trim()) body.display_name = $("data-name").value.trim();
+        const done = await api("/api/v1/data/imports", { method: "POST", body });
+        $("data-result").textContent = t("data_imported", { rows: done.rows, ids: done.ids.join(", ") });
+        $("data-form").reset();
+      });
+    };
+  }
   if (features.knowledge) {
     loadLibraries();
     $("library-form").onsubmit = (event) => {
