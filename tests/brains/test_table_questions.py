@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from support import paths
 from support.asking import ask
+from support.openbb import human, make_client, of, query, text_of, with_widget_data
 
 from datapilot.core.answer import Answer
 from datapilot.core.context import ClientTable, QuestionContext
@@ -177,3 +178,26 @@ async def test_a_chart_of_a_column_names_the_column_and_the_table(
         answer.summary
     )
     assert "Close's" not in answer.summary
+
+
+async def test_a_workspace_price_widget_answers_the_latest_price_with_its_close(data: Any) -> None:
+    frame = _numbers("prices")
+    widget = {
+        "uuid": "5e1f0c2a-7b3d-4c8e-9f10-2a3b4c5d6e7f",
+        "origin": "OpenBB API",
+        "widget_id": "historical_price",
+        "name": "Historical Stock Price",
+        "description": "Daily open, high, low, close and volume of the selected ticker",
+        "params": [
+            {"name": "symbol", "type": "ticker", "description": "Ticker", "current_value": "AAPL"}
+        ],
+        "metadata": {},
+    }
+    body = human("What is the latest stock price of AAPL?", "2024-06-30")
+    body["widgets"] = {"primary": [widget], "secondary": []}
+    async with make_client() as client:
+        (call,) = of(await query(client, body), "copilotFunctionCall")
+        with_widget_data(body, call, [_raw("prices").to_dict("records")])
+        text = text_of(await query(client, body))
+    assert f"{frame['date'].iloc[-1]} {frame['close'].iloc[-1]:.2f}" in text
+    assert f"{frame['open'].iloc[-1]:.2f}" not in text
