@@ -107,7 +107,8 @@ def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
     from datapilot.tools.published.shelf import LibraryShelf
 
     async def user_of(request: Any) -> str:
-        return (await tenant_of(request)).user_id
+        # Every MCP caller is a user (a key's owner, or the local one); "" owns nothing.
+        return (await tenant_of(request)).user_id or ""
 
     shelf = LibraryShelf(app.state.store, context.settings, user_of)
     server = build_server(context, offload, shelf)

@@ -98,14 +98,14 @@ def build_server(
         uri = str(params.uri)
         if uri == CATALOG.uri:
             text = await asyncio.to_thread(catalog_csv, context)
-            contents = [types.TextResourceContents(uri=uri, mime_type="text/csv", text=text)]
-            return types.ReadResourceResult(contents=contents)
+            csv_text = types.TextResourceContents(uri=uri, mime_type="text/csv", text=text)
+            return types.ReadResourceResult(contents=[csv_text])
         document = None if shelf is None else await shelf.read(ctx.request, uri)
         if document is None:
             message = f"There is no resource {uri} for you; resources/list names yours."
             raise MCPError(INVALID_PARAMS, message)
-        contents = [types.TextResourceContents(uri=uri, mime_type="text/plain", text=document)]
-        return types.ReadResourceResult(contents=contents)
+        plain = types.TextResourceContents(uri=uri, mime_type="text/plain", text=document)
+        return types.ReadResourceResult(contents=[plain])
 
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
