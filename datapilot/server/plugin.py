@@ -52,7 +52,7 @@ def register_routes(app: FastAPI) -> None:
     for module in (*platform, tool_sources, memories, libraries):
         app.include_router(module.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
-    app.include_router(openai.router, dependencies=CHAT, responses=AUTH_RESPONSES)
+    app.include_router(openai.router, dependencies=CHAT, responses=openai.AUTH_ERRORS)
     app.include_router(openbb_assistants.router, dependencies=CHAT, responses=AUTH_RESPONSES)
     # Code runs after an explicit `run` command; unasked only with the `run` scope (see there).
     app.include_router(interpreter.router, dependencies=CHAT, responses=AUTH_RESPONSES)

@@ -129,6 +129,11 @@ class ModelList(BaseModel):
     data: list[ModelCard]
 
 
+# The door's refusals on this face, in its shape (`auth` answers them so under /v1).
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": OpenAIErrorBody, "description": "No API key, or an unknown or revoked one."},
+    403: {"model": OpenAIErrorBody, "description": "The key lacks the scope this route needs."},
+}
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": OpenAIErrorBody, "description": "The request is malformed; `param` says where."},
     404: {"model": OpenAIErrorBody, "description": "No such model for this key."},
