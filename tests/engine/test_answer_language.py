@@ -116,7 +116,9 @@ async def test_unknown_names_are_quoted_one_by_one(data: Any) -> None:
 async def test_news_is_named_once(data: Any) -> None:
     answer = await _ask("特斯拉最近有什么新闻和公告")
     assert answer.status == "no_data"
-    assert "新闻和新闻" not in (answer.message or "")
+    message = answer.message or ""
+    assert "新闻和新闻" not in message and "新闻（新闻" not in message
+    assert message.count("新闻") == 1 and "公告" in message  # the user's other word is named
 
 
 def test_a_suggestion_is_offered_only_for_a_genuinely_close_name(data: Any) -> None:

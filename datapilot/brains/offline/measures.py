@@ -196,6 +196,9 @@ def live_only_message(
     words = list(dict.fromkeys(said or []))
     if zh:
         what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
+        # The user's own words beside it, not the measure's word again (新闻（公告）, never
+        # 新闻（新闻、公告）).
+        words = [w for w in words if w not in {LIVE_ONLY_ZH[m] for m in wanted}]
         what += f"（{'、'.join(words)}）" if words else ""
         return (
             f"内置的离线数据只有价格和宏观序列，没有{what}，所以无法回答，也不会用股价代替。"
@@ -203,6 +206,7 @@ def live_only_message(
             "或 `datapilot data fetch <代码> --what fundamentals`/`news`），也可以配置一个大模型。"
         )
     what = " and ".join(LIVE_ONLY[m] for m in wanted)
+    words = [w for w in words if w.casefold() not in {LIVE_ONLY[m] for m in wanted}]
     what += f" ({', '.join(words)})" if words else ""
     return (
         f"The bundled offline data hold prices and macro series only, not {what} for {names}, so "
