@@ -125,6 +125,26 @@ async def test_a_schema_the_answer_cannot_fill_needs_a_model(offline) -> None:  
     assert "sentiment" in caught.value.message and "needs a model" in caught.value.message
 
 
+async def test_a_schema_of_other_types_than_the_answers_needs_a_model(offline) -> None:  # type: ignore[no-untyped-def]
+    schema = {
+        "type": "object",
+        "properties": {"summary": {"type": "integer"}},
+        "required": ["summary"],
+    }
+    response_format = {"type": "json_schema", "json_schema": {"name": "m", "schema": schema}}
+    with pytest.raises(openai.BadRequestError) as caught:
+        await offline.chat.completions.create(
+            model="datapilot", messages=ASK, response_format=response_format
+        )
+    assert caught.value.body["param"] == "response_format"  # type: ignore[index]
+    assert "summary" in caught.value.message and "needs a model" in caught.value.message
+    stream = await offline.chat.completions.create(
+        model="datapilot", messages=ASK, response_format=response_format, stream=True
+    )
+    with pytest.raises(openai.APIError, match="needs a model"):  # the stream's error event
+        [chunk async for chunk in stream]
+
+
 # --- stop and max_tokens cut the text --------------------------------------------------------
 
 
