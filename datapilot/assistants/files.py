@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, owned
-from datapilot.store.blobs import write_blob
+from datapilot.store.blobs import read_blob, share_blob, write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
 
 
@@ -68,6 +68,7 @@ class Files:
 
     def add(self, name: str, mime: str, data: bytes) -> FileInfo:
         digest, path = write_blob(self.root, data)
+        share_blob(self.session, digest, data)  # replicas on PostgreSQL read it from the store
         row = File(
             owner_id=self.tenant.user_id,
             guest_id=self.tenant.guest_id,
@@ -108,7 +109,8 @@ class Files:
     def content(self, file_id: str) -> tuple[FileInfo, bytes]:
         row = self._row(file_id)
         try:
-            return FileInfo.model_validate(row), (self.root / row.path).read_bytes()
+            data = read_blob(self.session, self.root, row.path, row.sha256)
+            return FileInfo.model_validate(row), data
         except FileNotFoundError:
             raise NotFound(f"the bytes of file {file_id!r} are gone from the data dir") from None
 

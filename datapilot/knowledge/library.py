@@ -24,7 +24,7 @@ from datapilot.knowledge.chunking import Chunk, format_of, parse
 from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
 from datapilot.settings import Settings
-from datapilot.store.blobs import write_blob
+from datapilot.store.blobs import share_blob, write_blob
 from datapilot.store.models import Assistant, File, Library, LibraryChunk, LibraryDocument, utcnow
 
 _MIMES = {
@@ -282,6 +282,7 @@ class Libraries:
                 "kb_max_documents",
             )
         digest, path = write_blob(files_root(self.settings), upload.data)
+        share_blob(self.session, digest, upload.data)  # replicas on PostgreSQL share the bytes
         file = File(
             owner_id=self.owner_id,
             name=upload.name,

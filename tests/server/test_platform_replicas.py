@@ -176,3 +176,21 @@ def test_an_import_through_one_replica_is_answered_by_the_other(replicas) -> Non
     # The bundled data stays per replica: B's own file, now holding the import too.
     counts = [client.get("/health").json()["data"]["entities"] for client in (a, b)]
     assert counts[0] == counts[1]
+
+
+def test_a_file_stored_through_one_replica_is_read_through_the_other(replicas) -> None:  # type: ignore[no-untyped-def]
+    """Files live in each replica's data dir; on PostgreSQL their bytes are in the store too, so
+    a file attached through A is served by B (no shared volume needed)."""
+    import base64
+
+    a, b, key = replicas
+    headers = _auth(key)
+    chat = a.post("/api/v1/chats", json={}, headers=headers).json()
+    data = b"quarterly notes: margin 41.2%\n"
+    body = {"name": "notes.txt", "content_base64": base64.b64encode(data).decode()}
+    stored = a.post(f"/api/v1/chats/{chat['id']}/files", json=body, headers=headers)
+    assert stored.status_code == 201, stored.text
+    file_id = stored.json()["file"]["id"]
+    served = b.get(f"/api/v1/files/{file_id}", headers=headers)
+    assert served.status_code == 200, served.text
+    assert served.content == data

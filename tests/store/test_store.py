@@ -54,7 +54,7 @@ TABLES = {
     "turn_contexts",
 }
 TABLES |= {"rate_counters"}  # added with the shared rate limits of replicas (migration 0002)
-TABLES |= {"data_entries"}  # what users add to the data, shared by replicas (migration 0007)
+TABLES |= {"data_entries", "blobs"}  # what users add, shared by replicas (migration 0007)
 
 
 def settings_for(url: str) -> Settings:

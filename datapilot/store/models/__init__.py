@@ -24,7 +24,7 @@ from datapilot.store.models.memory import (
     MessageBlock,
     TurnContext,
 )
-from datapilot.store.models.rates import DataEntry, RateCounter
+from datapilot.store.models.rates import DataEntry, RateCounter, SharedBlob
 from datapilot.store.models.tools import AssistantTool, Tool, ToolSource
 
 __all__ = [
@@ -34,8 +34,8 @@ __all__ = [
     "Base",
     "Chat",
     "ChatMessage",
-    "DataEntry",
     "ChatSummary",
+    "DataEntry",
     "File",
     "Library",
     "LibraryChunk",
@@ -45,6 +45,7 @@ __all__ = [
     "MessageBlock",
     "RateCounter",
     "ScenePrompt",
+    "SharedBlob",
     "Tool",
     "ToolSource",
     "TurnContext",

@@ -24,6 +24,16 @@ class RateCounter(Base):
     count: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class SharedBlob(Base):
+    """The bytes of a stored file (chat files, library uploads) by content hash, for replicas:
+    each keeps files in its own data dir and fetches one it lacks from here."""
+
+    __tablename__ = "blobs"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
 class DataEntry(Base):
     """One write a user made to the warehouse (a file imported, a series fetched live), kept so
     that every replica applies it to its own warehouse, in `id` order. Bundled data is not here:

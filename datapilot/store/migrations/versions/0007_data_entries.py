@@ -1,5 +1,6 @@
-"""The data users add to the warehouse (imports, live fetches), kept in the store so that every
-replica applies it to its own warehouse.
+"""What users add, kept in the store for replicas: the data they add to the warehouse (imports,
+live fetches), which every replica applies to its own warehouse, and the bytes of stored files
+(chat files, library uploads), which a replica fetches when its data dir lacks them.
 
 Revision ID: 0007
 Revises: 0006
@@ -33,7 +34,14 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_data_entries")),
     )
+    op.create_table(
+        "blobs",
+        sa.Column("sha256", sa.String(length=64), nullable=False),
+        sa.Column("data", sa.LargeBinary(), nullable=False),
+        sa.PrimaryKeyConstraint("sha256", name=op.f("pk_blobs")),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("blobs")
     op.drop_table("data_entries")
