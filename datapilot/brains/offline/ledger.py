@@ -22,7 +22,7 @@ from datapilot.brains.offline.vocab import Phrases, Vocab
 from datapilot.core.intent import Ledger, LedgerEntry
 from datapilot.core.intent import ReadAs as How
 from datapilot.data.catalog import Catalog, Entity
-from datapilot.data.text import is_common_word
+from datapilot.data.common_words import zipf
 
 if TYPE_CHECKING:  # the reading imports this module
     from datapilot.brains.offline.parsing import Parsed
@@ -114,6 +114,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
                 continue
             if word.casefold() in filler_en or _common(word):
                 continue
+            if _word_number(word, vocab) in numbers:  # "top five", "a zero risk-free rate"
+                entries.append(_entry(word, start, "count", None))
+                continue
             if table_words and word.casefold() in table_words:
                 entries.append(_entry(word, start, "table", None))
             elif _names_again(word, named, catalog):
@@ -140,10 +143,15 @@ def _entry(word: str, start: int, how: How, meaning: str | None) -> LedgerEntry:
     return LedgerEntry(text=word, start=start, end=start + len(word), reading=how, meaning=meaning)
 
 
+# Words at least this frequent (Zipf) are grammar or everyday talk ("have", "time", "look");
+# rarer ones ("taxes", "euros", "Sortino") may change the answer, so they are accounted for.
+EVERYDAY_ZIPF = 5.0
+
+
 def _common(word: str) -> bool:
     """An everyday English word. A hyphenated coinage ("dot-com") is not: it names an episode
     or a product even when its parts are everyday words."""
-    return "-" not in word and is_common_word(word)
+    return "-" not in word and zipf(word.lower()) >= EVERYDAY_ZIPF
 
 
 def _cjk_pieces(run: str, filler: list[str]) -> list[tuple[str, int]]:
@@ -152,6 +160,13 @@ def _cjk_pieces(run: str, filler: list[str]) -> list[tuple[str, int]]:
     for word in filler:
         marked = marked.replace(word, "\x00" * len(word))
     return [(m.group(0), m.start()) for m in re.finditer(r"[^\x00]+", marked)]
+
+
+def _word_number(word: str, vocab: Vocab) -> float | None:
+    if word.casefold() in ("zero", "nil"):
+        return 0.0
+    value = vocab.time.numbers.get(word.casefold())
+    return float(value) if value is not None else None
 
 
 def _zh_count(piece: str) -> float | None:
@@ -233,11 +248,55 @@ def left_over_note(words: list[str], catalog: Catalog, zh: bool) -> str:
     return f"I did not read {said}, so the answer does not use {them}."
 
 
+# Words that end the name of a measure: an unknown word before one names a measure ("Sortino
+# ratio", 索提诺比率), not an entity.
+_MEASURE_HEAD = re.compile(
+    r"(?i)^\s*(ratio|rate|yield|score|multiple|coefficient|index|spread)\b"
+    r"|^(比率|比例|系数|指标|率)"
+)
+_ZH_MEASURE_END = re.compile(r"(比率|比例|系数|指标|率)$")
+
+
+def _unknown_measure(ledger: Ledger, text: str) -> str | None:
+    """The words of a measure the question names that no reading knows, if any."""
+    for entry in ledger.entries:
+        if entry.reading != "unread" or entry.text[0].isdigit():
+            continue
+        if _ZH_MEASURE_END.search(entry.text) and len(entry.text) > 2:
+            return entry.text
+        head = _MEASURE_HEAD.match(text[entry.end :])
+        if head is not None:
+            joint = "" if head.group(2) else " "
+            return f"{entry.text}{joint}{head.group(1) or head.group(2)}"
+    return None
+
+
+def unknown_measure_message(measure: str, zh: bool) -> str:
+    """Why a question about a measure nobody taught the reader gets no default measure."""
+    if zh:
+        return (
+            f"我不认识指标“{measure}”，不会用收盘价之类的别的指标代替。可以在数据目录的 "
+            "vocab/metrics.toml 里教我这个词，或者配置一个大模型来回答。"
+        )
+    return (
+        f"I don't know the measure \"{measure}\", and I won't show closing prices or another "
+        "measure instead. Teach me the word in vocab/metrics.toml in the data dir, or configure "
+        "an LLM endpoint to answer it."
+    )
+
+
 def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) -> None:
     """Keep the ledger on the reading; an `ok` answer names in a note what it did not read."""
     ledger = build_ledger(reading, parsed, vocab, catalog)
     said = " ".join([reading.message or "", *reading.notes]).casefold()
     ledger.declared = [w for w in ledger.left_over if w.casefold() in said]
+    measure = _unknown_measure(ledger, parsed.text) if reading.measure_defaulted else None
+    if measure is not None and reading.status == "ok":
+        # "Sortino ratio": the measure asked for is unknown, so no default measure stands in.
+        reading.status = "no_data"
+        reading.message = unknown_measure_message(measure, reading.zh)
+        ledger.declared.append(measure.split()[0])
+        reading.trace.append(f'"{measure}": a measure the vocabulary does not know')
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":
         reading.notes.append(left_over_note(silent, catalog, reading.zh))

@@ -101,6 +101,7 @@ class Reading(BaseModel):
     rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
     model: str = "arima"
     risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
+    measure_defaulted: bool = Field(default=False, description="No measure word was read.")
     ledger: Ledger | None = None
     parts: list[Part] = Field(default_factory=list, description="A multi-part question's parts.")
     needs: WidgetDataRequest | None = None

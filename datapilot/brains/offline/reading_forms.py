@@ -130,7 +130,7 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
 
 
-_RATE = r"(\d+(?:\.\d+)?)\s*(%|个百分点|percent)?"
+_RATE = r"(\d+(?:\.\d+)?|zero|零)\s*(%|个百分点|percent)?"
 _RISK_FREE = re.compile(
     rf"(?i)risk[-\s]?free(?:\s+(?:rate|return))?\s*(?:of|at|=|is|:|equal to)?\s*{_RATE}"
     rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?risk[-\s]?free"
@@ -148,7 +148,7 @@ def read_risk_free(reading: Reading) -> None:
     if match is None:
         return
     number = next(g for g in match.groups()[::2] if g is not None)
-    reading.risk_free = float(number)
+    reading.risk_free = 0.0 if number in ("zero", "零") else float(number)
     reading.entities = [e for e in reading.entities if e.id != RISK_FREE_SERIES]
     reading.trace.append(
         f'"{match.group(0).strip()}" → 年化无风险利率 {reading.risk_free:g}%'

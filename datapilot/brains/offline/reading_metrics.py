@@ -86,6 +86,7 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             why = f"no measure named → {_METRIC_WORDS[base]}"
         metrics.insert(0, base)
         reading.trace.append(why)
+        reading.measure_defaulted = True
     if reading.rank and not several and any(m in ("close", "value") for m in metrics):
         reading.rank = False
         if "stats" not in metrics:
