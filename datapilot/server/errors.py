@@ -3,10 +3,10 @@ repositories mapped onto it (`DOMAIN_ERRORS`), the 422 answer of a malformed req
 native family's one exception handler.
 
 Each API family answers these in its own shape: the native `/api/v1` routes and the OpenBB
-agent's as `{"detail": message}` (`native_error_handler`, registered by `app`); the
+agent's as `{message, code, detail}` (`native_error_handler`, registered by `app`); the
 OpenAI-compatible routes as OpenAI's `{"error": {...}}` (`routes.openai`, and `openai_body`
 for the door's refusals and unknown paths under `/v1`, see `openai_face`). Refusals at the door
-(`auth`) keep `{message, code}` on every other route."""
+(`auth`) answer `{message, code, detail}` on every other route, the native shape."""
 
 from __future__ import annotations
 
