@@ -52,6 +52,9 @@ def offline_refusal(body: CompletionRequest) -> Refusal | None:
     if body.forced_tool:
         what = "A forced tool call (`tool_choice` required or a named function)"
         return Refusal("tool_choice", NEEDS_MODEL.format(what=what, param="tool_choice"))
+    if body.n > 1:
+        what = "More than one choice (`n`; the answer without one is always the same)"
+        return Refusal("n", NEEDS_MODEL.format(what=what, param="n"))
     if body.logit_bias:
         return Refusal("logit_bias", NEEDS_MODEL.format(what="`logit_bias`", param="logit_bias"))
     schema = _asked_schema(body)

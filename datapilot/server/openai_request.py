@@ -186,7 +186,7 @@ class CompletionRequest(BaseModel):
     stop: str | list[str] | None = Field(
         default=None, description="Up to 4 sequences: the reply's text ends before the first."
     )
-    n: int = Field(default=1, ge=1, le=128, description="Only 1: ask again for another reply.")
+    n: int = Field(default=1, ge=1, le=8, description="Replies to make: more than 1 needs a model.")
     response_format: ResponseFormat | None = None
     logprobs: bool | None = Field(default=None, description="Only false: none are available.")
     modalities: list[Literal["text", "audio"]] | None = Field(
@@ -221,10 +221,6 @@ class CompletionRequest(BaseModel):
     def _honourable(self) -> CompletionRequest:
         """Values Datapilot cannot honour: each a 400 naming its parameter."""
         problems: list[tuple[str, str]] = []
-        if self.n > 1:
-            problems.append(
-                ("n", "only n=1 is supported: send the request again for another reply")
-            )
         if self.logprobs:
             problems.append(("logprobs", "log probabilities are not available from Datapilot"))
         if self.modalities and "audio" in self.modalities:

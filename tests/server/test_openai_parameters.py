@@ -314,6 +314,7 @@ async def test_charts_arrive_as_png_links_and_tables_as_markdown(tmp_path, data)
 
 
 async def with_model(tmp_path, script: Any, **create: Any) -> tuple[Any, list[ChatRequest]]:  # type: ignore[no-untyped-def]
+    tmp_path.mkdir(exist_ok=True)
     with ScriptedEndpoint(script) as endpoint:
         app = app_for(platform_settings(f"sqlite:///{tmp_path / 'store.sqlite3'}", endpoint))
         key = key_for(app.state.store, "ana")
@@ -366,3 +367,19 @@ async def test_a_forced_tool_choice_holds_for_the_first_call_only(tmp_path, data
     assert "tool_choice" not in requests[1].body  # the answer after the tool's result is free
     assert reply.choices[0].finish_reason == "stop"
     assert "/charts/" in (reply.choices[0].message.content or "")  # the tool's chart, as a link
+
+
+async def test_n_choices_with_a_model_are_n_replies(tmp_path, data) -> None:  # type: ignore[no-untyped-def]
+    answers = iter(["First view.", "Second view."])
+
+    def model(request: ChatRequest) -> Reply:
+        return Reply(content=next(answers))
+
+    reply, requests = await with_model(tmp_path, model, n=2)
+    assert len(requests) == 2
+    contents = sorted(choice.message.content or "" for choice in reply.choices)
+    assert contents == ["First view.", "Second view."]
+    assert sorted(choice.index for choice in reply.choices) == [0, 1]
+    with pytest.raises(openai.BadRequestError) as caught:
+        await with_model(tmp_path / "stream", [Reply(content="x")], n=2, stream=True)
+    assert caught.value.body["param"] == "n"  # type: ignore[index]

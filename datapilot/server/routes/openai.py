@@ -18,6 +18,7 @@ and the model is told it needs confirmation in a Datapilot chat (or the tool tru
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import time
@@ -285,13 +286,47 @@ async def chat_completions(
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(time.time())
     if body.stream:
+        if body.n > 1:
+            raise Refusal("n", "n > 1 is answered with stream: false only; or send n requests")
         include_usage = bool(body.stream_options and body.stream_options.include_usage)
         chunks = _chunks(reply, completion_id, created, include_usage, store, tenant)
         return EventSourceResponse(chunks)
+    # With a model, n > 1 is n turns of the same conversation, each a choice (and each charged).
+    replies = [reply]
+    for _ in range(body.n - 1):
+        _, another = await off_loop(prepare)
+        replies.append(Reply(another, body, settings.data_dir, base_url(request)))
+    answered = await asyncio.gather(*(_answer(one) for one in replies))
+    choices, usage = [], {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    for index, (one, (_, content, finish)) in enumerate(zip(replies, answered, strict=True)):
+        spent = await _charge(
+            one.turn, body, content, store, tenant, assistant.id if assistant else None
+        )
+        usage = {name: usage[name] + spent[name] for name in usage}
+        said: dict[str, Any] = {"role": "assistant", "content": content or None}
+        if one.turn.result.client_calls:
+            said["tool_calls"] = _tool_calls(one.turn)
+        choices.append({"index": index, "message": said, "finish_reason": finish})
+    extra: dict[str, Any] = {"steps": answered[0][0]}
+    if reply.notice:
+        extra["notice"] = reply.notice
+    return {
+        "id": completion_id,
+        "object": "chat.completion",
+        "created": created,
+        "model": body.model,
+        "choices": choices,
+        "usage": usage,
+        EXTRA: extra,
+    }
+
+
+async def _answer(reply: Reply) -> tuple[list[dict[str, Any]], str, str]:
+    """Run one turn whole: its steps, the reply's content and its finish reason. A history
+    that cannot be sent to the model fails here: a 400 `invalid_messages`."""
     steps: list[dict[str, Any]] = []
     text: list[str] = []
-    # A history that cannot be sent to the model fails here: a 400 `invalid_messages`.
-    async for event in turn.events():
+    async for event in reply.turn.events():
         step = _step(event)
         if step is not None:
             steps.append(step)
@@ -300,22 +335,7 @@ async def chat_completions(
         elif isinstance(event, Failed):
             text.append(event.message)
     content, finish = await reply.content("".join(text))
-    usage = await _charge(turn, body, content, store, tenant, assistant.id if assistant else None)
-    said: dict[str, Any] = {"role": "assistant", "content": content or None}
-    if turn.result.client_calls:
-        said["tool_calls"] = _tool_calls(turn)
-    extra: dict[str, Any] = {"steps": steps}
-    if reply.notice:
-        extra["notice"] = reply.notice
-    return {
-        "id": completion_id,
-        "object": "chat.completion",
-        "created": created,
-        "model": body.model,
-        "choices": [{"index": 0, "message": said, "finish_reason": finish}],
-        "usage": usage,
-        EXTRA: extra,
-    }
+    return steps, content, finish
 
 
 def _tool_calls(turn: Turn) -> list[dict[str, Any]]:
