@@ -29,7 +29,8 @@ _ENGLISH = re.compile(r"[A-Za-z]*[a-z][A-Za-z]*|USD")
 # English prose in a Chinese answer: words of three or more letters, code (`datapilot data fetch`,
 # interface names after 用/应用了) and the catalog's Latin brand names aside.
 _PROSE = re.compile(r"(?<![\w`$.-])[A-Za-z][a-z]{2,}(?![\w`(])")
-_CODE = re.compile(r"`[^`]*`|\b\w+_\w+\b|(?:用|应用了) \w+")
+# Code: `quoted`, interface names (get_prices, 用 rank), settings (NAME=a,b) and paths (a/b.toml).
+_CODE = re.compile(r"`[^`]*`|\b\w+_\w+\b|(?:用|应用了) \w+|[\w.,-]*[=/][\w.,/=-]*")
 _LATIN_NAMES = {"Nasdaq", "Apple", "Microsoft", "Range", "Resources"}
 
 
