@@ -15,9 +15,12 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 
+from datapilot.core.answer import Answer
 from datapilot.core.context import ClientTable, QuestionContext
-from datapilot.core.events import Done, Event, StatusEvent
+from datapilot.core.events import Done, Event, OutputEvent, StatusEvent
+from datapilot.core.outputs import TextOutput
 from datapilot.core.quotes import Citation, Quote
+from datapilot.data.documents import refers_to_document
 from datapilot.data.text import is_chinese
 from datapilot.engine.documents import answer_from_passages, answer_maker
 from datapilot.knowledge.library import Found, KnowledgeError, Libraries, SearchResult
@@ -140,14 +143,10 @@ async def library_events(
         yield Done(answer=answer("error", message=str(error)))
         return
     found = result.passages
-    if not result.answered and fallback:
-        async for event in _with_tables(question, [], context, settings):
-            yield event
-        return
     nothing = nothing_answers(question, library)
     if not result.answered:
-        async for event in answer_from_passages(
-            question, [], context, settings, answer, nothing=nothing
+        async for event in _not_in_library(
+            question, result.library or library, found, context, settings, answer, fallback=fallback
         ):
             yield event
         return
@@ -186,6 +185,66 @@ async def library_events(
     async with aclosing(ending) as events:
         async for event in events:
             yield event
+
+
+async def _not_in_library(
+    question: str,
+    library: str,
+    closest: list[Found],
+    context: QuestionContext,
+    settings: Settings,
+    answer: Callable[..., Answer],
+    *,
+    fallback: bool,
+) -> AsyncIterator[Event]:
+    """A question the library does not answer: the data workflow's answer when it has one
+    (noting that the library had nothing), unless the question is about the documents; else
+    "not mentioned", said first, then the closest passages labelled as not answering it."""
+    chinese = is_chinese(question)
+    if not refers_to_document(question, []):
+        events = [event async for event in _with_tables(question, [], context, settings)]
+        done = events[-1] if events and isinstance(events[-1], Done) else None
+        # Buffered until the end: only an answer from the data replaces "not mentioned".
+        if done is not None and (done.answer.status == "ok" or (fallback and not closest)):
+            for event in events[:-1]:
+                yield event
+            data = done.answer
+            if data.status == "ok":
+                data.notes = [library_had_nothing(question, library), *data.notes]
+            yield Done(answer=data)
+            return
+    message = not_mentioned(question, library)
+    if not closest:
+        yield Done(answer=answer("no_data", message=message, summary=message))
+        return
+    lead = (
+        "以下是库中最接近的段落（它们并未回答这个问题）："
+        if chinese
+        else "The closest passages in it (they do not answer the question):"
+    )
+    quoted = [f"> {f.citation.text} {_where(f.citation, chinese)}" for f in closest[:3]]
+    text = "\n\n".join([message, lead, *quoted])
+    yield OutputEvent(output=TextOutput(text=text))
+    yield Done(answer=answer("no_data", message=message, summary=text))
+
+
+def _where(citation: Citation, chinese: bool) -> str:
+    if chinese:
+        return f"（{citation.source}" + (f"，第{citation.page}页）" if citation.page else "）")
+    return f"({citation.source}" + (f", page {citation.page})" if citation.page else ")")
+
+
+def not_mentioned(question: str, library: str) -> str:
+    """What a question the library does not answer gets first, in the question's language."""
+    if is_chinese(question):
+        return f"知识库“{library}”的文档中没有提到这一点。"
+    return f"The documents in the library {library!r} do not mention this."
+
+
+def library_had_nothing(question: str, library: str) -> str:
+    if is_chinese(question):
+        return f"知识库“{library}”中没有相关内容；以下回答来自市场数据。"
+    return f"The library {library!r} has nothing on this; the answer comes from the market data."
 
 
 async def _with_tables(

@@ -9,6 +9,7 @@ under the data dir and kept in memory, so a query never rebuilds it.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import threading
 from collections import OrderedDict
@@ -21,6 +22,12 @@ from datapilot.retrieval import tokenize
 RRF_K = 60  # the usual constant of reciprocal-rank fusion
 CANDIDATES = 30
 MIN_SHARED_TERMS = 0.3  # share of the question's terms the best BM25 passage must hold
+# ... and of their weight (inverse document frequency): words found in many passages ("report",
+# "share") weigh little beside the rare word a question is about ("buyback"). A word the library
+# never uses weighs as a word of one passage, not more: questions have words of their own
+# ("much", "grow") that no answer needs; words asking for a chart or table are not weighed.
+MIN_SHARED_WEIGHT = 0.4
+_ASKING_FOR = "plot chart graph draw show table trend compare visualise 图 画 绘 表格 走势 对比"
 MIN_COSINE = 0.5  # vectors alone answer only when this close
 _CACHE_SIZE = 16
 T = TypeVar("T")
@@ -120,9 +127,24 @@ class LibraryIndex:
         if bm25:
             asked = set(tokenize(query))
             shared = asked & set(tokenize(self.texts[bm25[0][0]]))
-            if asked and len(shared) >= MIN_SHARED_TERMS * len(asked):
+            weight = {term: self.idf(term) for term in asked - set(tokenize(_ASKING_FOR))}
+            held = sum(weight.get(term, 0.0) for term in shared) / (sum(weight.values()) or 1.0)
+            if asked and len(shared) >= MIN_SHARED_TERMS * len(asked) and held >= MIN_SHARED_WEIGHT:
                 return True
         return bool(dense) and dense[0][1] >= MIN_COSINE
+
+    def idf(self, term: str) -> float:
+        """BM25's inverse document frequency of `term` here (a term never used: as if in one
+        passage)."""
+        count = len(self.ids)
+        found = 1
+        if self._retriever is not None:
+            vocabulary = self._retriever.vocab_dict  # type: ignore[attr-defined]
+            pointers = self._retriever.scores["indptr"]  # type: ignore[attr-defined]
+            if term in vocabulary:
+                position = vocabulary[term]
+                found = max(1, int(pointers[position + 1] - pointers[position]))
+        return math.log(1 + (count - found + 0.5) / (found + 0.5))
 
 
 def fuse(bm25: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[Ranked]:

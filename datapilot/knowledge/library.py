@@ -88,6 +88,7 @@ class Found(BaseModel):
 
 class SearchResult(BaseModel):
     query: str
+    library: str = Field(default="", description="The library's name.")
     answered: bool = Field(description="False when nothing in the library answers the query.")
     passages: list[Found]
     retrieval: str = Field(description="bm25, or bm25+vectors (fused), +rerank when used.")
@@ -370,12 +371,19 @@ class Libraries:
         found = LibraryIndex.load(folder) if folder.exists() else None
         if found is None:
             rows = self.session.execute(
-                select(LibraryChunk.id, LibraryChunk.heading, LibraryChunk.text)
+                select(
+                    LibraryChunk.id, LibraryChunk.heading, LibraryChunk.text, LibraryDocument.name
+                )
+                .join(LibraryDocument, LibraryDocument.id == LibraryChunk.document_id)
                 .where(LibraryChunk.library_id == library.id)
                 .order_by(LibraryChunk.id)
             )
+            # Every passage is indexed with its document's name: a question naming the
+            # document (华东银行2022年…) then favours none of its passages, where only the short
+            # title passage would hold those words and win on them.
             entries = [
-                Entry(id=r.id, text=f"{r.heading}\n{r.text}" if r.heading else r.text) for r in rows
+                Entry(id=r.id, text="\n".join(filter(None, [_title(r.name), r.heading, r.text])))
+                for r in rows
             ]
             dims = stored_vectors.dims_of(self.session, library.id)
             found = LibraryIndex.build(entries, folder, dims)
@@ -432,6 +440,7 @@ class Libraries:
         ]
         return SearchResult(
             query=query,
+            library=library.name,
             answered=answered and bool(passages),
             passages=passages,
             retrieval=used,
@@ -461,6 +470,12 @@ class Libraries:
                 "them with the current model"
             )
         return dense, notice
+
+
+def _title(name: str) -> str:
+    """A document's name as words: its stem, separators as spaces."""
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    return " ".join(stem.replace("_", " ").replace("-", " ").split())
 
 
 class _Row:
