@@ -60,6 +60,29 @@ def only_table_words(run: str, text: str = "") -> bool:
     return not re.search(r"[\u3400-\u9fff]{2,}", rest)
 
 
+@cache
+def _english_vocabulary() -> frozenset[str]:
+    content = tomllib.loads(_FILE.read_text(encoding="utf-8"))
+    columns, _ = _vocabulary()
+    synonyms, fallback, counted = meanings()
+    words = {w for v in columns.values() for w in v.split()}
+    words |= {*synonyms, *synonyms.values(), *fallback}
+    words |= {*counted, *(w for v in counted.values() for w in v)}
+    words |= set(content["question"].get("en", []))
+    return frozenset(words)
+
+
+def reads_word(word: str) -> bool:
+    """Whether the table reader acts on `word` of a question about a table: a column or question
+    word in either language ("latest", "estimates", 最新, 分析师, 基于), so a ledger of the
+    question counts it as read."""
+    if _CJK.search(word):
+        return only_table_words(word)
+    folded = word.casefold()
+    vocabulary = _english_vocabulary()
+    return folded in vocabulary or (folded.endswith("s") and folded[:-1] in vocabulary)
+
+
 def closest_word(word: str, choices: list[str]) -> str | None:
     """The column word a misspelt or inflected question word stands for ("revenu" → revenue)."""
     if len(word) < 4 or not choices:

@@ -201,3 +201,26 @@ async def test_a_workspace_price_widget_answers_the_latest_price_with_its_close(
         text = text_of(await query(client, body))
     assert f"{frame['date'].iloc[-1]} {frame['close'].iloc[-1]:.2f}" in text
     assert f"{frame['open'].iloc[-1]:.2f}" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("which year has the lowest estimate, and how many estimates is it based on?", "estimates"),
+        ("哪一年的预期最低？基于多少个分析师的预测？", "estimates"),
+        ("What is the latest stock price of AAPL?", "prices"),
+        ("最新收盘价是多少？", "prices"),
+        ("chart revenue by year from this file", "quarterly_revenue"),
+        ("用这个文件按年份画营收图", "quarterly_revenue"),
+        ("give me the close to the fourth decimal as a float", "prices"),
+    ],
+)
+async def test_words_the_table_reader_acts_on_count_as_read(
+    data: Any, question: str, name: str
+) -> None:
+    answer = await _ask(question, name)
+    assert answer.status == "ok"
+    unread = [n for n in answer.notes if "did not read" in n or "没有读懂" in n]
+    assert not unread, unread
+    assert answer.intent is not None and answer.intent.ledger is not None
+    assert not [e.text for e in answer.intent.ledger.entries if e.reading == "unread"]

@@ -23,6 +23,7 @@ from datapilot.core.intent import Ledger, LedgerEntry
 from datapilot.core.intent import ReadAs as How
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.common_words import zipf
+from datapilot.interfaces.table_words import reads_word
 
 if TYPE_CHECKING:  # the reading imports this module
     from datapilot.brains.offline.parsing import Parsed
@@ -117,7 +118,7 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             if _word_number(word, vocab) in numbers:  # "top five", "a zero risk-free rate"
                 entries.append(_entry(word, start, "count", None))
                 continue
-            if table_words and word.casefold() in table_words:
+            if table_words and (word.casefold() in table_words or reads_word(word)):
                 entries.append(_entry(word, start, "table", None))
             elif _names_again(word, named, catalog):
                 entries.append(_entry(word, start, "entity", "another name"))
@@ -129,7 +130,7 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
                 continue  # a lone character is grammar (出, 按, 日), not a name or measure
             if _zh_count(piece) in numbers:
                 entries.append(_entry(piece, start + offset, "count", None))
-            elif table_words and piece.casefold() in table_words:
+            elif table_words and (piece.casefold() in table_words or reads_word(piece)):
                 entries.append(_entry(piece, start + offset, "table", None))
             elif _names_again(piece, named, catalog):
                 entries.append(_entry(piece, start + offset, "entity", "another name"))
