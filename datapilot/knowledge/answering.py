@@ -174,7 +174,9 @@ async def library_events(
 
     hits = [
         Hit(
-            passage=Passage(text=f.citation.text, source=f.citation.source, page=f.citation.page),
+            passage=Passage(
+                text=_with_cell(question, f), source=f.citation.source, page=f.citation.page
+            ),
             score=f.score,
         )
         for f in found
@@ -185,6 +187,30 @@ async def library_events(
     async with aclosing(ending) as events:
         async for event in events:
             yield event
+
+
+def _with_cell(question: str, found: Found) -> str:
+    """A table passage led by the cell the question names by its row and column ("What was
+    Q3 revenue of Retail?" → "Retail, Q3: 125"), when it names exactly one; else its text."""
+    table = found.table or {}
+    columns = [str(c) for c in table.get("columns", [])]
+    rows = [[str(v) for v in row] for row in table.get("rows", [])]
+    if len(columns) < 2 or not rows:
+        return found.citation.text
+    asked = question.lower()
+
+    def named(label: str) -> bool:
+        label = label.strip().lower()
+        return bool(label) and re.search(rf"(?<!\w){re.escape(label)}(?!\w)", asked) is not None
+
+    picked_rows = [row for row in rows if row and named(row[0])]
+    picked_columns = [n for n, column in enumerate(columns) if n > 0 and named(column)]
+    if len(picked_rows) != 1 or len(picked_columns) != 1:
+        return found.citation.text
+    row, column = picked_rows[0], picked_columns[0]
+    if column >= len(row):
+        return found.citation.text
+    return f"{row[0]}, {columns[column]}: {row[column]}\n{found.citation.text}"
 
 
 async def _not_in_library(

@@ -58,3 +58,5 @@ def test_plot_the_segment_table_charts_every_numeric_column(tmp_path: Path, data
     cell = json.loads(quoted.output)
     assert cell["status"] == "ok"
     assert "Retail | 120 | 130 | 125 | 140" in cell["citations"][0]["text"]
+    q3 = frame.loc["Retail", "Q3"]  # the cell the question names, quoted before its table
+    assert f"> Retail, Q3: {q3:g}\n" in cell["summary"]
