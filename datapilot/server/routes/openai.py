@@ -1,10 +1,14 @@
-"""The OpenAI-compatible face: `GET /v1/models` and `POST /v1/chat/completions`.
+"""The OpenAI-compatible face: `GET /v1/models[/{id}]`, `POST /v1/chat/completions` and
+`POST /v1/embeddings`.
 
 `model` names one of the caller's assistants (by id or name), or `datapilot`, the plain data
 workflow. The conversation is the request's own (stateless, like OpenAI's API); tokens go to
 the caller's usage. Tools the server runs never appear as `tool_calls`: their steps travel in
 the `datapilot` field of chunks, which plain clients ignore. A client's own `tools` are offered
-to the model too, and a call of one ends the reply with `finish_reason: tool_calls`.
+to the model too, and a call of one ends the reply with `finish_reason: tool_calls`. Every
+request parameter is honoured or refused naming it (`openai_request`); the reply's text is the
+answer with its charts as PNG links and its tables in Markdown, and an answer's notice travels
+in the `datapilot` field, never in the text (`openai_reply`).
 
 Every error of this face is in OpenAI's shape, `{"error": {message, type, param, code}}`
 (`OpenAIRoute`): a malformed request is a 400 with `param` naming the field, as are the
@@ -458,9 +462,10 @@ async def _chunks(
         yield chunk({"content": content})
     else:
         tail = await reply.tail()
-        if tail:
-            sent.append(f"\n\n{tail}")
-            yield chunk({"content": f"\n\n{tail}" if "".join(sent).strip() != tail else tail})
+        if tail:  # the charts' links and the tables, a paragraph after the text
+            piece = f"\n\n{tail}" if "".join(sent).strip() else tail
+            sent.append(piece)
+            yield chunk({"content": piece})
     if turn.result.client_calls:
         yield chunk({"tool_calls": _tool_calls(turn)})
     if reply.notice:
