@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,15 +27,28 @@ def lock_path(path: Path) -> Path:
     return path.with_name(f"{path.name}{_LOCK_SUFFIX}")
 
 
+_held = threading.local()  # the warehouse paths whose lock this thread holds
+
+
 @contextmanager
 def write_lock(path: Path) -> Iterator[None]:
-    """Hold the warehouse's write lock (waits for a writer in another process to finish)."""
+    """Hold the warehouse's write lock (waits for a writer in another process to finish).
+
+    Taken before the warehouse's own lock (`_Database.lock`) by readers and writers alike, so
+    the two are always acquired in one order; a thread that holds it already goes on."""
+    held: set[Path] = getattr(_held, "paths", None) or set()
+    _held.paths = held
+    if path in held:
+        yield
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     handle = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)
+        held.add(path)
         yield
     finally:
+        held.discard(path)
         os.close(handle)  # closing releases the lock
 
 

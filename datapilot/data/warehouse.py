@@ -225,21 +225,13 @@ class _Database:
             with self.writer():
                 pass
         self.notice_replaced()
-        with self._changed:
-            while self._writers_waiting:
-                self._changed.wait()
-            if self._reader is None:
-                # Before connecting: should the file change in between, the next read reopens.
-                self._identity = file_identity(self.path)
-                try:
-                    self._reader = _connect(self.path, read_only=True)
-                except WarehouseLocked:
-                    # Another process writes the file in place: read once its write is done.
-                    with single_writer.write_lock(self.path):
-                        self._identity = file_identity(self.path)
-                        self._reader = _connect(self.path, read_only=True)
-            cursor = self._idle.pop() if self._idle else self._reader.cursor()
-            self._reads += 1
+        try:
+            cursor = self._checkout()
+        except WarehouseLocked:
+            # Another process writes the file in place: read once its write is done (its lock
+            # first, then ours, in the order writers take them).
+            with single_writer.write_lock(self.path):
+                cursor = self._checkout()
         try:
             yield cursor
         finally:
@@ -248,13 +240,28 @@ class _Database:
                 self._idle.append(cursor)
                 self._changed.notify_all()
 
+    def _checkout(self) -> duckdb.DuckDBPyConnection:
+        """A cursor for one read (the connection opened first if need be), counted as running."""
+        with self._changed:
+            while self._writers_waiting:
+                self._changed.wait()
+            if self._reader is None:
+                # Before connecting: should the file change in between, the next read reopens.
+                self._identity = file_identity(self.path)
+                self._reader = _connect(self.path, read_only=True)
+            cursor = self._idle.pop() if self._idle else self._reader.cursor()
+            self._reads += 1
+            return cursor
+
     @contextmanager
     def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A read-write connection for one transaction; the file goes back to read-only after.
 
         One writer at a time across processes (`single_writer`): in place when no other process
         reads the file, else on a copy put in place after the commit."""
-        with self.lock, single_writer.write_lock(self.path):
+        # The cross-process lock first, then this process's (always in this order: waiting for
+        # readers below releases `lock` for a while, and another writer must not take it then).
+        with single_writer.write_lock(self.path), self.lock:
             self.close()
             self.forget()
             self.path.parent.mkdir(parents=True, exist_ok=True)
