@@ -19,6 +19,7 @@ from pathlib import Path
 import duckdb
 
 from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
+from datapilot.data.single_writer import lock_path
 from datapilot.data.warehouse import (
     Warehouse,
     WarehouseDamaged,
@@ -200,7 +201,8 @@ def _sql_path(path: Path) -> str:
 
 
 def _remove(path: Path) -> None:
-    for leftover in (path, path.with_name(path.name + ".wal")):
+    # The file, its WAL, and the lock file its writes took (`single_writer`).
+    for leftover in (path, path.with_name(path.name + ".wal"), lock_path(path)):
         with contextlib.suppress(FileNotFoundError):
             leftover.unlink()
 
@@ -208,7 +210,7 @@ def _remove(path: Path) -> None:
 def _remove_stale_temps(path: Path) -> None:
     """Delete temporary files left by seeds that were killed (their process is gone)."""
     for temp in path.parent.glob(f"{path.name}{_TEMP_MARK}*"):
-        pid = temp.name.rsplit(_TEMP_MARK, 1)[-1].removesuffix(".wal")
+        pid = temp.name.rsplit(_TEMP_MARK, 1)[-1].removesuffix(".wal").removesuffix(".write-lock")
         if pid.isdigit() and not _alive(int(pid)):
             _remove(temp)
 
