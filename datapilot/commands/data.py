@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -207,7 +207,7 @@ def find(
     console.print(table)
 
 
-def _shared(file: Path, kind: str, options: dict[str, object]) -> None:
+def _shared(file: Path, kind: str, options: dict[str, Any]) -> None:
     """Replicas on PostgreSQL import the file too (while the server runs, see `data.shared`)."""
     from datapilot.data import open_data
     from datapilot.settings import get_settings

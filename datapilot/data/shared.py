@@ -32,11 +32,23 @@ CHECK_EVERY_S = 1.0  # at most one look at the log per second per process
 
 
 class LogEntry(Protocol):
-    id: int
-    kind: str
-    name: str
-    options: dict[str, Any]
-    payload: bytes
+    """One entry of the log: `kind` import | prices | series, the file's name or the source,
+    the import's options or the entity, and the file or the rows (Parquet)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def payload(self) -> bytes: ...
 
 
 class DataLog(Protocol):

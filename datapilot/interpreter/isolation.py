@@ -149,8 +149,8 @@ def _probe(bwrap: str | None) -> Probe:
     else:
         if done.returncode == 0:
             return Probe(level="namespace")
-        said = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-        said = said[0]
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        said = lines[-1] if lines else "no output"
     return Probe(
         level="audit",
         reason=f"bubblewrap is installed but cannot create namespaces here ({said})",
