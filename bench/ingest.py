@@ -88,6 +88,7 @@ def measure(path: Path) -> dict[str, object]:
         # What a server loads at its start (its warm-up): the stemmer, jieba, bm25s.
         read_upload(settings, "warm.txt", b"warm up jieba and the stemmer")
         import bm25s  # noqa: F401
+
         base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         data = path.read_bytes()
         started, cpu = time.perf_counter(), time.process_time()
