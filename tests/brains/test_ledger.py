@@ -199,6 +199,30 @@ def test_an_unbundled_measure_is_no_data_naming_it(brain: OfflineBrain, question
     assert "DATAPILOT_PROVIDERS" in (u.message or "")  # which provider has it
 
 
+@pytest.mark.parametrize("live", [False, True])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "易方达旗下的那个名叫张坤的基金经理他管理的基金有几只",
+        "Which funds does Cathie Wood run as a fund manager?",
+    ],
+)
+def test_fund_managers_are_no_data_with_or_without_live_providers(
+    brain: OfflineBrain, question: str, live: bool
+) -> None:
+    """No provider we ship has fund managers: live data is no help, so the advice is the
+    user's own file or a model, never `data fetch` or another provider, and nothing else runs."""
+    from datapilot.brains.offline.reading import read_question
+
+    context = QuestionContext(today=TODAY)
+    reading = read_question(question, context, brain.catalog, brain.vocab, live=live)
+    assert reading.status == "no_data"
+    message = reading.message or ""
+    assert "基金经理" in message or "fund manager" in message, message
+    assert "data import" in message
+    assert "data fetch" not in message and "DATAPILOT_PROVIDERS" not in message
+
+
 def test_a_multi_part_question_keeps_each_window(brain: OfflineBrain) -> None:
     for question in (
         "Coca-Cola's return in 2018 and its volatility in 2020",

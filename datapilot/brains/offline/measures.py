@@ -29,8 +29,17 @@ LIVE_ONLY = {
     "fundamentals": "company financial figures",
     "news": "news",
     "company_info": "company profiles",
+    "fund_managers": "fund-manager data",
 }
-LIVE_ONLY_ZH = {"fundamentals": "公司财务数据", "news": "新闻", "company_info": "公司简介"}
+LIVE_ONLY_ZH = {
+    "fundamentals": "公司财务数据",
+    "news": "新闻",
+    "company_info": "公司简介",
+    "fund_managers": "基金经理数据",
+}
+# Of those, what no provider Datapilot ships holds either: live data does not help, so the advice
+# is the user's own file or a model with a tool that has it.
+NO_PROVIDER = {"fund_managers"}
 # A measure a list's members each get, then ranked or averaged (Data-Copilot's loop-and-rank).
 PER_MEMBER = ("return", "cumulative_return", "annualized_return", "volatility", "max_drawdown")
 # Members bundled offline, by index: the bundled large US stocks are all S&P 500 members.
@@ -194,6 +203,8 @@ def live_only_message(
         return None
     names = ", ".join(e.name for e in entities[:5]) or "these companies"
     words = list(dict.fromkeys(said or []))
+    if set(wanted) <= NO_PROVIDER:
+        return _no_provider_message(wanted, words, zh)
     if zh:
         what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
         # The user's own words beside it, not the measure's word again (新闻（公告）, never
@@ -213,4 +224,24 @@ def live_only_message(
         "I can't answer this and won't show prices instead. Configure a live provider "
         "(e.g. DATAPILOT_PROVIDERS=bundled,yahoo,sec, or `datapilot data fetch <TICKER> "
         "--what fundamentals|news|info`) or an LLM endpoint to answer it."
+    )
+
+
+def _no_provider_message(wanted: list[str], words: list[str], zh: bool) -> str:
+    """A measure neither the bundled data nor any provider we ship holds (fund managers)."""
+    if zh:
+        what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
+        words = [w for w in words if w not in {LIVE_ONLY_ZH[m] for m in wanted}]
+        what += f"（{'、'.join(words)}）" if words else ""
+        return (
+            f"内置数据和可配置的实时数据源都没有{what}，所以无法回答，也不会用别的数据代替。"
+            "可以用 `datapilot data import` 导入您自己的文件，或配置一个带有相应工具的大模型。"
+        )
+    what = " and ".join(LIVE_ONLY[m] for m in wanted)
+    words = [w for w in words if w.casefold() not in {LIVE_ONLY[m] for m in wanted}]
+    what += f" ({', '.join(words)})" if words else ""
+    return (
+        f"Neither the bundled data nor the live providers Datapilot ships hold {what}, so I "
+        "can't answer this and won't show other data instead. Import a file of your own "
+        "(`datapilot data import`) or configure an LLM endpoint with a tool that has it."
     )

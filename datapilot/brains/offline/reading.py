@@ -25,6 +25,7 @@ from datapilot.brains.offline.client_tables import (
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
+    NO_PROVIDER,
     PER_MEMBER,
     live_only_message,
 )
@@ -232,7 +233,9 @@ def _read(
         if reading.tables
         else live_only_message(reading.metrics, reading.entities, reading.zh, _live_words(parsed))
     )
-    if not live and said:  # a client table holds its own figures
+    # A client table holds its own figures; a live provider has company figures and news, but
+    # not what no provider of ours has.
+    if said and (not live or set(reading.metrics) & NO_PROVIDER):
         reading.status, reading.message = "no_data", said
         reading.trace.append(
             "内置数据没有公司财务数据或新闻"

@@ -171,6 +171,7 @@ _METRIC_WORDS = {
     "median": "median",
     "stats": "summary statistics",
     "company_info": "company profile",
+    "fund_managers": "fund managers",
     "constituents": "index constituents",
     "sharpe": "Sharpe ratio",
     "beta": "beta against the market",

@@ -52,6 +52,7 @@ MetricId = Literal[
     "company_info",
     "constituents",
     "fundamentals",
+    "fund_managers",
     "spread",
     "sharpe",
     "beta",
