@@ -75,5 +75,11 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     with psycopg.connect(server_url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     yield server_url.replace("/postgres?", f"/{name}?")
+    # An app on this database shared the session's warehouse with it (replicas do); most tests
+    # build apps without a lifespan, whose end would stop that: stop it with the database.
+    from datapilot.data.shared import unshare
+    from datapilot.settings import get_settings
+
+    unshare(get_settings().warehouse_path)
     with psycopg.connect(server_url, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

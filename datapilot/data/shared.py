@@ -96,8 +96,7 @@ class SharedData:
         self, access: DataAccess, path: Path, kind: str, options: dict[str, Any]
     ) -> None:
         """A file this replica has just imported, for the others (and its own next start)."""
-        entry = self.log.record("import", path.name, {"kind": kind, **options}, path.read_bytes())
-        self._recorded(access, entry)
+        self._record(access, "import", path.name, {"kind": kind, **options}, path.read_bytes())
 
     def record_download(self, access: DataAccess, download: Download, provider: str) -> None:
         """Rows this replica has just fetched live (prices, series) and their entity."""
@@ -106,11 +105,19 @@ class SharedData:
             if frame is not None and not frame.empty:
                 buffer = io.BytesIO()
                 frame.to_parquet(buffer, index=False)
-                options = {"entity": entity}
-                self._recorded(access, self.log.record(kind, provider, options, buffer.getvalue()))
+                self._record(access, kind, provider, {"entity": entity}, buffer.getvalue())
 
-    def _recorded(self, access: DataAccess, entry_id: int) -> None:
-        """Entry `entry_id` is already in this warehouse: mark it applied when it is the next."""
+    def _record(
+        self, access: DataAccess, kind: str, name: str, options: dict[str, Any], payload: bytes
+    ) -> None:
+        """Log an entry this warehouse already holds, and mark it applied when it is the next.
+        The write here has succeeded: a store that is away costs the other replicas the entry
+        (said in the log), never this answer or import."""
+        try:
+            entry_id = self.log.record(kind, name, options, payload)
+        except Exception as error:
+            log.warning("%s %s not shared: %s: %s", kind, name, type(error).__name__, error)
+            return
         warehouse = access.warehouse
         if int(warehouse.meta(APPLIED) or 0) == entry_id - 1:
             warehouse.set_meta({APPLIED: str(entry_id)})

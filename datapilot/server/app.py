@@ -15,7 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from datapilot import __version__
-from datapilot.data.shared import share
+from datapilot.data.shared import share, unshare
 from datapilot.plugins import plugin_manager
 from datapilot.server.auth import (
     ApiKeyMiddleware,
@@ -56,6 +56,8 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
         from datapilot.interpreter.sessions import close_pools
 
         await asyncio.to_thread(close_pools)
+        if app.state.shares_data:  # the store goes with the server: stop reading its log
+            unshare(app.state.settings.warehouse_path)
         # Collectable again at shutdown, as Python's own exit expects (native extensions
         # report frozen objects as leaks).
         gc.unfreeze()
@@ -88,6 +90,7 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     # The store is migrated before the first request (a clear error here stops start-up).
     app.state.store = store = open_store(settings)
     log = replica_log(store)
+    app.state.shares_data = log is not None
     if log is not None:  # replicas on one PostgreSQL: what users add to the data is shared
         share(settings.warehouse_path, log)
     # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
