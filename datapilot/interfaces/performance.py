@@ -149,7 +149,7 @@ def sharpe_ratio(
 ) -> pd.DataFrame:
     """Annualised Sharpe ratio per column: (mean return − r / periods per year) / std of returns
     × √periods per year, r the annual risk-free rate; plus annualised return and volatility in
-    %. The risk-free rate used is in `attrs["risk_free"]` (annual %) and in the title."""
+    %. The rate used is in `attrs["risk_free"]` (annual %) and the title."""
     returns = simple_returns(frame)
     per_year = _per_year(returns)
     excess = returns - risk_free / 100 / per_year  # the convention: r/252 a trading day
