@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from datapilot.core.answer import Answer
 from datapilot.core.outputs import ChartOutput, Output, TableOutput
 from datapilot.data.text import is_chinese
 from datapilot.model_client import count_tokens
+from datapilot.render.markdown import cell_text, escape_cell
 from datapilot.server.chart_files import save_png
 from datapilot.server.openai_request import CompletionRequest
 
@@ -149,29 +149,15 @@ def with_outputs(text: str, outputs: list[Output], links: list[str]) -> str:
 
 def table_markdown(table: TableOutput) -> str:
     """A table as Markdown, its title above and its units named, every value at full precision."""
-    lines = [f"**{_cell(table.title)}**"] if table.title else []
+    lines = [f"**{escape_cell(table.title)}**"] if table.title else []
     if table.units:
         label = "单位" if is_chinese(table.title) else "Units"
         units = ", ".join(f"{column}: {unit}" for column, unit in table.units.items())
         lines += [f"{label}: {units}", ""]
-    lines.append("| " + " | ".join(_cell(column) for column in table.columns) + " |")
+    lines.append("| " + " | ".join(escape_cell(column) for column in table.columns) + " |")
     lines.append("|" + "---|" * len(table.columns))
     lines += ["| " + " | ".join(cell_text(cell) for cell in row) + " |" for row in table.rows]
     return "\n".join(lines)
-
-
-def cell_text(value: Any) -> str:
-    """One cell: numbers as Python writes them back exactly (no rounding), missing as empty."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    if isinstance(value, float):
-        return repr(value)
-    return _cell(str(value))
-
-
-def _cell(text: str) -> str:
-    # A pipe would end the cell, a newline the row.
-    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 async def chart_links(outputs: list[Output], data_dir: Path, base: str) -> list[str]:

@@ -201,24 +201,25 @@ def live_only_message(
     wanted = list(dict.fromkeys(m for m in metrics if m in LIVE_ONLY))
     if not wanted:
         return None
-    names = ", ".join(e.name for e in entities[:5]) or "these companies"
-    words = list(dict.fromkeys(said or []))
-    if set(wanted) <= NO_PROVIDER:
-        return _no_provider_message(wanted, words, zh)
+    what = _measures_said(wanted, list(dict.fromkeys(said or [])), zh)
+    if set(wanted) <= NO_PROVIDER:  # fund managers: live data is no help either
+        if zh:
+            return (
+                f"内置数据和可配置的实时数据源都没有{what}，所以无法回答，也不会用别的数据代替。"
+                "可以用 `datapilot data import` 导入您自己的文件，或配置一个带有相应工具的大模型。"
+            )
+        return (
+            f"Neither the bundled data nor the live providers Datapilot ships hold {what}, so I "
+            "can't answer this and won't show other data instead. Import a file of your own "
+            "(`datapilot data import`) or configure an LLM endpoint with a tool that has it."
+        )
     if zh:
-        what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
-        # The user's own words beside it, not the measure's word again (新闻（公告）, never
-        # 新闻（新闻、公告）).
-        words = [w for w in words if w not in {LIVE_ONLY_ZH[m] for m in wanted}]
-        what += f"（{'、'.join(words)}）" if words else ""
         return (
             f"内置的离线数据只有价格和宏观序列，没有{what}，所以无法回答，也不会用股价代替。"
             "配置实时数据源后即可回答（例如 DATAPILOT_PROVIDERS=bundled,yahoo,sec，"
             "或 `datapilot data fetch <代码> --what fundamentals`/`news`），也可以配置一个大模型。"
         )
-    what = " and ".join(LIVE_ONLY[m] for m in wanted)
-    words = [w for w in words if w.casefold() not in {LIVE_ONLY[m] for m in wanted}]
-    what += f" ({', '.join(words)})" if words else ""
+    names = ", ".join(e.name for e in entities[:5]) or "these companies"
     return (
         f"The bundled offline data hold prices and macro series only, not {what} for {names}, so "
         "I can't answer this and won't show prices instead. Configure a live provider "
@@ -227,21 +228,11 @@ def live_only_message(
     )
 
 
-def _no_provider_message(wanted: list[str], words: list[str], zh: bool) -> str:
-    """A measure neither the bundled data nor any provider we ship holds (fund managers)."""
+def _measures_said(wanted: list[str], words: list[str], zh: bool) -> str:
+    """The measures' names, with the user's own words beside them — not the measure's word
+    again (新闻（公告）, never 新闻（新闻、公告）)."""
+    labels = [LIVE_ONLY_ZH[m] if zh else LIVE_ONLY[m] for m in wanted]
+    own = [w for w in words if (w if zh else w.casefold()) not in labels]
     if zh:
-        what = "和".join(LIVE_ONLY_ZH[m] for m in wanted)
-        words = [w for w in words if w not in {LIVE_ONLY_ZH[m] for m in wanted}]
-        what += f"（{'、'.join(words)}）" if words else ""
-        return (
-            f"内置数据和可配置的实时数据源都没有{what}，所以无法回答，也不会用别的数据代替。"
-            "可以用 `datapilot data import` 导入您自己的文件，或配置一个带有相应工具的大模型。"
-        )
-    what = " and ".join(LIVE_ONLY[m] for m in wanted)
-    words = [w for w in words if w.casefold() not in {LIVE_ONLY[m] for m in wanted}]
-    what += f" ({', '.join(words)})" if words else ""
-    return (
-        f"Neither the bundled data nor the live providers Datapilot ships hold {what}, so I "
-        "can't answer this and won't show other data instead. Import a file of your own "
-        "(`datapilot data import`) or configure an LLM endpoint with a tool that has it."
-    )
+        return "和".join(labels) + (f"（{'、'.join(own)}）" if own else "")
+    return " and ".join(labels) + (f" ({', '.join(own)})" if own else "")

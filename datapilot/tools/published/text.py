@@ -4,9 +4,10 @@ is. The same rows are in `structuredContent`, whole."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from datapilot.render.markdown import cell_text, escape_cell
 
 
 def markdown_table(
@@ -19,10 +20,10 @@ def markdown_table(
 ) -> str:
     """`title`, then the table in Markdown; past `max_rows` the first and last halves, with a line
     naming how many rows were left out (a time series' start and its latest values both count)."""
-    lines = [f"**{_escape(title)}** ({len(rows):,} rows)" if title else f"{len(rows):,} rows"]
+    lines = [f"**{escape_cell(title)}** ({len(rows):,} rows)" if title else f"{len(rows):,} rows"]
     if units:
         lines.append("Units: " + ", ".join(f"{column}: {unit}" for column, unit in units.items()))
-    lines.append("| " + " | ".join(_escape(str(column)) for column in columns) + " |")
+    lines.append("| " + " | ".join(escape_cell(str(column)) for column in columns) + " |")
     lines.append("|" + "---|" * len(columns))
     if len(rows) <= max_rows:
         shown: list[Sequence[Any] | None] = list(rows)
@@ -42,17 +43,3 @@ def markdown_table(
             "every row, or ask for a shorter window.)"
         )
     return "\n".join(lines)
-
-
-def cell_text(value: Any) -> str:
-    """One cell: numbers as Python writes them back exactly (no rounding), missing as empty."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return ""
-    if isinstance(value, float):
-        return repr(value)
-    return _escape(str(value))
-
-
-def _escape(text: str) -> str:
-    # A pipe would end the cell, a newline the row.
-    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
