@@ -64,6 +64,16 @@ class ChartSpec(BaseModel):
     down_color: str | None = None
     hole: float = Field(default=0.0, ge=0.0, lt=1.0, description="Pie hole: > 0 draws a donut.")
 
+    def panel_groups(self) -> list[tuple[Panel, list[Panel]]]:
+        """Each stacked sub-plot: its leading panel and the overlays drawn on its axes."""
+        groups: list[tuple[Panel, list[Panel]]] = []
+        for panel in self.panels:
+            if panel.overlay and groups:
+                groups[-1][1].append(panel)
+            else:
+                groups.append((panel, []))
+        return groups
+
 
 class ChartOutput(BaseModel):
     kind: Literal["chart"] = "chart"

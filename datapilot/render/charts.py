@@ -62,13 +62,7 @@ class _Row:
 
 
 def _rows(spec: ChartSpec) -> list[_Row]:
-    rows: list[_Row] = []
-    for panel in spec.panels:
-        if panel.overlay and rows:
-            rows[-1].panels.append(panel)
-        else:
-            rows.append(_Row([panel]))
-    return rows
+    return [_Row([lead, *overlays]) for lead, overlays in spec.panel_groups()]
 
 
 def _data(spec: ChartSpec) -> pd.DataFrame:

@@ -21,7 +21,7 @@ def chart_text(chart: ChartOutput, width: int = 100) -> str:
     import plotext as plt
 
     spec = chart.spec
-    groups = _groups(spec.panels)[:MAX_PANELS]
+    groups = spec.panel_groups()[:MAX_PANELS]
     frame = pd.DataFrame(spec.rows, columns=spec.columns)
     labels = [str(value) for value in frame[spec.x]] if spec.x in frame else []
     # Positions on the x axis, labelled with the x values: lines and bars then share one axis
@@ -48,16 +48,6 @@ def chart_text(chart: ChartOutput, width: int = 100) -> str:
         return str(plt.build())
     finally:
         plt.clf()
-
-
-def _groups(panels: list[Panel]) -> list[tuple[Panel, list[Panel]]]:
-    groups: list[tuple[Panel, list[Panel]]] = []
-    for panel in panels:
-        if panel.overlay and groups:
-            groups[-1][1].append(panel)
-        else:
-            groups.append((panel, []))
-    return groups
 
 
 def _draw(plt: Any, panel: Panel, frame: pd.DataFrame, x: list[Any], spec: ChartSpec) -> None:

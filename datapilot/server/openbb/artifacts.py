@@ -152,7 +152,7 @@ def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArt
     donut."""
     spec = output.spec
     artifacts: list[MessageArtifactSSE] = []
-    for index, (panel, overlays) in enumerate(_panel_groups(spec.panels)):
+    for index, (panel, overlays) in enumerate(spec.panel_groups()):
         title = output.title if index == 0 else f"{output.title} — {_panel_label(panel)}"
         extra = [column for overlay in overlays for column in overlay.y]
         if index == 0:
@@ -160,17 +160,6 @@ def chart_artifacts(output: ChartOutput, name: ArtifactNamer) -> list[MessageArt
         levels = [*panel.levels, *(level for overlay in overlays for level in overlay.levels)]
         artifacts.extend(_panel_artifacts(spec, panel, title, extra, levels, name, output))
     return artifacts
-
-
-def _panel_groups(panels: list[Panel]) -> list[tuple[Panel, list[Panel]]]:
-    """Each drawn panel with the overlay panels that share its axes."""
-    groups: list[tuple[Panel, list[Panel]]] = []
-    for panel in panels:
-        if panel.overlay and groups:
-            groups[-1][1].append(panel)
-        else:
-            groups.append((panel, []))
-    return groups
 
 
 def _panel_artifacts(
