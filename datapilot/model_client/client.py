@@ -452,13 +452,18 @@ class LLMClient:
 
     async def ping(self, timeout_s: float = 3.0) -> bool:
         """True when the endpoint answers at all (any HTTP status counts as reachable)."""
+        return await self.probe(timeout_s) is not None
+
+    async def probe(self, timeout_s: float = 3.0) -> int | None:
+        """The HTTP status the endpoint's model list answers with (200 when it lists them),
+        or None when the endpoint cannot be reached in `timeout_s`."""
         try:
             await self._sdk.with_options(timeout=timeout_s, max_retries=0).models.list()
-        except openai.APIStatusError:
-            return True
+        except openai.APIStatusError as error:
+            return error.status_code
         except (openai.APIError, TimeoutError):
-            return False
-        return True
+            return None
+        return 200
 
     def _rejected_everything(self) -> LLMUnavailable:
         return LLMUnavailable(

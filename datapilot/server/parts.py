@@ -9,14 +9,19 @@ and the check says why and what fixes it.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from datapilot.settings import Settings
+
+if TYPE_CHECKING:
+    from datapilot.model_client import LLMConfig
 
 #: How long `/api/v1/features` keeps the checks (a model endpoint is asked over the network).
 PARTS_TTL_S = 10.0
@@ -171,28 +176,32 @@ def _model(settings: Settings) -> Part:
             reason="no model endpoint is configured: the offline reader answers",
             fix="set DATAPILOT_LLM_BASE_URL and DATAPILOT_LLM_MODEL (and DATAPILOT_LLM_API_KEY)",
         )
-    import httpx
-
-    headers = {}
-    if config.api_key is not None:
-        headers["Authorization"] = f"Bearer {config.api_key.get_secret_value()}"
-    url = f"{config.base_url.rstrip('/')}/models"
     fix = "check DATAPILOT_LLM_BASE_URL and that the endpoint is running"
-    try:
-        reply = httpx.get(url, headers=headers, timeout=_MODEL_TIMEOUT_S)
-    except httpx.HTTPError as error:
-        reason = f"the model endpoint {config.base_url} cannot be reached ({type(error).__name__})"
+    status = asyncio.run(_probe(config))
+    if status is None:
+        reason = f"the model endpoint {config.base_url} cannot be reached"
         return Part(available=False, reason=reason, fix=fix)
-    if reply.status_code in (401, 403):
+    if status in (401, 403):
         return Part(
             available=False,
-            reason=f"the model endpoint {config.base_url} refuses the key ({reply.status_code})",
+            reason=f"the model endpoint {config.base_url} refuses the key ({status})",
             fix="check DATAPILOT_LLM_API_KEY",
         )
-    if reply.status_code >= 500:
-        reason = f"the model endpoint {config.base_url} fails ({reply.status_code})"
+    if status >= 500:
+        reason = f"the model endpoint {config.base_url} fails ({status})"
         return Part(available=False, reason=reason, fix=fix)
     return Part(available=True)
+
+
+async def _probe(config: LLMConfig) -> int | None:
+    """The model client's own probe of its endpoint (the SDK's request, key and base URL)."""
+    from datapilot.model_client import LLMClient
+
+    client = LLMClient(config)
+    try:
+        return await client.probe(timeout_s=_MODEL_TIMEOUT_S)
+    finally:
+        await client.aclose()
 
 
 def _live_providers(settings: Settings) -> Part:
