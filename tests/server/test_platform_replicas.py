@@ -164,10 +164,12 @@ def test_an_import_through_one_replica_is_answered_by_the_other(replicas) -> Non
         "entity_kind": "etf",
         "units": "USD",
     }
+    body = {"question": "How did SHAREDFUND do in 2021?", "today": TODAY}
+    before = b.post("/api/v1/ask", json=body, headers=_auth(key)).json()
+    assert before["status"] != "ok", before  # B has just looked: the import must still reach it
     imported = a.post("/api/v1/data/imports", json=upload, headers=_auth(key))
     assert imported.status_code == 201, imported.text
     expected = (prices.loc["2021"].iloc[-1] / prices.loc["2020"].iloc[-1] - 1) * 100
-    body = {"question": "How did SHAREDFUND do in 2021?", "today": TODAY}
     answered = b.post("/api/v1/ask", json=body, headers=_auth(key))
     assert answered.status_code == 200, answered.text
     answer = answered.json()
