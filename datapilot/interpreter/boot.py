@@ -32,7 +32,8 @@ class DataError(Exception):
     """The data channel refused or failed a request; the message says why."""
 
 
-_limits = {"request_chars": 16_000_000}  # set by `_install` from the server's cap
+# Set by `_install` from the server's caps.
+_limits = {"request_chars": 16_000_000, "output_chars": 100_000}
 
 
 def _ask(request: dict[str, Any]) -> Any:
@@ -154,11 +155,16 @@ def _modules(codec_source: str, facade_source: str) -> None:
 
 
 def _install(
-    audit: dict[str, Any] | None, codec_source: str, facade_source: str, request_chars: int
+    audit: dict[str, Any] | None,
+    codec_source: str,
+    facade_source: str,
+    request_chars: int,
+    output_chars: int,
 ) -> None:
     from ipykernel.compiler import get_tmp_directory
 
     _limits["request_chars"] = request_chars
+    _limits["output_chars"] = output_chars
     _modules(codec_source, facade_source)
 
     cell_dir = get_tmp_directory()
@@ -267,8 +273,11 @@ def _run_program(argv: list[str], source: str, suffix: str, traced: bool, progra
     selector = selectors.DefaultSelector()
     selector.register(out, selectors.EVENT_READ)
     selector.register(marks_read, selectors.EVENT_READ)
-    state: dict[str, Any] = {"line": 0, "at": 0.0, "pending": b""}
+    state: dict[str, Any] = {"line": 0, "at": 0.0, "pending": b"", "written": 0}
     seen: set[int] = set()
+    # The server shows at most this much; the rest is read and dropped here, so a flood
+    # neither fills the kernel's memory nor its message queue.
+    room = _limits["output_chars"] + 1
 
     def mark(data: bytes) -> None:
         # The same pace as Python's lines: a new line always, a loop's at most every 0.1 s.
@@ -292,11 +301,13 @@ def _run_program(argv: list[str], source: str, suffix: str, traced: bool, progra
             data = os.read(key.fd, 65536)
             if not data:
                 selector.unregister(key.fd)
-            elif key.fd == out:
-                sys.stdout.write(decoder.decode(data))
-                sys.stdout.flush()
-            else:
+            elif key.fd != out:
                 mark(data)
+            elif state["written"] < room:
+                text = decoder.decode(data)[: room - state["written"]]
+                state["written"] += len(text)
+                sys.stdout.write(text)
+                sys.stdout.flush()
         return bool(selector.get_map())
 
     status = None
