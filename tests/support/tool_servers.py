@@ -74,6 +74,10 @@ def tool_app() -> FastAPI:
     app = FastAPI()
     app.state.seen = []
 
+    @app.get("/spec.json")
+    def spec() -> dict[str, Any]:
+        return SPEC
+
     @app.get("/api/fx")
     def fx(request: Request, currency: str) -> dict[str, Any]:
         app.state.seen.append(("/fx", dict(request.query_params)))

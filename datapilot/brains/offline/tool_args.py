@@ -34,6 +34,8 @@ CURRENCY_ALIASES: dict[str, tuple[str, ...]] = {
 _QUERY_WORDS = re.compile(
     r"\b(query|keyword|keywords|search|content|text|message|note|title|q)\b|事项|内容|关键词|关键字|查询|备注"
 )
+_QUERY_ABOUT = re.compile(r"\b(query|keywords?|search terms?|free text)\b|关键词|关键字", re.I)
+_CHOICES = re.compile(r"[（(]([^()（）]+)[)）]")
 _PLACE_WORDS = re.compile(r"\b(city|location|place|town|region)\b|城市|地点|地区")
 _YES = re.compile(r"\b(yes|true|with|include|including)\b|是|包含|包括")
 _NO = re.compile(r"\b(no|false|without|exclude|excluding)\b|不|否|不包含|排除")
@@ -102,6 +104,9 @@ def _value(
     about = f"{arg} {schema.get('description', '')} {schema.get('title', '')}".lower()
     if schema.get("enum"):
         return _enum(question, schema, taken)
+    choices = listed_choices(str(schema.get("description", "")))
+    if kind in ("string", None) and choices:
+        return _enum(question, {**schema, "enum": choices}, taken)
     if kind == "string" and (schema.get("format") == "date" or re.search(r"date|日期", about)):
         return _date(arg, time)
     if kind in ("integer", "number"):
@@ -114,12 +119,25 @@ def _value(
         return None
     if kind == "string" and _PLACE_WORDS.search(about):
         return _place(question, time)
-    if kind == "string" and _QUERY_WORDS.search(about):
+    # The name decides (事项, query); a description only by its own words for free text, since
+    # "对待办事项的操作方法" merely mentions the item.
+    if kind == "string" and (
+        _QUERY_WORDS.search(arg.lower()) or _QUERY_ABOUT.search(str(schema.get("description", "")))
+    ):
         quoted = _QUOTED.search(question)
         text = next((g for g in quoted.groups() if g), "") if quoted else question
         text = text.strip()
         return (text, text, "question") if text else None
     return None
+
+
+def listed_choices(description: str) -> list[str]:
+    """Options a description lists in brackets, "操作方法(插入、删除、查询)": an enum in words."""
+    for match in _CHOICES.finditer(description):
+        items = [i.strip() for i in re.split(r"[、,，/|]", match.group(1)) if i.strip()]
+        if len(items) >= 2 and all(len(i) <= 20 for i in items):
+            return items
+    return []
 
 
 def enum_words(schema: dict[str, Any], value: Any) -> list[str]:
