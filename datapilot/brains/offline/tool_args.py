@@ -36,6 +36,7 @@ _QUERY_WORDS = re.compile(
 )
 _QUERY_ABOUT = re.compile(r"\b(query|keywords?|search terms?|free text)\b|关键词|关键字", re.I)
 _CHOICES = re.compile(r"[（(]([^()（）]+)[)）]")
+_TODAY = re.compile(r"\btoday\b|今天|今日", re.I)
 _PLACE_WORDS = re.compile(r"\b(city|location|place|town|region)\b|城市|地点|地区")
 _YES = re.compile(r"\b(yes|true|with|include|including)\b|是|包含|包括")
 _NO = re.compile(r"\b(no|false|without|exclude|excluding)\b|不|否|不包含|排除")
@@ -83,7 +84,7 @@ def fill_arguments(question: str, tool: str, parameters: dict[str, Any], today: 
     time = read_time(question, today)
     for arg, schema in properties.items():
         schema = schema if isinstance(schema, dict) else {}
-        found = _value(question, arg, schema, time, taken)
+        found = _value(question, arg, schema, time, taken, today)
         if found is not None:
             value, word, origin = found
             filled.arguments[arg] = value
@@ -98,17 +99,17 @@ def fill_arguments(question: str, tool: str, parameters: dict[str, Any], today: 
 
 
 def _value(
-    question: str, arg: str, schema: dict[str, Any], time: Any, taken: set[str]
+    question: str, arg: str, schema: dict[str, Any], time: Any, taken: set[str], today: date
 ) -> tuple[Any, str, str] | None:
     kind = schema.get("type")
     about = f"{arg} {schema.get('description', '')} {schema.get('title', '')}".lower()
     if schema.get("enum"):
-        return _enum(question, schema, taken)
+        return _enum(question, schema, taken, arg)
     choices = listed_choices(str(schema.get("description", "")))
     if kind in ("string", None) and choices:
-        return _enum(question, {**schema, "enum": choices}, taken)
+        return _enum(question, {**schema, "enum": choices}, taken, arg)
     if kind == "string" and (schema.get("format") == "date" or re.search(r"date|日期", about)):
-        return _date(arg, time)
+        return _date(arg, time) or _today(question, today)
     if kind in ("integer", "number"):
         return _number(question, kind, time)
     if kind == "boolean":
@@ -124,9 +125,10 @@ def _value(
     if kind == "string" and (
         _QUERY_WORDS.search(arg.lower()) or _QUERY_ABOUT.search(str(schema.get("description", "")))
     ):
+        # Only text set apart (quoted, after a colon) is the free text: the whole question would
+        # send "查询待办事项" as the item of a to-do query.
         quoted = _QUOTED.search(question)
-        text = next((g for g in quoted.groups() if g), "") if quoted else question
-        text = text.strip()
+        text = next((g for g in quoted.groups() if g), "").strip() if quoted else ""
         return (text, text, "question") if text else None
     return None
 
@@ -146,7 +148,9 @@ def enum_words(schema: dict[str, Any], value: Any) -> list[str]:
     return [str(value), *map(str, aliases), *CURRENCY_ALIASES.get(str(value), ())]
 
 
-def _enum(question: str, schema: dict[str, Any], taken: set[str]) -> tuple[Any, str, str] | None:
+def _enum(
+    question: str, schema: dict[str, Any], taken: set[str], arg: str = ""
+) -> tuple[Any, str, str] | None:
     """The one enum value the question names (by value or alias); none when it names several
     that no other parameter takes, so the reader asks instead of picking one."""
     seen: list[tuple[int, Any, str, str]] = []
@@ -158,6 +162,14 @@ def _enum(question: str, schema: dict[str, Any], taken: set[str]) -> tuple[Any, 
                 seen.append((at, value, word, origin))
                 break
     fresh = [s for s in sorted(seen, key=lambda s: s[0]) if str(s[1]) not in taken]
+    if len(fresh) > 1 and arg:
+        # Several values, one said right after the parameter's name ("to miles"): that one.
+        named = [
+            s
+            for s in fresh
+            if re.search(rf"\b{re.escape(arg)}\s+{re.escape(s[2])}", question, re.IGNORECASE)
+        ]
+        fresh = named if len(named) == 1 else fresh
     if len(fresh) != 1 and not (fresh and len(seen) > len(fresh)):
         # None, or several values for one parameter: not ours to pick.
         return None
@@ -188,6 +200,14 @@ def _date(arg: str, time: Any) -> tuple[Any, str, str] | None:
     return (day.isoformat(), clause.text, "date") if day else None
 
 
+def _today(question: str, today: date) -> tuple[Any, str, str] | None:
+    """ "today" / 今天, which the time reader leaves as the default window."""
+    match = _TODAY.search(question)
+    if match is None:
+        return None
+    return today.isoformat(), match.group(0), "date"
+
+
 def _number(question: str, kind: str, time: Any) -> tuple[Any, str, str] | None:
     spans = [(a, b) for a, b in time.spans] + [c.span for c in time.clauses]
     for match in _NUMBER.finditer(question):
@@ -204,6 +224,7 @@ def _number(question: str, kind: str, time: Any) -> tuple[Any, str, str] | None:
 def _place(question: str, time: Any) -> tuple[Any, str, str] | None:
     for clause in time.clauses:  # "巴黎2026年11月20日的天气": the place sits before the date
         question = question.replace(clause.text, " ")
+    question = _TODAY.sub(" ", question)  # 上海今天的气温: the time reader leaves "today"
     match = _PLACE.search(question) or _ZH_PLACE.search(question.replace(" ", ""))
     if match is None:
         return None
