@@ -18,6 +18,7 @@ from datapilot.brains.offline.tool_args import Filled, fill_arguments
 from datapilot.brains.offline.tool_choice import ToolSpec, choose_tool
 from datapilot.core.answer import Answer
 from datapilot.core.events import ConfirmationEvent, Event, OutputEvent, StatusEvent
+from datapilot.core.intent import Intent
 from datapilot.data.text import is_chinese
 from datapilot.tools import Tool, ToolResult, run_tool
 
@@ -48,8 +49,10 @@ async def answer_with_tools(
     *,
     can_ask: bool,
     timeout_s: float = 60.0,
+    intent: Intent | None = None,
 ) -> ToolReply | None:
-    """The tools' answer to `question`, or None when no tool is about it."""
+    """The tools' answer to `question`, or None when no tool is about it. The words that chose
+    the tool and filled its arguments count as read in `intent`'s ledger, kept on the answer."""
     from datapilot.assistants.runtime import NOT_CONFIRMED, confirmation
 
     zh = is_chinese(question)
@@ -68,6 +71,9 @@ async def answer_with_tools(
     assert choice.tool is not None
     tool = tools[choice.tool.name]
     filled = fill_arguments(question, tool.name, tool.parameters, today)
+    if intent is not None and intent.ledger is not None:
+        intent.ledger.mark_read([*choice.words, *filled.words], "tool", tool.name)
+        answer.intent = intent
     answer.notes.append(trace(filled, choice.words, zh))
     if filled.missing:
         needs = filled.missing_text(tool.parameters)

@@ -259,6 +259,7 @@ class Turn:
             setup.request.question.today,
             can_ask=setup.can_ask,
             timeout_s=setup.tool_timeout_s,
+            intent=done.answer.intent,
         )
         if reply is None:
             return

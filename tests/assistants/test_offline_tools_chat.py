@@ -59,6 +59,9 @@ async def test_offline_chat_calls_the_tool_the_question_names(
         assert rates.state.seen[-1] == ("/fx", {"currency": "EUR"})
         assert answer["status"] == "ok" and str(RATES["EUR"]) in answer["summary"]
         assert any("currency = question: EUR" in note for note in answer["notes"])
+        # The words the data brain could not place are read by the tool now.
+        read = {e["text"]: e["reading"] for e in answer["intent"]["ledger"]["entries"]}
+        assert read["EUR"] == "tool" and "unread" not in read.values()
 
         seen = len(rates.state.seen)
         missing = await ask("What is the exchange rate?")

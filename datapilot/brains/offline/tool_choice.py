@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.tool_args import enum_words
+from datapilot.brains.offline.tool_args import CURRENCY_ALIASES, enum_words
 from datapilot.retrieval.index import Index, Passage
 from datapilot.retrieval.tokens import tokenize
 
@@ -101,6 +101,13 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
 
 def shared_words(question: str, spec: ToolSpec) -> list[str]:
     """The question's words whose tokens occur in the tool's text."""
-    wanted = set(tokenize(tool_text(spec)))
+    text = tool_text(spec)
+    wanted = set(tokenize(text))
     words = re.findall(r"[A-Za-z][\w\-]*|[\u4e00-\u9fff]+", question)
-    return [w for w in words if set(tokenize(w)) & wanted]
+    return [w for w in words if set(tokenize(w)) & wanted or _names_currency(w, text)]
+
+
+def _names_currency(word: str, text: str) -> bool:
+    """ "USD" for a tool "per US dollar": the code of a currency the tool's text names."""
+    names = CURRENCY_ALIASES.get(word) or ()
+    return any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in names)
