@@ -37,6 +37,10 @@ _QUERY_WORDS = re.compile(
 _QUERY_ABOUT = re.compile(r"\b(query|keywords?|search terms?|free text)\b|关键词|关键字", re.I)
 _CHOICES = re.compile(r"[（(]([^()（）]+)[)）]")
 _TODAY = re.compile(r"\btoday\b|今天|今日", re.I)
+# A ticker said as one: capitals, maybe an exchange suffix (ACME, 600519.SS). The catalog's names
+# (Apple → AAPL) are not read here yet.
+_SYMBOL_WORDS = re.compile(r"\b(symbol|ticker)\b|代码")
+_SYMBOL = re.compile(r"(?<![\w.])(?:[A-Z]{1,5}|\d{6})(?:\.[A-Z]{1,2})?(?![\w.])")
 _PLACE_WORDS = re.compile(r"\b(city|location|place|town|region)\b|城市|地点|地区")
 _YES = re.compile(r"\b(yes|true|with|include|including)\b|是|包含|包括")
 _NO = re.compile(r"\b(no|false|without|exclude|excluding)\b|不|否|不包含|排除")
@@ -118,6 +122,9 @@ def _value(
         if _YES.search(question.lower()):
             return True, "yes", "question"
         return None
+    if kind == "string" and _SYMBOL_WORDS.search(arg.lower()):
+        match = _SYMBOL.search(question)
+        return (match.group(0), match.group(0), "question") if match else None
     if kind == "string" and _PLACE_WORDS.search(about):
         return _place(question, time)
     # The name decides (事项, query); a description only by its own words for free text, since
