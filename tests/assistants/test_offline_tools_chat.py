@@ -65,6 +65,11 @@ async def test_offline_chat_calls_the_tool_the_question_names(
         read = {e["text"]: e["reading"] for e in answer["intent"]["ledger"]["entries"]}
         assert read["EUR"] == "tool" and "unread" not in read.values()
 
+        chinese = await ask("日元汇率是多少？")
+        assert rates.state.seen[-1] == ("/fx", {"currency": "JPY"})
+        assert chinese["status"] == "ok" and str(RATES["JPY"]) in chinese["summary"]
+        assert "返回" in chinese["summary"]
+
         seen = len(rates.state.seen)
         missing = await ask("What is the exchange rate?")
         assert missing["status"] == "no_data" and "`currency`: one of EUR" in missing["message"]
