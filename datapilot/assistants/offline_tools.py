@@ -22,6 +22,10 @@ from datapilot.core.intent import Intent
 from datapilot.data.text import is_chinese
 from datapilot.tools import Tool, ToolResult, run_tool
 
+# The user's tools: imported operations, MCP tools, designed and plugin interfaces. The data
+# workflow is the brain that just answered, and the interpreter runs code no question spells out.
+OFFLINE_SOURCES = frozenset({"openapi", "mcp", "interface"})
+
 
 @dataclass
 class ToolReply:
@@ -56,6 +60,9 @@ async def answer_with_tools(
     from datapilot.assistants.runtime import NOT_CONFIRMED, confirmation
 
     zh = is_chinese(question)
+    tools = {name: t for name, t in tools.items() if t.source in OFFLINE_SOURCES}
+    if not tools:
+        return None
     choice = choose_tool(question, [spec_of(t) for t in tools.values()])
     answer = Answer(query=question, today=today, status="no_data")
     if choice.status == "none":
