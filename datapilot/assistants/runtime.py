@@ -159,7 +159,8 @@ class Turn:
             async for event in self._with_model(self.setup.model):
                 yield event
         elif self.setup.llm is None:
-            async for event in self._offline():
+            offline = self._offline_resume() if self.setup.resume else self._offline()
+            async for event in offline:
                 yield event
         else:
             async for event in self._with_model(LLMClient(self.setup.llm)):
@@ -232,6 +233,10 @@ class Turn:
             events = run(self.question, request)
         async for event in events:
             if isinstance(event, Done):
+                if event.answer.status in ("no_data", "out_of_scope") and setup.tools:
+                    # The user's tools are tried before the question is declared unanswerable.
+                    async for tool_event in self._offline_tools(event):
+                        yield tool_event
                 answer = event.answer
                 # Beside the answer, not in it: every face sends the notice its own way.
                 answer.notice = no_model_notice(self.question)
@@ -242,6 +247,48 @@ class Turn:
                 yield event
                 return
             yield event
+
+    async def _offline_tools(self, done: Done) -> AsyncIterator[Event]:
+        """Answer with a tool the question names (`done` takes the tools' answer), if any."""
+        from datapilot.assistants.offline_tools import answer_with_tools
+
+        setup = self.setup
+        reply = await answer_with_tools(
+            self.question,
+            setup.tools,
+            setup.request.question.today,
+            can_ask=setup.can_ask,
+            timeout_s=setup.tool_timeout_s,
+            intent=done.answer.intent,
+        )
+        if reply is None:
+            return
+        if reply.pending is not None:
+            self.result.pending.append(reply.pending)
+            self.result.messages.append(TurnMessage(role="tool_call", tool_call=reply.pending))
+        if reply.result is not None:
+            self.result.tool_results.append(reply.result)
+        for event in reply.events:
+            yield event
+        done.answer = reply.answer
+
+    async def _offline_resume(self) -> AsyncIterator[Event]:
+        """Without a model, the confirmed calls run and their results are the answer."""
+        messages: list[ModelMessage] = []
+        for record in self.setup.resume:
+            call = ToolCall(id=record.id, name=record.name, arguments=record.arguments)
+            async for event in self._run_call(call, messages):
+                yield event
+        results = self.result.tool_results
+        ok = all(r.ok for r in results)
+        answer = Answer(
+            query=self.question,
+            today=self.setup.request.question.today,
+            status="ok" if ok else "error",
+        )
+        self.result.text = "\n".join(f"{r.name}: {r.text}" for r in results)
+        self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
+        yield self._done(answer)
 
     async def _with_model(self, client: ToolModel) -> AsyncIterator[Event]:
         """Bounded rounds: the model answers or calls tools; the calls run (or wait for the

@@ -1,0 +1,113 @@
+"""Choosing one of the user's tools for a question, without a model.
+
+Every tool the asker may use (imported OpenAPI operations, MCP tools, designed interfaces) is
+described by its name, description and JSON-schema parameters. Their text (names split into
+words, descriptions, parameter names and descriptions, enum values) is indexed with BM25 in
+English and Chinese; a tool is chosen only when it clearly beats the next one, and several close
+candidates are returned to be asked about, never guessed between.
+
+This layer sees tools as plain descriptions (`ToolSpec`): calling them belongs to the platform.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from datapilot.brains.offline.tool_args import CURRENCY_ALIASES, enum_words
+from datapilot.retrieval.index import Index, Passage
+from datapilot.retrieval.tokens import tokenize
+
+# The winner must score this many times the runner-up to be chosen: BM25 scores of tools sharing
+# one generic word ("rate") sit within a few percent of each other, a tool named by the question
+# scores well above.
+CLEAR_RATIO = 1.5
+# Candidates within this share of the best score are named when asking which one was meant.
+CLOSE_SHARE = 0.6
+# A single shared word of little weight ("get") must not pick a tool.
+MIN_SCORE = 0.2
+
+
+class ToolSpec(BaseModel):
+    """A callable tool as the reader sees it."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    source: str = Field(default="", description="openapi | mcp | interface | workflow …")
+    consequential: bool = Field(
+        default=False, description="Changes something: runs only after the user confirms."
+    )
+
+
+class ToolChoice(BaseModel):
+    """What the reader made of the question against the tools."""
+
+    status: Literal["chosen", "ask", "none"]
+    tool: ToolSpec | None = None
+    candidates: list[ToolSpec] = Field(
+        default_factory=list, description="Close candidates to ask about (status 'ask')."
+    )
+    words: list[str] = Field(
+        default_factory=list, description="Question words that chose the tool (for the ledger)."
+    )
+    scores: dict[str, float] = Field(default_factory=dict, description="Best scores, for traces.")
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def name_words(name: str) -> str:
+    """`getFxRate`, `fx_rate.get` → `get fx rate get`: names are read as words."""
+    return " ".join(re.split(r"[\W_]+", _CAMEL.sub(" ", name))).strip()
+
+
+def tool_text(spec: ToolSpec) -> str:
+    """Everything a question may use to name this tool."""
+    parts = [name_words(spec.name), spec.description]
+    properties = spec.parameters.get("properties") or {}
+    for arg, schema in properties.items():
+        parts.append(name_words(arg))
+        if isinstance(schema, dict):
+            parts.append(str(schema.get("description", "")))
+            parts.append(str(schema.get("title", "")))
+            for value in schema.get("enum") or []:
+                parts.extend(enum_words(schema, value))
+    return " ".join(part for part in parts if part)
+
+
+def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
+    """The one tool the question clearly asks for, the close candidates, or none."""
+    if not specs:
+        return ToolChoice(status="none")
+    passages = [Passage(text=tool_text(s), source=s.name, index=i) for i, s in enumerate(specs)]
+    hits = [h for h in Index.build(passages).search(question, k=len(specs)) if h.score >= MIN_SCORE]
+    if not hits:
+        return ToolChoice(status="none")
+    scores = {h.passage.source: round(h.score, 3) for h in hits}
+    best = hits[0]
+    runner_up = hits[1].score if len(hits) > 1 else 0.0
+    if best.score >= CLEAR_RATIO * runner_up:
+        spec = specs[best.passage.index]
+        return ToolChoice(
+            status="chosen", tool=spec, words=shared_words(question, spec), scores=scores
+        )
+    close = [specs[h.passage.index] for h in hits if h.score >= CLOSE_SHARE * best.score]
+    return ToolChoice(status="ask", candidates=close, scores=scores)
+
+
+def shared_words(question: str, spec: ToolSpec) -> list[str]:
+    """The question's words whose tokens occur in the tool's text."""
+    text = tool_text(spec)
+    wanted = set(tokenize(text))
+    words = re.findall(r"[A-Za-z][\w\-]*|[\u4e00-\u9fff]+", question)
+    return [w for w in words if set(tokenize(w)) & wanted or _names_currency(w, text)]
+
+
+def _names_currency(word: str, text: str) -> bool:
+    """ "USD" for a tool "per US dollar": the code of a currency the tool's text names."""
+    names = CURRENCY_ALIASES.get(word) or ()
+    return any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in names)

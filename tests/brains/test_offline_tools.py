@@ -1,0 +1,162 @@
+"""The offline reader choosing one of the user's tools and filling its arguments from the
+question, checked against loopback services that record the request they received."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from support.live_server import LOOPBACK, live_server
+from support.tool_servers import RATES, SPEC, WEATHER, tool_app
+
+from datapilot.brains.offline.tool_args import fill_arguments
+from datapilot.brains.offline.tool_choice import ToolSpec, choose_tool
+from datapilot.net.policy import OutboundPolicy
+from datapilot.settings import get_settings
+from datapilot.tools.imported import OpenAPITool
+from datapilot.tools.openapi import import_document
+
+pytestmark = LOOPBACK
+TODAY = date(2026, 11, 27)
+TODO = ToolSpec(
+    name="ToDoList-todo",
+    description="待办事项列表：插入、查询、删除待办事项",
+    parameters={
+        "type": "object",
+        "properties": {
+            "操作": {"type": "string", "enum": ["插入", "查询", "删除"]},
+            "事项": {"type": "string", "description": "待办事项内容"},
+        },
+        "required": ["操作"],
+    },
+    consequential=True,
+)
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[tuple[dict[str, OpenAPITool], Any]]:
+    app = tool_app()
+    with live_server(app) as base:
+        document = import_document(SPEC, fallback_name="svc", spec_url=f"{base}/openapi.json")
+        policy = OutboundPolicy.from_entries([base.removeprefix("http://")])
+        tools = {
+            op.operation: OpenAPITool(spec=op, settings=get_settings(), policy=policy)
+            for op in document.operations
+        }
+        yield tools, app
+
+
+def specs(tools: dict[str, OpenAPITool]) -> list[ToolSpec]:
+    return [
+        ToolSpec(name=t.name, description=t.description, parameters=t.parameters, source="openapi")
+        for t in tools.values()
+    ] + [TODO]
+
+
+def answer(question: str, tools: dict[str, OpenAPITool]) -> tuple[str, dict[str, Any], Any]:
+    """Choose, fill and (when complete) call: the chosen name, the arguments, the reply."""
+    choice = choose_tool(question, specs(tools))
+    assert choice.status == "chosen" and choice.tool is not None, (question, choice)
+    filled = fill_arguments(question, choice.tool.name, choice.tool.parameters, TODAY)
+    assert not filled.missing, (question, filled)
+    tool = next(t for t in tools.values() if t.name == choice.tool.name)
+    reply = asyncio.run(tool.call(filled.arguments))
+    return tool.spec.operation, filled.arguments, json.loads(reply.text)
+
+
+@pytest.mark.parametrize(
+    ("question", "currency"),
+    [
+        ("What is the EUR exchange rate per USD?", "EUR"),
+        ("exchange rate of the yen", "JPY"),
+        ("How many pounds per dollar is the exchange rate today?", "GBP"),
+        ("欧元汇率是多少？", "EUR"),
+        ("日元兑美元的汇率", "JPY"),
+    ],
+)
+def test_fx_question_calls_the_rate_with_the_named_currency(
+    service: tuple[dict[str, OpenAPITool], Any], question: str, currency: str
+) -> None:
+    tools, app = service
+    operation, _, reply = answer(question, tools)
+    assert operation == "getFxRate"
+    assert app.state.seen[-1] == ("/fx", {"currency": currency})
+    assert reply["rate"] == RATES[currency]
+
+
+@pytest.mark.parametrize(
+    ("question", "city", "day"),
+    [
+        ("What was the weather in Paris on 2026-11-20?", "Paris", "2026-11-20"),
+        ("high temperature in Lyon yesterday", "Lyon", "2026-11-26"),
+        ("巴黎2026年11月20日的天气", "巴黎", "2026-11-20"),
+    ],
+)
+def test_weather_question_sends_the_city_and_the_day(
+    service: tuple[dict[str, OpenAPITool], Any], question: str, city: str, day: str
+) -> None:
+    tools, app = service
+    operation, _, reply = answer(question, tools)
+    assert operation == "dailyWeather"
+    # The unit was not said: the schema's default goes out with the said city and day.
+    assert app.state.seen[-1] == ("/weather", {"city": city, "date": day, "units": "metric"})
+    expected = [row for row in WEATHER if row["city"] == city and row["date"] == day]
+    assert reply == expected
+
+
+def test_missing_required_argument_is_named_with_its_options_and_nothing_is_sent(
+    service: tuple[dict[str, OpenAPITool], Any],
+) -> None:
+    tools, app = service
+    before = len(app.state.seen)
+    question = "What is the exchange rate?"
+    choice = choose_tool(question, specs(tools))
+    assert choice.status == "chosen" and choice.tool is not None
+    filled = fill_arguments(question, choice.tool.name, choice.tool.parameters, TODAY)
+    assert filled.missing == ["currency"]
+    assert filled.missing_text(choice.tool.parameters) == "needs `currency`: one of EUR, GBP, JPY"
+    assert filled.call_text().endswith("(currency=?)")
+    assert len(app.state.seen) == before
+
+
+def test_two_currencies_for_one_parameter_are_not_guessed(
+    service: tuple[dict[str, OpenAPITool], Any],
+) -> None:
+    tools, _ = service
+    question = "exchange rate of EUR or JPY"
+    choice = choose_tool(question, specs(tools))
+    assert choice.tool is not None
+    assert fill_arguments(question, choice.tool.name, choice.tool.parameters, TODAY).missing == [
+        "currency"
+    ]
+
+
+def test_close_candidates_are_asked_about_not_guessed() -> None:
+    rates = [
+        ToolSpec(name="depositRate", description="Bank deposit interest rate"),
+        ToolSpec(name="loanRate", description="Bank loan interest rate"),
+    ]
+    choice = choose_tool("What is the bank interest rate?", rates)
+    assert choice.status == "ask"
+    assert {c.name for c in choice.candidates} == {"depositRate", "loanRate"}
+    assert choose_tool("What is the loan interest rate?", rates).tool == rates[1]
+
+
+def test_unrelated_question_chooses_no_tool(
+    service: tuple[dict[str, OpenAPITool], Any],
+) -> None:
+    tools, _ = service
+    assert choose_tool("Sharpe ratio of AAPL over 2023", specs(tools)).status == "none"
+
+
+def test_chinese_todo_fills_the_operation_and_the_item() -> None:
+    question = "插入待办事项：买牛奶"
+    choice = choose_tool(question, [TODO])
+    assert choice.tool == TODO and TODO.consequential
+    filled = fill_arguments(question, TODO.name, TODO.parameters, TODAY)
+    assert filled.arguments == {"操作": "插入", "事项": "买牛奶"}
+    assert filled.origins["事项"] == "question: 买牛奶"
