@@ -18,7 +18,7 @@ from datapilot.assistants.memory import Memories, MemoryEventInfo, explicit, mem
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import AlongWrite, Chats, NotFound, ScenePrompts
-from datapilot.assistants.runtime import TurnResult
+from datapilot.assistants.turn_state import TurnResult
 from datapilot.settings import Settings
 from datapilot.store.models import ChatMessage, ChatSummary, MessageBlock, TurnContext, utcnow
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from datapilot.assistants.compression import Block, ContextRecord
-from datapilot.assistants.context import ContextInputs, SummaryUpdate, build
-from datapilot.assistants.memory import MemoryInfo, MemoryOp, acknowledgement, extract
+from datapilot.assistants.context import ContextInputs, build
+from datapilot.assistants.memory import extract
 from datapilot.assistants.models import ToolCallRecord
-from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage, Prompts, normalise
-from datapilot.assistants.notice import no_model_notice
+from datapilot.assistants.normalise import TOOL_FAILED, normalise
+from datapilot.assistants.offline_turn import OfflineTurn
+from datapilot.assistants.turn_state import (
+    TurnMessage,
+    TurnResult,
+    TurnSetup,
+)
 from datapilot.core.answer import Answer, Usage
-from datapilot.core.context import ChatMessage, QuestionContext
 from datapilot.core.events import (
     ConfirmationEvent,
     Done,
@@ -33,7 +33,6 @@ from datapilot.core.events import (
     StatusEvent,
     TextDelta,
 )
-from datapilot.core.messages import Role
 from datapilot.core.model_messages import (
     ModelMessage,
     ModelResponse,
@@ -41,19 +40,13 @@ from datapilot.core.model_messages import (
     ToolCall,
     ToolReturn,
 )
-from datapilot.core.outputs import Output
-from datapilot.core.quotes import Citation, Quote
-from datapilot.engine.context import RequestContext
-from datapilot.model_client import LLMClient, LLMConfig, LLMError
+from datapilot.core.quotes import Quote
+from datapilot.model_client import LLMClient, LLMError
 from datapilot.model_client.function import ToolModel
-from datapilot.settings import Settings
-from datapilot.tools import Tool, ToolResult, function_schema, run_tool
-
-EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
+from datapilot.tools import ToolResult, confirmation, function_schema, run_tool
 
 log = logging.getLogger(__name__)
 
-MAX_ROUNDS = 5
 NOT_CONFIRMED = (
     "{name} did not run: it needs the user's confirmation ({reason}), and this conversation "
     "cannot ask for it. Tell the user so: they can run it from a Datapilot chat, which asks them "
@@ -65,78 +58,7 @@ OUT_OF_ROUNDS = (
 )
 
 
-class TurnMessage(BaseModel):
-    """A message the turn produced, to be stored in the chat in this order (as the store's
-    `StoredMessageIn`, with the assistant that wrote it)."""
-
-    role: Role
-    content: str = ""
-    tool_call: ToolCallRecord | None = None
-    tool_call_id: str | None = None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-class TurnResult(BaseModel):
-    text: str = ""
-    outputs: list[Output] = Field(default_factory=list)
-    messages: list[TurnMessage] = Field(default_factory=list)
-    model: str | None = None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    calls: int = 0
-    client_calls: list[ToolCall] = Field(
-        default_factory=list, description="Calls of the client's own tools, for it to run."
-    )
-    tool_results: list[ToolResult] = Field(default_factory=list)
-    pending: list[ToolCallRecord] = Field(
-        default_factory=list, description="Calls waiting for the user's go-ahead."
-    )
-    answer: Answer | None = None
-    finish_reason: str | None = Field(
-        default=None, description="The last model call's: `length` when a client's limit cut it."
-    )
-    context: ContextRecord | None = Field(
-        default=None, description="What the prompt held and what was left out of it."
-    )
-    blocks: list[Block] = Field(default_factory=list)
-    summary: SummaryUpdate | None = None
-    memory_ops: list[MemoryOp] = Field(default_factory=list)
-    memory_shown: list[MemoryInfo] = Field(default_factory=list)
-
-
-@dataclass
-class TurnSetup:
-    """Everything one turn runs with."""
-
-    request: RequestContext
-    history: list[HistoryMessage]
-    prompts: Prompts = field(default_factory=Prompts)
-    assistant_id: str | None = None
-    names: dict[str, str] = field(default_factory=dict)
-    tools: dict[str, Tool] = field(default_factory=dict)
-    client_tools: list[dict[str, Any]] = field(default_factory=list)
-    llm: LLMConfig | None = None
-    temperature: float | None = None
-    max_rounds: int = MAX_ROUNDS
-    tool_timeout_s: float = 60.0
-    # Calls the user confirmed, run before the model goes on.
-    resume: list[ToolCallRecord] = field(default_factory=list)
-    # False where nobody can answer a confirmation (the stateless OpenAI and OpenBB faces): a
-    # call that needs one does not run, and the model hears why instead.
-    can_ask: bool = True
-    context: ContextInputs | None = None
-    citations: list[Citation] = field(default_factory=list)  # the knowledge passages given
-    offline_source: EventSource | None = None  # answers offline instead of the data brain
-    # The model to call in place of `llm`'s endpoint (tests: `FunctionModel`).
-    model: ToolModel | None = None
-    # A client's own request fields for the model (OpenAI face: stop, seed, tool_choice…) and
-    # its token limit per call (a reply cut there is the answer, with finish_reason length).
-    options: dict[str, Any] = field(default_factory=dict)
-    max_tokens: int | None = None
-
-
-class Turn:
+class Turn(OfflineTurn):
     def __init__(self, setup: TurnSetup) -> None:
         self.setup = setup
         self.result = TurnResult(model=setup.llm.model if setup.llm else None)
@@ -190,18 +112,6 @@ class Turn:
         self.result.summary = built.summary
         self.result.memory_shown = list(inputs.memories) if inputs.memory else []
 
-    async def _acknowledge(self, inputs: ContextInputs) -> AsyncIterator[Event]:
-        """Offline, a memory command is answered by saying what was remembered or forgotten."""
-        assert inputs.command is not None
-        text = acknowledgement(inputs.command, inputs.command_events)
-        answer = Answer(query=self.question, today=self.setup.request.question.today, status="ok")
-        answer.summary = text
-        self.result.text = text
-        self.result.answer = answer
-        self.result.messages.append(TurnMessage(role="assistant", content=text))
-        yield TextDelta(text=text)
-        yield Done(answer=answer)
-
     async def _remember(self, client: LLMClient) -> None:
         """With memory on, the model reconciles the turn's facts with the user's memories."""
         inputs = self.setup.context
@@ -210,85 +120,6 @@ class Turn:
         self.result.memory_ops = await extract(
             client, self.question, self.result.text, self.result.memory_shown
         )
-
-    async def _offline(self) -> AsyncIterator[Event]:
-        from datapilot.brains import run
-
-        setup = self.setup
-        earlier = [
-            ChatMessage(role="human" if m.role == "human" else "ai", content=m.content)
-            for m in setup.history[:-1]
-            if m.role in ("human", "assistant") and m.content.strip()
-        ]
-        question_context = setup.request.question.model_copy(update={"history": earlier})
-        request = RequestContext(
-            question=question_context,
-            settings=setup.request.settings,
-            data=setup.request.data,
-            registry=setup.request.registry,
-        )
-        if setup.offline_source is not None:
-            events = setup.offline_source(self.question, question_context, request.settings)
-        else:
-            events = run(self.question, request)
-        async for event in events:
-            if isinstance(event, Done):
-                if event.answer.status in ("no_data", "out_of_scope") and setup.tools:
-                    # The user's tools are tried before the question is declared unanswerable.
-                    async for tool_event in self._offline_tools(event):
-                        yield tool_event
-                answer = event.answer
-                # Beside the answer, not in it: every face sends the notice its own way.
-                answer.notice = no_model_notice(self.question)
-                self.result.text = (answer.summary or answer.message or "").strip()
-                self.result.outputs = list(answer.outputs)
-                self.result.answer = answer
-                self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
-                yield event
-                return
-            yield event
-
-    async def _offline_tools(self, done: Done) -> AsyncIterator[Event]:
-        """Answer with a tool the question names (`done` takes the tools' answer), if any."""
-        from datapilot.assistants.offline_tools import answer_with_tools
-
-        setup = self.setup
-        reply = await answer_with_tools(
-            self.question,
-            setup.tools,
-            setup.request.question.today,
-            can_ask=setup.can_ask,
-            timeout_s=setup.tool_timeout_s,
-            intent=done.answer.intent,
-        )
-        if reply is None:
-            return
-        if reply.pending is not None:
-            self.result.pending.append(reply.pending)
-            self.result.messages.append(TurnMessage(role="tool_call", tool_call=reply.pending))
-        if reply.result is not None:
-            self.result.tool_results.append(reply.result)
-        for event in reply.events:
-            yield event
-        done.answer = reply.answer
-
-    async def _offline_resume(self) -> AsyncIterator[Event]:
-        """Without a model, the confirmed calls run and their results are the answer."""
-        messages: list[ModelMessage] = []
-        for record in self.setup.resume:
-            call = ToolCall(id=record.id, name=record.name, arguments=record.arguments)
-            async for event in self._run_call(call, messages):
-                yield event
-        results = self.result.tool_results
-        ok = all(r.ok for r in results)
-        answer = Answer(
-            query=self.question,
-            today=self.setup.request.question.today,
-            status="ok" if ok else "error",
-        )
-        self.result.text = "\n".join(f"{r.name}: {r.text}" for r in results)
-        self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
-        yield self._done(answer)
 
     async def _with_model(self, client: ToolModel) -> AsyncIterator[Event]:
         """Bounded rounds: the model answers or calls tools; the calls run (or wait for the
@@ -536,22 +367,3 @@ def _arguments(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         return {}
     return parsed if isinstance(parsed, dict) else {}
-
-
-def confirmation(tool: Tool | None, arguments: str) -> str | None:
-    """Why the user must confirm this call first, or None (tools without `confirmation` run)."""
-    ask = getattr(tool, "confirmation", None)
-    if tool is None or not callable(ask):
-        return None
-    try:
-        parsed = json.loads(arguments) if arguments.strip() else {}
-    except json.JSONDecodeError:
-        return None  # the call fails without running and the model hears why: nothing to ask
-    if not isinstance(parsed, dict):
-        return None
-    try:
-        message = ask(parsed)
-    except Exception:  # a tool that cannot say asks anyway: never run unconfirmed by mistake
-        log.warning("confirmation() of %s failed; asking the user", tool.name, exc_info=True)
-        return f"Run {tool.name}?"
-    return str(message) if message is not None else None

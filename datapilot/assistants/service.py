@@ -39,7 +39,8 @@ from datapilot.assistants.repo import (
     StoredMessageIn,
     Usage,
 )
-from datapilot.assistants.runtime import Turn, TurnSetup
+from datapilot.assistants.runtime import Turn
+from datapilot.assistants.turn_state import TurnSetup
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext
 from datapilot.model_client import resolve_config

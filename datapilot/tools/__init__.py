@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         ToolOutput,
         ToolResult,
         cap_text,
+        confirmation,
         function_schema,
         run_tool,
     )
@@ -30,6 +31,7 @@ __all__ = [
     "ToolResult",
     "available_tools",
     "cap_text",
+    "confirmation",
     "function_schema",
     "record_tools",
     "run_tool",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,6 +19,8 @@ from pydantic import BaseModel, Field
 
 from datapilot.core.answer import Answer
 from datapilot.core.outputs import Output
+
+log = logging.getLogger(__name__)
 
 # A model reads a tool's text on every later round: a few thousand characters is plenty.
 DEFAULT_CAP_CHARS = 6000
@@ -121,3 +124,22 @@ async def run_tool(
         answer=output.answer,
         elapsed_ms=(time.perf_counter() - started) * 1000,
     )
+
+
+def confirmation(tool: Tool | None, arguments: str) -> str | None:
+    """Why the user must confirm this call first, or None (tools without `confirmation` run)."""
+    ask = getattr(tool, "confirmation", None)
+    if tool is None or not callable(ask):
+        return None
+    try:
+        parsed = json.loads(arguments) if arguments.strip() else {}
+    except json.JSONDecodeError:
+        return None  # the call fails without running and the model hears why: nothing to ask
+    if not isinstance(parsed, dict):
+        return None
+    try:
+        message = ask(parsed)
+    except Exception:  # a tool that cannot say asks anyway: never run unconfirmed by mistake
+        log.warning("confirmation() of %s failed; asking the user", tool.name, exc_info=True)
+        return f"Run {tool.name}?"
+    return str(message) if message is not None else None

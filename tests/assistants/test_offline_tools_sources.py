@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from datapilot.assistants.offline_tools import answer_with_tools
 from datapilot.tools import ToolOutput
+from datapilot.tools.offline import answer_with_tools
 
 
 @dataclass

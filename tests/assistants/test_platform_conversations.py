@@ -24,8 +24,9 @@ from support.platform_app import (
 from datapilot.assistants.models import ChatIn, Tenant, ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage
 from datapilot.assistants.repo import Chats, local_user
-from datapilot.assistants.runtime import MAX_ROUNDS, Turn, TurnSetup
+from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import request_for
+from datapilot.assistants.turn_state import MAX_ROUNDS, TurnSetup
 from datapilot.model_client import LLMConfig
 from datapilot.model_client.scripted import ChatRequest, Reply, ScriptedEndpoint
 from datapilot.tools import ToolOutput

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.runtime import Turn, TurnSetup
+from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import request_for
+from datapilot.assistants.turn_state import TurnSetup
 from datapilot.core.events import Done
 from datapilot.core.model_messages import (
     ModelMessage,

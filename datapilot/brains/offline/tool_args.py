@@ -9,6 +9,7 @@ never invented.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from typing import Any, Literal
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.windows import read_time
 
-Origin = Literal["question", "default", "alias", "date"]
+Origin = Literal["question", "default", "alias", "date", "entity"]
 
 # Common names of currencies an FX parameter lists by code: the schema's own `x-aliases`
 # (value → words) come first; these cover services that only list the codes.
@@ -37,8 +38,8 @@ _QUERY_WORDS = re.compile(
 _QUERY_ABOUT = re.compile(r"\b(query|keywords?|search terms?|free text)\b|关键词|关键字", re.I)
 _CHOICES = re.compile(r"[（(]([^()（）]+)[)）]")
 _TODAY = re.compile(r"\btoday\b|今天|今日", re.I)
-# A ticker said as one: capitals, maybe an exchange suffix (ACME, 600519.SS). The catalog's names
-# (Apple → AAPL) are not read here yet.
+# A ticker said as one: capitals, maybe an exchange suffix (ACME, 600519.SS); otherwise the one
+# entity the reader resolved from a name in the catalog (Apple → AAPL, 贵州茅台 → 600519.SS).
 _SYMBOL_WORDS = re.compile(r"\b(symbol|ticker)\b|代码")
 _SYMBOL = re.compile(r"(?<![\w.])(?:[A-Z]{1,5}|\d{6})(?:\.[A-Z]{1,2})?(?![\w.])")
 _PLACE_WORDS = re.compile(r"\b(city|location|place|town|region)\b|城市|地点|地区")
@@ -79,8 +80,16 @@ class Filled(BaseModel):
         return "needs " + "; ".join(parts)
 
 
-def fill_arguments(question: str, tool: str, parameters: dict[str, Any], today: date) -> Filled:
-    """Each parameter filled from `question` by its schema; required ones left empty are named."""
+def fill_arguments(
+    question: str,
+    tool: str,
+    parameters: dict[str, Any],
+    today: date,
+    *,
+    entities: Sequence[str] = (),
+) -> Filled:
+    """Each parameter filled from `question` by its schema; required ones left empty are named.
+    `entities`: the ids the reader resolved from the question's names, for symbol parameters."""
     filled = Filled(tool=tool)
     properties: dict[str, Any] = parameters.get("properties") or {}
     required = set(parameters.get("required") or [])
@@ -88,12 +97,13 @@ def fill_arguments(question: str, tool: str, parameters: dict[str, Any], today: 
     time = read_time(question, today)
     for arg, schema in properties.items():
         schema = schema if isinstance(schema, dict) else {}
-        found = _value(question, arg, schema, time, taken, today)
+        found = _value(question, arg, schema, time, taken, today, entities)
         if found is not None:
             value, word, origin = found
             filled.arguments[arg] = value
             filled.origins[arg] = f"{origin}: {word}"
-            filled.words.append(word)
+            if origin != "entity":  # the name that resolved to it was read by the reader
+                filled.words.append(word)
         elif "default" in schema:
             filled.arguments[arg] = schema["default"]
             filled.origins[arg] = "default"
@@ -103,7 +113,13 @@ def fill_arguments(question: str, tool: str, parameters: dict[str, Any], today: 
 
 
 def _value(
-    question: str, arg: str, schema: dict[str, Any], time: Any, taken: set[str], today: date
+    question: str,
+    arg: str,
+    schema: dict[str, Any],
+    time: Any,
+    taken: set[str],
+    today: date,
+    entities: Sequence[str] = (),
 ) -> tuple[Any, str, str] | None:
     kind = schema.get("type")
     about = f"{arg} {schema.get('description', '')} {schema.get('title', '')}".lower()
@@ -124,7 +140,10 @@ def _value(
         return None
     if kind == "string" and _SYMBOL_WORDS.search(arg.lower()):
         match = _SYMBOL.search(question)
-        return (match.group(0), match.group(0), "question") if match else None
+        if match is not None:
+            return match.group(0), match.group(0), "question"
+        # One name the catalog knows; several are not ours to pick from.
+        return (entities[0], entities[0], "entity") if len(entities) == 1 else None
     if kind == "string" and _PLACE_WORDS.search(about):
         return _place(question, time)
     # The name decides (事项, query); a description only by its own words for free text, since

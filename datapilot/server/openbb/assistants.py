@@ -16,8 +16,9 @@ from sse_starlette import EventSourceResponse
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import Assistants, Usage
-from datapilot.assistants.runtime import Turn, TurnSetup
+from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import assistant_tools, setup_turn, with_knowledge
+from datapilot.assistants.turn_state import TurnSetup
 from datapilot.core.events import Done, Event, StatusEvent
 from datapilot.engine.context import RequestContext
 from datapilot.server.deps import SettingsDep, StoreDep, TenantDep

@@ -1,30 +1,62 @@
-"""A chat without a model uses the assistant's tools when the data brain could not answer.
+"""Without a model, a question the data brain could not answer goes to the user's own tools.
 
 The question is matched against the tools (`choose_tool`), the chosen tool's arguments are filled
 from the question (`fill_arguments`), and then, as with a model: a consequential call waits for the
 user's go-ahead, a read-only one runs. Several close tools → the answer asks which; a required
 argument the question does not give → the answer names it and shows the call, nothing is sent.
+
+Chats keep a waiting call and run it on `run` (`assistants.runtime`); the faces that cannot ask
+(`ask`, MCP `ask`, stateless API calls) say how to run it instead (`try_user_tools`).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
-from datapilot.assistants.models import ToolCallRecord
 from datapilot.brains.offline.tool_args import Filled, fill_arguments
 from datapilot.brains.offline.tool_choice import ToolSpec, choose_tool
 from datapilot.core.answer import Answer
-from datapilot.core.events import ConfirmationEvent, Event, OutputEvent, StatusEvent
+from datapilot.core.events import ConfirmationEvent, Done, Event, OutputEvent, StatusEvent
 from datapilot.core.intent import Intent
 from datapilot.data.text import is_chinese
-from datapilot.tools import Tool, ToolResult, run_tool
+from datapilot.tools.base import Tool, ToolResult, confirmation, run_tool
+
+if TYPE_CHECKING:
+    from datapilot.engine.context import RequestContext
 
 # The user's tools: imported operations, MCP tools, designed and plugin interfaces. The data
 # workflow is the brain that just answered, and the interpreter runs code no question spells out.
 OFFLINE_SOURCES = frozenset({"openapi", "mcp", "interface"})
+# The answers after which the user's tools are tried.
+UNANSWERED = frozenset({"no_data", "out_of_scope"})
+# The library's own interfaces live in this package; any other module's were added by the user.
+_OWN_PACKAGE = "datapilot."
+
+CANNOT_ASK = (
+    "{name} needs your confirmation first ({reason}), and this face cannot ask for it. Run it "
+    "from a Datapilot chat, which asks you; or yourself: `datapilot tools call {name} "
+    "'{arguments}'`; or mark it trusted: `datapilot tools trust {name}`."
+)
+CANNOT_ASK_ZH = (
+    "{name} 需要您先确认（{reason}），这里无法询问。请在 Datapilot 对话中运行（会先询问您），"
+    "或自行调用：`datapilot tools call {name} '{arguments}'`，"
+    "或将其设为信任：`datapilot tools trust {name}`。"
+)
+
+
+@dataclass
+class PendingCall:
+    """A call that waits for the user's go-ahead: the tool, its arguments (JSON) and why."""
+
+    id: str
+    name: str
+    arguments: str
+    reason: str
 
 
 @dataclass
@@ -33,7 +65,7 @@ class ToolReply:
 
     answer: Answer
     events: list[Event] = field(default_factory=list)
-    pending: ToolCallRecord | None = None
+    pending: PendingCall | None = None
     result: ToolResult | None = None
 
 
@@ -44,6 +76,19 @@ def spec_of(tool: Tool) -> ToolSpec:
         parameters=tool.parameters,
         source=tool.source,
     )
+
+
+def added_interface_tools(request: RequestContext) -> dict[str, Tool]:
+    """The interfaces the user added (designed by `datapilot design` and accepted, or from an
+    installed plugin) as tools: those whose arguments are plain values."""
+    from datapilot.tools.workflow import InterfaceTool
+
+    return {
+        spec.name: InterfaceTool(request, spec)
+        for spec in request.registry
+        if not getattr(spec.func, "__module__", "").startswith(_OWN_PACKAGE)
+        and all(param.frame is None for param in spec.params.values())
+    }
 
 
 async def answer_with_tools(
@@ -57,8 +102,6 @@ async def answer_with_tools(
 ) -> ToolReply | None:
     """The tools' answer to `question`, or None when no tool is about it. The words that chose
     the tool and filled its arguments count as read in `intent`'s ledger, kept on the answer."""
-    from datapilot.assistants.runtime import NOT_CONFIRMED, confirmation
-
     zh = is_chinese(question)
     tools = {name: t for name, t in tools.items() if t.source in OFFLINE_SOURCES}
     if not tools:
@@ -77,7 +120,8 @@ async def answer_with_tools(
         return ToolReply(answer=answer)
     assert choice.tool is not None
     tool = tools[choice.tool.name]
-    filled = fill_arguments(question, tool.name, tool.parameters, today)
+    entities = [e.id for e in intent.entities] if intent is not None else []
+    filled = fill_arguments(question, tool.name, tool.parameters, today, entities=entities)
     if intent is not None and intent.ledger is not None:
         intent.ledger.mark_read([*choice.words, *filled.words], "tool", tool.name)
         answer.intent = intent
@@ -95,20 +139,19 @@ async def answer_with_tools(
     reason = confirmation(tool, arguments)
     if reason is not None:
         if not can_ask:
-            answer.message = NOT_CONFIRMED.format(name=tool.name, reason=reason.rstrip("?. "))
+            words = CANNOT_ASK_ZH if zh else CANNOT_ASK
+            answer.message = words.format(
+                name=tool.name, reason=reason.rstrip("?？. "), arguments=arguments
+            )
             return ToolReply(answer=answer)
-        record = ToolCallRecord(
-            id=f"offline-{uuid.uuid4().hex[:12]}",
-            name=tool.name,
-            arguments=arguments,
-            confirmation=reason,
-        )
+        call_id = f"offline-{uuid.uuid4().hex[:12]}"
+        pending = PendingCall(id=call_id, name=tool.name, arguments=arguments, reason=reason)
         answer.status = "ok"
         answer.summary = reason
         event = ConfirmationEvent(
-            tool=tool.name, arguments=filled.arguments, message=reason, call_id=record.id
+            tool=tool.name, arguments=filled.arguments, message=reason, call_id=pending.id
         )
-        return ToolReply(answer=answer, events=[event], pending=record)
+        return ToolReply(answer=answer, events=[event], pending=pending)
     outcome = await run_tool(tool, filled.arguments, timeout_s=timeout_s)
     events: list[Event] = [StatusEvent(message=f"Calling {tool.name}…")]
     if not outcome.ok:
@@ -127,7 +170,40 @@ async def answer_with_tools(
     return ToolReply(answer=answer, events=events, result=outcome)
 
 
-def trace(filled: Filled, words: list[str], zh: bool) -> str:
+async def try_user_tools(
+    events: AsyncIterator[Event],
+    question: str,
+    tools: Callable[[], dict[str, Tool]],
+    today: date,
+    *,
+    timeout_s: float = 60.0,
+) -> AsyncIterator[Event]:
+    """`events` of a face that cannot ask the user (`ask`, MCP `ask`): when its answer is
+    `no_data`/`out_of_scope`, the user's tools (read only then) are tried and their answer is
+    the one sent. A consequential call does not run: the answer says how to run it."""
+    async for event in events:
+        if isinstance(event, Done) and event.answer.status in UNANSWERED:
+            available = tools()
+            reply = (
+                await answer_with_tools(
+                    question,
+                    available,
+                    today,
+                    can_ask=False,
+                    timeout_s=timeout_s,
+                    intent=event.answer.intent,
+                )
+                if available
+                else None
+            )
+            if reply is not None:
+                for tool_event in reply.events:
+                    yield tool_event
+                event = Done(answer=reply.answer)
+        yield event
+
+
+def trace(filled: Filled, words: Sequence[str], zh: bool) -> str:
     """Which tool, chosen by which words, and where each argument came from."""
     origins = "; ".join(f"{arg} = {origin}" for arg, origin in filled.origins.items())
     chosen_by = ", ".join(words) or "—"

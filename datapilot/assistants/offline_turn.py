@@ -1,0 +1,135 @@
+"""A turn without a model: the data brain answers, then the user's tools when it could not.
+
+`OfflineTurn` is the offline half of `runtime.Turn`: memory commands acknowledged, the question
+answered by the data brain, a question it could not answer tried on the assistant's tools
+(`tools.offline`), and confirmed calls run on `run`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from datapilot.assistants.context import ContextInputs
+from datapilot.assistants.memory import acknowledgement
+from datapilot.assistants.models import ToolCallRecord
+from datapilot.assistants.notice import no_model_notice
+from datapilot.assistants.turn_state import TurnMessage, TurnResult, TurnSetup
+from datapilot.core.answer import Answer
+from datapilot.core.context import ChatMessage
+from datapilot.core.events import Done, Event, TextDelta
+from datapilot.core.model_messages import ModelMessage, ToolCall
+from datapilot.engine.context import RequestContext
+from datapilot.tools.offline import UNANSWERED, answer_with_tools
+
+
+class OfflineTurn:
+    """The offline half of a turn (mixed into `Turn`, which supplies the rest)."""
+
+    setup: TurnSetup
+    result: TurnResult
+
+    @property
+    def question(self) -> str:
+        raise NotImplementedError
+
+    def _done(self, answer: Answer) -> Done:
+        raise NotImplementedError
+
+    def _run_call(self, call: ToolCall, messages: list[ModelMessage]) -> AsyncIterator[Event]:
+        raise NotImplementedError
+
+    async def _acknowledge(self, inputs: ContextInputs) -> AsyncIterator[Event]:
+        """Offline, a memory command is answered by saying what was remembered or forgotten."""
+        assert inputs.command is not None
+        text = acknowledgement(inputs.command, inputs.command_events)
+        answer = Answer(query=self.question, today=self.setup.request.question.today, status="ok")
+        answer.summary = text
+        self.result.text = text
+        self.result.answer = answer
+        self.result.messages.append(TurnMessage(role="assistant", content=text))
+        yield TextDelta(text=text)
+        yield Done(answer=answer)
+
+    async def _offline(self) -> AsyncIterator[Event]:
+        from datapilot.brains import run
+
+        setup = self.setup
+        earlier = [
+            ChatMessage(role="human" if m.role == "human" else "ai", content=m.content)
+            for m in setup.history[:-1]
+            if m.role in ("human", "assistant") and m.content.strip()
+        ]
+        question_context = setup.request.question.model_copy(update={"history": earlier})
+        request = RequestContext(
+            question=question_context,
+            settings=setup.request.settings,
+            data=setup.request.data,
+            registry=setup.request.registry,
+        )
+        if setup.offline_source is not None:
+            events = setup.offline_source(self.question, question_context, request.settings)
+        else:
+            events = run(self.question, request)
+        async for event in events:
+            if isinstance(event, Done):
+                if event.answer.status in UNANSWERED and setup.tools:
+                    # The user's tools are tried before the question is declared unanswerable.
+                    async for tool_event in self._offline_tools(event):
+                        yield tool_event
+                answer = event.answer
+                # Beside the answer, not in it: every face sends the notice its own way.
+                answer.notice = no_model_notice(self.question)
+                self.result.text = (answer.summary or answer.message or "").strip()
+                self.result.outputs = list(answer.outputs)
+                self.result.answer = answer
+                self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
+                yield event
+                return
+            yield event
+
+    async def _offline_tools(self, done: Done) -> AsyncIterator[Event]:
+        """Answer with a tool the question names (`done` takes the tools' answer), if any."""
+        setup = self.setup
+        reply = await answer_with_tools(
+            self.question,
+            setup.tools,
+            setup.request.question.today,
+            can_ask=setup.can_ask,
+            timeout_s=setup.tool_timeout_s,
+            intent=done.answer.intent,
+        )
+        if reply is None:
+            return
+        if reply.pending is not None:
+            waiting = reply.pending
+            record = ToolCallRecord(
+                id=waiting.id,
+                name=waiting.name,
+                arguments=waiting.arguments,
+                confirmation=waiting.reason,
+            )
+            self.result.pending.append(record)
+            self.result.messages.append(TurnMessage(role="tool_call", tool_call=record))
+        if reply.result is not None:
+            self.result.tool_results.append(reply.result)
+        for event in reply.events:
+            yield event
+        done.answer = reply.answer
+
+    async def _offline_resume(self) -> AsyncIterator[Event]:
+        """Without a model, the confirmed calls run and their results are the answer."""
+        messages: list[ModelMessage] = []
+        for record in self.setup.resume:
+            call = ToolCall(id=record.id, name=record.name, arguments=record.arguments)
+            async for event in self._run_call(call, messages):
+                yield event
+        results = self.result.tool_results
+        ok = all(r.ok for r in results)
+        answer = Answer(
+            query=self.question,
+            today=self.setup.request.question.today,
+            status="ok" if ok else "error",
+        )
+        self.result.text = "\n".join(f"{r.name}: {r.text}" for r in results)
+        self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
+        yield self._done(answer)
