@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,19 +13,14 @@ from datapilot.assistants.memory import MemoryInfo, MemoryOp
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.core.answer import Answer
-from datapilot.core.context import QuestionContext
-from datapilot.core.events import Event
 from datapilot.core.messages import Role
 from datapilot.core.model_messages import ToolCall
 from datapilot.core.outputs import Output
 from datapilot.core.quotes import Citation
-from datapilot.engine.context import RequestContext
+from datapilot.engine.context import EventSource, RequestContext
 from datapilot.model_client import LLMConfig
 from datapilot.model_client.function import ToolModel
-from datapilot.settings import Settings
 from datapilot.tools import Tool, ToolResult
-
-EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 
 MAX_ROUNDS = 5
 

@@ -3,17 +3,23 @@ process-wide settings, data or model keys."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import SecretStr
 
 from datapilot.core.context import QuestionContext
+from datapilot.core.events import Event
 from datapilot.data.access import DataAccess, open_data
 from datapilot.engine.executor import default_registry
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
 from datapilot.settings import Settings
+
+# What answers a question in place of the data brain: (question, its context, settings) → the
+# pipeline's events (a document's answer in OpenBB, a test's scripted stream).
+EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 
 
 @dataclass

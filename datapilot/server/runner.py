@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from datapilot.brains import answers_offline
 from datapilot.core.answer import Answer
@@ -20,9 +20,11 @@ from datapilot.core.events import Done, Event, Failed
 from datapilot.server.workers import offloaded, request_pool
 from datapilot.settings import Settings
 
+if TYPE_CHECKING:
+    from datapilot.engine.context import EventSource
+
 log = logging.getLogger(__name__)
 # What produces a request's events: the pipeline, or another producer (e.g. documents).
-EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
 _END = object()
 # The pipeline keeps its own deadline and explains it best; this one is the backstop.
 _GRACE_S = 0.5

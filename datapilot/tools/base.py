@@ -51,10 +51,20 @@ class ToolResult(BaseModel):
 class Tool(Protocol):
     """Anything an assistant can call."""
 
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    source: str  # workflow | interface | openapi | mcp | interpreter (the store's tool sources)
+    # Read-only: a dataclass field or a property both do.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def parameters(self) -> dict[str, Any]: ...
+
+    @property
+    def source(self) -> str:
+        """workflow | interface | openapi | mcp | interpreter (the store's tool sources)."""
+        ...
 
     async def call(self, arguments: dict[str, Any]) -> ToolOutput: ...
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from openbb_ai import cite
@@ -30,9 +30,10 @@ from datapilot.net import OutboundError, OutboundPolicy, afetch
 from datapilot.settings import Settings
 from datapilot.store import Store
 
-_PLAINTEXT_KINDS: dict[str, DocumentKind] = {"txt": "text", "md": "markdown", "html": "html"}
+if TYPE_CHECKING:
+    from datapilot.engine.context import EventSource
 
-EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
+_PLAINTEXT_KINDS: dict[str, DocumentKind] = {"txt": "text", "md": "markdown", "html": "html"}
 
 
 def is_document(data_format: object) -> bool:
