@@ -79,7 +79,7 @@ def _store_message(error: BaseException) -> str | None:
 def _data_message(error: BaseException) -> str | None:
     import duckdb
 
-    from datapilot.data.warehouse import WarehouseError
+    from datapilot.data.warehouse_file import WarehouseError
 
     if isinstance(error, WarehouseError):
         return str(error)  # says what to do already

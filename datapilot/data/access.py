@@ -52,7 +52,8 @@ class DataAccess:
         A file replaced since (`data seed --force` in another process, a copy) or deleted is
         noticed here: the new one is opened (seeded if need be) and the catalog read again."""
         from datapilot.data.seeding import is_seeded, seed
-        from datapilot.data.warehouse import Warehouse, file_identity
+        from datapilot.data.warehouse import Warehouse
+        from datapilot.data.warehouse_file import file_identity
 
         with self._lock:
             path = self.settings.warehouse_path
@@ -175,7 +176,7 @@ def get_catalog() -> Catalog:
 
 def reset() -> None:
     """Forget every opened data dir and close open warehouse files (reseeding, tests)."""
-    from datapilot.data.warehouse import close_all
+    from datapilot.data.warehouse_file import close_all
 
     with _opened_lock:
         _opened.clear()

@@ -22,13 +22,11 @@ from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_v
 from datapilot.data.single_writer import lock_path
 from datapilot.data.warehouse import (
     Warehouse,
-    WarehouseDamaged,
-    WarehouseError,
-    opening_error,
     set_meta_in,
     write_prices_in,
     write_series_in,
 )
+from datapilot.data.warehouse_file import WarehouseDamaged, WarehouseError, opening_error
 
 SCHEMA_VERSION = "1"
 _TEMP_MARK = ".seeding-"

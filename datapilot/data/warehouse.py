@@ -13,20 +13,18 @@ side by side (each on a cursor of its own) and a write waits for them, then excl
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
 import duckdb
 import pandas as pd
 
-from datapilot.data import single_writer
 from datapilot.data.entity import Entity
-from datapilot.data.frame_cache import FrameCache
+from datapilot.data.warehouse_file import Rank, WarehouseError, database
 
 PriceFreq = Literal["daily", "weekly", "monthly"]
 PRICE_FIELDS = ("open", "high", "low", "close", "adj_close", "volume")
@@ -34,25 +32,6 @@ PRICE_COLUMNS = ["id", "date", *PRICE_FIELDS]
 SERIES_COLUMNS = ["id", "date", "value"]
 COVERAGE_COLUMNS = ["id", "source", "table", "rows", "first", "last"]
 DEFAULT_PRIORITY = 0
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS prices (
-    id VARCHAR NOT NULL, date DATE NOT NULL, source VARCHAR NOT NULL,
-    open DOUBLE, high DOUBLE, low DOUBLE, close DOUBLE, adj_close DOUBLE, volume DOUBLE,
-    fetched_at TIMESTAMP NOT NULL);
-CREATE TABLE IF NOT EXISTS series (
-    id VARCHAR NOT NULL, date DATE NOT NULL, source VARCHAR NOT NULL, value DOUBLE NOT NULL,
-    fetched_at TIMESTAMP NOT NULL);
-CREATE TABLE IF NOT EXISTS entities (
-    id VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, name VARCHAR NOT NULL, aliases VARCHAR[],
-    frequency VARCHAR, units VARCHAR, updated_at TIMESTAMP);
-CREATE TABLE IF NOT EXISTS sources (
-    name VARCHAR PRIMARY KEY, priority INTEGER NOT NULL, description VARCHAR);
-CREATE TABLE IF NOT EXISTS coverage (
-    id VARCHAR NOT NULL, source VARCHAR NOT NULL, "table" VARCHAR NOT NULL, rows BIGINT,
-    first DATE, last DATE, has_bars BOOLEAN, adj_first DATE, adj_last DATE, fetched_at TIMESTAMP);
-CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
-"""
 
 # Per-field source priority, when several sources hold the same entity:
 # * OHLCV (open, high, low, close, volume) comes as one bar per date from the best source that
@@ -147,219 +126,12 @@ FROM series WHERE list_contains($ids, id) GROUP BY id, source
 )
 
 
-class _Rank(NamedTuple):
-    bar_rank: int
-    adj_rank: int
-    series_rank: int
-
-
-class WarehouseError(RuntimeError):
-    """The warehouse cannot be opened or written, or data given to it is malformed."""
-
-    #: The command or step that repairs it, when there is one (health checks show it).
-    fix: str | None = None
-
-
-class WarehouseLocked(WarehouseError):
-    """Another process holds the warehouse file (a writer, or a reader when we want to write)."""
-
-    fix = "wait for the other Datapilot process to finish, or stop it, then try again"
-
-
-class WarehouseDamaged(WarehouseError):
-    """The warehouse file exists but is not a readable DuckDB database."""
-
-    fix = "datapilot data seed --force"
-
-
-def file_identity(path: Path) -> tuple[int, int] | None:
-    """The file behind `path` (device, inode), or None when there is none: a reseed or a copy
-    puts a new file in place, which an open connection would never see."""
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return None
-    return stat.st_dev, stat.st_ino
-
-
-class _Database:
-    """One DuckDB file shared by every Warehouse on the same path in this process.
-
-    Reads share the read-only connection through cursors (one per concurrent read, reused), so
-    one thread's query never waits for another's; a write waits until no read is running and
-    holds `lock` — which new reads also need — until it is done.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.lock = threading.RLock()
-        self._changed = threading.Condition(self.lock)
-        self._reads = 0
-        self._writers_waiting = 0
-        self._reader: duckdb.DuckDBPyConnection | None = None
-        self._idle: list[duckdb.DuckDBPyConnection] = []
-        self._identity: tuple[int, int] | None = None  # the file the reader has open
-        self.ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] | None = None
-        self.frames = FrameCache()  # read results; cleared with `ranks`
-        # Counts the times the contents may have changed: a frame computed from reads keeps the
-        # count it started under, and is served only while it holds (see `Warehouse.derived`).
-        self.generation = 0
-
-    def forget(self) -> None:
-        """Drop what was read from the file (its contents may change): call with no read running."""
-        self.generation += 1
-        self.ranks = None
-        self.frames.clear()
-
-    def notice_replaced(self) -> None:
-        """Read the new file from now on if it was replaced under us (a reseed in another
-        process), forgetting what was read from the old one."""
-        if self._reader is not None and file_identity(self.path) != self._identity:
-            self.close()
-            self.forget()
-
-    @contextmanager
-    def reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A cursor of the read-only connection for one read, alongside other threads' reads."""
-        if not self.path.exists():
-            with self.writer():
-                pass
-        self.notice_replaced()
-        try:
-            cursor = self._checkout()
-        except WarehouseLocked:
-            # Another process writes the file in place: read once its write is done (its lock
-            # first, then ours, in the order writers take them).
-            with single_writer.write_lock(self.path):
-                cursor = self._checkout()
-        try:
-            yield cursor
-        finally:
-            with self._changed:
-                self._reads -= 1
-                self._idle.append(cursor)
-                self._changed.notify_all()
-
-    def _checkout(self) -> duckdb.DuckDBPyConnection:
-        """A cursor for one read (the connection opened first if need be), counted as running."""
-        with self._changed:
-            while self._writers_waiting:
-                self._changed.wait()
-            if self._reader is None:
-                # Before connecting: should the file change in between, the next read reopens.
-                self._identity = file_identity(self.path)
-                self._reader = _connect(self.path, read_only=True)
-            cursor = self._idle.pop() if self._idle else self._reader.cursor()
-            self._reads += 1
-            return cursor
-
-    @contextmanager
-    def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A read-write connection for one transaction; the file goes back to read-only after.
-
-        One writer at a time across processes (`single_writer`): in place when no other process
-        reads the file, else on a copy put in place after the commit."""
-        # The cross-process lock first, then this process's (always in this order: waiting for
-        # readers below releases `lock` for a while, and another writer must not take it then).
-        with single_writer.write_lock(self.path), self.lock:
-            self.close()
-            self.forget()
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            copy: Path | None = None
-            try:
-                connection = _connect(self.path, read_only=False)
-            except WarehouseLocked:
-                # Another process (a running server's workers) reads the file.
-                copy = single_writer.copy_for_writing(self.path)
-                connection = _connect(copy, read_only=False)
-            try:
-                connection.execute(_SCHEMA)
-                connection.execute("BEGIN TRANSACTION")
-                try:
-                    yield connection
-                except BaseException:
-                    connection.execute("ROLLBACK")
-                    raise
-                connection.execute("COMMIT")
-                if copy is not None:
-                    connection.execute("CHECKPOINT")  # everything in the file, nothing in a WAL
-                    connection.close()
-                    single_writer.put_in_place(copy, self.path)
-                    copy = None
-            finally:
-                connection.close()
-                if copy is not None:
-                    single_writer.discard(copy)
-
-    def close(self) -> None:
-        """Close the read-only connection and its cursors once no read is running."""
-        with self._changed:
-            self._writers_waiting += 1
-            try:
-                while self._reads:
-                    self._changed.wait()
-            finally:
-                self._writers_waiting -= 1
-                self._changed.notify_all()
-            for cursor in self._idle:
-                cursor.close()
-            self._idle.clear()
-            if self._reader is not None:
-                self._reader.close()
-                self._reader = None
-
-
-_databases: dict[Path, _Database] = {}
-_databases_lock = threading.Lock()
-
-
-def _database(path: Path) -> _Database:
-    resolved = path.expanduser().resolve()
-    with _databases_lock:
-        return _databases.setdefault(resolved, _Database(resolved))
-
-
-def close_all() -> None:
-    """Close every open warehouse file of this process (tests, reseeding)."""
-    with _databases_lock:
-        for database in _databases.values():
-            database.close()
-        _databases.clear()
-
-
-def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    try:
-        return duckdb.connect(str(path), read_only=read_only)
-    except duckdb.IOException as error:
-        raise opening_error(path, error) from error
-
-
-def opening_error(path: Path, error: duckdb.Error) -> WarehouseError:
-    """What DuckDB's refusal to open `path` means for the user, and what to do about it."""
-    text = str(error)
-    if "lock" in text.lower():
-        return WarehouseLocked(
-            f"Cannot open the warehouse {path}: another Datapilot process has it open (writing "
-            "locks out everyone; any reader, such as a running server, locks out writers). "
-            "Wait for it or stop it, then try again."
-        )
-    if "permission denied" in text.lower():
-        return WarehouseError(
-            f"Cannot open the warehouse {path}: permission denied. Give your user access to "
-            f"{path.parent}, or point DATAPILOT_DATA_DIR at a folder you can write."
-        )
-    return WarehouseDamaged(
-        f"The warehouse {path} is damaged ({text}). Run `datapilot data seed --force`: it "
-        "moves the damaged file aside and rebuilds the warehouse from the bundled data."
-    )
-
-
 class Warehouse:
     """Query and write API over the warehouse file. Safe to share between threads."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._db = _database(self.path)
+        self._db = database(self.path)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -509,15 +281,15 @@ class Warehouse:
 
     def _ranks(
         self, cursor: duckdb.DuckDBPyConnection, ids: list[str], table: str
-    ) -> list[tuple[str, str, _Rank]]:
+    ) -> list[tuple[str, str, Rank]]:
         """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write.
         Called inside a read, so a write that follows clears what it stores."""
         cached = self._db.ranks
         if cached is None:
-            ranks: dict[tuple[str, str], list[tuple[str, _Rank]]] = {}
+            ranks: dict[tuple[str, str], list[tuple[str, Rank]]] = {}
             for row in cursor.execute(_RANKS_SQL).fetchall():
                 entity_id, source, kind, bar, adj, series = row
-                ranks.setdefault((entity_id, kind), []).append((source, _Rank(bar, adj, series)))
+                ranks.setdefault((entity_id, kind), []).append((source, Rank(bar, adj, series)))
             self._db.ranks = cached = ranks
         return [
             (entity_id, source, rank)

@@ -57,7 +57,7 @@ def fetch_live(
     is configured (the default) or the settings or the request are offline."""
     if ctx.offline or ctx.data is None or not ctx.data.live_fetching():
         return
-    from datapilot.data.warehouse import WarehouseError
+    from datapilot.data.warehouse_file import WarehouseError
 
     try:
         report = ctx.data.ensure(ids, start, end, None if dataset is None else [dataset])

@@ -224,7 +224,7 @@ def test_reads_carry_on_while_live_data_are_written(tmp_path: Path) -> None:
 def test_a_warehouse_that_cannot_be_written_leaves_the_local_copy_and_a_note(
     live, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from datapilot.data.warehouse import WarehouseError
+    from datapilot.data.warehouse_file import WarehouseError
 
     ctx, _ = live
     PX.get_prices(ctx, ["TSLA"], date(2024, 3, 1), date(2024, 5, 31))  # fetched and stored

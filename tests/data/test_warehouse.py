@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from datapilot.data.providers.bundled import package_file
-from datapilot.data.warehouse import PRICE_COLUMNS, Warehouse, WarehouseError
+from datapilot.data.warehouse import PRICE_COLUMNS, Warehouse
+from datapilot.data.warehouse_file import WarehouseError
 
 
 @pytest.fixture(scope="module")
