@@ -43,6 +43,11 @@ async def test_an_assistant_is_an_agent_of_its_own(app) -> None:  # type: ignore
         )
     parsed = CopilotResponse(answered.text)
     assert f"{apple_2021_return_pct():.2f}%" in parsed.text
+    # No model is configured: the Workspace shows so beside the answer, as the other faces do.
+    steps = [e.content for e in parsed.events if e.event_type == "copilotStatusUpdate"]
+    notices = [s for s in steps if "No model is configured" in s.get("message", "")]
+    assert notices and notices[-1]["eventType"] == "INFO", steps
+    assert "No model is configured" not in parsed.text
 
 
 async def test_a_private_assistant_stays_private(app) -> None:  # type: ignore[no-untyped-def]

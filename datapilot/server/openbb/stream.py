@@ -133,6 +133,8 @@ async def _closing(
         yield reasoning_step(_CODE_STEP, details={"Python": answer.code})
     for note in answer.notes:
         yield reasoning_step(note, event_type="WARNING")
+    if answer.notice:  # how the answer was made (no model, say): beside it, not in its text
+        yield reasoning_step(answer.notice, event_type="INFO")
     sources = _citations(answer, prepared)
     if sources:
         yield citations(sources)
