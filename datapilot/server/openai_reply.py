@@ -230,10 +230,19 @@ class Reply:
         outputs = list(answer.outputs) if answer is not None else []
         links = [] if self.json else await chart_links(outputs, self.data_dir, self.base)
         if self.offline and answer is not None:
-            content = offline_content(answer, text.strip(), links, self.body)
+            words = text.strip() or self.unwritten(text)
+            content = offline_content(answer, words, links, self.body)
             return limited(content, self.body)
         content = text.strip() if self.json else with_outputs(text, outputs, links)
         return content, finish_reason(self.turn)
+
+    def unwritten(self, text: str) -> str:
+        """Without a model, the answer's words when the streamed `text` has none (the answer of
+        the user's tools, or why the data could not answer): its summary, else its message."""
+        answer = self.turn.result.answer
+        if text.strip() or not self.offline or answer is None:
+            return ""
+        return answer.summary or answer.message or ""
 
     async def tail(self) -> str:
         """What follows streamed text: the outputs' Markdown (nothing for a JSON reply)."""

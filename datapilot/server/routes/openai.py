@@ -461,6 +461,10 @@ async def _chunks(
         sent = [content]
         yield chunk({"content": content})
     else:
+        unwritten = reply.unwritten("".join(sent))
+        if unwritten:
+            sent.append(unwritten)
+            yield chunk({"content": unwritten})
         tail = await reply.tail()
         if tail:  # the charts' links and the tables, a paragraph after the text
             piece = f"\n\n{tail}" if "".join(sent).strip() else tail
