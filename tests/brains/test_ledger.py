@@ -176,7 +176,7 @@ def test_a_name_keeps_its_digits_from_a_month(brain: OfflineBrain) -> None:
 def test_a_misspelt_measure_is_read_as_the_measure(brain: OfflineBrain) -> None:
     u = _understand(brain, "Microsoft's max drawdwn in 2020", TODAY)
     assert u.intent.metrics == ["max_drawdown"]
-    assert any('"drawdwn" read as "drawdown"' in line for line in u.intent.trace)
+    assert any('"max drawdwn" read as "max drawdown"' in line for line in u.intent.trace)
     # One letter off, never the first: "leverage" is no "average".
     lever = _understand(brain, "Apple with 3x leverage in 2020", TODAY)
     assert "mean" not in lever.intent.metrics

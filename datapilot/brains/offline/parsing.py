@@ -10,11 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
-from functools import lru_cache
 
 from pydantic import BaseModel, Field
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
 
 from datapilot.brains.offline.entities import (
     Mention,
@@ -24,10 +21,10 @@ from datapilot.brains.offline.entities import (
     unknown_names,
 )
 from datapilot.brains.offline.phrases import Hit, Span, mask
+from datapilot.brains.offline.spelling import Respelling, respell_measures
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
-from datapilot.data.text import is_common_word
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -46,6 +43,9 @@ class Parsed(BaseModel):
         default_factory=list, description="Name-like words left over beside known names."
     )
     foreign: list[str] = Field(default_factory=list, description="US series asked for elsewhere.")
+    respelled: list[Respelling] = Field(
+        default_factory=list, description="Near-miss measure words read as the measure."
+    )
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -72,7 +72,8 @@ def normalise_text(question: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
-    text, spelled = _spell_measures(text, vocab, catalog)
+    text, respelled = respell_measures(text, vocab, catalog)
+    spelled = [f'"{r.said}" read as "{r.read}"' for r in respelled]
     candidates = catalog.mentions(text)
     time = read_time(text, today, vocab)
     # A name that contains a time phrase ("3-month Treasury bill") is a name, not a window.
@@ -120,47 +121,8 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         unknown=unknown,
         unnamed=unnamed,
         foreign=foreign,
+        respelled=respelled,
     )
-
-
-_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{5,}(?![A-Za-z0-9])")
-
-
-def _spell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, list[str]]:
-    """Measure words typed with a letter or two wrong ("volatilty", "drawdwn") read as the
-    measure, as misspelt names are read as the name; the trace says so."""
-    words = _measure_words(vocab)
-    trace: list[str] = []
-
-    def fix(match: re.Match[str]) -> str:
-        word = match.group(0)
-        lowered = word.casefold()
-        if lowered in words or is_common_word(word) or lowered in vocab.matcher:
-            return word
-        if any(m.score >= 100 for m in catalog.lookup(word, limit=1)):
-            return word
-        # One letter off (two in a long word), never the first: "leverage" is not "average".
-        limit = 1 if len(word) <= 9 else 2
-        same_start = [w for w in words if w[0] == lowered[0]]
-        found = process.extractOne(
-            lowered, same_start, scorer=Levenshtein.distance, score_cutoff=limit
-        )
-        if found is None:
-            return word
-        trace.append(f'"{word}" read as "{found[0]}"')
-        return str(found[0])
-
-    return _LATIN_WORD.sub(fix, text), trace
-
-
-@lru_cache(maxsize=4)
-def _measure_words_of(phrases: tuple[str, ...]) -> list[str]:
-    return sorted({w for p in phrases for w in p.casefold().split() if len(w) >= 5 and w.isalpha()})
-
-
-def _measure_words(vocab: Vocab) -> list[str]:
-    """The English words of every measure phrase, five letters or longer."""
-    return _measure_words_of(tuple(p for m in vocab.metrics.metrics.values() for p in m.en))
 
 
 def _straddled(text: str, spans: list[Span], candidates: list[Match], vocab: Vocab) -> list[Span]:

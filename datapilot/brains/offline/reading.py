@@ -41,6 +41,7 @@ from datapilot.brains.offline.reading_metrics import read_metrics
 from datapilot.brains.offline.reading_parts import Part, read_parts
 from datapilot.brains.offline.refusals import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.rewrite import rewrite
+from datapilot.brains.offline.spelling import respelling_note
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Base, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
@@ -160,6 +161,8 @@ def _read(
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
+    if parsed.respelled:  # "Sharp ratio": say what the words were read as
+        reading.notes.append(respelling_note(parsed.respelled, vocab, reading.zh))
 
     entity_ids = [e.id for e in parsed.entities]
     tables, table_trace, claimed = find_tables(text, context.tables, parsed.hits, entity_ids)

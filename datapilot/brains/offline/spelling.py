@@ -1,0 +1,138 @@
+"""Measure words typed a letter or a space off ("volatilty", "Sharp ratio", "draw down",
+"cumulative retrun") read as the measure, the way misspelt names are read as the name.
+
+A run of one to three words is compared with every English measure phrase by edit distance
+(rapidfuzz's OSA distance, so a swapped pair of letters costs one edit): one edit in a run of up to
+nine letters, two in a longer one, the first letter right, and one measure clearly closest — a
+phrase of another measure as close means the word is left alone (and the ledger declares it). A
+word that is itself a word of the vocabulary or a catalog name is never changed, and an everyday
+word ("sharp") only beside the rest of its phrase ("Sharp ratio", never "a sharp drop"). Each
+change is said in the answer's notes, so a user sees what their words were read as.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import pairwise
+
+from pydantic import BaseModel
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from datapilot.brains.offline.vocab import Vocab
+from datapilot.data.catalog import Catalog
+from datapilot.data.text import is_common_word
+
+_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
+MIN_LETTERS = 5  # shorter words are too close to too many others ("vol" ↔ "val")
+LONGEST_RUN = 3  # words compared at once: "max draw down"
+
+
+class Respelling(BaseModel):
+    """Words of the question read as a measure phrase they nearly are."""
+
+    said: str
+    read: str
+    metric: str
+
+
+def respell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, list[Respelling]]:
+    """`text` with near-miss measure words replaced by the phrase they stand for, and the
+    replacements made (left to right)."""
+    phrases, words = _measures(vocab)
+    tokens = list(_WORD.finditer(text))
+    changes: list[tuple[int, int, Respelling]] = []
+    i = 0
+    while i < len(tokens):
+        step = 1
+        for n in range(min(LONGEST_RUN, len(tokens) - i), 0, -1):
+            run = tokens[i : i + n]
+            if any(text[a.end() : b.start()] != " " for a, b in pairwise(run)):
+                continue  # only words one space apart form a phrase
+            said = text[run[0].start() : run[-1].end()]
+            if said.casefold() in phrases:
+                step = n  # written right: nothing to read again
+                break
+            found = _closest(said, phrases, words, vocab, catalog)
+            if found is not None:
+                changes.append((run[0].start(), run[-1].end(), found))
+                step = n
+                break
+        i += step
+    for start, end, change in reversed(changes):
+        text = text[:start] + change.read + text[end:]
+    return text, [c for _, _, c in changes]
+
+
+def _closest(
+    said: str, phrases: dict[str, str], words: frozenset[str], vocab: Vocab, catalog: Catalog
+) -> Respelling | None:
+    lowered = said.casefold()
+    letters = lowered.replace(" ", "")
+    if len(letters) < MIN_LETTERS:
+        return None
+    limit = 1 if len(letters) <= 9 else 2
+    near = process.extract(
+        lowered, list(phrases), scorer=OSA.distance, score_cutoff=limit, limit=None
+    )
+    near = [(p, d) for p, d, _ in near if p[0] == lowered[0]]  # never the first letter
+    if not near:
+        return None
+    best = min(d for _, d in near)
+    closest = {phrases[p] for p, d in near if d == best}
+    if len(closest) > 1:
+        return None  # two measures as close: no clear reading
+    phrase = min((p for p, d in near if d == best), key=len)
+    said_words, phrase_words = lowered.split(), phrase.split()
+    if len(said_words) == len(phrase_words):
+        pairs = [(s, p) for s, p in zip(said_words, phrase_words, strict=True) if s != p]
+        if any(OSA.distance(s, p) > (1 if len(p) <= 9 else 2) for s, p in pairs):
+            return None  # each word a near miss on its own: "bigger" is not "biggest"
+        changed = [s for s, _ in pairs]
+    else:
+        if letters != phrase.replace(" ", ""):
+            return None  # words joined or split ("draw down") and nothing else
+        changed = said_words
+    if len(said_words) == len(phrase_words) and any(
+        w in words or w in vocab.matcher for w in changed
+    ):
+        return None  # a word the vocabulary knows means itself ("prices", not "price")
+    if len(said_words) == 1 and is_common_word(said):
+        return None  # an everyday word alone ("sharp") is not a measure
+    if any(m.score >= 100 for w in changed for m in catalog.lookup(w, limit=1)):
+        return None  # a name of the catalog
+    return Respelling(said=said, read=phrase, metric=phrases[phrase])
+
+
+def _measures(vocab: Vocab) -> tuple[dict[str, str], frozenset[str]]:
+    """Every English measure phrase of letters and spaces → its measure, and their words."""
+    return _measures_of(tuple((name, tuple(m.en)) for name, m in vocab.metrics.metrics.items()))
+
+
+@lru_cache(maxsize=4)
+def _measures_of(
+    metrics: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[dict[str, str], frozenset[str]]:
+    phrases: dict[str, str] = {}
+    for name, en in metrics:
+        for phrase in en:
+            key = " ".join(phrase.casefold().split())
+            if re.fullmatch(r"[a-z]+(?: [a-z]+)*", key):
+                phrases.setdefault(key, name)
+    words = frozenset(w for p in phrases for w in p.split())
+    return phrases, words
+
+
+def respelling_note(changes: list[Respelling], vocab: Vocab, zh: bool) -> str:
+    """What the answer says of the words it read as a measure."""
+    if zh:
+
+        def zh_name(metric: str) -> str:
+            names = vocab.metrics.metrics[metric].zh
+            return f"（{names[0]}）" if names else ""
+
+        said = "，".join(f"把“{c.said}”读作“{c.read}”{zh_name(c.metric)}" for c in changes)
+        return f"{said}。"
+    said = "; ".join(f'read "{c.said}" as "{c.read}"' for c in changes)
+    return said[0].upper() + said[1:] + "."
