@@ -14,9 +14,11 @@ lifespan; it ends with its loop.
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import weakref
 from collections.abc import MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 from mcp.server.lowlevel import Server
@@ -25,10 +27,16 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from datapilot.server.auth import bound_key_message, missing_scope_message, refuse
 from datapilot.settings import Settings
-from datapilot.store import Principal
+from datapilot.store import Principal, Store
 from datapilot.tools.published.invoke import Offload
 from datapilot.tools.published.mcp_server import build_server
-from datapilot.tools.published.operations import OperationContext
+from datapilot.tools.published.operations import AskerTools, OperationContext
+
+if TYPE_CHECKING:
+    from datapilot.engine.context import RequestContext
+    from datapilot.tools import Tool
+
+log = logging.getLogger(__name__)
 
 PATH = "/mcp"
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -100,18 +108,43 @@ async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) ->
         await asyncio.Event().wait()  # until the loop ends and cancels it
 
 
+def user_tools(
+    store: Store, settings: Settings, user: str, request: RequestContext
+) -> dict[str, Tool]:
+    """The tools `user` added: the interfaces (designed, or from a plugin) and the tools they
+    imported. A store that cannot be read costs its tools (logged), never the answer."""
+    from datapilot.tools.offline import added_interface_tools
+    from datapilot.tools.sources import Sources
+
+    tools = added_interface_tools(request)
+    if not user:
+        return tools
+    try:
+        with store.session() as session:
+            tools.update(Sources(session, user, settings).tools())
+    except Exception:  # the data's answer stands without them
+        log.exception("the imported tools of %s could not be read", user)
+    return tools
+
+
 def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
     """Serve the published operations over MCP at `/mcp`, with the caller's knowledge library
-    documents as resources (the key's owner, or the local user of a keyless server)."""
+    documents as resources and the caller's own tools tried by `ask` (the key's owner, or the
+    local user of a keyless server)."""
     from datapilot.server.deps import tenant_of
     from datapilot.tools.published.shelf import LibraryShelf
+
+    store: Store = app.state.store
 
     async def user_of(request: Any) -> str:
         # Every MCP caller is a user (a key's owner, or the local one); "" owns nothing.
         return (await tenant_of(request)).user_id or ""
 
-    shelf = LibraryShelf(app.state.store, context.settings, user_of)
-    server = build_server(context, offload, shelf)
+    async def tools_of(request: Any) -> AskerTools:
+        return functools.partial(user_tools, store, context.settings, await user_of(request))
+
+    shelf = LibraryShelf(store, context.settings, user_of)
+    server = build_server(context, offload, shelf, tools_of)
     endpoint = McpEndpoint(server, transport_security(context.settings))
     # A Starlette route whose endpoint is an ASGI app (not a function) passes requests as is.
     app.router.add_route(

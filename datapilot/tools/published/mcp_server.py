@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp_types as types
@@ -27,7 +29,12 @@ from datapilot import __version__
 from datapilot.tools.published.charts import png_bytes
 from datapilot.tools.published.faces import DESCRIPTION_FOR_HUMAN, NAME_FOR_MODEL, mcp_tools
 from datapilot.tools.published.invoke import Offload, in_thread, invoke
-from datapilot.tools.published.operations import OperationContext, OperationError, operation
+from datapilot.tools.published.operations import (
+    AskerTools,
+    OperationContext,
+    OperationError,
+    operation,
+)
 from datapilot.tools.published.progress import ProgressReporter, progress_reporter
 from datapilot.tools.published.resources import (
     CATALOG,
@@ -39,6 +46,9 @@ from datapilot.tools.published.resources import (
 
 log = logging.getLogger(__name__)
 
+# The caller's tools, given the caller (the HTTP request; None over stdio).
+CallerTools = Callable[[Any], Awaitable[AskerTools]]
+
 INSTRUCTIONS = (
     "Datapilot answers questions about market and economic data. Use `ask` for a question in "
     "words (English or Chinese); `search_entities` to find ids; `get_prices` and `get_series` "
@@ -47,10 +57,14 @@ INSTRUCTIONS = (
 
 
 def build_server(
-    context: OperationContext, offload: Offload = in_thread, shelf: Shelf | None = None
+    context: OperationContext,
+    offload: Offload = in_thread,
+    shelf: Shelf | None = None,
+    tools_of: CallerTools | None = None,
 ) -> Server[Any]:
     """An MCP server whose tools are the published operations, run with `context`; `shelf`
-    adds the caller's documents to the resources."""
+    adds the caller's documents to the resources, `tools_of` the caller's own tools to what
+    `ask` tries (each call gets its caller's: never another's)."""
     tools = [
         types.Tool(
             name=tool["name"],
@@ -73,7 +87,10 @@ def build_server(
     ) -> types.CallToolResult:
         token = progress_reporter.set(_reporter(ctx))
         try:
-            return await call(params.name, params.arguments, context, offload)
+            asked = context
+            if tools_of is not None:
+                asked = dataclasses.replace(context, asker_tools=await tools_of(ctx.request))
+            return await call(params.name, params.arguments, asked, offload)
         finally:
             progress_reporter.reset(token)
 

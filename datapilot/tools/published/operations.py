@@ -25,6 +25,7 @@ from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
 from datapilot.engine.context import RequestContext
 from datapilot.settings import Settings
+from datapilot.tools.base import Tool
 from datapilot.tools.published.progress import progress_reporter, reporting
 from datapilot.tools.published.text import markdown_table
 
@@ -158,12 +159,19 @@ class InterfaceOutput(BaseModel):
 
 # --- the registry --------------------------------------------------------------------------------
 
+# The asker's own tools (imported operations, MCP tools, added interfaces) for one call's request,
+# which `ask` tries when the data could not answer. Only the face knows who asks, so it binds
+# them per call (blocking: they may be read from the store).
+AskerTools = Callable[[RequestContext], dict[str, Tool]]
+
 
 @dataclass(frozen=True)
 class OperationContext:
-    """What operations run with: the settings of the server or command that publishes them."""
+    """What operations run with: the settings of the server or command that publishes them, and
+    the tools of whoever asks (none unless the face knows the asker)."""
 
     settings: Settings
+    asker_tools: AskerTools | None = None
 
     def request(self, today: date | None = None) -> RequestContext:
         """The context of one call, as every front end builds it (blocking: it may open the
@@ -198,9 +206,9 @@ class Operation:
 
 
 async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
-    from datapilot.brains import answer as answer_question
     from datapilot.brains import run
     from datapilot.engine.pipeline import final_answer
+    from datapilot.tools.offline import try_user_tools
 
     limit = context.settings.max_question_chars
     if len(arguments.query) > limit:
@@ -210,11 +218,20 @@ async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
             "(DATAPILOT_MAX_QUESTION_CHARS). Ask a shorter question.",
         )
     request = context.request(arguments.today)
+    events = run(arguments.query, request)
+    tools_of = context.asker_tools
+    if tools_of is not None:
+        # A question the data could not answer goes to the asker's tools (read only then); one
+        # that must be confirmed does not run here: the answer says how to run it.
+        events = try_user_tools(
+            events,
+            arguments.query,
+            lambda: tools_of(request),
+            request.question.today,
+            timeout_s=context.settings.call_timeout_s * 2,
+        )
     report = progress_reporter.get()
-    if report is None:
-        answer = await answer_question(arguments.query, request)
-    else:
-        answer = await final_answer(reporting(run(arguments.query, request), report))
+    answer = await final_answer(events if report is None else reporting(events, report))
     words = answer.summary or answer.message or ""
     result = AskOutput(
         answer=words,
