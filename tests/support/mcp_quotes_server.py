@@ -9,6 +9,8 @@ from pydantic import BaseModel
 
 CLOSES = [101.5, 103.0, 99.25, 100.75, 102.0]
 NOTES: list[str] = []
+# (tool, arguments) of every call the server received, for tests that assert what was sent.
+CALLS: list[tuple[str, dict[str, object]]] = []
 
 
 class Row(BaseModel):
@@ -22,11 +24,13 @@ def quotes_server() -> MCPServer:
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def closes(symbol: str, limit: int = 5) -> list[Row]:
         """Daily closes of a symbol, oldest first."""
+        CALLS.append(("closes", {"symbol": symbol, "limit": limit}))
         return [Row(date=f"2022-12-0{i + 1}", close=c) for i, c in enumerate(CLOSES[:limit])]
 
     @server.tool()
     def add_note(text: str) -> str:
         """File a note (changes the server's state)."""
+        CALLS.append(("add_note", {"text": text}))
         NOTES.append(text)
         return f"{len(NOTES)} notes"
 

@@ -15,6 +15,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.tool_values import (
+    Mention,
+    boolean_said,
+    is_index,
+    number_mentions,
+    parameter_words,
+    percent_value,
+    relative_days,
+    said_next_to,
+    symbols_said,
+    takes_percent,
+)
 from datapilot.brains.offline.windows import read_time
 
 Origin = Literal["question", "default", "alias", "date", "entity"]
@@ -31,21 +43,34 @@ CURRENCY_ALIASES: dict[str, tuple[str, ...]] = {
     "CHF": ("swiss franc", "瑞士法郎"),
 }
 
+# Everyday words for values services list by their own names: unit systems, and the verbs of
+# operations on a list (a to-do plugin's 插入/删除/查询, an API's insert/delete/query).
+VALUE_ALIASES: dict[str, tuple[str, ...]] = {
+    "imperial": ("fahrenheit", "°F", "华氏", "英制"),
+    "metric": ("celsius", "°C", "摄氏", "公制"),
+    "插入": ("添加", "新增", "增加", "加入"),
+    "删除": ("删掉", "去掉", "移除"),
+    "查询": ("查看", "列出", "看看"),
+    "insert": ("add", "create"),
+    "delete": ("remove",),
+    "query": ("list",),
+}
+
 # A string parameter whose name or description says it takes free text.
 _QUERY_WORDS = re.compile(
     r"\b(query|keyword|keywords|search|content|text|message|note|title|q)\b|事项|内容|关键词|关键字|查询|备注"
 )
+# A parameter naming where a conversion goes: its value follows "to", "into", 成, 为.
+_TARGET = re.compile(r"to|into|target|dest(?:ination)?|目标")
 _QUERY_ABOUT = re.compile(r"\b(query|keywords?|search terms?|free text)\b|关键词|关键字", re.I)
 _CHOICES = re.compile(r"[（(]([^()（）]+)[)）]")
 _TODAY = re.compile(r"\btoday\b|今天|今日", re.I)
-# A ticker said as one: capitals, maybe an exchange suffix (ACME, 600519.SS); otherwise the one
-# entity the reader resolved from a name in the catalog (Apple → AAPL, 贵州茅台 → 600519.SS).
-_SYMBOL_WORDS = re.compile(r"\b(symbol|ticker)\b|代码")
-_SYMBOL = re.compile(r"(?<![\w.])(?:[A-Z]{1,5}|\d{6})(?:\.[A-Z]{1,2})?(?![\w.])")
+# A ticker parameter: a ticker said as one (ACME, 600519.SS), or the entity the reader resolved
+# from a name in the catalog (Apple → AAPL, 贵州茅台 → 600519.SH).
+_SYMBOL_WORDS = re.compile(r"\b(symbols?|tickers?|securit(?:y|ies))\b|代码")
+# A list of them: `ids: list[str]` as the library's (and designed) interfaces take entities.
+_IDS_WORDS = re.compile(r"\b(ids?|symbols?|tickers?|entit(?:y|ies))\b|代码")
 _PLACE_WORDS = re.compile(r"\b(city|location|place|town|region)\b|城市|地点|地区")
-_YES = re.compile(r"\b(yes|true|with|include|including)\b|是|包含|包括")
-_NO = re.compile(r"\b(no|false|without|exclude|excluding)\b|不|否|不包含|排除")
-_NUMBER = re.compile(r"(?<![\w.\-])-?\d+(?:\.\d+)?(?![\w.])")
 _PLACE = re.compile(r"\b(?:in|for|at)\s+([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)")
 _ZH_PLACE = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:的|今天|明天|昨天)?(?:天气|气温|温度)")
 _QUOTED = re.compile(r"[\"“「『']([^\"”」』']+)[\"”」』']|[:：]\s*(.+)$")
@@ -88,28 +113,144 @@ def fill_arguments(
     *,
     entities: Sequence[str] = (),
 ) -> Filled:
-    """Each parameter filled from `question` by its schema; required ones left empty are named.
-    `entities`: the ids the reader resolved from the question's names, for symbol parameters."""
+    """Each parameter filled from `question` by its schema; required ones left empty are named,
+    and so is any parameter the question gives several values for (even one with a default).
+    `entities`: the ids the reader resolved from the question's names, for ticker parameters."""
     filled = Filled(tool=tool)
-    properties: dict[str, Any] = parameters.get("properties") or {}
+    question = _without_tool_name(question, tool)
+    properties: dict[str, Any] = {
+        arg: schema if isinstance(schema, dict) else {}
+        for arg, schema in (parameters.get("properties") or {}).items()
+    }
     required = set(parameters.get("required") or [])
-    taken: set[str] = set()  # enum values already given to another parameter
+    taken: set[str] = set()  # enum values and codes already given to another parameter
     time = read_time(question, today)
+    found: dict[str, Any] = {}
+    # Free text first: the words set apart for it are not read for the other parameters.
+    rest = question
+    texts = [arg for arg, schema in properties.items() if _is_free_text(arg, schema)]
+    text = _set_apart(question) if texts else ""
+    if text:
+        found[texts[0]] = (text, text, "question")
+        rest = question.replace(text, " ")
+    found |= _numbers(rest, properties, time)
     for arg, schema in properties.items():
-        schema = schema if isinstance(schema, dict) else {}
-        found = _value(question, arg, schema, time, taken, today, entities)
-        if found is not None:
-            value, word, origin = found
-            filled.arguments[arg] = value
-            filled.origins[arg] = f"{origin}: {word}"
-            if origin != "entity":  # the name that resolved to it was read by the reader
-                filled.words.append(word)
+        if arg not in found:
+            found[arg] = _value(rest, arg, schema, time, taken, today, entities)
+    for arg, schema in properties.items():
+        value = found.get(arg)
+        if value is AMBIGUOUS:
+            filled.missing.append(arg)
+            filled.origins[arg] = "several in the question"
+        elif value is not None:
+            filled.arguments[arg] = value[0]
+            filled.origins[arg] = f"{value[2]}: {value[1]}"
+            if value[2] != "entity":  # the name that resolved to it was read by the reader
+                filled.words.append(value[1])
         elif "default" in schema:
             filled.arguments[arg] = schema["default"]
             filled.origins[arg] = "default"
         elif arg in required:
             filled.missing.append(arg)
     return filled
+
+
+# A parameter the question gives several values for: asked about, never picked.
+AMBIGUOUS: Any = object()
+
+
+def _without_tool_name(question: str, tool: str) -> str:
+    """ "Use getFxRate: euro rate" (a follow-up naming the tool) is read as "euro rate"."""
+    pattern = rf"^\s*(?:use|用|使用)\s*{re.escape(tool)}\s*[:：,，]\s*"
+    return re.sub(pattern, "", question, flags=re.IGNORECASE)
+
+
+def _is_free_text(arg: str, schema: dict[str, Any]) -> bool:
+    # The name decides (事项, query); a description only by its own words for free text, since
+    # "对待办事项的操作方法" merely mentions the item.
+    if schema.get("type") not in ("string", None) or schema.get("enum"):
+        return False
+    if listed_choices(str(schema.get("description", ""))):
+        return False
+    return bool(
+        _QUERY_WORDS.search(arg.lower()) or _QUERY_ABOUT.search(str(schema.get("description", "")))
+    )
+
+
+def _set_apart(question: str) -> str:
+    """Text set apart (quoted, after a colon): the whole question would send "查询待办事项" as
+    the item of a to-do query."""
+    quoted = _QUOTED.search(question)
+    return next((g for g in quoted.groups() if g), "").strip() if quoted else ""
+
+
+def _numbers(question: str, properties: dict[str, Any], time: Any) -> dict[str, Any]:
+    """Which number fills which numeric parameter: one said next to the parameter's name or
+    unit ("limit 3", "30 years", "年利率3.5%"), a percent for the one parameter that takes a rate,
+    then one number left for one parameter. A year or a date never fills a number; a number
+    inside other time words only when said next to the parameter's name."""
+    wanted = {
+        arg: schema
+        for arg, schema in properties.items()
+        if schema.get("type") in ("integer", "number")
+        or (schema.get("type") == "string" and not schema.get("enum") and is_index(arg, schema))
+    }
+    if not wanted:
+        return {}
+    spans = [(a, b) for a, b in time.spans] + [c.span for c in time.clauses]
+    mentions = [m for m in number_mentions(question) if not m.year]
+    found: dict[str, Any] = {}
+    used: set[Mention] = set()
+
+    def give(arg: str, options: list[Mention]) -> None:
+        values = [(m, _as_parameter(m, wanted[arg])) for m in options]
+        values = [(m, v) for m, v in values if v is not None]
+        if len(values) == 1:
+            mention, value = values[0]
+            found[arg] = (value, mention.text, "question")
+            used.add(mention)
+        elif len(values) > 1 or any(m.percent for m in options):
+            found[arg] = AMBIGUOUS  # several, or a percent the schema does not say how to take
+
+    for arg, schema in wanted.items():
+        words = parameter_words(arg, schema)
+        near = [m for m in mentions if m not in used and said_next_to(question, m, words)]
+        if near:
+            give(arg, near)
+    open_args = [arg for arg in wanted if arg not in found]
+    percents = [m for m in mentions if m.percent and m not in used]
+    rates = [arg for arg in open_args if takes_percent(arg, wanted[arg])]
+    if percents and len(rates) == 1:
+        give(rates[0], percents)
+    open_args = [arg for arg in wanted if arg not in found]
+    left = [
+        m
+        for m in mentions
+        if m not in used and not m.percent and not any(a <= m.start < b for a, b in spans)
+    ]
+    if len(open_args) == 1 and left:
+        give(open_args[0], left)
+    elif left:
+        for arg in open_args:
+            if any(_as_parameter(m, wanted[arg]) is not None for m in left):
+                found[arg] = AMBIGUOUS
+    return found
+
+
+def _as_parameter(mention: Mention, schema: dict[str, Any]) -> Any:
+    """The number as the parameter takes it: a percent by the schema, a whole number for an
+    integer or a position; None when it cannot be this parameter's value."""
+    value: float | None = mention.value
+    if mention.percent:
+        value = percent_value(mention, schema)
+    if value is None:
+        return None
+    kind = schema.get("type")
+    if kind in ("integer", "string"):
+        if not float(value).is_integer():
+            return None
+        return int(value) if kind == "integer" else str(int(value))
+    return int(value) if float(value).is_integer() and not mention.percent else value
 
 
 def _value(
@@ -129,34 +270,34 @@ def _value(
     if kind in ("string", None) and choices:
         return _enum(question, {**schema, "enum": choices}, taken, arg)
     if kind == "string" and (schema.get("format") == "date" or re.search(r"date|日期", about)):
-        return _date(arg, time) or _today(question, today)
-    if kind in ("integer", "number"):
-        return _number(question, kind, time)
+        return _date(arg, time) or _relative_day(question, today)
     if kind == "boolean":
-        if _NO.search(question.lower()):
-            return False, "no", "question"
-        if _YES.search(question.lower()):
-            return True, "yes", "question"
-        return None
-    if kind == "string" and _SYMBOL_WORDS.search(arg.lower()):
-        match = _SYMBOL.search(question)
-        if match is not None:
-            return match.group(0), match.group(0), "question"
-        # One name the catalog knows; several are not ours to pick from.
-        return (entities[0], entities[0], "entity") if len(entities) == 1 else None
-    if kind == "string" and _PLACE_WORDS.search(about):
-        return _place(question, time)
-    # The name decides (事项, query); a description only by its own words for free text, since
-    # "对待办事项的操作方法" merely mentions the item.
-    if kind == "string" and (
-        _QUERY_WORDS.search(arg.lower()) or _QUERY_ABOUT.search(str(schema.get("description", "")))
+        said = boolean_said(question, arg, schema)
+        return (said[0], said[1], "question") if said else None
+    if (kind == "string" and _SYMBOL_WORDS.search(arg.lower())) or (
+        kind == "array" and _IDS_WORDS.search(arg.lower())
     ):
-        # Only text set apart (quoted, after a colon) is the free text: the whole question would
-        # send "查询待办事项" as the item of a to-do query.
-        quoted = _QUOTED.search(question)
-        text = next((g for g in quoted.groups() if g), "").strip() if quoted else ""
-        return (text, text, "question") if text else None
+        return _symbols(question, kind, taken, entities)
+    if kind == "string" and _PLACE_WORDS.search(about):
+        return _place(question, time, today)
     return None
+
+
+def _symbols(
+    question: str, kind: str, taken: set[str], entities: Sequence[str]
+) -> tuple[Any, str, str] | None:
+    """One ticker for a ticker parameter (several are asked about), all of them for a list."""
+    skip = taken | set(CURRENCY_ALIASES)
+    said = symbols_said(question, entities, skip)
+    origin = "entity" if said and said[0] in entities and said[0] not in question else "question"
+    if not said:
+        return None
+    if kind == "array":
+        return said, ", ".join(said), origin
+    if len(said) > 1:
+        return AMBIGUOUS
+    taken.add(said[0])
+    return said[0], said[0], origin
 
 
 def listed_choices(description: str) -> list[str]:
@@ -171,7 +312,8 @@ def listed_choices(description: str) -> list[str]:
 def enum_words(schema: dict[str, Any], value: Any) -> list[str]:
     """The words that name one enum value: itself, the schema's `x-aliases`, a currency's names."""
     aliases = (schema.get("x-aliases") or {}).get(str(value)) or []
-    return [str(value), *map(str, aliases), *CURRENCY_ALIASES.get(str(value), ())]
+    known = CURRENCY_ALIASES.get(str(value), ()) + VALUE_ALIASES.get(str(value), ())
+    return [str(value), *map(str, aliases), *known]
 
 
 def _enum(
@@ -189,11 +331,13 @@ def _enum(
                 break
     fresh = [s for s in sorted(seen, key=lambda s: s[0]) if str(s[1]) not in taken]
     if len(fresh) > 1 and arg:
-        # Several values, one said right after the parameter's name ("to miles"): that one.
+        # Several values, one said right after the parameter's name ("to miles"), or after a
+        # word for "into" when the parameter is a target ("换算成英里"): that one.
+        before = rf"\b{re.escape(arg)}\s+"
+        if _TARGET.fullmatch(arg.lower()):
+            before = rf"(?:{before}|\b(?:to|into|in)\s+|(?:成|为|到))"
         named = [
-            s
-            for s in fresh
-            if re.search(rf"\b{re.escape(arg)}\s+{re.escape(s[2])}", question, re.IGNORECASE)
+            s for s in fresh if re.search(rf"{before}{re.escape(s[2])}", question, re.IGNORECASE)
         ]
         fresh = named if len(named) == 1 else fresh
     if len(fresh) != 1 and not (fresh and len(seen) > len(fresh)):
@@ -218,7 +362,9 @@ def _find(question: str, word: str) -> int | None:
 
 
 def _date(arg: str, time: Any) -> tuple[Any, str, str] | None:
-    if not time.explicit or not time.clauses:
+    # Any date the question names, a later one too: the reader sets no window after today (it
+    # would be a forecast), but a tool is asked for the day said ("at the end of 2022").
+    if not time.clauses:
         return None
     clause = time.clauses[0]
     day = clause.start if re.search(r"start|from|begin|开始", arg) else clause.end
@@ -226,28 +372,19 @@ def _date(arg: str, time: Any) -> tuple[Any, str, str] | None:
     return (day.isoformat(), clause.text, "date") if day else None
 
 
-def _today(question: str, today: date) -> tuple[Any, str, str] | None:
-    """ "today" / 今天, which the time reader leaves as the default window."""
-    match = _TODAY.search(question)
-    if match is None:
-        return None
-    return today.isoformat(), match.group(0), "date"
+def _relative_day(question: str, today: date) -> Any:
+    """ "today", tomorrow, 后天, next Monday, 下周一: one such day fills a date; several are asked
+    about."""
+    days = {said.day: said for said in relative_days(question, today)}
+    if len(days) > 1:
+        return AMBIGUOUS
+    said = next(iter(days.values()), None)
+    return (said.day.isoformat(), said.text, "date") if said else None
 
 
-def _number(question: str, kind: str, time: Any) -> tuple[Any, str, str] | None:
-    spans = [(a, b) for a, b in time.spans] + [c.span for c in time.clauses]
-    for match in _NUMBER.finditer(question):
-        if any(a <= match.start() < b for a, b in spans):
-            continue  # a year or a day of a date, read by the time reader
-        number = float(match.group(0))
-        value: Any = int(number) if kind == "integer" and number.is_integer() else number
-        if kind == "integer" and not number.is_integer():
-            continue
-        return value, match.group(0), "question"
-    return None
-
-
-def _place(question: str, time: Any) -> tuple[Any, str, str] | None:
+def _place(question: str, time: Any, today: date) -> tuple[Any, str, str] | None:
+    for said in relative_days(question, today):  # 后天上海天气, 下周一广州的气温
+        question = question.replace(said.text, " ")
     for clause in time.clauses:  # "巴黎2026年11月20日的天气": the place sits before the date
         question = question.replace(clause.text, " ")
     question = _TODAY.sub(" ", question)  # 上海今天的气温: the time reader leaves "today"

@@ -58,6 +58,9 @@ class ToolChoice(BaseModel):
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WRITTEN_DATE = re.compile(
+    r"\d{4}-\d{1,2}-\d{1,2}|\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]"
+)
 
 
 def name_words(name: str) -> str:
@@ -83,8 +86,13 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
     """The one tool the question clearly asks for, the close candidates, or none."""
     if not specs:
         return ToolChoice(status="none")
+    named = [s for s in specs if re.search(rf"(?<![\w.]){re.escape(s.name)}(?![\w.])", question)]
+    if len(named) == 1:  # "Use getFxRate: …", as the question back about close tools offers
+        return ToolChoice(status="chosen", tool=named[0], words=[named[0].name])
     passages = [Passage(text=tool_text(s), source=s.name, index=i) for i, s in enumerate(specs)]
-    hits = [h for h in Index.build(passages).search(question, k=len(specs)) if h.score >= MIN_SCORE]
+    # A written date is a value, not a word naming a tool (its 年 matches "年利率").
+    searched = _WRITTEN_DATE.sub(" ", question)
+    hits = [h for h in Index.build(passages).search(searched, k=len(specs)) if h.score >= MIN_SCORE]
     if not hits:
         return ToolChoice(status="none")
     scores = {h.passage.source: round(h.score, 3) for h in hits}
@@ -100,11 +108,17 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
 
 
 def shared_words(question: str, spec: ToolSpec) -> list[str]:
-    """The question's words whose tokens occur in the tool's text."""
+    """The question's words whose tokens occur in the tool's text. A run of Chinese is several
+    words: its shared tokens are (日元, 汇率), not the whole run (日元兑美元的汇率)."""
     text = tool_text(spec)
     wanted = set(tokenize(text))
-    words = re.findall(r"[A-Za-z][\w\-]*|[\u4e00-\u9fff]+", question)
-    return [w for w in words if set(tokenize(w)) & wanted or _names_currency(w, text)]
+    shared: list[str] = []
+    for word in re.findall(r"[A-Za-z][\w\-]*|[\u4e00-\u9fff]+", question):
+        if re.match(r"[\u4e00-\u9fff]", word):
+            shared += [token for token in tokenize(word) if token in wanted and token in word]
+        elif set(tokenize(word)) & wanted or _names_currency(word, text):
+            shared.append(word)
+    return list(dict.fromkeys(shared))
 
 
 def _names_currency(word: str, text: str) -> bool:
