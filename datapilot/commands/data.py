@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -93,17 +93,22 @@ def import_(
     units: Annotated[str, typer.Option(help="Units of a new entity (USD, %, …).")] = "",
 ) -> None:
     """Import your own prices or series; nothing is written unless the whole file is valid."""
-    from datapilot.data import get_catalog, get_warehouse
-    from datapilot.data.importer import ImportFileError, import_file
+    from datapilot.data import open_data
+    from datapilot.data.importer import ImportFileError, ImportReport
+    from datapilot.data.imports import import_path
+    from datapilot.data.tables import TableImportError
+    from datapilot.settings import get_settings
 
+    access = open_data(get_settings())
     if kind == "table":
-        from datapilot.data.tables import TableImportError, import_table
-
         try:
-            table = import_table(get_warehouse(), file, name)
+            # Replicas on PostgreSQL import the file too (while the server runs, see data.shared).
+            table = import_path(
+                access, file, "table", {"name": name}, shared=data_live.share_if_replicated()
+            )
         except TableImportError as error:
             _fail(str(error))
-        _shared(file, "table", {"name": name})
+        assert not isinstance(table, ImportReport)
         columns = ", ".join(f"{c} ({t})" for c, t in table.columns.items())
         console.print(
             f"Imported {table.rows:,} rows as table {table.name!r}: {columns}. "
@@ -124,23 +129,19 @@ def import_(
         if not sep or not field.strip() or not column.strip():
             _fail(f"--map takes FIELD=COLUMN (e.g. close=Price), not {item!r}.")
         fields[field.strip()] = column.strip()
+    options = {"entity_id": entity_id, "mapping": fields, "source": source, "name": name}
+    options |= {"entity_kind": entity_kind, "units": units}
     try:
-        report = import_file(
-            get_warehouse(),
+        report = import_path(
+            access,
             file,
             kind,  # type: ignore[arg-type]
-            entity_id=entity_id,
-            mapping=fields,
-            source=source,
-            name=name,
-            entity_kind=entity_kind,  # type: ignore[arg-type]
-            units=units,
-            catalog=get_catalog(),
+            options,
+            shared=data_live.share_if_replicated(),
         )
     except ImportFileError as error:
         _fail(str(error))
-    options = {"entity_id": entity_id, "mapping": fields, "source": source, "name": name}
-    _shared(file, kind, options | {"entity_kind": entity_kind, "units": units})
+    assert isinstance(report, ImportReport)
     console.print(
         f"Imported {report.rows:,} {report.kind} rows for {', '.join(report.ids)} "
         f"({report.first} – {report.last}) as source {report.source!r}.",
@@ -205,16 +206,6 @@ def find(
                 data,
             )
     console.print(table)
-
-
-def _shared(file: Path, kind: str, options: dict[str, Any]) -> None:
-    """Replicas on PostgreSQL import the file too (while the server runs, see `data.shared`)."""
-    from datapilot.data import open_data
-    from datapilot.settings import get_settings
-
-    shared = data_live.share_if_replicated()
-    if shared is not None:
-        shared.record_import(open_data(get_settings()), file, kind, options)
 
 
 def _fail(message: str) -> None:

@@ -160,15 +160,11 @@ class SharedData:
         access.router([]).register([entity], available=True)
 
     def _apply_import(self, access: DataAccess, entry: LogEntry) -> None:
-        from datapilot.data.importer import import_file
-        from datapilot.data.tables import import_table
+        from datapilot.data.imports import import_path
 
         options = dict(entry.options)
         kind = options.pop("kind")
         with tempfile.TemporaryDirectory(prefix="dp-shared-") as folder:
             path = Path(folder) / Path(entry.name).name
             path.write_bytes(entry.payload)
-            if kind == "table":
-                import_table(access.warehouse, path, options.get("name"))
-            else:
-                import_file(access.warehouse, path, kind, catalog=access.catalog, **options)
+            import_path(access, path, kind, options)

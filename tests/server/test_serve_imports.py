@@ -139,5 +139,23 @@ def test_an_import_while_serving_reaches_the_next_question_on_every_worker(
         bad = {**upload, "content_base64": base64.b64encode(b"date,close\nnot a date,1\n").decode()}
         reply = httpx.post(f"{server.url}/api/v1/data/imports", json=bad, timeout=120)
         assert reply.status_code == 400 and "date" in reply.json()["detail"]
+
+        # Tables (any columns, for the design stage), through the API and the terminal.
+        rows = pd.DataFrame({"region": ["North", "South", "East"], "sales": [1.5, 2.25, 3.0]})
+        table = {
+            "name": "regions.csv",
+            "content_base64": base64.b64encode(rows.to_csv(index=False).encode()).decode(),
+            "kind": "table",
+            "display_name": "regional_sales",
+        }
+        reply = httpx.post(f"{server.url}/api/v1/data/imports", json=table, timeout=120)
+        assert reply.status_code == 201, reply.text
+        assert reply.json()["ids"] == ["regional_sales"] and reply.json()["rows"] == len(rows)
+        (folder / "more.csv").write_text(rows.head(2).to_csv(index=False), encoding="utf-8")
+        command = [sys.executable, "-c", "from datapilot.cli import app; app()", "data", "import"]
+        command += [str(folder / "more.csv"), "--kind", "table", "--name", "more_sales"]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Imported 2 rows as table 'more_sales'" in done.stdout
     finally:
         server.stop()

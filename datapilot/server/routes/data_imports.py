@@ -74,40 +74,38 @@ async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOu
 
 def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
     from datapilot.data import open_data
-    from datapilot.data.importer import ImportFileError, import_file
+    from datapilot.data.importer import ImportFileError
+    from datapilot.data.imports import import_path
     from datapilot.data.shared import shared_for
-    from datapilot.data.tables import TableImportError, import_table
+    from datapilot.data.tables import TableImportError, TableInfo
 
-    data = open_data(settings)
+    options: dict[str, Any] = {"name": body.display_name}
+    if body.kind != "table":
+        options |= {"entity_id": body.entity_id, "mapping": body.mapping}
+        options |= {"source": body.source, "entity_kind": body.entity_kind}
+        options |= {"units": body.units}
     with tempfile.TemporaryDirectory(prefix="dp-import-") as folder:
         # The file's own name: the importer reads its type from it and names the source after it.
         path = Path(folder) / Path(body.name).name
         path.write_bytes(content)
-        options: dict[str, Any] = {"name": body.display_name}
-        if body.kind != "table":
-            options |= {"entity_id": body.entity_id, "mapping": body.mapping}
-            options |= {"source": body.source, "entity_kind": body.entity_kind}
-            options |= {"units": body.units}
         try:
-            if body.kind == "table":
-                table = import_table(data.warehouse, path, body.display_name)
-                out = DataImportOut(kind="table", source="", ids=[table.name], rows=table.rows)
-            else:
-                report = import_file(
-                    data.warehouse, path, body.kind, catalog=data.catalog, **options
-                )
-                out = DataImportOut(
-                    kind=report.kind,
-                    source=report.source,
-                    ids=report.ids,
-                    rows=report.rows,
-                    first=report.first,
-                    last=report.last,
-                )
+            # Replicas on PostgreSQL: the others import it too.
+            outcome = import_path(
+                open_data(settings),
+                path,
+                body.kind,
+                options,
+                shared=shared_for(settings.warehouse_path),
+            )
         except (ImportFileError, TableImportError) as error:
             raise BadRequest(str(error), code="invalid_file") from None
-        data.forget_catalog()  # the new entities are known to the next question
-        shared = shared_for(settings.warehouse_path)
-        if shared is not None:  # replicas on PostgreSQL: the others import it too
-            shared.record_import(data, path, body.kind, options)
-    return out
+    if isinstance(outcome, TableInfo):
+        return DataImportOut(kind="table", source="", ids=[outcome.name], rows=outcome.rows)
+    return DataImportOut(
+        kind=outcome.kind,
+        source=outcome.source,
+        ids=outcome.ids,
+        rows=outcome.rows,
+        first=outcome.first,
+        last=outcome.last,
+    )

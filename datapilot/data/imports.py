@@ -1,0 +1,44 @@
+"""One way to import a file a user gives, whoever asks (`data import`, the API, the page, a
+replica replaying another's import): a table, or the prices or series of entities."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from datapilot.data.importer import ImportReport
+from datapilot.data.tables import TableInfo
+
+if TYPE_CHECKING:
+    from datapilot.data.access import DataAccess
+    from datapilot.data.shared import SharedData
+
+FileKind = Literal["prices", "series", "table"]
+
+
+def import_path(
+    access: DataAccess,
+    path: Path,
+    kind: FileKind,
+    options: dict[str, Any],
+    *,
+    shared: SharedData | None = None,
+) -> ImportReport | TableInfo:
+    """Import the file at `path` (its own name: the type and the source are read from it) into
+    `access`'s warehouse. `options`: for a table its `name`; for prices or series those of
+    `import_file` (entity_id, mapping, source, name, entity_kind, units). The next question sees
+    the new entities; with `shared`, the other replicas import the file too.
+
+    Raises `ImportFileError` or `TableImportError` and writes nothing when the file is unusable."""
+    from datapilot.data.importer import import_file
+    from datapilot.data.tables import import_table
+
+    outcome: ImportReport | TableInfo
+    if kind == "table":
+        outcome = import_table(access.warehouse, path, options.get("name"))
+    else:
+        outcome = import_file(access.warehouse, path, kind, catalog=access.catalog, **options)
+    access.forget_catalog()
+    if shared is not None:
+        shared.record_import(access, path, kind, options)
+    return outcome
