@@ -42,6 +42,13 @@ class Answer(BaseModel):
         default=None, description="What went wrong, for no_data / out_of_scope / error."
     )
     notes: list[str] = Field(default_factory=list, description="Warnings a user should see.")
+    follow_ups: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Questions to ask next that this answer offers itself, first among the suggestions: "
+            "one per tool when it asks which of several was meant."
+        ),
+    )
     notice: str | None = Field(
         default=None,
         description=(

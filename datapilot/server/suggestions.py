@@ -60,7 +60,16 @@ def starters(lang: str, limit: int = 3) -> list[str]:
 
 
 def follow_ups(answer: Answer, limit: int = 3) -> list[str]:
-    """Up to `limit` follow-up questions for this answer."""
+    """Up to `limit` follow-up questions for this answer: the ones it offers itself first (a
+    question per tool when it asks which one was meant)."""
+    offered = list(dict.fromkeys(answer.follow_ups))
+    if offered:
+        rest = [s for s in _follow_ups(answer, limit) if s not in offered]
+        return (offered + rest)[: max(limit, len(offered))]
+    return _follow_ups(answer, limit)
+
+
+def _follow_ups(answer: Answer, limit: int) -> list[str]:
     lang = "zh" if _CJK.search(answer.query) else "en"
     intent = answer.intent
     if answer.status != "ok" or intent is None or not intent.entities:

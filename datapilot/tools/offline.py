@@ -117,6 +117,10 @@ async def answer_with_tools(
             if zh
             else f"Several of your tools could answer this: {', '.join(names)}. Which one?"
         )
+        # One question per candidate, naming it: asked next, it chooses that tool.
+        answer.follow_ups = [
+            f"用 {name}：{question}" if zh else f"Use {name}: {question}" for name in names
+        ]
         return ToolReply(answer=answer)
     assert choice.tool is not None
     tool = tools[choice.tool.name]
