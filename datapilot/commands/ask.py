@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the pipeline's modules load when a question is asked, not a
     from datapilot.core.context import QuestionContext
     from datapilot.core.events import Event
     from datapilot.core.outputs import ChartOutput
+    from datapilot.engine.context import RequestContext
     from datapilot.settings import Settings
 
 EXIT_OK, EXIT_ERROR, EXIT_NO_ANSWER = 0, 1, 3
@@ -136,6 +137,8 @@ def ask(
     else:
         request = RequestContext.for_request(context, settings)
         events = run(question, request, brain=given, plan_only=plan_only)
+        if given is None and not plan_only:
+            events = _with_user_tools(events, question, request)
 
     if json_output and code:
         raise typer.BadParameter("choose one of --json and --code", param_hint="--code")
@@ -153,6 +156,8 @@ def ask(
         if answer.code is None:
             reason = answer.message or "the question was answered without running a plan"
             typer.echo(f"No script for this answer: {reason}", err=True)
+            if answer.summary and not answer.message:  # e.g. one of the user's tools answered
+                typer.echo(answer.summary, err=True)
             raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER) or EXIT_NO_ANSWER)
         typer.echo(answer.code, nl=False)
     elif json_output:
@@ -175,6 +180,23 @@ def ask(
         _open_charts(answer, out)
     allow_quick_exit()  # the answer is written whole (and its files): nothing left to do
     raise typer.Exit(_EXIT_CODES.get(answer.status, EXIT_NO_ANSWER))
+
+
+def _with_user_tools(
+    events: AsyncIterator[Event], question: str, request: RequestContext
+) -> AsyncIterator[Event]:
+    """A question the brain could not answer goes to the user's tools, which are read only
+    then. A tool that must be confirmed is not run: the answer says how to run it."""
+    from datapilot.commands.local_tools import local_tools
+    from datapilot.tools.offline import try_user_tools
+
+    return try_user_tools(
+        events,
+        question,
+        functools.partial(local_tools, request),
+        request.question.today,
+        timeout_s=request.settings.call_timeout_s * 2,
+    )
 
 
 def _library_events(
