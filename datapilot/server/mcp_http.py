@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import weakref
 from collections.abc import MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI
 from mcp.server.lowlevel import Server
@@ -26,17 +25,12 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from datapilot.server.auth import bound_key_message, missing_scope_message, refuse
+from datapilot.server.publish import user_tools
 from datapilot.settings import Settings
 from datapilot.store import Principal, Store
 from datapilot.tools.published.invoke import Offload
 from datapilot.tools.published.mcp_server import build_server
 from datapilot.tools.published.operations import AskerTools, OperationContext
-
-if TYPE_CHECKING:
-    from datapilot.engine.context import RequestContext
-    from datapilot.tools import Tool
-
-log = logging.getLogger(__name__)
 
 PATH = "/mcp"
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -106,25 +100,6 @@ async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) ->
     async with manager.run():
         started.set()
         await asyncio.Event().wait()  # until the loop ends and cancels it
-
-
-def user_tools(
-    store: Store, settings: Settings, user: str, request: RequestContext
-) -> dict[str, Tool]:
-    """The tools `user` added: the interfaces (designed, or from a plugin) and the tools they
-    imported. A store that cannot be read costs its tools (logged), never the answer."""
-    from datapilot.tools.offline import added_interface_tools
-    from datapilot.tools.sources import Sources
-
-    tools = added_interface_tools(request)
-    if not user:
-        return tools
-    try:
-        with store.session() as session:
-            tools.update(Sources(session, user, settings).tools())
-    except Exception:  # the data's answer stands without them
-        log.exception("the imported tools of %s could not be read", user)
-    return tools
 
 
 def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:

@@ -1,7 +1,7 @@
-"""MCP `ask` over Streamable HTTP (`/mcp`) without a model tries the asker's own imported tools
-when the data cannot answer: the key's owner's tools, never another user's. The rate comes from
-the service (the currency asserted on its side), in English and Chinese; adding a to-do is not
-sent, and the answer says how to run it."""
+"""The published `ask` without a model tries the asker's own imported tools when the data cannot
+answer, over MCP (`/mcp`, Streamable HTTP) and the plugin's `POST /run`: the key's owner's tools,
+never another user's. The rate comes from the service (the currency asserted on its side), in
+English and Chinese; adding a to-do is not sent, and the answer says how to run it."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from support.mcp_ask import (
     import_sources,
     tool_settings,
 )
-from support.platform_app import app_for, key_for
+from support.platform_app import app_for, client_of, key_for
 from support.plugin_servers import plugin_app
 from support.tool_servers import RATES, tool_app
 
@@ -76,3 +76,29 @@ async def test_mcp_ask_calls_the_callers_tools_and_no_one_elses(
 
         again = await ask_as("bo", JPY_QUESTION)
         assert len(rates.state.seen) == 2 and str(RATES["JPY"]) not in again["answer"]
+
+
+async def test_run_ask_calls_the_callers_tools_and_no_one_elses(
+    tmp_path: Path, data: Any, servers: tuple[str, Any, str, Any]
+) -> None:
+    _, _, rates_base, rates = servers
+    rates.state.seen.clear()
+    app = app_for(tool_settings(tmp_path, (rates_base,)))
+    keys = {name: key_for(app.state.store, name) for name in ("ana", "bo")}
+    await import_sources(app, keys["ana"], [f"{rates_base}/spec.json"])
+
+    async def run_as(name: str, question: str) -> dict[str, Any]:
+        async with client_of(app, keys[name]) as client:
+            answered = await client.post("/run", json={"query": question})
+        assert answered.status_code == 200, answered.text
+        return dict(answered.json())
+
+    others = await run_as("bo", EUR_QUESTION)
+    assert rates.state.seen == []
+    assert others["status"] != "ok" and str(RATES["EUR"]) not in others["answer"]
+
+    english = await run_as("ana", EUR_QUESTION)
+    chinese = await run_as("ana", JPY_QUESTION)
+    assert rates.state.seen == [("/fx", {"currency": "EUR"}), ("/fx", {"currency": "JPY"})]
+    assert english["status"] == "ok" and str(RATES["EUR"]) in english["answer"]
+    assert chinese["status"] == "ok" and str(RATES["JPY"]) in chinese["answer"]
