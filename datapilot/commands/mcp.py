@@ -25,6 +25,7 @@ def mcp(
     MCP on stdin/stdout (logs go to stderr)."""
     import anyio
 
+    from datapilot.commands.local_tools import local_tools
     from datapilot.settings import get_settings
     from datapilot.tools.published.mcp_server import serve_stdio
     from datapilot.tools.published.operations import OperationContext
@@ -39,7 +40,9 @@ def mcp(
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
     settings = get_settings()
-    anyio.run(serve_stdio, OperationContext(settings), _local_shelf(settings))
+    # `ask` tries the local user's tools (those `datapilot tools` imported) and added interfaces.
+    context = OperationContext(settings, asker_tools=local_tools)
+    anyio.run(serve_stdio, context, _local_shelf(settings))
 
 
 def _local_shelf(settings: Settings) -> LibraryShelf:
