@@ -33,6 +33,8 @@ class ToolOutput(BaseModel):
     text: str
     outputs: list[Output] = Field(default_factory=list)
     answer: Answer | None = Field(default=None, description="The data workflow's whole answer.")
+    # An interface's frame itself, for the answers that chart it; never sent or stored.
+    frame: Any = Field(default=None, exclude=True, repr=False)
 
 
 class ToolResult(BaseModel):
@@ -45,6 +47,7 @@ class ToolResult(BaseModel):
     outputs: list[Output] = Field(default_factory=list, description="For the user, untouched.")
     answer: Answer | None = None
     elapsed_ms: float = 0.0
+    frame: Any = Field(default=None, exclude=True, repr=False)
 
 
 @runtime_checkable
@@ -133,6 +136,7 @@ async def run_tool(
         outputs=output.outputs,
         answer=output.answer,
         elapsed_ms=(time.perf_counter() - started) * 1000,
+        frame=output.frame,
     )
 
 

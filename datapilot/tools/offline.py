@@ -25,6 +25,7 @@ from datapilot.core.events import ConfirmationEvent, Done, Event, OutputEvent, S
 from datapilot.core.intent import Intent
 from datapilot.data.text import is_chinese
 from datapilot.tools.base import Tool, ToolResult, confirmation, run_tool
+from datapilot.tools.offline_results import show_result
 
 if TYPE_CHECKING:
     from datapilot.engine.context import RequestContext
@@ -162,15 +163,24 @@ async def answer_with_tools(
         answer.status = "error"
         answer.message = outcome.text
         return ToolReply(answer=answer, events=events, result=outcome)
-    answer.status = "ok"
-    answer.outputs = list(outcome.outputs)
-    answer.sources = [tool.name]
-    answer.summary = (
-        f"{tool.name}（{filled.call_text()}）返回：{outcome.text}"
-        if zh
-        else f"{tool.name} ({filled.call_text()}) returned: {outcome.text}"
+    shown = await show_result(
+        question,
+        tool,
+        filled.arguments,
+        filled.call_text(),
+        outcome,
+        today,
+        intent=intent,
+        zh=zh,
     )
-    events += [OutputEvent(output=output) for output in outcome.outputs]
+    answer.status = "no_data" if shown.empty else "ok"
+    answer.outputs, answer.sources, answer.plan = shown.outputs, shown.sources, shown.plan
+    answer.notes.extend(shown.notes)
+    if shown.empty:
+        answer.message = shown.summary
+    else:
+        answer.summary = shown.summary
+    events += shown.events or [OutputEvent(output=output) for output in shown.outputs]
     return ToolReply(answer=answer, events=events, result=outcome)
 
 
@@ -208,9 +218,27 @@ async def try_user_tools(
 
 
 def trace(filled: Filled, words: Sequence[str], zh: bool) -> str:
-    """Which tool, chosen by which words, and where each argument came from."""
+    """Which tool, chosen by which words, and where each argument came from: a word of the
+    question, an alias of a value, a date, the schema's default, an entity the reader resolved."""
     origins = "; ".join(f"{arg} = {origin}" for arg, origin in filled.origins.items())
     chosen_by = ", ".join(words) or "—"
     if zh:
-        return f"使用工具 {filled.tool}（依据：{chosen_by}）；参数：{origins or '无'}"
+        said = "；".join(f"{arg} = {_origin_zh(origin)}" for arg, origin in filled.origins.items())
+        return f"使用工具 {filled.tool}（依据：{'、'.join(words) or '—'}）；参数：{said or '无'}"
     return f"Used the tool {filled.tool} (chosen by: {chosen_by}); arguments: {origins or 'none'}"
+
+
+_ORIGINS_ZH = {
+    "question": "问题原词",
+    "alias": "别名",
+    "date": "日期",
+    "default": "默认值",
+    "entity": "实体",
+}
+
+
+def _origin_zh(origin: str) -> str:
+    """`alias: 日元` → `别名：日元` (the kind of origin in Chinese, the word as said)."""
+    kind, _, word = origin.partition(": ")
+    label = _ORIGINS_ZH.get(kind, kind)
+    return f"{label}：{word}" if word else label

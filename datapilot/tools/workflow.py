@@ -149,7 +149,8 @@ class InterfaceTool:
             lines.insert(0, _frame_text(value))
         elif value is not None and not lines:
             lines.append(str(value))
-        return ToolOutput(text="\n".join(lines) or "done", outputs=result.outputs)
+        frame = value if isinstance(value, pd.DataFrame) else None
+        return ToolOutput(text="\n".join(lines) or "done", outputs=result.outputs, frame=frame)
 
 
 def _frame_text(frame: pd.DataFrame) -> str:

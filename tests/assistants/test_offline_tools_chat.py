@@ -122,10 +122,12 @@ async def test_offline_chat_uses_mcp_tools(store_url: str, mcp_base: str) -> Non
         assert sent.status_code == 200, sent.text
         answer = sent.json()["answer"]
         assert answer["status"] == "ok", answer
-        # The server's rows for limit 3: its first three closes.
-        for close in CLOSES[:3]:
-            assert str(close) in answer["summary"]
-        assert str(CLOSES[3]) not in answer["summary"]
+        # The server's rows for limit 3, its first three closes, drawn as dated closes.
+        (chart,) = answer["outputs"]
+        assert chart["kind"] == "chart" and chart["chart_type"] == "line"
+        assert [row[1] for row in chart["spec"]["rows"]] == CLOSES[:3]
+        assert f"the MCP server mcp ({mcp_base}/mcp)" in answer["sources"][0]
+        assert f"from {CLOSES[0]:.2f} on" in answer["summary"], answer["summary"]
         # Filing a note changes the server: it waits for the go-ahead.
         waiting = await client.post(
             f"/api/v1/chats/{chat}/messages", json={"content": "file a note: call the broker"}

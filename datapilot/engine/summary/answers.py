@@ -522,9 +522,10 @@ def _rebased(subject: str, m: dict[str, Fact], w: Words) -> str:
 
 
 def _client_table(frame: object) -> bool:
-    """Whether a result was read from a table the user sent (its columns are the subjects)."""
+    """Whether a result was read from a table the user sent or one of the user's tools returned
+    (its columns are the subjects)."""
     sources = getattr(frame, "attrs", {}).get("sources") or []
-    return any(str(source).startswith("client table:") for source in sources)
+    return any(str(source).startswith(("client table:", "tool: ")) for source in sources)
 
 
 def _extremes(m: dict[str, Fact], w: Words, bare: bool) -> str:
