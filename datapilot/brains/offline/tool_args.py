@@ -16,8 +16,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.tool_values import (
+    DAY_WORDS,
     Mention,
     boolean_said,
+    correct_typos,
     is_index,
     number_mentions,
     parameter_words,
@@ -63,6 +65,10 @@ _QUERY_WORDS = re.compile(
 # A parameter naming where a conversion goes: its value follows "to", "into", 成, 为.
 _TARGET = re.compile(r"to|into|target|dest(?:ination)?|目标")
 _QUERY_ABOUT = re.compile(r"\b(query|keywords?|search terms?|free text)\b|关键词|关键字", re.I)
+_ABOUT = re.compile(
+    r"\b(?:about|regarding|concerning|on the topic of)\s+(.+?)\s*(?:[?.!,;]|$)", re.I
+)
+_ZH_ABOUT = re.compile(r"(?:关于|有关)(.+?)(?:的|[？?。，,]|$)")
 _CHOICES = re.compile(r"[（(]([^()（）]+)[)）]")
 _TODAY = re.compile(r"\btoday\b|今天|今日", re.I)
 # A ticker parameter: a ticker said as one (ACME, 600519.SS), or the entity the reader resolved
@@ -129,11 +135,19 @@ def fill_arguments(
     # Free text first: the words set apart for it are not read for the other parameters.
     rest = question
     texts = [arg for arg, schema in properties.items() if _is_free_text(arg, schema)]
-    text = _set_apart(question) if texts else ""
+    text = _set_apart(question, time, today) if texts else ""
     if text:
         found[texts[0]] = (text, text, "question")
         rest = question.replace(text, " ")
     found |= _numbers(rest, properties, time)
+    # Mistyped values and days ("tommorow", "fahrenhiet") read as the words they nearly spell.
+    values = [
+        w
+        for schema in properties.values()
+        for v in schema.get("enum") or []
+        for w in enum_words(schema, v)
+    ]
+    rest = correct_typos(rest, [*values, *DAY_WORDS])
     for arg, schema in properties.items():
         if arg not in found:
             found[arg] = _value(rest, arg, schema, time, taken, today, entities)
@@ -177,11 +191,21 @@ def _is_free_text(arg: str, schema: dict[str, Any]) -> bool:
     )
 
 
-def _set_apart(question: str) -> str:
-    """Text set apart (quoted, after a colon): the whole question would send "查询待办事项" as
-    the item of a to-do query."""
+def _set_apart(question: str, time: Any, today: date) -> str:
+    """Text set apart (quoted, after a colon), else the topic after "about"/关于 without its time
+    words: the whole question would send "查询待办事项" as the item of a to-do query."""
     quoted = _QUOTED.search(question)
-    return next((g for g in quoted.groups() if g), "").strip() if quoted else ""
+    if quoted:
+        return next((g for g in quoted.groups() if g), "").strip()
+    about = _ABOUT.search(question) or _ZH_ABOUT.search(question)
+    if about is None:
+        return ""
+    text = about.group(1)
+    for said in [*time.clauses, *relative_days(text, today)]:
+        text = text.replace(said.text, " ")
+    text = re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:from|in|on|since|for|during|over|of)$", "", text, flags=re.IGNORECASE)
+    return text.strip(" ,.?!，。？")
 
 
 def _numbers(question: str, properties: dict[str, Any], time: Any) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.tool_args import CURRENCY_ALIASES, enum_words
+from datapilot.brains.offline.tool_values import correct_typos
 from datapilot.retrieval.index import Index, Passage
 from datapilot.retrieval.tokens import tokenize
 
@@ -92,6 +93,7 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
     passages = [Passage(text=tool_text(s), source=s.name, index=i) for i, s in enumerate(specs)]
     # A written date is a value, not a word naming a tool (its 年 matches "年利率").
     searched = _WRITTEN_DATE.sub(" ", question)
+    searched = correct_typos(searched, re.findall(r"[A-Za-z]+", " ".join(p.text for p in passages)))
     hits = [h for h in Index.build(passages).search(searched, k=len(specs)) if h.score >= MIN_SCORE]
     if not hits:
         return ToolChoice(status="none")

@@ -8,11 +8,12 @@ parameter's schema (name, description, type, maximum).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from datapilot.brains.offline.numbers import zh_number
 from datapilot.retrieval.tokens import tokenize
 
 # ---- numbers ------------------------------------------------------------------------------
@@ -43,6 +44,36 @@ _MENTION = re.compile(
     r"(?:\s?(?P<pct>%|％|percent\b|per\s?cent\b))?"
 )
 _ZH_PERCENT = re.compile(r"百分之\s*(\d+(?:\.\d+)?)")
+_COUNT_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        [
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+_WORD_COUNT = re.compile(rf"\b({'|'.join(_COUNT_WORDS)})\b", re.I)
+_ZH_COUNT = re.compile(
+    r"(?<![\d零〇一二两三四五六七八九十百千])([二两三四五六七八九十]+)(?=个|条|天|年|次|笔|项)"
+)
 # A number followed by these is part of a date (11月20日); four digits and 年 are a year.
 _DATE_PART = re.compile(r"\s?(?:月|日|号)")
 _YEAR = re.compile(r"\s?年")
@@ -134,6 +165,14 @@ def number_mentions(question: str) -> list[Mention]:
     for match in _ZH_PERCENT.finditer(question):
         value = float(match.group(1))
         found.append(Mention(value, match.group(0), match.start(), match.end(), percent=True))
+    # Counts in words ("the last three closes", 三条): "one" is left out, it is mostly "which one".
+    for match in _WORD_COUNT.finditer(question):
+        value = float(_COUNT_WORDS[match.group(1).lower()])
+        found.append(Mention(value, match.group(1), match.start(1), match.end(1)))
+    for match in _ZH_COUNT.finditer(question):
+        count = zh_number(match.group(1))
+        if count is not None:
+            found.append(Mention(float(count), match.group(1), match.start(1), match.end(1)))
     return sorted(found, key=lambda m: m.start)
 
 
@@ -173,13 +212,20 @@ def said_next_to(question: str, mention: Mention, words: tuple[set[str], list[st
     "30 years", "期限25年", "年利率3.5%")."""
     english, chinese = words
     before = re.findall(r"[A-Za-z]+", question[: mention.start])[-1:]
-    after = re.match(r"\s*([A-Za-z]+)", question[mention.end :])
+    after = re.match(r"[\s-]*([A-Za-z]+)", question[mention.end :])
     near = [w.lower() for w in before] + ([after.group(1).lower()] if after else [])
     if any(_same_word(w, e) for w in near for e in english):
         return True
     head = re.sub(r"[\s:：=为是，,]+$", "", question[: mention.start])
     tail = question[mention.end :].lstrip()
+    unit = next((en for zh, en in _ZH_UNITS.items() if tail.startswith(zh)), None)
+    if unit is not None and any(_same_word(unit, e) for e in english):
+        return True  # 存3年 for `years`
     return any(head.endswith(w) or tail.startswith(w) for w in chinese)
+
+
+# Chinese units said after a count, by the English word a parameter's name would use.
+_ZH_UNITS = {"个月": "month", "年": "year", "月": "month", "天": "day", "日": "day", "周": "week"}
 
 
 def _same_word(said: str, name: str) -> bool:
@@ -198,6 +244,7 @@ _DAY_WORDS: list[tuple[str, int]] = [
     (r"\btoday\b|今天|今日", 0),
 ]
 _NEXT_EN = re.compile(rf"\b(next|this|coming|on)\s+({'|'.join(_WEEKDAYS_EN)})\b", re.I)
+_WEEKDAY_EN = re.compile(rf"\b({'|'.join(_WEEKDAYS_EN)})\b", re.I)
 _WEEK_ZH = re.compile(rf"(下|这|本)?(?:周|星期|礼拜)([{_WEEKDAYS_ZH}天])")
 _IN_DAYS = re.compile(r"\bin\s+(\d+)\s+days?\b|(\d+)\s*天(?:后|以后|之后)", re.I)
 
@@ -229,6 +276,9 @@ def relative_days(question: str, today: date) -> list[DaySaid]:
         weekday = _WEEKDAYS_ZH.index(match.group(2)) if match.group(2) != "天" else 6
         week = 7 if match.group(1) == "下" else 0
         add(match, monday + timedelta(days=week + weekday))
+    for match in _WEEKDAY_EN.finditer(question):  # a weekday alone: the coming one
+        weekday = _WEEKDAYS_EN.index(match.group(1).lower())
+        add(match, today + timedelta(days=(weekday - today.weekday()) % 7))
     for match in _IN_DAYS.finditer(question):
         add(match, today + timedelta(days=int(match.group(1) or match.group(2))))
     for pattern, shift in _DAY_WORDS:
@@ -309,3 +359,30 @@ def symbols_said(question: str, entities: Sequence[str], skip: set[str]) -> list
         if not any(s == code or s.startswith(f"{code}.") for s in said):
             said.append(code)
     return said
+
+
+# ---- typos ---------------------------------------------------------------------------------
+DAY_WORDS = ("today", "tomorrow", "yesterday", *_WEEKDAYS_EN)
+
+
+def correct_typos(question: str, vocabulary: Iterable[str]) -> str:
+    """Words a user mistyped ("exchnage", "temprature", "tommorow") read as the word of
+    `vocabulary` they nearly spell. Only long words that are not everyday English are looked at:
+    "whether" stays itself beside a weather tool."""
+    from rapidfuzz import fuzz, process
+
+    from datapilot.data.common_words import FLOOR_ZIPF, zipf
+
+    known = {w.lower() for w in vocabulary if w.isascii() and w.isalpha() and len(w) >= 6}
+    if not known:
+        return question
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        low = word.lower()
+        if len(low) < 6 or low in known or zipf(low) >= FLOOR_ZIPF:
+            return word
+        best = process.extractOne(low, known, scorer=fuzz.ratio, score_cutoff=85)
+        return str(best[0]) if best else word
+
+    return re.sub(r"[A-Za-z]+", fix, question)
