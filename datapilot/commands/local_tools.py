@@ -39,6 +39,9 @@ def local_tools(request: RequestContext) -> dict[str, Tool]:
 def imported_tools(request: RequestContext) -> dict[str, Tool]:
     """The imported tools of the store's first user (the local user), as `datapilot tools`
     acts for by default; none when there is no store yet (nothing is created to find out)."""
+    settings = request.settings
+    if settings.database_url is None and not settings.database_path.exists():
+        return {}  # checked before importing the store: most questions of a new user end here
     from sqlalchemy import select
 
     from datapilot.store import open_store
@@ -46,7 +49,6 @@ def imported_tools(request: RequestContext) -> dict[str, Tool]:
     from datapilot.store.models import User
     from datapilot.tools.sources import Sources
 
-    settings = request.settings
     url = database_url(settings)
     if url.get_backend_name() == "sqlite" and not Path(url.database or ":memory:").exists():
         return {}

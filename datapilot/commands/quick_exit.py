@@ -7,8 +7,8 @@ calls `allow_quick_exit()`; the command line's entry point (`cli.App`) then ends
 with `quick_exit(code)` — after waiting for other threads, closing the warehouse's DuckDB files,
 running the `atexit` handlers (logging's among them) and flushing stdout and stderr, so
 everything a normal exit would write is written. Whenever that cannot be guaranteed (called
-off the main thread, a SQL store opened, stdout that cannot be flushed) it declines and Python
-exits as usual.
+off the main thread, a database server's store opened, stdout that cannot be flushed) it
+declines and Python exits as usual.
 """
 
 from __future__ import annotations
@@ -66,8 +66,12 @@ def _flushed() -> bool:
 def _safe() -> bool:
     if not _allowed or threading.current_thread() is not threading.main_thread():
         return False
-    # A SQL store's connections (PostgreSQL) deserve a proper goodbye: exit normally.
-    return "sqlalchemy" not in sys.modules and all(
+    # A database server's connections (PostgreSQL) deserve a proper goodbye: exit normally. An
+    # SQLite store (read by `ask` for the user's tools) survives any exit, as SQLite files do.
+    database = sys.modules.get("datapilot.store.database")
+    if database is not None and database.server_engines():
+        return False
+    return all(
         hasattr(module, name)
         for module, name in ((threading, "_shutdown"), (atexit, "_run_exitfuncs"))
     )

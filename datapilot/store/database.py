@@ -69,14 +69,25 @@ def get_engine(url: URL) -> Engine:
     return _engine(url.render_as_string(hide_password=False))
 
 
+def server_engines() -> bool:
+    """Whether this process made an engine for a database server (PostgreSQL), whose
+    connections deserve a proper goodbye at exit; an SQLite file needs none."""
+    return _servers > 0
+
+
+_servers = 0
+
+
 @lru_cache(maxsize=16)
 def _engine(url_text: str) -> Engine:
+    global _servers
     url = make_url(url_text)
     if url.get_backend_name() == "sqlite":
         engine = create_engine(url, connect_args={"timeout": 30})
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
+    _servers += 1
     # Sessions run in the worker threads (anyio's default limit is 40): a pool as large keeps
     # concurrent requests from queueing for a connection (SQLAlchemy's default is 5 + 10).
     engine = create_engine(url, pool_size=10, max_overflow=30)

@@ -331,11 +331,12 @@ def test_ask_in_a_callers_process_leaves_the_collector_as_it_was(data) -> None: 
 
 
 def test_a_declined_quick_exit_restores_the_collector(data) -> None:  # type: ignore[no-untyped-def]
-    # With a SQL store loaded the quick exit declines (its connections deserve a goodbye): the
-    # process then ends as usual, with the collector as it was before the command.
+    # With a database server's engine made the quick exit declines (its connections deserve a
+    # goodbye): the process then ends as usual, with the collector as it was before the command.
     probe = (
         "import gc, sys\n"
-        "import sqlalchemy\n"
+        "from datapilot.store.database import get_engine, normalise_url\n"
+        "get_engine(normalise_url('postgresql://probe@127.0.0.1:9/none'))\n"
         "before = gc.get_threshold()\n" + _ASK_JSON + "from datapilot.cli import app\n"
         "try:\n    app()\nexcept SystemExit as done:\n    code = done.code\n"
         "print('PROBE', code, gc.get_threshold() == before)"
