@@ -125,7 +125,7 @@ def fill_arguments(
     filled = Filled(tool=tool)
     question = _without_tool_name(question, tool)
     properties: dict[str, Any] = {
-        arg: schema if isinstance(schema, dict) else {}
+        arg: plain_schema(schema) if isinstance(schema, dict) else {}
         for arg, schema in (parameters.get("properties") or {}).items()
     }
     required = set(parameters.get("required") or [])
@@ -322,6 +322,19 @@ def _symbols(
         return AMBIGUOUS
     taken.add(said[0])
     return said[0], said[0], origin
+
+
+def plain_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """An optional parameter's schema as its one real type: `day: date | None` is written
+    `anyOf: [{type: string, format: date}, {type: null}]` (pydantic: interfaces, designed ones)."""
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if not isinstance(options, list):
+        return schema
+    real = [o for o in options if isinstance(o, dict) and o.get("type") != "null"]
+    if len(real) != 1:
+        return schema
+    outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+    return {**real[0], **outer}
 
 
 def listed_choices(description: str) -> list[str]:
