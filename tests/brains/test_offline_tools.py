@@ -160,3 +160,64 @@ def test_chinese_todo_fills_the_operation_and_the_item() -> None:
     filled = fill_arguments(question, TODO.name, TODO.parameters, TODAY)
     assert filled.arguments == {"操作": "插入", "事项": "买牛奶"}
     assert filled.origins["事项"] == "question: 买牛奶"
+
+
+def rate_tool(rate: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"amount": {"type": "number"}, "rate": {"type": "number", **rate}},
+        "required": ["amount", "rate"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("rate", "expected"),
+    [
+        ({"description": "Interest rate as a decimal fraction"}, 0.045),
+        ({"description": "Interest rate", "maximum": 1}, 0.045),
+        ({"description": "Interest rate in percent"}, 4.5),
+        ({"description": "Interest rate", "maximum": 100}, 4.5),
+    ],
+)
+def test_a_percent_is_sent_as_the_schema_takes_it(rate: dict[str, Any], expected: float) -> None:
+    filled = fill_arguments("interest on $12,000 at 4.5%", "interest", rate_tool(rate), TODAY)
+    assert filled.arguments == {"amount": 12000, "rate": expected}
+
+
+def test_a_percent_the_schema_does_not_explain_is_asked_about() -> None:
+    # 4.5 or 0.045: a factor of 100 is not guessed.
+    filled = fill_arguments(
+        "interest on $12,000 at 4.5%", "interest", rate_tool({"description": "Rate"}), TODAY
+    )
+    assert filled.missing == ["rate"] and filled.arguments == {"amount": 12000}
+
+
+def test_a_list_of_tickers_takes_every_company_named_and_one_ticker_asks() -> None:
+    one = {"type": "object", "properties": {"symbol": {"type": "string"}}, "required": ["symbol"]}
+    many = {
+        "type": "object",
+        "properties": {"symbols": {"type": "array", "items": {"type": "string"}}},
+        "required": ["symbols"],
+    }
+    question = "closes of Apple and MSFT"
+    entities = ["AAPL"]  # what the reader resolved from "Apple"; MSFT is said as a ticker
+    assert fill_arguments(question, "c", many, TODAY, entities=entities).arguments == {
+        "symbols": ["AAPL", "MSFT"]
+    }
+    assert fill_arguments(question, "c", one, TODAY, entities=entities).missing == ["symbol"]
+
+
+def test_a_year_never_fills_a_count_and_a_value_said_twice_is_asked_even_with_a_default() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "symbol": {"type": "string"},
+            "limit": {"type": "integer", "default": 5},
+            "units": {"type": "string", "enum": ["metric", "imperial"], "default": "metric"},
+        },
+        "required": ["symbol"],
+    }
+    filled = fill_arguments("closes of ACME in 2023", "c", schema, TODAY)
+    assert filled.arguments == {"symbol": "ACME", "limit": 5, "units": "metric"}
+    both = fill_arguments("closes of ACME, limit 3 or 4, in metric", "c", schema, TODAY)
+    assert both.missing == ["limit"] and both.arguments["units"] == "metric"

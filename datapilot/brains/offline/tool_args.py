@@ -254,9 +254,11 @@ def _numbers(question: str, properties: dict[str, Any], time: Any) -> dict[str, 
     ]
     if len(open_args) == 1 and left:
         give(open_args[0], left)
-    elif left:
-        for arg in open_args:
-            if any(_as_parameter(m, wanted[arg]) is not None for m in left):
+    # A number still unread ("limit 3 or 4", two numbers for one value) may be meant for any
+    # parameter it fits: those are asked about rather than sent with the other number.
+    for mention in (m for m in left if m not in used):
+        for arg in wanted:
+            if _as_parameter(mention, wanted[arg]) is not None:
                 found[arg] = AMBIGUOUS
     return found
 
