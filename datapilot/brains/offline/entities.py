@@ -111,6 +111,73 @@ def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> li
     return [n for n in dict.fromkeys(names) if len(n) > 1]
 
 
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+# Words that, inside a Chinese name nobody knows, are part of the name: a one-character filler
+# (中 of 中欧, 同 of 同花顺) or an everyday word (行业 of 易方达消费行业, 健康 of 中欧医疗健康混合).
+# A measure, a chart word or a time phrase always ends the name.
+_GLUE = frozenset({"cue:filler", "cue:finance", "out_of_scope"})
+
+
+def glued_to_names(text: str, claimed: Iterable[Span], hits: Sequence[Hit]) -> list[Span]:
+    """The everyday words inside or closing a run of Chinese characters nobody knows, so the
+    name is quoted whole ("中欧医疗健康混合", not "欧医疗" and "混合"): a word between unknown
+    characters, an everyday (non-filler) word right after them, and a one-character filler that
+    opens a name (after the question's start, a mark or a word like 和)."""
+    claimed = list(claimed)
+    rest = mask(text, [*claimed, *((h.start, h.end) for h in hits)])
+
+    def unknown(i: int) -> bool:
+        return 0 <= i < len(rest) and bool(_CJK_CHAR.match(rest[i]))
+
+    fillers = {h.end for h in hits if h.has("cue:filler")}  # "和" ends where 中欧 starts
+    glued: list[Span] = []
+    for hit in hits:
+        if not set(hit.labels) <= _GLUE or not _CJK_CHAR.match(hit.text):
+            continue
+        before, after = unknown(hit.start - 1), unknown(hit.end)
+        filler = hit.has("cue:filler")
+        opens = hit.start in fillers or hit.start == 0 or not _CJK_CHAR.match(text[hit.start - 1])
+        first = opens and after and len(hit.text) == 1
+        if (before and after) or (before and not filler) or first:
+            glued.append((hit.start, hit.end))
+    return glued + _glued_latin(text, claimed, hits)
+
+
+_CAPITALISED = re.compile(r"[A-Z][A-Za-z0-9&.\-']*")
+_SUFFIXES = frozenset({"Inc", "Corp", "Co", "Ltd", "Group", "Holdings", "Plc", "AG", "SA"})
+
+
+def _glued_latin(text: str, claimed: list[Span], hits: Sequence[Hit]) -> list[Span]:
+    """Capitalised finance and place words beside a capitalised word nobody knows are part of
+    its name ("E Fund Blue Chip Select", "China Europe Healthcare Hybrid"), as is a company
+    suffix after one ("Zorblax Group"); other words that open a sentence ("Plot") are not."""
+    # A company suffix ("Corp", "Group") only ends a name; "Fund" or a place may open one.
+    either = [
+        h
+        for h in hits
+        if _CAPITALISED.fullmatch(h.text) and (h.has("cue:finance") or h.has("cue:country"))
+    ]
+    suffixes = [h for h in hits if h.text in _SUFFIXES and h not in either]
+    glued: list[Span] = []
+    while True:
+        taken = [(h.start, h.end) for h in hits if (h.start, h.end) not in glued]
+        rest = mask(text, [*claimed, *taken])
+        names = {m.span() for m in _CAPITALISED.finditer(rest)}
+        added = [
+            (h.start, h.end)
+            for h in [*either, *suffixes]
+            if (h.start, h.end) not in glued
+            and any(
+                (e + 1 == h.start or (h.end + 1 == s and h in either))
+                and text[min(e, h.end)] == " "
+                for s, e in names
+            )
+        ]
+        if not added:
+            return glued
+        glued += added
+
+
 def group_mentions(
     hits: Sequence[Hit], named: Sequence[Mention], vocab: Vocab, catalog: Catalog
 ) -> tuple[list[Mention], list[str]]:

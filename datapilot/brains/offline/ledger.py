@@ -125,7 +125,8 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             else:
                 entries.append(_entry(word, start, "unread", None))
             continue
-        for piece, offset in _cjk_pieces(word, filler_zh):
+        kept = [(s - start, e - start) for s, e in parsed.glued]
+        for piece, offset in _cjk_pieces(word, filler_zh, kept):
             if len(piece) < 2:
                 continue  # a lone character is grammar (出, 按, 日), not a name or measure
             if _zh_count(piece) in numbers:
@@ -155,11 +156,14 @@ def _common(word: str) -> bool:
     return "-" not in word and zipf(word.lower()) >= EVERYDAY_ZIPF
 
 
-def _cjk_pieces(run: str, filler: list[str]) -> list[tuple[str, int]]:
-    """A run of Chinese characters without its filler words, as (piece, offset) pairs."""
+def _cjk_pieces(run: str, filler: list[str], kept: list[Span]) -> list[tuple[str, int]]:
+    """A run of Chinese characters without its filler words, as (piece, offset) pairs; a filler
+    inside a `kept` span is a character of a name (中 of 中欧)."""
     marked = run
     for word in filler:
-        marked = marked.replace(word, "\x00" * len(word))
+        for found in re.finditer(re.escape(word), marked):
+            if not overlaps(found.span(), kept):
+                marked = marked[: found.start()] + "\x00" * len(word) + marked[found.end() :]
     return [(m.group(0), m.start()) for m in re.finditer(r"[^\x00]+", marked)]
 
 

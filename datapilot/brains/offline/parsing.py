@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.entities import (
     Mention,
     find_mentions,
+    glued_to_names,
     group_mentions,
     short_ticker_mentions,
     unknown_names,
@@ -43,6 +44,9 @@ class Parsed(BaseModel):
         default_factory=list, description="Name-like words left over beside known names."
     )
     foreign: list[str] = Field(default_factory=list, description="US series asked for elsewhere.")
+    glued: list[Span] = Field(
+        default_factory=list, description="Everyday words read as part of an unknown name."
+    )
     respelled: list[Respelling] = Field(
         default_factory=list, description="Near-miss measure words read as the measure."
     )
@@ -98,6 +102,8 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions = sorted([*mentions, *tickers], key=lambda m: m.span[0])
     entity_trace += group_trace + ticker_trace
     claimed += [m.span for m in tickers]
+    glued = glued_to_names(text, [*claimed, *(c.span for c in time.clauses)], hits)
+    hits = [h for h in hits if (h.start, h.end) not in glued]  # words of a name, not cues
     left = unknown_names(text, claimed, hits)
     unknown = left if not mentions else []
     named = {m.entity.id for m in mentions}
@@ -122,6 +128,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         unnamed=unnamed,
         foreign=foreign,
         respelled=respelled,
+        glued=glued,
     )
 
 
