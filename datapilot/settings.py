@@ -257,6 +257,13 @@ class Settings(BaseSettings):
         description="Most seconds reading one document may take (embedding aside); a slower "
         "read is stopped and refused.",
     )
+    kb_job_stall_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="Seconds an upload job may go without news (its server writes one at "
+        "least every quarter of this) before a poll reports it failed: the server that read "
+        "it stopped, and the document must be uploaded again.",
+    )
     embeddings_base_url: str | None = Field(
         default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
     )

@@ -196,3 +196,36 @@ def test_a_file_stored_through_one_replica_is_read_through_the_other(replicas) -
     served = b.get(f"/api/v1/files/{file_id}", headers=headers)
     assert served.status_code == 200, served.text
     assert served.content == data
+
+
+def test_an_upload_job_started_on_one_replica_is_followed_on_the_other(replicas) -> None:  # type: ignore[no-untyped-def]
+    """A long PDF answered with a job by A: polls reaching B (no sticky routing) follow the
+    same job until the document is in the library."""
+    import base64
+
+    from support.pdf_maker import make_pdf
+
+    a, b, key = replicas
+    headers = _auth(key)
+    # Each page its own words: a line that only changes its numbers is a running header.
+    desks = ["alder", "birch", "cedar", "elm", "fir", "hazel", "larch", "maple", "oak", "pine"]
+    desks += ["rowan", "spruce", "yew"]
+    pages = [[f"The {d} desk closed trades.", f"The {d} desk hedged."] for d in desks * 2]
+    body = {"name": "desks.pdf", "content_base64": base64.b64encode(make_pdf(pages)).decode()}
+    a.post("/api/v1/libraries", json={"name": "desks"}, headers=headers)
+    accepted = a.post("/api/v1/libraries/desks/documents", json=body, headers=headers)
+    assert accepted.status_code == 202, accepted.text
+    location = accepted.headers["location"]
+    states = []
+    for _ in range(600):
+        polled = b.get(location, headers=headers)
+        assert polled.status_code == 200, polled.text
+        job = polled.json()
+        states.append(job["state"])
+        if job["state"] in ("done", "failed"):
+            break
+        time.sleep(0.05)
+    assert job["state"] == "done" and job["error"] is None, job
+    assert job["pages"] == job["pages_done"] == len(pages)
+    documents = b.get("/api/v1/libraries/desks/documents", headers=headers).json()
+    assert [d["id"] for d in documents] == [job["document"]["id"]]

@@ -1,11 +1,14 @@
 """Knowledge libraries over HTTP, under `/api/v1/libraries`: a caller's libraries, their
 documents (uploaded as base64 JSON) and search with citations. Another tenant's libraries
 answer 404 like libraries that do not exist. A PDF of more than `JOB_PAGES` pages is read as a
-job: 202 `{"job": …}` at once, then `GET …/jobs/{job_id}` until it is done or failed."""
+job: 202 `{"job": …}` at once, then `GET …/jobs/{job_id}` (on any replica: jobs are in the
+store) until it is done or failed."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -22,12 +25,13 @@ from datapilot.knowledge import (
     UploadRefused,
     read_upload,
 )
-from datapilot.knowledge.jobs import JOB_PAGES, UploadJob, UploadJobs, pdf_pages
+from datapilot.knowledge.jobs import JOB_PAGES, JobProgress, UploadJob, UploadJobs, pdf_pages
 from datapilot.server.deps import CHAT, MANAGE, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES, Refused
 from datapilot.server.store_calls import OwnedCalls, off_loop
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 router = APIRouter(
     prefix="/api/v1/libraries", tags=["Knowledge libraries"], responses=VALIDATION_RESPONSES
 )
@@ -70,6 +74,15 @@ async def library_calls_of(
 
 
 LibrariesDep = Annotated[LibraryCalls, Depends(library_calls_of)]
+JobCalls = OwnedCalls[UploadJobs]
+
+
+async def job_calls_of(libraries: LibrariesDep) -> JobCalls:
+    """The caller's upload jobs (in the store: any replica answers a poll)."""
+    return JobCalls(UploadJobs, libraries.owner, libraries.settings, libraries.in_store)
+
+
+JobsDep = Annotated[JobCalls, Depends(job_calls_of)]
 
 
 @router.post("", response_model=LibraryInfo, status_code=201, dependencies=MANAGE, responses=ERRORS)
@@ -104,17 +117,24 @@ async def delete_library(ref: str, libraries: LibrariesDep) -> Response:
     summary="Add a document (PDF, HTML, Markdown, text, CSV, XLSX, DOCX) as base64",
 )
 async def add_document(
-    ref: str, body: FileIn, libraries: LibrariesDep, settings: SettingsDep, request: Request
+    ref: str,
+    body: FileIn,
+    libraries: LibrariesDep,
+    jobs: JobsDep,
+    settings: SettingsDep,
+    in_store: InStoreDep,
+    request: Request,
 ) -> Any:
     library = await libraries(lambda x: x.get(ref), write=False)  # it exists, before reading
     data = body.data()
     pages = await off_loop(lambda: pdf_pages(settings, body.name, data, body.mime))
     if pages > JOB_PAGES:
-        jobs = _jobs(request)
-        job = jobs.start(libraries.owner, library.id, body.name, pages)
-        task = asyncio.create_task(_run_job(jobs, job, libraries, settings, body, data))
-        jobs.running.add(task)
-        task.add_done_callback(jobs.running.discard)
+        job = await jobs(lambda x: x.start(library.id, body.name, pages), write=True)
+        progress = JobProgress(in_store.store, job.id, settings)
+        run = asyncio.create_task(_run_job(progress, job, libraries, settings, body, data))
+        beat = asyncio.create_task(_beat(progress))
+        run.add_done_callback(lambda _: beat.cancel())
+        _keep(request, run, beat)
         return JSONResponse(
             {"job": job.model_dump(mode="json")},
             status_code=202,
@@ -125,38 +145,53 @@ async def add_document(
     return await libraries(lambda x: x.add(ref, upload))
 
 
-def _jobs(request: Request) -> UploadJobs:
-    """The server's upload jobs (made with the first one)."""
+def _keep(request: Request, *tasks: asyncio.Task[Any]) -> None:
+    """Hold a job's tasks until they end (the loop keeps only weak references to tasks)."""
     state = request.app.state
-    if getattr(state, "upload_jobs", None) is None:
-        state.upload_jobs = UploadJobs()
-    jobs: UploadJobs = state.upload_jobs
-    return jobs
+    if getattr(state, "upload_tasks", None) is None:
+        state.upload_tasks = set()
+    running: set[asyncio.Task[Any]] = state.upload_tasks
+    for task in tasks:
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+
+async def _beat(progress: JobProgress) -> None:
+    """The job's heartbeat while it runs: a poll tells a long embedding or write (no pages to
+    count) from a job whose server stopped."""
+    while True:
+        await asyncio.sleep(progress.heartbeat_s)
+        with contextlib.suppress(Exception):  # the store is away: the next beat retries
+            await off_loop(progress.beat)
 
 
 async def _run_job(
-    jobs: UploadJobs,
+    progress: JobProgress,
     job: UploadJob,
     libraries: LibraryCalls,
     settings: Any,
     body: FileIn,
     data: bytes,
 ) -> None:
-    """Read, then add, the upload of `job`, its state kept up to date; never raises."""
+    """Read, then add, the upload of `job`, its row kept up to date; never raises."""
 
     def read() -> Any:
-        with reporting_pages(lambda done, _: jobs.update(job.id, pages_done=done)):
+        with reporting_pages(progress.pages):  # on the reading thread: writes off the loop
             return read_upload(settings, body.name, data, body.mime)
 
     try:
-        upload = await off_loop(read)
-        jobs.update(job.id, state="writing", chunks=len(upload.chunks))
-        document = await libraries(lambda x: x.add(job.library, upload), write=True)
-        jobs.update(job.id, state="done", document=document)
-    except UploadRefused as error:
-        jobs.update(job.id, state="failed", error=str(error), setting=error.setting)
-    except Exception as error:  # the job reports every failure; nothing was added
-        jobs.update(job.id, state="failed", error=f"{type(error).__name__}: {error}")
+        try:
+            upload = await off_loop(read)
+            await off_loop(lambda: progress.write(state="writing", chunks=len(upload.chunks)))
+            document = await libraries(lambda x: x.add(job.library, upload), write=True)
+            changes: dict[str, Any] = {"state": "done", "document": document}
+        except UploadRefused as error:
+            changes = {"state": "failed", "error": str(error), "setting": error.setting}
+        except Exception as error:  # the job reports every failure; nothing was added
+            changes = {"state": "failed", "error": f"{type(error).__name__}: {error}"}
+        await off_loop(lambda: progress.write(**changes))
+    except Exception:  # the store cannot take the news: a poll reports the job stalled
+        log.exception("upload job %s: its state could not be written", job.id)
 
 
 @router.get(
@@ -166,9 +201,9 @@ async def _run_job(
     responses=ERRORS,
     summary="An upload job: pages read, chunks, state (reading, writing, done, failed), error",
 )
-async def get_job(ref: str, job_id: str, libraries: LibrariesDep, request: Request) -> Any:
+async def get_job(ref: str, job_id: str, libraries: LibrariesDep, jobs: JobsDep) -> Any:
     library = await libraries(lambda x: x.get(ref), write=False)
-    return _jobs(request).get(libraries.owner, library.id, job_id)
+    return await jobs(lambda x: x.get(library.id, job_id), write=False)
 
 
 @router.get(

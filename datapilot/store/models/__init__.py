@@ -1,8 +1,8 @@
 """The platform's tables (after Amber's entities), as SQLAlchemy 2 typed models, one module per
 concept: accounts (users, API keys, token usage), assistants (and scene prompts), chats (messages,
-files), tools (and imported tool sources), knowledge libraries, memory (and context compression),
-rates (counters replicas share). All of them join `Base.metadata`, which the Alembic migrations
-compare against; import the tables from here.
+files), tools (and imported tool sources), knowledge libraries (and their upload jobs), memory
+(and context compression), rates (counters replicas share). All of them join `Base.metadata`,
+which the Alembic migrations compare against; import the tables from here.
 
 Every row names its owner (`owner_id`, a user) so that routes scope each query to the caller's
 tenant; chats, messages and files opened by a guest of a public assistant carry a `guest_id`
@@ -16,7 +16,7 @@ from datapilot.store.models.accounts import ApiKey, UsageEntry, User
 from datapilot.store.models.assistants import Assistant, ScenePrompt
 from datapilot.store.models.base import Base, utcnow
 from datapilot.store.models.chats import Chat, ChatMessage, File
-from datapilot.store.models.knowledge import Library, LibraryChunk, LibraryDocument
+from datapilot.store.models.knowledge import Library, LibraryChunk, LibraryDocument, LibraryJob
 from datapilot.store.models.memory import (
     ChatSummary,
     Memory,
@@ -40,6 +40,7 @@ __all__ = [
     "Library",
     "LibraryChunk",
     "LibraryDocument",
+    "LibraryJob",
     "Memory",
     "MemoryEvent",
     "MessageBlock",

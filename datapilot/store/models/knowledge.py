@@ -83,3 +83,27 @@ class LibraryChunk(Base):
         Index("ix_library_chunks_library_id_id", "library_id", "id"),
         Index("ix_library_chunks_library_id_dim", "library_id", "dim"),
     )
+
+
+class LibraryJob(Base):
+    """An upload read after its answer (a long PDF): its progress, kept in the store so that any
+    replica answers a poll and a restart keeps it. `updated_at` moves with every update (and a
+    running job's heartbeat): a job that stops moving was left by a server that stopped."""
+
+    __tablename__ = "library_jobs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    owner_id: Mapped[str] = _owner()
+    library_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("libraries.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(500))
+    state: Mapped[str] = mapped_column(String(20))
+    pages: Mapped[int] = mapped_column(Integer)
+    pages_done: Mapped[int] = mapped_column(Integer, default=0)
+    chunks: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(Text)
+    setting: Mapped[str | None] = mapped_column(String(100))
+    document: Mapped[dict[str, Any] | None] = mapped_column(Json)  # DocumentInfo, once added
+    created_at: Mapped[datetime] = _created()
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
