@@ -216,6 +216,8 @@ CASES: list[Case] = [
     todo("去掉待办事项：买牛奶", 操作="删除", 事项="买牛奶"),
     todo("帮我看看待办事项", 操作="查询"),
     todo("待办事项里加一条：周一开会", 操作="插入", 事项="周一开会"),
+    todo("add 'buy milk' to my to-do list", 操作="插入", 事项="buy milk"),
+    todo("show my todo list", 操作="查询"),
     ask("待办事项"),
     # The MCP server's two tools: closes of a symbol (read-only), filing a note.
     call("daily closes of ZZQX, limit 3", "closes", symbol="ZZQX", limit=3),
@@ -229,6 +231,8 @@ CASES: list[Case] = [
     call("what were ACME's last three closes?", "closes", symbol="ACME", limit=3),
     call("closing prices for Microsoft, limit 2", "closes", symbol="MSFT", limit=2),
     call("note this down: ACME beat estimates", "add_note", text="ACME beat estimates"),
+    call("ACME的收盘价，取3条", "closes", symbol="ACME", limit=3),
+    call("记一条笔记：明天开会", "add_note", text="明天开会"),
     ask("daily closes of Apple and Microsoft"),
     ask("closes of AAPL and MSFT"),
     ask("daily closes"),

@@ -50,12 +50,12 @@ CURRENCY_ALIASES: dict[str, tuple[str, ...]] = {
 VALUE_ALIASES: dict[str, tuple[str, ...]] = {
     "imperial": ("fahrenheit", "°F", "华氏", "英制"),
     "metric": ("celsius", "°C", "摄氏", "公制"),
-    "插入": ("添加", "新增", "增加", "加入"),
-    "删除": ("删掉", "去掉", "移除"),
-    "查询": ("查看", "列出", "看看"),
+    "插入": ("添加", "新增", "增加", "加入", "add", "insert"),
+    "删除": ("删掉", "去掉", "移除", "delete", "remove"),
+    "查询": ("查看", "列出", "看看", "show", "view", "query"),
     "insert": ("add", "create"),
     "delete": ("remove",),
-    "query": ("list",),
+    "query": ("show", "view"),
 }
 
 # A string parameter whose name or description says it takes free text.

@@ -80,7 +80,52 @@ def tool_text(spec: ToolSpec) -> str:
             parts.append(str(schema.get("title", "")))
             for value in schema.get("enum") or []:
                 parts.extend(enum_words(schema, value))
-    return " ".join(part for part in parts if part)
+    text = " ".join(part for part in parts if part)
+    return f"{text} {' '.join(other_language(text))}".strip()
+
+
+# Everyday words of a tool's text in the other language, so that a Chinese question finds a tool
+# described in English ("Daily closes" for 收盘价) and an English one a tool described in Chinese
+# (待办事项 for "to-do list").
+GLOSSARY: dict[str, tuple[str, ...]] = {
+    "exchange rate": ("汇率",),
+    "interest rate": ("利率",),
+    "close": ("收盘", "收盘价"),
+    "closes": ("收盘", "收盘价"),
+    "closing": ("收盘", "收盘价"),
+    "price": ("价格", "股价"),
+    "prices": ("价格", "股价"),
+    "note": ("笔记", "备注"),
+    "weather": ("天气",),
+    "temperature": ("气温", "温度"),
+    "news": ("新闻",),
+    "search": ("搜索",),
+    "convert": ("换算", "转换"),
+    "loan": ("贷款",),
+    "mortgage": ("房贷",),
+    "savings": ("储蓄", "存款"),
+    "汇率": ("exchange rate",),
+    "天气": ("weather",),
+    "气温": ("temperature",),
+    "新闻": ("news",),
+    "待办": ("todo", "to-do", "task"),
+    "贷款": ("loan",),
+}
+
+
+def other_language(text: str) -> list[str]:
+    """The glossary's words for the words of `text`."""
+    lowered = text.lower()
+    found: list[str] = []
+    for word, others in GLOSSARY.items():
+        said = (
+            word in text
+            if re.match(r"[\u4e00-\u9fff]", word)
+            else re.search(rf"\b{re.escape(word)}\b", lowered)
+        )
+        if said:
+            found.extend(w for w in others if w not in found)
+    return found
 
 
 def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
@@ -93,6 +138,8 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
     passages = [Passage(text=tool_text(s), source=s.name, index=i) for i, s in enumerate(specs)]
     # A written date is a value, not a word naming a tool (its 年 matches "年利率").
     searched = _WRITTEN_DATE.sub(" ", question)
+    # A hyphenated word is also read joined: "to-do" meets a tool's "todo".
+    searched = re.sub(r"\b([A-Za-z]+)-([A-Za-z]+)\b", r"\1-\2 \1\2", searched)
     searched = correct_typos(searched, re.findall(r"[A-Za-z]+", " ".join(p.text for p in passages)))
     hits = [h for h in Index.build(passages).search(searched, k=len(specs)) if h.score >= MIN_SCORE]
     if not hits:

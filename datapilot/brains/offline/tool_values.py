@@ -317,7 +317,9 @@ def boolean_said(question: str, arg: str, schema: dict[str, Any]) -> tuple[bool,
 
 # ---- tickers -------------------------------------------------------------------------------
 # A ticker said as one: capitals, maybe an exchange suffix (ACME, 600519.SS), or a six-digit code.
-_SYMBOL = re.compile(r"(?<![\w.])(?:[A-Z]{2,5}|\d{6})(?:\.[A-Z]{1,2})?(?![\w.])")
+_SYMBOL = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:[A-Z]{2,5}|\d{6})(?:\.[A-Z]{1,2})?(?![A-Za-z0-9_]|\.[A-Za-z0-9])"
+)
 # Capitals that are words of a question, not tickers.
 _NOT_TICKERS = frozenset(
     [
