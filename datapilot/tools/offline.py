@@ -12,6 +12,7 @@ Chats keep a waiting call and run it on `run` (`assistants.runtime`); the faces 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -146,7 +147,7 @@ async def answer_with_tools(
         if not can_ask:
             words = CANNOT_ASK_ZH if zh else CANNOT_ASK
             answer.message = words.format(
-                name=tool.name, reason=reason.rstrip("?？. "), arguments=arguments
+                name=tool.name, reason=stated(reason), arguments=arguments
             )
             return ToolReply(answer=answer)
         call_id = f"offline-{uuid.uuid4().hex[:12]}"
@@ -215,6 +216,15 @@ async def try_user_tools(
                     yield tool_event
                 event = Done(answer=reply.answer)
         yield event
+
+
+# The question a confirmation ends with ("… with {…}. Run it?"), which no one can answer here.
+_CLOSING_QUESTION = re.compile(r"\s*Run [^.?？]*[?？]\s*$")
+
+
+def stated(reason: str) -> str:
+    """A confirmation's reason as a statement: what the call would do, without "Run it?"."""
+    return _CLOSING_QUESTION.sub("", reason).rstrip("?？. ") or reason.rstrip("?？. ")
 
 
 def trace(filled: Filled, words: Sequence[str], zh: bool) -> str:

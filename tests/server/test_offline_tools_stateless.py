@@ -66,6 +66,8 @@ def _not_run_reply(text: str, todo: Any) -> None:
     assert todo.state.todos == []
     assert "datapilot tools call" in text and "买牛奶" in text
     assert "Tell the user" not in text  # the words meant for a model
+    # What the call would do, said as a statement: no one can answer "Run it?" here.
+    assert "will POST" in text and "Run it" not in text
 
 
 async def test_openbb_agent_answers_with_the_assistants_tools(
