@@ -19,7 +19,8 @@ from datapilot.core.context import ChatMessage
 from datapilot.core.events import Done, Event, TextDelta
 from datapilot.core.model_messages import ModelMessage, ToolCall
 from datapilot.engine.context import RequestContext
-from datapilot.tools.offline import UNANSWERED, answer_with_tools
+from datapilot.tools import Tool
+from datapilot.tools.offline import UNANSWERED, added_interface_tools, answer_with_tools
 
 
 class OfflineTurn:
@@ -92,7 +93,7 @@ class OfflineTurn:
         setup = self.setup
         reply = await answer_with_tools(
             self.question,
-            setup.tools,
+            self._offline_candidates(),
             setup.request.question.today,
             can_ask=setup.can_ask,
             timeout_s=setup.tool_timeout_s,
@@ -115,6 +116,15 @@ class OfflineTurn:
         for event in reply.events:
             yield event
         done.answer = reply.answer
+
+    def _offline_candidates(self) -> dict[str, Tool]:
+        """The assistant's tools and, when it has the data workflow, the interfaces the user
+        added (designed and accepted, or from a plugin): with a model the workflow's plans reach
+        those, so a chat without one tries them too."""
+        tools = self.setup.tools
+        if not any(tool.source == "workflow" for tool in tools.values()):
+            return tools
+        return {**added_interface_tools(self.setup.request), **tools}
 
     async def _offline_resume(self) -> AsyncIterator[Event]:
         """Without a model, the confirmed calls run and their results are the answer."""

@@ -77,7 +77,9 @@ def result_frame(result: ToolResult, source: str) -> pd.DataFrame | None:
     table framed as the acquisition path frames one (dates as the index)."""
     if isinstance(result.frame, pd.DataFrame):
         frame = result.frame.copy()
-        frame.attrs = {**result.frame.attrs, "sources": [source]}
+        # The tool first; then what the interface read (a designed one's imported table).
+        own = [s for s in result.frame.attrs.get("sources") or [] if s != source]
+        frame.attrs = {**result.frame.attrs, "sources": [source, *own]}
         frame.attrs.setdefault("kind", _kind(frame))
     else:
         tables = [o for o in result.outputs if isinstance(o, TableOutput)]
@@ -227,7 +229,7 @@ async def _shown_frame(
         events=[OutputEvent(output=output) for output in run.outputs],
         plan=plan,
         notes=list(run.notes),
-        sources=[source],
+        sources=list(frame.attrs.get("sources") or [source]),
     )
 
 
