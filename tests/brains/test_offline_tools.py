@@ -221,3 +221,26 @@ def test_a_year_never_fills_a_count_and_a_value_said_twice_is_asked_even_with_a_
     assert filled.arguments == {"symbol": "ACME", "limit": 5, "units": "metric"}
     both = fill_arguments("closes of ACME, limit 3 or 4, in metric", "c", schema, TODAY)
     assert both.missing == ["limit"] and both.arguments["units"] == "metric"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("closes of ACME with dividends", {"include_dividends": True, "monthly": False}),
+        (
+            "closes of ACME without dividends, monthly",
+            {"include_dividends": False, "monthly": True},
+        ),
+        # Neither flag is said: "including" and "months" are not the flags' names.
+        ("closes of ACME including today over 6 months", {"monthly": False}),
+    ],
+)
+def test_a_flag_is_set_only_by_its_own_name(question: str, expected: dict[str, Any]) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "include_dividends": {"type": "boolean"},
+            "monthly": {"type": "boolean", "default": False},
+        },
+    }
+    assert fill_arguments(question, "closes", schema, TODAY).arguments == expected

@@ -14,7 +14,6 @@ from datetime import date, timedelta
 from typing import Any
 
 from datapilot.brains.offline.numbers import zh_number
-from datapilot.retrieval.tokens import tokenize
 
 # ---- numbers ------------------------------------------------------------------------------
 _SCALES = {
@@ -288,7 +287,9 @@ def relative_days(question: str, today: date) -> list[DaySaid]:
 
 
 # ---- booleans ------------------------------------------------------------------------------
-_GENERIC_FLAG_WORDS = frozenset({"include", "is", "has", "with", "show", "use", "enable", "flag"})
+_GENERIC_FLAG_WORDS = frozenset(
+    {"include", "includes", "is", "has", "with", "show", "use", "enable", "flag", "only"}
+)
 _NEGATION = re.compile(r"\b(no|not|without|exclude|excluding|non|don'?t|never)\s*$", re.I)
 _ZH_NEGATION = re.compile(r"(不|无|没有|不要|不含|不包括|排除)$")
 
@@ -296,16 +297,15 @@ _ZH_NEGATION = re.compile(r"(不|无|没有|不要|不含|不包括|排除)$")
 def boolean_said(question: str, arg: str, schema: dict[str, Any]) -> tuple[bool, str] | None:
     """True when the question says the parameter's name (or its Chinese description), False when
     it says it negated ("without dividends", "不含"); None when it does not say it."""
-    english = [
-        w
-        for w in tokenize(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", arg).replace("_", " "))
-        if w.isascii() and len(w) > 2 and w not in _GENERIC_FLAG_WORDS
-    ]
+    # The name's own words as written: a stem would let "months" say `monthly`.
+    named = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", arg).lower())
+    english = [w for w in named if len(w) > 2 and w not in _GENERIC_FLAG_WORDS]
     chinese = re.findall(r"[\u4e00-\u9fff]{2,}", str(schema.get("description", "")))
     for word in english:
-        match = re.search(rf"\b{re.escape(word)}\w*", question, re.I)
+        match = re.search(rf"\b{re.escape(word.removesuffix('s'))}s?\b", question, re.I)
         if match is not None:
-            before = question[: match.start()].split()[-2:]
+            # The words just before it, within its clause: "without dividends, monthly".
+            before = re.split(r"[,;.，。；、]", question[: match.start()])[-1].split()[-2:]
             negated = any(_NEGATION.search(w) for w in before)
             return not negated, match.group(0)
     for word in chinese:
