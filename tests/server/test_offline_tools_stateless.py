@@ -128,3 +128,25 @@ async def test_v1_chat_completion_answers_with_the_assistants_tools(
             model=assistant, messages=[{"role": "user", "content": ADD_TODO}]
         )
         _not_run_reply(added.choices[0].message.content or "", todo)
+
+
+async def test_the_plain_workflow_tries_the_callers_imported_tools(
+    desk: tuple[Any, str, str], servers: tuple[str, Any, str, Any]
+) -> None:
+    """`model="datapilot"` names no assistant: without a model its unanswered questions go to
+    the caller's own imported tools, never another user's."""
+    app, key, _ = desk
+    _, _, _, rates = servers
+    async for sdk in sdk_for(app, key):
+        completion = await sdk.chat.completions.create(
+            model="datapilot", messages=[{"role": "user", "content": EUR_QUESTION}]
+        )
+        assert rates.state.seen == [("/fx", {"currency": "EUR"})]
+        assert str(RATES["EUR"]) in (completion.choices[0].message.content or "")
+    stranger = key_for(app.state.store, "bo")
+    async for sdk in sdk_for(app, stranger):
+        other = await sdk.chat.completions.create(
+            model="datapilot", messages=[{"role": "user", "content": EUR_QUESTION}]
+        )
+        assert len(rates.state.seen) == 1  # bo imported nothing: ana's service is not called
+        assert str(RATES["EUR"]) not in (other.choices[0].message.content or "")

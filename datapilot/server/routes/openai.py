@@ -46,7 +46,12 @@ from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import NormalisationError
 from datapilot.assistants.repo import Assistants, Usage, bound_refusal
 from datapilot.assistants.runtime import Turn
-from datapilot.assistants.service import assistant_tools, request_for, setup_turn
+from datapilot.assistants.service import (
+    assistant_tools,
+    imported_tools,
+    request_for,
+    setup_turn,
+)
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
 from datapilot.knowledge.embeddings import embed, embeddings_configured
 from datapilot.model_client import count_chat, count_tokens
@@ -254,6 +259,11 @@ async def chat_completions(
             refusal = offline_refusal(body)
             if refusal is not None:
                 raise refusal
+            if assistant is None and tenant.user_id is not None:
+                # The plain workflow tries the caller's imported tools on what its data cannot
+                # answer, as `ask` does over MCP and in the terminal.
+                with store.session() as session:
+                    setup.tools = {**imported_tools(session, tenant, settings), **setup.tools}
         else:
             setup.options = body.model_options()
             setup.max_tokens = body.token_limit
