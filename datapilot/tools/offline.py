@@ -127,7 +127,12 @@ async def answer_with_tools(
     assert choice.tool is not None
     tool = tools[choice.tool.name]
     entities = [e.id for e in intent.entities] if intent is not None else []
-    filled = fill_arguments(question, tool.name, tool.parameters, today, entities=entities)
+    # The names the reader resolved, as said: "标普500" is an index, its 500 no count.
+    ledger = intent.ledger.entries if intent is not None and intent.ledger is not None else []
+    names = [e.text for e in ledger if e.reading == "entity"]
+    filled = fill_arguments(
+        question, tool.name, tool.parameters, today, entities=entities, names=names
+    )
     if intent is not None and intent.ledger is not None:
         intent.ledger.mark_read([*choice.words, *filled.words], "tool", tool.name)
         answer.intent = intent

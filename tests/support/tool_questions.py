@@ -232,6 +232,8 @@ CASES: list[Case] = [
     call("closing prices for Microsoft, limit 2", "closes", symbol="MSFT", limit=2),
     call("note this down: ACME beat estimates", "add_note", text="ACME beat estimates"),
     call("ACME的收盘价，取3条", "closes", symbol="ACME", limit=3),
+    call("S&P 500 daily closes, limit 3", "closes", symbol="^GSPC", limit=3),
+    call("标普500的每日收盘价", "closes", symbol="^GSPC", limit=5),
     call("记一条笔记：明天开会", "add_note", text="明天开会"),
     ask("daily closes of Apple and Microsoft"),
     ask("closes of AAPL and MSFT"),
@@ -379,10 +381,16 @@ class QuestionTools:
         choice = choose_tool(question, self.specs)
         if choice.status != "chosen" or choice.tool is None:
             return Outcome(NONE if choice.status == "none" else ASK)
-        reading = self.brain.read(question, QuestionContext(today=TODAY, brain="offline"))
-        entities = [e.id for e in reading.entities]
+        # What the faces pass on from the brain's answer: the entities and the names they had.
+        context = QuestionContext(today=TODAY, brain="offline")
+        intent = self.brain.understand_sync(question, context).intent
+        entities = [e.id for e in intent.entities] if intent is not None else []
+        ledger = intent.ledger.entries if intent is not None and intent.ledger is not None else []
+        names = [e.text for e in ledger if e.reading == "entity"]
         spec = choice.tool
-        filled = fill_arguments(question, spec.name, spec.parameters, TODAY, entities=entities)
+        filled = fill_arguments(
+            question, spec.name, spec.parameters, TODAY, entities=entities, names=names
+        )
         short = self.short.get(spec.name, spec.name)
         if filled.missing:
             return Outcome(ASK, short)

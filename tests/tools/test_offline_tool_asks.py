@@ -49,16 +49,25 @@ async def intent_of(question: str) -> Intent:
     return answer.intent
 
 
-async def test_a_company_the_brain_knows_fills_the_ticker_on_the_server(
-    quotes: dict[str, Any],
+@pytest.mark.parametrize(
+    ("question", "symbol"),
+    [
+        ("Apple's daily closes from the quotes server", "AAPL"),
+        # The 500 of the index's name is no count: the limit stays the schema's default.
+        ("标普500的每日收盘价 closes", "^GSPC"),
+    ],
+)
+async def test_a_name_the_brain_knows_fills_the_ticker_on_the_server(
+    quotes: dict[str, Any], question: str, symbol: str
 ) -> None:
-    question = "Apple's daily closes from the quotes server"
     reply = await answer_with_tools(
         question, quotes, TODAY, can_ask=True, intent=await intent_of(question)
     )
     assert reply is not None and reply.answer.status == "ok", reply
-    assert mcp_quotes_server.CALLS[-1] == ("closes", {"symbol": "AAPL", "limit": 5})
-    assert any("symbol = entity: AAPL" in note for note in reply.answer.notes)
+    assert mcp_quotes_server.CALLS[-1] == ("closes", {"symbol": symbol, "limit": 5})
+    # The trace says where the ticker came from (实体 in a Chinese note).
+    origins = (f"symbol = entity: {symbol}", f"symbol = 实体：{symbol}")
+    assert any(o in note for note in reply.answer.notes for o in origins), reply.answer.notes
 
 
 async def test_a_chinese_name_the_data_cannot_answer_goes_to_the_tool_with_its_code(

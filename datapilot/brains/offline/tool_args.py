@@ -118,10 +118,12 @@ def fill_arguments(
     today: date,
     *,
     entities: Sequence[str] = (),
+    names: Sequence[str] = (),
 ) -> Filled:
     """Each parameter filled from `question` by its schema; required ones left empty are named,
     and so is any parameter the question gives several values for (even one with a default).
-    `entities`: the ids the reader resolved from the question's names, for ticker parameters."""
+    `entities`: the ids the reader resolved from the question's names, for ticker parameters;
+    `names`: those names as said (标普500), whose digits are never read as a number."""
     filled = Filled(tool=tool)
     question = _without_tool_name(question, tool)
     properties: dict[str, Any] = {
@@ -138,8 +140,11 @@ def fill_arguments(
     text = _set_apart(question, time, today) if texts else ""
     if text:
         found[texts[0]] = (text, text, "question")
-        rest = question.replace(text, " ")
-    found |= _numbers(rest, properties, time)
+        rest = _blank(question, text)
+    numbers = rest
+    for name in names:  # "标普500" names an index: its 500 is no count
+        numbers = _blank(numbers, name)
+    found |= _numbers(numbers, properties, time)
     # Mistyped values and days ("tommorow", "fahrenhiet") read as the words they nearly spell.
     values = [
         w
@@ -171,6 +176,11 @@ def fill_arguments(
 
 # A parameter the question gives several values for: asked about, never picked.
 AMBIGUOUS: Any = object()
+
+
+def _blank(question: str, text: str) -> str:
+    """`text` taken out of the question, keeping every other word where the time reader saw it."""
+    return question.replace(text, " " * len(text)) if text else question
 
 
 def _without_tool_name(question: str, tool: str) -> str:
