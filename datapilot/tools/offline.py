@@ -137,6 +137,13 @@ async def answer_with_tools(
         intent.ledger.mark_read([*choice.words, *filled.words], "tool", tool.name)
         answer.intent = intent
     answer.notes.append(trace(filled, choice.words, zh))
+    if filled.unused_dates:
+        said = "、".join(filled.unused_dates) if zh else ", ".join(filled.unused_dates)
+        answer.notes.append(
+            f"{tool.name} 不接受日期：问题中的“{said}”没有用上。"
+            if zh
+            else f"{tool.name} takes no dates: '{said}' in the question was not applied."
+        )
     if filled.missing:
         needs = filled.missing_text(tool.parameters)
         answer.message = (

@@ -244,3 +244,19 @@ def test_a_flag_is_set_only_by_its_own_name(question: str, expected: dict[str, A
         },
     }
     assert fill_arguments(question, "closes", schema, TODAY).arguments == expected
+
+
+def test_a_window_the_tool_cannot_take_is_reported_not_dropped() -> None:
+    closes = {
+        "type": "object",
+        "properties": {"symbol": {"type": "string"}, "limit": {"type": "integer", "default": 5}},
+        "required": ["symbol"],
+    }
+    filled = fill_arguments("closes of ACME over the past 30 days, limit 3", "c", closes, TODAY)
+    assert filled.arguments == {"symbol": "ACME", "limit": 3}
+    assert filled.unused_dates == ["over the past 30 days"]
+    # A date a parameter takes is used, and "30 years" filling a number is no window left out.
+    weather = {"type": "object", "properties": {"date": {"type": "string", "format": "date"}}}
+    assert fill_arguments("weather on 2026-11-20", "w", weather, TODAY).unused_dates == []
+    loan = {"type": "object", "properties": {"years": {"type": "integer"}}}
+    assert fill_arguments("a loan over 30 years", "l", loan, TODAY).unused_dates == []

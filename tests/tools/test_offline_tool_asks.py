@@ -75,12 +75,14 @@ async def test_a_chinese_name_the_data_cannot_answer_goes_to_the_tool_with_its_c
 ) -> None:
     # No local data for 贵州茅台: the brain says no_data, and the face tries the user's tools with
     # the entity the brain's answer carries.
-    question = "贵州茅台的每日收盘价 closes"
+    question = "贵州茅台近六个月的每日收盘价 closes"
     answer = await final_answer(
         try_user_tools(run_brain(question, request()), question, lambda: quotes, TODAY)
     )
     assert answer.status == "ok", answer
     assert mcp_quotes_server.CALLS[-1] == ("closes", {"symbol": "600519.SH", "limit": 5})
+    # The tool takes no dates: the window said is named as not applied, not dropped unseen.
+    assert any("近六个月" in note and "没有用上" in note for note in answer.notes), answer.notes
 
 
 async def test_two_companies_for_one_ticker_are_asked_about_and_nothing_is_sent(

@@ -92,6 +92,10 @@ class Filled(BaseModel):
     )
     missing: list[str] = Field(default_factory=list, description="Required and not given.")
     words: list[str] = Field(default_factory=list, description="Question words used (ledger).")
+    unused_dates: list[str] = Field(
+        default_factory=list,
+        description="Dates or windows the question says and no parameter takes ('in 2004').",
+    )
 
     def call_text(self) -> str:
         """The call as it would be made, missing arguments shown as `?`."""
@@ -171,6 +175,17 @@ def fill_arguments(
             filled.origins[arg] = "default"
         elif arg in required:
             filled.missing.append(arg)
+    if not any(origin.startswith("date") for origin in filled.origins.values()):
+        # A window the tool cannot take is said so, not dropped unseen ("30 years" filled a
+        # number, it is no window left out).
+        filled.unused_dates = [
+            c.text.strip()
+            for c in time.clauses
+            if c.start is not None
+            and not any(
+                re.search(rf"(?<![\d.]){re.escape(w)}(?![\d.])", c.text) for w in filled.words
+            )
+        ]
     return filled
 
 
