@@ -39,8 +39,10 @@ def run(verbose: bool) -> None:
             if verbose and not as_expected:
                 detail = f"{got.tool} {got.arguments}" if got.kind == CALL else got.tool or ""
                 print(f"{kind:>5}  {case.question!r}  expected {case.kind}: {detail}")
-    print(f"{len(CASES)} questions: {expected[CALL]} expect a call, {expected[ASK]} a question")
-    print(f"back, {expected[NONE]} no tool")
+    print(
+        f"{len(CASES)} questions: {expected[CALL]} expect a call, {expected[ASK]} a question "
+        f"back, {expected[NONE]} no tool"
+    )
     print(f"right calls  {counts['right']:>3}")
     print(f"asked        {counts[ASK]:>3}  (as expected: {counts[f'{ASK}-as-expected']})")
     print(f"no tool      {counts[NONE]:>3}  (as expected: {counts[f'{NONE}-as-expected']})")
