@@ -150,3 +150,23 @@ async def test_the_plain_workflow_tries_the_callers_imported_tools(
         )
         assert len(rates.state.seen) == 1  # bo imported nothing: ana's service is not called
         assert str(RATES["EUR"]) not in (other.choices[0].message.content or "")
+
+
+async def test_the_workspace_agent_tries_the_callers_imported_tools(
+    desk: tuple[Any, str, str], servers: tuple[str, Any, str, Any]
+) -> None:
+    """The built-in Workspace agent (no assistant named) answers from the caller's own tools
+    what its data cannot, and another user's question never reaches them."""
+    app, key, _ = desk
+    _, _, _, rates = servers
+    body = {"messages": [{"role": "human", "content": JPY_QUESTION}]}
+    async with client_of(app, key) as client:
+        answered = await client.post("/v1/query", json=body)
+    assert answered.status_code == 200, answered.text
+    assert rates.state.seen == [("/fx", {"currency": "JPY"})]
+    assert str(RATES["JPY"]) in text_of(sse_events(answered.text))
+    async with client_of(app, key_for(app.state.store, "bo")) as client:
+        other = await client.post("/v1/query", json=body)
+    assert other.status_code == 200, other.text
+    assert len(rates.state.seen) == 1
+    assert str(RATES["JPY"]) not in text_of(sse_events(other.text))

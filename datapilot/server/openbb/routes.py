@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from openbb_ai.models import SSE
 from sse_starlette import EventSourceResponse
 
-from datapilot.server.deps import SettingsDep
+from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
 from datapilot.server.docs import sse_event_schema
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.feedback import (
@@ -28,11 +29,18 @@ from datapilot.server.openbb.agent import (
     agent_descriptor,
     legacy_descriptor,
 )
-from datapilot.server.openbb.context import QueryInputError, prepare_query
+from datapilot.server.openbb.context import PreparedQuery, QueryInputError, prepare_query
 from datapilot.server.openbb.documents import document_source
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.stream import openbb_sse
+from datapilot.server.publish import user_tools
 from datapilot.server.runner import guarded_events
+from datapilot.settings import Settings
+from datapilot.store import Store
+from datapilot.tools.offline import try_user_tools
+
+if TYPE_CHECKING:
+    from datapilot.tools import Tool
 
 router = APIRouter(tags=["OpenBB Workspace"])
 
@@ -75,7 +83,9 @@ async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
     responses=_SSE_RESPONSE,
     summary="Answer a Workspace conversation as a stream of agent events",
 )
-async def query(body: WorkspaceQuery, settings: SettingsDep) -> EventSourceResponse:
+async def query(
+    body: WorkspaceQuery, settings: SettingsDep, tenant: TenantDep, store: StoreDep
+) -> EventSourceResponse:
     try:
         # Off the event loop: widget data and documents may be large to parse.
         prepared = await asyncio.to_thread(prepare_query, body, settings)
@@ -88,7 +98,24 @@ async def query(body: WorkspaceQuery, settings: SettingsDep) -> EventSourceRespo
         ) from error
     source = document_source(prepared.documents) if prepared.documents else None
     events = guarded_events(prepared.question, prepared.context, settings, source)
+    if source is None:
+        # What the data cannot answer goes to the caller's own tools, as on the other faces.
+        events = try_user_tools(
+            events,
+            prepared.question,
+            functools.partial(_callers_tools, store, settings, tenant.user_id or "", prepared),
+            prepared.context.today,
+        )
     return EventSourceResponse(_wire(openbb_sse(events, prepared)))
+
+
+def _callers_tools(
+    store: Store, settings: Settings, user: str, prepared: PreparedQuery
+) -> dict[str, Tool]:
+    from datapilot.engine.context import RequestContext
+
+    request = RequestContext.for_request(prepared.context, settings)
+    return user_tools(store, settings, user, request)
 
 
 @router.post(
