@@ -19,6 +19,7 @@ from datapilot.interfaces.client_tables import table_label
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import tag
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
+from datapilot.interfaces.table_words import chinese_column as zh_column
 from datapilot.interfaces.table_words import closest_word, english_words
 
 _SMALL = 20  # rows a whole-table answer quotes
@@ -135,12 +136,13 @@ def _key_text(text: str) -> str:
 
 
 def _answer(
-    frame: pd.DataFrame, lines: list[str], title: str, source: pd.DataFrame
+    frame: pd.DataFrame, lines: list[str], title: str, source: pd.DataFrame, title_zh: str
 ) -> pd.DataFrame:
     return tag(
         frame,
         kind="cross_section",
         title=title,
+        title_zh=title_zh,  # how a Chinese summary names the result
         sources=source.attrs.get("sources") or [],
         answer=lines,
         units=source.attrs.get("units") or None,
@@ -177,7 +179,7 @@ def table_lookup(
             _say(
                 ctx,
                 f"{only}: {'; '.join(f'{at} {v}' for at, v in cells)}.",
-                f"{only}：{'；'.join(f'{at}为{v}' for at, v in cells)}。",
+                f"{zh_column(only)}：{'；'.join(f'{at}为{v}' for at, v in cells)}。",
             )
         ]
     else:
@@ -188,13 +190,18 @@ def table_lookup(
                 + ", ".join(f"{c} {_with_unit(exact(frame.loc[at, c]), frame, c)}" for c in names)
                 + ".",
                 f"{_row_label(frame, at)}："
-                + "，".join(f"{c}为{_with_unit(exact(frame.loc[at, c]), frame, c)}" for c in names)
+                + "，".join(
+                    f"{zh_column(c)}为{_with_unit(exact(frame.loc[at, c]), frame, c)}"
+                    for c in names
+                )
                 + "。",
             )
             for at in found
         ]
-    title = f"{frame.attrs.get('title', 'table')}: {', '.join(names)}"
-    return _answer(result.copy(), lines, title, frame)
+    table = frame.attrs.get("title", "table")
+    title = f"{table}: {', '.join(names)}"
+    title_zh = f"“{table}”的{'、'.join(zh_column(n) for n in names)}"
+    return _answer(result.copy(), lines, title, frame, title_zh)
 
 
 @interface("processing", "frame")
@@ -228,15 +235,16 @@ def table_extreme(
         value, label = _with_unit(exact(frame.loc[at, name]), frame, name), _row_label(frame, at)
         en = f"The {word} {name} is {value}, in {label}"
         en += f" ({'; '.join(f'{c} {v}' for c, v in others)})" if others else ""
-        zh = f"{name}{'最高' if which == 'max' else '最低'}为{value}，在{label}"
-        zh += f"（{'；'.join(f'{c}为{v}' for c, v in others)}）" if others else ""
+        zh = f"{zh_column(name)}{'最高' if which == 'max' else '最低'}为{value}，在{label}"
+        zh += f"（{'；'.join(f'{zh_column(c)}为{v}' for c, v in others)}）" if others else ""
         for column in asked:
             # The part of the question asked of that row is answered in a sentence of its own.
             cell = _with_unit(exact(frame.loc[at, column]), frame, column)
             en += f". In {label}, {column} is {cell}"
-            zh += f"。{label}的{column}为{cell}"
+            zh += f"。{label}的{zh_column(column)}为{cell}"
         lines.append(_say(ctx, en + ".", zh + "。"))
-    return _answer(result, lines, f"{word} {name}", frame)
+    title_zh = f"{zh_column(name)}{'最高' if which == 'max' else '最低'}的行"
+    return _answer(result, lines, f"{word} {name}", frame, title_zh)
 
 
 @interface("processing", "frame")
@@ -263,7 +271,7 @@ def table_change(
     a, b = _row_label(frame, first_at), _row_label(frame, last_at)
     was, now = _with_unit(exact(first), frame, name), _with_unit(exact(last), frame, name)
     line = f"{name} went from {was} in {a} to {now} in {b}: a change of {_rounded(last - first)}"
-    zh = f"{name}从{a}的{was}变为{b}的{now}：变化{_rounded(last - first)}"
+    zh = f"{zh_column(name)}从{a}的{was}变为{b}的{now}：变化{_rounded(last - first)}"
     if first > 0 and last > 0:
         row["change_pct"] = (last / first - 1) * 100
         line += f" ({_rounded(row['change_pct'])}%)"
@@ -277,7 +285,8 @@ def table_change(
                 zh += f"，{span}年间年均增长{_rounded(row['cagr_pct'])}%"
     result = pd.DataFrame([row], index=pd.Index([name], name="column"))
     said = _say(ctx, line + ".", zh + "。")
-    return _answer(result, [said], f"change in {name}, {a} to {b}", frame)
+    title_zh = f"{zh_column(name)}从{a}到{b}的变化"
+    return _answer(result, [said], f"change in {name}, {a} to {b}", frame, title_zh)
 
 
 _HOW = Literal["sum", "mean", "median", "min", "max", "count", "last"]
@@ -347,7 +356,7 @@ def table_aggregate(
                     for at, v in result[name].items()
                 )
                 + ".",
-                f"按{_PERIOD_ZH.get(group, group)}的{name}{_HOW_ZH[how]}："
+                f"按{_PERIOD_ZH.get(group) or zh_column(group)}的{zh_column(name)}{_HOW_ZH[how]}："
                 + "，".join(
                     f"{table_label(at)}为{_agg_text(v, how, frame, name)}"
                     for at, v in result[name].items()
@@ -358,6 +367,8 @@ def table_aggregate(
         ]
         result.index = pd.Index([table_label(v) for v in result.index], name=group)
         title = f"{word} {', '.join(names)} by {group}"
+        by_zh = _PERIOD_ZH.get(group) or zh_column(group)
+        title_zh = f"按{by_zh}的{'、'.join(zh_column(n) for n in names)}{_HOW_ZH[how]}"
     else:
         totals = data[names].agg(how)
         result = pd.DataFrame({how: totals}, index=pd.Index(names, name="column"))
@@ -367,13 +378,14 @@ def table_aggregate(
                 ctx,
                 f"The {word} of {name} over {rows} rows is "
                 f"{_agg_text(float(totals[name]), how, frame, name)}.",
-                f"{name}的{_HOW_ZH[how]}（共{rows}行）为"
+                f"{zh_column(name)}的{_HOW_ZH[how]}（共{rows}行）为"
                 f"{_agg_text(float(totals[name]), how, frame, name)}。",
             )
             for name in names
         ]
         title = f"{word} of {', '.join(names)}"
-    return _answer(result, lines, title, frame)
+        title_zh = f"{'、'.join(zh_column(n) for n in names)}的{_HOW_ZH[how]}"
+    return _answer(result, lines, title, frame, title_zh)
 
 
 def _agg_text(value: float, how: str, frame: pd.DataFrame, column: str) -> str:
@@ -400,12 +412,17 @@ def describe_table(
     title = str(frame.attrs.get("title") or "table")
     key = str(frame.index.name or "")
     listed = ", ".join([*([key] if key else []), *map(str, frame.columns)])
+    # The columns' own names beside their Chinese words: a follow-up may use either.
+    listed_zh = "、".join(
+        f"“{c}”" if zh_column(c) == c else f"“{c}”（{re.sub(r'（[^）]*）$', '', zh_column(c))}）"
+        for c in [*([key] if key else []), *map(str, frame.columns)]
+    )
     said = (
         [
             _say(
                 ctx,
                 f'I could not find that in "{title}"; its columns are: {listed}.',
-                f"“{title}”中没有找到所问的内容；它的列有：{listed}。",
+                f"“{title}”中没有找到所问的内容；它的列有：{listed_zh}。",
             )
         ]
         if unanswered
@@ -445,7 +462,7 @@ def describe_table(
             _say(
                 ctx,
                 f"{column}: from {low} to {high}, latest {latest} ({at}).",
-                f"{column}：最低{low}，最高{high}，最新{latest}（{at}）。",
+                f"{zh_column(str(column))}：最低{low}，最高{high}，最新{latest}（{at}）。",
             )
         )
     others = [str(c) for c in frame.columns if c not in numeric]
@@ -464,7 +481,7 @@ def describe_table(
             )
         ]
     elif others:
-        listed_zh = "、".join(others)
+        listed_zh = "、".join(zh_column(c) for c in others)
         lines.append(_say(ctx, f"Text columns: {', '.join(others)}.", f"文本列：{listed_zh}。"))
     result = pd.DataFrame(rows).set_index("column") if rows else pd.DataFrame()
-    return _answer(result, lines, f"summary of {title}", frame)
+    return _answer(result, lines, f"summary of {title}", frame, f"“{title}”的概况")

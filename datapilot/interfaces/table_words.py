@@ -83,6 +83,42 @@ def reads_word(word: str) -> bool:
     return folded in vocabulary or (folded.endswith("s") and folded[:-1] in vocabulary)
 
 
+@cache
+def _answer_words() -> dict[tuple[str, ...], str]:
+    """English column words (as word tuples) → how a Chinese answer says them."""
+    content = tomllib.loads(_FILE.read_text(encoding="utf-8"))
+    columns, _ = _vocabulary()
+    said: dict[tuple[str, ...], str] = {}
+    for zh, en in columns.items():
+        said.setdefault(tuple(en.split()), zh)  # the first Chinese word listed for it
+    said.update({tuple(str(k).split()): str(v) for k, v in content["answer"].items()})
+    return said
+
+
+_SPLIT = re.compile(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])")
+_UNIT = re.compile(r"\s*\(([^)]*)\)\s*$")
+
+
+def chinese_column(name: str) -> str:
+    """A column as a Chinese answer says it: `close` → 收盘价, `number_of_analysts` → 分析师人数,
+    "Revenue (USD bn)" → 营收（USD bn）. A name with a word the vocabulary lacks is kept as it is,
+    so the answer never says half a column."""
+    unit = _UNIT.search(name)
+    words = [w.casefold() for w in _SPLIT.split(name[: unit.start()] if unit else name) if w]
+    said = _answer_words()
+    parts: list[str] = []
+    i = 0
+    while i < len(words):
+        n = next((n for n in range(len(words) - i, 0, -1) if tuple(words[i : i + n]) in said), 0)
+        if n == 0:
+            return name
+        parts.append(said[tuple(words[i : i + n])])
+        i += n
+    if not parts:
+        return name
+    return "".join(parts) + (f"（{unit.group(1)}）" if unit else "")
+
+
 def closest_word(word: str, choices: list[str]) -> str | None:
     """The column word a misspelt or inflected question word stands for ("revenu" → revenue)."""
     if len(word) < 4 or not choices:

@@ -37,6 +37,7 @@ from datapilot.interfaces.frame import (
     values_of,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
+from datapilot.interfaces.table_words import chinese_column
 
 __all__ = ["plain", "table_cell"]  # cell helpers, kept importable from here
 MAX_LINE_POINTS = 3000
@@ -96,10 +97,13 @@ def _chart(
         catalog = ctx.catalog
         drawn_entities = [e for c in dict.fromkeys(drawn) if catalog and (e := catalog.get(c))]
         by_name = {e.name: chinese_name(e) for e in drawn_entities}
+        client = any(str(s).startswith("client table:") for s in frame.attrs.get("sources", []))
         panels = [
             p.model_copy(
                 update={
-                    "title": title_zh(p.title, by_name) if p.title else p.title,
+                    "title": _column_axis(p)
+                    if client
+                    else (title_zh(p.title, by_name) if p.title else p.title),
                     "unit": unit_zh(p.unit) if p.unit else p.unit,
                 }
             )
@@ -142,6 +146,15 @@ def _one_value(ctx: InterfaceContext, values: pd.DataFrame, title: str) -> Table
         )
     )
     return show_table(ctx, values.loc[shown.index, shown.columns], title)
+
+
+def _column_axis(panel: Panel) -> str | None:
+    """A chart of the user's table titles its axis by its columns in Chinese (收盘价, not the
+    table's name "prices")."""
+    said = [chinese_column(c) for c in panel.y]
+    if said != panel.y:
+        return "、".join(said)
+    return chinese_column(panel.title) if panel.title else panel.title
 
 
 def _series_chart(

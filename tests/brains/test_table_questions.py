@@ -71,8 +71,8 @@ async def test_the_lowest_estimate_and_how_many_estimates_it_is_based_on(
         assert f"In {year}, number_of_analysts is {analysts}." in said
         assert "count of" not in said  # not a count of the table's rows
     else:
-        assert f"mean最低为{frame['mean'].min():g}，在{year}" in said
-        assert f"{year}的number_of_analysts为{analysts}" in said
+        assert f"均值最低为{frame['mean'].min():g}，在{year}" in said
+        assert f"{year}的分析师人数为{analysts}" in said
         assert "个数" not in said
 
 
@@ -166,7 +166,7 @@ async def test_a_column_named_with_its_unit_is_found_by_its_word(data: Any) -> N
     ("question", "said"),
     [
         ("chart the close", 'Close in "prices" was {last} on {day}'),
-        ("画出收盘价", "“prices”的close在{day}为{last}"),
+        ("画出收盘价", "“prices”的收盘价在{day}为{last}"),
     ],
 )
 async def test_a_chart_of_a_column_names_the_column_and_the_table(

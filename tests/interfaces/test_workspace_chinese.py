@@ -126,4 +126,4 @@ def test_interfaces_take_chinese_or_misspelt_column_names(data) -> None:
     for column in ("营收", "Revenu"):
         result = table_extreme(ctx, frame, column=column)
         assert result.index[0] == _frame()["revenue_avg"].idxmax()
-        assert result.attrs["answer"][0].startswith("revenue_avg最高为")
+        assert result.attrs["answer"][0].startswith("平均营收最高为")

@@ -116,6 +116,8 @@ _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 # (中 of 中欧, 同 of 同花顺) or an everyday word (行业 of 易方达消费行业, 健康 of 中欧医疗健康混合).
 # A measure, a chart word or a time phrase always ends the name.
 _GLUE = frozenset({"cue:filler", "cue:finance", "out_of_scope"})
+# One-character fillers that are also common inside names (中证, 中欧, 旗下, 股份).
+_NAME_CHARACTERS = frozenset("中下股里")
 
 
 def glued_to_names(text: str, claimed: Iterable[Span], hits: Sequence[Hit]) -> list[Span]:
@@ -136,6 +138,8 @@ def glued_to_names(text: str, claimed: Iterable[Span], hits: Sequence[Hit]) -> l
             continue
         before, after = unknown(hit.start - 1), unknown(hit.end)
         filler = hit.has("cue:filler")
+        if filler and len(hit.text) == 1 and hit.text not in _NAME_CHARACTERS:
+            continue  # a particle or a conjunction ends a name: 佐布拉克斯和辉端 are two
         opens = hit.start in fillers or hit.start == 0 or not _CJK_CHAR.match(text[hit.start - 1])
         first = opens and after and len(hit.text) == 1
         if (before and after) or (before and not filler) or first:

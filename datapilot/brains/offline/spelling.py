@@ -128,11 +128,11 @@ def respelling_note(changes: list[Respelling], vocab: Vocab, zh: bool) -> str:
     """What the answer says of the words it read as a measure."""
     if zh:
 
-        def zh_name(metric: str) -> str:
-            names = vocab.metrics.metrics[metric].zh
-            return f"（{names[0]}）" if names else ""
+        def zh_name(change: Respelling) -> str:
+            names = vocab.metrics.metrics[change.metric].zh
+            return names[0] if names else f"“{change.read}”"
 
-        said = "，".join(f"把“{c.said}”读作“{c.read}”{zh_name(c.metric)}" for c in changes)
+        said = "，".join(f"把“{c.said}”读作{zh_name(c)}" for c in changes)
         return f"{said}。"
     said = "; ".join(f'read "{c.said}" as "{c.read}"' for c in changes)
     return said[0].upper() + said[1:] + "."

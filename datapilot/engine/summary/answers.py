@@ -16,10 +16,11 @@ from datapilot.core.intent import frequency_of_gap
 from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
 from datapilot.data.phrases_zh import MEASURE_ZH, model_zh
-from datapilot.engine.summary.done import MAX_SUBJECTS, Step
+from datapilot.engine.summary.done import MAX_SUBJECTS, Step, from_client
 from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
 from datapilot.engine.summary.numbers import own_units
 from datapilot.engine.summary.words import Words, lower_first, upper_first
+from datapilot.interfaces.table_words import chinese_column
 
 MAX_LISTED = 10
 Facts = dict[str, dict[str, Fact]]
@@ -470,9 +471,9 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         if w.is_name_of(title, subject) or title in {"", "Series values"}:
             name = w.series(subject)
-        elif _client_table(step.value):
+        elif from_client(step.value):
             # A column of the user's table: "close in "Price History"", not "Close's price History".
-            name = f"“{title}”的{subject}" if w.zh else f'{subject} in "{title}"'
+            name = f"“{title}”的{chinese_column(subject)}" if w.zh else f'{subject} in "{title}"'
         else:
             name = (
                 f"{w.name(subject)}的{w.title(title)}"
@@ -519,13 +520,6 @@ def _rebased(subject: str, m: dict[str, Fact], w: Words) -> str:
             verb = "up" if float(move.value) >= 0 else "down"
             text += f", {verb} {w.value(move, absolute=True)}"
     return text + _extremes(m, w, True)
-
-
-def _client_table(frame: object) -> bool:
-    """Whether a result was read from a table the user sent or one of the user's tools returned
-    (its columns are the subjects)."""
-    sources = getattr(frame, "attrs", {}).get("sources") or []
-    return any(str(source).startswith(("client table:", "tool: ")) for source in sources)
 
 
 def _extremes(m: dict[str, Fact], w: Words, bare: bool) -> str:

@@ -12,6 +12,7 @@ from datapilot.core.plan import Call, Plan, refs_in
 from datapilot.core.results import CallRecord, RunResult
 from datapilot.data.phrases_zh import CHART_ZH, model_zh
 from datapilot.engine.summary.words import Words, lower_first
+from datapilot.interfaces.table_words import chinese_column
 
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding
@@ -132,6 +133,10 @@ def _what(step: Step, w: Words) -> str:
     subjects = _subjects_of(value)
     acquired = subjects and step.category == "acquisition"
     if w.zh:
+        if value.attrs.get("title_zh"):  # a table answer titles itself in Chinese
+            return str(value.attrs["title_zh"])
+        if acquired and from_client(value):  # “prices”的开盘价、收盘价
+            return f"“{title}”的{'、'.join(chinese_column(s) for s in subjects)}"
         if acquired and len(subjects) == 1 and w.is_name_of(title, subjects[0]):
             return w.series(subjects[0])  # 实际GDP（GDPC1）
         title = w.title(title) or "数据"
@@ -141,6 +146,13 @@ def _what(step: Step, w: Words) -> str:
     if acquired and not any(s in title for s in subjects):
         return f"{title} for {', '.join(subjects)}"
     return title
+
+
+def from_client(frame: object) -> bool:
+    """Whether a result was read from a table the user sent or one of the user's tools returned
+    (its columns are the subjects)."""
+    sources = getattr(frame, "attrs", {}).get("sources") or []
+    return any(str(source).startswith(("client table:", "tool: ")) for source in sources)
 
 
 def _subjects_of(frame: pd.DataFrame) -> list[str]:

@@ -11,6 +11,7 @@ from datapilot.core.results import Fact
 from datapilot.data.phrases_zh import LINE_ZH, MEASURE_ZH
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.words import Words, upper_first
+from datapilot.interfaces.table_words import chinese_column
 
 MAX_KEY_RESULTS = 3
 MAX_RANKED = 10
@@ -273,5 +274,7 @@ def _measure_label(name: str, zh: bool) -> str:
         return MEASURE_ZH[name]
     if not zh and name in _MEASURE_EN:
         return _MEASURE_EN[name]
+    if zh:  # a column of the user's table: 收盘价, not close
+        return chinese_column(name)
     words = name.removesuffix("_pct").replace("_", " ")
     return words
