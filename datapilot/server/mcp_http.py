@@ -25,9 +25,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from datapilot.server.auth import bound_key_message, missing_scope_message, refuse
-from datapilot.server.publish import user_tools
 from datapilot.settings import Settings
 from datapilot.store import Principal, Store
+from datapilot.tools.offline import user_tools
 from datapilot.tools.published.invoke import Offload
 from datapilot.tools.published.mcp_server import build_server
 from datapilot.tools.published.operations import AskerTools, OperationContext

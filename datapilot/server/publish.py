@@ -21,7 +21,6 @@ from datapilot.server.chart_files import save_png
 from datapilot.server.errors import FieldProblem, ValidationProblem
 from datapilot.server.workers import offloaded, worker_pool
 from datapilot.settings import Settings
-from datapilot.store import Store
 from datapilot.tools.published.charts import png_bytes
 from datapilot.tools.published.invoke import Offload, invoke
 from datapilot.tools.published.operations import (
@@ -32,8 +31,7 @@ from datapilot.tools.published.operations import (
 )
 
 if TYPE_CHECKING:
-    from datapilot.engine.context import RequestContext
-    from datapilot.tools import Tool
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -67,30 +65,11 @@ def operation_context(app: FastAPI) -> OperationContext:
     return context
 
 
-def user_tools(
-    store: Store, settings: Settings, user: str, request: RequestContext
-) -> dict[str, Tool]:
-    """The tools `user` added, which `ask` tries when the data cannot answer (over `/run` and
-    `/mcp`): the interfaces (designed, or from a plugin) and the tools they imported. A store
-    that cannot be read costs its tools (logged), never the answer."""
-    from datapilot.tools.offline import added_interface_tools
-    from datapilot.tools.sources import Sources
-
-    tools = added_interface_tools(request)
-    if not user:
-        return tools
-    try:
-        with store.session() as session:
-            tools.update(Sources(session, user, settings).tools())
-    except Exception:  # the data's answer stands without them
-        log.exception("the imported tools of %s could not be read", user)
-    return tools
-
-
 async def run_operation(op: Operation, arguments: BaseModel, request: Request) -> Any:
     """Run `op` for an HTTP caller (with the caller's own tools): charts become PNG URLs of
     this server."""
     from datapilot.server.deps import tenant_of
+    from datapilot.tools.offline import user_tools
 
     settings: Settings = request.app.state.settings
     user = (await tenant_of(request)).user_id or ""

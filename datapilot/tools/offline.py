@@ -11,7 +11,10 @@ Chats keep a waiting call and run it on `run` (`assistants.runtime`); the faces 
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
+import logging
 import re
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -19,17 +22,20 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
-from datapilot.brains.offline.tool_args import Filled, fill_arguments
-from datapilot.brains.offline.tool_choice import ToolSpec, choose_tool
 from datapilot.core.answer import Answer
 from datapilot.core.events import ConfirmationEvent, Done, Event, OutputEvent, StatusEvent
 from datapilot.core.intent import Intent
 from datapilot.data.text import is_chinese
 from datapilot.tools.base import Tool, ToolResult, confirmation, run_tool
-from datapilot.tools.offline_results import show_result
 
 if TYPE_CHECKING:
+    from datapilot.brains.offline.tool_args import Filled
+    from datapilot.brains.offline.tool_choice import ToolSpec
     from datapilot.engine.context import RequestContext
+    from datapilot.settings import Settings
+    from datapilot.store import Store
+
+log = logging.getLogger(__name__)
 
 # The user's tools: imported operations, MCP tools, designed and plugin interfaces. The data
 # workflow is the brain that just answered, and the interpreter runs code no question spells out.
@@ -72,6 +78,8 @@ class ToolReply:
 
 
 def spec_of(tool: Tool) -> ToolSpec:
+    from datapilot.brains.offline.tool_choice import ToolSpec
+
     return ToolSpec(
         name=tool.name,
         description=tool.description,
@@ -93,6 +101,30 @@ def added_interface_tools(request: RequestContext) -> dict[str, Tool]:
     }
 
 
+def user_tools(
+    store: Store | None, settings: Settings, user: str, request: RequestContext
+) -> dict[str, Tool]:
+    """The tools `user` added, which the faces try when the data cannot answer: the interfaces
+    (designed, or from a plugin) and the tools they imported. A store that cannot be read costs
+    its tools (with a warning saying why), never the answer."""
+    from datapilot.tools.sources import Sources
+
+    tools = added_interface_tools(request)
+    if store is None or not user:
+        return tools
+    try:
+        with store.session() as session:
+            tools.update(Sources(session, user, settings).tools())
+    except Exception as error:  # the data's answer stands without them
+        log.warning(
+            "the imported tools were not tried: %s: %s (see `datapilot doctor`)",
+            type(error).__name__,
+            error,
+            exc_info=True,
+        )
+    return tools
+
+
 async def answer_with_tools(
     question: str,
     tools: dict[str, Tool],
@@ -104,11 +136,17 @@ async def answer_with_tools(
 ) -> ToolReply | None:
     """The tools' answer to `question`, or None when no tool is about it. The words that chose
     the tool and filled its arguments count as read in `intent`'s ledger, kept on the answer."""
+    # Loaded here: a question the data answers never needs the chooser (nor jieba's dictionary).
+    from datapilot.brains.offline.tool_args import fill_arguments
+    from datapilot.brains.offline.tool_choice import choose_tool
+    from datapilot.tools.offline_results import show_result
+
     zh = is_chinese(question)
     tools = {name: t for name, t in tools.items() if t.source in OFFLINE_SOURCES}
     if not tools:
         return None
-    choice = choose_tool(question, [spec_of(t) for t in tools.values()])
+    # Reading is CPU work (BM25, the Chinese word cutter's first load): off the event loop.
+    choice = await asyncio.to_thread(choose_tool, question, [spec_of(t) for t in tools.values()])
     answer = Answer(query=question, today=today, status="no_data")
     if choice.status == "none":
         return None
@@ -130,8 +168,16 @@ async def answer_with_tools(
     # The names the reader resolved, as said: "标普500" is an index, its 500 no count.
     ledger = intent.ledger.entries if intent is not None and intent.ledger is not None else []
     names = [e.text for e in ledger if e.reading == "entity"]
-    filled = fill_arguments(
-        question, tool.name, tool.parameters, today, entities=entities, names=names
+    filled = await asyncio.to_thread(
+        functools.partial(
+            fill_arguments,
+            question,
+            tool.name,
+            tool.parameters,
+            today,
+            entities=entities,
+            names=names,
+        )
     )
     if intent is not None and intent.ledger is not None:
         intent.ledger.mark_read([*choice.words, *filled.words], "tool", tool.name)
@@ -210,7 +256,7 @@ async def try_user_tools(
     the one sent. A consequential call does not run: the answer says how to run it."""
     async for event in events:
         if isinstance(event, Done) and event.answer.status in UNANSWERED:
-            available = tools()
+            available = await asyncio.to_thread(tools)  # the store may be read
             reply = (
                 await answer_with_tools(
                     question,

@@ -33,11 +33,10 @@ from datapilot.server.openbb.context import PreparedQuery, QueryInputError, prep
 from datapilot.server.openbb.documents import document_source
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.stream import openbb_sse
-from datapilot.server.publish import user_tools
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
 from datapilot.store import Store
-from datapilot.tools.offline import try_user_tools
+from datapilot.tools.offline import try_user_tools, user_tools
 
 if TYPE_CHECKING:
     from datapilot.tools import Tool
