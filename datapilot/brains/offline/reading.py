@@ -22,6 +22,7 @@ from datapilot.brains.offline.client_tables import (
     table_words_only,
     widgets_to_fetch,
 )
+from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
@@ -218,6 +219,7 @@ def _read(
     if _scope(reading, parsed, vocab, context, catalog):
         if reading.status == "no_data" and (parsed.time.explicit or parsed.time.horizon):
             _read_window(reading, parsed)  # the window is still worth showing
+            reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
             reading.rewritten = _rewritten(reading, parsed)
         return reading, parsed
     if parsed.unnamed:
@@ -229,6 +231,7 @@ def _read(
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
+    reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
     read_parts(reading, parsed)
     _grow_to_today(reading)
     said = (

@@ -113,7 +113,7 @@ TimeWord = Literal[
 ]
 
 VOCAB_DIR = Path(__file__).with_name("vocab")
-FILES = ("metrics", "charts", "frequency", "cues", "scope", "time", "groups")
+FILES = ("metrics", "charts", "frequency", "cues", "scope", "time", "groups", "episodes")
 
 
 class VocabError(ValueError):
@@ -238,6 +238,42 @@ class TimeFile(_Strict):
         return units
 
 
+class Episode(Phrases):
+    """A named episode ("the financial crisis"): its first and last day and why those days."""
+
+    start: date
+    end: date
+    why: str
+    why_zh: str
+
+
+class EpisodesFile(_Strict):
+    episodes: dict[str, Episode] = Field(default_factory=dict)
+
+    def named(self, text: str) -> tuple[str, Episode] | None:
+        """The episode whose name `text` holds (the longest name wins), and the name as said."""
+        lowered = text.casefold()
+        found = [
+            (name, e)
+            for e in self.episodes.values()
+            for name in e.all
+            if re.search(_bounded(name.casefold()), lowered)
+        ]
+        if not found:
+            return None
+        name, episode = max(found, key=lambda f: len(f[0]))
+        at = lowered.index(name.casefold())
+        return text[at : at + len(name)], episode
+
+
+def _bounded(phrase: str) -> str:
+    """A pattern for `phrase` as a whole word where it begins or ends with a Latin letter or
+    digit (Chinese has no spaces to bound a word by)."""
+    head = r"(?<![A-Za-z0-9-])" if phrase[:1].isascii() and phrase[:1].isalnum() else ""
+    tail = r"(?![A-Za-z0-9-])" if phrase[-1:].isascii() and phrase[-1:].isalnum() else ""
+    return head + re.escape(phrase) + tail
+
+
 class Vocab(BaseModel):
     """All vocabulary files, validated, with matchers built once."""
 
@@ -250,6 +286,7 @@ class Vocab(BaseModel):
     scope: ScopeFile
     time: TimeFile
     groups: GroupsFile
+    episodes: EpisodesFile
 
     @cached_property
     def matcher(self) -> PhraseMatcher:
@@ -284,6 +321,10 @@ def load_vocab(user_dir: Path | None = None) -> Vocab:
             content = _merge(content, _read(extra))
             bundled = extra
         data[name] = _validate(name, content, bundled)
+    # An episode's names are periods of the time grammar ("since COVID").
+    for episode in data["episodes"].episodes.values():
+        for name in episode.all:
+            data["time"].periods.setdefault(name, (episode.start, episode.end))
     return Vocab(**data)
 
 
@@ -301,6 +342,7 @@ _MODELS: dict[str, type[BaseModel]] = {
     "scope": ScopeFile,
     "time": TimeFile,
     "groups": GroupsFile,
+    "episodes": EpisodesFile,
 }
 
 

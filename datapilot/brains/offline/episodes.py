@@ -1,0 +1,35 @@
+"""What an answer says of a named episode it dated a window by ("since COVID").
+
+The days come from `vocab/episodes.toml`, where each episode's sources are cited; the answer's
+note names the days used and why those days, so a user who means another start can say it.
+"""
+
+from __future__ import annotations
+
+from datapilot.brains.offline.vocab import EpisodesFile
+from datapilot.brains.offline.windows import TimeReading
+
+# The time grammar's note when written dates beat a named episode ("the great recession, from
+# 2007 through 2008"): the episode's days were not used.
+DATES_DECIDE = "dates given with a named episode: the dates decide"
+
+
+def episode_notes(time: TimeReading, episodes: EpisodesFile, zh: bool) -> list[str]:
+    """A note per named episode a time phrase of the question was read as."""
+    if DATES_DECIDE in time.notes:
+        return []
+    notes = []
+    for clause in time.clauses:
+        found = episodes.named(clause.text)
+        if found is None:
+            continue
+        said, episode = found
+        if episode.start == episode.end:
+            days = episode.start.isoformat()
+        else:
+            days = f"{episode.start}至{episode.end}" if zh else f"{episode.start} to {episode.end}"
+        if zh:
+            notes.append(f"“{said}”按{days}计（{episode.why_zh}）。")
+        else:
+            notes.append(f'"{said}" is dated {days} ({episode.why}).')
+    return notes
