@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from datapilot.brains.offline.vocab import Vocab
+from datapilot.brains.offline.vocab import MetricId, Vocab
 from datapilot.data.catalog import Catalog
 from datapilot.data.text import is_common_word
 
@@ -34,7 +34,7 @@ class Respelling(BaseModel):
 
     said: str
     read: str
-    metric: str
+    metric: MetricId
 
 
 def respell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, list[Respelling]]:
@@ -66,17 +66,17 @@ def respell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, li
 
 
 def _closest(
-    said: str, phrases: dict[str, str], words: frozenset[str], vocab: Vocab, catalog: Catalog
+    said: str, phrases: dict[str, MetricId], words: frozenset[str], vocab: Vocab, catalog: Catalog
 ) -> Respelling | None:
     lowered = said.casefold()
     letters = lowered.replace(" ", "")
     if len(letters) < MIN_LETTERS:
         return None
     limit = 1 if len(letters) <= 9 else 2
-    near = process.extract(
+    found = process.extract(
         lowered, list(phrases), scorer=OSA.distance, score_cutoff=limit, limit=None
     )
-    near = [(p, d) for p, d, _ in near if p[0] == lowered[0]]  # never the first letter
+    near = [(str(p), int(d)) for p, d, _ in found if p[0] == lowered[0]]  # never the first letter
     if not near:
         return None
     best = min(d for _, d in near)
@@ -105,16 +105,16 @@ def _closest(
     return Respelling(said=said, read=phrase, metric=phrases[phrase])
 
 
-def _measures(vocab: Vocab) -> tuple[dict[str, str], frozenset[str]]:
+def _measures(vocab: Vocab) -> tuple[dict[str, MetricId], frozenset[str]]:
     """Every English measure phrase of letters and spaces → its measure, and their words."""
     return _measures_of(tuple((name, tuple(m.en)) for name, m in vocab.metrics.metrics.items()))
 
 
 @lru_cache(maxsize=4)
 def _measures_of(
-    metrics: tuple[tuple[str, tuple[str, ...]], ...],
-) -> tuple[dict[str, str], frozenset[str]]:
-    phrases: dict[str, str] = {}
+    metrics: tuple[tuple[MetricId, tuple[str, ...]], ...],
+) -> tuple[dict[str, MetricId], frozenset[str]]:
+    phrases: dict[str, MetricId] = {}
     for name, en in metrics:
         for phrase in en:
             key = " ".join(phrase.casefold().split())
