@@ -152,11 +152,19 @@ async def answer_with_tools(
         return None
     if choice.status == "ask":
         names = [c.name for c in choice.candidates]
-        answer.message = (
-            f"有几个工具都可能回答这个问题：{'、'.join(names)}。您想用哪一个？"
-            if zh
-            else f"Several of your tools could answer this: {', '.join(names)}. Which one?"
-        )
+        if len(names) == 1:  # it shares one word with the question: said, not called on it
+            answer.message = (
+                f"您的工具 {names[0]} 也许能回答，但问题只提到了它的一部分。是要用它吗？"
+                if zh
+                else f"Your tool {names[0]} may answer this, but the question names only part "
+                "of what it gives. Did you mean it?"
+            )
+        else:
+            answer.message = (
+                f"有几个工具都可能回答这个问题：{'、'.join(names)}。您想用哪一个？"
+                if zh
+                else f"Several of your tools could answer this: {', '.join(names)}. Which one?"
+            )
         # One question per candidate, naming it: asked next, it chooses that tool.
         answer.follow_ups = [
             f"用 {name}：{question}" if zh else f"Use {name}: {question}" for name in names

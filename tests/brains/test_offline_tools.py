@@ -260,3 +260,46 @@ def test_a_window_the_tool_cannot_take_is_reported_not_dropped() -> None:
     assert fill_arguments("weather on 2026-11-20", "w", weather, TODAY).unused_dates == []
     loan = {"type": "object", "properties": {"years": {"type": "integer"}}}
     assert fill_arguments("a loan over 30 years", "l", loan, TODAY).unused_dates == []
+
+
+@pytest.mark.parametrize(
+    ("question", "chosen"),
+    [
+        ("Total dividend of Apple in 2022", False),  # a dividend is not a yield
+        ("Plot the dividend of Apple over time", False),
+        ("What was Apple's dividend yield at the end of 2022?", True),
+    ],
+)
+def test_one_word_of_a_tools_compound_name_never_calls_it(question: str, chosen: bool) -> None:
+    """A lone tool sharing only the modifier of its name ("dividend" of dividend_yield) is not
+    called: it would answer another question than the one asked. (The designed interface of the
+    design stage's tests, as `design requests` tries it.)"""
+    about = (
+        "Trailing twelve-month dividend yield in %: dividends per share with an ex-date in the "
+        "year up to the last close on or before `day`, over that close."
+    )
+    spec = ToolSpec(
+        name="dividend_yield",
+        description=about,
+        parameters={
+            "type": "object",
+            "properties": {
+                "ids": {
+                    "description": "Tickers in the dividends table, e.g. ['AAPL'].",
+                    "items": {"type": "string"},
+                    "title": "Ids",
+                    "type": "array",
+                },
+                "day": {
+                    "anyOf": [{"format": "date", "type": "string"}, {"type": "null"}],
+                    "default": None,
+                    "description": "The close the yield is measured on; None = latest.",
+                    "title": "Day",
+                },
+            },
+            "required": ["ids"],
+            "description": about,
+        },
+        source="interface",
+    )
+    assert (choose_tool(question, [spec]).status == "chosen") is chosen

@@ -149,11 +149,32 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
     runner_up = hits[1].score if len(hits) > 1 else 0.0
     if best.score >= CLEAR_RATIO * runner_up:
         spec = specs[best.passage.index]
-        return ToolChoice(
-            status="chosen", tool=spec, words=shared_words(question, spec), scores=scores
-        )
+        words = shared_words(question, spec)
+        if _names_part_only(words, spec):
+            # "latest dividend" against `dividend_yield`: the question says one word of what the
+            # tool gives; asked about, never called on that word alone.
+            return ToolChoice(status="ask", candidates=[spec], scores=scores)
+        return ToolChoice(status="chosen", tool=spec, words=words, scores=scores)
     close = [specs[h.passage.index] for h in hits if h.score >= CLOSE_SHARE * best.score]
     return ToolChoice(status="ask", candidates=close, scores=scores)
+
+
+# Words of tool names that say how, not what: they name no subject of a question.
+_GENERIC_NAME_WORDS = frozenset(
+    {"get", "list", "fetch", "query", "search", "find", "read", "show", "api", "data", "info"}
+)
+
+
+def _names_part_only(words: Sequence[str], spec: ToolSpec) -> bool:
+    """The question shares one word with the tool, a modifier in its name of several words and
+    not what the tool gives: "dividend" of `dividend_yield` (a yield), where "weather" of
+    `dailyWeather` or "closes" of `Quotes_closes` say what they give."""
+    subject = [w for w in name_words(spec.name).lower().split() if w not in _GENERIC_NAME_WORDS]
+    shared = {token for word in words for token in tokenize(word)}
+    if len(subject) < 2 or len(shared) != 1:
+        return False
+    head = set(tokenize(subject[-1]))
+    return shared <= set(tokenize(" ".join(subject[:-1]))) - head
 
 
 def shared_words(question: str, spec: ToolSpec) -> list[str]:
