@@ -7,6 +7,7 @@ answered by the data brain, a question it could not answer tried on the assistan
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 from datapilot.assistants.context import ContextInputs
@@ -14,13 +15,16 @@ from datapilot.assistants.memory import acknowledgement
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.notice import no_model_notice
 from datapilot.assistants.turn_state import TurnMessage, TurnResult, TurnSetup
+from datapilot.brains.offline.tool_args import Filled
 from datapilot.core.answer import Answer
 from datapilot.core.context import ChatMessage
-from datapilot.core.events import Done, Event, TextDelta
+from datapilot.core.events import Done, Event, OutputEvent, TextDelta
 from datapilot.core.model_messages import ModelMessage, ToolCall
+from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
 from datapilot.tools import Tool
 from datapilot.tools.offline import UNANSWERED, added_interface_tools, answer_with_tools
+from datapilot.tools.offline_results import show_result
 
 
 class OfflineTurn:
@@ -135,11 +139,27 @@ class OfflineTurn:
                 yield event
         results = self.result.tool_results
         ok = all(r.ok for r in results)
-        answer = Answer(
-            query=self.question,
-            today=self.setup.request.question.today,
-            status="ok" if ok else "error",
-        )
-        self.result.text = "\n".join(f"{r.name}: {r.text}" for r in results)
+        today = self.setup.request.question.today
+        answer = Answer(query=self.question, today=today, status="ok" if ok else "error")
+        said: list[str] = []
+        for record, outcome in zip(self.setup.resume, results, strict=False):
+            tool = self.setup.tools.get(record.name)
+            if tool is None or not outcome.ok:
+                said.append(f"{record.name}: {outcome.text}")
+                continue
+            # As when it ran at once: a table charted or tabled, a text quoted with its source.
+            arguments = json.loads(record.arguments or "{}")
+            written = Filled(tool=record.name, arguments=arguments).call_text()
+            zh = is_chinese(self.question)
+            shown = await show_result(
+                self.question, tool, arguments, written, outcome, today, intent=None, zh=zh
+            )
+            said.append(shown.summary)
+            answer.sources += shown.sources
+            for output in shown.outputs:
+                if all(output is not given for given in outcome.outputs):
+                    self.result.outputs.append(output)
+                    yield OutputEvent(output=output)
+        self.result.text = "\n".join(said)
         self.result.messages.append(TurnMessage(role="assistant", content=self.result.text))
         yield self._done(answer)

@@ -140,3 +140,7 @@ async def test_offline_chat_uses_mcp_tools(store_url: str, mcp_base: str) -> Non
         )
         assert ran.status_code == 200, ran.text
         assert NOTES == ["call the broker"]
+        # The confirmed call's answer is shown as one that ran at once: quoted with its source.
+        done = ran.json()["answer"]
+        assert done["status"] == "ok" and "call the broker" in done["summary"]
+        assert f"({mcp_base}/mcp)" in done["summary"] and done["sources"], done
