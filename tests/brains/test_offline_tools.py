@@ -303,3 +303,26 @@ def test_one_word_of_a_tools_compound_name_never_calls_it(question: str, chosen:
         source="interface",
     )
     assert (choose_tool(question, [spec]).status == "chosen") is chosen
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("What was the weather in Paris on 2026-11-20?", "dailyWeather"),
+        ("巴黎2026年11月20日的天气", "dailyWeather"),
+        ("What is the EUR exchange rate per USD?", "getFxRate"),
+    ],
+)
+def test_the_documents_own_name_on_every_tool_names_none_of_them(
+    question: str, operation: str
+) -> None:
+    """Both operations of "Markets and weather" carry its name: its "weather" must not make the
+    weather question match both alike (it chose neither)."""
+    document = import_document(SPEC, fallback_name="Markets")
+    specs = [
+        ToolSpec(name=op.name, description=op.description, parameters=op.parameters)
+        for op in document.operations
+    ]
+    choice = choose_tool(question, specs)
+    assert choice.status == "chosen" and choice.tool is not None
+    assert choice.tool.name.endswith(operation)

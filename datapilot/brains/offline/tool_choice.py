@@ -69,9 +69,28 @@ def name_words(name: str) -> str:
     return " ".join(re.split(r"[\W_]+", _CAMEL.sub(" ", name))).strip()
 
 
-def tool_text(spec: ToolSpec) -> str:
-    """Everything a question may use to name this tool."""
-    parts = [name_words(spec.name), spec.description]
+def own_names(names: Sequence[str]) -> dict[str, str]:
+    """Each name without the prefix it shares with another (`Markets_and_weather_getFxRate` →
+    `getFxRate` beside `Markets_and_weather_dailyWeather`): the imported document's or server's
+    name is on every one of its tools, so its words ("weather") would name them all alike."""
+    parts = {name: name.split("_") for name in names}
+    own: dict[str, str] = {}
+    for name, words in parts.items():
+        cut = 0
+        for other, theirs in parts.items():
+            if other == name:
+                continue
+            shared = 0
+            while shared < min(len(words), len(theirs)) - 1 and words[shared] == theirs[shared]:
+                shared += 1
+            cut = max(cut, shared)
+        own[name] = "_".join(words[cut:])
+    return own
+
+
+def tool_text(spec: ToolSpec, name: str | None = None) -> str:
+    """Everything a question may use to name this tool (`name`: its own part, see `own_names`)."""
+    parts = [name_words(name or spec.name), spec.description]
     properties = spec.parameters.get("properties") or {}
     for arg, schema in properties.items():
         parts.append(name_words(arg))
@@ -135,7 +154,11 @@ def choose_tool(question: str, specs: Sequence[ToolSpec]) -> ToolChoice:
     named = [s for s in specs if re.search(rf"(?<![\w.]){re.escape(s.name)}(?![\w.])", question)]
     if len(named) == 1:  # "Use getFxRate: …", as the question back about close tools offers
         return ToolChoice(status="chosen", tool=named[0], words=[named[0].name])
-    passages = [Passage(text=tool_text(s), source=s.name, index=i) for i, s in enumerate(specs)]
+    own = own_names([s.name for s in specs])
+    passages = [
+        Passage(text=tool_text(s, own.get(s.name)), source=s.name, index=i)
+        for i, s in enumerate(specs)
+    ]
     # A written date is a value, not a word naming a tool (its 年 matches "年利率").
     searched = _WRITTEN_DATE.sub(" ", question)
     # A hyphenated word is also read joined: "to-do" meets a tool's "todo".
