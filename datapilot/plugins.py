@@ -5,7 +5,8 @@ one mechanism registers interfaces, providers, brains, tools, commands and route
 points, the folder `<data dir>/plugins/` holds plugin packages the design stage writes
 (`datapilot design`): each registers through the same hooks once the user has accepted it, and
 only while its files match the hash recorded at acceptance. They are read when the interface
-library is built, not at start-up, so `datapilot --help` reads no settings. Importing a
+library is built, not at start-up, so `datapilot --help` reads no settings; the library is built
+again when they change (`packages_stamp`), so a running server follows `design accept`. Importing a
 plugin module registers nothing by side effect: its `@hookimpl` functions are called when the
 registry, the router, the command line or the app asks for them.
 """
@@ -16,6 +17,7 @@ import hashlib
 import importlib.util
 import json
 import logging
+import os
 import threading
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pluggy
 
 from datapilot import hookspecs
-from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory, hookimpl
+from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -48,7 +50,6 @@ def plugin_manager() -> pluggy.PluginManager:
             manager = pluggy.PluginManager(hookspecs.PROJECT)
             manager.add_hookspecs(hookspecs)
             _load_entry_points(manager)
-            manager.register(_LocalPackages(), name="datapilot.local-packages")
             _manager = manager
         return _manager
 
@@ -73,7 +74,8 @@ def _load_entry_points(manager: pluggy.PluginManager) -> None:
 
 def load_local_plugins(manager: pluggy.PluginManager, data_dir: Path | None = None) -> list[str]:
     """Register the accepted plugin packages of `data_dir/plugins/` in `manager` (embedding,
-    tests); returns their names. The process's manager reads them through `_LocalPackages`."""
+    tests); returns their names. The interface library registers them itself
+    (`register_packages`), per data dir."""
     names: list[str] = []
     for folder, module in accepted_packages(data_dir):
         name = f"local:{folder}"
@@ -129,16 +131,60 @@ def accepted_packages(data_dir: Path | None = None) -> list[tuple[str, ModuleTyp
     return found
 
 
-class _LocalPackages:
-    """The accepted packages of the data dir, read when the interface library is built rather
-    than at start-up (so `datapilot --help` reads no settings), through the same hook."""
+def register_packages(registry: Registry, packages: list[tuple[str, ModuleType]]) -> None:
+    """Register the interfaces of `packages` (from `accepted_packages`) through their own
+    `register_interfaces` hook implementation, as the plugin manager would. A package that
+    fails, or names an interface the library already has, is skipped whole with a warning: a
+    server that picks up an acceptance while it runs must keep answering."""
+    for folder, module in packages:
+        hook = getattr(module, "register_interfaces", None)
+        if hook is None:
+            continue
+        own = type(registry)()  # the package's own first (plugins may not import interfaces)
+        try:
+            hook(registry=own)
+            taken = [spec.name for spec in own if spec.name in registry]
+            if taken:
+                raise ValueError(f"the library already has {', '.join(sorted(taken))}")
+        except Exception as error:
+            log.warning(
+                "the plugin package %s was not loaded: %s: %s", folder, type(error).__name__, error
+            )
+            continue
+        for spec in own:
+            registry.register(spec)
 
-    @hookimpl
-    def register_interfaces(self, registry: Registry) -> None:
-        for _, module in accepted_packages():
-            hook = getattr(module, "register_interfaces", None)
-            if hook is not None:
-                hook(registry=registry)
+
+Stamp = tuple[tuple[str, str, int, int, int, int], ...]
+
+
+def packages_stamp(root: Path) -> Stamp:
+    """What the package files under `root` (`<data dir>/plugins`) look like to `stat`: each
+    folder's `plugin.json` and code files, by modification and change time, size and inode.
+
+    Writing, accepting, rejecting or editing a package changes it, so a library built for one
+    stamp can be reused while the stamp stays the same. Costs a directory listing and a few
+    `stat` calls per package (hashing the code is left to `accepted_packages`); one failed
+    listing when the folder does not exist.
+    """
+    found: list[tuple[str, str, int, int, int, int]] = []
+    try:
+        entries = os.scandir(root)
+    except (FileNotFoundError, NotADirectoryError):
+        return ()
+    with entries:
+        for entry in entries:
+            for name in (PLUGIN_FILE, *_HASHED):
+                try:
+                    st = os.stat(os.path.join(entry.path, name))
+                except OSError:  # not a package folder, or a file it does not have
+                    if name == PLUGIN_FILE:
+                        break
+                    continue
+                found.append(
+                    (entry.name, name, st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+                )
+    return tuple(sorted(found))
 
 
 def package_hash(folder: Path) -> str:

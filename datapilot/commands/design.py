@@ -293,7 +293,7 @@ def accept(
     names: Annotated[list[str] | None, typer.Argument(help="Packages to accept.")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Accept every package.")] = False,
 ) -> None:
-    """Accept (install) packages: they register on the next start, with their provenance."""
+    """Accept (install) packages: a running server uses them from its next question."""
     from datapilot.design.library import accept as accept_packages
     from datapilot.settings import get_settings
 
@@ -305,7 +305,10 @@ def accept(
         fail(str(error))
         raise
     for package in done:
-        typer.echo(f"accepted {package.name}: registered from the next start.")
+        typer.echo(
+            f"accepted {package.name}: registered; a running `datapilot serve` uses it at its "
+            "next question, no restart needed."
+        )
 
 
 @design_app.command("reject")
@@ -316,7 +319,10 @@ def reject(names: Annotated[list[str], typer.Argument(help="Packages to remove."
 
     try:
         for name in reject_packages(get_settings().data_dir, names):
-            typer.echo(f"rejected {name}: removed.")
+            typer.echo(
+                f"rejected {name}: removed; a running `datapilot serve` stops using it at its "
+                "next question."
+            )
     except LookupError as error:
         fail(str(error))
 

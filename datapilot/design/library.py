@@ -129,8 +129,8 @@ def packages(data_dir: Path) -> list[Package]:
 
 
 def accept(data_dir: Path, names: list[str], everything: bool = False) -> list[Package]:
-    """Mark packages accepted and record the hash of their files; they register on the next
-    start. An unknown name raises LookupError naming the known ones."""
+    """Mark packages accepted and record the hash of their files; the interface library takes
+    them in when it is next asked for. An unknown name raises LookupError naming the known ones."""
     known = {p.name: p for p in packages(data_dir)}
     chosen = list(known) if everything else names
     for name in chosen:

@@ -46,13 +46,14 @@ class RequestContext:
         registry: Registry | None = None,
     ) -> RequestContext:
         """The context of one request: `settings` with the request's model and key applied,
-        the data of their data dir, the library of installed interfaces."""
+        the data of their data dir, the library of installed interfaces and of the design
+        packages accepted there now."""
         return cls(
             question=question,
             # The data is the process's for these settings; the request's key never reaches it.
             data=open_data(settings) if data is None else data,
             settings=with_request_model(settings, question),
-            registry=default_registry() if registry is None else registry,
+            registry=default_registry(settings.data_dir) if registry is None else registry,
         )
 
     def interface_context(self, language: Literal["en", "zh"] = "en") -> InterfaceContext:

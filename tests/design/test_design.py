@@ -229,7 +229,7 @@ def test_a_full_design_round_grows_an_interface_that_answers(user_dir, endpoint)
     assert package.provenance.model == "scripted-designer" and not package.provenance.accepted
     assert load_local_plugins(pluggy.PluginManager("datapilot"), user_dir) == []
 
-    # Accept: registered on the next start, and the question is answered through it.
+    # Accept: registered, and the question is answered through it.
     library.accept(user_dir, ["dividend_yield"])
     manager = pluggy.PluginManager("datapilot")
     assert load_local_plugins(manager, user_dir) == ["local:dividend_yield"]

@@ -1,7 +1,8 @@
 """A designed interface answers without a model: the dividend-yield requests `design requests`
 finds to be gaps are answered offline once the package is accepted — in the coverage report,
 from `datapilot ask` (its date argument read from the question) and in a chat without a model
-whose assistant has the data workflow."""
+whose assistant has the data workflow, from the next question after `design accept`, and no
+longer once its code is edited."""
 
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ from datapilot.data.warehouse import Warehouse
 from datapilot.design import library
 from datapilot.design.sandbox import SandboxResult
 from datapilot.design.specs import InterfaceDesign
-from datapilot.interfaces.library import default_registry
 from datapilot.settings import Settings, get_settings
 
 FIXTURE = paths.FIXTURES / "design" / "dividends.csv"
@@ -37,8 +37,7 @@ YEAR_END = "2021-12-31"
 
 @pytest.fixture()
 def user_dir(data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:  # type: ignore[no-untyped-def]
-    """A user's data dir (the bundled warehouse plus their dividends file), the one in use; the
-    interface library is built anew in it, as at a new start, and again after the test."""
+    """A user's data dir (the bundled warehouse plus their dividends file), the one in use."""
     shutil.copyfile(data.warehouse.path, tmp_path / "warehouse.duckdb")
     warehouse = Warehouse(tmp_path / "warehouse.duckdb")
     import_table(warehouse, FIXTURE)
@@ -46,10 +45,8 @@ def user_dir(data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("DATAPILOT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DATAPILOT_DATABASE_URL", f"sqlite:///{tmp_path / 'store.sqlite3'}")
     get_settings.cache_clear()
-    default_registry.cache_clear()
     yield tmp_path
     get_settings.cache_clear()
-    default_registry.cache_clear()
 
 
 def expected_yield() -> float:
@@ -63,8 +60,12 @@ def expected_yield() -> float:
     return float(paid["dividend"].sum()) / float(close) * 100
 
 
+def tables_of(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    return [o for o in answer["outputs"] if o["kind"] == "table"]
+
+
 def yield_of(answer: dict[str, Any]) -> float:
-    [table] = [o for o in answer["outputs"] if o["kind"] == "table"]
+    [table] = tables_of(answer)
     [row] = table["rows"]
     return float(row[table["columns"].index("yield_pct")])
 
@@ -90,7 +91,6 @@ def test_an_accepted_design_answers_its_requests_offline(user_dir: Path) -> None
     )
     accepted = cli.invoke(app, ["design", "accept", "dividend_yield"])
     assert accepted.exit_code == 0, accepted.output
-    default_registry.cache_clear()  # accepted packages register at the next start
 
     after = statuses(cli)
     assert after.keys() == before.keys() and set(after.values()) == {"answered"}, after
@@ -103,13 +103,13 @@ def test_an_accepted_design_answers_its_requests_offline(user_dir: Path) -> None
     assert any("day = date: at the end of 2021" in note for note in answer["notes"])
 
 
-async def test_a_chat_without_a_model_answers_through_the_design(user_dir: Path) -> None:
+async def test_a_running_chat_follows_accept_and_an_edit(user_dir: Path) -> None:
+    """One app, never restarted: the question is a gap, `design accept` makes the next one
+    answered through the design, and editing its code after acceptance takes it away again."""
     spec = InterfaceDesign.model_validate(scripted.MERGED)
-    library.write_package(
+    package = library.write_package(
         user_dir, spec, scripted.CODE, scripted.TESTS, SandboxResult(ok=True), "scripted"
     )
-    library.accept(user_dir, ["dividend_yield"])
-    default_registry.cache_clear()
     settings = Settings(
         brain="offline",
         offline=True,
@@ -120,11 +120,26 @@ async def test_a_chat_without_a_model_answers_through_the_design(user_dir: Path)
         made = await client.post("/api/v1/assistants", json={"name": "A", "tools": ["ask_data"]})
         assert made.status_code == 201, made.text
         chat = await client.post("/api/v1/chats", json={"assistant_id": made.json()["id"]})
-        sent = await client.post(
-            f"/api/v1/chats/{chat.json()['id']}/messages",
-            json={"content": QUESTION, "stream": False},
-        )
-        assert sent.status_code == 200, sent.text
-        answer = sent.json()["answer"]
+
+        async def ask() -> dict[str, Any]:
+            sent = await client.post(
+                f"/api/v1/chats/{chat.json()['id']}/messages",
+                json={"content": QUESTION, "stream": False},
+            )
+            assert sent.status_code == 200, sent.text
+            return sent.json()["answer"]  # type: ignore[no-any-return]
+
+        before = await ask()
+        assert before["status"] != "ok" and not tables_of(before), before
+
+        accepted = CliRunner().invoke(app, ["design", "accept", "dividend_yield"])
+        assert accepted.exit_code == 0, accepted.output
+        assert "at its next question" in accepted.output, accepted.output
+        answer = await ask()
         assert answer["status"] == "ok", (answer["message"], answer["notes"])
         assert yield_of(answer) == pytest.approx(expected_yield(), abs=1e-3)
+
+        with open(Path(package.path) / "interface.py", "a", encoding="utf-8") as code:
+            code.write("\n# edited after acceptance\n")
+        edited = await ask()
+        assert edited["status"] != "ok" and not tables_of(edited), edited
