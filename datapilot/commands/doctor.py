@@ -19,7 +19,8 @@ def doctor(
     """Check every part (data, database, interpreter, Chinese font, Redis, model, live data).
 
     Exits with code 1 only when a required part (the data, the database) is broken; a missing
-    optional part is reported with its fix and leaves the exit code 0.
+    optional part is reported with its fix and leaves the exit code 0. A configured model
+    endpoint is given at most 3 s to answer (1.5 s to accept the connection).
     """
     from datapilot.server.parts import check_parts
     from datapilot.settings import get_settings

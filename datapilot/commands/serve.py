@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
@@ -92,11 +93,23 @@ def serve(
 
 def _say_missing_parts(settings: Settings) -> None:
     """One line per optional part the server runs without, with the fix (`datapilot doctor`
-    checks the required ones too; the store was just opened, the data is read at warm-up)."""
-    from datapilot.server.parts import OPTIONAL, check_parts, missing_lines
+    checks the required ones too; the store was just opened, the data is read at warm-up).
 
-    for line in missing_lines(check_parts(settings, OPTIONAL)):
+    The model endpoint's line comes when its probe ends, from a thread of its own: a dead
+    endpoint never delays start-up."""
+    from datapilot.server.parts import OPTIONAL, ModelWatch, check_parts, missing_lines
+
+    probed = ModelWatch(settings).settled is None  # else the settings alone say it, at once
+    names = [name for name in OPTIONAL if name != "model" or not probed]
+    for line in missing_lines(check_parts(settings, names)):
         typer.echo(f"note: {line}", err=True)
+
+    def say_model() -> None:
+        for line in missing_lines(check_parts(settings, ["model"])):
+            typer.echo(f"note: {line}", err=True)
+
+    if probed:
+        threading.Thread(target=say_model, name="model-note", daemon=True).start()
 
 
 def _say_plugin_gaps(settings: Settings) -> None:

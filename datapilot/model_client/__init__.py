@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datapilot.model_client.client import (
     ChatReply,
+    EndpointProbe,
     LLMClient,
     OutputMode,
     looks_like_refusal,
@@ -23,6 +24,7 @@ from datapilot.model_client.usage import CallUsage, UsageMeter
 __all__ = [
     "CallUsage",
     "ChatReply",
+    "EndpointProbe",
     "LLMClient",
     "LLMConfig",
     "LLMError",

@@ -12,7 +12,7 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncGenerator, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import openai
 from pydantic import BaseModel
@@ -67,6 +67,15 @@ class ChatReply(BaseModel):
     text: str
     finish_reason: str | None = None
     mode: OutputMode = "text"
+
+
+class EndpointProbe(NamedTuple):
+    """What asking an endpoint for its model list found."""
+
+    status: int | None
+    """The HTTP status it answered with (200 when it listed them); None when not reached."""
+    problem: str = ""
+    """Why it was not reached, e.g. "did not answer within 3 s"."""
 
 
 def looks_like_refusal(text: str) -> bool:
@@ -452,18 +461,32 @@ class LLMClient:
 
     async def ping(self, timeout_s: float = 3.0) -> bool:
         """True when the endpoint answers at all (any HTTP status counts as reachable)."""
-        return await self.probe(timeout_s) is not None
+        return (await self.probe(timeout_s)).status is not None
 
-    async def probe(self, timeout_s: float = 3.0) -> int | None:
-        """The HTTP status the endpoint's model list answers with (200 when it lists them),
-        or None when the endpoint cannot be reached in `timeout_s`."""
+    async def probe(self, timeout_s: float = 3.0, connect_s: float | None = None) -> EndpointProbe:
+        """The status the endpoint's model list answers with, or why it was not reached.
+
+        The whole probe takes at most `timeout_s`; connecting at most `connect_s` (a host that
+        drops the connection attempt costs that, not the whole timeout)."""
+        connect = min(connect_s or timeout_s, timeout_s)
+        timeout = openai.Timeout(timeout_s, connect=connect)
+        sdk = self._sdk.with_options(timeout=timeout, max_retries=0)
         try:
-            await self._sdk.with_options(timeout=timeout_s, max_retries=0).models.list()
+            # A server that trickles bytes resets httpx's read timeout: this bounds the whole.
+            async with asyncio.timeout(timeout_s):
+                await sdk.models.list()
         except openai.APIStatusError as error:
-            return error.status_code
-        except (openai.APIError, TimeoutError):
-            return None
-        return 200
+            return EndpointProbe(error.status_code)
+        except (openai.APITimeoutError, TimeoutError) as error:
+            # By name: the SDK's HTTP library is httpx or its fork httpx2, by version.
+            if type(error.__cause__).__name__ == "ConnectTimeout":
+                return EndpointProbe(None, f"accepted no connection within {connect:g} s")
+            return EndpointProbe(None, f"did not answer within {timeout_s:g} s")
+        except openai.APIError as error:
+            cause = error.__cause__
+            said = str(cause or error).strip() or type(cause or error).__name__
+            return EndpointProbe(None, said[:1].lower() + said[1:])
+        return EndpointProbe(200)
 
     def _rejected_everything(self) -> LLMUnavailable:
         return LLMUnavailable(

@@ -40,7 +40,11 @@ log = logging.getLogger(__name__)
 async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
     """Start serving only once the one-time costs are paid (off the event loop)."""
     from datapilot.engine.pipeline import warm_up
+    from datapilot.server.parts import parts_of
 
+    # The model endpoint is probed in the background while the server warms up: a dead one
+    # delays neither start-up nor `/api/v1/features`.
+    parts_of(app).model.start()
     timings = await asyncio.to_thread(warm_up, app.state.settings)
     log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
     # What start-up built (modules, models, the warehouse's catalog, the brain's vocabulary)

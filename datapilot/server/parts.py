@@ -5,12 +5,18 @@ and `datapilot doctor`.
 A part is required when nothing works without it (the data, the store); every other part is
 optional: without it one piece is off (Code mode, Chinese in PNG charts, live data, the model),
 and the check says why and what fixes it.
+
+The model endpoint is the one part asked over the network. The server never waits for it: a
+`ModelWatch` probes it in a thread of its own (at start-up, and again when its state is older
+than `PARTS_TTL_S` and someone reads it) and answers with its last known state, "checking"
+until the first probe ends. `datapilot doctor` waits for the probe, at most `MODEL_TIMEOUT_S`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -21,11 +27,16 @@ from pydantic import BaseModel, Field
 from datapilot.settings import Settings
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     from datapilot.model_client import LLMConfig
 
-#: How long `/api/v1/features` keeps the checks (a model endpoint is asked over the network).
+#: How long `/api/v1/features` keeps the checks, and the model endpoint's last probe.
 PARTS_TTL_S = 10.0
-_MODEL_TIMEOUT_S = 3.0
+#: The model endpoint's probe: connecting takes at most `MODEL_CONNECT_S`, all of it at most
+#: `MODEL_TIMEOUT_S` (a host that drops connection attempts is told from a slow one sooner).
+MODEL_TIMEOUT_S = 3.0
+MODEL_CONNECT_S = 1.5
 # The live providers and the module each needs (their extra installs it).
 _PROVIDER_MODULES = {"yahoo": ("yfinance", "live"), "akshare": ("akshare", "china")}
 
@@ -37,6 +48,11 @@ class Part(BaseModel):
     required: bool = Field(default=False, description="Nothing works without it.")
     reason: str = Field(default="", description="Why it is not available.")
     fix: str = Field(default="", description="What makes it available.")
+    checking: bool = Field(
+        default=False,
+        description="Its first check is under way (the model endpoint's probe), so `available` "
+        "is not known yet.",
+    )
 
 
 def check_parts(settings: Settings, names: Iterable[str] | None = None) -> dict[str, Part]:
@@ -63,24 +79,97 @@ def missing_lines(parts: dict[str, Part]) -> list[str]:
     ]
 
 
-class PartsCache:
-    """The checks, kept `PARTS_TTL_S` per process so a page load costs no network round trip."""
+def parts_of(app: FastAPI) -> PartsCache:
+    """The checks of the server `app`, made at their first use."""
+    cache: PartsCache | None = getattr(app.state, "parts", None)
+    if cache is None:
+        cache = app.state.parts = PartsCache(app.state.settings)
+    return cache
 
-    def __init__(self) -> None:
+
+class PartsCache:
+    """The checks of one server, kept `PARTS_TTL_S` so a page load costs no round trip; the
+    model endpoint's part is `model`'s last known state, never waited for."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.model = ModelWatch(settings)
         self._lock = threading.Lock()
         self._held: tuple[float, dict[str, Part]] | None = None
 
-    def get(self, settings: Settings) -> dict[str, Part]:
+    def get(self) -> dict[str, Part]:
         with self._lock:
             held = self._held
         if held is None or time.monotonic() - held[0] >= PARTS_TTL_S:
-            held = (time.monotonic(), check_parts(settings))
+            held = (time.monotonic(), check_parts(self.settings, _LOCAL))
             with self._lock:
                 self._held = held
-            return held[1]
-        # The interpreter's check is its own short-lived probe, which looks again at once when
-        # bubblewrap appears: a newly installed one shows on the next page load.
-        return held[1] | check_parts(settings, ["interpreter"])
+            parts = held[1]
+        else:
+            # The interpreter's check is its own short-lived probe, which looks again at once
+            # when bubblewrap appears: a newly installed one shows on the next page load.
+            parts = held[1] | check_parts(self.settings, ["interpreter"])
+        parts = parts | {"model": self.model.current()}
+        return {name: parts[name] for name in _CHECKS if name in parts}
+
+
+class ModelWatch:
+    """The model endpoint's last known state, probed in a thread of its own so that reading it
+    never waits on the network (nor holds an event loop): "checking" until the first probe ends,
+    then the probe's finding, probed again in the background once older than `PARTS_TTL_S`."""
+
+    def __init__(self, settings: Settings) -> None:
+        try:  # a Part when the settings alone decide it
+            self._settled = _model_settled(settings)
+        except Exception as error:  # a configuration that breaks is reported, not raised
+            self._settled = Part(available=False, reason=f"{type(error).__name__}: {error}")
+        self._lock = threading.Lock()
+        self._found: Part | None = None
+        self._found_at = -math.inf
+        self._probing = False
+
+    @property
+    def settled(self) -> Part | None:
+        """The part when the settings alone decide it (no endpoint, offline): no probe then."""
+        return self._settled if isinstance(self._settled, Part) else None
+
+    def start(self) -> None:
+        """Probe the endpoint now, in the background, unless a probe is under way."""
+        config = self._settled
+        if isinstance(config, Part):
+            return
+        with self._lock:
+            if self._probing:
+                return
+            self._probing = True
+        thread = threading.Thread(target=self._probe, args=(config,), daemon=True)
+        thread.start()
+
+    def current(self) -> Part:
+        """The last known state, at once; a stale one is probed again in the background."""
+        config = self._settled
+        if isinstance(config, Part):
+            return config
+        with self._lock:
+            found, age = self._found, time.monotonic() - self._found_at
+        if age >= PARTS_TTL_S:
+            self.start()
+        if found is not None:
+            return found
+        return Part(
+            available=False,
+            checking=True,
+            reason=f"checking whether the model endpoint {config.base_url} answers "
+            f"(at most {MODEL_TIMEOUT_S:g} s)",
+        )
+
+    def _probe(self, config: LLMConfig) -> None:
+        try:
+            found = asyncio.run(probe_model(config))
+        except Exception as error:  # a probe that breaks says so: it never ends the watch
+            found = Part(available=False, reason=f"{type(error).__name__}: {error}")
+        with self._lock:
+            self._found, self._found_at, self._probing = found, time.monotonic(), False
 
 
 # ---- the checks -----------------------------------------------------------------------------
@@ -161,6 +250,14 @@ def _redis(settings: Settings) -> Part | None:
 
 
 def _model(settings: Settings) -> Part:
+    """The model endpoint's part, waiting for its probe (at most `MODEL_TIMEOUT_S`)."""
+    settled = _model_settled(settings)
+    return settled if isinstance(settled, Part) else asyncio.run(probe_model(settled))
+
+
+def _model_settled(settings: Settings) -> Part | LLMConfig:
+    """The model's part when the settings alone decide it (none configured, offline mode),
+    else the endpoint to probe."""
     from datapilot.model_client import resolve_config
 
     config = resolve_config(settings)
@@ -176,10 +273,26 @@ def _model(settings: Settings) -> Part:
             reason="no model endpoint is configured: the offline reader answers",
             fix="set DATAPILOT_LLM_BASE_URL and DATAPILOT_LLM_MODEL (and DATAPILOT_LLM_API_KEY)",
         )
+    return config
+
+
+async def probe_model(config: LLMConfig) -> Part:
+    """The model client's own probe of its endpoint (the SDK's request, key and base URL); what
+    it finds also tells the brains whether to wait on that endpoint (`model_client.health`)."""
+    from datapilot.model_client import LLMClient
+    from datapilot.model_client.health import mark_down, mark_up
+
+    client = LLMClient(config)
+    try:
+        found = await client.probe(timeout_s=MODEL_TIMEOUT_S, connect_s=MODEL_CONNECT_S)
+    finally:
+        await client.aclose()
+    status = found.status
+    # As `health.reachable` would conclude: any answer means reachable.
+    (mark_down if status is None else mark_up)(config.endpoint_key)
     fix = "check DATAPILOT_LLM_BASE_URL and that the endpoint is running"
-    status = asyncio.run(_probe(config))
     if status is None:
-        reason = f"the model endpoint {config.base_url} cannot be reached"
+        reason = f"the model endpoint {config.base_url} cannot be reached: {found.problem}"
         return Part(available=False, reason=reason, fix=fix)
     if status in (401, 403):
         return Part(
@@ -191,17 +304,6 @@ def _model(settings: Settings) -> Part:
         reason = f"the model endpoint {config.base_url} fails ({status})"
         return Part(available=False, reason=reason, fix=fix)
     return Part(available=True)
-
-
-async def _probe(config: LLMConfig) -> int | None:
-    """The model client's own probe of its endpoint (the SDK's request, key and base URL)."""
-    from datapilot.model_client import LLMClient
-
-    client = LLMClient(config)
-    try:
-        return await client.probe(timeout_s=_MODEL_TIMEOUT_S)
-    finally:
-        await client.aclose()
 
 
 def _live_providers(settings: Settings) -> Part:
@@ -242,5 +344,7 @@ _CHECKS: dict[str, Callable[[Settings], Part | None]] = {
     "model": _model,
     "live_providers": _live_providers,
 }
+# Checked on this machine, without waiting on the network for long (the model endpoint is).
+_LOCAL = [name for name in _CHECKS if name != "model"]
 #: The parts the server runs without (a line each at `datapilot serve`'s start when missing).
 OPTIONAL = ("interpreter", "chinese_font", "redis", "model", "live_providers")

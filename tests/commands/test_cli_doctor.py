@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.dead_endpoint import blackholed_url
 from typer.testing import CliRunner
 
 from datapilot.cli import app
 from datapilot.interpreter import isolation
+from datapilot.server.parts import MODEL_CONNECT_S, check_parts
 from datapilot.settings import get_settings
 
 
@@ -77,3 +81,31 @@ def test_serve_prints_one_line_per_missing_optional_part(
     # Offline, no model, no bubblewrap: those three, each once, with the fix.
     assert named == ["interpreter", "model", "live_providers"], notes
     assert "install bubblewrap" in notes[0]
+
+
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_later(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with blackholed_url() as url:
+        monkeypatch.setenv("DATAPILOT_OFFLINE", "false")
+        monkeypatch.setenv("DATAPILOT_LLM_BASE_URL", url)
+        monkeypatch.setenv("DATAPILOT_LLM_MODEL", "m")
+        get_settings.cache_clear()
+        check_parts(get_settings(), ["interpreter", "chinese_font", "live_providers"])  # warm
+        waited: list[float] = []
+
+        def run(target: str, **options: object) -> None:
+            waited.append(time.perf_counter() - started)
+            # The server runs while the model's probe goes on; its line comes when it ends.
+            next(t for t in threading.enumerate() if t.name == "model-note").join(timeout=10)
+
+        monkeypatch.setattr("uvicorn.run", run)
+        started = time.perf_counter()
+        result = runner.invoke(app, ["serve", "--port", "7999"])
+    assert result.exit_code == 0, result.output
+    # The probe cannot end before MODEL_CONNECT_S: serving sooner means it was not waited for.
+    assert waited[0] < min(1.0, MODEL_CONNECT_S), waited
+    (note,) = [line for line in result.output.splitlines() if line.startswith("note: model:")]
+    assert f"{url} cannot be reached: accepted no connection within 1.5 s" in note

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import os
 import shutil
+import statistics
+import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
+from support.dead_endpoint import blackholed_url, refused_url
 
 from datapilot.interpreter import isolation
 from datapilot.interpreter.kernel import SandboxKernel
+from datapilot.server import parts
 from datapilot.server.app import create_app
+from datapilot.server.parts import MODEL_CONNECT_S, MODEL_TIMEOUT_S, check_parts
 from datapilot.settings import Settings
 
 
@@ -57,6 +62,7 @@ def test_features_say_the_interpreter_is_off_without_bubblewrap_and_on_once_it_i
         "required": False,
         "reason": "",
         "fix": "",
+        "checking": False,
     }
     kernel = SandboxKernel(settings).start()
     try:
@@ -71,8 +77,6 @@ def test_features_say_the_interpreter_is_off_without_bubblewrap_and_on_once_it_i
 def test_a_model_endpoint_that_cannot_be_reached_is_named(
     data: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from datapilot.server.parts import check_parts
-
     # Port 9 (discard) on loopback: nothing listens there.
     settings = Settings(
         brain="offline",
@@ -86,3 +90,106 @@ def test_a_model_endpoint_that_cannot_be_reached_is_named(
     assert "127.0.0.1:9" in parts["model"].reason and "DATAPILOT_LLM_BASE_URL" in parts["model"].fix
     assert parts["live_providers"].available is False
     assert "datapilot[live]" in parts["live_providers"].fix
+
+
+# ---- a model endpoint that is down never delays a request -----------------------------------
+
+# The parts checked on this machine: warmed first, so a read's time is the model's doing.
+LOCAL = ["data", "database", "interpreter", "chinese_font", "live_providers"]
+
+
+def model_settings(tmp_path: Path, base_url: str) -> Settings:
+    return Settings(
+        brain="offline",
+        offline=False,
+        llm_base_url=base_url,
+        llm_model="m",
+        auth_cache_s=0,
+        database_url=SecretStr(f"sqlite:///{tmp_path / 'store.db'}"),
+    )
+
+
+def model_part(client: TestClient) -> tuple[float, dict[str, object]]:
+    """How long `/api/v1/features` took, and its model part."""
+    started = time.perf_counter()
+    response = client.get("/api/v1/features")
+    took = time.perf_counter() - started
+    assert response.status_code == 200, response.text
+    return took, response.json()["parts"]["model"]
+
+
+def until_checked(client: TestClient, within_s: float) -> tuple[list[float], dict[str, object]]:
+    """Read the features until the model's probe has ended: every read's time, the last part."""
+    deadline = time.monotonic() + within_s
+    times: list[float] = []
+    while True:
+        took, part = model_part(client)
+        times.append(took)
+        if not part["checking"] or time.monotonic() > deadline:
+            return times, part
+        time.sleep(0.1)
+
+
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_features_answer_at_once_while_the_model_endpoint_hangs_then_say_why_it_is_off(
+    data: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with blackholed_url() as url:
+        settings = model_settings(tmp_path, url)
+        check_parts(settings, LOCAL)
+        client = TestClient(create_app(settings, warm_up=False), client=("127.0.0.1", 50000))
+        took, part = model_part(client)
+        # Connecting cannot fail sooner than MODEL_CONNECT_S: an answer before it did not wait.
+        assert took < 1.0 and took < MODEL_CONNECT_S
+        assert part["checking"] is True and part["available"] is False
+        assert url in str(part["reason"]) and "checking" in str(part["reason"])
+
+        times, part = until_checked(client, within_s=MODEL_TIMEOUT_S + 5)
+        assert part["checking"] is False and part["available"] is False
+        assert part["reason"] == (
+            f"the model endpoint {url} cannot be reached: accepted no connection within 1.5 s"
+        )
+        assert "DATAPILOT_LLM_BASE_URL" in str(part["fix"])
+        assert max(times) < 1.0 and statistics.median(times) < 0.2, times
+
+        # Past its time the state is probed again, in the background: meanwhile the last one
+        # answers at once (the endpoint still hangs, so each new probe takes 1.5 s).
+        monkeypatch.setattr(parts, "PARTS_TTL_S", 0.0)
+        for _ in range(3):
+            took, again = model_part(client)
+            assert took < 1.0 and again == part
+
+
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_a_refused_model_endpoint_is_off_with_its_reason_soon_after_start(
+    data: object, tmp_path: Path
+) -> None:
+    url = refused_url()
+    settings = model_settings(tmp_path, url)
+    check_parts(settings, LOCAL)
+    client = TestClient(create_app(settings, warm_up=False), client=("127.0.0.1", 50000))
+    times, part = until_checked(client, within_s=5)
+    assert max(times) < 1.0, times
+    assert part == {
+        "available": False,
+        "required": False,
+        "reason": f"the model endpoint {url} cannot be reached: all connection attempts failed",
+        "fix": "check DATAPILOT_LLM_BASE_URL and that the endpoint is running",
+        "checking": False,
+    }
+
+
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_doctor_waits_for_a_hanging_model_endpoint_only_as_long_as_it_says(
+    data: object, tmp_path: Path
+) -> None:
+    with blackholed_url() as url:
+        started = time.perf_counter()
+        found = check_parts(model_settings(tmp_path, url), ["model"])["model"]
+        took = time.perf_counter() - started
+    assert found.available is False and found.checking is False
+    assert found.reason.endswith("accepted no connection within 1.5 s")
+    assert MODEL_CONNECT_S <= took < MODEL_TIMEOUT_S + 1.0

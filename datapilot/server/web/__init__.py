@@ -26,7 +26,7 @@ from datapilot.core.answer import Answer
 from datapilot.server.auth import AUTH_RESPONSES
 from datapilot.server.chat_titles import chat_title
 from datapilot.server.deps import CHAT
-from datapilot.server.parts import Part, PartsCache
+from datapilot.server.parts import Part, parts_of
 from datapilot.server.static_files import CompressedStaticFiles, compressed_file
 from datapilot.server.suggestions import follow_ups, starters
 
@@ -120,10 +120,8 @@ def serves(app: FastAPI, path: str) -> bool:
 )
 async def features(request: Request) -> Features:
     app = request.app
-    cache: PartsCache | None = getattr(app.state, "parts", None)
-    if cache is None:
-        cache = app.state.parts = PartsCache()
-    parts = await asyncio.to_thread(cache.get, app.state.settings)
+    # Local checks only (the store, fonts, bwrap): the model endpoint's is its last known state.
+    parts = await asyncio.to_thread(parts_of(app).get)
     present = features_of(app)
     # Routes alone do not make Code mode work: the host must isolate code as configured.
     present["interpreter"] = present["interpreter"] and parts["interpreter"].available
