@@ -28,8 +28,13 @@ def episode_notes(time: TimeReading, episodes: EpisodesFile, zh: bool) -> list[s
             days = episode.start.isoformat()
         else:
             days = f"{episode.start}至{episode.end}" if zh else f"{episode.start} to {episode.end}"
+        # A length beside the episode ("the month after the COVID crash bottom") says its own
+        # window too: the episode's days alone do not tell which of them it was anchored on.
+        anchored = clause.rule == "duration" and clause.start and clause.end
         if zh:
-            notes.append(f"“{said}”按{days}计（{episode.why_zh}）。")
+            window = f"，“{clause.text}”即{clause.start}至{clause.end}" if anchored else ""
+            notes.append(f"“{said}”按{days}计（{episode.why_zh}）{window}。")
         else:
-            notes.append(f'"{said}" is dated {days} ({episode.why}).')
+            window = f'; "{clause.text}" is {clause.start} to {clause.end}' if anchored else ""
+            notes.append(f'"{said}" is dated {days} ({episode.why}){window}.')
     return notes

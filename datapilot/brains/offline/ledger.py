@@ -78,6 +78,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
     for span in parsed.time.spans:
         if not any(s <= span[0] and span[1] <= e for s, e in claimed):
             claim(span, "window", None)
+    for span in parsed.time.unread:  # a length anchored on words no reading dates
+        if not overlaps(span, claimed):
+            claim(span, "unread", None)
     for mention in parsed.mentions:
         claim(mention.span, "entity", mention.entity.id)
     for hit in parsed.hits:

@@ -62,6 +62,16 @@ class Duration:
         except (ValueError, OverflowError, pd.errors.OutOfBoundsDatetime):
             return date.max
 
+    def after(self, day: date) -> date:
+        """The day this long after `day`: "the month after 2020-03-23" ends on 2020-04-23, ten
+        trading days after a day are ten weekdays on (as "the past 10 trading days" go back)."""
+        try:
+            if self.unit == "trading_day":
+                return (pd.Timestamp(day) + pd.offsets.BDay(round(self.count))).date()
+            return day + self._delta()
+        except (ValueError, OverflowError, pd.errors.OutOfBoundsDatetime):
+            return date.max
+
     def in_months(self) -> float | None:
         return self.count * _MONTHS_PER[self.unit] if self.unit in _MONTHS_PER else None
 

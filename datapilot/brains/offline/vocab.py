@@ -88,6 +88,7 @@ Marker = Literal[
     "after_duration",
     "duration_after",
     "duration_before",
+    "around",
     "prepositions",
     "parameter",
 ]
@@ -245,6 +246,10 @@ class Episode(Phrases):
     end: date
     why: str
     why_zh: str
+    # The day of its high and of its low, where the episode is dated by them ("the COVID crash
+    # bottom"); an edge the episode has no day for is not read.
+    high: date | None = None
+    low: date | None = None
 
 
 class EpisodesFile(_Strict):

@@ -36,7 +36,15 @@ from datapilot.brains.offline.periods import (
     year_window,
 )
 from datapilot.brains.offline.phrases import alternation
-from datapilot.brains.offline.vocab import Marker, TimeFile, TimeWord, Unit, Vocab, load_vocab
+from datapilot.brains.offline.vocab import (
+    EpisodesFile,
+    Marker,
+    TimeFile,
+    TimeWord,
+    Unit,
+    Vocab,
+    load_vocab,
+)
 from datapilot.core.spans import DisjointSpans
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
@@ -98,6 +106,10 @@ class TimeReading(BaseModel):
         default_factory=list, description="Unused lengths such as '30-day', for parameters."
     )
     spans: list[Span] = Field(default_factory=list, description="Text the grammar consumed.")
+    unread: list[Span] = Field(
+        default_factory=list,
+        description="Lengths anchored on words it could not date ('the month after the election').",
+    )
     notes: list[str] = Field(default_factory=list)
 
     model_config = {"arbitrary_types_allowed": True}
@@ -114,6 +126,9 @@ class Atom:
     dated: Callable[[int], tuple[date, date]] | None = None
     duration: Duration | None = None
     used: bool = field(default=False)
+    # A length anchored on words the grammar did not read ("two weeks after the 2008 election"):
+    # left to the ledger to declare, never read as a window of its own.
+    unread: bool = field(default=False)
 
     @property
     def is_date(self) -> bool:
@@ -145,8 +160,11 @@ Handler = Callable[[re.Match[str], date], Atom | None]
 class Grammar:
     """The compiled time grammar for one vocabulary."""
 
-    def __init__(self, words: TimeFile) -> None:
+    def __init__(self, words: TimeFile, episodes: EpisodesFile | None = None) -> None:
         self.words = words
+        # An episode's names, for its edges ("the COVID crash bottom", "the start of COVID").
+        known = episodes.episodes.values() if episodes else ()
+        self.episode_of = {_norm(name): e for e in known for name in e.all}
         self.month_of = {n.lower(): m for m, names in words.months.items() for n in names}
         self.unit_of = {w.lower(): u for u, p in words.units.items() for w in p.all}
         self.numbers = words.numbers
@@ -167,11 +185,14 @@ class Grammar:
         num_en = en_number_pattern(self.numbers)
         units_en = [u for p in w.units.values() for u in p.en]
         unit_en = alternation(units_en)
-        unit_en_long = alternation(u for u in units_en if len(u) > 2)
+        unit_en_long = alternation([*(u for u in units_en if len(u) > 2), *_FORTNIGHT])
         unit_zh = alternation(u for p in w.units.values() for u in p.zh)
         past_en, past_zh = alternation(w.markers["past"].en), alternation(w.markers["past"].zh)
         next_en, next_zh = alternation(w.markers["next"].en), alternation(w.markers["next"].zh)
         y_zh = rf"(?:(?P<y>{YEAR})\s*年(?:度)?|{YY_ZH}|(?P<yrel>{yrel_zh}))"
+        anchor_en = alternation(
+            p for m in ("duration_after", "duration_before", "around") for p in w.markers[m].en
+        )
         y_en = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})|(?P<yrel>{yrel_en}))"
         rules: list[tuple[str, str, Handler]] = [
             ("first", alternation(w.words["first_available"]), self._first),
@@ -390,6 +411,13 @@ class Grammar:
                 self._duration,
             ),
             (
+                # "the month after 2020-03-23", "a fortnight before": one unit, anchored on a day
+                "duration_one_en",
+                rf"(?<![A-Za-z])(?:the|a|one)\s+(?P<u>{unit_en_long})(?=\s+(?:{anchor_en}))"
+                r"(?!\s+(?:before\s+yesterday|after\s+tomorrow))",
+                self._duration_one,
+            ),
+            (
                 "duration_days_en",  # "30d vol", "14d RSI"
                 r"(?<![0-9A-Za-z$])(?P<n>\d{1,3})(?P<u>(?-i:d))(?![A-Za-z0-9])",
                 self._duration,
@@ -589,6 +617,9 @@ class Grammar:
     def _length(self, match: re.Match[str]) -> Duration | None:
         """The length named by groups `n` (count), `half`/`half2` (半) and `u` (unit)."""
         groups = match.groupdict()
+        if _norm(groups["u"]) in _FORTNIGHT:  # two weeks
+            count = read_number(groups["n"], self.numbers) if groups.get("n") else 1.0
+            return Duration(2 * count, "week") if count else None
         unit = self.unit_of.get(_norm(groups["u"]))
         if unit is None:
             return None
@@ -632,6 +663,10 @@ class Grammar:
             return None
         return Atom("duration", match.span(), "", duration=length)
 
+    def _duration_one(self, match: re.Match[str], today: date) -> Atom | None:
+        length = self._length(match)
+        return Atom("duration", match.span(), "", duration=length) if length else None
+
     def _half_year(self, match: re.Match[str], today: date) -> Atom | None:
         return Atom("duration", match.span(), "", duration=Duration(6, "month"))
 
@@ -657,13 +692,55 @@ class Grammar:
             if taken.free(*atom.span):
                 taken.add(*atom.span)
                 chosen.append(atom)
-        return _day_of_period(text, sorted(chosen, key=lambda a: a.span[0]))
+        atoms = _day_of_period(text, sorted(chosen, key=lambda a: a.span[0]))
+        return [a for a in self._episode_edges(text, atoms) if not self._names_a_thing(text, a)]
+
+    def _names_a_thing(self, text: str, atom: Atom) -> bool:
+        """A year that only dates a thing after an anchor word ("two weeks after the 2008
+        election", "since the 2016 Olympics") is no window: the thing was not read."""
+        if atom.rule != "year":
+            return False
+        opener = rf"(?:{'|'.join(self.markers[m].pattern for m in _ANCHORS)})\s+the\s+$"
+        # a few words back is enough, and keeps long texts linear
+        if not re.search(opener, text[max(0, atom.span[0] - 60) : atom.span[0]], re.IGNORECASE):
+            return False
+        noun = re.match(r"\s+([A-Za-z][\w-]*)", text[atom.span[1] :])
+        return noun is not None and noun.group(1).lower() not in _NOT_A_THING
+
+    def _episode_edges(self, text: str, atoms: list[Atom]) -> list[Atom]:
+        """An episode's edge said beside its name ("the COVID crash bottom", "the start of the
+        financial crisis", 疫情暴跌的低点) is that one day; an edge the episode has no day of
+        record for ("the COVID bottom") leaves the name unread rather than read as a window."""
+        out: list[Atom] = []
+        for atom in atoms:
+            episode = self.episode_of.get(_norm(text[atom.span[0] : atom.span[1]]))
+            if atom.rule != "named" or episode is None:
+                out.append(atom)
+                continue
+            lo = max(0, atom.span[0] - 30)
+            before = _EDGE_BEFORE.search(text[lo : atom.span[0]])
+            after = _EDGE_AFTER.match(text[atom.span[1] :])
+            found = after or before
+            if found is None:
+                out.append(atom)
+                continue
+            edge = _EDGES[found.group("edge").lower()]
+            day = {"start": episode.start, "end": episode.end}.get(edge) or getattr(episode, edge)
+            if day is None:
+                continue
+            if after:
+                span = (atom.span[0], atom.span[1] + after.end())
+            else:
+                assert before is not None
+                span = (lo + before.start(), atom.span[1])
+            out.append(replace(atom, span=span, first=day, last=day))
+        return out
 
     def read(self, text: str, today: date) -> TimeReading:
         """Resolve every time phrase of `text` against `today`."""
         atoms = self.atoms(text, today)
         self._infer_years(text, atoms, today)
-        reading = TimeReading(spans=[a.span for a in atoms], text=text)
+        reading = TimeReading(text=text)
         windows: list[tuple[date | None, date | None]] = []
         bases: list[Base] = []
         named: list[bool] = []
@@ -708,8 +785,12 @@ class Grammar:
             bases = [b for b, is_named in zip(bases, named, strict=True) if not is_named]
             windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
             reading.notes.append("dates given with a named episode: the dates decide")
+        reading.spans = [a.span for a in atoms if not a.unread]
+        reading.unread = [a.span for a in atoms if a.unread]
         reading.durations = [
-            a.duration for a in atoms if a.kind == "duration" and not a.used and a.duration
+            a.duration
+            for a in atoms
+            if a.kind == "duration" and not a.used and not a.unread and a.duration
         ]
         starts = [s for s, _ in windows if s is not None]
         ends = [e for _, e in windows if e is not None]
@@ -809,16 +890,18 @@ class Grammar:
             # "the six months after January 2019" / "three months before 2020"
             if nxt is not None and nxt.kind == "period" and nxt.first and atom.duration:
                 gap = text[atom.span[1] : nxt.span[0]]
-                if self._fullmatch("duration_after", gap):
+                side = self._side(gap, "duration_after")
+                if side:
                     nxt.used = True
                     end_at = nxt.span[1]
-                    return clause(nxt.first, atom.duration.forward(nxt.first), "duration")
-                if self._fullmatch("duration_before", gap):
-                    nxt.used = True
-                    end_at = nxt.span[1]
-                    return clause(
-                        atom.duration.back(nxt.first), nxt.first - timedelta(days=1), "duration"
-                    )
+                    start, end = _anchored(nxt, atom.duration, side)
+                    return clause(start, end, "duration", from_day=_is_anchor_day(nxt))
+            anchor_end = self._anchor_ahead(text[atom.span[1] :]) if atom.duration else None
+            if anchor_end is not None:
+                # "the month after the election": its anchor is no date the grammar read
+                atom.used, atom.unread = False, True
+                atom.span = (atom.span[0], atom.span[1] + anchor_end)
+                return None
             if atom.duration and (
                 re.search(r"(?i)(?:over|during|within|for|in)\s+(?:the\s+)?$", before)
                 or re.match(r"\s*(?:来|以来|之内|内)", after)
@@ -852,14 +935,19 @@ class Grammar:
             # indicator's setting ("今年30日滚动波动率").
             trailing = text[nxt.span[1] :]
             setting = self._starts_with("parameter", trailing)
-            if self._fullmatch("after_duration", after) or (not after.strip() and not setting):
+            side = self._side(after, "after_duration")
+            either = _EITHER_SIDE.match(trailing)
+            # "2020-03-23, two weeks either side"
+            if either and re.fullmatch(r"[\s,，(（]*", after):
+                side = "around"
+                nxt.span = (nxt.span[0], nxt.span[1] + either.end())
+            elif side is None and not after.strip() and not setting:
+                side = "after"
+            if side:
                 nxt.used = True
                 end_at = nxt.span[1]
-                return clause(first, nxt.duration.forward(first), "duration")
-            if self._fullmatch("duration_before", after):
-                nxt.used = True
-                end_at = nxt.span[1]
-                return clause(nxt.duration.back(first), first - timedelta(days=1), "duration")
+                start, end = _anchored(atom, nxt.duration, side)
+                return clause(start, end, "duration", from_day=_is_anchor_day(atom))
         if atom.kind == "today":
             until = self._ends_with("until", before)
             if until:
@@ -899,9 +987,63 @@ class Grammar:
             return clause(None, last, "until")
         return clause(first, last, "period")
 
+    def _side(self, gap: str, after: Marker) -> Side | None:
+        """Which side of its anchor a length lies, by the words between them."""
+        gap = re.sub(r"(?i)\s+the$", "", gap.strip())
+        if self._fullmatch(after, gap):
+            return "after"
+        if self._fullmatch("duration_before", gap):
+            return "before"
+        if self._fullmatch("around", gap):
+            return "around"
+        return None
+
+    def _anchor_ahead(self, after: str) -> int | None:
+        """Where the anchor ends when `after` opens with after/before/around and words, as a
+        length's anchor would: up to a clause's end, at most five words."""
+        for marker in ("duration_after", "duration_before", "around"):
+            found = self._starts_with(marker, after)
+            if found and re.match(r"\s+(?:the\s+)?[^\W\d_]|\s+the\s+\d", after[found.end() :]):
+                words = _ANCHOR_WORDS.match(after[found.end() :])
+                return found.end() + (words.end() if words else 0)
+        return None
+
     def _fullmatch(self, marker: Marker, gap: str) -> bool:
         gap = gap.strip()
         return bool(gap) and bool(self.markers[marker].fullmatch(gap))
+
+
+Side = Literal["after", "before", "around"]
+
+
+def _anchored(anchor: Atom, length: Duration, side: Side) -> tuple[date, date]:
+    """A length on one side of an anchor (the conventions in docs/asking.md, "Time windows").
+
+    On a day (2020-03-23, an episode's bottom) the window starts or ends on that day: "the month
+    after D" is D..D + 1 month, measured from D's close as "since D" is; "the week before D" is
+    D - 1 week..D; "around D" / D前后 is D ± the length. A named episode of several days is
+    left from its last day and reached at its first. A calendar period keeps its calendar reading:
+    "the six months after January 2019" starts with January, "the three months before 2020" end
+    on 2019-12-31.
+    """
+    first, last = anchor.first, anchor.last
+    assert first is not None and last is not None  # a period's dates are set (or inferred) by now
+    if _is_anchor_day(anchor):
+        if side == "after":
+            return last, length.after(last)
+        if side == "before":
+            return length.back(first), first
+        return length.back(first), length.after(last)
+    if side == "after":
+        return first, length.forward(first)
+    if side == "before":
+        return length.back(first), first - timedelta(days=1)
+    return length.back(first), length.after(last)
+
+
+def _is_anchor_day(atom: Atom) -> bool:
+    """A day or a named episode: a window beside it is measured from its close."""
+    return _is_day(atom) or atom.rule == "named"
 
 
 # "rank them by 2021 return": the period names the measure's window.
@@ -909,6 +1051,27 @@ _MEASURE_AFTER = re.compile(
     r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|daily\s+)?(?:returns?|performance|gains?|losses|"
     r"volatility|drawdowns?|change|growth|sharpe)\b"
 )
+
+
+# An episode's edges: the words and which of its days they name.
+_EDGES = {"start": "start", "beginning": "start", "onset": "start", "end": "end"}
+_EDGES |= {"peak": "high", "high": "high", "top": "high", "bottom": "low", "low": "low"}
+_EDGES |= {"trough": "low", "lows": "low", "highs": "high"}
+_EDGES |= {"开始": "start", "开端": "start", "结束": "end", "高点": "high", "顶点": "high"}
+_EDGES |= {"顶部": "high", "最高点": "high", "低点": "low", "底部": "low", "最低点": "low"}
+_EDGES |= {"谷底": "low", "见底": "low", "触底": "low"}
+_EDGE_WORDS = alternation(_EDGES)
+_EDGE_AFTER = re.compile(rf"(?i)\s*(?:'s\s+|的)?(?P<edge>{_EDGE_WORDS})(?![A-Za-z])")
+_EDGE_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:the\s+)?(?P<edge>{_EDGE_WORDS})\s+of\s+$")
+_FORTNIGHT = ("fortnight", "fortnights")
+_ANCHOR_WORDS = re.compile(
+    r"(?i)(?:\s+(?!(?:and|or|with|vs|versus|compared|than|in|for)\b)[\w'’&.-]+){1,5}"
+)
+_ANCHORS: tuple[Marker, ...] = ("since", "before", "duration_after", "duration_before", "around")
+# Words after "the 2008" that keep it a calendar year ("after the 2008 close", "the 2019 to 2020").
+_NOT_A_THING = {"to", "through", "thru", "until", "till", "and", "or", "close", "end", "year"}
+_NOT_A_THING |= {"calendar", "fiscal", "start", "beginning", "vs", "versus", "low", "high"}
+_EITHER_SIDE = re.compile(r"(?i)\s*(?:on\s+)?(?:either|each|both)\s+sides?(?![A-Za-z])")
 
 
 # --- public API ----------------------------------------------------------------------------------
@@ -921,7 +1084,7 @@ def grammar_for(vocab: Vocab | None = None) -> Grammar:
     vocab = vocab or load_vocab(None)
     key = id(vocab.time)
     if key not in _GRAMMARS:
-        _GRAMMARS[key] = Grammar(vocab.time)
+        _GRAMMARS[key] = Grammar(vocab.time, vocab.episodes)
     return _GRAMMARS[key]
 
 
