@@ -99,7 +99,9 @@ def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_
         def run(target: str, **options: object) -> None:
             waited.append(time.perf_counter() - started)
             # The server runs while the model's probe goes on; its line comes when it ends.
-            next(t for t in threading.enumerate() if t.name == "model-note").join(timeout=10)
+            for thread in threading.enumerate():
+                if thread.name == "model-note":
+                    thread.join(timeout=10)
 
         monkeypatch.setattr("uvicorn.run", run)
         started = time.perf_counter()
