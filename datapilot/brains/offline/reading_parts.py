@@ -8,7 +8,8 @@ window. The parts are split only when every measure asked finds its phrase.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import itertools
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -39,8 +40,13 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     if reading.members_of or reading.universe or "forecast" in reading.metrics:
         return
     hits = [(m, h) for m, h in parsed.group("metric") if m in reading.metrics]
-    if len({m for m, _ in hits}) < 2 or {m for m, _ in hits} != set(reading.metrics):
+    if not hits or {m for m, _ in hits} != set(reading.metrics):
         return  # a measure the rules refined or added: no safe pairing
+    if len(hits) == 1:
+        # One measure said once over separate windows ("Apple's return in 2019 and in 2021"):
+        # each window is a part of its own, never one window spanning both.
+        _each_window(reading, clauses, *hits[0])
+        return
     paired: dict[int, list[str]] = {}
     words: dict[int, list[str]] = {}
     for metric, hit in hits:
@@ -56,7 +62,22 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     windows = {(clauses[i].start, clauses[i].end) for i in paired}
     if len(windows) < 2:
         return
-    reading.parts = [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)]
+    _split(reading, [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)])
+
+
+def _each_window(reading: Reading, clauses: list[Clause], metric: str, hit: Any) -> None:
+    """The one measure over each of several windows that do not overlap."""
+    spans = sorted({(c.start, c.end) for c in clauses})
+    if any(later[0] <= earlier[1] for earlier, later in itertools.pairwise(spans)):
+        return  # nested or touching windows ("in 2021, and in March"): not parts of a comparison
+    firsts: dict[tuple[Any, Any], Clause] = {}
+    for clause in clauses:
+        firsts.setdefault((clause.start, clause.end), clause)
+    _split(reading, [_part(c, [metric], [hit.text], reading.zh) for c in firsts.values()])
+
+
+def _split(reading: Reading, parts: list[Part]) -> None:
+    reading.parts = parts
     reading.trace = [t for t in reading.trace if "several time phrases" not in t]
     for part in reading.parts:
         p = part.part

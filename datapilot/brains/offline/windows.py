@@ -918,6 +918,7 @@ class Grammar:
             nxt is not None
             and nxt.is_date
             and (self._is_range(after) or (nxt.kind == "today" and not after.strip()))
+            and not (_two_periods(before, after, text[nxt.span[1] :]) and not _adjoin(atom, nxt))
         ):
             nxt.used = True
             end_at = nxt.span[1]
@@ -980,7 +981,9 @@ class Grammar:
         by_measure = by_measure and bool(
             atom.rule.startswith("word_") or _MEASURE_AFTER.match(after)
         )
-        if until and not by_measure:
+        # "compared to 2021", "relative to 2019": the other side of a comparison, no "until".
+        compared = until is not None and bool(_COMPARED_TO.search(before[: until.start()]))
+        if until and not by_measure and not compared:
             # ("sort by YTD return", "rank by 2021 return": "by" before a period named as the
             # measure's window is no "until")
             start_at = lo + until.start()
@@ -1014,6 +1017,29 @@ class Grammar:
 
 
 Side = Literal["after", "before", "around"]
+
+
+# "2019 and 2021", 2019年和2021年: two periods, unless "between" (之间) makes them one span.
+_AND = re.compile(r"(?i)(?:and|&|as well as|和|与|及|以及|、)")
+_BETWEEN_BEFORE = re.compile(r"(?i)between\s*(?:the\s+)?$|(?:在|介于)\s*$")
+_BETWEEN_AFTER = re.compile(r"\s*(?:之间|期间|间)")
+
+
+_COMPARED_TO = re.compile(r"(?i)\b(?:compared?|comparing|relative|versus|vs\.?)\s*$")
+
+
+def _two_periods(before: str, gap: str, rest: str) -> bool:
+    """Two dates joined by "and" with no "between": each is a window of its own."""
+    joined = _AND.fullmatch(re.sub(r"(?i)\s+the$", "", gap.strip().strip(",").strip()))
+    return bool(joined) and not (_BETWEEN_BEFORE.search(before) or _BETWEEN_AFTER.match(rest))
+
+
+def _adjoin(atom: Atom, nxt: Atom) -> bool:
+    """Periods one after the other ("March and April 2020"): one span whichever way it is said."""
+    if None in (atom.first, atom.last, nxt.first, nxt.last):
+        return False
+    assert atom.first and atom.last and nxt.first and nxt.last
+    return (nxt.first - atom.last).days == 1 or (atom.first - nxt.last).days == 1
 
 
 def _anchored(anchor: Atom, length: Duration, side: Side) -> tuple[date, date]:

@@ -153,7 +153,12 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
     lead_kind = result_kind(lead.value) if lead is not None else ""
     if kind == "percent_series" and lead is not None:
         return []  # the returns an answer was computed from: the chart shows them
-    if lead is not None and _title(step) and _title(step) == _title(lead):
+    if (
+        lead is not None
+        and _title(step)
+        and _title(step) == _title(lead)
+        and _cut_of(step.value, lead.value)
+    ):
         return []  # a cut of the answer's own result (its last rows): the answer said it
     if kind == "cumulative" and lead_kind in {"period_return", "cagr"}:
         # Its end is the period return already said; its path is what it adds.
@@ -163,6 +168,19 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
             if "high" in m and "low" in m
         ]
     return answer_sentences(step, said) or fact_sentences(step, said.w)
+
+
+def _cut_of(frame: object, lead: object) -> bool:
+    """Whether `frame` holds only rows and columns of `lead`, with the same values; a result of
+    the same kind over another window (a part of its own) is not one."""
+    if not isinstance(frame, pd.DataFrame) or not isinstance(lead, pd.DataFrame):
+        return False
+    if not frame.index.isin(lead.index).all() or not set(frame.columns) <= set(lead.columns):
+        return False
+    try:
+        return bool(frame.equals(lead.loc[frame.index, list(frame.columns)]))
+    except (KeyError, ValueError, TypeError):  # duplicate labels and the like: not a plain cut
+        return False
 
 
 def _title(step: Step) -> str:

@@ -1,0 +1,73 @@
+"""One measure over two windows is two answers, never one window spanning both.
+
+"Compare Apple's return in 2019 with its return in 2021", "Apple's return in 2019 and 2021",
+苹果2019年和2021年的收益率: each year is a part of its own, and the answer quotes each year's
+return; "between 2019 and 2021" (在2019年和2021年之间) stays one span, as does "from 2019 to 2021".
+Expected returns are computed here with pandas from skfolio's shipped prices.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from skfolio.datasets import load_sp500_dataset
+from support.asking import ask
+
+from datapilot.brains.offline.windows import read_time
+from datapilot.core.context import QuestionContext
+
+TODAY = date(2022, 12, 28)
+
+
+def year_return(ticker: str, year: int) -> float:
+    """Close to close: the last close of the year before to the last close of the year."""
+    prices = load_sp500_dataset()[ticker]
+    start = prices.loc[: f"{year - 1}-12-31"].iloc[-1]
+    end = prices.loc[: f"{year}-12-31"].iloc[-1]
+    return float((end / start - 1) * 100)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Compare Apple's return in 2019 with its return in 2021",
+        "Apple's return in 2019 and 2021",
+        "How did Apple's return in 2019 compare to 2021?",
+        "比较苹果2019年的收益率和2021年的收益率",
+        "苹果2019年和2021年的收益率",
+    ],
+)
+async def test_each_window_gets_its_own_answer(question: str) -> None:
+    answer = await ask(question, QuestionContext(today=TODAY))
+    assert answer.status == "ok", answer.message
+    assert answer.intent is not None
+    windows = [(p.start, p.end) for p in answer.intent.parts]
+    assert windows == [
+        (date(2019, 1, 1), date(2019, 12, 31)),
+        (date(2021, 1, 1), date(2021, 12, 31)),
+    ]
+    for year in (2019, 2021):
+        assert f"{year_return('AAPL', year):.2f}%" in answer.summary, answer.summary
+    # Never the return over 2019–2021 as one span.
+    spanning = (
+        (load_sp500_dataset()["AAPL"].loc[:"2021-12-31"].iloc[-1])
+        / (load_sp500_dataset()["AAPL"].loc[:"2018-12-31"].iloc[-1])
+        * 100
+        - 100
+    )
+    assert f"{spanning:.2f}%" not in answer.summary
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["between 2019 and 2021", "在2019年和2021年之间", "from 2019 to 2021", "2019年到2021年"],
+)
+def test_between_and_to_stay_one_span(text: str) -> None:
+    reading = read_time(text, TODAY)
+    assert [(c.start, c.end) for c in reading.clauses] == [(date(2019, 1, 1), date(2021, 12, 31))]
+
+
+def test_adjoining_periods_joined_by_and_are_one_span() -> None:
+    reading = read_time("2019 and 2020", TODAY)
+    assert [(c.start, c.end) for c in reading.clauses] == [(date(2019, 1, 1), date(2020, 12, 31))]
