@@ -71,3 +71,37 @@ def test_between_and_to_stay_one_span(text: str) -> None:
 def test_adjoining_periods_joined_by_and_are_one_span() -> None:
     reading = read_time("2019 and 2020", TODAY)
     assert [(c.start, c.end) for c in reading.clauses] == [(date(2019, 1, 1), date(2020, 12, 31))]
+
+
+def half_return(ticker: str, year: int, half: int) -> float:
+    prices = load_sp500_dataset()[ticker]
+    start = f"{year - 1}-12-31" if half == 1 else f"{year}-06-30"
+    end = f"{year}-06-30" if half == 1 else f"{year}-12-31"
+    return float((prices.loc[:end].iloc[-1] / prices.loc[:start].iloc[-1] - 1) * 100)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "微软2021年上半年和下半年的收益率分别是多少",
+        "Microsoft's return in the first half and the second half of 2021, respectively",
+    ],
+)
+async def test_adjoining_periods_asked_for_each_are_two_answers(question: str) -> None:
+    answer = await ask(question, QuestionContext(today=TODAY))
+    assert answer.status == "ok", answer.message
+    for half in (1, 2):
+        assert f"{half_return('MSFT', 2021, half):.2f}%" in answer.summary, answer.summary
+    assert not any("respectively" in note for note in answer.notes)
+
+
+async def test_two_days_bound_one_span() -> None:
+    """Invested at the start of one year, worth at the end of another: one window, not two."""
+    question = (
+        "How much would $10,000 invested in Apple at the start of 2015 be worth at the end of 2020?"
+    )
+    answer = await ask(question, QuestionContext(today=TODAY))
+    assert answer.status == "ok" and answer.intent is not None and not answer.intent.parts
+    prices = load_sp500_dataset()["AAPL"]
+    worth = 10_000 * prices.loc[:"2020-12-31"].iloc[-1] / prices.loc[:"2014-12-31"].iloc[-1]
+    assert f"{worth:,.2f}" in answer.summary, answer.summary

@@ -70,6 +70,11 @@ def _each_window(reading: Reading, clauses: list[Clause], metric: str, hit: Any)
     spans = sorted({(c.start, c.end) for c in clauses})
     if any(later[0] <= earlier[1] for earlier, later in itertools.pairwise(spans)):
         return  # nested or touching windows ("in 2021, and in March"): not parts of a comparison
+    lengths = [(end - start).days + 1 for start, end in spans]
+    if min(lengths) < 28 or max(lengths) > 1.5 * min(lengths):
+        # Days ("invested at the start of 2015 … at the end of 2020") bound one span; only
+        # periods alike (two years, two halves, two months) are compared side by side.
+        return
     firsts: dict[tuple[Any, Any], Clause] = {}
     for clause in clauses:
         firsts.setdefault((clause.start, clause.end), clause)

@@ -918,7 +918,10 @@ class Grammar:
             nxt is not None
             and nxt.is_date
             and (self._is_range(after) or (nxt.kind == "today" and not after.strip()))
-            and not (_two_periods(before, after, text[nxt.span[1] :]) and not _adjoin(atom, nxt))
+            and not (
+                _two_periods(before, after, text[nxt.span[1] :])
+                and (not _adjoin(atom, nxt) or bool(_EACH.search(text)))
+            )
         ):
             nxt.used = True
             end_at = nxt.span[1]
@@ -1025,6 +1028,8 @@ _BETWEEN_BEFORE = re.compile(r"(?i)between\s*(?:the\s+)?$|(?:在|介于)\s*$")
 _BETWEEN_AFTER = re.compile(r"\s*(?:之间|期间|间)")
 
 
+# Each asked for apart ("respectively", 分别): adjoining periods too are two windows.
+_EACH = re.compile(r"(?i)\b(?:respectively|separately|each)\b|分别|各自|各是")
 _COMPARED_TO = re.compile(r"(?i)\b(?:compared?|comparing|relative|versus|vs\.?)\s*$")
 
 
