@@ -67,7 +67,7 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
 
 def _each_window(reading: Reading, clauses: list[Clause], metric: str, hit: Any) -> None:
     """The one measure over each of several windows that do not overlap."""
-    spans = sorted({(c.start, c.end) for c in clauses})
+    spans = sorted({(c.start, c.end) for c in clauses if c.start and c.end})
     if any(later[0] <= earlier[1] for earlier, later in itertools.pairwise(spans)):
         return  # nested or touching windows ("in 2021, and in March"): not parts of a comparison
     lengths = [(end - start).days + 1 for start, end in spans]
