@@ -96,9 +96,14 @@ class PlatformError(ValueError):
     """A request that cannot be done as asked; the message says what to do instead."""
 
 
+def first_user(session: Session) -> str | None:
+    """The id of the store's first user (the local user), or None before there is one."""
+    return session.scalar(select(User.id).order_by(User.created_at).limit(1))
+
+
 def local_user(session: Session) -> str:
     """The id of the user a keyless (loopback) server acts for, created on first use."""
-    found = session.scalar(select(User.id).order_by(User.created_at).limit(1))
+    found = first_user(session)
     if found is not None:
         return found
     user = User(name=LOCAL_USER)

@@ -34,16 +34,14 @@ def local_user(settings: Settings) -> tuple[Store | None, str]:
     none when there is no store yet (nothing is created to find out)."""
     if settings.database_url is None and not settings.database_path.exists():
         return None, ""  # checked before importing the store: most questions of a new user end here
-    from sqlalchemy import select
-
+    from datapilot.assistants.repo import first_user
     from datapilot.store import open_store
     from datapilot.store.database import database_url
-    from datapilot.store.models import User
 
     url = database_url(settings)
     if url.get_backend_name() == "sqlite" and not Path(url.database or ":memory:").exists():
         return None, ""
     store = open_store(settings)
     with store.session() as session:
-        user = session.scalar(select(User.id).order_by(User.created_at).limit(1))
+        user = first_user(session)
     return store, user or ""

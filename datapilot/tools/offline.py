@@ -91,13 +91,12 @@ def spec_of(tool: Tool) -> ToolSpec:
 def added_interface_tools(request: RequestContext) -> dict[str, Tool]:
     """The interfaces the user added (designed by `datapilot design` and accepted, or from an
     installed plugin) as tools: those whose arguments are plain values."""
-    from datapilot.tools.workflow import InterfaceTool
+    from datapilot.tools.workflow import interface_tools
 
     return {
-        spec.name: InterfaceTool(request, spec)
-        for spec in request.registry
-        if not getattr(spec.func, "__module__", "").startswith(_OWN_PACKAGE)
-        and all(param.frame is None for param in spec.params.values())
+        tool.name: tool
+        for tool in interface_tools(request)
+        if not getattr(tool.spec.func, "__module__", "").startswith(_OWN_PACKAGE)
     }
 
 
