@@ -104,7 +104,7 @@ def import_(
         try:
             # Replicas on PostgreSQL import the file too (while the server runs, see data.shared).
             table = import_path(
-                access, file, "table", {"name": name}, shared=data_live.share_if_replicated()
+                access, file, "table", {"name": name}, shared=data_live.share_if_replicated
             )
         except TableImportError as error:
             _fail(str(error))
@@ -137,7 +137,7 @@ def import_(
             file,
             kind,  # type: ignore[arg-type]
             options,
-            shared=data_live.share_if_replicated(),
+            shared=data_live.share_if_replicated,
         )
     except ImportFileError as error:
         _fail(str(error))

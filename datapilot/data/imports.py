@@ -3,6 +3,7 @@ replica replaying another's import): a table, or the prices or series of entitie
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,12 +23,13 @@ def import_path(
     kind: FileKind,
     options: dict[str, Any],
     *,
-    shared: SharedData | None = None,
+    shared: Callable[[], SharedData | None] | None = None,
 ) -> ImportReport | TableInfo:
     """Import the file at `path` (its own name: the type and the source are read from it) into
     `access`'s warehouse. `options`: for a table its `name`; for prices or series those of
     `import_file` (entity_id, mapping, source, name, entity_kind, units). The next question sees
-    the new entities; with `shared`, the other replicas import the file too.
+    the new entities; with `shared` (the replicas' log, looked up once the file is in), the
+    other replicas import the file too.
 
     Raises `ImportFileError` or `TableImportError` and writes nothing when the file is unusable."""
     from datapilot.data.importer import import_file
@@ -39,6 +41,7 @@ def import_path(
     else:
         outcome = import_file(access.warehouse, path, kind, catalog=access.catalog, **options)
     access.forget_catalog()
-    if shared is not None:
-        shared.record_import(access, path, kind, options)
+    log = shared() if shared is not None else None
+    if log is not None:
+        log.record_import(access, path, kind, options)
     return outcome

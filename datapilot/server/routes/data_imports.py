@@ -5,6 +5,7 @@ never waits for the server to stop; the next question on every worker sees the d
 from __future__ import annotations
 
 import asyncio
+import functools
 import tempfile
 from datetime import date
 from pathlib import Path
@@ -95,7 +96,7 @@ def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImpor
                 path,
                 body.kind,
                 options,
-                shared=shared_for(settings.warehouse_path),
+                shared=functools.partial(shared_for, settings.warehouse_path),
             )
         except (ImportFileError, TableImportError) as error:
             raise BadRequest(str(error), code="invalid_file") from None
