@@ -14,17 +14,15 @@ from pydantic import SecretStr
 from support.live_server import LOOPBACK, live_server
 from support.mcp_quotes_server import CLOSES, NOTES, quotes_server
 from support.platform_app import app_for, client_of, lmc_events, platform_settings
-from support.plugin_servers import plugin_app
-from support.tool_servers import RATES, tool_app
+from support.tool_servers import RATES, todo_and_fx
 
 pytestmark = LOOPBACK
 
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[str, Any, str, Any]]:
-    todo, rates = plugin_app(), tool_app()
-    with live_server(todo) as todo_base, live_server(rates) as rates_base:
-        yield todo_base, todo, rates_base, rates
+    with todo_and_fx() as services:
+        yield services
 
 
 async def test_offline_chat_calls_the_tool_the_question_names(

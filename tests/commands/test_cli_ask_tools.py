@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 from cryptography.fernet import Fernet
-from support.live_server import LOOPBACK, live_server
-from support.plugin_servers import plugin_app
-from support.tool_servers import RATES, tool_app
+from support.live_server import LOOPBACK
+from support.tool_servers import RATES, todo_and_fx
 from typer.testing import CliRunner
 
 import datapilot.commands.local_tools as local_tools
@@ -30,9 +29,8 @@ TODAY = ["--today", "2026-11-27"]
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[str, Any, str, Any]]:
-    todo, rates = plugin_app(), tool_app()
-    with live_server(todo) as todo_base, live_server(rates) as rates_base:
-        yield todo_base, todo, rates_base, rates
+    with todo_and_fx() as services:
+        yield services
 
 
 @pytest.fixture()

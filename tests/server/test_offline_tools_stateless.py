@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
-from support.live_server import LOOPBACK, live_server
+from support.live_server import LOOPBACK
 from support.openai_face import sdk_for
 from support.openbb import sse_events, text_of
 from support.platform_app import app_for, client_of, key_for, platform_settings
-from support.plugin_servers import plugin_app
-from support.tool_servers import RATES, tool_app
+from support.tool_servers import RATES, todo_and_fx
 
 pytestmark = LOOPBACK
 
@@ -28,9 +27,8 @@ ADD_TODO = "插入待办事项：买牛奶"
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[str, Any, str, Any]]:
-    todo, rates = plugin_app(), tool_app()
-    with live_server(todo) as todo_base, live_server(rates) as rates_base:
-        yield todo_base, todo, rates_base, rates
+    with todo_and_fx() as services:
+        yield services
 
 
 @pytest.fixture()

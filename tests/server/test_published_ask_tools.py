@@ -23,17 +23,15 @@ from support.mcp_ask import (
     tool_settings,
 )
 from support.platform_app import app_for, client_of, key_for
-from support.plugin_servers import plugin_app
-from support.tool_servers import RATES, tool_app
+from support.tool_servers import RATES, todo_and_fx
 
 pytestmark = LOOPBACK
 
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[str, Any, str, Any]]:
-    todo, rates = plugin_app(), tool_app()
-    with live_server(todo) as todo_base, live_server(rates) as rates_base:
-        yield todo_base, todo, rates_base, rates
+    with todo_and_fx() as services:
+        yield services
 
 
 async def test_mcp_ask_calls_the_callers_tools_and_no_one_elses(

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -172,3 +174,15 @@ def tool_app() -> FastAPI:
         return [row for row in WEATHER if row["city"] == city and row["date"] == date]
 
     return app
+
+
+@contextmanager
+def todo_and_fx() -> Iterator[tuple[str, FastAPI, str, FastAPI]]:
+    """The Qianfan to-do plugin and this module's FX and weather service, on loopback:
+    (to-do base URL, its app, FX base URL, its app); the apps hold what they received."""
+    from support.live_server import live_server
+    from support.plugin_servers import plugin_app
+
+    todo, rates = plugin_app(), tool_app()
+    with live_server(todo) as todo_base, live_server(rates) as rates_base:
+        yield todo_base, todo, rates_base, rates
