@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cache
 from typing import Any
 
 from datapilot.brains.offline.numbers import zh_number
@@ -43,33 +44,6 @@ _MENTION = re.compile(
     r"(?:\s?(?P<pct>%|％|percent\b|per\s?cent\b))?"
 )
 _ZH_PERCENT = re.compile(r"百分之\s*(\d+(?:\.\d+)?)")
-_COUNT_WORDS = {
-    w: i + 2
-    for i, w in enumerate(
-        [
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-}
-_WORD_COUNT = re.compile(rf"\b({'|'.join(_COUNT_WORDS)})\b", re.I)
 _ZH_COUNT = re.compile(
     r"(?<![\d零〇一二两三四五六七八九十百千])([二两三四五六七八九十]+)(?=个|条|天|年|次|笔|项)"
 )
@@ -135,6 +109,24 @@ class Mention:
     year: bool = False  # a year or a part of a date: never a number parameter's value
 
 
+_ROUGH_COUNTS = frozenset({"couple", "few", "several"})
+
+
+@cache
+def _count_words() -> tuple[dict[str, int], re.Pattern[str]]:
+    """Counts said in words, two to twenty, from the reader's number words. "one" is left out
+    (mostly "which one"), and so are the words of a rough count: a call is never sent with a
+    number the question only hints at."""
+    from datapilot.brains.offline.vocab import load_vocab
+
+    words = {
+        word: count
+        for word, count in load_vocab(None).time.numbers.items()
+        if 2 <= count <= 20 and word.isalpha() and word not in _ROUGH_COUNTS
+    }
+    return words, re.compile(rf"\b({'|'.join(words)})\b", re.I)
+
+
 def number_mentions(question: str) -> list[Mention]:
     """Every number the question says, with its scale applied (1.5万 → 15000, $2,500 → 2500)."""
     found = []
@@ -165,8 +157,9 @@ def number_mentions(question: str) -> list[Mention]:
         value = float(match.group(1))
         found.append(Mention(value, match.group(0), match.start(), match.end(), percent=True))
     # Counts in words ("the last three closes", 三条): "one" is left out, it is mostly "which one".
-    for match in _WORD_COUNT.finditer(question):
-        value = float(_COUNT_WORDS[match.group(1).lower()])
+    count_words, said_in_words = _count_words()
+    for match in said_in_words.finditer(question):
+        value = float(count_words[match.group(1).lower()])
         found.append(Mention(value, match.group(1), match.start(1), match.end(1)))
     for match in _ZH_COUNT.finditer(question):
         count = zh_number(match.group(1))
