@@ -7,7 +7,6 @@ answered by the data brain, a question it could not answer tried on the assistan
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 
 from datapilot.assistants.context import ContextInputs
@@ -22,7 +21,7 @@ from datapilot.core.events import Done, Event, OutputEvent, TextDelta
 from datapilot.core.model_messages import ModelMessage, ToolCall
 from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
-from datapilot.tools import Tool
+from datapilot.tools import Tool, call_arguments
 from datapilot.tools.offline import UNANSWERED, added_interface_tools, answer_with_tools
 from datapilot.tools.offline_results import show_result
 
@@ -148,7 +147,7 @@ class OfflineTurn:
                 said.append(f"{record.name}: {outcome.text}")
                 continue
             # As when it ran at once: a table charted or tabled, a text quoted with its source.
-            arguments = json.loads(record.arguments or "{}")
+            arguments = call_arguments(record.arguments) or {}
             written = Filled(tool=record.name, arguments=arguments).call_text()
             zh = is_chinese(self.question)
             shown = await show_result(

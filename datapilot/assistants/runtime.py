@@ -8,7 +8,6 @@ with the tokens of each model call.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -43,7 +42,7 @@ from datapilot.core.model_messages import (
 from datapilot.core.quotes import Quote
 from datapilot.model_client import LLMClient, LLMError
 from datapilot.model_client.function import ToolModel
-from datapilot.tools import ToolResult, confirmation, function_schema, run_tool
+from datapilot.tools import ToolResult, call_arguments, confirmation, function_schema, run_tool
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +237,7 @@ class Turn(OfflineTurn):
             if call.id in waiting:
                 yield ConfirmationEvent(
                     tool=call.name,
-                    arguments=_arguments(call.arguments),
+                    arguments=call_arguments(call.arguments) or {},
                     message=waiting[call.id].confirmation or "",
                     call_id=call.id,
                 )
@@ -359,11 +358,3 @@ class Turn(OfflineTurn):
         result.tool_results.append(outcome)
         result.messages.append(TurnMessage(role="tool", content=outcome.text, tool_call_id=call.id))
         messages.append(ToolReturn(tool_call_id=call.id, content=outcome.text))
-
-
-def _arguments(text: str) -> dict[str, Any]:
-    try:
-        parsed = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError:
-        return {}
-    return parsed if isinstance(parsed, dict) else {}

@@ -140,17 +140,23 @@ async def run_tool(
     )
 
 
+def call_arguments(text: str) -> dict[str, Any] | None:
+    """A call's arguments as written (JSON; empty is none), or None when they are no object."""
+    try:
+        parsed = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
 def confirmation(tool: Tool | None, arguments: str) -> str | None:
     """Why the user must confirm this call first, or None (tools without `confirmation` run)."""
     ask = getattr(tool, "confirmation", None)
     if tool is None or not callable(ask):
         return None
-    try:
-        parsed = json.loads(arguments) if arguments.strip() else {}
-    except json.JSONDecodeError:
+    parsed = call_arguments(arguments)
+    if parsed is None:
         return None  # the call fails without running and the model hears why: nothing to ask
-    if not isinstance(parsed, dict):
-        return None
     try:
         message = ask(parsed)
     except Exception:  # a tool that cannot say asks anyway: never run unconfirmed by mistake
