@@ -162,18 +162,25 @@ class Settings(BaseSettings):
             "http://localhost",
             "http://127.0.0.1",
         ],
-        description="Browser origins allowed to call the server (CORS, a JSON list); `/mcp` "
-        "accepts a browser's Origin only from these.",
+        description="Browser origins allowed to call the server (CORS, a JSON list): besides the "
+        "server's own pages, the only ones whose WebSockets and state-changing requests it "
+        "takes (others get 403).",
     )
     cors_origin_regex: str = Field(
         default=r"^https?://(localhost|127\.0\.0\.1)(:\d+)?$",
         description="A regular expression of further allowed browser origins (CORS); empty "
         "allows none beyond cors_origins.",
     )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names the server answers to besides IP addresses, `localhost` and the "
+        "name it binds to (DNS-rebinding protection, every route and WebSocket; others get 421): "
+        'name, name:port, name:*, *.domain or *, e.g. \'["data.example.com", "*.corp.example"]\'.',
+    )
     mcp_allowed_hosts: list[str] = Field(
         default_factory=list,
-        description="Host header values `/mcp` accepts besides loopback ones (DNS-rebinding "
-        'protection), e.g. DATAPILOT_MCP_ALLOWED_HOSTS=\'["data.example.com", "10.0.0.5:*"]\'.',
+        description="The older name of DATAPILOT_ALLOWED_HOSTS, still read: its entries are "
+        "added to those.",
     )
     plugin_contact_email: str = Field(
         default="",

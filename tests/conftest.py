@@ -13,6 +13,10 @@ for _name in list(os.environ):
     if _name.startswith("DATAPILOT_LLM_") or _name in {"DATAPILOT_TODAY", "DATAPILOT_BRAIN"}:
         del os.environ[_name]
 os.environ.setdefault("MPLBACKEND", "Agg")
+# In-process clients (httpx's ASGITransport, Starlette's TestClient) name the server
+# "testserver" or "t"; a real server would refuse those names like any other it does not know
+# (`server.browser_guard`), so the test run lists them as the server's, as an operator would.
+os.environ["DATAPILOT_ALLOWED_HOSTS"] = '["testserver", "t", "test"]'
 
 
 # ---- data layer: the bundled warehouse, seeded once per test session -------------------------

@@ -62,6 +62,8 @@ def serve(
         "DATAPILOT_BRAIN": brain.value if brain else None,
         "DATAPILOT_TODAY": today.date().isoformat() if today else None,
         "DATAPILOT_REQUEST_TIMEOUT_S": str(timeout) if timeout else None,
+        # The app answers to the name it binds to (`server.browser_guard`).
+        "DATAPILOT_HOST": host,
     }
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
@@ -143,3 +145,10 @@ def _refuse_open_network(host: str, settings: Settings) -> None:
             err=True,
         )
         raise typer.Exit(code=2)
+    if not settings.allowed_hosts and not settings.mcp_allowed_hosts:
+        typer.echo(
+            f"note: serving on {host}: requests must name this server by an address or "
+            "`localhost`; list the DNS names clients use in DATAPILOT_ALLOWED_HOSTS "
+            "(others get 421).",
+            err=True,
+        )

@@ -25,6 +25,7 @@ from datapilot.server.auth import (
     confine_bound_key,
     is_public,
 )
+from datapilot.server.browser_guard import BrowserGuard, FormPostGuard
 from datapilot.server.docs import declare_bearer, mount_docs
 from datapilot.server.errors import NATIVE_ERRORS, native_error_handler
 from datapilot.server.limits import RequestLimitsMiddleware
@@ -100,7 +101,8 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
     # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
     app.state.key_gate = gate = KeyGate(store, settings.auth_cache_s)
     # Innermost: every route, those added later included, gets the body limit and the limits of
-    # this app's settings.
+    # this app's settings, then the form-shaped POST check (`browser_guard`).
+    app.add_middleware(FormPostGuard)
     app.add_middleware(RequestLimitsMiddleware, settings=settings)
     app.add_middleware(ApiKeyMiddleware, gate=gate)
     app.add_middleware(
@@ -111,6 +113,9 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         allow_methods=["*"],
         allow_headers=["*"],
     )
+    # Outermost: a foreign Host, a foreign Origin or a form-shaped POST is refused before CORS,
+    # the keys or any route sees it (`browser_guard`).
+    app.add_middleware(BrowserGuard, settings=settings)
     # One handler per API family: the native one (the OpenAI face catches its own errors
     # first, see `routes.openai`), and the door's, whose refusals keep their shape everywhere.
     for kind in NATIVE_ERRORS:

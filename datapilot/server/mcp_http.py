@@ -1,9 +1,9 @@
 """The MCP server over Streamable HTTP at `/mcp`, inside the FastAPI app.
 
 The key middleware has already run (loopback-only without keys; a valid key once keys exist);
-here the key must also carry the chat scope. The SDK's DNS-rebinding protection is on: the Host
-header must be a loopback one or one of `DATAPILOT_MCP_ALLOWED_HOSTS`, and a browser's Origin
-one of the CORS origins. Requests are stateless (no session to pin to one worker process), so
+here the key must also carry the chat scope. The Host and Origin checks against DNS rebinding
+and cross-site pages are the app's (`browser_guard`), as on every route.
+Requests are stateless (no session to pin to one worker process), so
 `datapilot serve --workers N` and replicas behind a load balancer both work.
 
 The SDK's session manager needs a task group for its lifetime. It is started on the first
@@ -33,21 +33,14 @@ from datapilot.tools.published.mcp_server import build_server
 from datapilot.tools.published.operations import AskerTools, OperationContext
 
 PATH = "/mcp"
-_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 Scope = MutableMapping[str, Any]
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings:
-    """Host and Origin checks against DNS rebinding."""
-    hosts = [pattern for host in _LOOPBACK_HOSTS for pattern in (host, f"{host}:*")]
-    origins = [f"{scheme}://{host}{port}" for scheme in ("http", "https")
-               for host in _LOOPBACK_HOSTS for port in ("", ":*")]  # fmt: skip
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[*hosts, *settings.mcp_allowed_hosts],
-        allowed_origins=[*origins, *settings.cors_origins],
-    )
+    """The SDK's own Host and Origin checks stay off: the app's `BrowserGuard` makes the same
+    ones, the same way, before any route (this one included) runs."""
+    return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
 class McpEndpoint:

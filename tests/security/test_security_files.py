@@ -80,7 +80,7 @@ async def test_a_guests_file_is_served_the_same_way(app: FastAPI) -> None:
     async with client_of(app, key) as owner:
         public = await owner.post("/api/v1/assistants", json={"name": "Open", "public": True})
     async with client_of(app) as guest:
-        opened = await guest.post(f"/api/v1/guest/assistants/{public.json()['id']}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{public.json()['id']}/chats", json={})
         headers = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
         chat = opened.json()["id"]
         stored = await guest.post(

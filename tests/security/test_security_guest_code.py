@@ -28,7 +28,7 @@ def offered(request: ChatRequest) -> set[str]:
 
 async def guest_asks(app: Any, assistant: str) -> None:
     async with client_of(app) as guest:
-        opened = await guest.post(f"/api/v1/guest/assistants/{assistant}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{assistant}/chats", json={})
         assert opened.status_code == 201, opened.text
         sent = await guest.post(
             f"/api/v1/guest/chats/{opened.json()['id']}/messages",

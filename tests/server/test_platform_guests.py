@@ -38,7 +38,7 @@ async def assistants(app) -> tuple[str, str, str]:  # type: ignore[no-untyped-de
 async def test_a_guest_chats_with_a_public_assistant_without_a_key(app) -> None:  # type: ignore[no-untyped-def]
     public, private, _ = await assistants(app)
     async with client_of(app) as guest:  # keys exist now, and the guest has none
-        opened = await guest.post(f"/api/v1/guest/assistants/{public}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{public}/chats", json={})
         assert opened.status_code == 201, opened.text
         guest_id = opened.headers["X-Guest-Id"]
         chat = opened.json()
@@ -51,7 +51,7 @@ async def test_a_guest_chats_with_a_public_assistant_without_a_key(app) -> None:
             headers=headers,
         )
         assert f"{apple_2021_return_pct():.2f}%" in sent.json()["replies"][-1]["content"]
-        closed = await guest.post(f"/api/v1/guest/assistants/{private}/chats")
+        closed = await guest.post(f"/api/v1/guest/assistants/{private}/chats", json={})
         assert closed.status_code == 404
         assert (await guest.get("/api/v1/chats")).status_code == 401  # user routes need a key
 
@@ -61,9 +61,9 @@ async def test_guests_never_read_each_others_or_users_chats(app) -> None:  # typ
     async with client_of(app, key) as owner:
         users_chat = (await owner.post("/api/v1/chats", json={"assistant_id": public})).json()
     async with client_of(app) as first, client_of(app) as second:
-        opened = await first.post(f"/api/v1/guest/assistants/{public}/chats")
+        opened = await first.post(f"/api/v1/guest/assistants/{public}/chats", json={})
         chat = opened.json()["id"]
-        other = (await second.post(f"/api/v1/guest/assistants/{public}/chats")).headers
+        other = (await second.post(f"/api/v1/guest/assistants/{public}/chats", json={})).headers
         headers = {"X-Guest-Id": other["X-Guest-Id"]}
         for path in (
             f"/api/v1/guest/chats/{chat}/messages",
@@ -81,7 +81,7 @@ async def test_guests_never_read_each_others_or_users_chats(app) -> None:  # typ
 async def test_guests_are_rate_limited(app) -> None:  # type: ignore[no-untyped-def]
     public, _, _ = await assistants(app)
     async with client_of(app) as guest:
-        opened = await guest.post(f"/api/v1/guest/assistants/{public}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{public}/chats", json={})
         headers = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
         url = f"/api/v1/guest/chats/{opened.json()['id']}/messages"
         body = {"content": "note", "role": "human_later", "stream": False}
@@ -103,7 +103,7 @@ async def test_a_guests_file_is_theirs_alone_and_expires_with_the_chat(app) -> N
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
     upload = {"name": "chart.png", "content_base64": base64.b64encode(png).decode()}
     async with client_of(app) as first, client_of(app) as second:
-        opened = await first.post(f"/api/v1/guest/assistants/{public}/chats")
+        opened = await first.post(f"/api/v1/guest/assistants/{public}/chats", json={})
         mine = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
         chat = opened.json()["id"]
         attached = await first.post(f"/api/v1/guest/chats/{chat}/files", json=upload, headers=mine)
@@ -118,7 +118,7 @@ async def test_a_guests_file_is_theirs_alone_and_expires_with_the_chat(app) -> N
         messages = (await first.get(f"/api/v1/guest/chats/{chat}/messages", headers=mine)).json()
         assert [(m["role"], m["file_id"]) for m in messages] == [("file", file_id)]
 
-        other = (await second.post(f"/api/v1/guest/assistants/{public}/chats")).headers
+        other = (await second.post(f"/api/v1/guest/assistants/{public}/chats", json={})).headers
         theirs = {"X-Guest-Id": other["X-Guest-Id"]}
         assert (
             await second.get(f"/api/v1/guest/files/{file_id}", headers=theirs)

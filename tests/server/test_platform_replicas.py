@@ -119,7 +119,7 @@ def test_a_guest_rate_limit_holds_across_replicas(replicas) -> None:  # type: ig
     public = a.post(
         "/api/v1/assistants", json={"name": "Open", "public": True}, headers=_auth(key)
     ).json()
-    opened = b.post(f"/api/v1/guest/assistants/{public['id']}/chats")
+    opened = b.post(f"/api/v1/guest/assistants/{public['id']}/chats", json={})
     assert opened.status_code == 201, opened.text
     guest = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
     path = f"/api/v1/guest/chats/{opened.json()['id']}/messages"
@@ -131,7 +131,7 @@ def test_a_guest_rate_limit_holds_across_replicas(replicas) -> None:  # type: ig
     assert f"at most {PER_MINUTE} messages a minute" in refused.text
     # Another guest (no cookie of the first) has a limit of its own.
     a.cookies.clear()
-    other = a.post(f"/api/v1/guest/assistants/{public['id']}/chats")
+    other = a.post(f"/api/v1/guest/assistants/{public['id']}/chats", json={})
     other_path = f"/api/v1/guest/chats/{other.json()['id']}/messages"
     other_guest = {"X-Guest-Id": other.headers["X-Guest-Id"]}
     assert b.post(other_path, json=body, headers=other_guest).status_code == 200

@@ -177,7 +177,7 @@ async def test_guests_get_only_the_owners_tools_that_run_without_asking(
     async with client_of(app, key) as owner:
         desk = await _desk(owner, base, public=True)
     async with client_of(app) as guest:
-        opened = await guest.post(f"/api/v1/guest/assistants/{desk}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{desk}/chats", json={})
         assert opened.status_code == 201, opened.text
         headers = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
         chat = opened.json()["id"]

@@ -219,7 +219,7 @@ async def test_trusted_tool_runs_without_asking(
         await client.post(
             "/api/v1/tools/sources", json={"url": f"{base}/plugins/todo/ai-plugin.json"}
         )
-        trusted = await client.post("/api/v1/tools/ToDoList.todo/trust")
+        trusted = await client.post("/api/v1/tools/ToDoList.todo/trust", json={})
         assert trusted.status_code == 200 and trusted.json()["trusted"] is True
         chat = await _chat_with_todo(client)
         endpoint.load(todo_model({"操作": "插入", "事项": "交报告"}))
@@ -254,7 +254,7 @@ async def test_bad_arguments_from_the_model_fail_without_asking_or_sending(
         assert "not valid JSON" in results["b1"] and "操作" in results["b2"]
         assert len(api.state.seen) == calls_before  # neither call reached the server
         # Importing the same source again keeps the assistant's binding and the trust.
-        assert (await client.post(f"/api/v1/tools/{TOOL}/trust")).status_code == 200
+        assert (await client.post(f"/api/v1/tools/{TOOL}/trust", json={})).status_code == 200
         again = await client.post(
             "/api/v1/tools/sources", json={"url": f"{base}/plugins/todo/ai-plugin.json"}
         )
