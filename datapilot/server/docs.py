@@ -20,6 +20,15 @@ BEARER = {
 }
 
 
+# Never inside another site's frame: its "Try it out" buttons send the key the page keeps, so a
+# framing page could make a user click them unseen (clickjacking).
+DOCS_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+}
+
+
 def sse_event_schema(data_schema: dict[str, Any] | None = None) -> dict[str, Any]:
     """The schema of one server-sent event (`event`, `data`, `id`, `retry`), as OpenAPI 3.1 reads
     `schema` under `text/event-stream`; `data_schema` describes the JSON text in `data`."""
@@ -87,7 +96,7 @@ def mount_docs(app: FastAPI) -> None:
     ).body
 
     async def docs_page(request: Request) -> HTMLResponse:
-        return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(html, headers=DOCS_HEADERS)
 
     # A plain route (like FastAPI's own /docs): a page, not an operation of the API.
     app.router.add_route(DOCS_PATH, docs_page, methods=["GET"], include_in_schema=False)
