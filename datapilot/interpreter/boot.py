@@ -174,8 +174,67 @@ def _install(
     formatter = shell.display_formatter.mimebundle_formatter
     formatter.for_type(pd.DataFrame, lambda frame, include=None, exclude=None: _table(frame))
     _trace_cells(shell, cell_dir)
-    if audit is not None:
+    if audit is None:
+        # Processes can start only where there is no audit hook: in the kernel's own PID
+        # namespace, whose /proc lists the sandbox and nothing else.
+        shell.events.register("post_run_cell", lambda *_: stop_background())
+    else:
         _audit(**audit)
+
+
+def stop_background() -> None:
+    """Kill every process of the sandbox but its init (pid 1) and this kernel: whatever the run
+    started ends with it, also what left its session and process group (`setsid`), whose
+    orphans go to the init, not to the kernel. Runs after every cell (at the `namespace` level,
+    where the kernel has a PID namespace of its own)."""
+    import os
+    import signal
+    import time
+
+    me = os.getpid()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        alive = [pid for pid in _sandbox_pids() if pid not in (1, me)]
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # gone already, or not ours to stop
+                continue
+        _reap()
+        if not alive:  # another round finds what was forked meanwhile
+            return
+        time.sleep(0.01)
+
+
+def _sandbox_pids() -> list[int]:
+    """The live (not zombie) processes /proc lists."""
+    import os
+
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                state = stat.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != b"Z":
+            found.append(int(name))
+    return found
+
+
+def _reap() -> None:
+    """Collect the kernel's own children that have ended (the orphans' go to the init)."""
+    import os
+
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _trace_cells(shell: Any, cell_dir: str) -> None:
@@ -232,7 +291,7 @@ def _run_program(argv: list[str], source: str, suffix: str, traced: bool, progra
     """Run `source` (a shell or Node script) with `argv` + its file, in this kernel's sandbox:
     its output streams as the cell's, a traced shell's running line as `ACTIVE_LINE`, and its
     exit status as `EXIT_STATUS`. The script's own process group is killed when it ends or the
-    run is interrupted, so nothing it started in the background outlives the run."""
+    run is interrupted; what left that group is stopped after the cell (`stop_background`)."""
     import codecs
     import contextlib
     import os
