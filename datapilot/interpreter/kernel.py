@@ -34,7 +34,7 @@ from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from datapilot.core.messages import LmcChunk
-from datapilot.interpreter import isolation
+from datapilot.interpreter import isolation, syscall_filter
 from datapilot.interpreter.isolation import Isolation, Level
 from datapilot.settings import Settings
 
@@ -111,9 +111,6 @@ class SandboxKernel:
             "launch_new_instance()"
         )
         args = ["-c", launch, "-f", conn_file, "--HistoryManager.enabled=False", "--quiet"]
-        command = isolation.kernel_command(
-            self.level, args, uid=self.uid, ipc_dir=runtime, settings=self.settings
-        )
         home = SANDBOX_HOME = isolation.SANDBOX_HOME
         env = isolation.kernel_env(SANDBOX_HOME)
         cwd = None
@@ -127,16 +124,26 @@ class SandboxKernel:
         drop = root and self.level != "namespace" and isolation.others_can_run_python()
         drop_uid = self.uid if drop else None
         try:
-            self._proc = _LAUNCHER.submit(
-                subprocess.Popen,
-                command,
-                env=env,
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
-            ).result()
+            with syscall_filter.filter_fd(self.level == "namespace") as seccomp:
+                command = isolation.kernel_command(
+                    self.level,
+                    args,
+                    uid=self.uid,
+                    ipc_dir=runtime,
+                    settings=self.settings,
+                    seccomp_fd=seccomp,
+                )
+                self._proc = _LAUNCHER.submit(
+                    subprocess.Popen,
+                    command,
+                    env=env,
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    pass_fds=() if seccomp is None else (seccomp,),
+                    preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
+                ).result()
         except (OSError, subprocess.SubprocessError) as error:  # e.g. Python not executable
             self.close()
             raise KernelError(
