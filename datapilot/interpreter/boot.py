@@ -15,6 +15,7 @@ import base64
 import json
 import sys
 import types
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -400,6 +401,14 @@ _LISTING = ("os.listdir", "os.scandir", "glob.glob")
 _CHANGING = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.utime")
 
 
+# Raised by the kernel's `_imp.create_builtin` (`_gate_builtins`): only the audit hook, which no
+# code in the kernel can reach, holds the function that makes built-in modules.
+_CREATE_BUILTIN = "datapilot.create_builtin"
+# Modules of which no fresh copy may be made: the first one's function starts processes without
+# any audit event; the second one makes modules, and a copy would bring the first one back.
+_UNCOPYABLE = ("_posixsubprocess", "_imp")
+
+
 def _no_fork_exec() -> None:
     """`_posixsubprocess.fork_exec` starts a process without any audit event (the hook never
     sees it): replaced wherever the kernel's modules hold it."""
@@ -414,10 +423,47 @@ def _no_fork_exec() -> None:
         subprocess._fork_exec = refused
 
 
+def _gate_builtins() -> Callable[..., Any]:
+    """Where `_posixsubprocess` is built into the interpreter (Debian's and most distributions'
+    Pythons), `importlib.util.module_from_spec` makes a fresh copy of it, with the original
+    `fork_exec`, and no audit event at all (only loading a module from a file raises `import`).
+    Every built-in module is now made through an audit event, which refuses those copies; the
+    real function is returned for the hook alone to keep."""
+    import _imp
+
+    made_by = _imp.create_builtin
+
+    def create_builtin(spec: Any) -> Any:
+        name = spec.name
+        if type(name) is not str:  # read once, a plain string: the hook sees what is made
+            raise ImportError("sandbox: a module's name must be a plain string")
+        made: list[Any] = []
+        sys.audit(_CREATE_BUILTIN, name, made)
+        return made[0] if made else None
+
+    _imp.create_builtin = create_builtin
+    return made_by
+
+
+def _text(value: Any) -> str | None:
+    """A path argument as a plain string, or None: a subclass is copied by C code, never asked
+    (a method of its own would run inside the hook)."""
+    if issubclass(type(value), str):
+        return str.__str__(value)
+    if issubclass(type(value), bytes):
+        plain = bytes.__getitem__(value, slice(None))
+        return plain.decode(sys.getfilesystemencoding(), "surrogateescape")
+    return None
+
+
 def _audit(home: str, denied: list[str], readable: list[str]) -> None:
     """The `audit` level: no sockets, processes, native calls, or files outside the scratch
-    directory (reads also from the Python installation). Native code can get around this."""
+    directory (reads also from the Python installation). Native code can get around this.
+
+    The hook runs no code of the kernel's user: it only compares plain strings (`_text`), so
+    nothing can reach it, nor the function it keeps, from inside."""
     import os
+    from importlib.machinery import ModuleSpec
 
     refused = (
         "socket.",
@@ -443,35 +489,60 @@ def _audit(home: str, denied: list[str], readable: list[str]) -> None:
         "gc.get_objects",
         "gc.get_referrers",
         "gc.get_referents",
+        # Another interpreter in the process has no audit hook at all.
+        "cpython.PyInterpreterState_New",
     )
-    # The module whose function starts processes without an audit event: never loaded again
-    # (a fresh copy would bring the original function back).
-    unloadable = "_posixsubprocess"
     _no_fork_exec()
+    make_builtin = _gate_builtins()
+
+    def create_builtin(args: tuple[Any, ...]) -> None:
+        name, made = args if len(args) == 2 else (None, None)
+        if type(name) is not str or type(made) is not list:
+            raise PermissionError("sandbox: not how modules are made")
+        if name in _UNCOPYABLE:
+            raise PermissionError(f"sandbox: a fresh copy of {name} is not allowed here")
+        list.append(made, make_builtin(ModuleSpec(name, None, origin="built-in")))
+
+    def imported(args: tuple[Any, ...]) -> None:
+        # (name, None, ...) for an import; (name, file, None, None, None) for a native module
+        # loaded from a file.
+        name = args[0] if args else None
+        if type(name) is not str or name in _UNCOPYABLE:
+            raise PermissionError(f"sandbox: importing {_text(name)} is not allowed here")
+        where = _text(args[1]) if len(args) > 1 else None
+        if where is not None and os.path.realpath(where).startswith(home):
+            raise PermissionError("sandbox: native code written here cannot be loaded")
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event.startswith(refused):
             raise PermissionError(f"sandbox: {event} is not allowed here")
-        if event == "import" and args and args[0] == unloadable:
-            raise PermissionError(f"sandbox: importing {args[0]} is not allowed here")
-        if event in _LISTING and args and isinstance(args[0], str | bytes):
-            path = os.path.realpath(os.fsdecode(args[0]))
+        if event == _CREATE_BUILTIN:
+            create_builtin(args)
+        elif event == "import":
+            imported(args)
+        elif event in _LISTING and args and (path := _text(args[0])) is not None:
+            path = os.path.realpath(path)
             if any(path.startswith(d) for d in denied) or not path.startswith((home, *readable)):
                 raise PermissionError(f"sandbox: {path} is not readable here")
-        if event in _CHANGING and args and isinstance(args[0], str | bytes):
-            path = os.path.realpath(os.fsdecode(args[0]))
+        elif event in _CHANGING and args and (path := _text(args[0])) is not None:
+            path = os.path.realpath(path)
             if not path.startswith(home):
                 raise PermissionError(f"sandbox: only {home} is writable")
-        if event == "open" and args and isinstance(args[0], str | bytes):
-            path = os.path.realpath(os.fsdecode(args[0]))
-            writing = any(c in str(args[1] or "r") for c in "wax+") or (
-                isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR)
-            )
-            if any(path.startswith(d) for d in denied):
-                raise PermissionError(f"sandbox: {path} is not readable here")
-            if writing and not path.startswith((home, "/dev/null")):
-                raise PermissionError(f"sandbox: only {home} is writable")
-            if not writing and not path.startswith((home, *readable)):
-                raise PermissionError(f"sandbox: {path} is not readable here")
+        elif event == "open" and args and (path := _text(args[0])) is not None:
+            mode, flags = (*args[1:3], None, None)[:2]
+            opened(os.path.realpath(path), mode, flags)
+
+    def opened(path: str, mode: Any, flags: Any) -> None:
+        if type(mode) is not str:
+            mode = "r"
+        writing = any(c in mode for c in "wax+") or (
+            type(flags) is int and flags & (os.O_WRONLY | os.O_RDWR)
+        )
+        if any(path.startswith(d) for d in denied):
+            raise PermissionError(f"sandbox: {path} is not readable here")
+        if writing and not path.startswith((home, "/dev/null")):
+            raise PermissionError(f"sandbox: only {home} is writable")
+        if not writing and not path.startswith((home, *readable)):
+            raise PermissionError(f"sandbox: {path} is not readable here")
 
     sys.addaudithook(hook)
