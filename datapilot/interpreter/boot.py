@@ -161,7 +161,10 @@ def _install(
     facade_source: str,
     request_chars: int,
     output_chars: int,
+    own_pids: bool = False,
 ) -> None:
+    """Set up the kernel; `own_pids`: it has a PID namespace of its own (the `namespace`
+    level), whose other processes end with each run."""
     from ipykernel.compiler import get_tmp_directory
 
     _limits["request_chars"] = request_chars
@@ -175,11 +178,9 @@ def _install(
     formatter = shell.display_formatter.mimebundle_formatter
     formatter.for_type(pd.DataFrame, lambda frame, include=None, exclude=None: _table(frame))
     _trace_cells(shell, cell_dir)
-    if audit is None:
-        # Processes can start only where there is no audit hook: in the kernel's own PID
-        # namespace, whose /proc lists the sandbox and nothing else.
+    if own_pids:  # /proc lists the sandbox and nothing else (never the host's processes)
         shell.events.register("post_run_cell", lambda *_: stop_background())
-    else:
+    if audit is not None:  # where no process can start
         _audit(**audit)
 
 

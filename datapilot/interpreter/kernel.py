@@ -173,7 +173,8 @@ class SandboxKernel:
             "_m = _s.modules['_dp_boot'] = _t.ModuleType('_dp_boot')\n"
             f"exec(compile({_BOOT.read_text()!r}, 'dp_boot', 'exec'), _m.__dict__)\n"
             f"_m._install({audit!r}, {_CODEC.read_text()!r}, {_FACADE.read_text()!r}, "
-            f"{MAX_REQUEST_CHARS}, {self.settings.interpreter_output_chars})\n"
+            f"{MAX_REQUEST_CHARS}, {self.settings.interpreter_output_chars}, "
+            f"{self.level == 'namespace'})\n"
             "del _s, _t, _m\n"
         )
         outcome = [c for c in self.run(boot, silent=True)]
