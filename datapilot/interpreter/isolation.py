@@ -9,7 +9,8 @@ Layers, strongest first:
   size-capped tmpfs mounts. The data dir, the store and the environment are simply not there.
   Run by root, bubblewrap needs no user namespace and the kernel then drops to a per-session
   unprivileged uid (`setpriv`), so process limits bind; run by another user, a user namespace
-  maps it to `nobody`.
+  maps it to `nobody`. Either way the sandbox makes no user namespace of its own
+  (`syscall_filter`, and `--disable-userns` where bubblewrap made one).
 - `audit`: no namespaces on this host; the kernel runs in a private directory with a clean
   environment and a Python audit hook that refuses sockets, processes, `ctypes` and files
   outside its directory (weaker: native code can get around it).
