@@ -1,6 +1,8 @@
 """Runs INSIDE the kernel once at start (its source is sent as a silent cell; the server never
-imports it): the read-only `dp` helper, DataFrames as tables, the running line, and at the
-`audit` level an audit hook. It imports nothing of Datapilot: the kernel cannot see it.
+imports it): the read-only `dp` helper, DataFrames as tables, the running line, the end of
+what a run started (`stop_background`), and at the `audit` level the audit hook of
+`kernel_audit.py` (sent as source too). It imports nothing of Datapilot: the kernel cannot see
+it.
 
 `dp` asks the server through the kernel's own stdin channel (an `input_request` whose prompt
 starts with `DP_PREFIX`); the server answers with JSON. No file, socket or warehouse is opened.
@@ -15,7 +17,6 @@ import base64
 import json
 import sys
 import types
-from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -159,6 +160,7 @@ def _install(
     audit: dict[str, Any] | None,
     codec_source: str,
     facade_source: str,
+    audit_source: str,
     request_chars: int,
     output_chars: int,
     own_pids: bool = False,
@@ -181,7 +183,9 @@ def _install(
     if own_pids:  # /proc lists the sandbox and nothing else (never the host's processes)
         shell.events.register("post_run_cell", lambda *_: stop_background())
     if audit is not None:  # where no process can start
-        _audit(**audit)
+        guard = types.ModuleType("_dp_audit")  # not in sys.modules: nothing needs it again
+        exec(compile(audit_source, "dp_audit", "exec"), guard.__dict__)
+        guard.install(**audit)
 
 
 def stop_background() -> None:
@@ -396,154 +400,3 @@ def _run_program(argv: list[str], source: str, suffix: str, traced: bool, progra
         shutil.rmtree(folder, ignore_errors=True)
     content = {"status": status, "program": program}
     kernel.session.send(kernel.iopub_socket, EXIT_STATUS, content, parent=parent)
-
-
-_LISTING = ("os.listdir", "os.scandir", "glob.glob")
-_CHANGING = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.utime")
-
-
-# Raised by the kernel's `_imp.create_builtin` (`_gate_builtins`): only the audit hook, which no
-# code in the kernel can reach, holds the function that makes built-in modules.
-_CREATE_BUILTIN = "datapilot.create_builtin"
-# Modules of which no fresh copy may be made: the first one's function starts processes without
-# any audit event; the second one makes modules, and a copy would bring the first one back.
-_UNCOPYABLE = ("_posixsubprocess", "_imp")
-
-
-def _no_fork_exec() -> None:
-    """`_posixsubprocess.fork_exec` starts a process without any audit event (the hook never
-    sees it): replaced wherever the kernel's modules hold it."""
-    import _posixsubprocess
-    import subprocess
-
-    def refused(*args: Any, **kwargs: Any) -> Any:
-        raise PermissionError("sandbox: starting processes is not allowed here")
-
-    _posixsubprocess.fork_exec = refused
-    if hasattr(subprocess, "_fork_exec"):  # where the standard library imported it by name
-        subprocess._fork_exec = refused
-
-
-def _gate_builtins() -> Callable[..., Any]:
-    """Where `_posixsubprocess` is built into the interpreter (Debian's and most distributions'
-    Pythons), `importlib.util.module_from_spec` makes a fresh copy of it, with the original
-    `fork_exec`, and no audit event at all (only loading a module from a file raises `import`).
-    Every built-in module is now made through an audit event, which refuses those copies; the
-    real function is returned for the hook alone to keep."""
-    import _imp
-
-    made_by = _imp.create_builtin
-
-    def create_builtin(spec: Any) -> Any:
-        name = spec.name
-        if type(name) is not str:  # read once, a plain string: the hook sees what is made
-            raise ImportError("sandbox: a module's name must be a plain string")
-        made: list[Any] = []
-        sys.audit(_CREATE_BUILTIN, name, made)
-        return made[0] if made else None
-
-    _imp.create_builtin = create_builtin
-    return made_by
-
-
-def _text(value: Any) -> str | None:
-    """A path argument as a plain string, or None: a subclass is copied by C code, never asked
-    (a method of its own would run inside the hook)."""
-    if issubclass(type(value), str):
-        return str.__str__(value)
-    if issubclass(type(value), bytes):
-        plain = bytes.__getitem__(value, slice(None))
-        return plain.decode(sys.getfilesystemencoding(), "surrogateescape")
-    return None
-
-
-def _audit(home: str, denied: list[str], readable: list[str]) -> None:
-    """The `audit` level: no sockets, processes, native calls, or files outside the scratch
-    directory (reads also from the Python installation). Native code can get around this.
-
-    The hook runs no code of the kernel's user: it only compares plain strings (`_text`), so
-    nothing can reach it, nor the function it keeps, from inside."""
-    import os
-    from importlib.machinery import ModuleSpec
-
-    refused = (
-        "socket.",
-        "subprocess.",
-        "os.system",
-        "os.exec",
-        "os.posix_spawn",
-        "os.spawn",
-        "os.fork",
-        "os.forkpty",
-        "os.kill",
-        "os.killpg",
-        "ctypes.",
-        "pty.",
-        "shutil.rmtree",
-        "os.chdir",
-        "os.chmod",
-        "os.chown",
-        "os.symlink",
-        "os.link",
-        "sys.addaudithook",
-        # The objects behind a module's back (the process-starting function kept below).
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-        # Another interpreter in the process has no audit hook at all.
-        "cpython.PyInterpreterState_New",
-    )
-    _no_fork_exec()
-    make_builtin = _gate_builtins()
-
-    def create_builtin(args: tuple[Any, ...]) -> None:
-        name, made = args if len(args) == 2 else (None, None)
-        if type(name) is not str or type(made) is not list:
-            raise PermissionError("sandbox: not how modules are made")
-        if name in _UNCOPYABLE:
-            raise PermissionError(f"sandbox: a fresh copy of {name} is not allowed here")
-        list.append(made, make_builtin(ModuleSpec(name, None, origin="built-in")))
-
-    def imported(args: tuple[Any, ...]) -> None:
-        # (name, None, ...) for an import; (name, file, None, None, None) for a native module
-        # loaded from a file.
-        name = args[0] if args else None
-        if type(name) is not str or name in _UNCOPYABLE:
-            raise PermissionError(f"sandbox: importing {_text(name)} is not allowed here")
-        where = _text(args[1]) if len(args) > 1 else None
-        if where is not None and os.path.realpath(where).startswith(home):
-            raise PermissionError("sandbox: native code written here cannot be loaded")
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event.startswith(refused):
-            raise PermissionError(f"sandbox: {event} is not allowed here")
-        if event == _CREATE_BUILTIN:
-            create_builtin(args)
-        elif event == "import":
-            imported(args)
-        elif event in _LISTING and args and (path := _text(args[0])) is not None:
-            path = os.path.realpath(path)
-            if any(path.startswith(d) for d in denied) or not path.startswith((home, *readable)):
-                raise PermissionError(f"sandbox: {path} is not readable here")
-        elif event in _CHANGING and args and (path := _text(args[0])) is not None:
-            path = os.path.realpath(path)
-            if not path.startswith(home):
-                raise PermissionError(f"sandbox: only {home} is writable")
-        elif event == "open" and args and (path := _text(args[0])) is not None:
-            mode, flags = (*args[1:3], None, None)[:2]
-            opened(os.path.realpath(path), mode, flags)
-
-    def opened(path: str, mode: Any, flags: Any) -> None:
-        if type(mode) is not str:
-            mode = "r"
-        writing = any(c in mode for c in "wax+") or (
-            type(flags) is int and flags & (os.O_WRONLY | os.O_RDWR)
-        )
-        if any(path.startswith(d) for d in denied):
-            raise PermissionError(f"sandbox: {path} is not readable here")
-        if writing and not path.startswith((home, "/dev/null")):
-            raise PermissionError(f"sandbox: only {home} is writable")
-        if not writing and not path.startswith((home, *readable)):
-            raise PermissionError(f"sandbox: {path} is not readable here")
-
-    sys.addaudithook(hook)

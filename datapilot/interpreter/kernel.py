@@ -44,6 +44,7 @@ _BOOT = Path(__file__).with_name("boot.py")
 # Kernel-side sources sent with boot.py: frames over the channel, the script facade.
 _CODEC = Path(__file__).with_name("framecodec.py")
 _FACADE = Path(__file__).with_name("kernel_facade.py")
+_AUDIT = Path(__file__).with_name("kernel_audit.py")  # the `audit` level's hook
 DP_PREFIX = "\x1edp:"
 TABLE_MIME = "application/vnd.datapilot.table+json"
 ACTIVE_LINE = "dp_active_line"
@@ -173,6 +174,7 @@ class SandboxKernel:
             "_m = _s.modules['_dp_boot'] = _t.ModuleType('_dp_boot')\n"
             f"exec(compile({_BOOT.read_text()!r}, 'dp_boot', 'exec'), _m.__dict__)\n"
             f"_m._install({audit!r}, {_CODEC.read_text()!r}, {_FACADE.read_text()!r}, "
+            f"{_AUDIT.read_text()!r}, "
             f"{MAX_REQUEST_CHARS}, {self.settings.interpreter_output_chars}, "
             f"{self.level == 'namespace'})\n"
             "del _s, _t, _m\n"
