@@ -1,6 +1,8 @@
 """Runs INSIDE the kernel once at start (its source is sent as a silent cell; the server never
-imports it): the read-only `dp` helper, DataFrames as tables, the running line, and at the
-`audit` level an audit hook. It imports nothing of Datapilot: the kernel cannot see it.
+imports it): the read-only `dp` helper, DataFrames as tables, the running line, the end of
+what a run started (`stop_background`), and at the `audit` level the audit hook of
+`kernel_audit.py` (sent as source too). It imports nothing of Datapilot: the kernel cannot see
+it.
 
 `dp` asks the server through the kernel's own stdin channel (an `input_request` whose prompt
 starts with `DP_PREFIX`); the server answers with JSON. No file, socket or warehouse is opened.
@@ -158,9 +160,13 @@ def _install(
     audit: dict[str, Any] | None,
     codec_source: str,
     facade_source: str,
+    audit_source: str,
     request_chars: int,
     output_chars: int,
+    own_pids: bool = False,
 ) -> None:
+    """Set up the kernel; `own_pids`: it has a PID namespace of its own (the `namespace`
+    level), whose other processes end with each run."""
     from ipykernel.compiler import get_tmp_directory
 
     _limits["request_chars"] = request_chars
@@ -174,8 +180,67 @@ def _install(
     formatter = shell.display_formatter.mimebundle_formatter
     formatter.for_type(pd.DataFrame, lambda frame, include=None, exclude=None: _table(frame))
     _trace_cells(shell, cell_dir)
-    if audit is not None:
-        _audit(**audit)
+    if own_pids:  # /proc lists the sandbox and nothing else (never the host's processes)
+        shell.events.register("post_run_cell", lambda *_: stop_background())
+    if audit is not None:  # where no process can start
+        guard = types.ModuleType("_dp_audit")  # not in sys.modules: nothing needs it again
+        exec(compile(audit_source, "dp_audit", "exec"), guard.__dict__)
+        guard.install(**audit)
+
+
+def stop_background() -> None:
+    """Kill every process of the sandbox but its init (pid 1) and this kernel: whatever the run
+    started ends with it, also what left its session and process group (`setsid`), whose
+    orphans go to the init, not to the kernel. Runs after every cell (at the `namespace` level,
+    where the kernel has a PID namespace of its own)."""
+    import os
+    import signal
+    import time
+
+    me = os.getpid()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        alive = [pid for pid in _sandbox_pids() if pid not in (1, me)]
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # gone already, or not ours to stop
+                continue
+        _reap()
+        if not alive:  # another round finds what was forked meanwhile
+            return
+        time.sleep(0.01)
+
+
+def _sandbox_pids() -> list[int]:
+    """The live (not zombie) processes /proc lists."""
+    import os
+
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                state = stat.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != b"Z":
+            found.append(int(name))
+    return found
+
+
+def _reap() -> None:
+    """Collect the kernel's own children that have ended (the orphans' go to the init)."""
+    import os
+
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _trace_cells(shell: Any, cell_dir: str) -> None:
@@ -232,7 +297,7 @@ def _run_program(argv: list[str], source: str, suffix: str, traced: bool, progra
     """Run `source` (a shell or Node script) with `argv` + its file, in this kernel's sandbox:
     its output streams as the cell's, a traced shell's running line as `ACTIVE_LINE`, and its
     exit status as `EXIT_STATUS`. The script's own process group is killed when it ends or the
-    run is interrupted, so nothing it started in the background outlives the run."""
+    run is interrupted; what left that group is stopped after the cell (`stop_background`)."""
     import codecs
     import contextlib
     import os
@@ -335,84 +400,3 @@ def _run_program(argv: list[str], source: str, suffix: str, traced: bool, progra
         shutil.rmtree(folder, ignore_errors=True)
     content = {"status": status, "program": program}
     kernel.session.send(kernel.iopub_socket, EXIT_STATUS, content, parent=parent)
-
-
-_LISTING = ("os.listdir", "os.scandir", "glob.glob")
-_CHANGING = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.truncate", "os.utime")
-
-
-def _no_fork_exec() -> None:
-    """`_posixsubprocess.fork_exec` starts a process without any audit event (the hook never
-    sees it): replaced wherever the kernel's modules hold it."""
-    import _posixsubprocess
-    import subprocess
-
-    def refused(*args: Any, **kwargs: Any) -> Any:
-        raise PermissionError("sandbox: starting processes is not allowed here")
-
-    _posixsubprocess.fork_exec = refused
-    if hasattr(subprocess, "_fork_exec"):  # where the standard library imported it by name
-        subprocess._fork_exec = refused
-
-
-def _audit(home: str, denied: list[str], readable: list[str]) -> None:
-    """The `audit` level: no sockets, processes, native calls, or files outside the scratch
-    directory (reads also from the Python installation). Native code can get around this."""
-    import os
-
-    refused = (
-        "socket.",
-        "subprocess.",
-        "os.system",
-        "os.exec",
-        "os.posix_spawn",
-        "os.spawn",
-        "os.fork",
-        "os.forkpty",
-        "os.kill",
-        "os.killpg",
-        "ctypes.",
-        "pty.",
-        "shutil.rmtree",
-        "os.chdir",
-        "os.chmod",
-        "os.chown",
-        "os.symlink",
-        "os.link",
-        "sys.addaudithook",
-        # The objects behind a module's back (the process-starting function kept below).
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-    )
-    # The module whose function starts processes without an audit event: never loaded again
-    # (a fresh copy would bring the original function back).
-    unloadable = "_posixsubprocess"
-    _no_fork_exec()
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event.startswith(refused):
-            raise PermissionError(f"sandbox: {event} is not allowed here")
-        if event == "import" and args and args[0] == unloadable:
-            raise PermissionError(f"sandbox: importing {args[0]} is not allowed here")
-        if event in _LISTING and args and isinstance(args[0], str | bytes):
-            path = os.path.realpath(os.fsdecode(args[0]))
-            if any(path.startswith(d) for d in denied) or not path.startswith((home, *readable)):
-                raise PermissionError(f"sandbox: {path} is not readable here")
-        if event in _CHANGING and args and isinstance(args[0], str | bytes):
-            path = os.path.realpath(os.fsdecode(args[0]))
-            if not path.startswith(home):
-                raise PermissionError(f"sandbox: only {home} is writable")
-        if event == "open" and args and isinstance(args[0], str | bytes):
-            path = os.path.realpath(os.fsdecode(args[0]))
-            writing = any(c in str(args[1] or "r") for c in "wax+") or (
-                isinstance(args[2], int) and args[2] & (os.O_WRONLY | os.O_RDWR)
-            )
-            if any(path.startswith(d) for d in denied):
-                raise PermissionError(f"sandbox: {path} is not readable here")
-            if writing and not path.startswith((home, "/dev/null")):
-                raise PermissionError(f"sandbox: only {home} is writable")
-            if not writing and not path.startswith((home, *readable)):
-                raise PermissionError(f"sandbox: {path} is not readable here")
-
-    sys.addaudithook(hook)

@@ -9,7 +9,8 @@ Layers, strongest first:
   size-capped tmpfs mounts. The data dir, the store and the environment are simply not there.
   Run by root, bubblewrap needs no user namespace and the kernel then drops to a per-session
   unprivileged uid (`setpriv`), so process limits bind; run by another user, a user namespace
-  maps it to `nobody`.
+  maps it to `nobody`. Either way the sandbox makes no user namespace of its own
+  (`syscall_filter`, and `--disable-userns` where bubblewrap made one).
 - `audit`: no namespaces on this host; the kernel runs in a private directory with a clean
   environment and a Python audit hook that refuses sockets, processes, `ctypes` and files
   outside its directory (weaker: native code can get around it).
@@ -37,6 +38,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from datapilot.interpreter import syscall_filter
 from datapilot.settings import Settings
 
 Level = Literal["none", "audit", "namespace"]
@@ -140,10 +142,12 @@ def _probe(bwrap: str | None) -> Probe:
             fix="install util-linux (it provides setpriv), or run the server as an ordinary user",
         )
     mounts, _ = _python_mounts()
-    probe = [*_bwrap_base(user_namespace=os.geteuid() != 0), *mounts]
-    probe += ["--", sys.executable, "-S", "-c", "pass"]
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
+        with syscall_filter.filter_fd() as fd:
+            probe = [*_bwrap_base(user_namespace=os.geteuid() != 0, seccomp_fd=fd), *mounts]
+            probe += ["--", sys.executable, "-S", "-c", "pass"]
+            fds = () if fd is None else (fd,)
+            done = subprocess.run(probe, capture_output=True, timeout=20, check=False, pass_fds=fds)
     except (OSError, subprocess.TimeoutExpired) as error:
         said = str(error)
     else:
@@ -245,14 +249,22 @@ def describe(level: Level, uid: int, settings: Settings) -> Isolation:
 
 
 def kernel_command(
-    level: Level, python_args: list[str], *, uid: int, ipc_dir: Path, settings: Settings
+    level: Level,
+    python_args: list[str],
+    *,
+    uid: int,
+    ipc_dir: Path,
+    settings: Settings,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
-    """The command that starts the kernel at `level`, `python_args` run by this Python."""
+    """The command that starts the kernel at `level`, `python_args` run by this Python;
+    `seccomp_fd` (from `syscall_filter.filter_fd`, passed to the process) is the sandbox's
+    system call filter."""
     python = [sys.executable, *python_args]
     if level != "namespace":
         return python
     root = os.geteuid() == 0
-    args = _bwrap_base(user_namespace=not root)
+    args = _bwrap_base(user_namespace=not root, seccomp_fd=seccomp_fd)
     # The scratch tmpfs first: a Python or virtual environment that lives under /tmp is then
     # mounted on top of it instead of being hidden by it.
     size = settings.interpreter_disk_mb * 1024 * 1024
@@ -357,15 +369,30 @@ def _bwrap() -> str | None:
     return shutil.which("bwrap")
 
 
+@functools.cache
+def _can_disable_userns(bwrap: str) -> bool:
+    """Whether this bubblewrap knows `--disable-userns` (asked once per bubblewrap)."""
+    try:
+        done = subprocess.run([bwrap, "--help"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return b"--disable-userns" in done.stdout + done.stderr
+
+
 def _setpriv_ok() -> bool:
     return os.geteuid() != 0 or Path("/usr/bin/setpriv").exists()
 
 
-def _bwrap_base(*, user_namespace: bool = False) -> list[str]:
-    args = [_bwrap() or "bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc"]
+def _bwrap_base(*, user_namespace: bool = False, seccomp_fd: int | None = None) -> list[str]:
+    bwrap = _bwrap() or "bwrap"
+    args = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc"]
     args += ["--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
     if user_namespace:
         args.append("--unshare-user")
+        if _can_disable_userns(bwrap):  # no user namespace inside this one (bubblewrap 0.8+)
+            args.append("--disable-userns")
+    if seccomp_fd is not None:  # nor any at all, where bubblewrap made none (run by root)
+        args += ["--seccomp", str(seccomp_fd)]
     for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = Path("/") / top
         if path.is_symlink():

@@ -34,7 +34,7 @@ from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
 from datapilot.core.messages import LmcChunk
-from datapilot.interpreter import isolation
+from datapilot.interpreter import isolation, syscall_filter
 from datapilot.interpreter.isolation import Isolation, Level
 from datapilot.settings import Settings
 
@@ -44,6 +44,7 @@ _BOOT = Path(__file__).with_name("boot.py")
 # Kernel-side sources sent with boot.py: frames over the channel, the script facade.
 _CODEC = Path(__file__).with_name("framecodec.py")
 _FACADE = Path(__file__).with_name("kernel_facade.py")
+_AUDIT = Path(__file__).with_name("kernel_audit.py")  # the `audit` level's hook
 DP_PREFIX = "\x1edp:"
 TABLE_MIME = "application/vnd.datapilot.table+json"
 ACTIVE_LINE = "dp_active_line"
@@ -111,9 +112,6 @@ class SandboxKernel:
             "launch_new_instance()"
         )
         args = ["-c", launch, "-f", conn_file, "--HistoryManager.enabled=False", "--quiet"]
-        command = isolation.kernel_command(
-            self.level, args, uid=self.uid, ipc_dir=runtime, settings=self.settings
-        )
         home = SANDBOX_HOME = isolation.SANDBOX_HOME
         env = isolation.kernel_env(SANDBOX_HOME)
         cwd = None
@@ -127,16 +125,26 @@ class SandboxKernel:
         drop = root and self.level != "namespace" and isolation.others_can_run_python()
         drop_uid = self.uid if drop else None
         try:
-            self._proc = _LAUNCHER.submit(
-                subprocess.Popen,
-                command,
-                env=env,
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
-            ).result()
+            with syscall_filter.filter_fd(self.level == "namespace") as seccomp:
+                command = isolation.kernel_command(
+                    self.level,
+                    args,
+                    uid=self.uid,
+                    ipc_dir=runtime,
+                    settings=self.settings,
+                    seccomp_fd=seccomp,
+                )
+                self._proc = _LAUNCHER.submit(
+                    subprocess.Popen,
+                    command,
+                    env=env,
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    pass_fds=() if seccomp is None else (seccomp,),
+                    preexec_fn=isolation.preexec(self.settings, uid=drop_uid),
+                ).result()
         except (OSError, subprocess.SubprocessError) as error:  # e.g. Python not executable
             self.close()
             raise KernelError(
@@ -166,7 +174,9 @@ class SandboxKernel:
             "_m = _s.modules['_dp_boot'] = _t.ModuleType('_dp_boot')\n"
             f"exec(compile({_BOOT.read_text()!r}, 'dp_boot', 'exec'), _m.__dict__)\n"
             f"_m._install({audit!r}, {_CODEC.read_text()!r}, {_FACADE.read_text()!r}, "
-            f"{MAX_REQUEST_CHARS}, {self.settings.interpreter_output_chars})\n"
+            f"{_AUDIT.read_text()!r}, "
+            f"{MAX_REQUEST_CHARS}, {self.settings.interpreter_output_chars}, "
+            f"{self.level == 'namespace'})\n"
             "del _s, _t, _m\n"
         )
         outcome = [c for c in self.run(boot, silent=True)]
