@@ -111,6 +111,18 @@ def safe_url(url: str | httpx.URL) -> str:
     return f"{parsed.scheme}://{host}{port}{parsed.path}"
 
 
+def shown_address(url: str) -> str:
+    """A configured address as answers, prompts and status lines show it: `safe_url` (no
+    user:password, query or fragment: any of them may hold a key) without a trailing slash;
+    "" for no address, and a placeholder for one that does not parse."""
+    if not url.strip():
+        return ""
+    try:
+        return safe_url(url).rstrip("/")
+    except httpx.InvalidURL:
+        return "(an address that is not a valid URL)"
+
+
 def system_resolver(host: str, port: int) -> list[str]:
     """The addresses `host` resolves to, through the operating system's resolver."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)

@@ -97,7 +97,7 @@ async def test_a_bound_key_may_narrow_its_assistant(app: FastAPI) -> None:
 
 
 async def test_a_bound_key_reads_only_its_assistants_files(app: FastAPI) -> None:
-    owner, bound, desk = await owner_and_bound_key(app, "filer")
+    owner, bound, _ = await owner_and_bound_key(app, "filer")
     async with client_of(app, owner) as client:
         other = (await client.post("/api/v1/assistants", json={"name": "Other"})).json()
         chat = (await client.post("/api/v1/chats", json={"assistant_id": other["id"]})).json()
