@@ -280,7 +280,11 @@ def _next_request(
             url=safe_url(request.url),
         )
     original = request.url
-    target = _checked_url(original.join(location))
+    try:
+        joined = original.join(location)
+    except httpx.InvalidURL:
+        raise _broken_redirect(original) from None
+    target = _checked_url(joined)
     method = request.method
     content: bytes | None = request.content
     if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
@@ -295,6 +299,15 @@ def _next_request(
         if len(kept) < len(target.params.multi_items()):
             target = target.copy_with(params=kept)
     return httpx.Request(method, target, headers=headers, content=content)
+
+
+def _broken_redirect(url: httpx.URL) -> OutboundRefused:
+    """A redirect whose `Location` is not a URL (e.g. `http:host/path`): the server's fault."""
+    return OutboundRefused(
+        f"{safe_url(url)} redirected to an address that is not a valid URL; the server "
+        "answered wrongly: try again later or tell its owner",
+        url=safe_url(url),
+    )
 
 
 def _timeouts(limits: OutboundLimits) -> httpx.Timeout:
@@ -427,6 +440,8 @@ async def afetch(
                         response = await client.send(request, stream=True)
                     except httpx.HTTPError as error:
                         raise _translate(error, shown, limits) from error
+                    except httpx.InvalidURL:  # httpx reads a redirect's Location as it answers
+                        raise _broken_redirect(shown) from None
                     try:
                         following = _next_request(request, response, hops, limits, secrets)
                         if following is not None:
@@ -480,6 +495,8 @@ def fetch(
                 response = client.send(request, stream=True)
             except httpx.HTTPError as error:
                 raise _translate(error, shown, limits) from error
+            except httpx.InvalidURL:  # httpx reads a redirect's Location as it answers
+                raise _broken_redirect(shown) from None
             try:
                 following = _next_request(request, response, hops, limits, secrets)
                 if following is not None:
