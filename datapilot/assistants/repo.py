@@ -287,6 +287,11 @@ class Assistants:
             widened.append(f"tools (adds {', '.join(added)})")
         if changes.get("public") and not now.public:
             widened.append("public (opens it to guests)")
+        # The owner's memories are the user's, across assistants: turning them on widens too.
+        if changes.get("disable_memory") is False and now.disable_memory:
+            widened.append("disable_memory (turns the owner's memories on)")
+        if changes.get("enable_memory_for_api") and not now.enable_memory_for_api:
+            widened.append("enable_memory_for_api")
         for field in PYTHON_POLICY.values():
             if getattr(patch, field) and not getattr(now, field):
                 widened.append(field)
@@ -294,8 +299,8 @@ class Assistants:
             raise Forbidden(
                 f"this API key is bound to the assistant {self.tenant.assistant_id!r} and may "
                 f"not widen what it reaches: {'; '.join(widened)}. A bound key may keep or "
-                "narrow the assistant's library, tools, interpreter policy and publicity; its "
-                "owner widens them with a key that is not bound to an assistant"
+                "narrow the assistant's library, tools, interpreter policy, memory and "
+                "publicity; its owner widens them with a key that is not bound to an assistant"
             )
 
     def delete(self, ref: str) -> None:

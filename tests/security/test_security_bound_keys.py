@@ -50,6 +50,7 @@ async def test_a_bound_key_cannot_widen_its_assistant(app: FastAPI) -> None:
         {"tools": [other]},
         {"tools": ["python"], "interpreter_auto_run": True},
         {"public": True},
+        {"enable_memory_for_api": True},
         {"name": "Renamed", "public": True},  # refused whole: the name stays too
     ]
     async with client_of(app, bound) as client:
@@ -67,7 +68,7 @@ async def test_a_bound_key_cannot_widen_its_assistant(app: FastAPI) -> None:
     async with client_of(app, owner) as client:
         seen = (await client.get(f"/api/v1/assistants/{desk['id']}")).json()
     assert seen["library_id"] is None and seen["tools"] == [] and seen["public"] is False
-    assert seen["interpreter_auto_run"] is False
+    assert seen["interpreter_auto_run"] is False and seen["enable_memory_for_api"] is False
     assert (seen["name"], seen["prompt"]) == ("Desk 2", "Be brief.")
     async with client_of(app) as guest:  # still private: guests do not find it
         opened = await guest.post(f"/api/v1/guest/assistants/{desk['id']}/chats")
@@ -79,7 +80,7 @@ async def test_a_bound_key_may_narrow_its_assistant(app: FastAPI) -> None:
     async with client_of(app, owner) as client:
         await client.post("/api/v1/libraries", json={"name": "shelf"})
         setup = {"tools": ["python"], "interpreter_auto_run": True, "public": True}
-        setup |= {"library_id": "shelf"}
+        setup |= {"library_id": "shelf", "disable_memory": True}
         made = await client.patch(f"/api/v1/assistants/{desk['id']}", json=setup)
         assert made.status_code == 200, made.text
     async with client_of(app, bound) as client:
@@ -91,6 +92,8 @@ async def test_a_bound_key_may_narrow_its_assistant(app: FastAPI) -> None:
             json={"tools": [], "public": False, "library_id": None},
         )
         assert narrowed.status_code == 200, narrowed.text
+        memory_on = await client.patch(url, json={"disable_memory": False})
+        assert memory_on.status_code == 403, memory_on.text
     shown = narrowed.json()
     assert shown["tools"] == [] and shown["public"] is False and shown["library_id"] is None
     assert shown["interpreter_auto_run"] is False
