@@ -67,15 +67,18 @@ async def test_an_import_named_with_a_nul_byte_or_too_long_a_name_is_refused(app
             assert refused["code"] == "invalid_request", refused
 
 
+@pytest.mark.parametrize(
+    ("name", "content"), [("empty.csv", b"date,close\n"), ("broken.parquet", b"not parquet")]
+)
 async def test_a_refused_imports_message_names_the_file_not_the_servers_folder(
-    app: FastAPI,
+    app: FastAPI, name: str, content: bytes
 ) -> None:
     key = key_for(app.state.store, "importer2")
-    body = {"name": "empty.csv", "content_base64": encoded(b"date,close\n"), "kind": "prices"}
+    body = {"name": name, "content_base64": encoded(content), "kind": "prices"}
     async with client_of(app, key) as client:
         answer = await client.post("/api/v1/data/imports", json=body | {"entity_id": "ZZTEST"})
     refused = assert_refused(answer, 400)
-    assert refused["message"].startswith("empty.csv: "), refused
+    assert refused["message"].startswith(f"{name}: "), refused
 
 
 def pdf_whose_page_tree_lists_itself() -> bytes:
