@@ -224,6 +224,18 @@ class Settings(BaseSettings):
     guest_messages_per_minute: int = Field(
         default=10, ge=1, description="How many messages one guest may send per minute."
     )
+    guest_requests_per_minute_per_address: int = Field(
+        default=30,
+        ge=1,
+        description="How many guest chats, messages and files one client address (an IPv6 "
+        "/64) may send per minute, whatever guest ids it uses.",
+    )
+    guest_messages_per_hour_per_assistant: int = Field(
+        default=600,
+        ge=1,
+        description="How many guest messages and files one public assistant takes per hour, "
+        "from all its guests together: the most its owner's model spends on guests.",
+    )
 
     # Knowledge libraries: upload limits (each error names its setting) and optional retrieval
     # endpoints; BM25 alone answers when no embeddings endpoint is set.

@@ -1,7 +1,8 @@
 """Files attached to chats: stored once per content (by SHA-256) under the data dir, with one
-row per owner, so a file is reachable only by the tenant who uploaded it. An image attached to
-a chat reaches the model as an image part of the next human message (see `normalise`). A guest's
-file is reachable only through a chat of theirs that has not expired."""
+row per owner, so a file is reachable only by the tenant who uploaded it, and only while a chat
+of theirs holds it (a guest's: one that has not expired; a key bound to an assistant: one of that
+assistant's). An image attached to a chat reaches the model as an image part of the next human
+message (see `normalise`)."""
 
 from __future__ import annotations
 
@@ -83,21 +84,22 @@ class Files:
         return FileInfo.model_validate(row)
 
     def _row(self, file_id: str) -> File:
-        query = select(File).where(
-            File.id == file_id, owned(File.owner_id, File.guest_id, self.tenant)
+        # A file is reachable through a chat of the tenant's that holds it: it goes when that
+        # chat is deleted (or, a guest's, expires), and a key bound to an assistant reaches the
+        # files of that assistant's chats only.
+        holder = select(ChatMessage.id).join(Chat, Chat.id == ChatMessage.chat_id)
+        holder = holder.where(
+            ChatMessage.file_id == File.id,
+            owned(Chat.owner_id, Chat.guest_id, self.tenant),
+            or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()),
         )
-        if self.tenant.user_id is None:
-            # A guest's file lives as long as a chat of theirs that holds it: it expires with it.
-            live = (
-                select(ChatMessage.id)
-                .join(Chat, Chat.id == ChatMessage.chat_id)
-                .where(
-                    ChatMessage.file_id == File.id,
-                    Chat.guest_id == self.tenant.guest_id,
-                    or_(Chat.expires_at.is_(None), Chat.expires_at > utcnow()),
-                )
-            )
-            query = query.where(live.exists())
+        if self.tenant.assistant_id is not None:
+            holder = holder.where(Chat.assistant_id == self.tenant.assistant_id)
+        query = select(File).where(
+            File.id == file_id,
+            owned(File.owner_id, File.guest_id, self.tenant),
+            holder.exists(),
+        )
         row = self.session.scalar(query)
         if row is None:
             raise NotFound(f"no file {file_id!r}; a chat's file messages carry their file_id")

@@ -255,6 +255,8 @@ class Assistants:
             changes["name"] = self._free_name(row.owner_id, changes["name"], row.id)
         if "library_id" in changes:
             changes["library_id"] = self._library(row.owner_id, patch.library_id)
+        if self.tenant.assistant_id is not None:
+            self._no_widening(row, patch, changes)
         for name, value in changes.items():
             setattr(row, name, value)
         link = self._python_link(row.id)
@@ -269,6 +271,37 @@ class Assistants:
         self._set_python_policy(row, policy)
         self.session.flush()
         return self._info(row)
+
+    def _no_widening(
+        self, row: Assistant, patch: AssistantPatch, changes: Mapping[str, Any]
+    ) -> None:
+        """Refuse a bound key's change that widens its assistant: it reaches its assistant's
+        own objects only, so it may not bind the owner's other libraries or tools, let code run
+        unasked, or open the assistant to guests. Keeping or narrowing what it has is fine."""
+        now = self._info(row)
+        widened = []
+        if changes.get("library_id") not in (None, now.library_id):
+            widened.append("library_id (another library of the owner)")
+        added = sorted(set(patch.tools or ()) - set(now.tools))
+        if added:
+            widened.append(f"tools (adds {', '.join(added)})")
+        if changes.get("public") and not now.public:
+            widened.append("public (opens it to guests)")
+        # The owner's memories are the user's, across assistants: turning them on widens too.
+        if changes.get("disable_memory") is False and now.disable_memory:
+            widened.append("disable_memory (turns the owner's memories on)")
+        if changes.get("enable_memory_for_api") and not now.enable_memory_for_api:
+            widened.append("enable_memory_for_api")
+        for field in PYTHON_POLICY.values():
+            if getattr(patch, field) and not getattr(now, field):
+                widened.append(field)
+        if widened:
+            raise Forbidden(
+                f"this API key is bound to the assistant {self.tenant.assistant_id!r} and may "
+                f"not widen what it reaches: {'; '.join(widened)}. A bound key may keep or "
+                "narrow the assistant's library, tools, interpreter policy, memory and "
+                "publicity; its owner widens them with a key that is not bound to an assistant"
+            )
 
     def delete(self, ref: str) -> None:
         """Delete the assistant, revoking every key bound to it: the store would otherwise

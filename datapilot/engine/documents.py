@@ -214,7 +214,7 @@ class PassageAnswer:
         try:
             if not self.required and not await reachable(client):
                 # `auto` does not wait on a dead endpoint: the quotes answer at once.
-                raise LLMUnavailable(f"the model endpoint {self.config.base_url} is not reachable")
+                raise LLMUnavailable(f"the model endpoint {self.config.shown_url} is not reachable")
             async with aclosing(_model_answer(client, question, hits)) as stream:
                 async for piece in stream:
                     text += piece

@@ -400,7 +400,7 @@ class LLMClient:
             # `stream=True` always streams; the `**` options hide which overload mypy should pick.
             assert isinstance(stream, openai.AsyncStream)
             return stream
-        raise LLMUnavailable(f"{self.config.base_url} rejected every variant of the request")
+        raise LLMUnavailable(f"{self.config.shown_url} rejected every variant of the request")
 
     async def _chunks(
         self, stream: openai.AsyncStream[Any], deadline: float, received: list[str]
@@ -490,7 +490,7 @@ class LLMClient:
 
     def _rejected_everything(self) -> LLMUnavailable:
         return LLMUnavailable(
-            f"the model endpoint {self.config.base_url} rejected every variant of the request"
+            f"the model endpoint {self.config.shown_url} rejected every variant of the request"
         )
 
     def _deadline_s(self) -> float:
@@ -502,7 +502,7 @@ class LLMClient:
         return max(0.01, deadline - time.perf_counter())
 
     def _translate(self, error: BaseException) -> LLMError:
-        where = f"the model endpoint {self.config.base_url}"
+        where = f"the model endpoint {self.config.shown_url}"
         retries = self.config.max_retries
         if isinstance(error, openai.APITimeoutError | TimeoutError):
             return LLMTimeout(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, SecretStr
 
 from datapilot.core.context import QuestionContext
+from datapilot.net import shown_address
 from datapilot.settings import Settings
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -20,6 +21,12 @@ class LLMConfig(BaseModel):
     model: str
     timeout_s: float = 60.0
     max_retries: int = 3
+
+    @property
+    def shown_url(self) -> str:
+        """The base URL as messages show it: no user:password, query or fragment (a key may
+        be there), since chat users and guests read those messages."""
+        return shown_address(self.base_url)
 
     @property
     def endpoint_key(self) -> str:

@@ -12,6 +12,7 @@ from datapilot.net.client import (
     afetch,
     fetch,
     safe_url,
+    shown_address,
     system_resolver,
 )
 from datapilot.net.errors import (
@@ -41,5 +42,6 @@ __all__ = [
     "afetch",
     "fetch",
     "safe_url",
+    "shown_address",
     "system_resolver",
 ]

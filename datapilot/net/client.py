@@ -111,6 +111,18 @@ def safe_url(url: str | httpx.URL) -> str:
     return f"{parsed.scheme}://{host}{port}{parsed.path}"
 
 
+def shown_address(url: str) -> str:
+    """A configured address as answers, prompts and status lines show it: `safe_url` (no
+    user:password, query or fragment: any of them may hold a key) without a trailing slash;
+    "" for no address, and a placeholder for one that does not parse."""
+    if not url.strip():
+        return ""
+    try:
+        return safe_url(url).rstrip("/")
+    except httpx.InvalidURL:
+        return "(an address that is not a valid URL)"
+
+
 def system_resolver(host: str, port: int) -> list[str]:
     """The addresses `host` resolves to, through the operating system's resolver."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -268,7 +280,11 @@ def _next_request(
             url=safe_url(request.url),
         )
     original = request.url
-    target = _checked_url(original.join(location))
+    try:
+        joined = original.join(location)
+    except httpx.InvalidURL:
+        raise _broken_redirect(original) from None
+    target = _checked_url(joined)
     method = request.method
     content: bytes | None = request.content
     if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
@@ -283,6 +299,15 @@ def _next_request(
         if len(kept) < len(target.params.multi_items()):
             target = target.copy_with(params=kept)
     return httpx.Request(method, target, headers=headers, content=content)
+
+
+def _broken_redirect(url: httpx.URL) -> OutboundRefused:
+    """A redirect whose `Location` is not a URL (e.g. `http:host/path`): the server's fault."""
+    return OutboundRefused(
+        f"{safe_url(url)} redirected to an address that is not a valid URL; the server "
+        "answered wrongly: try again later or tell its owner",
+        url=safe_url(url),
+    )
 
 
 def _timeouts(limits: OutboundLimits) -> httpx.Timeout:
@@ -415,6 +440,8 @@ async def afetch(
                         response = await client.send(request, stream=True)
                     except httpx.HTTPError as error:
                         raise _translate(error, shown, limits) from error
+                    except httpx.InvalidURL:  # httpx reads a redirect's Location as it answers
+                        raise _broken_redirect(shown) from None
                     try:
                         following = _next_request(request, response, hops, limits, secrets)
                         if following is not None:
@@ -468,6 +495,8 @@ def fetch(
                 response = client.send(request, stream=True)
             except httpx.HTTPError as error:
                 raise _translate(error, shown, limits) from error
+            except httpx.InvalidURL:  # httpx reads a redirect's Location as it answers
+                raise _broken_redirect(shown) from None
             try:
                 following = _next_request(request, response, hops, limits, secrets)
                 if following is not None:

@@ -159,7 +159,7 @@ class ModelWatch:
         return Part(
             available=False,
             checking=True,
-            reason=f"checking whether the model endpoint {config.base_url} answers "
+            reason=f"checking whether the model endpoint {config.shown_url} answers "
             f"(at most {MODEL_TIMEOUT_S:g} s)",
         )
 
@@ -292,16 +292,16 @@ async def probe_model(config: LLMConfig) -> Part:
     (mark_down if status is None else mark_up)(config.endpoint_key)
     fix = "check DATAPILOT_LLM_BASE_URL and that the endpoint is running"
     if status is None:
-        reason = f"the model endpoint {config.base_url} cannot be reached: {found.problem}"
+        reason = f"the model endpoint {config.shown_url} cannot be reached: {found.problem}"
         return Part(available=False, reason=reason, fix=fix)
     if status in (401, 403):
         return Part(
             available=False,
-            reason=f"the model endpoint {config.base_url} refuses the key ({status})",
+            reason=f"the model endpoint {config.shown_url} refuses the key ({status})",
             fix="check DATAPILOT_LLM_API_KEY",
         )
     if status >= 500:
-        reason = f"the model endpoint {config.base_url} fails ({status})"
+        reason = f"the model endpoint {config.shown_url} fails ({status})"
         return Part(available=False, reason=reason, fix=fix)
     return Part(available=True)
 

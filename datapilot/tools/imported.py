@@ -17,7 +17,7 @@ import jsonschema
 import pandas as pd
 
 from datapilot.core.outputs import Output, TableOutput
-from datapilot.net import OutboundLimits, OutboundPolicy, RateLimiter, afetch
+from datapilot.net import OutboundLimits, OutboundPolicy, RateLimiter, afetch, shown_address
 from datapilot.settings import Settings
 from datapilot.tools.base import ToolOutput
 from datapilot.tools.openapi import OperationSpec
@@ -110,10 +110,9 @@ class OpenAPITool:
         except ArgumentsError:
             return None  # it fails before sending anything, and the model hears which field
         shown = json.dumps(arguments, ensure_ascii=False)[:300]
-        return (
-            f"{self.spec.qualified} will {self.spec.method} {self.spec.base_url}{self.spec.path} "
-            f"with {shown}. Run it?"
-        )
+        # The address without what may be a key in it (user:password@, ?api_key=).
+        address = f"{shown_address(self.spec.base_url)}{self.spec.path}"
+        return f"{self.spec.qualified} will {self.spec.method} {address} with {shown}. Run it?"
 
     def request(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """The request a call sends (checked arguments → URL, query, headers, body)."""

@@ -15,7 +15,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from datapilot.net import OutboundPolicy
+from datapilot.net import OutboundPolicy, shown_address
 from datapilot.settings import Settings
 from datapilot.tools.base import ToolOutput
 from datapilot.tools.imported import ArgumentsError, check_arguments, limiter, output_of
@@ -149,6 +149,15 @@ def _reason(error: BaseException) -> str:
         error = error.exceptions[0]
     message = getattr(error, "message", None) or str(error) or type(error).__name__
     return str(message)[:300]
+
+
+def shown_server(server: dict[str, Any]) -> str:
+    """Where an MCP server is, as answers show it: its URL without credentials or query, or
+    the name of the program that runs it (its arguments may carry a key)."""
+    if server.get("url"):
+        return shown_address(str(server["url"]))
+    command = server.get("command") or []
+    return _NAME_OF(str(command[0])) if command else ""
 
 
 def mcp_summaries(source: str, spec: dict[str, Any], trusted: set[str]) -> list[ToolSummary]:

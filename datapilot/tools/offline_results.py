@@ -29,8 +29,10 @@ from datapilot.engine.executor import default_registry, execute
 from datapilot.engine.summary import template_summary
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
+from datapilot.net import shown_address
 from datapilot.tools.acquisition import acquisition_spec, to_frame
 from datapilot.tools.base import Tool, ToolResult
+from datapilot.tools.mcp_client import shown_server
 
 # The label a tool's data carries in `Answer.sources` and its frames' `sources`; the summary
 # reads a frame with it like a table the user sent: its columns are the subjects.
@@ -56,15 +58,16 @@ def origin_of(tool: Tool, zh: bool) -> str:
     """Where a tool's answers come from, in words: the imported API (its document's name and
     address), the MCP server, or the package of an added interface."""
     spec = getattr(tool, "spec", None)
+    # Addresses are shown without what may be a key in them (user:password@, ?api_key=, a
+    # command's arguments): guests see this, and their history keeps it.
     if tool.source == "openapi":
         document = str(getattr(spec, "qualified", tool.name)).split(".", 1)[0]
-        url = getattr(spec, "base_url", "")
+        url = shown_address(str(getattr(spec, "base_url", "") or ""))
         where = f" ({url})" if url else ""
         return f"导入的接口 {document}{where}" if zh else f"the imported API {document}{where}"
     if tool.source == "mcp":
         server = getattr(tool, "source_name", tool.name)
-        reached = getattr(tool, "server", None) or {}
-        address = reached.get("url") or " ".join(reached.get("command") or [])
+        address = shown_server(getattr(tool, "server", None) or {})
         where = f" ({address})" if address else ""
         return f"MCP 服务器 {server}{where}" if zh else f"the MCP server {server}{where}"
     module = str(getattr(getattr(spec, "func", None), "__module__", "") or "")

@@ -82,7 +82,7 @@ class LLMBrain:
         key = config.endpoint_key
         try:
             if not required and not await reachable(client):
-                reason = f"the model endpoint {config.base_url} is not reachable"
+                reason = f"the model endpoint {config.shown_url} is not reachable"
                 return await self._offline(question, context, reason, meter)
             planner = Planner(
                 client,

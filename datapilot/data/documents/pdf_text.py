@@ -53,11 +53,18 @@ def open_pdf(data: bytes, name: str) -> Any:
 def page_texts(pdf: Any, numbers: range, reading: Reading) -> Iterator[PageText]:
     """The text lines of the pages `numbers` (0-based), each page's characters and objects
     counted against the limit and the time budget checked between pages."""
+    import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     for index in numbers:
         reading.check_time()
-        page = pdf[index]
+        try:
+            page = pdf[index]
+        except pdfium.PdfiumError as error:  # e.g. a page tree that lists itself
+            raise DocumentError(
+                f"{reading.name}: page {index + 1} cannot be read ({error}); the PDF's page "
+                "tree is damaged: save it again (print to PDF) and resend it"
+            ) from None
         try:
             textpage = page.get_textpage()
             try:

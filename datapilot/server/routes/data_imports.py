@@ -22,6 +22,7 @@ from datapilot.settings import Settings
 
 router = APIRouter(prefix="/api/v1", tags=["Data"], responses=VALIDATION_RESPONSES)
 _SUFFIXES = (".csv", ".csv.gz", ".parquet")
+_MAX_NAME_BYTES = 255  # a file name's limit on the usual file systems
 
 
 class DataImportIn(FileIn):
@@ -69,8 +70,24 @@ class DataImportOut(BaseModel):
 async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOut:
     if not body.name.lower().endswith(_SUFFIXES):
         raise BadRequest(f"name must end with .csv, .csv.gz or .parquet, not {body.name!r}")
+    _check_file_name(body.name)
     content = body.data()
     return await asyncio.to_thread(_import, body, content, settings)
+
+
+def _check_file_name(name: str) -> None:
+    """Refuse a name no file can have (the import is written under it before it is read)."""
+    if any(ord(char) < 32 or ord(char) == 127 for char in name):
+        raise BadRequest(
+            f"name {name[:80]!r} holds a control character (a NUL byte, a newline…); "
+            "send the file's plain name, e.g. prices.csv"
+        )
+    size = len(Path(name).name.encode())
+    if size > _MAX_NAME_BYTES:
+        raise BadRequest(
+            f"name is too long for a file ({size} bytes; at most "
+            f"{_MAX_NAME_BYTES}); send a shorter name, e.g. prices.csv"
+        )
 
 
 def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
@@ -99,7 +116,9 @@ def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImpor
                 shared=functools.partial(shared_for, settings.warehouse_path),
             )
         except (ImportFileError, TableImportError) as error:
-            raise BadRequest(str(error), code="invalid_file") from None
+            # The message names the file the caller sent, not the server's temporary folder.
+            message = str(error).replace(str(path), path.name).replace(folder, "")
+            raise BadRequest(message, code="invalid_file") from None
     if isinstance(outcome, TableInfo):
         return DataImportOut(kind="table", source="", ids=[outcome.name], rows=outcome.rows)
     return DataImportOut(
