@@ -71,7 +71,7 @@ async def test_a_bound_key_cannot_widen_its_assistant(app: FastAPI) -> None:
     assert seen["interpreter_auto_run"] is False and seen["enable_memory_for_api"] is False
     assert (seen["name"], seen["prompt"]) == ("Desk 2", "Be brief.")
     async with client_of(app) as guest:  # still private: guests do not find it
-        opened = await guest.post(f"/api/v1/guest/assistants/{desk['id']}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{desk['id']}/chats", json={})
     assert opened.status_code == 404, opened.text
 
 

@@ -47,7 +47,7 @@ async def fresh_guest_message(client: httpx.AsyncClient, assistant: str) -> int:
     """Open a chat under a new guest id (no id sent: the server hands one out) and send one
     message; the status of the first refusal, or of the message."""
     client.cookies.clear()
-    opened = await client.post(f"/api/v1/guest/assistants/{assistant}/chats")
+    opened = await client.post(f"/api/v1/guest/assistants/{assistant}/chats", json={})
     if opened.status_code != 201:
         return opened.status_code
     headers = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
@@ -65,7 +65,7 @@ async def test_new_guest_ids_do_not_lift_the_limit_of_an_address(store_url: str)
         # Opening a chat counts too: three chats and three messages fill the minute.
         assert codes == [200, 200, 200, 429, 429, 429], codes
         rotating.cookies.clear()
-        refused = await rotating.post(f"/api/v1/guest/assistants/{assistant}/chats")
+        refused = await rotating.post(f"/api/v1/guest/assistants/{assistant}/chats", json={})
     assert refused.status_code == 429
     body = refused.json()
     assert body["code"] == "rate_limited" and body["detail"] == body["message"]
@@ -88,7 +88,7 @@ async def test_a_public_assistant_answers_guests_within_its_budget(store_url: st
             codes.append(await fresh_guest_message(guest, busy))
     assert codes == [200, 200, 200, 200, 429, 429], codes
     async with guest_from(app, "192.0.2.99") as guest:
-        opened = await guest.post(f"/api/v1/guest/assistants/{busy}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{busy}/chats", json={})
         assert opened.status_code == 201  # chats still open; messages wait for the budget
         sent = await guest.post(
             f"/api/v1/guest/chats/{opened.json()['id']}/messages",

@@ -110,7 +110,7 @@ async def test_a_guest_sees_the_origin_without_its_credentials(store_url: str, r
         )
         assert made.status_code == 201, made.text
     async with client_of(app) as guest:
-        opened = await guest.post(f"/api/v1/guest/assistants/{made.json()['id']}/chats")
+        opened = await guest.post(f"/api/v1/guest/assistants/{made.json()['id']}/chats", json={})
         headers = {"X-Guest-Id": opened.headers["X-Guest-Id"]}
         chat = opened.json()["id"]
         question = {"content": "What is the EUR exchange rate per USD?", "stream": False}
