@@ -20,12 +20,10 @@ refused with a message saying what to send. The kernel never opens the warehouse
 from __future__ import annotations
 
 import base64
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as CallTimeout
 from dataclasses import replace
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -37,8 +35,12 @@ from datapilot.interfaces.facade import invoke
 from datapilot.interfaces.registry import InterfaceError
 from datapilot.interpreter import framecodec
 from datapilot.interpreter.kernel import DataChannel
+from datapilot.settings import Settings
 
 MAX_TABLES = 50
+# A chart is drawn in well under a second; one that is not is stopped here (or sooner, at the
+# settings' call time limit), so one run cannot hold the renderer for long.
+PNG_TIMEOUT_S = 10.0
 # Interface calls run here, so a call past the settings' time limit answers the kernel with an
 # error instead of holding its run; the call itself finishes in the background.
 _CALLS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dp-channel")
@@ -55,7 +57,10 @@ def allowed(request: RequestContext) -> list[str]:
 
 def data_channel(request: RequestContext) -> DataChannel:
     """A channel reading the data of `request` (its settings' warehouse and catalog)."""
+    from datapilot.render.png_worker import prestart
+
     names = set(allowed(request))
+    prestart()  # the chart renderer starts while the kernel does
 
     def answer(message: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(message, dict):
@@ -64,7 +69,7 @@ def data_channel(request: RequestContext) -> DataChannel:
         if op == "list":
             return {"value": sorted(names)}
         if op == "png":
-            return {"png": _png(message.get("chart"), message.get("dpi", 110))}
+            return {"png": _png(message.get("chart"), message.get("dpi", 110), request.settings)}
         if op != "call":
             raise ChannelError(
                 f"unknown request {str(op)[:40]!r}; use dp.prices, dp.series or dp.<interface>"
@@ -141,20 +146,25 @@ def _one_frame(value: Any) -> pd.DataFrame:
         raise ChannelError(f"a frame argument could not be read: {error}") from None
 
 
-def _png(chart: Any, dpi: Any) -> str:
+def _png(chart: Any, dpi: Any, settings: Settings) -> str:
+    """The chart drawn in a worker process (`render.png_worker`): a chart from sandboxed code
+    holds up no other tenant's charts, and is stopped at the time limit."""
     from pydantic import ValidationError
 
-    from datapilot.render.charts import to_png
+    from datapilot.render.charts import DPI_RANGE, ChartTooLarge
+    from datapilot.render.png_worker import RenderError, draw_png
 
-    if not isinstance(dpi, int) or not 30 <= dpi <= 300:
-        raise ChannelError("dpi is a whole number from 30 to 300")
+    low, high = DPI_RANGE
+    if not isinstance(dpi, int) or not low <= dpi <= high:
+        raise ChannelError(f"dpi is a whole number from {low} to {high}")
     try:
         parsed = ChartOutput.model_validate(chart)
     except ValidationError:
         raise ChannelError("png takes a chart made by a dp.plot_* call") from None
-    with tempfile.TemporaryDirectory(prefix="dp-png-") as folder:
-        path = to_png(parsed, Path(folder) / "chart.png", dpi=dpi)
-        data = path.read_bytes()
+    try:
+        data = draw_png(parsed, dpi, min(PNG_TIMEOUT_S, settings.call_timeout_s))
+    except (ChartTooLarge, RenderError) as error:
+        raise ChannelError(str(error)) from None
     return base64.b64encode(data).decode()
 
 

@@ -31,6 +31,16 @@ FIT_COLOR = "#d62728"
 # Display columns a title line may take before it wraps (Plotly's default width, PNG's 10 in).
 PLOTLY_TITLE_WIDTH = 90
 PNG_TITLE_WIDTH = 100
+# What a PNG draws at most. Chart specs also come from sandboxed code (the interpreter's `dp`
+# channel), so every text is shortened and drawn as plain text (no mathtext: a "$x^{2}…$" title
+# of 45,000 characters once took matplotlib over a minute), and the data and size are capped.
+MAX_TITLE_CHARS = 300
+MAX_LABEL_CHARS = 100
+MAX_ROWS = 100_000
+MAX_COLUMNS = 60
+MAX_CELLS = 1_000_000
+MAX_PANELS = 12
+DPI_RANGE = (30, 300)
 # Rendering sets fonts through matplotlib's global rcParams (and mplfinance draws through
 # pyplot's global state), so PNGs are rendered one at a time.
 _RENDER_LOCK = threading.Lock()
@@ -124,6 +134,34 @@ def _points(x: pd.Series, y: pd.Series) -> tuple[pd.Series, pd.Series]:
     return x[mask], y[mask]
 
 
+class ChartTooLarge(ValueError):
+    """A chart past what a PNG draws; the message says what to ask for instead."""
+
+
+def check_drawable(chart: ChartOutput, dpi: int) -> None:
+    """Refuse a chart a PNG does not draw (too many rows, columns or panels, an odd dpi)."""
+    spec = chart.spec
+    low, high = DPI_RANGE
+    if not low <= dpi <= high:
+        raise ChartTooLarge(f"dpi is a whole number from {low} to {high}, not {dpi}")
+    for count, limit, what, advice in (
+        (len(spec.rows), MAX_ROWS, "rows", "ask for a shorter window or a lower frequency"),
+        (len(spec.columns), MAX_COLUMNS, "columns", "draw fewer series"),
+        (len(spec.panels), MAX_PANELS, "panels", "draw fewer panels"),
+        (len(spec.rows) * len(spec.columns), MAX_CELLS, "values", "draw fewer series or rows"),
+    ):
+        if count > limit:
+            raise ChartTooLarge(
+                f"the chart has {count:,} {what}; a PNG draws at most {limit:,}: {advice}"
+            )
+
+
+def _short(text: object, limit: int = MAX_LABEL_CHARS) -> str:
+    """A text as the PNG shows it: at most `limit` characters."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _wrapped(title: str, width: int, newline: str) -> str:
     """A long title on several lines instead of running off the figure."""
     if display_width(title) <= width:
@@ -138,6 +176,10 @@ def _label(panel: Panel, column: str) -> str:
 def _axis_label(panel: Panel) -> str:
     label = panel.title or ", ".join(panel.y)
     return f"{label} ({panel.unit})" if panel.unit and panel.unit not in label else label
+
+
+def _png_title(chart: ChartOutput) -> str:
+    return _wrapped(_short(chart.title, MAX_TITLE_CHARS), PNG_TITLE_WIDTH, "\n")
 
 
 # --- Plotly --------------------------------------------------------------------------------------
@@ -166,15 +208,20 @@ def _fit_label(fit: Any) -> str:
 
 
 def to_png(chart: ChartOutput, path: Path, dpi: int = 110) -> Path:
-    """Render the chart to a PNG at `path` (written to a temp name, then renamed into place)."""
+    """Render the chart to a PNG at `path` (written to a temp name, then renamed into place).
+
+    Raises `ChartTooLarge` for a chart past the limits above."""
     import matplotlib
 
+    check_drawable(chart, dpi)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
     os.close(handle)
     try:
-        with _RENDER_LOCK, matplotlib.rc_context({"font.family": font_families()}):
+        # No text is typeset as mathtext: "$" is a dollar (log axes get a plain formatter).
+        rc: dict[str, Any] = {"font.family": font_families(), "text.parse_math": False}
+        with _RENDER_LOCK, matplotlib.rc_context(rc):  # type: ignore[arg-type]
             if chart.spec.panels and chart.spec.panels[0].mark == "candlestick":
                 _candlestick_png(chart, Path(temp_name), dpi)
             else:
@@ -236,6 +283,8 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
     labels = _bar_labels(spec, data)
     dates = labels is None and _is_dates(data[spec.x])
     x = pd.to_datetime(data[spec.x]) if dates else data[spec.x] if labels is None else labels
+    if x.dtype == object:  # category names on the axis: shortened like every text
+        x = x.map(lambda value: _short(value) if isinstance(value, str) else value)
     for number, (row, ax) in enumerate(zip(rows, axes, strict=True)):
         if row.lead.mark == "pie":
             _pie(ax, row.lead, data, spec)
@@ -243,29 +292,27 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
         for panel in row.panels:
             _draw(ax, panel, data, x, dates, _colors(spec))
         if row.lead.log_y:
-            ax.set_yscale("log")
+            _log_scale(ax)
         if number == 0:
             for lower, upper in spec.bands:
-                label = "interval" if lower == "lower" else f"{lower}–{upper}"
+                label = "interval" if lower == "lower" else _short(f"{lower}–{upper}")
                 ax.fill_between(x, data[lower], data[upper], alpha=0.2, label=label, lw=0)
             if spec.fit is not None:
                 _fit(ax, spec, data)
-        ax.set_ylabel(_axis_label(row.lead))
+        ax.set_ylabel(_short(_axis_label(row.lead)))
         ax.grid(True, alpha=0.3)
         handles, _ = ax.get_legend_handles_labels()
         if len(handles) > 1:
             ax.legend(loc="best", fontsize="small")
     if rows[-1].lead.mark != "pie":
-        axes[-1].set_xlabel(spec.x_title or spec.x)
+        axes[-1].set_xlabel(_short(spec.x_title or spec.x))
     if dates:
         import matplotlib.dates as mdates
 
         locator = mdates.AutoDateLocator()
         axes[-1].xaxis.set_major_locator(locator)
         axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
-    figure.suptitle(
-        _wrapped(chart.title, PNG_TITLE_WIDTH, "\n"), fontsize="large", fontweight="bold"
-    )
+    figure.suptitle(_png_title(chart), fontsize="large", fontweight="bold")
     figure.savefig(target, dpi=dpi, format="png")
 
 
@@ -279,7 +326,7 @@ def _draw(
         return
     for number, column in enumerate(panel.y):
         y = pd.to_numeric(data[column], errors="coerce")
-        label = _label(panel, column)
+        label = _short(_label(panel, column))
         xs, ys = _points(x, y)
         if panel.mark == "line":
             ax.plot(xs, ys, label=label, lw=1.4)
@@ -295,6 +342,15 @@ def _draw(
             ax.bar(x + shift, y, width=width, label=label, color=_bar_colors(panel, y, colors))
     if panel.mark == "band" and len(panel.y) == 2:
         ax.fill_between(x, data[panel.y[0]], data[panel.y[1]], alpha=0.2, lw=0)
+
+
+def _log_scale(ax: Any) -> None:
+    """A log y axis labelled 100, 200, 1000 (its default labels are mathtext, drawn off)."""
+    from matplotlib.ticker import LogFormatter
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(LogFormatter())
+    ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
 
 
 def _date_width(x: pd.Series) -> float:
@@ -315,11 +371,12 @@ def _category_bars(
         colors = (
             [signs[0] if v >= 0 else signs[1] for v in y.fillna(0)] if len(panel.y) == 1 else None
         )
-        bars = ax.bar(positions + offset, y, width=width, label=_label(panel, column), color=colors)
+        label = _short(_label(panel, column))
+        bars = ax.bar(positions + offset, y, width=width, label=label, color=colors)
         if len(data) <= 30:
             ax.bar_label(bars, fmt="%.2f", fontsize="x-small", padding=2)
     ax.axhline(0, color="black", lw=0.8)
-    ax.set_xticks(positions, [str(v) for v in x], rotation=45 if len(data) > 8 else 0)
+    ax.set_xticks(positions, [_short(v) for v in x], rotation=45 if len(data) > 8 else 0)
 
 
 def _pie(ax: Any, panel: Panel, data: pd.DataFrame, spec: ChartSpec) -> None:
@@ -327,7 +384,7 @@ def _pie(ax: Any, panel: Panel, data: pd.DataFrame, spec: ChartSpec) -> None:
     wedges = {"width": 1 - spec.hole} if spec.hole else None
     ax.pie(
         values,
-        labels=[str(v) for v in data[spec.x]],
+        labels=[_short(v) for v in data[spec.x]],
         autopct="%1.1f%%",
         startangle=90,
         wedgeprops=wedges,
@@ -366,13 +423,13 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
     for number, row in enumerate(rows):
         if number and row.lead.mark == "bar" and row.lead.y == ["volume"]:
             volume_panel = number
-            volume_label = row.lead.title or volume_label
+            volume_label = _short(row.lead.title or volume_label)
             prices["Volume"] = pd.to_numeric(data["volume"], errors="coerce").fillna(0)
             continue
         for place, panel in enumerate(row.panels):
             if panel.mark == "candlestick":
                 continue
-            label = _axis_label(row.lead) if place == 0 and number else None
+            label = _short(_axis_label(row.lead)) if place == 0 and number else None
             plots.extend(_addplots(mpf, panel, data, number, label, (up, down)))
         for level in row.lead.levels if number else []:
             flat = pd.Series(float(level), index=data.index)
@@ -402,7 +459,7 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
             addplot=plots or [],
             panel_ratios=ratios if len(rows) > 1 else None,
             num_panels=len(rows),
-            ylabel=_axis_label(rows[0].lead),
+            ylabel=_short(_axis_label(rows[0].lead)),
             ylabel_lower=volume_label,
             datetime_format="%Y-%m-%d",
             xrotation=15,
@@ -411,12 +468,7 @@ def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
             warn_too_much_data=10_000,
         )
         try:
-            axes[0].set_title(
-                _wrapped(chart.title, PNG_TITLE_WIDTH, "\n"),
-                fontsize="large",
-                fontweight="bold",
-                loc="left",
-            )
+            axes[0].set_title(_png_title(chart), fontsize="large", fontweight="bold", loc="left")
             figure.savefig(target, dpi=dpi, format="png", bbox_inches="tight")
         finally:
             plt.close(figure)
@@ -437,7 +489,7 @@ def _addplots(
             continue  # mplfinance refuses all-NaN series
         # One y axis per panel: mplfinance would otherwise move lines of a different scale
         # (MACD vs signal, RSI vs its levels) to a second axis and make them look comparable.
-        options: dict[str, Any] = {"panel": number, "label": column, "secondary_y": False}
+        options: dict[str, Any] = {"panel": number, "label": _short(column), "secondary_y": False}
         if label:
             options["ylabel"] = label
             label = None

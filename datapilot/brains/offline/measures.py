@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from datapilot.brains.offline.extreme_days import DayAsk, inside
-from datapilot.brains.offline.numbers import ZH_NUMERAL, zh_number
+from datapilot.brains.offline.numbers import DIGITS, ZH_NUMERAL, zh_number
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.data.catalog import Catalog, Entity
 
@@ -47,11 +47,11 @@ _BUNDLED_MEMBERS = {"^GSPC": "stock"}
 
 _AMOUNT_EN = re.compile(
     r"(?i)(?:\$|usd\s*|us\$)\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m|thousand|million)?(?![a-z])"
-    r"|(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|million)?\s*(?:dollars|usd|bucks)(?![a-z])"
+    r"|(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|million)?\s*(?:dollars|usd|bucks)(?![a-z])"
 )
 _AMOUNT_ZH = re.compile(
-    rf"(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千|百)?\s*(?:元|块|美元|美金|人民币)"
-    rf"|(\d+(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千)(?![元块美人\d])"
+    rf"({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千|百)?\s*(?:元|块|美元|美金|人民币)"
+    rf"|({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千)(?![元块美人\d])"
 )
 # Verbs that put money into something, or an amount held "in" a name ("$5,000 in P&G"); beside
 # an amount they ask what it grew to.

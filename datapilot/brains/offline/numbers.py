@@ -8,11 +8,20 @@ from collections.abc import Mapping
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 ZH_DIGITS |= {"七": 7, "八": 8, "九": 9}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
-ZH_NUMERAL = "[零〇一二两三四五六七八九十百千]+"
+# No count or year is written with more numerals; a longer run is no number (and a run of
+# thousands once read as an int too large for a float).
+_ZH_LONGEST = 20
+# A run of Chinese numerals, matched from its first character only: a rule never restarts inside
+# a run, so a long run costs one reading, not one per character.
+ZH_NUMERAL = "(?:(?<![零〇一二两三四五六七八九十百千])[零〇一二两三四五六七八九十百千]+)"
+# Digits, likewise from the first of a run (the text's digits are ASCII: parsing.normalise_text).
+DIGITS = r"(?:(?<![0-9])[0-9]+)"
 
 
 def zh_number(text: str) -> int | None:
     """Read a Chinese numeral: 三 → 3, 十二 → 12, 二十五 → 25, 一百 → 100, 二〇一九 → 2019."""
+    if len(text) > _ZH_LONGEST:
+        return None
     if not text or any(ch not in ZH_DIGITS and ch not in ZH_UNITS for ch in text):
         return None
     if not any(ch in ZH_UNITS for ch in text):

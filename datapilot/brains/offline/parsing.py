@@ -63,15 +63,24 @@ class Parsed(BaseModel):
         return [(value, h) for h in self.hits for value in h.group(prefix)]
 
 
+# Every script's decimal digits (Arabic-Indic ١٢٣, Devanagari, Thai …) as the ASCII digits they
+# stand for, as NFKC does for full-width ones: the grammar reads ASCII digits, and `\d` runs of
+# other scripts once made its rules rescan the text from every position.
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+
 # Chinese writes a year straight after a Latin name ("实际GDP1960年"); a space keeps both readable.
 _LETTER_BEFORE_YEAR = re.compile(r"(?<=[A-Za-z])(?=(?:1[89]|20)\d{2}\s*年)")
 
 
 def normalise_text(question: str) -> str:
-    """Full-width forms to ASCII (，→, ２０１９→2019), single spaces, a space between a Latin
-    word and a Chinese year."""
-    text = " ".join(unicodedata.normalize("NFKC", question).split())
+    """Full-width forms to ASCII (，→, ２０１９→2019), digits of every script to ASCII (٢٠١٩→2019),
+    single spaces, a space between a Latin word and a Chinese year."""
+    text = " ".join(_ascii_digits(unicodedata.normalize("NFKC", question)).split())
     return _LETTER_BEFORE_YEAR.sub(" ", text)
+
+
+def _ascii_digits(text: str) -> str:
+    return _OTHER_DIGIT.sub(lambda found: str(unicodedata.decimal(found[0])), text)
 
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:

@@ -10,7 +10,7 @@ from datapilot.brains.offline.measures import (
     asks_both_ends,
     read_amount,
 )
-from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
+from datapilot.brains.offline.numbers import DIGITS, ZH_NUMERAL, en_number_pattern, read_number
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.phrases import mask
@@ -28,7 +28,7 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
     ranked_zh = r"(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?"
     return re.compile(
         rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
-        rf"|(?<![a-z])({count})\s+{best}(?![a-z])"
+        rf"|(?<![a-z0-9])({count})\s+{best}(?![a-z])"
         # "which 2 did best", "which three performed worst"
         rf"|(?<![a-z])which\s+({count})\s+(?:[a-z]+\s+){{0,2}}?{best}(?![a-z])"
         rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
@@ -39,7 +39,8 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
 
 
 _LENGTH_LIST = re.compile(
-    r"(?i)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
+    # from the list's first number (never from each one: a long list is read once)
+    r"(?i)(?<![0-9,、，&])(?<![0-9,、，&]\s)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
 )
 # Words that ask for every value of a list or a period rather than the latest one.
 _EVERY = re.compile(r"(?i)\b(?:each|every)\b|分别|各(?=[月年季天日只个位家])|每个|每一个|每只")
@@ -130,7 +131,7 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
 
 
-_RATE = r"(\d+(?:\.\d+)?|zero|零)\s*(%|个百分点|percent)?"
+_RATE = rf"({DIGITS}(?:\.\d+)?|zero|零)\s*(%|个百分点|percent)?"
 _RISK_FREE = re.compile(
     rf"(?i)risk[-\s]?free(?:\s+(?:rate|return))?\s*(?:of|at|=|is|:|equal to)?\s*{_RATE}"
     rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?risk[-\s]?free"
@@ -174,7 +175,7 @@ _HOW = re.compile(r"(?i)\bhow\s+[a-z]+\s+(?:was|is|were|are|has been|have been)\
 
 # "show X … and list the data in a table": the table comes on top of what was asked first.
 _ADDED_CLAUSE = re.compile(
-    r"(?i)\S.*(?:\band(?:\s+then|\s+also)?|\bthen|\balso|并且?|然后|再|同时)\s*[,，]?\s*$"
+    r"(?i)^\s*\S.*(?:\band(?:\s+then|\s+also)?|\bthen|\balso|并且?|然后|再|同时)\s*[,，]?\s*$"
 )
 
 

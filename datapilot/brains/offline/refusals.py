@@ -465,7 +465,7 @@ _HOW_ZH = {
 }
 
 _DESCRIBED = re.compile(
-    r"(?P<id>[^\s\"(]+) \((?P<name>.+?), (?P<kind>" + "|".join(KIND_ZH) + r")\)"
+    r"(?<![^\s\"(])(?P<id>[^\s\"(]+) \((?P<name>.+?), (?P<kind>" + "|".join(KIND_ZH) + r")\)"
 )
 
 

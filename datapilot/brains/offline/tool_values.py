@@ -238,7 +238,7 @@ _DAY_WORDS: list[tuple[str, int]] = [
 _NEXT_EN = re.compile(rf"\b(next|this|coming|on)\s+({'|'.join(_WEEKDAYS_EN)})\b", re.I)
 _WEEKDAY_EN = re.compile(rf"\b({'|'.join(_WEEKDAYS_EN)})\b", re.I)
 _WEEK_ZH = re.compile(rf"(下|这|本)?(?:周|星期|礼拜)([{_WEEKDAYS_ZH}天])")
-_IN_DAYS = re.compile(r"\bin\s+(\d+)\s+days?\b|(\d+)\s*天(?:后|以后|之后)", re.I)
+_IN_DAYS = re.compile(r"\bin\s+(\d+)\s+days?\b|(?<!\d)(\d+)\s*天(?:后|以后|之后)", re.I)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number, zh_number
+from datapilot.brains.offline.numbers import (
+    DIGITS,
+    ZH_NUMERAL,
+    en_number_pattern,
+    read_number,
+    zh_number,
+)
 from datapilot.brains.offline.periods import (
     Duration,
     half_window,
@@ -141,7 +147,7 @@ YEAR = r"(?<![0-9A-Za-z])(?:1[89]|20)\d{2}(?![0-9])"
 MONTH_ZH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
 ZH_1_9 = "[一二三四五六七八九]"
 DAY_ZH = rf"(?:3[01]|[12][0-9]|0?[1-9]|三十一?|二十{ZH_1_9}?|十{ZH_1_9}?|{ZH_1_9})"
-NUM_ZH = rf"(?:\d+(?:\.\d+)?|{ZH_NUMERAL})"
+NUM_ZH = rf"(?:{DIGITS}(?:\.\d+)?|{ZH_NUMERAL})"
 QUARTER_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 QUARTER_WORDS |= {"fourth": 4, "4th": 4, "final": 4, "last": 4}
 # A two-digit year before 年 ("19年", "20年初"), not a length (10年期, 20年代, 5年以来).
@@ -1163,11 +1169,22 @@ def _day_of_period(text: str, atoms: list[Atom]) -> list[Atom]:
             span = (atom.span[0], atom.span[1] + after.end() if after else atom.span[1])
         out = [a for a in out if a.span[1] <= span[0]]
         out.append(replace(atom, span=span, first=day, last=day, dated=None))
-    return [a for a in out if not any(_inside(a, b) for b in out if b is not a)]
+    return _outermost(out)
 
 
-def _inside(a: Atom, b: Atom) -> bool:
-    return b.span[0] <= a.span[0] and a.span[1] <= b.span[1]
+def _outermost(atoms: list[Atom]) -> list[Atom]:
+    """The atoms inside no other one (two with the same span are inside each other), in their
+    order: one sweep by start, so a question of thousands of atoms is not read pairwise."""
+    by_start = sorted(range(len(atoms)), key=lambda i: (atoms[i].span[0], -atoms[i].span[1]))
+    inside: set[int] = set()
+    reach = -1  # the furthest end of the atoms that start at or before this one
+    for place, i in enumerate(by_start):
+        span = atoms[i].span
+        twin = place + 1 < len(by_start) and atoms[by_start[place + 1]].span == span
+        if span[1] <= reach or twin:
+            inside.add(i)
+        reach = max(reach, span[1])
+    return [atom for i, atom in enumerate(atoms) if i not in inside]
 
 
 def _is_day(atom: Atom) -> bool:
