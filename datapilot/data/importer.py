@@ -49,6 +49,10 @@ class ImportFileError(ValueError):
     """The file cannot be imported as it is; the message says where and what to do."""
 
 
+class ImportClash(ImportFileError):
+    """A new entity of the file would take a name (or id) an entity already answers to."""
+
+
 @dataclass(frozen=True)
 class ImportReport:
     file: Path
@@ -81,6 +85,7 @@ def import_file(
     tidy["id"] = [_canonical(i, catalog) for i in tidy["id"]]
     source = source or f"import:{path.name}"
     new_entities = _new_entities(tidy, kind, name, entity_kind, units, catalog)
+    _refuse_clashes(path, new_entities, catalog)
     with warehouse.transaction() as connection:
         write = write_prices_in if kind == "prices" else write_series_in
         rows = write(connection, tidy, source, priority=IMPORT_PRIORITY, replace=True)
@@ -298,6 +303,26 @@ def _fail_where(
 def _canonical(entity_id: str, catalog: Catalog | None) -> str:
     known = catalog.get(entity_id) if catalog is not None else None
     return known.id if known is not None else entity_id.strip().upper()
+
+
+def _refuse_clashes(path: Path, entities: list[Entity], catalog: Catalog | None) -> None:
+    """Raise `ImportClash` when a new entity would take a name the catalog (or another new
+    entity) answers to: one name must lead to one entity, or no question could be read."""
+    from datapilot.data.vocabulary import clashes, name_index
+
+    seen: list[Entity] = []
+    for entity in entities:
+        found = [(n, e.id, e.name) for n, e in catalog.clashes(entity)] if catalog else []
+        earlier = {e.id.upper(): e for e in seen}
+        found += [(n, i, earlier[i].name) for n, i in clashes(entity, name_index(seen))]
+        if found:
+            name, other, other_name = found[0]
+            raise ImportClash(
+                f"{path.name}: the name {name!r} of the new entity {entity.id} is already taken "
+                f"by {other} ({other_name}); give the import another display name, or import "
+                f"the rows under {other}'s id. Nothing was imported."
+            )
+        seen.append(entity)
 
 
 def _new_entities(

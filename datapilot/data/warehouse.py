@@ -252,20 +252,7 @@ class Warehouse:
 
     def entity_metadata(self) -> list[Entity]:
         """Entities described in the warehouse itself (imports, live discoveries)."""
-        frame = self._query(
-            "SELECT id, kind, name, aliases, frequency, units FROM entities ORDER BY id", {}
-        )
-        return [
-            Entity(
-                id=row.id,
-                kind=row.kind,
-                name=row.name,
-                aliases=list(row.aliases) if row.aliases is not None else [],
-                frequency=row.frequency or "daily",
-                units=row.units or "",
-            )
-            for row in frame.itertuples(index=False)
-        ]
+        return entities_of(self._query(ENTITIES_SQL, {}))
 
     def meta(self, key: str) -> str | None:
         frame = self._query("SELECT value FROM meta WHERE key = $key", {"key": key})
@@ -383,6 +370,24 @@ def write_entities_in(connection: duckdb.DuckDBPyConnection, entities: list[Enti
             "INSERT OR REPLACE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)",
             [e.id.upper(), e.kind, e.name, e.aliases, e.frequency, e.units, now],
         )
+
+
+ENTITIES_SQL = "SELECT id, kind, name, aliases, frequency, units FROM entities ORDER BY id"
+
+
+def entities_of(frame: pd.DataFrame) -> list[Entity]:
+    """The entities of rows read with `ENTITIES_SQL`."""
+    return [
+        Entity(
+            id=row.id,
+            kind=row.kind,
+            name=row.name,
+            aliases=list(row.aliases) if row.aliases is not None else [],
+            frequency=row.frequency or "daily",
+            units=row.units or "",
+        )
+        for row in frame.itertuples(index=False)
+    ]
 
 
 def set_meta_in(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:

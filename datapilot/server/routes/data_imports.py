@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from datapilot.assistants.files import FileIn
 from datapilot.core.intent import EntityKind
 from datapilot.server.deps import MANAGE, SettingsDep
-from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES, BadRequest
+from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES, BadRequest, Conflict
 from datapilot.settings import Settings
 
 router = APIRouter(prefix="/api/v1", tags=["Data"], responses=VALIDATION_RESPONSES)
@@ -63,7 +63,10 @@ class DataImportOut(BaseModel):
     response_model=DataImportOut,
     status_code=201,
     dependencies=MANAGE,
-    responses=ROW_ERRORS,
+    responses={
+        **ROW_ERRORS,
+        409: {"description": "A new entity's name or id is already another entity's."},
+    },
     summary="Import a file into the warehouse while the server runs",
 )
 async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOut:
@@ -75,7 +78,7 @@ async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOu
 
 def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
     from datapilot.data import open_data
-    from datapilot.data.importer import ImportFileError
+    from datapilot.data.importer import ImportClash, ImportFileError
     from datapilot.data.imports import import_path
     from datapilot.data.shared import shared_for
     from datapilot.data.tables import TableImportError, TableInfo
@@ -98,6 +101,8 @@ def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImpor
                 options,
                 shared=functools.partial(shared_for, settings.warehouse_path),
             )
+        except ImportClash as error:
+            raise Conflict(str(error), code="name_taken") from None
         except (ImportFileError, TableImportError) as error:
             raise BadRequest(str(error), code="invalid_file") from None
     if isinstance(outcome, TableInfo):
