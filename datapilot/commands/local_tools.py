@@ -29,6 +29,19 @@ def local_tools(request: RequestContext) -> dict[str, Tool]:
     return user_tools(store, request.settings, user, request)
 
 
+def local_data_owner(settings: Settings) -> str | None:
+    """The local user when they imported data through the server (the page of a keyless
+    server): a question from this terminal reads it too. The store is opened only when some
+    user owns imports."""
+    from datapilot.data import open_data
+
+    owners = open_data(settings).warehouse.owners()
+    if not owners:
+        return None
+    _store, user = local_user(settings)
+    return user if user in owners else None
+
+
 def local_user(settings: Settings) -> tuple[Store | None, str]:
     """The store and its first user (the local user, as `datapilot tools` acts for by default);
     none when there is no store yet (nothing is created to find out)."""

@@ -15,6 +15,7 @@ from datapilot.core.intent import EntityKind, Frequency
 from datapilot.data import text
 from datapilot.data.entity import Entity, Match
 from datapilot.data.matcher import EXACT_SCORE, WEAK_SCORE, Matcher
+from datapilot.data.owners import PREFIX
 from datapilot.data.vocabulary import (
     MatchingRules,
     Vocabulary,
@@ -60,6 +61,20 @@ class Catalog:
             admit(entities, warehouse.entity_metadata(), str(warehouse.path))
             _apply_coverage(entities, warehouse.coverage())
         return cls(entities.values(), vocabulary.rules)
+
+    def with_owned(self, entities: list[Entity], coverage: pd.DataFrame, where: str) -> Catalog:
+        """This catalog (everyone's) plus one user's: the entities their imports added (one
+        named like an entity here is left out, see `admit`) and the availability their rows
+        give; `coverage` is the warehouse's as that user reads it."""
+        merged = dict(self._entities)
+        admit(merged, entities, where)
+        owned = coverage["source"].str.startswith(PREFIX)
+        for entity_id in coverage.loc[owned, "id"].unique():
+            entity = merged.get(str(entity_id).upper())
+            if entity is not None:
+                rows = coverage[coverage["id"] == entity_id]
+                merged[entity.id.upper()] = with_coverage(entity, rows)
+        return Catalog(merged.values(), self._rules)
 
     def get(self, entity_id: str) -> Entity | None:
         """The entity with this id (case-insensitive: `aapl` → AAPL), or None."""

@@ -20,6 +20,7 @@ import pandas as pd
 from datapilot.core.intent import EntityKind
 from datapilot.data.catalog import Catalog, infer_frequency
 from datapilot.data.entity import Entity
+from datapilot.data.owners import owned_source, write_owned_entities_in
 from datapilot.data.warehouse import (
     PRICE_FIELDS,
     Warehouse,
@@ -76,20 +77,25 @@ def import_file(
     entity_kind: EntityKind | None = None,
     units: str = "",
     catalog: Catalog | None = None,
+    owner: str | None = None,
 ) -> ImportReport:
     """Validate `path` and store it as one source; raise `ImportFileError` and write nothing
-    if anything is wrong."""
+    if anything is wrong. With `owner` (an import through the API) the rows and new entities
+    are that user's alone (`data.owners`): the source is named under the user, so it can
+    replace no one else's rows; `catalog` is then the one that user reads."""
     raw, row_offset = _read(path)
     columns = _columns(path, raw, kind, entity_id, mapping or {})
     tidy = _validated(path, raw, kind, columns, entity_id, row_offset)
     tidy["id"] = [_canonical(i, catalog) for i in tidy["id"]]
-    source = source or f"import:{path.name}"
+    source = _source(path, source, owner)
     new_entities = _new_entities(tidy, kind, name, entity_kind, units, catalog)
     _refuse_clashes(path, new_entities, catalog)
     with warehouse.transaction() as connection:
         write = write_prices_in if kind == "prices" else write_series_in
         rows = write(connection, tidy, source, priority=IMPORT_PRIORITY, replace=True)
-        if new_entities:
+        if new_entities and owner is not None:
+            write_owned_entities_in(connection, owner, new_entities)
+        elif new_entities:
             write_entities_in(connection, new_entities)
     dates = pd.to_datetime(tidy["date"])
     return ImportReport(
@@ -101,6 +107,21 @@ def import_file(
         dates.min().date(),
         dates.max().date(),
     )
+
+
+def _source(path: Path, source: str | None, owner: str | None) -> str:
+    """The source the rows are stored under: never a bundled one (a reseed owns those)."""
+    from datapilot.data.providers.bundled import SOURCES
+
+    label = (source or "").strip() or f"import:{path.name}"
+    if owner is not None:
+        return owned_source(owner, label)
+    if label in SOURCES:
+        raise ImportFileError(
+            f"{path.name}: {label!r} is a bundled source, which imports may not change; "
+            "give the import a source name of its own. Nothing was imported."
+        )
+    return label
 
 
 def _read(path: Path) -> tuple[pd.DataFrame, int]:

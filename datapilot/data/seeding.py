@@ -18,12 +18,11 @@ from pathlib import Path
 
 import duckdb
 
+from datapilot.data.owners import ENTITIES_SQL, entities_of
 from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
 from datapilot.data.single_writer import lock_path
 from datapilot.data.warehouse import (
-    ENTITIES_SQL,
     Warehouse,
-    entities_of,
     set_meta_in,
     write_prices_in,
     write_series_in,

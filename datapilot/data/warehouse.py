@@ -13,6 +13,7 @@ side by side (each on a cursor of its own) and a write waits for them, then excl
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
@@ -24,6 +25,14 @@ import duckdb
 import pandas as pd
 
 from datapilot.data.entity import Entity
+from datapilot.data.owners import (
+    ENTITIES_SQL,
+    VISIBLE,
+    entities_of,
+    mine,
+    owned_entities,
+    owners_in,
+)
 from datapilot.data.warehouse_file import Rank, WarehouseError, database
 
 PriceFreq = Literal["daily", "weekly", "monthly"]
@@ -54,6 +63,7 @@ SELECT c.id, c.source, c."table",
     row_number() OVER (PARTITION BY c.id, c."table" ORDER BY coalesce(s.priority, 0) DESC,
         (c.last - c.first) DESC, c.source) AS series_rank
 FROM coverage c LEFT JOIN sources s ON s.name = c.source
+WHERE {visible}
 """
 
 _PRICES_SQL = """
@@ -64,7 +74,7 @@ SELECT id, date,
     max(source) FILTER (WHERE source = {adj_source} AND adj_close IS NOT NULL) AS adj_source
 FROM prices
 WHERE list_contains($multi, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
+    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end) AND {visible}
 GROUP BY id, date
 """
 
@@ -88,7 +98,7 @@ SELECT id, date,
 FROM prices
 WHERE list_contains($single, id)
     AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
-    AND (close IS NOT NULL OR adj_close IS NOT NULL)
+    AND (close IS NOT NULL OR adj_close IS NOT NULL) AND {visible}
 """
 
 # A week or month is reported on its last trading day: first open, highest high, lowest low,
@@ -105,7 +115,7 @@ _SERIES_SQL = """
 SELECT id, date, arg_min(value, {rank}) AS value, arg_min(source, {rank}) AS source
 FROM series
 WHERE list_contains($ids, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
+    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end) AND {visible}
 GROUP BY id, date ORDER BY id, date
 """
 
@@ -127,11 +137,51 @@ FROM series WHERE list_contains($ids, id) GROUP BY id, source
 
 
 class Warehouse:
-    """Query and write API over the warehouse file. Safe to share between threads."""
+    """Query and write API over the warehouse file. Safe to share between threads.
 
-    def __init__(self, path: Path | str) -> None:
+    It reads everyone's data, and with `owner` (see `viewed_by`) that user's own imports too
+    (`data.owners`); never another user's."""
+
+    def __init__(self, path: Path | str, owner: str | None = None) -> None:
         self.path = Path(path)
+        self.owner = owner
         self._db = database(self.path)
+
+    def viewed_by(self, owner: str | None) -> Warehouse:
+        """This warehouse as `owner` reads it: everyone's data and `owner`'s own imports."""
+        if owner == self.owner:
+            return self
+        view = copy.copy(self)
+        view.owner = owner
+        return view
+
+    def _view(self, cursor: duckdb.DuckDBPyConnection) -> str | None:
+        """Whose imports this read sees: the owner's when they have any, else None (everyone's
+        data only; such views share what is cached). Called inside a read."""
+        if self.owner is None:
+            return None
+        return self.owner if self.owner in self._owners(cursor) else None
+
+    def _owners(self, cursor: duckdb.DuckDBPyConnection) -> frozenset[str]:
+        if self._db.owners is None:
+            self._db.owners = owners_in(cursor)
+        return self._db.owners
+
+    def owners(self) -> frozenset[str]:
+        """The users who have imported anything (`data.owners`)."""
+        with self._db.reading() as cursor:
+            return self._owners(cursor)
+
+    def owns_data(self) -> bool:
+        """Whether this view's owner has imported anything."""
+        return self.owner is not None and self.owner in self.owners()
+
+    def owned_entities(self) -> list[Entity]:
+        """The entities this view's owner imported (none without an owner)."""
+        if self.owner is None:
+            return []
+        with self._db.reading() as cursor:
+            return owned_entities(cursor, self.owner)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -161,6 +211,7 @@ class Warehouse:
         """`read(cursor)`'s frame, kept until the warehouse may change. The cache is looked up
         and filled inside the read, so a write that follows clears what it stores."""
         with self._db.reading() as cursor:
+            key = (self._view(cursor), key)
             cached = self._db.frames.get(key)
             if cached is not None:
                 return cached
@@ -177,6 +228,9 @@ class Warehouse:
         """
         self._db.notice_replaced()
         generation = self._db.generation
+        if self.owner is not None:  # what it computes from depends on whose imports it sees
+            with self._db.reading() as cursor:
+                key = (self._view(cursor), key)
         held = self._db.frames.get(("derived", generation, key))
         if held is not None:
             return held
@@ -198,12 +252,13 @@ class Warehouse:
         multi = [i for i in dict.fromkeys(wanted) if held[i] > 1]
         single = [i for i in dict.fromkeys(wanted) if held[i] <= 1]
         params: dict[str, object] = {"single": single, "start": start, "end": end}
-        sql = f"SELECT * FROM ({_SINGLE_SOURCE_PRICES_SQL})"
+        params["mine"] = mine(self.owner)
+        sql = f"SELECT * FROM ({_SINGLE_SOURCE_PRICES_SQL.format(visible=VISIBLE)})"
         if multi:
             chosen = [(i, src, r) for i, src, r in ranks if held[i] > 1]
             bar_rank = _case([(i, src, str(r.bar_rank)) for i, src, r in chosen])
             adj = _case([(i, None, _literal(src)) for i, src, r in chosen if r.adj_rank == 1])
-            picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj)
+            picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj, visible=VISIBLE)
             sql = f"WITH picked AS ({picked}) {_PRICES_OUT_SQL} UNION ALL {sql}"
             params["multi"] = multi
         if freq != "daily":
@@ -228,8 +283,8 @@ class Warehouse:
     ) -> pd.DataFrame:
         ranks = self._ranks(cursor, wanted, "series")
         rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
-        params = {"ids": wanted, "start": start, "end": end}
-        frame = cursor.execute(_SERIES_SQL.format(rank=rank), params).df()
+        params = {"ids": wanted, "start": start, "end": end, "mine": mine(self.owner)}
+        frame = cursor.execute(_SERIES_SQL.format(rank=rank, visible=VISIBLE), params).df()
         sources = sorted(frame["source"].unique().tolist())
         frame = frame[SERIES_COLUMNS]
         frame.attrs["sources"] = sources
@@ -237,10 +292,12 @@ class Warehouse:
 
     def coverage(self, id: str | None = None) -> pd.DataFrame:
         """`[id, source, table, rows, first, last]`, one row per id and source."""
-        where = "" if id is None else "WHERE id = $id"
-        params = {} if id is None else {"id": id.strip().upper()}
+        where = VISIBLE if id is None else f"id = $id AND {VISIBLE}"
+        params = {"mine": mine(self.owner)}
+        if id is not None:
+            params["id"] = id.strip().upper()
         return self._query(
-            f'SELECT id, source, "table", rows, first, last FROM coverage {where} '
+            f'SELECT id, source, "table", rows, first, last FROM coverage WHERE {where} '
             "ORDER BY id, source",
             params,
         )
@@ -251,7 +308,8 @@ class Warehouse:
         return frame.sort_values("rows", ascending=False)["source"].tolist()
 
     def entity_metadata(self) -> list[Entity]:
-        """Entities described in the warehouse itself (imports, live discoveries)."""
+        """Entities described in the warehouse itself for everyone (imports from the terminal,
+        live discoveries); a user's own are `owned_entities`."""
         return entities_of(self._query(ENTITIES_SQL, {}))
 
     def meta(self, key: str) -> str | None:
@@ -271,13 +329,15 @@ class Warehouse:
     ) -> list[tuple[str, str, Rank]]:
         """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write.
         Called inside a read, so a write that follows clears what it stores."""
-        cached = self._db.ranks
+        view = self._view(cursor)
+        cached = self._db.ranks.get(view)
         if cached is None:
             ranks: dict[tuple[str, str], list[tuple[str, Rank]]] = {}
-            for row in cursor.execute(_RANKS_SQL).fetchall():
+            sql = _RANKS_SQL.format(visible=VISIBLE)  # `source` is the coverage row's
+            for row in cursor.execute(sql, {"mine": mine(view)}).fetchall():
                 entity_id, source, kind, bar, adj, series = row
                 ranks.setdefault((entity_id, kind), []).append((source, Rank(bar, adj, series)))
-            self._db.ranks = cached = ranks
+            self._db.ranks[view] = cached = ranks
         return [
             (entity_id, source, rank)
             for entity_id in ids
@@ -370,24 +430,6 @@ def write_entities_in(connection: duckdb.DuckDBPyConnection, entities: list[Enti
             "INSERT OR REPLACE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)",
             [e.id.upper(), e.kind, e.name, e.aliases, e.frequency, e.units, now],
         )
-
-
-ENTITIES_SQL = "SELECT id, kind, name, aliases, frequency, units FROM entities ORDER BY id"
-
-
-def entities_of(frame: pd.DataFrame) -> list[Entity]:
-    """The entities of rows read with `ENTITIES_SQL`."""
-    return [
-        Entity(
-            id=row.id,
-            kind=row.kind,
-            name=row.name,
-            aliases=list(row.aliases) if row.aliases is not None else [],
-            frequency=row.frequency or "daily",
-            units=row.units or "",
-        )
-        for row in frame.itertuples(index=False)
-    ]
 
 
 def set_meta_in(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:

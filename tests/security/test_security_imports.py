@@ -5,14 +5,18 @@ the seeded warehouse. Expected figures come from skfolio's shipped prices (panda
 
 from __future__ import annotations
 
+import asyncio
 import base64
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 from support.platform_app import (
     QUESTION,
     TODAY,
@@ -143,3 +147,249 @@ async def test_a_clashing_entity_already_stored_is_skipped_and_seed_force_remove
     assert "MYFUND" in done.output and "Apple" in done.output
     names = {e.id: e.name for e in open_data(platform.settings).warehouse.entity_metadata()}
     assert names.get("MYFUND") != "Apple"
+
+
+# ---- F2: an import is its user's, and the bundled data is read-only to the API ------------------
+
+FUND_QUESTION = "How did Alice Private Fund do in 2022?"
+
+
+def _rows(reply: httpx.Response) -> list[list[Any]]:
+    assert reply.status_code == 200, reply.text
+    rows: list[list[Any]] = reply.json()["table"]["rows"]
+    return rows
+
+
+async def _prices(client: httpx.AsyncClient, entity_id: str, year: int) -> httpx.Response:
+    window = {"start": f"{year}-01-01", "end": f"{year}-12-31"}
+    return await client.post("/run/get_prices", json={"ids": [entity_id], **window})
+
+
+async def _asked(client: httpx.AsyncClient, question: str) -> dict[str, Any]:
+    reply = await client.post("/api/v1/ask", json={"question": question, "today": TODAY})
+    assert reply.status_code == 200, reply.text
+    answer: dict[str, Any] = reply.json()
+    return answer
+
+
+async def _chat_answer(client: httpx.AsyncClient, question: str) -> str:
+    chat = (await client.post("/api/v1/chats", json={})).json()["id"]
+    body = {"content": question, "today": TODAY, "stream": False}
+    reply = await client.post(f"/api/v1/chats/{chat}/messages", json=body)
+    assert reply.status_code == 200, reply.text
+    return str(reply.json())
+
+
+async def _completion(client: httpx.AsyncClient, question: str) -> str:
+    body = {"model": "datapilot", "messages": [{"role": "user", "content": question}]}
+    reply = await client.post("/v1/chat/completions", json=body)
+    assert reply.status_code == 200, reply.text
+    return str(reply.json()["choices"][0]["message"]["content"])
+
+
+@pytest.mark.asyncio
+async def test_an_import_is_read_by_its_user_on_every_face_and_by_no_one_else(
+    platform: Platform,
+) -> None:
+    alice, bob_chat = platform.clients["alice"], platform.clients["bob_chat"]
+    imported = await alice.post(
+        "/api/v1/data/imports", json=_upload("ALICEFUND", "Alice Private Fund")
+    )
+    assert imported.status_code == 201, imported.text
+    closes = [row[-1] for row in _rows(await _prices(alice, "ALICEFUND", 2022))]
+    assert closes == [100.0, 101.0, 102.0]
+    answer = await _asked(alice, FUND_QUESTION)
+    assert answer["status"] == "ok" and "2.00%" in answer["summary"], answer
+    assert "2.00%" in await _chat_answer(alice, FUND_QUESTION)
+    assert "2.00%" in await _completion(alice, FUND_QUESTION)
+
+    # Bob, even with a chat-only key, sees none of it: by id, by name, on any face.
+    theirs = await _prices(bob_chat, "ALICEFUND", 2022)
+    assert "101" not in theirs.text, theirs.text
+    answer = await _asked(bob_chat, FUND_QUESTION)
+    assert answer["status"] != "ok" and "2.00%" not in str(answer), answer
+    by_id = await _asked(bob_chat, "How did ALICEFUND do in 2022?")
+    assert by_id["status"] != "ok" and "2.00%" not in str(by_id), by_id
+    assert "2.00%" not in await _chat_answer(bob_chat, FUND_QUESTION)
+    assert "2.00%" not in await _completion(bob_chat, FUND_QUESTION)
+    found = await bob_chat.post("/run/search_entities", json={"query": "Alice Private Fund"})
+    assert "ALICEFUND" not in found.text, found.text
+
+
+@pytest.mark.asyncio
+async def test_the_api_cannot_write_into_bundled_data_or_another_users_import(
+    platform: Platform,
+) -> None:
+    alice, bob = platform.clients["alice"], platform.clients["bob"]
+    imported = await alice.post(
+        "/api/v1/data/imports", json=_upload("ALICEFUND", "Alice Private Fund")
+    )
+    assert imported.status_code == 201, imported.text
+    apple_2021 = _rows(await _prices(alice, "AAPL", 2021))
+    # Bob names Alice's source, then the bundled one: each lands in his own data, if anywhere.
+    one_row = _csv("Date,Close\n2022-01-03,1\n")
+    over = _upload("ALICEFUND", content_base64=one_row, source=imported.json()["source"])
+    await bob.post("/api/v1/data/imports", json=over)
+    bundled = _upload(
+        "AAPL",
+        content_base64=_csv("Date,Close\n2021-01-04,1.0\n2021-12-31,999.0\n"),
+        source="skfolio",
+    )
+    await bob.post("/api/v1/data/imports", json=bundled)
+
+    closes = [row[-1] for row in _rows(await _prices(alice, "ALICEFUND", 2022))]
+    assert [c for c in closes if c is not None] == [100.0, 101.0, 102.0]
+    assert _rows(await _prices(alice, "AAPL", 2021)) == apple_2021
+    answer = await _apple_answer(alice)
+    assert answer["status"] == "ok" and f"{apple_2021_return_pct():.2f}%" in answer["summary"]
+
+    # Tables: Bob's table of the same name is his; Alice's stays hers.
+    def table(rows: str) -> dict[str, Any]:
+        body = {"name": "sales.csv", "content_base64": _csv(rows), "kind": "table"}
+        return body | {"display_name": "regional_sales"}
+
+    made = await alice.post("/api/v1/data/imports", json=table("region,sales\nNorth,1.5\n"))
+    assert made.status_code == 201, made.text
+    await bob.post("/api/v1/data/imports", json=table("region,sales\nSouth,9\nEast,8\n"))
+    from datapilot.data import open_data
+    from datapilot.data.tables import read_table
+
+    owner = _user_id(platform, "alice")
+    view = open_data(platform.settings).for_owner(owner).warehouse
+    assert read_table(view, "regional_sales")["region"].tolist() == ["North"]
+
+
+def _user_id(platform: Platform, name: str) -> str:
+    from datapilot.store import Users
+
+    with open_store(platform.settings).session() as session:
+        user = Users(session).by_name(name)
+        assert user is not None
+        return str(user.id)
+
+
+@pytest.mark.asyncio
+async def test_a_terminal_import_is_everyones_and_a_keyless_servers_user_reads_its_own(
+    data: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datapilot.data import open_data
+    from datapilot.data.imports import import_path
+
+    folder = replica_dir(tmp_path / "data", Settings().warehouse_path)
+    settings = platform_settings(f"sqlite:///{tmp_path / 'store.db'}").model_copy(
+        update={"data_dir": folder}
+    )
+    csv = tmp_path / "fund.csv"
+    csv.write_text("Date,Close\n2022-01-03,100\n2022-06-30,110\n", encoding="utf-8")
+    options = {"entity_id": "OPSFUND", "name": "Operations Fund"}
+    import_path(open_data(settings), csv, "prices", options)  # as `datapilot data import` does
+    app = create_app(settings, warm_up=False)
+    async with client_of(app) as local:  # no keys: the local user
+        imported = await local.post("/api/v1/data/imports", json=_upload("LOCALFUND", "Local Fund"))
+        assert imported.status_code == 201, imported.text
+        mine = await _asked(local, "How did Local Fund do in 2022?")
+        assert mine["status"] == "ok" and "2.00%" in mine["summary"], mine
+    # The terminal of that server is the same local user.
+    from typer.testing import CliRunner
+
+    from datapilot.cli import app as cli
+
+    monkeypatch.setenv("DATAPILOT_DATA_DIR", str(folder))
+    monkeypatch.setenv("DATAPILOT_DATABASE_URL", f"sqlite:///{tmp_path / 'store.db'}")
+    get_settings.cache_clear()
+    try:
+        command = ["ask", "How did Local Fund do in 2022?", "--today", TODAY, "--json"]
+        asked = await asyncio.to_thread(CliRunner().invoke, cli, command)  # it runs its own loop
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()
+    assert asked.exit_code == 0 and "2.00%" in asked.output, asked.output
+    bob = key_for(open_store(settings), "bob", "chat")
+    async with client_of(app, bob) as client:
+        everyones = await _asked(client, "How did Operations Fund do in 2022?")
+        assert everyones["status"] == "ok" and "10.00%" in everyones["summary"], everyones
+        theirs = await _asked(client, "How did Local Fund do in 2022?")
+        assert theirs["status"] != "ok" and "2.00%" not in str(theirs), theirs
+
+
+# ---- on PostgreSQL replicas --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def replicas(
+    postgres_server: str, data: object, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[list[httpx.Client], dict[str, str], str]]:
+    """Two `datapilot serve` replicas on one PostgreSQL (clients), keys of alice and bob, and
+    the store's URL."""
+    import psycopg
+    from support.serve_process import ServeProcess
+
+    name = f"imports_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    url = postgres_server.replace("/postgres?", f"/{name}?")
+    store = open_store(Settings(database_url=SecretStr(url)))
+    keys = {"alice": key_for(store, "alice"), "bob_chat": key_for(store, "bob", "chat")}
+    store.engine.dispose()
+    folder = tmp_path_factory.mktemp("import-replicas")
+    env = {"DATAPILOT_DATABASE_URL": url, "DATAPILOT_TODAY": TODAY}
+    with ExitStack() as stack:
+        servers = [
+            ServeProcess(replica_dir(folder / n, Settings().warehouse_path), env) for n in "ab"
+        ]
+        for server in servers:
+            stack.callback(server.stop)
+            server.launch()
+        for server in servers:
+            server.wait_ready()
+        clients = [
+            stack.enter_context(httpx.Client(base_url=server.url, timeout=120))
+            for server in servers
+        ]
+        yield clients, keys, url
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _ask_on(client: httpx.Client, key: str, question: str) -> dict[str, Any]:
+    reply = client.post(
+        "/api/v1/ask",
+        json={"question": question, "today": TODAY},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert reply.status_code == 200, reply.text
+    answer: dict[str, Any] = reply.json()
+    return answer
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+@pytest.mark.enable_socket
+@pytest.mark.allow_hosts(["127.0.0.1"])
+def test_replicas_share_an_import_with_its_user_only_and_skip_a_clashing_one(replicas) -> None:  # type: ignore[no-untyped-def]
+    from datapilot.store.shared_data import StoreDataLog
+
+    (a, b), keys, url = replicas
+    alice, bob = ({"Authorization": f"Bearer {keys[n]}"} for n in ("alice", "bob_chat"))
+    upload = _upload("ALICEFUND", "Alice Private Fund")
+    imported = a.post("/api/v1/data/imports", json=upload, headers=alice)
+    assert imported.status_code == 201, imported.text
+    mine = _ask_on(b, keys["alice"], FUND_QUESTION)
+    assert mine["status"] == "ok" and "2.00%" in mine["summary"], mine
+    theirs = _ask_on(b, keys["bob_chat"], FUND_QUESTION)
+    assert theirs["status"] != "ok" and "2.00%" not in str(theirs), theirs
+    window = {"ids": ["ALICEFUND"], "start": "2022-01-01", "end": "2022-12-31"}
+    rows = b.post("/run/get_prices", json=window, headers=bob)
+    assert "101" not in rows.text, rows.text
+
+    # An entry an older version recorded: a fund named "Microsoft". Replayed, it is refused.
+    store = open_store(Settings(database_url=SecretStr(url)))
+    csv = b"Date,Close\n2022-01-03,5\n"
+    options = {"kind": "prices", "entity_id": "MYFUND", "name": "Microsoft"}
+    StoreDataLog(store).record("import", "f.csv", options, csv)
+    store.engine.dispose()
+    for client in (a, b):
+        answer = _ask_on(client, keys["bob_chat"], "How much did Microsoft return in 2021?")
+        assert answer["status"] == "ok", answer
+        health = client.get("/health")
+        assert health.status_code == 200 and health.json()["status"] == "ok", health.text

@@ -1,6 +1,8 @@
 """`POST /api/v1/data/imports`: a file of prices, series or a table into the warehouse while the
-server runs (the `manage` scope). The write goes through the warehouse's single writer, so it
-never waits for the server to stop; the next question on every worker sees the data."""
+server runs (the `manage` scope). The import is the caller's user's alone (`data.owners`): their
+keys, assistants and chats read it, no one else does, and it can change nothing but that user's
+own imports. The write goes through the warehouse's single writer, so it never waits for the
+server to stop; the next question on every worker sees the data."""
 
 from __future__ import annotations
 
@@ -16,8 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.assistants.files import FileIn
 from datapilot.core.intent import EntityKind
-from datapilot.server.deps import MANAGE, SettingsDep
-from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES, BadRequest, Conflict
+from datapilot.server.deps import MANAGE, SettingsDep, TenantDep
+from datapilot.server.errors import (
+    ROW_ERRORS,
+    VALIDATION_RESPONSES,
+    BadRequest,
+    Conflict,
+    Refused,
+)
 from datapilot.settings import Settings
 
 router = APIRouter(prefix="/api/v1", tags=["Data"], responses=VALIDATION_RESPONSES)
@@ -39,7 +47,12 @@ class DataImportIn(FileIn):
     mapping: dict[str, str] = Field(
         default_factory=dict, description='FIELD → COLUMN, e.g. {"close": "Price"}.'
     )
-    source: str | None = Field(default=None, max_length=200, description="Default import:NAME.")
+    source: str | None = Field(
+        default=None,
+        max_length=200,
+        description="A label for the import (default import:NAME), stored under your user as "
+        "user:<your id>:LABEL: an import replaces only your own import of that label.",
+    )
     display_name: str | None = Field(
         default=None,
         max_length=200,
@@ -51,7 +64,9 @@ class DataImportIn(FileIn):
 
 class DataImportOut(BaseModel):
     kind: str
-    source: str = Field(description="The source the rows are stored under (prices, series).")
+    source: str = Field(
+        description="The source the rows are stored under (prices, series): user:<id>:LABEL."
+    )
     ids: list[str] = Field(description="Entity ids imported (prices, series) or the table name.")
     rows: int
     first: date | None = None
@@ -69,21 +84,25 @@ class DataImportOut(BaseModel):
     },
     summary="Import a file into the warehouse while the server runs",
 )
-async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOut:
+async def import_data(
+    body: DataImportIn, settings: SettingsDep, tenant: TenantDep
+) -> DataImportOut:
     if not body.name.lower().endswith(_SUFFIXES):
         raise BadRequest(f"name must end with .csv, .csv.gz or .parquet, not {body.name!r}")
+    if tenant.user_id is None:  # a guest has no manage scope; should one get here, it owns nothing
+        raise Refused("only a user can import data")
     content = body.data()
-    return await asyncio.to_thread(_import, body, content, settings)
+    return await asyncio.to_thread(_import, body, content, settings, tenant.user_id)
 
 
-def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
+def _import(body: DataImportIn, content: bytes, settings: Settings, owner: str) -> DataImportOut:
     from datapilot.data import open_data
     from datapilot.data.importer import ImportClash, ImportFileError
     from datapilot.data.imports import import_path
     from datapilot.data.shared import shared_for
     from datapilot.data.tables import TableImportError, TableInfo
 
-    options: dict[str, Any] = {"name": body.display_name}
+    options: dict[str, Any] = {"name": body.display_name, "owner": owner}
     if body.kind != "table":
         options |= {"entity_id": body.entity_id, "mapping": body.mapping}
         options |= {"source": body.source, "entity_kind": body.entity_kind}
