@@ -9,7 +9,9 @@ file is valid.
 from __future__ import annotations
 
 import csv
+import gzip
 import math
+import zlib
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -52,6 +54,41 @@ class ImportFileError(ValueError):
 
 class ImportClash(ImportFileError):
     """A new entity of the file would take a name (or id) an entity already answers to."""
+
+
+class ImportTooLarge(ImportFileError):
+    """The file inflates beyond the size it may have (see `check_inflated_size`)."""
+
+
+def check_inflated_size(path: Path, limit_bytes: int, limit_label: str) -> None:
+    """Raise `ImportTooLarge` when the file at `path` would inflate beyond `limit_bytes` once
+    read (a .gz file decompressed, a Parquet file's uncompressed pages). A .gz file is inflated
+    in 1 MB steps and dropped, so a decompression bomb costs a moment and no memory."""
+    suffixes = "".join(path.suffixes).lower()
+    size = 0
+    if suffixes.endswith(".gz"):
+        try:
+            with gzip.open(path, "rb") as packed:
+                while size <= limit_bytes and (chunk := packed.read(1024 * 1024)):
+                    size += len(chunk)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ImportFileError(f"{path.name}: not a readable .gz file: {error}") from error
+    elif suffixes.endswith((".parquet", ".pq")):
+        import pyarrow.parquet as pq
+
+        try:
+            metadata = pq.ParquetFile(path).metadata
+        except (OSError, ValueError) as error:  # pyarrow's errors derive from these
+            raise ImportFileError(f"{path.name}: not a readable Parquet file: {error}") from error
+        pages = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        # Repeated values encode to almost nothing; read, each cell takes 8 bytes at least.
+        size = max(pages, metadata.num_rows * metadata.num_columns * 8)
+    if size > limit_bytes:
+        raise ImportTooLarge(
+            f"{path.name} inflates to more than {limit_label} when read; nothing was imported. "
+            "Send a smaller file (split it), or import it from the server's terminal with "
+            "`datapilot data import`."
+        )
 
 
 @dataclass(frozen=True)

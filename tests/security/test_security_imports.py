@@ -312,6 +312,77 @@ async def test_a_terminal_import_is_everyones_and_a_keyless_servers_user_reads_i
         assert theirs["status"] != "ok" and "2.00%" not in str(theirs), theirs
 
 
+# ---- F10: a compressed import inflates only so far ---------------------------------------------
+
+
+def _gzip_bomb(inflated_mb: int) -> bytes:
+    """A .csv.gz of valid-looking rows that inflates to `inflated_mb` MB (built in 1 MB steps,
+    so the test itself never holds the inflated file)."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # the gzip format
+    line = b"2022-01-03,5\n"
+    step = line * (1024 * 1024 // len(line))
+    parts = [packer.compress(b"Date,Close\n")]
+    parts += [packer.compress(step) for _ in range(inflated_mb)]
+    return b"".join([*parts, packer.flush()])
+
+
+@pytest.mark.asyncio
+async def test_a_gzip_bomb_is_refused_with_413_within_seconds(data: object, tmp_path: Path) -> None:
+    import time
+
+    import psutil
+
+    folder = replica_dir(tmp_path / "data", Settings().warehouse_path)
+    settings = platform_settings(f"sqlite:///{tmp_path / 'store.db'}").model_copy(
+        update={"data_dir": folder, "max_body_mb": 2.0}
+    )
+    bomb = _gzip_bomb(48)
+    assert len(bomb) < 200_000  # well within the body limit on the wire
+    upload = {
+        "name": "bomb.csv.gz",
+        "content_base64": base64.b64encode(bomb).decode(),
+        "kind": "prices",
+        "entity_id": "BOMB",
+    }
+    app = create_app(settings, warm_up=False)
+    process = psutil.Process()
+    async with client_of(app) as client:
+        before, started = process.memory_info().rss, time.perf_counter()
+        reply = await client.post("/api/v1/data/imports", json=upload)
+        seconds, grown = time.perf_counter() - started, process.memory_info().rss - before
+    assert reply.status_code == 413, reply.text
+    body = reply.json()
+    assert body["code"] == "too_large" and body["setting"] == "max_body_mb", body
+    assert "2 MB" in body["message"] and "bomb.csv.gz" in body["message"], body
+    assert seconds < 10, seconds
+    assert grown < 100 * 1024 * 1024, grown  # the file was never inflated whole
+    # Within the limit, a compressed file imports as before.
+    small = _csv("Date,Close\n2022-01-03,100\n2022-01-04,101\n")
+    import gzip
+
+    packed = base64.b64encode(gzip.compress(base64.b64decode(small))).decode()
+    async with client_of(app) as client:
+        fine = await client.post("/api/v1/data/imports", json=upload | {"content_base64": packed})
+    assert fine.status_code == 201 and fine.json()["rows"] == 2, fine.text
+
+
+def test_a_parquet_file_that_inflates_past_the_limit_is_refused(tmp_path: Path) -> None:
+    import pandas as pd
+
+    from datapilot.data.importer import ImportTooLarge, check_inflated_size
+
+    path = tmp_path / "many.parquet"
+    rows = 3_000_000  # one repeated row: a few KB on disk, tens of MB once read
+    frame = pd.DataFrame({"date": ["2022-01-03"] * rows, "close": [5.0] * rows})
+    frame.to_parquet(path)
+    assert path.stat().st_size < 200_000
+    with pytest.raises(ImportTooLarge, match=r"many\.parquet inflates to more than 2 MB"):
+        check_inflated_size(path, 2 * 1024 * 1024, "2 MB")
+    check_inflated_size(path, 100 * 1024 * 1024, "100 MB")  # within a limit it passes
+
+
 # ---- on PostgreSQL replicas --------------------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ from datapilot.server.errors import (
     BadRequest,
     Conflict,
     Refused,
+    TooLarge,
 )
 from datapilot.settings import Settings
 
@@ -81,6 +82,7 @@ class DataImportOut(BaseModel):
     responses={
         **ROW_ERRORS,
         409: {"description": "A new entity's name or id is already another entity's."},
+        413: {"description": "The file inflates beyond DATAPILOT_MAX_BODY_MB when read."},
     },
     summary="Import a file into the warehouse while the server runs",
 )
@@ -97,7 +99,12 @@ async def import_data(
 
 def _import(body: DataImportIn, content: bytes, settings: Settings, owner: str) -> DataImportOut:
     from datapilot.data import open_data
-    from datapilot.data.importer import ImportClash, ImportFileError
+    from datapilot.data.importer import (
+        ImportClash,
+        ImportFileError,
+        ImportTooLarge,
+        check_inflated_size,
+    )
     from datapilot.data.imports import import_path
     from datapilot.data.shared import shared_for
     from datapilot.data.tables import TableImportError, TableInfo
@@ -112,6 +119,9 @@ def _import(body: DataImportIn, content: bytes, settings: Settings, owner: str) 
         path = Path(folder) / Path(body.name).name
         path.write_bytes(content)
         try:
+            # A compressed file inflates no further than a body may be (a bomb is refused).
+            limit = f"{settings.max_body_mb:g} MB (DATAPILOT_MAX_BODY_MB)"
+            check_inflated_size(path, int(settings.max_body_mb * 1024 * 1024), limit)
             # Replicas on PostgreSQL: the others import it too.
             outcome = import_path(
                 open_data(settings),
@@ -120,6 +130,8 @@ def _import(body: DataImportIn, content: bytes, settings: Settings, owner: str) 
                 options,
                 shared=functools.partial(shared_for, settings.warehouse_path),
             )
+        except ImportTooLarge as error:
+            raise TooLarge(str(error), setting="max_body_mb") from None
         except ImportClash as error:
             raise Conflict(str(error), code="name_taken") from None
         except (ImportFileError, TableImportError) as error:
