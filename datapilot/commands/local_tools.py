@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from datapilot.data import DataAccess
     from datapilot.engine.context import RequestContext
     from datapilot.settings import Settings
     from datapilot.store import Store
@@ -27,6 +28,13 @@ def local_tools(request: RequestContext) -> dict[str, Tool]:
 
     store, user = local_user(request.settings)
     return user_tools(store, request.settings, user, request)
+
+
+def local_data(settings: Settings) -> DataAccess:
+    """The data as this terminal reads it: everyone's, and what the local user imported."""
+    from datapilot.data import open_data
+
+    return open_data(settings).for_owner(local_data_owner(settings))
 
 
 def local_data_owner(settings: Settings) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import SecretStr
+from support.live_server import LOOPBACK
 from support.platform_app import (
     QUESTION,
     TODAY,
@@ -31,10 +32,14 @@ from datapilot.server.app import create_app
 from datapilot.settings import Settings, get_settings
 from datapilot.store import open_store
 
+pytestmark = LOOPBACK  # MCP and the replicas are served on loopback
+
 
 @dataclass
 class Platform:
     settings: Settings
+    app: Any
+    keys: dict[str, str]
     clients: dict[str, httpx.AsyncClient]  # alice, bob (chat and manage), bob_chat (chat only)
 
 
@@ -54,7 +59,7 @@ async def platform(data: object, tmp_path: Path) -> AsyncIterator[Platform]:
     for name, key in keys.items():
         clients[name] = await client_of(app, key).__aenter__()
     try:
-        yield Platform(settings, clients)
+        yield Platform(settings, app, keys, clients)
     finally:
         for client in clients.values():
             await client.aclose()
@@ -180,6 +185,28 @@ async def _chat_answer(client: httpx.AsyncClient, question: str) -> str:
     return str(reply.json())
 
 
+async def _workspace(client: httpx.AsyncClient, question: str) -> str:
+    from support.openbb import human, query, text_of
+
+    return text_of(await query(client, human(question, today=TODAY)))
+
+
+async def _mcp(app: Any, key: str, question: str) -> str:
+    """`ask` over MCP (Streamable HTTP on a loopback server) with `key`."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from support.live_server import live_server
+    from support.mcp_ask import ask
+
+    with live_server(app) as url:
+        headers = {"Authorization": f"Bearer {key}"}
+        async with (
+            httpx.AsyncClient(timeout=120, headers=headers) as http,
+            Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+        ):
+            return str(await ask(client, question))
+
+
 async def _completion(client: httpx.AsyncClient, question: str) -> str:
     body = {"model": "datapilot", "messages": [{"role": "user", "content": question}]}
     reply = await client.post("/v1/chat/completions", json=body)
@@ -202,6 +229,8 @@ async def test_an_import_is_read_by_its_user_on_every_face_and_by_no_one_else(
     assert answer["status"] == "ok" and "2.00%" in answer["summary"], answer
     assert "2.00%" in await _chat_answer(alice, FUND_QUESTION)
     assert "2.00%" in await _completion(alice, FUND_QUESTION)
+    assert "2.00%" in await _workspace(alice, FUND_QUESTION)
+    assert "2.00%" in await _mcp(platform.app, platform.keys["alice"], FUND_QUESTION)
 
     # Bob, even with a chat-only key, sees none of it: by id, by name, on any face.
     theirs = await _prices(bob_chat, "ALICEFUND", 2022)
@@ -212,6 +241,8 @@ async def test_an_import_is_read_by_its_user_on_every_face_and_by_no_one_else(
     assert by_id["status"] != "ok" and "2.00%" not in str(by_id), by_id
     assert "2.00%" not in await _chat_answer(bob_chat, FUND_QUESTION)
     assert "2.00%" not in await _completion(bob_chat, FUND_QUESTION)
+    assert "2.00%" not in await _workspace(bob_chat, FUND_QUESTION)
+    assert "2.00%" not in await _mcp(platform.app, platform.keys["bob_chat"], FUND_QUESTION)
     found = await bob_chat.post("/run/search_entities", json={"query": "Alice Private Fund"})
     assert "ALICEFUND" not in found.text, found.text
 
@@ -435,8 +466,6 @@ def _ask_on(client: httpx.Client, key: str, question: str) -> dict[str, Any]:
 
 @pytest.mark.postgres
 @pytest.mark.slow
-@pytest.mark.enable_socket
-@pytest.mark.allow_hosts(["127.0.0.1"])
 def test_replicas_share_an_import_with_its_user_only_and_skip_a_clashing_one(replicas) -> None:  # type: ignore[no-untyped-def]
     from datapilot.store.shared_data import StoreDataLog
 
