@@ -155,7 +155,7 @@ def _tables(warehouse: Warehouse, registry: str, owner: str | None) -> list[Tabl
     if warehouse.query(HAS_TABLE_SQL, {"name": registry}).iloc[0, 0] == 0:
         return []  # nothing imported yet
     where = "" if owner is None else "WHERE owner = $owner"
-    params = {} if owner is None else {"owner": owner}
+    params: dict[str, object] = {} if owner is None else {"owner": owner}
     rows = warehouse.query(f"SELECT * FROM {registry} {where}", params)
     return [
         TableInfo(str(r.name), str(r.source), json.loads(str(r.columns)), int(r.rows), owner)
