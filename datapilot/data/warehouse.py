@@ -4,7 +4,8 @@ Tables: `prices` (daily bars), `series` (id, date, value), `entities` (metadata 
 shipped vocabulary does not know, e.g. imports), `sources` (declared priority per source),
 `coverage` (rows and date range per id and source, refreshed by every write) and `meta`.
 Every row keeps its source and a `fetched_at` timestamp; several sources may hold the same entity
-and the query chooses per field (see `_PRICES_SQL`).
+and the query chooses per field (see `warehouse_sql`). A user's own imports are read only by a
+view of that user (`Warehouse.viewed_by`, `owners`).
 
 The file is opened read-only between writes, so several processes (a server, a terminal) can
 read it at once; a write reopens it for writing for one transaction. Within a process, reads run
@@ -34,6 +35,15 @@ from datapilot.data.owners import (
     owners_in,
 )
 from datapilot.data.warehouse_file import Rank, WarehouseError, database
+from datapilot.data.warehouse_sql import (
+    PRICES_OUT_SQL,
+    PRICES_SQL,
+    RANKS_SQL,
+    REFRESH_COVERAGE_SQL,
+    RESAMPLE_SQL,
+    SERIES_SQL,
+    SINGLE_SOURCE_PRICES_SQL,
+)
 
 PriceFreq = Literal["daily", "weekly", "monthly"]
 PRICE_FIELDS = ("open", "high", "low", "close", "adj_close", "volume")
@@ -41,99 +51,6 @@ PRICE_COLUMNS = ["id", "date", *PRICE_FIELDS]
 SERIES_COLUMNS = ["id", "date", "value"]
 COVERAGE_COLUMNS = ["id", "source", "table", "rows", "first", "last"]
 DEFAULT_PRIORITY = 0
-
-# Per-field source priority, when several sources hold the same entity:
-# * OHLCV (open, high, low, close, volume) comes as one bar per date from the best source that
-#   has a close that day: sources carrying full bars first, then declared priority, then more
-#   rows. Raw prices are on one basis in every source, so a lower source may fill dates the
-#   better one lacks (the S&P 500 close from skfolio before 1999 and after 2018, arch in between).
-# * adj_close comes from ONE source: the longest adjusted history. Each source adjusts as of the
-#   day it was made, so splicing two would create jumps; AAPL's comes from skfolio (1990–2022)
-#   even where bokeh-sampledata (2000–2013) has bars.
-# * series: per date the value of the best source (declared priority, then longer history).
-# The ranking reads only the small coverage table; it is cached between writes and applied to the
-# rows by the queries below (a window over the data itself would cost ~3x the query time).
-_RANKS_SQL = """
-SELECT c.id, c.source, c."table",
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY c.has_bars DESC,
-        coalesce(s.priority, 0) DESC, c.rows DESC, c.source) AS bar_rank,
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY
-        (c.adj_last - c.adj_first) DESC NULLS LAST, coalesce(s.priority, 0) DESC, c.source)
-        AS adj_rank,
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY coalesce(s.priority, 0) DESC,
-        (c.last - c.first) DESC, c.source) AS series_rank
-FROM coverage c LEFT JOIN sources s ON s.name = c.source
-WHERE {visible}
-"""
-
-_PRICES_SQL = """
-SELECT id, date,
-    arg_min({{'open': open, 'high': high, 'low': low, 'close': close, 'volume': volume,
-              'source': source}}, {bar_rank}) FILTER (WHERE close IS NOT NULL) AS bar,
-    max(adj_close) FILTER (WHERE source = {adj_source}) AS adj_close,
-    max(source) FILTER (WHERE source = {adj_source} AND adj_close IS NOT NULL) AS adj_source
-FROM prices
-WHERE list_contains($multi, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end) AND {visible}
-GROUP BY id, date
-"""
-
-_PRICES_OUT_SQL = """
-SELECT id, date, bar.open AS open, bar.high AS high, bar.low AS low, bar.close AS close,
-    adj_close, bar.volume AS volume, bar.source AS bar_source, adj_source
-FROM picked WHERE bar IS NOT NULL OR adj_close IS NOT NULL
-"""
-
-# The same choice for ids held by one source only (most of them): with one row per date there
-# is nothing to choose, so the rows are read as they are, without grouping (~3x faster).
-_SINGLE_SOURCE_PRICES_SQL = """
-SELECT id, date,
-    CASE WHEN close IS NOT NULL THEN open END AS open,
-    CASE WHEN close IS NOT NULL THEN high END AS high,
-    CASE WHEN close IS NOT NULL THEN low END AS low,
-    close, adj_close,
-    CASE WHEN close IS NOT NULL THEN volume END AS volume,
-    CASE WHEN close IS NOT NULL THEN source END AS bar_source,
-    CASE WHEN adj_close IS NOT NULL THEN source END AS adj_source
-FROM prices
-WHERE list_contains($single, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
-    AND (close IS NOT NULL OR adj_close IS NOT NULL) AND {visible}
-"""
-
-# A week or month is reported on its last trading day: first open, highest high, lowest low,
-# last close and adjusted close, summed volume.
-_RESAMPLE_SQL = """
-SELECT id, max(date) AS date, arg_min(open, date) AS open, max(high) AS high, min(low) AS low,
-    arg_max(close, date) AS close, arg_max(adj_close, date) AS adj_close, sum(volume) AS volume,
-    string_agg(DISTINCT bar_source, ',') AS bar_source,
-    string_agg(DISTINCT adj_source, ',') AS adj_source
-FROM daily GROUP BY id, date_trunc('{unit}', date)
-"""
-
-_SERIES_SQL = """
-SELECT id, date, arg_min(value, {rank}) AS value, arg_min(source, {rank}) AS source
-FROM series
-WHERE list_contains($ids, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end) AND {visible}
-GROUP BY id, date ORDER BY id, date
-"""
-
-_REFRESH_COVERAGE_SQL = (
-    "DELETE FROM coverage WHERE list_contains($ids, id)",
-    """
-INSERT INTO coverage
-SELECT id, source, 'prices', count(*), min(date), max(date), count(open) > 0,
-    min(date) FILTER (WHERE adj_close IS NOT NULL), max(date) FILTER (WHERE adj_close IS NOT NULL),
-    max(fetched_at)
-FROM prices WHERE list_contains($ids, id) GROUP BY id, source
-""",
-    """
-INSERT INTO coverage
-SELECT id, source, 'series', count(*), min(date), max(date), false, NULL, NULL, max(fetched_at)
-FROM series WHERE list_contains($ids, id) GROUP BY id, source
-""",
-)
 
 
 class Warehouse:
@@ -253,17 +170,17 @@ class Warehouse:
         single = [i for i in dict.fromkeys(wanted) if held[i] <= 1]
         params: dict[str, object] = {"single": single, "start": start, "end": end}
         params["mine"] = mine(self.owner)
-        sql = f"SELECT * FROM ({_SINGLE_SOURCE_PRICES_SQL.format(visible=VISIBLE)})"
+        sql = f"SELECT * FROM ({SINGLE_SOURCE_PRICES_SQL.format(visible=VISIBLE)})"
         if multi:
             chosen = [(i, src, r) for i, src, r in ranks if held[i] > 1]
             bar_rank = _case([(i, src, str(r.bar_rank)) for i, src, r in chosen])
             adj = _case([(i, None, _literal(src)) for i, src, r in chosen if r.adj_rank == 1])
-            picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj, visible=VISIBLE)
-            sql = f"WITH picked AS ({picked}) {_PRICES_OUT_SQL} UNION ALL {sql}"
+            picked = PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj, visible=VISIBLE)
+            sql = f"WITH picked AS ({picked}) {PRICES_OUT_SQL} UNION ALL {sql}"
             params["multi"] = multi
         if freq != "daily":
             unit = "week" if freq == "weekly" else "month"
-            sql = f"WITH daily AS ({sql}) {_RESAMPLE_SQL.format(unit=unit)}"
+            sql = f"WITH daily AS ({sql}) {RESAMPLE_SQL.format(unit=unit)}"
         return cursor.execute(f"{sql} ORDER BY id, date", params).df()
 
     def series(
@@ -284,7 +201,7 @@ class Warehouse:
         ranks = self._ranks(cursor, wanted, "series")
         rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
         params = {"ids": wanted, "start": start, "end": end, "mine": mine(self.owner)}
-        frame = cursor.execute(_SERIES_SQL.format(rank=rank, visible=VISIBLE), params).df()
+        frame = cursor.execute(SERIES_SQL.format(rank=rank, visible=VISIBLE), params).df()
         sources = sorted(frame["source"].unique().tolist())
         frame = frame[SERIES_COLUMNS]
         frame.attrs["sources"] = sources
@@ -327,13 +244,13 @@ class Warehouse:
     def _ranks(
         self, cursor: duckdb.DuckDBPyConnection, ids: list[str], table: str
     ) -> list[tuple[str, str, Rank]]:
-        """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write.
+        """(id, source, ranks) for these ids (see `RANKS_SQL`), cached until the next write.
         Called inside a read, so a write that follows clears what it stores."""
         view = self._view(cursor)
         cached = self._db.ranks.get(view)
         if cached is None:
             ranks: dict[tuple[str, str], list[tuple[str, Rank]]] = {}
-            sql = _RANKS_SQL.format(visible=VISIBLE)  # `source` is the coverage row's
+            sql = RANKS_SQL.format(visible=VISIBLE)  # `source` is the coverage row's
             for row in cursor.execute(sql, {"mine": mine(view)}).fetchall():
                 entity_id, source, kind, bar, adj, series = row
                 ranks.setdefault((entity_id, kind), []).append((source, Rank(bar, adj, series)))
@@ -557,5 +474,5 @@ def _write(
         )
     finally:
         connection.unregister("incoming")
-    for statement in _REFRESH_COVERAGE_SQL:
+    for statement in REFRESH_COVERAGE_SQL:
         connection.execute(statement, {"ids": ids})
