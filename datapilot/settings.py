@@ -126,7 +126,8 @@ class Settings(BaseSettings):
         default=20.0,
         gt=0,
         description="Largest request body in MB (room for a base64 PDF in a Workspace request); "
-        "larger bodies get 413 before they are read.",
+        "larger bodies get 413 before they are read. A compressed data import (.csv.gz, "
+        "Parquet) may inflate to this much at most.",
     )
     max_question_chars: int = Field(
         default=4000, ge=1, description="Longest question, in characters (422 beyond it)."

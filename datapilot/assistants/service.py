@@ -104,14 +104,20 @@ def mentioned(text: str, names: dict[str, str]) -> str | None:
 
 
 def request_for(
-    settings: Settings, *, today: date | None = None, model: str | None = None
+    settings: Settings,
+    *,
+    today: date | None = None,
+    model: str | None = None,
+    owner: str | None = None,
 ) -> RequestContext:
-    """The request context a turn and its tools run in."""
+    """The request context a turn and its tools run in; its data includes the imports of the
+    user `owner` (the tenant's user: a guest reads everyone's data only)."""
     question = QuestionContext(
         today=today or settings.effective_today(),
         brain=settings.brain,
         offline=settings.offline,
         llm_model=model,
+        data_owner=owner,
     )
     return RequestContext.for_request(question, settings)
 
@@ -395,7 +401,10 @@ class Conversation:
     ) -> TurnSetup:
         """The turn's setup: a request at the assistant's model, its tools, prompts and history."""
         request = request_for(
-            self.settings, today=body.today, model=assistant.model if assistant else None
+            self.settings,
+            today=body.today,
+            model=assistant.model if assistant else None,
+            owner=self.tenant.user_id,
         )
         request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         return setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)

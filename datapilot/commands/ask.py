@@ -127,10 +127,13 @@ def ask(
             given = PlanBrain.from_file(plan)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--plan") from error
+    from datapilot.commands.local_tools import local_data_owner
+
     context = QuestionContext(
         today=today.date() if today else settings.effective_today(),
         brain=brain.value if brain else "auto",
         offline=settings.offline,
+        data_owner=local_data_owner(settings),  # what the local user imported on the page
     )
     if library is not None:
         events = _library_events(question, library, context, settings)

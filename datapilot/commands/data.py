@@ -174,6 +174,12 @@ def seed(
             f"The old warehouse was damaged; it is kept as {report.moved_aside} "
             "(delete it once you no longer need it)."
         )
+    if report.dropped:
+        console.print(
+            "Dropped stored entities named like another entity (their rows stay, by id): "
+            + "; ".join(report.dropped),
+            markup=False,
+        )
     console.print(
         f"Seeded {report.rows:,} rows into {report.path} in {report.seconds:.1f} s "
         f"({report.size_bytes / 1e6:.1f} MB)."

@@ -29,12 +29,12 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout."
 
 
 def _profiles(names: list[str] | None) -> list[Profile]:
-    from datapilot.data import open_data
+    from datapilot.commands.local_tools import local_data
     from datapilot.design.profile import profile_all, select
     from datapilot.settings import get_settings
 
     settings = get_settings()
-    data = open_data(settings)
+    data = local_data(settings)
     profiles = profile_all(data.warehouse, data.catalog, _tool_sources(settings))
     try:
         return select(profiles, names or [])
@@ -87,7 +87,7 @@ def requests(
     json_output: JsonOption = False,
 ) -> None:
     """Generate requests a user could ask of each source, try each one, report coverage."""
-    from datapilot.data import open_data
+    from datapilot.commands.local_tools import local_data
     from datapilot.design.requests import coverage_markdown, offline_requests
     from datapilot.design.stage import save_requests
     from datapilot.design.trying import try_requests
@@ -96,7 +96,7 @@ def requests(
     if brain not in ("offline", "llm"):
         fail(f"--brain must be offline or llm, not {brain!r}.")
     settings = get_settings()
-    data = open_data(settings)
+    data = local_data(settings)
     found = _profiles(sources)
     if model:
         made = _model_requests(settings, found, per_source)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from datapilot.data import DataAccess
     from datapilot.engine.context import RequestContext
     from datapilot.settings import Settings
     from datapilot.store import Store
@@ -27,6 +28,26 @@ def local_tools(request: RequestContext) -> dict[str, Tool]:
 
     store, user = local_user(request.settings)
     return user_tools(store, request.settings, user, request)
+
+
+def local_data(settings: Settings) -> DataAccess:
+    """The data as this terminal reads it: everyone's, and what the local user imported."""
+    from datapilot.data import open_data
+
+    return open_data(settings).for_owner(local_data_owner(settings))
+
+
+def local_data_owner(settings: Settings) -> str | None:
+    """The local user when they imported data through the server (the page of a keyless
+    server): a question from this terminal reads it too. The store is opened only when some
+    user owns imports."""
+    from datapilot.data import open_data
+
+    owners = open_data(settings).warehouse.owners()
+    if not owners:
+        return None
+    _store, user = local_user(settings)
+    return user if user in owners else None
 
 
 def local_user(settings: Settings) -> tuple[Store | None, str]:

@@ -79,6 +79,8 @@ class QuestionContext(BaseModel):
     # The request's own model key: never in a repr, a log line or a serialised context.
     llm_api_key: str | None = Field(default=None, repr=False, exclude=True)
     llm_model: str | None = None
+    # The user whose own imports the data includes (`data.owners`); None: everyone's data only.
+    data_owner: str | None = Field(default=None, exclude=True)
 
 
 def check_question(question: Any, settings: Settings) -> str | None:

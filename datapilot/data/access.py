@@ -44,6 +44,37 @@ class DataAccess:
         # Only the data dir's own file is watched: a given warehouse or catalog stays as given.
         self._watched = warehouse is None and catalog is None
         self._identity: tuple[int, int] | None = None  # the file the warehouse was opened on
+        # Per user with imports: (everyone's catalog it extends, the user's catalog).
+        self._owned: dict[str, tuple[Catalog, Catalog]] = {}
+        self._views: dict[str, OwnedData] = {}
+
+    def for_owner(self, owner: str | None) -> DataAccess:
+        """This data as the user `owner` reads it: everyone's data and that user's own imports
+        (`data.owners`); None: everyone's only (this object). One object per user, so what is
+        cached per data object serves all their requests."""
+        if owner is None:
+            return self
+        with self._lock:
+            view = self._views.get(owner)
+            if view is None:
+                view = self._views[owner] = OwnedData(self, owner)
+            return view
+
+    def catalog_of(self, owner: str) -> Catalog:
+        """The catalog `owner` reads: everyone's one, extended by their own imports (built once
+        per change of the data; the same object when they imported nothing)."""
+        catalog = self.catalog
+        view = self.warehouse.viewed_by(owner)
+        if not view.owns_data():
+            return catalog
+        with self._lock:
+            held = self._owned.get(owner)
+        if held is not None and held[0] is catalog:
+            return held[1]
+        built = catalog.with_owned(view.owned_entities(), view.coverage(), f"{view.path} ({owner})")
+        with self._lock:
+            self._owned[owner] = (catalog, built)
+        return built
 
     @property
     def warehouse(self) -> Warehouse:
@@ -92,6 +123,7 @@ class DataAccess:
         with self._lock:
             if self._watched:
                 self._catalog = None
+                self._owned.clear()
 
     def live_fetching(self, offline: bool = False) -> bool:
         """Whether a live provider is configured and neither the settings nor the caller
@@ -139,6 +171,33 @@ class DataAccess:
                 self, download, provider
             )
         return router
+
+
+class OwnedData(DataAccess):
+    """A data dir's data as one user reads it (`DataAccess.for_owner`): the same warehouse
+    file and providers, viewed with that user's imports; nothing of its own is opened."""
+
+    def __init__(self, base: DataAccess, owner: str) -> None:
+        super().__init__(base.settings)
+        self.base = base
+        self.owner = owner
+
+    @property
+    def warehouse(self) -> Warehouse:
+        return self.base.warehouse.viewed_by(self.owner)
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.base.catalog_of(self.owner)
+
+    def forget_catalog(self) -> None:
+        self.base.forget_catalog()
+
+    def for_owner(self, owner: str | None) -> DataAccess:
+        return self.base.for_owner(owner)
+
+    def catalog_of(self, owner: str) -> Catalog:
+        return self.base.catalog_of(owner)
 
 
 def open_data(settings: Settings) -> DataAccess:

@@ -15,11 +15,15 @@ from datapilot.core.intent import EntityKind, Frequency
 from datapilot.data import text
 from datapilot.data.entity import Entity, Match
 from datapilot.data.matcher import EXACT_SCORE, WEAK_SCORE, Matcher
+from datapilot.data.owners import PREFIX
 from datapilot.data.vocabulary import (
     MatchingRules,
     Vocabulary,
+    admit,
     check_names,
+    clashes,
     load_vocabulary,
+    name_index,
     shipped_files,
     user_files,
 )
@@ -40,6 +44,7 @@ class Catalog:
         self._rules = rules or MatchingRules()
         self._lock = threading.Lock()
         self._matcher: Matcher | None = None
+        self._names: dict[str, str] | None = None
         for entity in entities:
             self._entities[entity.id.upper()] = entity
         check_names(self._entities.values())
@@ -52,10 +57,24 @@ class Catalog:
         vocabulary: Vocabulary = load_vocabulary(files)
         entities = {e.id.upper(): e for e in vocabulary.entities}
         if warehouse is not None:
-            for entity in warehouse.entity_metadata():
-                entities.setdefault(entity.id.upper(), entity)
+            # A stored entity named like one already known is left out, never failing the rest.
+            admit(entities, warehouse.entity_metadata(), str(warehouse.path))
             _apply_coverage(entities, warehouse.coverage())
         return cls(entities.values(), vocabulary.rules)
+
+    def with_owned(self, entities: list[Entity], coverage: pd.DataFrame, where: str) -> Catalog:
+        """This catalog (everyone's) plus one user's: the entities their imports added (one
+        named like an entity here is left out, see `admit`) and the availability their rows
+        give; `coverage` is the warehouse's as that user reads it."""
+        merged = dict(self._entities)
+        admit(merged, entities, where)
+        owned = coverage["source"].str.startswith(PREFIX)
+        for entity_id in coverage.loc[owned, "id"].unique():
+            entity = merged.get(str(entity_id).upper())
+            if entity is not None:
+                rows = coverage[coverage["id"] == entity_id]
+                merged[entity.id.upper()] = with_coverage(entity, rows)
+        return Catalog(merged.values(), self._rules)
 
     def get(self, entity_id: str) -> Entity | None:
         """The entity with this id (case-insensitive: `aapl` → AAPL), or None."""
@@ -71,6 +90,15 @@ class Catalog:
             if (kind is None or e.kind == kind) and (available is None or e.available == available)
         ]
 
+    def clashes(self, entity: Entity) -> list[tuple[str, Entity]]:
+        """(name, entity) for each name of `entity` (its id, tickers, display name, aliases)
+        another entity of the catalog already answers to: a new entity must not take them."""
+        with self._lock:
+            if self._names is None:
+                self._names = name_index(self._entities.values())
+            index = self._names
+        return [(name, self._entities[other]) for name, other in clashes(entity, index)]
+
     def add(self, entity: Entity) -> None:
         """Add or replace an entity (live providers register what they discover)."""
         with self._lock:
@@ -78,6 +106,7 @@ class Catalog:
             check_names(merged.values())
             self._entities = merged
             self._matcher = None
+            self._names = None
 
     def lookup(self, name: str, limit: int = 5) -> list[Match]:
         """Best candidates for a name: exact id or alias score 100, otherwise fuzzy (< 100)."""

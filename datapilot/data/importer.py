@@ -9,7 +9,9 @@ file is valid.
 from __future__ import annotations
 
 import csv
+import gzip
 import math
+import zlib
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -20,6 +22,7 @@ import pandas as pd
 from datapilot.core.intent import EntityKind
 from datapilot.data.catalog import Catalog, infer_frequency
 from datapilot.data.entity import Entity
+from datapilot.data.owners import owned_source, write_owned_entities_in
 from datapilot.data.warehouse import (
     PRICE_FIELDS,
     Warehouse,
@@ -49,6 +52,45 @@ class ImportFileError(ValueError):
     """The file cannot be imported as it is; the message says where and what to do."""
 
 
+class ImportClash(ImportFileError):
+    """A new entity of the file would take a name (or id) an entity already answers to."""
+
+
+class ImportTooLarge(ImportFileError):
+    """The file inflates beyond the size it may have (see `check_inflated_size`)."""
+
+
+def check_inflated_size(path: Path, limit_bytes: int, limit_label: str) -> None:
+    """Raise `ImportTooLarge` when the file at `path` would inflate beyond `limit_bytes` once
+    read (a .gz file decompressed, a Parquet file's uncompressed pages). A .gz file is inflated
+    in 1 MB steps and dropped, so a decompression bomb costs a moment and no memory."""
+    suffixes = "".join(path.suffixes).lower()
+    size = 0
+    if suffixes.endswith(".gz"):
+        try:
+            with gzip.open(path, "rb") as packed:
+                while size <= limit_bytes and (chunk := packed.read(1024 * 1024)):
+                    size += len(chunk)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ImportFileError(f"{path.name}: not a readable .gz file: {error}") from error
+    elif suffixes.endswith((".parquet", ".pq")):
+        import pyarrow.parquet as pq
+
+        try:
+            metadata = pq.ParquetFile(path).metadata
+        except (OSError, ValueError) as error:  # pyarrow's errors derive from these
+            raise ImportFileError(f"{path.name}: not a readable Parquet file: {error}") from error
+        pages = sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+        # Repeated values encode to almost nothing; read, each cell takes 8 bytes at least.
+        size = max(pages, metadata.num_rows * metadata.num_columns * 8)
+    if size > limit_bytes:
+        raise ImportTooLarge(
+            f"{path.name} inflates to more than {limit_label} when read; nothing was imported. "
+            "Send a smaller file (split it), or import it from the server's terminal with "
+            "`datapilot data import`."
+        )
+
+
 @dataclass(frozen=True)
 class ImportReport:
     file: Path
@@ -72,19 +114,25 @@ def import_file(
     entity_kind: EntityKind | None = None,
     units: str = "",
     catalog: Catalog | None = None,
+    owner: str | None = None,
 ) -> ImportReport:
     """Validate `path` and store it as one source; raise `ImportFileError` and write nothing
-    if anything is wrong."""
+    if anything is wrong. With `owner` (an import through the API) the rows and new entities
+    are that user's alone (`data.owners`): the source is named under the user, so it can
+    replace no one else's rows; `catalog` is then the one that user reads."""
     raw, row_offset = _read(path)
     columns = _columns(path, raw, kind, entity_id, mapping or {})
     tidy = _validated(path, raw, kind, columns, entity_id, row_offset)
     tidy["id"] = [_canonical(i, catalog) for i in tidy["id"]]
-    source = source or f"import:{path.name}"
+    source = _source(path, source, owner)
     new_entities = _new_entities(tidy, kind, name, entity_kind, units, catalog)
+    _refuse_clashes(path, new_entities, catalog)
     with warehouse.transaction() as connection:
         write = write_prices_in if kind == "prices" else write_series_in
         rows = write(connection, tidy, source, priority=IMPORT_PRIORITY, replace=True)
-        if new_entities:
+        if new_entities and owner is not None:
+            write_owned_entities_in(connection, owner, new_entities)
+        elif new_entities:
             write_entities_in(connection, new_entities)
     dates = pd.to_datetime(tidy["date"])
     return ImportReport(
@@ -96,6 +144,21 @@ def import_file(
         dates.min().date(),
         dates.max().date(),
     )
+
+
+def _source(path: Path, source: str | None, owner: str | None) -> str:
+    """The source the rows are stored under: never a bundled one (a reseed owns those)."""
+    from datapilot.data.providers.bundled import SOURCES
+
+    label = (source or "").strip() or f"import:{path.name}"
+    if owner is not None:
+        return owned_source(owner, label)
+    if label in SOURCES:
+        raise ImportFileError(
+            f"{path.name}: {label!r} is a bundled source, which imports may not change; "
+            "give the import a source name of its own. Nothing was imported."
+        )
+    return label
 
 
 def _read(path: Path) -> tuple[pd.DataFrame, int]:
@@ -298,6 +361,26 @@ def _fail_where(
 def _canonical(entity_id: str, catalog: Catalog | None) -> str:
     known = catalog.get(entity_id) if catalog is not None else None
     return known.id if known is not None else entity_id.strip().upper()
+
+
+def _refuse_clashes(path: Path, entities: list[Entity], catalog: Catalog | None) -> None:
+    """Raise `ImportClash` when a new entity would take a name the catalog (or another new
+    entity) answers to: one name must lead to one entity, or no question could be read."""
+    from datapilot.data.vocabulary import clashes, name_index
+
+    seen: list[Entity] = []
+    for entity in entities:
+        found = [(n, e.id, e.name) for n, e in catalog.clashes(entity)] if catalog else []
+        earlier = {e.id.upper(): e for e in seen}
+        found += [(n, i, earlier[i].name) for n, i in clashes(entity, name_index(seen))]
+        if found:
+            name, other, other_name = found[0]
+            raise ImportClash(
+                f"{path.name}: the name {name!r} of the new entity {entity.id} is already taken "
+                f"by {other} ({other_name}); give the import another display name, or import "
+                f"the rows under {other}'s id. Nothing was imported."
+            )
+        seen.append(entity)
 
 
 def _new_entities(

@@ -27,7 +27,8 @@ def import_path(
 ) -> ImportReport | TableInfo:
     """Import the file at `path` (its own name: the type and the source are read from it) into
     `access`'s warehouse. `options`: for a table its `name`; for prices or series those of
-    `import_file` (entity_id, mapping, source, name, entity_kind, units). The next question sees
+    `import_file` (entity_id, mapping, source, name, entity_kind, units); with `owner` (a user id,
+    an import through the API) for both, the import is that user's alone. The next question sees
     the new entities; with `shared` (the replicas' log, looked up once the file is in), the
     other replicas import the file too.
 
@@ -36,10 +37,12 @@ def import_path(
     from datapilot.data.tables import import_table
 
     outcome: ImportReport | TableInfo
+    owner = options.get("owner")
+    view = access.for_owner(owner)  # a user's import: checked against what that user reads
     if kind == "table":
-        outcome = import_table(access.warehouse, path, options.get("name"))
+        outcome = import_table(view.warehouse, path, options.get("name"), owner=owner)
     else:
-        outcome = import_file(access.warehouse, path, kind, catalog=access.catalog, **options)
+        outcome = import_file(view.warehouse, path, kind, catalog=view.catalog, **options)
     access.forget_catalog()
     log = shared() if shared is not None else None
     if log is not None:

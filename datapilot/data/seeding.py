@@ -18,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 
+from datapilot.data.owners import ENTITIES_SQL, entities_of
 from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
 from datapilot.data.single_writer import lock_path
 from datapilot.data.warehouse import (
@@ -39,6 +40,8 @@ class SeedReport:
     seconds: float
     size_bytes: int
     moved_aside: Path | None = None  # where a damaged previous file went
+    # Stored entities left behind: named like another entity (what an older version let in).
+    dropped: tuple[str, ...] = ()
 
 
 def bundle_version() -> str:
@@ -75,6 +78,7 @@ def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> See
     temp = path.with_name(f"{path.name}{_TEMP_MARK}{os.getpid()}")
     _remove(temp)
     rows = 0
+    dropped: list[str] = []
     # Here, not at the top: every process checks `is_seeded`, few seed (rich: ~20 ms to import).
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -106,6 +110,7 @@ def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> See
             if path.exists():
                 Warehouse(path).close()
                 _carry_over(connection, path)
+                dropped = _drop_clashing_entities(connection, path.parent)
             set_meta_in(
                 connection,
                 {
@@ -120,7 +125,8 @@ def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> See
         os.replace(temp, path)
     finally:
         _remove(temp)
-    return SeedReport(path, rows, time.perf_counter() - started, path.stat().st_size, moved_aside)
+    seconds = time.perf_counter() - started
+    return SeedReport(path, rows, seconds, path.stat().st_size, moved_aside, tuple(dropped))
 
 
 def check_file(path: Path) -> None:
@@ -192,6 +198,21 @@ def _carry_over(connection: duckdb.DuckDBPyConnection, old: Path) -> None:
             f"Move {old} aside to start fresh (your imports would need importing again)."
         ) from error
     # No DETACH: it is refused inside the open transaction; closing the connection releases it.
+
+
+def _drop_clashing_entities(connection: duckdb.DuckDBPyConnection, data_dir: Path) -> list[str]:
+    """Delete the stored entities a question could not tell from another entity (a name the
+    vocabulary or an earlier stored entity answers to): the catalog leaves them out anyway.
+    Their rows stay, reachable by id. Returns "ID (name: OTHER's)" for each one."""
+    from datapilot.data.vocabulary import admit, load_vocabulary, shipped_files, user_files
+
+    vocabulary = load_vocabulary(shipped_files() + user_files(data_dir))
+    known = {e.id.upper(): e for e in vocabulary.entities}
+    stored = entities_of(connection.execute(ENTITIES_SQL).df())
+    left_out = admit(known, stored, "seeding")
+    for entity, _name, _other in left_out:
+        connection.execute("DELETE FROM entities WHERE id = ?", [entity.id])
+    return [f"{e.id} ({name!r} is {other}'s)" for e, name, other in left_out]
 
 
 def _sql_path(path: Path) -> str:

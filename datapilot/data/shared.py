@@ -4,8 +4,9 @@ Each replica keeps its own warehouse file (the bundled data is seeded per replic
 platform runs on PostgreSQL, every write a user makes — a file imported (`data import`, the API,
 the page), rows fetched live — is also recorded in the store (`store.shared_data`); before a
 question, each replica applies the entries its warehouse has not applied yet, in order, and notes
-the last one in the warehouse's `meta`. An import is replayed from the file itself (the importer
-checks it again); fetched rows from Parquet. Applying an entry twice changes nothing (a source's
+the last one in the warehouse's `meta`. An import is replayed from the file itself with its
+options (the importer checks it again, and a user's import stays that user's: its owner is one of
+them); fetched rows from Parquet. Applying an entry twice changes nothing (a source's
 rows are replaced, not added).
 """
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import duckdb
 import pandas as pd
 
+from datapilot.data.owners import HAS_TABLE_SQL
 from datapilot.data.warehouse import Warehouse
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -24,6 +24,13 @@ _REGISTRY = """
 CREATE TABLE IF NOT EXISTS user_tables (
     name VARCHAR PRIMARY KEY, source VARCHAR NOT NULL, columns VARCHAR NOT NULL,
     rows BIGINT NOT NULL, imported_at TIMESTAMP NOT NULL)
+"""
+# Tables a user imported through the API: theirs alone (`data.owners`).
+_OWNED_REGISTRY = """
+CREATE TABLE IF NOT EXISTS owned_tables (
+    owner VARCHAR NOT NULL, name VARCHAR NOT NULL, source VARCHAR NOT NULL,
+    columns VARCHAR NOT NULL, rows BIGINT NOT NULL, imported_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (owner, name))
 """
 
 
@@ -39,15 +46,16 @@ class TableInfo:
     source: str
     columns: dict[str, str]  # column -> number | date | text
     rows: int
+    owner: str | None = None  # the user who imported it through the API; None: everyone's
 
     @property
     def sql_name(self) -> str:
-        return sql_name(self.name)
+        return sql_name(self.name, self.owner)
 
 
-def sql_name(name: str) -> str:
-    """The warehouse table holding the imported table `name`."""
-    return f"user_table_{name}"
+def sql_name(name: str, owner: str | None = None) -> str:
+    """The warehouse table holding the imported table `name` (of `owner`, if a user's)."""
+    return f"user_table_{name}" if owner is None else f"owned_table_{owner}_{name}"
 
 
 def table_name(path: Path, name: str | None) -> str:
@@ -89,9 +97,12 @@ def typed(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, str]]:
     return out, types
 
 
-def import_table(warehouse: Warehouse, path: Path, name: str | None = None) -> TableInfo:
-    """Store the file at `path` as table `name` (replacing an earlier import of that name), in
-    one transaction; raise `TableImportError` and write nothing when it is unusable."""
+def import_table(
+    warehouse: Warehouse, path: Path, name: str | None = None, owner: str | None = None
+) -> TableInfo:
+    """Store the file at `path` as table `name` (replacing an earlier import of that name: of
+    `owner`'s tables when given, a user's import through the API), in one transaction; raise
+    `TableImportError` and write nothing when it is unusable."""
     from datapilot.data.importer import ImportFileError, _read
 
     try:
@@ -109,30 +120,45 @@ def import_table(warehouse: Warehouse, path: Path, name: str | None = None) -> T
     raw.columns = headers
     frame, types = typed(raw.astype(str))
     source = f"import:{path.name}"
+    info = TableInfo(name, source, types, len(frame), owner)
+    now = datetime.now(UTC).replace(tzinfo=None)
     with warehouse.transaction() as connection:
-        connection.execute(_REGISTRY)
+        connection.execute(_REGISTRY if owner is None else _OWNED_REGISTRY)
         connection.register("incoming", frame)
         try:
             connection.execute(
-                f'CREATE OR REPLACE TABLE "{sql_name(name)}" AS SELECT * FROM incoming'
+                f'CREATE OR REPLACE TABLE "{info.sql_name}" AS SELECT * FROM incoming'
             )
         finally:
             connection.unregister("incoming")
-        connection.execute(
-            "INSERT OR REPLACE INTO user_tables VALUES (?, ?, ?, ?, ?)",
-            [name, source, json.dumps(types), len(frame), datetime.now(UTC).replace(tzinfo=None)],
-        )
-    return TableInfo(name, source, types, len(frame))
+        row = [name, source, json.dumps(types), len(frame), now]
+        if owner is None:
+            connection.execute("INSERT OR REPLACE INTO user_tables VALUES (?, ?, ?, ?, ?)", row)
+        else:
+            connection.execute(
+                "INSERT OR REPLACE INTO owned_tables VALUES (?, ?, ?, ?, ?, ?)", [owner, *row]
+            )
+    return info
 
 
 def list_tables(warehouse: Warehouse) -> list[TableInfo]:
-    """Every imported table, by name."""
-    try:
-        rows = warehouse.query("SELECT name, source, columns, rows FROM user_tables ORDER BY name")
-    except duckdb.CatalogException:  # nothing imported yet
-        return []
+    """Every imported table the warehouse's viewer reads, by name: everyone's, and the viewer's
+    own (`Warehouse.viewed_by`), which take the place of everyone's of the same name."""
+    found = {t.name: t for t in _tables(warehouse, "user_tables", None)}
+    if warehouse.owner is not None:
+        found |= {t.name: t for t in _tables(warehouse, "owned_tables", warehouse.owner)}
+    return [found[name] for name in sorted(found)]
+
+
+def _tables(warehouse: Warehouse, registry: str, owner: str | None) -> list[TableInfo]:
+    """The tables listed in `registry` (of `owner`, for `owned_tables`)."""
+    if warehouse.query(HAS_TABLE_SQL, {"name": registry}).iloc[0, 0] == 0:
+        return []  # nothing imported yet
+    where = "" if owner is None else "WHERE owner = $owner"
+    params: dict[str, object] = {} if owner is None else {"owner": owner}
+    rows = warehouse.query(f"SELECT * FROM {registry} {where}", params)
     return [
-        TableInfo(str(r.name), str(r.source), json.loads(str(r.columns)), int(r.rows))
+        TableInfo(str(r.name), str(r.source), json.loads(str(r.columns)), int(r.rows), owner)
         for r in rows.itertuples()
     ]
 
@@ -146,7 +172,7 @@ def read_table(warehouse: Warehouse, name: str) -> pd.DataFrame:
             f"No imported table named {name!r} (imported: {listed}); "
             "import one with `datapilot data import FILE --kind table`."
         )
-    frame = warehouse.query(f'SELECT * FROM "{sql_name(name)}"')
+    frame = warehouse.query(f'SELECT * FROM "{known[name].sql_name}"')
     for column, kind in known[name].columns.items():
         if kind == "date":
             frame[column] = pd.to_datetime(frame[column])

@@ -11,8 +11,9 @@ The files shipped in `datapilot/data/entities/` come first; a user adds more in
 
 from __future__ import annotations
 
+import logging
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 from datapilot.data import text
 from datapilot.data.entity import Entity
 
+log = logging.getLogger(__name__)
 _ENTITY_FIELDS = {
     "id",
     "kind",
@@ -121,6 +123,65 @@ def check_names(entities: Iterable[Entity], origin: dict[str, Path] | None = Non
                     f"the name {name!r} is claimed by both {other.id} and {entity.id}{where}; "
                     "keep it on one entity."
                 )
+
+
+def name_keys(entity: Entity, tickers: bool = True) -> dict[str, str]:
+    """The keys a question may name `entity` by (its id and tickers unless `tickers` is False,
+    display name, aliases), each with the name it comes from."""
+    names = [entity.name, *entity.aliases, *entity.weak_aliases]
+    if tickers:
+        names = [entity.id, *entity.symbols, *names]
+    return {key: name for name in names if (key := text.key(name))}
+
+
+def name_index(entities: Iterable[Entity], tickers: bool = True) -> dict[str, str]:
+    """Name key → the id of the (first) entity answering to it."""
+    index: dict[str, str] = {}
+    for entity in entities:
+        for key in name_keys(entity, tickers):
+            index.setdefault(key, entity.id.upper())
+    return index
+
+
+def clashes(entity: Entity, index: dict[str, str], tickers: bool = True) -> list[tuple[str, str]]:
+    """(name, other id) for each name of `entity` another entity of `index` answers to."""
+    return [
+        (name, other)
+        for key, name in name_keys(entity, tickers).items()
+        if (other := index.get(key)) is not None and other != entity.id.upper()
+    ]
+
+
+def admit(
+    entities: MutableMapping[str, Entity], extra: Iterable[Entity], where: str
+) -> list[tuple[Entity, str, str]]:
+    """Add the `extra` entities (stored ones: imports, discoveries) whose ids are new and whose
+    names no entity of `entities` answers to; those already there win. A clashing one is left
+    out with a warning, never failing the whole catalog. Returns (entity, name, other id) for
+    each one left out."""
+    # The names `check_names` keeps apart; a ticker named like another entity is only ambiguous.
+    index = name_index(entities.values(), tickers=False)
+    left_out = []
+    for entity in extra:
+        if entity.id.upper() in entities:
+            continue
+        found = clashes(entity, index, tickers=False)
+        if found:
+            name, other = found[0]
+            log.warning(
+                "%s: entity %s left out: its name %r is %s's (rename it by importing it again "
+                "with another name, or run `datapilot data seed --force` to drop it)",
+                where,
+                entity.id,
+                name,
+                other,
+            )
+            left_out.append((entity, name, other))
+            continue
+        entities[entity.id.upper()] = entity
+        for key in name_keys(entity, tickers=False):
+            index.setdefault(key, entity.id.upper())
+    return left_out
 
 
 def _read(path: Path) -> dict[str, Any]:

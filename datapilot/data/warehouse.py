@@ -4,7 +4,8 @@ Tables: `prices` (daily bars), `series` (id, date, value), `entities` (metadata 
 shipped vocabulary does not know, e.g. imports), `sources` (declared priority per source),
 `coverage` (rows and date range per id and source, refreshed by every write) and `meta`.
 Every row keeps its source and a `fetched_at` timestamp; several sources may hold the same entity
-and the query chooses per field (see `_PRICES_SQL`).
+and the query chooses per field (see `warehouse_sql`). A user's own imports are read only by a
+view of that user (`Warehouse.viewed_by`, `owners`).
 
 The file is opened read-only between writes, so several processes (a server, a terminal) can
 read it at once; a write reopens it for writing for one transaction. Within a process, reads run
@@ -13,6 +14,7 @@ side by side (each on a cursor of its own) and a write waits for them, then excl
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
@@ -24,7 +26,24 @@ import duckdb
 import pandas as pd
 
 from datapilot.data.entity import Entity
+from datapilot.data.owners import (
+    ENTITIES_SQL,
+    VISIBLE,
+    entities_of,
+    mine,
+    owned_entities,
+    owners_in,
+)
 from datapilot.data.warehouse_file import Rank, WarehouseError, database
+from datapilot.data.warehouse_sql import (
+    PRICES_OUT_SQL,
+    PRICES_SQL,
+    RANKS_SQL,
+    REFRESH_COVERAGE_SQL,
+    RESAMPLE_SQL,
+    SERIES_SQL,
+    SINGLE_SOURCE_PRICES_SQL,
+)
 
 PriceFreq = Literal["daily", "weekly", "monthly"]
 PRICE_FIELDS = ("open", "high", "low", "close", "adj_close", "volume")
@@ -33,105 +52,53 @@ SERIES_COLUMNS = ["id", "date", "value"]
 COVERAGE_COLUMNS = ["id", "source", "table", "rows", "first", "last"]
 DEFAULT_PRIORITY = 0
 
-# Per-field source priority, when several sources hold the same entity:
-# * OHLCV (open, high, low, close, volume) comes as one bar per date from the best source that
-#   has a close that day: sources carrying full bars first, then declared priority, then more
-#   rows. Raw prices are on one basis in every source, so a lower source may fill dates the
-#   better one lacks (the S&P 500 close from skfolio before 1999 and after 2018, arch in between).
-# * adj_close comes from ONE source: the longest adjusted history. Each source adjusts as of the
-#   day it was made, so splicing two would create jumps; AAPL's comes from skfolio (1990–2022)
-#   even where bokeh-sampledata (2000–2013) has bars.
-# * series: per date the value of the best source (declared priority, then longer history).
-# The ranking reads only the small coverage table; it is cached between writes and applied to the
-# rows by the queries below (a window over the data itself would cost ~3x the query time).
-_RANKS_SQL = """
-SELECT c.id, c.source, c."table",
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY c.has_bars DESC,
-        coalesce(s.priority, 0) DESC, c.rows DESC, c.source) AS bar_rank,
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY
-        (c.adj_last - c.adj_first) DESC NULLS LAST, coalesce(s.priority, 0) DESC, c.source)
-        AS adj_rank,
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY coalesce(s.priority, 0) DESC,
-        (c.last - c.first) DESC, c.source) AS series_rank
-FROM coverage c LEFT JOIN sources s ON s.name = c.source
-"""
-
-_PRICES_SQL = """
-SELECT id, date,
-    arg_min({{'open': open, 'high': high, 'low': low, 'close': close, 'volume': volume,
-              'source': source}}, {bar_rank}) FILTER (WHERE close IS NOT NULL) AS bar,
-    max(adj_close) FILTER (WHERE source = {adj_source}) AS adj_close,
-    max(source) FILTER (WHERE source = {adj_source} AND adj_close IS NOT NULL) AS adj_source
-FROM prices
-WHERE list_contains($multi, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
-GROUP BY id, date
-"""
-
-_PRICES_OUT_SQL = """
-SELECT id, date, bar.open AS open, bar.high AS high, bar.low AS low, bar.close AS close,
-    adj_close, bar.volume AS volume, bar.source AS bar_source, adj_source
-FROM picked WHERE bar IS NOT NULL OR adj_close IS NOT NULL
-"""
-
-# The same choice for ids held by one source only (most of them): with one row per date there
-# is nothing to choose, so the rows are read as they are, without grouping (~3x faster).
-_SINGLE_SOURCE_PRICES_SQL = """
-SELECT id, date,
-    CASE WHEN close IS NOT NULL THEN open END AS open,
-    CASE WHEN close IS NOT NULL THEN high END AS high,
-    CASE WHEN close IS NOT NULL THEN low END AS low,
-    close, adj_close,
-    CASE WHEN close IS NOT NULL THEN volume END AS volume,
-    CASE WHEN close IS NOT NULL THEN source END AS bar_source,
-    CASE WHEN adj_close IS NOT NULL THEN source END AS adj_source
-FROM prices
-WHERE list_contains($single, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
-    AND (close IS NOT NULL OR adj_close IS NOT NULL)
-"""
-
-# A week or month is reported on its last trading day: first open, highest high, lowest low,
-# last close and adjusted close, summed volume.
-_RESAMPLE_SQL = """
-SELECT id, max(date) AS date, arg_min(open, date) AS open, max(high) AS high, min(low) AS low,
-    arg_max(close, date) AS close, arg_max(adj_close, date) AS adj_close, sum(volume) AS volume,
-    string_agg(DISTINCT bar_source, ',') AS bar_source,
-    string_agg(DISTINCT adj_source, ',') AS adj_source
-FROM daily GROUP BY id, date_trunc('{unit}', date)
-"""
-
-_SERIES_SQL = """
-SELECT id, date, arg_min(value, {rank}) AS value, arg_min(source, {rank}) AS source
-FROM series
-WHERE list_contains($ids, id)
-    AND ($start IS NULL OR date >= $start) AND ($end IS NULL OR date <= $end)
-GROUP BY id, date ORDER BY id, date
-"""
-
-_REFRESH_COVERAGE_SQL = (
-    "DELETE FROM coverage WHERE list_contains($ids, id)",
-    """
-INSERT INTO coverage
-SELECT id, source, 'prices', count(*), min(date), max(date), count(open) > 0,
-    min(date) FILTER (WHERE adj_close IS NOT NULL), max(date) FILTER (WHERE adj_close IS NOT NULL),
-    max(fetched_at)
-FROM prices WHERE list_contains($ids, id) GROUP BY id, source
-""",
-    """
-INSERT INTO coverage
-SELECT id, source, 'series', count(*), min(date), max(date), false, NULL, NULL, max(fetched_at)
-FROM series WHERE list_contains($ids, id) GROUP BY id, source
-""",
-)
-
 
 class Warehouse:
-    """Query and write API over the warehouse file. Safe to share between threads."""
+    """Query and write API over the warehouse file. Safe to share between threads.
 
-    def __init__(self, path: Path | str) -> None:
+    It reads everyone's data, and with `owner` (see `viewed_by`) that user's own imports too
+    (`data.owners`); never another user's."""
+
+    def __init__(self, path: Path | str, owner: str | None = None) -> None:
         self.path = Path(path)
+        self.owner = owner
         self._db = database(self.path)
+
+    def viewed_by(self, owner: str | None) -> Warehouse:
+        """This warehouse as `owner` reads it: everyone's data and `owner`'s own imports."""
+        if owner == self.owner:
+            return self
+        view = copy.copy(self)
+        view.owner = owner
+        return view
+
+    def _view(self, cursor: duckdb.DuckDBPyConnection) -> str | None:
+        """Whose imports this read sees: the owner's when they have any, else None (everyone's
+        data only; such views share what is cached). Called inside a read."""
+        if self.owner is None:
+            return None
+        return self.owner if self.owner in self._owners(cursor) else None
+
+    def _owners(self, cursor: duckdb.DuckDBPyConnection) -> frozenset[str]:
+        if self._db.owners is None:
+            self._db.owners = owners_in(cursor)
+        return self._db.owners
+
+    def owners(self) -> frozenset[str]:
+        """The users who have imported anything (`data.owners`)."""
+        with self._db.reading() as cursor:
+            return self._owners(cursor)
+
+    def owns_data(self) -> bool:
+        """Whether this view's owner has imported anything."""
+        return self.owner is not None and self.owner in self.owners()
+
+    def owned_entities(self) -> list[Entity]:
+        """The entities this view's owner imported (none without an owner)."""
+        if self.owner is None:
+            return []
+        with self._db.reading() as cursor:
+            return owned_entities(cursor, self.owner)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -161,6 +128,7 @@ class Warehouse:
         """`read(cursor)`'s frame, kept until the warehouse may change. The cache is looked up
         and filled inside the read, so a write that follows clears what it stores."""
         with self._db.reading() as cursor:
+            key = (self._view(cursor), key)
             cached = self._db.frames.get(key)
             if cached is not None:
                 return cached
@@ -177,6 +145,9 @@ class Warehouse:
         """
         self._db.notice_replaced()
         generation = self._db.generation
+        if self.owner is not None:  # what it computes from depends on whose imports it sees
+            with self._db.reading() as cursor:
+                key = (self._view(cursor), key)
         held = self._db.frames.get(("derived", generation, key))
         if held is not None:
             return held
@@ -198,17 +169,18 @@ class Warehouse:
         multi = [i for i in dict.fromkeys(wanted) if held[i] > 1]
         single = [i for i in dict.fromkeys(wanted) if held[i] <= 1]
         params: dict[str, object] = {"single": single, "start": start, "end": end}
-        sql = f"SELECT * FROM ({_SINGLE_SOURCE_PRICES_SQL})"
+        params["mine"] = mine(self.owner)
+        sql = f"SELECT * FROM ({SINGLE_SOURCE_PRICES_SQL.format(visible=VISIBLE)})"
         if multi:
             chosen = [(i, src, r) for i, src, r in ranks if held[i] > 1]
             bar_rank = _case([(i, src, str(r.bar_rank)) for i, src, r in chosen])
             adj = _case([(i, None, _literal(src)) for i, src, r in chosen if r.adj_rank == 1])
-            picked = _PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj)
-            sql = f"WITH picked AS ({picked}) {_PRICES_OUT_SQL} UNION ALL {sql}"
+            picked = PRICES_SQL.format(bar_rank=bar_rank, adj_source=adj, visible=VISIBLE)
+            sql = f"WITH picked AS ({picked}) {PRICES_OUT_SQL} UNION ALL {sql}"
             params["multi"] = multi
         if freq != "daily":
             unit = "week" if freq == "weekly" else "month"
-            sql = f"WITH daily AS ({sql}) {_RESAMPLE_SQL.format(unit=unit)}"
+            sql = f"WITH daily AS ({sql}) {RESAMPLE_SQL.format(unit=unit)}"
         return cursor.execute(f"{sql} ORDER BY id, date", params).df()
 
     def series(
@@ -228,8 +200,8 @@ class Warehouse:
     ) -> pd.DataFrame:
         ranks = self._ranks(cursor, wanted, "series")
         rank = _case([(i, src, str(r.series_rank)) for i, src, r in ranks])
-        params = {"ids": wanted, "start": start, "end": end}
-        frame = cursor.execute(_SERIES_SQL.format(rank=rank), params).df()
+        params = {"ids": wanted, "start": start, "end": end, "mine": mine(self.owner)}
+        frame = cursor.execute(SERIES_SQL.format(rank=rank, visible=VISIBLE), params).df()
         sources = sorted(frame["source"].unique().tolist())
         frame = frame[SERIES_COLUMNS]
         frame.attrs["sources"] = sources
@@ -237,10 +209,12 @@ class Warehouse:
 
     def coverage(self, id: str | None = None) -> pd.DataFrame:
         """`[id, source, table, rows, first, last]`, one row per id and source."""
-        where = "" if id is None else "WHERE id = $id"
-        params = {} if id is None else {"id": id.strip().upper()}
+        where = VISIBLE if id is None else f"id = $id AND {VISIBLE}"
+        params = {"mine": mine(self.owner)}
+        if id is not None:
+            params["id"] = id.strip().upper()
         return self._query(
-            f'SELECT id, source, "table", rows, first, last FROM coverage {where} '
+            f'SELECT id, source, "table", rows, first, last FROM coverage WHERE {where} '
             "ORDER BY id, source",
             params,
         )
@@ -251,21 +225,9 @@ class Warehouse:
         return frame.sort_values("rows", ascending=False)["source"].tolist()
 
     def entity_metadata(self) -> list[Entity]:
-        """Entities described in the warehouse itself (imports, live discoveries)."""
-        frame = self._query(
-            "SELECT id, kind, name, aliases, frequency, units FROM entities ORDER BY id", {}
-        )
-        return [
-            Entity(
-                id=row.id,
-                kind=row.kind,
-                name=row.name,
-                aliases=list(row.aliases) if row.aliases is not None else [],
-                frequency=row.frequency or "daily",
-                units=row.units or "",
-            )
-            for row in frame.itertuples(index=False)
-        ]
+        """Entities described in the warehouse itself for everyone (imports from the terminal,
+        live discoveries); a user's own are `owned_entities`."""
+        return entities_of(self._query(ENTITIES_SQL, {}))
 
     def meta(self, key: str) -> str | None:
         frame = self._query("SELECT value FROM meta WHERE key = $key", {"key": key})
@@ -282,15 +244,17 @@ class Warehouse:
     def _ranks(
         self, cursor: duckdb.DuckDBPyConnection, ids: list[str], table: str
     ) -> list[tuple[str, str, Rank]]:
-        """(id, source, ranks) for these ids (see `_RANKS_SQL`), cached until the next write.
+        """(id, source, ranks) for these ids (see `RANKS_SQL`), cached until the next write.
         Called inside a read, so a write that follows clears what it stores."""
-        cached = self._db.ranks
+        view = self._view(cursor)
+        cached = self._db.ranks.get(view)
         if cached is None:
             ranks: dict[tuple[str, str], list[tuple[str, Rank]]] = {}
-            for row in cursor.execute(_RANKS_SQL).fetchall():
+            sql = RANKS_SQL.format(visible=VISIBLE)  # `source` is the coverage row's
+            for row in cursor.execute(sql, {"mine": mine(view)}).fetchall():
                 entity_id, source, kind, bar, adj, series = row
                 ranks.setdefault((entity_id, kind), []).append((source, Rank(bar, adj, series)))
-            self._db.ranks = cached = ranks
+            self._db.ranks[view] = cached = ranks
         return [
             (entity_id, source, rank)
             for entity_id in ids
@@ -510,5 +474,5 @@ def _write(
         )
     finally:
         connection.unregister("incoming")
-    for statement in _REFRESH_COVERAGE_SQL:
+    for statement in REFRESH_COVERAGE_SQL:
         connection.execute(statement, {"ids": ids})

@@ -87,7 +87,9 @@ class _Database:
         self._reader: duckdb.DuckDBPyConnection | None = None
         self._idle: list[duckdb.DuckDBPyConnection] = []
         self._identity: tuple[int, int] | None = None  # the file the reader has open
-        self.ranks: dict[tuple[str, str], list[tuple[str, Rank]]] | None = None
+        # The ranks (see `Warehouse._ranks`) per viewer: None for everyone's data only.
+        self.ranks: dict[str | None, dict[tuple[str, str], list[tuple[str, Rank]]]] = {}
+        self.owners: frozenset[str] | None = None  # the users who own imports (`data.owners`)
         self.frames = FrameCache()  # read results; cleared with `ranks`
         # Counts the times the contents may have changed: a frame computed from reads keeps the
         # count it started under, and is served only while it holds (see `Warehouse.derived`).
@@ -96,7 +98,8 @@ class _Database:
     def forget(self) -> None:
         """Drop what was read from the file (its contents may change): call with no read running."""
         self.generation += 1
-        self.ranks = None
+        self.ranks = {}
+        self.owners = None
         self.frames.clear()
 
     def notice_replaced(self) -> None:

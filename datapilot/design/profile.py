@@ -16,7 +16,7 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from datapilot.data.catalog import Catalog
-from datapilot.data.tables import TableInfo, list_tables, read_table, sql_name
+from datapilot.data.tables import TableInfo, list_tables, read_table
 from datapilot.data.warehouse import PRICE_FIELDS, Warehouse
 
 SourceKind = Literal["dataset", "table", "tool"]
@@ -209,7 +209,7 @@ def table_profile(warehouse: Warehouse, catalog: Catalog, table: TableInfo) -> P
         first=dates.min().date() if dates is not None else None,
         last=dates.max().date() if dates is not None else None,
         rows=table.rows,
-        access={"sql": f'SELECT * FROM "{sql_name(table.name)}"', "table": table.name},
+        access={"sql": f'SELECT * FROM "{table.sql_name}"', "table": table.name},
         head=_records(frame.head(_SAMPLE_ROWS)),
         tail=_records(frame.tail(_SAMPLE_ROWS)),
     )

@@ -46,12 +46,13 @@ class RequestContext:
         registry: Registry | None = None,
     ) -> RequestContext:
         """The context of one request: `settings` with the request's model and key applied,
-        the data of their data dir, the library of installed interfaces and of the design
-        packages accepted there now."""
+        the data of their data dir (with the imports of `question.data_owner`), the library of
+        installed interfaces and of the design packages accepted there now."""
         return cls(
             question=question,
-            # The data is the process's for these settings; the request's key never reaches it.
-            data=open_data(settings) if data is None else data,
+            # The data is the process's for these settings, as the asking user reads it; the
+            # request's key never reaches it.
+            data=open_data(settings).for_owner(question.data_owner) if data is None else data,
             settings=with_request_model(settings, question),
             registry=default_registry(settings.data_dir) if registry is None else registry,
         )

@@ -108,6 +108,13 @@ class NotFound(ApiError):
     default_code = "not_found"
 
 
+class Conflict(ApiError):
+    """409: the request clashes with what is already there (the message names it)."""
+
+    status = 409
+    default_code = "conflict"
+
+
 class TooLarge(ApiError):
     """413: over a limit; `setting` names the setting that raises it."""
 

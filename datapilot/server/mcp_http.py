@@ -112,7 +112,7 @@ def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
         return functools.partial(user_tools, store, context.settings, await user_of(request))
 
     shelf = LibraryShelf(store, context.settings, user_of)
-    server = build_server(context, offload, shelf, tools_of)
+    server = build_server(context, offload, shelf, tools_of, user_of)
     endpoint = McpEndpoint(server, transport_security(context.settings))
     # A Starlette route whose endpoint is an ASGI app (not a function) passes requests as is.
     app.router.add_route(

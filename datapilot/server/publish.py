@@ -74,7 +74,9 @@ async def run_operation(op: Operation, arguments: BaseModel, request: Request) -
     settings: Settings = request.app.state.settings
     user = (await tenant_of(request)).user_id or ""
     tools = functools.partial(user_tools, request.app.state.store, settings, user)
-    context = dataclasses.replace(operation_context(request.app), asker_tools=tools)
+    context = dataclasses.replace(
+        operation_context(request.app), asker_tools=tools, data_owner=user or None
+    )
     try:
         outcome = await invoke(op, arguments, context, worker_offload(settings))
     except OperationError as error:

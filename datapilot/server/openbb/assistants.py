@@ -83,7 +83,7 @@ async def assistant_query(
     store: StoreDep,
 ) -> EventSourceResponse:
     try:
-        prepared = prepare_query(body, settings)
+        prepared = prepare_query(body, settings, tenant.user_id)
     except QueryInputError as error:
         location = ("body", *error.field.split("."))
         raise RequestValidationError(

@@ -78,8 +78,11 @@ class PreparedQuery(BaseModel):
     turn: int = Field(default=1, description="How many questions the conversation has asked.")
 
 
-def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
-    """Build the question and context; raise `QueryInputError` when there is no question."""
+def prepare_query(
+    query: WorkspaceQuery, settings: Settings, owner: str | None = None
+) -> PreparedQuery:
+    """Build the question and context (its data with the imports of the user `owner`); raise
+    `QueryInputError` when there is no question."""
     messages = query.messages
     last_human = _question_index(messages)
     last_message = messages[last_human]
@@ -127,6 +130,7 @@ def prepare_query(query: WorkspaceQuery, settings: Settings) -> PreparedQuery:
         offline=settings.offline or bool(query.workspace_options.get(OFFLINE_OPTION)),
         llm_api_key=query.api_keys.openai_api_key if query.api_keys else None,
         llm_model=model,
+        data_owner=owner,
     )
     return PreparedQuery(
         question=question.strip(),

@@ -87,7 +87,7 @@ async def query(
 ) -> EventSourceResponse:
     try:
         # Off the event loop: widget data and documents may be large to parse.
-        prepared = await asyncio.to_thread(prepare_query, body, settings)
+        prepared = await asyncio.to_thread(prepare_query, body, settings, tenant.user_id)
         for field, message in check_tables(prepared.context.tables, settings, "widgets"):
             raise QueryInputError(field, message)
     except QueryInputError as error:

@@ -129,18 +129,19 @@ _ASK_RESPONSES: dict[int | str, dict[str, Any]] = {
 async def ask(
     body: AskRequest, request: Request, settings: SettingsDep, store: StoreDep
 ) -> Answer | EventSourceResponse:
+    tenant = await tenant_of(request)  # whose imports the answer may read
     context = QuestionContext(
         today=body.today or settings.effective_today(),
         history=body.history,
         tables=body.tables,
         brain=body.brain or settings.brain,
         offline=settings.offline,
+        data_owner=tenant.user_id,
     )
     source = None
     if body.library is not None:
         from datapilot.knowledge.answering import library_source
 
-        tenant = await tenant_of(request)  # only here: a keyless server looks its user up
         if tenant.user_id is None:
             raise Refused("guests have no knowledge libraries")
         source = library_source(store, tenant.user_id, body.library)

@@ -1,6 +1,8 @@
 """`POST /api/v1/data/imports`: a file of prices, series or a table into the warehouse while the
-server runs (the `manage` scope). The write goes through the warehouse's single writer, so it
-never waits for the server to stop; the next question on every worker sees the data."""
+server runs (the `manage` scope). The import is the caller's user's alone (`data.owners`): their
+keys, assistants and chats read it, no one else does, and it can change nothing but that user's
+own imports. The write goes through the warehouse's single writer, so it never waits for the
+server to stop; the next question on every worker sees the data."""
 
 from __future__ import annotations
 
@@ -16,8 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.assistants.files import FileIn
 from datapilot.core.intent import EntityKind
-from datapilot.server.deps import MANAGE, SettingsDep
-from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES, BadRequest
+from datapilot.server.deps import MANAGE, SettingsDep, TenantDep
+from datapilot.server.errors import (
+    ROW_ERRORS,
+    VALIDATION_RESPONSES,
+    BadRequest,
+    Conflict,
+    Refused,
+    TooLarge,
+)
 from datapilot.settings import Settings
 
 router = APIRouter(prefix="/api/v1", tags=["Data"], responses=VALIDATION_RESPONSES)
@@ -40,7 +49,12 @@ class DataImportIn(FileIn):
     mapping: dict[str, str] = Field(
         default_factory=dict, description='FIELD → COLUMN, e.g. {"close": "Price"}.'
     )
-    source: str | None = Field(default=None, max_length=200, description="Default import:NAME.")
+    source: str | None = Field(
+        default=None,
+        max_length=200,
+        description="A label for the import (default import:NAME), stored under your user as "
+        "user:<your id>:LABEL: an import replaces only your own import of that label.",
+    )
     display_name: str | None = Field(
         default=None,
         max_length=200,
@@ -52,7 +66,9 @@ class DataImportIn(FileIn):
 
 class DataImportOut(BaseModel):
     kind: str
-    source: str = Field(description="The source the rows are stored under (prices, series).")
+    source: str = Field(
+        description="The source the rows are stored under (prices, series): user:<id>:LABEL."
+    )
     ids: list[str] = Field(description="Entity ids imported (prices, series) or the table name.")
     rows: int
     first: date | None = None
@@ -64,15 +80,23 @@ class DataImportOut(BaseModel):
     response_model=DataImportOut,
     status_code=201,
     dependencies=MANAGE,
-    responses=ROW_ERRORS,
+    responses={
+        **ROW_ERRORS,
+        409: {"description": "A new entity's name or id is already another entity's."},
+        413: {"description": "The file inflates beyond DATAPILOT_MAX_BODY_MB when read."},
+    },
     summary="Import a file into the warehouse while the server runs",
 )
-async def import_data(body: DataImportIn, settings: SettingsDep) -> DataImportOut:
+async def import_data(
+    body: DataImportIn, settings: SettingsDep, tenant: TenantDep
+) -> DataImportOut:
     if not body.name.lower().endswith(_SUFFIXES):
         raise BadRequest(f"name must end with .csv, .csv.gz or .parquet, not {body.name!r}")
     _check_file_name(body.name)
+    if tenant.user_id is None:  # a guest has no manage scope; should one get here, it owns nothing
+        raise Refused("only a user can import data")
     content = body.data()
-    return await asyncio.to_thread(_import, body, content, settings)
+    return await asyncio.to_thread(_import, body, content, settings, tenant.user_id)
 
 
 def _check_file_name(name: str) -> None:
@@ -90,14 +114,19 @@ def _check_file_name(name: str) -> None:
         )
 
 
-def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImportOut:
+def _import(body: DataImportIn, content: bytes, settings: Settings, owner: str) -> DataImportOut:
     from datapilot.data import open_data
-    from datapilot.data.importer import ImportFileError
+    from datapilot.data.importer import (
+        ImportClash,
+        ImportFileError,
+        ImportTooLarge,
+        check_inflated_size,
+    )
     from datapilot.data.imports import import_path
     from datapilot.data.shared import shared_for
     from datapilot.data.tables import TableImportError, TableInfo
 
-    options: dict[str, Any] = {"name": body.display_name}
+    options: dict[str, Any] = {"name": body.display_name, "owner": owner}
     if body.kind != "table":
         options |= {"entity_id": body.entity_id, "mapping": body.mapping}
         options |= {"source": body.source, "entity_kind": body.entity_kind}
@@ -107,6 +136,9 @@ def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImpor
         path = Path(folder) / Path(body.name).name
         path.write_bytes(content)
         try:
+            # A compressed file inflates no further than a body may be (a bomb is refused).
+            limit = f"{settings.max_body_mb:g} MB (DATAPILOT_MAX_BODY_MB)"
+            check_inflated_size(path, int(settings.max_body_mb * 1024 * 1024), limit)
             # Replicas on PostgreSQL: the others import it too.
             outcome = import_path(
                 open_data(settings),
@@ -115,6 +147,10 @@ def _import(body: DataImportIn, content: bytes, settings: Settings) -> DataImpor
                 options,
                 shared=functools.partial(shared_for, settings.warehouse_path),
             )
+        except ImportTooLarge as error:
+            raise TooLarge(str(error), setting="max_body_mb") from None
+        except ImportClash as error:
+            raise Conflict(str(error), code="name_taken") from None
         except (ImportFileError, TableImportError) as error:
             # The message names the file the caller sent, not the server's temporary folder.
             message = str(error).replace(str(path), path.name).replace(folder, "")

@@ -31,6 +31,7 @@ from datapilot.interpreter.protocol import InterpreterRequest, LmcMessage, respo
 from datapilot.interpreter.sessions import Sessions, pool_for
 from datapilot.model_client import resolve_config
 from datapilot.render.lmc import lmc_chunks
+from datapilot.server.deps import tenant_of
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.server.limits import as_error, check_conversation
 from datapilot.server.runner import guarded_events
@@ -61,11 +62,13 @@ def sessions_of(request: HTTPConnection) -> Sessions:
     return sessions
 
 
-def _channel(settings: Settings) -> Any:
+def _channel(settings: Settings, data_owner: str | None) -> Any:
     from datapilot.engine.context import RequestContext
     from datapilot.interpreter.channel import data_channel
 
-    question = QuestionContext(today=settings.effective_today(), offline=settings.offline)
+    question = QuestionContext(
+        today=settings.effective_today(), offline=settings.offline, data_owner=data_owner
+    )
     return data_channel(RequestContext.for_request(question, settings))
 
 
@@ -121,6 +124,7 @@ async def _chunks_for(
     settings: Settings = connection.app.state.settings
     principal: Principal | None = getattr(connection.state, "principal", None)
     owner = principal.user_id if principal is not None else "local"
+    data_owner = (await tenant_of(connection)).user_id  # the local user's id without keys
     sessions = sessions_of(connection)
     # A key bound to an assistant never gets here (`auth.confine_bound_key`): that assistant's
     # policy applies to its `python` tool in its chats.
@@ -128,12 +132,15 @@ async def _chunks_for(
 
     async def kernel() -> SandboxKernel:
         return await asyncio.to_thread(
-            sessions.kernel, owner, parsed.session, lambda: _channel(settings)
+            sessions.kernel, owner, parsed.session, lambda: _channel(settings, data_owner)
         )
 
     def answer(question: str) -> AsyncIterator[LmcChunk]:
         context = QuestionContext(
-            today=settings.effective_today(), brain=settings.brain, offline=settings.offline
+            today=settings.effective_today(),
+            brain=settings.brain,
+            offline=settings.offline,
+            data_owner=data_owner,
         )
         return lmc_chunks(guarded_events(question, context, settings))
 

@@ -249,7 +249,9 @@ async def chat_completions(
         if body.model != WORKFLOW_MODEL:
             with store.session() as session:
                 assistant = Assistants(session, tenant).get(body.model)
-        request_context = request_for(settings, model=assistant.model if assistant else None)
+        request_context = request_for(
+            settings, model=assistant.model if assistant else None, owner=tenant.user_id
+        )
         request_context, tools = assistant_tools(
             store, tenant, settings, request_context, assistant
         )

@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 # The caller's tools, given the caller (the HTTP request; None over stdio).
 CallerTools = Callable[[Any], Awaitable[AskerTools]]
+# The caller's user id, whose own data imports the answers read ("" for none).
+CallerOwner = Callable[[Any], Awaitable[str]]
 
 INSTRUCTIONS = (
     "Datapilot answers questions about market and economic data. Use `ask` for a question in "
@@ -56,15 +58,26 @@ INSTRUCTIONS = (
 )
 
 
+async def _callers(
+    context: OperationContext, owner_of: CallerOwner | None, request: Any
+) -> OperationContext:
+    """`context` reading the caller's own data imports too, when the caller is known."""
+    if owner_of is None:
+        return context
+    return dataclasses.replace(context, data_owner=(await owner_of(request)) or None)
+
+
 def build_server(
     context: OperationContext,
     offload: Offload = in_thread,
     shelf: Shelf | None = None,
     tools_of: CallerTools | None = None,
+    owner_of: CallerOwner | None = None,
 ) -> Server[Any]:
     """An MCP server whose tools are the published operations, run with `context`; `shelf`
     adds the caller's documents to the resources, `tools_of` the caller's own tools to what
-    `ask` tries (each call gets its caller's: never another's)."""
+    `ask` tries, `owner_of` the caller's own data imports to what every tool reads (each call
+    gets its caller's: never another's)."""
     tools = [
         types.Tool(
             name=tool["name"],
@@ -87,9 +100,9 @@ def build_server(
     ) -> types.CallToolResult:
         token = progress_reporter.set(_reporter(ctx))
         try:
-            asked = context
+            asked = await _callers(context, owner_of, ctx.request)
             if tools_of is not None:
-                asked = dataclasses.replace(context, asker_tools=await tools_of(ctx.request))
+                asked = dataclasses.replace(asked, asker_tools=await tools_of(ctx.request))
             return await call(params.name, params.arguments, asked, offload)
         finally:
             progress_reporter.reset(token)
@@ -114,7 +127,8 @@ def build_server(
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
         if uri == CATALOG.uri:
-            text = await asyncio.to_thread(catalog_csv, context)
+            caller = await _callers(context, owner_of, ctx.request)
+            text = await asyncio.to_thread(catalog_csv, caller)
             csv_text = types.TextResourceContents(uri=uri, mime_type="text/csv", text=text)
             return types.ReadResourceResult(contents=[csv_text])
         document = None if shelf is None else await shelf.read(ctx.request, uri)

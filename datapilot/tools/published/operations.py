@@ -172,6 +172,7 @@ class OperationContext:
 
     settings: Settings
     asker_tools: AskerTools | None = None
+    data_owner: str | None = None  # whose imports the data includes (the asker's, if known)
 
     def request(self, today: date | None = None) -> RequestContext:
         """The context of one call, as every front end builds it (blocking: it may open the
@@ -180,6 +181,7 @@ class OperationContext:
             today=today or self.settings.effective_today(),
             brain=self.settings.brain,
             offline=self.settings.offline,
+            data_owner=self.data_owner,
         )
         return RequestContext.for_request(question, self.settings)
 
