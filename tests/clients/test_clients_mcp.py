@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import SecretStr
 from support import paths
 from support.live_server import LOOPBACK, live_server
+from support.mcp_inspector import inspector_cli
 from support.numeric_expect import source_frame
 
 from datapilot.server.app import create_app
@@ -32,10 +32,6 @@ from datapilot.settings import Settings
 
 pytestmark = LOOPBACK
 TEXT_ROWS = 40  # DATAPILOT_MCP_TEXT_ROWS of the servers here: a year of prices is capped
-# The MCP Inspector release whose CLI runs on Node 20 (later ones need Node 22); `.ci/run`
-# installs it where npm is reachable.
-INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
-INSTALL_INSPECTOR = f"npm install -g {INSPECTOR}"
 
 
 def _env() -> dict[str, str]:
@@ -216,15 +212,15 @@ async def test_catalog_resource_and_prompts(transport: str, http_url: str) -> No
 # --- the MCP Inspector CLI (npm) ------------------------------------------------------------------
 
 
-def _inspector() -> str:
-    found = shutil.which("mcp-inspector")
-    assert found, f"the MCP Inspector CLI is not installed: run `{INSTALL_INSPECTOR}`"
-    return found
+@pytest.fixture(scope="session")
+def inspector() -> Path:
+    """The MCP Inspector CLI, installed into the user's cache on first use."""
+    return inspector_cli()
 
 
-def _inspect(*args: str) -> dict[str, Any]:
+def _inspect(inspector: Path, *args: str) -> dict[str, Any]:
     done = subprocess.run(
-        [_inspector(), "--cli", *args], capture_output=True, text=True, timeout=180, check=False
+        [str(inspector), "--cli", *args], capture_output=True, text=True, timeout=180, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
     parsed: dict[str, Any] = json.loads(done.stdout)
@@ -247,20 +243,21 @@ def _unrate_2009() -> list[float]:
     return macro.loc[macro["year"] == 2009, "unemp"].tolist()
 
 
-def test_inspector_cli_over_stdio(data, tmp_path: Path) -> None:
+def test_inspector_cli_over_stdio(data, inspector: Path) -> None:
     env = _env() | {"PYTHONPATH": str(paths.ROOT)}
     pairs = [part for name, value in env.items() for part in ("-e", f"{name}={value}")]
-    listed = _inspect(*pairs, sys.executable, *STDIO_ARGS, "--method", "tools/list")
-    called = _inspect(*pairs, sys.executable, *STDIO_ARGS, *GET_SERIES)
+    listed = _inspect(inspector, *pairs, sys.executable, *STDIO_ARGS, "--method", "tools/list")
+    called = _inspect(inspector, *pairs, sys.executable, *STDIO_ARGS, *GET_SERIES)
     assert [tool["name"] for tool in listed["tools"]][:1] == ["ask"]
     assert _inspected_series(called) == _unrate_2009()
     assert called["structuredContent"]["table"]["columns"] == ["date", "UNRATE"]
 
 
-def test_inspector_cli_over_streamable_http(http_url: str) -> None:
-    called = _inspect(http_url, "--transport", "http", *GET_SERIES)
+def test_inspector_cli_over_streamable_http(http_url: str, inspector: Path) -> None:
+    called = _inspect(inspector, http_url, "--transport", "http", *GET_SERIES)
     assert _inspected_series(called) == _unrate_2009()
     read = _inspect(
+        inspector,
         http_url,
         "--transport",
         "http",
@@ -270,6 +267,16 @@ def test_inspector_cli_over_streamable_http(http_url: str) -> None:
         "datapilot://catalog",
     )
     assert "UNRATE," in read["contents"][0]["text"]
+
+
+def test_without_npm_the_inspector_tests_fail_naming_the_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no npm on it
+    with pytest.raises(AssertionError, match="needs npm") as failed:
+        inspector_cli(tmp_path / "inspector")
+    assert f"npm install --prefix {tmp_path / 'inspector'}" in str(failed.value)
+    assert "@modelcontextprotocol/inspector@0.15.0" in str(failed.value)
 
 
 async def test_a_callers_library_documents_are_resources(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
