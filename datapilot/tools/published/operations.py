@@ -23,7 +23,10 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
+from datapilot.data.phrases_zh import CHART_ZH
+from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
+from datapilot.render.markdown import table_headers
 from datapilot.settings import Settings
 from datapilot.tools.base import Tool
 from datapilot.tools.published.progress import progress_reporter, reporting
@@ -232,38 +235,56 @@ async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
         )
     report = progress_reporter.get()
     answer = await final_answer(events if report is None else reporting(events, report))
-    words = answer.summary or answer.message or ""
-    result = AskOutput(
-        answer=words,
+    result = _ask_output(answer)
+    charts = [output for output in answer.outputs if isinstance(output, ChartOutput)]
+    return Outcome(result, charts, ask_text(answer, context.settings.mcp_text_rows))
+
+
+def _ask_output(answer: Answer) -> AskOutput:
+    return AskOutput(
+        answer=answer.summary or answer.message or "",
         status=answer.status,
         tables=[_table(output) for output in answer.outputs if isinstance(output, TableOutput)],
         notes=answer.notes,
         sources=answer.sources,
     )
-    charts = [output for output in answer.outputs if isinstance(output, ChartOutput)]
-    return Outcome(result, charts, _ask_text(answer, result, context.settings.mcp_text_rows))
 
 
-def _ask_text(answer: Answer, result: AskOutput, max_rows: int) -> str:
+def ask_text(answer: Answer, max_rows: int) -> str:
     """The answer for a model that reads only text: its words, every table at full precision
-    (the tool's structured tables, cell for cell), the charts by title, notes and sources."""
-    lines = [f"status: {answer.status}"]
-    if answer.intent is not None and (answer.intent.start or answer.intent.end):
-        lines.append(f"window: {answer.intent.start} to {answer.intent.end}")
+    (the tool's structured tables, cell for cell), the charts by title, notes and sources; in
+    the question's language, each column by its display name."""
+    zh = is_chinese(answer.query)
+    result = _ask_output(answer)
+    status = _STATUS_ZH.get(answer.status, answer.status)
+    lines = [f"状态：{status}" if zh else f"status: {answer.status}"]
+    intent = answer.intent
+    if intent is not None and (intent.start or intent.end):
+        if zh:
+            lines.append(f"时间窗口：{intent.start or '最早'} 至 {intent.end or '最新'}")
+        else:
+            lines.append(f"window: {intent.start} to {intent.end}")
     if result.answer:
         lines.append(result.answer)
-    for table in result.tables:
-        lines += ["", _table_text(table, max_rows)]
+    outputs = [output for output in answer.outputs if isinstance(output, TableOutput)]
+    for table, output in zip(result.tables, outputs, strict=True):
+        lines += ["", _table_text(table, max_rows, table_headers(output), zh)]
     for output in answer.outputs:
-        if isinstance(output, ChartOutput):
+        if isinstance(output, ChartOutput) and zh:
+            lines.append(f"图表“{output.title}”（{CHART_ZH.get(output.chart_type, '图')}）：见下图")
+        elif isinstance(output, ChartOutput):
             lines.append(f"chart {output.title!r} ({output.chart_type}): the image below")
         elif isinstance(output, TextOutput):
             lines.append(output.text)
     if result.notes:
-        lines.append("notes: " + " ".join(result.notes))
+        lines.append(("备注：" if zh else "notes: ") + " ".join(result.notes))
     if result.sources:
-        lines.append("sources: " + ", ".join(result.sources))
+        lines.append(("数据来源：" if zh else "sources: ") + ", ".join(result.sources))
     return "\n".join(lines)
+
+
+# An answer's status, as the text content says it to a Chinese question.
+_STATUS_ZH = {"ok": "已回答", "no_data": "没有数据", "out_of_scope": "超出范围", "error": "出错"}
 
 
 async def _search(arguments: SearchInput, context: OperationContext) -> Outcome:
@@ -317,9 +338,17 @@ async def _data_call(name: str, args: dict[str, Any], context: OperationContext)
     return Outcome(result, text="\n".join(lines))
 
 
-def _table_text(table: Table, max_rows: int) -> str:
+def _table_text(
+    table: Table, max_rows: int, headers: list[str] | None = None, zh: bool = False
+) -> str:
     return markdown_table(
-        table.title, table.columns, table.rows, max_rows=max_rows, units=table.units
+        table.title,
+        table.columns,
+        table.rows,
+        max_rows=max_rows,
+        units=table.units,
+        headers=headers,
+        zh=zh,
     )
 
 

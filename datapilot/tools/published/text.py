@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from datapilot.data.display import counted
 from datapilot.render.markdown import cell_text, escape_cell
 
 
@@ -17,13 +18,19 @@ def markdown_table(
     *,
     max_rows: int,
     units: Mapping[str, str] | None = None,
+    headers: Sequence[str] | None = None,
+    zh: bool = False,
 ) -> str:
     """`title`, then the table in Markdown; past `max_rows` the first and last halves, with a line
-    naming how many rows were left out (a time series' start and its latest values both count)."""
-    lines = [f"**{escape_cell(title)}** ({len(rows):,} rows)" if title else f"{len(rows):,} rows"]
-    if units:
+    naming how many rows were left out (a time series' start and its latest values both count).
+    With `headers` (display names with their units) they head the columns instead of `columns`
+    and a line of `units`; `zh` says the counts in Chinese."""
+    count = f"{len(rows):,} 行" if zh else counted(len(rows), "row")
+    lines = [f"**{escape_cell(title)}** ({count})" if title else count]
+    if units and not headers:
         lines.append("Units: " + ", ".join(f"{column}: {unit}" for column, unit in units.items()))
-    lines.append("| " + " | ".join(escape_cell(str(column)) for column in columns) + " |")
+    named = headers if headers and len(headers) == len(columns) else columns
+    lines.append("| " + " | ".join(escape_cell(str(column)) for column in named) + " |")
     lines.append("|" + "---|" * len(columns))
     if len(rows) <= max_rows:
         shown: list[Sequence[Any] | None] = list(rows)
@@ -33,11 +40,16 @@ def markdown_table(
     left_out = len(rows) - min(len(rows), max_rows)
     for row in shown:
         if row is None:
-            note = f"… {left_out:,} rows left out here"
+            english = f"… {counted(left_out, 'row')} left out here"
+            note = f"… 此处略去 {left_out:,} 行" if zh else english
             lines.append("| " + " | ".join([note, *([""] * (len(columns) - 1))]) + " |")
         else:
             lines.append("| " + " | ".join(cell_text(cell) for cell in row) + " |")
-    if left_out:
+    if left_out and zh:
+        lines.append(
+            f"（共 {len(rows):,} 行，此处未列出 {left_out:,} 行；`structuredContent` 含全部行。）"
+        )
+    elif left_out:
         lines.append(
             f"({left_out:,} of {len(rows):,} rows are not shown here; structuredContent has "
             "every row, or ask for a shorter window.)"
