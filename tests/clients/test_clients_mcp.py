@@ -141,10 +141,12 @@ async def test_tool_text_holds_the_values_at_full_precision(transport: str, http
     bars = pd.DataFrame(AAPL).set_index("date").loc["2012-12-17":"2012-12-21"]
     ohlcv_rows = _markdown_rows(_text(ohlcv), "date")
     assert [float(row[4]) for row in ohlcv_rows] == pytest.approx(bars["close"].tolist())
-    assert [float(row[5]) for row in ohlcv_rows] == bars["volume"].astype(float).tolist()
+    # Volumes are counts: 3739100, not 3739100.0.
+    assert [row[5] for row in ohlcv_rows] == [str(int(v)) for v in bars["volume"]]
 
-    # The answer's table as the user sees it (two decimals), not cut to four digits.
-    asked = _markdown_rows(_text(answer), "date")
+    # The answer's table as the user sees it (two decimals), not cut to four digits, headed by
+    # its display names (changed: the machine name `date`; structuredContent keeps that one).
+    asked = _markdown_rows(_text(answer), "Date")
     assert [row[1] for row in asked] == [str(round(value, 2)) for value in source]
 
 
@@ -207,6 +209,32 @@ async def test_catalog_resource_and_prompts(transport: str, http_url: str) -> No
     assert jpm[3:6] == ["True", f"{prices.index[0]:%Y-%m-%d}", f"{prices.index[-1]:%Y-%m-%d}"]
     assert {"compare_returns", "kline", "macro_trend"} <= set(prompts)
     assert "K-line of AAPL with volume and MACD in 2012" in kline.messages[0].content.text
+
+
+async def test_the_discovery_document_advertises_the_version_initialize_agrees_to(
+    http_url: str,
+) -> None:
+    """A client that starts with the version `/.well-known/mcp.json` names gets that version back
+    from `initialize`, not an older one."""
+    base = http_url.removesuffix("/mcp")
+    async with httpx2.AsyncClient(timeout=60) as http:
+        advertised = (await http.get(f"{base}/.well-known/mcp.json")).json()["protocolVersion"]
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": advertised,
+                "capabilities": {},
+                "clientInfo": {"name": "discovery-check", "version": "1"},
+            },
+        }
+        headers = {"Accept": "application/json, text/event-stream"}
+        reply = await http.post(http_url, json=initialize, headers=headers)
+    assert reply.status_code == 200, reply.text
+    data = [line[5:] for line in reply.text.splitlines() if line.startswith("data:")]
+    result = json.loads(data[0] if data else reply.text)["result"]
+    assert result["protocolVersion"] == advertised
 
 
 # --- the MCP Inspector CLI (npm) ------------------------------------------------------------------
