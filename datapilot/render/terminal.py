@@ -134,7 +134,10 @@ def print_answer(answer: Answer, console: Console) -> None:
         title = _STATUS_WORDS.get(answer.status, (answer.status, answer.status))[1 if zh else 0]
         message = wrap(answer.message or title, width)
         console.print(Panel(escape(message), title=title, style=style))
+    said = " ".join((answer.summary or "").split())
     for note in answer.notes:
+        if " ".join(note.split()) in said:
+            continue  # the summary said it already (a moved window comes first there)
         console.print(f"[yellow]{label('note', zh)}[/]{escape(note)}")
     if answer.notice:  # how the answer was made: quiet, after the answer
         console.print(f"[dim]{escape(answer.notice)}[/]")
