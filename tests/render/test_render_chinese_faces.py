@@ -29,7 +29,7 @@ from datapilot.engine.executor import default_registry
 from datapilot.render.plotly_figure import plotly_figure
 from datapilot.render.terminal import render
 from datapilot.server.openai_reply import with_outputs
-from datapilot.tools.published.operations import ask_text
+from datapilot.tools.published.text import ask_text
 
 SAMPLE = 30  # of the corpus's Chinese questions, spread over every file
 # A Latin word: letters, maybe joined by ' . & -.

@@ -23,14 +23,11 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
-from datapilot.data.phrases_zh import CHART_ZH
-from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
-from datapilot.render.markdown import table_headers
 from datapilot.settings import Settings
 from datapilot.tools.base import Tool
 from datapilot.tools.published.progress import progress_reporter, reporting
-from datapilot.tools.published.text import markdown_table
+from datapilot.tools.published.text import ask_text, markdown_table
 
 # Rows a direct data call returns at most; the latest are kept for time series.
 MAX_ROWS = 20_000
@@ -143,7 +140,9 @@ class DataOutput(BaseModel):
 class InterfaceInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, description="An interface of the library (GET /api/v1/tools).")
+    name: str = Field(
+        min_length=1, description="An interface of the library with plain arguments: get_ohlcv."
+    )
     arguments: dict[str, Any] = Field(
         default_factory=dict, description="Its arguments (plain values; no frame references)."
     )
@@ -250,47 +249,16 @@ def _ask_output(answer: Answer) -> AskOutput:
     )
 
 
-def ask_text(answer: Answer, max_rows: int) -> str:
-    """The answer for a model that reads only text: its words, every table at full precision
-    (the tool's structured tables, cell for cell), the charts by title, notes and sources; in
-    the question's language, each column by its display name."""
-    zh = is_chinese(answer.query)
-    result = _ask_output(answer)
-    status = _STATUS_ZH.get(answer.status, answer.status)
-    lines = [f"状态：{status}" if zh else f"status: {answer.status}"]
-    intent = answer.intent
-    if intent is not None and (intent.start or intent.end):
-        if zh:
-            lines.append(f"时间窗口：{intent.start or '最早'} 至 {intent.end or '最新'}")
-        else:
-            lines.append(f"window: {intent.start} to {intent.end}")
-    if result.answer:
-        lines.append(result.answer)
-    outputs = [output for output in answer.outputs if isinstance(output, TableOutput)]
-    for table, output in zip(result.tables, outputs, strict=True):
-        lines += ["", _table_text(table, max_rows, table_headers(output), zh)]
-    for output in answer.outputs:
-        if isinstance(output, ChartOutput) and zh:
-            lines.append(f"图表“{output.title}”（{CHART_ZH.get(output.chart_type, '图')}）：见下图")
-        elif isinstance(output, ChartOutput):
-            lines.append(f"chart {output.title!r} ({output.chart_type}): the image below")
-        elif isinstance(output, TextOutput):
-            lines.append(output.text)
-    if result.notes:
-        lines.append(("备注：" if zh else "notes: ") + " ".join(result.notes))
-    if result.sources:
-        lines.append(("数据来源：" if zh else "sources: ") + ", ".join(result.sources))
-    return "\n".join(lines)
-
-
-# An answer's status, as the text content says it to a Chinese question.
-_STATUS_ZH = {"ok": "已回答", "no_data": "没有数据", "out_of_scope": "超出范围", "error": "出错"}
-
-
 async def _search(arguments: SearchInput, context: OperationContext) -> Outcome:
     catalog = context.request().data.catalog
-    # Over-fetch, so that filtering by kind still fills the limit.
-    matches = catalog.lookup(arguments.query, limit=arguments.limit * (4 if arguments.kind else 1))
+    # The entities the text names (苹果和微软: both), then the closest names to all of it;
+    # over-fetched, so that filtering by kind still fills the limit.
+    limit = arguments.limit * (4 if arguments.kind else 1)
+    found = [*catalog.mentions(arguments.query), *catalog.lookup(arguments.query, limit=limit)]
+    matches = []
+    for match in found:  # each entity once, where it first came
+        if all(match.entity.id != kept.entity.id for kept in matches):
+            matches.append(match)
     hits = [
         EntityHit(
             id=match.entity.id,
@@ -338,27 +306,16 @@ async def _data_call(name: str, args: dict[str, Any], context: OperationContext)
     return Outcome(result, text="\n".join(lines))
 
 
-def _table_text(
-    table: Table, max_rows: int, headers: list[str] | None = None, zh: bool = False
-) -> str:
+def _table_text(table: Table, max_rows: int) -> str:
     return markdown_table(
-        table.title,
-        table.columns,
-        table.rows,
-        max_rows=max_rows,
-        units=table.units,
-        headers=headers,
-        zh=zh,
+        table.title, table.columns, table.rows, max_rows=max_rows, units=table.units
     )
 
 
 async def _interface(arguments: InterfaceInput, context: OperationContext) -> Outcome:
     request = context.request()
     if arguments.name not in request.registry:
-        raise OperationError(
-            "invalid",
-            f"there is no interface {arguments.name!r}; GET /api/v1/tools lists them",
-        )
+        raise OperationError("invalid", _no_interface(arguments.name, request))
     spec = request.registry.get(arguments.name)
     if any(param.frame is not None for param in spec.params.values()):
         raise OperationError(
@@ -379,6 +336,22 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
     # The text content also carries the tables' values (the structured text field stays short).
     shown = [text, *(_table_text(table, context.settings.mcp_text_rows) for table in tables)]
     return Outcome(result, charts, "\n\n".join([*shown, *run.notes]))
+
+
+def _no_interface(name: str, request: RequestContext) -> str:
+    """Why `name` cannot be called, with the names that can (any face: stdio has no routes)."""
+    import difflib
+
+    callable_ = sorted(
+        spec.name
+        for spec in (request.registry.get(n) for n in request.registry.names())
+        if all(param.frame is None for param in spec.params.values())
+    )
+    close = difflib.get_close_matches(name, callable_, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"there is no interface {name!r}; {hint}the ones call_interface takes: " + ", ".join(
+        callable_
+    )
 
 
 async def _one_call(name: str, args: dict[str, Any], request: RequestContext) -> Any:
