@@ -166,11 +166,19 @@ def column_headers(columns: list[str], units: dict[str, str], zh: bool) -> list[
     return [column_header(column, units.get(column), zh) for column in columns]
 
 
-def cell_word(value: object, zh: bool) -> object:
-    """A cell as a table shows it: an interface's word (top, bottom) in the language; any other
-    value as it is."""
+# What a blank cell of a column means, where it means something: (English, Chinese).
+BLANKS: dict[str, tuple[str, str]] = {
+    "recovery_date": ("not recovered", "未收复"),
+}
+
+
+def cell_word(value: object, zh: bool, column: str = "") -> object:
+    """A cell as a table shows it: an interface's word (top, bottom) in the language, a blank
+    that means something said (a recovery date: "not recovered"); any other value as it is."""
     if isinstance(value, str) and value in VALUES:
         return VALUES[value][1 if zh else 0]
+    if value is None and column in BLANKS:
+        return BLANKS[column][1 if zh else 0]
     return value
 
 

@@ -562,5 +562,8 @@ def show_table(
     }
     zh = ctx.language == "zh"
     headers = column_headers(columns, units, zh)
-    rows = [[cell_word(cell, zh) for cell in row] for row in rows]
+    rows = [
+        [cell_word(cell, zh, column) for cell, column in zip(row, columns, strict=True)]
+        for row in rows
+    ]
     return TableOutput(title=title, columns=columns, rows=rows, units=units, headers=headers)
