@@ -117,8 +117,17 @@ async def render(
             if isinstance(event, Done):
                 answer = event.answer
     assert answer is not None, "the event stream ended without a done event"
+    said = _plain(f"{answer.summary or ''} {answer.message or ''}")
+    for text in view.texts:  # a passage the summary does not hold already
+        if _plain(text) not in said:
+            console.print(Panel(escape(wrap(text, max(20, console.width - 4)))))
     print_answer(answer, console)
     return answer
+
+
+def _plain(text: str) -> str:
+    """`text` with its whitespace collapsed, to tell whether one text holds another."""
+    return " ".join(text.split())
 
 
 def print_answer(answer: Answer, console: Console) -> None:
@@ -127,16 +136,21 @@ def print_answer(answer: Answer, console: Console) -> None:
     zh = is_chinese(answer.query)
     style = _STATUS_STYLE.get(answer.status, "white")
     width = max(20, console.width - 4)  # inside a panel's borders and padding
-    if answer.summary:
-        summary = escape(wrap(answer.summary, width))
-        console.print(Panel(summary, title=say("summary", zh), border_style=style))
-    if answer.status != "ok" or (answer.message and not answer.summary):
-        title = _STATUS_WORDS.get(answer.status, (answer.status, answer.status))[1 if zh else 0]
-        message = wrap(answer.message or title, width)
-        console.print(Panel(escape(message), title=title, style=style))
-    said = " ".join((answer.summary or "").split())
+    status_panel = answer.status != "ok" or (answer.message and not answer.summary)
+    title = _STATUS_WORDS.get(answer.status, (answer.status, answer.status))[1 if zh else 0]
+    message = answer.message or ""
+    summary = answer.summary or ""
+    if status_panel and summary and _plain(message) in _plain(summary):
+        # A refusal whose summary holds its message is said once, titled by its status.
+        message, summary = summary, ""
+    if summary:
+        shown = escape(wrap(summary, width))
+        console.print(Panel(shown, title=say("summary", zh), border_style=style))
+    if status_panel:
+        console.print(Panel(escape(wrap(message or title, width)), title=title, style=style))
+    said = _plain(answer.summary or "")
     for note in answer.notes:
-        if " ".join(note.split()) in said:
+        if _plain(note) in said:
             continue  # the summary said it already (a moved window comes first there)
         console.print(f"[yellow]{label('note', zh)}[/]{escape(note)}")
     if answer.notice:  # how the answer was made: quiet, after the answer
@@ -169,6 +183,7 @@ class _View:
         self.status = say("starting", False)
         self.running: dict[str, Call] = {}
         self.calls: dict[str, Call] = {}
+        self.texts: list[str] = []
 
     def __rich__(self) -> Any:
         lines: list[Any] = [Spinner("dots", text=Text(self.status, style="cyan"))]
@@ -192,6 +207,9 @@ class _View:
             self.running.pop(event.record.output, None)
             call = self.calls.get(event.record.output)
             out.print(record_line(event.step, event.record, self.zh, call))
+        elif isinstance(event, OutputEvent) and isinstance(event.output, TextOutput):
+            # Printed at the end, unless the summary says it (a library's passages are both).
+            self.texts.append(event.output.text)
         elif isinstance(event, OutputEvent):
             out.print(output_view(event.output, self.zh))
             if self.draw_charts and isinstance(event.output, ChartOutput):
