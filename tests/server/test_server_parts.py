@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import statistics
 import time
 from pathlib import Path
 
@@ -139,9 +138,11 @@ def test_features_answer_at_once_while_the_model_endpoint_hangs_then_say_why_it_
         settings = model_settings(tmp_path, url)
         check_parts(settings, LOCAL)
         client = TestClient(create_app(settings, warm_up=False), client=("127.0.0.1", 50000))
+        assert client.get("/health").status_code == 200  # the app's first request, no probe
         took, part = model_part(client)
         # Connecting cannot fail sooner than MODEL_CONNECT_S: an answer before it did not wait.
-        assert took < 1.0 and took < MODEL_CONNECT_S
+        # (No tighter bound: on a loaded machine a read once took 2.4 s against 1.0.)
+        assert took < MODEL_CONNECT_S
         assert part["checking"] is True and part["available"] is False
         assert url in str(part["reason"]) and "checking" in str(part["reason"])
 
@@ -151,14 +152,15 @@ def test_features_answer_at_once_while_the_model_endpoint_hangs_then_say_why_it_
             f"the model endpoint {url} cannot be reached: accepted no connection within 1.5 s"
         )
         assert "DATAPILOT_LLM_BASE_URL" in str(part["fix"])
-        assert max(times) < 1.0 and statistics.median(times) < 0.2, times
+        # No read waited for the probe (each would take MODEL_CONNECT_S at least).
+        assert max(times) < MODEL_CONNECT_S, times
 
         # Past its time the state is probed again, in the background: meanwhile the last one
         # answers at once (the endpoint still hangs, so each new probe takes 1.5 s).
         monkeypatch.setattr(parts, "PARTS_TTL_S", 0.0)
         for _ in range(3):
             took, again = model_part(client)
-            assert took < 1.0 and again == part
+            assert took < MODEL_CONNECT_S and again == part
 
 
 @pytest.mark.enable_socket
