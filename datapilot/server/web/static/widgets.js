@@ -50,12 +50,42 @@ export function chart(figure, png) {
     font: { ...(given.font ?? {}), color: dark ? "#e5e7eb" : "#1f2937", size: narrow ? 11 : 12 },
     xaxis: axis("xaxis"),
     yaxis: axis("yaxis"),
-    ...(narrow ? { margin: { l: 48, r: 8, t: 48, b: 40 } } : {}),
+    ...(narrow ? phoneLayout(given, figure.data ?? [], plot) : {}),
   };
+  // On a phone the toolbar would sit on the title; the PNG button below the chart stays.
+  const config = { responsive: true, displaylogo: false, ...(narrow ? { displayModeBar: false } : {}) };
   loadPlotly()
-    .then((Plotly) => Plotly.newPlot(plot, figure.data, layout, { responsive: true, displaylogo: false }))
+    .then((Plotly) => Plotly.newPlot(plot, figure.data, layout, config))
     .catch((error) => plot.replaceWith(el("p", { class: "error", role: "alert" }, error.message)));
   return figureEl;
+}
+
+/**
+ * A chart's layout at phone width, where titles would cover one another: stacked panels get the
+ * height they need (each y-axis title fits beside its panel, a long one on two lines), and the
+ * legend goes to the bottom edge, below the x-axis title, with the room its rows take.
+ */
+function phoneLayout(given, data, plot) {
+  const yAxes = Object.keys(given).filter((key) => /^yaxis\d*$/.test(key));
+  const out = {};
+  if (yAxes.length > 1) {
+    plot.style.height = `${260 + 150 * (yAxes.length - 1)}px`;
+    for (const key of yAxes) {
+      const title = given[key]?.title;
+      const text = typeof title === "string" ? title : title?.text;
+      if (text && text.length > 12 && text.includes(" (")) {
+        out[key] = { ...given[key], title: { ...(typeof title === "object" ? title : {}), text: text.replace(" (", "<br>(") } };
+      }
+    }
+  }
+  const names = data.filter((trace) => trace.showlegend !== false && trace.name).map((trace) => String(trace.name));
+  const width = names.reduce((sum, name) => sum + 40 + 6.5 * name.length, 0);
+  const rows = names.length > 1 ? Math.ceil(width / Math.max(200, (plot.clientWidth || 360) - 20)) : 0;
+  return {
+    ...out,
+    margin: { l: 52, r: 8, t: 48, b: 56 + 20 * rows },
+    legend: { ...(given.legend ?? {}), orientation: "h", x: 0, xanchor: "left", yref: "container", y: 0, yanchor: "bottom" },
+  };
 }
 
 function cellText(value) {
