@@ -25,6 +25,7 @@ def add(
     """Add documents to a library; each is read, indexed and listed with its chunks (a bar
     counts the pages of a PDF on a terminal)."""
     from datapilot.commands.progress import progress_bar
+    from datapilot.data.display import counted
     from datapilot.data.documents import reporting_pages
     from datapilot.knowledge import KnowledgeError, Libraries, read_upload
     from datapilot.settings import get_settings
@@ -49,7 +50,7 @@ def add(
             typer.echo(f"error: {path}: {error}", err=True)
             continue
         pages = f"{info.pages} pages, " if info.pages > 1 else ""
-        typer.echo(f"{info.id}  {info.name}  ({pages}{info.chunks} chunks)")
+        typer.echo(f"{info.id}  {info.name}  ({pages}{counted(info.chunks, 'chunk')})")
     if failed:
         raise typer.Exit(code=1)
 
@@ -57,6 +58,7 @@ def add(
 @kb_app.command("list")
 def list_libraries(user: UserOption = None) -> None:
     """Your libraries and how many documents each holds."""
+    from datapilot.data.display import counted
     from datapilot.knowledge import Libraries
     from datapilot.settings import get_settings
 
@@ -64,7 +66,7 @@ def list_libraries(user: UserOption = None) -> None:
     with store.session() as session:
         found = Libraries(session, str(tenant.user_id), get_settings()).all()
     for info in found:
-        typer.echo(f"{info.id}  {info.name}  ({info.documents} documents)")
+        typer.echo(f"{info.id}  {info.name}  ({counted(info.documents, 'document')})")
     if not found:
         typer.echo("No libraries yet; add documents with `datapilot kb add LIBRARY FILE…`.")
 
@@ -74,6 +76,7 @@ def show(
     library: Annotated[str, typer.Argument(help="Name or id.")], user: UserOption = None
 ) -> None:
     """A library's documents."""
+    from datapilot.data.display import counted
     from datapilot.knowledge import KnowledgeError, Libraries
     from datapilot.settings import get_settings
 
@@ -88,8 +91,8 @@ def show(
     typer.echo(f"{info.id}  {info.name}  {info.description}".rstrip())
     for document in documents:
         typer.echo(
-            f"  {document.id}  {document.name}  ({document.pages} pages, {document.chunks} "
-            f"chunks, {document.size} bytes)"
+            f"  {document.id}  {document.name}  ({counted(document.pages, 'page')}, "
+            f"{counted(document.chunks, 'chunk')}, {counted(document.size, 'byte')})"
         )
 
 

@@ -15,6 +15,7 @@ or register ordinary Typer commands as before.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -67,6 +68,7 @@ def build(entry: LazyCommand) -> Any:
             holder.command(entry.name)(target)
         guard_commands(holder)
         command = get_group(holder).commands[entry.name]
+        _unwrap_help(command)
     if not entry.group:
         parse = command.make_context
 
@@ -76,6 +78,25 @@ def build(entry: LazyCommand) -> Any:
 
         command.make_context = make_context  # type: ignore[method-assign]
     return command
+
+
+def _unwrap_help(command: Any) -> None:
+    """Join the lines of each help paragraph, so that the terminal wraps it at its own width:
+    Typer keeps a docstring's line breaks past the first paragraph, which broke sentences in
+    the middle on a narrow terminal. A list or a paragraph marked \\b keeps its lines."""
+    if command.help:
+        paragraphs = inspect.cleandoc(command.help).split("\n\n")
+        command.help = "\n\n".join(
+            p if _laid_out(p) else " ".join(p.split("\n")) for p in paragraphs
+        )
+    for sub in getattr(command, "commands", {}).values():
+        _unwrap_help(sub)
+
+
+def _laid_out(paragraph: str) -> bool:
+    """A paragraph whose lines are its layout: marked with \\b, a list or an indented block."""
+    lines = paragraph.split("\n")
+    return paragraph.startswith("\b") or any(line.startswith(("-", "*", " ")) for line in lines)
 
 
 class LazyGroup(TyperGroup):

@@ -73,6 +73,7 @@ def serve(
     _say_missing_parts(settings)
     _say_plugin_gaps(settings)
     target = "datapilot.server.app:create_app"
+    _say_where(bind, port or settings.port)
     options: _UvicornOptions = {
         "host": bind,
         "port": port or settings.port,
@@ -91,6 +92,14 @@ def serve(
     # SSE write waits for the client's delayed ACK (~40 ms per event).
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     Multiprocess(config, sockets=[listener]).run()
+
+
+def _say_where(host: str, port: int) -> None:
+    """Where to go once it runs: the chat page first, then the other faces."""
+    # A server bound to every interface is reached on this machine by its loopback address.
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+    typer.echo(f"Chat page: {base}/  (API reference {base}/docs; OpenBB Workspace: add {base})")
 
 
 def _say_missing_parts(settings: Settings) -> None:

@@ -35,6 +35,11 @@ class EntityRef(BaseModel):
     id: str
     kind: EntityKind
     name: str
+    label: str | None = Field(
+        default=None,
+        description="What the answer calls it in the question's language (苹果 for AAPL), when "
+        "that is not `name`.",
+    )
 
 
 # How a word of the question was read. `unread` words are the ledger's left-overs; "tool" is for

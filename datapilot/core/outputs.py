@@ -89,6 +89,11 @@ class TableOutput(BaseModel):
     columns: list[str]
     rows: list[list[Any]]
     units: dict[str, str] = Field(default_factory=dict, description="Column -> unit.")
+    headers: list[str] = Field(
+        default_factory=list,
+        description="What each column is called on screen, in the answer's language, with its "
+        "unit (Return (%), 收益率（%）); `columns` keep the machine names. Empty: the columns.",
+    )
 
     def to_csv(self) -> str:
         buffer = io.StringIO()

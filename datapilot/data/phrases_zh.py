@@ -7,11 +7,13 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from datapilot.data.display import COLUMNS
+
 if TYPE_CHECKING:
     from datapilot.data.catalog import Entity
 
-# Chart types, task kinds, an indicator's lines (MACD, Bollinger, KDJ …) and the measures of
-# a result's columns, as the summary says them in Chinese.
+# Chart types, task kinds and an indicator's lines (MACD, Bollinger, KDJ …), as the summary says
+# them in Chinese.
 CHART_ZH: dict[str, str] = {
     "line": "折线图",
     "bar": "柱状图",
@@ -29,27 +31,8 @@ TASK_ZH: dict[str, str] = {
 LINE_ZH: dict[str, str] = {"macd": "DIF", "signal": "DEA", "hist": "DIF−DEA", "rsi": "RSI"}
 LINE_ZH |= {"upper": "上轨", "middle": "中轨", "lower": "下轨", "close": "收盘价", "cci": "CCI"}
 LINE_ZH |= {"k": "K", "d": "D", "j": "J"}
-MEASURE_ZH: dict[str, str] = {
-    "return_pct": "收益率",
-    "mean": "均值",
-    "median": "中位数",
-    "std": "标准差",
-    "min": "最小值",
-    "max": "最大值",
-    "count": "样本数",
-    "correlation": "相关系数",
-    "max_drawdown_pct": "最大回撤",
-    "peak_date": "峰值日",
-    "trough_date": "谷底日",
-    "recovery_date": "恢复日",
-    "sharpe": "夏普比率",
-    "annual_return_pct": "年化收益率",
-    "annual_volatility_pct": "年化波动率",
-    "annualized_return_pct": "年化收益率",
-    "annualized_volatility_pct": "年化波动率",
-    "beta": "贝塔",
-    "r2": "R²",
-}
+# The measures of a result's columns: the display names' Chinese (`data.display`).
+MEASURE_ZH: dict[str, str] = {column: names[1] for column, names in COLUMNS.items()}
 
 # Titles the interfaces write as they are; `title_zh` also knows the patterns below.
 _TITLE_ZH = {

@@ -27,9 +27,11 @@ from datapilot.core.events import (
     StatusEvent,
     TextDelta,
 )
+from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Plan, PlanError
 from datapilot.core.results import RunResult
+from datapilot.data.phrases_zh import chinese_name
 from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
 from datapilot.engine.check import check_plan
@@ -211,6 +213,8 @@ class _Run:
             answer.message = WIDGET_DATA_REQUESTED
             return
         if understanding.intent is not None:
+            if self.zh:
+                _label_in_chinese(understanding.intent, request)
             yield IntentEvent(intent=understanding.intent)
         if understanding.status != "ok":
             answer.status = understanding.status
@@ -476,3 +480,12 @@ def _user_message(error: Exception, settings: Settings) -> str:
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
+
+
+def _label_in_chinese(intent: Intent, request: RequestContext) -> None:
+    """Each entity's Chinese name (苹果, 标普500) as its label, for the front ends to show."""
+    for entity in intent.entities:
+        known = request.data.catalog.get(entity.id)
+        label = chinese_name(known) if known is not None else None
+        if label and label != entity.name:
+            entity.label = label

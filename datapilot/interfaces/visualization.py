@@ -21,6 +21,7 @@ from datapilot.core.outputs import (
     Panel,
     TableOutput,
 )
+from datapilot.data.display import cell_word, column_headers
 from datapilot.data.phrases_zh import chinese_name, title_zh, unit_zh
 from datapilot.interfaces.cells import frame_rows, plain, table_cell
 from datapilot.interfaces.chart_text import candle_colors, fit_title, say, word
@@ -559,4 +560,10 @@ def show_table(
         and _unit_for(frame, str(c))
         and c not in {"rank", "count"}
     }
-    return TableOutput(title=title, columns=columns, rows=rows, units=units)
+    zh = ctx.language == "zh"
+    headers = column_headers(columns, units, zh)
+    rows = [
+        [cell_word(cell, zh, column) for cell, column in zip(row, columns, strict=True)]
+        for row in rows
+    ]
+    return TableOutput(title=title, columns=columns, rows=rows, units=units, headers=headers)

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
+from datapilot.data.text import is_chinese
 from datapilot.render.charts import (
     BAND_COLOR,
     FIT_COLOR,
@@ -29,6 +30,7 @@ from datapilot.render.charts import (
     _data,
     _fit_label,
     _is_daily,
+    _is_dates,
     _label,
     _points,
     _rows,
@@ -41,6 +43,13 @@ from datapilot.render.charts import (
 _NO_TEMPLATE: dict[str, Any] = {}
 TEMPLATE = "plotly_white"
 _LEVEL_LINE = {"color": "grey", "dash": "dot"}
+# Date ticks of a Chinese chart, by the spacing of the ticks (ms, or months as "M1"), in the
+# d3 time format Plotly reads: days, then months, then years.
+CHINESE_DATE_TICKS = [
+    {"dtickrange": [None, "M1"], "value": "%-m月%-d日<br>%Y年"},
+    {"dtickrange": ["M1", "M12"], "value": "%Y年%-m月"},
+    {"dtickrange": ["M12", None], "value": "%Y年"},
+]
 
 
 def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
@@ -82,8 +91,11 @@ def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
         traces.append((_plotly_fit(go, spec, data), 1))
     layout[x_axes[-1]]["title"] = {"text": spec.x_title or spec.x}
     daily_candles = rows[0].lead.mark == "candlestick" and _is_daily(x)
+    chinese_dates = labels is None and is_chinese(chart.title) and _is_dates(x)
     for axis in x_axes:
         layout[axis]["rangeslider"] = {"visible": False}
+        if chinese_dates:  # "2020年3月", not Plotly's English "Mar 2020"
+            layout[axis]["tickformatstops"] = CHINESE_DATE_TICKS
         if daily_candles:
             # Candles only exist on trading days; hide weekends instead of drawing empty gaps.
             layout[axis]["rangebreaks"] = [{"bounds": ["sat", "mon"]}]

@@ -22,9 +22,8 @@ import jsonschema
 from datapilot.assistants.runtime import Turn
 from datapilot.core.answer import Answer
 from datapilot.core.outputs import ChartOutput, Output, TableOutput
-from datapilot.data.text import is_chinese
 from datapilot.model_client import count_tokens
-from datapilot.render.markdown import cell_text, escape_cell
+from datapilot.render.markdown import cell_text, escape_cell, table_headers
 from datapilot.server.chart_files import save_png
 from datapilot.server.openai_request import CompletionRequest
 
@@ -148,13 +147,11 @@ def with_outputs(text: str, outputs: list[Output], links: list[str]) -> str:
 
 
 def table_markdown(table: TableOutput) -> str:
-    """A table as Markdown, its title above and its units named, every value at full precision."""
-    lines = [f"**{escape_cell(table.title)}**"] if table.title else []
-    if table.units:
-        label = "单位" if is_chinese(table.title) else "Units"
-        units = ", ".join(f"{column}: {unit}" for column, unit in table.units.items())
-        lines += [f"{label}: {units}", ""]
-    lines.append("| " + " | ".join(escape_cell(column) for column in table.columns) + " |")
+    """A table as Markdown, its title above, each column by its display name and unit, every
+    value at full precision."""
+    lines = [f"**{escape_cell(table.title)}**", ""] if table.title else []
+    # The headers are display names in the answer's language, each with its unit.
+    lines.append("| " + " | ".join(escape_cell(name) for name in table_headers(table)) + " |")
     lines.append("|" + "---|" * len(table.columns))
     lines += ["| " + " | ".join(cell_text(cell) for cell in row) + " |" for row in table.rows]
     return "\n".join(lines)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import SecretStr
 from support import paths
 from support.live_server import LOOPBACK, live_server
+from support.mcp_inspector import inspector_cli
 from support.numeric_expect import source_frame
 
 from datapilot.server.app import create_app
@@ -32,10 +32,6 @@ from datapilot.settings import Settings
 
 pytestmark = LOOPBACK
 TEXT_ROWS = 40  # DATAPILOT_MCP_TEXT_ROWS of the servers here: a year of prices is capped
-# The MCP Inspector release whose CLI runs on Node 20 (later ones need Node 22); `.ci/run`
-# installs it where npm is reachable.
-INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
-INSTALL_INSPECTOR = f"npm install -g {INSPECTOR}"
 
 
 def _env() -> dict[str, str]:
@@ -145,10 +141,12 @@ async def test_tool_text_holds_the_values_at_full_precision(transport: str, http
     bars = pd.DataFrame(AAPL).set_index("date").loc["2012-12-17":"2012-12-21"]
     ohlcv_rows = _markdown_rows(_text(ohlcv), "date")
     assert [float(row[4]) for row in ohlcv_rows] == pytest.approx(bars["close"].tolist())
-    assert [float(row[5]) for row in ohlcv_rows] == bars["volume"].astype(float).tolist()
+    # Volumes are counts: 3739100, not 3739100.0.
+    assert [row[5] for row in ohlcv_rows] == [str(int(v)) for v in bars["volume"]]
 
-    # The answer's table as the user sees it (two decimals), not cut to four digits.
-    asked = _markdown_rows(_text(answer), "date")
+    # The answer's table as the user sees it (two decimals), not cut to four digits, headed by
+    # its display names (changed: the machine name `date`; structuredContent keeps that one).
+    asked = _markdown_rows(_text(answer), "Date")
     assert [row[1] for row in asked] == [str(round(value, 2)) for value in source]
 
 
@@ -213,18 +211,44 @@ async def test_catalog_resource_and_prompts(transport: str, http_url: str) -> No
     assert "K-line of AAPL with volume and MACD in 2012" in kline.messages[0].content.text
 
 
+async def test_the_discovery_document_advertises_the_version_initialize_agrees_to(
+    http_url: str,
+) -> None:
+    """A client that starts with the version `/.well-known/mcp.json` names gets that version back
+    from `initialize`, not an older one."""
+    base = http_url.removesuffix("/mcp")
+    async with httpx2.AsyncClient(timeout=60) as http:
+        advertised = (await http.get(f"{base}/.well-known/mcp.json")).json()["protocolVersion"]
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": advertised,
+                "capabilities": {},
+                "clientInfo": {"name": "discovery-check", "version": "1"},
+            },
+        }
+        headers = {"Accept": "application/json, text/event-stream"}
+        reply = await http.post(http_url, json=initialize, headers=headers)
+    assert reply.status_code == 200, reply.text
+    data = [line[5:] for line in reply.text.splitlines() if line.startswith("data:")]
+    result = json.loads(data[0] if data else reply.text)["result"]
+    assert result["protocolVersion"] == advertised
+
+
 # --- the MCP Inspector CLI (npm) ------------------------------------------------------------------
 
 
-def _inspector() -> str:
-    found = shutil.which("mcp-inspector")
-    assert found, f"the MCP Inspector CLI is not installed: run `{INSTALL_INSPECTOR}`"
-    return found
+@pytest.fixture(scope="session")
+def inspector() -> Path:
+    """The MCP Inspector CLI, installed into the user's cache on first use."""
+    return inspector_cli()
 
 
-def _inspect(*args: str) -> dict[str, Any]:
+def _inspect(inspector: Path, *args: str) -> dict[str, Any]:
     done = subprocess.run(
-        [_inspector(), "--cli", *args], capture_output=True, text=True, timeout=180, check=False
+        [str(inspector), "--cli", *args], capture_output=True, text=True, timeout=180, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
     parsed: dict[str, Any] = json.loads(done.stdout)
@@ -247,20 +271,21 @@ def _unrate_2009() -> list[float]:
     return macro.loc[macro["year"] == 2009, "unemp"].tolist()
 
 
-def test_inspector_cli_over_stdio(data, tmp_path: Path) -> None:
+def test_inspector_cli_over_stdio(data, inspector: Path) -> None:
     env = _env() | {"PYTHONPATH": str(paths.ROOT)}
     pairs = [part for name, value in env.items() for part in ("-e", f"{name}={value}")]
-    listed = _inspect(*pairs, sys.executable, *STDIO_ARGS, "--method", "tools/list")
-    called = _inspect(*pairs, sys.executable, *STDIO_ARGS, *GET_SERIES)
+    listed = _inspect(inspector, *pairs, sys.executable, *STDIO_ARGS, "--method", "tools/list")
+    called = _inspect(inspector, *pairs, sys.executable, *STDIO_ARGS, *GET_SERIES)
     assert [tool["name"] for tool in listed["tools"]][:1] == ["ask"]
     assert _inspected_series(called) == _unrate_2009()
     assert called["structuredContent"]["table"]["columns"] == ["date", "UNRATE"]
 
 
-def test_inspector_cli_over_streamable_http(http_url: str) -> None:
-    called = _inspect(http_url, "--transport", "http", *GET_SERIES)
+def test_inspector_cli_over_streamable_http(http_url: str, inspector: Path) -> None:
+    called = _inspect(inspector, http_url, "--transport", "http", *GET_SERIES)
     assert _inspected_series(called) == _unrate_2009()
     read = _inspect(
+        inspector,
         http_url,
         "--transport",
         "http",
@@ -270,6 +295,16 @@ def test_inspector_cli_over_streamable_http(http_url: str) -> None:
         "datapilot://catalog",
     )
     assert "UNRATE," in read["contents"][0]["text"]
+
+
+def test_without_npm_the_inspector_tests_fail_naming_the_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no npm on it
+    with pytest.raises(AssertionError, match="needs npm") as failed:
+        inspector_cli(tmp_path / "inspector")
+    assert f"npm install --prefix {tmp_path / 'inspector'}" in str(failed.value)
+    assert "@modelcontextprotocol/inspector@0.15.0" in str(failed.value)
 
 
 async def test_a_callers_library_documents_are_resources(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.live_server import LOOPBACK
 from support.openai_face import live_offline
+from support.paths import console_script
 from support.platform_app import QUESTION, apple_2021_return_pct
 
 pytestmark = LOOPBACK
@@ -22,8 +22,7 @@ pytestmark = LOOPBACK
 @pytest.fixture(scope="module")
 def llm(tmp_path_factory: pytest.TempPathFactory, data: object) -> Iterator[Path]:
     """A user folder of `llm` naming the live server as the model `dp`."""
-    command = shutil.which("llm")
-    assert command, "the `llm` command is missing: pip install -e '.[test]' installs it"
+    console_script("llm")  # fails here, naming the install, rather than in each test
     folder = tmp_path_factory.mktemp("llm-user")
     with live_offline(tmp_path_factory.mktemp("llm-server")) as (url, key):
         (folder / "extra-openai-models.yaml").write_text(
@@ -40,7 +39,7 @@ def llm(tmp_path_factory: pytest.TempPathFactory, data: object) -> Iterator[Path
 def ask(folder: Path, *options: str) -> str:
     environment = {**os.environ, "LLM_USER_PATH": str(folder)}
     done = subprocess.run(
-        ["llm", "-m", "dp", *options, QUESTION],
+        [str(console_script("llm")), "-m", "dp", *options, QUESTION],
         env=environment,
         capture_output=True,
         text=True,

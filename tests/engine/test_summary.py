@@ -74,10 +74,13 @@ async def test_english_summary_answers_first_then_names_tasks_and_interfaces() -
     assert format_value(scaled["AAA"].max(), "USD") in first
     assert scaled["AAA"].idxmax().date().isoformat() in first
     assert format_value(scaled["BBB"].iloc[-1], "USD") in text
-    for name in ["3 tasks", "with fetch", "with scale", "line chart with line"]:
-        assert name in text
-    assert text.index("with fetch") > text.index(format_value(scaled["BBB"].iloc[-1], "USD"))
-    assert text.count("fetch") == 2  # one sentence of method: not the tasks and the calls twice
+    # Changed: the method named each interface ("with fetch", "with line"); it now says what was
+    # done in words, and the plan view names the interfaces.
+    for done in ["3 tasks", "fetched close for AAA", "computed scaled close", "a line chart"]:
+        assert done in text
+    assert "with fetch" not in text and "with scale" not in text and "with line" not in text
+    assert text.index("fetched") > text.index(format_value(scaled["BBB"].iloc[-1], "USD"))
+    assert text.count("fetch") == 1  # one sentence of method: not the tasks and the calls twice
     assert grounded(text, run.facts, context=question)
     assert len(numbers_in(text)) >= 8
 
@@ -87,7 +90,9 @@ async def test_chinese_question_gets_a_chinese_summary() -> None:
     plan, run = await run_plan()
     text = template_summary(question, understanding(plan), run)
     assert is_chinese(text)
-    assert "fetch" in text and "scale" in text and "折线图" in text
+    # Changed: "用 fetch 获取了…": the interfaces are named in the plan view, not the summary.
+    assert "获取了" in text and "折线图" in text
+    assert "fetch" not in text and "scale" not in text and "用 " not in text
     scaled = toy_prices(["AAA", "BBB"]) * 3
     # Units are said in Chinese: 339.91美元, not 339.91 USD.
     assert format_value(scaled["AAA"].iloc[-1]) + "美元" in text and " USD" not in text
@@ -196,8 +201,9 @@ async def test_an_operation_on_a_result_is_named_as_such() -> None:
     )
     run = await execute(plan, toy_context(), registry=registry)
     text = template_summary("AAA", Understanding(plan=plan), run)
-    # Changed: two phrases are joined by "and" without a comma.
-    assert "fetched close for AAA with fetch and applied mutate to it" in text
+    # Changed: two phrases are joined by "and" without a comma; the operation is said in words
+    # (an interface the summary has no words for "reworked the result"), not by its name.
+    assert "fetched close for AAA and reworked the result" in text
 
 
 @pytest.mark.parametrize(
@@ -348,9 +354,10 @@ async def test_a_period_return_is_answered_first_with_its_base(data, sp500, ques
     base = float(aapl.loc[found["d"]])
     assert found["b"] == f"{base:.2f}" and found["e"] == f"{end:.2f}"
     assert found["r"] == f"{(end / base - 1) * 100:.2f}"
-    # The method comes after, in one sentence naming the tasks and the interfaces.
+    # The method comes after, in one sentence naming the tasks and what each did (changed: it
+    # named the interfaces, such as period_return; the plan view does).
     method = "我分" if is_chinese(question) else "In 5 tasks, I fetched"
-    assert answer.summary.count(method) == 1 and "period_return" in answer.summary
+    assert answer.summary.count(method) == 1 and "period_return" not in answer.summary
     assert "split the question" not in answer.summary
 
 

@@ -252,3 +252,25 @@ def test_chinese_context_words_and_colours_the_candles(ctx) -> None:
     assert chinese.spec.panels[1].title == "成交量"
     # Red up in Chinese, green up in English.
     assert chinese.spec.up_color == "#e53935" and english.spec.up_color == "#26a69a"
+
+
+@pytest.mark.parametrize(
+    ("language", "headers", "blank"),
+    [
+        ("en", ["Id", "Maximum drawdown (%)", "Recovery date"], "not recovered"),
+        ("zh", ["代码", "最大回撤（%）", "恢复日"], "未收复"),
+    ],
+)
+def test_a_table_names_its_columns_and_says_what_a_blank_recovery_means(
+    ctx: InterfaceContext, language: str, headers: list[str], blank: str
+) -> None:
+    frame = pd.DataFrame(
+        {"max_drawdown_pct": [-25.43, -10.0], "recovery_date": [None, "2021-03-01"]},
+        index=pd.Index(["^GSPC", "AAPL"], name="id"),
+    )
+    frame.attrs["units"] = {"max_drawdown_pct": "%"}
+    asked = InterfaceContext(warehouse=None, catalog=None, today=ctx.today, language=language)  # type: ignore[arg-type]
+    table = V.show_table(asked, frame, title="t")
+    assert table.columns == ["id", "max_drawdown_pct", "recovery_date"]  # machine names stay
+    assert table.headers == headers
+    assert [row[2] for row in table.rows] == [blank, "2021-03-01"]

@@ -359,6 +359,50 @@ def test_dark_mode_at_phone_width(chromium: Any, server: Server) -> None:
     context.close()
 
 
+# The parts of a drawn chart that must not cover one another: its title, each axis title, the
+# legend and the toolbar (Plotly's class names).
+CHART_PARTS = ".gtitle, .g-xtitle, .g-ytitle, .g-y2title, .g-y3title, .legend, .modebar"
+
+
+def _overlaps(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The pairs of boxes that intersect (by more than a pixel each way)."""
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            wide = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+            high = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+            if wide > 1 and high > 1:
+                found.append((a["name"], b["name"]))
+    return found
+
+
+@pytest.mark.parametrize("question", [CHART_QUESTION, "IBM K-line with volume and MACD in 2012"])
+def test_a_chart_at_phone_width_in_dark_mode_keeps_its_titles_apart(
+    chromium: Any, server: Server, question: str
+) -> None:
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, color_scheme="dark", locale="en-US"
+    )
+    page = context.new_page()
+    page.goto(server.base + "/")
+    turn = ask(page, question)
+    turn.locator(".plot .main-svg").first.wait_for(timeout=TIMEOUT_MS)
+    plot = turn.locator(".plot").first
+    plot.hover()  # the toolbar shows on hover: it must not cover the title then either
+    boxes = plot.evaluate(
+        """(plot, selector) => [...plot.querySelectorAll(selector)]
+            .filter((e) => e.getBoundingClientRect().width > 0 && !e.closest(".hoverlayer"))
+            .map((e) => { const r = e.getBoundingClientRect();
+              return {name: e.getAttribute("class") + ":" + (e.textContent || "").slice(0, 20),
+                      x: r.x, y: r.y, width: r.width, height: r.height}; })""",
+        CHART_PARTS,
+    )
+    assert len(boxes) >= 3, boxes  # the title and the axis titles at least
+    assert not _overlaps(boxes), (_overlaps(boxes), boxes)
+    screenshot(page, f"phone-dark-chart-{question.split()[0].lower()}")
+    context.close()
+
+
 def test_signing_in_with_a_key(
     chromium: Any,
     data,  # type: ignore[no-untyped-def]

@@ -365,7 +365,11 @@ def _scope(
     if said := live_only_message(measures, [], reading.zh, _live_words(parsed)):
         # "The average P/E of the stocks you have": no bundled list holds company figures.
         reading.status, reading.message = "no_data", said
-        reading.trace.append("company figures or news are not in the bundled data")
+        reading.trace.append(
+            "内置数据没有公司财务数据或新闻"
+            if reading.zh
+            else "company figures or news are not in the bundled data"
+        )
         return True
     stocks = re.search(r"(?i)\bstocks\b|股票|个股", parsed.text) is not None
     listed = any(m in PER_MEMBER for m, _ in parsed.group("metric")) and (

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.windows import Base, Clause
 from datapilot.core.intent import IntentPart
+from datapilot.data.display import measure_name
 
 if TYPE_CHECKING:
     from datapilot.brains.offline.reading import Reading
@@ -86,8 +87,9 @@ def _split(reading: Reading, parts: list[Part]) -> None:
     reading.trace = [t for t in reading.trace if "several time phrases" not in t]
     for part in reading.parts:
         p = part.part
+        measures = "、".join(measure_name(m, zh=True) for m in p.metrics)
         reading.trace.append(
-            f"一部分：{'、'.join(p.metrics)}，{p.start}..{p.end}"
+            f"一部分：{measures}，{p.start} 至 {p.end}"
             if reading.zh
             else f"a part of its own: {', '.join(p.metrics)} over {p.start}..{p.end}"
         )

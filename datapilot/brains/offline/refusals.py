@@ -12,6 +12,7 @@ from datetime import date
 
 from datapilot.brains.offline.names import chinese_name
 from datapilot.data.catalog import Entity
+from datapilot.data.display import measure_name
 
 
 def foreign_message(names: list[str], zh: bool) -> str:
@@ -259,7 +260,9 @@ _D = r"(?P<a>\d{4}-\d{2}-\d{2}|start|None)\.\.(?P<b>\d{4}-\d{2}-\d{2}|end|None)"
 
 
 def _span(m: re.Match[str]) -> str:
-    return f"{m['a']} 至 {m['b']}"
+    start = {"None": "最早", "start": "最早"}.get(m["a"], m["a"])
+    end = {"None": "最新", "end": "最新"}.get(m["b"], m["b"])
+    return f"{start} 至 {end}"
 
 
 def _phrase(words: str) -> str:
@@ -270,7 +273,7 @@ def _phrase(words: str) -> str:
     parts = words.split(" / ")
     if len(parts) > 1 and all(p in PHRASE_ZH for p in parts):
         return "、".join(PHRASE_ZH[p] for p in parts)
-    return words
+    return measure_name(words, zh=True)  # a measure by its display name; else as written
 
 
 def _duration(label: str) -> str:

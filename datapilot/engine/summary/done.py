@@ -58,8 +58,9 @@ def method_sentence(
     plan: Plan, steps: list[Step], understanding: Understanding, w: Words, *, dated: bool
 ) -> str:
     """How the answer was made, in one sentence: the number of tasks and what each successful
-    call did, its interface named. The window is said only when `dated` (no answer sentence
-    said the dates already); charts and tables by their kind (their titles are on screen)."""
+    call did, in words (the plan names the interfaces). The window is said only when `dated`
+    (no answer sentence said the dates already); charts and tables by their kind (their titles
+    are on screen)."""
     zh = w.zh
     # The window is said once, on the first call that brings data in.
     window = _window(understanding, zh) if dated else ""
@@ -69,7 +70,6 @@ def method_sentence(
     phrases = []
     seen_titles: set[str] = set()
     for step in steps:
-        name = step.call.interface
         what = _what(step, w)
         when = window if step is first_data else ""
         title = _title(step)
@@ -78,20 +78,16 @@ def method_sentence(
         elif step.category == "prediction":
             phrases.append(_forecast_phrase(step, w))
         elif step.category == "frame" and len(set(refs_in(step.call.args))) > 1:
-            phrases.append(f"用 {name} 合并了结果" if zh else f"combined them with {name}")
+            phrases.append("合并了结果" if zh else "combined them")
         elif step.category == "frame" or (
             title and title in seen_titles and step is not first_data
         ):
             # Same measure as an earlier result (rank, filter …): an operation on it.
-            phrases.append(f"对结果应用了 {name}" if zh else f"applied {name} to it")
+            phrases.append(_operation(step.call.interface, zh))
         elif step.category == "acquisition":
-            phrases.append(
-                f"用 {name} 获取了{what}{when}" if zh else f"fetched {what}{when} with {name}"
-            )
+            phrases.append(f"获取了{what}{when}" if zh else f"fetched {what}{when}")
         else:
-            phrases.append(
-                f"用 {name} 计算了{what}{when}" if zh else f"computed {what}{when} with {name}"
-            )
+            phrases.append(f"计算了{what}{when}" if zh else f"computed {what}{when}")
         if title:
             seen_titles.add(title)
     phrases = list(dict.fromkeys(phrases))
@@ -111,18 +107,36 @@ def _title(step: Step) -> str:
     return ""
 
 
+# What an operation on an earlier result did, (English, Chinese); another one "reworked" it.
+_OPERATIONS = {
+    "select_columns": ("kept the columns needed", "选取了所需的列"),
+    "filter_dates": ("kept the dates asked for", "截取了所需的日期"),
+    "filter_rows": ("kept the rows asked for", "筛选了所需的行"),
+    "head_rows": ("kept the first rows", "保留了前几行"),
+    "rank": ("ranked the results", "对结果排了序"),
+    "top_bottom": ("picked the top and bottom", "选出了排在前后的几项"),
+    "resample": ("changed its frequency", "调整了数据频率"),
+    "normalize": ("rebased it", "做了归一化"),
+}
+
+
+def _operation(name: str, zh: bool) -> str:
+    english, chinese = _OPERATIONS.get(name, ("reworked the result", "整理了结果"))
+    return chinese if zh else english
+
+
 def _forecast_phrase(step: Step, w: Words) -> str:
-    name, frame = step.call.interface, step.value
+    frame = step.value
     if not isinstance(frame, pd.DataFrame):
-        return f"用 {name} 做了预测" if w.zh else f"made a forecast with {name}"
+        return "做了预测" if w.zh else "made a forecast"
     subject = str(frame.attrs.get("entity") or ", ".join(map(str, frame.columns[:1])))
     model = frame.attrs.get("model")
     periods = len(frame)
     if w.zh:
-        how = f"（{model_zh(str(model))}）" if model else ""
-        return f"用 {name}{how}预测了{subject}未来{periods}期"
-    how = f" ({model})" if model else ""
-    return f"forecast {subject} {periods} periods ahead with {name}{how}"
+        how = f"用{model_zh(str(model))}模型" if model else ""
+        return f"{how}预测了{w.name(subject)}未来{periods}期"
+    how = f" with {model}" if model else ""
+    return f"forecast {subject} {periods} periods ahead{how}"
 
 
 def _what(step: Step, w: Words) -> str:
@@ -141,7 +155,8 @@ def _what(step: Step, w: Words) -> str:
             return w.series(subjects[0])  # 实际GDP（GDPC1）
         title = w.title(title) or "数据"
         named = any(subject in title for subject in subjects)
-        return f"{'、'.join(subjects)}的{title}" if acquired and not named else title
+        names = "、".join(w.name(subject) for subject in subjects)
+        return f"{names}的{title}" if acquired and not named else title
     title = lower_first(title) if title else "the data"
     if acquired and not any(s in title for s in subjects):
         return f"{title} for {', '.join(subjects)}"
@@ -169,15 +184,15 @@ def _shown(step: Step, zh: bool) -> str:
     name, value = step.call.interface, step.value
     if isinstance(value, ChartOutput):
         if zh:
-            return f"用 {name} 画了{CHART_ZH.get(value.chart_type, '图')}"
+            return f"画了{CHART_ZH.get(value.chart_type, '图')}"
         article = "an" if value.chart_type[0] in "aeiou" else "a"
-        return f"plotted {article} {value.chart_type} chart with {name}"
+        return f"plotted {article} {value.chart_type} chart"
     if isinstance(value, TableOutput) and name.startswith("plot_"):
         # A chart of a single value is shown as a table: say what the user sees.
         return "以表格展示了这个数值" if zh else "showed the single value as a table"
     if isinstance(value, TableOutput):
-        return f"用 {name} 制作了表格" if zh else f"built a table with {name}"
-    return f"用 {name} 写了说明" if zh else f"wrote a note with {name}"
+        return "制作了表格" if zh else "built a table"
+    return "写了说明" if zh else "wrote a note"
 
 
 def _window(understanding: Understanding, zh: bool) -> str:

@@ -177,13 +177,15 @@ def mcp_tools() -> list[dict[str, Any]]:
 
 def mcp_discovery(base_url: str, *, keys_required: bool) -> dict[str, Any]:
     """`/.well-known/mcp.json`: where the MCP endpoint is, how to authenticate, its tools."""
-    from mcp.types.version import LATEST_PROTOCOL_VERSION
+    # The version `initialize` agrees to (the SDK's newest handshake), not the newest the SDK
+    # knows of: a client starting with the advertised version gets it back.
+    from mcp.types.version import LATEST_HANDSHAKE_VERSION
 
     return {
         "name": NAME_FOR_MODEL,
         "version": __version__,
         "description": DESCRIPTION,
-        "protocolVersion": LATEST_PROTOCOL_VERSION,
+        "protocolVersion": LATEST_HANDSHAKE_VERSION,
         "transport": {"type": "streamable-http", "url": f"{base_url.rstrip('/')}/mcp"},
         "authentication": {"type": "bearer", "required": keys_required},
         "tools": mcp_tools(),

@@ -27,7 +27,7 @@ from datapilot.engine.context import RequestContext
 from datapilot.settings import Settings
 from datapilot.tools.base import Tool
 from datapilot.tools.published.progress import progress_reporter, reporting
-from datapilot.tools.published.text import markdown_table
+from datapilot.tools.published.text import ask_text, markdown_table
 
 # Rows a direct data call returns at most; the latest are kept for time series.
 MAX_ROWS = 20_000
@@ -140,7 +140,9 @@ class DataOutput(BaseModel):
 class InterfaceInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, description="An interface of the library (GET /api/v1/tools).")
+    name: str = Field(
+        min_length=1, description="An interface of the library with plain arguments: get_ohlcv."
+    )
     arguments: dict[str, Any] = Field(
         default_factory=dict, description="Its arguments (plain values; no frame references)."
     )
@@ -234,44 +236,31 @@ async def _ask(arguments: AskInput, context: OperationContext) -> Outcome:
         )
     report = progress_reporter.get()
     answer = await final_answer(events if report is None else reporting(events, report))
-    words = answer.summary or answer.message or ""
-    result = AskOutput(
-        answer=words,
+    result = _ask_output(answer)
+    charts = [output for output in answer.outputs if isinstance(output, ChartOutput)]
+    return Outcome(result, charts, ask_text(answer, context.settings.mcp_text_rows))
+
+
+def _ask_output(answer: Answer) -> AskOutput:
+    return AskOutput(
+        answer=answer.summary or answer.message or "",
         status=answer.status,
         tables=[_table(output) for output in answer.outputs if isinstance(output, TableOutput)],
         notes=answer.notes,
         sources=answer.sources,
     )
-    charts = [output for output in answer.outputs if isinstance(output, ChartOutput)]
-    return Outcome(result, charts, _ask_text(answer, result, context.settings.mcp_text_rows))
-
-
-def _ask_text(answer: Answer, result: AskOutput, max_rows: int) -> str:
-    """The answer for a model that reads only text: its words, every table at full precision
-    (the tool's structured tables, cell for cell), the charts by title, notes and sources."""
-    lines = [f"status: {answer.status}"]
-    if answer.intent is not None and (answer.intent.start or answer.intent.end):
-        lines.append(f"window: {answer.intent.start} to {answer.intent.end}")
-    if result.answer:
-        lines.append(result.answer)
-    for table in result.tables:
-        lines += ["", _table_text(table, max_rows)]
-    for output in answer.outputs:
-        if isinstance(output, ChartOutput):
-            lines.append(f"chart {output.title!r} ({output.chart_type}): the image below")
-        elif isinstance(output, TextOutput):
-            lines.append(output.text)
-    if result.notes:
-        lines.append("notes: " + " ".join(result.notes))
-    if result.sources:
-        lines.append("sources: " + ", ".join(result.sources))
-    return "\n".join(lines)
 
 
 async def _search(arguments: SearchInput, context: OperationContext) -> Outcome:
     catalog = context.request().data.catalog
-    # Over-fetch, so that filtering by kind still fills the limit.
-    matches = catalog.lookup(arguments.query, limit=arguments.limit * (4 if arguments.kind else 1))
+    # The entities the text names (苹果和微软: both), then the closest names to all of it;
+    # over-fetched, so that filtering by kind still fills the limit.
+    limit = arguments.limit * (4 if arguments.kind else 1)
+    found = [*catalog.mentions(arguments.query), *catalog.lookup(arguments.query, limit=limit)]
+    matches = []
+    for match in found:  # each entity once, where it first came
+        if all(match.entity.id != kept.entity.id for kept in matches):
+            matches.append(match)
     hits = [
         EntityHit(
             id=match.entity.id,
@@ -328,10 +317,7 @@ def _table_text(table: Table, max_rows: int) -> str:
 async def _interface(arguments: InterfaceInput, context: OperationContext) -> Outcome:
     request = context.request()
     if arguments.name not in request.registry:
-        raise OperationError(
-            "invalid",
-            f"there is no interface {arguments.name!r}; GET /api/v1/tools lists them",
-        )
+        raise OperationError("invalid", _no_interface(arguments.name, request))
     spec = request.registry.get(arguments.name)
     if any(param.frame is not None for param in spec.params.values()):
         raise OperationError(
@@ -352,6 +338,22 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
     # The text content also carries the tables' values (the structured text field stays short).
     shown = [text, *(_table_text(table, context.settings.mcp_text_rows) for table in tables)]
     return Outcome(result, charts, "\n\n".join([*shown, *run.notes]))
+
+
+def _no_interface(name: str, request: RequestContext) -> str:
+    """Why `name` cannot be called, with the names that can (any face: stdio has no routes)."""
+    import difflib
+
+    callable_ = sorted(
+        spec.name
+        for spec in (request.registry.get(n) for n in request.registry.names())
+        if all(param.frame is None for param in spec.params.values())
+    )
+    close = difflib.get_close_matches(name, callable_, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"there is no interface {name!r}; {hint}the ones call_interface takes: " + ", ".join(
+        callable_
+    )
 
 
 async def _one_call(name: str, args: dict[str, Any], request: RequestContext) -> Any:

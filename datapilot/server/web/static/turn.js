@@ -138,7 +138,7 @@ export class Turn {
   /** The understood question (intent) or the plan, from their JSON blocks. */
   structured(value) {
     if (value && typeof value.rewritten === "string") {
-      const chips = (value.entities ?? []).map((entity) => el("span", { class: "chip" }, entity.name ? `${entity.name} (${entity.id})` : entity.id));
+      const chips = (value.entities ?? []).map((entity) => el("span", { class: "chip" }, (entity.label || entity.name) ? `${entity.label || entity.name} (${entity.id})` : entity.id));
       const window = value.start || value.end ? el("span", { class: "chip window", title: t("window") }, `${value.start ?? "…"} → ${value.end ?? "…"}`) : null;
       this.intent.replaceChildren(
         el("p", {}, el("strong", {}, `${t("understood")}: `), value.rewritten),

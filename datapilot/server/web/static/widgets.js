@@ -50,12 +50,42 @@ export function chart(figure, png) {
     font: { ...(given.font ?? {}), color: dark ? "#e5e7eb" : "#1f2937", size: narrow ? 11 : 12 },
     xaxis: axis("xaxis"),
     yaxis: axis("yaxis"),
-    ...(narrow ? { margin: { l: 48, r: 8, t: 48, b: 40 } } : {}),
+    ...(narrow ? phoneLayout(given, figure.data ?? [], plot) : {}),
   };
+  // On a phone the toolbar would sit on the title; the PNG button below the chart stays.
+  const config = { responsive: true, displaylogo: false, ...(narrow ? { displayModeBar: false } : {}) };
   loadPlotly()
-    .then((Plotly) => Plotly.newPlot(plot, figure.data, layout, { responsive: true, displaylogo: false }))
+    .then((Plotly) => Plotly.newPlot(plot, figure.data, layout, config))
     .catch((error) => plot.replaceWith(el("p", { class: "error", role: "alert" }, error.message)));
   return figureEl;
+}
+
+/**
+ * A chart's layout at phone width, where titles would cover one another: stacked panels get the
+ * height they need (each y-axis title fits beside its panel, a long one on two lines), and the
+ * legend goes to the bottom edge, below the x-axis title, with the room its rows take.
+ */
+function phoneLayout(given, data, plot) {
+  const yAxes = Object.keys(given).filter((key) => /^yaxis\d*$/.test(key));
+  const out = {};
+  if (yAxes.length > 1) {
+    plot.style.height = `${260 + 150 * (yAxes.length - 1)}px`;
+    for (const key of yAxes) {
+      const title = given[key]?.title;
+      const text = typeof title === "string" ? title : title?.text;
+      if (text && text.length > 12 && text.includes(" (")) {
+        out[key] = { ...given[key], title: { ...(typeof title === "object" ? title : {}), text: text.replace(" (", "<br>(") } };
+      }
+    }
+  }
+  const names = data.filter((trace) => trace.showlegend !== false && trace.name).map((trace) => String(trace.name));
+  const width = names.reduce((sum, name) => sum + 40 + 6.5 * name.length, 0);
+  const rows = names.length > 1 ? Math.ceil(width / Math.max(200, (plot.clientWidth || 360) - 20)) : 0;
+  return {
+    ...out,
+    margin: { l: 52, r: 8, t: 48, b: 56 + 20 * rows },
+    legend: { ...(given.legend ?? {}), orientation: "h", x: 0, xanchor: "left", yref: "container", y: 0, yanchor: "bottom" },
+  };
 }
 
 function cellText(value) {
@@ -72,8 +102,17 @@ function csvOf(columns, rows) {
   return [columns, ...rows].map((row) => row.map(quote).join(",")).join("\r\n") + "\r\n";
 }
 
-/** A table `{title, columns, rows, units}`: pages of 10 rows, sortable columns, CSV download. */
-export function table({ title, columns, rows, units }) {
+/** The header of each column: the answer's display names (with units, in its language) when it
+ * gives them, else the column with its unit. */
+function headerNames(columns, units, headers) {
+  if (Array.isArray(headers) && headers.length === columns.length) return headers;
+  return columns.map((name) => (units?.[name] ? `${name} (${units[name]})` : name));
+}
+
+/** A table `{title, columns, rows, units, headers}`: pages of 10 rows, sortable columns, CSV
+ * download (the CSV keeps the machine names of the columns). */
+export function table({ title, columns, rows, units, headers: shown }) {
+  const names = headerNames(columns, units, shown);
   let page = 0;
   let order = rows.map((_, index) => index);
   let sorted = { column: -1, ascending: true };
@@ -82,9 +121,8 @@ export function table({ title, columns, rows, units }) {
   const status = el("span", { class: "page-status", "aria-live": "polite" });
   const previous = el("button", { type: "button", class: "small" }, t("previous"));
   const next = el("button", { type: "button", class: "small" }, t("next"));
-  const headers = columns.map((name, index) => {
-    const unit = units?.[name] ? ` (${units[name]})` : "";
-    const button = el("button", { type: "button", class: "sort", title: t("sort_by", { column: name }) }, `${name}${unit}`);
+  const headers = names.map((name, index) => {
+    const button = el("button", { type: "button", class: "sort", title: t("sort_by", { column: name }) }, name);
     const th = el("th", { scope: "col", "aria-sort": "none" }, button);
     button.addEventListener("click", () => sortBy(index, th));
     return th;
@@ -123,7 +161,7 @@ export function table({ title, columns, rows, units }) {
     download(new Blob([csvOf(columns, order.map((index) => rows[index]))], { type: "text/csv" }), fileName(title, "csv")),
   );
   draw();
-  const bars = groupedBars(title, columns, rows, units);
+  const bars = groupedBars(title, columns, rows, names);
   return el(
     "figure",
     { class: "table" },
@@ -142,16 +180,20 @@ const DATE_LIKE = /^\d{4}-\d{2}(-\d{2})?/;
  * to read as grouped bars: one bar per number, grouped by the row's name. A Plotly figure, or
  * null for tables that are not like that (dates down the side are a series: a line chart's).
  */
-function groupedBars(title, columns, rows, units) {
-  if (!rows.length || rows.length > MAX_BAR_ROWS) return null;
+function groupedBars(title, columns, rows, names) {
+  // One row is one group of bars, which the table already says; a column with no number (a
+  // blank recovery date) has no bar.
+  if (rows.length < 2 || rows.length > MAX_BAR_ROWS) return null;
   const label = columns.findIndex((_, i) => rows.every((row) => typeof row[i] === "string"));
   if (label < 0 || rows.some((row) => DATE_LIKE.test(row[label]))) return null;
-  const numeric = columns.map((_, i) => i).filter((i) => i !== label && rows.every((row) => typeof row[i] === "number" || row[i] === null));
+  const numeric = columns.map((_, i) => i).filter((i) => i !== label
+    && rows.every((row) => typeof row[i] === "number" || row[i] === null)
+    && rows.some((row) => typeof row[i] === "number"));
   if (numeric.length < 2) return null;
   const x = rows.map((row) => row[label]);
   const data = numeric.map((i) => ({
     type: "bar",
-    name: units?.[columns[i]] ? `${columns[i]} (${units[columns[i]]})` : columns[i],
+    name: names[i],
     x,
     y: rows.map((row) => row[i]),
   }));

@@ -1,0 +1,187 @@
+"""Display names, in English and Chinese: what a table's columns, the measures a question asks for
+and the kinds of entity are called on every face (terminal, page, `/v1` text, MCP text, the
+summary). The machine names (`return_pct`, `max_drawdown`) stay in JSON; these are what a person
+reads. One table for columns and measures, so that each face says them the same way."""
+
+from __future__ import annotations
+
+import re
+
+# A result's column (or a measure of a result) → (English, Chinese). The English name is written
+# as inside a sentence ("maximum drawdown"); a header capitalises it.
+COLUMNS: dict[str, tuple[str, str]] = {
+    "id": ("id", "代码"),
+    "date": ("date", "日期"),
+    "group": ("group", "组别"),
+    "rank": ("rank", "排名"),
+    "name": ("name", "名称"),
+    "kind": ("kind", "类别"),
+    "start_date": ("start date", "起始日"),
+    "end_date": ("end date", "截止日"),
+    "start_value": ("start value", "起始值"),
+    "end_value": ("end value", "期末值"),
+    "first": ("first", "首日"),
+    "last": ("last", "末日"),
+    "return_pct": ("return", "收益率"),
+    "cumulative_return_pct": ("cumulative return", "累计收益率"),
+    "max_drawdown_pct": ("maximum drawdown", "最大回撤"),
+    "drawdown_pct": ("drawdown", "回撤"),
+    "peak_date": ("peak date", "峰值日"),
+    "trough_date": ("trough date", "谷底日"),
+    "recovery_date": ("recovery date", "恢复日"),
+    "forecast": ("forecast", "预测值"),
+    "lower": ("lower bound", "下限"),
+    "upper": ("upper bound", "上限"),
+    "observations": ("observations", "样本数"),
+    "mean": ("mean", "均值"),
+    "median": ("median", "中位数"),
+    "std": ("standard deviation", "标准差"),
+    "min": ("minimum", "最小值"),
+    "max": ("maximum", "最大值"),
+    "count": ("count", "样本数"),
+    "sum": ("sum", "合计"),
+    "correlation": ("correlation", "相关系数"),
+    "sharpe": ("Sharpe ratio", "夏普比率"),
+    "annual_return_pct": ("annual return", "年化收益率"),
+    "annual_volatility_pct": ("annual volatility", "年化波动率"),
+    "annualized_return_pct": ("annualised return", "年化收益率"),
+    "annualized_volatility_pct": ("annualised volatility", "年化波动率"),
+    "volatility_pct": ("volatility", "波动率"),
+    "cagr_pct": ("compound annual growth rate", "年复合增长率"),
+    "beta": ("beta", "贝塔"),
+    "alpha": ("alpha", "阿尔法"),
+    "r2": ("R²", "R²"),
+    "open": ("open", "开盘价"),
+    "high": ("high", "最高价"),
+    "low": ("low", "最低价"),
+    "close": ("close", "收盘价"),
+    "adj_close": ("adjusted close", "复权收盘价"),
+    "volume": ("volume", "成交量"),
+    "value": ("value", "数值"),
+    "change": ("change", "变化"),
+    "change_pct": ("change", "变化率"),
+    "weight": ("weight", "权重"),
+}
+
+# What a question measures (the intent's `metrics`) → (English, Chinese).
+MEASURES: dict[str, tuple[str, str]] = {
+    "close": ("closing price", "收盘价"),
+    "return": ("return", "收益率"),
+    "cumulative_return": ("cumulative return", "累计收益率"),
+    "volatility": ("volatility", "波动率"),
+    "max_drawdown": ("maximum drawdown", "最大回撤"),
+    "drawdown": ("drawdown", "回撤"),
+    "correlation": ("correlation", "相关系数"),
+    "value": ("value", "数值"),
+    "fundamentals": ("fundamentals", "财务数据"),
+    "forecast": ("forecast", "预测"),
+    "mean": ("mean", "均值"),
+    "median": ("median", "中位数"),
+    "stats": ("statistics", "统计量"),
+    "yoy": ("year-over-year change", "同比变化"),
+    "pop": ("period-over-period change", "环比变化"),
+    "sharpe": ("Sharpe ratio", "夏普比率"),
+    "annualized_return": ("annualised return", "年化收益率"),
+    "investment_growth": ("growth of an investment", "投资增值"),
+    "constituents": ("constituents", "成分股"),
+    "company_info": ("company profile", "公司概况"),
+    "news": ("news", "新闻"),
+    "best_day": ("best day", "涨幅最大的交易日"),
+    "worst_day": ("worst day", "跌幅最大的交易日"),
+    "volume": ("volume", "成交量"),
+    "spread": ("spread", "利差"),
+    "beta": ("beta", "贝塔"),
+    "macd": ("MACD", "MACD"),
+    "rsi": ("RSI", "RSI"),
+    "kdj": ("KDJ", "KDJ"),
+    "boll": ("Bollinger bands", "布林带"),
+    "cci": ("CCI", "CCI"),
+    "ma": ("moving average", "移动平均"),
+    "kline": ("K-line", "K线"),
+}
+
+# The kinds of entity the catalog holds → (English, Chinese).
+KINDS: dict[str, tuple[str, str]] = {
+    "stock": ("stock", "股票"),
+    "etf": ("ETF", "ETF"),
+    "index": ("index", "指数"),
+    "fund": ("fund", "基金"),
+    "macro": ("macro series", "宏观序列"),
+    "commodity": ("commodity", "商品"),
+    "factor": ("factor", "因子"),
+    "table": ("table", "表格"),
+}
+
+# Words an interface writes as cell values (the summary reads them): how a table shows them.
+VALUES: dict[str, tuple[str, str]] = {
+    "top": ("top", "前列"),
+    "bottom": ("bottom", "后列"),
+    "best": ("best", "涨幅最大"),
+    "worst": ("worst", "跌幅最大"),
+}
+
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+")
+
+
+def column_name(column: str, zh: bool) -> str:
+    """A column as a sentence says it: `max_drawdown_pct` → "maximum drawdown" / 最大回撤; an
+    entity's column (AAPL, ^GSPC) and a name the table lacks as written, an English snake_case
+    name in words."""
+    if column in COLUMNS:
+        return COLUMNS[column][1 if zh else 0]
+    if not zh and _SNAKE.fullmatch(column):
+        return column.removesuffix("_pct").replace("_", " ")
+    return column
+
+
+def measure_name(metric: str, zh: bool) -> str:
+    """A measure a question asks for, by its display name; one the table lacks as a column."""
+    if metric in MEASURES:
+        return MEASURES[metric][1 if zh else 0]
+    return column_name(metric, zh)
+
+
+def kind_name(kind: str, zh: bool) -> str:
+    """A kind of entity: "stock" / 股票."""
+    return KINDS[kind][1 if zh else 0] if kind in KINDS else kind
+
+
+def column_header(column: str, unit: str | None, zh: bool) -> str:
+    """A table's header: the column's display name, capitalised, with its unit in the language
+    ("Maximum drawdown (%)", 最大回撤（%）, 起始值（美元）). A `_pct` column is in % unless told."""
+    from datapilot.data.phrases_zh import unit_zh
+
+    name = column_name(column, zh)
+    if not zh and (column in COLUMNS or name != column):
+        name = name[:1].upper() + name[1:]
+    if not unit and column.endswith("_pct"):
+        unit = "%"
+    if not unit:
+        return name
+    return f"{name}（{unit_zh(unit)}）" if zh else f"{name} ({unit})"
+
+
+def column_headers(columns: list[str], units: dict[str, str], zh: bool) -> list[str]:
+    """The headers of a table's columns, in order (see `column_header`)."""
+    return [column_header(column, units.get(column), zh) for column in columns]
+
+
+# What a blank cell of a column means, where it means something: (English, Chinese).
+BLANKS: dict[str, tuple[str, str]] = {
+    "recovery_date": ("not recovered", "未收复"),
+}
+
+
+def cell_word(value: object, zh: bool, column: str = "") -> object:
+    """A cell as a table shows it: an interface's word (top, bottom) in the language, a blank
+    that means something said (a recovery date: "not recovered"); any other value as it is."""
+    if isinstance(value, str) and value in VALUES:
+        return VALUES[value][1 if zh else 0]
+    if value is None and column in BLANKS:
+        return BLANKS[column][1 if zh else 0]
+    return value
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun: "1 chunk", "12 chunks", "1,234 rows"."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"

@@ -1,0 +1,39 @@
+"""The published tools help a caller who has only them (an MCP host over stdio): a search names
+every entity the text names, and an unknown interface is answered with the ones that exist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from datapilot.settings import Settings
+from datapilot.tools.published.operations import (
+    InterfaceInput,
+    OperationContext,
+    OperationError,
+    SearchInput,
+    operation,
+)
+
+
+def _context() -> OperationContext:
+    return OperationContext(Settings(brain="offline", offline=True))
+
+
+@pytest.mark.parametrize("query", ["苹果和微软", "Apple and Microsoft"])
+async def test_a_search_finds_every_entity_the_text_names(data: Any, query: str) -> None:
+    outcome = await operation("search_entities").run(SearchInput(query=query), _context())
+    ids = [hit.id for hit in outcome.result.entities]  # type: ignore[attr-defined]
+    assert ids[:2] == ["AAPL", "MSFT"], ids
+    assert len(ids) == len(set(ids))
+    assert outcome.text.startswith("AAPL: Apple")
+
+
+async def test_an_unknown_interface_is_answered_with_the_callable_ones(data: Any) -> None:
+    with pytest.raises(OperationError) as refused:
+        await operation("call_interface").run(InterfaceInput(name="get_ohlc"), _context())
+    message = refused.value.message
+    assert "did you mean get_ohlcv?" in message
+    assert "get_prices" in message and "/api/" not in message  # no route: stdio has none
+    assert "max_drawdown" not in message  # it takes an earlier step's data, not plain values
