@@ -218,9 +218,9 @@ def _interpreter(settings: Settings) -> Part:
 
 
 def _chinese_font(settings: Settings) -> Part:
-    from datapilot.render.charts import font_families
+    from datapilot.render.charts import has_chinese_font
 
-    if len(font_families()) > 1:
+    if has_chinese_font():
         return Part(available=True)
     return Part(
         available=False,

@@ -72,7 +72,7 @@ def test_serve_prints_one_line_per_missing_optional_part(
     runner: CliRunner, no_bwrap: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[str] = []
-    monkeypatch.setattr("uvicorn.run", lambda target, **options: started.append(target))
+    monkeypatch.setattr("datapilot.commands.serve._run", lambda config: started.append(config.app))
     result = runner.invoke(app, ["serve", "--port", "7999"])
     assert result.exit_code == 0, result.output
     assert started == ["datapilot.server.app:create_app"]
@@ -96,14 +96,14 @@ def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_
         check_parts(get_settings(), ["interpreter", "chinese_font", "live_providers"])  # warm
         waited: list[float] = []
 
-        def run(target: str, **options: object) -> None:
+        def run(config: object) -> None:
             waited.append(time.perf_counter() - started)
             # The server runs while the model's probe goes on; its line comes when it ends.
             for thread in threading.enumerate():
                 if thread.name == "model-note":
                     thread.join(timeout=10)
 
-        monkeypatch.setattr("uvicorn.run", run)
+        monkeypatch.setattr("datapilot.commands.serve._run", run)
         started = time.perf_counter()
         result = runner.invoke(app, ["serve", "--port", "7999"])
     assert result.exit_code == 0, result.output
