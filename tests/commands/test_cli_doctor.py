@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -111,3 +112,24 @@ def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_
     assert waited[0] < min(1.0, MODEL_CONNECT_S), waited
     (note,) = [line for line in result.output.splitlines() if line.startswith("note: model:")]
     assert f"{url} cannot be reached: accepted no connection within 1.5 s" in note
+
+
+def test_doctor_prints_each_part_as_soon_as_it_is_checked(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datapilot.server import parts
+
+    shown: list[str] = []
+
+    def slow(settings: object) -> parts.Part:
+        # What the user sees while the second part is checked: the first one's line.
+        sys.stdout.flush()
+        shown.append(sys.stdout.buffer.getvalue().decode())  # type: ignore[attr-defined]
+        return parts.Part(available=True, required=True)
+
+    checks = {"data": lambda settings: parts.Part(available=True, required=True), "database": slow}
+    monkeypatch.setattr(parts, "_CHECKS", checks)
+    result = runner.invoke(app, ["doctor"])
+    assert result.exit_code == 0, result.output
+    assert "ok data" in shown[0] and "database" not in shown[0]
+    assert "ok database" in result.output
