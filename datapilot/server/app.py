@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +36,8 @@ from datapilot.store.shared_data import replica_log
 
 _ASSETS = Path(__file__).parent / "assets"
 log = logging.getLogger(__name__)
+# How long, in all, the warm-up waits for requests to be answered before it goes on regardless.
+_WARM_UP_YIELD_S = 60.0
 
 
 @asynccontextmanager
@@ -70,10 +73,21 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
 
 
 async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
-    """`engine.pipeline.warm_up` in a thread, then what it built kept out of the collector."""
-    from datapilot.engine.pipeline import warm_up
+    """`engine.pipeline.warm_up` in a thread, then what it built kept out of the collector.
 
-    timings = await asyncio.to_thread(warm_up, app.state.settings, stop)
+    Each stage waits while requests are answered (at most `_WARM_UP_YIELD_S` in all): a
+    question asked meanwhile pays for what it needs itself, without sharing the CPU (and the
+    GIL) with imports it does not need, such as the forecasting models'."""
+    from datapilot.engine.pipeline import warm_up
+    from datapilot.server.workers import running_streams
+
+    deadline = time.monotonic() + _WARM_UP_YIELD_S
+
+    def pause() -> None:
+        while running_streams() and not stop.is_set() and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    timings = await asyncio.to_thread(warm_up, app.state.settings, stop, pause)
     log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
     if stop.is_set():
         return

@@ -27,6 +27,14 @@ T = TypeVar("T")
 _pools: dict[tuple[str, int], ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 _ITEM, _END = object(), object()
+# Streams being produced on worker threads now (the warm-up waits while there are any).
+_running = 0
+_running_lock = threading.Lock()
+
+
+def running_streams() -> int:
+    """How many offloaded streams (requests' answers) are being produced right now."""
+    return _running
 
 
 def worker_pool(size: int, name: str = "request") -> ThreadPoolExecutor:
@@ -81,8 +89,15 @@ class _Job:
             finally:
                 await stream.aclose()  # type: ignore[attr-defined]
 
-        with contextlib.suppress(asyncio.CancelledError):  # cancelled: nobody waits for it
-            asyncio.run(main())
+        global _running
+        with _running_lock:
+            _running += 1
+        try:
+            with contextlib.suppress(asyncio.CancelledError):  # cancelled: nobody waits for it
+                asyncio.run(main())
+        finally:
+            with _running_lock:
+                _running -= 1
 
     def cancel(self) -> None:
         self.cancelled.set()

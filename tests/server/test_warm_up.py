@@ -68,7 +68,9 @@ def test_the_app_serves_at_once_and_warms_up_in_the_background(
     started, release = threading.Event(), threading.Event()
     stopped: list[bool] = []
 
-    def slow_warm_up(settings: Settings, stop: threading.Event | None = None) -> dict[str, float]:
+    def slow_warm_up(
+        settings: Settings, stop: threading.Event | None = None, pause: object = None
+    ) -> dict[str, float]:
         started.set()
         release.wait(timeout=10)
         stopped.append(stop is not None and stop.is_set())
@@ -87,3 +89,34 @@ def test_the_app_serves_at_once_and_warms_up_in_the_background(
             time.sleep(0.01)
         assert client.get("/health").status_code == 200
     assert stopped == ([False] if warm else [])
+
+
+def test_the_warm_up_asks_to_pause_before_each_stage(data) -> None:
+    # The server's pause waits while requests are answered; this one stops after the first stage.
+    stop, pauses = threading.Event(), []
+
+    def pause() -> None:
+        pauses.append(len(pauses))
+        if len(pauses) == 2:
+            stop.set()
+
+    assert list(pipeline.warm_up(get_settings(), stop, pause)) == ["data"]
+    assert pauses == [0, 1]
+
+
+def test_answers_being_produced_are_counted_for_the_warm_up() -> None:
+    import asyncio
+
+    from datapilot.server.workers import offloaded, running_streams, worker_pool
+
+    seen: list[int] = []
+
+    async def stream():  # type: ignore[no-untyped-def]
+        seen.append(running_streams())
+        yield 1
+
+    async def main() -> list[int]:
+        return [item async for item in offloaded(stream, worker_pool(1, "count"))]
+
+    assert asyncio.run(main()) == [1]
+    assert seen == [1] and running_streams() == 0
