@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from datapilot.brains.offline import compiled, windows
+from datapilot.brains.offline import windows
 from datapilot.brains.offline.vocab import load_vocab
+from datapilot.core import compiled_patterns as compiled
 
 SAMPLES = [
     "Apple closing price in 2020",

@@ -23,7 +23,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from datapilot.brains.offline.compiled import compile_all
 from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number, zh_number
 from datapilot.brains.offline.periods import (
     Duration,
@@ -46,6 +45,7 @@ from datapilot.brains.offline.vocab import (
     Vocab,
     load_vocab,
 )
+from datapilot.core.compiled_patterns import compile_all
 from datapilot.core.spans import DisjointSpans
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]

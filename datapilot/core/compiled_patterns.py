@@ -1,13 +1,19 @@
 """Regular expressions compiled once per machine instead of once per process.
 
-The time grammar builds ~85 patterns from the vocabulary (some of several thousand characters);
-Python's `re` parses and compiles them in Python code, ~50-100 ms of every `datapilot ask`. What
-compiling produces (the matcher's program: a list of integers, and the group names) is kept in
-the user's cache folder, in `marshal` format (plain data: no code is loaded from it), under a
-key made of the patterns, their flags and the interpreter's `re` engine version; a later process
-builds its patterns from it directly. Anything unexpected (another Python whose `re` internals
-differ, a damaged or unwritable cache) falls back to `re.compile`, so the patterns are the same
-either way.
+Python's `re` parses and compiles patterns in Python code. A `datapilot ask` compiles several
+hundred of them (the time grammar's ~85, some of several thousand characters; every module's
+own; its libraries'), 0.1-0.3 s of CPU in every process. What compiling produces (the matcher's
+program: a list of integers, and the group names) is kept in the user's cache folder, in
+`marshal` format (plain data: no code is loaded from it), under a key naming the interpreter and
+its `re` engine, and a later process builds its patterns from it directly:
+
+- `compile_all`: a set of patterns compiled together (the time grammar's), one file per set;
+- `preload_re_cache` / `save_re_cache`: `re`'s own cache of compiled patterns, filled at a
+  command's start with what the last command compiled and written back at its end when it
+  compiled new ones, so `re.compile` and `re.search` anywhere find their pattern compiled.
+
+Anything unexpected (another Python whose `re` internals differ, a damaged or unwritable cache)
+falls back to compiling as usual, so the patterns are the same either way.
 """
 
 from __future__ import annotations
@@ -19,7 +25,6 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -86,9 +91,11 @@ def _read(path: Path, count: int) -> list[Compiled] | None:
     return data
 
 
-def _write(path: Path, programs: list[Compiled]) -> None:
+def _write(path: Path, programs: list[Any], *, prune: bool = True) -> None:
     """Written whole or not at all (a temporary file renamed), and never an error: a read-only
     cache only means compiling again next time."""
+    import tempfile
+
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".patterns-")
@@ -99,6 +106,8 @@ def _write(path: Path, programs: list[Compiled]) -> None:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temporary)
+        if not prune:
+            return
         # Another vocabulary (or Python) makes another file: the most recent few are kept.
         kept = sorted(path.parent.glob("patterns-*.marshal"), key=_age)
         for old in kept[_KEEP:]:
@@ -111,3 +120,69 @@ def _age(path: Path) -> float:
         return -path.stat().st_mtime
     except OSError:
         return 0.0
+
+
+# ---- `re`'s own cache, kept across processes -------------------------------------------------
+
+_RE_CACHE_LIMIT = 500  # within `re._MAXCACHE` (512)
+_RE_CACHE_NEW = 4  # new patterns that make the file be written again
+_preloaded: dict[tuple[str, int], Compiled] = {}
+
+
+def preload_re_cache() -> None:
+    """Put the patterns the last command compiled into `re`'s cache (if this Python's cache is
+    the dictionary this code knows); never raises."""
+    try:
+        import _sre
+
+        cache = _re_cache()
+        if cache is None:
+            return
+        data: Any = marshal.loads(_re_cache_path(_sre.MAGIC).read_bytes())
+        if not isinstance(data, list):
+            return
+        for item in data[:_RE_CACHE_LIMIT]:
+            pattern, flags, program = item
+            key = (str, pattern, flags)
+            if key not in cache:
+                cache[key] = _sre.compile(*program)
+            _preloaded[pattern, flags] = program
+    except Exception as error:  # no cache yet, or another Python's: compile as usual
+        log.debug("re's cache not preloaded: %s: %s", type(error).__name__, error)
+
+
+def save_re_cache() -> None:
+    """Write `re`'s cache of text patterns back for the next command, when this one compiled
+    patterns the file did not hold; never raises."""
+    try:
+        import _sre
+
+        cache = _re_cache()
+        if cache is None:
+            return
+        keys = [
+            (pattern, flags)
+            for kind, pattern, flags in list(cache)
+            if kind is str and isinstance(flags, int) and not flags & re.DEBUG
+        ]
+        if sum(key not in _preloaded for key in keys) < _RE_CACHE_NEW:
+            # Nothing new worth a write: a few patterns differ in every process (some are built
+            # from sets, whose order changes from run to run) and compile in no time.
+            return
+        items = [
+            (pattern, flags, _preloaded.get((pattern, flags)) or _program(pattern, flags))
+            for pattern, flags in keys[-_RE_CACHE_LIMIT:]
+        ]
+        _write(_re_cache_path(_sre.MAGIC), items, prune=False)
+    except Exception as error:
+        log.debug("re's cache not saved: %s: %s", type(error).__name__, error)
+
+
+def _re_cache() -> dict[Any, Any] | None:
+    cache = getattr(re, "_cache", None)
+    return cache if isinstance(cache, dict) else None
+
+
+def _re_cache_path(magic: int) -> Path:
+    version = hashlib.sha256(repr((sys.version, magic)).encode()).hexdigest()[:16]
+    return cache_folder() / f"re-cache-{version}.marshal"
