@@ -57,6 +57,11 @@ class Catalog:
             _apply_coverage(entities, warehouse.coverage())
         return cls(entities.values(), vocabulary.rules)
 
+    @property
+    def rules(self) -> MatchingRules:
+        """The matching rules of its entity files."""
+        return self._rules
+
     def get(self, entity_id: str) -> Entity | None:
         """The entity with this id (case-insensitive: `aapl` → AAPL), or None."""
         return self._entities.get(entity_id.strip().upper())
