@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from datapilot.commands.collection import fewer_collections
 from datapilot.core.compiled_patterns import preload_re_cache
 
-# First of all: the patterns the last command compiled, ready compiled for this one's imports
-# and its own work (`datapilot.core.compiled_patterns`).
-preload_re_cache()
+# First of all: the patterns the last command of this name compiled, ready compiled for this
+# one's imports and its own work (`datapilot.core.compiled_patterns`).
+preload_re_cache(sys.argv[1] if len(sys.argv) > 1 else "other")
 
 # Building the command line imports typer and the plugins' hooks: fewer collector passes over
 # them. The built-in commands are lazy (`datapilot.commands.lazy`): built when they run.

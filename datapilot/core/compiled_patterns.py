@@ -127,11 +127,14 @@ def _age(path: Path) -> float:
 _RE_CACHE_LIMIT = 500  # within `re._MAXCACHE` (512)
 _RE_CACHE_NEW = 4  # new patterns that make the file be written again
 _preloaded: dict[tuple[str, int], Compiled] = {}
+_kind = ["other"]
 
 
-def preload_re_cache() -> None:
-    """Put the patterns the last command compiled into `re`'s cache (if this Python's cache is
-    the dictionary this code knows); never raises."""
+def preload_re_cache(kind: str = "other") -> None:
+    """Put the patterns the last command of this `kind` (`ask`, `serve`: each compiles its own
+    set) compiled into `re`'s cache, if this Python's cache is the dictionary this code knows;
+    never raises."""
+    _kind[0] = kind if kind.isidentifier() and len(kind) <= 32 else "other"
     try:
         import _sre
 
@@ -185,4 +188,4 @@ def _re_cache() -> dict[Any, Any] | None:
 
 def _re_cache_path(magic: int) -> Path:
     version = hashlib.sha256(repr((sys.version, magic)).encode()).hexdigest()[:16]
-    return cache_folder() / f"re-cache-{version}.marshal"
+    return cache_folder() / f"re-cache-{_kind[0]}-{version}.marshal"
