@@ -296,13 +296,14 @@ def build_spec(
             fields[pname] = (base, ... if required else default, description or None)
 
     def model() -> type[BaseModel]:
+        definitions: dict[str, Any] = {
+            pname: (base, Field(default, description=description))
+            for pname, (base, default, description) in fields.items()
+        }
         return create_model(
             f"{func.__name__}_args",
             __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True),
-            **{
-                pname: (base, Field(default, description=description))
-                for pname, (base, default, description) in fields.items()
-            },
+            **definitions,
         )
 
     doc = inspect.getdoc(func) or ""

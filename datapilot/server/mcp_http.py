@@ -119,7 +119,9 @@ class Deferred:
             return self._endpoint
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        endpoint = self._endpoint or await asyncio.to_thread(self.endpoint)
+        endpoint = self._endpoint
+        if endpoint is None:
+            endpoint = await asyncio.to_thread(self.endpoint)
         await endpoint(scope, receive, send)
 
 
