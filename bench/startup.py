@@ -113,7 +113,9 @@ def serve(env: dict[str, str], data_dir: Path) -> tuple[float, float, float]:
             if process.poll() is not None:
                 raise SystemExit(f"datapilot serve ended with code {process.returncode}")
             try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                # A long timeout: a connection made while the server starts waits in its port's
+                # queue and is answered as soon as it serves.
+                if httpx.get(f"{url}/health", timeout=60).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass

@@ -116,15 +116,16 @@ async def final_answer(events: AsyncIterator[Event]) -> Answer:
 def warm_up(
     settings: Settings,
     stop: threading.Event | None = None,
-    pause: Callable[[], None] | None = None,
+    pause: Callable[[str], None] | None = None,
 ) -> dict[str, float]:
     """Pay a process's one-time costs now, so its first question answers as fast as later ones:
     open (or seed) the warehouse and load the catalog, import the interface library, answer one
     question with the offline brain and no network (which builds its vocabulary), then import
     the model libraries and the documents' readers. What a first data answer needs comes first:
-    a server warms up in the background while it already serves, calling `pause` before each
-    stage (to wait while requests are answered). Blocking: run it in a thread. Never raises;
-    stops between stages once `stop` is set. Returns milliseconds per stage run."""
+    a server warms up in the background while it already serves, calling `pause` with each
+    stage's name before it (to wait while requests are answered). Blocking: run it in a
+    thread. Never raises; stops between stages once `stop` is set. Returns milliseconds per
+    stage run."""
     from datapilot.data import open_data
     from datapilot.interfaces.prediction import preload
     from datapilot.plugins import brains
@@ -168,7 +169,7 @@ def warm_up(
     timings: dict[str, float] = {}
     for name, action in stages.items():
         if pause is not None:
-            pause()
+            pause(name)
         if stop is not None and stop.is_set():
             break
         started = time.perf_counter()

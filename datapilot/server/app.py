@@ -38,6 +38,8 @@ _ASSETS = Path(__file__).parent / "assets"
 log = logging.getLogger(__name__)
 # How long, in all, the warm-up waits for requests to be answered before it goes on regardless.
 _WARM_UP_YIELD_S = 60.0
+# Quiet seconds (no answer in progress) before the warm-up's heavy stages start.
+_WARM_UP_QUIET_S = 1.5
 
 
 @asynccontextmanager
@@ -75,16 +77,20 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
 async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
     """`engine.pipeline.warm_up` in a thread, then what it built kept out of the collector.
 
-    Each stage waits while requests are answered (at most `_WARM_UP_YIELD_S` in all): a
-    question asked meanwhile pays for what it needs itself, without sharing the CPU (and the
-    GIL) with imports it does not need, such as the forecasting models'."""
+    Each stage waits while requests are answered, and the heavy ones (the forecasting models,
+    the documents' readers) for a quiet moment too (at most `_WARM_UP_YIELD_S` in all): a
+    question asked meanwhile, typically the first one right after `/health` answers, does not
+    share the CPU (and the GIL) with imports it does not need."""
     from datapilot.engine.pipeline import warm_up
-    from datapilot.server.workers import running_streams
+    from datapilot.server.workers import quiet_for, running_streams
 
     deadline = time.monotonic() + _WARM_UP_YIELD_S
 
-    def pause() -> None:
-        while running_streams() and not stop.is_set() and time.monotonic() < deadline:
+    def pause(stage: str) -> None:
+        quiet = _WARM_UP_QUIET_S if stage in ("models", "documents") else 0.0
+        while not stop.is_set() and time.monotonic() < deadline:
+            if not running_streams() and quiet_for() >= quiet:
+                return
             time.sleep(0.02)
 
     timings = await asyncio.to_thread(warm_up, app.state.settings, stop, pause)

@@ -95,28 +95,29 @@ def test_the_warm_up_asks_to_pause_before_each_stage(data) -> None:
     # The server's pause waits while requests are answered; this one stops after the first stage.
     stop, pauses = threading.Event(), []
 
-    def pause() -> None:
-        pauses.append(len(pauses))
+    def pause(stage: str) -> None:
+        pauses.append(stage)
         if len(pauses) == 2:
             stop.set()
 
     assert list(pipeline.warm_up(get_settings(), stop, pause)) == ["data"]
-    assert pauses == [0, 1]
+    assert pauses == ["data", "library"]
 
 
 def test_answers_being_produced_are_counted_for_the_warm_up() -> None:
     import asyncio
 
-    from datapilot.server.workers import offloaded, running_streams, worker_pool
+    from datapilot.server.workers import offloaded, quiet_for, running_streams, worker_pool
 
-    seen: list[int] = []
+    seen: list[tuple[int, float]] = []
 
     async def stream():  # type: ignore[no-untyped-def]
-        seen.append(running_streams())
+        seen.append((running_streams(), quiet_for()))
         yield 1
 
     async def main() -> list[int]:
         return [item async for item in offloaded(stream, worker_pool(1, "count"))]
 
     assert asyncio.run(main()) == [1]
-    assert seen == [1] and running_streams() == 0
+    assert seen == [(1, 0.0)] and running_streams() == 0
+    assert 0 < quiet_for() < 10  # quiet since that answer ended
