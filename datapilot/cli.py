@@ -3,25 +3,37 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from datapilot.commands.collection import fewer_collections
+from datapilot.core.compiled_patterns import preload_re_cache
+
+# First of all: the patterns the last command of this name compiled, ready compiled for this
+# one's imports and its own work (`datapilot.core.compiled_patterns`).
+preload_re_cache(sys.argv[1] if len(sys.argv) > 1 else "other")
 
 # Building the command line imports typer and the plugins' hooks: fewer collector passes over
 # them. The built-in commands are lazy (`datapilot.commands.lazy`): built when they run.
 with fewer_collections():
+    import atexit
+
     import typer
 
     from datapilot import __version__
     from datapilot.commands.errors import guard_commands
     from datapilot.commands.quick_exit import entry_point, quick_exit
+    from datapilot.core.compiled_patterns import save_re_cache
     from datapilot.plugins import plugin_manager
 
     class App(typer.Typer):
         """The command line; a one-shot command that allowed it ends without Python's teardown
-        (`datapilot.commands.quick_exit`)."""
+        (`datapilot.commands.quick_exit`), and compiles only the patterns the last command did
+        not (`datapilot.core.compiled_patterns`)."""
 
         def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            # Patterns this command compiles that the last one did not are kept for the next.
+            atexit.register(save_re_cache)
             with entry_point():
                 try:
                     return super().__call__(*args, **kwargs)

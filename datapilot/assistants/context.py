@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
@@ -21,8 +22,11 @@ from datapilot.assistants.models import ScenePromptInfo
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.assistants.scenes import SceneChoice, by_model, by_words
 from datapilot.core.model_messages import SystemPrompt, UserPrompt
-from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.errors import LLMError
 from datapilot.model_client.tokens import count_tokens
+
+if TYPE_CHECKING:  # the client (and the OpenAI SDK) loads when a model is called
+    from datapilot.model_client import LLMClient
 
 log = logging.getLogger(__name__)
 SUMMARY_BATCH = 4  # aged exchanges the model's summary may lag behind before it is rewritten

@@ -14,7 +14,7 @@ import json
 import logging
 import re
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import delete, select
@@ -24,10 +24,13 @@ from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.repo import NotFound, PlatformError
 from datapilot.core.model_messages import ModelMessage, SystemPrompt, UserPrompt
 from datapilot.knowledge.index import fuse
-from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.errors import LLMError
 from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import Index, Passage, tokenize
 from datapilot.store.models import Memory, MemoryEvent
+
+if TYPE_CHECKING:  # the client (and the OpenAI SDK) loads when a model is called
+    from datapilot.model_client import LLMClient
 
 log = logging.getLogger(__name__)
 

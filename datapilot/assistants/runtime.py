@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from datapilot.assistants.context import ContextInputs, build
 from datapilot.assistants.memory import extract
@@ -40,9 +40,12 @@ from datapilot.core.model_messages import (
     ToolReturn,
 )
 from datapilot.core.quotes import Quote
-from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.errors import LLMError
 from datapilot.model_client.function import ToolModel
 from datapilot.tools import ToolResult, call_arguments, confirmation, function_schema, run_tool
+
+if TYPE_CHECKING:
+    from datapilot.model_client import LLMClient
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,8 @@ class Turn(OfflineTurn):
             async for event in offline:
                 yield event
         else:
+            from datapilot.model_client import LLMClient  # the OpenAI SDK: only with a model
+
             async for event in self._with_model(LLMClient(self.setup.llm)):
                 yield event
 
@@ -91,7 +96,11 @@ class Turn(OfflineTurn):
         """Scene, memories and the compressed history, within the budget."""
         setup = self.setup
         schemas = self._schemas()
-        client = LLMClient(setup.llm) if setup.llm else None
+        client = None
+        if setup.llm:
+            from datapilot.model_client import LLMClient
+
+            client = LLMClient(setup.llm)
         try:
             built = await build(
                 inputs,
@@ -160,7 +169,7 @@ class Turn(OfflineTurn):
                     yield event
                 if self._stops_for_calls(reply):
                     break
-            if answer.status != "error" and isinstance(client, LLMClient):
+            if answer.status != "error" and _is_model_client(client):
                 await self._remember(client)
         finally:
             await client.aclose()
@@ -358,3 +367,12 @@ class Turn(OfflineTurn):
         result.tool_results.append(outcome)
         result.messages.append(TurnMessage(role="tool", content=outcome.text, tool_call_id=call.id))
         messages.append(ToolReturn(tool_call_id=call.id, content=outcome.text))
+
+
+def _is_model_client(client: ToolModel) -> TypeGuard[LLMClient]:
+    """Whether `client` is an endpoint's client (a scripted model has no memory to keep); the
+    client's module is loaded only if a client was made."""
+    import sys
+
+    module = sys.modules.get("datapilot.model_client.client")
+    return module is not None and isinstance(client, module.LLMClient)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from datapilot.assistants.models import ScenePromptInfo
 from datapilot.core.model_messages import SystemPrompt, UserPrompt
-from datapilot.model_client import LLMClient, LLMError
+from datapilot.model_client.errors import LLMError
 from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.retrieval import tokenize
+
+if TYPE_CHECKING:  # the client (and the OpenAI SDK) loads when a model is called
+    from datapilot.model_client import LLMClient
 
 log = logging.getLogger(__name__)
 LAST_MESSAGES = 3

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-# Piped output (no terminal) gets a wide table rather than one squeezed into 80 columns.
-console = Console(width=None if Console().is_terminal else 160)
+if TYPE_CHECKING:
+    from datapilot.server.parts import Part
 
 
 def doctor(
@@ -22,27 +19,34 @@ def doctor(
     optional part is reported with its fix and leaves the exit code 0. A configured model
     endpoint is given at most 3 s to answer (1.5 s to accept the connection).
     """
-    from datapilot.server.parts import check_parts
+    from datapilot.server.parts import each_part
     from datapilot.settings import get_settings
 
-    parts = check_parts(get_settings())
+    found = each_part(get_settings())
     if as_json:
         from pydantic import TypeAdapter
 
         from datapilot.server.parts import Part
 
+        parts = dict(found)
         typer.echo(TypeAdapter(dict[str, Part]).dump_json(parts, indent=2).decode())
     else:
-        table = Table(title="Datapilot parts")
-        for column in ("part", "status", "why", "fix"):
-            table.add_column(column)
-        for name, part in parts.items():
-            status = "[green]ok[/green]" if part.available else "[red]broken[/red]"
-            if not part.available and not part.required:
-                status = "[yellow]missing (optional)[/yellow]"
-            # Reasons and fixes quote commands like `pip install 'datapilot[live]'`: escaped,
-            # or rich would take `[live]` for markup and drop it.
-            table.add_row(name, status, escape(part.reason), escape(part.fix))
-        console.print(table)
+        parts = {}
+        typer.echo("Datapilot parts:")
+        # A line per part as soon as it is checked: the slow ones (the data, a model endpoint)
+        # never leave the screen blank.
+        for name, part in found:
+            parts[name] = part
+            typer.echo(_line(name, part))
     if any(part.required and not part.available for part in parts.values()):
         raise typer.Exit(code=1)
+
+
+def _line(name: str, part: Part) -> str:
+    """`  ok       data`, or the status, why, and the fix."""
+    if part.available:
+        return f"  {typer.style('ok', fg='green'):<8} {name}"
+    status = "broken" if part.required else "missing (optional)"
+    color = "red" if part.required else "yellow"
+    line = f"  {typer.style(status, fg=color)} {name}: {part.reason}"
+    return line + (f" — fix: {part.fix}" if part.fix else "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -12,6 +13,8 @@ import typer
 from datapilot.commands.ask import OfflineOption, ReaderOption, TodayOption
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from datapilot.settings import Settings
 
 
@@ -81,17 +84,32 @@ def serve(
         "log_level": log_level,
         "proxy_headers": True,
     }
-    if workers == 1:
-        uvicorn.run(target, **options)
-        return
-    from uvicorn.supervisors import Multiprocess
+    _run(uvicorn.Config(target, workers=workers, **options))
 
-    config = uvicorn.Config(target, workers=workers, **options)
+
+def _run(config: uvicorn.Config) -> None:
+    """Bind the port, then run the server (its workers) on it.
+
+    The port opens before the app is built: clients connecting during start-up wait in its
+    queue instead of being refused, and the app's warm-up, which runs in the background while
+    it serves, starts with the port already open."""
+    import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+
     listener = config.bind_socket()
-    # Connections accepted from this shared socket inherit its TCP_NODELAY; without it each small
-    # SSE write waits for the client's delayed ACK (~40 ms per event).
+    # Connections accepted from this socket inherit its TCP_NODELAY; without it each small SSE
+    # write waits for the client's delayed ACK (~40 ms per event).
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    Multiprocess(config, sockets=[listener]).run()
+    if config.workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[listener]).run()
+        return
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[listener])
+    if not server.started:  # as `uvicorn.run`: a start-up that failed ends with its code
+        raise typer.Exit(code=STARTUP_FAILURE)
 
 
 def _say_where(host: str, port: int) -> None:

@@ -100,12 +100,13 @@ class DataAccess:
     @property
     def catalog(self) -> Catalog:
         """Shipped and user vocabulary, with availability from the warehouse."""
-        from datapilot.data.catalog import Catalog
+        from datapilot.data.catalog_cache import load_catalog
 
         warehouse = self.warehouse
         with self._lock:
             if self._catalog is None:
-                self._catalog = Catalog.load(warehouse, self.settings.data_dir)
+                # Built once per version of the warehouse and entity files, kept in the data dir.
+                self._catalog = load_catalog(warehouse, self.settings.data_dir)
             return self._catalog
 
     def catch_up(self) -> None:

@@ -76,6 +76,11 @@ class Catalog:
                 merged[entity.id.upper()] = with_coverage(entity, rows)
         return Catalog(merged.values(), self._rules)
 
+    @property
+    def rules(self) -> MatchingRules:
+        """The matching rules of its entity files."""
+        return self._rules
+
     def get(self, entity_id: str) -> Entity | None:
         """The entity with this id (case-insensitive: `aapl` → AAPL), or None."""
         return self._entities.get(entity_id.strip().upper())

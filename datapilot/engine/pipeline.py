@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import suppress
@@ -114,11 +115,19 @@ async def final_answer(events: AsyncIterator[Event]) -> Answer:
     return answer
 
 
-def warm_up(settings: Settings) -> dict[str, float]:
+def warm_up(
+    settings: Settings,
+    stop: threading.Event | None = None,
+    pause: Callable[[str], None] | None = None,
+) -> dict[str, float]:
     """Pay a process's one-time costs now, so its first question answers as fast as later ones:
-    open (or seed) the warehouse and load the catalog, import the interface library and the model
-    libraries, answer one question with the offline brain and no network (which builds its
-    vocabulary). Blocking: run it in a thread. Never raises. Returns milliseconds per stage."""
+    open (or seed) the warehouse and load the catalog, import the interface library, answer one
+    question with the offline brain and no network (which builds its vocabulary), then import
+    the model libraries and the documents' readers. What a first data answer needs comes first:
+    a server warms up in the background while it already serves, calling `pause` with each
+    stage's name before it (to wait while requests are answered). Blocking: run it in a
+    thread. Never raises; stops between stages once `stop` is set. Returns milliseconds per
+    stage run."""
     from datapilot.data import open_data
     from datapilot.interfaces.prediction import preload
     from datapilot.plugins import brains
@@ -155,12 +164,16 @@ def warm_up(settings: Settings) -> dict[str, float]:
     stages: dict[str, Callable[[], object]] = {
         "data": data,
         "library": default_registry,
-        "models": models,
         "answer": answer,
+        "models": models,
         "documents": documents,
     }
     timings: dict[str, float] = {}
     for name, action in stages.items():
+        if pause is not None:
+            pause(name)
+        if stop is not None and stop.is_set():
+            break
         started = time.perf_counter()
         try:
             action()

@@ -56,10 +56,22 @@ class InterfaceSpec:
     description: str
     func: Callable[..., Any]
     params: dict[str, Param]
-    _model: type[BaseModel] = field(repr=False)
+    # The arguments' model, or what builds it on first use (`model`): a process that answers
+    # one question validates the few interfaces its plan calls, not all of them.
+    _model: type[BaseModel] | None = field(default=None, repr=False)
     # Only reads data (the library's own interfaces all do): what sandboxed code may call
     # through the interpreter's data channel. An interface that writes or sends says False.
     read_only: bool = True
+    _build_model: Callable[[], type[BaseModel]] | None = field(default=None, repr=False)
+
+    @property
+    def model(self) -> type[BaseModel]:
+        """The pydantic model of the arguments (frames excluded), built on first use."""
+        if self._model is None:
+            if self._build_model is None:
+                raise TypeError(f"{self.name} has no argument model")
+            self._model = self._build_model()
+        return self._model
 
     def validate(
         self, args: dict[str, Any], frame_outputs: Iterable[str] | None = None
@@ -101,7 +113,7 @@ class InterfaceSpec:
             else:
                 plain[name] = value
         try:
-            coerced = self._model.model_validate(plain).model_dump(exclude_unset=True)
+            coerced = self.model.model_validate(plain).model_dump(exclude_unset=True)
         except ValidationError as error:
             for item in error.errors():
                 if item["type"] == "missing":  # already reported above, by name
@@ -131,7 +143,7 @@ class InterfaceSpec:
 
     def json_schema(self) -> dict[str, Any]:
         """JSON schema of the arguments; frame arguments appear as `$ref` objects."""
-        schema = self._model.model_json_schema()
+        schema = self.model.model_json_schema()
         properties = schema.setdefault("properties", {})
         required = set(schema.get("required", []))
         ref_schema = {
@@ -281,13 +293,19 @@ def build_spec(
             frame=frame,
         )
         if frame is None:
-            field_default = ... if required else default
-            fields[pname] = (base, Field(field_default, description=description or None))
-    model = create_model(
-        f"{func.__name__}_args",
-        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True),
-        **fields,
-    )
+            fields[pname] = (base, ... if required else default, description or None)
+
+    def model() -> type[BaseModel]:
+        definitions: dict[str, Any] = {
+            pname: (base, Field(default, description=description))
+            for pname, (base, default, description) in fields.items()
+        }
+        return create_model(
+            f"{func.__name__}_args",
+            __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True, defer_build=True),
+            **definitions,
+        )
+
     doc = inspect.getdoc(func) or ""
     description = doc.split("\n\n", 1)[0].replace("\n", " ").strip()
     return InterfaceSpec(
@@ -297,8 +315,8 @@ def build_spec(
         description=description,
         func=func,
         params=params,
-        _model=model,
         read_only=read_only,
+        _build_model=model,
     )
 
 

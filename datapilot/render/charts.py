@@ -246,6 +246,24 @@ def _umask() -> int:
     return mask
 
 
+def has_chinese_font() -> bool:
+    """Whether PNG charts can draw Chinese. The font mplfonts ships answers without importing
+    matplotlib (0.3-0.8 s with its font list), which only a missing one needs to look further."""
+    if _shipped_cjk_font() is not None:
+        return True
+    return len(font_families()) > 1
+
+
+def _shipped_cjk_font() -> Path | None:
+    # Found from the package's spec: importing mplfonts would import matplotlib.
+    spec = importlib.util.find_spec("mplfonts")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        shipped = Path(folder) / "fonts" / _SHIPPED_CJK_FONT
+        if shipped.is_file():
+            return shipped
+    return None
+
+
 @functools.cache
 def font_families() -> list[str]:
     """DejaVu Sans, then a font with Chinese glyphs: an installed one, else mplfonts' one."""
@@ -255,11 +273,10 @@ def font_families() -> list[str]:
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     installed = {font.name for font in font_manager.fontManager.ttflist}
     family = next((name for name in _CJK_FAMILIES if name in installed), None)
-    if family is None and importlib.util.find_spec("mplfonts") is not None:
-        shipped = importlib.resources.files("mplfonts") / "fonts" / _SHIPPED_CJK_FONT
-        if shipped.is_file():
-            font_manager.fontManager.addfont(str(shipped))
-            family = font_manager.FontProperties(fname=str(shipped)).get_name()
+    shipped = _shipped_cjk_font() if family is None else None
+    if shipped is not None:
+        font_manager.fontManager.addfont(str(shipped))
+        family = font_manager.FontProperties(fname=str(shipped)).get_name()
     if family is None:
         logger.warning(
             "No font with Chinese glyphs found: Chinese text in PNG charts will show as boxes. "

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,27 +37,32 @@ from datapilot.store.shared_data import replica_log
 
 _ASSETS = Path(__file__).parent / "assets"
 log = logging.getLogger(__name__)
+# How long, in all, the warm-up waits for requests to be answered before it goes on regardless.
+_WARM_UP_YIELD_S = 60.0
+# Quiet seconds (no answer in progress) before the warm-up's heavy stages start.
+_WARM_UP_QUIET_S = 1.5
 
 
 @asynccontextmanager
 async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
-    """Start serving only once the one-time costs are paid (off the event loop)."""
-    from datapilot.engine.pipeline import warm_up
+    """Serve at once and pay the one-time costs in the background (off the event loop).
+
+    `datapilot serve` binds its port before the app is built, so the warm-up starts with the
+    port already open: start-up waits for nothing a request can pay for, and the first
+    question finds the warehouse, the library and the brain's vocabulary ready, or shares
+    whatever part of that work is still under way."""
     from datapilot.server.parts import parts_of
 
-    # The model endpoint is probed in the background while the server warms up: a dead one
-    # delays neither start-up nor `/api/v1/features`.
+    # The model endpoint is probed in the background too: a dead one delays neither start-up
+    # nor `/api/v1/features`.
     parts_of(app).model.start()
-    timings = await asyncio.to_thread(warm_up, app.state.settings)
-    log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
-    # What start-up built (modules, models, the warehouse's catalog, the brain's vocabulary)
-    # lives as long as the server: kept out of the collector's full passes, which otherwise
-    # walked it every few seconds under load, stopping every request for ~0.3 s each time.
-    gc.collect()
-    gc.freeze()
+    stop = threading.Event()
+    warming = asyncio.create_task(_warm_up(app, stop))
     try:
         yield
     finally:
+        stop.set()  # a warm-up still under way ends after its current stage
+        await asyncio.shield(warming)
         # Kernels die with their server: stopped here, at the graceful shutdown a SIGTERM
         # starts (and killed by the kernel's own death signal, should the server die harder).
         from datapilot.interpreter.sessions import close_pools
@@ -68,10 +75,40 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
         gc.unfreeze()
 
 
+async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
+    """`engine.pipeline.warm_up` in a thread, then what it built kept out of the collector.
+
+    Each stage waits while requests are answered, and the heavy ones (the forecasting models,
+    the documents' readers) for a quiet moment too (at most `_WARM_UP_YIELD_S` in all): a
+    question asked meanwhile, typically the first one right after `/health` answers, does not
+    share the CPU (and the GIL) with imports it does not need."""
+    from datapilot.engine.pipeline import warm_up
+    from datapilot.server.workers import quiet_for, running_streams
+
+    deadline = time.monotonic() + _WARM_UP_YIELD_S
+
+    def pause(stage: str) -> None:
+        quiet = _WARM_UP_QUIET_S if stage in ("models", "documents") else 0.0
+        while not stop.is_set() and time.monotonic() < deadline:
+            if not running_streams() and quiet_for() >= quiet:
+                return
+            time.sleep(0.02)
+
+    timings = await asyncio.to_thread(warm_up, app.state.settings, stop, pause)
+    log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
+    if stop.is_set():
+        return
+    # What start-up built (modules, models, the warehouse's catalog, the brain's vocabulary)
+    # lives as long as the server: kept out of the collector's full passes, which otherwise
+    # walked it every few seconds under load, stopping every request for ~0.3 s each time.
+    gc.collect()
+    gc.freeze()
+
+
 def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> FastAPI:
     """Build the app; `settings` default to the process-wide ones. With `warm_up` (the default)
-    the server pays its one-time costs at start-up (see `engine.pipeline.warm_up`), so the first
-    request is as fast as later ones."""
+    the server pays its one-time costs in the background once it serves (see
+    `engine.pipeline.warm_up`), so the first request is about as fast as later ones."""
     settings = settings or get_settings()
     app = FastAPI(
         lifespan=_warmed_up if warm_up else None,

@@ -15,22 +15,24 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 import weakref
-from collections.abc import MutableMapping
-from typing import Any
+from collections.abc import Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
-from mcp.server.lowlevel import Server
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 
 from datapilot.server.auth import bound_key_message, missing_scope_message, refuse
 from datapilot.settings import Settings
 from datapilot.store import Principal, Store
 from datapilot.tools.offline import user_tools
 from datapilot.tools.published.invoke import Offload
-from datapilot.tools.published.mcp_server import build_server
 from datapilot.tools.published.operations import AskerTools, OperationContext
+
+if TYPE_CHECKING:  # the MCP SDK (0.5-1 s to import) loads with the endpoint's first request
+    from mcp.server.lowlevel import Server
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
 
 PATH = "/mcp"
 
@@ -40,6 +42,8 @@ Scope = MutableMapping[str, Any]
 def transport_security(settings: Settings) -> TransportSecuritySettings:
     """The SDK's own Host and Origin checks stay off: the app's `BrowserGuard` makes the same
     ones, the same way, before any route (this one included) runs."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
@@ -72,6 +76,8 @@ class McpEndpoint:
         loop = asyncio.get_running_loop()
         entry = self._managers.get(loop)
         if entry is None:
+            from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
             manager = StreamableHTTPSessionManager(
                 app=self.server,
                 # Each POST is answered with an event stream (as the spec lets a server do),
@@ -89,6 +95,29 @@ class McpEndpoint:
         return entry[0]
 
 
+class Deferred:
+    """An ASGI endpoint built at its first request (off the event loop), so that starting the
+    server imports nothing only this endpoint needs."""
+
+    def __init__(self, build: Callable[[], McpEndpoint]) -> None:
+        self._build = build
+        self._lock = threading.Lock()
+        self._endpoint: McpEndpoint | None = None
+
+    def endpoint(self) -> McpEndpoint:
+        """The endpoint, built now if it was not (blocking; thread-safe)."""
+        with self._lock:
+            if self._endpoint is None:
+                self._endpoint = self._build()
+            return self._endpoint
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        endpoint = self._endpoint
+        if endpoint is None:
+            endpoint = await asyncio.to_thread(self.endpoint)
+        await endpoint(scope, receive, send)
+
+
 async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) -> None:
     async with manager.run():
         started.set()
@@ -100,7 +129,6 @@ def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
     documents as resources and the caller's own tools tried by `ask` (the key's owner, or the
     local user of a keyless server)."""
     from datapilot.server.deps import tenant_of
-    from datapilot.tools.published.shelf import LibraryShelf
 
     store: Store = app.state.store
 
@@ -111,13 +139,18 @@ def mount(app: FastAPI, context: OperationContext, offload: Offload) -> None:
     async def tools_of(request: Any) -> AskerTools:
         return functools.partial(user_tools, store, context.settings, await user_of(request))
 
-    shelf = LibraryShelf(store, context.settings, user_of)
-    server = build_server(context, offload, shelf, tools_of, user_of)
-    endpoint = McpEndpoint(server, transport_security(context.settings))
+    def build() -> McpEndpoint:
+        from datapilot.tools.published.mcp_server import build_server
+        from datapilot.tools.published.shelf import LibraryShelf
+
+        shelf = LibraryShelf(store, context.settings, user_of)
+        server = build_server(context, offload, shelf, tools_of, user_of)
+        return McpEndpoint(server, transport_security(context.settings))
+
     # A Starlette route whose endpoint is an ASGI app (not a function) passes requests as is.
     app.router.add_route(
         PATH,
-        endpoint,  # type: ignore[arg-type]
+        Deferred(build),  # type: ignore[arg-type]
         methods=["GET", "POST", "DELETE"],
         include_in_schema=False,
     )

@@ -19,7 +19,7 @@ import importlib.util
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -58,7 +58,11 @@ class Part(BaseModel):
 def check_parts(settings: Settings, names: Iterable[str] | None = None) -> dict[str, Part]:
     """Every part (or those `names`), checked now; a model endpoint is asked with a short
     timeout. Redis appears only when configured."""
-    parts: dict[str, Part] = {}
+    return dict(each_part(settings, names))
+
+
+def each_part(settings: Settings, names: Iterable[str] | None = None) -> Iterator[tuple[str, Part]]:
+    """The parts of `check_parts`, each as soon as it is checked (one at a time, in order)."""
     for name in names or _CHECKS:
         check = _CHECKS[name]
         try:
@@ -66,8 +70,7 @@ def check_parts(settings: Settings, names: Iterable[str] | None = None) -> dict[
         except Exception as error:  # a check that breaks reports it: it never stops the others
             part = Part(available=False, reason=f"{type(error).__name__}: {error}")
         if part is not None:
-            parts[name] = part
-    return parts
+            yield name, part
 
 
 def missing_lines(parts: dict[str, Part]) -> list[str]:
@@ -176,7 +179,7 @@ class ModelWatch:
 
 
 def _data(settings: Settings) -> Part:
-    from datapilot.server.routes.health import data_coverage
+    from datapilot.server.coverage import data_coverage
 
     coverage = data_coverage(settings)
     if coverage.error is not None:
@@ -218,9 +221,9 @@ def _interpreter(settings: Settings) -> Part:
 
 
 def _chinese_font(settings: Settings) -> Part:
-    from datapilot.render.charts import font_families
+    from datapilot.render.charts import has_chinese_font
 
-    if len(font_families()) > 1:
+    if has_chinese_font():
         return Part(available=True)
     return Part(
         available=False,

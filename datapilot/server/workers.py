@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import contextvars
 import threading
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,6 +28,21 @@ T = TypeVar("T")
 _pools: dict[tuple[str, int], ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 _ITEM, _END = object(), object()
+# Streams being produced on worker threads now, and when the last one ended (the warm-up waits
+# while there are any, and for a quiet moment before its heavy stages).
+_running = 0
+_running_lock = threading.Lock()
+_last_ended = time.monotonic()
+
+
+def running_streams() -> int:
+    """How many offloaded streams (requests' answers) are being produced right now."""
+    return _running
+
+
+def quiet_for() -> float:
+    """Seconds since the last offloaded stream ended, 0 while one is being produced."""
+    return 0.0 if _running else time.monotonic() - _last_ended
 
 
 def worker_pool(size: int, name: str = "request") -> ThreadPoolExecutor:
@@ -81,8 +97,16 @@ class _Job:
             finally:
                 await stream.aclose()  # type: ignore[attr-defined]
 
-        with contextlib.suppress(asyncio.CancelledError):  # cancelled: nobody waits for it
-            asyncio.run(main())
+        global _running, _last_ended
+        with _running_lock:
+            _running += 1
+        try:
+            with contextlib.suppress(asyncio.CancelledError):  # cancelled: nobody waits for it
+                asyncio.run(main())
+        finally:
+            with _running_lock:
+                _running -= 1
+                _last_ended = time.monotonic()
 
     def cancel(self) -> None:
         self.cancelled.set()

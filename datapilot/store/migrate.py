@@ -10,16 +10,19 @@ and afterwards the version is checked against the code's.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from filelock import FileLock, Timeout
 from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+if TYPE_CHECKING:  # Alembic (~0.1-0.3 s to import) loads only when a database is not current
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +36,13 @@ class MigrationError(RuntimeError):
     """The schema could not be brought up to date; the message says why and what to do."""
 
 
+# A migration file's own `revision = "…"` and `down_revision = "…"` lines.
+_REVISION_LINE = re.compile(r'^(revision|down_revision)\b[^=\n]*=\s*(?:None|"([^"]*)")', re.M)
+
+
 def _config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     return config
@@ -41,6 +50,8 @@ def _config() -> Config:
 
 def head_revision() -> str:
     """The newest schema version this code knows."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(_config()).get_current_head()
     if head is None:  # pragma: no cover - the package ships its migrations
         raise MigrationError("no store migrations found in the installed package")
@@ -49,6 +60,8 @@ def head_revision() -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """The database's schema version (None before the first migration)."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
@@ -57,8 +70,16 @@ def upgrade(engine: Engine) -> str:
     """Migrate the database to the newest schema (a no-op when it is current); returns the
     version. Raises `MigrationError` when the database is newer than this code or a migration
     fails (the database then stays at the last complete version)."""
+    # The common case at start-up, a current database, is told without Alembic or a lock.
+    listed = listed_head()
+    if listed is not None and _stamped(engine) == listed:
+        return listed
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
     head = head_revision()
-    if current_revision(engine) == head:  # the common case at start-up: no lock needed
+    if current_revision(engine) == head:  # no lock needed
         return head
     with _migration_lock(engine) as connection:
         config = _config()
@@ -87,11 +108,37 @@ def upgrade(engine: Engine) -> str:
     return head
 
 
+def listed_head() -> str | None:
+    """The newest schema version as the migration files name it, read as text (Alembic reads
+    them as modules); None unless they form one line of versions."""
+    versions, parents = set(), set()
+    for path in (_MIGRATIONS / "versions").glob("*.py"):
+        found = {m[1]: m[2] for m in _REVISION_LINE.finditer(path.read_text(encoding="utf-8"))}
+        if found.get("revision"):
+            versions.add(found["revision"])
+            if found.get("down_revision"):
+                parents.add(found["down_revision"])
+    heads = versions - parents
+    return heads.pop() if len(heads) == 1 and len(parents) == len(versions) - 1 else None
+
+
+def _stamped(engine: Engine) -> str | None:
+    """The database's one version row, read with plain SQL (None without one)."""
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    except SQLAlchemyError:  # no version table yet: Alembic creates it
+        return None
+    return str(rows[0][0]) if len(rows) == 1 else None
+
+
 def _known(script: ScriptDirectory) -> set[str]:
     return {revision.revision for revision in script.walk_revisions()}
 
 
 def _version(connection: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     version = MigrationContext.configure(connection).get_current_revision()
     if connection.in_transaction():
         connection.commit()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -72,7 +73,7 @@ def test_serve_prints_one_line_per_missing_optional_part(
     runner: CliRunner, no_bwrap: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[str] = []
-    monkeypatch.setattr("uvicorn.run", lambda target, **options: started.append(target))
+    monkeypatch.setattr("datapilot.commands.serve._run", lambda config: started.append(config.app))
     result = runner.invoke(app, ["serve", "--port", "7999"])
     assert result.exit_code == 0, result.output
     assert started == ["datapilot.server.app:create_app"]
@@ -96,14 +97,14 @@ def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_
         check_parts(get_settings(), ["interpreter", "chinese_font", "live_providers"])  # warm
         waited: list[float] = []
 
-        def run(target: str, **options: object) -> None:
+        def run(config: object) -> None:
             waited.append(time.perf_counter() - started)
             # The server runs while the model's probe goes on; its line comes when it ends.
             for thread in threading.enumerate():
                 if thread.name == "model-note":
                     thread.join(timeout=10)
 
-        monkeypatch.setattr("uvicorn.run", run)
+        monkeypatch.setattr("datapilot.commands.serve._run", run)
         started = time.perf_counter()
         result = runner.invoke(app, ["serve", "--port", "7999"])
     assert result.exit_code == 0, result.output
@@ -111,3 +112,24 @@ def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_
     assert waited[0] < min(1.0, MODEL_CONNECT_S), waited
     (note,) = [line for line in result.output.splitlines() if line.startswith("note: model:")]
     assert f"{url} cannot be reached: accepted no connection within 1.5 s" in note
+
+
+def test_doctor_prints_each_part_as_soon_as_it_is_checked(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datapilot.server import parts
+
+    shown: list[str] = []
+
+    def slow(settings: object) -> parts.Part:
+        # What the user sees while the second part is checked: the first one's line.
+        sys.stdout.flush()
+        shown.append(sys.stdout.buffer.getvalue().decode())  # type: ignore[attr-defined]
+        return parts.Part(available=True, required=True)
+
+    checks = {"data": lambda settings: parts.Part(available=True, required=True), "database": slow}
+    monkeypatch.setattr(parts, "_CHECKS", checks)
+    result = runner.invoke(app, ["doctor"])
+    assert result.exit_code == 0, result.output
+    assert "ok data" in shown[0] and "database" not in shown[0]
+    assert "ok database" in result.output

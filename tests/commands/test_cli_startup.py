@@ -364,3 +364,39 @@ def test_other_commands_run_at_the_processs_own_collector_threshold(data) -> Non
     out, (before,) = _probe(probe, "BEFORE")
     inside = out.split("THRESHOLD", 1)[1].split()[0]
     assert inside == before == "700"
+
+
+# A command compiles only the regular expressions the last one did not: the rest (~400 of the
+# offline brain's, its modules' and its libraries') come compiled from the user's cache folder.
+MOST_COMPILES_WHEN_CACHED = 40  # a few dozen: the standard library's first imports, bytes patterns
+
+
+def test_a_second_ask_compiles_few_patterns(data, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    probe = (
+        "import atexit, re, sys\n"
+        "compiled = [0]\n"
+        "original = re._compiler.compile\n"
+        "def counting(pattern, flags=0):\n"
+        "    compiled[0] += 1\n"
+        "    return original(pattern, flags)\n"
+        "re._compiler.compile = counting\n"
+        + _ASK_JSON
+        + "atexit.register(lambda: print('COMPILED', compiled[0]))\n"
+        "from datapilot.cli import app\n"
+        "app()\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+    def compiles() -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        assert '"AAPL"' in done.stdout
+        return int(done.stdout.rsplit("COMPILED", 1)[1].split()[0])
+
+    first, second = compiles(), compiles()
+    assert first > 200  # the cache was empty
+    assert second < MOST_COMPILES_WHEN_CACHED

@@ -66,3 +66,31 @@ def test_duplicate_names_are_refused(reg: Registry) -> None:
         @interface("processing", "frame", target=reg, name="merge")
         def merge_again(ctx, frames: list[Frame]):
             """Again."""
+
+
+def test_an_interfaces_argument_model_is_built_when_first_needed(
+    reg: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Registering the library builds no pydantic model: a one-question process validates only
+    # the interfaces its plan calls.
+    import datapilot.interfaces.registry as registry
+
+    built: list[str] = []
+    create = registry.create_model
+
+    def counting(name: str, **kwargs: object) -> object:
+        built.append(name)
+        return create(name, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(registry, "create_model", counting)
+
+    @interface("processing", "frame", target=reg)
+    def scale(ctx, frame: Frame, by: float = 1.0):  # type: ignore[no-untyped-def]
+        """Scale a frame."""
+
+    assert built == []
+    spec = reg.get("scale")
+    _, problems = spec.validate({"frame": {"$ref": "result1"}, "by": "2"})
+    assert problems == [] and built == ["scale_args"]
+    assert spec.validate({"frame": {"$ref": "result1"}, "by": "x"})[1]  # the same model
+    assert built == ["scale_args"]

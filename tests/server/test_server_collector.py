@@ -6,6 +6,7 @@ every few seconds), and every request in flight waited for it.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 
@@ -20,6 +21,10 @@ from datapilot.settings import Settings
 async def test_start_up_objects_are_frozen_while_serving_and_released_at_shutdown(data) -> None:
     app = create_app(Settings(brain="offline", offline=True))
     async with app.router.lifespan_context(app):
+        # The server warms up in the background once it serves, and freezes when it is done.
+        deadline = time.monotonic() + 120
+        while not gc.get_freeze_count() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
         frozen = gc.get_freeze_count()
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:

@@ -51,6 +51,7 @@ from datapilot.brains.offline.vocab import (
     Vocab,
     load_vocab,
 )
+from datapilot.core.compiled_patterns import compile_all
 from datapilot.core.spans import DisjointSpans
 
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
@@ -176,14 +177,16 @@ class Grammar:
         self.numbers = words.numbers
         self.year_offset = _year_offsets(words)
         self.named = {_norm(name): window for name, window in words.periods.items()}
-        self.rules = self._rules()
-        self.markers = {
-            name: re.compile(alternation(phrases.all), re.IGNORECASE)
-            for name, phrases in words.markers.items()
-        }
+        rules = self._rules()
+        markers = [(name, alternation(phrases.all)) for name, phrases in words.markers.items()]
+        # Compiled together, through the cache of compiled patterns (`compiled`).
+        sources = [pattern for _, pattern, _ in rules] + [pattern for _, pattern in markers]
+        compiled = compile_all([(pattern, re.IGNORECASE) for pattern in sources])
+        self.rules = [(n, c, h) for (n, _, h), c in zip(rules, compiled, strict=False)]
+        self.markers = {n: c for (n, _), c in zip(markers, compiled[len(rules) :], strict=True)}
 
     # Each rule: a name, a regex and a handler turning its match into an atom.
-    def _rules(self) -> list[tuple[str, re.Pattern[str], Handler]]:
+    def _rules(self) -> list[tuple[str, str, Handler]]:
         w = self.words
         mon = alternation(self.month_of)
         yrel_en = alternation(k for k in self.year_offset if k.isascii())
@@ -439,9 +442,7 @@ class Grammar:
                 self._duration,
             ),
         ]
-        return [
-            (name, re.compile(pattern, re.IGNORECASE), handler) for name, pattern, handler in rules
-        ]
+        return rules
 
     # --- handlers ------------------------------------------------------------------------------
 

@@ -8,32 +8,16 @@ and, once, carried text an importer chose; neither is for anyone who can reach t
 from __future__ import annotations
 
 import asyncio
-from datetime import date
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from datapilot import __version__
+from datapilot.server.coverage import DataCoverage, data_coverage
 from datapilot.server.deps import SettingsDep
-from datapilot.settings import Settings
 
 router = APIRouter(tags=["Health"])
-
-
-class DataCoverage(BaseModel):
-    entities: int = Field(description="Entities with data in the warehouse.")
-    first: date | None = Field(default=None, description="Earliest date of any series.")
-    last: date | None = Field(default=None, description="Latest date of any series.")
-
-
-class Coverage(DataCoverage):
-    """What the data check found, for the authenticated parts (`server.parts`)."""
-
-    error: str | None = Field(default=None, description="Why coverage could not be read.")
-    fix: str | None = Field(
-        default=None, description="The command or step that repairs it, when data is broken."
-    )
 
 
 class Health(BaseModel):
@@ -62,22 +46,3 @@ async def health(settings: SettingsDep) -> Health | JSONResponse:
     # errors is not healthy, even though it is up.
     body = Health(status="degraded")
     return JSONResponse(body.model_dump(mode="json"), status_code=503)
-
-
-def data_coverage(settings: Settings) -> Coverage:
-    """Count entities with data and their overall date range; never raises."""
-    try:
-        from datapilot.data import open_data
-
-        entities = open_data(settings).catalog.entities(available=True)
-    except Exception as error:
-        # A damaged or missing file is repaired by a reseed; a locked one by waiting.
-        fix = getattr(error, "fix", None) or "datapilot data seed --force"
-        return Coverage(entities=0, error=f"{type(error).__name__}: {error}", fix=fix)
-    firsts = [entity.first for entity in entities if entity.first]
-    lasts = [entity.last for entity in entities if entity.last]
-    return Coverage(
-        entities=len(entities),
-        first=min(firsts) if firsts else None,
-        last=max(lasts) if lasts else None,
-    )

@@ -1,0 +1,68 @@
+"""The catalog is built once per version of the warehouse: a later process reads it from the data
+dir, and a write to the warehouse (an import, a fetch) builds it again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from datapilot.data import catalog_cache
+from datapilot.data.catalog import Catalog
+from datapilot.data.warehouse import Warehouse
+
+
+@pytest.fixture()
+def warehouse(tmp_path: Path) -> Iterator[Warehouse]:
+    warehouse = Warehouse(tmp_path / "warehouse.duckdb")
+    yield warehouse
+    warehouse.close()
+
+
+def _closes(entity_id: str, start: str, end: str) -> pd.DataFrame:
+    days = pd.bdate_range(start, end)
+    return pd.DataFrame({"id": entity_id, "date": days, "close": 100.0 + len(days)})
+
+
+def _never_built(*args: object, **kwargs: object) -> Catalog:
+    raise AssertionError("the catalog was built, not read from the cache")
+
+
+def test_the_same_warehouse_reads_its_catalog_back(
+    warehouse: Warehouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warehouse.write_prices(_closes("AAPL", "2021-01-04", "2021-03-31"), "mine")
+    built = catalog_cache.load_catalog(warehouse, tmp_path)
+    assert catalog_cache.cache_path(tmp_path).is_file()
+    monkeypatch.setattr(Catalog, "load", _never_built)
+    read = catalog_cache.load_catalog(warehouse, tmp_path)
+    assert read.entities() == built.entities()
+    assert read.rules == built.rules
+    apple = read.get("AAPL")
+    assert apple is not None and apple.available
+    assert (apple.first, apple.last) == (date(2021, 1, 4), date(2021, 3, 31))
+    assert [m.entity.id for m in read.mentions("Apple closing price")] == ["AAPL"]
+
+
+def test_a_write_to_the_warehouse_builds_it_again(warehouse: Warehouse, tmp_path: Path) -> None:
+    warehouse.write_prices(_closes("AAPL", "2021-01-04", "2021-03-31"), "mine")
+    before = catalog_cache.load_catalog(warehouse, tmp_path)
+    assert not before.get("MSFT").available  # type: ignore[union-attr]
+    warehouse.write_prices(_closes("MSFT", "2021-01-04", "2021-02-26"), "mine")
+    warehouse.write_prices(_closes("AAPL", "2021-04-01", "2021-04-30"), "mine")
+    after = catalog_cache.load_catalog(warehouse, tmp_path)
+    assert after.get("MSFT").available  # type: ignore[union-attr]
+    assert after.get("AAPL").last == date(2021, 4, 30)  # type: ignore[union-attr]
+
+
+def test_a_damaged_cache_is_built_again(warehouse: Warehouse, tmp_path: Path) -> None:
+    warehouse.write_prices(_closes("AAPL", "2021-01-04", "2021-03-31"), "mine")
+    catalog_cache.load_catalog(warehouse, tmp_path)
+    path = catalog_cache.cache_path(tmp_path)
+    path.write_text("{not json", encoding="utf-8")
+    assert catalog_cache.load_catalog(warehouse, tmp_path).get("AAPL").available  # type: ignore[union-attr]
+    assert path.read_text(encoding="utf-8").startswith("{")
+    assert '"key"' in path.read_text(encoding="utf-8")
