@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import socket
 import threading
@@ -65,8 +66,9 @@ def serve(
         "DATAPILOT_BRAIN": brain.value if brain else None,
         "DATAPILOT_TODAY": today.date().isoformat() if today else None,
         "DATAPILOT_REQUEST_TIMEOUT_S": str(timeout) if timeout else None,
-        # The app answers to the name it binds to (`server.browser_guard`).
-        "DATAPILOT_HOST": host,
+        # The app answers to a name it binds to (`server.browser_guard`; addresses it always
+        # answers to, so they need no passing on).
+        "DATAPILOT_HOST": host if host and not _is_address(host) else None,
     }
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
@@ -149,6 +151,14 @@ def _say_plugin_gaps(settings: Settings) -> None:
             "contact_email, which plugin hosts ask for: set DATAPILOT_PLUGIN_CONTACT_EMAIL.",
             err=True,
         )
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _refuse_open_network(host: str, settings: Settings) -> None:

@@ -16,7 +16,7 @@ def test_serve_names_the_chat_page(
     options: list[str], url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[str] = []
-    monkeypatch.setattr("uvicorn.run", lambda target, **_: started.append(target))
+    monkeypatch.setattr("datapilot.commands.serve._run", lambda config: started.append(config.app))
     result = CliRunner().invoke(app, ["serve", *options])
     assert result.exit_code == 0, result.output
     assert started  # the server would start after the line

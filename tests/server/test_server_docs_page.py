@@ -95,12 +95,10 @@ async def test_manifest_fits_plugin_hosts(tmp_path: Path, data) -> None:  # type
 def test_serve_warns_while_the_contact_email_is_empty(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
     from datapilot.cli import app
 
     started: list[str] = []
-    monkeypatch.setattr(uvicorn, "run", lambda target, **options: started.append(target))
+    monkeypatch.setattr("datapilot.commands.serve._run", lambda config: started.append(config.app))
     monkeypatch.setenv("DATAPILOT_DATABASE_URL", f"sqlite:///{tmp_path / 'serve.sqlite3'}")
     outputs = []
     for email in ("", "data@example.org"):
