@@ -342,6 +342,7 @@ def test_dark_mode_at_phone_width(chromium: Any, server: Server) -> None:
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert sum(map(int, re.findall(r"\d+", background)[:3])) < 120, background
     assert page.locator("#side").is_hidden() and page.locator("#menu").is_visible()
+    page.locator("#sign-in").wait_for(state="hidden")  # a server without keys: nothing to sign in
     turn = ask(page, CHART_QUESTION)
     assert traces(turn) >= 1
     box = turn.locator(".plot").bounding_box()
@@ -427,6 +428,7 @@ def test_signing_in_with_a_key(
         page.goto(base + "/")
         dialog = page.locator("#key-dialog")
         dialog.wait_for()
+        assert page.locator("#sign-in").is_visible()  # this server has keys
         assert "API key" in dialog.inner_text()
         page.fill("#key-input", "dp_not_a_key")
         page.press("#key-input", "Enter")
