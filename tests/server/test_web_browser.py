@@ -501,3 +501,23 @@ def test_a_tool_call_waiting_for_confirmation_and_citations_render(page: Any) ->
     source.click()
     assert page.locator(".citations-box blockquote").inner_text() == "Revenue +12%"
     assert page.locator(".summary .lead").last.inner_text() == "Revenue rose 12%."
+
+
+def test_a_quoted_passage_keeps_its_hard_line_breaks_inside_the_quote(page: Any) -> None:
+    # A passage quoted from a document whose lines break inside a sentence (as PDFs do).
+    text = (
+        "The passage that answers:\n\n> The hedge ratio for the bond\nbook is 0.42. (notes.md)"
+        "\n\nDone."
+    )
+    found = page.evaluate(
+        """async (text) => {
+            const { blocks } = await import("/web/static/markdown.js");
+            return blocks(text).map((node) => [node.tagName, node.textContent]);
+        }""",
+        text,
+    )
+    assert found == [
+        ["P", "The passage that answers:"],
+        ["BLOCKQUOTE", "The hedge ratio for the bond book is 0.42. (notes.md)"],
+        ["P", "Done."],
+    ]
