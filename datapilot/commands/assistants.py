@@ -11,8 +11,9 @@ from rich.markup import escape
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from datapilot.assistants.models import AssistantInfo, Tenant, ToolCallRecord
+    from datapilot.assistants.models import AssistantInfo, ChatInfo, Tenant, ToolCallRecord
     from datapilot.assistants.service import MessageIn
+    from datapilot.core.answer import Answer
     from datapilot.store import Store
 
 assistants_app = typer.Typer(help="Assistants: a prompt, a model and tools, to chat with.")
@@ -158,8 +159,9 @@ def chat(
         with store.session() as session:
             if chat_id is None:
                 chosen = Assistants(session, tenant).get(assistant) if assistant else None
+                # Named after its first question once answered, as the page names its chats.
                 chat_info = Chats(session, tenant).create(
-                    ChatIn(name="terminal", assistant_id=chosen.id if chosen else None)
+                    ChatIn(assistant_id=chosen.id if chosen else None)
                 )
             else:
                 chat_info = Chats(session, tenant).get(chat_id)
@@ -180,14 +182,30 @@ def chat(
                 prepared = conversation.prepare(chat_info.id, body)
                 if prepared.turn is None:
                     break
-                asyncio.run(render(prepared.turn.events(), console))
+                answer = asyncio.run(render(prepared.turn.events(), console))
                 conversation.finish(prepared)
+                if not chat_info.name:
+                    chat_info = _name_chat(store, tenant, chat_info.id, text, answer)
                 # A call waiting for the user's go-ahead: ask, and answer as the REST route does.
                 pending = prepared.turn.result.pending
                 body = _confirm(console, pending[0]) if pending else None
         except (NotFound, PlatformError, NormalisationError) as error:
             console.print(f"[red]{escape(str(error))}[/]")
     console.print(f"[dim]continue with: datapilot chat --chat {chat_info.id}[/]")
+
+
+def _name_chat(
+    store: Store, tenant: Tenant, chat_id: str, question: str, answer: Answer
+) -> ChatInfo:
+    """Name a new chat after its first answer (entities · measure · window), else its question."""
+    from datapilot.assistants.models import ChatPatch
+    from datapilot.assistants.repo import Chats
+    from datapilot.server.chat_titles import chat_title
+    from datapilot.settings import get_settings
+
+    name = chat_title(answer, get_settings()) or question[:200]
+    with store.session(write=True) as session:
+        return Chats(session, tenant).update(chat_id, ChatPatch(name=name))
 
 
 def _confirm(console: Console, call: ToolCallRecord) -> MessageIn | None:

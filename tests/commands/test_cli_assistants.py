@@ -46,5 +46,13 @@ def test_chat_answers_and_can_be_continued(cli: CliRunner) -> None:
     chat_id = first.output.strip().split("--chat ")[-1].strip()
     again = cli.invoke(app, ["chat", "--chat", chat_id], input="\n")
     assert again.exit_code == 0 and chat_id in again.output
+    # Named after what it is about, as the page names its chats (not "terminal").
+    from datapilot.assistants.models import Tenant
+    from datapilot.assistants.repo import Chats, local_user
+    from datapilot.store import open_store
+
+    with open_store(get_settings()).session() as session:
+        name = Chats(session, Tenant(user_id=local_user(session))).get(chat_id).name
+    assert name.startswith("Apple") and "2021" in name, name
     unknown = cli.invoke(app, ["chat", "--chat", "nope"], input="\n")
     assert unknown.exit_code == 1 and "no chat" in unknown.output

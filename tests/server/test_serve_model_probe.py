@@ -29,12 +29,16 @@ def test_serve_probes_a_hanging_model_endpoint_in_the_background(
             server.start()
             # No one has read the features yet: only start-up can have started the probe.
             time.sleep(MODEL_CONNECT_S + 1.5)
+            # The server's first request (lazy imports, the store) is not what is measured.
+            assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
             started = time.perf_counter()
             body = httpx.get(f"{server.url}/api/v1/features", timeout=30).json()
             took = time.perf_counter() - started
         finally:
             server.stop()
-    assert took < 1.0
+    # A read that waited for a probe would take MODEL_CONNECT_S at least; no tighter bound, as
+    # a loaded machine once took 1.9 s for a first request (against 1.0).
+    assert took < MODEL_CONNECT_S
     model = body["parts"]["model"]
     assert model["checking"] is False and model["available"] is False
     assert model["reason"] == (

@@ -342,6 +342,7 @@ def test_dark_mode_at_phone_width(chromium: Any, server: Server) -> None:
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert sum(map(int, re.findall(r"\d+", background)[:3])) < 120, background
     assert page.locator("#side").is_hidden() and page.locator("#menu").is_visible()
+    page.locator("#sign-in").wait_for(state="hidden")  # a server without keys: nothing to sign in
     turn = ask(page, CHART_QUESTION)
     assert traces(turn) >= 1
     box = turn.locator(".plot").bounding_box()
@@ -427,6 +428,7 @@ def test_signing_in_with_a_key(
         page.goto(base + "/")
         dialog = page.locator("#key-dialog")
         dialog.wait_for()
+        assert page.locator("#sign-in").is_visible()  # this server has keys
         assert "API key" in dialog.inner_text()
         page.fill("#key-input", "dp_not_a_key")
         page.press("#key-input", "Enter")
@@ -499,3 +501,23 @@ def test_a_tool_call_waiting_for_confirmation_and_citations_render(page: Any) ->
     source.click()
     assert page.locator(".citations-box blockquote").inner_text() == "Revenue +12%"
     assert page.locator(".summary .lead").last.inner_text() == "Revenue rose 12%."
+
+
+def test_a_quoted_passage_keeps_its_hard_line_breaks_inside_the_quote(page: Any) -> None:
+    # A passage quoted from a document whose lines break inside a sentence (as PDFs do).
+    text = (
+        "The passage that answers:\n\n> The hedge ratio for the bond\nbook is 0.42. (notes.md)"
+        "\n\nDone."
+    )
+    found = page.evaluate(
+        """async (text) => {
+            const { blocks } = await import("/web/static/markdown.js");
+            return blocks(text).map((node) => [node.tagName, node.textContent]);
+        }""",
+        text,
+    )
+    assert found == [
+        ["P", "The passage that answers:"],
+        ["BLOCKQUOTE", "The hedge ratio for the bond book is 0.42. (notes.md)"],
+        ["P", "Done."],
+    ]

@@ -23,6 +23,7 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
+from datapilot.data.entity import Match
 from datapilot.engine.context import RequestContext
 from datapilot.settings import Settings
 from datapilot.tools.base import Tool
@@ -257,7 +258,7 @@ async def _search(arguments: SearchInput, context: OperationContext) -> Outcome:
     # over-fetched, so that filtering by kind still fills the limit.
     limit = arguments.limit * (4 if arguments.kind else 1)
     found = [*catalog.mentions(arguments.query), *catalog.lookup(arguments.query, limit=limit)]
-    matches = []
+    matches: list[Match] = []
     for match in found:  # each entity once, where it first came
         if all(match.entity.id != kept.entity.id for kept in matches):
             matches.append(match)

@@ -385,8 +385,16 @@ function setUpComposer() {
 
 // ---- start -------------------------------------------------------------------------------------
 
+/** A server without keys answers anyone on its machine: no "Sign in" to offer then (a key
+ * already given stays visible, so that it can be removed). */
+async function offerSignIn() {
+  const discovery = await fetch("/.well-known/mcp.json").then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  $("sign-in").hidden = !key.get() && discovery?.authentication?.required === false;
+}
+
 async function start() {
   showSignedIn();
+  offerSignIn();
   let found;
   try {
     found = await api("/api/v1/features");

@@ -34,6 +34,11 @@ function cells(line) {
   return line.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
 }
 
+/** Whether `line` starts a block of its own (a fence, heading, list item or table row). */
+function startsBlock(line) {
+  return /^\s*```/.test(line) || HEADING.test(line) || BULLET.test(line) || NUMBERED.test(line) || line.trimStart().startsWith("|");
+}
+
 /** Block-level Markdown as a list of nodes: `lead(paragraph)` renders the first paragraph. */
 export function blocks(text, lead = null) {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -89,7 +94,10 @@ export function blocks(text, lead = null) {
     if (/^>\s?/.test(line)) {
       flush();
       const quoted = [];
-      for (; i < lines.length && /^>\s?/.test(lines[i]); i += 1) quoted.push(lines[i].replace(/^>\s?/, ""));
+      // A quoted passage keeps its source's hard line breaks as lines without ">": they stay
+      // in the quote (Markdown's lazy continuation) until a blank line or another block.
+      const continues = (next) => /^>\s?/.test(next) || (next.trim() && !startsBlock(next));
+      for (; i < lines.length && continues(lines[i]); i += 1) quoted.push(lines[i].replace(/^>\s?/, ""));
       i -= 1;
       out.push(el("blockquote", {}, inline(quoted.join(" "))));
       continue;
