@@ -153,7 +153,7 @@ def _honoured_by(
             "declined: " + meaning
         )  # a chart the plan cannot draw is said so in a note, the figures stand
     if how == "form":
-        return _form(reading, meaning, interfaces)
+        return _form(reading, meaning, entry.text)
     if how == "period":
         return _period(reading, meaning)
     if how == "threshold":
@@ -253,7 +253,16 @@ def _several(reading: Reading) -> bool:
     )
 
 
-def _form(reading: Reading, cue: str, interfaces: dict[str, str]) -> str | None:
+# Rank words that name a level's extreme ("the highest close", 最低点), which the highest or
+# lowest value of one series answers; "best", "fell the most" rank changes over sub-periods.
+_LEVEL_EXTREME = re.compile(
+    r"(?i)^(highest|lowest|high|low|peak|max|maximum|min|minimum|biggest|largest|smallest|top|"
+    r"bottom|trough|"
+    r"最高|最低|最大|最小)$"
+)
+
+
+def _form(reading: Reading, cue: str, word: str) -> str | None:
     if cue not in _STRICT_FORMS:
         return "reading"
     if cue == "cue:compare":
@@ -272,7 +281,9 @@ def _form(reading: Reading, cue: str, interfaces: dict[str, str]) -> str | None:
         return "ranking, the other names said to have no data"
     if reading.rank and reading.frequency is not None:
         return f"ranking of {reading.frequency} periods"
-    if _sub_period_measure(reading):
+    if "max_drawdown" in reading.metrics:
+        return "the deepest drawdown"  # "the worst peak-to-trough decline"
+    if _LEVEL_EXTREME.match(word) and _sub_period_measure(reading):
         return "extreme of a series"
     return None
 
