@@ -56,6 +56,10 @@ def _what(entry: LedgerEntry, zh: bool) -> str:
         if zh:
             return f"“{word}”：我还不能计算离高点或低点的距离"
         return f'"{word}": I can\'t yet measure the distance from a peak or a low'
+    if entry.reading == "number":
+        if zh:
+            return f"“{word}”：我还没有读懂这个数字（金额、阈值还是费率？）"
+        return f'"{word}": I did not read what this number is (an amount, a level, a fee?)'
     if entry.reading == "form" and meaning in ("cue:rank", "cue:worst"):
         if zh:
             return f"“{word}”：只有一个对象，无法排名，也还不能按时间段排名"

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from datapilot.core.intent import Ledger, LedgerEntry
+from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
 if TYPE_CHECKING:  # the reading imports the ledger, which imports this module
@@ -66,9 +66,11 @@ DISTANCE = re.compile(
 RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 
 
-def content_words(text: str, claimed: list[tuple[int, int]]) -> Iterator[tuple[int, int, str, str]]:
-    """Thresholds and exclusions in `text` outside the `claimed` spans, as (start, end, reading,
-    meaning): claimed before any filler can take their words."""
+def content_words(
+    text: str, claimed: list[tuple[int, int]]
+) -> Iterator[tuple[int, int, ReadAs, str]]:
+    """Thresholds, exclusions, dates and distances asked for in `text` outside the `claimed`
+    spans, as (start, end, reading, meaning): claimed before any filler can take their words."""
     for found in THRESHOLD.finditer(text):
         group = next(g for g in range(1, 4) if found.group(g))
         start, end = found.span(group)
@@ -77,7 +79,8 @@ def content_words(text: str, claimed: list[tuple[int, int]]) -> Iterator[tuple[i
         if any(s <= at < e for s, e in claimed):
             continue  # "over 2020": a window's number, not a threshold's
         yield start, end, "threshold", found.group(0).strip()
-    for pattern, how in ((WHEN, "when"), (DISTANCE, "distance")):
+    asked: tuple[tuple[re.Pattern[str], ReadAs], ...] = ((WHEN, "when"), (DISTANCE, "distance"))
+    for pattern, how in asked:
         for found in pattern.finditer(text):
             start = found.start()
             end = start + len(found.group(0).rstrip())
@@ -98,7 +101,10 @@ def period_unit(word: str) -> str | None:
 
 
 def zh_periods(piece: str) -> Iterator[tuple[int, int, str]]:
-    """Period words inside a left-over run of Chinese (哪个月 → 月), as (start, end, unit)."""
+    """Period words inside a short left-over run of Chinese (哪个月 → 月, 单日, 每周), as (start,
+    end, unit). A longer run is a name nobody knows (天弘余额宝), not a period."""
+    if len(piece) > 3:
+        return
     for found in PERIOD_ZH.finditer(piece):
         yield found.start(), found.end(), _PERIOD_ZH_UNIT[found.group(0)]
 
@@ -116,13 +122,18 @@ def honour(ledger: Ledger, reading: Reading, plan: Plan) -> None:
         (call.output, name, value) for call in plan.calls() for name, value in call.args.items()
     ]
     interfaces = {call.interface: call.output for call in plan.calls()}
-    honoured_ids = {}
+    honoured_ids: dict[str, str] = {}
     for output, name, value in args:
         for text in _strings(value):
             honoured_ids.setdefault(text, f"{output}.{name}")
+    drawdowns = [e.start for e in ledger.entries if e.meaning == "max_drawdown"]
     for entry in ledger.entries:
-        if entry.honoured_by is None:
-            entry.honoured_by = _honoured_by(entry, reading, args, interfaces, honoured_ids)
+        if entry.honoured_by is not None:
+            continue
+        if entry.reading == "form" and any(0 <= at - entry.end <= 3 for at in drawdowns):
+            entry.honoured_by = "the deepest drawdown"  # "the worst peak-to-trough decline"
+            continue
+        entry.honoured_by = _honoured_by(entry, reading, args, interfaces, honoured_ids)
 
 
 def _honoured_by(
@@ -143,7 +154,7 @@ def _honoured_by(
         table = _table_about(reading, meaning)
         if table is not None:
             return f"table {table}"  # the user's table of AAPL is what "AAPL" means
-        return f"group {meaning}" if _group_used(reading, meaning) else None
+        return f"group {meaning}" if _group_used(reading) else None
     if how == "window":
         return _window(reading)
     if how == "measure":
@@ -161,8 +172,10 @@ def _honoured_by(
         found = [f"{out}.{name}" for out, name, value in args if _has_number(value, number)]
         filters = [f for f in found if f.split(".")[1] not in ("start", "end", "ids", "id")]
         return filters[0] if filters else None
+    if how == "number":
+        return None  # a number no reader took: nothing in the plan carries it
     if how == "when":
-        return _dated(reading)
+        return _dated(reading, entry.text)
     if how == "distance":
         return "measure distance" if "distance" in reading.metrics else None
     if how == "exclusion":
@@ -208,7 +221,7 @@ def _table_about(reading: Reading, entity_id: str) -> str | None:
     return None
 
 
-def _group_used(reading: Reading, group: str) -> bool:
+def _group_used(reading: Reading) -> bool:
     """A named group ("the big banks", 成分股) honoured by its members being the entities."""
     return bool(reading.entities) or reading.members_named or bool(reading.members_of)
 
@@ -281,19 +294,23 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
         return "ranking, the other names said to have no data"
     if reading.rank and reading.frequency is not None:
         return f"ranking of {reading.frequency} periods"
-    if "max_drawdown" in reading.metrics:
-        return "the deepest drawdown"  # "the worst peak-to-trough decline"
     if _LEVEL_EXTREME.match(word) and _sub_period_measure(reading):
         return "extreme of a series"
     return None
 
 
-def _dated(reading: Reading) -> str | None:
+# A date asked for by a period longer than a day: "which month", 哪个季度.
+_LONGER = re.compile(r"(?i)month|quarter|year|week|月|季|年|周")
+
+
+def _dated(reading: Reading, said: str) -> str | None:
     """What answers "when": the dates of the best or worst days, of a drawdown's peak and
-    trough, of a forecast; a series shown over its window when no extreme is asked."""
+    trough, of a forecast; "which month" only a grouping by months."""
     if reading.tables:
         return "rows of the table"  # "which year has the lowest estimate": the row's label
-    if reading.days is not None:
+    if _LONGER.search(said):
+        return None  # the best month, 哪个季度: sub-periods no reader ranks yet
+    if reading.days is not None or set(reading.metrics) & _DAYS:
         return "dates of the extreme days"
     if "max_drawdown" in reading.metrics:
         return "dates of the drawdown's peak and trough"
@@ -303,7 +320,9 @@ def _dated(reading: Reading) -> str | None:
 
 
 # Measures that pick the highest or lowest point of a series: "which day was the peak".
-_EXTREMES = {"max_drawdown", "stats", "extreme_days", "best_days", "worst_days", "drawdown"}
+_EXTREMES = {"max_drawdown", "stats", "best_day", "worst_day", "drawdown"}
+# Measures whose output names the day of each figure: the best and worst days.
+_DAYS = {"best_day", "worst_day"}
 
 
 def _sub_period_measure(reading: Reading) -> bool:

@@ -86,7 +86,7 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
     # word ("一天" of 哪一天) can take their words.
     for start, end, how, meaning in list(content_words(text, claimed)):
         if not overlaps((start, end), claimed):
-            claim((start, end), how, meaning)  # type: ignore[arg-type]
+            claim((start, end), how, meaning)
     for span in parsed.time.spans:
         if not any(s <= span[0] and span[1] <= e for s, e in claimed):
             claim(span, "window", None)
@@ -121,8 +121,12 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
                 abs(value * s - n) < 1e-9 for n in numbers for s in _SCALES
             ):
                 entries.append(_entry(word, start, "count", None))
+            elif value is not None:
+                # A number no reader took (an amount, a fee, a level): the answer would rest on
+                # its absence, so it is a word to honour, never a note beside an `ok`.
+                entries.append(_entry(word, start, "number", None))
             else:
-                entries.append(_entry(word, start, "unread", None))
+                entries.append(_entry(word, start, "unread", None))  # a multiple: "3x"
             continue
         if word[0].isascii():
             word = re.sub(r"['’]s$", "", word).strip(".-'’")
