@@ -97,10 +97,15 @@ class Ledger(BaseModel):
     def mark_read(self, words: list[str], reading: ReadAs, meaning: str | None = None) -> None:
         """Words a later reader used (case-insensitive): no longer left over."""
         wanted = {w.casefold() for w in words}
+        by = f"{reading}:{meaning}" if meaning else reading
         for entry in self.entries:
-            if entry.reading == "unread" and entry.text.casefold() in wanted:
+            if entry.text.casefold() not in wanted:
+                continue
+            if entry.reading == "unread":
                 entry.reading, entry.meaning = reading, meaning
-                entry.honoured_by = f"{reading}:{meaning}" if meaning else reading
+                entry.honoured_by = by
+            elif entry.honoured_by is None:  # "how far" of a unit converter: the tool's words
+                entry.honoured_by = by
         self.declared = [w for w in self.declared if w.casefold() not in wanted]
 
 

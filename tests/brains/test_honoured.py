@@ -20,6 +20,7 @@ from support.asking import ask
 
 from datapilot.core.answer import Answer
 from datapilot.core.context import ChatMessage, QuestionContext
+from datapilot.core.intent import Ledger, LedgerEntry
 
 CORPORA = [
     *sorted(paths.CORPUS.glob("*.jsonl")),
@@ -164,3 +165,17 @@ def test_a_recognised_word_nothing_honours_gets_no_figure(question: str, says: s
     assert says in (answer.message or "")
     # The question without the word is offered instead.
     assert answer.follow_ups and says not in answer.follow_ups[0]
+
+
+def test_words_a_users_tool_took_are_honoured_by_the_tool() -> None:
+    """ "How far is 100 miles in km" chosen a unit converter: its "how far" is the tool's."""
+    ledger = Ledger(
+        entries=[
+            LedgerEntry(text="how far", start=0, end=7, reading="distance"),
+            LedgerEntry(text="Zorblax", start=8, end=15, reading="unread"),
+        ]
+    )
+    assert [e.text for e in ledger.unhonoured] == ["how far"]
+    ledger.mark_read(["How far", "zorblax"], "tool", "convert_units")
+    assert ledger.unhonoured == [] and ledger.left_over == []
+    assert {e.honoured_by for e in ledger.entries} == {"tool:convert_units"}
