@@ -43,11 +43,18 @@ class EntityRef(BaseModel):
 
 
 # How a word of the question was read. `unread` words are the ledger's left-overs; "tool" is for
-# words that choose one of the user's own tools or fill its arguments.
+# words that choose one of the user's own tools or fill its arguments. `period` (month, 季度),
+# `threshold` ("above $150", 超过3%), `exclusion` ("except", 除了), `when` ("which day", 哪天)
+# and `distance` ("how far below its high", 离高点) are words recognised as shaping the answer
+# whether or not a reader acts on them; `number` is a number no reader took.
 ReadAs = Literal[
     "entity", "measure", "window", "chart", "form", "amount", "count", "rate", "filler",
-    "table", "tool", "scope", "unread",
+    "table", "tool", "scope", "period", "threshold", "exclusion", "when", "distance", "number",
+    "unread",
 ]  # fmt: skip
+# Readings that carry no meaning an answer must honour: grammar, a refusal's cue, and left-overs
+# (which an answer names in a note instead).
+UNBOUND: frozenset[str] = frozenset({"filler", "scope", "unread"})
 
 
 class LedgerEntry(BaseModel):
@@ -58,6 +65,13 @@ class LedgerEntry(BaseModel):
     end: int
     reading: ReadAs
     meaning: str | None = Field(default=None, description="What it was read as, e.g. AAPL.")
+    honoured_by: str | None = Field(
+        default=None,
+        description=(
+            "What in the plan carries the word's meaning: a call's output and argument "
+            "(`prices.ids`), or the reading it shaped. None for a recognised word nothing honours."
+        ),
+    )
 
 
 class Ledger(BaseModel):
@@ -75,6 +89,12 @@ class Ledger(BaseModel):
         return [e.text for e in self.entries if e.reading == "unread"]
 
     @property
+    def unhonoured(self) -> list[LedgerEntry]:
+        """Words recognised as shaping the answer that nothing in the plan honours: an answer
+        resting on them would be about another question, so it is not `ok`."""
+        return [e for e in self.entries if e.reading not in UNBOUND and e.honoured_by is None]
+
+    @property
     def silent(self) -> list[str]:
         """Left-over words the answer does not name: what must never happen."""
         return [w for w in self.left_over if w not in self.declared]
@@ -82,9 +102,15 @@ class Ledger(BaseModel):
     def mark_read(self, words: list[str], reading: ReadAs, meaning: str | None = None) -> None:
         """Words a later reader used (case-insensitive): no longer left over."""
         wanted = {w.casefold() for w in words}
+        by = f"{reading}:{meaning}" if meaning else reading
         for entry in self.entries:
-            if entry.reading == "unread" and entry.text.casefold() in wanted:
+            if entry.text.casefold() not in wanted:
+                continue
+            if entry.reading == "unread":
                 entry.reading, entry.meaning = reading, meaning
+                entry.honoured_by = by
+            elif entry.honoured_by is None:  # "how far" of a unit converter: the tool's words
+                entry.honoured_by = by
         self.declared = [w for w in self.declared if w.casefold() not in wanted]
 
 

@@ -40,6 +40,12 @@ from datapilot.engine.context import RequestContext
 from datapilot.engine.executor import default_registry, execute
 from datapilot.engine.stamps import strip_stamps
 from datapilot.engine.summary import template_summary
+from datapilot.engine.verdict import (
+    cannot_honour_message,
+    failed_steps_message,
+    offered,
+    without_words,
+)
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.registry import Registry
 from datapilot.render.code import ShownKind, answer_script
@@ -237,6 +243,16 @@ class _Run:
         if understanding.plan is None:
             raise RuntimeError(f"the {brain.name} brain returned no plan")
         plan = understanding.plan
+        ledger = understanding.intent.ledger if understanding.intent is not None else None
+        unread = ledger.unhonoured if ledger is not None else []
+        if unread:
+            # A recognised word nothing in the plan honours: its figures would answer another
+            # question, so none are given; the question without those words is offered.
+            answer.status = "no_data"
+            answer.message = cannot_honour_message(unread, self.zh) + offered(plan, self.zh)
+            answer.follow_ups = [without_words(self.question, unread)]
+            answer.plan = None
+            return
         yield PlanEvent(plan=plan)
 
         registry = request.registry
@@ -301,6 +317,8 @@ class _Run:
         if isinstance(usage, Usage):
             answer.usage = answer.usage.add(usage)
         answer.notes.extend(getattr(brain, "summary_notes", None) or [])
+        if said := failed_steps_message(run_result, self.zh):
+            answer.status, answer.message = "no_data", said  # the figures shown are partial
 
     async def _execute(
         self, plan: Plan, ctx: InterfaceContext, registry: Registry

@@ -308,6 +308,15 @@ def _trading_days(last: pd.Timestamp, horizon: int, calendar: str) -> pd.Datetim
     return after if len(after) == horizon else None
 
 
+def sessions_between(first: date, last: date, calendar: str) -> int | None:
+    """Trading sessions of `calendar` after `first` up to and including `last` (the steps a
+    daily forecast takes from `first` to `last`); None when the calendar does not cover them."""
+    sessions = _sessions(calendar, first.year, max(first.year, last.year) + 1)
+    if sessions is None:
+        return None
+    return int(((sessions > pd.Timestamp(first)) & (sessions <= pd.Timestamp(last))).sum())
+
+
 def next_dates(
     index: pd.DatetimeIndex, horizon: int, calendar: str | None = None
 ) -> pd.DatetimeIndex:

@@ -170,12 +170,15 @@ async def test_no_data_names_entities_window_and_coverage() -> None:
     assert "Alpha Corp" in answer.message and "2021-01-04 to 2021-02-12" in answer.message
 
 
-async def test_partial_failure_is_ok_with_notes() -> None:
+async def test_a_partial_failure_is_not_ok_and_keeps_what_ran() -> None:
     extra = Call(interface="refuse", args={"frame": ref("prices"), "message": "nope"}, output="r")
     answer = only_done(
         await collect("Plot AAA", PlanBrain(plan_for("2021-01-04", "2021-02-12", extra)))
     ).answer
-    assert answer.status == "ok" and len(answer.outputs) == 1
+    # No answer is `ok` when a planned step failed: the part that ran is shown, said to be partial.
+    assert answer.status == "no_data" and len(answer.outputs) == 1
+    assert "refuse" in answer.message and "nope" in answer.message
+    assert "not the answer" in answer.message
     assert any("refuse" in note and "nope" in note for note in answer.notes)
     assert "refuse failed: nope" in answer.summary
 

@@ -54,6 +54,16 @@ CLASSES = {
     "time_phrase",
     "near_miss",
     "advice",
+    # Words recognised but not honoured by any plan: no figure for another question.
+    "period_word",
+    "threshold",
+    "exclusion",
+    "date_asked",
+    "distance",
+    # Honesty families: measures no data holds, a window after the data, not a data request.
+    "unbundled_measure",
+    "future_window",
+    "not_data",
 }
 
 

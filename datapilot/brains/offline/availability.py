@@ -31,6 +31,8 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
     lasts = [e.last for e in reading.entities if e.available and e.last is not None]
     if not lasts or reading.start is None or reading.end is None or "forecast" in reading.metrics:
         return time
+    if time.future is not None:
+        return time  # a dated period after today ("in 2024") is not moved: it has no data
     last = max(lasts)
     if reading.start <= last or reading.tables:
         return time  # inside the data, or partly: answered on the part that exists

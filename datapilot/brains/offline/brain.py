@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from datapilot.brains.offline.honour import honour
 from datapilot.brains.offline.names import chinese_names
 from datapilot.brains.offline.planner import build_plan
 from datapilot.brains.offline.reading import Reading, read_question
@@ -136,6 +137,8 @@ def _understanding(reading: Reading) -> Understanding:
         return Understanding(
             status="no_data", intent=intent, message=planned.problem, notes=reading.notes
         )
+    if intent.ledger is not None:  # what in the plan carries each word
+        honour(intent.ledger, reading, planned.plan)
     intent.chart = planned.chart  # type: ignore[assignment]
     intent.table = planned.table
     intent.horizon = planned.horizon

@@ -10,6 +10,7 @@ import pandas as pd
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.windows import Horizon
 from datapilot.core.intent import Frequency
+from datapilot.interfaces.frame import sessions_between
 
 DEFAULT_STEPS: dict[str, int] = {
     "daily": 20,
@@ -53,10 +54,14 @@ def steps_in(horizon: Horizon, frequency: Frequency) -> int:
     return max(1, math.ceil(round(horizon.count * unit_years * per_year, 6)))
 
 
-def periods_between(first: date, last: date, frequency: Frequency) -> int:
-    """Whole periods from the one holding `first` to the one holding `last` (trading days
-    for daily data)."""
+def periods_between(
+    first: date, last: date, frequency: Frequency, calendar: str | None = None
+) -> int:
+    """Whole periods from the one holding `first` to the one holding `last`: for daily data the
+    sessions of the exchange's `calendar` (holidays skipped, as the forecast's dates are), else
+    weekdays."""
     if frequency == "daily":
-        return len(pd.bdate_range(first, last)) - 1
+        counted = sessions_between(first, last, calendar) if calendar else None
+        return counted if counted is not None else len(pd.bdate_range(first, last)) - 1
     code = {"weekly": "W", "monthly": "M", "quarterly": "Q", "annual": "Y"}[frequency]
     return (pd.Period(last, freq=code) - pd.Period(first, freq=code)).n

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from datapilot.brains.offline.honour import RANK_FILLER, content_words, period_unit, zh_periods
 from datapilot.brains.offline.numbers import zh_number
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Phrases, Vocab
@@ -52,6 +53,12 @@ def _how(hit: Hit) -> tuple[How, str]:
     if kind == "group":
         return "entity", value
     if label == "cue:filler":
+        # Period and comparison words are never fillers: "best month", "the biggest gain".
+        unit = period_unit(hit.text)
+        if unit is not None:
+            return "period", unit
+        if RANK_FILLER.match(hit.text):
+            return "form", "cue:rank"
         return "filler", ""
     if label == "out_of_scope":
         return "scope", ""
@@ -75,6 +82,11 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
 
     for clause in parsed.time.clauses:
         claim(clause.span, "window", f"{clause.start}..{clause.end}")
+    # Thresholds, exclusions, dates and distances asked for: before any filler or loose time
+    # word ("一天" of 哪一天) can take their words.
+    for start, end, how, meaning in list(content_words(text, claimed)):
+        if not overlaps((start, end), claimed):
+            claim((start, end), how, meaning)
     for span in parsed.time.spans:
         if not any(s <= span[0] and span[1] <= e for s, e in claimed):
             claim(span, "window", None)
@@ -109,12 +121,20 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
                 abs(value * s - n) < 1e-9 for n in numbers for s in _SCALES
             ):
                 entries.append(_entry(word, start, "count", None))
+            elif value is not None:
+                # A number no reader took (an amount, a fee, a level): the answer would rest on
+                # its absence, so it is a word to honour, never a note beside an `ok`.
+                entries.append(_entry(word, start, "number", None))
             else:
-                entries.append(_entry(word, start, "unread", None))
+                entries.append(_entry(word, start, "unread", None))  # a multiple: "3x"
             continue
         if word[0].isascii():
             word = re.sub(r"['’]s$", "", word).strip(".-'’")
             if not word:
+                continue
+            unit = period_unit(word)
+            if unit is not None:  # never a filler, however everyday
+                entries.append(_entry(word, start, "period", unit))
                 continue
             if word.casefold() in filler_en or _common(word):
                 continue
@@ -130,21 +150,35 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             continue
         kept = [(s - start, e - start) for s, e in parsed.glued]
         for piece, offset in _cjk_pieces(word, filler_zh, kept):
-            if len(piece) < 2:
-                continue  # a lone character is grammar (出, 按, 日), not a name or measure
-            if _zh_count(piece) in numbers:
-                entries.append(_entry(piece, start + offset, "count", None))
-            elif table_words and (piece.casefold() in table_words or reads_word(piece)):
-                entries.append(_entry(piece, start + offset, "table", None))
-            elif _names_again(piece, named, catalog):
-                entries.append(_entry(piece, start + offset, "entity", "another name"))
-            else:
-                entries.append(_entry(piece, start + offset, "unread", None))
+            periods = list(zh_periods(piece))
+            for s, e, unit in periods:  # 哪个月, 季度: never grammar
+                entries.append(_entry(piece[s:e], start + offset + s, "period", unit))
+            marked = mask(piece, [(s, e) for s, e, _ in periods])
+            for part in re.finditer(r"[^\x00]+", marked):
+                entry = _zh_piece(part.group(0), numbers, table_words, named, catalog)
+                if entry is not None:
+                    entries.append(_entry(part.group(0), start + offset + part.start(), *entry))
     entries.sort(key=lambda e: e.start)
     return Ledger(entries=entries)
 
 
-def _entry(word: str, start: int, how: How, meaning: str | None) -> LedgerEntry:
+def _zh_piece(
+    piece: str, numbers: set[float], table_words: str, named: set[str], catalog: Catalog
+) -> tuple[How, str | None] | None:
+    """What a left-over run of Chinese is read as; None for a lone character (出, 按: grammar,
+    not a name or measure)."""
+    if len(piece) < 2:
+        return None
+    if _zh_count(piece) in numbers:
+        return "count", None
+    if table_words and (piece.casefold() in table_words or reads_word(piece)):
+        return "table", None
+    if _names_again(piece, named, catalog):
+        return "entity", "another name"
+    return "unread", None
+
+
+def _entry(word: str, start: int, how: How, meaning: str | None = None) -> LedgerEntry:
     return LedgerEntry(text=word, start=start, end=start + len(word), reading=how, meaning=meaning)
 
 

@@ -30,16 +30,18 @@ LIVE_ONLY = {
     "news": "news",
     "company_info": "company profiles",
     "fund_managers": "fund-manager data",
+    "market_views": "short interest, analyst ratings or price targets",
 }
 LIVE_ONLY_ZH = {
     "fundamentals": "公司财务数据",
     "news": "新闻",
     "company_info": "公司简介",
     "fund_managers": "基金经理数据",
+    "market_views": "做空数据、分析师评级或目标价",
 }
 # Of those, what no provider Datapilot ships holds either: live data does not help, so the advice
 # is the user's own file or a model with a tool that has it.
-NO_PROVIDER = {"fund_managers"}
+NO_PROVIDER = {"fund_managers", "market_views"}
 # A measure a list's members each get, then ranked or averaged (Data-Copilot's loop-and-rank).
 PER_MEMBER = ("return", "cumulative_return", "annualized_return", "volatility", "max_drawdown")
 # Members bundled offline, by index: the bundled large US stocks are all S&P 500 members.
@@ -231,6 +233,8 @@ def live_only_message(
 def _measures_said(wanted: list[str], words: list[str], zh: bool) -> str:
     """The measures' names, with the user's own words beside them — not the measure's word
     again (新闻（公告）, never 新闻（新闻、公告）)."""
+    if wanted == ["market_views"] and words:  # "short interest", 目标价: the measure asked
+        return ("、" if zh else " and ").join(words)
     labels = [LIVE_ONLY_ZH[m] if zh else LIVE_ONLY[m] for m in wanted]
     own = [w for w in words if (w if zh else w.casefold()) not in labels]
     if zh:

@@ -204,11 +204,22 @@ def _read(
     read_forms(reading, parsed, vocab)
     if advice := asks_advice(text, vocab):
         reading.trace.append(f'"{advice}" asks for investment advice, not for data')
-        if not asks_data_too(reading, parsed):
+        if not asks_data_too(reading, parsed, advice):
             reading.status = "out_of_scope"
             reading.message = advice_message(reading.entities, vocab, reading.zh)
             return reading, parsed
         reading.notes.append(advice_declined_note(reading.zh))  # the data part is answered
+    requests = vocab.scope.requests_pattern
+    if requests is not None and (found := requests.search(text)) is not None:
+        # "Translate this sentence: Apple launched a phone": a name inside is not a data question.
+        reading.status = "out_of_scope"
+        reading.message = vocab.scope.message.zh if reading.zh else vocab.scope.message.en
+        reading.trace.append(
+            f"“{found.group(0)}”不是关于数据的请求"
+            if reading.zh
+            else f'"{found.group(0)}" is not a request about data'
+        )
+        return reading, parsed
     if reading.entities and parsed.has("out_of_scope") and not asks_data_too(reading, parsed):
         # "Write me a poem about the stock market": a name alone does not make it a data question.
         cue = parsed.first("out_of_scope")
@@ -421,6 +432,11 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
             reading.start, reading.end = time.start, time.end
             reading.explicit_window = True
             reading.trace.append("the window given is the history the forecast is fitted on")
+        return
+    if time.future is not None and not time.explicit:
+        # A period after today that asks for no forecast: the period itself, which has no data.
+        reading.start, reading.end = time.future
+        reading.explicit_window = True
         return
     if time.from_first:
         firsts = [e.first for e in reading.entities if e.first is not None]

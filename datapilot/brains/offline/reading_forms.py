@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.measures import (
+    LIVE_ONLY,
     asks_both_ends,
     read_amount,
 )
@@ -162,12 +163,16 @@ def read_risk_free(reading: Reading) -> None:
 RISK_FREE_SERIES = "FF_RF"
 
 
-def asks_data_too(reading: Reading, parsed: Parsed) -> bool:
+def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     """Beside advice, a data request of its own: dates, a chart or table, or a measure (a price or
-    "buy" alone only restates the advice)."""
-    weak = {"value", "close", "investment_growth"}
+    "buy" alone only restates the advice). A chart word inside the `advice` words ("should I
+    move") asks for no chart."""
+    charts = [h for _, h in parsed.group("chart")]
+    plot = reading.plot_asked and not (charts and all(h.text in advice for h in charts))
+    # Company figures beside advice ("sell before earnings") only restate the advice's context.
+    weak = {"value", "close", "investment_growth", *LIVE_ONLY}
     measures = [m for m, _ in parsed.group("metric") if m not in weak]
-    return bool(parsed.time.explicit or reading.plot_asked or reading.table or measures)
+    return bool(parsed.time.explicit or plot or reading.table or measures)
 
 
 # "How volatile was …", "how risky is …": a number is asked for.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.extreme_days import read_day_ask
@@ -18,6 +19,18 @@ if TYPE_CHECKING:
 # --- metrics -----------------------------------------------------------------------------------
 
 _MODIFIERS = {"mean", "median", "stats", "forecast"}
+# Words that look ahead: a period after the data is a forecast only when the question asks for
+# one ("what will AAPL close at next year"); "AAPL's return in 2024" when the data ends in 2022
+# has no data, never a forecast.
+_AHEAD = re.compile(
+    r"(?i)\b(will|would|going to|gonna|expected|expect|projected|next|upcoming|coming|ahead|"
+    r"future)\b|会|将|未来|预期|明年|明天|下个|下一|接下来|今后|往后"
+)
+
+
+def asks_ahead(text: str) -> bool:
+    """Whether the question looks ahead (a forecast), not back at a period without data."""
+    return _AHEAD.search(text) is not None
 
 
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
@@ -44,7 +57,8 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.trace.append("a yield, rate or return series: its values")
     if "value" in metrics and any(m not in _MODIFIERS | {"value", "close"} for m in metrics):
         metrics.remove("value")  # "data", "series": a weak word beside a real measure
-    if (parsed.time.horizon or parsed.time.future) and "forecast" not in metrics:
+    future = parsed.time.future and asks_ahead(parsed.text)
+    if (parsed.time.horizon or future) and "forecast" not in metrics:
         metrics.append("forecast")
         reading.trace.append("a future period → forecast")
     if prices and not series and "value" in metrics:
@@ -172,6 +186,7 @@ _METRIC_WORDS = {
     "stats": "summary statistics",
     "company_info": "company profile",
     "fund_managers": "fund managers",
+    "market_views": "short interest, analyst ratings or price targets",
     "constituents": "index constituents",
     "sharpe": "Sharpe ratio",
     "beta": "beta against the market",

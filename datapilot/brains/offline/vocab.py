@@ -53,6 +53,7 @@ MetricId = Literal[
     "constituents",
     "fundamentals",
     "fund_managers",
+    "market_views",
     "spread",
     "sharpe",
     "beta",
@@ -180,16 +181,26 @@ class ScopeFile(_Strict):
         default_factory=Phrases, description="Regular expressions that ask for investment advice."
     )
     advice_message: ScopeMessage | None = None
+    requests: Phrases = Field(
+        default_factory=Phrases,
+        description="Regular expressions for requests that are not about data (translate, write "
+        "a letter): `out_of_scope` even beside a name, matched on the whole text.",
+    )
 
-    @field_validator("advice")
+    @field_validator("advice", "requests")
     @classmethod
     def _patterns_compile(cls, advice: Phrases) -> Phrases:
         for pattern in advice.all:
             try:
                 re.compile(pattern)
             except re.error as error:
-                raise ValueError(f"advice pattern {pattern!r}: {error}") from None
+                raise ValueError(f"scope pattern {pattern!r}: {error}") from None
         return advice
+
+    @cached_property
+    def requests_pattern(self) -> re.Pattern[str] | None:
+        patterns = self.requests.all
+        return re.compile("|".join(f"(?:{p})" for p in patterns), re.I) if patterns else None
 
     @cached_property
     def advice_pattern(self) -> re.Pattern[str] | None:

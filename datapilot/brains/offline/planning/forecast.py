@@ -10,6 +10,7 @@ from datapilot.brains.offline.measures import CHANGE_KINDS
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import MAX_CHARTED, PlannerBase, iso
 from datapilot.data.catalog import Entity
+from datapilot.interfaces.prices import exchange_calendar
 
 
 class Forecasts(PlannerBase):
@@ -114,7 +115,8 @@ class Forecasts(PlannerBase):
             return steps_in(r.horizon, entity.frequency)
         if r.future is not None:
             last = min(entity.last or r.today, r.today)
-            return max(1, periods_between(last, r.future[1], entity.frequency))
+            calendar = exchange_calendar(entity)
+            return max(1, periods_between(last, r.future[1], entity.frequency, calendar))
         return DEFAULT_STEPS[entity.frequency]
 
     def _history(self, entity: Entity) -> tuple[date | None, date | None]:

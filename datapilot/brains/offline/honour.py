@@ -1,0 +1,354 @@
+"""Honoured, not recognised: each word of the ledger records what in the plan carries its meaning.
+
+A word the reader recognised is only read once the answer uses it: an entity by a call that
+takes its id, a measure by the reading's measure, a rank cue by a ranking of two or more things
+(or of sub-periods), a period word (month, 季度) by a grouping or a window, a threshold ("above
+$150", 超过3%) by a filter that takes its number, an exclusion ("except", 除了) by a member
+removed from the entities. A recognised word nothing honours is left `honoured_by=None`; the
+engine then answers `no_data` instead of a figure for another question.
+
+The content words below are a closed list: never fillers, whatever the filler list says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
+from datapilot.core.plan import Plan
+
+if TYPE_CHECKING:  # the reading imports the ledger, which imports this module
+    from datapilot.brains.offline.reading import Reading
+
+# Period words: honoured by a grouping (a frequency, the best days) or a window.
+PERIOD_EN = re.compile(
+    r"(?i)\b(day|days|week|weeks|month|months|quarter|quarters|year|years|session|sessions)\b"
+)
+_PERIOD_UNIT = {"session": "day", "sessions": "day"}
+# A Chinese period word no time phrase took: 哪个月, 月份, 季度, 单日, 每周.
+PERIOD_ZH = re.compile(r"月份|季度|星期|周|月|年度|年份|天|日")
+_PERIOD_ZH_UNIT = {"月份": "month", "月": "month", "季度": "quarter", "星期": "week", "周": "week"}
+_PERIOD_ZH_UNIT |= {"年度": "year", "年份": "year", "天": "day", "日": "day"}
+# A threshold: a comparison beside a number ("closed above $150", "more than 3%", 超过3%, 3%以上).
+_NUMBER = r"(?:[$¥€£]|US\$|HK\$)?\s*\d"
+THRESHOLD = re.compile(
+    r"(?i)\b(above|below|over|under|more than|less than|greater than|higher than|lower than|"
+    r"exceed(?:s|ed|ing)?|at least|at most|beyond|north of|south of|topped|crossed|breached|"
+    r"bigger than|larger than|smaller than)\s+(?:an?\s+)?" + _NUMBER
+    + r"|(超过|超出|高于|低于|大于|小于|突破|跌破|不低于|不高于|不超过|至少|多于|少于)\s*"
+    + _NUMBER
+    + r"|\d[\d.,]*\s*(?:%|美元|元|块|点)?\s*(以上|以下|之上|之下)"
+)  # fmt: skip
+# An exclusion: a member left out of a list ("except AMD", "leave AMD out", 除了AMD, 不算AMD).
+EXCLUSION = re.compile(
+    r"(?i)\b(except(?:\s+for)?|excluding|exclude|excluded|exclusive of|other than|apart from|"
+    r"aside from|but not|without|leave\b(?=(?:\s+\S+){1,4}\s+out\b)|leaving\b"
+    r"(?=(?:\s+\S+){1,4}\s+out\b)|leave out|leaving out|left out)\b"
+    r"|(除了|除去|除开|不算|不包括|不包含|不含|剔除|排除|去掉|去除|不用算|不要算|不计|除外)"
+)
+# A date asked for: "when", "which day", 哪天, 何时 — honoured only by an output that dates it.
+WHEN = re.compile(
+    r"(?i)\b(when|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
+    r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
+    r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|哪个月|哪一个月|哪月|哪个季度|"
+    r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
+)
+# A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
+DISTANCE = re.compile(
+    r"(?i)\b(how\s+far|distance\s+(?:from|to)|(?:off|below|from|under|beneath)\s+"
+    r"(?=(?:its|the|their)\s+(?:52[-\s]week|all[-\s]time|record|recent|peak|high|highs|low|"
+    r"lows|top)\b))"
+    r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位)))"
+)
+# Comparison words in the filler list that rank: "the biggest one-day gain", 最大.
+RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
+
+
+def content_words(
+    text: str, claimed: list[tuple[int, int]]
+) -> Iterator[tuple[int, int, ReadAs, str]]:
+    """Thresholds, exclusions, dates and distances asked for in `text` outside the `claimed`
+    spans, as (start, end, reading, meaning): claimed before any filler can take their words."""
+    for found in THRESHOLD.finditer(text):
+        group = next(g for g in range(1, 4) if found.group(g))
+        start, end = found.span(group)
+        number = re.search(r"\d", text[found.start() :])
+        at = found.start() + (number.start() if number else 0)
+        if any(s <= at < e for s, e in claimed):
+            continue  # "over 2020": a window's number, not a threshold's
+        yield start, end, "threshold", found.group(0).strip()
+    asked: tuple[tuple[re.Pattern[str], ReadAs], ...] = ((WHEN, "when"), (DISTANCE, "distance"))
+    for pattern, how in asked:
+        for found in pattern.finditer(text):
+            start = found.start()
+            end = start + len(found.group(0).rstrip())
+            if not any(s < end and start < e for s, e in claimed):
+                yield start, end, how, found.group(0).strip().casefold()
+    for found in EXCLUSION.finditer(text):
+        start, end = found.span()
+        if not any(s < end and start < e for s, e in claimed):
+            yield start, end, "exclusion", found.group(0).strip().casefold()
+
+
+def period_unit(word: str) -> str | None:
+    """The unit a period word names (month, quarter…), or None."""
+    if PERIOD_EN.fullmatch(word):
+        low = word.casefold()
+        return _PERIOD_UNIT.get(low, low.rstrip("s"))
+    return _PERIOD_ZH_UNIT.get(word)
+
+
+def zh_periods(piece: str) -> Iterator[tuple[int, int, str]]:
+    """Period words inside a short left-over run of Chinese (哪个月 → 月, 单日, 每周), as (start,
+    end, unit). A longer run is a name nobody knows (天弘余额宝), not a period."""
+    if len(piece) > 3:
+        return
+    for found in PERIOD_ZH.finditer(piece):
+        yield found.start(), found.end(), _PERIOD_ZH_UNIT[found.group(0)]
+
+
+# --- what honours each word --------------------------------------------------------------------
+
+_AUTOMATIC = {"count", "amount", "rate", "table", "tool"}  # only ledgered once a reader took them
+_STRICT_FORMS = {"cue:rank", "cue:worst", "cue:compare"}
+
+
+def honour(ledger: Ledger, reading: Reading, plan: Plan) -> None:
+    """Record on each entry of `ledger` what in `plan` (or the reading it was built from)
+    carries its meaning; an entry nothing carries keeps `honoured_by=None`."""
+    args = [
+        (call.output, name, value) for call in plan.calls() for name, value in call.args.items()
+    ]
+    interfaces = {call.interface: call.output for call in plan.calls()}
+    honoured_ids: dict[str, str] = {}
+    for output, name, value in args:
+        for text in _strings(value):
+            honoured_ids.setdefault(text, f"{output}.{name}")
+    drawdowns = [e.start for e in ledger.entries if e.meaning == "max_drawdown"]
+    for entry in ledger.entries:
+        if entry.honoured_by is not None:
+            continue
+        if entry.reading == "form" and any(0 <= at - entry.end <= 3 for at in drawdowns):
+            entry.honoured_by = "the deepest drawdown"  # "the worst peak-to-trough decline"
+            continue
+        entry.honoured_by = _honoured_by(entry, reading, args, interfaces, honoured_ids)
+
+
+def _honoured_by(
+    entry: LedgerEntry,
+    reading: Reading,
+    args: list[tuple[str, str, Any]],
+    interfaces: dict[str, str],
+    ids: dict[str, str],
+) -> str | None:
+    how, meaning = entry.reading, entry.meaning or ""
+    if how in _AUTOMATIC:
+        return f"reading.{how}"
+    if how == "entity":
+        if meaning == "another name":
+            return next((ids[e.id] for e in reading.entities if e.id in ids), None)
+        if meaning in ids:
+            return ids[meaning]
+        table = _table_about(reading, meaning)
+        if table is not None:
+            return f"table {table}"  # the user's table of AAPL is what "AAPL" means
+        return f"group {meaning}" if _group_used(reading) else None
+    if how == "window":
+        return _window(reading)
+    if how == "measure":
+        return _measure(reading, meaning)
+    if how == "chart":
+        return next((out for name, out in interfaces.items() if name.startswith("plot")), None) or (
+            "declined: " + meaning
+        )  # a chart the plan cannot draw is said so in a note, the figures stand
+    if how == "form":
+        return _form(reading, meaning, entry.text)
+    if how == "period":
+        return _period(reading, meaning)
+    if how == "threshold":
+        number = re.sub(r"[^\d.]", "", meaning.split()[-1] if " " in meaning else meaning)
+        found = [f"{out}.{name}" for out, name, value in args if _has_number(value, number)]
+        filters = [f for f in found if f.split(".")[1] not in ("start", "end", "ids", "id")]
+        return filters[0] if filters else None
+    if how == "number":
+        return None  # a number no reader took: nothing in the plan carries it
+    if how == "when":
+        return _dated(reading, entry.text)
+    if how == "distance":
+        return "measure distance" if "distance" in reading.metrics else None
+    if how == "exclusion":
+        removed = getattr(reading, "excluded", None)
+        return f"removed {', '.join(removed)}" if removed else None
+    return "reading"
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+
+
+def _has_number(value: Any, number: str) -> bool:
+    if not number:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return abs(float(value) - float(number)) < 1e-9
+        except ValueError:
+            return False
+    if isinstance(value, list | tuple | dict):
+        items = value.values() if isinstance(value, dict) else value
+        return any(_has_number(v, number) for v in items)
+    return False
+
+
+def _table_about(reading: Reading, entity_id: str) -> str | None:
+    """The user's table an entity's name points at (its name or parameters say the id), or the
+    only table when the reading took the name off its entities for it."""
+    for table in reading.tables:
+        said = [table.name, *(str(v) for v in (table.params or {}).values())]
+        if any(entity_id.casefold() == s.casefold() for s in said):
+            return table.name
+    if reading.tables and all(e.id != entity_id for e in reading.entities):
+        return reading.tables[0].name
+    return None
+
+
+def _group_used(reading: Reading) -> bool:
+    """A named group ("the big banks", 成分股) honoured by its members being the entities."""
+    return bool(reading.entities) or reading.members_named or bool(reading.members_of)
+
+
+def _window(reading: Reading) -> str | None:
+    if reading.horizon is not None or reading.future is not None:
+        return "forecast horizon"
+    if reading.parts:
+        return "parts' windows"
+    if reading.start is not None or reading.end is not None or reading.tables:
+        return f"window {reading.start}..{reading.end}"
+    return None
+
+
+def _measure(reading: Reading, metric: str) -> str | None:
+    if metric in reading.metrics:
+        return f"measure {metric}"
+    if reading.metrics or reading.parts:
+        # A measure refined into a neighbour the reader settled on (return → CAGR, "value"
+        # beside a real measure): the reading's measures carry it.
+        return "measure " + "+".join(reading.metrics)
+    return None
+
+
+def _left_out(reading: Reading) -> bool:
+    """Names of the question left out with a note (no data, unknown): a separable part."""
+    if reading.ledger is not None and reading.ledger.left_over:
+        return True
+    return any(
+        line.startswith(("names the catalog does not know", "answering for", "no bundled data"))
+        for line in reading.trace
+    )
+
+
+def _several(reading: Reading) -> bool:
+    return (
+        len(reading.entities) + len(reading.tables) >= 2
+        or reading.universe
+        or bool(reading.members_of)
+        or reading.members_named
+        or bool(reading.tables)  # a client table's rows are what is ranked
+    )
+
+
+# Rank words that name a level's extreme ("the highest close", 最低点), which the highest or
+# lowest value of one series answers; "best", "fell the most" rank changes over sub-periods.
+_LEVEL_EXTREME = re.compile(
+    r"(?i)^(highest|lowest|high|low|peak|max|maximum|min|minimum|biggest|largest|smallest|top|"
+    r"bottom|trough|"
+    r"最高|最低|最大|最小)$"
+)
+
+
+def _form(reading: Reading, cue: str, word: str) -> str | None:
+    if cue not in _STRICT_FORMS:
+        return "reading"
+    if cue == "cue:compare":
+        if _several(reading) or len(reading.parts) >= 2:
+            return "comparison of several"
+        if _left_out(reading):
+            return "comparison, the other names said to have no data"
+        return None
+    if reading.days is not None:
+        return "extreme days"
+    if reading.tables:
+        return "rows of the table"
+    if _several(reading) and (reading.rank or reading.compare or reading.both_ends):
+        return "ranking of several"
+    if _left_out(reading):
+        return "ranking, the other names said to have no data"
+    if reading.rank and reading.frequency is not None:
+        return f"ranking of {reading.frequency} periods"
+    if _LEVEL_EXTREME.match(word) and _sub_period_measure(reading):
+        return "extreme of a series"
+    return None
+
+
+# A date asked for by a period longer than a day: "which month", 哪个季度.
+_LONGER = re.compile(r"(?i)month|quarter|year|week|月|季|年|周")
+
+
+def _dated(reading: Reading, said: str) -> str | None:
+    """What answers "when": the dates of the best or worst days, of a drawdown's peak and
+    trough, of a forecast; "which month" only a grouping by months."""
+    if reading.tables:
+        return "rows of the table"  # "which year has the lowest estimate": the row's label
+    if _LONGER.search(said):
+        return None  # the best month, 哪个季度: sub-periods no reader ranks yet
+    if reading.days is not None or set(reading.metrics) & _DAYS:
+        return "dates of the extreme days"
+    if "max_drawdown" in reading.metrics:
+        return "dates of the drawdown's peak and trough"
+    if reading.horizon is not None or reading.future is not None or "forecast" in reading.metrics:
+        return "dates of the forecast"
+    return None
+
+
+# Measures that pick the highest or lowest point of a series: "which day was the peak".
+_EXTREMES = {"max_drawdown", "stats", "best_day", "worst_day", "drawdown"}
+# Measures whose output names the day of each figure: the best and worst days.
+_DAYS = {"best_day", "worst_day"}
+
+
+def _sub_period_measure(reading: Reading) -> bool:
+    return bool(set(reading.metrics) & _EXTREMES)
+
+
+# Statistics taken over a series' values: "the mean of daily returns", 日收益率的均值.
+_OVER_VALUES = {"mean", "median", "stats", "correlation", "volatility", "beta", "sharpe", "var"}
+_NATIVE = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
+_NATIVE |= {"annual": "year"}
+
+
+def _period(reading: Reading, unit: str) -> str | None:
+    columns = [c for t in reading.tables for c in t.columns if unit in c.casefold()]
+    if columns:
+        return f"table column {columns[0]}"  # "which year" of a table with a fiscal_year
+    if reading.frequency is not None:
+        return f"grouping {reading.frequency}"
+    if unit == "day" and (reading.days is not None or _sub_period_measure(reading)):
+        return "daily values"
+    if reading.entities and all(_NATIVE.get(e.frequency) == unit for e in reading.entities):
+        return f"{unit}ly data"  # 季度GDP: the series is quarterly
+    if unit == "day" and set(reading.metrics) & _OVER_VALUES:
+        return "statistic of daily values"
+    if reading.window is not None or reading.ma_windows:
+        return "rolling window"
+    if reading.horizon is not None:
+        return "forecast horizon"
+    return None

@@ -1,0 +1,112 @@
+"""The status of an answer, decided in one place for every face (CLI, HTTP, chat, widgets).
+
+An answer is `ok` only when every word the brain recognised is honoured by the plan (the
+ledger's `unhonoured` is empty) and every planned step ran. A word recognised but not honoured
+("best month" of one entity, "above $150" with no filter, "except AMD" with AMD still ranked)
+means the figures would answer another question: the answer is `no_data`, saying in the user's
+language what could not be done and offering the question without those words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from datapilot.core.intent import LedgerEntry
+from datapilot.core.plan import Plan
+from datapilot.core.results import RunResult
+
+_UNIT_ZH = {"day": "日", "week": "周", "month": "月", "quarter": "季度", "year": "年"}
+
+
+def cannot_honour_message(entries: list[LedgerEntry], zh: bool) -> str:
+    """What the answer could not do, word by word, in the question's language."""
+    said = [_what(e, zh) for e in entries]
+    if zh:
+        return (
+            "这个问题我还不能按原意回答：" + "；".join(dict.fromkeys(said)) + "。"
+            "我不会用另一个问题的数字来代替。"
+        )
+    return (
+        "I can't answer this as asked yet: "
+        + "; ".join(dict.fromkeys(said))
+        + ". I won't give a figure for a different question instead."
+    )
+
+
+def _what(entry: LedgerEntry, zh: bool) -> str:
+    word, meaning = entry.text, entry.meaning or ""
+    if entry.reading == "period":
+        if zh:
+            unit = _UNIT_ZH.get(meaning, meaning)
+            return f"“{word}”：我还不能按{unit}分组，或找出其中最好/最差的{unit}"
+        return f'"{word}": I can\'t yet group by {meaning} or find the best or worst {meaning}'
+    if entry.reading == "threshold":
+        if zh:
+            return f"“{word}”：我还不能按阈值筛选或计数"
+        return f'"{word}": I can\'t yet filter or count by a threshold'
+    if entry.reading == "exclusion":
+        if zh:
+            return f"“{word}”：我还不能从名单里去掉某个成员"
+        return f'"{word}": I can\'t yet leave a member out of a list'
+    if entry.reading == "when":
+        if zh:
+            return f"“{word}”：我还不能给出这个问题所问的日期"
+        return f'"{word}": I can\'t yet give the date this question asks for'
+    if entry.reading == "distance":
+        if zh:
+            return f"“{word}”：我还不能计算离高点或低点的距离"
+        return f'"{word}": I can\'t yet measure the distance from a peak or a low'
+    if entry.reading == "number":
+        if zh:
+            return f"“{word}”：我还没有读懂这个数字（金额、阈值还是费率？）"
+        return f'"{word}": I did not read what this number is (an amount, a level, a fee?)'
+    if entry.reading == "form" and meaning in ("cue:rank", "cue:worst"):
+        if zh:
+            return f"“{word}”：只有一个对象，无法排名，也还不能按时间段排名"
+        return f'"{word}": there is one thing to rank, and I can\'t yet rank its sub-periods'
+    if entry.reading == "form" and meaning == "cue:compare":
+        if zh:
+            return f"“{word}”：只有一个对象，无法比较"
+        return f'"{word}": there is only one thing to compare'
+    if zh:
+        return f"“{word}”：计划里没有用到它"
+    return f'"{word}": nothing in the plan uses it'
+
+
+def without_words(question: str, entries: list[LedgerEntry]) -> str:
+    """The question with the unhonoured words taken out: what can be answered instead."""
+    chars = list(question)
+    for entry in entries:
+        if entry.end <= len(chars) and question[entry.start : entry.end] == entry.text:
+            chars[entry.start : entry.end] = [""] * (entry.end - entry.start)
+    text = re.sub(r"\s+([,.?!，。？！])", r"\1", re.sub(r"\s{2,}", " ", "".join(chars)))
+    return text.strip()
+
+
+def offered(plan: Plan | None, zh: bool) -> str:
+    """What the plan could show instead, as its task list (never presented as the answer)."""
+    if plan is None or not plan.tasks:
+        return ""
+    tasks = (
+        "；".join(t.instruction for t in plan.tasks[:3])
+        if zh
+        else "; ".join(t.instruction for t in plan.tasks[:3])
+    )
+    return f"我能做的是：{tasks}。" if zh else f" What I can do: {tasks}."
+
+
+def failed_steps_message(run: RunResult, zh: bool) -> str | None:
+    """Why an answer with a failed or skipped step is not `ok`; None when every step ran."""
+    failed = [c for c in run.calls if c.status != "ok"]
+    if not failed:
+        return None
+    said = "; ".join(f"{c.interface} ({c.output}) {c.status}: {c.error}" for c in failed)
+    if zh:
+        return (
+            f"计划中有步骤没有完成，所以这不是完整的答案：{said}。"
+            "下面显示的是已算出的部分，并非答案。"
+        )
+    return (
+        f"Not every planned step ran, so this is not the answer: {said}. What is shown is the "
+        "part that was computed, not the answer."
+    )
