@@ -54,6 +54,7 @@ CLASSES = {
     "time_phrase",
     "near_miss",
     "advice",
+    "families",
 }
 
 
