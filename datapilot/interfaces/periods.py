@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 import pandas as pd
 
 from datapilot.interfaces.context import InterfaceContext
-from datapilot.interfaces.frame import derive, simple_returns, values_of
+from datapilot.interfaces.frame import base_of, derive, growth, simple_returns, values_of
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 PeriodName = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
@@ -246,4 +246,42 @@ def distance_from_peak(
         title="Distance from the high" if side == "high" else "Distance from the low",
         units={"distance_pct": "%", "peak_value": unit, "last_value": unit},
         side=side,
+    )
+
+
+@interface("processing", "frame")
+def leveraged(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Daily prices or levels (with the base before the window)."],
+    leverage: Annotated[float, "The multiple of each day's return (2 for 2x)."] = 2.0,
+) -> pd.DataFrame:
+    """Levels of a position rebalanced daily to `leverage` times each day's return, from the same
+    base close: base × ∏(1 + leverage × r), no fees or financing costs; returns of it are the
+    leveraged returns."""
+    if leverage <= 0:
+        raise InterfaceError("leverage must be positive (2 for 2x).")
+    returns = simple_returns(frame)
+    wealth = growth(frame)
+    bases = base_of(frame)
+    levels = values_of(frame)
+    parts = {}
+    for column in returns.columns:
+        start = wealth[column].dropna()
+        if start.empty:
+            continue
+        first = float(bases.get(str(column), {}).get("value") or levels[column].dropna().iloc[0])
+        path = (1 + leverage * returns[column].dropna()).cumprod() * first
+        parts[column] = path[path.index >= levels[column].first_valid_index()]
+    if not parts:
+        raise InterfaceError("No daily returns in the window to lever; widen the date window.")
+    out = pd.DataFrame(parts)
+    out.index = pd.DatetimeIndex(out.index, name="date")
+    # The same base close: a leveraged return starts where the plain one does.
+    return derive(
+        out,
+        frame,
+        kind="timeseries",
+        title=f"{frame.attrs.get('title') or 'Close'} at {leverage:g}x daily leverage",
+        base=frame.attrs.get("base"),
+        leverage=leverage,
     )

@@ -123,3 +123,40 @@ async def test_the_covid_crash_runs_from_its_first_days_close_to_its_last(data: 
         QuestionContext(today=date(2022, 12, 28), brain="offline"),
     )
     assert answer.status == "ok" and f"{fall:.2f}%" in answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "leverage"),
+    [
+        ("What would AAPL have returned in 2021 with 2x daily leverage?", 2.0),
+        ("如果用两倍杠杆，苹果2021年的收益率是多少", 2.0),
+        ("3x leveraged S&P 500 in 2020 max drawdown", 3.0),
+    ],
+)
+def test_a_daily_leverage_is_read_and_said(
+    brain: OfflineBrain, question: str, leverage: float
+) -> None:
+    reading = _read(brain, question)
+    assert reading.leverage == leverage and reading.frequency is None
+    assert any(f"{leverage:g}" in note for note in reading.notes)
+    assert reading.ledger is not None and not reading.ledger.left_over, reading.ledger.left_over
+
+
+@pytest.mark.parametrize(
+    ("question", "start"),
+    [
+        ("苹果月初至今涨了多少", date(2022, 12, 1)),
+        ("微软季初至今的收益率", date(2022, 10, 1)),
+        ("KO week-to-date return", date(2022, 12, 26)),
+    ],
+)
+def test_period_to_date_phrases(brain: OfflineBrain, question: str, start: date) -> None:
+    reading = _read(brain, question)
+    assert (reading.start, reading.end) == (start, date(2022, 12, 28))
+
+
+def test_the_monthly_average_return_in_chinese_is_the_mean_of_monthly_returns(
+    brain: OfflineBrain,
+) -> None:
+    reading = _read(brain, "苹果2021年的月均收益率")
+    assert reading.frequency == "monthly" and "mean" in reading.metrics

@@ -57,6 +57,7 @@ FAMILIES = {
     "distance_from_peak",
     "level_extreme",
     "exclusion",
+    "leverage",
 }
 
 

@@ -82,3 +82,13 @@ def test_distance_from_the_high_is_dated(ctx, stocks) -> None:
         (inside.iloc[-1] / inside.min() - 1) * 100
     )
     assert low.loc["MSFT", "peak_date"] == inside.idxmin().date()
+
+
+def test_a_daily_leverage_compounds_each_days_return_from_the_same_base(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["AAPL"], date(2021, 1, 1), date(2021, 12, 31), field="adj_close")
+    base, inside = _window(stocks["AAPL"], "2021-01-01", "2021-12-31")
+    moves = pd.concat([base, inside]).pct_change().dropna()
+    levered = PD.leveraged(ctx, frame, leverage=2)
+    got = P.period_return(ctx, levered, start="2021-01-01", end="2021-12-31")
+    assert got.loc["AAPL", "return_pct"] == pytest.approx(((1 + 2 * moves).prod() - 1) * 100)
+    assert got.loc["AAPL", "start_date"] == base.index[0].date()

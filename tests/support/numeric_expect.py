@@ -241,8 +241,13 @@ def expected(spec: dict[str, Any]) -> Expected:
                 out.add(max(returns))
             if which in {"worst", "both"}:
                 out.add(min(returns))
+        elif measure == "leveraged_return":
+            # Rebalanced daily: each day's return times the leverage, compounded.
+            out.add(((1 + spec["leverage"] * daily / 100).prod() - 1) * 100)
         elif measure in {"count_days", "distance", "level_extreme"}:
             _window_measure(spec, entity, values, daily, out)
+        elif measure == "mean_monthly_return":
+            out.add(float(np.mean(_table_returns(values, "M"))))
         elif measure == "mean_daily_return":
             out.add(daily.mean())
         elif measure == "sharpe":

@@ -33,6 +33,7 @@ from datapilot.brains.offline.family_asks import (
     WhenAsk,
     read_count_ask,
     read_distance_ask,
+    read_leverage,
     read_period_ask,
     read_series_extreme,
     read_when_ask,
@@ -43,6 +44,7 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     """Apply the family rules to a reading whose metrics, members and window are read."""
     _exclude(reading, parsed)
     text = parsed.text
+    _lever(reading, text)
     if reading.tables or "forecast" in reading.metrics:
         return
     count = read_count_ask(text)
@@ -97,6 +99,39 @@ def _exclude(reading: Reading, parsed: Parsed) -> None:
     )
     if len(kept) < 2:
         reading.rank = reading.compare = False
+
+
+# Measures of returns a daily leverage applies to; a price level asked alone becomes a return.
+_LEVERED = {"return", "cumulative_return", "annualized_return", "max_drawdown", "drawdown"}
+_LEVERED |= {"investment_growth", "volatility", "sharpe", "best_day", "worst_day"}
+
+
+def _lever(reading: Reading, text: str) -> None:
+    """ "With 2x daily leverage": every return is of a position rebalanced daily to 2x."""
+    found = read_leverage(text)
+    if found is None or not reading.price_entities or reading.series_entities:
+        return
+    value, span = found
+    reading.leverage = value
+    said = text[span[0] : span[1]]
+    if reading.frequency == "daily" and re.search(r"(?i)daily|每日|每天|日", said):
+        rest = text[: span[0]] + text[span[1] :]
+        if not re.search(r"(?i)\bdaily\b|每日|每天|日收益|日度", rest):
+            reading.frequency = None  # "daily" only said how the leverage is kept
+            reading.trace = [t for t in reading.trace if "→ daily data" not in t]
+    if not set(reading.metrics) & _LEVERED:
+        reading.metrics = ["return", *(m for m in reading.metrics if m not in _REPLACED)]
+    reading.family_spans.append((*span, f"{value:g}x daily leverage"))
+    times = f"{value:g}"
+    reading.notes.append(
+        f"按{times}倍每日杠杆计算：每天的收益率乘以{times}后按日复利，不计费用和融资成本。"
+        if reading.zh
+        else f"With {times}x daily leverage: each day's return is multiplied by {times} and "
+        "compounded daily, before fees and financing costs."
+    )
+    reading.trace.append(
+        f"{times}倍每日杠杆" if reading.zh else f"{times}x daily leverage on every return"
+    )
 
 
 def _as_count(reading: Reading, count: CountAsk) -> None:

@@ -426,3 +426,23 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
         all_time = "历史" in what or "历史" in found_zh.group("scope") or "有史以来" in text
         return DistanceAsk("low" if low else "high", all_time, (found_zh.span(),))
     return None
+
+
+# --- leverage ----------------------------------------------------------------------------------
+
+_LEVERAGE = re.compile(
+    r"(?i)(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[x×]\s*(?:daily\s+)?(?:leverage[d]?|levered|long)\b"
+    r"|\bleverage[d]?\s+(?:of\s+)?(?P<n2>\d+(?:\.\d+)?)\s*[x×]"
+    r"|(?P<n3>\d+(?:\.\d+)?|[两二三四五])\s*倍(?:的)?(?:每日|每天|日内|日度|日)?杠杆"
+)
+_ZH_SMALL = {"两": 2.0, "二": 2.0, "三": 3.0, "四": 4.0, "五": 5.0}
+
+
+def read_leverage(text: str) -> tuple[float, Span] | None:
+    """A daily leverage said in the question ("with 2x daily leverage", 两倍杠杆), or None."""
+    found = _LEVERAGE.search(text)
+    if found is None:
+        return None
+    said = found.group("n") or found.group("n2") or found.group("n3")
+    value = _ZH_SMALL.get(said) or float(said)
+    return value, found.span()

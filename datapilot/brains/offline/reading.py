@@ -118,6 +118,7 @@ class Reading(BaseModel):
         default="returns", description="What the extremes are of: period returns, the level, …"
     )
     period_label: str | None = Field(default=None, description="How an extreme's date is named.")
+    leverage: float | None = Field(default=None, description="A daily leverage (2 for 2x).")
     family_spans: list[tuple[int, int, str]] = Field(
         default_factory=list, description="Words a family rule read, and what it read them as."
     )
