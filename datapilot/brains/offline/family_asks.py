@@ -179,7 +179,7 @@ _WHEN_PATTERNS = (
     re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,)\s+when\b"),
     re.compile(
         r"(?P<side>最高点?|最低点?|高点|低点|峰值|顶点|谷底|新高|新低|最大值|最小值)"
-        r"[^，。？,?]{0,8}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|何时|几号|哪一?个月|哪月|"
+        r"[^。？?]{0,10}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|何时|几号|哪一?个月|哪月|"
         r"哪个季度|哪一?年|日期)"
     ),
     re.compile(
@@ -239,7 +239,8 @@ def read_when_ask(text: str) -> WhenAsk | None:
 _NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
 _COUNT_EN = re.compile(
     r"(?i)\bhow\s+many\s+(?:(?:trading|market|business|up|down|positive|negative|green|red|"
-    r"winning|losing)\s+){0,2}(?:days|sessions|times)\b"
+    r"winning|losing)\s+){0,2}(?:days|sessions|times(?!\s+(?:higher|lower|more|less|bigger|larger|"
+    r"greater|smaller|as|over)\b))\b"
     r"|\bnumber\s+of\s+(?:(?:trading|market|up|down)\s+)?(?:days|sessions)\b"
     r"|\bcount\s+(?:the\s+)?(?:(?:trading|up|down)\s+)?(?:days|sessions)\b"
 )
@@ -399,6 +400,12 @@ _DISTANCE_ZH = re.compile(
 )
 
 
+_PEAK_TO_TROUGH = re.compile(
+    r"(?i)\b(?:highs?|peaks?|tops?)\b[^.?!]{0,30}?\bto\s+(?:the\s+|its\s+)?(?:lows?|troughs?|bottoms?)\b"
+    r"|(?:高点|最高点?|顶部|峰值)[^，。？]{0,6}?到[^，。？]{0,4}?(?:低点|最低点?|谷底|底部)"
+)
+
+
 @dataclass(frozen=True)
 class DistanceAsk:
     """How far from a peak (`high`) or trough (`low`); `all_time` when over all the data."""
@@ -410,6 +417,8 @@ class DistanceAsk:
 
 def read_distance_ask(text: str) -> DistanceAsk | None:
     """The distance-from-peak request in `text`, or None."""
+    if _PEAK_TO_TROUGH.search(text):
+        return None  # "from its high to its low": a fall between two points, not from the last
     found = _DISTANCE_EN.search(text)
     if found is not None:
         what = (found.group("what") or found.group("what2") or "").lower()
