@@ -73,6 +73,10 @@ _CHANGE_ZH = {
 }
 _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
     (re.compile(r"(?P<x>.+) OHLCV"), lambda m, zh: "开高低收和成交量"),
+    (
+        re.compile(r"(?P<x>.+) at (?P<n>[\d.]+)x daily leverage"),
+        lambda m, zh: f"{zh(m['x'])}（{m['n']}倍每日杠杆）",
+    ),
     (re.compile(r"Close \(adjusted for (?P<x>.+)\)"), lambda m, zh: f"收盘价（{m['x']}为复权价）"),
     (
         re.compile(r"(?P<ind>[A-Z]+(?:\([^)]*\))?) of (?P<x>\S+)"),

@@ -21,6 +21,7 @@ LIBRARY = (
     "prediction",
     "processing",
     "performance",
+    "periods",
     "visualization",
 )
 

@@ -77,7 +77,8 @@ async def test_since_an_episode_measures_from_its_first_day_and_says_so(
     data: Any, question: str, ticker: str, start: str
 ) -> None:
     prices = load_sp500_dataset()[ticker]
-    base = prices[prices.index < start].iloc[-1]
+    # From the close of the episode's first day, exactly as "since <that day>" is measured.
+    base = prices[prices.index <= start].iloc[-1]
     growth = (prices.iloc[-1] / base - 1) * 100
     answer = await _ask(question)
     assert answer.status == "ok" and [e.id for e in answer.intent.entities] == [ticker]

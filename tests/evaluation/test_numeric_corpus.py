@@ -52,6 +52,12 @@ FAMILIES = {
     "mean_daily_return",
     "factor_cumulative",
     "sharpe",
+    "period_extremes",
+    "count_days",
+    "distance_from_peak",
+    "level_extreme",
+    "exclusion",
+    "leverage",
 }
 
 

@@ -64,6 +64,7 @@ CLASSES = {
     "unbundled_measure",
     "future_window",
     "not_data",
+    "families",
 }
 
 
@@ -148,3 +149,21 @@ async def test_each_part_is_measured_over_its_own_window(question: str, data) ->
     # The merged window's figures are not what was asked.
     merged = levels({**base, "start": "2018-01-01", "end": "2020-12-31"}, "KO")
     assert not shows(period_return(merged), True, found)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "AAPL return in the two weeks after 2020-03-23 and the two weeks before 2020-12-31",
+        "苹果在2020-03-23之后的两周和2020-12-31之前的两周分别涨了多少",
+    ],
+)
+async def test_lengths_anchored_on_days_are_parts_however_short(question: str, data) -> None:  # type: ignore[no-untyped-def]
+    answer = await _ask(question, date(2022, 12, 28))
+    assert answer.status == "ok" and len(answer.intent.parts) == 2
+    base = {"source": "skfolio_sp500", "window": "range"}
+    after = levels({**base, "start": "2020-03-23", "end": "2020-04-06"}, "AAPL")
+    before = levels({**base, "start": "2020-12-17", "end": "2020-12-31"}, "AAPL")
+    found = _found(answer)
+    wanted = [period_return(after), period_return(before)]
+    assert all(shows(value, True, found) for value in wanted), (wanted, answer.summary)

@@ -149,6 +149,41 @@ class Expected:
         self.figures.append((float(value), signed))
 
 
+def _window_measure(
+    spec: dict[str, Any], entity: str, values: pd.Series, daily: pd.Series, out: Expected
+) -> None:
+    """Counts of sessions, the distance from the window's high or low, and the window's
+    extreme close with its date: over the window's own observations (the base is not one)."""
+    full = series(spec, entity)
+    window = full[(full.index >= spec["start"]) & (full.index <= spec["end"])]
+    moves = daily[daily.index >= window.index[0]]
+    measure = spec["measure"]
+    if measure == "count_days":
+        t = spec.get("threshold")
+        counted = {
+            "close_above": lambda: (window > t).sum(),
+            "close_below": lambda: (window < t).sum(),
+            "gain_beyond": lambda: (moves > t).sum(),
+            "fall_beyond": lambda: (moves < -t).sum(),  # a fall of more than t%
+            "move_beyond": lambda: (moves.abs() > t).sum(),
+            "up": lambda: (moves > 0).sum(),
+            "down": lambda: (moves < 0).sum(),
+            "sessions": lambda: len(window),
+        }[spec["condition"]]()
+        out.add(float(counted))
+        out.add(float(len(window)))
+        return
+    if measure == "distance":
+        peak_day = window.idxmax() if spec.get("side", "high") == "high" else window.idxmin()
+        out.add((window.iloc[-1] / window.loc[peak_day] - 1) * 100, signed=False)
+        out.add(window.loc[peak_day])
+        out.dates.append(peak_day.strftime("%Y-%m-%d"))
+        return
+    day = window.idxmax() if spec.get("which", "best") == "best" else window.idxmin()
+    out.add(window.loc[day])
+    out.dates.append(day.strftime("%Y-%m-%d"))
+
+
 def expected(spec: dict[str, Any]) -> Expected:
     """The figures a right answer to `spec` shows."""
     out = Expected()
@@ -197,6 +232,22 @@ def expected(spec: dict[str, Any]) -> Expected:
             period = {"monthly_returns": "M", "quarterly_returns": "Q", "yearly_returns": "Y"}
             for value in _table_returns(values, period[measure]):
                 out.add(value)
+        elif measure == "period_extremes":
+            # Each period's return from the previous period's last close (the base closes the
+            # period before the first); the best is the largest, the worst the smallest.
+            returns = _table_returns(values, spec["period"])
+            which = spec.get("which", "both")
+            if which in {"best", "both"}:
+                out.add(max(returns))
+            if which in {"worst", "both"}:
+                out.add(min(returns))
+        elif measure == "leveraged_return":
+            # Rebalanced daily: each day's return times the leverage, compounded.
+            out.add(((1 + spec["leverage"] * daily / 100).prod() - 1) * 100)
+        elif measure in {"count_days", "distance", "level_extreme"}:
+            _window_measure(spec, entity, values, daily, out)
+        elif measure == "mean_monthly_return":
+            out.add(float(np.mean(_table_returns(values, "M"))))
         elif measure == "mean_daily_return":
             out.add(daily.mean())
         elif measure == "sharpe":

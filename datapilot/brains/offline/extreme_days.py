@@ -107,6 +107,14 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
         re.compile(
             r"(?<![今昨当本每])(?P<day>单日|日)(?:(?P<up>涨幅|涨)|(?P<down>跌幅|跌))(?:最大|最多|最高)"
         ),
+        # 单日最大涨幅, 单日最大跌幅, and 单日最大涨幅和最大跌幅 (both sides, "respectively")
+        re.compile(r"(?<![今昨当本每])(?P<day>单日|日)最大(?:(?P<up>涨幅)|(?P<down>跌幅))"),
+        re.compile(
+            r"(?<![今昨当本每])(?P<day>单日|日)最大涨幅(?:和|与|及|、|以及)(?:单日)?(?P<down>最大跌幅)"
+        ),
+        re.compile(
+            r"(?<![今昨当本每])(?P<day>单日|日)最大跌幅(?:和|与|及|、|以及)(?:单日)?(?P<up>最大涨幅)"
+        ),
     )
 
 

@@ -95,6 +95,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             claim(span, "unread", None)
     for mention in parsed.mentions:
         claim(mention.span, "entity", mention.entity.id)
+    for start, end, meaning in reading.family_spans:  # "how many days … above", "除外"
+        for piece in _unclaimed((start, end), claimed):
+            claim(piece, "form", meaning)
     for hit in parsed.hits:
         if overlaps((hit.start, hit.end), claimed):
             continue  # each word in one reading: "in" of "in 2020" is the window's
@@ -178,6 +181,23 @@ def _zh_piece(
     return "unread", None
 
 
+def _unclaimed(span: Span, claimed: list[Span]) -> list[Span]:
+    """The parts of `span` no reading has claimed yet."""
+    pieces = [span]
+    for s, e in claimed:
+        pieces = (
+            [
+                part
+                for a, b in pieces
+                for part in ((a, min(b, s)), (max(a, e), b))
+                if part[0] < part[1]
+            ]
+            if any(a < e and s < b for a, b in pieces)
+            else pieces
+        )
+    return pieces
+
+
 def _entry(word: str, start: int, how: How, meaning: str | None = None) -> LedgerEntry:
     return LedgerEntry(text=word, start=start, end=start + len(word), reading=how, meaning=meaning)
 
@@ -232,6 +252,8 @@ def _numbers_used(reading: Reading, parsed: Parsed) -> set[float]:
     for value in (reading.top_k, reading.window, reading.amount, reading.days, reading.risk_free):
         if value is not None:
             found.add(float(value))
+    if reading.threshold is not None:  # a count's level or daily move ("above $150", 超过3%)
+        found.add(abs(float(reading.threshold)))
     found |= {float(w) for w in reading.ma_windows}
     if reading.horizon is not None:
         found.add(float(reading.horizon.count))

@@ -48,22 +48,30 @@ PER_MEMBER = ("return", "cumulative_return", "annualized_return", "volatility", 
 _BUNDLED_MEMBERS = {"^GSPC": "stock"}
 
 _AMOUNT_EN = re.compile(
-    r"(?i)(?:\$|usd\s*|us\$)\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m|thousand|million)?(?![a-z])"
-    r"|(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|million)?\s*(?:dollars|usd|bucks)(?![a-z])"
+    r"(?i)(?:\$|usd\s*|us\$)\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|thousand|million|billion)?(?![a-z])"
+    r"|(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|thousand|million|billion)?\s*"
+    r"(?:dollars|usd|bucks)(?![a-z])"
 )
 _AMOUNT_ZH = re.compile(
-    rf"({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千|百)?\s*(?:元|块|美元|美金|人民币)"
-    rf"|({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(万|千)(?![元块美人\d])"
+    rf"({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(亿|万|千|百)?\s*(?:元|块|美元|美金|人民币)"
+    rf"|({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(亿|万|千)(?![元块美人\d])"
 )
 # Verbs that put money into something, or an amount held "in" a name ("$5,000 in P&G"); beside
 # an amount they ask what it grew to.
 _PUT_IN = re.compile(
     r"(?i)\b(?:invest\w*|put|putting|bought|buy|buying|placed|parked|plough\w*|plow\w*)\b"
-    r"|(?:\$\s*[\d,.]+\s*(?:k|m|thousand|million)?|\b(?:usd|dollars|bucks))\s+(?:worth\s+)?"
+    r"|(?:\$\s*[\d,.]+\s*(?:k|m|bn|thousand|million|billion)?|\b(?:usd|dollars|bucks)"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:k|m|bn))\s+(?:worth\s+)?"
     r"(?:in|into|of)\s+(?![\d'’])"  # "$5,000 in P&G", never "above $150 in 2021"
-    r"|投资|投入|买入|买了|买|入手|本金|持有"
+    r"|投资|投入|投了|买入|买了|买|入手|本金|持有"
 )
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
+_SCALE |= {"bn": 1e9, "billion": 1e9, "亿": 1e8}
+# A bare amount with a scale put into something: "5k into UNH", "2.5m in Apple".
+_AMOUNT_SCALED = re.compile(
+    r"(?i)(?<![\w.$])(\d+(?:\.\d+)?)(k|m|bn|\s*thousand|\s*million|\s*billion)\b"
+    r"(?=\s+(?:in|into|on|of)\b)"
+)
 _BOTH_ENDS = re.compile(
     r"(?i)\b(?:top|best|highest|strongest|gainers)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)"
     r"\s+(?:the\s+)?(?:(?:\d+|[a-z]+)\s+){0,3}?(?:bottom|worst|lowest|weakest|losers)\b"
@@ -82,6 +90,8 @@ def read_amount(text: str) -> float | None:
         number = match.group(1) or match.group(3)
         unit = (match.group(2) or match.group(4) or "").lower()
         return float(number.replace(",", "")) * _SCALE.get(unit, 1.0)
+    for match in _AMOUNT_SCALED.finditer(text):
+        return float(match.group(1)) * _SCALE[match.group(2).strip().lower()]
     for match in _AMOUNT_ZH.finditer(text):
         said = match.group(1) or match.group(3)
         unit = match.group(2) or match.group(4) or ""

@@ -21,6 +21,7 @@ from datapilot.brains.offline.entities import (
     short_ticker_mentions,
     unknown_names,
 )
+from datapilot.brains.offline.exclusions import excluded_spans
 from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.spelling import Respelling, respell_measures
 from datapilot.brains.offline.vocab import Vocab
@@ -105,7 +106,10 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
-    members, group_trace = group_mentions(hits, mentions, vocab, catalog)
+    # A member left out ("the factor ETFs except SIZE") does not narrow its group to itself.
+    left_out = excluded_spans(text, [(m.span, m.entity.id, [m.text]) for m in mentions])
+    named = [m for m in mentions if (m.span, m.entity.id) not in left_out]
+    members, group_trace = group_mentions(hits, named, vocab, catalog)
     mentions += members
     tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)
     mentions = sorted([*mentions, *tickers], key=lambda m: m.span[0])

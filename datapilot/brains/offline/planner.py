@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.measures import CHANGE_KINDS, PER_MEMBER
 from datapilot.brains.offline.planning.asked import AskedMeasures
 from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS
+from datapilot.brains.offline.planning.families import AnalystFamilies
 from datapilot.brains.offline.planning.forecast import Forecasts
 from datapilot.brains.offline.planning.levels import LevelCharts
 from datapilot.brains.offline.planning.reference import ReferenceTables
@@ -28,6 +29,14 @@ from datapilot.brains.offline.vocab import INDICATORS
 from datapilot.core.plan import Plan
 
 __all__ = ["MAX_CHARTED", "Planned", "build_plan"]
+
+
+# The analyst families' measures and the planner method of each.
+_FAMILIES = {
+    "period_extremes": "_period_extremes",
+    "count_days": "_count_days",
+    "distance": "_distance",
+}
 
 
 class Planned(BaseModel):
@@ -92,7 +101,9 @@ def _plan_parts(reading: Reading) -> _Planner:
     return first
 
 
-class _Planner(LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables):
+class _Planner(
+    AnalystFamilies, LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables
+):
     """Every metric family over the shared machinery; `plan` picks the measures to add."""
 
     def plan(self) -> None:
@@ -115,7 +126,9 @@ class _Planner(LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, Reference
             metrics = [m for m in metrics if m != across and m not in STATS]
             stats = []
         for metric in dict.fromkeys(metrics):
-            if metric in CHANGE_KINDS:
+            if metric in _FAMILIES:
+                getattr(self, _FAMILIES[metric])()
+            elif metric in CHANGE_KINDS:
                 self._change(metric)
             elif metric == "annualized_return":
                 self._annualized_return()

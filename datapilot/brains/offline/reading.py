@@ -23,6 +23,7 @@ from datapilot.brains.offline.client_tables import (
     widgets_to_fetch,
 )
 from datapilot.brains.offline.episodes import episode_notes
+from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
@@ -105,6 +106,22 @@ class Reading(BaseModel):
     model: str = "arima"
     risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
     measure_defaulted: bool = Field(default=False, description="No measure word was read.")
+    excluded: list[str] = Field(
+        default_factory=list, description="Entity ids the question leaves out (except X, 除了X)."
+    )
+    count_condition: str | None = Field(default=None, description="`count_days`' condition.")
+    threshold: float | None = Field(default=None, description="A count's level or daily %.")
+    count_inclusive: bool = Field(default=False, description="At least / at most: equality counts.")
+    peak_side: str = Field(default="high", description="A distance from the high or the low.")
+    period_sides: str = Field(default="both", description="Best, worst or both sub-periods.")
+    extreme_of: str = Field(
+        default="returns", description="What the extremes are of: period returns, the level, …"
+    )
+    period_label: str | None = Field(default=None, description="How an extreme's date is named.")
+    leverage: float | None = Field(default=None, description="A daily leverage (2 for 2x).")
+    family_spans: list[tuple[int, int, str]] = Field(
+        default_factory=list, description="Words a family rule read, and what it read them as."
+    )
     ledger: Ledger | None = None
     parts: list[Part] = Field(default_factory=list, description="A multi-part question's parts.")
     needs: WidgetDataRequest | None = None
@@ -245,6 +262,8 @@ def _read(
     reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
     read_parts(reading, parsed)
     _grow_to_today(reading)
+    if not reading.parts:
+        read_families(reading, parsed)
     said = (
         None
         if reading.tables

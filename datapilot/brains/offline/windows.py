@@ -980,7 +980,8 @@ class Grammar:
                 anchor = last or first
                 assert anchor is not None  # a period's dates are set (or inferred) by now
                 return clause(anchor + timedelta(days=1), today, "since", from_day=_is_day(atom))
-            return clause(first, today, "since", from_day=_is_day(atom))
+            # "since COVID" is measured from the episode's first day's close, as "since D" is.
+            return clause(first, today, "since", from_day=_is_anchor_day(atom))
         before_marker = self._ends_with("before", before)
         if before_marker:
             start_at = lo + before_marker.start()
@@ -998,7 +999,8 @@ class Grammar:
             # measure's window is no "until")
             start_at = lo + until.start()
             return clause(None, last, "until")
-        return clause(first, last, "period")
+        # "during the COVID crash": from its first day's close (the peak) to its last.
+        return clause(first, last, "period", from_day=atom.rule == "named")
 
     def _side(self, gap: str, after: Marker) -> Side | None:
         """Which side of its anchor a length lies, by the words between them."""

@@ -17,6 +17,7 @@ from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
 from datapilot.data.phrases_zh import MEASURE_ZH, model_zh
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step, from_client
+from datapilot.engine.summary.families import FAMILY_FORMS
 from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
 from datapilot.engine.summary.numbers import own_units
 from datapilot.engine.summary.words import Words, lower_first, upper_first
@@ -37,7 +38,10 @@ def by_subject(facts: list[Fact]) -> Facts:
 def answer_sentences(step: Step, said: Said) -> list[str]:
     """The sentences answering the question from its headline result (first one first)."""
     frame: pd.DataFrame = step.value
-    form = _FORMS.get(result_kind(frame))
+    kind = result_kind(frame)
+    if kind in FAMILY_FORMS:  # the analyst families read their frame directly
+        return FAMILY_FORMS[kind](step, said)
+    form = _FORMS.get(kind)
     if form is None:
         return []
     return form(step, by_subject(own_units(step.record.facts, frame)), said)

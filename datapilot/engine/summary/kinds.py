@@ -28,6 +28,9 @@ _PRIORITY = {
     "volatility": 0,
     "drawdown": 0,
     "extreme_days": 0,
+    "period_extremes": 0,
+    "count": 0,
+    "distance": 0,
     "growth": 0,
     "top_bottom": 0,
     "sharpe": 0,
@@ -72,6 +75,12 @@ def result_kind(frame: pd.DataFrame) -> str:
         if unit == "%" and title.lower().endswith(_CHANGE_TITLES):
             return "change"
         return "percent_series" if unit == "%" else "level"
+    if {"period", "value", "group"} <= columns:
+        return "period_extremes"
+    if {"count", "sessions"} <= columns:
+        return "count"
+    if "distance_pct" in columns:
+        return "distance"
     if {"date", "return_pct"} <= columns:
         return "extreme_days"
     for column, found in (

@@ -97,6 +97,9 @@ class PlannerBase:
         series = [e for e in entities if e.kind in SERIES_KINDS]
         parts: list[str] = []
         price_freq = freq if freq in ("daily", "weekly", "monthly") else "daily"
+        levered = bool(for_returns and r.leverage)
+        if levered:
+            price_freq = "daily"  # a daily leverage compounds each day's return
         span = f"{iso(start) or 'the start'} to {iso(end) or 'the end'}"
         span_zh = f"{iso(start) or '最早'}至{iso(end) or '最新'}"
         if prices:
@@ -131,6 +134,8 @@ class PlannerBase:
                         task="data",
                     )
                 )
+        if levered and parts:
+            parts[-1] = self._leveraged(parts[-1])
         if series:
             ids = [e.id for e in series]
             args: dict[str, Any] = {"ids": ids, **window}
@@ -160,6 +165,20 @@ class PlannerBase:
                 task="processing",
             )
         return output
+
+    def _leveraged(self, prices: str) -> str:
+        """The prices of a position held at the reading's daily leverage."""
+        times = f"{self.r.leverage:g}"
+        return self.builder.add(
+            "leveraged",
+            {"frame": frame(prices), "leverage": self.r.leverage},
+            name="leveraged",
+            description=self._say(
+                f"Lever each day's return {times}x, compounded daily",
+                f"每日收益率乘以{times}倍，按日复利",
+            ),
+            task="processing",
+        )
 
     def base_arg(self) -> dict[str, str]:
         """The window's base convention for a data call, when the library takes one."""

@@ -1,0 +1,240 @@
+"""Question families analysts ask often, each read by a grammatical rule in both languages:
+
+- best and worst sub-periods: a superlative beside a period word ("best month", "worst quarter",
+  "biggest monthly loss", 表现最差的一个月, 哪个季度涨得最多) ranks the window's weeks, months,
+  quarters or years by their return (`period_extremes`);
+- conditional counts: "how many days" / 多少天 with a condition (a close above a level, a daily
+  move beyond a %, up or down days), or the number of trading days itself (`count_days`);
+- distance from a peak or trough: "how far below its 52-week high", "% off the all-time high",
+  离历史高点还差多少 (`distance`);
+- exclusions: "except X", "leave X out", "but not X", 除了X, X除外, 不算X — X is removed from the
+  entities, and the trace and the answer name it.
+
+The rules are in `family_asks` and `exclusions`; `read_families` applies them to a reading and
+records the words each used (`family_spans`), so the ledger counts them as read; a number a rule
+takes (a threshold) is recorded on the reading too.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the parser imports this module
+    from datapilot.brains.offline.parsing import Parsed
+    from datapilot.brains.offline.reading import Reading
+
+from datapilot.brains.offline.exclusions import exclusion_note, read_exclusions
+from datapilot.brains.offline.family_asks import (
+    CountAsk,
+    DistanceAsk,
+    PeriodAsk,
+    WhenAsk,
+    read_count_ask,
+    read_distance_ask,
+    read_leverage,
+    read_period_ask,
+    read_series_extreme,
+    read_when_ask,
+)
+
+
+def read_families(reading: Reading, parsed: Parsed) -> None:
+    """Apply the family rules to a reading whose metrics, members and window are read."""
+    _exclude(reading, parsed)
+    text = parsed.text
+    _lever(reading, text)
+    if reading.tables or "forecast" in reading.metrics:
+        return
+    count = read_count_ask(text)
+    if count is not None and reading.entities:
+        _as_count(reading, count)
+        return
+    distance = read_distance_ask(text)
+    if distance is not None and reading.entities:
+        _as_distance(reading, distance)
+        return
+    when = read_when_ask(text)
+    if when is None and "volatility" in reading.metrics and (reading.rolling or reading.window):
+        when = read_series_extreme(text)
+    if (
+        when is not None
+        and reading.entities
+        and not reading.days
+        and not _DATED & set(reading.metrics)
+    ):
+        _as_when(reading, when)
+        return
+    period = read_period_ask(text)
+    if (
+        period is not None
+        and reading.entities
+        and not reading.days
+        and _periods_in(reading, period) >= 2
+    ):
+        _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+
+
+# Measures a family's answer replaces: what the words of its phrase were otherwise read as.
+_REPLACED = {"close", "value", "stats", "return", "cumulative_return", "mean", "median"}
+
+
+def _exclude(reading: Reading, parsed: Parsed) -> None:
+    removed, spans = read_exclusions(parsed)
+    removed = [r for r in removed if any(e.id == r for e in reading.entities)]
+    if not removed:
+        return
+    kept = [e for e in reading.entities if e.id not in removed]
+    if not kept:
+        return  # nothing would be left: the names were not a list to remove from
+    reading.entities = kept
+    reading.excluded = removed
+    reading.family_spans += [(s, e, "exclusion: " + ", ".join(removed)) for s, e in spans]
+    reading.notes.append(exclusion_note(removed, reading.zh))
+    reading.trace.append(
+        f"按要求排除：{'、'.join(removed)}"
+        if reading.zh
+        else f"left out, as asked: {', '.join(removed)}"
+    )
+    if len(kept) < 2:
+        reading.rank = reading.compare = False
+
+
+# Measures of returns a daily leverage applies to; a price level asked alone becomes a return.
+_LEVERED = {"return", "cumulative_return", "annualized_return", "max_drawdown", "drawdown"}
+_LEVERED |= {"investment_growth", "volatility", "sharpe", "best_day", "worst_day"}
+
+
+def _lever(reading: Reading, text: str) -> None:
+    """ "With 2x daily leverage": every return is of a position rebalanced daily to 2x."""
+    found = read_leverage(text)
+    if found is None or not reading.price_entities or reading.series_entities:
+        return
+    value, span = found
+    reading.leverage = value
+    said = text[span[0] : span[1]]
+    if reading.frequency == "daily" and re.search(r"(?i)daily|每日|每天|日", said):
+        rest = text[: span[0]] + text[span[1] :]
+        if not re.search(r"(?i)\bdaily\b|每日|每天|日收益|日度", rest):
+            reading.frequency = None  # "daily" only said how the leverage is kept
+            reading.trace = [t for t in reading.trace if "→ daily data" not in t]
+    if not set(reading.metrics) & _LEVERED:
+        reading.metrics = ["return", *(m for m in reading.metrics if m not in _REPLACED)]
+    reading.family_spans.append((*span, f"{value:g}x daily leverage"))
+    times = f"{value:g}"
+    reading.notes.append(
+        f"按{times}倍每日杠杆计算：每天的收益率乘以{times}后按日复利，不计费用和融资成本。"
+        if reading.zh
+        else f"With {times}x daily leverage: each day's return is multiplied by {times} and "
+        "compounded daily, before fees and financing costs."
+    )
+    reading.trace.append(
+        f"{times}倍每日杠杆" if reading.zh else f"{times}x daily leverage on every return"
+    )
+
+
+def _as_count(reading: Reading, count: CountAsk) -> None:
+    reading.metrics = ["count_days", *(m for m in reading.metrics if m not in _REPLACED | _DAYS)]
+    reading.count_condition = count.condition
+    reading.threshold = count.threshold
+    reading.count_inclusive = count.inclusive
+    reading.family_spans += [(s, e, f"count: {count.condition}") for s, e in count.spans]
+    reading.rank = False
+    said = f" {count.threshold:g}" if count.threshold is not None else ""
+    reading.trace.append(
+        f"计数：满足条件（{count.condition}{said}）的交易日数"
+        if reading.zh
+        else f"a count of sessions: {count.condition}{said}"
+    )
+
+
+_DAYS = {"best_day", "worst_day", "max_drawdown", "drawdown"}
+
+
+def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
+    reading.metrics = ["distance", *(m for m in reading.metrics if m not in _REPLACED | _DAYS)]
+    reading.peak_side = distance.side
+    reading.family_spans += [
+        (s, e, f"distance from the {distance.side}") for s, e in distance.spans
+    ]
+    reading.rank = False
+    if distance.all_time:
+        firsts = [e.first for e in reading.entities if e.first is not None]
+        if firsts:
+            reading.start = min(firsts)
+            reading.end = reading.end if reading.explicit_window else reading.today
+            reading.explicit_window = True
+            reading.trace = [
+                t for t in reading.trace if not t.startswith(("no time words", "未提时间"))
+            ]
+    weeks = re.search(r"(?i)52\s*(?:周|[-\s]?weeks?)", reading.text)
+    if weeks and reading.end is not None and (reading.window or not reading.explicit_window):
+        # "52-week high" / 52周高点: the 52 weeks to the window's end, never a rolling length.
+        reading.window = None
+        reading.start = reading.end - timedelta(weeks=52)
+        reading.family_spans.append((*weeks.span(), "52 weeks"))
+    word = "high" if distance.side == "high" else "low"
+    reading.trace.append(
+        f"离{'最高' if word == 'high' else '最低'}点的距离（%），高点日期与数值"
+        if reading.zh
+        else f"distance from the window's {word} in %, with its date and value"
+        + (" (all the data: the all-time high)" if distance.all_time else "")
+    )
+
+
+# Measures that already date their extremes (a drawdown's peak and trough, the best days).
+_DATED = {"max_drawdown", "drawdown", "best_day", "worst_day", "investment_growth"}
+
+
+def _as_when(reading: Reading, when: WhenAsk) -> None:
+    of_volatility = "volatility" in reading.metrics and (reading.rolling or reading.window)
+    reading.extreme_of = "volatility" if of_volatility else "level"
+    reading.metrics = [
+        "period_extremes",
+        *(m for m in reading.metrics if m not in _REPLACED | {"volatility"}),
+    ]
+    reading.period_sides = when.side
+    reading.period_label = when.label
+    reading.rank = False
+    reading.family_spans += [(s, e, f"date of the {when.side}") for s, e in when.spans]
+    what = "rolling volatility" if of_volatility else "value"
+    high = "highest" if when.side == "best" else "lowest"
+    reading.trace.append(
+        f"{'最高' if when.side == 'best' else '最低'}值及其日期"
+        if reading.zh
+        else f"the {high} {what} of the window, with its date"
+    )
+
+
+_MONTHS = {"weekly": 0.25, "monthly": 1, "quarterly": 3, "annual": 12}
+
+
+def _periods_in(reading: Reading, period: PeriodAsk) -> float:
+    """About how many periods of the asked length the window holds."""
+    if reading.start is None or reading.end is None:
+        return 2.0  # the whole history
+    months = (reading.end - reading.start).days / 30.44
+    return months / _MONTHS[period.frequency] + (0.0 if period.frequency != "weekly" else 0.1)
+
+
+def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
+    inside = {
+        m
+        for m, h in parsed.group("metric")
+        if any(s <= h.start and h.end <= e for s, e in period.spans)
+    }
+    reading.metrics = [
+        "period_extremes",
+        *(m for m in reading.metrics if m not in _REPLACED and m not in inside),
+    ]
+    reading.metrics = [m for m in reading.metrics if m not in ("best_day", "worst_day")]
+    reading.frequency = period.frequency  # type: ignore[assignment]
+    reading.period_sides = period.which
+    reading.family_spans += [(s, e, f"{period.which} {period.frequency}") for s, e in period.spans]
+    reading.rank = True  # the periods are what is ranked
+    reading.trace.append(
+        f"按{period.frequency}收益率找出最{'好' if period.which == 'best' else '差'}的时段"
+        if reading.zh
+        else f"the {period.which} {period.frequency} period(s) by return, with their dates"
+    )

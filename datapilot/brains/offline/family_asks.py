@@ -1,0 +1,457 @@
+"""The asks of the analyst families, each read by a grammatical rule in both languages:
+
+- best and worst sub-periods: a superlative beside a period word ("best month", "worst quarter",
+  "biggest monthly loss", 表现最差的一个月, 哪个季度涨得最多);
+- the date of an extreme: "which day was the peak", "when did it bottom", 最高是哪天, and the
+  extreme of a produced series ("the peak of the 60-day rolling volatility");
+- conditional counts: "how many days" / 多少天 with a condition (a close above a level, a daily
+  move beyond a %, up or down days), or the number of trading days itself;
+- distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
+
+Each reader returns what it read and the spans of the words it used, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+Span = tuple[int, int]
+
+# --- best and worst sub-periods ---------------------------------------------------------------
+
+_FREQ = {
+    "week": "weekly",
+    "month": "monthly",
+    "quarter": "quarterly",
+    "year": "annual",
+    "周": "weekly",
+    "星期": "weekly",
+    "月": "monthly",
+    "月份": "monthly",
+    "季度": "quarterly",
+    "季": "quarterly",
+    "年": "annual",
+    "年份": "annual",
+    "年度": "annual",
+}
+_ADJ_FREQ = {
+    "weekly": "weekly",
+    "monthly": "monthly",
+    "quarterly": "quarterly",
+    "annual": "annual",
+    "yearly": "annual",
+    "单周": "weekly",
+    "周度": "weekly",
+    "单月": "monthly",
+    "月度": "monthly",
+    "单季": "quarterly",
+    "单季度": "quarterly",
+    "季度": "quarterly",
+    "年度": "annual",
+}
+_BEST_EN = r"best|strongest|top|biggest|largest|greatest|highest"
+_WORST_EN = r"worst|weakest|poorest|lowest"
+_UP_EN = r"gains?|rises?|rall(?:y|ies)|returns?|advances?|jumps?|increases?|performance"
+_DOWN_EN = r"loss|losses|drops?|falls?|declines?|plunges?|slides?|slumps?|decreases?"
+_PERIOD_EN = r"(?P<unit>week|month|quarter|year)s?"
+_BEST_ZH = r"表现最好|表现最佳|涨幅最大|涨得最多|涨最多|收益最高|收益率最高|最好|最佳|最强"
+_WORST_ZH = (
+    r"表现最差|跌幅最大|跌得最多|跌最多|亏损最大|亏得最多|收益最低|收益率最低|最差|最糟|最弱|最惨"
+)
+_PERIOD_ZH = r"(?P<unit>月份|季度|星期|年份|年度|季|周|月|年)"
+_COUNTED = r"(?:\d+|[一两二三四五六七八九十几])"
+
+_PERIOD_PATTERNS = (
+    # "best month", "worst quarters", "best and worst year", "biggest monthly loss"
+    re.compile(
+        rf"(?i)\b(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:and|&|or)\s+(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
+        rf"\s+(?:(?P<n>\d+|two|three|four|five)\s+)?(?:(?:single|calendar|full)\s+)?{_PERIOD_EN}\b"
+        rf"(?!\s*(?:-|to|over|on)\s*(?:date|year|month|quarter|week))"
+    ),
+    re.compile(
+        rf"(?i)\b(?P<s1>{_BEST_EN}|{_WORST_EN})\s+(?P<adj>weekly|monthly|quarterly|annual|yearly)\s+"
+        rf"(?:(?P<up>{_UP_EN})|(?P<down>{_DOWN_EN}))\b"
+    ),
+    # "which month was the best", "what quarter did it gain the most"
+    re.compile(
+        rf"(?i)\b(?:which|what)\s+{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b(?:(?P<s1>{_BEST_EN}|{_WORST_EN})"
+        rf"|(?P<up>gain(?:ed)?|r[io]se|rallied|jumped|climbed)\s+(?:the\s+)?most"
+        rf"|(?P<down>f[ae]ll|dropped|lost|declined|slumped)\s+(?:the\s+)?most)\b"
+    ),
+    # "the month with the biggest loss"
+    re.compile(
+        rf"(?i)\b{_PERIOD_EN}\s+(?:with|of)\s+the\s+(?:{_BEST_EN}|{_WORST_EN})\s+"
+        rf"(?:(?P<up>{_UP_EN})|(?P<down>{_DOWN_EN}))\b"
+    ),
+    # 表现最差的一个月, 最好的季度, 涨幅最大的月份, 最差的是哪个月
+    re.compile(
+        rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
+        rf"的?(?:是)?(?:哪)?(?:{_COUNTED})?(?:一|个|一个|那个)?{_PERIOD_ZH}(?!初|末|底|中|以来|内)"
+    ),
+    # 哪个月涨得最多, 哪一季度表现最好
+    re.compile(
+        rf"哪(?:一|个|一个)?{_PERIOD_ZH}[^,，。？?;；]{{0,8}}?(?P<s1>{_BEST_ZH}|{_WORST_ZH})"
+    ),
+    # 单月最大跌幅, 月度最大涨幅, 季度涨幅最大
+    re.compile(
+        r"(?P<adj>单周|周度|单月|月度|单季度|单季|季度|年度)(?:最大|最高)?"
+        r"(?:(?P<up>涨幅|收益率?|回报)|(?P<down>跌幅|亏损|回撤))(?:最大|最高|最多)?"
+    ),
+)
+
+
+@dataclass(frozen=True)
+class PeriodAsk:
+    """Best/worst sub-periods asked for: the sides, the frequency, and where they were said."""
+
+    sides: frozenset[str]
+    frequency: str
+    spans: tuple[Span, ...]
+
+    @property
+    def which(self) -> str:
+        return "both" if len(self.sides) == 2 else next(iter(self.sides))
+
+
+def _side(word: str) -> str:
+    if re.fullmatch(rf"(?i){_WORST_EN}", word) or re.fullmatch(_WORST_ZH, word):
+        return "worst"
+    return "best"
+
+
+def read_period_ask(text: str) -> PeriodAsk | None:
+    """The best/worst-period request in `text`, or None."""
+    sides: set[str] = set()
+    freqs: list[str] = []
+    spans: list[Span] = []
+    for pattern in _PERIOD_PATTERNS:
+        for match in pattern.finditer(text):
+            groups = {k: v for k, v in match.groupdict().items() if v}
+            if "adj" in groups:
+                freq = _ADJ_FREQ[groups["adj"].lower()]
+                if not (groups.get("s1") or "最" in match.group(0)):
+                    continue  # 月度涨幅 alone is a table of returns, not an extreme
+            else:
+                freq = _FREQ[groups["unit"].lower()]
+            said = [_side(groups[k]) for k in ("s1", "s2") if k in groups]
+            if "down" in groups:
+                said = ["worst"]
+            elif "up" in groups and not said:
+                said = ["best"]
+            if (
+                "up" in groups
+                and said == ["best"]
+                and groups.get("s1", "").lower()
+                in (
+                    "lowest",
+                    "weakest",
+                    "poorest",
+                )
+            ):
+                said = ["worst"]
+            sides.update(said or ["best"])
+            freqs.append(freq)
+            spans.append(match.span())
+    if not sides:
+        return None
+    return PeriodAsk(sides=frozenset(sides), frequency=freqs[0], spans=tuple(spans))
+
+
+# --- the date of an extreme -------------------------------------------------------------------
+
+_WHEN_UNIT = {"day": "daily", "date": "daily", "session": "daily", "week": "weekly"}
+_WHEN_UNIT |= {"month": "monthly", "quarter": "quarterly", "year": "annual"}
+_HIGH_EN = (
+    r"peak(?:ed)?|high|highs|highest|top(?:ped)?|max(?:imum)?|low|lows|lowest|bottom(?:ed)?|"
+    r"trough|min(?:imum)?"
+)
+_WHEN_PATTERNS = (
+    re.compile(
+        r"(?i)\b(?:which|what|on\s+what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
+        rf"[^.?!]{{0,50}}?\b(?P<side>{_HIGH_EN})\b"
+    ),
+    re.compile(rf"(?i)\bwhen\b[^.?!]{{0,50}}?\b(?P<side>{_HIGH_EN})\b"),
+    re.compile(
+        rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,40}}?\b(?:and|with|plus)\s+(?:the\s+|its\s+)?"
+        r"(?P<unit>date|day)s?\b"
+    ),
+    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,)\s+when\b"),
+    re.compile(
+        r"(?P<side>最高点?|最低点?|高点|低点|峰值|顶点|谷底|新高|新低|最大值|最小值)"
+        r"[^。？?]{0,10}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|何时|几号|哪一?个月|哪月|"
+        r"哪个季度|哪一?年|日期)"
+    ),
+    re.compile(
+        r"(?P<unit>哪一?天|什么时候|何时|哪个交易日|哪一?个月)[^，。？,?]{0,8}?"
+        r"(?P<side>最高|最低|见顶|见底|创新高|创新低|达到峰值)"
+    ),
+)
+_ZH_WHEN_UNIT = {"月": "monthly", "季": "quarterly", "年": "annual"}
+
+
+@dataclass(frozen=True)
+class WhenAsk:
+    """The date of a series' highest (`best`) or lowest (`worst`) value, labelled by `label`."""
+
+    side: str
+    label: str
+    spans: tuple[Span, ...]
+
+
+_OF_SERIES = re.compile(
+    r"(?i)\b(?P<side>peak|highest|maximum|max|lowest|minimum|min|trough)\s+(?:value\s+|level\s+)?of\b"
+    r"|(?P<zh>最高值|最大值|峰值|最高点|最低值|最小值|最低点)"
+)
+
+
+def read_series_extreme(text: str) -> WhenAsk | None:
+    """ "The peak of the rolling volatility", 滚动波动率的最大值: an extreme of a series the
+    measure produced."""
+    found = _OF_SERIES.search(text)
+    if found is None:
+        return None
+    word = (found.group("side") or found.group("zh")).lower()
+    low = bool(re.match(r"low|min|trough|最低|最小", word))
+    return WhenAsk("worst" if low else "best", "daily", (found.span(),))
+
+
+def read_when_ask(text: str) -> WhenAsk | None:
+    """ "Which day was the peak", 最高是哪天: the date of an extreme, or None."""
+    for pattern in _WHEN_PATTERNS:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        side_word = found.group("side").lower()
+        low = bool(
+            re.match(r"low|bottom|trough|min|最低|低点|谷底|新低|最小|见底|创新低", side_word)
+        )
+        unit = (found.groupdict().get("unit") or "day").lower()
+        label = _WHEN_UNIT.get(unit) or next(
+            (v for k, v in _ZH_WHEN_UNIT.items() if k in unit), "daily"
+        )
+        return WhenAsk("worst" if low else "best", label, (found.span(),))
+    return None
+
+
+# --- conditional counts -----------------------------------------------------------------------
+
+_NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
+_COUNT_EN = re.compile(
+    r"(?i)\bhow\s+many\s+(?:(?:trading|market|business|up|down|positive|negative|green|red|"
+    r"winning|losing)\s+){0,2}(?:days|sessions|times(?!\s+(?:higher|lower|more|less|bigger|larger|"
+    r"greater|smaller|as|over)\b))\b"
+    r"|\bnumber\s+of\s+(?:(?:trading|market|up|down)\s+)?(?:days|sessions)\b"
+    r"|\bcount\s+(?:the\s+)?(?:(?:trading|up|down)\s+)?(?:days|sessions)\b"
+)
+_COUNT_ZH = re.compile(
+    r"(?:有)?(?:多少|几)(?:个)?(?:交易日|天|次)|天数|交易日数|交易日的数量|几个交易日|多少交易日"
+)
+_MORE = (
+    r"(?P<cmp>more\s+than|over|above|greater\s+than|bigger\s+than|larger\s+than|at\s+least|"
+    r"beyond|exceeding|in\s+excess\s+of)"
+)
+_RETURN_EN = (
+    re.compile(
+        rf"(?i)\b(?:move[sd]?|moving|swing\w*|change[sd]?|moves)\s+(?:by\s+)?{_MORE}\s+{_NUM}\s*"
+        r"(?:%|percent)(?P<either>\s+(?:either\s+way|in\s+either\s+direction|up\s+or\s+down))?"
+    ),
+    re.compile(
+        rf"(?i)\b{_MORE}\s+{_NUM}\s*(?:%|percent)\s+(?:either\s+way|in\s+either\s+direction|up\s+or\s+down)"
+    ),
+    re.compile(
+        rf"(?i)\b(?P<dir>up|gain(?:ed|s)?|r[io]se|rising|jump(?:ed|s)?|climb(?:ed|s)?|advanc(?:ed|es)|"
+        rf"down|f[ae]ll|falling|drop(?:ped|s)?|lost|los(?:e|es|ing)|declin(?:ed|es)|slid|sank)\s+"
+        rf"(?:by\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
+    ),
+    re.compile(
+        r"(?i)\b(?:daily|one[- ]day|single[- ]day)\s+"
+        r"(?P<dir>gain|rise|move|drop|fall|loss|decline)s?\s+"
+        rf"(?:of\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
+    ),
+)
+_LEVEL_EN = re.compile(
+    r"(?i)\b(?P<cmp>above|over|below|under|higher\s+than|lower\s+than|at\s+or\s+above|at\s+or\s+below|"
+    r"at\s+least|at\s+most|greater\s+than|less\s+than|more\s+than)\s+(?:\$|US\$|USD\s*)?"
+    + _NUM
+    + r"(?!\s*(?:%|percent|\d|-|/))"
+)
+_UPDOWN_EN = re.compile(
+    r"(?i)\b(?P<dir>up|down|positive|negative|green|red|gaining|losing|winning)\s+(?:trading\s+)?(?:days|sessions)\b"
+    r"|\b(?:days|sessions)\b[^.?!]{0,40}?\b(?:clos(?:e|ed)\s+)?(?P<verb>higher|lower|up|down|r[io]se|f[ae]ll|gained|lost|declined|advanced)\b"
+)
+_RETURN_ZH = re.compile(
+    r"(?:单日|日|当日|一天)?(?P<dir>涨跌幅|振幅|波动|涨幅|上涨|大涨|涨|跌幅|下跌|大跌|跌)(?:的?绝对值)?"
+    r"(?P<cmp>超过|大于|高于|逾|超|不低于|至少|达到|在)?\s*" + _NUM + r"\s*[%％](?P<above>以上)?"
+)
+_LEVEL_ZH = re.compile(
+    r"(?P<cmp>高于|低于|超过|大于|小于|站上|站稳|跌破|不低于|不高于|在)\s*"
+    + _NUM
+    + r"\s*(?:美元|元|点|块)?(?P<side>以上|以下|之上|之下)?(?![\d.%％])"
+)
+_UPDOWN_ZH = re.compile(
+    r"(?P<dir>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)(?:的)?(?:交易日|天|日子|天数)"
+)
+
+
+@dataclass(frozen=True)
+class CountAsk:
+    """A count of sessions: the condition, its threshold, whether equality counts, the spans."""
+
+    condition: str
+    threshold: float | None
+    inclusive: bool
+    spans: tuple[Span, ...]
+
+
+def _num(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def read_count_ask(text: str) -> CountAsk | None:
+    """The count of sessions `text` asks for, or None when it asks no count."""
+    trigger = _COUNT_EN.search(text) or _COUNT_ZH.search(text)
+    if trigger is None:
+        return None
+    spans: list[Span] = [trigger.span()]
+    for pattern in _RETURN_EN:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        groups = found.groupdict()
+        value = _num(groups["num"])
+        inclusive = "least" in (groups.get("cmp") or "").lower()
+        direction = (groups.get("dir") or "").lower()
+        spans.append(found.span())
+        if groups.get("either") or "either" in found.group(0) or "up or down" in found.group(0):
+            return CountAsk("move_beyond", value, inclusive, tuple(spans))
+        if direction in ("", "move"):
+            return CountAsk("move_beyond", value, inclusive, tuple(spans))
+        if re.match(r"up|gain|r[io]s|jump|climb|advanc", direction):
+            return CountAsk("gain_beyond", value, inclusive, tuple(spans))
+        return CountAsk("fall_beyond", value, inclusive, tuple(spans))
+    found_zh = _RETURN_ZH.search(text)
+    if found_zh is not None and (found_zh.group("cmp") or found_zh.group("above")):
+        value = _num(found_zh.group("num"))
+        word = found_zh.group("dir")
+        inclusive = found_zh.group("cmp") in ("不低于", "至少") or bool(found_zh.group("above"))
+        spans.append(found_zh.span())
+        if word in ("涨跌幅", "振幅", "波动"):
+            return CountAsk("move_beyond", value, inclusive, tuple(spans))
+        if "涨" in word:
+            return CountAsk("gain_beyond", value, inclusive, tuple(spans))
+        return CountAsk("fall_beyond", value, inclusive, tuple(spans))
+    level = _LEVEL_EN.search(text)
+    if level is not None:
+        cmp = re.sub(r"\s+", " ", level.group("cmp").lower())
+        below = cmp in ("below", "under", "lower than", "at or below", "at most", "less than")
+        inclusive = cmp in ("at or above", "at or below", "at least", "at most")
+        spans.append(level.span())
+        condition = "close_below" if below else "close_above"
+        return CountAsk(condition, _num(level.group("num")), inclusive, tuple(spans))
+    level_zh = _LEVEL_ZH.search(text)
+    if level_zh is not None and (level_zh.group("cmp") != "在" or level_zh.group("side")):
+        cmp, side = level_zh.group("cmp"), level_zh.group("side") or ""
+        below = cmp in ("低于", "小于", "跌破", "不高于") or side in ("以下", "之下")
+        inclusive = cmp in ("不低于", "不高于") or (cmp == "在" and bool(side))
+        spans.append(level_zh.span())
+        condition = "close_below" if below else "close_above"
+        return CountAsk(condition, _num(level_zh.group("num")), inclusive, tuple(spans))
+    updown = _UPDOWN_EN.search(text)
+    if updown is not None:
+        word = (updown.group("dir") or updown.group("verb") or "").lower()
+        down = word in (
+            "down",
+            "negative",
+            "red",
+            "losing",
+            "lower",
+            "fell",
+            "fall",
+            "lost",
+            "declined",
+        )
+        spans.append(updown.span())
+        return CountAsk("down" if down else "up", None, False, tuple(spans))
+    updown_zh = _UPDOWN_ZH.search(text)
+    if updown_zh is not None:
+        down = updown_zh.group("dir") in ("下跌", "收跌", "收阴", "跌")
+        spans.append(updown_zh.span())
+        return CountAsk("down" if down else "up", None, False, tuple(spans))
+    return CountAsk("sessions", None, False, tuple(spans))
+
+
+# --- distance from a peak or trough ------------------------------------------------------------
+
+_PEAK_EN = r"(?P<what>highs?|peaks?|tops?|lows?|troughs?|bottoms?)"
+_DISTANCE_EN = re.compile(
+    r"(?i)\b(?:how\s+far|how\s+much|what\s+percent(?:age)?|distance|percent|%|pct)\b[^.?!]{0,60}?"
+    r"\b(?:below|under|off|from|above|beneath|short\s+of|away\s+from|to)\s+(?:its|the|their|his|her)?\s*"
+    r"(?P<span>(?:[\w'’-]+\s+){0,2}?)" + _PEAK_EN + r"\b"
+    r"|\b(?:below|off|from|under)\s+(?:its|the|their)\s+(?P<span2>(?:52[-\s]?week|all[-\s]time|record)\s+)"
+    + _PEAK_EN.replace("what", "what2")
+    + r"\b"
+)
+_DISTANCE_ZH = re.compile(
+    r"(?:离|距离|距|较|比|低于|高于)(?P<scope>[^，。？,?]{0,10}?)"
+    r"(?P<what>历史最高点?|历史高点|历史新高|最高点|最高价|高点|新高|峰值|顶部|高位|最高|"
+    r"历史最低点?|历史低点|最低点|最低价|低点|新低|谷底|底部|最低)"
+    r"(?P<tail>[^，。？,?]{0,8}?(?:还差|差|有|低|高|回落|下跌|相差|跌了|涨了|多少|多远|百分之))"
+)
+
+
+_PEAK_TO_TROUGH = re.compile(
+    r"(?i)\b(?:highs?|peaks?|tops?)\b[^.?!]{0,30}?\bto\s+(?:the\s+|its\s+)?(?:lows?|troughs?|bottoms?)\b"
+    r"|(?:高点|最高点?|顶部|峰值)[^，。？]{0,6}?到[^，。？]{0,4}?(?:低点|最低点?|谷底|底部)"
+)
+
+
+@dataclass(frozen=True)
+class DistanceAsk:
+    """How far from a peak (`high`) or trough (`low`); `all_time` when over all the data."""
+
+    side: str
+    all_time: bool
+    spans: tuple[Span, ...]
+
+
+def read_distance_ask(text: str) -> DistanceAsk | None:
+    """The distance-from-peak request in `text`, or None."""
+    if _PEAK_TO_TROUGH.search(text):
+        return None  # "from its high to its low": a fall between two points, not from the last
+    found = _DISTANCE_EN.search(text)
+    if found is not None:
+        what = (found.group("what") or found.group("what2") or "").lower()
+        scope = (found.group("span") or found.group("span2") or "").lower()
+        low = what.startswith(("low", "trough", "bottom"))
+        all_time = bool(re.search(r"all[-\s]time|record|historical", scope)) or bool(
+            re.search(r"(?i)\bever\b|all[-\s]time|\brecord\b", text)
+        )
+        return DistanceAsk("low" if low else "high", all_time, (found.span(),))
+    found_zh = _DISTANCE_ZH.search(text)
+    if found_zh is not None:
+        what = found_zh.group("what")
+        low = "低" in what or "底" in what
+        all_time = "历史" in what or "历史" in found_zh.group("scope") or "有史以来" in text
+        return DistanceAsk("low" if low else "high", all_time, (found_zh.span(),))
+    return None
+
+
+# --- leverage ----------------------------------------------------------------------------------
+
+_LEVERAGE = re.compile(
+    r"(?i)(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[x×]\s*(?:daily\s+)?(?:leverage[d]?|levered|long)\b"
+    r"|\bleverage[d]?\s+(?:of\s+)?(?P<n2>\d+(?:\.\d+)?)\s*[x×]"
+    r"|(?P<n3>\d+(?:\.\d+)?|[两二三四五])\s*倍(?:的)?(?:每日|每天|日内|日度|日)?杠杆"
+)
+_ZH_SMALL = {"两": 2.0, "二": 2.0, "三": 3.0, "四": 4.0, "五": 5.0}
+
+
+def read_leverage(text: str) -> tuple[float, Span] | None:
+    """A daily leverage said in the question ("with 2x daily leverage", 两倍杠杆), or None."""
+    found = _LEVERAGE.search(text)
+    if found is None:
+        return None
+    said = found.group("n") or found.group("n2") or found.group("n3")
+    value = _ZH_SMALL.get(said) or float(said)
+    return value, found.span()

@@ -1,0 +1,159 @@
+"""The analyst families' plans: best and worst sub-periods, counts of sessions and the distance
+from a peak, each one interface over the window's daily data and a table of its figures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from datapilot.brains.offline.builder import frame
+from datapilot.brains.offline.planning.base import ZH_FREQ, PlannerBase
+
+_UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
+_UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": "年"}
+_SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
+
+
+class AnalystFamilies(PlannerBase):
+    """Sub-period extremes, session counts and distances from a peak."""
+
+    def _period_extremes(self) -> None:
+        """Each period's return (the first from the close before the window), then the best
+        and/or worst of them with their dates."""
+        r = self.r
+        if not self.can("period_extremes"):
+            self.missing("period_extremes", "the best or worst periods", "最好或最差的时段")
+            return
+        if r.extreme_of != "returns":
+            self._dated_extreme()
+            return
+        period = r.frequency or "monthly"
+        data = self.levels(for_returns=True, freq="daily")
+        returns = self.returns(data, period)
+        which = r.period_sides
+        n = r.top_k or 1
+        extremes = self.builder.add(
+            "period_extremes",
+            {"frame": frame(returns), "which": which, "n": n, "period": period},
+            name="period_extremes",
+            description=self._say(
+                f"Find the {which} {_UNIT_EN.get(period, period)}(s) by return",
+                f"找出{ZH_FREQ.get(period, '')}收益率{_SIDE_ZH[which]}的{_UNIT_ZH.get(period, '')}",
+            ),
+            task="processing",
+        )
+        self.primary = extremes
+        unit = _UNIT_EN.get(period, period)
+        self._table(
+            extremes,
+            self._title(
+                f"{which} {unit}" if not r.zh else f"{_SIDE_ZH[which]}的{_UNIT_ZH.get(period, '')}"
+            ),
+        )
+        if not r.table_only:
+            self._chart("plot_bar", returns, self._title("returns"))
+        self.trace.append(
+            self._say(
+                f"{period} returns → the {which} {unit}(s) with the date and the return",
+                f"{ZH_FREQ.get(period, '')}收益率 → {_SIDE_ZH[which]}的时段及其日期和收益率",
+            )
+        )
+
+    def _dated_extreme(self) -> None:
+        """The highest or lowest value of the series asked about (the closes, or the rolling
+        volatility the question names), with its date."""
+        r = self.r
+        if r.extreme_of == "volatility":
+            self._rolling_volatility()
+            series = self.primary or self.levels(freq="daily")
+        else:
+            series = self.levels(freq="daily")
+            if not r.table_only:
+                self._chart("plot_line", series, self._title("close"))
+        which = r.period_sides if r.period_sides != "both" else "best"
+        args: dict[str, Any] = {"frame": frame(series), "which": which, "n": r.top_k or 1}
+        if r.period_label and r.period_label != "daily":
+            args["period"] = r.period_label
+        extremes = self.builder.add(
+            "period_extremes",
+            args,
+            name="extreme",
+            description=self._say(
+                f"Find the {'highest' if which == 'best' else 'lowest'} value and its date",
+                f"找出{'最高' if which == 'best' else '最低'}值及其日期",
+            ),
+            task="processing",
+        )
+        self.primary = extremes
+        self._table(extremes, self._title("最值" if r.zh else "extreme"))
+
+    def _count_days(self) -> None:
+        """How many of the window's sessions met the condition asked."""
+        r = self.r
+        if not self.can("count_days"):
+            self.missing("count_days", "a count of days", "天数统计")
+            return
+        condition = r.count_condition or "sessions"
+        on_moves = condition not in ("close_above", "close_below", "sessions")
+        data = self.levels(for_returns=on_moves, freq="daily")
+        args: dict[str, Any] = {"frame": frame(data), "condition": condition}
+        if r.threshold is not None:
+            args["threshold"] = r.threshold
+        if r.count_inclusive:
+            args["inclusive"] = True
+        counted = self.builder.add(
+            "count_days",
+            args,
+            name="count_days",
+            description=self._say(
+                f"Count the sessions: {condition}"
+                + (f" {r.threshold:g}" if r.threshold is not None else ""),
+                f"统计满足条件的交易日：{condition}"
+                + (f" {r.threshold:g}" if r.threshold is not None else ""),
+            ),
+            task="processing",
+        )
+        self.primary = counted
+        self._table(counted, self._title("count" if not r.zh else "交易日计数"))
+        self.trace.append(
+            self._say(
+                "counted on the window's sessions in the data → a table",
+                "按数据中的交易日计数 → 表格",
+            )
+        )
+
+    def _distance(self) -> None:
+        """How far the last value is from the window's high (or low), with the peak's date."""
+        r = self.r
+        if not self.can("distance_from_peak"):
+            self.missing("distance_from_peak", "the distance from a peak", "离高点的距离")
+            return
+        data = self.levels(freq="daily")
+        distance = self.builder.add(
+            "distance_from_peak",
+            {"frame": frame(data), "side": r.peak_side},
+            name="distance",
+            description=self._say(
+                f"Compare the last close with the window's {r.peak_side}",
+                f"比较最新收盘价与区间{'最高' if r.peak_side == 'high' else '最低'}点",
+            ),
+            task="processing",
+        )
+        self.primary = distance
+        word = "high" if r.peak_side == "high" else "low"
+        self._table(
+            distance,
+            self._title(
+                f"distance from the {word}"
+                if not r.zh
+                else f"距区间{'最高' if word == 'high' else '最低'}点"
+            ),
+        )
+        if not r.table_only:
+            self._chart("plot_line", data, self._title("close"))
+        self.trace.append(
+            self._say(
+                f"distance from the {word}: (last / {word} − 1) × 100, the {word} dated",
+                f"离{'最高' if word == 'high' else '最低'}点的距离：(最新 / 极值 − 1) × 100",
+            )
+        )

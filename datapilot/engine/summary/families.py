@@ -1,0 +1,209 @@
+"""Answer sentences of the analyst families: the best/worst sub-periods, counts of sessions and
+the distance from a peak. Each headline states the figure asked for, with its dates; numbers are
+written by `format_value`, as every fact is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from datapilot.core.results import Fact
+from datapilot.engine.facts import format_value
+from datapilot.engine.summary.done import MAX_SUBJECTS, Step
+from datapilot.engine.summary.kinds import Said
+
+_UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
+_UNIT |= {"annual": "year"}
+_UNIT_ZH = {"daily": "一天", "weekly": "一周", "monthly": "一个月", "quarterly": "一个季度"}
+_UNIT_ZH |= {"annual": "一年"}
+
+
+def _when(said: Said) -> str:
+    return f" {said.when}" if said.when and not said.w.zh else said.when
+
+
+def _poss(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _said(said: Said, value: float, unit: str) -> str:
+    """A value with its unit in the answer's language (美元, 点)."""
+    return said.w.value(Fact(label="", value=value, unit=unit or None))
+
+
+def _ids(frame: pd.DataFrame) -> list[str]:
+    return [str(i) for i in frame.index]
+
+
+def _zh_period(label: str, period: str) -> str:
+    if period == "monthly" and len(label) == 7:
+        return f"{label[:4]}年{int(label[5:])}月（{label}）"
+    if period == "quarterly" and "Q" in label:
+        year, quarter = label.split("Q")
+        return f"{year}年第{'一二三四'[int(quarter) - 1]}季度（{label}）"
+    if period == "annual":
+        return f"{label}年"
+    if period == "weekly":
+        return f"截至{label.removeprefix('week ending ')}的一周"
+    return label
+
+
+def _period_extremes(step: Step, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    of = str(frame.attrs.get("of") or "")
+    if "return" not in of.lower():
+        return _dated_extremes(step, said, of)
+    period = str(frame.attrs.get("period") or "monthly")
+    unit = str((frame.attrs.get("units") or {}).get("value") or frame.attrs.get("unit") or "")
+    sentences = []
+    seen: dict[tuple[str, str], list[str]] = {}
+    for subject, row in zip(_ids(frame), frame.itertuples(index=False), strict=True):
+        value = format_value(float(row.value), unit)
+        if w.zh:
+            seen.setdefault((subject, str(row.group)), []).append(
+                f"{_zh_period(str(row.period), period)}，{value}"
+            )
+        else:
+            seen.setdefault((subject, str(row.group)), []).append(f"{row.period} ({value})")
+    for (subject, side), items in list(seen.items())[: 2 * MAX_SUBJECTS]:
+        name = w.name(subject)
+        if w.zh:
+            word = "最好" if side == "best" else "最差"
+            sentences.append(
+                f"{name}{said.when}表现{word}的{_UNIT_ZH.get(period, '时段')}是{'；'.join(items)}。"
+            )
+        else:
+            unit = _UNIT.get(period, "period") + ("s" if len(items) > 1 else "")
+            verb = "were" if len(items) > 1 else "was"
+            sentences.append(f"{_poss(name)} {side} {unit}{_when(said)} {verb} {', '.join(items)}.")
+    return sentences
+
+
+def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
+    """ "Apple Inc.'s highest close (adjusted) in 2020 was 134.68 USD on 2020-12-28." """
+    w = said.w
+    frame: pd.DataFrame = step.value
+    unit = str((frame.attrs.get("units") or {}).get("value") or frame.attrs.get("unit") or "")
+    period = str(frame.attrs.get("period") or "daily")
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        : 2 * MAX_SUBJECTS
+    ]:
+        value = _said(said, float(row.value), unit)
+        name = w.name(subject)
+        high = row.group == "best"
+        where = (
+            ""
+            if period == "daily"
+            else (f"（{_zh_period(str(row.period), period)}）" if w.zh else f" ({row.period})")
+        )
+        if w.zh:
+            word = "最高" if high else "最低"
+            what = w.title(of) if of else "值"
+            sentences.append(f"{name}{said.when}{what}{word}为{value}，在{row.date}{where}。")
+        else:
+            word = "highest" if high else "lowest"
+            what = of.lower() if of else "value"
+            sentences.append(
+                f"{_poss(name)} {word} {what}{_when(said)} was {value} on {row.date}{where}."
+            )
+    return sentences
+
+
+_CONDITIONS = {
+    "close_above": ("closed above {t}", "收盘高于{t}"),
+    "close_below": ("closed below {t}", "收盘低于{t}"),
+    "gain_beyond": ("rose more than {t}%", "单日涨幅超过{t}%"),
+    "fall_beyond": ("fell more than {t}%", "单日跌幅超过{t}%"),
+    "move_beyond": ("moved more than {t}% either way", "单日涨跌幅绝对值超过{t}%"),
+    "up": ("closed up", "收涨"),
+    "down": ("closed down", "收跌"),
+}
+_INCLUSIVE = {
+    "close_above": ("closed at or above {t}", "收盘不低于{t}"),
+    "close_below": ("closed at or below {t}", "收盘不高于{t}"),
+    "gain_beyond": ("rose {t}% or more", "单日涨幅不低于{t}%"),
+    "fall_beyond": ("fell {t}% or more", "单日跌幅不低于{t}%"),
+    "move_beyond": ("moved {t}% or more either way", "单日涨跌幅绝对值不低于{t}%"),
+}
+
+
+def _count(step: Step, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    condition = str(frame.attrs.get("condition") or "sessions")
+    threshold = frame.attrs.get("threshold")
+    title = str(frame.attrs.get("title") or "")
+    inclusive = "at least" in title or "at or" in title
+    words = (_INCLUSIVE if inclusive else _CONDITIONS).get(condition) or _CONDITIONS.get(condition)
+    t = f"{abs(float(threshold)):g}" if threshold is not None else ""
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name = w.name(subject)
+        count, sessions = int(row.count), int(row.sessions)
+        span = (
+            f"{row.start_date}至{row.end_date}" if w.zh else f"{row.start_date} to {row.end_date}"
+        )
+        if words is None:  # the sessions themselves
+            sentences.append(
+                f"{name}{said.when}共有{sessions}个交易日（数据中{span}）。"
+                if w.zh
+                else f"{name} had {sessions} trading sessions{_when(said)} in the data ({span})."
+            )
+            continue
+        what = words[1 if w.zh else 0].format(t=t)
+        if w.zh:
+            sentences.append(
+                f"{name}{said.when}有{count}个交易日{what}（共{sessions}个交易日，{span}）。"
+            )
+        else:
+            sentences.append(
+                f"{name} {what} on {count} of {sessions} trading sessions{_when(said)} ({span})."
+            )
+    return sentences
+
+
+def _distance(step: Step, said: Said) -> list[str]:
+    w = said.w
+    frame: pd.DataFrame = step.value
+    side = str(frame.attrs.get("side") or "high")
+    units = frame.attrs.get("units") or {}
+    unit = str(units.get("peak_value") or "")
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name = w.name(subject)
+        pct = float(row.distance_pct)
+        distance = format_value(abs(pct), "%")
+        peak, last = (
+            _said(said, float(row.peak_value), unit),
+            _said(said, float(row.last_value), unit),
+        )
+        if w.zh:
+            where = "低于" if side == "high" else "高于"
+            word = "最高点" if side == "high" else "最低点"
+            sentences.append(
+                f"{name}最新收盘（{row.last_date}）为{last}，{where}{said.when}的{word}{distance}"
+                f"（{word}{peak}，出现在{row.peak_date}）。"
+            )
+        else:
+            where = "below" if side == "high" else "above"
+            word = "high" if side == "high" else "low"
+            sentences.append(
+                f"{_poss(name)} last close ({last} on {row.last_date}) is {distance} {where} "
+                f"its {word}{_when(said)} ({peak} on {row.peak_date})."
+            )
+    return sentences
+
+
+FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
+    "period_extremes": _period_extremes,
+    "count": _count,
+    "distance": _distance,
+}

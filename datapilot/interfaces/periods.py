@@ -1,0 +1,287 @@
+"""What analysts ask of a window besides its return: its best and worst sub-periods, how many
+sessions met a condition, and how far the last value is from the window's peak or trough.
+
+Conventions (docs/asking.md, "Counts, best periods and distances"):
+- `period_extremes` ranks the rows of a series by value (a month's return, a day's
+  volatility); each row keeps its date and a label of its period (2020-03, 2009Q2, 2020, the
+  week ending 2008-10-10).
+- `count_days` counts the window's sessions in the data: a level condition ("closed above 150")
+  on the window's closes, a move condition ("up more than 3%") on daily returns, the first
+  from the close before the window. Strict comparisons unless `inclusive`.
+- `distance_from_peak` compares the window's last value with its highest (or lowest) value,
+  both dated, in % of the peak (trough).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import pandas as pd
+
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.frame import base_of, derive, growth, simple_returns, values_of
+from datapilot.interfaces.registry import Frame, InterfaceError, interface
+
+PeriodName = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
+Condition = Literal[
+    "close_above",
+    "close_below",
+    "gain_beyond",
+    "fall_beyond",
+    "move_beyond",
+    "up",
+    "down",
+    "sessions",
+]
+_NEEDS_THRESHOLD = {"close_above", "close_below", "gain_beyond", "fall_beyond", "move_beyond"}
+
+
+def period_label(day: pd.Timestamp, period: str | None) -> str:
+    """How a period is named: 2020-03 (a month), 2009Q2, 2020, the week ending a date, a day."""
+    if period == "monthly":
+        return f"{day:%Y-%m}"
+    if period == "quarterly":
+        return f"{day.year}Q{day.quarter}"
+    if period == "annual":
+        return str(day.year)
+    if period == "weekly":
+        return f"week ending {day:%Y-%m-%d}"
+    return f"{day:%Y-%m-%d}"
+
+
+@interface("processing", "frame")
+def period_extremes(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "A time series, e.g. monthly returns from compute_returns."],
+    which: Annotated[
+        Literal["best", "worst", "both"], "The highest values, the lowest, or both."
+    ] = "both",
+    n: Annotated[int, "How many rows per column (and per side)."] = 1,
+    period: Annotated[
+        PeriodName | None, "What one row is (names each row's period); None for a day."
+    ] = None,
+) -> pd.DataFrame:
+    """The n highest and/or lowest values of each column with their dates: rows by id with
+    date, period (2020-03, 2009Q2, 2020, …), value, rank (1 = the most extreme) and group
+    (best/worst). The best of a return is its largest; of a volatility, its peak."""
+    if n < 1:
+        raise InterfaceError("period_extremes needs n >= 1.")
+    if not isinstance(frame.index, pd.DatetimeIndex):
+        raise InterfaceError("period_extremes needs a time series (rows by date).")
+    values = values_of(frame)
+    sides = ["best", "worst"] if which == "both" else [which]
+    rows = []
+    for column in values.columns:
+        series = pd.to_numeric(values[column], errors="coerce").dropna()
+        for side in sides:
+            picked = series.nlargest(n) if side == "best" else series.nsmallest(n)
+            for position, (day, value) in enumerate(picked.items(), start=1):
+                stamp = pd.Timestamp(day)
+                rows.append(
+                    {
+                        "id": str(column),
+                        "date": stamp.date(),
+                        "period": period_label(stamp, period),
+                        "value": float(value),
+                        "rank": position,
+                        "group": side,
+                    }
+                )
+    if not rows:
+        raise InterfaceError("No values in the window to rank; widen the date window.")
+    table = pd.DataFrame(rows).set_index("id")
+    unit = str(frame.attrs.get("unit") or "")
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit=unit,
+        title=f"Extremes of {frame.attrs.get('title') or 'the series'}",
+        units={"value": unit},
+        period=period or "daily",
+        which=which,
+        of=str(frame.attrs.get("title") or ""),
+    )
+
+
+@interface("processing", "frame")
+def count_days(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Daily prices or levels over time (with the base before the window)."],
+    condition: Annotated[
+        Condition,
+        "close_above/close_below a level; gain_beyond/fall_beyond a daily % up or down (a fall "
+        "of more than 3% is fall_beyond 3); move_beyond either way; up/down days; sessions.",
+    ] = "sessions",
+    threshold: Annotated[float | None, "The level or the daily % the condition compares with."] = (
+        None
+    ),
+    inclusive: Annotated[bool, "Count equality too (at least / at most)."] = False,
+) -> pd.DataFrame:
+    """How many of the window's sessions meet `condition`, per column: count, sessions (the
+    sessions in the data), share_pct, start_date, end_date."""
+    if condition in _NEEDS_THRESHOLD and threshold is None:
+        raise InterfaceError(f"count_days with {condition} needs a threshold.")
+    levels = values_of(frame)
+    returns = simple_returns(frame) * 100
+    rows = []
+    for column in levels.columns:
+        closes = pd.to_numeric(levels[column], errors="coerce").dropna()
+        if closes.empty:
+            continue
+        moves = returns[column].dropna() if column in returns.columns else pd.Series(dtype=float)
+        moves = moves[moves.index >= closes.index[0]]  # the window's sessions, the first included
+        count = _count(condition, closes, moves, threshold, inclusive)
+        rows.append(
+            {
+                "id": str(column),
+                "count": count,
+                "sessions": len(closes),
+                "share_pct": count / len(closes) * 100,
+                "start_date": closes.index[0].date(),
+                "end_date": closes.index[-1].date(),
+            }
+        )
+    if not rows:
+        raise InterfaceError("No sessions in the window to count; widen the date window.")
+    table = pd.DataFrame(rows).set_index("id")
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit="",
+        title=_count_title(condition, threshold, inclusive),
+        units={"count": "", "sessions": "", "share_pct": "%"},
+        condition=condition,
+        threshold=threshold,
+    )
+
+
+def _count(
+    condition: str,
+    closes: pd.Series,
+    moves: pd.Series,
+    threshold: float | None,
+    inclusive: bool,
+) -> int:
+    level = float(threshold) if threshold is not None else 0.0
+
+    def above(values: pd.Series, limit: float) -> int:
+        return int((values >= limit).sum() if inclusive else (values > limit).sum())
+
+    def below(values: pd.Series, limit: float) -> int:
+        return int((values <= limit).sum() if inclusive else (values < limit).sum())
+
+    if condition == "close_above":
+        return above(closes, level)
+    if condition == "close_below":
+        return below(closes, level)
+    if condition == "gain_beyond":
+        return above(moves, abs(level))
+    if condition == "fall_beyond":
+        return below(moves, -abs(level))
+    if condition == "move_beyond":
+        return above(moves.abs(), abs(level))
+    if condition == "up":
+        return int((moves > 0).sum())
+    if condition == "down":
+        return int((moves < 0).sum())
+    return len(closes)
+
+
+def _count_title(condition: str, threshold: float | None, inclusive: bool) -> str:
+    more = "at least" if inclusive else "more than"
+    value = f"{threshold:g}" if threshold is not None else ""
+    titles = {
+        "close_above": f"Sessions with a close {'at or ' if inclusive else ''}above {value}",
+        "close_below": f"Sessions with a close {'at or ' if inclusive else ''}below {value}",
+        "gain_beyond": f"Sessions up {more} {abs(threshold or 0):g}%",
+        "fall_beyond": f"Sessions down {more} {abs(threshold or 0):g}%",
+        "move_beyond": f"Sessions moving {more} {abs(threshold or 0):g}% either way",
+        "up": "Up sessions",
+        "down": "Down sessions",
+        "sessions": "Trading sessions",
+    }
+    return titles[condition]
+
+
+@interface("processing", "frame")
+def distance_from_peak(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices or levels over the window the peak is sought in."],
+    side: Annotated[Literal["high", "low"], "From the highest value, or from the lowest."] = "high",
+) -> pd.DataFrame:
+    """How far each column's last value is from its highest (lowest) value in the window:
+    distance_pct = (last / peak − 1) × 100 (≤ 0 from a high, ≥ 0 from a low), with peak_value,
+    peak_date, last_value and last_date."""
+    levels = values_of(frame)
+    rows = []
+    for column in levels.columns:
+        series = pd.to_numeric(levels[column], errors="coerce").dropna()
+        if series.empty:
+            continue
+        when = series.idxmax() if side == "high" else series.idxmin()
+        peak, last = float(series.loc[when]), float(series.iloc[-1])
+        if peak == 0:
+            continue
+        rows.append(
+            {
+                "id": str(column),
+                "distance_pct": (last / peak - 1) * 100,
+                "peak_value": peak,
+                "peak_date": pd.Timestamp(when).date(),
+                "last_value": last,
+                "last_date": series.index[-1].date(),
+            }
+        )
+    if not rows:
+        raise InterfaceError("No values in the window to find a peak in; widen the date window.")
+    table = pd.DataFrame(rows).set_index("id")
+    unit = str(frame.attrs.get("unit") or "")
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit="%",
+        title="Distance from the high" if side == "high" else "Distance from the low",
+        units={"distance_pct": "%", "peak_value": unit, "last_value": unit},
+        side=side,
+    )
+
+
+@interface("processing", "frame")
+def leveraged(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Daily prices or levels (with the base before the window)."],
+    leverage: Annotated[float, "The multiple of each day's return (2 for 2x)."] = 2.0,
+) -> pd.DataFrame:
+    """Levels of a position rebalanced daily to `leverage` times each day's return, from the same
+    base close: base × ∏(1 + leverage × r), no fees or financing costs; returns of it are the
+    leveraged returns."""
+    if leverage <= 0:
+        raise InterfaceError("leverage must be positive (2 for 2x).")
+    returns = simple_returns(frame)
+    wealth = growth(frame)
+    bases = base_of(frame)
+    levels = values_of(frame)
+    parts = {}
+    for column in returns.columns:
+        start = wealth[column].dropna()
+        if start.empty:
+            continue
+        first = float(bases.get(str(column), {}).get("value") or levels[column].dropna().iloc[0])
+        path = (1 + leverage * returns[column].dropna()).cumprod() * first
+        parts[column] = path[path.index >= levels[column].first_valid_index()]
+    if not parts:
+        raise InterfaceError("No daily returns in the window to lever; widen the date window.")
+    out = pd.DataFrame(parts)
+    out.index = pd.DatetimeIndex(out.index, name="date")
+    # The same base close: a leveraged return starts where the plain one does.
+    return derive(
+        out,
+        frame,
+        kind="timeseries",
+        title=f"{frame.attrs.get('title') or 'Close'} at {leverage:g}x daily leverage",
+        base=frame.attrs.get("base"),
+        leverage=leverage,
+    )

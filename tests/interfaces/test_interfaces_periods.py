@@ -1,0 +1,94 @@
+"""The analyst families' interfaces against plain pandas on the source data: the best and worst
+sub-periods of a series, counts of sessions meeting a condition, and the distance from a peak."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+import pytest
+
+from datapilot.interfaces import periods as PD
+from datapilot.interfaces import prices as PX
+from datapilot.interfaces import processing as P
+from datapilot.interfaces.context import InterfaceContext
+from datapilot.interfaces.registry import InterfaceError
+
+
+@pytest.fixture()
+def ctx(data) -> InterfaceContext:  # type: ignore[no-untyped-def]
+    return InterfaceContext(
+        warehouse=data.warehouse, catalog=data.catalog, today=date(2022, 12, 30)
+    )
+
+
+@pytest.fixture(scope="module")
+def stocks() -> pd.DataFrame:
+    from skfolio.datasets import load_sp500_dataset
+
+    return load_sp500_dataset()
+
+
+def _window(series: pd.Series, start: str, end: str) -> tuple[pd.Series, pd.Series]:
+    """(the calendar base, the window's closes)."""
+    return series.loc[series.index < pd.Timestamp(start)].iloc[-1:], series.loc[start:end]
+
+
+def test_best_and_worst_months_are_period_returns_from_the_previous_close(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["XOM"], date(2020, 1, 1), date(2020, 12, 31), field="adj_close")
+    monthly = P.compute_returns(ctx, frame, period="monthly")
+    both = PD.period_extremes(ctx, monthly, which="both", period="monthly")
+    base, inside = _window(stocks["XOM"], "2020-01-01", "2020-12-31")
+    ends = pd.concat([base, inside]).groupby(lambda d: (d.year, d.month)).last()
+    returns = (ends / ends.shift(1) - 1).dropna() * 100  # January from December's close
+    by_side = both.set_index("group")
+    assert by_side.loc["worst", "value"] == pytest.approx(returns.min())
+    assert by_side.loc["best", "value"] == pytest.approx(returns.max())
+    assert by_side.loc["worst", "period"] == "2020-03"
+    assert both.index.tolist() == ["XOM", "XOM"]
+
+
+def test_counts_compare_closes_with_a_level_and_daily_returns_with_a_percent(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["AAPL"], date(2020, 1, 1), date(2020, 12, 31), field="adj_close")
+    base, inside = _window(stocks["AAPL"], "2020-01-01", "2020-12-31")
+    moves = pd.concat([base, inside]).pct_change().dropna() * 100
+    above = PD.count_days(ctx, frame, condition="close_above", threshold=100)
+    assert above.loc["AAPL", "count"] == (inside > 100).sum()
+    assert above.loc["AAPL", "sessions"] == len(inside)
+    either = PD.count_days(ctx, frame, condition="move_beyond", threshold=5)
+    assert either.loc["AAPL", "count"] == (moves.abs() > 5).sum()
+    fell = PD.count_days(ctx, frame, condition="fall_beyond", threshold=3)
+    assert fell.loc["AAPL", "count"] == (moves < -3).sum()
+    up = PD.count_days(ctx, frame, condition="up")
+    assert up.loc["AAPL", "count"] == (moves > 0).sum()
+    at_least = PD.count_days(ctx, frame, condition="close_above", threshold=100, inclusive=True)
+    assert at_least.loc["AAPL", "count"] == (inside >= 100).sum()
+    with pytest.raises(InterfaceError, match="needs a threshold"):
+        PD.count_days(ctx, frame, condition="close_below")
+
+
+def test_distance_from_the_high_is_dated(ctx, stocks) -> None:
+    frame = PX.get_prices(
+        ctx, ["MSFT"], date(2021, 12, 29), date(2022, 12, 28), base="on_or_before"
+    )
+    inside = stocks["MSFT"].loc["2021-12-29":"2022-12-28"]
+    high = PD.distance_from_peak(ctx, frame, side="high")
+    assert high.loc["MSFT", "distance_pct"] == pytest.approx(
+        (inside.iloc[-1] / inside.max() - 1) * 100
+    )
+    assert high.loc["MSFT", "peak_date"] == inside.idxmax().date()
+    low = PD.distance_from_peak(ctx, frame, side="low")
+    assert low.loc["MSFT", "distance_pct"] == pytest.approx(
+        (inside.iloc[-1] / inside.min() - 1) * 100
+    )
+    assert low.loc["MSFT", "peak_date"] == inside.idxmin().date()
+
+
+def test_a_daily_leverage_compounds_each_days_return_from_the_same_base(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["AAPL"], date(2021, 1, 1), date(2021, 12, 31), field="adj_close")
+    base, inside = _window(stocks["AAPL"], "2021-01-01", "2021-12-31")
+    moves = pd.concat([base, inside]).pct_change().dropna()
+    levered = PD.leveraged(ctx, frame, leverage=2)
+    got = P.period_return(ctx, levered, start="2021-01-01", end="2021-12-31")
+    assert got.loc["AAPL", "return_pct"] == pytest.approx(((1 + 2 * moves).prod() - 1) * 100)
+    assert got.loc["AAPL", "start_date"] == base.index[0].date()
