@@ -96,8 +96,8 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
     for mention in parsed.mentions:
         claim(mention.span, "entity", mention.entity.id)
     for start, end, meaning in reading.family_spans:  # "how many days … above", "除外"
-        for piece in _unclaimed((start, end), claimed):
-            claim(piece, "form", meaning)
+        for unclaimed in _unclaimed((start, end), claimed):
+            claim(unclaimed, "form", meaning)
     for hit in parsed.hits:
         if overlaps((hit.start, hit.end), claimed):
             continue  # each word in one reading: "in" of "in 2020" is the window's
