@@ -81,14 +81,15 @@ def build(entry: LazyCommand) -> Any:
 
 
 def _unwrap_help(command: Any) -> None:
-    """Join the lines of each help paragraph, so that the terminal wraps it at its own width:
-    Typer keeps a docstring's line breaks past the first paragraph, which broke sentences in
-    the middle on a narrow terminal. A list or a paragraph marked \\b keeps its lines."""
+    """Join the lines of each help paragraph after the first, so that the terminal wraps it at
+    its own width: Typer keeps a docstring's line breaks there, which broke sentences in the
+    middle on a narrow terminal. A list or a paragraph marked \\b keeps its lines."""
     if command.help:
-        paragraphs = inspect.cleandoc(command.help).split("\n\n")
-        command.help = "\n\n".join(
-            p if _laid_out(p) else " ".join(p.split("\n")) for p in paragraphs
-        )
+        first, *rest = inspect.cleandoc(command.help).split("\n\n")
+        # The first paragraph is left as written: Typer joins its lines itself, and `--help`
+        # lists it as the lazy command's line.
+        joined = [p if _laid_out(p) else " ".join(p.split("\n")) for p in rest]
+        command.help = "\n\n".join([first, *joined])
     for sub in getattr(command, "commands", {}).values():
         _unwrap_help(sub)
 

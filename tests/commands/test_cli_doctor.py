@@ -7,7 +7,6 @@ import json
 import shutil
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from typer.testing import CliRunner
 
 from datapilot.cli import app
 from datapilot.interpreter import isolation
-from datapilot.server.parts import MODEL_CONNECT_S, check_parts
+from datapilot.server.parts import check_parts
 from datapilot.settings import get_settings
 
 
@@ -95,21 +94,21 @@ def test_serve_starts_without_waiting_for_a_hanging_model_endpoint_and_names_it_
         monkeypatch.setenv("DATAPILOT_LLM_MODEL", "m")
         get_settings.cache_clear()
         check_parts(get_settings(), ["interpreter", "chinese_font", "live_providers"])  # warm
-        waited: list[float] = []
+        probing: list[bool] = []
 
         def run(config: object) -> None:
-            waited.append(time.perf_counter() - started)
             # The server runs while the model's probe goes on; its line comes when it ends.
-            for thread in threading.enumerate():
-                if thread.name == "model-note":
-                    thread.join(timeout=10)
+            probes = [t for t in threading.enumerate() if t.name == "model-note"]
+            probing.append(any(thread.is_alive() for thread in probes))
+            for thread in probes:
+                thread.join(timeout=10)
 
         monkeypatch.setattr("datapilot.commands.serve._run", run)
-        started = time.perf_counter()
         result = runner.invoke(app, ["serve", "--port", "7999"])
     assert result.exit_code == 0, result.output
-    # The probe cannot end before MODEL_CONNECT_S: serving sooner means it was not waited for.
-    assert waited[0] < min(1.0, MODEL_CONNECT_S), waited
+    # The probe cannot end before MODEL_CONNECT_S: still under way when serving starts, it was
+    # not waited for. (Not a time: a loaded machine took 2 s to get here, against 1.0.)
+    assert probing == [True]
     (note,) = [line for line in result.output.splitlines() if line.startswith("note: model:")]
     assert f"{url} cannot be reached: accepted no connection within 1.5 s" in note
 
