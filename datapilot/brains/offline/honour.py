@@ -32,7 +32,7 @@ PERIOD_ZH = re.compile(r"月份|季度|星期|周|月|年度|年份|天|日")
 _PERIOD_ZH_UNIT = {"月份": "month", "月": "month", "季度": "quarter", "星期": "week", "周": "week"}
 _PERIOD_ZH_UNIT |= {"年度": "year", "年份": "year", "天": "day", "日": "day"}
 # A threshold: a comparison beside a number ("closed above $150", "more than 3%", 超过3%, 3%以上).
-_NUMBER = r"(?:[$¥€£]|US\$|HK\$)?\s*\d"
+_NUMBER = r"(?:[$¥€£]|US\$|HK\$)?\s*\d[\d,]*(?:\.\d+)?"
 THRESHOLD = re.compile(
     r"(?i)\b(above|below|over|under|more than|less than|greater than|higher than|lower than|"
     r"exceed(?:s|ed|ing)?|at least|at most|beyond|north of|south of|topped|crossed|breached|"
@@ -308,8 +308,10 @@ def _dated(reading: Reading, said: str) -> str | None:
     trough, of a forecast; "which month" only a grouping by months."""
     if reading.tables:
         return "rows of the table"  # "which year has the lowest estimate": the row's label
+    if "period_extremes" in reading.metrics:
+        return "dates of the extremes"  # the best month, 哪个季度: each period named
     if _LONGER.search(said):
-        return None  # the best month, 哪个季度: sub-periods no reader ranks yet
+        return None  # sub-periods nothing here ranks
     if reading.days is not None or set(reading.metrics) & _DAYS:
         return "dates of the extreme days"
     if "max_drawdown" in reading.metrics:
