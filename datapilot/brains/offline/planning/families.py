@@ -7,14 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.planning.base import ZH_FREQ, PlannerBase
+from datapilot.brains.offline.planning.base import ZH_FREQ
+from datapilot.brains.offline.planning.performance import PerformanceMeasures
 
 _UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
 _UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": "年"}
 _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
 
 
-class AnalystFamilies(PlannerBase):
+class AnalystFamilies(PerformanceMeasures):
     """Sub-period extremes, session counts and distances from a peak."""
 
     def _period_extremes(self) -> None:
