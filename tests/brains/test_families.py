@@ -160,3 +160,18 @@ def test_the_monthly_average_return_in_chinese_is_the_mean_of_monthly_returns(
 ) -> None:
     reading = _read(brain, "苹果2021年的月均收益率")
     assert reading.frequency == "monthly" and "mean" in reading.metrics
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2015年初投了1亿买联合健康，2019年底值多少",
+        "What would $1bn in Coca-Cola from 2015 to 2019 be worth?",
+    ],
+)
+def test_an_amount_in_hundreds_of_millions_or_billions_is_read(
+    brain: OfflineBrain, question: str
+) -> None:
+    reading = _read(brain, question, "2020-01-10")
+    assert reading.amount in (1e8, 1e9)
+    assert reading.ledger is not None and not reading.ledger.left_over, reading.ledger.left_over

@@ -38,6 +38,7 @@ from datapilot.brains.offline.family_asks import (
     read_series_extreme,
     read_when_ask,
 )
+from datapilot.brains.offline.measures import amount_span
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
@@ -45,6 +46,9 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     _exclude(reading, parsed)
     text = parsed.text
     _lever(reading, text)
+    said = amount_span(text) if reading.amount is not None else None
+    if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
+        reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
     if reading.tables or "forecast" in reading.metrics:
         return
     count = read_count_ask(text)

@@ -95,9 +95,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             claim(span, "unread", None)
     for mention in parsed.mentions:
         claim(mention.span, "entity", mention.entity.id)
-    for start, end, meaning in reading.family_spans:  # "how many days … above", "除外"
-        for unclaimed in _unclaimed((start, end), claimed):
-            claim(unclaimed, "form", meaning)
+    for first, last, said in reading.family_spans:  # "how many days … above", "除外"
+        for unclaimed in _unclaimed((first, last), claimed):
+            claim(unclaimed, "form", said)
     for hit in parsed.hits:
         if overlaps((hit.start, hit.end), claimed):
             continue  # each word in one reading: "in" of "in 2020" is the window's

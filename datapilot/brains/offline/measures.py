@@ -101,6 +101,15 @@ def read_amount(text: str) -> float | None:
     return None
 
 
+def amount_span(text: str) -> tuple[int, int] | None:
+    """Where `read_amount` found its sum of money in `text`."""
+    for pattern in (_AMOUNT_EN, _AMOUNT_SCALED, _AMOUNT_ZH):
+        found = pattern.search(text)
+        if found is not None:
+            return found.span()
+    return None
+
+
 def asks_both_ends(text: str) -> bool:
     """ "top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
     return bool(_BOTH_ENDS.search(text))

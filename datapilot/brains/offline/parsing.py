@@ -108,8 +108,8 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
     # A member left out ("the factor ETFs except SIZE") does not narrow its group to itself.
     left_out = excluded_spans(text, [(m.span, m.entity.id, [m.text]) for m in mentions])
-    kept = [m for m in mentions if (m.span, m.entity.id) not in left_out]
-    members, group_trace = group_mentions(hits, kept, vocab, catalog)
+    on_their_own = [m for m in mentions if (m.span, m.entity.id) not in left_out]
+    members, group_trace = group_mentions(hits, on_their_own, vocab, catalog)
     mentions += members
     tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)
     mentions = sorted([*mentions, *tickers], key=lambda m: m.span[0])
