@@ -12,7 +12,8 @@ paragraph that states the scale (if any) as the table's description.
 Each answer is one of:
 - right: status `ok` and the first sentence of the summary states the expected figure (numbers
   to the precision the dataset gives; a decrease may be stated as a positive amount or as a
-  negative change; several values all present for a multi-span answer);
+  negative change, a figure printed in parentheses as a magnitude when the dataset's derivation
+  has no minus sign; several values all present for a multi-span answer);
 - wrong: status `ok` with something else;
 - declined: any other status (the answer says what it could not find).
 Figures are printed by answer type and by operation (TAT-QA's derivation: change, percentage
@@ -117,7 +118,10 @@ def right(question: dict[str, Any], summary: str) -> bool:
     """The first sentence states the expected figure (or each expected span)."""
     head = first_sentence(summary)
     gold = question["answer"]
-    decreasing = bool(
+    # TAT-QA adds and averages figures printed in parentheses (deductions) as magnitudes: when
+    # its derivation has no minus sign, a figure of either sign is the one expected.
+    unsigned = "-" not in question.get("derivation", "")
+    decreasing = unsigned or bool(
         re.search(r"(?i)decreas|declin|drop|fall|fell|reduc|lower", question["question"])
     )
     values = numbers_in(head)

@@ -27,7 +27,7 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:|item|items|column[ _]?\d+|unnamed:?\s*\d*(?:_level_\d+)?|col\d+|field\d+|\d{1,2})$"
 )
 _COPY = re.compile(r"\s*(?:\(\d+\)|_\d+|\.\d+)$")
-_YEAR = re.compile(
+YEAR = re.compile(
     r"(?<!\d)(?:19|20)\d{2}(?!\d)|(?<![A-Za-z])FY\s?'?\d{2}(?!\d)|(?<![A-Za-z])F\d{2}(?!\d)"
 )
 _FOOTNOTE = re.compile(r"(?:\s*\(\s*[a-z]\s*\)|\s*\*+|\s*[¹²³⁴⁵⁶⁷⁸⁹⁰†‡]+)$")
@@ -72,7 +72,7 @@ class ReportTable:
 
     def years(self, column: int) -> list[str]:
         """The years a column's header names (2019, FY19 → 2019)."""
-        return [_year(y) for y in _YEAR.findall(self.columns[column])]
+        return [year_of(y) for y in YEAR.findall(self.columns[column])]
 
     def short(self, column: int) -> str:
         """A column as an answer names it: its year when no other column has that year."""
@@ -91,7 +91,7 @@ class ReportTable:
         ]
 
 
-def _year(text: str) -> str:
+def year_of(text: str) -> str:
     digits = re.sub(r"\D", "", text)
     return digits if len(digits) == 4 else f"20{digits[-2:]}"
 
@@ -118,7 +118,7 @@ def is_percent(value: Any) -> bool:
     return isinstance(value, str) and "%" in value
 
 
-def _placeholder(name: str) -> bool:
+def placeholder(name: str) -> bool:
     return bool(_PLACEHOLDER.match(_COPY.sub("", str(name).strip())))
 
 
@@ -136,7 +136,7 @@ def _header_like(row: list[str]) -> bool:
     values = [c for c in row[1:] if c]
     if not values:
         return not row[0] or _scale_of(row[0]) != ""
-    numbers = [c for c in values if cell_number(c) is not None and not _YEAR.fullmatch(c.strip())]
+    numbers = [c for c in values if cell_number(c) is not None and not YEAR.fullmatch(c.strip())]
     return not numbers
 
 
@@ -151,7 +151,7 @@ def read_report(table: ClientTable) -> ReportTable:
     """The printed table as rows under a header, whatever row the header was sent in."""
     grid = [[_text(c) for c in row] for row in table.rows]
     named = [str(c).strip() for c in table.columns]
-    sent_header = [_COPY.sub("", c) if not _placeholder(c) else "" for c in named]
+    sent_header = [_COPY.sub("", c) if not placeholder(c) else "" for c in named]
     width = max([len(named), *(len(r) for r in grid)], default=0)
     grid = [row + [""] * (width - len(row)) for row in grid]
     sent_header += [""] * (width - len(sent_header))
@@ -196,18 +196,17 @@ def read_report(table: ClientTable) -> ReportTable:
 
 
 def _column_names(block: list[list[str]], width: int) -> list[str]:
-    """Each value column named by its header cells top to bottom; a spanning title (a header row
-    with fewer cells than columns) covers the columns after it."""
+    """Each value column named by its header cells top to bottom. A title row above the
+    deepest header row (fewer cells than columns) spans to the right until the next title; a
+    lone title over columns of years spans all of them ("Years Ended December 31," printed
+    over the middle year)."""
     names: list[list[str]] = [[] for _ in range(width - 1)]
-    for index, row in enumerate(block):
-        cells = row[1:]
-        below = [c for c in (block[index + 1][1:] if index + 1 < len(block) else []) if c]
+    rows = [row[1:] for row in block if any(row[1:])]
+    deepest = rows[-1] if rows else []
+    yearly = bool(deepest) and all(YEAR.search(c) for c in deepest if c)
+    for index, cells in enumerate(rows):
         filled = [j for j, c in enumerate(cells) if c]
-        spanning = (
-            0 < len(filled) < len(cells)
-            and not all(_YEAR.search(cells[j]) for j in filled)
-            and (not below or all(_YEAR.search(c) for c in below))
-        )
+        spanning = index < len(rows) - 1 and len(filled) < len(cells)
         last = ""
         for j, cell in enumerate(cells):
             if cell:
@@ -216,8 +215,7 @@ def _column_names(block: list[list[str]], width: int) -> list[str]:
                 cell = last
             if cell and cell not in names[j]:
                 names[j].append(cell)
-        if spanning and len(filled) == 1 and all(_YEAR.search(c) for c in below):
-            # A lone title printed over the last columns spans back to the first too.
+        if spanning and len(filled) == 1 and yearly:
             first = cells[filled[0]]
             for j in range(filled[0]):
                 if first not in names[j]:

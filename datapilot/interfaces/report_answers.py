@@ -71,9 +71,21 @@ def _places(cells: list[Cell]) -> int:
     return places
 
 
-def with_unit(text: str, table: ReportTable, zh: bool, *, percent: bool = False) -> str:
+# Lines whose figures are not amounts of the table's scale: per share, rates, counts of years.
+_UNSCALED = re.compile(
+    r"(?i)per\s+(?:share|unit|ads|employee)|\beps\b|cents|\bratio\b|\brate\b|margin|%|"
+    r"\(?in\s+years\)?|\byears?\b|days|months|\bnumber\s+of\b|headcount|employees|每股|比率|率"
+)
+
+
+def with_unit(
+    text: str, table: ReportTable, zh: bool, *, percent: bool = False, row: str = ""
+) -> str:
     if percent:
         return f"{text}%"
+    if row and _UNSCALED.search(row):
+        money = bool(re.search(r"(?i)per\s+share|eps|每股", row)) and table.currency
+        return f"{table.currency}{text}" if money and not text.startswith("−") else text
     negative = text.startswith("−")
     body = text.removeprefix("−")
     money = f"{table.currency}{body}" if table.currency else body
@@ -153,7 +165,7 @@ def compute(
     p = [number_text(c.value, _places([c])) for c in cells]
     all_percent = all(c.percent for c in cells)
     if operation == "value":
-        stated = [with_unit(re.sub(r"[$€£¥]\s*", "", c.printed.strip()), table, zh)
+        stated = [with_unit(re.sub(r"[$€£¥]\s*", "", c.printed.strip()), table, zh, row=c.row)
                   if not c.percent else c.printed.strip() for c in cells]  # fmt: skip
         if len(cells) == 1:
             first = say(f"{subject} in {cells[0].column} is {stated[0]}.",
@@ -192,7 +204,7 @@ def compute(
             first = say(f"The change in {subject} {span[0]} is {points}{beside}.",
                         f"{subject}{span[1]}变化{points}{beside_zh}。")  # fmt: skip
             return [first, _trace(cells, zh), f"{formula} pp."], points
-        figure = with_unit(change_text, table, zh)
+        figure = with_unit(change_text, table, zh, row=start.row)
         tail = f" ({number_text(relative, 2)}%)" if relative is not None else ""
         first = say(f"The change in {subject} {span[0]} is {figure}{tail}.",
                     f"{subject}{span[1]}的变化为{figure}{tail}。")  # fmt: skip
@@ -201,7 +213,7 @@ def compute(
         total = sum(c.value for c in cells)
         value = total / len(cells) if operation == "average" else round(total, _places(cells))
         text = number_text(value, None if operation == "average" else _places(cells))
-        figure = f"{text}%" if all_percent else with_unit(text, table, zh)
+        figure = f"{text}%" if all_percent else with_unit(text, table, zh, row=cells[0].row)
         added = " + ".join(p)
         formula = (
             f"({added}) / {len(cells)} = {text}" if operation == "average" else f"{added} = {text}"
@@ -214,7 +226,7 @@ def compute(
         if operation == "difference":
             value = round(a.value - b.value, _places(cells))
             text = number_text(value, _places(cells))
-            figure = f"{text}%" if all_percent else with_unit(text, table, zh)
+            figure = f"{text}%" if all_percent else with_unit(text, table, zh, row=a.row)
             first = say(f"The difference between {a.row} and {b.row} is {figure}.",
                         f"{a.row}与{b.row}的差额为{figure}。")  # fmt: skip
             return [first, _trace(cells, zh), f"{p[0]} − {p[-1]} = {text}."], figure

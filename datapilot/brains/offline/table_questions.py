@@ -16,13 +16,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz
-
 from datapilot.brains.offline.builder import PlanBuilder
+from datapilot.brains.offline.table_cells import (
+    GOOD_MATCH,
+    RANGE,
+    find_columns,
+    find_rows,
+    literal_columns,
+    one_row,
+    row_score,
+    words,
+    years_named,
+)
 from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.understanding import Understanding
-from datapilot.data.report_tables import _YEAR, ReportTable, _year, read_report
+from datapilot.data.report_tables import YEAR, ReportTable, placeholder, read_report
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _DESCRIBE = re.compile(
@@ -35,6 +44,7 @@ _CONDITION = re.compile(
 _LISTING = re.compile(
     r"(?i)^\s*(?:what|which)\s+(?:are|were)\s+the\s+(?:\w+\s+){0,3}(?:types|kinds|components|items|categories|segments|elements)\b"
     r"|^\s*what\s+(?:types|kinds|components|items|categories)\b|\bconsist\s+of\b|\blisted\b"
+    r"|\bhow\s+many\s+(?:\w+\s+)?(?:categories|components|items|types|kinds|segments|elements)\b"
 )
 _CHART = re.compile(r"(?i)\b(?:plot|chart|draw|graph|visuali[sz]e)\b|画|图")
 _OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -54,6 +64,7 @@ _OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("ratio", re.compile(r"(?i)\bratio\b|之比|比率")),
+    ("difference", re.compile(r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\b|多(?:出|了)多少")),
     ("average", re.compile(r"(?i)\baverage\b|\bmean\b|平均")),
     (
         "change",
@@ -68,143 +79,6 @@ _OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _MAX = re.compile(r"(?i)\b(?:largest|highest|greatest|most|larger|higher|greater|more|bigger|max)"
                   r"|最大|最高|最多|更大|更高|更多")  # fmt: skip
 _MIN = re.compile(r"(?i)\b(?:smallest|lowest|least|smaller|lower|less|fewer|min)|最小|最低|最少")
-_STOP = set(
-    [
-        "#",
-        "noqa:",
-        "SIM905",
-        "the",
-        "a",
-        "an",
-        "of",
-        "in",
-        "on",
-        "for",
-        "and",
-        "or",
-        "to",
-        "from",
-        "between",
-        "what",
-        "was",
-        "were",
-        "is",
-        "are",
-        "did",
-        "does",
-        "do",
-        "how",
-        "much",
-        "many",
-        "by",
-        "at",
-        "as",
-        "its",
-        "it",
-        "their",
-        "company's",
-        "company",
-        "group",
-        "total's",
-        "which",
-        "year",
-        "years",
-        "fy",
-        "fys",
-        "both",
-        "value",
-        "values",
-        "amount",
-        "amounts",
-        "figure",
-        "figures",
-        "change",
-        "changes",
-        "changed",
-        "increase",
-        "increased",
-        "increases",
-        "decrease",
-        "decreased",
-        "decreases",
-        "percentage",
-        "percent",
-        "difference",
-        "average",
-        "mean",
-        "ratio",
-        "proportion",
-        "share",
-        "growth",
-        "rate",
-        "sum",
-        "combined",
-        "altogether",
-        "compared",
-        "with",
-        "versus",
-        "vs",
-        "than",
-        "over",
-        "respectively",
-        "there",
-        "that",
-        "this",
-        "these",
-        "those",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "s",
-        "nominal",
-        "i",
-        "we",
-        "our",
-        "across",
-        "during",
-        "within",
-        "under",
-        "financial",
-    ]
-)
-_ABBREVIATIONS = {
-    "pp&e": "property plant equipment", "ppe": "property plant equipment",
-    "r&d": "research development", "sg&a": "selling general administrative",
-    "d&a": "depreciation amortization", "amortisation": "amortization",
-    "eps": "earnings per share", "capex": "capital expenditure", "opex": "operating expense",
-    "ebit": "ebit", "no.": "number", "&": "and", "approx": "approximately",
-}  # fmt: skip
-_WORD = re.compile(r"[a-z0-9&]+(?:&[a-z]+)?|[\u4e00-\u9fff]")
-
-
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def words(text: str) -> list[str]:
-    """Content words of a label or question, compared loosely (stems, abbreviations)."""
-    lowered = text.casefold().replace("’", "'").replace("'s", "")
-    lowered = re.sub(r"\(\s*(?:\d|[a-z])\s*\)|\*+|\(note \d+\)", " ", lowered)
-    for short, long in _ABBREVIATIONS.items():
-        lowered = re.sub(rf"(?<![a-z]){re.escape(short)}(?![a-z])", f" {long} ", lowered)
-    found = []
-    for word in _WORD.findall(lowered):
-        if word in _STOP or _YEAR.fullmatch(word):
-            continue
-        found.append(_stem(word))
-    return found
-
-
-@dataclass
-class _Match:
-    row: int
-    score: float
 
 
 @dataclass
@@ -233,154 +107,6 @@ def operation_of(text: str) -> str | None:
     return None
 
 
-def _row_score(question: list[str], table: ReportTable, index: int) -> float:
-    row = table.rows[index]
-    label = words(row.label)
-    if not label:
-        return 0.0
-    asked = set(question)
-    hit = sum(1 for w in label if w in asked)
-    section = [w for w in words(row.section) if w not in label]
-    under = sum(1 for w in section if w in asked)
-    cover_label = hit / len(label)
-    cover_question = (hit + under) / max(len(asked), 1)
-    fuzzy = fuzz.token_set_ratio(" ".join(label), " ".join(question)) / 100
-    exact = 0.2 if " ".join(label) in " ".join(question) else 0.0
-    return 0.5 * cover_label + 0.35 * cover_question + 0.15 * fuzzy + exact
-
-
-def find_rows(phrase: str, table: ReportTable) -> list[_Match]:
-    """Rows ranked by how well their label (and section) matches `phrase`."""
-    question = words(phrase)
-    scored = [_Match(i, _row_score(question, table, i)) for i in range(len(table.rows))]
-    return sorted(scored, key=lambda m: -m.score)
-
-
-def _years(text: str) -> list[str]:
-    found = [_year(y) for y in _YEAR.findall(text)]
-    found += [m for m in re.findall(r"((?:19|20)\d{2})\s*年", text) if m not in found]
-    return list(dict.fromkeys(found))
-
-
-def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[int], str]:
-    """The value columns the question names (by year, then by column words), in the order of
-    the operation: start before end for a change."""
-    values = table.value_columns
-    years = _years(text)
-    asked_words = set(words(text))
-    chosen: list[int] = []
-    span = _RANGE.search(text)
-    if span and operation in ("average", "sum", "max", "min"):
-        low, high = sorted((span["a"] or span["c"], span["b"] or span["d"]))
-        inside = [j for j in values if table.years(j) and low <= table.years(j)[0] <= high]
-        firsts: dict[str, int] = {}
-        for j in inside:
-            firsts.setdefault(table.years(j)[0], j)
-        if len(firsts) != int(high) - int(low) + 1:
-            return [], f"every year from {low} to {high}"
-        return list(firsts.values()), ""
-    lowered = text.casefold()
-    percent_asked = bool(re.search(r"(?i)%|percent|proportion|比例|占比", text))
-    usable = [j for j in values if percent_asked or "%" not in table.columns[j]] or values
-    literal = _literal_columns(text, table, usable)
-    if len(literal) >= 2 or (literal and not years):
-        chosen = literal
-        years = []
-        if operation in ("change", "pct_change") and len(chosen) >= 2:
-            first, second = (table.columns[j].casefold().split()[-1] for j in chosen[:2])
-            between = lowered[lowered.find(first) : lowered.rfind(second)]
-            later_first = re.search(
-                r"\b(?:from|compared|against|versus|vs|over|relative)\b|比", between
-            )
-            return ([chosen[1], chosen[0]] if later_first else chosen[:2]), ""
-        return chosen, ""
-    for year in years:
-        matching = [j for j in usable if year in table.years(j)]
-        if len(matching) > 1:
-            overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in matching}
-            top = max(overlap.values())
-            matching = [j for j in matching if overlap[j] == top]
-        if not matching:
-            return [], year
-        chosen.append(matching[0])
-    if not years:
-        worded = [j for j in usable if (set(words(table.columns[j])) - {"change"}) & asked_words]
-        yearly = [j for j in usable if table.years(j)]
-        if len(worded) > 1:
-            overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in worded}
-            top = max(overlap.values())
-            worded = [j for j in worded if overlap[j] == top]
-        if len(worded) == 1 and operation in ("value", "difference", "ratio", "proportion"):
-            chosen = worded
-        elif len(usable) == 1:
-            chosen = usable
-        elif operation in ("average", "sum", "max", "min", "change", "pct_change") and yearly:
-            firsts: dict[str, int] = {}
-            for j in yearly:
-                firsts.setdefault(table.years(j)[0], j)
-            chosen = list(firsts.values())
-            if operation in ("change", "pct_change") and len(chosen) != 2:
-                return [], "the two columns to compare"
-        elif yearly:
-            chosen = [yearly[0]]  # the latest printed first, as reports do
-        else:
-            return [], "the column"
-    if operation in ("change", "pct_change") and len(chosen) >= 2:
-        start, end = _order(text, years, chosen, table)
-        chosen = [start, end]
-    return list(dict.fromkeys(chosen)) if operation != "value" else chosen, ""
-
-
-def _literal_columns(text: str, table: ReportTable, usable: list[int]) -> list[int]:
-    """Columns whose printed name (or its last header cell: "2021-2022", "F19", "Q4") the
-    question writes out, in the order it writes them."""
-    lowered = text.casefold()
-    found: list[tuple[int, int]] = []
-    for j in usable:
-        name = table.columns[j].casefold()
-        tail = name.split()[-1] if name.split() else name
-        for candidate in (name, tail):
-            year_only = _YEAR.fullmatch(candidate.rstrip("年度"))
-            if len(candidate) >= 4 and re.search(r"\d", candidate) and not year_only:
-                at = lowered.find(candidate)
-                if at >= 0:
-                    found.append((at, j))
-                    break
-    return [j for _, j in sorted(found)]
-
-
-_RANGE = re.compile(
-    r"(?i)(?:from|between)\s+(?:fiscal\s+|fy\s*)?(?P<a>(?:19|20)\d{2})\s*(?:to|and|through|-|–)\s*"
-    r"(?:fiscal\s+|fy\s*)?(?P<b>(?:19|20)\d{2})|(?P<c>(?:19|20)\d{2})\s*[-–至到]\s*(?P<d>(?:19|20)\d{2})"
-)
-
-
-def _order(text: str, years: list[str], chosen: list[int], table: ReportTable) -> tuple[int, int]:
-    """Start and end of a change: "from A to B", "in B from A", "B compared to A", else the
-    earlier year first."""
-    lowered = text.casefold()
-    if len(years) >= 2:
-        a, b = years[0], years[1]
-        if re.search(
-            rf"{b}\D{{0,40}}(?:from|compared\s+(?:to|with)|against|versus|vs\.?|over|relative to)\s+(?:the\s+)?(?:\w+\s+)?{a}",  # noqa: E501
-            lowered,
-        ):
-            pass
-        by_year = {y: j for y, j in zip(years, chosen, strict=False)}
-        later_first = re.search(
-            rf"{a}\D{{0,40}}(?:from|compared\s+(?:to|with)|against|versus|vs\.?|relative to)"
-            rf"\s+(?:the\s+)?(?:fiscal\s+|year\s+)?{b}|{a}年.{{0,6}}比{b}",
-            lowered,
-        )
-        if later_first:
-            return by_year[b], by_year[a]
-        if re.search(rf"from\s+(?:fiscal\s+|fy\s*)?{a}\D{{1,12}}{b}", lowered) or a < b:
-            return by_year[a], by_year[b]
-        return by_year[b], by_year[a]
-    ordered = sorted(chosen, key=lambda j: (table.years(j) or ["0"])[0])
-    return ordered[0], ordered[-1]
-
-
 _TWO_ROWS = (
     re.compile(r"(?i)\bratio\s+of\s+(?P<a>.+?)\s+(?:to|and|over|against)\s+(?P<b>.+)"),
     re.compile(
@@ -391,39 +117,51 @@ _TWO_ROWS = (
     ),
     re.compile(r"(?i)(?P<a>.+?)\s+as\s+a\s+(?:percentage|proportion|%)\s+of\s+(?P<b>.+)"),
     re.compile(r"(?i)\bdifference\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"),
+    re.compile(
+        r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\s+(?P<a>.+?)\s+(?:as\s+)?"
+        r"(?:compared\s+(?:to|with)|than)\s+(?P<b>.+)"
+    ),
     re.compile(r"(?P<a>.+?)占(?P<b>.+?)的?(?:比例|比重|百分比)"),
 )
 
 
-def _two_rows(text: str, operation: str) -> tuple[str, str] | None:
-    patterns = {"ratio": _TWO_ROWS[:1], "proportion": _TWO_ROWS[1:4] + _TWO_ROWS[5:],
-                "difference": _TWO_ROWS[4:5]}.get(operation, ())  # fmt: skip
+def _two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] | None:
+    """The two row phrases of a ratio, share or difference; where the joining word ("and",
+    "to", "of") occurs several times, the split whose two sides both name rows best."""
+    patterns = {"ratio": _TWO_ROWS[:1], "proportion": _TWO_ROWS[1:4] + _TWO_ROWS[6:],
+                "difference": _TWO_ROWS[4:6]}.get(operation, ())  # fmt: skip
     for pattern in patterns:
         found = pattern.search(text)
-        if found and words(found["a"]) and words(found["b"]):
-            return found["a"], found["b"]
+        if not (found and words(found["a"]) and words(found["b"])):
+            continue
+        joiner = text[found.end("a") : found.start("b")]
+        whole = found["a"] + joiner + found["b"]
+        splits = [(found["a"], found["b"])]
+        for at in [m.start() for m in re.finditer(re.escape(joiner), whole)]:
+            left, right = whole[:at], whole[at + len(joiner) :]
+            if words(left) and words(right) and (left, right) not in splits:
+                splits.append((left, right))
+        return max(splits, key=lambda split: _split_quality(split, table))
     return None
 
 
-_GOOD = 0.62  # a row's score to be taken as the one named
-
-
-def _one_row(phrase: str, table: ReportTable) -> tuple[int | None, list[str]]:
-    ranked = find_rows(phrase, table)
-    closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
-    if not ranked or ranked[0].score < _GOOD:
-        return None, closest
-    return ranked[0].row, closest
+def _split_quality(split: tuple[str, str], table: ReportTable) -> float:
+    """How well both sides of a split name a row each."""
+    return sum(max((m.score for m in find_rows(part, table)[:1]), default=0.0) for part in split)
 
 
 def read_table_question(text: str, table: ReportTable) -> Asked | None:
     """The cells `text` asks about in `table` and the operation, or None for a question that
     is not table arithmetic (left to the general reader)."""
     operation = operation_of(text) or "value"
+    if operation == "proportion" and _CHANGE_OF_SHARE.search(text):
+        operation = "change"  # "the increase in percentage of net revenues": a change of a row
+    if operation == "value" and RANGE.search(text) and re.search(r"(?i)\btotal\b", text):
+        operation = "sum"  # "the total X between 2017 to 2019"
     if (
         operation == "change"
         and re.search(r"(?i)\bdifference\s+between\b", text)
-        and len(_years(text)) <= 1
+        and len(years_named(text)) <= 1
     ):
         operation = "difference"
     asked = Asked(operation=operation)
@@ -433,11 +171,20 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         )
         return asked
     named = {name for name, pattern in _OPS if pattern.search(text) and name != "extreme"}
-    if "average" in named and named & {"change", "pct_change", "ratio", "proportion"}:
+    if _WHICH_YEARS.search(text):
+        # "In which years was X calculated?": the row's figures in every year it is given for.
+        asked.operation = "value"
+        return _every_year(text, table, asked)
+    composite = named & {"pct_change", "ratio", "proportion"} and _SUM_OF.search(text)
+    if composite or (
+        "average" in named and named & {"change", "pct_change", "ratio", "proportion"}
+    ):
         # An average of changes, a change of averages: not one of the operations read here.
         asked.missing = "one operation to compute (the question combines several)"
         return asked
-    pair = _two_rows(text, operation)
+    if operation in ("max", "min") and _WHICH_ROW.search(text):
+        return _row_extreme(text, table, asked)
+    pair = _two_rows(text, operation, table)
     if operation == "ratio" and pair is None:
         operation = asked.operation = "ratio_columns"
     totals = [j for j in table.value_columns if "total" in table.columns[j].casefold()]
@@ -461,9 +208,18 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 return asked
             pair = of_total
     if pair is not None:
+        for part in pair:
+            joined = _several_rows(part, table)
+            whole, _ = one_row(part, table)
+            if len(joined) >= 2 and (
+                whole is None or not re.search(r"\band\b|&", table.rows[whole].label)
+            ):
+                listed = ", ".join(table.rows[i].label for i in joined)
+                asked.missing = f"one row for each side (the question adds several: {listed})"
+                return asked
         rows = []
         for part in pair:
-            row, closest = _one_row(part, table)
+            row, closest = one_row(part, table)
             if row is None:
                 asked.missing, asked.closest = part.strip(" ?"), closest
                 return asked
@@ -472,7 +228,7 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         asked.subject = f"{table.rows[rows[0]].label} / {table.rows[rows[1]].label}"
     else:
         ranked = find_rows(text, table)
-        if not ranked or ranked[0].score < _GOOD:
+        if not ranked or ranked[0].score < GOOD_MATCH:
             if re.search(r"(?i)\band\b|、|和", text) and operation in ("value", "sum", "average"):
                 split = _several_rows(text, table)
                 if split:
@@ -485,11 +241,19 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 return asked
         else:
             asked.rows = [ranked[0].row]
+            best = table.rows[ranked[0].row].label.casefold()
+            if operation in ("change", "pct_change") and not re.search(r"\band\b|&", best):
+                several = _several_rows(text, table)
+                if len(several) >= 2:
+                    listed = ", ".join(table.rows[i].label for i in several)
+                    asked.missing = f"one row (the question names several: {listed})"
+                    return asked
             # "X and Y respectively": a second row as good as the first
             if (
                 len(ranked) > 1
                 and operation in ("value", "sum", "average")
                 and re.search(r"(?i)\band\b", text)
+                and not re.search(r"\band\b|&", best)
             ):
                 split = _several_rows(text, table)
                 if split and ranked[0].row in split:
@@ -512,11 +276,19 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         and not any("total" in table.rows[i].label.casefold() for i in asked.rows)
     ):
         asked.operation = operation = "sum"
+    if operation in ("change", "pct_change") and len(set(columns)) < 2:
+        asked.missing = "two different columns to compare"
+        asked.closest = list(table.columns)
+        return asked
+    if operation == "sum" and len(columns) * len(asked.rows) < 2:
+        asked.missing = "the cells to add up (name the years or rows)"
+        asked.closest = list(table.columns)
+        return asked
     if operation == "average" and len(columns) * len(asked.rows) < 2:
         asked.missing = "the cells to average (name the years or rows)"
         asked.closest = list(table.columns)
         return asked
-    if operation == "value" and len(columns) > 1 and len(asked.rows) == 1 and not _years(text):
+    if operation == "value" and len(columns) > 1 and len(asked.rows) == 1 and not years_named(text):
         asked.missing = "which column"
         asked.closest = list(table.columns)
         return asked
@@ -530,13 +302,78 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     return asked
 
 
+_CHANGE_OF_SHARE = re.compile(
+    r"(?i)\b(?:change|increase|decrease|difference)\b[^?]{0,20}\bin\s+(?:the\s+)?"
+    r"(?:percentage|proportion|share)\s+of\b"
+)
+_WHICH_YEARS = re.compile(
+    r"(?i)\b(?:which|what)\s+years\b.*\b(?:calculated|provided?|given|shown|included|listed|"
+    r"reported|recorded|presented|information)|\bin\s+which\s+years\s+(?:was|were|is|are|did|does)\b"
+)
+_SUM_OF = re.compile(r"(?i)\bsum\s+of\b|\btotal\s+of\b.+\band\b|\bcombined\b")
+_WHICH_ROW = re.compile(
+    r"(?i)\bwhich\s+(?!year|period|fiscal|fy\b)(?:[a-z-]+\s+){0,2}?"
+    r"(?:component|item|segment|category|type|region|country|line|product|business|asset|"
+    r"class|source|market|division|unit|geograph\w*|expense|revenue|cost|sector|one)s?\b"
+)
+
+
+def _every_year(text: str, table: ReportTable, asked: Asked) -> Asked:
+    ranked = find_rows(text, table)
+    if not ranked or ranked[0].score < GOOD_MATCH:
+        asked.missing = "the row"
+        asked.closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
+        return asked
+    row = ranked[0].row
+    firsts: dict[str, int] = {}
+    for j in table.value_columns:
+        if table.years(j) and table.rows[row].value(j) is not None:
+            firsts.setdefault(table.years(j)[0], j)
+    if not firsts:
+        asked.missing = "the years of the columns"
+        asked.closest = list(table.columns)
+        return asked
+    asked.rows, asked.columns = [row], list(firsts.values())
+    asked.subject = table.rows[row].label
+    return asked
+
+
+def _row_extreme(text: str, table: ReportTable, asked: Asked) -> Asked:
+    """ "Which component is the greatest in the total fair value?": the rows (not totals) of
+    the column named, ranked."""
+    columns, missing = find_columns(text, table, "value")
+    if len(columns) != 1:
+        asked.missing = missing or "one column to rank the rows by"
+        asked.closest = list(table.columns)
+        return asked
+    column = columns[0]
+    rows = [
+        i
+        for i, row in enumerate(table.rows)
+        if row.label
+        and not re.search(r"(?i)\btotal\b|合计|总计", row.label)
+        and row.value(column) is not None
+    ]
+    sections = {table.rows[i].section for i in rows}
+    if len(sections) > 1:
+        asked.missing = "which section's rows to rank"
+        asked.closest = sorted(s for s in sections if s)
+        return asked
+    if len(rows) < 2:
+        asked.missing = "rows to rank"
+        return asked
+    asked.rows, asked.columns = rows, [column]
+    asked.subject = table.columns[column]
+    return asked
+
+
 def _column_pair(pair: tuple[str, str], table: ReportTable) -> tuple[list[int], list[int]] | None:
     """ "the operating leases of more than 5 years in the total operating leases": one row,
     the part's column over the total's."""
-    row, _ = _one_row(pair[0], table)
+    row, _ = one_row(pair[0], table)
     columns = []
     for part in pair:
-        found = _literal_columns(part, table, table.value_columns)
+        found = literal_columns(part, table, table.value_columns)
         if not found:
             said = set(words(part))
             scored = {j: len(set(words(table.columns[j])) & said) for j in table.value_columns}
@@ -547,13 +384,13 @@ def _column_pair(pair: tuple[str, str], table: ReportTable) -> tuple[list[int], 
         columns.append(found[0])
     if row is None or columns[0] == columns[1]:
         return None
-    if _one_row(re.sub(r"(?i)\btotal\b", " ", pair[1]), table)[0] != row:
+    if one_row(re.sub(r"(?i)\btotal\b", " ", pair[1]), table)[0] != row:
         return None
     return [row], columns
 
 
 def _distinct(pair: tuple[str, str], table: ReportTable) -> bool:
-    found = [_one_row(part, table)[0] for part in pair]
+    found = [one_row(part, table)[0] for part in pair]
     return None not in found and found[0] != found[1]
 
 
@@ -565,9 +402,9 @@ def _of_total(text: str, table: ReportTable) -> tuple[str, str] | None:
     if not totals or not parts:
         return None
     asked = words(text)
-    part = max(parts, key=lambda i: _row_score(asked, table, i))
-    total = max(totals, key=lambda i: _row_score(asked, table, i))
-    if _row_score(asked, table, part) < _GOOD * 0.8:
+    part = max(parts, key=lambda i: row_score(asked, table, i))
+    total = max(totals, key=lambda i: row_score(asked, table, i))
+    if row_score(asked, table, part) < GOOD_MATCH * 0.8:
         return None
     return table.rows[part].label, table.rows[total].label
 
@@ -578,27 +415,29 @@ def _several_rows(text: str, table: ReportTable) -> list[int]:
     for part in parts:
         if not words(part):
             continue
-        row, _ = _one_row(part, table)
+        row, _ = one_row(part, table)
         if row is not None and row not in found:
             found.append(row)
     return found if len(found) >= 2 else []
 
 
 def report_shaped(table: ClientTable, report: ReportTable) -> bool:
-    """A table as printed (header found in its rows, years heading its columns or cells written
-    for people), as opposed to a tidy data table keyed by dates or years."""
+    """A table as printed (its label column unnamed or headed by a unit, its header in its
+    rows, years heading its columns), as opposed to a tidy data table whose first column is a
+    key (fiscal_year, ticker, date) or whose rows are periods."""
     if not report.rows or not report.value_columns:
         return False
-    labels = [r.label for r in report.rows if r.label]
-    if not labels or sum(bool(_YEAR.fullmatch(x.strip())) for x in labels) > len(labels) / 2:
+    labels = [r.label.strip() for r in report.rows if r.label.strip()]
+    periods = sum(bool(YEAR.search(x) and len(x) <= 12) or bool(_DATE.match(x)) for x in labels)
+    if not labels or periods > len(labels) / 2:
         return False
-    if sum(bool(re.match(r"\d{4}-\d{2}", x)) for x in labels) > len(labels) / 2:
-        return False
+    first = str(table.columns[0]).strip() if table.columns else ""
+    unnamed = placeholder(first) or bool(re.search(r"(?i)\bin\s+\w+s\b|\(|单位", first))
     years = any(report.years(j) for j in report.value_columns)
-    printed = any(
-        isinstance(c, str) and re.search(r"[,$€£¥%()]|^—$", c) for row in table.rows for c in row
-    )
-    return report.header_rows > 0 or years or printed
+    return report.header_rows > 0 or years or unnamed
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$")
 
 
 def table_understanding(question: str, context: QuestionContext) -> Understanding | None:
