@@ -11,9 +11,10 @@ paragraph that states the scale (if any) as the table's description.
 
 Each answer is one of:
 - right: status `ok` and the first sentence of the summary states the expected figure (numbers
-  to the precision the dataset gives; a decrease may be stated as a positive amount or as a
-  negative change, a figure printed in parentheses as a magnitude when the dataset's derivation
-  has no minus sign; several values all present for a multi-span answer);
+  to the precision the dataset gives; a decrease or a difference may be stated as a positive
+  amount or as a negative change; a figure printed in parentheses may be stated as a magnitude
+  when the dataset's derivation has no minus sign; a proportion may be a percentage and a ratio
+  a fraction of 100; several values must all be present for a multi-span answer);
 - wrong: status `ok` with something else;
 - declined: any other status (the answer says what it could not find).
 Figures are printed by answer type and by operation (TAT-QA's derivation: change, percentage
@@ -97,7 +98,10 @@ def numbers_in(text: str) -> list[float]:
 
 
 def first_sentence(summary: str) -> str:
-    parts = re.split(r"(?<=[.。])\s+(?=[A-Z\u4e00-\u9fff(])", summary.strip(), maxsplit=1)
+    # "U.S." ends no sentence: a full stop after a lone capital letter is an abbreviation's
+    parts = re.split(
+        r"(?<=[^A-Z.]\.)\s+(?=[A-Z\u4e00-\u9fff(])|(?<=。)\s*", summary.strip(), maxsplit=1
+    )
     return parts[0] if parts else ""
 
 
@@ -122,11 +126,13 @@ def right(question: dict[str, Any], summary: str) -> bool:
     # its derivation has no minus sign, a figure of either sign is the one expected.
     unsigned = "-" not in question.get("derivation", "")
     decreasing = unsigned or bool(
-        re.search(r"(?i)decreas|declin|drop|fall|fell|reduc|lower", question["question"])
+        re.search(r"(?i)decreas|declin|drop|fall|fell|reduc|lower|differen", question["question"])
     )
     values = numbers_in(head)
     if "%" in head and str(question.get("scale")) != "percent":
         values += [v / 100 for v in values]  # a proportion stated as a percentage
+    if re.search(r"(?i)\bratio\b", question["question"]):
+        values += [v * 100 for v in values]  # a ratio the dataset gives as a percentage
     expected = gold if isinstance(gold, list) else [gold]
     for item in expected:
         if isinstance(item, int | float):

@@ -81,6 +81,22 @@ class ReportTable:
             return years[0]
         return self.columns[column]
 
+    def transposed(self) -> ReportTable:
+        """Rows for columns: a table printed with its periods down the side ("2020 - 2024"
+        rows under "Ground leases" and "Land and building leases" columns)."""
+        rows = [
+            ReportRow(label=name, section="", cells=[row.cells[j] for row in self.rows])
+            for j, name in enumerate(self.columns)
+        ]
+        return ReportTable(
+            name=self.name,
+            columns=[row.label for row in self.rows],
+            rows=rows,
+            scale=self.scale,
+            currency=self.currency,
+            header_rows=self.header_rows,
+        )
+
     @property
     def value_columns(self) -> list[int]:
         """Columns holding at least one number."""

@@ -73,7 +73,7 @@ def _places(cells: list[Cell]) -> int:
 
 # Lines whose figures are not amounts of the table's scale: per share, rates, counts of years.
 _UNSCALED = re.compile(
-    r"(?i)per\s+(?:share|unit|ads|employee)|\beps\b|cents|\bratio\b|\brate\b|margin|%|"
+    r"(?i)per\s+(?:\w+\s+)?(?:share|unit|ads|employee)|\beps\b|cents|\bratio\b|\brate\b|margin|%|"
     r"\(?in\s+years\)?|\byears?\b|days|months|\bnumber\s+of\b|headcount|employees|每股|比率|率"
 )
 
@@ -84,7 +84,7 @@ def with_unit(
     if percent:
         return f"{text}%"
     if row and _UNSCALED.search(row):
-        money = bool(re.search(r"(?i)per\s+share|eps|每股", row)) and table.currency
+        money = bool(re.search(r"(?i)per\s+(?:\w+\s+)?share|eps|每股", row)) and table.currency
         return f"{table.currency}{text}" if money and not text.startswith("−") else text
     negative = text.startswith("−")
     body = text.removeprefix("−")
@@ -129,9 +129,14 @@ def report_figure(
     subject: Annotated[str, "What the figure is, as the question names it."] = "",
     threshold: Annotated[float | None, "The bound of a count of cells above/below."] = None,
     scale: Annotated[str, "The figures' scale when the table's description states it."] = "",
+    transpose: Annotated[
+        bool, "The table prints its periods down the side: swap rows and columns."
+    ] = False,
 ) -> pd.DataFrame:
     """One figure computed from a printed report table's cells, with the cells and formula."""
     table = report_of(ctx, name)
+    if transpose:
+        table = table.transposed()
     table.scale = table.scale or scale
     zh = ctx.language == "zh"
     cells = _cells(table, rows, columns)

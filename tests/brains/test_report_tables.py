@@ -241,3 +241,77 @@ async def test_tables_from_real_annual_reports(
     else:
         numbers = [float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*\.?\d*", head)]
         assert any(abs(n - abs(float(gold))) < 0.006 for n in numbers), head
+
+
+LEASES = {
+    "name": "leases",
+    "columns": ["item", "Ground", "Land and"],
+    "rows": [
+        ["", "", "Building"],
+        ["Fiscal Year", "Leases", "Leases"],
+        ["2020 – 2024", "381", "697"],
+        ["2025 – 2029", "198", "270"],
+    ],
+}
+
+SEGMENTS = {
+    "name": "segments",
+    "columns": ["(In millions)", "2019", "2018"],
+    "rows": [
+        ["Fully-paid licenses", "$1,200.5", "$1,100.0"],
+        ["Subscriptions", "950.2", "800.4"],
+        ["Services", "310.0", "290.7"],
+        ["Total revenue", "$2,460.7", "$2,191.1"],
+    ],
+}
+
+
+async def test_a_table_with_its_periods_down_the_side_is_read_across(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await ask(
+        client, "What is the change in ground leases from 2020 - 2024 to 2025 - 2029?", LEASES
+    )
+    assert answer.status == "ok", answer.message
+    expected = pd.Series([381, 198]).diff().iloc[-1]
+    assert f"{figure(expected, 0)}" in first_sentence(answer.summary), answer.summary
+    assert "198 − 381" in answer.summary
+
+
+async def test_the_largest_row_of_a_column_is_named_with_its_figure(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await ask(client, "Which segment has the highest revenue in 2019?", SEGMENTS)
+    assert answer.status == "ok", answer.message
+    values = pd.Series({"Fully-paid licenses": 1200.5, "Subscriptions": 950.2, "Services": 310.0})
+    assert first_sentence(answer.summary).startswith(str(values.idxmax()))
+
+
+async def test_the_rows_under_a_section_add_up_when_the_question_names_the_section(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await ask(client, "What was the sum of all current assets in 2019?", BALANCE)
+    assert answer.status == "ok", answer.message
+    expected = CELLS.loc[["cash", "receivable", "land", "other"], "2019"].sum()
+    assert f"${figure(expected, 1)} thousand" in first_sentence(answer.summary), answer.summary
+
+
+async def test_arithmetic_over_a_printed_table_keyed_by_a_named_column_is_never_a_guess(
+    client: httpx.AsyncClient,
+) -> None:
+    awards = {
+        "name": "awards",
+        "columns": ["Non-vested awards", "Shares", "Weighted-Average Grant Date Fair Value"],
+        "rows": [
+            ["Non-vested at December 31, 2018", "1,187,586", "$41.12"],
+            ["Granted", "473,550", "$53.53"],
+            ["Vested", "(365,223)", "$41.83"],
+            ["Non-vested at December 31, 2019", "1,283,281", "$47.87"],
+        ],
+    }
+    question = (
+        "What is the percentage of non-vested shares granted in 2019 as a percentage of the "
+        "total non-vested shares at December 31, 2019?"
+    )
+    answer = await ask(client, question, awards)
+    assert answer.status != "ok" or "36.90%" in first_sentence(answer.summary), answer.summary

@@ -50,12 +50,19 @@ def words(text: str) -> list[str]:
     lowered = re.sub(r"\(\s*(?:\d|[a-z])\s*\)|\*+|\(note \d+\)", " ", lowered)
     for short, long in _ABBREVIATIONS.items():
         lowered = re.sub(rf"(?<![a-z]){re.escape(short)}(?![a-z])", f" {long} ", lowered)
+    # a footnote digit printed against the word: "Order intake1", "Incentive schemes1"
+    lowered = re.sub(r"(?<=[a-z]{3})\d\b", " ", lowered)
     found = []
     for word in _WORD.findall(lowered):
         if word in _STOP or YEAR.fullmatch(word):
             continue
+        word = _SAME.get(word, word)
         found.append(_stem(word))
     return found
+
+
+# Words a statement and a question use for the same thing.
+_SAME = {"ending": "end", "closing": "end", "beginning": "begin", "opening": "begin"}
 
 
 @dataclass
@@ -74,6 +81,11 @@ def row_score(question: list[str], table: ReportTable, index: int) -> float:
     section = [w for w in words(row.section) if w not in label]
     under = sum(1 for w in section if w in asked)
     cover_label = hit / len(label)
+    # "LTV ratio" names "Loan-to-value (LTV) ratio": an abbreviation the label spells out
+    short = {w.casefold() for w in re.findall(r"\(([A-Za-z&]{2,6})\)", row.label)}
+    if short & asked:
+        cover_label = 1.0
+        hit = max(hit, 1)
     cover_question = (hit + under) / max(len(asked), 1)
     fuzzy = fuzz.token_set_ratio(" ".join(label), " ".join(question)) / 100
     exact = 0.2 if " ".join(label) in " ".join(question) else 0.0
@@ -114,6 +126,20 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
     years = years_named(text)
     asked_words = set(words(text))
     chosen: list[int] = []
+    lowered = _flat(text)
+    percent_asked = bool(re.search(r"(?i)%|percent|proportion|比例|占比", text))
+    usable = [j for j in values if percent_asked or "%" not in table.columns[j]] or values
+    spans = literal_spans(text, table, usable)
+    literal = [j for _, j in spans]
+    if len(literal) >= 2 or (literal and not years):
+        if operation in ("change", "pct_change") and len(literal) >= 2:
+            (first_at, first), (second_at, second) = spans[:2]
+            between = lowered[first_at:second_at]
+            later_first = re.search(
+                r"\b(?:from|compared|against|versus|vs|over|relative)\b|比", between
+            )
+            return ([second, first] if later_first else [first, second]), ""
+        return literal, ""
     span = RANGE.search(text)
     listing = operation == "value" and re.search(r"(?i)respectively|each year|every year", text)
     if span and (operation in ("average", "sum", "max", "min") or listing):
@@ -125,21 +151,6 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
         if len(firsts) != int(high) - int(low) + 1:
             return [], f"every year from {low} to {high}"
         return list(firsts.values()), ""
-    lowered = text.casefold()
-    percent_asked = bool(re.search(r"(?i)%|percent|proportion|比例|占比", text))
-    usable = [j for j in values if percent_asked or "%" not in table.columns[j]] or values
-    literal = literal_columns(text, table, usable)
-    if len(literal) >= 2 or (literal and not years):
-        chosen = literal
-        years = []
-        if operation in ("change", "pct_change") and len(chosen) >= 2:
-            first, second = (table.columns[j].casefold().split()[-1] for j in chosen[:2])
-            between = lowered[lowered.find(first) : lowered.rfind(second)]
-            later_first = re.search(
-                r"\b(?:from|compared|against|versus|vs|over|relative)\b|比", between
-            )
-            return ([chosen[1], chosen[0]] if later_first else chosen[:2]), ""
-        return chosen, ""
     for year in years:
         matching = [j for j in usable if year in table.years(j)]
         if len(matching) > 1:
@@ -165,10 +176,10 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
         elif len(usable) == 1:
             chosen = usable
         elif operation in ("average", "sum", "max", "min", "change", "pct_change") and yearly:
-            firsts: dict[str, int] = {}
+            by_year: dict[str, int] = {}
             for j in yearly:
-                firsts.setdefault(table.years(j)[0], j)
-            chosen = list(firsts.values())
+                by_year.setdefault(table.years(j)[0], j)
+            chosen = list(by_year.values())
             if operation in ("change", "pct_change") and len(chosen) != 2:
                 return [], "the two columns to compare"
         elif yearly:
@@ -190,26 +201,38 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
     return list(dict.fromkeys(chosen)) if operation != "value" else chosen, ""
 
 
-def literal_columns(text: str, table: ReportTable, usable: list[int]) -> list[int]:
-    """Columns whose printed name (or its last header cell: "2021-2022", "F19", "Q4") the
-    question writes out, in the order it writes them."""
-    lowered = text.casefold()
+def _flat(text: str) -> str:
+    """Text compared as written, dashes and spacing aside: "2020 – 2024" is "2020-2024"."""
+    text = re.sub(r"\s*[-–—−]\s*", "-", text.casefold())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def literal_spans(text: str, table: ReportTable, usable: list[int]) -> list[tuple[int, int]]:
+    """(position, column) of the columns whose printed name, or a period in it ("2021-2022",
+    "2020 – 2024", "F19"), the question writes out, in the order it writes them."""
+    lowered = _flat(text)
     found: list[tuple[int, int]] = []
     for j in usable:
-        name = table.columns[j].casefold()
+        name = table.columns[j]
         tail = name.split()[-1] if name.split() else name
-        for candidate in (name, tail):
+        periods = re.findall(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}", name)
+        for candidate in [_flat(c) for c in (name, *periods, tail)]:
             year_only = YEAR.fullmatch(candidate.rstrip("年度"))
             if len(candidate) >= 4 and re.search(r"\d", candidate) and not year_only:
                 at = lowered.find(candidate)
                 if at >= 0:
                     found.append((at, j))
                     break
-    return [j for _, j in sorted(found)]
+    return sorted(found)
+
+
+def literal_columns(text: str, table: ReportTable, usable: list[int]) -> list[int]:
+    """The columns of `literal_spans`, in the order the question writes them."""
+    return [j for _, j in literal_spans(text, table, usable)]
 
 
 RANGE = re.compile(
-    r"(?i)(?:from|between)\s+(?:fiscal\s+|fy\s*)?(?P<a>(?:19|20)\d{2})\s*(?:to|and|through|-|–)\s*"
+    r"(?i)(?:from|between|years?)\s+(?:fiscal\s+|fy\s*)?(?P<a>(?:19|20)\d{2})\s*(?:to|and|through|-|–)\s*"
     r"(?:fiscal\s+|fy\s*)?(?P<b>(?:19|20)\d{2})|(?P<c>(?:19|20)\d{2})\s*[-–至到]\s*(?P<d>(?:19|20)\d{2})"
 )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from datapilot.brains.offline.builder import PlanBuilder
 from datapilot.brains.offline.table_cells import (
@@ -31,7 +32,7 @@ from datapilot.brains.offline.table_cells import (
 from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.understanding import Understanding
-from datapilot.data.report_tables import YEAR, ReportTable, placeholder, read_report
+from datapilot.data.report_tables import ReportTable, placeholder, read_report
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _DESCRIBE = re.compile(
@@ -39,13 +40,14 @@ _DESCRIBE = re.compile(
 )
 _CONDITION = re.compile(
     r"(?i)(?:\b(?:less|more|greater|fewer|lower|higher)\s+than|\b(?:above|below|exceed(?:s|ed)?|under|over))"
-    r"\s+\$?\d[\d,.]*(?!\s*(?:years?|months?|days?|weeks?)\b)(?![\d,.])"
+    r"\s+[-−]?\$?\d[\d,.]*(?!\s*(?:years?|months?|days?|weeks?)\b)(?![\d,.])"
 )
 _LISTING = re.compile(
     r"(?i)^\s*(?:what|which)\s+(?:are|were)\s+the\s+(?:\w+\s+){0,3}(?:types|kinds|components|items|categories|segments|elements)\b"
     r"|^\s*what\s+(?:types|kinds|components|items|categories)\b|\bconsist\s+of\b|\blisted\b"
     r"|\bhow\s+many\s+(?:\w+\s+)?(?:categories|components|items|types|kinds|segments|elements)\b"
 )
+_WHICH_YEAR = re.compile(r"(?i)\b(?:which|what)\s+(?:year|period)\b|哪一?年")
 _CHART = re.compile(r"(?i)\b(?:plot|chart|draw|graph|visuali[sz]e)\b|画|图")
 _OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -95,6 +97,9 @@ class Asked:
 
 
 def operation_of(text: str) -> str | None:
+    if _WHICH_YEAR.search(text) and (_MAX.search(text) or _MIN.search(text)):
+        # "In which year was the net debt to EBITDA ratio larger?": a year, not a ratio
+        return "max" if _MAX.search(text) else "min"
     for name, pattern in _OPS:
         if pattern.search(text):
             if name == "extreme":
@@ -109,6 +114,9 @@ def operation_of(text: str) -> str | None:
 
 _TWO_ROWS = (
     re.compile(r"(?i)\bratio\s+of\s+(?P<a>.+?)\s+(?:to|and|over|against)\s+(?P<b>.+)"),
+    re.compile(
+        r"(?i)(?P<a>\b[\w-]+(?:\s+[\w-]+)?)[-\s]to[-\s](?P<b>[\w-]+(?:\s+[\w-]+)?)\s+ratio\b"
+    ),
     re.compile(
         r"(?i)(?:percentage|proportion|share|fraction|portion|percent)\s+(?:\w+\s+)?(?:of|constitution of)\s+(?P<a>.+?)\s+(?:in|out of|among|over|within)\s+(?:the\s+)?(?P<b>.+)"  # noqa: E501
     ),
@@ -128,8 +136,8 @@ _TWO_ROWS = (
 def _two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] | None:
     """The two row phrases of a ratio, share or difference; where the joining word ("and",
     "to", "of") occurs several times, the split whose two sides both name rows best."""
-    patterns = {"ratio": _TWO_ROWS[:1], "proportion": _TWO_ROWS[1:4] + _TWO_ROWS[6:],
-                "difference": _TWO_ROWS[4:6]}.get(operation, ())  # fmt: skip
+    patterns = {"ratio": _TWO_ROWS[:2], "proportion": _TWO_ROWS[2:5] + _TWO_ROWS[7:],
+                "difference": _TWO_ROWS[5:7]}.get(operation, ())  # fmt: skip
     for pattern in patterns:
         found = pattern.search(text)
         if not (found and words(found["a"]) and words(found["b"])):
@@ -143,6 +151,29 @@ def _two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] 
                 splits.append((left, right))
         return max(splits, key=lambda split: _split_quality(split, table))
     return None
+
+
+_ALL = re.compile(r"(?i)\b(?:all|every|each)\b|\bsum\s+of\b|所有|全部")
+
+
+def _section_rows(text: str, table: ReportTable) -> list[int]:
+    """ "The sum of all tax credit carryforwards": the rows printed under the section the
+    question names (its total line left out)."""
+    asked = set(words(text))
+    sections = {row.section for row in table.rows if row.section}
+    scored = []
+    for section in sections:
+        named = words(section)
+        if named and all(w in asked for w in named):
+            scored.append((len(named), section))
+    if not scored:
+        return []
+    section = max(scored)[1]
+    return [
+        i
+        for i, row in enumerate(table.rows)
+        if row.section == section and row.label and not re.search(r"(?i)\btotal\b", row.label)
+    ]
 
 
 def _split_quality(split: tuple[str, str], table: ReportTable) -> float:
@@ -182,7 +213,8 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         # An average of changes, a change of averages: not one of the operations read here.
         asked.missing = "one operation to compute (the question combines several)"
         return asked
-    if operation in ("max", "min") and _WHICH_ROW.search(text):
+    if _WHICH_ROW.search(text) and (_MAX.search(text) or _MIN.search(text)):
+        asked.operation = "max" if _MAX.search(text) else "min"
         return _row_extreme(text, table, asked)
     pair = _two_rows(text, operation, table)
     if operation == "ratio" and pair is None:
@@ -233,6 +265,14 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 split = _several_rows(text, table)
                 if split:
                     asked.rows = split
+            if (
+                not asked.rows
+                and (operation == "sum" or _ALL.search(text))
+                and operation != "average"
+            ):
+                asked.rows = _section_rows(text, table)
+                if asked.rows and operation == "value":
+                    asked.operation = operation = "sum"
             if not asked.rows:
                 asked.missing = "the row"
                 asked.closest = [
@@ -276,6 +316,10 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         and not any("total" in table.rows[i].label.casefold() for i in asked.rows)
     ):
         asked.operation = operation = "sum"
+    if re.search(r"(?i)\brespective(?:ly)?\b|分别", text) and len(columns) * len(asked.rows) < 2:
+        asked.missing = "the several figures asked for respectively"
+        asked.closest = list(table.columns)
+        return asked
     if operation in ("change", "pct_change") and len(set(columns)) < 2:
         asked.missing = "two different columns to compare"
         asked.closest = list(table.columns)
@@ -312,9 +356,11 @@ _WHICH_YEARS = re.compile(
 )
 _SUM_OF = re.compile(r"(?i)\bsum\s+of\b|\btotal\s+of\b.+\band\b|\bcombined\b")
 _WHICH_ROW = re.compile(
-    r"(?i)\bwhich\s+(?!year|period|fiscal|fy\b)(?:[a-z-]+\s+){0,2}?"
+    r"(?i)\bwhich\s+(?!years?\b|period|fiscal|fy\b|quarter)(?:[a-z-]+\s+){0,2}?"
     r"(?:component|item|segment|category|type|region|country|line|product|business|asset|"
-    r"class|source|market|division|unit|geograph\w*|expense|revenue|cost|sector|one)s?\b"
+    r"class|source|market|division|unit|geograph\w*|expense|revenue|cost|sector|one|"
+    r"obligation|liabilit\w+|investment|program|plan|account|customer|service)s?\b"
+    r"|\bwhat\s+(?:is|was)\s+the\s+(?:component|item|segment|category|line)\b"
 )
 
 
@@ -421,23 +467,38 @@ def _several_rows(text: str, table: ReportTable) -> list[int]:
     return found if len(found) >= 2 else []
 
 
-def report_shaped(table: ClientTable, report: ReportTable) -> bool:
-    """A table as printed (its label column unnamed or headed by a unit, its header in its
-    rows, years heading its columns), as opposed to a tidy data table whose first column is a
-    key (fiscal_year, ticker, date) or whose rows are periods."""
+def report_shaped(table: ClientTable, report: ReportTable) -> str:
+    """ "report" for a table as printed (its label column unnamed or headed by a unit, its
+    header in its rows, years heading its columns); "periods" for such a table printed with its
+    periods down the side; "printed" for a table keyed by a named first column whose cells are
+    written for people ($1,234, (3.1), 12%); "" for a tidy data table (rows of dates or fiscal
+    periods under a named key, plain numbers)."""
     if not report.rows or not report.value_columns:
-        return False
+        return ""
     labels = [r.label.strip() for r in report.rows if r.label.strip()]
-    periods = sum(bool(YEAR.search(x) and len(x) <= 12) or bool(_DATE.match(x)) for x in labels)
-    if not labels or periods > len(labels) / 2:
-        return False
+    if not labels:
+        return ""
+    periods = sum(bool(_PERIOD.match(x)) for x in labels)
+    if periods > len(labels) / 2:
+        return "periods" if report.header_rows > 0 else ""
     first = str(table.columns[0]).strip() if table.columns else ""
     unnamed = placeholder(first) or bool(re.search(r"(?i)\bin\s+\w+s\b|\(|单位", first))
     years = any(report.years(j) for j in report.value_columns)
-    return report.header_rows > 0 or years or unnamed
+    if report.header_rows > 0 or years or unnamed:
+        return "report"
+    printed = any(
+        isinstance(c, str) and re.search(r"\d,\d{3}|[$€£¥]\s*\d|^\(\d|\d\s*%$", c.strip())
+        for row in table.rows
+        for c in row
+    )
+    return "printed" if printed else ""
 
 
-_DATE = re.compile(r"^\d{4}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$")
+# A row label that is a period: 2019, FY2024, 2020 - 2024, Q1 2019, 2019-06-30, 6/30/2019.
+_PERIOD = re.compile(
+    r"(?i)^\s*(?:(?:fy|f|q[1-4]|h[12])\s*'?)?(?:19|20)?\d{2}(?:\s*[-–/]\s*(?:19|20)?\d{2,4})?"
+    r"(?:\s*(?:q[1-4]|h[12]))?\s*$|^\d{4}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$"
+)
 
 
 def table_understanding(question: str, context: QuestionContext) -> Understanding | None:
@@ -449,11 +510,18 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
     best: tuple[float, ClientTable, ReportTable, Asked] | None = None
     for table in context.tables[:4]:
         report = read_report(table)
-        if not report_shaped(table, report):
+        shape = report_shaped(table, report)
+        if not shape:
             continue
+        if shape == "periods":
+            report = report.transposed()
+        arithmetic = operation_of(question) not in (None, "max", "min")
+        if shape == "printed" and not arithmetic:
+            continue  # a table keyed by a named column: look-ups stay with the general reader
         asked = read_table_question(question, report)
         if asked is None:
             continue
+        asked.trace.append(shape)
         score = 0.0 if asked.missing else 1.0
         if best is None or score > best[0]:
             best = (score, table, report, asked)
@@ -482,7 +550,7 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
         return Understanding(status="no_data", intent=intent, message=message)
     operation = "ratio" if asked.operation == "ratio_columns" else asked.operation
     builder = PlanBuilder()
-    args = {
+    args: dict[str, Any] = {
         "name": table.name,
         "operation": operation,
         "rows": asked.rows,
@@ -492,6 +560,9 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
     if report.scale:
         args["scale"] = report.scale
         intent.trace.append(f"the table's figures are in {report.scale}")
+    if "periods" in asked.trace:
+        args["transpose"] = True
+        intent.trace.append("the table prints its periods down the side: read across")
     result = builder.add(
         "report_figure",
         args,
