@@ -315,3 +315,70 @@ async def test_arithmetic_over_a_printed_table_keyed_by_a_named_column_is_never_
     )
     answer = await ask(client, question, awards)
     assert answer.status != "ok" or "36.90%" in first_sentence(answer.summary), answer.summary
+
+
+# --- the same reading from the Workspace: a widget's data and a context file -----------------
+
+INCOME_ROWS = [
+    {"item": "(In millions)", "2019": "", "2018": ""},
+    {"item": "Net revenue", "2019": "$1,571.7", "2018": "$1,498.3"},
+    {"item": "Cost of revenue", "2019": "(912.4)", "2018": "(870.1)"},
+    {"item": "Gross margin %", "2019": "41.9%", "2018": "41.9%"},
+]
+
+
+async def test_a_workspace_widget_holding_an_income_statement_is_answered_from_it(
+    data: Any,
+) -> None:
+    from support.openbb import make_client, of, query, text_of, with_widget_data
+
+    widget = {
+        "uuid": "7e570040-0000-4000-8000-000000000040",
+        "origin": "OpenBB API",
+        "widget_id": "income_statement",
+        "name": "Income Statement",
+        "description": "Annual income statement as reported",
+        "params": [{"name": "symbol", "type": "ticker", "description": "", "current_value": "X"}],
+        "metadata": {},
+    }
+    question = "What was the percentage change in net revenue from 2018 to 2019?"
+    body: dict[str, Any] = {
+        "today": "2024-06-30",
+        "messages": [{"role": "human", "content": question}],
+        "widgets": {"primary": [widget]},
+    }
+    async with make_client() as client:
+        (call,) = of(await query(client, body), "copilotFunctionCall")
+        with_widget_data(body, call, [INCOME_ROWS])
+        text = text_of(await query(client, body))
+    frame = pd.DataFrame(INCOME_ROWS).set_index("item")
+    revenue = frame.loc["Net revenue"].str.replace(r"[$,]", "", regex=True).astype(float)
+    expected = (revenue["2019"] / revenue["2018"] - 1) * 100
+    assert f"{figure(expected)}%" in first_sentence(text), text
+    assert "(1,571.7 − 1,498.3) / 1,498.3" in text
+
+
+async def test_a_workspace_context_file_with_a_blank_label_header_is_answered_from_it(
+    data: Any,
+) -> None:
+    from support.openbb import make_client, query, text_of
+
+    content = ',2019,2018\nRevenue,"12,500","10,200"\nOperating expenses,"(8,300)","(7,100)"\n'
+    body = {
+        "today": "2024-06-30",
+        "messages": [
+            {"role": "human", "content": "What is the average revenue for 2018 and 2019?"}
+        ],
+        "context": [
+            {
+                "uuid": "7e570041-0000-4000-8000-000000000041",
+                "name": "results.csv",
+                "description": "Results in thousands",
+                "data": {"content": content},
+            }
+        ],
+    }
+    async with make_client() as client:
+        text = text_of(await query(client, body))
+    expected = pd.Series([12500, 10200]).mean()
+    assert f"{figure(expected, 0)} thousand" in first_sentence(text), text
