@@ -23,11 +23,17 @@ from datapilot.brains.offline.table_cells import (
     RANGE,
     find_columns,
     find_rows,
-    literal_columns,
     one_row,
-    row_score,
-    words,
     years_named,
+)
+from datapilot.brains.offline.table_rows import (
+    ALL_ROWS,
+    column_pair,
+    distinct,
+    of_total,
+    section_rows,
+    several_rows,
+    two_rows,
 )
 from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.core.intent import EntityRef, Intent
@@ -112,75 +118,6 @@ def operation_of(text: str) -> str | None:
     return None
 
 
-_TWO_ROWS = (
-    re.compile(r"(?i)\bratio\s+of\s+(?P<a>.+?)\s+(?:to|and|over|against)\s+(?P<b>.+)"),
-    re.compile(
-        r"(?i)(?P<a>\b[\w-]+(?:\s+[\w-]+)?)[-\s]to[-\s](?P<b>[\w-]+(?:\s+[\w-]+)?)\s+ratio\b"
-    ),
-    re.compile(
-        r"(?i)(?:percentage|proportion|share|fraction|portion|percent)\s+(?:\w+\s+)?(?:of|constitution of)\s+(?P<a>.+?)\s+(?:in|out of|among|over|within)\s+(?:the\s+)?(?P<b>.+)"  # noqa: E501
-    ),
-    re.compile(
-        r"(?i)(?:percentage|proportion|share|fraction|portion|percent)\s+(?:\w+\s+)?(?:of|constitution of)\s+(?P<a>.+?)\s+(?:of|to|from)\s+(?:the\s+)?(?P<b>.+)"  # noqa: E501
-    ),
-    re.compile(r"(?i)(?P<a>.+?)\s+as\s+a\s+(?:percentage|proportion|%)\s+of\s+(?P<b>.+)"),
-    re.compile(r"(?i)\bdifference\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"),
-    re.compile(
-        r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\s+(?P<a>.+?)\s+(?:as\s+)?"
-        r"(?:compared\s+(?:to|with)|than)\s+(?P<b>.+)"
-    ),
-    re.compile(r"(?P<a>.+?)占(?P<b>.+?)的?(?:比例|比重|百分比)"),
-)
-
-
-def _two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] | None:
-    """The two row phrases of a ratio, share or difference; where the joining word ("and",
-    "to", "of") occurs several times, the split whose two sides both name rows best."""
-    patterns = {"ratio": _TWO_ROWS[:2], "proportion": _TWO_ROWS[2:5] + _TWO_ROWS[7:],
-                "difference": _TWO_ROWS[5:7]}.get(operation, ())  # fmt: skip
-    for pattern in patterns:
-        found = pattern.search(text)
-        if not (found and words(found["a"]) and words(found["b"])):
-            continue
-        joiner = text[found.end("a") : found.start("b")]
-        whole = found["a"] + joiner + found["b"]
-        splits = [(found["a"], found["b"])]
-        for at in [m.start() for m in re.finditer(re.escape(joiner), whole)]:
-            left, right = whole[:at], whole[at + len(joiner) :]
-            if words(left) and words(right) and (left, right) not in splits:
-                splits.append((left, right))
-        return max(splits, key=lambda split: _split_quality(split, table))
-    return None
-
-
-_ALL = re.compile(r"(?i)\b(?:all|every|each)\b|\bsum\s+of\b|所有|全部")
-
-
-def _section_rows(text: str, table: ReportTable) -> list[int]:
-    """ "The sum of all tax credit carryforwards": the rows printed under the section the
-    question names (its total line left out)."""
-    asked = set(words(text))
-    sections = {row.section for row in table.rows if row.section}
-    scored = []
-    for section in sections:
-        named = words(section)
-        if named and all(w in asked for w in named):
-            scored.append((len(named), section))
-    if not scored:
-        return []
-    section = max(scored)[1]
-    return [
-        i
-        for i, row in enumerate(table.rows)
-        if row.section == section and row.label and not re.search(r"(?i)\btotal\b", row.label)
-    ]
-
-
-def _split_quality(split: tuple[str, str], table: ReportTable) -> float:
-    """How well both sides of a split name a row each."""
-    return sum(max((m.score for m in find_rows(part, table)[:1]), default=0.0) for part in split)
-
-
 def read_table_question(text: str, table: ReportTable) -> Asked | None:
     """The cells `text` asks about in `table` and the operation, or None for a question that
     is not table arithmetic (left to the general reader)."""
@@ -216,32 +153,32 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     if _WHICH_ROW.search(text) and (_MAX.search(text) or _MIN.search(text)):
         asked.operation = "max" if _MAX.search(text) else "min"
         return _row_extreme(text, table, asked)
-    pair = _two_rows(text, operation, table)
+    pair = two_rows(text, operation, table)
     if operation == "ratio" and pair is None:
         operation = asked.operation = "ratio_columns"
     totals = [j for j in table.value_columns if "total" in table.columns[j].casefold()]
     if (
         operation == "proportion"
         and pair is not None
-        and (not _distinct(pair, table) or (totals and "total" in pair[1].casefold()))
+        and (not distinct(pair, table) or (totals and "total" in pair[1].casefold()))
     ):
-        across = _column_pair(pair, table)
+        across = column_pair(pair, table)
         if across is not None:
             asked.rows, asked.columns = across
             asked.subject = table.rows[across[0][0]].label
             return asked
     if operation == "proportion":
-        pair = pair if pair is not None and _distinct(pair, table) else None
+        pair = pair if pair is not None and distinct(pair, table) else None
         if pair is None:
-            of_total = _of_total(text, table)
-            if of_total is None:
+            part_of_total = of_total(text, table)
+            if part_of_total is None:
                 asked.missing = "the part and the total of the proportion"
                 asked.closest = [r.label for r in table.rows if "total" in r.label.casefold()][:5]
                 return asked
-            pair = of_total
+            pair = part_of_total
     if pair is not None:
         for part in pair:
-            joined = _several_rows(part, table)
+            joined = several_rows(part, table)
             whole, _ = one_row(part, table)
             if len(joined) >= 2 and (
                 whole is None or not re.search(r"\band\b|&", table.rows[whole].label)
@@ -262,15 +199,15 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         ranked = find_rows(text, table)
         if not ranked or ranked[0].score < GOOD_MATCH:
             if re.search(r"(?i)\band\b|、|和", text) and operation in ("value", "sum", "average"):
-                split = _several_rows(text, table)
+                split = several_rows(text, table)
                 if split:
                     asked.rows = split
             if (
                 not asked.rows
-                and (operation == "sum" or _ALL.search(text))
+                and (operation == "sum" or ALL_ROWS.search(text))
                 and operation != "average"
             ):
-                asked.rows = _section_rows(text, table)
+                asked.rows = section_rows(text, table)
                 if asked.rows and operation == "value":
                     asked.operation = operation = "sum"
             if not asked.rows:
@@ -283,7 +220,7 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
             asked.rows = [ranked[0].row]
             best = table.rows[ranked[0].row].label.casefold()
             if operation in ("change", "pct_change") and not re.search(r"\band\b|&", best):
-                several = _several_rows(text, table)
+                several = several_rows(text, table)
                 if len(several) >= 2:
                     listed = ", ".join(table.rows[i].label for i in several)
                     asked.missing = f"one row (the question names several: {listed})"
@@ -295,7 +232,7 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 and re.search(r"(?i)\band\b", text)
                 and not re.search(r"\band\b|&", best)
             ):
-                split = _several_rows(text, table)
+                split = several_rows(text, table)
                 if split and ranked[0].row in split:
                     asked.rows = split
         asked.subject = " and ".join(table.rows[i].label for i in asked.rows)
@@ -411,60 +348,6 @@ def _row_extreme(text: str, table: ReportTable, asked: Asked) -> Asked:
     asked.rows, asked.columns = rows, [column]
     asked.subject = table.columns[column]
     return asked
-
-
-def _column_pair(pair: tuple[str, str], table: ReportTable) -> tuple[list[int], list[int]] | None:
-    """ "the operating leases of more than 5 years in the total operating leases": one row,
-    the part's column over the total's."""
-    row, _ = one_row(pair[0], table)
-    columns = []
-    for part in pair:
-        found = literal_columns(part, table, table.value_columns)
-        if not found:
-            said = set(words(part))
-            scored = {j: len(set(words(table.columns[j])) & said) for j in table.value_columns}
-            best = max(scored.values(), default=0)
-            found = [j for j, n in scored.items() if n == best and n > 0]
-        if len(found) != 1:
-            return None
-        columns.append(found[0])
-    if row is None or columns[0] == columns[1]:
-        return None
-    if one_row(re.sub(r"(?i)\btotal\b", " ", pair[1]), table)[0] != row:
-        return None
-    return [row], columns
-
-
-def _distinct(pair: tuple[str, str], table: ReportTable) -> bool:
-    found = [one_row(part, table)[0] for part in pair]
-    return None not in found and found[0] != found[1]
-
-
-def _of_total(text: str, table: ReportTable) -> tuple[str, str] | None:
-    """ "What percentage of total X is Y": Y over the row labelled total that the question
-    names, as label texts to be found again."""
-    totals = [i for i, r in enumerate(table.rows) if "total" in r.label.casefold()]
-    parts = [i for i in range(len(table.rows)) if i not in totals]
-    if not totals or not parts:
-        return None
-    asked = words(text)
-    part = max(parts, key=lambda i: row_score(asked, table, i))
-    total = max(totals, key=lambda i: row_score(asked, table, i))
-    if row_score(asked, table, part) < GOOD_MATCH * 0.8:
-        return None
-    return table.rows[part].label, table.rows[total].label
-
-
-def _several_rows(text: str, table: ReportTable) -> list[int]:
-    parts = re.split(r"(?i)\s*,\s*|\s+and\s+|、|和", text)
-    found: list[int] = []
-    for part in parts:
-        if not words(part):
-            continue
-        row, _ = one_row(part, table)
-        if row is not None and row not in found:
-            found.append(row)
-    return found if len(found) >= 2 else []
 
 
 def report_shaped(table: ClientTable, report: ReportTable) -> str:
