@@ -168,9 +168,10 @@ def _from_delimited(text: str) -> list[pd.DataFrame]:
     widths = {len(row) for row in rows}
     if widths != {len(header)} or len(header) < 2:
         return []
-    if any(not cell.strip() for cell in header) or len(set(header)) != len(header):
+    if not any(cell.strip() for cell in header):
         return []
-    return [_typed(pd.DataFrame(rows[1:], columns=[cell.strip() for cell in header]))]
+    # A statement's printed header leaves its label column blank (",2019,2018"): named, kept.
+    return [_typed(pd.DataFrame(rows[1:], columns=_unique_names(header)))]
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:

@@ -18,6 +18,7 @@ LIBRARY = (
     "reference",
     "client_tables",
     "table_answers",
+    "report_answers",
     "prediction",
     "processing",
     "performance",

@@ -60,6 +60,12 @@ class OfflineBrain:
 
     def understand_sync(self, question: str, context: QuestionContext) -> Understanding:
         """The whole reading and planning, synchronous and free of side effects."""
+        # Arithmetic over a report table the client sent is read by its own reader first.
+        from datapilot.brains.offline.table_questions import table_understanding
+
+        answered = table_understanding(question, context)
+        if answered is not None:
+            return answered
         return understanding_of(self.read(question, context), self.catalog)
 
     def read(self, question: str, context: QuestionContext) -> Reading:

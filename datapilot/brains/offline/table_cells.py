@@ -1,0 +1,274 @@
+"""Where a question's figures are in a report table: the rows it names by meaning (case,
+plurals, abbreviations, word order, a row under its section) and the columns it names by year,
+period or column words, in the order an operation needs them ("from 2018 to 2019", "in 2019
+compared to 2018", 2019年比2018年).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from datapilot.data.report_tables import YEAR, ReportTable, year_of
+
+_STOP_WORDS = """
+the a an of in on for and or to from between what was were is are did does
+do how much many by at as its it their company's company group total's which year years
+fy fys both value values amount amounts figure figures change changes changed increase increased
+increases decrease decreased decreases percentage percent difference average mean ratio
+proportion share growth rate sum combined altogether compared with versus vs than over respectively
+there that this these those be been has have had s nominal i we our across during within
+under financial
+"""
+
+_STOP = frozenset(_STOP_WORDS.split())
+
+_ABBREVIATIONS = {
+    "pp&e": "property plant equipment", "ppe": "property plant equipment",
+    "r&d": "research development", "sg&a": "selling general administrative",
+    "d&a": "depreciation amortization", "amortisation": "amortization",
+    "eps": "earnings per share", "capex": "capital expenditure", "opex": "operating expense",
+    "ebit": "ebit", "no.": "number", "&": "and", "approx": "approximately",
+}  # fmt: skip
+
+_WORD = re.compile(r"[a-z0-9&]+(?:&[a-z]+)?|[\u4e00-\u9fff]")
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Content words of a label or question, compared loosely (stems, abbreviations)."""
+    lowered = text.casefold().replace("’", "'").replace("'s", "")
+    lowered = re.sub(r"\(\s*(?:\d|[a-z])\s*\)|\*+|\(note \d+\)", " ", lowered)
+    for short, long in _ABBREVIATIONS.items():
+        lowered = re.sub(rf"(?<![a-z]){re.escape(short)}(?![a-z])", f" {long} ", lowered)
+    # a footnote digit printed against the word: "Order intake1", "Incentive schemes1"
+    lowered = re.sub(r"(?<=[a-z]{3})\d\b", " ", lowered)
+    found = []
+    for word in _WORD.findall(lowered):
+        if word in _STOP or YEAR.fullmatch(word):
+            continue
+        word = _SAME.get(word, word)
+        found.append(_stem(word))
+    return found
+
+
+# Words a statement and a question use for the same thing.
+_SAME = {"ending": "end", "closing": "end", "beginning": "begin", "opening": "begin"}
+
+
+@dataclass
+class _Match:
+    row: int
+    score: float
+
+
+def row_score(question: list[str], table: ReportTable, index: int) -> float:
+    row = table.rows[index]
+    label = words(row.label)
+    if not label:
+        return 0.0
+    asked = set(question)
+    hit = sum(1 for w in label if w in asked)
+    section = [w for w in words(row.section) if w not in label]
+    under = sum(1 for w in section if w in asked)
+    cover_label = hit / len(label)
+    # "LTV ratio" names "Loan-to-value (LTV) ratio": an abbreviation the label spells out
+    short = {w.casefold() for w in re.findall(r"\(([A-Za-z&]{2,6})\)", row.label)}
+    if short & asked:
+        cover_label = 1.0
+        hit = max(hit, 1)
+    cover_question = (hit + under) / max(len(asked), 1)
+    fuzzy = fuzz.token_set_ratio(" ".join(label), " ".join(question)) / 100
+    exact = 0.2 if " ".join(label) in " ".join(question) else 0.0
+    return 0.5 * cover_label + 0.35 * cover_question + 0.15 * fuzzy + exact
+
+
+def find_rows(phrase: str, table: ReportTable) -> list[_Match]:
+    """Rows ranked by how well their label (and section) matches `phrase`; of rows matching
+    as well, the one named first ("the change in transfers between 2018 year end and …")."""
+    question = words(phrase)
+    head = set(words(_HEAD.split(phrase, maxsplit=1)[0]))
+    scored = []
+    for i, row in enumerate(table.rows):
+        score = row_score(question, table, i)
+        label = set(words(row.label))
+        if label and head and label <= head:
+            score += 0.05
+        scored.append(_Match(i, score))
+    return sorted(scored, key=lambda m: -m.score)
+
+
+_HEAD = re.compile(
+    r"(?i)\b(?:between|from|in|for|at|as\s+of|during)\s+(?:the\s+)?(?:fiscal\s+)?(?:years?\s+)?"
+    r"(?:19|20)\d{2}"
+)
+
+
+def years_named(text: str) -> list[str]:
+    found = [year_of(y) for y in YEAR.findall(text)]
+    found += [m for m in re.findall(r"((?:19|20)\d{2})\s*年", text) if m not in found]
+    return list(dict.fromkeys(found))
+
+
+def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[int], str]:
+    """The value columns the question names (by year, then by column words), in the order of
+    the operation: start before end for a change."""
+    values = table.value_columns
+    years = years_named(text)
+    asked_words = set(words(text))
+    chosen: list[int] = []
+    lowered = _flat(text)
+    percent_asked = bool(re.search(r"(?i)%|percent|proportion|比例|占比", text))
+    usable = [j for j in values if percent_asked or "%" not in table.columns[j]] or values
+    spans = literal_spans(text, table, usable)
+    literal = [j for _, j in spans]
+    if len(literal) >= 2 or (literal and not years):
+        if operation in ("change", "pct_change") and len(literal) >= 2:
+            (first_at, first), (second_at, second) = spans[:2]
+            between = lowered[first_at:second_at]
+            later_first = re.search(
+                r"\b(?:from|compared|against|versus|vs|over|relative)\b|比", between
+            )
+            return ([second, first] if later_first else [first, second]), ""
+        return literal, ""
+    span = RANGE.search(text)
+    listing = operation == "value" and re.search(r"(?i)respectively|each year|every year", text)
+    if span and (operation in ("average", "sum", "max", "min") or listing):
+        low, high = sorted((span["a"] or span["c"], span["b"] or span["d"]))
+        inside = [j for j in values if table.years(j) and low <= table.years(j)[0] <= high]
+        firsts: dict[str, int] = {}
+        for j in inside:
+            firsts.setdefault(table.years(j)[0], j)
+        if len(firsts) != int(high) - int(low) + 1:
+            return [], f"every year from {low} to {high}"
+        return list(firsts.values()), ""
+    for year in years:
+        matching = [j for j in usable if year in table.years(j)]
+        if len(matching) > 1:
+            # "2019" rather than "2019 over 2018" (a change column)
+            single = [j for j in matching if len(table.years(j)) == 1]
+            matching = single or matching
+        if len(matching) > 1:
+            overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in matching}
+            top = max(overlap.values())
+            matching = [j for j in matching if overlap[j] == top]
+        if not matching:
+            return [], year
+        chosen.append(matching[0])
+    if not years:
+        worded = [j for j in usable if (set(words(table.columns[j])) - {"change"}) & asked_words]
+        yearly = [j for j in usable if table.years(j)]
+        if len(worded) > 1:
+            overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in worded}
+            top = max(overlap.values())
+            worded = [j for j in worded if overlap[j] == top]
+        if len(worded) == 1 and operation in ("value", "difference", "ratio", "proportion"):
+            chosen = worded
+        elif len(usable) == 1:
+            chosen = usable
+        elif operation in ("average", "sum", "max", "min", "change", "pct_change") and yearly:
+            by_year: dict[str, int] = {}
+            for j in yearly:
+                by_year.setdefault(table.years(j)[0], j)
+            chosen = list(by_year.values())
+            if operation in ("change", "pct_change") and len(chosen) != 2:
+                return [], "the two columns to compare"
+        elif yearly:
+            chosen = [yearly[0]]  # the latest printed first, as reports do
+        else:
+            return [], "the column"
+    if operation in ("change", "pct_change") and len(years) == 1 and len(chosen) == 1:
+        # "the percentage change in audit fees in 2019": 2019 against the year before
+        before = [j for j in usable if str(int(years[0]) - 1) in table.years(j)]
+        if before:
+            chosen = [before[0], chosen[0]]
+            return chosen, ""
+    if operation in ("change", "pct_change") and len(chosen) >= 2:
+        start, end = _order(text, years, chosen, table)
+        chosen = [start, end]
+        if start == end:
+            return [], "two different columns to compare"
+
+    return list(dict.fromkeys(chosen)) if operation != "value" else chosen, ""
+
+
+def _flat(text: str) -> str:
+    """Text compared as written, dashes and spacing aside: "2020 – 2024" is "2020-2024"."""
+    text = re.sub(r"\s*[-–—−]\s*", "-", text.casefold())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def literal_spans(text: str, table: ReportTable, usable: list[int]) -> list[tuple[int, int]]:
+    """(position, column) of the columns whose printed name, or a period in it ("2021-2022",
+    "2020 – 2024", "F19"), the question writes out, in the order it writes them."""
+    lowered = _flat(text)
+    found: list[tuple[int, int]] = []
+    for j in usable:
+        name = table.columns[j]
+        tail = name.split()[-1] if name.split() else name
+        periods = re.findall(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}", name)
+        for candidate in [_flat(c) for c in (name, *periods, tail)]:
+            year_only = YEAR.fullmatch(candidate.rstrip("年度"))
+            if len(candidate) >= 4 and re.search(r"\d", candidate) and not year_only:
+                at = lowered.find(candidate)
+                if at >= 0:
+                    found.append((at, j))
+                    break
+    return sorted(found)
+
+
+def literal_columns(text: str, table: ReportTable, usable: list[int]) -> list[int]:
+    """The columns of `literal_spans`, in the order the question writes them."""
+    return [j for _, j in literal_spans(text, table, usable)]
+
+
+RANGE = re.compile(
+    r"(?i)(?:from|between|years?)\s+(?:fiscal\s+|fy\s*)?(?P<a>(?:19|20)\d{2})\s*(?:to|and|through|-|–)\s*"
+    r"(?:fiscal\s+|fy\s*)?(?P<b>(?:19|20)\d{2})|(?P<c>(?:19|20)\d{2})\s*[-–至到]\s*(?P<d>(?:19|20)\d{2})"
+)
+
+
+def _order(text: str, years: list[str], chosen: list[int], table: ReportTable) -> tuple[int, int]:
+    """Start and end of a change: "from A to B", "in B from A", "B compared to A", else the
+    earlier year first."""
+    lowered = text.casefold()
+    if len(years) >= 2:
+        a, b = years[0], years[1]
+        if re.search(
+            rf"{b}\D{{0,40}}(?:from|compared\s+(?:to|with)|against|versus|vs\.?|over|relative to)\s+(?:the\s+)?(?:\w+\s+)?{a}",  # noqa: E501
+            lowered,
+        ):
+            pass
+        by_year = {y: j for y, j in zip(years, chosen, strict=False)}
+        later_first = re.search(
+            rf"{a}\D{{0,40}}(?:from|compared\s+(?:to|with)|against|versus|vs\.?|relative to)"
+            rf"\s+(?:the\s+)?(?:fiscal\s+|year\s+)?{b}|{a}年.{{0,6}}比{b}",
+            lowered,
+        )
+        if later_first:
+            return by_year[b], by_year[a]
+        if re.search(rf"from\s+(?:fiscal\s+|fy\s*)?{a}\D{{1,12}}{b}", lowered) or a < b:
+            return by_year[a], by_year[b]
+        return by_year[b], by_year[a]
+    ordered = sorted(chosen, key=lambda j: (table.years(j) or ["0"])[0])
+    return ordered[0], ordered[-1]
+
+
+GOOD_MATCH = 0.62  # a row's score to be taken as the one named
+
+
+def one_row(phrase: str, table: ReportTable) -> tuple[int | None, list[str]]:
+    ranked = find_rows(phrase, table)
+    closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
+    if not ranked or ranked[0].score < GOOD_MATCH:
+        return None, closest
+    return ranked[0].row, closest

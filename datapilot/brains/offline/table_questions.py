@@ -1,0 +1,468 @@
+"""Arithmetic questions over report tables the client sent, read without a model.
+
+"What was the percentage change in total assets from 2018 to 2019?", "average other assets for
+2018 and 2019", "the ratio of current to non-current deferred revenue", 2019年营业收入比2018年增长
+了多少: the operation comes from the question's words, the columns from the years (or column
+words) it names, the rows from the line labels it names by meaning (case, plurals, abbreviations,
+word order, a row under its section). The plan is one `report_figure` call naming the cells.
+
+A question this reader recognises as table arithmetic but whose row or column it cannot find is
+answered `no_data`, naming what was not found and the closest rows or columns: never `ok` with
+something else. Questions it does not recognise go to the general table reader.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from datapilot.brains.offline.builder import PlanBuilder
+from datapilot.brains.offline.table_cells import (
+    GOOD_MATCH,
+    RANGE,
+    find_columns,
+    find_rows,
+    one_row,
+    years_named,
+)
+from datapilot.brains.offline.table_rows import (
+    ALL_ROWS,
+    column_pair,
+    distinct,
+    of_total,
+    section_rows,
+    several_rows,
+    two_rows,
+)
+from datapilot.core.context import ClientTable, QuestionContext
+from datapilot.core.intent import EntityRef, Intent
+from datapilot.core.understanding import Understanding
+from datapilot.data.report_tables import ReportTable, placeholder, read_report
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+_DESCRIBE = re.compile(
+    r"(?i)\b(?:summari[sz]e|summary|overview|describe|what(?:'s| is) in)\b|总结|概述|概括"
+)
+_CONDITION = re.compile(
+    r"(?i)(?:\b(?:less|more|greater|fewer|lower|higher)\s+than|\b(?:above|below|exceed(?:s|ed)?|under|over))"
+    r"\s+[-−]?\$?\d[\d,.]*(?!\s*(?:years?|months?|days?|weeks?)\b)(?![\d,.])"
+)
+_LISTING = re.compile(
+    r"(?i)^\s*(?:what|which)\s+(?:are|were)\s+the\s+(?:\w+\s+){0,3}(?:types|kinds|components|items|categories|segments|elements)\b"
+    r"|^\s*what\s+(?:types|kinds|components|items|categories)\b|\bconsist\s+of\b|\blisted\b"
+    r"|\bhow\s+many\s+(?:\w+\s+)?(?:categories|components|items|types|kinds|segments|elements)\b"
+)
+_WHICH_YEAR = re.compile(r"(?i)\b(?:which|what)\s+(?:year|period)\b|哪一?年")
+_CHART = re.compile(r"(?i)\b(?:plot|chart|draw|graph|visuali[sz]e)\b|画|图")
+_OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "pct_change",
+        re.compile(
+            r"(?i)\bpercent(?:age)?\s*(?:change|increase|decrease|growth|decline|rise|drop|fall)"
+            r"|%\s*change|\bgrowth\s+rate|\brate\s+of\s+(?:change|growth)|增长率|变化率|增幅|降幅|变动率"
+            r"|增长了?百分之|同比增长"
+        ),
+    ),
+    (
+        "proportion",
+        re.compile(
+            r"(?i)\b(?:percentage|proportion|share|fraction|portion|percent)\b(?:\s+\w+){0,2}\s+"
+            r"(?:of|constitution)\b|\bas\s+a\s+(?:percentage|proportion|%)|占.*(?:比例|比重|百分比)"
+        ),
+    ),
+    ("ratio", re.compile(r"(?i)\bratio\b|之比|比率")),
+    ("difference", re.compile(r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\b|多(?:出|了)多少")),
+    ("average", re.compile(r"(?i)\baverage\b|\bmean\b|平均")),
+    (
+        "change",
+        re.compile(
+            r"(?i)\b(?:change[ds]?|increase[ds]?|decrease[ds]?|difference|growth|grew|decline[ds]?|"
+            r"variance|movement)\b|变化|变动|增加|减少|增长|下降|差额|相差|增减"
+        ),
+    ),
+    ("sum", re.compile(r"(?i)\bsum\b|\bcombined\b|\baltogether\b|\bin\s+total\b|合计|总和|加起来")),
+    ("extreme", re.compile(r"(?i)\b(?:which|what)\s+(?:year|period)|\bin\s+which\b|哪一?年|哪个")),
+)
+_MAX = re.compile(r"(?i)\b(?:largest|highest|greatest|most|larger|higher|greater|more|bigger|max)"
+                  r"|最大|最高|最多|更大|更高|更多")  # fmt: skip
+_MIN = re.compile(r"(?i)\b(?:smallest|lowest|least|smaller|lower|less|fewer|min)|最小|最低|最少")
+
+
+@dataclass
+class Asked:
+    """What the question asks of the table, resolved to cells, or what could not be found."""
+
+    operation: str
+    rows: list[int] = field(default_factory=list)
+    columns: list[int] = field(default_factory=list)
+    subject: str = ""
+    missing: str = ""
+    closest: list[str] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+
+
+def operation_of(text: str) -> str | None:
+    if _WHICH_YEAR.search(text) and (_MAX.search(text) or _MIN.search(text)):
+        # "In which year was the net debt to EBITDA ratio larger?": a year, not a ratio
+        return "max" if _MAX.search(text) else "min"
+    for name, pattern in _OPS:
+        if pattern.search(text):
+            if name == "extreme":
+                if _MAX.search(text):
+                    return "max"
+                if _MIN.search(text):
+                    return "min"
+                continue
+            return name
+    return None
+
+
+def read_table_question(text: str, table: ReportTable) -> Asked | None:
+    """The cells `text` asks about in `table` and the operation, or None for a question that
+    is not table arithmetic (left to the general reader)."""
+    operation = operation_of(text) or "value"
+    if operation == "proportion" and _CHANGE_OF_SHARE.search(text):
+        operation = "change"  # "the increase in percentage of net revenues": a change of a row
+    if operation == "value" and RANGE.search(text) and re.search(r"(?i)\btotal\b", text):
+        operation = "sum"  # "the total X between 2017 to 2019"
+    if (
+        operation == "change"
+        and re.search(r"(?i)\bdifference\s+between\b", text)
+        and len(years_named(text)) <= 1
+    ):
+        operation = "difference"
+    asked = Asked(operation=operation)
+    if _CONDITION.search(text) or _LISTING.search(text):
+        asked.missing = (
+            "a single figure to compute (the question asks for rows meeting a condition or a list)"
+        )
+        return asked
+    named = {name for name, pattern in _OPS if pattern.search(text) and name != "extreme"}
+    if _WHICH_YEARS.search(text):
+        # "In which years was X calculated?": the row's figures in every year it is given for.
+        asked.operation = "value"
+        return _every_year(text, table, asked)
+    composite = named & {"pct_change", "ratio", "proportion"} and _SUM_OF.search(text)
+    if composite or (
+        "average" in named and named & {"change", "pct_change", "ratio", "proportion"}
+    ):
+        # An average of changes, a change of averages: not one of the operations read here.
+        asked.missing = "one operation to compute (the question combines several)"
+        return asked
+    if _WHICH_ROW.search(text) and (_MAX.search(text) or _MIN.search(text)):
+        asked.operation = "max" if _MAX.search(text) else "min"
+        return _row_extreme(text, table, asked)
+    pair = two_rows(text, operation, table)
+    if operation == "ratio" and pair is None:
+        operation = asked.operation = "ratio_columns"
+    totals = [j for j in table.value_columns if "total" in table.columns[j].casefold()]
+    if (
+        operation == "proportion"
+        and pair is not None
+        and (not distinct(pair, table) or (totals and "total" in pair[1].casefold()))
+    ):
+        across = column_pair(pair, table)
+        if across is not None:
+            asked.rows, asked.columns = across
+            asked.subject = table.rows[across[0][0]].label
+            return asked
+    if operation == "proportion":
+        pair = pair if pair is not None and distinct(pair, table) else None
+        if pair is None:
+            part_of_total = of_total(text, table)
+            if part_of_total is None:
+                asked.missing = "the part and the total of the proportion"
+                asked.closest = [r.label for r in table.rows if "total" in r.label.casefold()][:5]
+                return asked
+            pair = part_of_total
+    if pair is not None:
+        for part in pair:
+            joined = several_rows(part, table)
+            whole, _ = one_row(part, table)
+            if len(joined) >= 2 and (
+                whole is None or not re.search(r"\band\b|&", table.rows[whole].label)
+            ):
+                listed = ", ".join(table.rows[i].label for i in joined)
+                asked.missing = f"one row for each side (the question adds several: {listed})"
+                return asked
+        rows = []
+        for part in pair:
+            row, closest = one_row(part, table)
+            if row is None:
+                asked.missing, asked.closest = part.strip(" ?"), closest
+                return asked
+            rows.append(row)
+        asked.rows = rows
+        asked.subject = f"{table.rows[rows[0]].label} / {table.rows[rows[1]].label}"
+    else:
+        ranked = find_rows(text, table)
+        if not ranked or ranked[0].score < GOOD_MATCH:
+            if re.search(r"(?i)\band\b|、|和", text) and operation in ("value", "sum", "average"):
+                split = several_rows(text, table)
+                if split:
+                    asked.rows = split
+            if (
+                not asked.rows
+                and (operation == "sum" or ALL_ROWS.search(text))
+                and operation != "average"
+            ):
+                asked.rows = section_rows(text, table)
+                if asked.rows and operation == "value":
+                    asked.operation = operation = "sum"
+            if not asked.rows:
+                asked.missing = "the row"
+                asked.closest = [
+                    table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label
+                ]
+                return asked
+        else:
+            asked.rows = [ranked[0].row]
+            best = table.rows[ranked[0].row].label.casefold()
+            if operation in ("change", "pct_change") and not re.search(r"\band\b|&", best):
+                several = several_rows(text, table)
+                if len(several) >= 2:
+                    listed = ", ".join(table.rows[i].label for i in several)
+                    asked.missing = f"one row (the question names several: {listed})"
+                    return asked
+            # "X and Y respectively": a second row as good as the first
+            if (
+                len(ranked) > 1
+                and operation in ("value", "sum", "average")
+                and re.search(r"(?i)\band\b", text)
+                and not re.search(r"\band\b|&", best)
+            ):
+                split = several_rows(text, table)
+                if split and ranked[0].row in split:
+                    asked.rows = split
+        asked.subject = " and ".join(table.rows[i].label for i in asked.rows)
+    col_op = "ratio" if operation == "ratio_columns" else operation
+    if pair is not None and operation in ("ratio", "proportion", "difference"):
+        col_op = "value"
+    columns, missing = find_columns(text, table, col_op)
+    if not columns:
+        asked.missing = missing or "the column"
+        asked.closest = list(table.columns)
+        return asked
+    if pair is not None:
+        columns = columns[:1]
+    if (
+        operation == "value"
+        and len(columns) * len(asked.rows) > 1
+        and re.search(r"(?i)\btotal\b|合计|总", text)
+        and not any("total" in table.rows[i].label.casefold() for i in asked.rows)
+    ):
+        asked.operation = operation = "sum"
+    if re.search(r"(?i)\brespective(?:ly)?\b|分别", text) and len(columns) * len(asked.rows) < 2:
+        asked.missing = "the several figures asked for respectively"
+        asked.closest = list(table.columns)
+        return asked
+    if operation in ("change", "pct_change") and len(set(columns)) < 2:
+        asked.missing = "two different columns to compare"
+        asked.closest = list(table.columns)
+        return asked
+    if operation == "sum" and len(columns) * len(asked.rows) < 2:
+        asked.missing = "the cells to add up (name the years or rows)"
+        asked.closest = list(table.columns)
+        return asked
+    if operation == "average" and len(columns) * len(asked.rows) < 2:
+        asked.missing = "the cells to average (name the years or rows)"
+        asked.closest = list(table.columns)
+        return asked
+    if operation == "value" and len(columns) > 1 and len(asked.rows) == 1 and not years_named(text):
+        asked.missing = "which column"
+        asked.closest = list(table.columns)
+        return asked
+    if operation == "ratio_columns":
+        if len(columns) < 2:
+            asked.missing = "the two columns of the ratio"
+            asked.closest = list(table.columns)
+            return asked
+        asked.operation = "ratio_columns"
+    asked.columns = columns
+    return asked
+
+
+_CHANGE_OF_SHARE = re.compile(
+    r"(?i)\b(?:change|increase|decrease|difference)\b[^?]{0,20}\bin\s+(?:the\s+)?"
+    r"(?:percentage|proportion|share)\s+of\b"
+)
+_WHICH_YEARS = re.compile(
+    r"(?i)\b(?:which|what)\s+years\b.*\b(?:calculated|provided?|given|shown|included|listed|"
+    r"reported|recorded|presented|information)|\bin\s+which\s+years\s+(?:was|were|is|are|did|does)\b"
+)
+_SUM_OF = re.compile(r"(?i)\bsum\s+of\b|\btotal\s+of\b.+\band\b|\bcombined\b")
+_WHICH_ROW = re.compile(
+    r"(?i)\bwhich\s+(?!years?\b|period|fiscal|fy\b|quarter)(?:[a-z-]+\s+){0,2}?"
+    r"(?:component|item|segment|category|type|region|country|line|product|business|asset|"
+    r"class|source|market|division|unit|geograph\w*|expense|revenue|cost|sector|one|"
+    r"obligation|liabilit\w+|investment|program|plan|account|customer|service)s?\b"
+    r"|\bwhat\s+(?:is|was)\s+the\s+(?:component|item|segment|category|line)\b"
+)
+
+
+def _every_year(text: str, table: ReportTable, asked: Asked) -> Asked:
+    ranked = find_rows(text, table)
+    if not ranked or ranked[0].score < GOOD_MATCH:
+        asked.missing = "the row"
+        asked.closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
+        return asked
+    row = ranked[0].row
+    firsts: dict[str, int] = {}
+    for j in table.value_columns:
+        if table.years(j) and table.rows[row].value(j) is not None:
+            firsts.setdefault(table.years(j)[0], j)
+    if not firsts:
+        asked.missing = "the years of the columns"
+        asked.closest = list(table.columns)
+        return asked
+    asked.rows, asked.columns = [row], list(firsts.values())
+    asked.subject = table.rows[row].label
+    return asked
+
+
+def _row_extreme(text: str, table: ReportTable, asked: Asked) -> Asked:
+    """ "Which component is the greatest in the total fair value?": the rows (not totals) of
+    the column named, ranked."""
+    columns, missing = find_columns(text, table, "value")
+    if len(columns) != 1:
+        asked.missing = missing or "one column to rank the rows by"
+        asked.closest = list(table.columns)
+        return asked
+    column = columns[0]
+    rows = [
+        i
+        for i, row in enumerate(table.rows)
+        if row.label
+        and not re.search(r"(?i)\btotal\b|合计|总计", row.label)
+        and row.value(column) is not None
+    ]
+    sections = {table.rows[i].section for i in rows}
+    if len(sections) > 1:
+        asked.missing = "which section's rows to rank"
+        asked.closest = sorted(s for s in sections if s)
+        return asked
+    if len(rows) < 2:
+        asked.missing = "rows to rank"
+        return asked
+    asked.rows, asked.columns = rows, [column]
+    asked.subject = table.columns[column]
+    return asked
+
+
+def report_shaped(table: ClientTable, report: ReportTable) -> str:
+    """ "report" for a table as printed (its label column unnamed or headed by a unit, its
+    header in its rows, years heading its columns); "periods" for such a table printed with its
+    periods down the side; "printed" for a table keyed by a named first column whose cells are
+    written for people ($1,234, (3.1), 12%); "" for a tidy data table (rows of dates or fiscal
+    periods under a named key, plain numbers)."""
+    if not report.rows or not report.value_columns:
+        return ""
+    labels = [r.label.strip() for r in report.rows if r.label.strip()]
+    if not labels:
+        return ""
+    periods = sum(bool(_PERIOD.match(x)) for x in labels)
+    if periods > len(labels) / 2:
+        return "periods" if report.header_rows > 0 else ""
+    first = str(table.columns[0]).strip() if table.columns else ""
+    unnamed = placeholder(first) or bool(re.search(r"(?i)\bin\s+\w+s\b|\(|单位", first))
+    years = any(report.years(j) for j in report.value_columns)
+    if report.header_rows > 0 or years or unnamed:
+        return "report"
+    printed = any(
+        isinstance(c, str) and re.search(r"\d,\d{3}|[$€£¥]\s*\d|^\(\d|\d\s*%$", c.strip())
+        for row in table.rows
+        for c in row
+    )
+    return "printed" if printed else ""
+
+
+# A row label that is a period: 2019, FY2024, 2020 - 2024, Q1 2019, 2019-06-30, 6/30/2019.
+_PERIOD = re.compile(
+    r"(?i)^\s*(?:(?:fy|f|q[1-4]|h[12])\s*'?)?(?:19|20)?\d{2}(?:\s*[-–/]\s*(?:19|20)?\d{2,4})?"
+    r"(?:\s*(?:q[1-4]|h[12]))?\s*$|^\d{4}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$"
+)
+
+
+def table_understanding(question: str, context: QuestionContext) -> Understanding | None:
+    """The answer plan for an arithmetic question over a report table the client sent, a
+    `no_data` naming what was not found, or None when this is not such a question."""
+    if not context.tables or _CHART.search(question):
+        return None
+    zh = bool(CJK.search(question))
+    best: tuple[float, ClientTable, ReportTable, Asked] | None = None
+    for table in context.tables[:4]:
+        report = read_report(table)
+        shape = report_shaped(table, report)
+        if not shape:
+            continue
+        if shape == "periods":
+            report = report.transposed()
+        arithmetic = operation_of(question) not in (None, "max", "min")
+        if shape == "printed" and not arithmetic:
+            continue  # a table keyed by a named column: look-ups stay with the general reader
+        asked = read_table_question(question, report)
+        if asked is None:
+            continue
+        asked.trace.append(shape)
+        score = 0.0 if asked.missing else 1.0
+        if best is None or score > best[0]:
+            best = (score, table, report, asked)
+    if best is None:
+        return None
+    _, table, report, asked = best
+    intent = Intent(
+        rewritten=question,
+        entities=[EntityRef(id=table.name, kind="table", name=table.description or table.name)],
+        trace=[f'the question asks "{asked.operation}" of the report table "{table.name}"'],
+    )
+    if asked.missing:
+        if (
+            operation_of(question) is None
+            and asked.missing == "the row"
+            and _DESCRIBE.search(question)
+        ):
+            return None  # "summarise this table": the general reader describes it
+        closest = ", ".join(f'"{c}"' for c in asked.closest[:5] if c)
+        message = (
+            f"表格“{table.name}”中找不到{asked.missing}。最接近的有：{closest}。"
+            if zh
+            else f'I could not find {_quoted(asked.missing)} in the table "{table.name}"; '
+            f"the closest are: {closest}."
+        )
+        return Understanding(status="no_data", intent=intent, message=message)
+    operation = "ratio" if asked.operation == "ratio_columns" else asked.operation
+    builder = PlanBuilder()
+    args: dict[str, Any] = {
+        "name": table.name,
+        "operation": operation,
+        "rows": asked.rows,
+        "columns": asked.columns,
+        "subject": asked.subject,
+    }
+    if report.scale:
+        args["scale"] = report.scale
+        intent.trace.append(f"the table's figures are in {report.scale}")
+    if "periods" in asked.trace:
+        args["transpose"] = True
+        intent.trace.append("the table prints its periods down the side: read across")
+    result = builder.add(
+        "report_figure",
+        args,
+        name="figure",
+        description="按所问单元格计算" if zh else "Compute the figure from the cells asked for",
+        task="processing",
+    )
+    builder.add(
+        "show_table",
+        {"frame": {"$ref": result}, "title": asked.subject or table.name},
+        name="table",
+        description="列出所用单元格" if zh else "Show the cells used",
+        task="visualization",
+    )
+    intent.table = True
+    return Understanding(status="ok", intent=intent, plan=builder.build())
+
+
+def _quoted(missing: str) -> str:
+    return missing if missing.startswith("the ") else f'"{missing}"'

@@ -1,0 +1,140 @@
+"""The rows a table question names beyond one line: the two sides of a ratio, share or
+difference (split where both sides name a row best), a share of a column total, several rows
+"X and Y respectively", the rows printed under a section.
+"""
+
+from __future__ import annotations
+
+import re
+
+from datapilot.brains.offline.table_cells import (
+    GOOD_MATCH,
+    find_rows,
+    literal_columns,
+    one_row,
+    row_score,
+    words,
+)
+from datapilot.data.report_tables import ReportTable
+
+TWO_ROWS = (
+    re.compile(r"(?i)\bratio\s+of\s+(?P<a>.+?)\s+(?:to|and|over|against)\s+(?P<b>.+)"),
+    re.compile(
+        r"(?i)(?P<a>\b[\w-]+(?:\s+[\w-]+)?)[-\s]to[-\s](?P<b>[\w-]+(?:\s+[\w-]+)?)\s+ratio\b"
+    ),
+    re.compile(
+        r"(?i)(?:percentage|proportion|share|fraction|portion|percent)\s+(?:\w+\s+)?(?:of|constitution of)\s+(?P<a>.+?)\s+(?:in|out of|among|over|within)\s+(?:the\s+)?(?P<b>.+)"  # noqa: E501
+    ),
+    re.compile(
+        r"(?i)(?:percentage|proportion|share|fraction|portion|percent)\s+(?:\w+\s+)?(?:of|constitution of)\s+(?P<a>.+?)\s+(?:of|to|from)\s+(?:the\s+)?(?P<b>.+)"  # noqa: E501
+    ),
+    re.compile(r"(?i)(?P<a>.+?)\s+as\s+a\s+(?:percentage|proportion|%)\s+of\s+(?P<b>.+)"),
+    re.compile(r"(?i)\bdifference\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"),
+    re.compile(
+        r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\s+(?P<a>.+?)\s+(?:as\s+)?"
+        r"(?:compared\s+(?:to|with)|than)\s+(?P<b>.+)"
+    ),
+    re.compile(r"(?P<a>.+?)占(?P<b>.+?)的?(?:比例|比重|百分比)"),
+)
+
+
+def two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] | None:
+    """The two row phrases of a ratio, share or difference; where the joining word ("and",
+    "to", "of") occurs several times, the split whose two sides both name rows best."""
+    patterns = {"ratio": TWO_ROWS[:2], "proportion": TWO_ROWS[2:5] + TWO_ROWS[7:],
+                "difference": TWO_ROWS[5:7]}.get(operation, ())  # fmt: skip
+    for pattern in patterns:
+        found = pattern.search(text)
+        if not (found and words(found["a"]) and words(found["b"])):
+            continue
+        joiner = text[found.end("a") : found.start("b")]
+        whole = found["a"] + joiner + found["b"]
+        splits = [(found["a"], found["b"])]
+        for at in [m.start() for m in re.finditer(re.escape(joiner), whole)]:
+            left, right = whole[:at], whole[at + len(joiner) :]
+            if words(left) and words(right) and (left, right) not in splits:
+                splits.append((left, right))
+        return max(splits, key=lambda split: split_quality(split, table))
+    return None
+
+
+ALL_ROWS = re.compile(r"(?i)\b(?:all|every|each)\b|\bsum\s+of\b|所有|全部")
+
+
+def section_rows(text: str, table: ReportTable) -> list[int]:
+    """ "The sum of all tax credit carryforwards": the rows printed under the section the
+    question names (its total line left out)."""
+    asked = set(words(text))
+    sections = {row.section for row in table.rows if row.section}
+    scored = []
+    for section in sections:
+        named = words(section)
+        if named and all(w in asked for w in named):
+            scored.append((len(named), section))
+    if not scored:
+        return []
+    section = max(scored)[1]
+    return [
+        i
+        for i, row in enumerate(table.rows)
+        if row.section == section and row.label and not re.search(r"(?i)\btotal\b", row.label)
+    ]
+
+
+def split_quality(split: tuple[str, str], table: ReportTable) -> float:
+    """How well both sides of a split name a row each."""
+    return sum(max((m.score for m in find_rows(part, table)[:1]), default=0.0) for part in split)
+
+
+def column_pair(pair: tuple[str, str], table: ReportTable) -> tuple[list[int], list[int]] | None:
+    """ "the operating leases of more than 5 years in the total operating leases": one row,
+    the part's column over the total's."""
+    row, _ = one_row(pair[0], table)
+    columns = []
+    for part in pair:
+        found = literal_columns(part, table, table.value_columns)
+        if not found:
+            said = set(words(part))
+            scored = {j: len(set(words(table.columns[j])) & said) for j in table.value_columns}
+            best = max(scored.values(), default=0)
+            found = [j for j, n in scored.items() if n == best and n > 0]
+        if len(found) != 1:
+            return None
+        columns.append(found[0])
+    if row is None or columns[0] == columns[1]:
+        return None
+    if one_row(re.sub(r"(?i)\btotal\b", " ", pair[1]), table)[0] != row:
+        return None
+    return [row], columns
+
+
+def distinct(pair: tuple[str, str], table: ReportTable) -> bool:
+    found = [one_row(part, table)[0] for part in pair]
+    return None not in found and found[0] != found[1]
+
+
+def of_total(text: str, table: ReportTable) -> tuple[str, str] | None:
+    """ "What percentage of total X is Y": Y over the row labelled total that the question
+    names, as label texts to be found again."""
+    totals = [i for i, r in enumerate(table.rows) if "total" in r.label.casefold()]
+    parts = [i for i in range(len(table.rows)) if i not in totals]
+    if not totals or not parts:
+        return None
+    asked = words(text)
+    part = max(parts, key=lambda i: row_score(asked, table, i))
+    total = max(totals, key=lambda i: row_score(asked, table, i))
+    if row_score(asked, table, part) < GOOD_MATCH * 0.8:
+        return None
+    return table.rows[part].label, table.rows[total].label
+
+
+def several_rows(text: str, table: ReportTable) -> list[int]:
+    parts = re.split(r"(?i)\s*,\s*|\s+and\s+|、|和", text)
+    found: list[int] = []
+    for part in parts:
+        if not words(part):
+            continue
+        row, _ = one_row(part, table)
+        if row is not None and row not in found:
+            found.append(row)
+    return found if len(found) >= 2 else []
