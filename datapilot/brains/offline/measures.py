@@ -72,6 +72,11 @@ _AMOUNT_SCALED = re.compile(
     r"(?i)(?<![\w.$])(\d+(?:\.\d+)?)(k|m|bn|\s*thousand|\s*million|\s*billion)\b"
     r"(?=\s+(?:in|into|on|of)\b)"
 )
+# A bare number right after the verb that puts it in: "invested 10000 in Apple", "put 2,500 into".
+_AMOUNT_PUT = re.compile(
+    r"(?i)\b(?:invest(?:ed|ing|s)?|put(?:ting)?|placed|parked)\s+(\d[\d,]*(?:\.\d+)?)"
+    r"(?![\d.,%])(?:\s*(k|m|bn|thousand|million|billion)\b)?"
+)
 _BOTH_ENDS = re.compile(
     r"(?i)\b(?:top|best|highest|strongest|gainers)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)"
     r"\s+(?:the\s+)?(?:(?:\d+|[a-z]+)\s+){0,3}?(?:bottom|worst|lowest|weakest|losers)\b"
@@ -92,6 +97,11 @@ def read_amount(text: str) -> float | None:
         return float(number.replace(",", "")) * _SCALE.get(unit, 1.0)
     for match in _AMOUNT_SCALED.finditer(text):
         return float(match.group(1)) * _SCALE[match.group(2).strip().lower()]
+    for match in _AMOUNT_PUT.finditer(text):
+        value = float(match.group(1).replace(",", ""))
+        unit = (match.group(2) or "").strip().lower()
+        if unit or not (1900 <= value <= 2100):  # "invested 2021" is a year, not a sum
+            return value * _SCALE.get(unit, 1.0)
     for match in _AMOUNT_ZH.finditer(text):
         said = match.group(1) or match.group(3)
         unit = match.group(2) or match.group(4) or ""
@@ -103,7 +113,7 @@ def read_amount(text: str) -> float | None:
 
 def amount_span(text: str) -> tuple[int, int] | None:
     """Where `read_amount` found its sum of money in `text`."""
-    for pattern in (_AMOUNT_EN, _AMOUNT_SCALED, _AMOUNT_ZH):
+    for pattern in (_AMOUNT_EN, _AMOUNT_SCALED, _AMOUNT_PUT, _AMOUNT_ZH):
         found = pattern.search(text)
         if found is not None:
             return found.span()
