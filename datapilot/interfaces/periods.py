@@ -97,6 +97,7 @@ def period_extremes(
         kind="cross_section",
         unit=unit,
         title=f"Extremes of {frame.attrs.get('title') or 'the series'}",
+        title_zh="最好与最差的时段",
         units={"value": unit},
         period=period or "daily",
         which=which,
@@ -151,6 +152,7 @@ def count_days(
         kind="cross_section",
         unit="",
         title=_count_title(condition, threshold, inclusive),
+        title_zh=_count_title_zh(condition, threshold, inclusive),
         units={"count": "", "sessions": "", "share_pct": "%"},
         condition=condition,
         threshold=threshold,
@@ -205,6 +207,24 @@ def _count_title(condition: str, threshold: float | None, inclusive: bool) -> st
     return titles[condition]
 
 
+def _count_title_zh(condition: str, threshold: float | None, inclusive: bool) -> str:
+    """`_count_title` in Chinese (a Chinese answer names what it counted in Chinese)."""
+    value = f"{threshold:g}" if threshold is not None else ""
+    pct = f"{abs(threshold or 0):g}%"
+    more = "至少" if inclusive else "超过"
+    titles = {
+        "close_above": f"收盘价{'不低于' if inclusive else '高于'}{value}的交易日",
+        "close_below": f"收盘价{'不高于' if inclusive else '低于'}{value}的交易日",
+        "gain_beyond": f"单日涨幅{more}{pct}的交易日",
+        "fall_beyond": f"单日跌幅{more}{pct}的交易日",
+        "move_beyond": f"单日涨跌幅{more}{pct}的交易日",
+        "up": "上涨的交易日",
+        "down": "下跌的交易日",
+        "sessions": "交易日",
+    }
+    return titles[condition]
+
+
 @interface("processing", "frame")
 def distance_from_peak(
     ctx: InterfaceContext,
@@ -244,6 +264,7 @@ def distance_from_peak(
         kind="cross_section",
         unit="%",
         title="Distance from the high" if side == "high" else "Distance from the low",
+        title_zh="距最高点的距离" if side == "high" else "距最低点的距离",
         units={"distance_pct": "%", "peak_value": unit, "last_value": unit},
         side=side,
     )

@@ -65,6 +65,8 @@ def _allowed(answer: Answer, catalog: Any) -> set[str]:
     """The Latin words a Chinese answer may hold: its sources and the names its entities keep in
     Chinese (a brand without a Chinese name, such as Range Resources)."""
     allowed = set(_UNITS)
+    # The question's own Latin words, quoted back ("gdp" in 中国近十年gdp: what was not found).
+    allowed |= set(_WORD.findall(answer.query))
     for source in answer.sources:
         allowed |= set(_WORD.findall(source))
     for entity in answer.intent.entities if answer.intent else []:
