@@ -16,6 +16,7 @@ from datapilot.model_client.errors import (
     LLMTimeout,
     LLMTruncated,
     LLMUnavailable,
+    UnreadableToolCalls,
 )
 from datapilot.model_client.jsontext import NoJSONError, extract_json_object
 from datapilot.model_client.tokens import count_chat, count_tokens
@@ -34,6 +35,7 @@ __all__ = [
     "LLMUnavailable",
     "NoJSONError",
     "OutputMode",
+    "UnreadableToolCalls",
     "UsageMeter",
     "count_chat",
     "count_tokens",

@@ -21,3 +21,7 @@ class LLMRefused(LLMError):
 
 class LLMTruncated(LLMError):
     """The reply was cut off (token limit or a dropped stream)."""
+
+
+class UnreadableToolCalls(LLMError):
+    """The model wrote something like a tool call as text that cannot be read as one."""
