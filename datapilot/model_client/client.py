@@ -12,7 +12,6 @@ the calls from the text (toolcalls.py).
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 from collections.abc import AsyncGenerator, Mapping, Sequence
@@ -35,8 +34,8 @@ from datapilot.model_client.errors import (
     LLMTimeout,
     LLMTruncated,
     LLMUnavailable,
-    UnreadableToolCalls,
 )
+from datapilot.model_client.failures import clip, said, translate
 from datapilot.model_client.rejections import (
     Adaptations,
     OutputMode,
@@ -44,8 +43,15 @@ from datapilot.model_client.rejections import (
     mark_rejections,
     rejection,
 )
+from datapilot.model_client.replies import (
+    CallAssembly,
+    count_usage,
+    stream_usage,
+    tool_names,
+    written_calls,
+)
 from datapilot.model_client.tokens import count_chat, count_tokens
-from datapilot.model_client.toolcalls import may_be_call, read_calls, with_tools_described
+from datapilot.model_client.toolcalls import may_be_call, with_tools_described
 from datapilot.model_client.usage import CallUsage, UsageMeter
 
 # What each endpoint+model refused so far; shared by every client of the process.
@@ -169,10 +175,10 @@ class LLMClient:
         choice = response.choices[0]
         text = choice.message.content or ""
         usage.ok = True
-        _count_usage(usage, response, messages, [text])
+        count_usage(usage, response, messages, [text])
         refusal = getattr(choice.message, "refusal", None)
         if refusal:
-            raise LLMRefused(f"the model declined: {_clip(refusal)}")
+            raise LLMRefused(f"the model declined: {clip(refusal)}")
         if not text.strip():
             raise LLMRefused("the model answered with nothing")
         if choice.finish_reason == "length":
@@ -216,13 +222,13 @@ class LLMClient:
                 if call.type == "function"
             ]
             pieces = [text, *(call.name + call.arguments for call in calls)]
-            _count_usage(usage, response, wire, pieces)
+            count_usage(usage, response, wire, pieces)
             usage.ok = True
             refusal = getattr(choice.message, "refusal", None)
             if refusal:
-                raise LLMRefused(f"the model declined: {_clip(refusal)}")
-            names = _tool_names(tools)
-            if names and not calls and (written := _written_calls(text, names, strict=True)):
+                raise LLMRefused(f"the model declined: {clip(refusal)}")
+            names = tool_names(tools)
+            if names and not calls and (written := written_calls(text, names, strict=True)):
                 calls, text = list(written), ""
             if not text.strip() and not calls:
                 raise LLMRefused("the model answered with nothing")
@@ -285,7 +291,7 @@ class LLMClient:
         try:
             stream = await self._open_stream(messages, max_tokens, 0.2, {}, deadline)
             async for chunk in self._chunks(stream, deadline, received):
-                _stream_usage(usage, chunk)
+                stream_usage(usage, chunk)
                 for choice in chunk.choices:
                     piece = choice.delta.content if choice.delta else None
                     if piece:
@@ -331,10 +337,10 @@ class LLMClient:
         usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(wire))
         self.meter.record(usage)
         received: list[str] = []
-        calls = _CallAssembly()
+        calls = CallAssembly()
         refusal: list[str] = []
         finish: str | None = None
-        names = _tool_names(tools)
+        names = tool_names(tools)
         # With tools offered, a reply that may be a call written as text is held back until
         # it is read whole.
         held: bool | None = True if names else None
@@ -343,7 +349,7 @@ class LLMClient:
                 messages, max_tokens, temperature or 0.2, dict(options or {}), deadline, tools
             )
             async for chunk in self._chunks(stream, deadline, received):
-                _stream_usage(usage, chunk)
+                stream_usage(usage, chunk)
                 for choice in chunk.choices:
                     delta = choice.delta
                     if delta is not None:
@@ -366,9 +372,9 @@ class LLMClient:
                 pieces = [text, *(call.name + call.arguments for call in requests)]
                 usage.completion_tokens = sum(count_tokens(piece) for piece in pieces)
             if refusal:
-                raise LLMRefused(f"the model declined: {_clip(''.join(refusal))}")
+                raise LLMRefused(f"the model declined: {clip(''.join(refusal))}")
             if names and not requests and (held or "<tool_call>" in text):
-                written = _written_calls(text, names, strict=bool(held))
+                written = written_calls(text, names, strict=bool(held))
                 if written:
                     requests, text, finish, held = list(written), "", "tool_calls", None
             if held and text:
@@ -451,8 +457,8 @@ class LLMClient:
             # A dropped connection surfaces as whatever the HTTP layer raises mid-stream.
             except Exception as error:
                 if received:
-                    raise LLMTruncated(f"the stream broke off: {_clip(str(error))}") from error
-                raise self._translate(error) from error
+                    raise LLMTruncated(f"the stream broke off: {clip(str(error))}") from error
+                raise translate(error, self.config) from error
             yield chunk
 
     def _with_tools(
@@ -470,11 +476,10 @@ class LLMClient:
     def _failure(self, error: BaseException, sent: set[str]) -> LLMError:
         """What an endpoint failure is: a rejection of a field sent, or an error to report."""
         if isinstance(error, openai.APIStatusError):
-            said = _said(error)
-            rejected = rejection(error.status_code, said, sent)
+            rejected = rejection(error.status_code, said(error), sent)
             if rejected is not None:
                 return rejected
-        return self._translate(error)
+        return translate(error, self.config)
 
     def _adapt(self, rejected: Rejected, *, structured: bool) -> None:
         """Learn what this endpoint refused, or raise the rejection as an error when nothing is
@@ -482,7 +487,7 @@ class LLMClient:
         if not self.adaptations.learn(rejected, structured=structured):
             where = f"the model endpoint {self.config.base_url}"
             raise LLMUnavailable(
-                f"{where} rejected the request (HTTP {rejected.status}): {_clip(rejected.said)}"
+                f"{where} rejected the request (HTTP {rejected.status}): {clip(rejected.said)}"
             ) from rejected
 
     async def ping(self, timeout_s: float = 3.0) -> bool:
@@ -526,106 +531,3 @@ class LLMClient:
     @staticmethod
     def _remaining(deadline: float) -> float:
         return max(0.01, deadline - time.perf_counter())
-
-    def _translate(self, error: BaseException) -> LLMError:
-        where = f"the model endpoint {self.config.base_url}"
-        retries = self.config.max_retries
-        if isinstance(error, openai.APITimeoutError | TimeoutError):
-            return LLMTimeout(
-                f"{where} did not answer within {self.config.timeout_s:g} s "
-                f"({retries} retries); raise DATAPILOT_LLM_TIMEOUT_S or check the server"
-            )
-        if isinstance(error, openai.APIConnectionError):
-            return LLMUnavailable(
-                f"could not reach {where} after {retries} retries; "
-                "check DATAPILOT_LLM_BASE_URL and that the server is running"
-            )
-        if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
-            return LLMUnavailable(
-                f"{where} rejected the API key (HTTP {error.status_code}); "
-                "check DATAPILOT_LLM_API_KEY"
-            )
-        if isinstance(error, openai.NotFoundError):
-            return LLMUnavailable(
-                f"{where} does not serve model {self.config.model!r} (HTTP 404); "
-                "check DATAPILOT_LLM_MODEL and DATAPILOT_LLM_BASE_URL"
-            )
-        if isinstance(error, openai.RateLimitError):
-            return LLMUnavailable(
-                f"{where} kept rate-limiting the request (HTTP 429) after {retries} retries; "
-                "try again later or raise your quota"
-            )
-        if isinstance(error, openai.APIStatusError):
-            after = f" after {retries} retries" if error.status_code >= 500 else ""
-            return LLMUnavailable(
-                f"{where} failed with HTTP {error.status_code}{after}: {_clip(error.message)}"
-            )
-        return LLMUnavailable(f"{where} failed: {_clip(str(error)) or type(error).__name__}")
-
-
-def _tool_names(tools: list[dict[str, Any]] | None) -> set[str]:
-    return {str((tool.get("function") or tool).get("name")) for tool in tools or []}
-
-
-def _written_calls(text: str, names: set[str], *, strict: bool) -> tuple[ToolCall, ...]:
-    """The calls a reply wrote as text; with `strict`, a reply that tried to and could not be
-    read is `UnreadableToolCalls` (its text was held back: nothing of it reached the user)."""
-    read = read_calls(text, names)
-    if strict and read.attempted and not read.calls:
-        raise UnreadableToolCalls(f"the model wrote {read.problem} as its reply")
-    return read.calls
-
-
-def _said(error: openai.APIStatusError) -> str:
-    """What an error response said: the SDK's message (which quotes the body) and the body."""
-    body = error.body
-    shown = body if isinstance(body, str) else json.dumps(body, default=str) if body else ""
-    return f"{error.message} {shown}".strip()
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-class _CallAssembly:
-    """Tool calls put together from their streamed pieces (by index; arguments in parts)."""
-
-    def __init__(self) -> None:
-        self._calls: dict[int, dict[str, str]] = {}
-
-    def add(self, delta: Any) -> None:
-        call = self._calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
-        call["id"] = delta.id or call["id"]
-        if delta.function is not None:
-            call["name"] += delta.function.name or ""
-            call["arguments"] += delta.function.arguments or ""
-
-    def requests(self) -> list[ToolCall]:
-        return [
-            ToolCall(
-                id=call["id"] or f"call_{index}",
-                name=call["name"],
-                arguments=call["arguments"] or "{}",
-            )
-            for index, call in sorted(self._calls.items())
-        ]
-
-
-def _stream_usage(usage: CallUsage, chunk: Any) -> None:
-    """The tokens a stream's last chunk reports, when the endpoint sends them."""
-    if chunk.usage is not None:
-        usage.prompt_tokens = chunk.usage.prompt_tokens or usage.prompt_tokens
-        usage.completion_tokens = chunk.usage.completion_tokens or 0
-
-
-def _count_usage(
-    usage: CallUsage, response: Any, messages: list[WireMessage], reply: list[str]
-) -> None:
-    """The tokens the endpoint reported, else counted here (`reply`: the reply's text pieces)."""
-    if response.usage is not None:
-        usage.prompt_tokens = response.usage.prompt_tokens or 0
-        usage.completion_tokens = response.usage.completion_tokens or 0
-    else:
-        usage.prompt_tokens = count_chat(messages)
-        usage.completion_tokens = sum(count_tokens(piece) for piece in reply)
