@@ -106,7 +106,7 @@ def _call(item: Any, names: Collection[str], number: int) -> ToolCall | str:
         return "a tool call without a tool name"
     if name not in names:
         return f"a call of {name!r}, which is not one of the tools offered"
-    arguments = next((item[key] for key in _ARGUMENT_KEYS if key in item), {})
+    arguments: Any = next((item[key] for key in _ARGUMENT_KEYS if key in item), {})
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments or "{}")
@@ -148,5 +148,8 @@ def _describe(tool: dict[str, Any]) -> str:
 
 
 def _written(call: ToolCall) -> str:
-    arguments = json.loads(call.arguments or "{}")
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except ValueError:  # a model's malformed arguments, shown back as they were
+        arguments = call.arguments
     return "<tool_call>" + json.dumps({"name": call.name, "arguments": arguments}) + "</tool_call>"
