@@ -12,6 +12,7 @@ from datapilot.model_client.client import (
 from datapilot.model_client.config import LLMConfig, resolve_config
 from datapilot.model_client.errors import (
     LLMError,
+    LLMPromptTooLong,
     LLMRefused,
     LLMTimeout,
     LLMTruncated,
@@ -29,6 +30,7 @@ __all__ = [
     "LLMClient",
     "LLMConfig",
     "LLMError",
+    "LLMPromptTooLong",
     "LLMRefused",
     "LLMTimeout",
     "LLMTruncated",

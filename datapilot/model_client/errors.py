@@ -25,3 +25,7 @@ class LLMTruncated(LLMError):
 
 class UnreadableToolCalls(LLMError):
     """The model wrote something like a tool call as text that cannot be read as one."""
+
+
+class LLMPromptTooLong(LLMError):
+    """The prompt and the reply's token limit do not fit the model's context window."""

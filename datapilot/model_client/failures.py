@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 
 import openai
 
 from datapilot.model_client.config import LLMConfig
-from datapilot.model_client.errors import LLMError, LLMTimeout, LLMUnavailable
+from datapilot.model_client.errors import LLMError, LLMPromptTooLong, LLMTimeout, LLMUnavailable
+
+# How servers say a request does not fit the model's context (OpenAI's code, llama.cpp's words).
+_CONTEXT = re.compile(r"context_length_exceeded|maximum context length|exceed context window")
 
 
 def translate(error: BaseException, config: LLMConfig) -> LLMError:
@@ -38,6 +42,9 @@ def translate(error: BaseException, config: LLMConfig) -> LLMError:
             f"{where} kept rate-limiting the request (HTTP 429) after {retries} retries; "
             "try again later or raise your quota"
         )
+    if isinstance(error, openai.APIStatusError) and _CONTEXT.search(str(error.message)):
+        # The request's size, not the endpoint's health: a smaller prompt may still fit.
+        return LLMPromptTooLong(f"{where} has a smaller context window: {clip(error.message)}")
     if isinstance(error, openai.APIStatusError):
         after = f" after {retries} retries" if error.status_code >= 500 else ""
         return LLMUnavailable(
