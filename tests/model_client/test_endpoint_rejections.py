@@ -13,7 +13,12 @@ from support import paths
 from support.llm import LOOPBACK, client_for, time_limit
 
 from datapilot.core.model_messages import ModelResponse
-from datapilot.model_client import LLMClient, LLMUnavailable, extract_json_object
+from datapilot.model_client import (
+    LLMClient,
+    LLMPromptTooLong,
+    LLMUnavailable,
+    extract_json_object,
+)
 from datapilot.model_client.scripted import Reply, ScriptedEndpoint
 from datapilot.model_client.tokens import count_tokens
 
@@ -122,3 +127,17 @@ async def test_a_500_naming_a_field_that_was_not_sent_keeps_the_retries() -> Non
     with endpoint, pytest.raises(LLMUnavailable, match="HTTP 500 after 2 retries"):
         await _ask(client_for(endpoint, max_retries=2))
     assert len(endpoint.requests) == 3
+
+
+@time_limit(20)
+async def test_a_prompt_too_long_for_the_context_window_is_its_own_error() -> None:
+    # llama-cpp-python's words for it (its context_length_exceeded formatter), as a 400.
+    said = (
+        "This model's maximum context length is 2048 tokens. However, you requested 2600 tokens "
+        "(2100 in the messages, 500 in the completion). Please reduce the length of the "
+        "messages or completion."
+    )
+    endpoint = ScriptedEndpoint([Reply(status=400, error=said)])
+    with endpoint, pytest.raises(LLMPromptTooLong, match="smaller context window"):
+        await _ask(client_for(endpoint, max_retries=2))
+    assert len(endpoint.requests) == 1
