@@ -139,6 +139,7 @@ async def test_an_invented_figure_later_cuts_the_model_off_there() -> None:
     assert delivered == first + "\n\n" + template_summary(QUESTION, understanding, run)
     assert "215" not in delivered and "More text" not in delivered
     assert "215.00" in _why()
+    assert brain.summary_notes[0].startswith("The rest of the model's summary did not hold up")
 
 
 @pytest.mark.parametrize(
@@ -170,6 +171,7 @@ async def test_a_dropped_stream_keeps_the_checked_sentences_then_the_template() 
         "I plotted Apple's 2021 closes. \n\n" + template_summary(QUESTION, understanding, run)
     )
     assert "stream broke off" in _why()
+    assert brain.summary_notes[0].startswith("The rest of the model's summary")
 
 
 @time_limit(15)
