@@ -112,7 +112,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> object:
 
 
 async def test_ten_questions_answer_with_pandas_figures(server: str, data: object) -> None:
-    report = []
+    print()
     for number, (question, what) in enumerate(QUESTIONS):
         # Both ways of choosing the model, in turn: each question once keeps the run short.
         brain = ("llm", "auto")[number % 2]
@@ -120,9 +120,8 @@ async def test_ten_questions_answer_with_pandas_figures(server: str, data: objec
         started = time.perf_counter()
         answer = await ask(question, QuestionContext(today=TODAY, brain=brain), settings=settings)
         seconds = time.perf_counter() - started
-        report.append(
-            (brain, question, answer.status, _what_the_model_did(answer), round(seconds, 1))
-        )
+        line = (brain, question, answer.status, _what_the_model_did(answer), round(seconds, 1))
+        print(" | ".join(map(str, line)), flush=True)
         assert answer.status != "error", (question, answer.message)
         assert answer.usage.completion_tokens > 0, question  # the model really answered
         if what is None:
@@ -130,9 +129,6 @@ async def test_ten_questions_answer_with_pandas_figures(server: str, data: objec
             continue
         assert answer.status == "ok", (question, answer.message)
         assert _expected(what) in _shown(answer), (question, answer.summary)
-    print()
-    for line in report:
-        print(" | ".join(map(str, line)))
 
 
 async def test_a_streamed_assistant_reply_and_a_chat_with_a_tool_bound(

@@ -57,10 +57,10 @@ def llama_server(log: Path, n_ctx: int = 4096) -> Iterator[str]:
         *("--model", str(smollm2_gguf()), "--model_alias", MODEL),
         *("--host", "127.0.0.1", "--port", str(port)),
         # One thread: a second one spin-waits for the first on a busy 2-core machine.
+        # No `--cache`: its copies of the model's state grew the server past 17 GB within
+        # twenty questions. A planning call's system prompt is evaluated once all the same (the
+        # context keeps the prefix it shares with the previous call).
         *("--n_ctx", str(n_ctx), "--n_threads", "1", "--n_batch", "512"),
-        # Keeps the evaluated prompts, so the system prompt shared by the planning calls is
-        # evaluated once.
-        *("--cache", "true"),
     ]
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
