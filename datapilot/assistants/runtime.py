@@ -40,7 +40,13 @@ from datapilot.core.model_messages import (
     ToolReturn,
 )
 from datapilot.core.quotes import Quote
-from datapilot.model_client.errors import LLMError
+from datapilot.data.text import is_chinese
+from datapilot.model_client.errors import (
+    LLMError,
+    LLMRefused,
+    LLMTruncated,
+    UnreadableToolCalls,
+)
 from datapilot.model_client.function import ToolModel
 from datapilot.tools import ToolResult, call_arguments, confirmation, function_schema, run_tool
 
@@ -53,6 +59,10 @@ NOT_CONFIRMED = (
     "{name} did not run: it needs the user's confirmation ({reason}), and this conversation "
     "cannot ask for it. Tell the user so: they can run it from a Datapilot chat, which asks them "
     "first, or mark the tool trusted (`datapilot tools trust {name}`)."
+)
+FROM_DATA = (
+    "The model's reply could not be used, so this answer comes from the data, without tools.",
+    "模型的回复无法使用，以下答案直接来自数据（未调用工具）。",
 )
 OUT_OF_ROUNDS = (
     "You have used every tool round of this turn; answer now with the results you have, and say "
@@ -155,6 +165,13 @@ class Turn(OfflineTurn):
                     options = self._options(first=round_number == 0, tools=bool(tools))
                     async for event in self._model_round(client, messages, tools, replies, options):
                         yield event
+                except (UnreadableToolCalls, LLMRefused, LLMTruncated) as error:
+                    if self._streamed:
+                        raise  # part of the reply went out already: it is the answer's error
+                    # A weak model: the turn answers from the data, without tools.
+                    async for event in self._from_data(error):
+                        yield event
+                    return
                 except LLMError as error:
                     message = f"The model could not answer: {error}"
                     answer.status, answer.message = "error", message
@@ -203,6 +220,28 @@ class Turn(OfflineTurn):
                 separate = False
             self._streamed = True
             yield TextDelta(text=piece)
+
+    async def _from_data(self, error: LLMError) -> AsyncIterator[Event]:
+        """The question answered by the data workflow, as without a model, after a model reply
+        that could not be used; a short note in the question's language says so, the model's
+        error is in the trace."""
+        spent = self.result.model_copy()
+        zh = is_chinese(self.question)
+        async for event in self._offline():
+            if isinstance(event, Done):
+                answer = event.answer
+                answer.notice = None  # a model is configured: the note says what happened
+                answer.notes.insert(0, FROM_DATA[zh])
+                if answer.intent is not None:
+                    answer.intent.trace.append(f"The model's reply was not used: {error}")
+                answer.usage = answer.usage.add(
+                    Usage(
+                        llm_calls=spent.calls + 1,
+                        prompt_tokens=spent.prompt_tokens,
+                        completion_tokens=spent.completion_tokens,
+                    )
+                )
+            yield event
 
     def _options(self, *, first: bool, tools: bool) -> dict[str, Any]:
         """The client's request fields for one call: a forced tool choice holds for the first
@@ -304,6 +343,7 @@ class Turn(OfflineTurn):
         answer.outputs = list(result.outputs)
         answer.usage = Usage(
             llm_calls=result.calls,
+            llm_calls_used=result.calls,
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
         )

@@ -16,7 +16,12 @@ AnswerStatus = Literal["ok", "no_data", "out_of_scope", "error"]
 
 
 class Usage(BaseModel):
-    llm_calls: int = 0
+    llm_calls: int = Field(default=0, description="Model calls made.")
+    llm_calls_used: int = Field(
+        default=0,
+        description="Of those, the calls whose reply the answer is made of (the plan that ran, "
+        "the summary shown); the others were repaired, refused or replaced by the offline reader.",
+    )
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_latency_ms: float = Field(default=0.0, description="Time spent waiting on model calls.")
@@ -24,6 +29,7 @@ class Usage(BaseModel):
     def add(self, other: Usage) -> Usage:
         return Usage(
             llm_calls=self.llm_calls + other.llm_calls,
+            llm_calls_used=self.llm_calls_used + other.llm_calls_used,
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             llm_latency_ms=round(self.llm_latency_ms + other.llm_latency_ms, 1),

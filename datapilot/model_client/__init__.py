@@ -20,10 +20,12 @@ if TYPE_CHECKING:
     from datapilot.model_client.config import LLMConfig, resolve_config
     from datapilot.model_client.errors import (
         LLMError,
+        LLMPromptTooLong,
         LLMRefused,
         LLMTimeout,
         LLMTruncated,
         LLMUnavailable,
+        UnreadableToolCalls,
     )
     from datapilot.model_client.jsontext import NoJSONError, extract_json_object
     from datapilot.model_client.tokens import count_chat, count_tokens
@@ -43,6 +45,8 @@ _MODULES = {
     "LLMTimeout": "errors",
     "LLMTruncated": "errors",
     "LLMUnavailable": "errors",
+    "LLMPromptTooLong": "errors",
+    "UnreadableToolCalls": "errors",
     "NoJSONError": "jsontext",
     "extract_json_object": "jsontext",
     "count_chat": "tokens",
@@ -58,12 +62,14 @@ __all__ = [
     "LLMClient",
     "LLMConfig",
     "LLMError",
+    "LLMPromptTooLong",
     "LLMRefused",
     "LLMTimeout",
     "LLMTruncated",
     "LLMUnavailable",
     "NoJSONError",
     "OutputMode",
+    "UnreadableToolCalls",
     "UsageMeter",
     "count_chat",
     "count_tokens",

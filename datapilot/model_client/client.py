@@ -2,8 +2,11 @@
 
 Retries with backoff on 429, 5xx and connection errors are the `openai` SDK's own (it honours
 `Retry-After`); this module adds an overall deadline per call, maps failures to `LLMError`s
-with actionable messages, and degrades structured output per endpoint: JSON schema, then JSON
-mode, then plain text (the caller extracts the JSON), remembering what each endpoint accepts.
+with actionable messages, and adapts to what each endpoint refuses (rejections.py): a field its
+error names (a 400, a 422 or a 500) is dropped or changed and the call made again at once, and
+structured output degrades from JSON schema to JSON mode to plain text (the caller extracts the
+JSON). Without `tools` (refused), the tools are described in the prompt and the caller reads
+the calls from the text (toolcalls.py).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncGenerator, Mapping, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import openai
 from pydantic import BaseModel
@@ -32,24 +35,30 @@ from datapilot.model_client.errors import (
     LLMTruncated,
     LLMUnavailable,
 )
+from datapilot.model_client.failures import clip, said, translate
+from datapilot.model_client.rejections import (
+    Adaptations,
+    OutputMode,
+    Rejected,
+    mark_rejections,
+    rejection,
+)
+from datapilot.model_client.replies import (
+    CallAssembly,
+    count_usage,
+    stream_usage,
+    tool_names,
+    written_calls,
+)
 from datapilot.model_client.tokens import count_chat, count_tokens
+from datapilot.model_client.toolcalls import may_be_call, with_tools_described
 from datapilot.model_client.usage import CallUsage, UsageMeter
 
-OutputMode = Literal["json_schema", "json_object", "text"]
-_DOWNGRADE: dict[OutputMode, OutputMode] = {"json_schema": "json_object", "json_object": "text"}
-
-Quirk = Literal["max_completion_tokens", "no_temperature", "no_stream_usage"]
-
-# What each endpoint+model is known to accept, learnt from its 400s; shared by every client.
-_modes: dict[str, OutputMode] = {}
-_quirks: dict[str, set[Quirk]] = {}
+# What each endpoint+model refused so far; shared by every client of the process.
+_adaptations: dict[str, Adaptations] = {}
 
 # Each adaptation removes one thing the endpoint rejected, so a few rounds always suffice.
-_MAX_ADAPTATIONS = 6
-_FORMAT_REJECTION = re.compile(
-    r"response_format|json_schema|json_object|schema|format|not support|unsupported", re.I
-)
-_UNSUPPORTED = re.compile(r"unsupported|not support|only the default", re.I)
+_MAX_ADAPTATIONS = 8
 _REFUSAL = re.compile(
     r"^\s*(i'?m sorry|i am sorry|sorry|i can(?:'|no)t|i cannot|i'm unable|i am unable|"
     r"as an ai|抱歉|对不起|我无法|我不能)",
@@ -85,8 +94,7 @@ def looks_like_refusal(text: str) -> bool:
 
 def forget_endpoint_modes() -> None:
     """Forget what endpoints accept (for tests and after reconfiguration)."""
-    _modes.clear()
-    _quirks.clear()
+    _adaptations.clear()
 
 
 class LLMClient:
@@ -101,12 +109,22 @@ class LLMClient:
             api_key=config.api_key.get_secret_value() if config.api_key else "not-needed",
             timeout=config.timeout_s,
             max_retries=config.max_retries,
+            # A server error naming a field of the request is a rejection: adapted to, not
+            # retried as it was.
+            http_client=openai.DefaultAsyncHttpxClient(
+                timeout=config.timeout_s, event_hooks={"response": [mark_rejections]}
+            ),
         )
+
+    @property
+    def adaptations(self) -> Adaptations:
+        """What this endpoint and model refused so far (shared by its clients)."""
+        return _adaptations.setdefault(self.config.endpoint_key, Adaptations())
 
     @property
     def mode(self) -> OutputMode:
         """The structured-output mode this endpoint is currently asked with."""
-        return _modes.get(self.config.endpoint_key, "json_schema")
+        return self.adaptations.mode
 
     async def aclose(self) -> None:
         await self._sdk.close()
@@ -130,9 +148,8 @@ class LLMClient:
             mode = self.mode
             try:
                 return await self._complete(wire, mode, schema, schema_name, purpose, max_tokens)
-            except openai.BadRequestError as error:
-                if not self._adapt(error, structured=True):
-                    raise self._translate(error) from error
+            except Rejected as rejected:
+                self._adapt(rejected, structured=True)
         raise self._rejected_everything()
 
     async def _complete(
@@ -153,16 +170,15 @@ class LLMClient:
         elif mode == "json_object":
             extra["response_format"] = {"type": "json_object"}
         usage = CallUsage(purpose=purpose, ok=False)
-        response = await self._create(
-            messages, usage, self._sampling(max_tokens, temperature=0.0), extra
-        )
+        sampling = self.adaptations.sampling(max_tokens, temperature=0.0)
+        response = await self._create(messages, usage, sampling, extra)
         choice = response.choices[0]
         text = choice.message.content or ""
         usage.ok = True
-        _count_usage(usage, response, messages, [text])
+        count_usage(usage, response, messages, [text])
         refusal = getattr(choice.message, "refusal", None)
         if refusal:
-            raise LLMRefused(f"the model declined: {_clip(refusal)}")
+            raise LLMRefused(f"the model declined: {clip(refusal)}")
         if not text.strip():
             raise LLMRefused("the model answered with nothing")
         if choice.finish_reason == "length":
@@ -185,16 +201,14 @@ class LLMClient:
         Raises `LLMUnavailable`/`LLMTimeout` when the endpoint failed, `LLMRefused` for a
         refusal or a reply with neither text nor tool calls.
         """
-        wire = to_openai(messages)
         for _ in range(_MAX_ADAPTATIONS):
             usage = CallUsage(purpose=purpose, ok=False)
-            extra: dict[str, Any] = {"tools": tools} if tools else {}
-            sampling = self._sampling(max_tokens, temperature=temperature or 0.2)
+            wire, extra = self._with_tools(messages, tools, {})
+            sampling = self.adaptations.sampling(max_tokens, temperature=temperature or 0.2)
             try:
                 response = await self._create(wire, usage, sampling, extra)
-            except openai.BadRequestError as error:
-                if not self._adapt(error, structured=False):
-                    raise self._translate(error) from error
+            except Rejected as rejected:
+                self._adapt(rejected, structured=False)
                 continue
             choice = response.choices[0]
             text = choice.message.content or ""
@@ -208,11 +222,14 @@ class LLMClient:
                 if call.type == "function"
             ]
             pieces = [text, *(call.name + call.arguments for call in calls)]
-            _count_usage(usage, response, wire, pieces)
+            count_usage(usage, response, wire, pieces)
             usage.ok = True
             refusal = getattr(choice.message, "refusal", None)
             if refusal:
-                raise LLMRefused(f"the model declined: {_clip(refusal)}")
+                raise LLMRefused(f"the model declined: {clip(refusal)}")
+            names = tool_names(tools)
+            if names and not calls and (written := written_calls(text, names, strict=True)):
+                calls, text = list(written), ""
             if not text.strip() and not calls:
                 raise LLMRefused("the model answered with nothing")
             return ModelResponse(
@@ -234,8 +251,8 @@ class LLMClient:
         """One non-streamed call within the deadline, metered in `usage`; the response, which has
         at least one choice.
 
-        `BadRequestError` passes through (callers adapt the request to it); other endpoint
-        failures become `LLMUnavailable`/`LLMTimeout`.
+        Raises `Rejected` when the endpoint refused a field (callers adapt the request to it);
+        other endpoint failures become `LLMUnavailable`/`LLMTimeout`.
         """
         started = time.perf_counter()
         try:
@@ -246,10 +263,8 @@ class LLMClient:
                     **sampling,
                     **extra,
                 )
-        except openai.BadRequestError:
-            raise
         except (openai.APIError, TimeoutError) as error:
-            raise self._translate(error) from error
+            raise self._failure(error, {*sampling, *extra}) from error
         finally:
             usage.latency_ms = (time.perf_counter() - started) * 1000
             self.meter.record(usage)
@@ -274,9 +289,9 @@ class LLMClient:
         received: list[str] = []
         finish: str | None = None
         try:
-            stream = await self._open_stream(wire, max_tokens, 0.2, {}, deadline)
+            stream = await self._open_stream(messages, max_tokens, 0.2, {}, deadline)
             async for chunk in self._chunks(stream, deadline, received):
-                _stream_usage(usage, chunk)
+                stream_usage(usage, chunk)
                 for choice in chunk.choices:
                     piece = choice.delta.content if choice.delta else None
                     if piece:
@@ -322,20 +337,29 @@ class LLMClient:
         usage = CallUsage(purpose=purpose, ok=False, prompt_tokens=count_chat(wire))
         self.meter.record(usage)
         received: list[str] = []
-        calls = _CallAssembly()
+        calls = CallAssembly()
         refusal: list[str] = []
         finish: str | None = None
-        extra: dict[str, Any] = {**(options or {}), **({"tools": tools} if tools else {})}
+        names = tool_names(tools)
+        # With tools offered, a reply that may be a call written as text is held back until
+        # it is read whole.
+        held: bool | None = True if names else None
         try:
-            stream = await self._open_stream(wire, max_tokens, temperature or 0.2, extra, deadline)
+            stream = await self._open_stream(
+                messages, max_tokens, temperature or 0.2, dict(options or {}), deadline, tools
+            )
             async for chunk in self._chunks(stream, deadline, received):
-                _stream_usage(usage, chunk)
+                stream_usage(usage, chunk)
                 for choice in chunk.choices:
                     delta = choice.delta
                     if delta is not None:
                         if delta.content:
                             received.append(delta.content)
-                            yield delta.content
+                            if held is None:
+                                yield delta.content
+                            elif not may_be_call("".join(received)):
+                                yield "".join(received)  # prose after all: out it goes
+                                held = None
                         if getattr(delta, "refusal", None):
                             refusal.append(delta.refusal or "")
                         for call in delta.tool_calls or []:
@@ -348,7 +372,13 @@ class LLMClient:
                 pieces = [text, *(call.name + call.arguments for call in requests)]
                 usage.completion_tokens = sum(count_tokens(piece) for piece in pieces)
             if refusal:
-                raise LLMRefused(f"the model declined: {_clip(''.join(refusal))}")
+                raise LLMRefused(f"the model declined: {clip(''.join(refusal))}")
+            if names and not requests and (held or "<tool_call>" in text):
+                written = written_calls(text, names, strict=bool(held))
+                if written:
+                    requests, text, finish, held = list(written), "", "tool_calls", None
+            if held and text:
+                yield text  # held back as a possible call, and none was read from it
             if finish == "length" and not client_limit:
                 raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
             if finish is None and (text or requests):
@@ -368,35 +398,40 @@ class LLMClient:
 
     async def _open_stream(
         self,
-        messages: list[WireMessage],
+        messages: Sequence[Message],
         max_tokens: int,
         temperature: float,
         extra: dict[str, Any],
         deadline: float,
+        tools: list[dict[str, Any]] | None = None,
     ) -> openai.AsyncStream[Any]:
         """Start a streamed call within the deadline, adapting to what the endpoint rejects."""
-        quirks = _quirks.setdefault(self.config.endpoint_key, set())
         for _ in range(_MAX_ADAPTATIONS):
-            options = dict(extra)
-            if "no_stream_usage" not in quirks:
-                options["stream_options"] = {"include_usage": True}
+            wire, options = self._with_tools(messages, tools or [], extra)
+            options = self.adaptations.options(
+                {**options, "stream_options": {"include_usage": True}}
+            )
+            sampling = self.adaptations.sampling(max_tokens, temperature=temperature)
             try:
                 stream = await asyncio.wait_for(
                     self._sdk.chat.completions.create(
                         model=self.config.model,
-                        messages=messages,  # type: ignore[arg-type]
+                        messages=wire,  # type: ignore[arg-type]
                         stream=True,
-                        **self._sampling(max_tokens, temperature=temperature),
+                        **sampling,
                         **options,
                     ),
                     timeout=self._remaining(deadline),
                 )
-            except openai.BadRequestError as error:
-                if not self._adapt(error, structured=False):
-                    raise self._translate(error) from error
+            except Rejected as rejected:
+                self._adapt(rejected, structured=False)
                 continue
             except (openai.APIError, TimeoutError) as error:
-                raise self._translate(error) from error
+                failure = self._failure(error, {*sampling, *options})
+                if isinstance(failure, Rejected):
+                    self._adapt(failure, structured=False)
+                    continue
+                raise failure from error
             # `stream=True` always streams; the `**` options hide which overload mypy should pick.
             assert isinstance(stream, openai.AsyncStream)
             return stream
@@ -422,42 +457,38 @@ class LLMClient:
             # A dropped connection surfaces as whatever the HTTP layer raises mid-stream.
             except Exception as error:
                 if received:
-                    raise LLMTruncated(f"the stream broke off: {_clip(str(error))}") from error
-                raise self._translate(error) from error
+                    raise LLMTruncated(f"the stream broke off: {clip(str(error))}") from error
+                raise translate(error, self.config) from error
             yield chunk
 
-    def _sampling(self, max_tokens: int, temperature: float) -> dict[str, Any]:
-        quirks = _quirks.get(self.config.endpoint_key, set())
-        limit = "max_completion_tokens" if "max_completion_tokens" in quirks else "max_tokens"
-        sampling: dict[str, Any] = {limit: max_tokens}
-        if "no_temperature" not in quirks:
-            sampling["temperature"] = temperature
-        return sampling
+    def _with_tools(
+        self, messages: Sequence[Message], tools: list[dict[str, Any]], extra: dict[str, Any]
+    ) -> tuple[list[WireMessage], dict[str, Any]]:
+        """The wire messages and request fields of a call offering `tools`: as `tools`, or,
+        where the endpoint refused them, described in the prompt (the reply's text holds the
+        calls then)."""
+        adaptations = self.adaptations
+        if tools and adaptations.tools:
+            return to_openai(messages), adaptations.options({**extra, "tools": tools})
+        wire = to_openai(with_tools_described(messages, tools) if tools else messages)
+        return wire, adaptations.options(extra)
 
-    def _adapt(self, error: openai.BadRequestError, *, structured: bool) -> bool:
-        """Learn from a 400 what this endpoint does not accept; True when worth retrying.
+    def _failure(self, error: BaseException, sent: set[str]) -> LLMError:
+        """What an endpoint failure is: a rejection of a field sent, or an error to report."""
+        if isinstance(error, openai.APIStatusError):
+            rejected = rejection(error.status_code, said(error), sent)
+            if rejected is not None:
+                return rejected
+        return translate(error, self.config)
 
-        Reasoning models want `max_completion_tokens` and no temperature; some servers reject
-        `stream_options`; older ones reject JSON schemas or JSON mode.
-        """
-        key = self.config.endpoint_key
-        quirks = _quirks.setdefault(key, set())
-        text = str(error)
-        learnt: Quirk | None = None
-        if "max_completion_tokens" in text and "max_completion_tokens" not in quirks:
-            learnt = "max_completion_tokens"
-        elif "temperature" in text and _UNSUPPORTED.search(text) and "no_temperature" not in quirks:
-            learnt = "no_temperature"
-        elif "stream_options" in text and "no_stream_usage" not in quirks:
-            learnt = "no_stream_usage"
-        if learnt is not None:
-            quirks.add(learnt)
-            return True
-        mode = self.mode
-        if structured and mode in _DOWNGRADE and _FORMAT_REJECTION.search(text):
-            _modes[key] = _DOWNGRADE[mode]
-            return True
-        return False
+    def _adapt(self, rejected: Rejected, *, structured: bool) -> None:
+        """Learn what this endpoint refused, or raise the rejection as an error when nothing is
+        left to change."""
+        if not self.adaptations.learn(rejected, structured=structured):
+            where = f"the model endpoint {self.config.base_url}"
+            raise LLMUnavailable(
+                f"{where} rejected the request (HTTP {rejected.status}): {clip(rejected.said)}"
+            ) from rejected
 
     async def ping(self, timeout_s: float = 3.0) -> bool:
         """True when the endpoint answers at all (any HTTP status counts as reachable)."""
@@ -500,86 +531,3 @@ class LLMClient:
     @staticmethod
     def _remaining(deadline: float) -> float:
         return max(0.01, deadline - time.perf_counter())
-
-    def _translate(self, error: BaseException) -> LLMError:
-        where = f"the model endpoint {self.config.shown_url}"
-        retries = self.config.max_retries
-        if isinstance(error, openai.APITimeoutError | TimeoutError):
-            return LLMTimeout(
-                f"{where} did not answer within {self.config.timeout_s:g} s "
-                f"({retries} retries); raise DATAPILOT_LLM_TIMEOUT_S or check the server"
-            )
-        if isinstance(error, openai.APIConnectionError):
-            return LLMUnavailable(
-                f"could not reach {where} after {retries} retries; "
-                "check DATAPILOT_LLM_BASE_URL and that the server is running"
-            )
-        if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
-            return LLMUnavailable(
-                f"{where} rejected the API key (HTTP {error.status_code}); "
-                "check DATAPILOT_LLM_API_KEY"
-            )
-        if isinstance(error, openai.NotFoundError):
-            return LLMUnavailable(
-                f"{where} does not serve model {self.config.model!r} (HTTP 404); "
-                "check DATAPILOT_LLM_MODEL and DATAPILOT_LLM_BASE_URL"
-            )
-        if isinstance(error, openai.RateLimitError):
-            return LLMUnavailable(
-                f"{where} kept rate-limiting the request (HTTP 429) after {retries} retries; "
-                "try again later or raise your quota"
-            )
-        if isinstance(error, openai.APIStatusError):
-            after = f" after {retries} retries" if error.status_code >= 500 else ""
-            return LLMUnavailable(
-                f"{where} failed with HTTP {error.status_code}{after}: {_clip(error.message)}"
-            )
-        return LLMUnavailable(f"{where} failed: {_clip(str(error)) or type(error).__name__}")
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-class _CallAssembly:
-    """Tool calls put together from their streamed pieces (by index; arguments in parts)."""
-
-    def __init__(self) -> None:
-        self._calls: dict[int, dict[str, str]] = {}
-
-    def add(self, delta: Any) -> None:
-        call = self._calls.setdefault(delta.index, {"id": "", "name": "", "arguments": ""})
-        call["id"] = delta.id or call["id"]
-        if delta.function is not None:
-            call["name"] += delta.function.name or ""
-            call["arguments"] += delta.function.arguments or ""
-
-    def requests(self) -> list[ToolCall]:
-        return [
-            ToolCall(
-                id=call["id"] or f"call_{index}",
-                name=call["name"],
-                arguments=call["arguments"] or "{}",
-            )
-            for index, call in sorted(self._calls.items())
-        ]
-
-
-def _stream_usage(usage: CallUsage, chunk: Any) -> None:
-    """The tokens a stream's last chunk reports, when the endpoint sends them."""
-    if chunk.usage is not None:
-        usage.prompt_tokens = chunk.usage.prompt_tokens or usage.prompt_tokens
-        usage.completion_tokens = chunk.usage.completion_tokens or 0
-
-
-def _count_usage(
-    usage: CallUsage, response: Any, messages: list[WireMessage], reply: list[str]
-) -> None:
-    """The tokens the endpoint reported, else counted here (`reply`: the reply's text pieces)."""
-    if response.usage is not None:
-        usage.prompt_tokens = response.usage.prompt_tokens or 0
-        usage.completion_tokens = response.usage.completion_tokens or 0
-    else:
-        usage.prompt_tokens = count_chat(messages)
-        usage.completion_tokens = sum(count_tokens(piece) for piece in reply)

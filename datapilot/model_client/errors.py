@@ -21,3 +21,11 @@ class LLMRefused(LLMError):
 
 class LLMTruncated(LLMError):
     """The reply was cut off (token limit or a dropped stream)."""
+
+
+class UnreadableToolCalls(LLMError):
+    """The model wrote something like a tool call as text that cannot be read as one."""
+
+
+class LLMPromptTooLong(LLMError):
+    """The prompt and the reply's token limit do not fit the model's context window."""

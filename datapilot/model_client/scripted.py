@@ -54,6 +54,14 @@ class Reply(BaseModel):
         description="Answer 400 when the request sets one of these (as reasoning models do "
         "for max_tokens and temperature).",
     )
+    rejection_status: int = Field(
+        default=400,
+        description="The status of those rejections: 422 as FastAPI servers, 500 as "
+        "llama-cpp-python's server (then without `x-should-retry`, as it sends none).",
+    )
+    rejection_body: dict[str, Any] | None = Field(
+        default=None, description="The exact body of a rejection (e.g. a real server's)."
+    )
 
 
 class ChatRequest(BaseModel):
@@ -164,17 +172,16 @@ class ScriptedEndpoint:
             if reply.delay_s:
                 await asyncio.sleep(reply.delay_s)
             rejected = _rejection(reply, chat_request) or _param_rejection(reply, body)
-            status = 400 if rejected else reply.status
+            status = reply.rejection_status if rejected else reply.status
             if status != 200:
-                headers = {"x-should-retry": "false"} if rejected else {}
+                headers = {"x-should-retry": "false"} if rejected and status < 500 else {}
                 if reply.retry_after_ms is not None:
                     headers["retry-after-ms"] = str(reply.retry_after_ms)
                 message = rejected or reply.error
-                return JSONResponse(
-                    {"error": {"message": message, "type": "scripted", "code": status}},
-                    status_code=status,
-                    headers=headers,
-                )
+                error = {"error": {"message": message, "type": "scripted", "code": status}}
+                if rejected and reply.rejection_body is not None:
+                    error = reply.rejection_body
+                return JSONResponse(error, status_code=status, headers=headers)
             if chat_request.stream:
                 include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
                 return StreamingResponse(

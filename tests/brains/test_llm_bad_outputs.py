@@ -65,7 +65,10 @@ async def test_bad_output_ends_well(case: dict[str, Any], endpoint: ScriptedEndp
         llm_max_retries=1,
         brain=case.get("brain", "auto"),
     )
-    fallback = StubOffline()
+    # The reader reads every question too; where the model's answer is no answer, a reader
+    # that cannot read the question either lets it stand.
+    reader = "out_of_scope" if case["expect"]["outcome"] in ("no_data", "out_of_scope") else "ok"
+    fallback = StubOffline(status=reader)
     brain = LLMBrain(settings, registry=TEST_REGISTRY, catalog=small_catalog(), fallback=fallback)
     context = _context(case)
 
@@ -96,14 +99,16 @@ def _check_outcome(
 ) -> None:
     outcome = expect["outcome"]
     notes = " ".join(understanding.notes)
+    # Changed: the note is short and in the question's language; why is in the trace.
+    why = " ".join(understanding.intent.trace) if understanding.intent else ""
+    read = understanding.intent is not None and understanding.intent.rewritten.startswith("offline")
     if outcome == "fallback":
-        assert fallback.calls == 1
-        assert understanding.intent is not None
-        assert understanding.intent.rewritten.startswith("offline: ")
-        assert re.search("offline planner|离线规划器", notes), notes
-        assert re.search(expect["note"], notes), notes
+        assert read, notes
+        assert re.search("offline reader|离线阅读器", notes), notes
+        assert re.search(expect["note"], why), why
+        assert expect["note"] not in notes  # the endpoint's own words stay out of the note
         return
-    assert fallback.calls == 0, notes
+    assert not read, notes
     if outcome == "plan":
         assert understanding.status == "ok"
         assert understanding.plan is not None and understanding.plan.calls()

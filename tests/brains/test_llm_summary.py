@@ -70,6 +70,14 @@ def _run() -> tuple[Understanding, RunResult]:
     return Understanding(intent=intent, plan=plan), run
 
 
+# The trace of the last summarized understanding: why the model's summary was not used.
+TRACES: list[list[str]] = []
+
+
+def _why() -> str:
+    return " ".join(TRACES[-1])
+
+
 # Computed here from the closes, independently of the facts module.
 LAST = f"{CLOSES[-1]:.2f}"
 CHANGE = f"{(CLOSES[-1] / CLOSES[0] - 1) * 100:.2f}"
@@ -80,6 +88,7 @@ async def _summarize(replies: list[Reply], question: str = QUESTION) -> tuple[li
     forget_endpoint_modes()
     forget_health()
     understanding, run = _run()
+    TRACES[:] = [understanding.intent.trace]
     with ScriptedEndpoint(replies) as endpoint:
         settings = Settings(
             llm_base_url=endpoint.base_url, llm_model="m", llm_timeout_s=1, llm_max_retries=0
@@ -115,7 +124,8 @@ async def test_an_invented_figure_is_replaced_by_the_template() -> None:
     assert delivered == template_summary(QUESTION, understanding, run)
     assert "45.1" not in delivered
     assert LAST in delivered  # the template quotes the real figures
-    assert re.search(r"45\.1%.*not among the computed results", brain.summary_notes[0])
+    assert re.search(r"45\.1%.*not among the computed results", _why())
+    assert "45.1" not in brain.summary_notes[0]  # the note is short; why is in the trace
 
 
 @time_limit(15)
@@ -128,7 +138,8 @@ async def test_an_invented_figure_later_cuts_the_model_off_there() -> None:
     delivered = "".join(pieces)
     assert delivered == first + "\n\n" + template_summary(QUESTION, understanding, run)
     assert "215" not in delivered and "More text" not in delivered
-    assert "215.00" in brain.summary_notes[0]
+    assert "215.00" in _why()
+    assert brain.summary_notes[0].startswith("The rest of the model's summary did not hold up")
 
 
 @pytest.mark.parametrize(
@@ -146,7 +157,8 @@ async def test_refusals_empty_replies_and_errors_give_the_template(
     pieces, brain = await _summarize([reply])
     understanding, run = _run()
     assert "".join(pieces) == template_summary(QUESTION, understanding, run)
-    assert reason in brain.summary_notes[0]
+    assert reason in _why()
+    assert brain.summary_notes[0].startswith("The model's summary did not hold up")
 
 
 @time_limit(15)
@@ -158,7 +170,8 @@ async def test_a_dropped_stream_keeps_the_checked_sentences_then_the_template() 
     assert delivered == (
         "I plotted Apple's 2021 closes. \n\n" + template_summary(QUESTION, understanding, run)
     )
-    assert "stream broke off" in brain.summary_notes[0]
+    assert "stream broke off" in _why()
+    assert brain.summary_notes[0].startswith("The rest of the model's summary")
 
 
 @time_limit(15)

@@ -137,6 +137,6 @@ async def test_the_llm_brains_offline_fallback_reads_the_requests_data(tmp_path,
     understanding = await brain.understand(
         "Plot Zeta Corp's closing price in 2021", QuestionContext(today=date(2022, 1, 3))
     )
-    assert "the offline planner answered" in understanding.notes[0]
+    assert "the offline reader answered" in understanding.notes[0]
     assert understanding.intent is not None
     assert [e.id for e in understanding.intent.entities] == ["ZZZ"]

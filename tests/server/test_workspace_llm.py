@@ -140,4 +140,5 @@ async def test_an_invented_figure_is_caught_and_the_table_answer_given_instead()
     # The checked template answers instead, quoting the table's cell exactly, and says why.
     assert f"{_revenue_2024():,.0f}" in text
     warnings = [s["message"] for s in of(events, "copilotStatusUpdate") if s["eventType"] != "INFO"]
-    assert any("405.2" in w and "not among the computed results" in w for w in warnings)
+    # Changed: the note is short and in the question's language; why is in the answer's trace.
+    assert any("did not hold up against the results" in w for w in warnings), warnings

@@ -11,6 +11,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import pandas as pd
 import pytest
 
+from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import Intent
 from datapilot.core.plan import Call, Plan, Step, ref
@@ -116,11 +117,15 @@ class StubOffline:
 
     name = "offline"
 
-    def __init__(self) -> None:
+    def __init__(self, status: AnswerStatus = "ok") -> None:
         self.calls = 0
+        self.status = status  # not ok: a reader that cannot answer the question
 
     async def understand(self, question: str, context: QuestionContext) -> Understanding:
         self.calls += 1
+        if self.status != "ok":
+            intent = Intent(rewritten=f"offline: {question}")
+            return Understanding(status=self.status, intent=intent, message="offline: no answer")
         plan = Plan(
             steps=[
                 Step(calls=[Call(interface="get_prices", args={"ids": ["AAPL"]}, output="p")]),

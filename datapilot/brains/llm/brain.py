@@ -1,4 +1,9 @@
-"""The LLM brain: one planning call, a grounded streamed summary, the offline planner as fallback.
+"""The LLM brain: one planning call, a grounded streamed summary, the offline reader as fallback.
+
+A weak model never costs a right answer: the reader reads every question the model plans, and
+its answer stands, with a short note in the question's language, when the model fails, its
+plan is still invalid after the repairs, or its reading differs from the reader's on a question
+the reader answers (agreement.py).
 
 One instance serves one request (as `select_brain` creates them): after `summarize`,
 `summary_usage` and `summary_notes` hold the summary call's usage and any note for the Answer.
@@ -9,6 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from urllib.parse import urlparse
 
+from datapilot.brains.llm.agreement import FallbackKind, disagreement, fallback_note
 from datapilot.brains.llm.grounding import CatalogLike
 from datapilot.brains.llm.planner import Planner, PlanningFailed
 from datapilot.brains.llm.summary import grounded_summary
@@ -62,20 +68,21 @@ class LLMBrain:
         self.summary_notes: list[str] = []
         self._config: LLMConfig | None = None
         self._template_only = False
+        self._reading: Understanding | None = None
 
     async def understand(self, question: str, context: QuestionContext) -> Understanding:
-        """Plan with the model; fall back to the offline planner (with a note) when it fails."""
+        """Plan with the model; the offline reader answers (with a note) when the model fails,
+        or when its reading differs from the reader's on a question the reader answers."""
         self._template_only = False
+        self._reading = None
         config = resolve_config(self.settings, context)
         required = (context.brain if context.brain != "auto" else self.settings.brain) == "llm"
         if config is None:
-            return await self._offline(
-                question, context, "no model is configured (set DATAPILOT_LLM_MODEL)", UsageMeter()
-            )
+            reason = "no model is configured"
+            return await self._offline(question, context, reason, UsageMeter(), "unconfigured")
         if (context.offline or self.settings.offline) and not _is_loopback(config.base_url):
-            return await self._offline(
-                question, context, "offline mode allows only a model on this machine", UsageMeter()
-            )
+            reason = f"offline mode refuses the model at {config.base_url}"
+            return await self._offline(question, context, reason, UsageMeter(), "offline")
         self._config = config
         meter = UsageMeter()
         client = LLMClient(config, meter)
@@ -83,7 +90,7 @@ class LLMBrain:
         try:
             if not required and not await reachable(client):
                 reason = f"the model endpoint {config.shown_url} is not reachable"
-                return await self._offline(question, context, reason, meter)
+                return await self._offline(question, context, reason, meter, "endpoint")
             planner = Planner(
                 client,
                 self._get_registry(),
@@ -97,15 +104,21 @@ class LLMBrain:
             mark_down(key)
             if required:
                 return Understanding(status="error", message=str(error), usage=meter.total())
-            return await self._offline(question, context, str(error), meter)
+            return await self._offline(question, context, str(error), meter, "endpoint")
         except LLMTimeout as error:
             mark_down(key)
-            return await self._offline(question, context, str(error), meter)
+            return await self._offline(question, context, str(error), meter, "endpoint")
         except (PlanningFailed, LLMError) as error:
-            return await self._offline(question, context, str(error), meter)
+            return await self._offline(question, context, str(error), meter, "plan")
         finally:
             await client.aclose()
+        # After the model, not beside it: the reader's work would hold up the model's call.
+        differs = await self._differs(understanding, question, context)
+        if differs:
+            return await self._offline(question, context, differs, meter, "differs")
         understanding.usage = understanding.usage.add(meter.total())
+        if understanding.needs is None:
+            understanding.usage.llm_calls_used += 1  # the call whose reply is the plan
         return understanding
 
     async def summarize(
@@ -120,35 +133,61 @@ class LLMBrain:
             return
         meter = UsageMeter()
         client = LLMClient(config, meter)
+        shown: list[bool] = []
         try:
             async for piece in grounded_summary(
-                client, question, understanding, run, self.summary_notes.append
+                client,
+                question,
+                understanding,
+                run,
+                self.summary_notes.append,
+                used=lambda: shown.append(True),
             ):
                 yield piece
         finally:
             self.summary_usage = meter.total()
+            self.summary_usage.llm_calls_used = len(shown)
             await client.aclose()
 
-    async def _offline(
-        self, question: str, context: QuestionContext, reason: str, meter: UsageMeter
-    ) -> Understanding:
-        self._template_only = True
-        zh = is_chinese(question)
-        note = (
-            f"模型未能给出可用的计划（{reason}），改由离线规划器回答。"
-            if zh
-            else f"The model's plan could not be used ({reason}); the offline planner answered."
-        )
+    async def _read(self, question: str, context: QuestionContext) -> Understanding:
+        brain = self._fallback or self._offline_brain()
+        return await brain.understand(question, context)
+
+    async def _differs(
+        self, understanding: Understanding, question: str, context: QuestionContext
+    ) -> str | None:
+        """Why the reader's answer stands instead of the model's reading, if it does."""
+        if understanding.needs is not None:
+            return None
         try:
-            brain = self._fallback or self._offline_brain()
+            self._reading = await self._read(question, context)
+        except Exception as error:  # no reader to compare with: the model's reading stands
+            understanding.notes.append(f"The offline reader could not check the plan: {error}")
+            return None
+        return disagreement(understanding, self._reading)
+
+    async def _offline(
+        self,
+        question: str,
+        context: QuestionContext,
+        reason: str,
+        meter: UsageMeter,
+        kind: FallbackKind,
+    ) -> Understanding:
+        """The offline reader's answer, with a short note in the question's language; what
+        went wrong with the model (an endpoint's own error) goes into the intent's trace."""
+        self._template_only = True
+        try:
+            understanding = self._reading or await self._read(question, context)
         except ImportError as error:
             return Understanding(
                 status="error",
-                message=f"{reason}; the offline planner is not available either ({error})",
+                message=f"{reason}; the offline reader is not available either ({error})",
                 usage=meter.total(),
             )
-        understanding = await brain.understand(question, context)
-        understanding.notes.insert(0, note)
+        understanding.notes.insert(0, fallback_note(kind, is_chinese(question)))
+        if understanding.intent is not None:
+            understanding.intent.trace.append(f"The model's answer was not used: {reason}")
         understanding.usage = understanding.usage.add(meter.total())
         return understanding
 

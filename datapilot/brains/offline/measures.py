@@ -98,10 +98,10 @@ def read_amount(text: str) -> float | None:
     for match in _AMOUNT_SCALED.finditer(text):
         return float(match.group(1)) * _SCALE[match.group(2).strip().lower()]
     for match in _AMOUNT_PUT.finditer(text):
-        value = float(match.group(1).replace(",", ""))
+        put = float(match.group(1).replace(",", ""))
         unit = (match.group(2) or "").strip().lower()
-        if unit or not (1900 <= value <= 2100):  # "invested 2021" is a year, not a sum
-            return value * _SCALE.get(unit, 1.0)
+        if unit or not (1900 <= put <= 2100):  # "invested 2021" is a year, not a sum
+            return put * _SCALE.get(unit, 1.0)
     for match in _AMOUNT_ZH.finditer(text):
         said = match.group(1) or match.group(3)
         unit = match.group(2) or match.group(4) or ""
