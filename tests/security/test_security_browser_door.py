@@ -160,24 +160,19 @@ def test_json_or_a_script_only_header_passes(client: TestClient) -> None:
     assert scripted.status_code == 404
 
 
-def test_the_interpreter_socket_refuses_a_foreign_origin(client: TestClient) -> None:
-    """Before: the handshake was accepted and the code ran without confirmation (F4)."""
+@pytest.mark.parametrize(
+    "headers",
+    [{"origin": "https://attacker.example"}, {"host": "rebind.example:7777"}],
+    ids=["foreign origin", "foreign host"],
+)
+def test_the_interpreter_socket_refuses_another_sites_page(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    """Before: the handshake was accepted and the code ran without confirmation (F4), also
+    under a rebound name (F3)."""
     with (
         pytest.raises(WebSocketDisconnect) as refused,
-        client.websocket_connect(
-            "/api/v1/interpreter", headers={"origin": "https://attacker.example"}
-        ) as socket,
-    ):
-        socket.receive_text()
-    assert refused.value.code == 1008
-
-
-def test_the_interpreter_socket_refuses_a_foreign_host(client: TestClient) -> None:
-    with (
-        pytest.raises(WebSocketDisconnect) as refused,
-        client.websocket_connect(
-            "/api/v1/interpreter", headers={"host": "rebind.example:7777"}
-        ) as socket,
+        client.websocket_connect("/api/v1/interpreter", headers=headers) as socket,
     ):
         socket.receive_text()
     assert refused.value.code == 1008
