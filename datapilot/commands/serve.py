@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
 import socket
 import threading
@@ -58,6 +57,7 @@ def serve(
     """
     import uvicorn
 
+    from datapilot.server.browser_guard import is_address
     from datapilot.settings import get_settings
 
     # Options travel as environment variables so that every worker process reads the same.
@@ -68,7 +68,7 @@ def serve(
         "DATAPILOT_REQUEST_TIMEOUT_S": str(timeout) if timeout else None,
         # The app answers to a name it binds to (`server.browser_guard`; addresses it always
         # answers to, so they need no passing on).
-        "DATAPILOT_HOST": host if host and not _is_address(host) else None,
+        "DATAPILOT_HOST": host if host and not is_address(host) else None,
     }
     os.environ.update({key: value for key, value in overrides.items() if value is not None})
     get_settings.cache_clear()
@@ -151,14 +151,6 @@ def _say_plugin_gaps(settings: Settings) -> None:
             "contact_email, which plugin hosts ask for: set DATAPILOT_PLUGIN_CONTACT_EMAIL.",
             err=True,
         )
-
-
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
 
 
 def _refuse_open_network(host: str, settings: Settings) -> None:

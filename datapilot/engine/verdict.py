@@ -40,37 +40,33 @@ def _what(entry: LedgerEntry, zh: bool) -> str:
             unit = _UNIT_ZH.get(meaning, meaning)
             return f"“{word}”：我还不能按{unit}分组，或找出其中最好/最差的{unit}"
         return f'"{word}": I can\'t yet group by {meaning} or find the best or worst {meaning}'
-    if entry.reading == "threshold":
-        if zh:
-            return f"“{word}”：我还不能按阈值筛选或计数"
-        return f'"{word}": I can\'t yet filter or count by a threshold'
-    if entry.reading == "exclusion":
-        if zh:
-            return f"“{word}”：我还不能从名单里去掉某个成员"
-        return f'"{word}": I can\'t yet leave a member out of a list'
-    if entry.reading == "when":
-        if zh:
-            return f"“{word}”：我还不能给出这个问题所问的日期"
-        return f'"{word}": I can\'t yet give the date this question asks for'
-    if entry.reading == "distance":
-        if zh:
-            return f"“{word}”：我还不能计算离高点或低点的距离"
-        return f'"{word}": I can\'t yet measure the distance from a peak or a low'
-    if entry.reading == "number":
-        if zh:
-            return f"“{word}”：我还没有读懂这个数字（金额、阈值还是费率？）"
-        return f'"{word}": I did not read what this number is (an amount, a level, a fee?)'
-    if entry.reading == "form" and meaning in ("cue:rank", "cue:worst"):
-        if zh:
-            return f"“{word}”：只有一个对象，无法排名，也还不能按时间段排名"
-        return f'"{word}": there is one thing to rank, and I can\'t yet rank its sub-periods'
-    if entry.reading == "form" and meaning == "cue:compare":
-        if zh:
-            return f"“{word}”：只有一个对象，无法比较"
-        return f'"{word}": there is only one thing to compare'
-    if zh:
-        return f"“{word}”：计划里没有用到它"
-    return f'"{word}": nothing in the plan uses it'
+    key = meaning if entry.reading == "form" and meaning.startswith("cue:") else entry.reading
+    en, chinese = _CANNOT.get(key, _CANNOT["unused"])
+    return f"“{word}”：{chinese}" if zh else f'"{word}": {en}'
+
+
+# What an unhonoured word asked that the plan cannot do yet, by its reading (a form word by its
+# cue), in English and Chinese.
+_CANNOT: dict[str, tuple[str, str]] = {
+    "threshold": ("I can't yet filter or count by a threshold", "我还不能按阈值筛选或计数"),
+    "exclusion": ("I can't yet leave a member out of a list", "我还不能从名单里去掉某个成员"),
+    "when": ("I can't yet give the date this question asks for", "我还不能给出这个问题所问的日期"),
+    "distance": (
+        "I can't yet measure the distance from a peak or a low",
+        "我还不能计算离高点或低点的距离",
+    ),
+    "number": (
+        "I did not read what this number is (an amount, a level, a fee?)",
+        "我还没有读懂这个数字（金额、阈值还是费率？）",
+    ),
+    "cue:rank": (
+        "there is one thing to rank, and I can't yet rank its sub-periods",
+        "只有一个对象，无法排名，也还不能按时间段排名",
+    ),
+    "cue:compare": ("there is only one thing to compare", "只有一个对象，无法比较"),
+    "unused": ("nothing in the plan uses it", "计划里没有用到它"),
+}
+_CANNOT["cue:worst"] = _CANNOT["cue:rank"]
 
 
 def without_words(question: str, entries: list[LedgerEntry]) -> str:

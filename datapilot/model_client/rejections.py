@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import httpx
 
@@ -35,16 +35,7 @@ Refusable = Literal[
     "max_tokens",
     "temperature",
 ]
-REFUSABLE: tuple[Refusable, ...] = (
-    "response_format",
-    "tool_choice",
-    "parallel_tool_calls",
-    "tools",
-    "stream_options",
-    "max_completion_tokens",
-    "max_tokens",
-    "temperature",
-)
+REFUSABLE: tuple[Refusable, ...] = get_args(Refusable)
 _NAMES = {name: re.compile(rf"(?<![A-Za-z_]){name}(?![A-Za-z_])") for name in REFUSABLE}
 # Older servers reject structured output on a 400 without naming the field.
 _FORMAT_WORDS = re.compile(

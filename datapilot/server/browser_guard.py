@@ -53,9 +53,10 @@ def _split_host(value: str) -> tuple[str, int | None] | None:
     return parts.hostname.rstrip(".").lower(), port
 
 
-def _is_address(name: str) -> bool:
+def is_address(name: str) -> bool:
+    """Whether a host is an IP address (IPv6 with or without brackets), not a name."""
     try:
-        ipaddress.ip_address(name)
+        ipaddress.ip_address(name.strip("[]"))
     except ValueError:
         return False
     return True
@@ -133,7 +134,7 @@ class BrowserGuard:
             return False
         name, port = split
         # An address or `localhost` involves no DNS, so no page can re-point it.
-        if _is_address(name) or name in _LOOPBACK_NAMES:
+        if is_address(name) or name in _LOOPBACK_NAMES:
             return True
         return any(rule.matches(name, port) for rule in self.hosts)
 
@@ -198,5 +199,5 @@ def _form_shaped(headers: object) -> bool:
 def allowed_hosts(settings: Settings) -> list[str]:
     """The Host names the server answers to besides addresses and `localhost`: the address it
     binds to, DATAPILOT_ALLOWED_HOSTS and its older name DATAPILOT_MCP_ALLOWED_HOSTS."""
-    bound = [] if _is_address(settings.host.strip("[]")) else [settings.host]
+    bound = [] if is_address(settings.host.strip("[]")) else [settings.host]
     return [*bound, *settings.allowed_hosts, *settings.mcp_allowed_hosts]
