@@ -296,6 +296,32 @@ def test_the_chat_list_renames_continues_and_deletes(page: Any, server: Server) 
     assert server.api("GET", f"/api/v1/chats/{chat['id']}").status_code == 404
 
 
+def test_a_question_asked_before_the_chat_list_arrives_keeps_its_chat_current(
+    chromium: Any, server: Server
+) -> None:
+    """The list the page asked for on load lands after the first question made a chat (a slow
+    server, a quick user): the new chat stays in the panel, marked current."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = context.new_page()
+    held: list[Any] = []
+
+    def hold_the_first_list(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/api/v1/chats$"), hold_the_first_list)
+    stale = server.api("GET", "/api/v1/chats").json()  # the list as it was when the page loaded
+    page.goto(server.base + "/")
+    ask(page, "How much did Apple return in 2020?")
+    assert held, "the page never asked for its chat list"
+    held[0].fulfill(json=stale)
+    chat_id = page.locator("#chat-list li.current").get_attribute("data-chat", timeout=TIMEOUT_MS)
+    assert server.api("GET", f"/api/v1/chats/{chat_id}").status_code == 200
+    context.close()
+
+
 def test_a_broken_stream_with_a_server_error_says_so_and_retries(page: Any) -> None:
     """The stream carries a server error after the plan, then the connection drops: the error
     shows where it happened, the turn says the answer stopped, and Retry asks again."""

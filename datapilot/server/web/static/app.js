@@ -119,7 +119,11 @@ let chats = [];
 async function loadChats() {
   const panel = $("panel-chats");
   try {
-    chats = await api("/api/v1/chats");
+    const listed = await api("/api/v1/chats");
+    // A question asked while this list was on its way made a chat the list cannot hold yet:
+    // keep it rather than lose the current chat from the panel.
+    const made = chats.filter((c) => c.id === state.chatId && !listed.some((l) => l.id === c.id));
+    chats = [...made, ...listed];
     panel.querySelector(".panel-error").textContent = "";
   } catch (error) {
     panel.querySelector(".panel-error").textContent = error.message;
