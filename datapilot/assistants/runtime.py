@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from datapilot.assistants.context import ContextInputs, build
+from datapilot.assistants.grounding import ReplyCheck
 from datapilot.assistants.memory import extract
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, normalise
@@ -49,6 +50,7 @@ from datapilot.model_client.errors import (
 )
 from datapilot.model_client.function import ToolModel
 from datapilot.tools import ToolResult, call_arguments, confirmation, function_schema, run_tool
+from datapilot.tools.workflow import WORKFLOW_TOOL
 
 if TYPE_CHECKING:
     from datapilot.model_client import LLMClient
@@ -75,6 +77,8 @@ class Turn(OfflineTurn):
         self.setup = setup
         self.result = TurnResult(model=setup.llm.model if setup.llm else None)
         self._streamed = False  # some of the reply's text went out already
+        self._check = ReplyCheck(active=False)
+        self._shown = ""  # the text of the current round that went out
 
     @property
     def question(self) -> str:
@@ -145,6 +149,7 @@ class Turn(OfflineTurn):
         setup = self.setup
         schemas = self._schemas()
         answer = Answer(query=self.question, today=setup.request.question.today, status="ok")
+        self._check = ReplyCheck(active=WORKFLOW_TOOL in setup.tools, context=self._conversation())
         try:
             messages: list[ModelMessage] = normalise(
                 setup.history,
@@ -180,12 +185,21 @@ class Turn(OfflineTurn):
                 reply = replies[-1] if replies else ModelResponse()
                 spent = self._count_round(reply)
                 if not reply.tool_calls:
-                    self._final_reply(reply, spent)
+                    if self._check.withheld and not self.result.tool_results:
+                        # Every figure of the reply was the model's own: the data answers.
+                        async for event in self._from_data(self._invented()):
+                            yield event
+                        return
+                    async for event in self._final_reply(reply, spent):
+                        yield event
                     break
                 async for event in self._tool_calls(reply, spent, messages):
                     yield event
                 if self._stops_for_calls(reply):
                     break
+            left_out = self._check.note(is_chinese(self.question))
+            if left_out:
+                answer.notes.append(left_out)
             if answer.status != "error" and _is_model_client(client):
                 await self._remember(client)
         finally:
@@ -204,6 +218,7 @@ class Turn(OfflineTurn):
         later round's text starts a paragraph of its own); its reply lands in `replies`."""
         separate = self._streamed
         limit = self.setup.max_tokens
+        self._shown = ""
         async for piece in client.stream_tools(
             messages,
             tools=tools,
@@ -215,18 +230,28 @@ class Turn(OfflineTurn):
             if isinstance(piece, ModelResponse):
                 replies.append(piece)
                 continue
+            for shown in self._check.feed(piece):
+                if separate:
+                    yield TextDelta(text="\n\n")
+                    separate = False
+                self._streamed = True
+                self._shown += shown
+                yield TextDelta(text=shown)
+        for shown in self._check.flush():
             if separate:
                 yield TextDelta(text="\n\n")
-                separate = False
             self._streamed = True
-            yield TextDelta(text=piece)
+            self._shown += shown
+            yield TextDelta(text=shown)
 
-    async def _from_data(self, error: LLMError) -> AsyncIterator[Event]:
+    async def _from_data(self, error: LLMError | str) -> AsyncIterator[Event]:
         """The question answered by the data workflow, as without a model, after a model reply
         that could not be used; a short note in the question's language says so, the model's
         error is in the trace."""
         spent = self.result.model_copy()
         zh = is_chinese(self.question)
+        if self._streamed:  # the data's answer starts a paragraph of its own
+            yield TextDelta(text="\n\n")
         async for event in self._offline():
             if isinstance(event, Done):
                 answer = event.answer
@@ -268,10 +293,31 @@ class Turn(OfflineTurn):
             completion_tokens=reply.completion_tokens,
         )
 
-    def _final_reply(self, reply: ModelResponse, spent: TurnMessage) -> None:
-        """A reply without tool calls ends the turn: its text is the answer."""
-        self.result.text = reply.text
-        self.result.messages.append(spent)
+    async def _final_reply(self, reply: ModelResponse, spent: TurnMessage) -> AsyncIterator[Event]:
+        """A reply without tool calls ends the turn: the text shown of it is the answer. Where
+        none of it could be shown, the data workflow's own summary of the turn stands in."""
+        text = self._shown if self._check.active else reply.text
+        if self._check.withheld and not self._check.quoted:
+            summaries = [r.answer.summary for r in self.result.tool_results if r.answer]
+            text = "\n\n".join(s for s in summaries if s)
+            if text:
+                self._streamed = True
+                yield TextDelta(text="\n\n" + text)
+        self.result.text = text
+        self.result.messages.append(spent.model_copy(update={"content": text}))
+
+    def _conversation(self) -> str:
+        """The text whose numbers a reply may repeat: the user's and the tools' messages, the
+        prompts, the knowledge passages (not the model's own earlier replies)."""
+        setup = self.setup
+        parts = [m.content for m in setup.history if m.role != "assistant"]
+        parts.extend(c.text for c in setup.citations)
+        parts.append(setup.prompts.model_dump_json())
+        return "\n".join(parts)
+
+    def _invented(self) -> str:
+        figures = ", ".join(dict.fromkeys(self._check.withheld))
+        return f"the reply quoted {figures} without calling a data tool; none is in the data"
 
     async def _tool_calls(
         self, reply: ModelResponse, spent: TurnMessage, messages: list[ModelMessage]
@@ -324,12 +370,12 @@ class Turn(OfflineTurn):
         have run already)."""
         result = self.result
         if result.pending:
-            result.text = reply.text
+            result.text = self._shown if self._check.active else reply.text
             return True
         client_calls = [call for call in reply.tool_calls if call.name in self._client_names()]
         if client_calls:
             result.client_calls = client_calls
-            result.text = reply.text
+            result.text = self._shown if self._check.active else reply.text
             return True
         return False
 
@@ -405,6 +451,7 @@ class Turn(OfflineTurn):
             result.outputs.append(output)
             yield OutputEvent(output=output)
         result.tool_results.append(outcome)
+        self._check.add_result(outcome)
         result.messages.append(TurnMessage(role="tool", content=outcome.text, tool_call_id=call.id))
         messages.append(ToolReturn(tool_call_id=call.id, content=outcome.text))
 

@@ -385,6 +385,23 @@ def grounded(text: str, facts: Iterable[Fact], context: str = "") -> bool:
     return not ungrounded(text, facts, context)
 
 
+# A sentence ends at . ! ? followed by white space, at a CJK stop, or at a line break.
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？]|\n")
+
+
+def split_sentences(buffer: str) -> tuple[list[str], str]:
+    """Complete sentences at the start of `buffer` (with their trailing space) and the rest."""
+    sentences = []
+    start = 0
+    for match in _SENTENCE_END.finditer(buffer):
+        end = match.end()
+        while end < len(buffer) and buffer[end].isspace():
+            end += 1
+        sentences.append(buffer[start:end])
+        start = end
+    return sentences, buffer[start:]
+
+
 # --- helpers ------------------------------------------------------------------------------------
 
 

@@ -10,14 +10,14 @@ import pytest
 from support.llm import LOOPBACK, time_limit
 
 from datapilot.brains.llm import LLMBrain
-from datapilot.brains.llm.summary import split_sentences, summary_messages
+from datapilot.brains.llm.summary import summary_messages
 from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.model_messages import to_openai
 from datapilot.core.plan import Call, Plan, Step, ref
 from datapilot.core.results import CallRecord, RunResult
 from datapilot.engine.brain import Understanding
-from datapilot.engine.facts import facts_of
+from datapilot.engine.facts import facts_of, split_sentences
 from datapilot.engine.summary import template_summary
 from datapilot.model_client.client import forget_endpoint_modes
 from datapilot.model_client.health import forget_health

@@ -312,12 +312,16 @@ def test_a_question_asked_before_the_chat_list_arrives_keeps_its_chat_current(
             route.continue_()
 
     page.route(re.compile(r"/api/v1/chats$"), hold_the_first_list)
-    stale = server.api("GET", "/api/v1/chats").json()  # the list as it was when the page loaded
+    # The list as it was when the page loaded, and one more chat, whose row shows the list
+    # has been drawn.
+    stale = server.api("GET", "/api/v1/chats").json()
+    stale.append({**(stale[0] if stale else {}), "id": "an-earlier-chat", "name": "Earlier"})
     page.goto(server.base + "/")
     ask(page, "How much did Apple return in 2020?")
     assert held, "the page never asked for its chat list"
     held[0].fulfill(json=stale)
-    chat_id = page.locator("#chat-list li.current").get_attribute("data-chat", timeout=TIMEOUT_MS)
+    page.locator("li[data-chat='an-earlier-chat']").wait_for(timeout=TIMEOUT_MS)
+    chat_id = page.locator("#chat-list li.current").get_attribute("data-chat", timeout=5_000)
     assert server.api("GET", f"/api/v1/chats/{chat_id}").status_code == 200
     context.close()
 

@@ -11,7 +11,6 @@ already shown, if any), with a note saying why. The delivered text never holds a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 
@@ -20,16 +19,13 @@ from datapilot.core.model_messages import ModelMessage, SystemPrompt, UserPrompt
 from datapilot.core.results import Fact, RunResult
 from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Understanding
-from datapilot.engine.facts import format_fact, ungrounded
+from datapilot.engine.facts import format_fact, split_sentences, ungrounded
 from datapilot.engine.summary import answer_lead, summary_chunks
 from datapilot.model_client import LLMClient, LLMError, looks_like_refusal
 
 MAX_FACTS = 60
 FACT_TOKENS = 1500
 SUMMARY_MAX_TOKENS = 500
-
-# A sentence ends at . ! ? followed by white space, at a CJK stop, or at a line break.
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？]|\n")
 
 SUMMARY_RULES = """\
 You are Datapilot, a financial data assistant. Write the summary of an answer whose charts and \
@@ -94,19 +90,6 @@ def grounding_context(question: str, understanding: Understanding) -> str:
     if understanding.plan is not None:
         parts.append(json.dumps([call.args for call in understanding.plan.calls()], default=str))
     return "\n".join(parts)
-
-
-def split_sentences(buffer: str) -> tuple[list[str], str]:
-    """Complete sentences at the start of `buffer` (with their trailing space) and the rest."""
-    sentences = []
-    start = 0
-    for match in _SENTENCE_END.finditer(buffer):
-        end = match.end()
-        while end < len(buffer) and buffer[end].isspace():
-            end += 1
-        sentences.append(buffer[start:end])
-        start = end
-    return sentences, buffer[start:]
 
 
 async def grounded_summary(
