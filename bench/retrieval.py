@@ -38,7 +38,7 @@ def build(settings: object, corpus: Path = CORPUS) -> tuple[object, str]:
         owner = user.id
         Libraries(session, owner, settings).create("bench")  # type: ignore[arg-type]
     for path in sorted(corpus.iterdir()):
-        if path.name in ("questions.json", "README.md"):
+        if path.name.startswith("questions") or path.name == "README.md":
             continue
         upload = read_upload(settings, path.name, path.read_bytes())  # type: ignore[arg-type]
         with store.session(write=True) as session:
