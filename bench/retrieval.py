@@ -24,7 +24,8 @@ CORPUS = Path(__file__).resolve().parent / "retrieval_corpus"
 K = 5
 
 
-def build(settings: object) -> tuple[object, str]:
+def build(settings: object, corpus: Path = CORPUS) -> tuple[object, str]:
+    """A library named `bench` holding every document of `corpus` (its questions aside)."""
     from datapilot.knowledge import Libraries, read_upload
     from datapilot.store import open_store
     from datapilot.store.models import User
@@ -36,8 +37,8 @@ def build(settings: object) -> tuple[object, str]:
         session.flush()
         owner = user.id
         Libraries(session, owner, settings).create("bench")  # type: ignore[arg-type]
-    for path in sorted(CORPUS.iterdir()):
-        if path.name == "questions.json":
+    for path in sorted(corpus.iterdir()):
+        if path.name.startswith("questions") or path.name == "README.md":
             continue
         upload = read_upload(settings, path.name, path.read_bytes())  # type: ignore[arg-type]
         with store.session(write=True) as session:

@@ -23,6 +23,11 @@ def _vocabulary() -> tuple[dict[str, str], tuple[str, ...]]:
     return columns, tuple(str(w) for w in content["question"]["words"])
 
 
+def column_words() -> dict[str, str]:
+    """The Chinese column words and the English words they stand for (营收 → revenue)."""
+    return dict(_vocabulary()[0])
+
+
 @cache
 def meanings() -> tuple[dict[str, str], dict[str, str], dict[str, tuple[str, ...]]]:
     """The English question words that mean a column word (closing → close), those that mean one

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import threading
 from collections import OrderedDict
@@ -17,6 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
+import numpy as np
+
+from datapilot.knowledge.expansion import alternatives
 from datapilot.retrieval import tokenize
 
 RRF_K = 60  # the usual constant of reciprocal-rank fusion
@@ -29,6 +33,14 @@ MIN_SHARED_TERMS = 0.3  # share of the question's terms the best BM25 passage mu
 MIN_SHARED_WEIGHT = 0.4
 _ASKING_FOR = "plot chart graph draw show table trend compare visualise 图 画 绘 表格 走势 对比"
 MIN_COSINE = 0.5  # vectors alone answer only when this close
+# The passage that answers may rank a little below the first (it uses other words): so many are
+# read for whether anything answers.
+ANSWER_CANDIDATES = 3
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+# A question's words said otherwise (another language, digits) weigh as its own words do: the
+# glossary lists only words taken as the same thing (at 0.5 or 0.7, cross-language answers
+# ranked below passages sharing a word or two in the question's own language).
+OTHER_WORDS_WEIGHT = 1.0
 _CACHE_SIZE = 16
 T = TypeVar("T")
 
@@ -110,28 +122,55 @@ class LibraryIndex:
         return cls(list(saved["ids"]), list(saved["texts"]), retriever, dims)
 
     def bm25(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
-        """(position, score) of the best BM25 matches, sharing at least one term."""
+        """(position, score) of the best BM25 matches, sharing at least one term. The query's
+        glossary words and numbers in words are scored in the documents' words too (the other
+        language, digits), at `OTHER_WORDS_WEIGHT` of the query's own words."""
         tokens = tokenize(query)
         if self._retriever is None or not tokens:
             return []
-        documents, scores = self._retriever.retrieve(  # type: ignore[attr-defined]
-            [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=0
-        )
-        return [(int(d), float(s)) for d, s in zip(documents[0], scores[0], strict=True) if s > 0]
+        vocabulary = self._retriever.vocab_dict  # type: ignore[attr-defined]
+        extra = sorted({t for a in alternatives(query) for t in a.instead} - set(tokens))
+        extra = [t for t in extra if t in vocabulary]
+        if not extra:
+            documents, scores = self._retriever.retrieve(  # type: ignore[attr-defined]
+                [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=0
+            )
+            pairs = zip(documents[0], scores[0], strict=True)
+            return [(int(d), float(s)) for d, s in pairs if s > 0]
+        total = OTHER_WORDS_WEIGHT * self._retriever.get_scores(extra)  # type: ignore[attr-defined]
+        known = [t for t in tokens if t in vocabulary]
+        if known:
+            total = total + self._retriever.get_scores(known)  # type: ignore[attr-defined]
+        order = np.argsort(-total, kind="stable")[:k]
+        return [(int(n), float(total[n])) for n in order if total[n] > 0]
 
     def answers(
         self, query: str, bm25: list[tuple[int, float]], dense: list[tuple[int, float]]
     ) -> bool:
-        """Whether anything here answers `query`: the best BM25 passage holds a good share of
-        its terms, or the nearest vector is close."""
-        if bm25:
-            asked = set(tokenize(query))
-            shared = asked & set(tokenize(self.texts[bm25[0][0]]))
+        """Whether anything here answers `query`: one of the first `ANSWER_CANDIDATES` BM25
+        passages holds a good share of its terms and every year it names, or the nearest vector
+        is close. A term counts as held when the passage holds it or the glossary's other words
+        for it (another language, digits for number words); a year pins down what is asked (a
+        passage on 2023 does not answer a question on 2022)."""
+        asked = set(tokenize(query))
+        if bm25 and asked:
             weight = {term: self.idf(term) for term in asked - set(tokenize(_ASKING_FOR))}
-            held = sum(weight.get(term, 0.0) for term in shared) / (sum(weight.values()) or 1.0)
-            if asked and len(shared) >= MIN_SHARED_TERMS * len(asked) and held >= MIN_SHARED_WEIGHT:
-                return True
+            years = set(_YEAR.findall(query))
+            for position, _ in bm25[:ANSWER_CANDIDATES]:
+                text = self.texts[position]
+                if all(year in text for year in years) and self._holds(query, weight, text):
+                    return True
         return bool(dense) and dense[0][1] >= MIN_COSINE
+
+    def _holds(self, query: str, weight: dict[str, float], text: str) -> bool:
+        asked = set(tokenize(query))
+        held_terms = set(tokenize(text))
+        shared = asked & held_terms
+        for alternative in alternatives(query):
+            if alternative.instead & held_terms:
+                shared |= alternative.asked & asked
+        held = sum(weight.get(term, 0.0) for term in shared) / (sum(weight.values()) or 1.0)
+        return len(shared) >= MIN_SHARED_TERMS * len(asked) and held >= MIN_SHARED_WEIGHT
 
     def idf(self, term: str) -> float:
         """BM25's inverse document frequency of `term` here (a term never used: as if in one

@@ -1,0 +1,159 @@
+"""A question to a library, read in the documents' words too: the other words of each glossary
+group it uses (`glossary.toml`, the Chinese column words of `table_words.toml`), in English and
+Chinese, and its numbers in words as digits ("two percent" → 2%, 百分之四十 → 40%, "half a
+million" → 500,000).
+
+Each match is an `Alternative`: the question's tokens it stands for and the tokens a passage may
+hold instead. Search scores the alternatives' tokens beside the question's own (at a lower
+weight); the "does anything answer it" check counts a question's token as held when a passage
+holds it or one of its alternatives.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from datapilot.brains.offline.numbers import read_number, zh_number
+from datapilot.interfaces.table_words import column_words
+from datapilot.retrieval import tokenize
+
+_FILE = Path(__file__).with_name("glossary.toml")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+_ONES += " fifteen sixteen seventeen eighteen nineteen"
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+WORDS = {w: n for n, w in enumerate(_ONES.split())} | {
+    w: 10 * n for n, w in enumerate(_TENS.split(), 2)
+}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_WORD = "(?:" + "|".join(sorted(WORDS, key=len, reverse=True)) + ")"
+_EN_NUMBER = re.compile(
+    rf"(?<![a-z0-9])(?P<half>half )?(?P<value>\d+(?:\.\d+)?|{_WORD}(?:[- ]{_WORD})?"
+    rf"(?: point (?P<point>{_WORD}))?|an?)?"
+    rf"(?: (?P<scale>{'|'.join(_SCALES)}))?"
+    r"(?: (?P<percent>percent|per cent|percentage points?))?(?![a-z0-9])"
+)
+_ZH_PERCENT = re.compile(r"百分之(?P<value>[零〇一二两三四五六七八九十百点.\d]+)")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Tokens of the question (`asked`) a passage may hold in other words (`instead`)."""
+
+    asked: frozenset[str]
+    instead: frozenset[str]
+
+
+@cache
+def _phrases() -> dict[str, frozenset[str]]:
+    """Each glossary phrase → the other phrases of its groups."""
+    content = tomllib.loads(_FILE.read_text(encoding="utf-8"))
+    groups: list[list[str]] = [[str(w).lower() for w in g] for g in content["groups"]]
+    groups += [[zh, en] for zh, en in column_words().items()]
+    others: dict[str, set[str]] = {}
+    for group in groups:
+        for phrase in group:
+            others.setdefault(phrase, set()).update(p for p in group if p != phrase)
+    return {phrase: frozenset(rest) for phrase, rest in others.items()}
+
+
+@cache
+def _chinese() -> re.Pattern[str]:
+    """The Chinese phrases, longest first, matched as written."""
+    chinese = sorted((p for p in _phrases() if _CJK.search(p)), key=len, reverse=True)
+    return re.compile("|".join(re.escape(p) for p in chinese))
+
+
+@cache
+def _english() -> dict[tuple[str, ...], str]:
+    """The English phrases by their retrieval tokens (stemmed, stopwords dropped), so "rising"
+    finds "rise" and "exposed" finds "exposure"'s group when it lists "exposed"."""
+    english = {tuple(tokenize(p)): p for p in _phrases() if not _CJK.search(p)}
+    return {tokens: phrase for tokens, phrase in english.items() if tokens}
+
+
+def _instead(phrase: str) -> frozenset[str]:
+    return frozenset(t for p in _phrases()[phrase] for t in tokenize(p))
+
+
+@lru_cache(maxsize=1024)
+def alternatives(question: str) -> tuple[Alternative, ...]:
+    """The question's glossary words and numbers in words, with what a passage may say
+    instead."""
+    text = question.lower()
+    found: list[Alternative] = []
+    for match in _chinese().finditer(text):
+        asked = frozenset(tokenize(match.group(0)))
+        if asked and _instead(match.group(0)) - asked:
+            found.append(Alternative(asked, _instead(match.group(0)) - asked))
+    tokens = [t for t in tokenize(_CJK.sub(" ", text))]
+    longest = max(map(len, _english()))
+    at = 0
+    while at < len(tokens):
+        for size in range(min(longest, len(tokens) - at), 0, -1):
+            phrase = _english().get(tuple(tokens[at : at + size]))
+            if phrase is not None:
+                asked = frozenset(tokens[at : at + size])
+                if _instead(phrase) - asked:
+                    found.append(Alternative(asked, _instead(phrase) - asked))
+                at += size
+                break
+        else:
+            at += 1
+    for words, digits in numbers_in_words(text):
+        asked = frozenset(tokenize(words))
+        instead = frozenset(tokenize(digits)) - asked
+        if instead:
+            found.append(Alternative(asked or instead, instead))
+    return tuple(found)
+
+
+def numbers_in_words(text: str) -> list[tuple[str, str]]:
+    """(as written, in digits) for the numbers of `text` that a document would write otherwise:
+    "two percent" → 2%, "half a million" → 500,000, "3 per cent" → 3%, 百分之四十 → 40%."""
+    found: list[tuple[str, str]] = []
+    for match in _EN_NUMBER.finditer(text.lower()):
+        value, scale, percent = match.group("value"), match.group("scale"), match.group("percent")
+        if not value and not match.group("half"):
+            continue
+        if value in (None, "a", "an"):
+            number = 1.0
+        else:
+            read = read_number(value, WORDS)
+            if read is None:
+                continue
+            number = read
+        if match.group("point"):
+            number += WORDS[match.group("point")] / 10
+        number *= _SCALES.get(scale or "", 1) * (0.5 if match.group("half") else 1)
+        spelt = not re.fullmatch(r"[\d.]+", value or "")
+        if percent and percent.startswith("percentage"):
+            digits = f"{_plain(number)} percentage points"
+        elif percent:
+            digits = f"{_plain(number)}%"
+        elif spelt and number >= 1_000:
+            digits = f"{number:,.0f}"
+        elif spelt and (scale or number >= 10):
+            digits = _plain(number)
+        else:
+            continue  # "one", "a", 2019: a count or a year, nothing to rewrite
+        found.append((match.group(0), digits))
+    for match in _ZH_PERCENT.finditer(text):
+        raw = match.group("value")
+        whole, _, fraction = raw.replace("点", ".").partition(".")
+        read = int(whole) if whole.isdigit() else zh_number(whole)
+        if read is None:
+            continue
+        tail = "".join(c if c.isdigit() else str(zh_number(c)) for c in fraction)
+        found.append((match.group(0), f"{_plain(float(f'{read}.{tail or 0}'))}%"))
+    return found
+
+
+def _plain(number: float) -> str:
+    """12.0 → "12", 2.5 → "2.5"."""
+    return f"{number:.10g}"
