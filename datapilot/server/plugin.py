@@ -38,6 +38,7 @@ def register_routes(app: FastAPI) -> None:
         tool_sources,
         tools,
         usage,
+        watches,
     )
 
     # Asking and querying need a key with the chat scope once keys exist (see `auth`); the
@@ -49,7 +50,7 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(ask.router, dependencies=CHAT, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
     platform = (tools, assistants, chats, messages, files, scene_prompts, usage, keys, data_imports)
-    for module in (*platform, tool_sources, memories, libraries):
+    for module in (*platform, tool_sources, memories, libraries, watches):
         app.include_router(module.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai.router, dependencies=CHAT, responses=openai.AUTH_ERRORS)
