@@ -462,7 +462,11 @@ def test_signing_in_with_a_key(
         assert "API key" in dialog.inner_text()
         page.fill("#key-input", "dp_not_a_key")
         page.press("#key-input", "Enter")
-        page.locator("#key-error", has_text="unknown or revoked").wait_for()
+        refusal = page.locator("#key-error", has_text="unknown or revoked")
+        refusal.wait_for()
+        # Said for a person at the page, not for an API client: no header to send.
+        assert "Authorization" not in refusal.inner_text()
+        assert "administrator" in refusal.inner_text()
         screenshot(page, "sign-in")
         page.fill("#key-input", key)
         page.press("#key-input", "Enter")

@@ -70,7 +70,8 @@ function askForKey(message) {
 }
 
 function setUpKey() {
-  hooks.unauthorized = (message) => askForKey(key.get() ? t("key_invalid", { message }) : t("key_needed"));
+  // The server's 401 speaks to API clients (headers); the page says what to do here.
+  hooks.unauthorized = () => askForKey(key.get() ? t("key_refused") : t("key_needed"));
   $("sign-in").addEventListener("click", () => askForKey(""));
   $("key-cancel").addEventListener("click", () => $("key-dialog").close());
   $("sign-out").addEventListener("click", () => {
@@ -87,7 +88,7 @@ function setUpKey() {
     } catch (error) {
       key.set(previous);
       $("sign-out").hidden = !previous;
-      $("key-error").textContent = t("key_invalid", { message: error.message });
+      $("key-error").textContent = error.status === 401 ? t("key_refused") : t("key_invalid", { message: error.message });
       return;
     }
     $("key-input").value = "";
