@@ -76,3 +76,8 @@ class Answer(BaseModel):
     )
     usage: Usage = Field(default_factory=Usage)
     timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    def unsaid_notes(self) -> list[str]:
+        """The notes the summary does not say already (a moved window is said first there)."""
+        said = " ".join(self.summary.split())
+        return [note for note in self.notes if " ".join(note.split()) not in said]

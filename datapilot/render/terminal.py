@@ -148,10 +148,7 @@ def print_answer(answer: Answer, console: Console) -> None:
         console.print(Panel(shown, title=say("summary", zh), border_style=style))
     if status_panel:
         console.print(Panel(escape(wrap(message or title, width)), title=title, style=style))
-    said = _plain(answer.summary or "")
-    for note in answer.notes:
-        if _plain(note) in said:
-            continue  # the summary said it already (a moved window comes first there)
+    for note in answer.unsaid_notes():
         console.print(f"[yellow]{label('note', zh)}[/]{escape(note)}")
     if answer.notice:  # how the answer was made: quiet, after the answer
         console.print(f"[dim]{escape(answer.notice)}[/]")

@@ -35,8 +35,9 @@ def describe_answer(answer: Answer) -> str:
     if answer.summary:
         lines.append(f"summary: {answer.summary}")
     lines.extend(describe_outputs(answer.outputs))
-    if answer.notes:
-        lines.append("notes: " + " ".join(answer.notes))
+    notes = answer.unsaid_notes()
+    if notes:
+        lines.append("notes: " + " ".join(notes))
     return "\n".join(lines)
 
 

@@ -17,6 +17,8 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, OutputEvent
 from datapilot.core.outputs import TextOutput
 from datapilot.render.terminal import render
+from datapilot.tools.published.text import ask_text
+from datapilot.tools.workflow import describe_answer
 
 
 @pytest.mark.parametrize(
@@ -29,6 +31,21 @@ async def test_a_moved_window_is_said_once(data: Any, question: str, moved: str)
     answer = await render(run(question, context), console, draw_charts=False)
     assert any(note.startswith(moved) for note in answer.notes)  # still in the answer's notes
     assert console.export_text().count(moved) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "moved"),
+    [("S&P 500 this year", "The bundled data ends on"), ("标普500今年的走势", "内置数据截至")],
+)
+async def test_a_moved_window_is_said_once_in_the_text_of_mcp_and_of_a_tool_result(
+    data: Any, question: str, moved: str
+) -> None:
+    context = QuestionContext(today=date(2025, 6, 30), brain="offline")
+    answer = next(
+        e.answer for e in [e async for e in run(question, context)] if isinstance(e, Done)
+    )
+    assert ask_text(answer, max_rows=40).count(moved) == 1  # MCP's `ask`
+    assert describe_answer(answer).count(moved) == 1  # what an assistant's model reads
 
 
 PASSAGE = "> The hedge ratio for the bond book is 0.42, set in March. (notes.md)"

@@ -101,8 +101,9 @@ def ask_text(answer: Answer, max_rows: int) -> str:
             lines.append(f"chart {output.title!r} ({output.chart_type}): the image below")
         elif isinstance(output, TextOutput):
             lines.append(output.text)
-    if answer.notes:
-        lines.append(("备注：" if zh else "notes: ") + " ".join(answer.notes))
+    notes = answer.unsaid_notes()
+    if notes:
+        lines.append(("备注：" if zh else "notes: ") + " ".join(notes))
     if answer.sources:
         lines.append(("数据来源：" if zh else "sources: ") + ", ".join(answer.sources))
     return "\n".join(lines)
