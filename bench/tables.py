@@ -1,13 +1,16 @@
 """Questions over tables printed in annual reports, answered offline through `/api/v1/ask`.
 
     python bench/tables.py PATH/tatqa_dataset_dev.json [-v] [--limit N] [--kinds arithmetic,span]
+        [--source table]
 
 Reads a TAT-QA split (https://github.com/NExTplusplus/TAT-QA, MIT licence; not shipped here) and
 asks every question whose answer comes from the table alone (answer types arithmetic, count,
-span, multi-span) through the native API of an offline server, the report's table sent as the
-client's table the way a client holding the printed table sends it: the printed first row as
-`columns` (blank cells named `column N`, repeats suffixed ` (2)`), the other rows as `rows`, the
-paragraph that states the scale (if any) as the table's description.
+span, multi-span; `--source table-text` asks those whose answer also needs the report's text,
+which a reader of the table alone should decline or answer right) through the native API of an
+offline server, the report's table sent as the client's table the way a client holding the
+printed table sends it: the printed first row as `columns` (blank cells named `column N`, repeats
+suffixed ` (2)`), the other rows as `rows`, the paragraph that states the scale (if any) as the
+table's description.
 
 Each answer is one of:
 - right: status `ok` and the first sentence of the summary states the expected figure (numbers
@@ -158,7 +161,9 @@ async def _ask(client: Any, question: str, table: dict[str, Any]) -> dict[str, A
     return response.json()
 
 
-async def run(path: Path, kinds: list[str], limit: int | None, verbose: bool) -> None:
+async def run(
+    path: Path, kinds: list[str], limit: int | None, verbose: bool, sources: list[str]
+) -> None:
     import httpx
 
     from datapilot.server.app import create_app
@@ -169,7 +174,7 @@ async def run(path: Path, kinds: list[str], limit: int | None, verbose: bool) ->
         (doc, q)
         for doc in documents
         for q in doc["questions"]
-        if q["answer_from"] == "table" and q["answer_type"] in kinds
+        if q["answer_from"] in sources and q["answer_type"] in kinds
     ][:limit]
     app = create_app(Settings(brain="offline", offline=True))
     counts: dict[str, Counter[str]] = defaultdict(Counter)
@@ -202,9 +207,12 @@ def main() -> None:
     parser.add_argument("-v", "--verbose", action="count", default=0)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--kinds", default=",".join(KINDS), help="answer types to ask")
+    parser.add_argument("--source", default="table", help="where answers come from (table-text)")
     args = parser.parse_args()
     logging.disable(logging.WARNING)
-    asyncio.run(run(args.dataset, args.kinds.split(","), args.limit, args.verbose))
+    asyncio.run(
+        run(args.dataset, args.kinds.split(","), args.limit, args.verbose, args.source.split(","))
+    )
 
 
 if __name__ == "__main__":

@@ -237,3 +237,37 @@ def _column_names(block: list[list[str]], width: int) -> list[str]:
                 if first not in names[j]:
                     names[j].insert(0, first)
     return [" ".join(parts) or f"column {j + 2}" for j, parts in enumerate(names)]
+
+
+def report_shaped(table: ClientTable, report: ReportTable) -> str:
+    """ "report" for a table as printed (its label column unnamed or headed by a unit, its
+    header in its rows, years heading its columns); "periods" for such a table printed with its
+    periods down the side; "printed" for a table keyed by a named first column whose cells are
+    written for people ($1,234, (3.1), 12%); "" for a tidy data table (rows of dates or fiscal
+    periods under a named key, plain numbers)."""
+    if not report.rows or not report.value_columns:
+        return ""
+    labels = [r.label.strip() for r in report.rows if r.label.strip()]
+    if not labels:
+        return ""
+    periods = sum(bool(_PERIOD.match(x)) for x in labels)
+    if periods > len(labels) / 2:
+        return "periods" if report.header_rows > 0 else ""
+    first = str(table.columns[0]).strip() if table.columns else ""
+    unnamed = placeholder(first) or bool(re.search(r"(?i)\bin\s+\w+s\b|\(|单位", first))
+    years = any(report.years(j) for j in report.value_columns)
+    if report.header_rows > 0 or years or unnamed:
+        return "report"
+    printed = any(
+        isinstance(c, str) and re.search(r"\d,\d{3}|[$€£¥]\s*\d|^\(\d|\d\s*%$", c.strip())
+        for row in table.rows
+        for c in row
+    )
+    return "printed" if printed else ""
+
+
+# A row label that is a period: 2019, FY2024, 2020 - 2024, Q1 2019, 2019-06-30, 6/30/2019.
+_PERIOD = re.compile(
+    r"(?i)^\s*(?:(?:fy|f|q[1-4]|h[12])\s*'?)?(?:19|20)?\d{2}(?:\s*[-–/]\s*(?:19|20)?\d{2,4})?"
+    r"(?:\s*(?:q[1-4]|h[12]))?\s*$|^\d{4}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$"
+)

@@ -241,7 +241,7 @@ def compute(
         if operation == "proportion":
             value = abs(a.value) / abs(b.value)  # a share of a total is a magnitude: (111) of 372
         if operation == "ratio":
-            figure = number_text(value, 2)
+            figure = ratio_text(value)
             first = say(f"The ratio of {a.row} to {b.row} is {figure}.",
                         f"{a.row}与{b.row}之比为{figure}。")  # fmt: skip
             return [first, _trace(cells, zh), f"{p[0]} / {p[-1]} = {figure}."], figure
@@ -269,6 +269,17 @@ def compute(
                     f"{len(cells)}个单元格中有{len(hits)}个{side[1]}{number_text(bound)}。")  # fmt: skip  # noqa: E501
         return [first, _trace(cells, zh)], str(len(hits))
     raise InterfaceError(f"Unknown operation {operation!r}.")
+
+
+def ratio_text(value: float) -> str:
+    """A ratio to four significant figures (0.1834, 1.234, 12.35): two decimals would say
+    0.18 for 100.1 / 545.8, a percentage point away."""
+    size = abs(value)
+    places = 4 if size < 1 else 3 if size < 10 else 2
+    text = number_text(value, places)
+    while text.endswith("0") and len(text.split(".")[-1]) > 2:
+        text = text[:-1]
+    return text
 
 
 def stated_list(items: list[str]) -> str:

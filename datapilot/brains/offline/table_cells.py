@@ -47,7 +47,11 @@ def _stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Content words of a label or question, compared loosely (stems, abbreviations)."""
     lowered = text.casefold().replace("’", "'").replace("'s", "")
-    lowered = re.sub(r"\(\s*(?:\d|[a-z])\s*\)|\*+|\(note \d+\)", " ", lowered)
+    # a note reference is no content: "Transfers (Note (b))", "(note 7(b))"
+    lowered = _NOTE.sub(" ", lowered)
+    lowered = re.sub(r"\(\s*(?:\d|[a-z])\s*\)|\*+", " ", lowered)
+    # "between 2018 year end and 2019 year end": the year's end is a date, not a row's words
+    lowered = re.sub(r"\b((?:19|20)\d{2})\s+year[-\s]?ends?\b", r"\1", lowered)
     for short, long in _ABBREVIATIONS.items():
         lowered = re.sub(rf"(?<![a-z]){re.escape(short)}(?![a-z])", f" {long} ", lowered)
     # a footnote digit printed against the word: "Order intake1", "Incentive schemes1"
@@ -61,6 +65,8 @@ def words(text: str) -> list[str]:
     return found
 
 
+_NOTE = re.compile(r"\(\s*notes?\b[^()]*(?:\([^()]*\)[^()]*)*\)")
+
 # Words a statement and a question use for the same thing.
 _SAME = {"ending": "end", "closing": "end", "beginning": "begin", "opening": "begin"}
 
@@ -71,6 +77,12 @@ class _Match:
     score: float
 
 
+def main_words(label: str) -> list[str]:
+    """A label's words outside parentheses ("Running water consumption" of "… (tonnes)"): a
+    unit or qualifier in brackets names the row less than the words before it."""
+    return words(re.sub(r"\([^()]*\)", " ", label)) or words(label)
+
+
 def row_score(question: list[str], table: ReportTable, index: int) -> float:
     row = table.rows[index]
     label = words(row.label)
@@ -78,15 +90,16 @@ def row_score(question: list[str], table: ReportTable, index: int) -> float:
         return 0.0
     asked = set(question)
     hit = sum(1 for w in label if w in asked)
+    main = main_words(row.label)
     section = [w for w in words(row.section) if w not in label]
-    under = sum(1 for w in section if w in asked)
-    cover_label = hit / len(label)
+    under = sum(1 for w in set(section) if w in asked)
+    cover_label = 0.7 * sum(1 for w in main if w in asked) / len(main) + 0.3 * hit / len(label)
     # "LTV ratio" names "Loan-to-value (LTV) ratio": an abbreviation the label spells out
     short = {w.casefold() for w in re.findall(r"\(([A-Za-z&]{2,6})\)", row.label)}
     if short & asked:
         cover_label = 1.0
         hit = max(hit, 1)
-    cover_question = (hit + under) / max(len(asked), 1)
+    cover_question = min(1.0, (len(set(label) & asked) + under) / max(len(asked), 1))
     fuzzy = fuzz.token_set_ratio(" ".join(label), " ".join(question)) / 100
     exact = 0.2 if " ".join(label) in " ".join(question) else 0.0
     return 0.5 * cover_label + 0.35 * cover_question + 0.15 * fuzzy + exact
@@ -96,15 +109,44 @@ def find_rows(phrase: str, table: ReportTable) -> list[_Match]:
     """Rows ranked by how well their label (and section) matches `phrase`; of rows matching
     as well, the one named first ("the change in transfers between 2018 year end and …")."""
     question = words(phrase)
+    asked = set(question)
     head = set(words(_HEAD.split(phrase, maxsplit=1)[0]))
+    percent_asked = bool(PERCENT_ASKED.search(phrase))
     scored = []
+    covered: dict[int, set[str]] = {}
     for i, row in enumerate(table.rows):
         score = row_score(question, table, i)
         label = set(words(row.label))
         if label and head and label <= head:
             score += 0.05
+        if label and label <= asked:
+            covered[i] = label
         scored.append(_Match(i, score))
+    # A label the question names whole beats one it names a part of: "net Total other
+    # (expense) income" is "Total other (expense) income, net", not "Other (expense) income".
+    for match in scored:
+        whole = covered.get(match.row)
+        if whole is None:
+            continue
+        smaller = [m.score for m in scored if m.row in covered and covered[m.row] < whole]
+        if smaller:
+            match.score = max(match.score, max(smaller) + 0.01)
+    if not percent_asked:
+        for match in scored:
+            if percent_row(table, match.row):
+                match.score -= 0.15  # "total net revenues": the amount, not "Percentage of …"
     return sorted(scored, key=lambda m: -m.score)
+
+
+PERCENT_ASKED = re.compile(
+    r"(?i)%|percent|proportion|ratio|rate|margin|share\s+of|mix|比例|占比|率"
+)
+
+
+def percent_row(table: ReportTable, index: int) -> bool:
+    """A row whose figures are all printed as percentages."""
+    printed = [c for c in table.rows[index].cells if c.strip()]
+    return bool(printed) and all("%" in c for c in printed)
 
 
 _HEAD = re.compile(
@@ -126,6 +168,7 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
     years = years_named(text)
     asked_words = set(words(text))
     chosen: list[int] = []
+    tied: dict[str, list[int]] = {}
     lowered = _flat(text)
     percent_asked = bool(re.search(r"(?i)%|percent|proportion|比例|占比", text))
     usable = [j for j in values if percent_asked or "%" not in table.columns[j]] or values
@@ -161,8 +204,17 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in matching}
             top = max(overlap.values())
             matching = [j for j in matching if overlap[j] == top]
+        if len(matching) > 1:
+            # "within Appropriation of earnings": a header the question writes out
+            written = [j for j in matching if _header_written(table.columns[j], lowered)]
+            matching = written or matching
+        if len(matching) > 1:
+            # "in terms of $M": a unit the question writes as the column prints it
+            units = [j for j in matching if _units(table.columns[j]) & _units(text)]
+            matching = units or matching
         if not matching:
             return [], year
+        tied[year] = matching
         chosen.append(matching[0])
     if not years:
         worded = [j for j in usable if (set(words(table.columns[j])) - {"change"}) & asked_words]
@@ -192,6 +244,14 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
         if before:
             chosen = [before[0], chosen[0]]
             return chosen, ""
+    if len(years) >= 2 and len(chosen) == len(years):
+        kinds = _one_kind(years, tied, table)
+        if kinds is None:
+            printed = ", ".join(table.columns[j] for y in years for j in tied[y])
+            return [], f"one kind of column for {' and '.join(years)} (printed: {printed})"
+        chosen = kinds
+    if operation in ("change", "pct_change") and any(_is_change(table.columns[j]) for j in chosen):
+        return [], "the figures themselves (these columns are already changes between years)"
     if operation in ("change", "pct_change") and len(chosen) >= 2:
         start, end = _order(text, years, chosen, table)
         chosen = [start, end]
@@ -199,6 +259,67 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             return [], "two different columns to compare"
 
     return list(dict.fromkeys(chosen)) if operation != "value" else chosen, ""
+
+
+def _header_written(name: str, lowered: str) -> bool:
+    head = _flat(re.sub(r"\(.*?\)", " ", YEAR.sub(" ", name)))
+    return len(head) >= 8 and head in lowered
+
+
+def _units(name: str) -> set[str]:
+    return {t.strip("?,.;:()") for t in name.split() if re.search(r"[$€£¥%]|'000", t)}
+
+
+def _one_kind(years: list[str], tied: dict[str, list[int]], table: ReportTable) -> list[int] | None:
+    """One column per year, all of one kind: "Net additions 2019" against "Net additions
+    2018", never against the 2019 total printed beside them. A year printed in several
+    columns takes the one like the other years' single column; where every year is printed
+    in several kinds and the question names none, None."""
+    if all(len(tied[y]) == 1 for y in years):
+        return [tied[y][0] for y in years]
+    settled = [set(_kind_key(table, tied[y][0])) for y in years if len(tied[y]) == 1]
+    chosen = []
+    for year in years:
+        if len(tied[year]) == 1:
+            chosen.append(tied[year][0])
+            continue
+        if settled:
+            like = {
+                j: max(_alike(set(_kind_key(table, j)), k) for k in settled) for j in tied[year]
+            }
+            best = max(like.values())
+            picks = [j for j, v in like.items() if v == best]
+        else:
+            common = set.intersection(*[{_kind_key(table, j) for j in tied[y]} for y in years])
+            picks = [j for j in tied[year] if _kind_key(table, j) in common]
+        if len({_kind_key(table, j) for j in picks}) != 1:
+            return None
+        chosen.append(picks[0])
+    return chosen
+
+
+def _alike(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def _kind_key(table: ReportTable, column: int) -> tuple[str, ...]:
+    """A column's header without its period: the kind of figure it holds."""
+    name = re.sub(
+        r"(?i)\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{0,2},?"
+        r"|fiscal|years?|ended|ending|as\s+(?:of|at)|\(\d\))",
+        " ",
+        table.columns[column],
+    )
+    name = YEAR.sub(" ", name)
+    return tuple(re.findall(r"[a-z%$]+", name.casefold()))
+
+
+def _is_change(name: str) -> bool:
+    """ "2019 over 2018", "Change between 2019 and 2018", "Variance": a change column."""
+    return bool(
+        re.search(r"(?i)\b(?:change|variance|increase|decrease)\b", name)
+        or re.search(r"(?i)(?:19|20)\d{2}\s+(?:over|and|vs\.?|versus|compared)\s", name)
+    )
 
 
 def _flat(text: str) -> str:
@@ -255,6 +376,9 @@ def _order(text: str, years: list[str], chosen: list[int], table: ReportTable) -
             lowered,
         )
         if later_first:
+            return by_year[b], by_year[a]
+        if re.search(rf"from\s+(?:fiscal\s+|fy\s*)?{a}\D{{1,12}}{b}", lowered) and a > b:
+            # "from 2018 to 2017": a change runs forward in time, 2017 to 2018
             return by_year[b], by_year[a]
         if re.search(rf"from\s+(?:fiscal\s+|fy\s*)?{a}\D{{1,12}}{b}", lowered) or a < b:
             return by_year[a], by_year[b]

@@ -26,6 +26,7 @@ from datapilot.brains.offline.table_cells import (
     one_row,
     years_named,
 )
+from datapilot.brains.offline.table_doubts import other_row_named, settle_row
 from datapilot.brains.offline.table_rows import (
     ALL_ROWS,
     column_pair,
@@ -38,7 +39,7 @@ from datapilot.brains.offline.table_rows import (
 from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.understanding import Understanding
-from datapilot.data.report_tables import ReportTable, placeholder, read_report
+from datapilot.data.report_tables import ReportTable, read_report, report_shaped
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _DESCRIBE = re.compile(
@@ -150,6 +151,18 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         # An average of changes, a change of averages: not one of the operations read here.
         asked.missing = "one operation to compute (the question combines several)"
         return asked
+    if "ratio" in named and named & {"change", "pct_change"}:
+        ranked = find_rows(text, table)
+        if (
+            ranked
+            and ranked[0].score >= GOOD_MATCH
+            and _RATIO_ROW.search(table.rows[ranked[0].row].label)
+        ):
+            operation = asked.operation = next(n for n in ("pct_change", "change") if n in named)
+        else:
+            # "the change in current ratio": a ratio of each year, then their change
+            asked.missing = "one operation (a change of a ratio the table does not print)"
+            return asked
     if _WHICH_ROW.search(text) and (_MAX.search(text) or _MIN.search(text)):
         asked.operation = "max" if _MAX.search(text) else "min"
         return _row_extreme(text, table, asked)
@@ -176,6 +189,11 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 asked.closest = [r.label for r in table.rows if "total" in r.label.casefold()][:5]
                 return asked
             pair = part_of_total
+            parts = [i for i in several_rows(text, table) if not _TOTAL.search(table.rows[i].label)]
+            if len(parts) >= 2:
+                listed = ", ".join(table.rows[i].label for i in parts)
+                asked.missing = f"one row for the part (the question adds several: {listed})"
+                return asked
     if pair is not None:
         for part in pair:
             joined = several_rows(part, table)
@@ -191,6 +209,10 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
             row, closest = one_row(part, table)
             if row is None:
                 asked.missing, asked.closest = part.strip(" ?"), closest
+                return asked
+            row, doubt = settle_row(text, table, row)
+            if doubt:
+                asked.missing, asked.closest = doubt
                 return asked
             rows.append(row)
         asked.rows = rows
@@ -217,8 +239,12 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 ]
                 return asked
         else:
-            asked.rows = [ranked[0].row]
-            best = table.rows[ranked[0].row].label.casefold()
+            row, doubt = settle_row(text, table, ranked[0].row)
+            if doubt:
+                asked.missing, asked.closest = doubt
+                return asked
+            asked.rows = [row]
+            best = table.rows[row].label.casefold()
             if operation in ("change", "pct_change") and not re.search(r"\band\b|&", best):
                 several = several_rows(text, table)
                 if len(several) >= 2:
@@ -235,6 +261,10 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
                 split = several_rows(text, table)
                 if split and ranked[0].row in split:
                     asked.rows = split
+            doubt = other_row_named(text, table, row) if len(asked.rows) == 1 else None
+            if doubt:
+                asked.missing, asked.closest = doubt
+                return asked
         asked.subject = " and ".join(table.rows[i].label for i in asked.rows)
     col_op = "ratio" if operation == "ratio_columns" else operation
     if pair is not None and operation in ("ratio", "proportion", "difference"):
@@ -250,9 +280,19 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
         operation == "value"
         and len(columns) * len(asked.rows) > 1
         and re.search(r"(?i)\btotal\b|合计|总", text)
-        and not any("total" in table.rows[i].label.casefold() for i in asked.rows)
+        and (
+            not any("total" in table.rows[i].label.casefold() for i in asked.rows)
+            or _BOTH.search(text)
+        )
     ):
-        asked.operation = operation = "sum"
+        asked.operation = operation = "sum"  # "the total cost of revenue in both 2019 and 2018"
+    if operation == "value" and _SHARE_WORDS.search(text):
+        printed = [table.rows[i].cells[j] for i in asked.rows for j in columns]
+        if not all("%" in c for c in printed):
+            # "the proportion of A and B over C": a share the reading did not compute
+            asked.missing = "the share asked for (its part and whole)"
+            asked.closest = [table.rows[i].label for i in asked.rows]
+            return asked
     if re.search(r"(?i)\brespective(?:ly)?\b|分别", text) and len(columns) * len(asked.rows) < 2:
         asked.missing = "the several figures asked for respectively"
         asked.closest = list(table.columns)
@@ -283,6 +323,10 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     return asked
 
 
+_TOTAL = re.compile(r"(?i)\btotal\b|合计|总计")
+_RATIO_ROW = re.compile(r"(?i)\bratio\b|比率|之比")
+_BOTH = re.compile(r"(?i)\bin\s+both\b|\bboth\s+(?:years|fiscal|fy|(?:19|20)\d{2})|\bcombined\b")
+_SHARE_WORDS = re.compile(r"(?i)\b(?:proportion|percentage|ratio|fraction|share\s+of)\b|占|比例")
 _CHANGE_OF_SHARE = re.compile(
     r"(?i)\b(?:change|increase|decrease|difference)\b[^?]{0,20}\bin\s+(?:the\s+)?"
     r"(?:percentage|proportion|share)\s+of\b"
@@ -348,40 +392,6 @@ def _row_extreme(text: str, table: ReportTable, asked: Asked) -> Asked:
     asked.rows, asked.columns = rows, [column]
     asked.subject = table.columns[column]
     return asked
-
-
-def report_shaped(table: ClientTable, report: ReportTable) -> str:
-    """ "report" for a table as printed (its label column unnamed or headed by a unit, its
-    header in its rows, years heading its columns); "periods" for such a table printed with its
-    periods down the side; "printed" for a table keyed by a named first column whose cells are
-    written for people ($1,234, (3.1), 12%); "" for a tidy data table (rows of dates or fiscal
-    periods under a named key, plain numbers)."""
-    if not report.rows or not report.value_columns:
-        return ""
-    labels = [r.label.strip() for r in report.rows if r.label.strip()]
-    if not labels:
-        return ""
-    periods = sum(bool(_PERIOD.match(x)) for x in labels)
-    if periods > len(labels) / 2:
-        return "periods" if report.header_rows > 0 else ""
-    first = str(table.columns[0]).strip() if table.columns else ""
-    unnamed = placeholder(first) or bool(re.search(r"(?i)\bin\s+\w+s\b|\(|单位", first))
-    years = any(report.years(j) for j in report.value_columns)
-    if report.header_rows > 0 or years or unnamed:
-        return "report"
-    printed = any(
-        isinstance(c, str) and re.search(r"\d,\d{3}|[$€£¥]\s*\d|^\(\d|\d\s*%$", c.strip())
-        for row in table.rows
-        for c in row
-    )
-    return "printed" if printed else ""
-
-
-# A row label that is a period: 2019, FY2024, 2020 - 2024, Q1 2019, 2019-06-30, 6/30/2019.
-_PERIOD = re.compile(
-    r"(?i)^\s*(?:(?:fy|f|q[1-4]|h[12])\s*'?)?(?:19|20)?\d{2}(?:\s*[-–/]\s*(?:19|20)?\d{2,4})?"
-    r"(?:\s*(?:q[1-4]|h[12]))?\s*$|^\d{4}-\d{2}|^\d{1,2}/\d{1,2}/\d{2,4}$"
-)
 
 
 def table_understanding(question: str, context: QuestionContext) -> Understanding | None:

@@ -1,0 +1,220 @@
+"""Report tables that allow more than one reading: the figure comes from the line and columns
+the question means, or the answer is `no_data` naming the choices, never `ok` with a figure read
+from the first line found. Small printed tables written here; expected figures with pandas."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pandas as pd
+import pytest
+
+from datapilot.core.answer import Answer
+from datapilot.server.app import create_app
+from datapilot.settings import Settings
+
+
+@pytest.fixture()
+async def client(data: Any) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(brain="offline", offline=True))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
+        yield client
+
+
+async def ask(client: httpx.AsyncClient, question: str, rows: list[list[str]]) -> Answer:
+    # the printed first row as the columns, a blank cell named as a client names it
+    columns = [c or f"column {n}" for n, c in enumerate(rows[0], start=1)]
+    table = {"name": "report", "columns": columns, "rows": rows[1:]}
+    body = {"question": question, "tables": [table], "today": "2024-06-30"}
+    response = await client.post("/api/v1/ask", json=body)
+    assert response.status_code == 200, response.text
+    return Answer.model_validate(response.json())
+
+
+def first(answer: Answer) -> str:
+    return re.split(r"(?<=[.。])\s", answer.summary.strip(), maxsplit=1)[0]
+
+
+def frame(rows: list[list[str]]) -> pd.DataFrame:
+    """The printed figures as numbers: (x) is −x, commas and $ dropped."""
+    body = pd.DataFrame(rows[1:], columns=[c or f"c{i}" for i, c in enumerate(rows[0])])
+    body = body.set_index(body.columns[0])
+
+    def number(cell: str) -> float | None:
+        text = cell.replace("$", "").replace(",", "").replace("%", "").strip()
+        if not text or text in ("—", "–"):
+            return None
+        return -float(text[1:-1]) if text.startswith("(") else float(text)
+
+    return body.map(number)
+
+
+RECEIVABLES = [
+    ["", "2019", "2018"],
+    ["Current", "", ""],
+    ["Trade receivables", "3,770", "3,054"],
+    ["Other receivables", "4,223", "4,082"],
+    ["Non-current", "", ""],
+    ["Other receivables", "118", "601"],
+    ["Total receivables", "8,111", "7,737"],
+]
+
+
+async def test_a_line_printed_under_two_sections_needs_the_section(client: Any) -> None:
+    answer = await ask(client, "What is the change in Other receivables from 2018 to 2019?",
+                       RECEIVABLES)  # fmt: skip
+    assert answer.status == "no_data"
+    assert "Current" in answer.message and "Non-current" in answer.message
+    named = await ask(
+        client, "What is the change in non-current other receivables from 2018 to 2019?",
+        RECEIVABLES,
+    )  # fmt: skip
+    cells = frame(RECEIVABLES).iloc[[4]]  # the line under "Non-current"
+    expected = cells["2019"].iloc[0] - cells["2018"].iloc[0]
+    assert named.status == "ok"
+    assert f"{expected:,.0f}".replace("-", "−") in first(named)
+
+
+ROLL_FORWARD = [
+    ["", "2019", "2018"],
+    ["At beginning of the year", "97,877", "–"],
+    ["Additions (Note (a))", "44,618", "60,807"],
+    ["Transfers (Note (b))", "(1,421)", "(78,816)"],
+    ["Disposals (Note (c))", "(16,664)", "(14,805)"],
+    ["At end of the year", "135,936", "97,877"],
+]
+
+
+@pytest.mark.parametrize("line", ["Transfers (Note (b))", "Disposals (Note (c))"])
+async def test_a_roll_forward_line_is_read_past_its_note_and_the_year_end(
+    client: Any, line: str
+) -> None:
+    word = line.split()[0].lower()
+    answer = await ask(
+        client, f"How much is the change in {word} between 2018 year end and 2019 year end?",
+        ROLL_FORWARD,
+    )  # fmt: skip
+    cells = frame(ROLL_FORWARD).loc[line]
+    expected = cells["2019"] - cells["2018"]
+    assert answer.status == "ok"
+    assert f"{abs(expected):,.0f}" in first(answer) and "At end" not in first(answer)
+
+
+CUSTOMERS = [
+    ["", "", "Net additions (losses)", "", "% of penetration", ""],
+    ["", "August 31, 2019", "August 31, 2019", "August 31, 2018", "August 31, 2019",
+     "August 31, 2018"],
+    ["Internet service customers", "446,137", "21,189", "21,417", "50.8", "49.7"],
+    ["Video service customers", "312,555", "(4,697)", "(6,760)", "35.6", "37.1"],
+]  # fmt: skip
+
+
+async def test_a_change_across_years_compares_columns_of_one_kind(client: Any) -> None:
+    answer = await ask(
+        client, "What was the change in the video service customers from 2018 to 2019?", CUSTOMERS
+    )
+    net = frame(CUSTOMERS[1:]).loc["Video service customers"]
+    expected = net.iloc[1] - net.iloc[2]  # net additions 2019 − net additions 2018
+    assert answer.status == "ok"
+    assert f"{expected:,.0f}" in first(answer)
+    assert "319,315" not in answer.summary  # not the 2019 total against 2018's net losses
+
+
+CHANGES = [
+    ["(In thousands)", "Change 2019 and 2018", "Change 2018 and 2017"],
+    ["Travel", "794", "80"],
+    ["Facilities", "(4,537)", "5,777"],
+]
+
+
+async def test_columns_that_are_already_changes_are_not_subtracted(client: Any) -> None:
+    answer = await ask(client, "What is the change in Facilities from 2017 to 2019?", CHANGES)
+    assert answer.status == "no_data"
+    assert "already changes" in answer.message
+
+
+BALANCE = [
+    ["", "2019", "2018"],
+    ["Total current assets", "121,041", "73,202"],
+    ["Total current liabilities", "154,619", "90,392"],
+    ["Total liabilities", "100.1", "94.9"],
+    ["Total assets", "545.8", "540.6"],
+]
+
+
+async def test_the_change_of_a_ratio_the_table_does_not_print_is_declined(client: Any) -> None:
+    answer = await ask(client, "What is the change in current ratio from 2018 to 2019?", BALANCE)
+    assert answer.status == "no_data"
+
+
+async def test_a_ratio_is_stated_to_four_significant_figures(client: Any) -> None:
+    answer = await ask(client, "What is the ratio of total liabilities to total assets in 2019?",
+                       BALANCE)  # fmt: skip
+    cells = frame(BALANCE)["2019"]
+    expected = cells["Total liabilities"] / cells["Total assets"]
+    assert answer.status == "ok"
+    assert f"{expected:.4f}" in first(answer)
+
+
+COSTS = [
+    ["(In thousands)", "2018", "2017"],
+    ["Revenue:", "", ""],
+    ["Client services", "404", "1,044"],
+    ["Cost of revenue:", "", ""],
+    ["Client services", "830", "261"],
+]
+
+
+async def test_a_change_written_from_the_later_year_runs_forward_in_time(client: Any) -> None:
+    answer = await ask(
+        client, "What is the change in Cost of revenue of Client services from 2018 to 2017?", COSTS
+    )
+    cost = frame(COSTS).iloc[3]  # the line under "Cost of revenue"
+    expected = cost["2018"] - cost["2017"]
+    assert answer.status == "ok"
+    assert f"{expected:,.0f}" in first(answer) and "from 2017 to 2018" in first(answer)
+
+
+REVENUES = [
+    ["(In millions, except for percentages)", "2018", "2017"],
+    ["Net revenues", "$2,280", "$1,664"],
+    ["Percentage of total net revenues", "47%", "41%"],
+    ["Total cost of revenue", "$48,881", "$51,896"],
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("What is the Total net revenue for fiscal 2018 and 2017?", "Net revenues"),
+        ("What is the total cost of revenue in both 2018 and 2017?", "Total cost of revenue"),
+    ],
+)
+async def test_a_total_over_two_years_adds_the_amounts(
+    client: Any, question: str, line: str
+) -> None:
+    expected = frame(REVENUES).loc[line].sum()
+    answer = await ask(client, question, REVENUES)
+    assert answer.status == "ok"
+    assert f"{expected:,.0f}" in first(answer)
+
+
+OTHER = [
+    ["", "2018", "2017"],
+    ["Interest income", "1,826", "1,284"],
+    ["Other (expense) income", "(2,676)", "3,817"],
+    ["Total other (expense) income, net", "$(2,935)", "$1,758"],
+]
+
+
+async def test_the_line_named_whole_beats_the_line_named_in_part(client: Any) -> None:
+    answer = await ask(client, "What was the percentage change in the net Total other (expense) "
+                       "income between 2017 and 2018?", OTHER)  # fmt: skip
+    cells = frame(OTHER).loc["Total other (expense) income, net"]
+    expected = (cells["2018"] - cells["2017"]) / cells["2017"] * 100
+    assert answer.status == "ok"
+    assert f"{expected:,.2f}".replace("-", "−") in first(answer)
