@@ -23,6 +23,7 @@ from datapilot.interfaces.frame import (
     is_returns,
     require_column,
     simple_returns,
+    with_base,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
@@ -210,41 +211,62 @@ def extreme_days(
     which: Annotated[
         Literal["best", "worst", "both"], "The largest gains, the largest falls, or both."
     ] = "worst",
+    span: Annotated[int, "Sessions one change spans: 1 for daily changes, 5 for 5-day ones."] = 1,
 ) -> pd.DataFrame:
-    """The best and/or worst daily returns in % per column: rows indexed by id with date,
-    return_pct, rank (1 = the most extreme) and group (best/worst). The window's first day counts
-    (its return runs from the base close)."""
+    """The best and/or worst changes in % per column over `span` sessions (1: daily returns):
+    rows indexed by id with date (the change's last session), from_date (the close it starts
+    from), return_pct, change (in the series' own unit: a level's points; empty for a return
+    series), rank (1 = the most extreme) and group (best/worst). The window's first day counts
+    (its change runs from the base close)."""
     if n < 1:
         raise InterfaceError("extreme_days needs n >= 1.")
-    returns = simple_returns(frame) * 100
+    if span < 1:
+        raise InterfaceError("extreme_days needs span >= 1 session.")
+    wealth = growth(frame)
+    levels = None if is_returns(frame) else with_base(frame)
     sides = ["best", "worst"] if which == "both" else [which]
     rows = []
-    for column in returns.columns:
-        values = returns[column].dropna()
+    for column in wealth.columns:
+        path = wealth[column].dropna()
+        returns = ((path / path.shift(span) - 1) * 100).iloc[span:].dropna()
+        starts = dict(zip(path.index[span:], path.index[: len(path) - span], strict=True))
+        points = None
+        if levels is not None and column in levels.columns:
+            level = levels[column].dropna()
+            points = (level - level.shift(span)).iloc[span:]
         for side in sides:
-            picked = values.nlargest(n) if side == "best" else values.nsmallest(n)
+            picked = returns.nlargest(n) if side == "best" else returns.nsmallest(n)
             for position, (day, value) in enumerate(picked.items(), start=1):
                 rows.append(
                     {
                         "id": column,
                         "date": pd.Timestamp(day).date(),
+                        "from_date": pd.Timestamp(starts[day]).date(),
                         "return_pct": float(value),
+                        "change": float(points[day]) if points is not None else None,
                         "rank": position,
                         "group": side,
                     }
                 )
     if not rows:
-        raise InterfaceError("No daily returns in the window; widen the date window.")
+        raise InterfaceError("No changes in the window; widen the date window.")
     # Indexed by id like every cross-section (an id repeats once per day listed).
     table = pd.DataFrame(rows).set_index("id")
+    if levels is None:
+        table = table.drop(columns="change")
     words = {"best": "Best", "worst": "Worst", "both": "Best and worst"}
+    what = "daily returns" if span == 1 else f"{span}-session changes"
+    zh_side = {"best": "最大涨幅", "worst": "最大跌幅", "both": "最大涨跌幅"}[which]
+    unit = str(frame.attrs.get("unit") or "")
     return derive(
         table,
         frame,
         kind="cross_section",
         unit="%",
-        title=f"{words[which]} daily returns",
-        units={"return_pct": "%"},
+        title=f"{words[which]} {what}",
+        title_zh=f"单日{zh_side}" if span == 1 else f"{span}个交易日{zh_side}",
+        units={"return_pct": "%", "change": unit},
+        span=span,
     )
 
 

@@ -4,7 +4,7 @@ sessions met a condition, and how far the last value is from the window's peak o
 Conventions (docs/asking.md, "Counts, best periods and distances"):
 - `period_extremes` ranks the rows of a series by value (a month's return, a day's
   volatility); each row keeps its date and a label of its period (2020-03, 2009Q2, 2020, the
-  week ending 2008-10-10).
+  week 2008-10-06 to 2008-10-10 (2008-W41)).
 - `count_days` counts the window's sessions in the data: a level condition ("closed above 150")
   on the window's closes, a move condition ("up more than 3%") on daily returns, the first
   from the close before the window. Strict comparisons unless `inclusive`.
@@ -37,15 +37,18 @@ _NEEDS_THRESHOLD = {"close_above", "close_below", "gain_beyond", "fall_beyond", 
 
 
 def period_label(day: pd.Timestamp, period: str | None) -> str:
-    """How a period is named: 2020-03 (a month), 2009Q2, 2020, the week ending a date, a day."""
+    """How a period is named: 2020-03 (a month), 2009Q2, 2020, a week by its Monday and its last
+    session (2022-06-13 to 2022-06-17 (2022-W24)), a day."""
     if period == "monthly":
         return f"{day:%Y-%m}"
     if period == "quarterly":
         return f"{day.year}Q{day.quarter}"
     if period == "annual":
         return str(day.year)
-    if period == "weekly":
-        return f"week ending {day:%Y-%m-%d}"
+    if period == "weekly":  # its Monday to its last session (ISO week), never one bare date
+        monday = day - pd.Timedelta(days=day.weekday())
+        year, week, _ = day.isocalendar()
+        return f"{monday:%Y-%m-%d} to {day:%Y-%m-%d} ({year}-W{week:02d})"
     return f"{day:%Y-%m-%d}"
 
 

@@ -14,36 +14,44 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from datapilot.brains.offline.family_asks import DOWN_MOST_ZH, UP_MOST_ZH
 from datapilot.brains.offline.numbers import ZH_NUMERAL, en_number_pattern, read_number
 
 Side = str  # "best" | "worst"
 
 _BEST_EN = r"best|top|strongest"
 _WORST_EN = r"worst|bottom|weakest"
-_UP_EN = r"gain|gains|rise|rises|jump|jumps|rally|rallies|increase|increases|advance|advances"
+_UP_EN = (
+    r"gain|gains|rise|rises|jump|jumps|rally|rallies|increase|increases|advance|advances|"
+    r"spike|spikes|spiked|surge|surges|surged|pop|pops|climb|climbs"
+)
 _DOWN_EN = (
     r"drop|drops|fall|falls|loss|losses|decline|declines|plunge|plunges|selloff|selloffs|"
-    r"sell-off|sell-offs|slide|slides|crash|crashes"
+    r"sell-off|sell-offs|slide|slides|crash|crashes|tumble|tumbles|dip|dips|slump|slumps"
 )
+# Either way: "the biggest one-day move", "largest daily swings".
+_MOVE_EN = r"moves?|swings?|changes?"
 _ROSE_EN = r"rise|rose|risen|gain|gained|jump|jumped|rally|rallied|climb|climbed|surge|surged"
 _FELL_EN = (
     r"fall|fell|fallen|drop|dropped|lose|lost|decline|declined|plunge|plunged|slump|slumped|"
     r"tumble|tumbled|sink|sank|crash|crashed"
 )
 # "day", "trading days", "single day", "one-day session"
-_DAY_EN = r"(?:(?:single|one|trading|market)[-\s]+){0,2}(?:days?|sessions?)"
+_DAY_EN = r"(?:(?:single|one|1|trading|market)[-\s]+){0,2}(?:days?|sessions?)"
 _BIG_EN = r"biggest|largest|sharpest|greatest|steepest|worst|best|strongest"
 
 _BEST_ZH = (
-    r"涨幅最大|涨幅最高|涨得最多|涨最多|上涨最多|收益最高|收益率最高|表现最好|表现最佳|"
-    r"最好|最佳|最强"
+    rf"{UP_MOST_ZH}|涨幅最大|涨幅最高|涨得最多|涨最多|上涨最多|收益最高|收益率最高|表现最好|"
+    r"表现最佳|最好|最佳|最强"
 )
 _WORST_ZH = (
-    r"跌幅最大|跌幅最深|跌得最多|跌最多|下跌最多|收益最低|收益率最低|表现最差|亏损最大|"
-    r"最差|最糟|最惨|最弱"
+    rf"{DOWN_MOST_ZH}|跌幅最大|跌幅最深|跌得最多|跌最多|下跌最多|收益最低|收益率最低|表现最差|"
+    r"亏损最大|最差|最糟|最惨|最弱"
 )
 _COUNT_ZH = rf"(?:\d+|{ZH_NUMERAL}|几)"
 _DAY_ZH = r"(?:个)?(?:交易日|天|日子)"
+# One day (单日, 一天), or several sessions a change spans (5日, 三个交易日).
+_DAY_ONE_ZH = rf"(?P<day>单日|一天|一日|日|(?P<span>\d{{1,3}}|{ZH_NUMERAL})(?:个交易日|个?日|天))"
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,7 @@ class DayAsk:
     n: int | None
     plural: bool
     spans: tuple[tuple[int, int], ...]
+    sessions: int = 1  # the sessions one change spans: 5 for "the worst 5-day drop"
 
     @property
     def which(self) -> str:
@@ -89,10 +98,17 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
             rf"(?i)\b(?P<day>{_DAY_EN})\s+(?:with|of)\s+the\s+(?:{_BIG_EN})\s+"
             rf"(?:(?:one|single)[- ]day\s+|daily\s+)?(?:(?P<up>{_UP_EN})|(?P<down>{_DOWN_EN}))\b"
         ),
-        # "the 5 biggest one-day drops", "largest daily gains", "sharpest single-day falls"
+        # "the 5 biggest one-day drops", "largest daily gains", "sharpest single-day falls",
+        # "biggest 1 day jump", and changes over several sessions: "the worst 5-day drop"
         re.compile(
-            rf"(?i)(?:(?<![\w.])(?P<n>{count})\s+)?\b(?:{_BIG_EN})\s+(?P<day>(?:one|single)[- ]day|"
-            rf"daily|day's|days')\s+(?:(?P<up>{_UP_EN}|moves?)|(?P<down>{_DOWN_EN}))\b"
+            rf"(?i)(?:(?<![\w.])(?P<n>{count})\s+)?\b(?:{_BIG_EN})\s+(?P<day>(?:one|single|"
+            rf"(?P<span>\d{{1,3}}))[-\s]?(?:day|session|trading[-\s]day)|daily|day's|days')\s+"
+            rf"(?:(?P<up>{_UP_EN}|{_MOVE_EN})|(?P<down>{_DOWN_EN}))\b"
+        ),
+        # "the biggest jump in a single day", "largest drop over one session"
+        re.compile(
+            rf"(?i)\b(?:{_BIG_EN})\s+(?:(?P<up>{_UP_EN}|{_MOVE_EN})|(?P<down>{_DOWN_EN}))\s+"
+            rf"(?:in|on|over|within)\s+(?:a|one|any|1)\s+(?:single\s+)?(?P<day>day|session|trading\s+day)\b"
         ),
         # 涨幅最大的5天, 跌幅最大的3个交易日, 表现最差的一天, 最好和最差的交易日
         re.compile(
@@ -105,10 +121,10 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
         ),
         # 单日涨幅最大的5天 is caught above; 单日跌幅最大 / 日涨幅最大 without a day count
         re.compile(
-            r"(?<![今昨当本每])(?P<day>单日|日)(?:(?P<up>涨幅|涨)|(?P<down>跌幅|跌))(?:最大|最多|最高)"
+            rf"(?<![今昨当本每近]){_DAY_ONE_ZH}(?:(?P<up>涨幅|涨)|(?P<down>跌幅|跌))(?:最大|最多|最高)"
         ),
-        # 单日最大涨幅, 单日最大跌幅, and 单日最大涨幅和最大跌幅 (both sides, "respectively")
-        re.compile(r"(?<![今昨当本每])(?P<day>单日|日)最大(?:(?P<up>涨幅)|(?P<down>跌幅))"),
+        # 单日最大涨幅, 一天最大跌幅, 5日最大跌幅, and 单日最大涨幅和最大跌幅 (both, "respectively")
+        re.compile(rf"(?<![今昨当本每近]){_DAY_ONE_ZH}最大(?:(?P<up>涨幅)|(?P<down>跌幅))"),
         re.compile(
             r"(?<![今昨当本每])(?P<day>单日|日)最大涨幅(?:和|与|及|、|以及)(?:单日)?(?P<down>最大跌幅)"
         ),
@@ -128,6 +144,7 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
     """The best/worst-days request in `text`, or None when the question asks no such thing."""
     sides: set[Side] = set()
     counts: list[int] = []
+    lengths: list[int] = []
     plural = False
     spans: list[tuple[int, int]] = []
     words = {w: n for w, n in numbers.items() if w not in ("a", "an")}
@@ -135,8 +152,8 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
         for match in pattern.finditer(text):
             groups = {k: v for k, v in match.groupdict().items() if v}
             sides.update(_side(groups[key]) for key in ("s1", "s2") if key in groups)
-            if "up" in groups:
-                moves = groups["up"].lower().startswith("move")  # "biggest daily moves": both
+            if "up" in groups:  # "biggest daily moves", "swings": both sides
+                moves = groups["up"].lower().startswith(("move", "swing", "change"))
                 sides.update(("best", "worst") if moves else ("best",))
             if "down" in groups:
                 sides.add("worst")
@@ -145,6 +162,10 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
                 value = read_number(said, words)
                 if value and value >= 1:
                     counts.append(int(value))
+            if groups.get("span"):
+                length = read_number(groups["span"], words)
+                if length and length >= 1:
+                    lengths.append(int(length))
             day = groups.get("day", "").lower().rstrip("'")
             plural = plural or said == "几" or day.endswith(("days", "sessions", "dates"))
             spans.append(match.span())
@@ -155,6 +176,7 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
         n=max(counts) if counts else None,
         plural=plural,
         spans=tuple(spans),
+        sessions=max(lengths) if lengths else 1,
     )
 
 

@@ -172,7 +172,7 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
             reading.trace = [
                 t for t in reading.trace if not t.startswith(("no time words", "未提时间"))
             ]
-    weeks = re.search(r"(?i)52\s*(?:周|[-\s]?weeks?)", reading.text)
+    weeks = re.search(r"(?i)52\s*(?:周|[-\s]?(?:weeks?|wks?|w)\b)", reading.text)
     if weeks and reading.end is not None and (reading.window or not reading.explicit_window):
         # "52-week high" / 52周高点: the 52 weeks to the window's end, never a rolling length.
         reading.window = None

@@ -55,9 +55,15 @@ _WORST_EN = r"worst|weakest|poorest|lowest"
 _UP_EN = r"gains?|rises?|rall(?:y|ies)|returns?|advances?|jumps?|increases?|performance"
 _DOWN_EN = r"loss|losses|drops?|falls?|declines?|plunges?|slides?|slumps?|decreases?"
 _PERIOD_EN = r"(?P<unit>week|month|quarter|year)s?"
-_BEST_ZH = r"表现最好|表现最佳|涨幅最大|涨得最多|涨最多|收益最高|收益率最高|最好|最佳|最强"
+# "V得最X" (涨得最猛, 跌得最狠, 回撤最严重) is a superlative of a move, whatever the adverb.
+UP_MOST_ZH = r"(?:上涨|涨|反弹|回升|大涨)得?最(?:多|猛|凶|狠|快|厉害)"
+DOWN_MOST_ZH = r"(?:下跌|跌|亏|回撤|大跌|暴跌)得?最(?:多|狠|凶|猛|快|厉害|惨|严重)"
+_BEST_ZH = (
+    rf"{UP_MOST_ZH}|表现最好|表现最佳|涨幅最大|涨得最多|涨最多|收益最高|收益率最高|最好|最佳|最强"
+)
 _WORST_ZH = (
-    r"表现最差|跌幅最大|跌得最多|跌最多|亏损最大|亏得最多|收益最低|收益率最低|最差|最糟|最弱|最惨"
+    rf"{DOWN_MOST_ZH}|表现最差|跌幅最大|跌得最多|跌最多|亏损最大|亏得最多|收益最低|收益率最低|"
+    r"最差|最糟|最弱|最惨"
 )
 _PERIOD_ZH = r"(?P<unit>月份|季度|星期|年份|年度|季|周|月|年)"
 _COUNTED = r"(?:\d+|[一两二三四五六七八九十几])"
@@ -76,8 +82,10 @@ _PERIOD_PATTERNS = (
     # "which month was the best", "what quarter did it gain the most"
     re.compile(
         rf"(?i)\b(?:which|what)\s+{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b(?:(?P<s1>{_BEST_EN}|{_WORST_EN})"
-        rf"|(?P<up>gain(?:ed)?|r[io]se|rallied|jumped|climbed)\s+(?:the\s+)?most"
-        rf"|(?P<down>f[ae]ll|dropped|lost|declined|slumped)\s+(?:the\s+)?most)\b"
+        rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
+        rf"(?:the\s+)?most"
+        rf"|(?P<down>f[ae]ll|drop(?:ped)?|lo(?:se|st)|declined?|slump(?:ed)?|sank|sink)\s+"
+        rf"(?:the\s+)?most)\b"
     ),
     # "the month with the biggest loss"
     re.compile(
@@ -241,8 +249,10 @@ _COUNT_EN = re.compile(
     r"(?i)\bhow\s+many\s+(?:(?:trading|market|business|up|down|positive|negative|green|red|"
     r"winning|losing)\s+){0,2}(?:days|sessions|times(?!\s+(?:higher|lower|more|less|bigger|larger|"
     r"greater|smaller|as|over)\b))\b"
-    r"|\bnumber\s+of\s+(?:(?:trading|market|up|down)\s+)?(?:days|sessions)\b"
+    r"|(?:\bnumber|\bnum\b\.?|\bno\b\.?|\bcount|\btally|#)\s*of\s+(?:(?:trading|market|up|down)\s+)?"
+    r"(?:days|sessions)\b"
     r"|\bcount\s+(?:the\s+)?(?:(?:trading|up|down)\s+)?(?:days|sessions)\b"
+    r"|\b(?:days|sessions)\s+count\b"
 )
 _COUNT_ZH = re.compile(
     r"(?:有)?(?:多少|几)(?:个)?(?:交易日|天|次)|天数|交易日数|交易日的数量|几个交易日|多少交易日"
@@ -271,7 +281,9 @@ _RETURN_EN = (
     ),
 )
 _LEVEL_EN = re.compile(
-    r"(?i)\b(?P<cmp>above|over|below|under|higher\s+than|lower\s+than|at\s+or\s+above|at\s+or\s+below|"
+    r"(?i)\b(?:(?:clos(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|settl(?:e|ed|es|ing)|finish(?:ed|es)?|"
+    r"end(?:ed|s)?|stay(?:ed|s)?|was|were)\s+)?"
+    r"(?P<cmp>above|over|below|under|higher\s+than|lower\s+than|at\s+or\s+above|at\s+or\s+below|"
     r"at\s+least|at\s+most|greater\s+than|less\s+than|more\s+than)\s+(?:\$|US\$|USD\s*)?"
     + _NUM
     + r"(?!\s*(?:%|percent|\d|-|/))"

@@ -276,6 +276,8 @@ _LEVEL_EXTREME = re.compile(
 
 
 def _form(reading: Reading, cue: str, word: str) -> str | None:
+    if cue.endswith(" change"):  # "the biggest 1 day jump": the extreme changes computed
+        return "extreme changes" if set(reading.metrics) & _DAYS else None
     if cue not in _STRICT_FORMS:
         return "reading"
     if cue == "cue:compare":

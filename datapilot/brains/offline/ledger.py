@@ -87,17 +87,19 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
     for start, end, how, meaning in list(content_words(text, claimed)):
         if not overlaps((start, end), claimed):
             claim((start, end), how, meaning)
+    for mention in parsed.mentions:
+        if not overlaps(mention.span, claimed):
+            claim(mention.span, "entity", mention.entity.id)
+    # Before loose lengths: "1 day" of "the biggest 1 day jump" is the change's length.
+    for first, last, said in reading.family_spans:  # "how many days … above", "除外"
+        for unclaimed in _unclaimed((first, last), claimed):
+            claim(unclaimed, "form", said)
     for span in parsed.time.spans:
         if not any(s <= span[0] and span[1] <= e for s, e in claimed):
             claim(span, "window", None)
     for span in parsed.time.unread:  # a length anchored on words no reading dates
         if not overlaps(span, claimed):
             claim(span, "unread", None)
-    for mention in parsed.mentions:
-        claim(mention.span, "entity", mention.entity.id)
-    for first, last, said in reading.family_spans:  # "how many days … above", "除外"
-        for unclaimed in _unclaimed((first, last), claimed):
-            claim(unclaimed, "form", said)
     for hit in parsed.hits:
         if overlaps((hit.start, hit.end), claimed):
             continue  # each word in one reading: "in" of "in 2020" is the window's

@@ -101,6 +101,7 @@ class Reading(BaseModel):
     members_named: bool = Field(default=False, description="An index's members are asked about.")
     amount: float | None = Field(default=None, description="A sum invested at the start.")
     days: int | None = Field(default=None, description="How many best/worst days were asked for.")
+    day_span: int = Field(default=1, description="Sessions one best/worst change spans (5-day).")
     both_ends: bool = Field(default=False, description="The top and the bottom of a ranking.")
     rolling: bool = Field(default=False, description="A rolling (moving-window) measure.")
     model: str = "arima"

@@ -77,6 +77,9 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     days = read_day_ask(parsed.text, vocab.time.numbers)
     if days is not None:
         reading.days = days.n or days.count
+        reading.day_span = days.sessions
+        length = "daily" if days.sessions == 1 else f"{days.sessions}-session"
+        reading.family_spans += [(s, e, f"{days.which} {length} change") for s, e in days.spans]
     metrics, refined = refine(
         metrics,
         parsed,
@@ -187,6 +190,8 @@ _METRIC_WORDS = {
     "company_info": "company profile",
     "fund_managers": "fund managers",
     "market_views": "short interest, analyst ratings or price targets",
+    "options": "options data (implied volatility, chains, greeks, open interest)",
+    "intraday": "intraday, tick or order-book data",
     "constituents": "index constituents",
     "sharpe": "Sharpe ratio",
     "beta": "beta against the market",

@@ -54,6 +54,8 @@ MetricId = Literal[
     "fundamentals",
     "fund_managers",
     "market_views",
+    "options",
+    "intraday",
     "spread",
     "sharpe",
     "beta",

@@ -376,16 +376,17 @@ class Grammar:
             ),
             (
                 "rolling_adj_en",
-                rf"(?<![0-9A-Za-z])(?P<n>{num_en})[-\s](?P<u>year|month|week)s?(?=\s+(?:return|returns|performance|chart|trend|history|change|high|low|window|period|view|graph|plot|gain|total\s+return))",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})[-\s](?P<u>year|yr|month|mth|week|wk)s?(?=\s+(?:return|returns|performance|chart|trend|history|change|high|low|window|period|view|graph|plot|gain|total\s+return))",
                 self._rolling,
             ),
             (
-                # Terse lengths: "2y chart", "AAPL 6m", "5d returns"; in lower case only, since
-                # "3M" is a company.
+                # Terse lengths: "2y chart", "AAPL 6m", "5d returns", "52w high"; in lower case
+                # only, since "3M" is a company.
                 "rolling_compact_en",
                 r"(?<![0-9A-Za-z$])(?P<n>\d{1,2})\s?(?P<u>(?-i:y|yr|yrs|m|mo|mos|w|wk|wks|d))"
                 r"(?![A-Za-z0-9])(?=\s+(?:return|returns|performance|chart|trend|history|change|"
-                r"view|graph|plot|gain|price|prices)(?![A-Za-z])|\s*[?.!]?\s*$)",
+                r"view|graph|plot|gain|price|prices|high|highs|low|lows|range)(?![A-Za-z])"
+                r"|\s*[?.!]?\s*$)",
                 self._rolling,
             ),
             (

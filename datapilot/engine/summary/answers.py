@@ -7,6 +7,7 @@ for a result it has no form for; the caller then falls back to the facts' plain 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -16,6 +17,7 @@ from datapilot.core.intent import frequency_of_gap
 from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
 from datapilot.data.phrases_zh import MEASURE_ZH, model_zh
+from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step, from_client
 from datapilot.engine.summary.families import FAMILY_FORMS
 from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
@@ -281,6 +283,7 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
     which = str(frame.attrs.get("which") or "")
+    span = int(frame.attrs.get("span") or 1)
     # Each day's fact, found by entity and date; its side from the row's group when given.
     found = {
         (f.subject, f.date): f
@@ -289,8 +292,12 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
     }
     ids = frame["id"].tolist() if "id" in frame.columns else [str(i) for i in frame.index]
     groups = frame["group"].tolist() if "group" in frame.columns else [which] * len(frame)
-    days: dict[tuple[str, str], list[Fact]] = {}
-    for subject, day, group in zip(ids, frame["date"].tolist(), groups, strict=True):
+    starts = frame["from_date"].tolist() if "from_date" in frame.columns else [None] * len(frame)
+    moved = frame["change"].tolist() if "change" in frame.columns else [None] * len(frame)
+    unit = str((frame.attrs.get("units") or {}).get("change") or "")
+    days: dict[tuple[str, str], list[_Day]] = {}
+    rows = zip(ids, frame["date"].tolist(), groups, starts, moved, strict=True)
+    for subject, day, group, first, change in rows:
         fact = found.get((str(subject), _day(day)))
         if fact is None:
             continue
@@ -299,20 +306,67 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
             if group in {"best", "worst"}
             else ("best" if float(fact.value) >= 0 else "worst")
         )
-        days.setdefault((str(subject), side), []).append(fact)
+        points = _points(change, unit, w.zh)
+        item = _Day(fact, _day(first) if first is not None else None, points)
+        days.setdefault((str(subject), side), []).append(item)
     return [
-        _days_sentence(w.name(subject), side, group_days, said)
+        _days_sentence(w.name(subject), side, group_days, said, span)
         for (subject, side), group_days in list(days.items())[: 2 * MAX_SUBJECTS]
     ]
+
+
+class _Day:
+    """One extreme change: its fact (the % and the last session), where it started, and its
+    size in the series' own unit ("+20.01 points" of the VIX)."""
+
+    def __init__(self, fact: Fact, first: str | None, points: str | None) -> None:
+        self.fact, self.first, self.points = fact, first, points
+
+
+def _points(change: object, unit: str, zh: bool) -> str | None:
+    """A level's change, signed, in its unit (points when the series has none); none for a
+    price in a currency."""
+    if not isinstance(change, int | float) or pd.isna(change):
+        return None
+    if re.fullmatch(r"[A-Z]{3}", unit):
+        return None  # a share price's move in money: the % says it (adjusted closes differ)
+    sign = "+" if change > 0 else ""
+    if zh and "points" in unit:
+        unit = ""
+    if unit:
+        return f"{sign}{format_value(float(change), unit)}"
+    return f"{sign}{float(change):,.2f}{'点' if zh else ' points'}"
 
 
 def _day(value: object) -> str:
     return value.isoformat()[:10] if hasattr(value, "isoformat") else str(value)
 
 
-def _days_sentence(name: str, which: str, days: list[Fact], said: Said) -> str:
+def _days_sentence(name: str, which: str, days: list[_Day], said: Said, span: int = 1) -> str:
     w = said.w
-    listed = [f"{f.date}（{w.value(f)}）" if w.zh else f"{f.date} ({w.value(f)})" for f in days]
+    listed = []
+    for d in days:
+        value = w.value(d.fact)
+        if d.points:
+            value += f"，{d.points}" if w.zh else f", {d.points}"
+        when = d.fact.date
+        if span > 1 and d.first:
+            when = f"{d.first}至{d.fact.date}" if w.zh else f"{d.first} to {d.fact.date}"
+        listed.append(f"{when}（{value}）" if w.zh else f"{when} ({value})")
+    if span > 1:
+        if w.zh:
+            word = "涨幅最大" if which == "best" else "跌幅最大"
+            head = f"{_after(name, said.when)}{span}个交易日{word}"
+            if len(days) == 1:
+                return f"{head}的一段是{listed[0]}。"
+            return f"{head}的{len(days)}段：{'、'.join(listed)}。"
+        word = "best" if which == "best" else "worst"
+        if len(days) == 1:
+            return f"{_poss(name)} {word} {span}-session change{_when(said)} was {listed[0]}."
+        return (
+            f"{_poss(name)} {len(days)} {word} {span}-session changes{_when(said)} were "
+            f"{_list(listed, False)}."
+        )
     if w.zh:
         if len(days) == 1:
             word = "涨幅最大" if which == "best" else "跌幅最大"

@@ -46,7 +46,9 @@ def _zh_period(label: str, period: str) -> str:
     if period == "annual":
         return f"{label}年"
     if period == "weekly":
-        return f"截至{label.removeprefix('week ending ')}的一周"
+        days, _, iso = label.partition(" (")
+        first, _, last = days.partition(" to ")
+        return f"{first}至{last}这一周（{iso.rstrip(')')}）" if last else label
     return label
 
 
@@ -66,6 +68,10 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
             seen.setdefault((subject, str(row.group)), []).append(
                 f"{_zh_period(str(row.period), period)}，{value}"
             )
+        elif period == "weekly" and " (" in str(row.period):  # the week 2022-06-13 to …
+            days, _, iso = str(row.period).partition(" (")
+            said_week = f"the week {days} ({iso.rstrip(')')}, {value})"
+            seen.setdefault((subject, str(row.group)), []).append(said_week)
         else:
             seen.setdefault((subject, str(row.group)), []).append(f"{row.period} ({value})")
     for (subject, side), items in list(seen.items())[: 2 * MAX_SUBJECTS]:

@@ -6,6 +6,8 @@ or median of them).
 
 from __future__ import annotations
 
+from typing import Any
+
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_STAT
@@ -77,18 +79,30 @@ class AskedMeasures(PerformanceMeasures):
         side = "both" if len(which) == 2 else ("worst" if "worst_day" in which else "best")
         n = r.days or r.top_k or 1
         data = self.levels(for_returns=True, freq="daily")
+        args: dict[str, Any] = {"frame": frame(data), "n": n, "which": side}
+        span = r.day_span
+        if span > 1:  # "the worst 5-day drop": changes over that many sessions
+            args["span"] = span
         days = self.builder.add(
             "extreme_days",
-            {"frame": frame(data), "n": n, "which": side},
+            args,
             name="extreme_days",
             description=self._say(
-                f"Find the {n} {side} day(s) by daily return",
-                f"找出日收益率{'最低' if side == 'worst' else '最高'}的{n}天",
+                f"Find the {n} {side} day(s) by daily return"
+                if span == 1
+                else f"Find the {n} {side} {span}-session change(s)",
+                f"找出日收益率{'最低' if side == 'worst' else '最高'}的{n}天"
+                if span == 1
+                else f"找出{span}个交易日涨跌幅{'最低' if side == 'worst' else '最高'}的{n}段",
             ),
             task="processing",
         )
         self.primary = days
         what = {"worst": "worst_day", "best": "best_day", "both": "extreme_days"}[side]
+        if span > 1:
+            zh_side = {"worst": "最大跌幅", "best": "最大涨幅", "both": "最大涨跌幅"}[side]
+            en_side = {"worst": "worst", "best": "best", "both": "best and worst"}[side]
+            what = f"{span}个交易日{zh_side}" if r.zh else f"{en_side} {span}-session changes"
         self._table(days, self._title(what))
         self.trace.append(
             self._say(

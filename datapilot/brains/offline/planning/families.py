@@ -94,6 +94,16 @@ class AnalystFamilies(PerformanceMeasures):
         if not self.can("count_days"):
             self.missing("count_days", "a count of days", "天数统计")
             return
+        coarse = [e for e in r.entities if e.frequency not in (None, "daily")]
+        if coarse:  # a monthly series has no days to count: never its months called sessions
+            names = ", ".join(f"{e.name} ({e.id}, {e.frequency})" for e in coarse)
+            self.problem = (
+                f"{names}没有每日数据，无法统计满足条件的天数；我不会把月度或季度的观测值当作交易日来数。"
+                if r.zh
+                else f"{names} has no daily data, so I can't count days meeting the condition; "
+                "I won't count its monthly or quarterly values as if they were trading days."
+            )
+            return
         condition = r.count_condition or "sessions"
         on_moves = condition not in ("close_above", "close_below", "sessions")
         data = self.levels(for_returns=on_moves, freq="daily")
