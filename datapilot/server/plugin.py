@@ -38,6 +38,7 @@ def register_routes(app: FastAPI) -> None:
         tool_sources,
         tools,
         usage,
+        watch_inbox,
     )
 
     # Asking and querying need a key with the chat scope once keys exist (see `auth`); the
@@ -51,6 +52,8 @@ def register_routes(app: FastAPI) -> None:
     platform = (tools, assistants, chats, messages, files, scene_prompts, usage, keys, data_imports)
     for module in (*platform, tool_sources, memories, libraries):
         app.include_router(module.router, responses=AUTH_RESPONSES)
+    # Before the watches' own routes: `/watches/inbox` is not a watch id.
+    app.include_router(watch_inbox.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai.router, dependencies=CHAT, responses=openai.AUTH_ERRORS)
     app.include_router(openbb_assistants.router, dependencies=CHAT, responses=AUTH_RESPONSES)
