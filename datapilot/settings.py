@@ -335,6 +335,14 @@ class Settings(BaseSettings):
         "least every quarter of this) before a poll reports it failed: the server that read "
         "it stopped, and the document must be uploaded again.",
     )
+    max_watches: int = Field(
+        default=50, ge=0, description="Most watches (reports and alerts) one user may keep."
+    )
+    watch_timezone: str = Field(
+        default="UTC",
+        description="The time zone of a watch's schedule when its sentence names none "
+        "(an IANA name such as Asia/Shanghai).",
+    )
     embeddings_base_url: str | None = Field(
         default=None, description="An OpenAI-compatible endpoint serving /embeddings (…/v1)."
     )

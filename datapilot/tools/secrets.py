@@ -20,6 +20,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from datapilot.settings import Settings
+from datapilot.store.sealed import SealError, fernet
 
 AuthType = Literal["none", "service_http", "user_http"]
 
@@ -58,18 +59,17 @@ class AuthStored(BaseModel):
 
 
 def _fernet(settings: Settings) -> Fernet:
-    if settings.secret_key is None:
+    try:
+        found = fernet(settings)
+    except SealError as error:
+        raise SecretsError(str(error)) from error
+    if found is None:
         raise SecretsError(
             'storing a secret needs DATAPILOT_SECRET_KEY (make one with `python -c "from '
             'cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`), '
             "or give the secret as an environment variable name (secret_env)"
         )
-    try:
-        return Fernet(settings.secret_key.get_secret_value().encode())
-    except (ValueError, TypeError) as error:
-        raise SecretsError(
-            "DATAPILOT_SECRET_KEY is not a Fernet key (32 url-safe base64-encoded bytes)"
-        ) from error
+    return found
 
 
 def env_refusal(name: str, settings: Settings) -> SecretsError:

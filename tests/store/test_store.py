@@ -56,6 +56,7 @@ TABLES = {
 TABLES |= {"rate_counters"}  # added with the shared rate limits of replicas (migration 0002)
 TABLES |= {"data_entries", "blobs"}  # what users add, shared by replicas (migration 0007)
 TABLES |= {"library_jobs"}  # upload jobs, followed on any replica (migration 0008)
+TABLES |= {"watches", "watch_events", "watch_claims"}  # watches and their runs (migration 0009)
 
 
 def settings_for(url: str) -> Settings:

@@ -1,8 +1,9 @@
 """The platform's tables (after Amber's entities), as SQLAlchemy 2 typed models, one module per
 concept: accounts (users, API keys, token usage), assistants (and scene prompts), chats (messages,
 files), tools (and imported tool sources), knowledge libraries (and their upload jobs), memory
-(and context compression), rates (counters replicas share). All of them join `Base.metadata`,
-which the Alembic migrations compare against; import the tables from here.
+(and context compression), rates (counters replicas share), watches (their events and claims).
+All of them join `Base.metadata`, which the Alembic migrations compare against; import the
+tables from here.
 
 Every row names its owner (`owner_id`, a user) so that routes scope each query to the caller's
 tenant; chats, messages and files opened by a guest of a public assistant carry a `guest_id`
@@ -26,6 +27,7 @@ from datapilot.store.models.memory import (
 )
 from datapilot.store.models.rates import DataEntry, RateCounter, SharedBlob
 from datapilot.store.models.tools import AssistantTool, Tool, ToolSource
+from datapilot.store.models.watches import Watch, WatchClaim, WatchEventRow
 
 __all__ = [
     "ApiKey",
@@ -52,5 +54,8 @@ __all__ = [
     "TurnContext",
     "UsageEntry",
     "User",
+    "Watch",
+    "WatchClaim",
+    "WatchEventRow",
     "utcnow",
 ]
