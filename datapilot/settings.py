@@ -236,7 +236,10 @@ class Settings(BaseSettings):
         description="A watch run this many seconds past its due time is marked late.",
     )
     webhook_attempts: int = Field(
-        default=4, ge=1, le=10, description="Tries of a watch's webhook delivery, the first included."
+        default=4,
+        ge=1,
+        le=10,
+        description="Tries of a watch's webhook delivery, the first included.",
     )
     webhook_backoff_s: float = Field(
         default=2.0,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -41,10 +42,9 @@ async def deliver(
         with store.session(write=True) as session:
             WatchRuns(session, settings).set_deliveries(event.id, deliveries)
 
-    try:
+    # A watch deleted while its event was on its way keeps nothing.
+    with contextlib.suppress(WatchError):
         await asyncio.to_thread(save)
-    except WatchError:  # the watch was deleted while its event was on its way
-        pass
     return event.model_copy(update={"deliveries": deliveries})
 
 

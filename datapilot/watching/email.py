@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import smtplib
-from datetime import UTC, datetime
 import ssl
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
@@ -72,16 +72,16 @@ async def send_email(settings: Settings, message: EmailMessage) -> Delivery:
         detail = _describe(error)
         log.warning("watch email to %s failed: %s", to, detail)
         return Delivery(channel="email", state="failed", attempts=1, error=detail, target=to)
-    return Delivery(
-        channel="email", state="sent", attempts=1, sent_at=datetime.now(UTC), target=to
-    )
+    return Delivery(channel="email", state="sent", attempts=1, sent_at=datetime.now(UTC), target=to)
 
 
 def _describe(error: BaseException) -> str:
     if isinstance(error, smtplib.SMTPResponseException):
-        text = error.smtp_error.decode(errors="replace") if isinstance(
-            error.smtp_error, bytes
-        ) else str(error.smtp_error)
+        text = (
+            error.smtp_error.decode(errors="replace")
+            if isinstance(error.smtp_error, bytes)
+            else str(error.smtp_error)
+        )
         return f"the SMTP server answered {error.smtp_code}: {text}"
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return "the SMTP server refused the recipient address"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
@@ -24,19 +24,13 @@ from datapilot.store.models import WatchClaim
 from datapilot.store.watches import WatchRuns
 from datapilot.watching.alerts import evaluate_alert
 from datapilot.watching.delivery import deliver
+from datapilot.watching.triggers import utc
 
 if TYPE_CHECKING:
     from datapilot.store import Store
 
 log = logging.getLogger(__name__)
 _STATUS: dict[str, EventStatus] = {"ok": "ok", "no_data": "no_data"}
-
-
-def naive_utc(moment: datetime) -> datetime:
-    """How the store keeps times: naive, in UTC."""
-    if moment.tzinfo is None:
-        return moment
-    return moment.astimezone(UTC).replace(tzinfo=None)
 
 
 class Runner:
@@ -64,7 +58,7 @@ class Runner:
             runs = WatchRuns(session, self.settings)
             if runs.get(watch_id) is None:  # deleted meanwhile
                 return False
-            return runs.claim(watch_id, naive_utc(due_at), by=replica)
+            return runs.claim(watch_id, utc(due_at), by=replica)
 
     # ---- runs ---------------------------------------------------------------------------------
 
@@ -93,7 +87,7 @@ class Runner:
                     watch.id,
                     kind="report",
                     status=status,
-                    due_at=naive_utc(due_at) if due_at else None,
+                    due_at=utc(due_at) if due_at else None,
                     day=answer.today,
                     result=answer.model_dump(mode="json"),
                     error=error,
@@ -109,10 +103,11 @@ class Runner:
         *,
         due_at: datetime | None = None,
         late: bool = False,
+        change: DataChange | None = None,
     ) -> list[WatchEvent]:
         """Evaluate the alert over its rows not yet read; record and deliver each firing."""
         events = await asyncio.to_thread(
-            evaluate_alert, self.settings, self.store, watch, due_at, late
+            evaluate_alert, self.settings, self.store, watch, due_at, late, change
         )
         delivered = []
         for event in events:
@@ -130,7 +125,7 @@ class Runner:
         fired: list[WatchEvent] = []
         for watch in await asyncio.to_thread(alerts):
             try:
-                fired += await self.run_alert(watch)
+                fired += await self.run_alert(watch, change=change)
             except Exception:
                 log.exception("alert %s failed on new data for %s", watch.id, change.ids)
         return fired

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _SYNC_JOB = "watches-sync"
+_STOP_GRACE_S = 10.0  # how long a stopping server waits for the runs under way
 
 
 def _due_executor() -> Any:
@@ -38,14 +39,16 @@ def _due_executor() -> Any:
     executors only): replicas claim the same (watch, due time) pair by it."""
     from apscheduler.executors.base import BaseExecutor
 
-    class DueTimeExecutor(BaseExecutor):  # type: ignore[misc]
+    class DueTimeExecutor(BaseExecutor):
         def start(self, scheduler: Any, alias: str) -> None:
             super().start(scheduler, alias)
             self._tasks: set[asyncio.Task[None]] = set()
 
         def shutdown(self, wait: bool = True) -> None:
-            for task in self._tasks:
-                task.cancel()
+            pass  # the scheduler's `stop` lets the runs under way end first (`runs`)
+
+        def runs(self) -> set[asyncio.Task[None]]:
+            return set(self._tasks)
 
         def _do_submit_job(self, job: Any, run_times: list[datetime]) -> None:
             async def run() -> None:
@@ -82,6 +85,7 @@ class WatchScheduler:
         self._stop_listening: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._executor: Any = None
 
     @property
     def running(self) -> bool:
@@ -92,8 +96,9 @@ class WatchScheduler:
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
         self._loop = asyncio.get_running_loop()
+        self._executor = _due_executor()
         scheduler = AsyncIOScheduler(
-            executors={"default": _due_executor()},
+            executors={"default": self._executor},
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
             timezone=UTC,
         )
@@ -112,10 +117,13 @@ class WatchScheduler:
         if self._scheduler is not None:
             self._scheduler.shutdown(wait=False)
             self._scheduler = None
-        for task in list(self._tasks):
-            task.cancel()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        # Runs under way end (their deliveries recorded) within the grace; then they are stopped.
+        running = self._tasks | (self._executor.runs() if self._executor is not None else set())
+        if running:
+            _, late = await asyncio.wait(running, timeout=_STOP_GRACE_S)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
 
     # ---- the set of watches -----------------------------------------------------------------
 
@@ -153,7 +161,7 @@ class WatchScheduler:
             if scheduler.get_job(f"watch-{gone}") is not None:
                 scheduler.remove_job(f"watch-{gone}")
 
-    async def _sync_job(self, due_at: datetime) -> None:
+    async def _sync_job(self, due_at: datetime | None = None) -> None:
         await self.sync()
 
     async def _catch_up(
@@ -171,9 +179,10 @@ class WatchScheduler:
 
     # ---- runs ---------------------------------------------------------------------------------
 
-    async def _due(self, watch_id: str, due_at: datetime) -> None:
-        """One due run: claimed first, so that one replica runs it."""
-        due = utc(due_at)
+    async def _due(self, watch_id: str, due_at: datetime | None = None) -> None:
+        """One due run (the executor passes its due time): claimed first, so that one replica
+        runs it."""
+        due = utc(due_at or datetime.now(UTC))
         claimed = await asyncio.to_thread(self.runner.claim, watch_id, due, self.replica)
         if not claimed:
             return

@@ -40,9 +40,7 @@ def trigger_for(schedule: Schedule, anchor: datetime) -> BaseTrigger:
     zone = ZoneInfo(schedule.timezone)
     if schedule.kind == "interval":
         assert schedule.every_seconds is not None
-        return IntervalTrigger(
-            seconds=schedule.every_seconds, start_date=utc(anchor), timezone=UTC
-        )
+        return IntervalTrigger(seconds=schedule.every_seconds, start_date=utc(anchor), timezone=UTC)
     if schedule.kind == "cron":
         assert schedule.cron is not None
         return CronTrigger.from_crontab(schedule.cron, timezone=zone)

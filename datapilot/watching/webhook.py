@@ -16,7 +16,8 @@ from tenacity import (
     RetryError,
     retry_if_exception,
     stop_after_attempt,
-    wait_exponential_jitter,
+    wait_exponential,
+    wait_random,
 )
 
 from datapilot import __version__
@@ -72,9 +73,9 @@ async def send_webhook(url: str, body: bytes, secret: str, settings: Settings) -
     tries = 0
     retrying = AsyncRetrying(
         stop=stop_after_attempt(settings.webhook_attempts),
-        wait=wait_exponential_jitter(
-            initial=settings.webhook_backoff_s, max=_MAX_WAIT_S, jitter=settings.webhook_backoff_s
-        ),
+        # backoff, twice that, four times … (at most a minute), each with up to `backoff` more.
+        wait=wait_exponential(multiplier=settings.webhook_backoff_s, max=_MAX_WAIT_S)
+        + wait_random(0, settings.webhook_backoff_s),
         retry=retry_if_exception(_retryable),
         reraise=False,
     )

@@ -106,7 +106,7 @@ def _item(event: WatchEvent, spec: Any) -> InboxItem:
     summary="Mark events read: the ids given, a watch's, or all of yours",
 )
 async def mark_read(body: MarkRead, tenant: TenantDep, in_store: InStoreDep) -> Marked:
-    from datapilot.store.watches import WatchNotFound, Watches
+    from datapilot.store.watches import Watches, WatchNotFound
 
     user = _user(tenant)
 
