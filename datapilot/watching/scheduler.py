@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from datapilot.data.changes import DataChange, listen
 from datapilot.settings import Settings
-from datapilot.watching.triggers import first_missed, trigger_for, utc
+from datapilot.watching.triggers import last_missed, trigger_for, utc
 
 if TYPE_CHECKING:
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -169,7 +169,7 @@ class WatchScheduler:
     ) -> None:
         """A due time missed while no server ran: run it once (late), or skip it."""
         last = await asyncio.to_thread(self.runner.last_claimed, watch_id)
-        missed = first_missed(trigger, max(utc(created), utc(last)) if last else created, now)
+        missed = last_missed(trigger, max(utc(created), utc(last)) if last else created, now)
         if missed is None:
             return
         if policy == "skip":

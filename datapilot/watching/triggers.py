@@ -24,6 +24,7 @@ _MONTHS_WITH = {
     31: "1,3,5,7,8,10,12",
 }
 _MONTHS_WITHOUT = {29: "2", 30: "2", 31: "2,4,6,9,11"}
+_MAX_STEPS = 100_000  # due times walked to find the last one missed (a year of minutes is less)
 
 
 def utc(moment: datetime) -> datetime:
@@ -64,12 +65,26 @@ def trigger_for(schedule: Schedule, anchor: datetime) -> BaseTrigger:
     return CronTrigger(**clock)  # daily
 
 
-def first_missed(trigger: BaseTrigger, since: datetime, now: datetime) -> datetime | None:
-    """The first due time after `since` (the last one claimed, or the watch's creation) that is
-    already past at `now`, or None: what a server that was down missed first."""
-    due = trigger.get_next_fire_time(None, utc(since) + timedelta(microseconds=1))
-    if due is None or utc(due) >= utc(now):
+def last_missed(trigger: BaseTrigger, since: datetime, now: datetime) -> datetime | None:
+    """The latest due time after `since` (the last one claimed, or the watch's creation) that
+    is already past at `now`, or None: the one run a server that was down makes up for all it
+    missed (replicas starting together find the same one)."""
+    from apscheduler.triggers.interval import IntervalTrigger
+
+    since, now = utc(since), utc(now)
+    due = trigger.get_next_fire_time(None, since + timedelta(microseconds=1))
+    if due is None or utc(due) >= now:
         return None
+    if isinstance(trigger, IntervalTrigger):  # its beats are arithmetic: no need to walk them
+        upcoming = trigger.get_next_fire_time(None, now)
+        if upcoming is not None:
+            before = utc(upcoming) - trigger.interval
+            return before if before < now else before - trigger.interval
+    for _ in range(_MAX_STEPS):
+        following = trigger.get_next_fire_time(due, due + timedelta(microseconds=1))
+        if following is None or utc(following) >= now:
+            break
+        due = following
     return utc(due)
 
 
