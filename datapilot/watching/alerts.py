@@ -1,19 +1,21 @@
-"""An alert evaluated over the rows of its data not read yet, in date order, for its owner.
+"""An alert evaluated over the rows of its data not read yet, in date order, for its owner,
+by the watches' pure evaluation (`watches.evaluate`).
 
-The watch's `state` keeps, per entity, the last date read and whether the condition held then:
-a state condition fires on a day it holds after a day it did not, and re-arms when it stops
-holding; an event condition fires on each day it holds. The first time an entity's data are
-read, the rows before the change that brought them (or all rows, on a schedule) are history:
-nothing fires for them, they only set whether the condition already holds.
+The watch's `state` keeps, per entity, where live watching began (`base`: the first new row it
+was told of, or the day after the last row when a schedule read it first), whether the condition
+held just before (`base_holding`), the last day read (`last`) and whether the condition held then
+(`holding`: armed when false). Each evaluation runs from the base with that state, so a drawdown
+is from the running peak since the base and a state condition that fired stays quiet until it
+stops holding; only days after `last` are recorded. History before the base never fires.
 
-Evaluations of one watch are serialised by the store (a write transaction that reads the state
-and writes it back), so two replicas told of the same rows record each firing once.
+Evaluations of one watch are serialised by the store (the watch's row locked while its state is
+read and written back), so two replicas told of the same rows record each firing once.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -23,26 +25,14 @@ from datapilot.data.changes import DataChange
 from datapilot.settings import Settings
 from datapilot.store.models import Watch
 from datapilot.store.watches import WatchRuns
+from datapilot.watches.backtest import entity_closes
+from datapilot.watches.evaluate import evaluate
 
 if TYPE_CHECKING:
-    from datapilot.data.access import DataAccess
     from datapilot.store import Store
 
 log = logging.getLogger(__name__)
-
-
-def closes(data: DataAccess, entity_id: str) -> pd.Series:
-    """The entity's daily closes (prices) or values (series) as its owner reads them, by date."""
-    prices = data.warehouse.prices([entity_id])
-    if not prices.empty:
-        column = prices["close"].where(prices["close"].notna(), prices["adj_close"])
-        found = pd.Series(column.to_numpy(dtype=float), index=pd.to_datetime(prices["date"]))
-    else:
-        values = data.warehouse.series([entity_id])
-        found = pd.Series(
-            values["value"].to_numpy(dtype=float), index=pd.to_datetime(values["date"])
-        )
-    return found.dropna().sort_index()
+_END = date(9999, 12, 31)  # every row, whatever its date
 
 
 def evaluate_alert(
@@ -59,20 +49,21 @@ def evaluate_alert(
     condition = watch.spec.condition
     if condition is None:
         return []
-    data = open_data(settings).for_owner(watch.owner_id)
+    data = open_data(settings).for_owner(watch.owner_id)  # what its owner reads, no more
     fired: list[WatchEvent] = []
     with store.session(write=True) as session:
-        # The row lock (PostgreSQL) or the write lock (SQLite): one evaluation at a time.
-        session.get(Watch, watch.id, with_for_update=True)
+        # The row lock (PostgreSQL; SQLite's write lock is the database's): one at a time.
+        if session.get(Watch, watch.id, with_for_update=True) is None:
+            return []  # deleted meanwhile
         runs = WatchRuns(session, settings)
         state = runs.state(watch.id)
         for entity in watch.spec.entity_ids:
-            series = closes(data, entity)
-            if series.empty:
-                continue
-            memory = state.get(entity, {})
-            new_memory, firings = _read_new_rows(condition, entity, series, memory, change)
-            state[entity] = new_memory
+            closes = entity_closes(data, entity, _END)
+            if closes.empty:
+                continue  # waiting for data
+            state[entity], firings = read_new_rows(
+                condition, entity, closes, state.get(entity, {}), change
+            )
             for firing in firings:
                 event = runs.record(
                     watch.id,
@@ -90,42 +81,31 @@ def evaluate_alert(
     return fired
 
 
-def _read_new_rows(
+def read_new_rows(
     condition: Condition,
     entity: str,
-    series: pd.Series,
+    closes: pd.Series,
     memory: dict[str, Any],
     change: DataChange | None,
 ) -> tuple[dict[str, Any], list[Firing]]:
-    """The rows after the last one read, in date order: the firings, and the new memory."""
-    frame = measure(condition, series)
-    last = memory.get("last")
-    if last is not None:
-        start = pd.Timestamp(last) + pd.Timedelta(days=1)
-        held = bool(memory.get("holds", False))
-    else:
-        # First read: history up to the change (or all of it) only says whether it holds.
-        first = change.first if change is not None else None
-        start = pd.Timestamp(first) if first else frame.index[-1] + pd.Timedelta(days=1)
-        before = frame[frame.index < start]
-        held = bool(before["holds"].iloc[-1]) if not before.empty else False
-    firings = []
-    for moment, row in frame[frame.index >= start].iterrows():
-        holds = bool(row["holds"])
-        if holds and (condition.behaviour == "event" or not held):
-            firings.append(
-                Firing(
-                    date=moment.date(),
-                    entity=entity,
-                    value=float(row["value"]),
-                    threshold=float(row["threshold"]),
-                    close=float(series.loc[moment]),
-                )
-            )
-        held = holds
-    return {"last": frame.index[-1].date().isoformat(), "holds": held}, firings
-
-
-def measure(condition: Condition, series: pd.Series) -> pd.DataFrame:
-    """Per day: the measure's value, what it is compared with, and whether the condition holds."""
-    raise NotImplementedError  # replaced by the evaluation of `watches`
+    """The firings on days after the last one read, and the entity's new memory."""
+    first_day = pd.Timestamp(closes.index[0]).date()
+    last_day = pd.Timestamp(closes.index[-1]).date()
+    if "base" not in memory:
+        # First read: the rows before the change that brought them (all, on a schedule) are
+        # history; they only say whether the condition already holds.
+        told = change.first if change is not None and entity in change.ids else None
+        base = max(told, first_day) if told else last_day + timedelta(days=1)
+        history = evaluate(condition, closes, first_day, base - timedelta(days=1), entity=entity)
+        memory = {"base": base.isoformat(), "base_holding": history.holding, "last": None}
+    base = date.fromisoformat(memory["base"])
+    result = evaluate(condition, closes, base, _END, entity=entity, holding=memory["base_holding"])
+    last = date.fromisoformat(memory["last"]) if memory.get("last") else None
+    new = [f for f in result.firings if last is None or f.date > last]
+    through = result.through or (date.fromisoformat(memory["last"]) if last else None)
+    memory = {
+        **memory,
+        "last": through.isoformat() if through else None,
+        "holding": result.holding,
+    }
+    return memory, new
