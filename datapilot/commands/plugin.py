@@ -95,6 +95,11 @@ GROUPS = (
         "What the assistants remember about you: list, forget.",
     ),
     (
+        "watch",
+        f"{_C}.watch:watch_app",
+        "Watches: scheduled reports and alerts, backtested before trusted.",
+    ),
+    (
         "design",
         f"{_C}.design:design_app",
         "Interface design: profile sources, self-request, define, merge, implement, accept.",

@@ -25,6 +25,7 @@ from datapilot.knowledge import KnowledgeError, LibraryNotFound, UploadRefused
 from datapilot.knowledge.embeddings import EmbeddingsError
 from datapilot.net import OutboundError
 from datapilot.store import AccountError
+from datapilot.store.watches import WatchError, WatchLimitReached, WatchNotFound
 from datapilot.tools.imported import ArgumentsError
 from datapilot.tools.mcp_client import MCPError
 from datapilot.tools.secrets import SecretsError
@@ -154,6 +155,9 @@ DOMAIN_ERRORS: tuple[tuple[type[Exception], type[ApiError]], ...] = (
     (repo.NotFound, NotFound),
     (SourceNotFound, NotFound),
     (LibraryNotFound, NotFound),
+    (WatchNotFound, NotFound),
+    (WatchLimitReached, Refused),
+    (WatchError, BadRequest),
     (repo.Forbidden, Refused),
     (repo.PlatformError, BadRequest),
     (AccountError, BadRequest),

@@ -4,9 +4,9 @@
 Each replica runs the same jobs; a due run first claims its (watch, due time) row in the store
 (`watch_claims`, unique), so exactly one replica runs it. The set of watches is read from the
 store at start, after every change made on this server, and every `DATAPILOT_WATCH_SYNC_S` for
-those made on others. A watch first seen here that missed a due time while no server ran runs it
-once, marked late, or skips it (its schedule's `missed` policy). Alerts are also evaluated when
-the data change (`data.changes`).
+those made on others. A watch that missed due times while no server ran (found at start) runs
+once for them, marked late, or skips them (its schedule's `missed` policy). Alerts are also
+evaluated when the data change (`data.changes`).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class WatchScheduler:
         self.replica = f"{socket.gethostname()}:{os.getpid()}"
         self._scheduler: AsyncIOScheduler | None = None
         self._jobs: dict[str, str] = {}  # watch id -> the schedule its job runs (JSON)
-        self._seen: set[str] = set()
+        self._synced = False
         self._stop_listening: Callable[[], None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -134,6 +134,7 @@ class WatchScheduler:
             return
         watches = await asyncio.to_thread(self.runner.scheduled_watches)
         now = datetime.now(UTC)
+        first, self._synced = not self._synced, True
         wanted: set[str] = set()
         for watch in watches:
             schedule = watch.spec.schedule
@@ -144,7 +145,7 @@ class WatchScheduler:
             if self._jobs.get(watch.id) == shown:
                 continue
             trigger = trigger_for(schedule, watch.created_at)
-            if watch.id not in self._seen:
+            if first:  # what was missed while no server ran (not a pause's time)
                 await self._catch_up(watch.id, trigger, schedule.missed, watch.created_at, now)
             scheduler.add_job(
                 self._due,
@@ -154,12 +155,16 @@ class WatchScheduler:
                 replace_existing=True,
             )
             self._jobs[watch.id] = shown
-        self._seen |= wanted
         for gone in set(self._jobs) - wanted:
             self._jobs.pop(gone)
-            self._seen.discard(gone)
             if scheduler.get_job(f"watch-{gone}") is not None:
                 scheduler.remove_job(f"watch-{gone}")
+
+    def resync(self) -> None:
+        """Take a change made on this server (a watch added, paused, resumed, deleted) at once;
+        call on the scheduler's event loop."""
+        if self._scheduler is not None:
+            self._spawn(self.sync())
 
     async def _sync_job(self, due_at: datetime | None = None) -> None:
         await self.sync()

@@ -113,6 +113,15 @@ POST /run/call_interface
 GET /api/v1/features
 POST /api/v1/follow-ups
 POST /api/v1/data/imports
+GET /api/v1/watches
+POST /api/v1/watches
+POST /api/v1/watches/backtest
+GET /api/v1/watches/{watch_id}
+PATCH /api/v1/watches/{watch_id}
+DELETE /api/v1/watches/{watch_id}
+GET /api/v1/watches/{watch_id}/events
+GET /api/v1/watches/inbox
+POST /api/v1/watches/inbox/read
 """
 ROUTES |= {tuple(line.split()): "key" for line in KEY_ROUTES.strip().splitlines()}  # type: ignore[misc]
 FILE = {"name": "note.txt", "content_base64": base64.b64encode(MARK.encode()).decode()}
@@ -125,6 +134,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/tools/{name}/trust"): {"trusted": True},
     ("POST", "/api/v1/libraries/{ref}/documents"): FILE,
     ("POST", "/api/v1/libraries/{ref}/search"): {"query": "private"},
+    ("PATCH", "/api/v1/watches/{watch_id}"): {"status": "paused"},
     ("POST", "/assistants/{assistant_id}/v1/query"): {
         "messages": [{"role": "human", "content": "hi"}]
     },
@@ -180,6 +190,11 @@ async def first_users_objects(app: FastAPI, key: str) -> dict[str, str]:
         source = await made(
             "POST", "/api/v1/tools/sources", {"document": json.dumps(TOOL_DOCUMENT)}
         )
+        watch = await made(
+            "POST",
+            "/api/v1/watches",
+            {"text": "tell me when Apple closes below 150", "channels": {"email": f"{MARK}@x.io"}},
+        )
         memories = (await client.get("/api/v1/memories")).json()
         keys = (await client.get("/api/v1/keys")).json()
     assert memories, "the first user's memory was not made"
@@ -196,6 +211,7 @@ async def first_users_objects(app: FastAPI, key: str) -> dict[str, str]:
         "name": source["tools"][0]["name"],
         "memory_id": memories[0]["id"],
         "key_id": keys[0]["id"],
+        "watch_id": watch["id"],
     }
 
 
@@ -225,7 +241,7 @@ async def test_another_users_ids_reach_nothing(app: FastAPI) -> None:
         for path in ("/api/v1/assistants", "/api/v1/chats", "/api/v1/scene-prompts",
                      "/api/v1/libraries", "/api/v1/tools/sources", "/api/v1/memories",
                      "/api/v1/memories/events", "/api/v1/tools", "/v1/models", "/api/v1/keys",
-                     "/api/v1/usage"):  # fmt: skip
+                     "/api/v1/usage", "/api/v1/watches"):  # fmt: skip
             listed = await other.get(path)
             assert listed.status_code == 200 and MARK not in listed.text, (path, listed.text)
             ids_seen = [v for v in ids.values() if len(v) >= 16 and v in listed.text]
@@ -246,7 +262,7 @@ async def test_a_bound_key_reaches_its_assistants_routes_only(app: FastAPI) -> N
     bound = made.json()["key"]
     ids = {name: "x1" for name in ("chat_id", "message_id", "file_id", "prompt_id", "key_id")}
     ids |= {"memory_id": "x1", "document_id": "x1", "name": "x1", "assistant_id": desk}
-    ids |= {"library": "x1", "source": "x1", "job_id": "x1"}
+    ids |= {"library": "x1", "source": "x1", "job_id": "x1", "watch_id": "x1"}
     refused = []
     own_delete = ("DELETE", "/api/v1/assistants/{ref}")  # deletes its assistant: tried last
     routes = [op for op, who in sorted(ROUTES.items()) if who == "key" and op != own_delete]

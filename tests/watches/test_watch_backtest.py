@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -17,7 +18,6 @@ from datapilot.settings import get_settings
 from datapilot.watches.backtest import backtest
 from datapilot.watches.evaluate import evaluate
 from datapilot.watches.reading import read_watch
-from tests.conftest import SeededData
 
 START, END = date(2022, 1, 1), date(2022, 12, 31)
 
@@ -78,7 +78,7 @@ def _ma_cross(closes: pd.Series) -> tuple[pd.Series, pd.Series]:
     ],
 )  # fmt: skip
 def test_backtest_fires_on_the_days_pandas_finds(
-    data: SeededData,
+    data: Any,
     sentence: str,
     source: Callable[[], pd.Series],
     expected: Callable[[pd.Series], tuple[pd.Series, pd.Series]],
@@ -94,7 +94,7 @@ def test_backtest_fires_on_the_days_pandas_finds(
     assert [f.value for f in result.fired] == pytest.approx(expected_values)
 
 
-def test_the_s_and_p_500_fell_more_than_2_percent_on_23_days_in_2022(data: SeededData) -> None:
+def test_the_s_and_p_500_fell_more_than_2_percent_on_23_days_in_2022(data: Any) -> None:
     spec = read_watch(
         "alert me if the S&P 500 falls more than 2% in a day", data.catalog, load_vocab(), today=END
     )

@@ -4,18 +4,18 @@ shown, and anything not read is refused by name, never guessed."""
 from __future__ import annotations
 
 from datetime import date, time
+from typing import Any
 
 import pytest
 
 from datapilot.brains.offline.vocab import load_vocab
 from datapilot.core.watches import Schedule, WatchSpec
 from datapilot.watches.reading import WatchRefused, read_watch
-from tests.conftest import SeededData
 
 TODAY = date(2022, 12, 30)
 
 
-def read(data: SeededData, sentence: str, timezone: str = "UTC") -> WatchSpec:
+def read(data: Any, sentence: str, timezone: str = "UTC") -> WatchSpec:
     return read_watch(sentence, data.catalog, load_vocab(), today=TODAY, timezone=timezone)
 
 
@@ -43,7 +43,7 @@ def read(data: SeededData, sentence: str, timezone: str = "UTC") -> WatchSpec:
     ],
 )  # fmt: skip
 def test_alert_sentences_are_read_whole(
-    data: SeededData,
+    data: Any,
     sentence: str,
     entity: str,
     measure: str,
@@ -88,7 +88,7 @@ def test_alert_sentences_are_read_whole(
     ],
 )  # fmt: skip
 def test_report_sentences_are_read_with_their_schedule(
-    data: SeededData, sentence: str, schedule: Schedule, entities: list[str]
+    data: Any, sentence: str, schedule: Schedule, entities: list[str]
 ) -> None:
     spec = read(data, sentence)
     assert spec.kind == "report" and spec.question
@@ -96,7 +96,7 @@ def test_report_sentences_are_read_with_their_schedule(
     assert [e.id for e in spec.entities] == entities
 
 
-def test_the_default_time_zone_is_the_one_given(data: SeededData) -> None:
+def test_the_default_time_zone_is_the_one_given(data: Any) -> None:
     spec = read(data, "every day at 7 send me the S&P 500 close", timezone="Europe/London")
     assert spec.schedule is not None and spec.schedule.timezone == "Europe/London"
 
@@ -109,9 +109,7 @@ def test_the_default_time_zone_is_the_one_given(data: SeededData) -> None:
         ("tell me when Apple closes below 150 unless Zorblat says otherwise", ["Zorblat"]),
     ],
 )
-def test_unread_words_are_refused_by_name(
-    data: SeededData, sentence: str, words: list[str]
-) -> None:
+def test_unread_words_are_refused_by_name(data: Any, sentence: str, words: list[str]) -> None:
     with pytest.raises(WatchRefused) as refused:
         read(data, sentence)
     assert set(words) <= set(refused.value.words)
@@ -119,17 +117,17 @@ def test_unread_words_are_refused_by_name(
         assert word in str(refused.value)
 
 
-def test_a_move_with_no_period_is_not_guessed_to_be_daily(data: SeededData) -> None:
+def test_a_move_with_no_period_is_not_guessed_to_be_daily(data: Any) -> None:
     with pytest.raises(WatchRefused, match="in a day"):
         read(data, "alert me if the S&P 500 falls more than 2%")
 
 
-def test_nothing_to_watch_is_refused(data: SeededData) -> None:
+def test_nothing_to_watch_is_refused(data: Any) -> None:
     with pytest.raises(WatchRefused, match="nothing to watch"):
         read(data, "alert me when the drawdown exceeds 10%")
 
 
-def test_a_ticker_the_data_lack_is_accepted_as_waiting_for_data(data: SeededData) -> None:
+def test_a_ticker_the_data_lack_is_accepted_as_waiting_for_data(data: Any) -> None:
     spec = read(data, "alert me when ZZZQ closes below 10")
     assert spec.entities == [] and spec.waiting_for_data == ["ZZZQ"]
     assert spec.condition is not None and spec.condition.threshold == 10

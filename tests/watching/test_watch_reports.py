@@ -9,15 +9,26 @@ import asyncio
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
+import httpx
 import pytest
 from pydantic import SecretStr
-from support.watch_receivers import LOOPBACK, Hook, Mailbox, smtp_receiver, webhook_receiver
+from support.live_server import live_server
+from support.watch_receivers import (
+    LOOPBACK,
+    Hook,
+    Mailbox,
+    smtp_receiver,
+    wait_for,
+    webhook_receiver,
+)
 
 from datapilot.core.watches import Schedule, WatchChannels, WatchSpec
+from datapilot.server.app import create_app
 from datapilot.settings import Settings
 from datapilot.store import Users, open_store
 from datapilot.store.watches import Watches
@@ -81,50 +92,50 @@ async def run_until(settings: Settings, done: object, timeout: float = 60.0) -> 
 CASES = [
     pytest.param(
         "en",
-        "every second, plot Apple's closing price in 2019",
-        "Plot Apple's closing price in 2019",
-        "Datapilot report: every second, plot Apple's closing price in 2019",
+        "every 2 seconds, plot Apple's closing price in 2019",
+        "Datapilot report: every 2 seconds, plot Apple's closing price in 2019",
         id="english",
     ),
     pytest.param(
         "zh",
-        "每秒画一下苹果公司2019年的股价走势",
-        "画一下苹果公司2019年的股价走势",
-        "Datapilot 报告：每秒画一下苹果公司2019年的股价走势",
+        "每2秒画一下苹果公司2019年的股价走势",
+        "Datapilot 报告：每2秒画一下苹果公司2019年的股价走势",
         id="chinese",
     ),
 ]
 
 
-@pytest.mark.parametrize(("language", "text", "question", "subject"), CASES)
-async def test_a_report_reaches_the_webhook_signed_and_the_mailbox_with_its_chart(
-    data: object,
-    receivers: tuple[Hook, Mailbox],
-    tmp_path: Path,
-    language: str,
-    text: str,
-    question: str,
-    subject: str,
+@pytest.fixture(scope="module")
+def server(
+    data: object, receivers: tuple[Hook, Mailbox], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A live server whose lifespan runs the watches, as `datapilot serve` does."""
+    hook, box = receivers
+    settings = settings_for(tmp_path_factory.mktemp("reports"), hook, box)
+    with live_server(create_app(settings, warm_up=False, watches=True), lifespan="on") as base:
+        yield base
+
+
+@pytest.mark.parametrize(("language", "text", "subject"), CASES)
+def test_a_report_reaches_the_webhook_signed_and_the_mailbox_with_its_chart(
+    receivers: tuple[Hook, Mailbox], server: str, language: str, text: str, subject: str
 ) -> None:
     hook, box = receivers
-    settings = settings_for(tmp_path, hook, box)
     address = f"{language}@example.test"
-    store = open_store(settings)
-    with store.session(write=True) as session:
-        user = Users(session).create(f"user-{language}").id
-        channels = WatchChannels(webhook=hook.url + f"?lang={language}", email=address)
-        made = Watches(session, user, settings).create(report(text, question, language), channels)
-    assert made.secret
+    channels = {"webhook": hook.url + f"?lang={language}", "email": address}
+    made = httpx.post(f"{server}/api/v1/watches", json={"text": text, "channels": channels})
+    assert made.status_code == 201, made.text
+    watch, secret = made.json(), made.json()["secret"]
     posts = lambda: [p for p in hook.posts if p.path.endswith(language)]  # noqa: E731
     mails = lambda: [m for i, m in enumerate(box.messages) if address in box.recipients[i]]  # noqa: E731
 
-    await run_until(settings, lambda: posts() and mails())
+    wait_for(lambda: posts() and mails(), what="the report's webhook call and email")
 
     post = posts()[0]
-    expected = "sha256=" + hmac.new(made.secret.encode(), post.body, hashlib.sha256).hexdigest()
+    expected = "sha256=" + hmac.new(secret.encode(), post.body, hashlib.sha256).hexdigest()
     assert post.headers["X-Datapilot-Signature"] == expected
     event = json.loads(post.body)
-    assert event["watch_id"] == made.watch.id
+    assert event["watch_id"] == watch["id"]
     assert event["text"] == text and event["language"] == language
     assert event["status"] == "ok" and event["date"] == TODAY.isoformat()
     assert {"value", "threshold"} <= event.keys()  # a report has none: null
@@ -137,12 +148,21 @@ async def test_a_report_reaches_the_webhook_signed_and_the_mailbox_with_its_char
     pngs = [part for part in mail.iter_attachments() if part.get_content_type() == "image/png"]
     assert pngs and pngs[0].get_content().startswith(b"\x89PNG\r\n\x1a\n")
 
-    with store.session() as session:
-        history = Watches(session, user, settings).events(made.watch.id)
-    recorded = next(e for e in history if e.id == event["event_id"])
-    states = {d.channel: d.state for d in recorded.deliveries}
-    assert states == {"page": "sent", "webhook": "sent", "email": "sent"}
-    assert recorded.status == "ok" and not recorded.late
+    def delivered() -> list[dict[str, object]] | None:
+        history = httpx.get(f"{server}/api/v1/watches/{watch['id']}/events").json()
+        found = [e for e in history if e["id"] == event["event_id"]]
+        states = {d["channel"]: d["state"] for d in found[0]["deliveries"]} if found else {}
+        return found if states == {"page": "sent", "webhook": "sent", "email": "sent"} else None
+
+    recorded = wait_for(delivered, what="the deliveries recorded on the event")[0]
+    assert recorded["status"] == "ok" and not recorded["late"]
+    # Paused, it runs no more.
+    paused = httpx.patch(f"{server}/api/v1/watches/{watch['id']}", json={"status": "paused"})
+    assert paused.status_code == 200, paused.text
+    time.sleep(0.5)  # a run under way may still end
+    count = len(posts())
+    time.sleep(2.5)
+    assert len(posts()) == count
 
 
 async def test_a_report_without_data_says_so_everywhere(
