@@ -219,6 +219,60 @@ class Settings(BaseSettings):
         "counters shared by server replicas, such as guests' rate limits; default: the store.",
     )
 
+    watch_scheduler: bool = Field(
+        default=True,
+        description="Run watches (scheduled reports, alerts) in `datapilot serve`; replicas "
+        "may all run it: each due time runs once, on the replica that claims it first.",
+    )
+    watch_sync_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="How often a server reads the store for watches added, paused or deleted "
+        "on another replica (seconds); its own changes apply at once.",
+    )
+    watch_late_after_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="A watch run this many seconds past its due time is marked late.",
+    )
+    webhook_attempts: int = Field(
+        default=4,
+        ge=1,
+        le=10,
+        description="Tries of a watch's webhook delivery, the first included.",
+    )
+    webhook_backoff_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="Wait before the second try of a webhook delivery; doubled for each "
+        "further try (with jitter, at most 60 s).",
+    )
+    webhook_timeout_s: float = Field(
+        default=10.0, gt=0, description="Whole-request timeout of one webhook try (seconds)."
+    )
+    smtp_host: str | None = Field(
+        default=None,
+        description="The SMTP server watches send email through; unset: email delivery is "
+        "refused when a watch is created with an address.",
+    )
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="The SMTP server's port.")
+    smtp_security: Literal["starttls", "tls", "none"] = Field(
+        default="starttls",
+        description="`starttls` (upgrade after connecting, usually port 587), `tls` (TLS from "
+        "the start, usually 465) or `none` (plain, only for a relay on this machine).",
+    )
+    smtp_user: str | None = Field(default=None, description="SMTP login name, if it asks.")
+    smtp_password: SecretStr | None = Field(
+        default=None, description="SMTP password (never logged or shown)."
+    )
+    smtp_from: str = Field(
+        default="Datapilot <datapilot@localhost>",
+        description="The From address of watch emails.",
+    )
+    smtp_timeout_s: float = Field(
+        default=20.0, gt=0, description="Timeout of one SMTP conversation (seconds)."
+    )
+
     guest_chat_hours: float = Field(
         default=24.0, gt=0, description="How long a guest's chat with a public assistant lasts."
     )

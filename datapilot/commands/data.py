@@ -131,22 +131,27 @@ def import_(
         fields[field.strip()] = column.strip()
     options = {"entity_id": entity_id, "mapping": fields, "source": source, "name": name}
     options |= {"entity_kind": entity_kind, "units": units}
-    try:
-        report = import_path(
-            access,
-            file,
-            kind,  # type: ignore[arg-type]
-            options,
-            shared=data_live.share_if_replicated,
-        )
-    except ImportFileError as error:
-        _fail(str(error))
+    from datapilot.watching.follow import alerts_follow
+
+    # The watches' alerts on these rows are evaluated here once the import is in.
+    with alerts_follow(get_settings()) as fired:
+        try:
+            report = import_path(
+                access,
+                file,
+                kind,  # type: ignore[arg-type]
+                options,
+                shared=data_live.share_if_replicated,
+            )
+        except ImportFileError as error:
+            _fail(str(error))
     assert isinstance(report, ImportReport)
     console.print(
         f"Imported {report.rows:,} {report.kind} rows for {', '.join(report.ids)} "
         f"({report.first} – {report.last}) as source {report.source!r}.",
         markup=False,
     )
+    data_live.say_fired(fired)
 
 
 @app.command()

@@ -11,6 +11,9 @@ from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:  # the providers (httpx and all) load when a command fetches, not at start-up
+    from collections.abc import Sequence
+
+    from datapilot.core.watches import WatchEvent
     from datapilot.data.providers.live import Dataset, FetchReport
     from datapilot.data.shared import SharedData
 
@@ -61,11 +64,18 @@ def fetch(
     chosen = open_data(settings).router(names)
     if force:
         chosen.policy = chosen.policy.model_copy(update={"refetch": True})
-    with progress_bar(f"Fetching from {', '.join(names)}", "entities") as advance:
+    from datapilot.watching.follow import alerts_follow
+
+    # The watches' alerts on the fetched rows are evaluated here once they are in.
+    with (
+        alerts_follow(settings) as fired,
+        progress_bar(f"Fetching from {', '.join(names)}", "entities") as advance,
+    ):
         report = chosen.ensure(
             ids, start.date() if start else None, end.date() if end else None, datasets, advance
         )
     _print_report(report)
+    say_fired(fired)
     unserved = [i for i in dict.fromkeys(x.strip().upper() for x in ids) if not report.get(i)]
     if unserved:
         console.print(
@@ -111,6 +121,16 @@ def search(
         console.print(f"[yellow]{escape(error)}[/yellow]")
     if not result.entities:
         _fail(f"nothing matches {name!r}")
+
+
+def say_fired(fired: Sequence[WatchEvent]) -> None:
+    """One line per alert the new rows fired (each delivered to its channels)."""
+    for event in fired:
+        console.print(
+            f"Alert {event.watch_id}: {event.entity} on {event.date} "
+            f"(value {event.value}, threshold {event.threshold})",
+            markup=False,
+        )
 
 
 def share_if_replicated() -> SharedData | None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from datapilot.data.changes import DataChange, announce
 from datapilot.data.importer import ImportReport
 from datapilot.data.tables import TableInfo
 
@@ -47,4 +48,14 @@ def import_path(
     log = shared() if shared is not None else None
     if log is not None:
         log.record_import(access, path, kind, options)
+    if isinstance(outcome, ImportReport):  # dated rows: the watches' alerts look at them
+        change = DataChange(
+            path=access.warehouse.path,
+            ids=tuple(outcome.ids),
+            owner=owner,
+            origin="import",
+            first=outcome.first,
+            last=outcome.last,
+        )
+        announce(change)
     return outcome

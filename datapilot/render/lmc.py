@@ -182,8 +182,13 @@ async def _rendered(
 
 
 def _png_chunk(chart: ChartOutput) -> LmcChunk:
-    png = cached(PNG_RENDERER, chart, _png_base64)
-    return LmcChunk(role="computer", type="image", format="base64.png", content=png)
+    return LmcChunk(role="computer", type="image", format="base64.png", content=png_base64(chart))
+
+
+def png_base64(chart: ChartOutput) -> str:
+    """The chart as a PNG in base64, drawn once (one at a time) and kept in the render cache;
+    blocking: call it off the event loop."""
+    return cached(PNG_RENDERER, chart, _png_base64)
 
 
 def _png_base64(chart: ChartOutput) -> str:

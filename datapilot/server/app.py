@@ -4,6 +4,7 @@ routes the `register_routes` hook adds (`server.plugin`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import threading
@@ -59,7 +60,8 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
     stop = threading.Event()
     warming = asyncio.create_task(_warm_up(app, stop))
     try:
-        yield
+        async with _watching(app):
+            yield
     finally:
         stop.set()  # a warm-up still under way ends after its current stage
         await asyncio.shield(warming)
@@ -73,6 +75,36 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
         # Collectable again at shutdown, as Python's own exit expects (native extensions
         # report frozen objects as leaks).
         gc.unfreeze()
+
+
+@asynccontextmanager
+async def _watching(app: FastAPI) -> AsyncIterator[None]:
+    """The watches' scheduler (`watching`), started in the background so that it delays
+    nothing a request waits for, and stopped with the server."""
+    if not (app.state.run_watches and app.state.settings.watch_scheduler):
+        yield
+        return
+    from datapilot.watching import start_watching
+
+    scheduler = start_watching(app.state.settings, app.state.store)
+    app.state.watches = scheduler
+    starting = asyncio.create_task(scheduler.start())
+    try:
+        yield
+    finally:
+        app.state.watches = None
+        if not starting.done():
+            starting.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await starting
+        await scheduler.stop()
+
+
+@asynccontextmanager
+async def _watches_only(app: FastAPI) -> AsyncIterator[None]:
+    """The lifespan of an app built without its warm-up but with its watches (tests)."""
+    async with _watching(app):
+        yield
 
 
 async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
@@ -105,13 +137,18 @@ async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
     gc.freeze()
 
 
-def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, warm_up: bool = True, watches: bool | None = None
+) -> FastAPI:
     """Build the app; `settings` default to the process-wide ones. With `warm_up` (the default)
     the server pays its one-time costs in the background once it serves (see
-    `engine.pipeline.warm_up`), so the first request is about as fast as later ones."""
+    `engine.pipeline.warm_up`), so the first request is about as fast as later ones. `watches`
+    (default: as `warm_up`) runs the watches' scheduler while the app's lifespan lasts
+    (`DATAPILOT_WATCH_SCHEDULER` may turn it off)."""
     settings = settings or get_settings()
+    watching = warm_up if watches is None else watches
     app = FastAPI(
-        lifespan=_warmed_up if warm_up else None,
+        lifespan=_warmed_up if warm_up else (_watches_only if watching else None),
         # One rule for every route, a plugin's included: a key bound to an assistant reaches
         # that assistant's routes only.
         dependencies=[Depends(confine_bound_key)],
@@ -129,6 +166,8 @@ def create_app(settings: Settings | None = None, *, warm_up: bool = True) -> Fas
         ),
     )
     app.state.settings = settings
+    app.state.run_watches = watching
+    app.state.watches = None  # the scheduler, while the lifespan runs it
     # The store is migrated before the first request (a clear error here stops start-up).
     app.state.store = store = open_store(settings)
     log = replica_log(store)

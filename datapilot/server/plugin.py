@@ -38,6 +38,7 @@ def register_routes(app: FastAPI) -> None:
         tool_sources,
         tools,
         usage,
+        watch_inbox,
         watches,
     )
 
@@ -50,7 +51,8 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(ask.router, dependencies=CHAT, responses=AUTH_RESPONSES)
     # The platform's routes name their own scopes (chat to use, manage to change).
     platform = (tools, assistants, chats, messages, files, scene_prompts, usage, keys, data_imports)
-    for module in (*platform, tool_sources, memories, libraries, watches):
+    # The inbox before the watches' own routes: `/watches/inbox` is not a watch id.
+    for module in (*platform, tool_sources, memories, libraries, watch_inbox, watches):
         app.include_router(module.router, responses=AUTH_RESPONSES)
     app.include_router(guests.router)  # no key: a guest id of a public assistant's chat
     app.include_router(openai.router, dependencies=CHAT, responses=openai.AUTH_ERRORS)

@@ -120,6 +120,8 @@ GET /api/v1/watches/{watch_id}
 PATCH /api/v1/watches/{watch_id}
 DELETE /api/v1/watches/{watch_id}
 GET /api/v1/watches/{watch_id}/events
+GET /api/v1/watches/inbox
+POST /api/v1/watches/inbox/read
 """
 ROUTES |= {tuple(line.split()): "key" for line in KEY_ROUTES.strip().splitlines()}  # type: ignore[misc]
 FILE = {"name": "note.txt", "content_base64": base64.b64encode(MARK.encode()).decode()}

@@ -293,6 +293,7 @@ class Router:
         self.register([download.entity], available=True)
         if self.on_stored is not None:
             self.on_stored(download, provider)
+        _announce(self.warehouse, download)
         return rows
 
     # ---- catalog --------------------------------------------------------------------------
@@ -396,3 +397,22 @@ def _merge(
             "source": ", ".join(sources),
         }
     )
+
+
+def _announce(warehouse: Warehouse, download: Download) -> None:
+    """Tell the warehouse's listeners (watches) which dated rows came (`data.changes`)."""
+    from datapilot.data.changes import DataChange, announce
+
+    frames = [f for f in (download.prices, download.series) if f is not None and not f.empty]
+    if not frames:
+        return
+    dates = pd.concat([pd.to_datetime(f["date"]) for f in frames])
+    change = DataChange(
+        path=warehouse.path,
+        ids=(download.entity.id,),
+        owner=None,
+        origin="fetch",
+        first=dates.min().date(),
+        last=dates.max().date(),
+    )
+    announce(change)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -70,6 +70,14 @@ async def watch_calls_of(
 WatchesDep = Annotated[WatchCalls, Depends(watch_calls_of)]
 
 
+def resync(request: Request) -> None:
+    """This server's scheduler (when its lifespan runs one) takes the change at once; other
+    replicas within DATAPILOT_WATCH_SYNC_S."""
+    scheduler = getattr(request.app.state, "watches", None)
+    if scheduler is not None:
+        scheduler.resync()
+
+
 def refusal(refused: WatchRefused) -> JSONResponse:
     """422 in the API's validation shape, with the words not read."""
     message = str(refused)
@@ -79,7 +87,7 @@ def refusal(refused: WatchRefused) -> JSONResponse:
 
 
 @router.post("", status_code=201, dependencies=CHAT, responses=ERRORS)
-async def create_watch(body: WatchIn, watches: WatchesDep) -> Any:
+async def create_watch(body: WatchIn, watches: WatchesDep, request: Request) -> Any:
     """Read the sentence, save the watch, return it (with `secret` once, for a webhook)."""
     from datapilot.watches.service import understand, watch_view
 
@@ -88,6 +96,7 @@ async def create_watch(body: WatchIn, watches: WatchesDep) -> Any:
     except WatchRefused as refused:
         return refusal(refused)
     new = await watches(lambda x: x.create(spec, body.channels))
+    resync(request)
     shown = watch_view(new.watch)
     if new.secret is not None:
         shown["secret"] = new.secret
@@ -126,17 +135,22 @@ async def get_watch(watch_id: str, watches: WatchesDep) -> Any:
 
 
 @router.patch("/{watch_id}", dependencies=CHAT, responses=ERRORS, summary="Pause or resume")
-async def patch_watch(watch_id: str, body: WatchPatch, watches: WatchesDep) -> Any:
+async def patch_watch(
+    watch_id: str, body: WatchPatch, watches: WatchesDep, request: Request
+) -> Any:
     from datapilot.watches.service import watch_view
 
-    return watch_view(await watches(lambda x: x.set_status(watch_id, body.status)))
+    changed = await watches(lambda x: x.set_status(watch_id, body.status))
+    resync(request)
+    return watch_view(changed)
 
 
 @router.delete(
     "/{watch_id}", status_code=204, response_model=None, dependencies=CHAT, responses=ERRORS
 )
-async def delete_watch(watch_id: str, watches: WatchesDep) -> Response:
+async def delete_watch(watch_id: str, watches: WatchesDep, request: Request) -> Response:
     await watches(lambda x: x.delete(watch_id))
+    resync(request)
     return Response(status_code=204)
 
 

@@ -67,6 +67,7 @@ FEATURE_ROUTES = {
     "tool_sources": "/api/v1/tools/sources",
     "interpreter": "/api/v1/interpreter",
     "data_imports": "/api/v1/data/imports",
+    "watches": "/api/v1/watches/inbox",
     "plugin": "/.well-known/ai-plugin.json",
 }
 

@@ -4,10 +4,11 @@
 import { api, ApiError, el, hooks, key, lang, setLang, STARTERS, streamPost, t } from "./core.js";
 import { setUpPanels, deleteButton, loadUsage, loadMemories } from "./panels.js";
 import { loadPlotly } from "./widgets.js";
+import { loadInbox, setUpInbox } from "./inbox.js";
 import { Turn } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { chatId: null, features: {}, assistants: [], busy: false, interpreter: [] };
+const state = { chatId: null, features: {}, assistants: [], busy: false, interpreter: [], inbox: false };
 // Figures the browser tests read, per question (performance.now() times): submitted, sent (the
 // answer's request leaves), firstBytes (its first bytes arrive), shown (its first event is on
 // screen), complete; chatMs is the time spent creating a new chat first.
@@ -409,6 +410,11 @@ async function start() {
   }
   state.features = found.features;
   setUpPanels(state.features, found.parts);
+  if (state.features.watches) {
+    if (state.inbox) loadInbox();
+    else setUpInbox();
+    state.inbox = true;
+  }
   await Promise.all([loadAssistants().catch(() => {}), loadChats()]);
 }
 
