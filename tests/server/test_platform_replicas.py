@@ -50,6 +50,7 @@ def replicas(
             "DATAPILOT_DATABASE_URL": url,
             "DATAPILOT_AUTH_CACHE_S": str(AUTH_CACHE_S),
             "DATAPILOT_GUEST_MESSAGES_PER_MINUTE": str(PER_MINUTE),
+            "DATAPILOT_WATCH_SYNC_S": "0.5",  # each scheduler reads new watches soon
         }
         servers = [ServeProcess(replica_dir(folder / n, seeded), env) for n in ("a", "b")]
         for server in servers:
@@ -229,3 +230,27 @@ def test_an_upload_job_started_on_one_replica_is_followed_on_the_other(replicas)
     assert job["pages"] == job["pages_done"] == len(pages)
     documents = b.get("/api/v1/libraries/desks/documents", headers=headers).json()
     assert [d["id"] for d in documents] == [job["document"]["id"]]
+
+
+def test_a_watch_runs_each_due_time_once_across_replicas(replicas) -> None:  # type: ignore[no-untyped-def]
+    """Both servers schedule the same report every second; each due time is claimed in the
+    store by one of them, so it runs (and is delivered) exactly once."""
+    a, b, key = replicas
+    headers = _auth(key)
+    text = "every second, Apple's closing price in 2019"
+    made = a.post("/api/v1/watches", json={"text": text}, headers=headers)
+    assert made.status_code == 201, made.text
+    watch = made.json()["id"]
+    deadline = time.monotonic() + 60
+    events: list[dict] = []  # type: ignore[type-arg]
+    while time.monotonic() < deadline and len(events) < 5:
+        time.sleep(1)
+        events = b.get(f"/api/v1/watches/{watch}/events", headers=headers).json()
+    paused = b.patch(f"/api/v1/watches/{watch}", json={"status": "paused"}, headers=headers)
+    assert paused.status_code == 200, paused.text
+    time.sleep(1.5)  # a run claimed before the pause lands
+    events = a.get(f"/api/v1/watches/{watch}/events", headers=headers).json()
+    due = [event["due_at"] for event in events]
+    assert len(due) >= 5, events
+    assert len(set(due)) == len(due), sorted(due)  # no due time ran twice
+    assert {event["status"] for event in events} == {"ok"}, events
