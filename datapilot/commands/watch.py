@@ -58,9 +58,12 @@ def add(
     if as_json:
         typer.echo(json.dumps({**shown, "secret": new.secret}, ensure_ascii=False, indent=2))
         return
-    typer.echo(f"Watch {new.watch.id} saved: {shown['understood']}")
+    zh = spec.language == "zh"
+    saved = "已保存" if zh else "saved"
+    typer.echo(f"Watch {new.watch.id} {saved}: {shown['understood']}")
     if spec.waiting_for_data:
-        typer.echo(f"Waiting for data: {', '.join(spec.waiting_for_data)}")
+        waiting = ", ".join(spec.waiting_for_data)
+        typer.echo(f"等待数据：{waiting}" if zh else f"Waiting for data: {waiting}")
     if new.secret:
         typer.echo(f"Webhook secret (shown once; signs X-Datapilot-Signature): {new.secret}")
 
@@ -159,6 +162,8 @@ def backtest(
     user: UserOption = None,
 ) -> None:
     """List every day an alert would have fired over history, with the value."""
+    from datapilot.core.watches import WatchSpec
+    from datapilot.watches.backtest import firing_line
     from datapilot.watches.reading import WatchRefused
     from datapilot.watches.service import backtest_sentence
 
@@ -177,10 +182,13 @@ def backtest(
         shown = result.model_dump(mode="json", include={"watch", "fired", "no_data"})
         typer.echo(json.dumps(shown, ensure_ascii=False, indent=2))
         return
-    typer.echo(f"{result.watch['understood']}; {first}..{last}: fired {len(result.fired)} times")
-    for fired in result.fired:
-        typer.echo(
-            f"{fired.date}  {fired.entity}  {fired.value:g}  (threshold {fired.threshold:g})"
-        )
+    spec = WatchSpec.model_validate(result.watch)
+    zh = spec.language == "zh"
+    times = f"触发 {len(result.fired)} 次" if zh else f"fired {len(result.fired)} times"
+    typer.echo(f"{result.watch['understood']}{'；' if zh else '; '}{first}..{last}: {times}")
+    if spec.condition is not None:
+        for fired in result.fired:
+            typer.echo(firing_line(fired, spec.condition, zh))
     if result.no_data:
-        typer.echo(f"No data in the window for: {', '.join(result.no_data)}")
+        missing = ", ".join(result.no_data)
+        typer.echo(f"窗口内没有数据：{missing}" if zh else f"No data in the window for: {missing}")

@@ -92,20 +92,24 @@ class Schedule(BaseModel):
             raise ValueError(f"a {self.kind} schedule is incomplete: {self.model_dump()}")
         return self
 
-    def describe(self) -> str:
-        """The schedule in plain English, e.g. `weekly on Monday at 08:00 (UTC)`."""
+    def describe(self, zh: bool = False) -> str:
+        """The schedule in words, e.g. `weekly on Monday at 08:00 (UTC)` / `每周一 08:00（UTC）`."""
         at = self.at.strftime("%H:%M") if self.at else "00:00"
-        zone = f" ({self.timezone})"
+        zone = f"（{self.timezone}）" if zh else f" ({self.timezone})"
         if self.kind == "interval":
-            return f"every {self.every_seconds} seconds"
+            return f"每 {self.every_seconds} 秒" if zh else f"every {self.every_seconds} seconds"
         if self.kind == "cron":
             return f"cron {self.cron}{zone}"
         if self.kind == "weekly" and self.weekday is not None:
+            if zh:
+                return f"每周{'一二三四五六日'[self.weekday]} {at}{zone}"
             day = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
             return f"weekly on {day[self.weekday]} at {at}{zone}"
         if self.kind == "monthly":
+            if zh:
+                return f"每月 {self.day_of_month} 日 {at}{zone}"
             return f"monthly on day {self.day_of_month} at {at}{zone}"
-        return f"daily at {at}{zone}"
+        return f"每天 {at}{zone}" if zh else f"daily at {at}{zone}"
 
 
 class Condition(BaseModel):
@@ -145,8 +149,10 @@ class Condition(BaseModel):
     def percent(self) -> bool:
         return self.measure in PERCENT_MEASURES
 
-    def describe(self) -> str:
-        """E.g. `daily move below -2%`, `close crosses above its 50-session moving average`."""
+    def describe(self, zh: bool = False) -> str:
+        """E.g. `daily move below -2% (event)` / `单日涨跌幅 低于 -2%（事件）`."""
+        if zh:
+            return self._describe_zh()
         if self.measure == "ma_cross":
             return f"close crosses {self.comparator} its {self.window}-session moving average"
         unit = "%" if self.percent else ""
@@ -158,6 +164,22 @@ class Condition(BaseModel):
         }[self.measure]
         edge = " or equal" if self.inclusive else ""
         return f"{name} {self.comparator}{edge} {self.threshold:g}{unit} ({self.behaviour})"
+
+    def _describe_zh(self) -> str:
+        if self.measure == "ma_cross":
+            way = "上穿" if self.comparator == "above" else "下穿"
+            return f"收盘价{way} {self.window} 日均线（事件）"
+        unit = "%" if self.percent else ""
+        name = {
+            "close_level": "收盘价",
+            "daily_move": "单日涨跌幅",
+            "drawdown": "自高点回撤",
+            "window_return": f"{self.window} 个交易日收益率",
+        }[self.measure]
+        compare = {"above": "高于", "below": "低于", "beyond": "超过"}[self.comparator]
+        edge = "或等于" if self.inclusive else ""
+        kind = "状态" if self.behaviour == "state" else "事件"
+        return f"{name}{compare}{edge} {self.threshold:g}{unit}（{kind}）"
 
 
 class WatchChannels(BaseModel):

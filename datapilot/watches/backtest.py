@@ -17,8 +17,9 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from datapilot.core.intent import PRICE_KINDS
-from datapilot.core.watches import Firing, WatchSpec
+from datapilot.core.watches import Condition, Firing, WatchSpec
 from datapilot.data.access import DataAccess
+from datapilot.engine.facts import format_value
 from datapilot.watches.evaluate import evaluate
 
 
@@ -57,11 +58,34 @@ def entity_closes(data: DataAccess, entity_id: str, end: date) -> pd.Series:
 def understood(spec: WatchSpec) -> dict[str, Any]:
     """The spec as shown before it is saved: its fields, plus one line saying what it does."""
     shown = spec.model_dump(mode="json")
+    shown["understood"] = understood_line(spec)
+    return shown
+
+
+def understood_line(spec: WatchSpec) -> str:
+    """One line saying what the watch does, in the watch's language."""
+    zh = spec.language == "zh"
+    names = ", ".join([*(e.id for e in spec.entities), *spec.waiting_for_data])
+    if zh:
+        what = spec.condition.describe(zh) if spec.condition else f"定期报告：{spec.question}"
+        when = spec.schedule.describe(zh) if spec.schedule else "数据更新时"
+        kind = "提醒" if spec.kind == "alert" else "报告"
+        return f"{kind}（{names or '问题'}）：{what}；{when}"
     what = spec.condition.describe() if spec.condition else f"report: {spec.question}"
     when = spec.schedule.describe() if spec.schedule else "when the data change"
-    names = ", ".join([*(e.id for e in spec.entities), *spec.waiting_for_data])
-    shown["understood"] = f"{spec.kind} on {names or 'the question'}: {what}; {when}"
-    return shown
+    return f"{spec.kind} on {names or 'the question'}: {what}; {when}"
+
+
+def firing_line(firing: Firing, condition: Condition, zh: bool = False) -> str:
+    """One day an alert fired, its value written as answers write figures."""
+    unit = "%" if condition.percent else None
+    value, threshold = format_value(firing.value, unit), format_value(firing.threshold, unit)
+    if condition.measure == "ma_cross":
+        compared = f"均线 {threshold}" if zh else f"moving average {threshold}"
+    else:
+        compared = f"阈值 {threshold}" if zh else f"threshold {threshold}"
+    shown = f"（{compared}）" if zh else f"({compared})"
+    return f"{firing.date}  {firing.entity}  {value}  {shown}"
 
 
 def backtest(spec: WatchSpec, data: DataAccess, start: date, end: date) -> BacktestResult:

@@ -9,6 +9,7 @@ from typing import Any
 from datapilot.brains.offline.vocab import default_vocab
 from datapilot.core.watches import WatchEvent, WatchInfo, WatchSpec
 from datapilot.data.access import DataAccess, open_data
+from datapilot.engine.facts import format_number
 from datapilot.settings import Settings
 from datapilot.watches.backtest import BacktestResult, backtest, understood
 from datapilot.watches.reading import read_watch
@@ -60,7 +61,8 @@ def event_line(event: WatchEvent) -> str:
     """One line of a watch's history: when, the result, each channel's delivery, any error."""
     when = event.fired_at.strftime("%Y-%m-%d %H:%M:%S")
     what = (
-        f"{event.entity} {event.date} {event.value:g} (threshold {event.threshold:g})"
+        f"{event.entity} {event.date} {format_number(event.value)} "
+        f"(threshold {format_number(event.threshold)})"
         if event.value is not None and event.threshold is not None
         else event.status
     )
