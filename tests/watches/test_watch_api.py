@@ -155,3 +155,32 @@ def test_the_terminal_adds_lists_pauses_and_backtests(runner: CliRunner) -> None
     assert set(body) >= {"watch", "fired"}
     assert [f["date"] for f in body["fired"]] == _sp500_falls_in_2022()
     assert all(isinstance(f["value"], float) for f in body["fired"])
+
+
+def test_the_terminal_backtest_speaks_the_sentences_language_and_writes_figures_as_answers(
+    runner: CliRunner,
+) -> None:
+    """A Chinese sentence is shown in Chinese; each firing's value is written with two
+    decimals (a move with its %), as every answer writes figures."""
+    from skfolio.datasets import load_sp500_dataset
+
+    closes = load_sp500_dataset()["AAPL"].loc["2022"]
+    below = closes[closes < 150]
+    # A state fires when it becomes true: the first day of each run below 150.
+    starts = below[~(closes.shift(1) < 150).loc[below.index]]
+    shown = runner.invoke(
+        cli, ["watch", "backtest", "苹果收盘价跌破150美元时提醒我", "--from", "2022-01-01",
+              "--to", "2022-12-31"],
+    )  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    assert "收盘价低于 150" in shown.output and f"触发 {len(starts)} 次" in shown.output
+    for day, close in starts.items():
+        assert f"{day.date()}  AAPL  {close:,.2f}  （阈值 150）" in shown.output
+
+    move = load_sp500_index()["SP500"].pct_change().loc["2022-01":"2022-03"] * 100
+    english = runner.invoke(
+        cli, ["watch", "backtest", FALLS, "--from", "2022-01-01", "--to", "2022-03-31"]
+    )
+    assert (move < -2).any()
+    for day, value in move[move < -2].items():
+        assert f"{day.date()}  ^GSPC  {value:.2f}%  (threshold -2.00%)" in english.output
