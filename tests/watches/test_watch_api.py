@@ -155,3 +155,21 @@ def test_the_terminal_adds_lists_pauses_and_backtests(runner: CliRunner) -> None
     assert set(body) >= {"watch", "fired"}
     assert [f["date"] for f in body["fired"]] == _sp500_falls_in_2022()
     assert all(isinstance(f["value"], float) for f in body["fired"])
+
+
+async def test_a_dry_run_shows_what_was_understood_and_saves_nothing(app: FastAPI) -> None:
+    ann = key_for(app.state.store, "ann")
+    async with client_of(app, ann) as client:
+        seen = await client.post(
+            "/api/v1/watches", json={"text": "苹果收盘价跌破150时提醒我", "dry_run": True}
+        )
+        assert seen.status_code == 200, seen.text
+        body = seen.json()
+        assert body["kind"] == "alert" and body["entities"][0]["id"] == "AAPL"
+        assert "条件：收盘价低于 150（成立时提醒一次，恢复后再提醒）" in body["described"]
+        refused = await client.post(
+            "/api/v1/watches",
+            json={"text": "alert me when Apple's volatility exceeds 30%", "dry_run": True},
+        )
+        assert refused.status_code == 422 and "volatility" in refused.json()["words"]
+        assert (await client.get("/api/v1/watches")).json() == []
