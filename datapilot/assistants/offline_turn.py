@@ -1,23 +1,30 @@
 """A turn without a model: the data brain answers, then the user's tools when it could not.
 
-`OfflineTurn` is the offline half of `runtime.Turn`: memory commands acknowledged, the question
-answered by the data brain, a question it could not answer tried on the assistant's tools
+`OfflineTurn` is the offline half of `runtime.Turn`: memory commands acknowledged, a message
+asking for a watch proposed for the user's confirmation (`watch_tool`), the question answered
+by the data brain, a question it could not answer tried on the assistant's tools
 (`tools.offline`), and confirmed calls run on `run`.
 """
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import AsyncIterator
+
+import anyio
 
 from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.memory import acknowledgement
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.notice import no_model_notice
 from datapilot.assistants.turn_state import TurnMessage, TurnResult, TurnSetup
+from datapilot.assistants.watch_tool import HOW, NO_GUESTS, CreateWatchTool, proposal
+from datapilot.assistants.watch_tool import NAME as WATCH_TOOL
 from datapilot.brains.offline.tool_args import Filled
 from datapilot.core.answer import Answer
 from datapilot.core.context import ChatMessage
-from datapilot.core.events import Done, Event, OutputEvent, TextDelta
+from datapilot.core.events import ConfirmationEvent, Done, Event, OutputEvent, TextDelta
 from datapilot.core.model_messages import ModelMessage, ToolCall
 from datapilot.data.text import is_chinese
 from datapilot.engine.context import RequestContext
@@ -56,8 +63,14 @@ class OfflineTurn:
 
     async def _offline(self) -> AsyncIterator[Event]:
         from datapilot.brains import run
+        from datapilot.watches.requests import asks_for_watch
 
         setup = self.setup
+        can_watch = WATCH_TOOL in setup.tools or setup.no_watches is not None
+        if can_watch and asks_for_watch(self.question):
+            async for event in self._offline_watch():
+                yield event
+            return
         earlier = [
             ChatMessage(role="human" if m.role == "human" else "ai", content=m.content)
             for m in setup.history[:-1]
@@ -90,6 +103,43 @@ class OfflineTurn:
                 yield event
                 return
             yield event
+
+    async def _offline_watch(self) -> AsyncIterator[Event]:
+        """A message asking for a watch: what was understood, waiting for the user's `run`
+        (the `create_watch` call, pending); or why not: the words not read, or who cannot."""
+        from datapilot.watches.reading import WatchRefused
+
+        zh = is_chinese(self.question)
+        answer = Answer(query=self.question, today=self.setup.request.question.today, status="ok")
+        tool = self.setup.tools.get(WATCH_TOOL)
+        if not isinstance(tool, CreateWatchTool):
+            text = (self.setup.no_watches or NO_GUESTS)[zh]
+        else:
+            arguments = {"text": self.question}
+            try:
+                spec = await anyio.to_thread.run_sync(lambda: tool.understand(arguments))
+            except WatchRefused as refused:
+                text = str(refused)
+            else:
+                asked = proposal(spec)
+                record = ToolCallRecord(
+                    id=f"call_{uuid.uuid4().hex[:24]}",
+                    name=WATCH_TOOL,
+                    arguments=json.dumps(arguments, ensure_ascii=False),
+                    confirmation=asked,
+                )
+                self.result.pending.append(record)
+                self.result.messages.append(TurnMessage(role="tool_call", tool_call=record))
+                yield ConfirmationEvent(
+                    tool=WATCH_TOOL, arguments=arguments, message=asked, call_id=record.id
+                )
+                text = f"{asked}\n{HOW[zh]}"
+        if not self.result.pending:  # nothing proposed: the answer says why
+            answer.status, answer.message = "out_of_scope", text
+        self.result.text = text
+        self.result.messages.append(TurnMessage(role="assistant", content=text))
+        yield TextDelta(text=text)
+        yield self._done(answer)
 
     async def _offline_tools(self, done: Done) -> AsyncIterator[Event]:
         """Answer with a tool the question names (`done` takes the tools' answer), if any."""
@@ -145,6 +195,9 @@ class OfflineTurn:
             tool = self.setup.tools.get(record.name)
             if tool is None or not outcome.ok:
                 said.append(f"{record.name}: {outcome.text}")
+                continue
+            if getattr(tool, "plain_result", False):  # e.g. a watch saved: says so itself
+                said.append(outcome.text)
                 continue
             # As when it ran at once: a table charted or tabled, a text quoted with its source.
             arguments = call_arguments(record.arguments) or {}

@@ -41,6 +41,7 @@ from datapilot.assistants.repo import (
 )
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.turn_state import TurnSetup
+from datapilot.assistants.watch_tool import watch_refusal, with_watch_tool
 from datapilot.core.context import QuestionContext
 from datapilot.engine.context import RequestContext
 from datapilot.model_client import resolve_config
@@ -407,7 +408,12 @@ class Conversation:
             owner=self.tenant.user_id,
         )
         request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
-        return setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)
+        # Watches are made in a user's own chats, whatever the assistant's tools (see
+        # `watch_tool`); a guest's or a bound key's chat says why not.
+        tools = with_watch_tool(tools, self.store, self.tenant, self.settings)
+        setup = setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)
+        setup.no_watches = watch_refusal(self.tenant)
+        return setup
 
     def _history(self, session: Session, listed: list[MessageInfo]) -> list[HistoryMessage]:
         """Stored messages as the turn reads them (a file message with its image)."""

@@ -94,3 +94,6 @@ class TurnSetup:
     # its token limit per call (a reply cut there is the answer, with finish_reason length).
     options: dict[str, Any] = field(default_factory=dict)
     max_tokens: int | None = None
+    # Why this chat cannot make watches (English, Chinese): a guest's, or a bound key's; a
+    # message asking for one is answered with it. None where the chat can (or is no chat).
+    no_watches: tuple[str, str] | None = None

@@ -99,7 +99,7 @@ class Schedule(BaseModel):
         if self.kind == "interval":
             return f"每 {self.every_seconds} 秒" if zh else f"every {self.every_seconds} seconds"
         if self.kind == "cron":
-            return f"cron {self.cron}{zone}"
+            return f"按 cron {self.cron}{zone}" if zh else f"cron {self.cron}{zone}"
         if self.kind == "weekly" and self.weekday is not None:
             if zh:
                 return f"每周{'一二三四五六日'[self.weekday]} {at}{zone}"
@@ -107,7 +107,7 @@ class Schedule(BaseModel):
             return f"weekly on {day[self.weekday]} at {at}{zone}"
         if self.kind == "monthly":
             if zh:
-                return f"每月 {self.day_of_month} 日 {at}{zone}"
+                return f"每月{self.day_of_month}日 {at}{zone}"
             return f"monthly on day {self.day_of_month} at {at}{zone}"
         return f"每天 {at}{zone}" if zh else f"daily at {at}{zone}"
 
@@ -166,20 +166,22 @@ class Condition(BaseModel):
         return f"{name} {self.comparator}{edge} {self.threshold:g}{unit} ({self.behaviour})"
 
     def _describe_zh(self) -> str:
+        how = "（每次发生时提醒）"
+        if self.behaviour == "state":
+            how = "（成立时提醒一次，恢复后再提醒）"
         if self.measure == "ma_cross":
-            way = "上穿" if self.comparator == "above" else "下穿"
-            return f"收盘价{way} {self.window} 日均线（事件）"
+            way = "上穿" if self.comparator == "above" else "跌破"
+            return f"收盘价{way}{self.window}日均线{how}"
         unit = "%" if self.percent else ""
         name = {
             "close_level": "收盘价",
             "daily_move": "单日涨跌幅",
-            "drawdown": "自高点回撤",
-            "window_return": f"{self.window} 个交易日收益率",
+            "drawdown": "自最高点的回撤",
+            "window_return": f"近{self.window}个交易日涨跌幅",
         }[self.measure]
-        compare = {"above": "高于", "below": "低于", "beyond": "超过"}[self.comparator]
+        compare = {"above": "高于", "below": "低于", "beyond": "超出（任一方向）"}[self.comparator]
         edge = "或等于" if self.inclusive else ""
-        kind = "状态" if self.behaviour == "state" else "事件"
-        return f"{name}{compare}{edge} {self.threshold:g}{unit}（{kind}）"
+        return f"{name}{compare}{edge} {self.threshold:g}{unit}{how}"
 
 
 class WatchChannels(BaseModel):

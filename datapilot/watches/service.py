@@ -12,6 +12,7 @@ from datapilot.data.access import DataAccess, open_data
 from datapilot.engine.facts import format_number
 from datapilot.settings import Settings
 from datapilot.watches.backtest import BacktestResult, backtest, understood
+from datapilot.watches.mine import with_my_fund
 from datapilot.watches.reading import read_watch
 
 
@@ -23,15 +24,20 @@ def owner_data(settings: Settings, owner: str | None) -> DataAccess:
 def understand(
     sentence: str, settings: Settings, owner: str | None, *, data: DataAccess | None = None
 ) -> WatchSpec:
-    """The watch `sentence` asks for, read against the owner's catalog; raises `WatchRefused`."""
+    """The watch `sentence` asks for, read against the owner's catalog ("my fund" is the one
+    entity the owner's imports hold); raises `WatchRefused`."""
     data = data or owner_data(settings, owner)
-    return read_watch(
-        sentence,
+    text, mine = with_my_fund(sentence, data, owner)
+    spec = read_watch(
+        text,
         data.catalog,
         default_vocab(settings.data_dir),
         today=settings.effective_today(),
         timezone=settings.watch_timezone,
     )
+    if mine is None:
+        return spec
+    return spec.model_copy(update={"text": sentence, "trace": [mine, *spec.trace]})
 
 
 def backtest_sentence(

@@ -173,7 +173,8 @@ def test_the_terminal_backtest_speaks_the_sentences_language_and_writes_figures_
               "--to", "2022-12-31"],
     )  # fmt: skip
     assert shown.exit_code == 0, shown.output
-    assert "收盘价低于 150" in shown.output and f"触发 {len(starts)} 次" in shown.output
+    assert "收盘价低于 150（成立时提醒一次" in shown.output
+    assert f"触发 {len(starts)} 次" in shown.output
     for day, close in starts.items():
         assert f"{day.date()}  AAPL  {close:,.2f}  （阈值 150）" in shown.output
 
@@ -184,3 +185,21 @@ def test_the_terminal_backtest_speaks_the_sentences_language_and_writes_figures_
     assert (move < -2).any()
     for day, value in move[move < -2].items():
         assert f"{day.date()}  ^GSPC  {value:.2f}%  (threshold -2.00%)" in english.output
+
+
+async def test_a_dry_run_shows_what_was_understood_and_saves_nothing(app: FastAPI) -> None:
+    ann = key_for(app.state.store, "ann")
+    async with client_of(app, ann) as client:
+        seen = await client.post(
+            "/api/v1/watches", json={"text": "苹果收盘价跌破150时提醒我", "dry_run": True}
+        )
+        assert seen.status_code == 200, seen.text
+        body = seen.json()
+        assert body["kind"] == "alert" and body["entities"][0]["id"] == "AAPL"
+        assert "条件：收盘价低于 150（成立时提醒一次，恢复后再提醒）" in body["described"]
+        refused = await client.post(
+            "/api/v1/watches",
+            json={"text": "alert me when Apple's volatility exceeds 30%", "dry_run": True},
+        )
+        assert refused.status_code == 422 and "volatility" in refused.json()["words"]
+        assert (await client.get("/api/v1/watches")).json() == []

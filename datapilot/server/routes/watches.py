@@ -1,8 +1,9 @@
 """Watches over HTTP, under `/api/v1/watches`: create one from a sentence (201 with what was
-understood, and the webhook's signing secret once, as `secret`), list, read, pause or resume
-(PATCH), delete, its history (`/events`), and backtest a sentence over history. Another user's
-watch answers 404 like one that does not exist; a sentence with words not read answers 422
-naming them (`words`); a guest or a key bound to an assistant cannot have watches (403)."""
+understood, and the webhook's signing secret once, as `secret`; `dry_run` only reads it), list,
+read, pause or resume (PATCH), delete, its history (`/events`), and backtest a sentence over
+history. Another user's watch answers 404 like one that does not exist; a sentence with words not
+read answers 422 naming them (`words`); a guest or a key bound to an assistant cannot have
+watches (403)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ class WatchIn(BaseModel):
 
     text: str = Field(min_length=1, max_length=2000, description="The sentence.")
     channels: WatchChannels = Field(default_factory=WatchChannels)
+    dry_run: bool = Field(
+        default=False,
+        description="Only read the sentence: 200 with what was understood (and `described`, "
+        "its lines in the sentence's language); nothing is saved.",
+    )
 
 
 class WatchPatch(BaseModel):
@@ -88,13 +94,19 @@ def refusal(refused: WatchRefused) -> JSONResponse:
 
 @router.post("", status_code=201, dependencies=CHAT, responses=ERRORS)
 async def create_watch(body: WatchIn, watches: WatchesDep, request: Request) -> Any:
-    """Read the sentence, save the watch, return it (with `secret` once, for a webhook)."""
+    """Read the sentence, save the watch, return it (with `secret` once, for a webhook); with
+    `dry_run`, only what it was understood as (200, nothing saved)."""
     from datapilot.watches.service import understand, watch_view
 
     try:
         spec = await off_loop(lambda: understand(body.text, watches.settings, watches.owner))
     except WatchRefused as refused:
         return refusal(refused)
+    if body.dry_run:
+        from datapilot.watches.backtest import understood
+        from datapilot.watches.described import lines
+
+        return JSONResponse(status_code=200, content={**understood(spec), "described": lines(spec)})
     new = await watches(lambda x: x.create(spec, body.channels))
     resync(request)
     shown = watch_view(new.watch)

@@ -4,6 +4,7 @@
 
 import { api, el, lang, t } from "./core.js";
 import { chart } from "./widgets.js";
+import { setUpWatches } from "./watches.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 20_000;
@@ -98,6 +99,7 @@ export function setUpInbox() {
     await loadInbox();
   });
   loadInbox();
+  setUpWatches();
   setInterval(() => { if (!document.hidden) loadInbox(); }, REFRESH_MS);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) loadInbox(); });
 }
