@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import mimetypes
 from datetime import datetime
 from pathlib import Path
@@ -19,8 +20,13 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, owned
+from datapilot.core.context import ClientTable
+from datapilot.data.client_files import is_table_file, read_table_file
+from datapilot.data.documents import DocumentError
 from datapilot.store.blobs import read_blob, share_blob, write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
+
+log = logging.getLogger(__name__)
 
 
 class FileIn(BaseModel):
@@ -131,5 +137,26 @@ class Files:
                     if info.mime.startswith("image/"):
                         encoded = base64.b64encode(data).decode()
                         item.image_url = f"data:{info.mime};base64,{encoded}"
+                    elif is_table_file(info.name):
+                        item.tables = spreadsheet_tables(info.name, data)
             history.append(item)
         return history
+
+
+def spreadsheet_tables(name: str, data: bytes) -> list[ClientTable]:
+    """The tables of an attached spreadsheet; none (the file stays a note) when unreadable."""
+    try:
+        return read_table_file(name, data)
+    except DocumentError as error:
+        log.info("attached file %r not read as a table: %s", name, error)
+        return []
+
+
+def attached_tables(history: list[HistoryMessage]) -> list[ClientTable]:
+    """The tables of the spreadsheets attached to a chat, the latest first (of two files with
+    the same name, the latest's)."""
+    found: dict[str, ClientTable] = {}
+    for message in reversed(history):
+        for table in message.tables:
+            found.setdefault(table.name, table)
+    return list(found.values())

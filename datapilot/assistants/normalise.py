@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, Field
 
 from datapilot.assistants.models import MessageInfo, ToolCallRecord
+from datapilot.core.context import ClientTable
 from datapilot.core.messages import Role
 from datapilot.core.model_messages import (
     ImagePart,
@@ -72,6 +73,9 @@ class HistoryMessage(BaseModel):
     created_at: datetime | None = None
     image_url: str | None = Field(default=None, description="A file message's image (data URL).")
     file_name: str | None = None
+    tables: list[ClientTable] = Field(
+        default_factory=list, exclude=True, description="A spreadsheet file message's tables."
+    )
 
     @classmethod
     def of(cls, message: MessageInfo) -> HistoryMessage:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.context_store import context_write, keep, read_inputs
-from datapilot.assistants.files import Files
+from datapilot.assistants.files import Files, attached_tables
 from datapilot.assistants.memory import explicit
 from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
@@ -42,7 +42,7 @@ from datapilot.assistants.repo import (
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.turn_state import TurnSetup
 from datapilot.assistants.watch_tool import watch_refusal, with_watch_tool
-from datapilot.core.context import QuestionContext
+from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.engine.context import RequestContext
 from datapilot.model_client import resolve_config
 from datapilot.settings import Settings
@@ -110,15 +110,18 @@ def request_for(
     today: date | None = None,
     model: str | None = None,
     owner: str | None = None,
+    tables: list[ClientTable] | None = None,
 ) -> RequestContext:
     """The request context a turn and its tools run in; its data includes the imports of the
-    user `owner` (the tenant's user: a guest reads everyone's data only)."""
+    user `owner` (the tenant's user: a guest reads everyone's data only), and `tables` are the
+    client's (the spreadsheets attached to the chat)."""
     question = QuestionContext(
         today=today or settings.effective_today(),
         brain=settings.brain,
         offline=settings.offline,
         llm_model=model,
         data_owner=owner,
+        tables=tables or [],
     )
     return RequestContext.for_request(question, settings)
 
@@ -406,6 +409,7 @@ class Conversation:
             today=body.today,
             model=assistant.model if assistant else None,
             owner=self.tenant.user_id,
+            tables=attached_tables(history),
         )
         request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         # Watches are made in a user's own chats, whatever the assistant's tools (see

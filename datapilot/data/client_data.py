@@ -164,6 +164,8 @@ def _from_delimited(text: str) -> list[pd.DataFrame]:
     except csv.Error:
         return []
     rows = list(csv.reader(lines, delimiter=dialect.delimiter, skipinitialspace=True))
+    while len(rows) > 2 and not any(cell.strip() for cell in rows[0]):
+        rows = rows[1:]  # a spreadsheet's blank first rows (",,") are no header
     header = rows[0]
     widths = {len(row) for row in rows}
     if widths != {len(header)} or len(header) < 2:

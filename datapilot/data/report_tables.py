@@ -135,7 +135,9 @@ def is_percent(value: Any) -> bool:
 
 
 def placeholder(name: str) -> bool:
-    return bool(_PLACEHOLDER.match(_COPY.sub("", str(name).strip())))
+    # `column_2` is a placeholder as sent; its `_2` is no copy's suffix
+    text = str(name).strip()
+    return bool(_PLACEHOLDER.match(text) or _PLACEHOLDER.match(_COPY.sub("", text)))
 
 
 def _text(value: Any) -> str:

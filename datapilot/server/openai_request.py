@@ -6,6 +6,8 @@ platform's history."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -18,9 +20,11 @@ from pydantic import (
     model_validator,
 )
 
+from datapilot.assistants.files import spreadsheet_tables
 from datapilot.assistants.models import ToolCallRecord
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.core.messages import from_openai
+from datapilot.data.client_files import is_table_file
 from datapilot.server.limits import as_error, check_conversation, check_question, request_settings
 
 
@@ -34,14 +38,30 @@ class ImageUrl(BaseModel):
     url: str = Field(description="An https or data: URL of the image.")
 
 
+class FileData(BaseModel):
+    """A `file` part's file, sent inline: its name and its bytes as a base64 data URL."""
+
+    model_config = ConfigDict(extra="allow")
+
+    filename: str | None = None
+    file_data: str | None = Field(default=None, description="data:<type>;base64,<bytes>")
+    file_id: str | None = None
+
+    def data(self) -> bytes:
+        encoded = (self.file_data or "").partition("base64,")[2] or self.file_data or ""
+        return base64.b64decode(encoded, validate=True)
+
+
 class ContentPart(BaseModel):
-    """One part of a message's content: `text`, `image_url`, or another kind (skipped)."""
+    """One part of a message's content: `text`, `image_url`, `file` (a spreadsheet's tables are
+    read), or another kind (skipped)."""
 
     model_config = ConfigDict(extra="allow")
 
     type: str
     text: str | None = None
     image_url: ImageUrl | None = None
+    file: FileData | None = None
 
     @model_validator(mode="after")
     def _carries_its_kind(self) -> ContentPart:
@@ -49,6 +69,16 @@ class ContentPart(BaseModel):
             raise ValueError("a `text` part needs `text`")
         if self.type == "image_url" and self.image_url is None:
             raise ValueError("an `image_url` part needs `image_url: {url}`")
+        if self.type == "file":
+            if self.file is None or not self.file.file_data:
+                raise ValueError(
+                    "a `file` part needs `file: {filename, file_data}` with the file's bytes as a "
+                    "base64 data URL; this server keeps no uploaded files to name by `file_id`"
+                )
+            try:
+                self.file.data()
+            except (binascii.Error, ValueError):
+                raise ValueError("`file.file_data` is not valid base64") from None
         return self
 
 
@@ -341,6 +371,11 @@ def history_from_openai(messages: list[OpenAIChatMessage]) -> list[HistoryMessag
                     texts.append(part.text or "")
                 elif part.type == "image_url" and part.image_url is not None:
                     history.append(HistoryMessage(role="file", image_url=part.image_url.url))
+                elif part.type == "file" and part.file is not None:
+                    name = part.file.filename or "file"
+                    data = part.file.data()
+                    tables = spreadsheet_tables(name, data) if is_table_file(name) else []
+                    history.append(HistoryMessage(role="file", file_name=name, tables=tables))
             content = "\n".join(texts)
         text = content or ""
         if role == "assistant" and message.tool_calls:

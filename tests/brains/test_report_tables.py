@@ -382,3 +382,43 @@ async def test_a_workspace_context_file_with_a_blank_label_header_is_answered_fr
         text = text_of(await query(client, body))
     expected = pd.Series([12500, 10200]).mean()
     assert f"{figure(expected, 0)} thousand" in first_sentence(text), text
+
+
+INCOME_ROWS_ZH = [
+    {"项目": "单位：万元", "2019年": "", "2018年": ""},
+    {"项目": "一、营业总收入", "2019年": "", "2018年": ""},
+    {"项目": "营业收入", "2019年": "12,500.5", "2018年": "10,200.0"},
+    {"项目": "营业成本", "2019年": "(8,300.2)", "2018年": "(7,100.4)"},
+    {"项目": "净利润", "2019年": "1,850.3*", "2018年": "1,420.8"},
+]
+
+
+async def test_a_workspace_widget_holding_a_chinese_income_statement_is_answered_from_it(
+    data: Any,
+) -> None:
+    from support.openbb import make_client, of, query, text_of, with_widget_data
+
+    widget = {
+        "uuid": "7e570042-0000-4000-8000-000000000042",
+        "origin": "OpenBB API",
+        "widget_id": "income_statement_cn",
+        "name": "利润表",
+        "description": "年度利润表（单位：万元）",
+        "params": [{"name": "symbol", "type": "ticker", "description": "", "current_value": "X"}],
+        "metadata": {},
+    }
+    question = "2019年营业收入比2018年增长了多少？"
+    body: dict[str, Any] = {
+        "today": "2024-06-30",
+        "messages": [{"role": "human", "content": question}],
+        "widgets": {"primary": [widget]},
+    }
+    async with make_client() as client:
+        (call,) = of(await query(client, body), "copilotFunctionCall")
+        with_widget_data(body, call, [INCOME_ROWS_ZH])
+        text = text_of(await query(client, body))
+    frame = pd.DataFrame(INCOME_ROWS_ZH).set_index("项目")
+    revenue = frame.loc["营业收入"].str.replace(",", "").astype(float)
+    growth = revenue["2019年"] - revenue["2018年"]
+    assert f"{growth:,.1f}万元" in first_sentence(text), text
+    assert f"12,500.5 − 10,200.0 = {growth:,.1f}" in text, text

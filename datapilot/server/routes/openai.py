@@ -40,6 +40,7 @@ from starlette.exceptions import HTTPException
 
 from datapilot.assistants import repo
 from datapilot.assistants.context_store import read_inputs, remember
+from datapilot.assistants.files import attached_tables
 from datapilot.assistants.memory import memory_on
 from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, Tenant
@@ -250,7 +251,10 @@ async def chat_completions(
             with store.session() as session:
                 assistant = Assistants(session, tenant).get(body.model)
         request_context = request_for(
-            settings, model=assistant.model if assistant else None, owner=tenant.user_id
+            settings,
+            model=assistant.model if assistant else None,
+            owner=tenant.user_id,
+            tables=attached_tables(history),
         )
         request_context, tools = assistant_tools(
             store, tenant, settings, request_context, assistant

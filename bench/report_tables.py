@@ -1,16 +1,17 @@
 """Questions over tables printed in annual reports, answered offline through `/api/v1/ask`.
 
-    python bench/tables.py PATH/tatqa_dataset_dev.json [-v] [--limit N] [--kinds arithmetic,span]
+    python bench/report_tables.py [SPLIT.json] [-v] [--limit N] [--kinds arithmetic,span]
         [--source table]
 
-Reads a TAT-QA split (https://github.com/NExTplusplus/TAT-QA, MIT licence; not shipped here) and
-asks every question whose answer comes from the table alone (answer types arithmetic, count,
-span, multi-span; `--source table-text` asks those whose answer also needs the report's text,
-which a reader of the table alone should decline or answer right) through the native API of an
-offline server, the report's table sent as the client's table the way a client holding the
-printed table sends it: the printed first row as `columns` (blank cells named `column N`, repeats
-suffixed ` (2)`), the other rows as `rows`, the paragraph that states the scale (if any) as the
-table's description.
+By default it reads the TAT-QA dev split's questions answered from the table alone, as vendored
+in `tests/fixtures/report_tables/tatqa_dev_table_only.json` (TAT-QA,
+https://github.com/NExTplusplus/TAT-QA, MIT licence; provenance in `tests/fixtures/README.md`).
+Given a TAT-QA split as published (`tatqa_dataset_dev.json`), it reads that instead, and
+`--source table-text` then asks the questions whose answer also needs the report's text, which
+a reader of the table alone should decline or answer right. Each table goes to the native API of
+an offline server the way a client holding the printed table sends it: the printed first row as
+`columns` (blank cells named `column N`, repeats suffixed ` (2)`), the other rows as `rows`, the
+paragraph sentence that states the scale (if any) as the table's description.
 
 Each answer is one of:
 - right: status `ok` and the first sentence of the summary states the expected figure (numbers
@@ -18,10 +19,12 @@ Each answer is one of:
   amount or as a negative change; a figure printed in parentheses may be stated as a magnitude
   when the dataset's derivation has no minus sign; a proportion may be a percentage and a ratio
   a fraction of 100; several values must all be present for a multi-span answer);
-- wrong: status `ok` with something else;
-- declined: any other status (the answer says what it could not find).
-Figures are printed by answer type and by operation (TAT-QA's derivation: change, percentage
-change, average, sum, ratio, …); `-v` lists the wrong answers.
+- wrong(ok): status `ok` with something else;
+- declined: any other status; its message says what it could not find (a declined answer with
+  no message is counted as `silent`).
+Figures are printed overall and per operation: the answer types (arithmetic, span, multi-span,
+count) and, under arithmetic, TAT-QA's derivation read as an operation (change, percentage
+change, average, sum, ratio, …); `-v` lists the wrong answers, `-vv` the declined ones too.
 """
 
 from __future__ import annotations
@@ -32,10 +35,18 @@ import json
 import logging
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 KINDS = ("arithmetic", "count", "span", "multi-span")
+VENDORED = (
+    Path(__file__).resolve().parent.parent
+    / "tests"
+    / "fixtures"
+    / "report_tables"
+    / "tatqa_dev_table_only.json"
+)
 _NUMBER = re.compile(r"[-−]?\(?\$?\d[\d,]*(?:\.\d+)?\)?")
 
 
@@ -161,58 +172,99 @@ async def _ask(client: Any, question: str, table: dict[str, Any]) -> dict[str, A
     return response.json()
 
 
-async def run(
-    path: Path, kinds: list[str], limit: int | None, verbose: bool, sources: list[str]
-) -> None:
+Case = tuple[dict[str, Any], dict[str, Any]]  # (the client's table, the question)
+
+
+def cases(
+    path: Path = VENDORED, kinds: Sequence[str] = KINDS, sources: Sequence[str] = ("table",)
+) -> list[Case]:
+    """The questions of a split (vendored or as published) with the table each is asked over."""
+    documents = json.loads(path.read_text(encoding="utf-8"))
+    found: list[Case] = []
+    for doc in documents:
+        printed = doc["table"]["table"] if isinstance(doc["table"], dict) else doc["table"]
+        scale = doc.get("scale_sentence")
+        if scale is None:
+            scale = scale_sentence(doc.get("paragraphs", []))
+        table = client_table(printed, scale)
+        for q in doc["questions"]:
+            if q.get("answer_from", "table") in sources and q["answer_type"] in kinds:
+                found.append((table, q))
+    return found
+
+
+async def score(selected: list[Case], verbose: int = 0) -> dict[str, Counter[str]]:
+    """Each question asked through `/api/v1/ask`: right, wrong, declined (and silent) counts,
+    overall (`all`), by answer type and by arithmetic operation (`arithmetic: <operation>`)."""
     import httpx
 
     from datapilot.server.app import create_app
     from datapilot.settings import Settings
 
-    documents = json.loads(path.read_text(encoding="utf-8"))
-    cases = [
-        (doc, q)
-        for doc in documents
-        for q in doc["questions"]
-        if q["answer_from"] in sources and q["answer_type"] in kinds
-    ][:limit]
     app = create_app(Settings(brain="offline", offline=True))
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
-        for doc, q in cases:
-            table = client_table(doc["table"]["table"], scale_sentence(doc["paragraphs"]))
+        for table, q in selected:
             answer = await _ask(client, q["question"], table)
             summary = answer.get("summary") or ""
             if answer.get("status") != "ok":
                 outcome = "declined"
             else:
                 outcome = "right" if right(q, summary) else "wrong"
-            for key in ("all", f"type: {q['answer_type']}", f"op: {operation(q)}"):
+            keys = ["all", q["answer_type"]]
+            if q["answer_type"] == "arithmetic":
+                keys.append(f"arithmetic: {operation(q)}")
+            for key in keys:
                 counts[key][outcome] += 1
+                if outcome == "declined" and not (answer.get("message") or "").strip():
+                    counts[key]["silent"] += 1
             if verbose and outcome != "right" and (outcome == "wrong" or verbose > 1):
                 said = summary if outcome == "wrong" else answer.get("message") or summary
                 print(f"{outcome:>8}  {q['question']!r} → {q['answer']} ({q['derivation']})")
                 print(f"          {said[:300]!r}")
-    print(f"{'':28} {'questions':>9} {'right':>6} {'wrong(ok)':>10} {'declined':>9}")
-    for key in sorted(counts, key=lambda k: (k != "all", k)):
-        c = counts[key]
-        total = sum(c.values())
-        print(f"{key:28} {total:>9} {c['right']:>6} {c['wrong']:>10} {c['declined']:>9}")
+    return counts
+
+
+def report(counts: dict[str, Counter[str]]) -> str:
+    """The figures as a table: overall, then each answer type (arithmetic's operations under it)."""
+    order = ["all", "arithmetic"]
+    order += sorted(k for k in counts if k.startswith("arithmetic: "))
+    order += [k for k in ("span", "multi-span", "count") if k in counts]
+    lines = [
+        f"{'':32} {'questions':>9} {'right':>13} {'wrong(ok)':>12} {'declined':>9} {'silent':>6}"
+    ]
+    for key in order:
+        c = counts.get(key)
+        if not c:
+            continue
+        total = c["right"] + c["wrong"] + c["declined"]
+        label = "  " + key.removeprefix("arithmetic: ") if key.startswith("arithmetic: ") else key
+        lines.append(
+            f"{label:32} {total:>9} {c['right']:>6} {c['right'] / total:>6.1%}"
+            f" {c['wrong']:>5} {c['wrong'] / total:>6.1%} {c['declined']:>9} {c['silent']:>6}"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dataset", type=Path, help="a TAT-QA split (tatqa_dataset_dev.json)")
+    parser.add_argument(
+        "dataset",
+        type=Path,
+        nargs="?",
+        default=VENDORED,
+        help="a TAT-QA split (default: the dev split's table-only questions under tests/fixtures)",
+    )
     parser.add_argument("-v", "--verbose", action="count", default=0)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--kinds", default=",".join(KINDS), help="answer types to ask")
     parser.add_argument("--source", default="table", help="where answers come from (table-text)")
     args = parser.parse_args()
     logging.disable(logging.WARNING)
-    asyncio.run(
-        run(args.dataset, args.kinds.split(","), args.limit, args.verbose, args.source.split(","))
-    )
+    selected = cases(args.dataset, args.kinds.split(","), args.source.split(","))[: args.limit]
+    print(f"{args.dataset.name}: {len(selected)} questions")
+    print(report(asyncio.run(score(selected, args.verbose))))
 
 
 if __name__ == "__main__":
