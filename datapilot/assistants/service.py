@@ -414,7 +414,7 @@ class Conversation:
         request, tools = assistant_tools(self.store, self.tenant, self.settings, request, assistant)
         # Watches are made in a user's own chats, whatever the assistant's tools (see
         # `watch_tool`); a guest's or a bound key's chat says why not.
-        tools = with_watch_tool(tools, self.store, self.tenant, self.settings)
+        tools = with_watch_tool(tools, self.store, self.tenant, self.settings, history)
         setup = setup_turn(request, assistant, history, tools, chat_prompt=chat_prompt, names=names)
         setup.no_watches = watch_refusal(self.tenant)
         return setup

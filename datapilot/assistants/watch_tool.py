@@ -9,12 +9,14 @@ Only a user's own chat has it: a guest, or a key bound to an assistant, cannot h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from datapilot.assistants.models import Tenant
+from datapilot.assistants.normalise import HistoryMessage
 from datapilot.core.watches import WatchChannels, WatchSpec
 from datapilot.settings import Settings
 from datapilot.store import Store
@@ -53,12 +55,30 @@ def watch_refusal(tenant: Tenant) -> tuple[str, str] | None:
 
 
 def with_watch_tool(
-    tools: dict[str, Any], store: Store, tenant: Tenant, settings: Settings
+    tools: dict[str, Any],
+    store: Store,
+    tenant: Tenant,
+    settings: Settings,
+    history: Sequence[HistoryMessage],
 ) -> dict[str, Any]:
-    """A user's chat tools with `create_watch` (unless a tool of theirs has its name)."""
+    """A user's chat tools with `create_watch` (unless a tool of theirs has its name), in a
+    chat that has asked for a watch or has a call of it to resume: an assistant's own tools
+    stay what its owner chose everywhere else."""
     if watch_refusal(tenant) is not None or NAME in tools or tenant.user_id is None:
         return tools
+    if not any(_about_watches(message) for message in history):
+        return tools
     return {**tools, NAME: CreateWatchTool(store, tenant.user_id, settings)}
+
+
+def _about_watches(message: HistoryMessage) -> bool:
+    if message.tool_call is not None:
+        return message.tool_call.name == NAME
+    if message.role in ("human", "human_hidden", "human_later"):
+        from datapilot.watches.requests import asks_for_watch
+
+        return asks_for_watch(message.content)
+    return False
 
 
 def proposal(spec: WatchSpec) -> str:
