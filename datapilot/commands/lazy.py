@@ -32,7 +32,7 @@ class LazyCommand:
 
     name: str
     target: str
-    help: str  # the first paragraph of the command's help, as `--help` lists it
+    help: str  # the first paragraph of the command's help on one line, as `--help` lists it
     group: bool = False  # a `typer.Typer` of sub-commands (listed after the commands)
 
 
@@ -43,7 +43,8 @@ class _Placeholder(TyperCommand):
 
 
 def _placeholder(entry: LazyCommand) -> _Placeholder:
-    command = _Placeholder(name=entry.name, help=entry.help, callback=None)
+    # One line, as the built command's help will be (`_unwrap_help`).
+    command = _Placeholder(name=entry.name, help=" ".join(entry.help.split("\n")), callback=None)
     command.lazy = entry
     return command
 
@@ -81,15 +82,15 @@ def build(entry: LazyCommand) -> Any:
 
 
 def _unwrap_help(command: Any) -> None:
-    """Join the lines of each help paragraph after the first, so that the terminal wraps it at
-    its own width: Typer keeps a docstring's line breaks there, which broke sentences in the
-    middle on a narrow terminal. A list or a paragraph marked \\b keeps its lines."""
+    """Join the lines of each help paragraph, so that the terminal wraps it at its own width:
+    Typer's rich help keeps a docstring's line breaks, in the command's own help and in its
+    group's listing (the first paragraph), which broke sentences in the middle. A list or a
+    paragraph marked \\b keeps its lines."""
     if command.help:
-        first, *rest = inspect.cleandoc(command.help).split("\n\n")
-        # The first paragraph is left as written: Typer joins its lines itself, and `--help`
-        # lists it as the lazy command's line.
-        joined = [p if _laid_out(p) else " ".join(p.split("\n")) for p in rest]
-        command.help = "\n\n".join([first, *joined])
+        paragraphs = inspect.cleandoc(command.help).split("\n\n")
+        command.help = "\n\n".join(
+            p if _laid_out(p) else " ".join(p.split("\n")) for p in paragraphs
+        )
     for sub in getattr(command, "commands", {}).values():
         _unwrap_help(sub)
 

@@ -42,13 +42,13 @@ COMMANDS = (
     (
         "chat",
         f"{_C}.assistants:chat",
-        "Chat in the terminal with an assistant; the chat is kept (continue it with --chat).\n"
+        "Chat in the terminal with an assistant; the chat is kept (continue it with --chat). "
         "An empty line or Ctrl-D ends it.",
     ),
     (
         "mcp",
         f"{_C}.mcp:mcp",
-        "Serve the tools ask, search_entities, get_prices, get_series and call_interface over\n"
+        "Serve the tools ask, search_entities, get_prices, get_series and call_interface over "
         "MCP on stdin/stdout (logs go to stderr).",
     ),
     (

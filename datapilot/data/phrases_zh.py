@@ -79,6 +79,10 @@ _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
     ),
     (re.compile(r"Close \(adjusted for (?P<x>.+)\)"), lambda m, zh: f"收盘价（{m['x']}为复权价）"),
     (
+        re.compile(r"Adjusted close \(close for (?P<x>.+)\)"),
+        lambda m, zh: f"复权收盘价（{m['x']}为收盘价）",
+    ),
+    (
         re.compile(r"(?P<ind>[A-Z]+(?:\([^)]*\))?) of (?P<x>\S+)"),
         lambda m, zh: f"{m['x']}的{m['ind']}",
     ),

@@ -250,7 +250,7 @@ def _computed_prices(
         wide,
         kind="timeseries",
         unit=unit,
-        title=_price_title(field, adjusted if field == "close" else [], list(wide.columns)),
+        title=_price_title(field, adjusted, list(wide.columns)),
         sources=sorted(tidy.attrs.get("sources", [])),
         units={e.id: unit if field == "volume" else e.units for e in present},
         field=field,
@@ -263,6 +263,8 @@ def _computed_prices(
 
 
 def _price_title(field: str, adjusted: list[str], columns: list[str]) -> str:
+    """The frame's title; `adjusted` are the ids whose values came from the other close column
+    (the adjusted one for `close`, the raw one for `adj_close`)."""
     names = {
         "close": "Close",
         "open": "Open",
@@ -276,6 +278,10 @@ def _price_title(field: str, adjusted: list[str], columns: list[str]) -> str:
         if set(adjusted) >= set(columns):
             return "Close (adjusted)"
         return f"Close (adjusted for {', '.join(adjusted)})"
+    if field == "adj_close" and adjusted:  # no adjusted close (an imported file of closes)
+        if set(adjusted) >= set(columns):
+            return "Close"
+        return f"Adjusted close (close for {', '.join(adjusted)})"
     return title
 
 

@@ -52,7 +52,12 @@ def library_source(
 
 
 def relevant(found: list[Found]) -> list[Found]:
-    """The passages close to the best one: those far below it add noise to an answer."""
+    """The passages that answer: those holding the question's terms when any does (a fused
+    rank's score is close for every passage, relevant or not), else those close to the best
+    one; passages far below add noise to an answer."""
+    holding = [f for f in found if f.holds]
+    if holding:
+        return holding
     return [f for f in found if f.score >= 0.5 * found[0].score] or found[:1]
 
 

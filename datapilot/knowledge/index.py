@@ -152,15 +152,20 @@ class LibraryIndex:
         is close. A term counts as held when the passage holds it or the glossary's other words
         for it (another language, digits for number words); a year pins down what is asked (a
         passage on 2023 does not answer a question on 2022)."""
-        asked = set(tokenize(query))
-        if bm25 and asked:
-            weight = {term: self.idf(term) for term in asked - set(tokenize(_ASKING_FOR))}
-            years = set(_YEAR.findall(query))
-            for position, _ in bm25[:ANSWER_CANDIDATES]:
-                text = self.texts[position]
-                if all(year in text for year in years) and self._holds(query, weight, text):
-                    return True
+        if bm25 and any(self.holds(query, p) for p, _ in bm25[:ANSWER_CANDIDATES]):
+            return True
         return bool(dense) and dense[0][1] >= MIN_COSINE
+
+    def holds(self, query: str, position: int) -> bool:
+        """Whether the passage at `position` holds a good share of `query`'s terms (weighed by
+        IDF) and every year it names: a passage that answers, not one near it in the ranking."""
+        asked = set(tokenize(query))
+        if not asked:
+            return False
+        weight = {term: self.idf(term) for term in asked - set(tokenize(_ASKING_FOR))}
+        text = self.texts[position]
+        years = set(_YEAR.findall(query))
+        return all(year in text for year in years) and self._holds(query, weight, text)
 
     def _holds(self, query: str, weight: dict[str, float], text: str) -> bool:
         asked = set(tokenize(query))

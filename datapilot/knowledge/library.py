@@ -84,6 +84,9 @@ class Found(BaseModel):
     score: float
     bm25_rank: int | None = None
     dense_rank: int | None = None
+    holds: bool = Field(
+        default=False, description="The passage itself holds the query's terms and years."
+    )
 
 
 class SearchResult(BaseModel):
@@ -434,6 +437,7 @@ class Libraries:
                 score=round(r.score, 6),
                 bm25_rank=r.bm25,
                 dense_rank=r.dense,
+                holds=index.holds(query, r.id),
             )
             for i, r in zip(ids, ranked, strict=True)
             if i in rows

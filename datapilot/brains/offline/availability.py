@@ -53,7 +53,11 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
         f"moved to {reading.start}..{reading.end}"
     )
     # First among the notes: the summary starts with it.
-    reading.notes.insert(0, moved_window_note(last, said, reading.start, reading.end, reading.zh))
+    ending = [e for e in reading.entities if e.available and e.last == last]
+    note = moved_window_note(
+        last, said, reading.start, reading.end, reading.zh, data=_whose(ending)
+    )
+    reading.notes.insert(0, note)
     return moved
 
 
@@ -110,3 +114,17 @@ def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Enti
     if "correlation" in reading.metrics and len(named) >= 2:
         return len(kept) >= 2
     return True
+
+
+def _whose(entities: list[Entity]) -> str:
+    """Whose data the entities ending last come from: `bundled` when every source is bundled,
+    `imported` when every one is a file a user imported, else `any` (live providers, mixed)."""
+    from datapilot.data.owners import PREFIX
+    from datapilot.data.providers.bundled import SOURCES
+
+    sources = {s.strip() for e in entities for s in e.source.split(",") if s.strip()}
+    if sources and sources <= set(SOURCES):
+        return "bundled"
+    if sources and all(s.startswith(("import:", PREFIX)) for s in sources):
+        return "imported"
+    return "any"

@@ -101,13 +101,18 @@ def edge_note(entity: Entity, zh: bool, *, starts: bool, start: date, end: date)
     return f"{entity.id}'s data {verb} on {day}, so its answer covers {first} to {last} only."
 
 
-def moved_window_note(last: date, said: str, start: date, end: date, zh: bool) -> str:
-    """A relative window moved to end on the data's last date (the summary's first sentence)."""
+def moved_window_note(
+    last: date, said: str, start: date, end: date, zh: bool, *, data: str = "bundled"
+) -> str:
+    """A relative window moved to end on the data's last date (the summary's first sentence).
+    `data` says whose data ends there: `bundled`, `imported` (the user's own file) or `any`."""
     if zh:
         what = f"“{said}”" if said else "默认的过去一年"
-        return f"内置数据截至 {last}，因此{what}按 {start} 至 {end} 计算。"
+        whose = {"bundled": "内置", "imported": "导入的"}.get(data, "")
+        return f"{whose}数据截至 {last}，因此{what}按 {start} 至 {end} 计算。"
     what = f"'{said}'" if said else "the past year"
-    return f"The bundled data ends on {last}, so {what} is {start} to {end}."
+    whose = {"bundled": "bundled ", "imported": "imported "}.get(data, "")
+    return f"The {whose}data ends on {last}, so {what} is {start} to {end}."
 
 
 def left_out_data_note(

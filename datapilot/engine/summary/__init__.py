@@ -190,7 +190,14 @@ def _title(step: Step) -> str:
 
 # The note the time grammar writes when a relative window was moved onto the data's last date
 # (it comes first), and notes about entities left out for lack of data (right after the answer).
-MOVED_WINDOW_PREFIXES = ("The bundled data ends on", "内置数据截至", "数据截至")
+MOVED_WINDOW_PREFIXES = (
+    "The bundled data ends on",
+    "The imported data ends on",
+    "The data ends on",
+    "内置数据截至",
+    "导入的数据截至",
+    "数据截至",
+)
 MISSING_DATA_PREFIXES: tuple[str, ...] = ("I don't know", "我不认识", "I have no bundled data for")
 MISSING_DATA_PREFIXES += ("本地没有", "No prices in the window for", "No data for")
 MISSING_DATA_MARKS = (", so the answer covers", "，所以只回答")
