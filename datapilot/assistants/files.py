@@ -19,8 +19,14 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, owned
+from datapilot.settings import Settings
 from datapilot.store.blobs import read_blob, share_blob, write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
+
+
+def files_root(settings: Settings) -> Path:
+    """Where chat files live: under the data dir, one file per content hash."""
+    return settings.data_dir / "files"
 
 
 class FileIn(BaseModel):
