@@ -23,10 +23,16 @@ from datapilot.assistants.repo import NotFound, PlatformError, owned
 from datapilot.core.context import ClientTable
 from datapilot.data.client_files import is_table_file, read_table_file
 from datapilot.data.documents import DocumentError
+from datapilot.settings import Settings
 from datapilot.store.blobs import read_blob, share_blob, write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
 
 log = logging.getLogger(__name__)
+
+
+def files_root(settings: Settings) -> Path:
+    """Where chat files live: under the data dir, one file per content hash."""
+    return settings.data_dir / "files"
 
 
 class FileIn(BaseModel):

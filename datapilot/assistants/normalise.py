@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
+from datapilot.assistants.errors import NormalisationError
 from datapilot.assistants.models import MessageInfo, ToolCallRecord
 from datapilot.core.context import ClientTable
 from datapilot.core.messages import Role
@@ -55,10 +56,6 @@ PASSAGES_RULE = (
 )
 # A passage cannot close (or open) the block it is quoted in.
 _PASSAGES_TAGS = re.compile(rf"<\s*/?\s*{PASSAGES_TAG}\s*>", re.IGNORECASE)
-
-
-class NormalisationError(ValueError):
-    """The history cannot be sent to a model; the message says why."""
 
 
 class HistoryMessage(BaseModel):

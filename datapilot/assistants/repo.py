@@ -28,6 +28,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from datapilot.assistants.errors import Forbidden, NotFound, PlatformError
 from datapilot.assistants.models import (
     AssistantIn,
     AssistantInfo,
@@ -68,14 +69,6 @@ PYTHON_TOOL = "python"  # the interpreter's tool: its binding carries the auto-r
 LOCAL_USER = "owner"  # the user of a server without keys (the first key's user, too)
 
 
-class NotFound(LookupError):
-    """No such row for this tenant; the message names what was looked for."""
-
-
-class Forbidden(PermissionError):
-    """The row exists, but the caller's key is bound to another assistant (a 403)."""
-
-
 # The assistant fields its `python` binding's config holds, by config key.
 PYTHON_POLICY = {"auto_run": "interpreter_auto_run", "guests": "interpreter_guests"}
 
@@ -90,10 +83,6 @@ def bound_refusal(tenant: Tenant, what: str) -> Forbidden:
         f"this API key is bound to the assistant {tenant.assistant_id!r} and may not use "
         f"{what}; use that assistant, or a key that is not bound to one"
     )
-
-
-class PlatformError(ValueError):
-    """A request that cannot be done as asked; the message says what to do instead."""
 
 
 def first_user(session: Session) -> str | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -17,7 +16,7 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.context_store import context_write, keep, read_inputs
-from datapilot.assistants.files import Files, attached_tables
+from datapilot.assistants.files import Files, attached_tables, files_root
 from datapilot.assistants.memory import explicit
 from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
@@ -86,11 +85,6 @@ class MessageIn(BaseModel):
         if self.command is None and self.arguments is not None:
             raise ValueError("arguments go with the run command only")
         return self
-
-
-def files_root(settings: Settings) -> Path:
-    """Where chat files live: under the data dir, one file per content hash."""
-    return settings.data_dir / "files"
 
 
 def mentioned(text: str, names: dict[str, str]) -> str | None:

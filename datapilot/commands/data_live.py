@@ -169,7 +169,7 @@ def _datasets(what: list[str] | None) -> list[Dataset] | None:
 
 
 def _provider_names(given: list[str] | None) -> list[str]:
-    from datapilot.data.providers.router import provider_names
+    from datapilot.data.providers.names import provider_names
     from datapilot.plugins import providers
     from datapilot.settings import get_settings
 

@@ -27,16 +27,15 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
-
-import zmq
-from jupyter_client.blocking import BlockingKernelClient
-from jupyter_client.connect import write_connection_file
+from typing import TYPE_CHECKING, Any
 
 from datapilot.core.messages import LmcChunk
 from datapilot.interpreter import isolation, syscall_filter
 from datapilot.interpreter.isolation import Isolation, Level
 from datapilot.settings import Settings
+
+if TYPE_CHECKING:  # jupyter_client and zmq load with the first kernel, not with the server
+    from jupyter_client.blocking import BlockingKernelClient
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +90,10 @@ class SandboxKernel:
     # -- life cycle -------------------------------------------------------------------------
 
     def start(self) -> SandboxKernel:
+        import zmq
+        from jupyter_client.blocking import BlockingKernelClient
+        from jupyter_client.connect import write_connection_file
+
         started = time.perf_counter()
         self._dir = Path(tempfile.mkdtemp(prefix="dp-kernel-"))
         runtime = self._dir
@@ -248,6 +251,8 @@ class SandboxKernel:
             self.last_used = time.monotonic()
 
     def _run(self, code: str, silent: bool, timeout_s: float) -> Iterator[LmcChunk]:
+        import zmq
+
         client = self._client
         if client is None or not self.alive:
             raise KernelError("The kernel is not running; start a new session.")

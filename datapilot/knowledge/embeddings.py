@@ -14,15 +14,12 @@ from typing import Literal
 import httpx
 import numpy as np
 
+from datapilot.knowledge.errors import EmbeddingsError
 from datapilot.net import OutboundError, OutboundLimits, OutboundPolicy, fetch
 from datapilot.settings import Settings
 
 BATCH = 64
 _LOOPBACK = {"localhost", "127.0.0.1", "::1"}
-
-
-class EmbeddingsError(RuntimeError):
-    """The embeddings or rerank endpoint failed; the message says which and why."""
 
 
 def embeddings_configured(settings: Settings) -> bool:

@@ -22,6 +22,7 @@ from datapilot.data.documents import DocumentError, DocumentTooLarge, ReadLimits
 from datapilot.knowledge import vectors as stored_vectors
 from datapilot.knowledge.chunking import Chunk, format_of, parse
 from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
+from datapilot.knowledge.errors import KnowledgeError, LibraryNotFound, UploadRefused
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
 from datapilot.settings import Settings
 from datapilot.store.blobs import share_blob, write_blob
@@ -36,22 +37,6 @@ _MIMES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 }
-
-
-class KnowledgeError(ValueError):
-    """A request on a library that cannot be done; the message says why and what to do."""
-
-
-class LibraryNotFound(KnowledgeError):
-    pass
-
-
-class UploadRefused(KnowledgeError):
-    """A document over a limit (`setting` names it), or unreadable; nothing of it was stored."""
-
-    def __init__(self, message: str, setting: str | None = None) -> None:
-        super().__init__(message)
-        self.setting = setting
 
 
 class LibraryInfo(BaseModel):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pydantic import BaseModel, SecretStr
 
 from datapilot.core.context import QuestionContext
-from datapilot.net import shown_address
 from datapilot.settings import Settings
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -26,6 +25,8 @@ class LLMConfig(BaseModel):
     def shown_url(self) -> str:
         """The base URL as messages show it: no user:password, query or fragment (a key may
         be there), since chat users and guests read those messages."""
+        from datapilot.net import shown_address  # httpx, once a message names the endpoint
+
         return shown_address(self.base_url)
 
     @property

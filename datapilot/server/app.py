@@ -12,13 +12,13 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from datapilot import __version__
-from datapilot.data.shared import share, unshare
 from datapilot.plugins import plugin_manager
 from datapilot.server.auth import (
     ApiKeyMiddleware,
@@ -35,6 +35,9 @@ from datapilot.server.limits import RequestLimitsMiddleware
 from datapilot.settings import Settings, get_settings
 from datapilot.store import open_store
 from datapilot.store.shared_data import replica_log
+
+if TYPE_CHECKING:
+    from datapilot.watching.scheduler import WatchScheduler
 
 _ASSETS = Path(__file__).parent / "assets"
 log = logging.getLogger(__name__)
@@ -71,6 +74,8 @@ async def _warmed_up(app: FastAPI) -> AsyncIterator[None]:
 
         await asyncio.to_thread(close_pools)
         if app.state.shares_data:  # the store goes with the server: stop reading its log
+            from datapilot.data.shared import unshare
+
             unshare(app.state.settings.warehouse_path)
         # Collectable again at shutdown, as Python's own exit expects (native extensions
         # report frozen objects as leaks).
@@ -86,9 +91,17 @@ async def _watching(app: FastAPI) -> AsyncIterator[None]:
         return
     from datapilot.watching import start_watching
 
-    scheduler = start_watching(app.state.settings, app.state.store)
-    app.state.watches = scheduler
-    starting = asyncio.create_task(scheduler.start())
+    made: list[WatchScheduler] = []
+
+    async def start() -> None:
+        # Built off the event loop (its scheduler library and runner load here), once the
+        # server serves: nothing of it comes before the first request.
+        scheduler = await asyncio.to_thread(start_watching, app.state.settings, app.state.store)
+        made.append(scheduler)
+        app.state.watches = scheduler
+        await scheduler.start()
+
+    starting = asyncio.create_task(start())
     try:
         yield
     finally:
@@ -97,7 +110,8 @@ async def _watching(app: FastAPI) -> AsyncIterator[None]:
             starting.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await starting
-        await scheduler.stop()
+        for scheduler in made:
+            await scheduler.stop()
 
 
 @asynccontextmanager
@@ -173,6 +187,8 @@ def create_app(
     log = replica_log(store)
     app.state.shares_data = log is not None
     if log is not None:  # replicas on one PostgreSQL: what users add to the data is shared
+        from datapilot.data.shared import share  # pandas: only replicas pay for it here
+
         share(settings.warehouse_path, log)
     # Added before CORS, so CORS wraps it: preflights pass and refusals carry CORS headers.
     app.state.key_gate = gate = KeyGate(store, settings.auth_cache_s)

@@ -19,17 +19,26 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
-from datapilot.assistants import repo
-from datapilot.assistants.normalise import NormalisationError
-from datapilot.knowledge import KnowledgeError, LibraryNotFound, UploadRefused
-from datapilot.knowledge.embeddings import EmbeddingsError
-from datapilot.net import OutboundError
-from datapilot.store import AccountError
+# The domain errors come from modules of their own: mapping them imports none of the machinery
+# that raises them (repositories, libraries, tools), which a request loads when it needs it.
+from datapilot.assistants import errors as repo
+from datapilot.assistants.errors import NormalisationError
+from datapilot.knowledge.errors import (
+    EmbeddingsError,
+    KnowledgeError,
+    LibraryNotFound,
+    UploadRefused,
+)
+from datapilot.net.errors import OutboundError
+from datapilot.store.accounts import AccountError
 from datapilot.store.watches import WatchError, WatchLimitReached, WatchNotFound
-from datapilot.tools.imported import ArgumentsError
-from datapilot.tools.mcp_client import MCPError
-from datapilot.tools.secrets import SecretsError
-from datapilot.tools.sources import SourceError, SourceNotFound
+from datapilot.tools.errors import (
+    ArgumentsError,
+    MCPError,
+    SecretsError,
+    SourceError,
+    SourceNotFound,
+)
 
 # --- the OpenAI-compatible family's shape -----------------------------------------------------
 

@@ -221,7 +221,7 @@ def _interpreter(settings: Settings) -> Part:
 
 
 def _chinese_font(settings: Settings) -> Part:
-    from datapilot.render.charts import has_chinese_font
+    from datapilot.render.fonts import has_chinese_font
 
     if has_chinese_font():
         return Part(available=True)
@@ -310,7 +310,7 @@ async def probe_model(config: LLMConfig) -> Part:
 
 
 def _live_providers(settings: Settings) -> Part:
-    from datapilot.data.providers.router import provider_names
+    from datapilot.data.providers.names import provider_names
 
     names = provider_names(settings)
     if settings.offline:

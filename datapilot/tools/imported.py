@@ -20,6 +20,7 @@ from datapilot.core.outputs import Output, TableOutput
 from datapilot.net import OutboundLimits, OutboundPolicy, RateLimiter, afetch, shown_address
 from datapilot.settings import Settings
 from datapilot.tools.base import ToolOutput
+from datapilot.tools.errors import ArgumentsError
 from datapilot.tools.openapi import OperationSpec
 from datapilot.tools.secrets import AuthStored, auth_headers
 
@@ -33,10 +34,6 @@ ACCEPTED = frozenset(
     }
 )
 _LIMITERS: dict[int, RateLimiter] = {}
-
-
-class ArgumentsError(ValueError):
-    """The arguments do not match the tool's parameters; nothing was sent."""
 
 
 def check_arguments(name: str, schema: dict[str, Any], arguments: dict[str, Any]) -> None:

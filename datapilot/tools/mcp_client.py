@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from datapilot.net import OutboundPolicy, shown_address
 from datapilot.settings import Settings
 from datapilot.tools.base import ToolOutput
-from datapilot.tools.imported import ArgumentsError, check_arguments, limiter, output_of
+from datapilot.tools.errors import ArgumentsError, MCPError
+from datapilot.tools.imported import check_arguments, limiter, output_of
 from datapilot.tools.openapi import tool_name
 from datapilot.tools.schema import inline
 from datapilot.tools.secrets import AuthStored, auth_headers
@@ -27,10 +28,6 @@ if TYPE_CHECKING:
     from datapilot.tools.sources import SourceIn, ToolSummary
 
 MAX_TOOLS = 200
-
-
-class MCPError(RuntimeError):
-    """The MCP server could not be reached, or it answered with an error."""
 
 
 def _server(spec: dict[str, Any], headers: dict[str, str], policy: OutboundPolicy) -> Any:

@@ -21,12 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from datapilot.settings import Settings
 from datapilot.store.sealed import SealError, fernet
+from datapilot.tools.errors import SecretsError
 
 AuthType = Literal["none", "service_http", "user_http"]
-
-
-class SecretsError(ValueError):
-    """A secret cannot be stored or read; the message says what to set."""
 
 
 class AuthIn(BaseModel):

@@ -21,6 +21,7 @@ from datapilot.settings import Settings
 from datapilot.store.models import Tool as ToolRow
 from datapilot.store.models import ToolSource
 from datapilot.tools.base import Tool
+from datapilot.tools.errors import SourceError, SourceNotFound
 from datapilot.tools.imported import OpenAPITool
 from datapilot.tools.openapi import (
     ImportedDocument,
@@ -34,14 +35,6 @@ from datapilot.tools.openapi import (
 from datapilot.tools.secrets import AuthIn, AuthStored, store_auth
 
 _DOCUMENT_LIMITS = OutboundLimits(max_bytes=5 * 1024 * 1024, total_s=30.0)
-
-
-class SourceError(ValueError):
-    """The source cannot be added or used; the message says why and what to do."""
-
-
-class SourceNotFound(LookupError):
-    """No such source or tool for this user."""
 
 
 class SourceIn(BaseModel):

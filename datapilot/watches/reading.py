@@ -27,6 +27,7 @@ from datapilot.core.intent import EntityRef
 from datapilot.core.watches import Condition, WatchLanguage, WatchSpec
 from datapilot.data.catalog import Catalog
 from datapilot.watches.condition_words import read_condition
+from datapilot.watches.errors import WatchRefused
 from datapilot.watches.schedule_words import read_schedule
 
 Span = tuple[int, int]
@@ -47,14 +48,6 @@ _SAFE_FORMS = {"cue:question", "cue:asking", "cue:finance"}
 # A name-like word the catalog lacks: upper-case letters (a dot suffix), or an A-share code.
 _TICKER = re.compile(r"(?<![\w.$])(?:[A-Z]{2,6}(?:\.[A-Z]{1,2})?|\d{6}\.(?:SH|SZ|SS))(?![\w])")
 _NOT_TICKERS = {"UTC", "GMT", "ET", "MA", "SMA", "EMA", "AM", "PM", "ETF", "USD", "CNY", "US"}
-
-
-class WatchRefused(ValueError):
-    """A sentence not read whole: the message names the `words` not read, or what is missing."""
-
-    def __init__(self, message: str, words: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.words = list(words or [])
 
 
 def read_watch(

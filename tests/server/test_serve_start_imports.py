@@ -29,6 +29,9 @@ NOT_BEFORE_SERVING = (
     "jieba",  # documents (warm-up)
     "pdfplumber",
     "datapilot.brains.offline.planner",  # the offline brain (warm-up)
+    "jupyter_client",  # the code kernel (the first `python` run)
+    "datapilot.watches.reading",  # the first watch read
+    "datapilot.watching.scheduler",  # built in the background once the server serves
 )
 
 _SERVE_START = """
@@ -91,3 +94,42 @@ def test_a_data_answer_from_the_terminal_imports_no_server_store_or_model(
     assert done.returncode == 0, done.stderr  # answered from the data
     assert '"status": "ok"' in done.stdout
     assert done.stdout.rsplit("LOADED", 1)[1].split() == []
+
+
+# The module every route's errors come from maps the domain errors without loading the
+# machinery that raises them (repositories, knowledge libraries, imported tools, the outbound
+# client): its import is FastAPI and the store's models, nothing more.
+NOT_FOR_THE_ERRORS = (
+    "pandas",
+    "numpy",
+    "httpx",
+    "jsonschema",
+    "datapilot.assistants.repo",
+    "datapilot.knowledge.library",
+    "datapilot.data.documents",
+    "datapilot.tools.imported",
+    "datapilot.tools.sources",
+    "datapilot.net.client",
+)
+
+
+def test_the_api_errors_import_none_of_the_machinery_they_name() -> None:
+    code = f"""
+import sys
+import datapilot.server.errors
+print("LOADED", *sorted(m for m in {NOT_FOR_THE_ERRORS!r} if m in sys.modules))
+"""
+    assert _loaded(code) == []
+
+
+def test_the_start_up_notes_load_neither_pandas_nor_the_outbound_client() -> None:
+    # `datapilot serve` says which optional parts are missing before it binds its port.
+    code = """
+import sys
+from datapilot.server.parts import OPTIONAL, check_parts
+from datapilot.settings import get_settings
+check_parts(get_settings(), OPTIONAL)
+print("LOADED", *sorted(m for m in ("pandas", "numpy", "matplotlib", "httpx", "duckdb")
+                         if m in sys.modules))
+"""
+    assert _loaded(code) == []

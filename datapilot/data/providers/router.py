@@ -22,6 +22,7 @@ from datapilot.data.cache import CachePolicy, FetchRecord, fetch_records, log_fe
 from datapilot.data.catalog import Entity, with_coverage
 from datapilot.data.providers.http import ProviderError
 from datapilot.data.providers.live import Dataset, Download, EntityFetch, FetchReport, LiveProvider
+from datapilot.data.providers.names import provider_names
 from datapilot.plugins import providers as provider_factories
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from datapilot.data.warehouse import Warehouse
     from datapilot.settings import Settings
 
-ALIASES = {"yfinance": "yahoo", "edgar": "sec"}
 MAX_PARALLEL = 4
 
 _instances: dict[tuple[str, str], LiveProvider] = {}
@@ -41,21 +41,6 @@ class SearchResult(BaseModel):
 
     entities: list[Entity] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
-
-
-def provider_names(settings: Settings, names: Sequence[str] | None = None) -> list[str]:
-    """Live provider names in order of preference (configured ones unless `names` is given)."""
-    chosen = []
-    for raw in names if names is not None else settings.providers:
-        name = ALIASES.get(raw.strip().lower(), raw.strip().lower())
-        if name == "bundled":
-            continue
-        if name not in provider_factories():
-            known = ", ".join(provider_factories())
-            raise ValueError(f"unknown data provider {raw!r}; choose from bundled, {known}")
-        if name not in chosen:
-            chosen.append(name)
-    return chosen
 
 
 def live_providers(settings: Settings, names: Sequence[str] | None = None) -> list[LiveProvider]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from openbb_ai.models import AgentFeature, AgentFeatureOption, AgentFeatureSelectOption
 from pydantic import BaseModel, Field
 
-from datapilot.server.openbb.context import MODEL_OPTION, OFFLINE_OPTION
 from datapilot.settings import Settings
+
+# The Workspace options the agent offers (read back from each query by `context`).
+MODEL_OPTION = "model"
+OFFLINE_OPTION = "offline-only"
 
 AGENT_ID = "datapilot"
 NAME = "Datapilot"

@@ -5,7 +5,7 @@ Workspace resends the whole conversation; nothing is stored but the tokens used)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from fastapi import APIRouter, Request
@@ -13,25 +13,19 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy import select
 from sse_starlette import EventSourceResponse
 
-from datapilot.assistants.models import AssistantInfo, Tenant
-from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.repo import Assistants, Usage
-from datapilot.assistants.runtime import Turn
-from datapilot.assistants.service import assistant_tools, setup_turn, with_knowledge
-from datapilot.assistants.turn_state import TurnSetup
-from datapilot.core.events import Done, Event, StatusEvent
-from datapilot.engine.context import RequestContext
 from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
 from datapilot.server.errors import NotFound
 from datapilot.server.openbb.agent import AgentDescriptor, AgentEndpoints, agent_descriptor
-from datapilot.server.openbb.context import QueryInputError, prepare_query
-from datapilot.server.openbb.documents import keep_documents
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.server.openbb.routes import _SSE_RESPONSE, _wire
-from datapilot.server.openbb.stream import openbb_sse
-from datapilot.server.runner import guarded_events
-from datapilot.store import Store
 from datapilot.store.models import Assistant
+
+if TYPE_CHECKING:  # an assistant's turn loads with its first query, not with the server
+    from datapilot.assistants.models import AssistantInfo, Tenant
+    from datapilot.assistants.runtime import Turn
+    from datapilot.assistants.turn_state import TurnSetup
+    from datapilot.core.events import Event
+    from datapilot.store import Store
 
 router = APIRouter(prefix="/assistants/{assistant_id}", tags=["OpenBB Workspace"])
 
@@ -82,6 +76,17 @@ async def assistant_query(
     settings: SettingsDep,
     store: StoreDep,
 ) -> EventSourceResponse:
+    from datapilot.assistants.normalise import HistoryMessage
+    from datapilot.assistants.repo import Assistants
+    from datapilot.assistants.runtime import Turn
+    from datapilot.assistants.service import assistant_tools, setup_turn, with_knowledge
+    from datapilot.core.events import Done, StatusEvent
+    from datapilot.engine.context import RequestContext
+    from datapilot.server.openbb.context import QueryInputError, prepare_query
+    from datapilot.server.openbb.documents import keep_documents
+    from datapilot.server.openbb.stream import openbb_sse
+    from datapilot.server.runner import guarded_events
+
     try:
         prepared = prepare_query(body, settings, tenant.user_id)
     except QueryInputError as error:
@@ -140,6 +145,8 @@ async def assistant_query(
 
 
 def _charge(store: Store, tenant: Tenant, assistant: AssistantInfo, turn: Turn) -> None:
+    from datapilot.assistants.repo import Usage
+
     result = turn.result
     with store.session(write=True) as session:
         Usage(session, tenant).record(

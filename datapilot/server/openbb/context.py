@@ -33,14 +33,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetInfo
 from datapilot.data.client_data import parse_client_data
 from datapilot.data.documents import DocumentSource
+from datapilot.server.openbb.agent import MODEL_OPTION, OFFLINE_OPTION
 from datapilot.server.openbb.documents import content_document, is_document, reference_document
 from datapilot.server.openbb.request import WorkspaceQuery
 from datapilot.settings import BrainChoice, Settings
 
 # Our own keys inside `extra_state`; the Workspace adds keys of its own beside them.
 STATE_KEY = "datapilot"
-MODEL_OPTION = "model"
-OFFLINE_OPTION = "offline-only"
 
 
 class QueryInputError(ValueError):

@@ -29,16 +29,12 @@ from datapilot.server.openbb.agent import (
     agent_descriptor,
     legacy_descriptor,
 )
-from datapilot.server.openbb.context import PreparedQuery, QueryInputError, prepare_query
-from datapilot.server.openbb.documents import document_source
 from datapilot.server.openbb.request import WorkspaceQuery
-from datapilot.server.openbb.stream import openbb_sse
-from datapilot.server.runner import guarded_events
-from datapilot.settings import Settings
-from datapilot.store import Store
-from datapilot.tools.offline import try_user_tools, user_tools
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a query's machinery (widget data, documents, the pipeline) loads with it
+    from datapilot.server.openbb.context import PreparedQuery
+    from datapilot.settings import Settings
+    from datapilot.store import Store
     from datapilot.tools import Tool
 
 router = APIRouter(tags=["OpenBB Workspace"])
@@ -85,6 +81,12 @@ async def copilots_json(request: Request) -> dict[str, LegacyCopilotDescriptor]:
 async def query(
     body: WorkspaceQuery, settings: SettingsDep, tenant: TenantDep, store: StoreDep
 ) -> EventSourceResponse:
+    from datapilot.server.openbb.context import QueryInputError, prepare_query
+    from datapilot.server.openbb.documents import document_source
+    from datapilot.server.openbb.stream import openbb_sse
+    from datapilot.server.runner import guarded_events
+    from datapilot.tools.offline import try_user_tools
+
     try:
         # Off the event loop: widget data and documents may be large to parse.
         prepared = await asyncio.to_thread(prepare_query, body, settings, tenant.user_id)
@@ -112,6 +114,7 @@ def _callers_tools(
     store: Store, settings: Settings, user: str, prepared: PreparedQuery
 ) -> dict[str, Tool]:
     from datapilot.engine.context import RequestContext
+    from datapilot.tools.offline import user_tools
 
     request = RequestContext.for_request(prepared.context, settings)
     return user_tools(store, settings, user, request)

@@ -9,7 +9,6 @@ from fastapi import APIRouter, Response
 
 from datapilot.assistants.models import AssistantIn, AssistantInfo, AssistantPatch
 from datapilot.assistants.repo import Assistants
-from datapilot.assistants.service import tool_ids
 from datapilot.server.deps import (
     CHAT,
     MANAGE,
@@ -34,6 +33,8 @@ router = APIRouter(prefix="/api/v1", tags=["Assistant platform"], responses=VALI
 async def create_assistant(
     body: AssistantIn, tenant: TenantDep, settings: SettingsDep, in_store: InStoreDep
 ) -> AssistantInfo:
+    from datapilot.assistants.service import tool_ids  # the tools' machinery, when used
+
     return await in_store(
         lambda s: Assistants(s, tenant).create(body, tool_ids(s, settings, tenant))
     )
@@ -57,6 +58,8 @@ async def get_assistant(ref: str, tenant: TenantDep, in_store: InStoreDep) -> An
 async def update_assistant(
     ref: str, body: AssistantPatch, tenant: TenantDep, settings: SettingsDep, in_store: InStoreDep
 ) -> Any:
+    from datapilot.assistants.service import tool_ids  # the tools' machinery, when used
+
     return await in_store(
         lambda s: Assistants(s, tenant).update(ref, body, tool_ids(s, settings, tenant))
     )

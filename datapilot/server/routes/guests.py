@@ -22,10 +22,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from datapilot.assistants.files import FileIn, Files
+from datapilot.assistants.files import FileIn, Files, files_root
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
-from datapilot.assistants.service import Conversation, MessageIn, files_root
+from datapilot.assistants.service import Conversation, MessageIn
 from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.deps import InStoreDep, SettingsDep, StoreDep
 from datapilot.server.errors import ROW_ERRORS, BadRequest, TooManyRequests

@@ -19,7 +19,7 @@ from datapilot.server.deps import CHAT, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES, BadRequest, Refused
 from datapilot.server.store_calls import OwnedCalls, off_loop
 from datapilot.store.watches import Watches
-from datapilot.watches.reading import WatchRefused
+from datapilot.watches.errors import WatchRefused
 
 router = APIRouter(prefix="/api/v1/watches", tags=["Watches"], responses=VALIDATION_RESPONSES)
 ERRORS: dict[int | str, dict[str, Any]] = {
