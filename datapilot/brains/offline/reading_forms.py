@@ -20,6 +20,9 @@ from datapilot.brains.offline.vocab import Vocab
 if TYPE_CHECKING:
     from datapilot.brains.offline.reading import Reading
 
+# How the trace names a chart option (`options.*` in vocab/charts.toml).
+CHART_OPTION_WORDS = {"log_y": "a logarithmic value axis", "donut": "a donut chart"}
+
 
 @lru_cache(maxsize=4)
 def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
@@ -64,7 +67,7 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     for option, hit in parsed.group("chart_option"):
         if option not in reading.chart_options:
             reading.chart_options.append(option)
-            reading.trace.append(f'"{hit.text}" → {option.replace("_", " ")}')
+            reading.trace.append(f'"{hit.text}" → {CHART_OPTION_WORDS.get(option, option)}')
     table_hit = parsed.first("table") or parsed.first("table_only")
     if table_hit is not None:
         reading.table = True

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.measures import (
+    LIVE_ONLY,
     qualifying_returns,
     refine,
 )
@@ -189,9 +190,9 @@ _METRIC_WORDS = {
     "stats": "summary statistics",
     "company_info": "company profile",
     "fund_managers": "fund managers",
-    "market_views": "short interest, analyst ratings or price targets",
-    "options": "options data (implied volatility, chains, greeks, open interest)",
-    "intraday": "intraday, tick or order-book data",
+    "market_views": LIVE_ONLY["market_views"],
+    "options": LIVE_ONLY["options"],
+    "intraday": LIVE_ONLY["intraday"],
     "constituents": "index constituents",
     "sharpe": "Sharpe ratio",
     "beta": "beta against the market",

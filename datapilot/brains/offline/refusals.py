@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from datetime import date
 
+from datapilot.brains.offline.measures import LIVE_ONLY, LIVE_ONLY_ZH
 from datapilot.brains.offline.names import chinese_name
 from datapilot.data.catalog import Entity
 from datapilot.data.display import measure_name
@@ -240,6 +241,10 @@ PHRASE_ZH = {
     "best days": "单日最大涨幅",
     "growth of an investment": "投资增值",
     "news": "新闻",
+    "a logarithmic value axis": "对数纵轴",
+    "a donut chart": "环形图",
+    # Measures no bundled data holds, as `measures.LIVE_ONLY` names them.
+    **{LIVE_ONLY[key]: LIVE_ONLY_ZH[key] for key in LIVE_ONLY},
 }
 
 PERIOD_ZH = {
@@ -332,6 +337,10 @@ _RULES: list[_Rule] = [
     ),
     (re.compile(rf"^{_Q} → (?P<w>.+)$"), lambda m: f"{m['q']} → {_phrase(m['w'])}"),
     (re.compile(rf"^{_Q} is not about financial data$"), lambda m: f"{m['q']} 与金融数据无关"),
+    (
+        re.compile(rf"^{_Q} asks for investment advice, not for data$"),
+        lambda m: f"{m['q']} 是在征求投资建议，不是询问数据",
+    ),
     (
         re.compile(rf"^{_Q} is part of a date, not (?P<id>\S+)$"),
         lambda m: f"{m['q']} 是日期的一部分，不是 {m['id']}",
