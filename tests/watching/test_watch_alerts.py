@@ -18,6 +18,7 @@ import pytest
 from pydantic import SecretStr
 from support.live_server import live_server
 from support.platform_app import key_for
+from support.serve_process import replica_dir
 from support.watch_receivers import LOOPBACK, wait_for
 
 from datapilot.core.watches import Condition, WatchSpec
@@ -59,10 +60,13 @@ class Server:
 
 @pytest.fixture()
 def server(data: object, tmp_path: Path) -> Iterator[Server]:
+    # Imports write into the warehouse: a copy of its own, so no other test sees them.
+    folder = replica_dir(tmp_path / "data", Settings().warehouse_path)
     settings = Settings(
         brain="offline",
         offline=True,
         auth_cache_s=0,
+        data_dir=folder,
         database_url=SecretStr(f"sqlite:///{tmp_path / 'store.db'}"),
     )
     app = create_app(settings, warm_up=False, watches=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from pydantic import SecretStr
+from support.serve_process import replica_dir
 from typer.testing import CliRunner
 
 from datapilot.cli import app
@@ -26,6 +27,9 @@ def test_a_cli_import_fires_the_alerts_on_its_rows(
     url = f"sqlite:///{tmp_path / 'store.db'}"
     monkeypatch.setenv("DATAPILOT_DATABASE_URL", url)
     monkeypatch.setenv("DATAPILOT_OFFLINE", "true")
+    # The terminal's import writes into the warehouse: a copy of its own, seen by no other test.
+    folder = replica_dir(tmp_path / "data", Settings().warehouse_path)
+    monkeypatch.setenv("DATAPILOT_DATA_DIR", str(folder))
     get_settings.cache_clear()
     settings = Settings(database_url=SecretStr(url))
     spec = WatchSpec(
