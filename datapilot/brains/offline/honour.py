@@ -80,7 +80,7 @@ TALLY = re.compile(
     r"closed|ended|finished|it|they|were\s+they|in\s+\d{4})\s+){0,3}(?:positive|negative|up|"
     r"down|higher|lower|green|red|gains?|losses?|winners?|losers?|rise|rose|fall|fell)\b"
     r"|(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
-    r"收跌|盈利|亏损)"
+    r"收跌|盈利|亏损)(?![幅跌])"
 )
 # Comparison words in the filler list that rank: "the biggest one-day gain", 最大.
 RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
@@ -206,9 +206,8 @@ def _honoured_by(
     if how == "gap":
         return _gap(reading, args)
     if how == "tally":
-        counted = interfaces.get("count_signs")
-        ups = [o for o, n, v in args if n == "condition" and v in ("up", "down")]
-        return counted or (ups[0] if ups else None)
+        # The periods' signs counted, or the sessions themselves ("how many days rose 4%").
+        return interfaces.get("count_signs") or interfaces.get("count_days")
     if how == "exclusion":
         removed = getattr(reading, "excluded", None)
         return f"removed {', '.join(removed)}" if removed else None
