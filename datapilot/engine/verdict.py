@@ -55,6 +55,14 @@ _CANNOT: dict[str, tuple[str, str]] = {
         "I can't yet measure the distance from a peak or a low",
         "我还不能计算离高点或低点的距离",
     ),
+    "gap": (
+        "I can't yet give the difference between the figures (in percentage points)",
+        "我还不能算出两个数之间的差（百分点）",
+    ),
+    "tally": (
+        "I can't yet count how many periods were up or down alongside this",
+        "我还不能同时统计上涨或下跌的时段个数",
+    ),
     "number": (
         "I did not read what this number is (an amount, a level, a fee?)",
         "我还没有读懂这个数字（金额、阈值还是费率？）",

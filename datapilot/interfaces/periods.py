@@ -32,8 +32,11 @@ Condition = Literal[
     "up",
     "down",
     "sessions",
+    "above_ma",
+    "below_ma",
 ]
 _NEEDS_THRESHOLD = {"close_above", "close_below", "gain_beyond", "fall_beyond", "move_beyond"}
+_NEEDS_THRESHOLD |= {"above_ma", "below_ma"}
 
 
 def period_label(day: pd.Timestamp, period: str | None) -> str:
@@ -115,12 +118,16 @@ def count_days(
     condition: Annotated[
         Condition,
         "close_above/close_below a level; gain_beyond/fall_beyond a daily % up or down (a fall "
-        "of more than 3% is fall_beyond 3); move_beyond either way; up/down days; sessions.",
+        "of more than 3% is fall_beyond 3); move_beyond either way; up/down days; sessions; "
+        "above_ma/below_ma the close against its simple moving average of `threshold` sessions.",
     ] = "sessions",
     threshold: Annotated[float | None, "The level or the daily % the condition compares with."] = (
         None
     ),
     inclusive: Annotated[bool, "Count equality too (at least / at most)."] = False,
+    start: Annotated[
+        str | None, "Count from this date; earlier rows only warm a moving average up."
+    ] = None,
 ) -> pd.DataFrame:
     """How many of the window's sessions meet `condition`, per column: count, sessions (the
     sessions in the data), share_pct, start_date, end_date."""
@@ -131,21 +138,22 @@ def count_days(
     rows = []
     for column in levels.columns:
         closes = pd.to_numeric(levels[column], errors="coerce").dropna()
+        average = None
+        if condition in ("above_ma", "below_ma"):
+            average = closes.rolling(int(threshold or 0)).mean()
+        if start is not None:
+            closes = closes[closes.index >= pd.Timestamp(start)]
         if closes.empty:
+            continue
+        if average is not None:  # the close minus its average: above the average when > 0
+            gaps = (closes - average.loc[closes.index]).dropna()
+            count = int((gaps > 0).sum() if condition == "above_ma" else (gaps < 0).sum())
+            rows.append(_row(column, count, closes))
             continue
         moves = returns[column].dropna() if column in returns.columns else pd.Series(dtype=float)
         moves = moves[moves.index >= closes.index[0]]  # the window's sessions, the first included
         count = _count(condition, closes, moves, threshold, inclusive)
-        rows.append(
-            {
-                "id": str(column),
-                "count": count,
-                "sessions": len(closes),
-                "share_pct": count / len(closes) * 100,
-                "start_date": closes.index[0].date(),
-                "end_date": closes.index[-1].date(),
-            }
-        )
+        rows.append(_row(column, count, closes))
     if not rows:
         raise InterfaceError("No sessions in the window to count; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
@@ -160,6 +168,17 @@ def count_days(
         condition=condition,
         threshold=threshold,
     )
+
+
+def _row(column: object, count: int, closes: pd.Series) -> dict[str, object]:
+    return {
+        "id": str(column),
+        "count": count,
+        "sessions": len(closes),
+        "share_pct": count / len(closes) * 100,
+        "start_date": closes.index[0].date(),
+        "end_date": closes.index[-1].date(),
+    }
 
 
 def _count(
@@ -206,6 +225,8 @@ def _count_title(condition: str, threshold: float | None, inclusive: bool) -> st
         "up": "Up sessions",
         "down": "Down sessions",
         "sessions": "Trading sessions",
+        "above_ma": f"Sessions with a close above its {value}-day moving average",
+        "below_ma": f"Sessions with a close below its {value}-day moving average",
     }
     return titles[condition]
 
@@ -224,8 +245,50 @@ def _count_title_zh(condition: str, threshold: float | None, inclusive: bool) ->
         "up": "上涨的交易日",
         "down": "下跌的交易日",
         "sessions": "交易日",
+        "above_ma": f"收盘价高于{value}日均线的交易日",
+        "below_ma": f"收盘价低于{value}日均线的交易日",
     }
     return titles[condition]
+
+
+@interface("processing", "frame")
+def count_signs(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Period returns in %, e.g. monthly returns from compute_returns."],
+    period: Annotated[PeriodName, "What one row is: a day, a month, a quarter…"] = "daily",
+) -> pd.DataFrame:
+    """How many periods rose and how many fell, per column: up (return > 0), down (< 0), flat
+    and periods (the periods with a return), start_date, end_date."""
+    if not isinstance(frame.index, pd.DatetimeIndex):
+        raise InterfaceError("count_signs needs a time series of returns (rows by date).")
+    rows = []
+    for column in values_of(frame).columns:
+        moves = pd.to_numeric(frame[column], errors="coerce").dropna()
+        if moves.empty:
+            continue
+        rows.append(
+            {
+                "id": str(column),
+                "up": int((moves > 0).sum()),
+                "down": int((moves < 0).sum()),
+                "flat": int((moves == 0).sum()),
+                "periods": len(moves),
+                "start_date": moves.index[0].date(),
+                "end_date": moves.index[-1].date(),
+            }
+        )
+    if not rows:
+        raise InterfaceError("No returns in the window to count; widen the date window.")
+    return derive(
+        pd.DataFrame(rows).set_index("id"),
+        frame,
+        kind="cross_section",
+        unit="",
+        title="Periods up and down",
+        title_zh="上涨与下跌的时段数",
+        units={"up": "", "down": "", "flat": "", "periods": ""},
+        period=period,
+    )
 
 
 @interface("processing", "frame")

@@ -286,9 +286,13 @@ def rank(
     by: Annotated[str, "The column ranked."] = "return_pct",
     ascending: Annotated[bool, "True ranks the smallest first."] = False,
     top_k: Annotated[int | None, "Keep only the first k rows."] = None,
+    gap: Annotated[
+        bool, "Add `gap`: each row's distance from the first row (percentage points of a %)."
+    ] = False,
 ) -> pd.DataFrame:
     """Sort a cross-section by a column and add a 1-based `rank` column (ties share a rank; missing
-    values last)."""
+    values last); with `gap`, a `gap` column: the first row's value minus each row's, so the
+    last row's gap is the spread between the best and the worst."""
     if isinstance(frame.index, pd.DatetimeIndex) and by not in frame.columns:
         raise InterfaceError(
             "rank needs a cross-section (one row per entity); compute period_return or "
@@ -299,6 +303,9 @@ def rank(
     order = values.sort_values(ascending=ascending, na_position="last").index
     out = frame.loc[order].copy()
     out["rank"] = values.loc[order].rank(ascending=ascending, method="min").astype("Int64")
+    if gap:
+        ordered = values.loc[order]
+        out["gap"] = (ordered.iloc[0] - ordered).abs()
     if top_k is not None:
         if top_k < 1:
             raise InterfaceError("top_k must be at least 1.")

@@ -8,6 +8,7 @@ out with a note when others remain, so one missing name never refuses the whole 
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.refusals import (
@@ -18,7 +19,7 @@ from datapilot.brains.offline.refusals import (
     moved_window_note,
 )
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.brains.offline.windows import TimeReading, default_window, read_time
+from datapilot.brains.offline.windows import Clause, TimeReading, default_window, read_time
 from datapilot.data.catalog import Entity
 
 if TYPE_CHECKING:  # reading.py calls in here
@@ -40,6 +41,8 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
         moved = read_time(time.text, last, vocab)
         if (moved.start, moved.end) == (time.start, time.end) or moved.start is None:
             return time  # the same whatever today is: dates given, not a relative window
+        if any(_dated(c, last, vocab) for c in time.clauses):
+            return time  # "in April 2020, … from February": a date given is never moved
         start, end = moved.start, moved.end or last
         said = ", ".join(c.text for c in time.clauses if c.rule not in ("horizon", "first"))
     else:
@@ -59,6 +62,15 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
     )
     reading.notes.insert(0, note)
     return moved
+
+
+def _dated(clause: Clause, last: date, vocab: Vocab) -> bool:
+    """A time phrase that names the same window whatever today is ("April 2020", "in 2019")."""
+    if clause.start is None or clause.rule in ("horizon", "first"):
+        return False
+    again = read_time(clause.text, last, vocab)
+    window = (clause.start, clause.end)
+    return (again.start, again.end) == window or again.future == window
 
 
 def check_availability(reading: Reading) -> None:

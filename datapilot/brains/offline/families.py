@@ -222,15 +222,35 @@ def _periods_in(reading: Reading, period: PeriodAsk) -> float:
     return months / _MONTHS[period.frequency] + (0.0 if period.frequency != "weekly" else 0.1)
 
 
+# A clause boundary: what separates two asks ("gain in 2021, and which was its worst month").
+_CLAUSE = re.compile(r"(?i)[,，;；?？!！]|\band\b|\bplus\b|以及|并且|同时")
+_PERIODIC = re.compile(r"(?i)daily|weekly|monthly|quarterly|annual|yearly|每|日|周|月|季|年度")
+
+
+def _whole_window_return(parsed: Parsed, period: PeriodAsk) -> list[str]:
+    """ "How much did it gain in 2021, and which was its worst month?": a return said in a
+    clause of its own before the period's phrase asks the window's return too."""
+    first = min(s for s, _ in period.spans)
+    for metric, hit in parsed.group("metric"):
+        if metric not in ("return", "cumulative_return") or hit.end > first:
+            continue
+        if _PERIODIC.search(hit.text) or not _CLAUSE.search(parsed.text[hit.end : first]):
+            continue
+        return ["return"]
+    return []
+
+
 def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
     inside = {
         m
         for m, h in parsed.group("metric")
         if any(s <= h.start and h.end <= e for s, e in period.spans)
     }
+    whole = _whole_window_return(parsed, period)
     reading.metrics = [
         "period_extremes",
         *(m for m in reading.metrics if m not in _REPLACED and m not in inside),
+        *whole,
     ]
     reading.metrics = [m for m in reading.metrics if m not in ("best_day", "worst_day")]
     reading.frequency = period.frequency  # type: ignore[assignment]

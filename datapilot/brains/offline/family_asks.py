@@ -301,6 +301,16 @@ _LEVEL_ZH = re.compile(
     + _NUM
     + r"\s*(?:美元|元|点|块)?(?P<side>以上|以下|之上|之下)?(?![\d.%％])"
 )
+# A close against its own N-day moving average: "below its 200-day moving average", "above
+# its 200dma", 收在200日均线下方, 站上50日均线.
+_MA_EN = re.compile(
+    r"(?i)\b(?P<cmp>above|over|below|under)\s+(?:its|the|their|a)?\s*(?P<n>\d+)\s*-?\s*"
+    r"(?:days?|d|sessions?)?\s*-?\s*(?:simple\s+)?(?:moving[-\s]+average|ma|dma|sma)\b"
+)
+_MA_ZH = re.compile(
+    r"(?P<cmp>高于|低于|站上|站稳|跌破|收在|在|位于)?\s*(?P<n>\d+)\s*(?:日|天)\s*"
+    r"(?:均线|移动平均线|移动均线|简单移动平均线?)\s*(?P<side>上方|下方|之上|之下|以上|以下)?"
+)
 _UPDOWN_ZH = re.compile(
     r"(?P<dir>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)(?:的)?(?:交易日|天|日子|天数)"
 )
@@ -353,6 +363,14 @@ def read_count_ask(text: str) -> CountAsk | None:
         if "涨" in word:
             return CountAsk("gain_beyond", value, inclusive, tuple(spans))
         return CountAsk("fall_beyond", value, inclusive, tuple(spans))
+    average = _MA_EN.search(text) or _MA_ZH.search(text)
+    if average is not None:
+        said = (average.group("cmp") or "") + (average.groupdict().get("side") or "")
+        below = bool(re.search(r"(?i)below|under|低于|跌破|下方|之下|以下", said))
+        if said.strip() and said not in ("在", "收在", "位于"):
+            spans.append(average.span())
+            condition = "below_ma" if below else "above_ma"
+            return CountAsk(condition, float(average.group("n")), False, tuple(spans))
     level = _LEVEL_EN.search(text)
     if level is not None:
         cmp = re.sub(r"\s+", " ", level.group("cmp").lower())

@@ -62,6 +62,26 @@ DISTANCE = re.compile(
     r"lows|top)\b))"
     r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位)))"
 )
+# A gap between two figures asked for: "by how many percentage points", 差几个百分点, 扩大了多少 —
+# honoured only by an output that states the difference, never by the two figures alone.
+GAP = re.compile(
+    r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?points|pp|ppts?|"
+    r"by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
+    r"better|worse|ahead|behind)|(?:outperform|underperform|beat)(?:ed|s)?\s+by\s+how)\b"
+    r"|(百分点|差(?:了|距)?(?:多少|几)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
+    r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|跑(?:赢|输)了?(?:多少|几)|"
+    r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
+)
+# A count of sub-periods asked beside another figure: "how many months were positive",
+# 有几个月是涨的 — honoured only by a count of the periods' signs.
+_TALLY_UNIT = r"(?:months?|quarters?|years?|weeks?|days?|sessions?|trading\s+days?)"
+TALLY = re.compile(
+    r"(?i)\bhow\s+many\s+(?:of\s+the\s+)?" + _TALLY_UNIT + r"\s+(?:(?:were|was|did|had|"
+    r"closed|ended|finished|it|they|were\s+they|in\s+\d{4})\s+){0,3}(?:positive|negative|up|"
+    r"down|higher|lower|green|red|gains?|losses?|winners?|losers?|rise|rose|fall|fell)\b"
+    r"|(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
+    r"收跌|盈利|亏损)(?![幅跌])"
+)
 # Comparison words in the filler list that rank: "the biggest one-day gain", 最大.
 RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 
@@ -79,7 +99,12 @@ def content_words(
         if any(s <= at < e for s, e in claimed):
             continue  # "over 2020": a window's number, not a threshold's
         yield start, end, "threshold", found.group(0).strip()
-    asked: tuple[tuple[re.Pattern[str], ReadAs], ...] = ((WHEN, "when"), (DISTANCE, "distance"))
+    asked: tuple[tuple[re.Pattern[str], ReadAs], ...] = (
+        (WHEN, "when"),
+        (DISTANCE, "distance"),
+        (GAP, "gap"),
+        (TALLY, "tally"),
+    )
     for pattern, how in asked:
         for found in pattern.finditer(text):
             start = found.start()
@@ -178,10 +203,35 @@ def _honoured_by(
         return _dated(reading, entry.text)
     if how == "distance":
         return "measure distance" if "distance" in reading.metrics else None
+    if how == "gap":
+        return _gap(reading, args)
+    if how == "tally":
+        # The periods' signs counted, or the sessions themselves ("how many days rose 4%").
+        return interfaces.get("count_signs") or interfaces.get("count_days")
     if how == "exclusion":
         removed = getattr(reading, "excluded", None)
         return f"removed {', '.join(removed)}" if removed else None
     return "reading"
+
+
+# Readings whose figure is a level a percent series takes: its change is in percentage points.
+_LEVEL_READINGS = {"value", "level", "close", "spread", "yield", "rate"}
+
+
+def _gap(reading: Reading, args: list[tuple[str, str, Any]]) -> str | None:
+    """What states a difference between two figures: a ranking's gap column, the distance from
+    a peak, or the change of one percent series over one window (said in percentage points)."""
+    found = [f"{out}.{name}" for out, name, value in args if name == "gap" and value]
+    if found:
+        return found[0]
+    if "distance" in reading.metrics:
+        return "measure distance"
+    percent = reading.series_entities and all(
+        e.units.casefold() in ("percent", "%") for e in reading.series_entities
+    )
+    if percent and not reading.parts and set(reading.metrics) <= _LEVEL_READINGS:
+        return "change in percentage points"
+    return None
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -167,6 +167,7 @@ class _Planner(
                 self._beta()
         if stats:
             self._statistics(stats)
+        self._tally()
         if not self.builder.calls() and self.problem is None:
             self._levels_chart()
         if r.table and not self.builder.has("show_table") and self.builder.calls():

@@ -752,6 +752,7 @@ class Grammar:
         windows: list[tuple[date | None, date | None]] = []
         bases: list[Base] = []
         named: list[bool] = []
+        rules: list[str] = []
         for index, atom in enumerate(atoms):
             if atom.used:
                 continue
@@ -776,12 +777,14 @@ class Grammar:
             reading.clauses.append(clause)
             windows.append((clause.start, clause.end))
             bases.append(clause.base)
+            rules.append(clause.rule)
             named.append(atom.rule == "named" and clause.rule != "range")
         if reading.future and windows and reading.future[0].year == today.year:
             # "bought at the end of 2018, worth at the end of 2022?" asked on 2022-12-28: a
             # point later this year beside a past start reads as "until now", not a forecast.
             windows.append((None, today))
             bases.append("before")
+            rules.append("until")
             named.append(False)
             reading.notes.append(
                 f"a date later this year beside a past one: until today, {today.isoformat()}"
@@ -792,6 +795,7 @@ class Grammar:
             # from 2007 through 2008" means 2007–2008.
             bases = [b for b, is_named in zip(bases, named, strict=True) if not is_named]
             windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
+            rules = [r for r, is_named in zip(rules, named, strict=True) if not is_named]
             reading.notes.append("dates given with a named episode: the dates decide")
         reading.spans = [a.span for a in atoms if not a.unread]
         reading.unread = [a.span for a in atoms if a.unread]
@@ -802,6 +806,7 @@ class Grammar:
         ]
         starts = [s for s, _ in windows if s is not None]
         ends = [e for _, e in windows if e is not None]
+        ends = _anchored_ends(windows, rules, today) or ends
         if windows or reading.from_first:
             reading.explicit = True
             reading.end = max(ends) if ends else today
@@ -1127,6 +1132,21 @@ def grammar_for(vocab: Vocab | None = None) -> Grammar:
     if key not in _GRAMMARS:
         _GRAMMARS[key] = Grammar(vocab.time, vocab.episodes)
     return _GRAMMARS[key]
+
+
+def _anchored_ends(
+    windows: list[tuple[date | None, date | None]], rules: list[str], today: date
+) -> list[date]:
+    """ "From the Mar 23 2020 low thru the end of 2021", 上市以来到2012年底: a start that runs to
+    today (since, the first date) beside an explicit end ends at that end; [] otherwise."""
+    until = [e for (_, e), r in zip(windows, rules, strict=True) if r == "until" and e is not None]
+    others = [(w, r) for w, r in zip(windows, rules, strict=True) if r != "until"]
+    if not until or not others or any(r not in ("since", "first") for _, r in others):
+        return []
+    if any(e != today for (_, e), _ in others):
+        return []
+    starts = [s for (s, _), _ in others if s is not None]
+    return until if all(s <= max(until) for s in starts) else []
 
 
 def read_time(text: str, today: date, vocab: Vocab | None = None) -> TimeReading:

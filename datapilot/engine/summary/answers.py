@@ -90,7 +90,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
     if not rows:
         return []
     if "rank" in step.value.columns or len(rows) > 3:
-        return _ranked(rows, said)
+        return _ranked(rows, said) + (_gap(rows, said) if "gap" in step.value.columns else [])
     if len(rows) == 1:
         subject, r = rows[0]
         m = facts[subject]
@@ -162,6 +162,23 @@ def _ranked(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
     )
     tail = f", and {more} more" if more > 0 else ""
     return [first, f"In order: {'; '.join(listed)}{tail}."]
+
+
+def _gap(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
+    """The difference between the best and the worst return, in percentage points."""
+    w = said.w
+    best = max(rows, key=lambda r: float(r[1].value))
+    worst = min(rows, key=lambda r: float(r[1].value))
+    points = float(best[1].value) - float(worst[1].value)
+    if w.zh:
+        return [
+            f"{w.name(best[0], many=True)}的收益率比{w.name(worst[0], many=True)}"
+            f"高{points:,.2f}个百分点。"
+        ]
+    return [
+        f"{w.name(best[0], many=True)} outperformed {w.name(worst[0], many=True)} by "
+        f"{points:,.2f} percentage points."
+    ]
 
 
 def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:

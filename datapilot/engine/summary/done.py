@@ -114,6 +114,7 @@ _OPERATIONS = {
     "filter_rows": ("kept the rows asked for", "筛选了所需的行"),
     "head_rows": ("kept the first rows", "保留了前几行"),
     "rank": ("ranked the results", "对结果排了序"),
+    "count_signs": ("counted the periods up and down", "统计了上涨和下跌的时段数"),
     "top_bottom": ("picked the top and bottom", "选出了排在前后的几项"),
     "resample": ("changed its frequency", "调整了数据频率"),
     "normalize": ("rebased it", "做了归一化"),

@@ -127,6 +127,8 @@ _CONDITIONS = {
     "move_beyond": ("moved more than {t}% either way", "单日涨跌幅绝对值超过{t}%"),
     "up": ("closed up", "收涨"),
     "down": ("closed down", "收跌"),
+    "above_ma": ("closed above its {t}-day moving average", "收盘高于{t}日均线"),
+    "below_ma": ("closed below its {t}-day moving average", "收盘低于{t}日均线"),
 }
 _INCLUSIVE = {
     "close_above": ("closed at or above {t}", "收盘不低于{t}"),
@@ -174,6 +176,33 @@ def _count(step: Step, said: Said) -> list[str]:
     return sentences
 
 
+_PERIODS = {"daily": ("trading sessions", "个交易日"), "weekly": ("weeks", "周")}
+_PERIODS |= {"monthly": ("months", "个月"), "quarterly": ("quarters", "个季度")}
+_PERIODS |= {"annual": ("years", "年")}
+
+
+def _signs(step: Step, said: Said) -> list[str]:
+    """ "Best Buy rose in 5 of 12 months and fell in 7 in 2021." """
+    w = said.w
+    frame: pd.DataFrame = step.value
+    en, zh = _PERIODS.get(str(frame.attrs.get("period") or "daily"), ("periods", "个时段"))
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name = w.name(subject)
+        up, down, periods = int(row.up), int(row.down), int(row.periods)
+        if w.zh:
+            sentences.append(
+                f"{name}{said.when}有{up}{zh}上涨、{down}{zh}下跌（共{periods}{zh}）。"
+            )
+        else:
+            sentences.append(
+                f"{name} rose in {up} of {periods} {en}{_when(said)} and fell in {down}."
+            )
+    return sentences
+
+
 def _distance(step: Step, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
@@ -211,5 +240,6 @@ def _distance(step: Step, said: Said) -> list[str]:
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
     "period_extremes": _period_extremes,
     "count": _count,
+    "signs": _signs,
     "distance": _distance,
 }

@@ -37,6 +37,7 @@ _PRIORITY = {
     "forecast": 0,
     "correlation": 0,
     "stats": 1,
+    "signs": 1,
     "cumulative": 1,
     "change": 1,
     "candlestick": 1,
@@ -79,6 +80,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "period_extremes"
     if {"count", "sessions"} <= columns:
         return "count"
+    if {"up", "down", "periods"} <= columns:
+        return "signs"
     if "distance_pct" in columns:
         return "distance"
     if {"date", "return_pct"} <= columns:

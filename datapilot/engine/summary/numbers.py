@@ -89,8 +89,7 @@ def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> lis
         # A long unit ("billions of chained 2012 USD") is said once per sentence.
         bare = len(first.unit or "") > 4
         move = m.get("pct_change") or m.get("change")
-        if move is not None and move.unit == "pp":
-            move = None  # the two percentages already say it
+        points = move is not None and move.unit == "pp"  # a rate's change: percentage points
         if first.date == last.date:
             # A single value has no "from … to …": it is said once.
             sentences.append(
@@ -103,7 +102,11 @@ def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> lis
             text = f"{name}从{first.date}的{v(first)}变为{last.date}的{v(last, bare=bare)}"
             if move is not None and isinstance(move.value, float):
                 verb = "上涨" if move.value > 0 else "下跌" if move.value < 0 else "变化"
-                text += f"，{verb}{v(move, absolute=True)}"
+                if points:
+                    verb = "上升" if move.value > 0 else "下降" if move.value < 0 else "变化"
+                    text += f"，{verb}{abs(move.value):,.2f}个百分点"
+                else:
+                    text += f"，{verb}{v(move, absolute=True)}"
             if "high" in m and "low" in m:
                 text += (
                     f"；期间最高{v(m['high'], bare=bare)}（{m['high'].date}），"
@@ -117,7 +120,8 @@ def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> lis
         )
         if move is not None and isinstance(move.value, float) and move.value != 0:
             verb = "up" if move.value > 0 else "down"
-            text += f", {verb} {v(move, absolute=True)}"
+            said = f"{abs(move.value):,.2f} percentage points" if points else None
+            text += f", {verb} {said or v(move, absolute=True)}"
         if "high" in m and "low" in m:
             text += (
                 f"; the high was {v(m['high'], bare=bare)} on {m['high'].date} "

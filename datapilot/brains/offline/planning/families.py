@@ -4,12 +4,15 @@ from a peak, each one interface over the window's daily data and a table of its 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.planning.base import ZH_FREQ
+from datapilot.brains.offline.honour import TALLY
+from datapilot.brains.offline.planning.base import ZH_FREQ, iso
 from datapilot.brains.offline.planning.performance import PerformanceMeasures
 
+_AVERAGE = ("above_ma", "below_ma")
 _UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
 _UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": "年"}
 _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
@@ -105,9 +108,15 @@ class AnalystFamilies(PerformanceMeasures):
             )
             return
         condition = r.count_condition or "sessions"
-        on_moves = condition not in ("close_above", "close_below", "sessions")
-        data = self.levels(for_returns=on_moves, freq="daily")
+        on_moves = condition not in ("close_above", "close_below", "sessions", *_AVERAGE)
+        warm = None
+        if condition in _AVERAGE and r.start is not None and r.threshold is not None:
+            # The average needs N sessions before the window: about 1.5 calendar days each.
+            warm = r.start - timedelta(days=int(r.threshold * 1.5) + 10)
+        data = self.levels(for_returns=on_moves, freq="daily", start=warm)
         args: dict[str, Any] = {"frame": frame(data), "condition": condition}
+        if warm is not None:
+            args["start"] = iso(r.start)
         if r.threshold is not None:
             args["threshold"] = r.threshold
         if r.count_inclusive:
@@ -132,6 +141,32 @@ class AnalystFamilies(PerformanceMeasures):
                 "按数据中的交易日计数 → 表格",
             )
         )
+
+    def _tally(self) -> None:
+        """ "…and how many months were positive": the periods up and down, counted on the
+        period returns the plan computed (monthly returns of an average, of a best month)."""
+        r = self.r
+        if not TALLY.search(r.text) or not self.can("count_signs"):
+            return
+        computed = [
+            c
+            for c in self.builder.calls()
+            if c.interface == "compute_returns" and c.args.get("period") not in (None, "daily")
+        ]
+        if not computed:
+            return
+        period = str(computed[0].args["period"])
+        signs = self.builder.add(
+            "count_signs",
+            {"frame": frame(computed[0].output), "period": period},
+            name="signs",
+            description=self._say(
+                f"Count the {_UNIT_EN.get(period, period)}s up and down",
+                f"统计上涨和下跌的{_UNIT_ZH.get(period, '时段')}数",
+            ),
+            task="processing",
+        )
+        self._table(signs, self._title("上涨与下跌的时段数" if r.zh else "periods up and down"))
 
     def _distance(self) -> None:
         """How far the last value is from the window's high (or low), with the peak's date."""

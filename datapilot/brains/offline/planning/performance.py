@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from datapilot.brains.offline.builder import frame
+from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_FREQ, ZH_STAT, PlannerBase, iso
 
@@ -52,6 +53,11 @@ class PerformanceMeasures(PlannerBase):
     def _returns(self, metric: str) -> None:
         """Returns per period at an asked frequency, else cumulative; ranked when asked to rank."""
         r = self.r
+        if "period_extremes" in r.metrics:
+            # "gain in 2021, and its worst month": the window's return beside the sub-periods.
+            cross, _, _ = self._cross("return")
+            self._table(cross, self._title("return"))
+            return
         if r.rank:
             self._ranking("return")
             return
@@ -176,6 +182,8 @@ class PerformanceMeasures(PlannerBase):
             args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
             if r.top_k:
                 args["top_k"] = r.top_k
+            if by == "return_pct" and GAP.search(r.text):  # "by how many percentage points"
+                args["gap"] = True
             ranked = self.builder.add(
                 "rank",
                 args,
