@@ -45,6 +45,7 @@ from datapilot.data.text import is_chinese
 from datapilot.model_client.errors import (
     LLMError,
     LLMRefused,
+    LLMStreamBroken,
     LLMTruncated,
     UnreadableToolCalls,
 )
@@ -171,9 +172,10 @@ class Turn(OfflineTurn):
                     async for event in self._model_round(client, messages, tools, replies, options):
                         yield event
                 except (UnreadableToolCalls, LLMRefused, LLMTruncated) as error:
-                    if self._streamed:
-                        raise  # part of the reply went out already: it is the answer's error
-                    # A weak model: the turn answers from the data, without tools.
+                    if self._streamed and isinstance(error, LLMStreamBroken):
+                        raise  # the connection dropped mid-reply: the answer's error
+                    # A weak model: the turn answers from the data, without tools (after what
+                    # of its reply went out already, as a paragraph of its own).
                     async for event in self._from_data(error):
                         yield event
                     return

@@ -213,11 +213,9 @@ def extreme_days(
     ] = "worst",
     span: Annotated[int, "Sessions one change spans: 1 for daily changes, 5 for 5-day ones."] = 1,
 ) -> pd.DataFrame:
-    """The best and/or worst changes in % per column over `span` sessions (1: daily returns):
-    rows indexed by id with date (the change's last session), from_date (the close it starts
-    from), return_pct, change (in the series' own unit: a level's points; empty for a return
-    series), rank (1 = the most extreme) and group (best/worst). The window's first day counts
-    (its change runs from the base close)."""
+    """The best/worst % changes per column over `span` sessions: rows by id with date (the
+    last session), from_date, return_pct, change (in the series' unit), rank and group
+    (best/worst). The first day's change runs from the base close."""
     if n < 1:
         raise InterfaceError("extreme_days needs n >= 1.")
     if span < 1:

@@ -31,6 +31,7 @@ from datapilot.model_client.config import LLMConfig
 from datapilot.model_client.errors import (
     LLMError,
     LLMRefused,
+    LLMStreamBroken,
     LLMTimeout,
     LLMTruncated,
     LLMUnavailable,
@@ -303,7 +304,7 @@ class LLMClient:
             if finish == "length":
                 raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
             if finish is None and received:
-                raise LLMTruncated("the stream ended before the model finished")
+                raise LLMStreamBroken("the stream ended before the model finished")
             if not "".join(received).strip():
                 raise LLMRefused("the model answered with nothing")
             usage.ok = True
@@ -382,7 +383,7 @@ class LLMClient:
             if finish == "length" and not client_limit:
                 raise LLMTruncated(f"the reply was cut off at the {max_tokens}-token limit")
             if finish is None and (text or requests):
-                raise LLMTruncated("the stream ended before the model finished")
+                raise LLMStreamBroken("the stream ended before the model finished")
             if not text.strip() and not requests and finish != "length":
                 raise LLMRefused("the model answered with nothing")
             usage.ok = True
@@ -457,7 +458,7 @@ class LLMClient:
             # A dropped connection surfaces as whatever the HTTP layer raises mid-stream.
             except Exception as error:
                 if received:
-                    raise LLMTruncated(f"the stream broke off: {clip(str(error))}") from error
+                    raise LLMStreamBroken(f"the stream broke off: {clip(str(error))}") from error
                 raise translate(error, self.config) from error
             yield chunk
 

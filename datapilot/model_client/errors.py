@@ -23,6 +23,11 @@ class LLMTruncated(LLMError):
     """The reply was cut off (token limit or a dropped stream)."""
 
 
+class LLMStreamBroken(LLMTruncated):
+    """The reply's stream broke off or ended before the model finished (the connection, not
+    the model's length)."""
+
+
 class UnreadableToolCalls(LLMError):
     """The model wrote something like a tool call as text that cannot be read as one."""
 

@@ -194,8 +194,10 @@ def test_compressing_a_long_chat_again_costs_a_fraction_and_gives_the_same_promp
     tokenize("warm up jieba and the stemmer")
     count_tokens("and the tokenizer's tables")
     first, fitted = timed()
-    again, refitted = timed()
-    assert refitted == fitted
+    # The best of three later fittings: one of them may pay a collection or a cold cache line.
+    agains = [timed() for _ in range(3)]
+    again = min(took for took, _ in agains)
+    assert all(refitted == fitted for _, refitted in agains)
     assert again < first / 2
     tokens = tokenize("Apple revenue grew")
     tokens.append("changed")

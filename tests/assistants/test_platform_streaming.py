@@ -119,3 +119,18 @@ async def test_openai_stream_sends_the_text_in_content_deltas(app, endpoint) -> 
         ]
     assert len(pieces) >= len(LONG.split()) // 2
     assert "".join(pieces) == LONG
+
+
+async def test_a_reply_cut_at_the_token_limit_gives_way_to_the_data(app, endpoint) -> None:  # type: ignore[no-untyped-def]
+    """A weak model rambles past the turn's token limit after some of its text went out: the
+    turn ends with the data's answer after it, and a note, never an error."""
+    from support.platform_app import apple_2021_return_pct
+
+    endpoint.load([Reply(content=LONG, finish_reason="length")])
+    async with client_of(app) as client:
+        chat = await open_chat(client)
+        sent = await client.post(f"/api/v1/chats/{chat}/messages", json={"content": QUESTION})
+    chunks = lmc_events(sent.text)
+    assert not [c for c in chunks if c.get("role") == "server" and c.get("type") == "error"]
+    assert f"{apple_2021_return_pct():.2f}%" in "".join(message_deltas(chunks))
+    assert chunks[-1] == {"role": "server", "type": "status", "content": "complete"}

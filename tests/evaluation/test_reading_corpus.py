@@ -65,6 +65,8 @@ CLASSES = {
     "future_window",
     "not_data",
     "families",
+    # Questions asking two things ("…and by how many points"): both answered, or not ok.
+    "multi_part",
 }
 
 

@@ -31,14 +31,12 @@ def test_serve_probes_a_hanging_model_endpoint_in_the_background(
             time.sleep(MODEL_CONNECT_S + 1.5)
             # The server's first request (lazy imports, the store) is not what is measured.
             assert httpx.get(f"{server.url}/health", timeout=30).status_code == 200
-            started = time.perf_counter()
             body = httpx.get(f"{server.url}/api/v1/features", timeout=30).json()
-            took = time.perf_counter() - started
         finally:
             server.stop()
-    # A read that waited for a probe would take MODEL_CONNECT_S at least; no tighter bound, as
-    # a loaded machine once took 1.9 s for a first request (against 1.0).
-    assert took < MODEL_CONNECT_S
+    # Reading the parts never waits for a probe: without one finished, the first read would say
+    # "checking". A settled finding at the first read is the probe start-up ran by itself. (Its
+    # duration is no evidence: a loaded machine's first request took over 2 s without waiting.)
     model = body["parts"]["model"]
     assert model["checking"] is False and model["available"] is False
     assert model["reason"] == (

@@ -416,6 +416,17 @@ _RULES: list[_Rule] = [
         lambda m: f"{m['id']} 在该时间窗口内没有数据",
     ),
     (
+        re.compile(
+            r"^a measure of each member of (?P<id>\S+): the (?P<n>\d+) members with bundled "
+            r"data, one by one$"
+        ),
+        lambda m: f"逐一计算 {m['id']} 每个成分股的指标：内置数据中有 {m['n']} 个成分股",
+    ),
+    (
+        re.compile(r"^(?P<n>\d+) of them have data in the window$"),
+        lambda m: f"其中 {m['n']} 个在时间窗口内有数据",
+    ),
+    (
         re.compile(r"^names the catalog does not know, left out: (?P<n>.+)$"),
         lambda m: f"数据目录中没有的名称，已略去：{m['n']}",
     ),
