@@ -32,6 +32,12 @@ NOT_BEFORE_SERVING = (
     "jupyter_client",  # the code kernel (the first `python` run)
     "datapilot.watches.reading",  # the first watch read
     "datapilot.watching.scheduler",  # built in the background once the server serves
+    # The chats' and libraries' machinery: their routes declare request and response shapes
+    # (`assistants.messages_in`, `knowledge.infos`) and load it with the first request.
+    "pandas",  # the engine, client tables, imported tools' tables
+    "httpx",  # the outbound client (imported tools, documents by URL, embeddings)
+    "datapilot.knowledge.library",
+    "datapilot.assistants.runtime",
 )
 
 _SERVE_START = """
