@@ -7,7 +7,7 @@ answered), new message blocks (one row per hash), the rewritten summary, the mod
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.orm import Session
@@ -18,9 +18,11 @@ from datapilot.assistants.memory import Memories, MemoryEventInfo, explicit, mem
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import AlongWrite, Chats, NotFound, ScenePrompts
-from datapilot.assistants.turn_state import TurnResult
 from datapilot.settings import Settings
 from datapilot.store.models import ChatMessage, ChatSummary, MessageBlock, TurnContext, utcnow
+
+if TYPE_CHECKING:  # the engine's request context, which the stored context does not need
+    from datapilot.assistants.turn_state import TurnResult
 
 _CONTEXTS = cast(Table, TurnContext.__table__)
 _BLOCKS = cast(Table, MessageBlock.__table__)

@@ -21,8 +21,6 @@ from datapilot.assistants.models import MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
 from datapilot.assistants.repo import NotFound, PlatformError, owned
 from datapilot.core.context import ClientTable
-from datapilot.data.client_files import is_table_file, read_table_file
-from datapilot.data.documents import DocumentError
 from datapilot.settings import Settings
 from datapilot.store.blobs import read_blob, share_blob, write_blob
 from datapilot.store.models import Chat, ChatMessage, File, utcnow
@@ -130,6 +128,8 @@ class Files:
 
     def history(self, messages: list[MessageInfo]) -> list[HistoryMessage]:
         """Messages as normalisation reads them, a file message with its image as a data URL."""
+        from datapilot.data.client_files import is_table_file  # pandas: when a chat is read
+
         history = []
         for message in messages:
             item = HistoryMessage.of(message)
@@ -151,6 +151,9 @@ class Files:
 
 def spreadsheet_tables(name: str, data: bytes) -> list[ClientTable]:
     """The tables of an attached spreadsheet; none (the file stays a note) when unreadable."""
+    from datapilot.data.client_files import read_table_file
+    from datapilot.data.documents import DocumentError
+
     try:
         return read_table_file(name, data)
     except DocumentError as error:

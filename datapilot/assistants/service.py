@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -19,7 +18,8 @@ from datapilot.assistants.context_store import context_write, keep, read_inputs
 from datapilot.assistants.files import Files, attached_tables, files_root
 from datapilot.assistants.memory import explicit
 from datapilot.assistants.memory_vectors import with_vectors
-from datapilot.assistants.models import AssistantInfo, ClientRole, MessageInfo, Tenant
+from datapilot.assistants.messages_in import ANSWERED_ROLES, MessageIn
+from datapilot.assistants.models import AssistantInfo, MessageInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage, Prompts
 from datapilot.assistants.reads import (
     Answering,
@@ -48,43 +48,7 @@ from datapilot.settings import Settings
 from datapilot.store import Store
 from datapilot.tools import Tool, available_tools
 
-ANSWERED_ROLES = ("human", "human_hidden")
 _MENTION = re.compile(r"(?<![\w@])@([\w.\-]+)")
-
-
-class MessageIn(BaseModel):
-    """A message a client adds to a chat."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    content: str = Field(default="", max_length=20000)
-    role: ClientRole = Field(
-        default="human",
-        description="human (answered), human_later (stored only), human_hidden (answered, not "
-        "shown), system, system_hidden, assistant (stored only).",
-    )
-    assistant: str | None = Field(
-        default=None,
-        description="Who answers, by id or name (default: an @mention, else the chat's).",
-    )
-    today: date | None = Field(default=None, description="Resolve relative windows against it.")
-    stream: bool = Field(default=True, description="Stream the reply as LMC chunks.")
-    command: Literal["run", "cancel"] | None = Field(
-        default=None,
-        description="Answer a tool call waiting for confirmation: run it (and the model goes "
-        "on) or cancel it (closed as declined). No content is needed.",
-    )
-    arguments: dict[str, Any] | None = Field(
-        default=None, description="With `run`: the call's arguments, edited."
-    )
-
-    @model_validator(mode="after")
-    def _content_or_command(self) -> MessageIn:
-        if self.command is None and not self.content:
-            raise ValueError("content must not be empty (or send a command: run or cancel)")
-        if self.command is None and self.arguments is not None:
-            raise ValueError("arguments go with the run command only")
-        return self
 
 
 def mentioned(text: str, names: dict[str, str]) -> str | None:

@@ -11,8 +11,8 @@ from rich.markup import escape
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from datapilot.assistants.messages_in import MessageIn
     from datapilot.assistants.models import AssistantInfo, ChatInfo, Tenant, ToolCallRecord
-    from datapilot.assistants.service import MessageIn
     from datapilot.core.answer import Answer
     from datapilot.store import Store
 
@@ -215,7 +215,7 @@ def _confirm(console: Console, call: ToolCallRecord) -> MessageIn | None:
 
     from rich.markup import escape
 
-    from datapilot.assistants.service import MessageIn
+    from datapilot.assistants.messages_in import MessageIn
 
     # The message and arguments come from the model and the tool: shown as text, never markup.
     asked = escape(call.confirmation or "")

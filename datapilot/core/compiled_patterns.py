@@ -124,7 +124,11 @@ def _age(path: Path) -> float:
 
 # ---- `re`'s own cache, kept across processes -------------------------------------------------
 
-_RE_CACHE_LIMIT = 500  # within `re._MAXCACHE` (512)
+_RE_CACHE_LIMIT = 1500  # patterns kept for the next command (an ask uses ~550)
+# `re`'s cache drops its oldest pattern once it holds `re._MAXCACHE` (512): a command using more
+# than that lost the preloaded patterns to the ones it compiled first, then compiled those again
+# (an ask compiled ~540 each time). A command's cache holds all of its patterns instead.
+_RE_CACHE_SIZE = 2048
 _RE_CACHE_NEW = 4  # new patterns that make the file be written again
 _preloaded: dict[tuple[str, int], Compiled] = {}
 _kind = ["other"]
@@ -141,6 +145,8 @@ def preload_re_cache(kind: str = "other") -> None:
         cache = _re_cache()
         if cache is None:
             return
+        if isinstance(getattr(re, "_MAXCACHE", None), int):
+            re._MAXCACHE = max(re._MAXCACHE, _RE_CACHE_SIZE)  # type: ignore[attr-defined]
         data: Any = marshal.loads(_re_cache_path(_sre.MAGIC).read_bytes())
         if not isinstance(data, list):
             return

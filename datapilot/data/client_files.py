@@ -14,8 +14,7 @@ from datetime import date, datetime, time
 from typing import Any
 
 from datapilot.core.context import ClientTable
-from datapilot.data.client_data import parse_client_data
-from datapilot.data.documents import DocumentError, Reading, ReadLimits, check_zip, within
+from datapilot.data.documents.limits import DocumentError, Reading, ReadLimits, check_zip, within
 
 _TEXT_SUFFIXES = ("csv", "tsv")
 _WORKBOOK_SUFFIXES = ("xlsx", "xlsm")
@@ -38,6 +37,8 @@ def read_table_file(
 
 
 def _read(name: str, data: bytes, description: str, reading: Reading) -> list[ClientTable]:
+    from datapilot.data.client_data import parse_client_data  # pandas: when a file is read
+
     stem = name.rsplit(".", 1)[0] or name
     if _suffix(name) in _WORKBOOK_SUFFIXES:
         check_zip(data, reading)

@@ -11,17 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from datapilot.knowledge.errors import KnowledgeError, LibraryNotFound, UploadRefused
+from datapilot.knowledge.infos import DocumentInfo, Found, LibraryInfo, SearchResult
 
 if TYPE_CHECKING:
-    from datapilot.knowledge.library import (
-        DocumentInfo,
-        Found,
-        Libraries,
-        LibraryInfo,
-        SearchResult,
-        Upload,
-        read_upload,
-    )
+    from datapilot.knowledge.library import Libraries, Upload, read_upload
 
 __all__ = [
     "DocumentInfo",
@@ -35,7 +28,7 @@ __all__ = [
     "UploadRefused",
     "read_upload",
 ]
-_FROM_LIBRARY = frozenset(__all__) - {"KnowledgeError", "LibraryNotFound", "UploadRefused"}
+_FROM_LIBRARY = frozenset({"Libraries", "Upload", "read_upload"})
 
 
 def __getattr__(name: str) -> Any:

@@ -23,7 +23,9 @@ from datapilot.core.quotes import Citation, Quote
 from datapilot.data.documents import refers_to_document
 from datapilot.data.text import is_chinese
 from datapilot.engine.documents import answer_from_passages, answer_maker
-from datapilot.knowledge.library import Found, KnowledgeError, Libraries, SearchResult
+from datapilot.knowledge.errors import KnowledgeError
+from datapilot.knowledge.infos import Found, SearchResult
+from datapilot.knowledge.library import Libraries
 from datapilot.retrieval import Hit, Passage
 from datapilot.settings import Settings
 from datapilot.store import Store

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
-from datapilot.knowledge.library import _MIMES, DocumentInfo, Libraries, read_upload
+from datapilot.knowledge.infos import DocumentInfo
+from datapilot.knowledge.library import _MIMES, Libraries, read_upload
 from datapilot.settings import Settings
 from datapilot.store import Store
 

@@ -20,9 +20,9 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from datapilot.data.documents import ReadLimits, within
-from datapilot.knowledge.chunking import format_of
-from datapilot.knowledge.library import DocumentInfo, LibraryNotFound
+from datapilot.data.documents.limits import ReadLimits, within
+from datapilot.knowledge.errors import LibraryNotFound
+from datapilot.knowledge.infos import DocumentInfo
 from datapilot.settings import Settings
 from datapilot.store import Store
 from datapilot.store.models import LibraryJob, utcnow
@@ -160,6 +160,8 @@ class JobProgress:
 def pdf_pages(settings: Settings, name: str, data: bytes, mime: str | None = None) -> int:
     """How many pages the upload has when it is a PDF (its streams measured first), else 0;
     0 too when it cannot be read, so that reading it says why."""
+    from datapilot.knowledge.chunking import format_of  # the documents' readers, when used
+
     if format_of(name, data, mime or "") != "pdf":
         return 0
 

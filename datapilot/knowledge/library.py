@@ -9,11 +9,9 @@ the document and all its chunks in one transaction: a refused or failed upload l
 from __future__ import annotations
 
 import shutil
-from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
@@ -24,6 +22,7 @@ from datapilot.knowledge.chunking import Chunk, format_of, parse
 from datapilot.knowledge.embeddings import embed, embeddings_configured, rerank
 from datapilot.knowledge.errors import KnowledgeError, LibraryNotFound, UploadRefused
 from datapilot.knowledge.index import CACHE, CANDIDATES, Entry, LibraryIndex, fuse
+from datapilot.knowledge.infos import DocumentInfo, Found, LibraryInfo, SearchResult
 from datapilot.settings import Settings
 from datapilot.store.blobs import share_blob, write_blob
 from datapilot.store.models import Assistant, File, Library, LibraryChunk, LibraryDocument, utcnow
@@ -37,54 +36,6 @@ _MIMES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 }
-
-
-class LibraryInfo(BaseModel):
-    id: str
-    name: str
-    description: str
-    documents: int
-    created_at: datetime
-
-
-class DocumentInfo(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
-
-    id: str
-    name: str
-    mime: str
-    size: int
-    pages: int
-    chunks: int
-    created_at: datetime
-
-
-class Found(BaseModel):
-    """A passage retrieval found: its citation, and what else it carries."""
-
-    citation: Citation
-    document_id: str
-    heading: str = ""
-    table: dict[str, Any] | None = None
-    score: float
-    bm25_rank: int | None = None
-    dense_rank: int | None = None
-    holds: bool = Field(
-        default=False, description="The passage itself holds the query's terms and years."
-    )
-
-
-class SearchResult(BaseModel):
-    query: str
-    library: str = Field(default="", description="The library's name.")
-    answered: bool = Field(description="False when nothing in the library answers the query.")
-    passages: list[Found]
-    retrieval: str = Field(description="bm25, or bm25+vectors (fused), +rerank when used.")
-    notice: str | None = Field(
-        default=None,
-        description="Set when some passages could only be searched by words: their vectors "
-        "came from another embeddings model (another dimension).",
-    )
 
 
 class Upload(BaseModel):

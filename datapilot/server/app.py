@@ -128,7 +128,6 @@ async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
     the documents' readers) for a quiet moment too (at most `_WARM_UP_YIELD_S` in all): a
     question asked meanwhile, typically the first one right after `/health` answers, does not
     share the CPU (and the GIL) with imports it does not need."""
-    from datapilot.engine.pipeline import warm_up
     from datapilot.server.workers import quiet_for, running_streams
 
     deadline = time.monotonic() + _WARM_UP_YIELD_S
@@ -140,7 +139,14 @@ async def _warm_up(app: FastAPI, stop: threading.Event) -> None:
                 return
             time.sleep(0.02)
 
-    timings = await asyncio.to_thread(warm_up, app.state.settings, stop, pause)
+    def warm() -> dict[str, float]:
+        # Imported in the thread: the engine's import (pandas, DuckDB; ~1 s of CPU) on the
+        # event loop held the first `/health` until it was done.
+        from datapilot.engine.pipeline import warm_up
+
+        return warm_up(app.state.settings, stop, pause)
+
+    timings = await asyncio.to_thread(warm)
     log.info("warmed up in %.0f ms: %s", sum(timings.values()), timings)
     if stop.is_set():
         return

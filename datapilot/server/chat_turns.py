@@ -8,15 +8,15 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 
+from datapilot.assistants.messages_in import ANSWERED_ROLES, MessageIn
 from datapilot.assistants.models import MessageInfo
-from datapilot.assistants.service import ANSWERED_ROLES, Conversation, MessageIn, Prepared
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Done, Event, Failed
@@ -26,6 +26,9 @@ from datapilot.server.errors import Unavailable
 from datapilot.server.limits import check_question
 from datapilot.server.runner import guarded_events
 from datapilot.settings import Settings
+
+if TYPE_CHECKING:  # the chats' machinery loads with the first message
+    from datapilot.assistants.service import Conversation, Prepared
 
 
 @dataclass

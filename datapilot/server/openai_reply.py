@@ -15,17 +15,19 @@ import asyncio
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from datapilot.assistants.runtime import Turn
 from datapilot.core.answer import Answer
 from datapilot.core.outputs import ChartOutput, Output, TableOutput
 from datapilot.model_client import count_tokens
 from datapilot.render.markdown import cell_text, escape_cell, table_headers
 from datapilot.server.chart_files import save_png
 from datapilot.server.openai_request import CompletionRequest
+
+if TYPE_CHECKING:  # loaded with the first completion
+    from datapilot.assistants.runtime import Turn
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from datapilot.net import OutboundLimits, OutboundPolicy, fetch, safe_url
+from datapilot.net import OutboundPolicy
 from datapilot.settings import Settings
 from datapilot.store.models import Tool as ToolRow
 from datapilot.store.models import ToolSource
 from datapilot.tools.base import Tool
 from datapilot.tools.errors import SourceError, SourceNotFound
-from datapilot.tools.imported import OpenAPITool
 from datapilot.tools.openapi import (
     ImportedDocument,
     OperationSpec,
@@ -34,7 +33,7 @@ from datapilot.tools.openapi import (
 )
 from datapilot.tools.secrets import AuthIn, AuthStored, store_auth
 
-_DOCUMENT_LIMITS = OutboundLimits(max_bytes=5 * 1024 * 1024, total_s=30.0)
+_DOCUMENT_BYTES, _DOCUMENT_S = 5 * 1024 * 1024, 30.0  # a spec document's limits
 
 
 class SourceIn(BaseModel):
@@ -93,7 +92,10 @@ class SourceInfo(BaseModel):
 
 
 def _get(url: str, policy: OutboundPolicy | None) -> str:
-    response = fetch(url, limits=_DOCUMENT_LIMITS, policy=policy).raise_for_status()
+    from datapilot.net import OutboundLimits, fetch  # the outbound client (httpx), when used
+
+    limits = OutboundLimits(max_bytes=_DOCUMENT_BYTES, total_s=_DOCUMENT_S)
+    response = fetch(url, limits=limits, policy=policy).raise_for_status()
     return response.text
 
 
@@ -278,6 +280,8 @@ def make_tools(row: ToolSource, settings: Settings, user_token: str | None) -> l
         from datapilot.tools.mcp_client import mcp_tools
 
         return mcp_tools(row.name, row.spec, set(row.trusted), auth, settings, user_token)
+    from datapilot.tools.imported import OpenAPITool  # pandas, jsonschema: when tools are bound
+
     return [
         OpenAPITool(
             spec=op,
@@ -291,6 +295,8 @@ def make_tools(row: ToolSource, settings: Settings, user_token: str | None) -> l
 
 
 def info(row: ToolSource) -> SourceInfo:
+    from datapilot.net import safe_url
+
     auth = AuthStored.model_validate(row.auth)
     return SourceInfo(
         id=row.id,

@@ -154,7 +154,7 @@ async def test_a_job_whose_server_stopped_is_reported_failed(
         released.wait(30)  # a read still going when its server stops
         raise RuntimeError("the read was stopped with its server")
 
-    monkeypatch.setattr("datapilot.server.routes.libraries.read_upload", slow_read)
+    monkeypatch.setattr("datapilot.knowledge.library.read_upload", slow_read)
     stopping = app_for(settings)
     alice = key_for(stopping.state.store, "alice")
     restarted = app_for(settings)

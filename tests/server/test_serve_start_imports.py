@@ -32,6 +32,12 @@ NOT_BEFORE_SERVING = (
     "jupyter_client",  # the code kernel (the first `python` run)
     "datapilot.watches.reading",  # the first watch read
     "datapilot.watching.scheduler",  # built in the background once the server serves
+    # The chats' and libraries' machinery: their routes declare request and response shapes
+    # (`assistants.messages_in`, `knowledge.infos`) and load it with the first request.
+    "pandas",  # the engine, client tables, imported tools' tables
+    "httpx",  # the outbound client (imported tools, documents by URL, embeddings)
+    "datapilot.knowledge.library",
+    "datapilot.assistants.runtime",
 )
 
 _SERVE_START = """
@@ -62,10 +68,26 @@ def test_serve_builds_its_app_without_what_a_request_can_load(data: object) -> N
 
 
 # What answering a question the data answers, from the terminal, must not import: the server
-# (its hooks' registration module aside: it imports nothing), the store and SQLAlchemy, the
-# model client and its SDK, the knowledge libraries.
-NOT_FOR_A_DATA_ANSWER = ("datapilot.store", "sqlalchemy", "datapilot.model_client", "openai")
-NOT_FOR_A_DATA_ANSWER_PREFIXES = ("datapilot.server.", "datapilot.knowledge")
+# (its hooks' registration module aside: it imports nothing) and its web stack, the store and
+# SQLAlchemy, the model client and its SDK, the outbound client, the imported tools, the chats'
+# machinery, the knowledge libraries.
+NOT_FOR_A_DATA_ANSWER = (
+    "datapilot.store",
+    "sqlalchemy",
+    "datapilot.model_client",
+    "openai",
+    "httpx",
+    "fastapi",
+    "uvicorn",
+    "jsonschema",
+    "datapilot.net.client",
+    "datapilot.tools.imported",
+)
+NOT_FOR_A_DATA_ANSWER_PREFIXES = (
+    "datapilot.server.",
+    "datapilot.knowledge",
+    "datapilot.assistants",
+)
 
 _ASK = """
 import atexit, sys

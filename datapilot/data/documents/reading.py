@@ -34,11 +34,13 @@ from datapilot.data.documents.limits import (
 )
 from datapilot.data.documents.pdf_text import open_pdf, page_texts
 from datapilot.data.text import is_chinese
-from datapilot.net import OutboundLimits, OutboundPolicy, afetch, safe_url
+from datapilot.net import OutboundPolicy
 from datapilot.retrieval import Passage
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page
+
+    from datapilot.net import OutboundLimits
 
 DocumentKind = Literal["pdf", "text", "markdown", "html", "csv"]
 
@@ -134,6 +136,8 @@ async def load_document(
     """Read a document (within `read_limits`), fetching it first (through the SSRF-safe
     client) when given by URL. Raises `DocumentError` or a `datapilot.net.OutboundError`."""
     import asyncio
+
+    from datapilot.net import afetch  # the outbound client (httpx), when a URL is read
 
     if source.content is None and source.url:
         response = (await afetch(source.url, policy=policy, limits=limits)).raise_for_status()
@@ -542,6 +546,8 @@ def _csv_rows(text: str, name: str) -> list[str]:
 
 def describe_failure(source: DocumentSource, error: Exception) -> str:
     """A failed document's problem as a user reads it (URLs without their query strings)."""
+    from datapilot.net import safe_url
+
     where = safe_url(source.url) if source.url else source.name
     message = getattr(error, "message", None) or str(error)
     return f"The document {where} could not be read: {message}"

@@ -23,9 +23,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 
 from datapilot.assistants.files import FileIn, Files, files_root
+from datapilot.assistants.messages_in import MessageIn
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
 from datapilot.assistants.repo import Chats, Messages
-from datapilot.assistants.service import Conversation, MessageIn
 from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.deps import InStoreDep, SettingsDep, StoreDep
 from datapilot.server.errors import ROW_ERRORS, BadRequest, TooManyRequests
@@ -183,6 +183,8 @@ async def send_message(
     await _within_limit(request, tenant, chat_id, store)
     if body.role not in ("human", "human_later"):
         raise BadRequest("guests send human or human_later messages")
+    from datapilot.assistants.service import Conversation  # the runtime, on the first message
+
     conversation = Conversation(store, tenant, settings)
     return await reply(chat_id, body, conversation, settings, response)
 

@@ -9,22 +9,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.assistants.files import FileIn
-from datapilot.data.documents import reporting_pages
-from datapilot.knowledge import (
-    DocumentInfo,
-    Libraries,
-    LibraryInfo,
-    SearchResult,
-    UploadRefused,
-    read_upload,
-)
+from datapilot.data.documents.progress import reporting_pages
+from datapilot.knowledge.errors import UploadRefused
+from datapilot.knowledge.infos import DocumentInfo, LibraryInfo, SearchResult
 from datapilot.knowledge.jobs import JOB_PAGES, JobProgress, UploadJob, UploadJobs, pdf_pages
 from datapilot.server.deps import CHAT, MANAGE, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES, Refused
@@ -61,7 +55,12 @@ class SearchIn(BaseModel):
     k: int = Field(default=5, ge=1, le=50)
 
 
-LibraryCalls = OwnedCalls[Libraries]
+if TYPE_CHECKING:  # the libraries' machinery (readers, indexes, vectors) loads per request
+    from datapilot.knowledge.library import Libraries
+
+    LibraryCalls = OwnedCalls[Libraries]
+else:
+    LibraryCalls = OwnedCalls
 
 
 async def library_calls_of(
@@ -70,6 +69,8 @@ async def library_calls_of(
     """The caller's libraries (a user's: a guest has none)."""
     if tenant.user_id is None:
         raise Refused("guests have no knowledge libraries")
+    from datapilot.knowledge.library import Libraries
+
     return LibraryCalls(Libraries, tenant.user_id, settings, in_store)
 
 
@@ -140,6 +141,8 @@ async def add_document(
             status_code=202,
             headers={"Location": f"/api/v1/libraries/{library.id}/jobs/{job.id}"},
         )
+    from datapilot.knowledge.library import read_upload
+
     # Read (and embed) outside the write transaction; then one transaction writes it all.
     upload = await off_loop(lambda: read_upload(settings, body.name, data, body.mime))
     return await libraries(lambda x: x.add(ref, upload))
@@ -174,6 +177,8 @@ async def _run_job(
     data: bytes,
 ) -> None:
     """Read, then add, the upload of `job`, its row kept up to date; never raises."""
+
+    from datapilot.knowledge.library import read_upload
 
     def read() -> Any:
         with reporting_pages(progress.pages):  # on the reading thread: writes off the loop

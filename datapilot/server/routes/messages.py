@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from datapilot.assistants.messages_in import MessageIn
 from datapilot.assistants.models import MessageInfo
 from datapilot.assistants.repo import Messages
-from datapilot.assistants.service import Conversation, MessageIn
 from datapilot.core.messages import LmcChunk
 from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.deps import CHAT, InStoreDep, SettingsDep, StoreDep, TenantDep
@@ -71,5 +71,7 @@ async def send_message(
     settings: SettingsDep,
     store: StoreDep,
 ) -> Any:
+    from datapilot.assistants.service import Conversation  # the runtime, on the first message
+
     conversation = Conversation(store, tenant, settings)
     return await reply(chat_id, body, conversation, settings, response)

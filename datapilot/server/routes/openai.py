@@ -28,7 +28,7 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import APIRouter, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -39,22 +39,10 @@ from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 
 from datapilot.assistants import repo
-from datapilot.assistants.context_store import read_inputs, remember
-from datapilot.assistants.files import attached_tables
-from datapilot.assistants.memory import memory_on
-from datapilot.assistants.memory_vectors import with_vectors
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import NormalisationError
 from datapilot.assistants.repo import Assistants, Usage, bound_refusal
-from datapilot.assistants.runtime import Turn
-from datapilot.assistants.service import (
-    assistant_tools,
-    imported_tools,
-    request_for,
-    setup_turn,
-)
 from datapilot.core.events import Done, Failed, OutputEvent, StatusEvent, TextDelta
-from datapilot.knowledge.embeddings import embed, embeddings_configured
 from datapilot.model_client import count_chat, count_tokens
 from datapilot.server.deps import SettingsDep, StoreDep, TenantDep
 from datapilot.server.errors import (
@@ -72,6 +60,9 @@ from datapilot.server.openai_request import CompletionRequest, history_from_open
 from datapilot.server.publish import base_url
 from datapilot.server.store_calls import off_loop
 from datapilot.store import Store
+
+if TYPE_CHECKING:  # the assistants' runtime loads with the first completion
+    from datapilot.assistants.runtime import Turn
 
 WORKFLOW_MODEL = "datapilot"
 EXTRA = "datapilot"  # the namespaced field of steps and artifacts
@@ -195,6 +186,8 @@ class EmbeddingsRequest(BaseModel):
 async def embeddings(body: EmbeddingsRequest, tenant: TenantDep, settings: SettingsDep) -> Any:
     """The configured embeddings endpoint's vectors (unit length, as OpenAI's); a 404 saying how
     to configure one when there is none."""
+    from datapilot.knowledge.embeddings import embed, embeddings_configured  # httpx, numpy
+
     if not embeddings_configured(settings):
         message = (
             "No embeddings endpoint is configured on this server: set "
@@ -242,6 +235,19 @@ async def chat_completions(
 ) -> Any:
     history = history_from_openai(body.messages)
     client_tools = [tool.model_dump(exclude_none=True) for tool in body.tools or []]
+    # The assistants' machinery (the runtime, the engine, the embeddings client), loaded by
+    # the first completion rather than by the server's start.
+    from datapilot.assistants.context_store import read_inputs
+    from datapilot.assistants.files import attached_tables
+    from datapilot.assistants.memory import memory_on
+    from datapilot.assistants.memory_vectors import with_vectors
+    from datapilot.assistants.runtime import Turn
+    from datapilot.assistants.service import (
+        assistant_tools,
+        imported_tools,
+        request_for,
+        setup_turn,
+    )
 
     def prepare() -> tuple[AssistantInfo | None, Turn]:
         assistant = None
@@ -395,6 +401,8 @@ async def _charge(
         prompt, completion = result.prompt_tokens, result.completion_tokens
 
         def record() -> None:
+            from datapilot.assistants.context_store import remember  # loaded with the turn
+
             with store.session(write=True) as session:
                 Usage(session, tenant).record(
                     model=result.model or "",

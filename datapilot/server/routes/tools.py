@@ -8,7 +8,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from datapilot.assistants.models import ToolInfo
-from datapilot.assistants.service import tool_ids
 from datapilot.server.deps import CHAT, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import VALIDATION_RESPONSES
 from datapilot.store.models import Tool as ToolRow
@@ -20,6 +19,8 @@ router = APIRouter(prefix="/api/v1", tags=["Assistant platform"], responses=VALI
 async def list_tools(
     tenant: TenantDep, settings: SettingsDep, in_store: InStoreDep
 ) -> list[ToolInfo]:
+    from datapilot.assistants.service import tool_ids  # the tools' machinery, when listed
+
     def work(session: Session) -> list[ToolInfo]:
         tool_ids(session, settings)  # records the built-ins on first use
         mine = ToolRow.owner_id.is_(None)

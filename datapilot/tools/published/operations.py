@@ -13,9 +13,8 @@ import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from datapilot.core.answer import Answer, AnswerStatus
@@ -24,11 +23,15 @@ from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
 from datapilot.data.entity import Match
-from datapilot.engine.context import RequestContext
 from datapilot.settings import Settings
 from datapilot.tools.base import Tool
 from datapilot.tools.published.progress import progress_reporter, reporting
 from datapilot.tools.published.text import ask_text, markdown_table
+
+if TYPE_CHECKING:  # the engine (pandas, DuckDB) loads with the first call, not with the registry
+    import pandas as pd
+
+    from datapilot.engine.context import RequestContext
 
 # Rows a direct data call returns at most; the latest are kept for time series.
 MAX_ROWS = 20_000
@@ -165,7 +168,7 @@ class InterfaceOutput(BaseModel):
 # The asker's own tools (imported operations, MCP tools, added interfaces) for one call's request,
 # which `ask` tries when the data could not answer. Only the face knows who asks, so it binds
 # them per call (blocking: they may be read from the store).
-AskerTools = Callable[[RequestContext], dict[str, Tool]]
+AskerTools = Callable[["RequestContext"], dict[str, Tool]]
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,8 @@ class OperationContext:
     def request(self, today: date | None = None) -> RequestContext:
         """The context of one call, as every front end builds it (blocking: it may open the
         data and load the interface library, so call it off the event loop)."""
+        from datapilot.engine.context import RequestContext
+
         question = QuestionContext(
             today=today or self.settings.effective_today(),
             brain=self.settings.brain,
@@ -291,6 +296,8 @@ async def _series(arguments: SeriesInput, context: OperationContext) -> Outcome:
 
 
 async def _data_call(name: str, args: dict[str, Any], context: OperationContext) -> Outcome:
+    import pandas as pd
+
     value, run = await _one_call(name, args, context.request())
     if not isinstance(value, pd.DataFrame):
         raise OperationError("refused", f"{name} returned no table")
@@ -325,6 +332,8 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
             "invalid",
             f"{spec.name} takes data from an earlier step; ask the question with `ask` instead",
         )
+    import pandas as pd
+
     value, run = await _one_call(spec.name, arguments.arguments, request)
     tables = [_table(output) for output in run.outputs if isinstance(output, TableOutput)]
     texts = [output.text for output in run.outputs if isinstance(output, TextOutput)]
