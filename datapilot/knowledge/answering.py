@@ -21,6 +21,7 @@ from datapilot.core.events import Done, Event, OutputEvent, StatusEvent
 from datapilot.core.outputs import TextOutput
 from datapilot.core.quotes import Citation, Quote
 from datapilot.data.documents import refers_to_document
+from datapilot.data.documents.answers import quote
 from datapilot.data.text import is_chinese
 from datapilot.engine.documents import answer_from_passages, answer_maker
 from datapilot.knowledge.errors import KnowledgeError
@@ -69,7 +70,10 @@ def knowledge_text(found: list[Found]) -> str:
     for number, f in enumerate(found, 1):
         c = f.citation
         page = f", page {c.page}" if c.page else ""
-        lines.append(f"[{number}] {c.source}{page}, characters {c.start}-{c.end}:\n{c.text}")
+        heading = f"{f.heading}\n" if f.heading else ""
+        lines.append(
+            f"[{number}] {c.source}{page}, characters {c.start}-{c.end}:\n{heading}{c.text}"
+        )
     return "\n\n".join(lines)
 
 
@@ -182,7 +186,10 @@ async def library_events(
     hits = [
         Hit(
             passage=Passage(
-                text=_with_cell(question, f), source=f.citation.source, page=f.citation.page
+                text=_with_cell(question, f),
+                heading=f.heading,
+                source=f.citation.source,
+                page=f.citation.page,
             ),
             score=f.score,
         )
@@ -255,7 +262,13 @@ async def _not_in_library(
         if chinese
         else "The closest passages in it (they do not answer the question):"
     )
-    quoted = [f"> {f.citation.text} {_where(f.citation, chinese)}" for f in closest[:3]]
+    quoted = [
+        quote(
+            Passage(text=f.citation.text, heading=f.heading, source=f.citation.source),
+            _where(f.citation, chinese),
+        )
+        for f in closest[:3]
+    ]
     text = "\n\n".join([message, lead, *quoted])
     yield OutputEvent(output=TextOutput(text=text))
     yield Done(answer=answer("no_data", message=message, summary=text))

@@ -401,7 +401,7 @@ def _tables(
     return Parsed(name=name, format=fmt, chunks=chunks)
 
 
-# ---- PDF: pages, paragraphs (headings joined to what follows) and tables ----------------------
+# ---- PDF: pages, paragraphs (each under its heading) and tables ---------------------------------
 
 
 def _inside(box: Any, area: tuple[float, float, float, float]) -> bool:
@@ -425,19 +425,25 @@ def _pdf(name: str, data: bytes, reading: Reading) -> Parsed:
 
     # clear errors for encrypted, malformed, scanned or oversized PDFs
     document = read_pdf(data, name, reading.limits, refuse_pages=True, on_page=ruled_tables)
-    by_page: dict[int, list[str]] = {}
+    by_page: dict[int, list[tuple[str, str]]] = {}
     for passage in document.passages:
         page = passage.page or 1
         if passage.bbox is not None and any(
             _inside(passage.bbox, area) for area in areas.get(page, [])
         ):
             continue  # the table's cells, read as lines: the table chunk holds them as a table
-        by_page.setdefault(page, []).append(passage.text)
+        by_page.setdefault(page, []).append((passage.heading, passage.text))
     chunks: list[Chunk] = []
     for page, texts in sorted(by_page.items()):
         position = 0
-        for text in texts:
-            chunks.append(Chunk(text=text, page=page, start=position, end=position + len(text)))
+        for heading, text in texts:
+            # The heading apart, as for Word files: a quote reads the paragraph, not "Outlook
+            # Management expects…"; search still reads both (`Chunk.indexed`).
+            body = text.removeprefix(heading).lstrip() if heading else text
+            start = position + len(text) - len(body)
+            chunks.append(
+                Chunk(text=body, page=page, start=start, end=start + len(body), heading=heading)
+            )
             position += len(text) + 2
         for number, rows in enumerate(tables.get(page, []), 1):
             text = _rows_text(rows[0], rows[1:])

@@ -1,7 +1,8 @@
 """A question to a library, read in the documents' words too: the other words of each glossary
 group it uses (`glossary.toml`, the Chinese column words of `table_words.toml`), in English and
-Chinese, and its numbers in words as digits ("two percent" → 2%, 百分之四十 → 40%, "half a
-million" → 500,000).
+Chinese; the general dictionary's words in the other language for its other words
+(`dictionary.py`: 委员会 → "committee"); and its numbers in words as digits ("two percent" → 2%,
+百分之四十 → 40%, "half a million" → 500,000).
 
 Each match is an `Alternative`: the question's tokens it stands for and the tokens a passage may
 hold instead. Search scores the alternatives' tokens beside the question's own (at a lower
@@ -19,10 +20,12 @@ from pathlib import Path
 
 from datapilot.brains.offline.numbers import read_number, zh_number
 from datapilot.interfaces.table_words import column_words
+from datapilot.knowledge.dictionary import chinese_of, english_of
 from datapilot.retrieval import tokenize
 
 _FILE = Path(__file__).with_name("glossary.toml")
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN_WORD = re.compile(r"[a-z][a-z'\-]{2,}")
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
 _ONES += " fifteen sixteen seventeen eighteen nineteen"
@@ -47,6 +50,16 @@ class Alternative:
 
     asked: frozenset[str]
     instead: frozenset[str]
+    # From the general dictionary: the words it gives, each as tokens; a passage holds the
+    # question's word only when it holds one of them whole ("annual report" for 年报, not
+    # "report" alone).
+    words: tuple[frozenset[str], ...] = ()
+
+    def held_in(self, tokens: set[str]) -> bool:
+        """Whether a passage with these tokens says what `asked` says, in other words."""
+        if self.words:
+            return any(word <= tokens for word in self.words)
+        return bool(self.instead & tokens)
 
 
 @cache
@@ -105,12 +118,39 @@ def alternatives(question: str) -> tuple[Alternative, ...]:
                 break
         else:
             at += 1
+    found += _dictionary(text, frozenset(t for a in found for t in a.asked))
     for words, digits in numbers_in_words(text):
         asked = frozenset(tokenize(words))
         instead = frozenset(tokenize(digits)) - asked
         if instead:
             found.append(Alternative(asked or instead, instead))
     return tuple(found)
+
+
+def _dictionary(text: str, covered: frozenset[str]) -> list[Alternative]:
+    """The question's other words in the other language, from the general dictionary: each
+    Chinese word's English, each English word's Chinese (words the glossary matched aside)."""
+    found: list[Alternative] = []
+    for word in dict.fromkeys(_jieba_words(text)):
+        asked = frozenset(tokenize(word)) - covered
+        senses = [frozenset(tokenize(s)) - asked for s in english_of(word).split("; ")]
+        _add(found, asked, [s for s in senses if s])
+    english = {w: frozenset(tokenize(w)) - covered for w in _LATIN_WORD.findall(text)}
+    english = {word: asked for word, asked in english.items() if asked}
+    for word, chinese in chinese_of(tuple(english)).items():
+        _add(found, english[word], [frozenset(tokenize(w)) - english[word] for w in chinese])
+    return found
+
+
+def _add(found: list[Alternative], asked: frozenset[str], words: list[frozenset[str]]) -> None:
+    words = [w for w in words if w]
+    if asked and words:
+        found.append(Alternative(asked, frozenset().union(*words), tuple(words)))
+
+
+def _jieba_words(text: str) -> list[str]:
+    """The question's Chinese words of two characters or more, as retrieval cuts them."""
+    return [t for t in tokenize(text) if len(t) >= 2 and _CJK.search(t)]
 
 
 def numbers_in_words(text: str) -> list[tuple[str, str]]:

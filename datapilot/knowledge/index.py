@@ -172,7 +172,7 @@ class LibraryIndex:
         held_terms = set(tokenize(text))
         shared = asked & held_terms
         for alternative in alternatives(query):
-            if alternative.instead & held_terms:
+            if alternative.held_in(held_terms):
                 shared |= alternative.asked & asked
         held = sum(weight.get(term, 0.0) for term in shared) / (sum(weight.values()) or 1.0)
         return len(shared) >= MIN_SHARED_TERMS * len(asked) and held >= MIN_SHARED_WEIGHT

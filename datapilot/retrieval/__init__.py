@@ -5,6 +5,6 @@ vector search beside it; documents use it to find the passages that answer a que
 """
 
 from datapilot.retrieval.index import BoundingBox, Hit, Index, Passage
-from datapilot.retrieval.tokens import tokenize
+from datapilot.retrieval.tokens import tokenize, word_frequency
 
-__all__ = ["BoundingBox", "Hit", "Index", "Passage", "tokenize"]
+__all__ = ["BoundingBox", "Hit", "Index", "Passage", "tokenize", "word_frequency"]

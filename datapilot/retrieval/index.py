@@ -14,6 +14,11 @@ class Passage(BaseModel):
     """A retrievable piece of text and where it came from."""
 
     text: str
+    heading: str = Field(
+        default="",
+        description="The heading the passage is under, shown apart from its text (the text of "
+        "a PDF passage opens with it, so that search reads it too).",
+    )
     source: str = Field(description="The document's name or address.")
     page: int | None = Field(default=None, description="1-based page number, for paged documents.")
     bbox: BoundingBox | None = Field(default=None, description="Where the passage is on its page.")

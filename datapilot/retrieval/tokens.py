@@ -42,6 +42,12 @@ def _jieba() -> Any:
     return jieba
 
 
+def word_frequency(word: str) -> int:
+    """How often jieba's dictionary has seen a Chinese word (0 when it does not know it): which
+    of several words for the same thing is the usual one."""
+    return int(_jieba().dt.FREQ.get(word, 0))
+
+
 # A chat tokenizes the same history blocks and lines for every message (ranking summary lines,
 # finding the blocks a question recalls), so short texts keep their tokens: ~3 ms of jieba per
 # block otherwise. Long texts (document passages, indexed once) are not kept.

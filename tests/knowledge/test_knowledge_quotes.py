@@ -52,5 +52,18 @@ def test_only_the_passage_that_answers_is_quoted(
     assert answer["status"] == "ok", answer
     assert [q["source"] for q in answer["quotes"]] == [source], answer["quotes"]
     assert answering in answer["quotes"][0]["text"]
-    quoted = [line for line in answer["summary"].splitlines() if line.startswith(">")]
+    quoted = [b for b in answer["summary"].split("\n\n") if b.startswith(">")]
     assert len(quoted) == 1 and answering in quoted[0], answer["summary"]
+
+
+def test_a_pdf_heading_is_quoted_apart_from_its_paragraph(library: str) -> None:
+    """The PDF's "Outlook" heading is the passage's heading, not the first word of its text."""
+    from datapilot.cli import app as cli
+
+    question = "How much revenue growth does management expect?"
+    asked = CliRunner().invoke(cli, ["ask", question, "--library", library, "--json"])
+    answer = json.loads(asked.output)
+    assert answer["quotes"][0]["text"] == REPORT[3], answer["quotes"]
+    lines = answer["summary"].splitlines()
+    assert f"> **{REPORT[2]}**" in lines, answer["summary"]
+    assert any(line.startswith(f"> {REPORT[3]}") for line in lines), answer["summary"]

@@ -87,8 +87,18 @@ def quoted_answer(question: str, hits: list[Hit], *, opening: bool = False) -> s
         lead = (
             f"The passage{plural} of {shown} that answer{'' if plural else 's'} this most closely:"
         )
-    quoted = [f"> {hit.passage.text} {_where(hit.passage, chinese)}" for hit in hits]
+    quoted = [quote(hit.passage, _where(hit.passage, chinese)) for hit in hits]
     return "\n\n".join([lead, *quoted])
+
+
+def quote(passage: Passage, where: str) -> str:
+    """A passage as a Markdown quote ending with where it is; its heading, if any, on a line of
+    its own above the text ("Outlook", then "Management expects…")."""
+    text = passage.text
+    if passage.heading:
+        text = text.removeprefix(passage.heading).lstrip()
+        return f"> **{passage.heading}**\n>\n> {text} {where}"
+    return f"> {text} {where}"
 
 
 def nothing_found(question: str, documents: list[Document]) -> str:

@@ -360,7 +360,7 @@ def _with_headings(groups: list[list[dict[str, Any]]]) -> list[list[dict[str, An
     for group in groups:
         text = str(group[0]["text"]).strip()
         if len(group) == 1 and len(text) <= 80 and not _SENTENCE_END_CHARS.search(text[-1:]):
-            heading += group
+            heading += [{**group[0], "heading": True}]
             continue
         merged.append(heading + group)
         heading = []
@@ -381,6 +381,8 @@ def _pdf_passages(lines: list[dict[str, Any]], name: str, page: int, start: int)
         size += len(line["text"]) + 1
     passages: list[Passage] = []
     for chunk in chunks:
+        opening = list(itertools.takewhile(lambda line: line.get("heading"), chunk))
+        heading = _join_lines([str(line["text"]).strip() for line in opening])
         boxes = [
             BoundingBox(
                 x0=line["x0"],
@@ -394,6 +396,7 @@ def _pdf_passages(lines: list[dict[str, Any]], name: str, page: int, start: int)
         passages.append(
             Passage(
                 text=_join_lines([str(line["text"]).strip() for line in chunk]),
+                heading=heading if len(opening) < len(chunk) else "",
                 source=name,
                 page=page,
                 bbox=BoundingBox(
