@@ -23,7 +23,7 @@ from datapilot.brains.offline.planning.families import AnalystFamilies
 from datapilot.brains.offline.planning.forecast import Forecasts
 from datapilot.brains.offline.planning.levels import LevelCharts
 from datapilot.brains.offline.planning.reference import ReferenceTables
-from datapilot.brains.offline.planning.series_stats import SeriesStatistics, of_rolling_volatility
+from datapilot.brains.offline.planning.series_stats import rolling_statistic
 from datapilot.brains.offline.planning.technical import TechnicalCharts
 from datapilot.brains.offline.reading import Reading
 from datapilot.brains.offline.vocab import INDICATORS
@@ -103,13 +103,7 @@ def _plan_parts(reading: Reading) -> _Planner:
 
 
 class _Planner(
-    AnalystFamilies,
-    SeriesStatistics,
-    LevelCharts,
-    AskedMeasures,
-    TechnicalCharts,
-    Forecasts,
-    ReferenceTables,
+    AnalystFamilies, LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables
 ):
     """Every metric family over the shared machinery; `plan` picks the measures to add."""
 
@@ -128,10 +122,10 @@ class _Planner(
         if indicators or r.chart == "candlestick":
             self._technical(indicators)
         across = self._across(stats)
-        of_series = of_rolling_volatility(metrics, r.rolling, r.window) if not across else []
+        of_series = rolling_statistic(metrics, r.rolling, r.window) if not across else None
         if of_series:  # "average 30-day volatility": a statistic of the rolling series
-            self._rolling_statistic(of_series)
-            metrics = [m for m in metrics if m != "volatility" and m not in STATS]
+            self._rolling_statistic(*of_series)
+            metrics = [m for m in metrics if m != of_series[0] and m not in STATS]
             stats = []
         if across is not None:
             self._list_statistic(stats, across)
@@ -151,6 +145,8 @@ class _Planner(
                 self._investment()
             elif metric == "news":
                 self._news()
+            elif metric == "correlation" and r.rolling and len(r.entities) > 1:
+                self._rolling_correlation()
             elif metric == "correlation":
                 self._correlation()
             elif metric in ("max_drawdown", "drawdown"):
