@@ -23,6 +23,7 @@ from datapilot.brains.offline.client_tables import (
     widgets_to_fetch,
 )
 from datapilot.brains.offline.closed_days import holiday_dates, shut_day
+from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
@@ -175,7 +176,7 @@ def read_question(
 def _read(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool
 ) -> tuple[Reading, Parsed]:
-    text = holiday_dates(normalise_text(question))
+    text = fill_elided_anchor(holiday_dates(normalise_text(question)))
     today = context.today
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
