@@ -58,3 +58,15 @@ async def test_a_session_day_is_unchanged(data: Any) -> None:
     assert answer.status == "ok" and answer.intent.start == date(2019, 12, 24)
     assert f"{close:,.2f}" in answer.summary
     assert not any("closed" in note for note in answer.notes)
+
+
+@pytest.mark.parametrize(
+    "question", ["Apple's return on Christmas Day 2019", "苹果2019年圣诞节涨了多少"]
+)
+async def test_a_move_on_a_shut_day_is_no_data_saying_the_market_was_closed(
+    data: Any, question: str
+) -> None:
+    answer = await _ask(question)
+    assert answer.status == "no_data"
+    message = answer.message or ""
+    assert "2019-12-25" in message and ("closed" in message or "休市" in message), message

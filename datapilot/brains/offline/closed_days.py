@@ -119,7 +119,7 @@ def shut_day(reading: Reading) -> None:
 
     if reading.start is None or reading.start != reading.end or not reading.entities:
         return
-    if reading.start > reading.today or not set(reading.metrics) <= _LEVELS:
+    if reading.start > reading.today:
         return
     calendars = {exchange_calendar(e) for e in reading.entities}
     if len(calendars) != 1 or None in calendars:
@@ -128,8 +128,18 @@ def shut_day(reading: Reading) -> None:
     before = last_session_before(day, str(next(iter(calendars))))
     if before is None:
         return
-    reading.start = reading.end = before
     holiday = holiday_named(day)
+    if not set(reading.metrics) <= _LEVELS:  # a day's move or measure: there was none
+        reading.status = "no_data"
+        why = f" ({holiday})" if holiday else ""
+        reading.message = (
+            f"{day}休市，没有交易，也就没有当天的数据；最近的交易日是{before}。"
+            if reading.zh
+            else f"The market was closed on {day}{why}: there was no session, so no figure for"
+            f" that day; the last session before it was {before}."
+        )
+        return
+    reading.start = reading.end = before
     if reading.zh:
         reading.notes.append(
             f"{day}休市，没有收盘价；这里给出休市前最后一个交易日（{before}）的收盘价。"
