@@ -90,6 +90,7 @@ _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
         re.compile(r"(?P<n>\d+)-period rolling volatility(?P<a> \(annualised\))?"),
         lambda m, zh: f"{m['n']}期滚动波动率" + ("（年化）" if m["a"] else ""),
     ),
+    (re.compile(r"(?P<n>\d+)-period rolling correlation"), lambda m, zh: f"{m['n']}期滚动相关系数"),
     (
         re.compile(r"Correlation \((?P<m>\w+)\)"),
         lambda m, zh: f"相关系数（{_METHOD_ZH.get(m['m'], m['m'])}）",

@@ -138,7 +138,8 @@ def _series_facts(
         span = f"{_iso(first_at)}..{_iso(last_at)}"
         # A change of a percentage is in percentage points; its relative change means nothing.
         facts.append(_fact(subject, "change", last - first, "pp" if percent else unit, span))
-        if not percent and series.min() > 0:  # a relative change needs positive levels
+        # A relative change needs positive levels on a ratio scale (not a correlation, an RSI).
+        if not percent and series.min() > 0 and not _SCALE.match(unit or ""):
             facts.append(_fact(subject, "pct_change", (last / first - 1) * 100, "%", span))
         facts.append(_fact(subject, "high", float(series.loc[high_at]), unit, _iso(high_at)))
         facts.append(_fact(subject, "low", float(series.loc[low_at]), unit, _iso(low_at)))

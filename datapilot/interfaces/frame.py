@@ -299,6 +299,11 @@ def _sessions(calendar: str, first_year: int, last_year: int) -> pd.DatetimeInde
     return pd.DatetimeIndex(found.sessions).tz_localize(None)
 
 
+def sessions_of(calendar: str, first_year: int, last_year: int) -> pd.DatetimeIndex | None:
+    """The trading sessions of `calendar` over whole years; None when it does not cover them."""
+    return _sessions(calendar, first_year, last_year)
+
+
 def _trading_days(last: pd.Timestamp, horizon: int, calendar: str) -> pd.DatetimeIndex | None:
     # ~252 sessions a year: whole years enough for the horizon, so the cache is reused.
     sessions = _sessions(calendar, last.year, last.year + horizon // 240 + 1)

@@ -23,6 +23,7 @@ LIBRARY = (
     "processing",
     "performance",
     "periods",
+    "rolling",
     "visualization",
 )
 

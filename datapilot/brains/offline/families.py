@@ -39,6 +39,7 @@ from datapilot.brains.offline.family_asks import (
     read_when_ask,
 )
 from datapilot.brains.offline.measures import amount_span
+from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
@@ -60,8 +61,8 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         _as_distance(reading, distance)
         return
     when = read_when_ask(text)
-    if when is None and "volatility" in reading.metrics and (reading.rolling or reading.window):
-        when = read_series_extreme(text)
+    if when is None and rolling_measure(reading) is not None:
+        when = read_series_extreme(text) or read_rolling_extreme(text)
     if (
         when is not None
         and reading.entities
@@ -192,17 +193,17 @@ _DATED = {"max_drawdown", "drawdown", "best_day", "worst_day", "investment_growt
 
 
 def _as_when(reading: Reading, when: WhenAsk) -> None:
-    of_volatility = "volatility" in reading.metrics and (reading.rolling or reading.window)
-    reading.extreme_of = "volatility" if of_volatility else "level"
+    of_series = rolling_measure(reading)
+    reading.extreme_of = of_series or "level"
     reading.metrics = [
         "period_extremes",
-        *(m for m in reading.metrics if m not in _REPLACED | {"volatility"}),
+        *(m for m in reading.metrics if m not in _REPLACED | {"volatility", "correlation"}),
     ]
     reading.period_sides = when.side
     reading.period_label = when.label
     reading.rank = False
     reading.family_spans += [(s, e, f"date of the {when.side}") for s, e in when.spans]
-    what = "rolling volatility" if of_volatility else "value"
+    what = f"rolling {of_series}" if of_series else "value"
     high = "highest" if when.side == "best" else "lowest"
     reading.trace.append(
         f"{'最高' if when.side == 'best' else '最低'}值及其日期"

@@ -23,6 +23,7 @@ from datapilot.brains.offline.planning.families import AnalystFamilies
 from datapilot.brains.offline.planning.forecast import Forecasts
 from datapilot.brains.offline.planning.levels import LevelCharts
 from datapilot.brains.offline.planning.reference import ReferenceTables
+from datapilot.brains.offline.planning.series_stats import rolling_statistic
 from datapilot.brains.offline.planning.technical import TechnicalCharts
 from datapilot.brains.offline.reading import Reading
 from datapilot.brains.offline.vocab import INDICATORS
@@ -121,6 +122,11 @@ class _Planner(
         if indicators or r.chart == "candlestick":
             self._technical(indicators)
         across = self._across(stats)
+        of_series = rolling_statistic(metrics, r.rolling, r.window) if not across else None
+        if of_series:  # "average 30-day volatility": a statistic of the rolling series
+            self._rolling_statistic(*of_series)
+            metrics = [m for m in metrics if m != of_series[0] and m not in STATS]
+            stats = []
         if across is not None:
             self._list_statistic(stats, across)
             metrics = [m for m in metrics if m != across and m not in STATS]
@@ -139,6 +145,8 @@ class _Planner(
                 self._investment()
             elif metric == "news":
                 self._news()
+            elif metric == "correlation" and r.rolling and len(r.entities) > 1:
+                self._rolling_correlation()
             elif metric == "correlation":
                 self._correlation()
             elif metric in ("max_drawdown", "drawdown"):

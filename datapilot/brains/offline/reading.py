@@ -22,6 +22,8 @@ from datapilot.brains.offline.client_tables import (
     table_words_only,
     widgets_to_fetch,
 )
+from datapilot.brains.offline.closed_days import holiday_dates, shut_day
+from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
@@ -174,7 +176,7 @@ def read_question(
 def _read(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool
 ) -> tuple[Reading, Parsed]:
-    text = normalise_text(question)
+    text = fill_elided_anchor(holiday_dates(normalise_text(question)))
     today = context.today
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
@@ -260,6 +262,7 @@ def _read(
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
+    shut_day(reading)
     reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
     read_parts(reading, parsed)
     _grow_to_today(reading)

@@ -69,12 +69,16 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
 def _each_window(reading: Reading, clauses: list[Clause], metric: str, hit: Any) -> None:
     """The one measure over each of several windows that do not overlap."""
     spans = sorted({(c.start, c.end) for c in clauses if c.start and c.end})
-    if any(later[0] <= earlier[1] for earlier, later in itertools.pairwise(spans)):
+    # Lengths anchored on days ("the two weeks after D … the two weeks before E") are windows
+    # the user drew, however short; "10 trading days before D and 10 after D" meet on D, the
+    # day the first ends and the second's base close.
+    anchored = all(c.rule == "duration" for c in clauses)
+    if any(
+        later[0] < earlier[1] or (later[0] == earlier[1] and not anchored)
+        for earlier, later in itertools.pairwise(spans)
+    ):
         return  # nested or touching windows ("in 2021, and in March"): not parts of a comparison
     lengths = [(end - start).days + 1 for start, end in spans]
-    # Lengths anchored on days ("the two weeks after D … the two weeks before E") are windows
-    # the user drew, however short.
-    anchored = all(c.rule == "duration" for c in clauses)
     if (min(lengths) < 28 and not anchored) or max(lengths) > 1.5 * min(lengths):
         # Days ("invested at the start of 2015 … at the end of 2020") bound one span; only
         # periods alike (two years, two halves, two months) are compared side by side.

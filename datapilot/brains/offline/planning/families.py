@@ -10,7 +10,7 @@ from typing import Any
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import TALLY
 from datapilot.brains.offline.planning.base import ZH_FREQ, iso
-from datapilot.brains.offline.planning.performance import PerformanceMeasures
+from datapilot.brains.offline.planning.series_stats import SeriesStatistics
 
 _AVERAGE = ("above_ma", "below_ma")
 _UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
@@ -18,7 +18,7 @@ _UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": 
 _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
 
 
-class AnalystFamilies(PerformanceMeasures):
+class AnalystFamilies(SeriesStatistics):
     """Sub-period extremes, session counts and distances from a peak."""
 
     def _period_extremes(self) -> None:
@@ -69,6 +69,9 @@ class AnalystFamilies(PerformanceMeasures):
         r = self.r
         if r.extreme_of == "volatility":
             self._rolling_volatility()
+            series = self.primary or self.levels(freq="daily")
+        elif r.extreme_of == "correlation":
+            self._rolling_correlation()
             series = self.primary or self.levels(freq="daily")
         else:
             series = self.levels(freq="daily")

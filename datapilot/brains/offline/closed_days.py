@@ -1,0 +1,153 @@
+"""Days the market was shut: a holiday said by name is its day ("Christmas Day 2019",
+2020年元旦), and a level asked on a day without a session is the last close before it, said so.
+
+"What did AAPL close at on Christmas Day 2019" reads as 2019-12-25; the exchange had no session
+that day, so the answer shows the close of 2019-12-24 and its note says the market was closed on
+2019-12-25 and which close is shown instead. Sessions come from the entity's exchange calendar
+(`exchange_calendars`); a holiday whose day a calendar rule gives (Thanksgiving, Good Friday) is
+computed from that rule, and one without a year is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from dateutil.easter import easter
+
+if TYPE_CHECKING:
+    from datapilot.brains.offline.reading import Reading
+
+
+def _fixed(month: int, day: int) -> Callable[[int], date]:
+    return lambda year: date(year, month, day)
+
+
+def _nth(month: int, weekday: int, n: int) -> Callable[[int], date]:
+    """The n-th `weekday` (Monday 0) of `month`; n = -1 for the last."""
+
+    def day(year: int) -> date:
+        if n > 0:
+            first = date(year, month, 1)
+            return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+    return day
+
+
+# Each holiday's names (English matched case-insensitively, Chinese as written) and its day.
+_HOLIDAYS: dict[str, tuple[tuple[str, ...], Callable[[int], date]]] = {
+    "Christmas Day": (("christmas day", "christmas", "圣诞节", "圣诞"), _fixed(12, 25)),
+    "New Year's Day": (("new year's day", "new years day", "new year's", "元旦"), _fixed(1, 1)),
+    "Independence Day": (
+        ("independence day", "july 4th", "the fourth of july", "4th of july", "独立日"),
+        _fixed(7, 4),
+    ),
+    "Juneteenth": (("juneteenth",), _fixed(6, 19)),
+    "Thanksgiving": (("thanksgiving day", "thanksgiving", "感恩节"), _nth(11, 3, 4)),
+    "Good Friday": (("good friday", "耶稣受难日"), lambda year: easter(year) - timedelta(days=2)),
+    "Labor Day": (("labor day", "labour day"), _nth(9, 0, 1)),
+    "Memorial Day": (("memorial day",), _nth(5, 0, -1)),
+    "Martin Luther King Jr. Day": (
+        ("martin luther king jr. day", "martin luther king day", "mlk day"),
+        _nth(1, 0, 3),
+    ),
+    "Presidents' Day": (
+        ("presidents' day", "presidents day", "washington's birthday"),
+        _nth(2, 0, 3),
+    ),
+    "National Day": (("国庆节", "国庆"), _fixed(10, 1)),
+}
+
+_NAMES = sorted(
+    ((name, holiday) for holiday, (names, _) in _HOLIDAYS.items() for name in names),
+    key=lambda pair: -len(pair[0]),
+)
+_NAME = "|".join(re.escape(name) for name, _ in _NAMES)
+# "Christmas Day 2019", "Christmas Day, 2019", "2019 Christmas", 2019年圣诞节, 2020年的元旦.
+_SAID = re.compile(
+    rf"(?i)(?:(?P<before>(?:19|20)\d\d)\s*(?:年的?|年)?\s*(?P<name1>{_NAME})"
+    rf"|(?P<name2>{_NAME})(?:\s*(?:day)?)?,?\s*(?:of\s+|in\s+)?(?P<after>(?:19|20)\d\d)(?:年)?)"
+    r"(?![\d-])"
+)
+
+
+def holiday_dates(text: str) -> str:
+    """`text` with each holiday said with its year written as its ISO day ("Christmas Day
+    2019" → 2019-12-25), so the time grammar reads it as that day."""
+
+    def day(found: re.Match[str]) -> str:
+        said = (found.group("name1") or found.group("name2")).casefold()
+        year = int(found.group("before") or found.group("after"))
+        holiday = next(h for name, h in _NAMES if name.casefold() == said)
+        return _HOLIDAYS[holiday][1](year).isoformat()
+
+    return _SAID.sub(day, text)
+
+
+def holiday_named(day: date) -> str | None:
+    """The holiday `day` is, by its English name, if one of ours."""
+    for holiday, (_, rule) in _HOLIDAYS.items():
+        if rule(day.year) == day:
+            return holiday
+    return None
+
+
+_LEVELS = {"close", "value", "price", "open", "high", "low"}
+
+
+def last_session_before(day: date, calendar: str) -> date | None:
+    """The calendar's last session before `day` when `day` has none; None when it has one or
+    the calendar does not cover it."""
+    import pandas as pd
+
+    from datapilot.interfaces.frame import sessions_of
+
+    sessions = sessions_of(calendar, day.year - 1, day.year)
+    if sessions is None or pd.Timestamp(day) in sessions:
+        return None
+    before = sessions[sessions < pd.Timestamp(day)]
+    return before[-1].date() if len(before) else None
+
+
+def shut_day(reading: Reading) -> None:
+    """A level asked on one day without a session: the last close before it, said so."""
+    from datapilot.interfaces.prices import exchange_calendar
+
+    if reading.start is None or reading.start != reading.end or not reading.entities:
+        return
+    if reading.start > reading.today:
+        return
+    calendars = {exchange_calendar(e) for e in reading.entities}
+    if len(calendars) != 1 or None in calendars:
+        return
+    day = reading.start
+    before = last_session_before(day, str(next(iter(calendars))))
+    if before is None:
+        return
+    holiday = holiday_named(day)
+    if not set(reading.metrics) <= _LEVELS:  # a day's move or measure: there was none
+        reading.status = "no_data"
+        why = f" ({holiday})" if holiday else ""
+        reading.message = (
+            f"{day}休市，没有交易，也就没有当天的数据；最近的交易日是{before}。"
+            if reading.zh
+            else f"The market was closed on {day}{why}: there was no session, so no figure for"
+            f" that day; the last session before it was {before}."
+        )
+        return
+    reading.start = reading.end = before
+    if reading.zh:
+        reading.notes.append(
+            f"{day}休市，没有收盘价；这里给出休市前最后一个交易日（{before}）的收盘价。"
+        )
+    else:
+        why = f" ({holiday})" if holiday else ""
+        reading.notes.append(
+            f"The market was closed on {day}{why}; the last close before it, on {before}, is"
+            " shown instead."
+        )
+    reading.trace.append(f"{day} has no session → the last session before it, {before}")
