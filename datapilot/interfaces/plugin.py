@@ -23,6 +23,8 @@ LIBRARY = (
     "processing",
     "performance",
     "periods",
+    "streaks",
+    "crosses",
     "visualization",
 )
 

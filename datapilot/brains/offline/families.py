@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
 
+from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.exclusions import exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     CountAsk,
@@ -39,6 +40,7 @@ from datapilot.brains.offline.family_asks import (
     read_when_ask,
 )
 from datapilot.brains.offline.measures import amount_span
+from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
@@ -50,6 +52,14 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
         reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
     if reading.tables or "forecast" in reading.metrics:
+        return
+    cross = read_cross_ask(text)
+    if cross is not None and reading.entities:
+        as_cross(reading, cross, _REPLACED | _DAYS | {"ma", "sma", "moving_average"})
+        return
+    streak = read_streak_ask(text)
+    if streak is not None and reading.entities:
+        as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
         return
     count = read_count_ask(text)
     if count is not None and reading.entities:
@@ -67,6 +77,7 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and reading.entities
         and not reading.days
         and not _DATED & set(reading.metrics)
+        and not _nested_window(parsed)
     ):
         _as_when(reading, when)
         return
@@ -78,6 +89,13 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and _periods_in(reading, period) >= 2
     ):
         _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+
+
+def _nested_window(parsed: Parsed) -> bool:
+    """A time phrase inside another's window ("what was it in January 2008, and the widest in
+    2008-2009"): it asks a figure of its own that the window's one extreme does not give."""
+    spans = [(c.start, c.end) for c in parsed.time.clauses if c.start and c.end]
+    return any((a, b) != (c, d) and c <= a and b <= d for a, b in spans for c, d in spans)
 
 
 # Measures a family's answer replaces: what the words of its phrase were otherwise read as.
@@ -194,9 +212,11 @@ _DATED = {"max_drawdown", "drawdown", "best_day", "worst_day", "investment_growt
 def _as_when(reading: Reading, when: WhenAsk) -> None:
     of_volatility = "volatility" in reading.metrics and (reading.rolling or reading.window)
     reading.extreme_of = "volatility" if of_volatility else "level"
+    spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
     reading.metrics = [
+        *spread,
         "period_extremes",
-        *(m for m in reading.metrics if m not in _REPLACED | {"volatility"}),
+        *(m for m in reading.metrics if m not in _REPLACED | {"volatility", "spread"}),
     ]
     reading.period_sides = when.side
     reading.period_label = when.label
