@@ -181,3 +181,47 @@ async def test_the_day_a_moving_average_crossed_above_another(
     assert days
     summary = await _answer(question)
     assert all(day in summary for day in days)
+
+
+def _quarterly(column: str) -> pd.Series:
+    frame = macrodata.load_pandas().data
+    index = pd.PeriodIndex.from_fields(
+        year=frame["year"].astype(int), quarter=frame["quarter"].astype(int), freq="Q"
+    )
+    return pd.Series(frame[column].to_numpy(), index=index)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Average 3-month T-bill rate in the 1990s, and which was its highest quarter?",
+        "3个月国债利率1990年代平均是多少？最高的是哪个季度？",
+    ],
+)
+async def test_a_rates_highest_quarter_is_its_level_beside_the_average(
+    data: Any, question: str
+) -> None:
+    rates = _quarterly("tbilrate")["1990Q1":"1999Q4"]
+    peak = rates.idxmax()
+    summary = await _answer(question)
+    assert f"{rates.max():.2f}%" in summary and f"{peak.year}Q{peak.quarter}" in summary
+    assert f"{rates.mean():.2f}%" in summary
+
+
+async def test_the_lowest_quarter_of_a_rate_ranks_levels_not_changes(data: Any) -> None:
+    rates = _quarterly("unemp")["2000Q1":"2009Q4"]
+    trough = rates.idxmin()
+    summary = await _answer("Which was the lowest quarter for the jobless rate in the 2000s?")
+    assert f"{rates.min():.2f}%" in summary and f"{trough.year}Q{trough.quarter}" in summary
+
+
+async def test_a_years_low_its_day_and_how_far_above_it_the_year_finished(data: Any) -> None:
+    import arch.data.wti
+
+    wti = arch.data.wti.load().iloc[:, 0].dropna()["2016"]
+    summary = await _answer(
+        "WTI crude in 2016: what was the lowest close, on what day, and how far above that "
+        "low did it finish the year?"
+    )
+    assert f"{wti.min():.2f}" in summary and f"{wti.idxmin():%Y-%m-%d}" in summary
+    assert f"{(wti.iloc[-1] / wti.min() - 1) * 100:.2f}%" in summary

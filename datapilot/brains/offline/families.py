@@ -79,7 +79,7 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and not _DATED & set(reading.metrics)
         and not _nested_window(parsed)
     ):
-        _as_when(reading, when)
+        _as_when(reading, when, _said_apart(parsed, when.spans))
         return
     period = read_period_ask(text)
     if (
@@ -209,14 +209,31 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
 _DATED = {"max_drawdown", "drawdown", "best_day", "worst_day", "investment_growth"}
 
 
-def _as_when(reading: Reading, when: WhenAsk) -> None:
+# Measures of the window a clause of their own may ask beside a dated extreme.
+_APART = {"mean", "median", "return", "cumulative_return"}
+
+
+def _said_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> set[str]:
+    """Measures said outside the extreme's words ("the average rate …, and its highest?")."""
+    return {
+        m
+        for m, hit in parsed.group("metric")
+        if m in _APART and not any(s <= hit.start < e for s, e in spans)
+    }
+
+
+def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> None:
     of_volatility = "volatility" in reading.metrics and (reading.rolling or reading.window)
     reading.extreme_of = "volatility" if of_volatility else "level"
     spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
     reading.metrics = [
         *spread,
         "period_extremes",
-        *(m for m in reading.metrics if m not in _REPLACED | {"volatility", "spread"}),
+        *(
+            m
+            for m in reading.metrics
+            if m not in (_REPLACED - (apart or set())) | {"volatility", "spread"}
+        ),
     ]
     reading.period_sides = when.side
     reading.period_label = when.label
@@ -266,6 +283,9 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
         for m, h in parsed.group("metric")
         if any(s <= h.start and h.end <= e for s, e in period.spans)
     }
+    if _rates_only(reading):
+        _as_period_level(reading, period, inside)
+        return
     whole = _whole_window_return(parsed, period)
     reading.metrics = [
         "period_extremes",
@@ -282,3 +302,40 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
         if reading.zh
         else f"the {period.which} {period.frequency} period(s) by return, with their dates"
     )
+
+
+def _rates_only(reading: Reading) -> bool:
+    """Every name a rate (unemployment, a yield, a T-bill rate): its periods rank by level."""
+    return bool(reading.entities) and all(
+        e.kind != "stock" and (e.units or "").casefold() in ("percent", "%")
+        for e in reading.entities
+    )
+
+
+def _as_period_level(reading: Reading, period: PeriodAsk, inside: set[str]) -> None:
+    """ "A rate's highest quarter": the quarter whose average level is highest, never the
+    rate's % change; a measure said in a clause of its own ("the average rate") stays."""
+    reading.extreme_of = "period_mean"
+    reading.period_label = period.frequency
+    reading.period_sides = period.which
+    kept = [m for m in reading.metrics if m not in inside and m not in _CHANGES]
+    reading.metrics = ["period_extremes", *kept]
+    reading.family_spans += [(s, e, f"{period.which} {period.frequency}") for s, e in period.spans]
+    reading.rank = False
+    unit = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
+    said = unit.get(period.frequency, period.frequency)
+    zh_unit = {"week": "周", "month": "月", "quarter": "季度", "year": "年"}.get(said, said)
+    reading.notes.append(
+        f"利率的{zh_unit}按其平均水平（该{zh_unit}内观测值的均值）排序，而不是按变动率。"
+        if reading.zh
+        else f"A rate's {said} is ranked by its average level (the mean of its values in the "
+        f"{said}), not by its % change."
+    )
+    reading.trace.append(
+        f"按{zh_unit}平均水平排序的最{'高' if period.which == 'best' else '低'}{zh_unit}"
+        if reading.zh
+        else f"the {period.which} {said}(s) by the {said}'s average level"
+    )
+
+
+_CHANGES = {"return", "cumulative_return", "value", "close", "stats", "period_extremes"}

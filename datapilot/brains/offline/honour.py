@@ -353,6 +353,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
         return "ranking of several"
     if _left_out(reading):
         return "ranking, the other names said to have no data"
+    if getattr(reading, "extreme_of", "") == "period_mean":
+        return f"ranking of the {reading.period_label} periods' average levels"
     if reading.rank and reading.frequency is not None:
         return f"ranking of {reading.frequency} periods"
     if _LEVEL_EXTREME.match(word) and _sub_period_measure(reading):

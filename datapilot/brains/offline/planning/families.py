@@ -70,6 +70,18 @@ class AnalystFamilies(PerformanceMeasures):
         if r.extreme_of == "volatility":
             self._rolling_volatility()
             series = self.primary or self.levels(freq="daily")
+        elif r.extreme_of == "period_mean" and r.period_label not in (None, "daily"):
+            # A rate's highest quarter: each quarter's average level, then the highest.
+            series = self.builder.add(
+                "resample",
+                {"frame": frame(self.levels()), "freq": r.period_label, "how": "mean"},
+                name=f"{r.period_label}_means",
+                description=self._say(
+                    f"Average the values of each {_UNIT_EN.get(r.period_label, r.period_label)}",
+                    f"计算每个{_UNIT_ZH.get(r.period_label, '时段')}的平均值",
+                ),
+                task="processing",
+            )
         elif spread := next(
             (c.output for c in self.builder.calls() if c.interface == "spread"), None
         ):
