@@ -225,3 +225,21 @@ async def test_a_years_low_its_day_and_how_far_above_it_the_year_finished(data: 
     )
     assert f"{wti.min():.2f}" in summary and f"{wti.idxmin():%Y-%m-%d}" in summary
     assert f"{(wti.iloc[-1] / wti.min() - 1) * 100:.2f}%" in summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "US real GDP growth in Q3 2009 - quarter over quarter and year over year?",
+        "Real GDP, Q3 2009 — quarter over quarter, and year over year?",
+    ],
+)
+async def test_a_dash_after_a_year_is_a_break_not_a_length_of_years_quarters(
+    data: Any, question: str
+) -> None:
+    gdp = _quarterly("realgdp")
+    qoq = (gdp["2009Q3"] / gdp["2009Q2"] - 1) * 100
+    yoy = (gdp["2009Q3"] / gdp["2008Q3"] - 1) * 100
+    summary = await _answer(question)
+    assert f"{qoq:.2f}%" in summary and f"{yoy:.2f}%" in summary
+    assert "Q3" not in summary.split("In ")[0] or "don't know" not in summary
