@@ -243,3 +243,20 @@ async def test_a_dash_after_a_year_is_a_break_not_a_length_of_years_quarters(
     summary = await _answer(question)
     assert f"{qoq:.2f}%" in summary and f"{yoy:.2f}%" in summary
     assert "Q3" not in summary.split("In ")[0] or "don't know" not in summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Over the last 18 months, did JPMorgan or Bank of America hold up better, and by how "
+        "many percentage points?",
+        "过去18个月摩根大通和美国银行哪个更抗跌？差几个百分点？",
+    ],
+)
+async def test_which_held_up_better_and_by_how_many_points(data: Any, question: str) -> None:
+    prices = load_sp500_dataset()[["JPM", "BAC"]]
+    change = (prices.loc["2022-06-30"] / prices.loc["2020-12-30"] - 1) * 100
+    summary = await _answer(question, date(2022, 6, 30))
+    gap = abs(change["BAC"] - change["JPM"])
+    assert f"{change['BAC']:.2f}%" in summary and f"{change['JPM']:.2f}%" in summary
+    assert f"{gap:.2f}" in summary
