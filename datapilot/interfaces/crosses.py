@@ -29,9 +29,9 @@ def ma_crosses(
     ] = "above",
     start: Annotated[str | None, "List crosses from this date; earlier rows warm up."] = None,
 ) -> pd.DataFrame:
-    """Each cross of the fast simple moving average over the slow one: rows by id with date,
-    direction (above/below), close, fast_ma and slow_ma on that session, and crosses (how many
-    crosses in the window for that id; 0 with no date when there were none)."""
+    """Each session the fast simple moving average crossed the slow one: rows by id with date,
+    direction (above/below), close, fast_ma, slow_ma and crosses (how many in the window; 0
+    and no date when none)."""
     if fast < 1 or slow < 1 or fast == slow:
         raise InterfaceError("ma_crosses needs two different positive lengths.")
     rows: list[dict[str, object]] = []
