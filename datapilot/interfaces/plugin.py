@@ -24,6 +24,8 @@ LIBRARY = (
     "performance",
     "periods",
     "rolling",
+    "streaks",
+    "crosses",
     "visualization",
 )
 

@@ -87,7 +87,7 @@ async def test_a_rates_change_is_given_in_points(question: str) -> None:
 
 async def test_a_gap_nothing_computes_is_never_ok() -> None:
     answer = await _ask(
-        "Over the past year, did JPMorgan or Bank of America hold up better, and by how many "
+        "Over the past year, was JPMorgan or Bank of America more volatile, and by how many "
         "percentage points?",
         date(2022, 7, 1),
     )

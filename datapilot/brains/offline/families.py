@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
 
+from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.exclusions import exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     CountAsk,
@@ -40,6 +41,7 @@ from datapilot.brains.offline.family_asks import (
 )
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
+from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
@@ -51,6 +53,14 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
         reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
     if reading.tables or "forecast" in reading.metrics:
+        return
+    cross = read_cross_ask(text)
+    if cross is not None and reading.entities:
+        as_cross(reading, cross, _REPLACED | _DAYS | {"ma", "sma", "moving_average"})
+        return
+    streak = read_streak_ask(text)
+    if streak is not None and reading.entities:
+        as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
         return
     count = read_count_ask(text)
     if count is not None and reading.entities:
@@ -68,8 +78,9 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and reading.entities
         and not reading.days
         and not _DATED & set(reading.metrics)
+        and not _nested_window(parsed)
     ):
-        _as_when(reading, when)
+        _as_when(reading, when, _said_apart(parsed, when.spans))
         return
     period = read_period_ask(text)
     if (
@@ -79,6 +90,13 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and _periods_in(reading, period) >= 2
     ):
         _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+
+
+def _nested_window(parsed: Parsed) -> bool:
+    """A time phrase inside another's window ("what was it in January 2008, and the widest in
+    2008-2009"): it asks a figure of its own that the window's one extreme does not give."""
+    spans = [(c.start, c.end) for c in parsed.time.clauses if c.start and c.end]
+    return any((a, b) != (c, d) and c <= a and b <= d for a, b in spans for c, d in spans)
 
 
 # Measures a family's answer replaces: what the words of its phrase were otherwise read as.
@@ -192,12 +210,31 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
 _DATED = {"max_drawdown", "drawdown", "best_day", "worst_day", "investment_growth"}
 
 
-def _as_when(reading: Reading, when: WhenAsk) -> None:
+# Measures of the window a clause of their own may ask beside a dated extreme.
+_APART = {"mean", "median", "return", "cumulative_return"}
+
+
+def _said_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> set[str]:
+    """Measures said outside the extreme's words ("the average rate …, and its highest?")."""
+    return {
+        m
+        for m, hit in parsed.group("metric")
+        if m in _APART and not any(s <= hit.start < e for s, e in spans)
+    }
+
+
+def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> None:
     of_series = rolling_measure(reading)
     reading.extreme_of = of_series or "level"
+    spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
     reading.metrics = [
+        *spread,
         "period_extremes",
-        *(m for m in reading.metrics if m not in _REPLACED | {"volatility", "correlation"}),
+        *(
+            m
+            for m in reading.metrics
+            if m not in (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread"}
+        ),
     ]
     reading.period_sides = when.side
     reading.period_label = when.label
@@ -247,6 +284,9 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
         for m, h in parsed.group("metric")
         if any(s <= h.start and h.end <= e for s, e in period.spans)
     }
+    if _rates_only(reading):
+        _as_period_level(reading, period, inside)
+        return
     whole = _whole_window_return(parsed, period)
     reading.metrics = [
         "period_extremes",
@@ -263,3 +303,40 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
         if reading.zh
         else f"the {period.which} {period.frequency} period(s) by return, with their dates"
     )
+
+
+def _rates_only(reading: Reading) -> bool:
+    """Every name a rate (unemployment, a yield, a T-bill rate): its periods rank by level."""
+    return bool(reading.entities) and all(
+        e.kind != "stock" and (e.units or "").casefold() in ("percent", "%")
+        for e in reading.entities
+    )
+
+
+def _as_period_level(reading: Reading, period: PeriodAsk, inside: set[str]) -> None:
+    """ "A rate's highest quarter": the quarter whose average level is highest, never the
+    rate's % change; a measure said in a clause of its own ("the average rate") stays."""
+    reading.extreme_of = "period_mean"
+    reading.period_label = period.frequency
+    reading.period_sides = period.which
+    kept = [m for m in reading.metrics if m not in inside and m not in _CHANGES]
+    reading.metrics = ["period_extremes", *kept]
+    reading.family_spans += [(s, e, f"{period.which} {period.frequency}") for s, e in period.spans]
+    reading.rank = False
+    unit = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
+    said = unit.get(period.frequency, period.frequency)
+    zh_unit = {"week": "周", "month": "月", "quarter": "季度", "year": "年"}.get(said, said)
+    reading.notes.append(
+        f"利率的{zh_unit}按其平均水平（该{zh_unit}内观测值的均值）排序，而不是按变动率。"
+        if reading.zh
+        else f"A rate's {said} is ranked by its average level (the mean of its values in the "
+        f"{said}), not by its % change."
+    )
+    reading.trace.append(
+        f"按{zh_unit}平均水平排序的最{'高' if period.which == 'best' else '低'}{zh_unit}"
+        if reading.zh
+        else f"the {period.which} {said}(s) by the {said}'s average level"
+    )
+
+
+_CHANGES = {"return", "cumulative_return", "value", "close", "stats", "period_extremes"}

@@ -172,7 +172,7 @@ _WHEN_UNIT = {"day": "daily", "date": "daily", "session": "daily", "week": "week
 _WHEN_UNIT |= {"month": "monthly", "quarter": "quarterly", "year": "annual"}
 _HIGH_EN = (
     r"peak(?:ed)?|high|highs|highest|top(?:ped)?|max(?:imum)?|low|lows|lowest|bottom(?:ed)?|"
-    r"trough|min(?:imum)?"
+    r"trough|min(?:imum)?|widest|narrowest"
 )
 _WHEN_PATTERNS = (
     re.compile(
@@ -185,13 +185,24 @@ _WHEN_PATTERNS = (
         r"(?P<unit>date|day)s?\b"
     ),
     re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,)\s+when\b"),
+    # "peak … - how high and which quarter?": the date asked in a clause of its own.
+    re.compile(
+        rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,60}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
+        r"(?:which|what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
+    ),
     re.compile(
         r"(?P<side>最高点?|最低点?|高点|低点|峰值|顶点|谷底|新高|新低|最大值|最小值)"
         r"[^。？?]{0,10}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|何时|几号|哪一?个月|哪月|"
         r"哪个季度|哪一?年|日期)"
     ),
+    # 最高到多少？是哪个季度？: the date asked in the next clause.
     re.compile(
-        r"(?P<unit>哪一?天|什么时候|何时|哪个交易日|哪一?个月)[^，。？,?]{0,8}?"
+        r"(?P<side>最高|最低|高点|低点|峰值|谷底|最大|最小|最宽|最窄)[^。？?，,]{0,10}[？?，,]\s*"
+        r"(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|何时|几号|哪一?个月|哪月|"
+        r"哪个季度|哪一?年)"
+    ),
+    re.compile(
+        r"(?P<unit>哪一?天|什么时候|何时|哪个交易日|哪一?个月|哪个季度|哪一?年)[^，。？,?]{0,8}?"
         r"(?P<side>最高|最低|见顶|见底|创新高|创新低|达到峰值)"
     ),
 )
@@ -232,7 +243,9 @@ def read_when_ask(text: str) -> WhenAsk | None:
             continue
         side_word = found.group("side").lower()
         low = bool(
-            re.match(r"low|bottom|trough|min|最低|低点|谷底|新低|最小|见底|创新低", side_word)
+            re.match(
+                r"low|bottom|trough|min|narrow|最窄|最低|低点|谷底|新低|最小|见底|创新低", side_word
+            )
         )
         unit = (found.groupdict().get("unit") or "day").lower()
         label = _WHEN_UNIT.get(unit) or next(
@@ -311,6 +324,21 @@ _MA_ZH = re.compile(
     r"(?P<cmp>高于|低于|站上|站稳|跌破|收在|在|位于)?\s*(?P<n>\d+)\s*(?:日|天)\s*"
     r"(?:均线|移动平均线|移动均线|简单移动平均线?)\s*(?P<side>上方|下方|之上|之下|以上|以下)?"
 )
+# Both sides asked together: "up days vs down days", "down and up sessions", 涨跌天数.
+_UP_EN = r"(?:up|gaining|positive|green|winning|higher)"
+_DOWN_EN = r"(?:down|losing|negative|red|lower)"
+_JOIN_EN = (
+    r"\s+(?:(?:trading\s+)?(?:days|sessions)\s+)?"
+    r"(?:vs\.?|versus|and|or|against|compared\s+(?:to|with)|to)\s+"
+)
+_BOTH_EN = re.compile(
+    rf"(?i)\b(?:{_UP_EN}{_JOIN_EN}{_DOWN_EN}|{_DOWN_EN}{_JOIN_EN}{_UP_EN})\s+(?:trading\s+)?"
+    r"(?:days|sessions)\b"
+)
+_BOTH_ZH = re.compile(
+    r"(?:上涨|收涨|收阳|涨)(?:的?(?:交易日|天数|天))?(?:和|与|跟|、|对|比|vs)(?:下跌|收跌|收阴|跌)"
+    r"(?:的?(?:交易日|天数|天))?|涨跌(?:的?(?:交易日|天数|天))|涨跌各"
+)
 _UPDOWN_ZH = re.compile(
     r"(?P<dir>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)(?:的)?(?:交易日|天|日子|天数)"
 )
@@ -334,6 +362,9 @@ def read_count_ask(text: str) -> CountAsk | None:
     """The count of sessions `text` asks for, or None when it asks no count."""
     trigger = _COUNT_EN.search(text) or _COUNT_ZH.search(text)
     if trigger is None:
+        both = _BOTH_EN.search(text) or _BOTH_ZH.search(text)
+        if both is not None and re.search(r"(?i)\bcount|\bnumber\b|\btally|统计|数一数", text):
+            return CountAsk("both", None, False, (both.span(),))
         return None
     spans: list[Span] = [trigger.span()]
     for pattern in _RETURN_EN:
@@ -387,6 +418,10 @@ def read_count_ask(text: str) -> CountAsk | None:
         spans.append(level_zh.span())
         condition = "close_below" if below else "close_above"
         return CountAsk(condition, _num(level_zh.group("num")), inclusive, tuple(spans))
+    both = _BOTH_EN.search(text) or _BOTH_ZH.search(text)
+    if both is not None:  # "up days vs down days", 上涨和下跌的天数: both counted
+        spans.append(both.span())
+        return CountAsk("both", None, False, tuple(spans))
     updown = _UPDOWN_EN.search(text)
     if updown is not None:
         word = (updown.group("dir") or updown.group("verb") or "").lower()

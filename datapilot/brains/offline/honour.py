@@ -82,6 +82,11 @@ TALLY = re.compile(
     r"|(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
     r"收跌|盈利|亏损)(?![幅跌])"
 )
+# The end of the window said with a period word: "finish the year", "closed the month at".
+_PERIOD_END = re.compile(
+    r"(?i)\b(?:finish|finished|finishing|end|ended|ending|close|closed|closing)\s+(?:the|that|"
+    r"this)\s+$"
+)
 # Comparison words in the filler list that rank: "the biggest one-day gain", 最大.
 RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 
@@ -191,6 +196,8 @@ def _honoured_by(
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":
+        if _PERIOD_END.search(reading.text[: entry.start]) and reading.end is not None:
+            return "the window's end"  # "how far above the low did it finish the year"
         return _period(reading, meaning)
     if how == "threshold":
         number = re.sub(r"[^\d.]", "", meaning.split()[-1] if " " in meaning else meaning)
@@ -331,6 +338,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
     if cue not in _STRICT_FORMS:
         return "reading"
     if cue == "cue:compare":
+        if reading.count_condition == "both":
+            return "sessions up and down counted side by side"
         if _several(reading) or len(reading.parts) >= 2:
             return "comparison of several"
         if _left_out(reading):
@@ -344,6 +353,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
         return "ranking of several"
     if _left_out(reading):
         return "ranking, the other names said to have no data"
+    if getattr(reading, "extreme_of", "") == "period_mean":
+        return f"ranking of the {reading.period_label} periods' average levels"
     if reading.rank and reading.frequency is not None:
         return f"ranking of {reading.frequency} periods"
     if _LEVEL_EXTREME.match(word) and _sub_period_measure(reading):
@@ -360,12 +371,18 @@ def _dated(reading: Reading, said: str) -> str | None:
     trough, of a forecast; "which month" only a grouping by months."""
     if reading.tables:
         return "rows of the table"  # "which year has the lowest estimate": the row's label
+    if "ma_cross" in reading.metrics:
+        return "dates of the crosses"
+    if "streak" in reading.metrics:
+        return "first and last day of the streak"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
     if _LONGER.search(said):
         return None  # sub-periods nothing here ranks
     if reading.days is not None or set(reading.metrics) & _DAYS:
         return "dates of the extreme days"
+    if "distance" in reading.metrics:
+        return "date of the peak or trough"  # the distance table dates the high (low) it measures
     if "max_drawdown" in reading.metrics:
         return "dates of the drawdown's peak and trough"
     if reading.horizon is not None or reading.future is not None or "forecast" in reading.metrics:

@@ -37,6 +37,8 @@ _FAMILIES = {
     "period_extremes": "_period_extremes",
     "count_days": "_count_days",
     "distance": "_distance",
+    "streak": "_streak",
+    "ma_cross": "_ma_cross",
 }
 
 

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.extreme_days import read_day_ask
+from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
     qualifying_returns,
@@ -36,7 +37,10 @@ def asks_ahead(text: str) -> bool:
 
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
+    gaps = [g.span() for g in GAP.finditer(parsed.text)]
     for metric, hit in parsed.group("metric"):
+        if metric in ("close", "value") and any(s <= hit.start and hit.end <= e for s, e in gaps):
+            continue  # "by how many percentage points": the unit of a difference, not a level
         if metric not in metrics:
             metrics.append(metric)
             reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')

@@ -417,7 +417,7 @@ class Grammar:
             ("horizon_zh_xia", rf"下\s*(?P<n>{NUM_ZH})\s*个\s*(?P<u>{unit_zh})", self._horizon),
             (
                 "duration_en",
-                rf"(?<![0-9A-Za-z])(?P<n>{num_en})\s*-?\s*(?P<u>{unit_en_long})(?![A-Za-z])",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?P<u>{unit_en_long})(?![A-Za-z])",
                 self._duration,
             ),
             (

@@ -237,7 +237,80 @@ def _distance(step: Step, said: Said) -> list[str]:
     return sentences
 
 
+def _streak(step: Step, said: Said) -> list[str]:
+    """The longest run of up (down) sessions: its length, first and last session, the move."""
+    w = said.w
+    frame: pd.DataFrame = step.value
+    up = frame.attrs.get("direction") == "up"
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name = w.name(subject)
+        if not row.sessions:
+            sentences.append(
+                f"{name}{said.when}没有一个{'上涨' if up else '下跌'}的交易日。"
+                if w.zh
+                else f"{name} had no {'up' if up else 'down'} session{_when(said)}."
+            )
+            continue
+        change = format_value(float(row.change_pct), "%")
+        more = int(row.ties)
+        if w.zh:
+            tie = f"（另有{more}段同样长）" if more else ""
+            sentences.append(
+                f"{name}{said.when}最长{'连涨' if up else '连跌'}{int(row.sessions)}个交易日，"
+                f"从{row.start_date}到{row.end_date}结束，期间{'上涨' if up else '下跌'}"
+                f"{change.lstrip('-')}{tie}。"
+            )
+        else:
+            tie = f" ({more} other run{'s' if more > 1 else ''} as long)" if more else ""
+            sentences.append(
+                f"{_poss(name)} longest {'winning' if up else 'losing'} streak{_when(said)} was "
+                f"{int(row.sessions)} sessions in a row, from {row.start_date} to its end on "
+                f"{row.end_date}, a move of {change}{tie}."
+            )
+    return sentences
+
+
+def _crosses(step: Step, said: Said) -> list[str]:
+    """The dates a fast moving average crossed a slow one."""
+    w = said.w
+    frame: pd.DataFrame = step.value
+    fast, slow = frame.attrs.get("fast"), frame.attrs.get("slow")
+    up = frame.attrs.get("direction") != "below"
+    sentences = []
+    for subject in list(dict.fromkeys(_ids(frame)))[:MAX_SUBJECTS]:
+        rows = frame.loc[[subject]]
+        name = w.name(subject)
+        dates = [str(d) for d in rows["date"] if d is not None and str(d) != "None"]
+        if not dates:
+            sentences.append(
+                f"{name}{said.when}{fast}日均线没有{'上穿' if up else '下穿'}{slow}日均线。"
+                if w.zh
+                else f"{_poss(name)} {fast}-day average did not cross {'above' if up else 'below'}"
+                f" its {slow}-day{_when(said)}."
+            )
+            continue
+        first = rows.iloc[0]
+        level = _said(said, float(first["close"]), str(frame.attrs.get("unit") or ""))
+        if w.zh:
+            sentences.append(
+                f"{name}{said.when}{fast}日均线{'上穿' if up else '下穿'}{slow}日均线"
+                f"{len(dates)}次：{'、'.join(dates)}（{dates[0]}收盘{level}）。"
+            )
+        else:
+            sentences.append(
+                f"{_poss(name)} {fast}-day average crossed {'above' if up else 'below'} its "
+                f"{slow}-day {len(dates)} time{'s' if len(dates) > 1 else ''}{_when(said)}: "
+                f"on {', '.join(dates)} (close {level} on {dates[0]})."
+            )
+    return sentences
+
+
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
+    "crosses": _crosses,
+    "streak": _streak,
     "period_extremes": _period_extremes,
     "count": _count,
     "signs": _signs,

@@ -31,6 +31,8 @@ _PRIORITY = {
     "period_extremes": 0,
     "count": 0,
     "distance": 0,
+    "streak": 0,
+    "crosses": 0,
     "growth": 0,
     "top_bottom": 0,
     "sharpe": 0,
@@ -82,6 +84,10 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "count"
     if {"up", "down", "periods"} <= columns:
         return "signs"
+    if {"fast_ma", "slow_ma", "crosses"} <= columns:
+        return "crosses"
+    if {"sessions", "end_date", "ties"} <= columns:
+        return "streak"
     if "distance_pct" in columns:
         return "distance"
     if {"date", "return_pct"} <= columns:

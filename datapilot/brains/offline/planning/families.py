@@ -73,6 +73,22 @@ class AnalystFamilies(SeriesStatistics):
         elif r.extreme_of == "correlation":
             self._rolling_correlation()
             series = self.primary or self.levels(freq="daily")
+        elif r.extreme_of == "period_mean" and r.period_label not in (None, "daily"):
+            # A rate's highest quarter: each quarter's average level, then the highest.
+            series = self.builder.add(
+                "resample",
+                {"frame": frame(self.levels()), "freq": r.period_label, "how": "mean"},
+                name=f"{r.period_label}_means",
+                description=self._say(
+                    f"Average the values of each {_UNIT_EN.get(r.period_label, r.period_label)}",
+                    f"计算每个{_UNIT_ZH.get(r.period_label, '时段')}的平均值",
+                ),
+                task="processing",
+            )
+        elif spread := next(
+            (c.output for c in self.builder.calls() if c.interface == "spread"), None
+        ):
+            series = spread  # "the widest the Baa-Aaa spread got": the spread's extreme
         else:
             series = self.levels(freq="daily")
             if not r.table_only:
@@ -94,6 +110,36 @@ class AnalystFamilies(SeriesStatistics):
         self.primary = extremes
         self._table(extremes, self._title("最值" if r.zh else "extreme"))
 
+    def _streak(self) -> None:
+        """The longest run of up (down) sessions in the window, with its first and last day."""
+        r = self.r
+        if not self.can("longest_streak"):
+            self.missing("longest_streak", "a streak of sessions", "连涨连跌统计")
+            return
+        direction = r.count_condition if r.count_condition in ("up", "down") else "down"
+        data = self.levels(for_returns=True, freq="daily")
+        args: dict[str, Any] = {"frame": frame(data), "direction": direction}
+        if r.start is not None:
+            args["start"] = iso(r.start)
+        up = direction == "up"
+        streak = self.builder.add(
+            "longest_streak",
+            args,
+            name="streak",
+            description=self._say(
+                f"Find the longest run of {direction} sessions",
+                f"找出最长的连续{'上涨' if up else '下跌'}",
+            ),
+            task="processing",
+        )
+        self.primary = streak
+        self._table(
+            streak,
+            self._title(
+                "最长连涨" if up and r.zh else "最长连跌" if r.zh else f"longest {direction} streak"
+            ),
+        )
+
     def _count_days(self) -> None:
         """How many of the window's sessions met the condition asked."""
         r = self.r
@@ -111,6 +157,9 @@ class AnalystFamilies(SeriesStatistics):
             )
             return
         condition = r.count_condition or "sessions"
+        if condition == "both":
+            self._up_and_down_days()
+            return
         on_moves = condition not in ("close_above", "close_below", "sessions", *_AVERAGE)
         warm = None
         if condition in _AVERAGE and r.start is not None and r.threshold is not None:
@@ -144,6 +193,49 @@ class AnalystFamilies(SeriesStatistics):
                 "按数据中的交易日计数 → 表格",
             )
         )
+
+    def _ma_cross(self) -> None:
+        """The sessions the fast moving average crossed the slow one, averages warmed first."""
+        r = self.r
+        if not self.can("ma_crosses") or len(r.ma_windows) != 2:
+            self.missing("ma_crosses", "moving-average crosses", "均线交叉")
+            return
+        fast, slow = r.ma_windows
+        direction = r.count_condition if r.count_condition in ("above", "below") else "above"
+        warm = r.start - timedelta(days=int(max(fast, slow) * 1.5) + 10) if r.start else None
+        data = self.levels(freq="daily", start=warm)
+        args: dict[str, Any] = {"frame": frame(data), "fast": fast, "slow": slow}
+        args["direction"] = direction
+        if r.start is not None:
+            args["start"] = iso(r.start)
+        up = direction == "above"
+        crosses = self.builder.add(
+            "ma_crosses",
+            args,
+            name="crosses",
+            description=self._say(
+                f"Find when the {fast}-day average crossed {direction} the {slow}-day",
+                f"找出{fast}日均线{'上穿' if up else '下穿'}{slow}日均线的日期",
+            ),
+            task="processing",
+        )
+        self.primary = crosses
+        self._table(crosses, self._title("均线交叉" if r.zh else "moving-average crosses"))
+
+    def _up_and_down_days(self) -> None:
+        """ "Up days vs down days": the window's sessions up and down, unchanged ones apart."""
+        r = self.r
+        data = self.levels(for_returns=True, freq="daily")
+        returns = self.returns(data, "daily")
+        signs = self.builder.add(
+            "count_signs",
+            {"frame": frame(returns), "period": "daily"},
+            name="signs",
+            description=self._say("Count the sessions up and down", "统计上涨和下跌的交易日数"),
+            task="processing",
+        )
+        self.primary = signs
+        self._table(signs, self._title("上涨与下跌的交易日数" if r.zh else "sessions up and down"))
 
     def _tally(self) -> None:
         """ "…and how many months were positive": the periods up and down, counted on the
