@@ -67,6 +67,8 @@ CLASSES = {
     "families",
     # Questions asking two things ("…and by how many points"): both answered, or not ok.
     "multi_part",
+    # Statistics of a series a measure produced (the peak of a rolling volatility).
+    "series_stat",
 }
 
 

@@ -113,6 +113,10 @@ def last_session_before(day: date, calendar: str) -> date | None:
     return before[-1].date() if len(before) else None
 
 
+# Measures for which one day is where a window starts, not a day asked about.
+_ANCHORS = {"investment_growth"}
+
+
 def shut_day(reading: Reading) -> None:
     """A level asked on one day without a session: the last close before it, said so."""
     from datapilot.interfaces.prices import exchange_calendar
@@ -121,6 +125,8 @@ def shut_day(reading: Reading) -> None:
         return
     if reading.start > reading.today:
         return
+    if _ANCHORS & set(reading.metrics):
+        return  # the day starts a window ("put $5k in at the start of 2018"): no day's figure
     calendars = {exchange_calendar(e) for e in reading.entities}
     if len(calendars) != 1 or None in calendars:
         return
