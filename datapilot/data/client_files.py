@@ -15,6 +15,7 @@ from typing import Any
 
 from datapilot.core.context import ClientTable
 from datapilot.data.documents.limits import DocumentError, Reading, ReadLimits, check_zip, within
+from datapilot.data.documents.workbooks import workbook_sheets
 
 _TEXT_SUFFIXES = ("csv", "tsv")
 _WORKBOOK_SUFFIXES = ("xlsx", "xlsm")
@@ -65,30 +66,13 @@ def _decode(name: str, data: bytes) -> str:
 
 
 def _sheets(name: str, data: bytes, reading: Reading) -> list[tuple[str, list[list[str]]]]:
-    import openpyxl
-
-    try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises zip, XML and key errors for broken files
-        raise DocumentError(
-            f"{name} is not a readable Excel workbook ({type(error).__name__}); save it as .xlsx "
-            "again"
-        ) from error
     sheets = []
-    try:
-        for sheet in book.worksheets:
-            if (sheet.max_row or 0) * (sheet.max_column or 0) > reading.limits.cells:
-                sheet.reset_dimensions()  # a declared size this large pads every row to it
-            rows = []
-            for row in sheet.iter_rows(values_only=True):
-                reading.count_cells(len(row))
-                rows.append([_text(value) for value in row])
-            while rows and not any(rows[-1]):
-                rows.pop()
-            if any(any(row) for row in rows):
-                sheets.append((sheet.title, rows))
-    finally:
-        book.close()
+    for title, values in workbook_sheets(name, data, reading):
+        rows = [[_text(value) for value in row] for row in values]
+        while rows and not any(rows[-1]):
+            rows.pop()
+        if any(any(row) for row in rows):
+            sheets.append((title, rows))
     return sheets
 
 

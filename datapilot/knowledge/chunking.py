@@ -29,6 +29,7 @@ from datapilot.data.documents import (
     read_pdf,
     within,
 )
+from datapilot.data.documents.workbooks import workbook_sheets
 from datapilot.data.text import is_chinese
 
 Format = Literal["pdf", "text", "markdown", "html", "csv", "xlsx", "docx"]
@@ -345,28 +346,15 @@ def _csv_table(name: str, text: str, reading: Reading) -> tuple[list[str], list[
 def _xlsx_tables(
     name: str, data: bytes, reading: Reading
 ) -> list[tuple[str, list[str], list[list[Any]]]]:
-    import openpyxl
-
-    try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises zip, XML and key errors for broken files
-        raise DocumentError(
-            f"{name} is not a readable Excel workbook ({type(error).__name__}); save it as .xlsx "
-            "again"
-        ) from error
     tables = []
-    for sheet in book.worksheets:
-        if (sheet.max_row or 0) * (sheet.max_column or 0) > reading.limits.cells:
-            # A declared dimension this large pads every row to it: read the cells there are.
-            sheet.reset_dimensions()
-        rows = []
-        for row in sheet.iter_rows(values_only=True):
-            reading.count_cells(len(row))
-            if any(v is not None and str(v).strip() for v in row):
-                rows.append([_json_cell(v) for v in row])
+    for title, values in workbook_sheets(name, data, reading):
+        rows = [
+            [_json_cell(v) for v in row]
+            for row in values
+            if any(v is not None and str(v).strip() for v in row)
+        ]
         if rows:
-            tables.append((sheet.title, [_cell(c) for c in rows[0]], rows[1:]))
-    book.close()
+            tables.append((title, [_cell(c) for c in rows[0]], rows[1:]))
     if not tables:
         raise DocumentError(f"{name} has no filled cells; send a workbook with data")
     return tables
