@@ -26,8 +26,9 @@ from pydantic import SecretStr
 from sqlalchemy import event
 
 from datapilot.assistants import runtime
+from datapilot.assistants.conversations import Chats
 from datapilot.assistants.models import AssistantIn, ChatIn, Tenant
-from datapilot.assistants.repo import Assistants, Chats
+from datapilot.assistants.repo import Assistants
 from datapilot.assistants.service import Conversation, MessageIn, request_for, tool_ids
 from datapilot.brains import run as run_brain
 from datapilot.core.context import ChatMessage

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from datapilot.assistants.conversations import Messages, StoredMessageIn
 from datapilot.assistants.models import MessageInfo, ToolCallRecord
-from datapilot.assistants.repo import Messages, StoredMessageIn
 
 DECLINED = "The user declined to run {name}; it did not run. Do not call it again unless asked."
 

@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session
 
 from datapilot.assistants.compression import HUMAN_ROLES, ContextRecord
 from datapilot.assistants.context import ContextInputs
+from datapilot.assistants.conversations import AlongWrite, Chats
 from datapilot.assistants.memory import Memories, MemoryEventInfo, explicit, memory_on
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.normalise import HistoryMessage
-from datapilot.assistants.repo import AlongWrite, Chats, NotFound, ScenePrompts
+from datapilot.assistants.repo import NotFound, ScenePrompts
 from datapilot.settings import Settings
 from datapilot.store.models import ChatMessage, ChatSummary, MessageBlock, TurnContext, utcnow
 

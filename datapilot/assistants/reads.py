@@ -32,15 +32,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from datapilot.assistants.conversations import AlongWrite, Chats
 from datapilot.assistants.models import AssistantInfo, ChatInfo, MessageInfo, Tenant
-from datapilot.assistants.repo import (
-    PYTHON_POLICY,
-    PYTHON_TOOL,
-    AlongWrite,
-    Assistants,
-    Chats,
-    python_policy,
-)
+from datapilot.assistants.repo import PYTHON_POLICY, PYTHON_TOOL, Assistants, python_policy
 from datapilot.store.models import (
     Assistant,
     AssistantTool,

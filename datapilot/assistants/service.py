@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from datapilot.assistants.confirm import confirmed, decline, declined, pending_calls
 from datapilot.assistants.context import ContextInputs
 from datapilot.assistants.context_store import context_write, keep, read_inputs
+from datapilot.assistants.conversations import Chats, Messages, StoredMessageIn
 from datapilot.assistants.files import Files, attached_tables, files_root
 from datapilot.assistants.memory import explicit
 from datapilot.assistants.memory_vectors import with_vectors
@@ -29,15 +30,7 @@ from datapilot.assistants.reads import (
     read_assistants,
     read_chat,
 )
-from datapilot.assistants.repo import (
-    Assistants,
-    Chats,
-    Messages,
-    NotFound,
-    PlatformError,
-    StoredMessageIn,
-    Usage,
-)
+from datapilot.assistants.repo import Assistants, NotFound, PlatformError, Usage
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.turn_state import TurnSetup
 from datapilot.assistants.watch_tool import watch_refusal, with_watch_tool

@@ -146,9 +146,10 @@ def chat(
 
     from rich.console import Console
 
+    from datapilot.assistants.conversations import Chats
     from datapilot.assistants.models import ChatIn
     from datapilot.assistants.normalise import NormalisationError
-    from datapilot.assistants.repo import Assistants, Chats, NotFound, PlatformError
+    from datapilot.assistants.repo import Assistants, NotFound, PlatformError
     from datapilot.assistants.service import Conversation, MessageIn
     from datapilot.render.terminal import render
     from datapilot.settings import get_settings
@@ -198,8 +199,8 @@ def _name_chat(
     store: Store, tenant: Tenant, chat_id: str, question: str, answer: Answer
 ) -> ChatInfo:
     """Name a new chat after its first answer (entities · measure · window), else its question."""
+    from datapilot.assistants.conversations import Chats
     from datapilot.assistants.models import ChatPatch
-    from datapilot.assistants.repo import Chats
     from datapilot.server.chat_titles import chat_title
     from datapilot.settings import get_settings
 

@@ -21,9 +21,10 @@ from support.platform_app import (
     platform_settings,
 )
 
+from datapilot.assistants.conversations import Chats
 from datapilot.assistants.models import ChatIn, Tenant, ToolCallRecord
 from datapilot.assistants.normalise import TOOL_FAILED, HistoryMessage
-from datapilot.assistants.repo import Chats, local_user
+from datapilot.assistants.repo import local_user
 from datapilot.assistants.runtime import Turn
 from datapilot.assistants.service import request_for
 from datapilot.assistants.turn_state import MAX_ROUNDS, TurnSetup

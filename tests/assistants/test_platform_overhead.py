@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import event, func, select, text
 from support.platform_app import QUESTION, TODAY, app_for, client_of, platform_settings
 
+from datapilot.assistants.conversations import Chats
 from datapilot.assistants.models import ChatIn, Tenant
-from datapilot.assistants.repo import Chats, NotFound
+from datapilot.assistants.repo import NotFound
 from datapilot.assistants.service import Conversation, MessageIn
 from datapilot.store import Users
 from datapilot.store.models import ChatMessage

@@ -47,8 +47,9 @@ def test_chat_answers_and_can_be_continued(cli: CliRunner) -> None:
     again = cli.invoke(app, ["chat", "--chat", chat_id], input="\n")
     assert again.exit_code == 0 and chat_id in again.output
     # Named after what it is about, as the page names its chats (not "terminal").
+    from datapilot.assistants.conversations import Chats
     from datapilot.assistants.models import Tenant
-    from datapilot.assistants.repo import Chats, local_user
+    from datapilot.assistants.repo import local_user
     from datapilot.store import open_store
 
     with open_store(get_settings()).session() as session:

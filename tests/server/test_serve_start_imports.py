@@ -127,6 +127,7 @@ NOT_FOR_THE_ERRORS = (
     "httpx",
     "jsonschema",
     "datapilot.assistants.repo",
+    "datapilot.assistants.conversations",
     "datapilot.knowledge.library",
     "datapilot.data.documents",
     "datapilot.tools.imported",

@@ -7,8 +7,8 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from datapilot.assistants.conversations import Chats
 from datapilot.assistants.models import ChatIn, ChatInfo, ChatPatch
-from datapilot.assistants.repo import Chats
 from datapilot.server.deps import CHAT, InStoreDep, TenantDep
 from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES
 

@@ -13,9 +13,9 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
+from datapilot.assistants.conversations import Chats, Messages
 from datapilot.assistants.files import FileIn, FileInfo, Files, files_root
 from datapilot.assistants.models import MessageInfo, Tenant
-from datapilot.assistants.repo import Chats, Messages
 from datapilot.server.deps import CHAT, InStoreDep, SettingsDep, TenantDep
 from datapilot.server.errors import ROW_ERRORS, VALIDATION_RESPONSES
 from datapilot.settings import Settings

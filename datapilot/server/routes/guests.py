@@ -22,10 +22,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from datapilot.assistants.conversations import Chats, Messages
 from datapilot.assistants.files import FileIn, Files, files_root
 from datapilot.assistants.messages_in import MessageIn
 from datapilot.assistants.models import ChatIn, ChatInfo, MessageInfo, Tenant
-from datapilot.assistants.repo import Chats, Messages
 from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.deps import InStoreDep, SettingsDep, StoreDep
 from datapilot.server.errors import ROW_ERRORS, BadRequest, TooManyRequests

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from datapilot.assistants.conversations import Messages
 from datapilot.assistants.messages_in import MessageIn
 from datapilot.assistants.models import MessageInfo
-from datapilot.assistants.repo import Messages
 from datapilot.core.messages import LmcChunk
 from datapilot.server.chat_turns import MessagesReply, reply
 from datapilot.server.deps import CHAT, InStoreDep, SettingsDep, StoreDep, TenantDep
