@@ -52,10 +52,11 @@ def raw_expectations(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def figure_failures(expect: dict[str, Any], answer: Answer) -> list[str]:
-    """A blind set's figures (±0.01; a negative one also as its magnitude, "fell 12.18%") and
-    their dates (as a day, a month or a quarter, in either language) missing from the summary
-    and tables of an `ok` answer. `alternatives` (each a `figures`/`figure_dates` pair) are the
-    figures under another documented convention: any one complete set is right."""
+    """A blind set's figures (±0.01, ±0.5 from 10,000 up; a negative one also as its magnitude,
+    "fell 12.18%") and their dates (as a day, a month or a quarter, in either language) missing
+    from the summary and tables of an `ok` answer. `alternatives` (each a `figures` /
+    `figure_dates` pair) are the figures under another documented convention: any one complete
+    set is right."""
     if answer.status != "ok":
         return []
     missing = _missing_figures(expect, answer)
@@ -74,7 +75,9 @@ def _missing_figures(expect: dict[str, Any], answer: Answer) -> list[str]:
     missing = []
     for figure in expect.get("figures") or []:
         want = float(figure)
-        if not any(abs(v - want) <= TOLERANCE or abs(v + want) <= TOLERANCE for v in numbers):
+        # Counts of shares, dollars of volume and the like are shown in whole units.
+        near = TOLERANCE if abs(want) < 10_000 else 0.5 + 1e-9
+        if not any(abs(v - want) <= near or abs(v + want) <= near for v in numbers):
             missing.append(f"figure {figure}")
     lowered = text.casefold()
     for day in expect.get("figure_dates") or []:

@@ -301,6 +301,13 @@ _LEVEL_EN = re.compile(
     + _NUM
     + r"(?!\s*(?:%|percent|\d|-|/))"
 )
+# The comparison said after the level: "closed at $150 or more", "$60 or higher", "50 or lower".
+_LEVEL_AFTER_EN = re.compile(
+    r"(?i)\b(?:clos(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|settl(?:e|ed|es|ing)|finish(?:ed|es)?|"
+    r"end(?:ed|s)?|stay(?:ed|s)?|was|were)\s+(?:at\s+)?(?:\$|US\$|USD\s*)?"
+    + _NUM
+    + r"\s+or\s+(?P<dir>more|higher|above|greater|better|less|lower|below|under|worse)\b"
+)
 _UPDOWN_EN = re.compile(
     r"(?i)\b(?P<dir>up|down|positive|negative|green|red|gaining|losing|winning)\s+(?:trading\s+)?(?:days|sessions)\b"
     r"|\b(?:days|sessions)\b[^.?!]{0,40}?\b(?:clos(?:e|ed)\s+)?(?P<verb>higher|lower|up|down|r[io]se|f[ae]ll|gained|lost|declined|advanced)\b"
@@ -310,9 +317,9 @@ _RETURN_ZH = re.compile(
     r"(?P<cmp>超过|大于|高于|逾|超|不低于|至少|达到|在)?\s*" + _NUM + r"\s*[%％](?P<above>以上)?"
 )
 _LEVEL_ZH = re.compile(
-    r"(?P<cmp>高于|低于|超过|大于|小于|站上|站稳|跌破|不低于|不高于|在)\s*"
+    r"(?P<cmp>高于|低于|超过|大于|小于|站上|站稳|跌破|不低于|不高于|在)?\s*"
     + _NUM
-    + r"\s*(?:美元|元|点|块)?(?P<side>以上|以下|之上|之下)?(?![\d.%％])"
+    + r"\s*(?:美元|元|点|块)?(?P<side>(?:及|或)?(?:以上|以下|之上|之下))?(?![\d.%％])"
 )
 # A close against its own N-day moving average: "below its 200-day moving average", "above
 # its 200dma", 收在200日均线下方, 站上50日均线.
@@ -402,6 +409,12 @@ def read_count_ask(text: str) -> CountAsk | None:
             spans.append(average.span())
             condition = "below_ma" if below else "above_ma"
             return CountAsk(condition, float(average.group("n")), False, tuple(spans))
+    after = _LEVEL_AFTER_EN.search(text)
+    if after is not None:
+        below = after.group("dir").lower() in ("less", "lower", "below", "under", "worse")
+        spans.append(after.span())
+        condition = "close_below" if below else "close_above"
+        return CountAsk(condition, _num(after.group("num")), True, tuple(spans))
     level = _LEVEL_EN.search(text)
     if level is not None:
         cmp = re.sub(r"\s+", " ", level.group("cmp").lower())
@@ -410,11 +423,15 @@ def read_count_ask(text: str) -> CountAsk | None:
         spans.append(level.span())
         condition = "close_below" if below else "close_above"
         return CountAsk(condition, _num(level.group("num")), inclusive, tuple(spans))
-    level_zh = _LEVEL_ZH.search(text)
+    level_zh = next(
+        (f for f in _LEVEL_ZH.finditer(text) if f.group("cmp") or f.group("side")), None
+    )
     if level_zh is not None and (level_zh.group("cmp") != "在" or level_zh.group("side")):
-        cmp, side = level_zh.group("cmp"), level_zh.group("side") or ""
-        below = cmp in ("低于", "小于", "跌破", "不高于") or side in ("以下", "之下")
-        inclusive = cmp in ("不低于", "不高于") or (cmp == "在" and bool(side))
+        cmp, side = level_zh.group("cmp") or "", level_zh.group("side") or ""
+        below = cmp in ("低于", "小于", "跌破", "不高于") or side.endswith(("以下", "之下"))
+        # 以上/以下 include the number said (as in Chinese law and usage): "在150以上", "150以上".
+        inclusive = cmp in ("不低于", "不高于") or (cmp in ("在", "") and bool(side))
+        inclusive = inclusive or side.startswith(("及", "或"))
         spans.append(level_zh.span())
         condition = "close_below" if below else "close_above"
         return CountAsk(condition, _num(level_zh.group("num")), inclusive, tuple(spans))

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from datapilot.brains.offline.periods import calendar_unit
 from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
@@ -193,6 +194,17 @@ def _honoured_by(
         return next((out for name, out in interfaces.items() if name.startswith("plot")), None) or (
             "declined: " + meaning
         )  # a chart the plan cannot draw is said so in a note, the figures stand
+    if how == "form" and meaning.startswith("amount "):
+        # A sum of money is honoured only where a step invests it ("$150" of "closed at $150
+        # or more" read as an amount is a level nothing filters by).
+        number = meaning.split()[-1].replace(",", "")
+        found = [f"{out}.amount" for out, name, value in args if name == "amount" and value]
+        found += [  # the same number as a level a step filters by ("at $150 or more")
+            f"{out}.{name}"
+            for out, name, value in args
+            if name not in ("start", "end", "ids", "id", "amount") and _has_number(value, number)
+        ]
+        return found[0] if found else None
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":
@@ -211,7 +223,7 @@ def _honoured_by(
     if how == "distance":
         return "measure distance" if "distance" in reading.metrics else None
     if how == "gap":
-        return _gap(reading, args)
+        return _gap(reading, args, entry.text)
     if how == "tally":
         # The periods' signs counted, or the sessions themselves ("how many days rose 4%").
         return interfaces.get("count_signs") or interfaces.get("count_days")
@@ -225,7 +237,7 @@ def _honoured_by(
 _LEVEL_READINGS = {"value", "level", "close", "spread", "yield", "rate"}
 
 
-def _gap(reading: Reading, args: list[tuple[str, str, Any]]) -> str | None:
+def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> str | None:
     """What states a difference between two figures: a ranking's gap column, the distance from
     a peak, or the change of one percent series over one window (said in percentage points)."""
     found = [f"{out}.{name}" for out, name, value in args if name == "gap" and value]
@@ -238,7 +250,16 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]]) -> str | None:
     )
     if percent and not reading.parts and set(reading.metrics) <= _LEVEL_READINGS:
         return "change in percentage points"
+    one = len(reading.entities) == 1 and not reading.parts and not percent
+    in_points = re.search(r"(?i)point|pp|pts|点", said)  # a level's difference: not a percent
+    if one and not in_points and reading.metrics and set(reading.metrics) <= _WINDOW_CHANGES:
+        # "By how much did GDP change from Q4 2007 to Q2 2009": one thing's change over one
+        # window is the difference asked (a gap between two things needs a gap column).
+        return "change over the window"
     return None
+
+
+_WINDOW_CHANGES = {"return", "cumulative_return", "value", "close"}
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -422,4 +443,8 @@ def _period(reading: Reading, unit: str) -> str | None:
         return "rolling window"
     if reading.horizon is not None:
         return "forecast horizon"
+    if calendar_unit(reading.start, reading.end) == unit:
+        # "November 2020 - percent change for the month": the window is that one month, so
+        # every grouping by month is the window itself.
+        return f"the window (one {unit})"
     return None

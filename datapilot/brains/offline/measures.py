@@ -19,7 +19,7 @@ from datapilot.data.catalog import Catalog, Entity
 # Words that say "growth" without saying against what; beside "quarter-over-quarter" they mean it.
 _GENERIC_GROWTH = {"growth", "growth rate", "grew", "增长率", "增速", "增长", "annual growth"}
 # "Change" alone is against the previous period; beside a named change it only repeats it.
-_GENERIC_CHANGE = {"change", "changes"}
+GENERIC_CHANGE = {"change", "changes"}
 # Growth against the previous period, each as `pct_change`'s kind.
 CHANGE_KINDS = {"yoy": "yoy", "qoq": "qoq", "mom": "mom", "pop": "pop"}
 # Measures only company reports or a news feed hold: no bundled data has them.
@@ -143,7 +143,7 @@ def refine(
     trace: list[str] = []
     said = {m: [h.text.casefold() for mm, h in parsed.group("metric") if mm == m] for m in metrics}
     named = [m for m in ("yoy", "qoq", "mom") if m in metrics]
-    if named and "pop" in metrics and all(w in _GENERIC_CHANGE for w in said.get("pop", [])):
+    if named and "pop" in metrics and all(w in GENERIC_CHANGE for w in said.get("pop", [])):
         # "month-over-month change": the word "change" only repeats the change named.
         metrics = [m for m in metrics if m != "pop"]
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]

@@ -23,7 +23,7 @@ from datapilot.brains.offline.entities import (
 )
 from datapilot.brains.offline.exclusions import excluded_spans
 from datapilot.brains.offline.phrases import Hit, Span, mask
-from datapilot.brains.offline.spelling import Respelling, respell_measures
+from datapilot.brains.offline.spelling import Respelling, expand_period_shorthand, respell_measures
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
@@ -86,7 +86,7 @@ def _ascii_digits(text: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
-    text, respelled = respell_measures(text, vocab, catalog)
+    text, respelled = respell_measures(expand_period_shorthand(text), vocab, catalog)
     spelled = [f'"{r.said}" read as "{r.read}"' for r in respelled]
     candidates = catalog.mentions(text)
     time = read_time(text, today, vocab)
@@ -105,6 +105,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
+    hits = _with_times_of_day(hits, text, mentions)
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
     # A member left out ("the factor ETFs except SIZE") does not narrow its group to itself.
     left_out = excluded_spans(text, [(m.span, m.entity.id, [m.text]) for m in mentions])
@@ -165,6 +166,34 @@ def _name_like(words: str, text: str) -> bool:
 def _names_again(words: str, named: set[str], catalog: Catalog) -> bool:
     """A second name of an entity already named ("恐慌指数VIX", "money supply M1")."""
     return any(m.score >= 100 and m.entity.id in named for m in catalog.lookup(words, limit=3))
+
+
+# A time of day ("at 2pm", "10:30 a.m.", 下午两点, 上午10点半, 14:30) asks for a price inside a
+# session: intraday data, which no bundled source has. A bare number before 点 is not one (涨了
+# 100点 is index points), so Chinese needs a part of the day or minutes.
+_ZH_HOUR = r"(?:[01]?\d|2[0-3]|[一二两三四五六七八九十]|十[一二])"
+_TIME_OF_DAY = re.compile(
+    r"(?i)(?<![\w:])(?:(?:1[0-2]|0?[1-9])(?::[0-5]\d)?\s*[ap]\.?m\b\.?|(?:[01]?\d|2[0-3]):[0-5]\d"
+    r"(?!\d)(?:\s*(?:[ap]\.?m\b\.?|et|est|edt|utc))?|(?:at|around)\s+(?:noon|midday)\b)"
+    rf"|(?:上午|下午|中午|早上|早晨|晚上|凌晨|傍晚|午后)\s*{_ZH_HOUR}\s*[点時时](?:半|整|[0-5]?\d分|"
+    r"[一二三四五]?十[一二三四五六七八九]?分)?"
+    rf"|{_ZH_HOUR}\s*点(?:半|[0-5]?\d分|[一二三四五]?十[一二三四五六七八九]?分)"
+    r"|(?<![\d.])(?:[01]?\d|2[0-3])[:：][0-5]\d(?![\d])"
+)
+
+
+def _with_times_of_day(hits: list[Hit], text: str, mentions: list[Mention]) -> list[Hit]:
+    """Read a time of day as asking for intraday data (see `_TIME_OF_DAY`)."""
+    found = [
+        f
+        for f in _TIME_OF_DAY.finditer(text)
+        if not any(m.span[0] < f.end() and f.start() < m.span[1] for m in mentions)
+    ]
+    if not found:
+        return hits
+    times = [Hit(("metric:intraday",), f.start(), f.end(), f.group(0)) for f in found]
+    kept = [h for h in hits if not any(h.start < t.end and t.start < h.end for t in times)]
+    return sorted([*kept, *times], key=lambda h: h.start)
 
 
 def _with_metric_names(

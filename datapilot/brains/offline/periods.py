@@ -107,6 +107,19 @@ def year_window(year: int) -> tuple[date, date]:
     return date(year, 1, 1), date(year, 12, 31)
 
 
+def calendar_unit(first: date | None, last: date | None) -> Unit | None:
+    """The calendar month, quarter or year first..last is exactly, if any."""
+    if first is None or last is None or first.day != 1:
+        return None
+    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    unit: Unit | None = {1: "month", 3: "quarter", 12: "year"}.get(months)
+    if (unit == "quarter" and first.month % 3 != 1) or (unit == "year" and first.month != 1):
+        return None
+    if unit is None or last.day != calendar.monthrange(last.year, last.month)[1]:
+        return None
+    return unit
+
+
 def quarter_of(day: date) -> int:
     return (day.month - 1) // 3 + 1
 

@@ -47,7 +47,7 @@ from datapilot.brains.offline.refusals import foreign_message, left_out_message,
 from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.spelling import respelling_note
 from datapilot.brains.offline.vocab import Vocab
-from datapilot.brains.offline.windows import Base, Horizon, default_window
+from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent, Ledger
@@ -475,9 +475,29 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
     if time.explicit:
         reading.start, reading.end = time.start, time.end
         reading.explicit_window = True
+        _start_at_own_observation(reading, time.clauses)
         return
     reading.start, reading.end = default_window(reading.today)
     reading.trace.append(f"no time words → the past year, {reading.start}..{reading.end}")
+
+
+_NATIVE_UNIT = {"monthly": "month", "quarterly": "quarter", "annual": "year"}
+
+
+def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
+    """ "GDP from Q4 2007 to Q2 2009": a quarterly series' Q4 2007 is one observation, the
+    range's first end, as a day is a daily close's ("from 2020-03-23"); not the quarter before."""
+    opens = [c for c in clauses if c.rule == "range" and c.start == reading.start]
+    if not opens or not reading.entities or reading.base == "on_or_before":
+        return
+    unit = opens[0].opens_on
+    if unit is not None and all(_NATIVE_UNIT.get(e.frequency) == unit for e in reading.entities):
+        reading.base = "on_or_before"
+        reading.trace.append(
+            f"从{opens[0].text}这一期的数值算起"
+            if reading.zh
+            else f"measured from the {unit}'s own value: the series has one per {unit}"
+        )
 
 
 def _grow_to_today(reading: Reading) -> None:

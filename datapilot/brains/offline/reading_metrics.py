@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.measures import (
+    GENERIC_CHANGE,
     LIVE_ONLY,
     qualifying_returns,
     refine,
@@ -35,6 +36,26 @@ def asks_ahead(text: str) -> bool:
     return _AHEAD.search(text) is not None
 
 
+def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -> list[str]:
+    """A bare "change" between the two ends of a range ("how much did GDP change from Q4 2007
+    to Q2 2009") is the change from one end to the other, not each period's on the one before;
+    a level of a percent series changes in percentage points (the ledger's gap)."""
+    words = [hit.text.casefold() for metric, hit in parsed.group("metric") if metric == "pop"]
+    if metrics != ["pop"] or not words or any(w not in GENERIC_CHANGE for w in words):
+        return metrics
+    if not any(c.rule == "range" for c in parsed.time.clauses):
+        return metrics
+    reading.trace.append(
+        "从…到…的变化 → 两端之间的变化"
+        if reading.zh
+        else "a change from one date to another → between the two ends"
+    )
+    percent = reading.series_entities and all(
+        e.units.casefold() in ("percent", "%") for e in reading.series_entities
+    )
+    return ["value"] if percent else ["return"]
+
+
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
@@ -46,6 +67,7 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
     metrics = _drop_qualifiers(metrics, parsed)
+    metrics = _change_between_ends(metrics, parsed, reading)
     rates = reading.entities and all(e.kind in ("macro", "factor") for e in reading.entities)
     compounding = rates and all(e.measure == "returns" for e in reading.entities)
     if compounding and "return" in metrics and not reading.frequency:

@@ -9,6 +9,7 @@ window. The parts are split only when every measure asked finds its phrase.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -46,7 +47,7 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     if len(hits) == 1:
         # One measure said once over separate windows ("Apple's return in 2019 and in 2021"):
         # each window is a part of its own, never one window spanning both.
-        _each_window(reading, clauses, *hits[0])
+        _each_window(reading, clauses, *hits[0], text=parsed.text)
         return
     paired: dict[int, list[str]] = {}
     words: dict[int, list[str]] = {}
@@ -66,9 +67,20 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     _split(reading, [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)])
 
 
-def _each_window(reading: Reading, clauses: list[Clause], metric: str, hit: Any) -> None:
+# A sentence ends between two time phrases: "去年涨了多少？今年以来呢？", "Return in 2021? And YTD?"
+_SENTENCE_END = re.compile(r"[?？!！。;；]|\.\s")
+
+
+def _each_window(
+    reading: Reading, clauses: list[Clause], metric: str, hit: Any, text: str = ""
+) -> None:
     """The one measure over each of several windows that do not overlap."""
     spans = sorted({(c.start, c.end) for c in clauses if c.start and c.end})
+    ordered = sorted(clauses, key=lambda c: c.span[0])
+    # Each window asked in a sentence of its own is a question of its own, however long.
+    asked_apart = bool(text) and all(
+        _SENTENCE_END.search(text[a.span[1] : b.span[0]]) for a, b in itertools.pairwise(ordered)
+    )
     # Lengths anchored on days ("the two weeks after D … the two weeks before E") are windows
     # the user drew, however short; "10 trading days before D and 10 after D" meet on D, the
     # day the first ends and the second's base close.
@@ -79,7 +91,9 @@ def _each_window(reading: Reading, clauses: list[Clause], metric: str, hit: Any)
     ):
         return  # nested or touching windows ("in 2021, and in March"): not parts of a comparison
     lengths = [(end - start).days + 1 for start, end in spans]
-    if (min(lengths) < 28 and not anchored) or max(lengths) > 1.5 * min(lengths):
+    if not asked_apart and (
+        (min(lengths) < 28 and not anchored) or max(lengths) > 1.5 * min(lengths)
+    ):
         # Days ("invested at the start of 2015 … at the end of 2020") bound one span; only
         # periods alike (two years, two halves, two months) are compared side by side.
         return

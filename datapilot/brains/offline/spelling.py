@@ -37,6 +37,17 @@ class Respelling(BaseModel):
     metric: MetricId
 
 
+# Analysts' shorthand for periods ("last qtr", "best wk", "3 yrs"), read as the words they stand
+# for before anything else reads the question.
+_SHORT_PERIODS = re.compile(r"(?i)\b(qtr|yr|mth|wk)(s?)\b")
+_PERIOD_WORDS = {"qtr": "quarter", "yr": "year", "mth": "month", "wk": "week"}
+
+
+def expand_period_shorthand(text: str) -> str:
+    """`text` with qtr/yr/mth/wk (and their plurals) written out."""
+    return _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
+
+
 def respell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, list[Respelling]]:
     """`text` with near-miss measure words replaced by the phrase they stand for, and the
     replacements made (left to right)."""

@@ -32,6 +32,7 @@ from datapilot.brains.offline.numbers import (
 )
 from datapilot.brains.offline.periods import (
     Duration,
+    calendar_unit,
     half_window,
     month_end,
     month_window,
@@ -84,6 +85,11 @@ class Clause(BaseModel):
     base: Base = Field(
         default="before",
         description="'on_or_before' when it starts on a day or is a trailing length.",
+    )
+    opens_on: Unit | None = Field(
+        default=None,
+        description="A range's first end when it is one calendar month, quarter or year "
+        "('from Q4 2007'): a series observed once per such period starts at that observation.",
     )
 
 
@@ -359,6 +365,12 @@ class Grammar:
             ),
             ("year_yy_zh", YY_ZH + r"(?:全年)?", self._year),  # 19年: 2019
             ("year_yy_en", r"(?<![0-9A-Za-z'])'(?P<yy>\d{2})(?![0-9A-Za-z'])", self._year),  # '08
+            (
+                "years_yy",  # "in 08-09", "during '08-'09", 08-09年: two years written short
+                r"(?<![0-9A-Za-z'/.:-])'?(?P<a>\d{2})\s*[-–~]\s*'?(?P<b>\d{2})(?P<nian>\s*年)?"
+                r"(?![0-9A-Za-z/.:%-])",
+                self._short_years,
+            ),
         ]
         for word, phrases in w.words.items():
             if word != "first_available":
@@ -446,6 +458,25 @@ class Grammar:
         return rules
 
     # --- handlers ------------------------------------------------------------------------------
+
+    def _short_years(self, match: re.Match[str], today: date) -> Atom | None:
+        """Two two-digit years joined by a dash, said as years: after "in", "during", "over",
+        "from", "between", "across" or before 年; the second a year or few after the first."""
+        before = match.string[: match.start()]
+        said = match.group("nian") or re.search(
+            r"(?i)\b(?:in|during|over|across|from|between|for|through)\s*$", before
+        )
+        if not said:
+            return None
+        first = self._year_of_yy(match.group("a"), today)
+        last = self._year_of_yy(match.group("b"), today)
+        if not 0 < last - first <= 10:
+            return None
+        return Atom("period", match.span(), "", date(first, 1, 1), date(last, 12, 31))
+
+    @staticmethod
+    def _year_of_yy(yy: str, today: date) -> int:
+        return 2000 + int(yy) if int(yy) <= today.year % 100 + 10 else 1900 + int(yy)
 
     def _year_of(self, match: re.Match[str], today: date) -> int | None:
         groups = match.groupdict()
@@ -701,6 +732,7 @@ class Grammar:
                 taken.add(*atom.span)
                 chosen.append(atom)
         atoms = _day_of_period(text, sorted(chosen, key=lambda a: a.span[0]))
+        atoms = _that_same_period(text, atoms)
         return [a for a in self._episode_edges(text, atoms) if not self._names_a_thing(text, a)]
 
     def _names_a_thing(self, text: str, atom: Atom) -> bool:
@@ -877,7 +909,11 @@ class Grammar:
         start_at, end_at = atom.span
 
         def clause(
-            start: date | None, end: date | None, rule: str, from_day: bool = False
+            start: date | None,
+            end: date | None,
+            rule: str,
+            from_day: bool = False,
+            opens_on: Unit | None = None,
         ) -> Clause:
             first = start_at
             prep = self._ends_with("prepositions", text[lo:first])
@@ -893,6 +929,7 @@ class Grammar:
                 end=end,
                 rule=rule,
                 base="on_or_before" if trailing or from_day else "before",
+                opens_on=opens_on,
             )
 
         if atom.kind == "horizon":
@@ -946,7 +983,13 @@ class Grammar:
             # Either order: "from 2022 to 2010" spans the same years as "from 2010 to 2022".
             bounds = [day for day in (first, last, other_first, other_last) if day is not None]
             starter = min((atom, nxt), key=lambda a: a.first or today)
-            return clause(min(bounds), max(bounds), "range", from_day=_is_day(starter))
+            return clause(
+                min(bounds),
+                max(bounds),
+                "range",
+                from_day=_is_day(starter),
+                opens_on=calendar_unit(starter.first, starter.last),
+            )
         if nxt is not None and nxt.kind == "duration" and nxt.duration and first:
             # Side by side ("2019年1月半年") a length extends the period, unless it is an
             # indicator's setting ("今年30日滚动波动率").
@@ -1214,6 +1257,28 @@ def _outermost(atoms: list[Atom]) -> list[Atom]:
 def _is_day(atom: Atom) -> bool:
     """A single day the user named (not a calendar period, not "now")."""
     return atom.kind == "period" and atom.first is not None and atom.first == atom.last
+
+
+# 当月/当季 right after a dated month or quarter is that one ("2020年11月当月"), not today's.
+_THAT_SAME = re.compile(r"^(?:的)?\s*(当月|当季)$")
+
+
+def _that_same_period(text: str, atoms: list[Atom]) -> list[Atom]:
+    """Fold a 当月/当季 that follows a dated period into it: the window stays the dated one."""
+    out: list[Atom] = []
+    for atom in atoms:
+        previous = out[-1] if out else None
+        joined = text[previous.span[1] : atom.span[1]] if previous is not None else ""
+        if (
+            previous is not None
+            and previous.kind == "period"
+            and previous.first is not None
+            and _THAT_SAME.match(joined.strip())
+        ):
+            previous.span = (previous.span[0], atom.span[1])
+            continue
+        out.append(atom)
+    return out
 
 
 def _horizon(duration: Duration, text: str) -> Horizon:

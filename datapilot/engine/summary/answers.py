@@ -680,12 +680,15 @@ def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
         name = w.name(subject)
         if w.zh:
             items = "，".join(f"{_measure(k, True)}{w.value(f)}" for k, f in parts)
-            what = _after(name, said.when) + (f"的{w.title(measure)}" if measure else "")
+            label = w.title(measure) if measure else ""
+            label = "" if label and (label in name or name in label) else label  # a series' own
+            what = _after(name, said.when) + (f"的{label}" if label else "")
             basis = f"（{w.value(count)}个观测值）" if count else ""
             sentences.append(f"{what}：{items}{basis}。")
             continue
         items = ", ".join(f"{_measure(k, False)} {w.value(f)}" for k, f in parts)
-        what = f"{_poss(name)} {lower_first(measure)}" if measure else name
+        own = measure and (measure.lower() in name.lower() or name.lower() in measure.lower())
+        what = f"{_poss(name)} {lower_first(measure)}" if measure and not own else name
         basis = f" ({w.value(count)} observations)" if count else ""
         sentences.append(f"{upper_first(what)}{_when(said)}: {items}{basis}.")
     return sentences

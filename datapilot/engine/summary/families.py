@@ -109,7 +109,9 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
         if w.zh:
             word = "最高" if high else "最低"
             what = w.title(of) if of else "值"
-            sentences.append(f"{name}{said.when}{what}{word}为{value}，在{row.date}{where}。")
+            what = "" if what in name or name in what else what  # a series' own level
+            when = f"在{said.when}期间" if "至" in said.when else said.when
+            sentences.append(f"{name}{when}{what}{word}为{value}，在{row.date}{where}。")
         else:
             word = "highest" if high else "lowest"
             what = of.lower() if of else "value"

@@ -74,6 +74,7 @@ class PlannerBase:
         self.history: tuple[date, date] | None = None  # a forecast's default fitting window
         # The main result: what a table shows when one is asked for and no measure made one.
         self.primary: str | None = None
+        self.volume: str | None = None  # the trading volume's step, once fetched
 
     # --- data ------------------------------------------------------------------------------
 

@@ -63,6 +63,7 @@ class LevelCharts(PlannerBase):
             task="data",
         )
         self.primary = self.primary or volume
+        self.volume = volume
         if not r.table_only:
             interface, options = self._form("plot_bar")
             self._chart(interface, volume, self._title("volume", prices), **options)

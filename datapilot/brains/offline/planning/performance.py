@@ -368,7 +368,11 @@ class PerformanceMeasures(PlannerBase):
         """Mean, median and/or summary statistics of the levels (or returns), in one table."""
         r = self.r
         of_returns = any(m in r.metrics for m in ("return", "cumulative_return"))
-        data = self.levels(for_returns=of_returns)
+        # "IBM's average daily volume": the statistic of the volume, not of the close.
+        of_volume = not of_returns and self.volume is not None
+        data = self.volume if self.volume is not None and of_volume else None
+        if data is None:
+            data = self.levels(for_returns=of_returns)
         if of_returns:
             data = self.returns(data, r.frequency or "daily")
         parts = []
@@ -391,6 +395,7 @@ class PerformanceMeasures(PlannerBase):
         )
         self.primary = result
         what = "returns" if of_returns else ("close" if r.price_entities else "value")
+        what = "volume" if of_volume else what
         label = " / ".join(which).replace("stats", "summary statistics")
         title = self._title(what)
         if r.zh:
