@@ -3,7 +3,9 @@ to tune retrieval (`bench/retrieval_heldout/`: a fund factsheet, a central bank 
 Chinese earnings call, a risk policy, a Chinese research summary), 30 questions they answer
 (paraphrases, numbers asked in words, questions in the other language than their note) and 5
 they do not; a second, blind batch (15 and 5, `questions_blind.json`) written after the first
-was measured, scored apart.
+was measured, and a third (15 and 6, `questions_blind_2.json`: its unanswered questions share
+words with a note, as "a performance fee" beside a factsheet's charges) written before the
+"not mentioned" decision weighed a question's own words; each scored apart.
 
     python bench/retrieval_heldout.py [-v]
 
@@ -32,7 +34,11 @@ K = 5
 TARGETS = {"mrr": 0.85, "recall@5": 0.95}
 
 
-SETS = {"held-out": "questions.json", "blind": "questions_blind.json"}
+SETS = {
+    "held-out": "questions.json",
+    "blind": "questions_blind.json",
+    "blind 2": "questions_blind_2.json",
+}
 
 
 def questions(name: str = "held-out") -> list[dict[str, Any]]:
@@ -143,14 +149,14 @@ def main() -> None:
     for report in reports:
         shown = {k: v for k, v in report.items() if args.verbose or k not in lists}
         print(json.dumps(shown, ensure_ascii=False, indent=1))
-    report = reports[0]
-    met = (
-        report["mrr"] >= TARGETS["mrr"]
-        and report["recall@5"] >= TARGETS["recall@5"]
-        and report["not mentioned first"] == report["unanswerable"]
-        and report["answerable said not mentioned"] == 0
-    )
-    print("targets met" if met else "targets NOT met", TARGETS)
+    for report in reports:
+        met = (
+            report["mrr"] >= TARGETS["mrr"]
+            and report["recall@5"] >= TARGETS["recall@5"]
+            and report["not mentioned first"] == report["unanswerable"]
+            and report["answerable said not mentioned"] == 0
+        )
+        print(report["set"], "targets met" if met else "targets NOT met", TARGETS)
 
 
 if __name__ == "__main__":

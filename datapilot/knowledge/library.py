@@ -321,7 +321,11 @@ class Libraries:
             # document (华东银行2022年…) then favours none of its passages, where only the short
             # title passage would hold those words and win on them.
             entries = [
-                Entry(id=r.id, text="\n".join(filter(None, [_title(r.name), r.heading, r.text])))
+                Entry(
+                    id=r.id,
+                    text="\n".join(filter(None, [_title(r.name), r.heading, r.text])),
+                    title=_title(r.name),
+                )
                 for r in rows
             ]
             dims = stored_vectors.dims_of(self.session, library.id)

@@ -1,0 +1,129 @@
+"""A question about a document that asks for something it does not say gets "not mentioned"
+first, even when it shares the document's words: its name (in every passage) and words of the
+passage nearest to it ("overnight repo haircuts" beside a policy's bond haircuts, 资本开支 beside
+an annual report's revenue). The questions the documents answer, in their own or other words,
+still get their passages."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from datapilot.settings import Settings
+
+DOCUMENTS = {
+    "harbour_equity_fund_factsheet.md": """# Harbour Equity Fund factsheet
+
+## Charges
+Ongoing charges are 0.85% a year. There is no entry charge and no exit charge.
+
+## Performance
+Over 2023 the fund returned 6.1%, against 5.4% for its index.
+
+## Holdings
+The fund holds 84 shares; technology makes up 31% of the portfolio.
+
+## Risks
+Share prices can fall as well as rise. Currency risk is not hedged.
+""",
+    "collateral_policy.md": """# Collateral policy
+
+## Haircuts
+Government bonds posted as collateral take a haircut of 2%; corporate bonds take 8%.
+
+## Margin
+Margin calls are made daily; the minimum transfer amount is 250,000 dollars.
+
+## Eligibility
+Eligible collateral is cash and bonds rated A or better.
+""",
+    "东岳电力2023年年报摘要.md": """# 东岳电力2023年年报摘要
+
+## 经营情况
+公司全年实现营业收入120.5亿元，同比增长6.3%；发电量为410亿千瓦时。
+
+## 分红
+公司拟每10股派发现金红利3元（含税）。
+
+## 负债
+资产负债率为58%，较上年下降2个百分点。
+""",
+}
+
+# Word overlap cannot yet tell a passage on margin calls from one on *late* margin calls when
+# the library never uses the modifier: these two stay answered (see bench/results.md).
+_MODIFIER = pytest.mark.xfail(
+    strict=True, reason="a missing modifier of a noun the passage holds is not yet seen"
+)
+NOT_SAID = [
+    "What does the collateral policy say about overnight repo haircuts?",
+    "东岳电力2023年的资本开支是多少？",
+    pytest.param("What performance fee does the Harbour Equity Fund charge?", marks=_MODIFIER),
+    pytest.param(
+        "What interest does the collateral policy charge on late margin calls?", marks=_MODIFIER
+    ),
+]
+SAID = [
+    ("How much does the Harbour Equity Fund charge each year?", "0.85%"),
+    ("What haircut do government bonds take under the collateral policy?", "a haircut of 2%"),
+    ("How often are margin calls made?", "made daily"),
+    ("东岳电力2023年的发电量是多少？", "410亿千瓦时"),
+    ("东岳电力每10股派多少现金红利？", "现金红利3元"),
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, str, Settings]:
+    from datapilot.knowledge import Libraries, read_upload
+    from datapilot.store import open_store
+    from datapilot.store.models import User
+
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), offline=True)
+    store = open_store(settings)
+    with store.session(write=True) as session:
+        user = User(name="reader")
+        session.add(user)
+        session.flush()
+        owner = user.id
+        Libraries(session, owner, settings).create("notes")
+    for name, text in DOCUMENTS.items():
+        upload = read_upload(settings, name, text.encode())
+        with store.session(write=True) as session:
+            Libraries(session, owner, settings).add("notes", upload)
+    return store, owner, settings
+
+
+def _answer(question: str, library: tuple[object, str, Settings]) -> tuple[str, str]:
+    """(status, summary) of the offline library answer, as `ask --library` gives it."""
+    from datapilot.core.context import QuestionContext
+    from datapilot.engine.pipeline import final_answer
+    from datapilot.knowledge.answering import library_events
+
+    store, owner, settings = library
+    context = QuestionContext(today=settings.effective_today(), brain="offline", offline=True)
+    events = library_events(question, store, owner, "notes", context, settings)  # type: ignore[arg-type]
+    answer = asyncio.run(final_answer(events))
+    return answer.status, answer.summary or ""
+
+
+@pytest.mark.parametrize("question", NOT_SAID)
+def test_what_the_documents_do_not_say_is_not_mentioned_first(
+    question: str, library: tuple[object, str, Settings]
+) -> None:
+    status, summary = _answer(question, library)
+    chinese = any("\u4e00" <= c <= "\u9fff" for c in question)
+    first = (
+        "知识库“notes”的文档中没有提到这一点。"
+        if chinese
+        else "The documents in the library 'notes' do not mention this."
+    )
+    assert status == "no_data" and summary.startswith(first), summary[:200]
+
+
+@pytest.mark.parametrize(("question", "phrase"), SAID)
+def test_what_the_documents_say_is_quoted(
+    question: str, phrase: str, library: tuple[object, str, Settings]
+) -> None:
+    status, summary = _answer(question, library)
+    assert status == "ok" and phrase in summary, summary[:200]
