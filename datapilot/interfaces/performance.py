@@ -23,6 +23,7 @@ from datapilot.interfaces.frame import (
     is_returns,
     require_column,
     simple_returns,
+    unit_of,
     with_base,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
@@ -85,20 +86,41 @@ def annualized_return(
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
 ) -> pd.DataFrame:
     """Compound annual growth rate in % of each column from the window's base to its last value:
-    (end / base)^(1 / years) − 1 with years = days / 365.25 (column `annualized_return_pct`)."""
+    (end / base)^(1 / years) − 1 with years = days / 365.25 (column `annualized_return_pct`),
+    with the base and last values and their dates (`start_date`, `start_value`, `end_date`,
+    `end_value`; a return series' values are a growth index of 100 at the base)."""
     wealth = growth(frame)
-    rows = {}
+    levels = wealth * 100 if is_returns(frame) else with_base(frame)
+    rows = []
     for column in wealth.columns:
         series = wealth[column].dropna()
         years = (series.index[-1] - series.index[0]).days / 365.25 if len(series) > 1 else 0
         if years <= 0:
             continue
-        rows[column] = ((series.iloc[-1] / series.iloc[0]) ** (1 / years) - 1) * 100
+        said = levels[column].dropna()
+        rows.append(
+            {
+                "id": column,
+                "start_date": said.index[0].date(),
+                "start_value": float(said.iloc[0]),
+                "end_date": said.index[-1].date(),
+                "end_value": float(said.iloc[-1]),
+                "annualized_return_pct": ((series.iloc[-1] / series.iloc[0]) ** (1 / years) - 1)
+                * 100,
+            }
+        )
     if not rows:
         raise InterfaceError("Need at least two dated values per column for an annual rate.")
-    table = pd.Series(rows, name="annualized_return_pct").to_frame()
-    table.index.name = "id"
-    return derive(table, frame, kind="cross_section", unit="%", title="Annualised return")
+    table = pd.DataFrame(rows).set_index("id")
+    value_unit = "index, base = 100" if is_returns(frame) else unit_of(frame)
+    return derive(
+        table,
+        frame,
+        kind="cross_section",
+        unit="%",
+        title="Annualised return",
+        units={"start_value": value_unit, "end_value": value_unit, "annualized_return_pct": "%"},
+    )
 
 
 @interface("processing", "frame")

@@ -213,6 +213,11 @@ def test_annualized_return_sharpe_and_beta(ctx) -> None:
     frame = series([100.0, 200.0], start="2020-01-01", freq="731D")  # two years and a day
     cagr = PF.annualized_return(ctx, frame)
     assert cagr.loc["X", "annualized_return_pct"] == pytest.approx((2 ** (365.25 / 731) - 1) * 100)
+    # The base and the last value it was measured between, with their dates, as a period
+    # return states them: an answer can say where the rate starts.
+    assert cagr.loc["X", ["start_value", "end_value"]].tolist() == [100.0, 200.0]
+    assert str(cagr.loc["X", "start_date"]) == "2020-01-01"
+    assert str(cagr.loc["X", "end_date"]) == str(frame.index[-1].date())
 
     rng = np.random.default_rng(5)
     market = rng.normal(0.0005, 0.01, 300)

@@ -187,7 +187,7 @@ def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
     if not rows:
         return []
     many = len(rows) > 1
-    spans = {_dates(facts[s]) for s, _ in rows}
+    spans = {_dates(facts[s], w.zh) for s, _ in rows}
     span = spans.pop() if len(spans) == 1 else ""
     if w.zh:
         joined = "，".join(f"{w.name(s, many=many)}为{w.value(r)}" for s, r in rows)
@@ -200,11 +200,11 @@ def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
     return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}."]
 
 
-def _dates(m: dict[str, Fact]) -> str:
-    """ "from A to B" of a row's start and end (value facts carry their dates)."""
+def _dates(m: dict[str, Fact], zh: bool = False) -> str:
+    """ "A to B" (A至B) of a row's base and last values' dates (value facts carry their dates)."""
     start, end = m.get("start_value"), m.get("end_value")
     if start and end and start.date and end.date:
-        return f"{start.date} to {end.date}"
+        return f"{start.date}至{end.date}" if zh else f"{start.date} to {end.date}"
     return ""
 
 
