@@ -140,6 +140,8 @@ NOT_FOR_A_JSON_ASK = (
     "datapilot.commands.assistants",
     "datapilot.commands.serve",
     "datapilot.commands.design",
+    # The chats' message shapes: a terminal question arrives with no conversation.
+    "datapilot.core.messages",
 )
 
 
@@ -411,3 +413,23 @@ def test_a_second_ask_compiles_few_patterns(data, tmp_path) -> None:  # type: ig
     # be dropped for those compiled first, in the second ask or any later one.
     assert second < MOST_COMPILES_WHEN_CACHED
     assert third < MOST_COMPILES_WHEN_CACHED
+
+
+def test_checking_the_warehouse_builds_no_data_frame(data, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Every process that reads data first checks that its warehouse is built: that check reads
+    # two rows of metadata, with DuckDB alone (pandas: ~0.35 s to import where nothing else
+    # needs it, and a frame per row where it is loaded).
+    garbage = tmp_path / "garbage.duckdb"
+    garbage.write_bytes(b"not a database" * 100)
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from datapilot.data.seeding import is_seeded\n"
+        "from datapilot.settings import get_settings\n"
+        "seeded = is_seeded(get_settings().warehouse_path)\n"
+        f"damaged = is_seeded(Path({str(garbage)!r}))\n"
+        f"missing = is_seeded(Path({str(tmp_path / 'none.duckdb')!r}))\n"
+        "print('PROBE', seeded, damaged, missing, 'pandas' in sys.modules)"
+    )
+    _, figures = _probe(probe, "PROBE")
+    assert figures == ["True", "False", "False", "False"]
