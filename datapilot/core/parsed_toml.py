@@ -17,15 +17,18 @@ import json
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
 FORMAT = 1  # raised when what is stored changes shape
 _TAG = "\x00toml"  # the key of a tagged date or time: no TOML key a file could hold by accident
-# datetime before date: a datetime is a date too.
-_KINDS: tuple[tuple[str, type], ...] = (("datetime", datetime), ("date", date), ("time", time))
-_PARSERS = {name: kind.fromisoformat for name, kind in _KINDS}
+_PARSERS: dict[str, Callable[[str], datetime | date | time]] = {
+    "datetime": datetime.fromisoformat,
+    "date": date.fromisoformat,
+    "time": time.fromisoformat,
+}
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -89,10 +92,16 @@ def _write(entry: Path, body: dict[str, Any]) -> None:
 
 
 def _tag(value: object) -> dict[str, str]:
-    for name, kind in _KINDS:
-        if isinstance(value, kind):
-            return {_TAG: name, "value": value.isoformat()}
-    raise TypeError(f"{type(value).__name__} is not a TOML value")
+    # datetime before date: a datetime is a date too.
+    if isinstance(value, datetime):
+        name = "datetime"
+    elif isinstance(value, date):
+        name = "date"
+    elif isinstance(value, time):
+        name = "time"
+    else:
+        raise TypeError(f"{type(value).__name__} is not a TOML value")
+    return {_TAG: name, "value": value.isoformat()}
 
 
 def _untag(item: dict[str, Any]) -> Any:
