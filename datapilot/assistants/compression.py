@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from datapilot.assistants.memory_infos import ContextRecord
 from datapilot.assistants.normalise import HistoryMessage, Prompts, normalise
 from datapilot.core.model_messages import to_openai
 from datapilot.model_client.tokens import count_chat, count_tokens
@@ -39,24 +40,6 @@ class Block(BaseModel):
     last_message_id: int | None = None
     message_ids: list[int] = Field(default_factory=list)
     tokens: int = 0
-
-
-class ContextRecord(BaseModel):
-    """What one turn's prompt held, and what was left out of it."""
-
-    budget: int
-    prompt_tokens: int = Field(description="Tokens of the prompt as sent (o200k estimate).")
-    full_tokens: int = Field(description="Tokens the whole history would have taken.")
-    verbatim_ids: list[int] = Field(default_factory=list)
-    retrieved_blocks: list[str] = Field(default_factory=list, description="Block digests.")
-    summarised_ids: list[int] = Field(default_factory=list)
-    dropped_ids: list[int] = Field(default_factory=list, description="Left out entirely.")
-    summary_by: str | None = Field(default=None, description="model, extractive, or None.")
-    clipped_question: bool = False
-    memory_ids: list[str] = Field(default_factory=list)
-    scene_id: str | None = None
-    scene_label: str | None = None
-    scene_by: str | None = None
 
 
 class Compressed(BaseModel):

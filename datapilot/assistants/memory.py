@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import re
-from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from datapilot.assistants.memory_infos import EventKind, MemoryEventInfo, MemoryInfo
 from datapilot.assistants.models import AssistantInfo, Tenant
 from datapilot.assistants.repo import NotFound, PlatformError
 from datapilot.core.model_messages import ModelMessage, SystemPrompt, UserPrompt
@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # the client (and the OpenAI SDK) loads when a model is calle
 
 log = logging.getLogger(__name__)
 
-EventKind = Literal["ADD", "UPDATE", "DELETE"]
 PROMPT_MEMORIES = 8  # memories put in one prompt at most
 MAX_MEMORY_CHARS = 500
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -54,30 +53,6 @@ _EVERYTHING = re.compile(
     r"(?:的?记忆|的?内容)?$",
     re.IGNORECASE,
 )
-
-
-class MemoryInfo(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
-
-    id: str
-    text: str
-    assistant_id: str | None
-    created_at: datetime
-    updated_at: datetime
-
-
-class MemoryEventInfo(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
-
-    id: int
-    memory_id: str
-    event: EventKind
-    text: str
-    previous: str | None
-    source: str = Field(description="explicit (the user said so) or model (extracted).")
-    assistant_id: str | None
-    chat_id: str | None
-    created_at: datetime
 
 
 class Explicit(BaseModel):

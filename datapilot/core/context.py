@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from datapilot.core.messages import Message, from_openbb
 from datapilot.settings import BrainChoice, Settings
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from datapilot.core.messages import Message
 
 
 class ChatMessage(BaseModel):
@@ -22,6 +23,10 @@ class ChatMessage(BaseModel):
 
     def to_message(self) -> Message:
         """The turn as a platform `Message` (roles translated)."""
+        # Here: a question from the terminal has no conversation, and no use for the chats'
+        # message shapes.
+        from datapilot.core.messages import Message, from_openbb
+
         return Message(role=from_openbb(self.role), content=self.content)
 
 

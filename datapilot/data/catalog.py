@@ -39,7 +39,15 @@ _FUZZY_LOOKUP_CUTOFF = 75.0
 class Catalog:
     """Entities by id, with name lookup. Safe to read from many threads."""
 
-    def __init__(self, entities: Iterable[Entity] = (), rules: MatchingRules | None = None) -> None:
+    def __init__(
+        self,
+        entities: Iterable[Entity] = (),
+        rules: MatchingRules | None = None,
+        *,
+        checked: bool = False,
+    ) -> None:
+        """`checked`: the entities' names were checked when this set was first built (a
+        catalog read back from `catalog_cache`), so they are not checked again."""
         self._entities: dict[str, Entity] = {}
         self._rules = rules or MatchingRules()
         self._lock = threading.Lock()
@@ -47,7 +55,8 @@ class Catalog:
         self._names: dict[str, str] | None = None
         for entity in entities:
             self._entities[entity.id.upper()] = entity
-        check_names(self._entities.values())
+        if not checked:
+            check_names(self._entities.values())
 
     @classmethod
     def load(cls, warehouse: Warehouse | None = None, data_dir: Path | None = None) -> Catalog:

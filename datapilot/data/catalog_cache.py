@@ -81,6 +81,7 @@ def _read(path: Path, key: str) -> Catalog | None:
                 frozenset(rules["common_words"]),
                 frozenset(rules["not_tickers"]),
             ),
+            checked=True,  # built from these entities by `Catalog.load`, which checked them
         )
     except FileNotFoundError:
         return None

@@ -11,8 +11,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # the warehouse's file layer loads without pandas (`seeding.is_seeded`)
+    import pandas as pd
 
 DEFAULT_BUDGET_BYTES = 64 * 2**20
 

@@ -19,15 +19,14 @@ from pathlib import Path
 import duckdb
 
 from datapilot.data.owners import ENTITIES_SQL, entities_of
-from datapilot.data.providers.bundled import SOURCES, BundledProvider, package_versions
+from datapilot.data.providers.bundle_packages import SOURCES, package_versions
 from datapilot.data.single_writer import lock_path
-from datapilot.data.warehouse import (
-    Warehouse,
-    set_meta_in,
-    write_prices_in,
-    write_series_in,
+from datapilot.data.warehouse_file import (
+    WarehouseDamaged,
+    WarehouseError,
+    database,
+    opening_error,
 )
-from datapilot.data.warehouse_file import WarehouseDamaged, WarehouseError, opening_error
 
 SCHEMA_VERSION = "1"
 _TEMP_MARK = ".seeding-"
@@ -54,10 +53,12 @@ def is_seeded(path: Path) -> bool:
     if not path.exists():
         return False
     try:
-        warehouse = Warehouse(path)
-        return warehouse.meta("complete") == "1" and warehouse.meta("bundle") == bundle_version()
+        # The file layer alone, no data frame: every process that reads data checks this first
+        # (and keeps the connection it opened for the reads that follow).
+        meta = database(path).meta("complete", "bundle")
     except (duckdb.Error, WarehouseError):
         return False
+    return meta.get("complete") == "1" and meta.get("bundle") == bundle_version()
 
 
 def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> SeedReport:
@@ -79,9 +80,13 @@ def seed(path: Path, *, show_progress: bool = True, repair: bool = False) -> See
     _remove(temp)
     rows = 0
     dropped: list[str] = []
-    # Here, not at the top: every process checks `is_seeded`, few seed (rich: ~20 ms to import).
+    # Here, not at the top: every process checks `is_seeded`, few seed (rich: ~20 ms to import;
+    # pandas and the bundled provider, where nothing else needs them).
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from datapilot.data.providers.bundled import BundledProvider
+    from datapilot.data.warehouse import Warehouse, set_meta_in, write_prices_in, write_series_in
 
     console = Console(stderr=True)
     try:

@@ -230,8 +230,7 @@ class Warehouse:
         return entities_of(self._query(ENTITIES_SQL, {}))
 
     def meta(self, key: str) -> str | None:
-        frame = self._query("SELECT value FROM meta WHERE key = $key", {"key": key})
-        return None if frame.empty else str(frame["value"].iloc[0])
+        return self._db.meta(key).get(key)
 
     def query(self, sql: str, params: dict[str, object] | None = None) -> pd.DataFrame:
         """A read-only SQL query on the warehouse (for tables other modules add)."""

@@ -144,6 +144,15 @@ class _Database:
             self._reads += 1
             return cursor
 
+    def meta(self, *keys: str) -> dict[str, str]:
+        """Those of `keys` the `meta` table holds, with their values: read as plain rows, so
+        checking a warehouse needs neither pandas nor a data frame per row."""
+        with self.reading() as cursor:
+            rows = cursor.execute(
+                "SELECT key, value FROM meta WHERE list_contains($keys, key)", {"keys": list(keys)}
+            ).fetchall()
+        return {str(key): str(value) for key, value in rows}
+
     @contextmanager
     def writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A read-write connection for one transaction; the file goes back to read-only after.

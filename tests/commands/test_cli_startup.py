@@ -140,6 +140,8 @@ NOT_FOR_A_JSON_ASK = (
     "datapilot.commands.assistants",
     "datapilot.commands.serve",
     "datapilot.commands.design",
+    # The chats' message shapes: a terminal question arrives with no conversation.
+    "datapilot.core.messages",
 )
 
 
@@ -375,7 +377,8 @@ def test_other_commands_run_at_the_processs_own_collector_threshold(data) -> Non
 
 
 # A command compiles only the regular expressions the last one did not: the rest (~400 of the
-# offline brain's, its modules' and its libraries') come compiled from the user's cache folder.
+# offline brain's, its modules' and its libraries') come compiled from the user's cache folder,
+# and the TOML files it reads come parsed from there too while they are unchanged.
 MOST_COMPILES_WHEN_CACHED = 40  # a few dozen: the standard library's first imports, bytes patterns
 
 
@@ -390,24 +393,55 @@ def test_a_second_ask_compiles_few_patterns(data, tmp_path) -> None:  # type: ig
         "    compiled[0] += 1\n"
         "    return original(pattern, flags)\n"
         "re._compiler.compile = counting\n"
+        "import tomllib\n"
+        "parsed, parse = [0], tomllib.loads\n"
+        "def parsing(text):\n"
+        "    parsed[0] += 1\n"
+        "    return parse(text)\n"
+        "tomllib.loads = parsing\n"
         + _ASK_JSON
-        + "atexit.register(lambda: print('COMPILED', compiled[0]))\n"
+        + "atexit.register(lambda: print('COMPILED', compiled[0], parsed[0]))\n"
         "from datapilot.cli import app\n"
         "app()\n"
     )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
 
-    def compiles() -> int:
+    def compiles() -> tuple[int, int]:
+        """Patterns compiled, and TOML files parsed, by one ask."""
         done = subprocess.run(
             [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300
         )
         assert done.returncode == 0, done.stderr
         assert '"AAPL"' in done.stdout
-        return int(done.stdout.rsplit("COMPILED", 1)[1].split()[0])
+        compiled, parsed = done.stdout.rsplit("COMPILED", 1)[1].split()[:2]
+        return int(compiled), int(parsed)
 
-    first, second, third = compiles(), compiles(), compiles()
+    (first, parsed), (second, parsed_again), (third, _) = compiles(), compiles(), compiles()
     assert first > 200  # the cache was empty
+    # Nor does it parse the offline reader's vocabulary again (eight TOML files, ~60 KB).
+    assert parsed >= 8
+    assert parsed_again == 0
     # An ask uses more patterns than `re` keeps by default (512): the preloaded ones must not
     # be dropped for those compiled first, in the second ask or any later one.
     assert second < MOST_COMPILES_WHEN_CACHED
     assert third < MOST_COMPILES_WHEN_CACHED
+
+
+def test_checking_the_warehouse_builds_no_data_frame(data, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Every process that reads data first checks that its warehouse is built: that check reads
+    # two rows of metadata, with DuckDB alone (pandas: ~0.35 s to import where nothing else
+    # needs it, and a frame per row where it is loaded).
+    garbage = tmp_path / "garbage.duckdb"
+    garbage.write_bytes(b"not a database" * 100)
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from datapilot.data.seeding import is_seeded\n"
+        "from datapilot.settings import get_settings\n"
+        "seeded = is_seeded(get_settings().warehouse_path)\n"
+        f"damaged = is_seeded(Path({str(garbage)!r}))\n"
+        f"missing = is_seeded(Path({str(tmp_path / 'none.duckdb')!r}))\n"
+        "print('PROBE', seeded, damaged, missing, 'pandas' in sys.modules)"
+    )
+    _, figures = _probe(probe, "PROBE")
+    assert figures == ["True", "False", "False", "False"]

@@ -38,6 +38,12 @@ NOT_BEFORE_SERVING = (
     "httpx",  # the outbound client (imported tools, documents by URL, embeddings)
     "datapilot.knowledge.library",
     "datapilot.assistants.runtime",
+    # The memories' routes declare their shapes (`assistants.memory_infos`): the memories'
+    # search (BM25 and vectors: the knowledge index, numpy) loads with their first request.
+    "numpy",
+    "datapilot.assistants.memory",
+    "datapilot.assistants.context_store",
+    "datapilot.knowledge.index",
 )
 
 _SERVE_START = """

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from datapilot.brains.offline.phrases import PhraseMatcher
 from datapilot.core.intent import ChartType, Frequency
+from datapilot.core.parsed_toml import read_toml
 
 MetricId = Literal[
     "close",
@@ -366,7 +367,7 @@ _MODELS: dict[str, type[BaseModel]] = {
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return read_toml(path)  # parsed once per change of the file (`core.parsed_toml`)
     except FileNotFoundError:
         raise VocabError(f"{path.name}: vocabulary file is missing ({path})") from None
     except tomllib.TOMLDecodeError as error:

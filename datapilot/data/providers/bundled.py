@@ -20,23 +20,15 @@ same source for every question:
 from __future__ import annotations
 
 import importlib.util
-from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
 from datapilot.data.providers.base import Dataset
+from datapilot.data.providers.bundle_packages import PACKAGES, SOURCES, package_versions
 
-# Packages whose shipped files are read, with their distribution names (for the version stamp).
-PACKAGES = {
-    "skfolio": "skfolio",
-    "arch": "arch",
-    "bokeh_sampledata": "bokeh-sampledata",
-    "statsmodels": "statsmodels",
-}
-SOURCES = ("skfolio", "arch", "bokeh-sampledata", "statsmodels")
+__all__ = ["PACKAGES", "SOURCES", "BundledDataMissing", "BundledProvider", "package_versions"]
 
-# statsmodels macrodata column → FRED id (quarterly; the derived infl/realint are left out).
 MACRODATA_IDS = {
     "realgdp": "GDPC1",
     "realcons": "PCECC96",
@@ -68,17 +60,6 @@ def package_file(package: str, *parts: str) -> Path:
     if not path.exists():
         raise BundledDataMissing(f"{path} is missing from the installed {package} package.")
     return path
-
-
-def package_versions() -> dict[str, str]:
-    """Installed versions of the packages the bundle is read from."""
-    versions = {}
-    for distribution in PACKAGES.values():
-        try:
-            versions[distribution] = metadata.version(distribution)
-        except metadata.PackageNotFoundError:
-            versions[distribution] = "missing"
-    return versions
 
 
 def _wide_to_long(frame: pd.DataFrame, field: str) -> pd.DataFrame:
