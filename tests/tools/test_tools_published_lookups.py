@@ -37,3 +37,17 @@ async def test_an_unknown_interface_is_answered_with_the_callable_ones(data: Any
     assert "did you mean get_ohlcv?" in message
     assert "get_prices" in message and "/api/" not in message  # no route: stdio has none
     assert "max_drawdown" not in message  # it takes an earlier step's data, not plain values
+
+
+async def test_counts_in_a_call_s_text_agree_with_their_number(data: Any) -> None:
+    """'1 table', '2 problems': a host reading the text sees counts written as English writes
+    them, not 'table(s)'."""
+    call = operation("call_interface")
+    week = {"entity": "AAPL", "start": "2012-12-24", "end": "2012-12-31"}
+    outcome = await call.run(InterfaceInput(name="get_ohlcv", arguments=week), _context())
+    assert outcome.text.splitlines()[0] == "get_ohlcv: 1 table", outcome.text
+    with pytest.raises(OperationError) as refused:
+        wrong = InterfaceInput(name="get_ohlcv", arguments={"ids": ["AAPL"]})
+        await call.run(wrong, _context())
+    assert "(2 problems)" in refused.value.message, refused.value.message
+    assert "(s)" not in outcome.text + refused.value.message

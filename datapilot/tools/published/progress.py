@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 
 from datapilot.core.events import Done, Event, IntentEvent, PlanEvent, StepFinished
+from datapilot.data.display import counted
 
 # (progress, total or None, message), callable from any thread. A face that can report progress
 # (MCP, when the caller sent a progress token) sets it around a call; `ask` reports each stage.
@@ -28,7 +29,7 @@ async def reporting(events: AsyncIterator[Event], report: ProgressReporter) -> A
         elif isinstance(event, PlanEvent):
             calls = sum(len(step.calls) for step in event.plan.steps)
             done, total = done + 1, float(2 + calls + 1)  # intent, plan, the calls, the answer
-            report(done, total, f"planned {calls} call(s)")
+            report(done, total, f"planned {counted(calls, 'call')}")
         elif isinstance(event, StepFinished):
             done, record = done + 1, event.record
             report(done, total, f"step {event.step}: {record.interface} {record.status}")
