@@ -180,3 +180,27 @@ def test_the_terminal_never_wraps_inside_a_number(width: int) -> None:
     assert "".join(body).count("13,388.08") == 1
     for number in numbers:
         assert any(number in line for line in body), (number, body)
+
+
+@pytest.mark.parametrize("width", range(60, 121, 10))
+def test_the_terminal_never_wraps_inside_a_number_in_a_table_header(width: int) -> None:
+    """A header with a unit ("预测值（十亿美元（季调年率，2005年不变价））") is folded between
+    words and numbers when its column is narrow, never inside "2005" nor before a closing mark."""
+    from datapilot.core.outputs import TableOutput
+    from datapilot.render.terminal import table_view
+
+    unit = "十亿美元（季调年率，2005年不变价）"
+    headers = ["日期", f"预测值（{unit}）", f"下限（{unit}）", f"上限（{unit}）"]
+    table = TableOutput(
+        title="实际GDP预测（未来4个季度）",
+        columns=["date", "forecast", "lower", "upper"],
+        rows=[["2009-10-01", 13033.71, 12918.86, 13148.56]],
+        headers=headers,
+    )
+    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    console.print(table_view(table))
+    lines = console.export_text().splitlines()
+    head = lines[: next(i for i, line in enumerate(lines) if "2009-10-01" in line)]
+    cells = [cell.strip() for line in head for cell in re.split(r"[┃│┏┓┡┩━╇╋┳]+", line)]
+    assert sum(cell.count("2005") for cell in cells) == 3, (width, head)
+    assert not any(cell.startswith(("，", "）")) for cell in cells), (width, head)
