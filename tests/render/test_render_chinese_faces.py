@@ -26,6 +26,7 @@ from datapilot.core.events import Done, Event
 from datapilot.core.outputs import ChartOutput, TableOutput
 from datapilot.data.phrases_zh import chinese_name
 from datapilot.engine.executor import default_registry
+from datapilot.render.markdown import table_headers
 from datapilot.render.plotly_figure import plotly_figure
 from datapilot.render.terminal import render
 from datapilot.server.openai_reply import with_outputs
@@ -92,6 +93,17 @@ def _terminal(events: list[Event]) -> str:
     text = console.export_text()
     calls = re.compile(r"^[\s│├└─]*\w+\(.*\) → \w+")
     return "\n".join(line for line in text.splitlines() if not calls.match(line))
+
+
+def _classed() -> list[dict[str, Any]]:
+    """Every Chinese question of a named class of the corpus (best and worst periods, a gap in
+    percentage points, a series' statistic…): each class's tables have their own columns."""
+    return [
+        case
+        for file in sorted(paths.CORPUS.glob("*.jsonl"))
+        for line in file.read_text(encoding="utf-8").splitlines()
+        if line.strip() and (case := json.loads(line)).get("lang") == "zh" and case.get("class")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -204,3 +216,22 @@ def test_the_terminal_never_wraps_inside_a_number_in_a_table_header(width: int) 
     cells = [cell.strip() for line in head for cell in re.split(r"[┃│┏┓┡┩━╇╋┳]+", line)]
     assert sum(cell.count("2005") for cell in cells) == 3, (width, head)
     assert not any(cell.startswith(("，", "）")) for cell in cells), (width, head)
+
+
+def test_every_class_of_chinese_question_has_chinese_tables(data: Any) -> None:
+    """The classed questions' tables (best and worst periods named by their week, a gap in
+    percentage points, a pair's correlation) as every face shows them: the headers and the cells
+    in Chinese, headers and cells being what the terminal, the page, `/v1` and MCP all print."""
+    import asyncio
+
+    found = {}
+    for case in _classed():
+        answer = asyncio.run(_events(case))[-1].answer  # type: ignore[attr-defined]
+        tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
+        shown = [
+            *(" | ".join(table_headers(t)) for t in tables),
+            *(" | ".join(str(c) for c in row) for t in tables for row in t.rows),
+        ]
+        if english := _english("\n".join(shown), _allowed(answer, data.catalog)):
+            found[case["query"]] = sorted(set(english))
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
