@@ -235,3 +235,14 @@ def test_every_class_of_chinese_question_has_chinese_tables(data: Any) -> None:
         if english := _english("\n".join(shown), _allowed(answer, data.catalog)):
             found[case["query"]] = sorted(set(english))
     assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+def test_a_chinese_summary_names_a_pair_of_series_in_chinese(data: Any) -> None:
+    """A rolling correlation's column is the pair "AAPL vs MSFT": the summary says 苹果与微软."""
+    import asyncio
+
+    pair = next(c for c in _classed() if "滚动相关系数" in c["query"])
+    answer = asyncio.run(_events(pair))[-1].answer  # type: ignore[attr-defined]
+    names = [chinese_name(data.catalog.get(e.id)) for e in answer.intent.entities]
+    assert answer.status == "ok" and len(names) == 2, answer.summary
+    assert "与".join(names) in answer.summary and " vs " not in answer.summary, answer.summary
