@@ -343,10 +343,11 @@ def table_view(table: TableOutput, zh: bool | None = None) -> Table:
     return view
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> Wrapped:
+    """A cell's text, folded between words and numbers when its column is narrow."""
     if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1 else f"{value:,.2f}"
-    return escape("" if value is None else str(value))
+        return Wrapped(f"{value:,.4g}" if abs(value) < 1 else f"{value:,.2f}")
+    return Wrapped("" if value is None else str(value))
 
 
 def _args_text(args: dict[str, Any]) -> str:

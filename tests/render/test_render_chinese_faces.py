@@ -246,3 +246,24 @@ def test_a_chinese_summary_names_a_pair_of_series_in_chinese(data: Any) -> None:
     names = [chinese_name(data.catalog.get(e.id)) for e in answer.intent.entities]
     assert answer.status == "ok" and len(names) == 2, answer.summary
     assert "与".join(names) in answer.summary and " vs " not in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize("width", range(70, 121, 10))
+def test_the_terminal_never_wraps_inside_a_date_in_a_table_cell(width: int) -> None:
+    """A week's cell (2020-03-16至2020-03-20（2020-W12）) folds between its dates, not inside
+    (from 70 columns: narrower, rich shrinks columns below their widest word)."""
+    from datapilot.core.outputs import TableOutput
+    from datapilot.render.terminal import table_view
+
+    week = "2020-03-16至2020-03-20（2020-W12）"
+    table = TableOutput(
+        title="可口可乐最差的周（2020-01-01 至 2020-12-31）",
+        columns=["id", "date", "period", "value", "rank", "group"],
+        rows=[["KO", "2020-03-20", week, -20.98, 1, "跌幅最大"]],
+        headers=["代码", "日期", "时段", "数值（%）", "排名", "组别"],
+    )
+    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    console.print(table_view(table))
+    cells = [c.strip() for line in console.export_text().splitlines() for c in line.split("│")]
+    for date_ in ("2020-03-16", "2020-03-20", "2020-W12"):
+        assert any(date_ in cell for cell in cells), (width, cells)
