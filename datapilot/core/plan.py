@@ -115,4 +115,5 @@ class PlanError(Exception):
     def __init__(self, problems: list[PlanProblem]) -> None:
         self.problems = problems
         lines = "\n".join(f"- {problem}" for problem in problems)
-        super().__init__(f"the plan cannot run ({len(problems)} problem(s)):\n{lines}")
+        count = f"{len(problems)} problem{'s' * (len(problems) != 1)}"
+        super().__init__(f"the plan cannot run ({count}):\n{lines}")

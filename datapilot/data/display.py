@@ -14,6 +14,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "date": ("date", "日期"),
     "group": ("group", "组别"),
     "rank": ("rank", "排名"),
+    "period": ("period", "时段"),
+    "gap": ("gap", "差距"),
     "name": ("name", "名称"),
     "kind": ("kind", "类别"),
     "start_date": ("start date", "起始日"),
@@ -193,7 +195,17 @@ def cell_word(value: object, zh: bool, column: str = "") -> object:
         return VALUES[value][1 if zh else 0]
     if value is None and column in BLANKS:
         return BLANKS[column][1 if zh else 0]
+    if zh and isinstance(value, str):
+        # The interfaces' English joins inside a cell: a week (2020-03-16 to 2020-03-20
+        # (2020-W12)), a pair of series (AAPL vs MSFT).
+        if found := _WEEK.fullmatch(value):
+            return f"{found['first']}至{found['last']}（{found['iso']}）"
+        if " vs " in value:
+            return value.replace(" vs ", "与")
     return value
+
+
+_WEEK = re.compile(r"(?P<first>\S+) to (?P<last>\S+) \((?P<iso>\d{4}-W\d{2})\)")
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:

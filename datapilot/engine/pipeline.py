@@ -32,6 +32,7 @@ from datapilot.core.intent import Intent
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Plan, PlanError
 from datapilot.core.results import RunResult
+from datapilot.data.display import counted
 from datapilot.data.phrases_zh import chinese_name
 from datapilot.data.text import is_chinese
 from datapilot.engine.brain import Brain, BrainUnavailable, Understanding
@@ -271,7 +272,7 @@ class _Run:
         yield StatusEvent(
             message=f"正在运行{len(plan.steps)}个步骤中的{total}个调用…"
             if self.zh
-            else f"Running {total} call(s) in {len(plan.steps)} step(s)…"
+            else f"Running {counted(total, 'call')} in {counted(len(plan.steps), 'step')}…"
         )
         if interface_context is None:
             started = time.perf_counter()

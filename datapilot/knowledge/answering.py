@@ -301,7 +301,8 @@ async def _with_tables(
 
     if tables:
         names = ", ".join(t.name for t in tables)
-        yield StatusEvent(message=f"Using the table(s) found in the documents: {names}")
+        tables_found = f"table{'s' * (len(tables) != 1)}"
+        yield StatusEvent(message=f"Using the {tables_found} found in the documents: {names}")
     question_context = context.model_copy(update={"tables": [*context.tables, *tables]})
     request = RequestContext.for_request(question_context, settings)
     async for event in run(question, request):

@@ -38,7 +38,7 @@ from datapilot.data.display import kind_name, measure_name
 from datapilot.data.phrases_zh import CHART_ZH, TASK_ZH
 from datapilot.data.text import is_chinese
 from datapilot.render.markdown import table_headers
-from datapilot.render.wrap import wrap
+from datapilot.render.wrap import Wrapped, wrap
 
 MAX_TABLE_ROWS = 15
 MAX_TABLE_COLUMNS = 10
@@ -330,7 +330,7 @@ def table_view(table: TableOutput, zh: bool | None = None) -> Table:
     columns = table.columns[:MAX_TABLE_COLUMNS]
     view = Table(title=escape(table.title), show_lines=False)
     for header in table_headers(table)[: len(columns)]:
-        view.add_column(escape(header), overflow="fold")
+        view.add_column(Wrapped(header), overflow="fold")
     rows = table.rows
     if len(rows) > MAX_TABLE_ROWS:
         head, tail = rows[: MAX_TABLE_ROWS - 5], rows[-4:]
@@ -343,10 +343,11 @@ def table_view(table: TableOutput, zh: bool | None = None) -> Table:
     return view
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> Wrapped:
+    """A cell's text, folded between words and numbers when its column is narrow."""
     if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1 else f"{value:,.2f}"
-    return escape("" if value is None else str(value))
+        return Wrapped(f"{value:,.4g}" if abs(value) < 1 else f"{value:,.2f}")
+    return Wrapped("" if value is None else str(value))
 
 
 def _args_text(args: dict[str, Any]) -> str:

@@ -67,3 +67,30 @@ def test_a_pdf_heading_is_quoted_apart_from_its_paragraph(library: str) -> None:
     lines = answer["summary"].splitlines()
     assert f"> **{REPORT[2]}**" in lines, answer["summary"]
     assert any(line.startswith(f"> {REPORT[3]}") for line in lines), answer["summary"]
+
+
+HARD_BREAKS = (
+    "# Hedging policy\n\nThe hedge ratio for the bond book is 0.42, set in March\n"
+    "after the committee's review of duration risk.\nIt is reviewed every quarter.\n"
+)
+
+
+def test_a_passage_with_hard_line_breaks_stays_in_its_quote_in_the_terminal(
+    tmp_path: Path,
+    data,  # type: ignore[no-untyped-def]
+) -> None:
+    """Each line of the source stays inside the quote (the terminal prints the Markdown as it
+    is, where a lazy continuation line reads as text outside the quote)."""
+    from datapilot.cli import app as cli
+
+    (tmp_path / "hedging.md").write_text(HARD_BREAKS)
+    name = f"desk-{uuid.uuid4().hex[:8]}"
+    added = CliRunner().invoke(cli, ["kb", "add", name, str(tmp_path / "hedging.md")])
+    assert added.exit_code == 0, added.output
+    question = "What is the hedge ratio for the bond book?"
+    asked = CliRunner().invoke(cli, ["ask", question, "--library", name], env={"COLUMNS": "200"})
+    assert asked.exit_code == 0, asked.output
+    shown = [line.strip("│ ") for line in asked.output.splitlines()]
+    for source_line in HARD_BREAKS.splitlines()[2:]:
+        quoted = [line for line in shown if source_line.rstrip(".") in line]
+        assert quoted and all(line.startswith(">") for line in quoted), (source_line, shown)

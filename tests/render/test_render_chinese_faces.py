@@ -26,6 +26,7 @@ from datapilot.core.events import Done, Event
 from datapilot.core.outputs import ChartOutput, TableOutput
 from datapilot.data.phrases_zh import chinese_name
 from datapilot.engine.executor import default_registry
+from datapilot.render.markdown import table_headers
 from datapilot.render.plotly_figure import plotly_figure
 from datapilot.render.terminal import render
 from datapilot.server.openai_reply import with_outputs
@@ -92,6 +93,17 @@ def _terminal(events: list[Event]) -> str:
     text = console.export_text()
     calls = re.compile(r"^[\s│├└─]*\w+\(.*\) → \w+")
     return "\n".join(line for line in text.splitlines() if not calls.match(line))
+
+
+def _classed() -> list[dict[str, Any]]:
+    """Every Chinese question of a named class of the corpus (best and worst periods, a gap in
+    percentage points, a series' statistic…): each class's tables have their own columns."""
+    return [
+        case
+        for file in sorted(paths.CORPUS.glob("*.jsonl"))
+        for line in file.read_text(encoding="utf-8").splitlines()
+        if line.strip() and (case := json.loads(line)).get("lang") == "zh" and case.get("class")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +192,78 @@ def test_the_terminal_never_wraps_inside_a_number(width: int) -> None:
     assert "".join(body).count("13,388.08") == 1
     for number in numbers:
         assert any(number in line for line in body), (number, body)
+
+
+@pytest.mark.parametrize("width", range(60, 121, 10))
+def test_the_terminal_never_wraps_inside_a_number_in_a_table_header(width: int) -> None:
+    """A header with a unit ("预测值（十亿美元（季调年率，2005年不变价））") is folded between
+    words and numbers when its column is narrow, never inside "2005" nor before a closing mark."""
+    from datapilot.core.outputs import TableOutput
+    from datapilot.render.terminal import table_view
+
+    unit = "十亿美元（季调年率，2005年不变价）"
+    headers = ["日期", f"预测值（{unit}）", f"下限（{unit}）", f"上限（{unit}）"]
+    table = TableOutput(
+        title="实际GDP预测（未来4个季度）",
+        columns=["date", "forecast", "lower", "upper"],
+        rows=[["2009-10-01", 13033.71, 12918.86, 13148.56]],
+        headers=headers,
+    )
+    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    console.print(table_view(table))
+    lines = console.export_text().splitlines()
+    head = lines[: next(i for i, line in enumerate(lines) if "2009-10-01" in line)]
+    cells = [cell.strip() for line in head for cell in re.split(r"[┃│┏┓┡┩━╇╋┳]+", line)]
+    assert sum(cell.count("2005") for cell in cells) == 3, (width, head)
+    assert not any(cell.startswith(("，", "）")) for cell in cells), (width, head)
+
+
+def test_every_class_of_chinese_question_has_chinese_tables(data: Any) -> None:
+    """The classed questions' tables (best and worst periods named by their week, a gap in
+    percentage points, a pair's correlation) as every face shows them: the headers and the cells
+    in Chinese, headers and cells being what the terminal, the page, `/v1` and MCP all print."""
+    import asyncio
+
+    found = {}
+    for case in _classed():
+        answer = asyncio.run(_events(case))[-1].answer  # type: ignore[attr-defined]
+        tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
+        shown = [
+            *(" | ".join(table_headers(t)) for t in tables),
+            *(" | ".join(str(c) for c in row) for t in tables for row in t.rows),
+        ]
+        if english := _english("\n".join(shown), _allowed(answer, data.catalog)):
+            found[case["query"]] = sorted(set(english))
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+def test_a_chinese_summary_names_a_pair_of_series_in_chinese(data: Any) -> None:
+    """A rolling correlation's column is the pair "AAPL vs MSFT": the summary says 苹果与微软."""
+    import asyncio
+
+    pair = next(c for c in _classed() if "滚动相关系数" in c["query"])
+    answer = asyncio.run(_events(pair))[-1].answer  # type: ignore[attr-defined]
+    names = [chinese_name(data.catalog.get(e.id)) for e in answer.intent.entities]
+    assert answer.status == "ok" and len(names) == 2, answer.summary
+    assert "与".join(names) in answer.summary and " vs " not in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize("width", range(70, 121, 10))
+def test_the_terminal_never_wraps_inside_a_date_in_a_table_cell(width: int) -> None:
+    """A week's cell (2020-03-16至2020-03-20（2020-W12）) folds between its dates, not inside
+    (from 70 columns: narrower, rich shrinks columns below their widest word)."""
+    from datapilot.core.outputs import TableOutput
+    from datapilot.render.terminal import table_view
+
+    week = "2020-03-16至2020-03-20（2020-W12）"
+    table = TableOutput(
+        title="可口可乐最差的周（2020-01-01 至 2020-12-31）",
+        columns=["id", "date", "period", "value", "rank", "group"],
+        rows=[["KO", "2020-03-20", week, -20.98, 1, "跌幅最大"]],
+        headers=["代码", "日期", "时段", "数值（%）", "排名", "组别"],
+    )
+    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    console.print(table_view(table))
+    cells = [c.strip() for line in console.export_text().splitlines() for c in line.split("│")]
+    for date_ in ("2020-03-16", "2020-03-20", "2020-W12"):
+        assert any(date_ in cell for cell in cells), (width, cells)

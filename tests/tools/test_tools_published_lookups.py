@@ -37,3 +37,39 @@ async def test_an_unknown_interface_is_answered_with_the_callable_ones(data: Any
     assert "did you mean get_ohlcv?" in message
     assert "get_prices" in message and "/api/" not in message  # no route: stdio has none
     assert "max_drawdown" not in message  # it takes an earlier step's data, not plain values
+
+
+async def test_counts_in_a_call_s_text_agree_with_their_number(data: Any) -> None:
+    """'1 table', '2 problems': a host reading the text sees counts written as English writes
+    them, not 'table(s)'."""
+    call = operation("call_interface")
+    week = {"entity": "AAPL", "start": "2012-12-24", "end": "2012-12-31"}
+    outcome = await call.run(InterfaceInput(name="get_ohlcv", arguments=week), _context())
+    assert outcome.text.splitlines()[0] == "get_ohlcv: 1 table", outcome.text
+    with pytest.raises(OperationError) as refused:
+        wrong = InterfaceInput(name="get_ohlcv", arguments={"ids": ["AAPL"]})
+        await call.run(wrong, _context())
+    assert "(2 problems)" in refused.value.message, refused.value.message
+    assert "(s)" not in outcome.text + refused.value.message
+
+
+async def test_the_progress_of_a_chinese_question_is_reported_in_chinese(data: Any) -> None:
+    """What an MCP host shows while `ask` runs (notifications/progress): in the question's
+    language, the interfaces' names aside (code, as in the plan view)."""
+    import re
+    from datetime import date
+
+    from support.asking import run
+
+    from datapilot.core.context import QuestionContext
+    from datapilot.tools.published.progress import reporting
+
+    said: list[str] = []
+    context = QuestionContext(today=date(2022, 6, 30), brain="offline")
+    events = run("苹果2021年的收益率", context)
+    async for _ in reporting(events, lambda done, total, message: said.append(message)):
+        pass
+    assert len(said) >= 4, said
+    names = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")  # get_prices, period_return
+    english = [m for m in said if re.search(r"[A-Za-z]{2,}", names.sub("", m).replace("AAPL", ""))]
+    assert not english, said

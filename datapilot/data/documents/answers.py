@@ -93,12 +93,14 @@ def quoted_answer(question: str, hits: list[Hit], *, opening: bool = False) -> s
 
 def quote(passage: Passage, where: str) -> str:
     """A passage as a Markdown quote ending with where it is; its heading, if any, on a line of
-    its own above the text ("Outlook", then "Management expects…")."""
-    text = passage.text
+    its own above the text ("Outlook", then "Management expects…"). Every line of the source is
+    marked, so a hard line break does not leave the quote where the text is shown as written
+    (the terminal, a client printing MCP text)."""
+    text = f"{passage.text} {where}"
     if passage.heading:
         text = text.removeprefix(passage.heading).lstrip()
-        return f"> **{passage.heading}**\n>\n> {text} {where}"
-    return f"> {text} {where}"
+        text = f"**{passage.heading}**\n\n{text}"
+    return "\n".join(f"> {line}".rstrip() for line in text.splitlines())
 
 
 def nothing_found(question: str, documents: list[Document]) -> str:

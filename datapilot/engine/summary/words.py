@@ -14,6 +14,8 @@ from datapilot.engine.facts import format_value
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding
 
+_PAIR = " vs "  # how an interface names a column of two series ("AAPL vs MSFT")
+
 
 @dataclass(frozen=True)
 class Words:
@@ -30,6 +32,8 @@ class Words:
 
     def series(self, subject: str) -> str:
         """A series called by its name and id: "US real GDP (GDPC1)", 实际GDP（GDPC1）."""
+        if self.zh and _PAIR in subject:
+            return self.name(subject)
         name = self.names.get(subject) or self.english.get(subject)
         if not name or name == subject:
             return subject
@@ -39,6 +43,8 @@ class Words:
         """What to call an entity: its name, or in English its id when several are listed."""
         if many and not self.zh:
             return subject
+        if self.zh and _PAIR in subject:  # a pair's column (a rolling correlation): 苹果与微软
+            return "与".join(self.name(part) for part in subject.split(_PAIR))
         return self.names.get(subject) or self.english.get(subject) or subject
 
     def title(self, title: str) -> str:

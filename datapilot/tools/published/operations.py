@@ -22,6 +22,7 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityKind
 from datapilot.core.outputs import ChartOutput, TableOutput, TextOutput
 from datapilot.core.plan import Call, Plan, Step
+from datapilot.data.display import counted
 from datapilot.data.entity import Match
 from datapilot.settings import Settings
 from datapilot.tools.base import Tool
@@ -342,7 +343,7 @@ async def _interface(arguments: InterfaceInput, context: OperationContext) -> Ou
     elif value is not None and not run.outputs:
         texts.append(str(value))
     charts = [output for output in run.outputs if isinstance(output, ChartOutput)]
-    made = [f"{len(tables)} table(s)"] + ([f"{len(charts)} chart(s)"] if charts else [])
+    made = [counted(len(tables), "table")] + ([counted(len(charts), "chart")] if charts else [])
     text = "\n".join([*texts, f"{spec.name}: {', '.join(made)}"])
     result = InterfaceOutput(interface=spec.name, text=text, tables=tables, notes=run.notes)
     # The text content also carries the tables' values (the structured text field stays short).

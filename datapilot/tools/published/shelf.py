@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 from sqlalchemy import select
 
+from datapilot.data.display import counted
 from datapilot.knowledge.library import Libraries, LibraryNotFound
 from datapilot.settings import Settings
 from datapilot.store import Store
@@ -50,7 +51,7 @@ class LibraryShelf:
                     uri=f"{PREFIX}{library.id}/documents/{document.id}",
                     name=document.name,
                     description=f"{document.name}, in the knowledge library {library.name!r} "
-                    f"({document.pages} page(s)); its text as extracted.",
+                    f"({counted(document.pages, 'page')}); its text as extracted.",
                 )
                 for library in libraries.all()
                 for document in libraries.documents(library.id)

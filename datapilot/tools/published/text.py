@@ -62,7 +62,7 @@ def markdown_table(
 
 
 # An answer's status, as the text content says it to a Chinese question.
-_STATUS_ZH = {"ok": "已回答", "no_data": "没有数据", "out_of_scope": "超出范围", "error": "出错"}
+STATUS_ZH = {"ok": "已回答", "no_data": "没有数据", "out_of_scope": "超出范围", "error": "出错"}
 
 
 def ask_text(answer: Answer, max_rows: int) -> str:
@@ -71,9 +71,7 @@ def ask_text(answer: Answer, max_rows: int) -> str:
     the question's language, each column by its display name."""
     zh = is_chinese(answer.query)
     lines = [
-        f"状态：{_STATUS_ZH.get(answer.status, answer.status)}"
-        if zh
-        else f"status: {answer.status}"
+        f"状态：{STATUS_ZH.get(answer.status, answer.status)}" if zh else f"status: {answer.status}"
     ]
     intent = answer.intent
     if intent is not None and (intent.start or intent.end):
