@@ -397,7 +397,7 @@ def merge_frames(
         for column, entry in base_of(part).items()
         if column in part.columns
     }
-    return tag(
+    merged = tag(
         merged,
         kind=frames[0].attrs.get("kind", "timeseries"),
         unit=units.pop() if len(units) == 1 else ", ".join(sorted(units)),
@@ -407,6 +407,13 @@ def merge_frames(
         measure=measures.pop() if len(measures) == 1 else None,
         calendars={k: v for f in frames for k, v in f.attrs.get("calendars", {}).items()} or None,
     )
+    if len(titles) > 1:
+        # What each column is, when the frames measured different things (a close beside its
+        # moving average): the joined title describes none of them alone.
+        merged.attrs["column_titles"] = {
+            str(column): title_of(part) for part in parts for column in part.columns
+        }
+    return merged
 
 
 @interface("frame", "frame")

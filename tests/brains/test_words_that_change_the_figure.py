@@ -228,3 +228,19 @@ async def test_cumulative_of_a_factor_compounds_its_returns(data: Any) -> None:
     answer = await _ask("法玛弗伦奇市场超额收益因子2008年累计多少", date(2009, 2, 1))
     assert answer.status == "ok"
     assert _shown(answer, compounded), answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Coca-Cola close and 20-day moving average in 2021", "可口可乐2021年收盘价和20日均线"],
+)
+async def test_a_close_beside_its_moving_average_is_said_as_two_things(
+    data: Any, question: str
+) -> None:
+    """Each column of a merged result says what it is: not "ma20's close (adjusted) & MA(20)"."""
+    close = load_sp500_dataset()["KO"]
+    answer = await _ask(question, date(2022, 6, 30))
+    assert answer.status == "ok"
+    said = answer.summary
+    assert "ma20" not in said.lower().replace("ma(20)", "") and "&" not in said, said
+    assert f"{close['2021'].iloc[-1]:,.2f}" in said and "MA(20)" in said

@@ -533,11 +533,13 @@ def _change(step: Step, facts: Facts, said: Said) -> list[str]:
 
 def _level(step: Step, facts: Facts, said: Said) -> list[str]:
     w = said.w
-    title = str(step.value.attrs.get("title") or "")
+    joined_title = str(step.value.attrs.get("title") or "")
+    column_titles = step.value.attrs.get("column_titles") or {}
     sentences = []
     for subject, m in list(facts.items())[:MAX_SUBJECTS]:
         if "first" not in m or "last" not in m:
             continue
+        title = str(column_titles.get(subject) or joined_title)
         first, last = m["first"], m["last"]
         bare = len(last.unit or "") > 4  # a long unit is said once
         move = m.get("pct_change")
@@ -546,6 +548,8 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         if w.is_name_of(title, subject) or title in {"", "Series values"}:
             name = w.series(subject)
+        elif subject in column_titles and subject not in w.kinds:
+            name = w.title(title)  # a derived column ("ma20"): its title says what it is
         elif from_client(step.value):
             # A column of the user's table: "close in "Price History"", not "Close's price History".
             name = f"“{title}”的{chinese_column(subject)}" if w.zh else f'{subject} in "{title}"'
