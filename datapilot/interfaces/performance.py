@@ -85,10 +85,8 @@ def annualized_return(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
 ) -> pd.DataFrame:
-    """Compound annual growth rate in % of each column from the window's base to its last value:
-    (end / base)^(1 / years) − 1 with years = days / 365.25 (column `annualized_return_pct`),
-    with the base and last values and their dates (`start_date`, `start_value`, `end_date`,
-    `end_value`; a return series' values are a growth index of 100 at the base)."""
+    """Compound annual growth rate in % per column, base to last value: (end / base)^(1 /
+    years) − 1, years = days / 365.25; with start_date, start_value, end_date, end_value."""
     wealth = growth(frame)
     levels = wealth * 100 if is_returns(frame) else with_base(frame)
     rows = []
