@@ -700,7 +700,7 @@ class Grammar:
             if taken.free(*atom.span):
                 taken.add(*atom.span)
                 chosen.append(atom)
-        atoms = _day_of_period(text, sorted(chosen, key=lambda a: a.span[0]))
+        atoms = _day_edges(text, _day_of_period(text, sorted(chosen, key=lambda a: a.span[0])))
         return [a for a in self._episode_edges(text, atoms) if not self._names_a_thing(text, a)]
 
     def _names_a_thing(self, text: str, atom: Atom) -> bool:
@@ -1110,6 +1110,33 @@ _EDGE_WORDS = alternation(_EDGES)
 _EDGE_AFTER = re.compile(rf"(?i)\s*(?:'s\s+|的)?(?P<edge>{_EDGE_WORDS})(?![A-Za-z])")
 _EDGE_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:the\s+)?(?P<edge>{_EDGE_WORDS})\s+of\s+$")
 _FORTNIGHT = ("fortnight", "fortnights")
+
+
+def _day_edges(text: str, atoms: list[Atom]) -> list[Atom]:
+    """A high or low named by its day ("since the March 23, 2020 low", 2020年3月23日低点以来) is
+    that day: the word labels the anchor, it asks for no minimum or maximum of the window."""
+    out: list[Atom] = []
+    for atom in atoms:
+        after = _EDGE_AFTER.match(text[atom.span[1] :])
+        one_day = atom.kind == "period" and atom.first is not None and atom.first == atom.last
+        if after is None or not one_day or _EDGES[after.group("edge").lower()] not in _SIDES:
+            out.append(atom)
+            continue
+        end = atom.span[1] + after.end()
+        # Only as a window's anchor: "Apple's March 23, 2020 high" may ask that day's high.
+        if not (
+            _ANCHOR_BEFORE.search(text[max(0, atom.span[0] - 20) : atom.span[0]])
+            or _ANCHOR_AFTER.match(text[end:])
+        ):
+            out.append(atom)
+            continue
+        out.append(replace(atom, span=(atom.span[0], end)))
+    return out
+
+
+_SIDES = ("high", "low")
+_ANCHOR_BEFORE = re.compile(r"(?i)(?:\b(?:since|from|after|off|of)\s+(?:the\s+)?|从|自从?)$")
+_ANCHOR_AFTER = re.compile(r"\s*(?:以来|之后|以后|后|起|开始|到|至)")
 _ANCHOR_WORDS = re.compile(
     r"(?i)(?:\s+(?!(?:and|or|with|vs|versus|compared|than|in|for)\b)[\w'’&.-]+){1,5}"
 )
