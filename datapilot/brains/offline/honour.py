@@ -52,7 +52,7 @@ EXCLUSION = re.compile(
 WHEN = re.compile(
     r"(?i)\b(when|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
     r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
-    r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|哪个月|哪一个月|哪月|哪个季度|"
+    r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|啥时候|啥时|几时|哪个月|哪一个月|哪月|哪个季度|"
     r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
