@@ -572,6 +572,8 @@ class Grammar:
 
     def _year_part(self, match: re.Match[str], today: date) -> Atom | None:
         part = match.group("part").lower()
+        if part == "close" and _EXTREME_BEFORE.search(match.string[: match.start()]):
+            return None  # "its lowest close of 2002": a close within the year, not its last day
         if part in ("early",):
             window: Callable[[int], tuple[date, date]] = lambda y: (date(y, 1, 1), date(y, 4, 30))  # noqa: E731
         elif part in ("late",):
@@ -1102,6 +1104,12 @@ _MEASURE_AFTER = re.compile(
     r"volatility|drawdowns?|change|growth|sharpe)\b"
 )
 
+
+# A superlative before "close of 2002": the close is a price of that year, not its last day.
+_EXTREME_BEFORE = re.compile(
+    r"(?i)\b(?:lowest|highest|low|high|record|best|worst|top|bottom|peak|max(?:imum)?|"
+    r"min(?:imum)?|average|mean|median|weakest|strongest)\s+(?:(?:daily|weekly|monthly)\s+)?$"
+)
 
 # An episode's edges: the words and which of its days they name.
 _EDGES = {"start": "start", "beginning": "start", "onset": "start", "end": "end"}
