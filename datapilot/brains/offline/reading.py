@@ -25,6 +25,7 @@ from datapilot.brains.offline.client_tables import (
 from datapilot.brains.offline.closed_days import holiday_dates, shut_day
 from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
+from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.measures import (
@@ -262,6 +263,9 @@ def _read(
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
+    if exact_future(reading):  # an exact price before its day: no forecast stands in for it
+        reading.rewritten = _rewritten(reading, parsed)
+        return reading, parsed
     shut_day(reading)
     reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
     read_parts(reading, parsed)
