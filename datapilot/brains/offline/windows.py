@@ -132,6 +132,9 @@ class Atom:
     # For a date written without its year ("March", "Q1", 年初): the window of a given year.
     dated: Callable[[int], tuple[date, date]] | None = None
     duration: Duration | None = None
+    # A year part without its year ("to the end of the year", 到年底): the year the question
+    # named before it, where it named one.
+    year_said_before: bool = False
     used: bool = field(default=False)
     # A length anchored on words the grammar did not read ("two weeks after the 2008 election"):
     # left to the ledger to declare, never read as a window of its own.
@@ -574,6 +577,15 @@ class Grammar:
         part = match.group("part").lower()
         if part == "close" and _EXTREME_BEFORE.search(match.string[: match.start()]):
             return None  # "its lowest close of 2002": a close within the year, not its last day
+        atom = self._year_part_window(match, today, part)
+        groups = match.groupdict()
+        if atom is not None and (
+            groups.get("theyear") or not any(groups.get(k) for k in ("y", "yy", "yrel"))
+        ):
+            atom.year_said_before = True  # "the end of the year", 年底: the year named earlier
+        return atom
+
+    def _year_part_window(self, match: re.Match[str], today: date, part: str) -> Atom | None:
         if part in ("early",):
             window: Callable[[int], tuple[date, date]] = lambda y: (date(y, 1, 1), date(y, 4, 30))  # noqa: E731
         elif part in ("late",):
@@ -839,6 +851,14 @@ class Grammar:
     def _infer_years(self, text: str, atoms: list[Atom], today: date) -> None:
         """Give a year to dates written without one: from a range partner, else the latest past."""
         for index, atom in enumerate(atoms):
+            years = [a.first.year for a in atoms[:index] if _one_year(a) and not a.dated]  # type: ignore[union-attr]
+            if atom.dated is None and atom.year_said_before and years and atom.first and atom.last:
+                # "the end of the year" after 2020: 2020's end, not this year's (first, so a
+                # range partner without a year takes it: "from March to the end of the year")
+                year = years[-1]
+                atom.first, atom.last = atom.first.replace(year=year), atom.last.replace(year=year)
+        for index, atom in enumerate(atoms):
+            years = [a.first.year for a in atoms[:index] if _one_year(a)]  # type: ignore[union-attr]
             if atom.dated is None:
                 continue
             window = None
@@ -855,6 +875,8 @@ class Grammar:
                 if other > index and window[0] > anchor:
                     window = atom.dated(anchor.year - 1)  # "from November to February 2020"
                 break
+            if window is None and atom.year_said_before and years:
+                window = atom.dated(years[-1])
             if window is None:
                 window = atom.dated(today.year)
                 if window[0] > today:
@@ -1103,6 +1125,17 @@ _MEASURE_AFTER = re.compile(
     r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|daily\s+)?(?:returns?|performance|gains?|losses|"
     r"volatility|drawdowns?|change|growth|sharpe)\b"
 )
+
+
+def _one_year(atom: Atom) -> bool:
+    """A dated period within one calendar year (2020, Q1 2020, 2020-03-23)."""
+    first, last = atom.first, atom.last
+    return (
+        atom.kind == "period"
+        and first is not None
+        and last is not None
+        and (first.year == last.year)
+    )
 
 
 # A superlative before "close of 2002": the close is a price of that year, not its last day.
