@@ -43,3 +43,18 @@ async def test_the_date_of_a_rates_extreme(
     assert answer.status == "ok", answer.message
     assert f"{value:.2f}%" in answer.summary, answer.summary
     assert day in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question", ["When was US inflation highest in the 1990s?", "美国通胀率1990年代啥时候最高"]
+)
+async def test_the_date_of_inflations_peak_is_of_its_yearly_change(
+    data: Any, question: str
+) -> None:
+    """Inflation is the CPI's year-over-year change: its peak, never the index level's."""
+    changes = (_macro("cpi").pct_change(4) * 100)["1990Q1":"1999Q4"]
+    day = changes.idxmax().start_time.date().isoformat()
+    answer = await ask(question, QuestionContext(today=date(2009, 12, 31), brain="offline"))
+    assert answer.status == "ok", answer.message
+    headline = answer.summary.split("。")[0].split(". ")[0]
+    assert f"{changes.max():.2f}%" in headline and day in headline, answer.summary

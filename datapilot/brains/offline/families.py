@@ -241,7 +241,10 @@ def _said_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> set[str]:
 
 def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> None:
     of_series = rolling_measure(reading)
-    reading.extreme_of = of_series or "level"
+    # "When was inflation highest": the peak of the year-over-year change the name implies,
+    # never of the index level beside it.
+    change = next((m for m in reading.metrics if m in ("yoy", "qoq", "mom")), None)
+    reading.extreme_of = of_series or change or "level"
     spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
     reading.metrics = [
         *spread,
