@@ -43,3 +43,21 @@ async def test_a_forecast_asked_as_one_is_still_answered_as_a_forecast(
     assert answer.status == "ok", answer.message
     assert "forecast" in answer.intent.metrics
     assert "forecast" in answer.summary.lower() or "预测" in answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What will the S&P 500 be in 6 months?",
+        "Where will Apple trade in 3 months?",
+        "标普500半年后会是多少点",
+        "苹果三个月后的股价会是多少",
+    ],
+)
+async def test_in_a_length_with_will_is_ahead_not_the_past(data: Any, question: str) -> None:
+    """ "In 6 months" after "will" is that far ahead: a forecast said to be one, never the past
+    six months' closes."""
+    answer = await ask(question, QuestionContext(today=TODAY, brain="offline"))
+    assert answer.status == "ok", answer.message
+    assert "forecast" in answer.intent.metrics
+    assert answer.summary.startswith(("The forecast", "预测")), answer.summary

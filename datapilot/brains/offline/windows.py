@@ -943,6 +943,11 @@ class Grammar:
                 atom.used, atom.unread = False, True
                 atom.span = (atom.span[0], atom.span[1] + anchor_end)
                 return None
+            ahead = re.search(r"(?i)\bin\s+$", before) or re.match(r"\s*(?:以后|之后|后)", after)
+            if atom.duration and ahead and _WILL.search(text):
+                # "What will the S&P 500 be in 6 months?", 标普500半年后会是多少: that far ahead,
+                # not the past 6 months
+                return clause(None, None, "horizon")
             if atom.duration and (
                 re.search(r"(?i)(?:over|during|within|for|in)\s+(?:the\s+)?$", before)
                 or re.match(r"\s*(?:来|以来|之内|内)", after)
@@ -1125,6 +1130,10 @@ _MEASURE_AFTER = re.compile(
     r"(?i)\s*(?:'s\s+)?(?:total\s+|annual\s+|daily\s+)?(?:returns?|performance|gains?|losses|"
     r"volatility|drawdowns?|change|growth|sharpe)\b"
 )
+
+
+# Future tense: "in 6 months" is then a length ahead of today.
+_WILL = re.compile(r"(?i)\b(?:will|going\s+to|gonna)\b|(?:会|将)(?:是|涨|跌|到|在|达到|有|变)")
 
 
 def _one_year(atom: Atom) -> bool:
