@@ -32,3 +32,4 @@ async def test_compounded_is_the_cumulative_return(data: Any, question: str) -> 
     answer = await ask(question, QuestionContext(today=date(2009, 6, 30), brain="offline"))
     assert answer.status == "ok", answer.message
     assert f"{compounded:.2f}%" in answer.summary, answer.summary
+    assert not any("Fama" in note for note in answer.notes), answer.notes  # the factor's name
