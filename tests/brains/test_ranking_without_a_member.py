@@ -47,3 +47,19 @@ async def test_the_ranking_without_the_member_is_whole_with_its_gap(
     listed = [float(x) for x in re.findall(r"(?:^|[;；:：]\s*)1\.\s*\S+\s*(?:ETF\s*)?(-?\d+\.\d+)%",
                                              answer.summary)]  # fmt: skip
     assert listed == [round(max(returns.values()), 2)], answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "MTUM vs USMV vs VLUE in 2022 - rank them and tell me the gap between the best and the "
+        "worst.",
+        "MTUM、USMV和VLUE 2022年收益率排名，最好和最差的差距是多少",
+    ],
+)
+async def test_a_gap_asked_is_given_or_the_answer_is_not_ok(data: Any, question: str) -> None:
+    prices = load_factors_dataset()[["MTUM", "USMV", "VLUE"]]
+    changes = (prices[:"2022-12-31"].iloc[-1] / prices[:"2021-12-31"].iloc[-1] - 1) * 100
+    answer = await ask(question, QuestionContext(today=date(2023, 6, 30), brain="offline"))
+    if answer.status == "ok":
+        assert f"{changes.max() - changes.min():.2f}" in answer.summary, answer.summary
