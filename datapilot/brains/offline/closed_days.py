@@ -75,17 +75,36 @@ _SAID = re.compile(
 )
 
 
-def holiday_dates(text: str) -> str:
+# A holiday said without its year, as a day: "on Christmas Day", 感恩节那天, 圣诞节休市吗.
+_BARE = re.compile(
+    rf"(?i)(?<![A-Za-z])on\s+(?:the\s+)?(?P<name1>{_NAME})(?![A-Za-z\d])"
+    rf"|(?P<name2>{_NAME})(?=\s*(?:美股|股市|美国股市|市场)?\s*(?:那天|当天|当日|那一天|休市|开市|开门|"
+    r"的收盘|收盘))"
+)
+
+
+def holiday_dates(text: str, today: date | None = None) -> str:
     """`text` with each holiday said with its year written as its ISO day ("Christmas Day
-    2019" → 2019-12-25), so the time grammar reads it as that day."""
+    2019" → 2019-12-25), so the time grammar reads it as that day; with `today`, one said as a
+    day without its year ("on Thanksgiving", 感恩节那天) is its latest day on or before today."""
+
+    def named(said: str) -> Callable[[int], date]:
+        holiday = next(h for name, h in _NAMES if name.casefold() == said.casefold())
+        return _HOLIDAYS[holiday][1]
 
     def day(found: re.Match[str]) -> str:
-        said = (found.group("name1") or found.group("name2")).casefold()
-        year = int(found.group("before") or found.group("after"))
-        holiday = next(h for name, h in _NAMES if name.casefold() == said)
-        return _HOLIDAYS[holiday][1](year).isoformat()
+        rule = named(found.group("name1") or found.group("name2"))
+        return rule(int(found.group("before") or found.group("after"))).isoformat()
 
-    return _SAID.sub(day, text)
+    def latest(found: re.Match[str]) -> str:
+        group = "name1" if found.group("name1") else "name2"
+        rule = named(found.group(group))
+        assert today is not None
+        when = rule(today.year) if rule(today.year) <= today else rule(today.year - 1)
+        return found.group(0)[: found.start(group) - found.start()] + when.isoformat()
+
+    text = _SAID.sub(day, text)
+    return _BARE.sub(latest, text) if today is not None else text
 
 
 def holiday_named(day: date) -> str | None:
@@ -95,6 +114,12 @@ def holiday_named(day: date) -> str | None:
             return holiday
     return None
 
+
+# Chinese names of the holidays, for the answer to whether the market was open.
+_ZH = {"Christmas Day": "圣诞节", "New Year's Day": "元旦", "Independence Day": "美国独立日"}
+_ZH |= {"Thanksgiving": "感恩节", "Good Friday": "耶稣受难日", "Juneteenth": "六月节"}
+_ZH |= {"Labor Day": "劳动节", "Memorial Day": "阵亡将士纪念日", "National Day": "国庆节"}
+_ZH |= {"Martin Luther King Jr. Day": "马丁·路德·金纪念日", "Presidents' Day": "总统日"}
 
 _LEVELS = {"close", "value", "price", "open", "high", "low"}
 
@@ -111,6 +136,22 @@ def last_session_before(day: date, calendar: str) -> date | None:
         return None
     before = sessions[sessions < pd.Timestamp(day)]
     return before[-1].date() if len(before) else None
+
+
+# Whether the market was open or shut on a day: "was the market open on July 4th", "is the NYSE
+# closed on Good Friday", "did the market trade on …", 股市那天开门吗, 美股休市吗.
+OPEN_ASKED = re.compile(
+    r"(?i)\b(?:was|is|were|are|will)\s+(?:the\s+)?(?:(?:us|u\.s\.|american|stock|equity)\s+)*"
+    r"(?:markets?|exchanges?|nyse|nasdaq|wall\s+street)\s+(?:be\s+)?(?:open|closed|shut|trading)\b"
+    r"|\bdid\s+(?:the\s+)?(?:(?:us|stock)\s+)*markets?\s+(?:trade|open)\b"
+    r"|\b(?:was|were)\s+there\s+(?:a\s+)?(?:trading\s+)?session\b"
+    r"|(?:开门|开市|开盘|休市|闭市|有交易|交易)(?:了)?(?:吗|么|嘛)|(?:是否|有没有)(?:开市|开门|休市|交易)"
+)
+
+
+def asks_open(text: str) -> re.Match[str] | None:
+    """The words asking whether the market had a session, or None."""
+    return OPEN_ASKED.search(text)
 
 
 # Measures for which one day is where a window starts, not a day asked about.
@@ -133,11 +174,24 @@ def shut_day(reading: Reading) -> None:
     day = reading.start
     before = last_session_before(day, str(next(iter(calendars))))
     if before is None:
+        if asks_open(reading.text):
+            said = f"{day}正常开市。" if reading.zh else f"The market was open on {day}."
+            reading.notes.append(said)
         return
     holiday = holiday_named(day)
+    why = f" ({holiday})" if holiday else ""
+    if asks_open(reading.text):  # the answer is that it was shut, not a figure
+        reading.status = "no_data"
+        reading.message = (
+            f"{day}{'（' + _ZH.get(holiday, holiday) + '）' if holiday else ''}休市，"
+            f"没有交易；之前最近的交易日是{before}。"
+            if reading.zh
+            else f"The market was closed on {day}{why}, with no session; the last session "
+            f"before it was {before}."
+        )
+        return
     if not set(reading.metrics) <= _LEVELS:  # a day's move or measure: there was none
         reading.status = "no_data"
-        why = f" ({holiday})" if holiday else ""
         reading.message = (
             f"{day}休市，没有交易，也就没有当天的数据；最近的交易日是{before}。"
             if reading.zh
@@ -151,7 +205,6 @@ def shut_day(reading: Reading) -> None:
             f"{day}休市，没有收盘价；这里给出休市前最后一个交易日（{before}）的收盘价。"
         )
     else:
-        why = f" ({holiday})" if holiday else ""
         reading.notes.append(
             f"The market was closed on {day}{why}; the last close before it, on {before}, is"
             " shown instead."

@@ -31,10 +31,17 @@ def episode_notes(time: TimeReading, episodes: EpisodesFile, zh: bool) -> list[s
         # A length beside the episode ("the month after the COVID crash bottom") says its own
         # window too: the episode's days alone do not tell which of them it was anchored on.
         anchored = clause.rule == "duration" and clause.start and clause.end
+        # An edge that is neither end of the episode ("since the COVID low"): its day is said.
+        edges = {"low": episode.low, "high": episode.high}
+        edge = next((k for k, d in edges.items() if d and clause.start == d != episode.start), None)
         if zh:
             window = f"，“{clause.text}”即{clause.start}至{clause.end}" if anchored else ""
+            if edge and not anchored:
+                window = f"，其{'低点' if edge == 'low' else '高点'}为{clause.start}"
             notes.append(f"“{said}”按{days}计（{episode.why_zh}）{window}。")
         else:
             window = f'; "{clause.text}" is {clause.start} to {clause.end}' if anchored else ""
+            if edge and not anchored:
+                window = f"; its {edge} is {clause.start}"
             notes.append(f'"{said}" is dated {days} ({episode.why}){window}.')
     return notes

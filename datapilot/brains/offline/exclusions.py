@@ -124,7 +124,16 @@ def read_exclusions(parsed: Parsed) -> tuple[list[str], list[Span]]:
     # The cue words and every place a removed name is written: both read by the exclusion.
     gone = {e for _, e in removed}
     places = [span for span, e in _occurrences(parsed.text, mentions) if e in gone]
-    return list(dict.fromkeys(e for _, e in removed)), cue_spans(parsed.text) + places
+    # 除了X以外 / 之外: the closing words of the exclusion, read with it
+    closing = [
+        (end + found.start(1), end + found.end(1))
+        for _, end in places
+        if (found := _CLOSING_ZH.match(parsed.text[end:])) is not None
+    ]
+    return list(dict.fromkeys(e for _, e in removed)), cue_spans(parsed.text) + places + closing
+
+
+_CLOSING_ZH = re.compile(r"\s*(以外|之外)")
 
 
 def _forms(mention: object) -> list[str]:

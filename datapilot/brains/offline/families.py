@@ -71,6 +71,14 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         _as_distance(reading, distance)
         return
     when = read_when_ask(text)
+    since = _FROM_THAT_DAY.search(text)
+    if since is not None and when is not None and when.label == "daily" and reading.entities:
+        # "When was its 2020 low? How much did it gain from that day to the end of the year?":
+        # the day is the window's extreme, so the gain is the distance of the window's last close
+        # from that extreme, answered with the extreme's day and value.
+        side = "low" if when.side == "worst" else "high"
+        _as_distance(reading, DistanceAsk(side, False, (*when.spans, since.span())))
+        return
     if when is None and rolling_measure(reading) is not None:
         when = read_series_extreme(text) or read_rolling_extreme(text)
     if (
@@ -90,6 +98,14 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and _periods_in(reading, period) >= 2
     ):
         _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+
+
+# A day named earlier in the question, referred back to: "from that day", "since then", 从那天.
+_FROM_THAT_DAY = re.compile(
+    r"(?i)\b(?:from|since|after)\s+(?:that|this|the\s+same)\s+(?:day|date|point|low|bottom|high|"
+    r"peak|close)\b|\b(?:from|since)\s+then\b"
+    r"|(?:从|自|打)(?:那|这|当)(?:一)?(?:天|日|时|时候|个(?:低点|高点|点))|(?:那|这)(?:一)?天(?:以来|之后|以后|起)"
+)
 
 
 def _nested_window(parsed: Parsed) -> bool:
@@ -225,7 +241,10 @@ def _said_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> set[str]:
 
 def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> None:
     of_series = rolling_measure(reading)
-    reading.extreme_of = of_series or "level"
+    # "When was inflation highest": the peak of the year-over-year change the name implies,
+    # never of the index level beside it.
+    change = next((m for m in reading.metrics if m in ("yoy", "qoq", "mom")), None)
+    reading.extreme_of = of_series or change or "level"
     spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
     reading.metrics = [
         *spread,

@@ -53,7 +53,7 @@ EXCLUSION = re.compile(
 WHEN = re.compile(
     r"(?i)\b(when|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
     r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
-    r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|哪个月|哪一个月|哪月|哪个季度|"
+    r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|啥时候|啥时|几时|哪个月|哪一个月|哪月|哪个季度|"
     r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
@@ -69,7 +69,7 @@ GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?points|pp|ppts?|"
     r"by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind)|(?:outperform|underperform|beat)(?:ed|s)?\s+by\s+how)\b"
-    r"|(百分点|差(?:了|距)?(?:多少|几)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
+    r"|(百分点|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|跑(?:赢|输)了?(?:多少|几)|"
     r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
 )

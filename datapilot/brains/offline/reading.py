@@ -22,9 +22,10 @@ from datapilot.brains.offline.client_tables import (
     table_words_only,
     widgets_to_fetch,
 )
-from datapilot.brains.offline.closed_days import holiday_dates, shut_day
+from datapilot.brains.offline.closed_days import asks_open, holiday_dates, shut_day
 from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
+from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.measures import (
@@ -36,6 +37,7 @@ from datapilot.brains.offline.measures import (
 from datapilot.brains.offline.parsing import CJK, Parsed, normalise_text, parse
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
+    MARKET,
     add_market,
     members_named,
     narrow_universe,
@@ -176,12 +178,21 @@ def read_question(
 def _read(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool
 ) -> tuple[Reading, Parsed]:
-    text = fill_elided_anchor(holiday_dates(normalise_text(question)))
     today = context.today
+    text = fill_elided_anchor(holiday_dates(normalise_text(question), today))
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
+    if not parsed.entities and asks_open(text) and (market := catalog.get(MARKET)) is not None:
+        # "Was the market open on Thanksgiving?", 感恩节那天股市开门吗: the US market's sessions
+        parsed = parsed.model_copy(update={"entities": [market], "unknown": []})
+        reading.entities = [market]
+        reading.trace.append(
+            f"问的是市场是否开市：{market.name}（{market.id}）"
+            if reading.zh
+            else f"whether the market was open: {market.name} ({market.id})"
+        )
     if parsed.respelled:  # "Sharp ratio": say what the words were read as
         reading.notes.append(respelling_note(parsed.respelled, vocab, reading.zh))
 
@@ -262,6 +273,9 @@ def _read(
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)
+    if exact_future(reading):  # an exact price before its day: no forecast stands in for it
+        reading.rewritten = _rewritten(reading, parsed)
+        return reading, parsed
     shut_day(reading)
     reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
     read_parts(reading, parsed)

@@ -31,7 +31,8 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
     best = r"(?:best|worst|top|biggest|largest|strongest|weakest)"
     ranked_zh = r"(?:最好|最佳|最差|最高|最低|最强|最弱|最多|最少|领涨|领跌)的?"
     return re.compile(
-        rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+({count})(?![a-z])"
+        # "the worst one" is a pronoun, not a count of one: the ranking stays whole
+        rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+(?!one\b)({count})(?![a-z])"
         rf"|(?<![a-z0-9])({count})\s+{best}(?![a-z])"
         # "which 2 did best", "which three performed worst"
         rf"|(?<![a-z])which\s+({count})\s+(?:[a-z]+\s+){{0,2}}?{best}(?![a-z])"
@@ -40,6 +41,23 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
         rf"|前\s*(\d+|{ZH_NUMERAL})(?=\s*(?:和|与|及|、|以及)\s*(?:后|倒数))"
         rf"|{ranked_zh}\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
     )
+
+
+# The top side of a ranking said in words: "which had the best 2021 … beat the worst one" leads
+# with the best, so the ranking is listed from the top.
+_BEST_SIDE = re.compile(
+    r"(?i)^(?:best|top|highest|most|strongest|leaders?|winners?|best[-\s]performing|"
+    r"best\s+performers?|top\s+performers?|outperformer)$|^(?:最好|最佳|最强|最高|最多|领涨|涨得最多)$"
+)
+
+
+def _worst_first(parsed: Parsed) -> bool:
+    """A ranking listed from the bottom: a worst-side word said before any best-side one."""
+    worst = [h.start for h in parsed.hits if h.has("cue:worst")]
+    if not worst:
+        return False
+    best = [h.start for h in parsed.hits if h.has("cue:rank") and _BEST_SIDE.match(h.text)]
+    return not best or min(worst) < min(best)
 
 
 _LENGTH_LIST = re.compile(
@@ -93,7 +111,7 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.trace.append(f'"{freqs[0][1].text}" → {reading.frequency} data')
     reading.compare = parsed.has("cue:compare")
     reading.rank = parsed.has("cue:rank") or parsed.has("cue:worst")
-    reading.ascending = parsed.has("cue:worst")
+    reading.ascending = _worst_first(parsed)
     reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")

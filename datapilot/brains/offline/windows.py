@@ -138,6 +138,9 @@ class Atom:
     # For a date written without its year ("March", "Q1", 年初): the window of a given year.
     dated: Callable[[int], tuple[date, date]] | None = None
     duration: Duration | None = None
+    # A year part without its year ("to the end of the year", 到年底): the year the question
+    # named before it, where it named one.
+    year_said_before: bool = False
     used: bool = field(default=False)
     # A length anchored on words the grammar did not read ("two weeks after the 2008 election"):
     # left to the ledger to declare, never read as a window of its own.
@@ -603,6 +606,17 @@ class Grammar:
 
     def _year_part(self, match: re.Match[str], today: date) -> Atom | None:
         part = match.group("part").lower()
+        if part == "close" and _EXTREME_BEFORE.search(match.string[: match.start()]):
+            return None  # "its lowest close of 2002": a close within the year, not its last day
+        atom = self._year_part_window(match, today, part)
+        groups = match.groupdict()
+        if atom is not None and (
+            groups.get("theyear") or not any(groups.get(k) for k in ("y", "yy", "yrel"))
+        ):
+            atom.year_said_before = True  # "the end of the year", 年底: the year named earlier
+        return atom
+
+    def _year_part_window(self, match: re.Match[str], today: date, part: str) -> Atom | None:
         if part in ("early",):
             window: Callable[[int], tuple[date, date]] = lambda y: (date(y, 1, 1), date(y, 4, 30))  # noqa: E731
         elif part in ("late",):
@@ -731,7 +745,7 @@ class Grammar:
             if taken.free(*atom.span):
                 taken.add(*atom.span)
                 chosen.append(atom)
-        atoms = _day_of_period(text, sorted(chosen, key=lambda a: a.span[0]))
+        atoms = _day_edges(text, _day_of_period(text, sorted(chosen, key=lambda a: a.span[0])))
         atoms = _that_same_period(text, atoms)
         return [a for a in self._episode_edges(text, atoms) if not self._names_a_thing(text, a)]
 
@@ -849,6 +863,10 @@ class Grammar:
                 reading.base = next(
                     b for (s, _), b in zip(windows, bases, strict=True) if s == reading.start
                 )
+                if reading.end > reading.start and (reading.start, reading.start) in windows:
+                    # A day that starts a longer window ("at the close on 2009-03-09 … by the
+                    # end of 2013", 2020年12月31日的收盘价比…) is measured from its own close.
+                    reading.base = "on_or_before"
             elif reading.from_first:
                 reading.base = "on_or_before"
             if len(windows) > 1:
@@ -865,6 +883,14 @@ class Grammar:
     def _infer_years(self, text: str, atoms: list[Atom], today: date) -> None:
         """Give a year to dates written without one: from a range partner, else the latest past."""
         for index, atom in enumerate(atoms):
+            years = [a.first.year for a in atoms[:index] if _one_year(a) and not a.dated]  # type: ignore[union-attr]
+            if atom.dated is None and atom.year_said_before and years and atom.first and atom.last:
+                # "the end of the year" after 2020: 2020's end, not this year's (first, so a
+                # range partner without a year takes it: "from March to the end of the year")
+                year = years[-1]
+                atom.first, atom.last = atom.first.replace(year=year), atom.last.replace(year=year)
+        for index, atom in enumerate(atoms):
+            years = [a.first.year for a in atoms[:index] if _one_year(a)]  # type: ignore[union-attr]
             if atom.dated is None:
                 continue
             window = None
@@ -881,6 +907,8 @@ class Grammar:
                 if other > index and window[0] > anchor:
                     window = atom.dated(anchor.year - 1)  # "from November to February 2020"
                 break
+            if window is None and atom.year_said_before and years:
+                window = atom.dated(years[-1])
             if window is None:
                 window = atom.dated(today.year)
                 if window[0] > today:
@@ -952,6 +980,11 @@ class Grammar:
                 atom.used, atom.unread = False, True
                 atom.span = (atom.span[0], atom.span[1] + anchor_end)
                 return None
+            ahead = re.search(r"(?i)\bin\s+$", before) or re.match(r"\s*(?:以后|之后|后)", after)
+            if atom.duration and ahead and _WILL.search(text):
+                # "What will the S&P 500 be in 6 months?", 标普500半年后会是多少: that far ahead,
+                # not the past 6 months
+                return clause(None, None, "horizon")
             if atom.duration and (
                 re.search(r"(?i)(?:over|during|within|for|in)\s+(?:the\s+)?$", before)
                 or re.match(r"\s*(?:来|以来|之内|内)", after)
@@ -1142,6 +1175,27 @@ _MEASURE_AFTER = re.compile(
 )
 
 
+# Future tense: "in 6 months" is then a length ahead of today.
+_WILL = re.compile(r"(?i)\b(?:will|going\s+to|gonna)\b|(?:会|将)(?:是|涨|跌|到|在|达到|有|变)")
+
+
+def _one_year(atom: Atom) -> bool:
+    """A dated period within one calendar year (2020, Q1 2020, 2020-03-23)."""
+    first, last = atom.first, atom.last
+    return (
+        atom.kind == "period"
+        and first is not None
+        and last is not None
+        and (first.year == last.year)
+    )
+
+
+# A superlative before "close of 2002": the close is a price of that year, not its last day.
+_EXTREME_BEFORE = re.compile(
+    r"(?i)\b(?:lowest|highest|low|high|record|best|worst|top|bottom|peak|max(?:imum)?|"
+    r"min(?:imum)?|average|mean|median|weakest|strongest)\s+(?:(?:daily|weekly|monthly)\s+)?$"
+)
+
 # An episode's edges: the words and which of its days they name.
 _EDGES = {"start": "start", "beginning": "start", "onset": "start", "end": "end"}
 _EDGES |= {"peak": "high", "high": "high", "top": "high", "bottom": "low", "low": "low"}
@@ -1153,6 +1207,33 @@ _EDGE_WORDS = alternation(_EDGES)
 _EDGE_AFTER = re.compile(rf"(?i)\s*(?:'s\s+|的)?(?P<edge>{_EDGE_WORDS})(?![A-Za-z])")
 _EDGE_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:the\s+)?(?P<edge>{_EDGE_WORDS})\s+of\s+$")
 _FORTNIGHT = ("fortnight", "fortnights")
+
+
+def _day_edges(text: str, atoms: list[Atom]) -> list[Atom]:
+    """A high or low named by its day ("since the March 23, 2020 low", 2020年3月23日低点以来) is
+    that day: the word labels the anchor, it asks for no minimum or maximum of the window."""
+    out: list[Atom] = []
+    for atom in atoms:
+        after = _EDGE_AFTER.match(text[atom.span[1] :])
+        one_day = atom.kind == "period" and atom.first is not None and atom.first == atom.last
+        if after is None or not one_day or _EDGES[after.group("edge").lower()] not in _SIDES:
+            out.append(atom)
+            continue
+        end = atom.span[1] + after.end()
+        # Only as a window's anchor: "Apple's March 23, 2020 high" may ask that day's high.
+        if not (
+            _ANCHOR_BEFORE.search(text[max(0, atom.span[0] - 20) : atom.span[0]])
+            or _ANCHOR_AFTER.match(text[end:])
+        ):
+            out.append(atom)
+            continue
+        out.append(replace(atom, span=(atom.span[0], end)))
+    return out
+
+
+_SIDES = ("high", "low")
+_ANCHOR_BEFORE = re.compile(r"(?i)(?:\b(?:since|from|after|off|of)\s+(?:the\s+)?|从|自从?)$")
+_ANCHOR_AFTER = re.compile(r"\s*(?:以来|之后|以后|后|起|开始|到|至)")
 _ANCHOR_WORDS = re.compile(
     r"(?i)(?:\s+(?!(?:and|or|with|vs|versus|compared|than|in|for)\b)[\w'’&.-]+){1,5}"
 )

@@ -73,6 +73,9 @@ class AnalystFamilies(SeriesStatistics):
         elif r.extreme_of == "correlation":
             self._rolling_correlation()
             series = self.primary or self.levels(freq="daily")
+        elif r.extreme_of in ("yoy", "qoq", "mom"):
+            self._change(r.extreme_of)  # "when was inflation highest": the change's extreme
+            series = self.primary or self.levels()
         elif r.extreme_of == "period_mean" and r.period_label not in (None, "daily"):
             # A rate's highest quarter: each quarter's average level, then the highest.
             series = self.builder.add(
