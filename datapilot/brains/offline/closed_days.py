@@ -209,4 +209,8 @@ def shut_day(reading: Reading) -> None:
             f"The market was closed on {day}{why}; the last close before it, on {before}, is"
             " shown instead."
         )
-    reading.trace.append(f"{day} has no session → the last session before it, {before}")
+    reading.trace.append(
+        f"{day}没有交易 → 取此前最后一个交易日{before}"
+        if reading.zh
+        else f"{day} has no session → the last session before it, {before}"
+    )

@@ -173,6 +173,24 @@ def _lever(reading: Reading, text: str) -> None:
     )
 
 
+# A count's condition and a period's frequency, as the Chinese trace says them.
+_CONDITION_ZH = {
+    "close_above": "收盘高于",
+    "close_below": "收盘低于",
+    "gain_beyond": "单日涨幅超过",
+    "fall_beyond": "单日跌幅超过",
+    "move_beyond": "单日涨跌幅超过",
+    "up": "收涨",
+    "down": "收跌",
+    "above_ma": "收盘高于均线",
+    "below_ma": "收盘低于均线",
+    "both": "收涨与收跌",
+    "sessions": "交易日",
+}
+_FREQUENCY_ZH = {"daily": "日", "weekly": "周", "monthly": "月", "quarterly": "季度"}
+_FREQUENCY_ZH |= {"annual": "年"}
+
+
 def _as_count(reading: Reading, count: CountAsk) -> None:
     reading.metrics = ["count_days", *(m for m in reading.metrics if m not in _REPLACED | _DAYS)]
     reading.count_condition = count.condition
@@ -182,7 +200,7 @@ def _as_count(reading: Reading, count: CountAsk) -> None:
     reading.rank = False
     said = f" {count.threshold:g}" if count.threshold is not None else ""
     reading.trace.append(
-        f"计数：满足条件（{count.condition}{said}）的交易日数"
+        f"计数：满足条件（{_CONDITION_ZH.get(count.condition, count.condition)}{said}）的交易日数"
         if reading.zh
         else f"a count of sessions: {count.condition}{said}"
     )
@@ -318,7 +336,8 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
     reading.family_spans += [(s, e, f"{period.which} {period.frequency}") for s, e in period.spans]
     reading.rank = True  # the periods are what is ranked
     reading.trace.append(
-        f"按{period.frequency}收益率找出最{'好' if period.which == 'best' else '差'}的时段"
+        f"按{_FREQUENCY_ZH.get(period.frequency, period.frequency)}收益率找出"
+        f"最{'好' if period.which == 'best' else '差'}的时段"
         if reading.zh
         else f"the {period.which} {period.frequency} period(s) by return, with their dates"
     )

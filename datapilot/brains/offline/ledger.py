@@ -362,7 +362,11 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
         reading.status = "no_data"
         reading.message = unknown_measure_message(measure, reading.zh)
         ledger.declared.append(measure.split()[0])
-        reading.trace.append(f'"{measure}": a measure the vocabulary does not know')
+        reading.trace.append(
+            f"“{measure}”：词汇表里没有这个指标"
+            if reading.zh
+            else f'"{measure}": a measure the vocabulary does not know'
+        )
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":
         reading.notes.append(left_over_note(silent, catalog, reading.zh))

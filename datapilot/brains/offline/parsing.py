@@ -87,7 +87,10 @@ def _ascii_digits(text: str) -> str:
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text, respelled = respell_measures(expand_period_shorthand(text), vocab, catalog)
-    spelled = [f'"{r.said}" read as "{r.read}"' for r in respelled]
+    spelled = [
+        f"“{r.said}”读作“{r.read}”" if CJK.search(text) else f'"{r.said}" read as "{r.read}"'
+        for r in respelled
+    ]
     candidates = catalog.mentions(text)
     time = read_time(text, today, vocab)
     # A name that contains a time phrase ("3-month Treasury bill") is a name, not a window.

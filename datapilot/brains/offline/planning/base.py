@@ -33,6 +33,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "cumulative_return": ("cumulative return", "累计收益率"),
     "normalized": ("rebased to 100", "起点归一为100的走势"),
     "volatility": ("rolling volatility", "滚动波动率"),
+    "rolling correlation": ("rolling correlation", "滚动相关系数"),
     "max_drawdown": ("maximum drawdown", "最大回撤"),
     "drawdown": ("drawdown", "回撤"),
     "correlation": ("correlation", "相关性"),
