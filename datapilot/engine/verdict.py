@@ -72,6 +72,10 @@ _CANNOT: dict[str, tuple[str, str]] = {
         "只有一个对象，无法排名，也还不能按时间段排名",
     ),
     "cue:compare": ("there is only one thing to compare", "只有一个对象，无法比较"),
+    "window": (
+        "I can't date the window it names; say the day, e.g. 'the two weeks after 2008-11-04'",
+        "我无法确定它指的是哪段时间；请写出具体日期，例如“2008-11-04之后两周”",
+    ),
     "unused": ("nothing in the plan uses it", "计划里没有用到它"),
 }
 _CANNOT["cue:worst"] = _CANNOT["cue:rank"]

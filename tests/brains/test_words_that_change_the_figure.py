@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import pytest
 import statsmodels.api as sm
-from skfolio.datasets import load_sp500_dataset
+from skfolio.datasets import load_factors_dataset, load_sp500_dataset, load_sp500_index
 from support.asking import ask
 
 from datapilot.core.answer import Answer
@@ -244,3 +244,52 @@ async def test_a_close_beside_its_moving_average_is_said_as_two_things(
     said = answer.summary
     assert "ma20" not in said.lower().replace("ma(20)", "") and "&" not in said, said
     assert f"{close['2021'].iloc[-1]:,.2f}" in said and "MA(20)" in said
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "S&P 500 in the week after the Lehman bankruptcy (Sept 15 2008), what was the return",
+        "雷曼9月15号破产，之后一周标普500涨了多少",
+    ],
+)
+async def test_a_length_after_an_event_dated_beside_it_is_anchored_on_that_day(
+    data: Any, question: str
+) -> None:
+    """The day written beside the event (in brackets, or in the clause before "之后") anchors
+    the length, measured from that day's close."""
+    sp = load_sp500_index()["SP500"]
+    change = (sp[:"2008-09-22"].iloc[-1] / sp[:"2008-09-15"].iloc[-1] - 1) * 100
+    answer = await _ask(question, date(2009, 6, 1))
+    assert answer.status == "ok"
+    assert (str(answer.intent.start), str(answer.intent.end)) == ("2008-09-15", "2008-09-22")
+    assert _shown(answer, change), answer.summary
+
+
+async def test_ex_leaves_a_member_out_of_a_ranking(data: Any) -> None:
+    factors = load_factors_dataset()
+    year = factors[(factors.index > "2019-12-31") & (factors.index <= "2020-12-31")]
+    base = factors[factors.index <= "2019-12-31"].iloc[-1]
+    returns = (year.iloc[-1] / base - 1) * 100
+    kept = returns.drop("SIZE")
+    answer = await _ask("factor ETFs ex SIZE ranked by 2020 return, best + worst", date(2021, 6, 1))
+    assert answer.status == "ok"
+    assert "SIZE" not in [e.id for e in answer.intent.entities]
+    assert _shown(answer, kept.max()) and _shown(answer, kept.min()), answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "3-month T-bill rate: highest and lowest quarter between 2000 and 2007?",
+        "三个月国债利率2000到2007年最高和最低的季度",
+    ],
+)
+async def test_highest_and_lowest_period_gives_both(data: Any, question: str) -> None:
+    rates = _quarterly("tbilrate")
+    window = rates[pd.Period("2000Q1") : pd.Period("2007Q4")]
+    answer = await _ask(question, date(2009, 12, 1))
+    assert answer.status == "ok"
+    for value, quarter in ((window.max(), window.idxmax()), (window.min(), window.idxmin())):
+        assert f"{value:.2f}%" in answer.summary and str(quarter) in answer.summary
+    assert "rate's highest us" not in answer.summary  # the series is not its own measure

@@ -19,7 +19,8 @@ Span = tuple[int, int]
 
 _EXCLUDE_BEFORE = re.compile(
     r"(?i)\b(?:except(?:\s+for)?|excluding|exclude|excluded|exclusive\s+of|other\s+than|apart\s+from|"
-    r"aside\s+from|but\s+not|not\s+counting|not\s+including|leaving\s+out|leave\s+out|without)\b"
+    r"aside\s+from|but\s+not|not\s+counting|not\s+including|leaving\s+out|leave\s+out|without|"
+    r"ex(?=[\s.-]))\b"
     r"|除了|除去|除开|不算|不包括|不包含|不含|剔除|排除|去掉|去除|不用算|不要算|不计"
 )
 _EXCLUDE_AROUND = re.compile(r"(?i)\b(?:leave|leaving|drop|dropping|take|taking|keep|keeping)\b")

@@ -58,12 +58,16 @@ _PERIOD_EN = r"(?P<unit>week|month|quarter|year)s?"
 # "V得最X" (涨得最猛, 跌得最狠, 回撤最严重) is a superlative of a move, whatever the adverb.
 UP_MOST_ZH = r"(?:上涨|涨|反弹|回升|大涨)得?最(?:多|猛|凶|狠|快|厉害)"
 DOWN_MOST_ZH = r"(?:下跌|跌|亏|回撤|大跌|暴跌)得?最(?:多|狠|凶|猛|快|厉害|惨|严重)"
+# 最高/最低 name a sub-period's extreme of a rate (利率最高的季度); of a price (股价最高的月份) they
+# are the highest close, dated, not the best period's return.
+_NOT_A_PRICE = r"(?<!股价)(?<!价格)(?<!收盘价)(?<!收盘)(?<!点位)(?<!净值)"
 _BEST_ZH = (
-    rf"{UP_MOST_ZH}|表现最好|表现最佳|涨幅最大|涨得最多|涨最多|收益最高|收益率最高|最好|最佳|最强"
+    rf"{UP_MOST_ZH}|表现最好|表现最佳|涨幅最大|涨得最多|涨最多|收益最高|收益率最高|最好|最佳|最强|"
+    rf"{_NOT_A_PRICE}最高"
 )
 _WORST_ZH = (
     rf"{DOWN_MOST_ZH}|表现最差|跌幅最大|跌得最多|跌最多|亏损最大|亏得最多|收益最低|收益率最低|"
-    r"最差|最糟|最弱|最惨"
+    rf"最差|最糟|最弱|最惨|{_NOT_A_PRICE}最低"
 )
 _PERIOD_ZH = r"(?P<unit>月份|季度|星期|年份|年度|季|周|月|年)"
 _COUNTED = r"(?:\d+|[一两二三四五六七八九十几])"

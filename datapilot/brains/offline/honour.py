@@ -23,6 +23,9 @@ from datapilot.core.plan import Plan
 if TYPE_CHECKING:  # the reading imports the ledger, which imports this module
     from datapilot.brains.offline.reading import Reading
 
+# The meaning of a window anchored on words no reading dates ("after the 2008 election").
+UNDATED = "anchored on words no date was read for"
+
 # Period words: honoured by a grouping (a frequency, the best days) or a window.
 PERIOD_EN = re.compile(
     r"(?i)\b(day|days|week|weeks|month|months|quarter|quarters|year|years|session|sessions)\b"
@@ -45,6 +48,7 @@ THRESHOLD = re.compile(
 # An exclusion: a member left out of a list ("except AMD", "leave AMD out", 除了AMD, 不算AMD).
 EXCLUSION = re.compile(
     r"(?i)\b(except(?:\s+for)?|excluding|exclude|excluded|exclusive of|other than|apart from|"
+    r"ex(?=[\s.-]+[A-Z0-9])|"
     r"aside from|but not|without|leave\b(?=(?:\s+\S+){1,4}\s+out\b)|leaving\b"
     r"(?=(?:\s+\S+){1,4}\s+out\b)|leave out|leaving out|left out)\b"
     r"|(除了|除去|除开|不算|不包括|不包含|不含|剔除|排除|去掉|去除|不用算|不要算|不计|除外)"
@@ -187,7 +191,8 @@ def _honoured_by(
             return f"table {table}"  # the user's table of AAPL is what "AAPL" means
         return f"group {meaning}" if _group_used(reading) else None
     if how == "window":
-        return _window(reading)
+        # "the two weeks after the 2008 election": no window stands for words nothing dates.
+        return None if meaning == UNDATED else _window(reading)
     if how == "measure":
         return _measure(reading, meaning)
     if how == "chart":

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from datapilot.brains.offline.honour import RANK_FILLER, content_words, period_unit, zh_periods
+from datapilot.brains.offline.honour import (
+    RANK_FILLER,
+    UNDATED,
+    content_words,
+    period_unit,
+    zh_periods,
+)
 from datapilot.brains.offline.numbers import zh_number
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Phrases, Vocab
@@ -99,7 +105,7 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             claim(span, "window", None)
     for span in parsed.time.unread:  # a length anchored on words no reading dates
         if not overlaps(span, claimed):
-            claim(span, "unread", None)
+            claim(span, "window", UNDATED)
     for hit in parsed.hits:
         if overlaps((hit.start, hit.end), claimed):
             continue  # each word in one reading: "in" of "in 2020" is the window's

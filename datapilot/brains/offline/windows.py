@@ -975,10 +975,28 @@ class Grammar:
                     start, end = _anchored(nxt, atom.duration, side)
                     return clause(start, end, "duration", from_day=_is_anchor_day(nxt))
             anchor_end = self._anchor_ahead(text[atom.span[1] :]) if atom.duration else None
+            dated = nxt is not None and nxt.kind == "period" and nxt.first is not None
+            if anchor_end is not None and dated and atom.duration and nxt is not None:
+                # "the week after the Lehman bankruptcy (Sept 15 2008)": the words are named
+                # by the day written beside them, which anchors the length.
+                between = text[atom.span[1] + anchor_end : nxt.span[0]]
+                side = self._anchor_side(text[atom.span[1] :])
+                if side and re.fullmatch(r"(?i)\s*[(（,，]\s*(?:on\s+|in\s+)?", between):
+                    nxt.used = True
+                    end_at = nxt.span[1]
+                    start, end = _anchored(nxt, atom.duration, side)
+                    return clause(start, end, "duration", from_day=_is_anchor_day(nxt))
             if anchor_end is not None:
                 # "the month after the election": its anchor is no date the grammar read
                 atom.used, atom.unread = False, True
                 atom.span = (atom.span[0], atom.span[1] + anchor_end)
+                return None
+            undated_zh = _UNDATED_ANCHOR_ZH.search(before)
+            if atom.duration and undated_zh and not _WILL.search(text):
+                # 大选之后两周: a length after words no date was read for (a date's own length,
+                # 2008年9月15日之后两周, was joined to its date before this atom was reached)
+                atom.used, atom.unread = False, True
+                atom.span = (lo + undated_zh.start(), atom.span[1])
                 return None
             ahead = re.search(r"(?i)\bin\s+$", before) or re.match(r"\s*(?:以后|之后|后)", after)
             if atom.duration and ahead and _WILL.search(text):
@@ -1028,7 +1046,7 @@ class Grammar:
             # indicator's setting ("今年30日滚动波动率").
             trailing = text[nxt.span[1] :]
             setting = self._starts_with("parameter", trailing)
-            side = self._side(after, "after_duration")
+            side = self._side(after, "after_duration") or _then(after)
             either = _EITHER_SIDE.match(trailing)
             # "2020-03-23, two weeks either side"
             if either and re.fullmatch(r"[\s,，(（]*", after):
@@ -1095,6 +1113,15 @@ class Grammar:
             return "around"
         return None
 
+    def _anchor_side(self, after: str) -> Side | None:
+        """The side an anchor word opening `after` puts a length on (after, before, around)."""
+        sides: tuple[tuple[Marker, Side], ...] = (
+            ("duration_after", "after"),
+            ("duration_before", "before"),
+            ("around", "around"),
+        )
+        return next((side for marker, side in sides if self._starts_with(marker, after)), None)
+
     def _anchor_ahead(self, after: str) -> int | None:
         """Where the anchor ends when `after` opens with after/before/around and words, as a
         length's anchor would: up to a clause's end, at most five words."""
@@ -1111,6 +1138,25 @@ class Grammar:
 
 
 Side = Literal["after", "before", "around"]
+
+# Chinese words, then 之后/之前/前后, right before a length: an anchor in words (大选之后两周).
+_UNDATED_ANCHOR_ZH = re.compile(r"[\u4e00-\u9fff]{1,12}?(?:之后|以后|之前|以前|前后)的?\s*$")
+
+# A day said in one clause and a length after it in the next: "雷曼9月15号破产，之后两周", "…on
+# 2008-09-15, and in the two weeks after" — the length is anchored on that day.
+_THEN_AFTER = re.compile(
+    r"(?i)[，,;；]\s*(?:(?:and\s+)?(?:in\s+)?(?:the\s+)?)?(?:之后|以后|此后|随后|然后)的?\s*$"
+)
+_THEN_BEFORE = re.compile(r"[，,;；]\s*(?:之前|此前|以前)的?\s*$")
+
+
+def _then(gap: str) -> Side | None:
+    """The side of a length said after a clause break that follows its day ("，之后两周")."""
+    if _THEN_AFTER.search(gap):
+        return "after"
+    if _THEN_BEFORE.search(gap):
+        return "before"
+    return None
 
 
 # "2019 and 2021", 2019年和2021年: two periods, unless "between" (之间) makes them one span.

@@ -115,6 +115,7 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
         else:
             word = "highest" if high else "lowest"
             what = of.lower() if of else "value"
+            what = "level" if what in name.lower() or name.lower() in what else what
             sentences.append(
                 f"{_poss(name)} {word} {what}{_when(said)} was {value} on {row.date}{where}."
             )

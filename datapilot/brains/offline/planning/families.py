@@ -13,6 +13,8 @@ from datapilot.brains.offline.planning.base import ZH_FREQ, iso
 from datapilot.brains.offline.planning.series_stats import SeriesStatistics
 
 _AVERAGE = ("above_ma", "below_ma")
+_SIDE_EN = {"best": "highest", "worst": "lowest", "both": "highest and the lowest"}
+_SIDE_ZH = {"best": "最高", "worst": "最低", "both": "最高和最低"}
 _UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
 _UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": "年"}
 _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
@@ -96,7 +98,7 @@ class AnalystFamilies(SeriesStatistics):
             series = self.levels(freq="daily")
             if not r.table_only:
                 self._chart("plot_line", series, self._title("close"))
-        which = r.period_sides if r.period_sides != "both" else "best"
+        which = r.period_sides or "best"
         args: dict[str, Any] = {"frame": frame(series), "which": which, "n": r.top_k or 1}
         if r.period_label and r.period_label != "daily":
             args["period"] = r.period_label
@@ -105,8 +107,8 @@ class AnalystFamilies(SeriesStatistics):
             args,
             name="extreme",
             description=self._say(
-                f"Find the {'highest' if which == 'best' else 'lowest'} value and its date",
-                f"找出{'最高' if which == 'best' else '最低'}值及其日期",
+                f"Find the {_SIDE_EN[which]} value and its date",
+                f"找出{_SIDE_ZH[which]}值及其日期",
             ),
             task="processing",
         )
