@@ -293,3 +293,18 @@ async def test_highest_and_lowest_period_gives_both(data: Any, question: str) ->
     for value, quarter in ((window.max(), window.idxmax()), (window.min(), window.idxmin())):
         assert f"{value:.2f}%" in answer.summary and str(quarter) in answer.summary
     assert "rate's highest us" not in answer.summary  # the series is not its own measure
+
+
+async def test_a_short_lower_case_ticker_in_a_list_of_names_is_a_name(data: Any) -> None:
+    """ "hd" alone may be a word; after "aapl, msft, amd, bby and" it is Home Depot."""
+    prices = load_sp500_dataset()
+    year = prices[(prices.index > "2020-12-31") & (prices.index <= "2021-12-31")]
+    base = prices[prices.index <= "2020-12-31"].iloc[-1]
+    hd = (year["HD"].iloc[-1] / base["HD"] - 1) * 100
+    answer = await _ask(
+        "rank aapl, msft, amd, bby and hd by 2021 return - who was best and who was worst?",
+        date(2022, 2, 1),
+    )
+    assert answer.status == "ok"
+    assert "HD" in [e.id for e in answer.intent.entities]
+    assert _shown(answer, hd), answer.summary

@@ -213,6 +213,18 @@ def group_mentions(
 _SHORT_TOKEN = re.compile(r"(?<![A-Za-z0-9^])\$?([A-Za-z]{2,3})(?![A-Za-z0-9])")
 
 
+_LIST_JOINT = re.compile(r"(?i)(?:,|，|、|&|\band|\bor|和|与|及)\s*$")
+
+
+def _in_a_list(text: str, start: int, named: Sequence[Mention]) -> bool:
+    """Whether the word at `start` follows a named entity in a list ("aapl, bby and hd")."""
+    joint = _LIST_JOINT.search(text[max(0, start - 8) : start])
+    if joint is None:
+        return False
+    at = start - 8 + joint.start() if start >= 8 else joint.start()
+    return any(0 <= at - m.span[1] <= 2 for m in named)
+
+
 def short_ticker_mentions(
     text: str,
     claimed: Iterable[Span],
@@ -233,8 +245,9 @@ def short_ticker_mentions(
         word = token.group(1)
         if word.isupper():
             continue  # capitals the catalog did not take are an abbreviation (MA, PM)
-        if is_common_word(word) and not token.group(0).startswith("$"):
-            continue  # "so", "low", "cat": words, unless written as $so
+        listed = _in_a_list(text, token.start(1), [*named, *found])
+        if is_common_word(word) and not token.group(0).startswith("$") and not listed:
+            continue  # "so", "low", "cat": words, unless written as $so or listed with names
         entity = catalog.get(word)
         if entity is None or entity.id in taken:
             continue
