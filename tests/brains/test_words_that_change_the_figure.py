@@ -308,3 +308,14 @@ async def test_a_short_lower_case_ticker_in_a_list_of_names_is_a_name(data: Any)
     assert answer.status == "ok"
     assert "HD" in [e.id for e in answer.intent.entities]
     assert _shown(answer, hd), answer.summary
+
+
+@pytest.mark.parametrize(("question", "rate"), [("sharpe ratio of JNJ in 2019 (rf 0)", 0.0)])
+async def test_rf_is_the_risk_free_rate(data: Any, question: str, rate: float) -> None:
+    prices = load_sp500_dataset()["JNJ"]
+    daily = prices[(prices.index >= "2018-12-31") & (prices.index <= "2019-12-31")].pct_change()
+    excess = daily.dropna() - rate / 100 / 252
+    sharpe = excess.mean() / excess.std() * 252**0.5
+    answer = await _ask(question, date(2020, 1, 10))
+    assert answer.status == "ok"
+    assert f"{sharpe:.2f}" in answer.summary, answer.summary
