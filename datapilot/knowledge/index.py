@@ -201,7 +201,7 @@ class LibraryIndex:
     def _vocabulary(self) -> dict[str, int]:
         if self._retriever is None:
             return {}
-        return self._retriever.vocab_dict  # type: ignore[attr-defined,no-any-return]
+        return self._retriever.vocab_dict  # type: ignore[attr-defined]
 
     def idf(self, term: str) -> float:
         """BM25's inverse document frequency of `term` here (a term never used: as if in one

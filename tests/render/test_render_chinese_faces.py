@@ -168,7 +168,14 @@ def test_a_chinese_chart_has_chinese_date_ticks(answered: list[Any]) -> None:
     ]
     assert charts
     for chart in charts:
-        stops = plotly_figure(chart)["layout"]["xaxis"].get("tickformatstops") or []
+        figure = plotly_figure(chart)
+        if figure["layout"]["xaxis"].get("type") == "category":
+            # Periods drawn as bars ("2020-03", "2020Q1") are labelled as written: no month
+            # names, so nothing English to translate.
+            labels = [str(x) for trace in figure["data"] for x in trace.get("x") or []]
+            assert labels and not any(re.search(r"[A-Za-z]{3}", x) for x in labels), labels
+            continue
+        stops = figure["layout"]["xaxis"].get("tickformatstops") or []
         formats = [stop["value"] for stop in stops]
         assert formats and all("年" in f for f in formats), (chart.title, formats)
 

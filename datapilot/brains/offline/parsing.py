@@ -27,6 +27,7 @@ from datapilot.brains.offline.spelling import Respelling, expand_period_shorthan
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
+from datapilot.data.display import measure_name
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -88,7 +89,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text, respelled = respell_measures(expand_period_shorthand(text), vocab, catalog)
     spelled = [
-        f"“{r.said}”读作“{r.read}”" if CJK.search(text) else f'"{r.said}" read as "{r.read}"'
+        f"“{r.said}”读作{measure_name(r.metric, zh=True)}"
+        if CJK.search(text)
+        else f'"{r.said}" read as "{r.read}"'
         for r in respelled
     ]
     candidates = catalog.mentions(text)

@@ -112,7 +112,8 @@ def calendar_unit(first: date | None, last: date | None) -> Unit | None:
     if first is None or last is None or first.day != 1:
         return None
     months = (last.year - first.year) * 12 + last.month - first.month + 1
-    unit: Unit | None = {1: "month", 3: "quarter", 12: "year"}.get(months)
+    units: dict[int, Unit] = {1: "month", 3: "quarter", 12: "year"}
+    unit = units.get(months)
     if (unit == "quarter" and first.month % 3 != 1) or (unit == "year" and first.month != 1):
         return None
     if unit is None or last.day != calendar.monthrange(last.year, last.month)[1]:

@@ -64,7 +64,9 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             continue  # "by how many percentage points": the unit of a difference, not a level
         if metric not in metrics:
             metrics.append(metric)
-            reading.trace.append(f'"{hit.text}" → {_METRIC_WORDS.get(metric, metric)}')
+            respelt = next((r.said for r in parsed.respelled if r.read == hit.text), None)
+            said = respelt or hit.text  # the user's own words ("Sharp ratio"), not the respelling
+            reading.trace.append(f'"{said}" → {_METRIC_WORDS.get(metric, metric)}')
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
     metrics = _drop_qualifiers(metrics, parsed)
     metrics = _change_between_ends(metrics, parsed, reading)

@@ -863,7 +863,8 @@ class Grammar:
                 reading.base = next(
                     b for (s, _), b in zip(windows, bases, strict=True) if s == reading.start
                 )
-                if reading.end > reading.start and (reading.start, reading.start) in windows:
+                start = reading.start
+                if start is not None and reading.end > start and (start, start) in windows:
                     # A day that starts a longer window ("at the close on 2009-03-09 … by the
                     # end of 2013", 2020年12月31日的收盘价比…) is measured from its own close.
                     reading.base = "on_or_before"

@@ -5,7 +5,7 @@ from a peak, each one interface over the window's daily data and a table of its 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import TALLY
@@ -13,8 +13,8 @@ from datapilot.brains.offline.planning.base import ZH_FREQ, iso
 from datapilot.brains.offline.planning.series_stats import SeriesStatistics
 
 _AVERAGE = ("above_ma", "below_ma")
-_SIDE_EN = {"best": "highest", "worst": "lowest", "both": "highest and the lowest"}
-_SIDE_ZH = {"best": "最高", "worst": "最低", "both": "最高和最低"}
+_EXTREME_EN = {"best": "highest", "worst": "lowest", "both": "highest and the lowest"}
+_EXTREME_ZH = {"best": "最高", "worst": "最低", "both": "最高和最低"}
 _UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
 _UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": "年"}
 _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
@@ -22,6 +22,10 @@ _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
 
 class AnalystFamilies(SeriesStatistics):
     """Sub-period extremes, session counts and distances from a peak."""
+
+    if TYPE_CHECKING:  # the planner's other mixin (`asked.AskedMeasures`) provides it
+
+        def _change(self, kind: str) -> None: ...
 
     def _period_extremes(self) -> None:
         """Each period's return (the first from the close before the window), then the best
@@ -107,8 +111,8 @@ class AnalystFamilies(SeriesStatistics):
             args,
             name="extreme",
             description=self._say(
-                f"Find the {_SIDE_EN[which]} value and its date",
-                f"找出{_SIDE_ZH[which]}值及其日期",
+                f"Find the {_EXTREME_EN[which]} value and its date",
+                f"找出{_EXTREME_ZH[which]}值及其日期",
             ),
             task="processing",
         )
