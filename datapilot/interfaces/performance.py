@@ -23,9 +23,9 @@ from datapilot.interfaces.frame import (
     is_returns,
     require_column,
     simple_returns,
-    unit_of,
     with_base,
 )
+from datapilot.interfaces.processing import level_unit, period_table
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 
@@ -87,30 +87,19 @@ def annualized_return(
 ) -> pd.DataFrame:
     """Compound annual growth rate in % per column, base to last value: (end / base)^(1 /
     years) − 1, years = days / 365.25; with start_date, start_value, end_date, end_value."""
-    wealth = growth(frame)
-    levels = wealth * 100 if is_returns(frame) else with_base(frame)
-    rows = []
-    for column in wealth.columns:
-        series = wealth[column].dropna()
-        years = (series.index[-1] - series.index[0]).days / 365.25 if len(series) > 1 else 0
-        if years <= 0:
-            continue
-        said = levels[column].dropna()
-        rows.append(
-            {
-                "id": column,
-                "start_date": said.index[0].date(),
-                "start_value": float(said.iloc[0]),
-                "end_date": said.index[-1].date(),
-                "end_value": float(said.iloc[-1]),
-                "annualized_return_pct": ((series.iloc[-1] / series.iloc[0]) ** (1 / years) - 1)
-                * 100,
-            }
-        )
-    if not rows:
-        raise InterfaceError("Need at least two dated values per column for an annual rate.")
-    table = pd.DataFrame(rows).set_index("id")
-    value_unit = "index, base = 100" if is_returns(frame) else unit_of(frame)
+    too_short = "Need at least two dated values per column for an annual rate."
+    try:
+        ends = period_table(frame, None, None)  # each column's base and last value, dated
+    except InterfaceError:
+        raise InterfaceError(too_short) from None
+    days = (pd.to_datetime(ends["end_date"]) - pd.to_datetime(ends["start_date"])).dt.days
+    table = ends[days > 0].drop(columns="return_pct")
+    if table.empty:
+        raise InterfaceError(too_short)
+    years = days[days > 0] / 365.25
+    ratio = table["end_value"] / table["start_value"]
+    table["annualized_return_pct"] = (ratio ** (1 / years) - 1) * 100
+    value_unit = level_unit(frame)
     return derive(
         table,
         frame,

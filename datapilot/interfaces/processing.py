@@ -124,7 +124,7 @@ def cumulative_returns(
     return derive(out, frame, kind="timeseries", unit="%", title="Cumulative return")
 
 
-def _period_table(frame: pd.DataFrame, start: date | None, end: date | None) -> pd.DataFrame:
+def period_table(frame: pd.DataFrame, start: date | None, end: date | None) -> pd.DataFrame:
     """Start (base) and end observation and the return between them, per column.
 
     With no `start`, or one on or before the frame's first row, the start is the frame's base
@@ -182,8 +182,8 @@ def period_return(
     close). A `start` later than the frame's first row starts from the last observation on or
     before it. Return series are compounded (start_value 100 = the base of a growth index).
     """
-    table = _period_table(frame, start, end)
-    value_unit = "index, base = 100" if is_returns(frame) else unit_of(frame)
+    table = period_table(frame, start, end)
+    value_unit = level_unit(frame)
     return derive(
         table,
         frame,
@@ -192,6 +192,11 @@ def period_return(
         title="Period return",
         units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
     )
+
+
+def level_unit(frame: pd.DataFrame) -> str:
+    """The unit of `period_table`'s start and end values: a return series' are a growth index."""
+    return "index, base = 100" if is_returns(frame) else unit_of(frame)
 
 
 @interface("processing", "frame")
