@@ -218,11 +218,9 @@ _LIST_JOINT = re.compile(r"(?i)(?:,|，|、|&|\band|\bor|和|与|及)\s*$")
 
 def _in_a_list(text: str, start: int, named: Sequence[Mention]) -> bool:
     """Whether the word at `start` follows a named entity in a list ("aapl, bby and hd")."""
-    joint = _LIST_JOINT.search(text[max(0, start - 8) : start])
-    if joint is None:
-        return False
-    at = start - 8 + joint.start() if start >= 8 else joint.start()
-    return any(0 <= at - m.span[1] <= 2 for m in named)
+    lo = max(0, start - 8)
+    joint = _LIST_JOINT.search(text[lo:start])
+    return joint is not None and any(0 <= lo + joint.start() - m.span[1] <= 2 for m in named)
 
 
 def short_ticker_mentions(

@@ -204,12 +204,8 @@ def _honoured_by(
         # or more" read as an amount is a level nothing filters by).
         number = meaning.split()[-1].replace(",", "")
         found = [f"{out}.amount" for out, name, value in args if name == "amount" and value]
-        found += [  # the same number as a level a step filters by ("at $150 or more")
-            f"{out}.{name}"
-            for out, name, value in args
-            if name not in ("start", "end", "ids", "id", "amount") and _has_number(value, number)
-        ]
-        return found[0] if found else None
+        # or the same number as a level a step filters by ("at $150 or more")
+        return found[0] if found else _filter_with(args, number)
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":
@@ -218,9 +214,7 @@ def _honoured_by(
         return _period(reading, meaning)
     if how == "threshold":
         number = re.sub(r"[^\d.]", "", meaning.split()[-1] if " " in meaning else meaning)
-        found = [f"{out}.{name}" for out, name, value in args if _has_number(value, number)]
-        filters = [f for f in found if f.split(".")[1] not in ("start", "end", "ids", "id")]
-        return filters[0] if filters else None
+        return _filter_with(args, number)
     if how == "number":
         return None  # a number no reader took: nothing in the plan carries it
     if how == "when":
@@ -276,6 +270,16 @@ def _strings(value: Any) -> Iterator[str]:
     elif isinstance(value, dict):
         for item in value.values():
             yield from _strings(item)
+
+
+def _filter_with(args: list[tuple[str, str, Any]], number: str) -> str | None:
+    """The first step argument, other than the window and the names, that carries `number`."""
+    found = [
+        f"{out}.{name}"
+        for out, name, value in args
+        if name not in ("start", "end", "ids", "id") and _has_number(value, number)
+    ]
+    return found[0] if found else None
 
 
 def _has_number(value: Any, number: str) -> bool:

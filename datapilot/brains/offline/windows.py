@@ -1116,17 +1116,14 @@ class Grammar:
 
     def _anchor_side(self, after: str) -> Side | None:
         """The side an anchor word opening `after` puts a length on (after, before, around)."""
-        sides: tuple[tuple[Marker, Side], ...] = (
-            ("duration_after", "after"),
-            ("duration_before", "before"),
-            ("around", "around"),
+        return next(
+            (side for marker, side in _ANCHOR_SIDES if self._starts_with(marker, after)), None
         )
-        return next((side for marker, side in sides if self._starts_with(marker, after)), None)
 
     def _anchor_ahead(self, after: str) -> int | None:
         """Where the anchor ends when `after` opens with after/before/around and words, as a
         length's anchor would: up to a clause's end, at most five words."""
-        for marker in ("duration_after", "duration_before", "around"):
+        for marker, _ in _ANCHOR_SIDES:
             found = self._starts_with(marker, after)
             if found and re.match(r"\s+(?:the\s+)?[^\W\d_]|\s+the\s+\d", after[found.end() :]):
                 words = _ANCHOR_WORDS.match(after[found.end() :])
@@ -1139,6 +1136,12 @@ class Grammar:
 
 
 Side = Literal["after", "before", "around"]
+# The words that put a length on a side of its anchor, by side.
+_ANCHOR_SIDES: tuple[tuple[Marker, Side], ...] = (
+    ("duration_after", "after"),
+    ("duration_before", "before"),
+    ("around", "around"),
+)
 
 # Chinese words, then 之后/之前/前后, right before a length: an anchor in words (大选之后两周).
 _UNDATED_ANCHOR_ZH = re.compile(r"[\u4e00-\u9fff]{1,12}?(?:之后|以后|之前|以前|前后)的?\s*$")
