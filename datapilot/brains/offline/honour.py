@@ -244,9 +244,7 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return found[0]
     if "distance" in reading.metrics:
         return "measure distance"
-    percent = reading.series_entities and all(
-        e.units.casefold() in ("percent", "%") for e in reading.series_entities
-    )
+    percent = in_percent(reading)
     if percent and not reading.parts and set(reading.metrics) <= _LEVEL_READINGS:
         return "change in percentage points"
     one = len(reading.entities) == 1 and not reading.parts and not percent
@@ -270,6 +268,13 @@ def _strings(value: Any) -> Iterator[str]:
     elif isinstance(value, dict):
         for item in value.values():
             yield from _strings(item)
+
+
+def in_percent(reading: Reading) -> bool:
+    """Whether every series asked for is a percent (a rate): its changes are in points."""
+    return bool(reading.series_entities) and all(
+        e.units.casefold() in ("percent", "%") for e in reading.series_entities
+    )
 
 
 def _filter_with(args: list[tuple[str, str, Any]], number: str) -> str | None:

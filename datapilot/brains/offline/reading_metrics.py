@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.extreme_days import read_day_ask
-from datapilot.brains.offline.honour import GAP
+from datapilot.brains.offline.honour import GAP, in_percent
 from datapilot.brains.offline.measures import (
     GENERIC_CHANGE,
     LIVE_ONLY,
@@ -50,10 +50,7 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
         if reading.zh
         else "a change from one date to another → between the two ends"
     )
-    percent = reading.series_entities and all(
-        e.units.casefold() in ("percent", "%") for e in reading.series_entities
-    )
-    return ["value"] if percent else ["return"]
+    return ["value"] if in_percent(reading) else ["return"]
 
 
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
