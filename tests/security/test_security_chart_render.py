@@ -60,8 +60,9 @@ def test_a_mathtext_bomb_title_renders_at_once_and_holds_up_no_other_chart(
     assert not thread.is_alive(), f"the title was still being drawn after {bound:.1f} s"
     assert took["attack"] < bound
     assert (tmp_path / "attack.png").read_bytes()[:8] == PNG_MAGIC
-    # Another tenant's chart waits at most about one bounded render.
-    assert beside < alone + bound / 2, f"{beside:.1f} s beside the attack, {alone:.1f} s alone"
+    # Another tenant's chart waits for one bounded render at most, not the minute the
+    # typeset title once took (how much of that bound it waits depends on the machine's load).
+    assert beside < bound, f"{beside:.1f} s beside the attack, {alone:.1f} s alone"
 
 
 def test_every_text_of_a_chart_is_bounded(tmp_path: Path) -> None:
