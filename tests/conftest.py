@@ -87,3 +87,11 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     unshare(get_settings().warehouse_path)
     with psycopg.connect(server_url, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A `perf` test compares timings measured on a machine others share: a burst of load there
+    can upset one measurement, so it runs again, at most twice. A real slowdown fails all three."""
+    for item in items:
+        if item.get_closest_marker("perf"):
+            item.add_marker(pytest.mark.flaky(reruns=2))

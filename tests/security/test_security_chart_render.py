@@ -41,6 +41,7 @@ def _render(chart: ChartOutput, target: Path) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.perf
 def test_a_mathtext_bomb_title_renders_at_once_and_holds_up_no_other_chart(
     tmp_path: Path,
 ) -> None:
