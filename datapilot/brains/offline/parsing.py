@@ -23,7 +23,12 @@ from datapilot.brains.offline.entities import (
 )
 from datapilot.brains.offline.exclusions import excluded_spans
 from datapilot.brains.offline.phrases import Hit, Span, mask
-from datapilot.brains.offline.spelling import Respelling, expand_period_shorthand, respell_measures
+from datapilot.brains.offline.spelling import (
+    Respelling,
+    expand_period_shorthand,
+    respell_measures,
+    respell_than,
+)
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
@@ -87,7 +92,8 @@ def _ascii_digits(text: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
-    text, respelled = respell_measures(expand_period_shorthand(text), vocab, catalog)
+    text = respell_than(expand_period_shorthand(text))
+    text, respelled = respell_measures(text, vocab, catalog)
     spelled = [
         f"“{r.said}”读作{measure_name(r.metric, zh=True)}"
         if CJK.search(text)
