@@ -7,6 +7,9 @@ data question that would help instead. The cues are regular expressions in `voca
 
 from __future__ import annotations
 
+import re
+
+from datapilot.brains.offline.phrases import Hit
 from datapilot.brains.offline.refusals import chinese_name
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.data.catalog import Entity
@@ -41,4 +44,21 @@ def advice_declined_note(zh: bool) -> str:
     return (
         "I don't give investment advice (whether to buy, sell or hold), so that part is left "
         "out; the data part is answered below."
+    )
+
+
+# A move said as the occasion of the advice, not asked about: "after the drop", "given this
+# rally", "despite the big decline", 跌了这么多, 大跌之后.
+_OCCASION_BEFORE = re.compile(
+    r"(?i)\b(?:after|following|given|despite|amid|on|with|since)\s+(?:the|this|that|its|such\s+a|"
+    r"a|all\s+the|recent)?\s*(?:(?:big|huge|recent|latest|sharp|steep|massive|whole|last)\s+)?$"
+)
+_OCCASION_AFTER = re.compile(r"^(?:了)?(?:这么多|那么多|这么狠|成这样|之后|以后|后)")
+
+
+def occasion_only(text: str, hit: Hit) -> bool:
+    """Whether a measure word only says what happened before the advice asked ("should I buy
+    after the drop"), not a figure asked for."""
+    return bool(
+        _OCCASION_BEFORE.search(text[: hit.start]) or _OCCASION_AFTER.match(text[hit.end :])
     )

@@ -40,6 +40,7 @@ from datapilot.brains.offline.family_asks import (
     read_when_ask,
 )
 from datapilot.brains.offline.measures import amount_span
+from datapilot.brains.offline.period_tallies import read_period_tally
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 
@@ -61,6 +62,17 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
+        return
+    tally = read_period_tally(text)
+    if (
+        tally is not None
+        and reading.entities
+        and not _measured_apart(parsed, tally.spans)
+        and read_period_ask(text) is None  # "…and which was the best month": beside it
+    ):
+        # "How many months was KO up": the window's months counted by the sign of each return.
+        reading.frequency = tally.period
+        _as_count(reading, CountAsk(tally.side, None, False, tally.spans))
         return
     count = read_count_ask(text)
     if count is not None and reading.entities:
@@ -98,6 +110,15 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and _periods_in(reading, period) >= 2
     ):
         _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+
+
+def _measured_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> bool:
+    """A measure said outside a count's words ("the average monthly return, and how many months
+    were up"): the count goes beside that measure's figure, not instead of it."""
+    return any(
+        not any(s <= hit.start and hit.end <= e for s, e in spans)
+        for _, hit in parsed.group("metric")
+    )
 
 
 # A day named earlier in the question, referred back to: "from that day", "since then", 从那天.

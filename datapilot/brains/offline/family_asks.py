@@ -188,7 +188,8 @@ _WHEN_PATTERNS = (
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,40}}?\b(?:and|with|plus)\s+(?:the\s+|its\s+)?"
         r"(?P<unit>date|day)s?\b"
     ),
-    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,)\s+when\b"),
+    # "all time high close - when and what price": the date asked after a comma, a dash, a colon.
+    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,|[–—:;(]|\s-)\s*when\b"),
     # "peak … - how high and which quarter?": the date asked in a clause of its own.
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,60}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
@@ -374,7 +375,11 @@ def read_count_ask(text: str) -> CountAsk | None:
     trigger = _COUNT_EN.search(text) or _COUNT_ZH.search(text)
     if trigger is None:
         both = _BOTH_EN.search(text) or _BOTH_ZH.search(text)
-        if both is not None and re.search(r"(?i)\bcount|\bnumber\b|\btally|统计|数一数", text):
+        # "Up days vs down days" names what is counted; "涨跌各" asks a count only when told to.
+        counted = both is not None and re.search(r"(?i)\b(?:days|sessions)\b|天|交易日", both[0])
+        if both is not None and (
+            counted or re.search(r"(?i)\bcount|\bnumber\b|\btally|统计|数一数", text)
+        ):
             return CountAsk("both", None, False, (both.span(),))
         return None
     spans: list[Span] = [trigger.span()]

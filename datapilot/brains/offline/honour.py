@@ -84,7 +84,7 @@ TALLY = re.compile(
     r"(?i)\bhow\s+many\s+(?:of\s+the\s+)?" + _TALLY_UNIT + r"\s+(?:(?:were|was|did|had|"
     r"closed|ended|finished|it|they|were\s+they|in\s+\d{4})\s+){0,3}(?:positive|negative|up|"
     r"down|higher|lower|green|red|gains?|losses?|winners?|losers?|rise|rose|fall|fell)\b"
-    r"|(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
+    r"|(?<!过去)(?<!最近)(?<![近前后这那])(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
     r"收跌|盈利|亏损)(?![幅跌])"
 )
 # The end of the window said with a period word: "finish the year", "closed the month at".

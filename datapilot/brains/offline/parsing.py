@@ -22,8 +22,14 @@ from datapilot.brains.offline.entities import (
     unknown_names,
 )
 from datapilot.brains.offline.exclusions import excluded_spans
+from datapilot.brains.offline.how_much import how_much_return
 from datapilot.brains.offline.phrases import Hit, Span, mask
-from datapilot.brains.offline.spelling import Respelling, expand_period_shorthand, respell_measures
+from datapilot.brains.offline.spelling import (
+    Respelling,
+    expand_period_shorthand,
+    respell_measures,
+    respell_than,
+)
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
@@ -87,7 +93,8 @@ def _ascii_digits(text: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
-    text, respelled = respell_measures(expand_period_shorthand(text), vocab, catalog)
+    text = respell_than(expand_period_shorthand(text))
+    text, respelled = respell_measures(text, vocab, catalog)
     spelled = [
         f"“{r.said}”读作{measure_name(r.metric, zh=True)}"
         if CJK.search(text)
@@ -129,6 +136,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     named = {m.entity.id for m in mentions}
     unnamed = [n for n in left if _name_like(n, text) and not _names_again(n, named, catalog)]
     entities = [m.entity for m in mentions]
+    made = how_much_return(text, hits, [e.kind for e in entities], time)
+    if made is not None:  # "Exxon - how much last year?": its return
+        hits = sorted([*hits, made], key=lambda h: h.start)
     foreign: list[str] = []
     for mention, country in _elsewhere(mentions, hits):
         entities.remove(mention.entity)

@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from datapilot.brains.offline.advice import occasion_only
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
     asks_both_ends,
@@ -193,7 +194,10 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     plot = reading.plot_asked and not (charts and all(h.text in advice for h in charts))
     # Company figures beside advice ("sell before earnings") only restate the advice's context.
     weak = {"value", "close", "investment_growth", *LIVE_ONLY}
-    measures = [m for m, _ in parsed.group("metric") if m not in weak]
+    # A move said as the advice's occasion ("after the drop", 跌了这么多) asks no figure.
+    measures = [
+        m for m, h in parsed.group("metric") if m not in weak and not occasion_only(parsed.text, h)
+    ]
     return bool(parsed.time.explicit or plot or reading.table or measures)
 
 

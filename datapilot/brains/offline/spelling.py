@@ -48,6 +48,22 @@ def expand_period_shorthand(text: str) -> str:
     return _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
 
 
+# "more then 5%": "then" typed for "than" between a comparative and a number, where "then" (next,
+# at that time) cannot stand; "fell more, then rose" keeps its comma and its "then".
+_THEN_FOR_THAN = re.compile(
+    r"(?i)\b(more|less|fewer|greater|bigger|larger|smaller|higher|lower|better|worse)\s+"
+    r"(then)(?=\s*(?:[-−+]?\s*(?:[$¥€£]|US\$|HK\$)?\s*\d))"
+)
+
+
+def respell_than(text: str) -> str:
+    """`text` with "then" read as "than" after a comparative and before a number (the same
+    length, so every offset stays where it was)."""
+    return _THEN_FOR_THAN.sub(
+        lambda m: m[0][: m.start(2) - m.start()] + ("THAN" if m[2].isupper() else "than"), text
+    )
+
+
 def respell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, list[Respelling]]:
     """`text` with near-miss measure words replaced by the phrase they stand for, and the
     replacements made (left to right)."""

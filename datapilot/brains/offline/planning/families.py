@@ -155,6 +155,10 @@ class AnalystFamilies(SeriesStatistics):
         if not self.can("count_days"):
             self.missing("count_days", "a count of days", "天数统计")
             return
+        condition = r.count_condition or "sessions"
+        if r.frequency not in (None, "daily") and condition in ("up", "down", "both"):
+            self._up_and_down_days(r.frequency)  # "how many months was it up": months counted
+            return
         coarse = [e for e in r.entities if e.frequency not in (None, "daily")]
         if coarse:  # a monthly series has no days to count: never its months called sessions
             names = ", ".join(f"{e.name} ({e.id}, {e.frequency})" for e in coarse)
@@ -165,7 +169,6 @@ class AnalystFamilies(SeriesStatistics):
                 "I won't count its monthly or quarterly values as if they were trading days."
             )
             return
-        condition = r.count_condition or "sessions"
         if condition == "both":
             self._up_and_down_days()
             return
@@ -231,20 +234,27 @@ class AnalystFamilies(SeriesStatistics):
         self.primary = crosses
         self._table(crosses, self._title("均线交叉" if r.zh else "moving-average crosses"))
 
-    def _up_and_down_days(self) -> None:
-        """ "Up days vs down days": the window's sessions up and down, unchanged ones apart."""
+    def _up_and_down_days(self, period: str = "daily") -> None:
+        """ "Up days vs down days": the window's sessions (or months, quarters…: each on the
+        previous one's last close) up and down, unchanged ones apart."""
         r = self.r
         data = self.levels(for_returns=True, freq="daily")
-        returns = self.returns(data, "daily")
+        returns = self.returns(data, period)
+        unit_en = _UNIT_EN.get(period, "session")
+        unit_zh = "交易日" if period == "daily" else _UNIT_ZH.get(period, "时段")
         signs = self.builder.add(
             "count_signs",
-            {"frame": frame(returns), "period": "daily"},
+            {"frame": frame(returns), "period": period},
             name="signs",
-            description=self._say("Count the sessions up and down", "统计上涨和下跌的交易日数"),
+            description=self._say(
+                f"Count the {unit_en}s up and down", f"统计上涨和下跌的{unit_zh}数"
+            ),
             task="processing",
         )
         self.primary = signs
-        self._table(signs, self._title("上涨与下跌的交易日数" if r.zh else "sessions up and down"))
+        self._table(
+            signs, self._title(f"上涨与下跌的{unit_zh}数" if r.zh else f"{unit_en}s up and down")
+        )
 
     def _tally(self) -> None:
         """ "…and how many months were positive": the periods up and down, counted on the
@@ -252,6 +262,8 @@ class AnalystFamilies(SeriesStatistics):
         r = self.r
         if not TALLY.search(r.text) or not self.can("count_signs"):
             return
+        if self.builder.has("count_signs"):
+            return  # the periods are what the question counts: already counted
         computed = [
             c
             for c in self.builder.calls()

@@ -1,0 +1,74 @@
+""" "How much" beside a name and a window, with no measure word, asks what the name made: "Exxon -
+how much last year?", "how much did Exxon make in 2021", "how much was the S&P up this year",
+"how much would I have made in Exxon". Read as the name's return over the window, so each window
+asked in a sentence of its own is a part ("…last year? and ytd?").
+
+A price is what is asked when "how much" is said of a name itself ("how much is Apple"), of a day
+("how much was Apple on 2021-03-01"), or beside a word of price or money (cost, worth, pay,
+money, volume…); a gap ("by how much", "how much more") is the ledger's, not a return.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from datapilot.brains.offline.phrases import Hit
+from datapilot.brains.offline.windows import TimeReading
+
+PRICE_KINDS = ("stock", "etf", "index", "fund")
+
+_HOW_MUCH = re.compile(r"(?i)\bhow\s+much\b")
+# What the rest of the sentence says after "how much".
+_MADE = re.compile(
+    r"(?i)^\s+(?:did|does|do|has|have|had|would|will|could|can)\b[^.?!;]{0,40}?"
+    r"\b(?:make|made|making|do|done)\b"
+)
+_UP_OR_DOWN = re.compile(
+    r"(?i)^\s+(?:is|was|are|were|has|have|had|'s)\b[^.?!;]{0,40}?\b(?:up|down)\b"
+)
+# Nothing but the window, or nothing at all, before the sentence ends: "how much last year?".
+_BARE = re.compile(r"(?i)^\s*(?:[?.!;]|$)")
+_PRICE_WORDS = re.compile(
+    r"(?i)\b(?:cost|costs|costing|worth|pay|paid|money|cash|dollars?|volume|shares?\s+traded|"
+    r"trade|traded|trading|dividends?|debt|revenue|profit|sell\s+for|buy\s+for)\b"
+)
+_GAP = re.compile(
+    r"(?i)\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|better|worse|higher|lower)\b"
+)
+_SENTENCE = re.compile(r"[.?!;]\s|[?!;]|$")
+
+
+def how_much_return(
+    text: str, hits: Sequence[Hit], kinds: Sequence[str], time: TimeReading
+) -> Hit | None:
+    """A return read from "how much", when `text` names no measure and only priced names (of
+    `kinds`), over a window longer than a day; None otherwise."""
+    if not kinds or any(k not in PRICE_KINDS for k in kinds) or _GAP.search(text):
+        return None
+    if any(h.group("metric") for h in hits):
+        return None
+    for found in _HOW_MUCH.finditer(text):
+        end = _SENTENCE.search(text, found.end())
+        sentence_end = end.start() if end is not None else len(text)
+        rest = text[found.end() : sentence_end + 1]
+        if _PRICE_WORDS.search(rest):
+            continue
+        # The window's words taken out: "how much last year?" is "how much ?".
+        bare = rest
+        for s, e in time.spans:
+            if found.end() <= s and e <= sentence_end:
+                bare = bare.replace(text[s:e], "", 1)
+        bare = re.sub(r"(?i)^\s*(?:in|over|during|for|so\s+far)\b", "", bare)
+        asks = _MADE.match(rest) or _UP_OR_DOWN.match(rest)
+        if asks is None and not (_BARE.match(bare) and _spans_days(time)):
+            continue
+        if not _spans_days(time) and time.clauses:
+            continue  # a day's figure ("on 2021-03-01") is its close
+        return Hit(("metric:return",), found.start(), found.end(), found.group(0))
+    return None
+
+
+def _spans_days(time: TimeReading) -> bool:
+    """A window of more than one day was read."""
+    return any(c.start is not None and c.end is not None and c.start < c.end for c in time.clauses)

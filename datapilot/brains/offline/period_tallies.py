@@ -1,0 +1,67 @@
+"""Counts of one name's periods up or down, asked on their own: "how many months was KO up in
+2019", "how many quarters did Apple fall", 有几个月是涨的, 几个月上涨, 上涨的月份有几个.
+
+Each period's move is its return on the previous period's last close (January's on December's),
+so the answer counts the window's months (quarters, weeks, years) with a return above or below
+zero. Sessions are counted by `family_asks.read_count_ask`; a count beside another figure ("the
+average monthly return, and how many months were up") by the planner's tally.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from datapilot.brains.offline.phrases import Span
+
+_UNIT_EN = {"week": "weekly", "month": "monthly", "quarter": "quarterly", "year": "annual"}
+_UNIT_ZH = {"周": "weekly", "星期": "weekly", "月": "monthly", "月份": "monthly"}
+_UNIT_ZH |= {"季度": "quarterly", "季": "quarterly", "年": "annual", "年份": "annual"}
+
+_UP = r"up|positive|higher|green|gain(?:ed|s)?|r[io]se|rising|climb(?:ed)?|advanc(?:ed|e)"
+_DOWN = r"down|negative|lower|red|f[ae]ll|falling|los(?:e|t|s)|declin(?:ed|e)|drop(?:ped)?"
+_TALLY_EN = re.compile(
+    r"(?i)\bhow\s+many\s+(?:of\s+(?:the|its|their)\s+)?(?P<unit>week|month|quarter|year)s\b"
+    rf"[^.?!;,]{{0,40}}?\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b"
+    rf"|\bhow\s+many\s+(?:(?P<up2>up|positive|green|winning)|(?P<down2>down|negative|red|losing))"
+    r"\s+(?P<unit2>week|month|quarter|year)s\b"
+    rf"|\b(?:number|count|tally)\s+of\s+(?:(?P<up3>up|positive|green)|(?P<down3>down|negative|red))"
+    r"\s+(?P<unit3>week|month|quarter|year)s\b"
+)
+# A number after the move ("up more than 5%") asks a threshold, which a count of signs is not.
+_THRESHOLD_AFTER = re.compile(r"(?i)^\s*(?:by\s+)?(?:more|less|over|above|under|at\s+least)\b")
+
+_ZH_UNIT = r"(?P<unit>月份|月|季度|季|周|星期|年份|年)"
+_ZH_UP = r"上涨|收涨|涨|正|盈利|收红|收阳"
+_ZH_DOWN = r"下跌|收跌|跌|负|亏损|收绿|收阴"
+# "几个月" after 过去/最近/前 is a length ("过去几个月涨了多少"), not a count of months.
+_TALLY_ZH = re.compile(
+    r"(?<!过去)(?<!最近)(?<![近前后这那])(?:有)?(?:几|多少)个?" + _ZH_UNIT
+    + rf"(?:是|为|收|出现|在)?(?:(?P<up>{_ZH_UP})|(?P<down>{_ZH_DOWN}))(?![了幅跌])"
+    rf"|(?:(?P<up2>{_ZH_UP})|(?P<down2>{_ZH_DOWN}))的?" + _ZH_UNIT.replace("unit", "unit2")
+    + r"(?:数|数量)?(?:有|是|共)?(?:几个|多少个?|几)"
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PeriodTally:
+    """The periods counted (`monthly`…), the side asked (`up` or `down`) and the words said."""
+
+    period: str
+    side: str
+    spans: tuple[Span, ...]
+
+
+def read_period_tally(text: str) -> PeriodTally | None:
+    """The count of periods up or down `text` asks for, or None."""
+    found = _TALLY_EN.search(text)
+    if found is not None and not _THRESHOLD_AFTER.match(text[found.end() :]):
+        unit = (found["unit"] or found["unit2"] or found["unit3"]).lower()
+        down = found["down"] or found["down2"] or found["down3"]
+        return PeriodTally(_UNIT_EN[unit], "down" if down else "up", (found.span(),))
+    found = _TALLY_ZH.search(text)
+    if found is not None and not re.match(r"\s*\d", text[found.end() :]):
+        unit = found["unit"] or found["unit2"]
+        down = found["down"] or found["down2"]
+        return PeriodTally(_UNIT_ZH[unit], "down" if down else "up", (found.span(),))
+    return None
