@@ -25,6 +25,7 @@ LIBRARY = (
     "periods",
     "rolling",
     "streaks",
+    "first_past",
     "crosses",
     "visualization",
 )

@@ -39,6 +39,7 @@ from datapilot.brains.offline.family_asks import (
     read_series_extreme,
     read_when_ask,
 )
+from datapilot.brains.offline.first_back import as_first, read_first_ask
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
@@ -57,6 +58,13 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     cross = read_cross_ask(text)
     if cross is not None and reading.entities:
         as_cross(reading, cross, _REPLACED | _DAYS | {"ma", "sma", "moving_average"})
+        return
+    first = read_first_ask(text)
+    if (
+        first is not None
+        and reading.entities
+        and as_first(reading, first, parsed, _REPLACED | _DAYS)
+    ):
         return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:

@@ -414,6 +414,8 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "dates of the crosses"
     if "streak" in reading.metrics:
         return "first and last day of the streak"
+    if "first_close" in reading.metrics:
+        return "date of the first close past the level"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
     if _LONGER.search(said):

@@ -38,6 +38,7 @@ _FAMILIES = {
     "count_days": "_count_days",
     "distance": "_distance",
     "streak": "_streak",
+    "first_close": "_first_close",
     "ma_cross": "_ma_cross",
 }
 

@@ -122,6 +122,8 @@ class Reading(BaseModel):
     count_condition: str | None = Field(default=None, description="`count_days`' condition.")
     threshold: float | None = Field(default=None, description="A count's level or daily %.")
     count_inclusive: bool = Field(default=False, description="At least / at most: equality counts.")
+    level_day: date | None = Field(default=None, description="The day whose close is a level.")
+    first_back: bool = Field(default=False, description="A first close back past a level.")
     peak_side: str = Field(default="high", description="A distance from the high or the low.")
     period_sides: str = Field(default="both", description="Best, worst or both sub-periods.")
     extreme_of: str = Field(

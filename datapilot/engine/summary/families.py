@@ -311,7 +311,42 @@ def _crosses(step: Step, said: Said) -> list[str]:
     return sentences
 
 
+_ZH_SIDES = {(True, False): "高于", (True, True): "不低于", (False, False): "低于"}
+_ZH_SIDES |= {(False, True): "不高于"}
+
+
+def _first_past(step: Step, said: Said) -> list[str]:
+    """The first session past the level: its date and close, and what the level was."""
+    w = said.w
+    frame: pd.DataFrame = step.value
+    unit = str(frame.attrs.get("unit") or "")
+    above = frame.attrs.get("side") != "below"
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name, level = w.name(subject), _said(said, float(row.level), unit)
+        if w.zh:
+            of = f"（{row.level_date}的收盘价）" if row.level_date is not None else ""
+            side = _ZH_SIDES[(above, bool(frame.attrs.get("inclusive")))]
+            if row.date is None:
+                sentences.append(f"{name}在所查区间内没有一天收盘{side}{level}{of}。")
+                continue
+            close = _said(said, float(row.close), unit)
+            sentences.append(f"{name}首次收盘{side}{level}{of}是在{row.date}，收于{close}。")
+            continue
+        of = f" (its close on {row.level_date})" if row.level_date is not None else ""
+        side = ("at or " if frame.attrs.get("inclusive") else "") + ("above" if above else "below")
+        if row.date is None:
+            sentences.append(f"{name} did not close {side} {level}{of} in the window searched.")
+            continue
+        close = _said(said, float(row.close), unit)
+        sentences.append(f"{name} first closed {side} {level}{of} on {row.date}, at {close}.")
+    return sentences
+
+
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
+    "first_past": _first_past,
     "crosses": _crosses,
     "streak": _streak,
     "period_extremes": _period_extremes,
