@@ -55,3 +55,16 @@ async def test_a_level_said_in_points_is_not_a_difference(data: Any) -> None:
     answer = await ask("标普500 2021年底是多少点", QuestionContext(today=date(2022, 6, 30)))
     assert answer.status == "ok", answer.message
     assert f"{closes.loc[:'2021-12-31'].iloc[-1]:,.2f}" in answer.summary, answer.summary
+
+
+async def test_dollars_one_would_have_is_an_amount_not_a_difference(data: Any) -> None:
+    """ "How many dollars would I have" asks the grown amount, which the answer gives."""
+    closes = _closes("AAPL")
+    grown = 10_000 * closes.loc[:"2021-12-31"].iloc[-1] / closes.loc[:"2018-12-31"].iloc[-1]
+    answer = await ask(
+        "If I put $10,000 into Apple at the start of 2019, how many dollars would I have at the "
+        "end of 2021?",
+        QuestionContext(today=date(2022, 6, 30), brain="offline"),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{grown:,.0f}" in answer.summary, answer.summary  # to the dollar: float paths differ
