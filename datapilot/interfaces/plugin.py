@@ -26,6 +26,7 @@ LIBRARY = (
     "rolling",
     "streaks",
     "first_past",
+    "figures",
     "crosses",
     "visualization",
 )

@@ -345,7 +345,40 @@ def _first_past(step: Step, said: Said) -> list[str]:
     return sentences
 
 
+def _figure_difference(step: Step, said: Said) -> list[str]:
+    """Two figures, each with its date, and the first's difference from the second."""
+    w = said.w
+    frame: pd.DataFrame = step.value
+    units = frame.attrs.get("units") or {}
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        a = _said(said, float(row.value), str(units.get("value") or ""))
+        b = _said(said, float(row.other_value), str(units.get("other_value") or ""))
+        gap = float(row.difference)
+        gap_unit = str(units.get("difference") or "")
+        moved = _said(said, abs(gap), gap_unit)
+        of = str(frame.attrs.get("of") or "")
+        name = w.name(subject)
+        if w.zh:
+            if gap_unit == "percentage points":
+                moved = f"{abs(gap):,.2f}个百分点"
+            name = f"{name}的{w.title(of)}" if of and not w.is_name_of(of, subject) else name
+            verb = "高" if gap >= 0 else "低"
+            sentences.append(f"{name}在{row.date}为{a}，比{row.other_date}的{b}{verb}{moved}。")
+        else:
+            verb = "higher" if gap >= 0 else "lower"
+            if of and not w.is_name_of(of, subject):
+                name = f"{_poss(name)} {of[:1].lower()}{of[1:]}"
+            sentences.append(
+                f"{name} was {a} on {row.date}, {moved} {verb} than the {b} of {row.other_date}."
+            )
+    return sentences
+
+
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
+    "figure_difference": _figure_difference,
     "first_past": _first_past,
     "crosses": _crosses,
     "streak": _streak,

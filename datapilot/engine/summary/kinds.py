@@ -33,6 +33,7 @@ _PRIORITY = {
     "distance": 0,
     "streak": 0,
     "first_past": 0,
+    "figure_difference": 0,
     "crosses": 0,
     "growth": 0,
     "top_bottom": 0,
@@ -91,6 +92,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "streak"
     if {"level", "date", "sessions_searched"} <= columns:
         return "first_past"
+    if {"value", "other_value", "difference"} <= columns:
+        return "figure_difference"
     if "distance_pct" in columns:
         return "distance"
     if {"date", "return_pct"} <= columns:
