@@ -25,6 +25,8 @@ LIBRARY = (
     "periods",
     "rolling",
     "streaks",
+    "first_past",
+    "figures",
     "crosses",
     "visualization",
 )

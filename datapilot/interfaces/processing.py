@@ -174,9 +174,12 @@ def period_return(
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
     start: Annotated[date | None, "Window start; None = the frame's window."] = None,
     end: Annotated[date | None, "Window end (inclusive); None = last row."] = None,
+    difference: Annotated[
+        bool, "Also `change`: end_value − start_value in the values' unit (points, dollars)."
+    ] = False,
 ) -> pd.DataFrame:
     """Return in % of each column over the window: one row per column with start_date,
-    start_value, end_date, end_value, return_pct.
+    start_value, end_date, end_value, return_pct (and `change` with `difference`).
 
     The start is the window's base (`attrs["base"]`: for a return "in 2021", the 2020-12-31
     close). A `start` later than the frame's first row starts from the last observation on or
@@ -184,14 +187,11 @@ def period_return(
     """
     table = period_table(frame, start, end)
     value_unit = level_unit(frame)
-    return derive(
-        table,
-        frame,
-        kind="cross_section",
-        unit="%",
-        title="Period return",
-        units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
-    )
+    units = {"start_value": value_unit, "end_value": value_unit, "return_pct": "%"}
+    if difference:
+        table["change"] = table["end_value"] - table["start_value"]
+        units["change"] = value_unit
+    return derive(table, frame, kind="cross_section", unit="%", title="Period return", units=units)
 
 
 def level_unit(frame: pd.DataFrame) -> str:

@@ -59,3 +59,31 @@ async def test_a_holiday_without_its_year_is_its_latest_day(data: Any, question:
     assert answer.status == "ok", answer.message
     assert f"{prices[:'2021-11-24'].iloc[-1]:.2f}" in answer.summary, answer.summary
     assert any("2021-11-25" in note for note in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize(
+    ("question", "month"),
+    [
+        ("2020年3月美股一共有几个交易日", "2020-03"),
+        ("2020年3月美股有多少个交易日", "2020-03"),
+        ("How many trading days did Wall Street have in March 2020?", "2020-03"),
+        ("How many sessions did the NYSE have in February 2021?", "2021-02"),
+    ],
+)
+async def test_the_markets_sessions_counted_without_a_name(
+    data: Any, question: str, month: str
+) -> None:
+    """美股 / Wall Street / the NYSE name the US market: its sessions are the S&P 500's days."""
+    sessions = len(load_sp500_index().loc[month])
+    answer = await ask(question, QuestionContext(today=TODAY, brain="offline"))
+    assert answer.status == "ok", answer.message
+    assert [e.id for e in answer.intent.entities] == ["^GSPC"]
+    assert str(sessions) in answer.summary, answer.summary
+
+
+async def test_a_universe_of_us_stocks_is_not_the_market(data: Any) -> None:
+    """美股里表现最好的五只股票 ranks stocks; 美股 does not make it a question about the index."""
+    context = QuestionContext(today=TODAY, brain="offline")
+    answer = await ask("美股里今年表现最好的五只股票", context)
+    assert answer.intent is not None
+    assert "^GSPC" not in [e.id for e in answer.intent.entities]

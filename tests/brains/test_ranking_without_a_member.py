@@ -63,3 +63,30 @@ async def test_a_gap_asked_is_given_or_the_answer_is_not_ok(data: Any, question:
     answer = await ask(question, QuestionContext(today=date(2023, 6, 30), brain="offline"))
     if answer.status == "ok":
         assert f"{changes.max() - changes.min():.2f}" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "ids", "year"),
+    [
+        ("MTUM vs USMV vs VLUE in 2022 - rank them and tell me the gap between the best and the "
+         "worst.", ["MTUM", "USMV", "VLUE"], 2022),
+        ("MTUM、USMV和VLUE 2022年收益率排名，最好和最差的差距是多少",
+         ["MTUM", "USMV", "VLUE"], 2022),
+        ("Rank the factor ETFs by 2021 return: how far ahead was the best over the worst?",
+         ["MTUM", "QUAL", "SIZE", "USMV", "VLUE"], 2021),
+    ],
+)  # fmt: skip
+async def test_the_gap_between_a_rankings_ends_is_given(
+    data: Any, question: str, ids: list[str], year: int
+) -> None:
+    """Every member ranked, and the best's lead over the worst in percentage points."""
+    prices = load_factors_dataset()[ids]
+    last, base = prices[: f"{year}-12-31"].iloc[-1], prices[: f"{year - 1}-12-31"].iloc[-1]
+    changes = (last / base - 1) * 100
+    answer = await ask(question, QuestionContext(today=date(2023, 6, 30), brain="offline"))
+    assert answer.status == "ok", answer.message
+    for value in changes:
+        assert f"{value:.2f}%" in answer.summary, answer.summary
+    assert f"{changes.max() - changes.min():.2f} percentage points" in answer.summary.replace(
+        "个百分点", " percentage points"
+    ), answer.summary

@@ -154,6 +154,23 @@ def asks_open(text: str) -> re.Match[str] | None:
     return OPEN_ASKED.search(text)
 
 
+# A count of the US market's sessions: "how many trading days did Wall Street have",
+# 美股一共有几个交易日. The market is named by its words, not by a series (美股 alone also names
+# the universe of US stocks: "美股里表现最好的五只股票" ranks stocks, not the index).
+_SESSIONS_COUNTED = re.compile(
+    r"(?i)\bhow\s+many\s+(?:trading\s+)?(?:days|sessions)\b|(?:几|多少)个?交易日"
+)
+_US_MARKET = re.compile(
+    r"(?i)\b(?:nyse|wall\s+street|(?:the\s+)?(?:us|u\.s\.|american)\s+(?:stock\s+)?market|"
+    r"stock\s+market)\b|美股|美国股市|美国股票市场|纽交所|纽约证券交易所|华尔街"
+)
+
+
+def asks_market_sessions(text: str) -> bool:
+    """Whether `text` counts the US market's sessions without naming a series."""
+    return bool(_SESSIONS_COUNTED.search(text) and _US_MARKET.search(text))
+
+
 # Measures for which one day is where a window starts, not a day asked about.
 _ANCHORS = {"investment_growth"}
 

@@ -39,6 +39,7 @@ from datapilot.brains.offline.family_asks import (
     read_series_extreme,
     read_when_ask,
 )
+from datapilot.brains.offline.first_back import as_first, read_first_ask
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.period_tallies import read_period_tally
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
@@ -59,6 +60,13 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     if cross is not None and reading.entities:
         as_cross(reading, cross, _REPLACED | _DAYS | {"ma", "sma", "moving_average"})
         return
+    first = read_first_ask(text)
+    if (
+        first is not None
+        and reading.entities
+        and as_first(reading, first, parsed, _REPLACED | _DAYS)
+    ):
+        return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
@@ -77,6 +85,7 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     count = read_count_ask(text)
     if count is not None and reading.entities:
         _as_count(reading, count)
+        _count_with_extreme(reading, text)
         return
     distance = read_distance_ask(text)
     if distance is not None and reading.entities:
@@ -228,6 +237,32 @@ def _as_count(reading: Reading, count: CountAsk) -> None:
 
 
 _DAYS = {"best_day", "worst_day", "max_drawdown", "drawdown"}
+# The window's extreme close asked beside a count: "and what was its highest close", 最高收盘是多少.
+_LEVEL_EXTREME = re.compile(
+    r"(?i)\b(?P<side>highest|lowest|peak|maximum|minimum|max|min)\s+(?:daily\s+)?(?:close|"
+    r"closing\s+(?:level|price|value)|level|reading|value)\b"
+    r"|(?P<zh>最高|最低)(?:的)?(?:收盘(?:价|点位)?|点位|点)|收盘(?:价)?(?P<zh2>最高|最低)"
+)
+
+
+def _count_with_extreme(reading: Reading, text: str) -> None:
+    """A count of sessions and the window's highest (lowest) close beside it: both figures, the
+    extreme with its day (`period_extremes` of the level)."""
+    found = _LEVEL_EXTREME.search(text)
+    if found is None or any(s <= found.start() < e for s, e, _ in reading.family_spans):
+        return
+    said = (found.group("side") or found.group("zh") or found.group("zh2") or "").casefold()
+    side = "worst" if said in ("lowest", "minimum", "min", "最低") else "best"
+    reading.metrics.append("period_extremes")
+    reading.extreme_of = "level"
+    reading.period_sides = side
+    reading.period_label = "daily"
+    reading.family_spans.append((*found.span(), f"date of the {side}"))
+    reading.trace.append(
+        f"以及区间内{'最高' if side == 'best' else '最低'}收盘及其日期"
+        if reading.zh
+        else f"and the window's {'highest' if side == 'best' else 'lowest'} close, with its date"
+    )
 
 
 def _as_distance(reading: Reading, distance: DistanceAsk) -> None:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit
 from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
@@ -62,7 +63,7 @@ WHEN = re.compile(
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
 DISTANCE = re.compile(
-    r"(?i)\b(how\s+far|distance\s+(?:from|to)|(?:off|below|from|under|beneath)\s+"
+    r"(?i)\b(how\s+far(?!\s+(?:ahead|behind|apart|more|less|better|worse)\b)|distance\s+(?:from|to)|(?:off|below|from|under|beneath)\s+"
     r"(?=(?:its|the|their)\s+(?:52[-\s]week|all[-\s]time|record|recent|peak|high|highs|low|"
     r"lows|top)\b))"
     r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位)))"
@@ -113,6 +114,7 @@ def content_words(
         (WHEN, "when"),
         (DISTANCE, "distance"),
         (GAP, "gap"),
+        (LEVEL_GAP, "gap"),
         (TALLY, "tally"),
     )
     for pattern, how in asked:
@@ -239,7 +241,9 @@ _LEVEL_READINGS = {"value", "level", "close", "spread", "yield", "rate"}
 def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> str | None:
     """What states a difference between two figures: a ranking's gap column, the distance from
     a peak, or the change of one percent series over one window (said in percentage points)."""
-    found = [f"{out}.{name}" for out, name, value in args if name == "gap" and value]
+    # A ranking's gap column, or a change between a window's ends in the level's unit.
+    asked = ("gap", "difference", "minus")  # "minus": one part's figure less the other's
+    found = [f"{out}.{name}" for out, name, value in args if name in asked and value]
     if found:
         return found[0]
     if "distance" in reading.metrics:
@@ -410,6 +414,8 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "dates of the crosses"
     if "streak" in reading.metrics:
         return "first and last day of the streak"
+    if "first_close" in reading.metrics:
+        return "date of the first close past the level"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
     if _LONGER.search(said):

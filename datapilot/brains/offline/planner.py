@@ -16,6 +16,8 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.builder import frame
+from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.measures import CHANGE_KINDS, PER_MEMBER
 from datapilot.brains.offline.planning.asked import AskedMeasures
 from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS
@@ -38,6 +40,7 @@ _FAMILIES = {
     "count_days": "_count_days",
     "distance": "_distance",
     "streak": "_streak",
+    "first_close": "_first_close",
     "ma_cross": "_ma_cross",
 }
 
@@ -83,6 +86,7 @@ def build_plan(reading: Reading) -> Planned:
 def _plan_parts(reading: Reading) -> _Planner:
     """Each part of a multi-part question over its own window, into one plan."""
     first: _Planner | None = None
+    primaries: list[str] = []
     for part in reading.parts:
         update = {
             "metrics": part.part.metrics,
@@ -97,11 +101,33 @@ def _plan_parts(reading: Reading) -> _Planner:
         else:
             planner.builder = first.builder
         planner.plan()
+        if planner.primary is not None:
+            primaries.append(planner.primary)
         if first is not planner:
             first.trace += planner.trace
             first.problem = first.problem or planner.problem
     assert first is not None
+    _gap_between_parts(reading, first, primaries)
     return first
+
+
+def _gap_between_parts(reading: Reading, planner: _Planner, primaries: list[str]) -> None:
+    """Two parts of one measure and a gap asked between them (比2018年1月扩大了多少): the first
+    part's figure minus the second's, stated beside both."""
+    if len(primaries) != 2 or GAP.search(reading.text) is None:
+        return
+    if len({tuple(p.part.metrics) for p in reading.parts}) != 1:
+        return
+    gap = planner.builder.add(
+        "figure_difference",
+        {"frame": frame(primaries[0]), "minus": frame(primaries[1])},
+        name="figure_difference",
+        description=planner._say(
+            "Compute the difference between the two figures", "计算两个数值之差"
+        ),
+        task="processing",
+    )
+    planner._table(gap, planner._title("差值" if reading.zh else "difference"))
 
 
 class _Planner(

@@ -22,7 +22,12 @@ from datapilot.brains.offline.client_tables import (
     table_words_only,
     widgets_to_fetch,
 )
-from datapilot.brains.offline.closed_days import asks_open, holiday_dates, shut_day
+from datapilot.brains.offline.closed_days import (
+    asks_market_sessions,
+    asks_open,
+    holiday_dates,
+    shut_day,
+)
 from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.exact_future import exact_future
@@ -117,6 +122,8 @@ class Reading(BaseModel):
     count_condition: str | None = Field(default=None, description="`count_days`' condition.")
     threshold: float | None = Field(default=None, description="A count's level or daily %.")
     count_inclusive: bool = Field(default=False, description="At least / at most: equality counts.")
+    level_day: date | None = Field(default=None, description="The day whose close is a level.")
+    first_back: bool = Field(default=False, description="A first close back past a level.")
     peak_side: str = Field(default="high", description="A distance from the high or the low.")
     period_sides: str = Field(default="both", description="Best, worst or both sub-periods.")
     extreme_of: str = Field(
@@ -184,8 +191,10 @@ def _read(
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
-    if not parsed.entities and asks_open(text) and (market := catalog.get(MARKET)) is not None:
-        # "Was the market open on Thanksgiving?", 感恩节那天股市开门吗: the US market's sessions
+    market_asked = asks_open(text) or asks_market_sessions(text)
+    if not parsed.entities and market_asked and (market := catalog.get(MARKET)) is not None:
+        # "Was the market open on Thanksgiving?", 感恩节那天股市开门吗, 美股有几个交易日: the US
+        # market's sessions
         parsed = parsed.model_copy(update={"entities": [market], "unknown": []})
         reading.entities = [market]
         reading.trace.append(

@@ -36,6 +36,13 @@ def asks_ahead(text: str) -> bool:
     return _AHEAD.search(text) is not None
 
 
+# The two ends of a ranking after "gap between" / "difference between".
+_RANKING_ENDS = re.compile(
+    r"(?i)\s*(?:the\s+)?(?:best|top|highest|biggest|leader|winner)\b[^.?!;]{0,40}?\b(?:worst|"
+    r"bottom|lowest|smallest|laggard|loser|last)\b"
+)
+
+
 def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -> list[str]:
     """A bare "change" between the two ends of a range ("how much did GDP change from Q4 2007
     to Q2 2009") is the change from one end to the other, not each period's on the one before;
@@ -59,6 +66,8 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     for metric, hit in parsed.group("metric"):
         if metric in ("close", "value") and any(s <= hit.start and hit.end <= e for s, e in gaps):
             continue  # "by how many percentage points": the unit of a difference, not a level
+        if metric == "spread" and _RANKING_ENDS.match(parsed.text[hit.end :]):
+            continue  # "the gap between the best and the worst": a ranking's gap, not a spread
         if metric not in metrics:
             metrics.append(metric)
             respelt = next((r.said for r in parsed.respelled if r.read == hit.text), None)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.windows import Base, Clause
 from datapilot.core.intent import IntentPart
@@ -41,6 +42,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         return
     if reading.members_of or reading.universe or "forecast" in reading.metrics:
         return
+    if read_first_ask(parsed.text) is not None:
+        return  # "first close back above its Feb 19 close": that day names the level, not a part
     hits = [(m, h) for m, h in parsed.group("metric") if m in reading.metrics]
     if not hits or {m for m, _ in hits} != set(reading.metrics):
         return  # a measure the rules refined or added: no safe pairing

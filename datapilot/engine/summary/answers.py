@@ -106,7 +106,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
                     f"：{what}从{start.date}的{w.value(start, bare=True)}"
                     f"{verb}{end.date}的{w.value(end, bare=True)}"
                 )
-            return [text + "。"]
+            return [text + _moved(m.get("change"), w) + "。"]
         text = f"{name} returned {w.value(r)}{_when(said)}"
         if start and end:
             what = lower_first(field) if field else "price"
@@ -114,7 +114,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
                 f": its {what} went from {w.value(start, bare=True)} on {start.date} "
                 f"to {w.value(end, bare=True)} on {end.date}"
             )
-        return [text + "."]
+        return [text + _moved(m.get("change"), w) + "."]
     span = _span(facts, [s for s, _ in rows], w.zh)
     if w.zh:
         joined = "，".join(f"{w.name(s, many=True)}为{w.value(r)}" for s, r in rows)
@@ -126,6 +126,16 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         + (f", {_list(rest, False)}" if rest else "")
         + f"{_when(said)}{span}."
     ]
+
+
+def _moved(change: Fact | None, w: Words) -> str:
+    """ " (down 1,148.75 index points)": the difference asked in the level's unit, if any."""
+    if change is None or not isinstance(change.value, float):
+        return ""
+    up = change.value >= 0
+    if w.zh:
+        return f"（{'上涨' if up else '下跌'}{w.value(change, absolute=True)}）"
+    return f" ({'up' if up else 'down'} {w.value(change, absolute=True)})"
 
 
 def _span(facts: Facts, subjects: list[str], zh: bool) -> str:

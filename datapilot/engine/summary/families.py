@@ -311,7 +311,75 @@ def _crosses(step: Step, said: Said) -> list[str]:
     return sentences
 
 
+_ZH_SIDES = {(True, False): "高于", (True, True): "不低于", (False, False): "低于"}
+_ZH_SIDES |= {(False, True): "不高于"}
+
+
+def _first_past(step: Step, said: Said) -> list[str]:
+    """The first session past the level: its date and close, and what the level was."""
+    w = said.w
+    frame: pd.DataFrame = step.value
+    unit = str(frame.attrs.get("unit") or "")
+    above = frame.attrs.get("side") != "below"
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name, level = w.name(subject), _said(said, float(row.level), unit)
+        if w.zh:
+            of = f"（{row.level_date}的收盘价）" if row.level_date is not None else ""
+            side = _ZH_SIDES[(above, bool(frame.attrs.get("inclusive")))]
+            if row.date is None:
+                sentences.append(f"{name}在所查区间内没有一天收盘{side}{level}{of}。")
+                continue
+            close = _said(said, float(row.close), unit)
+            sentences.append(f"{name}首次收盘{side}{level}{of}是在{row.date}，收于{close}。")
+            continue
+        of = f" (its close on {row.level_date})" if row.level_date is not None else ""
+        side = ("at or " if frame.attrs.get("inclusive") else "") + ("above" if above else "below")
+        if row.date is None:
+            sentences.append(f"{name} did not close {side} {level}{of} in the window searched.")
+            continue
+        close = _said(said, float(row.close), unit)
+        sentences.append(f"{name} first closed {side} {level}{of} on {row.date}, at {close}.")
+    return sentences
+
+
+def _figure_difference(step: Step, said: Said) -> list[str]:
+    """Two figures, each with its date, and the first's difference from the second."""
+    w = said.w
+    frame: pd.DataFrame = step.value
+    units = frame.attrs.get("units") or {}
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        a = _said(said, float(row.value), str(units.get("value") or ""))
+        b = _said(said, float(row.other_value), str(units.get("other_value") or ""))
+        gap = float(row.difference)
+        gap_unit = str(units.get("difference") or "")
+        moved = _said(said, abs(gap), gap_unit)
+        of = str(frame.attrs.get("of") or "")
+        name = w.name(subject)
+        if w.zh:
+            if gap_unit == "percentage points":
+                moved = f"{abs(gap):,.2f}个百分点"
+            name = f"{name}的{w.title(of)}" if of and not w.is_name_of(of, subject) else name
+            verb = "高" if gap >= 0 else "低"
+            sentences.append(f"{name}在{row.date}为{a}，比{row.other_date}的{b}{verb}{moved}。")
+        else:
+            verb = "higher" if gap >= 0 else "lower"
+            if of and not w.is_name_of(of, subject):
+                name = f"{_poss(name)} {of[:1].lower()}{of[1:]}"
+            sentences.append(
+                f"{name} was {a} on {row.date}, {moved} {verb} than the {b} of {row.other_date}."
+            )
+    return sentences
+
+
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
+    "figure_difference": _figure_difference,
+    "first_past": _first_past,
     "crosses": _crosses,
     "streak": _streak,
     "period_extremes": _period_extremes,

@@ -32,6 +32,8 @@ _PRIORITY = {
     "count": 0,
     "distance": 0,
     "streak": 0,
+    "first_past": 0,
+    "figure_difference": 0,
     "crosses": 0,
     "growth": 0,
     "top_bottom": 0,
@@ -88,6 +90,10 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "crosses"
     if {"sessions", "end_date", "ties"} <= columns:
         return "streak"
+    if {"level", "date", "sessions_searched"} <= columns:
+        return "first_past"
+    if {"value", "other_value", "difference"} <= columns:
+        return "figure_difference"
     if "distance_pct" in columns:
         return "distance"
     if {"date", "return_pct"} <= columns:

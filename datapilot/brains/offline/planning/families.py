@@ -149,6 +149,38 @@ class AnalystFamilies(SeriesStatistics):
             ),
         )
 
+    def _first_close(self) -> None:
+        """The first session past a level (a number, or a day's close) in the window."""
+        r = self.r
+        if not self.can("first_close_past"):
+            self.missing("first_close_past", "the first day past a level", "首次突破某水平的日期")
+            return
+        start = min(d for d in (r.start, r.level_day) if d is not None) if r.start else None
+        data = self.levels(freq="daily", start=start)
+        args: dict[str, Any] = {"frame": frame(data), "side": r.count_condition or "above"}
+        if r.threshold is not None:
+            args["level"] = r.threshold
+        if r.level_day is not None:
+            args["level_day"] = iso(r.level_day)
+            if r.start is not None and r.start > r.level_day:
+                args["after"] = iso(r.start)  # "after the COVID crash"
+        if r.count_inclusive:
+            args["inclusive"] = True
+        if r.first_back:
+            args["back"] = True
+        past = self.builder.add(
+            "first_close_past",
+            args,
+            name="first_past",
+            description=self._say(
+                f"Find the first close {args['side']} the level",
+                f"找出首次收盘{'高于' if args['side'] == 'above' else '低于'}该水平的日期",
+            ),
+            task="processing",
+        )
+        self.primary = past
+        self._table(past, self._title("首次突破" if r.zh else "first close past the level"))
+
     def _count_days(self) -> None:
         """How many of the window's sessions met the condition asked."""
         r = self.r

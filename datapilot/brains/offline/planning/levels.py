@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from datapilot.brains.offline.builder import frame
+from datapilot.brains.offline.honour import in_percent
+from datapilot.brains.offline.level_changes import asks_level_change
 from datapilot.brains.offline.planning.base import PlannerBase, iso
 
 
 class LevelCharts(PlannerBase):
     """Levels over the window, and simple transforms of them, each drawn as a chart."""
+
+    if TYPE_CHECKING:  # the planner's other mixin (`performance.PerformanceMeasures`) provides it
+
+        def _window_change(self, data: str) -> None: ...
 
     def _levels_chart(self) -> None:
         """The levels (rebased to 100 when asked) as the chart the user named, a table if asked."""
@@ -21,6 +29,9 @@ class LevelCharts(PlannerBase):
         self._line_or(data, self._title(metric))
         if r.table:
             self._table(data, self._title(metric))
+        if len(r.entities) == 1 and asks_level_change(r.text) and not in_percent(r):
+            # "收盘价比一年前高多少美元": the difference between the window's ends, in dollars.
+            self._window_change(data)
 
     def _spread(self) -> None:
         """The first series minus the second; a problem unless there are exactly two."""

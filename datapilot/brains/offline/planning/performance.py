@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.honour import GAP
+from datapilot.brains.offline.honour import GAP, in_percent
+from datapilot.brains.offline.level_changes import asks_level_change
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_FREQ, ZH_STAT, PlannerBase, iso
 
@@ -82,14 +83,7 @@ class PerformanceMeasures(PlannerBase):
             )
             return
         if metric == "return" and len(r.entities) == 1:
-            table = self.builder.add(
-                "period_return",
-                {"frame": frame(data), "start": iso(r.start), "end": iso(r.end)},
-                name="period_return",
-                description=self._say("Compute the return over the window", "计算区间收益率"),
-                task="processing",
-            )
-            self._table(table, self._title("return"))
+            self._window_change(data)
         if r.normalize:
             # "Rebased to 100" shows the same growth as the cumulative return, as an index.
             rebased = self._rebased(data)
@@ -108,6 +102,22 @@ class PerformanceMeasures(PlannerBase):
         )
         self.primary = cumulative
         self._line_or(cumulative, self._title("cumulative_return"))
+
+    def _window_change(self, data: str) -> None:
+        """The return between the window's two ends as a table, with the difference in the
+        level's unit when one was asked ("how many points", 涨了多少点)."""
+        r = self.r
+        args: dict[str, Any] = {"frame": frame(data), "start": iso(r.start), "end": iso(r.end)}
+        if asks_level_change(r.text) and not in_percent(r):
+            args["difference"] = True
+        table = self.builder.add(
+            "period_return",
+            args,
+            name="period_return",
+            description=self._say("Compute the return over the window", "计算区间收益率"),
+            task="processing",
+        )
+        self._table(table, self._title("return"))
 
     def _cross(self, measure: str) -> tuple[str, str, bool]:
         """One row per entity holding `measure`: the output, its column, and whether higher is
@@ -163,7 +173,8 @@ class PerformanceMeasures(PlannerBase):
         if r.both_ends and not self.can("top_bottom"):
             self.missing("top_bottom", "the top and the bottom of a ranking", "首尾排名")
             return
-        if r.both_ends:
+        gap = by == "return_pct" and bool(GAP.search(r.text))  # "by how many percentage points"
+        if r.both_ends and not gap:
             # No count said: three each, but never more than half the names, so both ends
             # stay apart (four names → the top 2 and the bottom 2).
             n = r.top_k or max(1, min(3, len(r.entities) // 2))
@@ -180,9 +191,9 @@ class PerformanceMeasures(PlannerBase):
             self.trace.append(self._say(f"top {n} and bottom {n} → both ends", f"前{n}名和后{n}名"))
         else:
             args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
-            if r.top_k:
+            if r.top_k and not r.both_ends:
                 args["top_k"] = r.top_k
-            if by == "return_pct" and GAP.search(r.text):  # "by how many percentage points"
+            if gap:  # the whole ranking, so its last row's gap is the best's lead on the worst
                 args["gap"] = True
             ranked = self.builder.add(
                 "rank",

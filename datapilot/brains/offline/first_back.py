@@ -1,0 +1,111 @@
+"""The first day past a level: "when did Apple first close above $150", "on what date did the
+S&P 500 first close back above its Feb 19, 2020 record close", 苹果什么时候首次收盘站上150美元,
+标普500哪天首次收盘重新站上2020年2月19日的收盘价 — the first session past a number, or past the
+close of a day said (`first_close_past`). The words it used are recorded on the reading
+(`family_spans`) so the ledger counts them as read; "back"/"again"/重新 ask for a return to it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the reading imports the families, which import this module
+    from datapilot.brains.offline.parsing import Parsed
+    from datapilot.brains.offline.reading import Reading
+
+_FIRST_EN = re.compile(
+    r"(?i)\b(?P<first>first\s+(?:time\s+)?(?:(?:it|they)\s+)?)?(?:close[ds]?|closing|finish(?:ed)?"
+    r"|end(?:ed)?)\s+(?P<back>back\s+)?(?P<inc>at\s+or\s+)?(?P<side>above|over|higher\s+than|"
+    r"below|under|lower\s+than)\b"
+)
+_FIRST_ZH = re.compile(
+    r"(?P<first>首次|第一次|头一次|最早)?(?:在)?收盘(?:价)?(?P<back>重新|再次|再度)?"
+    r"(?P<side>站上|站回|重回|回到|突破|升破|涨破|高于|超过|跌破|低于|跌回)"
+)
+_AGAIN = re.compile(r"(?i)\bagain\b|重新|再次|再度|重回|站回|回到|跌回")
+# What the level is: a number right after the side word ("above $150", 站上150美元) …
+_NUMBER = re.compile(
+    r"\s*(?:US\$|\$)?\s*(?P<n>\d[\d,]*(?:\.\d+)?)(?![\d.年月日/-])\s*(?:美元|点|元|块)?"
+)
+# … or the close of a day said in the words up to its noun ("its Feb 19, 2020 record close").
+_REFERENCE = re.compile(
+    r"(?i)(?:[^.?!;,，。？；]|,(?=\s*\d)){0,60}?(?:close|closing\s+(?:high|level|price)|high|peak|level|收盘价|收盘点位|"
+    r"高点|点位|收盘)"
+)
+_BELOW = re.compile(r"(?i)below|under|lower|跌破|低于|跌回")
+
+
+@dataclass(frozen=True)
+class FirstAsk:
+    """The first close `side` a level: `level` said, or the close of the day a time phrase
+    inside `reference` names; `back` a return to it; `spans` the words read."""
+
+    side: str
+    inclusive: bool
+    back: bool
+    level: float | None
+    reference: tuple[int, int]
+    spans: tuple[tuple[int, int], ...]
+
+
+def read_first_ask(text: str) -> FirstAsk | None:
+    """The first close past a level a question asks about, or None."""
+    found = _FIRST_EN.search(text) or _FIRST_ZH.search(text)
+    if found is None:
+        return None
+    back = bool(found.group("back")) or bool(_AGAIN.search(text))
+    if not found.group("first") and not back:
+        return None  # "closed above 150": a count or a threshold, not a first day
+    inclusive = bool(found.groupdict().get("inc"))
+    side = "below" if _BELOW.search(found.group("side")) else "above"
+    rest = text[found.end() :]
+    number = _NUMBER.match(rest)
+    if number is not None:
+        level = float(number.group("n").replace(",", ""))
+        end = found.end() + number.end()
+        return FirstAsk(side, inclusive, back, level, (found.end(), end), (found.span(),))
+    reference = _REFERENCE.match(rest)
+    if reference is None:
+        return None
+    span = (found.end(), found.end() + reference.end())
+    return FirstAsk(side, inclusive, back, None, span, (found.span(), span))
+
+
+def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]) -> bool:
+    """Read the question as the first close past the level; False when the level is the close
+    of a day and no time phrase in its words names the day."""
+    level_day: date | None = None
+    others = []
+    for clause in parsed.time.clauses:
+        inside = ask.reference[0] <= clause.span[0] and clause.span[1] <= ask.reference[1]
+        if inside and ask.level is None and clause.start is not None:
+            level_day = clause.start if clause.start == clause.end else clause.end
+        else:
+            others.append(clause)
+    if ask.level is None and level_day is None:
+        return False
+    reading.metrics = ["first_close", *(m for m in reading.metrics if m not in replaced)]
+    reading.count_condition = ask.side
+    reading.count_inclusive = ask.inclusive
+    reading.threshold = ask.level
+    reading.level_day = level_day
+    reading.first_back = ask.back
+    if level_day is not None:
+        # The search runs from the day whose close is the level (or from a later phrase, "after
+        # the COVID crash") to the end of the later phrase, else to today.
+        later = [c for c in others if c.start is not None and c.start > level_day]
+        reading.start = later[0].start if later else level_day
+        reading.end = (later[0].end if later else None) or reading.today
+    reading.family_spans += [(s, e, f"first close {ask.side}") for s, e in ask.spans]
+    reading.rank = False
+    if reading.zh:
+        level = f"{ask.level:g}" if ask.level is not None else f"{level_day}的收盘价"
+        side = "高于" if ask.side == "above" else "低于"
+        reading.trace.append(f"首次收盘{side}{level}的交易日")
+    else:
+        level = f"{ask.level:g}" if ask.level is not None else f"the close of {level_day}"
+        reading.trace.append(f"the first session closing {ask.side} {level}")
+    return True

@@ -1,0 +1,27 @@
+"""A change asked in the level's own unit: "how many points did the S&P 500 gain", 涨了多少点,
+"how many dollars did AAPL rise", 比…高多少美元. The answer owes the difference between the
+window's two ends in index points or dollars, beside the return; a percent alone answers a
+different question. A level said in points ("标普500是多少点") asks no difference.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A change verb before the unit: "涨了多少点", "高多少美元", "跌了几个点"; in English the unit
+# counted ("how many points", "how many dollars did it rise"). 最高多少点 asks a level and "how
+# many dollars would I have" an amount, not a change.
+LEVEL_GAP = re.compile(
+    r"(?i)\bhow\s+many\s+(?:index\s+)?points\b|\bhow\s+many\s+(?:dollars|bucks|usd)\b(?=[^.?!;]{0,40}"
+    r"\b(?:rise|rose|risen|gain(?:ed)?|fall|fell|fallen|lose|lost|drop(?:ped)?|climb(?:ed)?|"
+    r"add(?:ed)?|jump(?:ed)?|move[ds]?|increase[ds]?|decrease[ds]?|go\s+(?:up|down)|went\s+(?:up|down)|"
+    r"up|down|higher|lower)\b)"
+    r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|赚|亏|回升|反弹|下挫|上涨|下跌)了?(?:多少|几)个?(?:点|美元|块钱|块|元)"
+)
+_PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")
+
+
+def asks_level_change(text: str) -> bool:
+    """Whether `text` asks a difference in the level's unit (points, dollars), not in percentage
+    points of a rate."""
+    return bool(LEVEL_GAP.search(text)) and not _PERCENT_POINTS.search(text)
