@@ -145,6 +145,15 @@ def _short(text: object, limit: int = MAX_LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# A Chinese PNG's date ticks (matplotlib's ConciseDateFormatter: years, months, days, hours,
+# minutes, seconds): 2021年, 03月, 03月15日, not Plotly's or matplotlib's English "Mar".
+_CHINESE_DATES = {
+    "formats": ["%Y年", "%m月", "%d日", "%H:%M", "%H:%M", "%S.%f"],
+    "zero_formats": ["", "%Y年", "%m月", "%m月%d日", "%H:%M", "%H:%M"],
+    "offset_formats": ["", "%Y年", "%Y年%m月", "%Y年%m月%d日", "%Y年%m月%d日", "%Y年%m月%d日"],
+}
+
+
 def undrawn(chart: ChartOutput, error: object) -> str:
     """Why a chart is missing, in the language of its title (a face says it where the chart
     would have been)."""
@@ -289,7 +298,8 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
 
         locator = mdates.AutoDateLocator()
         axes[-1].xaxis.set_major_locator(locator)
-        axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        chinese = _CHINESE_DATES if is_chinese(chart.title) else {}
+        axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, **chinese))
     figure.suptitle(_png_title(chart), fontsize="large", fontweight="bold")
     figure.savefig(target, dpi=dpi, format="png")
 

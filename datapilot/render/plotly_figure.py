@@ -52,6 +52,8 @@ CHINESE_DATE_TICKS = [
     {"dtickrange": ["M12", None], "value": "%Y年"},
 ]
 
+CHINESE_HOVER_DATE = "%Y年%-m月%-d日"
+
 
 def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
     """The chart as a Plotly figure (a JSON-able dict with `data` and `layout`)."""
@@ -98,6 +100,7 @@ def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
         layout[axis]["rangeslider"] = {"visible": False}
         if chinese_dates:  # "2020年3月", not Plotly's English "Mar 2020"
             layout[axis]["tickformatstops"] = CHINESE_DATE_TICKS
+            layout[axis]["hoverformat"] = CHINESE_HOVER_DATE  # not "Mar 16, 2020" in the hover
         if daily_candles:
             # Candles only exist on trading days; hide weekends instead of drawing empty gaps.
             layout[axis]["rangebreaks"] = [{"bounds": ["sat", "mon"]}]

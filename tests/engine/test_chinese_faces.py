@@ -181,3 +181,33 @@ async def test_a_chart_that_cannot_be_drawn_is_said_in_chinese(
     links = await chart_links(answer.outputs, tmp_path, "http://localhost")
     assert links and all("渲染器不可用" in link for link in links)
     assert not _english(links), links
+
+
+@pytest.mark.parametrize("question", ["画出苹果2021年的收盘价", "画出苹果2021年12月的收盘价"])
+async def test_a_chinese_charts_dates_are_chinese_on_the_page_and_in_its_png(
+    data: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, question: str
+) -> None:
+    from matplotlib.figure import Figure
+
+    from datapilot.render.charts import to_png
+
+    answer = await _ask(question, "2022-12-28")
+    chart = next(o for o in answer.outputs if isinstance(o, ChartOutput))
+    x_axis = to_plotly(chart)["layout"]["xaxis"]
+    # A hover says the day as Plotly formats it: "%b %d, %Y" (Mar 16, 2021) unless told.
+    assert "年" in x_axis["hoverformat"] and "%b" not in x_axis["hoverformat"]
+    drawn: list[Figure] = []
+    save = Figure.savefig
+
+    def keep(figure: Figure, *args: Any, **kwargs: Any) -> None:
+        drawn.append(figure)
+        save(figure, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    to_png(chart, tmp_path / "chart.png")
+    axis = drawn[0].axes[-1]
+    ticks = [t.get_text() for t in axis.get_xticklabels()] + [
+        axis.xaxis.get_offset_text().get_text()
+    ]
+    assert any("月" in t or "年" in t for t in ticks), ticks
+    assert not [t for t in ticks if re.search(r"[A-Za-z]{3}", t)], ticks  # not Jan, Mar
