@@ -1,8 +1,9 @@
 """English left in Chinese answers: every Chinese question of the corpora, answered offline, and
-the answers whose summary, message, notes, chart axis titles or follow-up suggestions still hold
-English prose (code, commands, the catalog's Latin brand names and the user's own words in
-“quotes” aside). Chinese questions about the test tables (`tests/fixtures/tables`, sent as a
-widget's data) are asked too: their answers name the tables' English columns.
+the answers whose summary, message, notes, chart titles, axis titles, legend (and hover) names,
+table titles, headers and cells or follow-up suggestions still hold English prose (code, commands,
+the catalog's Latin brand names and the user's own words in “quotes” aside). Chinese questions
+about the test tables (`tests/fixtures/tables`, sent as a widget's data) are asked too: their
+answers name the tables' English columns.
 
     python bench/chinese_answers.py [CORPUS.jsonl ...] [-v]
 
@@ -23,9 +24,10 @@ from pathlib import Path
 from datapilot.brains import answer as ask
 from datapilot.core.answer import Answer
 from datapilot.core.context import ClientTable, QuestionContext
-from datapilot.core.outputs import ChartOutput
+from datapilot.core.outputs import ChartOutput, TableOutput
 from datapilot.engine.context import RequestContext
 from datapilot.render.charts import to_plotly
+from datapilot.render.markdown import table_headers
 from datapilot.server.suggestions import follow_ups
 from datapilot.settings import get_settings
 
@@ -79,6 +81,25 @@ def _axes(answer: Answer) -> list[str]:
     return titles
 
 
+def _legend(answer: Answer) -> list[str]:
+    """The names of a chart's traces: its legend, and what a hover says beside each value."""
+    names = []
+    for chart in (o for o in answer.outputs if isinstance(o, ChartOutput)):
+        names += [str(t["name"]) for t in to_plotly(chart)["data"] if t.get("name")]
+    return names
+
+
+def _tables(answer: Answer) -> dict[str, list[str]]:
+    """Titles (of charts and tables), table headers and the tables' text cells."""
+    tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
+    charts = [o for o in answer.outputs if isinstance(o, ChartOutput)]
+    return {
+        "titles": [o.title for o in (*charts, *tables)],
+        "headers": [h for t in tables for h in table_headers(t)],
+        "cells": [c for t in tables for row in t.rows for c in row if isinstance(c, str)],
+    }
+
+
 # Words in Chinese quotes are the user's own: what they typed ("Sharp ratio") or named (a table).
 _QUOTED = re.compile(r"“[^”]*”")
 
@@ -111,6 +132,8 @@ async def main(paths: list[Path], verbose: bool) -> None:
             "message": [answer.message or ""],
             "notes": list(answer.notes),
             "axes": _axes(answer),
+            "legend": _legend(answer),
+            **_tables(answer),
             "suggestions": follow_ups(answer) if answer.status == "ok" else [],
         }
         found = {k: [w for t in v for w in _english(t)] for k, v in parts.items()}

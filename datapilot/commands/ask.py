@@ -173,12 +173,13 @@ def ask(
     else:
         from rich.console import Console
 
+        from datapilot.data.text import is_chinese
         from datapilot.render.terminal import print_files, render
 
         console = Console()
         answer = asyncio.run(render(events, console))
         if out is not None:
-            print_files(write_outputs(answer, out), console)
+            print_files(write_outputs(answer, out), console, is_chinese(answer.query))
     if open_charts:
         _open_charts(answer, out)
     allow_quick_exit()  # the answer is written whole (and its files): nothing left to do

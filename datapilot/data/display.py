@@ -69,6 +69,23 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "change": ("change", "变化"),
     "change_pct": ("change", "变化率"),
     "weight": ("weight", "权重"),
+    # A table answer's columns (a change between two rows, a summary of each column).
+    "column": ("column", "列"),
+    "from": ("from", "起点"),
+    "to": ("to", "终点"),
+    "from_value": ("from value", "起点值"),
+    "to_value": ("to value", "终点值"),
+    "latest": ("latest", "最新值"),
+    "latest_at": ("latest at", "最新值时点"),
+    "year": ("year", "年份"),
+    "quarter": ("quarter", "季度"),
+    "month": ("month", "月份"),
+    "from_date": ("from date", "起算日"),
+    "ties": ("ties", "并列数"),
+    "up": ("up", "上涨"),
+    "down": ("down", "下跌"),
+    "flat": ("flat", "持平"),
+    "periods": ("periods", "时段数"),
 }
 
 # What a question measures (the intent's `metrics`) → (English, Chinese).
@@ -136,6 +153,7 @@ VALUES: dict[str, tuple[str, str]] = {
     "worst": ("worst", "跌幅最大"),
 }
 
+_TWIN = re.compile(r"(.+)_(\d+)")
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+")
 
 
@@ -145,6 +163,9 @@ def column_name(column: str, zh: bool) -> str:
     name in words."""
     if column in COLUMNS:
         return COLUMNS[column][1 if zh else 0]
+    twin = _TWIN.fullmatch(column)
+    if twin and twin[1] in COLUMNS:  # a second mean beside the first is mean_2
+        return COLUMNS[twin[1]][1 if zh else 0]
     if not zh and _SNAKE.fullmatch(column):
         return column.removesuffix("_pct").replace("_", " ")
     return column

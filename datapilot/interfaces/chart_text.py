@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import pandas as pd
+
+from datapilot.core.outputs import Panel
 from datapilot.data.text import display_width, is_chinese
 from datapilot.interfaces.context import InterfaceContext
 
@@ -33,6 +36,8 @@ _KINDS = {
 }
 _SERIES = ("series", "个序列")
 # What a planner puts after a cut-short list of names: "… and 3 more", "…等".
+# A moving average's line (get_ma, get_ema): ma50, ema20.
+_AVERAGE = re.compile(r"(e?)ma(\d+)")
 _MORE = re.compile(r"\s*(?:and \d+ more|等)")
 # Red up, green down in Chinese markets; green up, red down elsewhere.
 UP_GREEN, DOWN_RED = "#26a69a", "#ef5350"
@@ -128,3 +133,45 @@ def _split_label(rest: str) -> tuple[str, str]:
     if cut is None:
         return rest, ""
     return rest[: cut.start()].strip(), rest[cut.start() :]
+
+
+def legend_name(column: str) -> str:
+    """A drawn column as a Chinese legend (and hover) names it: an indicator's line as the summary
+    says it (上轨, DIF), a result's column by its display name (预测值, 成交量), a column of the
+    user's table in Chinese (营收（USD bn）); an entity's id and any other code as written."""
+    from datapilot.data.display import cell_word
+    from datapilot.data.phrases_zh import LINE_ZH
+    from datapilot.interfaces.table_words import said_column
+
+    base = re.sub(r"_\d+$", "", column)  # a second "close" beside the candles' is close_2
+    average = _AVERAGE.fullmatch(base)
+    if average:  # ma50, ema20: the summary's 50日均线
+        return f"{average[2]}日{'指数' if average[1] else ''}均线"
+    said = LINE_ZH.get(base) or said_column(column if base == column else base)
+    return str(cell_word(said, True))  # a pair of series: AAPL与MSFT
+
+
+def chinese_title(title: str, frame: pd.DataFrame) -> str:
+    """The title of a Chinese answer's chart or table when the plan wrote it in another language:
+    the result's own Chinese title (a table answer's), or the user's table named with its
+    columns in Chinese (“prices”的收盘价、成交量); else `title` as written."""
+    if is_chinese(title):
+        return title
+    if frame.attrs.get("title_zh"):
+        return str(frame.attrs["title_zh"])
+    from datapilot.interfaces.table_words import said_column
+
+    name = str(frame.attrs.get("title") or "")
+    if name and f"client table: {name}" in map(str, frame.attrs.get("sources") or []):
+        return f"“{name}”的{'、'.join(said_column(str(c)) for c in frame.columns)}"
+    return title
+
+
+def legend_names(panels: list[Panel], bands: list[tuple[str, str]]) -> dict[str, str]:
+    """A Chinese chart's legend (and hover) names of its drawn and banded columns where they are
+    not the column itself: 上轨, 预测值, 下限 rather than upper, forecast, lower."""
+    from datapilot.data.display import column_name
+
+    named = {c: legend_name(c) for p in panels if p.mark != "candlestick" for c in p.y}
+    named |= {c: column_name(c, True) for pair in bands for c in pair}
+    return {c: n for c, n in named.items() if n != c}

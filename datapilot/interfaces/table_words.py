@@ -124,6 +124,29 @@ def chinese_column(name: str) -> str:
     return "".join(parts) + (f"（{unit.group(1)}）" if unit else "")
 
 
+def said_column(column: str) -> str:
+    """A column as a Chinese table or legend names it: a result's column by its display name
+    (预测值, 最新值), a column of the user's table by its words (营收（USD bn）), else as
+    written."""
+    from datapilot.data.display import column_name
+
+    named = column_name(column, True)
+    return named if named != column else chinese_column(column)
+
+
+def named_cell(value: object, column: str) -> object:
+    """A Chinese table's cell that names a column: a column of the user's table (in a table
+    answer's "column") or a measure (return_pct, in the id column of statistics over entities)
+    by its Chinese name; an entity's id and any other value as it is."""
+    from datapilot.data.display import column_name
+
+    if not isinstance(value, str):
+        return value
+    if column == "column":
+        return said_column(value)
+    return column_name(value, True) if column == "id" else value
+
+
 def closest_word(word: str, choices: list[str]) -> str | None:
     """The column word a misspelt or inflected question word stands for ("revenu" → revenue)."""
     if len(word) < 4 or not choices:

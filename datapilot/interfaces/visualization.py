@@ -24,7 +24,14 @@ from datapilot.core.outputs import (
 from datapilot.data.display import cell_word, column_headers
 from datapilot.data.phrases_zh import chinese_name, title_zh, unit_zh
 from datapilot.interfaces.cells import frame_rows, plain, table_cell
-from datapilot.interfaces.chart_text import candle_colors, fit_title, say, word
+from datapilot.interfaces.chart_text import (
+    candle_colors,
+    chinese_title,
+    fit_title,
+    legend_names,
+    say,
+    word,
+)
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import (
     OHLCV_COLUMNS,
@@ -38,7 +45,7 @@ from datapilot.interfaces.frame import (
     values_of,
 )
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
-from datapilot.interfaces.table_words import chinese_column
+from datapilot.interfaces.table_words import chinese_column, named_cell, said_column
 
 __all__ = ["plain", "table_cell"]  # cell helpers, kept importable from here
 MAX_LINE_POINTS = 3000
@@ -91,6 +98,8 @@ def _chart(
     dated = isinstance(frame.index, pd.DatetimeIndex)
     x_title = spec.pop("x_title", word(ctx, "date") if dated else None)
     drawn = [c for p in panels if p.mark not in ("candlestick", "pie") for c in p.y]
+    if ctx.language == "zh":
+        title = chinese_title(title, frame)
     title, labels = fit_title(ctx, title, list(dict.fromkeys(drawn)))
     if ctx.language == "zh":
         # Axis titles in the question's language, beside 日期: 复权收盘价 (美元), not
@@ -110,10 +119,19 @@ def _chart(
             )
             for p in panels
         ]
+    if ctx.language == "zh":
+        labels = legend_names(panels, spec.get("bands", [])) | labels
     if labels:
+        # The first panel also names the band's columns, which the band is drawn on.
+        banded = [c for pair in spec.get("bands", []) for c in pair]
         panels = [
-            p.model_copy(update={"labels": {c: labels[c] for c in p.y if c in labels}})
-            for p in panels
+            p.model_copy(
+                update={
+                    "labels": p.labels
+                    | {c: labels[c] for c in [*p.y, *(banded if n == 0 else [])] if c in labels}
+                }
+            )
+            for n, p in enumerate(panels)
         ]
     up, down = candle_colors(ctx)
     return ChartOutput(
@@ -546,12 +564,21 @@ def show_table(
         raise InterfaceError("show_table needs a table of data.")
     if max_rows < 1:
         raise InterfaceError("max_rows must be at least 1.")
+    if ctx.language == "zh":
+        title = chinese_title(title, frame)
     shown = frame
     if len(frame) > max_rows:
         is_series = isinstance(frame.index, pd.DatetimeIndex)
         shown = frame.tail(max_rows) if is_series else frame.head(max_rows)
         which = "latest" if is_series else "first"
-        ctx.notes.append(f"The table {title!r} shows the {which} {max_rows} of {len(frame)} rows.")
+        ctx.notes.append(
+            say(
+                ctx,
+                f"The table {title!r} shows the {which} {max_rows} of {len(frame)} rows.",
+                f"表格“{title}”只列出{len(frame)}行中{'最新' if is_series else '最前'}的"
+                f"{max_rows}行。",
+            )
+        )
     columns, rows = frame_rows(shown, cell=table_cell)
     units = {
         str(c): _unit_for(frame, str(c))
@@ -566,4 +593,8 @@ def show_table(
         [cell_word(cell, zh, column) for cell, column in zip(row, columns, strict=True)]
         for row in rows
     ]
+    if zh:
+        # Columns in Chinese too: the user's own as headers, and where a cell names a column.
+        headers = [said_column(h) if h == c else h for h, c in zip(headers, columns, strict=True)]
+        rows = [[named_cell(v, c) for v, c in zip(r, columns, strict=True)] for r in rows]
     return TableOutput(title=title, columns=columns, rows=rows, units=units, headers=headers)

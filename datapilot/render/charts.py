@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from datapilot.core.outputs import ChartOutput, ChartSpec, Panel
-from datapilot.data.text import display_width, wrap_display
+from datapilot.data.text import display_width, is_chinese, wrap_display
 from datapilot.render.fonts import font_families
 
 UP, DOWN = "#26a69a", "#ef5350"
@@ -145,6 +145,23 @@ def _short(text: object, limit: int = MAX_LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# A Chinese PNG's date ticks (matplotlib's ConciseDateFormatter: years, months, days, hours,
+# minutes, seconds): 2021年, 03月, 03月15日, not Plotly's or matplotlib's English "Mar".
+_CHINESE_DATES = {
+    "formats": ["%Y年", "%m月", "%d日", "%H:%M", "%H:%M", "%S.%f"],
+    "zero_formats": ["", "%Y年", "%m月", "%m月%d日", "%H:%M", "%H:%M"],
+    "offset_formats": ["", "%Y年", "%Y年%m月", "%Y年%m月%d日", "%Y年%m月%d日", "%Y年%m月%d日"],
+}
+
+
+def undrawn(chart: ChartOutput, error: object) -> str:
+    """Why a chart is missing, in the language of its title (a face says it where the chart
+    would have been)."""
+    if is_chinese(chart.title):
+        return f"图表“{chart.title}”画不出来：{error}"
+    return f"The chart {chart.title!r} could not be drawn: {error}"
+
+
 def _wrapped(title: str, width: int, newline: str) -> str:
     """A long title on several lines instead of running off the figure."""
     if display_width(title) <= width:
@@ -154,6 +171,15 @@ def _wrapped(title: str, width: int, newline: str) -> str:
 
 def _label(panel: Panel, column: str) -> str:
     return panel.labels.get(column, column)
+
+
+def _band_labels(chart: ChartOutput, lower: str, upper: str) -> tuple[str, str]:
+    """The band's legend entry (a forecast's "interval", 区间 in a Chinese chart) and the name of
+    its upper edge, by the labels the first panel gives the band's columns."""
+    lead = chart.spec.panels[0]
+    if lower == "lower":
+        return ("区间" if is_chinese(chart.title) else "interval"), _label(lead, upper)
+    return f"{_label(lead, lower)}–{_label(lead, upper)}", _label(lead, upper)
 
 
 def _axis_label(panel: Panel) -> str:
@@ -182,8 +208,9 @@ def _bar_colors(panel: Panel, values: pd.Series, colors: tuple[str, str]) -> Any
     return None
 
 
-def _fit_label(fit: Any) -> str:
-    return f"fit: y = {fit.slope:.3g}·x {'+' if fit.intercept >= 0 else '−'} "  \
+def _fit_label(fit: Any, zh: bool = False) -> str:
+    said = "拟合：" if zh else "fit: "
+    return f"{said}y = {fit.slope:.3g}·x {'+' if fit.intercept >= 0 else '−'} "  \
         f"{abs(fit.intercept):.3g}, r² = {fit.r2:.3f}"  # fmt: skip
 
 
@@ -255,10 +282,10 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
             _log_scale(ax)
         if number == 0:
             for lower, upper in spec.bands:
-                label = "interval" if lower == "lower" else _short(f"{lower}–{upper}")
+                label = _short(_band_labels(chart, lower, upper)[0])
                 ax.fill_between(x, data[lower], data[upper], alpha=0.2, label=label, lw=0)
             if spec.fit is not None:
-                _fit(ax, spec, data)
+                _fit(ax, spec, data, is_chinese(chart.title))
         ax.set_ylabel(_short(_axis_label(row.lead)))
         ax.grid(True, alpha=0.3)
         handles, _ = ax.get_legend_handles_labels()
@@ -271,7 +298,8 @@ def _matplotlib_png(chart: ChartOutput, target: Path, dpi: int) -> None:
 
         locator = mdates.AutoDateLocator()
         axes[-1].xaxis.set_major_locator(locator)
-        axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        chinese = _CHINESE_DATES if is_chinese(chart.title) else {}
+        axes[-1].xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, **chinese))
     figure.suptitle(_png_title(chart), fontsize="large", fontweight="bold")
     figure.savefig(target, dpi=dpi, format="png")
 
@@ -353,12 +381,12 @@ def _pie(ax: Any, panel: Panel, data: pd.DataFrame, spec: ChartSpec) -> None:
     ax.set_aspect("equal")
 
 
-def _fit(ax: Any, spec: ChartSpec, data: pd.DataFrame) -> None:
+def _fit(ax: Any, spec: ChartSpec, data: pd.DataFrame, zh: bool = False) -> None:
     fit = spec.fit
     assert fit is not None
     low, high = pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy()
     xs = np.linspace(low, high, 50)
-    ax.plot(xs, fit.slope * xs + fit.intercept, color=FIT_COLOR, lw=1.6, label=_fit_label(fit))
+    ax.plot(xs, fit.slope * xs + fit.intercept, color=FIT_COLOR, lw=1.6, label=_fit_label(fit, zh))
 
 
 def _candlestick_png(chart: ChartOutput, target: Path, dpi: int) -> None:
@@ -449,7 +477,11 @@ def _addplots(
             continue  # mplfinance refuses all-NaN series
         # One y axis per panel: mplfinance would otherwise move lines of a different scale
         # (MACD vs signal, RSI vs its levels) to a second axis and make them look comparable.
-        options: dict[str, Any] = {"panel": number, "label": _short(column), "secondary_y": False}
+        options: dict[str, Any] = {
+            "panel": number,
+            "label": _short(_label(panel, column)),
+            "secondary_y": False,
+        }
         if label:
             options["ylabel"] = label
             label = None

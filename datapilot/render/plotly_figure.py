@@ -24,6 +24,7 @@ from datapilot.render.charts import (
     FIT_COLOR,
     PLOTLY_TITLE_WIDTH,
     _axis_label,
+    _band_labels,
     _bar_colors,
     _bar_labels,
     _colors,
@@ -50,6 +51,8 @@ CHINESE_DATE_TICKS = [
     {"dtickrange": ["M1", "M12"], "value": "%Y年%-m月"},
     {"dtickrange": ["M12", None], "value": "%Y年"},
 ]
+
+CHINESE_HOVER_DATE = "%Y年%-m月%-d日"
 
 
 def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
@@ -86,9 +89,10 @@ def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
             y_axis["type"] = "log"
         if number == 1:
             for lower, upper in spec.bands:
-                traces.extend((t, 1) for t in _plotly_band(go, data, x, lower, upper))
+                names = _band_labels(chart, lower, upper)
+                traces.extend((t, 1) for t in _plotly_band(go, data, x, lower, upper, names))
     if spec.fit is not None:
-        traces.append((_plotly_fit(go, spec, data), 1))
+        traces.append((_plotly_fit(go, spec, data, is_chinese(chart.title)), 1))
     layout[x_axes[-1]]["title"] = {"text": spec.x_title or spec.x}
     daily_candles = rows[0].lead.mark == "candlestick" and _is_daily(x)
     chinese_dates = labels is None and is_chinese(chart.title) and _is_dates(x)
@@ -96,6 +100,7 @@ def plotly_figure(chart: ChartOutput) -> dict[str, Any]:
         layout[axis]["rangeslider"] = {"visible": False}
         if chinese_dates:  # "2020年3月", not Plotly's English "Mar 2020"
             layout[axis]["tickformatstops"] = CHINESE_DATE_TICKS
+            layout[axis]["hoverformat"] = CHINESE_HOVER_DATE  # not "Mar 16, 2020" in the hover
         if daily_candles:
             # Candles only exist on trading days; hide weekends instead of drawing empty gaps.
             layout[axis]["rangebreaks"] = [{"bounds": ["sat", "mon"]}]
@@ -123,7 +128,7 @@ def _pie_figure(go: Any, chart: ChartOutput, spec: ChartSpec, data: pd.DataFrame
         go.Pie(
             labels=data[spec.x],
             values=data[panel.y[0]],
-            name=panel.y[0],
+            name=_label(panel, panel.y[0]),
             sort=False,
             hole=spec.hole or None,
         ),
@@ -233,21 +238,31 @@ def _plotly_traces(
         elif panel.mark == "band":
             continue
     if panel.mark == "band" and len(panel.y) == 2:
-        traces.extend(_plotly_band(go, data, x, panel.y[0], panel.y[1]))
+        lower, upper = panel.y
+        names = (f"{_label(panel, lower)}–{_label(panel, upper)}", _label(panel, upper))
+        traces.extend(_plotly_band(go, data, x, lower, upper, names if panel.labels else None))
     return traces
 
 
-def _plotly_band(go: Any, data: pd.DataFrame, x: pd.Series, lower: str, upper: str) -> list[Any]:
-    label = "interval" if lower == "lower" else f"{lower}–{upper}"
+def _plotly_band(
+    go: Any,
+    data: pd.DataFrame,
+    x: pd.Series,
+    lower: str,
+    upper: str,
+    names: tuple[str, str] | None = None,
+) -> list[Any]:
+    """The band's two edges, filled between; `names`: its legend entry and its upper edge's."""
+    label, upper_name = names or ("interval" if lower == "lower" else f"{lower}–{upper}", upper)
     return [
         go.Scatter(x=x, y=data[upper], mode="lines", line={"width": 0}, showlegend=False,
-                   hoverinfo="skip", name=upper),
+                   hoverinfo="skip", name=upper_name),
         go.Scatter(x=x, y=data[lower], mode="lines", line={"width": 0}, fill="tonexty",
                    fillcolor=BAND_COLOR, name=label),
     ]  # fmt: skip
 
 
-def _plotly_fit(go: Any, spec: ChartSpec, data: pd.DataFrame) -> Any:
+def _plotly_fit(go: Any, spec: ChartSpec, data: pd.DataFrame, zh: bool = False) -> Any:
     fit = spec.fit
     assert fit is not None
     xs = pd.to_numeric(data[spec.x]).agg(["min", "max"]).to_numpy()
@@ -256,5 +271,5 @@ def _plotly_fit(go: Any, spec: ChartSpec, data: pd.DataFrame) -> Any:
         y=fit.slope * xs + fit.intercept,
         mode="lines",
         line={"color": FIT_COLOR},
-        name=_fit_label(fit),
+        name=_fit_label(fit, zh),
     )

@@ -163,10 +163,10 @@ def print_answer(answer: Answer, console: Console) -> None:
         console.print(f"[dim]{timings}[/]")
 
 
-def print_files(paths: Iterable[Path], console: Console) -> None:
-    """The files written for the outputs."""
+def print_files(paths: Iterable[Path], console: Console, zh: bool = False) -> None:
+    """The files written for the outputs, said in the answer's language."""
     for path in paths:
-        console.print(f"[dim]wrote[/] {escape(str(path))}")
+        console.print(f"[dim]{say('wrote', zh)}[/] {escape(str(path))}")
 
 
 class _View:

@@ -28,7 +28,7 @@ def chart_text(chart: ChartOutput, width: int = 100) -> str:
     # (plotext places bars of text labels and lines of dates on different ones).
     x = list(range(len(frame)))
     ticks = _ticks(len(x))
-    plt.clf()
+    _reset(plt)
     try:
         plt.limit_size(False, False)  # the size asked for, not the terminal's (a pipe has none)
         plt.subplots(len(groups), 1)
@@ -47,7 +47,14 @@ def chart_text(chart: ChartOutput, width: int = 100) -> str:
                 plt.ylabel(panel.unit)
         return str(plt.build())
     finally:
-        plt.clf()
+        _reset(plt)
+
+
+def _reset(plt: Any) -> None:
+    """A blank figure: `plt.clf()` clears only the active subplot, so the grid and sub-plots of a
+    stacked chart (candles, volume, MACD) stayed for the next chart, which then failed to draw."""
+    plt.main().clear_figure()
+    plt.clf()
 
 
 def _draw(plt: Any, panel: Panel, frame: pd.DataFrame, x: list[Any], spec: ChartSpec) -> None:

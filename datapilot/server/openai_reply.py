@@ -21,6 +21,7 @@ import jsonschema
 
 from datapilot.core.answer import Answer
 from datapilot.core.outputs import ChartOutput, Output, TableOutput
+from datapilot.data.text import is_chinese
 from datapilot.model_client import count_tokens
 from datapilot.render.markdown import cell_text, escape_cell, table_headers
 from datapilot.server.chart_files import save_png
@@ -162,6 +163,7 @@ def table_markdown(table: TableOutput) -> str:
 async def chart_links(outputs: list[Output], data_dir: Path, base: str) -> list[str]:
     """Each chart drawn as a PNG served at `/charts/NAME.png`, as a Markdown image link (a chart
     that cannot be drawn is named instead, with why)."""
+    from datapilot.render.charts import undrawn
     from datapilot.tools.published.charts import png_bytes
 
     links = []
@@ -171,7 +173,8 @@ async def chart_links(outputs: list[Output], data_dir: Path, base: str) -> list[
             name = await asyncio.to_thread(save_png, data_dir, png)
         except Exception as error:
             log.exception("drawing %r failed", chart.title)
-            links.append(f"(The chart “{chart.title}” could not be drawn: {error}.)")
+            said = undrawn(chart, error)
+            links.append(f"（{said}）" if is_chinese(said) else f"({said})")
             continue
         alt = chart.title.replace("[", "(").replace("]", ")")
         links.append(f"![{alt}]({base}/charts/{name}.png)")

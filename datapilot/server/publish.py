@@ -96,7 +96,9 @@ async def run_operation(op: Operation, arguments: BaseModel, request: Request) -
             name = await asyncio.to_thread(save_png, settings.data_dir, png)
         except Exception as error:
             log.exception("drawing %r failed", chart.title)
-            notes.append(f"The chart {chart.title!r} could not be drawn: {error}")
+            from datapilot.render.charts import undrawn
+
+            notes.append(undrawn(chart, error))
             continue
         urls.append(f"{base_url(request)}/charts/{name}.png")
     return outcome.result.model_copy(update={"images": urls, "notes": notes})

@@ -209,11 +209,9 @@ async def call(
             png = await asyncio.to_thread(png_bytes, chart)
         except Exception as error:
             log.exception("drawing %r failed", chart.title)
-            content.append(
-                types.TextContent(
-                    type="text", text=f"The chart {chart.title!r} could not be drawn: {error}"
-                )
-            )
+            from datapilot.render.charts import undrawn
+
+            content.append(types.TextContent(type="text", text=undrawn(chart, error)))
             continue
         data = base64.b64encode(png).decode("ascii")
         content.append(types.ImageContent(type="image", data=data, mime_type="image/png"))
