@@ -142,6 +142,8 @@ NOT_FOR_A_JSON_ASK = (
     "datapilot.commands.design",
     # The chats' message shapes: a terminal question arrives with no conversation.
     "datapilot.core.messages",
+    # DuckDB's Python API (~40-50 ms): the warehouse runs SQL on its engine (`_duckdb`) alone.
+    "duckdb",
 )
 
 
