@@ -19,12 +19,13 @@ import os
 import sys
 from importlib.metadata import EntryPoint
 from importlib.metadata import entry_points as scanned_entry_points
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
 # The groups a process reads: its plugins', and pydantic's (read at the first model it builds).
 GROUPS = ("datapilot", "pydantic")
-_FILE = "entry-points.json"
+_KEEP = 8  # files kept (one per search path), the most recently written first
 _found: dict[str, list[EntryPoint]] | None = None
 
 
@@ -51,12 +52,18 @@ def skip_pydantic_plugin_scan() -> None:
 
 
 def _kept_or_scanned() -> dict[str, list[EntryPoint]]:
-    stamp = _stamp()
+    try:
+        stamp = _stamp()
+        # One file per search path (a test runner's, a checkout's, the installed command's), so
+        # that processes started differently do not take turns writing the same file over.
+        where = repr((sys.path, os.getcwd())).encode()
+    except OSError:  # a working directory that is gone: read the packages
+        stamp = None
     path = None
     if stamp is not None:
         from datapilot.core.compiled_patterns import cache_folder
 
-        path = cache_folder() / _FILE
+        path = cache_folder() / f"entry-points-{hashlib.sha256(where).hexdigest()[:16]}.json"
         with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
             kept = json.loads(path.read_text(encoding="utf-8"))
             if kept["stamp"] == stamp:
@@ -106,7 +113,7 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     return st.st_mtime_ns, st.st_size, st.st_ino
 
 
-def _write(path: os.PathLike[str], text: str) -> None:
+def _write(path: Path, text: str) -> None:
     """Whole or not at all (a temporary file renamed); a cache that cannot be written only means
     reading the packages again next time."""
     import tempfile
@@ -122,4 +129,15 @@ def _write(path: os.PathLike[str], text: str) -> None:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temporary)
+        kept = sorted(Path(folder).glob("entry-points-*.json"), key=_age)
+        for old in kept[_KEEP:]:
+            with contextlib.suppress(OSError):
+                old.unlink()
     log.debug("entry points kept in %s", path)
+
+
+def _age(path: Path) -> float:
+    try:
+        return -path.stat().st_mtime
+    except OSError:
+        return 0.0

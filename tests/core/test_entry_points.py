@@ -100,3 +100,17 @@ def test_pydantic_looks_for_its_plugins_when_a_package_installs_one(
     monkeypatch.setattr(kept, "_found", None)
     kept.skip_pydantic_plugin_scan()
     assert _loader._plugins is None  # pydantic loads it as it always does
+
+
+def test_processes_with_other_search_paths_keep_their_own(
+    site: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A test runner's process and the installed command's alternate: neither reads the packages
+    # again because the other ran in between.
+    _read("datapilot", monkeypatch)
+    other = tmp_path / "other"
+    other.mkdir()
+    with monkeypatch.context() as elsewhere:
+        elsewhere.syspath_prepend(str(other))
+        _read("datapilot", elsewhere)
+    assert _read("datapilot", monkeypatch)[1] == 0
