@@ -185,7 +185,10 @@ def preload_re_cache(kind: str = "other") -> None:
         for pattern, flags, *stored in data[-_RE_CACHE_LIMIT:]:
             if isinstance(pattern, str) and isinstance(flags, int) and isinstance(stored[1], bytes):
                 _preloaded[pattern, flags] = tuple(stored)  # type: ignore[assignment]
-        if type(cache) is dict:
+        if hasattr(re, "_cache2"):  # Python 3.12+ takes patterns out with `pop`: build them now
+            for (pattern, flags), stored in _preloaded.items():
+                cache.setdefault((str, pattern, flags), _sre.compile(pattern, *_unpacked(stored)))
+        elif type(cache) is dict:
             re._cache = _PreloadedCache(cache)  # type: ignore[attr-defined]
     except Exception as error:  # no cache yet, or another Python's: compile as usual
         log.debug("re's cache not preloaded: %s: %s", type(error).__name__, error)
