@@ -20,7 +20,6 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 import pluggy
 
 from datapilot import hookspecs
+from datapilot.core.entry_points import entry_points
 from datapilot.hookspecs import BrainFactory, ProviderFactory, ToolFactory
 
 log = logging.getLogger(__name__)

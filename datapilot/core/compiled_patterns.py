@@ -8,9 +8,10 @@ program: a list of integers, and the group names) is kept in the user's cache fo
 its `re` engine, and a later process builds its patterns from it directly:
 
 - `compile_all`: a set of patterns compiled together (the time grammar's), one file per set;
-- `preload_re_cache` / `save_re_cache`: `re`'s own cache of compiled patterns, filled at a
-  command's start with what the last command compiled and written back at its end when it
-  compiled new ones, so `re.compile` and `re.search` anywhere find their pattern compiled.
+- `preload_re_cache` / `save_re_cache`: `re`'s own cache of compiled patterns, which from a
+  command's start builds what the last command compiled from its stored program when it is
+  first asked for, and is written back at the command's end when it compiled new ones, so
+  `re.compile` and `re.search` anywhere find their pattern compiled.
 
 Anything unexpected (another Python whose `re` internals differ, a damaged or unwritable cache)
 falls back to compiling as usual, so the patterns are the same either way.
@@ -25,6 +26,7 @@ import marshal
 import os
 import re
 import sys
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ log = logging.getLogger(__name__)
 
 _KEEP = 8  # cache files kept, newest first
 Compiled = tuple[str, int, list[int], int, dict[str, int], tuple[str | None, ...]]
+Stored = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 
 
 def compile_all(patterns: Sequence[tuple[str, int]]) -> list[re.Pattern[str]]:
@@ -124,65 +127,96 @@ def _age(path: Path) -> float:
 
 # ---- `re`'s own cache, kept across processes -------------------------------------------------
 
-_RE_CACHE_LIMIT = 1500  # patterns kept for the next command (an ask uses ~550)
+_RE_CACHE_LIMIT = 4000  # patterns kept for the next command (an ask uses ~1,550)
 # `re`'s cache drops its oldest pattern once it holds `re._MAXCACHE` (512): a command using more
-# than that lost the preloaded patterns to the ones it compiled first, then compiled those again
-# (an ask compiled ~540 each time). A command's cache holds all of its patterns instead.
-_RE_CACHE_SIZE = 2048
+# than that lost the preloaded patterns to the ones it compiled first, then compiled those again.
+# A command's cache holds all of its patterns instead.
+_RE_CACHE_SIZE = 8192
 _RE_CACHE_NEW = 4  # new patterns that make the file be written again
-_preloaded: dict[tuple[str, int], Compiled] = {}
+_RE_CACHE_FORMAT = 2  # programs stored as bytes (format 1: lists of integers, 5x slower to load)
+# What the last command compiled: (pattern, flags asked for) -> (flags compiled with, code as
+# bytes, groups, names, ...).
+_preloaded: dict[tuple[str, int], Stored] = {}
 _kind = ["other"]
 
 
+class _PreloadedCache(dict):  # type: ignore[type-arg]
+    """`re`'s cache, which builds a preloaded pattern the first time it is asked for: a
+    command uses only some of what the last one kept (building all ~1,550 cost ~20 ms)."""
+
+    def __missing__(self, key: Any) -> Any:
+        import _sre
+
+        kind, pattern, flags = key
+        stored = _preloaded.get((pattern, flags)) if kind is str else None
+        if stored is None:
+            raise KeyError(key)
+        compiled = _sre.compile(pattern, *_unpacked(stored))
+        self[key] = compiled
+        return compiled
+
+
+def _packed(program: Compiled) -> Stored:
+    _, flags, code, groups, names, by_index = program
+    return flags, array("I", code).tobytes(), groups, names, by_index
+
+
+def _unpacked(stored: Stored) -> tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]:
+    flags, code, groups, names, by_index = stored
+    return flags, array("I", code).tolist(), groups, names, by_index
+
+
 def preload_re_cache(kind: str = "other") -> None:
-    """Put the patterns the last command of this `kind` (`ask`, `serve`: each compiles its own
-    set) compiled into `re`'s cache, if this Python's cache is the dictionary this code knows;
-    never raises."""
+    """Let `re`'s cache build the patterns the last command of this `kind` (`ask`, `serve`:
+    each compiles its own set) compiled from their stored programs, if this Python's cache is
+    the dictionary this code knows; never raises."""
     _kind[0] = kind if kind.isidentifier() and len(kind) <= 32 else "other"
     try:
         import _sre
 
         cache = _re_cache()
-        if cache is None:
+        if cache is None or array("I").itemsize != _sre.CODESIZE:
             return
         if isinstance(getattr(re, "_MAXCACHE", None), int):
             re._MAXCACHE = max(re._MAXCACHE, _RE_CACHE_SIZE)  # type: ignore[attr-defined]
         data: Any = marshal.loads(_re_cache_path(_sre.MAGIC).read_bytes())
         if not isinstance(data, list):
             return
-        for item in data[:_RE_CACHE_LIMIT]:
-            pattern, flags, program = item
-            key = (str, pattern, flags)
-            if key not in cache:
-                cache[key] = _sre.compile(*program)
-            _preloaded[pattern, flags] = program
+        for pattern, flags, *stored in data[-_RE_CACHE_LIMIT:]:
+            if isinstance(pattern, str) and isinstance(flags, int) and isinstance(stored[1], bytes):
+                _preloaded[pattern, flags] = tuple(stored)  # type: ignore[assignment]
+        if hasattr(re, "_cache2"):  # Python 3.12+ takes patterns out with `pop`: build them now
+            for (pattern, flags), stored in _preloaded.items():
+                cache.setdefault((str, pattern, flags), _sre.compile(pattern, *_unpacked(stored)))
+        elif type(cache) is dict:
+            re._cache = _PreloadedCache(cache)  # type: ignore[attr-defined]
     except Exception as error:  # no cache yet, or another Python's: compile as usual
         log.debug("re's cache not preloaded: %s: %s", type(error).__name__, error)
 
 
 def save_re_cache() -> None:
-    """Write `re`'s cache of text patterns back for the next command, when this one compiled
-    patterns the file did not hold; never raises."""
+    """Write the stored programs back for the next command, with those of the patterns this one
+    compiled that the file did not hold, when there were a few; never raises."""
     try:
         import _sre
 
         cache = _re_cache()
-        if cache is None:
+        if cache is None or array("I").itemsize != _sre.CODESIZE:
             return
-        keys = [
+        used = [
             (pattern, flags)
             for kind, pattern, flags in list(cache)
             if kind is str and isinstance(flags, int) and not flags & re.DEBUG
         ]
-        if sum(key not in _preloaded for key in keys) < _RE_CACHE_NEW:
+        if sum(key not in _preloaded for key in used) < _RE_CACHE_NEW:
             # Nothing new worth a write: a few patterns differ in every process (some are built
             # from sets, whose order changes from run to run) and compile in no time.
             return
-        items = [
-            (pattern, flags, _preloaded.get((pattern, flags)) or _program(pattern, flags))
-            for pattern, flags in keys[-_RE_CACHE_LIMIT:]
-        ]
-        _write(_re_cache_path(_sre.MAGIC), items, prune=False)
+        # Those this command used last, so that the file's limit drops the longest unused first.
+        in_use = set(used)
+        kept = [(*key, *stored) for key, stored in _preloaded.items() if key not in in_use]
+        kept += [(*key, *(_preloaded.get(key) or _packed(_program(*key)))) for key in used]
+        _write(_re_cache_path(_sre.MAGIC), kept[-_RE_CACHE_LIMIT:], prune=False)
     except Exception as error:
         log.debug("re's cache not saved: %s: %s", type(error).__name__, error)
 
@@ -193,5 +227,6 @@ def _re_cache() -> dict[Any, Any] | None:
 
 
 def _re_cache_path(magic: int) -> Path:
-    version = hashlib.sha256(repr((sys.version, magic)).encode()).hexdigest()[:16]
+    key = repr((sys.version, magic, _RE_CACHE_FORMAT))
+    version = hashlib.sha256(key.encode()).hexdigest()[:16]
     return cache_folder() / f"re-cache-{_kind[0]}-{version}.marshal"

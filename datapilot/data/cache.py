@@ -14,9 +14,10 @@ from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
-import duckdb
 import pandas as pd
 from pydantic import BaseModel, Field
+
+from datapilot.data.duckdb_engine import duckdb, register
 
 if TYPE_CHECKING:
     from datapilot.data.warehouse import Warehouse
@@ -162,7 +163,7 @@ def registered(
     connection: duckdb.DuckDBPyConnection, name: str, frame: pd.DataFrame
 ) -> Iterator[None]:
     """`frame` readable as the view `name` inside the block, and gone after it."""
-    connection.register(name, frame)
+    register(connection, name, frame)
     try:
         yield
     finally:

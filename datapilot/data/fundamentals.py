@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Literal
 
-import duckdb
 import pandas as pd
 
 from datapilot.data.cache import read_table, registered, utc_now
+from datapilot.data.duckdb_engine import duckdb
 from datapilot.data.providers.live import FUNDAMENTAL_COLUMNS, CompanyProfile
 
 if TYPE_CHECKING:

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-import duckdb
 import pandas as pd
 
 from datapilot.data.cache import read_table, registered, utc_now
+from datapilot.data.duckdb_engine import duckdb
 from datapilot.data.providers.live import NEWS_COLUMNS
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-import duckdb
+from datapilot.data.duckdb_engine import duckdb
 
 if TYPE_CHECKING:
     import pandas as pd

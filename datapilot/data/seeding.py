@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import duckdb
-
+from datapilot.data.duckdb_engine import duckdb
 from datapilot.data.owners import ENTITIES_SQL, entities_of
 from datapilot.data.providers.bundle_packages import SOURCES, package_versions
 from datapilot.data.single_writer import lock_path

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from datapilot.data.duckdb_engine import register
 from datapilot.data.owners import HAS_TABLE_SQL
 from datapilot.data.warehouse import Warehouse
 
@@ -124,7 +125,7 @@ def import_table(
     now = datetime.now(UTC).replace(tzinfo=None)
     with warehouse.transaction() as connection:
         connection.execute(_REGISTRY if owner is None else _OWNED_REGISTRY)
-        connection.register("incoming", frame)
+        register(connection, "incoming", frame)
         try:
             connection.execute(
                 f'CREATE OR REPLACE TABLE "{info.sql_name}" AS SELECT * FROM incoming'

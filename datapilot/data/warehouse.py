@@ -22,9 +22,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
-import duckdb
 import pandas as pd
 
+from datapilot.data.duckdb_engine import duckdb, register
 from datapilot.data.entity import Entity
 from datapilot.data.owners import (
     ENTITIES_SQL,
@@ -452,7 +452,7 @@ def _write(
     if rows.empty:
         return
     ids = sorted(rows["id"].unique().tolist())
-    connection.register("incoming", rows)
+    register(connection, "incoming", rows)
     try:
         if replace:
             connection.execute(

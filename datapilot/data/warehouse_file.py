@@ -10,9 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
-import duckdb
-
 from datapilot.data import single_writer
+from datapilot.data.duckdb_engine import duckdb
 from datapilot.data.frame_cache import FrameCache
 
 SCHEMA = """

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
-import duckdb
 import pandas as pd
 
 from datapilot.core.intent import PRICE_KINDS, SERIES_KINDS, EntityKind
 from datapilot.data.catalog import Entity
+from datapilot.data.duckdb_engine import duckdb
 from datapilot.interfaces.checks import (
     check_entity,
     cite,

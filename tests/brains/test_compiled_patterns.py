@@ -87,3 +87,68 @@ def test_patterns_compile_without_a_writable_cache(
     monkeypatch.setattr(compiled, "cache_folder", lambda: blocked / "cache")
     (pattern,) = compiled.compile_all([(r"(?P<y>\d{4})年", re.IGNORECASE)])
     assert pattern.search("2020年").group("y") == "2020"
+
+
+@pytest.fixture()
+def fresh_re_cache(cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`re`'s cache and the preloaded programs as a new process has them."""
+    monkeypatch.setattr(re, "_cache", {})
+    monkeypatch.setattr(compiled, "_preloaded", {})
+    monkeypatch.setattr(compiled, "_kind", ["other"])
+    monkeypatch.setattr(re, "_MAXCACHE", re._MAXCACHE)  # type: ignore[attr-defined]
+    compiled.preload_re_cache("other")  # nothing kept yet: as a command's first start
+    return cache
+
+
+def _next_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled.save_re_cache()
+    monkeypatch.setattr(re, "_cache", {})
+    monkeypatch.setattr(compiled, "_preloaded", {})
+    compiled.preload_re_cache("other")
+
+
+def test_a_command_builds_only_the_kept_patterns_it_uses(
+    fresh_re_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A command kept more patterns than the next one uses (an ask keeps ~1,500, uses ~650).
+    kept = [rf"(?P<word>w{i}[a-z]*)\s+(?P<n>\d+)" for i in range(600)]
+    for pattern in kept:
+        re.compile(pattern, re.IGNORECASE)
+    _next_process(monkeypatch)
+    assert len(re._cache) < 10  # type: ignore[attr-defined]  # nothing built before it is asked for
+
+    compiles: list[str] = []
+    original = re._compiler.compile  # type: ignore[attr-defined]
+
+    def counting(pattern: object, flags: int = 0) -> object:
+        compiles.append(str(pattern))
+        return original(pattern, flags)
+
+    monkeypatch.setattr(re._compiler, "compile", counting)  # type: ignore[attr-defined]
+    for pattern in kept[:5]:
+        ours, theirs = re.compile(pattern, re.IGNORECASE), original(pattern, re.IGNORECASE)
+        assert (ours.flags, ours.groupindex) == (theirs.flags, theirs.groupindex)
+        text = "then W2x 17 and w3 4"
+        assert [m.groupdict() for m in ours.finditer(text)] == [
+            m.groupdict() for m in theirs.finditer(text)
+        ]
+    assert compiles == []  # built from the stored programs
+    assert len(re._cache) < 15  # type: ignore[attr-defined]
+
+
+def test_the_kept_patterns_a_command_uses_outlast_those_it_does_not(
+    fresh_re_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compiled, "_RE_CACHE_LIMIT", 100)
+    everyday = [rf"every{i}\d+" for i in range(20)]
+    for pattern in everyday:
+        re.compile(pattern)
+    # Later commands each bring new patterns of their own, and use the everyday ones again.
+    for run in range(6):
+        _next_process(monkeypatch)
+        for pattern in everyday:
+            re.compile(pattern)
+        for i in range(30):
+            re.compile(rf"run{run}x{i}\d+")
+    _next_process(monkeypatch)
+    assert all((pattern, 0) in compiled._preloaded for pattern in everyday)
