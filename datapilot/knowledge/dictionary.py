@@ -114,3 +114,45 @@ def american(word: str) -> str:
     for pattern, replacement in _BRITISH:
         word = pattern.sub(replacement, word)
     return word
+
+
+_VERBS: dict[str, bool] = {}  # English word → whether the dictionary uses it mostly as a verb
+
+
+def verbs(words: tuple[str, ...]) -> frozenset[str]:
+    """Those of `words` the dictionary gives more often as a verb ("/to keep/") than as a noun
+    or adjective ("/late/", "/house/"): words that frame a question ("keep", "expect") rather
+    than name what it asks about. An inflected form is read as its base ("wanted" → "want",
+    "calls" → "call"); the words not yet seen are counted in one pass over the dictionary."""
+    wanted = {w.lower() for w in words if w.isascii() and len(w) >= 2} - _VERBS.keys()
+    bases: dict[str, set[str]] = {}
+    for word in wanted:
+        for base in _bases(word):
+            bases.setdefault(base, set()).add(word)
+    text = _text()
+    counts = {word: [0, 0] for word in wanted}  # [as "to word", as "word"]
+    if bases and text:
+        alternation = "|".join(sorted(map(re.escape, bases), key=len, reverse=True))
+        for match in re.finditer(rf"/(to )?({alternation})(?=/)", text):
+            for word in bases[match.group(2)]:
+                counts[word][0 if match.group(1) else 1] += 1
+    if len(_VERBS) > _KEEP:
+        _VERBS.clear()
+    for word, (as_verb, as_other) in counts.items():
+        _VERBS[word] = as_verb > as_other
+    return frozenset(w for w in words if _VERBS.get(w.lower(), False))
+
+
+def _bases(word: str) -> set[str]:
+    """`word` and the bases it may be inflected from: "wanted" → want, "rated" → rate,
+    "stopped" → stop, "rising" → rise, "calls" → call, "applies" → apply."""
+    found = {word, american(word), _singular(word)}
+    for suffix in ("ed", "ing"):
+        if word.endswith(suffix) and len(word) >= len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            found |= {stem, stem + "e"}
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                found.add(stem[:-1])
+    if word.endswith("ied") and len(word) > 4:
+        found.add(word[:-3] + "y")
+    return found
