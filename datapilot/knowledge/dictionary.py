@@ -7,7 +7,8 @@ gives the Chinese words that have it as a whole sense ("to favor", "component", 
 naming it first and the usual ones before the others, a British spelling read as American
 ("favour" → "favor"). The dictionary's text is searched as it is (no index is built, so nothing
 is paid up front): a Chinese word costs a string search, a question's new English words one
-pass together; what is found is kept.
+pass together; what is found is kept. Whether an English word is mostly a verb (`verbs`) is
+read from counts of the one-word senses, taken in one pass at the first use.
 """
 
 from __future__ import annotations
@@ -116,31 +117,31 @@ def american(word: str) -> str:
     return word
 
 
-_VERBS: dict[str, bool] = {}  # English word → whether the dictionary uses it mostly as a verb
+@cache
+def _single_word_senses() -> tuple[dict[str, int], dict[str, int]]:
+    """How often each one-word English sense is given as a verb ("/to keep/") and as itself
+    ("/keep/"), counted in one pass over the dictionary (a fraction of a second, once)."""
+    as_verb: dict[str, int] = {}
+    as_other: dict[str, int] = {}
+    for match in re.finditer(r"/(to )?([a-z]+)(?=/)", _text()):
+        counts = as_verb if match.group(1) else as_other
+        counts[match.group(2)] = counts.get(match.group(2), 0) + 1
+    return as_verb, as_other
+
+
+@lru_cache(maxsize=8192)
+def _is_verb(word: str) -> bool:
+    as_verb, as_other = _single_word_senses()
+    bases = _bases(word)
+    return sum(as_verb.get(b, 0) for b in bases) > sum(as_other.get(b, 0) for b in bases)
 
 
 def verbs(words: tuple[str, ...]) -> frozenset[str]:
     """Those of `words` the dictionary gives more often as a verb ("/to keep/") than as a noun
     or adjective ("/late/", "/house/"): words that frame a question ("keep", "expect") rather
     than name what it asks about. An inflected form is read as its base ("wanted" → "want",
-    "calls" → "call"); the words not yet seen are counted in one pass over the dictionary."""
-    wanted = {w.lower() for w in words if w.isascii() and len(w) >= 2} - _VERBS.keys()
-    bases: dict[str, set[str]] = {}
-    for word in wanted:
-        for base in _bases(word):
-            bases.setdefault(base, set()).add(word)
-    text = _text()
-    counts = {word: [0, 0] for word in wanted}  # [as "to word", as "word"]
-    if bases and text:
-        alternation = "|".join(sorted(map(re.escape, bases), key=len, reverse=True))
-        for match in re.finditer(rf"/(to )?({alternation})(?=/)", text):
-            for word in bases[match.group(2)]:
-                counts[word][0 if match.group(1) else 1] += 1
-    if len(_VERBS) > _KEEP:
-        _VERBS.clear()
-    for word, (as_verb, as_other) in counts.items():
-        _VERBS[word] = as_verb > as_other
-    return frozenset(w for w in words if _VERBS.get(w.lower(), False))
+    "calls" → "call")."""
+    return frozenset(w for w in words if w.isascii() and len(w) >= 2 and _is_verb(w.lower()))
 
 
 def _bases(word: str) -> set[str]:
