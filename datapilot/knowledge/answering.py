@@ -279,14 +279,19 @@ async def _not_in_library(
 
 
 def names_a_document(question: str, closest: list[Found]) -> bool:
-    """Whether the question names one of the closest passages' documents by a proper name
+    """Whether the question names one of the closest passages' documents, by a proper name
     ("the Aurora fund" beside aurora_global_bond_factsheet.md, 蓝海科技 beside its call
-    transcript): it asks about that document, so what the document lacks is not looked for in
-    the market data (whose reader takes "inflation" for the CPI)."""
-    names = " ".join(f.citation.source.rsplit(".", 1)[0].lower() for f in closest)
+    transcript) or by every word of its name ("the collateral policy" for
+    collateral_policy.md): it asks about that document, so what the document lacks is not
+    looked for in the market data (whose reader takes "inflation" for the CPI)."""
+    stems = [f.citation.source.rsplit(".", 1)[0].lower() for f in closest]
     proper = [m.group(0) for m in _PROPER.finditer(question) if m.start() > 0]
     chinese = [t for t in tokenize(question) if _CJK_WORD.fullmatch(t)]
-    return any(word.lower() in names for word in proper + chinese)
+    if any(word.lower() in " ".join(stems) for word in proper + chinese):
+        return True
+    asked = set(tokenize(question))
+    named = (set(tokenize(stem.replace("_", " ").replace("-", " "))) for stem in stems)
+    return any(words and words <= asked for words in named)
 
 
 def _where(citation: Citation, chinese: bool) -> str:

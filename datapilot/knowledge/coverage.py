@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from datapilot.knowledge.dictionary import verbs
-from datapilot.knowledge.expansion import WORDS
+from datapilot.knowledge.dictionary import superlative, verbs
+from datapilot.knowledge.expansion import WORDS, alternatives
 from datapilot.retrieval import tokenize
 
 # The word after "how" asks for an amount or a manner ("how much", "how soon", "how big"): it
@@ -31,17 +31,19 @@ _HOW = re.compile(r"\bhow\s+([a-z]+)", re.IGNORECASE)
 # Chinese question words that jieba's stopword list lacks (多少, 如何, 什么 are in it).
 _ZH_FRAME = ("多久", "多大", "多长", "多高", "哪个", "哪一", "怎样", "是不是")
 # Comparatives and superlatives pick one value among those a passage gives ("the smallest
-# amount" is the passage's minimum): they do not name another thing.
+# amount" is the passage's minimum, `dictionary.superlative`), and words placing a question in
+# time point at the passage's own dates ("last year" in a 2022 report): neither names another
+# thing.
 _DEGREE = frozenset(
     {"more", "most", "less", "least", "fewer", "fewest", "minimum", "maximum", "best", "worst"}
-    | {"smallest", "largest", "biggest", "highest", "lowest", "greatest", "latest", "earliest"}
+    | {"last", "next", "previous", "current", "latest", "recent", "new"}
 )
 # Words that relate others rather than name anything, which the stopword list lacks.
 _RELATING = frozenset({"per", "via", "versus", "vs"})
 _PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
 _ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
-_WORD = re.compile(r"[a-z][a-z'\-]*[a-z]|[a-z]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
 
 Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenated word: its parts)
@@ -54,7 +56,7 @@ def frame_words(question: str) -> frozenset[str]:
     framing = [m.group(1) for m in _HOW.finditer(question)] + [
         w for w in _ZH_FRAME if w in question
     ]
-    degree = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _DEGREE]
+    degree = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _DEGREE or superlative(w)]
     return frozenset(t for w in framing + degree for t in tokenize(w))
 
 
@@ -85,7 +87,8 @@ def runs(question: str) -> tuple[Run, ...]:
     linked = False  # a preposition follows the last run, with only articles since
     after = False  # the run being read follows one through a preposition
     for word in _WORD.findall(lowered):
-        unit = tuple(tokenize(word)) if re.match(r"[a-z]", word) else ()
+        # A word with digits (Q4, 2023) places or counts, it does not narrow.
+        unit = tuple(tokenize(word)) if re.fullmatch(r"[a-z'\-]+", word) else ()
         content = (
             unit
             and word not in verbal
@@ -114,20 +117,16 @@ def narrowed_away(
     question: str,
     held: Callable[[Unit], bool],
     informative: Callable[[str], float],
-    known: Callable[[Unit], bool],
-    named: Callable[[Unit], bool] = lambda unit: False,
 ) -> tuple[str, ...]:
     """The words of `question` that narrow a noun a passage holds, which the passage lacks and
     which are at least as informative here as that noun: a word before it ("performance" beside
     a passage's "fees", "late" beside its "margin calls"), or the whole phrase after it through
     a preposition ("exposure to central clearing houses" beside a passage's exposure limits);
-    the other way round, the noun a held word narrows, when the library names it elsewhere
-    ("inflation-linked bonds" beside a passage on prices); in Chinese, the word a question asks
-    the amount of (资本开支 in …的资本开支是多少). The passage speaks of something else than
-    the thing asked. Empty when nothing is narrowed away. `held(unit)` says whether the passage
-    holds a word (a hyphenated one: its last part), `known(unit)` whether the library does,
-    `named(unit)` whether the passage's document name does (those words say which document, not
-    what it says); `informative(token)` weighs a token (its IDF in the library)."""
+    in Chinese, the glossary's measure a question asks the amount of (资本开支 in
+    …的资本开支是多少; a plain word there, 方案 or 区间, is often only implied by a passage). The
+    passage speaks of something else than the thing asked. Empty when nothing is narrowed away.
+    `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
+    `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
 
     def weight(unit: Unit) -> float:
@@ -137,9 +136,6 @@ def narrowed_away(
     for number, run in enumerate(found):
         head = run.units[-1]
         if not held(head):
-            narrowing = [(t,) for unit in run.units[:-1] for t in unit]
-            if known(head) and any(held(t) and not named(t) for t in narrowing):
-                missing.append(" ".join(head))
             continue
         for unit in run.units[:-1]:
             if not held(unit) and weight(unit) >= weight(head):
@@ -153,7 +149,8 @@ def narrowed_away(
         ):
             missing.append(" ".join(t for u in following.units for t in u))
     asked = asked_amount(question)
-    if asked and not held(asked):
+    measures = {t for a in alternatives(question) if not a.words for t in a.asked}
+    if asked and set(asked) & measures and not any(held((t,)) for t in asked):
         missing.append("".join(asked))
     return tuple(missing)
 

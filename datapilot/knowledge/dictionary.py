@@ -136,6 +136,22 @@ def _is_verb(word: str) -> bool:
     return sum(as_verb.get(b, 0) for b in bases) > sum(as_other.get(b, 0) for b in bases)
 
 
+@lru_cache(maxsize=8192)
+def superlative(word: str) -> bool:
+    """Whether `word` is an adjective's superlative ("cheapest", "biggest", "earliest"): its
+    base is given mostly as itself ("/cheap/"), not as a verb ("interest" is not "inter"+est)."""
+    if not word.endswith("est") or len(word) < 6:
+        return False
+    stem = word[:-3]
+    bases = {stem, stem + "e"}
+    if stem[-1] == stem[-2]:
+        bases.add(stem[:-1])
+    if stem.endswith("i"):
+        bases.add(stem[:-1] + "y")
+    as_verb, as_other = _single_word_senses()
+    return any(as_other.get(b, 0) > as_verb.get(b, 0) for b in bases if len(b) >= 3)
+
+
 def verbs(words: tuple[str, ...]) -> frozenset[str]:
     """Those of `words` the dictionary gives more often as a verb ("/to keep/") than as a noun
     or adjective ("/late/", "/house/"): words that frame a question ("keep", "expect") rather
