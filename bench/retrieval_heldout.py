@@ -5,7 +5,9 @@ Chinese earnings call, a risk policy, a Chinese research summary), 30 questions 
 they do not; a second, blind batch (15 and 5, `questions_blind.json`) written after the first
 was measured, and a third (15 and 6, `questions_blind_2.json`: its unanswered questions share
 words with a note, as "a performance fee" beside a factsheet's charges) written before the
-"not mentioned" decision weighed a question's own words; each scored apart.
+"not mentioned" decision weighed a question's own words; and a fourth (10 and 5,
+`questions_blind_3.json`) written after the words narrowing a noun were read, scored as it
+stood; each scored apart.
 
     python bench/retrieval_heldout.py [-v]
 
@@ -38,6 +40,7 @@ SETS = {
     "held-out": "questions.json",
     "blind": "questions_blind.json",
     "blind 2": "questions_blind_2.json",
+    "blind 3": "questions_blind_3.json",
 }
 
 

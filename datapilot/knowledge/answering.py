@@ -27,12 +27,16 @@ from datapilot.engine.documents import answer_from_passages, answer_maker
 from datapilot.knowledge.errors import KnowledgeError
 from datapilot.knowledge.infos import Found, SearchResult
 from datapilot.knowledge.library import Libraries
-from datapilot.retrieval import Hit, Passage
+from datapilot.retrieval import Hit, Passage, tokenize
 from datapilot.settings import Settings
 from datapilot.store import Store
 
 PASSAGES = 4
 EventSource = Callable[[str, QuestionContext, Settings], AsyncIterator[Event]]
+# Capitalised words (but the question's first) and Chinese words of the question, looked for in
+# its closest documents' names.
+_PROPER = re.compile(r"\b[A-Z][a-z]+\b")
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]{2,}")
 _WANTS_DATA = re.compile(
     r"(?i)\b(chart|plot|graph|visuali[sz]e|draw|trend|table|compare)\b|图|画|绘|表格|走势|对比"
 )
@@ -241,7 +245,7 @@ async def _not_in_library(
     (noting that the library had nothing), unless the question is about the documents; else
     "not mentioned", said first, then the closest passages labelled as not answering it."""
     chinese = is_chinese(question)
-    if not refers_to_document(question, []):
+    if not refers_to_document(question, []) and not names_a_document(question, closest):
         events = [event async for event in _with_tables(question, [], context, settings)]
         done = events[-1] if events and isinstance(events[-1], Done) else None
         # Buffered until the end: only an answer from the data replaces "not mentioned".
@@ -272,6 +276,22 @@ async def _not_in_library(
     text = "\n\n".join([message, lead, *quoted])
     yield OutputEvent(output=TextOutput(text=text))
     yield Done(answer=answer("no_data", message=message, summary=text))
+
+
+def names_a_document(question: str, closest: list[Found]) -> bool:
+    """Whether the question names one of the closest passages' documents, by a proper name
+    ("the Aurora fund" beside aurora_global_bond_factsheet.md, 蓝海科技 beside its call
+    transcript) or by every word of its name ("the collateral policy" for
+    collateral_policy.md): it asks about that document, so what the document lacks is not
+    looked for in the market data (whose reader takes "inflation" for the CPI)."""
+    stems = [f.citation.source.rsplit(".", 1)[0].lower() for f in closest]
+    proper = [m.group(0) for m in _PROPER.finditer(question) if m.start() > 0]
+    chinese = [t for t in tokenize(question) if _CJK_WORD.fullmatch(t)]
+    if any(word.lower() in " ".join(stems) for word in proper + chinese):
+        return True
+    asked = set(tokenize(question))
+    named = (set(tokenize(stem.replace("_", " ").replace("-", " "))) for stem in stems)
+    return any(words and words <= asked for words in named)
 
 
 def _where(citation: Citation, chinese: bool) -> str:

@@ -7,7 +7,8 @@ gives the Chinese words that have it as a whole sense ("to favor", "component", 
 naming it first and the usual ones before the others, a British spelling read as American
 ("favour" → "favor"). The dictionary's text is searched as it is (no index is built, so nothing
 is paid up front): a Chinese word costs a string search, a question's new English words one
-pass together; what is found is kept.
+pass together; what is found is kept. Whether an English word is mostly a verb (`verbs`) is
+read from counts of the one-word senses, taken in one pass at the first use.
 """
 
 from __future__ import annotations
@@ -114,3 +115,61 @@ def american(word: str) -> str:
     for pattern, replacement in _BRITISH:
         word = pattern.sub(replacement, word)
     return word
+
+
+@cache
+def _single_word_senses() -> tuple[dict[str, int], dict[str, int]]:
+    """How often each one-word English sense is given as a verb ("/to keep/") and as itself
+    ("/keep/"), counted in one pass over the dictionary (a fraction of a second, once)."""
+    as_verb: dict[str, int] = {}
+    as_other: dict[str, int] = {}
+    for match in re.finditer(r"/(to )?([a-z]+)(?=/)", _text()):
+        counts = as_verb if match.group(1) else as_other
+        counts[match.group(2)] = counts.get(match.group(2), 0) + 1
+    return as_verb, as_other
+
+
+@lru_cache(maxsize=8192)
+def _is_verb(word: str) -> bool:
+    as_verb, as_other = _single_word_senses()
+    bases = _bases(word)
+    return sum(as_verb.get(b, 0) for b in bases) > sum(as_other.get(b, 0) for b in bases)
+
+
+@lru_cache(maxsize=8192)
+def superlative(word: str) -> bool:
+    """Whether `word` is an adjective's superlative ("cheapest", "biggest", "earliest"): its
+    base is given mostly as itself ("/cheap/"), not as a verb ("interest" is not "inter"+est)."""
+    if not word.endswith("est") or len(word) < 6:
+        return False
+    stem = word[:-3]
+    bases = {stem, stem + "e"}
+    if stem[-1] == stem[-2]:
+        bases.add(stem[:-1])
+    if stem.endswith("i"):
+        bases.add(stem[:-1] + "y")
+    as_verb, as_other = _single_word_senses()
+    return any(as_other.get(b, 0) > as_verb.get(b, 0) for b in bases if len(b) >= 3)
+
+
+def verbs(words: tuple[str, ...]) -> frozenset[str]:
+    """Those of `words` the dictionary gives more often as a verb ("/to keep/") than as a noun
+    or adjective ("/late/", "/house/"): words that frame a question ("keep", "expect") rather
+    than name what it asks about. An inflected form is read as its base ("wanted" → "want",
+    "calls" → "call")."""
+    return frozenset(w for w in words if w.isascii() and len(w) >= 2 and _is_verb(w.lower()))
+
+
+def _bases(word: str) -> set[str]:
+    """`word` and the bases it may be inflected from: "wanted" → want, "rated" → rate,
+    "stopped" → stop, "rising" → rise, "calls" → call, "applies" → apply."""
+    found = {word, american(word), _singular(word)}
+    for suffix in ("ed", "ing"):
+        if word.endswith(suffix) and len(word) >= len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            found |= {stem, stem + "e"}
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                found.add(stem[:-1])
+    if word.endswith("ied") and len(word) > 4:
+        found.add(word[:-3] + "y")
+    return found

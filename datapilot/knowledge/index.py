@@ -20,6 +20,13 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from datapilot.knowledge.coverage import (
+    acronyms,
+    frame_words,
+    narrowed_away,
+    number_tokens,
+    spelt_out,
+)
 from datapilot.knowledge.expansion import alternatives
 from datapilot.retrieval import tokenize
 
@@ -34,9 +41,11 @@ MIN_SHARED_TERMS = 0.3  # share of the question's terms the best BM25 passage mu
 # but the passage lacks weighs fully (the question asks about something else); a word the
 # library never uses weighs half a word of one passage: questions have words of their own
 # ("much", "grow") that no answer needs, yet an unknown word may be the very thing asked
-# ("Sharpe"). Words asking for a chart or table are not weighed. On the held-out bench's first
-# two batches the unanswered questions' best passages hold at most 0.44 of the weight, the
-# answered ones' at least 0.49: a thin margin, see `bench/results.md`.
+# ("Sharpe"). Words asking for a chart or table are not weighed, nor those framing the question
+# ("how much", 多久, "the smallest": `coverage.frame_words`). On the held-out bench's first two
+# batches the unanswered questions' best passages hold at most 0.44 of the weight, the answered
+# ones' at least 0.49: a thin margin, see `bench/results.md`. Beside the share, a passage that
+# lacks a word narrowing a noun it holds does not answer (`coverage.narrowed_away`).
 MIN_SHARED_WEIGHT = 0.46
 UNKNOWN_WEIGHT = 0.5
 _ASKING_FOR = "plot chart graph draw show table trend compare visualise 图 画 绘 表格 走势 对比"
@@ -61,6 +70,16 @@ class Entry:
     id: int
     text: str  # what was indexed (document name, heading and text)
     title: str = ""  # the document's name as words
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How much of a question a passage holds (`LibraryIndex.reading`)."""
+
+    terms: float  # share of the question's terms held
+    weight: float  # share of their weight held
+    years: bool  # every year the question names is in the passage
+    narrowed: tuple[str, ...]  # words narrowing a held noun that the passage lacks
 
 
 @dataclass
@@ -171,32 +190,52 @@ class LibraryIndex:
         return bool(dense) and dense[0][1] >= MIN_COSINE
 
     def holds(self, query: str, position: int) -> bool:
-        """Whether the passage at `position` holds a good share of `query`'s terms (weighed by
-        IDF, its document's name aside) and every year it names: a passage that answers, not
-        one near it in the ranking."""
-        asked = words_of(query) - set(tokenize(_ASKING_FOR))
-        if not asked:
-            return False
+        """Whether the passage at `position` answers `query` (`reading`): a passage that says
+        what is asked, not one near it in the ranking."""
+        found = self.reading(query, position)
+        return (
+            found.years
+            and not found.narrowed
+            and found.terms >= MIN_SHARED_TERMS
+            and found.weight >= MIN_SHARED_WEIGHT
+        )
+
+    def reading(self, query: str, position: int) -> Reading:
+        """How much of `query` the passage at `position` holds: the share of its terms and of
+        their weight (IDF, its document's name aside), whether it holds every year it names,
+        and the words narrowing a noun it holds that it lacks (`coverage.narrowed_away`). A
+        term counts as held when the passage holds it, its pieces (a long Chinese word), its
+        glossary or dictionary words, its digits (a number word) or its letters spelt out (an
+        acronym)."""
+        asked = words_of(query) - set(tokenize(_ASKING_FOR)) - frame_words(query)
         text = self.texts[position]
-        years = set(_YEAR.findall(query))
-        if not all(year in text for year in years):
-            return False
+        if not asked:
+            return Reading(0.0, 0.0, True, ())
+        years = all(year in text for year in set(_YEAR.findall(query)))
         held_terms = set(tokenize(text))
         shared = {w for w in asked if w in held_terms or _pieces_held(w, query, held_terms)}
         for alternative in alternatives(query):
             if alternative.held_in(held_terms):
                 shared |= alternative.asked & asked
+        for acronym in acronyms(query):
+            if spelt_out(acronym, text):
+                shared |= set(tokenize(acronym)) & asked
+        numbers = number_tokens()
+        shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
+        vocabulary = self._vocabulary()
+        title = set(tokenize(self.titles[position]))
+        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf)
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
-        weighed = asked - set(tokenize(self.titles[position])) or asked
+        weighed = asked - title or asked
         shared &= weighed
-        vocabulary = self._vocabulary()
         weight = {
-            term: self.idf(term) * (1.0 if term in shared or term in vocabulary else UNKNOWN_WEIGHT)
+            term: self.idf(term)
+            * (UNKNOWN_WEIGHT if term not in shared and term not in vocabulary else 1.0)
             for term in weighed
         }
         held = sum(weight[term] for term in shared) / (sum(weight.values()) or 1.0)
-        return len(shared) >= MIN_SHARED_TERMS * len(weighed) and held >= MIN_SHARED_WEIGHT
+        return Reading(len(shared) / len(weighed), held, years, narrowed)
 
     def _vocabulary(self) -> dict[str, int]:
         if self._retriever is None:

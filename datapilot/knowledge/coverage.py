@@ -1,0 +1,185 @@
+"""What a question asks, word by word, for deciding whether a passage says it: the words that
+name a thing weigh more than the words that frame the question, and a word narrowing a noun
+("performance" in "performance fee", "late" in "late margin calls") must be held with it.
+
+A question's English words are read in order as runs of adjacent content words (stopwords,
+punctuation, numbers and verbs end a run): "What performance fee does the fund charge?" gives
+[performance, fee] and [fund]. English noun phrases end in their noun, so a run's last word is
+what it names and the words before it narrow it. Verbs are told from nouns and adjectives by the
+general dictionary (`dictionary.verbs`: "keep", "expect" are given mostly as "to keep", "to
+expect"; "late", "house" as themselves). A phrase after a noun through a preposition narrows it
+too ("exposure to central clearing houses"). Chinese questions are not cut into runs: jieba's
+word classes are too rough for it (开支 and 敞口 come out as verbs); only the word a Chinese
+question asks the amount of (…的资本开支是多少) must be held. Everything else is weighed word by
+word (`LibraryIndex.reading`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from datapilot.knowledge.dictionary import superlative, verbs
+from datapilot.knowledge.expansion import WORDS, alternatives
+from datapilot.retrieval import tokenize
+
+# The word after "how" asks for an amount or a manner ("how much", "how soon", "how big"): it
+# says what kind of answer is wanted, not what the answer is about.
+_HOW = re.compile(r"\bhow\s+([a-z]+)", re.IGNORECASE)
+# Chinese question words that jieba's stopword list lacks (多少, 如何, 什么 are in it).
+_ZH_FRAME = ("多久", "多大", "多长", "多高", "哪个", "哪一", "怎样", "是不是")
+# Comparatives and superlatives pick one value among those a passage gives ("the smallest
+# amount" is the passage's minimum, `dictionary.superlative`), and words placing a question in
+# time point at the passage's own dates ("last year" in a 2022 report): neither names another
+# thing.
+_DEGREE = frozenset(
+    {"more", "most", "less", "least", "fewer", "fewest", "minimum", "maximum", "best", "worst"}
+    | {"last", "next", "previous", "current", "latest", "recent", "new"}
+)
+# Words that relate others rather than name anything, which the stopword list lacks.
+_RELATING = frozenset({"per", "via", "versus", "vs"})
+_PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
+_ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
+_ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
+_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
+_ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
+
+Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenated word: its parts)
+
+
+@lru_cache(maxsize=1024)
+def frame_words(question: str) -> frozenset[str]:
+    """The question's tokens that frame it rather than name what it asks: the word after "how",
+    Chinese question words, comparatives and superlatives."""
+    framing = [m.group(1) for m in _HOW.finditer(question)] + [
+        w for w in _ZH_FRAME if w in question
+    ]
+    degree = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _DEGREE or superlative(w)]
+    return frozenset(t for w in framing + degree for t in tokenize(w))
+
+
+@cache
+def number_tokens() -> dict[str, str]:
+    """The token of each number word in digits ("four" → "4"): a passage writing 4 holds the
+    question's "four"."""
+    return {t: str(n) for w, n in WORDS.items() for t in tokenize(w)}
+
+
+@dataclass(frozen=True)
+class Run:
+    """Adjacent English content words of a question, each as its tokens; `after` says the run
+    follows the one before it through a preposition ("exposure to central clearing houses")."""
+
+    units: tuple[Unit, ...]
+    after: bool = False
+
+
+@lru_cache(maxsize=1024)
+def runs(question: str) -> tuple[Run, ...]:
+    """The question's runs of adjacent English content words."""
+    lowered = question.lower()
+    verbal = verbs(tuple(w for w in re.findall(r"[a-z]{2,}", lowered)))
+    frame = frame_words(question)
+    found: list[Run] = []
+    current: list[Unit] = []
+    linked = False  # a preposition follows the last run, with only articles since
+    after = False  # the run being read follows one through a preposition
+    for word in _WORD.findall(lowered):
+        # A word with digits (Q4, 2023) places or counts, it does not narrow.
+        unit = tuple(tokenize(word)) if re.fullmatch(r"[a-z'\-]+", word) else ()
+        content = (
+            unit
+            and word not in verbal
+            and word not in _RELATING
+            and not set(unit) & frame
+            and not set(unit) & number_tokens().keys()
+        )
+        if content:
+            if not current:
+                after, linked = linked, False
+            current.append(unit)
+            if not word.endswith("'s"):
+                continue  # a possessive ends its noun phrase: "the policy's limit"
+        if current:
+            found.append(Run(tuple(current), after))
+            current = []
+            linked = word in _PREPOSITIONS
+        elif not (linked and word in _ARTICLES):
+            linked = False
+    if current:
+        found.append(Run(tuple(current), after))
+    return tuple(found)
+
+
+def narrowed_away(
+    question: str,
+    held: Callable[[Unit], bool],
+    informative: Callable[[str], float],
+) -> tuple[str, ...]:
+    """The words of `question` that narrow a noun a passage holds, which the passage lacks and
+    which are at least as informative here as that noun: a word before it ("performance" beside
+    a passage's "fees", "late" beside its "margin calls"), or the whole phrase after it through
+    a preposition ("exposure to central clearing houses" beside a passage's exposure limits);
+    in Chinese, the glossary's measure a question asks the amount of (资本开支 in
+    …的资本开支是多少; a plain word there, 方案 or 区间, is often only implied by a passage). The
+    passage speaks of something else than the thing asked. Empty when nothing is narrowed away.
+    `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
+    `informative(token)` weighs a token (its IDF in the library)."""
+    missing: list[str] = []
+
+    def weight(unit: Unit) -> float:
+        return max(map(informative, unit))
+
+    found = runs(question)
+    for number, run in enumerate(found):
+        head = run.units[-1]
+        if not held(head):
+            continue
+        for unit in run.units[:-1]:
+            if not held(unit) and weight(unit) >= weight(head):
+                missing.append(" ".join(unit))
+        following = found[number + 1] if number + 1 < len(found) else None
+        if (
+            following is not None
+            and following.after
+            and not any(map(held, following.units))
+            and max(map(weight, following.units)) >= weight(head)
+        ):
+            missing.append(" ".join(t for u in following.units for t in u))
+    asked = asked_amount(question)
+    measures = {t for a in alternatives(question) if not a.words for t in a.asked}
+    if asked and set(asked) & measures and not any(held((t,)) for t in asked):
+        missing.append("".join(asked))
+    return tuple(missing)
+
+
+@lru_cache(maxsize=1024)
+def asked_amount(question: str) -> Unit | None:
+    """The word a Chinese question asks the amount or name of: the last word before 是多少,
+    是什么, 是谁 or 为多少 (开支 in 蓝海科技第三季度的资本开支是多少)."""
+    found = _ZH_ASKED.search(question)
+    if found is None:
+        return None
+    words = [tokenize(w) for w in _jieba_cut(found.group(1))]
+    words = [w for w in words if w]
+    return tuple(words[-1]) if words else None
+
+
+def _jieba_cut(text: str) -> list[str]:
+    from datapilot.retrieval.tokens import _jieba
+
+    return list(_jieba().lcut(text))
+
+
+def acronyms(question: str) -> tuple[str, ...]:
+    """Capitalised abbreviations the question writes ("US", "EV")."""
+    return tuple(dict.fromkeys(_ACRONYM.findall(question)))
+
+
+def spelt_out(acronym: str, text: str) -> bool:
+    """Whether `text` writes `acronym` out: words starting with its letters, in order ("United
+    States" for US)."""
+    pattern = r"\b" + r"\w*[\s\-]+".join(re.escape(c) for c in acronym) + r"\w*"
+    return re.search(pattern, text, re.IGNORECASE) is not None
