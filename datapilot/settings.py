@@ -16,14 +16,7 @@ from typing import Annotated, Literal
 
 from platformdirs import user_data_dir
 from pydantic import AliasChoices, Field, SecretStr, field_validator
-
-from datapilot.core.entry_points import skip_pydantic_plugin_scan
-
-# Before pydantic-settings builds its first models, which would read every installed package's
-# entry points to find pydantic's plugins (most processes read settings before other models).
-skip_pydantic_plugin_scan()
-
-from pydantic_settings import (  # noqa: E402
+from pydantic_settings import (
     BaseSettings,
     NoDecode,
     PydanticBaseSettingsSource,

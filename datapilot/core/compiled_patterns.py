@@ -140,7 +140,7 @@ _preloaded: dict[tuple[str, int], Stored] = {}
 _kind = ["other"]
 
 
-class _PreloadedCache(dict):  # type: ignore[type-arg]
+class _PreloadedCache(dict):
     """`re`'s cache, which builds a preloaded pattern the first time it is asked for: a
     command uses only some of what the last one kept (building all ~1,550 cost ~20 ms)."""
 
@@ -184,7 +184,7 @@ def preload_re_cache(kind: str = "other") -> None:
             return
         for pattern, flags, *stored in data[-_RE_CACHE_LIMIT:]:
             if isinstance(pattern, str) and isinstance(flags, int) and isinstance(stored[1], bytes):
-                _preloaded[pattern, flags] = tuple(stored)  # type: ignore[assignment]
+                _preloaded[pattern, flags] = tuple(stored)
         if hasattr(re, "_cache2"):  # Python 3.12+ takes patterns out with `pop`: build them now
             for (pattern, flags), stored in _preloaded.items():
                 cache.setdefault((str, pattern, flags), _sre.compile(pattern, *_unpacked(stored)))

@@ -13,10 +13,17 @@ import re
 from dataclasses import dataclass
 
 from datapilot.brains.offline.phrases import Span
+from datapilot.core.intent import Frequency
 
-_UNIT_EN = {"week": "weekly", "month": "monthly", "quarter": "quarterly", "year": "annual"}
-_UNIT_ZH = {"周": "weekly", "星期": "weekly", "月": "monthly", "月份": "monthly"}
-_UNIT_ZH |= {"季度": "quarterly", "季": "quarterly", "年": "annual", "年份": "annual"}
+_UNIT_EN: dict[str, Frequency] = {
+    "week": "weekly",
+    "month": "monthly",
+    "quarter": "quarterly",
+    "year": "annual",
+}
+_UNIT_ZH: dict[str, Frequency] = {"周": "weekly", "星期": "weekly", "月": "monthly"}
+_UNIT_ZH |= {"月份": "monthly", "季度": "quarterly", "季": "quarterly"}
+_UNIT_ZH |= {"年": "annual", "年份": "annual"}
 
 _UP = r"up|positive|higher|green|gain(?:ed|s)?|r[io]se|rising|climb(?:ed)?|advanc(?:ed|e)"
 _DOWN = r"down|negative|lower|red|f[ae]ll|falling|los(?:e|t|s)|declin(?:ed|e)|drop(?:ped)?"
@@ -47,7 +54,7 @@ _TALLY_ZH = re.compile(
 class PeriodTally:
     """The periods counted (`monthly`…), the side asked (`up` or `down`) and the words said."""
 
-    period: str
+    period: Frequency
     side: str
     spans: tuple[Span, ...]
 
