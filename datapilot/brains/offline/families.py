@@ -42,6 +42,7 @@ from datapilot.brains.offline.family_asks import (
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
+from datapilot.brains.offline.volume_days import read_volume_when
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
@@ -71,6 +72,9 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         _as_distance(reading, distance)
         return
     when = read_when_ask(text)
+    if (volume_when := read_volume_when(text)) is not None and reading.price_entities:
+        when = volume_when  # "which day had the heaviest volume": the volume's day, not a close's
+        reading.metrics = ["volume", *(m for m in reading.metrics if m != "volume")]
     since = _FROM_THAT_DAY.search(text)
     if since is not None and when is not None and when.label == "daily" and reading.entities:
         # "When was its 2020 low? How much did it gain from that day to the end of the year?":
@@ -262,16 +266,15 @@ def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> 
     # "When was inflation highest": the peak of the year-over-year change the name implies,
     # never of the index level beside it.
     change = next((m for m in reading.metrics if m in ("yoy", "qoq", "mom")), None)
-    reading.extreme_of = of_series or change or "level"
-    spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
+    volume = "volume" if "volume" in reading.metrics and reading.price_entities else None
+    reading.extreme_of = of_series or change or volume or "level"
+    # A spread or the volume is computed first, then its extreme.
+    spread = [m for m in reading.metrics if m in ("spread", "volume")]
+    dropped = (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread", "volume"}
     reading.metrics = [
         *spread,
         "period_extremes",
-        *(
-            m
-            for m in reading.metrics
-            if m not in (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread"}
-        ),
+        *(m for m in reading.metrics if m not in dropped),
     ]
     reading.period_sides = when.side
     reading.period_label = when.label

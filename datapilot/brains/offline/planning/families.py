@@ -94,6 +94,10 @@ class AnalystFamilies(SeriesStatistics):
                 ),
                 task="processing",
             )
+        elif r.extreme_of == "volume":
+            if self.volume is None:
+                self._volume()
+            series = self.volume or self.levels(freq="daily")  # the shares, not the closes
         elif spread := next(
             (c.output for c in self.builder.calls() if c.interface == "spread"), None
         ):
