@@ -26,6 +26,7 @@ LIBRARY = (
     "rolling",
     "streaks",
     "crosses",
+    "ratios",
     "visualization",
 )
 

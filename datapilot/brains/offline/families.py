@@ -40,6 +40,7 @@ from datapilot.brains.offline.family_asks import (
     read_when_ask,
 )
 from datapilot.brains.offline.measures import amount_span
+from datapilot.brains.offline.ratios import as_ratio, read_ratio_ask
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 from datapilot.brains.offline.volume_days import read_volume_when
@@ -63,7 +64,10 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     if streak is not None and reading.entities:
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
         return
-    count = read_count_ask(text)
+    ratio = read_ratio_ask(text)
+    if ratio is not None and reading.entities:
+        as_ratio(reading, ratio)  # "is how many times chevron's": a ratio, never a count
+    count = read_count_ask(text) if ratio is None else None
     if count is not None and reading.entities:
         _as_count(reading, count)
         return

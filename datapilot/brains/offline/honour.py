@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.periods import calendar_unit
+from datapilot.brains.offline.ratios import RATIO_CUE
 from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
@@ -206,6 +207,8 @@ def _honoured_by(
         found = [f"{out}.amount" for out, name, value in args if name == "amount" and value]
         # or the same number as a level a step filters by ("at $150 or more")
         return found[0] if found else _filter_with(args, number)
+    if how == "form" and meaning == RATIO_CUE:  # "how many times": only a computed ratio
+        return interfaces.get("figure_ratio")
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":

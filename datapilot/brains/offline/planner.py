@@ -22,6 +22,7 @@ from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS
 from datapilot.brains.offline.planning.families import AnalystFamilies
 from datapilot.brains.offline.planning.forecast import Forecasts
 from datapilot.brains.offline.planning.levels import LevelCharts
+from datapilot.brains.offline.planning.ratios import Ratios
 from datapilot.brains.offline.planning.reference import ReferenceTables
 from datapilot.brains.offline.planning.series_stats import rolling_statistic
 from datapilot.brains.offline.planning.technical import TechnicalCharts
@@ -105,7 +106,7 @@ def _plan_parts(reading: Reading) -> _Planner:
 
 
 class _Planner(
-    AnalystFamilies, LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables
+    AnalystFamilies, LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables, Ratios
 ):
     """Every metric family over the shared machinery; `plan` picks the measures to add."""
 
@@ -178,6 +179,7 @@ class _Planner(
         if stats:
             self._statistics(stats)
         self._tally()
+        self._ratio()
         if not self.builder.calls() and self.problem is None:
             self._levels_chart()
         if r.table and not self.builder.has("show_table") and self.builder.calls():

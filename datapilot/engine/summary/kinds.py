@@ -23,6 +23,7 @@ STAT_COLUMNS = frozenset({"count", "mean", "median", "std", "min", "max", "sum",
 
 # Kinds that answer a question by themselves come first; plain series last.
 _PRIORITY = {
+    "ratio": -1,  # "how many times": the ratio is the answer, the two figures its support
     "period_return": 0,
     "cagr": 0,
     "volatility": 0,
@@ -88,6 +89,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "crosses"
     if {"sessions", "end_date", "ties"} <= columns:
         return "streak"
+    if {"times", "denominator_value"} <= columns:
+        return "ratio"
     if "distance_pct" in columns:
         return "distance"
     if {"date", "return_pct"} <= columns:
