@@ -27,6 +27,7 @@ LIBRARY = (
     "streaks",
     "crosses",
     "ratios",
+    "anchored",
     "visualization",
 )
 

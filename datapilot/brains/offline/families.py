@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.reading import Reading
 
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
+from datapilot.brains.offline.distance_back import read_distance_back
 from datapilot.brains.offline.exclusions import exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     CountAsk,
@@ -39,6 +40,7 @@ from datapilot.brains.offline.family_asks import (
     read_series_extreme,
     read_when_ask,
 )
+from datapilot.brains.offline.first_day import as_first_day, read_first_day_ask
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.ratios import as_ratio, read_ratio_ask
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
@@ -71,7 +73,11 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     if count is not None and reading.entities:
         _as_count(reading, count)
         return
-    distance = read_distance_ask(text)
+    first_day = read_first_day_ask(text)
+    if first_day is not None and reading.entities:
+        as_first_day(reading, first_day, _REPLACED | _DAYS | {"period_extremes"})
+        return
+    distance = read_distance_ask(text) or read_distance_back(text)
     if distance is not None and reading.entities:
         _as_distance(reading, distance)
         return

@@ -223,6 +223,8 @@ def _honoured_by(
     if how == "when":
         return _dated(reading, entry.text)
     if how == "distance":
+        if "extreme_from_day" in reading.metrics:
+            return "the extreme's distance from the first day"
         return "measure distance" if "distance" in reading.metrics else None
     if how == "gap":
         return _gap(reading, args, entry.text)
@@ -413,6 +415,8 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "dates of the crosses"
     if "streak" in reading.metrics:
         return "first and last day of the streak"
+    if "extreme_from_day" in reading.metrics:
+        return "date of the extreme"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
     if _LONGER.search(said):

@@ -17,6 +17,7 @@ from datetime import date
 from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.measures import CHANGE_KINDS, PER_MEMBER
+from datapilot.brains.offline.planning.anchored import AnchoredExtremes
 from datapilot.brains.offline.planning.asked import AskedMeasures
 from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS
 from datapilot.brains.offline.planning.families import AnalystFamilies
@@ -40,6 +41,7 @@ _FAMILIES = {
     "distance": "_distance",
     "streak": "_streak",
     "ma_cross": "_ma_cross",
+    "extreme_from_day": "_extreme_from_day",
 }
 
 
@@ -106,7 +108,14 @@ def _plan_parts(reading: Reading) -> _Planner:
 
 
 class _Planner(
-    AnalystFamilies, LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables, Ratios
+    AnalystFamilies,
+    LevelCharts,
+    AskedMeasures,
+    TechnicalCharts,
+    Forecasts,
+    ReferenceTables,
+    Ratios,
+    AnchoredExtremes,
 ):
     """Every metric family over the shared machinery; `plan` picks the measures to add."""
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from datapilot.core.results import Fact
 from datapilot.engine.facts import format_value
+from datapilot.engine.summary.anchored import from_day_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
 from datapilot.engine.summary.ratios import ratio_sentences
@@ -320,4 +321,5 @@ FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
     "signs": _signs,
     "distance": _distance,
     "ratio": ratio_sentences,
+    "from_day": from_day_sentences,
 }
