@@ -33,6 +33,8 @@ def _volume(ticker: str) -> pd.Series:
          "IBM", "2008", False),
         ("On which day in 2011 did Apple trade the most shares?", "AAPL", "2011", False),
         ("When was Microsoft's lowest volume day in 2010?", "MSFT", "2010", True),
+        ("What was Apple's busiest trading day in 2011?", "AAPL", "2011", False),
+        ("苹果2011年交易最活跃的是哪一天", "AAPL", "2011", False),
     ],
 )  # fmt: skip
 async def test_the_day_of_a_volume_extreme_with_its_shares(

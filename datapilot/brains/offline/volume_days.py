@@ -25,14 +25,16 @@ _VOLUME_ZH = re.compile(
 
 def read_volume_when(text: str) -> WhenAsk | None:
     """The date of the window's highest or lowest volume asked in `text`, or None: a volume
-    extreme and a date asked for ("which day", 哪一天) anywhere in the question."""
-    when = WHEN.search(text)
-    if when is None:
-        return None
+    extreme and a date asked for ("which day", 哪一天) anywhere in the question, or the busiest
+    (quietest) day, which is a day by itself."""
     found = _VOLUME_EN.search(text) or _VOLUME_ZH.search(text)
     if found is None:
         return None
+    when = WHEN.search(text)
     groups = found.groupdict()
-    word = next((v for k, v in groups.items() if v and k != "busy"), None) or groups.get("busy")
+    if when is None and not groups.get("busy"):
+        return None
+    word = next((v for k, v in groups.items() if v and k != "busy"), None) or groups["busy"] or ""
     low = bool(re.match(r"(?i)low|small|light|least|fewest|min|quiet|最小|最低|最少|最清淡", word))
-    return WhenAsk("worst" if low else "best", "daily", (found.span(), when.span()))
+    spans = (found.span(),) if when is None else (found.span(), when.span())
+    return WhenAsk("worst" if low else "best", "daily", spans)
