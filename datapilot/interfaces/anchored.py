@@ -28,7 +28,10 @@ def extreme_from_day(
     for column in levels.columns:
         series = pd.to_numeric(levels[column], errors="coerce").dropna()
         if day is not None:
-            series = series[series.index >= series.index[series.index <= pd.Timestamp(day)].max()]
+            on_or_before = series.index[series.index <= pd.Timestamp(day)]
+            if on_or_before.empty:
+                continue
+            series = series[series.index >= on_or_before.max()]
         if series.empty:
             continue
         when = series.idxmax() if side == "high" else series.idxmin()
@@ -58,4 +61,5 @@ def extreme_from_day(
         title_zh="极值与首日收盘的距离" if day is None else f"极值与{day}收盘的距离",
         units={"extreme_value": unit, "reference_value": unit, "from_day_pct": "%"},
         side=side,
+        from_first=day is None,
     )

@@ -1,5 +1,6 @@
 """How far a window's extreme is from the close of the first day (the IPO day, the listing day —
-the first day of the data, as "since its IPO" reads): "Facebook: lowest close in 2012 after the
+the first day of the data, as "since its IPO" reads) or of a named day ("how far below its
+2019-12-31 close", 比2019年12月31日的收盘价低多少): "Facebook: lowest close in 2012 after the
 IPO, what date, and how far below its IPO-day close was that?" is 2012's lowest close with its
 date and its distance in % from the 2012-05-18 close. Expected figures are computed here with
 pandas from bokeh's shipped stocks."""
@@ -50,3 +51,35 @@ async def test_an_extreme_from_the_first_days_close(
     assert f"{window[day]:.2f}" in answer.summary, answer.summary
     assert f"{abs(distance):.2f}%" in answer.summary, answer.summary
     assert closes.index[0].date().isoformat() in answer.summary, answer.summary
+
+
+def _index() -> pd.DataFrame:
+    from skfolio.datasets import load_sp500_dataset, load_sp500_index
+
+    return pd.concat([load_sp500_index()["SP500"].rename("^GSPC"), load_sp500_dataset()], axis=1)
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "day", "year"),
+    [
+        ("Apple's lowest close in 2020: what day, and how far below its 2019-12-31 close was it?",
+         "AAPL", "2019-12-31", "2020"),
+        ("苹果2020年最低收盘价是哪天？比2019年12月31日的收盘价低多少？", "AAPL", "2019-12-31",
+         "2020"),
+        ("When did the S&P 500 hit its 2020 low, and how far was it below its Feb 19 2020 close?",
+         "^GSPC", "2020-02-19", "2020"),
+    ],
+)  # fmt: skip
+async def test_an_extreme_from_a_named_days_close(
+    data: Any, question: str, ticker: str, day: str, year: str
+) -> None:
+    closes = _index()[ticker].dropna()
+    after = closes[(closes.index >= day) & (closes.index <= f"{year}-12-31")]
+    low = after.idxmin()
+    distance = (after[low] / closes[day] - 1) * 100
+    answer = await ask(question, QuestionContext(today=date(2022, 6, 30), brain="offline"))
+    assert answer.status == "ok", answer.message
+    first = answer.summary.split("。")[0].split(". ")[0]
+    assert low.date().isoformat() in first, answer.summary
+    assert f"{abs(distance):.2f}%" in first, answer.summary
+    assert day in first and "first day of the data" not in first, answer.summary

@@ -19,6 +19,7 @@ def from_day_sentences(step: Step, said: Said) -> list[str]:
     side = str(frame.attrs.get("side") or "low")
     units = frame.attrs.get("units") or {}
     unit = str(units.get("extreme_value") or "") or None
+    first = bool(frame.attrs.get("from_first", True))
     sentences = []
     for subject, row in list(zip(frame.index, frame.itertuples(index=False), strict=True))[
         :MAX_SUBJECTS
@@ -33,7 +34,7 @@ def from_day_sentences(step: Step, said: Said) -> list[str]:
             where = "低" if pct < 0 else "高"
             sentences.append(
                 f"{name}{said.when}的{word}收盘为{extreme}（{row.extreme_date}），比{row.reference_date}"
-                f"（数据首日）的收盘价{reference}{where}{distance}。"
+                f"{'（数据首日）' if first else ''}的收盘价{reference}{where}{distance}。"
             )
         else:
             word = "lowest" if side == "low" else "highest"
@@ -42,7 +43,7 @@ def from_day_sentences(step: Step, said: Said) -> list[str]:
             poss = f"{name}'" if name.endswith("s") else f"{name}'s"
             sentences.append(
                 f"{poss} {word} close{when} was {extreme} on {row.extreme_date}, {distance} "
-                f"{where} its close on {row.reference_date} ({reference}), the first day of the "
-                "data."
+                f"{where} its close on {row.reference_date} ({reference})"
+                + (", the first day of the data." if first else ".")
             )
     return sentences

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.planning.base import PlannerBase
 
@@ -18,9 +20,12 @@ class AnchoredExtremes(PlannerBase):
         if not r.table_only:
             self._chart("plot_line", data, self._title("close"))
         side = r.peak_side
+        args: dict[str, Any] = {"frame": frame(data), "side": side}
+        if r.anchor_day is not None:
+            args["day"] = r.anchor_day.isoformat()
         found = self.builder.add(
             "extreme_from_day",
-            {"frame": frame(data), "side": side},
+            args,
             name="from_first_day",
             description=self._say(
                 f"Find the window's {side} and compare it with the first day's close",
