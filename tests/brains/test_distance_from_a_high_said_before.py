@@ -40,3 +40,22 @@ async def test_how_far_from_a_high_said_before(
     assert day.date().isoformat() in answer.summary, answer.summary
     assert f"{window[day]:.2f}" in answer.summary, answer.summary
     assert f"{abs(distance):.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "start", "today", "low"),
+    [
+        ("coca-cola all time high close - when and what price", "KO", None, "2022-12-28", False),
+        ("Apple's 2021 low: when, and at what close?", "AAPL", "2021-01-01", "2021-12-31", True),
+    ],
+)
+async def test_a_high_or_low_with_when_after_a_dash_or_colon(
+    data: Any, question: str, ticker: str, start: str | None, today: str, low: bool
+) -> None:
+    closes = load_sp500_dataset()[ticker]
+    window = closes[(closes.index >= (start or "1900")) & (closes.index <= today)]
+    day = window.idxmin() if low else window.idxmax()
+    answer = await ask(question, QuestionContext(today=date(2022, 12, 28), brain="offline"))
+    assert answer.status == "ok", answer.message
+    assert day.date().isoformat() in answer.summary, answer.summary
+    assert f"{window[day]:.2f}" in answer.summary, answer.summary

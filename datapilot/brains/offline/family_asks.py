@@ -188,7 +188,7 @@ _WHEN_PATTERNS = (
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,40}}?\b(?:and|with|plus)\s+(?:the\s+|its\s+)?"
         r"(?P<unit>date|day)s?\b"
     ),
-    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,)\s+when\b"),
+    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,|\s?[-–—:;])\s+when\b"),
     # "peak … - how high and which quarter?": the date asked in a clause of its own.
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,60}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
