@@ -72,6 +72,10 @@ _CANNOT: dict[str, tuple[str, str]] = {
         "只有一个对象，无法排名，也还不能按时间段排名",
     ),
     "cue:compare": ("there is only one thing to compare", "只有一个对象，无法比较"),
+    "cue:ratio": (
+        "I can't yet give how many times one figure is the other here (two names, one measure)",
+        "我还不能在这里算出一个数是另一个数的几倍（需要两个对象、同一指标）",
+    ),
     "window": (
         "I can't date the window it names; say the day, e.g. 'the two weeks after 2008-11-04'",
         "我无法确定它指的是哪段时间；请写出具体日期，例如“2008-11-04之后两周”",

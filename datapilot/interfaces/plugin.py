@@ -28,6 +28,8 @@ LIBRARY = (
     "first_past",
     "figures",
     "crosses",
+    "ratios",
+    "anchored",
     "visualization",
 )
 

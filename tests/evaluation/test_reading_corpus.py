@@ -69,6 +69,8 @@ CLASSES = {
     "multi_part",
     # Statistics of a series a measure produced (the peak of a rolling volatility).
     "series_stat",
+    # How many times one figure is another: the ratio shown, or the words declined.
+    "ratio",
 }
 
 

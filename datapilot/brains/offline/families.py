@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.reading import Reading
 
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
+from datapilot.brains.offline.distance_back import read_distance_back
 from datapilot.brains.offline.exclusions import exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     CountAsk,
@@ -40,10 +41,13 @@ from datapilot.brains.offline.family_asks import (
     read_when_ask,
 )
 from datapilot.brains.offline.first_back import as_first, read_first_ask
+from datapilot.brains.offline.first_day import as_first_day, read_first_day_ask
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.period_tallies import read_period_tally
+from datapilot.brains.offline.ratios import as_ratio, read_ratio_ask
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
+from datapilot.brains.offline.volume_days import read_volume_when
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
@@ -82,16 +86,26 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         reading.frequency = tally.period
         _as_count(reading, CountAsk(tally.side, None, False, tally.spans))
         return
-    count = read_count_ask(text)
+    ratio = read_ratio_ask(text)
+    if ratio is not None and reading.entities:
+        as_ratio(reading, ratio)  # "is how many times chevron's": a ratio, never a count
+    count = read_count_ask(text) if ratio is None else None
     if count is not None and reading.entities:
         _as_count(reading, count)
         _count_with_extreme(reading, text)
         return
-    distance = read_distance_ask(text)
+    first_day = read_first_day_ask(text)
+    if first_day is not None and reading.entities:
+        as_first_day(reading, first_day, _REPLACED | _DAYS | {"period_extremes"})
+        return
+    distance = read_distance_ask(text) or read_distance_back(text)
     if distance is not None and reading.entities:
         _as_distance(reading, distance)
         return
     when = read_when_ask(text)
+    if (volume_when := read_volume_when(text)) is not None and reading.price_entities:
+        when = volume_when  # "which day had the heaviest volume": the volume's day, not a close's
+        reading.metrics = ["volume", *(m for m in reading.metrics if m != "volume")]
     since = _FROM_THAT_DAY.search(text)
     if since is not None and when is not None and when.label == "daily" and reading.entities:
         # "When was its 2020 low? How much did it gain from that day to the end of the year?":
@@ -318,16 +332,15 @@ def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> 
     # "When was inflation highest": the peak of the year-over-year change the name implies,
     # never of the index level beside it.
     change = next((m for m in reading.metrics if m in ("yoy", "qoq", "mom")), None)
-    reading.extreme_of = of_series or change or "level"
-    spread = [m for m in reading.metrics if m == "spread"]  # computed first, then its extreme
+    volume = "volume" if "volume" in reading.metrics and reading.price_entities else None
+    reading.extreme_of = of_series or change or volume or "level"
+    # A spread or the volume is computed first, then its extreme.
+    spread = [m for m in reading.metrics if m in ("spread", "volume")]
+    dropped = (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread", "volume"}
     reading.metrics = [
         *spread,
         "period_extremes",
-        *(
-            m
-            for m in reading.metrics
-            if m not in (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread"}
-        ),
+        *(m for m in reading.metrics if m not in dropped),
     ]
     reading.period_sides = when.side
     reading.period_label = when.label

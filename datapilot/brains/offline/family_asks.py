@@ -189,7 +189,7 @@ _WHEN_PATTERNS = (
         r"(?P<unit>date|day)s?\b"
     ),
     # "all time high close - when and what price": the date asked after a comma, a dash, a colon.
-    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,|[–—:;(]|\s-)\s*when\b"),
+    re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,|[–—:;(]|\s?-)\s*when\b"),
     # "peak … - how high and which quarter?": the date asked in a clause of its own.
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,60}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit
+from datapilot.brains.offline.ratios import RATIO_CUE
 from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
@@ -208,6 +209,8 @@ def _honoured_by(
         found = [f"{out}.amount" for out, name, value in args if name == "amount" and value]
         # or the same number as a level a step filters by ("at $150 or more")
         return found[0] if found else _filter_with(args, number)
+    if how == "form" and meaning == RATIO_CUE:  # "how many times": only a computed ratio
+        return interfaces.get("figure_ratio")
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":
@@ -222,6 +225,8 @@ def _honoured_by(
     if how == "when":
         return _dated(reading, entry.text)
     if how == "distance":
+        if "extreme_from_day" in reading.metrics:
+            return "the extreme's distance from the first day"
         return "measure distance" if "distance" in reading.metrics else None
     if how == "gap":
         return _gap(reading, args, entry.text)
@@ -416,6 +421,8 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "first and last day of the streak"
     if "first_close" in reading.metrics:
         return "date of the first close past the level"
+    if "extreme_from_day" in reading.metrics:
+        return "date of the extreme"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
     if _LONGER.search(said):

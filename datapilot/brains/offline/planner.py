@@ -19,11 +19,13 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.measures import CHANGE_KINDS, PER_MEMBER
+from datapilot.brains.offline.planning.anchored import AnchoredExtremes
 from datapilot.brains.offline.planning.asked import AskedMeasures
 from datapilot.brains.offline.planning.base import MAX_CHARTED, STATS
 from datapilot.brains.offline.planning.families import AnalystFamilies
 from datapilot.brains.offline.planning.forecast import Forecasts
 from datapilot.brains.offline.planning.levels import LevelCharts
+from datapilot.brains.offline.planning.ratios import Ratios
 from datapilot.brains.offline.planning.reference import ReferenceTables
 from datapilot.brains.offline.planning.series_stats import rolling_statistic
 from datapilot.brains.offline.planning.technical import TechnicalCharts
@@ -42,6 +44,7 @@ _FAMILIES = {
     "streak": "_streak",
     "first_close": "_first_close",
     "ma_cross": "_ma_cross",
+    "extreme_from_day": "_extreme_from_day",
 }
 
 
@@ -131,7 +134,14 @@ def _gap_between_parts(reading: Reading, planner: _Planner, primaries: list[str]
 
 
 class _Planner(
-    AnalystFamilies, LevelCharts, AskedMeasures, TechnicalCharts, Forecasts, ReferenceTables
+    AnalystFamilies,
+    LevelCharts,
+    AskedMeasures,
+    TechnicalCharts,
+    Forecasts,
+    ReferenceTables,
+    Ratios,
+    AnchoredExtremes,
 ):
     """Every metric family over the shared machinery; `plan` picks the measures to add."""
 
@@ -204,6 +214,7 @@ class _Planner(
         if stats:
             self._statistics(stats)
         self._tally()
+        self._ratio()
         if not self.builder.calls() and self.problem is None:
             self._levels_chart()
         if r.table and not self.builder.has("show_table") and self.builder.calls():

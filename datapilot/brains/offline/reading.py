@@ -131,6 +131,12 @@ class Reading(BaseModel):
     )
     period_label: str | None = Field(default=None, description="How an extreme's date is named.")
     leverage: float | None = Field(default=None, description="A daily leverage (2 for 2x).")
+    anchor_day: date | None = Field(
+        default=None, description="The day an extreme is measured from (the first when None)."
+    )
+    ratio: tuple[str, str] | None = Field(
+        default=None, description="How many times one name's figure is another's: (over, under)."
+    )
     family_spans: list[tuple[int, int, str]] = Field(
         default_factory=list, description="Words a family rule read, and what it read them as."
     )

@@ -115,6 +115,7 @@ _OPERATIONS = {
     "head_rows": ("kept the first rows", "保留了前几行"),
     "rank": ("ranked the results", "对结果排了序"),
     "count_signs": ("counted the periods up and down", "统计了上涨和下跌的时段数"),
+    "figure_ratio": ("divided one figure by the other", "计算了倍数"),
     "top_bottom": ("picked the top and bottom", "选出了排在前后的几项"),
     "resample": ("changed its frequency", "调整了数据频率"),
     "normalize": ("rebased it", "做了归一化"),

@@ -11,8 +11,10 @@ import pandas as pd
 
 from datapilot.core.results import Fact
 from datapilot.engine.facts import format_value
+from datapilot.engine.summary.anchored import from_day_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
+from datapilot.engine.summary.ratios import ratio_sentences
 
 _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
 _UNIT |= {"annual": "year"}
@@ -386,4 +388,6 @@ FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
     "count": _count,
     "signs": _signs,
     "distance": _distance,
+    "ratio": ratio_sentences,
+    "from_day": from_day_sentences,
 }

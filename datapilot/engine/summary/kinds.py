@@ -23,6 +23,8 @@ STAT_COLUMNS = frozenset({"count", "mean", "median", "std", "min", "max", "sum",
 
 # Kinds that answer a question by themselves come first; plain series last.
 _PRIORITY = {
+    "ratio": -1,  # "how many times": the ratio is the answer, the two figures its support
+    "from_day": 0,
     "period_return": 0,
     "cagr": 0,
     "volatility": 0,
@@ -94,6 +96,10 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "first_past"
     if {"value", "other_value", "difference"} <= columns:
         return "figure_difference"
+    if {"times", "denominator_value"} <= columns:
+        return "ratio"
+    if {"extreme_value", "from_day_pct"} <= columns:
+        return "from_day"
     if "distance_pct" in columns:
         return "distance"
     if {"date", "return_pct"} <= columns:

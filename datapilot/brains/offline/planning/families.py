@@ -23,9 +23,11 @@ _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
 class AnalystFamilies(SeriesStatistics):
     """Sub-period extremes, session counts and distances from a peak."""
 
-    if TYPE_CHECKING:  # the planner's other mixin (`asked.AskedMeasures`) provides it
+    if TYPE_CHECKING:  # the planner's other mixins (`asked.AskedMeasures`, `levels.LevelCharts`)
 
         def _change(self, kind: str) -> None: ...
+
+        def _volume(self) -> None: ...
 
     def _period_extremes(self) -> None:
         """Each period's return (the first from the close before the window), then the best
@@ -94,6 +96,10 @@ class AnalystFamilies(SeriesStatistics):
                 ),
                 task="processing",
             )
+        elif r.extreme_of == "volume":
+            if self.volume is None:
+                self._volume()
+            series = self.volume or self.levels(freq="daily")  # the shares, not the closes
         elif spread := next(
             (c.output for c in self.builder.calls() if c.interface == "spread"), None
         ):

@@ -1,0 +1,94 @@
+"""A ratio of two figures asked for: "exxon's gain is how many times chevron's?", "how many times
+bigger was X's return than Y's", "what multiple of", 苹果的涨幅是微软的几倍 / 多少倍.
+
+The figure divided is the first name's; it is divided by the name said after "than", else after
+the ratio's words (EN) or after 是 (ZH). A ratio the plan cannot give (not two names, or no
+cross-section of one measure) leaves its words unhonoured, so the answer declines them rather
+than giving the two figures alone. "How many times did it close above $150" is a count, not this.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datapilot.brains.offline.reading import Reading
+    from datapilot.data.entity import Entity
+
+RATIO_CUE = "cue:ratio"
+
+_TIMES_EN = r"how\s+many\s+times"
+_RATIO = re.compile(
+    rf"(?i)\b{_TIMES_EN}\s+(?:as\s+(?:much|large|big|high|great|good|strong)|bigger|larger|"
+    r"greater|higher|more|better|stronger|that\s+of|the\s+size\s+of)\b"
+    rf"|\b(?:is|was|are|were|be)\s+{_TIMES_EN}\b"
+    rf"|\b{_TIMES_EN}\s+(?=[\w&.-]+['’]s?\b)(?!(?:did|does|do|has|had|have|was|were|is|in|it|"
+    r"they|has|over|during|since|this|that|the)\b)"
+    r"|\bwhat\s+multiple\s+of\b|\bas\s+a\s+multiple\s+of\b"
+    r"|(?:是|为|相当于|等于)(?P<zh>[^，。？?,!！]{0,16}?)的?(?:几|多少)倍"
+)
+_THAN = re.compile(r"(?i)\bthan\b|比")
+
+
+@dataclass(frozen=True)
+class RatioAsk:
+    """The ratio asked; `after` is where the divisor's name is looked for."""
+
+    span: tuple[int, int]
+    after: int
+
+
+def read_ratio_ask(text: str) -> RatioAsk | None:
+    """The ratio of two figures `text` asks for, or None."""
+    found = _RATIO.search(text)
+    if found is None:
+        return None
+    if found.group("zh") is not None:
+        return RatioAsk(found.span(), found.start("zh"))
+    than = _THAN.search(text, found.start())
+    return RatioAsk(found.span(), than.end() if than is not None else found.start())
+
+
+def _first_said(entity: Entity, text: str, after: int) -> int | None:
+    """Where `entity` is first named at or after `after` (its id, name or an alias)."""
+    places = []
+    for name in {entity.id, entity.name, *entity.aliases}:
+        if not name:
+            continue
+        edge = r"(?<![A-Za-z0-9])" if name[0].isascii() else ""
+        tail = r"(?![A-Za-z0-9])" if name[-1].isascii() else ""
+        for hit in re.finditer(edge + re.escape(name) + tail, text[after:], re.IGNORECASE):
+            places.append(after + hit.start())
+            break
+    return min(places) if places else None
+
+
+def ratio_sides(reading: Reading, ask: RatioAsk) -> tuple[str, str] | None:
+    """(numerator id, denominator id) of a ratio between the reading's two names, or None."""
+    if len(reading.entities) != 2:
+        return None
+    said = [(_first_said(e, reading.text, ask.after), e.id) for e in reading.entities]
+    placed = sorted((at, ident) for at, ident in said if at is not None)
+    if not placed:
+        return None
+    under = placed[0][1]
+    over = next(e.id for e in reading.entities if e.id != under)
+    return over, under
+
+
+def as_ratio(reading: Reading, ask: RatioAsk) -> None:
+    """Record the ratio's words and its two sides on the reading."""
+    reading.family_spans.append((*ask.span, RATIO_CUE))
+    sides = ratio_sides(reading, ask)
+    if sides is None:
+        return  # the words stay unhonoured: the answer declines them
+    reading.ratio = sides
+    reading.rank = True  # the two figures side by side, as a cross-section to divide
+    over, under = sides
+    reading.trace.append(
+        f"倍数：{over}的数值除以{under}的数值"
+        if reading.zh
+        else f"a ratio: {over}'s figure over {under}'s (how many times)"
+    )
