@@ -286,9 +286,11 @@ def test_the_entity_list_is_shortened_to_the_kinds_mentioned() -> None:
 def test_a_tighter_budget_cuts_more_but_keeps_question_and_catalog() -> None:
     history = _long_conversation(30)
     context = QuestionContext(today=date(2024, 3, 1), history=history, tables=_widget_tables(5))
-    roomy, registry, _ = _fit(context, budget=4000)
-    tight, _, _ = _fit(context, budget=3700)
-    assert tight.fits and _sent_tokens(tight.messages) <= 3700 < _sent_tokens(roomy.messages)
+    # Budgets above the most the fitting can cut (every interface added makes that floor grow).
+    floor = _sent_tokens(_fit(context, budget=1)[0].messages)
+    roomy, registry, _ = _fit(context, budget=floor + 250)
+    tight, _, _ = _fit(context, budget=floor + 150)
+    assert tight.fits and _sent_tokens(tight.messages) <= floor + 150 < _sent_tokens(roomy.messages)
     sent = to_openai(tight.messages)
     assert sent[1]["content"].endswith(f"Question: {LONG_QUESTION}")
     assert all(f"\n{name}(" in sent[0]["content"] for name in registry.names())
