@@ -321,13 +321,17 @@ def _first_past(step: Step, said: Said) -> list[str]:
     frame: pd.DataFrame = step.value
     unit = str(frame.attrs.get("unit") or "")
     above = frame.attrs.get("side") != "below"
+    times = float(frame.attrs.get("multiple") or 1.0)
     sentences = []
     for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
         :MAX_SUBJECTS
     ]:
         name, level = w.name(subject), _said(said, float(row.level), unit)
+        # A multiple of a day's close shows that close too: "2x its close on 2009-03-09, 676.53".
+        base = _said(said, float(row.level_close), unit) if times != 1.0 else ""
         if w.zh:
             of = f"（{row.level_date}的收盘价）" if row.level_date is not None else ""
+            of = f"（{row.level_date}收盘价{base}的{times:g}倍）" if base else of
             side = _ZH_SIDES[(above, bool(frame.attrs.get("inclusive")))]
             if row.date is None:
                 sentences.append(f"{name}在所查区间内没有一天收盘{side}{level}{of}。")
@@ -336,6 +340,7 @@ def _first_past(step: Step, said: Said) -> list[str]:
             sentences.append(f"{name}首次收盘{side}{level}{of}是在{row.date}，收于{close}。")
             continue
         of = f" (its close on {row.level_date})" if row.level_date is not None else ""
+        of = f" ({times:g}x its close on {row.level_date}, {base})" if base else of
         side = ("at or " if frame.attrs.get("inclusive") else "") + ("above" if above else "below")
         if row.date is None:
             sentences.append(f"{name} did not close {side} {level}{of} in the window searched.")
