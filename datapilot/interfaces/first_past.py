@@ -30,14 +30,17 @@ def first_close_past(
     inclusive: Annotated[bool, "At or above (below): equal to the level counts."] = False,
     back: Annotated[bool, "Back past it: after a close that was not past it."] = False,
     after: Annotated[date | None, "Search sessions from this day on."] = None,
-    multiple: Annotated[float, "The level is this multiple of the day's close (2 = double)."] = 1.0,
+    multiple: Annotated[
+        float | None, "The level is this multiple of the day's close (2 = double)."
+    ] = None,
 ) -> pd.DataFrame:
     """Per column: the level (and the day it is the close of), the first session past it (date)
     with its close, and how many sessions were searched; no date when none was past it."""
     if level is None and level_day is None:
         raise InterfaceError("first_close_past needs a level or the day whose close is the level.")
-    if multiple != 1.0 and (level is not None or level_day is None or multiple <= 0):
+    if multiple is not None and (level is not None or level_day is None or multiple <= 0):
         raise InterfaceError("A multiple (double, 翻倍) is of a day's close: give level_day.")
+    times = 1.0 if multiple is None else multiple
     levels = values_of(frame)
     rows = []
     for column in levels.columns:
@@ -48,7 +51,7 @@ def first_close_past(
             if known.empty:
                 raise InterfaceError(f"No close of {column} on or before {level_day}.")
             base, target_day = float(known.iloc[-1]), known.index[-1]
-            target = multiple * base
+            target = times * base
         searched = closes
         if target_day is not None:
             searched = searched[searched.index > target_day]
@@ -84,7 +87,7 @@ def first_close_past(
         title_zh=f"首次收盘{'高于' if side == 'above' else '低于'}该水平",
         units={"level": unit, "level_close": unit, "close": unit, "sessions_searched": ""},
         side=side,
-        multiple=multiple,
+        multiple=times,
         inclusive=inclusive,
     )
 
