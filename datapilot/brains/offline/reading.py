@@ -137,6 +137,7 @@ class Reading(BaseModel):
     )
     ledger: Ledger | None = None
     parts: list[Part] = Field(default_factory=list, description="A multi-part question's parts.")
+    in_part: bool = Field(default=False, description="One part of a multi-part question.")
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)

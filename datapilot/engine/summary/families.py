@@ -6,6 +6,7 @@ written by `format_value`, as every fact is.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 
@@ -366,9 +367,13 @@ def _figure_difference(step: Step, said: Said) -> list[str]:
         moved = _said(said, abs(gap), gap_unit)
         of = str(frame.attrs.get("of") or "")
         name = w.name(subject)
+        if w.zh and gap_unit == "percentage points":
+            moved = f"{abs(gap):,.2f}个百分点"
+        stat = frame.attrs.get("statistic")
+        if stat:  # each figure a statistic of its window: "the 2000 mean, 1.70 points lower"
+            sentences.append(_statistics_gap(name, str(stat), row, (a, b, moved), gap >= 0, w))
+            continue
         if w.zh:
-            if gap_unit == "percentage points":
-                moved = f"{abs(gap):,.2f}个百分点"
             name = f"{name}的{w.title(of)}" if of and not w.is_name_of(of, subject) else name
             verb = "高" if gap >= 0 else "低"
             sentences.append(f"{name}在{row.date}为{a}，比{row.other_date}的{b}{verb}{moved}。")
@@ -380,6 +385,26 @@ def _figure_difference(step: Step, said: Said) -> list[str]:
                 f"{name} was {a} on {row.date}, {moved} {verb} than the {b} of {row.other_date}."
             )
     return sentences
+
+
+_ZH_STATISTICS = {"mean": "均值", "median": "中位数"}
+
+
+def _statistics_gap(
+    name: str, stat: str, row: Any, said: tuple[str, str, str], higher: bool, w: Any
+) -> str:
+    """Two windows' statistic (their means) and the first's difference from the second."""
+    a, b, moved = said
+    if w.zh:
+        what = _ZH_STATISTICS.get(stat, stat)
+        span, other = (str(d).replace(" to ", "至") for d in (row.date, row.other_date))
+        verb = "高" if higher else "低"
+        return f"{name}在{span}的{what}为{a}，比{other}的{what}{b}{verb}{moved}。"
+    verb = "higher" if higher else "lower"
+    return (
+        f"{_poss(name)} {stat} over {row.date} was {a}, {moved} {verb} than its {stat} over "
+        f"{row.other_date}, {b}."
+    )
 
 
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
