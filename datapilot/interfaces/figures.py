@@ -1,6 +1,8 @@
 """The gap between two figures, each the one value of its own window: "the spread in December
 2018 — how much wider than in January 2018?", 比2018年1月扩大了多少个百分点. A window holding
-several values has no one figure, so it is refused rather than one of its values picked.
+several values has no one figure, so it is refused rather than one of its values picked; a
+statistic of each window (its mean: "the 2000 average, how much lower than the 1990 average") is
+that window's one figure.
 """
 
 from __future__ import annotations
@@ -23,24 +25,19 @@ def figure_difference(
     """Per column: the figure (with its date), the other figure (with its date) and the
     difference, in the series' unit (percentage points of a rate)."""
     rows = []
-    first, second = values_of(frame), values_of(minus, "minus")
-    for column in first.columns:
-        if column not in second.columns:
+    first, second = _figures(frame, "frame"), _figures(minus, "minus")
+    for column, (day, value) in first.items():
+        if column not in second:
             continue
-        a, b = first[column].dropna(), second[column].dropna()
-        if len(a) != 1 or len(b) != 1:
-            raise InterfaceError(
-                f"Each window must hold one value of {column} to take a difference; they hold "
-                f"{len(a)} and {len(b)}."
-            )
+        other_day, other = second[column]
         rows.append(
             {
-                "id": str(column),
-                "date": a.index[0].date(),
-                "value": float(a.iloc[0]),
-                "other_date": b.index[0].date(),
-                "other_value": float(b.iloc[0]),
-                "difference": float(a.iloc[0] - b.iloc[0]),
+                "id": column,
+                "date": day,
+                "value": value,
+                "other_date": other_day,
+                "other_value": other,
+                "difference": value - other,
             }
         )
     if not rows:
@@ -56,4 +53,37 @@ def figure_difference(
         title_zh="两个数值之差",
         units={"value": unit, "other_value": unit, "difference": gap_unit},
         of=str(frame.attrs.get("title") or ""),
+        statistic=_statistic(frame),
     )
+
+
+def _statistic(frame: pd.DataFrame) -> str | None:
+    """The statistic a cross-section holds (its one column: "mean"), None for a series."""
+    if frame.attrs.get("kind") != "cross_section":
+        return None
+    numbers = frame.select_dtypes("number").columns
+    return str(numbers[0]) if len(numbers) == 1 else None
+
+
+def _figures(frame: pd.DataFrame, what: str) -> dict[str, tuple[object, float]]:
+    """Per column (or row of a statistic): its one figure and when it is of — the day of a
+    series' one value, or the window a statistic was taken over ("2000-01-01 to 2000-12-01")."""
+    stat = _statistic(frame)
+    if frame.attrs.get("kind") == "cross_section":
+        if stat is None:
+            raise InterfaceError(f"The {what} must hold one statistic per row to take a gap.")
+        first, last = frame.attrs.get("first_date"), frame.attrs.get("last_date")
+        span = f"{first} to {last}" if first and last else None
+        column = frame[stat].dropna()
+        return {str(i): (span, float(v)) for i, v in column.items()}
+    found = {}
+    values = values_of(frame, what)
+    for column in values.columns:
+        a = values[column].dropna()
+        if len(a) != 1:
+            raise InterfaceError(
+                f"Each window must hold one value of {column} to take a difference; it holds "
+                f"{len(a)}."
+            )
+        found[str(column)] = (a.index[0].date(), float(a.iloc[0]))
+    return found

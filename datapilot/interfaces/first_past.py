@@ -1,7 +1,8 @@
 """The first session past a level: "when did Apple first close above $150", "on what date did the
 S&P 500 first close back above its Feb 19, 2020 close", 首次收盘站上150美元.
 
-The level is a number, or the close of a day (`level_day`: the last close on or before it). The
+The level is a number, or the close of a day (`level_day`: the last close on or before it), or a
+multiple of that close (`multiple`: 2 = "double that price", 翻倍; 1.5 = "up 50% from"). The
 sessions searched start after that day (or at `after`, or at the frame's first row); `back` asks
 for a return to the level: the first session past it after one that was not (a day's own close
 is the level, so the sessions after it start below or at it unless the next one is past it).
@@ -29,21 +30,28 @@ def first_close_past(
     inclusive: Annotated[bool, "At or above (below): equal to the level counts."] = False,
     back: Annotated[bool, "Back past it: after a close that was not past it."] = False,
     after: Annotated[date | None, "Search sessions from this day on."] = None,
+    multiple: Annotated[
+        float | None, "The level is this multiple of the day's close (2 = double)."
+    ] = None,
 ) -> pd.DataFrame:
     """Per column: the level (and the day it is the close of), the first session past it (date)
     with its close, and how many sessions were searched; no date when none was past it."""
     if level is None and level_day is None:
         raise InterfaceError("first_close_past needs a level or the day whose close is the level.")
+    if multiple is not None and (level is not None or level_day is None or multiple <= 0):
+        raise InterfaceError("A multiple (double, 翻倍) is of a day's close: give level_day.")
+    times = 1.0 if multiple is None else multiple
     levels = values_of(frame)
     rows = []
     for column in levels.columns:
         closes = pd.to_numeric(levels[column], errors="coerce").dropna()
-        target, target_day = level, None
+        target, target_day, base = level, None, None
         if target is None:
             known = closes.loc[: pd.Timestamp(level_day)]
             if known.empty:
                 raise InterfaceError(f"No close of {column} on or before {level_day}.")
-            target, target_day = float(known.iloc[-1]), known.index[-1]
+            base, target_day = float(known.iloc[-1]), known.index[-1]
+            target = times * base
         searched = closes
         if target_day is not None:
             searched = searched[searched.index > target_day]
@@ -61,6 +69,7 @@ def first_close_past(
                 "id": str(column),
                 "level": target,
                 "level_date": target_day.date() if target_day is not None else None,
+                "level_close": base,
                 "date": day.date() if day is not None else None,
                 "close": float(closes[day]) if day is not None else None,
                 "sessions_searched": len(searched),
@@ -76,8 +85,9 @@ def first_close_past(
         unit=unit,
         title=f"First close {side} the level",
         title_zh=f"首次收盘{'高于' if side == 'above' else '低于'}该水平",
-        units={"level": unit, "close": unit, "sessions_searched": ""},
+        units={"level": unit, "level_close": unit, "close": unit, "sessions_searched": ""},
         side=side,
+        multiple=times,
         inclusive=inclusive,
     )
 

@@ -309,9 +309,9 @@ def top_bottom(
     by: Annotated[str, "The column ranked."] = "return_pct",
     n: Annotated[int, "How many at the top and at the bottom."] = 3,
 ) -> pd.DataFrame:
-    """The n rows with the highest and the n with the lowest value of `by`, with a `group`
-    column (top/bottom) and a `rank` within the group (1 = highest of the top, lowest of the
-    bottom). With fewer than 2n rows the bottom holds the rows not in the top."""
+    """The n highest and n lowest rows by `by`, with a `group` column (top/bottom) and a
+    `rank` within the group (1 = highest of the top, lowest of the bottom). With fewer than 2n
+    rows the bottom holds the rows not in the top."""
     if n < 1:
         raise InterfaceError("top_bottom needs n >= 1.")
     if isinstance(frame.index, pd.DatetimeIndex) and by not in frame.columns:

@@ -190,7 +190,8 @@ def period_return(
     units = {"start_value": value_unit, "end_value": value_unit, "return_pct": "%"}
     if difference:
         table["change"] = table["end_value"] - table["start_value"]
-        units["change"] = value_unit
+        # A rate's change is in percentage points, never a percent of itself.
+        units["change"] = "percentage points" if value_unit in ("%", "percent") else value_unit
     return derive(table, frame, kind="cross_section", unit="%", title="Period return", units=units)
 
 
@@ -347,8 +348,15 @@ def _one_stat(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     values = numeric(frame)
     result = getattr(values, name)().to_frame(name)
     result.index.name = "id"
+    # The window the statistic is of, so a figure of it can be told from another window's.
+    dated = isinstance(values.index, pd.DatetimeIndex) and len(values.index)
     return derive(
-        result, frame, kind="cross_section", title=f"{name.title()} of {title_of(frame, 'values')}"
+        result,
+        frame,
+        kind="cross_section",
+        title=f"{name.title()} of {title_of(frame, 'values')}",
+        first_date=values.index.min().date().isoformat() if dated else None,
+        last_date=values.index.max().date().isoformat() if dated else None,
     )
 
 

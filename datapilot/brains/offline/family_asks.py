@@ -176,7 +176,9 @@ _WHEN_UNIT = {"day": "daily", "date": "daily", "session": "daily", "week": "week
 _WHEN_UNIT |= {"month": "monthly", "quarter": "quarterly", "year": "annual"}
 _HIGH_EN = (
     r"peak(?:ed)?|high|highs|highest|top(?:ped)?|max(?:imum)?|low|lows|lowest|bottom(?:ed)?|"
-    r"trough|min(?:imum)?|widest|narrowest"
+    r"trough|min(?:imum)?|widest|narrowest|"
+    # "how wide did the spread get … and which month": the extreme it reached
+    r"how\s+(?:wide|high|low|narrow)(?=\s+(?:did|does|has|had|was|were|is)\b)"
 )
 _WHEN_PATTERNS = (
     re.compile(
@@ -249,7 +251,8 @@ def read_when_ask(text: str) -> WhenAsk | None:
         side_word = found.group("side").lower()
         low = bool(
             re.match(
-                r"low|bottom|trough|min|narrow|最窄|最低|低点|谷底|新低|最小|见底|创新低", side_word
+                r"(?:how\s+)?(?:low|bottom|trough|min|narrow)|最窄|最低|低点|谷底|新低|最小|见底|创新低",
+                side_word,
             )
         )
         unit = (found.groupdict().get("unit") or "day").lower()

@@ -3,6 +3,8 @@ S&P 500 first close back above its Feb 19, 2020 record close", 苹果什么时�
 标普500哪天首次收盘重新站上2020年2月19日的收盘价 — the first session past a number, or past the
 close of a day said (`first_close_past`). The words it used are recorded on the reading
 (`family_spans`) so the ledger counts them as read; "back"/"again"/重新 ask for a return to it.
+The level may be a multiple of a day's close: "from its March 23 2020 close, when did Apple first
+close at double that price", 从2009年3月9日的低点算起第一次收盘翻倍, "first close up 50% from".
 """
 
 from __future__ import annotations
@@ -36,6 +38,28 @@ _REFERENCE = re.compile(
     r"高点|点位|收盘)"
 )
 _BELOW = re.compile(r"(?i)below|under|lower|跌破|低于|跌回")
+# A multiple of a day's close: "first close at double that price", "first tripled", "first close
+# up 50% from its March 9 close", 第一次收盘翻倍, 首次涨到三倍, 首次较该日上涨50%.
+_MULTIPLE_EN = re.compile(
+    r"(?i)\bfirst\s+(?:time\s+)?(?:(?:it|they)\s+)?(?:(?:close[ds]?|closing|finish(?:ed)?)\s+"
+    r"(?:at\s+|up\s+)?)?(?:(?P<m>double[ds]?|twice|triple[ds]?|thrice|quadruple[ds]?|halve[ds]?)"
+    r"|(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?:above|over|higher\s+than|up\s+from|from))"
+)
+_MULTIPLE_ZH = re.compile(
+    r"(?:首次|第一次|头一次|最早)[^，。？；,?;]{0,8}?(?:(?P<m>翻了?两番|翻了?一?[倍番]|[两二2三3四4]倍|腰斩)"
+    r"|(?:上涨|涨了?|涨幅达到?)(?P<pct>\d+(?:\.\d+)?)\s*[%％])"
+)
+_MULTIPLES = (
+    (re.compile(r"(?i)halve|腰斩"), 0.5),
+    (re.compile(r"(?i)quadruple|两番|[四4]倍"), 4.0),
+    (re.compile(r"(?i)triple|thrice|[三3]倍"), 3.0),
+    (re.compile(r"(?i)double|twice|翻|[两二2]倍"), 2.0),
+)
+# A time phrase that names a day (not a month or a year): "March 23 2020", 2009年3月9日.
+_DAY_SAID = re.compile(
+    r"(?i)\d{1,2}\s*[日号]|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}|"
+    r"\b[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?![:\d])|\b\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9}\b"
+)
 
 
 @dataclass(frozen=True)
@@ -49,10 +73,21 @@ class FirstAsk:
     level: float | None
     reference: tuple[int, int]
     spans: tuple[tuple[int, int], ...]
+    multiple: float = 1.0  # the level is this multiple of the day's close (2: double)
 
 
 def read_first_ask(text: str) -> FirstAsk | None:
     """The first close past a level a question asks about, or None."""
+    multiple = _MULTIPLE_EN.search(text) or _MULTIPLE_ZH.search(text)
+    if multiple is not None:
+        said = multiple.group("m")
+        factor = next((f for word, f in _MULTIPLES if said and word.search(said)), None)
+        if factor is None:
+            factor = 1 + float(multiple.group("pct")) / 100
+        side = "below" if factor < 1 else "above"
+        # The level is reached at equality: "close at double that price".
+        span = multiple.span()
+        return FirstAsk(side, True, False, None, (0, len(text)), (span,), factor)
     found = _FIRST_EN.search(text) or _FIRST_ZH.search(text)
     if found is None:
         return None
@@ -80,18 +115,27 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
     level_day: date | None = None
     others = []
     for clause in parsed.time.clauses:
+        if ask.multiple != 1.0:
+            # The day whose close is multiplied is said anywhere ("from its March 23 2020 close").
+            named = clause.start is not None and _DAY_SAID.search(clause.text)
+            if level_day is None and named:
+                level_day = clause.start
+            else:
+                others.append(clause)
+            continue
         inside = ask.reference[0] <= clause.span[0] and clause.span[1] <= ask.reference[1]
         if inside and ask.level is None and clause.start is not None:
             level_day = clause.start if clause.start == clause.end else clause.end
         else:
             others.append(clause)
-    if ask.level is None and level_day is None:
-        return False
+    if ask.level is None and level_day is None and ask.multiple == 1.0:
+        return False  # a multiple with no day said is still read, so it is declined, not dropped
     reading.metrics = ["first_close", *(m for m in reading.metrics if m not in replaced)]
     reading.count_condition = ask.side
     reading.count_inclusive = ask.inclusive
     reading.threshold = ask.level
     reading.level_day = level_day
+    reading.level_multiple = ask.multiple
     reading.first_back = ask.back
     if level_day is not None:
         # The search runs from the day whose close is the level (or from a later phrase, "after
@@ -103,9 +147,11 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
     reading.rank = False
     if reading.zh:
         level = f"{ask.level:g}" if ask.level is not None else f"{level_day}的收盘价"
+        level += f"的{ask.multiple:g}倍" if ask.multiple != 1.0 else ""
         side = "高于" if ask.side == "above" else "低于"
         reading.trace.append(f"首次收盘{side}{level}的交易日")
     else:
         level = f"{ask.level:g}" if ask.level is not None else f"the close of {level_day}"
+        level = f"{ask.multiple:g}x {level}" if ask.multiple != 1.0 else level
         reading.trace.append(f"the first session closing {ask.side} {level}")
     return True

@@ -19,9 +19,20 @@ LEVEL_GAP = re.compile(
     r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|赚|亏|回升|反弹|下挫|上涨|下跌)了?(?:多少|几)个?(?:点|美元|块钱|块|元)"
 )
 _PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")
+# A rate's change in points: "how many (percentage) points did unemployment rise", 上升了几个百分点.
+_RATE_GAP = re.compile(
+    r"(?i)\bhow\s+many\s+(?:percentage\s+)?(?:points|pts|pp|bps|basis\s+points)\b"
+    r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落)了?(?:多少|几)个?(?:百分点|点)"
+)
 
 
 def asks_level_change(text: str) -> bool:
     """Whether `text` asks a difference in the level's unit (points, dollars), not in percentage
     points of a rate."""
     return bool(LEVEL_GAP.search(text)) and not _PERCENT_POINTS.search(text)
+
+
+def asks_rate_change(text: str) -> bool:
+    """Whether `text` asks a rate's change in (percentage) points: "by how many points did the
+    unemployment rate rise during 2008", 上升了几个百分点."""
+    return bool(_RATE_GAP.search(text))

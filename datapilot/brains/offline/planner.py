@@ -97,6 +97,7 @@ def _plan_parts(reading: Reading) -> _Planner:
             "end": part.part.end,
             "base": part.base,
             "parts": [],
+            "in_part": True,
         }
         planner = _Planner(reading.model_copy(update=update))
         if first is None:

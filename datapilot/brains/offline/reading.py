@@ -124,6 +124,7 @@ class Reading(BaseModel):
     count_inclusive: bool = Field(default=False, description="At least / at most: equality counts.")
     level_day: date | None = Field(default=None, description="The day whose close is a level.")
     first_back: bool = Field(default=False, description="A first close back past a level.")
+    level_multiple: float = Field(default=1.0, description="A level as a multiple of a close.")
     peak_side: str = Field(default="high", description="A distance from the high or the low.")
     period_sides: str = Field(default="both", description="Best, worst or both sub-periods.")
     extreme_of: str = Field(
@@ -142,6 +143,7 @@ class Reading(BaseModel):
     )
     ledger: Ledger | None = None
     parts: list[Part] = Field(default_factory=list, description="A multi-part question's parts.")
+    in_part: bool = Field(default=False, description="One part of a multi-part question.")
     needs: WidgetDataRequest | None = None
     trace: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)

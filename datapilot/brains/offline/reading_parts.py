@@ -38,6 +38,7 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         for c in parsed.time.clauses
         if c.start is not None and c.end is not None and c.rule not in ("horizon", "first")
     ]
+    clauses = _without_echoes(clauses)
     if len({(c.start, c.end) for c in clauses}) < 2 or reading.tables:
         return
     if reading.members_of or reading.universe or "forecast" in reading.metrics:
@@ -45,7 +46,14 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     if read_first_ask(parsed.text) is not None:
         return  # "first close back above its Feb 19 close": that day names the level, not a part
     hits = [(m, h) for m, h in parsed.group("metric") if m in reading.metrics]
-    if not hits or {m for m, _ in hits} != set(reading.metrics):
+    if not hits and reading.measure_defaulted and reading.metrics == ["value"]:
+        # No measure word ("国库券利率1981年一季度和1990年一季度相比"): the values, per window.
+        _each_window(reading, clauses, "value", None, text=parsed.text)
+        return
+    asked = set(reading.metrics)
+    if asked - {"value"} and "value" not in {m for m, _ in hits}:
+        asked -= {"value"}  # a rate's values a statistic is taken of ("its 2000 average")
+    if not hits or {m for m, _ in hits} != asked:
         return  # a measure the rules refined or added: no safe pairing
     if len(hits) == 1:
         # One measure said once over separate windows ("Apple's return in 2019 and in 2021"):
@@ -57,7 +65,9 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     for metric, hit in hits:
         before = [i for i, c in enumerate(clauses) if c.span[1] <= hit.start]
         after = [i for i, c in enumerate(clauses) if c.span[0] >= hit.end]
-        near = (before[-1:] + after[:1]) if reading.zh else (after[:1] + before[-1:])
+        # A phrase right before the word qualifies it ("its 2000 average", "the 1990 average").
+        touching = before and not parsed.text[clauses[before[-1]].span[1] : hit.start].strip()
+        near = (before[-1:] + after[:1]) if reading.zh or touching else (after[:1] + before[-1:])
         if not near:
             return
         paired.setdefault(near[0], [])
@@ -68,6 +78,21 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     if len(windows) < 2:
         return
     _split(reading, [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)])
+
+
+def _without_echoes(clauses: list[Clause]) -> list[Clause]:
+    """Drop a phrase that only names again a window said before it: "in Q1 1981 vs Q1 1990 — how
+    much lower was it in 1990?" asks about Q1 1990, not all of 1990."""
+    kept: list[Clause] = []
+    for clause in sorted(clauses, key=lambda c: c.span[0]):
+        span = (clause.start, clause.end)
+        if not any(_inside((k.start, k.end), span) and (k.start, k.end) != span for k in kept):
+            kept.append(clause)
+    return kept
+
+
+def _inside(inner: tuple[Any, Any], outer: tuple[Any, Any]) -> bool:
+    return None not in (*inner, *outer) and outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
 # A sentence ends between two time phrases: "去年涨了多少？今年以来呢？", "Return in 2021? And YTD?"
@@ -103,7 +128,8 @@ def _each_window(
     firsts: dict[tuple[Any, Any], Clause] = {}
     for clause in clauses:
         firsts.setdefault((clause.start, clause.end), clause)
-    _split(reading, [_part(c, [metric], [hit.text], reading.zh) for c in firsts.values()])
+    words = [hit.text] if hit is not None else []
+    _split(reading, [_part(c, [metric], words, reading.zh) for c in firsts.values()])
 
 
 def _split(reading: Reading, parts: list[Part]) -> None:

@@ -23,6 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.before_that import before_that
 from datapilot.brains.offline.numbers import (
     DIGITS,
     ZH_NUMERAL,
@@ -746,7 +747,7 @@ class Grammar:
                 taken.add(*atom.span)
                 chosen.append(atom)
         atoms = _day_edges(text, _day_of_period(text, sorted(chosen, key=lambda a: a.span[0])))
-        atoms = _that_same_period(text, atoms)
+        atoms = before_that(text, _that_same_period(text, atoms))
         return [a for a in self._episode_edges(text, atoms) if not self._names_a_thing(text, a)]
 
     def _names_a_thing(self, text: str, atom: Atom) -> bool:

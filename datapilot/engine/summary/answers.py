@@ -97,6 +97,9 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         start, end = m.get("start_value"), m.get("end_value")
         field = said.source_title(step)
         name = w.name(subject)
+        units = step.value.attrs.get("units") or {}
+        if units.get("change") == "percentage points" and start and end and m.get("change"):
+            return [_rate_moved(name, start, end, m["change"], said)]
         if w.zh:
             text = f"{_after(name, said.when)}的收益率为{w.value(r)}"
             if start and end:
@@ -126,6 +129,23 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         + (f", {_list(rest, False)}" if rest else "")
         + f"{_when(said)}{span}."
     ]
+
+
+def _rate_moved(name: str, start: Fact, end: Fact, change: Fact, said: Said) -> str:
+    """A rate's change over the window in percentage points, from the value before it (a
+    percent change of a rate answers another question)."""
+    w = said.w
+    up = float(change.value) >= 0
+    moved = f"{abs(float(change.value)):,.2f}{'个百分点' if w.zh else ' percentage points'}"
+    if w.zh:
+        return (
+            f"{_after(name, said.when)}{'上升' if up else '下降'}了{moved}：从{start.date}的"
+            f"{w.value(start)}{'升至' if up else '降至'}{end.date}的{w.value(end)}。"
+        )
+    return (
+        f"{name} {'rose' if up else 'fell'} {moved}{_when(said)}: from {w.value(start)} on "
+        f"{start.date} to {w.value(end)} on {end.date}."
+    )
 
 
 def _moved(change: Fact | None, w: Words) -> str:

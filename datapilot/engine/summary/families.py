@@ -6,6 +6,7 @@ written by `format_value`, as every fact is.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 
@@ -323,13 +324,17 @@ def _first_past(step: Step, said: Said) -> list[str]:
     frame: pd.DataFrame = step.value
     unit = str(frame.attrs.get("unit") or "")
     above = frame.attrs.get("side") != "below"
+    times = float(frame.attrs.get("multiple") or 1.0)
     sentences = []
     for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
         :MAX_SUBJECTS
     ]:
         name, level = w.name(subject), _said(said, float(row.level), unit)
+        # A multiple of a day's close shows that close too: "2x its close on 2009-03-09, 676.53".
+        base = _said(said, float(row.level_close), unit) if times != 1.0 else ""
         if w.zh:
             of = f"（{row.level_date}的收盘价）" if row.level_date is not None else ""
+            of = f"（{row.level_date}收盘价{base}的{times:g}倍）" if base else of
             side = _ZH_SIDES[(above, bool(frame.attrs.get("inclusive")))]
             if row.date is None:
                 sentences.append(f"{name}在所查区间内没有一天收盘{side}{level}{of}。")
@@ -338,6 +343,7 @@ def _first_past(step: Step, said: Said) -> list[str]:
             sentences.append(f"{name}首次收盘{side}{level}{of}是在{row.date}，收于{close}。")
             continue
         of = f" (its close on {row.level_date})" if row.level_date is not None else ""
+        of = f" ({times:g}x its close on {row.level_date}, {base})" if base else of
         side = ("at or " if frame.attrs.get("inclusive") else "") + ("above" if above else "below")
         if row.date is None:
             sentences.append(f"{name} did not close {side} {level}{of} in the window searched.")
@@ -363,9 +369,13 @@ def _figure_difference(step: Step, said: Said) -> list[str]:
         moved = _said(said, abs(gap), gap_unit)
         of = str(frame.attrs.get("of") or "")
         name = w.name(subject)
+        if w.zh and gap_unit == "percentage points":
+            moved = f"{abs(gap):,.2f}个百分点"
+        stat = frame.attrs.get("statistic")
+        if stat:  # each figure a statistic of its window: "the 2000 mean, 1.70 points lower"
+            sentences.append(_statistics_gap(name, str(stat), row, (a, b, moved), gap >= 0, w))
+            continue
         if w.zh:
-            if gap_unit == "percentage points":
-                moved = f"{abs(gap):,.2f}个百分点"
             name = f"{name}的{w.title(of)}" if of and not w.is_name_of(of, subject) else name
             verb = "高" if gap >= 0 else "低"
             sentences.append(f"{name}在{row.date}为{a}，比{row.other_date}的{b}{verb}{moved}。")
@@ -377,6 +387,26 @@ def _figure_difference(step: Step, said: Said) -> list[str]:
                 f"{name} was {a} on {row.date}, {moved} {verb} than the {b} of {row.other_date}."
             )
     return sentences
+
+
+_ZH_STATISTICS = {"mean": "均值", "median": "中位数"}
+
+
+def _statistics_gap(
+    name: str, stat: str, row: Any, said: tuple[str, str, str], higher: bool, w: Any
+) -> str:
+    """Two windows' statistic (their means) and the first's difference from the second."""
+    a, b, moved = said
+    if w.zh:
+        what = _ZH_STATISTICS.get(stat, stat)
+        span, other = (str(d).replace(" to ", "至") for d in (row.date, row.other_date))
+        verb = "高" if higher else "低"
+        return f"{name}在{span}的{what}为{a}，比{other}的{what}{b}{verb}{moved}。"
+    verb = "higher" if higher else "lower"
+    return (
+        f"{_poss(name)} {stat} over {row.date} was {a}, {moved} {verb} than its {stat} over "
+        f"{row.other_date}, {b}."
+    )
 
 
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {

@@ -161,6 +161,15 @@ class AnalystFamilies(SeriesStatistics):
         if not self.can("first_close_past"):
             self.missing("first_close_past", "the first day past a level", "首次突破某水平的日期")
             return
+        if r.threshold is None and r.level_day is None:
+            # "first doubled from its March 2020 low": no day's close to multiply was said.
+            self.problem = (
+                f"我不确定“{r.level_multiple:g}倍”是以哪一天的收盘价为基准的；请说出那一天的日期。"
+                if r.zh
+                else f"I can't tell which day's close the level is {r.level_multiple:g}x of; "
+                "please name the day (e.g. its March 23, 2020 close)."
+            )
+            return
         start = min(d for d in (r.start, r.level_day) if d is not None) if r.start else None
         data = self.levels(freq="daily", start=start)
         args: dict[str, Any] = {"frame": frame(data), "side": r.count_condition or "above"}
@@ -168,6 +177,8 @@ class AnalystFamilies(SeriesStatistics):
             args["level"] = r.threshold
         if r.level_day is not None:
             args["level_day"] = iso(r.level_day)
+            if r.level_multiple != 1.0:
+                args["multiple"] = r.level_multiple  # "double that price", 翻倍
             if r.start is not None and r.start > r.level_day:
                 args["after"] = iso(r.start)  # "after the COVID crash"
         if r.count_inclusive:

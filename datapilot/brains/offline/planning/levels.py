@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import in_percent
-from datapilot.brains.offline.level_changes import asks_level_change
+from datapilot.brains.offline.level_changes import asks_level_change, asks_rate_change
 from datapilot.brains.offline.planning.base import PlannerBase, iso
 
 
@@ -29,8 +29,13 @@ class LevelCharts(PlannerBase):
         self._line_or(data, self._title(metric))
         if r.table:
             self._table(data, self._title(metric))
-        if len(r.entities) == 1 and asks_level_change(r.text) and not in_percent(r):
-            # "收盘价比一年前高多少美元": the difference between the window's ends, in dollars.
+        percent = in_percent(r)
+        if len(r.entities) == 1 and (
+            (asks_level_change(r.text) and not percent)
+            or (percent and asks_rate_change(r.text) and not r.in_part)  # a gap between parts
+        ):
+            # "收盘价比一年前高多少美元": the difference between the window's ends, in dollars;
+            # "how many points did unemployment rise in 2008": a rate's, in percentage points.
             self._window_change(data)
 
     def _spread(self) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import GAP, in_percent
-from datapilot.brains.offline.level_changes import asks_level_change
+from datapilot.brains.offline.level_changes import asks_level_change, asks_rate_change
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_FREQ, ZH_STAT, PlannerBase, iso
 
@@ -108,7 +108,8 @@ class PerformanceMeasures(PlannerBase):
         level's unit when one was asked ("how many points", 涨了多少点)."""
         r = self.r
         args: dict[str, Any] = {"frame": frame(data), "start": iso(r.start), "end": iso(r.end)}
-        if asks_level_change(r.text) and not in_percent(r):
+        percent = in_percent(r)
+        if (asks_level_change(r.text) and not percent) or (percent and asks_rate_change(r.text)):
             args["difference"] = True
         table = self.builder.add(
             "period_return",
