@@ -73,3 +73,15 @@ async def test_the_best_beats_the_worst_of_the_whole_ranking(data: Any) -> None:
     assert answer.status == "ok", answer.message
     for value in (moves.max(), moves.max() - moves.min()):
         assert f"{value:.2f}" in answer.summary, answer.summary
+
+
+async def test_one_name_left_is_no_ranking_and_no_gap(data: Any) -> None:
+    """The other name has no bundled data: the one left is answered alone, never ranked against
+    itself ("Of the 1 … outperformed itself by 0.00 percentage points")."""
+    if data.warehouse.prices(["TSLA"], date(2021, 1, 1), date(2021, 12, 31)).shape[0]:
+        pytest.skip("TSLA is bundled: both names are answered")
+    jpm = _return(data, "JPM", date(2020, 12, 31), date(2021, 12, 31))
+    question = "jpm vs tsla in 2021 - who did better and by how many points?"
+    answer = await ask(question, QuestionContext(today=date(2022, 3, 1), brain="offline"))
+    assert f"{jpm:.2f}%" in answer.summary, answer.summary
+    assert "Of the 1" not in answer.summary and "0.00 percentage" not in answer.summary

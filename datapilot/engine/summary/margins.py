@@ -25,6 +25,8 @@ def gap_sentences(rows: list[tuple[str, Fact]], said: Said, first: str | None = 
     """The difference between the best and the worst return, in percentage points; with two
     names, from the side of the one named `first`."""
     w = said.w
+    if len(rows) < 2:
+        return []  # one name left: no gap to state
     best = max(rows, key=lambda r: float(r[1].value))
     worst = min(rows, key=lambda r: float(r[1].value))
     points = float(best[1].value) - float(worst[1].value)

@@ -59,7 +59,7 @@ class PerformanceMeasures(PlannerBase):
             cross, _, _ = self._cross("return")
             self._table(cross, self._title("return"))
             return
-        if r.rank:
+        if r.rank and len(r.entities) >= 2:  # one name left (the other has no data): no ranking
             self._ranking("return")
             return
         data = self.levels(for_returns=True)
