@@ -21,6 +21,12 @@ if TYPE_CHECKING:  # the reader imports this module
 _RETURNS = {"return", "cumulative_return"}
 # A price said: "the price gap between them" is a gap of prices (a spread), not of returns.
 _PRICE_WORD = re.compile(r"(?i)\b(?:prices?|closes?|closing|share\s+price)\b|价格|股价|收盘")
+_SPREAD_WORD = re.compile(r"(?i)\bspreads?\b|利差|价差|息差")
+# Words of a race between names, said with no measure: their returns are what is compared.
+_PERFORMED = re.compile(
+    r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
+    r"\b(?:ahead|behind)\s+of\b|\bdid\s+better\b|跑赢|跑输|领先|落后|多涨|少涨|多跌|少跌"
+)
 
 
 def read_margin(reading: Reading, parsed: Parsed) -> None:
@@ -31,9 +37,13 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
     if found is None or len(names) < 2 or any(e.kind not in PRICE_KINDS for e in names):
         return
     metrics = set(reading.metrics)
-    # "the gap between them" read as a spread of two stocks' prices, no price word said
-    gap_of_prices = metrics == {"spread"} and not _PRICE_WORD.search(parsed.text)
-    if not (metrics and metrics <= _RETURNS) and not gap_of_prices:
+    if "spread" in metrics and not _SPREAD_WORD.search(parsed.text):
+        # "the gap between them" read as a spread of two stocks' prices, no price word said
+        metrics = metrics - {"spread"} if not _PRICE_WORD.search(parsed.text) else metrics
+        metrics = metrics or {"return"}
+    if metrics == {"close"} and reading.measure_defaulted and _PERFORMED.search(parsed.text):
+        metrics = {"return"}  # "how far ahead of Microsoft was Apple": no measure but a race
+    if not metrics <= _RETURNS:
         return
     reading.metrics = ["return"]
     reading.rank = True
