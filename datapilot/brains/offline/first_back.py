@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
+from datapilot.brains.offline.windows import read_time
+
 if TYPE_CHECKING:  # the reading imports the families, which import this module
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
+    from datapilot.brains.offline.windows import Clause
 
 _FIRST_EN = re.compile(
     r"(?i)\b(?P<first>first\s+(?:time\s+)?(?:(?:it|they)\s+)?)?(?:close[ds]?|closing|finish(?:ed)?"
@@ -24,7 +27,7 @@ _FIRST_EN = re.compile(
     r"below|under|lower\s+than)\b"
 )
 _FIRST_ZH = re.compile(
-    r"(?P<first>首次|第一次|头一次|最早)?(?:在)?收盘(?:价)?(?P<back>重新|再次|再度)?"
+    r"(?P<first>首次|第一次|头一次|最早|第一个)?(?:在)?收盘(?:价)?(?P<back>重新|再次|再度)?"
     r"(?P<side>站上|站回|重回|回到|突破|升破|涨破|高于|超过|跌破|低于|跌回)"
 )
 _AGAIN = re.compile(r"(?i)\bagain\b|重新|再次|再度|重回|站回|回到|跌回")
@@ -60,6 +63,19 @@ _DAY_SAID = re.compile(
     r"(?i)\d{1,2}\s*[日号]|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}|"
     r"\b[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?![:\d])|\b\d{1,2}(?:st|nd|rd|th)?\s+[a-z]{3,9}\b"
 )
+# "first day in 2021 the S&P 500 closed above 4,000": the first day said before the name, in the
+# same sentence, with no "did"/"was" between (that asks about the one day: "on the first day of
+# 2021, did it close above 3,700?").
+_FIRST_DAY_BEFORE = re.compile(
+    r"(?i)\bfirst\s+(?:trading\s+|business\s+)?(?:day|session|date)\b"
+    r"(?![^.?!;]*\b(?:did|does|do|was|were|is)\b)[^.?!;]{0,80}$"
+)
+# The period a first day is searched in: "first (trading) day of|in March 2020", 2021年第一天.
+_FIRST_DAY_OF = re.compile(
+    r"(?i)^(?:on\s+)?(?:the\s+)?first\s+(?:trading\s+|business\s+)?(?:day|session|date)\s+"
+    r"(?:of|in|during)\s+(?:the\s+)?"
+)
+_FIRST_DAY_ZH = re.compile(r"的?第一(?:个)?(?:交易)?[天日]$")
 
 
 @dataclass(frozen=True)
@@ -92,7 +108,8 @@ def read_first_ask(text: str) -> FirstAsk | None:
     if found is None:
         return None
     back = bool(found.group("back")) or bool(_AGAIN.search(text))
-    if not found.group("first") and not back:
+    first = found.group("first") or _FIRST_DAY_BEFORE.search(text[: found.start()])
+    if not first and not back:
         return None  # "closed above 150": a count or a threshold, not a first day
     inclusive = bool(found.groupdict().get("inc"))
     side = "below" if _BELOW.search(found.group("side")) else "above"
@@ -130,6 +147,8 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
             others.append(clause)
     if ask.level is None and level_day is None and ask.multiple == 1.0:
         return False  # a multiple with no day said is still read, so it is declined, not dropped
+    if ask.level is not None:
+        _widen_first_day(reading, others)
     reading.metrics = ["first_close", *(m for m in reading.metrics if m not in replaced)]
     reading.count_condition = ask.side
     reading.count_inclusive = ask.inclusive
@@ -155,3 +174,22 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         level = f"{ask.multiple:g}x {level}" if ask.multiple != 1.0 else level
         reading.trace.append(f"the first session closing {ask.side} {level}")
     return True
+
+
+def _widen_first_day(reading: Reading, clauses: list[Clause]) -> None:
+    """ "first day in 2021 … closed above 4,000": the time words name the period searched (all of
+    2021), not its first day, which is what is asked."""
+    for clause in clauses:
+        said = _FIRST_DAY_OF.sub("", clause.text)
+        said = _FIRST_DAY_ZH.sub("", said)
+        if said == clause.text or not said.strip():
+            continue
+        period = [c for c in read_time(said, reading.today).clauses if c.start and c.end]
+        if len(period) == 1:
+            reading.start, reading.end = period[0].start, min(period[0].end, reading.today)
+            reading.trace.append(
+                f"“{clause.text}” → 在{reading.start}至{reading.end}内找"
+                if reading.zh
+                else f'"{clause.text}" → searched within {reading.start} to {reading.end}'
+            )
+            return

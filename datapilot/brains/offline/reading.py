@@ -33,6 +33,7 @@ from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
+from datapilot.brains.offline.margins import read_margin
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
     NO_PROVIDER,
@@ -287,6 +288,7 @@ def _read(
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     reading.members_named = members_named(parsed)
     read_metrics(reading, parsed, vocab)
+    read_margin(reading, parsed)
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
     _read_window(reading, parsed)

@@ -21,6 +21,7 @@ from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step, from_client
 from datapilot.engine.summary.families import FAMILY_FORMS
 from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
+from datapilot.engine.summary.margins import gap_sentences, named_first
 from datapilot.engine.summary.numbers import own_units
 from datapilot.engine.summary.words import Words, lower_first, upper_first
 from datapilot.interfaces.table_words import chinese_column
@@ -90,7 +91,10 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
     if not rows:
         return []
     if "rank" in step.value.columns or len(rows) > 3:
-        return _ranked(rows, said) + (_gap(rows, said) if "gap" in step.value.columns else [])
+        gap = "gap" in step.value.columns
+        return _ranked(rows, said) + (
+            gap_sentences(rows, said, named_first(step, said)) if gap else []
+        )
     if len(rows) == 1:
         subject, r = rows[0]
         m = facts[subject]
@@ -192,23 +196,6 @@ def _ranked(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
     )
     tail = f", and {more} more" if more > 0 else ""
     return [first, f"In order: {'; '.join(listed)}{tail}."]
-
-
-def _gap(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
-    """The difference between the best and the worst return, in percentage points."""
-    w = said.w
-    best = max(rows, key=lambda r: float(r[1].value))
-    worst = min(rows, key=lambda r: float(r[1].value))
-    points = float(best[1].value) - float(worst[1].value)
-    if w.zh:
-        return [
-            f"{w.name(best[0], many=True)}的收益率比{w.name(worst[0], many=True)}"
-            f"高{points:,.2f}个百分点。"
-        ]
-    return [
-        f"{w.name(best[0], many=True)} outperformed {w.name(worst[0], many=True)} by "
-        f"{points:,.2f} percentage points."
-    ]
 
 
 def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:

@@ -59,7 +59,7 @@ class PerformanceMeasures(PlannerBase):
             cross, _, _ = self._cross("return")
             self._table(cross, self._title("return"))
             return
-        if r.rank:
+        if r.rank and len(r.entities) >= 2:  # one name left (the other has no data): no ranking
             self._ranking("return")
             return
         data = self.levels(for_returns=True)
@@ -192,7 +192,7 @@ class PerformanceMeasures(PlannerBase):
             self.trace.append(self._say(f"top {n} and bottom {n} → both ends", f"前{n}名和后{n}名"))
         else:
             args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
-            if r.top_k and not r.both_ends:
+            if r.top_k and not r.both_ends and not gap:  # "which one … beat the worst one"
                 args["top_k"] = r.top_k
             if gap:  # the whole ranking, so its last row's gap is the best's lead on the worst
                 args["gap"] = True

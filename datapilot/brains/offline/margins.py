@@ -1,0 +1,54 @@
+"""The margin by which one priced name beat another: 雪佛龙过去半年跑赢标普多少, "did IBM outperform
+Microsoft in 2011? by how much?", "AAPL vs MSFT ytd, whats the gap between them". Each name's
+return over the window is ranked with the ranking's gap (the one mechanism that states a
+difference between names' returns), so both returns and their difference in percentage points
+are shown — never the two returns alone, nor a gap between their prices.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from datapilot.brains.offline.honour import GAP
+from datapilot.brains.offline.how_much import PRICE_KINDS
+from datapilot.brains.offline.parsing import Parsed
+
+if TYPE_CHECKING:  # the reader imports this module
+    from datapilot.brains.offline.reading import Reading
+
+# Measures whose gap between names is a difference of returns.
+_RETURNS = {"return", "cumulative_return"}
+# A price said: "the price gap between them" is a gap of prices (a spread), not of returns.
+_PRICE_WORD = re.compile(r"(?i)\b(?:prices?|closes?|closing|share\s+price)\b|价格|股价|收盘")
+_SPREAD_WORD = re.compile(r"(?i)\bspreads?\b|利差|价差|息差")
+# Words of a race between names, said with no measure: their returns are what is compared.
+_PERFORMED = re.compile(
+    r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
+    r"\b(?:ahead|behind)\s+of\b|\bdid\s+better\b|跑赢|跑输|领先|落后|多涨|少涨|多跌|少跌"
+)
+
+
+def read_margin(reading: Reading, parsed: Parsed) -> None:
+    """Two or more priced names and a gap asked between them: their returns, ranked with the
+    gap, instead of a chart of returns with the gap unanswered."""
+    found = GAP.search(parsed.text)
+    names = reading.entities
+    if found is None or len(names) < 2 or any(e.kind not in PRICE_KINDS for e in names):
+        return
+    metrics = set(reading.metrics)
+    if "spread" in metrics and not _SPREAD_WORD.search(parsed.text):
+        # "the gap between them" read as a spread of two stocks' prices, no price word said
+        metrics = metrics - {"spread"} if not _PRICE_WORD.search(parsed.text) else metrics
+        metrics = metrics or {"return"}
+    if metrics == {"close"} and reading.measure_defaulted and _PERFORMED.search(parsed.text):
+        metrics = {"return"}  # "how far ahead of Microsoft was Apple": no measure but a race
+    if not metrics <= _RETURNS:
+        return
+    reading.metrics = ["return"]
+    reading.rank = True
+    reading.trace.append(
+        f"“{found.group(0)}” → 各自的收益率及其差（百分点）"
+        if reading.zh
+        else f'"{found.group(0)}" → each return and the gap between them (percentage points)'
+    )
