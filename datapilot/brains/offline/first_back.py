@@ -184,9 +184,12 @@ def _widen_first_day(reading: Reading, clauses: list[Clause]) -> None:
         said = _FIRST_DAY_ZH.sub("", said)
         if said == clause.text or not said.strip():
             continue
-        period = [c for c in read_time(said, reading.today).clauses if c.start and c.end]
+        period = [
+            (c.start, c.end) for c in read_time(said, reading.today).clauses if c.start and c.end
+        ]
         if len(period) == 1:
-            reading.start, reading.end = period[0].start, min(period[0].end, reading.today)
+            start, end = period[0]
+            reading.start, reading.end = start, min(end, reading.today)
             reading.trace.append(
                 f"“{clause.text}” → 在{reading.start}至{reading.end}内找"
                 if reading.zh

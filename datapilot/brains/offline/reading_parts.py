@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Base, Clause
 from datapilot.core.intent import IntentPart
 from datapilot.data.display import measure_name
@@ -45,6 +46,10 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         return
     if read_first_ask(parsed.text) is not None:
         return  # "first close back above its Feb 19 close": that day names the level, not a part
+    if read_ratio_ask(parsed.text) is not None:
+        # "2020's return was how many times its 2019 return": one figure over another, which
+        # separate parts would each answer without the ratio asked; the ratio's reader decides.
+        return
     hits = [(m, h) for m, h in parsed.group("metric") if m in reading.metrics]
     if not hits and reading.measure_defaulted and reading.metrics == ["value"]:
         # No measure word ("国库券利率1981年一季度和1990年一季度相比"): the values, per window.
