@@ -41,14 +41,12 @@ def entry_points(group: str) -> list[EntryPoint]:
 
 
 def skip_pydantic_plugin_scan() -> None:
-    """Tell pydantic it has no plugins when no package installs one, before its first model
-    would look for them; leaves pydantic alone when it has looked already, or if it keeps its
-    plugins another way than this code knows."""
-    with contextlib.suppress(Exception):
-        from pydantic.plugin import _loader
-
-        if getattr(_loader, "_plugins", ...) is None and not entry_points("pydantic"):
-            _loader._plugins = {}
+    """Tell pydantic, through its documented `PYDANTIC_DISABLE_PLUGINS`, that there are no
+    plugins to look for when no installed package declares one, before its first model would
+    scan every package for them. A value the user set is kept; processes this one starts are of
+    the same installation, so they inherit the answer."""
+    if "PYDANTIC_DISABLE_PLUGINS" not in os.environ and not entry_points("pydantic"):
+        os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
 
 
 def _kept_or_scanned() -> dict[str, list[EntryPoint]]:

@@ -381,7 +381,8 @@ def test_other_commands_run_at_the_processs_own_collector_threshold(data) -> Non
 # A command compiles only the regular expressions the last one did not: the rest (~400 of the
 # offline brain's, its modules' and its libraries') come compiled from the user's cache folder,
 # and the TOML files it reads come parsed from there too while they are unchanged.
-MOST_COMPILES_WHEN_CACHED = 40  # a few dozen: the standard library's first imports, bytes patterns
+# A few dozen (~700 uncached): the standard library's first imports, before the cache is read.
+MOST_COMPILES_WHEN_CACHED = 60
 
 
 def test_a_second_ask_compiles_few_patterns(data, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -4,6 +4,8 @@ process, and a change is seen at once."""
 from __future__ import annotations
 
 import importlib.metadata
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,15 @@ def site(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.setattr(kept, "_found", None)
+    # Only the path lists packages, as in a fresh process: a finder an earlier test's imports
+    # installed (an editable package's) would make every reading scan, which is right for it.
+    paths_only = [
+        finder
+        for finder in sys.meta_path
+        if getattr(finder, "find_distributions", None) is None
+        or getattr(finder, "__name__", type(finder).__name__) == "PathFinder"
+    ]
+    monkeypatch.setattr(sys, "meta_path", paths_only)
     return folder
 
 
@@ -91,15 +102,24 @@ def test_pydantic_looks_for_its_plugins_when_a_package_installs_one(
 ) -> None:
     from pydantic.plugin import _loader
 
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
     monkeypatch.setattr(_loader, "_plugins", None)
     kept.skip_pydantic_plugin_scan()
-    assert _loader._plugins == {}  # none installed: nothing to look for
+    assert list(_loader.get_plugins()) == [] and _loader._plugins is None  # nothing scanned
 
-    monkeypatch.setattr(_loader, "_plugins", None)
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS")
     _install(site, "fake_pydantic_plugin", "[pydantic]\nfake = fake_pydantic_plugin:plugin\n")
     monkeypatch.setattr(kept, "_found", None)
     kept.skip_pydantic_plugin_scan()
-    assert _loader._plugins is None  # pydantic loads it as it always does
+    assert "PYDANTIC_DISABLE_PLUGINS" not in os.environ  # pydantic loads it as it always does
+
+
+def test_a_users_own_pydantic_plugin_setting_is_kept(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "logfire")
+    kept.skip_pydantic_plugin_scan()
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == "logfire"
 
 
 def test_processes_with_other_search_paths_keep_their_own(
