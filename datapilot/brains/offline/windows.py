@@ -56,6 +56,15 @@ from datapilot.brains.offline.vocab import (
 from datapilot.core.compiled_patterns import compile_all
 from datapilot.core.spans import DisjointSpans
 
+# A length said right before a return word is the window the return is over ("5 year
+# annualized return", "10-yr CAGR", 5年年化收益率, 3个月涨幅), not a parameter such as "30-day".
+_COMPOUNDED_RETURN_EN = (
+    r"(?:annuali[sz]ed|compound(?:ed)?|cumulative|average\s+annual|annual)\s+"
+    r"(?:total\s+)?(?:return|returns|growth|gain|gains)|cagr"
+)
+_RETURN_AFTER_ZH = re.compile(
+    r"\s*的?\s*(?:年化|累计|复合)?(?:收益率|回报率?|涨幅|涨跌幅|收益|增长率)"
+)
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
 # Where a return over the window starts from: "before" takes the last observation strictly
@@ -392,7 +401,7 @@ class Grammar:
             ),
             (
                 "rolling_adj_en",
-                rf"(?<![0-9A-Za-z])(?P<n>{num_en})[-\s](?P<u>year|yr|month|mth|week|wk)s?(?=\s+(?:return|returns|performance|chart|trend|history|change|high|low|window|period|view|graph|plot|gain|total\s+return))",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})[-\s](?P<u>year|yr|month|mth|week|wk)s?(?=\s+(?:return|returns|performance|chart|trend|history|change|high|low|window|period|view|graph|plot|gain|total\s+return|{_COMPOUNDED_RETURN_EN}))",
                 self._rolling,
             ),
             (
@@ -401,7 +410,8 @@ class Grammar:
                 "rolling_compact_en",
                 r"(?<![0-9A-Za-z$])(?P<n>\d{1,2})\s?(?P<u>(?-i:y|yr|yrs|m|mo|mos|w|wk|wks|d))"
                 r"(?![A-Za-z0-9])(?=\s+(?:return|returns|performance|chart|trend|history|change|"
-                r"view|graph|plot|gain|price|prices|high|highs|low|lows|range)(?![A-Za-z])"
+                r"view|graph|plot|gain|price|prices|high|highs|low|lows|range|"
+                rf"{_COMPOUNDED_RETURN_EN})(?![A-Za-z])"
                 r"|\s*[?.!]?\s*$)",
                 self._rolling,
             ),
@@ -1008,6 +1018,7 @@ class Grammar:
             if atom.duration and (
                 re.search(r"(?i)(?:over|during|within|for|in)\s+(?:the\s+)?$", before)
                 or re.match(r"\s*(?:来|以来|之内|内)", after)
+                or _RETURN_AFTER_ZH.match(after)  # 5年年化收益率: the past five years' return
             ):
                 return clause(atom.duration.back(today), today, "rolling")
             atom.used = False  # a length such as "30-day": left for parameters
