@@ -197,6 +197,11 @@ _WHEN_PATTERNS = (
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,60}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
         r"(?:which|what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
     ),
+    # "brent peak month in 2008 and the price": the period of the extreme named by its unit.
+    re.compile(
+        r"(?i)\b(?P<side>peak|trough)\s+"
+        r"(?P<unit>day|date|session|week|month|quarter|year)\b(?!\s+(?:ago|high|low)\b)"
+    ),
     re.compile(
         r"(?P<side>最高点?|最低点?|高点|低点|峰值|顶点|谷底|新高|新低|最大值|最小值)"
         r"[^。？?]{0,10}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|啥时候|啥时|几时|何时|几号|哪一?个月|哪月|"
