@@ -48,6 +48,11 @@ _MIN_FUZZY_LEN = 5
 _MIN_PREFIX_LEN = 4
 
 
+# Words that offer names as alternatives: a name never spans one ("AT&T" and "Procter and
+# Gamble" hold "&" and "and", so those are not among them).
+_CHOICE_WORDS = frozenset({"or", "vs", "versus", "nor"})
+
+
 @dataclass(frozen=True)
 class Candidate:
     entity_id: str
@@ -198,6 +203,8 @@ class Matcher:
                 if j > i and not _adjacent(folded, words[j - 1], words[j]):
                     break
                 last = words[j].group()
+                if j > i and last in _CHOICE_WORDS:
+                    break  # "jpm or bac" is two names offered, never a misspelt "jpmorgan"
                 if j > i and len(last) <= 3 and text.is_common_word(last):
                     # "dividend of" is no misspelt "dividend ETF": a name ends on a word of its
                     # own, never on "of", "in", "and" or "the"
