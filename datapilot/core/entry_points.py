@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 
 # The groups a process reads: its plugins', and pydantic's (read at the first model it builds).
 GROUPS = ("datapilot", "pydantic")
+# The finders that list the packages on `sys.path`: the standard library's, and the
+# `importlib_metadata` backport's, which takes that job over once imported (litellm imports it).
+PATH_FINDERS = ("PathFinder", "MetadataPathFinder")
 _KEEP = 8  # files kept (one per search path), the most recently written first
 _found: dict[str, list[EntryPoint]] | None = None
 
@@ -84,7 +87,7 @@ def _stamp() -> str | None:
         finder
         for finder in sys.meta_path
         if getattr(finder, "find_distributions", None) is not None
-        and getattr(finder, "__name__", type(finder).__name__) != "PathFinder"
+        and getattr(finder, "__name__", type(finder).__name__) not in PATH_FINDERS
     ]
     if finders:
         return None

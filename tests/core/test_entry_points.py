@@ -22,13 +22,13 @@ def site(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.setattr(kept, "_found", None)
-    # Only the path lists packages, as in a fresh process: a finder an earlier test's imports
-    # installed (an editable package's) would make every reading scan, which is right for it.
+    # Only the path's finders list packages, as in a fresh process: another finder an earlier
+    # test's imports installed would make every reading scan, which is right for it.
     paths_only = [
         finder
         for finder in sys.meta_path
         if getattr(finder, "find_distributions", None) is None
-        or getattr(finder, "__name__", type(finder).__name__) == "PathFinder"
+        or getattr(finder, "__name__", type(finder).__name__) in kept.PATH_FINDERS
     ]
     monkeypatch.setattr(sys, "meta_path", paths_only)
     return folder

@@ -237,7 +237,12 @@ def test_every_class_of_chinese_question_has_chinese_tables(data: Any) -> None:
         tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
         shown = [
             *(" | ".join(table_headers(t)) for t in tables),
-            *(" | ".join(str(c) for c in row) for t in tables for row in t.rows),
+            # An empty cell is shown blank on every face.
+            *(
+                " | ".join("" if c is None else str(c) for c in row)
+                for t in tables
+                for row in t.rows
+            ),
         ]
         if english := _english("\n".join(shown), _allowed(answer, data.catalog)):
             found[case["query"]] = sorted(set(english))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from datapilot.brains.offline.first_back import read_first_ask
+from datapilot.brains.offline.first_day import read_first_day_ask
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Base, Clause
@@ -46,6 +47,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         return
     if read_first_ask(parsed.text) is not None:
         return  # "first close back above its Feb 19 close": that day names the level, not a part
+    if read_first_day_ask(parsed.text) is not None:
+        return  # "how far below its Feb 19 2020 close": that day is the reference, not a part
     if read_ratio_ask(parsed.text) is not None:
         # "2020's return was how many times its 2019 return": one figure over another, which
         # separate parts would each answer without the ratio asked; the ratio's reader decides.
