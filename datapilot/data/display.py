@@ -80,6 +80,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "value": ("value", "数值"),
     "change": ("change", "变化"),
     "change_pct": ("change", "变化率"),
+    "multiple": ("multiple of the start", "期末/期初倍数"),
     "weight": ("weight", "权重"),
     # A table answer's columns (a change between two rows, a summary of each column).
     "column": ("column", "列"),
@@ -129,6 +130,7 @@ MEASURES: dict[str, tuple[str, str]] = {
     "news": ("news", "新闻"),
     "fund_managers": ("fund managers", "基金经理"),
     "market_views": ("short interest, ratings or price targets", "做空数据、评级或目标价"),
+    "index_weights": ("index weights", "指数权重"),
     "options": ("options data", "期权数据"),
     "intraday": ("intraday data", "日内数据"),
     "best_day": ("best day", "涨幅最大的交易日"),

@@ -52,6 +52,7 @@ _TITLE_ZH = {
     "Drawdown": "回撤",
     "Maximum drawdown": "最大回撤",
     "Period return": "区间收益率",
+    "Spread": "价差",
     "Series values": "序列数值",
     "Annualised return": "年化收益率",
     "Annualised volatility": "年化波动率",

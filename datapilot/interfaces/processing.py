@@ -177,9 +177,13 @@ def period_return(
     difference: Annotated[
         bool, "Also `change`: end_value − start_value in the values' unit (points, dollars)."
     ] = False,
+    multiple: Annotated[
+        bool, "Also `multiple`: end_value ÷ start_value (8.05 = the end is 8.05 times the start)."
+    ] = False,
 ) -> pd.DataFrame:
     """Return in % of each column over the window: one row per column with start_date,
-    start_value, end_date, end_value, return_pct (and `change` with `difference`).
+    start_value, end_date, end_value, return_pct (and `change` with `difference`, `multiple`
+    with `multiple`).
 
     The start is the window's base (`attrs["base"]`: for a return "in 2021", the 2020-12-31
     close). A `start` later than the frame's first row starts from the last observation on or
@@ -192,6 +196,9 @@ def period_return(
         table["change"] = table["end_value"] - table["start_value"]
         # A rate's change is in percentage points, never a percent of itself.
         units["change"] = "percentage points" if value_unit in ("%", "percent") else value_unit
+    if multiple:
+        table["multiple"] = table["end_value"] / table["start_value"]
+        units["multiple"] = "×"
     return derive(table, frame, kind="cross_section", unit="%", title="Period return", units=units)
 
 
@@ -207,9 +214,13 @@ def cross_section_returns(
     start: Annotated[date | None, "Window start; None = each entity's first date."] = None,
     end: Annotated[date | None, "Window end (inclusive); None = latest."] = None,
     base: BaseArg = "before",
+    multiple: Annotated[
+        bool, "Also `multiple`: end_value ÷ start_value (8.05 = the end is 8.05 times the start)."
+    ] = False,
 ) -> pd.DataFrame:
     """Return in % over a window for many entities at once, from adjusted closes: one row per id
-    with start_date, start_value, end_date, end_value, return_pct.
+    with start_date, start_value, end_date, end_value, return_pct (and `multiple` with
+    `multiple`).
 
     One warehouse query for all ids. The start is the base (see `base`): by default the last close
     before `start`; an entity whose history begins inside the window starts from its first close.
@@ -232,16 +243,16 @@ def cross_section_returns(
     table["return_pct"] = (table["end_value"] / table["start_value"] - 1.0) * 100
     units = {e.units for e in entities if e.units}
     value_unit = units.pop() if len(units) == 1 else "price"
+    column_units = {"start_value": value_unit, "end_value": value_unit, "return_pct": "%"}
+    if multiple:
+        table["multiple"] = table["end_value"] / table["start_value"]
+        column_units["multiple"] = "×"
     table = table.reindex([e.id for e in entities if e.id in table.index])
     table.index.name = "id"
     return tag(
-        table,
-        kind="cross_section",
-        unit="%",
-        title="Period return",
-        sources=sources,
-        units={"start_value": value_unit, "end_value": value_unit, "return_pct": "%"},
-    )
+        table, kind="cross_section", unit="%", title="Period return", sources=sources,
+        units=column_units,
+    )  # fmt: skip
 
 
 def _window_ends(tidy: pd.DataFrame, start: date | None, base: BaseRule) -> pd.DataFrame:
@@ -529,4 +540,4 @@ def spread(
     named `a-b`."""
     first, second = require_column(frame, a), require_column(frame, b)
     out = (frame[first] - frame[second]).to_frame(f"{first}-{second}").dropna()
-    return derive(out, frame, kind="timeseries", title=f"{first} − {second}")
+    return derive(out, frame, kind="timeseries", title="Spread")

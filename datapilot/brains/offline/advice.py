@@ -48,10 +48,13 @@ def advice_declined_note(zh: bool) -> str:
 
 
 # A move said as the occasion of the advice, not asked about: "after the drop", "given this
-# rally", "despite the big decline", 跌了这么多, 大跌之后.
+# rally", "despite the big decline", "had a rough drawdown", 跌了这么多, 大跌之后.
 _OCCASION_BEFORE = re.compile(
     r"(?i)\b(?:after|following|given|despite|amid|on|with|since)\s+(?:the|this|that|its|such\s+a|"
     r"a|all\s+the|recent)?\s*(?:(?:big|huge|recent|latest|sharp|steep|massive|whole|last)\s+)?$"
+    # told, not asked: "JPM had a rough drawdown this year - should my client buy more?"
+    r"|\b(?:had|has\s+had|have\s+had|suffered|saw|has\s+seen|took|has\s+taken)\s+"
+    r"(?:a|an|the|its|this|some|such\s+a)?\s*(?:\w+\s+)?$"
 )
 _OCCASION_AFTER = re.compile(r"^(?:了)?(?:这么多|那么多|这么狠|成这样|之后|以后|后)")
 

@@ -44,7 +44,12 @@ from datapilot.brains.offline.first_back import as_first, read_first_ask
 from datapilot.brains.offline.first_day import as_first_day, read_first_day_ask
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.period_tallies import read_period_tally
-from datapilot.brains.offline.ratios import as_ratio, read_ratio_ask
+from datapilot.brains.offline.ratios import (
+    as_growth_multiple,
+    as_ratio,
+    read_growth_multiple,
+    read_ratio_ask,
+)
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 from datapilot.brains.offline.volume_days import read_volume_when
@@ -89,6 +94,10 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     ratio = read_ratio_ask(text)
     if ratio is not None and reading.entities:
         as_ratio(reading, ratio)  # "is how many times chevron's": a ratio, never a count
+    growth = read_growth_multiple(text) if ratio is None else None
+    if growth is not None and reading.entities:
+        as_growth_multiple(reading, growth)  # 涨了几倍: the end over the start, never a count
+        return
     count = read_count_ask(text) if ratio is None else None
     if count is not None and reading.entities:
         _as_count(reading, count)
@@ -149,6 +158,8 @@ _FROM_THAT_DAY = re.compile(
     r"(?i)\b(?:from|since|after)\s+(?:that|this|the\s+same)\s+(?:day|date|point|low|bottom|high|"
     r"peak|close)\b|\b(?:from|since)\s+then\b"
     r"|(?:从|自|打)(?:那|这|当)(?:一)?(?:天|日|时|时候|个(?:低点|高点|点))|(?:那|这)(?:一)?天(?:以来|之后|以后|起)"
+    # 最低点是哪天？到现在反弹了多少: from that day to the window's end
+    r"|(?:到现在|至今|到今天|到目前|迄今)(?:为止)?[^，。？?]{0,3}?(?:反弹|回升|回落|上涨|下跌|涨|跌)了?(?:多少|几)?"
 )
 
 

@@ -194,7 +194,7 @@ _WHEN_PATTERNS = (
     re.compile(rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,60}}?(?:\band|,|[–—:;(]|\s?-)\s*when\b"),
     # "peak … - how high and which quarter?": the date asked in a clause of its own.
     re.compile(
-        rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,60}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
+        rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,80}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
         r"(?:which|what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
     ),
     # "brent peak month in 2008 and the price": the period of the extreme named by its unit.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit
-from datapilot.brains.offline.ratios import RATIO_CUE
+from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
 from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
@@ -74,7 +74,7 @@ DISTANCE = re.compile(
 GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
-    r"better|worse|ahead|behind)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
+    r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
     r"|(百分点|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
@@ -212,6 +212,9 @@ def _honoured_by(
         return found[0] if found else _filter_with(args, number)
     if how == "form" and meaning == RATIO_CUE:  # "how many times": only a computed ratio
         return interfaces.get("figure_ratio")
+    if how == "form" and meaning == MULTIPLE_CUE:  # 涨了几倍: only the end over the start
+        asked = (f"{out}.{name}" for out, name, value in args if name == "multiple" and value)
+        return next(asked, None)
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":
@@ -254,6 +257,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return found[0]
     if "distance" in reading.metrics:
         return "measure distance"
+    if set(reading.metrics) & _ON_EARLIER:
+        return "change on the earlier period"  # "how much higher than a year earlier": the yoy
     percent = in_percent(reading)
     if percent and not reading.parts and set(reading.metrics) <= _LEVEL_READINGS:
         return "change in percentage points"
@@ -267,6 +272,7 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
 
 
 _WINDOW_CHANGES = {"return", "cumulative_return", "value", "close"}
+_ON_EARLIER = {"yoy", "qoq", "mom", "pop"}
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -1,8 +1,9 @@
 """The margin by which one priced name beat another: 雪佛龙过去半年跑赢标普多少, "did IBM outperform
-Microsoft in 2011? by how much?", "AAPL vs MSFT ytd, whats the gap between them". Each name's
-return over the window is ranked with the ranking's gap (the one mechanism that states a
-difference between names' returns), so both returns and their difference in percentage points
-are shown — never the two returns alone, nor a gap between their prices.
+Microsoft in 2011? by how much?", "AAPL vs MSFT ytd, whats the gap between them", "MTUM vs
+USMV ytd, the spread between them". Each name's return over the window is ranked with the
+ranking's gap (the one mechanism that states a difference between names' returns), so both
+returns and their difference in percentage points are shown — never the two returns alone,
+nor a gap between their prices.
 """
 
 from __future__ import annotations
@@ -29,18 +30,26 @@ _PERFORMED = re.compile(
 )
 
 
+def asks_gap(text: str) -> re.Match[str] | None:
+    """The words asking a difference between names' figures: a gap ("by how many points"), or
+    a spread said with no price word (the spread of two names' returns)."""
+    return GAP.search(text) or (None if _PRICE_WORD.search(text) else _SPREAD_WORD.search(text))
+
+
 def read_margin(reading: Reading, parsed: Parsed) -> None:
     """Two or more priced names and a gap asked between them: their returns, ranked with the
     gap, instead of a chart of returns with the gap unanswered."""
-    found = GAP.search(parsed.text)
+    priced = not _PRICE_WORD.search(parsed.text)
+    # "MTUM vs USMV ytd - what's the spread between them": with no price word, the spread of two
+    # priced names is the gap between their returns.
+    found = asks_gap(parsed.text)
     names = reading.entities
     if found is None or len(names) < 2 or any(e.kind not in PRICE_KINDS for e in names):
         return
     metrics = set(reading.metrics)
-    if "spread" in metrics and not _SPREAD_WORD.search(parsed.text):
+    if "spread" in metrics and priced:
         # "the gap between them" read as a spread of two stocks' prices, no price word said
-        metrics = metrics - {"spread"} if not _PRICE_WORD.search(parsed.text) else metrics
-        metrics = metrics or {"return"}
+        metrics = (metrics - {"spread"}) or {"return"}
     if metrics == {"close"} and reading.measure_defaulted and _PERFORMED.search(parsed.text):
         metrics = {"return"}  # "how far ahead of Microsoft was Apple": no measure but a race
     if not metrics <= _RETURNS:

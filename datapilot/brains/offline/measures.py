@@ -31,6 +31,7 @@ LIVE_ONLY = {
     "company_info": "company profiles",
     "fund_managers": "fund-manager data",
     "market_views": "short interest, analyst ratings or price targets",
+    "index_weights": "index weights (a member's share of an index)",
     "options": "options data (implied volatility, chains, greeks, smile or skew, open interest)",
     "intraday": "intraday, tick or order-book data",
 }
@@ -40,12 +41,13 @@ LIVE_ONLY_ZH = {
     "company_info": "公司简介",
     "fund_managers": "基金经理数据",
     "market_views": "做空数据、分析师评级或目标价",
+    "index_weights": "指数权重（成分股在指数中的占比）",
     "options": "期权数据（隐含波动率、期权链、希腊字母、波动率微笑或偏斜、未平仓量）",
     "intraday": "日内、逐笔或盘口数据",
 }
 # Of those, what no provider Datapilot ships holds either: live data does not help, so the advice
 # is the user's own file or a model with a tool that has it.
-NO_PROVIDER = {"fund_managers", "market_views", "options", "intraday"}
+NO_PROVIDER = {"fund_managers", "market_views", "index_weights", "options", "intraday"}
 # A measure a list's members each get, then ranked or averaged (Data-Copilot's loop-and-rank).
 PER_MEMBER = ("return", "cumulative_return", "annualized_return", "volatility", "max_drawdown")
 # Members bundled offline, by index: the bundled large US stocks are all S&P 500 members.

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.entities import (
     Mention,
+    align_frequencies,
     find_mentions,
     glued_to_names,
     group_mentions,
@@ -36,6 +37,10 @@ from datapilot.data.catalog import Catalog, Entity, Match
 from datapilot.data.display import measure_name
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+_EARLIER_ANCHOR = re.compile(
+    r"(?i)\b(?:than|from|vs\.?|versus|compared\s+(?:with|to))\s+(?:a|one|the)\s+year\s+"
+    r"(?:earlier|ago|before)\b|(?:比|较|与|和)(?:一年前|去年同期|上年同期)"
+)
 
 
 class Parsed(BaseModel):
@@ -112,10 +117,13 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     # A time phrase that ends inside a longer word gives that word its characters back
     # (过去十年中 + 国 is 过去十年 + 中国): each character belongs to one reading.
     names += _straddled(text, time.spans, candidates, vocab)
+    # "than a year earlier", 比去年同期: what a change is measured against (the yoy), not a window.
+    names += [found.span() for found in _EARLIER_ANCHOR.finditer(text)]
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
+    mentions = align_frequencies(mentions, text, catalog)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     hits = _with_times_of_day(hits, text, mentions)

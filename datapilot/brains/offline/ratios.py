@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from datapilot.data.entity import Entity
 
 RATIO_CUE = "cue:ratio"
+# One name's growth said as a multiple of where it started: 涨了几倍, 翻了几番, "how many times has
+# it multiplied", "how many-fold". Honoured only by a window change that states the multiple.
+MULTIPLE_CUE = "cue:multiple"
 
 _TIMES_EN = r"how\s+many\s+times"
 _RATIO = re.compile(
@@ -30,6 +33,15 @@ _RATIO = re.compile(
     r"|(?:是|为|相当于|等于)(?P<zh>[^，。？?,!！]{0,16}?)的?(?:几|多少)倍"
 )
 _THAN = re.compile(r"(?i)\bthan\b|比")
+_GROWTH_MULTIPLE = re.compile(
+    r"(?i)\bhow\s+many[-\s]?fold\b|\b(?:by\s+)?what\s+(?:multiple|factor)\b(?!\s+of\b)"
+    r"|\bhow\s+many\s+times\s+(?:over\s+)?(?:(?:did|has|have|had|does|do)\s+(?:it|they|its?\s+"
+    r"\w+|[\w&.-]+(?:['’]s)?(?:\s+[\w-]+)?)\s+)?(?:grow|grown|grew|multipl(?:y|ied)|"
+    r"increase[ds]?|go(?:ne)?\s+up|went\s+up|r[io]se|risen|gain(?:ed)?|appreciat(?:e|ed))\b"
+    r"|\b(?:grow|grew|grown|multipl(?:y|ied)|increase[ds]?|gone\s+up|went\s+up|r[io]se|risen)\s+"
+    r"(?:by\s+)?how\s+many\s+times\b"
+    r"|(?:涨|增长|上涨|增值|升|翻)了?(?:几|多少)(?:倍|番)|翻了?几翻"
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,12 @@ def read_ratio_ask(text: str) -> RatioAsk | None:
         return RatioAsk(found.span(), found.start("zh"))
     than = _THAN.search(text, found.start())
     return RatioAsk(found.span(), than.end() if than is not None else found.start())
+
+
+def read_growth_multiple(text: str) -> tuple[int, int] | None:
+    """The words asking one figure's growth as a multiple of its start (涨了几倍), or None."""
+    found = _GROWTH_MULTIPLE.search(text)
+    return found.span() if found is not None else None
 
 
 def _first_said(entity: Entity, text: str, after: int) -> int | None:
@@ -92,3 +110,18 @@ def as_ratio(reading: Reading, ask: RatioAsk) -> None:
         if reading.zh
         else f"a ratio: {over}'s figure over {under}'s (how many times)"
     )
+
+
+# Measures whose window change can be said as a multiple of the start.
+_GROWING = {"return", "cumulative_return", "close", "value", "price"}
+
+
+def as_growth_multiple(reading: Reading, span: tuple[int, int]) -> None:
+    """Record a growth asked as a multiple: the window's return, with the end over the start."""
+    reading.family_spans.append((*span, MULTIPLE_CUE))
+    if reading.metrics and not set(reading.metrics) <= _GROWING:
+        return  # "how many-fold did its volatility rise": no multiple is planned; declined
+    reading.metrics = ["return"]
+    reading.multiple = True
+    english = "a growth multiple: the end's value over the start's"
+    reading.trace.append("倍数：期末值除以期初值" if reading.zh else english)

@@ -139,6 +139,7 @@ class Reading(BaseModel):
     ratio: tuple[str, str] | None = Field(
         default=None, description="How many times one name's figure is another's: (over, under)."
     )
+    multiple: bool = Field(default=False, description="A growth asked as a multiple (涨了几倍).")
     family_spans: list[tuple[int, int, str]] = Field(
         default_factory=list, description="Words a family rule read, and what it read them as."
     )

@@ -195,10 +195,25 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     # Company figures beside advice ("sell before earnings") only restate the advice's context.
     weak = {"value", "close", "investment_growth", *LIVE_ONLY}
     # A move said as the advice's occasion ("after the drop", 跌了这么多) asks no figure.
-    measures = [
-        m for m, h in parsed.group("metric") if m not in weak and not occasion_only(parsed.text, h)
-    ]
-    return bool(parsed.time.explicit or plot or reading.table or measures)
+    metrics = parsed.group("metric")
+    measures = [m for m, h in metrics if m not in weak and not occasion_only(parsed.text, h)]
+    # A time said in the occasion's own clause ("had a rough drawdown this year - should …")
+    # dates what is told, not a figure asked for.
+    told = [_clause_of(parsed.text, h.start) for _, h in metrics if occasion_only(parsed.text, h)]
+    dated = any(
+        not any(lo <= c.span[0] and c.span[1] <= hi for lo, hi in told) for c in parsed.time.clauses
+    )
+    return bool((parsed.time.explicit and dated) or plot or reading.table or measures)
+
+
+_CLAUSE_END = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
+
+
+def _clause_of(text: str, at: int) -> tuple[int, int]:
+    """The clause of `text` around position `at`, between punctuation or a spaced dash."""
+    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
+    after = _CLAUSE_END.search(text, at)
+    return (before[-1] if before else 0, after.start() if after else len(text))
 
 
 # "How volatile was …", "how risky is …": a number is asked for.

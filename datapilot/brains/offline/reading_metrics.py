@@ -225,6 +225,7 @@ _METRIC_WORDS = {
     "company_info": "company profile",
     "fund_managers": "fund managers",
     "market_views": LIVE_ONLY["market_views"],
+    "index_weights": LIVE_ONLY["index_weights"],
     "options": LIVE_ONLY["options"],
     "intraday": LIVE_ONLY["intraday"],
     "constituents": "index constituents",

@@ -55,6 +55,7 @@ MetricId = Literal[
     "fundamentals",
     "fund_managers",
     "market_views",
+    "index_weights",
     "options",
     "intraday",
     "spread",

@@ -65,6 +65,10 @@ _COMPOUNDED_RETURN_EN = (
 _RETURN_AFTER_ZH = re.compile(
     r"\s*的?\s*(?:年化|累计|复合)?(?:收益率|回报率?|涨幅|涨跌幅|收益|增长率)"
 )
+# A change said right after a length (苹果十年涨了几倍, 两年跌了多少): the past length's change.
+_CHANGE_AFTER_ZH = re.compile(
+    r"\s*(?:里|中|间|期间)?\s*(?:上涨|下跌|涨|跌|增长|翻|升值|贬值|累计涨|累计跌)了?"
+)
 AtomKind = Literal["period", "today", "rolling", "duration", "first", "horizon"]
 Span = tuple[int, int]
 # Where a return over the window starts from: "before" takes the last observation strictly
@@ -1019,6 +1023,7 @@ class Grammar:
                 re.search(r"(?i)(?:over|during|within|for|in)\s+(?:the\s+)?$", before)
                 or re.match(r"\s*(?:来|以来|之内|内)", after)
                 or _RETURN_AFTER_ZH.match(after)  # 5年年化收益率: the past five years' return
+                or (atom.duration.unit != "day" and _CHANGE_AFTER_ZH.match(after))
             ):
                 return clause(atom.duration.back(today), today, "rolling")
             atom.used = False  # a length such as "30-day": left for parameters

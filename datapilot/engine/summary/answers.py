@@ -92,8 +92,10 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         return []
     if "rank" in step.value.columns or len(rows) > 3:
         gap = "gap" in step.value.columns
-        return _ranked(rows, said) + (
-            gap_sentences(rows, said, named_first(step, said)) if gap else []
+        return (
+            _ranked(rows, said)
+            + (gap_sentences(rows, said, named_first(step, said)) if gap else [])
+            + _multiples(rows, facts, w)
         )
     if len(rows) == 1:
         subject, r = rows[0]
@@ -113,7 +115,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
                     f"：{what}从{start.date}的{w.value(start, bare=True)}"
                     f"{verb}{end.date}的{w.value(end, bare=True)}"
                 )
-            return [text + _moved(m.get("change"), w) + "。"]
+            return [text + _moved(m.get("change"), w) + _times(m.get("multiple"), w) + "。"]
         text = f"{name} returned {w.value(r)}{_when(said)}"
         if start and end:
             what = lower_first(field) if field else "price"
@@ -121,12 +123,17 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
                 f": its {what} went from {w.value(start, bare=True)} on {start.date} "
                 f"to {w.value(end, bare=True)} on {end.date}"
             )
-        return [text + _moved(m.get("change"), w) + "."]
+        return [text + _moved(m.get("change"), w) + _times(m.get("multiple"), w) + "."]
     span = _span(facts, [s for s, _ in rows], w.zh)
     if w.zh:
-        joined = "，".join(f"{w.name(s, many=True)}为{w.value(r)}" for s, r in rows)
+        joined = "，".join(
+            f"{w.name(s, many=True)}为{w.value(r)}{_times(facts[s].get('multiple'), w)}"
+            for s, r in rows
+        )
         return [f"{said.when}的收益率：{joined}{span}。"]
-    items = [f"{w.name(s, many=True)} {w.value(r)}" for s, r in rows]
+    items = [
+        f"{w.name(s, many=True)} {w.value(r)}{_times(facts[s].get('multiple'), w)}" for s, r in rows
+    ]
     first, rest = items[0].rsplit(" ", 1), items[1:]
     return [
         f"{first[0]} returned {first[1]}"
@@ -160,6 +167,28 @@ def _moved(change: Fact | None, w: Words) -> str:
     if w.zh:
         return f"（{'上涨' if up else '下跌'}{w.value(change, absolute=True)}）"
     return f" ({'up' if up else 'down'} {w.value(change, absolute=True)})"
+
+
+def _multiples(rows: list[tuple[str, Fact]], facts: Facts, w: Words) -> list[str]:
+    """Each name's end over its start, when a growth was asked as a multiple (各涨了几倍)."""
+    said = [(s, facts[s]["multiple"]) for s, _ in rows if "multiple" in facts[s]]
+    if not said:
+        return []
+    if w.zh:
+        listed = "，".join(f"{w.name(s, many=True)}{float(m.value):,.2f}倍" for s, m in said)
+        return [f"期末为期初的倍数：{listed}。"]
+    listed = ", ".join(f"{w.name(s, many=True)} {float(m.value):,.2f} times" for s, m in said)
+    return [f"End value over starting value: {listed}."]
+
+
+def _times(multiple: Fact | None, w: Words) -> str:
+    """ "，期末为期初的8.05倍（涨了7.05倍）": a growth asked as a multiple of the start."""
+    if multiple is None or not isinstance(multiple.value, float):
+        return ""
+    times = float(multiple.value)
+    if w.zh:
+        return f"，期末为期初的{times:,.2f}倍（涨了{times - 1:,.2f}倍）"
+    return f" ({times:,.2f} times its starting value)"
 
 
 def _span(facts: Facts, subjects: list[str], zh: bool) -> str:
@@ -529,8 +558,9 @@ def _change(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         last = m["last"]
         name = w.series(subject)
+        levels = _levels_compared(title, subject, str(last.date), said)
         if w.zh:
-            text = f"{name}最新的{w.title(title)}为{w.value(last)}（{last.date}）"
+            text = f"{name}最新的{w.title(title)}为{w.value(last)}（{last.date}）" + levels
             if "high" in m and "low" in m:
                 text += (
                     f"；期间最高{w.value(m['high'])}（{m['high'].date}），"
@@ -539,6 +569,7 @@ def _change(step: Step, facts: Facts, said: Said) -> list[str]:
             sentences.append(text + "。")
             continue
         text = f"The latest {lower_first(title)} of {name} was {w.value(last)} on {last.date}"
+        text += levels
         if "high" in m and "low" in m:
             text += (
                 f"; in the window it ranged from {w.value(m['low'])} on {m['low'].date} "
@@ -546,6 +577,52 @@ def _change(step: Step, facts: Facts, said: Said) -> list[str]:
             )
         sentences.append(text + ".")
     return sentences
+
+
+# How far back a change's title compares: the level it was measured against.
+_COMPARED = {
+    "Year-over-year": pd.DateOffset(years=1),
+    "Quarter-over-quarter": pd.DateOffset(months=3),
+}
+_COMPARED |= {"Month-over-month": pd.DateOffset(months=1)}
+
+
+def _levels_compared(title: str, subject: str, day: str, said: Said) -> str:
+    """ " (9.20% on 2009-04-01 against 5.40% on 2008-04-01, up 3.80 percentage points)": the two
+    levels a change compares, from the series it was computed from; '' when none is at hand."""
+    back = next((o for word, o in _COMPARED.items() if title.startswith(word)), None)
+    if back is None:
+        return ""
+    at = pd.Timestamp(day)
+    for frame in said.frames.values():
+        title_of = str(frame.attrs.get("title") or "")
+        if (
+            "change" in title_of.casefold()
+            or not isinstance(frame.index, pd.DatetimeIndex)
+            or subject not in map(str, frame.columns)
+            or at not in frame.index
+        ):
+            continue
+        column = frame[next(c for c in frame.columns if str(c) == subject)].dropna()
+        earlier = column[column.index <= at - back]
+        if earlier.empty or at not in column.index:
+            return ""
+        now, then = float(column[at]), float(earlier.iloc[-1])
+        unit = str((frame.attrs.get("units") or {}).get(subject) or frame.attrs.get("unit") or "")
+        then_day = earlier.index[-1].date().isoformat()
+        moved = now - then
+        if unit.casefold() in ("%", "percent"):
+            w = said.w
+            points = f"{abs(moved):,.2f}{'个百分点' if w.zh else ' percentage points'}"
+            if w.zh:
+                verb = "上升" if moved >= 0 else "下降"
+                return f"：{day}为{now:,.2f}%，{then_day}为{then:,.2f}%，{verb}{points}"
+            verb = "up" if moved >= 0 else "down"
+            return f" ({now:,.2f}% on {day} against {then:,.2f}% on {then_day}, {verb} {points})"
+        if said.w.zh:
+            return f"：{day}为{now:,.2f}，{then_day}为{then:,.2f}"
+        return f" ({now:,.2f} on {day} against {then:,.2f} on {then_day})"
+    return ""
 
 
 def _level(step: Step, facts: Facts, said: Said) -> list[str]:
@@ -699,15 +776,22 @@ def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
             sentences.append(_across_sentence(across, parts, said))
             continue
         name = w.name(subject)
+        days = _stat_days(step, subject, m, said)
         if w.zh:
-            items = "，".join(f"{_measure(k, True)}{w.value(f)}" for k, f in parts)
+            items = "，".join(
+                f"{_measure(k, True)}{w.value(f)}" + (f"（{days[k]}）" if k in days else "")
+                for k, f in parts
+            )
             label = w.title(measure) if measure else ""
             label = "" if label and (label in name or name in label) else label  # a series' own
             what = _after(name, said.when) + (f"的{label}" if label else "")
             basis = f"（{w.value(count)}个观测值）" if count else ""
             sentences.append(f"{what}：{items}{basis}。")
             continue
-        items = ", ".join(f"{_measure(k, False)} {w.value(f)}" for k, f in parts)
+        items = ", ".join(
+            f"{_measure(k, False)} {w.value(f)}" + (f" on {days[k]}" if k in days else "")
+            for k, f in parts
+        )
         own = measure and (measure.lower() in name.lower() or name.lower() in measure.lower())
         what = f"{_poss(name)} {lower_first(measure)}" if measure and not own else name
         basis = f" ({w.value(count)} observations)" if count else ""
@@ -716,6 +800,32 @@ def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
 
 
 _KIND_NOUNS = {"stock": ("stocks", "只股票"), "index": ("indices", "个指数")}
+
+
+def _stat_days(step: Step, subject: str, m: dict[str, Fact], said: Said) -> dict[str, str]:
+    """The days a series' statistics' `min` and `max` fell on ("max 112.33 USD on 2022-11-22"),
+    when they were taken over one dated series and are its extremes; {} otherwise."""
+    for name in refs_in(step.call.args):
+        source = said.frames.get(name)
+        if (
+            source is None
+            or not isinstance(source.index, pd.DatetimeIndex)
+            or subject not in map(str, source.columns)
+        ):
+            continue
+        column = source[next(c for c in source.columns if str(c) == subject)].dropna()
+        if column.empty or not pd.api.types.is_numeric_dtype(column):
+            return {}
+        found = {"max": column.idxmax(), "min": column.idxmin()}
+        return {
+            k: day.date().isoformat()
+            for k, day in found.items()
+            if k in m
+            and isinstance(m[k].value, float)
+            and abs(float(column[day]) - float(m[k].value))
+            <= 1e-9 * max(1.0, abs(float(m[k].value)))
+        }
+    return {}
 
 
 def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | None:

@@ -45,7 +45,13 @@ class Words:
             return subject
         if self.zh and _PAIR in subject:  # a pair's column (a rolling correlation): 苹果与微软
             return "与".join(self.name(part) for part in subject.split(_PAIR))
-        return self.names.get(subject) or self.english.get(subject) or subject
+        found = self.names.get(subject) or self.english.get(subject)
+        if found is None and subject.count("-") == 1:
+            # A spread's column ("MCOILBRENTEU-MCOILWTICO"): its two series by name.
+            first, second = subject.split("-")
+            if first in self.names and second in self.names:
+                return f"{self.name(first)} − {self.name(second)}"
+        return found or subject
 
     def title(self, title: str) -> str:
         """An interface's title in the summary's language."""

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from datapilot.brains.offline.builder import frame
-from datapilot.brains.offline.honour import GAP, in_percent
+from datapilot.brains.offline.honour import in_percent
 from datapilot.brains.offline.level_changes import asks_level_change, asks_rate_change
+from datapilot.brains.offline.margins import asks_gap
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_FREQ, ZH_STAT, PlannerBase, iso
 
@@ -111,6 +112,8 @@ class PerformanceMeasures(PlannerBase):
         percent = in_percent(r)
         if (asks_level_change(r.text) and not percent) or (percent and asks_rate_change(r.text)):
             args["difference"] = True
+        if r.multiple:
+            args["multiple"] = True  # 涨了几倍: the end over the start, beside the return
         table = self.builder.add(
             "period_return",
             args,
@@ -127,9 +130,11 @@ class PerformanceMeasures(PlannerBase):
         ids = [e.id for e in r.entities]
         if measure == "return":
             if r.series_entities:
+                args: dict[str, Any] = {"frame": frame(self.levels())}
+                args |= {"start": iso(r.start), "end": iso(r.end)}
                 cross = self.builder.add(
                     "period_return",
-                    {"frame": frame(self.levels()), "start": iso(r.start), "end": iso(r.end)},
+                    args | ({"multiple": True} if r.multiple else {}),
                     name="period_returns",
                     description=self._say(
                         "Compute each one's return over the window", "计算各自的区间收益率"
@@ -139,7 +144,8 @@ class PerformanceMeasures(PlannerBase):
             else:
                 cross = self.builder.add(
                     "cross_section_returns",
-                    {"ids": ids, "start": iso(r.start), "end": iso(r.end), **self.base_arg()},
+                    {"ids": ids, "start": iso(r.start), "end": iso(r.end), **self.base_arg()}
+                    | ({"multiple": True} if r.multiple else {}),
                     name="returns",
                     description=self._say(
                         f"Compute the return of {', '.join(ids)} over the window",
@@ -174,7 +180,7 @@ class PerformanceMeasures(PlannerBase):
         if r.both_ends and not self.can("top_bottom"):
             self.missing("top_bottom", "the top and the bottom of a ranking", "首尾排名")
             return
-        gap = by == "return_pct" and bool(GAP.search(r.text))  # "by how many percentage points"
+        gap = by == "return_pct" and bool(asks_gap(r.text))  # "by how many percentage points"
         if r.both_ends and not gap:
             # No count said: three each, but never more than half the names, so both ends
             # stay apart (four names → the top 2 and the bottom 2).
