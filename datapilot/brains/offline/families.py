@@ -424,9 +424,12 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
 
 
 def _rates_only(reading: Reading) -> bool:
-    """Every name a rate (unemployment, a yield, a T-bill rate): its periods rank by level."""
+    """Every name a rate (unemployment, a yield, a T-bill rate): its periods rank by level. A
+    series of returns (a Fama–French factor) is compounded over each period instead."""
     return bool(reading.entities) and all(
-        e.kind != "stock" and (e.units or "").casefold() in ("percent", "%")
+        e.kind != "stock"
+        and (e.units or "").casefold() in ("percent", "%")
+        and e.measure != "returns"
         for e in reading.entities
     )
 

@@ -85,7 +85,8 @@ _PERIOD_PATTERNS = (
     ),
     # "which month was the best", "what quarter did it gain the most"
     re.compile(
-        rf"(?i)\b(?:which|what)\s+{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b(?:(?P<s1>{_BEST_EN}|{_WORST_EN})"
+        rf"(?i)\b(?:which|what)\s+(?:(?:single|calendar|full)\s+)?{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
+        rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})"
         rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
         rf"(?:the\s+)?most"
         rf"|(?P<down>f[ae]ll|drop(?:ped)?|lo(?:se|st)|declined?|slump(?:ed)?|sank|sink)\s+"

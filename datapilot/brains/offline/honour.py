@@ -64,7 +64,11 @@ WHEN = re.compile(
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
 DISTANCE = re.compile(
-    r"(?i)\b(how\s+far(?!\s+(?:ahead|behind|apart|more|less|better|worse)\b)|distance\s+(?:from|to)|(?:off|below|from|under|beneath)\s+"
+    r"(?i)\b(how\s+far(?!\s+(?:ahead|behind|apart|more|less|better|worse)\b)"
+    # "how far did it fall during the crash": a move over a window, not a distance from a peak
+    r"(?!\s+(?:did|has|had|have|does|do)\s+[^.?!]{0,40}?\b(?:fall|fallen|drop|decline|sink|"
+    r"slide|plunge|tumble|crash|rise|risen|climb|rally|rebound|bounce|go)\b"
+    r"(?!\s+(?:from|off|below|since|back)\b))|distance\s+(?:from|to)|(?:off|below|from|under|beneath)\s+"
     r"(?=(?:its|the|their)\s+(?:52[-\s]week|all[-\s]time|record|recent|peak|high|highs|low|"
     r"lows|top)\b))"
     r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位)))"
@@ -257,6 +261,10 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return found[0]
     if "distance" in reading.metrics:
         return "measure distance"
+    moved = re.fullmatch(r"(?i)by\s+how\s+much", said.strip())
+    if moved and len(reading.entities) == 1 and set(reading.metrics) & _MOVES:
+        # "which quarter was GE's best, and by how much did it rise": the move itself
+        return "the move measured"
     if set(reading.metrics) & _ON_EARLIER:
         return "change on the earlier period"  # "how much higher than a year earlier": the yoy
     percent = in_percent(reading)
@@ -273,6 +281,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
 
 _WINDOW_CHANGES = {"return", "cumulative_return", "value", "close"}
 _ON_EARLIER = {"yoy", "qoq", "mom", "pop"}
+# Measures that state one name's move: "by how much did it rise" asks nothing more.
+_MOVES = {"return", "cumulative_return", "period_extremes", "max_drawdown", "streak"}
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -389,6 +399,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
     if cue not in _STRICT_FORMS:
         return "reading"
     if cue == "cue:compare":
+        if "distance" in reading.metrics:
+            return "the last close against the high or low"  # "the S&P vs its 52-week high"
         if reading.count_condition == "both":
             return "sessions up and down counted side by side"
         if _several(reading) or len(reading.parts) >= 2:

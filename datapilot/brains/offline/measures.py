@@ -84,14 +84,16 @@ _AMOUNT_PUT = re.compile(
     r"(?![\d.,%])(?:\s*(k|m|bn|thousand|million|billion)\b)?"
 )
 _BOTH_ENDS = re.compile(
-    r"(?i)\b(?:top|best|highest|strongest|gainers)\b[^,.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)"
-    r"\s+(?:the\s+)?(?:(?:\d+|[a-z]+)\s+){0,3}?(?:bottom|worst|lowest|weakest|losers)\b"
+    r"(?i)\b(?:top|best|highest|strongest|gainers)\b[^.;?]{0,30}?\b(?:and|&|plus|vs\.?|versus)"
+    r"\s+(?:the\s+)?(?:(?:\d+|[a-z]+)\s+){0,4}?(?:bottom|worst|lowest|weakest|losers)\b"
     r"|\b(?:bottom|worst|lowest|weakest)\b[^,.;?]{0,30}?\b(?:and|&|plus)\s+(?:the\s+)?"
     r"(?:\d+\s+|[a-z]+\s+)?(?:top|best|highest|strongest)\b"
     r"|前\s*(?:\d+|[一二三四五六七八九十两]+)\s*(?:名|只|个)?[^，。？]{0,6}?(?:和|与|及|、|以及)\s*"
     r"(?:后|倒数)"
     r"|(?:最好|最佳|最高|最强|最大|最多|领涨)[^，,。？?]{0,6}?(?:和|与|及|、|以及|跟)\s*"
     r"(?:最差|最低|最弱|最小|最少|领跌)"
+    # 哪个最抗跌？最差的那个跌了多少: the other end asked in the next clause
+    r"|(?:最好|最佳|最强|最抗跌|领涨)[^。？?]{0,8}?[，,？?]\s*(?:那么|而|那)?(?:最差|最弱|领跌)"
 )
 
 
@@ -126,6 +128,10 @@ def amount_span(text: str) -> tuple[int, int] | None:
     return None
 
 
+# The levels themselves, or a change said in (percentage) points: a difference of levels.
+_LEVELS_AND_POINTS = re.compile(r"(?i)\blevels?\b|percentage\s+points?|\bpp\b|百分点|水平")
+
+
 def asks_both_ends(text: str) -> bool:
     """ "top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
     return bool(_BOTH_ENDS.search(text))
@@ -147,6 +153,11 @@ def refine(
     named = [m for m in ("yoy", "qoq", "mom") if m in metrics]
     if named and "pop" in metrics and all(w in GENERIC_CHANGE for w in said.get("pop", [])):
         # "month-over-month change": the word "change" only repeats the change named.
+        metrics = [m for m in metrics if m != "pop"]
+    generic_pop = "pop" in metrics and all(w in GENERIC_CHANGE for w in said.get("pop", []))
+    if generic_pop and len(metrics) > 1 and _LEVELS_AND_POINTS.search(parsed.text):
+        # "the two levels and the change in percentage points": the difference between the
+        # levels asked, not each one's change on its previous period.
         metrics = [m for m in metrics if m != "pop"]
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
     if sequential and "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):

@@ -27,6 +27,7 @@ from datapilot.brains.offline.how_much import how_much_return
 from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.spelling import (
     Respelling,
+    expand_ordinals,
     expand_period_shorthand,
     respell_measures,
     respell_than,
@@ -98,7 +99,7 @@ def _ascii_digits(text: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
-    text = respell_than(expand_period_shorthand(text))
+    text = respell_than(expand_ordinals(expand_period_shorthand(text)))
     text, respelled = respell_measures(text, vocab, catalog)
     spelled = [
         f"“{r.said}”读作{measure_name(r.metric, zh=True)}"
@@ -241,6 +242,21 @@ def _with_metric_names(
         for m in mentions
         if (key := " ".join(m.text.lower().split())) in vocab.metrics.implies
     ]
+    # "US CPI inflation": the entity named once ("US CPI"), its measure said by another of its
+    # names right after it ("inflation" is the CPI's too).
+    said = {label for h in hits for label in h.labels}
+    for key, metric in vocab.metrics.implies.items():
+        if f"metric:{metric}" in said:
+            continue  # "CPI inflation year over year": the measure is said already
+        edge = r"\b" if key.isascii() else ""
+        for found in re.finditer(edge + re.escape(key) + edge, text, re.IGNORECASE):
+            span = found.span()
+            if any(s <= span[0] and span[1] <= e for s, e in [*spans, *blocked]):
+                continue
+            if any(
+                key in (m.entity.name.lower(), *map(str.lower, m.entity.aliases)) for m in mentions
+            ):
+                implied.append(Hit((f"metric:{metric}",), span[0], span[1], found.group(0)))
     kept = [h for h in hits if not any(h.start < w.end and w.start < h.end for w in wider)]
     return sorted([*kept, *wider, *implied], key=lambda h: h.start)
 

@@ -48,6 +48,20 @@ def expand_period_shorthand(text: str) -> str:
     return _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
 
 
+# "the second best month": the ranking down to that place, so the place asked is shown ranked.
+_ORDINAL_RANK = re.compile(
+    r"(?i)\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[-\s]+(?=(?:best|worst|biggest|largest|"
+    r"highest|lowest|smallest|strongest|weakest|top|bottom|most|least)\b)"
+)
+_ORDINALS = {"second": "2", "third": "3", "fourth": "4", "fifth": "5"}
+
+
+def expand_ordinals(text: str) -> str:
+    """`text` with an ordinal before a superlative said as the count to rank down to ("second
+    best" → "2 best"): the ranking then shows the place asked, never only the first."""
+    return _ORDINAL_RANK.sub(lambda m: _ORDINALS.get(m[1].lower(), m[1][0]) + " ", text)
+
+
 # "more then 5%": "then" typed for "than" between a comparative and a number, where "then" (next,
 # at that time) cannot stand; "fell more, then rose" keeps its comma and its "then".
 _THEN_FOR_THAN = re.compile(

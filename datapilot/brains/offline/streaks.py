@@ -22,8 +22,9 @@ _STREAK = re.compile(
     r"(?:days|sessions|closes)\b"
     rf"|\b(?:longest|most)\s+(?:consecutive|straight)\s+(?:days|sessions)\s+(?:of\s+)?"
     rf"(?P<dir3>{_DOWN}|{_UP}|gains|losses|declines)\b"
-    r"|\blongest\s+(?:streak|run)\s+of\s+(?P<dir4>up|down|losing|winning|gains|losses|"
-    r"declines|green|red)\b"
+    r"|\blongest\s+(?:streak|run|stretch|string)\s+of\s+(?:(?:consecutive|straight)\s+)?"
+    r"(?P<dir4>up|down|losing|winning|gains|losses|declines|green|red|falling|rising|negative|"
+    r"positive)\b"
 )
 _ZH = re.compile(
     r"(?:最长的?|最多)?(?P<zh>连涨|连跌|连阳|连阴|连续(?:上涨|下跌|收涨|收跌|收阳|收阴|涨|跌))"
