@@ -132,6 +132,20 @@ def amount_span(text: str) -> tuple[int, int] | None:
 _LEVELS_AND_POINTS = re.compile(r"(?i)\blevels?\b|percentage\s+points?|\bpp\b|百分点|水平")
 
 
+_RETURNS = ("return", "cumulative_return", "annualized_return")
+
+
+def _annualizes_another(parsed: Parsed) -> bool:
+    """Whether every 年化 / "annualised" said belongs to another measure (谷歌2008年跌了多少，
+    年化波动率多大: the volatility is annualised, the fall is the year's return)."""
+    cues = [h for h in parsed.hits if h.has("cue:annualize")]
+    others = [h for m, h in parsed.group("metric") if m not in _RETURNS]
+    return bool(cues) and all(
+        any(c.start <= o.start <= c.end + 1 or o.start <= c.start < o.end for o in others)
+        for c in cues
+    )
+
+
 def asks_both_ends(text: str) -> bool:
     """ "top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
     return bool(_BOTH_ENDS.search(text))
@@ -167,7 +181,11 @@ def refine(
             if zh
             else f"growth against the previous period ({sequential[0]}), not year-over-year"
         )
-    if annualize and any(m in metrics for m in ("return", "cumulative_return")):
+    if (
+        annualize
+        and any(m in metrics for m in ("return", "cumulative_return"))
+        and not (_annualizes_another(parsed))
+    ):
         metrics = [
             "annualized_return" if m in ("return", "cumulative_return") else m for m in metrics
         ]

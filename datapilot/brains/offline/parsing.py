@@ -38,6 +38,16 @@ from datapilot.data.catalog import Catalog, Entity, Match
 from datapilot.data.display import measure_name
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+_LABEL_PERIOD = re.compile(
+    r"(?i)\b(Q[1-4]|H[12]|FY|year-end|quarter-end|month-end)\s+(?:client|investor|shareholder|"
+    r"team|board)?\s*(?:letter|report|review|update|memo|note|newsletter|commentary|outlook|deck|"
+    r"presentation|call|meeting|pitch)s?\b"
+)
+_END_TO_END = re.compile(
+    r"(?i)[(（]?\s*(?:Q4\s*(?:over|vs\.?|/|-|on|to)\s*Q4|fourth[-\s]quarter\s+(?:over|to|on)\s+"
+    r"fourth[-\s]quarter|Dec(?:ember)?\s*(?:over|vs\.?|/|-|on|to)\s*Dec(?:ember)?|(?:四季度|第四季度|Q4)"
+    r"(?:对|比|同比)(?:四季度|第四季度|Q4)|(?:12月|十二月)(?:对|比)(?:12月|十二月)|年末对年末)\s*[)）]?"
+)
 _EARLIER_ANCHOR = re.compile(
     r"(?i)\b(?:than|from|vs\.?|versus|compared\s+(?:with|to))\s+(?:a|one|the)\s+year\s+"
     r"(?:earlier|ago|before)\b|(?:比|较|与|和)(?:一年前|去年同期|上年同期)"
@@ -100,6 +110,11 @@ def _ascii_digits(text: str) -> str:
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text = respell_than(expand_ordinals(expand_period_shorthand(text)))
+    # "For our Q1 client letter": a document's label, neither a window nor a name. "Q4 over Q4",
+    # 四季度对四季度: the calendar convention itself (a year's change from the last observation
+    # before it), which every calendar window already follows.
+    text = _LABEL_PERIOD.sub(lambda found: " " * len(found[0]), text)
+    text = _END_TO_END.sub(lambda found: " " * len(found[0]), text)
     text, respelled = respell_measures(text, vocab, catalog)
     spelled = [
         f"“{r.said}”读作{measure_name(r.metric, zh=True)}"

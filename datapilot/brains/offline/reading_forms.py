@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.advice import occasion_only
@@ -189,31 +190,58 @@ RISK_FREE_SERIES = "FF_RF"
 def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     """Beside advice, a data request of its own: dates, a chart or table, or a measure (a price or
     "buy" alone only restates the advice). A chart word inside the `advice` words ("should I
-    move") asks for no chart."""
+    move") asks for no chart. What a clause tells rather than asks ("MSFT is down a lot in 2022 -
+    should I buy more?", 苹果今年跌了不少，现在值得买吗) and the advice's own clause (推荐三只明年会
+    涨的美股) ask for no figure: their measures and dates are the advice's occasion."""
+    text = parsed.text
     charts = [h for _, h in parsed.group("chart")]
     plot = reading.plot_asked and not (charts and all(h.text in advice for h in charts))
-    # Company figures beside advice ("sell before earnings") only restate the advice's context.
-    weak = {"value", "close", "investment_growth", *LIVE_ONLY}
+    at = text.find(advice) if advice else -1
+    quiet = [_advice_clause(text, at, len(advice))] if at >= 0 else []
+    told = [c for c in _clauses(text) if c[1] <= max(at, 0)]
+    quiet += [c for c in told if not _ASKS.search(text[c[0] : c[1]])]
+
+    def heard(start: int) -> bool:
+        return not any(lo <= start < hi for lo, hi in quiet)
+
+    # Company figures beside advice ("sell before earnings") or the list to pick from (成分股里挑)
+    # only restate the advice's context.
+    weak = {"value", "close", "investment_growth", "constituents", *LIVE_ONLY}
     # A move said as the advice's occasion ("after the drop", 跌了这么多) asks no figure.
-    metrics = parsed.group("metric")
-    measures = [m for m, h in metrics if m not in weak and not occasion_only(parsed.text, h)]
-    # A time said in the occasion's own clause ("had a rough drawdown this year - should …")
-    # dates what is told, not a figure asked for.
-    told = [_clause_of(parsed.text, h.start) for _, h in metrics if occasion_only(parsed.text, h)]
-    dated = any(
-        not any(lo <= c.span[0] and c.span[1] <= hi for lo, hi in told) for c in parsed.time.clauses
-    )
-    return bool((parsed.time.explicit and dated) or plot or reading.table or measures)
+    measures = [
+        m
+        for m, h in parsed.group("metric")
+        if m not in weak and not occasion_only(text, h) and heard(h.start)
+    ]
+    dated = parsed.time.explicit and any(heard(c.span[0]) for c in parsed.time.clauses)
+    return bool(dated or plot or reading.table or measures)
 
 
-_CLAUSE_END = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
+# A comma ends a clause only in Chinese (the text may arrive with its full-width commas made ASCII).
+_CLAUSE_END = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]|(?<=[\u3400-\u9fff]),")
+# A clause that asks (a question word, a request), not one that tells.
+_ASKS = re.compile(
+    r"(?i)^\W*(?:what|how|which|when|who|where|why|did|does|do|is|are|was|were|can|could|show|"
+    r"plot|chart|draw|give|list|compare|tell|rank|find|get)\b|\bhow\s+(?:much|many|far)\b|"
+    r"\bwhat\b|多少|几|吗|什么|哪|怎么|如何|是否|画|展示|列出|比较|给我|看看|查"
+)
 
 
-def _clause_of(text: str, at: int) -> tuple[int, int]:
-    """The clause of `text` around position `at`, between punctuation or a spaced dash."""
-    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
-    after = _CLAUSE_END.search(text, at)
-    return (before[-1] if before else 0, after.start() if after else len(text))
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """The clauses of `text`, between punctuation or a spaced dash."""
+    cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(text)), len(text)]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
+
+
+def _advice_clause(text: str, at: int, length: int) -> tuple[int, int]:
+    """The words around the advice at `at`, between commas or clause ends: "推荐三只明年会涨的美股"
+    of 推荐三只明年会涨的美股，标普500成分股里挑."""
+    cuts = [m.end() for m in _SUB_CLAUSE_END.finditer(text, 0, at)]
+    after = _SUB_CLAUSE_END.search(text, at + length)
+    return (cuts[-1] if cuts else 0, after.start() if after else len(text))
+
+
+_SUB_CLAUSE_END = re.compile(r"\s[-–—]\s|[,.;:?!，、。；：？！]")
 
 
 # "How volatile was …", "how risky is …": a number is asked for.
