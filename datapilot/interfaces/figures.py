@@ -62,7 +62,14 @@ def _statistic(frame: pd.DataFrame) -> str | None:
     if frame.attrs.get("kind") != "cross_section":
         return None
     numbers = frame.select_dtypes("number").columns
-    return str(numbers[0]) if len(numbers) == 1 else None
+    if len(numbers) == 1:
+        return str(numbers[0])
+    # A window's change (a period return): its figure beside the window's two ends.
+    return next((c for c in _WINDOW_FIGURES if c in numbers), None)
+
+
+# The figure of a cross-section that also holds its window's ends (start_value, end_value).
+_WINDOW_FIGURES = ("return_pct", "annualized_return_pct", "change")
 
 
 def _figures(frame: pd.DataFrame, what: str) -> dict[str, tuple[object, float]]:
@@ -75,6 +82,11 @@ def _figures(frame: pd.DataFrame, what: str) -> dict[str, tuple[object, float]]:
         first, last = frame.attrs.get("first_date"), frame.attrs.get("last_date")
         span = f"{first} to {last}" if first and last else None
         column = frame[stat].dropna()
+        if {"start_date", "end_date"} <= set(frame.columns):
+            return {  # each row's own window: "2019-12-31 to 2020-12-31"
+                str(i): (f"{frame.at[i, 'start_date']} to {frame.at[i, 'end_date']}", float(v))
+                for i, v in column.items()
+            }
         return {str(i): (span, float(v)) for i, v in column.items()}
     found = {}
     values = values_of(frame, what)

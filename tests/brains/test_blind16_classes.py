@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from skfolio.datasets import load_sp500_dataset
+from skfolio.datasets import load_factors_dataset, load_sp500_dataset
 from support.asking import ask
 
 from datapilot.core.context import QuestionContext
@@ -94,3 +94,48 @@ async def test_a_figure_asked_beside_advice_is_answered(data: Any, question: str
     answer = await _ask(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert answer.notes, "the advice part is declined in a note"
+
+
+async def test_the_distance_from_a_high_and_the_day_of_that_high(data: Any) -> None:
+    closes = load_sp500_dataset()["UNH"]
+    closes = closes[closes.index <= "2022-12-28"]
+    question = "联合健康现在离历史最高价还差多少？最高是哪天"
+    answer = await _ask(question, date(2022, 12, 28))
+    assert answer.status == "ok", answer.message
+    assert f"{(1 - closes.iloc[-1] / closes.max()) * 100:.2f}%" in answer.summary, answer.summary
+    assert closes.idxmax().date().isoformat() in answer.summary, answer.summary
+
+
+async def test_how_many_points_higher_than_the_worst_of_a_ranking(data: Any) -> None:
+    prices = load_factors_dataset()[["MTUM", "QUAL", "USMV", "VLUE"]]
+    base = prices[prices.index < "2021-01-01"].iloc[-1]
+    returns = (prices[prices.index <= "2021-12-31"].iloc[-1] / base - 1) * 100
+    question = "因子ETF里不算SIZE，2021年哪只最好？比最差的那只高几个点？"
+    answer = await _ask(question, date(2022, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{returns.max() - returns.min():.2f}个百分点" in answer.summary, answer.summary
+
+
+async def test_which_of_two_years_was_better_and_by_how_many_points(data: Any) -> None:
+    first = _return("AAPL", "2019-01-01", "2019-12-31")
+    second = _return("AAPL", "2020-01-01", "2020-12-31")
+    question = "apple 2019 vs 2020 - which year was better and by how many points?"
+    answer = await _ask(question, date(2022, 12, 28))
+    assert answer.status == "ok", answer.message
+    for figure in (first, second, first - second):
+        assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
+
+
+async def test_a_window_to_the_last_close_of_a_year(data: Any) -> None:
+    import skfolio.datasets as sets
+
+    closes = sets.load_sp500_index()["SP500"]
+    start, end = closes.loc["2009-03-09"], closes.loc[:"2011-12-31"].iloc[-1]
+    question = (
+        "S&P 500 from the Mar 9 2009 close to the last close of 2011 — how many points did it "
+        "add, and what % is that?"
+    )
+    answer = await _ask(question, date(2022, 12, 28))
+    assert answer.status == "ok", answer.message
+    assert f"{end - start:,.2f}" in answer.summary, answer.summary
+    assert f"{(end / start - 1) * 100:.2f}%" in answer.summary, answer.summary

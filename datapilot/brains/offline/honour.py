@@ -79,7 +79,7 @@ GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
-    r"|(百分点|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
+    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
     r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
@@ -408,6 +408,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
         if _left_out(reading):
             return "comparison, the other names said to have no data"
         return None
+    if "distance" in reading.metrics and _LEVEL_EXTREME.match(word):
+        return "the high or low the distance is measured from"  # 离历史最高价还差多少？最高是哪天
     if reading.days is not None:
         return "extreme days"
     if reading.tables:
@@ -444,6 +446,8 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "date of the extreme"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
+    if _LONGER.search(said) and len(reading.parts) >= 2:
+        return "the parts' windows, compared"  # "2019 vs 2020 - which year was better"
     if _LONGER.search(said):
         return None  # sub-periods nothing here ranks
     if reading.days is not None or set(reading.metrics) & _DAYS:

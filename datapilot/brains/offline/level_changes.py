@@ -12,7 +12,7 @@ import re
 # counted ("how many points", "how many dollars did it rise"). 最高多少点 asks a level and "how
 # many dollars would I have" an amount, not a change.
 LEVEL_GAP = re.compile(
-    r"(?i)\bhow\s+many\s+(?:index\s+)?points\b|\bhow\s+many\s+(?:dollars|bucks|usd)\b(?=[^.?!;]{0,40}"
+    r"(?i)\bhow\s+many\s+(?:index\s+)?points\b|\bin\s+(?:index\s+)?points\b|\bhow\s+many\s+(?:dollars|bucks|usd)\b(?=[^.?!;]{0,40}"
     r"\b(?:rise|rose|risen|gain(?:ed)?|fall|fell|fallen|lose|lost|drop(?:ped)?|climb(?:ed)?|"
     r"add(?:ed)?|jump(?:ed)?|move[ds]?|increase[ds]?|decrease[ds]?|go\s+(?:up|down)|went\s+(?:up|down)|"
     r"up|down|higher|lower)\b)"
@@ -22,6 +22,7 @@ _PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")
 # A rate's change in points: "how many (percentage) points did unemployment rise", 上升了几个百分点.
 _RATE_GAP = re.compile(
     r"(?i)\bhow\s+many\s+(?:percentage\s+)?(?:points|pts|pp|bps|basis\s+points)\b"
+    r"|\bin\s+(?:percentage\s+points|pp|basis\s+points|bps)\b"
     r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落)了?(?:多少|几)个?(?:百分点|点)"
 )
 

@@ -29,6 +29,7 @@ from datapilot.brains.offline.spelling import (
     Respelling,
     expand_ordinals,
     expand_period_shorthand,
+    mandarin,
     respell_measures,
     respell_than,
 )
@@ -109,7 +110,7 @@ def _ascii_digits(text: str) -> str:
 
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
-    text = respell_than(expand_ordinals(expand_period_shorthand(text)))
+    text = respell_than(expand_ordinals(expand_period_shorthand(mandarin(text))))
     # "For our Q1 client letter": a document's label, neither a window nor a name. "Q4 over Q4",
     # 四季度对四季度: the calendar convention itself (a year's change from the last observation
     # before it), which every calendar window already follows.

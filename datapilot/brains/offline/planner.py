@@ -105,8 +105,8 @@ def _plan_parts(reading: Reading) -> _Planner:
         else:
             planner.builder = first.builder
         planner.plan()
-        if planner.primary is not None:
-            primaries.append(planner.primary)
+        if (planner.figure or planner.primary) is not None:
+            primaries.append(planner.figure or planner.primary or "")
         if first is not planner:
             first.trace += planner.trace
             first.problem = first.problem or planner.problem

@@ -31,6 +31,10 @@ _AHEAD = re.compile(
 )
 
 
+# Windows of one priced name ranked as better or worse: their returns are compared.
+_BETTER = re.compile(r"(?i)\b(?:better|worse|best|worst|outperform\w*)\b|更好|更差|好于|差于|表现")
+
+
 def asks_ahead(text: str) -> bool:
     """Whether the question looks ahead (a forecast), not back at a period without data."""
     return _AHEAD.search(text) is not None
@@ -128,6 +132,9 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if not plain and "forecast" not in metrics:
         if reading.rank and several:
             base, why = "return", "a ranking with no measure named → return"
+        elif prices and len(parsed.time.clauses) >= 2 and _BETTER.search(parsed.text):
+            # "apple 2019 vs 2020 - which year was better": each window's return
+            base, why = "return", "windows compared as better or worse → return"
         elif reading.compare and several and not series:
             base, why = (
                 "cumulative_return",

@@ -16,6 +16,8 @@ from pydantic import BaseModel
 
 from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.first_day import read_first_day_ask
+from datapilot.brains.offline.honour import GAP
+from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Base, Clause
@@ -53,10 +55,19 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         # "2020's return was how many times its 2019 return": one figure over another, which
         # separate parts would each answer without the ratio asked; the ratio's reader decides.
         return
-    hits = [(m, h) for m, h in parsed.group("metric") if m in reading.metrics]
-    if not hits and reading.measure_defaulted and reading.metrics == ["value"]:
-        # No measure word ("国库券利率1981年一季度和1990年一季度相比"): the values, per window.
-        _each_window(reading, clauses, "value", None, text=parsed.text)
+    # A series' "levels" are read as its values (close → value): the same measure, said; the
+    # points of "how many points lower" are a difference's unit, not a measure.
+    gaps = [f.span() for pattern in (GAP, LEVEL_GAP) for f in pattern.finditer(parsed.text)]
+    said = [
+        ("value" if m == "close" and "value" in reading.metrics else m, h)
+        for m, h in parsed.group("metric")
+        if m != "close" or not any(a <= h.start < b for a, b in gaps)
+    ]
+    hits = [(m, h) for m, h in said if m in reading.metrics]
+    if not hits and reading.measure_defaulted and reading.metrics in (["value"], ["return"]):
+        # No measure word ("国库券利率1981年一季度和1990年一季度相比", "apple 2019 vs 2020 - which
+        # year was better"): the values, or the returns, per window.
+        _each_window(reading, clauses, reading.metrics[0], None, text=parsed.text)
         return
     asked = set(reading.metrics)
     if asked - {"value"} and "value" not in {m for m, _ in hits}:

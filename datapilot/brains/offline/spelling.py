@@ -62,6 +62,25 @@ def expand_ordinals(text: str) -> str:
     return _ORDINAL_RANK.sub(lambda m: _ORDINALS.get(m[1].lower(), m[1][0]) + " ", text)
 
 
+# Cantonese written as Hong Kong investors type it, said in Mandarin words of the same length (so
+# every offset stays): 跌咗几多 → 跌了多少, 而家离佢仲差几多 → 现在离它还差多少, 边只 → 哪只.
+_CANTONESE = {
+    "几多": "多少", "而家": "现在", "乜嘢": "什么", "点样": "怎样", "咁多": "这么多",
+    "咗": "了", "係": "是", "佢": "它", "仲": "还", "嘅": "的", "唔": "不", "冇": "没", "啲": "些",
+    "睇": "看", "揾": "找", "嚟": "来", "噉": "这",
+}  # fmt: skip
+_CANTONESE_WORD = re.compile("|".join(sorted(map(re.escape, _CANTONESE), key=len, reverse=True)))
+_WHICH_YUE = re.compile(r"边(?=[个只日天年月度间次])")
+
+
+def mandarin(text: str) -> str:
+    """`text` with Cantonese function words said in Mandarin, each the same length."""
+    if not _CANTONESE_WORD.search(text) and "边" not in text:
+        return text
+    text = _CANTONESE_WORD.sub(lambda m: _CANTONESE[m[0]], text)
+    return _WHICH_YUE.sub("哪", text)
+
+
 # "more then 5%": "then" typed for "than" between a comparative and a number, where "then" (next,
 # at that time) cannot stand; "fell more, then rose" keeps its comma and its "then".
 _THEN_FOR_THAN = re.compile(

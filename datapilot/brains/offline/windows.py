@@ -937,7 +937,12 @@ class Grammar:
 
     def _ends_with(self, marker: Marker, before: str) -> re.Match[str] | None:
         pattern = self.markers[marker].pattern
-        return re.search(rf"(?:{pattern})\s*(?:the\s+)?$", before, re.IGNORECASE)
+        # "to the last close of 2011": the day's words between the marker and the period
+        return re.search(
+            rf"(?:{pattern})\s*(?:the\s+)?(?:(?:last|final|very\s+last)\s+)?$",
+            before,
+            re.IGNORECASE,
+        )
 
     def _starts_with(self, marker: Marker, after: str) -> re.Match[str] | None:
         pattern = self.markers[marker].pattern

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from datapilot.core.results import Fact
+from datapilot.data.display import column_name
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.anchored import from_day_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
@@ -397,6 +398,8 @@ def _statistics_gap(
 ) -> str:
     """Two windows' statistic (their means) and the first's difference from the second."""
     a, b, moved = said
+    if stat not in _ZH_STATISTICS:
+        stat = column_name(stat, w.zh)  # "return_pct": the return, 收益率
     if w.zh:
         what = _ZH_STATISTICS.get(stat, stat)
         span, other = (str(d).replace(" to ", "至") for d in (row.date, row.other_date))

@@ -35,7 +35,14 @@ def key_results(steps: list[Step]) -> list[Step]:
     if not shown:
         used = {name for s in steps for name in refs_in(s.call.args)}
         shown = [name for name in frames if name not in used]
-    return [frames[name] for name in dict.fromkeys(shown)][:MAX_KEY_RESULTS]
+    # A difference between two parts' figures answers the question that asked for it: it leads,
+    # never cut off behind the parts it compares.
+    ordered = sorted(dict.fromkeys(shown), key=lambda name: not _is_difference(frames[name]))
+    return [frames[name] for name in ordered][:MAX_KEY_RESULTS]
+
+
+def _is_difference(step: Step) -> bool:
+    return {"value", "other_value", "difference"} <= set(map(str, step.value.columns))
 
 
 def fact_sentences(step: Step, w: Words) -> list[str]:

@@ -75,6 +75,9 @@ class PlannerBase:
         self.history: tuple[date, date] | None = None  # a forecast's default fitting window
         # The main result: what a table shows when one is asked for and no measure made one.
         self.primary: str | None = None
+        # The one figure per name a window's change gives (a period return): what a gap between
+        # two parts subtracts, where the primary is a series over the window.
+        self.figure: str | None = None
         self.volume: str | None = None  # the trading volume's step, once fetched
 
     # --- data ------------------------------------------------------------------------------

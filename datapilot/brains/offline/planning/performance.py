@@ -121,6 +121,7 @@ class PerformanceMeasures(PlannerBase):
             description=self._say("Compute the return over the window", "计算区间收益率"),
             task="processing",
         )
+        self.figure = table
         self._table(table, self._title("return"))
 
     def _cross(self, measure: str) -> tuple[str, str, bool]:
