@@ -1,0 +1,87 @@
+"""A library ranks by a question's words, each counted once: a long Chinese word cut into many
+pieces (第三季度 → 第三, 三季度, 季度 …) or a glossary group's many words no longer add up in a
+passage that shares them but does not answer, above the passage that does."""
+
+from __future__ import annotations
+
+import pytest
+
+from datapilot.settings import Settings
+
+DOCUMENTS = {
+    "meridian_bond_fund_factsheet.md": """# Meridian Bond Fund factsheet
+
+## Fund facts
+- Ongoing charges: 0.48% a year
+- Minimum initial investment: EUR 2,500
+
+## Objective
+The fund aims to beat its benchmark by 1% a year, before fees, by holding government and
+corporate bonds.
+
+## Performance
+Over the first half of the year the fund returned 2.2%; the best position was in Canadian bonds.
+
+## Portfolio
+Modified duration is 5.1 years; the average credit rating is AA-.
+
+## Risks
+Interest rate risk: when interest rates rise, bond prices fall.
+""",
+    "northmoor_bank_statement.txt": """Northmoor central bank statement
+
+Growth. GDP is expected to grow by 0.4% in the third quarter.
+
+Balance sheet. The committee will reduce its stock of government bond purchases by 60 billion
+pounds over the next twelve months.
+""",
+    "青松电子2024年三季度业绩说明会.md": """# 青松电子2024年三季度业绩说明会
+
+## 经营概况
+公司第三季度实现营业收入31.2亿元，同比增长9.5%。
+
+## 研发
+前三季度研发费用合计4.1亿元，同比增长12%。
+""",
+}
+
+RANKED_FIRST = [
+    # 第三季度's pieces and 增长 in the earnings call outweighed the English answer.
+    ("How much will the economy grow in the third quarter?", "0.4% in the third quarter"),
+    # 久期's glossary words "interest rate sensitivity" added up in the risks passage.
+    ("这只债券基金的久期是多少年？", "Modified duration is 5.1 years"),
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, str, Settings]:
+    from datapilot.knowledge import Libraries, read_upload
+    from datapilot.store import open_store
+    from datapilot.store.models import User
+
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), offline=True)
+    store = open_store(settings)
+    with store.session(write=True) as session:
+        user = User(name="reader")
+        session.add(user)
+        session.flush()
+        owner = user.id
+        Libraries(session, owner, settings).create("notes")
+    for name, text in DOCUMENTS.items():
+        upload = read_upload(settings, name, text.encode())
+        with store.session(write=True) as session:
+            Libraries(session, owner, settings).add("notes", upload)
+    return store, owner, settings
+
+
+@pytest.mark.parametrize(("question", "phrase"), RANKED_FIRST)
+def test_the_passage_that_answers_ranks_first(
+    question: str, phrase: str, library: tuple[object, str, Settings]
+) -> None:
+    from datapilot.knowledge import Libraries
+
+    store, owner, settings = library
+    with store.session() as session:  # type: ignore[attr-defined]
+        found = Libraries(session, owner, settings).search("notes", question, 5)  # type: ignore[arg-type]
+    texts = [p.citation.text for p in found.passages]
+    assert texts and phrase in texts[0], texts
