@@ -1,8 +1,12 @@
 """A library ranks by a question's words, each counted once: a long Chinese word cut into many
 pieces (第三季度 → 第三, 三季度, 季度 …) or a glossary group's many words no longer add up in a
-passage that shares them but does not answer, above the passage that does."""
+passage that shares them but does not answer, above the passage that does. Everyday finance
+paraphrases ("cost" for charges, "smallest amount at first" for the minimum initial investment,
+"gilts" for government bonds) find their passage and are answered, not said "not mentioned"."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -50,6 +54,15 @@ RANKED_FIRST = [
     ("How much will the economy grow in the third quarter?", "0.4% in the third quarter"),
     # 久期's glossary words "interest rate sensitivity" added up in the risks passage.
     ("这只债券基金的久期是多少年？", "Modified duration is 5.1 years"),
+    ("What is the smallest amount I can put into the Meridian fund at first?", "EUR 2,500"),
+]
+ANSWERED = [
+    ("How much does it cost each year to hold the Meridian bond fund?", "0.48% a year"),
+    ("What is the smallest amount I can put into the Meridian fund at first?", "EUR 2,500"),
+    (
+        "By how much will the committee shrink its holdings of gilts over the coming year?",
+        "60 billion",
+    ),
 ]
 
 
@@ -85,3 +98,18 @@ def test_the_passage_that_answers_ranks_first(
         found = Libraries(session, owner, settings).search("notes", question, 5)  # type: ignore[arg-type]
     texts = [p.citation.text for p in found.passages]
     assert texts and phrase in texts[0], texts
+
+
+@pytest.mark.parametrize(("question", "phrase"), ANSWERED)
+def test_a_paraphrase_is_answered_not_said_not_mentioned(
+    question: str, phrase: str, library: tuple[object, str, Settings]
+) -> None:
+    from datapilot.core.context import QuestionContext
+    from datapilot.engine.pipeline import final_answer
+    from datapilot.knowledge.answering import library_events
+
+    store, owner, settings = library
+    context = QuestionContext(today=settings.effective_today(), brain="offline", offline=True)
+    events = library_events(question, store, owner, "notes", context, settings)  # type: ignore[arg-type]
+    answer = asyncio.run(final_answer(events))
+    assert answer.status == "ok" and phrase in (answer.summary or ""), answer.summary
