@@ -209,7 +209,7 @@ class LibraryIndex:
         shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
-        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf)
+        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf, text)
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
