@@ -2,7 +2,8 @@
 pieces (第三季度 → 第三, 三季度, 季度 …) or a glossary group's many words no longer add up in a
 passage that shares them but does not answer, above the passage that does. Everyday finance
 paraphrases ("cost" for charges, "smallest amount at first" for the minimum initial investment,
-"gilts" for government bonds) find their passage and are answered, not said "not mentioned"."""
+"gilts" for government bonds, 比例 for 比重) find their passage and are answered, not said "not
+mentioned"."""
 
 from __future__ import annotations
 
@@ -45,7 +46,10 @@ pounds over the next twelve months.
 公司第三季度实现营业收入31.2亿元，同比增长9.5%。
 
 ## 研发
-前三季度研发费用合计4.1亿元，同比增长12%。
+前三季度公司研发费用合计4.1亿元，占营业收入的比例为13%，同比增长12%。公司研发人员共有1,200人。
+
+## 分业务情况
+云服务收入9.8亿元，占总收入的比重为31%。
 """,
 }
 
@@ -55,6 +59,8 @@ RANKED_FIRST = [
     # 久期's glossary words "interest rate sensitivity" added up in the risks passage.
     ("这只债券基金的久期是多少年？", "Modified duration is 5.1 years"),
     ("What is the smallest amount I can put into the Meridian fund at first?", "EUR 2,500"),
+    # 比例 and 比重 are the same proportion.
+    ("云服务收入占公司总收入的比例是多少？", "比重为31%"),
 ]
 ANSWERED = [
     ("How much does it cost each year to hold the Meridian bond fund?", "0.48% a year"),
