@@ -51,6 +51,14 @@ pounds over the next twelve months.
 ## 分业务情况
 云服务收入9.8亿元，占总收入的比重为31%。
 """,
+    "新能源汽车行业研报摘要.txt": """新能源汽车行业研报摘要
+
+核心观点：我们预计2025年国内新能源汽车销量将达到1,300万辆，同比增长约15%。
+
+出口：2024年新能源汽车出口约150万辆，欧洲对中国电动车的关税或使出口增速放缓。
+
+风险提示：需求不及预期；原材料价格大幅波动；价格竞争超预期。
+""",
 }
 
 RANKED_FIRST = [
@@ -59,6 +67,8 @@ RANKED_FIRST = [
     # 久期's glossary words "interest rate sensitivity" added up in the risks passage.
     ("这只债券基金的久期是多少年？", "Modified duration is 5.1 years"),
     ("What is the smallest amount I can put into the Meridian fund at first?", "EUR 2,500"),
+    # "expect" is 预计 and "sell" 销量, not the risk passage's 预期 twice.
+    ("How many electric vehicles does the note expect China to sell in 2025?", "1,300万辆"),
     # 比例 and 比重 are the same proportion.
     ("云服务收入占公司总收入的比例是多少？", "比重为31%"),
 ]
