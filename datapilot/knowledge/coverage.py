@@ -8,10 +8,11 @@ punctuation, numbers and verbs end a run): "What performance fee does the fund c
 what it names and the words before it narrow it. Verbs are told from nouns and adjectives by the
 general dictionary (`dictionary.verbs`: "keep", "expect" are given mostly as "to keep", "to
 expect"; "late", "house" as themselves). A phrase after a noun through a preposition narrows it
-too ("exposure to central clearing houses"). Chinese questions are not cut into runs: jieba's
-word classes are too rough for it (开支 and 敞口 come out as verbs); only the word a Chinese
-question asks the amount of (…的资本开支是多少) must be held. Everything else is weighed word by
-word (`LibraryIndex.reading`).
+too ("exposure to central clearing houses"), and a one-letter label after a noun names one of
+several ("share class B" is not the passage's "Share class: A"). Chinese questions are not cut
+into runs: jieba's word classes are too rough for it (开支 and 敞口 come out as verbs); only the
+word a Chinese question asks the amount of (…的资本开支是多少, …的离职率是多少) must be held.
+Everything else is weighed word by word (`LibraryIndex.reading`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "y
 _ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
+_LABEL = re.compile(r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])")
 
 Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenated word: its parts)
 
@@ -117,17 +119,24 @@ def narrowed_away(
     question: str,
     held: Callable[[Unit], bool],
     informative: Callable[[str], float],
+    text: str = "",
 ) -> tuple[str, ...]:
     """The words of `question` that narrow a noun a passage holds, which the passage lacks and
     which are at least as informative here as that noun: a word before it ("performance" beside
     a passage's "fees", "late" beside its "margin calls"), or the whole phrase after it through
     a preposition ("exposure to central clearing houses" beside a passage's exposure limits);
     in Chinese, the glossary's measure a question asks the amount of (资本开支 in
-    …的资本开支是多少; a plain word there, 方案 or 区间, is often only implied by a passage). The
+    …的资本开支是多少; a plain word there, 方案 or 区间, is often only implied by a passage), or
+    a rate or volume of a word (离职率, 进口量: the passage must hold 离职, 进口). The
     passage speaks of something else than the thing asked. Empty when nothing is narrowed away.
+    A noun given a one-letter label ("share class B", "Series C") must carry that label in
+    the passage's `text` too ("Share class: A" speaks of another class).
     `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
+    for noun, label in labels(question):
+        if held(noun) and not labelled(noun, label, text):
+            missing.append(f"{' '.join(noun)} {label}")
 
     def weight(unit: Unit) -> float:
         return max(map(informative, unit))
@@ -148,11 +157,33 @@ def narrowed_away(
             and max(map(weight, following.units)) >= weight(head)
         ):
             missing.append(" ".join(t for u in following.units for t in u))
-    asked = asked_amount(question)
+    asked = asked_amount(question) or ()
     measures = {t for a in alternatives(question) if not a.words for t in a.asked}
-    if asked and set(asked) & measures and not any(held((t,)) for t in asked):
+    named = [t for t in asked if len(t) > 1]
+    suffixed = len(asked) > len(named)  # 离职率: a rate of 离职
+    if named and (set(named) & measures or suffixed) and not any(held((t,)) for t in named):
         missing.append("".join(asked))
     return tuple(missing)
+
+
+@lru_cache(maxsize=1024)
+def labels(question: str) -> tuple[tuple[Unit, str], ...]:
+    """The nouns the question gives a one-letter capital label, as (its tokens, the label):
+    "class B" in "management fee for share class B" ("I" is the reader)."""
+    found = []
+    for match in _LABEL.finditer(question):
+        noun = tuple(tokenize(match.group(1)))
+        if noun and match.group(1).lower() not in _ARTICLES:
+            found.append((noun, match.group(2)))
+    return tuple(found)
+
+
+def labelled(noun: Unit, label: str, text: str) -> bool:
+    """Whether `text` writes a word of the noun `noun` right before `label` ("class: B")."""
+    for match in re.finditer(rf"([A-Za-z][A-Za-z'\-]*)\W{{0,3}}{re.escape(label)}\b", text):
+        if tuple(tokenize(match.group(1))) == noun:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1024)
@@ -164,6 +195,10 @@ def asked_amount(question: str) -> Unit | None:
         return None
     words = [tokenize(w) for w in _jieba_cut(found.group(1))]
     words = [w for w in words if w]
+    if len(words) > 1 and len(words[-1]) == 1 and len(words[-1][0]) == 1:
+        # A one-character measure names an amount of the word before it: 率 of 离职 (a
+        # turnover rate), 量 of 进口 (a volume of imports).
+        return tuple(words[-2]) + tuple(words[-1])
     return tuple(words[-1]) if words else None
 
 

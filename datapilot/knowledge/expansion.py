@@ -4,10 +4,10 @@ Chinese; the general dictionary's words in the other language for its other word
 (`dictionary.py`: 委员会 → "committee"); and its numbers in words as digits ("two percent" → 2%,
 百分之四十 → 40%, "half a million" → 500,000).
 
-Each match is an `Alternative`: the question's tokens it stands for and the tokens a passage may
-hold instead. Search scores the alternatives' tokens beside the question's own (at a lower
-weight); the "does anything answer it" check counts a question's token as held when a passage
-holds it or one of its alternatives.
+Each match is an `Alternative`: the question's tokens it stands for and the words a passage may
+hold instead. Search scores a passage by the better of the question's own words and the best
+alternative word it holds (`scoring`); the "does anything answer it" check counts a question's
+token as held when a passage holds it or one of its alternatives.
 """
 
 from __future__ import annotations
@@ -54,6 +54,9 @@ class Alternative:
     # question's word only when it holds one of them whole ("annual report" for 年报, not
     # "report" alone).
     words: tuple[frozenset[str], ...] = ()
+    # Each other word or phrase as its tokens, for ranking: a passage is scored by the best one
+    # it holds, not by every token of them all.
+    phrases: tuple[tuple[str, ...], ...] = ()
 
     def held_in(self, tokens: set[str]) -> bool:
         """Whether a passage with these tokens says what `asked` says, in other words."""
@@ -94,6 +97,13 @@ def _instead(phrase: str) -> frozenset[str]:
     return frozenset(t for p in _phrases()[phrase] for t in tokenize(p))
 
 
+def _glossary(phrase: str, asked: frozenset[str]) -> Alternative:
+    """A glossary match: the other words of its groups (those the question does not say)."""
+    others = {tuple(tokenize(p)) for p in _phrases()[phrase]}
+    kept = tuple(sorted(o for o in others if o and not set(o) <= asked))
+    return Alternative(asked, _instead(phrase) - asked, phrases=kept)
+
+
 @lru_cache(maxsize=1024)
 def alternatives(question: str) -> tuple[Alternative, ...]:
     """The question's glossary words and numbers in words, with what a passage may say
@@ -103,7 +113,7 @@ def alternatives(question: str) -> tuple[Alternative, ...]:
     for match in _chinese().finditer(text):
         asked = frozenset(tokenize(match.group(0)))
         if asked and _instead(match.group(0)) - asked:
-            found.append(Alternative(asked, _instead(match.group(0)) - asked))
+            found.append(_glossary(match.group(0), asked))
     tokens = [t for t in tokenize(_CJK.sub(" ", text))]
     longest = max(map(len, _english()))
     at = 0
@@ -113,7 +123,7 @@ def alternatives(question: str) -> tuple[Alternative, ...]:
             if phrase is not None:
                 asked = frozenset(tokens[at : at + size])
                 if _instead(phrase) - asked:
-                    found.append(Alternative(asked, _instead(phrase) - asked))
+                    found.append(_glossary(phrase, asked))
                 at += size
                 break
         else:
@@ -123,7 +133,8 @@ def alternatives(question: str) -> tuple[Alternative, ...]:
         asked = frozenset(tokenize(words))
         instead = frozenset(tokenize(digits)) - asked
         if instead:
-            found.append(Alternative(asked or instead, instead))
+            phrases = (tuple(tokenize(digits)),)
+            found.append(Alternative(asked or instead, instead, phrases=phrases))
     return tuple(found)
 
 
@@ -145,7 +156,8 @@ def _dictionary(text: str, covered: frozenset[str]) -> list[Alternative]:
 def _add(found: list[Alternative], asked: frozenset[str], words: list[frozenset[str]]) -> None:
     words = [w for w in words if w]
     if asked and words:
-        found.append(Alternative(asked, frozenset().union(*words), tuple(words)))
+        phrases = tuple(tuple(sorted(w)) for w in words)
+        found.append(Alternative(asked, frozenset().union(*words), tuple(words), phrases))
 
 
 def _jieba_words(text: str) -> list[str]:

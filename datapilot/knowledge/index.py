@@ -28,6 +28,7 @@ from datapilot.knowledge.coverage import (
     spelt_out,
 )
 from datapilot.knowledge.expansion import alternatives
+from datapilot.knowledge.scoring import Scorer, whole_words
 from datapilot.retrieval import tokenize
 
 RRF_K = 60  # the usual constant of reciprocal-rank fusion
@@ -55,10 +56,6 @@ MIN_COSINE = 0.5  # vectors alone answer only when this close
 ANSWER_CANDIDATES = 3
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _CJK = re.compile("[\u3400-\u9fff]")
-# A question's words said otherwise (another language, digits) weigh as its own words do: the
-# glossary lists only words taken as the same thing (at 0.5 or 0.7, cross-language answers
-# ranked below passages sharing a word or two in the question's own language).
-OTHER_WORDS_WEIGHT = 1.0
 _CACHE_SIZE = 16
 T = TypeVar("T")
 
@@ -155,25 +152,13 @@ class LibraryIndex:
         return cls(list(saved["ids"]), list(saved["texts"]), retriever, dims, titles)
 
     def bm25(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
-        """(position, score) of the best BM25 matches, sharing at least one term. The query's
-        glossary words and numbers in words are scored in the documents' words too (the other
-        language, digits), at `OTHER_WORDS_WEIGHT` of the query's own words."""
+        """(position, score) of the best BM25 matches, sharing at least one term: the query's
+        words, each counted once, or their glossary, dictionary and digit alternatives (the
+        other language, digits), as their own words weigh (`scoring.Scorer`)."""
         tokens = tokenize(query)
         if self._retriever is None or not tokens:
             return []
-        vocabulary = self._retriever.vocab_dict  # type: ignore[attr-defined]
-        extra = sorted({t for a in alternatives(query) for t in a.instead} - set(tokens))
-        extra = [t for t in extra if t in vocabulary]
-        if not extra:
-            documents, scores = self._retriever.retrieve(  # type: ignore[attr-defined]
-                [tokens], k=min(k, len(self.ids)), show_progress=False, n_threads=0
-            )
-            pairs = zip(documents[0], scores[0], strict=True)
-            return [(int(d), float(s)) for d, s in pairs if s > 0]
-        total = OTHER_WORDS_WEIGHT * self._retriever.get_scores(extra)  # type: ignore[attr-defined]
-        known = [t for t in tokens if t in vocabulary]
-        if known:
-            total = total + self._retriever.get_scores(known)  # type: ignore[attr-defined]
+        total = Scorer(self._retriever).question(tokens, alternatives(query))
         order = np.argsort(-total, kind="stable")[:k]
         return [(int(n), float(total[n])) for n in order if total[n] > 0]
 
@@ -224,7 +209,7 @@ class LibraryIndex:
         shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
-        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf)
+        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf, text)
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
@@ -260,8 +245,7 @@ def words_of(query: str) -> set[str]:
     """The query's retrieval terms, each Chinese word once: jieba's search mode also cuts a
     long word into its pieces (第三季度 → 第三, 三季度, 季度 …), which would weigh it several
     times over a word cut once."""
-    terms = set(tokenize(query))
-    return {t for t in terms if not (_CJK.search(t) and any(t != o and t in o for o in terms))}
+    return set(whole_words(tokenize(query)))
 
 
 def _pieces_held(word: str, query: str, held: set[str]) -> bool:

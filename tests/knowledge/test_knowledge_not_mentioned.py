@@ -16,7 +16,7 @@ DOCUMENTS = {
     "harbour_equity_fund_factsheet.md": """# Harbour Equity Fund factsheet
 
 ## Charges
-Ongoing charges are 0.85% a year. There is no entry charge and no exit charge.
+Share class A: ongoing charges are 0.85% a year. There is no entry charge and no exit charge.
 
 ## Performance
 Over 2023 the fund returned 6.1%, against 5.4% for its index.
@@ -44,7 +44,10 @@ Eligible collateral is cash and bonds rated A or better.
 公司全年实现营业收入120.5亿元，同比增长6.3%；发电量为410亿千瓦时。
 
 ## 分红
-公司拟每10股派发现金红利3元（含税）。
+公司拟每10股派发现金红利3元（含税），派息率为35%。
+
+## 员工
+公司员工总数为8,200人，其中技术人员占42%。
 
 ## 负债
 资产负债率为58%，较上年下降2个百分点。
@@ -62,6 +65,10 @@ NOT_SAID = [
     "What is the collateral policy's limit on exposure to central clearing houses?",
     "What haircut do inflation-linked bonds take under the collateral policy?",
     "东岳电力2023年的研发费用是多少？",
+    # A one-letter label naming another class than the passage's; a rate of a word the
+    # passage lacks (离职率: the passage speaks of 员工, not of their leaving).
+    "What are the Harbour Equity Fund's ongoing charges for share class B?",
+    "东岳电力2023年的员工离职率是多少？",
 ]
 SAID = [
     ("How much does the Harbour Equity Fund charge each year?", "0.85%"),
@@ -69,6 +76,8 @@ SAID = [
     ("How often are margin calls made?", "made daily"),
     ("东岳电力2023年的发电量是多少？", "410亿千瓦时"),
     ("东岳电力每10股派多少现金红利？", "现金红利3元"),
+    ("What are the Harbour Equity Fund's ongoing charges for share class A?", "0.85%"),
+    ("东岳电力2023年的派息率是多少？", "派息率为35%"),
 ]
 
 
