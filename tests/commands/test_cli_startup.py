@@ -486,3 +486,25 @@ def test_a_second_ask_reads_no_installed_packages_entry_points(data, tmp_path) -
 
     assert scans() > 0  # nothing kept yet
     assert scans() == 0
+
+
+def test_ask_json_reads_the_type_hints_of_the_interfaces_its_plan_calls_only(data) -> None:  # type: ignore[no-untyped-def]
+    # The library's ~80 interfaces are registered by name and signature; their type hints
+    # (evaluating every annotation: most of building the library) are read when a plan
+    # checks or calls one. The question's plan calls two.
+    probe = (
+        "import atexit, sys, typing\n"
+        "read, hints = [], typing.get_type_hints\n"
+        "def reading(obj, *args, **kwargs):\n"
+        "    if getattr(obj, '__module__', '').startswith('datapilot.interfaces.'):\n"
+        "        read.append(obj.__name__)\n"
+        "    return hints(obj, *args, **kwargs)\n"
+        "typing.get_type_hints = reading\n"
+        + _ASK_JSON
+        + "atexit.register(lambda: print('HINTS', *read))\n"
+        "from datapilot.cli import app\n"
+        "app()\n"
+    )
+    answer, read = _probe(probe, "HINTS")
+    assert '"AAPL"' in answer
+    assert sorted(read) == ["get_prices", "plot_line"]
