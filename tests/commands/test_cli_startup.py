@@ -144,6 +144,8 @@ NOT_FOR_A_JSON_ASK = (
     "datapilot.core.messages",
     # DuckDB's Python API (~40-50 ms): the warehouse runs SQL on its engine (`_duckdb`) alone.
     "duckdb",
+    # The user's tools and their result models: tried only when the data cannot answer.
+    "datapilot.tools.base",
 )
 
 
@@ -508,3 +510,4 @@ def test_ask_json_reads_the_type_hints_of_the_interfaces_its_plan_calls_only(dat
     answer, read = _probe(probe, "HINTS")
     assert '"AAPL"' in answer
     assert sorted(read) == ["get_prices", "plot_line"]
+
