@@ -146,6 +146,8 @@ NOT_FOR_A_JSON_ASK = (
     "duckdb",
     # The user's tools and their result models: tried only when the data cannot answer.
     "datapilot.tools.base",
+    # BLAS's threads are limited before numpy loads, not by inspecting every loaded library.
+    "threadpoolctl",
 )
 
 
@@ -511,3 +513,34 @@ def test_ask_json_reads_the_type_hints_of_the_interfaces_its_plan_calls_only(dat
     assert '"AAPL"' in answer
     assert sorted(read) == ["get_prices", "plot_line"]
 
+
+# What every BLAS library of the process runs on, printed at exit (after the answer).
+_BLAS_THREADS = (
+    "import atexit\n"
+    "def threads():\n"
+    "    from threadpoolctl import threadpool_info\n"
+    "    print('BLAS', *sorted({i['num_threads'] for i in threadpool_info()"
+    " if i['user_api'] == 'blas'}))\n"
+    "atexit.register(threads)\n"
+)
+
+
+@pytest.mark.parametrize("numpy_first", [False, True])
+def test_ask_json_runs_blas_on_one_thread(data, numpy_first) -> None:  # type: ignore[no-untyped-def]
+    # Calls run in parallel threads on small matrices: BLAS threads would only oversubscribe
+    # the cores. The command sets that up before numpy loads; a process that loaded numpy
+    # first (a program embedding the command line) has its libraries limited when the
+    # interface library is built.
+    probe = (
+        "import os, sys\n"
+        "os.environ.pop('OPENBLAS_NUM_THREADS', None)\n"
+        "os.environ.pop('MKL_NUM_THREADS', None)\n"
+        + ("import numpy\n" if numpy_first else "")
+        + _BLAS_THREADS
+        + _ASK_JSON
+        + "from datapilot.cli import app\n"
+        "app()\n"
+    )
+    answer, threads = _probe(probe, "BLAS")
+    assert '"AAPL"' in answer
+    assert threads == ["1"]
