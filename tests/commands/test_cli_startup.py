@@ -544,3 +544,21 @@ def test_ask_json_runs_blas_on_one_thread(data, numpy_first) -> None:  # type: i
     answer, threads = _probe(probe, "BLAS")
     assert '"AAPL"' in answer
     assert threads == ["1"]
+
+
+def test_ask_json_makes_no_collector_pass_once_the_command_line_is_imported(data) -> None:  # type: ignore[no-untyped-def]
+    # A one-shot command is parsed, built and run at its raised threshold throughout: lowering
+    # it in between (after parsing the group's options, after building the command) started a
+    # pass over everything imported meanwhile (~2-7 ms each) just before raising it again.
+    probe = (
+        "import atexit, gc, sys\n" + _ASK_JSON + "from datapilot.cli import app\n"
+        "passes = [0]\n"
+        "def count(phase, info):\n"
+        "    passes[0] += phase == 'start'\n"
+        "gc.callbacks.append(count)\n"
+        "atexit.register(lambda: print('PASSES', passes[0]))\n"
+        "app()\n"
+    )
+    answer, passes = _probe(probe, "PASSES")
+    assert '"AAPL"' in answer
+    assert passes == ["0"]
