@@ -7,9 +7,12 @@ import sys
 from typing import Any
 
 from datapilot.commands.collection import fewer_collections
+from datapilot.core.blas import one_thread_from_start
 from datapilot.core.compiled_patterns import preload_re_cache
 
-# First of all: the patterns the last command of this name compiled, ready compiled for this
+# Before anything loads numpy: its BLAS library starts with one thread (`datapilot.core.blas`).
+one_thread_from_start()
+# Then the patterns the last command of this name compiled, ready compiled for this
 # one's imports and its own work (`datapilot.core.compiled_patterns`).
 preload_re_cache(sys.argv[1] if len(sys.argv) > 1 else "other")
 

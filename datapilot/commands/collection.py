@@ -21,12 +21,17 @@ START_UP_THRESHOLD = 20_000
 ONE_SHOT_THRESHOLD = 500_000
 
 
+_held = False  # a one-shot command is on its way (`hold_for_one_shot`)
+
+
 @contextlib.contextmanager
 def fewer_collections(threshold: int = START_UP_THRESHOLD) -> Iterator[None]:
     """The collector's first-generation threshold at `threshold` (or higher) for the duration.
 
-    Not restored when the process is about to end (`quick_exit.exit_pending`): restoring would
-    start a pass over everything allocated meanwhile just before exiting."""
+    Not restored when the process is about to end (`quick_exit.exit_pending`), nor while a
+    one-shot command is on its way (`hold_for_one_shot`): restoring would start a pass over
+    everything allocated meanwhile (~2-7 ms each time, after pydantic's import), just before
+    the threshold is raised again or the process exits."""
     from datapilot.commands.quick_exit import exit_pending
 
     before = gc.get_threshold()
@@ -34,5 +39,24 @@ def fewer_collections(threshold: int = START_UP_THRESHOLD) -> Iterator[None]:
     try:
         yield
     finally:
-        if not exit_pending():
+        if not exit_pending() and not _held:
             gc.set_threshold(*before)
+
+
+def hold_for_one_shot() -> None:
+    """The command line's entry point runs a one-shot command (`ask`): from its arguments'
+    parsing on, the collector stays at `ONE_SHOT_THRESHOLD`. The entry point gives the process
+    its own threshold back when it ends without a quick exit (`release_hold`); outside it (a
+    caller running commands in its own process) nothing is held."""
+    global _held
+    from datapilot.commands.quick_exit import at_entry_point
+
+    if at_entry_point():
+        _held = True
+        before = gc.get_threshold()
+        gc.set_threshold(max(ONE_SHOT_THRESHOLD, before[0]), *before[1:])
+
+
+def release_hold() -> None:
+    global _held
+    _held = False

@@ -34,6 +34,9 @@ class LazyCommand:
     target: str
     help: str  # the first paragraph of the command's help on one line, as `--help` lists it
     group: bool = False  # a `typer.Typer` of sub-commands (listed after the commands)
+    # Runs once and lets the process end (`ask`): parsed and built without collector passes
+    # (`collection.hold_for_one_shot`).
+    one_shot: bool = False
 
 
 class _Placeholder(TyperCommand):
@@ -125,11 +128,14 @@ class LazyGroup(TyperGroup):
         finally:
             self._listing = False
 
-    def make_context(self, *args: Any, **kwargs: Any) -> Any:
-        from datapilot.commands.collection import fewer_collections
+    def make_context(self, info_name: Any, args: list[str], *rest: Any, **kwargs: Any) -> Any:
+        from datapilot.commands.collection import fewer_collections, hold_for_one_shot
 
+        named = next((arg for arg in args if not arg.startswith("-")), None)
+        if any(e.one_shot and e.name == named for e in self.lazy):
+            hold_for_one_shot()
         with fewer_collections():  # parsing the first options imports pydantic (Typer's)
-            return super().make_context(*args, **kwargs)
+            return super().make_context(info_name, args, *rest, **kwargs)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         with self._help_listing():  # the listing reads help lines only: build nothing

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from typer import Typer
 
 _C = "datapilot.commands"
+# Commands that answer once and let the process end (`LazyCommand.one_shot`).
+ONE_SHOT = frozenset({"ask"})
 # Commands, then groups of sub-commands (`typer.Typer` apps), as `--help` lists them.
 COMMANDS = (
     (
@@ -113,6 +115,6 @@ def register_commands(cli: Typer) -> None:
 
     add_lazy(
         cli,
-        *(LazyCommand(*entry) for entry in COMMANDS),
+        *(LazyCommand(*entry, one_shot=entry[0] in ONE_SHOT) for entry in COMMANDS),
         *(LazyCommand(*entry, group=True) for entry in GROUPS),
     )

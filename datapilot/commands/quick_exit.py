@@ -29,6 +29,8 @@ _allowed = False
 def entry_point() -> Iterator[None]:
     """The command line's entry point: a quick exit may be allowed inside (not in a caller
     that runs commands in its own process and carries on, such as a test runner)."""
+    from datapilot.commands.collection import release_hold
+
     global _entry, _allowed
     _entry = True
     collector = gc.get_threshold()
@@ -37,8 +39,14 @@ def entry_point() -> Iterator[None]:
     finally:
         _entry = _allowed = False
         # No quick exit after all: the collector as before (a command expecting one left its
-        # raised threshold in place, `collection.fewer_collections`).
+        # raised threshold in place, `collection.fewer_collections` and `hold_for_one_shot`).
+        release_hold()
         gc.set_threshold(*collector)
+
+
+def at_entry_point() -> bool:
+    """Whether the command runs from the command line's entry point (`entry_point`)."""
+    return _entry
 
 
 def allow_quick_exit() -> None:

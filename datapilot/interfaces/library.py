@@ -9,11 +9,11 @@ only when they differ. Every library built is kept per set of packages (a few at
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from types import ModuleType
 
+from datapilot.core.blas import one_blas_thread
 from datapilot.interfaces.registry import Registry
 
 _KEEP = 4  # libraries kept for sets of packages no longer current (a reject undone, two data dirs)
@@ -65,19 +65,5 @@ def _build(packages: list[tuple[str, ModuleType]]) -> Registry:
     registry = Registry()
     plugin_manager().hook.register_interfaces(registry=registry)
     register_packages(registry, packages)
-    _one_blas_thread()
+    one_blas_thread()
     return registry
-
-
-def _one_blas_thread() -> None:
-    """One thread per BLAS library (numpy's, scipy's), process-wide.
-
-    Calls already run in parallel threads and their matrices are small, so BLAS threads only
-    oversubscribe the cores: a quarterly ARIMA fit took 17 ms single-threaded but 80 ms (p95
-    ~900 ms) with OpenBLAS threads on a busy two-core machine.
-    """
-    from threadpoolctl import threadpool_limits
-
-    # Libraries loaded later (scipy's, with the first forecast) read these when they load.
-    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
-    threadpool_limits(limits=1, user_api="blas")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Annotated, Any, Literal, get_args, get_origin
@@ -55,7 +55,7 @@ class InterfaceSpec:
     returns: Returns
     description: str
     func: Callable[..., Any]
-    params: dict[str, Param]
+    params: Mapping[str, Param]
     # The arguments' model, or what builds it on first use (`model`): a process that answers
     # one question validates the few interfaces its plan calls, not all of them.
     _model: type[BaseModel] | None = field(default=None, repr=False)
@@ -267,38 +267,16 @@ def build_spec(
     name: str | None = None,
     read_only: bool = True,
 ) -> InterfaceSpec:
-    hints = typing.get_type_hints(func, include_extras=True)
     signature = inspect.signature(func)
     names = list(signature.parameters)
     if not names:
         raise TypeError(f"{func.__name__} must take the interface context first")
-    params: dict[str, Param] = {}
-    fields: dict[str, Any] = {}
-    for pname in names[1:]:
-        parameter = signature.parameters[pname]
-        annotation = hints.get(pname, Any)
-        base, description = _unwrap(annotation)
-        default = parameter.default
-        if isinstance(default, FieldInfo):
-            description = description or (default.description or "")
-            default = default.default
-        required = default is inspect.Parameter.empty
-        frame = _frame_kind(annotation)
-        params[pname] = Param(
-            name=pname,
-            annotation=base,
-            required=required,
-            default=None if required else default,
-            description=description,
-            frame=frame,
-        )
-        if frame is None:
-            fields[pname] = (base, ... if required else default, description or None)
+    params = _Params(func, signature)
 
     def model() -> type[BaseModel]:
         definitions: dict[str, Any] = {
             pname: (base, Field(default, description=description))
-            for pname, (base, default, description) in fields.items()
+            for pname, (base, default, description) in params.fields().items()
         }
         return create_model(
             f"{func.__name__}_args",
@@ -318,6 +296,72 @@ def build_spec(
         read_only=read_only,
         _build_model=model,
     )
+
+
+class _Params(Mapping[str, Param]):
+    """An interface's parameters (the context excluded), in signature order. Their names come
+    from the signature; their types, defaults and descriptions from its type hints, evaluated
+    when first needed: a process answering one question reads the hints of the few interfaces
+    its plan calls, not the whole library's (~0.25 ms each, most of building the library)."""
+
+    def __init__(self, func: Callable[..., Any], signature: inspect.Signature) -> None:
+        self._func = func
+        self._signature = signature
+        self._names = list(signature.parameters)[1:]
+        self._read: tuple[dict[str, Param], dict[str, Any]] | None = None
+
+    def _params(self) -> tuple[dict[str, Param], dict[str, Any]]:
+        if self._read is None:
+            self._read = _read_params(self._func, self._signature)
+        return self._read
+
+    def fields(self) -> dict[str, Any]:
+        """`(type, default, description)` of each argument the model validates (no frames)."""
+        return self._params()[1]
+
+    def __getitem__(self, key: str) -> Param:
+        return self._params()[0][key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._names
+
+    def __repr__(self) -> str:
+        return repr(self._params()[0])
+
+
+def _read_params(
+    func: Callable[..., Any], signature: inspect.Signature
+) -> tuple[dict[str, Param], dict[str, Any]]:
+    hints = typing.get_type_hints(func, include_extras=True)
+    params: dict[str, Param] = {}
+    fields: dict[str, Any] = {}
+    for pname in list(signature.parameters)[1:]:
+        parameter = signature.parameters[pname]
+        annotation = hints.get(pname, Any)
+        base, description = _unwrap(annotation)
+        default = parameter.default
+        if isinstance(default, FieldInfo):
+            description = description or (default.description or "")
+            default = default.default
+        required = default is inspect.Parameter.empty
+        frame = _frame_kind(annotation)
+        params[pname] = Param(
+            name=pname,
+            annotation=base,
+            required=required,
+            default=None if required else default,
+            description=description,
+            frame=frame,
+        )
+        if frame is None:
+            fields[pname] = (base, ... if required else default, description or None)
+    return params, fields
 
 
 def _unwrap(annotation: Any) -> tuple[Any, str]:

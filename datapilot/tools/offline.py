@@ -26,7 +26,6 @@ from datapilot.core.answer import Answer
 from datapilot.core.events import ConfirmationEvent, Done, Event, OutputEvent, StatusEvent
 from datapilot.core.intent import Intent
 from datapilot.data.text import is_chinese
-from datapilot.tools.base import Tool, ToolResult, confirmation, run_tool
 
 if TYPE_CHECKING:
     from datapilot.brains.offline.tool_args import Filled
@@ -34,6 +33,10 @@ if TYPE_CHECKING:
     from datapilot.engine.context import RequestContext
     from datapilot.settings import Settings
     from datapilot.store import Store
+
+    # The tools' machinery (their result models) loads when a tool is tried: a question the
+    # data answers never does (`try_user_tools`).
+    from datapilot.tools.base import Tool, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -206,6 +209,8 @@ async def answer_with_tools(
             f"The call would be: `{filled.call_text()}`"
         )
         return ToolReply(answer=answer)
+    from datapilot.tools.base import confirmation, run_tool
+
     arguments = json.dumps(filled.arguments, ensure_ascii=False)
     reason = confirmation(tool, arguments)
     if reason is not None:

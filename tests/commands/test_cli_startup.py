@@ -144,6 +144,10 @@ NOT_FOR_A_JSON_ASK = (
     "datapilot.core.messages",
     # DuckDB's Python API (~40-50 ms): the warehouse runs SQL on its engine (`_duckdb`) alone.
     "duckdb",
+    # The user's tools and their result models: tried only when the data cannot answer.
+    "datapilot.tools.base",
+    # BLAS's threads are limited before numpy loads, not by inspecting every loaded library.
+    "threadpoolctl",
 )
 
 
@@ -486,3 +490,75 @@ def test_a_second_ask_reads_no_installed_packages_entry_points(data, tmp_path) -
 
     assert scans() > 0  # nothing kept yet
     assert scans() == 0
+
+
+def test_ask_json_reads_the_type_hints_of_the_interfaces_its_plan_calls_only(data) -> None:  # type: ignore[no-untyped-def]
+    # The library's ~80 interfaces are registered by name and signature; their type hints
+    # (evaluating every annotation: most of building the library) are read when a plan
+    # checks or calls one. The question's plan calls two.
+    probe = (
+        "import atexit, sys, typing\n"
+        "read, hints = [], typing.get_type_hints\n"
+        "def reading(obj, *args, **kwargs):\n"
+        "    if getattr(obj, '__module__', '').startswith('datapilot.interfaces.'):\n"
+        "        read.append(obj.__name__)\n"
+        "    return hints(obj, *args, **kwargs)\n"
+        "typing.get_type_hints = reading\n"
+        + _ASK_JSON
+        + "atexit.register(lambda: print('HINTS', *read))\n"
+        "from datapilot.cli import app\n"
+        "app()\n"
+    )
+    answer, read = _probe(probe, "HINTS")
+    assert '"AAPL"' in answer
+    assert sorted(read) == ["get_prices", "plot_line"]
+
+
+# What every BLAS library of the process runs on, printed at exit (after the answer).
+_BLAS_THREADS = (
+    "import atexit\n"
+    "def threads():\n"
+    "    from threadpoolctl import threadpool_info\n"
+    "    print('BLAS', *sorted({i['num_threads'] for i in threadpool_info()"
+    " if i['user_api'] == 'blas'}))\n"
+    "atexit.register(threads)\n"
+)
+
+
+@pytest.mark.parametrize("numpy_first", [False, True])
+def test_ask_json_runs_blas_on_one_thread(data, numpy_first) -> None:  # type: ignore[no-untyped-def]
+    # Calls run in parallel threads on small matrices: BLAS threads would only oversubscribe
+    # the cores. The command sets that up before numpy loads; a process that loaded numpy
+    # first (a program embedding the command line) has its libraries limited when the
+    # interface library is built.
+    probe = (
+        "import os, sys\n"
+        "os.environ.pop('OPENBLAS_NUM_THREADS', None)\n"
+        "os.environ.pop('MKL_NUM_THREADS', None)\n"
+        + ("import numpy\n" if numpy_first else "")
+        + _BLAS_THREADS
+        + _ASK_JSON
+        + "from datapilot.cli import app\n"
+        "app()\n"
+    )
+    answer, threads = _probe(probe, "BLAS")
+    assert '"AAPL"' in answer
+    assert threads == ["1"]
+
+
+def test_ask_json_makes_no_collector_pass_once_the_command_line_is_imported(data) -> None:  # type: ignore[no-untyped-def]
+    # A one-shot command is parsed, built and run at its raised threshold throughout: lowering
+    # it in between (after parsing the group's options, after building the command) started a
+    # pass over everything imported meanwhile (~2-7 ms each) just before raising it again.
+    probe = (
+        "import atexit, gc, sys\n" + _ASK_JSON + "from datapilot.cli import app\n"
+        "passes = [0]\n"
+        "def count(phase, info):\n"
+        "    passes[0] += phase == 'start'\n"
+        "gc.callbacks.append(count)\n"
+        "atexit.register(lambda: print('PASSES', passes[0]))\n"
+        "app()\n"
+    )
+    answer, passes = _probe(probe, "PASSES")
+    assert '"AAPL"' in answer
+    assert passes == ["0"]
