@@ -41,6 +41,7 @@ SETS = {
     "blind": "questions_blind.json",
     "blind 2": "questions_blind_2.json",
     "blind 3": "questions_blind_3.json",
+    "blind 4": "questions_blind_4.json",
 }
 
 
