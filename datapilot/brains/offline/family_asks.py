@@ -483,7 +483,10 @@ def read_count_ask(text: str) -> CountAsk | None:
 
 # --- distance from a peak or trough ------------------------------------------------------------
 
-_PEAK_EN = r"(?P<what>highs?|peaks?|tops?|lows?|troughs?|bottoms?)"
+_PEAK_EN = (
+    r"(?P<what>(?:highest|lowest)(?:\s+(?:close|closing\s+(?:price|level)|level|point))?|highs?|"
+    r"peaks?|tops?|lows?|troughs?|bottoms?)"
+)
 _DISTANCE_EN = re.compile(
     r"(?i)\b(?:how\s+far|how\s+much|what\s+percent(?:age)?|distance|percent|%|pct)\b[^.?!]{0,60}?"
     r"\b(?:below|under|off|from|above|beneath|short\s+of|away\s+from|to)\s+(?:its|the|their|his|her)?\s*"

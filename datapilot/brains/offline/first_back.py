@@ -22,12 +22,14 @@ if TYPE_CHECKING:  # the reading imports the families, which import this module
     from datapilot.brains.offline.windows import Clause
 
 _FIRST_EN = re.compile(
-    r"(?i)\b(?P<first>first\s+(?:time\s+)?(?:(?:it|they)\s+)?)?(?:close[ds]?|closing|finish(?:ed)?"
+    r"(?i)\b(?P<first>first\s+(?:time\s+(?:(?!did\b|was\b)[\w&.'’-]+\s+){0,3}?)?(?:(?:it|they)\s+)?)?"
+    r"(?:close[ds]?|closing|finish(?:ed)?"
     r"|end(?:ed)?)\s+(?P<back>back\s+)?(?P<inc>at\s+or\s+)?(?P<side>above|over|higher\s+than|"
     r"below|under|lower\s+than)\b"
 )
 _FIRST_ZH = re.compile(
-    r"(?P<first>首次|第一次|头一次|最早|第一个)?(?:在)?收盘(?:价)?(?P<back>重新|再次|再度)?"
+    r"(?:(?P<first>首次|第一次|头一次|最早|第一个)(?:在)?(?:收盘(?:价)?)?|(?:在)?收盘(?:价)?)"
+    r"(?P<back>重新|再次|再度)?"
     r"(?P<side>站上|站回|重回|回到|突破|升破|涨破|高于|超过|跌破|低于|跌回)"
 )
 _AGAIN = re.compile(r"(?i)\bagain\b|重新|再次|再度|重回|站回|回到|跌回")
@@ -149,6 +151,16 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         return False  # a multiple with no day said is still read, so it is declined, not dropped
     if ask.level is not None:
         _widen_first_day(reading, others)
+    firsts = [e.first for e in reading.entities if e.first is not None]
+    if ask.level is not None and not others and level_day is None and firsts:
+        # "first time IBM closed above $200?": no period said, so the whole history is searched,
+        # never only the default past year
+        reading.start, reading.end = min(firsts), reading.today
+        reading.trace.append(
+            f"没有指定时段：从{reading.start}起的全部历史"
+            if reading.zh
+            else f"no period said: the whole history from {reading.start}"
+        )
     reading.metrics = ["first_close", *(m for m in reading.metrics if m not in replaced)]
     reading.count_condition = ask.side
     reading.count_inclusive = ask.inclusive

@@ -354,9 +354,19 @@ def _window(reading: Reading) -> str | None:
     return None
 
 
+# Measures that date a day and state no move: a return asked beside them ("how far did it fall,
+# and on which day did it first close back above") is a figure none of them gives.
+_DAY_ONLY = {"first_close", "ma_cross"}
+_DAYS_COUNTED = re.compile(
+    r"(?i)\bhow\s+many\s+(?:\w+\s+)?days\b|多少天|几天|多少个交易日|几个交易日"
+)
+
+
 def _measure(reading: Reading, metric: str) -> str | None:
     if metric in reading.metrics:
         return f"measure {metric}"
+    if metric in ("return", "cumulative_return") and set(reading.metrics or ["?"]) <= _DAY_ONLY:
+        return None
     if reading.metrics or reading.parts:
         # A measure refined into a neighbour the reader settled on (return → CAGR, "value"
         # beside a real measure): the reading's measures carry it.
@@ -478,6 +488,12 @@ _NATIVE |= {"annual": "year"}
 
 
 def _period(reading: Reading, unit: str) -> str | None:
+    if (
+        unit == "day"
+        and set(reading.metrics or ["?"]) <= _DAY_ONLY
+        and _DAYS_COUNTED.search(reading.text)
+    ):
+        return None  # "how many calendar days from the bottom": a first close counts no days
     columns = [c for t in reading.tables for c in t.columns if unit in c.casefold()]
     if columns:
         return f"table column {columns[0]}"  # "which year" of a table with a fiscal_year
@@ -486,7 +502,7 @@ def _period(reading: Reading, unit: str) -> str | None:
     if unit == "day" and (reading.days is not None or _sub_period_measure(reading)):
         return "daily values"
     if reading.entities and all(_NATIVE.get(e.frequency) == unit for e in reading.entities):
-        return f"{unit}ly data"  # 季度GDP: the series is quarterly
+        return f"{'daily' if unit == 'day' else unit + 'ly'} data"  # 季度GDP: the series is quarterly
     if unit == "day" and set(reading.metrics) & _OVER_VALUES:
         return "statistic of daily values"
     if reading.window is not None or reading.ma_windows:

@@ -65,7 +65,8 @@ _AMOUNT_ZH = re.compile(
 # Verbs that put money into something, or an amount held "in" a name ("$5,000 in P&G"); beside
 # an amount they ask what it grew to.
 _PUT_IN = re.compile(
-    r"(?i)\b(?:invest\w*|put|putting|bought|buy|buying|placed|parked|plough\w*|plow\w*)\b"
+    r"(?i)\b(?:invest\w*|put|putting|bought|buy|buying|placed|parked|plough\w*|plow\w*|"
+    r"dropped\s+into|poured|sunk|sank\s+into|stuck|dumped|threw|thrown)\b"
     r"|(?:\$\s*[\d,.]+\s*(?:k|m|bn|thousand|million|billion)?|\b(?:usd|dollars|bucks)"
     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:k|m|bn))\s+(?:worth\s+)?"
     r"(?:in|into|of)\s+(?![\d'’])"  # "$5,000 in P&G", never "above $150 in 2021"

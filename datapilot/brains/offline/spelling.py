@@ -62,6 +62,34 @@ def expand_ordinals(text: str) -> str:
     return _ORDINAL_RANK.sub(lambda m: _ORDINALS.get(m[1].lower(), m[1][0]) + " ", text)
 
 
+# A length anchored on a day, then another said on the same day with the day left out: "the 10
+# trading days before 2019-01-03 and in the 10 after", "… and the 10 trading days after it".
+_ANCHORED = re.compile(
+    r"(?i)\b(?P<n>\d+)\s+(?P<unit>(?:trading\s+)?(?:days?|sessions?|weeks?|months?))\s+"
+    r"(?:before|after|prior\s+to|following)\s+(?P<day>\d{4}-\d{1,2}-\d{1,2}|[A-Z][a-z]{2,8}\.?\s+"
+    r"\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})"
+)
+_ELIDED = re.compile(
+    r"(?i)\b(?P<n>\d+)(?:\s+(?:trading\s+)?(?:days?|sessions?|weeks?|months?))?\s+"
+    r"(?P<side>after|before|following|prior)(?:\s+(?:it|that|that\s+day|then))?"
+    r"(?=\s*(?:[?.!,;]|$|and\b))"
+)
+
+
+def expand_elided_anchor(text: str) -> str:
+    """`text` with a length's anchor day said again where it was left out (see `_ELIDED`)."""
+    first = _ANCHORED.search(text)
+    if first is None:
+        return text
+    rest = text[first.end() :]
+    later = _ELIDED.search(rest)
+    if later is None:
+        return text
+    said = f"{later['n']} {first['unit']} {later['side']} {first['day']}"
+    at = first.end() + later.start()
+    return text[:at] + said + text[first.end() + later.end() :]
+
+
 # Cantonese written as Hong Kong investors type it, said in Mandarin words of the same length (so
 # every offset stays): 跌咗几多 → 跌了多少, 而家离佢仲差几多 → 现在离它还差多少, 边只 → 哪只.
 _CANTONESE = {

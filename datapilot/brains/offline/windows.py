@@ -1333,10 +1333,17 @@ def grammar_for(vocab: Vocab | None = None) -> Grammar:
 def _anchored_ends(
     windows: list[tuple[date | None, date | None]], rules: list[str], today: date
 ) -> list[date]:
-    """ "From the Mar 23 2020 low thru the end of 2021", 上市以来到2012年底: a start that runs to
-    today (since, the first date) beside an explicit end ends at that end; [] otherwise."""
+    """ "From the Mar 23 2020 low thru the end of 2021", 上市以来到2012年底, "at the end of 2010 …
+    since the start of 2000": a start that runs to today (since, the first date) beside an
+    explicit end (or one day) ends at that end; [] otherwise."""
     until = [e for (_, e), r in zip(windows, rules, strict=True) if r == "until" and e is not None]
     others = [(w, r) for w, r in zip(windows, rules, strict=True) if r != "until"]
+    days = [w for w, r in others if r == "period" and w[0] is not None and w[0] == w[1]]
+    if not until and len(days) == 1:
+        # "At the end of 2010, how far below its highest close since the start of 2000": one day
+        # beside a start that runs to today is the day the window is looked at from
+        until = [days[0][1]] if days[0][1] is not None else []
+        others = [(w, r) for w, r in others if w not in days]
     if not until or not others or any(r not in ("since", "first") for _, r in others):
         return []
     if any(e != today for (_, e), _ in others):
