@@ -21,7 +21,8 @@ from typing import Any
 
 import arch.data.nasdaq
 import pandas as pd
-from skfolio.datasets import load_sp500_dataset
+import pytest
+from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask
 
 from datapilot.core.context import QuestionContext
@@ -109,3 +110,34 @@ async def test_a_fall_beside_a_first_close_back_is_declined_not_dropped(data: An
     )
     answer = await _ask(question, date(2021, 1, 4))
     assert answer.status != "ok", answer.summary
+
+
+async def test_an_average_and_a_compounded_figure_of_one_year(data: Any) -> None:
+    from arch.data import frenchdata
+
+    raw = frenchdata.load()["RF"]
+    labels = pd.to_datetime(raw.index.astype("int64").astype(str), format="%Y%m")
+    months = pd.Series(raw.to_numpy(), index=labels).loc["2007"]
+    compounded = ((1 + months / 100).prod() - 1) * 100
+    question = "avg monthly risk-free rate (FF RF) in 2007? and compounded for the year?"
+    answer = await _ask(question, date(2008, 1, 20))
+    assert answer.status == "ok", answer.message
+    assert f"{months.mean():.2f}%" in answer.summary, answer.summary
+    assert f"{compounded:.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2018年最后一个交易日标普500收在多少点？全年跌了多少？",
+        "What did the S&P 500 close at on the last trading day of 2018, and how much did it fall "
+        "for the full year?",
+    ],
+)
+async def test_the_whole_year_said_after_the_year(data: Any, question: str) -> None:
+    sp = load_sp500_index()["SP500"]
+    year = (sp.loc[:"2018-12-31"].iloc[-1] / sp.loc[:"2017-12-31"].iloc[-1] - 1) * 100
+    answer = await _ask(question, date(2019, 1, 10))
+    assert answer.status == "ok", answer.message
+    assert f"{year:.2f}%" in answer.summary, answer.summary
+    assert f"{sp.loc['2018-12-31']:,.2f}" in answer.summary, answer.summary

@@ -502,7 +502,9 @@ def _period(reading: Reading, unit: str) -> str | None:
     if unit == "day" and (reading.days is not None or _sub_period_measure(reading)):
         return "daily values"
     if reading.entities and all(_NATIVE.get(e.frequency) == unit for e in reading.entities):
-        return f"{'daily' if unit == 'day' else unit + 'ly'} data"  # 季度GDP: the series is quarterly
+        return (
+            f"{'daily' if unit == 'day' else unit + 'ly'} data"  # 季度GDP: the series is quarterly
+        )
     if unit == "day" and set(reading.metrics) & _OVER_VALUES:
         return "statistic of daily values"
     if reading.window is not None or reading.ma_windows:

@@ -192,7 +192,9 @@ class _Planner(
                 self._drawdown(metric)
             elif metric == "volatility":
                 self._volatility()
-            elif metric in ("return", "cumulative_return") and not stats:
+            elif metric == "cumulative_return" or (metric == "return" and not stats):
+                # "the mean daily return" is a statistic of returns; "compounded for the year"
+                # beside an average is a figure of its own
                 self._returns(metric)
             elif metric == "spread":
                 self._spread()

@@ -90,6 +90,23 @@ def expand_elided_anchor(text: str) -> str:
     return text[:at] + said + text[first.end() + later.end() :]
 
 
+# "The whole year" said after the year was named once (2018年最后一个交易日…？全年跌了多少？, "…
+# and how much did it fall for the full year?"): that year.
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_WHOLE_YEAR_ZH = re.compile(r"(?<![\d年])(?:全年度|全年|整年|整个年度)")
+_WHOLE_YEAR_EN = re.compile(r"(?i)\b(?:for|over|in|during)\s+the\s+(?:full|whole|entire)\s+year\b")
+
+
+def expand_whole_year(text: str) -> str:
+    """`text` with "the whole year" said as the one year it names elsewhere."""
+    years = set(_YEAR.findall(text))
+    if len(years) != 1:
+        return text
+    (year,) = years
+    text = _WHOLE_YEAR_ZH.sub(f"{year}年全年", text)
+    return _WHOLE_YEAR_EN.sub(f"in {year}", text)
+
+
 # Cantonese written as Hong Kong investors type it, said in Mandarin words of the same length (so
 # every offset stays): 跌咗几多 → 跌了多少, 而家离佢仲差几多 → 现在离它还差多少, 边只 → 哪只.
 _CANTONESE = {
