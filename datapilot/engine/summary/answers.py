@@ -8,34 +8,36 @@ for a result it has no form for; the caller then falls back to the facts' plain 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from datapilot.core.intent import frequency_of_gap
-from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
-from datapilot.data.phrases_zh import MEASURE_ZH, model_zh
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step, from_client
 from datapilot.engine.summary.families import FAMILY_FORMS
-from datapilot.engine.summary.kinds import STAT_COLUMNS, Said, result_kind
+from datapilot.engine.summary.kinds import Said, result_kind
 from datapilot.engine.summary.margins import gap_sentences, named_first
 from datapilot.engine.summary.numbers import own_units
+from datapilot.engine.summary.phrasing import Facts, by_subject
+from datapilot.engine.summary.phrasing import after_name as _after
+from datapilot.engine.summary.phrasing import listed as _list
+from datapilot.engine.summary.phrasing import measure_said as _measure
+from datapilot.engine.summary.phrasing import numeric as _numeric
+from datapilot.engine.summary.phrasing import possessive as _poss
+from datapilot.engine.summary.phrasing import rows_of as _rows
+from datapilot.engine.summary.phrasing import when_said as _when
+from datapilot.engine.summary.statistics import (
+    correlation_sentences,
+    forecast_sentences,
+    stats_sentences,
+)
 from datapilot.engine.summary.words import Words, lower_first, upper_first
 from datapilot.interfaces.table_words import chinese_column
 
 MAX_LISTED = 10
-Facts = dict[str, dict[str, Fact]]
-
-
-def by_subject(facts: list[Fact]) -> Facts:
-    """Facts grouped by subject, then measure (the first fact of a pair wins)."""
-    grouped: Facts = {}
-    for fact in facts:
-        grouped.setdefault(fact.subject or "", {}).setdefault(fact.measure or "value", fact)
-    return grouped
 
 
 def answer_sentences(step: Step, said: Said) -> list[str]:
@@ -48,38 +50,6 @@ def answer_sentences(step: Step, said: Said) -> list[str]:
     if form is None:
         return []
     return form(step, by_subject(own_units(step.record.facts, frame)), said)
-
-
-def _rows(facts: Facts, measure: str) -> list[tuple[str, Fact]]:
-    """(subject, fact) of each row holding `measure`, in the frame's order."""
-    return [(s, m[measure]) for s, m in facts.items() if isinstance(m.get(measure), Fact)]
-
-
-def _numeric(pairs: list[tuple[str, Fact]]) -> list[tuple[str, Fact]]:
-    return [(s, f) for s, f in pairs if isinstance(f.value, float)]
-
-
-def _list(parts: list[str], zh: bool) -> str:
-    if zh:
-        return "、".join(parts)
-    if len(parts) <= 2:
-        return " and ".join(parts)
-    return ", ".join(parts[:-1]) + f" and {parts[-1]}"
-
-
-def _poss(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def _when(said: Said) -> str:
-    return f" {said.when}" if said.when and not said.w.zh else said.when
-
-
-def _after(name: str, when: str) -> str:
-    """A window said after a name in Chinese: a space between a name ending in a Latin letter or
-    digit and a date ("S&P 500 2018-09-30至…", never "S&P 5002018-09-30至…")."""
-    joint = " " if name[-1:].isascii() and name[-1:].isalnum() and when[:1].isdigit() else ""
-    return f"{name}{joint}{when}"
 
 
 # --- returns ----------------------------------------------------------------------------------
@@ -754,215 +724,6 @@ def _candlestick(step: Step, facts: Facts, said: Said) -> list[str]:
     return sentences
 
 
-# --- statistics, correlation, forecast -------------------------------------------------------
-
-
-def _stats(step: Step, facts: Facts, said: Said) -> list[str]:
-    w = said.w
-    title = str(step.value.attrs.get("title") or "")
-    measure = _stat_subject(title)
-    sentences = []
-    for subject, m in list(facts.items())[:MAX_SUBJECTS]:
-        parts = [
-            (name, m[name])
-            for name in ("mean", "median", "std", "min", "max", "sum", "last", "first")
-            if name in m and isinstance(m[name].value, float)
-        ]
-        if not parts:
-            continue
-        count = m.get("count") or m.get("observations")
-        across = _across(step, subject, said)
-        if across:
-            sentences.append(_across_sentence(across, parts, said))
-            continue
-        name = w.name(subject)
-        days = _stat_days(step, subject, m, said)
-        if w.zh:
-            items = "，".join(
-                f"{_measure(k, True)}{w.value(f)}" + (f"（{days[k]}）" if k in days else "")
-                for k, f in parts
-            )
-            label = w.title(measure) if measure else ""
-            label = "" if label and (label in name or name in label) else label  # a series' own
-            what = _after(name, said.when) + (f"的{label}" if label else "")
-            basis = f"（{w.value(count)}个观测值）" if count else ""
-            sentences.append(f"{what}：{items}{basis}。")
-            continue
-        items = ", ".join(
-            f"{_measure(k, False)} {w.value(f)}" + (f" on {days[k]}" if k in days else "")
-            for k, f in parts
-        )
-        own = measure and (measure.lower() in name.lower() or name.lower() in measure.lower())
-        what = f"{_poss(name)} {lower_first(measure)}" if measure and not own else name
-        basis = f" ({w.value(count)} observations)" if count else ""
-        sentences.append(f"{upper_first(what)}{_when(said)}: {items}{basis}.")
-    return sentences
-
-
-_KIND_NOUNS = {"stock": ("stocks", "只股票"), "index": ("indices", "个指数")}
-
-
-def _stat_days(step: Step, subject: str, m: dict[str, Fact], said: Said) -> dict[str, str]:
-    """The days a series' statistics' `min` and `max` fell on ("max 112.33 USD on 2022-11-22"),
-    when they were taken over one dated series and are its extremes; {} otherwise."""
-    for name in refs_in(step.call.args):
-        source = said.frames.get(name)
-        if (
-            source is None
-            or not isinstance(source.index, pd.DatetimeIndex)
-            or subject not in map(str, source.columns)
-        ):
-            continue
-        column = source[next(c for c in source.columns if str(c) == subject)].dropna()
-        if column.empty or not pd.api.types.is_numeric_dtype(column):
-            return {}
-        found = {"max": column.idxmax(), "min": column.idxmin()}
-        return {
-            k: day.date().isoformat()
-            for k, day in found.items()
-            if k in m
-            and isinstance(m[k].value, float)
-            and abs(float(column[day]) - float(m[k].value))
-            <= 1e-9 * max(1.0, abs(float(m[k].value)))
-        }
-    return {}
-
-
-def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | None:
-    """(column, table) when a statistic was taken across a table's rows (the mean volatility
-    of 20 stocks), not over one series' history."""
-    for name in refs_in(step.call.args):
-        source = said.frames.get(name)
-        if (
-            source is not None
-            and not isinstance(source.index, pd.DatetimeIndex)
-            and subject in map(str, source.columns)
-        ):
-            return subject, source
-    return None
-
-
-def _across_sentence(
-    across: tuple[str, pd.DataFrame], parts: Sequence[tuple[str, Fact]], said: Said
-) -> str:
-    """ "The mean annualised volatility of the 20 stocks in 2021 was 25.81%"."""
-    w = said.w
-    column, source = across
-    ids = [str(i) for i in source.index]
-    kinds = {w.kinds.get(i, "") for i in ids}
-    noun = _KIND_NOUNS.get(kinds.pop(), ("names", "个标的")) if len(kinds) == 1 else None
-    noun = noun or ("names", "个标的")
-    label = _measure(column, w.zh)
-    if w.zh:
-        items = "，".join(f"{_measure(k, True)}为{w.value(f)}" for k, f in parts)
-        return f"这{len(ids)}{noun[1]}{said.when}的{label}：{items}。"
-    items = "; ".join(
-        f"the {_measure(k, False)} {label} of the {len(ids)} {noun[0]}{_when(said)} was "
-        f"{w.value(f)}"
-        for k, f in parts
-    )
-    return upper_first(items) + "."
-
-
-def _stat_subject(title: str) -> str:
-    """ "Daily return" of "Statistics of Daily return" or "Mean of Daily return & Median of …"."""
-    first = title.split(" & ")[0]
-    head, _, rest = first.partition(" of ")
-    if rest and (head.lower() in STAT_COLUMNS or head.lower() == "statistics"):
-        return rest
-    return ""
-
-
-def _correlation(step: Step, facts: Facts, said: Said) -> list[str]:
-    w = said.w
-    title = str(step.value.attrs.get("title") or "")
-    method = title.partition("(")[2].rstrip(")") or ""
-    pairs = [f for f in step.record.facts if isinstance(f.value, float)][:6]
-    if not pairs:
-        return []
-
-    def pair(fact: Fact) -> tuple[str, str]:
-        a, _, b = (fact.subject or "").partition("–")
-        return w.name(a, many=True), w.name(b, many=True)
-
-    if len(pairs) == 1:
-        a, b = pair(pairs[0])
-        if w.zh:
-            how = f"（{w.title(title).partition('（')[2].rstrip('）')}）" if method else ""
-            return [f"{said.when}{a}与{b}的相关系数为{w.value(pairs[0])}{how}。"]
-        how = f" ({method})" if method else ""
-        return [f"The correlation of {a} and {b}{_when(said)} was {w.value(pairs[0])}{how}."]
-    top = max(pairs, key=lambda f: float(f.value))
-    a, b = pair(top)
-    items = [f"{'–'.join(pair(f))} {w.value(f)}" for f in pairs]
-    if w.zh:
-        return [f"{said.when}相关性最高的是{a}与{b}（{w.value(top)}）；各组：{'；'.join(items)}。"]
-    return [
-        f"The most correlated pair{_when(said)} was {a} and {b} ({w.value(top)}); "
-        f"all pairs: {'; '.join(items)}."
-    ]
-
-
-_PERIOD_WORDS = {
-    "quarterly": ("quarters", "个季度"),
-    "monthly": ("months", "个月"),
-    "annual": ("years", "年"),
-    "weekly": ("weeks", "周"),
-    "daily": ("trading days", "个交易日"),
-}
-
-
-def _forecast(step: Step, facts: Facts, said: Said) -> list[str]:
-    w = said.w
-    frame: pd.DataFrame = step.value
-    model = str(frame.attrs.get("model") or "")
-    periods = _periods(frame, w.zh)
-    sentences = []
-    for subject, m in facts.items():
-        point = m.get("forecast")
-        if point is None:
-            continue
-        name = w.series(subject)
-        bare = len(point.unit or "") > 4
-        band = ""
-        if "lower" in m and "upper" in m:
-            lo, hi = w.value(m["lower"], bare=bare), w.value(m["upper"], bare=bare)
-            band = f"（区间 {lo} 至 {hi}）" if w.zh else f" (interval {lo} to {hi})"
-        if w.zh:
-            how = f"（{model_zh(model)}）" if model else ""
-            sentences.append(
-                f"预测{how}{name}未来{periods}后，即{point.date}为{w.value(point)}{band}。"
-            )
-        else:
-            how = f" ({model})" if model else ""
-            sentences.append(
-                f"The forecast{how} puts {name} at {w.value(point)} on {point.date}, "
-                f"{periods} ahead{band}."
-            )
-    return sentences
-
-
-def _periods(frame: pd.DataFrame, zh: bool) -> str:
-    """The horizon in the data's own periods: "8 quarters", 8个季度."""
-    n = len(frame)
-    words = ("periods", "期")
-    if isinstance(frame.index, pd.DatetimeIndex) and n >= 2:
-        gap = float(np.median(np.diff(frame.index.values).astype("timedelta64[D]").astype(float)))
-        words = _PERIOD_WORDS.get(frequency_of_gap(gap), words)
-    return f"{n}{words[1]}" if zh else f"{n} {words[0]}"
-
-
-def _measure(name: str, zh: bool) -> str:
-    if zh:
-        return MEASURE_ZH.get(name, name)
-    return {
-        "std": "standard deviation",
-        "return_pct": "return",
-        "annualized_volatility_pct": "annualised volatility",
-        "annualized_return_pct": "annualised return",
-    }.get(name, name.removesuffix("_pct").replace("_", " "))
-
-
 _FORMS: dict[str, Callable[[Step, Facts, Said], list[str]]] = {
     "period_return": _period_return,
     "cagr": _cagr,
@@ -976,7 +737,7 @@ _FORMS: dict[str, Callable[[Step, Facts, Said], list[str]]] = {
     "change": _change,
     "level": _level,
     "candlestick": _candlestick,
-    "stats": _stats,
-    "correlation": _correlation,
-    "forecast": _forecast,
+    "stats": stats_sentences,
+    "correlation": correlation_sentences,
+    "forecast": forecast_sentences,
 }
