@@ -22,10 +22,14 @@ import numpy as np
 
 from datapilot.knowledge.coverage import (
     acronyms,
+    asks_date,
+    checked,
+    dated,
     frame_words,
     narrowed_away,
     number_tokens,
     spelt_out,
+    verb_tokens,
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
@@ -213,10 +217,21 @@ class LibraryIndex:
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
+        # A value the question checks (a grade; a number it asks whether) the passage lacks.
+        weighed = weighed - (checked(query) - shared) or weighed
         shared &= weighed
+        if asks_date(query) and dated(text):
+            shared |= set(tokenize("date")) & asked
+        # A verb the library never uses is the question's phrasing ("say", "think", "bring in"),
+        # not what it asks about.
+        phrasing = verb_tokens(query)
         weight = {
             term: self.idf(term)
-            * (UNKNOWN_WEIGHT if term not in shared and term not in vocabulary else 1.0)
+            * (
+                1.0
+                if term in shared or term in vocabulary
+                else (0.0 if term in phrasing else UNKNOWN_WEIGHT)
+            )
             for term in weighed
         }
         held = sum(weight[term] for term in shared) / (sum(weight.values()) or 1.0)
