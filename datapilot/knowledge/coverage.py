@@ -12,7 +12,10 @@ too ("exposure to central clearing houses"), and a one-letter label after a noun
 several ("share class B" is not the passage's "Share class: A"). Chinese questions are not cut
 into runs: jieba's word classes are too rough for it (开支 and 敞口 come out as verbs); only the
 word a Chinese question asks the amount of (…的资本开支是多少, …的离职率是多少) must be held.
-Everything else is weighed word by word (`LibraryIndex.reading`).
+Everything else is weighed word by word (`LibraryIndex.reading`), except what frames a question
+(modal verbs, 是不是, 有没有) and the values it checks against a passage (`checked`: "single-A"
+beside "rated AA- or better"; the number of a question asking whether, 是不是超过了百分之十一
+beside 11.2%).
 """
 
 from __future__ import annotations

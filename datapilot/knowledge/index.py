@@ -194,8 +194,10 @@ class LibraryIndex:
         their weight (IDF, its document's name aside), whether it holds every year it names,
         and the words narrowing a noun it holds that it lacks (`coverage.narrowed_away`). A
         term counts as held when the passage holds it, its pieces (a long Chinese word), its
-        glossary or dictionary words, its digits (a number word) or its letters spelt out (an
-        acronym)."""
+        glossary or dictionary words, its digits (a number word), its letters spelt out (an
+        acronym) or, for "date", any date the passage writes. A value the question checks
+        against the passage (`coverage.checked`: a credit grade, the number of a question
+        asking whether) and a verb the library never uses are not weighed unless held."""
         asked = words_of(query) - set(tokenize(_ASKING_FOR)) - frame_words(query)
         text = self.texts[position]
         if not asked:
