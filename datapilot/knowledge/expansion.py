@@ -64,6 +64,10 @@ class Alternative:
         """Whether a passage with these tokens says what `asked` says, in other words."""
         if self.words:
             return any(word <= tokens for word in self.words)
+        if self.phrases:
+            # Every word of a phrase: "gross domestic product" does not say 毛利率 ("gross
+            # margin"); a Chinese phrase by its whole word, whatever its pieces.
+            return any(set(p) <= tokens or max(p, key=len) in tokens for p in self.phrases)
         return bool(self.instead & tokens)
 
 
