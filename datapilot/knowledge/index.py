@@ -213,27 +213,22 @@ class LibraryIndex:
                 shared |= set(tokenize(acronym)) & asked
         numbers = number_tokens()
         shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
+        if asks_date(query) and dated(text):
+            shared |= set(tokenize("date")) & asked
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
         narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf, text)
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
-        # A value the question checks (a grade; a number it asks whether) the passage lacks.
-        weighed = weighed - (checked(query) - shared) or weighed
+        # A value the question checks (a grade; a number it asks whether) the passage lacks, and
+        # a verb the library never uses (the question's phrasing: "say", "think", "bring in").
+        unsaid = checked(query) | (verb_tokens(query) - vocabulary.keys())
+        weighed = weighed - (unsaid - shared) or weighed
         shared &= weighed
-        if asks_date(query) and dated(text):
-            shared |= set(tokenize("date")) & asked
-        # A verb the library never uses is the question's phrasing ("say", "think", "bring in"),
-        # not what it asks about.
-        phrasing = verb_tokens(query)
         weight = {
             term: self.idf(term)
-            * (
-                1.0
-                if term in shared or term in vocabulary
-                else (0.0 if term in phrasing else UNKNOWN_WEIGHT)
-            )
+            * (UNKNOWN_WEIGHT if term not in shared and term not in vocabulary else 1.0)
             for term in weighed
         }
         held = sum(weight[term] for term in shared) / (sum(weight.values()) or 1.0)

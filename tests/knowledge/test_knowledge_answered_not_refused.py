@@ -17,6 +17,15 @@ import pytest
 from datapilot.settings import Settings
 
 DOCUMENTS = {
+    "harbour_income_fund_factsheet.md": """# Harbour Income Fund factsheet
+
+## Fund facts
+- Fund size: USD 640 million
+- Dealing: daily, cut-off 14:00 Dublin time
+
+## Objective
+The fund aims to pay an income of 4% a year.
+""",
     "harbour_treasury_policy.md": """# Harbour Treasury Policy
 
 Version 2.1, approved by the Audit Committee on 3 March 2024.
@@ -56,6 +65,12 @@ Growth. Gross domestic product grew by 0.4% in the first quarter; business inves
 }
 
 SAID = [
+    # Everyday words for the fund's dealing terms ("order", "a given day", "the latest time").
+    (
+        "Hi, I'd like to put some money into the Harbour Income Fund soon. If I place an order "
+        "on a given day, what's the latest time I can send it in so it goes through that day?",
+        "cut-off 14:00",
+    ),
     ("treasury policy sign-off date", "3 March 2024"),
     ("What comes to seven hundred and forty-two billion after the cut?", "742 billion"),
     (
