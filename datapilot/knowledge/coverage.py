@@ -12,7 +12,10 @@ too ("exposure to central clearing houses"), and a one-letter label after a noun
 several ("share class B" is not the passage's "Share class: A"). Chinese questions are not cut
 into runs: jieba's word classes are too rough for it (开支 and 敞口 come out as verbs); only the
 word a Chinese question asks the amount of (…的资本开支是多少, …的离职率是多少) must be held.
-Everything else is weighed word by word (`LibraryIndex.reading`).
+Everything else is weighed word by word (`LibraryIndex.reading`), except what frames a question
+(modal verbs, 是不是, 有没有) and the values it checks against a passage (`checked`: "single-A"
+beside "rated AA- or better"; the number of a question asking whether, 是不是超过了百分之十一
+beside 11.2%).
 """
 
 from __future__ import annotations
@@ -23,14 +26,20 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from datapilot.knowledge.dictionary import superlative, verbs
-from datapilot.knowledge.expansion import WORDS, alternatives
+from datapilot.knowledge.expansion import WORDS, alternatives, numbers_in_words
 from datapilot.retrieval import tokenize
 
 # The word after "how" asks for an amount or a manner ("how much", "how soon", "how big"): it
 # says what kind of answer is wanted, not what the answer is about.
 _HOW = re.compile(r"\bhow\s+([a-z]+)", re.IGNORECASE)
 # Chinese question words that jieba's stopword list lacks (多少, 如何, 什么 are in it).
-_ZH_FRAME = ("多久", "多大", "多长", "多高", "哪个", "哪一", "怎样", "是不是")
+_ZH_FRAME = (
+    *("多久", "多大", "多长", "多高", "哪个", "哪一", "怎样"),
+    *("是不是", "有没有", "是否", "会不会", "能不能", "可不可以"),
+)
+# Modal verbs ask whether, they name nothing ("Why might exports slow?"); "may" only in lower
+# case (the month).
+_MODAL = re.compile(r"\b(?i:might|could|would|should|must|shall)\b|\bmay\b")
 # Comparatives and superlatives pick one value among those a passage gives ("the smallest
 # amount" is the passage's minimum, `dictionary.superlative`), and words placing a question in
 # time point at the passage's own dates ("last year" in a 2022 report): neither names another
@@ -54,12 +63,65 @@ Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenat
 @lru_cache(maxsize=1024)
 def frame_words(question: str) -> frozenset[str]:
     """The question's tokens that frame it rather than name what it asks: the word after "how",
-    Chinese question words, comparatives and superlatives."""
+    Chinese question words (是不是, 有没有), modal verbs, comparatives and superlatives."""
     framing = [m.group(1) for m in _HOW.finditer(question)] + [
         w for w in _ZH_FRAME if w in question
     ]
+    framing += [m.group(0).lower() for m in _MODAL.finditer(question)]
     degree = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _DEGREE or superlative(w)]
     return frozenset(t for w in framing + degree for t in tokenize(w))
+
+
+_MONTHS = "january february march april may june july august september october november december"
+_DATE = re.compile(
+    rf"\b\d{{1,2}} (?:{'|'.join(m.title() for m in _MONTHS.split())}) \d{{4}}\b"
+    rf"|\b(?:{'|'.join(m.title() for m in _MONTHS.split())}) \d{{1,2}},? \d{{4}}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b|\d{4}年\d{1,2}月(?:\d{1,2}日)?"
+)
+_ASKS_DATE = re.compile(r"(?i)\bdate\b|日期")
+
+
+def asks_date(question: str) -> bool:
+    """Whether the question asks for a date ("sign-off date", 日期)."""
+    return _ASKS_DATE.search(question) is not None
+
+
+def dated(text: str) -> bool:
+    """Whether `text` writes a date ("12 May 2023", "May 12, 2023", 2023-05-12, 2023年5月12日):
+    it holds the "date" a question asks for."""
+    return _DATE.search(text) is not None
+
+
+# A question asking whether ("Is it above 11%?", 是不是超过了百分之十一): the number it says is
+# what the passage's own figure is checked against, not a word the passage must hold.
+_YES_NO = re.compile(
+    r"(?i)(?:^|[.?!;:,\u2014]\s*)(?:is|are|was|were|do|does|did|will|can|could|has|have|had)\b"
+    r"|是不是|有没有|是否|会不会|能不能|吗\s*[？?]?\s*$"
+)
+_COMPARING = "above below over under exceed exceeded beyond 超过 高于 低于 超出 不足 达到"
+# A credit grade ("single-A", "double-B rated"): a value checked against the passage's own
+# grades ("rated AA- or better"), like a number.
+_GRADE = re.compile(r"(?i)\b(?:single|double|triple)-[a-c]\b")
+
+
+@lru_cache(maxsize=1024)
+def checked(question: str) -> frozenset[str]:
+    """The question's tokens that state a value to check against the passage (a credit grade;
+    in a question asking whether, its numbers and comparing words): a passage need not hold
+    them to answer."""
+    found = [t for m in _GRADE.finditer(question) for t in tokenize(m.group(0))]
+    if _YES_NO.search(question.strip()):
+        said = [w for w, _ in numbers_in_words(question)] + [_COMPARING]
+        found += [t for w in said for t in tokenize(w)]
+        found += [t for t in tokenize(question) if re.search(r"\d", t) or t in number_tokens()]
+    return frozenset(found)
+
+
+@lru_cache(maxsize=1024)
+def verb_tokens(question: str) -> frozenset[str]:
+    """The tokens of the question's English words the dictionary gives mostly as verbs."""
+    found = verbs(tuple(re.findall(r"[a-z]{2,}", question.lower())))
+    return frozenset(t for w in found for t in tokenize(w))
 
 
 @cache
@@ -97,6 +159,7 @@ def runs(question: str) -> tuple[Run, ...]:
             and word not in _RELATING
             and not set(unit) & frame
             and not set(unit) & number_tokens().keys()
+            and not set(unit) & checked(question)
         )
         if content:
             if not current:

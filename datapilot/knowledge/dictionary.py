@@ -162,9 +162,9 @@ def verbs(words: tuple[str, ...]) -> frozenset[str]:
 
 def _bases(word: str) -> set[str]:
     """`word` and the bases it may be inflected from: "wanted" → want, "rated" → rate,
-    "stopped" → stop, "rising" → rise, "calls" → call, "applies" → apply."""
+    "stopped" → stop, "rising" → rise, "calls" → call, "applies" → apply, "given" → give."""
     found = {word, american(word), _singular(word)}
-    for suffix in ("ed", "ing"):
+    for suffix in ("ed", "ing", "en"):  # "en": a past participle, "given", "taken"
         if word.endswith(suffix) and len(word) >= len(suffix) + 2:
             stem = word[: -len(suffix)]
             found |= {stem, stem + "e"}

@@ -35,8 +35,10 @@ WORDS = {w: n for n, w in enumerate(_ONES.split())} | {
 }
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _WORD = "(?:" + "|".join(sorted(WORDS, key=len, reverse=True)) + ")"
+# "six hundred and fifty-eight": hundreds said before the tens and ones.
+_HUNDREDS = rf"{_WORD} hundred(?:(?: and)? {_WORD}(?:[- ]{_WORD})?)?"
 _EN_NUMBER = re.compile(
-    rf"(?<![a-z0-9])(?P<half>half )?(?P<value>\d+(?:\.\d+)?|{_WORD}(?:[- ]{_WORD})?"
+    rf"(?<![a-z0-9])(?P<half>half )?(?P<value>\d+(?:\.\d+)?|{_HUNDREDS}|{_WORD}(?:[- ]{_WORD})?"
     rf"(?: point (?P<point>{_WORD}))?|an?)?"
     rf"(?: (?P<scale>{'|'.join(_SCALES)}))?"
     r"(?: (?P<percent>percent|per cent|percentage points?))?(?![a-z0-9])"
@@ -62,6 +64,10 @@ class Alternative:
         """Whether a passage with these tokens says what `asked` says, in other words."""
         if self.words:
             return any(word <= tokens for word in self.words)
+        if self.phrases:
+            # Every word of a phrase: "gross domestic product" does not say 毛利率 ("gross
+            # margin"); a Chinese phrase by its whole word, whatever its pieces.
+            return any(set(p) <= tokens or max(p, key=len) in tokens for p in self.phrases)
         return bool(self.instead & tokens)
 
 
@@ -176,7 +182,7 @@ def numbers_in_words(text: str) -> list[tuple[str, str]]:
         if value in (None, "a", "an"):
             number = 1.0
         else:
-            read = read_number(value, WORDS)
+            read = _spoken(value)
             if read is None:
                 continue
             number = read
@@ -188,6 +194,10 @@ def numbers_in_words(text: str) -> list[tuple[str, str]]:
             digits = f"{_plain(number)} percentage points"
         elif percent:
             digits = f"{_plain(number)}%"
+        elif spelt and scale and number >= _SCALES[scale]:
+            # A document writes "658 billion" as often as 658,000,000,000.
+            found.append((match.group(0), f"{_plain(number / _SCALES[scale])} {scale}"))
+            digits = f"{number:,.0f}"
         elif spelt and number >= 1_000:
             digits = f"{number:,.0f}"
         elif spelt and (scale or number >= 10):
@@ -204,6 +214,16 @@ def numbers_in_words(text: str) -> list[tuple[str, str]]:
         tail = "".join(c if c.isdigit() else str(zh_number(c)) for c in fraction)
         found.append((match.group(0), f"{_plain(float(f'{read}.{tail or 0}'))}%"))
     return found
+
+
+def _spoken(value: str) -> float | None:
+    """A number said in words or digits, hundreds included ("six hundred and fifty-eight")."""
+    hundreds, said, rest = value.partition(" hundred")
+    if not said:
+        return read_number(value, WORDS)
+    rest = rest.removeprefix(" and").strip()
+    below = read_number(rest, WORDS) if rest else 0.0
+    return None if below is None else WORDS[hundreds] * 100 + below
 
 
 def _plain(number: float) -> str:

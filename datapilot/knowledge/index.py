@@ -22,10 +22,14 @@ import numpy as np
 
 from datapilot.knowledge.coverage import (
     acronyms,
+    asks_date,
+    checked,
+    dated,
     frame_words,
     narrowed_away,
     number_tokens,
     spelt_out,
+    verb_tokens,
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
@@ -190,8 +194,10 @@ class LibraryIndex:
         their weight (IDF, its document's name aside), whether it holds every year it names,
         and the words narrowing a noun it holds that it lacks (`coverage.narrowed_away`). A
         term counts as held when the passage holds it, its pieces (a long Chinese word), its
-        glossary or dictionary words, its digits (a number word) or its letters spelt out (an
-        acronym)."""
+        glossary or dictionary words, its digits (a number word), its letters spelt out (an
+        acronym) or, for "date", any date the passage writes. A value the question checks
+        against the passage (`coverage.checked`: a credit grade, the number of a question
+        asking whether) and a verb the library never uses are not weighed unless held."""
         asked = words_of(query) - set(tokenize(_ASKING_FOR)) - frame_words(query)
         text = self.texts[position]
         if not asked:
@@ -207,12 +213,18 @@ class LibraryIndex:
                 shared |= set(tokenize(acronym)) & asked
         numbers = number_tokens()
         shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
+        if asks_date(query) and dated(text):
+            shared |= set(tokenize("date")) & asked
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
         narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf, text)
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
+        # A value the question checks (a grade; a number it asks whether) the passage lacks, and
+        # a verb the library never uses (the question's phrasing: "say", "think", "bring in").
+        unsaid = checked(query) | (verb_tokens(query) - vocabulary.keys())
+        weighed = weighed - (unsaid - shared) or weighed
         shared &= weighed
         weight = {
             term: self.idf(term)
