@@ -42,6 +42,7 @@ SETS = {
     "blind 2": "questions_blind_2.json",
     "blind 3": "questions_blind_3.json",
     "blind 4": "questions_blind_4.json",
+    "blind 5": "questions_blind_5.json",
 }
 
 
