@@ -171,6 +171,18 @@ def asks_market_sessions(text: str) -> bool:
     return bool(_SESSIONS_COUNTED.search(text) and _US_MARKET.search(text))
 
 
+# "How many trading days were there in March 2020?": sessions counted with no market or name
+# said, which the bundled data (US markets) answers by the US market's calendar, said so.
+_TRADING_SESSIONS_COUNTED = re.compile(
+    r"(?i)\bhow\s+many\s+(?:trading\s+days|sessions|market\s+days)\b|(?:几|多少)个?交易日"
+)
+
+
+def counts_unnamed_sessions(text: str) -> bool:
+    """Whether `text` counts trading sessions without naming a market."""
+    return bool(_TRADING_SESSIONS_COUNTED.search(text))
+
+
 # Measures for which one day is where a window starts, not a day asked about.
 _ANCHORS = {"investment_growth"}
 

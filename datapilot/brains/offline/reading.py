@@ -25,6 +25,7 @@ from datapilot.brains.offline.client_tables import (
 from datapilot.brains.offline.closed_days import (
     asks_market_sessions,
     asks_open,
+    counts_unnamed_sessions,
     holiday_dates,
     shut_day,
 )
@@ -202,6 +203,14 @@ def _read(
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
     market_asked = asks_open(text) or asks_market_sessions(text)
+    unnamed = not market_asked and not parsed.unknown and counts_unnamed_sessions(text)
+    if not parsed.entities and unnamed and (market := catalog.get(MARKET)) is not None:
+        reading.notes.append(
+            f"没有指定市场：按美国股市（{market.name}）的交易日计算。"
+            if reading.zh
+            else f"No market was named: the US stock market's sessions ({market.name}) are counted."
+        )
+        market_asked = True
     if not parsed.entities and market_asked and (market := catalog.get(MARKET)) is not None:
         # "Was the market open on Thanksgiving?", 感恩节那天股市开门吗, 美股有几个交易日: the US
         # market's sessions

@@ -198,8 +198,10 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     plot = reading.plot_asked and not (charts and all(h.text in advice for h in charts))
     at = text.find(advice) if advice else -1
     quiet = [_advice_clause(text, at, len(advice))] if at >= 0 else []
-    told = [c for c in _clauses(text) if c[1] <= max(at, 0)]
-    quiet += [c for c in told if not _ASKS.search(text[c[0] : c[1]])]
+    # A clause before the advice that tells, or one after it that asks nothing ("推荐三只2023年能涨
+    # 的股票，最好像礼来今年这样"), is the advice's own context.
+    around = [c for c in _clauses(text) if at >= 0 and not (c[0] <= at < c[1])]
+    quiet += [c for c in around if not _ASKS.search(text[c[0] : c[1]])]
 
     def heard(start: int) -> bool:
         return not any(lo <= start < hi for lo, hi in quiet)

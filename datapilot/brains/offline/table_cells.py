@@ -139,7 +139,7 @@ def find_rows(phrase: str, table: ReportTable) -> list[_Match]:
 
 
 PERCENT_ASKED = re.compile(
-    r"(?i)%|percent|proportion|ratio|rate|margin|share\s+of|mix|比例|占比|率"
+    r"(?i)%|percent|proportion|\bratio\b|\brate\b|margin|\bshare\s+of\b|\bmix\b|比例|占比|率"
 )
 
 

@@ -206,14 +206,30 @@ def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
     spans = {_dates(facts[s], w.zh) for s, _ in rows}
     span = spans.pop() if len(spans) == 1 else ""
     if w.zh:
-        joined = "，".join(f"{w.name(s, many=many)}为{w.value(r)}" for s, r in rows)
+        joined = "，".join(
+            f"{w.name(s, many=many)}为{w.value(r)}{_in_all(facts[s], True)}" for s, r in rows
+        )
         when = f"（{span}）" if span else ""
         return [f"{said.when}的年化收益率（按年复利）：{joined}{when}。"]
     items = [f"{w.name(s, many=many)} {w.value(r)}" for s, r in rows]
     when = f" ({span})" if span else ""
     head, value = items[0].rsplit(" ", 1)
     rest = f", {_list(items[1:], False)}" if many else ""
-    return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}."]
+    total = _in_all(facts[rows[0][0]], False) if not many else ""
+    return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}{total}."]
+
+
+def _in_all(m: dict[str, Fact], zh: bool) -> str:
+    """ "; 269.93% in all" (累计269.93%): the whole window's return beside its yearly rate, from
+    the row's two ends."""
+    start, end = m.get("start_value"), m.get("end_value")
+    if start is None or end is None:
+        return ""
+    try:
+        total = (float(end.value) / float(start.value) - 1) * 100
+    except (TypeError, ValueError, ZeroDivisionError):
+        return ""
+    return f"（累计{total:,.2f}%）" if zh else f"; {total:,.2f}% in all"
 
 
 def _dates(m: dict[str, Fact], zh: bool = False) -> str:

@@ -390,6 +390,9 @@ class PerformanceMeasures(PlannerBase):
         # "IBM's average daily volume": the statistic of the volume, not of the close.
         of_volume = not of_returns and self.volume is not None
         data = self.volume if self.volume is not None and of_volume else None
+        of_spread = not of_returns and "spread" in r.metrics and self.builder.has("spread")
+        if of_spread:
+            data = "spread"  # "the average Brent minus WTI spread": the spread's statistic
         if data is None:
             data = self.levels(for_returns=of_returns)
         if of_returns:
@@ -414,7 +417,7 @@ class PerformanceMeasures(PlannerBase):
         )
         self.primary = result
         what = "returns" if of_returns else ("close" if r.price_entities else "value")
-        what = "volume" if of_volume else what
+        what = "volume" if of_volume else ("spread" if of_spread else what)
         label = " / ".join(which).replace("stats", "summary statistics")
         title = self._title(what)
         if r.zh:
