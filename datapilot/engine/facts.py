@@ -427,7 +427,11 @@ def _clean(value: float | str) -> float | str:
     value = float(value)
     if value == 0 or math.isnan(value) or math.isinf(value):
         return value
-    return round(value, max(0, 9 - math.floor(math.log10(abs(value)))))
+    cleaned = round(value, max(0, 9 - math.floor(math.log10(abs(value)))))
+    # Rounding 1.8150000000000002 to 1.815 lands below the half (1.81499…), so it would be
+    # written 1.81 where the table writes 1.82: keep the value whenever cleaning moves the
+    # figure as written.
+    return value if f"{cleaned:.2f}" != f"{value:.2f}" else cleaned
 
 
 def _numeric(frame: pd.DataFrame) -> pd.DataFrame:

@@ -261,6 +261,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return found[0]
     if "distance" in reading.metrics:
         return "measure distance"
+    if "spread" in reading.metrics:
+        return "the spread, a difference"  # 利差的平均值是多少个百分点
     moved = re.fullmatch(r"(?i)by\s+how\s+much", said.strip())
     if moved and len(reading.entities) == 1 and set(reading.metrics) & _MOVES:
         # "which quarter was GE's best, and by how much did it rise": the move itself

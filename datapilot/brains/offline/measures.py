@@ -170,10 +170,11 @@ def refine(
         # "month-over-month change": the word "change" only repeats the change named.
         metrics = [m for m in metrics if m != "pop"]
     generic_pop = "pop" in metrics and all(w in GENERIC_CHANGE for w in said.get("pop", []))
-    if generic_pop and len(metrics) > 1 and _LEVELS_AND_POINTS.search(parsed.text):
-        # "the two levels and the change in percentage points": the difference between the
-        # levels asked, not each one's change on its previous period.
-        metrics = [m for m in metrics if m != "pop"]
+    if generic_pop and _LEVELS_AND_POINTS.search(parsed.text):
+        # "the two levels and the change in percentage points", "by how many percentage points
+        # did the T-bill rate change in 2001": the difference between levels asked, not each
+        # one's change on its previous period.
+        metrics = [m for m in metrics if m != "pop"] or ["return"]
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
     if sequential and "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):
         metrics = [m for m in metrics if m != "yoy"]

@@ -107,6 +107,29 @@ def expand_whole_year(text: str) -> str:
     return _WHOLE_YEAR_EN.sub(f"in {year}", text)
 
 
+# "The widest the spread got in 2008-09, and which month?": a year and the next one's two digits
+# name two years when the question asks which month or quarter in them (one month has no month
+# to pick); otherwise 2008-09 stays September 2008.
+_YEAR_PAIR = re.compile(r"(?<![\d-])((?:19|20)(\d{2}))-(\d{2})(?![\d-])")
+_SUB_PERIOD_ASKED = re.compile(
+    r"(?i)\bwhich\s+(?:month|quarter|year|week)|\bwhat\s+(?:month|quarter)\b|哪个?月|哪个?季度|哪一?年"
+)
+
+
+def expand_year_pairs(text: str) -> str:
+    """`text` with "2008-09" written "2008-2009" where it can only be two years."""
+    if not _SUB_PERIOD_ASKED.search(text):
+        return text
+
+    def years(found: re.Match[str]) -> str:
+        first, tail = int(found[2]), int(found[3])
+        if tail != (first + 1) % 100:
+            return found[0]
+        return f"{found[1]}-{found[1][:2]}{found[3]}"
+
+    return _YEAR_PAIR.sub(years, text)
+
+
 # Cantonese written as Hong Kong investors type it, said in Mandarin words of the same length (so
 # every offset stays): 跌咗几多 → 跌了多少, 而家离佢仲差几多 → 现在离它还差多少, 边只 → 哪只.
 _CANTONESE = {

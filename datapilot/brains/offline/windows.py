@@ -851,7 +851,10 @@ class Grammar:
                 f"a date later this year beside a past one: until today, {today.isoformat()}"
             )
             reading.future = None
-        if any(named) and not all(named):
+        dated = [r for r, is_named in zip(rules, named, strict=True) if not is_named]
+        if any(named) and not all(named) and any(r != "until" for r in dated):
+            # (an end alone beside an episode, "新冠疫情以来…（到2021年底）", bounds the episode's
+            # window instead: "since COVID, to the end of 2021")
             # Dates written out are more precise than a named episode: "the great recession,
             # from 2007 through 2008" means 2007–2008.
             bases = [b for b, is_named in zip(bases, named, strict=True) if not is_named]
