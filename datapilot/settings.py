@@ -4,8 +4,6 @@ Precedence (highest first): explicit arguments, environment, `datapilot.toml` in
 directory (or the file named by `DATAPILOT_CONFIG`), defaults.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import re

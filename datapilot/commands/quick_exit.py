@@ -4,8 +4,9 @@ A `datapilot ask` process holds pandas, numpy, pyarrow, DuckDB, pydantic and the
 when Python exits it runs a final collection and frees every module's objects one by one,
 0.15-0.2 s of CPU that nobody waits for usefully. A command that has written its whole answer
 calls `allow_quick_exit()`; the command line's entry point (`cli.App`) then ends the process
-with `quick_exit(code)` — after waiting for other threads, closing the warehouse's DuckDB files,
-running the `atexit` handlers (logging's among them) and flushing stdout and stderr, so
+with `quick_exit(code)` — after waiting for other threads and for any warehouse write under way
+(the read-only DuckDB connections are left open: nothing in them is unwritten), running the
+`atexit` handlers (logging's among them) and flushing stdout and stderr, so
 everything a normal exit would write is written. Whenever that cannot be guaranteed (called
 off the main thread, a database server's store opened, stdout that cannot be flushed) it
 declines and Python exits as usual.
@@ -90,8 +91,8 @@ def quick_exit(code: object) -> None:
     safe; otherwise return, and the caller lets Python exit as usual.
 
     The steps are those of Python's own exit, in its order, minus the teardown: wait for every
-    non-daemon thread (worker pools included: their threads finish their work and end), close
-    the warehouse files, run the `atexit` handlers, flush."""
+    non-daemon thread (worker pools included: their threads finish their work and end), wait
+    for a warehouse write under way, run the `atexit` handlers, flush."""
     global _allowed
     if code is None:
         code = 0
@@ -99,13 +100,10 @@ def quick_exit(code: object) -> None:
         _allowed = False  # declined: callers restore what they changed, as usual
         return
     threading._shutdown()  # type: ignore[attr-defined]
-    if "datapilot.data.access" in sys.modules:  # close DuckDB files as a normal exit would
-        from datapilot.data.access import reset
+    if "datapilot.data.warehouse_file" in sys.modules:  # no write cut short
+        from datapilot.data.warehouse_file import finish_writes
 
-        # A file that fails to close (read-only connections: nothing unwritten) must not turn
-        # a written answer into a traceback; Python's own teardown would not report it either.
-        with contextlib.suppress(Exception):
-            reset()
+        finish_writes()
     atexit._run_exitfuncs()
     # A handler that broke stdout gets the code Python itself exits with then (120).
     os._exit(code if _flushed() else 120)

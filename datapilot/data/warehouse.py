@@ -36,13 +36,14 @@ from datapilot.data.owners import (
 )
 from datapilot.data.warehouse_file import Rank, WarehouseError, database
 from datapilot.data.warehouse_sql import (
+    COVERAGE_SQL,
     PRICES_OUT_SQL,
     PRICES_SQL,
-    RANKS_SQL,
     REFRESH_COVERAGE_SQL,
     RESAMPLE_SQL,
     SERIES_SQL,
     SINGLE_SOURCE_PRICES_SQL,
+    source_ranks,
 )
 
 PriceFreq = Literal["daily", "weekly", "monthly"]
@@ -243,17 +244,14 @@ class Warehouse:
     def _ranks(
         self, cursor: duckdb.DuckDBPyConnection, ids: list[str], table: str
     ) -> list[tuple[str, str, Rank]]:
-        """(id, source, ranks) for these ids (see `RANKS_SQL`), cached until the next write.
+        """(id, source, ranks) for these ids (see `source_ranks`), cached until the next write.
         Called inside a read, so a write that follows clears what it stores."""
         view = self._view(cursor)
         cached = self._db.ranks.get(view)
         if cached is None:
-            ranks: dict[tuple[str, str], list[tuple[str, Rank]]] = {}
-            sql = RANKS_SQL.format(visible=VISIBLE)  # `source` is the coverage row's
-            for row in cursor.execute(sql, {"mine": mine(view)}).fetchall():
-                entity_id, source, kind, bar, adj, series = row
-                ranks.setdefault((entity_id, kind), []).append((source, Rank(bar, adj, series)))
-            self._db.ranks[view] = cached = ranks
+            sql = COVERAGE_SQL.format(visible=VISIBLE)  # `source` is the coverage row's
+            rows = cursor.execute(sql, {"mine": mine(view)}).fetchall()
+            self._db.ranks[view] = cached = source_ranks(rows)
         return [
             (entity_id, source, rank)
             for entity_id in ids

@@ -2,6 +2,13 @@
 chosen when several sources hold an entity, and the coverage every write refreshes. `{visible}`
 in a query is `owners.VISIBLE`: the rows its viewer may read."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from datapilot.data.warehouse_file import Rank
+
 # Per-field source priority, when several sources hold the same entity:
 # * OHLCV (open, high, low, close, volume) comes as one bar per date from the best source that
 #   has a close that day: sources carrying full bars first, then declared priority, then more
@@ -12,19 +19,55 @@ in a query is `owners.VISIBLE`: the rows its viewer may read."""
 #   even where bokeh-sampledata (2000–2013) has bars.
 # * series: per date the value of the best source (declared priority, then longer history).
 # The ranking reads only the small coverage table; it is cached between writes and applied to the
-# rows by the queries below (a window over the data itself would cost ~3x the query time).
-RANKS_SQL = """
-SELECT c.id, c.source, c."table",
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY c.has_bars DESC,
-        coalesce(s.priority, 0) DESC, c.rows DESC, c.source) AS bar_rank,
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY
-        (c.adj_last - c.adj_first) DESC NULLS LAST, coalesce(s.priority, 0) DESC, c.source)
-        AS adj_rank,
-    row_number() OVER (PARTITION BY c.id, c."table" ORDER BY coalesce(s.priority, 0) DESC,
-        (c.last - c.first) DESC, c.source) AS series_rank
+# rows by the queries below (a window over the data itself would cost ~3x the query time). The
+# coverage rows are ordered in Python (`source_ranks`): DuckDB's window functions over them cost
+# ~10 ms of CPU in a fresh process, for some fifty rows.
+COVERAGE_SQL = """
+SELECT c.id, c.source, c."table", c.has_bars, coalesce(s.priority, 0), c.rows,
+    c.adj_last - c.adj_first, c.last - c.first
 FROM coverage c LEFT JOIN sources s ON s.name = c.source
 WHERE {visible}
 """
+
+
+class _Last:
+    """Sorts after every value: SQL's NULLS LAST, ascending or descending."""
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+    def __gt__(self, other: object) -> bool:
+        return not isinstance(other, _Last)
+
+
+_LAST = _Last()
+
+
+def _down(value: Any) -> Any:
+    """A sort key for `value` DESC NULLS LAST (numbers: booleans, counts, days)."""
+    return _LAST if value is None else -value
+
+
+def source_ranks(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, str], list[tuple[str, Rank]]]:
+    """Per (id, table), each source of `COVERAGE_SQL`'s rows with its three ranks (1 = best):
+    bars by full bars, priority, rows, then name; adjusted closes by the longest adjusted
+    history, priority, then name; series by priority, the longest history, then name. Nulls
+    last, names in code-point order: the order `ORDER BY` gives in DuckDB."""
+    groups: dict[tuple[str, str], list[Sequence[Any]]] = {}
+    for row in rows:
+        groups.setdefault((row[0], row[2]), []).append(row)
+    ranks: dict[tuple[str, str], list[tuple[str, Rank]]] = {}
+    for key, group in groups.items():
+        bar = _positions(group, lambda r: (_down(r[3]), -r[4], _down(r[5]), r[1]))
+        adj = _positions(group, lambda r: (_down(r[6]), -r[4], r[1]))
+        series = _positions(group, lambda r: (-r[4], _down(r[7]), r[1]))
+        ranks[key] = [(row[1], Rank(bar[row[1]], adj[row[1]], series[row[1]])) for row in group]
+    return ranks
+
+
+def _positions(group: list[Sequence[Any]], key: Callable[[Sequence[Any]], Any]) -> dict[str, int]:
+    return {row[1]: place for place, row in enumerate(sorted(group, key=key), start=1)}
+
 
 PRICES_SQL = """
 SELECT id, date,

@@ -254,6 +254,75 @@ def test_ask_json_ends_without_teardown_and_its_output_whole(data, tmp_path) -> 
     assert "Traceback" not in done.stderr
 
 
+def test_a_quick_exit_leaves_the_read_only_warehouse_to_the_system(data, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Closing DuckDB's read-only files cost ~4 ms of an ask's exit, and there is nothing in them
+    # to write: the process ends with them open, and the file is as it was, ready for the next.
+    from datapilot.settings import get_settings
+
+    path = get_settings().warehouse_path
+    before = (path.stat().st_size, path.stat().st_mtime_ns)
+    watch = (
+        "import sys\n"
+        "from datapilot.data import warehouse_file\n"
+        "closing = warehouse_file._Database.close\n"
+        "def close(self):\n"
+        "    print('CLOSED', flush=True)\n"
+        "    closing(self)\n"
+        "warehouse_file._Database.close = close\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", watch + _ASK_JSON + "from datapilot.cli import app\napp()\n"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"AAPL"' in done.stdout
+    assert "CLOSED" not in done.stdout
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == before
+    _, figures = _probe(
+        "from datapilot.data.seeding import is_seeded\n"
+        "from datapilot.settings import get_settings\n"
+        "print('PROBE', is_seeded(get_settings().warehouse_path))",
+        "PROBE",
+    )
+    assert figures == ["True"]
+
+
+def test_a_quick_exit_waits_for_a_warehouse_write_under_way(tmp_path) -> None:
+    # A thread that does not hold the exit back (a daemon) may be writing: its transaction is
+    # committed and its file closed before the process ends, as a normal exit would wait for.
+    path = tmp_path / "w.duckdb"
+    probe = (
+        "import threading, time\n"
+        "from pathlib import Path\n"
+        "from datapilot.commands import quick_exit\n"
+        "from datapilot.data.warehouse_file import database\n"
+        "started = threading.Event()\n"
+        "def write():\n"
+        f"    with database(Path({str(path)!r})).writer() as connection:\n"
+        "        started.set()\n"
+        "        time.sleep(0.5)\n"
+        "        connection.execute(\"INSERT INTO meta VALUES ('late', 'written')\")\n"
+        "threading.Thread(target=write, daemon=True).start()\n"
+        "started.wait()\n"
+        "with quick_exit.entry_point():\n"
+        "    quick_exit.allow_quick_exit()\n"
+        "    quick_exit.quick_exit(0)\n"
+        "print('DECLINED')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "DECLINED" not in done.stdout
+    _, figures = _probe(
+        "from pathlib import Path\n"
+        "from datapilot.data.warehouse_file import database\n"
+        f"print('PROBE', database(Path({str(path)!r})).meta('late'))",
+        "PROBE",
+    )
+    assert figures == ["{'late':", "'written'}"]
+
+
 @pytest.mark.slow
 def test_ask_out_of_scope_exits_3_quickly_and_a_usage_error_2_normally(  # type: ignore[no-untyped-def]
     data, tmp_path
