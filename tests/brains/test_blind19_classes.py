@@ -92,3 +92,24 @@ async def test_a_year_pair_is_two_years_when_a_month_in_them_is_asked(data: Any)
     assert answer.status == "ok", answer.message
     assert f"{spread.max():.2f}%" in answer.summary, answer.summary
     assert spread.idxmax().strftime("%Y-%m") in answer.summary, answer.summary
+
+
+async def test_a_claims_figure_is_not_a_filter(data: Any) -> None:
+    closes = load_sp500_dataset()["UNH"]
+    start, end = closes.loc[:"2009-12-31"].iloc[-1], closes.loc[:"2019-12-31"].iloc[-1]
+    days = (closes.loc[:"2019-12-31"].index[-1] - closes.loc[:"2009-12-31"].index[-1]).days
+    cagr = ((end / start) ** (365.25 / days) - 1) * 100
+    question = (
+        "A marketing deck says UnitedHealth compounded at over 25% a year from 2010 through 2019 "
+        "— what was its actual CAGR?"
+    )
+    answer = await _ask(question, date(2020, 3, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{cagr:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_threshold_without_a_claim_still_filters(data: Any) -> None:
+    closes = load_sp500_dataset()["AAPL"].loc["2021"]
+    answer = await _ask("How many days did AAPL close above $150 in 2021?", date(2022, 1, 5))
+    assert answer.status == "ok", answer.message
+    assert f" {int((closes > 150).sum())} " in answer.summary, answer.summary

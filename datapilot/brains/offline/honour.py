@@ -103,12 +103,36 @@ _PERIOD_END = re.compile(
 RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 
 
+# Reported speech whose figure the question then checks: "says … over 25% … — what was its
+# actual CAGR?", 号称年化超过25%，实际是多少.
+_CLAIM = re.compile(
+    r"(?i)\b(?:says?|said|claims?|claimed|states?|stated|touts?|touted|boasts?|advertis\w*|"
+    r"promises?|promised)\b|声称|号称|宣称|宣传|吹嘘"
+)
+_CHECKED = re.compile(r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check)\b|实际|真的|到底")
+_CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
+
+
+def _claimed_figure(text: str, at: int) -> bool:
+    """Whether the figure at `at` sits in a claim's clause that a later clause checks."""
+    cuts = [m.end() for m in _CLAUSE_CUT.finditer(text, 0, at)]
+    start = cuts[-1] if cuts else 0
+    after = _CLAUSE_CUT.search(text, at)
+    end = after.start() if after else len(text)
+    return bool(_CLAIM.search(text, start, at)) and bool(_CHECKED.search(text, end))
+
+
 def content_words(
     text: str, claimed: list[tuple[int, int]]
 ) -> Iterator[tuple[int, int, ReadAs, str]]:
     """Thresholds, exclusions, dates and distances asked for in `text` outside the `claimed`
     spans, as (start, end, reading, meaning): claimed before any filler can take their words."""
     for found in THRESHOLD.finditer(text):
+        if _claimed_figure(text, found.start()):
+            # "a deck says it compounded at over 25% a year — what was its actual CAGR?": the
+            # figure of a claim the question checks, not a filter
+            yield found.start(), found.end(), "filler", "a claim's figure"
+            continue
         group = next(g for g in range(1, 4) if found.group(g))
         start, end = found.span(group)
         number = re.search(r"\d", text[found.start() :])
