@@ -48,8 +48,14 @@ _DEGREE = frozenset(
     {"more", "most", "less", "least", "fewer", "fewest", "minimum", "maximum", "best", "worst"}
     | {"last", "next", "previous", "current", "latest", "recent", "new"}
 )
+# Adverbs that hedge or stress a question ("actually cover", "roughly 3.5%"): they name nothing.
+_HEDGES = frozenset({"actually", "really", "roughly", "approximately", "nearly", "almost"})
 # Words that relate others rather than name anything, which the stopword list lacks.
 _RELATING = frozenset({"per", "via", "versus", "vs"})
+# "Is it true that …", "is it the case that …": asking whether, naming nothing.
+_TRUE = re.compile(
+    r"(?i)\b(?:is it|it is|it's|was it)\s+(?:(?:really|actually)\s+)?(true|correct|right)\b"
+)
 _PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
 _ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
@@ -68,7 +74,12 @@ def frame_words(question: str) -> frozenset[str]:
         w for w in _ZH_FRAME if w in question
     ]
     framing += [m.group(0).lower() for m in _MODAL.finditer(question)]
-    degree = [w for w in re.findall(r"[a-z]+", question.lower()) if w in _DEGREE or superlative(w)]
+    framing += [m.group(1).lower() for m in _TRUE.finditer(question)]
+    degree = [
+        w
+        for w in re.findall(r"[a-z]+", question.lower())
+        if w in _DEGREE or w in _HEDGES or superlative(w)
+    ]
     return frozenset(t for w in framing + degree for t in tokenize(w))
 
 
@@ -102,6 +113,14 @@ _COMPARING = "above below over under exceed exceeded beyond 超过 高于 低于
 # A credit grade ("single-A", "double-B rated"): a value checked against the passage's own
 # grades ("rated AA- or better"), like a number.
 _GRADE = re.compile(r"(?i)\b(?:single|double|triple)-[a-c]\b")
+# A share said in words ("a third", "two thirds", "three and a half percent"): a value checked
+# against the passage's own figure (38%, 3.5%) in a question asking whether. "Quarter" and
+# "half" after an ordinal or "first" are periods, not shares, so only an article or a count
+# before the fraction makes it one.
+_SHARE = re.compile(
+    r"(?i)\b(?:a|an|one|two|three|four)\s+(half|third|thirds|quarter|quarters|fifth|fifths)\b"
+    r"|(?<=[a-z0-9])\s+(percent|per cent)\b"
+)
 
 
 @lru_cache(maxsize=1024)
@@ -114,7 +133,29 @@ def checked(question: str) -> frozenset[str]:
         said = [w for w, _ in numbers_in_words(question)] + [_COMPARING]
         found += [t for w in said for t in tokenize(w)]
         found += [t for t in tokenize(question) if re.search(r"\d", t) or t in number_tokens()]
+        shares = [w for m in _SHARE.finditer(question) for w in m.groups() if w]
+        found += [t for w in shares for t in tokenize(w)]
     return frozenset(found)
+
+
+# A sentence ended by a full stop, before the question ("I'm on the financing desk. Does …?").
+_STATEMENT = re.compile(r"[^.?!。？！]*[.!。！](?=\s|$)")
+
+
+@lru_cache(maxsize=1024)
+def preamble(question: str) -> frozenset[str]:
+    """The tokens said only in the sentences setting out who asks and why, before the question
+    itself ("I'm on the financing desk …. Does this policy cover securities lending?"): they
+    tell the asker's situation, which a passage need not hold to answer. Empty when the
+    question is one sentence or its last sentence is not a question."""
+    text = question.strip()
+    if not re.search(r"[?？]$", text):
+        return frozenset()
+    said = [m.group(0) for m in _STATEMENT.finditer(text)]
+    asked = _STATEMENT.sub(" ", text)
+    if not said or not asked.strip():
+        return frozenset()
+    return frozenset(t for s in said for t in tokenize(s)) - set(tokenize(asked))
 
 
 @lru_cache(maxsize=1024)

@@ -28,6 +28,7 @@ from datapilot.knowledge.coverage import (
     frame_words,
     narrowed_away,
     number_tokens,
+    preamble,
     spelt_out,
     verb_tokens,
 )
@@ -223,7 +224,7 @@ class LibraryIndex:
         weighed = asked - title or asked
         # A value the question checks (a grade; a number it asks whether) the passage lacks, and
         # a verb the library never uses (the question's phrasing: "say", "think", "bring in").
-        unsaid = checked(query) | (verb_tokens(query) - vocabulary.keys())
+        unsaid = checked(query) | (verb_tokens(query) - vocabulary.keys()) | preamble(query)
         weighed = weighed - (unsaid - shared) or weighed
         shared &= weighed
         weight = {
