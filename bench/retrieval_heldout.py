@@ -43,6 +43,7 @@ SETS = {
     "blind 3": "questions_blind_3.json",
     "blind 4": "questions_blind_4.json",
     "blind 5": "questions_blind_5.json",
+    "blind 6": "questions_blind_6.json",
 }
 
 
