@@ -6,11 +6,9 @@ gets "not mentioned" first, with or without such a preamble."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from support.knowledge import NotesLibrary, library_answer, not_mentioned_opening, notes_library
 
-from datapilot.settings import Settings
 from tests.knowledge.test_knowledge_answered_not_refused import DOCUMENTS as OTHER_NOTES
 
 DOCUMENTS = {
@@ -62,56 +60,22 @@ NOT_SAID = [
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, str, Settings]:
-    from datapilot.knowledge import Libraries, read_upload
-    from datapilot.store import open_store
-    from datapilot.store.models import User
-
-    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), offline=True)
-    store = open_store(settings)
-    with store.session(write=True) as session:
-        user = User(name="reader")
-        session.add(user)
-        session.flush()
-        owner = user.id
-        Libraries(session, owner, settings).create("notes")
-    for name, text in DOCUMENTS.items():
-        upload = read_upload(settings, name, text.encode())
-        with store.session(write=True) as session:
-            Libraries(session, owner, settings).add("notes", upload)
-    return store, owner, settings
-
-
-def _answer(question: str, library: tuple[object, str, Settings]) -> tuple[str, str]:
-    """(status, summary) of the offline library answer, as `ask --library` gives it."""
-    from datapilot.core.context import QuestionContext
-    from datapilot.engine.pipeline import final_answer
-    from datapilot.knowledge.answering import library_events
-
-    store, owner, settings = library
-    context = QuestionContext(today=settings.effective_today(), brain="offline", offline=True)
-    events = library_events(question, store, owner, "notes", context, settings)  # type: ignore[arg-type]
-    answer = asyncio.run(final_answer(events))
-    return answer.status, answer.summary or ""
+def library(tmp_path_factory: pytest.TempPathFactory) -> NotesLibrary:
+    return notes_library(tmp_path_factory.mktemp("data"), DOCUMENTS)
 
 
 @pytest.mark.parametrize(("question", "phrase"), SAID)
 def test_a_question_the_documents_answer_is_answered(
-    question: str, phrase: str, library: tuple[object, str, Settings]
+    question: str, phrase: str, library: NotesLibrary
 ) -> None:
-    status, summary = _answer(question, library)
+    status, summary = library_answer(question, library)
     assert status == "ok" and phrase in summary, summary[:200]
 
 
 @pytest.mark.parametrize("question", NOT_SAID)
 def test_what_the_documents_do_not_say_is_still_not_mentioned(
-    question: str, library: tuple[object, str, Settings]
+    question: str, library: NotesLibrary
 ) -> None:
-    status, summary = _answer(question, library)
-    chinese = any("\u4e00" <= c <= "\u9fff" for c in question)
-    first = (
-        "知识库“notes”的文档中没有提到这一点。"
-        if chinese
-        else "The documents in the library 'notes' do not mention this."
-    )
+    status, summary = library_answer(question, library)
+    first = not_mentioned_opening(question)
     assert status == "no_data" and summary.startswith(first), summary[:200]

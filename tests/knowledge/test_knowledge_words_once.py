@@ -7,11 +7,8 @@ mentioned"."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-
-from datapilot.settings import Settings
+from support.knowledge import NotesLibrary, library_answer, notes_library
 
 DOCUMENTS = {
     "meridian_bond_fund_factsheet.md": """# Meridian Bond Fund factsheet
@@ -83,49 +80,25 @@ ANSWERED = [
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, str, Settings]:
-    from datapilot.knowledge import Libraries, read_upload
-    from datapilot.store import open_store
-    from datapilot.store.models import User
-
-    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), offline=True)
-    store = open_store(settings)
-    with store.session(write=True) as session:
-        user = User(name="reader")
-        session.add(user)
-        session.flush()
-        owner = user.id
-        Libraries(session, owner, settings).create("notes")
-    for name, text in DOCUMENTS.items():
-        upload = read_upload(settings, name, text.encode())
-        with store.session(write=True) as session:
-            Libraries(session, owner, settings).add("notes", upload)
-    return store, owner, settings
+def library(tmp_path_factory: pytest.TempPathFactory) -> NotesLibrary:
+    return notes_library(tmp_path_factory.mktemp("data"), DOCUMENTS)
 
 
 @pytest.mark.parametrize(("question", "phrase"), RANKED_FIRST)
 def test_the_passage_that_answers_ranks_first(
-    question: str, phrase: str, library: tuple[object, str, Settings]
+    question: str, phrase: str, library: NotesLibrary
 ) -> None:
     from datapilot.knowledge import Libraries
 
-    store, owner, settings = library
-    with store.session() as session:  # type: ignore[attr-defined]
-        found = Libraries(session, owner, settings).search("notes", question, 5)  # type: ignore[arg-type]
+    with library.store.session() as session:
+        found = Libraries(session, library.owner, library.settings).search("notes", question, 5)
     texts = [p.citation.text for p in found.passages]
     assert texts and phrase in texts[0], texts
 
 
 @pytest.mark.parametrize(("question", "phrase"), ANSWERED)
 def test_a_paraphrase_is_answered_not_said_not_mentioned(
-    question: str, phrase: str, library: tuple[object, str, Settings]
+    question: str, phrase: str, library: NotesLibrary
 ) -> None:
-    from datapilot.core.context import QuestionContext
-    from datapilot.engine.pipeline import final_answer
-    from datapilot.knowledge.answering import library_events
-
-    store, owner, settings = library
-    context = QuestionContext(today=settings.effective_today(), brain="offline", offline=True)
-    events = library_events(question, store, owner, "notes", context, settings)  # type: ignore[arg-type]
-    answer = asyncio.run(final_answer(events))
-    assert answer.status == "ok" and phrase in (answer.summary or ""), answer.summary
+    status, summary = library_answer(question, library)
+    assert status == "ok" and phrase in summary, summary

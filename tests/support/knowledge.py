@@ -10,7 +10,9 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 DIMENSIONS = 64
@@ -155,3 +157,60 @@ def xlsx_bytes(sheet: str, rows: list[list[Any]]) -> bytes:
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()
+
+
+# --- a small library of the test's own notes, answered offline as `ask --library` does -----------
+
+
+@dataclass(frozen=True)
+class NotesLibrary:
+    """A library named "notes" holding the test's documents, in a store of its own."""
+
+    store: Any
+    owner: str
+    settings: Any
+
+
+def notes_library(data_dir: Path, documents: dict[str, str]) -> NotesLibrary:
+    """A store in `data_dir` whose one user has a library "notes" holding `documents`
+    (file name → text)."""
+    from datapilot.knowledge import Libraries, read_upload
+    from datapilot.settings import Settings
+    from datapilot.store import open_store
+    from datapilot.store.models import User
+
+    settings = Settings(data_dir=data_dir, offline=True)
+    store = open_store(settings)
+    with store.session(write=True) as session:
+        user = User(name="reader")
+        session.add(user)
+        session.flush()
+        owner = user.id
+        Libraries(session, owner, settings).create("notes")
+    for name, text in documents.items():
+        upload = read_upload(settings, name, text.encode())
+        with store.session(write=True) as session:
+            Libraries(session, owner, settings).add("notes", upload)
+    return NotesLibrary(store, owner, settings)
+
+
+def library_answer(question: str, library: NotesLibrary) -> tuple[str, str]:
+    """(status, summary) of the offline library answer, as `ask --library` gives it."""
+    import asyncio
+
+    from datapilot.core.context import QuestionContext
+    from datapilot.engine.pipeline import final_answer
+    from datapilot.knowledge.answering import library_events
+
+    settings = library.settings
+    context = QuestionContext(today=settings.effective_today(), brain="offline", offline=True)
+    events = library_events(question, library.store, library.owner, "notes", context, settings)
+    answer = asyncio.run(final_answer(events))
+    return answer.status, answer.summary or ""
+
+
+def not_mentioned_opening(question: str) -> str:
+    """How a library answer says first that its documents do not mention what `question` asks."""
+    if any("\u4e00" <= c <= "\u9fff" for c in question):
+        return "知识库“notes”的文档中没有提到这一点。"
+    return "The documents in the library 'notes' do not mention this."
