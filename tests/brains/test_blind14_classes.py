@@ -17,35 +17,21 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import pandas as pd
 import pytest
 from skfolio.datasets import load_factors_dataset, load_sp500_index
-from support.asking import ask
+from support.asking import ask, series_values, shown
 
 from datapilot.core.context import QuestionContext
-from datapilot.core.outputs import TableOutput
-
-
-def _series(data: Any, sid: str) -> pd.Series:
-    bars = data.warehouse.series([sid], date(1970, 1, 1), date(2020, 1, 1))
-    values = bars.set_index("date")["value"]
-    values.index = pd.to_datetime(values.index)
-    return values.sort_index()
-
-
-def _shown(answer: Any) -> str:
-    tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
-    return "\n".join([answer.summary, *(f"{t.rows}" for t in tables)])
 
 
 async def test_a_spread_of_a_monthly_and_a_daily_name_is_taken_month_by_month(data: Any) -> None:
-    gap = (_series(data, "MCOILBRENTEU") - _series(data, "MCOILWTICO")).loc["2011"]
+    gap = (series_values(data, "MCOILBRENTEU") - series_values(data, "MCOILWTICO")).loc["2011"]
     question = "Brent minus WTI in 2011: what was the widest monthly gap and which month?"
     answer = await ask(question, QuestionContext(today=date(2019, 1, 1), brain="offline"))
     assert answer.status == "ok", answer.message
-    shown = _shown(answer)
-    assert f"{gap.max():.2f}" in shown, shown
-    assert gap.idxmax().date().isoformat() in shown, shown
+    text = shown(answer)
+    assert f"{gap.max():.2f}" in text, text
+    assert gap.idxmax().date().isoformat() in text, text
 
 
 @pytest.mark.parametrize(
@@ -56,7 +42,7 @@ async def test_a_spread_of_a_monthly_and_a_daily_name_is_taken_month_by_month(da
     ],
 )
 async def test_a_change_on_a_year_earlier_shows_both_levels(data: Any, question: str) -> None:
-    rate = _series(data, "UNRATE")
+    rate = series_values(data, "UNRATE")
     now, then = rate.loc["2009-04-01"], rate.loc["2008-04-01"]
     answer = await ask(question, QuestionContext(today=date(2009, 12, 1), brain="offline"))
     assert answer.status == "ok", answer.message

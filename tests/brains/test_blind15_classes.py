@@ -26,20 +26,7 @@ import pandas as pd
 import pytest
 from arch.data import frenchdata
 from skfolio.datasets import load_factors_dataset, load_sp500_dataset, load_sp500_index
-from support.asking import ask
-
-from datapilot.core.context import QuestionContext
-
-
-def _series(data: Any, sid: str) -> pd.Series:
-    bars = data.warehouse.series([sid], date(1950, 1, 1), date(2020, 1, 1))
-    values = bars.set_index("date")["value"]
-    values.index = pd.to_datetime(values.index)
-    return values.sort_index()
-
-
-def _ask(question: str, today: date) -> Any:
-    return ask(question, QuestionContext(today=today, brain="offline"))
+from support.asking import ask_offline, series_values
 
 
 async def test_the_best_and_the_worst_asked_in_two_clauses(data: Any) -> None:
@@ -50,30 +37,30 @@ async def test_the_best_and_the_worst_asked_in_two_clauses(data: Any) -> None:
         "Of MTUM, QUAL, USMV and VLUE, which one held up best in 2022 and how much did the worst "
         "one lose?"
     )
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     for figure in (returns.max(), returns.min()):
         assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
 
 
 async def test_cpi_inflation_is_the_cpis_yearly_change(data: Any) -> None:
-    cpi = _series(data, "CPIAUCSL").loc["1969":"1985"]
+    cpi = series_values(data, "CPIAUCSL").loc["1969":"1985"]
     yearly = (cpi / cpi.shift(4) - 1).loc["1970":] * 100  # quarterly data: a year is 4 rows
     question = "When did US CPI inflation peak between 1970 and 1985, and how high did it get?"
-    answer = await _ask(question, date(2009, 12, 15))
+    answer = await ask_offline(question, date(2009, 12, 15))
     assert answer.status == "ok", answer.message
     assert f"{yearly.max():.2f}" in answer.summary, answer.summary
     assert yearly.idxmax().date().isoformat() in answer.summary, answer.summary
 
 
 async def test_two_levels_and_their_change_in_points(data: Any) -> None:
-    rate = _series(data, "UNRATE")
+    rate = series_values(data, "UNRATE")
     first, last = rate.loc["2007-10-01"], rate.loc["2009-04-01"]
     question = (
         "For a note I'm drafting: US unemployment rate in 2007Q4 versus 2009Q2 — the two levels "
         "and the change in percentage points."
     )
-    answer = await _ask(question, date(2009, 12, 15))
+    answer = await ask_offline(question, date(2009, 12, 15))
     assert answer.status == "ok", answer.message
     for figure in (first, last, last - first):
         assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
@@ -92,7 +79,7 @@ async def test_a_factors_worst_year_is_compounded(data: Any, question: str) -> N
     labels = pd.to_datetime(raw.index.astype("int64").astype(str), format="%Y%m")
     months = pd.Series(raw.to_numpy(), index=labels).loc["2010":"2019"]
     yearly = months.groupby(months.index.year).apply(lambda m: ((1 + m / 100).prod() - 1) * 100)
-    answer = await _ask(question, date(2018, 12, 31))
+    answer = await ask_offline(question, date(2018, 12, 31))
     assert answer.status == "ok", answer.message
     assert f"{yearly.min():.2f}" in answer.summary, answer.summary
     assert str(yearly.idxmin()) in answer.summary, answer.summary
@@ -106,7 +93,7 @@ async def test_the_longest_run_of_down_days_is_the_losing_streak(data: Any) -> N
         "What was the S&P 500's longest run of consecutive down days in 2008, and when did it "
         "start and end?"
     )
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f" {int(runs.max())} " in answer.summary, answer.summary
 
@@ -116,7 +103,7 @@ async def test_by_how_much_beside_the_best_quarter_is_its_move(data: Any) -> Non
     quarters = closes.resample("QE").last()
     moves = (quarters.pct_change() * 100).loc["2009":"2012"]
     question = "Which quarter between 2009 and 2012 was GE's best, and by how much did it rise?"
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{moves.max():.2f}" in answer.summary, answer.summary
 
@@ -128,7 +115,7 @@ async def test_an_index_against_its_52_week_high(data: Any) -> None:
         "Where's the S&P 500 vs its 52-week high? Give me the high, the date, and how far off "
         "it we are."
     )
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{year.max():,.2f}" in answer.summary, answer.summary
     assert f"{(year.iloc[-1] / year.max() - 1) * -100:.2f}" in answer.summary, answer.summary
@@ -138,7 +125,7 @@ async def test_how_far_it_fell_during_an_episode_is_its_move(data: Any) -> None:
     closes = load_sp500_index()["SP500"]
     fall = (closes.loc["2020-03-23"] / closes.loc["2020-02-19"] - 1) * 100
     question = "How far did the S&P 500 fall during the COVID crash?"
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{fall:.2f}" in answer.summary, answer.summary
 
@@ -147,16 +134,16 @@ async def test_the_second_best_month_is_ranked(data: Any) -> None:
     closes = load_sp500_dataset()["AAPL"]
     months = (closes.resample("ME").last().pct_change() * 100).loc["2021"]
     second = months.sort_values(ascending=False).iloc[1]
-    answer = await _ask("AAPL's second best month of 2021", date(2022, 12, 28))
+    answer = await ask_offline("AAPL's second best month of 2021", date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{second:.2f}" in answer.summary, answer.summary
 
 
 async def test_a_treasury_rates_fall_said_in_chinese(data: Any) -> None:
-    rate = _series(data, "TB3MS")
+    rate = series_values(data, "TB3MS")
     before, last = rate.loc[:"2007-12-31"].iloc[-1], rate.loc[:"2008-12-31"].iloc[-1]
     question = "3个月期美国国债利率在2008年期间下降了多少个百分点？"
-    answer = await _ask(question, date(2009, 12, 15))
+    answer = await ask_offline(question, date(2009, 12, 15))
     assert answer.status == "ok", answer.message
     assert f"{abs(last - before):.2f}个百分点" in answer.summary, answer.summary
     assert not answer.notes or all("下降" not in note for note in answer.notes), answer.notes

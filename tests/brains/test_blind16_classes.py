@@ -19,13 +19,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from skfolio.datasets import load_factors_dataset, load_sp500_dataset
-from support.asking import ask
-
-from datapilot.core.context import QuestionContext
-
-
-def _ask(question: str, today: date) -> Any:
-    return ask(question, QuestionContext(today=today, brain="offline"))
+from support.asking import ask_offline
 
 
 def _return(ticker: str, start: str, end: str) -> float:
@@ -35,7 +29,7 @@ def _return(ticker: str, start: str, end: str) -> float:
 
 
 async def test_annualised_said_of_the_volatility_leaves_the_return_plain(data: Any) -> None:
-    answer = await _ask("微软2008年跌了多少，年化波动率多大", date(2009, 1, 10))
+    answer = await ask_offline("微软2008年跌了多少，年化波动率多大", date(2009, 1, 10))
     assert answer.status == "ok", answer.message
     fall = _return("MSFT", "2008-01-01", "2008-12-31")
     assert f"{fall:.2f}%" in answer.summary, answer.summary
@@ -50,7 +44,7 @@ async def test_a_quarter_naming_a_letter_is_not_a_window(data: Any) -> None:
     question = (
         "For our Q1 client letter: Eli Lilly's compound annual growth rate from 2010 through 2020?"
     )
-    answer = await _ask(question, date(2021, 2, 1))
+    answer = await ask_offline(question, date(2021, 2, 1))
     assert answer.status == "ok", answer.message
     assert f"{cagr:.2f}%" in answer.summary, answer.summary
 
@@ -68,7 +62,7 @@ async def test_q4_over_q4_is_the_years_change(data: Any, question: str) -> None:
     gdp = bars.set_index("date")["value"]
     gdp.index = pd.to_datetime(gdp.index)
     change = (gdp.loc["2008-10-01"] / gdp.loc["2007-10-01"] - 1) * 100
-    answer = await _ask(question, date(2009, 10, 1))
+    answer = await ask_offline(question, date(2009, 10, 1))
     assert answer.status == "ok", answer.message
     assert f"{abs(change):.2f}%" in answer.summary, answer.summary
 
@@ -82,7 +76,7 @@ async def test_q4_over_q4_is_the_years_change(data: Any, question: str) -> None:
     ],
 )
 async def test_advice_after_a_told_move_is_declined(question: str) -> None:
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "out_of_scope", answer.summary
 
 
@@ -91,7 +85,7 @@ async def test_advice_after_a_told_move_is_declined(question: str) -> None:
     ["What was JPM's drawdown this year, and should I buy more?", "苹果今年跌了多少？值得买吗"],
 )
 async def test_a_figure_asked_beside_advice_is_answered(data: Any, question: str) -> None:
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert answer.notes, "the advice part is declined in a note"
 
@@ -100,7 +94,7 @@ async def test_the_distance_from_a_high_and_the_day_of_that_high(data: Any) -> N
     closes = load_sp500_dataset()["UNH"]
     closes = closes[closes.index <= "2022-12-28"]
     question = "联合健康现在离历史最高价还差多少？最高是哪天"
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{(1 - closes.iloc[-1] / closes.max()) * 100:.2f}%" in answer.summary, answer.summary
     assert closes.idxmax().date().isoformat() in answer.summary, answer.summary
@@ -111,7 +105,7 @@ async def test_how_many_points_higher_than_the_worst_of_a_ranking(data: Any) -> 
     base = prices[prices.index < "2021-01-01"].iloc[-1]
     returns = (prices[prices.index <= "2021-12-31"].iloc[-1] / base - 1) * 100
     question = "因子ETF里不算SIZE，2021年哪只最好？比最差的那只高几个点？"
-    answer = await _ask(question, date(2022, 1, 15))
+    answer = await ask_offline(question, date(2022, 1, 15))
     assert answer.status == "ok", answer.message
     assert f"{returns.max() - returns.min():.2f}个百分点" in answer.summary, answer.summary
 
@@ -120,7 +114,7 @@ async def test_which_of_two_years_was_better_and_by_how_many_points(data: Any) -
     first = _return("AAPL", "2019-01-01", "2019-12-31")
     second = _return("AAPL", "2020-01-01", "2020-12-31")
     question = "apple 2019 vs 2020 - which year was better and by how many points?"
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     for figure in (first, second, first - second):
         assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
@@ -135,7 +129,7 @@ async def test_a_window_to_the_last_close_of_a_year(data: Any) -> None:
         "S&P 500 from the Mar 9 2009 close to the last close of 2011 — how many points did it "
         "add, and what % is that?"
     )
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{end - start:,.2f}" in answer.summary, answer.summary
     assert f"{(end / start - 1) * 100:.2f}%" in answer.summary, answer.summary

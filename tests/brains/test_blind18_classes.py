@@ -15,28 +15,16 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import pandas as pd
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
-from support.asking import ask
-
-from datapilot.core.context import QuestionContext
-
-
-def _ask(question: str, today: date) -> Any:
-    return ask(question, QuestionContext(today=today, brain="offline"))
-
-
-def _series(data: Any, sid: str) -> pd.Series:
-    bars = data.warehouse.series([sid], date(2010, 1, 1), date(2013, 1, 1))
-    values = bars.set_index("date")["value"]
-    values.index = pd.to_datetime(values.index)
-    return values.sort_index()
+from support.asking import ask_offline, series_values
 
 
 async def test_a_yearly_return_comes_with_the_whole_windows(data: Any) -> None:
     closes = load_sp500_dataset()["RRC"]
     start, end = closes.loc[:"2020-12-31"].iloc[-1], closes.loc[:"2022-12-28"].iloc[-1]
-    answer = await _ask("Range Resources从2021年初到现在的年化报酬率是多少？", date(2022, 12, 28))
+    answer = await ask_offline(
+        "Range Resources从2021年初到现在的年化报酬率是多少？", date(2022, 12, 28)
+    )
     assert answer.status == "ok", answer.message
     assert f"{(end / start - 1) * 100:,.2f}%" in answer.summary, answer.summary
 
@@ -45,27 +33,29 @@ async def test_the_rise_since_that_low(data: Any) -> None:
     closes = load_sp500_dataset()["KO"].loc["2022"]
     closes = closes[closes.index <= "2022-12-28"]
     question = "可口可乐今年的最低收盘价是哪天？现在比那时高了多少？"
-    answer = await _ask(question, date(2022, 12, 28))
+    answer = await ask_offline(question, date(2022, 12, 28))
     assert answer.status == "ok", answer.message
     assert f"{(closes.iloc[-1] / closes.min() - 1) * 100:.2f}%" in answer.summary, answer.summary
     assert closes.idxmin().date().isoformat() in answer.summary, answer.summary
 
 
 async def test_the_average_of_a_spread(data: Any) -> None:
-    spread = (_series(data, "MCOILBRENTEU") - _series(data, "MCOILWTICO")).loc["2011"]
-    answer = await _ask("Average Brent minus WTI spread (monthly) in 2011?", date(2012, 1, 20))
+    spread = (series_values(data, "MCOILBRENTEU") - series_values(data, "MCOILWTICO")).loc["2011"]
+    answer = await ask_offline(
+        "Average Brent minus WTI spread (monthly) in 2011?", date(2012, 1, 20)
+    )
     assert answer.status == "ok", answer.message
     assert f"{spread.mean():.2f}" in answer.summary, answer.summary
 
 
 async def test_advice_with_a_clause_that_asks_nothing_after_it() -> None:
-    answer = await _ask("推荐三只2023年能涨的股票，最好像礼来今年这样", date(2022, 12, 28))
+    answer = await ask_offline("推荐三只2023年能涨的股票，最好像礼来今年这样", date(2022, 12, 28))
     assert answer.status == "out_of_scope", answer.summary
 
 
 async def test_trading_days_with_no_market_named(data: Any) -> None:
     sessions = load_sp500_index()["SP500"].loc["2020-03"]
-    answer = await _ask("how many trading days were there in March 2020?", date(2020, 6, 1))
+    answer = await ask_offline("how many trading days were there in March 2020?", date(2020, 6, 1))
     assert answer.status == "ok", answer.message
     assert f" {len(sessions)} " in answer.summary, answer.summary
     assert any("No market was named" in note for note in answer.notes), answer.notes

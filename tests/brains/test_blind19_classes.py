@@ -16,38 +16,24 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
-from support.asking import ask
-
-from datapilot.core.context import QuestionContext
-
-
-def _ask(question: str, today: date) -> Any:
-    return ask(question, QuestionContext(today=today, brain="offline"))
-
-
-def _series(data: Any, sid: str) -> pd.Series:
-    bars = data.warehouse.series([sid], date(1990, 1, 1), date(2010, 1, 1))
-    values = bars.set_index("date")["value"]
-    values.index = pd.to_datetime(values.index)
-    return values.sort_index()
+from support.asking import ask_offline, series_values
 
 
 async def test_an_end_beside_a_named_episode_bounds_it(data: Any) -> None:
     closes = load_sp500_dataset()["JPM"]
     change = (closes.loc[:"2021-12-31"].iloc[-1] / closes.loc["2020-02-19"] - 1) * 100
-    answer = await _ask("摩根大通新冠疫情以来涨了多少（到2021年底）", date(2022, 1, 10))
+    answer = await ask_offline("摩根大通新冠疫情以来涨了多少（到2021年底）", date(2022, 1, 10))
     assert answer.status == "ok", answer.message
     assert f"{change:.2f}%" in answer.summary, answer.summary
 
 
 async def test_a_rates_yearly_change_in_percentage_points(data: Any) -> None:
-    rate = _series(data, "TB3MS")
+    rate = series_values(data, "TB3MS")
     change = rate.loc[:"2001-12-31"].iloc[-1] - rate.loc[:"2000-12-31"].iloc[-1]
     question = "By how many percentage points did the 3-month T-bill rate change in 2001?"
-    answer = await _ask(question, date(2002, 2, 1))
+    answer = await ask_offline(question, date(2002, 2, 1))
     assert answer.status == "ok", answer.message
     assert f"{abs(change):.2f} percentage points" in answer.summary, answer.summary
 
@@ -60,7 +46,7 @@ async def test_a_fall_and_a_bounce_each_over_its_window(data: Any) -> None:
         "S&P 500: how far did it fall during the COVID crash, and how much did it bounce in the "
         "month after the COVID low?"
     )
-    answer = await _ask(question, date(2021, 1, 5))
+    answer = await ask_offline(question, date(2021, 1, 5))
     assert answer.status == "ok", answer.message
     for figure in (fall, bounce):
         assert f"{figure:.2f}%" in answer.summary, (figure, answer.summary)
@@ -70,7 +56,7 @@ async def test_the_first_ever_close_above_a_level(data: Any) -> None:
     closes = load_sp500_index()["SP500"]
     above = closes[closes > 3000]
     question = "on what date did the S&P 500 first ever close above 3,000, and at what level?"
-    answer = await _ask(question, date(2020, 3, 1))
+    answer = await ask_offline(question, date(2020, 3, 1))
     assert answer.status == "ok", answer.message
     assert above.index[0].date().isoformat() in answer.summary, answer.summary
 
@@ -79,16 +65,16 @@ async def test_the_first_ever_close_above_a_level(data: Any) -> None:
     "question", ["2008年Baa与Aaa公司债利差的平均值是多少个百分点", "Baa-Aaa spread average in 2008"]
 )
 async def test_the_mean_of_a_spread_as_the_table_writes_it(data: Any, question: str) -> None:
-    spread = (_series(data, "BAA") - _series(data, "AAA")).loc["2008"]
-    answer = await _ask(question, date(2009, 6, 1))
+    spread = (series_values(data, "BAA") - series_values(data, "AAA")).loc["2008"]
+    answer = await ask_offline(question, date(2009, 6, 1))
     assert answer.status == "ok", answer.message
     assert f"{spread.mean():.2f}%" in answer.summary, answer.summary
 
 
 async def test_a_year_pair_is_two_years_when_a_month_in_them_is_asked(data: Any) -> None:
-    spread = (_series(data, "BAA") - _series(data, "AAA")).loc["2008":"2009"]
+    spread = (series_values(data, "BAA") - series_values(data, "AAA")).loc["2008":"2009"]
     question = "the widest the Baa-Aaa spread got in 2008-09, and which month?"
-    answer = await _ask(question, date(2010, 1, 15))
+    answer = await ask_offline(question, date(2010, 1, 15))
     assert answer.status == "ok", answer.message
     assert f"{spread.max():.2f}%" in answer.summary, answer.summary
     assert spread.idxmax().strftime("%Y-%m") in answer.summary, answer.summary
@@ -103,13 +89,13 @@ async def test_a_claims_figure_is_not_a_filter(data: Any) -> None:
         "A marketing deck says UnitedHealth compounded at over 25% a year from 2010 through 2019 "
         "— what was its actual CAGR?"
     )
-    answer = await _ask(question, date(2020, 3, 1))
+    answer = await ask_offline(question, date(2020, 3, 1))
     assert answer.status == "ok", answer.message
     assert f"{cagr:.2f}%" in answer.summary, answer.summary
 
 
 async def test_a_threshold_without_a_claim_still_filters(data: Any) -> None:
     closes = load_sp500_dataset()["AAPL"].loc["2021"]
-    answer = await _ask("How many days did AAPL close above $150 in 2021?", date(2022, 1, 5))
+    answer = await ask_offline("How many days did AAPL close above $150 in 2021?", date(2022, 1, 5))
     assert answer.status == "ok", answer.message
     assert f" {int((closes > 150).sum())} " in answer.summary, answer.summary

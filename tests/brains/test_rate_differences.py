@@ -10,24 +10,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import pandas as pd
 import pytest
-from support.asking import ask
+from support.asking import ask, series_values, shown
 
 from datapilot.core.context import QuestionContext
-from datapilot.core.outputs import TableOutput
-
-
-def _series(data: Any, sid: str) -> pd.Series:
-    bars = data.warehouse.series([sid], date(1970, 1, 1), date(2020, 1, 1))
-    values = bars.set_index("date")["value"]
-    values.index = pd.to_datetime(values.index)
-    return values.sort_index()
-
-
-def _shown(answer: Any) -> str:
-    tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
-    return "\n".join([answer.summary, *(f"{t.rows}" for t in tables)])
 
 
 @pytest.mark.parametrize(
@@ -38,7 +24,7 @@ def _shown(answer: Any) -> str:
     ],
 )
 async def test_a_rates_change_over_a_year_starts_before_it(data: Any, question: str) -> None:
-    rate = _series(data, "UNRATE")
+    rate = series_values(data, "UNRATE")
     before, last = rate.loc[:"2007-12-31"].iloc[-1], rate.loc[:"2008-12-31"].iloc[-1]
     answer = await ask(question, QuestionContext(today=date(2009, 8, 1), brain="offline"))
     assert answer.status == "ok", answer.message
@@ -54,14 +40,14 @@ async def test_a_rates_change_over_a_year_starts_before_it(data: Any, question: 
      "3个月国库券利率1981年一季度和1990年一季度相比，1990年低了几个百分点？"],
 )  # fmt: skip
 async def test_two_quarters_values_and_their_gap(data: Any, question: str) -> None:
-    rate = _series(data, "TB3MS")
+    rate = series_values(data, "TB3MS")
     a, b = rate.loc["1981-01":"1981-03"], rate.loc["1990-01":"1990-03"]
     assert len(a) == len(b) == 1  # a quarterly series: one value per quarter
     answer = await ask(question, QuestionContext(today=date(2000, 1, 1), brain="offline"))
     assert answer.status == "ok", answer.message
-    shown = _shown(answer)
+    text = shown(answer)
     for value in (a.iloc[0], b.iloc[0], a.iloc[0] - b.iloc[0]):
-        assert f"{value:.2f}" in shown, shown
+        assert f"{value:.2f}" in text, text
 
 
 @pytest.mark.parametrize(
@@ -73,7 +59,7 @@ async def test_two_quarters_values_and_their_gap(data: Any, question: str) -> No
      "average?"],
 )  # fmt: skip
 async def test_two_years_averages_and_their_gap(data: Any, question: str) -> None:
-    aaa = _series(data, "AAA")
+    aaa = series_values(data, "AAA")
     a, b = aaa.loc["2000"].mean(), aaa.loc["1990"].mean()
     answer = await ask(question, QuestionContext(today=date(2005, 1, 1), brain="offline"))
     assert answer.status == "ok", answer.message

@@ -4,12 +4,16 @@ settings (the environment's unless given), and the brain the request selects unl
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import date
 from typing import Any
+
+import pandas as pd
 
 from datapilot import brains
 from datapilot.core.answer import Answer
 from datapilot.core.context import QuestionContext
 from datapilot.core.events import Event
+from datapilot.core.outputs import TableOutput
 from datapilot.data.access import DataAccess
 from datapilot.engine.context import RequestContext
 from datapilot.interfaces.registry import Registry
@@ -57,3 +61,21 @@ async def ask(
 def select_brain(context: QuestionContext, settings: Settings) -> brains.Brain:
     """Select as a front end does: from the request context of `context` and `settings`."""
     return brains.select_brain(request_for(context, settings))
+
+
+async def ask_offline(question: str, today: date) -> Answer:
+    """The offline brain's answer to `question` asked on `today`."""
+    return await ask(question, QuestionContext(today=today, brain="offline"))
+
+
+def shown(answer: Answer) -> str:
+    """The summary and every table's rows: what a user reads the figures in."""
+    tables = [o for o in answer.outputs if isinstance(o, TableOutput)]
+    return "\n".join([answer.summary, *(f"{t.rows}" for t in tables)])
+
+
+def series_values(data: Any, sid: str) -> pd.Series:
+    """A warehouse series' values by date, read back as stored (the source's own figures)."""
+    values = data.warehouse.series([sid]).set_index("date")["value"]
+    values.index = pd.to_datetime(values.index)
+    return values.sort_index()
