@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
@@ -115,10 +116,7 @@ _CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
 
 def _claimed_figure(text: str, at: int) -> bool:
     """Whether the figure at `at` sits in a claim's clause that a later clause checks."""
-    cuts = [m.end() for m in _CLAUSE_CUT.finditer(text, 0, at)]
-    start = cuts[-1] if cuts else 0
-    after = _CLAUSE_CUT.search(text, at)
-    end = after.start() if after else len(text)
+    start, end = clause_around(text, at, at, _CLAUSE_CUT)
     return bool(_CLAIM.search(text, start, at)) and bool(_CHECKED.search(text, end))
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.advice import occasion_only
+from datapilot.brains.offline.clauses import PHRASE_END, clause_around, clauses
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
     asks_both_ends,
@@ -197,10 +197,12 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     charts = [h for _, h in parsed.group("chart")]
     plot = reading.plot_asked and not (charts and all(h.text in advice for h in charts))
     at = text.find(advice) if advice else -1
-    quiet = [_advice_clause(text, at, len(advice))] if at >= 0 else []
+    # The words around the advice, between commas or clause ends: "推荐三只明年会涨的美股" of
+    # 推荐三只明年会涨的美股，标普500成分股里挑.
+    quiet = [clause_around(text, at, at + len(advice), PHRASE_END)] if at >= 0 else []
     # A clause before the advice that tells, or one after it that asks nothing ("推荐三只2023年能涨
     # 的股票，最好像礼来今年这样"), is the advice's own context.
-    around = [c for c in _clauses(text) if at >= 0 and not (c[0] <= at < c[1])]
+    around = [c for c in clauses(text) if at >= 0 and not (c[0] <= at < c[1])]
     quiet += [c for c in around if not _ASKS.search(text[c[0] : c[1]])]
 
     def heard(start: int) -> bool:
@@ -219,31 +221,12 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     return bool(dated or plot or reading.table or measures)
 
 
-# A comma ends a clause only in Chinese (the text may arrive with its full-width commas made ASCII).
-_CLAUSE_END = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]|(?<=[\u3400-\u9fff]),")
 # A clause that asks (a question word, a request), not one that tells.
 _ASKS = re.compile(
     r"(?i)^\W*(?:what|how|which|when|who|where|why|did|does|do|is|are|was|were|can|could|show|"
     r"plot|chart|draw|give|list|compare|tell|rank|find|get)\b|\bhow\s+(?:much|many|far)\b|"
     r"\bwhat\b|多少|几|吗|什么|哪|怎么|如何|是否|画|展示|列出|比较|给我|看看|查"
 )
-
-
-def _clauses(text: str) -> list[tuple[int, int]]:
-    """The clauses of `text`, between punctuation or a spaced dash."""
-    cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(text)), len(text)]
-    return [(a, b) for a, b in pairwise(cuts) if b > a]
-
-
-def _advice_clause(text: str, at: int, length: int) -> tuple[int, int]:
-    """The words around the advice at `at`, between commas or clause ends: "推荐三只明年会涨的美股"
-    of 推荐三只明年会涨的美股，标普500成分股里挑."""
-    cuts = [m.end() for m in _SUB_CLAUSE_END.finditer(text, 0, at)]
-    after = _SUB_CLAUSE_END.search(text, at + length)
-    return (cuts[-1] if cuts else 0, after.start() if after else len(text))
-
-
-_SUB_CLAUSE_END = re.compile(r"\s[-–—]\s|[,.;:?!，、。；：？！]")
 
 
 # "How volatile was …", "how risky is …": a number is asked for.
