@@ -72,40 +72,40 @@ _KIND_NOUNS = {"stock": ("stocks", "只股票"), "index": ("indices", "个指数
 def _stat_days(step: Step, subject: str, m: dict[str, Fact], said: Said) -> dict[str, str]:
     """The days a series' statistics' `min` and `max` fell on ("max 112.33 USD on 2022-11-22"),
     when they were taken over one dated series and are its extremes; {} otherwise."""
-    for name in refs_in(step.call.args):
-        source = said.frames.get(name)
-        if (
-            source is None
-            or not isinstance(source.index, pd.DatetimeIndex)
-            or subject not in map(str, source.columns)
-        ):
-            continue
-        column = source[next(c for c in source.columns if str(c) == subject)].dropna()
-        if column.empty or not pd.api.types.is_numeric_dtype(column):
-            return {}
-        found = {"max": column.idxmax(), "min": column.idxmin()}
-        return {
-            k: day.date().isoformat()
-            for k, day in found.items()
-            if k in m
-            and isinstance(m[k].value, float)
-            and abs(float(column[day]) - float(m[k].value))
-            <= 1e-9 * max(1.0, abs(float(m[k].value)))
-        }
-    return {}
+    source = _input_holding(step, subject, said, dated=True)
+    if source is None:
+        return {}
+    column = source[next(c for c in source.columns if str(c) == subject)].dropna()
+    if column.empty or not pd.api.types.is_numeric_dtype(column):
+        return {}
+    found = {"max": column.idxmax(), "min": column.idxmin()}
+    return {
+        k: day.date().isoformat()
+        for k, day in found.items()
+        if k in m
+        and isinstance(m[k].value, float)
+        and abs(float(column[day]) - float(m[k].value)) <= 1e-9 * max(1.0, abs(float(m[k].value)))
+    }
 
 
 def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | None:
     """(column, table) when a statistic was taken across a table's rows (the mean volatility
     of 20 stocks), not over one series' history."""
+    source = _input_holding(step, subject, said, dated=False)
+    return (subject, source) if source is not None else None
+
+
+def _input_holding(step: Step, subject: str, said: Said, *, dated: bool) -> pd.DataFrame | None:
+    """The first frame the step was computed from that has a column `subject`, indexed by dates
+    (a series' history) or not (a table's rows)."""
     for name in refs_in(step.call.args):
         source = said.frames.get(name)
         if (
             source is not None
-            and not isinstance(source.index, pd.DatetimeIndex)
+            and isinstance(source.index, pd.DatetimeIndex) == dated
             and subject in map(str, source.columns)
         ):
-            return subject, source
+            return source
     return None
 
 
