@@ -152,11 +152,11 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         return False  # a multiple with no day said is still read, so it is declined, not dropped
     if ask.level is not None:
         _widen_first_day(reading, others)
-    firsts = [e.first for e in reading.entities if e.first is not None]
-    if ask.level is not None and not others and level_day is None and firsts:
+    first = reading.history_start
+    if ask.level is not None and not others and level_day is None and first is not None:
         # "first time IBM closed above $200?": no period said, so the whole history is searched,
         # never only the default past year
-        reading.start, reading.end = min(firsts), reading.today
+        reading.start, reading.end = first, reading.today
         reading.trace.append(
             f"没有指定时段：从{reading.start}起的全部历史"
             if reading.zh

@@ -157,6 +157,12 @@ class Reading(BaseModel):
         return [e for e in self.entities if e.kind in PRICE_KINDS]
 
     @property
+    def history_start(self) -> date | None:
+        """The first date any entity has data for: where "all-time" windows start."""
+        firsts = [e.first for e in self.entities if e.first is not None]
+        return min(firsts) if firsts else None
+
+    @property
     def series_entities(self) -> list[Entity]:
         return [e for e in self.entities if e.kind in SERIES_KINDS]
 
@@ -505,10 +511,9 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
         reading.explicit_window = True
         return
     if time.from_first:
-        firsts = [e.first for e in reading.entities if e.first is not None]
         clause = next(c for c in time.clauses if c.rule == "first")
-        if firsts:
-            reading.start = min(firsts)
+        if reading.history_start is not None:
+            reading.start = reading.history_start
             reading.end = time.end or reading.today
             reading.trace.append(f'"{clause.text}" → the first date with data, {reading.start}')
         else:
