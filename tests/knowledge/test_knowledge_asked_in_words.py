@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 from support.knowledge import NotesLibrary, library_answer, not_mentioned_opening, notes_library
-
-from tests.knowledge.test_knowledge_answered_not_refused import DOCUMENTS as OTHER_NOTES
+from support.knowledge_notes import KNOWLEDGE_NOTES as OTHER_NOTES
 
 DOCUMENTS = {
     **OTHER_NOTES,
