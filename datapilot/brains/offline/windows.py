@@ -15,6 +15,7 @@ for "since its IPO").
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -297,6 +298,14 @@ class Grammar:
             (
                 "month_bare_en",
                 rf"(?<![A-Za-z])(?:in|since|from|to|until|till|through|thru|between|and|of|during|before|after|by)\s+(?P<core>(?P<mon>{mon}))\.?(?![A-Za-z])",
+                self._month,
+            ),
+            (
+                # A month listed before another ("March and April 2020", "Jan, Feb or Mar"): a
+                # month whatever comes before it; its year is the one the list says.
+                "month_listed_en",
+                rf"(?<![A-Za-z])(?P<core>(?P<mon>{mon}))\.?(?=\s*(?:,|&|and|or|vs\.?|versus)\s*"
+                rf"(?:{mon})(?![A-Za-z]))",
                 self._month,
             ),
             (
@@ -926,6 +935,8 @@ class Grammar:
                 if other > index and window[0] > anchor:
                     window = atom.dated(anchor.year - 1)  # "from November to February 2020"
                 break
+            if window is None:
+                window = _year_of_list(text, atoms, index)
             if window is None and atom.year_said_before and years:
                 window = atom.dated(years[-1])
             if window is None:
@@ -1194,8 +1205,13 @@ _BETWEEN_BEFORE = re.compile(r"(?i)between\s*(?:the\s+)?$|(?:在|介于)\s*$")
 _BETWEEN_AFTER = re.compile(r"\s*(?:之间|期间|间)")
 
 
-# Each asked for apart ("respectively", 分别): adjoining periods too are two windows.
-_EACH = re.compile(r"(?i)\b(?:respectively|separately|each)\b|分别|各自|各是")
+# Each asked for apart ("respectively", 分别), or the periods set against each other ("compare
+# 2019 and 2020", "which year", 哪年涨得多): adjoining periods too are two windows.
+_EACH = re.compile(
+    r"(?i)\b(?:respectively|separately|each|compared?|comparing|versus|vs)\b|"
+    r"\bwhich\s+(?:of\s+the\s+(?:two\s+)?)?(?:year|month|quarter|half|week|period|one)s?\b|"
+    r"分别|各自|各是|比较|对比|相比|哪(?:一|个)?(?:年|月|季度?|周|个)"
+)
 _COMPARED_TO = re.compile(r"(?i)\b(?:compared?|comparing|relative|versus|vs\.?)\s*$")
 
 
@@ -1203,6 +1219,24 @@ def _two_periods(before: str, gap: str, rest: str) -> bool:
     """Two dates joined by "and" with no "between": each is a window of its own."""
     joined = _AND.fullmatch(re.sub(r"(?i)\s+the$", "", gap.strip().strip(",").strip()))
     return bool(joined) and not (_BETWEEN_BEFORE.search(before) or _BETWEEN_AFTER.match(rest))
+
+
+# Between two items of a list: "March, April and May 2020", "Jan or Feb 2021".
+_LISTED = re.compile(r"(?i)\s*(?:,|&|and|or|vs\.?|versus|、|和|与|及)\s*")
+
+
+def _year_of_list(text: str, atoms: list[Atom], index: int) -> tuple[date, date] | None:
+    """The window of a period listed without its year before one that says it ("March and
+    April 2020"): the list's year, a year earlier where the month would come after it."""
+    atom = atoms[index]
+    assert atom.dated is not None
+    for left, right in itertools.pairwise(atoms[index:]):
+        if not _LISTED.fullmatch(text[left.span[1] : right.span[0]]):
+            return None
+        if right.dated is None and right.kind == "period" and right.first is not None:
+            window = atom.dated(right.first.year)
+            return atom.dated(right.first.year - 1) if window[0] > right.first else window
+    return None
 
 
 def _adjoin(atom: Atom, nxt: Atom) -> bool:

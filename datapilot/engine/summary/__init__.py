@@ -28,6 +28,7 @@ from datapilot.engine.summary.answers import (
 from datapilot.engine.summary.done import Step, method_sentence, steps_of
 from datapilot.engine.summary.kinds import Said, headline, result_kind, window_words
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
+from datapilot.engine.summary.parts import parts_compared, said_for
 from datapilot.engine.summary.words import words_for
 
 if TYPE_CHECKING:
@@ -103,12 +104,13 @@ def _sentences(
     )
     notes = [*understanding.notes, *run.notes]
     sentences = [note for note in notes if is_moved_window_note(note)]
-    answer = _answer(lead, said)
+    answer = _answer(lead, said_for(lead, said, intent) if lead else said)
     sentences += answer
     sentences += [note for note in notes if is_missing_data_note(note)]
     for step in key:
         if step is not lead:
-            sentences += _supporting(step, lead, said)
+            sentences += _supporting(step, lead, said_for(step, said, intent))
+    sentences += parts_compared(key, intent, said)
     if done:
         sentences.append(method_sentence(plan, done, understanding, w, dated=not answer))
     problems = [step for step in steps if step.record.status != "ok"]
@@ -138,7 +140,8 @@ def answer_lead(
     )
     notes = [*understanding.notes, *run.notes]
     moved = [note for note in notes if is_moved_window_note(note)]
-    return moved + _answer(headline(key_results(steps)), said)
+    lead = headline(key_results(steps))
+    return moved + _answer(lead, said_for(lead, said, intent) if lead else said)
 
 
 def _answer(lead: Step | None, said: Said) -> list[str]:

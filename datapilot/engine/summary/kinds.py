@@ -152,7 +152,11 @@ def window_words(intent: Intent | None, zh: bool) -> str:
     part's figures carry their own dates."""
     if intent is None or intent.start is None or intent.end is None or intent.parts:
         return ""
-    start, end = intent.start, intent.end
+    return window_phrase(intent.start, intent.end, zh)
+
+
+def window_phrase(start: date, end: date, zh: bool) -> str:
+    """A window as a reader says it ("in 2021", 2021年第一季度, "from D to D")."""
     nxt = end + timedelta(days=1)
     if start.day == 1 and nxt.day == 1 and start.year == end.year:
         months = (end.month - start.month) + 1
