@@ -62,13 +62,24 @@ def test_a_trailing_window_past_the_data_ends_on_its_last_day(
     assert str(LAST) in first and str(three_years_before(LAST)) in first
 
 
-@pytest.mark.parametrize("question", ["Apple's return this year", "苹果今年的收益率", "AAPL YTD"])
-def test_this_year_past_the_data_is_the_data_s_last_year_to_date(
-    brain: OfflineBrain, question: str
+@pytest.mark.parametrize(
+    ("question", "offered"),
+    [
+        ("Apple's return this year", (date(LAST.year, 1, 1), LAST)),
+        ("苹果今年的收益率", (date(LAST.year, 1, 1), LAST)),
+        ("AAPL YTD", (date(LAST.year, 1, 1), LAST)),
+        ("Apple's return last quarter", (date(LAST.year, 7, 1), date(LAST.year, 9, 30))),
+    ],
+)
+def test_a_calendar_period_named_after_the_data_is_no_data_with_the_latest_one_offered(
+    brain: OfflineBrain, question: str, offered: tuple[date, date]
 ) -> None:
+    """今年, "last quarter", YTD name a period; another period would answer another question."""
     u = understand(brain, question)
-    assert u.status == "ok"
-    assert window(u) == (date(LAST.year, 1, 1), LAST)
+    assert u.status == "no_data"
+    assert u.message is not None
+    assert str(LAST) in u.message  # where the data ends
+    assert f"{offered[0]}" in u.message and f"{offered[1]}" in u.message  # what can be asked
 
 
 @pytest.mark.parametrize("question", ["Plot Apple's stock price", "苹果的股价走势"])

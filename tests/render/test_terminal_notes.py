@@ -23,7 +23,10 @@ from datapilot.tools.workflow import describe_answer
 
 @pytest.mark.parametrize(
     ("question", "moved"),
-    [("S&P 500 this year", "The bundled data ends on"), ("标普500今年的走势", "内置数据截至")],
+    [
+        ("S&P 500 over the past year", "The bundled data ends on"),
+        ("标普500近一年的走势", "内置数据截至"),
+    ],
 )
 async def test_a_moved_window_is_said_once(data: Any, question: str, moved: str) -> None:
     context = QuestionContext(today=date(2025, 6, 30), brain="offline")
@@ -35,7 +38,10 @@ async def test_a_moved_window_is_said_once(data: Any, question: str, moved: str)
 
 @pytest.mark.parametrize(
     ("question", "moved"),
-    [("S&P 500 this year", "The bundled data ends on"), ("标普500今年的走势", "内置数据截至")],
+    [
+        ("S&P 500 over the past year", "The bundled data ends on"),
+        ("标普500近一年的走势", "内置数据截至"),
+    ],
 )
 async def test_a_moved_window_is_said_once_in_the_text_of_mcp_and_of_a_tool_result(
     data: Any, question: str, moved: str

@@ -1,9 +1,11 @@
 """What the bundled data can answer: the latest window it has, and the names it lacks.
 
-Two decisions live here. A relative window ("the past 3 years", 今年, no time words at all) that
-lies wholly after the data moves to the same window read as of the data's last date, and says so;
-a window given as dates never moves. Names without data (or without data in the window) are left
-out with a note when others remain, so one missing name never refuses the whole answer.
+Two decisions live here. A relative length ("the past 3 years", 近一个月, no time words at all)
+that lies wholly after the data moves to the same length read as of the data's last date, and
+says so; a window given as dates, or a relative phrase naming a calendar period (今年, "last
+quarter", YTD), never moves: that period has no data. Names without data (or without data in
+the window) are left out with a note when others remain, so one missing name never refuses the
+whole answer.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 from datapilot.brains.offline.refusals import (
     coverage_message,
     edge_note,
+    latest_offer,
     left_out_data_note,
     missing_message,
     moved_window_note,
@@ -37,6 +40,13 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
     last = max(lasts)
     if reading.start <= last or reading.tables:
         return time  # inside the data, or partly: answered on the part that exists
+    if time.explicit and any(_names_a_period(c) for c in time.clauses):
+        # 今年一季度, "last year", YTD after the data: that period has no data; the same words
+        # read as of the data's last date are offered, not answered in its place.
+        latest = read_time(time.text, last, vocab)
+        if latest.start is not None and latest.start <= last:
+            reading.latest_instead = (latest.start, min(latest.end or last, last))
+        return time
     if time.explicit:
         moved = read_time(time.text, last, vocab)
         if (moved.start, moved.end) == (time.start, time.end) or moved.start is None:
@@ -62,6 +72,13 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
     )
     reading.notes.insert(0, note)
     return moved
+
+
+def _names_a_period(clause: Clause) -> bool:
+    """A relative phrase naming a calendar period or its start (今年, "last quarter", YTD,
+    "since last March"): another period answers another question. A length ("the past 3
+    years", 近一个月) asks for that much of the latest data, wherever the data ends."""
+    return clause.start is not None and clause.rule not in ("rolling", "horizon", "first")
 
 
 def _dated(clause: Clause, last: date, vocab: Vocab) -> bool:
@@ -100,6 +117,9 @@ def check_availability(reading: Reading) -> None:
         else:
             assert start is not None and end is not None
             reading.message = coverage_message(outside[0], start, end, reading.zh)
+            if reading.latest_instead is not None:
+                gap = "" if reading.zh else " "
+                reading.message += gap + latest_offer(*reading.latest_instead, reading.zh)
         return
     if missing or outside:
         reading.entities = kept

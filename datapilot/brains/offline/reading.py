@@ -87,6 +87,11 @@ class Reading(BaseModel):
     )
     horizon: Horizon | None = None
     future: tuple[date, date] | None = None
+    latest_instead: tuple[date, date] | None = Field(
+        default=None,
+        description="A calendar period asked after the data, read as of the data's last date: "
+        "offered, never answered in its place.",
+    )
     metrics: list[str] = Field(default_factory=list)
     chart: ChartType | None = Field(default=None, description="A chart type the user named.")
     chart_options: list[str] = Field(

@@ -163,6 +163,19 @@ def coverage_message(entity: Entity, start: date, end: date, zh: bool) -> str:
     )
 
 
+def latest_offer(start: date, end: date, zh: bool) -> str:
+    """The same words read as of the data's last date, offered (never answered in place)."""
+    if zh:
+        return (
+            f"如果按数据的最后日期来算，同样的说法对应 {start} 至 {end}，"
+            "可以直接按这个日期范围提问。"
+        )
+    return (
+        f"Read as of the data's last date, the same words would mean {start} to {end}: ask "
+        "for those dates to see them."
+    )
+
+
 # --- the decision trace in Chinese --------------------------------------------------------------
 #
 # The readers and the planner write each trace line in English; a Chinese question gets every line
