@@ -4,7 +4,15 @@
   2021") is that year's month, wherever the list stands in the sentence;
 - two adjoining years set against each other ("compare 2019 and 2020", 2019年和2020年哪年涨得多)
   are two windows, each answered, and the better one named; said plainly ("in 2019 and 2020")
-  they stay one span.
+  they stay one span;
+- a count of sessions with its side said after them (有多少个交易日是上涨的) counts that side, and a
+  count of every session never answers "how many were up";
+- "student project: correlation between monthly % changes of WTI (MCOILWTICO) and Brent": a
+  noun "project" forecasts nothing, a code in brackets says which series a name means, and a
+  correlation of changes is taken of the changes;
+- 三年前 (three years ago) is a day, the start of what was invested then;
+- "close the books for the year: how's Lilly done YTD?", "a mid-year recap … the first half of
+  this year": the year the window runs in, a verb "close", and "how's it done" asks its return.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -14,9 +22,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
-from support.asking import ask_offline
+from support.asking import ask_offline, series_values
 
 
 def _return(closes: Any, start: str, end: str) -> float:
@@ -71,3 +80,78 @@ async def test_two_adjoining_years_said_plainly_stay_one_span(data: Any) -> None
     answer = await ask_offline("Apple return in 2019 and 2020", date(2022, 6, 1))
     assert answer.status == "ok", answer.message
     assert f"{expected:.2f}%" in answer.summary, answer.summary
+
+
+async def test_sessions_counted_with_their_side_said_after_them(data: Any) -> None:
+    closes = load_sp500_dataset()["JNJ"].loc[:"2022-09-30"]
+    moves = closes.pct_change().loc["2022-07-01":]
+    answer = await ask_offline("上季度强生有多少个交易日是上涨的？", date(2022, 11, 5))
+    assert answer.status == "ok", answer.message
+    assert f"有{int((moves > 0).sum())}个交易日收涨" in answer.summary, answer.summary
+    assert f"共{len(moves)}个交易日" in answer.summary, answer.summary
+
+
+async def test_correlation_of_changes_of_the_series_named_by_their_codes(data: Any) -> None:
+    wti, brent = series_values(data, "MCOILWTICO"), series_values(data, "MCOILBRENTEU")
+    changes = pd.concat([wti, brent], axis=1).loc["2014-12-01":"2019-12-31"].pct_change().dropna()
+    expected = changes.corr().iloc[0, 1]
+    question = (
+        "Student project: correlation between monthly % changes of WTI (MCOILWTICO) and Brent "
+        "(MCOILBRENTEU) over 2015-2019?"
+    )
+    answer = await ask_offline(question, date(2020, 2, 15))
+    assert answer.status == "ok", answer.message
+    assert answer.intent is not None
+    assert [e.id for e in answer.intent.entities] == ["MCOILWTICO", "MCOILBRENTEU"]
+    assert "forecast" not in answer.intent.metrics
+    assert f"was {expected:.2f}" in answer.summary, answer.summary
+    assert not answer.notes, answer.notes  # every word read, WTI included
+
+
+@pytest.mark.parametrize(
+    ("question", "amount"),
+    [
+        ("三年前拿10万美元买了联合健康(UNH)，到现在值多少钱？", 100_000),
+        ("两年前投了1万美元到联合健康，现在值多少", 10_000),
+    ],
+)
+async def test_years_ago_in_chinese_is_the_day_the_money_went_in(
+    data: Any, question: str, amount: int
+) -> None:
+    closes = load_sp500_dataset()["UNH"]
+    years = 3 if question.startswith("三") else 2
+    start = date(2022 - years, 12, 30)
+    value = amount * closes.iloc[-1] / closes.loc[: str(start)].iloc[-1]
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{value:,.0f}" in answer.summary, answer.summary
+    assert str(start) in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "today", "start", "end"),
+    [
+        (
+            "Quick one before I close the books for the year: how's Eli Lilly done YTD?",
+            date(2022, 12, 30),
+            "2022-01-01",
+            "2022-12-30",
+        ),
+        (
+            "I'm drafting a mid-year recap. What was Eli Lilly's price return in the first half "
+            "of this year?",
+            date(2021, 7, 1),
+            "2021-01-01",
+            "2021-06-30",
+        ),
+        ("how did Eli Lilly do in 2021", date(2022, 3, 1), "2021-01-01", "2021-12-31"),
+    ],
+)
+async def test_the_year_a_window_runs_in_and_how_it_did_is_its_return(
+    data: Any, question: str, today: date, start: str, end: str
+) -> None:
+    closes = load_sp500_dataset()["LLY"]
+    expected = _return(closes, start, end)
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert answer.summary.startswith(f"Eli Lilly returned {expected:.2f}%"), answer.summary

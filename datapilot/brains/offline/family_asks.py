@@ -362,6 +362,9 @@ _BOTH_ZH = re.compile(
 )
 _UPDOWN_ZH = re.compile(
     r"(?P<dir>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)(?:的)?(?:交易日|天|日子|天数)"
+    # the side said after the sessions counted: 有多少个交易日是上涨的, 几天收跌
+    r"|(?:交易日|天)(?:里|中|当中)?(?:是|为|在)?(?P<dir2>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)"
+    r"(?![了幅过超])"
 )
 
 
@@ -475,7 +478,8 @@ def read_count_ask(text: str) -> CountAsk | None:
         return CountAsk("down" if down else "up", None, False, tuple(spans))
     updown_zh = _UPDOWN_ZH.search(text)
     if updown_zh is not None:
-        down = updown_zh.group("dir") in ("下跌", "收跌", "收阴", "跌")
+        side = updown_zh.group("dir") or updown_zh.group("dir2")
+        down = side in ("下跌", "收跌", "收阴", "跌")
         spans.append(updown_zh.span())
         return CountAsk("down" if down else "up", None, False, tuple(spans))
     return CountAsk("sessions", None, False, tuple(spans))

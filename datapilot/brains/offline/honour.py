@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.level_changes import LEVEL_GAP
-from datapilot.brains.offline.periods import calendar_unit
+from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
 from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
@@ -261,7 +261,10 @@ def _honoured_by(
     if how == "gap":
         return _gap(reading, args, entry.text)
     if how == "tally":
-        # The periods' signs counted, or the sessions themselves ("how many days rose 4%").
+        # The periods' signs counted, or the sessions themselves ("how many days rose 4%") on
+        # a condition: every session counted answers no "how many were up".
+        if reading.count_condition in (None, "sessions"):
+            return interfaces.get("count_signs")
         return interfaces.get("count_signs") or interfaces.get("count_days")
     if how == "exclusion":
         removed = getattr(reading, "excluded", None)
@@ -539,4 +542,8 @@ def _period(reading: Reading, unit: str) -> str | None:
         # "November 2020 - percent change for the month": the window is that one month, so
         # every grouping by month is the window itself.
         return f"the window (one {unit})"
+    if from_start_within(reading.start, reading.end, unit):
+        # "close the books for the year: how's Lilly done YTD", "a mid-year recap … the first
+        # half of this year": the year the window runs in, not a grouping by years.
+        return f"the window's {unit}"
     return None

@@ -1,6 +1,7 @@
 """ "How much" beside a name and a window, with no measure word, asks what the name made: "Exxon -
 how much last year?", "how much did Exxon make in 2021", "how much was the S&P up this year",
-"how much would I have made in Exxon". Read as the name's return over the window, so each window
+"how much would I have made in Exxon"; so does "how did Exxon do in 2021" ("how's it done YTD",
+"how has it fared"). Read as the name's return over the window, so each window
 asked in a sentence of its own is a part ("…last year? and ytd?").
 
 A price is what is asked when "how much" is said of a name itself ("how much is Apple"), of a day
@@ -27,6 +28,11 @@ _MADE = re.compile(
 _UP_OR_DOWN = re.compile(
     r"(?i)^\s+(?:is|was|are|were|has|have|had|'s)\b[^.?!;]{0,40}?\b(?:up|down)\b"
 )
+# "How did it do", "how's it done", "how has it fared" over a window: its return.
+_HOW_DID = re.compile(
+    r"(?i)\bhow(?:'s|’s|\s+(?:did|has|have|had|does|do|is|was))\s+[^.?!;]{1,40}?\s+"
+    r"(?:do|done|doing|did|fare|fared|faring|go|gone|going)\b"
+)
 # Nothing but the window, or nothing at all, before the sentence ends: "how much last year?".
 _BARE = re.compile(r"(?i)^\s*(?:[?.!;]|$)")
 _PRICE_WORDS = re.compile(
@@ -48,6 +54,10 @@ def how_much_return(
         return None
     if any(h.group("metric") for h in hits):
         return None
+    did = _HOW_DID.search(text)
+    if did is not None and _spans_days(time):
+        # "how's Eli Lilly done YTD?", "how did MSFT do in 2021": what the name made.
+        return Hit(("metric:return",), did.start(), did.end(), did.group(0))
     for found in _HOW_MUCH.finditer(text):
         end = _SENTENCE.search(text, found.end())
         sentence_end = end.start() if end is not None else len(text)

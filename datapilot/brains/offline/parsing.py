@@ -148,6 +148,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     hits = _with_times_of_day(hits, text, mentions)
+    hits = [h for h in hits if not _noun_sense(h, text)]
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
     # A member left out ("the factor ETFs except SIZE") does not narrow its group to itself.
     left_out = excluded_spans(text, [(m.span, m.entity.id, [m.text]) for m in mentions])
@@ -155,7 +156,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     members, group_trace = group_mentions(hits, on_their_own, vocab, catalog)
     mentions += members
     tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)
-    mentions = sorted([*mentions, *tickers], key=lambda m: m.span[0])
+    mentions = _named_again_in_brackets(
+        sorted([*mentions, *tickers], key=lambda m: m.span[0]), text
+    )
     entity_trace += group_trace + ticker_trace
     claimed += [m.span for m in tickers]
     glued = glued_to_names(text, [*claimed, *(c.span for c in time.clauses)], hits)
@@ -189,6 +192,49 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         respelled=respelled,
         glued=glued,
     )
+
+
+def _named_again_in_brackets(mentions: list[Mention], text: str) -> list[Mention]:
+    """A name followed by a code in brackets ("WTI (MCOILWTICO)", 联合健康(UNH)) names one thing:
+    the code says which, and the two are read as one mention of the code's entity."""
+    read: list[Mention] = []
+    for mention in mentions:
+        name = read[-1] if read else None
+        between = text[name.span[1] : mention.span[0]] if name else ""
+        closes = text[mention.span[1] :].lstrip().startswith((")", "）"))
+        code = re.fullmatch(r"\^?[A-Z0-9][A-Z0-9.\-]*", mention.text)  # "(size)" is a gloss
+        if name and code and closes and re.fullmatch(r"\s*[(（]\s*", between):
+            span = (name.span[0], mention.span[1])
+            read[-1] = mention.model_copy(update={"span": span, "text": text[span[0] : span[1]]})
+            continue
+        read.append(mention)
+    return read
+
+
+# "project" forecasts as a verb ("project Apple's price"), never as the noun after a determiner
+# or a noun ("my student project", "for a class project: …").
+_NOUN_BEFORE = re.compile(
+    r"(?i)\b(?:a|an|the|my|our|your|his|her|their|this|that|school|class|student|research|"
+    r"side|group|team|final|course|uni|college|term)\s+$"
+)
+
+
+# "close" is the closing price, except as the verb of closing something else: "close the books
+# for the year", "close out my position".
+_CLOSE_SOMETHING = re.compile(
+    r"(?i)^\s+(?:out\b|(?:the|my|our|a|this|that)\s+(?:books?|positions?|trades?|deal|"
+    r"accounts?|quarter'?s\s+books|gap|loop)\b)"
+)
+
+
+def _noun_sense(hit: Hit, text: str) -> bool:
+    """A measure word used in a sense that names no measure."""
+    word = hit.text.casefold()
+    if word == "project":
+        return bool(_NOUN_BEFORE.search(text[: hit.start]))
+    if word == "close":
+        return bool(_CLOSE_SOMETHING.match(text[hit.end :]))
+    return False
 
 
 def _straddled(text: str, spans: list[Span], candidates: list[Match], vocab: Vocab) -> list[Span]:

@@ -121,6 +121,23 @@ def calendar_unit(first: date | None, last: date | None) -> Unit | None:
     return unit
 
 
+def from_start_within(first: date | None, last: date | None, unit: str) -> bool:
+    """Whether first..last starts a calendar month, quarter or year and ends inside it: the
+    year to date, its first half, a month to date ("for the year", "mid-year" said of it)."""
+    if first is None or last is None or first.day != 1 or last < first:
+        return False
+    if unit == "year":
+        return first.month == 1 and last.year == first.year
+    if unit == "quarter":
+        return first.month % 3 == 1 and (last.year, quarter_of(last)) == (
+            first.year,
+            quarter_of(first),
+        )
+    if unit == "month":
+        return (last.year, last.month) == (first.year, first.month)
+    return False
+
+
 def quarter_of(day: date) -> int:
     return (day.month - 1) // 3 + 1
 

@@ -434,6 +434,13 @@ class Grammar:
                 self._ago,
             ),
             (
+                # 三年前, 半年前, 两个月以前: that many units before today, as a day
+                "ago_zh",
+                rf"(?<![前近过最])(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?"
+                r"\s*以?前(?![的后几]?[天日周月年季])",
+                self._ago,
+            ),
+            (
                 "rolling_zh",
                 rf"(?P<mk>{past_zh})\s*(?:的)?\s*(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?(?:来|以来|内|中|里|间)?",
                 self._rolling,
@@ -719,6 +726,9 @@ class Grammar:
         return Atom("rolling", match.span(), "", length.back(today), today, duration=length)
 
     def _ago(self, match: re.Match[str], today: date) -> Atom | None:
+        groups = match.groupdict()
+        if not (groups.get("n") or groups.get("half") or groups.get("half2")):
+            return None  # 年前 alone: before the New Year, no length
         length = self._length(match)
         if length is None:
             return None

@@ -49,6 +49,10 @@ _CROSS = {
 }
 
 
+# Measures that ask for a series' changes: a correlation of them is one of changes.
+_CHANGES = {"pop", "yoy", "return", "qoq", "mom"}
+
+
 class PerformanceMeasures(PlannerBase):
     """Measures computed from returns, charted over time or ranked across entities."""
 
@@ -366,7 +370,9 @@ class PerformanceMeasures(PlannerBase):
         mixed = bool(r.series_entities) and bool(r.price_entities)
         freq = r.frequency or ("monthly" if mixed else None)
         data = self.levels(for_returns=True, freq=freq)
-        if r.price_entities:
+        # Of returns when prices are involved, and of any series whose changes are asked
+        # ("monthly % changes of WTI and Brent"), never of their levels then.
+        if r.price_entities or set(r.metrics) & _CHANGES:
             data = self.returns(data, freq or "daily")
         matrix = self.builder.add(
             "correlation",
