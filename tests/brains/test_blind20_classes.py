@@ -12,7 +12,12 @@
   correlation of changes is taken of the changes;
 - 三年前 (three years ago) is a day, the start of what was invested then;
 - "close the books for the year: how's Lilly done YTD?", "a mid-year recap … the first half of
-  this year": the year the window runs in, a verb "close", and "how's it done" asks its return.
+  this year": the year the window runs in, a verb "close", and "how's it done" asks its return;
+- "how much has GE fallen since its close on D": since that close, a return; "fallen" is one;
+- "adjusted closes", 复权, "adjusted for splits/dividends": the adjusted close, for levels too,
+  never a question about dividends; "all the history you have" is the whole history;
+- a date said again without its year ("（7月4日休市的话…）") is the one said before;
+- 该买黄金还是美股？给我个建议吧 asks advice.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -155,3 +160,73 @@ async def test_the_year_a_window_runs_in_and_how_it_did_is_its_return(
     answer = await ask_offline(question, today)
     assert answer.status == "ok", answer.message
     assert answer.summary.startswith(f"Eli Lilly returned {expected:.2f}%"), answer.summary
+
+
+def _bokeh(ticker: str, field: str) -> pd.Series:
+    from bokeh_sampledata import stocks
+
+    raw = getattr(stocks, ticker)
+    return pd.Series(raw[field], index=pd.to_datetime(raw["date"]))
+
+
+async def test_fallen_since_its_close_on_a_day(data: Any) -> None:
+    closes = load_sp500_dataset()["GE"]
+    expected = (closes.iloc[-1] / closes.loc["2000-08-28"] - 1) * 100
+    question = "How much has GE fallen since its close on 2000-08-28? Adjusted prices please."
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert answer.summary.startswith(f"General Electric returned {expected:.2f}%"), answer.summary
+    assert not answer.notes or all("Adjusted" not in n for n in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize(
+    "question", ["IBM adjusted close on 2012-01-03", "IBM 2012年1月3日的复权收盘价是多少"]
+)
+async def test_adjusted_prices_asked_are_shown_for_a_level(data: Any, question: str) -> None:
+    adjusted, traded = _bokeh("IBM", "adj_close"), _bokeh("IBM", "close")
+    assert adjusted.loc["2012-01-03"] != traded.loc["2012-01-03"]  # the case that tells them apart
+    answer = await ask_offline(question, date(2013, 3, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{adjusted.loc['2012-01-03']:.2f}" in answer.summary, answer.summary
+    assert f"{traded.loc['2012-01-03']:.2f}" not in answer.summary, answer.summary
+
+
+async def test_adjusted_for_dividends_is_no_question_about_dividends(data: Any) -> None:
+    closes = load_sp500_dataset()["AAPL"]
+    value = 10_000 * closes.loc[:"2012-12-31"].iloc[-1] / closes.loc["2009-01-02"]
+    question = (
+        "If I'd put $10,000 into Apple at the close on Jan 2, 2009, what would it have been "
+        "worth at the end of 2012 (adjusted for splits/dividends)?"
+    )
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{value:,.2f}" in answer.summary, answer.summary
+
+
+async def test_all_the_history_you_have_is_the_whole_history(data: Any) -> None:
+    closes = load_sp500_dataset()["GE"]
+    drawdown = (closes / closes.cummax() - 1).min() * 100
+    question = (
+        "Over all the history you have, what's GE's worst drawdown (adjusted closes) and when "
+        "did it peak and bottom?"
+    )
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{drawdown:.2f}%" in answer.summary, answer.summary
+    trough = (closes / closes.cummax() - 1).idxmin()
+    assert f"{trough:%Y-%m-%d}" in answer.summary, answer.summary
+
+
+async def test_a_day_said_again_without_its_year_is_the_one_said_before(data: Any) -> None:
+    closes = load_sp500_dataset()["PG"]
+    expected = _return(closes, "2019-07-04", "2019-12-31")
+    question = "宝洁从2019年7月4日到2019年12月31日的涨跌幅是多少？（7月4日休市的话用前一个交易日）"
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+    assert "2022-07-04" not in answer.summary + " ".join(answer.notes)
+
+
+async def test_which_to_buy_asks_advice(data: Any) -> None:
+    answer = await ask_offline("现在该买黄金还是美股？给我个建议吧", date(2022, 12, 30))
+    assert answer.status == "out_of_scope"

@@ -93,6 +93,9 @@ class Reading(BaseModel):
         "offered, never answered in its place.",
     )
     metrics: list[str] = Field(default_factory=list)
+    adjusted: bool = Field(
+        default=False, description="Adjusted prices asked for: levels use the adjusted close."
+    )
     chart: ChartType | None = Field(default=None, description="A chart type the user named.")
     chart_options: list[str] = Field(
         default_factory=list, description="Drawing options the user named: log_y, donut."

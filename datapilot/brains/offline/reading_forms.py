@@ -117,6 +117,7 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
+    reading.adjusted = parsed.has("cue:adjusted")
     reading.amount = read_amount(parsed.text)
     # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
     rolling_words = re.compile(r"(?i)rolling|滚动")

@@ -74,6 +74,7 @@ CueName = Literal[
     "annualize",
     "rolling",
     "normalize",
+    "adjusted",
     "finance",
     "model_ets",
     "model_naive",

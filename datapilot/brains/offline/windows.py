@@ -947,6 +947,19 @@ class Grammar:
                 break
             if window is None:
                 window = _year_of_list(text, atoms, index)
+            if window is None:
+                # "从2019年7月4日到…（7月4日休市的话…）": the same day said again, without its year
+                window = next(
+                    (
+                        (a.first, a.last)
+                        for a in atoms[:index]
+                        if a.dated is None
+                        and a.first
+                        and a.last
+                        and atom.dated(a.first.year) == (a.first, a.last)
+                    ),
+                    None,
+                )
             if window is None and atom.year_said_before and years:
                 window = atom.dated(years[-1])
             if window is None:
@@ -961,9 +974,12 @@ class Grammar:
 
     def _ends_with(self, marker: Marker, before: str) -> re.Match[str] | None:
         pattern = self.markers[marker].pattern
-        # "to the last close of 2011": the day's words between the marker and the period
+        # "to the last close of 2011", "since its close on 2000-08-28": the day's words between
+        # the marker and the period
         return re.search(
-            rf"(?:{pattern})\s*(?:the\s+)?(?:(?:last|final|very\s+last)\s+)?$",
+            rf"(?:{pattern})\s*(?:the\s+)?(?:(?:last|final|very\s+last)\s+)?"
+            r"(?:(?:its|their|the|his|her)\s+(?:close|closing\s+(?:price|level)|level)\s+"
+            r"(?:(?:on|of)\s+)?)?$",
             before,
             re.IGNORECASE,
         )

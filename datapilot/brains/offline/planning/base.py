@@ -28,6 +28,7 @@ SHOWN_AS = {"volatility": "annualized_volatility"}
 # What a title calls each measure, in English and in Chinese.
 _LABELS: dict[str, tuple[str, str]] = {
     "close": ("closing price", "收盘价"),
+    "adjusted close": ("adjusted closing price", "复权收盘价"),
     "value": ("", ""),
     "return": ("return", "收益率"),
     "cumulative_return": ("cumulative return", "累计收益率"),
@@ -125,7 +126,7 @@ class PlannerBase:
             else:
                 # Returns cross splits and dividends on adjusted closes; an index (or an import
                 # without adjusted closes) falls back to its close inside `get_prices`.
-                field = "adj_close" if for_returns else "close"
+                field = "adj_close" if for_returns or self.r.adjusted else "close"
                 parts.append(
                     self.builder.add(
                         "get_prices",
@@ -303,6 +304,8 @@ class PlannerBase:
         """A chart or table title: the entities' names, the measure and (by default) the window."""
         r = self.r
         entities = entities if entities is not None else r.entities
+        if what == "close" and r.adjusted:
+            what = "adjusted close"
         label = _LABELS.get(what, (what, what))[1 if r.zh else 0]
         names = _names(entities, r.zh)
         if r.zh:
