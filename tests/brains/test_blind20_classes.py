@@ -17,7 +17,9 @@
 - "adjusted closes", 复权, "adjusted for splits/dividends": the adjusted close, for levels too,
   never a question about dividends; "all the history you have" is the whole history;
 - a date said again without its year ("（7月4日休市的话…）") is the one said before;
-- 该买黄金还是美股？给我个建议吧 asks advice.
+- 该买黄金还是美股？给我个建议吧 asks advice;
+- "… close at on March 24, 2000? When did it first close back above that level?" (之后第一次收盘
+  站上这个点位): the level pointed at is that day's close.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -230,3 +232,25 @@ async def test_a_day_said_again_without_its_year_is_the_one_said_before(data: An
 async def test_which_to_buy_asks_advice(data: Any) -> None:
     answer = await ask_offline("现在该买黄金还是美股？给我个建议吧", date(2022, 12, 30))
     assert answer.status == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did the S&P 500 close at on March 24, 2000? When did it first close back above "
+        "that level?",
+        "标普500 2000年3月24日收盘是多少点？之后第一次收盘站上这个点位是哪天？",
+    ],
+)
+async def test_a_level_pointed_at_is_the_close_of_the_day_said_before(
+    data: Any, question: str
+) -> None:
+    closes = load_sp500_index()["SP500"]
+    level = closes.loc["2000-03-24"]
+    after = closes.loc["2000-03-25":]
+    first = after[after > level].index[0]
+    answer = await ask_offline(question, date(2008, 1, 5))
+    assert answer.status == "ok", answer.message
+    assert f"{level:,.2f}" in answer.summary, answer.summary
+    assert f"{first:%Y-%m-%d}" in answer.summary, answer.summary
+    assert not answer.notes, answer.notes

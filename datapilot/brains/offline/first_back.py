@@ -29,6 +29,7 @@ _FIRST_EN = re.compile(
     r"below|under|lower\s+than)\b"
 )
 _FIRST_ZH = re.compile(
+    r"(?:(?:之后|此后|以后|后来|随后)的?)?"  # 之后第一次: after the day said, which the search is
     r"(?:(?P<first>首次|第一次|头一次|最早|第一个)(?:在)?(?:收盘(?:价)?)?|(?:在)?收盘(?:价)?)"
     r"(?P<back>重新|再次|再度)?"
     r"(?P<side>站上|站回|重回|回到|突破|升破|涨破|高于|超过|跌破|低于|跌回)"
@@ -42,6 +43,12 @@ _NUMBER = re.compile(
 _REFERENCE = re.compile(
     r"(?i)(?:[^.?!;,，。？；]|,(?=\s*\d)){0,60}?(?:close|closing\s+(?:high|level|price)|high|peak|level|收盘价|收盘点位|"
     r"高点|点位|收盘)"
+)
+# … or a level said before, pointed at: "that level", "this close", 这个点位, 该价位.
+_ANAPHOR = re.compile(
+    r"(?i)\s*(?:that|this|the\s+same)\s+(?:level|close|closing\s+(?:level|price)|price|mark|"
+    r"point|number|figure)\b|\s*(?:这个|那个|这一|那一|该|此|同一)(?:个)?(?:点位|水平|价位|价格|"
+    r"收盘价|收盘点位|点数|位置)"
 )
 _BELOW = re.compile(r"(?i)below|under|lower|跌破|低于|跌回")
 # A multiple of a day's close: "first close at double that price", "first tripled", "first close
@@ -122,6 +129,12 @@ def read_first_ask(text: str) -> FirstAsk | None:
         level = float(number.group("n").replace(",", ""))
         end = found.end() + number.end()
         return FirstAsk(side, inclusive, back, level, (found.end(), end), (found.span(),))
+    anaphor = _ANAPHOR.match(rest)
+    if anaphor is not None:
+        # "…close at on March 24, 2000? When did it first close back above that level?": the
+        # day whose close is the level was said before.
+        span = (found.end(), found.end() + anaphor.end())
+        return FirstAsk(side, inclusive, back, None, (0, span[1]), (found.span(), span))
     reference = _REFERENCE.match(rest)
     if reference is None:
         return None
