@@ -280,9 +280,17 @@ _COUNT_EN = re.compile(
     r"(?:days|sessions)\b"
     r"|\bcount\s+(?:the\s+)?(?:(?:trading|up|down)\s+)?(?:days|sessions)\b"
     r"|\b(?:days|sessions)\s+count\b"
+    # the share of sessions ("what % of days were up", "share of up days")
+    r"|(?:\b(?:share|percentage|proportion|fraction|percent)|%)\s+of\s+(?:the\s+)?(?:(?:trading|"
+    r"up|down|positive|negative|green|red)\s+){0,2}(?:days|sessions)\b"
+    # "msft up days so far this year?": the days named by their side, as what is asked (never
+    # "the average return on up days")
+    r"|(?<!on\s)(?<!in\s)(?<!of\s)(?<!for\s)(?<!during\s)"
+    r"\b(?:up|down|green|red|positive|negative)\s+(?:trading\s+)?(?:days|sessions)\b"
 )
 _COUNT_ZH = re.compile(
     r"(?:有)?(?:多少|几)(?:个)?(?:交易日|天|次)|天数|交易日数|交易日的数量|几个交易日|多少交易日"
+    r"|(?:交易日|天数|天)的?(?:占比|比例|比重|百分比|占(?:了)?(?:多少|几成|百分之几))"
 )
 _MORE = (
     r"(?P<cmp>more\s+than|over|above|greater\s+than|bigger\s+than|larger\s+than|at\s+least|"

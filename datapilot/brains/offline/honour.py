@@ -94,6 +94,9 @@ TALLY = re.compile(
     r"down|higher|lower|green|red|gains?|losses?|winners?|losers?|rise|rose|fall|fell)\b"
     r"|(?<!过去)(?<!最近)(?<![近前后这那])(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
     r"收跌|盈利|亏损)(?![幅跌])"
+    # periods named by their sign ("up days", "down weeks"): a condition, never filler words
+    r"|\b(?:up|down|positive|negative|green|red)\s+(?:trading\s+)?(?:days?|sessions?|weeks?|"
+    r"months?|quarters?|years?)\b"
 )
 # The end of the window said with a period word: "finish the year", "closed the month at".
 _PERIOD_END = re.compile(
@@ -265,7 +268,12 @@ def _honoured_by(
         # a condition: every session counted answers no "how many were up".
         if reading.count_condition in (None, "sessions"):
             return interfaces.get("count_signs")
-        return interfaces.get("count_signs") or interfaces.get("count_days")
+        # "the longest run of down days": the run of sessions on that side
+        return (
+            interfaces.get("count_signs")
+            or interfaces.get("count_days")
+            or interfaces.get("longest_streak")
+        )
     if how == "exclusion":
         removed = getattr(reading, "excluded", None)
         return f"removed {', '.join(removed)}" if removed else None

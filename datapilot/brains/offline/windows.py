@@ -833,11 +833,22 @@ class Grammar:
         bases: list[Base] = []
         named: list[bool] = []
         rules: list[str] = []
+        windowed = False  # the last clause read has a window (a "since" a bracket may pin)
         for index, atom in enumerate(atoms):
             if atom.used:
                 continue
             clause = self._combine(text, atoms, index, today)
             if clause is None:
+                continue
+            pinned = _pins(text, reading.clauses[-1], clause) if windowed else None
+            windowed = False
+            if pinned is not None:
+                # "since its IPO day close (May 18 2012)": the day in brackets pins the start
+                # said before it; no window of its own.
+                reading.clauses[-1] = pinned
+                windows[-1], bases[-1], rules[-1] = (pinned.start, pinned.end), pinned.base, "since"
+                reading.from_first = any(c.rule == "first" for c in reading.clauses)
+                windowed = True
                 continue
             if clause.rule == "first":
                 reading.from_first = True
@@ -859,6 +870,7 @@ class Grammar:
             bases.append(clause.base)
             rules.append(clause.rule)
             named.append(atom.rule == "named" and clause.rule != "range")
+            windowed = True
         if reading.future and windows and reading.future[0].year == today.year:
             # "bought at the end of 2018, worth at the end of 2022?" asked on 2022-12-28: a
             # point later this year beside a past start reads as "until now", not a forecast.
@@ -1263,6 +1275,27 @@ def _year_of_list(text: str, atoms: list[Atom], index: int) -> tuple[date, date]
             window = atom.dated(right.first.year)
             return atom.dated(right.first.year - 1) if window[0] > right.first else window
     return None
+
+
+def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:
+    """`before` ("since its IPO", "since the crash") with the day in brackets after it that pins
+    its start ("since its IPO day close (May 18 2012)"), as one "since" clause; None otherwise."""
+    if before.rule not in ("first", "since") or clause.start is None or clause.start != clause.end:
+        return None
+    gap = text[before.span[1] : clause.span[0]]
+    closes = text[clause.span[1] :].lstrip().startswith((")", "）"))
+    if not closes or not re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[(（]\s*", gap):
+        return None
+    return before.model_copy(
+        update={
+            "start": clause.start,
+            "end": before.end if before.end and before.end > clause.start else None,
+            "rule": "since",
+            "base": "on_or_before",
+            "span": (before.span[0], clause.span[1]),
+            "text": text[before.span[0] : clause.span[1]],
+        }
+    )
 
 
 def _adjoin(atom: Atom, nxt: Atom) -> bool:

@@ -16,6 +16,7 @@ from datapilot.engine.facts import format_value
 from datapilot.engine.summary.anchored import from_day_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
+from datapilot.engine.summary.phrasing import after_name
 from datapilot.engine.summary.ratios import ratio_sentences
 
 _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
@@ -80,10 +81,11 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
             seen.setdefault((subject, str(row.group)), []).append(f"{row.period} ({value})")
     for (subject, side), items in list(seen.items())[: 2 * MAX_SUBJECTS]:
         name = w.name(subject)
+        who = after_name(name, said.when)  # 标普500 2021年
         if w.zh:
             word = "最好" if side == "best" else "最差"
             sentences.append(
-                f"{name}{said.when}表现{word}的{_UNIT_ZH.get(period, '时段')}是{'；'.join(items)}。"
+                f"{who}表现{word}的{_UNIT_ZH.get(period, '时段')}是{'；'.join(items)}。"
             )
         else:
             unit = _UNIT.get(period, "period") + ("s" if len(items) > 1 else "")
@@ -160,25 +162,30 @@ def _count(step: Step, said: Said) -> list[str]:
         :MAX_SUBJECTS
     ]:
         name = w.name(subject)
+        who = after_name(name, said.when)  # 标普500 2021年
         count, sessions = int(row.count), int(row.sessions)
         span = (
             f"{row.start_date}至{row.end_date}" if w.zh else f"{row.start_date} to {row.end_date}"
         )
         if words is None:  # the sessions themselves
             sentences.append(
-                f"{name}{said.when}共有{sessions}个交易日（数据中{span}）。"
+                f"{who}共有{sessions}个交易日（数据中{span}）。"
                 if w.zh
                 else f"{name} had {sessions} trading sessions{_when(said)} in the data ({span})."
             )
             continue
         what = words[1 if w.zh else 0].format(t=t)
+        share = f"{100 * count / sessions:.2f}%" if sessions else ""
         if w.zh:
+            share = f"，占{share}" if share else ""
             sentences.append(
-                f"{name}{said.when}有{count}个交易日{what}（共{sessions}个交易日，{span}）。"
+                f"{who}有{count}个交易日{what}（共{sessions}个交易日{share}，{span}）。"
             )
         else:
+            share = f" ({share})" if share else ""
             sentences.append(
-                f"{name} {what} on {count} of {sessions} trading sessions{_when(said)} ({span})."
+                f"{name} {what} on {count} of {sessions} trading sessions{share}{_when(said)} "
+                f"({span})."
             )
     return sentences
 
@@ -198,11 +205,10 @@ def _signs(step: Step, said: Said) -> list[str]:
         :MAX_SUBJECTS
     ]:
         name = w.name(subject)
+        who = after_name(name, said.when)  # 标普500 2021年
         up, down, periods = int(row.up), int(row.down), int(row.periods)
         if w.zh:
-            sentences.append(
-                f"{name}{said.when}有{up}{zh}上涨、{down}{zh}下跌（共{periods}{zh}）。"
-            )
+            sentences.append(f"{who}有{up}{zh}上涨、{down}{zh}下跌（共{periods}{zh}）。")
         else:
             sentences.append(
                 f"{name} rose in {up} of {periods} {en}{_when(said)} and fell in {down}."
@@ -254,9 +260,10 @@ def _streak(step: Step, said: Said) -> list[str]:
         :MAX_SUBJECTS
     ]:
         name = w.name(subject)
+        who = after_name(name, said.when)  # 标普500 2021年
         if not row.sessions:
             sentences.append(
-                f"{name}{said.when}没有一个{'上涨' if up else '下跌'}的交易日。"
+                f"{who}没有一个{'上涨' if up else '下跌'}的交易日。"
                 if w.zh
                 else f"{name} had no {'up' if up else 'down'} session{_when(said)}."
             )
@@ -266,7 +273,7 @@ def _streak(step: Step, said: Said) -> list[str]:
         if w.zh:
             tie = f"（另有{more}段同样长）" if more else ""
             sentences.append(
-                f"{name}{said.when}最长{'连涨' if up else '连跌'}{int(row.sessions)}个交易日，"
+                f"{who}最长{'连涨' if up else '连跌'}{int(row.sessions)}个交易日，"
                 f"从{row.start_date}到{row.end_date}结束，期间{'上涨' if up else '下跌'}"
                 f"{change.lstrip('-')}{tie}。"
             )
@@ -290,10 +297,11 @@ def _crosses(step: Step, said: Said) -> list[str]:
     for subject in list(dict.fromkeys(_ids(frame)))[:MAX_SUBJECTS]:
         rows = frame.loc[[subject]]
         name = w.name(subject)
+        who = after_name(name, said.when)  # 标普500 2021年
         dates = [str(d) for d in rows["date"] if d is not None and str(d) != "None"]
         if not dates:
             sentences.append(
-                f"{name}{said.when}{fast}日均线没有{'上穿' if up else '下穿'}{slow}日均线。"
+                f"{who}{fast}日均线没有{'上穿' if up else '下穿'}{slow}日均线。"
                 if w.zh
                 else f"{_poss(name)} {fast}-day average did not cross {'above' if up else 'below'}"
                 f" its {slow}-day{_when(said)}."
@@ -303,7 +311,7 @@ def _crosses(step: Step, said: Said) -> list[str]:
         level = _said(said, float(first["close"]), str(frame.attrs.get("unit") or ""))
         if w.zh:
             sentences.append(
-                f"{name}{said.when}{fast}日均线{'上穿' if up else '下穿'}{slow}日均线"
+                f"{who}{fast}日均线{'上穿' if up else '下穿'}{slow}日均线"
                 f"{len(dates)}次：{'、'.join(dates)}（{dates[0]}收盘{level}）。"
             )
         else:

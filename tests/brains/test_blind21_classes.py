@@ -1,0 +1,73 @@
+"""Classes a fresh blind set found, each now read:
+
+- the share of sessions on a side ("what % of trading days was it up", 上涨的交易日占比) and the
+  days named by their side ("msft up days so far this year?") are counts, said with the share;
+  "the average return on up days" is a condition no plan honours yet, so it is declined, never
+  the average of every day;
+- "the biggest daily gain AMD has ever had in your data": the whole history;
+- a day in brackets pins the start said before it ("since its IPO day close (May 18 2012)
+  through the latest data"), never a window of its own.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pandas as pd
+import pytest
+from skfolio.datasets import load_sp500_dataset, load_sp500_index
+from support.asking import ask_offline
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what % of trading days was the S&P 500 up in 2021?", "2021年标普500上涨的交易日占比多少？"],
+)
+async def test_the_share_of_sessions_up(data: Any, question: str) -> None:
+    closes = load_sp500_index()["SP500"].loc[:"2021-12-31"]
+    moves = closes.pct_change().loc["2021-01-01":]
+    share = 100 * (moves > 0).sum() / len(moves)
+    answer = await ask_offline(question, date(2022, 1, 5))
+    assert answer.status == "ok", answer.message
+    assert f"{share:.2f}%" in answer.summary, answer.summary
+    assert str(int((moves > 0).sum())) in answer.summary, answer.summary
+
+
+async def test_days_named_by_their_side_are_counted(data: Any) -> None:
+    closes = load_sp500_dataset()["MSFT"].loc[:"2021-07-01"]
+    moves = closes.pct_change().loc["2021-01-01":]
+    answer = await ask_offline("msft up days so far this year?", date(2021, 7, 1))
+    assert answer.status == "ok", answer.message
+    assert f"on {int((moves > 0).sum())} of {len(moves)} trading sessions" in answer.summary
+
+
+async def test_a_statistic_on_up_days_only_is_declined_not_averaged_over_all(data: Any) -> None:
+    answer = await ask_offline("average return on up days for AAPL in 2021", date(2022, 1, 5))
+    assert answer.status == "no_data"
+    assert "up days" in (answer.message or "")
+
+
+async def test_ever_in_your_data_is_the_whole_history(data: Any) -> None:
+    closes = load_sp500_dataset()["AMD"]
+    moves = closes.pct_change().dropna()
+    question = "What's the single biggest daily gain AMD has ever had in your data, and when?"
+    answer = await ask_offline(question, date(2022, 12, 28))
+    assert answer.status == "ok", answer.message
+    assert f"{moves.max() * 100:.2f}%" in answer.summary, answer.summary
+    assert f"{moves.idxmax():%Y-%m-%d}" in answer.summary, answer.summary
+
+
+async def test_a_day_in_brackets_pins_the_start_said_before_it(data: Any) -> None:
+    from bokeh_sampledata import stocks
+
+    raw = stocks.FB
+    closes = pd.Series(raw["adj_close"], index=pd.to_datetime(raw["date"]))
+    expected = (closes.iloc[-1] / closes.loc["2012-05-18"] - 1) * 100
+    question = "Facebook return since its IPO day close (May 18 2012) through the latest data?"
+    answer = await ask_offline(question, date(2013, 3, 4))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+    assert all("latest" not in note for note in answer.notes), answer.notes
