@@ -6,7 +6,8 @@
   the average of every day;
 - "the biggest daily gain AMD has ever had in your data": the whole history;
 - a day in brackets pins the start said before it ("since its IPO day close (May 18 2012)
-  through the latest data"), never a window of its own.
+  through the latest data"), never a window of its own;
+- a Chinese name typed with a character of the same sound (沃尔马 for 沃尔玛) is that name.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -71,3 +72,26 @@ async def test_a_day_in_brackets_pins_the_start_said_before_it(data: Any) -> Non
     assert answer.status == "ok", answer.message
     assert f"{expected:.2f}%" in answer.summary, answer.summary
     assert all("latest" not in note for note in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker"),
+    [("沃尔马2020年的年化波动率是多少？", "WMT"), ("平果2020年的年化波动率是多少", "AAPL")],
+)
+async def test_a_chinese_name_typed_with_a_character_of_the_same_sound(
+    data: Any, question: str, ticker: str
+) -> None:
+    closes = load_sp500_dataset()[ticker].loc[:"2020-12-31"]
+    moves = closes.pct_change().loc["2020-01-01":]
+    volatility = moves.std() * 252**0.5 * 100
+    answer = await ask_offline(question, date(2021, 1, 10))
+    assert answer.status == "ok", answer.message
+    assert f"{volatility:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_sound_alike_name_beside_a_known_one_is_compared(data: Any) -> None:
+    answer = await ask_offline("沃尔马和苹果2021年谁涨得多", date(2022, 1, 5))
+    assert answer.status == "ok", answer.message
+    assert answer.intent is not None
+    assert {e.id for e in answer.intent.entities} == {"WMT", "AAPL"}
+    assert not answer.notes, answer.notes

@@ -46,6 +46,7 @@ class Mention(BaseModel):
 LOWER_CASE_TICKER = ", a lower-case ticker"
 # How a name was read, when it was not written as the catalog has it (Chinese in messages.py).
 _HOW = {"spelling": ", read as a misspelling", "prefix": ", read as the start of its name"}
+_HOW |= {"sound": ", read by its sound (a character of the same sound typed for it)"}
 
 
 def find_mentions(

@@ -23,6 +23,7 @@ from datapilot.brains.offline.entities import (
     unknown_names,
 )
 from datapilot.brains.offline.exclusions import excluded_spans
+from datapilot.brains.offline.homophones import homophone_matches
 from datapilot.brains.offline.how_much import how_much_return
 from datapilot.brains.offline.phrases import Hit, Span, mask
 from datapilot.brains.offline.spelling import (
@@ -164,6 +165,12 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     glued = glued_to_names(text, [*claimed, *(c.span for c in time.clauses)], hits)
     hits = [h for h in hits if (h.start, h.end) not in glued]  # words of a name, not cues
     left = unknown_names(text, claimed, hits)
+    sounded = _sounded(text, left, catalog, {m.entity.id for m in mentions})
+    if sounded:  # 沃尔马 typed for 沃尔玛: read by its sound, said in the trace
+        mentions = sorted([*mentions, *sounded], key=lambda m: m.span[0])
+        entity_trace += [m.described() for m in sounded]
+        claimed += [m.span for m in sounded]
+        left = unknown_names(text, claimed, hits)
     unknown = left if not mentions else []
     named = {m.entity.id for m in mentions}
     unnamed = [n for n in left if _name_like(n, text) and not _names_again(n, named, catalog)]
@@ -192,6 +199,28 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         respelled=respelled,
         glued=glued,
     )
+
+
+def _sounded(text: str, left: list[str], catalog: Catalog, named: set[str]) -> list[Mention]:
+    """The words no reading took that sound like a Chinese name of the catalog."""
+    pieces = [w for w in left if CJK.search(w)]
+    if not pieces:
+        return []
+    found = []
+    for match in homophone_matches(" ".join(pieces), catalog):
+        at = text.find(match.matched)
+        if at >= 0 and match.entity.id not in named:
+            span = (at, at + len(match.matched))
+            found.append(
+                Mention(
+                    entity=match.entity,
+                    text=match.matched,
+                    span=span,
+                    score=match.score,
+                    how="sound",
+                )
+            )
+    return found
 
 
 def _named_again_in_brackets(mentions: list[Mention], text: str) -> list[Mention]:

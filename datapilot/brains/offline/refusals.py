@@ -502,6 +502,7 @@ _FIXED_ZH = {
 _HOW_ZH = {
     ", a lower-case ticker": "，小写代码",
     ", read as a misspelling": "，按相近拼写识别",
+    ", read by its sound (a character of the same sound typed for it)": "，按同音字识别",
     ", read as the start of its name": "，按名称开头识别",
 }
 
