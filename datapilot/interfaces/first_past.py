@@ -33,6 +33,12 @@ def first_close_past(
     multiple: Annotated[
         float | None, "The level is this multiple of the day's close (2 = double)."
     ] = None,
+    level_from: Annotated[
+        date | None, "The level is a close of the period level_from..level_day (its peak or low)."
+    ] = None,
+    extreme: Annotated[
+        Literal["max", "min"], "With level_from: the period's highest (max) or lowest close."
+    ] = "max",
 ) -> pd.DataFrame:
     """Per column: the level (and the day it is the close of), the first session past it (date)
     with its close, and how many sessions were searched; no date when none was past it."""
@@ -46,7 +52,14 @@ def first_close_past(
     for column in levels.columns:
         closes = pd.to_numeric(levels[column], errors="coerce").dropna()
         target, target_day, base = level, None, None
-        if target is None:
+        if target is None and level_from is not None:
+            period = closes.loc[pd.Timestamp(level_from) : pd.Timestamp(level_day)]
+            if period.empty:
+                raise InterfaceError(f"No close of {column} from {level_from} to {level_day}.")
+            target_day = period.idxmax() if extreme == "max" else period.idxmin()
+            base = float(period[target_day])
+            target = times * base
+        elif target is None:
             known = closes.loc[: pd.Timestamp(level_day)]
             if known.empty:
                 raise InterfaceError(f"No close of {column} on or before {level_day}.")

@@ -7,7 +7,8 @@
 - "the biggest daily gain AMD has ever had in your data": the whole history;
 - a day in brackets pins the start said before it ("since its IPO day close (May 18 2012)
   through the latest data"), never a window of its own;
-- a Chinese name typed with a character of the same sound (沃尔马 for 沃尔玛) is that name.
+- a Chinese name typed with a character of the same sound (沃尔马 for 沃尔玛) is that name;
+- "close back above its February 2020 peak": the level is that month's highest close.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -95,3 +96,24 @@ async def test_a_sound_alike_name_beside_a_known_one_is_compared(data: Any) -> N
     assert answer.intent is not None
     assert {e.id for e in answer.intent.entities} == {"WMT", "AAPL"}
     assert not answer.notes, answer.notes
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "After the Covid crash, when did the S&P 500 finally close back above its February 2020 "
+        "peak? What was that peak level?",
+        "疫情暴跌之后，标普500哪天收盘重新站上2020年2月的最高点？那个高点是多少？",
+    ],
+)
+async def test_a_periods_peak_is_its_highest_close(data: Any, question: str) -> None:
+    closes = load_sp500_index()["SP500"]
+    february = closes.loc["2020-02-01":"2020-02-29"]
+    peak = february.max()
+    after = closes.loc["2020-03-24":]
+    back = after[after > peak].index[0]
+    answer = await ask_offline(question, date(2021, 6, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{peak:,.2f}" in answer.summary, answer.summary
+    assert f"{february.idxmax():%Y-%m-%d}" in answer.summary, answer.summary
+    assert f"{back:%Y-%m-%d}" in answer.summary, answer.summary

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from datapilot.brains.offline.windows import read_time
 
@@ -159,6 +159,10 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         inside = ask.reference[0] <= clause.span[0] and clause.span[1] <= ask.reference[1]
         if inside and ask.level is None and clause.start is not None:
             level_day = clause.start if clause.start == clause.end else clause.end
+            extreme = _extreme_of(parsed.text[ask.reference[0] : ask.reference[1]])
+            if clause.end is not None and clause.start != clause.end and extreme is not None:
+                # "its February 2020 peak": the highest close of that month, not its last
+                reading.level_from, reading.level_extreme = clause.start, extreme
         else:
             others.append(clause)
     if ask.level is None and level_day is None and ask.multiple == 1.0:
@@ -200,6 +204,19 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         level = f"{ask.multiple:g}x {level}" if ask.multiple != 1.0 else level
         reading.trace.append(f"the first session closing {ask.side} {level}")
     return True
+
+
+_PEAK_WORDS = re.compile(r"(?i)\b(?:peak|high|top|record)\b|最高|高点|峰值|顶部|新高")
+_TROUGH_WORDS = re.compile(r"(?i)\b(?:low|bottom|trough)\b|最低|低点|谷底|底部")
+
+
+def _extreme_of(words: str) -> Literal["max", "min"] | None:
+    """Which close of a period the level's words name: its peak (max) or its low (min)."""
+    if _TROUGH_WORDS.search(words):
+        return "min"
+    if _PEAK_WORDS.search(words):
+        return "max"
+    return None
 
 
 def _widen_first_day(reading: Reading, clauses: list[Clause]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -135,6 +136,12 @@ class Reading(BaseModel):
     level_day: date | None = Field(default=None, description="The day whose close is a level.")
     first_back: bool = Field(default=False, description="A first close back past a level.")
     level_multiple: float = Field(default=1.0, description="A level as a multiple of a close.")
+    level_from: date | None = Field(
+        default=None,
+        description="A level that is a period's peak or trough: the period's first day "
+        "(`level_day` its last), `level_extreme` which close of it.",
+    )
+    level_extreme: Literal["max", "min"] | None = None
     peak_side: str = Field(default="high", description="A distance from the high or the low.")
     period_sides: str = Field(default="both", description="Best, worst or both sub-periods.")
     extreme_of: str = Field(

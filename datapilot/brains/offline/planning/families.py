@@ -170,7 +170,8 @@ class AnalystFamilies(SeriesStatistics):
                 "please name the day (e.g. its March 23, 2020 close)."
             )
             return
-        start = min(d for d in (r.start, r.level_day) if d is not None) if r.start else None
+        days = (r.start, r.level_day, r.level_from)
+        start = min(d for d in days if d is not None) if r.start else None
         data = self.levels(freq="daily", start=start)
         args: dict[str, Any] = {"frame": frame(data), "side": r.count_condition or "above"}
         if r.threshold is not None:
@@ -179,6 +180,9 @@ class AnalystFamilies(SeriesStatistics):
             args["level_day"] = iso(r.level_day)
             if r.level_multiple != 1.0:
                 args["multiple"] = r.level_multiple  # "double that price", 翻倍
+            if r.level_from is not None and r.level_extreme is not None:
+                args["level_from"] = iso(r.level_from)  # "its February 2020 peak"
+                args["extreme"] = r.level_extreme
             if r.start is not None and r.start > r.level_day:
                 args["after"] = iso(r.start)  # "after the COVID crash"
         if r.count_inclusive:
