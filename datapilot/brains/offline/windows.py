@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.basis import basis_window
 from datapilot.brains.offline.before_that import before_that
 from datapilot.brains.offline.numbers import (
     DIGITS,
@@ -870,6 +871,13 @@ class Grammar:
             windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
             rules = [r for r, is_named in zip(rules, named, strict=True) if not is_named]
             reading.notes.append("dates given with a named episode: the dates decide")
+        if "basis" in rules and len(rules) > 1:
+            # The two points a change is measured between decide over any other period said.
+            kept = [r == "basis" for r in rules]
+            windows = [w for w, keep in zip(windows, kept, strict=True) if keep]
+            bases = [b for b, keep in zip(bases, kept, strict=True) if keep]
+            rules = ["basis" for keep in kept if keep]
+            reading.notes.append("an explicit basis (one period over another) decides the window")
         reading.spans = [a.span for a in atoms if not a.unread]
         reading.unread = [a.span for a in atoms if a.unread]
         reading.durations = [
@@ -1052,6 +1060,15 @@ class Grammar:
         # A date or period (or today).
         first = today if atom.kind == "today" else atom.first
         last = today if atom.kind == "today" else atom.last
+        basis = None
+        if nxt is not None and atom.kind == nxt.kind == "period" and first and last and nxt.first:
+            periods = ((first, last), (nxt.first, nxt.last or nxt.first))
+            basis = basis_window(text, atom.span, nxt.span, periods)
+        if basis is not None and nxt is not None:
+            # "Q4 2008 over Q4 2007", 2008年四季度对2007年四季度: the two points compared
+            nxt.used = True
+            end_at = nxt.span[1]
+            return clause(*basis, "basis")
         if (
             nxt is not None
             and nxt.is_date

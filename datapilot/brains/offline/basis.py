@@ -1,0 +1,52 @@
+"""An explicit basis: two periods set one over the other name the two points a change is measured
+between — "Q4 2008 over Q4 2007", 2008年四季度对2007年四季度, 按2008年四季度比2007年四季度算.
+
+The change runs from the end of the earlier period to the end of the later one, whichever is said
+first: the calendar convention ("GDP growth in 2008" is Q4 2008 on Q4 2007), so a series with one
+value per period is measured from the earlier period's own value to the later one's, and a daily
+close from the earlier period's last close. The basis decides the window over any other period
+the question names ("2008年增长了多少？按2008年四季度对2007年四季度算").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from datapilot.brains.offline.periods import calendar_unit
+
+# Between the two periods: "over", "on", "relative to", 对, 相对于. 比 / 相比 alone set two
+# windows against each other (2020年比2019年涨得多吗), so they are a basis only inside 按…算.
+_GAP = re.compile(r"(?i)\s*(?:over|on|relative\s+to|对|相对于?)\s*")
+_GAP_SAID = re.compile(r"\s*(?:对|比|较|相比|相较于?|相对于?)\s*")
+_OPENS = re.compile(r"(?:按|按照|以)\s*$")
+_CLOSES = re.compile(r"^\s*(?:来|去)?(?:算|计算|衡量)")
+
+Window = tuple[date, date]
+Span = tuple[int, int]
+
+
+def basis_window(
+    text: str, first: Span, second: Span, periods: tuple[Window, Window]
+) -> Window | None:
+    """The window of `first` and `second` (spans of `text`) set one over the other, whose
+    `periods` they are: from the day after the earlier period ends to the later one's end (so a
+    calendar window's usual base, the last value before its start, is the earlier period's);
+    None when the words between them set no basis. Without 按…算 saying it is one, a basis is
+    two calendar periods of the same length ("Q4 2008 over Q4 2007")."""
+    gap = text[first[1] : second[0]]
+    said = bool(_OPENS.search(text[: first[0]]) and _CLOSES.match(text[second[1] :]))
+    if said:
+        if not _GAP_SAID.fullmatch(gap):
+            return None
+    elif not _GAP.fullmatch(gap) or not _same_length(periods):
+        return None
+    earlier, later = sorted(periods, key=lambda window: window[1])
+    if earlier[1] >= later[0]:
+        return None  # the same or overlapping periods: no two points
+    return earlier[1] + timedelta(days=1), later[1]
+
+
+def _same_length(periods: tuple[Window, Window]) -> bool:
+    units = {calendar_unit(*window) for window in periods}
+    return len(units) == 1 and None not in units

@@ -1,0 +1,46 @@
+"""Macro classes a fresh blind set found, each now read:
+
+- 增长 / 增长了多少 of a series is its percent change over the window, read, not left unread;
+- an explicit basis ("Q4 2008 over Q4 2007", 按2008年四季度对2007年四季度算) names the two points
+  compared: the change from the earlier to the later, over any other period said.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from support.asking import ask_offline, series_values
+
+
+def _change(values: Any, base: str, end: str) -> float:
+    return float((values.loc[end] / values.loc[base] - 1) * 100)
+
+
+async def test_growth_in_chinese_is_the_change_over_the_window(data: Any) -> None:
+    gdp = series_values(data, "GDPC1")
+    answer = await ask_offline("美国实际GDP 2008年增长了多少", date(2010, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{abs(_change(gdp, '2007-10-01', '2008-10-01')):.2f}%" in answer.summary
+    assert not any("增长" in note for note in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize(
+    ("question", "base", "end"),
+    [
+        ("2008年美国实际GDP增长了多少？按2008年四季度对2007年四季度算", "2007-10-01", "2008-10-01"),
+        ("2008年美国实际GDP增长了多少？按2008年三季度对2007年三季度算", "2007-07-01", "2008-07-01"),
+        ("How much did real GDP grow in 2008, Q3 2008 over Q3 2007?", "2007-07-01", "2008-07-01"),
+    ],
+)
+async def test_an_explicit_basis_names_the_two_points(
+    data: Any, question: str, base: str, end: str
+) -> None:
+    gdp = series_values(data, "GDPC1")
+    answer = await ask_offline(question, date(2010, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{abs(_change(gdp, base, end)):.2f}%" in answer.summary, answer.summary
+    assert base in answer.summary and end in answer.summary, answer.summary
