@@ -2,7 +2,10 @@
 
 - 增长 / 增长了多少 of a series is its percent change over the window, read, not left unread;
 - an explicit basis ("Q4 2008 over Q4 2007", 按2008年四季度对2007年四季度算) names the two points
-  compared: the change from the earlier to the later, over any other period said.
+  compared: the change from the earlier to the later, over any other period said;
+- a Chinese series name in its common wordings (三个月期美国国债利率, 三个月美国国债利率,
+  三个月期美债利率) is the series, never a length of time; a quarter of the bundled quarterly
+  T-bill series is its one value.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -44,3 +47,19 @@ async def test_an_explicit_basis_names_the_two_points(
     assert answer.status == "ok", answer.message
     assert f"{abs(_change(gdp, base, end)):.2f}%" in answer.summary, answer.summary
     assert base in answer.summary and end in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "1980年第二季度三个月期美国国债利率是多少？",
+        "1980年二季度三个月美国国债利率是多少",
+        "1980年二季度三个月期美债利率是多少",
+    ],
+)
+async def test_a_chinese_series_name_in_its_common_wordings(data: Any, question: str) -> None:
+    rate = series_values(data, "TB3MS").loc["1980-04-01":"1980-06-30"]
+    assert len(rate) == 1  # the bundled series is quarterly: the quarter's own value
+    answer = await ask_offline(question, date(2010, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{rate.iloc[0]:.2f}%" in answer.summary, answer.summary
