@@ -5,7 +5,9 @@
   compared: the change from the earlier to the later, over any other period said;
 - a Chinese series name in its common wordings (三个月期美国国债利率, 三个月美国国债利率,
   三个月期美债利率) is the series, never a length of time; a quarter of the bundled quarterly
-  T-bill series is its one value.
+  T-bill series is its one value;
+- dates in brackets restate the period before them ("in the early 80s (1980-1984)"): they are
+  the window, so the highest value over it is answered with its quarter.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -63,3 +65,19 @@ async def test_a_chinese_series_name_in_its_common_wordings(data: Any, question:
     answer = await ask_offline(question, date(2010, 1, 15))
     assert answer.status == "ok", answer.message
     assert f"{rate.iloc[0]:.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In the early 80s (1980-1984), what was the peak quarterly unemployment rate and which "
+        "quarter was it?",
+        "八十年代初（1980-1984年）失业率最高是多少，在哪个季度？",
+    ],
+)
+async def test_dates_in_brackets_restate_the_period_before_them(data: Any, question: str) -> None:
+    rate = series_values(data, "UNRATE").loc["1980":"1984"]
+    answer = await ask_offline(question, date(2010, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{rate.max():.2f}%" in answer.summary, answer.summary
+    assert str(rate.idxmax().to_period("Q")) in answer.summary, answer.summary

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.basis import basis_window
 from datapilot.brains.offline.before_that import before_that
+from datapilot.brains.offline.brackets import restates
 from datapilot.brains.offline.numbers import (
     DIGITS,
     ZH_NUMERAL,
@@ -824,6 +825,7 @@ class Grammar:
         bases: list[Base] = []
         named: list[bool] = []
         rules: list[str] = []
+        said: list[Clause] = []  # the clauses of `windows`
         for index, atom in enumerate(atoms):
             if atom.used:
                 continue
@@ -845,7 +847,16 @@ class Grammar:
                 reading.future = (today + timedelta(days=1), clause.end)  # "through 2011"
                 reading.clauses.append(clause)
                 continue
+            if said and restates(text, said[-1], clause):
+                # "in the early 80s (1980-1984)": the dates in brackets say what the words
+                # before them mean, so they are the window
+                reading.clauses.remove(said.pop())
+                del windows[-1], bases[-1], rules[-1], named[-1]
+                reading.notes.append(
+                    "dates in brackets restate the period before them: they decide"
+                )
             reading.clauses.append(clause)
+            said.append(clause)
             windows.append((clause.start, clause.end))
             bases.append(clause.base)
             rules.append(clause.rule)
