@@ -7,7 +7,11 @@
   三个月期美债利率) is the series, never a length of time; a quarter of the bundled quarterly
   T-bill series is its one value;
 - dates in brackets restate the period before them ("in the early 80s (1980-1984)"): they are
-  the window, so the highest value over it is answered with its quarter.
+  the window, so the highest value over it is answered with its quarter;
+- a formula in brackets after a measure says how it is computed ("annualized (q/q compounded,
+  i.e. (Q/Qprev)^4-1)", （日收益率样本标准差×√252）): the measure answers it, its numbers are no
+  thresholds; annualised growth of a quarter is (Q / Qprev)^4 − 1, never the year-over-year
+  change.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -17,7 +21,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+import numpy as np
 import pytest
+from skfolio.datasets import load_sp500_index
 from support.asking import ask_offline, series_values
 
 
@@ -81,3 +87,29 @@ async def test_dates_in_brackets_restate_the_period_before_them(data: Any, quest
     assert answer.status == "ok", answer.message
     assert f"{rate.max():.2f}%" in answer.summary, answer.summary
     assert str(rate.idxmax().to_period("Q")) in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was real GDP growth last quarter, annualized (q/q compounded, i.e. (Q/Qprev)^4-1)?",
+        "What was real GDP growth last quarter, annualized?",
+        "美国实际GDP上季度年化增长率是多少？（即(本季/上季)^4-1）",
+    ],
+)
+async def test_a_formula_in_brackets_is_the_measure_it_defines(data: Any, question: str) -> None:
+    gdp = series_values(data, "GDPC1")
+    annualized = ((gdp.loc["2009-07-01"] / gdp.loc["2009-04-01"]) ** 4 - 1) * 100
+    answer = await ask_offline(question, date(2009, 11, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{annualized:.2f}%" in answer.summary, answer.summary
+    assert not any("Qprev" in note for note in answer.notes), answer.notes
+
+
+async def test_a_volatility_formula_in_brackets(data: Any) -> None:
+    closes = load_sp500_index()["SP500"].loc["2019-12-31":"2020-12-31"]
+    volatility = closes.pct_change().dropna().std() * np.sqrt(252) * 100
+    question = "2020年标普500的年化波动率是多少？（日收益率样本标准差×√252）"
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{volatility:.2f}%" in answer.summary, answer.summary

@@ -64,8 +64,10 @@ class AskedMeasures(PerformanceMeasures):
         self._table(table, title)
         self.trace.append(
             self._say(
-                "annualised return: (end / base)^(1 / years) − 1, years = days / 365.25",
-                "年化收益率：(期末 / 基期)^(1 / 年数) − 1，年数 = 天数 / 365.25",
+                "annualised return: (end / base)^(1 / years) − 1, years = days / 365.25 "
+                "(for monthly or quarterly values: months / 12)",
+                "年化收益率：(期末 / 基期)^(1 / 年数) − 1，年数 = 天数 / 365.25"
+                "（月度或季度数据：月数 / 12）",
             )
         )
 
