@@ -11,7 +11,7 @@
 - a formula in brackets after a measure says how it is computed ("annualized (q/q compounded,
   i.e. (Q/Qprev)^4-1)", （日收益率样本标准差×√252）): the measure answers it, its numbers are no
   thresholds; annualised growth of a quarter is (Q / Qprev)^4 − 1, never the year-over-year
-  change.
+  change; and the quarter's own value covers its quarter (no note that the data ends).
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -113,3 +113,13 @@ async def test_a_volatility_formula_in_brackets(data: Any) -> None:
     answer = await ask_offline(question, date(2022, 12, 30))
     assert answer.status == "ok", answer.message
     assert f"{volatility:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_quarterly_value_covers_its_quarter(data: Any) -> None:
+    gdp = series_values(data, "GDPC1")
+    assert gdp.index[-1] == gdp.loc["2009-07-01":"2009-09-30"].index[-1]  # 2009Q3's value
+    answer = await ask_offline(
+        "What was real GDP growth last quarter, annualized?", date(2009, 11, 30)
+    )
+    assert answer.status == "ok", answer.message
+    assert not any("data ends" in note for note in answer.notes), answer.notes
