@@ -85,10 +85,9 @@ def annualized_return(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
 ) -> pd.DataFrame:
-    """Compound annual growth rate in % per column, base to last value: (end / base)^(1 /
-    years) − 1, years = days / 365.25, or for a series with one value a month or quarter (dated
-    on its first day) the months between them / 12 (one quarter's growth is (Q / Qprev)^4 − 1);
-    with start_date, start_value, end_date, end_value."""
+    """CAGR in % per column, base to last value: (end / base)^(1 / years) − 1, years = days /
+    365.25 (monthly or quarterly values: months / 12, so a quarter's is (Q / Qprev)^4 − 1); with
+    start_date, start_value, end_date, end_value."""
     too_short = "Need at least two dated values per column for an annual rate."
     try:
         ends = period_table(frame, None, None)  # each column's base and last value, dated

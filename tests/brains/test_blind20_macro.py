@@ -10,8 +10,9 @@
   the window, so the highest value over it is answered with its quarter;
 - a formula in brackets after a measure says how it is computed ("annualized (q/q compounded,
   i.e. (Q/Qprev)^4-1)", （日收益率样本标准差×√252）): the measure answers it, its numbers are no
-  thresholds; annualised growth of a quarter is (Q / Qprev)^4 − 1, never the year-over-year
-  change; and the quarter's own value covers its quarter (no note that the data ends).
+  thresholds; annualised growth of a quarter (annualized q/q, 环比折年率) is (Q / Qprev)^4 − 1,
+  never the year-over-year change nor the plain quarter-over-quarter one; and the quarter's own
+  value covers its quarter (no note that the data ends).
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -95,6 +96,8 @@ async def test_dates_in_brackets_restate_the_period_before_them(data: Any, quest
         "What was real GDP growth last quarter, annualized (q/q compounded, i.e. (Q/Qprev)^4-1)?",
         "What was real GDP growth last quarter, annualized?",
         "美国实际GDP上季度年化增长率是多少？（即(本季/上季)^4-1）",
+        "What was real GDP growth last quarter, annualized q/q?",
+        "美国实际GDP上季度环比折年率是多少",
     ],
 )
 async def test_a_formula_in_brackets_is_the_measure_it_defines(data: Any, question: str) -> None:
