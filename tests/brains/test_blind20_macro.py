@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from skfolio.datasets import load_sp500_index
+from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask_offline, series_values
 
 
@@ -46,6 +46,12 @@ async def test_growth_in_chinese_is_the_change_over_the_window(data: Any) -> Non
         ("2008年美国实际GDP增长了多少？按2008年四季度对2007年四季度算", "2007-10-01", "2008-10-01"),
         ("2008年美国实际GDP增长了多少？按2008年三季度对2007年三季度算", "2007-07-01", "2008-07-01"),
         ("How much did real GDP grow in 2008, Q3 2008 over Q3 2007?", "2007-07-01", "2008-07-01"),
+        (
+            "How much did real GDP grow in 2008, measured Q4 2008 vs Q4 2007?",
+            "2007-10-01",
+            "2008-10-01",
+        ),
+        ("2008年美国实际GDP比2007年增长了多少", "2007-10-01", "2008-10-01"),
     ],
 )
 async def test_an_explicit_basis_names_the_two_points(
@@ -56,6 +62,21 @@ async def test_an_explicit_basis_names_the_two_points(
     assert answer.status == "ok", answer.message
     assert f"{abs(_change(gdp, base, end)):.2f}%" in answer.summary, answer.summary
     assert base in answer.summary and end in answer.summary, answer.summary
+    assert not answer.notes, answer.notes  # every word read: none left out
+
+
+@pytest.mark.parametrize("question", ["苹果2020年比2019年涨得多吗", "苹果2020年比2019年多涨了多少"])
+async def test_two_years_set_against_each_other_stay_two_windows(question: str) -> None:
+    closes = load_sp500_dataset()["AAPL"]
+    returns = [
+        (closes.loc[: f"{year}-12-31"].iloc[-1] / closes.loc[: f"{year - 1}-12-31"].iloc[-1] - 1)
+        * 100
+        for year in (2019, 2020)
+    ]
+    answer = await ask_offline(question, date(2021, 3, 1))
+    assert answer.status == "ok", answer.message
+    for figure in returns:
+        assert f"{figure:.2f}%" in answer.summary, (figure, answer.summary)
 
 
 @pytest.mark.parametrize(

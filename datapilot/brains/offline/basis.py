@@ -15,12 +15,21 @@ from datetime import date, timedelta
 
 from datapilot.brains.offline.periods import calendar_unit
 
-# Between the two periods: "over", "on", "relative to", 对, 相对于. 比 / 相比 alone set two
-# windows against each other (2020年比2019年涨得多吗), so they are a basis only inside 按…算.
+# Between the two periods: "over", "on", "relative to", 对, 相对于. 比 / 相比 / "vs" alone set two
+# windows against each other (2020年比2019年涨得多吗), so they are a basis only when the words
+# around say one is measured on the other: 按…算, "measured as …", or 比 before 增长了多少.
 _GAP = re.compile(r"(?i)\s*(?:over|on|relative\s+to|对|相对于?)\s*")
-_GAP_SAID = re.compile(r"\s*(?:对|比|较|相比|相较于?|相对于?)\s*")
-_OPENS = re.compile(r"(?:按|按照|以)\s*$")
+_GAP_SAID = re.compile(
+    r"(?i)\s*(?:对|比|较|相比|相较于?|相对于?|over|on|relative\s+to|vs\.?|versus|against)\s*"
+)
+_OPENS = re.compile(
+    r"(?i)(?:按|按照|以)\s*$|\b(?:measured|computed|calculated|taken)\s+(?:as\s+)?$"
+)
 _CLOSES = re.compile(r"^\s*(?:来|去)?(?:算|计算|衡量)")
+# 2008年美国实际GDP比2007年增长了多少: how much the later period grew on the earlier, its
+# subject's name between them; never 多涨了多少 (a gap between two windows' changes).
+_OVER_ZH = re.compile(r"[^\d，。,.?？!！;；多]{0,16}?比\s*")
+_GREW_ZH = re.compile(r"^\s*(?:增长|上涨|下跌|增加|减少|上升|下降|涨|跌)了?(?:多少|几)")
 
 Window = tuple[date, date]
 Span = tuple[int, int]
@@ -28,23 +37,29 @@ Span = tuple[int, int]
 
 def basis_window(
     text: str, first: Span, second: Span, periods: tuple[Window, Window]
-) -> Window | None:
+) -> tuple[Window, Span] | None:
     """The window of `first` and `second` (spans of `text`) set one over the other, whose
     `periods` they are: from the day after the earlier period ends to the later one's end (so a
-    calendar window's usual base, the last value before its start, is the earlier period's);
-    None when the words between them set no basis. Without 按…算 saying it is one, a basis is
-    two calendar periods of the same length ("Q4 2008 over Q4 2007")."""
-    gap = text[first[1] : second[0]]
-    said = bool(_OPENS.search(text[: first[0]]) and _CLOSES.match(text[second[1] :]))
-    if said:
+    calendar window's usual base, the last value before its start, is the earlier period's),
+    and the words that say it; None when the words set no basis. Unless the words say it is
+    one (按…算, "measured as"), a basis is two calendar periods of the same length ("Q4 2008
+    over Q4 2007")."""
+    gap, before, after = text[first[1] : second[0]], text[: first[0]], text[second[1] :]
+    span = (first[0], second[1])
+    opens = _OPENS.search(before)
+    if opens and (_CLOSES.match(after) or before.isascii()):
         if not _GAP_SAID.fullmatch(gap):
             return None
+        span = (opens.start(), second[1])
+    elif _OVER_ZH.fullmatch(gap) and _GREW_ZH.match(after) and _same_length(periods):
+        if gap.strip() != "比":
+            span = first  # the name between the two periods stays its own
     elif not _GAP.fullmatch(gap) or not _same_length(periods):
         return None
     earlier, later = sorted(periods, key=lambda window: window[1])
     if earlier[1] >= later[0]:
         return None  # the same or overlapping periods: no two points
-    return earlier[1] + timedelta(days=1), later[1]
+    return (earlier[1] + timedelta(days=1), later[1]), span
 
 
 def _same_length(periods: tuple[Window, Window]) -> bool:

@@ -1078,8 +1078,8 @@ class Grammar:
         if basis is not None and nxt is not None:
             # "Q4 2008 over Q4 2007", 2008年四季度对2007年四季度: the two points compared
             nxt.used = True
-            end_at = nxt.span[1]
-            return clause(*basis, "basis")
+            (start, end), (start_at, end_at) = basis
+            return clause(start, end, "basis")
         if (
             nxt is not None
             and nxt.is_date
