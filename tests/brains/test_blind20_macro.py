@@ -3,6 +3,8 @@
 - 增长 / 增长了多少 of a series is its percent change over the window, read, not left unread;
 - an explicit basis ("Q4 2008 over Q4 2007", 按2008年四季度对2007年四季度算) names the two points
   compared: the change from the earlier to the later, over any other period said;
+- a change between averages (按年均值算, "annual average over annual average") is declined,
+  never answered with another comparison;
 - a Chinese series name in its common wordings (三个月期美国国债利率, 三个月美国国债利率,
   三个月期美债利率) is the series, never a length of time; a quarter of the bundled quarterly
   T-bill series is its one value;
@@ -147,3 +149,18 @@ async def test_a_quarterly_value_covers_its_quarter(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert not any("data ends" in note for note in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2008年美国实际GDP增长了多少？按年均值算。",
+        "How much did real GDP grow in 2008, annual average over annual average?",
+    ],
+)
+async def test_a_change_between_averages_is_declined(data: Any, question: str) -> None:
+    gdp = series_values(data, "GDPC1")
+    answer = await ask_offline(question, date(2010, 1, 15))
+    assert answer.status == "no_data", answer.summary
+    ends = _change(gdp, "2007-10-01", "2008-10-01")
+    assert f"{abs(ends):.2f}" not in answer.message, answer.message  # no other comparison

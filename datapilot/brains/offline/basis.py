@@ -65,3 +65,34 @@ def basis_window(
 def _same_length(periods: tuple[Window, Window]) -> bool:
     units = {calendar_unit(*window) for window in periods}
     return len(units) == 1 and None not in units
+
+
+# A change measured between averages: 按年均值算, 年均值对年均值, "annual average over annual
+# average". No plan computes it yet, and a change between two ends is another comparison.
+_AVERAGES = re.compile(
+    r"(?i)按(?:照)?(?:全?年|季度?|月)?(?:度)?(?:平均值?|均值)(?:来)?(?:算|计算)"
+    r"|(?:年|季度?|月)(?:平均值?|均值)(?:对|比)(?:年|季度?|月)?(?:平均值?|均值)"
+    r"|\b(?:annual|yearly|quarterly|monthly)?\s*averages?\s+(?:over|vs\.?|versus|on)\s+"
+    r"(?:the\s+)?(?:annual|yearly|quarterly|monthly|prior|previous)?\s*(?:year's\s+)?averages?\b"
+    r"|\b(?:on|by)\s+(?:an?\s+)?(?:annual|yearly)[-\s]average\s+basis\b"
+)
+_CHANGE = re.compile(r"(?i)增长|增速|涨|跌|变化|\bgr[eo]w|\bgrowth\b|\bchange|\bincreas|\bdeclin")
+
+
+def averages_basis(text: str, zh: bool) -> str | None:
+    """The message declining a change asked between averages (按年均值算), or None."""
+    found = _AVERAGES.search(text)
+    if found is None or not _CHANGE.search(text):
+        return None
+    if zh:
+        return (
+            f"“{found.group(0)}”：按平均值计算的增长（一期均值对上一期均值）我还不能计算，"
+            "也不会用另一种比较代替。可以问期末值之间的增长，例如“2008年美国实际GDP增长了多少”"
+            "（2008年四季度对2007年四季度）。"
+        )
+    return (
+        f"\"{found.group(0)}\": I can't yet compute a change between averages (one period's "
+        "average over the previous one's), and I won't give another comparison instead. I can "
+        'give the change between period ends, e.g. "how much did real GDP grow in 2008" '
+        "(Q4 2008 over Q4 2007)."
+    )
