@@ -80,6 +80,7 @@ def _read(path: Path, key: str) -> Catalog | None:
                 tuple(rules["weak_context"]),
                 frozenset(rules["common_words"]),
                 frozenset(rules["not_tickers"]),
+                tuple(tuple(group) for group in rules.get("zh_interchangeable", [])),
             ),
             checked=True,  # built from these entities by `Catalog.load`, which checked them
         )
@@ -101,6 +102,7 @@ def _write(path: Path, key: str, catalog: Catalog) -> None:
             "weak_context": list(rules.weak_context),
             "common_words": sorted(rules.common_words),
             "not_tickers": sorted(rules.not_tickers),
+            "zh_interchangeable": [list(group) for group in rules.zh_interchangeable],
         },
     }
     with contextlib.suppress(OSError):

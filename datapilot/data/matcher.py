@@ -9,6 +9,8 @@ Rules (each one fixes a real false positive or miss):
   not an ordinary word ("msft" yes, "it"/"ge"/"size" no);
   a bare six-digit A-share code matches when it is unambiguous;
 * weak aliases ("momentum") count only when the text also says factor / ETF;
+* a Chinese name also matches in its other common wordings (`zh_names`: 三个月 / 3个月期, 美国
+  before or after a tenor, 国债 / 国库券), unless another entity has that name;
 * a name of several Latin words also matches in the plural ("factor ETFs", "bond yields"); a
   one-word name does not ("targets" is no company);
 * names of five letters or more also match with one or two typos ("Microsfot", "Amazn") at a lower
@@ -32,6 +34,7 @@ from datapilot.core.spans import DisjointSpans
 from datapilot.data import text
 from datapilot.data.entity import Entity
 from datapilot.data.vocabulary import MatchingRules
+from datapilot.data.zh_names import zh_wordings
 
 EXACT_SCORE = 100.0
 CODE_SCORE = 95.0
@@ -103,6 +106,13 @@ class Matcher:
                 self._codes[number] = entity.id
         for number in ambiguous_codes:
             del self._codes[number]
+        # Other wordings of Chinese names (三个月期美国国债利率 for 3个月期国债利率), never taking a
+        # name another entity answers to.
+        for entity in entities:
+            for name in entity.aliases:
+                if text.is_chinese(name):
+                    for wording in zh_wordings(name, rules.zh_interchangeable):
+                        self._names.setdefault(text.key(wording), entity.id)
         # The key lengths worth trying at a position, by the first two characters there (by the
         # one character for one-character keys): a question tries a handful, not every length.
         lengths: dict[str, set[int]] = defaultdict(set)

@@ -70,6 +70,7 @@ _METHOD_ZH = {"pearson": "皮尔逊", "spearman": "斯皮尔曼", "kendall": "�
 _CHANGE_ZH = {
     "year-over-year": "同比",
     "quarter-over-quarter": "环比",
+    "month-over-month": "月环比",
     "period-over-period": "逐期",
 }
 _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
@@ -114,8 +115,11 @@ _TITLE_PATTERNS: list[tuple[re.Pattern[str], _Render]] = [
         lambda m, zh: f"{zh(m['x'])}预测（{model_zh(m['m'])}）",
     ),
     (
-        re.compile(r"(?i)(?P<c>year-over-year|quarter-over-quarter|period-over-period) change"),
-        lambda m, zh: f"{_CHANGE_ZH[m['c'].lower()]}变化",
+        re.compile(
+            r"(?i)(?P<a>annualised )?"
+            r"(?P<c>year-over-year|quarter-over-quarter|month-over-month|period-over-period) change"
+        ),
+        lambda m, zh: f"{_CHANGE_ZH[m['c'].lower()]}变化" + ("（年化）" if m["a"] else ""),
     ),
     (
         re.compile(r"(?P<n>\d+)-period moving average of (?P<x>.+)"),

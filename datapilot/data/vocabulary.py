@@ -47,6 +47,8 @@ class MatchingRules:
     weak_context: tuple[str, ...] = ()
     common_words: frozenset[str] = frozenset()
     not_tickers: frozenset[str] = frozenset()
+    # Chinese words that stand for each other inside names (国债 / 美债 / 国库券).
+    zh_interchangeable: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -75,6 +77,7 @@ def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
     weak_context: list[str] = []
     common_words: set[str] = set()
     not_tickers: set[str] = set()
+    interchangeable: list[tuple[str, ...]] = []
     for path in files:
         document = _read(path)
         defaults = document.get("defaults", {})
@@ -94,6 +97,7 @@ def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
         weak_context.extend(rules.get("weak_context", []))
         common_words.update(word.lower() for word in rules.get("common_words", []))
         not_tickers.update(rules.get("not_tickers", []))
+        interchangeable.extend(tuple(group) for group in rules.get("zh_interchangeable", []))
     for path, entity_id, names in extra_aliases:
         target = entities.get(entity_id.upper())
         if target is None:
@@ -101,7 +105,12 @@ def load_vocabulary(files: Iterable[Path]) -> Vocabulary:
         target.aliases.extend(name for name in names if name not in target.aliases)
     result = list(entities.values())
     check_names(result, origin)
-    rules = MatchingRules(tuple(weak_context), frozenset(common_words), frozenset(not_tickers))
+    rules = MatchingRules(
+        tuple(weak_context),
+        frozenset(common_words),
+        frozenset(not_tickers),
+        tuple(interchangeable),
+    )
     return Vocabulary(result, rules)
 
 

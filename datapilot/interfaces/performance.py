@@ -85,8 +85,9 @@ def annualized_return(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
 ) -> pd.DataFrame:
-    """Compound annual growth rate in % per column, base to last value: (end / base)^(1 /
-    years) − 1, years = days / 365.25; with start_date, start_value, end_date, end_value."""
+    """CAGR in % per column, base to last value: (end / base)^(1 / years) − 1, years = days /
+    365.25 (monthly or quarterly values: months / 12, so a quarter's is (Q / Qprev)^4 − 1); with
+    start_date, start_value, end_date, end_value."""
     too_short = "Need at least two dated values per column for an annual rate."
     try:
         ends = period_table(frame, None, None)  # each column's base and last value, dated
@@ -97,6 +98,11 @@ def annualized_return(
     if table.empty:
         raise InterfaceError(too_short)
     years = days[days > 0] / 365.25
+    dates = pd.DatetimeIndex(with_base(frame).index)
+    if infer_freq(dates) in ("monthly", "quarterly") and (dates.day == 1).all():
+        # A value per month or quarter, labelled by its first day: a year is 12 months of them.
+        start, end = pd.to_datetime(table["start_date"]), pd.to_datetime(table["end_date"])
+        years = ((end.dt.year - start.dt.year) * 12 + end.dt.month - start.dt.month) / 12
     ratio = table["end_value"] / table["start_value"]
     table["annualized_return_pct"] = (ratio ** (1 / years) - 1) * 100
     value_unit = level_unit(frame)

@@ -410,9 +410,13 @@ def pct_change(
         Literal["pop", "yoy", "qoq", "mom"],
         "pop = vs the previous row; yoy/qoq/mom = vs one year/quarter/month earlier.",
     ] = "pop",
+    annualize: Annotated[
+        bool, "Compound each change to a yearly rate: (1 + change)^(changes a year) − 1."
+    ] = False,
 ) -> pd.DataFrame:
     """Percent change of each column vs an earlier observation; the lag follows the data's frequency
-    (quarterly data: yoy = 4 rows)."""
+    (quarterly data: yoy = 4 rows). Annualised, a quarter's change is (Q / Qprev)^4 − 1 (a
+    year-over-year change is yearly already)."""
     levels = _levels(frame)
     freq = infer_freq(levels.index)
     if kind == "pop":
@@ -435,10 +439,17 @@ def pct_change(
                 f"A {kind} change needs data at least that frequent; this series is {freq}."
             )
         change = levels.pct_change(periods=lag, fill_method=None)
+    per_year = {"yoy": 1, "qoq": 4, "mom": 12}.get(kind) or PERIODS_PER_YEAR[freq]
+    annualized = annualize and per_year > 1
+    if annualized:
+        change = (1 + change) ** per_year - 1
     change = (change * 100).dropna(how="all")
     if change.empty:
         raise InterfaceError(f"Not enough history for a {kind} change; widen the date window.")
-    return derive(change, frame, kind="timeseries", unit="%", title=f"{_CHANGE_WORD[kind]} change")
+    title = f"{_CHANGE_WORD[kind]} change"
+    if annualized:
+        title = f"Annualised {title[0].lower()}{title[1:]}"
+    return derive(change, frame, kind="timeseries", unit="%", title=title)
 
 
 @interface("processing", "frame")

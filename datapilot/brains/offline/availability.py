@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
+from datapilot.brains.offline.periods import month_end, quarter_of, quarter_window
 from datapilot.brains.offline.refusals import (
     coverage_message,
     edge_note,
@@ -131,8 +132,18 @@ def check_availability(reading: Reading) -> None:
             continue
         if start < entity.first:
             reading.notes.append(edge_note(entity, reading.zh, starts=True, start=start, end=end))
-        if end > entity.last:
+        if end > covered_to(entity, entity.last):
             reading.notes.append(edge_note(entity, reading.zh, starts=False, start=start, end=end))
+
+
+def covered_to(entity: Entity, last: date) -> date:
+    """The last day `last`, an observation of `entity`, speaks for: a monthly or quarterly value
+    dated on its period's first day (2009-07-01 for 2009Q3) stands for the whole period."""
+    if last.day != 1 or entity.frequency not in ("monthly", "quarterly"):
+        return last
+    if entity.frequency == "monthly":
+        return month_end(last.year, last.month)
+    return quarter_window(last.year, quarter_of(last))[1]
 
 
 def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Entity]) -> bool:

@@ -136,11 +136,12 @@ _LEVELS_AND_POINTS = re.compile(r"(?i)\blevels?\b|percentage\s+points?|\bpp\b|�
 _RETURNS = ("return", "cumulative_return", "annualized_return")
 
 
-def _annualizes_another(parsed: Parsed) -> bool:
-    """Whether every 年化 / "annualised" said belongs to another measure (谷歌2008年跌了多少，
-    年化波动率多大: the volatility is annualised, the fall is the year's return)."""
+def _annualizes_another(parsed: Parsed, also: tuple[str, ...] = ()) -> bool:
+    """Whether every 年化 / "annualised" said belongs to another measure than a return (or the
+    measures `also` named) (谷歌2008年跌了多少，年化波动率多大: the volatility is annualised,
+    the fall is the year's return)."""
     cues = [h for h in parsed.hits if h.has("cue:annualize")]
-    others = [h for m, h in parsed.group("metric") if m not in _RETURNS]
+    others = [h for m, h in parsed.group("metric") if m not in (*_RETURNS, *also)]
     return bool(cues) and all(
         any(c.start <= o.start <= c.end + 1 or o.start <= c.start < o.end for o in others)
         for c in cues
@@ -182,6 +183,16 @@ def refine(
             "环比：相对上一期，不是同比"
             if zh
             else f"growth against the previous period ({sequential[0]}), not year-over-year"
+        )
+    generic = "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", []))
+    if annualize and generic and not _annualizes_another(parsed, also=("yoy",)):
+        # "GDP growth last quarter, annualized", 年化增长率: the window's growth compounded to a
+        # year. A year-over-year change is annual already, so it is not what was asked.
+        metrics = ["annualized_return" if m == "yoy" else m for m in metrics]
+        trace.append(
+            "年化增长 → 窗口增长折成年率"
+            if zh
+            else "annualised growth → the window's growth as a yearly rate"
         )
     if (
         annualize

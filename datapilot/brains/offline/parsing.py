@@ -13,6 +13,7 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.brackets import formulas
 from datapilot.brains.offline.entities import (
     Mention,
     align_frequencies,
@@ -25,7 +26,7 @@ from datapilot.brains.offline.entities import (
 from datapilot.brains.offline.exclusions import excluded_spans
 from datapilot.brains.offline.homophones import homophone_matches
 from datapilot.brains.offline.how_much import how_much_return
-from datapilot.brains.offline.phrases import Hit, Span, mask
+from datapilot.brains.offline.phrases import MASK, Hit, Span, mask
 from datapilot.brains.offline.spelling import (
     Respelling,
     expand_elided_anchor,
@@ -121,12 +122,22 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     # before it), which every calendar window already follows.
     text = _LABEL_PERIOD.sub(lambda found: " " * len(found[0]), text)
     text = _END_TO_END.sub(lambda found: " " * len(found[0]), text)
+    # A formula in brackets after a measure says how it is computed: the measure answers it.
+    defined = [span for span in formulas(text) if _measure_before(text[: span[0]], vocab)]
+    said = [text[start:end] for start, end in defined]
+    text = mask(text, defined).replace(MASK, " ")
     text, respelled = respell_measures(text, vocab, catalog)
     spelled = [
         f"“{r.said}”读作{measure_name(r.metric, zh=True)}"
         if CJK.search(text)
         else f'"{r.said}" read as "{r.read}"'
         for r in respelled
+    ]
+    spelled += [
+        f"“{d}”：所问指标的算法，按该指标回答"
+        if CJK.search(text)
+        else f'"{d}": how the measure asked is computed, answered by that measure'
+        for d in said
     ]
     candidates = catalog.mentions(text)
     time = read_time(text, today, vocab)
@@ -264,6 +275,11 @@ def _noun_sense(hit: Hit, text: str) -> bool:
     if word == "close":
         return bool(_CLOSE_SOMETHING.match(text[hit.end :]))
     return False
+
+
+def _measure_before(text: str, vocab: Vocab) -> bool:
+    """A measure (or 年化 / "annualized") is said in `text`."""
+    return any(h.group("metric") or h.has("cue:annualize") for h in vocab.matcher.find(text))
 
 
 def _straddled(text: str, spans: list[Span], candidates: list[Match], vocab: Vocab) -> list[Span]:

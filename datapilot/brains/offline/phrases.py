@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 Span = tuple[int, int]
 
-_MASK = "\x00"
+MASK = "\x00"
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def mask(text: str, spans: Iterable[Span]) -> str:
     """`text` with the given spans blanked out (indices preserved)."""
     chars = list(text)
     for start, end in spans:
-        chars[start:end] = _MASK * (end - start)
+        chars[start:end] = MASK * (end - start)
     return "".join(chars)
 
 

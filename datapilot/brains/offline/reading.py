@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.advice import advice_declined_note, advice_message, asks_advice
 from datapilot.brains.offline.availability import check_availability, move_to_latest
+from datapilot.brains.offline.basis import averages_basis
 from datapilot.brains.offline.client_tables import (
     extra_widget_for,
     find_tables,
@@ -332,6 +333,11 @@ def _read(
     _grow_to_today(reading)
     if not reading.parts:
         read_families(reading, parsed)
+    if (averaged := averages_basis(text, reading.zh)) is not None:
+        reading.status, reading.message = "no_data", averaged
+        reading.trace.append("a change between averages: not computed")
+        reading.rewritten = _rewritten(reading, parsed)
+        return reading, parsed
     said = (
         None
         if reading.tables

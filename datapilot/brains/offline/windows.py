@@ -24,7 +24,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from datapilot.brains.offline.basis import basis_window
 from datapilot.brains.offline.before_that import before_that
+from datapilot.brains.offline.brackets import restates
 from datapilot.brains.offline.numbers import (
     DIGITS,
     ZH_NUMERAL,
@@ -833,22 +835,20 @@ class Grammar:
         bases: list[Base] = []
         named: list[bool] = []
         rules: list[str] = []
-        windowed = False  # the last clause read has a window (a "since" a bracket may pin)
+        said: list[Clause] = []  # the clauses of `windows`
         for index, atom in enumerate(atoms):
             if atom.used:
                 continue
             clause = self._combine(text, atoms, index, today)
             if clause is None:
                 continue
-            pinned = _pins(text, reading.clauses[-1], clause) if windowed else None
-            windowed = False
+            pinned = _pins(text, said[-1], clause) if said else None
             if pinned is not None:
                 # "since its IPO day close (May 18 2012)": the day in brackets pins the start
                 # said before it; no window of its own.
-                reading.clauses[-1] = pinned
+                reading.clauses[reading.clauses.index(said[-1])] = said[-1] = pinned
                 windows[-1], bases[-1], rules[-1] = (pinned.start, pinned.end), pinned.base, "since"
                 reading.from_first = any(c.rule == "first" for c in reading.clauses)
-                windowed = True
                 continue
             if clause.rule == "first":
                 reading.from_first = True
@@ -865,12 +865,20 @@ class Grammar:
                 reading.future = (today + timedelta(days=1), clause.end)  # "through 2011"
                 reading.clauses.append(clause)
                 continue
+            if said and restates(text, said[-1], clause):
+                # "in the early 80s (1980-1984)": the dates in brackets say what the words
+                # before them mean, so they are the window
+                reading.clauses.remove(said.pop())
+                del windows[-1], bases[-1], rules[-1], named[-1]
+                reading.notes.append(
+                    "dates in brackets restate the period before them: they decide"
+                )
             reading.clauses.append(clause)
+            said.append(clause)
             windows.append((clause.start, clause.end))
             bases.append(clause.base)
             rules.append(clause.rule)
             named.append(atom.rule == "named" and clause.rule != "range")
-            windowed = True
         if reading.future and windows and reading.future[0].year == today.year:
             # "bought at the end of 2018, worth at the end of 2022?" asked on 2022-12-28: a
             # point later this year beside a past start reads as "until now", not a forecast.
@@ -892,6 +900,13 @@ class Grammar:
             windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
             rules = [r for r, is_named in zip(rules, named, strict=True) if not is_named]
             reading.notes.append("dates given with a named episode: the dates decide")
+        if "basis" in rules and len(rules) > 1:
+            # The two points a change is measured between decide over any other period said.
+            kept = [r == "basis" for r in rules]
+            windows = [w for w, keep in zip(windows, kept, strict=True) if keep]
+            bases = [b for b, keep in zip(bases, kept, strict=True) if keep]
+            rules = ["basis" for keep in kept if keep]
+            reading.notes.append("an explicit basis (one period over another) decides the window")
         reading.spans = [a.span for a in atoms if not a.unread]
         reading.unread = [a.span for a in atoms if a.unread]
         reading.durations = [
@@ -1090,6 +1105,15 @@ class Grammar:
         # A date or period (or today).
         first = today if atom.kind == "today" else atom.first
         last = today if atom.kind == "today" else atom.last
+        basis = None
+        if nxt is not None and atom.kind == nxt.kind == "period" and first and last and nxt.first:
+            periods = ((first, last), (nxt.first, nxt.last or nxt.first))
+            basis = basis_window(text, atom.span, nxt.span, periods)
+        if basis is not None and nxt is not None:
+            # "Q4 2008 over Q4 2007", 2008年四季度对2007年四季度: the two points compared
+            nxt.used = True
+            (start, end), (start_at, end_at) = basis
+            return clause(start, end, "basis")
         if (
             nxt is not None
             and nxt.is_date

@@ -576,7 +576,8 @@ _COMPARED |= {"Month-over-month": pd.DateOffset(months=1)}
 def _levels_compared(title: str, subject: str, day: str, said: Said) -> str:
     """ " (9.20% on 2009-04-01 against 5.40% on 2008-04-01, up 3.80 percentage points)": the two
     levels a change compares, from the series it was computed from; '' when none is at hand."""
-    back = next((o for word, o in _COMPARED.items() if title.startswith(word)), None)
+    plain = title.removeprefix("Annualised ")  # an annualised change compares the same levels
+    back = next((o for w, o in _COMPARED.items() if plain.lower().startswith(w.lower())), None)
     if back is None:
         return ""
     at = pd.Timestamp(day)

@@ -30,9 +30,14 @@ class AskedMeasures(PerformanceMeasures):
         """Percent change on an earlier period, fetched early so it is defined from the start."""
         english, chinese, back = _CHANGES[kind]
         data = self.levels(start=self._lookback(back))
+        # "annualized q/q", 环比折年率: each change compounded to a year (a yoy is yearly already)
+        annualize = self.r.annualize and kind != "yoy"
+        args: dict[str, object] = {"frame": frame(data), "kind": kind}
+        if annualize:
+            args["annualize"] = True
         change = self.builder.add(
             "pct_change",
-            {"frame": frame(data), "kind": kind},
+            args,
             name=kind,
             description=self._say(
                 f"Compute the change in % on {english}", f"计算相对{chinese}的变化（%）"
@@ -41,9 +46,14 @@ class AskedMeasures(PerformanceMeasures):
         )
         change = self._trim(change)
         self.primary = change
-        self._line_or(change, self._title(kind))
+        self._line_or(change, self._title(f"annualized_{kind}" if annualize else kind))
         self.trace.append(
             self._say(
+                f"{kind}: the change in % on {english}, compounded to a yearly rate",
+                f"相对{chinese}的变化（%），折成年率",
+            )
+            if annualize
+            else self._say(
                 f"{kind}: the simple change in % on {english}, not annualised",
                 f"相对{chinese}的简单变化（%），未年化",
             )
@@ -64,8 +74,10 @@ class AskedMeasures(PerformanceMeasures):
         self._table(table, title)
         self.trace.append(
             self._say(
-                "annualised return: (end / base)^(1 / years) − 1, years = days / 365.25",
-                "年化收益率：(期末 / 基期)^(1 / 年数) − 1，年数 = 天数 / 365.25",
+                "annualised return: (end / base)^(1 / years) − 1, years = days / 365.25 "
+                "(for monthly or quarterly values: months / 12)",
+                "年化收益率：(期末 / 基期)^(1 / 年数) − 1，年数 = 天数 / 365.25"
+                "（月度或季度数据：月数 / 12）",
             )
         )
 

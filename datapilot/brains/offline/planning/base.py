@@ -60,6 +60,9 @@ _LABELS: dict[str, tuple[str, str]] = {
     "qoq": ("quarter-over-quarter change", "季度环比变化"),
     "mom": ("month-over-month change", "月度环比变化"),
     "pop": ("change on the previous period", "环比变化"),
+    "annualized_qoq": ("annualised quarter-over-quarter change", "季度环比折年率"),
+    "annualized_mom": ("annualised month-over-month change", "月度环比折年率"),
+    "annualized_pop": ("annualised change on the previous period", "环比折年率"),
     "top_bottom": ("top and bottom", "首尾排名"),
 }
 

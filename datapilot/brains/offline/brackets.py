@@ -1,0 +1,72 @@
+"""What words in brackets do to what they follow: restate it, never add to it.
+
+"In the early 80s (1980-1984)": dates in brackets right after a period say what that period
+means, so they are the window (never a second window the first sits inside). A formula in
+brackets after a measure ("annualized (q/q compounded, i.e. (Q/Qprev)^4-1)", 年化波动率（日收益率
+样本标准差×√252）) says how that measure is computed: the measure answers it, and its numbers are
+no thresholds or amounts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the time grammar imports this module
+    from datapilot.brains.offline.windows import Clause
+
+_OPEN = re.compile(r"\s*[(（\[]\s*")
+_CLOSE = re.compile(r"\s*[)）\]]")
+
+
+def restates(text: str, said: Clause, inside: Clause) -> bool:
+    """`inside` is the whole of a bracket right after `said`, and says its window otherwise:
+    overlapping it, not the same (a day without its year read in another year, "Thanksgiving
+    2011 (Nov 24)", restates nothing)."""
+    if not (
+        _OPEN.fullmatch(text[said.span[1] : inside.span[0]]) and _CLOSE.match(text, inside.span[1])
+    ):
+        return False
+    if None in (said.start, said.end, inside.start, inside.end):
+        return False
+    assert said.start and said.end and inside.start and inside.end
+    overlap = said.start <= inside.end and inside.start <= said.end
+    return overlap and (said.start, said.end) != (inside.start, inside.end)
+
+
+# A formula or a restatement inside a bracket: an operator no plain words use, or "i.e." / 即.
+_FORMULA = re.compile(r"[\^√×÷=]|(?<![A-Za-z])i\.\s?e\.|\bthat\s+is\b|即|也就是")
+_PAIRS = {"(": ")", "（": "）", "[": "]"}
+
+
+def formulas(text: str) -> list[tuple[int, int]]:
+    """The brackets (outermost, nesting allowed) that hold a formula or say "i.e.": what the
+    measure before them is, "annualized (q/q compounded, i.e. (Q/Qprev)^4-1)",
+    年化波动率（日收益率样本标准差×√252）."""
+    found = []
+    index = 0
+    while index < len(text):
+        opening = text[index]
+        if opening not in _PAIRS:
+            index += 1
+            continue
+        end = _closing(text, index)
+        if end is None:
+            break
+        if _FORMULA.search(text, index + 1, end):
+            found.append((index, end + 1))
+        index = end + 1
+    return found
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket opened at `start` closes (any bracket kind counts for nesting)."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] in _PAIRS:
+            depth += 1
+        elif text[index] in _PAIRS.values():
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
