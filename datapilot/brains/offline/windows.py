@@ -1140,7 +1140,13 @@ class Grammar:
                 from_day=_is_day(starter),
                 opens_on=calendar_unit(starter.first, starter.last),
             )
-        if nxt is not None and nxt.kind == "duration" and nxt.duration and first:
+        if (
+            nxt is not None
+            and nxt.kind == "duration"
+            and nxt.duration
+            and first
+            and atom.kind != "today"  # "the current 10-year yield": a tenor, not a length
+        ):
             # Side by side ("2019年1月半年") a length extends the period, unless it is an
             # indicator's setting ("今年30日滚动波动率").
             trailing = text[nxt.span[1] :]

@@ -27,6 +27,7 @@ from datapilot.engine.summary.answers import (
 )
 from datapilot.engine.summary.done import Step, method_sentence, steps_of
 from datapilot.engine.summary.kinds import Said, headline, result_kind, window_words
+from datapilot.engine.summary.legs import spread_legs
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
 from datapilot.engine.summary.parts import parts_compared, said_for
 from datapilot.engine.summary.words import words_for
@@ -147,7 +148,7 @@ def answer_lead(
 def _answer(lead: Step | None, said: Said) -> list[str]:
     if lead is None:
         return []
-    return answer_sentences(lead, said) or fact_sentences(lead, said.w)
+    return (answer_sentences(lead, said) or fact_sentences(lead, said.w)) + spread_legs(lead, said)
 
 
 def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
@@ -170,7 +171,7 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
             for subject, m in list(by_subject(step.record.facts).items())[:1]
             if "high" in m and "low" in m
         ]
-    return answer_sentences(step, said) or fact_sentences(step, said.w)
+    return (answer_sentences(step, said) or fact_sentences(step, said.w)) + spread_legs(step, said)
 
 
 def _cut_of(frame: object, lead: object) -> bool:

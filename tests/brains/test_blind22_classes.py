@@ -1,0 +1,51 @@
+"""Classes a fresh blind set found, each now read:
+
+- a spread on one date is said with its two legs ("what were Moody's Baa and Aaa yields, and the
+  spread?", 布伦特和WTI月均价差);
+- "the current 10-year Treasury yield": a tenor after "current", never a length from today (it
+  ended the reading with an error).
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from support.asking import ask_offline, series_values
+
+
+@pytest.mark.parametrize(
+    ("question", "today", "legs", "day"),
+    [
+        (
+            "In December 2008, what were Moody's Baa and Aaa corporate yields, and the Baa–Aaa "
+            "spread?",
+            date(2019, 1, 10),
+            ("BAA", "AAA"),
+            "2008-12-01",
+        ),
+        (
+            "2019年12月布伦特和WTI月均价差多少美元？",
+            date(2020, 1, 20),
+            ("MCOILBRENTEU", "MCOILWTICO"),
+            "2019-12-01",
+        ),
+    ],
+)
+async def test_a_spread_on_one_date_is_said_with_its_legs(
+    data: Any, question: str, today: date, legs: tuple[str, str], day: str
+) -> None:
+    a, b = (series_values(data, leg).loc[day] for leg in legs)
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    for figure in (a, b, a - b):
+        assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
+
+
+async def test_the_current_ten_year_yield_is_read_without_an_error(data: Any) -> None:
+    answer = await ask_offline("What's the current 10-year Treasury yield?", date(2022, 12, 30))
+    assert answer.status == "no_data", answer.message
+    assert "DGS10" in (answer.message or "")
