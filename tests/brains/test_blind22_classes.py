@@ -3,7 +3,10 @@
 - a spread on one date is said with its two legs ("what were Moody's Baa and Aaa yields, and the
   spread?", 布伦特和WTI月均价差);
 - "the current 10-year Treasury yield": a tenor after "current", never a length from today (it
-  ended the reading with an error).
+  ended the reading with an error);
+- the close against its moving average (比200日均线低多少（百分比）, "how did the close that day
+  compare"): the gap in percent, said;
+- a limerick is not a data question.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -14,6 +17,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from skfolio.datasets import load_sp500_dataset
 from support.asking import ask_offline, series_values
 
 
@@ -49,3 +53,46 @@ async def test_the_current_ten_year_yield_is_read_without_an_error(data: Any) ->
     answer = await ask_offline("What's the current 10-year Treasury yield?", date(2022, 12, 30))
     assert answer.status == "no_data", answer.message
     assert "DGS10" in (answer.message or "")
+
+
+def _moving_average(closes: Any, window: int, day: str) -> float:
+    return float(closes.loc[:day].iloc[-window:].mean())
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "window", "day", "today"),
+    [
+        (
+            "What was Microsoft's 50-day moving average at the end of 2021, and how did the close "
+            "that day compare?",
+            "MSFT",
+            50,
+            "2021-12-31",
+            date(2022, 12, 30),
+        ),
+        (
+            "苹果2021年最后一个交易日收盘多少？比200日均线高多少（百分比）？",
+            "AAPL",
+            200,
+            "2021-12-31",
+            date(2022, 1, 5),
+        ),
+    ],
+)
+async def test_the_close_against_its_moving_average_in_percent(
+    data: Any, question: str, ticker: str, window: int, day: str, today: date
+) -> None:
+    closes = load_sp500_dataset()[ticker]
+    average = _moving_average(closes, window, day)
+    gap = (closes.loc[day] / average - 1) * 100
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"{average:,.2f}" in answer.summary, answer.summary
+    assert f"{abs(gap):.2f}%" in answer.summary, answer.summary
+    assert not answer.notes or all("百分比" not in n for n in answer.notes), answer.notes
+
+
+async def test_a_limerick_is_out_of_scope(data: Any) -> None:
+    question = "Can you write me a limerick about a bear market for my newsletter?"
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "out_of_scope"

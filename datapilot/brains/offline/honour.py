@@ -80,7 +80,7 @@ GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
-    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
+    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s，。？])(?:高|低)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
     r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
@@ -294,6 +294,10 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return found[0]
     if "distance" in reading.metrics:
         return "measure distance"
+    if "extreme_from_day" in reading.metrics:
+        return "the extreme's distance from the first day"  # 比上市首日收盘价低了多少
+    if set(reading.metrics) & _AVERAGES and _priced(reading):
+        return "the close against its moving average, in %"  # 比200日均线低多少
     if "spread" in reading.metrics:
         return "the spread, a difference"  # 利差的平均值是多少个百分点
     moved = re.fullmatch(r"(?i)by\s+how\s+much", said.strip())
@@ -315,6 +319,13 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
 
 
 _WINDOW_CHANGES = {"return", "cumulative_return", "value", "close"}
+_AVERAGES = {"ma", "ema"}
+
+
+def _priced(reading: Reading) -> bool:
+    return any(e.kind in ("stock", "etf", "index", "fund") for e in reading.entities)
+
+
 _ON_EARLIER = {"yoy", "qoq", "mom", "pop"}
 # Measures that state one name's move: "by how much did it rise" asks nothing more.
 _MOVES = {"return", "cumulative_return", "period_extremes", "max_drawdown", "streak"}
@@ -446,6 +457,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
     if cue == "cue:compare":
         if "distance" in reading.metrics:
             return "the last close against the high or low"  # "the S&P vs its 52-week high"
+        if set(reading.metrics) & _AVERAGES and _priced(reading):
+            return "the close against its moving average"  # "how did the close compare"
         if reading.count_condition == "both":
             return "sessions up and down counted side by side"
         if _several(reading) or len(reading.parts) >= 2:

@@ -25,6 +25,7 @@ from datapilot.engine.summary.answers import (
     dates_of,
     path_sentence,
 )
+from datapilot.engine.summary.averages import close_against_averages
 from datapilot.engine.summary.done import Step, method_sentence, steps_of
 from datapilot.engine.summary.kinds import Said, headline, result_kind, window_words
 from datapilot.engine.summary.legs import spread_legs
@@ -148,7 +149,8 @@ def answer_lead(
 def _answer(lead: Step | None, said: Said) -> list[str]:
     if lead is None:
         return []
-    return (answer_sentences(lead, said) or fact_sentences(lead, said.w)) + spread_legs(lead, said)
+    said_first = answer_sentences(lead, said) or fact_sentences(lead, said.w)
+    return said_first + spread_legs(lead, said) + close_against_averages(lead, said)
 
 
 def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
@@ -171,7 +173,8 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
             for subject, m in list(by_subject(step.record.facts).items())[:1]
             if "high" in m and "low" in m
         ]
-    return (answer_sentences(step, said) or fact_sentences(step, said.w)) + spread_legs(step, said)
+    said_first = answer_sentences(step, said) or fact_sentences(step, said.w)
+    return said_first + spread_legs(step, said) + close_against_averages(step, said)
 
 
 def _cut_of(frame: object, lead: object) -> bool:
