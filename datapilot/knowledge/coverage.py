@@ -50,8 +50,21 @@ _DEGREE = frozenset(
 )
 # Adverbs that hedge or stress a question ("actually cover", "roughly 3.5%"): they name nothing.
 _HEDGES = frozenset({"actually", "really", "roughly", "approximately", "nearly", "almost"})
-# Words that relate others rather than name anything, which the stopword list lacks.
-_RELATING = frozenset({"per", "via", "versus", "vs"})
+# Words putting a guess into a question ("maybe around 6.8 yrs?", "I think it was 5%",
+# 我记得…好像…大概是10亿): the value guessed is checked against the passage's, like the number
+# of a question asking whether, and the words themselves name nothing.
+_GUESSES = frozenset(
+    {"maybe", "perhaps", "possibly", "probably", "around", "guess", "think", "believe"}
+    | {"recall", "remember", "reckon", "suppose"}
+)
+_ZH_GUESSES = ("我记得", "记得", "印象中", "好像", "大概", "似乎", "大约", "差不多", "应该是")
+# Words that relate others rather than name anything, which the stopword list lacks: they end
+# a run ("the price war among Chinese EV makers" is two).
+_RELATING = frozenset(
+    {"per", "via", "versus", "vs", "among", "amongst", "across", "within", "without"}
+    | {"throughout", "beyond", "toward", "towards", "upon", "onto", "since", "beside"}
+    | {"besides", "despite", "except", "inside", "outside", "near"}
+)
 # "Is it true that …", "is it the case that …": asking whether, naming nothing.
 _TRUE = re.compile(
     r"(?i)\b(?:is it|it is|it's|was it)\s+(?:(?:really|actually)\s+)?(true|correct|right)\b"
@@ -60,6 +73,7 @@ _PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
 _ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
+_CJK = re.compile("[\u3400-\u9fff]")
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
 _LABEL = re.compile(r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])")
 
@@ -75,10 +89,11 @@ def frame_words(question: str) -> frozenset[str]:
     ]
     framing += [m.group(0).lower() for m in _MODAL.finditer(question)]
     framing += [m.group(1).lower() for m in _TRUE.finditer(question)]
+    framing += [w for w in _ZH_GUESSES if w in question]
     degree = [
         w
         for w in re.findall(r"[a-z]+", question.lower())
-        if w in _DEGREE or w in _HEDGES or superlative(w)
+        if w in _DEGREE or w in _HEDGES or w in _GUESSES or superlative(w)
     ]
     return frozenset(t for w in framing + degree for t in tokenize(w))
 
@@ -95,6 +110,12 @@ _ASKS_DATE = re.compile(r"(?i)\bdate\b|日期")
 def asks_date(question: str) -> bool:
     """Whether the question asks for a date ("sign-off date", 日期)."""
     return _ASKS_DATE.search(question) is not None
+
+
+def chinese_passage(text: str) -> bool:
+    """Whether a passage (its document's name on its first line) is written in Chinese: the
+    name may be Chinese for an English document or the other way round."""
+    return _CJK.search(text.partition("\n")[2] or text) is not None
 
 
 def dated(text: str) -> bool:
@@ -129,13 +150,19 @@ def checked(question: str) -> frozenset[str]:
     in a question asking whether, its numbers and comparing words): a passage need not hold
     them to answer."""
     found = [t for m in _GRADE.finditer(question) for t in tokenize(m.group(0))]
-    if _YES_NO.search(question.strip()):
+    if _YES_NO.search(question.strip()) or guesses(question):
         said = [w for w, _ in numbers_in_words(question)] + [_COMPARING]
         found += [t for w in said for t in tokenize(w)]
         found += [t for t in tokenize(question) if re.search(r"\d", t) or t in number_tokens()]
         shares = [w for m in _SHARE.finditer(question) for w in m.groups() if w]
         found += [t for w in shares for t in tokenize(w)]
     return frozenset(found)
+
+
+def guesses(question: str) -> bool:
+    """Whether the question puts a guess into it ("maybe around 6.8 yrs?", 我记得…好像…)."""
+    words = set(re.findall(r"[a-z]+", question.lower()))
+    return bool(words & _GUESSES) or any(w in question for w in _ZH_GUESSES)
 
 
 # A sentence ended by a full stop, before the question ("I'm on the financing desk. Does …?").
@@ -224,6 +251,7 @@ def narrowed_away(
     held: Callable[[Unit], bool],
     informative: Callable[[str], float],
     text: str = "",
+    elsewhere: Callable[[Unit], bool] = lambda unit: False,
 ) -> tuple[str, ...]:
     """The words of `question` that narrow a noun a passage holds, which the passage lacks and
     which are at least as informative here as that noun: a word before it ("performance" beside
@@ -235,6 +263,10 @@ def narrowed_away(
     passage speaks of something else than the thing asked. Empty when nothing is narrowed away.
     A noun given a one-letter label ("share class B", "Series C") must carry that label in
     the passage's `text` too ("Share class: A" speaks of another class).
+    A word narrowing a word the passage holds that does not end its run ("core" of
+    "inflation" in "core inflation rate"), or one before the word a Chinese question asks the
+    amount of (冰箱 in 冰箱业务收入是多少, `zh_narrowed`), counts unless the passage's document
+    holds it elsewhere (`elsewhere(unit)`).
     `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
@@ -247,17 +279,26 @@ def narrowed_away(
 
     found = runs(question)
     for number, run in enumerate(found):
-        head = run.units[-1]
-        if not held(head):
+        # What the run names is its last word the passage holds: "core inflation rate" beside
+        # a passage's "inflation" asks for its core measure, whatever the passage calls "rate".
+        last = max((n for n, unit in enumerate(run.units) if held(unit)), default=None)
+        if last is None:
             continue
-        for unit in run.units[:-1]:
-            if not held(unit) and weight(unit) >= weight(head):
+        head = run.units[last]
+        for unit in run.units[:last]:
+            # Before a word that does not end the run, a word the document uses elsewhere is
+            # the passage's context ("Chinese EV makers" beside a Chinese market's passage).
+            # Across languages the passage's words are found through the dictionary, which
+            # misses some ("trade" for 贸易): there only the run's last word is read as named.
+            implied = last < len(run.units) - 1 and (elsewhere(unit) or chinese_passage(text))
+            if not held(unit) and not implied and weight(unit) >= weight(head):
                 missing.append(" ".join(unit))
         following = found[number + 1] if number + 1 < len(found) else None
         if (
             following is not None
             and following.after
             and not any(map(held, following.units))
+            and not any(map(elsewhere, following.units))
             and max(map(weight, following.units)) >= weight(head)
         ):
             missing.append(" ".join(t for u in following.units for t in u))
@@ -267,6 +308,16 @@ def narrowed_away(
     suffixed = len(asked) > len(named)  # 离职率: a rate of 离职
     if named and (set(named) & measures or suffixed) and not any(held((t,)) for t in named):
         missing.append("".join(asked))
+    narrowed = zh_narrowed(question)
+    if narrowed is not None and narrowed[0] in text:
+        # Only beside a passage writing the asked word as the question does: across languages
+        # the words before it are too often said otherwise (期限五年以上 for "longer bonds").
+        asked_weight = weight(narrowed[1])
+        missing += [
+            u[-1]
+            for u in narrowed[2]
+            if not held(u) and not elsewhere(u) and weight(u) >= asked_weight
+        ]
     return tuple(missing)
 
 
@@ -304,6 +355,43 @@ def asked_amount(question: str) -> Unit | None:
         # turnover rate), 量 of 进口 (a volume of imports).
         return tuple(words[-2]) + tuple(words[-1])
     return tuple(words[-1]) if words else None
+
+
+# What a Chinese question asks the amount of: the word before 多少 or 几 (出口多少辆, 增长多少).
+_ZH_AMOUNT = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|为多少|有多少|多少|是几|几)")
+# Words ending the phrase before the asked word: prepositions and conjunctions (对欧洲出口:
+# 欧洲 is where, not which exports).
+_ZH_PHRASE_END = frozenset("在对比从把被向给与和及跟于将会要能")
+_ZH_NARROWING = 3  # words before the asked word read as narrowing it
+
+
+# A word ending so names a time (明年, 近三年, 一季度, 同期): periods are read apart (years,
+# the glossary's quarters and halves).
+_ZH_TIME = re.compile(r"(?:年|月|日|季度|周|天|期)$")
+
+
+@lru_cache(maxsize=1024)
+def zh_narrowed(question: str) -> tuple[str, Unit, tuple[Unit, ...]] | None:
+    """The word a Chinese question asks the amount or name of (as written and as its tokens)
+    and the words right before it in its phrase, which narrow it: 冰箱 and 业务 of 收入 in
+    冰箱业务收入是多少, 净利润 of 增长 in 净利润同比增长多少. A passage holding the asked word
+    but not a narrowing word (空调业务收入, 营业收入同比增长) speaks of another business,
+    another metric. Words framing the question (大概, 好像) and times (明年) do not narrow."""
+    found = _ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
+    if found is None:
+        return None
+    words = [w for w in _jieba_cut(found.group(1)) if w != "的"]
+    units = [tuple(tokenize(w)) for w in words]
+    if len(units) < 2 or not units[-1]:
+        return None
+    frame = frame_words(question)
+    before: list[Unit] = []
+    for word, unit in zip(reversed(words[:-1]), reversed(units[:-1]), strict=True):
+        if word in _ZH_PHRASE_END or len(before) == _ZH_NARROWING:
+            break
+        if unit and not set(unit) & frame and not _ZH_TIME.search(word):
+            before.append(unit)
+    return words[-1], units[-1], tuple(before)
 
 
 def _jieba_cut(text: str) -> list[str]:

@@ -29,11 +29,14 @@ from datapilot.knowledge.coverage import (
     narrowed_away,
     number_tokens,
     preamble,
+    runs,
     spelt_out,
     verb_tokens,
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
+from datapilot.knowledge.slots import periods_held, reason_given
+from datapilot.knowledge.wording import as_read, library_words
 from datapilot.retrieval import tokenize
 
 RRF_K = 60  # the usual constant of reciprocal-rank fusion
@@ -80,8 +83,9 @@ class Reading:
 
     terms: float  # share of the question's terms held
     weight: float  # share of their weight held
-    years: bool  # every year the question names is in the passage
+    years: bool  # every year, month and count of years or months the question names is there
     narrowed: tuple[str, ...]  # words narrowing a held noun that the passage lacks
+    held: frozenset[str] = frozenset()  # the question's terms the passage holds
 
 
 @dataclass
@@ -108,6 +112,15 @@ class LibraryIndex:
         self._retriever = retriever
         self.dims = dims or {}  # vector dimension -> how many chunks have one
         self.positions = {chunk_id: position for position, chunk_id in enumerate(ids)}
+        self._words: frozenset[str] | None = None
+        self._documents: dict[str, str] = {}
+
+    def as_read(self, query: str) -> str:
+        """`query` as this library reads it: misspelt words as the word meant
+        (`wording.as_read`), against the passages' own words first."""
+        if self._words is None:
+            self._words = library_words(self.texts)
+        return as_read(query, self._words)
 
     @classmethod
     def build(
@@ -175,20 +188,22 @@ class LibraryIndex:
         is close. A term counts as held when the passage holds it or the glossary's other words
         for it (another language, digits for number words); a year pins down what is asked (a
         passage on 2023 does not answer a question on 2022)."""
-        if bm25 and any(self.holds(query, p) for p, _ in bm25[:ANSWER_CANDIDATES]):
-            return True
+        # A word before a noun narrowing what a better passage speaks of, which it lacks, is
+        # asked of the passages below it too: one holding neither "UK" nor "gilts" does not
+        # answer "UK gilts" where the best passage spoke of government bonds but not the UK's.
+        modifiers = {" ".join(unit) for run in runs(query) for unit in run.units[:-1]}
+        lacking: set[str] = set()
+        for position, _ in bm25[:ANSWER_CANDIDATES]:
+            found = self.reading(query, position)
+            if _answers(found) and not lacking - found.held:
+                return True
+            lacking |= {t for word in found.narrowed if word in modifiers for t in word.split()}
         return bool(dense) and dense[0][1] >= MIN_COSINE
 
     def holds(self, query: str, position: int) -> bool:
         """Whether the passage at `position` answers `query` (`reading`): a passage that says
         what is asked, not one near it in the ranking."""
-        found = self.reading(query, position)
-        return (
-            found.years
-            and not found.narrowed
-            and found.terms >= MIN_SHARED_TERMS
-            and found.weight >= MIN_SHARED_WEIGHT
-        )
+        return _answers(self.reading(query, position))
 
     def reading(self, query: str, position: int) -> Reading:
         """How much of `query` the passage at `position` holds: the share of its terms and of
@@ -203,22 +218,23 @@ class LibraryIndex:
         text = self.texts[position]
         if not asked:
             return Reading(0.0, 0.0, True, ())
+        shared = _shared(query, asked, text)
         years = all(year in text for year in set(_YEAR.findall(query)))
-        held_terms = set(tokenize(text))
-        shared = {w for w in asked if w in held_terms or _pieces_held(w, query, held_terms)}
-        for alternative in alternatives(query):
-            if alternative.held_in(held_terms):
-                shared |= alternative.asked & asked
-        for acronym in acronyms(query):
-            if spelt_out(acronym, text):
-                shared |= set(tokenize(acronym)) & asked
-        numbers = number_tokens()
-        shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
-        if asks_date(query) and dated(text):
-            shared |= set(tokenize("date")) & asked
+        years = years and periods_held(query, text, shared)
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
-        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf, text)
+        document: set[str] = set()
+        if self.titles[position]:
+            document = _shared(query, asked, self._document(self.titles[position]))
+        narrowed = narrowed_away(
+            query,
+            lambda unit: unit[-1] in shared,
+            self.idf,
+            text,
+            lambda unit: unit[-1] in document,
+        )
+        if not reason_given(query, text):
+            narrowed += ("why",)
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
@@ -233,7 +249,15 @@ class LibraryIndex:
             for term in weighed
         }
         held = sum(weight[term] for term in shared) / (sum(weight.values()) or 1.0)
-        return Reading(len(shared) / len(weighed), held, years, narrowed)
+        return Reading(len(shared) / len(weighed), held, years, narrowed, frozenset(shared))
+
+    def _document(self, title: str) -> str:
+        """The text of every passage of the document named `title`."""
+        if title not in self._documents:
+            self._documents[title] = "\n".join(
+                text for text, named in zip(self.texts, self.titles, strict=True) if named == title
+            )
+        return self._documents[title]
 
     def _vocabulary(self) -> dict[str, int]:
         if self._retriever is None:
@@ -254,11 +278,39 @@ class LibraryIndex:
         return math.log(1 + (count - found + 0.5) / (found + 0.5))
 
 
+def _answers(found: Reading) -> bool:
+    return (
+        found.years
+        and not found.narrowed
+        and found.terms >= MIN_SHARED_TERMS
+        and found.weight >= MIN_SHARED_WEIGHT
+    )
+
+
 def words_of(query: str) -> set[str]:
     """The query's retrieval terms, each Chinese word once: jieba's search mode also cuts a
     long word into its pieces (第三季度 → 第三, 三季度, 季度 …), which would weigh it several
     times over a word cut once."""
     return set(whole_words(tokenize(query)))
+
+
+def _shared(query: str, asked: set[str], text: str) -> set[str]:
+    """The terms of `asked` that `text` holds: itself, its pieces (a long Chinese word), its
+    glossary or dictionary words, its digits (a number word), its letters spelt out (an
+    acronym) or, for "date", any date written."""
+    held = set(tokenize(text))
+    shared = {w for w in asked if w in held or _pieces_held(w, query, held)}
+    for alternative in alternatives(query):
+        if alternative.held_in(held):
+            shared |= alternative.asked & asked
+    for acronym in acronyms(query):
+        if spelt_out(acronym, text):
+            shared |= set(tokenize(acronym)) & asked
+    numbers = number_tokens()
+    shared |= {w for w in asked if w in numbers and numbers[w] in held}
+    if asks_date(query) and dated(text):
+        shared |= set(tokenize("date")) & asked
+    return shared
 
 
 def _pieces_held(word: str, query: str, held: set[str]) -> bool:
