@@ -50,6 +50,17 @@ _DEGREE = frozenset(
 )
 # Adverbs that hedge or stress a question ("actually cover", "roughly 3.5%"): they name nothing.
 _HEDGES = frozenset({"actually", "really", "roughly", "approximately", "nearly", "almost"})
+# Adjectives that stress or spread a noun rather than name another thing ("more than 300
+# individual bonds", "at various maturities").
+_VAGUE = frozenset(
+    {"individual", "various", "different", "separate", "specific", "particular", "certain"}
+    | {"whole", "entire", "exact"}
+)
+# Phrases that say how, not what ("a CSA in place", "derivatives at all").
+_IDIOM = re.compile(
+    r"(?i)\b(?:in place|in force|in effect|at all|in full|in practice|in fact|in general"
+    r"|on track|in line)\b"
+)
 # Words putting a guess into a question ("maybe around 6.8 yrs?", "I think it was 5%",
 # 我记得…好像…大概是10亿): the value guessed is checked against the passage's, like the number
 # of a question asking whether, and the words themselves name nothing.
@@ -83,17 +94,19 @@ Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenat
 @lru_cache(maxsize=1024)
 def frame_words(question: str) -> frozenset[str]:
     """The question's tokens that frame it rather than name what it asks: the word after "how",
-    Chinese question words (是不是, 有没有), modal verbs, comparatives and superlatives."""
+    Chinese question words (是不是, 有没有), modal verbs, comparatives and superlatives, hedges
+    and guesses, vague adjectives ("individual") and idioms ("in place")."""
     framing = [m.group(1) for m in _HOW.finditer(question)] + [
         w for w in _ZH_FRAME if w in question
     ]
     framing += [m.group(0).lower() for m in _MODAL.finditer(question)]
     framing += [m.group(1).lower() for m in _TRUE.finditer(question)]
     framing += [w for w in _ZH_GUESSES if w in question]
+    framing += [m.group(0) for m in _IDIOM.finditer(question)]
     degree = [
         w
         for w in re.findall(r"[a-z]+", question.lower())
-        if w in _DEGREE or w in _HEDGES or w in _GUESSES or superlative(w)
+        if w in _DEGREE or w in _HEDGES or w in _GUESSES or w in _VAGUE or superlative(w)
     ]
     return frozenset(t for w in framing + degree for t in tokenize(w))
 
@@ -104,11 +117,16 @@ _DATE = re.compile(
     rf"|\b(?:{'|'.join(m.title() for m in _MONTHS.split())}) \d{{1,2}},? \d{{4}}\b"
     r"|\b\d{4}-\d{2}-\d{2}\b|\d{4}年\d{1,2}月(?:\d{1,2}日)?"
 )
-_ASKS_DATE = re.compile(r"(?i)\bdate\b|日期")
+# What a date line dates: a question asking when a document was published is answered by it.
+DATED = "date published issued released dated 发布 发表 印发"
+_ASKS_DATE = re.compile(
+    r"(?i)\bdate\b|日期|\bwhen\b.*\b(?:published|issued|released)\b"
+    r"|(?:何时|什么时候|哪天|哪一天).*(?:发布|发表|印发)"
+)
 
 
 def asks_date(question: str) -> bool:
-    """Whether the question asks for a date ("sign-off date", 日期)."""
+    """Whether the question asks for a date ("sign-off date", 日期, "when was it published")."""
     return _ASKS_DATE.search(question) is not None
 
 
@@ -165,8 +183,9 @@ def guesses(question: str) -> bool:
     return bool(words & _GUESSES) or any(w in question for w in _ZH_GUESSES)
 
 
-# A sentence ended by a full stop, before the question ("I'm on the financing desk. Does …?").
-_STATEMENT = re.compile(r"[^.?!。？！]*[.!。！](?=\s|$)")
+# A sentence ended by a full stop, before the question ("I'm on the financing desk. Does …?"),
+# or a clause ended by a colon or a dash ("… for the model portfolio: is the manager …?").
+_STATEMENT = re.compile(r"[^.?!。？！:—–]*[.!。！:—–](?=\s|$)")
 
 
 @lru_cache(maxsize=1024)
@@ -183,6 +202,25 @@ def preamble(question: str) -> frozenset[str]:
     if not said or not asked.strip():
         return frozenset()
     return frozenset(t for s in said for t in tokenize(s)) - set(tokenize(asked))
+
+
+# What a question sets aside to ask about something more ("besides the interim dividend, …",
+# 在中期分红之外是否还…): a passage on that alone does not answer.
+_ASIDE = re.compile(
+    r"(?i)\b(?:besides|apart from|aside from|other than|in addition to)\b[^,;?]*"
+    r"|(?:除了|除|在)[^，,；;？?]{1,20}?(?:之外|以外)|除了[^，,；;？?]{1,20}?(?=[，,])"
+)
+
+
+@lru_cache(maxsize=1024)
+def aside(question: str) -> frozenset[str]:
+    """The tokens said only in what the question sets aside ("besides X", 在X之外): the thing
+    it asks about is something else."""
+    said = [m.group(0) for m in _ASIDE.finditer(question)]
+    if not said:
+        return frozenset()
+    rest = _ASIDE.sub(" ", question)
+    return frozenset(t for s in said for t in tokenize(s)) - set(tokenize(rest))
 
 
 @lru_cache(maxsize=1024)
@@ -228,6 +266,7 @@ def runs(question: str) -> tuple[Run, ...]:
             and not set(unit) & frame
             and not set(unit) & number_tokens().keys()
             and not set(unit) & checked(question)
+            and not set(unit) <= preamble(question)
         )
         if content:
             if not current:
@@ -302,6 +341,12 @@ def narrowed_away(
             and max(map(weight, following.units)) >= weight(head)
         ):
             missing.append(" ".join(t for u in following.units for t in u))
+    for term in terms(question):
+        # A finance term of several words (a glossary phrase: "payout ratio") the passage and
+        # its document lack, beside a passage on its neighbour ("dividend").
+        units = [(t,) for t in term]
+        if not any(map(held, units)) and not any(map(elsewhere, units)):
+            missing.append(" ".join(term))
     asked = asked_amount(question) or ()
     measures = {t for a in alternatives(question) if not a.words for t in a.asked}
     named = [t for t in asked if len(t) > 1]
@@ -309,16 +354,36 @@ def narrowed_away(
     if named and (set(named) & measures or suffixed) and not any(held((t,)) for t in named):
         missing.append("".join(asked))
     narrowed = zh_narrowed(question)
-    if narrowed is not None and narrowed[0] in text:
-        # Only beside a passage writing the asked word as the question does: across languages
-        # the words before it are too often said otherwise (期限五年以上 for "longer bonds").
+    if narrowed is not None and not held(narrowed[1]) and set(narrowed[1]) & measures:
+        missing.append(narrowed[0])  # the glossary's measure asked the amount of (多少保证金)
+    elif narrowed is not None and held(narrowed[1]):
+        # Across languages only the glossary's words narrow: the dictionary misses too many of
+        # the others' translations (期限五年以上 for "longer bonds"); beside a passage writing
+        # the asked word as the question does, any word.
+        same = narrowed[0] in text
         asked_weight = weight(narrowed[1])
         missing += [
             u[-1]
             for u in narrowed[2]
-            if not held(u) and not elsewhere(u) and weight(u) >= asked_weight
+            if (same or set(u) & measures)
+            and not held(u)
+            and not elsewhere(u)
+            and weight(u) >= asked_weight
         ]
     return tuple(missing)
+
+
+@lru_cache(maxsize=1024)
+def terms(question: str) -> tuple[tuple[str, ...], ...]:
+    """The glossary's terms of several English words the question uses, as their tokens, in
+    the question's order ("payout ratio", "core inflation")."""
+    english = {t for run in runs(question) for u in run.units for t in u}
+    found = []
+    for alternative in alternatives(question):
+        if alternative.words or len(alternative.asked) < 2 or not alternative.asked <= english:
+            continue
+        found.append(tuple(t for t in tokenize(question) if t in alternative.asked))
+    return tuple(dict.fromkeys(found))
 
 
 @lru_cache(maxsize=1024)
@@ -359,6 +424,12 @@ def asked_amount(question: str) -> Unit | None:
 
 # What a Chinese question asks the amount of: the word before 多少 or 几 (出口多少辆, 增长多少).
 _ZH_AMOUNT = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|为多少|有多少|多少|是几|几)")
+# A noun after 多少 or 几 is what is counted (要求多少初始保证金); a one-character measure word
+# (多少辆, 几天) is not.
+_ZH_HOW_MANY = re.compile(
+    r"(?:多少|几)(?:个|家|位|名|项|种|只)?(?![天年月日周次倍辆人元亿万成点分])"
+    r"([\u3400-\u9fff]+?)(?:呢|吗|的|[？?。，,]|$)"
+)
 # Words ending the phrase before the asked word: prepositions and conjunctions (对欧洲出口:
 # 欧洲 is where, not which exports).
 _ZH_PHRASE_END = frozenset("在对比从把被向给与和及跟于将会要能")
@@ -377,10 +448,15 @@ def zh_narrowed(question: str) -> tuple[str, Unit, tuple[Unit, ...]] | None:
     冰箱业务收入是多少, 净利润 of 增长 in 净利润同比增长多少. A passage holding the asked word
     but not a narrowing word (空调业务收入, 营业收入同比增长) speaks of another business,
     another metric. Words framing the question (大概, 好像) and times (明年) do not narrow."""
+    after = _ZH_HOW_MANY.search(question)
     found = _ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
-    if found is None:
+    if after is not None and len(after.group(1)) >= 2:
+        phrase = after.group(1)  # 多少初始保证金: the amount of 保证金, narrowed by 初始
+    elif found is not None:
+        phrase = found.group(1)
+    else:
         return None
-    words = [w for w in _jieba_cut(found.group(1)) if w != "的"]
+    words = [w for w in _jieba_cut(phrase) if w != "的"]
     units = [tuple(tokenize(w)) for w in words]
     if len(units) < 2 or not units[-1]:
         return None

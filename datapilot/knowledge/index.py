@@ -21,7 +21,9 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from datapilot.knowledge.coverage import (
+    DATED,
     acronyms,
+    aside,
     asks_date,
     checked,
     dated,
@@ -35,7 +37,7 @@ from datapilot.knowledge.coverage import (
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
-from datapilot.knowledge.slots import periods_held, reason_given
+from datapilot.knowledge.slots import day_given, periods_held, reason_given
 from datapilot.knowledge.wording import as_read, library_words
 from datapilot.retrieval import tokenize
 
@@ -64,6 +66,8 @@ MIN_COSINE = 0.5  # vectors alone answer only when this close
 ANSWER_CANDIDATES = 3
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _CJK = re.compile("[\u3400-\u9fff]")
+# A proper name: capitalised words, joined by "of" or "and" ("Bank of Westland").
+_PROPER = re.compile(r"\b[A-Z][a-z]+(?:(?:\s+(?:of|and|for)(?:\s+the)?)?\s+[A-Z][a-z]+)*\b")
 _CACHE_SIZE = 16
 T = TypeVar("T")
 
@@ -193,12 +197,30 @@ class LibraryIndex:
         # answer "UK gilts" where the best passage spoke of government bonds but not the UK's.
         modifiers = {" ".join(unit) for run in runs(query) for unit in run.units[:-1]}
         lacking: set[str] = set()
+        named = self.named(query)
         for position, _ in bm25[:ANSWER_CANDIDATES]:
+            if named and self.titles[position] not in named:
+                continue  # the question names another document ("the Bank of Westland")
             found = self.reading(query, position)
             if _answers(found) and not lacking - found.held:
                 return True
             lacking |= {t for word in found.narrowed if word in modifiers for t in word.split()}
         return bool(dense) and dense[0][1] >= MIN_COSINE
+
+    def named(self, query: str) -> dict[str, set[str]]:
+        """The names of the documents the question names by a proper name (capitalised words,
+        its first word alone aside: "the Bank of Westland" for westland_policy_statement.txt),
+        each with the tokens of the name the question gives it ("bank", "westland"). Chinese
+        names are not read so: their words are often plain ones (业绩 of 业绩说明会)."""
+        found: dict[str, set[str]] = {}
+        for match in _PROPER.finditer(query):
+            if match.start() == 0 and " " not in match.group(0):
+                continue
+            said = set(tokenize(match.group(0)))
+            for title in set(self.titles):
+                if title and said & set(tokenize(title)):
+                    found.setdefault(title, set()).update(said)
+        return found
 
     def holds(self, query: str, position: int) -> bool:
         """Whether the passage at `position` answers `query` (`reading`): a passage that says
@@ -235,12 +257,25 @@ class LibraryIndex:
         )
         if not reason_given(query, text):
             narrowed += ("why",)
+        if not day_given(query, text):
+            narrowed += ("date",)
+        # The name the question gives the document ("the Bank of Westland") names it too.
+        title |= self.named(query).get(self.titles[position], set())
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
+        weighed = weighed - aside(query) or weighed
         # A value the question checks (a grade; a number it asks whether) the passage lacks, and
-        # a verb the library never uses (the question's phrasing: "say", "think", "bring in").
-        unsaid = checked(query) | (verb_tokens(query) - vocabulary.keys()) | preamble(query)
+        # a verb the library never uses, nor the glossary's words for it (the question's
+        # phrasing: "say", "think", "bring in"; not "exports" beside notes saying 出口).
+        said_otherwise = {
+            t
+            for a in alternatives(query)
+            if not a.words and a.instead & vocabulary.keys()
+            for t in a.asked
+        }
+        unused = verb_tokens(query) - vocabulary.keys() - said_otherwise
+        unsaid = checked(query) | unused | preamble(query)
         weighed = weighed - (unsaid - shared) or weighed
         shared &= weighed
         weight = {
@@ -309,7 +344,7 @@ def _shared(query: str, asked: set[str], text: str) -> set[str]:
     numbers = number_tokens()
     shared |= {w for w in asked if w in numbers and numbers[w] in held}
     if asks_date(query) and dated(text):
-        shared |= set(tokenize("date")) & asked
+        shared |= set(tokenize(DATED)) & asked
     return shared
 
 

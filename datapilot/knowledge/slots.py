@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection
 
 from datapilot.brains.offline.numbers import zh_number
-from datapilot.knowledge.coverage import _MONTHS, checked, chinese_passage
+from datapilot.knowledge.coverage import _MONTHS, asks_date, checked, chinese_passage, dated
 from datapilot.knowledge.expansion import WORDS
 from datapilot.retrieval import tokenize
 
@@ -122,3 +122,14 @@ def reason_given(question: str, text: str) -> bool:
     if not _ASKS_REASON.search(question) or chinese_passage(text):
         return True
     return _REASON.search(text) is not None
+
+
+# A question asking for a day (哪一天, "on what day"): only a passage writing a date answers it.
+_ASKS_DAY = re.compile(r"哪一天|哪天|哪一日|何日|几号|(?i:\b(?:what|which) day\b|\bon what date\b)")
+
+
+def day_given(question: str, text: str) -> bool:
+    """Whether `text` writes a date, if the question asks for a date or a day ("the record
+    date", 股权登记日是哪一天): a passage on the same dividend without its date does not answer."""
+    asks = asks_date(question) or _ASKS_DAY.search(question) is not None
+    return not asks or dated(text)

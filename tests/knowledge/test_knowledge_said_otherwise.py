@@ -2,7 +2,9 @@
 finance words than the documents ("rate sensitivity" for duration, "junk" for
 sub-investment-grade, "voted against" for dissented, "credit for" for "attributed to",
 "published" for a statement's date line, "outstanding for less than a year" for 账龄一年以内),
-hedges a guess ("maybe around 6.8 yrs?", 我记得…好像…来着) or misspells a word ("statment")."""
+hedges a guess ("maybe around 6.8 yrs?", 我记得…好像…来着), misspells a word ("statment"),
+stresses a noun ("individual bonds"), uses an idiom ("a CSA in place") or first sets the scene
+before a colon or a dash ("… for the model portfolio: can the policy …?")."""
 
 from __future__ import annotations
 
@@ -19,6 +21,17 @@ SAID = [
     ("When was the Bank of Ostmark's rate statement published?", "14 March 2024"),
     ("What share of Songguo's receivables has been outstanding for less than a year?", "82%"),
     ("What did the Wren fund return a year over the last three years?", "2.2%"),
+    ("Which revision of the Kite derivatives policy is this?", "Version 4.1"),
+    ("Is Songguo's interim dividend quoted before or after tax?", "含税"),
+    ("Which parts of the economy are losing steam, according to the Ostmark statement?", "retail"),
+    # Words that stress or set the scene, not name what is asked
+    ("Does the Wren fund hold more than two hundred individual bonds?", "240 bonds"),
+    ("Do we need a CSA in place before booking a new derivative under the Kite policy?", "annex"),
+    (
+        "Our auditors asked before we sign off the model portfolio: can the Kite derivatives "
+        "policy be reviewed sooner than every two years?",
+        "material market event",
+    ),
     # A guess or a hedge inside the question
     ("Is the Wren fund's duration maybe around 6.8 yrs?", "5.2 years"),
     ("我记得松果电器一季度营业收入好像大概是10亿来着？", "12.4亿元"),

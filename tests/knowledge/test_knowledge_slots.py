@@ -1,7 +1,8 @@
 """A question sharing nearly all of a passage's words but asking for another slot than the
 passage states gets "not mentioned" first: another share class, another month or count of years,
-another measure or metric, another business line or kind of vehicle, a reason the passage does
-not give."""
+another measure, metric or term, another business line or kind of vehicle, a reason or a day the
+passage does not give, something besides what it says, a passage of another document than the
+one the question names."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ NOT_SAID = [
     "松果电器冰箱业务收入是多少？",  # another business line
     "研报预计2023年商用车出口多少辆？",  # another kind of vehicle
     "Why did two Ostmark members prefer a cut?",  # a reason the statement does not give
+    "What payout ratio does Songguo's interim dividend represent?",  # a term not given
+    "除了中期分红，松果电器还宣布了股份回购吗？",  # besides what the passage says
+    "松果电器这次中期分红的股权登记日是哪一天？",  # a day the passage does not write
+    "Kite衍生品政策对新交易要求多少初始保证金？",  # an amount the policy does not set
+    "Is it true that the Bank of Ostmark expects exports to grow by 60%?",  # another document
 ]
 
 

@@ -59,7 +59,8 @@ SLOT_NOTES = {
 - Ongoing charges: 0.48% a year
 
 ## Portfolio
-Modified duration is 5.2 years. Sub-investment-grade bonds are 6% of the portfolio.
+Modified duration is 5.2 years. Sub-investment-grade bonds are 6% of the portfolio. The
+portfolio holds 240 bonds from 18 countries.
 
 ## Performance
 Over the first quarter the A share class returned 1.4%. Over three years it returned an
@@ -71,6 +72,8 @@ The Policy Board voted by 5 votes to 2 to hold the policy rate at 4.5%. Two memb
 preferring a cut of 0.25 percentage points.
 
 Prices. Consumer price inflation fell to 3.1% in February. Unemployment was 6.2%.
+
+Growth. Business surveys point to a slowing in activity, particularly in retail and housing.
 """,
     "松果电器2024年一季度业绩说明会.md": """# 松果电器2024年一季度业绩说明会
 
@@ -82,9 +85,22 @@ Prices. Consumer price inflation fell to 3.1% in February. Unemployment was 6.2%
 
 ## 应收账款
 截至3月末，应收账款余额为5.6亿元，账龄一年以内的占比为82%。
+
+## 分红
+公司计划以每10股派发现金红利1.5元（含税）的方式进行中期分红。
 """,
     "乘用车出口研报.txt": """乘用车出口研报
 
 出口：2023年乘用车出口约300万辆，同比增长近60%。
+""",
+    "kite_derivatives_policy.md": """# Kite Derivatives Policy
+
+Version 4.1, approved by the Risk Committee on 2 February 2024.
+
+## Collateral
+All new derivative trades must be covered by a credit support annex.
+
+## Review
+The policy is reviewed every two years, or sooner after a material market event.
 """,
 }
