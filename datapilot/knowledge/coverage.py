@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from datapilot.knowledge.dictionary import superlative, verbs
-from datapilot.knowledge.expansion import WORDS, alternatives, numbers_in_words
+from datapilot.knowledge.expansion import WORDS, alternatives, glossary_others, numbers_in_words
 from datapilot.retrieval import tokenize
 
 # The word after "how" asks for an amount or a manner ("how much", "how soon", "how big"): it
@@ -291,6 +291,7 @@ def narrowed_away(
     informative: Callable[[str], float],
     text: str = "",
     elsewhere: Callable[[Unit], bool] = lambda unit: False,
+    document: str = "",
 ) -> tuple[str, ...]:
     """The words of `question` that narrow a noun a passage holds, which the passage lacks and
     which are at least as informative here as that noun: a word before it ("performance" beside
@@ -305,12 +306,14 @@ def narrowed_away(
     A word narrowing a word the passage holds that does not end its run ("core" of
     "inflation" in "core inflation rate"), or one before the word a Chinese question asks the
     amount of (冰箱 in 冰箱业务收入是多少, `zh_narrowed`), counts unless the passage's document
-    holds it elsewhere (`elsewhere(unit)`).
+    holds it elsewhere (`elsewhere(unit)`; for a Chinese word, said whole in `document`).
     `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
     for noun, label in labels(question):
-        if held(noun) and not labelled(noun, label, text):
+        # The document giving the noun a label elsewhere ("Share class: A") is enough: a
+        # passage without the label asked for speaks of another.
+        if (held(noun) or elsewhere(noun)) and not labelled(noun, label, text):
             missing.append(f"{' '.join(noun)} {label}")
 
     def weight(unit: Unit) -> float:
@@ -363,14 +366,34 @@ def narrowed_away(
         same = narrowed[0] in text
         asked_weight = weight(narrowed[1])
         missing += [
-            u[-1]
-            for u in narrowed[2]
+            word
+            for word, u in narrowed[2]
             if (same or set(u) & measures)
-            and not held(u)
-            and not elsewhere(u)
+            and not said(word, text, question)
+            and not said(word, document, question)
             and weight(u) >= asked_weight
         ]
     return tuple(missing)
+
+
+def said(word: str, text: str, question: str = "") -> bool:
+    """Whether `text` says `word` whole: as written, or one of the glossary's words for it or
+    for a phrase of the question holding it (营业利润 or "operating profit" for 经营利润;
+    "minimum investment" for 投资 of 最低投资金额), not merely its pieces (经营 and 利润)."""
+    tokens = set(tokenize(text))
+    for phrase in (word, *glossary_others(word)):
+        if _CJK.search(phrase):
+            if phrase in text:
+                return True
+        elif set(tokenize(phrase)) <= tokens and tokenize(phrase):
+            return True
+    pieces = set(tokenize(word))
+    return any(
+        not _CJK.search("".join(phrase)) and set(phrase) <= tokens
+        for a in alternatives(question)
+        if not a.words and pieces <= a.asked
+        for phrase in a.phrases
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -442,7 +465,7 @@ _ZH_TIME = re.compile(r"(?:年|月|日|季度|周|天|期)$")
 
 
 @lru_cache(maxsize=1024)
-def zh_narrowed(question: str) -> tuple[str, Unit, tuple[Unit, ...]] | None:
+def zh_narrowed(question: str) -> tuple[str, Unit, tuple[tuple[str, Unit], ...]] | None:
     """The word a Chinese question asks the amount or name of (as written and as its tokens)
     and the words right before it in its phrase, which narrow it: 冰箱 and 业务 of 收入 in
     冰箱业务收入是多少, 净利润 of 增长 in 净利润同比增长多少. A passage holding the asked word
@@ -456,18 +479,31 @@ def zh_narrowed(question: str) -> tuple[str, Unit, tuple[Unit, ...]] | None:
         phrase = found.group(1)
     else:
         return None
-    words = [w for w in _jieba_cut(phrase) if w != "的"]
+    words = _glossary_joined([w for w in _jieba_cut(phrase) if w != "的"], question)
     units = [tuple(tokenize(w)) for w in words]
     if len(units) < 2 or not units[-1]:
         return None
     frame = frame_words(question)
-    before: list[Unit] = []
+    before: list[tuple[str, Unit]] = []
     for word, unit in zip(reversed(words[:-1]), reversed(units[:-1]), strict=True):
         if word in _ZH_PHRASE_END or len(before) == _ZH_NARROWING:
             break
         if unit and not set(unit) & frame and not _ZH_TIME.search(word):
-            before.append(unit)
+            before.append((word, unit))
     return words[-1], units[-1], tuple(before)
+
+
+def _glossary_joined(words: list[str], question: str) -> list[str]:
+    """`words` with neighbours joined where together they are a glossary word jieba cuts
+    apart (经营 + 利润 → 经营利润)."""
+    glossary = [a.asked for a in alternatives(question) if not a.words and len(a.asked) > 1]
+    joined: list[str] = []
+    for word in words:
+        if joined and set(tokenize(joined[-1] + word)) in glossary:
+            joined[-1] += word
+        else:
+            joined.append(word)
+    return joined
 
 
 def _jieba_cut(text: str) -> list[str]:

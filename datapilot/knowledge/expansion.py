@@ -84,6 +84,12 @@ def _phrases() -> dict[str, frozenset[str]]:
     return {phrase: frozenset(rest) for phrase, rest in others.items()}
 
 
+def glossary_others(phrase: str) -> frozenset[str]:
+    """The other words of the glossary groups of `phrase` as written (经营利润 → "operating
+    profit", 营业利润, …; empty when the glossary lacks it)."""
+    return _phrases().get(phrase.lower(), frozenset())
+
+
 @cache
 def _chinese() -> re.Pattern[str]:
     """The Chinese phrases, longest first, matched as written."""

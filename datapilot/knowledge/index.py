@@ -242,7 +242,7 @@ class LibraryIndex:
             return Reading(0.0, 0.0, True, ())
         shared = _shared(query, asked, text)
         years = all(year in text for year in set(_YEAR.findall(query)))
-        years = years and periods_held(query, text, shared)
+        years = years and periods_held(query, text)
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
         document: set[str] = set()
@@ -254,6 +254,7 @@ class LibraryIndex:
             self.idf,
             text,
             lambda unit: unit[-1] in document,
+            self._document(self.titles[position]) if self.titles[position] else "",
         )
         if not reason_given(query, text):
             narrowed += ("why",)

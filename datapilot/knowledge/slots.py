@@ -7,11 +7,10 @@ prefer a cut?" is not answered by "Two members dissented, preferring a cut").
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 
 from datapilot.brains.offline.numbers import zh_number
 from datapilot.knowledge.coverage import _MONTHS, asks_date, checked, chinese_passage, dated
-from datapilot.knowledge.expansion import WORDS
+from datapilot.knowledge.expansion import WORDS, alternatives
 from datapilot.retrieval import tokenize
 
 _MONTH_OF = {m: n for n, m in enumerate(_MONTHS.split(), 1)}
@@ -67,21 +66,25 @@ def counts(text: str) -> set[tuple[float, str]]:
     return found
 
 
-def periods_held(question: str, text: str, shared: Collection[str] = ()) -> bool:
+def periods_held(question: str, text: str) -> bool:
     """Whether `text` names every month the question names (July is not August) and every
     count of years or months it names ("over five years" is not "over three years"; 近五年),
     those it checks aside (a guess, the number of a question asking whether). A count is also
-    held where the passage holds the glossary's words for it (`shared`: "first half" for "the
-    first six months")."""
+    held where the passage holds the glossary's words for it ("first half" for "the first six
+    months")."""
     if not months(question, asked=True) <= months(text):
         return False
     guessed = checked(question)
     written = counts(text)
+    tokens = set(tokenize(text))
+    glossary = {
+        t for a in alternatives(question) if not a.words and a.held_in(tokens) for t in a.asked
+    }
     for value, unit in counts(question):
         said = {_plain_number(value), *number_words(value)}
         if (value, unit) in written or said & guessed:
             continue
-        if not (said & set(shared) and unit in shared):
+        if not (said & glossary and unit in glossary):
             return False
     return True
 

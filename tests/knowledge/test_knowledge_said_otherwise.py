@@ -21,6 +21,8 @@ SAID = [
     ("When was the Bank of Ostmark's rate statement published?", "14 March 2024"),
     ("What share of Songguo's receivables has been outstanding for less than a year?", "82%"),
     ("What did the Wren fund return a year over the last three years?", "2.2%"),
+    ("松果电器一季度营收同比增长多少？", "15%"),
+    ("How much of the Wren bond fund is in credit?", "41%"),  # "credit" is corporate bonds
     ("Which revision of the Kite derivatives policy is this?", "Version 4.1"),
     ("Is Songguo's interim dividend quoted before or after tax?", "含税"),
     ("Which parts of the economy are losing steam, according to the Ostmark statement?", "retail"),

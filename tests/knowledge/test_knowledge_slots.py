@@ -12,10 +12,12 @@ from support.knowledge_notes import KNOWLEDGE_NOTES, SLOT_NOTES
 
 NOT_SAID = [
     "What are the ongoing charges of the Wren fund's C shares?",  # another share class
+    "What are the Wren fund's ongoing charges for class C?",
     "What was Ostmark's consumer price inflation in January?",  # another month
     "What annualised return did the Wren fund make over five years?",  # another period
     "What was Ostmark's core inflation rate in February?",  # another measure
     "松果电器一季度净利润同比增长多少？",  # another metric (revenue growth is given)
+    "松果电器一季度经营利润同比增长多少？",  # its words are in the passage, not the metric
     "松果电器冰箱业务收入是多少？",  # another business line
     "研报预计2023年商用车出口多少辆？",  # another kind of vehicle
     "Why did two Ostmark members prefer a cut?",  # a reason the statement does not give
