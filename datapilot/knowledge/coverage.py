@@ -376,11 +376,18 @@ def narrowed_away(
     return tuple(missing)
 
 
+@lru_cache(maxsize=256)
+def token_set(text: str) -> frozenset[str]:
+    """The retrieval tokens of a passage or a whole document, kept: every question reads the
+    same passages' and documents' tokens again."""
+    return frozenset(tokenize(text))
+
+
 def said(word: str, text: str, question: str = "") -> bool:
     """Whether `text` says `word` whole: as written, or one of the glossary's words for it or
     for a phrase of the question holding it (营业利润 or "operating profit" for 经营利润;
     "minimum investment" for 投资 of 最低投资金额), not merely its pieces (经营 and 利润)."""
-    tokens = set(tokenize(text))
+    tokens = token_set(text)
     for phrase in (word, *glossary_others(word)):
         if _CJK.search(phrase):
             if phrase in text:

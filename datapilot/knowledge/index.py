@@ -14,6 +14,7 @@ import re
 import shutil
 import threading
 from collections import OrderedDict
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -33,6 +34,7 @@ from datapilot.knowledge.coverage import (
     preamble,
     runs,
     spelt_out,
+    token_set,
     verb_tokens,
 )
 from datapilot.knowledge.expansion import alternatives
@@ -334,7 +336,7 @@ def _shared(query: str, asked: set[str], text: str) -> set[str]:
     """The terms of `asked` that `text` holds: itself, its pieces (a long Chinese word), its
     glossary or dictionary words, its digits (a number word), its letters spelt out (an
     acronym) or, for "date", any date written."""
-    held = set(tokenize(text))
+    held = token_set(text)
     shared = {w for w in asked if w in held or _pieces_held(w, query, held)}
     for alternative in alternatives(query):
         if alternative.held_in(held):
@@ -349,7 +351,7 @@ def _shared(query: str, asked: set[str], text: str) -> set[str]:
     return shared
 
 
-def _pieces_held(word: str, query: str, held: set[str]) -> bool:
+def _pieces_held(word: str, query: str, held: Set[str]) -> bool:
     """Whether a passage holds a long Chinese word of the query piece by piece (汽车销量 as 汽车
     and 销量): every shorter term of the query inside it."""
     pieces = {t for t in tokenize(query) if t != word and t in word}

@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 
 from datapilot.brains.offline.numbers import zh_number
-from datapilot.knowledge.coverage import _MONTHS, asks_date, checked, chinese_passage, dated
+from datapilot.knowledge.coverage import (
+    _MONTHS,
+    asks_date,
+    checked,
+    chinese_passage,
+    dated,
+    token_set,
+)
 from datapilot.knowledge.expansion import WORDS, alternatives
 from datapilot.retrieval import tokenize
 
@@ -76,7 +83,7 @@ def periods_held(question: str, text: str) -> bool:
         return False
     guessed = checked(question)
     written = counts(text)
-    tokens = set(tokenize(text))
+    tokens = token_set(text)
     glossary = {
         t for a in alternatives(question) if not a.words and a.held_in(tokens) for t in a.asked
     }

@@ -64,22 +64,24 @@ def as_read(question: str, known: frozenset[str]) -> str:
         for w in _WORD.findall(text)
         if w.lower() not in known and w.lower() not in common_words()
     }
-    if unknown:
-        from wordfreq import zipf_frequency  # rare words only: its list loads on first use
-
-        unknown = {w for w in unknown if zipf_frequency(w, "en") < _RARE_ZIPF}
-    if not unknown:
-        return text
-    in_dictionary = chinese_of(tuple(sorted(unknown)))
-    fixed: dict[str, str] = {}
+    near: dict[str, str] = {}
     for word in unknown:
-        if in_dictionary.get(word):
-            continue
         meant = _closest(word, known)
         if meant is None and len(word) >= 6:
             meant = _closest(word, _common())
         if meant is not None:
-            fixed[word] = meant
+            near[word] = meant
+    if not near:
+        return text
+    # Only now, with a word to put instead: wordfreq's list and the dictionary take a while.
+    from wordfreq import zipf_frequency
+
+    in_dictionary = chinese_of(tuple(sorted(near)))
+    fixed = {
+        word: meant
+        for word, meant in near.items()
+        if not in_dictionary.get(word) and zipf_frequency(word, "en") < _RARE_ZIPF
+    }
     if not fixed:
         return text
     return _WORD.sub(lambda m: fixed.get(m.group(0).lower(), m.group(0)), text)
