@@ -21,6 +21,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from datapilot.data.common_words import common_words
 from datapilot.knowledge.dictionary import chinese_of
+from datapilot.retrieval import tokenize
 
 _WORD = re.compile(r"(?<![A-Za-z'\-])[A-Za-z]{5,}(?![A-Za-z'\-])")
 # A word written this often (wordfreq's Zipf frequency) is a word, not a slip ("Sharpe" 3.3 is
@@ -45,7 +46,11 @@ def _closest(word: str, words: tuple[str, ...] | frozenset[str]) -> str | None:
     found = process.extract(
         word, words, scorer=DamerauLevenshtein.distance, score_cutoff=allowed, limit=2
     )
-    if not found or (len(found) > 1 and found[1][1] == found[0][1]):
+    if not found:
+        return None
+    tied = len(found) > 1 and found[1][1] == found[0][1]
+    # Two words as near are one when they are forms of one word ("reviewd": review, reviewed).
+    if tied and tokenize(str(found[0][0])) != tokenize(str(found[1][0])):
         return None
     return str(found[0][0])
 

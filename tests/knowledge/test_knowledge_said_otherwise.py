@@ -39,6 +39,7 @@ SAID = [
     ("我记得松果电器一季度营业收入好像大概是10亿来着？", "12.4亿元"),
     # Misspelt words
     ("What was unemplyment in Ostmark accordng to the rate statment?", "6.2%"),
+    ("How often is the Kite derivatives policy reviewd?", "every two years"),
 ]
 
 
