@@ -310,6 +310,10 @@ def narrowed_away(
     `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
+    for label in class_labels(question):
+        # C类份额, "C shares" beside a document of classes: the passage must name that class.
+        if _CLASSES.search(document or text) and not _labelled_class(label, text):
+            missing.append(f"{label}类")
     for noun, label in labels(question):
         # The document giving the noun a label elsewhere ("Share class: A") is enough: a
         # passage without the label asked for speaks of another.
@@ -416,6 +420,30 @@ def terms(question: str) -> tuple[tuple[str, ...], ...]:
     return tuple(dict.fromkeys(found))
 
 
+# A class named by its letter before the noun: C类份额, "C shares", "the C share class" (not a
+# question's first word: "A share class …" may be the article).
+_CLASS_LABEL = re.compile(
+    r"(?<![A-Za-z'’])([A-HJ-Z])\s*类|(?<=\s)([A-HJ-Z])[\s-]+(?:shares?|units?)\b"
+)
+
+
+def class_labels(question: str) -> list[str]:
+    """The class letters a question names before the noun (C类, "C shares")."""
+    return [a or b for a, b in _CLASS_LABEL.findall(question)]
+
+
+_CLASSES = re.compile(r"(?i)\bclass\b|类份额|类股")
+
+
+def _labelled_class(label: str, text: str) -> bool:
+    """Whether `text` names the class `label` (A类, "Share class: A", "the A share class")."""
+    pattern = (
+        rf"(?<![A-Za-z]){label}\s*类|(?i:class|share)\W{{0,3}}{label}(?![A-Za-z])"
+        rf"|(?<![A-Za-z]){label}\W{{0,3}}(?i:share|class)"
+    )
+    return re.search(pattern, text) is not None
+
+
 @lru_cache(maxsize=1024)
 def labels(question: str) -> tuple[tuple[Unit, str], ...]:
     """The nouns the question gives a one-letter capital label, as (its tokens, the label):
@@ -423,7 +451,9 @@ def labels(question: str) -> tuple[tuple[Unit, str], ...]:
     found = []
     for match in _LABEL.finditer(question):
         noun = tuple(tokenize(match.group(1)))
-        if noun and match.group(1).lower() not in _ARTICLES:
+        # A possessive names whose ("Aurora's A share class"), not what the letter labels.
+        possessive = re.search(r"['’]s$", match.group(1)) is not None
+        if noun and match.group(1).lower() not in _ARTICLES and not possessive:
             found.append((noun, match.group(2)))
     return tuple(found)
 

@@ -39,7 +39,7 @@ from datapilot.knowledge.coverage import (
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
-from datapilot.knowledge.slots import day_given, periods_held, reason_given
+from datapilot.knowledge.slots import day_given, month_tokens, periods_held, reason_given
 from datapilot.knowledge.wording import as_read, library_words
 from datapilot.retrieval import tokenize
 
@@ -245,6 +245,8 @@ class LibraryIndex:
         shared = _shared(query, asked, text)
         years = all(year in text for year in set(_YEAR.findall(query)))
         years = years and periods_held(query, text)
+        if years:
+            shared |= month_tokens(query) & asked
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
         document: set[str] = set()
@@ -332,6 +334,11 @@ def words_of(query: str) -> set[str]:
     return set(whole_words(tokenize(query)))
 
 
+def _measure_of(word: str, base: str) -> bool:
+    """Whether a Chinese word is `base` and a one-character measure (通胀率: 通胀 + 率)."""
+    return len(base) >= 2 and word[:-1] == base and word[-1] in "率量额值"
+
+
 def _shared(query: str, asked: set[str], text: str) -> set[str]:
     """The terms of `asked` that `text` holds: itself, its pieces (a long Chinese word), its
     glossary or dictionary words, its digits (a number word), its letters spelt out (an
@@ -341,6 +348,8 @@ def _shared(query: str, asked: set[str], text: str) -> set[str]:
     for alternative in alternatives(query):
         if alternative.held_in(held):
             shared |= alternative.asked & asked
+            # A rate or an amount of it (通胀率, 进口量): the passage's figure for the word.
+            shared |= {w for w in asked for a in alternative.asked if _measure_of(w, a)}
     for acronym in acronyms(query):
         if spelt_out(acronym, text):
             shared |= set(tokenize(acronym)) & asked

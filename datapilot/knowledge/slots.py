@@ -57,6 +57,14 @@ def months(text: str, *, asked: bool = False) -> set[int]:
     return {n for n in map(_month_number, found) if n is not None}
 
 
+def month_tokens(question: str) -> set[str]:
+    """The tokens of the months the question names ("8月份" → 8, 月份; "August" → august): a
+    passage naming those months holds them, in whatever language it names them."""
+    found = [m.group(0) for m in _ASKED_MONTH.finditer(question)]
+    found += [m.group(0) + "份" for m in _ZH_MONTH.finditer(question)]
+    return {t for said in found for t in tokenize(said)}
+
+
 def counts(text: str) -> set[tuple[float, str]]:
     """The counts of years and months `text` writes, as (number, "year" or "month")."""
     found: set[tuple[float, str]] = set()

@@ -40,6 +40,10 @@ SAID = [
     # Misspelt words
     ("What was unemplyment in Ostmark accordng to the rate statment?", "6.2%"),
     ("How often is the Kite derivatives policy reviewd?", "every two years"),
+    # A class or a month named another way than the passage's
+    ("What are the ongoing charges of Wren's A share class?", "0.48%"),
+    ("Wren基金A类份额的费率是多少？", "0.48%"),
+    ("奥斯特马克央行2月份的通胀率是多少？", "3.1%"),
 ]
 
 

@@ -13,6 +13,7 @@ from support.knowledge_notes import KNOWLEDGE_NOTES, SLOT_NOTES
 NOT_SAID = [
     "What are the ongoing charges of the Wren fund's C shares?",  # another share class
     "What are the Wren fund's ongoing charges for class C?",
+    "Wren基金C类份额的费率是多少？",
     "What was Ostmark's consumer price inflation in January?",  # another month
     "What annualised return did the Wren fund make over five years?",  # another period
     "What was Ostmark's core inflation rate in February?",  # another measure
