@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from datapilot.knowledge.dictionary import superlative, verbs
-from datapilot.knowledge.expansion import WORDS, alternatives, glossary_others, numbers_in_words
+from datapilot.knowledge.expansion import WORDS, alternatives, numbers_in_words
 from datapilot.retrieval import tokenize
 
 # The word after "how" asks for an amount or a manner ("how much", "how soon", "how big"): it
@@ -291,7 +291,6 @@ def narrowed_away(
     informative: Callable[[str], float],
     text: str = "",
     elsewhere: Callable[[Unit], bool] = lambda unit: False,
-    document: str = "",
 ) -> tuple[str, ...]:
     """The words of `question` that narrow a noun a passage holds, which the passage lacks and
     which are at least as informative here as that noun: a word before it ("performance" beside
@@ -304,16 +303,12 @@ def narrowed_away(
     A noun given a one-letter label ("share class B", "Series C") must carry that label in
     the passage's `text` too ("Share class: A" speaks of another class).
     A word narrowing a word the passage holds that does not end its run ("core" of
-    "inflation" in "core inflation rate"), or one before the word a Chinese question asks the
-    amount of (冰箱 in 冰箱业务收入是多少, `zh_narrowed`), counts unless the passage's document
-    holds it elsewhere (`elsewhere(unit)`; for a Chinese word, said whole in `document`).
+    "inflation" in "core inflation rate") counts unless the passage's document holds it
+    elsewhere (`elsewhere(unit)`). The words before what a Chinese question asks the amount
+    of, and share classes named by their letter, are read in `asked_zh`.
     `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
-    for label in class_labels(question):
-        # C类份额, "C shares" beside a document of classes: the passage must name that class.
-        if _CLASSES.search(document or text) and not _labelled_class(label, text):
-            missing.append(f"{label}类")
     for noun, label in labels(question):
         # The document giving the noun a label elsewhere ("Share class: A") is enough: a
         # passage without the label asked for speaks of another.
@@ -360,23 +355,6 @@ def narrowed_away(
     suffixed = len(asked) > len(named)  # 离职率: a rate of 离职
     if named and (set(named) & measures or suffixed) and not any(held((t,)) for t in named):
         missing.append("".join(asked))
-    narrowed = zh_narrowed(question)
-    if narrowed is not None and not held(narrowed[1]) and set(narrowed[1]) & measures:
-        missing.append(narrowed[0])  # the glossary's measure asked the amount of (多少保证金)
-    elif narrowed is not None and held(narrowed[1]):
-        # Across languages only the glossary's words narrow: the dictionary misses too many of
-        # the others' translations (期限五年以上 for "longer bonds"); beside a passage writing
-        # the asked word as the question does, any word.
-        same = narrowed[0] in text
-        asked_weight = weight(narrowed[1])
-        missing += [
-            word
-            for word, u in narrowed[2]
-            if (same or set(u) & measures)
-            and not said(word, text, question)
-            and not said(word, document, question)
-            and weight(u) >= asked_weight
-        ]
     return tuple(missing)
 
 
@@ -385,26 +363,6 @@ def token_set(text: str) -> frozenset[str]:
     """The retrieval tokens of a passage or a whole document, kept: every question reads the
     same passages' and documents' tokens again."""
     return frozenset(tokenize(text))
-
-
-def said(word: str, text: str, question: str = "") -> bool:
-    """Whether `text` says `word` whole: as written, or one of the glossary's words for it or
-    for a phrase of the question holding it (营业利润 or "operating profit" for 经营利润;
-    "minimum investment" for 投资 of 最低投资金额), not merely its pieces (经营 and 利润)."""
-    tokens = token_set(text)
-    for phrase in (word, *glossary_others(word)):
-        if _CJK.search(phrase):
-            if phrase in text:
-                return True
-        elif set(tokenize(phrase)) <= tokens and tokenize(phrase):
-            return True
-    pieces = set(tokenize(word))
-    return any(
-        not _CJK.search("".join(phrase)) and set(phrase) <= tokens
-        for a in alternatives(question)
-        if not a.words and pieces <= a.asked
-        for phrase in a.phrases
-    )
 
 
 @lru_cache(maxsize=1024)
@@ -418,30 +376,6 @@ def terms(question: str) -> tuple[tuple[str, ...], ...]:
             continue
         found.append(tuple(t for t in tokenize(question) if t in alternative.asked))
     return tuple(dict.fromkeys(found))
-
-
-# A class named by its letter before the noun: C类份额, "C shares", "the C share class" (not a
-# question's first word: "A share class …" may be the article).
-_CLASS_LABEL = re.compile(
-    r"(?<![A-Za-z'’])([A-HJ-Z])\s*类|(?<=\s)([A-HJ-Z])[\s-]+(?:shares?|units?)\b"
-)
-
-
-def class_labels(question: str) -> list[str]:
-    """The class letters a question names before the noun (C类, "C shares")."""
-    return [a or b for a, b in _CLASS_LABEL.findall(question)]
-
-
-_CLASSES = re.compile(r"(?i)\bclass\b|类份额|类股")
-
-
-def _labelled_class(label: str, text: str) -> bool:
-    """Whether `text` names the class `label` (A类, "Share class: A", "the A share class")."""
-    pattern = (
-        rf"(?<![A-Za-z]){label}\s*类|(?i:class|share)\W{{0,3}}{label}(?![A-Za-z])"
-        rf"|(?<![A-Za-z]){label}\W{{0,3}}(?i:share|class)"
-    )
-    return re.search(pattern, text) is not None
 
 
 @lru_cache(maxsize=1024)
@@ -480,67 +414,6 @@ def asked_amount(question: str) -> Unit | None:
         # turnover rate), 量 of 进口 (a volume of imports).
         return tuple(words[-2]) + tuple(words[-1])
     return tuple(words[-1]) if words else None
-
-
-# What a Chinese question asks the amount of: the word before 多少 or 几 (出口多少辆, 增长多少).
-_ZH_AMOUNT = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|为多少|有多少|多少|是几|几)")
-# A noun after 多少 or 几 is what is counted (要求多少初始保证金); a one-character measure word
-# (多少辆, 几天) is not.
-_ZH_HOW_MANY = re.compile(
-    r"(?:多少|几)(?:个|家|位|名|项|种|只)?(?![天年月日周次倍辆人元亿万成点分])"
-    r"([\u3400-\u9fff]+?)(?:呢|吗|的|[？?。，,]|$)"
-)
-# Words ending the phrase before the asked word: prepositions and conjunctions (对欧洲出口:
-# 欧洲 is where, not which exports).
-_ZH_PHRASE_END = frozenset("在对比从把被向给与和及跟于将会要能")
-_ZH_NARROWING = 3  # words before the asked word read as narrowing it
-
-
-# A word ending so names a time (明年, 近三年, 一季度, 同期): periods are read apart (years,
-# the glossary's quarters and halves).
-_ZH_TIME = re.compile(r"(?:年|月|日|季度|周|天|期)$")
-
-
-@lru_cache(maxsize=1024)
-def zh_narrowed(question: str) -> tuple[str, Unit, tuple[tuple[str, Unit], ...]] | None:
-    """The word a Chinese question asks the amount or name of (as written and as its tokens)
-    and the words right before it in its phrase, which narrow it: 冰箱 and 业务 of 收入 in
-    冰箱业务收入是多少, 净利润 of 增长 in 净利润同比增长多少. A passage holding the asked word
-    but not a narrowing word (空调业务收入, 营业收入同比增长) speaks of another business,
-    another metric. Words framing the question (大概, 好像) and times (明年) do not narrow."""
-    after = _ZH_HOW_MANY.search(question)
-    found = _ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
-    if after is not None and len(after.group(1)) >= 2:
-        phrase = after.group(1)  # 多少初始保证金: the amount of 保证金, narrowed by 初始
-    elif found is not None:
-        phrase = found.group(1)
-    else:
-        return None
-    words = _glossary_joined([w for w in _jieba_cut(phrase) if w != "的"], question)
-    units = [tuple(tokenize(w)) for w in words]
-    if len(units) < 2 or not units[-1]:
-        return None
-    frame = frame_words(question)
-    before: list[tuple[str, Unit]] = []
-    for word, unit in zip(reversed(words[:-1]), reversed(units[:-1]), strict=True):
-        if word in _ZH_PHRASE_END or len(before) == _ZH_NARROWING:
-            break
-        if unit and not set(unit) & frame and not _ZH_TIME.search(word):
-            before.append((word, unit))
-    return words[-1], units[-1], tuple(before)
-
-
-def _glossary_joined(words: list[str], question: str) -> list[str]:
-    """`words` with neighbours joined where together they are a glossary word jieba cuts
-    apart (经营 + 利润 → 经营利润)."""
-    glossary = [a.asked for a in alternatives(question) if not a.words and len(a.asked) > 1]
-    joined: list[str] = []
-    for word in words:
-        if joined and set(tokenize(joined[-1] + word)) in glossary:
-            joined[-1] += word
-        else:
-            joined.append(word)
-    return joined
 
 
 def _jieba_cut(text: str) -> list[str]:

@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from datapilot.knowledge.asked_zh import narrowed_zh
 from datapilot.knowledge.coverage import (
     DATED,
     acronyms,
@@ -258,8 +259,9 @@ class LibraryIndex:
             self.idf,
             text,
             lambda unit: unit[-1] in document,
-            self._document(self.titles[position]) if self.titles[position] else "",
         )
+        whole = self._document(self.titles[position]) if self.titles[position] else ""
+        narrowed += narrowed_zh(query, lambda unit: unit[-1] in shared, self.idf, text, whole)
         if not reason_given(query, text):
             narrowed += ("why",)
         if not day_given(query, text):
