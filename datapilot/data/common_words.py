@@ -36,6 +36,12 @@ def _buckets() -> dict[str, int]:
     return buckets
 
 
+def common_words() -> frozenset[str]:
+    """The everyday English words (Zipf frequency `FLOOR_ZIPF` and above) the shipped list
+    holds."""
+    return frozenset(_buckets())
+
+
 def zipf(word: str) -> float:
     """The Zipf frequency of an English `word`, as wordfreq's `zipf_frequency(word, "en")`,
     except that anything below `FLOOR_ZIPF` may be given as 0."""

@@ -50,8 +50,32 @@ _DEGREE = frozenset(
 )
 # Adverbs that hedge or stress a question ("actually cover", "roughly 3.5%"): they name nothing.
 _HEDGES = frozenset({"actually", "really", "roughly", "approximately", "nearly", "almost"})
-# Words that relate others rather than name anything, which the stopword list lacks.
-_RELATING = frozenset({"per", "via", "versus", "vs"})
+# Adjectives that stress or spread a noun rather than name another thing ("more than 300
+# individual bonds", "at various maturities").
+_VAGUE = frozenset(
+    {"individual", "various", "different", "separate", "specific", "particular", "certain"}
+    | {"whole", "entire", "exact"}
+)
+# Phrases that say how, not what ("a CSA in place", "derivatives at all").
+_IDIOM = re.compile(
+    r"(?i)\b(?:in place|in force|in effect|at all|in full|in practice|in fact|in general"
+    r"|on track|in line)\b"
+)
+# Words putting a guess into a question ("maybe around 6.8 yrs?", "I think it was 5%",
+# 我记得…好像…大概是10亿): the value guessed is checked against the passage's, like the number
+# of a question asking whether, and the words themselves name nothing.
+_GUESSES = frozenset(
+    {"maybe", "perhaps", "possibly", "probably", "around", "guess", "think", "believe"}
+    | {"recall", "remember", "reckon", "suppose"}
+)
+_ZH_GUESSES = ("我记得", "记得", "印象中", "好像", "大概", "似乎", "大约", "差不多", "应该是")
+# Words that relate others rather than name anything, which the stopword list lacks: they end
+# a run ("the price war among Chinese EV makers" is two).
+_RELATING = frozenset(
+    {"per", "via", "versus", "vs", "among", "amongst", "across", "within", "without"}
+    | {"throughout", "beyond", "toward", "towards", "upon", "onto", "since", "beside"}
+    | {"besides", "despite", "except", "inside", "outside", "near"}
+)
 # "Is it true that …", "is it the case that …": asking whether, naming nothing.
 _TRUE = re.compile(
     r"(?i)\b(?:is it|it is|it's|was it)\s+(?:(?:really|actually)\s+)?(true|correct|right)\b"
@@ -60,6 +84,7 @@ _PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
 _ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
+_CJK = re.compile("[\u3400-\u9fff]")
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
 _LABEL = re.compile(r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])")
 
@@ -69,16 +94,19 @@ Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenat
 @lru_cache(maxsize=1024)
 def frame_words(question: str) -> frozenset[str]:
     """The question's tokens that frame it rather than name what it asks: the word after "how",
-    Chinese question words (是不是, 有没有), modal verbs, comparatives and superlatives."""
+    Chinese question words (是不是, 有没有), modal verbs, comparatives and superlatives, hedges
+    and guesses, vague adjectives ("individual") and idioms ("in place")."""
     framing = [m.group(1) for m in _HOW.finditer(question)] + [
         w for w in _ZH_FRAME if w in question
     ]
     framing += [m.group(0).lower() for m in _MODAL.finditer(question)]
     framing += [m.group(1).lower() for m in _TRUE.finditer(question)]
+    framing += [w for w in _ZH_GUESSES if w in question]
+    framing += [m.group(0) for m in _IDIOM.finditer(question)]
     degree = [
         w
         for w in re.findall(r"[a-z]+", question.lower())
-        if w in _DEGREE or w in _HEDGES or superlative(w)
+        if w in _DEGREE or w in _HEDGES or w in _GUESSES or w in _VAGUE or superlative(w)
     ]
     return frozenset(t for w in framing + degree for t in tokenize(w))
 
@@ -89,12 +117,23 @@ _DATE = re.compile(
     rf"|\b(?:{'|'.join(m.title() for m in _MONTHS.split())}) \d{{1,2}},? \d{{4}}\b"
     r"|\b\d{4}-\d{2}-\d{2}\b|\d{4}年\d{1,2}月(?:\d{1,2}日)?"
 )
-_ASKS_DATE = re.compile(r"(?i)\bdate\b|日期")
+# What a date line dates: a question asking when a document was published is answered by it.
+DATED = "date published issued released dated 发布 发表 印发"
+_ASKS_DATE = re.compile(
+    r"(?i)\bdate\b|日期|\bwhen\b.*\b(?:published|issued|released)\b"
+    r"|(?:何时|什么时候|哪天|哪一天).*(?:发布|发表|印发)"
+)
 
 
 def asks_date(question: str) -> bool:
-    """Whether the question asks for a date ("sign-off date", 日期)."""
+    """Whether the question asks for a date ("sign-off date", 日期, "when was it published")."""
     return _ASKS_DATE.search(question) is not None
+
+
+def chinese_passage(text: str) -> bool:
+    """Whether a passage (its document's name on its first line) is written in Chinese: the
+    name may be Chinese for an English document or the other way round."""
+    return _CJK.search(text.partition("\n")[2] or text) is not None
 
 
 def dated(text: str) -> bool:
@@ -129,7 +168,7 @@ def checked(question: str) -> frozenset[str]:
     in a question asking whether, its numbers and comparing words): a passage need not hold
     them to answer."""
     found = [t for m in _GRADE.finditer(question) for t in tokenize(m.group(0))]
-    if _YES_NO.search(question.strip()):
+    if _YES_NO.search(question.strip()) or guesses(question):
         said = [w for w, _ in numbers_in_words(question)] + [_COMPARING]
         found += [t for w in said for t in tokenize(w)]
         found += [t for t in tokenize(question) if re.search(r"\d", t) or t in number_tokens()]
@@ -138,8 +177,15 @@ def checked(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-# A sentence ended by a full stop, before the question ("I'm on the financing desk. Does …?").
-_STATEMENT = re.compile(r"[^.?!。？！]*[.!。！](?=\s|$)")
+def guesses(question: str) -> bool:
+    """Whether the question puts a guess into it ("maybe around 6.8 yrs?", 我记得…好像…)."""
+    words = set(re.findall(r"[a-z]+", question.lower()))
+    return bool(words & _GUESSES) or any(w in question for w in _ZH_GUESSES)
+
+
+# A sentence ended by a full stop, before the question ("I'm on the financing desk. Does …?"),
+# or a clause ended by a colon or a dash ("… for the model portfolio: is the manager …?").
+_STATEMENT = re.compile(r"[^.?!。？！:—–]*[.!。！:—–](?=\s|$)")
 
 
 @lru_cache(maxsize=1024)
@@ -156,6 +202,25 @@ def preamble(question: str) -> frozenset[str]:
     if not said or not asked.strip():
         return frozenset()
     return frozenset(t for s in said for t in tokenize(s)) - set(tokenize(asked))
+
+
+# What a question sets aside to ask about something more ("besides the interim dividend, …",
+# 在中期分红之外是否还…): a passage on that alone does not answer.
+_ASIDE = re.compile(
+    r"(?i)\b(?:besides|apart from|aside from|other than|in addition to)\b[^,;?]*"
+    r"|(?:除了|除|在)[^，,；;？?]{1,20}?(?:之外|以外)|除了[^，,；;？?]{1,20}?(?=[，,])"
+)
+
+
+@lru_cache(maxsize=1024)
+def aside(question: str) -> frozenset[str]:
+    """The tokens said only in what the question sets aside ("besides X", 在X之外): the thing
+    it asks about is something else."""
+    said = [m.group(0) for m in _ASIDE.finditer(question)]
+    if not said:
+        return frozenset()
+    rest = _ASIDE.sub(" ", question)
+    return frozenset(t for s in said for t in tokenize(s)) - set(tokenize(rest))
 
 
 @lru_cache(maxsize=1024)
@@ -201,6 +266,7 @@ def runs(question: str) -> tuple[Run, ...]:
             and not set(unit) & frame
             and not set(unit) & number_tokens().keys()
             and not set(unit) & checked(question)
+            and not set(unit) <= preamble(question)
         )
         if content:
             if not current:
@@ -224,6 +290,7 @@ def narrowed_away(
     held: Callable[[Unit], bool],
     informative: Callable[[str], float],
     text: str = "",
+    elsewhere: Callable[[Unit], bool] = lambda unit: False,
 ) -> tuple[str, ...]:
     """The words of `question` that narrow a noun a passage holds, which the passage lacks and
     which are at least as informative here as that noun: a word before it ("performance" beside
@@ -235,11 +302,17 @@ def narrowed_away(
     passage speaks of something else than the thing asked. Empty when nothing is narrowed away.
     A noun given a one-letter label ("share class B", "Series C") must carry that label in
     the passage's `text` too ("Share class: A" speaks of another class).
+    A word narrowing a word the passage holds that does not end its run ("core" of
+    "inflation" in "core inflation rate") counts unless the passage's document holds it
+    elsewhere (`elsewhere(unit)`). The words before what a Chinese question asks the amount
+    of, and share classes named by their letter, are read in `asked_zh`.
     `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
     for noun, label in labels(question):
-        if held(noun) and not labelled(noun, label, text):
+        # The document giving the noun a label elsewhere ("Share class: A") is enough: a
+        # passage without the label asked for speaks of another.
+        if (held(noun) or elsewhere(noun)) and not labelled(noun, label, text):
             missing.append(f"{' '.join(noun)} {label}")
 
     def weight(unit: Unit) -> float:
@@ -247,20 +320,35 @@ def narrowed_away(
 
     found = runs(question)
     for number, run in enumerate(found):
-        head = run.units[-1]
-        if not held(head):
+        # What the run names is its last word the passage holds: "core inflation rate" beside
+        # a passage's "inflation" asks for its core measure, whatever the passage calls "rate".
+        last = max((n for n, unit in enumerate(run.units) if held(unit)), default=None)
+        if last is None:
             continue
-        for unit in run.units[:-1]:
-            if not held(unit) and weight(unit) >= weight(head):
+        head = run.units[last]
+        for unit in run.units[:last]:
+            # Before a word that does not end the run, a word the document uses elsewhere is
+            # the passage's context ("Chinese EV makers" beside a Chinese market's passage).
+            # Across languages the passage's words are found through the dictionary, which
+            # misses some ("trade" for 贸易): there only the run's last word is read as named.
+            implied = last < len(run.units) - 1 and (elsewhere(unit) or chinese_passage(text))
+            if not held(unit) and not implied and weight(unit) >= weight(head):
                 missing.append(" ".join(unit))
         following = found[number + 1] if number + 1 < len(found) else None
         if (
             following is not None
             and following.after
             and not any(map(held, following.units))
+            and not any(map(elsewhere, following.units))
             and max(map(weight, following.units)) >= weight(head)
         ):
             missing.append(" ".join(t for u in following.units for t in u))
+    for term in terms(question):
+        # A finance term of several words (a glossary phrase: "payout ratio") the passage and
+        # its document lack, beside a passage on its neighbour ("dividend").
+        units = [(t,) for t in term]
+        if not any(map(held, units)) and not any(map(elsewhere, units)):
+            missing.append(" ".join(term))
     asked = asked_amount(question) or ()
     measures = {t for a in alternatives(question) if not a.words for t in a.asked}
     named = [t for t in asked if len(t) > 1]
@@ -270,6 +358,26 @@ def narrowed_away(
     return tuple(missing)
 
 
+@lru_cache(maxsize=256)
+def token_set(text: str) -> frozenset[str]:
+    """The retrieval tokens of a passage or a whole document, kept: every question reads the
+    same passages' and documents' tokens again."""
+    return frozenset(tokenize(text))
+
+
+@lru_cache(maxsize=1024)
+def terms(question: str) -> tuple[tuple[str, ...], ...]:
+    """The glossary's terms of several English words the question uses, as their tokens, in
+    the question's order ("payout ratio", "core inflation")."""
+    english = {t for run in runs(question) for u in run.units for t in u}
+    found = []
+    for alternative in alternatives(question):
+        if alternative.words or len(alternative.asked) < 2 or not alternative.asked <= english:
+            continue
+        found.append(tuple(t for t in tokenize(question) if t in alternative.asked))
+    return tuple(dict.fromkeys(found))
+
+
 @lru_cache(maxsize=1024)
 def labels(question: str) -> tuple[tuple[Unit, str], ...]:
     """The nouns the question gives a one-letter capital label, as (its tokens, the label):
@@ -277,7 +385,9 @@ def labels(question: str) -> tuple[tuple[Unit, str], ...]:
     found = []
     for match in _LABEL.finditer(question):
         noun = tuple(tokenize(match.group(1)))
-        if noun and match.group(1).lower() not in _ARTICLES:
+        # A possessive names whose ("Aurora's A share class"), not what the letter labels.
+        possessive = re.search(r"['’]s$", match.group(1)) is not None
+        if noun and match.group(1).lower() not in _ARTICLES and not possessive:
             found.append((noun, match.group(2)))
     return tuple(found)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Set
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -60,7 +61,7 @@ class Alternative:
     # it holds, not by every token of them all.
     phrases: tuple[tuple[str, ...], ...] = ()
 
-    def held_in(self, tokens: set[str]) -> bool:
+    def held_in(self, tokens: Set[str]) -> bool:
         """Whether a passage with these tokens says what `asked` says, in other words."""
         if self.words:
             return any(word <= tokens for word in self.words)
@@ -82,6 +83,12 @@ def _phrases() -> dict[str, frozenset[str]]:
         for phrase in group:
             others.setdefault(phrase, set()).update(p for p in group if p != phrase)
     return {phrase: frozenset(rest) for phrase, rest in others.items()}
+
+
+def glossary_others(phrase: str) -> frozenset[str]:
+    """The other words of the glossary groups of `phrase` as written (经营利润 → "operating
+    profit", 营业利润, …; empty when the glossary lacks it)."""
+    return _phrases().get(phrase.lower(), frozenset())
 
 
 @cache

@@ -14,14 +14,18 @@ import re
 import shutil
 import threading
 from collections import OrderedDict
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
 import numpy as np
 
+from datapilot.knowledge.asked_zh import narrowed_zh
 from datapilot.knowledge.coverage import (
+    DATED,
     acronyms,
+    aside,
     asks_date,
     checked,
     dated,
@@ -29,11 +33,15 @@ from datapilot.knowledge.coverage import (
     narrowed_away,
     number_tokens,
     preamble,
+    runs,
     spelt_out,
+    token_set,
     verb_tokens,
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
+from datapilot.knowledge.slots import day_given, month_tokens, periods_held, reason_given
+from datapilot.knowledge.wording import as_read, library_words
 from datapilot.retrieval import tokenize
 
 RRF_K = 60  # the usual constant of reciprocal-rank fusion
@@ -61,6 +69,8 @@ MIN_COSINE = 0.5  # vectors alone answer only when this close
 ANSWER_CANDIDATES = 3
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _CJK = re.compile("[\u3400-\u9fff]")
+# A proper name: capitalised words, joined by "of" or "and" ("Bank of Westland").
+_PROPER = re.compile(r"\b[A-Z][a-z]+(?:(?:\s+(?:of|and|for)(?:\s+the)?)?\s+[A-Z][a-z]+)*\b")
 _CACHE_SIZE = 16
 T = TypeVar("T")
 
@@ -80,8 +90,9 @@ class Reading:
 
     terms: float  # share of the question's terms held
     weight: float  # share of their weight held
-    years: bool  # every year the question names is in the passage
+    years: bool  # every year, month and count of years or months the question names is there
     narrowed: tuple[str, ...]  # words narrowing a held noun that the passage lacks
+    held: frozenset[str] = frozenset()  # the question's terms the passage holds
 
 
 @dataclass
@@ -108,6 +119,15 @@ class LibraryIndex:
         self._retriever = retriever
         self.dims = dims or {}  # vector dimension -> how many chunks have one
         self.positions = {chunk_id: position for position, chunk_id in enumerate(ids)}
+        self._words: frozenset[str] | None = None
+        self._documents: dict[str, str] = {}
+
+    def as_read(self, query: str) -> str:
+        """`query` as this library reads it: misspelt words as the word meant
+        (`wording.as_read`), against the passages' own words first."""
+        if self._words is None:
+            self._words = library_words(self.texts)
+        return as_read(query, self._words)
 
     @classmethod
     def build(
@@ -175,20 +195,40 @@ class LibraryIndex:
         is close. A term counts as held when the passage holds it or the glossary's other words
         for it (another language, digits for number words); a year pins down what is asked (a
         passage on 2023 does not answer a question on 2022)."""
-        if bm25 and any(self.holds(query, p) for p, _ in bm25[:ANSWER_CANDIDATES]):
-            return True
+        # A word before a noun narrowing what a better passage speaks of, which it lacks, is
+        # asked of the passages below it too: one holding neither "UK" nor "gilts" does not
+        # answer "UK gilts" where the best passage spoke of government bonds but not the UK's.
+        modifiers = {" ".join(unit) for run in runs(query) for unit in run.units[:-1]}
+        lacking: set[str] = set()
+        named = self.named(query)
+        for position, _ in bm25[:ANSWER_CANDIDATES]:
+            if named and self.titles[position] not in named:
+                continue  # the question names another document ("the Bank of Westland")
+            found = self.reading(query, position)
+            if _answers(found) and not lacking - found.held:
+                return True
+            lacking |= {t for word in found.narrowed if word in modifiers for t in word.split()}
         return bool(dense) and dense[0][1] >= MIN_COSINE
+
+    def named(self, query: str) -> dict[str, set[str]]:
+        """The names of the documents the question names by a proper name (capitalised words,
+        its first word alone aside: "the Bank of Westland" for westland_policy_statement.txt),
+        each with the tokens of the name the question gives it ("bank", "westland"). Chinese
+        names are not read so: their words are often plain ones (业绩 of 业绩说明会)."""
+        found: dict[str, set[str]] = {}
+        for match in _PROPER.finditer(query):
+            if match.start() == 0 and " " not in match.group(0):
+                continue
+            said = set(tokenize(match.group(0)))
+            for title in set(self.titles):
+                if title and said & set(tokenize(title)):
+                    found.setdefault(title, set()).update(said)
+        return found
 
     def holds(self, query: str, position: int) -> bool:
         """Whether the passage at `position` answers `query` (`reading`): a passage that says
         what is asked, not one near it in the ranking."""
-        found = self.reading(query, position)
-        return (
-            found.years
-            and not found.narrowed
-            and found.terms >= MIN_SHARED_TERMS
-            and found.weight >= MIN_SHARED_WEIGHT
-        )
+        return _answers(self.reading(query, position))
 
     def reading(self, query: str, position: int) -> Reading:
         """How much of `query` the passage at `position` holds: the share of its terms and of
@@ -203,28 +243,46 @@ class LibraryIndex:
         text = self.texts[position]
         if not asked:
             return Reading(0.0, 0.0, True, ())
+        shared = _shared(query, asked, text)
         years = all(year in text for year in set(_YEAR.findall(query)))
-        held_terms = set(tokenize(text))
-        shared = {w for w in asked if w in held_terms or _pieces_held(w, query, held_terms)}
-        for alternative in alternatives(query):
-            if alternative.held_in(held_terms):
-                shared |= alternative.asked & asked
-        for acronym in acronyms(query):
-            if spelt_out(acronym, text):
-                shared |= set(tokenize(acronym)) & asked
-        numbers = number_tokens()
-        shared |= {w for w in asked if w in numbers and numbers[w] in held_terms}
-        if asks_date(query) and dated(text):
-            shared |= set(tokenize("date")) & asked
+        years = years and periods_held(query, text)
+        if years:
+            shared |= month_tokens(query) & asked
         vocabulary = self._vocabulary()
         title = set(tokenize(self.titles[position]))
-        narrowed = narrowed_away(query, lambda unit: unit[-1] in shared, self.idf, text)
+        document: set[str] = set()
+        if self.titles[position]:
+            document = _shared(query, asked, self._document(self.titles[position]))
+        narrowed = narrowed_away(
+            query,
+            lambda unit: unit[-1] in shared,
+            self.idf,
+            text,
+            lambda unit: unit[-1] in document,
+        )
+        whole = self._document(self.titles[position]) if self.titles[position] else ""
+        narrowed += narrowed_zh(query, lambda unit: unit[-1] in shared, self.idf, text, whole)
+        if not reason_given(query, text):
+            narrowed += ("why",)
+        if not day_given(query, text):
+            narrowed += ("date",)
+        # The name the question gives the document ("the Bank of Westland") names it too.
+        title |= self.named(query).get(self.titles[position], set())
         # Only the document's name matching: the question names the document and asks nothing
         # more of it, so the name is what it asks about.
         weighed = asked - title or asked
+        weighed = weighed - aside(query) or weighed
         # A value the question checks (a grade; a number it asks whether) the passage lacks, and
-        # a verb the library never uses (the question's phrasing: "say", "think", "bring in").
-        unsaid = checked(query) | (verb_tokens(query) - vocabulary.keys()) | preamble(query)
+        # a verb the library never uses, nor the glossary's words for it (the question's
+        # phrasing: "say", "think", "bring in"; not "exports" beside notes saying 出口).
+        said_otherwise = {
+            t
+            for a in alternatives(query)
+            if not a.words and a.instead & vocabulary.keys()
+            for t in a.asked
+        }
+        unused = verb_tokens(query) - vocabulary.keys() - said_otherwise
+        unsaid = checked(query) | unused | preamble(query)
         weighed = weighed - (unsaid - shared) or weighed
         shared &= weighed
         weight = {
@@ -233,7 +291,15 @@ class LibraryIndex:
             for term in weighed
         }
         held = sum(weight[term] for term in shared) / (sum(weight.values()) or 1.0)
-        return Reading(len(shared) / len(weighed), held, years, narrowed)
+        return Reading(len(shared) / len(weighed), held, years, narrowed, frozenset(shared))
+
+    def _document(self, title: str) -> str:
+        """The text of every passage of the document named `title`."""
+        if title not in self._documents:
+            self._documents[title] = "\n".join(
+                text for text, named in zip(self.texts, self.titles, strict=True) if named == title
+            )
+        return self._documents[title]
 
     def _vocabulary(self) -> dict[str, int]:
         if self._retriever is None:
@@ -254,6 +320,15 @@ class LibraryIndex:
         return math.log(1 + (count - found + 0.5) / (found + 0.5))
 
 
+def _answers(found: Reading) -> bool:
+    return (
+        found.years
+        and not found.narrowed
+        and found.terms >= MIN_SHARED_TERMS
+        and found.weight >= MIN_SHARED_WEIGHT
+    )
+
+
 def words_of(query: str) -> set[str]:
     """The query's retrieval terms, each Chinese word once: jieba's search mode also cuts a
     long word into its pieces (第三季度 → 第三, 三季度, 季度 …), which would weigh it several
@@ -261,7 +336,33 @@ def words_of(query: str) -> set[str]:
     return set(whole_words(tokenize(query)))
 
 
-def _pieces_held(word: str, query: str, held: set[str]) -> bool:
+def _measure_of(word: str, base: str) -> bool:
+    """Whether a Chinese word is `base` and a one-character measure (通胀率: 通胀 + 率)."""
+    return len(base) >= 2 and word[:-1] == base and word[-1] in "率量额值"
+
+
+def _shared(query: str, asked: set[str], text: str) -> set[str]:
+    """The terms of `asked` that `text` holds: itself, its pieces (a long Chinese word), its
+    glossary or dictionary words, its digits (a number word), its letters spelt out (an
+    acronym) or, for "date", any date written."""
+    held = token_set(text)
+    shared = {w for w in asked if w in held or _pieces_held(w, query, held)}
+    for alternative in alternatives(query):
+        if alternative.held_in(held):
+            shared |= alternative.asked & asked
+            # A rate or an amount of it (通胀率, 进口量): the passage's figure for the word.
+            shared |= {w for w in asked for a in alternative.asked if _measure_of(w, a)}
+    for acronym in acronyms(query):
+        if spelt_out(acronym, text):
+            shared |= set(tokenize(acronym)) & asked
+    numbers = number_tokens()
+    shared |= {w for w in asked if w in numbers and numbers[w] in held}
+    if asks_date(query) and dated(text):
+        shared |= set(tokenize(DATED)) & asked
+    return shared
+
+
+def _pieces_held(word: str, query: str, held: Set[str]) -> bool:
     """Whether a passage holds a long Chinese word of the query piece by piece (汽车销量 as 汽车
     and 销量): every shorter term of the query inside it."""
     pieces = {t for t in tokenize(query) if t != word and t in word}

@@ -340,6 +340,7 @@ class Libraries:
         """The `k` passages that best answer `query`. `mode`: auto (fusion when vectors are
         there), bm25 or dense (for the bench)."""
         library, index = self.index(ref)
+        asked, query = query, index.as_read(query)
         bm25 = index.bm25(query) if mode in ("auto", "bm25") else []
         dense: list[tuple[int, float]] = []
         notice = None
@@ -383,7 +384,7 @@ class Libraries:
             if i in rows
         ]
         return SearchResult(
-            query=query,
+            query=asked,
             library=library.name,
             answered=answered and bool(passages),
             passages=passages,

@@ -1,0 +1,153 @@
+"""What a question pins down besides its words, which a passage must say too to answer it:
+the months it names (July is not August), the counts of years or months it names ("over five
+years" is not "over three years", 近五年), and a reason when it asks why ("Why did two members
+prefer a cut?" is not answered by "Two members dissented, preferring a cut").
+"""
+
+from __future__ import annotations
+
+import re
+
+from datapilot.brains.offline.numbers import zh_number
+from datapilot.knowledge.coverage import (
+    _MONTHS,
+    asks_date,
+    checked,
+    chinese_passage,
+    dated,
+    token_set,
+)
+from datapilot.knowledge.expansion import WORDS, alternatives
+from datapilot.retrieval import tokenize
+
+_MONTH_OF = {m: n for n, m in enumerate(_MONTHS.split(), 1)}
+# A month a question names: capitalised and not its first word, so "may" the modal is not May.
+_ASKED_MONTH = re.compile(rf"(?<!^)\b({'|'.join(m.title() for m in _MONTHS.split())})\b")
+_WRITTEN_MONTH = re.compile(
+    rf"(?i)\b({'|'.join(_MONTHS.split())}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b"
+)
+# 9月, 十二月 (not 3个月, a count of months).
+_ZH_MONTH = re.compile(r"(?<![\d个])(\d{1,2}|[一二三四五六七八九十]{1,3})月(?!份额)")
+# A count of years or months ("five years", "three-year", 近五年, 12个月): the period a figure
+# covers. A four-digit number before 年 is a year, a number before a bare 月 a month.
+_NUMBER_WORDS = "|".join(sorted(WORDS, key=len, reverse=True))
+_EN_COUNT = re.compile(rf"(?i)(?<![\w.-])(\d+(?:\.\d+)?|{_NUMBER_WORDS})[\s-]+(year|month)s?\b")
+_ZH_COUNT = re.compile(
+    r"(?<![\d.哪几每今去明前后当])(\d{1,2}|[一两二三四五六七八九十]{1,3})(年|个月)"
+)
+
+
+def _month_number(word: str) -> int | None:
+    word = word.lower()
+    if word in _MONTH_OF:
+        return _MONTH_OF[word]
+    for name, number in _MONTH_OF.items():
+        if len(word) >= 3 and name.startswith(word):
+            return number
+    return int(word) if word.isdigit() else zh_number(word)
+
+
+def months(text: str, *, asked: bool = False) -> set[int]:
+    """The months `text` names (1–12): English names (`asked`: only capitalised, full names,
+    as a question writes them) and 9月, 十二月."""
+    english = _ASKED_MONTH if asked else _WRITTEN_MONTH
+    found = [m.group(1) for m in english.finditer(text)] + [
+        m.group(1) for m in _ZH_MONTH.finditer(text)
+    ]
+    return {n for n in map(_month_number, found) if n is not None}
+
+
+def month_tokens(question: str) -> set[str]:
+    """The tokens of the months the question names ("8月份" → 8, 月份; "August" → august): a
+    passage naming those months holds them, in whatever language it names them."""
+    found = [m.group(0) for m in _ASKED_MONTH.finditer(question)]
+    found += [m.group(0) + "份" for m in _ZH_MONTH.finditer(question)]
+    return {t for said in found for t in tokenize(said)}
+
+
+def counts(text: str) -> set[tuple[float, str]]:
+    """The counts of years and months `text` writes, as (number, "year" or "month")."""
+    found: set[tuple[float, str]] = set()
+    for match in _EN_COUNT.finditer(text):
+        number = match.group(1).lower()
+        value = float(number) if number[0].isdigit() else WORDS.get(number)
+        if value is not None:
+            found.add((float(value), match.group(2).lower()))
+    for match in _ZH_COUNT.finditer(text):
+        number = match.group(1)
+        value = int(number) if number.isdigit() else zh_number(number.replace("两", "二"))
+        if value is not None:
+            found.add((float(value), "year" if match.group(2) == "年" else "month"))
+    return found
+
+
+def periods_held(question: str, text: str) -> bool:
+    """Whether `text` names every month the question names (July is not August) and every
+    count of years or months it names ("over five years" is not "over three years"; 近五年),
+    those it checks aside (a guess, the number of a question asking whether). A count is also
+    held where the passage holds the glossary's words for it ("first half" for "the first six
+    months")."""
+    if not months(question, asked=True) <= months(text):
+        return False
+    guessed = checked(question)
+    written = counts(text)
+    tokens = token_set(text)
+    glossary = {
+        t for a in alternatives(question) if not a.words and a.held_in(tokens) for t in a.asked
+    }
+    for value, unit in counts(question):
+        said = {_plain_number(value), *number_words(value)}
+        if (value, unit) in written or said & guessed:
+            continue
+        if not (said & glossary and unit in glossary):
+            return False
+    return True
+
+
+def _plain_number(value: float) -> str:
+    return f"{value:.10g}"
+
+
+def number_words(value: float) -> set[str]:
+    """The tokens of the English words for a whole number under twenty ("five")."""
+    return {t for w, n in WORDS.items() if n == value for t in tokenize(w)}
+
+
+# A question asking why ("why did …", "what caused …", 为什么, 原因): the passage must give a
+# reason, by a word for one ("because", "helped by", "due to").
+_ASKS_REASON = re.compile(
+    r"(?i)\bwhy\b|\bwhat (?:reasons?|caused|causes|drove|drives|explains?)\b|\breasons?\b"
+    r"|为什么|为何|原因|什么导致"
+)
+_REASON = re.compile(
+    r"(?i)\b(?:because|due to|owing to|on account of|as a result|(?:a|the) result of|reflect\w*"
+    r"|(?:driven|helped|boosted|hit|hurt|led|caused|weighed down|held back|supported) by"
+    r"|thanks to|on the back of|amid|attributed to|weigh(?:s|ed)? on|drag(?:ged)? on|in order to"
+    r"|so as to|the reason)\b"
+    # "as" starting a clause ("fell 3% as clients moved to money funds"), not "such as", "as
+    # of", "as well", "as a whole", "as much as".
+    r"|(?<!such )\bas (?!(?:of|at|per|part|well|much|many|long|far|soon|a|an|to|if|though|"
+    r"follows|such|expected|planned|projected|usual|before)\b)(?:\w+ ){0,3}(?:\w+ed|\w+s|"
+    r"rose|fell|grew|was|were|had|did|moved|remained)\b"
+)
+
+
+def reason_given(question: str, text: str) -> bool:
+    """Whether `text` gives the reason the question asks for, if it asks why ("Why did two
+    members prefer a cut?" is not answered by "Two members dissented, preferring a cut"). An
+    English passage must say it by a word for a reason; a Chinese one often puts a cause beside
+    its effect without one (欧洲发起反补贴调查，出口增速或将放缓), so it is not read so."""
+    if not _ASKS_REASON.search(question) or chinese_passage(text):
+        return True
+    return _REASON.search(text) is not None
+
+
+# A question asking for a day (哪一天, "on what day"): only a passage writing a date answers it.
+_ASKS_DAY = re.compile(r"哪一天|哪天|哪一日|何日|几号|(?i:\b(?:what|which) day\b|\bon what date\b)")
+
+
+def day_given(question: str, text: str) -> bool:
+    """Whether `text` writes a date, if the question asks for a date or a day ("the record
+    date", 股权登记日是哪一天): a passage on the same dividend without its date does not answer."""
+    asks = asks_date(question) or _ASKS_DAY.search(question) is not None
+    return not asks or dated(text)
