@@ -44,6 +44,7 @@ SETS = {
     "blind 4": "questions_blind_4.json",
     "blind 5": "questions_blind_5.json",
     "blind 6": "questions_blind_6.json",
+    "blind 7": "questions_blind_7.json",
 }
 
 
