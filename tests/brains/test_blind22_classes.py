@@ -6,7 +6,9 @@
   ended the reading with an error);
 - the close against its moving average (比200日均线低多少（百分比）, "how did the close that day
   compare"): the gap in percent, said;
-- a limerick is not a data question.
+- a limerick is not a data question;
+- "the price for January 2020, and the change versus January 2019": the change runs from the
+  period said against to the other part's.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -96,3 +98,15 @@ async def test_a_limerick_is_out_of_scope(data: Any) -> None:
     question = "Can you write me a limerick about a bear market for my newsletter?"
     answer = await ask_offline(question, date(2022, 12, 30))
     assert answer.status == "out_of_scope"
+
+
+async def test_a_change_said_against_another_period_runs_between_the_two(data: Any) -> None:
+    brent = series_values(data, "MCOILBRENTEU")
+    change = (brent.loc["2020-01-01"] / brent.loc["2019-01-01"] - 1) * 100
+    question = (
+        "Brent crude monthly price for January 2020, and the change versus January 2019 in percent?"
+    )
+    answer = await ask_offline(question, date(2020, 2, 10))
+    assert answer.status == "ok", answer.message
+    assert f"{brent.loc['2020-01-01']:.2f}" in answer.summary, answer.summary
+    assert f"{change:.2f}%" in answer.summary, answer.summary

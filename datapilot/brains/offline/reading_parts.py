@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -96,7 +97,46 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     windows = {(clauses[i].start, clauses[i].end) for i in paired}
     if len(windows) < 2:
         return
-    _split(reading, [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)])
+    parts = [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)]
+    changed = _changes_between(parts, [clauses[i] for i in sorted(paired)], parsed.text)
+    if changed != parts and all(e.frequency == reading.frequency for e in reading.entities):
+        # "Brent crude monthly price …": the word says what the data is, not that each month's
+        # change is asked; the change asked runs between the two periods.
+        reading.frequency = None
+    _split(reading, changed)
+
+
+# "the price in January 2020, and the change versus January 2019": a change said against a
+# period is measured from that period to the other part's.
+_VERSUS_BEFORE = re.compile(
+    r"(?i)(?:versus|vs\.?|compared\s+(?:with|to)|relative\s+to|against|相比|对比|较)\s*(?:the\s+)?$"
+)
+_CHANGES = {"pop", "return", "yoy", "qoq", "mom", "cumulative_return"}
+
+
+def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> list[Part]:
+    """Each part asking a change against another part's period, over the window between them."""
+    if len(parts) != 2:
+        return parts
+    out = list(parts)
+    for i, (part, clause) in enumerate(zip(parts, clauses, strict=True)):
+        other = clauses[1 - i]
+        if not set(part.part.metrics) <= _CHANGES or not _VERSUS_BEFORE.search(
+            text[: clause.span[0]]
+        ):
+            continue
+        if None in (clause.start, clause.end, other.start, other.end):
+            continue
+        earlier, later = sorted((clause, other), key=lambda c: c.end)  # type: ignore[arg-type,return-value]
+        assert earlier.end is not None and later.end is not None
+        if earlier.end >= later.start:  # type: ignore[operator]
+            continue
+        start = earlier.end + timedelta(days=1)
+        out[i] = Part(
+            part=IntentPart(text=part.part.text, metrics=["return"], start=start, end=later.end),
+            base="before",
+        )
+    return out
 
 
 def _without_echoes(clauses: list[Clause]) -> list[Clause]:
