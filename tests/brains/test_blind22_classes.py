@@ -8,7 +8,8 @@
   compare"): the gap in percent, said;
 - a limerick is not a data question;
 - "the price for January 2020, and the change versus January 2019": the change runs from the
-  period said against to the other part's.
+  period said against to the other part's;
+- "the record close and how far below it is the index now": the all-time high, pointed at.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -19,7 +20,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from skfolio.datasets import load_sp500_dataset
+from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask_offline, series_values
 
 
@@ -110,3 +111,19 @@ async def test_a_change_said_against_another_period_runs_between_the_two(data: A
     assert answer.status == "ok", answer.message
     assert f"{brent.loc['2020-01-01']:.2f}" in answer.summary, answer.summary
     assert f"{change:.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the S&P 500's record close and how far below it is the index now?",
+        "how far below its record close is the S&P 500 now?",
+    ],
+)
+async def test_a_record_close_pointed_at_is_the_all_time_high(data: Any, question: str) -> None:
+    closes = load_sp500_index()["SP500"]
+    distance = (closes.iloc[-1] / closes.max() - 1) * 100
+    answer = await ask_offline(question, date(2022, 12, 30))
+    assert answer.status == "ok", answer.message
+    assert f"{closes.max():,.2f}" in answer.summary, answer.summary
+    assert f"{abs(distance):.2f}%" in answer.summary, answer.summary

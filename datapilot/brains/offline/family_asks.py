@@ -497,7 +497,8 @@ def read_count_ask(text: str) -> CountAsk | None:
 
 _PEAK_EN = (
     r"(?P<what>(?:highest|lowest)(?:\s+(?:close|closing\s+(?:price|level)|level|point))?|highs?|"
-    r"peaks?|tops?|lows?|troughs?|bottoms?)"
+    r"peaks?|tops?|lows?|troughs?|bottoms?|record\s+(?:close|closing\s+(?:high|level|price)|"
+    r"level))"
 )
 _DISTANCE_EN = re.compile(
     r"(?i)\b(?:how\s+far|how\s+much|what\s+percent(?:age)?|distance|percent|%|pct)\b[^.?!]{0,60}?"

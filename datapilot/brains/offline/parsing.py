@@ -32,6 +32,7 @@ from datapilot.brains.offline.spelling import (
     expand_elided_anchor,
     expand_ordinals,
     expand_period_shorthand,
+    expand_pointed_peak,
     expand_whole_year,
     expand_year_pairs,
     mandarin,
@@ -116,7 +117,7 @@ def _ascii_digits(text: str) -> str:
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text = respell_than(expand_ordinals(expand_period_shorthand(mandarin(text))))
-    text = expand_whole_year(expand_elided_anchor(expand_year_pairs(text)))
+    text = expand_whole_year(expand_elided_anchor(expand_year_pairs(expand_pointed_peak(text))))
     # "For our Q1 client letter": a document's label, neither a window nor a name. "Q4 over Q4",
     # 四季度对四季度: the calendar convention itself (a year's change from the last observation
     # before it), which every calendar window already follows.

@@ -97,6 +97,25 @@ _WHOLE_YEAR_ZH = re.compile(r"(?<![\d年])(?:全年度|全年|整年|整个年�
 _WHOLE_YEAR_EN = re.compile(r"(?i)\b(?:for|over|in|during)\s+the\s+(?:full|whole|entire)\s+year\b")
 
 
+# "What's the S&P 500's record close and how far below it is the index now?": the peak said
+# before, pointed at by "it" / "that".
+_PEAK_SAID = re.compile(
+    r"(?i)\b(?P<peak>record\s+(?:close|closing\s+(?:high|level|price)|high|level)|all[-\s]time\s+"
+    r"(?:high|low)|52[-\s]?week\s+(?:high|low)|(?:pre-covid\s+)?(?:closing\s+)?peak)\b"
+)
+_POINTED = re.compile(r"(?i)\bhow\s+far\s+(?P<side>below|under|off|from|above)\s+(?:it|that)\b")
+
+
+def expand_pointed_peak(text: str) -> str:
+    """`text` with "how far below it" said as the peak named before ("below its record close")."""
+    pointed = _POINTED.search(text)
+    peak = _PEAK_SAID.search(text, 0, pointed.start()) if pointed else None
+    if pointed is None or peak is None:
+        return text
+    said = f"how far {pointed['side']} its {peak['peak']}"
+    return text[: pointed.start()] + said + text[pointed.end() :]
+
+
 def expand_whole_year(text: str) -> str:
     """`text` with "the whole year" said as the one year it names elsewhere."""
     years = set(_YEAR.findall(text))
