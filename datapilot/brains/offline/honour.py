@@ -329,6 +329,9 @@ def _priced(reading: Reading) -> bool:
 _ON_EARLIER = {"yoy", "qoq", "mom", "pop"}
 # Measures that state one name's move: "by how much did it rise" asks nothing more.
 _MOVES = {"return", "cumulative_return", "period_extremes", "max_drawdown", "streak"}
+_STATISTICS = {"mean", "median"}
+# The analyst families' own outputs: none of them states a statistic of the window's values.
+_FAMILIES = {"period_extremes", "first_close", "count_days", "streak", "distance", "ma_cross"}
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -412,6 +415,14 @@ def _measure(reading: Reading, metric: str) -> str | None:
     if metric in reading.metrics:
         return f"measure {metric}"
     if metric in ("return", "cumulative_return") and set(reading.metrics or ["?"]) <= _DAY_ONLY:
+        return None
+    if (
+        metric in _STATISTICS
+        and set(reading.metrics) & _FAMILIES
+        and getattr(reading, "extreme_of", "") != "period_mean"
+    ):
+        # "the average monthly excess return in 2008, and the worst month": the worst month
+        # carries no average; only "the month with the highest average" does.
         return None
     if reading.metrics or reading.parts:
         # A measure refined into a neighbour the reader settled on (return → CAGR, "value"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 from pydantic import BaseModel
 from rapidfuzz import process
@@ -149,6 +150,25 @@ def expand_year_pairs(text: str) -> str:
     return _YEAR_PAIR.sub(years, text)
 
 
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def simplified(text: str) -> str:
+    """`text` with traditional characters written simplified (OpenCC's t2s), kept only when every
+    offset stays: the names, measures and vocabulary are written in simplified characters."""
+    if not _HAN.search(text):
+        return text
+    converted = _t2s().convert(text)
+    return converted if len(converted) == len(text) else text
+
+
+@lru_cache(maxsize=1)
+def _t2s() -> Any:
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
 # Cantonese written as Hong Kong investors type it, said in Mandarin words of the same length (so
 # every offset stays): 跌咗几多 → 跌了多少, 而家离佢仲差几多 → 现在离它还差多少, 边只 → 哪只.
 _CANTONESE = {
@@ -161,7 +181,9 @@ _WHICH_YUE = re.compile(r"边(?=[个只日天年月度间次])")
 
 
 def mandarin(text: str) -> str:
-    """`text` with Cantonese function words said in Mandarin, each the same length."""
+    """`text` in simplified characters (美國銀行 → 美国银行), with Cantonese function words said
+    in Mandarin, each the same length."""
+    text = simplified(text)
     if not _CANTONESE_WORD.search(text) and "边" not in text:
         return text
     text = _CANTONESE_WORD.sub(lambda m: _CANTONESE[m[0]], text)

@@ -1269,7 +1269,7 @@ def _then(gap: str) -> Side | None:
 
 # "2019 and 2021", 2019年和2021年: two periods, unless "between" (之间) makes them one span.
 _AND = re.compile(r"(?i)(?:and|&|as well as|和|与|及|以及|、)")
-_BETWEEN_BEFORE = re.compile(r"(?i)between\s*(?:the\s+)?$|(?:在|介于)\s*$")
+_BETWEEN_BEFORE = re.compile(r"(?i)between\s*(?:the\s+)?$|介于\s*$")  # 在…和…之间: _BETWEEN_AFTER
 _BETWEEN_AFTER = re.compile(r"\s*(?:之间|期间|间)")
 
 
@@ -1313,8 +1313,14 @@ def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:
     if before.rule not in ("first", "since") or clause.start is None or clause.start != clause.end:
         return None
     gap = text[before.span[1] : clause.span[0]]
-    closes = text[clause.span[1] :].lstrip().startswith((")", "）"))
-    if not closes or not re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[(（]\s*", gap):
+    bracketed = text[clause.span[1] :].lstrip().startswith((")", "）")) and re.fullmatch(
+        r"(?:\s*[\w'’-]+){0,3}\s*[(（]\s*", gap
+    )
+    # "since its first trading day, August 19, 2004?": the day set beside it after a comma
+    beside = re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[,，]\s*", gap) and re.match(
+        r"\s*(?:[?？.。!！;；]|$)", text[clause.span[1] :]
+    )
+    if not bracketed and not beside:
         return None
     return before.model_copy(
         update={

@@ -63,7 +63,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
     if "rank" in step.value.columns or len(rows) > 3:
         gap = "gap" in step.value.columns
         return (
-            _ranked(rows, said)
+            _ranked(rows, said, _span(facts, [s for s, _ in rows], w.zh))
             + (gap_sentences(rows, said, named_first(step, said)) if gap else [])
             + _multiples(rows, facts, w)
         )
@@ -171,7 +171,8 @@ def _span(facts: Facts, subjects: list[str], zh: bool) -> str:
     return f"（{start}收盘至{end}）" if zh else f" (from the close on {start} to {end})"
 
 
-def _ranked(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
+def _ranked(rows: list[tuple[str, Fact]], said: Said, span: str = "") -> list[str]:
+    """Best and worst first, then the order; `span` the closes the returns ran between."""
     w = said.w
     best = max(rows, key=lambda r: float(r[1].value))
     worst = min(rows, key=lambda r: float(r[1].value))
@@ -187,14 +188,14 @@ def _ranked(rows: list[tuple[str, Fact]], said: Said) -> list[str]:
             f"{w.name(worst[0], many=True)}最低（{w.value(worst[1])}）。"
         )
         tail = f"，另有{more}项" if more > 0 else ""
-        return [first, f"依次为：{'；'.join(listed)}{tail}。"]
+        return [first, f"依次为：{'；'.join(listed)}{tail}{span}。"]
     head = f"Of the {n}" if n == said.entities or not said.entities else f"Of these {n}"
     first = (
         f"{head}, {w.name(best[0], many=True)} returned most{_when(said)} ({w.value(best[1])}) "
         f"and {w.name(worst[0], many=True)} least ({w.value(worst[1])})."
     )
     tail = f", and {more} more" if more > 0 else ""
-    return [first, f"In order: {'; '.join(listed)}{tail}."]
+    return [first, f"In order: {'; '.join(listed)}{tail}{span}."]
 
 
 def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
