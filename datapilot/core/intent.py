@@ -138,6 +138,10 @@ class Intent(BaseModel):
     horizon: int | None = None
     frequency: Frequency | None = None
     chart: ChartType | None = None
+    scale: tuple[float, str] | None = Field(
+        default=None,
+        description='A scale the figure is asked in: (1e6, "million") for "in millions of shares".',
+    )
     table: bool = False
     trace: list[str] = Field(default_factory=list, description="Why each decision was taken.")
     ledger: Ledger | None = Field(

@@ -6,7 +6,9 @@
   "dividends reinvested" asks the adjusted close;
 - "the average monthly … and the worst month": the worst month carries no average, so it is
   declined, never answered with the worst month alone;
-- 在2008年和2017年: two years, not the span between them (在 is no "between").
+- 在2008年和2017年: two years, not the span between them (在 is no "between");
+- "in millions of shares", （百万股）: the headline restated in that scale (never "10万美元", an
+  amount with its number).
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -17,6 +19,7 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
+import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask_offline
 
@@ -93,3 +96,36 @@ async def test_two_years_after_zai_are_two_windows(data: Any) -> None:
     assert answer.status == "ok", answer.message
     for year in (2008, 2017):
         assert f"{volatility(year):.2f}%" in answer.summary, answer.summary
+
+
+def _volume(ticker: str) -> pd.Series:
+    from bokeh_sampledata import stocks
+
+    raw = getattr(stocks, ticker)
+    return pd.Series(raw["volume"], index=pd.to_datetime(raw["date"]))
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What was IBM's average daily trading volume in 2012, in millions of shares?",
+            "{m} million",
+        ),
+        ("IBM在2012年的日均成交量是多少（百万股）？", "即{m}百万股"),
+    ],
+)
+async def test_a_figure_restated_in_the_scale_asked(data: Any, question: str, said: str) -> None:
+    mean = _volume("IBM").loc["2012-01-01":"2012-12-31"].mean()
+    answer = await ask_offline(question, date(2013, 1, 10))
+    assert answer.status == "ok", answer.message
+    assert said.format(m=f"{mean / 1e6:.2f}") in answer.summary, answer.summary
+    assert not answer.notes, answer.notes
+
+
+async def test_an_amount_with_its_number_is_no_scale(data: Any) -> None:
+    answer = await ask_offline(
+        "三年前拿10万美元买了联合健康(UNH)，到现在值多少钱？", date(2022, 12, 30)
+    )
+    assert answer.status == "ok", answer.message
+    assert "即" not in answer.summary, answer.summary

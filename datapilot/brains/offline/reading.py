@@ -95,6 +95,9 @@ class Reading(BaseModel):
         "offered, never answered in its place.",
     )
     metrics: list[str] = Field(default_factory=list)
+    scale: tuple[float, str] | None = Field(
+        default=None, description="A scale the figure is asked in (1e6, million)."
+    )
     adjusted: bool = Field(
         default=False, description="Adjusted prices asked for: levels use the adjusted close."
     )
@@ -196,6 +199,7 @@ class Reading(BaseModel):
             horizon=None,
             frequency=self.frequency,
             chart=self.chart,
+            scale=self.scale,
             table=self.table,
             trace=list(self.trace),
             ledger=self.ledger,

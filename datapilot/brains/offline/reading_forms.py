@@ -17,6 +17,7 @@ from datapilot.brains.offline.numbers import DIGITS, ZH_NUMERAL, en_number_patte
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.phrases import mask
+from datapilot.brains.offline.scales import read_scale
 from datapilot.brains.offline.vocab import Vocab
 
 if TYPE_CHECKING:
@@ -118,6 +119,10 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.annualize = parsed.has("cue:annualize")
     reading.normalize = parsed.has("cue:normalize")
     reading.adjusted = parsed.has("cue:adjusted")
+    scale = read_scale(parsed.text)
+    if scale is not None:  # "in millions of shares", （百万股）: the headline restated in it
+        reading.scale = (scale.factor, scale.word)
+        reading.family_spans.append((*scale.span, f"scale {scale.word}"))
     reading.amount = read_amount(parsed.text)
     # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
     rolling_words = re.compile(r"(?i)rolling|滚动")

@@ -31,6 +31,7 @@ from datapilot.engine.summary.kinds import Said, headline, result_kind, window_w
 from datapilot.engine.summary.legs import spread_legs
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
 from datapilot.engine.summary.parts import parts_compared, said_for
+from datapilot.engine.summary.scaled import scaled_sentence
 from datapilot.engine.summary.words import words_for
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ def _sentences(
     notes = [*understanding.notes, *run.notes]
     sentences = [note for note in notes if is_moved_window_note(note)]
     answer = _answer(lead, said_for(lead, said, intent) if lead else said)
+    answer += scaled_sentence(lead, intent, w) if answer else []
     sentences += answer
     sentences += [note for note in notes if is_missing_data_note(note)]
     for step in key:
