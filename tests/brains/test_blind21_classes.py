@@ -77,7 +77,7 @@ async def test_a_day_in_brackets_pins_the_start_said_before_it(data: Any) -> Non
 
 @pytest.mark.parametrize(
     ("question", "ticker"),
-    [("沃尔马2020年的年化波动率是多少？", "WMT"), ("平果2020年的年化波动率是多少", "AAPL")],
+    [("沃尔马2020年的年化波动率是多少？", "WMT"), ("摩跟大通2020年的年化波动率是多少", "JPM")],
 )
 async def test_a_chinese_name_typed_with_a_character_of_the_same_sound(
     data: Any, question: str, ticker: str

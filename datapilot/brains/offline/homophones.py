@@ -1,11 +1,12 @@
-"""Chinese names typed with another character of the same sound: 沃尔马 for 沃尔玛, 平果 for 苹果.
+"""Chinese names typed with another character of the same sound: 沃尔马 for 沃尔玛, 摩跟大通.
 
 A pinyin input method offers every character of a syllable, and picking the neighbour of the
-right one is the commonest Chinese typo. When a question names nothing the catalog knows, each
-run of Chinese characters is compared, by sound (toneless pinyin, `pypinyin`), with the
-catalog's Chinese names: a piece that sounds exactly like a name and differs from it in one
-character (two in a name of five or more) is read as that name, and the trace says so. Only this
-failure path loads the pinyin tables (~0.3 s), so questions that name things pay nothing.
+right one is the commonest Chinese typo. Words no reading took are compared with the catalog's
+Chinese names of three or more characters: a piece that differs from a name in one character
+(two in a name of five or more) and sounds exactly like it (toneless pinyin, `pypinyin`) is read
+as that name, and the trace says so. The pinyin tables (~0.3 s to load) are read only when such
+a near name is found, so other questions pay nothing. Two-character names are left out: too
+many everyday words are one character from one.
 """
 
 from __future__ import annotations
@@ -24,10 +25,8 @@ def homophone_matches(text: str, catalog: Catalog) -> list[Match]:
     """Pieces of `text` that sound like a Chinese name of the catalog, best (longest) first."""
     if not _RUN.search(text):
         return []
-    index = _index(catalog)
-    if not index:
-        return []
-    lengths = sorted({len(name) for name, _ in index.values()}, reverse=True)
+    names = _chinese_names(catalog)
+    lengths = sorted(names, reverse=True)
     found: list[Match] = []
     taken: list[tuple[int, int]] = []
     for run in _RUN.finditer(text):
@@ -37,12 +36,13 @@ def homophone_matches(text: str, catalog: Catalog) -> list[Match]:
                 if any(s < span[1] and span[0] < e for s, e in taken):
                     continue
                 piece = text[span[0] : span[1]]
-                hit = index.get(_sound(piece))
+                if not any(_near(piece, name) for name in names.get(length, ())):
+                    continue  # no name a character away: no pinyin needed
+                hit = _index(catalog).get(_sound(piece))
                 if hit is None:
                     continue
                 name, entity = hit
-                differ = sum(a != b for a, b in zip(piece, name, strict=True))
-                if differ == 0 or differ > (2 if length >= 5 else 1):
+                if not _near(piece, name):
                     continue
                 taken.append(span)
                 found.append(
@@ -56,6 +56,22 @@ def homophone_matches(text: str, catalog: Catalog) -> list[Match]:
                     )
                 )
     return found
+
+
+def _near(piece: str, name: str) -> bool:
+    """`piece` is `name` with one character changed (two in a name of five or more)."""
+    differ = sum(a != b for a, b in zip(piece, name, strict=True))
+    return 0 < differ <= (2 if len(name) >= 5 else 1)
+
+
+def _chinese_names(catalog: Catalog) -> dict[int, list[str]]:
+    """The catalog's Chinese names of three or more characters, by length."""
+    by_length: dict[int, list[str]] = {}
+    for e in catalog.entities():
+        for name in (e.name, *e.aliases):
+            if len(name) >= 3 and all("\u3400" <= ch <= "\u9fff" for ch in name):
+                by_length.setdefault(len(name), []).append(name)
+    return by_length
 
 
 def _sound(piece: str) -> tuple[str, ...]:
@@ -83,7 +99,7 @@ def _index(catalog: Catalog) -> dict[tuple[str, ...], tuple[str, Entity]]:
             (name, e.id)
             for e in catalog.entities()
             for name in (e.name, *e.aliases)
-            if len(name) >= 2 and all("\u3400" <= ch <= "\u9fff" for ch in name)
+            if len(name) >= 3 and all("\u3400" <= ch <= "\u9fff" for ch in name)
         )
     )
     by_id = {e.id: e for e in catalog.entities()}
