@@ -21,14 +21,17 @@ _RUN = re.compile(r"[\u3400-\u9fff]+")
 SOUND_SCORE = 85.0  # below an exact name, above the reader's minimum
 
 
-def homophone_matches(text: str, catalog: Catalog) -> list[Match]:
-    """Pieces of `text` that sound like a Chinese name of the catalog, best (longest) first."""
+def homophone_matches(
+    text: str, catalog: Catalog, taken: list[tuple[int, int]] | None = None
+) -> list[Match]:
+    """Pieces of `text` outside the `taken` spans that sound like a Chinese name of the
+    catalog, best (longest) first."""
     if not _RUN.search(text):
         return []
     names = _chinese_names(catalog)
     lengths = sorted(names, reverse=True)
     found: list[Match] = []
-    taken: list[tuple[int, int]] = []
+    taken = list(taken or [])
     for run in _RUN.finditer(text):
         for length in lengths:
             for at in range(run.start(), run.end() - length + 1):

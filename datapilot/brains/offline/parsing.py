@@ -177,7 +177,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     glued = glued_to_names(text, [*claimed, *(c.span for c in time.clauses)], hits)
     hits = [h for h in hits if (h.start, h.end) not in glued]  # words of a name, not cues
     left = unknown_names(text, claimed, hits)
-    sounded = _sounded(text, left, catalog, {m.entity.id for m in mentions})
+    sounded = _sounded(text, left, catalog, mentions)
     if sounded:  # 沃尔马 typed for 沃尔玛: read by its sound, said in the trace
         mentions = sorted([*mentions, *sounded], key=lambda m: m.span[0])
         entity_trace += [m.described() for m in sounded]
@@ -213,25 +213,24 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     )
 
 
-def _sounded(text: str, left: list[str], catalog: Catalog, named: set[str]) -> list[Mention]:
-    """The words no reading took that sound like a Chinese name of the catalog."""
-    pieces = [w for w in left if CJK.search(w)]
-    if not pieces:
+def _sounded(
+    text: str, left: list[str], catalog: Catalog, mentions: list[Mention]
+) -> list[Mention]:
+    """Names typed with a character of the same sound (沃尔马, 摩跟大通) where a word was left
+    unread: read where they overlap no name already read."""
+    if not any(CJK.search(w) for w in left):
         return []
+    named = {m.entity.id for m in mentions}
     found = []
-    for match in homophone_matches(" ".join(pieces), catalog):
-        at = text.find(match.matched)
-        if at >= 0 and match.entity.id not in named:
-            span = (at, at + len(match.matched))
-            found.append(
-                Mention(
-                    entity=match.entity,
-                    text=match.matched,
-                    span=span,
-                    score=match.score,
-                    how="sound",
-                )
+    for match in homophone_matches(text, catalog, [m.span for m in mentions]):
+        span = (match.start, match.end)
+        if match.entity.id in named:
+            continue
+        found.append(
+            Mention(
+                entity=match.entity, text=match.matched, span=span, score=match.score, how="sound"
             )
+        )
     return found
 
 
