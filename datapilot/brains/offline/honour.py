@@ -80,7 +80,7 @@ GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
-    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s，。？])(?:高|低)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
+    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s，。？最])(?:高|低)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
     r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
