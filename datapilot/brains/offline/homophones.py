@@ -19,6 +19,7 @@ from datapilot.data.entity import Entity, Match
 
 _RUN = re.compile(r"[\u3400-\u9fff]+")
 SOUND_SCORE = 85.0  # below an exact name, above the reader's minimum
+LONGEST_RUN = 40  # characters of one run of Chinese scanned for sound-alike names
 
 
 def homophone_matches(
@@ -33,6 +34,8 @@ def homophone_matches(
     found: list[Match] = []
     taken = list(taken or [])
     for run in _RUN.finditer(text):
+        if run.end() - run.start() > LONGEST_RUN:
+            continue  # a wall of characters is no sentence naming a company: never scanned
         for length in lengths:
             for at in range(run.start(), run.end() - length + 1):
                 span = (at, at + length)
