@@ -94,6 +94,11 @@ def unit_of(frame: pd.DataFrame) -> str:
     return str(frame.attrs.get("unit", "") or "")
 
 
+def column_unit(frame: pd.DataFrame, column: object) -> str:
+    """A column's own unit (`attrs["units"]`), else the frame's."""
+    return str((frame.attrs.get("units") or {}).get(column) or unit_of(frame))
+
+
 def title_of(frame: pd.DataFrame, default: str = "") -> str:
     return str(frame.attrs.get("title", "") or default)
 

@@ -32,7 +32,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
-from support.asking import ask_offline, series_values
+from support.asking import ask_offline, bokeh_series, series_values
 
 
 def _return(closes: Any, start: str, end: str) -> float:
@@ -164,13 +164,6 @@ async def test_the_year_a_window_runs_in_and_how_it_did_is_its_return(
     assert answer.summary.startswith(f"Eli Lilly returned {expected:.2f}%"), answer.summary
 
 
-def _bokeh(ticker: str, field: str) -> pd.Series:
-    from bokeh_sampledata import stocks
-
-    raw = getattr(stocks, ticker)
-    return pd.Series(raw[field], index=pd.to_datetime(raw["date"]))
-
-
 async def test_fallen_since_its_close_on_a_day(data: Any) -> None:
     closes = load_sp500_dataset()["GE"]
     expected = (closes.iloc[-1] / closes.loc["2000-08-28"] - 1) * 100
@@ -185,7 +178,7 @@ async def test_fallen_since_its_close_on_a_day(data: Any) -> None:
     "question", ["IBM adjusted close on 2012-01-03", "IBM 2012年1月3日的复权收盘价是多少"]
 )
 async def test_adjusted_prices_asked_are_shown_for_a_level(data: Any, question: str) -> None:
-    adjusted, traded = _bokeh("IBM", "adj_close"), _bokeh("IBM", "close")
+    adjusted, traded = bokeh_series("IBM", "adj_close"), bokeh_series("IBM", "close")
     assert adjusted.loc["2012-01-03"] != traded.loc["2012-01-03"]  # the case that tells them apart
     answer = await ask_offline(question, date(2013, 3, 1))
     assert answer.status == "ok", answer.message

@@ -18,10 +18,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
-from support.asking import ask_offline
+from support.asking import ask_offline, bokeh_series
 
 
 @pytest.mark.parametrize(
@@ -63,10 +62,7 @@ async def test_ever_in_your_data_is_the_whole_history(data: Any) -> None:
 
 
 async def test_a_day_in_brackets_pins_the_start_said_before_it(data: Any) -> None:
-    from bokeh_sampledata import stocks
-
-    raw = stocks.FB
-    closes = pd.Series(raw["adj_close"], index=pd.to_datetime(raw["date"]))
+    closes = bokeh_series("FB")
     expected = (closes.iloc[-1] / closes.loc["2012-05-18"] - 1) * 100
     question = "Facebook return since its IPO day close (May 18 2012) through the latest data?"
     answer = await ask_offline(question, date(2013, 3, 4))

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
-from support.asking import ask_offline
+from support.asking import ask_offline, bokeh_series
 
 
 def _year_return(closes: pd.Series, year: int) -> float:
@@ -51,10 +51,7 @@ async def test_a_ranking_says_the_closes_it_ran_between(data: Any) -> None:
 
 
 async def test_a_first_trading_day_named_beside_its_date(data: Any) -> None:
-    from bokeh_sampledata import stocks
-
-    raw = stocks.GOOG
-    closes = pd.Series(raw["adj_close"], index=pd.to_datetime(raw["date"]))
+    closes = bokeh_series("GOOG")
     expected = (closes.iloc[-1] / closes.loc["2004-08-19"] - 1) * 100
     question = "How much has Google stock returned since its first trading day, August 19, 2004?"
     answer = await ask_offline(question, date(2013, 3, 5))
@@ -98,13 +95,6 @@ async def test_two_years_after_zai_are_two_windows(data: Any) -> None:
         assert f"{volatility(year):.2f}%" in answer.summary, answer.summary
 
 
-def _volume(ticker: str) -> pd.Series:
-    from bokeh_sampledata import stocks
-
-    raw = getattr(stocks, ticker)
-    return pd.Series(raw["volume"], index=pd.to_datetime(raw["date"]))
-
-
 @pytest.mark.parametrize(
     ("question", "said"),
     [
@@ -116,7 +106,7 @@ def _volume(ticker: str) -> pd.Series:
     ],
 )
 async def test_a_figure_restated_in_the_scale_asked(data: Any, question: str, said: str) -> None:
-    mean = _volume("IBM").loc["2012-01-01":"2012-12-31"].mean()
+    mean = bokeh_series("IBM", "volume").loc["2012-01-01":"2012-12-31"].mean()
     answer = await ask_offline(question, date(2013, 1, 10))
     assert answer.status == "ok", answer.message
     assert said.format(m=f"{mean / 1e6:.2f}") in answer.summary, answer.summary

@@ -79,3 +79,12 @@ def series_values(data: Any, sid: str) -> pd.Series:
     values = data.warehouse.series([sid]).set_index("date")["value"]
     values.index = pd.to_datetime(values.index)
     return values.sort_index()
+
+
+def bokeh_series(ticker: str, field: str = "adj_close") -> pd.Series:
+    """One field of a stock in bokeh's shipped sample data (the source of GOOG, IBM, FB), by
+    date, as the source has it."""
+    from bokeh_sampledata import stocks
+
+    raw = getattr(stocks, ticker)
+    return pd.Series(raw[field], index=pd.to_datetime(raw["date"]))

@@ -56,10 +56,17 @@ def basis_window(
             span = first  # the name between the two periods stays its own
     elif not _GAP.fullmatch(gap) or not _same_length(periods):
         return None
+    between = window_between(periods)
+    return (between, span) if between is not None else None
+
+
+def window_between(periods: tuple[Window, Window]) -> Window | None:
+    """From the day after the earlier period ends to the later one's end, whichever is said
+    first; None for the same or overlapping periods (no two points to measure between)."""
     earlier, later = sorted(periods, key=lambda window: window[1])
     if earlier[1] >= later[0]:
-        return None  # the same or overlapping periods: no two points
-    return (earlier[1] + timedelta(days=1), later[1]), span
+        return None
+    return earlier[1] + timedelta(days=1), later[1]
 
 
 def _same_length(periods: tuple[Window, Window]) -> bool:

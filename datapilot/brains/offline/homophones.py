@@ -75,7 +75,7 @@ def _chinese_names(catalog: Catalog) -> dict[int, list[str]]:
     by_length: dict[int, list[str]] = {}
     for e in catalog.entities():
         for name in (e.name, *e.aliases):
-            if len(name) >= 3 and all("\u3400" <= ch <= "\u9fff" for ch in name):
+            if len(name) >= 3 and _RUN.fullmatch(name):
                 by_length.setdefault(len(name), []).append(name)
     return by_length
 
@@ -105,7 +105,7 @@ def _index(catalog: Catalog) -> dict[tuple[str, ...], tuple[str, Entity]]:
             (name, e.id)
             for e in catalog.entities()
             for name in (e.name, *e.aliases)
-            if len(name) >= 3 and all("\u3400" <= ch <= "\u9fff" for ch in name)
+            if len(name) >= 3 and _RUN.fullmatch(name)
         )
     )
     by_id = {e.id: e for e in catalog.entities()}

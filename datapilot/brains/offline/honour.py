@@ -296,7 +296,7 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return "measure distance"
     if "extreme_from_day" in reading.metrics:
         return "the extreme's distance from the first day"  # 比上市首日收盘价低了多少
-    if set(reading.metrics) & _AVERAGES and _priced(reading):
+    if set(reading.metrics) & _AVERAGES and reading.price_entities:
         return "the close against its moving average, in %"  # 比200日均线低多少
     if "spread" in reading.metrics:
         return "the spread, a difference"  # 利差的平均值是多少个百分点
@@ -320,10 +320,6 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
 
 _WINDOW_CHANGES = {"return", "cumulative_return", "value", "close"}
 _AVERAGES = {"ma", "ema"}
-
-
-def _priced(reading: Reading) -> bool:
-    return any(e.kind in ("stock", "etf", "index", "fund") for e in reading.entities)
 
 
 _ON_EARLIER = {"yoy", "qoq", "mom", "pop"}
@@ -468,7 +464,7 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
     if cue == "cue:compare":
         if "distance" in reading.metrics:
             return "the last close against the high or low"  # "the S&P vs its 52-week high"
-        if set(reading.metrics) & _AVERAGES and _priced(reading):
+        if set(reading.metrics) & _AVERAGES and reading.price_entities:
             return "the close against its moving average"  # "how did the close compare"
         if reading.count_condition == "both":
             return "sessions up and down counted side by side"

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from datapilot.brains.offline.basis import window_between
 from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.first_day import read_first_day_ask
 from datapilot.brains.offline.honour import GAP
@@ -127,13 +127,14 @@ def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> lis
             continue
         if None in (clause.start, clause.end, other.start, other.end):
             continue
-        earlier, later = sorted((clause, other), key=lambda c: c.end)  # type: ignore[arg-type,return-value]
-        assert earlier.end is not None and later.end is not None
-        if earlier.end >= later.start:  # type: ignore[operator]
+        periods = ((clause.start, clause.end), (other.start, other.end))
+        between = window_between(periods)  # type: ignore[arg-type]
+        if between is None:
             continue
-        start = earlier.end + timedelta(days=1)
         out[i] = Part(
-            part=IntentPart(text=part.part.text, metrics=["return"], start=start, end=later.end),
+            part=IntentPart(
+                text=part.part.text, metrics=["return"], start=between[0], end=between[1]
+            ),
             base="before",
         )
     return out

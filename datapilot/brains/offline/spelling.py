@@ -23,7 +23,7 @@ from rapidfuzz.distance import OSA
 
 from datapilot.brains.offline.vocab import MetricId, Vocab
 from datapilot.data.catalog import Catalog
-from datapilot.data.text import is_common_word
+from datapilot.data.text import is_chinese, is_common_word
 
 _WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
 MIN_LETTERS = 5  # shorter words are too close to too many others ("vol" ↔ "val")
@@ -150,13 +150,10 @@ def expand_year_pairs(text: str) -> str:
     return _YEAR_PAIR.sub(years, text)
 
 
-_HAN = re.compile(r"[\u3400-\u9fff]")
-
-
 def simplified(text: str) -> str:
     """`text` with traditional characters written simplified (OpenCC's t2s), kept only when every
     offset stays: the names, measures and vocabulary are written in simplified characters."""
-    if not _HAN.search(text):
+    if not is_chinese(text):
         return text
     converted = _t2s().convert(text)
     return converted if len(converted) == len(text) else text

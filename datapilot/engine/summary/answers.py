@@ -35,6 +35,7 @@ from datapilot.engine.summary.statistics import (
     stats_sentences,
 )
 from datapilot.engine.summary.words import Words, lower_first, upper_first
+from datapilot.interfaces.frame import column_unit
 from datapilot.interfaces.table_words import chinese_column
 
 MAX_LISTED = 10
@@ -596,7 +597,7 @@ def _levels_compared(title: str, subject: str, day: str, said: Said) -> str:
         if earlier.empty or at not in column.index:
             return ""
         now, then = float(column[at]), float(earlier.iloc[-1])
-        unit = str((frame.attrs.get("units") or {}).get(subject) or frame.attrs.get("unit") or "")
+        unit = column_unit(frame, subject)
         then_day = earlier.index[-1].date().isoformat()
         moved = now - then
         if unit.casefold() in ("%", "percent"):

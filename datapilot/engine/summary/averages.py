@@ -15,6 +15,7 @@ import pandas as pd
 from datapilot.core.results import Fact
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.kinds import Said
+from datapilot.interfaces.frame import column_unit
 
 _AVERAGE = re.compile(r"^(?P<kind>ma|ema)(?P<n>\d+)$")
 
@@ -29,7 +30,7 @@ def close_against_averages(step: Step, said: Said) -> list[str]:
     if not averages or len(prices) != 1:
         return []
     price = prices[0]
-    unit = str((frame.attrs.get("units") or {}).get(price) or frame.attrs.get("unit") or "")
+    unit = column_unit(frame, price)
     w = said.w
     sentences = []
     for column in averages:

@@ -18,6 +18,7 @@ from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
 from datapilot.engine.summary.phrasing import after_name
 from datapilot.engine.summary.ratios import ratio_sentences
+from datapilot.interfaces.frame import column_unit
 
 _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
 _UNIT |= {"annual": "year"}
@@ -64,7 +65,7 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
     if "return" not in of.lower():
         return _dated_extremes(step, said, of)
     period = str(frame.attrs.get("period") or "monthly")
-    unit = str((frame.attrs.get("units") or {}).get("value") or frame.attrs.get("unit") or "")
+    unit = column_unit(frame, "value")
     sentences = []
     seen: dict[tuple[str, str], list[str]] = {}
     for subject, row in zip(_ids(frame), frame.itertuples(index=False), strict=True):
@@ -98,7 +99,7 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
     """ "Apple Inc.'s highest close (adjusted) in 2020 was 134.68 USD on 2020-12-28." """
     w = said.w
     frame: pd.DataFrame = step.value
-    unit = str((frame.attrs.get("units") or {}).get("value") or frame.attrs.get("unit") or "")
+    unit = column_unit(frame, "value")
     period = str(frame.attrs.get("period") or "daily")
     sentences = []
     for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[

@@ -12,6 +12,7 @@ from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.kinds import Said
+from datapilot.interfaces.frame import column_unit
 
 
 def spread_legs(step: Step, said: Said) -> list[str]:
@@ -28,7 +29,7 @@ def spread_legs(step: Step, said: Said) -> list[str]:
     for column in (a, b):
         if column not in source.columns or day not in source.index:
             return []
-        unit = (source.attrs.get("units") or {}).get(column) or source.attrs.get("unit")
+        unit = column_unit(source, column)
         value = source.at[day, column]
         if pd.isna(value):
             return []
