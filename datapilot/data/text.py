@@ -10,7 +10,7 @@ from functools import lru_cache
 # Dropped when comparing names, so "S&P500" = "S&P 500", "T-bill" = "T bill", "Inc." = "Inc".
 _SEPARATORS = frozenset(" \t\r\n-_.'·・")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "＇": "'"})
-_CJK = re.compile(r"[\u3400-\u9fff]")
+CJK = re.compile(r"[\u3400-\u9fff]")  # the CJK unified ideographs (and extension A)
 # A Latin word with its trailing spaces, or one wide character (a line may break after either).
 _WRAP_TOKENS = re.compile(r"[^\s\u2e80-\uffff]+\s*|[\u2e80-\uffff]\s*|\s+")
 
@@ -63,7 +63,7 @@ def is_word_char(char: str) -> bool:
 
 def is_chinese(text: str) -> bool:
     """True when `text` contains CJK characters."""
-    return bool(_CJK.search(text))
+    return bool(CJK.search(text))
 
 
 # Zipf frequency (log10 per billion words) from which an English word is everyday vocabulary:

@@ -11,16 +11,16 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from datapilot.data.text import is_chinese
 from datapilot.knowledge.coverage import (
-    _CJK,
-    _ZH_ASKED,
+    ZH_ASKED,
     Unit,
-    _jieba_cut,
     frame_words,
     token_set,
 )
 from datapilot.knowledge.expansion import alternatives, glossary_others
 from datapilot.retrieval import tokenize
+from datapilot.retrieval.tokens import cut
 
 
 def narrowed_zh(
@@ -70,14 +70,14 @@ def said(word: str, text: str, question: str = "") -> bool:
     "minimum investment" for 投资 of 最低投资金额), not merely its pieces (经营 and 利润)."""
     tokens = token_set(text)
     for phrase in (word, *glossary_others(word)):
-        if _CJK.search(phrase):
+        if is_chinese(phrase):
             if phrase in text:
                 return True
         elif set(tokenize(phrase)) <= tokens and tokenize(phrase):
             return True
     pieces = set(tokenize(word))
     return any(
-        not _CJK.search("".join(phrase)) and set(phrase) <= tokens
+        not is_chinese("".join(phrase)) and set(phrase) <= tokens
         for a in alternatives(question)
         if not a.words and pieces <= a.asked
         for phrase in a.phrases
@@ -135,14 +135,14 @@ def zh_narrowed(question: str) -> tuple[str, Unit, tuple[tuple[str, Unit], ...]]
     but not a narrowing word (空调业务收入, 营业收入同比增长) speaks of another business,
     another metric. Words framing the question (大概, 好像) and times (明年) do not narrow."""
     after = _ZH_HOW_MANY.search(question)
-    found = _ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
+    found = ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
     if after is not None and len(after.group(1)) >= 2:
         phrase = after.group(1)  # 多少初始保证金: the amount of 保证金, narrowed by 初始
     elif found is not None:
         phrase = found.group(1)
     else:
         return None
-    words = _glossary_joined([w for w in _jieba_cut(phrase) if w != "的"], question)
+    words = _glossary_joined([w for w in cut(phrase) if w != "的"], question)
     units = [tuple(tokenize(w)) for w in words]
     if len(units) < 2 or not units[-1]:
         return None

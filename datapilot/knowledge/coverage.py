@@ -25,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from datapilot.data.text import is_chinese
 from datapilot.knowledge.dictionary import superlative, verbs
 from datapilot.knowledge.expansion import WORDS, alternatives, numbers_in_words
 from datapilot.retrieval import tokenize
+from datapilot.retrieval.tokens import cut
 
 # The word after "how" asks for an amount or a manner ("how much", "how soon", "how big"): it
 # says what kind of answer is wanted, not what the answer is about.
@@ -82,9 +84,8 @@ _TRUE = re.compile(
 )
 _PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
-_ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
+ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
-_CJK = re.compile("[\u3400-\u9fff]")
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
 _LABEL = re.compile(r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])")
 
@@ -111,10 +112,10 @@ def frame_words(question: str) -> frozenset[str]:
     return frozenset(t for w in framing + degree for t in tokenize(w))
 
 
-_MONTHS = "january february march april may june july august september october november december"
+MONTHS = "january february march april may june july august september october november december"
 _DATE = re.compile(
-    rf"\b\d{{1,2}} (?:{'|'.join(m.title() for m in _MONTHS.split())}) \d{{4}}\b"
-    rf"|\b(?:{'|'.join(m.title() for m in _MONTHS.split())}) \d{{1,2}},? \d{{4}}\b"
+    rf"\b\d{{1,2}} (?:{'|'.join(m.title() for m in MONTHS.split())}) \d{{4}}\b"
+    rf"|\b(?:{'|'.join(m.title() for m in MONTHS.split())}) \d{{1,2}},? \d{{4}}\b"
     r"|\b\d{4}-\d{2}-\d{2}\b|\d{4}年\d{1,2}月(?:\d{1,2}日)?"
 )
 # What a date line dates: a question asking when a document was published is answered by it.
@@ -133,7 +134,7 @@ def asks_date(question: str) -> bool:
 def chinese_passage(text: str) -> bool:
     """Whether a passage (its document's name on its first line) is written in Chinese: the
     name may be Chinese for an English document or the other way round."""
-    return _CJK.search(text.partition("\n")[2] or text) is not None
+    return is_chinese(text.partition("\n")[2] or text)
 
 
 def dated(text: str) -> bool:
@@ -404,22 +405,16 @@ def labelled(noun: Unit, label: str, text: str) -> bool:
 def asked_amount(question: str) -> Unit | None:
     """The word a Chinese question asks the amount or name of: the last word before 是多少,
     是什么, 是谁 or 为多少 (开支 in 蓝海科技第三季度的资本开支是多少)."""
-    found = _ZH_ASKED.search(question)
+    found = ZH_ASKED.search(question)
     if found is None:
         return None
-    words = [tokenize(w) for w in _jieba_cut(found.group(1))]
+    words = [tokenize(w) for w in cut(found.group(1))]
     words = [w for w in words if w]
     if len(words) > 1 and len(words[-1]) == 1 and len(words[-1][0]) == 1:
         # A one-character measure names an amount of the word before it: 率 of 离职 (a
         # turnover rate), 量 of 进口 (a volume of imports).
         return tuple(words[-2]) + tuple(words[-1])
     return tuple(words[-1]) if words else None
-
-
-def _jieba_cut(text: str) -> list[str]:
-    from datapilot.retrieval.tokens import _jieba
-
-    return list(_jieba().lcut(text))
 
 
 def acronyms(question: str) -> tuple[str, ...]:

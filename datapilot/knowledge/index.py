@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from datapilot.data.text import is_chinese
 from datapilot.knowledge.asked_zh import narrowed_zh
 from datapilot.knowledge.coverage import (
     DATED,
@@ -68,7 +69,6 @@ MIN_COSINE = 0.5  # vectors alone answer only when this close
 # read for whether anything answers.
 ANSWER_CANDIDATES = 3
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-_CJK = re.compile("[\u3400-\u9fff]")
 # A proper name: capitalised words, joined by "of" or "and" ("Bank of Westland").
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:(?:\s+(?:of|and|for)(?:\s+the)?)?\s+[A-Z][a-z]+)*\b")
 _CACHE_SIZE = 16
@@ -366,7 +366,7 @@ def _pieces_held(word: str, query: str, held: Set[str]) -> bool:
     """Whether a passage holds a long Chinese word of the query piece by piece (汽车销量 as 汽车
     and 销量): every shorter term of the query inside it."""
     pieces = {t for t in tokenize(query) if t != word and t in word}
-    return bool(_CJK.search(word)) and bool(pieces) and pieces <= held
+    return is_chinese(word) and bool(pieces) and pieces <= held
 
 
 def fuse(bm25: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[Ranked]:

@@ -20,14 +20,13 @@ The sum is then weighed by the share of the question's concepts the passage hold
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import numpy as np
 
+from datapilot.data.text import is_chinese
 from datapilot.knowledge.expansion import Alternative
 
-_CJK = re.compile("[\u3400-\u9fff]")
 PART_WEIGHT = 0.5
 # Chosen among 0.5, 0.75 and 1 on the held-out bench (`bench/results.md`, 2026-12-03; 1 ranked
 # the first file lower, 0.5 the third).
@@ -40,9 +39,9 @@ def whole_words(tokens: Iterable[str]) -> dict[str, frozenset[str]]:
     terms = list(dict.fromkeys(tokens))
     pieces: dict[str, frozenset[str]] = {}
     for term in terms:
-        if _CJK.search(term) and any(term != other and term in other for other in terms):
+        if is_chinese(term) and any(term != other and term in other for other in terms):
             continue
-        pieces[term] = frozenset(t for t in terms if t != term and _CJK.search(t) and t in term)
+        pieces[term] = frozenset(t for t in terms if t != term and is_chinese(t) and t in term)
     return pieces
 
 

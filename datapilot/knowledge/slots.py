@@ -10,7 +10,7 @@ import re
 
 from datapilot.brains.offline.numbers import zh_number
 from datapilot.knowledge.coverage import (
-    _MONTHS,
+    MONTHS,
     asks_date,
     checked,
     chinese_passage,
@@ -20,11 +20,11 @@ from datapilot.knowledge.coverage import (
 from datapilot.knowledge.expansion import WORDS, alternatives
 from datapilot.retrieval import tokenize
 
-_MONTH_OF = {m: n for n, m in enumerate(_MONTHS.split(), 1)}
+_MONTH_OF = {m: n for n, m in enumerate(MONTHS.split(), 1)}
 # A month a question names: capitalised and not its first word, so "may" the modal is not May.
-_ASKED_MONTH = re.compile(rf"(?<!^)\b({'|'.join(m.title() for m in _MONTHS.split())})\b")
+_ASKED_MONTH = re.compile(rf"(?<!^)\b({'|'.join(m.title() for m in MONTHS.split())})\b")
 _WRITTEN_MONTH = re.compile(
-    rf"(?i)\b({'|'.join(_MONTHS.split())}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b"
+    rf"(?i)\b({'|'.join(MONTHS.split())}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b"
 )
 # 9月, 十二月 (not 3个月, a count of months).
 _ZH_MONTH = re.compile(r"(?<![\d个])(\d{1,2}|[一二三四五六七八九十]{1,3})月(?!份额)")

@@ -42,6 +42,11 @@ def _jieba() -> Any:
     return jieba
 
 
+def cut(text: str) -> list[str]:
+    """The words of `text` as jieba cuts them (Chinese runs split into words, nothing lowered)."""
+    return list(_jieba().lcut(text))
+
+
 def word_frequency(word: str) -> int:
     """How often jieba's dictionary has seen a Chinese word (0 when it does not know it): which
     of several words for the same thing is the usual one."""

@@ -18,7 +18,7 @@ import re
 from datetime import date
 
 from datapilot.brains.offline.ledger import build_ledger
-from datapilot.brains.offline.parsing import CJK, Parsed, normalise_text, parse
+from datapilot.brains.offline.parsing import Parsed, normalise_text, parse
 from datapilot.brains.offline.phrases import mask, overlaps
 from datapilot.brains.offline.reading import Reading, read_question
 from datapilot.brains.offline.vocab import Vocab
@@ -26,6 +26,7 @@ from datapilot.core.context import QuestionContext
 from datapilot.core.intent import EntityRef
 from datapilot.core.watches import Condition, WatchLanguage, WatchSpec
 from datapilot.data.catalog import Catalog
+from datapilot.data.text import CJK
 from datapilot.watches.condition_words import read_condition
 from datapilot.watches.errors import WatchRefused
 from datapilot.watches.schedule_words import read_schedule

@@ -43,8 +43,8 @@ from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
 from datapilot.data.display import measure_name
+from datapilot.data.text import CJK
 
-CJK = re.compile(r"[\u3400-\u9fff]")
 _LABEL_PERIOD = re.compile(
     r"(?i)\b(Q[1-4]|H[12]|FY|year-end|quarter-end|month-end)\s+(?:client|investor|shareholder|"
     r"team|board)?\s*(?:letter|report|review|update|memo|note|newsletter|commentary|outlook|deck|"
