@@ -45,6 +45,7 @@ SETS = {
     "blind 5": "questions_blind_5.json",
     "blind 6": "questions_blind_6.json",
     "blind 7": "questions_blind_7.json",
+    "blind 8": "questions_blind_8.json",
 }
 
 
