@@ -41,6 +41,10 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "max_drawdown_pct": ("maximum drawdown", "最大回撤"),
     "drawdown_pct": ("drawdown", "回撤"),
     "peak_date": ("peak date", "峰值日"),
+    "high_date": ("date of the high", "最高日"),
+    "low_date": ("date of the low", "最低日"),
+    "range": ("range (high − low)", "极差（最高−最低）"),
+    "range_pct": ("high above low (%)", "最高比最低高（%）"),
     "trough_date": ("trough date", "谷底日"),
     "distance_pct": ("distance from the peak", "距峰值"),
     "peak_value": ("peak value", "峰值"),
@@ -163,8 +167,10 @@ KINDS: dict[str, tuple[str, str]] = {
 VALUES: dict[str, tuple[str, str]] = {
     "top": ("top", "前列"),
     "bottom": ("bottom", "后列"),
-    "best": ("best", "涨幅最大"),
-    "worst": ("worst", "跌幅最大"),
+    # The highest and lowest values of what was ranked (a return, a close, a volatility): "涨幅
+    # 最大" would call the year's highest oil price a gain.
+    "best": ("best", "最高"),
+    "worst": ("worst", "最低"),
 }
 
 _TWIN = re.compile(r"(.+)_(\d+)")

@@ -163,17 +163,21 @@ def sharpe_ratio(
         float, "Annual risk-free rate in % (0 unless the question gives one)."
     ] = 0.0,
 ) -> pd.DataFrame:
-    """Annualised Sharpe ratio per column: (mean return − r / periods per year) / std of returns
-    × √periods per year, r the annual risk-free rate; plus annualised return and volatility in
-    %. The rate used is in `attrs["risk_free"]` (annual %) and the title."""
+    """Annualised Sharpe ratio per column: (mean return − r / periods a year) / std × √periods a
+    year, r the annual risk-free rate; with annualised return, volatility, observations,
+    start_date and end_date."""
     returns = simple_returns(frame)
     per_year = _per_year(returns)
     excess = returns - risk_free / 100 / per_year  # the convention: r/252 a trading day
+    wealth = growth(frame)
     table = pd.DataFrame(
         {
             "sharpe": excess.mean() / returns.std() * np.sqrt(per_year),
             "annual_return_pct": returns.mean() * per_year * 100,
             "annual_volatility_pct": returns.std() * np.sqrt(per_year) * 100,
+            "observations": returns.count(),
+            "start_date": [_first_day(wealth[c]) for c in returns.columns],
+            "end_date": [_last_day(wealth[c]) for c in returns.columns],
         }
     )
     table.index.name = "id"
@@ -183,9 +187,24 @@ def sharpe_ratio(
         kind="cross_section",
         unit="",
         title=f"Sharpe ratio (risk-free rate {risk_free:g}% a year)",
-        units={"sharpe": "", "annual_return_pct": "%", "annual_volatility_pct": "%"},
+        units={
+            "sharpe": "",
+            "annual_return_pct": "%",
+            "annual_volatility_pct": "%",
+            "observations": "",
+        },
         risk_free=risk_free,
     )
+
+
+def _first_day(series: pd.Series) -> object:
+    days = series.dropna().index
+    return days[0].date() if len(days) else None
+
+
+def _last_day(series: pd.Series) -> object:
+    days = series.dropna().index
+    return days[-1].date() if len(days) else None
 
 
 @interface("processing", "frame")

@@ -34,6 +34,8 @@ Condition = Literal[
     "sessions",
     "above_ma",
     "below_ma",
+    "record_high",
+    "record_low",
 ]
 _NEEDS_THRESHOLD = {"close_above", "close_below", "gain_beyond", "fall_beyond", "move_beyond"}
 _NEEDS_THRESHOLD |= {"above_ma", "below_ma"}
@@ -112,6 +114,46 @@ def period_extremes(
 
 
 @interface("processing", "frame")
+def high_low_range(
+    ctx: InterfaceContext,
+    frame: Annotated[Frame, "Prices or levels over the window."],
+) -> pd.DataFrame:
+    """Per column: the highest and lowest value with their dates, range (high − low), range_pct
+    (high over low, %), start_date and end_date."""
+    values = values_of(frame)
+    rows = []
+    for column in values.columns:
+        series = pd.to_numeric(values[column], errors="coerce").dropna()
+        if series.empty:
+            continue
+        high, low = float(series.max()), float(series.min())
+        rows.append(
+            {
+                "id": str(column),
+                "high": high,
+                "high_date": series.idxmax().date(),
+                "low": low,
+                "low_date": series.idxmin().date(),
+                "range": high - low,
+                "range_pct": (high / low - 1) * 100 if low > 0 else float("nan"),
+                "start_date": series.index[0].date(),
+                "end_date": series.index[-1].date(),
+            }
+        )
+    if not rows:
+        raise InterfaceError("No values in the window to take a range of; widen the date window.")
+    unit = str(frame.attrs.get("unit") or "")
+    return derive(
+        pd.DataFrame(rows).set_index("id"),
+        frame,
+        kind="cross_section",
+        unit=unit,
+        title="High-low range",
+        units={"high": unit, "low": unit, "range": unit, "range_pct": "%"},
+    )
+
+
+@interface("processing", "frame")
 def count_days(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "Daily prices or levels over time (with the base before the window)."],
@@ -119,7 +161,8 @@ def count_days(
         Condition,
         "close_above/close_below a level; gain_beyond/fall_beyond a daily % up or down (a fall "
         "of more than 3% is fall_beyond 3); move_beyond either way; up/down days; sessions; "
-        "above_ma/below_ma the close against its simple moving average of `threshold` sessions.",
+        "above_ma/below_ma the close against its simple moving average of `threshold` sessions; "
+        "record_high/record_low beyond every earlier close (give the history and `start`).",
     ] = "sessions",
     threshold: Annotated[float | None, "The level or the daily % the condition compares with."] = (
         None
@@ -141,9 +184,18 @@ def count_days(
         average = None
         if condition in ("above_ma", "below_ma"):
             average = closes.rolling(int(threshold or 0)).mean()
+        records = None
+        if condition in ("record_high", "record_low"):
+            # A record close beats every close before it in the frame (all the data given).
+            high = condition == "record_high"
+            before = (closes.cummax() if high else closes.cummin()).shift(1)
+            records = closes > before if high else closes < before
         if start is not None:
             closes = closes[closes.index >= pd.Timestamp(start)]
         if closes.empty:
+            continue
+        if records is not None:
+            rows.append(_row(column, int(records.loc[closes.index].sum()), closes))
             continue
         if average is not None:  # the close minus its average: above the average when > 0
             gaps = (closes - average.loc[closes.index]).dropna()
@@ -227,6 +279,8 @@ def _count_title(condition: str, threshold: float | None, inclusive: bool) -> st
         "sessions": "Trading sessions",
         "above_ma": f"Sessions with a close above its {value}-day moving average",
         "below_ma": f"Sessions with a close below its {value}-day moving average",
+        "record_high": "Sessions closing at a record high (above every earlier close)",
+        "record_low": "Sessions closing at a record low (below every earlier close)",
     }
     return titles[condition]
 
@@ -247,6 +301,8 @@ def _count_title_zh(condition: str, threshold: float | None, inclusive: bool) ->
         "sessions": "交易日",
         "above_ma": f"收盘价高于{value}日均线的交易日",
         "below_ma": f"收盘价低于{value}日均线的交易日",
+        "record_high": "收盘创历史新高的交易日",
+        "record_low": "收盘创历史新低的交易日",
     }
     return titles[condition]
 

@@ -76,8 +76,10 @@ def compute_returns(
     frame: Annotated[Frame, "Prices or levels over time (wide: one column per entity)."],
     period: Period = "daily",
     log: Annotated[bool, "Log returns (100·ln(p_t/p_t-1)) instead of simple returns."] = False,
+    absolute: Annotated[bool, "Absolute values of the returns."] = False,
 ) -> pd.DataFrame:
-    """Period-over-period returns in % of a price or level time series, per column.
+    """Period-over-period returns in % of a price or level time series, per column (their
+    absolute values with `absolute`).
 
     The first return runs from the window's base (`attrs["base"]`: the close before the window),
     so the first day, month or year of the window has its return. Weekly/monthly/quarterly/annual
@@ -99,6 +101,8 @@ def compute_returns(
     returns = pd.DataFrame(parts).dropna(how="all")
     if returns.empty:
         raise InterfaceError("Need at least two observations to compute returns.")
+    if absolute:
+        returns = returns.abs()
     returns.index = pd.DatetimeIndex(returns.index, name="date")
     word = _PERIOD_WORD[period]
     return derive(
@@ -106,7 +110,7 @@ def compute_returns(
         frame,
         kind="timeseries",
         unit="%",
-        title=f"{word} {'log ' if log else ''}return",
+        title=f"{word} {'absolute ' if absolute else ''}{'log ' if log else ''}return",
         measure="returns",
         period=period,
     )
@@ -544,11 +548,16 @@ def rolling_mean(
 def spread(
     ctx: InterfaceContext,
     frame: Frame,
-    a: Annotated[str, "Column subtracted from."],
-    b: Annotated[str, "Column subtracted."],
+    a: Annotated[str, "The first column."],
+    b: Annotated[str, "The second column."],
+    how: Annotated[Literal["difference", "ratio"], "a − b, or a / b (unitless)."] = "difference",
 ) -> pd.DataFrame:
-    """The difference a − b between two columns over time (e.g. BAA − AAA yield spread), one column
-    named `a-b`."""
+    """a − b between two columns over time (e.g. the BAA − AAA yield spread), one column `a-b`;
+    or a / b, one column `a/b`."""
     first, second = require_column(frame, a), require_column(frame, b)
+    if how == "ratio":
+        divisor = frame[second].where(frame[second] != 0)
+        ratio = (frame[first] / divisor).to_frame(f"{first}/{second}").dropna()
+        return derive(ratio, frame, kind="timeseries", unit="", title="Ratio", units={})
     out = (frame[first] - frame[second]).to_frame(f"{first}-{second}").dropna()
     return derive(out, frame, kind="timeseries", title="Spread")

@@ -161,5 +161,5 @@ def _understanding(reading: Reading) -> Understanding:
         )
     elif planned.table:
         intent.trace.append("answer: a table")
-    notes = [*reading.notes, *planned.declined]
+    notes = list(reading.notes)
     return Understanding(status="ok", intent=intent, plan=planned.plan, notes=notes)

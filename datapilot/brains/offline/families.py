@@ -43,6 +43,7 @@ from datapilot.brains.offline.family_asks import (
 from datapilot.brains.offline.first_back import as_first, read_first_ask
 from datapilot.brains.offline.first_day import as_first_day, read_first_day_ask
 from datapilot.brains.offline.measures import amount_span
+from datapilot.brains.offline.numbers import digits_for_words
 from datapilot.brains.offline.period_tallies import read_period_tally
 from datapilot.brains.offline.ratios import (
     as_growth_multiple,
@@ -52,13 +53,15 @@ from datapilot.brains.offline.ratios import (
 )
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
+from datapilot.brains.offline.vocab import load_vocab
 from datapilot.brains.offline.volume_days import read_volume_when
 
 
 def read_families(reading: Reading, parsed: Parsed) -> None:
     """Apply the family rules to a reading whose metrics, members and window are read."""
     _exclude(reading, parsed)
-    text = parsed.text
+    # "above thirty", "two times daily leverage": figures in words read as the digits they are.
+    text = digits_for_words(parsed.text, load_vocab().time.numbers)
     _lever(reading, text)
     said = amount_span(text) if reading.amount is not None else None
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
@@ -101,6 +104,8 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     count = read_count_ask(text) if ratio is None else None
     if count is not None and reading.entities:
         _as_count(reading, count)
+        if count.condition in ("record_high", "record_low"):
+            _records_window(reading, parsed)
         _count_with_extreme(reading, text)
         return
     first_day = read_first_day_ask(text)
@@ -132,7 +137,7 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
         and not _DATED & set(reading.metrics)
         and not _nested_window(parsed)
     ):
-        _as_when(reading, when, _said_apart(parsed, when.spans))
+        _as_when(reading, when, _said_apart(parsed, when.spans), text)
         return
     period = read_period_ask(text)
     if (
@@ -247,6 +252,20 @@ _FREQUENCY_ZH = {"daily": "日", "weekly": "周", "monthly": "月", "quarterly":
 _FREQUENCY_ZH |= {"annual": "年"}
 
 
+def _records_window(reading: Reading, parsed: Parsed) -> None:
+    """Records counted in a window: "all-time" says what a record beats (every close in the
+    data), not the window counted in, which the other time words give ("during 2020")."""
+    dated = [
+        c
+        for c in parsed.time.clauses
+        if c.rule != "first" and c.start is not None and c.end is not None
+    ]
+    if dated:
+        reading.start = min(c.start for c in dated if c.start is not None)
+        reading.end = max(c.end for c in dated if c.end is not None)
+        reading.explicit_window = True
+
+
 def _as_count(reading: Reading, count: CountAsk) -> None:
     reading.metrics = ["count_days", *(m for m in reading.metrics if m not in _REPLACED | _DAYS)]
     reading.count_condition = count.condition
@@ -339,7 +358,25 @@ def _said_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> set[str]:
     }
 
 
-def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> None:
+# The extreme is of each period's average: "which month had the highest average price",
+# 哪个月的月均价最高.
+_OF_AVERAGES = re.compile(
+    r"(?i)^\s*(?:monthly\s+|quarterly\s+|yearly\s+|annual\s+)?(?:average|mean)\b"
+    r"|^\s*的?\s*(?:月|季|年)?(?:平均|均价|均值)"
+)
+_AVERAGE_BEFORE_ZH = re.compile(r"(?:月|季|年)?(?:平均|均价|均值)[^，。？?,]{0,6}$")
+
+
+def _as_when(
+    reading: Reading, when: WhenAsk, apart: set[str] | None = None, text: str = ""
+) -> None:
+    if when.label != "daily" and "mean" in reading.metrics and _of_averages(when, text):
+        _as_period_level(
+            reading,
+            PeriodAsk(frozenset({when.side}), when.label, when.spans),
+            {"mean"},
+        )
+        return
     of_series = rolling_measure(reading)
     # "When was inflation highest": the peak of the year-over-year change the name implies,
     # never of the index level beside it.
@@ -365,6 +402,19 @@ def _as_when(reading: Reading, when: WhenAsk, apart: set[str] | None = None) -> 
         if reading.zh
         else f"the {high} {what} of the window, with its date"
     )
+
+
+def _of_averages(when: WhenAsk, text: str) -> bool:
+    """Whether the extreme asked is of each period's average: the average word right after
+    the side ("the highest average") or, in Chinese, right before it (月均价最高)."""
+    for start, end in when.spans:
+        side = re.search(r"(?i)highest|lowest|最高|最低", text[start:end])
+        if side is None:
+            continue
+        at = start + side.end()
+        if _OF_AVERAGES.match(text[at:]) or _AVERAGE_BEFORE_ZH.search(text[: start + side.start()]):
+            return True
+    return False
 
 
 _MONTHS = {"weekly": 0.25, "monthly": 1, "quarterly": 3, "annual": 12}
@@ -440,6 +490,9 @@ def _as_period_level(reading: Reading, period: PeriodAsk, inside: set[str]) -> N
     rate's % change; a measure said in a clause of its own ("the average rate") stays."""
     reading.extreme_of = "period_mean"
     reading.period_label = period.frequency
+    # Each period's mean is taken of the data as it comes; 月均 is that grouping, never the data
+    # cut down to one value a month first.
+    reading.frequency = None
     reading.period_sides = period.which
     kept = [m for m in reading.metrics if m not in inside and m not in _CHANGES]
     reading.metrics = ["period_extremes", *kept]
@@ -448,11 +501,14 @@ def _as_period_level(reading: Reading, period: PeriodAsk, inside: set[str]) -> N
     unit = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
     said = unit.get(period.frequency, period.frequency)
     zh_unit = {"week": "周", "month": "月", "quarter": "季度", "year": "年"}.get(said, said)
+    rate = _rates_only(reading)
     reading.notes.append(
-        f"利率的{zh_unit}按其平均水平（该{zh_unit}内观测值的均值）排序，而不是按变动率。"
+        f"{'利率的' if rate else '每个'}{zh_unit}按其平均水平（该{zh_unit}内观测值的均值）排序"
+        + ("，而不是按变动率。" if rate else "。")
         if reading.zh
-        else f"A rate's {said} is ranked by its average level (the mean of its values in the "
-        f"{said}), not by its % change."
+        else f"{'A rate' if rate else 'Each'}{'’s' if rate else ''} {said} is ranked by its "
+        f"average level (the mean of its values in the {said})"
+        + (", not by its % change." if rate else ".")
     )
     reading.trace.append(
         f"按{zh_unit}平均水平排序的最{'高' if period.which == 'best' else '低'}{zh_unit}"

@@ -196,7 +196,7 @@ _WHEN_PATTERNS = (
     # "peak … - how high and which quarter?": the date asked in a clause of its own.
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,80}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
-        r"(?:which|what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
+        r"(?:which|what)\s+(?P<unit>day|date|session|week|month|quarter|year)s?\b"
     ),
     # "brent peak month in 2008 and the price": the period of the extreme named by its unit.
     re.compile(
@@ -211,7 +211,7 @@ _WHEN_PATTERNS = (
     # 最高到多少？是哪个季度？: the date asked in the next clause.
     re.compile(
         r"(?P<side>最高|最低|高点|低点|峰值|谷底|最大|最小|最宽|最窄)[^。？?，,]{0,10}[？?，,]\s*"
-        r"(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|啥时候|啥时|几时|何时|几号|哪一?个月|哪月|"
+        r"(?:各|分别|又)?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|啥时候|啥时|几时|何时|几号|哪一?个月|哪月|"
         r"哪个季度|哪一?年)"
     ),
     re.compile(
@@ -220,6 +220,24 @@ _WHEN_PATTERNS = (
     ),
 )
 _ZH_WHEN_UNIT = {"月": "monthly", "季": "quarterly", "年": "annual"}
+# The distance between a window's high and low: "the difference between its highest and lowest
+# close", "high-low range", 最高价和最低价相差多少.
+RANGE_ASK = re.compile(
+    r"(?i)\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,30}?\band\s+(?:the\s+|its\s+)?"
+    r"(?:lows?|lowest|trough|min(?:imum)?)\b"
+    r"|\bhigh[-\s]?(?:to[-\s]?)?low\s+range\b|\b(?:trading|price)\s+range\b"
+    r"|(?:最高|高点)[^，。？?]{0,8}(?:最低|低点)[^，。？?]{0,6}?(?:相差|之差|差距|差了|差多少|差值|差额)"
+)
+# A high and a low said together: "high and low", "highest and lowest close", 最高价和最低价.
+BOTH_EXTREMES = re.compile(
+    r"(?i)\b(?:highs?|highest|peak|max(?:imum)?)\s+(?:(?:close|closing\s+price|price|level|value)s?\s+)?"
+    r"(?:and|&|/|or)\s+(?:the\s+|its\s+)?(?:lows?|lowest|trough|min(?:imum)?)\b"
+    r"|\b(?:lows?|lowest|trough|min(?:imum)?)\s+(?:(?:close|closing\s+price|price|level|value)s?\s+)?"
+    r"(?:and|&|/|or)\s+(?:the\s+|its\s+)?(?:highs?|highest|peak|max(?:imum)?)\b"
+    r"|(?:最高|高点)[^，。？?,和与及、]{0,4}(?:和|与|及|、|跟)(?:最低|低点)"
+    r"|(?:最低|低点)[^，。？?,和与及、]{0,4}(?:和|与|及|、|跟)(?:最高|高点)"
+)
 
 
 @dataclass(frozen=True)
@@ -262,10 +280,14 @@ def read_when_ask(text: str) -> WhenAsk | None:
             )
         )
         unit = (found.groupdict().get("unit") or "day").lower()
+        # "the high and low, and on which days", 最高价和最低价…各在哪天: both extremes.
+        both = BOTH_EXTREMES.search(text)
+        side = "both" if both else "worst" if low else "best"
+        spans = (found.span(), both.span()) if both else (found.span(),)
         label = _WHEN_UNIT.get(unit) or next(
             (v for k, v in _ZH_WHEN_UNIT.items() if k in unit), "daily"
         )
-        return WhenAsk("worst" if low else "best", label, (found.span(),))
+        return WhenAsk(side, label, spans)
     return None
 
 
@@ -376,6 +398,24 @@ _UPDOWN_ZH = re.compile(
 )
 
 
+# A close beyond every close before it: "a new all-time high", "record closes", 创历史新高.
+_RECORD = re.compile(
+    r"(?i)\b(?:new\s+)?(?:all[-\s]time|record)\s+(?:closing\s+)?(?:highs?|lows?)\b"
+    r"|\bnew\s+(?:closing\s+)?(?:highs?|lows?)\b|\brecord\s+(?:high\s+|low\s+)?closes?\b"
+    r"|创?(?:历史)?新(?:高|低)"
+)
+
+
+# The records themselves counted: "how many record closes", "the number of new all-time highs",
+# 创了几次历史新高, 历史新高有几次.
+_RECORDS_COUNTED = re.compile(
+    r"(?i)\b(?:how\s+many|number\s+of|count\s+of)\s+(?:times\s+[^.?!]{0,30}?)?(?:"
+    + _RECORD.pattern.removeprefix("(?i)").replace("|创?(?:历史)?新(?:高|低)", "")
+    + r")"
+    r"|创(?:了)?(?:几|多少)次(?:历史)?新(?:高|低)|(?:历史)?新(?:高|低)(?:有|共)?(?:几|多少)次"
+)
+
+
 @dataclass(frozen=True)
 class CountAsk:
     """A count of sessions: the condition, its threshold, whether equality counts, the spans."""
@@ -393,6 +433,10 @@ def _num(text: str) -> float:
 def read_count_ask(text: str) -> CountAsk | None:
     """The count of sessions `text` asks for, or None when it asks no count."""
     trigger = _COUNT_EN.search(text) or _COUNT_ZH.search(text)
+    records = _RECORDS_COUNTED.search(text)
+    if trigger is None and records is not None:  # "how many record closes", 创了几次历史新高
+        low = bool(re.search(r"(?i)low|新低", records.group(0)))
+        return CountAsk("record_low" if low else "record_high", None, False, (records.span(),))
     if trigger is None:
         both = _BOTH_EN.search(text) or _BOTH_ZH.search(text)
         # "Up days vs down days" names what is counted; "涨跌各" asks a count only when told to.
@@ -430,6 +474,11 @@ def read_count_ask(text: str) -> CountAsk | None:
         if "涨" in word:
             return CountAsk("gain_beyond", value, inclusive, tuple(spans))
         return CountAsk("fall_beyond", value, inclusive, tuple(spans))
+    record = _RECORD.search(text)
+    if record is not None:  # "how many record closes", 几次创历史新高
+        spans.append(record.span())
+        low = bool(re.search(r"(?i)low|新低", record.group(0)))
+        return CountAsk("record_low" if low else "record_high", None, False, tuple(spans))
     average = _MA_EN.search(text) or _MA_ZH.search(text)
     if average is not None:
         said = (average.group("cmp") or "") + (average.groupdict().get("side") or "")
@@ -452,10 +501,16 @@ def read_count_ask(text: str) -> CountAsk | None:
         spans.append(level.span())
         condition = "close_below" if below else "close_above"
         return CountAsk(condition, _num(level.group("num")), inclusive, tuple(spans))
+    # The first level said with a comparison: "在2020年" before it is a year, not a level.
     level_zh = next(
-        (f for f in _LEVEL_ZH.finditer(text) if f.group("cmp") or f.group("side")), None
+        (
+            f
+            for f in _LEVEL_ZH.finditer(text)
+            if f.group("side") or f.group("cmp") not in (None, "在")
+        ),
+        None,
     )
-    if level_zh is not None and (level_zh.group("cmp") != "在" or level_zh.group("side")):
+    if level_zh is not None:
         cmp, side = level_zh.group("cmp") or "", level_zh.group("side") or ""
         below = cmp in ("低于", "小于", "跌破", "不高于") or side.endswith(("以下", "之下"))
         # 以上/以下 include the number said (as in Chinese law and usage): "在150以上", "150以上".
@@ -556,7 +611,7 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
 # --- leverage ----------------------------------------------------------------------------------
 
 _LEVERAGE = re.compile(
-    r"(?i)(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[x×]\s*(?:daily\s+)?(?:leverage[d]?|levered|long)\b"
+    r"(?i)(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:[x×]|times)\s*(?:daily\s+)?(?:leverage[d]?|levered|long)\b"
     r"|\bleverage[d]?\s+(?:of\s+)?(?P<n2>\d+(?:\.\d+)?)\s*[x×]"
     r"|(?P<n3>\d+(?:\.\d+)?|[两二三四五])\s*倍(?:的)?(?:每日|每天|日内|日度|日)?杠杆"
 )

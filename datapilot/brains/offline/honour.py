@@ -244,6 +244,8 @@ def _honoured_by(
     if how == "form" and meaning == MULTIPLE_CUE:  # 涨了几倍: only the end over the start
         asked = (f"{out}.{name}" for out, name, value in args if name == "multiple" and value)
         return next(asked, None)
+    if how == "form" and meaning == "cue:absolute":  # only returns taken by their size
+        return next((f"{out}.absolute" for out, name, value in args if name == "absolute"), None)
     if how == "form":
         return _form(reading, meaning, entry.text)
     if how == "period":
@@ -300,6 +302,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return "the close against its moving average, in %"  # 比200日均线低多少
     if "spread" in reading.metrics:
         return "the spread, a difference"  # 利差的平均值是多少个百分点
+    if "range" in reading.metrics:
+        return "the high less the low"  # 最高价和最低价相差多少
     moved = re.fullmatch(r"(?i)by\s+how\s+much", said.strip())
     if moved and len(reading.entities) == 1 and set(reading.metrics) & _MOVES:
         # "which quarter was GE's best, and by how much did it rise": the move itself
@@ -411,6 +415,14 @@ def _measure(reading: Reading, metric: str) -> str | None:
     if metric in reading.metrics:
         return f"measure {metric}"
     if metric in ("return", "cumulative_return") and set(reading.metrics or ["?"]) <= _DAY_ONLY:
+        return None
+    if (
+        metric == "stats"
+        and reading.metrics == ["count_days"]
+        and reading.count_condition in (None, "sessions")
+    ):
+        # "how many days closed at a new all-time high": a count of every session carries no
+        # high, so the word the condition rests on is unhonoured.
         return None
     if (
         metric in _STATISTICS

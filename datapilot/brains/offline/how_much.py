@@ -52,7 +52,7 @@ def how_much_return(
     `kinds`), over a window longer than a day; None otherwise."""
     if not kinds or any(k not in PRICE_KINDS for k in kinds) or _GAP.search(text):
         return None
-    if any(h.group("metric") for h in hits):
+    if any(h.group("metric") and not names_the_start(h, time) for h in hits):
         return None
     did = _HOW_DID.search(text)
     if did is not None and _spans_days(time):
@@ -77,6 +77,24 @@ def how_much_return(
             continue  # a day's figure ("on 2021-03-01") is its close
         return Hit(("metric:return",), found.start(), found.end(), found.group(0))
     return None
+
+
+# Level words that may name the day a window starts from.
+_ANCHOR_WORDS = frozenset({"metric:close", "metric:value", "metric:stats"})
+
+
+def names_the_start(hit: Hit, time: TimeReading) -> bool:
+    """Whether a level word sits inside the phrase of a window's start: "since its IPO day close
+    (May 18 2012)", "since COVID hit (Feb 19 2020 peak)" name the day measured from, not what
+    is asked."""
+    return (
+        bool(hit.labels)
+        and set(hit.labels) <= _ANCHOR_WORDS
+        and any(
+            c.rule in ("since", "first") and c.span[0] <= hit.start and hit.end <= c.span[1]
+            for c in time.clauses
+        )
+    )
 
 
 def _spans_days(time: TimeReading) -> bool:

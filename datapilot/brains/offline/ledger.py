@@ -357,6 +357,39 @@ def unknown_measure_message(measure: str, zh: bool) -> str:
     )
 
 
+# Arithmetic asked of the figures: left unread, the figures shown would answer another question
+# ("the Nasdaq's close divided by the S&P's" answered with the two closes; "the mean absolute
+# daily move" with the mean of signed moves). A closed list, as the fillers are.
+_OPERATOR = re.compile(
+    r"(?i)\b(?:divided|divide|dividing|multiplied|multiply|minus|subtract(?:ed|ing)?|"
+    r"absolute|abs|squared|square\s+root|logarithm|ratio|leverage[d]?|levered)\b"
+    r"|除以|相除|比值|之比|乘以|相乘|减去|绝对值|平方|开方|对数|之和|之差|差值|杠杆"
+)
+
+
+def _unread_operator(ledger: Ledger, text: str) -> str | None:
+    """The first arithmetic word of the question no reading took, if any."""
+    unread = [(e.start, e.end) for e in ledger.entries if e.reading == "unread"]
+    for found in _OPERATOR.finditer(text):
+        if any(s < found.end() and found.start() < e for s, e in unread):
+            return found.group(0)
+    return None
+
+
+def operator_message(word: str, zh: bool) -> str:
+    """Why a question asking arithmetic of its figures that no reading does is declined."""
+    if zh:
+        return (
+            f"“{word}”：这一步运算（比值、差值、绝对值之类）我还不能按原意计算，也不会只给出"
+            "运算前的数字来代替。可以分别问参与运算的数字，或者配置一个大模型来回答。"
+        )
+    return (
+        f'"{word}": I can\'t yet do that arithmetic on the figures (a ratio, a difference, an '
+        "absolute value), and I won't show the figures without it as the answer. Ask for the "
+        "figures themselves, or configure an LLM endpoint to answer it."
+    )
+
+
 def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) -> None:
     """Keep the ledger on the reading; an `ok` answer names in a note what it did not read."""
     ledger = build_ledger(reading, parsed, vocab, catalog)
@@ -372,6 +405,14 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
             f"“{measure}”：词汇表里没有这个指标"
             if reading.zh
             else f'"{measure}": a measure the vocabulary does not know'
+        )
+    operator = _unread_operator(ledger, parsed.text) if reading.status == "ok" else None
+    if operator is not None:
+        reading.status = "no_data"
+        reading.message = operator_message(operator, reading.zh)
+        ledger.declared.append(operator)
+        reading.trace.append(
+            f"“{operator}”：没有读懂的运算" if reading.zh else f'"{operator}": arithmetic not read'
         )
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
 ZH_DIGITS |= {"七": 7, "八": 8, "九": 9}
@@ -65,3 +66,38 @@ def read_number(text: str, words: Mapping[str, int]) -> float | None:
         if tens % 10 == 0 and tens >= 20 and ones < 10:
             return float(tens + ones)
     return None
+
+
+# A number said in words where a figure compares or multiplies: "closed above thirty", "more than
+# five percent", "two times daily leverage". Quantifiers ("a few", "several") are no figure.
+_COMPARED = r"\b(?:above|below|over|under|than|least|most|beyond|exceed(?:ed|ing|s)?)\s+"
+_SCALED = r"(?=\s+(?:times\b|x\b|percent\b|per\s?cent\b|points?\b|%))"
+_VAGUE = frozenset({"a", "an", "few", "a few", "several", "couple", "couple of", "a couple of"})
+
+
+@lru_cache(maxsize=8)
+def _spoken(words: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
+    names = sorted((w for w, _ in words), key=lambda w: (-len(w), w))
+    word = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in names) + ")"
+    spoken = rf"{word}(?:[-\s]{word})?(?![A-Za-z])"
+    return re.compile(rf"(?P<cue>{_COMPARED})(?P<n>{spoken})|\b(?P<m>{spoken}){_SCALED}", re.I)
+
+
+def digits_for_words(text: str, words: Mapping[str, int]) -> str:
+    """`text` with each number word that states a figure written in digits, padded with spaces
+    zero-padded to its length so every position stays where it was ("above thirty" → "above
+    000030")."""
+    figures = {w: n for w, n in words.items() if w not in _VAGUE}
+    if text.isascii() and not any(w in text.lower() for w in figures):
+        return text
+
+    def digits(found: re.Match[str]) -> str:
+        said = found.group("n") or found.group("m")
+        value = read_number(said, figures)
+        # Zeros before the digits keep the length and read as the same number, so a span over
+        # the digits covers the whole word ("above thirty" → "above 000030").
+        written = f"{value:g}".zfill(len(said)) if value is not None else said
+        written = written if len(written) == len(said) else said
+        return (found.group("cue") or "") + written
+
+    return _spoken(tuple(sorted(figures.items()))).sub(digits, text)

@@ -34,6 +34,9 @@ _TALLY_EN = re.compile(
     r"\s+(?P<unit2>week|month|quarter|year)s\b"
     rf"|\b(?:number|count|tally)\s+of\s+(?:(?P<up3>up|positive|green)|(?P<down3>down|negative|red))"
     r"\s+(?P<unit3>week|month|quarter|year)s\b"
+    # "what share of months did it finish up", "the percentage of its quarters that were down"
+    r"|\b(?:share|percentage|percent|proportion|fraction|ratio)\s+of\s+(?:the\s+|its\s+|their\s+)?"
+    rf"(?P<unit4>week|month|quarter|year)s\b[^.?!;,]{{0,40}}?\b(?:(?P<up4>{_UP})|(?P<down4>{_DOWN}))\b"
 )
 # A number after the move ("up more than 5%") asks a threshold, which a count of signs is not.
 _THRESHOLD_AFTER = re.compile(r"(?i)^\s*(?:by\s+)?(?:more|less|over|above|under|at\s+least)\b")
@@ -47,6 +50,11 @@ _TALLY_ZH = re.compile(
     + rf"(?:是|为|收|出现|在)?(?:(?P<up>{_ZH_UP})|(?P<down>{_ZH_DOWN}))(?![了幅跌])"
     rf"|(?:(?P<up2>{_ZH_UP})|(?P<down2>{_ZH_DOWN}))的?" + _ZH_UNIT.replace("unit", "unit2")
     + r"(?:数|数量)?(?:有|是|共)?(?:几个|多少个?|几)"
+    # 上涨月份占比, 上涨的月份占多少比例, 多少比例的月份是上涨的
+    + rf"|(?:(?P<up3>{_ZH_UP})|(?P<down3>{_ZH_DOWN}))的?" + _ZH_UNIT.replace("unit", "unit3")
+    + r"(?:数|数量)?(?:的)?(?:占比|比例|比重|占(?:了)?(?:多少|几成|百分之几))"
+    + r"|(?:多大|多少)(?:比例|比重|占比)的?" + _ZH_UNIT.replace("unit", "unit4")
+    + rf"(?:是|为|收|出现)?(?:(?P<up4>{_ZH_UP})|(?P<down4>{_ZH_DOWN}))"
 )  # fmt: skip
 
 
@@ -63,12 +71,12 @@ def read_period_tally(text: str) -> PeriodTally | None:
     """The count of periods up or down `text` asks for, or None."""
     found = _TALLY_EN.search(text)
     if found is not None and not _THRESHOLD_AFTER.match(text[found.end() :]):
-        unit = (found["unit"] or found["unit2"] or found["unit3"]).lower()
-        down = found["down"] or found["down2"] or found["down3"]
+        unit = (found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]).lower()
+        down = found["down"] or found["down2"] or found["down3"] or found["down4"]
         return PeriodTally(_UNIT_EN[unit], "down" if down else "up", (found.span(),))
     found = _TALLY_ZH.search(text)
     if found is not None and not re.match(r"\s*\d", text[found.end() :]):
-        unit = found["unit"] or found["unit2"]
-        down = found["down"] or found["down2"]
+        unit = found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]
+        down = found["down"] or found["down2"] or found["down3"] or found["down4"]
         return PeriodTally(_UNIT_ZH[unit], "down" if down else "up", (found.span(),))
     return None

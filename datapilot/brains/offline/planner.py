@@ -60,9 +60,6 @@ class Planned(BaseModel):
     )
     trace: list[str] = Field(default_factory=list)
     problem: str | None = Field(default=None, description="Why no plan could be made.")
-    declined: list[str] = Field(
-        default_factory=list, description="Parts of the question the plan leaves out, and why."
-    )
 
 
 def build_plan(reading: Reading) -> Planned:
@@ -81,8 +78,10 @@ def build_plan(reading: Reading) -> Planned:
         horizon=planner.horizon,
         history=planner.history,
         trace=planner.trace,
-        problem=planner.problem if not builder.calls() else None,
-        declined=[planner.problem] if planner.problem and builder.calls() else [],
+        # A measure asked that no step computes leaves the answer resting on a word nothing
+        # honours, however much else was planned: never `ok` ("the difference between its
+        # highest and lowest close" answered with the statistics alone).
+        problem=planner.problem,
     )
 
 
@@ -196,8 +195,8 @@ class _Planner(
                 # "the mean daily return" is a statistic of returns; "compounded for the year"
                 # beside an average is a figure of its own
                 self._returns(metric)
-            elif metric == "spread":
-                self._spread()
+            elif metric in ("spread", "ratio"):
+                self._spread(metric)
             elif metric in ("close", "value") and (not stats or r.plot_asked):
                 # Highs and lows come as a table; a chart too when one was asked for.
                 if not (indicators or r.chart == "candlestick"):

@@ -43,7 +43,7 @@ from datapilot.brains.offline.measures import (
     PER_MEMBER,
     live_only_message,
 )
-from datapilot.brains.offline.parsing import CJK, Parsed, normalise_text, parse
+from datapilot.brains.offline.parsing import Parsed, normalise_text, parse
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
     MARKET,
@@ -63,6 +63,7 @@ from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent, Ledger
 from datapilot.data.catalog import Catalog, Entity
+from datapilot.data.text import CJK
 
 PRICE_KINDS = ("stock", "etf", "index", "fund")
 SERIES_KINDS = ("macro", "commodity", "factor")
@@ -117,6 +118,9 @@ class Reading(BaseModel):
     window: int | None = Field(default=None, description="Rolling/indicator window, in rows.")
     ma_windows: list[int] = Field(default_factory=list)
     annualize: bool = False
+    absolute: bool = Field(
+        default=False, description="Returns taken by their size (their absolute values)."
+    )
     normalize: bool = False
     universe: bool = Field(default=False, description="Ranking every bundled stock.")
     members_of: str | None = Field(

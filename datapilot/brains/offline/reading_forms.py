@@ -37,8 +37,9 @@ def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
         # "the worst one" is a pronoun, not a count of one: the ranking stays whole
         rf"(?i)(?<![a-z])(?:top|best|worst|bottom)\s+(?!one\b)({count})(?![a-z])"
         rf"|(?<![a-z0-9])({count})\s+{best}(?![a-z])"
-        # "which 2 did best", "which three performed worst"
-        rf"|(?<![a-z])which\s+({count})\s+(?:[a-z]+\s+){{0,2}}?{best}(?![a-z])"
+        # "which 2 did best", "which three performed worst"; "which one did best" picks the
+        # top of a ranking kept whole, as "the best one" does
+        rf"|(?<![a-z])which\s+(?!one\b)({count})\s+(?:[a-z]+\s+){{0,2}}?{best}(?![a-z])"
         rf"|前\s*(\d+|{ZH_NUMERAL})\s*(?:名|只|个|位|家|支)"
         # 前二和后二: a count with no measure word, never a time (前三季度, 前两个月)
         rf"|前\s*(\d+|{ZH_NUMERAL})(?=\s*(?:和|与|及|、|以及)\s*(?:后|倒数))"
@@ -68,6 +69,14 @@ _LENGTH_LIST = re.compile(
     r"(?i)(?<![0-9,、，&])(?<![0-9,、，&]\s)((?:\d{1,3}\s*(?:,|、|，|和|与|及|and|&)\s*)+\d{1,3})\s*[-\s]?(?:day|days|日|天)(?![a-z])"
 )
 # Words that ask for every value of a list or a period rather than the latest one.
+# An absolute value of returns: "average absolute daily move", "absolute value of the daily
+# returns", 涨跌幅的绝对值, 涨跌幅（取绝对值）. "In absolute terms" (in points, not percent) is not.
+_ABSOLUTE = re.compile(
+    r"(?i)\babsolute\s+(?:value\s+of\s+(?:the\s+|its\s+)?)?(?:daily\s+|day'?s?\s+|weekly\s+|"
+    r"monthly\s+|one-day\s+|single-day\s+)?(?:returns?|moves?|changes?|percent(?:age)?\s+"
+    r"changes?|swings?|gains?\s+or\s+loss(?:es)?)\b"
+    r"|(?:涨跌幅|涨跌|波动|收益率?|变动|变化)[^，。？?]{0,6}?绝对值"
+)
 _EVERY = re.compile(r"(?i)\b(?:each|every)\b|分别|各(?=[月年季天日只个位家])|每个|每一个|每只")
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
 # An indicator's length written as its argument: "CCI(20)", "RSI (9)".
@@ -117,6 +126,8 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.ascending = _worst_first(parsed)
     reading.question_form = parsed.has("cue:question") or bool(_HOW.search(parsed.text))
     reading.annualize = parsed.has("cue:annualize")
+    # "the average absolute daily move", 涨跌幅（取绝对值）: returns by their size.
+    reading.absolute = parsed.has("cue:absolute") and bool(_ABSOLUTE.search(parsed.text))
     reading.normalize = parsed.has("cue:normalize")
     reading.adjusted = parsed.has("cue:adjusted")
     scale = read_scale(parsed.text)

@@ -6,7 +6,9 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.extreme_days import read_day_ask
+from datapilot.brains.offline.family_asks import RANGE_ASK
 from datapilot.brains.offline.honour import GAP, in_percent
+from datapilot.brains.offline.how_much import names_the_start
 from datapilot.brains.offline.measures import (
     GENERIC_CHANGE,
     LIVE_ONLY,
@@ -64,12 +66,18 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
     return ["value"] if in_percent(reading) else ["return"]
 
 
+# What a range question's words are also read as: its two ends' words, and the level itself.
+_RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
+
+
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
     for metric, hit in parsed.group("metric"):
         if metric in ("close", "value") and any(s <= hit.start and hit.end <= e for s, e in gaps):
             continue  # "by how many percentage points": the unit of a difference, not a level
+        if names_the_start(hit, parsed.time):
+            continue  # "since its IPO day close (May 18 2012)": the day, not the measure
         if metric == "spread" and _RANKING_ENDS.match(parsed.text[hit.end :]):
             continue  # "the gap between the best and the worst": a ranking's gap, not a spread
         if metric not in metrics:
@@ -104,7 +112,14 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         metrics[metrics.index("value")] = "close"
     if series and not prices and "close" in metrics:
         metrics[metrics.index("close")] = "value"
-    if "yoy" in metrics or "spread" in metrics:
+    ranged = RANGE_ASK.search(parsed.text)
+    if ranged and not set(metrics) & {"return", "volatility", "volume"}:
+        # "the difference between its highest and lowest close": the window's high less its low,
+        # never a spread of two series nor the statistics beside it.
+        metrics = ["range", *(m for m in metrics if m not in _RANGE_READS)]
+        reading.family_spans.append((*ranged.span(), "the high less the low"))
+        reading.trace.append("最高与最低之差" if reading.zh else "the high less the low")
+    if "yoy" in metrics or "spread" in metrics or "ratio" in metrics:
         metrics = [m for m in metrics if m not in ("value", "close")]
     several = len(reading.entities) >= 2 or reading.members_named  # members: a list
     if reading.chart == "scatter" and several and "correlation" not in metrics:

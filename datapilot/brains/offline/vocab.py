@@ -59,12 +59,15 @@ MetricId = Literal[
     "options",
     "intraday",
     "spread",
+    "ratio",
+    "range",
     "sharpe",
     "beta",
 ]
 METRICS: tuple[str, ...] = get_args(MetricId)
 INDICATORS = ("macd", "rsi", "kdj", "boll", "cci", "ma", "ema")
 CueName = Literal[
+    "absolute",
     "compare",
     "rank",
     "worst",

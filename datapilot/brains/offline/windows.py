@@ -361,7 +361,14 @@ class Grammar:
             ),
             (
                 "yearpart_en2",
-                rf"(?<![A-Za-z])(?P<part>early|mid|late|end|start)[-\s]+(?P<y>{YEAR})(?!'?s\b)",
+                # "held to year end 2020", "year-end 2021": the year's end, not a frequency
+                rf"(?<![A-Za-z])(?:year[-\s]?(?=end))?(?P<part>early|mid|late|end|start)[-\s]+"
+                rf"(?P<y>{YEAR})(?!'?s\b)",
+                self._year_part,
+            ),
+            (
+                "yearpart_en3",
+                rf"(?<![A-Za-z0-9])(?P<y>{YEAR})\s+year[-\s]?(?P<part>end)\b",
                 self._year_part,
             ),
             (
@@ -1313,25 +1320,33 @@ def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:
     if before.rule not in ("first", "since") or clause.start is None or clause.start != clause.end:
         return None
     gap = text[before.span[1] : clause.span[0]]
-    bracketed = text[clause.span[1] :].lstrip().startswith((")", "）")) and re.fullmatch(
-        r"(?:\s*[\w'’-]+){0,3}\s*[(（]\s*", gap
-    )
+    # The bracket may name what the day was after it: "(Feb 19 2020 peak)", （2020年2月19日高点）.
+    closing = _BRACKET_CLOSES.match(text, clause.span[1])
+    bracketed = closing is not None and re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[(（]\s*", gap)
     # "since its first trading day, August 19, 2004?": the day set beside it after a comma
     beside = re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[,，]\s*", gap) and re.match(
         r"\s*(?:[?？.。!！;；]|$)", text[clause.span[1] :]
     )
     if not bracketed and not beside:
         return None
+    end = closing.end() if bracketed and closing is not None else clause.span[1]
     return before.model_copy(
         update={
             "start": clause.start,
             "end": before.end if before.end and before.end > clause.start else None,
             "rule": "since",
             "base": "on_or_before",
-            "span": (before.span[0], clause.span[1]),
-            "text": text[before.span[0] : clause.span[1]],
+            "span": (before.span[0], end),
+            "text": text[before.span[0] : end],
         }
     )
+
+
+# After a day in brackets: up to three words naming it (its peak, close, 高点), then the bracket
+# and what ends a Chinese start's phrase (自…（…）以来).
+_BRACKET_CLOSES = re.compile(
+    r"(?:(?:\s*[A-Za-z'’-]+){0,3}|\s*[\u4e00-\u9fff]{0,4})\s*[)）](\s*(?:以来|至今|起))?"
+)
 
 
 def _adjoin(atom: Atom, nxt: Atom) -> bool:

@@ -260,10 +260,27 @@ def _cumulative(step: Step, facts: Facts, said: Said) -> list[str]:
         bare = [at(day, False).removeprefix("on ").removeprefix("at ") for day in (start, end)]
         span = f"From {bare[0]} to {bare[1]}"
         text = f"{span}, {head} cumulative return was {value}{rest}"
+    text += _months_taken(step.value, start, w.zh)
     if not many and "high" in rows[0][1] and "low" in rows[0][1]:
         path = path_sentence(rows[0][0], rows[0][1], w, at)
         return [text + ("。" if w.zh else "."), path]
     return [text + ("。" if w.zh else ".")]
+
+
+def _months_taken(frame: pd.DataFrame, base: str | None, zh: bool) -> str:
+    """ " (12 monthly figures, January 2002 to December 2002)": the months a cumulative return of
+    monthly data was taken over, after its base."""
+    if not _month_labelled(frame):
+        return ""
+    days = [d for d in frame.index if base is None or d > pd.Timestamp(str(base))]
+    if not days:
+        return ""
+    # Said by their months, as the window is: 2017-01-01 is January 2017's figure, not a day.
+    first, last = (pd.Timestamp(d) for d in (days[0], days[-1]))
+    if zh:
+        months = f"{first.year}年{first.month}月至{last.year}年{last.month}月"
+        return f"（{len(days)}个月度数据，{months}）"
+    return f" ({len(days)} monthly figures, {first:%B %Y} to {last:%B %Y})"
 
 
 def _month_labelled(frame: pd.DataFrame) -> bool:
@@ -471,18 +488,37 @@ def _volatility(step: Step, facts: Facts, said: Said) -> list[str]:
         return []
     many = len(rows) > 1
     sentences = []
+    shown: tuple[str, str] | None = None
     for subject, vol in rows:
         count = facts[subject].get("observations")
         name = w.name(subject, many=many)
+        # The closes the returns ran between: a window the data ends inside says where.
+        span = _row_span(step.value, subject)
+        span, shown = (None if span == shown else span), span or shown  # said once for all
         if w.zh:
             basis = f"（基于{w.value(count)}个收益率）" if count else ""
+            if count and span:
+                basis = f"（基于{span[0]}至{span[1]}收盘价的{w.value(count)}个收益率）"
             sentences.append(f"{_after(name, said.when)}的年化波动率为{w.value(vol)}{basis}。")
         else:
             basis = f" (from {w.value(count)} returns)" if count else ""
+            if count and span:
+                basis = f" (from {w.value(count)} returns, closes {span[0]} to {span[1]})"
             sentences.append(
                 f"{_poss(name)} annualised volatility{_when(said)} was {w.value(vol)}{basis}."
             )
     return sentences
+
+
+def _row_span(frame: object, subject: str) -> tuple[str, str] | None:
+    """A row's start_date and end_date, as written."""
+    if not isinstance(frame, pd.DataFrame) or not {"start_date", "end_date"} <= set(frame.columns):
+        return None
+    if subject not in map(str, frame.index):
+        return None
+    row = frame.loc[next(i for i in frame.index if str(i) == subject)]
+    first, last = row["start_date"], row["end_date"]
+    return (str(first)[:10], str(last)[:10]) if pd.notna(first) and pd.notna(last) else None
 
 
 def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:

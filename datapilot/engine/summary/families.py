@@ -139,6 +139,8 @@ _CONDITIONS = {
     "down": ("closed down", "收跌"),
     "above_ma": ("closed above its {t}-day moving average", "收盘高于{t}日均线"),
     "below_ma": ("closed below its {t}-day moving average", "收盘低于{t}日均线"),
+    "record_high": ("closed at a record high", "收盘创历史新高"),
+    "record_low": ("closed at a record low", "收盘创历史新低"),
 }
 _INCLUSIVE = {
     "close_above": ("closed at or above {t}", "收盘不低于{t}"),
@@ -208,11 +210,15 @@ def _signs(step: Step, said: Said) -> list[str]:
         name = w.name(subject)
         who = after_name(name, said.when)  # 标普500 2021年
         up, down, periods = int(row.up), int(row.down), int(row.periods)
+        # Each side's share of the periods, as counts of sessions state theirs.
+        shares = [format_value(n / periods * 100, "%") if periods else "" for n in (up, down)]
         if w.zh:
-            sentences.append(f"{who}有{up}{zh}上涨、{down}{zh}下跌（共{periods}{zh}）。")
+            more = f"，上涨占{shares[0]}，下跌占{shares[1]}" if periods else ""
+            sentences.append(f"{who}有{up}{zh}上涨、{down}{zh}下跌（共{periods}{zh}{more}）。")
         else:
+            more = f" ({shares[0]} up, {shares[1]} down)" if periods else ""
             sentences.append(
-                f"{name} rose in {up} of {periods} {en}{_when(said)} and fell in {down}."
+                f"{name} rose in {up} of {periods} {en}{_when(said)} and fell in {down}{more}."
             )
     return sentences
 
@@ -247,6 +253,37 @@ def _distance(step: Step, said: Said) -> list[str]:
             sentences.append(
                 f"{_poss(name)} last close ({last} on {row.last_date}) is {distance} {where} "
                 f"its {word}{_when(said)} ({peak} on {row.peak_date})."
+            )
+    return sentences
+
+
+def _high_low_range(step: Step, said: Said) -> list[str]:
+    """ "Range Resources' closes in 2022 ran from 17.41 USD (2022-01-21) to 36.59 USD
+    (2022-06-07): a range of 19.17 USD, the high 110.17% above the low." """
+    w = said.w
+    frame: pd.DataFrame = step.value
+    units = frame.attrs.get("units") or {}
+    unit = str(units.get("range") or "")
+    sentences = []
+    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
+        :MAX_SUBJECTS
+    ]:
+        name = w.name(subject)
+        high, low, gap = (_said(said, float(v), unit) for v in (row.high, row.low, row.range))
+        pct = float(row.range_pct)
+        above = format_value(pct, "%") if pct == pct else ""
+        if w.zh:
+            more = f"，最高比最低高{above}" if above else ""
+            sentences.append(
+                f"{name}{said.when}（{row.start_date}至{row.end_date}）最高{high}"
+                f"（{row.high_date}），最低{low}（{row.low_date}），相差{gap}{more}。"
+            )
+        else:
+            more = f", the high {above} above the low" if above else ""
+            sentences.append(
+                f"{_poss(name)} range{_when(said)} ({row.start_date} to {row.end_date}) ran from "
+                f"a low of {low} on {row.low_date} to a high of {high} on {row.high_date}: {gap} "
+                f"between them{more}."
             )
     return sentences
 
@@ -430,6 +467,7 @@ FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
     "count": _count,
     "signs": _signs,
     "distance": _distance,
+    "high_low_range": _high_low_range,
     "ratio": ratio_sentences,
     "from_day": from_day_sentences,
 }

@@ -33,6 +33,7 @@ _PRIORITY = {
     "period_extremes": 0,
     "count": 0,
     "distance": 0,
+    "high_low_range": 0,
     "streak": 0,
     "first_past": 0,
     "figure_difference": 0,
@@ -84,6 +85,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "percent_series" if unit == "%" else "level"
     if {"period", "value", "group"} <= columns:
         return "period_extremes"
+    if {"high", "low", "range"} <= columns:
+        return "high_low_range"
     if {"count", "sessions"} <= columns:
         return "count"
     if {"up", "down", "periods"} <= columns:

@@ -44,6 +44,7 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         name = w.name(subject)
         days = _stat_days(step, subject, m, said)
+        observed = _observed(step, subject, said)
         if w.zh:
             items = "，".join(
                 f"{measure_said(k, True)}{w.value(f)}" + (f"（{days[k]}）" if k in days else "")
@@ -53,6 +54,9 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
             label = "" if label and (label in name or name in label) else label  # a series' own
             what = after_name(name, said.when) + (f"的{label}" if label else "")
             basis = f"（{w.value(count)}个观测值）" if count else ""
+            if observed is not None:  # the values it was taken of, by their first and last days
+                n, first, last = observed
+                basis = f"（{n}个观测值，{first}至{last}）" if first != last else basis
             sentences.append(f"{what}：{items}{basis}。")
             continue
         items = ", ".join(
@@ -62,6 +66,9 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
         own = measure and (measure.lower() in name.lower() or name.lower() in measure.lower())
         what = f"{possessive(name)} {lower_first(measure)}" if measure and not own else name
         basis = f" ({w.value(count)} observations)" if count else ""
+        if observed is not None:
+            n, first, last = observed
+            basis = f" ({n} observations, {first} to {last})" if first != last else basis
         sentences.append(f"{upper_first(what)}{when_said(said)}: {items}{basis}.")
     return sentences
 
@@ -86,6 +93,20 @@ def _stat_days(step: Step, subject: str, m: dict[str, Fact], said: Said) -> dict
         and isinstance(m[k].value, float)
         and abs(float(column[day]) - float(m[k].value)) <= 1e-9 * max(1.0, abs(float(m[k].value)))
     }
+
+
+def _observed(step: Step, subject: str, said: Said) -> tuple[int, str, str] | None:
+    """How many values a series' statistic was taken of, and the first and last days they fell
+    on: a window's mean of monthly data runs from its first month to its last ("120 observations,
+    1990-01-01 to 1999-12-01"), not to the window's last calendar day."""
+    source = _input_holding(step, subject, said, dated=True)
+    if source is None:
+        return None
+    column = source[next(c for c in source.columns if str(c) == subject)].dropna()
+    if column.empty:
+        return None
+    days = column.index
+    return len(column), days.min().date().isoformat(), days.max().date().isoformat()
 
 
 def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | None:

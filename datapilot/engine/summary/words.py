@@ -46,11 +46,12 @@ class Words:
         if self.zh and _PAIR in subject:  # a pair's column (a rolling correlation): 苹果与微软
             return "与".join(self.name(part) for part in subject.split(_PAIR))
         found = self.names.get(subject) or self.english.get(subject)
-        if found is None and subject.count("-") == 1:
-            # A spread's column ("MCOILBRENTEU-MCOILWTICO"): its two series by name.
-            first, second = subject.split("-")
-            if first in self.names and second in self.names:
-                return f"{self.name(first)} − {self.name(second)}"
+        for mark, said in (("-", " − "), ("/", " / ")):
+            if found is None and subject.count(mark) == 1:
+                # A spread's or ratio's column ("MCOILBRENTEU-MCOILWTICO"): its series by name.
+                first, second = subject.split(mark)
+                if first in self.names and second in self.names:
+                    return f"{self.name(first)}{said}{self.name(second)}"
         return found or subject
 
     def title(self, title: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_STAT
+from datapilot.brains.offline.planning.base import SHOWN_AS, STAT_INTERFACES, ZH_STAT
 from datapilot.brains.offline.planning.performance import PerformanceMeasures
 
 # What each change compares with, in words, and how far back its data must start.
@@ -183,7 +183,7 @@ class AskedMeasures(PerformanceMeasures):
         )
         for stat in stats:
             result = self.builder.add(
-                "summary_stats" if stat == "stats" else stat,
+                STAT_INTERFACES.get(stat, stat),
                 {"frame": frame(values)},
                 name=f"{stat}_of_{measure}",
                 description=self._say(

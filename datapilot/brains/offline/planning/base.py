@@ -19,10 +19,12 @@ from datapilot.core.intent import Frequency
 from datapilot.data.catalog import Entity
 
 MAX_CHARTED = 4  # K-lines, indicators and forecasts: one chart per entity, at most this many
-STATS = ("mean", "median", "stats")
+STATS = ("mean", "median", "stats", "range")
+# The interface each statistic is computed by, where its name is not the statistic's.
+STAT_INTERFACES = {"stats": "summary_stats", "range": "high_low_range"}
 
 ZH_FREQ = {"daily": "日", "weekly": "周", "monthly": "月度", "quarterly": "季度", "annual": "年度"}
-ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计"}
+ZH_STAT = {"mean": "均值", "median": "中位数", "stats": "描述性统计", "range": "最高与最低之差"}
 # A measure compared across entities is one figure each: volatility is the annualised one.
 SHOWN_AS = {"volatility": "annualized_volatility"}
 # What a title calls each measure, in English and in Chinese.
@@ -41,6 +43,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "returns": ("returns", "收益率"),
     "yoy": ("year-over-year change", "同比变化"),
     "spread": ("spread", "利差"),
+    "ratio": ("ratio", "比值"),
     "forecast": ("forecast", "预测"),
     "stats": ("statistics", "统计"),
     "volume": ("trading volume", "成交量"),
@@ -220,14 +223,18 @@ class PlannerBase:
             task="processing",
         )
 
-    def returns(self, levels: str, period: str = "daily") -> str:
-        """Period returns (in %) of every column of `levels`."""
+    def returns(self, levels: str, period: str = "daily", *, absolute: bool = False) -> str:
+        """Period returns (in %) of every column of `levels`; their sizes with `absolute`."""
+        args: dict[str, Any] = {"frame": frame(levels), "period": period}
+        if absolute:
+            args["absolute"] = True
         return self.builder.add(
             "compute_returns",
-            {"frame": frame(levels), "period": period},
-            name=f"{period}_returns",
+            args,
+            name=f"{period}_{'absolute_' * absolute}returns",
             description=self._say(
-                f"Compute {period} returns in %", f"计算{ZH_FREQ[period]}收益率（%）"
+                f"Compute {period} {'absolute ' * absolute}returns in %",
+                f"计算{ZH_FREQ[period]}收益率{'的绝对值' * absolute}（%）",
             ),
             task="processing",
         )

@@ -13,6 +13,7 @@ from datapilot.brains.offline.planning.base import ZH_FREQ, iso
 from datapilot.brains.offline.planning.series_stats import SeriesStatistics
 
 _AVERAGE = ("above_ma", "below_ma")
+_RECORDS = ("record_high", "record_low")
 _EXTREME_EN = {"best": "highest", "worst": "lowest", "both": "highest and the lowest"}
 _EXTREME_ZH = {"best": "最高", "worst": "最低", "both": "最高和最低"}
 _UNIT_EN = {"weekly": "week", "monthly": "month", "quarterly": "quarter", "annual": "year"}
@@ -225,11 +226,14 @@ class AnalystFamilies(SeriesStatistics):
         if condition == "both":
             self._up_and_down_days()
             return
-        on_moves = condition not in ("close_above", "close_below", "sessions", *_AVERAGE)
+        on_moves = condition not in ("close_above", "close_below", "sessions", *_AVERAGE, *_RECORDS)
         warm = None
         if condition in _AVERAGE and r.start is not None and r.threshold is not None:
             # The average needs N sessions before the window: about 1.5 calendar days each.
             warm = r.start - timedelta(days=int(r.threshold * 1.5) + 10)
+        firsts = [e.first for e in r.entities if e.first is not None]
+        if condition in _RECORDS and r.start is not None and firsts:
+            warm = min(firsts)  # a record beats every close in the data before it
         data = self.levels(for_returns=on_moves, freq="daily", start=warm)
         args: dict[str, Any] = {"frame": frame(data), "condition": condition}
         if warm is not None:

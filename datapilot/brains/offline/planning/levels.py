@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import in_percent
@@ -38,26 +38,41 @@ class LevelCharts(PlannerBase):
             # "how many points did unemployment rise in 2008": a rate's, in percentage points.
             self._window_change(data)
 
-    def _spread(self) -> None:
-        """The first series minus the second; a problem unless there are exactly two."""
+    def _spread(self, metric: str = "spread") -> None:
+        """The first series minus the second (over it, for a ratio); a problem unless there are
+        exactly two."""
         r = self.r
+        ratio = metric == "ratio"
         if len(r.entities) != 2:
             self.problem = (
-                "利差需要恰好两个序列，例如：AAA和BAA公司债收益率的利差。"
+                ("比值" if ratio else "利差")
+                + "需要恰好两个序列，例如："
+                + ("纳斯达克指数与标普500的收盘比值。" if ratio else "AAA和BAA公司债收益率的利差。")
                 if r.zh
-                else "A spread needs exactly two series, e.g. the BAA minus AAA yield spread."
+                else f"A {metric} needs exactly two series, e.g. "
+                + (
+                    "the Nasdaq's close divided by the S&P 500's."
+                    if ratio
+                    else "the BAA minus AAA yield spread."
+                )
             )
             return
         a, b = r.entities[0].id, r.entities[1].id
+        args: dict[str, Any] = {"frame": frame(self.levels()), "a": a, "b": b}
+        if ratio:
+            args["how"] = "ratio"
         gap = self.builder.add(
             "spread",
-            {"frame": frame(self.levels()), "a": a, "b": b},
-            name="spread",
-            description=self._say(f"Compute {a} minus {b}", f"计算{a}减{b}的差值"),
+            args,
+            name=metric,
+            description=self._say(
+                f"Compute {a} divided by {b}" if ratio else f"Compute {a} minus {b}",
+                f"计算{a}除以{b}的比值" if ratio else f"计算{a}减{b}的差值",
+            ),
             task="processing",
         )
         self.primary = gap
-        self._line_or(gap, self._title("spread"))
+        self._line_or(gap, self._title(metric))
 
     def _volume(self) -> None:
         """Trading volume of the priced entities, as bars."""

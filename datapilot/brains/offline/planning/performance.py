@@ -11,7 +11,14 @@ from datapilot.brains.offline.honour import in_percent
 from datapilot.brains.offline.level_changes import asks_level_change, asks_rate_change
 from datapilot.brains.offline.margins import asks_gap
 from datapilot.brains.offline.periods import Duration
-from datapilot.brains.offline.planning.base import SHOWN_AS, ZH_FREQ, ZH_STAT, PlannerBase, iso
+from datapilot.brains.offline.planning.base import (
+    SHOWN_AS,
+    STAT_INTERFACES,
+    ZH_FREQ,
+    ZH_STAT,
+    PlannerBase,
+    iso,
+)
 
 # The column a ranking sorts by, as said in each language.
 _RANK_WORDS = {
@@ -402,10 +409,10 @@ class PerformanceMeasures(PlannerBase):
         if data is None:
             data = self.levels(for_returns=of_returns)
         if of_returns:
-            data = self.returns(data, r.frequency or "daily")
+            data = self.returns(data, r.frequency or "daily", absolute=r.absolute)
         parts = []
         for metric in which:
-            interface = "summary_stats" if metric == "stats" else metric
+            interface = STAT_INTERFACES.get(metric, metric)
             parts.append(
                 self.builder.add(
                     interface,

@@ -340,12 +340,12 @@ def _describe(p: PlannerBase, data: str, table: ClientTable) -> None:
 
 
 def _statistics(p: PlannerBase, data: str, title: str) -> bool:
-    from datapilot.brains.offline.planning.base import STATS, ZH_STAT
+    from datapilot.brains.offline.planning.base import STAT_INTERFACES, STATS, ZH_STAT
 
     r = p.r
     stats = [m for m in r.metrics if m in STATS]
     for metric in stats:
-        interface = "summary_stats" if metric == "stats" else metric
+        interface = STAT_INTERFACES.get(metric, metric)
         result = p.builder.add(
             interface,
             {"frame": frame(data)},
