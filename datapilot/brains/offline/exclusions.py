@@ -23,6 +23,19 @@ _EXCLUDE_BEFORE = re.compile(
     r"ex(?=[\s.-]))\b"
     r"|除了|除去|除开|不算|不包括|不包含|不含|剔除|排除|去掉|去除|不用算|不要算|不计"
 )
+_COST = (
+    r"(?:交易)?(?:费用|手续费|成本|佣金|税费?|融资成本|管理费)|"
+    r"(?:trading\s+|transaction\s+)?(?:fees?|costs?|commissions?|taxes|financing|expenses)"
+)
+# Costs left out ("ignore fees and financing", "before costs", 不计费用): a caveat every figure
+# already meets, never a member removed.
+COSTS_LEFT_OUT = re.compile(
+    r"(?i)(?:\b(?:ignore|ignoring|excluding|exclude|before|without|not\s+counting|net\s+of)\s+"
+    r"(?:any\s+|all\s+|the\s+)?|不计|不含|不包括|不算|忽略|扣除前的?)"
+    rf"(?:{_COST})(?:\s*(?:and|or|&|和|与|及|、)\s*(?:{_COST}))*"
+)
+
+
 _EXCLUDE_AROUND = re.compile(r"(?i)\b(?:leave|leaving|drop|dropping|take|taking|keep|keeping)\b")
 _EXCLUDE_OUT = re.compile(r"(?i)^\s*out\b")
 _EXCLUDE_AFTER = re.compile(r"^\s*(?:除外|不算|不用算|不要算|不计|不包括在内|排除在外|不算在内)")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the parser imports this module
 
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.distance_back import read_distance_back
-from datapilot.brains.offline.exclusions import exclusion_note, read_exclusions
+from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     CountAsk,
     DistanceAsk,
@@ -63,6 +63,12 @@ def read_families(reading: Reading, parsed: Parsed) -> None:
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
     text = digits_for_words(parsed.text, load_vocab().time.numbers)
     _lever(reading, text)
+    if {"max_drawdown", "drawdown"} & set(reading.metrics):
+        for end in _DRAWDOWN_ENDS.finditer(text):  # 高点和低点分别在哪天: the drawdown's dates
+            reading.family_spans.append((*end.span(), "the drawdown's peak and trough"))
+    for cost in COSTS_LEFT_OUT.finditer(text):
+        # "ignore fees", 不计费用: every figure here is before costs, as it always is.
+        reading.family_spans.append((*cost.span(), "before costs"))
     said = amount_span(text) if reading.amount is not None else None
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
         reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
@@ -250,6 +256,14 @@ _CONDITION_ZH = {
 }
 _FREQUENCY_ZH = {"daily": "日", "weekly": "周", "monthly": "月", "quarterly": "季度"}
 _FREQUENCY_ZH |= {"annual": "年"}
+
+
+# The two ends of a drawdown, asked with it: its peak and its trough.
+# ("which quarters were the peak and the trough" is the date reader's, not these words').
+_DRAWDOWN_ENDS = re.compile(
+    r"(?i)\b(?:peak|trough)(?:[-\s]+(?:and|&|to)[-\s]+(?:the\s+)?(?:peak|trough))?\s+dates?\b"
+    r"|高点|低点|峰值|谷底|顶点|底部|最高点|最低点"
+)
 
 
 def _records_window(reading: Reading, parsed: Parsed) -> None:

@@ -224,6 +224,8 @@ _ZH_WHEN_UNIT = {"月": "monthly", "季": "quarterly", "年": "annual"}
 # close", "high-low range", 最高价和最低价相差多少.
 RANGE_ASK = re.compile(
     r"(?i)\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+|its\s+|their\s+)?"
+    # the name may sit before its extremes: "between the S&P 500's highest and lowest close"
+    r"(?:[\w&.'’-]+\s+){0,4}?"
     r"(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,30}?\band\s+(?:the\s+|its\s+)?"
     r"(?:lows?|lowest|trough|min(?:imum)?)\b"
     r"|\bhigh[-\s]?(?:to[-\s]?)?low\s+range\b|\b(?:trading|price)\s+range\b"

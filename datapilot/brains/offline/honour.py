@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.clauses import clause_around
+from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
@@ -154,8 +155,11 @@ def content_words(
             end = start + len(found.group(0).rstrip())
             if not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
+    costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]
     for found in EXCLUSION.finditer(text):
         start, end = found.span()
+        if any(s <= start < e for s, e in costs):
+            continue  # "ignore fees", 不计费用: a caveat every figure meets, no member removed
         if not any(s < end and start < e for s, e in claimed):
             yield start, end, "exclusion", found.group(0).strip().casefold()
 

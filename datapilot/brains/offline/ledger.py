@@ -30,6 +30,7 @@ from datapilot.core.intent import Ledger, LedgerEntry
 from datapilot.core.intent import ReadAs as How
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.common_words import zipf
+from datapilot.data.text import is_common_word
 from datapilot.interfaces.table_words import reads_word
 
 if TYPE_CHECKING:  # the reading imports this module
@@ -281,14 +282,15 @@ def _names_again(word: str, named: set[str], catalog: Catalog) -> bool:
 def suggestion(word: str, catalog: Catalog, zh: bool) -> str:
     """The catalog name one or two letters away from an unknown word ("辉端" → 辉瑞), said as a
     question; '' when none is that close or the word is a number."""
-    if word[0].isdigit():
-        return ""
+    if word[0].isdigit() or _everyday(word):
+        return ""  # "高点", "sold": a word of the language, not a misspelt name
     names = _names(catalog)
     limit = 1 if len(word) <= 5 else 2
     found = process.extractOne(
         word.casefold(), list(names), scorer=Levenshtein.distance, score_cutoff=limit
     )
-    if found is None:
+    # A misspelt Latin name keeps its first letter ("Microsft", "Exon"); "topped" is no copper.
+    if found is None or (word.isascii() and found[0][:1] != word[:1].casefold()):
         return ""
     entity = names[found[0]]
     if zh:
@@ -296,6 +298,19 @@ def suggestion(word: str, catalog: Catalog, zh: bool) -> str:
 
         return f"（您是说{chinese_name(entity)}（{entity.id}）吗？）"
     return f" (did you mean {entity.name} ({entity.id})?)"
+
+
+# From this many uses in jieba's dictionary a Chinese word is everyday language (高点 153, 谷底
+# 280, 发生 24,052), not a misspelt name (沃尔马 10, 辉端 0).
+_EVERYDAY_ZH = 100
+
+
+def _everyday(word: str) -> bool:
+    if word.isascii():
+        return is_common_word(word)
+    from datapilot.retrieval.tokens import word_frequency
+
+    return word_frequency(word) >= _EVERYDAY_ZH
 
 
 def _names(catalog: Catalog) -> dict[str, Entity]:

@@ -71,7 +71,8 @@ def read_number(text: str, words: Mapping[str, int]) -> float | None:
 # A number said in words where a figure compares or multiplies: "closed above thirty", "more than
 # five percent", "two times daily leverage". Quantifiers ("a few", "several") are no figure.
 _COMPARED = r"\b(?:above|below|over|under|than|least|most|beyond|exceed(?:ed|ing|s)?)\s+"
-_SCALED = r"(?=\s+(?:times\b|x\b|percent\b|per\s?cent\b|points?\b|%))"
+_SCALED = r"(?=\s+(?:times\b|x\b|percent\b|per\s?cent\b|points?\b|%|dollars?\b|bucks\b|usd\b))"
+_MULTIPLIERS = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _VAGUE = frozenset({"a", "an", "few", "a few", "several", "couple", "couple of", "a couple of"})
 
 
@@ -79,7 +80,8 @@ _VAGUE = frozenset({"a", "an", "few", "a few", "several", "couple", "couple of",
 def _spoken(words: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
     names = sorted((w for w, _ in words), key=lambda w: (-len(w), w))
     word = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in names) + ")"
-    spoken = rf"{word}(?:[-\s]{word})?(?![A-Za-z])"
+    times = "|".join(_MULTIPLIERS)
+    spoken = rf"{word}(?:[-\s]{word})?(?:\s+(?:{times}))?(?![A-Za-z])"
     return re.compile(rf"(?P<cue>{_COMPARED})(?P<n>{spoken})|\b(?P<m>{spoken}){_SCALED}", re.I)
 
 
@@ -93,7 +95,10 @@ def digits_for_words(text: str, words: Mapping[str, int]) -> str:
 
     def digits(found: re.Match[str]) -> str:
         said = found.group("n") or found.group("m")
-        value = read_number(said, figures)
+        *count, last = said.lower().split()
+        scale = _MULTIPLIERS.get(last)
+        value = read_number(" ".join(count) if scale else said, figures)
+        value = value * scale if value is not None and scale else value
         # Zeros before the digits keep the length and read as the same number, so a span over
         # the digits covers the whole word ("above thirty" → "above 000030").
         written = f"{value:g}".zfill(len(said)) if value is not None else said

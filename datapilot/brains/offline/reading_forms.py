@@ -13,7 +13,13 @@ from datapilot.brains.offline.measures import (
     asks_both_ends,
     read_amount,
 )
-from datapilot.brains.offline.numbers import DIGITS, ZH_NUMERAL, en_number_pattern, read_number
+from datapilot.brains.offline.numbers import (
+    DIGITS,
+    ZH_NUMERAL,
+    digits_for_words,
+    en_number_pattern,
+    read_number,
+)
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.phrases import mask
@@ -134,7 +140,8 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if scale is not None:  # "in millions of shares", （百万股）: the headline restated in it
         reading.scale = (scale.factor, scale.word)
         reading.family_spans.append((*scale.span, f"scale {scale.word}"))
-    reading.amount = read_amount(parsed.text)
+    # "ten thousand dollars": a sum said in words is the same sum
+    reading.amount = read_amount(digits_for_words(parsed.text, vocab.time.numbers))
     # "rolling" said alone or inside a measure's phrase ("rolling volatility", 滚动波动率)
     rolling_words = re.compile(r"(?i)rolling|滚动")
     reading.rolling = parsed.has("cue:rolling") or any(

@@ -260,27 +260,31 @@ def _cumulative(step: Step, facts: Facts, said: Said) -> list[str]:
         bare = [at(day, False).removeprefix("on ").removeprefix("at ") for day in (start, end)]
         span = f"From {bare[0]} to {bare[1]}"
         text = f"{span}, {head} cumulative return was {value}{rest}"
-    text += _months_taken(step.value, start, w.zh)
+    months, labels = _months_taken(step.value, start, w.zh)
+    sentences = [text + months + ("。" if w.zh else ".")]
     if not many and "high" in rows[0][1] and "low" in rows[0][1]:
-        path = path_sentence(rows[0][0], rows[0][1], w, at)
-        return [text + ("。" if w.zh else "."), path]
-    return [text + ("。" if w.zh else ".")]
+        sentences.append(path_sentence(rows[0][0], rows[0][1], w, at))
+    return sentences + ([labels] if labels else [])
 
 
-def _months_taken(frame: pd.DataFrame, base: str | None, zh: bool) -> str:
-    """ " (12 monthly figures, January 2002 to December 2002)": the months a cumulative return of
-    monthly data was taken over, after its base."""
+def _months_taken(frame: pd.DataFrame, base: str | None, zh: bool) -> tuple[str, str]:
+    """(" (12 monthly figures, January 2002 to December 2002)", and a sentence giving the dates
+    the source labels those months with): the months a cumulative return of monthly data was
+    taken over, after its base; ("", "") for other data."""
     if not _month_labelled(frame):
-        return ""
+        return "", ""
     days = [d for d in frame.index if base is None or d > pd.Timestamp(str(base))]
     if not days:
-        return ""
-    # Said by their months, as the window is: 2017-01-01 is January 2017's figure, not a day.
+        return "", ""
+    # Said by their months, as the window is: 2017-01-01 is January 2017's figure, not a day;
+    # the source's own labels are given apart, so the figures can be found in it.
     first, last = (pd.Timestamp(d) for d in (days[0], days[-1]))
     if zh:
         months = f"{first.year}年{first.month}月至{last.year}年{last.month}月"
-        return f"（{len(days)}个月度数据，{months}）"
-    return f" ({len(days)} monthly figures, {first:%B %Y} to {last:%B %Y})"
+        labels = f"数据源把这些月份记为{first:%Y-%m-%d}至{last:%Y-%m-%d}。"
+        return f"（{len(days)}个月度数据，{months}）", labels
+    labels = f"The source labels these months {first:%Y-%m-%d} to {last:%Y-%m-%d}."
+    return f" ({len(days)} monthly figures, {first:%B %Y} to {last:%B %Y})", labels
 
 
 def _month_labelled(frame: pd.DataFrame) -> bool:
