@@ -75,6 +75,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         asked -= {"value"}  # a rate's values a statistic is taken of ("its 2000 average")
     if not hits or {m for m, _ in hits} != asked:
         return  # a measure the rules refined or added: no safe pairing
+    if _set_against(reading, parsed.text, clauses, hits):
+        return
     if len(hits) == 1:
         # One measure said once over separate windows ("Apple's return in 2019 and in 2021"):
         # each window is a part of its own, never one window spanning both.
@@ -138,6 +140,49 @@ def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> lis
             base="before",
         )
     return out
+
+
+# Two periods set against each other with the measures said for both: "Jan 2020 vs Jan 2019 -
+# levels and % change", "levels and % change, 2019 vs 2018".
+_AGAINST = re.compile(r"(?i)^\s*(?:vs\.?|versus|against|compared\s+(?:with|to)|相比|对比)\s*$")
+
+
+_CHANGE_SAID = re.compile(r"(?i)change|chg|\bdiff|变化|变动|增长|增幅|涨跌")
+
+
+def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[Any]) -> bool:
+    """Each period's levels, and the change from the earlier to the later, when two periods are
+    set against each other and every measure is said outside the pair; False otherwise."""
+    if len(clauses) != 2:
+        return False
+    first, second = sorted(clauses, key=lambda c: c.span[0])
+    if not _AGAINST.match(text[first.span[1] : second.span[0]]):
+        return False
+    # Every measure outside the pair ("avg price, Jan 2020 vs Jan 2019 - levels and % change"):
+    # none said of one period alone.
+    outside = all(h.start >= second.span[1] or h.end <= first.span[0] for _, h in hits)
+    if not outside or None in (first.start, first.end, second.start, second.end):
+        return False
+    levels = [m for m in reading.metrics if m not in _CHANGES]
+    if "mean" in levels:
+        levels = [m for m in levels if m != "value"]  # a period's level is its average
+    # A change said as one ("% change", 变化): a return each period could have is no change
+    # between them ("close and return, 2020 vs 2019").
+    changes = [m for m, h in hits if m in _CHANGES and _CHANGE_SAID.search(h.text)]
+    parts = [_part(c, levels, [], reading.zh) for c in (first, second)] if levels else []
+    between = window_between(((first.start, first.end), (second.start, second.end)))  # type: ignore[arg-type]
+    if changes and between is not None:
+        said = f"{second.text}→{first.text}" if reading.zh else f"{second.text} to {first.text}"
+        if first.end is not None and second.end is not None and first.end < second.end:
+            said = f"{first.text}→{second.text}" if reading.zh else f"{first.text} to {second.text}"
+        change = IntentPart(text=said, metrics=["return"], start=between[0], end=between[1])
+        parts.append(Part(part=change, base="before"))
+    if len(parts) < 2:
+        return False
+    if changes:
+        reading.frequency = None  # the change runs between the two periods, not month by month
+    _split(reading, parts)
+    return True
 
 
 def _without_echoes(clauses: list[Clause]) -> list[Clause]:
