@@ -72,6 +72,8 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 # A proper name: capitalised words, joined by "of" or "and" ("Bank of Westland").
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:(?:\s+(?:of|and|for)(?:\s+the)?)?\s+[A-Z][a-z]+)*\b")
 _CACHE_SIZE = 16
+# A Chinese organisation's name: two characters and what kind of body it is (星辰科技, 招商银行).
+_ORG_ZH = re.compile(r"[\u4e00-\u9fff]{2}(?P<kind>科技|集团|银行|证券|控股|股份|基金公司)")
 T = TypeVar("T")
 
 
@@ -120,6 +122,7 @@ class LibraryIndex:
         self.dims = dims or {}  # vector dimension -> how many chunks have one
         self.positions = {chunk_id: position for position, chunk_id in enumerate(ids)}
         self._words: frozenset[str] | None = None
+        self._whole: str | None = None
         self._documents: dict[str, str] = {}
 
     def as_read(self, query: str) -> str:
@@ -198,6 +201,8 @@ class LibraryIndex:
         # A word before a noun narrowing what a better passage speaks of, which it lacks, is
         # asked of the passages below it too: one holding neither "UK" nor "gilts" does not
         # answer "UK gilts" where the best passage spoke of government bonds but not the UK's.
+        if self.names_another(query):
+            return False  # "星辰科技…": a company the library never mentions
         modifiers = {" ".join(unit) for run in runs(query) for unit in run.units[:-1]}
         lacking: set[str] = set()
         named = self.named(query)
@@ -224,6 +229,24 @@ class LibraryIndex:
                 if title and said & set(tokenize(title)):
                     found.setdefault(title, set()).update(said)
         return found
+
+    def names_another(self, query: str) -> bool:
+        """Whether a Chinese question names an organisation (its name and a word such as 科技,
+        银行, 集团) that no passage of the library writes: it asks about another company."""
+        found = [(m.group(0), m.group("kind")) for m in _ORG_ZH.finditer(query)]
+        if not found:
+            return False
+        if self._whole is None:
+            self._whole = "\n".join(self.texts)
+        # Only against a library that names such a body itself (蓝海科技 beside 星辰科技): a
+        # Chinese name for a body its English notes name otherwise is no other company.
+        return any(
+            name not in self._whole
+            and any(
+                m.group(0) != name for m in re.finditer(rf"[\u4e00-\u9fff]{{2}}{kind}", self._whole)
+            )
+            for name, kind in found
+        )
 
     def holds(self, query: str, position: int) -> bool:
         """Whether the passage at `position` answers `query` (`reading`): a passage that says
