@@ -52,7 +52,7 @@ def max_drawdown(
 ) -> pd.DataFrame:
     """Largest peak-to-trough fall per column on the window's closes, its base included:
     max_drawdown_pct (negative, %), peak_date, trough_date, recovery_date (None when not
-    recovered)."""
+    recovered), start_date and end_date of the closes."""
     wealth = growth(frame)
     rows = []
     for column in wealth.columns:
@@ -72,6 +72,8 @@ def max_drawdown(
                 "peak_date": peak.date(),
                 "trough_date": trough.date(),
                 "recovery_date": recovery,
+                "start_date": series.index[0].date(),
+                "end_date": series.index[-1].date(),
             }
         )
     if not rows:

@@ -114,7 +114,11 @@ _CLAIM = re.compile(
     r"(?i)\b(?:says?|said|claims?|claimed|states?|stated|touts?|touted|boasts?|advertis\w*|"
     r"promises?|promised)\b|声称|号称|宣称|宣传|吹嘘"
 )
-_CHECKED = re.compile(r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check)\b|实际|真的|到底")
+_CHECKED = re.compile(
+    r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right)\b"
+    r"|实际|真的|到底|核实|核对|对不对|准确"
+)
+_FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*%")
 _CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
 
 
@@ -142,6 +146,13 @@ def content_words(
         if any(s <= at < e for s, e in claimed):
             continue  # "over 2020": a window's number, not a threshold's
         yield start, end, "threshold", found.group(0).strip()
+    for found in _FIGURE.finditer(text):
+        # "my spreadsheet says Pfizer was up 66.7% in 2021 — can you double-check": the figure
+        # of a claim the question checks, whatever words frame it
+        if _claimed_figure(text, found.start()) and not any(
+            s <= found.start() < e for s, e in claimed
+        ):
+            yield found.start(), found.end(), "filler", "a claim's figure"
     asked: tuple[tuple[re.Pattern[str], ReadAs], ...] = (
         (WHEN, "when"),
         (DISTANCE, "distance"),

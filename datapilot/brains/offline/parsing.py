@@ -170,7 +170,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions += members
     tickers, ticker_trace = short_ticker_mentions(text, claimed, hits, mentions, catalog)
     mentions = _named_again_in_brackets(
-        sorted([*mentions, *tickers], key=lambda m: m.span[0]), text
+        sorted([*mentions, *tickers], key=lambda m: m.span[0]), text, catalog
     )
     entity_trace += group_trace + ticker_trace
     claimed += [m.span for m in tickers]
@@ -234,18 +234,26 @@ def _sounded(
     return found
 
 
-def _named_again_in_brackets(mentions: list[Mention], text: str) -> list[Mention]:
+def _named_again_in_brackets(
+    mentions: list[Mention], text: str, catalog: Catalog
+) -> list[Mention]:
     """A name followed by a code in brackets ("WTI (MCOILWTICO)", 联合健康(UNH)) names one thing:
-    the code says which, and the two are read as one mention of the code's entity."""
+    the code says which, and the two are read as one mention of the code's entity. A gloss in
+    brackets that may name the same thing ("Fama-French SMB (size)") restates the name."""
     read: list[Mention] = []
     for mention in mentions:
         name = read[-1] if read else None
         between = text[name.span[1] : mention.span[0]] if name else ""
         closes = text[mention.span[1] :].lstrip().startswith((")", "）"))
-        code = re.fullmatch(r"\^?[A-Z0-9][A-Z0-9.\-]*", mention.text)  # "(size)" is a gloss
-        if name and code and closes and re.fullmatch(r"\s*[(（]\s*", between):
-            span = (name.span[0], mention.span[1])
+        if not (name and closes and re.fullmatch(r"\s*[(（]\s*", between)):
+            read.append(mention)
+            continue
+        span = (name.span[0], mention.span[1])
+        if re.fullmatch(r"\^?[A-Z0-9][A-Z0-9.\-]*", mention.text):  # a code says which
             read[-1] = mention.model_copy(update={"span": span, "text": text[span[0] : span[1]]})
+            continue
+        if any(m.entity.id == name.entity.id for m in catalog.lookup(mention.text, limit=5)):
+            read[-1] = name.model_copy(update={"span": span, "text": text[span[0] : span[1]]})
             continue
         read.append(mention)
     return read

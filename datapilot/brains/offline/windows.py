@@ -790,7 +790,11 @@ class Grammar:
                 chosen.append(atom)
         atoms = _day_edges(text, _day_of_period(text, sorted(chosen, key=lambda a: a.span[0])))
         atoms = before_that(text, _that_same_period(text, atoms))
-        return [a for a in self._episode_edges(text, atoms) if not self._names_a_thing(text, a)]
+        return [
+            a
+            for a in self._episode_edges(text, atoms)
+            if not self._names_a_thing(text, a) and not _a_days_move(text, a)
+        ]
 
     def _names_a_thing(self, text: str, atom: Atom) -> bool:
         """A year that only dates a thing after an anchor word ("two weeks after the 2008
@@ -1312,6 +1316,31 @@ def _year_of_list(text: str, atoms: list[Atom], index: int) -> tuple[date, date]
             window = atom.dated(right.first.year)
             return atom.dated(right.first.year - 1) if window[0] > right.first else window
     return None
+
+
+# "fall by more than 3% in a day", "jumped 5% in a single session": the length of each move, not
+# a window ending today.
+_ONE_DAY = re.compile(
+    r"(?i)^(?:a|one|1|a\s+single|any)\s+(?:single\s+)?(?:trading\s+)?(?:day|session)$"
+)
+_ONE_DAY_BEFORE = re.compile(r"(?i)\b(?:in|on|within|over)\s+$")
+_MOVE_BEFORE = re.compile(
+    r"(?i)(?:%|percent|\b(?:f[ae]ll|drop(?:ped)?|r[io]se|gain(?:ed)?|jump(?:ed)?|mov(?:e|ed)|"
+    r"climb(?:ed)?|plunge[d]?|surge[d]?|swing|lose|lost))[^.?!]{0,25}$"
+)
+
+
+def _a_days_move(text: str, atom: Atom) -> bool:
+    """Whether `atom` ("in a day") says how long each move asked about lasts."""
+    said = re.sub(r"(?i)^(?:in|on|within|over)\s+", "", text[atom.span[0] : atom.span[1]].strip())
+    before = text[max(0, atom.span[0] - 60) : atom.span[0]]
+    if said != text[atom.span[0] : atom.span[1]].strip():
+        before += "in "  # the preposition was the atom's own
+    return (
+        bool(_ONE_DAY.match(said))
+        and bool(_ONE_DAY_BEFORE.search(before))
+        and bool(_MOVE_BEFORE.search(before.removesuffix("in ").rstrip() + " "))
+    )
 
 
 def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:

@@ -535,6 +535,8 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
         peak, trough, recovery = m.get("peak_date"), m.get("trough_date"), m.get("recovery_date")
         name = w.name(subject, many=len(rows) > 1)
         tracked = "recovery_date" in frame.columns
+        span = _row_span(frame, subject)  # the window's last close says where "the end" is
+        end = f"（{span[1]}）" if span else ""
         if w.zh:
             text = f"{_after(name, said.when)}的最大回撤为{w.value(dd)}"
             if peak and trough:
@@ -542,7 +544,7 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
             if recovery:
                 text += f"，{recovery.value}收复"
             elif tracked:
-                text += "，窗口结束时尚未收复"
+                text += f"，窗口结束{end}时尚未收复"
             sentences.append(text + "。")
             continue
         text = f"{_poss(name)} maximum drawdown{_when(said)} was {w.value(dd)}"
@@ -552,6 +554,7 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
             text += f"; it recovered by {recovery.value}"
         elif tracked:
             text += "; it had not recovered by the end of the window"
+            text += f" ({span[1]})" if span else ""
         sentences.append(text + ".")
     return sentences
 
