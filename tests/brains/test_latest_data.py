@@ -100,14 +100,24 @@ def test_dates_written_out_past_the_data_are_no_data(brain: OfflineBrain, questi
     assert u.message is not None and str(LAST) in u.message
 
 
-def test_a_window_partly_past_the_data_is_answered_on_the_part_that_exists(
+def test_a_window_days_past_the_data_is_answered_on_the_part_that_exists(
     brain: OfflineBrain,
 ) -> None:
-    today = LAST + timedelta(days=90)
+    today = LAST + timedelta(days=20)
     u = understand(brain, "Apple's return over the past year", today=today)
     assert u.status == "ok"
     assert window(u) == (today.replace(year=today.year - 1), today)  # not moved
     assert any(str(LAST) in note and "AAPL" in note for note in u.notes)
+
+
+def test_a_length_mostly_past_the_data_moves_onto_the_latest_data(brain: OfflineBrain) -> None:
+    """Ninety days of a year past the data: the year asked is the data's last year, said first
+    (a nine-month return would answer another question)."""
+    today = LAST + timedelta(days=90)
+    u = understand(brain, "Apple's return over the past year", today=today)
+    assert u.status == "ok"
+    assert window(u) == (LAST.replace(year=LAST.year - 1), LAST)
+    assert str(LAST) in u.notes[0], u.notes
 
 
 @pytest.mark.parametrize(

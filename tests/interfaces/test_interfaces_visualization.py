@@ -165,7 +165,15 @@ def test_area_and_pie(ctx) -> None:
 
 def test_show_table_rounds_dates_and_truncates(ctx) -> None:
     table = V.show_table(ctx, PF.max_drawdown(ctx, prices()), "Max drawdown, 2022")
-    assert table.columns == ["id", "max_drawdown_pct", "peak_date", "trough_date", "recovery_date"]
+    assert table.columns == [
+        "id",
+        "max_drawdown_pct",
+        "peak_date",
+        "trough_date",
+        "recovery_date",
+        "start_date",
+        "end_date",
+    ]
     assert isinstance(table.rows[0][2], str) and len(table.rows[0][2]) == 10
     assert table.units == {"max_drawdown_pct": "%"}
     assert V.table_cell(1234.5678) == 1234.57 and V.table_cell(0.87341) == 0.8734

@@ -39,7 +39,9 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
     if time.future is not None:
         return time  # a dated period after today ("in 2024") is not moved: it has no data
     last = max(lasts)
-    if reading.start <= last or reading.tables:
+    if reading.tables:
+        return time
+    if reading.start <= last and not _length_cut_short(reading, time, last):
         return time  # inside the data, or partly: answered on the part that exists
     if time.explicit and any(_names_a_period(c) for c in time.clauses):
         # 今年一季度, "last year", YTD after the data: that period has no data; the same words
@@ -73,6 +75,23 @@ def move_to_latest(reading: Reading, time: TimeReading, vocab: Vocab) -> TimeRea
     )
     reading.notes.insert(0, note)
     return moved
+
+
+_A_MONTH = 31
+
+
+def _length_cut_short(reading: Reading, time: TimeReading, last: date) -> bool:
+    """Whether a length asked ("the past 6 months") would lose more than a tenth of itself, and
+    more than a month, to the data ending: then it is that much of the latest data, as a length
+    wholly after the data is."""
+    assert reading.start is not None and reading.end is not None
+    lengths = [c for c in time.clauses if c.rule == "rolling"]
+    if len(time.clauses) != 1 or not lengths or reading.end <= last:
+        return False
+    span, lost = (reading.end - reading.start).days, (reading.end - last).days
+    # More than a tenth of the length, and more than a month: data that ends days before the
+    # question (the past week asked on Friday, the data to Wednesday) answers it as asked.
+    return span > 0 and lost > max(span / 10, _A_MONTH)
 
 
 def _names_a_period(clause: Clause) -> bool:

@@ -17,17 +17,23 @@ if TYPE_CHECKING:  # the time grammar imports this module
 
 _OPEN = re.compile(r"\s*[(（\[]\s*")
 _CLOSE = re.compile(r"\s*[)）\]]")
+_RESTATED = re.compile(r"\s*(?:[,:，：(（]\s*)?(?:(?:from|of|in)\s+)?")
 
 
 def restates(text: str, said: Clause, inside: Clause) -> bool:
     """`inside` is the whole of a bracket right after `said`, and says its window otherwise:
     overlapping it, not the same (a day without its year read in another year, "Thanksgiving
     2011 (Nov 24)", restates nothing)."""
+    if None in (said.start, said.end, inside.start, inside.end):
+        return False
+    if said.rule == "rolling" and _RESTATED.fullmatch(text[said.span[1] : inside.span[0]]):
+        # "over the ten years 2010–2019": a length restated by the dates right after it
+        assert said.start and said.end and inside.start and inside.end
+        length, dated = (said.end - said.start).days, (inside.end - inside.start).days
+        return length > 0 and abs(length - dated) <= 0.02 * length
     if not (
         _OPEN.fullmatch(text[said.span[1] : inside.span[0]]) and _CLOSE.match(text, inside.span[1])
     ):
-        return False
-    if None in (said.start, said.end, inside.start, inside.end):
         return False
     assert said.start and said.end and inside.start and inside.end
     overlap = said.start <= inside.end and inside.start <= said.end

@@ -25,12 +25,15 @@ _EXCLUDE_BEFORE = re.compile(
 )
 _COST = (
     r"(?:交易)?(?:费用|手续费|成本|佣金|税费?|融资成本|管理费)|"
-    r"(?:trading\s+|transaction\s+)?(?:fees?|costs?|commissions?|taxes|financing|expenses)"
+    r"(?:trading\s+|transaction\s+)?(?:fees?|costs?|commissions?|taxes|financing|expenses)|"
+    # what a core price index leaves out: "core CPI (ex food & energy)", 不含食品和能源
+    r"food|energy|食品|能源"
 )
 # Costs left out ("ignore fees and financing", "before costs", 不计费用): a caveat every figure
 # already meets, never a member removed.
 COSTS_LEFT_OUT = re.compile(
-    r"(?i)(?:\b(?:ignore|ignoring|excluding|exclude|before|without|not\s+counting|net\s+of)\s+"
+    r"(?i)(?:\b(?:ignore|ignoring|excluding|exclude|before|without|not\s+counting|net\s+of|ex|"
+    r"less)[-\s]+"
     r"(?:any\s+|all\s+|the\s+)?|不计|不含|不包括|不算|忽略|扣除前的?)"
     rf"(?:{_COST})(?:\s*(?:and|or|&|和|与|及|、)\s*(?:{_COST}))*"
 )

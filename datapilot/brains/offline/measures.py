@@ -77,7 +77,7 @@ _SCALE |= {"bn": 1e9, "billion": 1e9, "亿": 1e8}
 # A bare amount with a scale put into something: "5k into UNH", "2.5m in Apple".
 _AMOUNT_SCALED = re.compile(
     r"(?i)(?<![\w.$])(\d+(?:\.\d+)?)(k|m|bn|\s*thousand|\s*million|\s*billion)\b"
-    r"(?=\s+(?:in|into|on|of)\b)"
+    r"(?=\s+(?:(?:went|goes|go|was\s+put|were\s+put)\s+)?(?:in|into|on|of)\b)"  # "10k went in"
 )
 # A bare number right after the verb that puts it in: "invested 10000 in Apple", "put 2,500 into".
 _AMOUNT_PUT = re.compile(

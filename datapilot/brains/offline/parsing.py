@@ -234,9 +234,7 @@ def _sounded(
     return found
 
 
-def _named_again_in_brackets(
-    mentions: list[Mention], text: str, catalog: Catalog
-) -> list[Mention]:
+def _named_again_in_brackets(mentions: list[Mention], text: str, catalog: Catalog) -> list[Mention]:
     """A name followed by a code in brackets ("WTI (MCOILWTICO)", 联合健康(UNH)) names one thing:
     the code says which, and the two are read as one mention of the code's entity. A gloss in
     brackets that may name the same thing ("Fama-French SMB (size)") restates the name."""

@@ -201,7 +201,11 @@ def _inside(inner: tuple[Any, Any], outer: tuple[Any, Any]) -> bool:
 
 
 # A sentence ends between two time phrases: "去年涨了多少？今年以来呢？", "Return in 2021? And YTD?"
-_SENTENCE_END = re.compile(r"[?？!！。;；]|\.\s")
+_SENTENCE_END = re.compile(
+    r"[?？!！。;；]|\.\s"
+    # a question of its own after a comma: "how did it do last year, and how's it doing YTD"
+    r"|(?i:[,，]\s*(?:and\s+|but\s+)?(?:how|what)(?:'s|’s|\s+(?:is|was|did|does|has|about))\b)"
+)
 
 
 def _each_window(

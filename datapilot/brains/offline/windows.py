@@ -243,7 +243,9 @@ class Grammar:
             (
                 "day_zh_bare",
                 rf"(?:(?P<y>{YEAR})\s*年|{YY_ZH}|(?<=[到至~～\-—–])\s*)(?P<m>{MONTH_ZH})\s*月"
-                rf"\s*(?P<d>{DAY_ZH})(?![0-9]|\s*(?:{_COUNTERS_ZH}))",
+                # "3月一共" is no 3月1日: a numeral that starts a word (一共, 一直, 一样)
+                rf"\s*(?P<d>{DAY_ZH})(?![0-9]|\s*(?:{_COUNTERS_ZH})|(?<=[一二三四五六七八九十])"
+                rf"[共直起样下些般定路度切再同边齐季])",
                 self._day,
             ),
             (
