@@ -134,14 +134,13 @@ def annualized_volatility(
         values = returns[column].dropna()
         if len(values) < 2:
             continue
-        dates = wealth[column].dropna().index
         rows.append(
             {
                 "id": column,
                 "annualized_volatility_pct": float(values.std(ddof=1) * np.sqrt(per_year) * 100),
                 "observations": len(values),
-                "start_date": dates[0].date(),
-                "end_date": dates[-1].date(),
+                "start_date": _first_day(wealth[column]),
+                "end_date": _last_day(wealth[column]),
             }
         )
     if not rows:
@@ -200,11 +199,13 @@ def sharpe_ratio(
 
 
 def _first_day(series: pd.Series) -> object:
+    """The day of a series' first value (None when it has none), as tables write dates."""
     days = series.dropna().index
     return days[0].date() if len(days) else None
 
 
 def _last_day(series: pd.Series) -> object:
+    """The day of a series' last value (None when it has none)."""
     days = series.dropna().index
     return days[-1].date() if len(days) else None
 

@@ -123,6 +123,7 @@ class LibraryIndex:
         self.positions = {chunk_id: position for position, chunk_id in enumerate(ids)}
         self._words: frozenset[str] | None = None
         self._whole: str | None = None
+        self._orgs: dict[str, frozenset[str]] = {}
         self._documents: dict[str, str] = {}
 
     def as_read(self, query: str) -> str:
@@ -241,12 +242,17 @@ class LibraryIndex:
         # Only against a library that names such a body itself (蓝海科技 beside 星辰科技): a
         # Chinese name for a body its English notes name otherwise is no other company.
         return any(
-            name not in self._whole
-            and any(
-                m.group(0) != name for m in re.finditer(rf"[\u4e00-\u9fff]{{2}}{kind}", self._whole)
-            )
-            for name, kind in found
+            name not in self._whole and bool(self._bodies(kind) - {name}) for name, kind in found
         )
+
+    def _bodies(self, kind: str) -> frozenset[str]:
+        """The names of that kind of body the library writes (蓝海科技 for 科技), found once per
+        index rather than by a scan of every passage per question."""
+        if kind not in self._orgs:
+            whole = self._whole or ""
+            found = re.finditer(rf"[\u4e00-\u9fff]{{2}}{kind}", whole)
+            self._orgs[kind] = frozenset(m.group(0) for m in found)
+        return self._orgs[kind]
 
     def holds(self, query: str, position: int) -> bool:
         """Whether the passage at `position` answers `query` (`reading`): a passage that says

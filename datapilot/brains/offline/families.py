@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
+    from datapilot.brains.offline.vocab import Vocab
 
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.distance_back import read_distance_back
@@ -53,15 +54,14 @@ from datapilot.brains.offline.ratios import (
 )
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
-from datapilot.brains.offline.vocab import load_vocab
 from datapilot.brains.offline.volume_days import read_volume_when
 
 
-def read_families(reading: Reading, parsed: Parsed) -> None:
+def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     """Apply the family rules to a reading whose metrics, members and window are read."""
     _exclude(reading, parsed)
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
-    text = digits_for_words(parsed.text, load_vocab().time.numbers)
+    text = digits_for_words(parsed.text, vocab.time.numbers)
     _lever(reading, text)
     if {"max_drawdown", "drawdown"} & set(reading.metrics):
         for end in _DRAWDOWN_ENDS.finditer(text):  # 高点和低点分别在哪天: the drawdown's dates

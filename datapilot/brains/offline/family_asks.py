@@ -403,19 +403,15 @@ _UPDOWN_ZH = re.compile(
 
 
 # A close beyond every close before it: "a new all-time high", "record closes", 创历史新高.
-_RECORD = re.compile(
-    r"(?i)\b(?:new\s+)?(?:all[-\s]time|record)\s+(?:closing\s+)?(?:highs?|lows?)\b"
+_RECORD_EN = (
+    r"\b(?:new\s+)?(?:all[-\s]time|record)\s+(?:closing\s+)?(?:highs?|lows?)\b"
     r"|\bnew\s+(?:closing\s+)?(?:highs?|lows?)\b|\brecord\s+(?:high\s+|low\s+)?closes?\b"
-    r"|创?(?:历史)?新(?:高|低)"
 )
-
-
+_RECORD = re.compile(rf"(?i){_RECORD_EN}|创?(?:历史)?新(?:高|低)")
 # The records themselves counted: "how many record closes", "the number of new all-time highs",
 # 创了几次历史新高, 历史新高有几次.
 _RECORDS_COUNTED = re.compile(
-    r"(?i)\b(?:how\s+many|number\s+of|count\s+of)\s+(?:times\s+[^.?!]{0,30}?)?(?:"
-    + _RECORD.pattern.removeprefix("(?i)").replace("|创?(?:历史)?新(?:高|低)", "")
-    + r")"
+    rf"(?i)\b(?:how\s+many|number\s+of|count\s+of)\s+(?:times\s+[^.?!]{{0,30}}?)?(?:{_RECORD_EN})"
     r"|创(?:了)?(?:几|多少)次(?:历史)?新(?:高|低)|(?:历史)?新(?:高|低)(?:有|共)?(?:几|多少)次"
 )
 
@@ -430,6 +426,12 @@ class CountAsk:
     spans: tuple[Span, ...]
 
 
+def _records(found: re.Match[str], spans: list[Span]) -> CountAsk:
+    """A count of record highs, or of record lows when the words say low (新低)."""
+    low = re.search(r"(?i)low|新低", found.group(0)) is not None
+    return CountAsk("record_low" if low else "record_high", None, False, (*spans, found.span()))
+
+
 def _num(text: str) -> float:
     return float(text.replace(",", ""))
 
@@ -439,8 +441,7 @@ def read_count_ask(text: str) -> CountAsk | None:
     trigger = _COUNT_EN.search(text) or _COUNT_ZH.search(text)
     records = _RECORDS_COUNTED.search(text)
     if trigger is None and records is not None:  # "how many record closes", 创了几次历史新高
-        low = bool(re.search(r"(?i)low|新低", records.group(0)))
-        return CountAsk("record_low" if low else "record_high", None, False, (records.span(),))
+        return _records(records, [])
     if trigger is None:
         both = _BOTH_EN.search(text) or _BOTH_ZH.search(text)
         # "Up days vs down days" names what is counted; "涨跌各" asks a count only when told to.
@@ -479,10 +480,8 @@ def read_count_ask(text: str) -> CountAsk | None:
             return CountAsk("gain_beyond", value, inclusive, tuple(spans))
         return CountAsk("fall_beyond", value, inclusive, tuple(spans))
     record = _RECORD.search(text)
-    if record is not None:  # "how many record closes", 几次创历史新高
-        spans.append(record.span())
-        low = bool(re.search(r"(?i)low|新低", record.group(0)))
-        return CountAsk("record_low" if low else "record_high", None, False, tuple(spans))
+    if record is not None:  # "how many days closed at a new all-time high", 几天创历史新高
+        return _records(record, spans)
     average = _MA_EN.search(text) or _MA_ZH.search(text)
     if average is not None:
         said = (average.group("cmp") or "") + (average.groupdict().get("side") or "")

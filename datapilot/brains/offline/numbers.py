@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
@@ -40,9 +40,14 @@ def zh_number(text: str) -> int | None:
 
 def en_number_pattern(words: Mapping[str, int]) -> str:
     """Digits, or one or two number words joined by a hyphen or space ("twenty-five")."""
-    names = sorted(words, key=lambda w: (-len(w), w))
-    word = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in names) + ")"
+    word = _any_word(words)
     return rf"(?:\d+(?:\.\d+)?|{word}(?:[-\s]{word})?(?![A-Za-z]))"
+
+
+def _any_word(words: Iterable[str]) -> str:
+    """One of `words`, the longest first, a space in one matching any run of spaces."""
+    names = sorted(words, key=lambda w: (-len(w), w))
+    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in names) + ")"
 
 
 def read_number(text: str, words: Mapping[str, int]) -> float | None:
@@ -78,17 +83,15 @@ _VAGUE = frozenset({"a", "an", "few", "a few", "several", "couple", "couple of",
 
 @lru_cache(maxsize=8)
 def _spoken(words: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
-    names = sorted((w for w, _ in words), key=lambda w: (-len(w), w))
-    word = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in names) + ")"
+    word = _any_word(w for w, _ in words)
     times = "|".join(_MULTIPLIERS)
     spoken = rf"{word}(?:[-\s]{word})?(?:\s+(?:{times}))?(?![A-Za-z])"
     return re.compile(rf"(?P<cue>{_COMPARED})(?P<n>{spoken})|\b(?P<m>{spoken}){_SCALED}", re.I)
 
 
 def digits_for_words(text: str, words: Mapping[str, int]) -> str:
-    """`text` with each number word that states a figure written in digits, padded with spaces
-    zero-padded to its length so every position stays where it was ("above thirty" → "above
-    000030")."""
+    """`text` with each number word that states a figure written in digits, zero-padded to the
+    word's length so every position stays where it was ("above thirty" → "above 000030")."""
     figures = {w: n for w, n in words.items() if w not in _VAGUE}
     if text.isascii() and not any(w in text.lower() for w in figures):
         return text

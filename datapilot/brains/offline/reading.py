@@ -340,7 +340,7 @@ def _read(
     read_parts(reading, parsed)
     _grow_to_today(reading)
     if not reading.parts:
-        read_families(reading, parsed)
+        read_families(reading, parsed, vocab)
     if (averaged := averages_basis(text, reading.zh)) is not None:
         reading.status, reading.message = "no_data", averaged
         reading.trace.append("a change between averages: not computed")

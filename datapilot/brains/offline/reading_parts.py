@@ -172,9 +172,8 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     parts = [_part(c, levels, [], reading.zh) for c in (first, second)] if levels else []
     between = window_between(((first.start, first.end), (second.start, second.end)))  # type: ignore[arg-type]
     if changes and between is not None:
-        said = f"{second.text}→{first.text}" if reading.zh else f"{second.text} to {first.text}"
-        if first.end is not None and second.end is not None and first.end < second.end:
-            said = f"{first.text}→{second.text}" if reading.zh else f"{first.text} to {second.text}"
+        earlier, later = sorted((first, second), key=lambda c: c.end)  # type: ignore[arg-type,return-value]
+        said = f"{earlier.text}→{later.text}" if reading.zh else f"{earlier.text} to {later.text}"
         change = IntentPart(text=said, metrics=["return"], start=between[0], end=between[1])
         parts.append(Part(part=change, base="before"))
     if len(parts) < 2:

@@ -1322,10 +1322,10 @@ def _year_of_list(text: str, atoms: list[Atom], index: int) -> tuple[date, date]
 
 # "fall by more than 3% in a day", "jumped 5% in a single session": the length of each move, not
 # a window ending today.
-_ONE_DAY = re.compile(
-    r"(?i)^(?:a|one|1|a\s+single|any)\s+(?:single\s+)?(?:trading\s+)?(?:day|session)$"
+_A_DAYS_LENGTH = re.compile(
+    r"(?i)\b(?:in|on|within|over)\s+(?:a|one|1|a\s+single|any)\s+(?:single\s+)?(?:trading\s+)?"
+    r"(?:day|session)\s*$"
 )
-_ONE_DAY_BEFORE = re.compile(r"(?i)\b(?:in|on|within|over)\s+$")
 _MOVE_BEFORE = re.compile(
     r"(?i)(?:%|percent|\b(?:f[ae]ll|drop(?:ped)?|r[io]se|gain(?:ed)?|jump(?:ed)?|mov(?:e|ed)|"
     r"climb(?:ed)?|plunge[d]?|surge[d]?|swing|lose|lost))[^.?!]{0,25}$"
@@ -1333,16 +1333,12 @@ _MOVE_BEFORE = re.compile(
 
 
 def _a_days_move(text: str, atom: Atom) -> bool:
-    """Whether `atom` ("in a day") says how long each move asked about lasts."""
-    said = re.sub(r"(?i)^(?:in|on|within|over)\s+", "", text[atom.span[0] : atom.span[1]].strip())
-    before = text[max(0, atom.span[0] - 60) : atom.span[0]]
-    if said != text[atom.span[0] : atom.span[1]].strip():
-        before += "in "  # the preposition was the atom's own
-    return (
-        bool(_ONE_DAY.match(said))
-        and bool(_ONE_DAY_BEFORE.search(before))
-        and bool(_MOVE_BEFORE.search(before.removesuffix("in ").rstrip() + " "))
-    )
+    """Whether `atom` ("in a day", its preposition its own or just before it) says how long
+    each move asked about lasts: a move is said just before the phrase."""
+    said = _A_DAYS_LENGTH.search(text, max(0, atom.span[0] - 10), atom.span[1])
+    if said is None or said.start() > atom.span[0]:
+        return False
+    return _MOVE_BEFORE.search(text, max(0, said.start() - 60), said.start()) is not None
 
 
 def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:

@@ -498,7 +498,10 @@ def _volatility(step: Step, facts: Facts, said: Said) -> list[str]:
         name = w.name(subject, many=many)
         # The closes the returns ran between: a window the data ends inside says where.
         span = _row_span(step.value, subject)
-        span, shown = (None if span == shown else span), span or shown  # said once for all
+        if span is not None and span == shown:
+            span = None  # the same closes as the name before: said once for all
+        else:
+            shown = span or shown
         if w.zh:
             basis = f"（基于{w.value(count)}个收益率）" if count else ""
             if count and span:

@@ -262,8 +262,7 @@ def _high_low_range(step: Step, said: Said) -> list[str]:
     (2022-06-07): a range of 19.17 USD, the high 110.17% above the low." """
     w = said.w
     frame: pd.DataFrame = step.value
-    units = frame.attrs.get("units") or {}
-    unit = str(units.get("range") or "")
+    unit = column_unit(frame, "range")
     sentences = []
     for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
         :MAX_SUBJECTS

@@ -43,8 +43,9 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
             sentences.append(_across_sentence(across, parts, said))
             continue
         name = w.name(subject)
-        days = _stat_days(step, subject, m, said)
-        observed = _observed(step, subject, said)
+        column = _dated_column(step, subject, said)
+        days = _stat_days(column, m)
+        observed = _observed(column)
         if w.zh:
             items = "，".join(
                 f"{measure_said(k, True)}{w.value(f)}" + (f"（{days[k]}）" if k in days else "")
@@ -76,14 +77,19 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
 _KIND_NOUNS = {"stock": ("stocks", "只股票"), "index": ("indices", "个指数")}
 
 
-def _stat_days(step: Step, subject: str, m: dict[str, Fact], said: Said) -> dict[str, str]:
-    """The days a series' statistics' `min` and `max` fell on ("max 112.33 USD on 2022-11-22"),
-    when they were taken over one dated series and are its extremes; {} otherwise."""
+def _dated_column(step: Step, subject: str, said: Said) -> pd.Series | None:
+    """The dated values a series' statistic was taken of (its input's column, blanks dropped);
+    None when the statistic was taken across a table's rows or the input is not at hand."""
     source = _input_holding(step, subject, said, dated=True)
     if source is None:
-        return {}
-    column = source[next(c for c in source.columns if str(c) == subject)].dropna()
-    if column.empty or not pd.api.types.is_numeric_dtype(column):
+        return None
+    return source[next(c for c in source.columns if str(c) == subject)].dropna()
+
+
+def _stat_days(column: pd.Series | None, m: dict[str, Fact]) -> dict[str, str]:
+    """The days a series' statistics' `min` and `max` fell on ("max 112.33 USD on 2022-11-22"),
+    when they were taken over one dated series and are its extremes; {} otherwise."""
+    if column is None or column.empty or not pd.api.types.is_numeric_dtype(column):
         return {}
     found = {"max": column.idxmax(), "min": column.idxmin()}
     return {
@@ -95,15 +101,11 @@ def _stat_days(step: Step, subject: str, m: dict[str, Fact], said: Said) -> dict
     }
 
 
-def _observed(step: Step, subject: str, said: Said) -> tuple[int, str, str] | None:
+def _observed(column: pd.Series | None) -> tuple[int, str, str] | None:
     """How many values a series' statistic was taken of, and the first and last days they fell
     on: a window's mean of monthly data runs from its first month to its last ("120 observations,
     1990-01-01 to 1999-12-01"), not to the window's last calendar day."""
-    source = _input_holding(step, subject, said, dated=True)
-    if source is None:
-        return None
-    column = source[next(c for c in source.columns if str(c) == subject)].dropna()
-    if column.empty:
+    if column is None or column.empty:
         return None
     days = column.index
     return len(column), days.min().date().isoformat(), days.max().date().isoformat()
