@@ -37,6 +37,7 @@ from datapilot.brains.offline.family_asks import (
     read_count_ask,
     read_distance_ask,
     read_leverage,
+    read_peak_period,
     read_period_ask,
     read_series_extreme,
     read_when_ask,
@@ -341,7 +342,14 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
                 t for t in reading.trace if not t.startswith(("no time words", "未提时间"))
             ]
     weeks = re.search(r"(?i)52\s*(?:周|[-\s]?(?:weeks?|wks?|w)\b)", reading.text)
-    if weeks and reading.end is not None and (reading.window or not reading.explicit_window):
+    one_day = reading.explicit_window and reading.start is not None and reading.start == reading.end
+    if one_day and not weeks and not distance.all_time:
+        _peak_before_the_day(reading)
+    if (
+        weeks
+        and reading.end is not None
+        and (reading.window or not reading.explicit_window or one_day)
+    ):
         # "52-week high" / 52周高点: the 52 weeks to the window's end, never a rolling length.
         reading.window = None
         reading.start = reading.end - timedelta(weeks=52)
@@ -353,6 +361,41 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
         else f"distance from the window's {word} in %, with its date and value"
         + (" (all the data: the all-time high)" if distance.all_time else "")
     )
+
+
+def _peak_before_the_day(reading: Reading) -> None:
+    """A distance asked on one day (2021年底距离当年高点): the peak is sought over the calendar
+    period the question names for it (that year, that month), else over all the data to that
+    day; never over the day alone, where every close is its own peak."""
+    assert reading.end is not None
+    end = reading.end
+    named = read_peak_period(reading.text)
+    if named is not None:
+        period, span = named
+        if period == "year":
+            start = end.replace(month=1, day=1)
+        elif period == "quarter":
+            start = end.replace(month=3 * ((end.month - 1) // 3) + 1, day=1)
+        else:
+            start = end.replace(day=1)
+        reading.family_spans.append((*span, f"the {period} of the peak"))
+        said = {"year": "当年", "quarter": "当季", "month": "当月"}[period]
+        reading.trace.append(
+            f"高点取{said}（{start} 至 {end}）"
+            if reading.zh
+            else f"the high is sought over that {period} ({start} to {end})"
+        )
+    else:
+        firsts = [e.first for e in reading.entities if e.first is not None]
+        if not firsts:
+            return
+        start = min(firsts)
+        reading.trace.append(
+            f"高点取截至{end}的全部数据"
+            if reading.zh
+            else f"the high is sought over all the data to {end}"
+        )
+    reading.start = start
 
 
 # Measures that already date their extremes (a drawdown's peak and trough, the best days).

@@ -565,6 +565,11 @@ _DISTANCE_EN = re.compile(
     r"|\b(?:below|off|from|under)\s+(?:its|the|their)\s+(?P<span2>(?:52[-\s]?week|all[-\s]time|record)\s+)"
     + _PEAK_EN.replace("what", "what2")
     + r"\b"
+    # "X vs its high that year, how far below?": the peak named first, the distance asked after.
+    r"|\b(?:vs\.?|versus|against|compared\s+(?:to|with))\s+(?:its|the|their)\s+"
+    r"(?P<span3>(?:[\w'’-]+\s+){0,2}?)"
+    + _PEAK_EN.replace("what", "what3")
+    + r"\b[^.?!]{0,40}?\bhow\s+(?:far|much)\s+(?:below|under|off|above|down)\b"
 )
 _DISTANCE_ZH = re.compile(
     r"(?:离|距离|距|较|比|低于|高于)(?P<scope>[^，。？,?]{0,10}?)"
@@ -595,8 +600,8 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
         return None  # "from its high to its low": a fall between two points, not from the last
     found = _DISTANCE_EN.search(text)
     if found is not None:
-        what = (found.group("what") or found.group("what2") or "").lower()
-        scope = (found.group("span") or found.group("span2") or "").lower()
+        what = (found.group("what") or found.group("what2") or found.group("what3") or "").lower()
+        scope = (found.group("span") or found.group("span2") or found.group("span3") or "").lower()
         low = what.startswith(("low", "trough", "bottom"))
         all_time = bool(re.search(r"all[-\s]time|record|historical", scope)) or bool(
             re.search(r"(?i)\bever\b|all[-\s]time|\brecord\b", text)
@@ -609,6 +614,25 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
         all_time = "历史" in what or "历史" in found_zh.group("scope") or "有史以来" in text
         return DistanceAsk("low" if low else "high", all_time, (found_zh.span(),))
     return None
+
+
+# The period a peak is sought over when the question's window is one day ("2021年底距离当年高点",
+# "the end of 2021 vs its high that year"): the calendar period holding that day.
+_PEAK_PERIOD = re.compile(
+    r"(?i)(?P<year>当年|那年|该年|这一年|年内|\b(?:that|the)\s+year(?:'s)?\b|\bfor\s+the\s+year\b)"
+    r"|(?P<quarter>当季|该季度?|那个季度|\b(?:that|the)\s+quarter(?:'s)?\b)"
+    r"|(?P<month>当月|该月|那个月|月内|\b(?:that|the)\s+month(?:'s)?\b)"
+)
+
+
+def read_peak_period(text: str) -> tuple[str, Span] | None:
+    """The calendar period ("year", "quarter", "month") a peak is taken over, when the question
+    names one relative to its day ("当年最高点", "its high that year"), with its span."""
+    found = _PEAK_PERIOD.search(text)
+    if found is None:
+        return None
+    period = next(k for k in ("year", "quarter", "month") if found.group(k))
+    return period, found.span()
 
 
 # --- leverage ----------------------------------------------------------------------------------

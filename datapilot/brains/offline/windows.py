@@ -848,6 +848,7 @@ class Grammar:
         bases: list[Base] = []
         named: list[bool] = []
         rules: list[str] = []
+        lengths: list[Duration | None] = []  # a trailing length's own, beside `windows`
         said: list[Clause] = []  # the clauses of `windows`
         for index, atom in enumerate(atoms):
             if atom.used:
@@ -892,6 +893,14 @@ class Grammar:
             bases.append(clause.base)
             rules.append(clause.rule)
             named.append(atom.rule == "named" and clause.rule != "range")
+            lengths.append(atom.duration if clause.rule == "rolling" else None)
+        if _length_to_the_day(windows, rules, lengths, today):
+            reading.notes.append("a trailing length beside one day: the length ends on that day")
+            keep = [r != "day" for r in rules]
+            windows = [w for w, k in zip(windows, keep, strict=True) if k]
+            bases = [b for b, k in zip(bases, keep, strict=True) if k]
+            named = [n for n, k in zip(named, keep, strict=True) if k]
+            rules = [r for r in rules if r != "day"]
         if reading.future and windows and reading.future[0].year == today.year:
             # "bought at the end of 2018, worth at the end of 2022?" asked on 2022-12-28: a
             # point later this year beside a past start reads as "until now", not a forecast.
@@ -1502,6 +1511,27 @@ def grammar_for(vocab: Vocab | None = None) -> Grammar:
     if key not in _GRAMMARS:
         _GRAMMARS[key] = Grammar(vocab.time, vocab.episodes)
     return _GRAMMARS[key]
+
+
+def _length_to_the_day(
+    windows: list[tuple[date | None, date | None]],
+    rules: list[str],
+    lengths: list[Duration | None],
+    today: date,
+) -> bool:
+    """ "Its 52-week high at the end of 2021", 2021年底的52周高点: a trailing length said beside one
+    earlier day runs to that day. Rewrites `windows` in place (the day's own rule becomes "day",
+    for the caller to drop); False when the question is not of that shape."""
+    if len(windows) != 2 or sorted(rules) != ["period", "rolling"]:
+        return False
+    at = rules.index("rolling")
+    length = lengths[at]
+    day_start, day = windows[1 - at]
+    if length is None or day is None or day_start != day or day >= today:
+        return False
+    windows[at] = (length.back(day), day)
+    rules[1 - at] = "day"
+    return True
 
 
 def _anchored_ends(
