@@ -497,6 +497,8 @@ def _form(reading: Reading, cue: str, word: str) -> str | None:
             return "sessions up and down counted side by side"
         if _several(reading) or len(reading.parts) >= 2:
             return "comparison of several"
+        if reading.basis:
+            return "one period measured over the other"  # 二季度GDP相比一季度增长了多少
         if _left_out(reading):
             return "comparison, the other names said to have no data"
         return None

@@ -111,6 +111,9 @@ class Reading(BaseModel):
     table_only: bool = False
     frequency: Frequency | None = None
     compare: bool = False
+    basis: bool = Field(
+        default=False, description="One period measured over another sets the window."
+    )
     rank: bool = False
     ascending: bool = False
     top_k: int | None = None
@@ -518,6 +521,7 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
     time = parsed.time
     reading.horizon, reading.future = time.horizon, time.future
     reading.base = time.base
+    reading.basis = any(clause.rule == "basis" for clause in time.clauses)
     for clause in time.clauses:
         if clause.rule == "horizon" and time.horizon is not None:
             reading.trace.append(f'"{clause.text}" → forecast horizon {time.horizon.label()}')

@@ -66,6 +66,33 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
     return ["value"] if in_percent(reading) else ["return"]
 
 
+# A change that names its own comparison period: "year-over-year", 同比, "q/q".
+_CHANGE_OF_A_PERIOD = re.compile(
+    r"(?i)year|yoy|y/y|quarter|qoq|q/q|month|mom|m/m|同比|环比|年|季|月"
+)
+
+
+def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -> list[str]:
+    """ "GDP growth in Q2 2009 over Q1 2009": a plain growth word measured between the two
+    periods the basis names, never the year-over-year change it means alone."""
+    if not any(clause.rule == "basis" for clause in parsed.time.clauses):
+        return metrics
+    plain = {
+        m
+        for m, hit in parsed.group("metric")
+        if m in ("yoy", "qoq", "mom") and not _CHANGE_OF_A_PERIOD.search(hit.text)
+    }
+    if not plain:
+        return metrics
+    change = "value" if in_percent(reading) else "return"
+    reading.trace.append(
+        "增长按两个时期之间的变化计"
+        if reading.zh
+        else "growth → the change between the two periods"
+    )
+    return list(dict.fromkeys(change if m in plain else m for m in metrics))
+
+
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
 
@@ -88,7 +115,16 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
     metrics = _drop_qualifiers(metrics, parsed)
     metrics = _change_between_ends(metrics, parsed, reading)
-    rates = reading.entities and all(e.kind in ("macro", "factor") for e in reading.entities)
+    metrics = _growth_over_a_basis(metrics, parsed, reading)
+    # Rates: a factor's returns, a series in percent (a yield, a rate) or a level series asked
+    # as its rate of change ("CPI inflation year over year … how many points did it drop");
+    # never a level series alone, such as GDP, whose growth over a window is its change.
+    of_change = bool(set(metrics) & {"yoy", "qoq", "mom"})
+    rates = reading.entities and all(
+        (e.kind == "factor" and e.measure == "returns")
+        or (e.kind == "macro" and (of_change or e.units.casefold() in ("percent", "%")))
+        for e in reading.entities
+    )
     compounding = rates and all(e.measure == "returns" for e in reading.entities)
     if compounding and "return" in metrics and not reading.frequency:
         # A factor's return over a window is its monthly returns compounded, one figure.

@@ -177,10 +177,28 @@ _CANTONESE_WORD = re.compile("|".join(sorted(map(re.escape, _CANTONESE), key=len
 _WHICH_YUE = re.compile(r"边(?=[个只日天年月度间次])")
 
 
+# 那 typed for 哪 ("2020年那个月涨得最多？"): "that month" before a superlative that ends the
+# question, with no month, day or week said before it for "that" to point at.
+_WHICH_TYPED = re.compile(
+    r"那(?=(?:一|个)?(?:交易日|天|日|周|星期|个?月|个?季度|季|年|只|支|家)"
+    r"(?:(?!多少)[^，。,；;？?几是]){0,10}?最(?:(?!多少)[^，。,；;？?几是]){0,6}(?:[？?]|$))"
+)
+_POINTED_AT = re.compile(r"\d\s*(?:月|日|号|周)|[一二三四五六七八九十]+月|上周|本周|这周|那")
+
+
+def _which_typed(text: str) -> str:
+    found = _WHICH_TYPED.search(text)
+    if found is None or _POINTED_AT.search(text[: found.start()]):
+        return text
+    return text[: found.start()] + "哪" + text[found.end() :]
+
+
 def mandarin(text: str) -> str:
     """`text` in simplified characters (美國銀行 → 美国银行), with Cantonese function words said
-    in Mandarin, each the same length."""
+    in Mandarin and 那 typed for 哪 read as 哪, each the same length."""
     text = simplified(text)
+    if "那" in text:
+        text = _which_typed(text)
     if not _CANTONESE_WORD.search(text) and "边" not in text:
         return text
     text = _CANTONESE_WORD.sub(lambda m: _CANTONESE[m[0]], text)

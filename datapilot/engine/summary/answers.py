@@ -77,8 +77,10 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         units = step.value.attrs.get("units") or {}
         if units.get("change") == "percentage points" and start and end and m.get("change"):
             return [_rate_moved(name, start, end, m["change"], said)]
+        priced = _priced(units.get("start_value"))
         if w.zh:
-            text = f"{_after(name, said.when)}的收益率为{w.value(r)}"
+            said_as = "的收益率为" if priced else "的变化为"
+            text = f"{_after(name, said.when)}{said_as}{w.value(r)}"
             if start and end:
                 verb = "升至" if float(end.value) >= float(start.value) else "降至"
                 what = w.title(field) if field else "价格"
@@ -87,11 +89,12 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
                     f"{verb}{end.date}的{w.value(end, bare=True)}"
                 )
             return [text + _moved(m.get("change"), w) + _times(m.get("multiple"), w) + "。"]
-        text = f"{name} returned {w.value(r)}{_when(said)}"
+        verb = "returned" if priced else "changed by"
+        text = f"{name} {verb} {w.value(r)}{_when(said)}"
         if start and end:
-            what = lower_first(field) if field else "price"
+            what = f"its {lower_first(field) if field else 'price'}" if priced else "it"
             text += (
-                f": its {what} went from {w.value(start, bare=True)} on {start.date} "
+                f": {what} went from {w.value(start, bare=True)} on {start.date} "
                 f"to {w.value(end, bare=True)} on {end.date}"
             )
         return [text + _moved(m.get("change"), w) + _times(m.get("multiple"), w) + "."]
@@ -111,6 +114,16 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         + (f", {_list(rest, False)}" if rest else "")
         + f"{_when(said)}{span}."
     ]
+
+
+# The units of a price: a currency ("USD"), a price per unit ("USD per barrel"), index points,
+# or an imported file's unnamed "price".
+_PRICE_UNITS = re.compile(r"[A-Z]{3}(?:\s+per\s+.+)?|index points|price")
+
+
+def _priced(unit: object) -> bool:
+    """Whether a level in `unit` is a price, whose change is a return (GDP's is a change)."""
+    return not unit or bool(_PRICE_UNITS.fullmatch(str(unit)))
 
 
 def _rate_moved(name: str, start: Fact, end: Fact, change: Fact, said: Said) -> str:
