@@ -10,11 +10,14 @@ whole answer.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.periods import month_end, quarter_of, quarter_window
 from datapilot.brains.offline.refusals import (
+    PERIOD_ZH,
+    chinese_name,
     coverage_message,
     edge_note,
     latest_offer,
@@ -24,7 +27,7 @@ from datapilot.brains.offline.refusals import (
 )
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Clause, TimeReading, default_window, read_time
-from datapilot.data.catalog import Entity
+from datapilot.data.catalog import Catalog, Entity
 
 if TYPE_CHECKING:  # reading.py calls in here
     from datapilot.brains.offline.reading import Reading
@@ -110,9 +113,12 @@ def _dated(clause: Clause, last: date, vocab: Vocab) -> bool:
     return (again.start, again.end) == window or again.future == window
 
 
-def check_availability(reading: Reading) -> None:
+def check_availability(reading: Reading, catalog: Catalog | None = None) -> None:
     """Leave out the names without data (or none in the window), with a note; no_data when
-    nothing the question named is left."""
+    nothing the question named is left. A series with no data in the window is first replaced
+    by its sibling of another frequency that has some (`sibling_series`)."""
+    if catalog is not None:
+        _siblings_for_the_window(reading, catalog)
     named = list(reading.entities)
     if not named:
         return  # client tables only
@@ -153,6 +159,72 @@ def check_availability(reading: Reading) -> None:
             reading.notes.append(edge_note(entity, reading.zh, starts=True, start=start, end=end))
         if end > covered_to(entity, entity.last):
             reading.notes.append(edge_note(entity, reading.zh, starts=False, start=start, end=end))
+
+
+# Words that say a series' frequency inside its alias ("monthly WTI", 布伦特原油日度).
+_FREQUENCY_WORDS = re.compile(
+    r"(?i)\b(?:daily|weekly|monthly|quarterly|annual|spot)\b|日度|周度|月度|季度|年度|现货"
+)
+# Measures a series of another frequency answers the same way: its levels and their changes
+# between two dates; never a count of days, a daily extreme or a volatility.
+_ANY_FREQUENCY = {"close", "value", "return", "cumulative_return", "spread", "mean", "median"}
+
+
+def sibling_series(entity: Entity, catalog: Catalog) -> list[Entity]:
+    """The same quantity at another frequency: "WTI crude oil spot price" (daily) and "WTI
+    crude oil price (monthly)", found by an alias of one that the other repeats with a
+    frequency word ("WTI" and "monthly WTI")."""
+
+    def bare(aliases: list[str]) -> set[str]:
+        return {" ".join(_FREQUENCY_WORDS.sub(" ", a).split()).casefold() for a in aliases}
+
+    own = bare(entity.aliases)
+    return [
+        other
+        for other in catalog.entities()
+        if other.id != entity.id
+        and other.kind == entity.kind
+        and other.frequency != entity.frequency
+        and own & bare(other.aliases)
+        and any(_FREQUENCY_WORDS.search(a) for a in [*entity.aliases, *other.aliases])
+    ]
+
+
+def _siblings_for_the_window(reading: Reading, catalog: Catalog) -> None:
+    """A series without data in the window whose sibling of another frequency has some
+    ("WTI in December 2019": the daily series ends in January, the monthly one runs on) is
+    answered from the sibling, and a note says so; only for measures any frequency answers."""
+    start, end = reading.start, reading.end
+    if start is None or end is None or not set(reading.metrics) <= _ANY_FREQUENCY:
+        return
+    for index, entity in enumerate(reading.entities):
+        if entity.first is None or entity.last is None:
+            continue
+        if not (end < entity.first or start > covered_to(entity, entity.last)):
+            continue
+        covering = [
+            s
+            for s in sibling_series(entity, catalog)
+            if s.first is not None
+            and s.last is not None
+            and s.first <= end
+            and covered_to(s, s.last) >= start
+            and s not in reading.entities
+        ]
+        if not covering:
+            continue
+        sibling = covering[0]
+        reading.entities[index] = sibling
+        reading.trace.append(f"{entity.id} has no data in the window: its sibling {sibling.id}")
+        every = PERIOD_ZH.get(sibling.frequency or "", "")
+        every += "" if every.endswith("度") else "度"  # 月度, 季度
+        reading.notes.append(
+            f"{chinese_name(entity)}（{entity.id}）在 {start} 至 {end} 期间没有数据，改用同一数据的"
+            f"{every}序列{chinese_name(sibling)}（{sibling.id}）。"
+            if reading.zh
+            else f"{entity.name} ({entity.id}) has no data between {start} and {end}; the "
+            f"{sibling.frequency} series {sibling.name} ({sibling.id}) has, so it is used."
+        )
 
 
 def covered_to(entity: Entity, last: date) -> date:

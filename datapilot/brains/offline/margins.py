@@ -21,7 +21,10 @@ if TYPE_CHECKING:  # the reader imports this module
 # Measures whose gap between names is a difference of returns.
 _RETURNS = {"return", "cumulative_return"}
 # A price said: "the price gap between them" is a gap of prices (a spread), not of returns.
-_PRICE_WORD = re.compile(r"(?i)\b(?:prices?|closes?|closing|share\s+price)\b|价格|股价|收盘")
+_PRICE_WORD = re.compile(
+    r"(?i)\b(?:prices?|closes?|closing|share\s+price|(?:more\s+)?expensive|cheaper|pricier)\b"
+    r"|价格|股价|收盘|贵|便宜"
+)
 _SPREAD_WORD = re.compile(r"(?i)\bspreads?\b|利差|价差|息差")
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
@@ -44,6 +47,18 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
     # priced names is the gap between their returns.
     found = asks_gap(parsed.text)
     names = reading.entities
+    if found is not None and _gap_of_levels(reading, parsed.text):
+        reading.metrics = ["spread"]
+        reading.family_spans.append((*found.span(), "the difference of the two levels"))
+        said = _PRICE_WORD.search(parsed.text)
+        if said is not None:
+            reading.family_spans.append((*said.span(), "the levels compared"))
+        reading.trace.append(
+            f"“{found.group(0)}” → 两者水平之差（价差）"
+            if reading.zh
+            else f'"{found.group(0)}" → the difference between the two levels (a spread)'
+        )
+        return
     if found is None or len(names) < 2 or any(e.kind not in PRICE_KINDS for e in names):
         return
     metrics = set(reading.metrics)
@@ -61,3 +76,14 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
         if reading.zh
         else f'"{found.group(0)}" → each return and the gap between them (percentage points)'
     )
+
+
+def _gap_of_levels(reading: Reading, text: str) -> bool:
+    """ "How much more expensive was Brent than WTI", 布伦特比WTI贵多少: two levels in the same
+    units set against each other, a series' (a commodity, a rate) or a price said as one."""
+    names = reading.entities
+    if len(names) != 2 or not set(reading.metrics) <= {"close", "value"}:
+        return False
+    if len({e.units for e in names}) != 1:
+        return False
+    return bool(_PRICE_WORD.search(text)) or all(e.kind not in PRICE_KINDS for e in names)

@@ -376,7 +376,7 @@ def _read(
     if reading.universe or reading.members_of:
         narrow_universe(reading)
     if not live:  # else the readers fetch what the warehouse lacks
-        check_availability(reading)
+        check_availability(reading, catalog)
         missing = [e.id for e in reading.entities if not e.available]
         extra, because = extra_widget_for(text, context.widgets, missing)
         if reading.status == "no_data" and extra is not None:
