@@ -35,8 +35,11 @@ def ma_crosses(
     if fast < 1 or slow < 1 or fast == slow:
         raise InterfaceError("ma_crosses needs two different positive lengths.")
     rows: list[dict[str, object]] = []
+    searched: list[pd.Timestamp] = []  # the sessions looked at, for the answer to state
     for column in values_of(frame).columns:
         closes = pd.to_numeric(values_of(frame)[column], errors="coerce").dropna()
+        window = closes.index[closes.index >= pd.Timestamp(start)] if start else closes.index
+        searched += [window.min(), window.max()] if len(window) else []
         quick, steady = closes.rolling(fast).mean(), closes.rolling(slow).mean()
         over = (quick > steady).where(quick.notna() & steady.notna())
         known = over.dropna().astype(bool)
@@ -76,4 +79,6 @@ def ma_crosses(
         fast=fast,
         slow=slow,
         direction=direction,
+        searched_from=str(min(searched).date()) if searched else None,
+        searched_to=str(max(searched).date()) if searched else None,
     )

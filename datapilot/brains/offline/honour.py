@@ -73,7 +73,7 @@ DISTANCE = re.compile(
     r"(?!\s+(?:from|off|below|since|back)\b))|distance\s+(?:from|to)|(?:off|below|from|under|beneath)\s+"
     r"(?=(?:its|the|their)\s+(?:52[-\s]week|all[-\s]time|record|recent|peak|high|highs|low|"
     r"lows|top)\b))"
-    r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位)))"
+    r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位|均线|移动平均))|(?:还)?有?多远)"
 )
 # A gap between two figures asked for: "by how many percentage points", 差几个百分点, 扩大了多少 —
 # honoured only by an output that states the difference, never by the two figures alone.
@@ -277,7 +277,11 @@ def _honoured_by(
     if how == "distance":
         if "extreme_from_day" in reading.metrics:
             return "the extreme's distance from the first day"
-        return "measure distance" if "distance" in reading.metrics else None
+        if "distance" in reading.metrics:
+            return "measure distance"
+        if set(reading.metrics) & _AVERAGES and reading.price_entities:
+            return "the close against its moving average, in %"  # "how far from its 200-day"
+        return None
     if how == "gap":
         return _gap(reading, args, entry.text)
     if how == "tally":

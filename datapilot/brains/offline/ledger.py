@@ -377,8 +377,9 @@ def unknown_measure_message(measure: str, zh: bool) -> str:
 # daily move" with the mean of signed moves). A closed list, as the fillers are.
 _OPERATOR = re.compile(
     r"(?i)\b(?:divided|divide|dividing|multiplied|multiply|minus|subtract(?:ed|ing)?|"
-    r"absolute|abs|squared|square\s+root|logarithm|ratio|leverage[d]?|levered)\b"
-    r"|除以|相除|比值|之比|乘以|相乘|减去|绝对值|平方|开方|对数|之和|之差|差值|杠杆"
+    r"absolute|abs|squared?|square\s+root|sqrt|cubed?|logarithm|log\s+of|natural\s+log|exponent|reciprocal|"
+    r"inverse|inverted?|doubled?|halved?|ratio|leverage[d]?|levered)\b"
+    r"|除以|相除|比值|之比|乘以|相乘|减去|绝对值|平方|立方|开方|对数|倒数|之和|之差|差值|杠杆|翻倍"
 )
 
 

@@ -23,7 +23,8 @@ _PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")
 _RATE_GAP = re.compile(
     r"(?i)\bhow\s+many\s+(?:percentage\s+)?(?:points|pts|pp|bps|basis\s+points)\b"
     r"|\bin\s+(?:percentage\s+points|pp|basis\s+points|bps)\b"
-    r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落)了?(?:多少|几)个?(?:百分点|点)"
+    r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落|变动|变化|改变|移动)了?(?:多少|几)个?"
+    r"(?:百分点|点|基点)"
 )
 
 

@@ -37,6 +37,9 @@ _TALLY_EN = re.compile(
     # "what share of months did it finish up", "the percentage of its quarters that were down"
     r"|\b(?:share|percentage|percent|proportion|fraction|ratio)\s+of\s+(?:the\s+|its\s+|their\s+)?"
     rf"(?P<unit4>week|month|quarter|year)s\b[^.?!;,]{{0,40}}?\b(?:(?P<up4>{_UP})|(?P<down4>{_DOWN}))\b"
+    # "out of the 120 months from 2010 through 2019, in how many did it finish up"
+    r"|\b(?:out\s+)?of\s+(?:the|its|those|these|all)\s+(?:\d+\s+)?(?P<unit5>week|month|quarter|year)s\b"
+    rf"[^.?!;]{{0,60}}?\bhow\s+many\b[^.?!;,]{{0,40}}?\b(?:(?P<up5>{_UP})|(?P<down5>{_DOWN}))\b"
 )
 # A number after the move ("up more than 5%") asks a threshold, which a count of signs is not.
 _THRESHOLD_AFTER = re.compile(r"(?i)^\s*(?:by\s+)?(?:more|less|over|above|under|at\s+least)\b")
@@ -71,9 +74,10 @@ def read_period_tally(text: str) -> PeriodTally | None:
     """The count of periods up or down `text` asks for, or None."""
     found = _TALLY_EN.search(text)
     if found is not None and not _THRESHOLD_AFTER.match(text[found.end() :]):
-        unit = (found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]).lower()
-        down = found["down"] or found["down2"] or found["down3"] or found["down4"]
-        return PeriodTally(_UNIT_EN[unit], "down" if down else "up", (found.span(),))
+        units = ("unit", "unit2", "unit3", "unit4", "unit5")
+        unit = next(found[u] for u in units if found[u]).lower()
+        fell = any(found[f"down{n}"] for n in ("", "2", "3", "4", "5"))
+        return PeriodTally(_UNIT_EN[unit], "down" if fell else "up", (found.span(),))
     found = _TALLY_ZH.search(text)
     if found is not None and not re.match(r"\s*\d", text[found.end() :]):
         unit = found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]

@@ -56,7 +56,7 @@ from datapilot.brains.offline.reading_metrics import read_metrics
 from datapilot.brains.offline.reading_parts import Part, read_parts
 from datapilot.brains.offline.refusals import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.rewrite import rewrite
-from datapilot.brains.offline.spelling import respelling_note
+from datapilot.brains.offline.spelling import mandarin, respelling_note
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
@@ -230,7 +230,8 @@ def _read(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool
 ) -> tuple[Reading, Parsed]:
     today = context.today
-    text = fill_elided_anchor(holiday_dates(normalise_text(question), today))
+    # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
+    text = mandarin(fill_elided_anchor(holiday_dates(normalise_text(question), today)))
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)

@@ -330,6 +330,11 @@ def _crosses(step: Step, said: Said) -> list[str]:
     frame: pd.DataFrame = step.value
     fast, slow = frame.attrs.get("fast"), frame.attrs.get("slow")
     up = frame.attrs.get("direction") != "below"
+    begun, ended = frame.attrs.get("searched_from"), frame.attrs.get("searched_to")
+    if w.zh:
+        span = f"（{begun}至{ended}的交易日）" if begun and ended else ""
+    else:
+        span = f" (sessions {begun} to {ended})" if begun and ended else ""
     sentences = []
     for subject in list(dict.fromkeys(_ids(frame)))[:MAX_SUBJECTS]:
         rows = frame.loc[[subject]]
@@ -338,10 +343,10 @@ def _crosses(step: Step, said: Said) -> list[str]:
         dates = [str(d) for d in rows["date"] if d is not None and str(d) != "None"]
         if not dates:
             sentences.append(
-                f"{who}{fast}日均线没有{'上穿' if up else '下穿'}{slow}日均线。"
+                f"{who}{fast}日均线没有{'上穿' if up else '下穿'}{slow}日均线{span}。"
                 if w.zh
                 else f"{_poss(name)} {fast}-day average did not cross {'above' if up else 'below'}"
-                f" its {slow}-day{_when(said)}."
+                f" its {slow}-day{_when(said)}{span}."
             )
             continue
         first = rows.iloc[0]
@@ -349,12 +354,12 @@ def _crosses(step: Step, said: Said) -> list[str]:
         if w.zh:
             sentences.append(
                 f"{who}{fast}日均线{'上穿' if up else '下穿'}{slow}日均线"
-                f"{len(dates)}次：{'、'.join(dates)}（{dates[0]}收盘{level}）。"
+                f"{len(dates)}次{span}：{'、'.join(dates)}（{dates[0]}收盘{level}）。"
             )
         else:
             sentences.append(
                 f"{_poss(name)} {fast}-day average crossed {'above' if up else 'below'} its "
-                f"{slow}-day {len(dates)} time{'s' if len(dates) > 1 else ''}{_when(said)}: "
+                f"{slow}-day {len(dates)} time{'s' if len(dates) > 1 else ''}{_when(said)}{span}: "
                 f"on {', '.join(dates)} (close {level} on {dates[0]})."
             )
     return sentences
