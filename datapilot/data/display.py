@@ -48,6 +48,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "trough_date": ("trough date", "谷底日"),
     "distance_pct": ("distance from the peak", "距峰值"),
     "peak_value": ("peak value", "峰值"),
+    "trough_value": ("trough value", "谷底值"),
     "last_value": ("last value", "最新值"),
     "last_date": ("last date", "最新日"),
     "sessions": ("sessions", "交易日数"),

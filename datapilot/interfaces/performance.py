@@ -49,18 +49,25 @@ def drawdown(
 def max_drawdown(
     ctx: InterfaceContext,
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
+    trough_by: Annotated[
+        str | None,
+        "Seek the fall's trough on or before this date (a named episode's last day); its "
+        "recovery is still sought to the window's end.",
+    ] = None,
 ) -> pd.DataFrame:
-    """Largest peak-to-trough fall per column on the window's closes, its base included:
-    max_drawdown_pct (negative, %), peak_date, trough_date, recovery_date (None when not
-    recovered), start_date and end_date of the closes."""
+    """Largest peak-to-trough fall per column, base close included: max_drawdown_pct (%),
+    peak_date, trough_date, recovery_date (None when not recovered), start_date, end_date;
+    for levels also peak_value and trough_value."""
     wealth = growth(frame)
+    levels = None if is_returns(frame) else with_base(frame)
     rows = []
     for column in wealth.columns:
         series = wealth[column].dropna()
         if series.empty:
             continue
         dd = series / series.cummax() - 1.0
-        trough = dd.idxmin()
+        searched = dd.loc[: pd.Timestamp(trough_by)] if trough_by else dd
+        trough = (searched if not searched.empty else dd).idxmin()
         peak = series.loc[:trough].idxmax()
         after = series.loc[trough:]
         recovered = after[after >= series.loc[peak]]
@@ -76,10 +83,19 @@ def max_drawdown(
                 "end_date": series.index[-1].date(),
             }
         )
+        if levels is not None and column in levels.columns:
+            closes = pd.to_numeric(levels[column], errors="coerce")
+            if peak in closes.index and trough in closes.index:
+                rows[-1]["peak_value"] = float(closes.loc[peak])
+                rows[-1]["trough_value"] = float(closes.loc[trough])
     if not rows:
         raise InterfaceError("The frame holds no values to measure a drawdown on.")
     table = pd.DataFrame(rows).set_index("id")
-    return derive(table, frame, kind="cross_section", unit="%", title="Maximum drawdown")
+    unit = level_unit(frame)
+    units = {"peak_value": unit, "trough_value": unit} if "peak_value" in table.columns else {}
+    return derive(
+        table, frame, kind="cross_section", unit="%", title="Maximum drawdown", units=units
+    )
 
 
 @interface("processing", "frame")

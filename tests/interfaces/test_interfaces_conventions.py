@@ -285,6 +285,8 @@ def test_max_drawdown_counts_a_fall_from_the_base_close(ctx, stocks) -> None:
     table = PF.max_drawdown(ctx, frame)
     assert table.loc["AAPL", "max_drawdown_pct"] == pytest.approx(expected)
     assert table.loc["AAPL", "peak_date"] == base.index[0].date()
+    assert table.loc["AAPL", "peak_value"] == pytest.approx(base.iloc[0])  # the base's close
+    assert table.loc["AAPL", "trough_value"] == pytest.approx(closes.min())
 
 
 def test_annualized_volatility_of_daily_returns(ctx, stocks) -> None:

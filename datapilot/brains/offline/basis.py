@@ -79,7 +79,7 @@ def _same_length(periods: tuple[Window, Window]) -> bool:
 # A change measured between averages: 按年均值算, 年均值对年均值, "annual average over annual
 # average". No plan computes it yet, and a change between two ends is another comparison.
 _AVERAGES = re.compile(
-    r"(?i)按(?:照)?(?:全?年|季度?|月)?(?:度)?(?:平均值?|均值)(?:来)?(?:算|计算)"
+    r"(?i)(?:按|用|以)(?:照)?(?:全?年|季度?|月)?(?:度)?(?:平均值?|均值)(?:来)?(?:算|计算|比|比较)"
     r"|(?:年|季度?|月)(?:平均值?|均值)(?:对|比)(?:年|季度?|月)?(?:平均值?|均值)"
     r"|\b(?:annual|yearly|quarterly|monthly)?\s*averages?\s+(?:over|vs\.?|versus|on)\s+"
     r"(?:the\s+)?(?:annual|yearly|quarterly|monthly|prior|previous)?\s*(?:year's\s+)?averages?\b"

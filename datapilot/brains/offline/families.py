@@ -18,7 +18,7 @@ takes (a threshold) is recorded on the reading too.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the parser imports this module
@@ -39,11 +39,13 @@ from datapilot.brains.offline.family_asks import (
     read_leverage,
     read_peak_period,
     read_period_ask,
+    read_recovery_ask,
     read_series_extreme,
     read_when_ask,
 )
 from datapilot.brains.offline.first_back import as_first, read_first_ask
 from datapilot.brains.offline.first_day import as_first_day, read_first_day_ask
+from datapilot.brains.offline.honour import WHEN
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.numbers import digits_for_words
 from datapilot.brains.offline.period_tallies import read_period_tally
@@ -85,6 +87,11 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         and reading.entities
         and as_first(reading, first, parsed, _REPLACED | _DAYS)
     ):
+        return
+    recovery = read_recovery_ask(text)
+    fall = _named_fall_ends(parsed, vocab, reading) if recovery is not None else None
+    if recovery is not None and fall is not None and reading.entities and WHEN.search(text):
+        _as_recovery(reading, recovery, fall)
         return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
@@ -360,6 +367,35 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
         if reading.zh
         else f"distance from the window's {word} in %, with its date and value"
         + (" (all the data: the all-time high)" if distance.all_time else "")
+    )
+
+
+def _named_fall_ends(parsed: Parsed, vocab: Vocab, reading: Reading) -> date | None:
+    """The last day of the earliest-ending named episode the question dates its window by
+    ("the COVID crash": 2020-03-23), or None: a recovery is only read from a fall with days."""
+    ends = [
+        found[1].end
+        for clause in parsed.time.clauses
+        if (found := vocab.episodes.named(clause.text)) is not None
+        and found[1].end is not None
+        and found[1].end < reading.today
+    ]
+    return min(ends) if ends else None
+
+
+def _as_recovery(reading: Reading, span: tuple[int, int], trough_by: date) -> None:
+    """When a named fall was made good: the window's maximum drawdown with its trough within
+    the fall's days ("the COVID crash", however deep a later fall was), whose peak close, trough
+    and first close back at the peak (its recovery) are each dated."""
+    reading.trough_by = trough_by
+    kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS)
+    reading.metrics = ["max_drawdown", *kept]
+    reading.rank = False
+    reading.family_spans.append((*span, "the drawdown's recovery"))
+    reading.trace.append(
+        "收复高点 → 区间最大回撤及其高点、低点与收复日期"
+        if reading.zh
+        else "a recovery → the window's maximum drawdown, with its peak, trough and recovery dates"
     )
 
 

@@ -616,6 +616,25 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
     return None
 
 
+# --- recovery from a fall -----------------------------------------------------------------------
+
+# "When did the S&P 500 recover from the COVID crash", 哪天收复了疫情前的高点: the date a drawdown's
+# peak close was first matched again, which a maximum drawdown states with its peak and trough.
+_RECOVERY = re.compile(
+    r"(?i)\brecover(?:ed|y|s|ing)?\b|\bregain(?:ed|s)?\b|\breclaim(?:ed|s)?\b"
+    r"|\b(?:get|got|gotten|came|come|climb(?:ed)?|clos(?:e|ed|es)|bounce[ds]?|made?\s+it)\s+back"
+    r"\s+(?:to|above|at|over)\b(?=[^.?!]{0,40}\b(?:peak|high|top|level|where\s+it\s+was)\b)"
+    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地))"
+    r"|收复失地"
+)
+
+
+def read_recovery_ask(text: str) -> Span | None:
+    """The words asking when a fall was made good ("recover", 收复…高点), or None."""
+    found = _RECOVERY.search(text)
+    return found.span() if found is not None else None
+
+
 # The period a peak is sought over when the question's window is one day ("2021年底距离当年高点",
 # "the end of 2021 vs its high that year"): the calendar period holding that day.
 _PEAK_PERIOD = re.compile(
@@ -638,7 +657,7 @@ def read_peak_period(text: str) -> tuple[str, Span] | None:
 # --- leverage ----------------------------------------------------------------------------------
 
 _LEVERAGE = re.compile(
-    r"(?i)(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:[x×]|times)\s*(?:daily\s+)?(?:leverage[d]?|levered|long)\b"
+    r"(?i)(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:[x×]|times)\s*(?:daily[-\s]+)?(?:leverage[d]?|levered|long)\b"
     r"|\bleverage[d]?\s+(?:of\s+)?(?P<n2>\d+(?:\.\d+)?)\s*[x×]"
     r"|(?P<n3>\d+(?:\.\d+)?|[两二三四五])\s*倍(?:的)?(?:每日|每天|日内|日度|日)?杠杆"
 )

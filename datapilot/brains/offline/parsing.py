@@ -49,6 +49,9 @@ _LABEL_PERIOD = re.compile(
     r"(?i)\b(Q[1-4]|H[12]|FY|year-end|quarter-end|month-end)\s+(?:client|investor|shareholder|"
     r"team|board)?\s*(?:letter|report|review|update|memo|note|newsletter|commentary|outlook|deck|"
     r"presentation|call|meeting|pitch)s?\b"
+    # 写年报要用：/ 做季报用: what the user writes with the figures, not a company's report asked
+    r"|(?:写|做|准备|撰写|编写)(?:公司|我们的|我的)?(?:年报|季报|半年报|月报|周报|报告|研报)"
+    r"(?:要用|需要|用)?(?=\s*[：:，,])"
 )
 _END_TO_END = re.compile(
     r"(?i)[(（]?\s*(?:Q4\s*(?:over|vs\.?|/|-|on|to)\s*Q4|fourth[-\s]quarter\s+(?:over|to|on)\s+"

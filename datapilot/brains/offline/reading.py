@@ -111,6 +111,9 @@ class Reading(BaseModel):
     table_only: bool = False
     frequency: Frequency | None = None
     compare: bool = False
+    trough_by: date | None = Field(
+        default=None, description="A recovery from a named fall: its trough is on or before this."
+    )
     basis: bool = Field(
         default=False, description="One period measured over another sets the window."
     )

@@ -343,9 +343,11 @@ class PerformanceMeasures(PlannerBase):
         # On daily closes whatever frequency the question's other measures use: a drawdown
         # between annual closes hides every fall inside the year.
         data = self.levels(for_returns=True, freq="daily")
+        # A recovery from a named fall: that fall's trough, not a deeper one after it.
+        by = {"trough_by": r.trough_by.isoformat()} if r.trough_by else {}
         worst = self.builder.add(
             "max_drawdown",
-            {"frame": frame(data)},
+            {"frame": frame(data), **by},
             name="max_drawdown",
             description=self._say("Find the largest peak-to-trough fall", "计算最大回撤"),
             task="processing",
