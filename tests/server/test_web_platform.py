@@ -226,8 +226,9 @@ def test_a_chat_with_the_python_tool_asks_then_runs_and_the_model_reads_the_outp
     screenshot(page, "chat-python-confirm")
     card.get_by_role("button", name="Run").click()
     reply = page.locator(".turn").nth(1)
-    reply.locator(".summary", has_text="the sandbox said").wait_for(timeout=TIMEOUT_MS)
-    assert f"max {expected}" in reply.locator(".summary").inner_text()
+    # The reply streams in: wait for the figure itself, not for its first words.
+    reply.locator(".summary", has_text=f"max {expected}").wait_for(timeout=TIMEOUT_MS)
+    assert "the sandbox said" in reply.locator(".summary").inner_text()
     screenshot(page, "chat-python-ran")
 
 
