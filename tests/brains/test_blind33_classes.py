@@ -89,3 +89,22 @@ async def test_a_change_between_averages_said_with_yong(data: Any) -> None:
         "用年度平均值来比的话，2008年美国实际GDP比2007年增长了多少？", date(2009, 12, 1)
     )
     assert answer.status == "no_data", answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "VIX in 2018: highest close, lowest close, and the gap between the two?",
+        "VIX 2018年最高收盘、最低收盘，以及两者相差多少？",
+    ],
+)
+async def test_two_extremes_listed_then_their_gap(data: Any, question: str) -> None:
+    import arch.data.vix
+
+    closes = arch.data.vix.load()["vix"].loc["2018"]
+    answer = await ask_offline(question, date(2019, 2, 1))
+    assert answer.status == "ok", answer.message
+    text = shown(answer)
+    for figure in (closes.max(), closes.min(), closes.max() - closes.min()):
+        assert f"{figure:.2f}" in text, text
+    assert f"{closes.idxmax():%Y-%m-%d}" in text and f"{closes.idxmin():%Y-%m-%d}" in text

@@ -232,6 +232,11 @@ RANGE_ASK = re.compile(
     r"(?:lows?|lowest|trough|min(?:imum)?)\b"
     r"|\bhigh[-\s]?(?:to[-\s]?)?low\s+range\b|\b(?:trading|price)\s+range\b"
     r"|(?:最高|高点)[^，。？?]{0,8}(?:最低|低点)[^，。？?]{0,6}?(?:相差|之差|差距|差了|差多少|差值|差额)"
+    # the two extremes listed, then their gap: "highest close, lowest close, and the gap between
+    # the two", 最高收盘、最低收盘，以及两者相差多少
+    r"|\b(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,40}?\b(?:lows?|lowest|trough|min(?:imum)?)\b"
+    r"[^.?!]{0,40}?\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+two|them|both|those)\b"
+    r"|(?:最高|高点)[^？?]{0,20}(?:最低|低点)[^？?]{0,12}?(?:两者|二者)(?:之间)?(?:相差|差距|之差|差了|差多少|差值)"
 )
 # A high and a low said together: "high and low", "highest and lowest close", 最高价和最低价.
 BOTH_EXTREMES = re.compile(
