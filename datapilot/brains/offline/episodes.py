@@ -6,12 +6,24 @@ note names the days used and why those days, so a user who means another start c
 
 from __future__ import annotations
 
-from datapilot.brains.offline.vocab import EpisodesFile
-from datapilot.brains.offline.windows import TimeReading
+from collections.abc import Iterator
+
+from datapilot.brains.offline.vocab import Episode, EpisodesFile
+from datapilot.brains.offline.windows import Clause, TimeReading
 
 # The time grammar's note when written dates beat a named episode ("the great recession, from
 # 2007 through 2008"): the episode's days were not used.
 DATES_DECIDE = "dates given with a named episode: the dates decide"
+
+
+def named_episodes(
+    time: TimeReading, episodes: EpisodesFile
+) -> Iterator[tuple[Clause, str, Episode]]:
+    """Each time phrase read as a named episode, with the name as said and the episode."""
+    for clause in time.clauses:
+        found = episodes.named(clause.text)
+        if found is not None:
+            yield clause, *found
 
 
 def episode_notes(time: TimeReading, episodes: EpisodesFile, zh: bool) -> list[str]:
@@ -19,11 +31,7 @@ def episode_notes(time: TimeReading, episodes: EpisodesFile, zh: bool) -> list[s
     if DATES_DECIDE in time.notes:
         return []
     notes = []
-    for clause in time.clauses:
-        found = episodes.named(clause.text)
-        if found is None:
-            continue
-        said, episode = found
+    for clause, said, episode in named_episodes(time, episodes):
         if episode.start == episode.end:
             days = episode.start.isoformat()
         else:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the parser imports this module
 
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.distance_back import read_distance_back
+from datapilot.brains.offline.episodes import named_episodes
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     CountAsk,
@@ -49,6 +50,7 @@ from datapilot.brains.offline.honour import WHEN
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.numbers import digits_for_words
 from datapilot.brains.offline.period_tallies import read_period_tally
+from datapilot.brains.offline.periods import quarter_of, quarter_window
 from datapilot.brains.offline.ratios import (
     as_growth_multiple,
     as_ratio,
@@ -374,11 +376,9 @@ def _named_fall_ends(parsed: Parsed, vocab: Vocab, reading: Reading) -> date | N
     """The last day of the earliest-ending named episode the question dates its window by
     ("the COVID crash": 2020-03-23), or None: a recovery is only read from a fall with days."""
     ends = [
-        found[1].end
-        for clause in parsed.time.clauses
-        if (found := vocab.episodes.named(clause.text)) is not None
-        and found[1].end is not None
-        and found[1].end < reading.today
+        episode.end
+        for _, _, episode in named_episodes(parsed.time, vocab.episodes)
+        if episode.end is not None and episode.end < reading.today
     ]
     return min(ends) if ends else None
 
@@ -411,7 +411,7 @@ def _peak_before_the_day(reading: Reading) -> None:
         if period == "year":
             start = end.replace(month=1, day=1)
         elif period == "quarter":
-            start = end.replace(month=3 * ((end.month - 1) // 3) + 1, day=1)
+            start = quarter_window(end.year, quarter_of(end))[0]
         else:
             start = end.replace(day=1)
         reading.family_spans.append((*span, f"the {period} of the peak"))

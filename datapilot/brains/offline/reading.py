@@ -525,7 +525,7 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
     time = parsed.time
     reading.horizon, reading.future = time.horizon, time.future
     reading.base = time.base
-    reading.basis = any(clause.rule == "basis" for clause in time.clauses)
+    reading.basis = time.basis
     for clause in time.clauses:
         if clause.rule == "horizon" and time.horizon is not None:
             reading.trace.append(f'"{clause.text}" → forecast horizon {time.horizon.label()}')

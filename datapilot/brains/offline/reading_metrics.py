@@ -75,7 +75,7 @@ _CHANGE_OF_A_PERIOD = re.compile(
 def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -> list[str]:
     """ "GDP growth in Q2 2009 over Q1 2009": a plain growth word measured between the two
     periods the basis names, never the year-over-year change it means alone."""
-    if not any(clause.rule == "basis" for clause in parsed.time.clauses):
+    if not parsed.time.basis:
         return metrics
     plain = {
         m

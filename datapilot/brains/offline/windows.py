@@ -144,6 +144,11 @@ class TimeReading(BaseModel):
 
     model_config = {"arbitrary_types_allowed": True}
 
+    @property
+    def basis(self) -> bool:
+        """Whether one period measured over another ("Q4 2008 over Q4 2007") sets the window."""
+        return any(clause.rule == "basis" for clause in self.clauses)
+
 
 @dataclass
 class Atom:
