@@ -79,11 +79,13 @@ class Words:
 
 
 def words_for(zh: bool, understanding: Understanding, names: Mapping[str, str] | None) -> Words:
-    """The words for a summary: `names` if given, else the intent's entity names."""
+    """The words for a summary: `names` if given, else the intent's entity names (in Chinese,
+    the labels the pipeline gave them from the catalog, whichever brain read the question)."""
     entities = understanding.intent.entities if understanding.intent else []
     english = {e.id: e.name for e in entities if e.name}
+    shown = {e.id: e.label or e.name for e in entities if e.label or e.name} if zh else english
     kinds = {e.id: e.kind for e in entities}
-    return Words(zh=zh, names=dict(names or english), english=english, kinds=kinds)
+    return Words(zh=zh, names=dict(names or shown), english=english, kinds=kinds)
 
 
 def lower_first(text: str) -> str:
