@@ -45,12 +45,13 @@ class EntityRef(BaseModel):
 # How a word of the question was read. `unread` words are the ledger's left-overs; "tool" is for
 # words that choose one of the user's own tools or fill its arguments. `period` (month, 季度),
 # `threshold` ("above $150", 超过3%), `exclusion` ("except", 除了), `when` ("which day", 哪天)
-# and `distance` ("how far below its high", 离高点) are words recognised as shaping the answer
+# `distance` ("how far below its high", 离高点) and `recovery` ("get back to its peak", 收复高点)
+# are words recognised as shaping the answer
 # whether or not a reader acts on them; `number` is a number no reader took.
 ReadAs = Literal[
     "entity", "measure", "window", "chart", "form", "amount", "count", "rate", "filler",
     "table", "tool", "scope", "period", "threshold", "exclusion", "when", "distance", "number",
-    "gap", "tally", "unread",
+    "gap", "tally", "recovery", "unread",
 ]  # fmt: skip
 # Readings that carry no meaning an answer must honour: grammar, a refusal's cue, and left-overs
 # (which an answer names in a note instead).

@@ -468,7 +468,21 @@ def correlation(
         raise InterfaceError("Correlation needs at least two columns (entities).")
     matrix = values.corr(method=method)
     matrix.index.name = "id"
-    return derive(matrix, frame, kind="matrix", unit="", title=f"Correlation ({method})")
+    # The rows correlated (two values or more): an answer states their count and dates.
+    paired = values[values.notna().sum(axis=1) >= 2].index
+    observed = (
+        {"count": len(paired), "first": _day(paired[0]), "last": _day(paired[-1])}
+        if len(paired)
+        else None
+    )
+    return derive(
+        matrix, frame, kind="matrix", unit="", title=f"Correlation ({method})", observed=observed
+    )
+
+
+def _day(label: object) -> str:
+    """A row label as the date it names (YYYY-MM-DD), or as written."""
+    return label.date().isoformat() if isinstance(label, pd.Timestamp) else str(label)
 
 
 @interface("processing", "frame")

@@ -35,6 +35,7 @@ from datapilot.brains.offline.family_asks import (
     DistanceAsk,
     PeriodAsk,
     WhenAsk,
+    before_fall_words,
     read_count_ask,
     read_distance_ask,
     read_leverage,
@@ -91,9 +92,11 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     ):
         return
     recovery = read_recovery_ask(text)
-    fall = _named_fall_ends(parsed, vocab, reading) if recovery is not None else None
+    fall = _named_fall(parsed, vocab, reading) if recovery is not None else None
     if recovery is not None and fall is not None and reading.entities and WHEN.search(text):
         _as_recovery(reading, recovery, fall)
+        for span in before_fall_words(text):
+            reading.family_spans.append((*span, "the peak before the fall"))
         return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
@@ -372,21 +375,40 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
     )
 
 
-def _named_fall_ends(parsed: Parsed, vocab: Vocab, reading: Reading) -> date | None:
-    """The last day of the earliest-ending named episode the question dates its window by
-    ("the COVID crash": 2020-03-23), or None: a recovery is only read from a fall with days."""
-    ends = [
-        episode.end
+def _named_fall(parsed: Parsed, vocab: Vocab, reading: Reading) -> tuple[date, date] | None:
+    """The first and last days of the earliest-ending named episode the question dates its
+    window by ("the COVID crash": 2020-02-19 to 2020-03-23), or None: a recovery is only read
+    from a fall with days."""
+    falls = [
+        (episode.start, episode.end)
         for _, _, episode in named_episodes(parsed.time, vocab.episodes)
-        if episode.end is not None and episode.end < reading.today
+        if episode.start is not None and episode.end is not None and episode.end < reading.today
     ]
-    return min(ends) if ends else None
+    return min(falls, key=lambda fall: fall[1]) if falls else None
 
 
-def _as_recovery(reading: Reading, span: tuple[int, int], trough_by: date) -> None:
+def _as_recovery(reading: Reading, span: tuple[int, int], fall: tuple[date, date]) -> None:
     """When a named fall was made good: the window's maximum drawdown with its trough within
     the fall's days ("the COVID crash", however deep a later fall was), whose peak close, trough
-    and first close back at the peak (its recovery) are each dated."""
+    and first close back at the peak (its recovery) are each dated. The window holds the fall's
+    first day (its peak) even when the question dates it after the fall ("after the 2008
+    crisis, when did it close back at its pre-crisis peak"): the peak is what was regained."""
+    start, trough_by = fall
+    if reading.start is not None and reading.start > start:
+        reading.trace.append(
+            f"收复的是{start}的高点：区间从{start}起"
+            if reading.zh
+            else f"the peak regained is the fall's first day: the window starts {start}"
+        )
+        reading.start = start
+    if reading.end is not None and reading.end <= trough_by:
+        # "金融危机前的高点" dates the window by the fall alone: its recovery came after it.
+        reading.trace.append(
+            f"收复在下跌之后：区间延至{reading.today}"
+            if reading.zh
+            else f"a recovery comes after the fall: the window runs to {reading.today}"
+        )
+        reading.end = reading.today
     reading.trough_by = trough_by
     kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS)
     reading.metrics = ["max_drawdown", *kept]

@@ -14,6 +14,7 @@ Each reader returns what it read and the spans of the words it used, or None.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 Span = tuple[int, int]
@@ -629,7 +630,7 @@ _RECOVERY = re.compile(
     r"(?i)\brecover(?:ed|y|s|ing)?\b|\bregain(?:ed|s)?\b|\breclaim(?:ed|s)?\b"
     r"|\b(?:get|got|gotten|came|come|climb(?:ed)?|clos(?:e|ed|es)|bounce[ds]?|made?\s+it)\s+back"
     r"\s+(?:to|above|at|over)\b(?=[^.?!]{0,40}\b(?:peak|high|top|level|where\s+it\s+was)\b)"
-    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地))"
+    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地|跌幅|损失))"
     r"|收复失地"
 )
 
@@ -638,6 +639,24 @@ def read_recovery_ask(text: str) -> Span | None:
     """The words asking when a fall was made good ("recover", 收复…高点), or None."""
     found = _RECOVERY.search(text)
     return found.span() if found is not None else None
+
+
+def recovery_asks(text: str) -> Iterator[Span]:
+    """Every span of words asking when a fall was made good (for the ledger)."""
+    for found in _RECOVERY.finditer(text):
+        yield found.span()
+
+
+# The peak a recovery is measured against, named by the fall it came before ("its pre-crisis
+# peak", "the pre-COVID high"): the named fall's own first day, which the recovery reads.
+_BEFORE_FALL = re.compile(r"(?i)\bpre-?[a-z]+(?=\s+(?:peak|high|top|level)s?\b)")
+
+
+def before_fall_words(text: str) -> Iterator[Span]:
+    """The words naming a peak by the fall that followed it ("pre-crisis" of "its pre-crisis
+    peak")."""
+    for found in _BEFORE_FALL.finditer(text):
+        yield found.span()
 
 
 # The period a peak is sought over when the question's window is one day ("2021年底距离当年高点",

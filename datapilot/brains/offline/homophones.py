@@ -44,7 +44,7 @@ def homophone_matches(
                 piece = text[span[0] : span[1]]
                 if not any(_near(piece, name) for name in names.get(length, ())):
                     continue  # no name a character away: no pinyin needed
-                hit = _index(catalog).get(_sound(piece))
+                hit = _index(catalog).get(sound(piece))
                 if hit is None:
                     continue
                 name, entity = hit
@@ -80,7 +80,8 @@ def _chinese_names(catalog: Catalog) -> dict[int, list[str]]:
     return by_length
 
 
-def _sound(piece: str) -> tuple[str, ...]:
+def sound(piece: str) -> tuple[str, ...]:
+    """The toneless pinyin of `piece`, syllable by syllable (the tables load on first use)."""
     from pypinyin import Style, lazy_pinyin
 
     return tuple(lazy_pinyin(piece, style=Style.NORMAL))
@@ -91,7 +92,7 @@ def _index_of(names: tuple[tuple[str, str], ...]) -> dict[tuple[str, ...], tuple
     index: dict[tuple[str, ...], tuple[str, str]] = {}
     ambiguous: set[tuple[str, ...]] = set()
     for name, entity_id in names:
-        key = _sound(name)
+        key = sound(name)
         if key in index and index[key][1] != entity_id:
             ambiguous.add(key)  # two names that sound alike: neither is guessed
         index.setdefault(key, (name, entity_id))

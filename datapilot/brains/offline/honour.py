@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT
+from datapilot.brains.offline.family_asks import recovery_asks
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
@@ -166,6 +167,9 @@ def content_words(
             end = start + len(found.group(0).rstrip())
             if not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
+    for start, end in recovery_asks(text):
+        if not any(s < end and start < e for s, e in claimed):
+            yield start, end, "recovery", text[start:end].strip().casefold()
     costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]
     for found in EXCLUSION.finditer(text):
         start, end = found.span()
@@ -284,6 +288,12 @@ def _honoured_by(
         return None
     if how == "gap":
         return _gap(reading, args, entry.text)
+    if how == "recovery":
+        # A fall made good is dated by a drawdown's recovery (its first close back at the peak),
+        # or by the first close back past the level the question names ("its February 2020 peak").
+        if "max_drawdown" in reading.metrics:
+            return "the drawdown's recovery date"
+        return "the first close back past the level" if "first_close" in reading.metrics else None
     if how == "tally":
         # The periods' signs counted, or the sessions themselves ("how many days rose 4%") on
         # a condition: every session counted answers no "how many were up".

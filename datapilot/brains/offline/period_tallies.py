@@ -28,8 +28,10 @@ _UNIT_ZH |= {"年": "annual", "年份": "annual"}
 _UP = r"up|positive|higher|green|gain(?:ed|s)?|r[io]se|rising|climb(?:ed)?|advanc(?:ed|e)"
 _DOWN = r"down|negative|lower|red|f[ae]ll|falling|los(?:e|t|s)|declin(?:ed|e)|drop(?:ped)?"
 _TALLY_EN = re.compile(
+    # "how many months from 2012 to 2016 did Johnson & Johnson finish higher": the window and
+    # the name may sit between, within the clause
     r"(?i)\bhow\s+many\s+(?:of\s+(?:the|its|their)\s+)?(?P<unit>week|month|quarter|year)s\b"
-    rf"[^.?!;,]{{0,40}}?\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b"
+    rf"[^.?!;,]{{0,70}}?\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b"
     rf"|\bhow\s+many\s+(?:(?P<up2>up|positive|green|winning)|(?P<down2>down|negative|red|losing))"
     r"\s+(?P<unit2>week|month|quarter|year)s\b"
     rf"|\b(?:number|count|tally)\s+of\s+(?:(?P<up3>up|positive|green)|(?P<down3>down|negative|red))"

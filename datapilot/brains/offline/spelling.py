@@ -244,9 +244,94 @@ def respell_measures(text: str, vocab: Vocab, catalog: Catalog) -> tuple[str, li
                 step = n
                 break
         i += step
+    changes += _sound_alike_measures(text, vocab)
+    changes.sort(key=lambda change: change[0])
     for start, end, change in reversed(changes):
         text = text[:start] + change.read + text[end:]
     return text, [c for _, _, c in changes]
+
+
+_ZH_RUN = re.compile(r"[\u3400-\u9fff]+")
+_MIN_ZH_MEASURE = 3  # two-character words are one character from too many others
+
+
+def _sound_alike_measures(text: str, vocab: Vocab) -> list[tuple[int, int, Respelling]]:
+    """Chinese measure words typed with another character of the same sound (收溢率 for 收益率:
+    a pinyin input method offers both): a piece of three or more characters that differs from a
+    measure phrase in one character and sounds exactly like it (toneless pinyin). Pieces that
+    overlap a measure phrase as written are left alone (the pinyin tables load only for a
+    likely typo)."""
+    index = _zh_measures_of(tuple((name, tuple(m.zh)) for name, m in vocab.metrics.metrics.items()))
+    lengths = sorted({len(k) for k in index if len(k) >= _MIN_ZH_MEASURE}, reverse=True)
+    written = sorted({len(k) for k in index if "?" not in k}, reverse=True)
+    found: list[tuple[int, int, Respelling]] = []
+    for run in _ZH_RUN.finditer(text):
+        piece, at = run.group(0), run.start()
+        exact = [
+            (i, i + n)
+            for n in written
+            for i in range(len(piece) - n + 1)
+            if piece[i : i + n] in index
+        ]
+        position = 0
+        while position < len(piece):
+            change = _sound_alike_at(piece, position, lengths, index, exact)
+            if change is None:
+                position += 1
+                continue
+            said, read, metric = change
+            respelt = Respelling(said=said, read=read, metric=metric)
+            found.append((at + position, at + position + len(said), respelt))
+            position += len(said)
+    return found
+
+
+def _sound_alike_at(
+    piece: str,
+    position: int,
+    lengths: list[int],
+    index: dict[str, list[tuple[str, MetricId]]],
+    exact: list[tuple[int, int]],
+) -> tuple[str, str, MetricId] | None:
+    """The measure phrase the characters at `position` nearly spell, longest first, if they
+    sound like it and overlap no measure phrase as written."""
+    for length in lengths:
+        said = piece[position : position + length]
+        if len(said) < length:
+            continue
+        if any(s < position + length and position < e for s, e in exact):
+            continue
+        near = {
+            (phrase, metric)
+            for k in range(length)
+            for phrase, metric in index.get(said[:k] + "?" + said[k + 1 :], [])
+        }
+        if not near:
+            continue
+        from datapilot.brains.offline.homophones import sound
+
+        alike = [(phrase, metric) for phrase, metric in near if sound(phrase) == sound(said)]
+        if len({metric for _, metric in alike}) == 1:
+            phrase, metric = min(alike)
+            return said, phrase, metric
+    return None
+
+
+@lru_cache(maxsize=4)
+def _zh_measures_of(
+    metrics: tuple[tuple[MetricId, tuple[str, ...]], ...],
+) -> dict[str, list[tuple[str, MetricId]]]:
+    """Each Chinese measure phrase of three or more characters under each of its one-character
+    wildcards (收益率 under ?益率, 收?率 and 收益?); every phrase as written under itself."""
+    phrases = {phrase: name for name, zh in metrics for phrase in zh if _ZH_RUN.fullmatch(phrase)}
+    # The phrases as written are keys too (no "?"): a piece that is one is not respelt.
+    index: dict[str, list[tuple[str, MetricId]]] = {p: [] for p in phrases}
+    for phrase, name in phrases.items():
+        if len(phrase) < _MIN_ZH_MEASURE:
+            continue
+        for k in range(len(phrase)):
+            index.setdefault(phrase[:k] + "?" + phrase[k + 1 :], []).append((phrase, name))
+    return index
 
 
 def _closest(

@@ -175,22 +175,39 @@ def correlation_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
         a, _, b = (fact.subject or "").partition("–")
         return w.name(a, many=True), w.name(b, many=True)
 
+    observed = _correlated_rows(step.value.attrs.get("observed"), w.zh)
     if len(pairs) == 1:
         a, b = pair(pairs[0])
         if w.zh:
             how = f"（{w.title(title).partition('（')[2].rstrip('）')}）" if method else ""
-            return [f"{said.when}{a}与{b}的相关系数为{w.value(pairs[0])}{how}。"]
+            return [f"{said.when}{a}与{b}的相关系数为{w.value(pairs[0])}{how}{observed}。"]
         how = f" ({method})" if method else ""
-        return [f"The correlation of {a} and {b}{when_said(said)} was {w.value(pairs[0])}{how}."]
+        return [
+            f"The correlation of {a} and {b}{when_said(said)} was {w.value(pairs[0])}{how}"
+            f"{observed}."
+        ]
     top = max(pairs, key=lambda f: float(f.value))
     a, b = pair(top)
     items = [f"{'–'.join(pair(f))} {w.value(f)}" for f in pairs]
     if w.zh:
-        return [f"{said.when}相关性最高的是{a}与{b}（{w.value(top)}）；各组：{'；'.join(items)}。"]
+        return [
+            f"{said.when}相关性最高的是{a}与{b}（{w.value(top)}）；各组：{'；'.join(items)}"
+            f"{observed}。"
+        ]
     return [
         f"The most correlated pair{when_said(said)} was {a} and {b} ({w.value(top)}); "
-        f"all pairs: {'; '.join(items)}."
+        f"all pairs: {'; '.join(items)}{observed}."
     ]
+
+
+def _correlated_rows(observed: object, zh: bool) -> str:
+    """How many rows a correlation was computed over, and their first and last dates."""
+    if not isinstance(observed, dict) or not observed.get("count"):
+        return ""
+    count, first, last = observed["count"], observed["first"], observed["last"]
+    if zh:
+        return f"，基于{first}至{last}的{count}组数据"
+    return f", over {count} observations from {first} to {last}"
 
 
 _PERIOD_WORDS = {
