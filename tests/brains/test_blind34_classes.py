@@ -118,3 +118,25 @@ async def test_up_months_counted_with_the_window_and_name_between(data: Any, que
     answer = await ask_offline(question, date(2017, 6, 30))
     assert answer.status == "ok", answer.message
     assert f"{up} of {len(returns)} months" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When did the S&P 500 recover from COVID?",
+        "When did the S&P 500 get back to its pre-pandemic high?",
+        "哪天标普500收复了疫情前的高点？",
+    ],
+)
+async def test_a_recovery_from_an_episode_that_outlasted_its_fall(data: Any, question: str) -> None:
+    # The pandemic ran on for years; its fall is the crash, from the February 2020 peak.
+    closes = load_sp500_index()["SP500"]
+    peak_day = closes.loc["2020-01":"2020-02"].idxmax()
+    trough_day = closes.loc[peak_day:"2020-12-31"].idxmin()
+    back = closes.loc[trough_day:]
+    recovered = back[back >= closes.loc[peak_day]].index[0]
+    answer = await ask_offline(question, date(2022, 6, 30))
+    assert answer.status == "ok", answer.message
+    text = shown(answer)
+    for day in (peak_day, trough_day, recovered):
+        assert f"{day:%Y-%m-%d}" in text, text

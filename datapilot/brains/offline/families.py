@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
-    from datapilot.brains.offline.vocab import Vocab
+    from datapilot.brains.offline.vocab import Episode, Vocab
 
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.distance_back import read_distance_back
@@ -92,7 +92,9 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     ):
         return
     recovery = read_recovery_ask(text)
-    fall = _named_fall(parsed, vocab, reading) if recovery is not None else None
+    fall = None
+    if recovery is not None:
+        fall = _named_fall(parsed, vocab, reading) or _fall_named_before(text, vocab, reading)
     if recovery is not None and fall is not None and reading.entities and WHEN.search(text):
         _as_recovery(reading, recovery, fall)
         for span in before_fall_words(text):
@@ -380,11 +382,31 @@ def _named_fall(parsed: Parsed, vocab: Vocab, reading: Reading) -> tuple[date, d
     window by ("the COVID crash": 2020-02-19 to 2020-03-23), or None: a recovery is only read
     from a fall with days."""
     falls = [
-        (episode.start, episode.end)
+        fall
         for _, _, episode in named_episodes(parsed.time, vocab.episodes)
-        if episode.start is not None and episode.end is not None and episode.end < reading.today
+        if (fall := _fall_of(episode, reading.today)) is not None
     ]
     return min(falls, key=lambda fall: fall[1]) if falls else None
+
+
+def _fall_of(episode: Episode, today: date) -> tuple[date, date] | None:
+    """An episode's first day and the day its fall bottomed (its low where it lists one, "the
+    pandemic" running on long after the crash; else its last day), when that is past."""
+    bottom = episode.low or episode.end
+    if episode.start is None or bottom is None or bottom >= today:
+        return None
+    return episode.start, bottom
+
+
+def _fall_named_before(text: str, vocab: Vocab, reading: Reading) -> tuple[date, date] | None:
+    """The fall a peak is named by ("its pre-COVID high", "the pre-pandemic peak"), when the
+    word after "pre-" names an episode."""
+    for start, end in before_fall_words(text):
+        word = re.sub(r"(?i)^pre-?", "", text[start:end])
+        found = vocab.episodes.named(word) or vocab.episodes.named(f"the {word}")
+        if found is not None and (fall := _fall_of(found[1], reading.today)) is not None:
+            return fall
+    return None
 
 
 def _as_recovery(reading: Reading, span: tuple[int, int], fall: tuple[date, date]) -> None:
