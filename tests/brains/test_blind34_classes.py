@@ -9,7 +9,9 @@
 - a correlation states how many rows it was taken over and their first and last dates;
 - a Chinese measure typed with a character of the same sound (收溢率 for 收益率);
 - "in how many months from 2012 to 2016 did Johnson & Johnson finish higher": a count of up
-  months with the window and the name between the words.
+  months with the window and the name between the words;
+- "X divided by Y — what's the ratio?": the operator word restates the ratio read, it is not
+  another operation (blind33's declined b33-007).
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+import arch.data.nasdaq
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask_offline, series_values, shown
@@ -140,3 +143,15 @@ async def test_a_recovery_from_an_episode_that_outlasted_its_fall(data: Any, que
     text = shown(answer)
     for day in (peak_day, trough_day, recovered):
         assert f"{day:%Y-%m-%d}" in text, text
+
+
+async def test_an_operation_restated_by_its_word(data: Any) -> None:
+    nasdaq = arch.data.nasdaq.load()["Close"].loc["2000-03-10"]
+    sp500 = load_sp500_index()["SP500"].loc["2000-03-10"]
+    answer = await ask_offline(
+        "Nasdaq Composite divided by the S&P 500 at the close on March 10, 2000 — "
+        "what's the ratio?",
+        date(2000, 6, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{nasdaq / sp500:.2f}" in answer.summary, answer.summary

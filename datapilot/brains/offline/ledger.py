@@ -383,6 +383,22 @@ _OPERATOR = re.compile(
 )
 
 
+# Operator words that restate a measure the reading took ("Nasdaq divided by the S&P 500 —
+# what's the ratio?"): the operation is done, the word names it again.
+_RESTATES = {
+    "ratio": re.compile(r"(?i)^(?:ratio|divided|divide|dividing|比值|之比|相除|除以)$"),
+    "spread": re.compile(r"(?i)^(?:minus|subtract(?:ed|ing)?|difference|减去|之差|差值)$"),
+}
+
+
+def _restated_operations(ledger: Ledger, metrics: list[str]) -> None:
+    """Unread operator words naming an operation the reading already does become fillers."""
+    restated = [pattern for metric, pattern in _RESTATES.items() if metric in metrics]
+    for entry in ledger.entries:
+        if entry.reading == "unread" and any(p.match(entry.text.strip()) for p in restated):
+            entry.reading = "filler"
+
+
 def _unread_operator(ledger: Ledger, text: str) -> str | None:
     """The first arithmetic word of the question no reading took, if any."""
     unread = [(e.start, e.end) for e in ledger.entries if e.reading == "unread"]
@@ -422,6 +438,7 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
             if reading.zh
             else f'"{measure}": a measure the vocabulary does not know'
         )
+    _restated_operations(ledger, reading.metrics)
     operator = _unread_operator(ledger, parsed.text) if reading.status == "ok" else None
     if operator is not None:
         reading.status = "no_data"
