@@ -5,7 +5,8 @@ with or without 期 (3个月期 / 3个月); 美国 before a name that opens with
 the tenor or be left out (美国3个月国债利率 / 3个月期美国国债利率 / 3个月国债利率); words a file
 lists as one (`zh_interchangeable` in the matching rules: 国债 / 美债 / 国库券) stand for each
 other. Only names with a tenor or such a word have other wordings; 美国 is never dropped
-elsewhere (美国银行 is a bank, not 银行).
+elsewhere (美国银行 is a bank, not 银行). A frequency word at one end of a name may stand at the
+other (WTI月度 / 月度WTI).
 """
 
 from __future__ import annotations
@@ -19,20 +20,31 @@ _TENOR = re.compile(
     r"(?P<count>\d{1,2}|[一二两三四五六七八九十]{1,3})\s*(?P<unit>个月|年|周|天)(?P<term>期)?"
 )
 _COUNTRY = "美国"
+_FREQUENCY_WORDS = ("月度", "季度", "年度", "周度", "日度")
 
 
 def zh_wordings(name: str, interchangeable: Sequence[Sequence[str]] = ()) -> set[str]:
     """Every wording of `name` but itself (empty for a name with no tenor and no listed word)."""
     listed = [group for group in interchangeable if any(word in name for word in group)]
+    moved = _frequency_moved(name)
     if not listed and _TENOR.search(name) is None:
-        return set()
-    found = {name}
+        return moved - {name}
+    found = {name, *moved}
     for group in listed:
         found |= {swapped for said in found for swapped in _swaps(said, group)}
     found |= {worded for said in found for worded in _tenors(said)}
     found |= {placed for said in found for placed in _placings(said)}
     found.discard(name)
     return found
+
+
+def _frequency_moved(name: str) -> set[str]:
+    """The name with a frequency word at one end said at the other (WTI月度 → 月度WTI)."""
+    for word in _FREQUENCY_WORDS:
+        rest = name.removeprefix(word) if name.startswith(word) else name.removesuffix(word)
+        if rest != name and rest:
+            return {f"{word}{rest}", f"{rest}{word}"}
+    return set()
 
 
 def _swaps(name: str, group: Iterable[str]) -> set[str]:

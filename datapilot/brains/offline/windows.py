@@ -712,6 +712,12 @@ class Grammar:
         return Atom("period", match.span(), "", first, last)
 
     def _first(self, match: re.Match[str], today: date) -> Atom | None:
+        # "since the beginning of last quarter": the beginning of a period named next, which
+        # the "since" before it reads, not the beginning of the data.
+        if re.match(r"(?i)(?:beginning|start)$", match.group(0).split()[-1]) and re.match(
+            r"(?i)\s+of\b(?!\s+(?:the\s+)?(?:data|history|records?)\b)", match.string[match.end() :]
+        ):
+            return None
         return Atom("first", match.span(), "")
 
     def _length(self, match: re.Match[str]) -> Duration | None:
@@ -1031,7 +1037,8 @@ class Grammar:
         # "to the last close of 2011", "since its close on 2000-08-28": the day's words between
         # the marker and the period
         return re.search(
-            rf"(?:{pattern})\s*(?:the\s+)?(?:(?:last|final|very\s+last)\s+)?"
+            rf"(?:{pattern})\s*(?:the\s+)?(?:(?:start|beginning|first\s+day)\s+of\s+(?:the\s+)?)?"
+            r"(?:(?:last|final|very\s+last)\s+)?"
             r"(?:(?:its|their|the|his|her)\s+(?:close|closing\s+(?:price|level)|level)\s+"
             r"(?:(?:on|of)\s+)?)?$",
             before,

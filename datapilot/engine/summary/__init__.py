@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from datapilot.core.intent import Intent
-from datapilot.core.plan import Plan
+from datapilot.core.plan import Plan, refs_in
 from datapilot.core.results import RunResult
 from datapilot.data.text import is_chinese
 from datapilot.engine.summary.answers import (
@@ -104,6 +104,7 @@ def _sentences(
         when=window_words(intent, zh),
         frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
         entities=len(intent.entities) if intent else 0,
+        inputs={s.record.output: list(refs_in(s.call.args)) for s in steps},
     )
     notes = [*understanding.notes, *run.notes]
     sentences = [note for note in notes if is_moved_window_note(note)]
@@ -141,6 +142,7 @@ def answer_lead(
         when=window_words(intent, w.zh),
         frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
         entities=len(intent.entities) if intent else 0,
+        inputs={s.record.output: list(refs_in(s.call.args)) for s in steps},
     )
     notes = [*understanding.notes, *run.notes]
     moved = [note for note in notes if is_moved_window_note(note)]

@@ -139,6 +139,8 @@ class Said:
     when: str = ""  # "in 2021", "2021年", "from 2019-12-28 to 2022-12-28"
     frames: dict[str, pd.DataFrame] = field(default_factory=dict)
     entities: int = 0  # how many entities the question named
+    # Each result's inputs by name (the outputs its call refers to), to trace a figure back.
+    inputs: dict[str, list[str]] = field(default_factory=dict)
 
     def source_title(self, step: Step) -> str:
         """The title of the frame a result was computed from (e.g. "Adjusted close")."""

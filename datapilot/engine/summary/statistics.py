@@ -120,8 +120,14 @@ def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | 
 
 def _input_holding(step: Step, subject: str, said: Said, *, dated: bool) -> pd.DataFrame | None:
     """The first frame the step was computed from that has a column `subject`, indexed by dates
-    (a series' history) or not (a table's rows)."""
-    for name in refs_in(step.call.args):
+    (a series' history) or not (a table's rows): among its inputs, then theirs (a mean and a
+    median combined into one table were each taken of the daily returns)."""
+    queue, seen = list(refs_in(step.call.args)), set()
+    while queue:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
         source = said.frames.get(name)
         if (
             source is not None
@@ -129,6 +135,7 @@ def _input_holding(step: Step, subject: str, said: Said, *, dated: bool) -> pd.D
             and subject in map(str, source.columns)
         ):
             return source
+        queue.extend(said.inputs.get(name, []))
     return None
 
 
