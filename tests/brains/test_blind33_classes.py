@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask_offline, shown
+from support.numeric_expect import fall_and_recovery
 
 
 @pytest.mark.parametrize(
@@ -31,10 +32,9 @@ from support.asking import ask_offline, shown
 )
 async def test_a_recovery_from_a_named_fall(data: Any, question: str) -> None:
     closes = load_sp500_index()["SP500"]
-    crash = closes.loc["2020-02-19":"2020-03-23"]
-    peak_day, trough_day = crash.idxmax(), crash.idxmin()
-    back = closes.loc[trough_day:]
-    recovered = back[back >= closes.loc[peak_day]].index[0]
+    peak_day, trough_day, recovered = fall_and_recovery(
+        closes, "2020-02-19", "2020-03-23", "2020-03-23"
+    )
     # Asked in 2023: the 2022 fall came after, and it is not the one asked about.
     answer = await ask_offline(question, date(2023, 1, 10))
     assert answer.status == "ok", answer.message

@@ -25,16 +25,7 @@ import arch.data.nasdaq
 import pytest
 from skfolio.datasets import load_sp500_dataset, load_sp500_index
 from support.asking import ask_offline, series_values, shown
-
-
-def _crisis_days() -> tuple[Any, Any, Any, float]:
-    """The S&P 500's 2007 peak, the 2009 trough after it, the first close back at the peak."""
-    closes = load_sp500_index()["SP500"]
-    peak_day = closes.loc["2007"].idxmax()
-    trough_day = closes.loc[peak_day:"2009-12-31"].idxmin()
-    back = closes.loc[trough_day:]
-    recovered = back[back >= closes.loc[peak_day]].index[0]
-    return peak_day, trough_day, recovered, float(closes.loc[peak_day])
+from support.numeric_expect import fall_and_recovery
 
 
 @pytest.mark.parametrize(
@@ -46,7 +37,11 @@ def _crisis_days() -> tuple[Any, Any, Any, float]:
     ],
 )
 async def test_the_peak_regained_after_a_named_fall(data: Any, question: str) -> None:
-    peak_day, trough_day, recovered, _ = _crisis_days()
+    # The S&P 500's 2007 peak, the trough after it by 2009, the first close back at the peak.
+    closes = load_sp500_index()["SP500"]
+    peak_day, trough_day, recovered = fall_and_recovery(
+        closes, "2007-01-01", "2007-12-31", "2009-12-31"
+    )
     answer = await ask_offline(question, date(2015, 6, 30))
     assert answer.status == "ok", answer.message
     text = shown(answer)
@@ -134,10 +129,9 @@ async def test_up_months_counted_with_the_window_and_name_between(data: Any, que
 async def test_a_recovery_from_an_episode_that_outlasted_its_fall(data: Any, question: str) -> None:
     # The pandemic ran on for years; its fall is the crash, from the February 2020 peak.
     closes = load_sp500_index()["SP500"]
-    peak_day = closes.loc["2020-01":"2020-02"].idxmax()
-    trough_day = closes.loc[peak_day:"2020-12-31"].idxmin()
-    back = closes.loc[trough_day:]
-    recovered = back[back >= closes.loc[peak_day]].index[0]
+    peak_day, trough_day, recovered = fall_and_recovery(
+        closes, "2020-01-01", "2020-02-29", "2020-12-31"
+    )
     answer = await ask_offline(question, date(2022, 6, 30))
     assert answer.status == "ok", answer.message
     text = shown(answer)

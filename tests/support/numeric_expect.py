@@ -124,6 +124,17 @@ def daily_returns(values: pd.Series) -> pd.Series:
     return values.pct_change().dropna() * 100
 
 
+def fall_and_recovery(
+    closes: pd.Series, peak_from: str, peak_to: str, trough_by: str
+) -> tuple[pd.Timestamp, pd.Timestamp, pd.Timestamp]:
+    """A fall's days: the highest close between `peak_from` and `peak_to`, the lowest close
+    from that peak through `trough_by`, and the first close back at the peak after it."""
+    peak = closes.loc[peak_from:peak_to].idxmax()
+    trough = closes.loc[peak:trough_by].idxmin()
+    back = closes.loc[trough:]
+    return peak, trough, back[back >= closes.loc[peak]].index[0]
+
+
 def _table_returns(values: pd.Series, period: str) -> list[float]:
     # Each period's last close against the previous period's last close; the base closes the
     # period before the first one, so the first period is measured too.

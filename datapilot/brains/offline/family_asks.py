@@ -626,7 +626,7 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
 
 # "When did the S&P 500 recover from the COVID crash", 哪天收复了疫情前的高点: the date a drawdown's
 # peak close was first matched again, which a maximum drawdown states with its peak and trough.
-_RECOVERY = re.compile(
+RECOVERY = re.compile(
     r"(?i)\brecover(?:ed|y|s|ing)?\b|\bregain(?:ed|s)?\b|\breclaim(?:ed|s)?\b"
     r"|\b(?:get|got|gotten|came|come|climb(?:ed)?|clos(?:e|ed|es)|bounce[ds]?|made?\s+it)\s+back"
     r"\s+(?:to|above|at|over)\b(?=[^.?!]{0,40}\b(?:peak|high|top|level|where\s+it\s+was)\b)"
@@ -637,14 +637,8 @@ _RECOVERY = re.compile(
 
 def read_recovery_ask(text: str) -> Span | None:
     """The words asking when a fall was made good ("recover", 收复…高点), or None."""
-    found = _RECOVERY.search(text)
+    found = RECOVERY.search(text)
     return found.span() if found is not None else None
-
-
-def recovery_asks(text: str) -> Iterator[Span]:
-    """Every span of words asking when a fall was made good (for the ledger)."""
-    for found in _RECOVERY.finditer(text):
-        yield found.span()
 
 
 # The peak a recovery is measured against, named by the fall it came before ("its pre-crisis

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT
-from datapilot.brains.offline.family_asks import recovery_asks
+from datapilot.brains.offline.family_asks import RECOVERY
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
@@ -160,6 +160,7 @@ def content_words(
         (GAP, "gap"),
         (LEVEL_GAP, "gap"),
         (TALLY, "tally"),
+        (RECOVERY, "recovery"),
     )
     for pattern, how in asked:
         for found in pattern.finditer(text):
@@ -167,9 +168,6 @@ def content_words(
             end = start + len(found.group(0).rstrip())
             if not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
-    for start, end in recovery_asks(text):
-        if not any(s < end and start < e for s, e in claimed):
-            yield start, end, "recovery", text[start:end].strip().casefold()
     costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]
     for found in EXCLUSION.finditer(text):
         start, end = found.span()

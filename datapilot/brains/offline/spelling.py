@@ -13,6 +13,7 @@ change is said in the answer's notes, so a user sees what their words were read 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -261,9 +262,10 @@ def _sound_alike_measures(text: str, vocab: Vocab) -> list[tuple[int, int, Respe
     measure phrase in one character and sounds exactly like it (toneless pinyin). Pieces that
     overlap a measure phrase as written are left alone (the pinyin tables load only for a
     likely typo)."""
-    index = _zh_measures_of(tuple((name, tuple(m.zh)) for name, m in vocab.metrics.metrics.items()))
-    lengths = sorted({len(k) for k in index if len(k) >= _MIN_ZH_MEASURE}, reverse=True)
-    written = sorted({len(k) for k in index if "?" not in k}, reverse=True)
+    measures = _zh_measures_of(
+        tuple((name, tuple(m.zh)) for name, m in vocab.metrics.metrics.items())
+    )
+    index, lengths, written = measures.index, measures.lengths, measures.written
     found: list[tuple[int, int, Respelling]] = []
     for run in _ZH_RUN.finditer(text):
         piece, at = run.group(0), run.start()
@@ -310,17 +312,25 @@ def _sound_alike_at(
             continue
         from datapilot.brains.offline.homophones import sound
 
-        alike = [(phrase, metric) for phrase, metric in near if sound(phrase) == sound(said)]
+        heard = sound(said)
+        alike = [(phrase, metric) for phrase, metric in near if sound(phrase) == heard]
         if len({metric for _, metric in alike}) == 1:
             phrase, metric = min(alike)
             return said, phrase, metric
     return None
 
 
+@dataclass(frozen=True)
+class _ZhMeasures:
+    """Chinese measure phrases indexed for sound-alike typos (`_zh_measures_of`)."""
+
+    index: dict[str, list[tuple[str, MetricId]]]
+    lengths: list[int]  # the lengths of the wildcard keys, longest first
+    written: list[int]  # the lengths of the phrases as written, longest first
+
+
 @lru_cache(maxsize=4)
-def _zh_measures_of(
-    metrics: tuple[tuple[MetricId, tuple[str, ...]], ...],
-) -> dict[str, list[tuple[str, MetricId]]]:
+def _zh_measures_of(metrics: tuple[tuple[MetricId, tuple[str, ...]], ...]) -> _ZhMeasures:
     """Each Chinese measure phrase of three or more characters under each of its one-character
     wildcards (收益率 under ?益率, 收?率 and 收益?); every phrase as written under itself."""
     phrases = {phrase: name for name, zh in metrics for phrase in zh if _ZH_RUN.fullmatch(phrase)}
@@ -331,7 +341,9 @@ def _zh_measures_of(
             continue
         for k in range(len(phrase)):
             index.setdefault(phrase[:k] + "?" + phrase[k + 1 :], []).append((phrase, name))
-    return index
+    lengths = sorted({len(k) for k in index if "?" in k}, reverse=True)
+    written = sorted({len(k) for k in phrases}, reverse=True)
+    return _ZhMeasures(index, lengths, written)
 
 
 def _closest(

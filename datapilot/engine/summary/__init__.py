@@ -32,7 +32,7 @@ from datapilot.engine.summary.legs import spread_legs
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
 from datapilot.engine.summary.parts import parts_compared, said_for
 from datapilot.engine.summary.scaled import scaled_sentence
-from datapilot.engine.summary.words import words_for
+from datapilot.engine.summary.words import Words, words_for
 
 if TYPE_CHECKING:
     from datapilot.core.understanding import Understanding
@@ -99,13 +99,7 @@ def _sentences(
     key = key_results(steps)
     lead = headline(key)
     intent = understanding.intent
-    said = Said(
-        w,
-        when=window_words(intent, zh),
-        frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
-        entities=len(intent.entities) if intent else 0,
-        inputs={s.record.output: list(refs_in(s.call.args)) for s in steps},
-    )
+    said = _said(w, intent, steps)
     notes = [*understanding.notes, *run.notes]
     sentences = [note for note in notes if is_moved_window_note(note)]
     answer = _answer(lead, said_for(lead, said, intent) if lead else said)
@@ -126,6 +120,17 @@ def _sentences(
     return sentences
 
 
+def _said(w: Words, intent: Intent | None, steps: list[Step]) -> Said:
+    """What the sentences of an answer share: its words, window, results by name and inputs."""
+    return Said(
+        w,
+        when=window_words(intent, w.zh),
+        frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
+        entities=len(intent.entities) if intent else 0,
+        inputs={s.record.output: list(refs_in(s.call.args)) for s in steps},
+    )
+
+
 def answer_lead(
     question: str,
     understanding: Understanding,
@@ -137,13 +142,7 @@ def answer_lead(
     w = words_for(is_chinese(question), understanding, names)
     steps = steps_of(understanding.plan or Plan(), run)
     intent = understanding.intent
-    said = Said(
-        w,
-        when=window_words(intent, w.zh),
-        frames={s.record.output: s.value for s in steps if isinstance(s.value, pd.DataFrame)},
-        entities=len(intent.entities) if intent else 0,
-        inputs={s.record.output: list(refs_in(s.call.args)) for s in steps},
-    )
+    said = _said(w, intent, steps)
     notes = [*understanding.notes, *run.notes]
     moved = [note for note in notes if is_moved_window_note(note)]
     lead = headline(key_results(steps))
