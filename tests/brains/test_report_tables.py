@@ -422,3 +422,78 @@ async def test_a_workspace_widget_holding_a_chinese_income_statement_is_answered
     growth = revenue["2019年"] - revenue["2018年"]
     assert f"{growth:,.1f}万元" in first_sentence(text), text
     assert f"12,500.5 − 10,200.0 = {growth:,.1f}" in text, text
+
+
+# A table of people with their ages: no row of it says who holds a post.
+OFFICERS = {
+    "name": "officers",
+    "columns": ["Name", "Age", "Position"],
+    "rows": [
+        ["Jane Doe", "52", "Chief Executive Officer"],
+        ["John Roe", "47", "Chief Financial Officer"],
+        ["Ann Poe", "39", "General Counsel"],
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "table"),
+    [
+        ("Why did cash and equivalents decrease from 2018 to 2019?", BALANCE),
+        ("What does other assets represent?", BALANCE),
+        ("What do the other assets comprise of?", BALANCE),
+        ("How is gross margin calculated?", BALANCE),
+        ("Who is the company's Chief Financial Officer?", OFFICERS),
+        ("净利润为什么增长？", INCOME_ZH),
+    ],
+)
+async def test_a_question_the_reports_text_answers_is_not_answered_with_a_figure(
+    client: httpx.AsyncClient, question: str, table: dict[str, Any]
+) -> None:
+    # Before: the row's 2019 figure (or the officers' mean age) came back `ok`.
+    answer = await ask(client, question, table)
+    assert answer.status == "no_data", answer.summary
+    assert answer.message and table["name"] in answer.message
+    said = re.findall(r"\d[\d,.]*", answer.message or "")
+    assert not said, answer.message  # no figure from the table given as if it answered
+
+
+async def test_a_share_of_a_line_it_represents_is_still_computed(
+    client: httpx.AsyncClient,
+) -> None:
+    # "represent" asking for a share is arithmetic, not what a line means.
+    answer = await ask(
+        client, "What percentage of total assets does other assets represent in 2019?", BALANCE
+    )
+    assert answer.status == "ok", answer.message
+    share = CELLS.loc["other", "2019"] / CELLS.loc["total", "2019"] * 100
+    assert f"{figure(share)}%" in first_sentence(answer.summary), answer.summary
+
+
+async def test_which_fiscal_year_is_answered_with_the_year(client: httpx.AsyncClient) -> None:
+    answer = await ask(client, "Which fiscal year has a higher total assets?", BALANCE)
+    assert answer.status == "ok", answer.message
+    year = CELLS.loc["total"].astype(float).idxmax()
+    assert year in first_sentence(answer.summary), answer.summary
+
+
+RATES = {
+    "name": "rates",
+    "columns": ["Currency", "2019", "2018"],
+    "rows": [["Japanese Yen", "109.01", "110.43"], ["South Korean Won", "1,165.69", "1,100.50"]],
+}
+
+
+async def test_a_weighted_average_is_a_measure_named_not_an_average_taken(
+    client: httpx.AsyncClient,
+) -> None:
+    question = (
+        "What are the weighted-average exchange rates for Japanese Yen and South Korean Won "
+        "for 2018, respectively?"
+    )
+    answer = await ask(client, question, RATES)
+    assert answer.status == "ok", answer.message
+    for printed in ("110.43", "1,100.50"):
+        assert printed in answer.summary, answer.summary
+    mean = (110.43 + 1100.50) / 2
+    assert f"{mean:,.2f}" not in answer.summary, answer.summary

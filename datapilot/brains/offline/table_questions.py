@@ -54,7 +54,18 @@ _LISTING = re.compile(
     r"|^\s*what\s+(?:types|kinds|components|items|categories)\b|\bconsist\s+of\b|\blisted\b"
     r"|\bhow\s+many\s+(?:\w+\s+)?(?:categories|components|items|types|kinds|segments|elements)\b"
 )
-_WHICH_YEAR = re.compile(r"(?i)\b(?:which|what)\s+(?:year|period)\b|哪一?年")
+_WHICH_YEAR = re.compile(
+    r"(?i)\b(?:which|what)\s+(?:(?:fiscal|financial|calendar)\s+)?(?:year|period)\b|哪一?年"
+)
+# What a report's text says rather than its table: why a line moved, who someone is, what a
+# line means or holds, how it is worked out. A figure from the table answers something else.
+_WHY_WHO = re.compile(r"(?i)^\s*(?:why\b|who\s+(?:is|was|are|were)\b)|为什么|为何|是谁")
+_MEANING = re.compile(
+    r"(?i)\bwhat\s+(?:does|do|did)\b[^?]*\b(?:represent|mean|refer\s+to|include|comprise|"
+    r"consist|stand\s+for|relate\s+to|entail)s?\b|\b(?:comprised|composed|made\s+up)\s+of\b"
+    r"|\bhow\s+(?:is|are|was|were)\b[^?]*\b(?:derived|calculated|computed|determined|defined|"
+    r"measured)\b|指的?是什么|是什么意思|如何计算|怎么计算|怎样计算|由哪些"
+)
 _CHART = re.compile(r"(?i)\b(?:plot|chart|draw|graph|visuali[sz]e)\b|画|图")
 _OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -74,7 +85,8 @@ _OPS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("ratio", re.compile(r"(?i)\bratio\b|之比|比率")),
     ("difference", re.compile(r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\b|多(?:出|了)多少")),
-    ("average", re.compile(r"(?i)\baverage\b|\bmean\b|平均")),
+    # "weighted average" names a measure (the weighted-average exchange rate), not an operation
+    ("average", re.compile(r"(?i)(?<!weighted[\s-])\baverage\b|\bmean\b|(?<!加权)平均")),
     (
         "change",
         re.compile(
@@ -119,6 +131,14 @@ def operation_of(text: str) -> str | None:
     return None
 
 
+def not_a_figure(text: str) -> bool:
+    """Whether `text` asks what a report's text says rather than a figure of its table: why a
+    line moved, who someone is, what a line means or holds, how it is worked out."""
+    return _WHY_WHO.search(text) is not None or (
+        operation_of(text) is None and _MEANING.search(text) is not None
+    )
+
+
 def read_table_question(text: str, table: ReportTable) -> Asked | None:
     """The cells `text` asks about in `table` and the operation, or None for a question that
     is not table arithmetic (left to the general reader)."""
@@ -134,6 +154,12 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     ):
         operation = "difference"
     asked = Asked(operation=operation)
+    if not_a_figure(text):
+        asked.missing = (
+            "a figure that answers this (it asks why, who, or what a line means or holds, "
+            "which the report's text says, not its table)"
+        )
+        return asked
     if _CONDITION.search(text) or _LISTING.search(text):
         asked.missing = (
             "a single figure to compute (the question asks for rows meeting a condition or a list)"
@@ -400,6 +426,25 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
     if not context.tables or _CHART.search(question):
         return None
     zh = bool(CJK.search(question))
+    if not_a_figure(question):
+        # Whatever the tables' shape: a figure, or statistics of a column, would be `ok` with
+        # something else.
+        table = context.tables[0]
+        names = "、".join(f"“{t.name}”" for t in context.tables[:4])
+        listed = ", ".join(f'"{t.name}"' for t in context.tables[:4])
+        message = (
+            f"这个问题问的是原因、人物或某一行的含义，表格{names}只给出数字，"
+            "这些内容要看报告的正文。"
+            if zh
+            else f"This asks why, who, or what a line means or holds; the tables ({listed}) "
+            "give figures, and the report's text is where that is said."
+        )
+        intent = Intent(
+            rewritten=question,
+            entities=[EntityRef(id=table.name, kind="table", name=table.description or table.name)],
+            trace=["the question asks for what a report's text says, not a figure"],
+        )
+        return Understanding(status="no_data", intent=intent, message=message)
     best: tuple[float, ClientTable, ReportTable, Asked] | None = None
     for table in context.tables[:4]:
         report = read_report(table)
@@ -409,7 +454,7 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
         if shape == "periods":
             report = report.transposed()
         arithmetic = operation_of(question) not in (None, "max", "min")
-        if shape == "printed" and not arithmetic:
+        if shape == "printed" and not arithmetic and not not_a_figure(question):
             continue  # a table keyed by a named column: look-ups stay with the general reader
         asked = read_table_question(question, report)
         if asked is None:
