@@ -1,5 +1,6 @@
 """Days the market was shut: a holiday said by name is its day ("Christmas Day 2019",
 2020年元旦), and a level asked on a day without a session is the last close before it, said so.
+The eves and Black Friday, shortened sessions, are read as their days too ("Christmas Eve 2018").
 
 "What did AAPL close at on Christmas Day 2019" reads as 2019-12-25; the exchange had no session
 that day, so the answer shows the close of 2019-12-24 and its note says the market was closed on
@@ -41,13 +42,19 @@ def _nth(month: int, weekday: int, n: int) -> Callable[[int], date]:
 # Each holiday's names (English matched case-insensitively, Chinese as written) and its day.
 _HOLIDAYS: dict[str, tuple[tuple[str, ...], Callable[[int], date]]] = {
     "Christmas Day": (("christmas day", "christmas", "圣诞节", "圣诞"), _fixed(12, 25)),
+    "Christmas Eve": (("christmas eve", "平安夜", "圣诞夜"), _fixed(12, 24)),
     "New Year's Day": (("new year's day", "new years day", "new year's", "元旦"), _fixed(1, 1)),
+    "New Year's Eve": (("new year's eve", "new years eve", "跨年夜"), _fixed(12, 31)),
     "Independence Day": (
         ("independence day", "july 4th", "the fourth of july", "4th of july", "独立日"),
         _fixed(7, 4),
     ),
     "Juneteenth": (("juneteenth",), _fixed(6, 19)),
     "Thanksgiving": (("thanksgiving day", "thanksgiving", "感恩节"), _nth(11, 3, 4)),
+    "Black Friday": (
+        ("black friday", "黑色星期五", "黑五"),
+        lambda year: _nth(11, 3, 4)(year) + timedelta(days=1),
+    ),
     "Good Friday": (("good friday", "耶稣受难日"), lambda year: easter(year) - timedelta(days=2)),
     "Labor Day": (("labor day", "labour day"), _nth(9, 0, 1)),
     "Memorial Day": (("memorial day",), _nth(5, 0, -1)),
@@ -94,7 +101,10 @@ def holiday_dates(text: str, today: date | None = None) -> str:
 
     def day(found: re.Match[str]) -> str:
         rule = named(found.group("name1") or found.group("name2"))
-        return rule(int(found.group("before") or found.group("after"))).isoformat()
+        said = rule(int(found.group("before") or found.group("after"))).isoformat()
+        # A name written right after the holiday (2018年平安夜VIX) stays a word of its own.
+        following = found.string[found.end() : found.end() + 1]
+        return said + " " if following.isalnum() else said
 
     def latest(found: re.Match[str]) -> str:
         group = "name1" if found.group("name1") else "name2"
@@ -117,6 +127,7 @@ def holiday_named(day: date) -> str | None:
 
 # Chinese names of the holidays, for the answer to whether the market was open.
 _ZH = {"Christmas Day": "圣诞节", "New Year's Day": "元旦", "Independence Day": "美国独立日"}
+_ZH |= {"Christmas Eve": "平安夜", "New Year's Eve": "跨年夜", "Black Friday": "黑色星期五"}
 _ZH |= {"Thanksgiving": "感恩节", "Good Friday": "耶稣受难日", "Juneteenth": "六月节"}
 _ZH |= {"Labor Day": "劳动节", "Memorial Day": "阵亡将士纪念日", "National Day": "国庆节"}
 _ZH |= {"Martin Luther King Jr. Day": "马丁·路德·金纪念日", "Presidents' Day": "总统日"}
