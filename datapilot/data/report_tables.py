@@ -215,16 +215,16 @@ def read_report(table: ClientTable) -> ReportTable:
 
 def _column_names(block: list[list[str]], width: int) -> list[str]:
     """Each value column named by its header cells top to bottom. A title row above the
-    deepest header row (fewer cells than columns) spans to the right until the next title; a
-    lone title over columns of years spans all of them ("Years Ended December 31," printed
-    over the middle year)."""
+    deepest header row (at most half its cells filled) spans to the right until the next title;
+    a lone title spans every column ("Years Ended December 31," printed over the middle year,
+    "Fiscal 2019" over the last quarter)."""
     names: list[list[str]] = [[] for _ in range(width - 1)]
     rows = [row[1:] for row in block if any(row[1:])]
-    deepest = rows[-1] if rows else []
-    yearly = bool(deepest) and all(YEAR.search(c) for c in deepest if c)
     for index, cells in enumerate(rows):
         filled = [j for j, c in enumerate(cells) if c]
-        spanning = index < len(rows) - 1 and len(filled) < len(cells)
+        # A title row spans to the right; a row naming nearly every column ("First Second
+        # Third Fourth" over a blank above "Total") names only its own cells.
+        spanning = index < len(rows) - 1 and len(filled) <= len(cells) / 2
         last = ""
         for j, cell in enumerate(cells):
             if cell:
@@ -233,7 +233,7 @@ def _column_names(block: list[list[str]], width: int) -> list[str]:
                 cell = last
             if cell and cell not in names[j]:
                 names[j].append(cell)
-        if spanning and len(filled) == 1 and yearly:
+        if spanning and len(filled) == 1:
             first = cells[filled[0]]
             for j in range(filled[0]):
                 if first not in names[j]:

@@ -497,3 +497,114 @@ async def test_a_weighted_average_is_a_measure_named_not_an_average_taken(
         assert printed in answer.summary, answer.summary
     mean = (110.43 + 1100.50) / 2
     assert f"{mean:,.2f}" not in answer.summary, answer.summary
+
+
+# Quarters dated by their last day, printed latest first.
+QUARTERS = {
+    "name": "quarters",
+    "columns": ["Quarters Ended", "July 27, 2019", "April 27, 2019", "January 26, 2019",
+                "October 27, 2018"],
+    "rows": [["Revenue", "$13,428", "$12,958", "$12,446", "$13,072"],
+             ["Operating income", "$3,690", "$3,513", "$3,211", "$3,805"]],
+}  # fmt: skip
+QUARTER_CELLS = pd.DataFrame(
+    [[13428, 12958, 12446, 13072], [3690, 3513, 3211, 3805]],
+    index=["revenue", "operating"],
+    columns=["2019-07-27", "2019-04-27", "2019-01-26", "2018-10-27"],
+)
+# A title printed over one quarter ("Fiscal 2019") names all the quarters under it.
+FISCAL = {
+    "name": "fiscal",
+    "columns": ["column 1", "column 2", "column 3", "column 4", "Fiscal 2019", "column 6"],
+    "rows": [["", "First", "Second", "Third", "Fourth", ""],
+             ["", "Quarter", "Quarter", "Quarter", "Quarter", "Total"],
+             ["Revenues", "$ 94,888", "$ 96,037", "$ 88,495", "$84,380", "$363,800"]],
+}  # fmt: skip
+CASH = {
+    "name": "cash",
+    "columns": ["item", "2019", "2018", "2017"],
+    "rows": [["Net decrease in cash and cash equivalents", "(472.7)", "(7.4)", "(1,184.0)"],
+             ["Unrecognized tax benefit - ending balance", "$8,840", "$8,217", "$7,527"]],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        (
+            "What was the percentage change in operating income between the quarters ended "
+            "January 26, 2019 and October 27, 2018?",
+            "2018-10-27",
+            "2019-01-26",
+        ),
+        (
+            "What was the change in revenue between the quarters ended July 27 and April 27 in "
+            "2019?",
+            "2019-04-27",
+            "2019-07-27",
+        ),
+    ],
+)
+async def test_a_change_between_dated_columns_runs_forward_in_time(
+    client: httpx.AsyncClient, question: str, start: str, end: str
+) -> None:
+    row = "operating" if "operating" in question else "revenue"
+    first, last = QUARTER_CELLS.loc[row, start], QUARTER_CELLS.loc[row, end]
+    answer = await ask(client, question, QUARTERS)
+    assert answer.status == "ok", answer.message
+    lead = first_sentence(answer.summary)
+    if "percentage" in question:
+        assert f"{figure((last / first - 1) * 100)}%" in lead, answer.summary
+    else:
+        assert f"${figure(last - first, 0)}" in lead, answer.summary
+
+
+async def test_a_title_over_one_quarter_names_every_quarter(client: httpx.AsyncClient) -> None:
+    answer = await ask(client, "What was the revenue in the fiscal 2019 third quarter?", FISCAL)
+    assert answer.status == "ok", answer.message
+    assert "$88,495" in first_sentence(answer.summary), answer.summary
+    other = await ask(
+        client,
+        "How much is the revenue in the first quarter of fiscal 2018 as a percentage of the "
+        "total revenue that year?",
+        FISCAL,
+    )
+    assert other.status == "no_data", other.summary  # the table prints fiscal 2019 only
+    assert "2018" in (other.message or "")
+
+
+async def test_a_line_named_by_a_change_word_is_its_own_figure(client: httpx.AsyncClient) -> None:
+    answer = await ask(
+        client, "What was the Net decrease in cash and cash equivalents in 2019?", CASH
+    )
+    assert answer.status == "ok", answer.message
+    assert "(472.7)" in answer.summary or "−472.7" in first_sentence(answer.summary)
+    assert "−465.3" not in answer.summary  # not the change from 2018's line
+
+
+async def test_a_total_across_all_the_years_adds_every_year(client: httpx.AsyncClient) -> None:
+    cells = pd.Series([8840, 8217, 7527])
+    answer = await ask(
+        client,
+        "What is the total unrecognized tax benefit - ending balance across all 3 years?",
+        CASH,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{cells.sum():,.0f}" in first_sentence(answer.summary), answer.summary
+
+
+async def test_proportions_asked_respectively_are_not_answered_with_one_year(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await ask(
+        client,
+        "What are the respective proportions of cash and equivalents as a percentage of total "
+        "assets in 2018 and 2019?",
+        BALANCE,
+    )
+    if answer.status == "ok":  # both years given
+        for year in ("2018", "2019"):
+            share = CELLS.loc["cash", year] / CELLS.loc["total", year] * 100
+            assert f"{figure(share)}%" in answer.summary, answer.summary
+    else:
+        assert answer.status == "no_data" and "2018" in (answer.message or "")

@@ -181,7 +181,12 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             later_first = re.search(
                 r"\b(?:from|compared|against|versus|vs|over|relative)\b|比", between
             )
-            return ([second, first] if later_first else [first, second]), ""
+            start, end = (second, first) if later_first else (first, second)
+            # A change runs forward in time ("in Q4 2019 to Q4 2018" is 2018 to 2019).
+            when = column_time(table.columns[start]), column_time(table.columns[end])
+            if when[0] is not None and when[1] is not None and when[0] > when[1]:
+                start, end = end, start
+            return [start, end], ""
         return literal, ""
     span = RANGE.search(text)
     listing = operation == "value" and re.search(r"(?i)respectively|each year|every year", text)
@@ -333,11 +338,17 @@ def literal_spans(text: str, table: ReportTable, usable: list[int]) -> list[tupl
     "2020 – 2024", "F19"), the question writes out, in the order it writes them."""
     lowered = _flat(text)
     found: list[tuple[int, int]] = []
+    said_days = [_flat(m.group(0)) for j in usable for m in _MONTH_DAY.finditer(table.columns[j])]
     for j in usable:
         name = table.columns[j]
         tail = name.split()[-1] if name.split() else name
         periods = re.findall(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}", name)
-        for candidate in [_flat(c) for c in (name, *periods, tail)]:
+        # "the quarters ended July 27 and April 27 in 2019": a dated column by its month and day
+        # (only a day that one column prints: "December 31" over every year names none).
+        days = [
+            m.group(0) for m in _MONTH_DAY.finditer(name) if said_days.count(_flat(m.group(0))) == 1
+        ]
+        for candidate in [_flat(c) for c in (name, *periods, *days, tail)]:
             year_only = YEAR.fullmatch(candidate.rstrip("年度"))
             if len(candidate) >= 4 and re.search(r"\d", candidate) and not year_only:
                 at = lowered.find(candidate)
@@ -350,6 +361,28 @@ def literal_spans(text: str, table: ReportTable, usable: list[int]) -> list[tupl
 def literal_columns(text: str, table: ReportTable, usable: list[int]) -> list[int]:
     """The columns of `literal_spans`, in the order the question writes them."""
     return [j for _, j in literal_spans(text, table, usable)]
+
+
+_MONTHS = "january february march april may june july august september october november december"
+_MONTH_DAY = re.compile(rf"(?i)\b(?:{'|'.join(_MONTHS.split())})\s+\d{{1,2}}\b")
+_QUARTER = re.compile(r"(?i)\bQ([1-4])\b")
+
+
+def column_time(name: str) -> tuple[int, int, int] | None:
+    """When a column's period ends, as (year, month, day), from its printed name ("July 27,
+    2019", "Q4 2018", "2019"); None without a year."""
+    years = YEAR.findall(name)
+    if not years:
+        return None
+    year = int(year_of(years[-1]))
+    month_day = _MONTH_DAY.search(name)
+    if month_day:
+        month, day = month_day.group(0).split()
+        return year, _MONTHS.split().index(month.casefold()) + 1, int(day)
+    quarter = _QUARTER.search(name)
+    if quarter:
+        return year, 3 * int(quarter.group(1)), 31
+    return year, 12, 31
 
 
 RANGE = re.compile(

@@ -141,12 +141,39 @@ def not_a_figure(text: str) -> bool:
 
 def read_table_question(text: str, table: ReportTable) -> Asked | None:
     """The cells `text` asks about in `table` and the operation, or None for a question that
-    is not table arithmetic (left to the general reader)."""
+    is not table arithmetic (left to the general reader). Cells of other years than every
+    year the question names answer another question ("Fiscal 2018" beside columns of 2019)."""
+    asked = _read_table_question(text, table)
+    if asked is None or asked.missing or not asked.columns:
+        return asked
+    named = years_named(text)
+    printed = {year for j in asked.columns for year in table.years(j)}
+    if named and printed and not set(named) & printed:
+        asked.missing = f"the columns of {' and '.join(named)}"
+        asked.closest = [table.columns[j] for j in table.value_columns][:5]
+    elif (
+        asked.operation in ("proportion", "ratio", "ratio_columns")
+        and _RESPECTIVELY.search(text)
+        and len(named) > len(printed)
+    ):
+        # "the respective proportion … in 2017 and 2018": one figure for each year
+        asked.missing = f"one figure for each of {' and '.join(named)} (asked respectively)"
+    return asked
+
+
+def _read_table_question(text: str, table: ReportTable) -> Asked | None:
     operation = operation_of(text) or "value"
     if operation == "proportion" and _CHANGE_OF_SHARE.search(text):
         operation = "change"  # "the increase in percentage of net revenues": a change of a row
-    if operation == "value" and RANGE.search(text) and re.search(r"(?i)\btotal\b", text):
-        operation = "sum"  # "the total X between 2017 to 2019"
+    if (
+        operation == "value"
+        and (RANGE.search(text) or _ALL_YEARS.search(text))
+        and re.search(r"(?i)\btotal\b", text)
+        and not _RESPECTIVELY.search(text)
+    ):
+        operation = "sum"  # "the total X between 2017 to 2019", "… across all 3 years"
+    if operation == "change" and len(years_named(text)) <= 1 and _named_in_a_line(text, table):
+        operation = "value"  # "the Net decrease in cash in 2019": a line's figure
     if (
         operation == "change"
         and re.search(r"(?i)\bdifference\s+between\b", text)
@@ -350,6 +377,28 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
 
 
 _TOTAL = re.compile(r"(?i)\btotal\b|合计|总计")
+# "across all 3 years", "over the three years", "in all years": every year column.
+_ALL_YEARS = re.compile(
+    r"(?i)\b(?:across|over|in|for)\s+(?:all\s+(?:the\s+)?|the\s+(?=(?:\d|two|three|four|five)\s))"
+    r"(?:(?:\d|two|three|four|five)\s+)?years\b|\ball\s+(?:\d|two|three|four|five)\s+years\b"
+)
+_RESPECTIVELY = re.compile(r"(?i)\brespective(?:ly)?\b|\beach\b|分别")
+_CHANGE_WORD = re.compile(r"(?i)\b(?:net\s+)?(?:increase|decrease|change|growth|decline)\b")
+
+
+def _named_in_a_line(text: str, table: ReportTable) -> bool:
+    """Whether the question's change word belongs to the name of the line it asks about ("Net
+    decrease in cash and cash equivalents"), which the table prints as its own figure."""
+    said = _CHANGE_WORD.search(text)
+    if said is None or re.search(r"(?i)\b(?:from|between|compared|than|versus|vs)\b", text):
+        return False
+    ranked = find_rows(text, table)
+    if not ranked or ranked[0].score < GOOD_MATCH:
+        return False
+    label = table.rows[ranked[0].row].label
+    return re.search(rf"(?i)\b{re.escape(said.group(0))}\b", label) is not None
+
+
 _RATIO_ROW = re.compile(r"(?i)\bratio\b|比率|之比")
 _BOTH = re.compile(r"(?i)\bin\s+both\b|\bboth\s+(?:years|fiscal|fy|(?:19|20)\d{2})|\bcombined\b")
 _SHARE_WORDS = re.compile(r"(?i)\b(?:proportion|percentage|ratio|fraction|share\s+of)\b|占|比例")
