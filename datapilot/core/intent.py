@@ -51,7 +51,7 @@ class EntityRef(BaseModel):
 ReadAs = Literal[
     "entity", "measure", "window", "chart", "form", "amount", "count", "rate", "filler",
     "table", "tool", "scope", "period", "threshold", "exclusion", "when", "distance", "number",
-    "gap", "tally", "recovery", "unread",
+    "gap", "tally", "recovery", "condition", "unread",
 ]  # fmt: skip
 # Readings that carry no meaning an answer must honour: grammar, a refusal's cue, and left-overs
 # (which an answer names in a note instead).

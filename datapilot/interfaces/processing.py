@@ -105,6 +105,13 @@ def compute_returns(
         returns = returns.abs()
     returns.index = pd.DatetimeIndex(returns.index, name="date")
     word = _PERIOD_WORD[period]
+    # The day each column's first return starts from (the close before the window), for the
+    # answer to state: a return "in 2020-Q1" runs from the 2019-12-31 close.
+    starts = {
+        str(column): values.dropna().index[0].date().isoformat()
+        for column, values in levels.items()
+        if len(values.dropna()) > 1
+    }
     return derive(
         returns,
         frame,
@@ -113,6 +120,7 @@ def compute_returns(
         title=f"{word} {'absolute ' if absolute else ''}{'log ' if log else ''}return",
         measure="returns",
         period=period,
+        returns_from=starts,
     )
 
 

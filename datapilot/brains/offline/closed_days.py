@@ -209,6 +209,9 @@ def shut_day(reading: Reading) -> None:
     if _ANCHORS & set(reading.metrics):
         return  # the day starts a window ("put $5k in at the start of 2018"): no day's figure
     calendars = {exchange_calendar(e) for e in reading.entities}
+    if calendars == {None}:
+        _weekend_value(reading)
+        return
     if len(calendars) != 1 or None in calendars:
         return
     day = reading.start
@@ -253,4 +256,29 @@ def shut_day(reading: Reading) -> None:
         f"{day}没有交易 → 取此前最后一个交易日{before}"
         if reading.zh
         else f"{day} has no session → the last session before it, {before}"
+    )
+
+
+def _weekend_value(reading: Reading) -> None:
+    """A daily series' value asked on a weekend (no exchange of its own says its sessions):
+    the value of the Friday before, said so ("2008-06-14 was a Saturday")."""
+    day = reading.start
+    if (
+        day is None
+        or day.weekday() < 5
+        or not set(reading.metrics) <= _LEVELS
+        or any(e.frequency != "daily" for e in reading.entities)
+    ):
+        return
+    before = day - timedelta(days=day.weekday() - 4)
+    reading.start = reading.end = before
+    weekday = ("周六", "周日")[day.weekday() - 5] if reading.zh else day.strftime("%A")
+    reading.notes.append(
+        f"{day}是{weekday}，没有当天的数值；这里给出此前最近的工作日（{before}）的数值。"
+        if reading.zh
+        else f"{day} was a {weekday}, with no value of its own; the value of the weekday before"
+        f" it, {before}, is shown instead."
+    )
+    reading.trace.append(
+        f"{day}是{weekday} → 取{before}" if reading.zh else f"{day} is a {weekday} → {before}"
     )

@@ -397,8 +397,8 @@ _BOTH_EN = re.compile(
     r"(?:days|sessions)\b"
 )
 _BOTH_ZH = re.compile(
-    r"(?:上涨|收涨|收阳|涨)(?:的?(?:交易日|天数|天))?(?:和|与|跟|、|对|比|vs)(?:下跌|收跌|收阴|跌)"
-    r"(?:的?(?:交易日|天数|天))?|涨跌(?:的?(?:交易日|天数|天))|涨跌各"
+    r"(?:上涨|收涨|收阳|涨)(?:的?(?:交易日|天数|天|日子))?(?:和|与|跟|、|对|比|vs)(?:下跌|收跌|收阴|跌)"
+    r"(?:的?(?:交易日|天数|天|日子))?|涨跌(?:的?(?:交易日|天数|天|日子))|涨跌各"
 )
 _UPDOWN_ZH = re.compile(
     r"(?P<dir>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)(?:的)?(?:交易日|天|日子|天数)"
@@ -413,7 +413,10 @@ _RECORD_EN = (
     r"\b(?:new\s+)?(?:all[-\s]time|record)\s+(?:closing\s+)?(?:highs?|lows?)\b"
     r"|\bnew\s+(?:closing\s+)?(?:highs?|lows?)\b|\brecord\s+(?:high\s+|low\s+)?closes?\b"
 )
-_RECORD = re.compile(rf"(?i){_RECORD_EN}|创?(?:历史)?新(?:高|低)")
+# 刷新历史纪录, 创下纪录: a record said without its side is a high.
+_RECORD = re.compile(
+    rf"(?i){_RECORD_EN}|创?(?:历史)?新(?:高|低)|(?:刷新|创下?|打破)了?(?:历史)?(?:纪录|记录)"
+)
 # The records themselves counted: "how many record closes", "the number of new all-time highs",
 # 创了几次历史新高, 历史新高有几次.
 _RECORDS_COUNTED = re.compile(
@@ -451,7 +454,9 @@ def read_count_ask(text: str) -> CountAsk | None:
     if trigger is None:
         both = _BOTH_EN.search(text) or _BOTH_ZH.search(text)
         # "Up days vs down days" names what is counted; "涨跌各" asks a count only when told to.
-        counted = both is not None and re.search(r"(?i)\b(?:days|sessions)\b|天|交易日", both[0])
+        counted = both is not None and re.search(
+            r"(?i)\b(?:days|sessions)\b|天|交易日|日子", both[0]
+        )
         if both is not None and (
             counted or re.search(r"(?i)\bcount|\bnumber\b|\btally|统计|数一数", text)
         ):

@@ -87,6 +87,19 @@ def sound(piece: str) -> tuple[str, ...]:
     return tuple(lazy_pinyin(piece, style=Style.NORMAL))
 
 
+# The syllables pinyin input methods let a typist confuse ("fuzzy pinyin"): flat and curled
+# tongue initials (c/ch, s/sh, z/zh), and front and back nasal finals (an/ang, en/eng, in/ing).
+_FUZZY_INITIAL = re.compile(r"^([csz])h")
+_FUZZY_FINAL = re.compile(r"([aei]n)g$")
+
+
+def near_sound(piece: str) -> tuple[str, ...]:
+    """`sound(piece)` with the syllables an input method confuses made one (测 ce for 撤 che)."""
+    return tuple(
+        _FUZZY_FINAL.sub(r"\1", _FUZZY_INITIAL.sub(r"\1", syllable)) for syllable in sound(piece)
+    )
+
+
 @lru_cache(maxsize=4)
 def _index_of(names: tuple[tuple[str, str], ...]) -> dict[tuple[str, ...], tuple[str, str]]:
     index: dict[tuple[str, ...], tuple[str, str]] = {}

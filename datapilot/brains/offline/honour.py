@@ -37,7 +37,10 @@ PERIOD_EN = re.compile(
 )
 _PERIOD_UNIT = {"session": "day", "sessions": "day"}
 # A Chinese period word no time phrase took: 哪个月, 月份, 季度, 单日, 每周.
-PERIOD_ZH = re.compile(r"月份|季度|星期|周|月|年度|年份|天|日")
+# A weekday (周六, 星期天) names a day, not a period of weeks.
+PERIOD_ZH = re.compile(
+    r"月份|季度|星期(?![一二三四五六日天])|周(?![一二三四五六日天末])|月|年度|年份|天|日"
+)
 _PERIOD_ZH_UNIT = {"月份": "month", "月": "month", "季度": "quarter", "星期": "week", "周": "week"}
 _PERIOD_ZH_UNIT |= {"年度": "year", "年份": "year", "天": "day", "日": "day"}
 # A threshold: a comparison beside a number ("closed above $150", "more than 3%", 超过3%, 3%以上).
@@ -81,7 +84,8 @@ DISTANCE = re.compile(
 GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
-    r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
+    r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater|pricier|costlier|"
+    r"dearer|cheaper)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
     r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s，。？最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
@@ -90,6 +94,17 @@ GAP = re.compile(
 # A count of sub-periods asked beside another figure: "how many months were positive",
 # 有几个月是涨的 — honoured only by a count of the periods' signs.
 _TALLY_UNIT = r"(?:months?|quarters?|years?|weeks?|days?|sessions?|trading\s+days?)"
+# Periods picked by another move ("on the days the S&P 500 fell more than 2%", "in the months
+# when it rose", 标普500收跌的那几个月, 跌幅超过3%的那些天里): a condition on the periods
+# averaged or counted, which no step of the offline plans applies yet.
+CONDITION = re.compile(
+    r"(?i)\b(?:on|in|during|over|for)\s+(?:the\s+)?(?:those\s+)?(?:same\s+)?"
+    r"(?:days?|sessions?|weeks?|months?|quarters?|years?)\s+(?:when|where|that|on\s+which|"
+    r"in\s+which|the\s+\S+(?:\s+\S+){0,3}?\s+(?:fell|rose|dropped|gained|lost|was|were|closed|"
+    r"finished|ended|declined|climbed|jumped|slid|sank))\b|\bon\s+those\s+(?:same\s+)?days\b"
+    r"|(?:涨|跌|收涨|收跌|上涨|下跌|收阳|收阴)[^，。？?！!]{0,12}?的?(?:那些|那几个?|那)"
+    r"(?:天|日子|交易日|个?月|月份|个?季度|周)"
+)
 TALLY = re.compile(
     r"(?i)\bhow\s+many\s+(?:of\s+the\s+)?" + _TALLY_UNIT + r"\s+(?:(?:were|was|did|had|"
     r"closed|ended|finished|it|they|were\s+they|in\s+\d{4})\s+){0,3}(?:positive|negative|up|"
@@ -161,6 +176,7 @@ def content_words(
         (LEVEL_GAP, "gap"),
         (TALLY, "tally"),
         (RECOVERY, "recovery"),
+        (CONDITION, "condition"),
     )
     for pattern, how in asked:
         for found in pattern.finditer(text):
@@ -292,6 +308,8 @@ def _honoured_by(
         if "max_drawdown" in reading.metrics:
             return "the drawdown's recovery date"
         return "the first close back past the level" if "first_close" in reading.metrics else None
+    if how == "condition":
+        return None  # no offline plan picks periods by another series' move
     if how == "tally":
         # The periods' signs counted, or the sessions themselves ("how many days rose 4%") on
         # a condition: every session counted answers no "how many were up".

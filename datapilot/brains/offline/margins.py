@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # the reader imports this module
 _RETURNS = {"return", "cumulative_return"}
 # A price said: "the price gap between them" is a gap of prices (a spread), not of returns.
 _PRICE_WORD = re.compile(
-    r"(?i)\b(?:prices?|closes?|closing|share\s+price|(?:more\s+)?expensive|cheaper|pricier)\b"
+    r"(?i)\b(?:prices?|closes?|closing|share\s+price|(?:more\s+)?expensive|cheaper|pricier|"
+    r"costlier|dearer)\b"
     r"|价格|股价|收盘|贵|便宜"
 )
 _SPREAD_WORD = re.compile(r"(?i)\bspreads?\b|利差|价差|息差")

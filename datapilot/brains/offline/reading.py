@@ -35,6 +35,7 @@ from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
+from datapilot.brains.offline.frequency_siblings import with_frequency_siblings
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.margins import read_margin
 from datapilot.brains.offline.measures import (
@@ -235,6 +236,7 @@ def _read(
     today = context.today
     # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
     text = mandarin(fill_elided_anchor(holiday_dates(normalise_text(question), today)))
+    text = with_frequency_siblings(text, catalog)
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)

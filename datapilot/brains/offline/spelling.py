@@ -58,9 +58,24 @@ _ORDINAL_RANK = re.compile(
 _ORDINALS = {"second": "2", "third": "3", "fourth": "4", "fifth": "5"}
 
 
+# 倒数第三 (third from the bottom), 第二高, 第三差: the same count of places, in Chinese.
+_ZH_ORDINAL_RANK = re.compile(
+    r"倒数第(?P<last>[二两三四五2-5])(?:名|位)?|第(?P<n>[二两三四五2-5])(?P<side>差|低|弱|少|好|高|强|多|大)"
+)
+_ZH_PLACES = {"二": "2", "两": "2", "三": "3", "四": "4", "五": "5"}
+
+
 def expand_ordinals(text: str) -> str:
     """`text` with an ordinal before a superlative said as the count to rank down to ("second
-    best" → "2 best"): the ranking then shows the place asked, never only the first."""
+    best" → "2 best", 倒数第三 → 最差的3): the ranking then shows the place asked, never only
+    the first."""
+
+    def zh(found: re.Match[str]) -> str:
+        place = found["last"] or found["n"]
+        count = _ZH_PLACES.get(place, place)
+        return f"最{found['side'] or '差'}的{count}个"
+
+    text = _ZH_ORDINAL_RANK.sub(zh, text)
     return _ORDINAL_RANK.sub(lambda m: _ORDINALS.get(m[1].lower(), m[1][0]) + " ", text)
 
 
@@ -259,7 +274,8 @@ _MIN_ZH_MEASURE = 3  # two-character words are one character from too many other
 def _sound_alike_measures(text: str, vocab: Vocab) -> list[tuple[int, int, Respelling]]:
     """Chinese measure words typed with another character of the same sound (收溢率 for 收益率:
     a pinyin input method offers both): a piece of three or more characters that differs from a
-    measure phrase in one character and sounds exactly like it (toneless pinyin). Pieces that
+    measure phrase in one character and sounds like it (toneless pinyin, the syllables input
+    methods confuse made one: 最大回测 for 最大回撤). Pieces that
     overlap a measure phrase as written are left alone (the pinyin tables load only for a
     likely typo)."""
     measures = _zh_measures_of(
@@ -310,10 +326,10 @@ def _sound_alike_at(
         }
         if not near:
             continue
-        from datapilot.brains.offline.homophones import sound
+        from datapilot.brains.offline.homophones import near_sound
 
-        heard = sound(said)
-        alike = [(phrase, metric) for phrase, metric in near if sound(phrase) == heard]
+        heard = near_sound(said)
+        alike = [(phrase, metric) for phrase, metric in near if near_sound(phrase) == heard]
         if len({metric for _, metric in alike}) == 1:
             phrase, metric = min(alike)
             return said, phrase, metric

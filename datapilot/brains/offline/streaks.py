@@ -18,11 +18,12 @@ _UP = r"winning|up|green|positive|rising|gaining|rose|gained|climbed|advanced|ra
 _STREAK = re.compile(
     rf"(?i)\b(?:(?:longest|biggest|longest-ever|record)\s+)?(?P<dir>{_DOWN}|{_UP})\s+"
     r"(?:streaks?|runs?)\b"
-    rf"|\b(?:longest|most)\s+(?:consecutive|straight)\s+(?P<dir2>{_DOWN}|{_UP})\s+"
+    rf"|\b(?:longest|most)\s+(?:consecutive|straight|back[-\s]to[-\s]back)\s+(?P<dir2>{_DOWN}|{_UP})\s+"
     r"(?:days|sessions|closes)\b"
     rf"|\b(?:longest|most)\s+(?:consecutive|straight)\s+(?:days|sessions)\s+(?:of\s+)?"
     rf"(?P<dir3>{_DOWN}|{_UP}|gains|losses|declines)\b"
-    r"|\blongest\s+(?:streak|run|stretch|string)\s+of\s+(?:(?:consecutive|straight)\s+)?"
+    r"|\blongest\s+(?:streak|run|stretch|string)\s+of\s+(?:(?:consecutive|straight|"
+    r"back[-\s]to[-\s]back)\s+)?"
     r"(?P<dir4>up|down|losing|winning|gains|losses|declines|green|red|falling|rising|negative|"
     r"positive)\b"
 )

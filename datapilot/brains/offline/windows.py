@@ -185,6 +185,12 @@ QUARTER_WORDS |= {"fourth": 4, "4th": 4, "final": 4, "last": 4}
 # A two-digit year before 年 ("19年", "20年初"), not a length (10年期, 20年代, 5年以来).
 YY_ZH = r"(?<![0-9.])(?P<yy>\d{2})\s*年(?!代|期|以|之|内|来|前|后|左右|多|里|间)"
 # "the early/mid/late 1990s", 90年代初/中期/末.
+_DECADE_WORDS = {
+    word: tens
+    for tens, word in enumerate(
+        ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties"), 2
+    )
+} | {"nineties": 9}
 _DECADE_PART_ZH = {"初": "early", "初期": "early", "前期": "early", "中": "mid", "中期": "mid"}
 _DECADE_PART_ZH |= {"末": "late", "末期": "late", "后期": "late"}
 HALF_WORDS = {"first": 1, "1st": 1, "front": 1, "second": 2, "2nd": 2, "latter": 2, "back": 2}
@@ -391,7 +397,10 @@ class Grammar:
             (
                 "decade_en",
                 r"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<part>early|mid|late)[-\s]+)?"
-                r"(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])",
+                r"(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])"
+                # "the sixties", "the late nineties": a decade in words, after "the"
+                r"|(?i:(?<![A-Za-z])the\s+(?:(?P<wpart>early|mid|late)[-\s]+)?"
+                rf"(?P<dw>{'|'.join(_DECADE_WORDS)})(?![A-Za-z]))",
                 self._decade,
             ),
             (
@@ -681,14 +690,21 @@ class Grammar:
         if groups.get("c"):
             start = int(groups["c"]) * 100 + int(groups["d"]) * 10
         else:
-            tens = int(groups["d2"]) if groups.get("d2") else zh_number(groups["dz"]) or 0
+            if groups.get("dw"):
+                tens = _DECADE_WORDS[groups["dw"].lower()]
+            else:
+                tens = int(groups["d2"]) if groups.get("d2") else zh_number(groups["dz"]) or 0
             if groups.get("cent"):
                 century = 2000 if groups["cent"] in ("本世纪", "21世纪") else 1900
             else:
                 century = 2000 if 2000 + tens * 10 <= today.year else 1900
             start = century + tens * 10
         first, last = start, start + 9
-        part = groups.get("part") or _DECADE_PART_ZH.get(groups.get("zpart") or "")
+        part = (
+            groups.get("part")
+            or groups.get("wpart")
+            or _DECADE_PART_ZH.get(groups.get("zpart") or "")
+        )
         if part:
             first, last = {"early": (start, start + 3), "mid": (start + 4, start + 6)}.get(
                 part.lower(), (start + 7, start + 9)

@@ -638,8 +638,11 @@ def _levels_compared(title: str, subject: str, day: str, said: Said) -> str:
     """ " (9.20% on 2009-04-01 against 5.40% on 2008-04-01, up 3.80 percentage points)": the two
     levels a change compares, from the series it was computed from; '' when none is at hand."""
     plain = title.removeprefix("Annualised ")  # an annualised change compares the same levels
+    plain = plain[:1].upper() + plain[1:]
     back = next((o for w, o in _COMPARED.items() if plain.lower().startswith(w.lower())), None)
-    if back is None:
+    # A period-over-period change compares the observation before, however far back it is.
+    previous = plain.lower().startswith("period-over-period")
+    if back is None and not previous:
         return ""
     at = pd.Timestamp(day)
     for frame in said.frames.values():
@@ -652,7 +655,7 @@ def _levels_compared(title: str, subject: str, day: str, said: Said) -> str:
         ):
             continue
         column = frame[next(c for c in frame.columns if str(c) == subject)].dropna()
-        earlier = column[column.index <= at - back]
+        earlier = column[column.index < at] if back is None else column[column.index <= at - back]
         if earlier.empty or at not in column.index:
             return ""
         now, then = float(column[at]), float(earlier.iloc[-1])

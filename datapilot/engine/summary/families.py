@@ -18,6 +18,7 @@ from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
 from datapilot.engine.summary.phrasing import after_name
 from datapilot.engine.summary.ratios import ratio_sentences
+from datapilot.engine.summary.statistics import returns_base_day
 from datapilot.interfaces.frame import column_unit
 
 _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
@@ -210,13 +211,23 @@ def _signs(step: Step, said: Said) -> list[str]:
         name = w.name(subject)
         who = after_name(name, said.when)  # 标普500 2021年
         up, down, periods = int(row.up), int(row.down), int(row.periods)
-        # Each side's share of the periods, as counts of sessions state theirs.
+        # Each side's share of the periods, as counts of sessions state theirs; and the periods'
+        # returns by their first and last days, the first from the close before them.
         shares = [format_value(n / periods * 100, "%") if periods else "" for n in (up, down)]
+        base = returns_base_day(step, subject, said)
+        span = ""
+        if frame.attrs.get("period") not in (None, "daily") and hasattr(row, "start_date"):
+            since = (f"，首个自{base}起算" if w.zh else f", the first from {base}") if base else ""
+            span = (
+                f"，{row.start_date}至{row.end_date}{since}"
+                if w.zh
+                else f"; {row.start_date} to {row.end_date}{since}"
+            )
         if w.zh:
-            more = f"，上涨占{shares[0]}，下跌占{shares[1]}" if periods else ""
+            more = f"，上涨占{shares[0]}，下跌占{shares[1]}{span}" if periods else ""
             sentences.append(f"{who}有{up}{zh}上涨、{down}{zh}下跌（共{periods}{zh}{more}）。")
         else:
-            more = f" ({shares[0]} up, {shares[1]} down)" if periods else ""
+            more = f" ({shares[0]} up, {shares[1]} down{span})" if periods else ""
             sentences.append(
                 f"{name} rose in {up} of {periods} {en}{_when(said)} and fell in {down}{more}."
             )

@@ -58,7 +58,9 @@ def fact_sentences(step: Step, w: Words) -> list[str]:
     if kind == "matrix":
         return _matrix_sentences(facts, title, w)
     if kind in {"timeseries", "indicator", "ohlcv"} and isinstance(frame.index, pd.DatetimeIndex):
-        return _series_sentences(own_units(facts, frame), title, w, kind=kind)
+        starts = frame.attrs.get("returns_from")
+        starts = starts if isinstance(starts, dict) else {}
+        return _series_sentences(own_units(facts, frame), title, w, kind=kind, starts=starts)
     return _cell_sentences(facts, title, w)
 
 
@@ -83,7 +85,9 @@ def _by_subject(facts: Iterable[Fact]) -> dict[str, dict[str, Fact]]:
     return grouped
 
 
-def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> list[str]:
+def _series_sentences(
+    facts: list[Fact], title: str, w: Words, kind: str, starts: dict[str, str] | None = None
+) -> list[str]:
     if kind == "indicator":
         return _indicator_sentences(facts, title, w)
     v = w.value
@@ -119,7 +123,7 @@ def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> lis
                     f"；期间最高{v(m['high'], bare=bare)}（{m['high'].date}），"
                     f"最低{v(m['low'], bare=bare)}（{m['low'].date}）"
                 )
-            sentences.append(text + "。")
+            sentences.append(text + _since(starts, subject, first.date, w) + "。")
             continue
         text = (
             f"{upper_first(name)} went from {v(first)} on {first.date} "
@@ -134,8 +138,17 @@ def _series_sentences(facts: list[Fact], title: str, w: Words, kind: str) -> lis
                 f"; the high was {v(m['high'], bare=bare)} on {m['high'].date} "
                 f"and the low {v(m['low'], bare=bare)} on {m['low'].date}"
             )
-        sentences.append(text + ".")
+        sentences.append(text + _since(starts, subject, first.date, w) + ".")
     return sentences
+
+
+def _since(starts: dict[str, str] | None, subject: str, first: object, w: Words) -> str:
+    """The day a series of returns starts from, when before its first return ("; the first
+    return from the 2019-12-31 close")."""
+    day = (starts or {}).get(subject)
+    if not day or str(first) <= day:
+        return ""
+    return f"（首个收益率自{day}起算）" if w.zh else f" (the first return from {day})"
 
 
 _MEASURE_WORDS = ("close", "open", "price", "return", "volatility", "drawdown", "change", "level")

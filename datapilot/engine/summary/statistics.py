@@ -22,6 +22,7 @@ from datapilot.engine.summary.phrasing import (
     when_said,
 )
 from datapilot.engine.summary.words import lower_first, upper_first
+from datapilot.interfaces.frame import base_of, is_returns
 
 
 def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
@@ -46,6 +47,7 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
         column = _dated_column(step, subject, said)
         days = _stat_days(column, m)
         observed = _observed(column)
+        base = returns_base_day(step, subject, said)
         if w.zh:
             items = "，".join(
                 f"{measure_said(k, True)}{w.value(f)}" + (f"（{days[k]}）" if k in days else "")
@@ -57,7 +59,8 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
             basis = f"（{w.value(count)}个观测值）" if count else ""
             if observed is not None:  # the values it was taken of, by their first and last days
                 n, first, last = observed
-                basis = f"（{n}个观测值，{first}至{last}）" if first != last else basis
+                since = f"，首个自{base}起算" if base else ""
+                basis = f"（{n}个观测值，{first}至{last}{since}）" if first != last else basis
             sentences.append(f"{what}：{items}{basis}。")
             continue
         items = ", ".join(
@@ -69,7 +72,8 @@ def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
         basis = f" ({w.value(count)} observations)" if count else ""
         if observed is not None:
             n, first, last = observed
-            basis = f" ({n} observations, {first} to {last})" if first != last else basis
+            since = f"; the first from {base}" if base else ""
+            basis = f" ({n} observations, {first} to {last}{since})" if first != last else basis
         sentences.append(f"{upper_first(what)}{when_said(said)}: {items}{basis}.")
     return sentences
 
@@ -99,6 +103,29 @@ def _stat_days(column: pd.Series | None, m: dict[str, Fact]) -> dict[str, str]:
         and isinstance(m[k].value, float)
         and abs(float(column[day]) - float(m[k].value)) <= 1e-9 * max(1.0, abs(float(m[k].value)))
     }
+
+
+def returns_base_day(step: Step, subject: str, said: Said) -> str | None:
+    """The day the first of the returns a statistic was taken of starts from (the 2018-12-31
+    close for monthly returns in 2019), when they are returns with a base before them."""
+    source = _input_holding(step, subject, said, dated=True)
+    if source is None or not is_returns(source) or source.empty:
+        return None
+    # The base is the levels' (the prices the returns were computed from), upstream.
+    queue, seen = list(refs_in(step.call.args)), set()
+    while queue:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        day = (
+            base_of(said.frames[name]).get(subject, {}).get("date") if name in said.frames else None
+        )
+        if day is not None:
+            first = pd.Timestamp(day)
+            return first.date().isoformat() if first < source.index.min() else None
+        queue.extend(said.inputs.get(name, []))
+    return None
 
 
 def _observed(column: pd.Series | None) -> tuple[int, str, str] | None:

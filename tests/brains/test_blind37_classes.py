@@ -1,0 +1,153 @@
+"""Classes a fresh blind set found, now read:
+
+- a frequency word anywhere in the question picks a series' sibling of that frequency ("use
+  the monthly prices": the monthly WTI), and "how much pricier / cheaper" asks the gap;
+- a decade in words ("the sixties", "the late nineties");
+- "back-to-back down closes" is a losing streak, "chained together" compounds, 收涨的日子和收跌的
+  日子 counts both sides, 刷新历史纪录 counts record closes;
+- a measure typed with an input method's fuzzy syllable (最大回测 for 最大回撤);
+- periods picked by another series' move ("on the days the S&P 500 fell more than 2%",
+  标普500收跌的那几个月) are not answered with every period's figure.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pandas as pd
+import pytest
+from skfolio.datasets import load_sp500_dataset
+from support.asking import ask_offline, series_values, shown
+
+
+async def test_a_frequency_said_apart_picks_the_sibling_series(data: Any) -> None:
+    brent = series_values(data, "MCOILBRENTEU").loc["2008-07"].iloc[0]
+    wti = series_values(data, "MCOILWTICO").loc["2008-07"].iloc[0]
+    answer = await ask_offline(
+        "How much pricier was Brent than WTI in July 2008? use the monthly prices",
+        date(2009, 1, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{brent - wti:.2f}" in answer.summary, answer.summary
+    assert answer.intent is not None
+    assert "MCOILWTICO" in [entity.id for entity in answer.intent.entities]
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("avg US jobless rate during the sixties?", "1960", "1969"),
+        ("average US unemployment rate in the late nineties", "1997", "1999"),
+    ],
+)
+async def test_a_decade_in_words(data: Any, question: str, first: str, last: str) -> None:
+    rate = series_values(data, "UNRATE").loc[first:last]
+    answer = await ask_offline(question, date(2001, 1, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{rate.mean():.2f}%" in answer.summary, answer.summary
+
+
+def _runs(moves: pd.Series) -> list[tuple[pd.Timestamp, pd.Timestamp, int]]:
+    runs, start, length = [], None, 0
+    for day, move in moves.items():
+        if move < 0:
+            start, length = (start or day), length + 1
+            runs.append((start, day, length))
+        else:
+            start, length = None, 0
+    return runs
+
+
+async def test_back_to_back_down_closes_are_a_losing_streak(data: Any) -> None:
+    closes = load_sp500_dataset()["JPM"].loc["2021-12-31":"2022-12-31"]
+    first, last, length = max(_runs(closes.pct_change().dropna()), key=lambda run: run[2])
+    answer = await ask_offline(
+        "In 2022, what was JPMorgan's longest run of back-to-back down closes?", date(2023, 1, 10)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{length} sessions" in answer.summary, answer.summary
+    assert f"{first:%Y-%m-%d}" in answer.summary and f"{last:%Y-%m-%d}" in answer.summary
+
+
+async def test_monthly_figures_chained_together_compound(data: Any) -> None:
+    smb = series_values(data, "FF_SMB").loc["2016"]
+    chained = ((1 + smb / 100).prod() - 1) * 100
+    answer = await ask_offline(
+        "Fama-French SMB for 2016, monthly figures chained together - what's the total?",
+        date(2017, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{chained:.2f}%" in answer.summary, answer.summary
+
+
+async def test_up_days_and_down_days_said_as_days(data: Any) -> None:
+    closes = load_sp500_dataset()["AAPL"].loc["2020-12-31":"2021-12-31"]
+    moves = closes.pct_change().dropna()
+    answer = await ask_offline("2021年苹果收涨的日子和收跌的日子分别有多少？", date(2022, 1, 20))
+    assert answer.status == "ok", answer.message
+    assert f"{(moves > 0).sum()}个交易日上涨" in answer.summary, answer.summary
+    assert f"{(moves < 0).sum()}个交易日下跌" in answer.summary, answer.summary
+
+
+async def test_a_typed_measure_with_a_fuzzy_syllable(data: Any) -> None:
+    closes = load_sp500_dataset()["PEP"].loc["2021-12-31":"2022-12-31"]
+    drawdown = (closes / closes.cummax() - 1).min() * 100
+    answer = await ask_offline("百事可乐2022年的最大回测是多少", date(2023, 1, 10))
+    assert answer.status == "ok", answer.message
+    assert f"{drawdown:.2f}%" in shown(answer), answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2011年标普500收跌的那几个月，可口可乐平均每个月涨跌多少？",
+        "In 2022, on the days the S&P 500 fell more than 2%, what was Walmart's average return?",
+        "What was Coca-Cola's average monthly return in 2011 in the months when the S&P 500 fell?",
+    ],
+)
+async def test_periods_picked_by_another_move_are_not_every_period(
+    data: Any, question: str
+) -> None:
+    # Before: the mean of every month (or day) came back `ok`.
+    answer = await ask_offline(question, date(2023, 2, 1))
+    assert answer.status == "no_data", answer.summary
+    assert answer.message
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "write me a limerick about the market crash of 1929",
+        "帮我写一首关于2008年金融危机的打油诗",
+    ],
+)
+async def test_a_creative_writing_request_is_not_a_data_question(data: Any, question: str) -> None:
+    answer = await ask_offline(question, date(2024, 1, 1))
+    assert answer.status == "out_of_scope", answer.summary or answer.message
+
+
+async def test_third_from_the_bottom_shows_the_places_down_to_it(data: Any) -> None:
+    names = {"AAPL": "苹果", "MSFT": "微软", "AMD": "AMD", "BBY": "百思买", "HD": "家得宝"}
+    prices = load_sp500_dataset()[list(names)].loc["2021-12-31":"2022-12-31"]
+    returns = (prices.iloc[-1] / prices.iloc[0] - 1) * 100
+    third = returns.sort_values().index[2]
+    answer = await ask_offline(
+        "苹果、微软、AMD、百思买、家得宝，2022年收益率倒数第三的是哪只？", date(2023, 1, 15)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{returns[third]:.2f}%" in answer.summary, answer.summary
+    ranked = answer.summary.split("依次为")[-1]
+    for ticker in returns.sort_values().index[:3]:
+        assert f"{returns[ticker]:.2f}%" in ranked, answer.summary
+
+
+async def test_a_daily_series_asked_on_a_weekend_is_the_friday_before(data: Any) -> None:
+    wti = series_values(data, "DCOILWTICO")
+    answer = await ask_offline("2008年6月14号（周六）WTI原油价格是多少？", date(2008, 7, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{wti.loc['2008-06-13']:.2f}" in answer.summary, answer.summary
+    assert "2008-06-13" in answer.summary
+    assert any("2008-06-14" in note for note in answer.notes), answer.notes
