@@ -9,7 +9,7 @@ words with a note, as "a performance fee" beside a factsheet's charges) written 
 `questions_blind_3.json`) written after the words narrowing a noun were read, scored as it
 stood; each scored apart.
 
-    python bench/retrieval_heldout.py [-v]
+    python bench/retrieval_heldout.py [-v] [--set "blind 9"]
 
 For the questions a note answers: recall@5 and MRR of the passage holding the answer phrase
 (the library's own search, BM25 offline), and how many get "not mentioned" instead of an
@@ -46,6 +46,7 @@ SETS = {
     "blind 6": "questions_blind_6.json",
     "blind 7": "questions_blind_7.json",
     "blind 8": "questions_blind_8.json",
+    "blind 9": "questions_blind_9.json",
 }
 
 
@@ -145,6 +146,9 @@ def build(settings: Any) -> tuple[Any, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="List what missed.")
+    parser.add_argument(
+        "--set", action="append", choices=list(SETS), help="Score only this batch (repeatable)."
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from datapilot.settings import Settings
@@ -152,7 +156,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(data_dir=Path(folder), offline=True)
         store, owner = build(settings)
-        reports = [evaluate(store, owner, settings, name=name) for name in SETS]
+        reports = [evaluate(store, owner, settings, name=name) for name in args.set or SETS]
     lists = ("not first", "answered though not mentioned", "refused though answered")
     for report in reports:
         shown = {k: v for k, v in report.items() if args.verbose or k not in lists}
