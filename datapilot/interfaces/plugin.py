@@ -23,6 +23,7 @@ LIBRARY = (
     "processing",
     "performance",
     "periods",
+    "conditions",
     "rolling",
     "streaks",
     "first_past",

@@ -6,8 +6,8 @@
 - "back-to-back down closes" is a losing streak, "chained together" compounds, 收涨的日子和收跌的
   日子 counts both sides, 刷新历史纪录 counts record closes;
 - a measure typed with an input method's fuzzy syllable (最大回测 for 最大回撤);
-- periods picked by another series' move ("on the days the S&P 500 fell more than 2%",
-  标普500收跌的那几个月) are not answered with every period's figure.
+- periods picked by another name's move ("on the days the S&P 500 fell more than 2%",
+  标普500收跌的那几个月): each other name's mean return over exactly those periods.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset
 from support.asking import ask_offline, series_values, shown
+from support.numeric_expect import source_frame
 
 
 async def test_a_frequency_said_apart_picks_the_sibling_series(data: Any) -> None:
@@ -100,21 +101,56 @@ async def test_a_typed_measure_with_a_fuzzy_syllable(data: Any) -> None:
     assert f"{drawdown:.2f}%" in shown(answer), answer.summary
 
 
+def _returns(closes: pd.Series, first: str, last: str, period: str) -> pd.Series:
+    """Period returns in % over [first, last], the first from the close before `first`."""
+    levels = closes.loc[:last]
+    if period == "monthly":
+        levels = levels.resample("ME").last()
+    base = levels.loc[: pd.Timestamp(first) - pd.Timedelta(days=1)].iloc[-1:]
+    inside = levels.loc[first:]
+    return (pd.concat([base, inside]).pct_change().dropna() * 100).loc[first:]
+
+
 @pytest.mark.parametrize(
-    "question",
+    ("question", "condition", "target", "year", "period", "limit", "today"),
     [
-        "2011年标普500收跌的那几个月，可口可乐平均每个月涨跌多少？",
-        "In 2022, on the days the S&P 500 fell more than 2%, what was Walmart's average return?",
-        "What was Coca-Cola's average monthly return in 2011 in the months when the S&P 500 fell?",
+        (
+            "In 2022, on the days the S&P 500 fell more than 2%, what was Walmart's average "
+            "return on those same days?",
+            "^GSPC", "WMT", "2022", "daily", 2.0, date(2023, 2, 1),
+        ),
+        (
+            "2011年标普500收跌的那几个月，可口可乐平均每个月涨跌多少？",
+            "^GSPC", "KO", "2011", "monthly", 0.0, date(2012, 2, 1),
+        ),
+        (
+            "2020年标普500单日跌幅超过3%的那些天里，强生平均涨跌了多少？",
+            "^GSPC", "JNJ", "2020", "daily", 3.0, date(2021, 1, 15),
+        ),
     ],
-)
-async def test_periods_picked_by_another_move_are_not_every_period(
-    data: Any, question: str
+)  # fmt: skip
+async def test_returns_over_the_periods_another_name_fell(
+    data: Any,
+    question: str,
+    condition: str,
+    target: str,
+    year: str,
+    period: str,
+    limit: float,
+    today: date,
 ) -> None:
-    # Before: the mean of every month (or day) came back `ok`.
-    answer = await ask_offline(question, date(2023, 2, 1))
-    assert answer.status == "no_data", answer.summary
-    assert answer.message
+    # Before: declined (or, for the months, every month's mean came back `ok`).
+    index = source_frame("skfolio_index")[condition]
+    stock = load_sp500_dataset()[target]
+    first, last = f"{year}-01-01", f"{year}-12-31"
+    moves = _returns(index, first, last, period)
+    picked = moves[moves < -limit].index
+    mean = _returns(stock, first, last, period).reindex(picked).mean()
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"{mean:.2f}%" in answer.summary, answer.summary
+    assert str(len(picked)) in answer.summary, answer.summary
+    assert f"{picked[0]:%Y-%m-%d}" in answer.summary, answer.summary
 
 
 @pytest.mark.parametrize(

@@ -237,15 +237,26 @@ def repair_messages(previous_reply: str, problems: list[str]) -> list[ModelMessa
 
 def compact_catalog(registry: Registry, limit: int = CATALOG_TOKENS) -> str:
     """`registry.catalog()` in shorter notation; descriptions are trimmed, first to their first
-    clause (before "; ") and then to their first phrase, only as far as needed to fit `limit`.
-    Every interface and argument is always kept."""
+    clause (before "; "), then to their first phrase, then to their first words, only as far as
+    needed to fit `limit`. Every interface and argument is always kept."""
     lines = [_compact_signature(line) for line in registry.catalog().splitlines()]
     text = "\n".join(lines)
     for separator in (r"; ", r"[:;(]"):
         if count_tokens(text) <= limit:
-            break
+            return text
         text = "\n".join(_first_clause(line, separator) for line in lines)
+    phrases = text.splitlines()
+    for words in (16, 12, 10, 8, 6):
+        # The last trims: a description's first words, which still say what it does.
+        if count_tokens(text) <= limit:
+            break
+        text = "\n".join(_first_words(line, words) for line in phrases)
     return text
+
+
+def _first_words(line: str, words: int) -> str:
+    head, sep, description = line.partition(" — ")
+    return f"{head} — {' '.join(description.split()[:words])}" if sep else line
 
 
 def _compact_signature(line: str) -> str:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.reading import Reading
     from datapilot.brains.offline.vocab import Episode, Vocab
 
+from datapilot.brains.offline.conditions import as_condition, read_condition_ask
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.distance_back import read_distance_back
 from datapilot.brains.offline.episodes import named_episodes
@@ -79,6 +80,10 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
         reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
     if reading.tables or "forecast" in reading.metrics:
+        return
+    condition = read_condition_ask(parsed)
+    if condition is not None and reading.entities:
+        as_condition(reading, condition)  # "on the days the S&P 500 fell more than 2%"
         return
     cross = read_cross_ask(text)
     if cross is not None and reading.entities:

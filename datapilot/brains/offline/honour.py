@@ -96,10 +96,12 @@ GAP = re.compile(
 _TALLY_UNIT = r"(?:months?|quarters?|years?|weeks?|days?|sessions?|trading\s+days?)"
 # Periods picked by another move ("on the days the S&P 500 fell more than 2%", "in the months
 # when it rose", 标普500收跌的那几个月, 跌幅超过3%的那些天里): a condition on the periods
-# averaged or counted, which no step of the offline plans applies yet.
+# averaged (`returns_when`).
 CONDITION = re.compile(
     r"(?i)\b(?:on|in|during|over|for)\s+(?:the\s+)?(?:those\s+)?(?:same\s+)?"
-    r"(?:days?|sessions?|weeks?|months?|quarters?|years?)\s+(?:when|where|that|on\s+which|"
+    r"(?:days?|sessions?|weeks?|months?|quarters?|years?)"
+    r"(?:\s+(?:in|of|during)\s+(?:(?:19|20)\d\d|the\s+year|this\s+year|last\s+year))?"
+    r"\s+(?:when|where|that|on\s+which|"
     r"in\s+which|the\s+\S+(?:\s+\S+){0,3}?\s+(?:fell|rose|dropped|gained|lost|was|were|closed|"
     r"finished|ended|declined|climbed|jumped|slid|sank))\b|\bon\s+those\s+(?:same\s+)?days\b"
     r"|(?:涨|跌|收涨|收跌|上涨|下跌|收阳|收阴)[^，。？?！!]{0,12}?的?(?:那些|那几个?|那)"
@@ -178,11 +180,14 @@ def content_words(
         (RECOVERY, "recovery"),
         (CONDITION, "condition"),
     )
+    # "when" inside "on the days when the S&P 500 fell" names the periods, it asks no date.
+    picked = [found.span() for found in CONDITION.finditer(text)]
     for pattern, how in asked:
         for found in pattern.finditer(text):
             start = found.start()
             end = start + len(found.group(0).rstrip())
-            if not any(s < end and start < e for s, e in claimed):
+            inside = how != "condition" and any(s <= start and end <= e for s, e in picked)
+            if not inside and not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
     costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]
     for found in EXCLUSION.finditer(text):
@@ -309,7 +314,7 @@ def _honoured_by(
             return "the drawdown's recovery date"
         return "the first close back past the level" if "first_close" in reading.metrics else None
     if how == "condition":
-        return None  # no offline plan picks periods by another series' move
+        return interfaces.get("returns_when")  # the periods another name's move picks
     if how == "tally":
         # The periods' signs counted, or the sessions themselves ("how many days rose 4%") on
         # a condition: every session counted answers no "how many were up".

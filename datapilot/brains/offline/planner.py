@@ -42,6 +42,7 @@ _FAMILIES = {
     "count_days": "_count_days",
     "distance": "_distance",
     "streak": "_streak",
+    "conditional": "_conditional",
     "first_close": "_first_close",
     "ma_cross": "_ma_cross",
     "extreme_from_day": "_extreme_from_day",

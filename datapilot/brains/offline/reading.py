@@ -31,6 +31,7 @@ from datapilot.brains.offline.closed_days import (
     holiday_dates,
     shut_day,
 )
+from datapilot.brains.offline.conditions import ConditionAsk
 from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.exact_future import exact_future
@@ -146,6 +147,9 @@ class Reading(BaseModel):
         default_factory=list, description="Entity ids the question leaves out (except X, 除了X)."
     )
     count_condition: str | None = Field(default=None, description="`count_days`' condition.")
+    condition: ConditionAsk | None = Field(
+        default=None, description="The periods another name's move picks (`returns_when`)."
+    )
     threshold: float | None = Field(default=None, description="A count's level or daily %.")
     count_inclusive: bool = Field(default=False, description="At least / at most: equality counts.")
     level_day: date | None = Field(default=None, description="The day whose close is a level.")

@@ -35,6 +35,7 @@ _PRIORITY = {
     "distance": 0,
     "high_low_range": 0,
     "streak": 0,
+    "conditional": 0,
     "first_past": 0,
     "figure_difference": 0,
     "crosses": 0,
@@ -89,6 +90,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "high_low_range"
     if {"count", "sessions"} <= columns:
         return "count"
+    if {"mean_return_pct", "periods", "first_date"} <= columns:
+        return "conditional"
     if {"up", "down", "periods"} <= columns:
         return "signs"
     if {"fast_ma", "slow_ma", "crosses"} <= columns:

@@ -156,6 +156,50 @@ class AnalystFamilies(SeriesStatistics):
             ),
         )
 
+    def _conditional(self) -> None:
+        """Each name's mean return over the periods another name fell (rose) in: the days the
+        S&P 500 fell more than 2%, the months it closed down."""
+        r = self.r
+        ask = r.condition
+        if ask is None or not self.can("returns_when"):
+            self.missing("returns_when", "returns when another name moved", "按另一标的涨跌筛选")
+            return
+        data = self.levels(for_returns=True, freq="daily")
+        returns = self.returns(data, ask.period)
+        unit_en = _UNIT_EN.get(ask.period, "session")
+        unit_zh = "交易日" if ask.period == "daily" else _UNIT_ZH.get(ask.period, "时段")
+        args: dict[str, Any] = {
+            "frame": frame(returns),
+            "condition": ask.entity,
+            "side": ask.side,
+            "threshold": ask.threshold,
+            "period": ask.period,
+        }
+        moved_en = "fell" if ask.side == "down" else "rose"
+        moved_zh = "下跌" if ask.side == "down" else "上涨"
+        result = self.builder.add(
+            "returns_when",
+            args,
+            name="when",
+            description=self._say(
+                f"Average each return over the {unit_en}s {ask.entity} {moved_en}"
+                + (f" more than {ask.threshold:g}%" if ask.threshold else ""),
+                f"计算{ask.entity}{moved_zh}"
+                + (f"超过{ask.threshold:g}%" if ask.threshold else "")
+                + f"的{unit_zh}里的平均收益率",
+            ),
+            task="processing",
+        )
+        self.primary = result
+        self._table(
+            result,
+            self._title(
+                f"{moved_zh}的{unit_zh}里的平均收益率"
+                if r.zh
+                else f"returns on {moved_en} {unit_en}s"
+            ),
+        )
+
     def _first_close(self) -> None:
         """The first session past a level (a number, or a day's close) in the window."""
         r = self.r
