@@ -187,3 +187,15 @@ async def test_a_daily_series_asked_on_a_weekend_is_the_friday_before(data: Any)
     assert f"{wti.loc['2008-06-13']:.2f}" in answer.summary, answer.summary
     assert "2008-06-13" in answer.summary
     assert any("2008-06-14" in note for note in answer.notes), answer.notes
+
+
+async def test_a_risk_free_rate_given_with_a_softener_is_used(data: Any) -> None:
+    closes = load_sp500_dataset()["JNJ"].loc["2019-12-31":"2020-12-31"]
+    returns = closes.pct_change().dropna()
+    sharpe = (returns.mean() - 0.015 / 252) / returns.std() * 252**0.5
+    answer = await ask_offline(
+        "强生2020年的夏普比率是多少？无风险利率就按1.5%算吧", date(2021, 1, 15)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{sharpe:.2f}" in answer.summary, answer.summary
+    assert "1.50%" in answer.summary and "2019-12-31" in answer.summary, answer.summary

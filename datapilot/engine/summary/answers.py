@@ -582,15 +582,21 @@ def _sharpe(step: Step, facts: Facts, said: Said) -> list[str]:
         return []
     rf = next((f for f in step.record.facts if f.measure == "risk_free"), None)
     many = len(rows) > 1
+    # The closes the returns ran between, when every name's are the same (as a volatility's).
+    spans = {_row_span(step.value, subject) for subject, _ in rows}
+    span = next(iter(spans)) if len(spans) == 1 else None
     if w.zh:
         joined = "，".join(f"{w.name(s, many=many)}为{w.value(f)}" for s, f in rows)
-        basis = f"（无风险利率{w.value(rf)}）" if rf else ""
-        return [f"{said.when}的夏普比率{basis}：{joined}。"]
+        basis = f"无风险利率{w.value(rf)}" if rf else ""
+        closes = f"{span[0]}至{span[1]}收盘价" if span else ""
+        said_basis = "，".join(p for p in (basis, closes) if p)
+        return [f"{said.when}的夏普比率{f'（{said_basis}）' if said_basis else ''}：{joined}。"]
     items = [f"{_poss(w.name(s, many=many))} {w.value(f)}" for s, f in rows]
     head, value = items[0].rsplit(" ", 1)
     rest = f" and {_list(items[1:], False)}" if many else ""
     basis = f", with a risk-free rate of {w.value(rf)}" if rf else ""
-    return [f"{head} Sharpe ratio{_when(said)} was {value}{rest}{basis}."]
+    closes = f" (closes {span[0]} to {span[1]})" if span else ""
+    return [f"{head} Sharpe ratio{_when(said)} was {value}{rest}{closes}{basis}."]
 
 
 # --- series -----------------------------------------------------------------------------------
