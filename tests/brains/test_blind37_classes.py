@@ -199,3 +199,21 @@ async def test_a_risk_free_rate_given_with_a_softener_is_used(data: Any) -> None
     assert answer.status == "ok", answer.message
     assert f"{sharpe:.2f}" in answer.summary, answer.summary
     assert "1.50%" in answer.summary and "2019-12-31" in answer.summary, answer.summary
+
+
+async def test_a_statistic_of_returns_states_the_close_they_start_from(data: Any) -> None:
+    closes = load_sp500_dataset()["KO"].loc["2018-12-31":"2019-12-31"]
+    monthly = closes.resample("ME").last().pct_change().dropna() * 100
+    answer = await ask_offline("可口可乐2019年的月均收益率是多少？", date(2020, 1, 20))
+    assert answer.status == "ok", answer.message
+    assert f"{monthly.mean():.2f}%" in answer.summary, answer.summary
+    assert "首个自2018-12-31起算" in answer.summary, answer.summary
+
+
+async def test_a_factor_series_mean_claims_no_close_it_starts_from(data: Any) -> None:
+    # A factor's monthly figures are returns themselves: no close before them is a base.
+    smb = series_values(data, "FF_SMB").loc["2016"]
+    answer = await ask_offline("average monthly Fama-French SMB in 2016", date(2017, 3, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{smb.mean():.2f}%" in answer.summary, answer.summary
+    assert "the first from" not in answer.summary, answer.summary

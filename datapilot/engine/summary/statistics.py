@@ -22,7 +22,6 @@ from datapilot.engine.summary.phrasing import (
     when_said,
 )
 from datapilot.engine.summary.words import lower_first, upper_first
-from datapilot.interfaces.frame import base_of, is_returns
 
 
 def stats_sentences(step: Step, facts: Facts, said: Said) -> list[str]:
@@ -107,25 +106,13 @@ def _stat_days(column: pd.Series | None, m: dict[str, Fact]) -> dict[str, str]:
 
 def returns_base_day(step: Step, subject: str, said: Said) -> str | None:
     """The day the first of the returns a statistic was taken of starts from (the 2018-12-31
-    close for monthly returns in 2019), when they are returns with a base before them."""
+    close for monthly returns in 2019), as `compute_returns` records it; None for values that
+    are returns themselves (a factor's monthly figures start from no close)."""
     source = _input_holding(step, subject, said, dated=True)
-    if source is None or not is_returns(source) or source.empty:
+    if source is None or source.empty:
         return None
-    # The base is the levels' (the prices the returns were computed from), upstream.
-    queue, seen = list(refs_in(step.call.args)), set()
-    while queue:
-        name = queue.pop(0)
-        if name in seen:
-            continue
-        seen.add(name)
-        day = (
-            base_of(said.frames[name]).get(subject, {}).get("date") if name in said.frames else None
-        )
-        if day is not None:
-            first = pd.Timestamp(day)
-            return first.date().isoformat() if first < source.index.min() else None
-        queue.extend(said.inputs.get(name, []))
-    return None
+    day = (source.attrs.get("returns_from") or {}).get(subject)
+    return day if day and pd.Timestamp(day) < source.index.min() else None
 
 
 def _observed(column: pd.Series | None) -> tuple[int, str, str] | None:
