@@ -16,7 +16,6 @@ import pandas as pd
 
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import derive, values_of
-from datapilot.interfaces.periods import PeriodName
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 
@@ -27,7 +26,6 @@ def returns_when(
     condition: Annotated[str, "The column whose move picks the periods (e.g. ^GSPC)."],
     side: Annotated[Literal["down", "up"], "The periods it fell, or those it rose."] = "down",
     threshold: Annotated[float, "By more than this many % (0: any fall or rise)."] = 0.0,
-    period: Annotated[PeriodName, "What one row is: a day, a month…"] = "daily",
 ) -> pd.DataFrame:
     """Each column's mean return over the periods `condition` fell (rose) by more than
     `threshold` %: mean_return_pct, periods (how many), first_date and last_date. The other
@@ -70,5 +68,5 @@ def returns_when(
         condition=condition,
         side=side,
         threshold=limit,
-        period=period,
+        period=frame.attrs.get("period") or "daily",  # what one row is, as the returns say
     )

@@ -6,6 +6,7 @@ compared to 2018", 2019年比2018年).
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 
@@ -363,8 +364,8 @@ def literal_columns(text: str, table: ReportTable, usable: list[int]) -> list[in
     return [j for _, j in literal_spans(text, table, usable)]
 
 
-_MONTHS = "january february march april may june july august september october november december"
-_MONTH_DAY = re.compile(rf"(?i)\b(?:{'|'.join(_MONTHS.split())})\s+\d{{1,2}}\b")
+_MONTHS = [name.casefold() for name in calendar.month_name[1:]]
+_MONTH_DAY = re.compile(rf"(?i)\b(?:{'|'.join(_MONTHS)})\s+\d{{1,2}}\b")
 _QUARTER = re.compile(r"(?i)\bQ([1-4])\b")
 
 
@@ -378,7 +379,7 @@ def column_time(name: str) -> tuple[int, int, int] | None:
     month_day = _MONTH_DAY.search(name)
     if month_day:
         month, day = month_day.group(0).split()
-        return year, _MONTHS.split().index(month.casefold()) + 1, int(day)
+        return year, _MONTHS.index(month.casefold()) + 1, int(day)
     quarter = _QUARTER.search(name)
     if quarter:
         return year, 3 * int(quarter.group(1)), 31

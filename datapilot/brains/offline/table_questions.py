@@ -181,12 +181,6 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
     ):
         operation = "difference"
     asked = Asked(operation=operation)
-    if not_a_figure(text):
-        asked.missing = (
-            "a figure that answers this (it asks why, who, or what a line means or holds, "
-            "which the report's text says, not its table)"
-        )
-        return asked
     if _CONDITION.search(text) or _LISTING.search(text):
         asked.missing = (
             "a single figure to compute (the question asks for rows meeting a condition or a list)"
@@ -503,7 +497,7 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
         if shape == "periods":
             report = report.transposed()
         arithmetic = operation_of(question) not in (None, "max", "min")
-        if shape == "printed" and not arithmetic and not not_a_figure(question):
+        if shape == "printed" and not arithmetic:
             continue  # a table keyed by a named column: look-ups stay with the general reader
         asked = read_table_question(question, report)
         if asked is None:

@@ -184,13 +184,24 @@ QUARTER_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd":
 QUARTER_WORDS |= {"fourth": 4, "4th": 4, "final": 4, "last": 4}
 # A two-digit year before 年 ("19年", "20年初"), not a length (10年期, 20年代, 5年以来).
 YY_ZH = r"(?<![0-9.])(?P<yy>\d{2})\s*年(?!代|期|以|之|内|来|前|后|左右|多|里|间)"
-# "the early/mid/late 1990s", 90年代初/中期/末.
+# "the sixties": a decade in words, by its tens.
 _DECADE_WORDS = {
     word: tens
     for tens, word in enumerate(
-        ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties"), 2
+        [
+            "twenties",
+            "thirties",
+            "forties",
+            "fifties",
+            "sixties",
+            "seventies",
+            "eighties",
+            "nineties",
+        ],
+        2,
     )
-} | {"nineties": 9}
+}
+# "the early/mid/late 1990s", 90年代初/中期/末.
 _DECADE_PART_ZH = {"初": "early", "初期": "early", "前期": "early", "中": "mid", "中期": "mid"}
 _DECADE_PART_ZH |= {"末": "late", "末期": "late", "后期": "late"}
 HALF_WORDS = {"first": 1, "1st": 1, "front": 1, "second": 2, "2nd": 2, "latter": 2, "back": 2}

@@ -644,7 +644,6 @@ def _levels_compared(title: str, subject: str, day: str, said: Said) -> str:
     """ " (9.20% on 2009-04-01 against 5.40% on 2008-04-01, up 3.80 percentage points)": the two
     levels a change compares, from the series it was computed from; '' when none is at hand."""
     plain = title.removeprefix("Annualised ")  # an annualised change compares the same levels
-    plain = plain[:1].upper() + plain[1:]
     back = next((o for w, o in _COMPARED.items() if plain.lower().startswith(w.lower())), None)
     # A period-over-period change compares the observation before, however far back it is.
     previous = plain.lower().startswith("period-over-period")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from datapilot.core.plan import refs_in
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
-from datapilot.engine.summary.statistics import returns_base_day
+from datapilot.engine.summary.phrasing import possessive, when_said
+from datapilot.engine.summary.statistics import input_holding, returns_base_day
 
 _EN = {"daily": ("sessions", "daily"), "weekly": ("weeks", "weekly")}
 _EN |= {"monthly": ("months", "monthly"), "quarterly": ("quarters", "quarterly")}
@@ -55,15 +55,15 @@ def conditional_sentences(step: Step, said: Said) -> list[str]:
     units, per = _EN.get(period, ("periods", ""))
     moved = "fell" if side == "down" else "rose"
     more = f" more than {threshold:g}%" if threshold else ""
-    when = f" {said.when}" if said.when else ""
     items = "; ".join(
-        f"{'its own' if i == condition and others else _possessive(w.name(i))} average {per} "
+        f"{'its own' if i == condition and others else possessive(w.name(i))} average {per} "
         "return was "
         f"{format_value(float(r.mean_return_pct), '%')}"
         + (f" (over {int(r.periods)} of them)" if int(r.periods) != count else "")
         for i, r in rows
     )
     among = f" ({window[1]} to {window[2]}, the first from the {window[0]} close)" if window else ""
+    when = when_said(said)
     return [f"On the {count} {units}{when}{among} when {who} {moved}{more} ({span}), {items}."]
 
 
@@ -71,13 +71,7 @@ def _window(step: Step, condition: str, said: Said) -> tuple[str, str, str] | No
     """The window the periods were picked from: the close the first return starts from, the
     first period's day and the last's."""
     base = returns_base_day(step, condition, said)
-    inputs = [said.frames[name] for name in refs_in(step.call.args) if name in said.frames]
-    dated = [f for f in inputs if isinstance(f.index, pd.DatetimeIndex) and not f.empty]
-    if base is None or not dated:
+    source = input_holding(step, condition, said, dated=True)
+    if base is None or source is None or source.empty:
         return None
-    days = dated[0].index
-    return base, days.min().date().isoformat(), days.max().date().isoformat()
-
-
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    return base, source.index.min().date().isoformat(), source.index.max().date().isoformat()

@@ -18,6 +18,8 @@ from datapilot.engine.summary.conditional import conditional_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
 from datapilot.engine.summary.phrasing import after_name
+from datapilot.engine.summary.phrasing import possessive as _poss
+from datapilot.engine.summary.phrasing import when_said as _when
 from datapilot.engine.summary.ratios import ratio_sentences
 from datapilot.engine.summary.statistics import returns_base_day
 from datapilot.interfaces.frame import column_unit
@@ -26,14 +28,6 @@ _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "qua
 _UNIT |= {"annual": "year"}
 _UNIT_ZH = {"daily": "一天", "weekly": "一周", "monthly": "一个月", "quarterly": "一个季度"}
 _UNIT_ZH |= {"annual": "一年"}
-
-
-def _when(said: Said) -> str:
-    return f" {said.when}" if said.when and not said.w.zh else said.when
-
-
-def _poss(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _said(said: Said, value: float, unit: str) -> str:

@@ -8,6 +8,7 @@ import pandas as pd
 from datapilot.core.results import Fact
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.kinds import Said
+from datapilot.engine.summary.phrasing import possessive as _poss
 
 _MEASURE = {"return_pct": ("return", "收益率")}
 _MEASURE |= {"annualized_return_pct": ("annualized return", "年化收益率")}
@@ -35,7 +36,3 @@ def ratio_sentences(step: Step, said: Said) -> list[str]:
                 f"{_poss(top)} {en}{when} ({over}) is {times} times {_poss(bottom)} ({under})."
             )
     return sentences
-
-
-def _poss(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -83,7 +83,7 @@ _KIND_NOUNS = {"stock": ("stocks", "只股票"), "index": ("indices", "个指数
 def _dated_column(step: Step, subject: str, said: Said) -> pd.Series | None:
     """The dated values a series' statistic was taken of (its input's column, blanks dropped);
     None when the statistic was taken across a table's rows or the input is not at hand."""
-    source = _input_holding(step, subject, said, dated=True)
+    source = input_holding(step, subject, said, dated=True)
     if source is None:
         return None
     return source[next(c for c in source.columns if str(c) == subject)].dropna()
@@ -108,7 +108,7 @@ def returns_base_day(step: Step, subject: str, said: Said) -> str | None:
     """The day the first of the returns a statistic was taken of starts from (the 2018-12-31
     close for monthly returns in 2019), as `compute_returns` records it; None for values that
     are returns themselves (a factor's monthly figures start from no close)."""
-    source = _input_holding(step, subject, said, dated=True)
+    source = input_holding(step, subject, said, dated=True)
     if source is None or source.empty:
         return None
     day = (source.attrs.get("returns_from") or {}).get(subject)
@@ -128,11 +128,11 @@ def _observed(column: pd.Series | None) -> tuple[int, str, str] | None:
 def _across(step: Step, subject: str, said: Said) -> tuple[str, pd.DataFrame] | None:
     """(column, table) when a statistic was taken across a table's rows (the mean volatility
     of 20 stocks), not over one series' history."""
-    source = _input_holding(step, subject, said, dated=False)
+    source = input_holding(step, subject, said, dated=False)
     return (subject, source) if source is not None else None
 
 
-def _input_holding(step: Step, subject: str, said: Said, *, dated: bool) -> pd.DataFrame | None:
+def input_holding(step: Step, subject: str, said: Said, *, dated: bool) -> pd.DataFrame | None:
     """The first frame the step was computed from that has a column `subject`, indexed by dates
     (a series' history) or not (a table's rows): among its inputs, then theirs (a mean and a
     median combined into one table were each taken of the daily returns)."""

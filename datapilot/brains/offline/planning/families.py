@@ -21,6 +21,13 @@ _UNIT_ZH = {"weekly": "周", "monthly": "月", "quarterly": "季度", "annual": 
 _SIDE_ZH = {"best": "最好", "worst": "最差", "both": "最好和最差"}
 
 
+def _counted_units(period: str) -> tuple[str, str]:
+    """What one row of `period` returns is, in English and Chinese (session, 交易日; month, 月)."""
+    return _UNIT_EN.get(period, "session"), (
+        "交易日" if period == "daily" else _UNIT_ZH.get(period, "时段")
+    )
+
+
 class AnalystFamilies(SeriesStatistics):
     """Sub-period extremes, session counts and distances from a peak."""
 
@@ -166,14 +173,12 @@ class AnalystFamilies(SeriesStatistics):
             return
         data = self.levels(for_returns=True, freq="daily")
         returns = self.returns(data, ask.period)
-        unit_en = _UNIT_EN.get(ask.period, "session")
-        unit_zh = "交易日" if ask.period == "daily" else _UNIT_ZH.get(ask.period, "时段")
+        unit_en, unit_zh = _counted_units(ask.period)
         args: dict[str, Any] = {
             "frame": frame(returns),
             "condition": ask.entity,
             "side": ask.side,
             "threshold": ask.threshold,
-            "period": ask.period,
         }
         moved_en = "fell" if ask.side == "down" else "rose"
         moved_zh = "下跌" if ask.side == "down" else "上涨"
@@ -341,8 +346,7 @@ class AnalystFamilies(SeriesStatistics):
         r = self.r
         data = self.levels(for_returns=True, freq="daily")
         returns = self.returns(data, period)
-        unit_en = _UNIT_EN.get(period, "session")
-        unit_zh = "交易日" if period == "daily" else _UNIT_ZH.get(period, "时段")
+        unit_en, unit_zh = _counted_units(period)
         signs = self.builder.add(
             "count_signs",
             {"frame": frame(returns), "period": period},
