@@ -55,9 +55,16 @@ class StoreRates:
         self._swept_slot = -1
         self._sweep_lock = threading.Lock()
 
+    @property
+    def _prefix(self) -> str:
+        """Counters are named by their window too: slots of different windows are numbered
+        differently, so a sweep may only ever compare slots of its own window."""
+        return f"{self.window_s:g}s:"
+
     def allow(self, key: str) -> bool:
         now = self.clock()
         slot = int(now // self.window_s)
+        key = self._prefix + key
         dialect = self.store.engine.dialect.name
         insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
         upsert = (
@@ -79,13 +86,18 @@ class StoreRates:
         return _estimate(current, previous or 0, now, self.window_s) <= self.limit
 
     def _sweep(self, slot: int) -> None:
-        """Once per slot and process: forget the slots no window reaches any more."""
+        """Once per slot and process: forget this window's slots it no longer reaches."""
         with self._sweep_lock:
             if self._swept_slot == slot:
                 return
             self._swept_slot = slot
         with self.store.session(write=True) as session:
-            session.execute(delete(RateCounter).where(RateCounter.slot < slot - 1))
+            session.execute(
+                delete(RateCounter).where(
+                    RateCounter.slot < slot - 1,
+                    RateCounter.key.startswith(self._prefix, autoescape=True),
+                )
+            )
 
 
 class RedisRates:

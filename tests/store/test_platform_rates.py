@@ -62,3 +62,16 @@ def test_an_unreachable_redis_lets_requests_through() -> None:
     # A limit's outage must not take the service down: logged, and the message goes through.
     limiter = RedisRates("redis://127.0.0.1:1/0", 1)
     assert limiter.allow("guest:x") and limiter.allow("guest:x")
+
+
+def test_a_shorter_window_does_not_forget_a_longer_ones_counts(store_url: str) -> None:
+    # A per-minute limit and an hourly budget share the counters' table. The minute limiter
+    # forgets its own old slots each minute; it must not forget the hour's, or the hourly
+    # budget would start again every minute.
+    clock = Clock(1_000_040.0)
+    store = open_store(Settings(database_url=SecretStr(store_url)))
+    per_minute, per_hour = StoreRates(store, 10, clock=clock), StoreRates(store, 2, 3600, clock)
+    assert [per_hour.allow("budget:a"), per_hour.allow("budget:a")] == [True, True]
+    clock.now += 180  # three minutes on, within the same hour
+    assert per_minute.allow("guest:b")
+    assert not per_hour.allow("budget:a")

@@ -14,8 +14,8 @@ from datapilot.store.models.base import Base, _created
 
 
 class RateCounter(Base):
-    """How many requests one caller (`key`, e.g. `guest:ID`) made in one time slot
-    (`slot` = seconds since the epoch // the limit's window)."""
+    """How many requests one caller made in one time slot: `key` names the window and the
+    caller (`60s:guest:ID`), `slot` = seconds since the epoch // the window."""
 
     __tablename__ = "rate_counters"
 
