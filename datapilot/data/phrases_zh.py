@@ -236,9 +236,11 @@ def chinese_name(entity: Entity) -> str:
     if re.fullmatch(r"[A-Z0-9.&^-]+", entity.name):
         return entity.name  # IBM, AMD: one upper-case word, written the same way in Chinese
     chinese = [a for a in entity.aliases if any("\u3400" <= ch <= "\u9fff" for ch in a)]
-    # The alias keeping the name's numbers: 标普500 rather than 美股大盘 for S&P 500.
+    # The alias keeping the name's numbers and acronyms: 标普500 rather than 美股大盘 for S&P
+    # 500, WTI原油 rather than 原油 for WTI crude oil.
     digits = re.findall(r"\d+", entity.name)
-    for alias in chinese:
-        if digits and all(d in alias for d in digits):
-            return alias
+    for kept in (digits + re.findall(r"\b[A-Z]{2,}\b", entity.name), digits):
+        for alias in chinese:
+            if kept and all(k in alias for k in kept):
+                return alias
     return chinese[0] if chinese else entity.name

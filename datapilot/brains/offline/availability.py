@@ -10,7 +10,6 @@ whole answer.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,7 @@ from datapilot.brains.offline.refusals import (
     missing_message,
     moved_window_note,
 )
+from datapilot.brains.offline.siblings import sibling_series, swap_series
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Clause, TimeReading, default_window, read_time
 from datapilot.data.catalog import Catalog, Entity
@@ -161,33 +161,9 @@ def check_availability(reading: Reading, catalog: Catalog | None = None) -> None
             reading.notes.append(edge_note(entity, reading.zh, starts=False, start=start, end=end))
 
 
-# Words that say a series' frequency inside its alias ("monthly WTI", 布伦特原油日度).
-_FREQUENCY_WORDS = re.compile(
-    r"(?i)\b(?:daily|weekly|monthly|quarterly|annual|spot)\b|日度|周度|月度|季度|年度|现货"
-)
 # Measures a series of another frequency answers the same way: its levels and their changes
 # between two dates; never a count of days, a daily extreme or a volatility.
 _ANY_FREQUENCY = {"close", "value", "return", "cumulative_return", "spread", "mean", "median"}
-
-
-def sibling_series(entity: Entity, catalog: Catalog) -> list[Entity]:
-    """The same quantity at another frequency: "WTI crude oil spot price" (daily) and "WTI
-    crude oil price (monthly)", found by an alias of one that the other repeats with a
-    frequency word ("WTI" and "monthly WTI")."""
-
-    def bare(aliases: list[str]) -> set[str]:
-        return {" ".join(_FREQUENCY_WORDS.sub(" ", a).split()).casefold() for a in aliases}
-
-    own = bare(entity.aliases)
-    return [
-        other
-        for other in catalog.entities()
-        if other.id != entity.id
-        and other.kind == entity.kind
-        and other.frequency != entity.frequency
-        and own & bare(other.aliases)
-        and any(_FREQUENCY_WORDS.search(a) for a in [*entity.aliases, *other.aliases])
-    ]
 
 
 def _siblings_for_the_window(reading: Reading, catalog: Catalog) -> None:
@@ -214,7 +190,7 @@ def _siblings_for_the_window(reading: Reading, catalog: Catalog) -> None:
         if not covering:
             continue
         sibling = covering[0]
-        reading.entities[index] = sibling
+        swap_series(reading, index, sibling)
         reading.trace.append(f"{entity.id} has no data in the window: its sibling {sibling.id}")
         every = PERIOD_ZH.get(sibling.frequency or "", "")
         every += "" if every.endswith("度") else "度"  # 月度, 季度

@@ -77,53 +77,6 @@ def find_mentions(
     return kept, trace
 
 
-def align_frequencies(mentions: list[Mention], text: str, catalog: Catalog) -> list[Mention]:
-    """Series combined at one frequency: "Brent minus WTI" with Brent monthly reads WTI as the
-    monthly WTI series where the catalog has one (the same name at that frequency), so their
-    difference is taken month by month, never between a monthly value and a day's. Series only
-    drawn side by side keep their own frequencies."""
-    if not _COMBINED.search(text):
-        return mentions
-    series = [m for m in mentions if m.entity.kind not in _PRICED]
-    frequencies = {m.entity.frequency for m in series}
-    if len(series) < 2 or len(frequencies) < 2:
-        return mentions
-    aligned = []
-    named = {m.entity.id for m in mentions}
-    for mention in mentions:
-        others = {m.entity.frequency for m in series if m is not mention}
-        entity = mention.entity
-        if mention in series and len(others) == 1 and entity.frequency not in others:
-            (wanted,) = others
-            twin = next(
-                (
-                    found.entity
-                    for found in catalog.lookup(mention.text, limit=5)
-                    if found.score >= _TWIN_SCORE
-                    and found.entity.frequency == wanted
-                    and found.entity.kind == entity.kind
-                    and found.entity.available
-                    and found.entity.id not in named
-                ),
-                None,
-            )
-            if twin is not None:
-                mention = mention.model_copy(update={"entity": twin})
-        aligned.append(mention)
-    return aligned
-
-
-# Kinds priced by the session (a frequency of their own never differs); a name's other-frequency
-# twin scores at least this for the same words ("WTI": the daily 100, the monthly 90).
-_PRICED = {"stock", "etf", "index", "fund"}
-# Words that combine two series value by value: a difference, a spread, a ratio, a correlation.
-_COMBINED = re.compile(
-    r"(?i)\b(?:minus|less|spread|gap|difference|premium|discount|differential|ratio|"
-    r"correlat\w*|over)\b|[-−]\s*[A-Z]|价差|差价|之差|利差|溢价|相关|比值|减去?"
-)
-_TWIN_SCORE = 90.0
-
-
 def _means_something_else(said: str, entity: Entity, vocab: Vocab) -> bool:
     labels = vocab.matcher.labels_of(said)
     if not any(label.startswith(_MEANING_LABELS) for label in labels):

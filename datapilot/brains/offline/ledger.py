@@ -96,7 +96,7 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             claim((start, end), how, meaning)
     for mention in parsed.mentions:
         if not overlaps(mention.span, claimed):
-            claim(mention.span, "entity", mention.entity.id)
+            claim(mention.span, "entity", reading.swapped.get(mention.entity.id, mention.entity.id))
     # Before loose lengths: "1 day" of "the biggest 1 day jump" is the change's length.
     for first, last, said in reading.family_spans:  # "how many days … above", "除外"
         for unclaimed in _unclaimed((first, last), claimed):

@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.brackets import formulas
 from datapilot.brains.offline.entities import (
     Mention,
-    align_frequencies,
     find_mentions,
     glued_to_names,
     group_mentions,
@@ -160,7 +159,6 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
-    mentions = align_frequencies(mentions, text, catalog)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     hits = _with_times_of_day(hits, text, mentions)

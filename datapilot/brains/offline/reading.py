@@ -36,7 +36,6 @@ from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes
 from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
-from datapilot.brains.offline.frequency_siblings import with_frequency_siblings
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.margins import read_margin
 from datapilot.brains.offline.measures import (
@@ -58,6 +57,7 @@ from datapilot.brains.offline.reading_metrics import read_metrics
 from datapilot.brains.offline.reading_parts import Part, read_parts
 from datapilot.brains.offline.refusals import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.rewrite import rewrite
+from datapilot.brains.offline.siblings import align_series
 from datapilot.brains.offline.spelling import mandarin, respelling_note
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window
@@ -143,6 +143,10 @@ class Reading(BaseModel):
     model: str = "arima"
     risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
     measure_defaulted: bool = Field(default=False, description="No measure word was read.")
+    swapped: dict[str, str] = Field(
+        default_factory=dict,
+        description="Series answered by a sibling of another frequency: the id named → the used.",
+    )
     excluded: list[str] = Field(
         default_factory=list, description="Entity ids the question leaves out (except X, 除了X)."
     )
@@ -240,7 +244,6 @@ def _read(
     today = context.today
     # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
     text = mandarin(fill_elided_anchor(holiday_dates(normalise_text(question), today)))
-    text = with_frequency_siblings(text, catalog)
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)
@@ -381,6 +384,7 @@ def _read(
         # The client's table is read whole: no default window applies to it.
         reading.start = reading.end = None
         reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
+    align_series(reading, text, catalog)
     if "beta" in reading.metrics:
         add_market(reading, catalog)
     if reading.universe or reading.members_of:
