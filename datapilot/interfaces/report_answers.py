@@ -90,15 +90,39 @@ def with_unit(
     body = text.removeprefix("−")
     money = f"{table.currency}{body}" if table.currency else body
     money = f"−{money}" if negative else money
+    rounded = _rounded(text, table, zh)
     if not table.scale:
-        return money
+        return money + rounded
     if table.scale == "万元":
-        return f"{money}万元"
+        return f"{money}万元{rounded}"
     if zh:
-        return (
-            f"{money}（{ {'thousand': '千', 'million': '百万', 'billion': '十亿'}[table.scale] }）"
-        )
-    return f"{money} {table.scale}"
+        scale = {"thousand": "千", "million": "百万", "billion": "十亿"}[table.scale]
+        return f"{money}（{scale}）{rounded}"
+    return f"{money} {table.scale}{rounded}"
+
+
+_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "万元": 1e4}
+
+
+def _rounded(text: str, table: ReportTable, zh: bool) -> str:
+    """A large amount also said the way a reader says it, when that is in another unit than the
+    table prints: 9,577,144 is "about $9.6 million", 85,123 thousand "about 85.1 million"."""
+    digits = re.sub(r"[^\d.]", "", text)
+    if not digits or digits.count(".") > 1 or table.scale not in _FACTORS:
+        return ""
+    amount = float(digits) * _FACTORS[table.scale]
+    sign = "−" if text.startswith("−") or text.lstrip().startswith("(") else ""
+    if zh:
+        if amount >= 1e8 and table.scale != "万元":
+            return f"（约{sign}{table.currency}{amount / 1e8:,.2f}亿）"
+        if amount >= 1e6 and not table.scale:
+            return f"（约{sign}{table.currency}{amount / 1e4:,.1f}万）"
+        return ""
+    unit = "billion" if amount >= 1e9 else "million" if amount >= 1e6 else ""
+    if not unit or unit == table.scale:
+        return ""
+    said = f"{amount / _FACTORS[unit]:,.1f}"
+    return f" (about {sign}{table.currency}{said} {unit})"
 
 
 def _cells(table: ReportTable, rows: list[int], columns: list[int]) -> list[Cell]:

@@ -608,3 +608,24 @@ async def test_proportions_asked_respectively_are_not_answered_with_one_year(
             assert f"{figure(share)}%" in answer.summary, answer.summary
     else:
         assert answer.status == "no_data" and "2018" in (answer.message or "")
+
+
+async def test_a_large_amount_is_also_said_in_millions(client: httpx.AsyncClient) -> None:
+    # "(In thousands)" cash of $14,158 thousand is about $14.2 million; a change printed in
+    # dollars with no scale (a table of whole dollars) is said in millions too.
+    answer = await ask(client, "What was the cash and equivalents in 2019?", BALANCE)
+    millions = CELLS.loc["cash", "2019"] * 1e3 / 1e6
+    head = first_sentence(answer.summary)
+    assert f"about ${millions:,.1f} million" in head, answer.summary
+    dollars = {
+        "name": "expenses",
+        "columns": ["item", "2019", "2018"],
+        "rows": [["Selling, general and administrative", "$24,371,349", "$14,794,205"]],
+    }
+    answer = await ask(client, "What was the increase in selling, general and administrative?",
+                       dollars)  # fmt: skip
+    change = pd.Series([14_794_205, 24_371_349]).diff().iloc[-1]
+    head = first_sentence(answer.summary)
+    assert f"${figure(change, 0)}" in head and f"about ${change / 1e6:,.1f} million" in head, head
+    small = await ask(client, "What were other assets in 2019?", BALANCE)  # $412 thousand
+    assert "about" not in first_sentence(small.summary), small.summary
