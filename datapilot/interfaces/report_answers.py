@@ -25,7 +25,7 @@ from datapilot.interfaces.registry import InterfaceError, interface
 
 Operation = Literal[
     "value", "change", "pct_change", "average", "sum", "difference", "ratio", "proportion",
-    "max", "min", "count_above", "count_below",
+    "max", "min", "count_above", "count_below", "years",
 ]  # fmt: skip
 
 
@@ -163,6 +163,8 @@ def report_figure(
         table = table.transposed()
     table.scale = table.scale or scale
     zh = ctx.language == "zh"
+    if operation == "years":
+        return _years(name, table, columns, subject, zh)
     cells = _cells(table, rows, columns)
     lines, figure = compute(table, operation, cells, rows, columns, subject, zh, threshold)
     result = pd.DataFrame(
@@ -171,6 +173,27 @@ def report_figure(
     result.loc[len(result)] = {"row": subject or operation, "column": operation,
                                "printed": figure, "value": None}  # fmt: skip
     return tag(result, kind="cross_section", title=f"{name}: {subject or operation}",
+               sources=[f"client table: {name}"], answer=lines)  # fmt: skip
+
+
+def _years(
+    name: str, table: ReportTable, columns: list[int], subject: str, zh: bool
+) -> pd.DataFrame:
+    """The years the table's columns give figures for: "which years does the table cover"."""
+    printed = [table.columns[j] for j in columns if 0 <= j < len(table.columns)]
+    years = list(dict.fromkeys(y for j in columns for y in table.years(j)[:1]))
+    if not years:
+        raise InterfaceError(f"The table's columns name no years: {', '.join(printed)}.")
+    said = stated_list(years)
+    first = (
+        f"表格“{name}”给出了{'、'.join(years)}年的数字。"
+        if zh
+        else f'The table "{name}" gives figures for {said}.'
+    )
+    shown = "；".join(printed) if zh else "; ".join(printed)
+    lines = [first, f"所列的列：{shown}。" if zh else f"Its columns: {shown}."]
+    result = pd.DataFrame([{"column": c, "year": y} for c, y in zip(printed, years, strict=False)])
+    return tag(result, kind="cross_section", title=f"{name}: {subject or 'years'}",
                sources=[f"client table: {name}"], answer=lines)  # fmt: skip
 
 
@@ -289,9 +312,17 @@ def compute(
             c for c in cells if (c.value > bound if operation == "count_above" else c.value < bound)
         ]
         side = ("above", "高于") if operation == "count_above" else ("below", "低于")
-        first = say(f"{len(hits)} of the {len(cells)} cells are {side[0]} {number_text(bound)}.",
-                    f"{len(cells)}个单元格中有{len(hits)}个{side[1]}{number_text(bound)}。")  # fmt: skip  # noqa: E501
-        return [first, _trace(cells, zh)], str(len(hits))
+        # Cells of one line across its columns are named by column ("2019 and 2018"), else
+        # by line; the cells that are not past the bound are in the cells used, not here.
+        by_column = len({c.row for c in cells}) == 1
+        names = [c.column if by_column else c.row for c in hits]
+        which = [f"{n} ({c.printed.strip()})" for n, c in zip(names, hits, strict=True)]
+        which_en = f": {stated_list(which)}" if which else ""
+        which_zh = f"：{'、'.join(which)}" if which else ""
+        first = say(f"{len(hits)} of the {len(cells)} cells are {side[0]} {number_text(bound)}"
+                    f"{which_en}.",
+                    f"{len(cells)}个单元格中有{len(hits)}个{side[1]}{number_text(bound)}{which_zh}。")  # fmt: skip  # noqa: E501
+        return [first, _trace(cells, zh)], ", ".join(names) or "0"
     raise InterfaceError(f"Unknown operation {operation!r}.")
 
 

@@ -629,3 +629,31 @@ async def test_a_large_amount_is_also_said_in_millions(client: httpx.AsyncClient
     assert f"${figure(change, 0)}" in head and f"about ${change / 1e6:,.1f} million" in head, head
     small = await ask(client, "What were other assets in 2019?", BALANCE)  # $412 thousand
     assert "about" not in first_sentence(small.summary), small.summary
+
+
+async def test_the_years_a_table_gives_and_the_years_past_a_bound(
+    client: httpx.AsyncClient,
+) -> None:
+    years = await ask(client, "Which years does the table show?", BALANCE)
+    assert years.status == "ok", years.message
+    head = first_sentence(years.summary)
+    assert "2019" in head and "2018" in head, years.summary
+    cash = CELLS.loc["cash"]
+    for question, bound in [
+        ("Which years did cash and equivalents exceed $15,000 thousand?", 15_000),
+        ("How many years did cash and equivalents exceed $15 million?", 15_000),  # in thousands
+    ]:
+        answer = await ask(client, question, BALANCE)
+        assert answer.status == "ok", answer.message
+        head = first_sentence(answer.summary)
+        past = cash[cash > bound]
+        assert head.startswith(f"{len(past)} of the {len(cash)}"), head
+        for year in cash.index:
+            assert (year in head) == (year in past.index), head
+    blank = {
+        "name": "leases",
+        "columns": ["item", "2019", "2018"],
+        "rows": [["Lease obligation", "2,047", "—"]],
+    }
+    answer = await ask(client, "In which year was lease obligation less than 500?", blank)
+    assert answer.status == "no_data" and "2018" in (answer.message or ""), answer

@@ -113,6 +113,7 @@ class Asked:
     missing: str = ""
     closest: list[str] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
+    threshold: float | None = None
 
 
 def operation_of(text: str) -> str | None:
@@ -181,7 +182,11 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
     ):
         operation = "difference"
     asked = Asked(operation=operation)
-    if _CONDITION.search(text) or _LISTING.search(text):
+    bound = _CONDITION.search(text)
+    if bound and _YEARS_WHEN.search(text):
+        # "Which years did net sales exceed $1,000,000 thousand?": the years past the bound.
+        return _years_past(text, table, asked, bound)
+    if bound or _LISTING.search(text):
         asked.missing = (
             "a single figure to compute (the question asks for rows meeting a condition or a list)"
         )
@@ -401,8 +406,8 @@ _CHANGE_OF_SHARE = re.compile(
     r"(?:percentage|proportion|share)\s+of\b"
 )
 _WHICH_YEARS = re.compile(
-    r"(?i)\b(?:which|what)\s+years\b.*\b(?:calculated|provided?|given|shown|included|listed|"
-    r"reported|recorded|presented|information)|\bin\s+which\s+years\s+(?:was|were|is|are|did|does)\b"
+    r"(?i)\b(?:which|what)\s+years\b.*\b(?:calculated|provided?|given|shows?|shown|includ(?:e|es|ed)|"
+    r"listed|reported|recorded|presented|information|covers?|covered|contains?|data)|\bin\s+which\s+years\s+(?:was|were|is|are|did|does)\b"
 )
 _SUM_OF = re.compile(r"(?i)\bsum\s+of\b|\btotal\s+of\b.+\band\b|\bcombined\b")
 _WHICH_ROW = re.compile(
@@ -414,9 +419,55 @@ _WHICH_ROW = re.compile(
 )
 
 
+_YEARS_WHEN = re.compile(
+    r"(?i)\b(?:which|what|how\s+many)\s+(?:fiscal\s+)?years?\b|哪(?:一|几)?年|几年|多少年"
+)
+_BELOW = re.compile(r"(?i)\b(?:less|fewer|lower|below|under)\b|低于|少于|不到")
+_SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
+           "billions": 1e9}  # fmt: skip
+
+
+def _years_past(text: str, table: ReportTable, asked: Asked, bound: re.Match[str]) -> Asked:
+    """The row's year columns, counted against the bound the question states, in the table's
+    scale ("$5 million" against a table in thousands is 5,000)."""
+    number = float(re.sub(r"[^\d.]", "", bound.group(0).split("$")[-1]) or "nan")
+    unit = re.match(r"\s*(thousands?|millions?|billions?)\b", text[bound.end() :], re.I)
+    if unit is not None and table.scale in _SCALES:
+        number *= _SCALES[unit.group(1).casefold()] / _SCALES[table.scale]
+    ranked = find_rows(text[: bound.start()], table)
+    if number != number or not ranked or ranked[0].score < GOOD_MATCH:
+        asked.missing = "the row"
+        asked.closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
+        return asked
+    row = ranked[0].row
+    # Every dated column, those printing no number at all too ("—" under 2018).
+    years = {table.years(j)[0]: j for j in range(len(table.columns)) if table.years(j)}
+    blank = [y for y, j in years.items() if table.rows[row].value(j) is None]
+    if not years or blank:
+        # A year printed without a figure ("—") is not for this reading to count either way.
+        asked.missing = (
+            f"a figure of {table.rows[row].label} in {' and '.join(blank)}"
+            if blank
+            else "the years of the columns"
+        )
+        asked.closest = list(table.columns)
+        return asked
+    asked.operation = "count_below" if _BELOW.search(bound.group(0)) else "count_above"
+    asked.rows, asked.columns = [row], list(years.values())
+    asked.subject, asked.threshold = table.rows[row].label, number
+    return asked
+
+
 def _every_year(text: str, table: ReportTable, asked: Asked) -> Asked:
     ranked = find_rows(text, table)
     if not ranked or ranked[0].score < GOOD_MATCH:
+        # No line named: what the question calls the table's subject ("which years does the
+        # table provide information for net sales by region") is the table, so its years.
+        years = {table.years(j)[0]: j for j in table.value_columns if table.years(j)}
+        if years:
+            asked.operation, asked.columns = "years", list(years.values())
+            asked.trace.append("no line named: the years of the table's columns")
+            return asked
         asked.missing = "the row"
         asked.closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
         return asked
@@ -538,6 +589,8 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
         "columns": asked.columns,
         "subject": asked.subject,
     }
+    if asked.threshold is not None:
+        args["threshold"] = asked.threshold
     if report.scale:
         args["scale"] = report.scale
         intent.trace.append(f"the table's figures are in {report.scale}")
