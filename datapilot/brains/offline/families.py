@@ -237,17 +237,19 @@ def _lever(reading: Reading, text: str) -> None:
     found = read_leverage(text)
     if found is None or not reading.price_entities or reading.series_entities:
         return
-    value, span = found
+    value, spans = found
     reading.leverage = value
-    said = text[span[0] : span[1]]
+    said = " ".join(text[start:end] for start, end in spans)
     if reading.frequency == "daily" and re.search(r"(?i)daily|每日|每天|日", said):
-        rest = text[: span[0]] + text[span[1] :]
+        rest = text
+        for start, end in sorted(spans, reverse=True):
+            rest = rest[:start] + " " + rest[end:]
         if not re.search(r"(?i)\bdaily\b|每日|每天|日收益|日度", rest):
             reading.frequency = None  # "daily" only said how the leverage is kept
             reading.trace = [t for t in reading.trace if "→ daily data" not in t]
     if not set(reading.metrics) & _LEVERED:
         reading.metrics = ["return", *(m for m in reading.metrics if m not in _REPLACED)]
-    reading.family_spans.append((*span, f"{value:g}x daily leverage"))
+    reading.family_spans += [(*span, f"{value:g}x daily leverage") for span in spans]
     times = f"{value:g}"
     reading.notes.append(
         f"按{times}倍每日杠杆计算：每天的收益率乘以{times}后按日复利，不计费用和融资成本。"

@@ -687,21 +687,28 @@ _LEVERAGE = re.compile(
 _ZH_SMALL = {"两": 2.0, "二": 2.0, "三": 3.0, "四": 4.0, "五": 5.0}
 
 
-# How the leverage is kept, said after it: "(rebalanced daily)", （每日调仓）, 每日再平衡 — the
-# daily compounding the leverage already means, never a frequency of its own.
+# How the leverage is kept: "(rebalanced daily)", （每日调仓）, 每日再平衡 — the daily compounding
+# the leverage already means, never a frequency of its own; said beside it or later on
+# ("两倍日杠杆做多标普500（每日调仓，不计费用）").
 _REBALANCED = re.compile(
-    r"(?i)^\s*[(（,，]?\s*(?:(?:每日|每天|日度|daily)\s*)?(?:调仓|再平衡|重置|rebalanc\w*|reset\w*)"
+    r"(?i)[(（,，]?\s*(?:(?:每日|每天|日度|daily)\s*)?(?:调仓|再平衡|重置|rebalanc\w*|reset\w*)"
     r"(?:\s*(?:每日|每天|daily|each\s+day|every\s+day))?\s*[)）]?"
 )
 
 
-def read_leverage(text: str) -> tuple[float, Span] | None:
+def read_leverage(text: str) -> tuple[float, list[Span]] | None:
     """A daily leverage said in the question ("with 2x daily leverage", 两倍杠杆), or None;
-    its span takes in how it is kept ("(rebalanced daily)", （每日调仓）)."""
+    its spans: the leverage, and how it is kept ("(rebalanced daily)", （每日调仓）) where said."""
     found = _LEVERAGE.search(text)
     if found is None:
         return None
     said = found.group("n") or found.group("n2") or found.group("n3")
     value = _ZH_SMALL.get(said) or float(said)
-    kept = _REBALANCED.match(text[found.end() :])
-    return value, (found.start(), found.end() + (kept.end() if kept else 0))
+    spans: list[Span] = [(found.start(), found.end())]
+    kept = _REBALANCED.search(text, found.end())
+    if kept is not None:
+        if not text[found.end() : kept.start()].strip():
+            spans = [(found.start(), kept.end())]
+        else:
+            spans.append((kept.start(), kept.end()))
+    return value, spans

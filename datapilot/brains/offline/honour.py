@@ -289,6 +289,10 @@ def _honoured_by(
     if how == "period":
         if _PERIOD_END.search(reading.text[: entry.start]) and reading.end is not None:
             return "the window's end"  # "how far above the low did it finish the year"
+        if _COUNTED.search(reading.text[: entry.start]):
+            # "in how many quarters did investment shrink", 有几个月: only a count of them; the
+            # series being quarterly is no answer to how many.
+            return next((interfaces[c] for c in _COUNTING if c in interfaces), None)
         return _period(reading, meaning)
     if how == "threshold":
         number = re.sub(r"[^\d.]", "", meaning.split()[-1] if " " in meaning else meaning)
@@ -599,6 +603,12 @@ _DAYS = {"best_day", "worst_day"}
 def _sub_period_measure(reading: Reading) -> bool:
     return bool(set(reading.metrics) & _EXTREMES)
 
+
+# Periods counted ("how many months", 多少个季度, 几个月) and the steps that count them.
+_COUNTED = re.compile(
+    r"(?i)\b(?:how\s+many|number\s+of)\s+(?:(?:of\s+)?(?:the|its|their)\s+)?$|(?:多少|几)个?$"
+)
+_COUNTING = ("count_days", "count_signs", "longest_streak")
 
 # Statistics taken over a series' values: "the mean of daily returns", 日收益率的均值.
 _OVER_VALUES = {"mean", "median", "stats", "correlation", "volatility", "beta", "sharpe", "var"}

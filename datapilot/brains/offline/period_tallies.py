@@ -25,8 +25,11 @@ _UNIT_ZH: dict[str, Frequency] = {"周": "weekly", "星期": "weekly", "月": "m
 _UNIT_ZH |= {"月份": "monthly", "季度": "quarterly", "季": "quarterly"}
 _UNIT_ZH |= {"年": "annual", "年份": "annual"}
 
+# A quantity's own verbs too: GDP or investment "grew", "expanded", "shrank", "contracted".
 _UP = r"up|positive|higher|green|gain(?:ed|s)?|r[io]se|rising|climb(?:ed)?|advanc(?:ed|e)"
+_UP += r"|gr[oe]w|grown|expand(?:ed)?"
 _DOWN = r"down|negative|lower|red|f[ae]ll|falling|los(?:e|t|s)|declin(?:ed|e)|drop(?:ped)?"
+_DOWN += r"|shr[iau]nk|contract(?:ed)?"
 _TALLY_EN = re.compile(
     # "how many months from 2012 to 2016 did Johnson & Johnson finish higher": the window and
     # the name may sit between, within the clause
@@ -39,9 +42,10 @@ _TALLY_EN = re.compile(
     # "what share of months did it finish up", "the percentage of its quarters that were down"
     r"|\b(?:share|percentage|percent|proportion|fraction|ratio)\s+of\s+(?:the\s+|its\s+|their\s+)?"
     rf"(?P<unit4>week|month|quarter|year)s\b[^.?!;,]{{0,40}}?\b(?:(?P<up4>{_UP})|(?P<down4>{_DOWN}))\b"
-    # "out of the 120 months from 2010 through 2019, in how many did it finish up"
+    # "out of the 120 months from 2010 through 2019, in how many did it finish up" (what share)
     r"|\b(?:out\s+)?of\s+(?:the|its|those|these|all)\s+(?:\d+\s+)?(?P<unit5>week|month|quarter|year)s\b"
-    rf"[^.?!;]{{0,60}}?\bhow\s+many\b[^.?!;,]{{0,40}}?\b(?:(?P<up5>{_UP})|(?P<down5>{_DOWN}))\b"
+    r"[^.?!;]{0,60}?\b(?:how\s+many|what\s+(?:share|percentage|percent|fraction|proportion))\b"
+    rf"[^.?!;,]{{0,40}}?\b(?:(?P<up5>{_UP})|(?P<down5>{_DOWN}))\b"
 )
 # A number after the move ("up more than 5%") asks a threshold, which a count of signs is not.
 _THRESHOLD_AFTER = re.compile(r"(?i)^\s*(?:by\s+)?(?:more|less|over|above|under|at\s+least)\b")
