@@ -217,3 +217,25 @@ async def test_a_factor_series_mean_claims_no_close_it_starts_from(data: Any) ->
     assert answer.status == "ok", answer.message
     assert f"{smb.mean():.2f}%" in answer.summary, answer.summary
     assert "the first from" not in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the Nasdaq-to-S&P 500 ratio on Dec 31 2018?",
+        "Nasdaq/S&P 500 ratio on Dec 31 2018",
+        "纳斯达克/标普500比值 2018年12月31日",
+    ],
+)
+async def test_two_names_joined_as_a_ratios_legs(data: Any, question: str) -> None:
+    nasdaq = source_frame("arch_nasdaq")["^IXIC"].loc["2018-12-31"]
+    sp500 = source_frame("skfolio_index")["^GSPC"].loc["2018-12-31"]
+    answer = await ask_offline(question, date(2019, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{nasdaq / sp500:.2f}" in answer.summary, answer.summary
+    assert f"{nasdaq:,.2f}" in answer.summary and f"{sp500:,.2f}" in answer.summary
+
+
+async def test_a_ratio_named_after_a_person_is_no_ratio_of_names(data: Any) -> None:
+    answer = await ask_offline("What is Apple's Sortino ratio for 2020?", date(2021, 1, 15))
+    assert answer.status == "no_data" and "Sortino" in (answer.message or ""), answer

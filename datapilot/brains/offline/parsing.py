@@ -162,6 +162,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     hits = _with_times_of_day(hits, text, mentions)
+    hits = _ratio_of_two_names(hits, text, mentions)
     hits = [h for h in hits if not _noun_sense(h, text)]
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
     # A member left out ("the factor ETFs except SIZE") does not narrow its group to itself.
@@ -377,6 +378,28 @@ def _with_metric_names(
                 implied.append(Hit((f"metric:{metric}",), span[0], span[1], found.group(0)))
     kept = [h for h in hits if not any(h.start < w.end and w.start < h.end for w in wider)]
     return sorted([*kept, *wider, *implied], key=lambda h: h.start)
+
+
+# Two names joined as a ratio's legs ("Nasdaq-to-S&P 500", "Nasdaq/S&P 500") and the word
+# right after the second: "the Nasdaq-to-S&P 500 ratio" is the first over the second.
+_RATIO_JOIN = re.compile(r"(?i)^\s*(?:/|-to-|:|\s+to\s+(?:the\s+)?)\s*$")
+_RATIO_AFTER = re.compile(r"(?i)^(?:'s)?\s+(?:(?:close|closing|price|level)\s+)?(ratio)\b")
+
+
+def _ratio_of_two_names(hits: list[Hit], text: str, mentions: list[Mention]) -> list[Hit]:
+    """A bare "ratio" said right after two names joined as its legs; nowhere else ("Sortino
+    ratio" stays a measure nobody knows)."""
+    if any("metric:ratio" in h.labels for h in hits):
+        return hits
+    for first, second in zip(mentions, mentions[1:], strict=False):
+        joined = _RATIO_JOIN.match(text[first.span[1] : second.span[0]])
+        after = _RATIO_AFTER.match(text[second.span[1] :])
+        if joined and after:
+            start = second.span[1] + after.start(1)
+            found = Hit(("metric:ratio",), start, start + 5, "ratio")
+            kept = [h for h in hits if not (h.start < found.end and found.start < h.end)]
+            return sorted([*kept, found], key=lambda h: h.start)
+    return hits
 
 
 def _yield_to_measures(
