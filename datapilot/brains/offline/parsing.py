@@ -8,6 +8,7 @@ and a US macro series named for another country is set aside ("China's GDP").
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 import unicodedata
 from datetime import date
 
@@ -391,7 +392,7 @@ def _ratio_of_two_names(hits: list[Hit], text: str, mentions: list[Mention]) -> 
     ratio" stays a measure nobody knows)."""
     if any("metric:ratio" in h.labels for h in hits):
         return hits
-    for first, second in zip(mentions, mentions[1:], strict=False):
+    for first, second in pairwise(mentions):
         joined = _RATIO_JOIN.match(text[first.span[1] : second.span[0]])
         after = _RATIO_AFTER.match(text[second.span[1] :])
         if joined and after:
