@@ -8,9 +8,9 @@ and a US macro series named for another country is set aside ("China's GDP").
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 import unicodedata
 from datetime import date
+from itertools import pairwise
 
 from pydantic import BaseModel, Field
 
