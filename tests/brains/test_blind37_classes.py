@@ -239,3 +239,9 @@ async def test_two_names_joined_as_a_ratios_legs(data: Any, question: str) -> No
 async def test_a_ratio_named_after_a_person_is_no_ratio_of_names(data: Any) -> None:
     answer = await ask_offline("What is Apple's Sortino ratio for 2020?", date(2021, 1, 15))
     assert answer.status == "no_data" and "Sortino" in (answer.message or ""), answer
+
+
+async def test_a_high_asked_of_a_name_nobody_knows_is_no_data_naming_it(data: Any) -> None:
+    # 最高涨到多少 asks a high, so this is a data question about something the data lacks.
+    answer = await ask_offline("比特币2021年最高涨到多少？", date(2022, 1, 10))
+    assert answer.status == "no_data" and "比特币" in (answer.message or ""), answer
