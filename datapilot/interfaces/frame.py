@@ -441,14 +441,22 @@ def filter_dates(
     frame: Frame,
     start: Annotated[date | None, "First date kept (inclusive); None = from the beginning."] = None,
     end: Annotated[date | None, "Last date kept (inclusive); None = to the end."] = None,
+    weekdays: Annotated[
+        list[int] | None, "Only rows on these weekdays (Monday = 0 … Friday = 4); None = all."
+    ] = None,
 ) -> pd.DataFrame:
-    """Keep the rows of a time series between two dates (inclusive)."""
+    """Keep the rows of a time series between two dates (inclusive), or on some weekdays."""
     require_timeseries(frame)
     out = window(frame, start, end)
+    if weekdays:
+        if any(not 0 <= day <= 6 for day in weekdays):
+            raise InterfaceError(f"Weekdays are 0 (Monday) to 6 (Sunday), not {weekdays}.")
+        out = out[out.index.day_of_week.isin(weekdays)]
     if out.empty:
+        days = f" on weekdays {weekdays}" if weekdays else ""
         raise InterfaceError(
-            f"No rows between {start or 'the beginning'} and {end or 'the end'}; the data run "
-            f"from {frame.index[0].date()} to {frame.index[-1].date()}."
+            f"No rows between {start or 'the beginning'} and {end or 'the end'}{days}; the data "
+            f"run from {frame.index[0].date()} to {frame.index[-1].date()}."
         )
     # Rows were cut, so the base read for the original window no longer applies.
     return derive(out.copy(), frame, measure=frame.attrs.get("measure"))

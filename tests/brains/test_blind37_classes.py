@@ -245,3 +245,32 @@ async def test_a_high_asked_of_a_name_nobody_knows_is_no_data_naming_it(data: An
     # 最高涨到多少 asks a high, so this is a data question about something the data lacks.
     answer = await ask_offline("比特币2021年最高涨到多少？", date(2022, 1, 10))
     assert answer.status == "no_data" and "比特币" in (answer.message or ""), answer
+
+
+async def test_when_a_gap_was_at_its_widest_and_how_wide(data: Any) -> None:
+    gap = (series_values(data, "BAA") - series_values(data, "AAA")).loc["2008":"2009"]
+    answer = await ask_offline(
+        "When was the gap between Moody's Baa and Aaa yields at its widest in 2008-2009, "
+        "and how wide did it get?",
+        date(2010, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{gap.max():.2f}" in answer.summary, answer.summary
+    assert f"{gap.idxmax():%Y-%m-%d}" in answer.summary, answer.summary
+    assert not answer.notes, answer.notes  # "widest" and "how wide" are both read
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "90年代美国实际GDP环比增长最快的是哪个季度？增长了多少？",
+        "90年代美国实际GDP环比增长最高的是哪个季度？",
+    ],
+)
+async def test_the_fastest_quarter_on_quarter_growth_and_its_size(data: Any, question: str) -> None:
+    gdp = series_values(data, "GDPC1").loc["1989-10-01":"1999-12-31"]
+    growth = (gdp.pct_change().dropna() * 100).loc["1990":"1999"]
+    answer = await ask_offline(question, date(2000, 6, 1))
+    assert answer.status == "ok", answer.message
+    head = answer.summary.split("。")[0]
+    assert f"{growth.max():.2f}%" in head and f"{growth.idxmax():%Y-%m-%d}" in head, head

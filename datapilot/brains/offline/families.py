@@ -62,6 +62,7 @@ from datapilot.brains.offline.ratios import (
 from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_measure
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 from datapilot.brains.offline.volume_days import read_volume_when
+from datapilot.brains.offline.weekdays import read_weekdays
 
 
 def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
@@ -70,6 +71,9 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
     text = digits_for_words(parsed.text, vocab.time.numbers)
     _lever(reading, text)
+    read_weekdays(reading, parsed, text)
+    if reading.status != "ok":
+        return
     if {"max_drawdown", "drawdown"} & set(reading.metrics):
         for end in _DRAWDOWN_ENDS.finditer(text):  # 高点和低点分别在哪天: the drawdown's dates
             reading.family_spans.append((*end.span(), "the drawdown's peak and trough"))
@@ -491,6 +495,10 @@ _DATED = {"max_drawdown", "drawdown", "best_day", "worst_day", "investment_growt
 
 # Measures of the window a clause of their own may ask beside a dated extreme.
 _APART = {"mean", "median", "return", "cumulative_return"}
+_SIZE_OF_IT = re.compile(
+    r"(?i)^[^.?!。？]{0,4}[.?!。？,，]?\s*(?:(?:and\s+)?(?:by\s+)?how\s+much\b|(?:那个季度|当季|当月|那个月)?"
+    r"(?:增长|上涨|涨|增加|下降|下跌|跌)(?:了|幅)?(?:多少|几)|(?:幅度|增幅|涨幅)(?:是|为|有)?多少)"
+)
 
 
 def _said_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> set[str]:
@@ -524,9 +532,14 @@ def _as_when(
     of_series = rolling_measure(reading)
     # "When was inflation highest": the peak of the year-over-year change the name implies,
     # never of the index level beside it.
-    change = next((m for m in reading.metrics if m in ("yoy", "qoq", "mom")), None)
+    change = next((m for m in reading.metrics if m in ("yoy", "qoq", "mom", "pop")), None)
     volume = "volume" if "volume" in reading.metrics and reading.price_entities else None
     reading.extreme_of = of_series or change or volume or "level"
+    after = text[max((e for _, e in when.spans), default=0) :]
+    if change and apart and _SIZE_OF_IT.search(after):
+        # "环比增长最快的是哪个季度？增长了多少？": how much it grew that quarter, the extreme's
+        # own size, never the window's change beside it.
+        apart = apart - {"return", "cumulative_return"}
     # A spread or the volume is computed first, then its extreme.
     spread = [m for m in reading.metrics if m in ("spread", "volume")]
     dropped = (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread", "volume"}

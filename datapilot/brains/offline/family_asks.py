@@ -178,16 +178,19 @@ _WHEN_UNIT = {"day": "daily", "date": "daily", "session": "daily", "week": "week
 _WHEN_UNIT |= {"month": "monthly", "quarter": "quarterly", "year": "annual"}
 _HIGH_EN = (
     r"peak(?:ed)?|high|highs|highest|top(?:ped)?|max(?:imum)?|low|lows|lowest|bottom(?:ed)?|"
-    r"trough|min(?:imum)?|widest|narrowest|"
+    r"trough|min(?:imum)?|widest|narrowest|fastest|strongest|slowest|weakest|"
     # "how wide did the spread get … and which month": the extreme it reached
     r"how\s+(?:wide|high|low|narrow)(?=\s+(?:did|does|has|had|was|were|is)\b)"
+)
+_HOW_FAR = re.compile(
+    r"(?i)\bhow\s+(?:wide|high|low|narrow)(?=\s+(?:did|does|has|had|was|were|is)\b)"
 )
 _WHEN_PATTERNS = (
     re.compile(
         r"(?i)\b(?:which|what|on\s+what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
         rf"[^.?!]{{0,50}}?\b(?P<side>{_HIGH_EN})\b"
     ),
-    re.compile(rf"(?i)\bwhen\b[^.?!]{{0,50}}?\b(?P<side>{_HIGH_EN})\b"),
+    re.compile(rf"(?i)\bwhen\b[^.?!]{{0,70}}?\b(?P<side>{_HIGH_EN})\b"),
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,40}}?\b(?:and|with|plus)\s+(?:the\s+|its\s+)?"
         r"(?P<unit>date|day)s?\b"
@@ -207,7 +210,7 @@ _WHEN_PATTERNS = (
     re.compile(
         r"(?P<side>最高点?|最低点?|高点|低点|峰值|顶点|谷底|新高|新低|最大值|最小值|"
         # 利差最大是什么时候: the widest, never 最大涨幅/最大回撤 (a day's move, a drawdown)
-        r"最大(?![涨跌回振])|最小(?![涨跌回振])|最宽|最窄)"
+        r"最大(?![涨跌回振])|最小(?![涨跌回振])|最宽|最窄|最快|最慢)"
         r"[^。？?]{0,10}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|啥时候|啥时|几时|何时|几号|哪一?个月|哪月|"
         r"哪个季度|哪一?年|日期)"
     ),
@@ -285,15 +288,23 @@ def read_when_ask(text: str) -> WhenAsk | None:
         side_word = found.group("side").lower()
         low = bool(
             re.match(
-                r"(?:how\s+)?(?:low|bottom|trough|min|narrow)|最窄|最低|低点|谷底|新低|最小|见底|创新低",
+                r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak)|最窄|最低|低点|谷底|新低|最小|"
+                r"见底|创新低|最慢",
                 side_word,
             )
         )
+        if re.match(r"fastest|最快", side_word):  # 跌得最快, "fell fastest": the steepest fall
+            before = text[max(0, found.start() - 12) : found.start()]
+            low = bool(re.search(r"(?i)跌|降|缩|f[ae]ll|drop|declin|shr[iau]nk|contract", before))
         unit = (found.groupdict().get("unit") or "day").lower()
         # "the high and low, and on which days", 最高价和最低价…各在哪天: both extremes.
         both = BOTH_EXTREMES.search(text)
         side = "both" if both else "worst" if low else "best"
-        spans = (found.span(), both.span()) if both else (found.span(),)
+        spans: tuple[Span, ...] = (found.span(), both.span()) if both else (found.span(),)
+        # "… at its widest, and how wide did it get": the extreme's size, asked again after it.
+        spans += tuple(
+            again.span() for again in _HOW_FAR.finditer(text) if again.start() >= found.end()
+        )
         label = _WHEN_UNIT.get(unit) or next(
             (v for k, v in _ZH_WHEN_UNIT.items() if k in unit), "daily"
         )

@@ -60,6 +60,7 @@ from datapilot.brains.offline.rewrite import rewrite
 from datapilot.brains.offline.siblings import align_series
 from datapilot.brains.offline.spelling import mandarin, respelling_note
 from datapilot.brains.offline.vocab import Vocab
+from datapilot.brains.offline.weekdays import weekday_dates
 from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
@@ -143,6 +144,9 @@ class Reading(BaseModel):
     model: str = "arima"
     risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
     measure_defaulted: bool = Field(default=False, description="No measure word was read.")
+    weekdays: list[int] = Field(
+        default_factory=list, description="Daily returns kept to these weekdays (Monday = 0)."
+    )
     swapped: dict[str, str] = Field(
         default_factory=dict,
         description="Series answered by a sibling of another frequency: the id named → the used.",
@@ -243,7 +247,8 @@ def _read(
 ) -> tuple[Reading, Parsed]:
     today = context.today
     # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
-    text = mandarin(fill_elided_anchor(holiday_dates(normalise_text(question), today)))
+    text = normalise_text(question)
+    text = mandarin(fill_elided_anchor(weekday_dates(holiday_dates(text, today), today)))
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)

@@ -36,8 +36,37 @@ class Part(BaseModel):
     base: Base
 
 
+_EXTREME = r"(?:high|highs|peak|top|low|lows|bottom|trough)"
+_EXTREME_ZH = r"(?:高点|最高点?|低点|最低点?|峰值|谷底)"
+# "from its 2014 high to its 2016 low", 从2014年的高点到2016年的低点: two extremes, each of its
+# own dated period (a peak to its trough is a drawdown, read elsewhere).
+_EXTREME_TO_EXTREME = re.compile(
+    rf"(?i)\bfrom\s+(?:its|the|their)\s+[^.?!,]{{0,20}}?(?P<a>\d{{4}})[^.?!,]{{0,12}}?\b{_EXTREME}\b"
+    rf"[^.?!,]{{0,12}}?\bto\s+(?:its|the|their)\s+[^.?!,]{{0,20}}?(?P<b>\d{{4}})[^.?!,]{{0,12}}?"
+    rf"\b{_EXTREME}\b"
+    rf"|(?P<c>\d{{4}})年?[^，。？?\d]{{0,6}}?{_EXTREME_ZH}[^，。？?]{{0,6}}?到[^，。？?\d]{{0,6}}?"
+    rf"(?P<d>\d{{4}})年?[^，。？?\d]{{0,6}}?{_EXTREME_ZH}"
+)
+
+
 def read_parts(reading: Reading, parsed: Parsed) -> None:
     """Split the question into parts when its measures sit beside different windows."""
+    moved = _EXTREME_TO_EXTREME.search(parsed.text)
+    dated = moved is not None and len({y for y in moved.group("a", "b", "c", "d") if y}) == 2
+    if dated and {"return", "cumulative_return"} & set(reading.metrics):
+        # "how much did it drop from its 2014 high to its 2016 low": one move between two
+        # extremes of two windows, which no part (each window's statistics) answers; a chart
+        # "from its 2000 peak to the 2002 bottom" is drawn over the years named.
+        reading.status = "no_data"
+        reading.message = (
+            "这个问题问的是一个时段的高点到另一个时段的低点之间的变动，我还不能这样计算；"
+            "可以分别问两个时段的最高和最低收盘价，我不会用别的数字代替。"
+            if reading.zh
+            else "This asks for the move from one period's high to another period's low, which "
+            "I can't compute yet; ask for each period's highest and lowest close instead. I "
+            "won't give other figures in its place."
+        )
+        return
     clauses = [
         c
         for c in parsed.time.clauses

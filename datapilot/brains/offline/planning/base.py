@@ -70,6 +70,9 @@ _LABELS: dict[str, tuple[str, str]] = {
 }
 
 
+_WEEKDAYS = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
+
+
 class PlannerBase:
     """A plan under construction for one reading, and what was decided along the way."""
 
@@ -228,13 +231,26 @@ class PlannerBase:
         args: dict[str, Any] = {"frame": frame(levels), "period": period}
         if absolute:
             args["absolute"] = True
-        return self.builder.add(
+        returns = self.builder.add(
             "compute_returns",
             args,
             name=f"{period}_{'absolute_' * absolute}returns",
             description=self._say(
                 f"Compute {period} {'absolute ' * absolute}returns in %",
                 f"计算{ZH_FREQ[period]}收益率{'的绝对值' * absolute}（%）",
+            ),
+            task="processing",
+        )
+        if period != "daily" or not self.r.weekdays:
+            return returns
+        names = ", ".join(_WEEKDAYS[d] for d in self.r.weekdays)
+        return self.builder.add(
+            "filter_dates",
+            {"frame": frame(returns), "weekdays": list(self.r.weekdays)},
+            name="weekday_returns",
+            description=self._say(
+                f"Keep the returns of {names} only",
+                f"只保留{'、'.join('周' + '一二三四五六日'[d] for d in self.r.weekdays)}的收益率",
             ),
             task="processing",
         )

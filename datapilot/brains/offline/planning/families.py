@@ -89,7 +89,7 @@ class AnalystFamilies(SeriesStatistics):
         elif r.extreme_of == "correlation":
             self._rolling_correlation()
             series = self.primary or self.levels(freq="daily")
-        elif r.extreme_of in ("yoy", "qoq", "mom"):
+        elif r.extreme_of in ("yoy", "qoq", "mom", "pop"):
             self._change(r.extreme_of)  # "when was inflation highest": the change's extreme
             series = self.primary or self.levels()
         elif r.extreme_of == "period_mean" and r.period_label not in (None, "daily"):

@@ -1,0 +1,84 @@
+"""Classes a fresh blind set found, now read:
+
+- returns on some weekdays only ("avg daily return on mondays only", 只看周五): the statistic of
+  those days' returns, each from the session before; a weekday said of a measure that cannot be
+  kept to those days is `no_data`;
+- a weekday said relative to today ("last Friday", 上周五, 本周一) is that one day, never the whole
+  of last week or the default year.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from support.asking import ask_offline
+from support.numeric_expect import source_frame
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "ticker", "year", "weekday", "today"),
+    [
+        ("exxon avg daily return on mondays only, 2021", "skfolio_sp500", "XOM", "2021", 0,
+         date(2022, 3, 1)),
+        ("只看周五，标普500在2018年的平均日收益率是多少", "skfolio_index", "^GSPC", "2018", 4,
+         date(2019, 1, 20)),
+    ],
+)  # fmt: skip
+async def test_returns_on_some_weekdays_only(
+    data: Any, question: str, source: str, ticker: str, year: str, weekday: int, today: date
+) -> None:
+    closes = source_frame(source)[ticker]
+    returns = closes.pct_change().loc[year] * 100
+    kept = returns[returns.index.day_of_week == weekday]
+    assert abs(kept.mean() - returns.mean()) > 0.01  # the premise: the weekdays matter
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"{kept.mean():.2f}%" in answer.summary, answer.summary
+    assert str(len(kept)) in answer.summary, answer.summary
+    assert answer.notes, "a note says only those weekdays were used"
+
+
+async def test_a_weekday_of_a_measure_it_cannot_keep_to_is_no_data(data: Any) -> None:
+    answer = await ask_offline("Apple's return on Fridays in 2019", date(2020, 2, 1))
+    assert answer.status == "no_data", answer.summary
+
+
+@pytest.mark.parametrize("question", ["上周五苹果收盘价是多少", "What did Apple close at last Friday?"])
+async def test_a_weekday_said_relative_to_today_is_that_day(data: Any, question: str) -> None:
+    closes = source_frame("skfolio_sp500")["AAPL"]
+    today = date(2022, 3, 2)  # a Wednesday: last Friday is 2022-02-25
+    friday = closes.loc[:"2022-03-01"]
+    friday = friday[friday.index.day_of_week == 4].iloc[-1:]
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"{friday.index[0]:%Y-%m-%d}" in answer.summary, answer.summary
+    assert f"{friday.iloc[0]:,.2f}" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "WTI: how much did it drop from its 2014 high to its 2016 low?",
+        "从2014年的高点到2016年的低点，WTI跌了多少",
+        "2014年高点到2016年低点，WTI跌了多少",
+    ],
+)
+async def test_a_move_between_two_periods_extremes_is_not_the_windows_return(
+    data: Any, question: str
+) -> None:
+    answer = await ask_offline(question, date(2018, 6, 1))
+    assert answer.status == "no_data", answer.summary
+
+
+async def test_a_weekday_that_says_how_weeks_are_measured_keeps_every_day(data: Any) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"].loc["2017-12-29":"2018-12-31"]
+    weekly = closes.resample("W-FRI").last().pct_change().dropna() * 100
+    answer = await ask_offline(
+        "2018年标普500跌得最狠的是哪一周？（按周五收盘对周五收盘算）", date(2019, 1, 20)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{weekly.min():.2f}%" in answer.summary, answer.summary
