@@ -462,6 +462,30 @@ def filter_dates(
     return derive(out.copy(), frame, measure=frame.attrs.get("measure"))
 
 
+@interface("frame", "frame")
+def drop_extremes(
+    ctx: InterfaceContext,
+    frame: Frame,
+    which: Annotated[Literal["best", "worst"], "Leave out the largest (best) or smallest values."],
+    n: Annotated[int, "How many values of each column to leave out."] = 1,
+) -> pd.DataFrame:
+    """Leave out each column's `n` largest (`best`) or smallest (`worst`) values: the daily
+    returns "excluding the worst day"."""
+    require_timeseries(frame)
+    if n < 1:
+        raise InterfaceError(f"n must be at least 1, not {n}.")
+    out = frame.copy()
+    for column in out.columns:
+        values = pd.to_numeric(out[column], errors="coerce").dropna()
+        if len(values) <= n:
+            raise InterfaceError(
+                f"{column} has {len(values)} values: leaving out {n} would leave none."
+            )
+        picked = values.nlargest(n) if which == "best" else values.nsmallest(n)
+        out.loc[picked.index, column] = np.nan
+    return derive(out.dropna(how="all"), frame, measure=frame.attrs.get("measure"))
+
+
 _OPS = {
     ">": np.greater,
     ">=": np.greater_equal,

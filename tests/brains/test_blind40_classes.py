@@ -11,6 +11,7 @@ Expected figures are computed here with pandas from the source data.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -82,3 +83,36 @@ async def test_a_weekday_that_says_how_weeks_are_measured_keeps_every_day(data: 
     )
     assert answer.status == "ok", answer.message
     assert f"{weekly.min():.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "month", "side", "n"),
+    [
+        ("excluding the worst day, what was JPMorgan's average daily return in March 2020?",
+         "JPM", "2020-03", "worst", 1),
+        ("JPMorgan average daily return in March 2020 without its 2 worst days",
+         "JPM", "2020-03", "worst", 2),
+        ("苹果2020年8月，去掉涨得最多的那一天，日均收益率是多少", "AAPL", "2020-08", "best", 1),
+    ],
+)  # fmt: skip
+async def test_a_statistic_without_the_best_or_worst_days(
+    data: Any, question: str, ticker: str, month: str, side: str, n: int
+) -> None:
+    closes = source_frame("skfolio_sp500")[ticker]
+    returns = (closes.pct_change() * 100).loc[month]
+    left_out = returns.nsmallest(n) if side == "worst" else returns.nlargest(n)
+    kept = returns.drop(left_out.index)
+    answer = await ask_offline(question, date(2020, 12, 31))
+    assert answer.status == "ok", answer.message
+    assert f"{kept.mean():.2f}%" in answer.summary, answer.summary
+    assert re.search(rf"\b{len(kept)}(?: observations|个观测值)", answer.summary), answer.summary
+    for day in left_out.index:
+        assert f"{day:%Y-%m-%d}" in answer.summary, answer.summary
+    assert answer.notes
+
+
+async def test_excluding_a_day_from_a_measure_it_cannot_leave_out_is_not_ok(data: Any) -> None:
+    answer = await ask_offline(
+        "excluding the worst day, what was JPMorgan's return in March 2020?", date(2020, 6, 30)
+    )
+    assert answer.status != "ok", answer.summary

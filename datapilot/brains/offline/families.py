@@ -63,13 +63,16 @@ from datapilot.brains.offline.series_asks import read_rolling_extreme, rolling_m
 from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 from datapilot.brains.offline.volume_days import read_volume_when
 from datapilot.brains.offline.weekdays import read_weekdays
+from datapilot.brains.offline.without_extremes import read_without_extremes
 
 
 def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     """Apply the family rules to a reading whose metrics, members and window are read."""
-    _exclude(reading, parsed)
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
     text = digits_for_words(parsed.text, vocab.time.numbers)
+    read_without_extremes(reading, text)  # "excluding the worst day": no name left out
+    if reading.without_extremes is None:
+        _exclude(reading, parsed)
     _lever(reading, text)
     read_weekdays(reading, parsed, text)
     if reading.status != "ok":

@@ -332,6 +332,8 @@ def _honoured_by(
         )
     if how == "exclusion":
         removed = getattr(reading, "excluded", None)
+        if reading.without_extremes is not None:  # "excluding the worst day"
+            return interfaces.get("drop_extremes")
         return f"removed {', '.join(removed)}" if removed else None
     return "reading"
 

@@ -144,6 +144,9 @@ class Reading(BaseModel):
     model: str = "arima"
     risk_free: float | None = Field(default=None, description="An annual risk-free rate, in %.")
     measure_defaulted: bool = Field(default=False, description="No measure word was read.")
+    without_extremes: tuple[str, int] | None = Field(
+        default=None, description="Daily returns without the best or worst N days."
+    )
     weekdays: list[int] = Field(
         default_factory=list, description="Daily returns kept to these weekdays (Monday = 0)."
     )

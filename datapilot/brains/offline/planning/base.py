@@ -241,7 +241,21 @@ class PlannerBase:
             ),
             task="processing",
         )
-        if period != "daily" or not self.r.weekdays:
+        if period != "daily":
+            return returns
+        if self.r.without_extremes is not None:
+            side, n = self.r.without_extremes
+            returns = self.builder.add(
+                "drop_extremes",
+                {"frame": frame(returns), "which": side, "n": n},
+                name=f"without_{side}_days",
+                description=self._say(
+                    f"Leave out the {side} {n} day(s)",
+                    f"去掉{'跌幅' if side == 'worst' else '涨幅'}最大的{n}天",
+                ),
+                task="processing",
+            )
+        if not self.r.weekdays:
             return returns
         names = ", ".join(_WEEKDAYS[d] for d in self.r.weekdays)
         return self.builder.add(
