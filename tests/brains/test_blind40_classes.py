@@ -48,7 +48,9 @@ async def test_a_weekday_of_a_measure_it_cannot_keep_to_is_no_data(data: Any) ->
     assert answer.status == "no_data", answer.summary
 
 
-@pytest.mark.parametrize("question", ["上周五苹果收盘价是多少", "What did Apple close at last Friday?"])
+@pytest.mark.parametrize(
+    "question", ["上周五苹果收盘价是多少", "What did Apple close at last Friday?"]
+)
 async def test_a_weekday_said_relative_to_today_is_that_day(data: Any, question: str) -> None:
     closes = source_frame("skfolio_sp500")["AAPL"]
     today = date(2022, 3, 2)  # a Wednesday: last Friday is 2022-02-25
