@@ -118,3 +118,17 @@ async def test_excluding_a_day_from_a_measure_it_cannot_leave_out_is_not_ok(data
         "excluding the worst day, what was JPMorgan's return in March 2020?", date(2020, 6, 30)
     )
     assert answer.status != "ok", answer.summary
+
+
+async def test_how_many_days_beside_an_average_over_another_names_falls(data: Any) -> None:
+    index = source_frame("skfolio_index")["^GSPC"].pct_change().loc["2020"] * 100
+    pg = source_frame("skfolio_sp500")["PG"].pct_change().loc["2020"] * 100
+    days = index[index < -3].index
+    answer = await ask_offline(
+        "on the days the S&P 500 fell more than 3% in 2020, what was P&G's average return on "
+        "those days, and how many days were there?",
+        date(2021, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{pg.loc[days].mean():.2f}%" in answer.summary, answer.summary
+    assert f"{len(days)} sessions" in answer.summary, answer.summary

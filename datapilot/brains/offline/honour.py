@@ -610,7 +610,7 @@ def _sub_period_measure(reading: Reading) -> bool:
 _COUNTED = re.compile(
     r"(?i)\b(?:how\s+many|number\s+of)\s+(?:(?:of\s+)?(?:the|its|their)\s+)?$|(?:多少|几)个?$"
 )
-_COUNTING = ("count_days", "count_signs", "longest_streak")
+_COUNTING = ("count_days", "count_signs", "longest_streak", "returns_when")
 
 # Statistics taken over a series' values: "the mean of daily returns", 日收益率的均值.
 _OVER_VALUES = {"mean", "median", "stats", "correlation", "volatility", "beta", "sharpe", "var"}
