@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from support.asking import ask_offline
+from support.asking import ask_offline, series_values
 from support.numeric_expect import source_frame
 
 
@@ -132,3 +132,16 @@ async def test_how_many_days_beside_an_average_over_another_names_falls(data: An
     assert answer.status == "ok", answer.message
     assert f"{pg.loc[days].mean():.2f}%" in answer.summary, answer.summary
     assert f"{len(days)} sessions" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question", ["When was unemployment highest?", "失业率啥时候最高？最高多少"]
+)
+async def test_when_a_series_was_highest_without_a_window_is_over_its_history(
+    data: Any, question: str
+) -> None:
+    rate = series_values(data, "UNRATE")
+    answer = await ask_offline(question, date(2009, 12, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{rate.max():.2f}%" in answer.summary, answer.summary
+    assert f"{rate.idxmax():%Y-%m-%d}" in answer.summary, answer.summary

@@ -353,6 +353,17 @@ def _count_with_extreme(reading: Reading, text: str) -> None:
     )
 
 
+def _whole_history(reading: Reading) -> None:
+    """The window from the first date any entity has data to today, said in no time words."""
+    firsts = [e.first for e in reading.entities if e.first is not None]
+    if not firsts:
+        return
+    reading.start = min(firsts)
+    reading.end = reading.end if reading.explicit_window else reading.today
+    reading.explicit_window = True
+    reading.trace = [t for t in reading.trace if not t.startswith(("no time words", "未提时间"))]
+
+
 def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
     reading.metrics = ["distance", *(m for m in reading.metrics if m not in _REPLACED | _DAYS)]
     reading.peak_side = distance.side
@@ -361,14 +372,7 @@ def _as_distance(reading: Reading, distance: DistanceAsk) -> None:
     ]
     reading.rank = False
     if distance.all_time:
-        firsts = [e.first for e in reading.entities if e.first is not None]
-        if firsts:
-            reading.start = min(firsts)
-            reading.end = reading.end if reading.explicit_window else reading.today
-            reading.explicit_window = True
-            reading.trace = [
-                t for t in reading.trace if not t.startswith(("no time words", "未提时间"))
-            ]
+        _whole_history(reading)
     weeks = re.search(r"(?i)52\s*(?:周|[-\s]?(?:weeks?|wks?|w)\b)", reading.text)
     one_day = reading.explicit_window and reading.start is not None and reading.start == reading.end
     if one_day and not weeks and not distance.all_time:
@@ -555,6 +559,8 @@ def _as_when(
     reading.period_label = when.label
     reading.rank = False
     reading.family_spans += [(s, e, f"date of the {when.side}") for s, e in when.spans]
+    if not reading.explicit_window and reading.extreme_of != "returns":
+        _whole_history(reading)  # "when was unemployment highest": ever, not in the past year
     what = f"rolling {of_series}" if of_series else "value"
     high = "highest" if when.side == "best" else "lowest"
     reading.trace.append(

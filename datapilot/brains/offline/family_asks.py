@@ -184,6 +184,7 @@ _HIGH_EN = (
 )
 _HOW_FAR = re.compile(
     r"(?i)\bhow\s+(?:wide|high|low|narrow)(?=\s+(?:did|does|has|had|was|were|is)\b)"
+    r"|(?:最高|最低|最宽|最窄)(?:是|为|到|达到|有)?(?:多少|几)"
 )
 _WHEN_PATTERNS = (
     re.compile(
