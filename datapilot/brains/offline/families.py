@@ -163,6 +163,17 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         return
     if when is None and rolling_measure(reading) is not None:
         when = read_series_extreme(text) or read_rolling_extreme(text)
+    if when is not None and when.label != "daily" and _return_of_the_extreme(parsed, when):
+        # 涨幅最大的是哪个月, "which month had the biggest gain": the months ranked by their
+        # return, never the month of the highest close.
+        asked = PeriodAsk(frozenset({when.side}), when.label, when.spans)
+        if reading.price_entities and not reading.days and _periods_in(reading, asked) >= 2:
+            # 涨幅第二大 is read as 最大的2个: the first two, the second among them.
+            words = " ".join(text[s:e] for s, e in when.spans)
+            if (nth := re.search(r"的\s*(\d+)\s*个", words)) is not None:
+                reading.top_k = int(nth.group(1))
+            _as_period(reading, asked, parsed)
+            return
     if (
         when is not None
         and reading.entities
@@ -180,6 +191,16 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         and _periods_in(reading, period) >= 2
     ):
         _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+
+
+def _return_of_the_extreme(parsed: Parsed, when: WhenAsk) -> bool:
+    """A return said right before or inside an extreme's words (涨幅最大, "biggest gain")."""
+    first = min(s for s, _ in when.spans)
+    last = max(e for _, e in when.spans)
+    return any(
+        m in ("return", "cumulative_return") and first - 3 <= hit.end and hit.start < last
+        for m, hit in parsed.group("metric")
+    )
 
 
 def _measured_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> bool:
@@ -621,6 +642,8 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
     if _rates_only(reading):
         _as_period_level(reading, period, inside)
         return
+    if reading.top_k is None and (count := period.count(parsed.text)) is not None:
+        reading.top_k = count  # "the best three quarters", 最好的3个月
     whole = _whole_window_return(parsed, period)
     reading.metrics = [
         "period_extremes",

@@ -127,6 +127,24 @@ class PeriodAsk:
     def which(self) -> str:
         return "both" if len(self.sides) == 2 else next(iter(self.sides))
 
+    def count(self, text: str) -> int | None:
+        """How many periods the words ask for ("the best three quarters", 最好的3个月)."""
+        for start, end in self.spans:
+            found = _HOW_MANY_PERIODS.search(text[start:end])
+            if found is not None:
+                said = found.group(1) or found.group(2)
+                return int(said) if said.isdigit() else _NUMBER_WORDS[said.casefold()]
+        return None
+
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_NUMBER_WORDS |= {"nine": 9, "ten": 10, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+_NUMBER_WORDS |= {"七": 7, "八": 8, "九": 9, "十": 10}
+_HOW_MANY_PERIODS = re.compile(
+    r"(?i)\b(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:\w+\s+)?"
+    r"(?:weeks|months|quarters|years)\b|(\d+|[两二三四五六七八九十])\s*个"
+)
+
 
 def _side(word: str) -> str:
     if re.fullmatch(rf"(?i){_WORST_EN}", word) or re.fullmatch(_WORST_ZH, word):

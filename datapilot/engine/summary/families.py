@@ -28,6 +28,7 @@ _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "qua
 _UNIT |= {"annual": "year"}
 _UNIT_ZH = {"daily": "一天", "weekly": "一周", "monthly": "一个月", "quarterly": "一个季度"}
 _UNIT_ZH |= {"annual": "一年"}
+_COUNT_ZH = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九", 10: "十"}
 
 
 def _said(said: Said, value: float, unit: str) -> str:
@@ -81,9 +82,11 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
         who = after_name(name, said.when)  # 标普500 2021年
         if w.zh:
             word = "最好" if side == "best" else "最差"
-            sentences.append(
-                f"{who}表现{word}的{_UNIT_ZH.get(period, '时段')}是{'；'.join(items)}。"
-            )
+            unit = _UNIT_ZH.get(period, "时段")
+            if len(items) > 1:  # 表现最好的两个月, 三个季度
+                count = _COUNT_ZH.get(len(items), str(len(items)))
+                unit = count + unit.removeprefix("一")
+            sentences.append(f"{who}表现{word}的{unit}是{'；'.join(items)}。")
         else:
             unit = _UNIT.get(period, "period") + ("s" if len(items) > 1 else "")
             verb = "were" if len(items) > 1 else "was"
