@@ -70,3 +70,30 @@ async def test_a_return_per_year_is_the_compound_annual_return(data: Any) -> Non
     )
     assert answer.status == "ok", answer.message
     assert f"{cagr:.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many calendar days did it take the S&P 500 to close back at its pre-COVID peak?",
+        "how long did it take the S&P 500 to get back to its pre-COVID peak?",
+        "标普500用了多少天收复新冠暴跌前的高点？",
+    ],
+)
+async def test_how_long_a_recovery_took_in_calendar_days(data: Any, question: str) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"].loc["2020"]
+    peak_day = closes.loc[:"2020-03-23"].idxmax()
+    after = closes.loc[closes.loc[:"2020-03-23"].idxmin() :]
+    back = after[after >= closes.loc[peak_day]].index[0]
+    answer = await ask_offline(question, date(2020, 12, 31))
+    assert answer.status == "ok", answer.message
+    assert f"{back:%Y-%m-%d}" in answer.summary, answer.summary
+    assert str((back - peak_day).days) in answer.summary, answer.summary
+
+
+async def test_trading_days_a_recovery_took_are_not_answered_in_calendar_days(data: Any) -> None:
+    answer = await ask_offline(
+        "how many trading days did it take the S&P 500 to close back at its pre-COVID peak?",
+        date(2020, 12, 31),
+    )
+    assert answer.status != "ok", answer.summary

@@ -107,7 +107,8 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     fall = None
     if recovery is not None:
         fall = _named_fall(parsed, vocab, reading) or _fall_named_before(text, vocab, reading)
-    if recovery is not None and fall is not None and reading.entities and WHEN.search(text):
+    asks_when = WHEN.search(text) or _HOW_LONG.search(text)  # or how long it took
+    if recovery is not None and fall is not None and reading.entities and asks_when:
         _as_recovery(reading, recovery, fall)
         for span in before_fall_words(text):
             reading.family_spans.append((*span, "the peak before the fall"))
@@ -372,6 +373,14 @@ def _count_with_extreme(reading: Reading, text: str) -> None:
         if reading.zh
         else f"and the window's {'highest' if side == 'best' else 'lowest'} close, with its date"
     )
+
+
+# How long a recovery took, in the calendar days the answer states: "how long did it take",
+# "how many calendar days", 多久, 用了多少天 (never trading days, which it does not count).
+_HOW_LONG = re.compile(
+    r"(?i)\bhow\s+(?:long|many\s+(?:calendar\s+)?days)\b"
+    r"|多久|多长时间|(?:用了|花了)?(?:多少|几)(?:个)?(?:日历日|天)"
+)
 
 
 def _whole_history(reading: Reading) -> None:

@@ -291,7 +291,10 @@ def _honoured_by(
             return "the window's end"  # "how far above the low did it finish the year"
         if _COUNTED.search(reading.text[: entry.start]):
             # "in how many quarters did investment shrink", 有几个月: only a count of them; the
-            # series being quarterly is no answer to how many.
+            # series being quarterly is no answer to how many. A recovery's days are counted
+            # from its peak to the first close back at it.
+            if reading.trough_by is not None and "max_drawdown" in interfaces:
+                return "the recovery's calendar days"
             return next((interfaces[c] for c in _COUNTING if c in interfaces), None)
         return _period(reading, meaning)
     if how == "threshold":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import date
 
 import numpy as np
 import pandas as pd
@@ -541,6 +542,14 @@ def _row_span(frame: object, subject: str) -> tuple[str, str] | None:
     return (str(first)[:10], str(last)[:10]) if pd.notna(first) and pd.notna(last) else None
 
 
+def _days_between(first: object, last: object) -> int | None:
+    """Calendar days from one ISO date to another, as a recovery's length is said."""
+    try:
+        return (date.fromisoformat(str(last)[:10]) - date.fromisoformat(str(first)[:10])).days
+    except ValueError:
+        return None
+
+
 def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
@@ -553,12 +562,13 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
         tracked = "recovery_date" in frame.columns
         span = _row_span(frame, subject)  # the window's last close says where "the end" is
         end = f"（{span[1]}）" if span else ""
+        took = _days_between(peak.value if peak else None, recovery.value if recovery else None)
         if w.zh:
             text = f"{_after(name, said.when)}的最大回撤为{w.value(dd)}"
             if peak and trough:
                 text += f"：从{peak.value}的高点跌至{trough.value}的低点"
             if recovery:
-                text += f"，{recovery.value}收复"
+                text += f"，{recovery.value}收复" + (f"（距高点{took}个日历日）" if took else "")
             elif tracked:
                 text += f"，窗口结束{end}时尚未收复"
             sentences.append(text + "。")
@@ -568,6 +578,7 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
             text += f", from its peak on {peak.value} to the trough on {trough.value}"
         if recovery:
             text += f"; it recovered by {recovery.value}"
+            text += f", {took} calendar days after the peak" if took else ""
         elif tracked:
             text += "; it had not recovered by the end of the window"
             text += f" ({span[1]})" if span else ""
