@@ -60,3 +60,15 @@ async def test_periods_asked_how_many_are_honoured_only_by_a_count(data: Any) ->
         date(2008, 3, 1),
     )
     assert answer.status != "ok", answer.summary
+
+
+async def test_the_same_count_asked_again_for_its_share_is_one_tally(data: Any) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"].loc["2009-12-31":"2019-12-31"]
+    monthly = closes.resample("ME").last().pct_change().dropna()
+    up = int((monthly > 0).sum())
+    answer = await ask_offline(
+        "2010到2019年，标普500有多少个月是上涨的？上涨月份占比多少？", date(2020, 1, 15)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{up}个月上涨" in answer.summary, answer.summary
+    assert f"{up / len(monthly) * 100:.2f}%" in answer.summary, answer.summary

@@ -88,5 +88,12 @@ def read_period_tally(text: str) -> PeriodTally | None:
     if found is not None and not re.match(r"\s*\d", text[found.end() :]):
         unit = found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]
         down = found["down"] or found["down2"] or found["down3"] or found["down4"]
-        return PeriodTally(_UNIT_ZH[unit], "down" if down else "up", (found.span(),))
+        # The same count asked again (有多少个月是上涨的？上涨月份占比多少？): its share.
+        spans = tuple(
+            again.span()
+            for again in _TALLY_ZH.finditer(text)
+            if _UNIT_ZH[again["unit"] or again["unit2"] or again["unit3"] or again["unit4"]]
+            == _UNIT_ZH[unit]
+        )
+        return PeriodTally(_UNIT_ZH[unit], "down" if down else "up", spans)
     return None
