@@ -44,6 +44,8 @@ _SCALES = (
     ),
     (re.compile(r"万元"), "万元"),
 )
+# Each scale as a multiple of one unit ("" is a table of whole units).
+SCALE_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "万元": 1e4}
 
 
 @dataclass

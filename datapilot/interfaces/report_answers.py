@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 import pandas as pd
 
 from datapilot.core.context import ClientTable
-from datapilot.data.report_tables import ReportTable, is_percent, read_report
+from datapilot.data.report_tables import SCALE_FACTORS, ReportTable, is_percent, read_report
 from datapilot.interfaces.context import InterfaceContext
 from datapilot.interfaces.frame import tag
 from datapilot.interfaces.registry import InterfaceError, interface
@@ -101,16 +101,13 @@ def with_unit(
     return f"{money} {table.scale}{rounded}"
 
 
-_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "万元": 1e4}
-
-
 def _rounded(text: str, table: ReportTable, zh: bool) -> str:
     """A large amount also said the way a reader says it, when that is in another unit than the
     table prints: 9,577,144 is "about $9.6 million", 85,123 thousand "about 85.1 million"."""
     digits = re.sub(r"[^\d.]", "", text)
-    if not digits or digits.count(".") > 1 or table.scale not in _FACTORS:
+    if not digits or digits.count(".") > 1 or table.scale not in SCALE_FACTORS:
         return ""
-    amount = float(digits) * _FACTORS[table.scale]
+    amount = float(digits) * SCALE_FACTORS[table.scale]
     sign = "−" if text.startswith("−") or text.lstrip().startswith("(") else ""
     if zh:
         if amount >= 1e8 and table.scale != "万元":
@@ -121,7 +118,7 @@ def _rounded(text: str, table: ReportTable, zh: bool) -> str:
     unit = "billion" if amount >= 1e9 else "million" if amount >= 1e6 else ""
     if not unit or unit == table.scale:
         return ""
-    said = f"{amount / _FACTORS[unit]:,.1f}"
+    said = f"{amount / SCALE_FACTORS[unit]:,.1f}"
     return f" (about {sign}{table.currency}{said} {unit})"
 
 

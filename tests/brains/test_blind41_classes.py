@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from support.asking import ask_offline
-from support.numeric_expect import source_frame
+from support.numeric_expect import fall_and_recovery, source_frame
 
 
 def _period_returns(ticker: str, rule: str, year: str) -> Any:
@@ -82,9 +82,7 @@ async def test_a_return_per_year_is_the_compound_annual_return(data: Any) -> Non
 )
 async def test_how_long_a_recovery_took_in_calendar_days(data: Any, question: str) -> None:
     closes = source_frame("skfolio_index")["^GSPC"].loc["2020"]
-    peak_day = closes.loc[:"2020-03-23"].idxmax()
-    after = closes.loc[closes.loc[:"2020-03-23"].idxmin() :]
-    back = after[after >= closes.loc[peak_day]].index[0]
+    peak_day, _, back = fall_and_recovery(closes, "2020-01-01", "2020-03-23", "2020-03-23")
     answer = await ask_offline(question, date(2020, 12, 31))
     assert answer.status == "ok", answer.message
     assert f"{back:%Y-%m-%d}" in answer.summary, answer.summary

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.periods import month_end, quarter_of, quarter_window
 from datapilot.brains.offline.refusals import (
-    PERIOD_ZH,
     chinese_name,
     coverage_message,
     edge_note,
@@ -24,7 +23,7 @@ from datapilot.brains.offline.refusals import (
     missing_message,
     moved_window_note,
 )
-from datapilot.brains.offline.siblings import sibling_series, swap_series
+from datapilot.brains.offline.siblings import frequency_zh, sibling_series, swap_series
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import Clause, TimeReading, default_window, read_time
 from datapilot.data.catalog import Catalog, Entity
@@ -192,11 +191,9 @@ def _siblings_for_the_window(reading: Reading, catalog: Catalog) -> None:
         sibling = covering[0]
         swap_series(reading, index, sibling)
         reading.trace.append(f"{entity.id} has no data in the window: its sibling {sibling.id}")
-        every = PERIOD_ZH.get(sibling.frequency or "", "")
-        every += "" if every.endswith("度") else "度"  # 月度, 季度
         reading.notes.append(
             f"{chinese_name(entity)}（{entity.id}）在 {start} 至 {end} 期间没有数据，改用同一数据的"
-            f"{every}序列{chinese_name(sibling)}（{sibling.id}）。"
+            f"{frequency_zh(sibling.frequency)}序列{chinese_name(sibling)}（{sibling.id}）。"
             if reading.zh
             else f"{entity.name} ({entity.id}) has no data between {start} and {end}; the "
             f"{sibling.frequency} series {sibling.name} ({sibling.id}) has, so it is used."

@@ -18,6 +18,7 @@ takes (a threshold) is recorded on the reading too.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -70,7 +71,8 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     """Apply the family rules to a reading whose metrics, members and window are read."""
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
     text = digits_for_words(parsed.text, vocab.time.numbers)
-    read_without_extremes(reading, text)  # "excluding the worst day": no name left out
+    numbers = vocab.time.numbers
+    read_without_extremes(reading, text, numbers)  # "excluding the worst day": no name left out
     if reading.without_extremes is None:
         _exclude(reading, parsed)
     _lever(reading, text)
@@ -169,11 +171,7 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         # return, never the month of the highest close.
         asked = PeriodAsk(frozenset({when.side}), when.label, when.spans)
         if reading.price_entities and not reading.days and _periods_in(reading, asked) >= 2:
-            # 涨幅第二大 is read as 最大的2个: the first two, the second among them.
-            words = " ".join(text[s:e] for s, e in when.spans)
-            if (nth := re.search(r"的\s*(\d+)\s*个", words)) is not None:
-                reading.top_k = int(nth.group(1))
-            _as_period(reading, asked, parsed)
+            _as_period(reading, asked, parsed, numbers)  # 涨幅第二大 (最大的2个): the first two
             return
     if (
         when is not None
@@ -191,7 +189,8 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         and not reading.days
         and _periods_in(reading, period) >= 2
     ):
-        _as_period(reading, period, parsed)  # "the best year in 2020" ranks names, not years
+        # "the best year in 2020" ranks names, not years
+        _as_period(reading, period, parsed, numbers)
 
 
 def _return_of_the_extreme(parsed: Parsed, when: WhenAsk) -> bool:
@@ -642,7 +641,9 @@ def _whole_window_return(parsed: Parsed, period: PeriodAsk) -> list[str]:
     return []
 
 
-def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
+def _as_period(
+    reading: Reading, period: PeriodAsk, parsed: Parsed, numbers: Mapping[str, int]
+) -> None:
     inside = {
         m
         for m, h in parsed.group("metric")
@@ -651,7 +652,7 @@ def _as_period(reading: Reading, period: PeriodAsk, parsed: Parsed) -> None:
     if _rates_only(reading):
         _as_period_level(reading, period, inside)
         return
-    if reading.top_k is None and (count := period.count(parsed.text)) is not None:
+    if reading.top_k is None and (count := period.count(parsed.text, numbers)) is not None:
         reading.top_k = count  # "the best three quarters", 最好的3个月
     whole = _whole_window_return(parsed, period)
     reading.metrics = [

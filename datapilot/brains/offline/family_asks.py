@@ -14,8 +14,10 @@ Each reader returns what it read and the spans of the words it used, or None.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+
+from datapilot.brains.offline.numbers import read_number
 
 Span = tuple[int, int]
 
@@ -127,22 +129,21 @@ class PeriodAsk:
     def which(self) -> str:
         return "both" if len(self.sides) == 2 else next(iter(self.sides))
 
-    def count(self, text: str) -> int | None:
+    def count(self, text: str, numbers: Mapping[str, int]) -> int | None:
         """How many periods the words ask for ("the best three quarters", 最好的3个月)."""
         for start, end in self.spans:
-            found = _HOW_MANY_PERIODS.search(text[start:end])
-            if found is not None:
-                said = found.group(1) or found.group(2)
-                return int(said) if said.isdigit() else _NUMBER_WORDS[said.casefold()]
+            for found in _HOW_MANY_PERIODS.finditer(text[start:end]):
+                said = read_number(found.group(1) or found.group(2), numbers)
+                if said is not None and said >= 2:
+                    return int(said)
         return None
 
 
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_NUMBER_WORDS |= {"nine": 9, "ten": 10, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
-_NUMBER_WORDS |= {"七": 7, "八": 8, "九": 9, "十": 10}
+# A count of periods: "three quarters", "3 months", 三个季度, 2个 (one period is the default);
+# looked for at each word, so "best three quarters" tries "best", then "three".
 _HOW_MANY_PERIODS = re.compile(
-    r"(?i)\b(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:\w+\s+)?"
-    r"(?:weeks|months|quarters|years)\b|(\d+|[两二三四五六七八九十])\s*个"
+    r"(?i)(?=\b([a-z]+|\d+)\s+(?:\w+\s+)?(?:weeks|months|quarters|years)\b)"
+    r"|(\d+|[两二三四五六七八九十]+)\s*个"
 )
 
 

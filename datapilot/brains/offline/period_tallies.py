@@ -86,14 +86,13 @@ def read_period_tally(text: str) -> PeriodTally | None:
         return PeriodTally(_UNIT_EN[unit], "down" if fell else "up", (found.span(),))
     found = _TALLY_ZH.search(text)
     if found is not None and not re.match(r"\s*\d", text[found.end() :]):
-        unit = found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]
+        period = _zh_period(found)
         down = found["down"] or found["down2"] or found["down3"] or found["down4"]
         # The same count asked again (有多少个月是上涨的？上涨月份占比多少？): its share.
-        spans = tuple(
-            again.span()
-            for again in _TALLY_ZH.finditer(text)
-            if _UNIT_ZH[again["unit"] or again["unit2"] or again["unit3"] or again["unit4"]]
-            == _UNIT_ZH[unit]
-        )
-        return PeriodTally(_UNIT_ZH[unit], "down" if down else "up", spans)
+        spans = tuple(m.span() for m in _TALLY_ZH.finditer(text) if _zh_period(m) == period)
+        return PeriodTally(period, "down" if down else "up", spans)
     return None
+
+
+def _zh_period(found: re.Match[str]) -> Frequency:
+    return _UNIT_ZH[found["unit"] or found["unit2"] or found["unit3"] or found["unit4"]]

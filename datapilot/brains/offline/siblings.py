@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from datapilot.brains.offline.refusals import chinese_name
+from datapilot.brains.offline.refusals import PERIOD_ZH, chinese_name
 from datapilot.data.catalog import Catalog, Entity
 
 if TYPE_CHECKING:  # reading.py calls in here
@@ -34,7 +34,6 @@ _SAID = re.compile(
     r"readings?|observations|basis|closes?)\b|(月度|日度|周度|季度)(?:数据|价格|数值|均价)"
 )
 _ZH = {"月度": "monthly", "日度": "daily", "周度": "weekly", "季度": "quarterly"}
-_FREQUENCY_ZH = {"daily": "日度", "weekly": "周度", "monthly": "月度", "quarterly": "季度"}
 # Coarser first: where either frequency would do, a month's value (the mean of its days) is
 # the one both series publish.
 _COARSE = ("annual", "quarterly", "monthly", "weekly", "daily")
@@ -62,6 +61,12 @@ def sibling_series(entity: Entity, catalog: Catalog) -> list[Entity]:
         and own & bare(other.aliases)
         and any(_FREQUENCY_WORDS.search(a) for a in [*entity.aliases, *other.aliases])
     ]
+
+
+def frequency_zh(frequency: str | None) -> str:
+    """A series' frequency as its Chinese name says it: 月度, 季度, 日度."""
+    every = PERIOD_ZH.get(frequency or "", "")
+    return every if every.endswith("度") else every + "度"
 
 
 def swap_series(reading: Reading, index: int, sibling: Entity) -> None:
@@ -129,8 +134,11 @@ def _combine_at_one_frequency(reading: Reading, text: str, catalog: Catalog) -> 
 
     order = sorted(frequencies, key=preference)
     for frequency in order:
-        moves = {i: _sibling_at(e, frequency, reading, catalog) for i, e in series}
-        moves = {i: s for i, s in moves.items() if reading.entities[i].frequency != frequency}
+        moves = {
+            i: _sibling_at(e, frequency, reading, catalog)
+            for i, e in series
+            if e.frequency != frequency
+        }
         if any(s is None for s in moves.values()):
             continue
         for index, sibling in moves.items():
@@ -141,7 +149,7 @@ def _combine_at_one_frequency(reading: Reading, text: str, catalog: Catalog) -> 
             if _says(text, frequency):
                 continue  # "the monthly Brent premium over WTI": as asked, nothing to say
             reading.notes.append(
-                f"{chinese_name(said)}（{said.id}）改用同一数据的{_FREQUENCY_ZH[frequency]}序列"
+                f"{chinese_name(said)}（{said.id}）改用同一数据的{frequency_zh(frequency)}序列"
                 f"{chinese_name(sibling)}（{sibling.id}），两者按同一频率对比。"
                 if reading.zh
                 else f"{said.name} ({said.id}) is taken as its {frequency} series "

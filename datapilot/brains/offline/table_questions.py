@@ -14,6 +14,7 @@ something else. Questions it does not recognise go to the general table reader.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,7 @@ from datapilot.brains.offline.table_rows import (
 from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.understanding import Understanding
-from datapilot.data.report_tables import ReportTable, read_report, report_shaped
+from datapilot.data.report_tables import SCALE_FACTORS, ReportTable, read_report, report_shaped
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _DESCRIBE = re.compile(
@@ -423,8 +424,6 @@ _YEARS_WHEN = re.compile(
     r"(?i)\b(?:which|what|how\s+many)\s+(?:fiscal\s+)?years?\b|哪(?:一|几)?年|几年|多少年"
 )
 _BELOW = re.compile(r"(?i)\b(?:less|fewer|lower|below|under)\b|低于|少于|不到")
-_SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
-           "billions": 1e9}  # fmt: skip
 
 
 def _years_past(text: str, table: ReportTable, asked: Asked, bound: re.Match[str]) -> Asked:
@@ -432,8 +431,9 @@ def _years_past(text: str, table: ReportTable, asked: Asked, bound: re.Match[str
     scale ("$5 million" against a table in thousands is 5,000)."""
     number = float(re.sub(r"[^\d.]", "", bound.group(0).split("$")[-1]) or "nan")
     unit = re.match(r"\s*(thousands?|millions?|billions?)\b", text[bound.end() :], re.I)
-    if unit is not None and table.scale in _SCALES:
-        number *= _SCALES[unit.group(1).casefold()] / _SCALES[table.scale]
+    if unit is not None and table.scale in ("thousand", "million", "billion"):
+        said = unit.group(1).casefold().removesuffix("s")  # "thousands" is a thousand
+        number *= SCALE_FACTORS[said] / SCALE_FACTORS[table.scale]
     ranked = find_rows(text[: bound.start()], table)
     if number != number or not ranked or ranked[0].score < GOOD_MATCH:
         asked.missing = "the row"
@@ -441,7 +441,7 @@ def _years_past(text: str, table: ReportTable, asked: Asked, bound: re.Match[str
         return asked
     row = ranked[0].row
     # Every dated column, those printing no number at all too ("—" under 2018).
-    years = {table.years(j)[0]: j for j in range(len(table.columns)) if table.years(j)}
+    years = _year_columns(table, range(len(table.columns)))
     blank = [y for y, j in years.items() if table.rows[row].value(j) is None]
     if not years or blank:
         # A year printed without a figure ("—") is not for this reading to count either way.
@@ -458,12 +458,21 @@ def _years_past(text: str, table: ReportTable, asked: Asked, bound: re.Match[str
     return asked
 
 
+def _year_columns(table: ReportTable, columns: Iterable[int]) -> dict[str, int]:
+    """Each year a column of `columns` names, with the first column naming it."""
+    found: dict[str, int] = {}
+    for j in columns:
+        if table.years(j):
+            found.setdefault(table.years(j)[0], j)
+    return found
+
+
 def _every_year(text: str, table: ReportTable, asked: Asked) -> Asked:
     ranked = find_rows(text, table)
     if not ranked or ranked[0].score < GOOD_MATCH:
         # No line named: what the question calls the table's subject ("which years does the
         # table provide information for net sales by region") is the table, so its years.
-        years = {table.years(j)[0]: j for j in table.value_columns if table.years(j)}
+        years = _year_columns(table, table.value_columns)
         if years:
             asked.operation, asked.columns = "years", list(years.values())
             asked.trace.append("no line named: the years of the table's columns")
@@ -472,10 +481,8 @@ def _every_year(text: str, table: ReportTable, asked: Asked) -> Asked:
         asked.closest = [table.rows[m.row].label for m in ranked[:3] if table.rows[m.row].label]
         return asked
     row = ranked[0].row
-    firsts: dict[str, int] = {}
-    for j in table.value_columns:
-        if table.years(j) and table.rows[row].value(j) is not None:
-            firsts.setdefault(table.years(j)[0], j)
+    given = [j for j in table.value_columns if table.rows[row].value(j) is not None]
+    firsts = _year_columns(table, given)
     if not firsts:
         asked.missing = "the years of the columns"
         asked.closest = list(table.columns)

@@ -6,6 +6,7 @@ statistic of daily returns is `no_data`, never the statistic of every day.
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
@@ -16,9 +17,11 @@ if TYPE_CHECKING:  # reading.py calls in here
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
 
-_EN_DAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4}
-_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4}
-_DAY = "monday|tuesday|wednesday|thursday|friday"
+# Weekdays by their number (Monday = 0), as `date.weekday()` counts them.
+_ORDER = {name.casefold(): day for day, name in enumerate(calendar.day_name)}
+_ZH_ORDER = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_DAY = "|".join(list(_ORDER)[:5])  # the sessions' days
+_ANY_DAY = "|".join(_ORDER)
 # A weekday as a set of days: plural ("on Mondays"), or said with "only" / "every"; a single
 # "Friday" names one day, which the time reader takes.
 _EN = re.compile(
@@ -32,8 +35,16 @@ _ZH = re.compile(
 # A weekday that says how periods are measured ("Friday close to Friday close", 按周五收盘对
 # 周五收盘算) keeps no days out.
 _CLOSE_TO_CLOSE = re.compile(r"(?i)^(?:'s)?\s*(?:的)?(?:收盘|clos(?:e|es|ing)\b|-to-|\s+to\s+)")
-# Statistics of daily returns a weekday subset answers.
-WEEKDAY_MEASURES = {"mean", "median", "stats", "volatility"}
+# Statistics of daily returns that a subset of the days (some weekdays, all but the best or
+# worst) answers.
+KEPT_DAYS_MEASURES = {"mean", "median", "stats", "volatility"}
+
+
+def weekday_names(days: list[int], *, zh: bool) -> str:
+    """The weekdays as a set of days: "Mondays and Fridays", 周一、周五."""
+    if zh:
+        return "、".join(f"周{'一二三四五六日'[d]}" for d in days)
+    return " and ".join(f"{calendar.day_name[d]}s" for d in days)
 
 
 def read_weekdays(reading: Reading, parsed: Parsed, text: str) -> None:
@@ -41,9 +52,9 @@ def read_weekdays(reading: Reading, parsed: Parsed, text: str) -> None:
     found: list[tuple[int, int, int]] = []
     for match in _EN.finditer(text):
         day = (match.group("p") or match.group("e") or match.group("o")).casefold()
-        found.append((*match.span(), _EN_DAYS[day]))
+        found.append((*match.span(), _ORDER[day]))
     for match in _ZH.finditer(text):
-        found.append((*match.span(), _ZH_DAYS[match.group("d")]))
+        found.append((*match.span(), _ZH_ORDER[match.group("d")]))
     found = [
         f
         for f in found
@@ -53,15 +64,14 @@ def read_weekdays(reading: Reading, parsed: Parsed, text: str) -> None:
     if not found or not reading.price_entities:
         return
     days = sorted({day for _, _, day in found})
-    names = [["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"][d] for d in days]
-    zh_names = "、".join(f"周{'一二三四五'[d]}" for d in days)
-    if not set(reading.metrics) & WEEKDAY_MEASURES:
+    names, zh_names = weekday_names(days, zh=False), weekday_names(days, zh=True)
+    if not set(reading.metrics) & KEPT_DAYS_MEASURES:
         reading.status = "no_data"
         reading.message = (
             f"我目前只能对{zh_names}的日收益率求均值、中位数、统计量或波动率；这个问题问的指标"
             "还不能只按这些日子计算，我不会用全部交易日的数字代替。"
             if reading.zh
-            else f"On {' and '.join(names)}s only, I can take the mean, median, statistics or "
+            else f"On {names} only, I can take the mean, median, statistics or "
             "volatility of daily returns; the measure asked cannot yet be kept to those days, "
             "and I won't give every day's figure instead."
         )
@@ -72,20 +82,12 @@ def read_weekdays(reading: Reading, parsed: Parsed, text: str) -> None:
     reading.notes.append(
         f"只计{zh_names}的日收益率（每个都相对前一个交易日的收盘价）。"
         if reading.zh
-        else f"Only {' and '.join(names)}s' daily returns are used, each from the close of "
-        "the session before it."
+        else f"Only {names}' daily returns are used, each from the close of the session before it."
     )
 
 
-_ORDER = {**_EN_DAYS, "saturday": 5, "sunday": 6}
-_ZH_ORDER = {**_ZH_DAYS, "六": 5, "日": 6, "天": 6}
-_LAST_EN = re.compile(
-    r"(?i)\b(?:last|this\s+past|previous|past)\s+(?P<day>monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)\b"
-)
-_THIS_EN = re.compile(
-    r"(?i)\bthis\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
-)
+_LAST_EN = re.compile(rf"(?i)\b(?:last|this\s+past|previous|past)\s+(?P<day>{_ANY_DAY})\b")
+_THIS_EN = re.compile(rf"(?i)\bthis\s+(?P<day>{_ANY_DAY})\b")
 _WEEK_ZH = re.compile(r"(?P<which>上|这|本)(?:个)?(?:周|星期|礼拜)(?P<day>[一二三四五六日天])")
 
 

@@ -7,21 +7,21 @@ the other days' returns; a note says so.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from datapilot.brains.offline.weekdays import WEEKDAY_MEASURES
+from datapilot.brains.offline.numbers import read_number
+from datapilot.brains.offline.weekdays import KEPT_DAYS_MEASURES
 
 if TYPE_CHECKING:  # reading.py calls in here
     from datapilot.brains.offline.reading import Reading
 
-_COUNT_EN = {"single": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_COUNT_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
 _LEAVE_EN = (
     r"(?:excluding|exclude|ex|without|leaving\s+out|leave\s+out|dropping|drop|minus|ignoring|"
     r"ignore|stripping\s+out|strip\s+out|removing|remove|apart\s+from|except(?:\s+for)?)"
 )
 _EN = re.compile(
-    rf"(?i)\b{_LEAVE_EN}\s+(?:the\s+|its\s+|their\s+)?(?:(?P<n>\d+|single|one|two|three|four|five)\s+)?"
+    rf"(?i)\b{_LEAVE_EN}\s+(?:the\s+|its\s+|their\s+)?(?:single\s+|(?P<n>[a-z]+|\d+)\s+)?"
     r"(?:(?P<worst>worst|biggest\s+(?:down|losing)|largest\s+(?:down|losing))|"
     r"(?P<best>best|biggest\s+(?:up|winning)|largest\s+(?:up|winning)))\s+"
     r"(?:(?:trading|single)\s+)?(?:days?|sessions?)\b"
@@ -33,16 +33,18 @@ _ZH = re.compile(
 )
 
 
-def read_without_extremes(reading: Reading, text: str) -> None:
+def read_without_extremes(reading: Reading, text: str, numbers: Mapping[str, int]) -> None:
     """Set `reading.without_extremes` (the side and how many days) from the words that leave
     the best or worst days out of a statistic of daily returns."""
     found = _EN.search(text) or _ZH.search(text)
     if found is None or not reading.price_entities:
         return
-    if not set(reading.metrics) & WEEKDAY_MEASURES:
+    if not set(reading.metrics) & KEPT_DAYS_MEASURES:
         return  # "the best day, excluding…" of another measure: left to the other readers
-    said = found.group("n") or "1"
-    n = _COUNT_EN.get(said.casefold()) or _COUNT_ZH.get(said) or int(said)
+    said = read_number(found.group("n") or "1", numbers)
+    if said is None or said < 1 or not said.is_integer():
+        return  # "excluding the worst day" with a word before it that is no count
+    n = int(said)
     side = "worst" if found.group("worst") else "best"
     reading.without_extremes = (side, n)
     shown = f"{side}_day"

@@ -15,6 +15,7 @@ from datapilot.brains.offline.builder import PlanBuilder, frame
 from datapilot.brains.offline.names import chinese_name
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.reading import PRICE_KINDS, SERIES_KINDS, Reading
+from datapilot.brains.offline.weekdays import weekday_names
 from datapilot.core.intent import Frequency
 from datapilot.data.catalog import Entity
 
@@ -68,9 +69,6 @@ _LABELS: dict[str, tuple[str, str]] = {
     "annualized_pop": ("annualised change on the previous period", "环比折年率"),
     "top_bottom": ("top and bottom", "首尾排名"),
 }
-
-
-_WEEKDAYS = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
 
 
 class PlannerBase:
@@ -257,14 +255,14 @@ class PlannerBase:
             )
         if not self.r.weekdays:
             return returns
-        names = ", ".join(_WEEKDAYS[d] for d in self.r.weekdays)
+        days = list(self.r.weekdays)
         return self.builder.add(
             "filter_dates",
-            {"frame": frame(returns), "weekdays": list(self.r.weekdays)},
+            {"frame": frame(returns), "weekdays": days},
             name="weekday_returns",
             description=self._say(
-                f"Keep the returns of {names} only",
-                f"只保留{'、'.join('周' + '一二三四五六日'[d] for d in self.r.weekdays)}的收益率",
+                f"Keep the returns of {weekday_names(days, zh=False)} only",
+                f"只保留{weekday_names(days, zh=True)}的收益率",
             ),
             task="processing",
         )
