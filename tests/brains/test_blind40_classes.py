@@ -145,3 +145,11 @@ async def test_when_a_series_was_highest_without_a_window_is_over_its_history(
     assert answer.status == "ok", answer.message
     assert f"{rate.max():.2f}%" in answer.summary, answer.summary
     assert f"{rate.idxmax():%Y-%m-%d}" in answer.summary, answer.summary
+
+
+async def test_a_relative_weekday_after_a_names_digits_stays_apart_from_them(data: Any) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"]
+    monday = closes.loc["2019-06-10"]  # 2019-06-12 is a Wednesday: 本周一 is 2019-06-10
+    answer = await ask_offline("标普500本周一收盘多少点？", date(2019, 6, 12))
+    assert answer.status == "ok", answer.message
+    assert "2019-06-10" in answer.summary and f"{monday:,.2f}" in answer.summary, answer.summary

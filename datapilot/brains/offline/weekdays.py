@@ -110,6 +110,14 @@ def weekday_dates(text: str, today: date) -> str:
         day = start + timedelta(days=_ZH_ORDER[found.group("day")])
         return day.isoformat() if day <= today else found.group(0)
 
-    text = _LAST_EN.sub(last, text)
-    text = _THIS_EN.sub(this, text)
-    return _WEEK_ZH.sub(week, text)
+    text = _LAST_EN.sub(lambda found: _apart(found, last(found)), text)
+    text = _THIS_EN.sub(lambda found: _apart(found, this(found)), text)
+    return _WEEK_ZH.sub(lambda found: _apart(found, week(found)), text)
+
+
+def _apart(found: re.Match[str], day: str) -> str:
+    """The day written in, spaced from a name's digits around it (标普500本周一 → 标普500
+    2019-06-10): a date glued to 500 would read as one number."""
+    before = found.string[found.start() - 1 : found.start()]
+    after = found.string[found.end() : found.end() + 1]
+    return (" " if before.isalnum() else "") + day + (" " if after.isalnum() else "")
