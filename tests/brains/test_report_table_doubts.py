@@ -218,3 +218,56 @@ async def test_the_line_named_whole_beats_the_line_named_in_part(client: Any) ->
     expected = (cells["2018"] - cells["2017"]) / cells["2017"] * 100
     assert answer.status == "ok"
     assert f"{expected:,.2f}".replace("-", "−") in first(answer)
+
+
+ACQUISITION = [
+    ["", "Useful life", "Fair value"],
+    ["Cash", "", "1,210"],
+    ["Intangible assets", "5 years", "9,400"],
+    ["Goodwill", "", "12,600"],
+    ["Liabilities", "", "(4,422)"],
+    ["Net assets", "", "18,788"],
+]
+DIVIDENDS = [
+    ["", "2019", "2018"],
+    ["Interim dividend per share (cents)", "1.20", "1.10"],
+    ["Final dividend per share (cents)", "3.45", "3.30"],
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "rows", "state"),
+    [
+        ("What is the total fair value of all the liabilities assumed?", ACQUISITION, "assumed"),
+        ("What is the final dividend per share proposed for 2019?", DIVIDENDS, "proposed"),
+        ("What is the unrevised final dividend per share for 2019?", DIVIDENDS, "unrevised"),
+    ],
+)
+async def test_a_state_the_table_never_prints_is_not_answered_with_a_line(
+    client: Any, question: str, rows: list[list[str]], state: str
+) -> None:
+    """ "The liabilities assumed", "the dividend proposed": the report's text qualifies the
+    amount; the table's line is the amount in another state."""
+    answer = await ask(client, question, rows)
+    assert answer.status == "no_data", answer.summary
+    assert state in answer.message
+
+
+async def test_framing_participles_and_printed_states_still_answer(client: Any) -> None:
+    figures = frame(DIVIDENDS)
+    expected = figures.loc["Final dividend per share (cents)", "2019"]
+    for question in (
+        "What was the final dividend per share in 2019?",
+        "What was the final dividend per share reported for 2019?",
+        "What was the final dividend per share calculated as in 2019?",
+    ):
+        answer = await ask(client, question, DIVIDENDS)
+        assert answer.status == "ok", (question, answer.message)
+        assert f"{expected:.2f}" in first(answer)
+    printed = [*DIVIDENDS, ["Final dividend proposed per share (cents)", "3.60", "3.40"]]
+    answer = await ask(client, "What is the final dividend per share proposed for 2019?", printed)
+    assert answer.status == "ok", answer.message
+    assert (
+        f"{frame(printed).loc['Final dividend proposed per share (cents)', '2019']:.2f}"
+        in first(answer)
+    )

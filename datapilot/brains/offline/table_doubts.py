@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from datapilot.brains.offline.table_cells import main_words, percent_row, words
+from datapilot.core.context import ClientTable
 from datapilot.data.report_tables import ReportTable
 
 Doubt = tuple[str, list[str]]
@@ -97,3 +98,37 @@ def _time_words(text: str) -> set[str]:
         text,
     )
     return set(words(" ".join(spans)))
+
+
+# A past participle the question puts its figure in ("the liabilities assumed", "the final
+# dividend proposed", "the unrevised value", "the warrants issued in August"): the state of the
+# amount asked for. A table that prints no such word gives the amount in another state (all
+# liabilities, the dividend paid), which the report's text qualifies. "-eed" words (exceed,
+# need) and "hundred" are not participles.
+_PARTICIPLE = re.compile(r"(?i)\b(?!hundred\b)(?:[a-z]+-)?[a-z]{3,}(?<!e)ed\b")
+# Participles that frame a question rather than qualify its figure: how a figure is worked
+# out, shown or related ("calculated", "expressed as", "represented by", "based on"), the
+# period it ends, or the question's comparison ("exceeded").
+_FRAMING = frozenset(
+    words(
+        "calculated computed derived determined estimated measured analyzed analysed factored "
+        "recorded reported provided listed shown presented disclosed stated highlighted "
+        "expressed represented composed comprised considered included contained "
+        "based related attributed ended exceeded compared weighted"
+    )
+)
+
+
+def unprinted_state(text: str, table: ReportTable, sent: ClientTable) -> str | None:
+    """A participle qualifying what the question asks ("assumed", "proposed", "unrevised")
+    that the table, its title and description never print, or None."""
+    printed = " ".join(
+        [sent.name, sent.description, *table.columns, *table.notes]
+        + [part for row in table.rows for part in (row.label, row.section, *row.cells)]
+    )
+    held = set(words(printed))
+    for found in _PARTICIPLE.finditer(text):
+        stems = set(words(found.group(0)))
+        if stems and not stems <= held and not stems <= _FRAMING:
+            return found.group(0)
+    return None

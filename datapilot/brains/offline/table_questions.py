@@ -27,7 +27,7 @@ from datapilot.brains.offline.table_cells import (
     one_row,
     years_named,
 )
-from datapilot.brains.offline.table_doubts import other_row_named, settle_row
+from datapilot.brains.offline.table_doubts import other_row_named, settle_row, unprinted_state
 from datapilot.brains.offline.table_rows import (
     ALL_ROWS,
     column_pair,
@@ -561,6 +561,13 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
         if asked is None:
             continue
         asked.trace.append(shape)
+        # "Which years does the table provide information for …": the words describe the
+        # table, and the answer is its years.
+        listing_years = _WHICH_YEARS.search(question) is not None
+        state = None if asked.missing or listing_years else unprinted_state(question, report, table)
+        if state:
+            asked.missing = f'the amount {state} (no line or column says "{state}")'
+            asked.closest = [report.rows[i].label for i in asked.rows]
         score = 0.0 if asked.missing else 1.0
         if best is None or score > best[0]:
             best = (score, table, report, asked)
