@@ -224,7 +224,7 @@ _WHEN_PATTERNS = (
     ),
     # "brent peak month in 2008 and the price": the period of the extreme named by its unit.
     re.compile(
-        r"(?i)\b(?P<side>peak|trough)\s+"
+        r"(?i)\b(?P<side>peak|trough|widest|narrowest)\s+"
         r"(?P<unit>day|date|session|week|month|quarter|year)\b(?!\s+(?:ago|high|low)\b)"
     ),
     re.compile(

@@ -139,9 +139,10 @@ _RETURNS = ("return", "cumulative_return", "annualized_return")
 def _annualizes_another(parsed: Parsed, also: tuple[str, ...] = ()) -> bool:
     """Whether every 年化 / "annualised" said belongs to another measure than a return (or the
     measures `also` named) (谷歌2008年跌了多少，年化波动率多大: the volatility is annualised,
-    the fall is the year's return)."""
+    the fall is the year's return). A plain "rate" or "figure" is no other measure: "growth at
+    an annualized rate" annualises the growth."""
     cues = [h for h in parsed.hits if h.has("cue:annualize")]
-    others = [h for m, h in parsed.group("metric") if m not in (*_RETURNS, *also)]
+    others = [h for m, h in parsed.group("metric") if m not in (*_RETURNS, *also, "value")]
     return bool(cues) and all(
         any(c.start <= o.start <= c.end + 1 or o.start <= c.start < o.end for o in others)
         for c in cues

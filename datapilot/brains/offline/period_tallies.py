@@ -76,6 +76,11 @@ class PeriodTally:
     spans: tuple[Span, ...]
 
 
+# The return whose sign is counted, said after the sign ("a positive return", 正收益): part of
+# the count's words, not a measure of its own.
+_SIGNED_RETURN = re.compile(r"(?i)\s*(?:returns?|performance)\b|收益率?|回报率?")
+
+
 def read_period_tally(text: str) -> PeriodTally | None:
     """The count of periods up or down `text` asks for, or None."""
     found = _TALLY_EN.search(text)
@@ -83,15 +88,23 @@ def read_period_tally(text: str) -> PeriodTally | None:
         units = ("unit", "unit2", "unit3", "unit4", "unit5")
         unit = next(found[u] for u in units if found[u]).lower()
         fell = any(found[f"down{n}"] for n in ("", "2", "3", "4", "5"))
-        return PeriodTally(_UNIT_EN[unit], "down" if fell else "up", (found.span(),))
+        return PeriodTally(_UNIT_EN[unit], "down" if fell else "up", (_with_return(text, found),))
     found = _TALLY_ZH.search(text)
     if found is not None and not re.match(r"\s*\d", text[found.end() :]):
         period = _zh_period(found)
         down = found["down"] or found["down2"] or found["down3"] or found["down4"]
         # The same count asked again (有多少个月是上涨的？上涨月份占比多少？): its share.
-        spans = tuple(m.span() for m in _TALLY_ZH.finditer(text) if _zh_period(m) == period)
+        spans = tuple(
+            _with_return(text, m) for m in _TALLY_ZH.finditer(text) if _zh_period(m) == period
+        )
         return PeriodTally(period, "down" if down else "up", spans)
     return None
+
+
+def _with_return(text: str, found: re.Match[str]) -> Span:
+    start, end = found.span()
+    signed = _SIGNED_RETURN.match(text, end)
+    return (start, signed.end() if signed else end)
 
 
 def _zh_period(found: re.Match[str]) -> Frequency:

@@ -149,6 +149,10 @@ def expand_whole_year(text: str) -> str:
 _YEAR_PAIR = re.compile(r"(?<![\d-])((?:19|20)(\d{2}))-(\d{2})(?![\d-])")
 _SUB_PERIOD_ASKED = re.compile(
     r"(?i)\bwhich\s+(?:month|quarter|year|week)|\bwhat\s+(?:month|quarter)\b|哪个?月|哪个?季度|哪一?年"
+    # "widest month", "best quarters", "how many months": periods picked or counted in the span
+    r"|\b(?:peak|trough|highest|lowest|widest|narrowest|best|worst|strongest|weakest)\s+"
+    r"(?:months?|quarters?|weeks?)\b|\bhow\s+many\s+(?:months|quarters|weeks)\b"
+    r"|几个月|几个季度|(?:最好|最差|最高|最低|最大|最小)的?(?:月份?|季度)"
 )
 
 

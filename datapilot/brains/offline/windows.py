@@ -357,7 +357,8 @@ class Grammar:
             ),
             (
                 "quarter_zh",
-                rf"{y_zh}?\s*(?:的)?\s*(?:第\s*)?(?P<q>[一二三四1-4])\s*季度",
+                # 第四季 (Taiwan, Hong Kong) is a quarter too; 四季 alone is four quarters
+                rf"{y_zh}?\s*(?:的)?\s*(?P<ord>第\s*)?(?P<q>[一二三四1-4])\s*季(?:度|(?(ord)|(?!)))",
                 self._quarter,
             ),
             ("quarter_zh_q", rf"{y_zh}\s*(?:的)?\s*Q(?P<q>[1-4])", self._quarter),
@@ -422,7 +423,7 @@ class Grammar:
             ),
             (
                 "year",
-                rf"(?:(?<![A-Za-z])FY\s*(?P<fy>(?:1[89]|20)\d{{2}})|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?)?(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代))",
+                rf"(?:(?<![A-Za-z])FY\s*(?P<fy>(?:1[89]|20)\d{{2}})|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?(?!代)|(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代)))",
                 self._year,
             ),
             ("year_yy_zh", YY_ZH + r"(?:全年)?", self._year),  # 19年: 2019
