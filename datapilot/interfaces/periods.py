@@ -19,7 +19,14 @@ from typing import Annotated, Literal
 import pandas as pd
 
 from datapilot.interfaces.context import InterfaceContext
-from datapilot.interfaces.frame import base_of, derive, growth, simple_returns, values_of
+from datapilot.interfaces.frame import (
+    base_of,
+    column_unit,
+    derive,
+    growth,
+    simple_returns,
+    values_of,
+)
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 
 PeriodName = Literal["daily", "weekly", "monthly", "quarterly", "annual"]
@@ -209,17 +216,41 @@ def count_days(
     if not rows:
         raise InterfaceError("No sessions in the window to count; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
+    period = _spacing(levels.index)
+    title = _count_title(condition, threshold, inclusive)
+    title_zh = _count_title_zh(condition, threshold, inclusive)
+    if period != "daily" and condition in ("close_above", "close_below"):
+        # A monthly or quarterly series' values, not sessions' closes.
+        en, zh = _VALUE_NAMES[period]
+        title = title.replace("Sessions with a close", f"{en} with a value")
+        title_zh = title_zh.replace("收盘价", "数值").replace("的交易日", f"的{zh}")
     return derive(
         table,
         frame,
         kind="cross_section",
         unit="",
-        title=_count_title(condition, threshold, inclusive),
-        title_zh=_count_title_zh(condition, threshold, inclusive),
+        title=title,
+        title_zh=title_zh,
         units={"count": "", "sessions": "", "share_pct": "%"},
         condition=condition,
         threshold=threshold,
+        period=period,
+        # the level's unit: "above 8%" of a rate, "above 100" of a price
+        level_unit=column_unit(frame, levels.columns[0]) if len(levels.columns) else "",
     )
+
+
+_VALUE_NAMES = {"weekly": ("Weeks", "周"), "monthly": ("Months", "月份")}
+_VALUE_NAMES |= {"quarterly": ("Quarters", "季度")}
+
+
+def _spacing(index: pd.Index) -> str:
+    """What one row of `index` is: a trading session, or a week, month or quarter (a series
+    with one value each, whose values are what a count counts)."""
+    days = pd.Series(pd.DatetimeIndex(index)).diff().dt.days.median()
+    if pd.isna(days) or days < 5:
+        return "daily"
+    return "weekly" if days < 20 else "monthly" if days < 60 else "quarterly"
 
 
 def _row(column: object, count: int, closes: pd.Series) -> dict[str, object]:

@@ -6,6 +6,7 @@ note names the days used and why those days, so a user who means another start c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from datapilot.brains.offline.vocab import Episode, EpisodesFile
@@ -53,3 +54,38 @@ def episode_notes(time: TimeReading, episodes: EpisodesFile, zh: bool) -> list[s
                 window = f"; its {edge} is {clause.start}"
             notes.append(f'"{said}" is dated {days} ({episode.why}){window}.')
     return notes
+
+
+# A Fed rate cycle as `spelling.name_fed_cycles` writes it: "the 1994 hiking cycle".
+_CYCLE = re.compile(
+    r"(?i)\bthe (?:19|20)\d{2} (?:hiking|cutting) cycle\b|(?:19|20)\d{2}年(?:加息|降息)周期"
+)
+
+
+def unknown_cycle(time: TimeReading, episodes: EpisodesFile, text: str, zh: bool) -> str | None:
+    """The message for a Fed rate cycle the question dates its window by and that no episode
+    dates ("the 1994 hiking cycle"), or None: its calendar year is not its days."""
+    read = [clause.span for clause, _, _ in named_episodes(time, episodes)]
+    for found in _CYCLE.finditer(text):
+        if any(s <= found.start() and found.end() <= e for s, e in read):
+            continue
+        cycles = [(k, e) for k, e in episodes.episodes.items() if k.startswith("fed_")]
+        if zh:
+            known = "、".join(
+                f"{e.start.year}年{'加息' if 'hikes' in k else '降息'}周期（{e.start}至{e.end}）"
+                for k, e in cycles
+            )
+            return (
+                f"我没有“{found.group(0)}”的起止日期（美联储第一次和最后一次调息）。"
+                f"我知道的有：{known}；也可以直接给出日期。"
+            )
+        known = "; ".join(
+            f"the {e.start.year} {'hiking' if 'hikes' in k else 'cutting'} cycle "
+            f"({e.start} to {e.end})"
+            for k, e in cycles
+        )
+        return (
+            f"I don't have the days of \"{found.group(0)}\" (the FOMC's first and last move). "
+            f"The cycles I know: {known}; or give the dates."
+        )
+    return None

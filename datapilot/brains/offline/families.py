@@ -45,6 +45,7 @@ from datapilot.brains.offline.family_asks import (
     read_period_ask,
     read_recovery_ask,
     read_series_extreme,
+    read_values_count,
     read_when_ask,
 )
 from datapilot.brains.offline.first_back import as_first, read_first_ask
@@ -138,6 +139,15 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         as_growth_multiple(reading, growth)  # 涨了几倍: the end over the start, never a count
         return
     count = read_count_ask(text) if ratio is None else None
+    values = read_values_count(text) if count is None and ratio is None else None
+    if (
+        values is not None
+        and reading.entities
+        and all(e.frequency == values[0] for e in reading.entities)
+    ):
+        # "How many months was Brent above $100": a monthly series' values against the level.
+        # A daily price's months are not counted (by its month-end close? every close?).
+        reading.frequency, count = values  # type: ignore[assignment]
     if count is not None and reading.entities:
         _as_count(reading, count)
         if count.condition in ("record_high", "record_low"):
@@ -218,8 +228,8 @@ _FROM_THAT_DAY = re.compile(
     r"peak|close)\b|\b(?:from|since)\s+then\b"
     r"|(?:从|自|打)(?:那|这|当)(?:一)?(?:天|日|时|时候|个(?:低点|高点|点))|(?:那|这)(?:一)?天(?:以来|之后|以后|起)"
     # 最低点是哪天？到现在反弹了多少 / 现在比那时高了多少: from that day to the window's end
-    r"|(?:比|较|相比)(?:那时|那天|当时|那时候|那一天)(?:候)?[^，。？?]{0,3}?(?:高|低|涨|跌|反弹)了?(?:多少|几)?"
-    r"|(?:到现在|至今|到今天|到目前|迄今)(?:为止)?[^，。？?]{0,3}?(?:反弹|回升|回落|上涨|下跌|涨|跌)了?(?:多少|几)?"
+    r"|(?:比|较|相比)(?:那时|那天|当时|那时候|那一天)(?:候)?[^，,。？?]{0,3}?(?:高|低|涨|跌|反弹)了?(?:多少|几)?"
+    r"|(?:到现在|至今|到今天|到目前|迄今)(?:为止)?[^，,。？?]{0,3}?(?:反弹|回升|回落|上涨|下跌|涨|跌)了?(?:多少|几)?"
 )
 
 
@@ -555,6 +565,9 @@ _OF_AVERAGES = re.compile(
 _AVERAGE_BEFORE_ZH = re.compile(r"(?:月|季|年)?(?:平均|均价|均值)[^，。？?,]{0,6}$")
 
 
+_STATISTICS = {"mean", "median"}
+
+
 def _as_when(
     reading: Reading, when: WhenAsk, apart: set[str] | None = None, text: str = ""
 ) -> None:
@@ -579,6 +592,10 @@ def _as_when(
     # A spread or the volume is computed first, then its extreme.
     spread = [m for m in reading.metrics if m in ("spread", "volume")]
     dropped = (_REPLACED - (apart or set())) | {"volatility", "correlation", "spread", "volume"}
+    if of_series and set(reading.metrics) & _STATISTICS:
+        # "the average 30-day rolling volatility over 2022, and its highest reading": the
+        # average is of the rolling measure too, never of the closes.
+        dropped -= {of_series}
     reading.metrics = [
         *spread,
         "period_extremes",

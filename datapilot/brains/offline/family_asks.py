@@ -105,6 +105,12 @@ _PERIOD_PATTERNS = (
         rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
         rf"的?(?:是)?(?:哪)?(?:{_COUNTED})?(?:一|个|一个|那个)?{_PERIOD_ZH}(?!初|末|底|中|以来|内)"
     ),
+    # 涨幅前三的月份, 跌幅前两名的季度: the first N periods by the move
+    re.compile(
+        r"(?:(?P<up>涨幅|收益率?|回报率?|表现)|(?P<down>跌幅|亏损))(?:最大|最高|最好|最差)?的?"
+        rf"前\s*{_COUNTED}\s*(?:名|个|位)?的?(?:是)?(?:哪)?(?:几)?(?:个)?{_PERIOD_ZH}"
+        r"(?!初|末|底|中|以来|内)(?:(?:分别)?是?哪(?:几|一)?个?(?:月份?|季度|年|周))?"
+    ),
     # 哪个月涨得最多, 哪一季度表现最好
     re.compile(
         rf"哪(?:一|个|一个)?{_PERIOD_ZH}[^,，。？?;；]{{0,8}}?(?P<s1>{_BEST_ZH}|{_WORST_ZH})"
@@ -133,7 +139,7 @@ class PeriodAsk:
         """How many periods the words ask for ("the best three quarters", 最好的3个月)."""
         for start, end in self.spans:
             for found in _HOW_MANY_PERIODS.finditer(text[start:end]):
-                said = read_number(found.group(1) or found.group(2), numbers)
+                said = read_number(found.group(1) or found.group(2) or found.group(3), numbers)
                 if said is not None and said >= 2:
                     return int(said)
         return None
@@ -143,7 +149,7 @@ class PeriodAsk:
 # looked for at each word, so "best three quarters" tries "best", then "three".
 _HOW_MANY_PERIODS = re.compile(
     r"(?i)(?=\b([a-z]+|\d+)\s+(?:\w+\s+)?(?:weeks|months|quarters|years)\b)"
-    r"|(\d+|[两二三四五六七八九十]+)\s*个"
+    r"|(?:前\s*)?(\d+|[两二三四五六七八九十]+)\s*个|前\s*(\d+|[两二三四五六七八九十]+)"
 )
 
 
@@ -198,6 +204,8 @@ _WHEN_UNIT |= {"month": "monthly", "quarter": "quarterly", "year": "annual"}
 _HIGH_EN = (
     r"peak(?:ed)?|high|highs|highest|top(?:ped)?|max(?:imum)?|low|lows|lowest|bottom(?:ed)?|"
     r"trough|min(?:imum)?|widest|narrowest|fastest|strongest|slowest|weakest|"
+    # "when was Brent dearest over WTI": a premium's widest (cheapest: its narrowest)
+    r"dearest|priciest|most\s+expensive|cheapest|"
     # "how wide did the spread get … and which month": the extreme it reached
     r"how\s+(?:wide|high|low|narrow)(?=\s+(?:did|does|has|had|was|were|is)\b)"
 )
@@ -230,7 +238,9 @@ _WHEN_PATTERNS = (
     re.compile(
         r"(?P<side>最高点?|最低点?|高点|低点|峰值|顶点|谷底|新高|新低|最大值|最小值|"
         # 利差最大是什么时候: the widest, never 最大涨幅/最大回撤 (a day's move, a drawdown)
-        r"最大(?![涨跌回振])|最小(?![涨跌回振])|最宽|最窄|最快|最慢)"
+        r"最大(?![涨跌回振])|最小(?![涨跌回振])|最宽|最窄|最快|最慢|"
+        # 布伦特比WTI贵得最多的是哪个月: the widest premium
+        r"(?:贵|高出|高)得?最多)"
         r"[^。？?]{0,10}?(?:是|在|出现在)?(?P<unit>哪一?天|哪日|哪个交易日|什么时候|啥时候|啥时|几时|何时|几号|哪一?个月|哪月|"
         r"哪个季度|哪一?年|日期)"
     ),
@@ -255,7 +265,7 @@ RANGE_ASK = re.compile(
     r"(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,30}?\band\s+(?:the\s+|its\s+)?"
     r"(?:lows?|lowest|trough|min(?:imum)?)\b"
     r"|\bhigh[-\s]?(?:to[-\s]?)?low\s+range\b|\b(?:trading|price)\s+range\b"
-    r"|(?:最高|高点)[^，。？?]{0,8}(?:最低|低点)[^，。？?]{0,6}?(?:相差|之差|差距|差了|差多少|差值|差额)"
+    r"|(?:最高|高点)[^，,。？?]{0,8}(?:最低|低点)[^，,。？?]{0,6}?(?:相差|之差|差距|差了|差多少|差值|差额)"
     # the two extremes listed, then their gap: "highest close, lowest close, and the gap between
     # the two", 最高收盘、最低收盘，以及两者相差多少
     r"|\b(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,40}?\b(?:lows?|lowest|trough|min(?:imum)?)\b"
@@ -308,7 +318,7 @@ def read_when_ask(text: str) -> WhenAsk | None:
         side_word = found.group("side").lower()
         low = bool(
             re.match(
-                r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak)|最窄|最低|低点|谷底|新低|最小|"
+                r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak|cheap)|最窄|最低|低点|谷底|新低|最小|"
                 r"见底|创新低|最慢",
                 side_word,
             )
@@ -476,9 +486,59 @@ def _num(text: str) -> float:
     return float(text.replace(",", ""))
 
 
-def read_count_ask(text: str) -> CountAsk | None:
-    """The count of sessions `text` asks for, or None when it asks no count."""
-    trigger = _COUNT_EN.search(text) or _COUNT_ZH.search(text)
+# Months or quarters counted: "how many months was Brent above $100", 有几个月在100美元以上.
+_VALUES_EN = re.compile(r"(?i)\bhow\s+many\s+(?P<unit>month|quarter)s\b")
+_VALUES_ZH = re.compile(r"(?:有)?(?:几|多少)个?(?P<unit>月|季度)")
+_VALUE_UNITS = {"month": "monthly", "quarter": "quarterly", "月": "monthly", "季度": "quarterly"}
+
+
+def read_values_count(text: str) -> tuple[str, CountAsk] | None:
+    """The months or quarters `text` counts by a level their values met, as (the frequency,
+    the count), or None: the values of a series with one a month or a quarter."""
+    trigger = _VALUES_EN.search(text) or _VALUES_ZH.search(text)
+    if trigger is None:
+        return None
+    count = read_count_ask(text, trigger)
+    if count is None or count.condition not in ("close_above", "close_below"):
+        count = _percent_level(text, trigger)
+    if count is None:
+        return None
+    return _VALUE_UNITS[trigger["unit"].lower()], count
+
+
+# A rate's level in percent: "above 8%", 高于8%, 8%以上 (of a day's move it would be a return).
+_PERCENT_LEVEL_EN = re.compile(
+    r"(?i)\b(?P<cmp>above|over|below|under|higher\s+than|lower\s+than|at\s+least|at\s+most|"
+    r"more\s+than|less\s+than)\s+" + _NUM + r"\s*(?:%|percent)"
+)
+_PERCENT_LEVEL_ZH = re.compile(
+    r"(?P<cmp>高于|低于|超过|大于|小于|不低于|不高于|在)?\s*" + _NUM + r"\s*[%％]"
+    r"(?P<side>(?:及|或)?(?:以上|以下|之上|之下))?"
+)
+
+
+def _percent_level(text: str, trigger: re.Match[str]) -> CountAsk | None:
+    """A count of a percent series' values against a level said in percent."""
+    found = _PERCENT_LEVEL_EN.search(text)
+    if found is not None:
+        cmp = re.sub(r"\s+", " ", found["cmp"].lower())
+        below = cmp in ("below", "under", "lower than", "at most", "less than")
+        inclusive = cmp in ("at least", "at most")
+    else:
+        found = _PERCENT_LEVEL_ZH.search(text)
+        if found is None or not (found["side"] or found["cmp"] not in (None, "在")):
+            return None
+        cmp, side = found["cmp"] or "", found["side"] or ""
+        below = cmp in ("低于", "小于", "不高于") or side.endswith(("以下", "之下"))
+        inclusive = cmp in ("不低于", "不高于") or (cmp in ("在", "") and bool(side))
+    condition = "close_below" if below else "close_above"
+    return CountAsk(condition, _num(found["num"]), inclusive, (trigger.span(), found.span()))
+
+
+def read_count_ask(text: str, trigger: re.Match[str] | None = None) -> CountAsk | None:
+    """The count of sessions `text` asks for, or None when it asks no count (`trigger`: the
+    words asking the count, when the caller found them)."""
+    trigger = trigger or _COUNT_EN.search(text) or _COUNT_ZH.search(text)
     records = _RECORDS_COUNTED.search(text)
     if trigger is None and records is not None:  # "how many record closes", 创了几次历史新高
         return _records(records, [])
@@ -623,7 +683,7 @@ _DISTANCE_ZH = re.compile(
 
 _PEAK_TO_TROUGH = re.compile(
     r"(?i)\b(?:highs?|peaks?|tops?)\b[^.?!]{0,30}?\bto\s+(?:the\s+|its\s+)?(?:lows?|troughs?|bottoms?)\b"
-    r"|(?:高点|最高点?|顶部|峰值)[^，。？]{0,6}?到[^，。？]{0,4}?(?:低点|最低点?|谷底|底部)"
+    r"|(?:高点|最高点?|顶部|峰值)[^，,。？?]{0,6}?到[^，,。？?]{0,4}?(?:低点|最低点?|谷底|底部)"
 )
 
 
@@ -666,7 +726,7 @@ RECOVERY = re.compile(
     r"(?i)\brecover(?:ed|y|s|ing)?\b|\bregain(?:ed|s)?\b|\breclaim(?:ed|s)?\b"
     r"|\b(?:get|got|gotten|came|come|climb(?:ed)?|clos(?:e|ed|es)|bounce[ds]?|made?\s+it)\s+back"
     r"\s+(?:to|above|at|over)\b(?=[^.?!]{0,40}\b(?:peak|high|top|level|where\s+it\s+was)\b)"
-    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地|跌幅|损失))"
+    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，,。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地|跌幅|损失))"
     r"|收复失地"
 )
 

@@ -22,7 +22,7 @@ _FIRST_EN = re.compile(
 )
 _FIRST_ZH = re.compile(
     r"(?:比|较|低于|高于|离|距离|距)(?:其|它的?)?(?:上市|IPO|ipo)(?:首日|当天|当日|那天|第一天)?的?"
-    r"(?:收盘价?|价格|股价|发行价)?(?=[^，。？?]{0,3}(?:低|高|跌|涨|差|相差|多少))"
+    r"(?:收盘价?|价格|股价|发行价)?(?=[^，,。？?]{0,3}(?:低|高|跌|涨|差|相差|多少))"
 )
 # A dated day's close: "how far below its 2019-12-31 close", 比2019年12月31日的收盘价低多少.
 _DAY_EN = re.compile(
@@ -31,8 +31,8 @@ _DAY_EN = re.compile(
     r"(?:close|closing\s+price|price|level)\b"
 )
 _DAY_ZH = re.compile(
-    r"(?:比|较|低于|高于|离|距离|距)(?P<day>[^，。？?比]{4,14}?)的?(?:收盘价?|价格|股价|点位)"
-    r"(?=[^，。？?]{0,3}(?:低|高|跌|涨|差|相差|多少))"
+    r"(?:比|较|低于|高于|离|距离|距)(?P<day>[^，,。？?比]{4,14}?)的?(?:收盘价?|价格|股价|点位)"
+    r"(?=[^，,。？?]{0,3}(?:低|高|跌|涨|差|相差|多少))"
 )
 _EXTREME = re.compile(
     r"(?i)\b(?P<side>lowest|highest|low|high|bottom(?:ed)?|peak(?:ed)?|top(?:ped)?)\b"

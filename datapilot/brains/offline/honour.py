@@ -86,7 +86,7 @@ GAP = re.compile(
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater|pricier|costlier|"
     r"dearer|cheaper)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
-    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s，。？最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
+    r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s。最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
     r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
@@ -104,7 +104,8 @@ CONDITION = re.compile(
     r"\s+(?:when|where|that|on\s+which|"
     r"in\s+which|the\s+\S+(?:\s+\S+){0,3}?\s+(?:fell|rose|dropped|gained|lost|was|were|closed|"
     r"finished|ended|declined|climbed|jumped|slid|sank))\b|\bon\s+those\s+(?:same\s+)?days\b"
-    r"|(?:涨|跌|收涨|收跌|上涨|下跌|收阳|收阴)[^，。？?！!]{0,12}?的?(?:那些|那几个?|那)"
+    # (within one clause: full-width punctuation is ASCII by then, "，" a ",")
+    r"|(?:涨|跌|收涨|收跌|上涨|下跌|收阳|收阴)[^，。？?！!,;；]{0,12}?的?(?:那些|那几个?|那)"
     r"(?:天|日子|交易日|个?月|月份|个?季度|周)"
 )
 TALLY = re.compile(

@@ -83,7 +83,11 @@ def _gap_of_levels(reading: Reading, text: str) -> bool:
     """ "How much more expensive was Brent than WTI", 布伦特比WTI贵多少: two levels in the same
     units set against each other, a series' (a commodity, a rate) or a price said as one."""
     names = reading.entities
-    if len(names) != 2 or not set(reading.metrics) <= {"close", "value"}:
+    # A measure only assumed (a ranking word, 贵得最多, defaults to returns) is no measure said.
+    levels = set(reading.metrics) <= {"close", "value"} or (
+        reading.measure_defaulted and _PRICE_WORD.search(text) is not None
+    )
+    if len(names) != 2 or not levels:
         return False
     if len({e.units for e in names}) != 1:
         return False

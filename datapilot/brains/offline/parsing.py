@@ -36,6 +36,7 @@ from datapilot.brains.offline.spelling import (
     expand_whole_year,
     expand_year_pairs,
     mandarin,
+    name_fed_cycles,
     respell_measures,
     respell_than,
 )
@@ -121,6 +122,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text = respell_than(expand_ordinals(expand_period_shorthand(mandarin(text))))
     text = expand_whole_year(expand_elided_anchor(expand_year_pairs(expand_pointed_peak(text))))
+    text = name_fed_cycles(text)
     # "For our Q1 client letter": a document's label, neither a window nor a name. "Q4 over Q4",
     # 四季度对四季度: the calendar convention itself (a year's change from the last observation
     # before it), which every calendar window already follows.

@@ -33,7 +33,7 @@ from datapilot.brains.offline.closed_days import (
 )
 from datapilot.brains.offline.conditions import ConditionAsk
 from datapilot.brains.offline.elisions import fill_elided_anchor
-from datapilot.brains.offline.episodes import episode_notes
+from datapilot.brains.offline.episodes import episode_notes, unknown_cycle
 from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
@@ -361,6 +361,10 @@ def _read(
         return reading, parsed
     shut_day(reading)
     reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
+    if cycle := unknown_cycle(parsed.time, vocab.episodes, parsed.text, reading.zh):
+        reading.status, reading.message = "no_data", cycle
+        reading.trace.append("a Fed rate cycle no episode dates")
+        return reading, parsed
     read_parts(reading, parsed)
     _grow_to_today(reading)
     if not reading.parts:

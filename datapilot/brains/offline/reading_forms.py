@@ -81,7 +81,7 @@ _ABSOLUTE = re.compile(
     r"(?i)\babsolute\s+(?:value\s+of\s+(?:the\s+|its\s+)?)?(?:daily\s+|day'?s?\s+|weekly\s+|"
     r"monthly\s+|one-day\s+|single-day\s+)?(?:returns?|moves?|changes?|percent(?:age)?\s+"
     r"changes?|swings?|gains?\s+or\s+loss(?:es)?)\b"
-    r"|(?:涨跌幅|涨跌|波动|收益率?|变动|变化)[^，。？?]{0,6}?绝对值"
+    r"|(?:涨跌幅|涨跌|波动|收益率?|变动|变化)[^，,。？?]{0,6}?绝对值"
 )
 _EVERY = re.compile(r"(?i)\b(?:each|every)\b|分别|各(?=[月年季天日只个位家])|每个|每一个|每只")
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
@@ -153,7 +153,9 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.model = "naive"
     counts = {w: n for w, n in vocab.time.numbers.items() if w not in ("a", "an")}
     pattern = _top_k(tuple(sorted(counts.items())))
-    for top in pattern.finditer(mask(parsed.text, parsed.time.spans)):
+    # A number inside a name ("S&P 500 best month") counts nothing.
+    named = [m.span for m in parsed.mentions]
+    for top in pattern.finditer(mask(parsed.text, [*parsed.time.spans, *named])):
         said = next(g for g in top.groups() if g)
         count = read_number(said, vocab.time.numbers)
         if count and count >= 1:

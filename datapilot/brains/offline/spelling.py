@@ -170,6 +170,42 @@ def expand_year_pairs(text: str) -> str:
     return _YEAR_PAIR.sub(years, text)
 
 
+# A Fed cycle named by its first year in other words than the episode's names: "the 2004–2006
+# Fed hiking cycle", "the Fed's 2015 tightening campaign", "the hiking cycle that began in
+# 2015", 2015年那轮美联储加息周期. Written as the episode's own name ("the 2004 hiking cycle",
+# 2015年加息周期), so its days are the FOMC's first and last moves, never the calendar years
+# said beside it; a cycle with no such episode stays unread.
+_YEARS = r"(?P<y>(?:19|20)\d{2})(?:\s*(?:-|–|—|to|through)\s*(?:(?:19|20)\d{2}|\d{2}))?"
+_FED = r"(?:(?:the\s+)?(?:fed|fomc|federal\s+reserve)(?:'s|’s)?\s+)"
+_KIND = (
+    r"(?P<kind>hiking|tightening|rate[-\s]hik(?:e|es|ing)|cutting|easing|rate[-\s]cut(?:s|ting)?)"
+)
+_FED_CYCLE_EN = re.compile(
+    rf"(?i)\b(?:the\s+)?{_FED}?{_YEARS}\s+{_FED}?{_KIND}\s+(?:cycle|campaign)\b"
+    rf"|\b(?:the\s+)?{_FED}?{_KIND.replace('kind', 'kind2')}\s+(?:cycle|campaign)\s+(?:that\s+)?"
+    r"(?:began|started|starting|beginning|begun)\s+in\s+(?P<y2>(?:19|20)\d{2})\b"
+)
+_FED_CYCLE_ZH = re.compile(
+    r"(?P<y>(?:19|20)\d{2})年?(?:\s*[-–—至到]\s*(?:(?:19|20)?\d{2})年?)?(?:那轮|那一轮|这轮|的)?"
+    r"(?:美联储|联储|美国)?的?(?P<kind>加息|降息)(?:周期)?"
+)
+
+
+def name_fed_cycles(text: str) -> str:
+    """`text` with a Fed rate cycle written as its episode's name."""
+
+    def english(found: re.Match[str]) -> str:
+        kind = (found["kind"] or found["kind2"]).lower()
+        year = found["y"] or found["y2"]
+        easing = kind.startswith(("cut", "eas", "rate cut", "rate-cut"))
+        return f"the {year} {'cutting' if easing else 'hiking'} cycle"
+
+    def chinese(found: re.Match[str]) -> str:
+        return f"{found['y']}年{found['kind']}周期"
+
+    return _FED_CYCLE_ZH.sub(chinese, _FED_CYCLE_EN.sub(english, text))
+
+
 def simplified(text: str) -> str:
     """`text` with traditional characters written simplified (OpenCC's t2s), kept only when every
     offset stays: the names, measures and vocabulary are written in simplified characters."""

@@ -21,13 +21,15 @@ _LEAVE_EN = (
     r"ignore|stripping\s+out|strip\s+out|removing|remove|apart\s+from|except(?:\s+for)?)"
 )
 _EN = re.compile(
-    rf"(?i)\b{_LEAVE_EN}\s+(?:the\s+|its\s+|their\s+)?(?:single\s+|(?P<n>[a-z]+|\d+)\s+)?"
+    # "leave out JPMorgan's 2 best days": whose days, by a possessive name
+    rf"(?i)\b{_LEAVE_EN}\s+(?:the\s+|its\s+|their\s+|(?:[\w.&-]+\s+){{0,2}}[\w.&-]+['’]s\s+)?"
+    r"(?:single\s+|(?P<n>[a-z]+|\d+)\s+)?"
     r"(?:(?P<worst>worst|biggest\s+(?:down|losing)|largest\s+(?:down|losing))|"
     r"(?P<best>best|biggest\s+(?:up|winning)|largest\s+(?:up|winning)))\s+"
     r"(?:(?:trading|single)\s+)?(?:days?|sessions?)\b"
 )
 _ZH = re.compile(
-    r"(?:去掉|剔除|去除|除去|排除|不算|不含|扣除|拿掉)(?:了)?"
+    r"(?:去掉|剔除|去除|除去|排除|不算|不含|扣除|拿掉)(?:了)?(?:[\u4e00-\u9fffA-Za-z&.]{1,8}?的?)?"
     r"(?:(?P<worst>跌得最多|跌幅最大|跌得最狠|表现最差|最差)|(?P<best>涨得最多|涨幅最大|涨得最猛|表现最好|最好))"
     r"的?(?:那)?(?P<n>[一两二三四五\d])?(?:个)?(?:交易日|天)"
 )

@@ -160,7 +160,7 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
     """What another key result adds to the answer, without saying the answer again."""
     kind = result_kind(step.value)
     lead_kind = result_kind(lead.value) if lead is not None else ""
-    if kind == "percent_series" and lead is not None:
+    if kind == "percent_series" and lead is not None and not _other_window(step, lead):
         return []  # the returns an answer was computed from: the chart shows them
     if (
         lead is not None
@@ -178,6 +178,19 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
         ]
     said_first = answer_sentences(step, said) or fact_sentences(step, said.w)
     return said_first + spread_legs(step, said) + close_against_averages(step, said)
+
+
+def _other_window(step: Step, lead: Step) -> bool:
+    """Whether `step` is a series over other dates than the lead's (a part of its own: "at the
+    end of March 2020 and at the end of April 2020"), which the answer must say too."""
+    frame, first = step.value, lead.value
+    if not isinstance(frame, pd.DataFrame) or not isinstance(first, pd.DataFrame):
+        return False
+    if not isinstance(frame.index, pd.DatetimeIndex) or not isinstance(
+        first.index, pd.DatetimeIndex
+    ):
+        return False
+    return not frame.empty and not first.empty and not frame.index.isin(first.index).any()
 
 
 def _cut_of(frame: object, lead: object) -> bool:

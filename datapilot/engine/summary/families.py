@@ -150,6 +150,17 @@ _INCLUSIVE = {
 }
 
 
+# A series with one value a month or a quarter: its values were above a level, not closes.
+_VALUES = {
+    "close_above": ("was above {t}", "高于{t}"),
+    "close_below": ("was below {t}", "低于{t}"),
+}
+_VALUES_INCLUSIVE = {
+    "close_above": ("was at or above {t}", "不低于{t}"),
+    "close_below": ("was at or below {t}", "不高于{t}"),
+}
+
+
 def _count(step: Step, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
@@ -157,6 +168,9 @@ def _count(step: Step, said: Said) -> list[str]:
     threshold = frame.attrs.get("threshold")
     title = str(frame.attrs.get("title") or "")
     inclusive = "at least" in title or "at or" in title
+    period = str(frame.attrs.get("period") or "daily")
+    if period != "daily" and condition in _VALUES:
+        return _count_values(frame, said, condition, threshold, inclusive, period)
     words = (_INCLUSIVE if inclusive else _CONDITIONS).get(condition) or _CONDITIONS.get(condition)
     t = f"{abs(float(threshold)):g}" if threshold is not None else ""
     sentences = []
@@ -195,6 +209,43 @@ def _count(step: Step, said: Said) -> list[str]:
 _PERIODS = {"daily": ("trading sessions", "个交易日"), "weekly": ("weeks", "周")}
 _PERIODS |= {"monthly": ("months", "个月"), "quarterly": ("quarters", "个季度")}
 _PERIODS |= {"annual": ("years", "年")}
+
+
+def _count_values(
+    frame: pd.DataFrame,
+    said: Said,
+    condition: str,
+    threshold: object,
+    inclusive: bool,
+    period: str,
+) -> list[str]:
+    """ "Brent was above 100 in 42 of 48 months (87.50%) from 2011 to 2014": a count of a
+    monthly or quarterly series' values."""
+    w = said.w
+    what = (_VALUES_INCLUSIVE if inclusive else _VALUES)[condition]
+    t = f"{abs(float(str(threshold))):g}" if threshold is not None else ""
+    if t and str(frame.attrs.get("level_unit") or "").casefold() in ("%", "percent"):
+        t += "%"
+    en, zh = _PERIODS.get(period, ("periods", "个时段"))
+    sentences = []
+    rows = list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[:MAX_SUBJECTS]
+    for subject, row in rows:
+        name = w.name(subject)
+        count, total = int(row.count), int(row.sessions)
+        share = f"{100 * count / total:.2f}%" if total else ""
+        if w.zh:
+            span = f"{row.start_date}至{row.end_date}"
+            sentences.append(
+                f"{after_name(name, said.when)}有{count}{zh}{what[1].format(t=t)}"
+                f"（共{total}{zh}，占{share}，{span}）。"
+            )
+        else:
+            span = f"{row.start_date} to {row.end_date}"
+            sentences.append(
+                f"{name} {what[0].format(t=t)} in {count} of {total} {en} ({share})"
+                f"{_when(said)} ({span})."
+            )
+    return sentences
 
 
 def _signs(step: Step, said: Said) -> list[str]:

@@ -263,6 +263,14 @@ class AnalystFamilies(SeriesStatistics):
             self._up_and_down_days(r.frequency)  # "how many months was it up": months counted
             return
         coarse = [e for e in r.entities if e.frequency not in (None, "daily")]
+        if (
+            coarse
+            and len(coarse) == len(r.entities)
+            and all(e.frequency == r.frequency for e in coarse)
+            and condition in ("close_above", "close_below")
+        ):
+            self._count_values(condition)  # "how many months was Brent above $100": its values
+            return
         if coarse:  # a monthly series has no days to count: never its months called sessions
             names = ", ".join(f"{e.name} ({e.id}, {e.frequency})" for e in coarse)
             self.problem = (
@@ -311,6 +319,25 @@ class AnalystFamilies(SeriesStatistics):
                 "按数据中的交易日计数 → 表格",
             )
         )
+
+    def _count_values(self, condition: str) -> None:
+        """How many of a monthly or quarterly series' values in the window met a level."""
+        r = self.r
+        args: dict[str, Any] = {"frame": frame(self.levels()), "condition": condition}
+        if r.threshold is not None:
+            args["threshold"] = r.threshold
+        if r.count_inclusive:
+            args["inclusive"] = True
+        said = f"{condition} {r.threshold:g}" if r.threshold is not None else condition
+        counted = self.builder.add(
+            "count_days",
+            args,
+            name="count_days",
+            description=self._say(f"Count the values: {said}", f"统计满足条件的观测值：{said}"),
+            task="processing",
+        )
+        self.primary = counted
+        self._table(counted, self._title("count" if not r.zh else "计数"))
 
     def _ma_cross(self) -> None:
         """The sessions the fast moving average crossed the slow one, averages warmed first."""
