@@ -261,3 +261,26 @@ async def test_that_day_after_a_comma_asks_the_date(data: Any) -> None:
     assert answer.status == "ok", answer.message
     assert f"{returns.min():.2f}%" in answer.summary, answer.summary
     assert f"{returns.idxmin():%Y-%m-%d}" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "sid", "level", "below"),
+    [
+        ("When did WTI spot first settle above $100 a barrel, and at what price?", "DCOILWTICO",
+         100.0, False),
+        ("Since 2010, when did the Baa yield first fall below 5%?", "BAA", 5.0, True),
+        ("2010年以來，穆迪Baa公司債收益率第一次跌破5%是在哪個月？當月是多少？", "BAA", 5.0, True),
+    ],
+)  # fmt: skip
+async def test_the_first_value_past_a_level_in_other_verbs_and_wordings(
+    data: Any, question: str, sid: str, level: float, below: bool
+) -> None:
+    """ "settle above", "fall below"; 穆迪Baa公司债收益率 is the series named BAA级公司债收益率."""
+    values = series_values(data, sid)
+    if sid == "BAA":
+        values = values.loc["2010-01-01":]
+    past = values[values < level] if below else values[values > level]
+    answer = await ask_offline(question, date(2019, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{past.index[0]:%Y-%m-%d}" in answer.summary, answer.summary
+    assert f"{past.iloc[0]:.2f}" in answer.summary, answer.summary

@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # the reading imports the families, which import this module
 _FIRST_EN = re.compile(
     r"(?i)\b(?P<first>first\s+(?:ever\s+)?(?:time\s+(?:(?!did\b|was\b)[\w&.'’-]+\s+){0,3}?)?"
     r"(?:(?:it|they)\s+)?)?"
-    r"(?:close[ds]?|closing|finish(?:ed)?"
+    r"(?:close[ds]?|closing|finish(?:ed)?|settle[ds]?|settling|trade[ds]?|traded|printed|went|"
+    r"rose|climbed|moved|got|broke|crossed|f[ae]ll|falls|dropped|dipped|sank|slipped"
     r"|end(?:ed)?)\s+(?P<back>back\s+)?(?P<inc>at\s+or\s+)?(?P<side>above|over|higher\s+than|"
     r"below|under|lower\s+than)\b"
 )
