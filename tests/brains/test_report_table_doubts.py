@@ -271,3 +271,40 @@ async def test_framing_participles_and_printed_states_still_answer(client: Any) 
         f"{frame(printed).loc['Final dividend proposed per share (cents)', '2019']:.2f}"
         in first(answer)
     )
+
+
+SEGMENTS = [
+    ["", "2019", "2018"],
+    ["Services", "$59,545", "$64,720"],
+    ["Software and other", "3,788", "5,050"],
+    ["Total", "$63,333", "$69,770"],
+]
+ASSETS = [
+    ["", "Estimated useful life", "2019", "2018"],
+    ["Land and rights-of-way", "20 - 75 years", "$117.2", "$113.5"],
+    ["Buildings", "10 - 40 years", "$48.0", "$46.1"],
+]
+
+
+async def test_rows_ranked_by_a_figure_to_compute_are_not_ranked_by_a_column(client: Any) -> None:
+    """ "Which segment has a higher percentage change?": each row's change is not printed, so
+    ranking the 2019 column would answer another question."""
+    answer = await ask(client, "Which segment has a higher percentage change?", SEGMENTS)
+    assert answer.status == "no_data", answer.summary
+    assert "percentage change" in (answer.message or "") or "pct change" in (answer.message or "")
+    figures = frame(SEGMENTS)
+    largest = figures["2019"].drop("Total").idxmax()
+    ranked = await ask(client, "Which segment has the highest value in 2019?", SEGMENTS)
+    assert ranked.status == "ok", ranked.message
+    assert largest in first(ranked)
+
+
+async def test_a_length_asked_is_not_answered_with_an_amount(client: Any) -> None:
+    answer = await ask(
+        client, "How many years is the minimum lifespan of the land and rights-of-way?", ASSETS
+    )
+    assert answer.status == "no_data", answer.summary
+    figures = frame([[c for j, c in enumerate(row) if j != 1] for row in ASSETS])
+    amount = await ask(client, "What was the land and rights-of-way in 2019?", ASSETS)
+    assert amount.status == "ok", amount.message
+    assert f"{figures.loc['Land and rights-of-way', '2019']:.1f}" in first(amount)

@@ -148,6 +148,18 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     asked = _read_table_question(text, table)
     if asked is None or asked.missing or not asked.columns:
         return asked
+    if _LENGTH_ASKED.search(text) and not any(
+        _LENGTH_WORDS.search(
+            " ".join([table.rows[i].label, table.columns[j], table.rows[i].cells[j]])
+        )
+        for i in asked.rows
+        for j in asked.columns
+        if j < len(table.rows[i].cells)
+    ):
+        # "How many years is the minimum lifespan of …": a length, which an amount is not.
+        asked.missing = "a length in years, months or days (the cells found are amounts)"
+        asked.closest = [table.rows[i].label for i in asked.rows]
+        return asked
     named = years_named(text)
     printed = {year for j in asked.columns for year in table.years(j)}
     if named and printed and not set(named) & printed:
@@ -217,6 +229,14 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
             asked.missing = "one operation (a change of a ratio the table does not print)"
             return asked
     if _WHICH_ROW.search(text) and (_MAX.search(text) or _MIN.search(text)):
+        computed = named & {"pct_change", "change", "ratio", "proportion", "average"}
+        if computed:
+            # "Which segment has a higher percentage change?": rows ranked by a figure each
+            # would need computed first, never by the values printed in one column.
+            said = next(n for n in _COMPUTED_NAMES if n in computed)
+            asked.missing = f"a ranking of the rows by their {_COMPUTED_NAMES[said]}"
+            asked.closest = [r.label for r in table.rows if r.label][:5]
+            return asked
         asked.operation = "max" if _MAX.search(text) else "min"
         return _row_extreme(text, table, asked)
     pair = two_rows(text, operation, table)
@@ -377,6 +397,20 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
 
 
 _TOTAL = re.compile(r"(?i)\btotal\b|合计|总计")
+# Figures a row has only once computed, most specific first ("percentage change" also says
+# "change").
+_COMPUTED_NAMES = {
+    "pct_change": "percentage change",
+    "ratio": "ratio",
+    "proportion": "proportion",
+    "average": "average",
+    "change": "change",
+}
+# A length asked ("how many years is the lifespan", "how long is the term"), not a count of years.
+_LENGTH_ASKED = re.compile(
+    r"(?i)\bhow\s+(?:many\s+(?:years?|months?|days?)|long)\s+(?:is|are|was|were|will)\b"
+)
+_LENGTH_WORDS = re.compile(r"(?i)\b(?:years?|months?|days?|yrs?|life|lives|term|duration)\b")
 # "across all 3 years", "over the three years", "in all years": every year column.
 _ALL_YEARS = re.compile(
     r"(?i)\b(?:across|over|in|for)\s+(?:all\s+(?:the\s+)?|the\s+(?=(?:\d|two|three|four|five)\s))"
