@@ -308,3 +308,34 @@ async def test_a_length_asked_is_not_answered_with_an_amount(client: Any) -> Non
     amount = await ask(client, "What was the land and rights-of-way in 2019?", ASSETS)
     assert amount.status == "ok", amount.message
     assert f"{figures.loc['Land and rights-of-way', '2019']:.1f}" in first(amount)
+
+
+REVENUE_BY_COUNTRY = [
+    ["", "2019", "2018"],
+    ["UK", "310.2", "298.4"],
+    ["USA", "250.1", "240.0"],
+    ["Germany", "90.3", "85.7"],
+    ["Other countries", "60.0", "58.1"],
+    ["Total revenue from external customers by country", "710.6", "682.2"],
+]
+FEES = [["", "2019", "2018"], ["Audit Fees(1)", "$15,400,000", "$16,014,014"]]
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        ("What are the countries in the table whereby the revenue from external customers is "
+         "split?", REVENUE_BY_COUNTRY),
+        ("What services have their costs included within the audit fees?", FEES),
+        ("How many services have their costs included within the audit fees?", FEES),
+    ],
+)  # fmt: skip
+async def test_items_asked_by_name_are_not_answered_with_a_figure(
+    client: Any, question: str, rows: list[list[str]]
+) -> None:
+    answer = await ask(client, question, rows)
+    assert answer.status == "no_data", answer.summary
+    for row in rows[1:]:  # the lines are named, so the names the table holds are there
+        assert row[0] in (answer.message or "")
+    years = await ask(client, "Which years does the table show?", REVENUE_BY_COUNTRY)
+    assert years.status != "no_data" or "items" not in (years.message or "")

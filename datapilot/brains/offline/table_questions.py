@@ -133,6 +133,23 @@ def operation_of(text: str) -> str | None:
     return None
 
 
+# Items asked by name ("What services have their costs included within the audit fees?", "What
+# charges does the table summarize …", "How many services have …"): names, or a count of them,
+# never one line's figure. Time nouns ("which years does the table show") are read elsewhere.
+_ITEMS_ASKED = re.compile(
+    r"(?i)^\s*(?:what|which)\s+(?:are\s+the\s+)?(?P<noun>[a-z]+s)\s+(?:in\s+the\s+table\s+)?"
+    r"(?:have|has|are|were|does|do|did|is|was|whereby)\b"
+    r"|^\s*how\s+many\s+(?P<noun2>[a-z]+s)\s+(?:have|has)\b"
+)
+_TIME_NOUNS = frozenset({"years", "periods", "months", "quarters", "dates", "days", "weeks"})
+
+
+def items_asked(text: str) -> bool:
+    """Whether `text` asks which items (by name) rather than a figure."""
+    found = _ITEMS_ASKED.search(text)
+    return found is not None and (found["noun"] or found["noun2"]).lower() not in _TIME_NOUNS
+
+
 def not_a_figure(text: str) -> bool:
     """Whether `text` asks what a report's text says rather than a figure of its table: why a
     line moved, who someone is, what a line means or holds, how it is worked out."""
@@ -578,6 +595,23 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
             rewritten=question,
             entities=[EntityRef(id=table.name, kind="table", name=table.description or table.name)],
             trace=["the question asks for what a report's text says, not a figure"],
+        )
+        return Understanding(status="no_data", intent=intent, message=message)
+    if items_asked(question):
+        table = context.tables[0]
+        labels = [str(row[0]) for row in table.rows if row and str(row[0]).strip()][:8]
+        listed = ("、" if zh else ", ").join(f"“{x}”" if zh else f'"{x}"' for x in labels)
+        message = (
+            f"这个问题问的是哪些项目（名称或个数），不是一个数字；表格“{table.name}”的行是：{listed}。"
+            "这些项目包含什么要看报告的正文。"
+            if zh
+            else f"This asks which items (their names or how many), not a figure; the lines of "
+            f'"{table.name}" are: {listed}. What each holds is said in the report\'s text.'
+        )
+        intent = Intent(
+            rewritten=question,
+            entities=[EntityRef(id=table.name, kind="table", name=table.description or table.name)],
+            trace=["the question asks which items, by name, not a figure"],
         )
         return Understanding(status="no_data", intent=intent, message=message)
     best: tuple[float, ClientTable, ReportTable, Asked] | None = None
