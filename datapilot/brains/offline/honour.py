@@ -85,10 +85,19 @@ GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
     r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater|pricier|costlier|"
-    r"dearer|cheaper)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how)\b"
+    r"dearer|cheaper)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how"
+    # "how much did SIZE beat the S&P 500 by", "its excess return over the S&P 500"
+    r"|how\s+much\s+(?:did|has|had|does)\s+[^.?!;]{1,40}?\b(?:outperform|underperform|beat|"
+    r"lag|trail)(?:ed|s)?\b[^.?!;]{1,40}?\bby(?=\s*(?:[?.!;,]|$|\s+(?:in|over|during|since|from)\b))"
+    r"|excess\s+returns?\s+(?:over|above|relative\s+to|against|vs\.?|versus)|alpha\s+over)\b"
     r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s。最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
+    # 相对标普500的超额收益 (never the factor 市场超额收益, a name)
+    r"(?:相对|相较于?|对比|比)[^，。？！?!,;；]{0,15}?的?超额收益|"
+    # 第一名比最后一名多多少: the gap between a ranking's two ends
+    r"(?:第一名?|头名|最好的?|最高的?)比(?:最后一名?|末名|倒数第一|最差的?|最低的?)"
+    r"(?:多|高|少|低)(?:了|出)?(?:多少|几)|"
     r"(?:扩大|收窄|缩小|拉大)了?(?:多少|几))"
 )
 # A count of sub-periods asked beside another figure: "how many months were positive",

@@ -19,7 +19,7 @@ from datapilot.data.catalog import Catalog, Entity
 # Words that say "growth" without saying against what; beside "quarter-over-quarter" they mean it.
 _GENERIC_GROWTH = {"growth", "growth rate", "grew", "增长率", "增速", "增长", "annual growth"}
 # "Change" alone is against the previous period; beside a named change it only repeats it.
-GENERIC_CHANGE = {"change", "changes"}
+GENERIC_CHANGE = {"change", "changes", "chg", "chng"}
 # Growth against the previous period, each as `pct_change`'s kind.
 CHANGE_KINDS = {"yoy": "yoy", "qoq": "qoq", "mom": "mom", "pop": "pop"}
 # Measures only company reports or a news feed hold: no bundled data has them.

@@ -109,3 +109,29 @@ def digits_for_words(text: str, words: Mapping[str, int]) -> str:
         return (found.group("cue") or "") + written
 
     return _spoken(tuple(sorted(figures.items()))).sub(digits, text)
+
+
+# A percent said in Chinese words: 百分之二 (2%), 百分之三点五 (3.5%), 百分之十五; a tenth said as
+# 成 after a move (涨了三成, 跌超两成: 30%, 20%).
+_ZH_PERCENT_WORDS = re.compile(
+    r"百分之(?P<n>\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百]+)(?:点(?P<f>[零〇一二三四五六七八九]+))?"
+    # (not an approximation: 涨了五成多 is "over half", read as said)
+    r"|(?<=[涨跌超过了亏赚到])(?P<t>[一二两三四五六七八九])成(?![本交功立绩为员多左上])"
+)
+_ZH_DIGIT = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0", "两": "2"}
+
+
+def zh_percents(text: str) -> str:
+    """`text` with each percent said in Chinese words written as digits and %."""
+
+    def written(found: re.Match[str]) -> str:
+        if found["t"]:
+            return f"{zh_number(found['t'])}0%"
+        said = found["n"]
+        whole = said if said[0].isdigit() else zh_number(said)
+        if whole is None:
+            return found[0]
+        fraction = "".join(_ZH_DIGIT[c] for c in found["f"]) if found["f"] else ""
+        return f"{whole}.{fraction}%" if fraction else f"{whole}%"
+
+    return _ZH_PERCENT_WORDS.sub(written, text) if ("百分之" in text or "成" in text) else text

@@ -26,7 +26,9 @@ from datapilot.brains.offline.entities import (
 from datapilot.brains.offline.exclusions import excluded_spans
 from datapilot.brains.offline.homophones import homophone_matches
 from datapilot.brains.offline.how_much import how_much_return
+from datapilot.brains.offline.numbers import zh_percents
 from datapilot.brains.offline.phrases import MASK, Hit, Span, mask
+from datapilot.brains.offline.relative_days import name_relative_days
 from datapilot.brains.offline.spelling import (
     Respelling,
     expand_elided_anchor,
@@ -122,7 +124,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text = respell_than(expand_ordinals(expand_period_shorthand(mandarin(text))))
     text = expand_whole_year(expand_elided_anchor(expand_year_pairs(expand_pointed_peak(text))))
-    text = name_fed_cycles(text)
+    text = zh_percents(name_relative_days(name_fed_cycles(text), today))
     # "For our Q1 client letter": a document's label, neither a window nor a name. "Q4 over Q4",
     # 四季度对四季度: the calendar convention itself (a year's change from the last observation
     # before it), which every calendar window already follows.

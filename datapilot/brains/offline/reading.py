@@ -44,6 +44,7 @@ from datapilot.brains.offline.measures import (
     PER_MEMBER,
     live_only_message,
 )
+from datapilot.brains.offline.methods import unsupported_method
 from datapilot.brains.offline.parsing import Parsed, normalise_text, parse
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
@@ -345,6 +346,10 @@ def _read(
             _read_window(reading, parsed)  # the window is still worth showing
             reading.notes += episode_notes(parsed.time, vocab.episodes, reading.zh)
             reading.rewritten = _rewritten(reading, parsed)
+        return reading, parsed
+    if (method := unsupported_method(text, reading.zh)) is not None:
+        reading.status, reading.message = "no_data", method
+        reading.trace.append("a method the reader does not apply")
         return reading, parsed
     if parsed.unnamed:
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))

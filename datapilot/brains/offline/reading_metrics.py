@@ -56,13 +56,22 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
     words = [hit.text.casefold() for metric, hit in parsed.group("metric") if metric == "pop"]
     if metrics != ["pop"] or not words or any(w not in GENERIC_CHANGE for w in words):
         return metrics
-    if not any(c.rule == "range" for c in parsed.time.clauses):
+    ranged = any(c.rule == "range" for c in parsed.time.clauses)
+    # "How much did the S&P 500 change in 2020", "AAPL change over the past 5 days": a window
+    # said with no period of change ("daily", 月度) is changed across too, never its last day's
+    # change on the day before.
+    across = parsed.time.explicit and not any(h.group("freq") for h in parsed.hits)
+    if not (ranged or across):
         return metrics
     reading.trace.append(
         "从…到…的变化 → 两端之间的变化"
         if reading.zh
         else "a change from one date to another → between the two ends"
     )
+    if not ranged:
+        # A calendar window's change is from the last value before it, a rate's in points, as
+        # "by how many percentage points did it change in 2008" is.
+        return ["return"]
     return ["value"] if in_percent(reading) else ["return"]
 
 
