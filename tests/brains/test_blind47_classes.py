@@ -132,3 +132,17 @@ async def test_a_method_not_applied_is_named_not_replaced(
     answer = await ask_offline(question, date(2023, 1, 15))
     assert answer.status == "no_data", answer.summary
     assert said in (answer.message or ""), answer.message
+
+
+async def test_months_that_ended_higher_than_they_started(data: Any) -> None:
+    """ "Higher than it started" is the side of a count, not a threshold ("higher than 100" is)."""
+    closes = _closes("PEP").loc[:"2020-12-31"]
+    ends = closes.resample("ME").last()
+    monthly = (ends / ends.shift(1) - 1).loc["2016":"2020"]
+    answer = await ask_offline(
+        "Between January 2016 and December 2020, in how many months did PepsiCo end higher than "
+        "it started?",
+        date(2021, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{int((monthly > 0).sum())} of {len(monthly)} months" in answer.summary, answer.summary

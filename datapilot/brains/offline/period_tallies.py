@@ -48,7 +48,9 @@ _TALLY_EN = re.compile(
     rf"[^.?!;,]{{0,40}}?\b(?:(?P<up5>{_UP})|(?P<down5>{_DOWN}))\b"
 )
 # A number after the move ("up more than 5%") asks a threshold, which a count of signs is not.
-_THRESHOLD_AFTER = re.compile(r"(?i)^\s*(?:by\s+)?(?:more|less|over|above|under|at\s+least|than)\b")
+_THRESHOLD_AFTER = re.compile(
+    r"(?i)^\s*(?:by\s+)?(?:more|less|over|above|under|at\s+least|than(?=\s*[-−$]?\s*\d))\b"
+)
 
 _ZH_UNIT = r"(?P<unit>月份|月|季度|季|周|星期|年份|年)"
 _ZH_UP = r"上涨|收涨|涨|正|盈利|收红|收阳"
