@@ -85,3 +85,39 @@ async def test_the_mean_of_a_rolling_correlation(data: Any, question: str) -> No
     answer = await ask(question, QuestionContext(today=TODAY, brain="offline"))
     assert answer.status == "ok"
     assert f"{expected:.2f}" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("What is Apple's 30-day volatility?", "2022-12-28"),
+        ("苹果30日波动率是多少", "2022-12-28"),
+        ("Apple 30-day volatility at the end of 2021", "2021-12-31"),
+    ],
+)
+async def test_a_length_of_the_volatility_asks_its_rolling_value(
+    data: Any, question: str, day: str
+) -> None:
+    """ "Apple's 30-day volatility" is the 30-day rolling figure on the day asked (the last one
+    when none is), never the whole year's volatility."""
+    prices = load_sp500_dataset()["AAPL"]
+    returns = prices.pct_change()
+    rolling = returns.rolling(30).std() * np.sqrt(252) * 100
+    year = returns[: pd.Timestamp(TODAY)].iloc[-250:].std() * np.sqrt(252) * 100
+    answer = await ask(question, QuestionContext(today=TODAY, brain="offline"))
+    assert answer.status == "ok", answer.message
+    assert f"{rolling[day]:.2f}%" in answer.summary, answer.summary
+    assert f"{year:.2f}%" not in answer.summary
+
+
+async def test_a_length_of_another_measure_leaves_the_volatility_whole(data: Any) -> None:
+    """ "20-day MA …, plus the volatility": the length is the average's; the volatility is the
+    year's annualised figure."""
+    returns = load_sp500_dataset()["MSFT"].pct_change()["2022"]
+    expected = returns.std() * np.sqrt(252) * 100
+    answer = await ask(
+        "Microsoft price chart and 20-day MA in 2022, plus the volatility",
+        QuestionContext(today=TODAY, brain="offline"),
+    )
+    assert answer.status == "ok"
+    assert f"{expected:.2f}%" in answer.summary, answer.summary

@@ -4,6 +4,7 @@ drawdown, correlation and descriptive statistics.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from datapilot.brains.offline.builder import frame
@@ -20,6 +21,12 @@ from datapilot.brains.offline.planning.base import (
     iso,
 )
 
+# A length said of the volatility itself ("30-day volatility", "20 day vol", 30日波动率,
+# 20天滚动波动率), not of another measure in the question ("20-day MA …, plus the volatility").
+_OWN_LENGTH = re.compile(
+    r"(?i)\b\d+[-\s]?(?:day|d|week|month)s?\s+(?:rolling\s+)?(?:volatility|vol)\b"
+    r"|\d+\s*(?:日|天|个交易日|周)\s*(?:滚动)?\s*(?:的)?\s*(?:年化)?\s*波动率"
+)
 # The column a ranking sorts by, as said in each language.
 _RANK_WORDS = {
     "return_pct": ("return over the window", "区间收益率"),
@@ -239,8 +246,11 @@ class PerformanceMeasures(PlannerBase):
             return
         rolling = r.rolling or r.window is not None or r.plot_asked
         # The annualised figure unless only the rolling path was asked ("rolling volatility"):
-        # "a price chart …, plus the volatility" wants the number beside the chart.
-        number = not r.rolling or r.table
+        # "a price chart …, plus the volatility" wants the number beside the chart. A length
+        # of the measure's own ("Apple's 30-day volatility", 30日波动率) asks the rolling
+        # figure, whose last value is the one asked: never the whole window's volatility.
+        own_length = r.window is not None and _OWN_LENGTH.search(r.text) is not None
+        number = not (r.rolling or own_length) or r.table
         if rolling or not (r.annualize or r.question_form):
             self._rolling_volatility()
         if number:
