@@ -20,8 +20,10 @@ Span = tuple[int, int]
 _EXCLUDE_BEFORE = re.compile(
     r"(?i)\b(?:except(?:\s+for)?|excluding|exclude|excluded|exclusive\s+of|other\s+than|apart\s+from|"
     r"aside\s+from|but\s+not|not\s+counting|not\s+including|leaving\s+out|leave\s+out|without|"
-    r"ex(?=[\s.-]))\b"
-    r"|除了|除去|除开|不算|不包括|不包含|不含|剔除|排除|去掉|去除|不用算|不要算|不计"
+    r"ignoring|ignore|skipping|skip|barring|save\s+for|sans|setting\s+aside|set\s+aside|"
+    r"putting\s+aside|leaving\s+aside|ex(?=[\s.-]))\b"
+    r"|除了|除去|除开|除掉|刨除|刨去|撇开|撇除|抛开|拿掉|剔掉|踢掉|不算|不包括|不包含|不含|剔除|排除"
+    r"|去掉|去除|不用算|不要算|不计|不考虑|不看"
 )
 _COST = (
     r"(?:交易)?(?:费用|手续费|成本|佣金|税费?|融资成本|管理费)|"
@@ -33,7 +35,7 @@ _COST = (
 # already meets, never a member removed.
 COSTS_LEFT_OUT = re.compile(
     r"(?i)(?:\b(?:ignore|ignoring|excluding|exclude|before|without|not\s+counting|net\s+of|ex|"
-    r"less)[-\s]+"
+    r"less|aside\s+from|apart\s+from|(?:setting|set|putting|leaving)\s+aside)[-\s]+"
     r"(?:any\s+|all\s+|the\s+)?|不计|不含|不包括|不算|忽略|扣除前的?)"
     rf"(?:{_COST})(?:\s*(?:and|or|&|和|与|及|、)\s*(?:{_COST}))*"
 )
@@ -41,8 +43,10 @@ COSTS_LEFT_OUT = re.compile(
 
 _EXCLUDE_AROUND = re.compile(r"(?i)\b(?:leave|leaving|drop|dropping|take|taking|keep|keeping)\b")
 _EXCLUDE_OUT = re.compile(r"(?i)^\s*out\b")
-_EXCLUDE_AFTER = re.compile(r"^\s*(?:除外|不算|不用算|不要算|不计|不包括在内|排除在外|不算在内)")
-_EXCLUDE_AFTER_ANY = re.compile(r"除外|不算在内|排除在外")
+_EXCLUDE_AFTER = re.compile(
+    r"^\s*(?:除外|不算|不用算|不要算|不计|不包括在内|排除在外|不算在内|(?i:aside|excepted)\b)"
+)
+_EXCLUDE_AFTER_ANY = re.compile(r"除外|不算在内|排除在外|(?i:\baside\b|\bexcepted\b)")
 _JOIN = re.compile(r"(?i)^(?:\s|,|，|、|&|and|or|和|与|及|以及|或|the|'s|’s)*$")
 # In Chinese a comma ends the list a cue governs (除了辉瑞，礼来和默沙东…): only 、和与及 join.
 _JOIN_ZH = re.compile(r"^(?:\s|、|和|与|及|以及|或)*$")

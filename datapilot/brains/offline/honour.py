@@ -295,7 +295,7 @@ def _honoured_by(
     if how == "form" and meaning == "cue:absolute":  # only returns taken by their size
         return next((f"{out}.absolute" for out, name, value in args if name == "absolute"), None)
     if how == "form":
-        return _form(reading, meaning, entry.text)
+        return _form(reading, meaning, entry.text, reading.text[entry.end :])
     if how == "period":
         if _PERIOD_END.search(reading.text[: entry.start]) and reading.end is not None:
             return "the window's end"  # "how far above the low did it finish the year"
@@ -509,13 +509,34 @@ def _measure(reading: Reading, metric: str) -> str | None:
 
 
 def _left_out(reading: Reading) -> bool:
-    """Names of the question left out with a note (no data, unknown): a separable part."""
-    if reading.ledger is not None and reading.ledger.left_over:
+    """Names of the question left out with a note (no data, unknown): a separable part. A word
+    left unread counts only where a name would stand, listed beside a name that was read
+    ("pepsi and qwzzle"): an unread verb (除掉 in 因子ETF里除掉USMV) or a word elsewhere ("USMV
+    kicked to the curb") leaves no other name behind."""
+    if reading.ledger is not None and _unread_in_a_list(reading.text, reading.ledger.entries):
         return True
     return any(
         line.startswith(("names the catalog does not know", "answering for", "no bundled data"))
         for line in reading.trace
     )
+
+
+# What joins the names of a list: commas, "and", "or", "vs", 和, 与, 、.
+_LIST_GAP = re.compile(
+    r"(?i)\s*(?:,|，|、|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b|和|与|跟|及|以及|或)\s*"
+)
+
+
+def _unread_in_a_list(text: str, entries: list[LedgerEntry]) -> bool:
+    names = [e for e in entries if e.reading == "entity"]
+    for entry in entries:
+        if entry.reading != "unread":
+            continue
+        for name in names:
+            lo, hi = (name.end, entry.start) if name.end <= entry.start else (entry.end, name.start)
+            if hi >= lo and _LIST_GAP.fullmatch(text[lo:hi]):
+                return True
+    return False
 
 
 def _several(reading: Reading) -> bool:
@@ -537,11 +558,21 @@ _LEVEL_EXTREME = re.compile(
 )
 
 
-def _form(reading: Reading, cue: str, word: str) -> str | None:
+# A drawdown's two ends, asked by "which days were the peak and the trough", 高点和低点分别在哪天.
+_DRAWDOWN_ENDS = re.compile(r"(?i)\b(?:peak|trough|top|bottom)s?\b|高点|低点|顶部|底部|峰值|谷底")
+
+
+def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
     if cue.endswith(" change"):  # "the biggest 1 day jump": the extreme changes computed
         return "extreme changes" if set(reading.metrics) & _DAYS else None
     if cue not in _STRICT_FORMS:
         return "reading"
+    if (
+        cue == "cue:rank"
+        and "max_drawdown" in reading.metrics
+        and _DRAWDOWN_ENDS.search(after[: clause_around(after, 0, 0)[1]])
+    ):
+        return "the dates of the drawdown's peak and trough"  # "on which days were the peak …"
     if cue == "cue:compare":
         if "distance" in reading.metrics:
             return "the last close against the high or low"  # "the S&P vs its 52-week high"

@@ -97,6 +97,7 @@ Marker = Literal[
     "after_duration",
     "duration_after",
     "duration_before",
+    "duration_through",
     "around",
     "prepositions",
     "parameter",

@@ -248,7 +248,9 @@ class Grammar:
         next_en, next_zh = alternation(w.markers["next"].en), alternation(w.markers["next"].zh)
         y_zh = rf"(?:(?P<y>{YEAR})\s*年(?:度)?|{YY_ZH}|(?P<yrel>{yrel_zh}))"
         anchor_en = alternation(
-            p for m in ("duration_after", "duration_before", "around") for p in w.markers[m].en
+            p
+            for m in ("duration_after", "duration_before", "duration_through", "around")
+            for p in w.markers[m].en
         )
         y_en = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})|(?P<yrel>{yrel_en}))"
         rules: list[tuple[str, str, Handler]] = [
@@ -1098,8 +1100,9 @@ class Grammar:
             if prep and rule not in ("since", "until", "range", "before"):
                 first = lo + prep.start()
             # A trailing length, or a window that starts on a day the user named, is measured
-            # from that day's observation; a calendar period from the close before it.
-            trailing = rule in ("rolling", "duration", "until", "before", "first")
+            # from that day's observation; a calendar period from the close before it, and so
+            # is a length beside one ("the 12 months to June 2021" from 2020-06-30's close).
+            trailing = rule in ("rolling", "until", "before", "first")
             return Clause(
                 text=text[first:end_at].strip(),
                 span=(first, end_at),
@@ -1276,6 +1279,8 @@ class Grammar:
             return "after"
         if self._fullmatch("duration_before", gap):
             return "before"
+        if self._fullmatch("duration_through", gap):
+            return "through"
         if self._fullmatch("around", gap):
             return "around"
         return None
@@ -1301,7 +1306,7 @@ class Grammar:
         return bool(gap) and bool(self.markers[marker].fullmatch(gap))
 
 
-Side = Literal["after", "before", "around"]
+Side = Literal["after", "before", "through", "around"]
 # The words that put a length on a side of its anchor, by side.
 _ANCHOR_SIDES: tuple[tuple[Marker, Side], ...] = (
     ("duration_after", "after"),
@@ -1448,13 +1453,15 @@ def _anchored(anchor: Atom, length: Duration, side: Side) -> tuple[date, date]:
     if _is_anchor_day(anchor):
         if side == "after":
             return last, length.after(last)
-        if side == "before":
+        if side in ("before", "through"):
             return length.back(first), first
         return length.back(first), length.after(last)
     if side == "after":
         return first, length.forward(first)
     if side == "before":
         return length.back(first), first - timedelta(days=1)
+    if side == "through":
+        return length.back(last + timedelta(days=1)), last
     return length.back(first), length.after(last)
 
 
@@ -1559,15 +1566,17 @@ def _length_to_the_day(
     lengths: list[Duration | None],
     today: date,
 ) -> bool:
-    """ "Its 52-week high at the end of 2021", 2021年底的52周高点: a trailing length said beside one
-    earlier day runs to that day. Rewrites `windows` in place (the day's own rule becomes "day",
+    """ "Its 52-week high at the end of 2021", 2021年底的52周高点, "the three years to end-2021": a
+    trailing length said beside one earlier day (or an end) runs to that day. Rewrites `windows` in place (the day's own rule becomes "day",
     for the caller to drop); False when the question is not of that shape."""
-    if len(windows) != 2 or sorted(rules) != ["period", "rolling"]:
+    if len(windows) != 2 or sorted(rules) not in (["period", "rolling"], ["rolling", "until"]):
         return False
     at = rules.index("rolling")
     length = lengths[at]
     day_start, day = windows[1 - at]
-    if length is None or day is None or day_start != day or day >= today:
+    # An end said alone ("the three years to end-2021", 截至2021年底的三年) is that day too.
+    one_day = day_start == day or (rules[1 - at] == "until" and day_start is None)
+    if length is None or day is None or not one_day or day >= today:
         return False
     windows[at] = (length.back(day), day)
     rules[1 - at] = "day"

@@ -1,0 +1,100 @@
+"""Classes a fresh blind set (blind50) found, now read:
+
+- a member left out in other words (除掉, 不考虑, "USMV aside", "ignoring USMV") is left out, and
+  a question picking one of several ("which fell least") whose leaving-out word is not read is
+  declined, never answered about the member it leaves out: an unread word is no other name;
+- a trailing length ending at a date said beside it ("the three years to end-2021",
+  截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
+  that date, not to today.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import numpy as np
+import pytest
+from support.asking import ask_offline
+from support.numeric_expect import source_frame
+
+
+def _h1_2022_returns() -> dict[str, float]:
+    closes = source_frame("skfolio_factors").loc[:"2022-06-30"]
+    base = closes.loc[:"2021-12-31"].iloc[-1]
+    return ((closes.iloc[-1] / base - 1) * 100).to_dict()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "因子ETF里除掉USMV，2022年上半年哪只跌得最少？跌了多少？",
+        "因子ETF不考虑USMV的话，2022年上半年谁跌得最少",
+        "Ignoring USMV, which factor ETF fell least in H1 2022?",
+        "Of the factor ETFs, USMV aside, which fell least in H1 2022?",
+    ],
+)
+async def test_a_member_left_out_in_other_words_is_left_out(data: Any, question: str) -> None:
+    returns = _h1_2022_returns()
+    kept = {k: v for k, v in returns.items() if k != "USMV"}
+    best = max(kept, key=kept.__getitem__)
+    assert best != max(returns, key=returns.__getitem__)  # leaving USMV in changes the answer
+    answer = await ask_offline(question, date(2022, 8, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{kept[best]:.2f}%" in answer.summary, answer.summary
+    assert f"{returns['USMV']:.2f}%" not in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "因子ETF里把USMV踢出去，2022年上半年哪只跌得最少？",
+        "Of the factor ETFs, with USMV kicked to the curb, which fell least in H1 2022?",
+    ],
+)
+async def test_an_unread_leaving_out_never_answers_the_member_left_out(
+    data: Any, question: str
+) -> None:
+    returns = _h1_2022_returns()
+    answer = await ask_offline(question, date(2022, 8, 1))
+    assert f"{returns['USMV']:.2f}%" not in (answer.summary or ""), answer.summary
+    if answer.status == "ok":  # read after all: then it is the others' best
+        kept = {k: v for k, v in returns.items() if k != "USMV"}
+        assert f"{max(kept.values()):.2f}%" in answer.summary, answer.summary
+
+
+def _cagr(ticker: str, base_day: str, end_day: str) -> float:
+    closes = source_frame("skfolio_sp500")[ticker]
+    base = closes.loc[:base_day].iloc[-1]
+    end_at = closes.loc[:end_day]
+    years = (end_at.index[-1] - closes.loc[:base_day].index[-1]).days / 365.25
+    return float(((end_at.iloc[-1] / base) ** (1 / years) - 1) * 100)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Walmart's annualized return over the three years to end-2021?",
+        "沃尔玛截至2021年底的三年年化收益率是多少",
+        "Walmart annualized return, three years ending December 2021",
+        "Walmart annualized return in the 3 years through 2021",
+    ],
+)
+async def test_a_trailing_length_ends_at_the_date_said(data: Any, question: str) -> None:
+    expected = _cagr("WMT", "2018-12-31", "2021-12-31")
+    to_today = _cagr("WMT", "2019-04-01", "2022-04-01")
+    answer = await ask_offline(question, date(2022, 4, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+    assert f"{to_today:.2f}%" not in answer.summary, answer.summary
+
+
+async def test_twelve_months_to_a_month_end_with_it(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["WMT"]
+    expected = (closes.loc[:"2021-06-30"].iloc[-1] / closes.loc[:"2020-06-30"].iloc[-1] - 1) * 100
+    answer = await ask_offline("Walmart's return in the 12 months to June 2021", date(2022, 4, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+    assert np.isfinite(expected)
