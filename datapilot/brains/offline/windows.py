@@ -1567,8 +1567,9 @@ def _length_to_the_day(
     today: date,
 ) -> bool:
     """ "Its 52-week high at the end of 2021", 2021年底的52周高点, "the three years to end-2021": a
-    trailing length said beside one earlier day (or an end) runs to that day. Rewrites `windows` in place (the day's own rule becomes "day",
-    for the caller to drop); False when the question is not of that shape."""
+    trailing length said beside one earlier day (or an end) runs to that day. Rewrites `windows`
+    in place (the day's own rule becomes "day", for the caller to drop); False when the question
+    is not of that shape."""
     if len(windows) != 2 or sorted(rules) not in (["period", "rolling"], ["rolling", "until"]):
         return False
     at = rules.index("rolling")
