@@ -433,7 +433,7 @@ def _no_data_message(
     lines = [
         f"没有找到{names}在{window}的数据。" if zh else f"I found no data for {names} {window}."
     ]
-    lines.extend(_coverage(ids, ctx, zh))
+    lines.extend(_coverage(ids, ctx, zh, start, end))
     reasons = list(dict.fromkeys(r.error for r in fetches if r.error))
     if reasons:
         lines.append(("原因：" if zh else "Details: ") + " ".join(reasons))
@@ -461,7 +461,11 @@ def _plan_ids(plan: Plan) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _coverage(ids: list[str], ctx: InterfaceContext, zh: bool) -> list[str]:
+def _coverage(
+    ids: list[str], ctx: InterfaceContext, zh: bool, start: date | None, end: date | None
+) -> list[str]:
+    """Each entity's dates, when the window leaves them (inside them, the entity's dates
+    explain nothing: the field asked for is what is missing, as the fetch's reason says)."""
     lines = []
     for entity_id in ids:
         try:
@@ -473,6 +477,8 @@ def _coverage(ids: list[str], ctx: InterfaceContext, zh: bool) -> list[str]:
                 f"{entity_id} 不在本地数据目录中。" if zh else f"{entity_id} is not in the catalog."
             )
         elif entity.first and entity.last:
+            if start and end and entity.first <= start and end <= entity.last:
+                continue
             lines.append(
                 f"{entity.id}（{entity.name}）的数据范围是 {entity.first} 至 {entity.last}。"
                 if zh

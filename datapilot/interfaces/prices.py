@@ -144,6 +144,32 @@ def price_table(
     return tidy
 
 
+def _no_field(
+    ctx: InterfaceContext,
+    entities: list[Entity],
+    start: date | None,
+    end: date | None,
+    freq: PriceFreq,
+    field: PriceField,
+) -> InterfaceError:
+    """The error for a window with prices but none of `field` (AAPL's volume in 2020, when the
+    bundled volumes end in 2013): the dates that field does have, never only the entity's."""
+    every = price_table(ctx, [e.id for e in entities], None, None, freq)
+    spans = []
+    for entity in entities:
+        dates = every.loc[(every["id"] == entity.id) & every[field].notna(), "date"]
+        spans.append(
+            f"{entity.id}'s {field} runs from {dates.min().date()} to {dates.max().date()}"
+            if len(dates)
+            else f"{entity.id} has no {field} at all"
+        )
+    return InterfaceError(
+        f"No {field} between {start or 'the beginning'} and {end or 'the end'}: "
+        + "; ".join(spans)
+        + "."
+    )
+
+
 def _close_or_adjusted(rows: pd.DataFrame) -> tuple[pd.Series, bool]:
     """The raw close when it covers every row, else the adjusted close (True = adjusted)."""
     raw = rows["close"]
@@ -241,7 +267,7 @@ def _computed_prices(
         wide = _wide(tidy, ids, field)
     wide = wide.dropna(how="all", axis=1).dropna(how="all")
     if wide.empty:
-        raise no_data(entities, start, end)
+        raise _no_field(ctx, entities, start, end, freq, field)
     present = [e for e in entities if e.id in wide.columns]
     units = {e.units for e in present if e.units}
     unit = "shares" if field == "volume" else (units.pop() if len(units) == 1 else "price")

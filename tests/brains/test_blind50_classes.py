@@ -3,6 +3,9 @@
 - a member left out in other words (除掉, 不考虑, "USMV aside", "ignoring USMV") is left out, and
   a question picking one of several ("which fell least") whose leaving-out word is not read is
   declined, never answered about the member it leaves out: an unread word is no other name;
+- "in which month was the spread between Moody's Baa and Aaa yields widest" (two names between
+  the month and its extreme), 利差2008年哪个月最大 (最大 after 哪个月, never 哪个月涨幅最大);
+- a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
   that date, not to today.
@@ -16,8 +19,9 @@ from datetime import date
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
-from support.asking import ask_offline
+from support.asking import ask_offline, series_values
 from support.numeric_expect import source_frame
 
 
@@ -98,3 +102,43 @@ async def test_twelve_months_to_a_month_end_with_it(data: Any) -> None:
     assert answer.status == "ok", answer.message
     assert f"{expected:.2f}%" in answer.summary, answer.summary
     assert np.isfinite(expected)
+
+
+@pytest.mark.parametrize("question", ["Apple 2020 volume chart", "苹果2020年哪个月成交量最大"])
+async def test_a_field_missing_in_a_covered_window_says_its_own_dates(
+    data: Any, question: str
+) -> None:
+    """AAPL's closes run to 2022 but its bundled volumes end in 2013: the answer names the
+    volumes' dates, never only the closes' (which the window lies inside)."""
+    from bokeh_sampledata import stocks
+
+    dates = pd.to_datetime(pd.Series(stocks.AAPL["date"]))[pd.Series(stocks.AAPL["volume"]).notna()]
+    answer = await ask_offline(question, date(2021, 3, 1))
+    assert answer.status == "no_data"
+    assert f"from {dates.min().date()} to {dates.max().date()}" in answer.message, answer.message
+    closes = source_frame("skfolio_sp500")["AAPL"]
+    assert f"{closes.index[-1].date()}" not in answer.message, answer.message
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In 2008, in which month was the spread between Moody's Baa and Aaa yields widest, and "
+        "how wide was it?",
+        "穆迪Baa和Aaa公司债收益率的利差，2008年哪个月最大？是多少？",
+    ],
+)
+async def test_the_month_a_spread_was_widest_with_names_between(data: Any, question: str) -> None:
+    spread = (series_values(data, "BAA") - series_values(data, "AAA")).loc["2008"]
+    answer = await ask_offline(question, date(2019, 3, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{spread.max():.2f}%" in answer.summary, answer.summary
+    assert spread.idxmax().strftime("%Y-%m") in answer.summary, answer.summary
+
+
+async def test_the_month_of_the_biggest_gain_stays_a_return(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["AAPL"].loc[:"2020-12-31"]
+    monthly = closes.resample("ME").last().pct_change().loc["2020"] * 100
+    answer = await ask_offline("苹果2020年哪个月涨幅最大", date(2021, 3, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{monthly.max():.2f}%" in answer.summary, answer.summary

@@ -215,10 +215,12 @@ _HOW_FAR = re.compile(
 )
 _WHEN_PATTERNS = (
     re.compile(
+        # (far enough for two names between: "which month was the spread between Moody's Baa
+        # and Aaa corporate bond yields at its widest")
         r"(?i)\b(?:which|what|on\s+what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
-        rf"[^.?!]{{0,50}}?\b(?P<side>{_HIGH_EN})\b"
+        rf"[^.?!]{{0,90}}?\b(?P<side>{_HIGH_EN})\b"
     ),
-    re.compile(rf"(?i)\bwhen\b[^.?!]{{0,70}}?\b(?P<side>{_HIGH_EN})\b"),
+    re.compile(rf"(?i)\bwhen\b[^.?!]{{0,90}}?\b(?P<side>{_HIGH_EN})\b"),
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,40}}?\b(?:and|with|plus)\s+(?:the\s+|its\s+)?"
         r"(?P<unit>date|day)s?\b"
@@ -251,8 +253,10 @@ _WHEN_PATTERNS = (
         r"哪个季度|哪一?年)"
     ),
     re.compile(
-        r"(?P<unit>哪一?天|什么时候|啥时候|啥时|几时|何时|哪个交易日|哪一?个月|哪个季度|哪一?年)[^，。？,?]{0,8}?"
-        r"(?P<side>最高|最低|见顶|见底|创新高|创新低|达到峰值)"
+        # 利差2008年哪个月最大: the widest, never 哪个月涨幅最大 (the best month's gain)
+        r"(?P<unit>哪一?天|什么时候|啥时候|啥时|几时|何时|哪个交易日|哪一?个月|哪个季度|哪一?年)"
+        r"(?:(?![涨跌收回振波])[^，。？,?]){0,8}?"
+        r"(?P<side>最高|最低|见顶|见底|创新高|创新低|达到峰值|最大(?![涨跌回振])|最小(?![涨跌回振])|最宽|最窄)"
     ),
 )
 _ZH_WHEN_UNIT = {"月": "monthly", "季": "quarterly", "年": "annual"}
