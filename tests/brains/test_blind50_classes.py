@@ -5,6 +5,8 @@
   declined, never answered about the member it leaves out: an unread word is no other name;
 - "in which month was the spread between Moody's Baa and Aaa yields widest" (two names between
   the month and its extreme), 利差2008年哪个月最大 (最大 after 哪个月, never 哪个月涨幅最大);
+- "on which days did it start and end" after a streak (and "which days were the peak and the
+  trough" after a drawdown) asks the run's own dates, not a ranking of one;
 - a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
@@ -142,3 +144,31 @@ async def test_the_month_of_the_biggest_gain_stays_a_return(data: Any) -> None:
     answer = await ask_offline("苹果2020年哪个月涨幅最大", date(2021, 3, 1))
     assert answer.status == "ok", answer.message
     assert f"{monthly.max():.2f}%" in answer.summary, answer.summary
+
+
+def _longest_up_run(ticker: str, year: str) -> tuple[int, str, str]:
+    closes = source_frame("skfolio_sp500")[ticker].loc[: f"{year}-12-31"]
+    up = (closes.pct_change() > 0).loc[year]
+    best, run, first, span = 0, 0, None, ("", "")
+    for day, rose in up.items():
+        run = run + 1 if rose else 0
+        first = day if run == 1 else first
+        if run > best:
+            best, span = run, (str(first.date()), str(day.date()))
+    return best, *span
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Coca-Cola's longest streak of consecutive up days in 2021? How many sessions, "
+        "and on which days did it start and end?",
+        "可口可乐2021年最长连涨几天？从哪天开始到哪天结束？",
+    ],
+)
+async def test_a_streaks_days_asked_by_which(data: Any, question: str) -> None:
+    sessions, first, last = _longest_up_run("KO", "2021")
+    answer = await ask_offline(question, date(2022, 1, 15))
+    assert answer.status == "ok", answer.message
+    assert first in answer.summary and last in answer.summary, answer.summary
+    assert str(sessions) in answer.summary, answer.summary

@@ -558,8 +558,13 @@ _LEVEL_EXTREME = re.compile(
 )
 
 
-# A drawdown's two ends, asked by "which days were the peak and the trough", 高点和低点分别在哪天.
-_DRAWDOWN_ENDS = re.compile(r"(?i)\b(?:peak|trough|top|bottom)s?\b|高点|低点|顶部|底部|峰值|谷底")
+# The two ends of a drawdown or a streak, asked by "which days were the peak and the trough",
+# "on which days did it start and end", 高点和低点分别在哪天: the answer dates both.
+_RUN_ENDS = re.compile(
+    r"(?i)\b(?:peak|trough|top|bottom|start|end|begin|began|ended|started|ending|starting)s?\b"
+    r"|高点|低点|顶部|底部|峰值|谷底|开始|结束|起止|始于|止于"
+)
+_DATED_RUNS = {"max_drawdown", "streak"}
 
 
 def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
@@ -569,10 +574,10 @@ def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
         return "reading"
     if (
         cue == "cue:rank"
-        and "max_drawdown" in reading.metrics
-        and _DRAWDOWN_ENDS.search(after[: clause_around(after, 0, 0)[1]])
+        and _DATED_RUNS & set(reading.metrics)
+        and _RUN_ENDS.search(after[: clause_around(after, 0, 0)[1]])
     ):
-        return "the dates of the drawdown's peak and trough"  # "on which days were the peak …"
+        return "the dates the run starts and ends"  # "on which days were the peak and trough"
     if cue == "cue:compare":
         if "distance" in reading.metrics:
             return "the last close against the high or low"  # "the S&P vs its 52-week high"
