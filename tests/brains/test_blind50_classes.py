@@ -7,6 +7,8 @@
   the month and its extreme), 利差2008年哪个月最大 (最大 after 哪个月, never 哪个月涨幅最大);
 - "on which days did it start and end" after a streak (and "which days were the peak and the
   trough" after a drawdown) asks the run's own dates, not a ranking of one;
+- a rate series named as a Sharpe ratio's risk-free rate ("using each day's 10-year Treasury
+  yield", "the 3-month T-bill rate") is declined, never answered at 0% nor rated itself;
 - a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
@@ -172,3 +174,42 @@ async def test_a_streaks_days_asked_by_which(data: Any, question: str) -> None:
     assert answer.status == "ok", answer.message
     assert first in answer.summary and last in answer.summary, answer.summary
     assert str(sessions) in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "today", "rate"),
+    [
+        (
+            "For a finance class: compute Apple's 2021 Sharpe ratio using each day's 10-year "
+            "Treasury yield as the risk-free rate.",
+            date(2022, 3, 1),
+            "DGS10",
+        ),
+        (
+            "Apple's Sharpe ratio in 2005 using the 3-month T-bill rate as the risk-free rate",
+            date(2006, 3, 1),
+            "TB3MS",
+        ),
+        (
+            "用每天的10年期国债收益率作为无风险利率，算一下苹果2021年的夏普比率",
+            date(2022, 3, 1),
+            "DGS10",
+        ),
+    ],
+)
+async def test_a_rate_series_as_the_risk_free_rate_is_declined(
+    data: Any, question: str, today: date, rate: str
+) -> None:
+    answer = await ask_offline(question, today)
+    assert answer.status == "no_data"
+    assert rate in answer.message, answer.message
+
+
+async def test_a_risk_free_rate_given_as_a_number_is_used(data: Any) -> None:
+    returns = source_frame("skfolio_sp500")["AAPL"].loc[:"2021-12-31"].pct_change().loc["2021"]
+    sharpe = (returns - 0.02 / 252).mean() / returns.std() * np.sqrt(252)
+    answer = await ask_offline(
+        "Apple's Sharpe ratio in 2021 with a 2% risk-free rate", date(2022, 3, 1)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{sharpe:.2f}" in answer.summary, answer.summary

@@ -121,6 +121,14 @@ def check_availability(reading: Reading, catalog: Catalog | None = None) -> None
     named = list(reading.entities)
     if not named:
         return  # client tables only
+    rates = [e for e in named if e.units == "%"]
+    if "sharpe" in reading.metrics and rates and len(rates) < len(named):
+        # "Apple's Sharpe ratio using the 3-month T-bill rate as the risk-free rate": the rate is
+        # the Sharpe's risk-free rate, never a second name to rate, nor left out for 0%.
+        reading.status = "no_data"
+        reading.message = rate_series_message(rates, reading.zh)
+        reading.trace.append("a rate series named as the risk-free rate")
+        return
     missing = [e for e in named if not e.available]
     if missing:
         reading.trace.append("no bundled data for " + ", ".join(e.id for e in missing))
@@ -208,6 +216,21 @@ def covered_to(entity: Entity, last: date) -> date:
     if entity.frequency == "monthly":
         return month_end(last.year, last.month)
     return quarter_window(last.year, quarter_of(last))[1]
+
+
+def rate_series_message(rates: list[Entity], zh: bool) -> str:
+    """Why a Sharpe ratio with a rate series as its risk-free rate is not answered."""
+    if zh:
+        names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in rates)
+        return (
+            f"我还不能用一个利率序列（{names}）作为夏普比率的无风险利率，也不会用0%代替。"
+            "请直接给出年化利率数值，例如“无风险利率按2%”。"
+        )
+    names = ", ".join(f"{e.name} ({e.id})" for e in rates)
+    return (
+        f"I can't yet use a rate series ({names}) as a Sharpe ratio's risk-free rate, and I won't "
+        "use 0% instead. Give the rate as a number, e.g. 'with a 2% risk-free rate'."
+    )
 
 
 def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Entity]) -> bool:
