@@ -9,6 +9,8 @@
   trough" after a drawdown) asks the run's own dates, not a ranking of one;
 - a rate series named as a Sharpe ratio's risk-free rate ("using each day's 10-year Treasury
   yield", "the 3-month T-bill rate") is declined, never answered at 0% nor rated itself;
+- "bought at the close of the first trading day of 2020", 2020年第一个交易日收盘买入: the first
+  session (2020-01-02, New Year's Day closed), from its own close, not 2019's last;
 - a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
@@ -213,3 +215,23 @@ async def test_a_risk_free_rate_given_as_a_number_is_used(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{sharpe:.2f}" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Pfizer's holding-period return in 2020 if you bought at the close of the first "
+        "trading day of 2020 and held to the last close of the year?",
+        "辉瑞从2020年第一个交易日收盘买入，持有到年底，收益率是多少？",
+    ],
+)
+async def test_the_first_trading_days_close_is_the_base(data: Any, question: str) -> None:
+    closes = source_frame("skfolio_sp500")["PFE"].loc[:"2020-12-31"]
+    year = closes.loc["2020"]
+    expected = (year.iloc[-1] / year.iloc[0] - 1) * 100
+    calendar = (year.iloc[-1] / closes.loc[:"2019-12-31"].iloc[-1] - 1) * 100
+    assert f"{expected:.2f}" != f"{calendar:.2f}"
+    answer = await ask_offline(question, date(2021, 3, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+    assert str(year.index[0].date()) in answer.summary, answer.summary

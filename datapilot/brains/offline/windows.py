@@ -47,6 +47,7 @@ from datapilot.brains.offline.periods import (
     year_window,
 )
 from datapilot.brains.offline.phrases import alternation
+from datapilot.brains.offline.trading_days import first_session_from, first_sessions
 from datapilot.brains.offline.vocab import (
     EpisodesFile,
     Marker,
@@ -832,6 +833,7 @@ class Grammar:
                 taken.add(*atom.span)
                 chosen.append(atom)
         atoms = _day_edges(text, _day_of_period(text, sorted(chosen, key=lambda a: a.span[0])))
+        atoms = first_sessions(text, atoms)
         atoms = before_that(text, _that_same_period(text, atoms))
         return [
             a
@@ -977,6 +979,7 @@ class Grammar:
             for a in atoms
             if a.kind == "duration" and not a.used and not a.unread and a.duration
         ]
+        _start_on_the_first_session(windows, bases)
         starts = [s for s, _ in windows if s is not None]
         ends = [e for _, e in windows if e is not None]
         ends = _anchored_ends(windows, rules, today) or ends
@@ -1582,6 +1585,21 @@ def _length_to_the_day(
     windows[at] = (length.back(day), day)
     rules[1 - at] = "day"
     return True
+
+
+def _start_on_the_first_session(
+    windows: list[tuple[date | None, date | None]], bases: list[Base]
+) -> None:
+    """ "Its return in 2020, bought at the close of the first trading day of 2020": a window
+    whose first session is a day said beside it starts on that day, from that day's close (never
+    from the close before the window). Rewrites `windows` and `bases` in place."""
+    days = {start for start, end in windows if start is not None and start == end}
+    for at, (start, end) in enumerate(windows):
+        if start is None or end is None or end <= start:
+            continue
+        day = next((d for d in days if start < d <= end and first_session_from(start) == d), None)
+        if day is not None:
+            windows[at], bases[at] = (day, end), "on_or_before"
 
 
 def _anchored_ends(
