@@ -41,6 +41,8 @@ def _what(entry: LedgerEntry, zh: bool) -> str:
             return f"“{word}”：我还不能按{unit}分组，或找出其中最好/最差的{unit}"
         return f'"{word}": I can\'t yet group by {meaning} or find the best or worst {meaning}'
     key = meaning if entry.reading == "form" and meaning.startswith("cue:") else entry.reading
+    if entry.reading == "form" and meaning.startswith("freq:"):
+        key = "frequency"
     en, chinese = _CANNOT.get(key, _CANNOT["unused"])
     return f"“{word}”：{chinese}" if zh else f'"{word}": {en}'
 
@@ -79,6 +81,10 @@ _CANNOT: dict[str, tuple[str, str]] = {
     "window": (
         "I can't date the window it names; say the day, e.g. 'the two weeks after 2008-11-04'",
         "我无法确定它指的是哪段时间；请写出具体日期，例如“2008-11-04之后两周”",
+    ),
+    "frequency": (
+        "the data has no values that frequent (the series is kept at a lower frequency)",
+        "数据没有这么高频率的数值（该序列的数据频率更低）",
     ),
     "unused": ("nothing in the plan uses it", "计划里没有用到它"),
 }

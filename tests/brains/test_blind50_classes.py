@@ -11,6 +11,9 @@
   yield", "the 3-month T-bill rate") is declined, never answered at 0% nor rated itself;
 - "bought at the close of the first trading day of 2020", 2020年第一个交易日收盘买入: the first
   session (2020-01-02, New Year's Day closed), from its own close, not 2019's last;
+- a daily or weekly frequency asked of series kept coarser (用日度数据算失业率的波动率, "daily
+  unemployment rate chart") is declined; monthly and coarser keep the series' own periods with
+  a note, and "WTI daily and Brent monthly" says each one's own;
 - a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
@@ -235,3 +238,22 @@ async def test_the_first_trading_days_close_is_the_base(data: Any, question: str
     assert answer.status == "ok", answer.message
     assert f"{expected:.2f}%" in answer.summary, answer.summary
     assert str(year.index[0].date()) in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "老师让我用日度数据计算美国失业率2008年的年化波动率，结果是多少？",
+        "daily unemployment rate chart for 2008",
+        "weekly US CPI in 2008",
+    ],
+)
+async def test_a_frequency_finer_than_the_series_is_declined(data: Any, question: str) -> None:
+    answer = await ask_offline(question, date(2009, 3, 1))
+    assert answer.status == "no_data"
+    assert answer.outputs == []
+
+
+async def test_each_series_at_its_own_frequency_stays_answered(data: Any) -> None:
+    answer = await ask_offline("Plot WTI daily and Brent monthly in 2015", date(2016, 3, 1))
+    assert answer.status == "ok", answer.message

@@ -567,9 +567,27 @@ _RUN_ENDS = re.compile(
 _DATED_RUNS = {"max_drawdown", "streak"}
 
 
+_FREQUENCIES = ("daily", "weekly", "monthly", "quarterly", "annual")
+
+
+def _finer_than_the_data(asked: str, reading: Reading) -> bool:
+    """Whether a frequency asked ("daily data", 日度数据, "weekly CPI") is finer than a named
+    series is kept at, with no note saying so: its values cannot be made up, so the word is
+    not honoured."""
+    if asked not in ("daily", "weekly"):
+        # Monthly and coarser: the series is read at its own frequency and the answer says so
+        # ("CPI is quarterly in the data, so its quarterly values are shown").
+        return False
+    # Every name coarser: "Plot WTI daily and Brent monthly" says each series' own frequency.
+    kept = [e.frequency for e in reading.entities if e.frequency in _FREQUENCIES]
+    return bool(kept) and all(_FREQUENCIES.index(asked) < _FREQUENCIES.index(f) for f in kept)
+
+
 def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
     if cue.endswith(" change"):  # "the biggest 1 day jump": the extreme changes computed
         return "extreme changes" if set(reading.metrics) & _DAYS else None
+    if cue.startswith("freq:") and _finer_than_the_data(cue.removeprefix("freq:"), reading):
+        return None  # "用日度数据…失业率": no daily values of a quarterly series to use
     if cue not in _STRICT_FORMS:
         return "reading"
     if (
