@@ -14,6 +14,8 @@
 - a daily or weekly frequency asked of series kept coarser (用日度数据算失业率的波动率, "daily
   unemployment rate chart") is declined; monthly and coarser keep the series' own periods with
   a note, and "WTI daily and Brent monthly" says each one's own;
+- a length said after one past day ("5k in at the covid low, what was it worth a year after",
+  "a year later", 一年后) runs that long from the day: never to today, nor a forecast;
 - a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
@@ -257,3 +259,22 @@ async def test_a_frequency_finer_than_the_series_is_declined(data: Any, question
 async def test_each_series_at_its_own_frequency_stays_answered(data: Any) -> None:
     answer = await ask_offline("Plot WTI daily and Brent monthly in 2015", date(2016, 3, 1))
     assert answer.status == "ok", answer.message
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "wmt - 5k in at the covid low, what was it worth a year after",
+        "If I had put 5000 into Walmart at the covid low, what would it be worth a year later?",
+        "沃尔玛疫情低点买入5000美元，一年后值多少？",
+    ],
+)
+async def test_a_length_after_a_past_day_runs_from_it(data: Any, question: str) -> None:
+    closes = source_frame("skfolio_sp500")["WMT"]
+    start = closes.loc["2020-03-23"]
+    worth = 5000 * closes.loc[:"2021-03-23"].iloc[-1] / start
+    to_today = 5000 * closes.loc[:"2021-06-01"].iloc[-1] / start
+    answer = await ask_offline(question, date(2021, 6, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{worth:,.2f}" in answer.summary, answer.summary
+    assert f"{to_today:,.2f}" not in answer.summary, answer.summary

@@ -937,6 +937,11 @@ class Grammar:
             rules.append(clause.rule)
             named.append(atom.rule == "named" and clause.rule != "range")
             lengths.append(atom.duration if clause.rule == "rolling" else None)
+        if _length_after_the_day(text, atoms, windows, today):
+            reading.notes.append("a length after one past day: the window runs that long from it")
+            if reading.horizon is not None and any(c.rule == "horizon" for c in reading.clauses):
+                reading.horizon = None
+                reading.clauses = [c for c in reading.clauses if c.rule != "horizon"]
         if _length_to_the_day(windows, rules, lengths, today):
             reading.notes.append("a trailing length beside one day: the length ends on that day")
             keep = [r != "day" for r in rules]
@@ -1585,6 +1590,39 @@ def _length_to_the_day(
     windows[at] = (length.back(day), day)
     rules[1 - at] = "day"
     return True
+
+
+# What puts a length after a day said before it: "a year after", "six months later", 一年后.
+_AFTER_IT = re.compile(
+    r"(?i)^\s*(?:after|later|on|afterwards|down\s+the\s+road)\b|^\s*(?:以后|之后|后)"
+)
+_LATER_IN = re.compile(r"(?i)\b(?:later|after)$")
+
+
+def _length_after_the_day(
+    text: str, atoms: list[Atom], windows: list[tuple[date | None, date | None]], today: date
+) -> bool:
+    """ "5k in at the covid low, what was it worth a year after", 疫情低点买入…一年后值多少: a
+    length said after one past day, with nothing else dated, runs that long from the day (never
+    to today, nor a forecast). Rewrites `windows` in place; False when not of that shape."""
+    if len(windows) != 1 or windows[0][0] is None or windows[0][0] != windows[0][1]:
+        return False
+    day = windows[0][0]
+    for atom in atoms:
+        if atom.kind not in ("horizon", "duration") or atom.duration is None:
+            continue
+        said = text[atom.span[0] : atom.span[1]]
+        if not (_LATER_IN.search(said) or _AFTER_IT.match(text[atom.span[1] :])):
+            continue
+        if atom.span[0] < next((a.span[1] for a in atoms if a.is_date), len(text)):
+            continue  # the length is said before the day: "a year after 2020-03-23" is read already
+        end = atom.duration.after(day)
+        if end > today:
+            return False
+        windows[0] = (day, end)
+        atom.used = True
+        return True
+    return False
 
 
 def _start_on_the_first_session(
