@@ -16,6 +16,9 @@
   a note, and "WTI daily and Brent monthly" says each one's own;
 - a length said after one past day ("5k in at the covid low, what was it worth a year after",
   "a year later", 一年后) runs that long from the day: never to today, nor a forecast;
+- a formula of the question's own ("alpha = … − beta × …") and a measure nobody taught the reader
+  asked as a name's own ("Microsoft's alpha in 2020", 微软2020年的阿尔法是多少) are declined,
+  never answered with returns, a beta or the closes;
 - a field missing in a window its entity covers (AAPL's volume in 2020) names the field's dates;
 - a trailing length ending at a date said beside it ("the three years to end-2021",
   截至2021年底的三年, "three years ending December 2021", "the 12 months to June 2021") runs to
@@ -278,3 +281,31 @@ async def test_a_length_after_a_past_day_runs_from_it(data: Any, question: str) 
     assert answer.status == "ok", answer.message
     assert f"{worth:,.2f}" in answer.summary, answer.summary
     assert f"{to_today:,.2f}" not in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "微软2020年的alpha是多少？（alpha = 微软2020年收益率 − beta × 标普500 2020年收益率，"
+        "beta用2020年日收益率回归）",
+        "What is MSFT's alpha in 2020 where alpha = return minus beta times market return?",
+        "What was Microsoft's alpha in 2020?",
+        "微软2020年的阿尔法是多少",
+    ],
+)
+async def test_an_unread_measure_or_formula_is_declined(data: Any, question: str) -> None:
+    closes = source_frame("skfolio_sp500")["MSFT"].loc[:"2020-12-31"]
+    year_return = (closes.iloc[-1] / closes.loc[:"2019-12-31"].iloc[-1] - 1) * 100
+    answer = await ask_offline(question, date(2021, 1, 10))
+    assert answer.status == "no_data"
+    assert f"{year_return:.2f}" not in (answer.summary or ""), answer.summary
+
+
+@pytest.mark.parametrize(
+    "question", ["Apple's Sharpe ratio in 2021 with rf = 2%", "What was Apple's close in 2020?"]
+)
+async def test_a_rate_given_with_an_equals_sign_and_a_known_measure_stay_answered(
+    data: Any, question: str
+) -> None:
+    answer = await ask_offline(question, date(2022, 3, 1))
+    assert answer.status == "ok", answer.message

@@ -355,7 +355,20 @@ def _unknown_measure(ledger: Ledger, text: str) -> str | None:
         if head is not None:
             joint = "" if head.group(2) else " "
             return f"{entry.text}{joint}{head.group(1) or head.group(2)}"
+        names = [e.end for e in ledger.entries if e.reading == "entity" and e.end <= entry.start]
+        owned = names and _OWNED.fullmatch(text[max(names) : entry.start])
+        if owned and _ASKED_AFTER.match(text[entry.end :]):
+            return entry.text  # "What was Microsoft's alpha in 2020?", 微软2020年的阿尔法是多少
     return None
+
+
+# A word a name owns, asked as what the question wants: "Microsoft's alpha in 2020?", "MSFT's
+# alpha", 微软2020年的阿尔法是多少 (never 新冠暴跌前的高点, owned by no name).
+_OWNED = re.compile(r"['’]s\s+|\s*(?:\d{4}\s*年度?)?\s*的")
+_ASKED_AFTER = re.compile(
+    r"(?i)\s*(?:$|[?？,，.。]|(?:in|for|over|during|since|of|at|on|this|last|as)\b|\d"
+    r"|(?:是|为|有)?多少|是什么|是几|如何|怎么样)"
+)
 
 
 def unknown_measure_message(measure: str, zh: bool) -> str:

@@ -59,6 +59,16 @@ _METHODS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "每周五收盘价",
     ),
     (
+        # "(alpha = MSFT's 2020 return − beta × the S&P 500's)": a formula of the question's own,
+        # which the reader does not evaluate (a rate given as "rf = 2%" is read elsewhere)
+        re.compile(
+            r"(?i)(?<![\w-])(?!risk[-\s]?free|rf\b|无风险)[a-z\u3400-\u9fff][\w\s'’]{0,24}?\s*="
+            r"\s*[^=\n]{0,80}?(?:\s[−\-+×*/÷]\s|[−×÷]|\bminus\b|\btimes\b|减去?|乘以?|除以)"
+        ),
+        "a formula of its own",
+        "问题自己给出的公式",
+    ),
+    (
         re.compile(r"(?i)\bgeometric\s+(?:mean|average)\b|几何平均"),
         "the geometric mean",
         "几何平均",
