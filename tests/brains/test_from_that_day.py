@@ -56,3 +56,21 @@ async def test_from_that_day_measures_from_the_extremes_day(
 )
 def test_the_end_of_the_year_is_the_year_named_before(question: str, end: str) -> None:
     assert read_time(question, date(2022, 6, 30)).end == date.fromisoformat(end)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "spx worst day 2020 + date, and how much did it gain from that day to yr end",
+        "标普500 2020年跌得最多的一天是哪天？从那天起到年底涨了多少？",
+    ],
+)
+async def test_from_the_day_of_a_worst_day_is_declined_not_dropped(
+    data: Any, question: str
+) -> None:
+    """The day is a best or worst day's, which no window starts from yet: declined, never the
+    day alone with the gain asked after it left out."""
+    returns = _closes("^GSPC").loc[:"2020-12-31"].pct_change().loc["2020"] * 100
+    answer = await ask(question, QuestionContext(today=date(2021, 1, 15), brain="offline"))
+    assert answer.status == "no_data"
+    assert f"{returns.min():.2f}%" not in (answer.summary or "")

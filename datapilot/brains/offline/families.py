@@ -167,6 +167,20 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         when = volume_when  # "which day had the heaviest volume": the volume's day, not a close's
         reading.metrics = ["volume", *(m for m in reading.metrics if m != "volume")]
     since = _FROM_THAT_DAY.search(text)
+    if (
+        since is not None
+        and when is None
+        and reading.days is not None
+        and reading.entities
+        and re.search(r"(?i)\b(?:day|date|session)\b|天|日", since.group(0))  # not "since then"
+    ):
+        # "spx worst day 2020 + date, and how much did it gain from that day to yr end": the day
+        # is a best or worst day's, which no window here starts from; answering the day alone
+        # would drop the gain asked.
+        reading.status = "no_data"
+        reading.message = _from_a_found_day(since.group(0), reading.zh)
+        reading.trace.append("a window from the day of a best or worst day: not read")
+        return
     if since is not None and when is not None and when.label == "daily" and reading.entities:
         # "When was its 2020 low? How much did it gain from that day to the end of the year?":
         # the day is the window's extreme, so the gain is the distance of the window's last close
@@ -201,6 +215,20 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     ):
         # "the best year in 2020" ranks names, not years
         _as_period(reading, period, parsed, numbers)
+
+
+def _from_a_found_day(said: str, zh: bool) -> str:
+    """Why a change "from that day" after a best or worst day is not answered."""
+    if zh:
+        return (
+            f"“{said}”指的是要先找出的涨跌幅最大的那一天，我还不能从这样的日子往后计算；只回答那一天会漏掉"
+            "问题的后半部分，所以不给出。可以先问出那一天，再写明日期问后半部分。"
+        )
+    return (
+        f'"{said}" is the best or worst day the answer would find first, and I can\'t yet measure '
+        "from such a day; answering the day alone would leave out the rest of the question, so "
+        "I won't. Ask for the day first, then ask the rest with the date written out."
+    )
 
 
 def _return_of_the_extreme(parsed: Parsed, when: WhenAsk) -> bool:
