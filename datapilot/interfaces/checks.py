@@ -179,7 +179,11 @@ def data_span(entity: Entity) -> str:
 
 def no_data(entities: list[Entity], start: date | None, end: date | None) -> InterfaceError:
     """The error for a window without rows, naming the dates each entity does have."""
-    spans = "; ".join(f"{e.id} has data {data_span(e)}" for e in entities)
+    return no_values("data", [f"{e.id} has data {data_span(e)}" for e in entities], start, end)
+
+
+def no_values(what: str, spans: list[str], start: date | None, end: date | None) -> InterfaceError:
+    """The error for a window without `what` (data, volume), with where each one has it."""
     return InterfaceError(
-        f"No data between {start or 'the beginning'} and {end or 'the end'}: {spans}."
+        f"No {what} between {start or 'the beginning'} and {end or 'the end'}: {'; '.join(spans)}."
     )

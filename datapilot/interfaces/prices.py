@@ -22,6 +22,7 @@ from datapilot.interfaces.checks import (
     check_entity,
     data_span,
     no_data,
+    no_values,
     record_sources,
 )
 from datapilot.interfaces.context import InterfaceContext
@@ -163,11 +164,7 @@ def _no_field(
             if len(dates)
             else f"{entity.id} has no {field} at all"
         )
-    return InterfaceError(
-        f"No {field} between {start or 'the beginning'} and {end or 'the end'}: "
-        + "; ".join(spans)
-        + "."
-    )
+    return no_values(field, spans, start, end)
 
 
 def _close_or_adjusted(rows: pd.DataFrame) -> tuple[pd.Series, bool]:

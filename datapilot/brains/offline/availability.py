@@ -126,7 +126,7 @@ def check_availability(reading: Reading, catalog: Catalog | None = None) -> None
         # "Apple's Sharpe ratio using the 3-month T-bill rate as the risk-free rate": the rate is
         # the Sharpe's risk-free rate, never a second name to rate, nor left out for 0%.
         reading.status = "no_data"
-        reading.message = rate_series_message(rates, reading.zh)
+        reading.message = _rate_series_message(rates, reading.zh)
         reading.trace.append("a rate series named as the risk-free rate")
         return
     missing = [e for e in named if not e.available]
@@ -218,7 +218,7 @@ def covered_to(entity: Entity, last: date) -> date:
     return quarter_window(last.year, quarter_of(last))[1]
 
 
-def rate_series_message(rates: list[Entity], zh: bool) -> str:
+def _rate_series_message(rates: list[Entity], zh: bool) -> str:
     """Why a Sharpe ratio with a rate series as its risk-free rate is not answered."""
     if zh:
         names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in rates)

@@ -172,7 +172,7 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         and when is None
         and reading.days is not None
         and reading.entities
-        and re.search(r"(?i)\b(?:day|date|session)\b|天|日", since.group(0))  # not "since then"
+        and _A_DAY.search(since.group(0))  # not "since then"
     ):
         # "spx worst day 2020 + date, and how much did it gain from that day to yr end": the day
         # is a best or worst day's, which no window here starts from; answering the day alone
@@ -215,6 +215,10 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     ):
         # "the best year in 2020" ranks names, not years
         _as_period(reading, period, parsed, numbers)
+
+
+# A day said in "from that day", 从那天 (not "since then", 从那时).
+_A_DAY = re.compile(r"(?i)\b(?:day|date|session)\b|天|日")
 
 
 def _from_a_found_day(said: str, zh: bool) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT
@@ -22,7 +22,7 @@ from datapilot.brains.offline.family_asks import RECOVERY
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
-from datapilot.core.intent import Ledger, LedgerEntry, ReadAs
+from datapilot.core.intent import Frequency, Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
 if TYPE_CHECKING:  # the reading imports the ledger, which imports this module
@@ -567,7 +567,8 @@ _RUN_ENDS = re.compile(
 _DATED_RUNS = {"max_drawdown", "streak"}
 
 
-_FREQUENCIES = ("daily", "weekly", "monthly", "quarterly", "annual")
+# Finest first, as `Frequency` lists them.
+_FREQUENCIES: tuple[str, ...] = get_args(Frequency)
 
 
 def _finer_than_the_data(asked: str, reading: Reading) -> bool:

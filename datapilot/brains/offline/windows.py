@@ -1608,13 +1608,14 @@ def _length_after_the_day(
     if len(windows) != 1 or windows[0][0] is None or windows[0][0] != windows[0][1]:
         return False
     day = windows[0][0]
+    dated_until = next((a.span[1] for a in atoms if a.is_date), len(text))
     for atom in atoms:
         if atom.kind not in ("horizon", "duration") or atom.duration is None:
             continue
         said = text[atom.span[0] : atom.span[1]]
         if not (_LATER_IN.search(said) or _AFTER_IT.match(text[atom.span[1] :])):
             continue
-        if atom.span[0] < next((a.span[1] for a in atoms if a.is_date), len(text)):
+        if atom.span[0] < dated_until:
             continue  # the length is said before the day: "a year after 2020-03-23" is read already
         end = atom.duration.after(day)
         if end > today:
@@ -1635,7 +1636,9 @@ def _start_on_the_first_session(
     for at, (start, end) in enumerate(windows):
         if start is None or end is None or end <= start:
             continue
-        day = next((d for d in days if start < d <= end and first_session_from(start) == d), None)
+        # (a first session is within days of the start: the calendar is read only then)
+        near = [d for d in days if start < d <= end and (d - start).days < 7]
+        day = next((d for d in near if first_session_from(start) == d), None)
         if day is not None:
             windows[at], bases[at] = (day, end), "on_or_before"
 
