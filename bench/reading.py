@@ -91,8 +91,9 @@ def _is_number(cell: object) -> bool:
 
 
 def _date_forms(day: str) -> list[str]:
-    """Ways an answer may write a day (YYYY-MM-DD), a month (YYYY-MM) or a quarter (YYYYQn)."""
-    if quarter := re.fullmatch(r"(\d{4})Q([1-4])", day):
+    """Ways an answer may write a day (YYYY-MM-DD), a month (YYYY-MM) or a quarter (YYYYQn,
+    YYYY-Qn)."""
+    if quarter := re.fullmatch(r"(\d{4})-?Q([1-4])", day):
         year, q = int(quarter.group(1)), int(quarter.group(2))
         first, last = 3 * q - 2, 3 * q
         end = calendar.monthrange(year, last)[1]

@@ -58,6 +58,11 @@ ReadAs = Literal[
 UNBOUND: frozenset[str] = frozenset({"filler", "scope", "unread"})
 
 
+# A window's meaning when it lies inside a year asked beside it ("the 2020 return, and March's"):
+# two windows one answer cannot hold, so the part is declined, never swallowed by the year.
+NESTED_WINDOW = "a second window inside the year beside it"
+
+
 class LedgerEntry(BaseModel):
     """One word (or phrase) of the question, where it is and what reading took it."""
 

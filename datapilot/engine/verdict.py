@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from datapilot.core.intent import LedgerEntry
+from datapilot.core.intent import NESTED_WINDOW, LedgerEntry
 from datapilot.core.plan import Plan
 from datapilot.core.results import RunResult
 
@@ -43,6 +43,8 @@ def _what(entry: LedgerEntry, zh: bool) -> str:
     key = meaning if entry.reading == "form" and meaning.startswith("cue:") else entry.reading
     if entry.reading == "form" and meaning.startswith("freq:"):
         key = "frequency"
+    if entry.reading == "window" and meaning == NESTED_WINDOW:
+        key = "window:nested"
     en, chinese = _CANNOT.get(key, _CANNOT["unused"])
     return f"“{word}”：{chinese}" if zh else f'"{word}": {en}'
 
@@ -81,6 +83,11 @@ _CANNOT: dict[str, tuple[str, str]] = {
     "window": (
         "I can't date the window it names; say the day, e.g. 'the two weeks after 2008-11-04'",
         "我无法确定它指的是哪段时间；请写出具体日期，例如“2008-11-04之后两周”",
+    ),
+    "window:nested": (
+        "it is a second window inside the year asked beside it, and one answer holds one "
+        "window; ask about each on its own",
+        "它是同一问题里另一段时间（所在年份）之内的第二个时间段，一个回答只能用一个时间段；请分开问",
     ),
     "frequency": (
         "the data has no values that frequent (the series is kept at a lower frequency)",

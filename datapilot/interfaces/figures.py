@@ -61,7 +61,8 @@ def _statistic(frame: pd.DataFrame) -> str | None:
     """The statistic a cross-section holds (its one column: "mean"), None for a series."""
     if frame.attrs.get("kind") != "cross_section":
         return None
-    numbers = frame.select_dtypes("number").columns
+    # (how many returns a figure was taken from is no figure of its own)
+    numbers = [c for c in frame.select_dtypes("number").columns if c != "observations"]
     if len(numbers) == 1:
         return str(numbers[0])
     # A window's change (a period return): its figure beside the window's two ends.

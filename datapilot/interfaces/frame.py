@@ -227,6 +227,14 @@ def growth(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def growth_index(frame: pd.DataFrame) -> pd.DataFrame:
+    """A return series as the level of 100 invested at its base, the base's row included: a
+    level like any price."""
+    out = growth(frame) * 100
+    extra = {k: v for k, v in frame.attrs.items() if k not in ("kind", "unit", "measure", "base")}
+    return tag(out, kind="timeseries", unit="index, base = 100", **extra)
+
+
 def simple_returns(frame: pd.DataFrame) -> pd.DataFrame:
     """Period returns as fractions per column, the first period (from the base) included."""
     if is_returns(frame):
@@ -381,6 +389,10 @@ def merge_frames(
             "Cannot merge a time series with a cross-section: their rows are dates in one and "
             "entity ids in the other."
         )
+    if "returns" in {f.attrs.get("measure") for f in frames} and not all(map(is_returns, frames)):
+        # A return series beside levels (a factor's monthly returns beside a price): compounded
+        # into a growth index first, so every column is a level and is measured alike.
+        frames = [growth_index(f) if is_returns(f) else f for f in frames]
     seen: dict[str, int] = {}
     parts = []
     for frame in frames:
@@ -391,7 +403,7 @@ def merge_frames(
             if count:
                 renamed[column] = f"{column}_{count + 1}"
         parts.append(frame.rename(columns=renamed))
-    merged = pd.concat(parts, axis=1, join=how).sort_index()
+    merged = pd.concat(parts, axis=1, join=how, sort=True)
     units = {unit_of(f) for f in frames if unit_of(f)}
     titles = [title_of(f) for f in frames if title_of(f)]
     measures = {f.attrs.get("measure") for f in frames}

@@ -22,7 +22,7 @@ from datapilot.brains.offline.family_asks import RECOVERY
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
-from datapilot.core.intent import Frequency, Ledger, LedgerEntry, ReadAs
+from datapilot.core.intent import NESTED_WINDOW, Frequency, Ledger, LedgerEntry, ReadAs
 from datapilot.core.plan import Plan
 
 if TYPE_CHECKING:  # the reading imports the ledger, which imports this module
@@ -273,7 +273,7 @@ def _honoured_by(
         return f"group {meaning}" if _group_used(reading) else None
     if how == "window":
         # "the two weeks after the 2008 election": no window stands for words nothing dates.
-        return None if meaning == UNDATED else _window(reading)
+        return None if meaning in (UNDATED, NESTED_WINDOW) else _window(reading)
     if how == "measure":
         return _measure(reading, meaning)
     if how == "chart":
@@ -559,10 +559,11 @@ _LEVEL_EXTREME = re.compile(
 
 
 # The two ends of a drawdown or a streak, asked by "which days were the peak and the trough",
-# "on which days did it start and end", 高点和低点分别在哪天: the answer dates both.
+# "on which days did it start and end", "between which dates", 高点和低点分别在哪天: the answer
+# dates both.
 _RUN_ENDS = re.compile(
     r"(?i)\b(?:peak|trough|top|bottom|start|end|begin|began|ended|started|ending|starting)s?\b"
-    r"|高点|低点|顶部|底部|峰值|谷底|开始|结束|起止|始于|止于"
+    r"|\b(?:dates|days)\b|高点|低点|顶部|底部|峰值|谷底|开始|结束|起止|始于|止于|哪几天|哪两天"
 )
 _DATED_RUNS = {"max_drawdown", "streak"}
 

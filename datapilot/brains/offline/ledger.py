@@ -26,7 +26,7 @@ from datapilot.brains.offline.honour import (
 from datapilot.brains.offline.numbers import zh_number
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Phrases, Vocab
-from datapilot.core.intent import Ledger, LedgerEntry
+from datapilot.core.intent import NESTED_WINDOW, Ledger, LedgerEntry
 from datapilot.core.intent import ReadAs as How
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.common_words import zipf
@@ -107,6 +107,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
     for span in parsed.time.unread:  # a length anchored on words no reading dates
         if not overlaps(span, claimed):
             claim(span, "window", UNDATED)
+    for span in parsed.time.nested:  # "the 2020 return, and March's": a window in a window
+        if not overlaps(span, claimed):
+            claim(span, "window", NESTED_WINDOW)
     for hit in parsed.hits:
         if overlaps((hit.start, hit.end), claimed):
             continue  # each word in one reading: "in" of "in 2020" is the window's

@@ -27,6 +27,14 @@ _PRICE_WORD = re.compile(
     r"|价格|股价|收盘|贵|便宜"
 )
 _SPREAD_WORD = re.compile(r"(?i)\bspreads?\b|利差|价差|息差")
+# A difference said as arithmetic: "the difference between Apple's and Microsoft's 2020
+# returns", "AAPL return 2020 - MSFT return 2020", 苹果收益减去微软收益, 涨幅之差.
+_DIFFERENCE = re.compile(
+    r"(?i)\bdifferences?\b|\bminus\b|\bsubtract(?:ed|ing)?\b|"
+    # a dash between two returns, never a dash that only separates clauses
+    r"(?<=\breturn)\s+(?:(?:in\s+)?(?:19|20)\d\d\s+)?[-−](?=\s+[^?.!;]{1,30}?\breturn)|"
+    r"减去|相减|之差|差值|差额"
+)
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
     r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
@@ -36,8 +44,12 @@ _PERFORMED = re.compile(
 
 def asks_gap(text: str) -> re.Match[str] | None:
     """The words asking a difference between names' figures: a gap ("by how many points"), or
-    a spread said with no price word (the spread of two names' returns)."""
-    return GAP.search(text) or (None if _PRICE_WORD.search(text) else _SPREAD_WORD.search(text))
+    a spread or a difference said with no price word (the gap between two names' returns)."""
+    if found := GAP.search(text):
+        return found
+    if _PRICE_WORD.search(text):
+        return None
+    return _SPREAD_WORD.search(text) or _DIFFERENCE.search(text)
 
 
 def read_margin(reading: Reading, parsed: Parsed) -> None:
@@ -72,6 +84,7 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
         return
     reading.metrics = ["return"]
     reading.rank = True
+    reading.family_spans.append((*found.span(), "the gap between the returns"))
     reading.trace.append(
         f"“{found.group(0)}” → 各自的收益率及其差（百分点）"
         if reading.zh

@@ -164,6 +164,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
+    mentions = _with_their_glosses(mentions, text, time.spans)
     claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     hits = _with_times_of_day(hits, text, mentions)
@@ -239,6 +240,44 @@ def _sounded(
             )
         )
     return found
+
+
+# A gloss after a name: "the Fama-French market factor, i.e. the market return net of the
+# risk-free rate", 市场因子，即市场收益减去无风险利率. It ends at the clause's end.
+_GLOSS = re.compile(
+    r"(?i)\s*[,，]?\s*(?:i\.\s?e\.?|that\s+is(?:\s+to\s+say)?|a\.?k\.?a\.?|"
+    r"也就是说?|亦即|即(?![使将便时刻]))\s*[,，:：]?[^,，:;?!。？！；()（）]{1,80}"
+)
+
+
+_LIST_JOINT = re.compile(r"(?i)\s*(?:,|，|、|&|and|or|和|与|及)\s*")
+
+
+def _with_their_glosses(mentions: list[Mention], text: str, times: list[Span]) -> list[Mention]:
+    """A name's gloss restates it: the names in it are not named again (the market factor's
+    "the market return net of the risk-free rate" names neither the S&P 500 nor the T-bill
+    rate), and the gloss is read as the name's own words."""
+    read: list[Mention] = []
+    end = -1
+    for mention in mentions:
+        if mention.span[0] < end:
+            continue  # a name inside the gloss before it
+        gloss = _GLOSS.match(text, mention.span[1])
+        if gloss is None:
+            read.append(mention)
+            continue
+        end = min([gloss.end(), *(s for s, _ in times if s >= mention.span[1])])
+        inside = [m for m in mentions if mention.span[1] <= m.span[0] and m.span[1] <= end]
+        listed = any(
+            _LIST_JOINT.fullmatch(text[a.span[1] : b.span[0]])
+            for a, b in zip(inside, inside[1:], strict=False)
+        )
+        if listed:  # "the big banks, i.e. JPM and BAC": the names it stands for, each read
+            read.append(mention)
+            continue
+        span = (mention.span[0], end)
+        read.append(mention.model_copy(update={"span": span, "text": text[span[0] : span[1]]}))
+    return read
 
 
 def _named_again_in_brackets(mentions: list[Mention], text: str, catalog: Catalog) -> list[Mention]:

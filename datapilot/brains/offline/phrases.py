@@ -37,6 +37,12 @@ class Hit:
 _WORD_BREAK = re.compile(r"\s+|(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])")
 
 
+def phrase_key(text: str) -> str:
+    """A phrase as a lookup key: lower case, words one space apart, a hyphen between two words
+    a space, as `phrase_pattern` matches them ("COVID-crash" finds "covid crash")."""
+    return " ".join(_WORD_BREAK.split(text.strip().lower()))
+
+
 def _bounds(ignorecase: bool) -> tuple[str, str, str]:
     """The space, before and after patterns of a phrase. The classes hold both cases already:
     under IGNORECASE, `(?-i:…)` spares expanding each of them with its case variants when

@@ -46,7 +46,7 @@ from datapilot.brains.offline.periods import (
     week_start,
     year_window,
 )
-from datapilot.brains.offline.phrases import alternation
+from datapilot.brains.offline.phrases import alternation, phrase_key
 from datapilot.brains.offline.trading_days import first_session_from, first_sessions
 from datapilot.brains.offline.vocab import (
     EpisodesFile,
@@ -141,6 +141,10 @@ class TimeReading(BaseModel):
         default_factory=list,
         description="Lengths anchored on words it could not date ('the month after the election').",
     )
+    nested: list[Span] = Field(
+        default_factory=list,
+        description="Windows asked beside a year they lie in ('the 2020 return, and March's').",
+    )
     notes: list[str] = Field(default_factory=list)
 
     model_config = {"arbitrary_types_allowed": True}
@@ -213,6 +217,48 @@ _COUNTERS_ZH = "个|只|支|家|天|日|号|年|月|周|次|倍|期|亿|万|元|
 Handler = Callable[[re.Match[str], date], Atom | None]
 
 
+_YEAR_RULES = {"year", "year_yy_zh", "year_yy_en"}
+# Words that ask a second window beside the first: "the 2020 return, and March's".
+_SECOND_ASK = re.compile(
+    r"(?i)\b(?:and|vs\.?|versus|compared|against|as\s+well\s+as|also|plus|then)\b|[?？]|"
+    r"和|与|及|以及|相比|对比|还有|分别|同时|多少\s*[,，;；]"
+)
+# A part asked after its year's own question: 2020年收益率是多少，3月份呢？
+_ASKED_AGAIN = re.compile(r"\s*的?(?:呢|又|怎么样|如何)")
+
+
+def _year_around_its_parts(
+    text: str, said: list[Clause], years: list[bool]
+) -> tuple[Clause, bool] | None:
+    """A calendar year said alone whose every other window lies inside it ("WMT 2021, H2", "in
+    2021: from the end of June to year-end"): (the year's clause, True) when it only dates its
+    parts; (the first part's clause, False) when the parts are asked beside the year ("the 2020
+    return, and March's"), to be left unread; None when no window nests in a year."""
+    for index, (clause, is_year) in enumerate(zip(said, years, strict=True)):
+        if not is_year or clause.start is None or clause.end is None:
+            continue
+        others = [c for i, c in enumerate(said) if i != index]
+        inside = [
+            c
+            for c in others
+            if c.rule in ("period", "range")  # calendar parts, never a trailing length
+            and c.start is not None
+            and c.end is not None
+            and c.end > c.start
+            and clause.start <= c.start
+            and c.end <= clause.end
+            and (c.start, c.end) != (clause.start, clause.end)
+        ]
+        if not inside or len(inside) != len(others):
+            continue
+        part = min(inside, key=lambda c: c.span[0])
+        lo, hi = sorted((clause.span[1], part.span[0]))
+        if _SECOND_ASK.search(text[lo:hi]) or _ASKED_AGAIN.match(text[part.span[1] :]):
+            return part, False
+        return clause, True
+    return None
+
+
 class Grammar:
     """The compiled time grammar for one vocabulary."""
 
@@ -220,12 +266,12 @@ class Grammar:
         self.words = words
         # An episode's names, for its edges ("the COVID crash bottom", "the start of COVID").
         known = episodes.episodes.values() if episodes else ()
-        self.episode_of = {_norm(name): e for e in known for name in e.all}
+        self.episode_of = {phrase_key(name): e for e in known for name in e.all}
         self.month_of = {n.lower(): m for m, names in words.months.items() for n in names}
         self.unit_of = {w.lower(): u for u, p in words.units.items() for w in p.all}
         self.numbers = words.numbers
         self.year_offset = _year_offsets(words)
-        self.named = {_norm(name): window for name, window in words.periods.items()}
+        self.named = {phrase_key(name): window for name, window in words.periods.items()}
         rules = self._rules()
         markers = [(name, alternation(phrases.all)) for name, phrases in words.markers.items()]
         # Compiled together, through the cache of compiled patterns (`compiled`).
@@ -289,7 +335,20 @@ class Grammar:
                 rf"{y_zh}?\s*(?P<m>{MONTH_ZH})\s*(?:月份?)?\s*(?:到|至|-|~|～)\s*(?P<m2>{MONTH_ZH})\s*月份?(?![0-9日号])",
                 self._month_range,
             ),
-            ("month_en", rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s*,?\s*(?P<y>{YEAR})", self._month),
+            # "the end of June 2021", "the start of March": a day of the month
+            (
+                "month_part_en",
+                rf"(?<![A-Za-z])(?:the\s+)?(?P<mpart>start|beginning|middle|end)\s+of\s+"
+                rf"(?P<mon>{mon})\.?(?:\s*,?\s*(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})(?![0-9])))?"
+                r"(?![A-Za-z])",
+                self._month,
+            ),
+            # "Oct 2008", "Oct '08"
+            (
+                "month_en",
+                rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s*,?\s*(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})(?![0-9]))",
+                self._month,
+            ),
             ("year_month_en", rf"(?P<y>{YEAR})\s+(?P<mon>{mon})(?![A-Za-z])", self._month),
             (
                 "month_rel_en",
@@ -392,6 +451,13 @@ class Grammar:
                 # "held to year end 2020", "year-end 2021": the year's end, not a frequency
                 rf"(?<![A-Za-z])(?:year[-\s]?(?=end))?(?P<part>early|mid|late|end|start)[-\s]+"
                 rf"(?P<y>{YEAR})(?!'?s\b)",
+                self._year_part,
+            ),
+            # "to year-end" with no year: the end of the year said before
+            (
+                "yearpart_en4",
+                r"(?<![A-Za-z])(?:the\s+)?year(?:'s)?[-\s]?(?P<part>end)(?![A-Za-z])"
+                rf"(?P<theyear>)(?!\s*,?\s*(?:{YEAR}))",
                 self._year_part,
             ),
             (
@@ -557,13 +623,9 @@ class Grammar:
         if groups.get("y"):
             return int(groups["y"])
         if groups.get("yy"):
-            return (
-                2000 + int(groups["yy"])
-                if int(groups["yy"]) <= today.year % 100 + 10
-                else 1900 + int(groups["yy"])
-            )
+            return self._year_of_yy(groups["yy"], today)
         if groups.get("yrel"):
-            return today.year + self.year_offset[_norm(groups["yrel"])]
+            return today.year + self.year_offset[phrase_key(groups["yrel"])]
         if groups.get("theyear"):
             return today.year
         return None
@@ -573,14 +635,16 @@ class Grammar:
     ) -> Atom | None:
         year = self._year_of(match, today)
         span = match.span("core") if match.groupdict().get("core") else match.span()
+        # "the second half of the year", "H2" after "in 2021": the year said before, if any
+        before = bool(match.groupdict().get("theyear")) or year is None
         try:
             if year is not None:
                 first, last = window(year)
-                return Atom("period", span, "", first, last)
+                return Atom("period", span, "", first, last, year_said_before=before)
             window(2000)  # validate the month/day before deferring the year
         except ValueError:
             return None
-        return Atom("period", span, "", dated=window)
+        return Atom("period", span, "", dated=window, year_said_before=before)
 
     def _month_number(self, match: re.Match[str]) -> int | None:
         if match.groupdict().get("mon"):
@@ -611,9 +675,12 @@ class Grammar:
         month = self._month_number(match)
         if not month or not 1 <= month <= 12:
             return None
-        if match.groupdict().get("mon") == "may" and not match.groupdict().get("y"):
+        said_year = match.groupdict().get("y") or match.groupdict().get("yy")
+        if match.groupdict().get("mon") == "may" and not said_year:
             return None  # the verb "may", not the month
-        part = match.groupdict().get("part")
+        part = match.groupdict().get("part") or _MONTH_PARTS.get(
+            (match.groupdict().get("mpart") or "").lower()
+        )
         if part:
             return self._period(match, today, lambda y: _month_part(y, month, part))
         return self._period(match, today, lambda y: month_window(y, month))
@@ -739,7 +806,7 @@ class Grammar:
         return handle
 
     def _named(self, match: re.Match[str], today: date) -> Atom | None:
-        first, last = self.named[_norm(match.group(0))]
+        first, last = self.named[phrase_key(match.group(0))]
         return Atom("period", match.span(), "", first, last)
 
     def _first(self, match: re.Match[str], today: date) -> Atom | None:
@@ -754,10 +821,10 @@ class Grammar:
     def _length(self, match: re.Match[str]) -> Duration | None:
         """The length named by groups `n` (count), `half`/`half2` (半) and `u` (unit)."""
         groups = match.groupdict()
-        if _norm(groups["u"]) in _FORTNIGHT:  # two weeks
+        if phrase_key(groups["u"]) in _FORTNIGHT:  # two weeks
             count = read_number(groups["n"], self.numbers) if groups.get("n") else 1.0
             return Duration(2 * count, "week") if count else None
-        unit = self.unit_of.get(_norm(groups["u"]))
+        unit = self.unit_of.get(phrase_key(groups["u"]))
         if unit is None:
             return None
         if groups.get("n"):
@@ -859,7 +926,7 @@ class Grammar:
         record for ("the COVID bottom") leaves the name unread rather than read as a window."""
         out: list[Atom] = []
         for atom in atoms:
-            episode = self.episode_of.get(_norm(text[atom.span[0] : atom.span[1]]))
+            episode = self.episode_of.get(phrase_key(text[atom.span[0] : atom.span[1]]))
             if atom.rule != "named" or episode is None:
                 out.append(atom)
                 continue
@@ -893,6 +960,7 @@ class Grammar:
         rules: list[str] = []
         lengths: list[Duration | None] = []  # a trailing length's own, beside `windows`
         said: list[Clause] = []  # the clauses of `windows`
+        years: list[bool] = []  # which of `windows` is a calendar year said alone
         for index, atom in enumerate(atoms):
             if atom.used:
                 continue
@@ -926,7 +994,7 @@ class Grammar:
                 # "in the early 80s (1980-1984)": the dates in brackets say what the words
                 # before them mean, so they are the window
                 reading.clauses.remove(said.pop())
-                del windows[-1], bases[-1], rules[-1], named[-1]
+                del windows[-1], bases[-1], rules[-1], named[-1], lengths[-1], years[-1]
                 reading.notes.append(
                     "dates in brackets restate the period before them: they decide"
                 )
@@ -937,6 +1005,24 @@ class Grammar:
             rules.append(clause.rule)
             named.append(atom.rule == "named" and clause.rule != "range")
             lengths.append(atom.duration if clause.rule == "rolling" else None)
+            years.append(clause.rule == "period" and atom.rule in _YEAR_RULES)
+        nested = _year_around_its_parts(text, said, years)
+        if nested is not None:
+            # "Walmart in 2021 - only the second half of the year": the part is the window, the
+            # year only dates it. "The 2020 return, and in March?": two windows asked, one
+            # inside the other; the part is left unread rather than swallowed by the year.
+            clause, dates_its_parts = nested
+            index = said.index(clause)
+            for kept in (windows, bases, rules, named, lengths, said):
+                del kept[index]
+            reading.clauses.remove(clause)
+            if dates_its_parts:
+                reading.notes.append(
+                    "a part of a year said beside the year: the part is the window"
+                )
+            for atom in atoms if not dates_its_parts else ():
+                if clause.span[0] <= atom.span[0] and atom.span[1] <= clause.span[1]:
+                    reading.nested.append(atom.span)
         if _length_after_the_day(text, atoms, windows, today):
             reading.notes.append("a length after one past day: the window runs that long from it")
             if reading.horizon is not None and any(c.rule == "horizon" for c in reading.clauses):
@@ -977,7 +1063,7 @@ class Grammar:
             bases = [b for b, keep in zip(bases, kept, strict=True) if keep]
             rules = ["basis" for keep in kept if keep]
             reading.notes.append("an explicit basis (one period over another) decides the window")
-        reading.spans = [a.span for a in atoms if not a.unread]
+        reading.spans = [a.span for a in atoms if not a.unread and a.span not in reading.nested]
         reading.unread = [a.span for a in atoms if a.unread]
         reading.durations = [
             a.duration
@@ -1797,6 +1883,9 @@ def _previous_month(day: date) -> tuple[int, int]:
     return (day.year, day.month - 1) if day.month > 1 else (day.year - 1, 12)
 
 
+_MONTH_PARTS = {"start": "初", "beginning": "初", "middle": "中", "end": "底"}
+
+
 def _month_part(year: int, month: int, part: str) -> tuple[date, date]:
     end = month_end(year, month)
     return {
@@ -1826,12 +1915,8 @@ def _year_offsets(words: TimeFile) -> dict[str, int]:
             )
             pure_zh = not phrase.isascii() and phrase.endswith("年") and len(phrase) <= 3
             if pure_en or pure_zh:
-                result[_norm(phrase)] = offset
+                result[phrase_key(phrase)] = offset
     return result
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def _strip(text: str, span: Span) -> Span:

@@ -1,5 +1,5 @@
 """The headline figure restated in the scale the question asked: "That is 4.08 million shares.",
-即408.39万股."""
+即408.39万股; a percent in basis points: "That is 260 basis points.", 即260个基点."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.words import Words
 
 _NOT_SCALED = ("%", "percent", "percentage points", "×", "index, base = 100")
+_PERCENTS = ("%", "percent", "percentage points")
+BASIS_POINTS = "basis points"  # the scale word the reader gives basis points
 _ZH_UNITS = {"shares": "股", "USD": "美元", "CNY": "元"}
 # The facts a headline states, in the order one is chosen.
 _HEADLINE = ("mean", "median", "value", "last", "sum")
@@ -19,15 +21,19 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     if lead is None or intent is None or intent.scale is None:
         return []
     factor, word = intent.scale
-    amounts = [
-        f
-        for f in lead.record.facts
-        if isinstance(f.value, float) and f.unit and f.unit not in _NOT_SCALED
-    ]
+    points = word == BASIS_POINTS
+    if points:  # a rate's change in points first (never its % change), else a percent
+        changes = [f for f in lead.record.facts if f.unit == "percentage points"]
+        amounts = changes or [f for f in lead.record.facts if f.unit in _PERCENTS]
+    else:
+        amounts = [f for f in lead.record.facts if f.unit and f.unit not in _NOT_SCALED]
+    amounts = [f for f in amounts if isinstance(f.value, float)]
     if not amounts:
         return []
     fact = next((f for m in _HEADLINE for f in amounts if f.measure == m), amounts[0])
     figure = format_value(float(fact.value) / factor, None)
+    if points:
+        return [f"即{figure}个基点。" if w.zh else f"That is {figure} basis points."]
     unit = str(fact.unit)
     if w.zh:
         return [f"即{figure}{word}{_ZH_UNITS.get(unit, unit)}。"]
