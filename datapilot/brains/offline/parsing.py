@@ -269,8 +269,7 @@ def _with_their_glosses(mentions: list[Mention], text: str, times: list[Span]) -
         end = min([gloss.end(), *(s for s, _ in times if s >= mention.span[1])])
         inside = [m for m in mentions if mention.span[1] <= m.span[0] and m.span[1] <= end]
         listed = any(
-            _LIST_JOINT.fullmatch(text[a.span[1] : b.span[0]])
-            for a, b in zip(inside, inside[1:], strict=False)
+            _LIST_JOINT.fullmatch(text[a.span[1] : b.span[0]]) for a, b in pairwise(inside)
         )
         if listed:  # "the big banks, i.e. JPM and BAC": the names it stands for, each read
             read.append(mention)
