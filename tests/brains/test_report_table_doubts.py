@@ -339,3 +339,47 @@ async def test_items_asked_by_name_are_not_answered_with_a_figure(
         assert row[0] in (answer.message or "")
     years = await ask(client, "Which years does the table show?", REVENUE_BY_COUNTRY)
     assert years.status != "no_data" or "items" not in (years.message or "")
+
+
+SALES_BY_REGION = [
+    ["", "Fiscal Year 2019 Net Sales", "Fiscal Year 2018 Net Sales"],
+    ["APAC", "$533,340", "$495,212"],
+    ["EMEA", "315,535", "300,112"],
+    ["Americas", "401,220", "380,004"],
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        (
+            "What was the difference in the net sales in 2019 between APAC and EMEA?",
+            ("APAC", "EMEA"),
+        ),
+        (
+            "What is the difference in 2019 net sales between EMEA and the Americas?",
+            ("EMEA", "Americas"),
+        ),
+    ],
+)
+async def test_a_difference_in_a_figure_between_two_lines(
+    client: httpx.AsyncClient, question: str, sides: tuple[str, str]
+) -> None:
+    printed = frame(SALES_BY_REGION)["Fiscal Year 2019 Net Sales"]
+    answer = await ask(client, question, SALES_BY_REGION)
+    assert answer.status == "ok", answer.message
+    gap = printed[sides[0]] - printed[sides[1]]
+    said = first(answer)
+    assert f"{abs(gap):,.0f}" in said and (gap > 0) == ("−" not in said), answer.summary
+
+
+async def test_a_change_between_two_dates_stays_a_change_over_the_columns(
+    client: httpx.AsyncClient,
+) -> None:
+    rows = [["", "June 30, 2019", "December 31, 2019"], ["Cash", "1,250", "1,410"]]
+    printed = frame(rows).loc["Cash"]
+    answer = await ask(
+        client, "What is the change in the cash amount between June 30 and December 31, 2019?", rows
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{printed.iloc[1] - printed.iloc[0]:,.0f}" in first(answer), answer.summary

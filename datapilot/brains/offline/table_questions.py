@@ -205,11 +205,7 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
         operation = "sum"  # "the total X between 2017 to 2019", "… across all 3 years"
     if operation == "change" and len(years_named(text)) <= 1 and _named_in_a_line(text, table):
         operation = "value"  # "the Net decrease in cash in 2019": a line's figure
-    if (
-        operation == "change"
-        and re.search(r"(?i)\bdifference\s+between\b", text)
-        and len(years_named(text)) <= 1
-    ):
+    if operation == "change" and _between_rows(text) and len(years_named(text)) <= 1:
         operation = "difference"
     asked = Asked(operation=operation)
     bound = _CONDITION.search(text)
@@ -414,6 +410,29 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
 
 
 _TOTAL = re.compile(r"(?i)\btotal\b|合计|总计")
+# A difference between two rows: "the difference between A and B", "the difference in net
+# sales in 2019 between APAC and EMEA", "the change in high price between the third quarter and
+# fourth quarter" (with one year or none: between two years it is a change over time).
+_BETWEEN_ROWS = re.compile(
+    r"(?i)\b(?P<how>difference|change)\b(?:\s+in\s+[^?]{1,60}?)?\s+between\b(?P<sides>.*)"
+)
+_BOTH_COLUMNS = re.compile(r"(?i)\s*(?:both|the\s+two|these\s+two|those\s+two)\b")
+# Dates between which a change runs over the columns ("between June 30 and December 31").
+_DATE_WORD = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:19|20)\d\d\b"
+)
+
+
+def _between_rows(text: str) -> bool:
+    """A difference or change "between" two rows, not between two dates (the columns)."""
+    found = _BETWEEN_ROWS.search(text)
+    if found is None:
+        return False
+    if _BOTH_COLUMNS.match(found["sides"]):
+        return False  # "the difference in net profit between both FYs": over the columns
+    return found["how"].lower() == "difference" or not _DATE_WORD.search(found["sides"])
+
+
 # Figures a row has only once computed, most specific first ("percentage change" also says
 # "change").
 _COMPUTED_NAMES = {

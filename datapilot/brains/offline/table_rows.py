@@ -29,7 +29,10 @@ TWO_ROWS = (
         r"(?i)(?:percentage|proportion|share|fraction|portion|percent)\s+(?:\w+\s+)?(?:of|constitution of)\s+(?P<a>.+?)\s+(?:of|to|from)\s+(?:the\s+)?(?P<b>.+)"  # noqa: E501
     ),
     re.compile(r"(?i)(?P<a>.+?)\s+as\s+a\s+(?:percentage|proportion|%)\s+of\s+(?P<b>.+)"),
-    re.compile(r"(?i)\bdifference\s+between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"),
+    re.compile(
+        r"(?i)\b(?P<how>difference|change)\b(?:\s+in\s+[^?]{1,60}?)?\s+between\s+(?:the\s+)?"
+        r"(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+)"
+    ),
     re.compile(
         r"(?i)\bhow\s+much\s+(?:more|less|higher|lower)\s+(?P<a>.+?)\s+(?:as\s+)?"
         r"(?:compared\s+(?:to|with)|than)\s+(?P<b>.+)"
@@ -54,7 +57,10 @@ def two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] |
             left, right = whole[:at], whole[at + len(joiner) :]
             if words(left) and words(right) and (left, right) not in splits:
                 splits.append((left, right))
-        return max(splits, key=lambda split: split_quality(split, table))
+        best = max(splits, key=lambda split: split_quality(split, table))
+        if "how" in found.groupdict() and (found["how"] or "").lower() == "change":
+            return best[1], best[0]  # "the change between Q3 and Q4": Q4 less Q3
+        return best
     return None
 
 
