@@ -41,7 +41,9 @@ def restates(text: str, said: Clause, inside: Clause) -> bool:
 
 
 # A formula or a restatement inside a bracket: an operator no plain words use, or "i.e." / 即.
-_FORMULA = re.compile(r"[\^√×÷=]|(?<![A-Za-z])i\.\s?e\.|\bthat\s+is\b|即|也就是")
+_FORMULA = re.compile(
+    r"[\^√×÷=]|(?<![A-Za-z])i\.\s?e\.|\bthat\s+is\b|即|也就是|(?i:\bsqrt\b|\bsquare\s+root\b)|根号"
+)
 _PAIRS = {"(": ")", "（": "）", "[": "]"}
 
 

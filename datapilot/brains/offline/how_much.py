@@ -4,6 +4,10 @@ how much last year?", "how much did Exxon make in 2021", "how much was the S&P u
 "how has it fared"). Read as the name's return over the window, so each window
 asked in a sentence of its own is a part ("…last year? and ytd?").
 
+A multiple claimed and checked ("is it true that AMD more than doubled in 2020?", "did it
+double?", 礼来近两年翻倍了吗, AMD前年是不是翻倍了, 腰斩了没) asks the same: the return over the
+window, which says whether it did.
+
 A price is what is asked when "how much" is said of a name itself ("how much is Apple"), of a day
 ("how much was Apple on 2021-03-01"), or beside a word of price or money (cost, worth, pay,
 money, volume…); a gap ("by how much", "how much more") is the ledger's, not a return.
@@ -100,3 +104,31 @@ def names_the_start(hit: Hit, time: TimeReading) -> bool:
 def _spans_days(time: TimeReading) -> bool:
     """A window of more than one day was read."""
     return any(c.start is not None and c.end is not None and c.start < c.end for c in time.clauses)
+
+
+# A multiple of the money in, said as a verb: doubled (+100%), tripled (+200%), halved (−50%).
+_MULTIPLE = re.compile(
+    r"(?i)\b(?:(?:more\s+than|over|nearly|almost|roughly|about)\s+)?"
+    r"(?:doubled?|tripled?|halved?|quadrupled?)\b"
+    r"|翻了?一?倍|翻番|翻了?(?:两|三)倍|腰斩"
+)
+# The multiple is a claim to check: a yes/no question, or one the question says someone made.
+_CHECK = re.compile(
+    r"(?i)\b(?:is\s+it\s+true|is\s+that\s+(?:right|true|correct)|true\?|really|did|has|have|"
+    r"had|does|says?|said|claims?|right\?)|是不是|是否|有没有|了吗|了没|吗|没有|真的|对不对"
+)
+
+
+def multiple_return(
+    text: str, hits: Sequence[Hit], kinds: Sequence[str], time: TimeReading
+) -> Hit | None:
+    """The return over the window, read from a multiple claimed of priced names ("did it
+    double in 2020?"); None when no such claim is checked."""
+    if not kinds or any(k not in PRICE_KINDS for k in kinds) or not _spans_days(time):
+        return None
+    found = _MULTIPLE.search(text)
+    if found is None or _CHECK.search(text) is None:
+        return None
+    if any(h.group("metric") and h.start <= found.start() < h.end for h in hits):
+        return None
+    return Hit(("metric:return",), found.start(), found.end(), found.group(0))

@@ -27,7 +27,7 @@ _METHODS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     ),
     (
         re.compile(
-            r"(?i)(?:sqrt\s*\(\s*|√\s*|根号\s*)(?:250|260|360|365)\b"
+            r"(?i)(?:sqrt\s*\(?\s*|square\s+root\s+of\s+|√\s*|根号\s*)(?:250|260|360|365)\b"
             r"|(?:×|\bx\b|\btimes\b|乘以?)\s*(?:250|260|360|365)\b"
         ),
         "another number of days a year than 252",
@@ -45,7 +45,7 @@ _METHODS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         # monthly returns annualised by √12 (of daily prices: the default is daily returns, √252)
         re.compile(
             r"(?i)(?:monthly\s+(?:simple\s+)?returns|month[-\s]end\s+closes|月收益率|月末收盘)"
-            r"[^.?!。？！]{0,80}?(?:sqrt\s*\(\s*12\s*\)|√\s*12)"
+            r"[^.?!。？！]{0,80}?(?:sqrt\s*\(?\s*12\b|square\s+root\s+of\s+12\b|√\s*12)"
         ),
         "monthly returns annualised by √12",
         "月收益率按√12年化",

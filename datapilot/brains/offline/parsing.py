@@ -25,7 +25,7 @@ from datapilot.brains.offline.entities import (
 )
 from datapilot.brains.offline.exclusions import excluded_spans
 from datapilot.brains.offline.homophones import homophone_matches
-from datapilot.brains.offline.how_much import how_much_return
+from datapilot.brains.offline.how_much import how_much_return, multiple_return
 from datapilot.brains.offline.numbers import zh_percents
 from datapilot.brains.offline.phrases import MASK, Hit, Span, mask
 from datapilot.brains.offline.relative_days import name_relative_days
@@ -42,6 +42,7 @@ from datapilot.brains.offline.spelling import (
     respell_measures,
     respell_than,
 )
+from datapilot.brains.offline.trading_days import name_first_sessions
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.windows import TimeReading, read_time
 from datapilot.data.catalog import Catalog, Entity, Match
@@ -124,7 +125,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text = respell_than(expand_ordinals(expand_period_shorthand(mandarin(text))))
     text = expand_whole_year(expand_elided_anchor(expand_year_pairs(expand_pointed_peak(text))))
-    text = zh_percents(name_relative_days(name_fed_cycles(text), today))
+    text = zh_percents(name_relative_days(name_fed_cycles(name_first_sessions(text)), today))
     # "For our Q1 client letter": a document's label, neither a window nor a name. "Q4 over Q4",
     # 四季度对四季度: the calendar convention itself (a year's change from the last observation
     # before it), which every calendar window already follows.
@@ -198,6 +199,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     made = how_much_return(text, hits, [e.kind for e in entities], time)
     if made is not None:  # "Exxon - how much last year?": its return
         hits = sorted([*hits, made], key=lambda h: h.start)
+    multiple = multiple_return(text, hits, [e.kind for e in entities], time)
+    if multiple is not None:  # "did AMD double in 2020?": its return says
+        hits = sorted([*hits, multiple], key=lambda h: h.start)
     foreign: list[str] = []
     for mention, country in _elsewhere(mentions, hits):
         entities.remove(mention.entity)

@@ -229,9 +229,17 @@ _CANTONESE = {
     "几多": "多少", "而家": "现在", "乜嘢": "什么", "点样": "怎样", "咁多": "这么多",
     "咗": "了", "係": "是", "佢": "它", "仲": "还", "嘅": "的", "唔": "不", "冇": "没", "啲": "些",
     "睇": "看", "揾": "找", "嚟": "来", "噉": "这",
+    # a stock's rise (升) said as Mandarin says it (涨), never 上升 or 升值, 升息
+    "升咗": "涨了", "升得": "涨得", "升幅": "涨幅", "升超": "涨超", "大升": "大涨", "劲升": "大涨",
+    "劲跌": "大跌", "最劲": "最多", "入货": "买入", "捞底": "抄底", "收市价": "收盘价",
+    "收市": "收盘", "喺": "在", "嚟㗎": "的呢", "㗎": "呢", "定系": "还是",
 }  # fmt: skip
 _CANTONESE_WORD = re.compile("|".join(sorted(map(re.escape, _CANTONESE), key=len, reverse=True)))
-_WHICH_YUE = re.compile(r"边(?=[个只日天年月度间次])")
+_WHICH_YUE = re.compile(r"边(?=[一二三四五六七八九十两几0-9]*[个只日天年月度间次位家])")
+# 係 (is), which OpenCC writes 系: "是" in Cantonese text, never 体系, 关系, 系统, 系列.
+_IS_YUE = re.compile(r"(?<![体关联派直星水谱母父世])系(?![统列数谱])")
+# 呢 before a count or a measure word is "these" (呢几只), not the question particle.
+_THESE_YUE = re.compile(r"呢(?=[几个只些间])")
 
 
 # 那 typed for 哪 ("2020年那个月涨得最多？"): "that month" before a superlative that ends the
@@ -259,6 +267,7 @@ def mandarin(text: str) -> str:
     if not _CANTONESE_WORD.search(text) and "边" not in text:
         return text
     text = _CANTONESE_WORD.sub(lambda m: _CANTONESE[m[0]], text)
+    text = _THESE_YUE.sub("这", _IS_YUE.sub("是", text))
     return _WHICH_YUE.sub("哪", text)
 
 
