@@ -25,7 +25,7 @@ from datapilot.interfaces.registry import InterfaceError, interface
 
 Operation = Literal[
     "value", "change", "pct_change", "average", "sum", "difference", "ratio", "proportion",
-    "max", "min", "count_above", "count_below", "years",
+    "max", "min", "count_above", "count_below", "years", "lines", "count_lines",
 ]  # fmt: skip
 
 
@@ -162,6 +162,8 @@ def report_figure(
     zh = ctx.language == "zh"
     if operation == "years":
         return _years(name, table, columns, subject, zh)
+    if operation in ("lines", "count_lines"):
+        return _lines(name, table, rows, subject, zh, count=operation == "count_lines")
     cells = _cells(table, rows, columns)
     lines, figure = compute(table, operation, cells, rows, columns, subject, zh, threshold)
     result = pd.DataFrame(
@@ -192,6 +194,34 @@ def _years(
     result = pd.DataFrame([{"column": c, "year": y} for c, y in zip(printed, years, strict=False)])
     return tag(result, kind="cross_section", title=f"{name}: {subject or 'years'}",
                sources=[f"client table: {name}"], answer=lines)  # fmt: skip
+
+
+def _lines(
+    name: str, table: ReportTable, rows: list[int], subject: str, zh: bool, count: bool
+) -> pd.DataFrame:
+    """The lines printed under a section ("the components under deferred tax liabilities"),
+    by name, or how many there are."""
+    labels = [table.rows[i].label for i in rows if 0 <= i < len(table.rows)]
+    if not labels:
+        raise InterfaceError(f"The table {name!r} has no lines at {rows}.")
+    under = subject or name
+    if zh:
+        listed = "、".join(labels)
+        first = (
+            f"“{under}”下有{len(labels)}项：{listed}。"
+            if count
+            else f"“{under}”下的各项是：{listed}。"
+        )
+    else:
+        listed = stated_list(labels)
+        first = (
+            f"{len(labels)} lines are printed under {under}: {listed}."
+            if count
+            else f"The lines under {under} are {listed}."
+        )
+    result = pd.DataFrame([{"line": label, "section": under} for label in labels])
+    return tag(result, kind="cross_section", title=f"{name}: {under}",
+               sources=[f"client table: {name}"], answer=[first])  # fmt: skip
 
 
 def _trace(cells: list[Cell], zh: bool) -> str:

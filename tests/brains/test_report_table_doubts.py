@@ -383,3 +383,61 @@ async def test_a_change_between_two_dates_stays_a_change_over_the_columns(
     )
     assert answer.status == "ok", answer.message
     assert f"{printed.iloc[1] - printed.iloc[0]:,.0f}" in first(answer), answer.summary
+
+
+DEFERRED_TAXES = [
+    ["", "2019", "2018"],
+    ["Deferred tax assets:", "", ""],
+    ["Net operating loss carryforwards", "1,200", "1,150"],
+    ["Accrued expenses", "640", "610"],
+    ["Other", "85", "92"],
+    ["Gross deferred tax assets", "1,925", "1,852"],
+    ["Less valuation allowance", "(300)", "(280)"],
+    ["Deferred tax liabilities:", "", ""],
+    ["Intangible assets", "(410)", "(395)"],
+    ["Property, plant, and equipment", "(220)", "(240)"],
+    ["Total deferred tax liabilities", "(630)", "(635)"],
+]
+
+
+def _components(rows: list[list[str]], section: str) -> list[str]:
+    """The lines under `section`'s header down to the line that sums them (read off the fixture
+    with pandas: the first line equal to the sum of those above it)."""
+    body = frame(rows)
+    labels = list(body.index)
+    start = labels.index(section) + 1
+    found: list[str] = []
+    for label in labels[start:]:
+        value = body.loc[label].iloc[0]
+        if found and abs(body.loc[found].iloc[:, 0].sum() - value) < 0.5:
+            break
+        found.append(label)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        ("What are the components under deferred tax liabilities?", "Deferred tax liabilities:"),
+        ("What are the items under deferred tax assets in the table?", "Deferred tax assets:"),
+    ],
+)
+async def test_the_lines_under_a_section_are_listed_down_to_their_total(
+    client: httpx.AsyncClient, question: str, section: str
+) -> None:
+    answer = await ask(client, question, DEFERRED_TAXES)
+    assert answer.status == "ok", answer.message
+    said = first(answer)
+    components = _components(DEFERRED_TAXES, section)
+    assert all(line in said for line in components), answer.summary
+    assert "Gross" not in said and "Total" not in said and "valuation" not in said, said
+
+
+async def test_how_many_lines_are_under_a_section(client: httpx.AsyncClient) -> None:
+    answer = await ask(
+        client, "How many components are there under deferred tax assets?", DEFERRED_TAXES
+    )
+    assert answer.status == "ok", answer.message
+    assert first(answer).startswith(
+        f"{len(_components(DEFERRED_TAXES, 'Deferred tax assets:'))} lines"
+    ), answer.summary

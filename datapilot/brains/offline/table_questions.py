@@ -32,6 +32,7 @@ from datapilot.brains.offline.table_rows import (
     ALL_ROWS,
     column_pair,
     distinct,
+    listed_lines,
     of_total,
     section_rows,
     several_rows,
@@ -212,6 +213,12 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
     if bound and _YEARS_WHEN.search(text):
         # "Which years did net sales exceed $1,000,000 thousand?": the years past the bound.
         return _years_past(text, table, asked, bound)
+    listed = listed_lines(text, table) if not bound and _LISTING.search(text) else []
+    if listed:
+        # "What are the components under deferred tax liabilities?": the section's own lines
+        asked.operation = "count_lines" if _HOW_MANY.search(text) else "lines"
+        asked.rows, asked.subject = listed, table.rows[listed[0]].section
+        return asked
     if bound or _LISTING.search(text):
         asked.missing = (
             "a single figure to compute (the question asks for rows meeting a condition or a list)"
@@ -410,6 +417,7 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
 
 
 _TOTAL = re.compile(r"(?i)\btotal\b|合计|总计")
+_HOW_MANY = re.compile(r"(?i)\bhow\s+many\b|多少个|几个|几项|几种")
 # A difference between two rows: "the difference between A and B", "the difference in net
 # sales in 2019 between APAC and EMEA", "the change in high price between the third quarter and
 # fourth quarter" (with one year or none: between two years it is a change over time).

@@ -67,9 +67,9 @@ def two_rows(text: str, operation: str, table: ReportTable) -> tuple[str, str] |
 ALL_ROWS = re.compile(r"(?i)\b(?:all|every|each)\b|\bsum\s+of\b|所有|全部")
 
 
-def section_rows(text: str, table: ReportTable) -> list[int]:
+def section_rows(text: str, table: ReportTable, keep_totals: bool = False) -> list[int]:
     """ "The sum of all tax credit carryforwards": the rows printed under the section the
-    question names (its total line left out)."""
+    question names (its total line left out, unless `keep_totals`)."""
     asked = set(words(text))
     sections = {row.section for row in table.rows if row.section}
     scored = []
@@ -83,8 +83,55 @@ def section_rows(text: str, table: ReportTable) -> list[int]:
     return [
         i
         for i, row in enumerate(table.rows)
-        if row.section == section and row.label and not re.search(r"(?i)\btotal\b", row.label)
+        if row.section == section
+        and row.label
+        and (keep_totals or not re.search(r"(?i)\btotal\b", row.label))
     ]
+
+
+# A line that closes a list of components: a total, a gross or sub-total, a deduction.
+_CLOSING_LINE = re.compile(
+    r"(?i)\btotal\b|^(?:gross|subtotal|sub-total|less|allowance|accumulated)\b|合计|总计|小计"
+)
+
+
+def listed_lines(text: str, table: ReportTable) -> list[int]:
+    """ "What are the components under deferred tax liabilities?": the lines printed under the
+    section the question names, down to the line that closes them (a total, a gross or a
+    deduction, or a line whose figure is the sum of the lines above it); each label once."""
+    rows = section_rows(text, table, keep_totals=True)
+    listed: list[int] = []
+    for i in rows:
+        row = table.rows[i]
+        if listed and (
+            _CLOSING_LINE.search(row.label)
+            or _sums_the_above(table, listed, i)
+            or _deducted(table, listed, i)
+        ):
+            break
+        if row.label not in {table.rows[j].label for j in listed}:
+            listed.append(i)
+    return listed if len(listed) >= 2 else []
+
+
+def _deducted(table: ReportTable, above: list[int], row: int) -> bool:
+    """Whether `row` is printed as a deduction (in brackets) under lines that are not."""
+    for column in range(len(table.columns)):
+        value = table.rows[row].value(column)
+        if value is not None:
+            before = [table.rows[i].value(column) for i in above]
+            return value < 0 and all(v is not None and v >= 0 for v in before)
+    return False
+
+
+def _sums_the_above(table: ReportTable, above: list[int], row: int) -> bool:
+    """Whether `row`'s figure in the first column all of them print is the sum of `above`."""
+    for column in range(len(table.columns)):
+        values = [table.rows[i].value(column) for i in [*above, row]]
+        if all(v is not None for v in values) and len(above) >= 2:
+            *parts, total = values
+            return abs(sum(parts) - total) <= 0.51 + 1e-9  # type: ignore[arg-type]
+    return False
 
 
 def split_quality(split: tuple[str, str], table: ReportTable) -> float:
