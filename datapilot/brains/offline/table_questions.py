@@ -213,11 +213,11 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
     if bound and _YEARS_WHEN.search(text):
         # "Which years did net sales exceed $1,000,000 thousand?": the years past the bound.
         return _years_past(text, table, asked, bound)
-    listed = listed_lines(text, table) if not bound and _LISTING.search(text) else []
-    if listed:
+    lines = listed_lines(text, table) if not bound and _LISTING.search(text) else []
+    if lines:
         # "What are the components under deferred tax liabilities?": the section's own lines
         asked.operation = "count_lines" if _HOW_MANY.search(text) else "lines"
-        asked.rows, asked.subject = listed, table.rows[listed[0]].section
+        asked.rows, asked.subject = lines, table.rows[lines[0]].section
         return asked
     if bound or _LISTING.search(text):
         asked.missing = (

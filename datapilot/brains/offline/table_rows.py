@@ -128,9 +128,10 @@ def _sums_the_above(table: ReportTable, above: list[int], row: int) -> bool:
     """Whether `row`'s figure in the first column all of them print is the sum of `above`."""
     for column in range(len(table.columns)):
         values = [table.rows[i].value(column) for i in [*above, row]]
-        if all(v is not None for v in values) and len(above) >= 2:
-            *parts, total = values
-            return abs(sum(parts) - total) <= 0.51 + 1e-9  # type: ignore[arg-type]
+        known = [v for v in values if v is not None]
+        if len(known) == len(values) and len(above) >= 2:
+            *parts, total = known
+            return abs(sum(parts) - total) <= 0.51 + 1e-9
     return False
 
 
