@@ -441,3 +441,22 @@ async def test_how_many_lines_are_under_a_section(client: httpx.AsyncClient) -> 
     assert first(answer).startswith(
         f"{len(_components(DEFERRED_TAXES, 'Deferred tax assets:'))} lines"
     ), answer.summary
+
+
+async def test_average_in_a_lines_own_name_is_no_second_operation(
+    client: httpx.AsyncClient,
+) -> None:
+    rows = [
+        ["", "2019", "2018"],
+        ["Operating income", "$210.4", "$180.2"],
+        ["Average invested capital", "$923.1", "$735.6"],
+    ]
+    printed = frame(rows).loc["Average invested capital"]
+    change = (printed["2019"] / printed["2018"] - 1) * 100
+    answer = await ask(
+        client,
+        "What was the percentage change in the Average invested capital between 2018 and 2019?",
+        rows,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{change:.2f}%" in first(answer), answer.summary

@@ -225,6 +225,8 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
         )
         return asked
     named = {name for name, pattern in _OPS if pattern.search(text) and name != "extreme"}
+    if "average" in named and len(named) > 1 and _averaged_line(text, table):
+        named.discard("average")  # "the change in the Average invested capital": its name
     if _WHICH_YEARS.search(text):
         # "In which years was X calculated?": the row's figures in every year it is given for.
         asked.operation = "value"
@@ -475,6 +477,15 @@ def _named_in_a_line(text: str, table: ReportTable) -> bool:
         return False
     label = table.rows[ranked[0].row].label
     return re.search(rf"(?i)\b{re.escape(said.group(0))}\b", label) is not None
+
+
+def _averaged_line(text: str, table: ReportTable) -> bool:
+    """Whether the line the question asks about is itself an average ("Average invested
+    capital", "Average price paid per share"): its "average" names the line."""
+    ranked = find_rows(text, table)
+    if not ranked or ranked[0].score < GOOD_MATCH:
+        return False
+    return re.search(r"(?i)\baverage\b|\bavg\b|平均", table.rows[ranked[0].row].label) is not None
 
 
 _RATIO_ROW = re.compile(r"(?i)\bratio\b|比率|之比")
