@@ -460,3 +460,24 @@ async def test_average_in_a_lines_own_name_is_no_second_operation(
     )
     assert answer.status == "ok", answer.message
     assert f"{change:.2f}%" in first(answer), answer.summary
+
+
+async def test_a_count_in_words_names_a_column_printed_in_digits(
+    client: httpx.AsyncClient,
+) -> None:
+    rows = [
+        ["Contractual Obligations", "Less Than 1 Year", "2-5 Years", "Total"],
+        ["Operating lease obligations", "$773", "$2,055", "$2,828"],
+        ["Purchase commitments", "$410", "$120", "$530"],
+        ["Total contractual obligations", "$1,183", "$2,175", "$3,358"],
+    ]
+    printed = frame(rows)["Less Than 1 Year"]
+    share = printed["Operating lease obligations"] / printed["Total contractual obligations"] * 100
+    answer = await ask(
+        client,
+        "What is the value of operating lease obligations that are due in less than one year as "
+        "a percentage of the total contractual obligations?",
+        rows,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{share:.2f}%" in first(answer), answer.summary

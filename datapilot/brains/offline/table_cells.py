@@ -70,6 +70,8 @@ _NOTE = re.compile(r"\(\s*notes?\b[^()]*(?:\([^()]*\)[^()]*)*\)")
 
 # Words a statement and a question use for the same thing.
 _SAME = {"ending": "end", "closing": "end", "beginning": "begin", "opening": "begin"}
+# Small counts said in words match the digits printed: "less than one year", "Less Than 1 Year".
+_SAME |= {w: str(n) for n, w in enumerate(("one", "two", "three", "four", "five"), start=1)}
 
 
 @dataclass
