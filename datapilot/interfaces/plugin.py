@@ -21,6 +21,7 @@ LIBRARY = (
     "report_answers",
     "prediction",
     "processing",
+    "baskets",
     "performance",
     "periods",
     "conditions",

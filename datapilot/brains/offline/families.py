@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.reading import Reading
     from datapilot.brains.offline.vocab import Episode, Vocab
 
+from datapilot.brains.offline.baskets import read_basket
 from datapilot.brains.offline.conditions import as_condition, read_condition_ask
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.distance_back import read_distance_back
@@ -77,6 +78,7 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if reading.without_extremes is None:
         _exclude(reading, parsed)
     _lever(reading, text)
+    read_basket(reading, parsed)  # "60/40 AAPL/MSFT": one holding
     read_weekdays(reading, parsed, text)
     if reading.status != "ok":
         return

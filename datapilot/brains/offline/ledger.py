@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from datapilot.brains.offline.baskets import basket_message, weighted_basket
 from datapilot.brains.offline.honour import (
     RANK_FILLER,
     UNDATED,
@@ -462,6 +463,16 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
         ledger.declared.append(operator)
         reading.trace.append(
             f"“{operator}”：没有读懂的运算" if reading.zh else f'"{operator}": arithmetic not read'
+        )
+    several = len(reading.entities) >= 2
+    unplaced = several and reading.basket is None  # weights the reader could not place
+    basket = weighted_basket(parsed.text) if reading.status == "ok" and unplaced else None
+    if basket is not None:  # "60/40 AAPL/MSFT": one holding, not each name's figures
+        reading.status = "no_data"
+        reading.message = basket_message(basket, reading.zh)
+        ledger.declared.append(basket)
+        reading.trace.append(
+            f"“{basket}”：按权重组合" if reading.zh else f'"{basket}": a weighted basket'
         )
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":

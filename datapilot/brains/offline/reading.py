@@ -180,6 +180,9 @@ class Reading(BaseModel):
     )
     period_label: str | None = Field(default=None, description="How an extreme's date is named.")
     leverage: float | None = Field(default=None, description="A daily leverage (2 for 2x).")
+    basket: tuple[list[str], list[float], str] | None = Field(
+        default=None, description="Names held as one buy-and-hold basket: ids, weights, name."
+    )
     anchor_day: date | None = Field(
         default=None, description="The day an extreme is measured from (the first when None)."
     )
@@ -252,7 +255,7 @@ def _read(
     today = context.today
     # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
     text = normalise_text(question)
-    text = mandarin(fill_elided_anchor(weekday_dates(holiday_dates(text, today), today)))
+    text = fill_elided_anchor(weekday_dates(holiday_dates(mandarin(text), today), today))
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)

@@ -102,6 +102,7 @@ def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -
     return list(dict.fromkeys(change if m in plain else m for m in metrics))
 
 
+_RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
 
@@ -109,7 +110,10 @@ _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
+    drawdown = any(m == "max_drawdown" for m, _ in parsed.group("metric"))
     for metric, hit in parsed.group("metric"):
+        if drawdown and metric == "stats" and _RUN_EDGE.fullmatch(hit.text):
+            continue  # "its maximum drawdown (peak and trough dates)": the drawdown's own ends
         if metric in ("close", "value") and any(s <= hit.start and hit.end <= e for s, e in gaps):
             continue  # "by how many percentage points": the unit of a difference, not a level
         if names_the_start(hit, parsed.time):

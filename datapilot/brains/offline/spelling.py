@@ -45,9 +45,18 @@ _SHORT_PERIODS = re.compile(r"(?i)\b(qtr|yr|mth|wk)(s?)\b")
 _PERIOD_WORDS = {"qtr": "quarter", "yr": "year", "mth": "month", "wk": "week"}
 
 
+# 月收益率, 周涨跌幅: the returns of each month (week), said with the frequency's own word (月度),
+# never 月 alone, which names a month to group by or to pick.
+_ZH_PERIOD_RETURNS = re.compile(
+    r"(?<![0-9一二三四五六七八九十两几每个上下本前后近这那哪当同])(?P<unit>周|月|季)(?=(?:收益|回报|涨跌幅|报酬))"
+)
+_ZH_FREQUENCY = {"周": "周度", "月": "月度", "季": "季度"}
+
+
 def expand_period_shorthand(text: str) -> str:
-    """`text` with qtr/yr/mth/wk (and their plurals) written out."""
-    return _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
+    """`text` with qtr/yr/mth/wk (and their plurals) written out, and 月收益率 as 月度收益率."""
+    text = _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
+    return _ZH_PERIOD_RETURNS.sub(lambda m: _ZH_FREQUENCY[m["unit"]], text)
 
 
 # "the second best month": the ranking down to that place, so the place asked is shown ranked.
@@ -153,6 +162,10 @@ _SUB_PERIOD_ASKED = re.compile(
     r"|\b(?:peak|trough|highest|lowest|widest|narrowest|best|worst|strongest|weakest)\s+"
     r"(?:months?|quarters?|weeks?)\b|\bhow\s+many\s+(?:months|quarters|weeks)\b"
     r"|几个月|几个季度|(?:最好|最差|最高|最低|最大|最小)的?(?:月份?|季度)"
+    # "when was the spread at its widest during 2008-09": a date picked in the span
+    r"|\bwhen\b[^.?!]{0,60}?\b(?:widest|narrowest|highest|lowest|peak(?:ed)?|bottom(?:ed)?|"
+    r"largest|smallest|biggest|deepest|max(?:imum)?|min(?:imum)?)\b"
+    r"|(?:什么时候|何时)[^。？！]{0,20}?最"
 )
 
 
@@ -259,9 +272,11 @@ def _which_typed(text: str) -> str:
 
 
 def mandarin(text: str) -> str:
-    """`text` in simplified characters (美國銀行 → 美国银行), with Cantonese function words said
-    in Mandarin and 那 typed for 哪 read as 哪, each the same length."""
+    """`text` in simplified characters (美國銀行 → 美国银行), with Cantonese function words and
+    Taiwan's 报酬率 said in Mandarin and 那 typed for 哪 read as 哪, each the same length."""
     text = simplified(text)
+    if "报酬" in text:  # Taiwan's 报酬率 (報酬率) is the mainland's 收益率
+        text = text.replace("报酬", "收益")
     if "那" in text:
         text = _which_typed(text)
     if not _CANTONESE_WORD.search(text) and "边" not in text:

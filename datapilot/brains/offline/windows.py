@@ -217,7 +217,7 @@ _COUNTERS_ZH = "个|只|支|家|天|日|号|年|月|周|次|倍|期|亿|万|元|
 Handler = Callable[[re.Match[str], date], Atom | None]
 
 
-_YEAR_RULES = {"year", "year_yy_zh", "year_yy_en"}
+_YEAR_RULES = {"year", "year_yy_zh", "year_yy_en", "decade_en", "decade_zh"}
 # Words that ask a second window beside the first: "the 2020 return, and March's".
 _SECOND_ASK = re.compile(
     r"(?i)\b(?:and|vs\.?|versus|compared|against|as\s+well\s+as|also|plus|then)\b|[?？]|"
@@ -1024,6 +1024,7 @@ class Grammar:
                 if clause.span[0] <= atom.span[0] and atom.span[1] <= clause.span[1]:
                     reading.nested.append(atom.span)
         if _length_after_the_day(text, atoms, windows, today):
+            bases[:] = ["on_or_before"] * len(bases)  # from the day's own close
             reading.notes.append("a length after one past day: the window runs that long from it")
             if reading.horizon is not None and any(c.rule == "horizon" for c in reading.clauses):
                 reading.horizon = None
@@ -1691,7 +1692,8 @@ def _length_after_the_day(
     """ "5k in at the covid low, what was it worth a year after", 疫情低点买入…一年后值多少: a
     length said after one past day, with nothing else dated, runs that long from the day (never
     to today, nor a forecast). Rewrites `windows` in place; False when not of that shape."""
-    if len(windows) != 1 or windows[0][0] is None or windows[0][0] != windows[0][1]:
+    # (the same day said twice is one day: "on 23 Mar 2020 (the covid low)")
+    if len(set(windows)) != 1 or windows[0][0] is None or windows[0][0] != windows[0][1]:
         return False
     day = windows[0][0]
     dated_until = next((a.span[1] for a in atoms if a.is_date), len(text))
@@ -1706,7 +1708,7 @@ def _length_after_the_day(
         end = atom.duration.after(day)
         if end > today:
             return False
-        windows[0] = (day, end)
+        windows[:] = [(day, end)] * len(windows)
         atom.used = True
         return True
     return False

@@ -133,7 +133,7 @@ class PlannerBase:
             else:
                 # Returns cross splits and dividends on adjusted closes; an index (or an import
                 # without adjusted closes) falls back to its close inside `get_prices`.
-                field = "adj_close" if for_returns or self.r.adjusted else "close"
+                field = "adj_close" if for_returns or self.r.adjusted or r.basket else "close"
                 parts.append(
                     self.builder.add(
                         "get_prices",
@@ -147,6 +147,8 @@ class PlannerBase:
                         task="data",
                     )
                 )
+        if r.basket and parts and prices:
+            parts[-1] = self._basket(parts[-1])
         if levered and parts:
             parts[-1] = self._leveraged(parts[-1])
         if series:
@@ -178,6 +180,22 @@ class PlannerBase:
                 task="processing",
             )
         return output
+
+    def _basket(self, prices: str) -> str:
+        """The reading's basket of names, one buy-and-hold position beside the other prices."""
+        assert self.r.basket is not None
+        ids, weights, name = self.r.basket
+        shares = ", ".join(f"{i} {w * 100:g}%" for i, w in zip(ids, weights, strict=True))
+        return self.builder.add(
+            "basket",
+            {"frame": frame(prices), "members": ids, "weights": weights, "name": name},
+            name="basket",
+            description=self._say(
+                f"Hold {shares} as one basket, bought at the start and never rebalanced",
+                f"按{shares}组成一个组合，期初买入并持有，不再平衡",
+            ),
+            task="processing",
+        )
 
     def _leveraged(self, prices: str) -> str:
         """The prices of a position held at the reading's daily leverage."""

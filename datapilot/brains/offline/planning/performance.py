@@ -148,7 +148,7 @@ class PerformanceMeasures(PlannerBase):
         r = self.r
         ids = [e.id for e in r.entities]
         if measure == "return":
-            if r.series_entities:
+            if r.series_entities or r.basket:  # levels read first: a basket is one of them
                 args: dict[str, Any] = {"frame": frame(self.levels())}
                 args |= {"start": iso(r.start), "end": iso(r.end)}
                 cross = self.builder.add(

@@ -1,0 +1,134 @@
+"""A weighted basket of names asked as one holding: "60/40 AAPL/MSFT bought at end-2019", "an
+equally weighted portfolio of XOM and CVX", "equal-wt XOM + CVX pair", 等权组合.
+
+The names the weights fall on (the priced names said nearest them, before a comparison word such
+as "vs the S&P 500") are held as one buy-and-hold basket (`basket` interface), whose return,
+drawdown or volatility is what is asked. A basket the reader cannot place (weights that do not
+match the names, a rebalancing said) is declined, naming the weights: never answered with each
+name's own figures, which answer another question.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the reader imports this module
+    from datapilot.brains.offline.parsing import Parsed
+    from datapilot.brains.offline.reading import Reading
+
+# Weights written as parts of a hundred ("60/40", "40/40/20", "50-50"), before or after names.
+_SPLIT = re.compile(
+    r"(?<![\d/.:-])(\d{1,2}(?:\.\d)?)(?:\s*[/-]\s*(\d{1,2}(?:\.\d)?)){1,4}(?![\d/.:-])"
+)
+_EQUAL = re.compile(
+    r"(?i)\bequal(?:ly)?[-\s]?(?:wt|wtd|weight(?:ed|s|ing)?)\b|\bsame\s+weights?\b"
+    r"|等权(?:重)?|等额(?:买入|配置|持有)?|平均(?:配置|分配)|各占一半|各一半|各半|一半一半|对半(?:买|分|配)?"
+)
+
+
+def weighted_basket(text: str) -> str | None:
+    """The words that weight several names into one holding, or None."""
+    found = _EQUAL.search(text)
+    if found is not None:
+        return found.group(0)
+    for split in _SPLIT.finditer(text):
+        parts = [float(p) for p in re.findall(r"\d{1,2}(?:\.\d)?", split.group(0))]
+        if len(parts) >= 2 and abs(sum(parts) - 100) <= 0.5:
+            return split.group(0)
+    return None
+
+
+def basket_message(words: str, zh: bool) -> str:
+    """Why a weighted basket is declined, and what can be asked instead."""
+    if zh:
+        return (
+            f"“{words}”：我还不能把几只按权重合成一个组合来计算，也不会只给出各自的数字来代替。"
+            "可以分别问每只的收益率，或者配置一个大模型来回答。"
+        )
+    return (
+        f"\"{words}\": I can't yet combine names into one weighted holding, and I won't give each "
+        "name's own figures as its answer. Ask for each name's return, or configure an LLM "
+        "endpoint to answer it."
+    )
+
+
+# Words that set a benchmark beside the basket: its names are not in it.
+_AGAINST = re.compile(
+    r"(?i)\b(?:vs\.?|versus|against|compared|relative\s+to|than|benchmark)\b|相比|对比|跑赢|跑输|比较"
+)
+# A member asked on its own beside the basket: declined, not answered with the basket alone.
+_ALONE = re.compile(
+    r"(?i)\balone\b|\bon\s+its\s+own\b|\beach\s+(?:leg|name|stock|member|one|position)\b"
+    r"|\bindividually\b|各自|分别|单独|单只"
+)
+_HOLDING = re.compile(
+    r"(?i)\b(?:portfolio|basket|pair|sleeve|combined\s+position|position)\b|组合|篮子|持仓"
+)
+# Rebalancing said and not denied: another method than buy and hold.
+_REBALANCED = re.compile(r"(?i)\brebalanc\w*|再平衡|调仓")
+_HELD = re.compile(
+    r"(?i)\b(?:no|never|without|not|zero)\s+(?:\w+\s+){0,2}?rebal\w*|\bbuy[-\s]and[-\s]hold\b"
+    r"|不(?:做|再)?(?:再平衡|调仓)|不调整"
+)
+
+
+def read_basket(reading: Reading, parsed: Parsed) -> None:
+    """Weights said over priced names: those names as one basket (`reading.basket`)."""
+    text = parsed.text
+    if reading.series_entities or reading.status != "ok":
+        return
+    weights, span = _weights(text)
+    if not weights:
+        return
+    if _ALONE.search(text):
+        return  # "and KO alone for comparison", "each leg also": the basket and its members
+    rebalanced = _REBALANCED.search(text)
+    if rebalanced and not _HELD.search(text):
+        return  # "rebalanced back to 60/40 every year-end": declined as a basket not read
+    priced = [m for m in parsed.mentions if m.entity.kind in ("stock", "etf", "fund", "index")]
+    against = _AGAINST.search(text)
+    if against is not None:
+        priced = [m for m in priced if m.span[0] < against.start()]
+    count = len(weights) if len(weights) > 1 else len(priced)
+    if count < 2 or len(priced) < count:
+        return
+    nearest = sorted(priced, key=lambda m: min(abs(m.span[0] - span[1]), abs(span[0] - m.span[1])))
+    held = sorted(nearest[:count], key=lambda m: m.span[0])
+    ids = list(dict.fromkeys(m.entity.id for m in held))
+    if len(ids) != count:
+        return
+    shares = weights if len(weights) > 1 else [1 / count] * count
+    total = sum(shares)
+    shares = [w / total for w in shares]
+    said = (
+        "/".join(f"{w * 100:g}" for w in shares)
+        if len(weights) > 1
+        else ("等权" if reading.zh else "equal-weight")
+    )
+    name = f"{said} {'/'.join(ids)}"
+    reading.basket = (ids, shares, name)
+    if len(ids) == len(reading.price_entities):
+        reading.rank = reading.compare = False  # one holding: nothing to rank it against
+    reading.family_spans.append((*span, f"a basket: {name}"))
+    for word in _HOLDING.finditer(text):  # "the pair", 组合: the basket itself
+        reading.family_spans.append((*word.span(), f"the basket {name}"))
+    for held_words in _HELD.finditer(text) if rebalanced or "rebal" in text.lower() else ():
+        reading.family_spans.append((*held_words.span(), "held without rebalancing"))
+    reading.trace.append(
+        f"“{text[span[0] : span[1]]}” → {name}组合（买入持有，不再平衡）"
+        if reading.zh
+        else f'"{text[span[0] : span[1]]}" → one basket, {name}, bought and held'
+    )
+
+
+def _weights(text: str) -> tuple[list[float], tuple[int, int]]:
+    """The weights said ([] and the span for equal weights), or ([], (0, 0)) when none."""
+    found = _EQUAL.search(text)
+    if found is not None:
+        return [1.0], found.span()
+    for split in _SPLIT.finditer(text):
+        parts = [float(p) for p in re.findall(r"\d{1,2}(?:\.\d)?", split.group(0))]
+        if len(parts) >= 2 and abs(sum(parts) - 100) <= 0.5:
+            return parts, split.span()
+    return [], (0, 0)
