@@ -162,3 +162,18 @@ async def test_a_drawdowns_peak_and_trough_keep_the_return_beside_it(data: Any) 
     )
     assert answer.status == "ok", answer.message
     assert f"{made:.2f}%" in answer.summary and f"{drawdown:.2f}%" in answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "纳指去年上涨和下跌的交易日各几天？成交量放大（比前一天多）的又有几天？",
+        "How many days in 2018 did the Nasdaq's volume rise from the day before?",
+    ],
+)
+async def test_days_counted_by_their_volume_are_declined(data: Any, question: str) -> None:
+    closes = source_frame("arch_nasdaq")["^IXIC"].loc["2017-12-29":"2018-12-31"]
+    up_days = int((closes.diff().dropna() > 0).sum())
+    answer = await ask_offline(question, date(2019, 1, 3))
+    assert answer.status == "no_data", answer.summary
+    assert f"{up_days}" not in (answer.summary or ""), answer.summary

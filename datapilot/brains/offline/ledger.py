@@ -27,6 +27,7 @@ from datapilot.brains.offline.honour import (
 from datapilot.brains.offline.numbers import zh_number
 from datapilot.brains.offline.phrases import Hit, Span, mask, overlaps
 from datapilot.brains.offline.vocab import Phrases, Vocab
+from datapilot.brains.offline.volume_counts import counted_by_volume, volume_count_message
 from datapilot.core.intent import NESTED_WINDOW, Ledger, LedgerEntry
 from datapilot.core.intent import ReadAs as How
 from datapilot.data.catalog import Catalog, Entity
@@ -474,6 +475,11 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
         reading.trace.append(
             f"“{basket}”：按权重组合" if reading.zh else f'"{basket}": a weighted basket'
         )
+    counted = counted_by_volume(parsed.text) if reading.status == "ok" else None
+    if counted is not None and "volume" in reading.metrics:
+        reading.status = "no_data"  # "days of rising volume": never the price's up days
+        reading.message = volume_count_message(counted, reading.zh)
+        ledger.declared.append(counted)
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":
         reading.notes.append(left_over_note(silent, catalog, reading.zh))
