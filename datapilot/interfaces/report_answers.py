@@ -224,6 +224,29 @@ def _lines(
                sources=[f"client table: {name}"], answer=[first])  # fmt: skip
 
 
+def _shares(cells: list[Cell], count: int, say: _Say, zh: bool) -> tuple[list[str], str]:
+    """A part's share of a whole in each of `count` columns, said respectively: the part's cells
+    first, then the whole's."""
+    parts, wholes = cells[:count], cells[count:]
+    if any(w.value == 0 for w in wholes):
+        raise InterfaceError("A whole is 0 in one of the columns: it cannot divide.")
+    figures = [
+        f"{number_text(abs(p.value) / abs(w.value) * 100, 2)}%"
+        for p, w in zip(parts, wholes, strict=True)
+    ]
+    columns = [p.column for p in parts]
+    part, whole = parts[0].row, wholes[0].row
+    first = say(
+        f"{part} is {stated_list(figures)} of {whole} in {stated_list(columns)} respectively.",
+        f"{'、'.join(columns)}，{part}分别占{whole}的{'、'.join(figures)}。",
+    )
+    formulas = "; ".join(
+        f"{number_text(p.value)} / {number_text(w.value)} × 100 = {f}"
+        for p, w, f in zip(parts, wholes, figures, strict=True)
+    )
+    return [first, _trace(cells, zh), formulas + ("。" if zh else ".")], ", ".join(figures)
+
+
 def _trace(cells: list[Cell], zh: bool) -> str:
     used = ("；" if zh else "; ").join(f"{c.row}, {c.column}: {c.printed}" for c in cells)
     return f"所用单元格：{used}。" if zh else f"Cells used: {used}."
@@ -312,6 +335,9 @@ def compute(
         if b.value == 0:
             raise InterfaceError(f"{b.row} is 0 in {b.column}: it cannot divide.")
         value = a.value / b.value
+        each = len(columns) > 1 and len(set(rows)) == 2 and len(cells) == 2 * len(columns)
+        if operation == "proportion" and each:  # a part's share in each year, respectively
+            return _shares(cells, len(columns), say, zh)
         if operation == "proportion":
             value = abs(a.value) / abs(b.value)  # a share of a total is a magnitude: (111) of 372
         if operation == "ratio":

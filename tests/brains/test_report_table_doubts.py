@@ -481,3 +481,24 @@ async def test_a_count_in_words_names_a_column_printed_in_digits(
     )
     assert answer.status == "ok", answer.message
     assert f"{share:.2f}%" in first(answer), answer.summary
+
+
+async def test_a_share_asked_respectively_for_each_year(client: httpx.AsyncClient) -> None:
+    rows = [
+        ["", "2019", "2018", "2017"],
+        ["Revenue", "$1,240", "$1,105", "$980"],
+        ["Cost of revenue", "533", "552", "539"],
+        ["Gross profit", "707", "553", "441"],
+    ]
+    printed = frame(rows)
+    shares = printed.loc["Cost of revenue"] / printed.loc["Revenue"] * 100
+    answer = await ask(
+        client,
+        "What are the respective proportion of cost of revenue as a percentage of revenue in "
+        "2017 and 2018?",
+        rows,
+    )
+    assert answer.status == "ok", answer.message
+    said = first(answer)
+    assert f"{shares['2017']:.2f}%" in said and f"{shares['2018']:.2f}%" in said, answer.summary
+    assert said.index(f"{shares['2017']:.2f}") < said.index(f"{shares['2018']:.2f}"), said

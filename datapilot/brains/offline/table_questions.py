@@ -369,8 +369,9 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
         asked.missing = missing or "the column"
         asked.closest = list(table.columns)
         return asked
-    if pair is not None:
-        columns = columns[:1]
+    each_year = operation == "proportion" and bool(_RESPECTIVELY.search(text))
+    if pair is not None and not (each_year and len(columns) == len(years_named(text)) > 1):
+        columns = columns[:1]  # (a share "respectively" for each year named keeps each year)
     if (
         operation == "value"
         and len(columns) * len(asked.rows) > 1
