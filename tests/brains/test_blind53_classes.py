@@ -177,3 +177,15 @@ async def test_days_counted_by_their_volume_are_declined(data: Any, question: st
     answer = await ask_offline(question, date(2019, 1, 3))
     assert answer.status == "no_data", answer.summary
     assert f"{up_days}" not in (answer.summary or ""), answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "IBM 2008年成交量最大的是哪天？那天成交了多少股，涨跌幅多少？",
+        "Which day in 2008 had IBM's heaviest volume, and how much did it move that day?",
+    ],
+)
+async def test_the_move_on_the_heaviest_volume_day_is_declined(data: Any, question: str) -> None:
+    answer = await ask_offline(question, date(2009, 1, 10))
+    assert answer.status == "no_data", answer.summary

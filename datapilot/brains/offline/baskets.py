@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the reader imports this module
+    from datapilot.brains.offline.entities import Mention
     from datapilot.brains.offline.parsing import Parsed
     from datapilot.brains.offline.reading import Reading
 
@@ -56,6 +57,7 @@ def basket_message(words: str, zh: bool) -> str:
 # Words that set a benchmark beside the basket: its names are not in it.
 _AGAINST = re.compile(
     r"(?i)\b(?:vs\.?|versus|against|compared|relative\s+to|than|benchmark)\b|相比|对比|跑赢|跑输|比较"
+    r"|(?:跟|和|与|同)[^，。？！,;；]{0,12}?比"
 )
 # A member asked on its own beside the basket: declined, not answered with the basket alone.
 _ALONE = re.compile(
@@ -78,7 +80,9 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     text = parsed.text
     if reading.series_entities or reading.status != "ok":
         return
-    weights, span = _weights(text)
+    priced = [m for m in parsed.mentions if m.entity.kind in ("stock", "etf", "fund", "index")]
+    placed = _percent_weights(text, priced)
+    weights, span = ([w for _, w in placed[0]], placed[1]) if placed else _weights(text)
     if not weights:
         return
     if _ALONE.search(text):
@@ -86,7 +90,6 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     rebalanced = _REBALANCED.search(text)
     if rebalanced and not _HELD.search(text):
         return  # "rebalanced back to 60/40 every year-end": declined as a basket not read
-    priced = [m for m in parsed.mentions if m.entity.kind in ("stock", "etf", "fund", "index")]
     against = _AGAINST.search(text)
     if against is not None:
         priced = [m for m in priced if m.span[0] < against.start()]
@@ -96,6 +99,8 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     nearest = sorted(priced, key=lambda m: min(abs(m.span[0] - span[1]), abs(span[0] - m.span[1])))
     held = sorted(nearest[:count], key=lambda m: m.span[0])
     ids = list(dict.fromkeys(m.entity.id for m in held))
+    if placed:  # "三成买宝洁，三成买强生，四成买可口可乐": each share beside its own name
+        ids = [i for i, _ in placed[0]]
     if len(ids) != count:
         return
     shares = weights if len(weights) > 1 else [1 / count] * count
@@ -120,6 +125,40 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
         if reading.zh
         else f'"{text[span[0] : span[1]]}" → one basket, {name}, bought and held'
     )
+
+
+# A share in percent, or in tenths as Chinese says it (三成 is 30%).
+_PERCENT = re.compile(
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%|(?P<tenth>[一二两三四五六七八九])成(?![本交绩功立为长员])"
+)
+_TENTHS = {c: n for n, c in enumerate("一二三四五六七八九", start=1)} | {"两": 2}
+# Words between a share and its name: "30% in AAPL", "30%买宝洁", "60% of it into".
+_BESIDE = re.compile(
+    r"(?i)^[\s,，:：]*(?:(?:in|into|of|to|on|at|for|it|the|money)\s+){0,3}"
+    r"(?:买入?|投入?|放|配置?|给)?\s*$"
+)
+
+
+def _percent_weights(
+    text: str, priced: list[Mention]
+) -> tuple[list[tuple[str, float]], tuple[int, int]] | None:
+    """Shares said in percent each before its own name ("60% AAPL and 40% MSFT", 三成买宝洁 once
+    Chinese percents are read), summing to 100: (id, weight) pairs and the span they cover."""
+    placed: list[tuple[str, float]] = []
+    spans: list[tuple[int, int]] = []
+    for found in _PERCENT.finditer(text):
+        after = next((m for m in priced if m.span[0] >= found.end()), None)
+        if after is None or not _BESIDE.match(text[found.end() : after.span[0]]):
+            continue
+        share = float(found["pct"]) / 100 if found["pct"] else _TENTHS[found["tenth"]] / 10
+        placed.append((after.entity.id, share))
+        spans.append((found.start(), after.span[1]))
+    ids = [i for i, _ in placed]
+    if len(placed) < 2 or len(set(ids)) != len(ids):
+        return None
+    if abs(sum(w for _, w in placed) - 1) > 0.005:
+        return None
+    return placed, (spans[0][0], spans[-1][1])
 
 
 def _weights(text: str) -> tuple[list[float], tuple[int, int]]:

@@ -168,6 +168,13 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if (volume_when := read_volume_when(text)) is not None and reading.price_entities:
         when = volume_when  # "which day had the heaviest volume": the volume's day, not a close's
         reading.metrics = ["volume", *(m for m in reading.metrics if m != "volume")]
+    if volume_when is not None and reading.price_entities and _THAT_DAYS_MOVE.search(text):
+        # "which day had the heaviest volume, and how much did it move that day": the day is
+        # the volume's, whose own move no plan here computes; the day alone drops the move.
+        reading.status = "no_data"
+        reading.message = _move_on_a_found_day(reading.zh)
+        reading.trace.append("the move on the day of the heaviest volume: not read")
+        return
     since = _FROM_THAT_DAY.search(text)
     if (
         since is not None
@@ -221,6 +228,31 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
 
 # A day said in "from that day", 从那天 (not "since then", 从那时).
 _A_DAY = re.compile(r"(?i)\b(?:day|date|session)\b|天|日")
+
+
+# A found day's own move, asked of "that day": 那天涨跌幅多少, "its move that day".
+_THAT_DAYS_MOVE = re.compile(
+    r"(?i)\b(?:that|the\s+same)\s+day'?s\s+(?:move|change|return|gain|loss)"
+    r"|\b(?:on\s+)?that\s+day\b[^.?!]{0,30}?\b(?:move|moved|change|changed|return|returned|"
+    r"rose|rise|fell|fall|gain|gained|lose|lost)\b"
+    r"|\b(?:move|moved|change|changed|return|returned|rose|rise|fell|fall|gain|gained|lose|lost)"
+    r"\b[^.?!]{0,20}?\bthat\s+day\b"
+    r"|(?:那天|当天|当日|那一天)[^，。？！?]{0,12}?(?:涨跌幅|涨幅|跌幅|涨了|跌了|涨跌|收益)"
+)
+
+
+def _move_on_a_found_day(zh: bool) -> str:
+    """Why the move on the day of the heaviest volume is not answered."""
+    if zh:
+        return (
+            "这里问的是成交量最大的那一天当天的涨跌幅，我还不能先找出这一天再计算它当天的涨跌；只回答那一天"
+            "会漏掉问题的后半部分，所以不给出。可以先问出那一天，再写明日期问当天的涨跌幅。"
+        )
+    return (
+        "This asks the move on the day of the heaviest volume, which the answer would have to "
+        "find first; I can't yet measure that day's move, and answering the day alone would leave "
+        "out the rest of the question. Ask for the day first, then ask its move with the date."
+    )
 
 
 def _from_a_found_day(said: str, zh: bool) -> str:

@@ -185,7 +185,7 @@ _RATE = rf"({DIGITS}(?:\.\d+)?|zero|零)\s*(%|个百分点|percent)?"
 _RISK_FREE = re.compile(
     rf"(?i)(?:risk[-\s]?free(?:\s+(?:rate|return))?|\brfr?\b)"
     rf"\s*(?:of|at|=|is|:|equal to|as|to\s+be)?\s*{_RATE}"
-    rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?risk[-\s]?free"
+    rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?(?:risk[-\s]?free|rfr?\b)"
     rf"|无风险(?:利率|收益率|利息)?\s*(?:就|都|先|暂且|姑且|可以)?\s*(?:按|为|是|取|设为|设|用|=|:)?\s*"
     rf"{_RATE}"
     rf"|{_RATE}\s*的?无风险"

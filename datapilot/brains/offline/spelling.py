@@ -53,9 +53,21 @@ _ZH_PERIOD_RETURNS = re.compile(
 _ZH_FREQUENCY = {"周": "周度", "月": "月度", "季": "季度"}
 
 
+# 这五年, 这三个月 (these five years): the past five years, as 近五年 says, where no date is said.
+_DATED = re.compile(
+    r"(?:19|20)\d{2}|\d{1,2}\s*月|[一二三四五六七八九十]{1,2}月(?!份?(?:收益|回报))"
+)
+_THESE_LAST = re.compile(
+    r"这(?=[一两二三四五六七八九十几\d]+\s*个?\s*(?:年|月|季度|周|星期|天|交易日))"
+)
+
+
 def expand_period_shorthand(text: str) -> str:
-    """`text` with qtr/yr/mth/wk (and their plurals) written out, and 月收益率 as 月度收益率."""
+    """`text` with qtr/yr/mth/wk (and their plurals) written out, 月收益率 as 月度收益率 and 这五年
+    as 近五年."""
     text = _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
+    if not _DATED.search(text):  # "2022年1月到6月，这6个月": the months said, restated
+        text = _THESE_LAST.sub("近", text)
     return _ZH_PERIOD_RETURNS.sub(lambda m: _ZH_FREQUENCY[m["unit"]], text)
 
 

@@ -492,7 +492,8 @@ class Grammar:
             ),
             (
                 "year",
-                rf"(?:(?<![A-Za-z])FY\s*(?P<fy>(?:1[89]|20)\d{{2}})|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?(?!代)|(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代)))",
+                rf"(?:(?<![A-Za-z])(?:FY|CY)\s*'?(?:(?P<fy>(?:1[89]|20)\d{{2}})|(?P<fyy>\d{{2}})(?![0-9]))"
+                rf"|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?(?!代)|(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代)))",
                 self._year,
             ),
             ("year_yy_zh", YY_ZH + r"(?:全年)?", self._year),  # 19年: 2019
@@ -795,7 +796,8 @@ class Grammar:
 
     def _year(self, match: re.Match[str], today: date) -> Atom | None:
         groups = match.groupdict()
-        year = int(groups.get("y") or groups.get("fy") or self._year_of(match, today) or 0)
+        short = self._year_of_yy(groups["fyy"], today) if groups.get("fyy") else None
+        year = int(groups.get("y") or groups.get("fy") or short or self._year_of(match, today) or 0)
         first, last = year_window(year)
         return Atom("period", match.span(), "", first, last)
 

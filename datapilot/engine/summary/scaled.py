@@ -23,7 +23,12 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     factor, word = intent.scale
     points = word == BASIS_POINTS
     if points:  # a rate's change in points first (never its % change), else a percent
-        changes = [f for f in lead.record.facts if f.unit == "percentage points"]
+        # (a ranking's gap between two names' returns is in points too)
+        changes = [
+            f
+            for f in lead.record.facts
+            if f.unit == "percentage points" or (f.measure == "gap" and f.value)
+        ]
         amounts = changes or [f for f in lead.record.facts if f.unit in _PERCENTS]
     else:
         amounts = [f for f in lead.record.facts if f.unit and f.unit not in _NOT_SCALED]
