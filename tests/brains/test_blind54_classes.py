@@ -92,3 +92,17 @@ async def test_yolo_is_advice(data: Any) -> None:
         "should i yolo my whole paycheck into AMD rn or is it ngmi", date(2022, 6, 1)
     )
     assert answer.status == "out_of_scope", answer.summary
+
+
+async def test_how_many_bps_wider_than_another_month(data: Any) -> None:
+    import arch.data.default
+
+    yields = arch.data.default.load()
+    spread = yields["BAA"] - yields["AAA"]
+    wider = (spread.loc["2008-12-01"] - spread.loc["2007-12-01"]) * 100
+    answer = await ask_offline(
+        "Moody's Baa-Aaa spread Dec '08 - where was it, and how many bps wider than Dec '07?",
+        date(2009, 1, 20),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{wider:.2f} basis points" in answer.summary, answer.summary

@@ -83,7 +83,8 @@ DISTANCE = re.compile(
 # honoured only by an output that states the difference, never by the two figures alone.
 GAP = re.compile(
     r"(?i)\b(percentage[-\s]points?|(?:by\s+)?how\s+many\s+(?:percentage\s+)?(?:points|pts)|"
-    r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far)\s+(?:more|less|wider|narrower|"
+    r"pp|ppts?|by\s+how\s+much|gap\s+between|how\s+(?:much|far|many\s+(?:bps|bp|basis\s+points|"
+    r"points|pts))\s+(?:more|less|wider|narrower|"
     r"better|worse|ahead|behind|higher|lower|bigger|smaller|larger|greater|pricier|costlier|"
     r"dearer|cheaper)|(?:outperform|underperform|beat|lag|trail)(?:ed|s)?\s+by\s+how"
     # "how much did SIZE beat the S&P 500 by", "its excess return over the S&P 500"
