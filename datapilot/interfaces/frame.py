@@ -389,7 +389,7 @@ def merge_frames(
             "Cannot merge a time series with a cross-section: their rows are dates in one and "
             "entity ids in the other."
         )
-    if "returns" in {f.attrs.get("measure") for f in frames} and not all(map(is_returns, frames)):
+    if any(map(is_returns, frames)) and not all(map(is_returns, frames)):
         # A return series beside levels (a factor's monthly returns beside a price): compounded
         # into a growth index first, so every column is a level and is measured alike.
         frames = [growth_index(f) if is_returns(f) else f for f in frames]

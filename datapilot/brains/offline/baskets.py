@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from datapilot.brains.offline.numbers import zh_number
+
 if TYPE_CHECKING:  # the reader imports this module
     from datapilot.brains.offline.entities import Mention
     from datapilot.brains.offline.parsing import Parsed
@@ -30,14 +32,8 @@ _EQUAL = re.compile(
 
 def weighted_basket(text: str) -> str | None:
     """The words that weight several names into one holding, or None."""
-    found = _EQUAL.search(text)
-    if found is not None:
-        return found.group(0)
-    for split in _SPLIT.finditer(text):
-        parts = [float(p) for p in re.findall(r"\d{1,2}(?:\.\d)?", split.group(0))]
-        if len(parts) >= 2 and abs(sum(parts) - 100) <= 0.5:
-            return split.group(0)
-    return None
+    weights, (start, end) = _weights(text)
+    return text[start:end] if weights else None
 
 
 def basket_message(words: str, zh: bool) -> str:
@@ -131,7 +127,6 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
 _PERCENT = re.compile(
     r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%|(?P<tenth>[一二两三四五六七八九])成(?![本交绩功立为长员])"
 )
-_TENTHS = {c: n for n, c in enumerate("一二三四五六七八九", start=1)} | {"两": 2}
 # Words between a share and its name: "30% in AAPL", "30%买宝洁", "60% of it into".
 _BESIDE = re.compile(
     r"(?i)^[\s,，:：]*(?:(?:in|into|of|to|on|at|for|it|the|money)\s+){0,3}"
@@ -150,7 +145,8 @@ def _percent_weights(
         after = next((m for m in priced if m.span[0] >= found.end()), None)
         if after is None or not _BESIDE.match(text[found.end() : after.span[0]]):
             continue
-        share = float(found["pct"]) / 100 if found["pct"] else _TENTHS[found["tenth"]] / 10
+        tenths = (zh_number(found["tenth"]) or 0) / 10 if found["tenth"] else 0.0  # 三成: 0.3
+        share = float(found["pct"]) / 100 if found["pct"] else tenths
         placed.append((after.entity.id, share))
         spans.append((found.start(), after.span[1]))
     ids = [i for i, _ in placed]

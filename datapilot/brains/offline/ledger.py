@@ -440,6 +440,24 @@ def operator_message(word: str, zh: bool) -> str:
     )
 
 
+def _decline(
+    reading: Reading,
+    ledger: Ledger,
+    declared: str,
+    message: str,
+    said: str | None = None,
+    said_as: tuple[str, str] | None = None,
+) -> None:
+    """The reading declined with `message`, the `declared` word counted as named in it, and
+    (with `said_as`: its Chinese and English) the trace line "“said”：…" / '"said": …'."""
+    reading.status = "no_data"
+    reading.message = message
+    ledger.declared.append(declared)
+    if said is not None and said_as is not None:
+        zh, en = said_as
+        reading.trace.append(f"“{said}”：{zh}" if reading.zh else f'"{said}": {en}')
+
+
 def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) -> None:
     """Keep the ledger on the reading; an `ok` answer names in a note what it did not read."""
     ledger = build_ledger(reading, parsed, vocab, catalog)
@@ -448,38 +466,26 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
     measure = _unknown_measure(ledger, parsed.text) if reading.measure_defaulted else None
     if measure is not None and reading.status == "ok":
         # "Sortino ratio": the measure asked for is unknown, so no default measure stands in.
-        reading.status = "no_data"
-        reading.message = unknown_measure_message(measure, reading.zh)
-        ledger.declared.append(measure.split()[0])
-        reading.trace.append(
-            f"“{measure}”：词汇表里没有这个指标"
-            if reading.zh
-            else f'"{measure}": a measure the vocabulary does not know'
-        )
+        said_as = ("词汇表里没有这个指标", "a measure the vocabulary does not know")
+        message = unknown_measure_message(measure, reading.zh)
+        _decline(reading, ledger, measure.split()[0], message, measure, said_as)
     _restated_operations(ledger, reading.metrics)
     operator = _unread_operator(ledger, parsed.text) if reading.status == "ok" else None
     if operator is not None:
-        reading.status = "no_data"
-        reading.message = operator_message(operator, reading.zh)
-        ledger.declared.append(operator)
-        reading.trace.append(
-            f"“{operator}”：没有读懂的运算" if reading.zh else f'"{operator}": arithmetic not read'
+        message = operator_message(operator, reading.zh)
+        _decline(
+            reading, ledger, operator, message, operator, ("没有读懂的运算", "arithmetic not read")
         )
     several = len(reading.entities) >= 2
     unplaced = several and reading.basket is None  # weights the reader could not place
     basket = weighted_basket(parsed.text) if reading.status == "ok" and unplaced else None
     if basket is not None:  # "60/40 AAPL/MSFT": one holding, not each name's figures
-        reading.status = "no_data"
-        reading.message = basket_message(basket, reading.zh)
-        ledger.declared.append(basket)
-        reading.trace.append(
-            f"“{basket}”：按权重组合" if reading.zh else f'"{basket}": a weighted basket'
-        )
+        message = basket_message(basket, reading.zh)
+        _decline(reading, ledger, basket, message, basket, ("按权重组合", "a weighted basket"))
     counted = counted_by_volume(parsed.text) if reading.status == "ok" else None
     if counted is not None and "volume" in reading.metrics:
-        reading.status = "no_data"  # "days of rising volume": never the price's up days
-        reading.message = volume_count_message(counted, reading.zh)
-        ledger.declared.append(counted)
+        # "days of rising volume": never the price's up days
+        _decline(reading, ledger, counted, volume_count_message(counted, reading.zh))
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":
         reading.notes.append(left_over_note(silent, catalog, reading.zh))

@@ -300,6 +300,8 @@ class Grammar:
             for p in w.markers[m].en
         )
         y_en = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})|(?P<yrel>{yrel_en}))"
+        # A month's year written after it: "Oct 2008", "Oct '08"
+        y_after_month = rf"(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})(?![0-9]))"
         rules: list[tuple[str, str, Handler]] = [
             ("first", alternation(w.words["first_available"]), self._first),
             ("named", alternation(w.periods), self._named),
@@ -339,14 +341,14 @@ class Grammar:
             (
                 "month_part_en",
                 rf"(?<![A-Za-z])(?:the\s+)?(?P<mpart>start|beginning|middle|end)\s+of\s+"
-                rf"(?P<mon>{mon})\.?(?:\s*,?\s*(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})(?![0-9])))?"
+                rf"(?P<mon>{mon})\.?(?:\s*,?\s*{y_after_month})?"
                 r"(?![A-Za-z])",
                 self._month,
             ),
             # "Oct 2008", "Oct '08"
             (
                 "month_en",
-                rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s*,?\s*(?:(?P<y>{YEAR})|'(?P<yy>\d{{2}})(?![0-9]))",
+                rf"(?<![A-Za-z])(?P<mon>{mon})\.?\s*,?\s*{y_after_month}",
                 self._month,
             ),
             ("year_month_en", rf"(?P<y>{YEAR})\s+(?P<mon>{mon})(?![A-Za-z])", self._month),
@@ -492,7 +494,7 @@ class Grammar:
             ),
             (
                 "year",
-                rf"(?:(?<![A-Za-z])(?:FY|CY)\s*'?(?:(?P<fy>(?:1[89]|20)\d{{2}})|(?P<fyy>\d{{2}})(?![0-9]))"
+                rf"(?:(?<![A-Za-z])(?:FY|CY)\s*'?(?:(?P<fy>(?:1[89]|20)\d{{2}})|(?P<yy>\d{{2}})(?![0-9]))"
                 rf"|(?P<y>{YEAR}))(?:\s*年(?:度|全年)?(?!代)|(?!\s*(?:points|pts|点|元|美元|dollars|%|万|亿|个|只|家|年代)))",
                 self._year,
             ),
@@ -796,8 +798,7 @@ class Grammar:
 
     def _year(self, match: re.Match[str], today: date) -> Atom | None:
         groups = match.groupdict()
-        short = self._year_of_yy(groups["fyy"], today) if groups.get("fyy") else None
-        year = int(groups.get("y") or groups.get("fy") or short or self._year_of(match, today) or 0)
+        year = int(groups.get("y") or groups.get("fy") or self._year_of(match, today) or 0)
         first, last = year_window(year)
         return Atom("period", match.span(), "", first, last)
 
