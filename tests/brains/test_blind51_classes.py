@@ -29,17 +29,9 @@ from datetime import date
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pytest
 from support.asking import ask_offline, series_values
-from support.numeric_expect import source_frame
-
-
-def _returns_2020(*tickers: str) -> dict[str, float]:
-    closes = source_frame("skfolio_sp500")[list(tickers)]
-    start = closes.loc[:"2019-12-31"].iloc[-1]
-    end = closes.loc[:"2020-12-31"].iloc[-1]
-    return ((end / start - 1) * 100).to_dict()
+from support.numeric_expect import close_to_close, source_frame
 
 
 @pytest.mark.parametrize(
@@ -54,7 +46,8 @@ def _returns_2020(*tickers: str) -> dict[str, float]:
     ],
 )
 async def test_a_difference_of_two_returns_is_their_gap(data: Any, question: str) -> None:
-    returns = _returns_2020("AAPL", "MSFT")
+    closes = source_frame("skfolio_sp500")
+    returns = {n: close_to_close(closes[n], "2019-12-31", "2020-12-31") for n in ("AAPL", "MSFT")}
     gap = returns["AAPL"] - returns["MSFT"]
     answer = await ask_offline(question, date(2022, 6, 1))
     assert answer.status == "ok", answer.message
@@ -73,18 +66,11 @@ async def test_a_difference_of_prices_stays_a_spread_of_prices(data: Any) -> Non
 
 
 def _year_returns(ticker: str, start: str, end: str) -> float:
-    closes = source_frame("skfolio_sp500")[ticker]
-    return float((closes.loc[:end].iloc[-1] / closes.loc[:start].iloc[-1] - 1) * 100)
-
-
-def _baa_aaa() -> pd.DataFrame:
-    import arch.data.default
-
-    return arch.data.default.load()
+    return close_to_close(source_frame("skfolio_sp500")[ticker], start, end)
 
 
 async def test_a_spread_asked_in_basis_points_is_restated_in_them(data: Any) -> None:
-    yields = _baa_aaa().loc["2008-10-01"]
+    yields = source_frame("arch_default").loc["2008-10-01"]
     points = round((yields["BAA"] - yields["AAA"]) * 100)
     for question in (
         "Moody's Baa vs Aaa for Oct '08 - give me both yields and the spread in bps.",

@@ -23,12 +23,11 @@ from typing import Any
 import numpy as np
 import pytest
 from support.asking import ask_offline
-from support.numeric_expect import source_frame
+from support.numeric_expect import close_to_close, source_frame
 
 
-def _return(ticker: str, start: str, end: str, source: str = "skfolio_sp500") -> float:
-    closes = source_frame(source)[ticker]
-    return float((closes.loc[:end].iloc[-1] / closes.loc[:start].iloc[-1] - 1) * 100)
+def _return(ticker: str, start: str, end: str) -> float:
+    return close_to_close(source_frame("skfolio_sp500")[ticker], start, end)
 
 
 async def test_cantonese_rises_and_which_three(data: Any) -> None:

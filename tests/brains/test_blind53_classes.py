@@ -26,14 +26,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.asking import ask_offline
-from support.numeric_expect import source_frame
+from support.numeric_expect import buy_and_hold, source_frame
 
 
 def _basket(weights: dict[str, float], start: str, end: str) -> pd.Series:
-    """100 × Σ w × P / P(start close), on each member's adjusted closes."""
-    closes = source_frame("skfolio_sp500")[list(weights)].loc[:end]
-    held = closes.loc[closes.loc[:start].index[-1] :]
-    return sum(held[n] / held[n].iloc[0] * w for n, w in weights.items()) * 100
+    return buy_and_hold(source_frame("skfolio_sp500"), weights, start, end)
 
 
 @pytest.mark.parametrize(
@@ -125,9 +122,7 @@ async def test_monthly_returns_said_in_chinese(data: Any) -> None:
 
 
 async def test_a_decade_beside_its_dates_and_years_when_widest(data: Any) -> None:
-    import arch.data.default
-
-    yields = arch.data.default.load().loc["2008-01-01":"2009-12-01"]
+    yields = source_frame("arch_default").loc["2008-01-01":"2009-12-01"]
     spread = yields["BAA"] - yields["AAA"]
     answer = await ask_offline(
         "When was the Baa-Aaa corporate bond spread at its widest during 2008-09, and how wide "

@@ -18,13 +18,12 @@ from typing import Any
 
 import pytest
 from support.asking import ask_offline
-from support.numeric_expect import source_frame
+from support.numeric_expect import buy_and_hold, source_frame
 
 
 def _basket_return(weights: dict[str, float], start: str, end: str) -> float:
-    closes = source_frame("skfolio_sp500")[list(weights)]
-    base, last = closes.loc[:start].iloc[-1], closes.loc[:end].iloc[-1]
-    return float(sum(w * last[n] / base[n] for n, w in weights.items()) - 1) * 100
+    value = buy_and_hold(source_frame("skfolio_sp500"), weights, start, end)
+    return float(value.iloc[-1] / 100 - 1) * 100
 
 
 @pytest.mark.parametrize(
@@ -95,9 +94,7 @@ async def test_yolo_is_advice(data: Any) -> None:
 
 
 async def test_how_many_bps_wider_than_another_month(data: Any) -> None:
-    import arch.data.default
-
-    yields = arch.data.default.load()
+    yields = source_frame("arch_default")
     spread = yields["BAA"] - yields["AAA"]
     wider = (spread.loc["2008-12-01"] - spread.loc["2007-12-01"]) * 100
     answer = await ask_offline(

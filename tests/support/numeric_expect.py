@@ -87,6 +87,10 @@ def source_frame(source: str) -> pd.DataFrame:
         import arch.data.core_cpi
 
         return arch.data.core_cpi.load()
+    if source == "arch_default":  # Moody's Aaa and Baa corporate bond yields, monthly
+        import arch.data.default
+
+        return arch.data.default.load()
     if source == "arch_french":
         import arch.data.frenchdata
 
@@ -118,6 +122,19 @@ def levels(spec: dict[str, Any], entity: str) -> pd.Series:
 
 def period_return(values: pd.Series) -> float:
     return (values.iloc[-1] / values.iloc[0] - 1) * 100
+
+
+def close_to_close(closes: pd.Series, base: str, end: str) -> float:
+    """The return in % from the last close on or before `base` to the last on or before `end`."""
+    return float((closes.loc[:end].iloc[-1] / closes.loc[:base].iloc[-1] - 1) * 100)
+
+
+def buy_and_hold(closes: pd.DataFrame, weights: dict[str, float], base: str, end: str) -> pd.Series:
+    """A basket bought at the last close on or before `base` and never rebalanced: 100 × Σ w ×
+    P / P(base), through `end`."""
+    held = closes[list(weights)].loc[:end]
+    held = held.loc[held.loc[:base].index[-1] :]
+    return sum(held[n] / held[n].iloc[0] * w for n, w in weights.items()) * 100
 
 
 def daily_returns(values: pd.Series) -> pd.Series:
