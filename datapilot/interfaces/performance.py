@@ -54,10 +54,19 @@ def max_drawdown(
         "Seek the fall's trough on or before this date (a named episode's last day); its "
         "recovery is still sought to the window's end.",
     ] = None,
+    peak_from: Annotated[
+        str | None,
+        "With peak_by: the fall is measured from the highest close between these dates (a peak "
+        "named by its period, 'the October 2007 high') to the lowest close before it is regained.",
+    ] = None,
+    peak_by: Annotated[
+        str | None, "The last day the named peak is sought on (with peak_from)."
+    ] = None,
 ) -> pd.DataFrame:
     """Largest peak-to-trough fall per column, base close included: max_drawdown_pct (%),
     peak_date, trough_date, recovery_date (None when not recovered), start_date, end_date;
-    for levels also peak_value and trough_value."""
+    for levels also peak_value and trough_value. With peak_from and peak_by, the fall from the
+    highest close of those days instead."""
     wealth = growth(frame)
     levels = None if is_returns(frame) else with_base(frame)
     rows = []
@@ -66,9 +75,20 @@ def max_drawdown(
         if series.empty:
             continue
         dd = series / series.cummax() - 1.0
-        searched = dd.loc[: pd.Timestamp(trough_by)] if trough_by else dd
-        trough = (searched if not searched.empty else dd).idxmin()
-        peak = series.loc[:trough].idxmax()
+        if peak_from and peak_by:
+            named = series.loc[pd.Timestamp(peak_from) : pd.Timestamp(peak_by)]
+            if named.empty:
+                continue
+            peak = named.idxmax()
+            later = series.loc[peak:].iloc[1:]
+            regained = later[later >= series.loc[peak]]
+            fall = series.loc[peak : regained.index[0]] if not regained.empty else series.loc[peak:]
+            trough = fall.idxmin()
+            dd.loc[trough] = series.loc[trough] / series.loc[peak] - 1.0
+        else:
+            searched = dd.loc[: pd.Timestamp(trough_by)] if trough_by else dd
+            trough = (searched if not searched.empty else dd).idxmin()
+            peak = series.loc[:trough].idxmax()
         after = series.loc[trough:]
         recovered = after[after >= series.loc[peak]]
         recovery = recovered.index[0].date() if dd.loc[trough] < 0 and not recovered.empty else None

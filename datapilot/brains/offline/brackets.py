@@ -40,6 +40,22 @@ def restates(text: str, said: Clause, inside: Clause) -> bool:
     return overlap and (said.start, said.end) != (inside.start, inside.end)
 
 
+# "2015年到2019年这五年", "2010-2019, these ten years": a length said right after dates, as theirs.
+_THESE = re.compile(r"[\s,，、]*(?:(?:这|這|那|these|those|the)\s*)?", re.IGNORECASE)
+
+
+def length_restates(text: str, said: Clause, length: Clause) -> bool:
+    """`length` (a trailing length) right after `said`'s dates, with 这 or "these" between, and
+    as long as they are: the dates' own length restated, not a second window."""
+    if length.rule != "rolling" or None in (said.start, said.end, length.start, length.end):
+        return False
+    if not _THESE.fullmatch(text[said.span[1] : length.span[0]]):
+        return False
+    assert said.start and said.end and length.start and length.end
+    days, dated = (length.end - length.start).days, (said.end - said.start).days + 1
+    return days > 0 and abs(days - dated) <= 0.02 * days
+
+
 # A formula or a restatement inside a bracket: an operator no plain words use, or "i.e." / 即.
 _FORMULA = re.compile(
     r"[\^√×÷=]|(?<![A-Za-z])i\.\s?e\.|\bthat\s+is\b|即|也就是|(?i:\bsqrt\b|\bsquare\s+root\b)|根号"

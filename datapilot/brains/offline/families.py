@@ -18,7 +18,7 @@ takes (a threshold) is recorded on the reading too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -37,8 +37,10 @@ from datapilot.brains.offline.family_asks import (
     CountAsk,
     DistanceAsk,
     PeriodAsk,
+    Span,
     WhenAsk,
     before_fall_words,
+    peak_period_span,
     read_count_ask,
     read_distance_ask,
     read_leverage,
@@ -55,7 +57,7 @@ from datapilot.brains.offline.honour import WHEN
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.numbers import digits_for_words
 from datapilot.brains.offline.period_tallies import read_period_tally
-from datapilot.brains.offline.periods import quarter_of, quarter_window
+from datapilot.brains.offline.periods import month_end, quarter_of, quarter_window
 from datapilot.brains.offline.ratios import (
     as_growth_multiple,
     as_ratio,
@@ -85,6 +87,7 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if {"max_drawdown", "drawdown"} & set(reading.metrics):
         for end in _DRAWDOWN_ENDS.finditer(text):  # 高点和低点分别在哪天: the drawdown's dates
             reading.family_spans.append((*end.span(), "the drawdown's peak and trough"))
+        _peak_words_are_the_drawdowns(reading, parsed)
     for cost in COSTS_LEFT_OUT.finditer(text):
         # "ignore fees", 不计费用: every figure here is before costs, as it always is.
         reading.family_spans.append((*cost.span(), "before costs"))
@@ -117,6 +120,10 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         _as_recovery(reading, recovery, fall)
         for span in before_fall_words(text):
             reading.family_spans.append((*span, "the peak before the fall"))
+        return
+    peak = _peak_named_by_period(parsed, reading) if recovery is not None else None
+    if recovery is not None and peak is not None and reading.entities and asks_when:
+        _as_peak_recovery(reading, recovery, peak)
         return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
@@ -392,6 +399,29 @@ _DRAWDOWN_ENDS = re.compile(
 )
 
 
+# The words of a drawdown's own ends, which alone would ask for summary statistics, and the
+# words that tie one to the fall: "from its pre-pandemic closing high", 从高点.
+_ENDS = re.compile(r"(?i)^(?:high|peak|top|高点|峰值|顶点|最高点)$")
+_FROM = re.compile(r"(?i)\b(?:from|off)\b[^,.;:?!]{0,30}$|从[^，。？！；]{0,12}$")
+
+
+def _peak_words_are_the_drawdowns(reading: Reading, parsed: Parsed) -> None:
+    """ "How deep was the crash from its pre-pandemic closing high": the high is the drawdown's
+    peak, which it dates and prices, not a request for the window's statistics of closes."""
+    stats = [h for m, h in parsed.group("metric") if m == "stats"]
+    text = parsed.text
+    tied = [h for h in stats if _ENDS.match(h.text.strip()) and _FROM.search(text[: h.start])]
+    if not stats or len(tied) != len(stats):
+        return
+    dropped = {"stats"}
+    closes = [h for m, h in parsed.group("metric") if m == "close"]
+    if all(any(0 <= s.start - c.end <= 1 for s in stats) for c in closes):
+        dropped.add("close")  # "closing high": the peak's close
+    reading.metrics = [m for m in reading.metrics if m not in dropped]
+    for hit in stats:
+        reading.family_spans.append((hit.start, hit.end, "the drawdown's peak or trough"))
+
+
 def _records_window(reading: Reading, parsed: Parsed) -> None:
     """Records counted in a window: "all-time" says what a record beats (every close in the
     data), not the window counted in, which the other time words give ("during 2020")."""
@@ -563,6 +593,52 @@ def _as_recovery(reading: Reading, span: tuple[int, int], fall: tuple[date, date
         "收复高点 → 区间最大回撤及其高点、低点与收复日期"
         if reading.zh
         else "a recovery → the window's maximum drawdown, with its peak, trough and recovery dates"
+    )
+
+
+def _peak_named_by_period(parsed: Parsed, reading: Reading) -> tuple[date, date, Span] | None:
+    """The first and last days of the period a peak is named by ("its October 2007 peak",
+    "the record close of March 2000", 2007年10月的高点) and the words naming it, or None."""
+    for clause in parsed.time.clauses:
+        first, last = clause.start, clause.end
+        if first is not None and clause.opens_on in _OPENING:  # 从2007年10月的高点: that month
+            last = _OPENING[clause.opens_on](first)
+        if first is None or last is None or last >= reading.today:
+            continue
+        named = peak_period_span(parsed.text, clause.span)
+        if named is not None:
+            return first, last, named
+    return None
+
+
+# The last day of the calendar period a range opens on ("from October 2007": its 31st).
+_OPENING: dict[str, Callable[[date], date]] = {
+    "month": lambda d: month_end(d.year, d.month),
+    "quarter": lambda d: month_end(d.year, 3 * ((d.month - 1) // 3) + 3),
+    "year": lambda d: date(d.year, 12, 31),
+}
+
+
+def _as_peak_recovery(
+    reading: Reading, span: tuple[int, int], peak: tuple[date, date, Span]
+) -> None:
+    """When a peak named by its period was regained: the fall from the highest close of that
+    period to its lowest close before the first close back at it, each dated. The window runs
+    from the period to today: a recovery is sought in all the data after the fall ("到2002年的
+    低点" dates the trough, not where the search for the recovery stops)."""
+    first, last, words = peak
+    reading.start, reading.end = first, reading.today
+    reading.peak_within = (first, last)
+    kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS)
+    reading.metrics = ["max_drawdown", *kept]
+    reading.rank = False
+    reading.family_spans.append((*span, "the drawdown's recovery"))
+    reading.family_spans.append((*words, f"the peak: the highest close of {first}..{last}"))
+    reading.trace.append(
+        f"{first}至{last}的最高收盘 → 从该高点的跌幅、低点与收复日期（区间至{reading.end}）"
+        if reading.zh
+        else f"the peak is the highest close of {first}..{last} → its fall, trough and recovery "
+        f"(the window runs to {reading.end})"
     )
 
 

@@ -729,16 +729,50 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
 RECOVERY = re.compile(
     r"(?i)\brecover(?:ed|y|s|ing)?\b|\bregain(?:ed|s)?\b|\breclaim(?:ed|s)?\b"
     r"|\b(?:get|got|gotten|came|come|climb(?:ed)?|clos(?:e|ed|es)|bounce[ds]?|made?\s+it)\s+back"
-    r"\s+(?:to|above|at|over)\b(?=[^.?!]{0,40}\b(?:peak|high|top|level|where\s+it\s+was)\b)"
+    r"\s+(?:at\s+or\s+)?(?:to|above|at|over)\b"
+    r"(?=\s+it\b|[^.?!]{0,40}\b(?:peak|high|top|level|record|where\s+it\s+was)\b)"
     r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，,。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地|跌幅|损失))"
     r"|收复失地"
 )
 
 
+# 收复 said alone after the peak it regains ("从2007年10月的高点跌了多少，什么时候收复的").
+_REGAINED_ZH = re.compile(r"(?:高点|前高|高位|最高点|峰值|纪录)[^。？?！!]*?(收复|重回|回到)")
+
+
 def read_recovery_ask(text: str) -> Span | None:
     """The words asking when a fall was made good ("recover", 收复…高点), or None."""
     found = RECOVERY.search(text)
-    return found.span() if found is not None else None
+    if found is not None:
+        return found.span()
+    regained = _REGAINED_ZH.search(text)
+    return regained.span(1) if regained is not None else None
+
+
+# A peak named by the period it was set in: "its October 2007 peak", "the 2007 high", "record
+# close of March 2000", 2007年10月的高点. Each pattern is matched against the words just after
+# (`_PEAK_AFTER`) or just before (`_PEAK_BEFORE`) the period's own words.
+_PEAK_AFTER = re.compile(
+    r"(?i)^(?:'s)?\s*(?:closing\s+|record\s+|all[-\s]time\s+|market\s+)?"
+    r"(?:peak|high|top|record)s?\b|^的?(?:收盘)?(?:高点|最高点|高位|峰值|顶部|历史高点|纪录)"
+)
+_PEAK_BEFORE = re.compile(
+    r"(?i)\b(?:peak|high|top|record)(?:\s+close|\s+closing\s+(?:level|price))?\s+"
+    r"(?:of|in|from|set\s+in|reached\s+in)\s+$"
+)
+
+
+def peak_period_span(text: str, period: Span) -> Span | None:
+    """The words naming a peak by the period `period` covers in `text`, with the period, or None."""
+    start, end = period
+    after = _PEAK_AFTER.match(text[end:])
+    if after is not None:
+        return start, end + after.end()
+    lead = max(0, start - 40)
+    before = _PEAK_BEFORE.search(text[lead:start])
+    if before is not None:
+        return lead + before.start(), end
+    return None
 
 
 # The peak a recovery is measured against, named by the fall it came before ("its pre-crisis

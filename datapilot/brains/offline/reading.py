@@ -118,6 +118,10 @@ class Reading(BaseModel):
     trough_by: date | None = Field(
         default=None, description="A recovery from a named fall: its trough is on or before this."
     )
+    peak_within: tuple[date, date] | None = Field(
+        default=None,
+        description="A recovery from a peak named by its period: the highest close in these days.",
+    )
     basis: bool = Field(
         default=False, description="One period measured over another sets the window."
     )

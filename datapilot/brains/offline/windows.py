@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.basis import basis_window
 from datapilot.brains.offline.before_that import before_that
-from datapilot.brains.offline.brackets import restates
+from datapilot.brains.offline.brackets import length_restates, restates
 from datapilot.brains.offline.numbers import (
     DIGITS,
     ZH_NUMERAL,
@@ -928,12 +928,20 @@ class Grammar:
         financial crisis", 疫情暴跌的低点) is that one day; an edge the episode has no day of
         record for ("the COVID bottom") leaves the name unread rather than read as a window."""
         out: list[Atom] = []
+        held: list[tuple[int, int]] = []
         for atom in atoms:
             episode = self.episode_of.get(phrase_key(text[atom.span[0] : atom.span[1]]))
             if atom.rule != "named" or episode is None:
                 out.append(atom)
                 continue
             lo = max(0, atom.span[0] - 30)
+            holding = _holding_period(text, atom.span, episode.start)
+            if holding is not None:  # "the year Trump was elected", 熔断的那个月: that period
+                span, first, last = holding
+                # A calendar period, measured from the close before it as any is.
+                out.append(replace(atom, span=span, first=first, last=last, rule="holding"))
+                held.append(span)
+                continue
             before = _EDGE_BEFORE.search(text[lo : atom.span[0]])
             after = _EDGE_AFTER.match(text[atom.span[1] :])
             found = after or before
@@ -950,7 +958,9 @@ class Grammar:
                 assert before is not None
                 span = (lo + before.start(), atom.span[1])
             out.append(replace(atom, span=span, first=day, last=day))
-        return out
+        # 那一年 of 特朗普当选总统的那一年 is the holding period's word, not a length of its own.
+        inside = [a for a in out if a.rule != "holding" and any(_within(a.span, h) for h in held)]
+        return [a for a in out if a not in inside]
 
     def read(self, text: str, today: date) -> TimeReading:
         """Resolve every time phrase of `text` against `today`."""
@@ -978,6 +988,8 @@ class Grammar:
                 windows[-1], bases[-1], rules[-1] = (pinned.start, pinned.end), pinned.base, "since"
                 reading.from_first = any(c.rule == "first" for c in reading.clauses)
                 continue
+            if said and length_restates(text, said[-1], clause):
+                continue  # "2015年到2019年这五年": the years said, their length restated
             if clause.rule == "first":
                 reading.from_first = True
             if clause.rule == "horizon":
@@ -1349,7 +1361,14 @@ class Grammar:
                 assert anchor is not None  # a period's dates are set (or inferred) by now
                 return clause(anchor + timedelta(days=1), today, "since", from_day=_is_day(atom))
             # "since COVID" is measured from the episode's first day's close, as "since D" is.
-            return clause(first, today, "since", from_day=_is_anchor_day(atom))
+            # Its calendar period kept: "从2007年10月的高点" names that month's high.
+            return clause(
+                first,
+                today,
+                "since",
+                from_day=_is_anchor_day(atom),
+                opens_on=calendar_unit(first, last),
+            )
         before_marker = self._ends_with("before", before)
         if before_marker:
             start_at = lo + before_marker.start()
@@ -1607,6 +1626,44 @@ _EDGE_WORDS = alternation(_EDGES)
 _EDGE_AFTER = re.compile(rf"(?i)\s*(?:'s\s+|的)?(?P<edge>{_EDGE_WORDS})(?![A-Za-z])")
 _EDGE_BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:the\s+)?(?P<edge>{_EDGE_WORDS})\s+of\s+$")
 _FORTNIGHT = ("fortnight", "fortnights")
+
+
+# The calendar period holding an occasion: "the year (that) Trump was elected", "the month of
+# the Lehman bankruptcy", 特朗普当选总统的那一年, 熔断的那个月, 雷曼破产当年.
+_HOLDING_BEFORE = re.compile(
+    r"(?i)\b(?:in\s+)?the\s+(?P<unit>year|month|quarter)\s+(?:of\s+|when\s+|that\s+|in\s+which\s+)?"
+    r"(?:the\s+)?$"
+)
+_HOLDING_AFTER = re.compile(r"^\s*(?:的)?(?:那一?|当|这一?)(?P<unit>年|个?月|个?季度?)")
+_HOLDING_UNITS = {"year": "year", "年": "year", "month": "month", "月": "month", "个月": "month"}
+_HOLDING_UNITS |= {"quarter": "quarter", "季": "quarter", "季度": "quarter", "个季度": "quarter"}
+
+
+def _within(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def _holding_period(
+    text: str, span: tuple[int, int], day: date | None
+) -> tuple[tuple[int, int], date, date] | None:
+    """The year, quarter or month holding an episode's first day when the words around its name
+    ask for it, with the words' span; else None."""
+    if day is None:
+        return None
+    lo = max(0, span[0] - 40)
+    before = _HOLDING_BEFORE.search(text[lo : span[0]])
+    after = _HOLDING_AFTER.match(text[span[1] :])
+    found = after or before
+    if found is None:
+        return None
+    unit = _HOLDING_UNITS[found.group("unit").lower()]
+    covered = (span[0], span[1] + after.end()) if after else (lo + found.start(), span[1])
+    if unit == "year":
+        return covered, date(day.year, 1, 1), date(day.year, 12, 31)
+    if unit == "quarter":
+        first_month = 3 * ((day.month - 1) // 3) + 1
+        return covered, date(day.year, first_month, 1), month_end(day.year, first_month + 2)
+    return covered, date(day.year, day.month, 1), month_end(day.year, day.month)
 
 
 def _day_edges(text: str, atoms: list[Atom]) -> list[Atom]:

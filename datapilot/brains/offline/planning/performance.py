@@ -354,7 +354,12 @@ class PerformanceMeasures(PlannerBase):
         # between annual closes hides every fall inside the year.
         data = self.levels(for_returns=True, freq="daily")
         # A recovery from a named fall: that fall's trough, not a deeper one after it.
-        by = {"trough_by": r.trough_by.isoformat()} if r.trough_by else {}
+        by: dict[str, str] = {"trough_by": r.trough_by.isoformat()} if r.trough_by else {}
+        if r.peak_within is not None:  # a recovery from a peak named by its period
+            by = {
+                "peak_from": r.peak_within[0].isoformat(),
+                "peak_by": r.peak_within[1].isoformat(),
+            }
         worst = self.builder.add(
             "max_drawdown",
             {"frame": frame(data), **by},
