@@ -71,6 +71,11 @@ _HELD = re.compile(
 )
 
 
+_BOUGHT = re.compile(
+    r"(?i)买(?:进|入)(?:后|之后|以后)?(?:就|并)?(?:一直)?(?:持有)?|\bbought\s+and\s+held\b"
+)
+
+
 def read_basket(reading: Reading, parsed: Parsed) -> None:
     """Weights said over priced names: those names as one basket (`reading.basket`)."""
     text = parsed.text
@@ -109,6 +114,11 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     )
     name = f"{said} {'/'.join(ids)}"
     reading.basket = (ids, shares, name)
+    # A measure read inside the weights' own words (the 权重 of 等权重) is not asked.
+    hits: dict[str, list[bool]] = {}
+    for metric, hit in parsed.group("metric"):
+        hits.setdefault(metric, []).append(span[0] <= hit.start and hit.end <= span[1])
+    reading.metrics = [m for m in reading.metrics if not (hits.get(m) and all(hits[m]))]
     if len(ids) == len(reading.price_entities):
         reading.rank = reading.compare = False  # one holding: nothing to rank it against
     reading.family_spans.append((*span, f"a basket: {name}"))
@@ -116,6 +126,8 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
         reading.family_spans.append((*word.span(), f"the basket {name}"))
     for held_words in _HELD.finditer(text) if rebalanced or "rebal" in text.lower() else ():
         reading.family_spans.append((*held_words.span(), "held without rebalancing"))
+    for bought in _BOUGHT.finditer(text):  # 买进持有, 买进后: the basket's buy and hold
+        reading.family_spans.append((*bought.span(), "bought and held"))
     reading.trace.append(
         f"“{text[span[0] : span[1]]}” → {name}组合（买入持有，不再平衡）"
         if reading.zh
@@ -134,6 +146,10 @@ _BESIDE = re.compile(
 )
 
 
+# Words between a name and its share said after it: 联合健康七成, "AAPL 60%", 苹果占六成.
+_AFTER_NAME = re.compile(r"(?i)^\s*(?:[:：]\s*|(?:at|占|佔|配置?|买|放)\s*)?$")
+
+
 def _percent_weights(
     text: str, priced: list[Mention]
 ) -> tuple[list[tuple[str, float]], tuple[int, int]] | None:
@@ -143,12 +159,17 @@ def _percent_weights(
     spans: list[tuple[int, int]] = []
     for found in _PERCENT.finditer(text):
         after = next((m for m in priced if m.span[0] >= found.end()), None)
-        if after is None or not _BESIDE.match(text[found.end() : after.span[0]]):
+        before = next((m for m in reversed(priced) if m.span[1] <= found.start()), None)
+        if after is not None and _BESIDE.match(text[found.end() : after.span[0]]):
+            owner, covered = after, (found.start(), after.span[1])
+        elif before is not None and _AFTER_NAME.match(text[before.span[1] : found.start()]):
+            owner, covered = before, (before.span[0], found.end())  # 联合健康七成、礼来三成
+        else:
             continue
         tenths = (zh_number(found["tenth"]) or 0) / 10 if found["tenth"] else 0.0  # 三成: 0.3
         share = float(found["pct"]) / 100 if found["pct"] else tenths
-        placed.append((after.entity.id, share))
-        spans.append((found.start(), after.span[1]))
+        placed.append((owner.entity.id, share))
+        spans.append(covered)
     ids = [i for i, _ in placed]
     if len(placed) < 2 or len(set(ids)) != len(ids):
         return None
@@ -157,11 +178,23 @@ def _percent_weights(
     return placed, (spans[0][0], spans[-1][1])
 
 
+# Tenths said as a pair of digits: 五五配置 (half each), 六四开 (60/40), 七三比例.
+_TENTHS_PAIR = re.compile(
+    r"(?<![一二三四五六七八九十])(?P<a>[一二三四五六七八九])(?P<b>[一二三四五六七八九])"
+    r"(?:开|分|配置?|比例?|的比例|搭配|(?=组合))"
+)
+
+
 def _weights(text: str) -> tuple[list[float], tuple[int, int]]:
     """The weights said ([] and the span for equal weights), or ([], (0, 0)) when none."""
     found = _EQUAL.search(text)
     if found is not None:
         return [1.0], found.span()
+    pair = _TENTHS_PAIR.search(text)
+    if pair is not None:
+        parts = [zh_number(pair["a"]) or 0, zh_number(pair["b"]) or 0]
+        if sum(parts) == 10:
+            return [1.0] if parts[0] == parts[1] else [float(p) * 10 for p in parts], pair.span()
     for split in _SPLIT.finditer(text):
         parts = [float(p) for p in re.findall(r"\d{1,2}(?:\.\d)?", split.group(0))]
         if len(parts) >= 2 and abs(sum(parts) - 100) <= 0.5:
