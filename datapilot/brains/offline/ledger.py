@@ -458,6 +458,64 @@ def _decline(
         reading.trace.append(f"“{said}”：{zh}" if reading.zh else f'"{said}": {en}')
 
 
+# Words that hang a window on an occasion: "on the day Britain voted", "the year Trump was
+# elected", "since SVB collapsed", 特朗普当选总统的那一年, 熔断的那个月, 上市以来.
+_ANCHOR = re.compile(
+    r"(?i)\b(?:on|from|since|after|before|until|in)\s+the\s+(?:day|morning|evening|night|week|"
+    r"month|year|session)\b|\bthe\s+(?:day|week|month|year)\s+(?=\w+\s+\w+)|\bthat\s+"
+    r"(?:day|week|month|year)\b|\b(?:since|after|before)\b|那一?(?:年|天|日|个月|周|星期)|当天|当日"
+    r"|当年|以来|之后|以后|之前|以前"
+)
+
+
+# A day's clause followed by a range's other end that no time reading took ("… to the last
+# close of his first term", "…到他任期结束"): the window's end is undated.
+_UNREAD_END = re.compile(
+    r"(?i)\s*,?\s*(?:(?:to|until|till|through)\b|到|至)\s*(?P<end>[^,.;:?!，。；：？！]+)"
+)
+
+
+def _undated_event(reading: Reading, parsed: Parsed, ledger: Ledger) -> str | None:
+    """Left-over words beside words that date the window by them, when the window was not read
+    from the question (or its start was not): the occasion it is dated by, unread, or None.
+    Answering over the past year instead would answer another question."""
+    time = parsed.time
+    for clause in time.clauses:  # "from the day Obama was sworn in to the end of his term"
+        unread_end = _UNREAD_END.match(parsed.text, clause.span[1])
+        if clause.start is not None and clause.start == clause.end and unread_end is not None:
+            return unread_end.group("end").strip()
+    # 那一年 of 我儿子出生的那一年 is "that year", never the past year a length would say.
+    dated = [c for c in time.clauses if not parsed.text[: c.span[0]].endswith(("那", "那个"))]
+    if time.from_first or (time.explicit and time.start_given and len(dated) == len(time.clauses)):
+        return None
+    unread = [e for e in ledger.entries if e.reading == "unread" and not e.text.isdigit()]
+    if not unread:
+        return None
+    taken = [c.span for c in dated]
+    for anchor in _ANCHOR.finditer(parsed.text):
+        if any(lo <= anchor.start() < hi for lo, hi in taken):
+            continue
+        near = [e for e in unread if -40 <= e.start - anchor.end() <= 40]
+        if near:
+            first, last = min(e.start for e in near), max(e.end for e in near)
+            return parsed.text[first:last]
+    return None
+
+
+def undated_event_message(event: str, zh: bool) -> str:
+    """Why a window dated by an occasion the reader cannot date is declined."""
+    if zh:
+        return (
+            f"我不知道“{event}”是哪一天，所以定不出要算的时间段，也不会换成别的时间段来回答。"
+            "请直接给出日期（例如“从2016-06-23到2016-12-30”或“2016年”）。"
+        )
+    return (
+        f'I can\'t tell when "{event}" was, so I can\'t set the window it dates, and I won\'t '
+        'answer for another one. Name the dates instead (for example "from 2016-06-23 to '
+        '2016-12-30" or "in 2016").'
+    )
+
+
 def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) -> None:
     """Keep the ledger on the reading; an `ok` answer names in a note what it did not read."""
     ledger = build_ledger(reading, parsed, vocab, catalog)
@@ -486,6 +544,10 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
     if counted is not None and "volume" in reading.metrics:
         # "days of rising volume": never the price's up days
         _decline(reading, ledger, counted, volume_count_message(counted, reading.zh))
+    event = _undated_event(reading, parsed, ledger) if reading.status == "ok" else None
+    if event is not None:  # "on the day Britain voted": the window hangs on words not read
+        said_as = ("不知道是哪天，无法定出时间窗口", "a day the reader cannot date")
+        _decline(reading, ledger, event, undated_event_message(event, reading.zh), event, said_as)
     silent = list(dict.fromkeys(ledger.silent))
     if silent and reading.status == "ok":
         reading.notes.append(left_over_note(silent, catalog, reading.zh))
