@@ -63,8 +63,8 @@ def read_condition_ask(parsed: Parsed) -> ConditionAsk | None:
         start, end = found.start(), after.start() if after else len(text)
     clause = text[start:end]
     named = {m.entity.id for m in parsed.mentions if start <= m.span[0] and m.span[1] <= end}
-    if not named and len(parsed.entities) == 1 and re.search(r"(?i)\b(?:it|its)\b|它", clause):
-        named = {parsed.entities[0].id}  # "on days when it fell": the one name asked about
+    if not named and len(parsed.entities) == 1:
+        named = {parsed.entities[0].id}  # "on days when it fell", "on up days": the one name
     period = next((p for pattern, p in _PERIODS if pattern.search(found.group(0))), None)
     down, up = _DOWN.search(clause), _UP.search(clause)
     if len(named) != 1 or period is None or (down is None and up is None):

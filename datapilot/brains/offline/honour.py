@@ -63,7 +63,10 @@ EXCLUSION = re.compile(
 )
 # A date asked for: "when", "which day", 哪天, 何时 — honoured only by an output that dates it.
 WHEN = re.compile(
-    r"(?i)\b(when|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
+    # "than when I opened my bakery", "when we bought": a clause that tells, asking no date
+    r"(?i)\b((?<!\bthan\s)when(?!\s+(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\s+"
+    r"(?:\w+ed|was|were|had|got|began|bought|sold|made|went|came|left|took)\b)"
+    r"|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
     r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
     r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|啥时候|啥时|几时|哪个月|哪一个月|哪月|哪个季度|"
     r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
@@ -108,12 +111,16 @@ _TALLY_UNIT = r"(?:months?|quarters?|years?|weeks?|days?|sessions?|trading\s+day
 # when it rose", 标普500收跌的那几个月, 跌幅超过3%的那些天里): a condition on the periods
 # averaged (`returns_when`).
 CONDITION = re.compile(
-    r"(?i)\b(?:on|in|during|over|for)\s+(?:the\s+)?(?:those\s+)?(?:same\s+)?"
-    r"(?:days?|sessions?|weeks?|months?|quarters?|years?)"
+    r"(?i)\b(?:on|in|during|over|for|counting|across)\s+(?:only\s+)?(?:the\s+)?(?:those\s+)?"
+    r"(?:same\s+)?(?:days?|sessions?|weeks?|months?|quarters?|years?)"
     r"(?:\s+(?:in|of|during)\s+(?:(?:19|20)\d\d|the\s+year|this\s+year|last\s+year))?"
     r"\s+(?:when|where|that|on\s+which|"
-    r"in\s+which|the\s+\S+(?:\s+\S+){0,3}?\s+(?:fell|rose|dropped|gained|lost|was|were|closed|"
-    r"finished|ended|declined|climbed|jumped|slid|sank))\b|\bon\s+those\s+(?:same\s+)?days\b"
+    r"in\s+which|(?:the\s+\S+(?:\s+\S+){0,3}?|it|they)\s+(?:fell|rose|dropped|gained|lost|was|were|"
+    r"closed|finished|ended|declined|climbed|jumped|slid|sank))\b|\bon\s+those\s+(?:same\s+)?days\b"
+    # "on up days", "across its down sessions": the name's own up (down) periods
+    r"|\b(?:on|over|across|for|in)\s+(?:its\s+|the\s+|their\s+)?(?:up|down|positive|negative|green|red)"
+    r"\s+(?:days|sessions|weeks|months|quarters)\b"
+    r"|只(?:算|看|统计)(?:收涨|收跌|上涨|下跌|涨|跌)的?(?:那些)?(?:天|日子|交易日|月份|个?月)"
     # (within one clause: full-width punctuation is ASCII by then, "，" a ",")
     r"|(?:涨|跌|收涨|收跌|上涨|下跌|收阳|收阴)[^，。？?！!,;；]{0,12}?的?(?:那些|那几个?|那)"
     r"(?:天|日子|交易日|个?月|月份|个?季度|周)"
