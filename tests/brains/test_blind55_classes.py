@@ -1,0 +1,160 @@
+"""Classes a fresh blind set (blind55) found, each failing before its fix:
+
+- a fall from a peak named by its period ("the record close of March 2000", "its October 2007
+  peak", 从2007年10月的高点) and when it was regained: the fall from that period's highest
+  close to the lowest close before the first close back at it, each dated;
+- "how deep was the COVID crash from its pre-pandemic closing high": the crash's maximum
+  drawdown, the high its peak (no statistics of closes), "closed back above it" its recovery;
+- weights said after the names (联合健康七成、礼来三成), as a pair of tenths (五五配置, 六四开),
+  and 等权重 (whose 权重 asks for no index weights); P&G and J&J by their Taiwan names (寶僑,
+  嬌生); 2015年到2019年这五年 is those five years;
+- "write me a short, funny poem about inflation", 帮我写首七言诗: not a data question.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pandas as pd
+import pytest
+from support.asking import ask_offline
+from support.numeric_expect import buy_and_hold, source_frame
+
+
+def _fall_from(closes: pd.Series, first: str, last: str) -> tuple[float, str, str, str | None]:
+    """Depth in % and the peak, trough and recovery days of the fall from the highest close
+    of first..last."""
+    peak = closes.loc[first:last].idxmax()
+    later = closes.loc[peak:].iloc[1:]
+    regained = later[later >= closes.loc[peak]]
+    fall = closes.loc[peak : regained.index[0]] if not regained.empty else closes.loc[peak:]
+    trough = fall.idxmin()
+    recovery = regained.index[0].date().isoformat() if not regained.empty else None
+    depth = (closes.loc[trough] / closes.loc[peak] - 1) * 100
+    return depth, peak.date().isoformat(), trough.date().isoformat(), recovery
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "entity", "period", "today"),
+    [
+        (
+            "Taking the Nasdaq Composite's record close of March 2000 as the starting point, how "
+            "far did it fall to its bear-market low, on what day was that low, and on what day "
+            "did it first close back at or above the March 2000 record?",
+            "arch_nasdaq",
+            "^IXIC",
+            ("2000-03-01", "2000-03-31"),
+            date(2016, 6, 30),
+        ),
+        (
+            "How long did it take the S&P 500 to get back to its October 2007 peak?",
+            "skfolio_index",
+            "^GSPC",
+            ("2007-10-01", "2007-10-31"),
+            date(2016, 6, 30),
+        ),
+        (
+            "标普500从2007年10月的高点跌了多少，什么时候收复的？",
+            "skfolio_index",
+            "^GSPC",
+            ("2007-10-01", "2007-10-31"),
+            date(2016, 6, 30),
+        ),
+    ],
+)
+async def test_a_fall_from_a_peak_named_by_its_period_and_its_recovery(
+    data: Any, question: str, source: str, entity: str, period: tuple[str, str], today: date
+) -> None:
+    closes = source_frame(source)[entity].dropna().loc[: today.isoformat()]
+    depth, peak, trough, recovery = _fall_from(closes, *period)
+    assert recovery is not None
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    for shown in (f"{depth:.2f}%", peak, trough, recovery):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_how_deep_a_named_crash_was_and_how_long_it_took_to_close_back_above_its_high(
+    data: Any,
+) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"].dropna().loc[:"2021-01-15"]
+    depth, peak, trough, recovery = _fall_from(closes, "2020-02-19", "2020-02-19")
+    assert recovery is not None
+    days = (date.fromisoformat(recovery) - date.fromisoformat(peak)).days
+    answer = await ask_offline(
+        "How deep was the S&P 500's COVID crash from its pre-pandemic closing high, and how "
+        "many calendar days did it take from that high until the index first closed back "
+        "above it?",
+        date(2021, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{depth:.2f}%", trough, recovery, f"{days} calendar days"):
+        assert shown in answer.summary, (shown, answer.summary)
+    assert "mean" not in answer.summary  # the high is the drawdown's peak, not a statistic
+
+
+@pytest.mark.parametrize(
+    ("question", "weights", "start", "end", "today"),
+    [
+        (
+            "聯合健康七成、禮來三成，買進持有不再平衡，2020年報酬率是多少？",
+            {"UNH": 0.7, "LLY": 0.3},
+            "2019-12-31",
+            "2020-12-31",
+            date(2021, 3, 1),
+        ),
+        (
+            "摩根大通和美國銀行五五配置、買進後不再平衡，2008年的報酬率是多少？",
+            {"JPM": 0.5, "BAC": 0.5},
+            "2007-12-31",
+            "2008-12-31",
+            date(2009, 1, 15),
+        ),
+        (
+            "苹果和微软六四开，买入后不再平衡，2020年收益率多少？",
+            {"AAPL": 0.6, "MSFT": 0.4},
+            "2019-12-31",
+            "2020-12-31",
+            date(2021, 3, 1),
+        ),
+        (
+            "三成買寶僑、三成買嬌生、四成買可口可樂，買進後不再平衡，2017年到2019年這三年的總報酬率是多少？",
+            {"PG": 0.3, "JNJ": 0.3, "KO": 0.4},
+            "2016-12-31",
+            "2019-12-31",
+            date(2020, 1, 20),
+        ),
+        (
+            "2020年初嬌生、寶僑、可口可樂三檔等權重買進，之後不再平衡，到2020年底報酬率多少？",
+            {"JNJ": 1 / 3, "PG": 1 / 3, "KO": 1 / 3},
+            "2019-12-31",
+            "2020-12-31",
+            date(2021, 1, 8),
+        ),
+    ],
+)
+async def test_weights_after_names_in_tenths_and_taiwan_names(
+    data: Any, question: str, weights: dict[str, float], start: str, end: str, today: date
+) -> None:
+    value = buy_and_hold(source_frame("skfolio_sp500"), weights, start, end)
+    made = float(value.iloc[-1] / 100 - 1) * 100
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"{made:.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Could you write me a short, funny poem about inflation that I can read aloud to open "
+        "my class on Monday?",
+        "幫我寫首七言詩，講恒指同AAPL今年嘅走勢，要押韻",
+        "帮我写一首关于通胀的打油诗",
+    ],
+)
+async def test_a_poem_is_not_a_data_question(data: Any, question: str) -> None:
+    answer = await ask_offline(question, date(2021, 6, 30))
+    assert answer.status == "out_of_scope", answer.summary
