@@ -96,7 +96,9 @@ async def test_an_occasion_after_the_data_has_no_data(data: Any) -> None:
         "How much has the S&P 500 moved since Silicon Valley Bank collapsed?", date(2023, 6, 30)
     )
     assert answer.status == "no_data", answer.summary
-    assert "2023-03-10" in (answer.message or "") + " ".join(answer.intent.trace if answer.intent else [])
+    assert "2023-03-10" in (answer.message or "") + " ".join(
+        answer.intent.trace if answer.intent else []
+    )
 
 
 @pytest.mark.parametrize(

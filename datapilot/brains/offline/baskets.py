@@ -192,9 +192,10 @@ def _weights(text: str) -> tuple[list[float], tuple[int, int]]:
         return [1.0], found.span()
     pair = _TENTHS_PAIR.search(text)
     if pair is not None:
-        parts = [zh_number(pair["a"]) or 0, zh_number(pair["b"]) or 0]
-        if sum(parts) == 10:
-            return [1.0] if parts[0] == parts[1] else [float(p) * 10 for p in parts], pair.span()
+        tenths = [float(zh_number(pair["a"]) or 0), float(zh_number(pair["b"]) or 0)]
+        if sum(tenths) == 10:
+            shares = [1.0] if tenths[0] == tenths[1] else [t * 10 for t in tenths]
+            return shares, pair.span()
     for split in _SPLIT.finditer(text):
         parts = [float(p) for p in re.findall(r"\d{1,2}(?:\.\d)?", split.group(0))]
         if len(parts) >= 2 and abs(sum(parts) - 100) <= 0.5:

@@ -510,7 +510,7 @@ def undated_event_message(event: str, zh: bool) -> str:
             "请直接给出日期（例如“从2016-06-23到2016-12-30”或“2016年”）。"
         )
     return (
-        f'I can\'t tell when "{event}" was, so I can\'t set the window it dates, and I won\'t '
+        f"I can't tell when \"{event}\" was, so I can't set the window it dates, and I won't "
         'answer for another one. Name the dates instead (for example "from 2016-06-23 to '
         '2016-12-30" or "in 2016").'
     )
