@@ -65,8 +65,7 @@ def max_drawdown(
 ) -> pd.DataFrame:
     """Largest peak-to-trough fall per column, base close included: max_drawdown_pct (%),
     peak_date, trough_date, recovery_date (None when not recovered), start_date, end_date;
-    for levels also peak_value and trough_value. With peak_from and peak_by, the fall from the
-    highest close of those days instead."""
+    for levels also peak_value and trough_value. peak_from/peak_by: from that period's high."""
     wealth = growth(frame)
     levels = None if is_returns(frame) else with_base(frame)
     rows = []

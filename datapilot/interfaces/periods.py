@@ -75,10 +75,15 @@ def period_extremes(
     period: Annotated[
         PeriodName | None, "What one row is (names each row's period); None for a day."
     ] = None,
+    beside: Annotated[
+        list[Frame],
+        "Series whose values on each extreme's date are shown beside it, one column each (the "
+        "two yields of a spread on the day it was widest).",
+    ] = [],  # noqa: B006
 ) -> pd.DataFrame:
-    """The n highest and/or lowest values of each column with their dates: rows by id with
-    date, period (2020-03, 2009Q2, 2020, …), value, rank (1 = the most extreme) and group
-    (best/worst). The best of a return is its largest; of a volatility, its peak."""
+    """The n highest and/or lowest values per column, dated: rows by id with date, period
+    (2020-03, 2009Q2, 2020), value, rank (1 = most extreme), group (best/worst) and `beside`'s
+    columns that date. A return's best is its largest; a volatility's, its peak."""
     if n < 1:
         raise InterfaceError("period_extremes needs n >= 1.")
     if not isinstance(frame.index, pd.DatetimeIndex):
@@ -105,6 +110,15 @@ def period_extremes(
     if not rows:
         raise InterfaceError("No values in the window to rank; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
+    for other in beside:
+        if not isinstance(other.index, pd.DatetimeIndex):
+            continue
+        others = values_of(other)
+        for column in others.columns:
+            on_day = pd.to_numeric(others[column], errors="coerce")
+            table[str(column)] = [
+                float(on_day.get(pd.Timestamp(day), float("nan"))) for day in table["date"]
+            ]
     unit = str(frame.attrs.get("unit") or "")
     return derive(
         table,

@@ -45,10 +45,14 @@ async def test_days_named_by_their_side_are_counted(data: Any) -> None:
     assert f"on {int((moves > 0).sum())} of {len(moves)} trading sessions" in answer.summary
 
 
-async def test_a_statistic_on_up_days_only_is_declined_not_averaged_over_all(data: Any) -> None:
+async def test_a_statistic_on_up_days_only_is_taken_over_those_days_not_all(data: Any) -> None:
+    closes = load_sp500_dataset()["AAPL"].loc["2020-12-31":"2021-12-31"]
+    moves = closes.pct_change().dropna() * 100
+    up = moves[moves > 0]
     answer = await ask_offline("average return on up days for AAPL in 2021", date(2022, 1, 5))
-    assert answer.status == "no_data"
-    assert "up days" in (answer.message or "")
+    assert answer.status == "ok", answer.message
+    assert f"{up.mean():.2f}%" in answer.summary, answer.summary
+    assert f"{moves.mean():.2f}%" not in answer.summary  # never the mean of every day
 
 
 async def test_ever_in_your_data_is_the_whole_history(data: Any) -> None:

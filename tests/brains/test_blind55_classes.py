@@ -158,3 +158,54 @@ async def test_weights_after_names_in_tenths_and_taiwan_names(
 async def test_a_poem_is_not_a_data_question(data: Any, question: str) -> None:
     answer = await ask_offline(question, date(2021, 6, 30))
     assert answer.status == "out_of_scope", answer.summary
+
+
+async def test_the_largest_drop_of_a_quarter_is_the_worst_with_its_annualised_rate(
+    data: Any,
+) -> None:
+    gdp = source_frame("statsmodels_macro")["GDPC1"].dropna()
+    change = gdp.pct_change().loc["2008-01-01":"2008-12-31"] * 100
+    worst = change.idxmin()
+    annualised = ((1 + change.loc[worst] / 100) ** 4 - 1) * 100
+    answer = await ask_offline(
+        "Which quarter of 2008 saw the largest quarter-on-quarter drop in US real GDP, how big "
+        "was that drop, and what is it at an annualized rate?",
+        date(2009, 5, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{worst.year}Q{worst.quarter}" in answer.summary, answer.summary
+    assert f"{change.min():.2f}%" in answer.summary, answer.summary
+    assert f"{annualised:.2f}%" in answer.summary, answer.summary
+    assert "best quarter" not in answer.summary
+
+
+async def test_a_spreads_widest_month_shows_both_yields(data: Any) -> None:
+    yields = source_frame("arch_default").loc["1980-01-01":"2018-12-31"]
+    gap = yields["BAA"] - yields["AAA"]
+    widest = gap.idxmax()
+    answer = await ask_offline(
+        "Between 1980 and 2018, in which month was the gap between Moody's Baa and Aaa corporate "
+        "bond yields at its widest, and how wide was it in percentage points? Please show both "
+        "yields that month too.",
+        date(2019, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (
+        f"{gap.max():.2f}%",
+        f"{yields.loc[widest, 'BAA']:.2f}%",
+        f"{yields.loc[widest, 'AAA']:.2f}%",
+        f"{widest:%Y-%m}",
+    ):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_a_when_that_tells_what_was_happening_asks_no_date(data: Any) -> None:
+    bill = source_frame("statsmodels_macro")["TB3MS"].dropna()
+    moved = (bill.loc["2001-10-01"] - bill.loc["2000-10-01"]) * 100
+    answer = await ask_offline(
+        "How many basis points did the 3-month T-bill rate move over the course of 2001, when "
+        "the Fed was cutting?",
+        date(2002, 3, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{moved:.0f} basis points" in answer.summary, answer.summary

@@ -808,6 +808,10 @@ def _as_period(
         for m, h in parsed.group("metric")
         if any(s <= h.start and h.end <= e for s, e in period.spans)
     }
+    if _ANNUALISED.search(parsed.text):
+        # "…the largest quarter-on-quarter drop, and what is it at an annualized rate": each
+        # quarter's change compounded to a year is shown beside the ranking.
+        inside -= {"qoq", "mom"}
     if _rates_only(reading):
         _as_period_level(reading, period, inside)
         return
@@ -830,6 +834,9 @@ def _as_period(
         if reading.zh
         else f"the {period.which} {period.frequency} period(s) by return, with their dates"
     )
+
+
+_ANNUALISED = re.compile(r"(?i)\bannuali[sz]ed\b|\bannual\s+rate\b|年化")
 
 
 def _rates_only(reading: Reading) -> bool:

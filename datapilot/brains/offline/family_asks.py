@@ -80,7 +80,8 @@ _PERIOD_PATTERNS = (
     re.compile(
         rf"(?i)\b(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:and|&|or)\s+(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
         rf"\s+(?:(?P<n>\d+|two|three|four|five)\s+)?(?:(?:single|calendar|full)\s+)?{_PERIOD_EN}\b"
-        rf"(?!\s*(?:-|to|over|on)\s*(?:date|year|month|quarter|week))"
+        rf"(?!\s*(?:-|to|over|on)\s*(?:date|year|month|quarter|week)"
+        rf"|[-\s]+(?:on|over)[-\s]+(?:year|month|quarter|week))"
     ),
     re.compile(
         rf"(?i)\b(?P<s1>{_BEST_EN}|{_WORST_EN})\s+(?P<adj>weekly|monthly|quarterly|annual|yearly)\s+"
@@ -89,7 +90,7 @@ _PERIOD_PATTERNS = (
     # "which month was the best", "what quarter did it gain the most"
     re.compile(
         rf"(?i)\b(?:which|what)\s+(?:(?:single|calendar|full)\s+)?{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
-        rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})"
+        rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:[\w/-]+\s+){{0,2}}?(?P<fall>{_DOWN_EN})\b)?"
         rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
         rf"(?:the\s+)?most"
         rf"|(?P<down>f[ae]ll|drop(?:ped)?|lo(?:se|st)|declined?|slump(?:ed)?|sank|sink)\s+"
@@ -176,6 +177,8 @@ def read_period_ask(text: str) -> PeriodAsk | None:
             said = [_side(groups[k]) for k in ("s1", "s2") if k in groups]
             if "down" in groups:
                 said = ["worst"]
+            elif "fall" in groups and said == ["best"]:
+                said = ["worst"]  # "which quarter saw the largest quarter-on-quarter drop"
             elif "up" in groups and not said:
                 said = ["best"]
             if (

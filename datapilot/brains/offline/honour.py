@@ -64,8 +64,10 @@ EXCLUSION = re.compile(
 # A date asked for: "when", "which day", 哪天, 何时 — honoured only by an output that dates it.
 WHEN = re.compile(
     # "than when I opened my bakery", "when we bought": a clause that tells, asking no date
+    # "when the Fed was cutting": a clause that tells what was happening
     r"(?i)\b((?<!\bthan\s)when(?!\s+(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\s+"
-    r"(?:\w+ed|was|were|had|got|began|bought|sold|made|went|came|left|took)\b)"
+    r"(?:\w+ed|was|were|had|got|began|bought|sold|made|went|came|left|took)\b"
+    r"|\s+the\s+\w+(?:\s+\w+)?\s+(?:was|were)\s+\w+ing\b)"
     r"|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
     r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
     r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|啥时候|啥时|几时|哪个月|哪一个月|哪月|哪个季度|"

@@ -112,20 +112,32 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
             if period == "daily"
             else (f"（{_zh_period(str(row.period), period)}）" if w.zh else f" ({row.period})")
         )
+        # The series shown beside the extreme (a spread's two yields) on its date.
+        extra = [c for c in frame.columns if c not in _EXTREME_COLUMNS]
+        beside = [
+            f"{w.name(c)} {_said(said, float(getattr(row, c)), column_unit(frame, c))}"
+            for c in extra
+            if c.isidentifier() and pd.notna(getattr(row, c, None))
+        ]
         if w.zh:
             word = "最高" if high else "最低"
             what = w.title(of) if of else "值"
             what = "" if what in name or name in what else what  # a series' own level
             when = f"在{said.when}期间" if "至" in said.when else said.when
-            sentences.append(f"{name}{when}{what}{word}为{value}，在{row.date}{where}。")
+            also = f"（当时{'，'.join(beside)}）" if beside else ""
+            sentences.append(f"{name}{when}{what}{word}为{value}，在{row.date}{where}{also}。")
         else:
             word = "highest" if high else "lowest"
             what = of.lower() if of else "value"
             what = "level" if what in name.lower() or name.lower() in what else what
+            also = f" ({', '.join(beside)} at the time)" if beside else ""
             sentences.append(
-                f"{_poss(name)} {word} {what}{_when(said)} was {value} on {row.date}{where}."
+                f"{_poss(name)} {word} {what}{_when(said)} was {value} on {row.date}{where}{also}."
             )
     return sentences
+
+
+_EXTREME_COLUMNS = {"date", "period", "value", "rank", "group"}
 
 
 _CONDITIONS = {

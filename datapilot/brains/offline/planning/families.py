@@ -83,6 +83,7 @@ class AnalystFamilies(SeriesStatistics):
         """The highest or lowest value of the series asked about (the closes, or the rolling
         volatility the question names), with its date."""
         r = self.r
+        beside: str | None = None
         if r.extreme_of == "volatility":
             self._rolling_volatility()
             series = self.primary or self.levels(freq="daily")
@@ -112,6 +113,8 @@ class AnalystFamilies(SeriesStatistics):
             (c.output for c in self.builder.calls() if c.interface == "spread"), None
         ):
             series = spread  # "the widest the Baa-Aaa spread got": the spread's extreme
+            # with the two series it is taken between on that date
+            beside = self.levels()
         else:
             series = self.levels(freq="daily")
             if not r.table_only:
@@ -120,6 +123,8 @@ class AnalystFamilies(SeriesStatistics):
         args: dict[str, Any] = {"frame": frame(series), "which": which, "n": r.top_k or 1}
         if r.period_label and r.period_label != "daily":
             args["period"] = r.period_label
+        if beside is not None:
+            args["beside"] = [frame(beside)]
         extremes = self.builder.add(
             "period_extremes",
             args,
