@@ -130,3 +130,14 @@ async def test_a_when_that_tells_asks_no_date(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{rise:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_day_in_brackets_after_an_occasion_names_its_anchor(data: Any) -> None:
+    moved = _change("^GSPC", "skfolio_index", "2008-09-15", "2008-09-22")
+    answer = await ask_offline(
+        "S&P 500 in the week after the Lehman bankruptcy (Sept 15 2008), what was the return",
+        date(2009, 1, 5),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{moved:.2f}%" in answer.summary, answer.summary
+    assert "2008-09-22" in answer.summary

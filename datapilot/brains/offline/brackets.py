@@ -40,6 +40,18 @@ def restates(text: str, said: Clause, inside: Clause) -> bool:
     return overlap and (said.start, said.end) != (inside.start, inside.end)
 
 
+def names_the_anchor(text: str, said: Clause, inside: Clause) -> bool:
+    """`inside`, a day in brackets right after a length anchored on an occasion ("the week
+    after the Lehman bankruptcy (Sept 15 2008)"), is that occasion's day: the length stands."""
+    if said.rule != "duration" or inside.start is None or inside.start != inside.end:
+        return False
+    if not (
+        _OPEN.fullmatch(text[said.span[1] : inside.span[0]]) and _CLOSE.match(text, inside.span[1])
+    ):
+        return False
+    return inside.start in (said.start, said.end)
+
+
 # "2015年到2019年这五年", "2010-2019, these ten years": a length said right after dates, as theirs.
 _THESE = re.compile(r"[\s,，、]*(?:(?:这|這|那|these|those|the)\s*)?", re.IGNORECASE)
 

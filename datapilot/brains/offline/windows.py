@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.basis import basis_window
 from datapilot.brains.offline.before_that import before_that
-from datapilot.brains.offline.brackets import length_restates, restates
+from datapilot.brains.offline.brackets import length_restates, names_the_anchor, restates
 from datapilot.brains.offline.numbers import (
     DIGITS,
     ZH_NUMERAL,
@@ -990,6 +990,8 @@ class Grammar:
                 continue
             if said and length_restates(text, said[-1], clause):
                 continue  # "2015年到2019年这五年": the years said, their length restated
+            if said and names_the_anchor(text, said[-1], clause):
+                continue  # "the week after the Lehman bankruptcy (Sept 15 2008)"
             if clause.rule == "first":
                 reading.from_first = True
             if clause.rule == "horizon":
