@@ -44,6 +44,7 @@ from datapilot.interfaces.frame import (
     unit_of,
     values_of,
 )
+from datapilot.interfaces.periods import period_label
 from datapilot.interfaces.registry import Frame, InterfaceError, interface
 from datapilot.interfaces.table_words import chinese_column, named_cell, said_column
 
@@ -579,6 +580,16 @@ def show_table(
                 f"{max_rows}行。",
             )
         )
+    period = str(frame.attrs.get("period") or "")
+    if (
+        period in ("monthly", "quarterly", "annual")
+        and isinstance(shown.index, pd.DatetimeIndex)
+        and "period" not in shown.columns
+    ):
+        # A month's (quarter's, year's) return is dated by its last session; named by the
+        # period too, as the question named it ("each quarter of 2018": 2018Q2).
+        shown = shown.copy()
+        shown.insert(0, "period", [period_label(day, period) for day in shown.index])
     columns, rows = frame_rows(shown, cell=table_cell)
     units = {
         str(c): _unit_for(frame, str(c))

@@ -209,3 +209,19 @@ async def test_a_when_that_tells_what_was_happening_asks_no_date(data: Any) -> N
     )
     assert answer.status == "ok", answer.message
     assert f"{moved:.0f} basis points" in answer.summary, answer.summary
+
+
+async def test_a_basket_more_than_a_benchmark_said_with_bi(data: Any) -> None:
+    basket = buy_and_hold(
+        source_frame("skfolio_sp500"), {"HD": 0.5, "WMT": 0.5}, "2020-12-31", "2021-12-31"
+    )
+    made = float(basket.iloc[-1] / 100 - 1) * 100
+    index = source_frame("skfolio_index")["^GSPC"].dropna()
+    market = float(index.loc[:"2021-12-31"].iloc[-1] / index.loc[:"2020-12-31"].iloc[-1] - 1) * 100
+    answer = await ask_offline(
+        "家得寶和沃爾瑪各半的組合，買進後不再平衡，2021年的報酬比標普500多（或少）幾個百分點？",
+        date(2022, 2, 14),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{made:.2f}%", f"{market:.2f}%", f"{made - market:.2f}个百分点"):
+        assert shown in answer.summary, (shown, answer.summary)

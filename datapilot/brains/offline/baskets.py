@@ -54,6 +54,7 @@ def basket_message(words: str, zh: bool) -> str:
 _AGAINST = re.compile(
     r"(?i)\b(?:vs\.?|versus|against|compared|relative\s+to|than|benchmark)\b|相比|对比|跑赢|跑输|比较"
     r"|(?:跟|和|与|同)[^，。？！,;；]{0,12}?比"
+    r"|比(?=[^，。？！,;；]{0,12}?(?:多|少|高|低|好|差|强|弱))"  # 比标普500多几个百分点
 )
 # A member asked on its own beside the basket: declined, not answered with the basket alone.
 _ALONE = re.compile(
