@@ -141,3 +141,70 @@ async def test_a_day_in_brackets_after_an_occasion_names_its_anchor(data: Any) -
     assert answer.status == "ok", answer.message
     assert f"{moved:.2f}%" in answer.summary, answer.summary
     assert "2008-09-22" in answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "today"),
+    [
+        (
+            "Across the entire history you hold for the S&P 500, what were its single worst and "
+            "single best daily percentage moves, and on which days did they happen?",
+            date(2022, 12, 28),
+        ),
+        ("S&P 500 worst and best daily returns ever", date(2022, 12, 28)),
+    ],
+)
+async def test_two_superlatives_over_one_noun_and_ever(
+    data: Any, question: str, today: date
+) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"].dropna().loc[: today.isoformat()]
+    moves = closes.pct_change().dropna() * 100
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    for shown in (
+        f"{moves.max():.2f}%",
+        f"{moves.idxmax():%Y-%m-%d}",
+        f"{moves.min():.2f}%",
+        f"{moves.idxmin():%Y-%m-%d}",
+    ):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Saw a headline claiming Exxon is up more than 80% this year. Legit?",
+        "新闻说埃克森美孚今年涨了80%以上，是真的吗？",
+    ],
+)
+async def test_a_claimed_change_is_checked_and_a_headline_asks_no_news(
+    data: Any, question: str
+) -> None:
+    moved = _change("XOM", "skfolio_sp500", "2021-12-31", "2022-12-28")
+    answer = await ask_offline(question, date(2022, 12, 28))
+    assert answer.status == "ok", answer.message
+    assert f"{moved:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_claimed_level_reached_at_some_point_is_not_answered_with_the_average(
+    data: Any,
+) -> None:
+    answer = await ask_offline(
+        "A blog says Brent's monthly average price topped $140 at some point in 2008. Does the "
+        "data back that up?",
+        date(2009, 2, 1),
+    )
+    assert answer.status == "no_data", answer.summary
+
+
+async def test_each_quarters_return_is_named_by_its_quarter(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["JPM"].loc[:"2018-12-31"]
+    quarterly = closes.resample("QE").last().pct_change().loc["2018"] * 100
+    answer = await ask_offline(
+        "how did JPMorgan do in each quarter of 2018? quarterly returns pls", date(2019, 3, 1)
+    )
+    assert answer.status == "ok", answer.message
+    table = next(o for o in answer.outputs if getattr(o, "rows", None))
+    shown = {row[1]: row[2] for row in table.rows}
+    for end, value in quarterly.items():
+        assert shown[f"{end.year}Q{end.quarter}"] == pytest.approx(value, abs=0.01)

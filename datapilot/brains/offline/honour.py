@@ -68,7 +68,7 @@ WHEN = re.compile(
     r"(?i)\b((?<!\bthan\s)when(?!\s+(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\s+"
     r"(?:\w+ed|was|were|had|got|began|bought|sold|made|went|came|left|took)\b"
     r"|\s+the\s+\w+(?:\s+\w+)?\s+(?:was|were)\s+\w+ing\b)"
-    r"|which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)|"
+    r"|(?:on\s+)?which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)s?|"
     r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
     r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|啥时候|啥时|几时|哪个月|哪一个月|哪月|哪个季度|"
     r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
@@ -149,20 +149,26 @@ RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 # Reported speech whose figure the question then checks: "says … over 25% … — what was its
 # actual CAGR?", 号称年化超过25%，实际是多少.
 _CLAIM = re.compile(
-    r"(?i)\b(?:says?|said|claims?|claimed|states?|stated|touts?|touted|boasts?|advertis\w*|"
-    r"promises?|promised)\b|声称|号称|宣称|宣传|吹嘘"
+    r"(?i)\b(?:says?|saying|said|claims?|claimed|claiming|states?|stated|touts?|touted|boasts?|"
+    r"advertis\w*|promises?|promised|reports?|reported|reckons?)\b|声称|号称|宣称|宣传|吹嘘|说|称"
 )
 _CHECKED = re.compile(
-    r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right)\b"
-    r"|实际|真的|到底|核实|核对|对不对|准确"
+    r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right|legit|"
+    r"accurate|correct|back\s+(?:that|this|it)\s+up|hold\s+up|holds\s+up)\b"
+    r"|实际|真的|到底|核实|核对|对不对|准确|属实|靠谱|没错"
 )
 _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*%")
 _CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
 
 
+_PHRASE_CUT = re.compile(r"\s[-–—]\s|[.;:?!,，。；：？！]")
+
+
 def _claimed_figure(text: str, at: int) -> bool:
-    """Whether the figure at `at` sits in a claim's clause that a later clause checks."""
-    start, end = clause_around(text, at, at, _CLAUSE_CUT)
+    """Whether the figure at `at` sits in a claim's clause that a later clause checks
+    ("新闻说埃克森美孚今年涨了80%以上，是真的吗": checked after the comma)."""
+    start, _ = clause_around(text, at, at, _CLAUSE_CUT)
+    _, end = clause_around(text, at, at, _PHRASE_CUT)
     return bool(_CLAIM.search(text, start, at)) and bool(_CHECKED.search(text, end))
 
 
@@ -172,7 +178,10 @@ def content_words(
     """Thresholds, exclusions, dates and distances asked for in `text` outside the `claimed`
     spans, as (start, end, reading, meaning): claimed before any filler can take their words."""
     for found in THRESHOLD.finditer(text):
-        if _claimed_figure(text, found.start()):
+        # A claimed change ("up more than 80%") is checked by the change itself; a claimed
+        # level ("topped $140 at some point") asks for the extreme, which no filler gives.
+        percent = re.match(r"\s*(?:%|percent|个?百分点)", text[found.end() :])
+        if ("%" in found.group(0) or percent) and _claimed_figure(text, found.start()):
             # "a deck says it compounded at over 25% a year — what was its actual CAGR?": the
             # figure of a claim the question checks, not a filter
             yield found.start(), found.end(), "filler", "a claim's figure"

@@ -596,8 +596,21 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
         reading.explicit_window = True
         _start_at_own_observation(reading, time.clauses)
         return
+    ever = _EVER.search(reading.text)
+    if ever is not None:  # "worst and best daily returns ever": all the data, not the past year
+        reading.start, reading.end = reading.history_start, reading.today
+        reading.explicit_window = True
+        reading.family_spans.append((*ever.span(), "all the data"))
+        reading.trace.append(
+            "“ever” → 全部数据" if reading.zh else f'"ever" → all the data, to {reading.today}'
+        )
+        return
     reading.start, reading.end = default_window(reading.today)
     reading.trace.append(f"no time words → the past year, {reading.start}..{reading.end}")
+
+
+# "ever" with no other time words: over all the data ("ever since" is a "since").
+_EVER = re.compile(r"(?i)\bever\b(?!\s+since\b)")
 
 
 _NATIVE_UNIT = {"monthly": "month", "quarterly": "quarter", "annual": "year"}

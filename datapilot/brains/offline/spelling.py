@@ -86,6 +86,24 @@ _ZH_ORDINAL_RANK = re.compile(
 _ZH_PLACES = {"二": "2", "两": "2", "三": "3", "四": "4", "五": "5"}
 
 
+# "its single worst and single best daily moves", "the best & worst days": two superlatives over
+# one noun, each said with it, so each reads as the measure it is.
+_PAIRED_SUPERLATIVES = re.compile(
+    r"(?i)\b(?P<a>worst|best|biggest|largest|smallest|highest|lowest)\s+(?P<join>and|&|or)\s+"
+    r"(?:(?:the|its)\s+)?(?:single\s+)?(?P<b>worst|best|biggest|largest|smallest|highest|lowest)\s+"
+    r"(?P<noun>(?:[a-z-]+\s+){0,2}?(?:days?|sessions?|returns?|moves?|gains?|drops?|falls?|losses?|"
+    r"changes?|months?|quarters?|years?|weeks?))\b"
+)
+
+
+def expand_paired_superlatives(text: str) -> str:
+    """`text` with a noun shared by two superlatives said after each ("worst and best daily
+    returns" → "worst daily returns and best daily returns")."""
+    return _PAIRED_SUPERLATIVES.sub(
+        lambda m: f"{m['a']} {m['noun']} {m['join']} {m['b']} {m['noun']}", text
+    )
+
+
 def expand_ordinals(text: str) -> str:
     """`text` with an ordinal before a superlative said as the count to rank down to ("second
     best" → "2 best", 倒数第三 → 最差的3): the ranking then shows the place asked, never only
