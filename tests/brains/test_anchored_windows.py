@@ -4,7 +4,8 @@
 and ends a month later; "the week before D" ends on D; "around D" / D前后 is D ± the length;
 trading days are weekdays, as "the past 10 trading days" count them; an episode's edge ("the COVID
 crash bottom") is its day of record. A length anchored on words nothing dates ("two weeks after
-the 2008 election") is said to be unread, never answered over the past year as if it were read.
+the Fukushima earthquake") is said to be unread, never answered over the past year as if it were
+read; an occasion of record ("the 2008 election") dates it.
 Expected returns are computed here with pandas from skfolio's shipped prices.
 """
 
@@ -68,14 +69,26 @@ def test_a_length_beside_a_day_is_that_window(question: str, start: str, end: st
 @pytest.mark.parametrize(
     "question",
     [
-        "two weeks after the 2008 election",
+        "two weeks after the Fukushima earthquake",
         "the month after the great recession bottom",  # dated by whole months, no low of record
-        "since the 2016 election",
+        "since the 2012 election",
     ],
 )
 def test_an_anchor_nothing_dates_is_no_window(question: str) -> None:
     time = read_time(question, TODAY)
     assert not time.explicit and time.start is None, time.clauses
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("two weeks after the 2008 election", date(2008, 11, 4), date(2008, 11, 18)),
+        ("since the 2016 election", date(2016, 11, 8), TODAY),
+    ],
+)
+def test_an_occasion_of_record_dates_its_anchor(question: str, start: date, end: date) -> None:
+    time = read_time(question, TODAY)
+    assert (time.start, time.end) == (start, end), time.clauses
 
 
 async def _ask(question: str) -> Answer:
@@ -143,7 +156,7 @@ async def test_two_anchored_windows_keep_each_its_own(data: Any) -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        "How did the S&P 500 do in the two weeks after the 2008 election?",
+        "How did the S&P 500 do in the two weeks after the Fukushima earthquake?",
         "Apple in the month after the great recession bottom",
         "大选之后两周标普500涨了多少",
     ],

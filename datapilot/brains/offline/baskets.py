@@ -127,8 +127,21 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
         reading.family_spans.append((*word.span(), f"the basket {name}"))
     for held_words in _HELD.finditer(text) if rebalanced or "rebal" in text.lower() else ():
         reading.family_spans.append((*held_words.span(), "held without rebalancing"))
-    for bought in _BOUGHT.finditer(text):  # 买进持有, 买进后: the basket's buy and hold
-        reading.family_spans.append((*bought.span(), "bought and held"))
+    bought_spans = [b.span() for b in _BOUGHT.finditer(text)]
+    for bought in bought_spans:  # 买进持有, 买进后: the basket's buy and hold
+        reading.family_spans.append((*bought, "bought and held"))
+    growth = [h for m, h in parsed.group("metric") if m == "investment_growth"]
+    if (
+        reading.amount is None
+        and growth
+        and all(any(a <= h.start and h.end <= b for a, b in bought_spans) for h in growth)
+    ):
+        # "收盘买入、之后不动": how the basket is held, not an amount's growth (none was said)
+        reading.metrics = [m for m in reading.metrics if m != "investment_growth"]
+        if not reading.metrics:
+            reading.metrics = ["return"]
+            if len(reading.price_entities) > len(ids):  # a benchmark beside: side by side
+                reading.rank = True
     reading.trace.append(
         f"“{text[span[0] : span[1]]}” → {name}组合（买入持有，不再平衡）"
         if reading.zh

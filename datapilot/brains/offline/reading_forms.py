@@ -229,7 +229,7 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     quiet = [clause_around(text, at, at + len(advice), PHRASE_END)] if at >= 0 else []
     # A clause before the advice that tells, or one after it that asks nothing ("推荐三只2023年能涨
     # 的股票，最好像礼来今年这样"), is the advice's own context.
-    around = [c for c in clauses(text) if at >= 0 and not (c[0] <= at < c[1])]
+    around = [c for c in clauses(text, PHRASE_END) if at >= 0 and not (c[0] <= at < c[1])]
     quiet += [c for c in around if not _ASKS.search(text[c[0] : c[1]])]
 
     def heard(start: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from datapilot.brains.offline.clauses import clauses
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.family_asks import RANGE_ASK
 from datapilot.brains.offline.honour import GAP, in_percent
@@ -54,7 +55,11 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
     to Q2 2009") is the change from one end to the other, not each period's on the one before;
     a level of a percent series changes in percentage points (the ledger's gap)."""
     words = [hit.text.casefold() for metric, hit in parsed.group("metric") if metric == "pop"]
-    if metrics != ["pop"] or not words or any(w not in GENERIC_CHANGE for w in words):
+    if "pop" not in metrics or not words or any(w not in GENERIC_CHANGE for w in words):
+        return metrics
+    # "the close on Aug 1 … to its close on Jan 17, what was the change? And the lowest close in
+    # between": the closes and their extreme are asked beside the change, which is still one.
+    if set(metrics) - {"pop", "close", "stats"}:
         return metrics
     ranged = any(c.rule == "range" for c in parsed.time.clauses)
     # "How much did the S&P 500 change in 2020", "AAPL change over the past 5 days": a window
@@ -68,11 +73,10 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
         if reading.zh
         else "a change from one date to another → between the two ends"
     )
-    if not ranged:
-        # A calendar window's change is from the last value before it, a rate's in points, as
-        # "by how many percentage points did it change in 2008" is.
-        return ["return"]
-    return ["value"] if in_percent(reading) else ["return"]
+    # A calendar window's change is from the last value before it; a range's, a rate's in
+    # points, as "by how many percentage points did it change in 2008" is.
+    change = "value" if ranged and in_percent(reading) else "return"
+    return [change if m == "pop" else m for m in metrics]
 
 
 # A change that names its own comparison period: "year-over-year", 同比, "q/q".
@@ -111,7 +115,10 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
     drawdown = any(m == "max_drawdown" for m, _ in parsed.group("metric"))
+    told = _told_sentences(parsed)
     for metric, hit in parsed.group("metric"):
+        if any(s <= hit.start < e for s, e in told):
+            continue  # "My pension is tied to core inflation. How much did core CPI rise …"
         if drawdown and metric == "stats" and _RUN_EDGE.fullmatch(hit.text):
             continue  # "its maximum drawdown (peak and trough dates)": the drawdown's own ends
         if metric in ("close", "value") and any(s <= hit.start and hit.end <= e for s, e in gaps):
@@ -242,6 +249,31 @@ _QUALIFIED = (
     "max_drawdown",
     "drawdown",
 )
+
+
+# A sentence that tells about the asker ("My pension is tied to core inflation.", 我的退休金跟
+# 通胀挂钩。), not a request: its measure words are the occasion, the question says what to measure.
+_TELLS = re.compile(
+    r"(?i)^\W*(?:my|our|i|i'm|i've|i'd|we|we're|we've|saw|heard|remember|a\s+(?:friend|colleague|"
+    r"blog|columnist|headline|article|report|book)|everyone|people)\b|^\W*(?:我的|我们的|我|听说|看到)"
+)
+_ASKS = re.compile(
+    r"(?i)\?|\b(?:how|what|which|when|show|plot|chart|draw|give|list|compare|rank|calculate|"
+    r"compute|find|tell\s+me)\b|多少|几|哪|吗|呢|怎么|如何|是否|请|帮我"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+def _told_sentences(parsed: Parsed) -> list[tuple[int, int]]:
+    """The sentences that tell and ask nothing, when another sentence asks with a measure."""
+    text = parsed.text
+    spans = [(a, b) for a, b in clauses(text, _SENTENCE_END) if text[a:b].strip()]
+    if len(spans) < 2:
+        return []
+    told = [(a, b) for a, b in spans if _TELLS.search(text[a:b]) and not _ASKS.search(text[a:b])]
+    asked = [span for span in spans if span not in told]
+    measured = any(any(a <= h.start < b for a, b in asked) for m, h in parsed.group("metric"))
+    return told if measured else []
 
 
 def _drop_qualifiers(metrics: list[str], parsed: Parsed) -> list[str]:

@@ -32,8 +32,9 @@ def gap_sentences(rows: list[tuple[str, Fact]], said: Said, first: str | None = 
     points = float(best[1].value) - float(worst[1].value)
     if len(rows) == 2 and first == worst[0] and points > 0:
         if w.zh:  # 跑输: the name asked about did worse
+            # "跑输标普500的幅度为3.27个百分点": never a figure glued to a name ending in a digit
             return [
-                f"{w.name(worst[0], many=True)}跑输{w.name(best[0], many=True)}"
+                f"{w.name(worst[0], many=True)}跑输{w.name(best[0], many=True)}的幅度为"
                 f"{points:,.2f}个百分点。"
             ]
         return [
