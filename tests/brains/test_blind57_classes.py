@@ -93,3 +93,43 @@ async def test_a_basket_bought_at_a_close_and_held_against_a_benchmark(data: Any
     for shown in (f"{made:.2f}%", f"{market:.2f}%", f"{abs(made - market):.2f}个百分点"):
         assert shown in answer.summary, (shown, answer.summary)
     assert f"500{abs(made - market):.2f}" not in answer.summary
+
+
+async def test_unemployment_at_its_worst_is_its_highest_and_its_quarter(data: Any) -> None:
+    rate = source_frame("statsmodels_macro")["UNRATE"].loc["1980-01-01":"1989-12-31"]
+    peak = rate.idxmax()
+    answer = await ask_offline(
+        "八十年代美国失业最严重的时候，失业率到了多少？是在哪个季度？", date(2010, 3, 1)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{rate.max():.2f}%" in answer.summary, answer.summary
+    assert f"{peak.year}Q{peak.quarter}" in answer.summary, answer.summary
+
+
+async def test_which_of_two_windows_was_bigger_gives_each(data: Any) -> None:
+    rate = source_frame("statsmodels_macro")["UNRATE"]
+    seventies = rate.loc["1970-01-01":"1979-12-31"].median()
+    eighties = rate.loc["1980-01-01":"1989-12-31"].median()
+    answer = await ask_offline(
+        "Homework question: which was bigger, the median US unemployment rate in the 1970s or "
+        "in the 1980s? Please give both medians.",
+        date(2009, 12, 31),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{seventies:.2f}%", f"{eighties:.2f}%"):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_a_claim_a_later_sentence_asks_about_is_not_a_threshold(data: Any) -> None:
+    closes = _index("2019-12-31")
+    monthly = closes.resample("ME").last().pct_change().loc["2010-01":"2019-12"]
+    up = int((monthly > 0).sum())
+    answer = await ask_offline(
+        "A columnist writes that the S&P 500 finished higher in more than 60% of months during "
+        "the 2010s. Out of the 120 months from January 2010 through December 2019, how many "
+        "were up, and what share is that?",
+        date(2020, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{up} of {len(monthly)} months" in answer.summary, answer.summary
+    assert f"{up / len(monthly) * 100:.2f}%" in answer.summary, answer.summary

@@ -150,7 +150,8 @@ RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 # actual CAGR?", 号称年化超过25%，实际是多少.
 _CLAIM = re.compile(
     r"(?i)\b(?:says?|saying|said|claims?|claimed|claiming|states?|stated|touts?|touted|boasts?|"
-    r"advertis\w*|promises?|promised|reports?|reported|reckons?)\b|声称|号称|宣称|宣传|吹嘘|说|称"
+    r"advertis\w*|promises?|promised|reports?|reported|reckons?|writes|wrote|argues|argued)\b"
+    r"|声称|号称|宣称|宣传|吹嘘|说|称|写道"
 )
 _CHECKED = re.compile(
     r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right|legit|"
@@ -161,6 +162,8 @@ _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*%")
 _CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
 
 
+_SENTENCE_AFTER = re.compile(r"[.!。！](?:\s|$)|(?<=[.!])\s")
+_QUESTION = re.compile(r"(?i)\?|？|\b(?:how|what|which|when)\b|多少|几|哪")
 _PHRASE_CUT = re.compile(r"\s[-–—]\s|[.;:?!,，。；：？！]")
 
 
@@ -169,7 +172,13 @@ def _claimed_figure(text: str, at: int) -> bool:
     ("新闻说埃克森美孚今年涨了80%以上，是真的吗": checked after the comma)."""
     start, _ = clause_around(text, at, at, _CLAUSE_CUT)
     _, end = clause_around(text, at, at, _PHRASE_CUT)
-    return bool(_CLAIM.search(text, start, at)) and bool(_CHECKED.search(text, end))
+    if not _CLAIM.search(text, start, at):
+        return False
+    # checked in so many words, or by a question of its own in the next sentence ("A columnist
+    # writes … more than 60% of months. … how many were up, and what share is that?")
+    later = _SENTENCE_AFTER.search(text, at)
+    asked = later is not None and _QUESTION.search(text, later.end()) is not None
+    return bool(_CHECKED.search(text, end)) or asked
 
 
 def content_words(
@@ -639,6 +648,8 @@ def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
         return "rows of the table"
     if _several(reading) and (reading.rank or reading.compare or reading.both_ends):
         return "ranking of several"
+    if cue == "cue:rank" and len(reading.parts) >= 2 and not _several(reading):
+        return "the parts' windows, side by side"  # "which was bigger, in the 1970s or 1980s"
     if _left_out(reading):
         return "ranking, the other names said to have no data"
     if getattr(reading, "extreme_of", "") == "period_mean":

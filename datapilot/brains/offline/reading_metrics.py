@@ -217,6 +217,12 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         metrics.insert(0, base)
         reading.trace.append(why)
         reading.measure_defaulted = True
+    windows = [c for c in parsed.time.clauses if c.start is not None and c.end is not None]
+    if reading.rank and not several and len(windows) >= 2 and set(metrics) & _MODIFIERS:
+        # "which was bigger, the median rate in the 1970s or in the 1980s": each window's
+        # figure, side by side, not the statistics of one window spanning both
+        reading.rank = False
+        reading.trace.append("windows compared → each window's own figure")
     if reading.rank and not several and any(m in ("close", "value") for m in metrics):
         reading.rank = False
         if "stats" not in metrics:

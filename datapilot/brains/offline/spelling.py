@@ -62,12 +62,17 @@ _THESE_LAST = re.compile(
 )
 
 
+# 失业最严重的时候, 通胀最厉害的那年: unemployment and inflation are worst at their highest.
+_WORST_RATE_ZH = re.compile(r"(失业|通胀|通货膨胀)率?最(?:严重|厉害|糟糕?)")
+
+
 def expand_period_shorthand(text: str) -> str:
     """`text` with qtr/yr/mth/wk (and their plurals) written out, 月收益率 as 月度收益率 and 这五年
     as 近五年."""
     text = _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
     if not _DATED.search(text):  # "2022年1月到6月，这6个月": the months said, restated
         text = _THESE_LAST.sub("近", text)
+    text = _WORST_RATE_ZH.sub(lambda m: f"{m[1]}率最高", text)
     return _ZH_PERIOD_RETURNS.sub(lambda m: _ZH_FREQUENCY[m["unit"]], text)
 
 
