@@ -80,6 +80,8 @@ def max_drawdown(
                 continue
             peak = named.idxmax()
             later = series.loc[peak:].iloc[1:]
+            below = later[later < series.loc[peak]]  # regained only once it has fallen
+            later = later.loc[below.index[0] :] if not below.empty else later.iloc[:0]
             regained = later[later >= series.loc[peak]]
             fall = series.loc[peak : regained.index[0]] if not regained.empty else series.loc[peak:]
             trough = fall.idxmin()

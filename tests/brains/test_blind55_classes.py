@@ -29,6 +29,8 @@ def _fall_from(closes: pd.Series, first: str, last: str) -> tuple[float, str, st
     of first..last."""
     peak = closes.loc[first:last].idxmax()
     later = closes.loc[peak:].iloc[1:]
+    below = later[later < closes.loc[peak]]  # regained once it has fallen below the peak
+    later = later.loc[below.index[0] :]
     regained = later[later >= closes.loc[peak]]
     fall = closes.loc[peak : regained.index[0]] if not regained.empty else closes.loc[peak:]
     trough = fall.idxmin()
@@ -224,4 +226,37 @@ async def test_a_basket_more_than_a_benchmark_said_with_bi(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     for shown in (f"{made:.2f}%", f"{market:.2f}%", f"{made - market:.2f}个百分点"):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_the_average_of_the_periods_beside_the_worst_of_them(data: Any) -> None:
+    closes = source_frame("skfolio_index")["^GSPC"].dropna().loc[:"2021-12-31"]
+    yearly = closes.resample("YE").last().pct_change().loc["1991":"2021"] * 100
+    answer = await ask_offline(
+        "For a reserving memo I need the long-run picture of the S&P 500 price index: taking "
+        "each calendar year from 1991 through 2021, what is the simple arithmetic average of "
+        "the annual returns, and which single year was the worst and by how much did it fall?",
+        date(2022, 6, 30),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{yearly.mean():.2f}%", f"{yearly.min():.2f}%", str(yearly.idxmin().year)):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_two_windows_means_and_the_gap_between_them(data: Any) -> None:
+    bill = source_frame("statsmodels_macro")["TB3MS"]
+    sixties = bill.loc["1960-01-01":"1969-12-31"].mean()
+    seventies = bill.loc["1970-01-01":"1979-12-31"].mean()
+    answer = await ask_offline(
+        "What was the average 3-month Treasury bill rate during the 1960s, what was it during "
+        "the 1970s, and by how many percentage points did the 1970s average exceed the 1960s "
+        "one?",
+        date(2010, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (
+        f"{sixties:.2f}%",
+        f"{seventies:.2f}%",
+        f"{abs(seventies - sixties):.2f} percentage points",
+    ):
         assert shown in answer.summary, (shown, answer.summary)

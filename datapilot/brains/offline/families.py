@@ -818,10 +818,14 @@ def _as_period(
     if reading.top_k is None and (count := period.count(parsed.text, numbers)) is not None:
         reading.top_k = count  # "the best three quarters", 最好的3个月
     whole = _whole_window_return(parsed, period)
+    # "the simple average of the annual returns, and which single year was the worst": the
+    # mean of the same periods' returns, beside their ranking
+    averaged = [m for m in ("mean", "median") if m in reading.metrics and m not in inside]
     reading.metrics = [
         "period_extremes",
         *(m for m in reading.metrics if m not in _REPLACED and m not in inside),
         *whole,
+        *averaged,
     ]
     reading.metrics = [m for m in reading.metrics if m not in ("best_day", "worst_day")]
     reading.frequency = period.frequency  # type: ignore[assignment]

@@ -769,6 +769,8 @@ _PEAK_BEFORE = re.compile(
 def peak_period_span(text: str, period: Span) -> Span | None:
     """The words naming a peak by the period `period` covers in `text`, with the period, or None."""
     start, end = period
+    if re.search(r"(?i)\bpre-?\s*$|\bbefore\s+$|之前的?$|前的$", text[:start]):
+        return None  # "its pre-2008 peak": a peak before the period, not in it
     after = _PEAK_AFTER.match(text[end:])
     if after is not None:
         return start, end + after.end()

@@ -120,7 +120,7 @@ def _gap_between_parts(reading: Reading, planner: _Planner, primaries: list[str]
     part's figure minus the second's, stated beside both."""
     if len(primaries) != 2 or GAP.search(reading.text) is None:
         return
-    if len({tuple(p.part.metrics) for p in reading.parts}) != 1:
+    if len({_measured(p.part.metrics) for p in reading.parts}) != 1:
         return
     gap = planner.builder.add(
         "figure_difference",
@@ -132,6 +132,12 @@ def _gap_between_parts(reading: Reading, planner: _Planner, primaries: list[str]
         task="processing",
     )
     planner._table(gap, planner._title("差值" if reading.zh else "difference"))
+
+
+def _measured(metrics: list[str]) -> tuple[str, ...]:
+    """A part's measures, a level word beside a statistic of it dropped ("the average rate")."""
+    kept = tuple(m for m in metrics if m not in ("value", "close"))
+    return kept or tuple(metrics)
 
 
 class _Planner(

@@ -229,8 +229,20 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     quiet = [clause_around(text, at, at + len(advice), PHRASE_END)] if at >= 0 else []
     # A clause before the advice that tells, or one after it that asks nothing ("推荐三只2023年能涨
     # 的股票，最好像礼来今年这样"), is the advice's own context.
-    around = [c for c in clauses(text, PHRASE_END) if at >= 0 and not (c[0] <= at < c[1])]
+    around = [c for c in clauses(text) if at >= 0 and not (c[0] <= at < c[1])]
     quiet += [c for c in around if not _ASKS.search(text[c[0] : c[1]])]
+    # Within the advice's sentence, a phrase that tells a move ("AMD drop so much this year
+    # already, now can 抄底 or not?") is its occasion too; a bare pair of names and a year
+    # ("Apple vs Microsoft in 2021, should I buy?") still asks for their figures.
+    sentence = clause_around(text, at, at + len(advice)) if at >= 0 else (0, 0)
+    quiet += [
+        c
+        for c in clauses(text[: sentence[1]], PHRASE_END)
+        if sentence[0] <= c[0]
+        and not (c[0] <= at < c[1])
+        and _TOLD_MOVE.search(text[c[0] : c[1]])
+        and not _ASKS.search(text[c[0] : c[1]])
+    ]
 
     def heard(start: int) -> bool:
         return not any(lo <= start < hi for lo, hi in quiet)
@@ -246,6 +258,14 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     ]
     dated = parsed.time.explicit and any(heard(c.span[0]) for c in parsed.time.clauses)
     return bool(dated or plot or reading.table or measures)
+
+
+# A move told, not asked: "drop so much", "is down a lot", "rallied hard", 跌了这么多.
+_TOLD_MOVE = re.compile(
+    r"(?i)\b(?:drop(?:ped|s)?|f[ae]ll(?:en|s)?|rose|rise[ns]?|rall(?:y|ied)|crash(?:ed)?|tank(?:ed)?|"
+    r"(?:is|was|are|were)\s+(?:up|down))\b[^,]{0,30}?\b(?:so\s+much|this\s+much|a\s+lot|already|"
+    r"hard|big)\b|(?:跌|涨)了?(?:这么|那么)(?:多|狠)"
+)
 
 
 # A clause that asks (a question word, a request), not one that tells.
