@@ -260,3 +260,18 @@ async def test_two_windows_means_and_the_gap_between_them(data: Any) -> None:
         f"{abs(seventies - sixties):.2f} percentage points",
     ):
         assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_which_quarters_were_the_peak_and_the_trough_of_a_drawdown(data: Any) -> None:
+    gdp = source_frame("statsmodels_macro")["GDPC1"].loc["2006-10-01":"2009-12-31"]
+    peak = gdp.loc["2007-01-01":].idxmax()
+    trough = gdp.loc[peak:].idxmin()
+    depth = (gdp.loc[trough] / gdp.loc[peak] - 1) * 100
+    answer = await ask_offline(
+        "How much did US real GDP fall from peak to trough between 2007 and 2009, and which "
+        "quarters were the peak and the trough?",
+        date(2010, 6, 30),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{depth:.2f}%", f"{peak:%Y-%m-%d}", f"{trough:%Y-%m-%d}"):
+        assert shown in answer.summary, (shown, answer.summary)

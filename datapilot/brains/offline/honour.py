@@ -680,6 +680,8 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "date of the extreme"
     if "period_extremes" in reading.metrics:
         return "dates of the extremes"  # the best month, 哪个季度: each period named
+    if "max_drawdown" in reading.metrics and _LONGER.search(said):
+        return "dates of the drawdown's peak and trough"  # "which quarters were the peak and …"
     if _LONGER.search(said) and len(reading.parts) >= 2:
         return "the parts' windows, compared"  # "2019 vs 2020 - which year was better"
     if _LONGER.search(said):
