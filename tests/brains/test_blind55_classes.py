@@ -275,3 +275,16 @@ async def test_which_quarters_were_the_peak_and_the_trough_of_a_drawdown(data: A
     assert answer.status == "ok", answer.message
     for shown in (f"{depth:.2f}%", f"{peak:%Y-%m-%d}", f"{trough:%Y-%m-%d}"):
         assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_a_quoted_eras_name_names_no_measure(data: Any) -> None:
+    cpi = source_frame("statsmodels_macro")["CPIAUCSL"]
+    rise = (cpi.loc["1979-10-01"] / cpi.loc["1969-10-01"] - 1) * 100
+    answer = await ask_offline(
+        "To show the 'Great Inflation', by how much in total did the consumer price index rise "
+        "over the 1970s?",
+        date(2010, 4, 12),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{rise:.2f}%" in answer.summary, answer.summary
+    assert "year-over-year" not in answer.summary

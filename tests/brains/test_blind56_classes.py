@@ -208,3 +208,23 @@ async def test_each_quarters_return_is_named_by_its_quarter(data: Any) -> None:
     shown = {row[1]: row[2] for row in table.rows}
     for end, value in quarterly.items():
         assert shown[f"{end.year}Q{end.quarter}"] == pytest.approx(value, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In the 1990s, in how many quarters was the US unemployment rate at or above 6%?",
+        "In the 1990s, how many quarters was the US unemployment rate 6% or more?",
+        "1990年代美国失业率在6%及以上（含6%）的季度一共有几个？",
+    ],
+)
+async def test_quarters_at_or_above_a_level_count_the_level_itself(
+    data: Any, question: str
+) -> None:
+    rate = source_frame("statsmodels_macro")["UNRATE"].loc["1990-01-01":"1999-12-31"]
+    at_or_above = int((rate >= 6).sum())
+    assert at_or_above != int((rate > 6).sum())  # the level is met exactly in some quarter
+    answer = await ask_offline(question, date(2005, 6, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{at_or_above}" in answer.summary and f"{len(rate)}" in answer.summary, answer.summary
+    assert f"{at_or_above / len(rate) * 100:.2f}%" in answer.summary, answer.summary

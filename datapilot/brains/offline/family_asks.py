@@ -496,7 +496,10 @@ def _num(text: str) -> float:
 
 # Months or quarters counted: "how many months was Brent above $100", 有几个月在100美元以上.
 _VALUES_EN = re.compile(r"(?i)\bhow\s+many\s+(?P<unit>month|quarter)s\b")
-_VALUES_ZH = re.compile(r"(?:有)?(?:几|多少)个?(?P<unit>月|季度)")
+_VALUES_ZH = re.compile(
+    r"(?:有)?(?:几|多少)个?(?P<unit>月|季度)"
+    r"|(?P<unit2>月份?|季度)[^，。？?,]{0,6}?(?:一共|总共|共)?有?(?:几|多少)个"  # 的季度一共有几个
+)
 _VALUE_UNITS = {"month": "monthly", "quarter": "quarterly", "月": "monthly", "季度": "quarterly"}
 
 
@@ -511,13 +514,16 @@ def read_values_count(text: str) -> tuple[str, CountAsk] | None:
         count = _percent_level(text, trigger)
     if count is None:
         return None
-    return _VALUE_UNITS[trigger["unit"].lower()], count
+    unit = (trigger["unit"] or trigger["unit2"]).lower().replace("月份", "月")
+    return _VALUE_UNITS[unit], count
 
 
 # A rate's level in percent: "above 8%", 高于8%, 8%以上 (of a day's move it would be a return).
 _PERCENT_LEVEL_EN = re.compile(
-    r"(?i)\b(?P<cmp>above|over|below|under|higher\s+than|lower\s+than|at\s+least|at\s+most|"
-    r"more\s+than|less\s+than)\s+" + _NUM + r"\s*(?:%|percent)"
+    r"(?i)(?:\b(?P<cmp>at\s+or\s+above|at\s+or\s+below|above|over|below|under|higher\s+than|"
+    r"lower\s+than|at\s+least|at\s+most|more\s+than|less\s+than|no\s+less\s+than|"
+    r"no\s+more\s+than)\s+)?" + _NUM + r"\s*(?:%|percent)"
+    r"(?P<post>\s+or\s+(?:more|higher|above|greater|over|less|lower|below|under))?"
 )
 _PERCENT_LEVEL_ZH = re.compile(
     r"(?P<cmp>高于|低于|超过|大于|小于|不低于|不高于|在)?\s*" + _NUM + r"\s*[%％]"
@@ -527,11 +533,27 @@ _PERCENT_LEVEL_ZH = re.compile(
 
 def _percent_level(text: str, trigger: re.Match[str]) -> CountAsk | None:
     """A count of a percent series' values against a level said in percent."""
-    found = _PERCENT_LEVEL_EN.search(text)
+    found = next((f for f in _PERCENT_LEVEL_EN.finditer(text) if f["cmp"] or f["post"]), None)
     if found is not None:
-        cmp = re.sub(r"\s+", " ", found["cmp"].lower())
-        below = cmp in ("below", "under", "lower than", "at most", "less than")
-        inclusive = cmp in ("at least", "at most")
+        cmp = re.sub(r"\s+", " ", (found["cmp"] or "").lower())
+        post = (found["post"] or "").split()[-1].lower() if found["post"] else ""
+        below = cmp in (
+            "below",
+            "under",
+            "lower than",
+            "at most",
+            "less than",
+            "at or below",
+            "no more than",
+        ) or post in ("less", "lower", "below", "under")
+        inclusive = bool(post) or cmp in (
+            "at least",
+            "at most",
+            "at or above",
+            "at or below",
+            "no less than",
+            "no more than",
+        )
     else:
         found = _PERCENT_LEVEL_ZH.search(text)
         if found is None or not (found["side"] or found["cmp"] not in (None, "在")):

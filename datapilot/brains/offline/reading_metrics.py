@@ -115,7 +115,7 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
     drawdown = any(m == "max_drawdown" for m, _ in parsed.group("metric"))
-    told = _told_sentences(parsed)
+    told = _told_sentences(parsed) + _quoted_names(parsed)
     for metric, hit in parsed.group("metric"):
         if any(s <= hit.start < e for s, e in told):
             continue  # "My pension is tied to core inflation. How much did core CPI rise …"
@@ -268,6 +268,17 @@ _ASKS = re.compile(
     r"compute|find|tell\s+me)\b|多少|几|哪|吗|呢|怎么|如何|是否|请|帮我"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+# An era's or a book's name in quotes, in title case: "the 'Great Inflation'", “Black Monday”.
+_QUOTED_NAME = re.compile(r"['\"“‘](?:[A-Z][a-z]+\s+){1,4}[A-Z][a-z]+['\"”’]")
+
+
+def _quoted_names(parsed: Parsed) -> list[tuple[int, int]]:
+    """Quoted names whose words name no measure, when a measure is said outside them."""
+    names = [m.span() for m in _QUOTED_NAME.finditer(parsed.text)]
+    outside = any(not any(a <= h.start < b for a, b in names) for _, h in parsed.group("metric"))
+    return names if names and outside else []
 
 
 def _told_sentences(parsed: Parsed) -> list[tuple[int, int]]:
