@@ -99,6 +99,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "quarter": ("quarter", "季度"),
     "month": ("month", "月份"),
     "from_date": ("from date", "起算日"),
+    "from_close": ("close at the start", "起算日收盘"),
     "ties": ("ties", "并列数"),
     "up": ("up", "上涨"),
     "down": ("down", "下跌"),

@@ -287,9 +287,9 @@ def extreme_days(
     ] = "worst",
     span: Annotated[int, "Sessions one change spans: 1 for daily changes, 5 for 5-day ones."] = 1,
 ) -> pd.DataFrame:
-    """The best/worst % changes per column over `span` sessions: rows by id with date (the
-    last session), from_date, return_pct, change (in the series' unit), rank and group
-    (best/worst). The first day's change runs from the base close."""
+    """Best/worst % changes per column over `span` sessions: rows by id with date (last
+    session), from_date, return_pct, change (series' unit), from_close and close (span > 1),
+    rank, group. The first change runs from the base close."""
     if n < 1:
         raise InterfaceError("extreme_days needs n >= 1.")
     if span < 1:
@@ -302,7 +302,7 @@ def extreme_days(
         path = wealth[column].dropna()
         returns = ((path / path.shift(span) - 1) * 100).iloc[span:].dropna()
         starts = dict(zip(path.index[span:], path.index[: len(path) - span], strict=True))
-        points = None
+        points = level = None
         if levels is not None and column in levels.columns:
             level = levels[column].dropna()
             points = (level - level.shift(span)).iloc[span:]
@@ -320,6 +320,9 @@ def extreme_days(
                         "group": side,
                     }
                 )
+                if span > 1 and level is not None:  # the two closes the change runs between
+                    rows[-1]["from_close"] = float(level[starts[day]])
+                    rows[-1]["close"] = float(level[day])
     if not rows:
         raise InterfaceError("No changes in the window; widen the date window.")
     # Indexed by id like every cross-section (an id repeats once per day listed).
@@ -337,7 +340,7 @@ def extreme_days(
         unit="%",
         title=f"{words[which]} {what}",
         title_zh=f"单日{zh_side}" if span == 1 else f"{span}个交易日{zh_side}",
-        units={"return_pct": "%", "change": unit},
+        units={"return_pct": "%", "change": unit, "from_close": unit, "close": unit},
         span=span,
     )
 

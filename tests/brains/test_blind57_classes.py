@@ -9,7 +9,8 @@
 - 奥巴马第一次当选美国总统的那一年 is 2008;
 - a basket "bought at the close and held" (收盘买入、之后不动) beside a benchmark: its return
   against the benchmark's, and the gap, never an amount's growth nobody named; a gap after a
-  name ending in a digit is not glued to it (跑输标普500的幅度为3.27个百分点).
+  name ending in a digit is not glued to it (跑输标普500的幅度为3.27个百分点);
+- and blind54's last wrong: a worst run of sessions states the two closes it runs between.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -133,3 +134,23 @@ async def test_a_claim_a_later_sentence_asks_about_is_not_a_threshold(data: Any)
     assert answer.status == "ok", answer.message
     assert f"{up} of {len(monthly)} months" in answer.summary, answer.summary
     assert f"{up / len(monthly) * 100:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_worst_run_of_sessions_states_its_two_closes(data: Any) -> None:
+    closes = source_frame("arch_nasdaq")["^IXIC"].dropna().loc[:"2008-12-31"]
+    runs = (closes / closes.shift(5) - 1).loc["2008-01-01":]
+    end = runs.idxmin()
+    start = closes.index[closes.index.get_loc(end) - 5]
+    answer = await ask_offline(
+        "Nasdaq Comp worst 5-session drop in 2008 - how bad, and start/end dates?",
+        date(2009, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (
+        f"{runs.min() * 100:.2f}%",
+        f"{start:%Y-%m-%d}",
+        f"{end:%Y-%m-%d}",
+        f"{closes.loc[start]:,.2f}",
+        f"{closes.loc[end]:,.2f}",
+    ):
+        assert shown in answer.summary, (shown, answer.summary)

@@ -236,6 +236,7 @@ def short_ticker_mentions(
     The catalog matches short tickers only as written in capitals, since many are words; a word
     left over after every known phrase and filler word, that is exactly a ticker, names it.
     """
+    hits = list(hits)
     rest = mask(text, [*claimed, *((h.start, h.end) for h in hits)])
     taken = {m.entity.id for m in named}
     found: list[Mention] = []
@@ -245,7 +246,14 @@ def short_ticker_mentions(
         if word.isupper():
             continue  # capitals the catalog did not take are an abbreviation (MA, PM)
         listed = _in_a_list(text, token.start(1), [*named, *found])
-        if is_common_word(word) and not token.group(0).startswith("$") and not listed:
+        # "hd max dd 2020?": the question's first word, no other name, and a measure right after
+        leading = (
+            not named
+            and not text[: token.start(1)].strip()
+            and any(h.group("metric") and 0 < h.start - token.end(1) <= 2 for h in hits)
+        )
+        word_only = is_common_word(word) and not token.group(0).startswith("$")
+        if word_only and not listed and not leading:
             continue  # "so", "low", "cat": words, unless written as $so or listed with names
         entity = catalog.get(word)
         if entity is None or entity.id in taken:

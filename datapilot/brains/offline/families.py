@@ -121,9 +121,15 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         for span in before_fall_words(text):
             reading.family_spans.append((*span, "the peak before the fall"))
         return
-    peak = _peak_named_by_period(parsed, reading) if recovery is not None else None
+    falls = recovery is not None or "max_drawdown" in reading.metrics
+    peak = _peak_named_by_period(parsed, reading) if falls else None
     if recovery is not None and peak is not None and reading.entities and asks_when:
         _as_peak_recovery(reading, recovery, peak)
+        return
+    if recovery is None and peak is not None and reading.entities:
+        # "how deep was the fall from its March 2000 record close": the same fall, its
+        # recovery shown when there was one
+        _as_peak_recovery(reading, None, peak)
         return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
@@ -620,7 +626,7 @@ _OPENING: dict[str, Callable[[date], date]] = {
 
 
 def _as_peak_recovery(
-    reading: Reading, span: tuple[int, int], peak: tuple[date, date, Span]
+    reading: Reading, span: tuple[int, int] | None, peak: tuple[date, date, Span]
 ) -> None:
     """When a peak named by its period was regained: the fall from the highest close of that
     period to its lowest close before the first close back at it, each dated. The window runs
@@ -632,7 +638,8 @@ def _as_peak_recovery(
     kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS)
     reading.metrics = ["max_drawdown", *kept]
     reading.rank = False
-    reading.family_spans.append((*span, "the drawdown's recovery"))
+    if span is not None:
+        reading.family_spans.append((*span, "the drawdown's recovery"))
     reading.family_spans.append((*words, f"the peak: the highest close of {first}..{last}"))
     reading.trace.append(
         f"{first}至{last}的最高收盘 → 从该高点的跌幅、低点与收复日期（区间至{reading.end}）"

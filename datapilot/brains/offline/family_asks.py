@@ -780,7 +780,8 @@ def read_recovery_ask(text: str) -> Span | None:
 # (`_PEAK_AFTER`) or just before (`_PEAK_BEFORE`) the period's own words.
 _PEAK_AFTER = re.compile(
     r"(?i)^(?:'s)?\s*(?:closing\s+|record\s+|all[-\s]time\s+|market\s+)?"
-    r"(?:peak|high|top|record)s?\b|^的?(?:收盘)?(?:高点|最高点|高位|峰值|顶部|历史高点|纪录)"
+    r"(?:peak|high|top|record)s?\b(?!\s*(?:/|and|&|to|-)\s*(?:the\s+)?(?:trough|low|bottom))"
+    r"|^的?(?:收盘)?(?:高点|最高点|高位|峰值|顶部|历史高点|纪录)(?!(?:和|与|、|/)(?:低点|谷底))"
 )
 _PEAK_BEFORE = re.compile(
     r"(?i)\b(?:peak|high|top|record)(?:\s+close|\s+closing\s+(?:level|price))?\s+"

@@ -150,7 +150,8 @@ RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 # actual CAGR?", 号称年化超过25%，实际是多少.
 _CLAIM = re.compile(
     r"(?i)\b(?:says?|saying|said|claims?|claimed|claiming|states?|stated|touts?|touted|boasts?|"
-    r"advertis\w*|promises?|promised|reports?|reported|reckons?|writes|wrote|argues|argued)\b"
+    r"advertis\w*|promises?|promised|reports?|reported|reckons?|writes|wrote|argues|argued|"
+    r"e-?mailed|texted|tweeted|posted|told\s+me|tells\s+me|insists?|insisted)\b"
     r"|声称|号称|宣称|宣传|吹嘘|说|称|写道"
 )
 _CHECKED = re.compile(
@@ -162,6 +163,9 @@ _FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*%")
 _CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
 
 
+_YES_NO = re.compile(
+    r"(?i)\W*(?:[\w'-]+\s*:\s*)?(?:did|does|do|is|was|were|are|has|have|had)\b|\W*(?:真的|是不是|是否)"
+)
 _SENTENCE_AFTER = re.compile(r"[.!。！](?:\s|$)|(?<=[.!])\s")
 _QUESTION = re.compile(r"(?i)\?|？|\b(?:how|what|which|when)\b|多少|几|哪")
 _PHRASE_CUT = re.compile(r"\s[-–—]\s|[.;:?!,，。；：？！]")
@@ -172,6 +176,8 @@ def _claimed_figure(text: str, at: int) -> bool:
     ("新闻说埃克森美孚今年涨了80%以上，是真的吗": checked after the comma)."""
     start, _ = clause_around(text, at, at, _CLAUSE_CUT)
     _, end = clause_around(text, at, at, _PHRASE_CUT)
+    if _YES_NO.match(text, start) and _CHECKED.search(text, start, end):
+        return True  # "did the Nasdaq really lose about 80% …?": the figure checked
     if not _CLAIM.search(text, start, at):
         return False
     # checked in so many words, or by a question of its own in the next sentence ("A columnist

@@ -99,6 +99,11 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         # year was better"): the values, or the returns, per window.
         _each_window(reading, clauses, reading.metrics[0], None, text=parsed.text)
         return
+    if reading.measure_defaulted and reading.metrics in (["value", "stats"], ["close", "stats"]):
+        # "the highest rate in the 1970s, and in the 1980s? Which quarters?": each window's
+        # highest and lowest, dated, never the extreme of one window spanning both
+        _each_window(reading, clauses, "stats", None, text=parsed.text)
+        return
     asked = set(reading.metrics)
     if asked - {"value"} and "value" not in {m for m, _ in hits}:
         asked -= {"value"}  # a rate's values a statistic is taken of ("its 2000 average")

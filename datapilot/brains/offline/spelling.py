@@ -41,8 +41,8 @@ class Respelling(BaseModel):
 
 # Analysts' shorthand for periods ("last qtr", "best wk", "3 yrs"), read as the words they stand
 # for before anything else reads the question.
-_SHORT_PERIODS = re.compile(r"(?i)\b(qtr|yr|mth|wk)(s?)\b")
-_PERIOD_WORDS = {"qtr": "quarter", "yr": "year", "mth": "month", "wk": "week"}
+_SHORT_PERIODS = re.compile(r"(?i)\b(qtr|yr|mth|wk|dt)(s?)\b")
+_PERIOD_WORDS = {"qtr": "quarter", "yr": "year", "mth": "month", "wk": "week", "dt": "date"}
 
 
 # 月收益率, 周涨跌幅: the returns of each month (week), said with the frequency's own word (月度),
@@ -67,8 +67,8 @@ _WORST_RATE_ZH = re.compile(r"(失业|通胀|通货膨胀)率?最(?:严重|厉�
 
 
 def expand_period_shorthand(text: str) -> str:
-    """`text` with qtr/yr/mth/wk (and their plurals) written out, 月收益率 as 月度收益率 and 这五年
-    as 近五年."""
+    """`text` with qtr/yr/mth/wk/dt (and their plurals) written out, 月收益率 as 月度收益率,
+    这五年 as 近五年."""
     text = _SHORT_PERIODS.sub(lambda m: _PERIOD_WORDS[m.group(1).lower()] + m.group(2), text)
     if not _DATED.search(text):  # "2022年1月到6月，这6个月": the months said, restated
         text = _THESE_LAST.sub("近", text)

@@ -381,9 +381,14 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
     starts = frame["from_date"].tolist() if "from_date" in frame.columns else [None] * len(frame)
     moved = frame["change"].tolist() if "change" in frame.columns else [None] * len(frame)
     unit = str((frame.attrs.get("units") or {}).get("change") or "")
+    ends = (
+        list(zip(frame["from_close"].tolist(), frame["close"].tolist(), strict=True))
+        if {"from_close", "close"} <= set(frame.columns)
+        else [None] * len(frame)
+    )
     days: dict[tuple[str, str], list[_Day]] = {}
-    rows = zip(ids, frame["date"].tolist(), groups, starts, moved, strict=True)
-    for subject, day, group, first, change in rows:
+    rows = zip(ids, frame["date"].tolist(), groups, starts, moved, ends, strict=True)
+    for subject, day, group, first, change, closes in rows:
         fact = found.get((str(subject), _day(day)))
         if fact is None:
             continue
@@ -393,6 +398,11 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
             else ("best" if float(fact.value) >= 0 else "worst")
         )
         points = _points(change, unit, w.zh)
+        if closes is not None and not any(pd.isna(c) for c in closes):
+            went = f"{float(closes[0]):,.2f} → {float(closes[1]):,.2f}"
+            points = f"{points}；收盘{went}" if points and w.zh else points
+            points = f"{points}; closes {went}" if points and not w.zh else points
+            points = points or (f"收盘{went}" if w.zh else f"closes {went}")
         item = _Day(fact, _day(first) if first is not None else None, points)
         days.setdefault((str(subject), side), []).append(item)
     return [

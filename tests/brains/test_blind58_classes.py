@@ -1,0 +1,109 @@
+"""Classes a fresh blind set (blind58) found, each failing before its fix:
+
+- slang and shorthand of busy askers: 巨硬 (Microsoft), "hd max dd 2020? peak/trough dts" (a
+  lower-case ticker first, before a measure; "dts" for dates);
+- 那五檔因子ETF counts five funds (檔 is Taiwan's counter for a fund), no order book;
+- a figure checked in a yes/no question ("did the Nasdaq really lose about 80% from its March
+  2000 record close? How deep was the fall") or e-mailed as a claim ("a listener emailed that
+  Apple gained more than 80% in 2020. True or not?") is checked, not read as a threshold; the
+  fall from a peak named by its period is measured without a recovery word;
+- "the highest quarterly unemployment rate in the 1970s, and in the 1980s? Which quarters?":
+  each decade's highest, dated, never the highest of both decades together.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from support.asking import ask_offline
+from support.numeric_expect import source_frame
+
+
+def _drawdown(closes: Any) -> tuple[float, str, str]:
+    peak = closes.cummax()
+    drawdown = closes / peak - 1
+    trough = drawdown.idxmin()
+    top = closes.loc[:trough].idxmax()
+    return float(drawdown.min() * 100), f"{top:%Y-%m-%d}", f"{trough:%Y-%m-%d}"
+
+
+@pytest.mark.parametrize(
+    ("question", "entity", "start", "end", "today"),
+    [
+        (
+            "巨硬2021年上半年最大回撤多少？从哪天砸到哪天的",
+            "MSFT",
+            "2020-12-31",
+            "2021-06-30",
+            date(2021, 7, 5),
+        ),
+        ("hd max dd 2020? peak/trough dts", "HD", "2019-12-31", "2020-12-31", date(2021, 1, 5)),
+    ],
+)
+async def test_slang_names_and_shorthand(
+    data: Any, question: str, entity: str, start: str, end: str, today: date
+) -> None:
+    closes = source_frame("skfolio_sp500")[entity].loc[start:end]
+    depth, top, trough = _drawdown(closes)
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    for shown in (f"{depth:.2f}%", top, trough):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_five_funds_counted_with_dang_are_no_order_book(data: Any) -> None:
+    answer = await ask_offline(
+        "美股那五檔因子ETF（MTUM、QUAL、SIZE、USMV、VLUE），2021年哪一檔報酬最好？多少？",
+        date(2022, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+
+
+async def test_a_figure_checked_in_a_yes_no_question_and_a_fall_from_a_named_peak(
+    data: Any,
+) -> None:
+    closes = source_frame("arch_nasdaq")["^IXIC"].dropna().loc[:"2016-06-30"]
+    peak = closes.loc["2000-03-01":"2000-03-31"].idxmax()
+    later = closes.loc[peak:]
+    below = later[later < closes.loc[peak]]
+    regained = later.loc[below.index[0] :][lambda s: s >= closes.loc[peak]]
+    trough = closes.loc[peak : regained.index[0]].idxmin()
+    depth = (closes.loc[trough] / closes.loc[peak] - 1) * 100
+    answer = await ask_offline(
+        "Fact-checking an episode: did the Nasdaq really lose about 80% from its March 2000 "
+        "record close? How deep was the fall and when did it bottom?",
+        date(2016, 6, 30),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{depth:.2f}%", f"{peak:%Y-%m-%d}", f"{trough:%Y-%m-%d}"):
+        assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_a_claim_emailed_is_checked(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["AAPL"]
+    gain = (closes.loc[:"2020-12-31"].iloc[-1] / closes.loc[:"2019-12-31"].iloc[-1] - 1) * 100
+    answer = await ask_offline(
+        "A listener emailed that Apple gained more than 80% in 2020. True or not?",
+        date(2021, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{gain:.2f}%" in answer.summary, answer.summary
+
+
+async def test_each_decades_highest_dated(data: Any) -> None:
+    rate = source_frame("statsmodels_macro")["UNRATE"]
+    seventies = rate.loc["1970-01-01":"1979-12-31"]
+    eighties = rate.loc["1980-01-01":"1989-12-31"]
+    answer = await ask_offline(
+        "For my macro paper: what was the highest quarterly US unemployment rate in the 1970s, "
+        "and in the 1980s? Which quarters?",
+        date(2010, 1, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for decade in (seventies, eighties):
+        for shown in (f"{decade.max():.2f}%", f"{decade.idxmax():%Y-%m-%d}"):
+            assert shown in answer.summary, (shown, answer.summary)
