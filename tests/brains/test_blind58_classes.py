@@ -8,7 +8,9 @@
   Apple gained more than 80% in 2020. True or not?") is checked, not read as a threshold; the
   fall from a peak named by its period is measured without a recovery word;
 - "the highest quarterly unemployment rate in the 1970s, and in the 1980s? Which quarters?":
-  each decade's highest, dated, never the highest of both decades together.
+  each decade's highest, dated, never the highest of both decades together;
+- "did WTI really drop under $40 in 2015? On what day did it first settle below $40": the drop
+  under the level is the crossing the first close dates.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -19,7 +21,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from support.asking import ask_offline
+from support.asking import ask_offline, series_values
 from support.numeric_expect import source_frame
 
 
@@ -107,3 +109,16 @@ async def test_each_decades_highest_dated(data: Any) -> None:
     for decade in (seventies, eighties):
         for shown in (f"{decade.max():.2f}%", f"{decade.idxmax():%Y-%m-%d}"):
             assert shown in answer.summary, (shown, answer.summary)
+
+
+async def test_a_drop_under_a_level_is_the_crossing_the_first_close_dates(data: Any) -> None:
+    wti = series_values(data, "DCOILWTICO").loc["2015"].dropna()
+    below = wti[wti < 40]
+    answer = await ask_offline(
+        "Did WTI crude really drop under $40 in 2015? On what day did it first settle below $40 "
+        "that year, and at what price?",
+        date(2016, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{below.index[0]:%Y-%m-%d}" in answer.summary, answer.summary
+    assert f"{below.iloc[0]:.2f}" in answer.summary, answer.summary

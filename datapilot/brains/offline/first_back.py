@@ -194,6 +194,8 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         reading.start = later[0].start if later else level_day
         reading.end = (later[0].end if later else None) or reading.today
     reading.family_spans += [(s, e, f"first close {ask.side}") for s, e in ask.spans]
+    for crossed in _CROSSED.finditer(parsed.text):  # "did it really drop under $40 in 2015?"
+        reading.family_spans.append((*crossed.span(), f"the level crossed, {ask.side}"))
     reading.rank = False
     if reading.zh:
         level = f"{ask.level:g}" if ask.level is not None else f"{level_day}的收盘价"
@@ -205,6 +207,14 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
         level = f"{ask.multiple:g}x {level}" if ask.multiple != 1.0 else level
         reading.trace.append(f"the first session closing {ask.side} {level}")
     return True
+
+
+# A move past the level said beside the first close asked: the crossing it dates.
+_CROSSED = re.compile(
+    r"(?i)\b(?:drop(?:ped|s)?|f[ae]ll(?:s)?|sank|slid|dip(?:ped|s)?|r[io]se(?:s)?|climb(?:ed|s)?|"
+    r"jump(?:ed|s)?|top(?:ped|s)?|br[eo]ke?)\s+(?:under|below|above|over|past|through)\b"
+    r"|(?:跌|涨|升)(?:破|穿|到)"
+)
 
 
 _PEAK_WORDS = re.compile(r"(?i)\b(?:peak|high|top|record)\b|最高|高点|峰值|顶部|新高")
