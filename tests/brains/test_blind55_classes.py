@@ -18,25 +18,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import pandas as pd
 import pytest
 from support.asking import ask_offline
-from support.numeric_expect import buy_and_hold, source_frame
-
-
-def _fall_from(closes: pd.Series, first: str, last: str) -> tuple[float, str, str, str | None]:
-    """Depth in % and the peak, trough and recovery days of the fall from the highest close
-    of first..last."""
-    peak = closes.loc[first:last].idxmax()
-    later = closes.loc[peak:].iloc[1:]
-    below = later[later < closes.loc[peak]]  # regained once it has fallen below the peak
-    later = later.loc[below.index[0] :]
-    regained = later[later >= closes.loc[peak]]
-    fall = closes.loc[peak : regained.index[0]] if not regained.empty else closes.loc[peak:]
-    trough = fall.idxmin()
-    recovery = regained.index[0].date().isoformat() if not regained.empty else None
-    depth = (closes.loc[trough] / closes.loc[peak] - 1) * 100
-    return depth, peak.date().isoformat(), trough.date().isoformat(), recovery
+from support.numeric_expect import buy_and_hold, fall_from_peak, source_frame
 
 
 @pytest.mark.parametrize(
@@ -71,7 +55,7 @@ async def test_a_fall_from_a_peak_named_by_its_period_and_its_recovery(
     data: Any, question: str, source: str, entity: str, period: tuple[str, str], today: date
 ) -> None:
     closes = source_frame(source)[entity].dropna().loc[: today.isoformat()]
-    depth, peak, trough, recovery = _fall_from(closes, *period)
+    depth, peak, trough, recovery = fall_from_peak(closes, *period)
     assert recovery is not None
     answer = await ask_offline(question, today)
     assert answer.status == "ok", answer.message
@@ -83,7 +67,7 @@ async def test_how_deep_a_named_crash_was_and_how_long_it_took_to_close_back_abo
     data: Any,
 ) -> None:
     closes = source_frame("skfolio_index")["^GSPC"].dropna().loc[:"2021-01-15"]
-    depth, peak, trough, recovery = _fall_from(closes, "2020-02-19", "2020-02-19")
+    depth, peak, trough, recovery = fall_from_peak(closes, "2020-02-19", "2020-02-19")
     assert recovery is not None
     days = (date.fromisoformat(recovery) - date.fromisoformat(peak)).days
     answer = await ask_offline(

@@ -341,3 +341,19 @@ def shows(value: float, signed: bool, found: list[float]) -> bool:
         if abs(round(candidate, 2) - target) <= 0.005 + 1e-9:
             return True
     return False
+
+
+def fall_from_peak(closes: pd.Series, first: str, last: str) -> tuple[float, str, str, str | None]:
+    """Depth in % and the peak, trough and recovery days of the fall from the highest close of
+    first..last: the trough is the lowest close before the first close back at the peak, which
+    counts only once the closes have fallen below it."""
+    peak = closes.loc[first:last].idxmax()
+    later = closes.loc[peak:].iloc[1:]
+    below = later[later < closes.loc[peak]]
+    later = later.loc[below.index[0] :] if not below.empty else later.iloc[:0]
+    regained = later[later >= closes.loc[peak]]
+    fall = closes.loc[peak : regained.index[0]] if not regained.empty else closes.loc[peak:]
+    trough = fall.idxmin()
+    recovery = regained.index[0].date().isoformat() if not regained.empty else None
+    depth = float(closes.loc[trough] / closes.loc[peak] - 1) * 100
+    return depth, peak.date().isoformat(), trough.date().isoformat(), recovery
