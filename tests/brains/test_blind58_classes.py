@@ -117,3 +117,13 @@ async def test_a_drop_under_a_level_is_the_crossing_the_first_close_dates(data: 
     assert answer.status == "ok", answer.message
     assert f"{below.index[0]:%Y-%m-%d}" in answer.summary, answer.summary
     assert f"{below.iloc[0]:.2f}" in answer.summary, answer.summary
+
+
+async def test_a_rates_change_beside_a_levels_is_not_ranked_as_one_measure(data: Any) -> None:
+    answer = await ask_offline(
+        "1970s oil shock recession, 1973Q4 to 1975Q1: by how much did US real GDP shrink, and how "
+        "many points did the unemployment rate rise over those same quarters?",
+        date(2010, 2, 1),
+    )
+    assert answer.status == "no_data", answer.summary
+    assert "percentage points" in (answer.message or ""), answer.message

@@ -458,6 +458,36 @@ def _decline(
         reading.trace.append(f"“{said}”：{zh}" if reading.zh else f'"{said}": {en}')
 
 
+_CHANGES = {"return", "cumulative_return"}
+
+
+def _mixed_units(reading: Reading) -> str | None:
+    """The names of a change asked of a rate (in points) beside a level (in %), ranked or set
+    side by side as one measure: the two changes are not one measure, so no ranking or gap of
+    them answers; None when the series agree."""
+    series = reading.series_entities
+    if len(series) < 2 or not _CHANGES & set(reading.metrics) or reading.parts:
+        return None
+    rates = [e for e in series if e.units.casefold() in ("percent", "%")]
+    if not rates or len(rates) == len(series):
+        return None
+    return ", ".join(e.id for e in series)
+
+
+def mixed_units_message(names: str, zh: bool) -> str:
+    """Why a change of a rate beside a level's is declined, and what to ask instead."""
+    if zh:
+        return (
+            f"{names}：利率类序列的变化以百分点计，水平类序列以百分比计，不能当作同一个指标排名或"
+            "相减。请分别提问每个序列的变化，我不会用另一个问题的数字来代替。"
+        )
+    return (
+        f"{names}: a rate's change is in percentage points and a level's in percent, so they "
+        "are not one measure to rank or subtract. Ask for each series' change on its own; I "
+        "won't give figures for another question instead."
+    )
+
+
 # Words that hang a window on an occasion: "on the day Britain voted", "the year Trump was
 # elected", "since SVB collapsed", 特朗普当选总统的那一年, 熔断的那个月, 上市以来.
 _ANCHOR = re.compile(
@@ -544,6 +574,10 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
     if counted is not None and "volume" in reading.metrics:
         # "days of rising volume": never the price's up days
         _decline(reading, ledger, counted, volume_count_message(counted, reading.zh))
+    mixed = _mixed_units(reading) if reading.status == "ok" else None
+    if mixed is not None:  # "how much did GDP shrink, and how many points did unemployment rise"
+        said_as = ("单位不同的序列", "series in different units")
+        _decline(reading, ledger, mixed, mixed_units_message(mixed, reading.zh), mixed, said_as)
     event = _undated_event(reading, parsed, ledger) if reading.status == "ok" else None
     if event is not None:  # "on the day Britain voted": the window hangs on words not read
         said_as = ("不知道是哪天，无法定出时间窗口", "a day the reader cannot date")
