@@ -73,7 +73,6 @@ def max_drawdown(
         series = wealth[column].dropna()
         if series.empty:
             continue
-        dd = series / series.cummax() - 1.0
         if peak_from and peak_by:
             named = series.loc[pd.Timestamp(peak_from) : pd.Timestamp(peak_by)]
             if named.empty:
@@ -85,18 +84,19 @@ def max_drawdown(
             regained = later[later >= series.loc[peak]]
             fall = series.loc[peak : regained.index[0]] if not regained.empty else series.loc[peak:]
             trough = fall.idxmin()
-            dd.loc[trough] = series.loc[trough] / series.loc[peak] - 1.0
         else:
+            dd = series / series.cummax() - 1.0
             searched = dd.loc[: pd.Timestamp(trough_by)] if trough_by else dd
             trough = (searched if not searched.empty else dd).idxmin()
             peak = series.loc[:trough].idxmax()
+        depth = series.loc[trough] / series.loc[peak] - 1.0  # the running peak's fall at the trough
         after = series.loc[trough:]
         recovered = after[after >= series.loc[peak]]
-        recovery = recovered.index[0].date() if dd.loc[trough] < 0 and not recovered.empty else None
+        recovery = recovered.index[0].date() if depth < 0 and not recovered.empty else None
         rows.append(
             {
                 "id": column,
-                "max_drawdown_pct": float(dd.loc[trough]) * 100,
+                "max_drawdown_pct": float(depth) * 100,
                 "peak_date": peak.date(),
                 "trough_date": trough.date(),
                 "recovery_date": recovery,

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.numbers import zh_number
+from datapilot.brains.offline.phrases import within
 
 if TYPE_CHECKING:  # the reader imports this module
     from datapilot.brains.offline.entities import Mention
@@ -118,7 +119,7 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     # A measure read inside the weights' own words (the 权重 of 等权重) is not asked.
     hits: dict[str, list[bool]] = {}
     for metric, hit in parsed.group("metric"):
-        hits.setdefault(metric, []).append(span[0] <= hit.start and hit.end <= span[1])
+        hits.setdefault(metric, []).append(within((hit.start, hit.end), [span]))
     reading.metrics = [m for m in reading.metrics if not (hits.get(m) and all(hits[m]))]
     if len(ids) == len(reading.price_entities):
         reading.rank = reading.compare = False  # one holding: nothing to rank it against
@@ -134,7 +135,7 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     if (
         reading.amount is None
         and growth
-        and all(any(a <= h.start and h.end <= b for a, b in bought_spans) for h in growth)
+        and all(within((h.start, h.end), bought_spans) for h in growth)
     ):
         # "收盘买入、之后不动": how the basket is held, not an amount's growth (none was said)
         reading.metrics = [m for m in reading.metrics if m != "investment_growth"]

@@ -18,7 +18,7 @@ takes (a threshold) is recorded on the reading too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -57,7 +57,7 @@ from datapilot.brains.offline.honour import WHEN
 from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.numbers import digits_for_words
 from datapilot.brains.offline.period_tallies import read_period_tally
-from datapilot.brains.offline.periods import month_end, quarter_of, quarter_window
+from datapilot.brains.offline.periods import period_holding
 from datapilot.brains.offline.ratios import (
     as_growth_multiple,
     as_ratio,
@@ -607,22 +607,14 @@ def _peak_named_by_period(parsed: Parsed, reading: Reading) -> tuple[date, date,
     "the record close of March 2000", 2007年10月的高点) and the words naming it, or None."""
     for clause in parsed.time.clauses:
         first, last = clause.start, clause.end
-        if first is not None and clause.opens_on in _OPENING:  # 从2007年10月的高点: that month
-            last = _OPENING[clause.opens_on](first)
+        if first is not None and clause.opens_on is not None:  # 从2007年10月的高点: that month
+            last = period_holding(first, clause.opens_on)[1]
         if first is None or last is None or last >= reading.today:
             continue
         named = peak_period_span(parsed.text, clause.span)
         if named is not None:
             return first, last, named
     return None
-
-
-# The last day of the calendar period a range opens on ("from October 2007": its 31st).
-_OPENING: dict[str, Callable[[date], date]] = {
-    "month": lambda d: month_end(d.year, d.month),
-    "quarter": lambda d: month_end(d.year, 3 * ((d.month - 1) // 3) + 3),
-    "year": lambda d: date(d.year, 12, 31),
-}
 
 
 def _as_peak_recovery(
@@ -658,12 +650,7 @@ def _peak_before_the_day(reading: Reading) -> None:
     named = read_peak_period(reading.text)
     if named is not None:
         period, span = named
-        if period == "year":
-            start = end.replace(month=1, day=1)
-        elif period == "quarter":
-            start = quarter_window(end.year, quarter_of(end))[0]
-        else:
-            start = end.replace(day=1)
+        start = period_holding(end, period)[0]
         reading.family_spans.append((*span, f"the {period} of the peak"))
         said = {"year": "当年", "quarter": "当季", "month": "当月"}[period]
         reading.trace.append(

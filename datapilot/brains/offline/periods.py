@@ -107,6 +107,15 @@ def year_window(year: int) -> tuple[date, date]:
     return date(year, 1, 1), date(year, 12, 31)
 
 
+def period_holding(day: date, unit: str) -> tuple[date, date]:
+    """The calendar year, quarter or month (any other unit: the month) holding `day`."""
+    if unit == "year":
+        return year_window(day.year)
+    if unit == "quarter":
+        return quarter_window(day.year, quarter_of(day))
+    return month_window(day.year, day.month)
+
+
 def calendar_unit(first: date | None, last: date | None) -> Unit | None:
     """The calendar month, quarter or year first..last is exactly, if any."""
     if first is None or last is None or first.day != 1:

@@ -106,6 +106,11 @@ def overlaps(span: Span, spans: Iterable[Span]) -> bool:
     return any(span[0] < end and start < span[1] for start, end in spans)
 
 
+def within(span: Span, spans: Iterable[Span]) -> bool:
+    """Whether `span` lies wholly inside one of `spans`."""
+    return any(start <= span[0] and span[1] <= end for start, end in spans)
+
+
 class PhraseMatcher:
     """Labelled phrases found by literal comparison, keyed by their first character.
 

@@ -40,13 +40,14 @@ from datapilot.brains.offline.periods import (
     half_window,
     month_end,
     month_window,
+    period_holding,
     previous_quarter,
     quarter_of,
     quarter_window,
     week_start,
     year_window,
 )
-from datapilot.brains.offline.phrases import alternation, phrase_key
+from datapilot.brains.offline.phrases import alternation, phrase_key, within
 from datapilot.brains.offline.trading_days import first_session_from, first_sessions
 from datapilot.brains.offline.vocab import (
     EpisodesFile,
@@ -959,7 +960,7 @@ class Grammar:
                 span = (lo + before.start(), atom.span[1])
             out.append(replace(atom, span=span, first=day, last=day))
         # 那一年 of 特朗普当选总统的那一年 is the holding period's word, not a length of its own.
-        inside = [a for a in out if a.rule != "holding" and any(_within(a.span, h) for h in held)]
+        inside = [a for a in out if a.rule != "holding" and within(a.span, held)]
         return [a for a in out if a not in inside]
 
     def read(self, text: str, today: date) -> TimeReading:
@@ -1641,10 +1642,6 @@ _HOLDING_UNITS = {"year": "year", "年": "year", "month": "month", "月": "month
 _HOLDING_UNITS |= {"quarter": "quarter", "季": "quarter", "季度": "quarter", "个季度": "quarter"}
 
 
-def _within(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
-    return outer[0] <= inner[0] and inner[1] <= outer[1]
-
-
 def _holding_period(
     text: str, span: tuple[int, int], day: date | None
 ) -> tuple[tuple[int, int], date, date] | None:
@@ -1658,14 +1655,8 @@ def _holding_period(
     found = after or before
     if found is None:
         return None
-    unit = _HOLDING_UNITS[found.group("unit").lower()]
     covered = (span[0], span[1] + after.end()) if after else (lo + found.start(), span[1])
-    if unit == "year":
-        return covered, date(day.year, 1, 1), date(day.year, 12, 31)
-    if unit == "quarter":
-        first_month = 3 * ((day.month - 1) // 3) + 1
-        return covered, date(day.year, first_month, 1), month_end(day.year, first_month + 2)
-    return covered, date(day.year, day.month, 1), month_end(day.year, day.month)
+    return covered, *period_holding(day, _HOLDING_UNITS[found.group("unit").lower()])
 
 
 def _day_edges(text: str, atoms: list[Atom]) -> list[Atom]:

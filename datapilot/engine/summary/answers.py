@@ -400,9 +400,8 @@ def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
         points = _points(change, unit, w.zh)
         if closes is not None and not any(pd.isna(c) for c in closes):
             went = f"{float(closes[0]):,.2f} → {float(closes[1]):,.2f}"
-            points = f"{points}；收盘{went}" if points and w.zh else points
-            points = f"{points}; closes {went}" if points and not w.zh else points
-            points = points or (f"收盘{went}" if w.zh else f"closes {went}")
+            said_closes = f"收盘{went}" if w.zh else f"closes {went}"
+            points = f"{points}{'；' if w.zh else '; '}{said_closes}" if points else said_closes
         item = _Day(fact, _day(first) if first is not None else None, points)
         days.setdefault((str(subject), side), []).append(item)
     return [

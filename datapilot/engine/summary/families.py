@@ -100,6 +100,8 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
     frame: pd.DataFrame = step.value
     unit = column_unit(frame, "value")
     period = str(frame.attrs.get("period") or "daily")
+    # The series shown beside each extreme (a spread's two yields) on its date.
+    extra = [c for c in frame.columns if c not in _EXTREME_COLUMNS]
     sentences = []
     for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
         : 2 * MAX_SUBJECTS
@@ -112,8 +114,6 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
             if period == "daily"
             else (f"（{_zh_period(str(row.period), period)}）" if w.zh else f" ({row.period})")
         )
-        # The series shown beside the extreme (a spread's two yields) on its date.
-        extra = [c for c in frame.columns if c not in _EXTREME_COLUMNS]
         beside = [
             f"{w.name(c)} {_said(said, float(getattr(row, c)), column_unit(frame, c))}"
             for c in extra
