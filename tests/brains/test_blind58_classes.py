@@ -127,3 +127,16 @@ async def test_a_rates_change_beside_a_levels_is_not_ranked_as_one_measure(data:
     )
     assert answer.status == "no_data", answer.summary
     assert "percentage points" in (answer.message or ""), answer.message
+
+
+async def test_a_worst_case_table_asks_no_ranking(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["KO"].loc["2007-12-31":"2009-12-31"]
+    depth, top, trough = _drawdown(closes)
+    answer = await ask_offline(
+        "coca-cola max drawdown from 2008 through 2009 - how deep, and on what dates were the "
+        "peak and the trough? need it for a worst-case table",
+        date(2010, 6, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for shown in (f"{depth:.2f}%", top, trough):
+        assert shown in answer.summary, (shown, answer.summary)
