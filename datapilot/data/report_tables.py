@@ -55,6 +55,9 @@ class ReportRow:
     label: str
     section: str
     cells: list[str]
+    # The heading naming the period the line is printed under ("As at 31 December 2019"), when
+    # the table prints one block of lines per period.
+    period: str = ""
 
     def value(self, column: int) -> float | None:
         return cell_number(self.cells[column]) if column < len(self.cells) else None
@@ -97,6 +100,56 @@ class ReportTable:
             scale=self.scale,
             currency=self.currency,
             header_rows=self.header_rows,
+        )
+
+    def period_blocks(self) -> list[str]:
+        """The headings of the blocks when the table prints one block of lines per period under
+        columns naming no year ("As at 31 December 2019" over its lines, then "As at 31 December
+        2018" over the same lines); [] for any other table."""
+        periods = list(dict.fromkeys(row.period for row in self.rows))
+        years = [YEAR.findall(p) for p in periods]
+        if (
+            len(periods) < 2
+            or "" in periods
+            or any(len(found) != 1 for found in years)
+            or len({year_of(found[0]) for found in years}) != len(periods)
+            or any(self.years(j) for j in range(len(self.columns)))
+        ):
+            return []
+        return periods
+
+    def periods_as_columns(self) -> ReportTable:
+        """A table of period blocks (`period_blocks`) printed the usual way: one column per
+        period and printed column ("As at 31 December 2019 USD denominated"), each line once,
+        matched across blocks by its section, label and place among lines named alike."""
+        periods = self.period_blocks()
+        if not periods:
+            return self
+        width = len(self.columns)
+        keyed: dict[tuple[str, str, int], dict[str, list[str]]] = {}
+        seen: dict[tuple[str, str, str], int] = {}
+        for row in self.rows:
+            section = "" if row.section == row.period else row.section
+            place = (row.period, section, row.label)
+            seen[place] = seen.get(place, -1) + 1
+            cells = (row.cells + [""] * width)[:width]
+            keyed.setdefault((section, row.label, seen[place]), {})[row.period] = cells
+        rows = [
+            ReportRow(
+                label=label,
+                section=section,
+                cells=[c for p in periods for c in by_period.get(p, [""] * width)],
+            )
+            for (section, label, _), by_period in keyed.items()
+        ]
+        return ReportTable(
+            name=self.name,
+            columns=[f"{p} {c}" for p in periods for c in self.columns],
+            rows=rows,
+            scale=self.scale,
+            currency=self.currency,
+            header_rows=self.header_rows,
+            notes=self.notes,
         )
 
     @property
@@ -191,15 +244,17 @@ def read_report(table: ClientTable) -> ReportTable:
     for text in [*(c for row in block for c in row), table.description, table.name]:
         scale = scale or _scale_of(text)
     rows: list[ReportRow] = []
-    section = ""
+    section = period = ""
     for row in body:
         label, cells = row[0], row[1:]
         if not any(cells):
             if label:
                 section = label.rstrip(":").strip()
                 scale = scale or _scale_of(label)
+                if YEAR.search(label):
+                    period = section
             continue
-        rows.append(ReportRow(label=label, section=section, cells=cells))
+        rows.append(ReportRow(label=label, section=section, cells=cells, period=period))
     printed = [c for row in rows for c in row.cells if c]
     currency = "$" if printed and sum("$" in c for c in printed) >= 1 else ""
     for symbol in "€£¥":

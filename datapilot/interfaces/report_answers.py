@@ -153,11 +153,16 @@ def report_figure(
     transpose: Annotated[
         bool, "The table prints its periods down the side: swap rows and columns."
     ] = False,
+    periods_as_columns: Annotated[
+        bool, "The table prints a block of lines per period: read each period as a column."
+    ] = False,
 ) -> pd.DataFrame:
     """One figure computed from a printed report table's cells, with the cells and formula."""
     table = report_of(ctx, name)
     if transpose:
         table = table.transposed()
+    if periods_as_columns:
+        table = table.periods_as_columns()
     table.scale = table.scale or scale
     zh = ctx.language == "zh"
     if operation == "years":
@@ -196,28 +201,30 @@ def _years(
                sources=[f"client table: {name}"], answer=lines)  # fmt: skip
 
 
+_FOOTNOTE_MARK = re.compile(r"(?<=[a-z]{3})\d$")
+
+
 def _lines(
     name: str, table: ReportTable, rows: list[int], subject: str, zh: bool, count: bool
 ) -> pd.DataFrame:
     """The lines printed under a section ("the components under deferred tax liabilities"),
     by name, or how many there are."""
-    labels = [table.rows[i].label for i in rows if 0 <= i < len(table.rows)]
+    # A footnote's number glued to a label's last word ("Incentive schemes1") is no part of it.
+    labels = [_FOOTNOTE_MARK.sub("", table.rows[i].label) for i in rows if 0 <= i < len(table.rows)]
     if not labels:
         raise InterfaceError(f"The table {name!r} has no lines at {rows}.")
     under = subject or name
     if zh:
         listed = "、".join(labels)
-        first = (
-            f"“{under}”下有{len(labels)}项：{listed}。"
-            if count
-            else f"“{under}”下的各项是：{listed}。"
-        )
+        where = f"“{subject}”下" if subject else f"表格“{name}”"
+        first = f"{where}有{len(labels)}项：{listed}。" if count else f"{where}的各项是：{listed}。"
     else:
         listed = stated_list(labels)
+        where = f"under {subject}" if subject else f'in the table "{name}"'
         first = (
-            f"{len(labels)} lines are printed under {under}: {listed}."
+            f"{len(labels)} lines are printed {where}: {listed}."
             if count
-            else f"The lines under {under} are {listed}."
+            else f"The lines {where} are {listed}."
         )
     result = pd.DataFrame([{"line": label, "section": under} for label in labels])
     return tag(result, kind="cross_section", title=f"{name}: {under}",

@@ -55,6 +55,9 @@ def words(text: str) -> list[str]:
     lowered = re.sub(r"\b((?:19|20)\d{2})\s+year[-\s]?ends?\b", r"\1", lowered)
     for short, long in _ABBREVIATIONS.items():
         lowered = re.sub(rf"(?<![a-z]){re.escape(short)}(?![a-z])", f" {long} ", lowered)
+    # "non-" makes one word of what follows: "non-USD" names no "USD" line, nor "non-current"
+    # a "current" one
+    lowered = re.sub(r"\bnon[-\s]+(?=[a-z])", "non", lowered)
     # a footnote digit printed against the word: "Order intake1", "Incentive schemes1"
     lowered = re.sub(r"(?<=[a-z]{3})\d\b", " ", lowered)
     found = []
@@ -213,6 +216,30 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             top = max(overlap.values())
             matching = [j for j in matching if overlap[j] == top]
         if len(matching) > 1:
+            # "the leasehold external and internal valuation": the columns told apart by a
+            # word the question says; where it says none, the column whose words all the
+            # others share ("USD denominated" beside "Non-USD denominated").
+            kept = [set(words(table.columns[j])) for j in matching]
+            shared = set.intersection(*kept)
+            named = [j for j, w in zip(matching, kept, strict=True) if (w - shared) & asked_words]
+            plain = [j for j, w in zip(matching, kept, strict=True) if w == shared]
+            if named:
+                matching = named
+            elif len(plain) == 1 and len(years) == 1:
+                matching = plain  # (of several years, `_one_kind` matches their columns)
+            told_apart = bool(named)
+        else:
+            told_apart = False
+        if len(matching) > 1 and len(years) == 1 and told_apart:
+            if operation == "value":
+                tied[year] = matching
+                chosen.extend(matching)  # each column named, respectively
+                continue
+            if operation in ("change", "pct_change", "difference") and len(matching) == 2:
+                # "the difference in the high and low prices in 2019": two columns of the year,
+                # in the order the question names them
+                return _in_order(matching, table, lowered), ""
+        if len(matching) > 1:
             # "within Appropriation of earnings": a header the question writes out
             written = [j for j in matching if _header_written(table.columns[j], lowered)]
             matching = written or matching
@@ -231,6 +258,15 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in worded}
             top = max(overlap.values())
             worded = [j for j in worded if overlap[j] == top]
+        if len(worded) > 1 and all(table.years(j) for j in worded):
+            # "the net sales in the third quarter" beside "2019 Third" and "2018 Third": the
+            # latest year printed first, as reports do
+            latest = table.years(worded[0])
+            worded = [j for j in worded if table.years(j) == latest]
+        dated = all(table.years(j) for j in worded)
+        if len(worded) == 2 and operation in ("change", "pct_change") and dated:
+            # "between the first and second quarter"
+            return _in_order(worded, table, lowered), ""
         if len(worded) == 1 and operation in ("value", "difference", "ratio", "proportion"):
             chosen = worded
         elif len(usable) == 1:
@@ -267,6 +303,29 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             return [], "two different columns to compare"
 
     return list(dict.fromkeys(chosen)) if operation != "value" else chosen, ""
+
+
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def _in_order(columns: list[int], table: ReportTable, lowered: str) -> list[int]:
+    """Two columns of a change: earlier first when the headers tell their time ("2019 First"
+    before "2019 Second"), else in the order the question names them ("the high and low")."""
+    named = sorted(columns, key=lambda j: _named_at(table.columns[j], lowered))
+    when = []
+    for j in named:
+        said = [n for n in _ORDINALS if re.search(rf"(?i)\b{n}\b", table.columns[j])]
+        when.append((column_time(table.columns[j]), _ORDINALS.index(said[0]) if said else None))
+    (t0, q0), (t1, q1) = when
+    if (t0 and t1 and t0 > t1) or (t0 == t1 and q0 is not None and q1 is not None and q0 > q1):
+        return named[::-1]
+    return named
+
+
+def _named_at(name: str, lowered: str) -> int:
+    """Where the question first says a word of the column's header that is no year."""
+    at = [lowered.find(w) for w in words(name) if w in lowered]
+    return min(at, default=len(lowered))
 
 
 def _header_written(name: str, lowered: str) -> bool:

@@ -32,6 +32,7 @@ from datapilot.brains.offline.table_rows import (
     ALL_ROWS,
     column_pair,
     distinct,
+    headed_rows,
     listed_lines,
     of_total,
     section_rows,
@@ -327,6 +328,11 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
                 asked.rows = section_rows(text, table)
                 if asked.rows and operation == "value":
                     asked.operation = operation = "sum"
+            if not asked.rows and operation in ("value", "sum") and _TOTAL.search(text):
+                # "the total monetary assets": "Monetary assets, current" and ", non-current"
+                asked.rows = headed_rows(text, table)
+                if asked.rows:
+                    asked.operation = operation = "sum"
             if not asked.rows:
                 asked.missing = "the row"
                 asked.closest = [
@@ -497,7 +503,7 @@ _CHANGE_OF_SHARE = re.compile(
     r"(?:percentage|proportion|share)\s+of\b"
 )
 _WHICH_YEARS = re.compile(
-    r"(?i)\b(?:which|what)\s+years\b.*\b(?:calculated|provided?|given|shows?|shown|includ(?:e|es|ed)|"
+    r"(?i)\b(?:which|what)\s+(?:are\s+the\s+)?(?:(?:financial|fiscal)\s+)?years(?:['’]|\b).*\b(?:calculated|provided?|given|shows?|shown|includ(?:e|es|ed)|"
     r"listed|reported|recorded|presented|information|covers?|covered|contains?|data)|\bin\s+which\s+years\s+(?:was|were|is|are|did|does)\b"
 )
 _SUM_OF = re.compile(r"(?i)\bsum\s+of\b|\btotal\s+of\b.+\band\b|\bcombined\b")
@@ -661,6 +667,8 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
             continue
         if shape == "periods":
             report = report.transposed()
+        elif report.period_blocks():
+            report, shape = report.periods_as_columns(), "period blocks"
         arithmetic = operation_of(question) not in (None, "max", "min")
         if shape == "printed" and not arithmetic:
             continue  # a table keyed by a named column: look-ups stay with the general reader
@@ -718,6 +726,9 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
     if "periods" in asked.trace:
         args["transpose"] = True
         intent.trace.append("the table prints its periods down the side: read across")
+    if "period blocks" in asked.trace:
+        args["periods_as_columns"] = True
+        intent.trace.append("the table prints a block of lines per period: each period a column")
     result = builder.add(
         "report_figure",
         args,

@@ -89,17 +89,58 @@ def section_rows(text: str, table: ReportTable, keep_totals: bool = False) -> li
     ]
 
 
+def headed_rows(text: str, table: ReportTable) -> list[int]:
+    """ "The total monetary assets": the lines printed as that name and a qualifier after a
+    comma ("Monetary assets, current", "Monetary assets, non-current"), when the table prints
+    no line of the name alone; [] unless one such name is the question's."""
+    asked = set(words(text))
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, row in enumerate(table.rows):
+        head, comma, _ = row.label.partition(",")
+        if comma and head.strip():
+            groups.setdefault((row.section, head.strip().casefold()), []).append(i)
+    named = [
+        (len(words(head)), rows)
+        for (_, head), rows in groups.items()
+        if len(rows) >= 2 and words(head) and set(words(head)) <= asked
+    ]
+    if not named:
+        return []
+    best = max(size for size, _ in named)
+    top = [rows for size, rows in named if size == best]
+    return top[0] if len(top) == 1 else []
+
+
 # A line that closes a list of components: a total, a gross or sub-total, a deduction.
 _CLOSING_LINE = re.compile(
     r"(?i)\btotal\b|^(?:gross|subtotal|sub-total|less|allowance|accumulated)\b|合计|总计|小计"
 )
 
 
+# The table as a whole named as what holds the lines ("What financial items are listed in the
+# table?", "the items shown in this table").
+_WHOLE_TABLE = re.compile(
+    r"(?i)\b(?:listed|included|shown|presented|given|in)\s+(?:in\s+)?(?:the|this)\s+table\b"
+)
+
+
+_TIMES_ASKED = re.compile(r"(?i)\b(?:dates|years|periods|quarters|months)\b")
+
+
 def listed_lines(text: str, table: ReportTable) -> list[int]:
     """ "What are the components under deferred tax liabilities?": the lines printed under the
     section the question names, down to the line that closes them (a total, a gross or a
-    deduction, or a line whose figure is the sum of the lines above it); each label once."""
+    deduction, or a line whose figure is the sum of the lines above it); each label once.
+    "What financial items are listed in the table?" names no section: the table's own lines,
+    when it prints no sections, down to the line that closes them."""
     rows = section_rows(text, table, keep_totals=True)
+    if (
+        not rows
+        and _WHOLE_TABLE.search(text)
+        and not _TIMES_ASKED.search(text)  # "the 3 dates listed in the table": its columns
+        and not any(r.section for r in table.rows)
+    ):
+        rows = [i for i, row in enumerate(table.rows) if row.label]
     listed: list[int] = []
     for i in rows:
         row = table.rows[i]
