@@ -27,7 +27,9 @@ _SPLIT = re.compile(
 )
 _EQUAL = re.compile(
     r"(?i)\bequal(?:ly)?[-\s]?(?:wt|wtd|weight(?:ed|s|ing)?)\b|\bsame\s+weights?\b"
-    r"|等权(?:重)?|等额(?:买入|配置|持有)?|平均(?:配置|分配)|各占一半|各一半|各半|一半一半|对半(?:买|分|配)?"
+    r"|\bhalf\s+(?:in\s+|into\s+)?each\b|\bsplit\s+(?:it\s+|the\s+money\s+)?(?:evenly|equally)\b"
+    r"|等权(?:重)?|等额(?:买入|配置|持有)?|平均(?:配置|分配)|各(?:买|投|配|放|占)?了?一半|各半|一半一半"
+    r"|对半(?:买|分|配)?"
 )
 
 

@@ -101,6 +101,28 @@ def names_the_start(hit: Hit, time: TimeReading) -> bool:
     )
 
 
+_CLOSE = r"\bclos(?:e|ing(?:\s+prices?)?)s?\b"
+# Two closes bounding one move: "between the 2019 year-end close and the 2021 year-end close",
+# "from its Dec 31, 2019 close to its Dec 31, 2021 close", 从2019年底的收盘价到2021年底的收盘价.
+_BOUNDING_CLOSES = re.compile(
+    rf"(?i)\b(?:between|from)\s[^;?!]{{0,40}}?{_CLOSE}[^;?!]{{0,25}}?\s(?:and|to|through|until|till)"
+    rf"\s[^;?!]{{0,40}}?{_CLOSE}"
+    r"|从[^，。？！,?]{1,20}?收盘价?[^，。？！,?]{0,8}?(?:到|至)[^，。？！,?]{1,20}?收盘价?"
+)
+
+
+def bounds_a_move(hit: Hit, text: str) -> bool:
+    """Whether a close word is one of two closes bounding the move asked ("did it double
+    between the 2019 year-end close and the 2021 year-end close"): an end, not the measure."""
+    bounds = _BOUNDING_CLOSES.finditer(text)
+    return any(m.start() <= hit.start and hit.end <= m.end() for m in bounds)
+
+
+def closes_bound_a_move(text: str) -> bool:
+    """Whether the question's windows are two closes bounding one move (`bounds_a_move`)."""
+    return _BOUNDING_CLOSES.search(text) is not None
+
+
 def _spans_days(time: TimeReading) -> bool:
     """A window of more than one day was read."""
     return any(c.start is not None and c.end is not None and c.start < c.end for c in time.clauses)
@@ -124,7 +146,8 @@ def multiple_return(
 ) -> Hit | None:
     """The return over the window, read from a multiple claimed of priced names ("did it
     double in 2020?"); None when no such claim is checked."""
-    if not kinds or any(k not in PRICE_KINDS for k in kinds) or not _spans_days(time):
+    spans = _spans_days(time) or closes_bound_a_move(text)  # (two days' closes bound one move)
+    if not kinds or any(k not in PRICE_KINDS for k in kinds) or not spans:
         return None
     found = _MULTIPLE.search(text)
     if found is None or _CHECK.search(text) is None:

@@ -168,8 +168,10 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
     mentions = _with_their_glosses(mentions, text, time.spans)
-    claimed = [*time.spans, *(m.span for m in mentions)]
+    mentions, measured = _measure_after_a_series(mentions, text, vocab)
+    claimed = [*time.spans, *(m.span for m in mentions), *((h.start, h.end) for h in measured)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
+    hits = sorted([*hits, *measured], key=lambda h: h.start)
     hits = _with_times_of_day(hits, text, mentions)
     hits = _ratio_of_two_names(hits, text, mentions)
     hits = [h for h in hits if not _noun_sense(h, text)]
@@ -196,7 +198,12 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         left = unknown_names(text, claimed, hits)
     unknown = left if not mentions else []
     named = {m.entity.id for m in mentions}
-    unnamed = [n for n in left if _name_like(n, text) and not _names_again(n, named, catalog)]
+    unnamed = [
+        n
+        for n in left
+        if (_name_like(n, text) or _joined_to_a_name(n, text, mentions))
+        and not _names_again(n, named, catalog)
+    ]
     entities = [m.entity for m in mentions]
     made = how_much_return(text, hits, [e.kind for e in entities], time)
     if made is not None:  # "Exxon - how much last year?": its return
@@ -366,6 +373,22 @@ def _name_like(words: str, text: str) -> bool:
     return first[:1].isascii() and first[:1].isupper() and not text.startswith(first)
 
 
+# Words joining names in a list: 美孚和雪佛龙, 甲与乙, 甲、乙.
+_JOINS_ZH = frozenset("和与跟同及、")
+
+
+def _joined_to_a_name(words: str, text: str, mentions: list[Mention]) -> bool:
+    """Chinese nobody knows joined to a known name by 和, 与, 、 ("美孚和雪佛龙"): a name too."""
+    at = text.find(words)
+    if at < 0 or not CJK.search(words):
+        return False
+    end = at + len(words)
+    starts, ends = {m.span[0] for m in mentions}, {m.span[1] for m in mentions}
+    return (text[end : end + 1] in _JOINS_ZH and end + 1 in starts) or (
+        at > 0 and text[at - 1] in _JOINS_ZH and at - 1 in ends
+    )
+
+
 def _names_again(words: str, named: set[str], catalog: Catalog) -> bool:
     """A second name of an entity already named ("恐慌指数VIX", "money supply M1")."""
     return any(m.score >= 100 and m.entity.id in named for m in catalog.lookup(words, limit=3))
@@ -397,6 +420,31 @@ def _with_times_of_day(hits: list[Hit], text: str, mentions: list[Mention]) -> l
     times = [Hit(("metric:intraday",), f.start(), f.end(), f.group(0)) for f in found]
     kept = [h for h in hits if not any(h.start < t.end and t.start < h.end for t in times)]
     return sorted([*kept, *times], key=lambda h: h.start)
+
+
+def _measure_after_a_series(
+    mentions: list[Mention], text: str, vocab: Vocab
+) -> tuple[list[Mention], list[Hit]]:
+    """ "Core CPI inflation", 核心CPI通胀: a name that says a measure ("inflation" is a price
+    index's year-over-year change) right after another series names that series' measure, not
+    a second series (the headline CPI)."""
+    kept: list[Mention] = []
+    measured: list[Hit] = []
+    for mention in mentions:
+        key = " ".join(mention.text.lower().split())
+        before = kept[-1] if kept else None
+        if (
+            before is not None
+            and key in vocab.metrics.implies
+            and before.entity.kind == "macro"
+            and before.entity.id != mention.entity.id
+            and not text[before.span[1] : mention.span[0]].strip()
+        ):
+            metric = vocab.metrics.implies[key]
+            measured.append(Hit((f"metric:{metric}",), *mention.span, mention.text))
+            continue
+        kept.append(mention)
+    return kept, measured
 
 
 def _with_metric_names(

@@ -241,6 +241,38 @@ class Reading(BaseModel):
         )
 
 
+# Capitalised words of the calendar ("Friday close vs the previous Friday close"): no names.
+_CALENDAR_WORD = re.compile(
+    r"(?i)(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june"
+    r"|july|august|september|october|november|december"
+)
+# What joins names set side by side: "Zorblax and Chevron", "Microsoft with the E Fund …",
+# 美孚和雪佛龙, "A vs B".
+_JOINED = re.compile(
+    r"(?i)^\s*(?:,|&|/|and|or|vs\.?|versus|with|against|to|和|与|跟|同|及|、|还是)\s*(?:the\s+)?$"
+)
+
+
+def _listed_with_a_name(name: str, text: str, parsed: Parsed) -> bool:
+    """Whether an unknown name sits in a list beside a known one (joined by "and", "vs", 和)."""
+    at = text.find(name)
+    if at < 0:
+        return False
+    end = at + len(name)
+    return any(
+        (m.span[0] >= end and _JOINED.match(text[end : m.span[0]]))
+        or (m.span[1] <= at and _JOINED.match(text[m.span[1] : at]))
+        for m in parsed.mentions
+    )
+
+
+# A question setting names against each other: with one of them unknown, nothing answers it.
+_COMPARES = re.compile(
+    r"(?i)\b(?:which|who|compared?|comparison|vs\.?|versus|better|worse|beat|outperform\w*)\b"
+    r"|谁|哪个|哪只|哪一个|比较|对比|相比|比.{1,6}[高低多少好差强弱快慢]|更"
+)
+
+
 def read_question(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool = False
 ) -> Reading:
@@ -357,6 +389,20 @@ def _read(
     if (method := unsupported_method(text, reading.zh)) is not None:
         reading.status, reading.message = "no_data", method
         reading.trace.append("a method the reader does not apply")
+        return reading, parsed
+    named = {m.text.casefold() for m in parsed.mentions}
+    compared = [
+        n
+        for n in parsed.unnamed
+        if not _CALENDAR_WORD.fullmatch(n)
+        # "Ignore AMD": a known name's words beside an everyday one, not another company
+        and not any(word.casefold() in named for word in n.split())
+        and _listed_with_a_name(n, text, parsed)
+    ]
+    if compared and _COMPARES.search(text):
+        # "美孚和雪佛龙谁更猛": one side of a comparison unknown, so no comparison to give
+        reading.status, reading.message = "no_data", unknown_message(compared, reading.zh)
+        reading.trace.append(f"a name compared that the catalog does not know: {compared}")
         return reading, parsed
     if parsed.unnamed:
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))

@@ -9,7 +9,7 @@ from datapilot.brains.offline.clauses import clauses
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.family_asks import RANGE_ASK
 from datapilot.brains.offline.honour import GAP, in_percent
-from datapilot.brains.offline.how_much import names_the_start
+from datapilot.brains.offline.how_much import bounds_a_move, names_the_start
 from datapilot.brains.offline.measures import (
     GENERIC_CHANGE,
     LIVE_ONLY,
@@ -125,6 +125,8 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             continue  # "by how many percentage points": the unit of a difference, not a level
         if names_the_start(hit, parsed.time):
             continue  # "since its IPO day close (May 18 2012)": the day, not the measure
+        if metric == "close" and bounds_a_move(hit, parsed.text):
+            continue  # "between the 2019 year-end close and the 2021 year-end close": the ends
         if metric == "spread" and _RANKING_ENDS.match(parsed.text[hit.end :]):
             continue  # "the gap between the best and the worst": a ranking's gap, not a spread
         if metric not in metrics:

@@ -18,6 +18,7 @@ from datapilot.brains.offline.basis import window_between
 from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.first_day import read_first_day_ask
 from datapilot.brains.offline.honour import GAP
+from datapilot.brains.offline.how_much import closes_bound_a_move
 from datapilot.brains.offline.level_changes import LEVEL_GAP
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.ratios import read_ratio_ask
@@ -49,6 +50,14 @@ _EXTREME_TO_EXTREME = re.compile(
 )
 
 
+# The periods just named, taken up again as the two ends of one move: "between those two
+# quarters", "between them", 这两个季度之间, 两者之间.
+_BETWEEN_THOSE = re.compile(
+    r"(?i)\bbetween\s+(?:those|these|the)\s+(?:two|2)\b|\bbetween\s+them\b"
+    r"|(?:这|那)(?:两|2)个?[^，。？！,?]{0,3}之间|两者之间"
+)
+
+
 def read_parts(reading: Reading, parsed: Parsed) -> None:
     """Split the question into parts when its measures sit beside different windows."""
     moved = _EXTREME_TO_EXTREME.search(parsed.text)
@@ -77,6 +86,10 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         return
     if reading.members_of or reading.universe or "forecast" in reading.metrics:
         return
+    if _BETWEEN_THOSE.search(parsed.text):
+        return  # "how many bp did it move between those two quarters": one move between them
+    if closes_bound_a_move(parsed.text):
+        return  # "between the 2019 year-end close and the 2021 year-end close": one move
     if read_first_ask(parsed.text) is not None:
         return  # "first close back above its Feb 19 close": that day names the level, not a part
     if read_first_day_ask(parsed.text) is not None:
@@ -131,6 +144,11 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
             paired[near[0]].append(metric)
         words.setdefault(near[0], []).append(hit.text)
     windows = {(clauses[i].start, clauses[i].end) for i in paired}
+    if len(windows) < 2 and len({metric for metric, _ in hits}) == 1:
+        # One measure said twice next to each other ("core CPI inflation year over year in June
+        # 2008, and in June 2018"): one measure over each window
+        _each_window(reading, clauses, *hits[0], text=parsed.text)
+        return
     if len(windows) < 2:
         return
     parts = [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)]
@@ -147,7 +165,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
 _VERSUS_BEFORE = re.compile(
     r"(?i)(?:versus|vs\.?|compared\s+(?:with|to)|relative\s+to|against|相比|对比|较)\s*(?:the\s+)?$"
 )
-_CHANGES = {"pop", "return", "yoy", "qoq", "mom", "cumulative_return"}
+# (A year-over-year rate is each period's own: "Q2 1980 vs Q2 2008" compares two of them.)
+_CHANGES = {"pop", "return", "cumulative_return"}
 
 
 def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> list[Part]:

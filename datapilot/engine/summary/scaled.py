@@ -8,8 +8,10 @@ from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.words import Words
 
-_NOT_SCALED = ("%", "percent", "percentage points", "×", "index, base = 100")
-_PERCENTS = ("%", "percent", "percentage points")
+# A rate's change is in points: "percentage points", or "pp" as a series' change is written.
+_POINTS = ("percentage points", "pp")
+_NOT_SCALED = ("%", "percent", *_POINTS, "×", "index, base = 100")
+_PERCENTS = ("%", "percent", *_POINTS)
 BASIS_POINTS = "basis points"  # the scale word the reader gives basis points
 _ZH_UNITS = {"shares": "股", "USD": "美元", "CNY": "元"}
 # The facts a headline states, in the order one is chosen.
@@ -25,9 +27,7 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     if points:  # a rate's change in points first (never its % change), else a percent
         # (a ranking's gap between two names' returns is in points too)
         changes = [
-            f
-            for f in lead.record.facts
-            if f.unit == "percentage points" or (f.measure == "gap" and f.value)
+            f for f in lead.record.facts if f.unit in _POINTS or (f.measure == "gap" and f.value)
         ]
         amounts = changes or [f for f in lead.record.facts if f.unit in _PERCENTS]
     else:
