@@ -79,6 +79,9 @@ class Parsed(BaseModel):
     entity_trace: list[str] = Field(default_factory=list)
     hits: list[Hit] = Field(default_factory=list)
     unknown: list[str] = Field(default_factory=list)
+    # Chinese nobody knows joined to a known name by 和, 与 or 、 ("美孚和雪佛龙"): a name, whose
+    # absence a comparison cannot do without (the ledger notes it otherwise).
+    listed_unknown: list[str] = Field(default_factory=list)
     unnamed: list[str] = Field(
         default_factory=list, description="Name-like words left over beside known names."
     )
@@ -198,11 +201,11 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         left = unknown_names(text, claimed, hits)
     unknown = left if not mentions else []
     named = {m.entity.id for m in mentions}
-    unnamed = [
+    unnamed = [n for n in left if _name_like(n, text) and not _names_again(n, named, catalog)]
+    listed_unknown = [
         n
         for n in left
-        if (_name_like(n, text) or _joined_to_a_name(n, text, mentions))
-        and not _names_again(n, named, catalog)
+        if _joined_to_a_name(n, text, mentions) and not _names_again(n, named, catalog)
     ]
     entities = [m.entity for m in mentions]
     made = how_much_return(text, hits, [e.kind for e in entities], time)
@@ -228,6 +231,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
         hits=hits,
         unknown=unknown,
         unnamed=unnamed,
+        listed_unknown=listed_unknown,
         foreign=foreign,
         respelled=respelled,
         glued=glued,

@@ -393,7 +393,7 @@ def _read(
     named = {m.text.casefold() for m in parsed.mentions}
     compared = [
         n
-        for n in parsed.unnamed
+        for n in dict.fromkeys([*parsed.unnamed, *parsed.listed_unknown])
         if not _CALENDAR_WORD.fullmatch(n)
         # "Ignore AMD": a known name's words beside an everyday one, not another company
         and not any(word.casefold() in named for word in n.split())
