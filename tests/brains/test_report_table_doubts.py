@@ -11,28 +11,22 @@ from typing import Any
 import httpx
 import pandas as pd
 import pytest
+from support.report_tables import ask_table, offline_api
 
 from datapilot.core.answer import Answer
-from datapilot.server.app import create_app
-from datapilot.settings import Settings
 
 
 @pytest.fixture()
 async def client(data: Any) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(brain="offline", offline=True))
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
-        yield client
+    async with offline_api() as api:
+        yield api
 
 
 async def ask(client: httpx.AsyncClient, question: str, rows: list[list[str]]) -> Answer:
     # the printed first row as the columns, a blank cell named as a client names it
     columns = [c or f"column {n}" for n, c in enumerate(rows[0], start=1)]
     table = {"name": "report", "columns": columns, "rows": rows[1:]}
-    body = {"question": question, "tables": [table], "today": "2024-06-30"}
-    response = await client.post("/api/v1/ask", json=body)
-    assert response.status_code == 200, response.text
-    return Answer.model_validate(response.json())
+    return await ask_table(client, question, table)
 
 
 def first(answer: Answer) -> str:

@@ -6,17 +6,13 @@ is declined, never answered with another figure."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pandas as pd
 import pytest
-
-from datapilot.core.answer import Answer
-from datapilot.server.app import create_app
-from datapilot.settings import Settings
+from support.report_tables import ask_table, first_sentence, offline_api
 
 # Monetary items by currency, one block per balance-sheet date; the columns name no year.
 BLOCKS = {
@@ -91,21 +87,11 @@ PAY = {
 
 @pytest.fixture()
 async def client(data: Any) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(brain="offline", offline=True))
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
-        yield client
+    async with offline_api() as api:
+        yield api
 
 
-async def ask(client: httpx.AsyncClient, question: str, table: dict[str, Any]) -> Answer:
-    body = {"question": question, "tables": [table], "today": "2024-06-30"}
-    response = await client.post("/api/v1/ask", json=body)
-    assert response.status_code == 200, response.text
-    return Answer.model_validate(response.json())
-
-
-def first_sentence(summary: str) -> str:
-    return re.split(r"(?<=[.。])\s", summary.strip(), maxsplit=1)[0]
+ask = ask_table
 
 
 def printed(value: float) -> str:

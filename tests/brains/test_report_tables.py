@@ -14,13 +14,11 @@ import httpx
 import pandas as pd
 import pytest
 from support.paths import FIXTURES
+from support.report_tables import ask_table, first_sentence, offline_api
 
-from datapilot.core.answer import Answer
 from datapilot.core.context import ClientTable
 from datapilot.data.client_data import parse_client_data
 from datapilot.data.report_tables import read_report
-from datapilot.server.app import create_app
-from datapilot.settings import Settings
 
 # A balance sheet as a client holding the printed page sends it: the printed first row (a
 # spanning title over blanks) as its columns, the years in the first row, a scale row, section
@@ -64,21 +62,11 @@ INCOME_ZH = {
 
 @pytest.fixture()
 async def client(data: Any) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(brain="offline", offline=True))
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
-        yield client
+    async with offline_api() as api:
+        yield api
 
 
-async def ask(client: httpx.AsyncClient, question: str, table: dict[str, Any]) -> Answer:
-    body = {"question": question, "tables": [table], "today": "2024-06-30"}
-    response = await client.post("/api/v1/ask", json=body)
-    assert response.status_code == 200, response.text
-    return Answer.model_validate(response.json())
-
-
-def first_sentence(summary: str) -> str:
-    return re.split(r"(?<=[.。])\s", summary.strip(), maxsplit=1)[0]
+ask = ask_table
 
 
 def figure(value: float, places: int = 2) -> str:
