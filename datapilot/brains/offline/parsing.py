@@ -171,10 +171,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
     mentions = _with_their_glosses(mentions, text, time.spans)
-    mentions, measured = _measure_after_a_series(mentions, text, vocab)
-    claimed = [*time.spans, *(m.span for m in mentions), *((h.start, h.end) for h in measured)]
+    claimed = [*time.spans, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
-    hits = sorted([*hits, *measured], key=lambda h: h.start)
+    mentions = _measure_after_a_series(mentions, text, vocab)
     hits = _with_times_of_day(hits, text, mentions)
     hits = _ratio_of_two_names(hits, text, mentions)
     hits = [h for h in hits if not _noun_sense(h, text)]
@@ -426,29 +425,23 @@ def _with_times_of_day(hits: list[Hit], text: str, mentions: list[Mention]) -> l
     return sorted([*kept, *times], key=lambda h: h.start)
 
 
-def _measure_after_a_series(
-    mentions: list[Mention], text: str, vocab: Vocab
-) -> tuple[list[Mention], list[Hit]]:
+def _measure_after_a_series(mentions: list[Mention], text: str, vocab: Vocab) -> list[Mention]:
     """ "Core CPI inflation", 核心CPI通胀: a name that says a measure ("inflation" is a price
-    index's year-over-year change) right after another series names that series' measure, not
-    a second series (the headline CPI)."""
+    index's year-over-year change) right after another series names that series' measure (the
+    hit `_with_metric_names` made of it), not a second series (the headline CPI)."""
     kept: list[Mention] = []
-    measured: list[Hit] = []
     for mention in mentions:
-        key = " ".join(mention.text.lower().split())
         before = kept[-1] if kept else None
         if (
             before is not None
-            and key in vocab.metrics.implies
+            and " ".join(mention.text.lower().split()) in vocab.metrics.implies
             and before.entity.kind == "macro"
             and before.entity.id != mention.entity.id
             and not text[before.span[1] : mention.span[0]].strip()
         ):
-            metric = vocab.metrics.implies[key]
-            measured.append(Hit((f"metric:{metric}",), *mention.span, mention.text))
             continue
         kept.append(mention)
-    return kept, measured
+    return kept
 
 
 def _with_metric_names(

@@ -391,13 +391,14 @@ def _read(
         reading.trace.append("a method the reader does not apply")
         return reading, parsed
     named = {m.text.casefold() for m in parsed.mentions}
+    # (Chinese in `listed_unknown` is listed beside a known name already.)
+    listed = [n for n in parsed.unnamed if _listed_with_a_name(n, text, parsed)]
     compared = [
         n
-        for n in dict.fromkeys([*parsed.unnamed, *parsed.listed_unknown])
+        for n in dict.fromkeys([*listed, *parsed.listed_unknown])
         if not _CALENDAR_WORD.fullmatch(n)
         # "Ignore AMD": a known name's words beside an everyday one, not another company
         and not any(word.casefold() in named for word in n.split())
-        and _listed_with_a_name(n, text, parsed)
     ]
     if compared and _COMPARES.search(text):
         # "美孚和雪佛龙谁更猛": one side of a comparison unknown, so no comparison to give

@@ -215,6 +215,7 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
             overlap = {j: len(set(words(table.columns[j])) & asked_words) for j in matching}
             top = max(overlap.values())
             matching = [j for j in matching if overlap[j] == top]
+        named: list[int] = []
         if len(matching) > 1:
             # "the leasehold external and internal valuation": the columns told apart by a
             # word the question says; where it says none, the column whose words all the
@@ -227,10 +228,7 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
                 matching = named
             elif len(plain) == 1 and len(years) == 1:
                 matching = plain  # (of several years, `_one_kind` matches their columns)
-            told_apart = bool(named)
-        else:
-            told_apart = False
-        if len(matching) > 1 and len(years) == 1 and told_apart:
+        if len(matching) > 1 and len(years) == 1 and named:
             if operation == "value":
                 tied[year] = matching
                 chosen.extend(matching)  # each column named, respectively
@@ -305,6 +303,7 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
     return list(dict.fromkeys(chosen)) if operation != "value" else chosen, ""
 
 
+_ORDINAL = re.compile(r"(?i)\b(first|second|third|fourth)\b")
 _ORDINALS = ("first", "second", "third", "fourth")
 
 
@@ -314,8 +313,9 @@ def _in_order(columns: list[int], table: ReportTable, lowered: str) -> list[int]
     named = sorted(columns, key=lambda j: _named_at(table.columns[j], lowered))
     when = []
     for j in named:
-        said = [n for n in _ORDINALS if re.search(rf"(?i)\b{n}\b", table.columns[j])]
-        when.append((column_time(table.columns[j]), _ORDINALS.index(said[0]) if said else None))
+        said = _ORDINAL.search(table.columns[j])
+        place = _ORDINALS.index(said.group(1).lower()) if said else None
+        when.append((column_time(table.columns[j]), place))
     (t0, q0), (t1, q1) = when
     if (t0 and t1 and t0 > t1) or (t0 == t1 and q0 is not None and q1 is not None and q0 > q1):
         return named[::-1]

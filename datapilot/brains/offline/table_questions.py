@@ -667,8 +667,8 @@ def table_understanding(question: str, context: QuestionContext) -> Understandin
             continue
         if shape == "periods":
             report = report.transposed()
-        elif report.period_blocks():
-            report, shape = report.periods_as_columns(), "period blocks"
+        elif (widened := report.periods_as_columns()) is not report:
+            report, shape = widened, "period blocks"
         arithmetic = operation_of(question) not in (None, "max", "min")
         if shape == "printed" and not arithmetic:
             continue  # a table keyed by a named column: look-ups stay with the general reader
