@@ -3,10 +3,11 @@ data, with EN/ZH names, lookup by id, alias or fuzzy name, and mention finding i
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from rapidfuzz import fuzz, process
@@ -45,13 +46,16 @@ class Catalog:
         rules: MatchingRules | None = None,
         *,
         checked: bool = False,
+        index_state: dict[str, Any] | None = None,
     ) -> None:
         """`checked`: the entities' names were checked when this set was first built (a
-        catalog read back from `catalog_cache`), so they are not checked again."""
+        catalog read back from `catalog_cache`), so they are not checked again; `index_state`:
+        its name index as `index_state()` gave it then, used instead of building it."""
         self._entities: dict[str, Entity] = {}
         self._rules = rules or MatchingRules()
         self._lock = threading.Lock()
         self._matcher: Matcher | None = None
+        self._index_state = index_state
         self._names: dict[str, str] | None = None
         for entity in entities:
             self._entities[entity.id.upper()] = entity
@@ -120,6 +124,7 @@ class Catalog:
             check_names(merged.values())
             self._entities = merged
             self._matcher = None
+            self._index_state = None  # of the entities before this one
             self._names = None
 
     def lookup(self, name: str, limit: int = 5) -> list[Match]:
@@ -168,9 +173,21 @@ class Catalog:
                 best[entity.id] = match
         return sorted(best.values(), key=lambda m: (-m.score, m.start))
 
+    def index_state(self) -> dict[str, Any]:
+        """The name index as JSON-ready data (built now if it was not), for `index_state=`."""
+        matcher = self._index()
+        return {"matcher": matcher.state(), "choices": list(self._choices)}
+
     def _index(self) -> Matcher:
         with self._lock:
             if self._matcher is None:
+                state, self._index_state = self._index_state, None
+                if state is not None:
+                    with contextlib.suppress(KeyError, TypeError, ValueError):
+                        names, owners = state["choices"]
+                        self._matcher = Matcher.from_state(state["matcher"], self._rules)
+                        self._choices = (names, owners)
+                        return self._matcher
                 self._matcher = Matcher(list(self._entities.values()), self._rules)
                 pairs = [
                     (key, e.id)

@@ -7,7 +7,9 @@ are built from: this code's version, the entity files (shipped and the user's: p
 modification time) and the warehouse's version as the catalog sees it, the rows of its
 `coverage` and `entities` tables, read in one query. An import, a fetch or a reseed changes those
 rows, so the next process builds the catalog again. The JSON is validated when read back, and a
-missing, damaged or stale file only means building it.
+missing, damaged or stale file only means building it. The catalog's name index (the entity
+matcher's tables) is kept in the same file, so a process reading it does not key every name
+again.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1  # raised when what is stored changes shape
+FORMAT = 2  # raised when what is stored changes shape
 # The warehouse's version as the catalog sees it: everything `Catalog.load` reads from it.
 _VERSION_SQL = (
     "SELECT 'c', id, source, \"table\", CAST(rows AS VARCHAR), CAST(first AS VARCHAR), "
@@ -83,6 +85,7 @@ def _read(path: Path, key: str) -> Catalog | None:
                 tuple(tuple(group) for group in rules.get("zh_interchangeable", [])),
             ),
             checked=True,  # built from these entities by `Catalog.load`, which checked them
+            index_state=body["index"],
         )
     except FileNotFoundError:
         return None
@@ -98,6 +101,8 @@ def _write(path: Path, key: str, catalog: Catalog) -> None:
     body = {
         "key": key,
         "entities": [entity.model_dump(mode="json") for entity in catalog.entities()],
+        # The name index too (built here, once per version, instead of in every process).
+        "index": catalog.index_state(),
         "rules": {
             "weak_context": list(rules.weak_context),
             "common_words": sorted(rules.common_words),

@@ -26,6 +26,7 @@ import bisect
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
@@ -121,10 +122,11 @@ class Matcher:
         self._lengths = {prefix: sorted(found, reverse=True) for prefix, found in lengths.items()}
         self._context = [text.key(word) for word in rules.weak_context]
         # Fuzzy choices: Latin names long enough that one typo cannot turn a word into them.
-        self._fuzzy: dict[str, list[str]] = defaultdict(list)
+        fuzzy: dict[str, list[str]] = defaultdict(list)
         for key in self._names:
             if len(key) >= _MIN_FUZZY_LEN and key.isascii() and key[0].isalpha():
-                self._fuzzy[key[0]].append(key)
+                fuzzy[key[0]].append(key)
+        self._fuzzy = dict(fuzzy)
         # One-word Latin names, for words that are their start ("Micros").
         self._one_word = sorted(
             {
@@ -134,6 +136,32 @@ class Matcher:
                 if name.isascii() and len(name.split()) == 1 and len(text.key(name)) >= 5
             }
         )
+
+    # What `__init__` builds from the entities: kept as plain data (`state`) beside the cached
+    # catalog, so a process reading that catalog skips the build (~8 ms, mostly keying names).
+    _STATE = (
+        "_names", "_weak", "_plural_ok", "_tickers", "_tickers_any_case", "_codes",
+        "_lengths", "_context", "_fuzzy", "_one_word",
+    )  # fmt: skip
+
+    def state(self) -> dict[str, Any]:
+        """The built index as JSON-ready data, for `from_state`."""
+        state = {name: getattr(self, name) for name in self._STATE}
+        state["_plural_ok"] = sorted(self._plural_ok)
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], rules: MatchingRules) -> Matcher:
+        """The matcher `state()` was taken from (with the same rules); KeyError or TypeError
+        when `state` is not such data."""
+        matcher = cls.__new__(cls)
+        matcher._rules = rules
+        for name in cls._STATE:
+            if not isinstance(state[name], dict | list):
+                raise TypeError(f"matcher state {name}: {type(state[name]).__name__}")
+            setattr(matcher, name, state[name])
+        matcher._plural_ok = set(state["_plural_ok"])
+        return matcher
 
     def name_key_owner(self, key: str) -> str | None:
         return self._names.get(key)
