@@ -27,6 +27,8 @@ _SPLIT = re.compile(
 )
 _EQUAL = re.compile(
     r"(?i)\bequal(?:ly)?[-\s]?(?:wt|wtd|weight(?:ed|s|ing)?)\b|\bsame\s+weights?\b"
+    r"|\bequal\s+(?:parts|amounts|portions|sums|stakes|dollar\s+amounts)\b"
+    r"|\bthe\s+same\s+amount\s+(?:in|into|of)\s+each\b"
     r"|\bhalf\s+(?:in\s+|into\s+)?each\b|\bsplit\s+(?:it\s+|the\s+money\s+)?(?:evenly|equally)\b"
     r"|等权(?:重)?|等额(?:买入|配置|持有)?|平均(?:配置|分配)|各(?:买|投|配|放|占)?了?一半|各半|一半一半"
     r"|对半(?:买|分|配)?"
@@ -85,7 +87,12 @@ def read_basket(reading: Reading, parsed: Parsed) -> None:
     text = parsed.text
     if reading.series_entities or reading.status != "ok":
         return
-    priced = [m for m in parsed.mentions if m.entity.kind in ("stock", "etf", "fund", "index")]
+    priced = [
+        m
+        for m in parsed.mentions
+        if m.entity.kind in ("stock", "etf", "fund", "index")
+        and m.entity.id not in reading.excluded  # "equal parts JNJ, PFE and MRK (not LLY)"
+    ]
     placed = _percent_weights(text, priced)
     weights, span = ([w for _, w in placed[0]], placed[1]) if placed else _weights(text)
     if not weights:

@@ -21,7 +21,8 @@ _EXCLUDE_BEFORE = re.compile(
     r"(?i)\b(?:except(?:\s+for)?|excluding|exclude|excluded|exclusive\s+of|other\s+than|apart\s+from|"
     r"aside\s+from|but\s+not|not\s+counting|not\s+including|leaving\s+out|leave\s+out|without|"
     r"ignoring|ignore|skipping|skip|barring|save\s+for|sans|setting\s+aside|set\s+aside|"
-    r"putting\s+aside|leaving\s+aside|ex(?=[\s.]))\b|\bex-(?=\w)"
+    r"putting\s+aside|leaving\s+aside|ex(?=[\s.])|(?<=\()not|(?<=,\s)not|(?<=[,，])not)\b"
+    r"|\bex-(?=\w)"
     r"|除了|除去|除开|除掉|刨除|刨去|撇开|撇除|抛开|拿掉|剔掉|踢掉|不算|不包括|不包含|不含|剔除|排除"
     r"|去掉|去除|不用算|不要算|不计|不考虑|不看"
 )

@@ -103,9 +103,10 @@ def names_the_start(hit: Hit, time: TimeReading) -> bool:
 
 _CLOSE = r"\bclos(?:e|ing(?:\s+prices?)?)s?\b"
 # Two closes bounding one move: "between the 2019 year-end close and the 2021 year-end close",
-# "from its Dec 31, 2019 close to its Dec 31, 2021 close", 从2019年底的收盘价到2021年底的收盘价.
+# "from its Dec 31, 2019 close to its Dec 31, 2021 close", "bought at the 2014 year-end close,
+# never rebalanced, held to the 2019 year-end close", 从2019年底的收盘价到2021年底的收盘价.
 _BOUNDING_CLOSES = re.compile(
-    rf"(?i)\b(?:between|from)\s[^;?!]{{0,40}}?{_CLOSE}[^;?!]{{0,25}}?\s(?:and|to|through|until|till)"
+    rf"(?i)\b(?:between|from|at)\s[^;?!]{{0,40}}?{_CLOSE}[^;?!]{{0,25}}?\s(?:and|to|through|until|till)"
     rf"\s[^;?!]{{0,40}}?{_CLOSE}"
     r"|从[^，。？！,?]{1,20}?收盘价?[^，。？！,?]{0,8}?(?:到|至)[^，。？！,?]{1,20}?收盘价?"
 )

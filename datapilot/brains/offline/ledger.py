@@ -498,6 +498,10 @@ _ANCHOR = re.compile(
 )
 
 
+# A word of time the reader left unread: the window the question sets is not the one answered.
+_TIME_WORD = re.compile(r"(?i)[年月季周]|\b(?:years?|months?|quarters?|weeks?)\b")
+
+
 # A day's clause followed by a range's other end that no time reading took ("… to the last
 # close of his first term", "…到他任期结束"): the window's end is undated.
 _UNREAD_END = re.compile(
@@ -521,6 +525,9 @@ def _undated_event(reading: Reading, parsed: Parsed, ledger: Ledger) -> str | No
     unread = [e for e in ledger.entries if e.reading == "unread" and not e.text.isdigit()]
     if not unread:
         return None
+    timed = [e.text for e in unread if _TIME_WORD.search(e.text)]
+    if timed:  # 蘋果舊年升咗幾多 read without 舊年 ("last year") is not the past twelve months
+        return timed[0]
     taken = [c.span for c in dated]
     for anchor in _ANCHOR.finditer(parsed.text):
         if any(lo <= anchor.start() < hi for lo, hi in taken):

@@ -35,12 +35,15 @@ _RATIO = re.compile(
 _THAN = re.compile(r"(?i)\bthan\b|比")
 _GROWTH_MULTIPLE = re.compile(
     r"(?i)\bhow\s+many[-\s]?fold\b|\b(?:by\s+)?what\s+(?:multiple|factor)\b(?!\s+of\b)"
-    r"|\bhow\s+many\s+times\s+(?:over\s+)?(?:(?:did|has|have|had|does|do)\s+(?:it|they|its?\s+"
-    r"\w+|[\w&.-]+(?:['’]s)?(?:\s+[\w-]+)?)\s+)?(?:grow|grown|grew|multipl(?:y|ied)|"
+    r"|\bhow\s+many\s+times\s+(?:over\s+)?(?:(?:did|has|have|had|does|do|would|will|could)\s+"
+    r"[^?.;,]{1,60}?\s+(?:have\s+)?)?"
+    r"(?:grow|grown|grew|multipl(?:y|ied)|"
     r"increase[ds]?|go(?:ne)?\s+up|went\s+up|r[io]se|risen|gain(?:ed)?|appreciat(?:e|ed))\b"
     r"|\b(?:grow|grew|grown|multipl(?:y|ied)|increase[ds]?|gone\s+up|went\s+up|r[io]se|risen)\s+"
     r"(?:by\s+)?how\s+many\s+times\b"
     r"|(?:涨|增长|上涨|增值|升|翻)了?(?:几|多少)(?:倍|番)|翻了?几翻"
+    r"|\bas\s+a\s+multiple\s+of\s+(?:the|its)\s+(?:starting|start|initial|opening|beginning|"
+    r"first)\b|(?:是|为)(?:期初|起初|开始时?|最初|起点|买入时|买入价)的?(?:几|多少)倍"
 )
 
 
@@ -57,6 +60,9 @@ def read_ratio_ask(text: str) -> RatioAsk | None:
     found = _RATIO.search(text)
     if found is None:
         return None
+    growth = _GROWTH_MULTIPLE.search(text)
+    if growth is not None and growth.start() <= found.start() < growth.end():
+        return None  # "as a multiple of the starting one", 是期初的多少倍: its own growth
     if found.group("zh") is not None:
         return RatioAsk(found.span(), found.start("zh"))
     than = _THAN.search(text, found.start())
@@ -119,9 +125,11 @@ _GROWING = {"return", "cumulative_return", "close", "value", "price"}
 def as_growth_multiple(reading: Reading, span: tuple[int, int]) -> None:
     """Record a growth asked as a multiple: the window's return, with the end over the start."""
     reading.family_spans.append((*span, MULTIPLE_CUE))
-    if reading.metrics and not set(reading.metrics) <= _GROWING:
+    compounded = "annualized_return" in reading.metrics
+    if reading.metrics and not set(reading.metrics) <= _GROWING | {"annualized_return"}:
         return  # "how many-fold did its volatility rise": no multiple is planned; declined
-    reading.metrics = ["return"]
+    # "the CAGR, and how many times over did it grow": the yearly rate beside the multiple
+    reading.metrics = ["annualized_return", "return"] if compounded else ["return"]
     reading.multiple = True
     english = "a growth multiple: the end's value over the start's"
     reading.trace.append("倍数：期末值除以期初值" if reading.zh else english)

@@ -673,7 +673,7 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
     if unit is not None and all(_NATIVE_UNIT.get(e.frequency) == unit for e in reading.entities):
         reading.base = "on_or_before"
         reading.trace.append(
-            f"从{opens[0].text}这一期的数值算起"
+            f"“{opens[0].text}”：从起点那一期自己的数值算起"
             if reading.zh
             else f"measured from the {unit}'s own value: the series has one per {unit}"
         )

@@ -167,6 +167,10 @@ def years_named(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# A year said right before "average" ("the 2019 average defined benefit schemes").
+_YEAR_AVERAGE = re.compile(r"(?i)\b(?:fy\s*|fiscal\s+)?(?:19|20)\d\d\s+average\b")
+
+
 def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[int], str]:
     """The value columns the question names (by year, then by column words), in the order of
     the operation: start before end for a change."""
@@ -286,6 +290,13 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
         if before:
             chosen = [before[0], chosen[0]]
             return chosen, ""
+    said = _YEAR_AVERAGE.search(text) if operation == "average" else None
+    if said and len(years) == 1 and len(chosen) == 1 and len(table.years(chosen[0])) == 1:
+        # "the 2019 average free cash flow": the year's average, the mean of its figure and
+        # the year before's (a balance's closing and opening), as reports average a balance
+        before = [j for j in usable if table.years(j) == [str(int(years[0]) - 1)]]
+        if before:
+            return [chosen[0], before[0]], ""
     if len(years) >= 2 and len(chosen) == len(years):
         kinds = _one_kind(years, tied, table)
         if kinds is None:

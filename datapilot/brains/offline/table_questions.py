@@ -228,6 +228,14 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
     named = {name for name, pattern in _OPS if pattern.search(text) and name != "extreme"}
     if "average" in named and len(named) > 1 and _averaged_line(text, table):
         named.discard("average")  # "the change in the Average invested capital": its name
+    if "average" in named and "proportion" in named and _printed_shares(text, table):
+        # "the average percentage of net revenues of OEM": the shares the line prints, averaged
+        named.discard("proportion")
+        operation = asked.operation = "average"
+    if "average" in named and "change" in named and _change_in_line(text, table):
+        # "the average net change in cash balance": the line's name says "change"
+        named.discard("change")
+        operation = asked.operation = "average"
     if _WHICH_YEARS.search(text):
         # "In which years was X calculated?": the row's figures in every year it is given for.
         asked.operation = "value"
@@ -476,14 +484,41 @@ _CHANGE_WORD = re.compile(r"(?i)\b(?:net\s+)?(?:increase|decrease|change|growth|
 def _named_in_a_line(text: str, table: ReportTable) -> bool:
     """Whether the question's change word belongs to the name of the line it asks about ("Net
     decrease in cash and cash equivalents"), which the table prints as its own figure."""
+    if re.search(r"(?i)\b(?:from|between|compared|than|versus|vs)\b", text):
+        return False
+    return _change_in_line(text, table)
+
+
+def _change_in_line(text: str, table: ReportTable) -> bool:
+    """Whether the question's change word is in the name of the line it best names."""
     said = _CHANGE_WORD.search(text)
-    if said is None or re.search(r"(?i)\b(?:from|between|compared|than|versus|vs)\b", text):
+    if said is None:
         return False
     ranked = find_rows(text, table)
     if not ranked or ranked[0].score < GOOD_MATCH:
         return False
     label = table.rows[ranked[0].row].label
     return re.search(rf"(?i)\b{re.escape(said.group(0))}\b", label) is not None
+
+
+def _printed_shares(text: str, table: ReportTable) -> bool:
+    """Whether the lines the question names print percentages ("70%", "(32)%"): its
+    "percentage of" then says what those figures are, not a share to compute."""
+    ranked = find_rows(text, table)
+    if ranked and ranked[0].score >= GOOD_MATCH:
+        rows = [ranked[0].row]
+    else:
+        rows = several_rows(text, table) or list(range(len(table.rows)))
+    shares = [
+        "%" in table.rows[i].cells[j] or _PERCENT_HEADER.search(table.columns[j]) is not None
+        for i in rows
+        for j in table.value_columns
+        if j < len(table.rows[i].cells) and table.rows[i].cells[j].strip()
+    ]
+    return bool(shares) and 2 * sum(shares) > len(shares)
+
+
+_PERCENT_HEADER = re.compile(r"(?i)%|\bpercent(?:age)?\b")
 
 
 def _averaged_line(text: str, table: ReportTable) -> bool:

@@ -170,11 +170,13 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
     ):
         return []  # a cut of the answer's own result (its last rows): the answer said it
     if kind == "cumulative" and lead_kind in {"period_return", "cagr"}:
-        # Its end is the period return already said; its path is what it adds.
+        # Its end is the period return already said; its path is what it adds (of one name:
+        # "it peaked" would not say whose of several).
+        subjects = by_subject(step.record.facts)
         return [
             path_sentence(subject, m, said.w, dates_of(step.value))
-            for subject, m in list(by_subject(step.record.facts).items())[:1]
-            if "high" in m and "low" in m
+            for subject, m in subjects.items()
+            if len(subjects) == 1 and "high" in m and "low" in m
         ]
     said_first = answer_sentences(step, said) or fact_sentences(step, said.w)
     return said_first + spread_legs(step, said) + close_against_averages(step, said)

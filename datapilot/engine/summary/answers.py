@@ -106,12 +106,13 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
             for s, r in rows
         )
         return [f"{said.when}的收益率：{joined}{span}。"]
-    items = [
-        f"{w.name(s, many=True)} {w.value(r)}{_times(facts[s].get('multiple'), w)}" for s, r in rows
+    named = [
+        (w.name(s, many=True), f"{w.value(r)}{_times(facts[s].get('multiple'), w)}")
+        for s, r in rows
     ]
-    first, rest = items[0].rsplit(" ", 1), items[1:]
+    (name, figure), rest = named[0], [f"{n} {f}" for n, f in named[1:]]
     return [
-        f"{first[0]} returned {first[1]}"
+        f"{name} returned {figure}"
         + (f", {_list(rest, False)}" if rest else "")
         + f"{_when(said)}{span}."
     ]
@@ -276,6 +277,8 @@ def _cumulative(step: Step, facts: Facts, said: Said) -> list[str]:
         text = f"{span}, {head} cumulative return was {value}{rest}"
     months, labels = _months_taken(step.value, start, w.zh)
     sentences = [text + months + ("。" if w.zh else ".")]
+    if len(rows) == 2:  # "how did it stack up against the S&P 500": the gap between the two
+        sentences += gap_sentences([(s, m["last"]) for s, m in rows], said, rows[0][0])
     if not many and "high" in rows[0][1] and "low" in rows[0][1]:
         sentences.append(path_sentence(rows[0][0], rows[0][1], w, at))
     return sentences + ([labels] if labels else [])

@@ -101,8 +101,8 @@ class PerformanceMeasures(PlannerBase):
                 )
             )
             return
-        if metric == "return" and len(r.entities) == 1:
-            self._window_change(data)
+        if metric == "return" and (len(r.entities) == 1 or r.multiple):
+            self._window_change(data)  # (each name's multiple: "how many times over did each grow")
         if r.normalize:
             # "Rebased to 100" shows the same growth as the cumulative return, as an index.
             rebased = self._rebased(data)

@@ -1,0 +1,159 @@
+"""Classes a fresh blind set (blind61) found, each failing before its fix:
+
+- a word of time left unread (蘋果舊年成年升咗幾多: 舊年 is Cantonese for last year) answered
+  over the past twelve months instead: 舊年 is last year, and a time word the reader does not
+  know declines when no window was read;
+- 从1969年四季度算到1979年四季度 ("counting from … to …") is one range, not two open windows;
+- "Equal parts JNJ, PFE and MRK (not LLY)": an equal-weight basket of the three, LLY left out
+  (also ", not LLY" in a ranking);
+- a basket set against a benchmark ("how did it stack up against the S&P 500"), bought "at the
+  2014 year-end close" and "held to the 2019 year-end close": the gap between the two in
+  percentage points, and no closing prices read as a measure of their own;
+- a compound annual rate asked with "how many times over" (期末价格是期初的多少倍, "the ending
+  level as a multiple of the starting one"): the yearly rate and the multiple, of one name or of
+  each of two.
+
+Expected figures are computed here with pandas from the source data.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pandas as pd
+import pytest
+from support.asking import ask_offline, series_values
+from support.numeric_expect import buy_and_hold, source_frame
+
+
+def _closes(ticker: str) -> pd.Series:
+    return source_frame("skfolio_sp500")[ticker].dropna()
+
+
+def _growth(closes: pd.Series, start: str, end: str) -> tuple[float, float]:
+    """(CAGR in %, end over start) between the last closes on or before `start` and `end`."""
+    first, last = closes.loc[:start], closes.loc[:end]
+    multiple = float(last.iloc[-1] / first.iloc[-1])
+    years = (last.index[-1] - first.index[-1]).days / 365.25
+    return (multiple ** (1 / years) - 1) * 100, multiple
+
+
+async def test_cantonese_last_year_is_the_calendar_year_before(data: Any) -> None:
+    closes = _closes("AAPL")
+    expected = (closes.loc[:"2019-12-31"].iloc[-1] / closes.loc[:"2018-12-31"].iloc[-1] - 1) * 100
+    answer = await ask_offline("蘋果舊年成年升咗幾多？", date(2020, 3, 15))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+
+
+async def test_an_unread_time_word_without_a_window_is_declined(data: Any) -> None:
+    answer = await ask_offline("苹果成年升咗几多？", date(2020, 3, 15))
+    assert answer.status == "no_data"
+    assert "成年" in (answer.message or "")
+
+
+async def test_counting_from_one_quarter_to_another_is_one_range(data: Any) -> None:
+    cpi = series_values(data, "CPIAUCSL")
+    expected = (cpi.loc["1979-10-01"] / cpi.loc["1969-10-01"] - 1) * 100
+    answer = await ask_offline(
+        "整个70年代美国物价涨了多少？用CPI，从1969年四季度算到1979年四季度。", date(2010, 1, 1)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+
+
+async def test_equal_parts_basket_leaves_out_the_name_in_parentheses(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")
+    held = buy_and_hold(
+        closes, {"JNJ": 1 / 3, "PFE": 1 / 3, "MRK": 1 / 3}, "2019-12-31", "2020-12-31"
+    )
+    expected = held.iloc[-1] - 100
+    answer = await ask_offline(
+        "Equal parts JNJ, PFE and MRK (not LLY), bought at the start of this year and held - "
+        "how's that basket done YTD?",
+        date(2020, 12, 31),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in answer.summary, answer.summary
+    assert "LLY" not in answer.summary
+
+
+async def test_a_name_after_comma_not_is_left_out_of_a_ranking(data: Any) -> None:
+    answer = await ask_offline(
+        "JNJ, PFE and MRK, not LLY: which did best in 2020?", date(2021, 1, 15)
+    )
+    assert answer.status == "ok", answer.message
+    assert "LLY" not in answer.summary and "Of the 3" in answer.summary, answer.summary
+
+
+async def test_a_basket_against_a_benchmark_states_the_gap(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")
+    held = buy_and_hold(closes, {"MSFT": 0.6, "JNJ": 0.4}, "2014-12-31", "2019-12-31")
+    index = source_frame("skfolio_index")["^GSPC"]
+    benchmark = (index.loc[:"2019-12-31"].iloc[-1] / index.loc[:"2014-12-31"].iloc[-1] - 1) * 100
+    basket = held.iloc[-1] - 100
+    answer = await ask_offline(
+        "60/40 MSFT/JNJ bought at the 2014 year-end close, never rebalanced, held to the 2019 "
+        "year-end close. Total return, and how did it stack up against the S&P 500 over the "
+        "same stretch?",
+        date(2020, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert answer.intent is not None and "close" not in answer.intent.metrics
+    for figure in (basket, benchmark, basket - benchmark):
+        assert f"{figure:,.2f}" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "start", "end", "today"),
+    [
+        (
+            "a dollar put into Microsoft at the end of 1990 - how many times over had it grown "
+            "by the end of 2020, and what is that as a compound annual rate?",
+            "MSFT",
+            "1990-12-31",
+            "2020-12-31",
+            date(2021, 1, 15),
+        ),
+        (
+            "宝洁从1995年最后一个交易日的收盘价拿到2020年最后一个交易日的收盘价，年复合增长率是多少？"
+            "期末价格是期初的多少倍？",
+            "PG",
+            "1995-12-31",
+            "2020-12-31",
+            date(2021, 2, 1),
+        ),
+        (
+            "If the scheme had bought Johnson & Johnson at the 1992 year-end close and held it to "
+            "the 2012 year-end close, what compound annual growth rate does that work out to, and "
+            "how many times over would the money have multiplied?",
+            "JNJ",
+            "1992-12-31",
+            "2012-12-31",
+            date(2013, 2, 1),
+        ),
+    ],
+)
+async def test_a_compound_rate_with_its_multiple(
+    data: Any, question: str, ticker: str, start: str, end: str, today: date
+) -> None:
+    rate, multiple = _growth(_closes(ticker), start, end)
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    for figure in (rate, multiple):
+        assert f"{figure:,.2f}" in answer.summary, answer.summary
+
+
+async def test_each_of_two_names_grew_how_many_times_over(data: Any) -> None:
+    answer = await ask_offline(
+        "Walmart versus Coca-Cola from the 1991 year-end close to the 2021 year-end close. CAGR "
+        "for each, and how many times over did each one grow?",
+        date(2022, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for ticker in ("WMT", "KO"):
+        rate, multiple = _growth(_closes(ticker), "1991-12-31", "2021-12-31")
+        assert f"{rate:.2f}%" in answer.summary, answer.summary
+        assert f"{multiple:.2f} times" in answer.summary, answer.summary
+    assert "it peaked" not in answer.summary  # one path of two names would not say whose

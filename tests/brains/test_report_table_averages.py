@@ -1,0 +1,118 @@
+"""Averages over a client's report table, sent to `/api/v1/ask`:
+
+- "the 2019 average X" is the year's average, the mean of 2019's figure and 2018's (a balance's
+  closing and opening), as reports average a balance;
+- "the average percentage of net revenues of OEM": the shares the line prints, averaged over
+  every year (not a share to compute), also where only the column header says "percentage";
+- "the average net change in cash balance": the line's own name says "change".
+
+Expected figures are computed with pandas from the same cells."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pandas as pd
+import pytest
+from support.report_tables import ask_table, first_sentence, offline_api
+
+PENSIONS = {
+    "name": "pensions",
+    "columns": ["column 1", "2019 €m", "2018 €m", "2017 €m"],
+    "rows": [
+        ["Defined contribution schemes", "204", "187", "161"],
+        ["Defined benefit schemes", "61", "48", "52"],
+        ["Total", "265", "235", "213"],
+    ],
+}
+PENSION_CELLS = pd.DataFrame(
+    [[204, 187, 161], [61, 48, 52]],
+    index=["contribution", "benefit"],
+    columns=["2019", "2018", "2017"],
+)
+
+CHANNELS = {
+    "name": "channels",
+    "columns": [
+        "column 1",
+        "2019 (As percentage of net revenues)",
+        "2018 (As percentage of net revenues)",
+        "2017 (As percentage of net revenues)",
+    ],
+    "rows": [
+        ["OEM", "72%", "63%", "68%"],
+        ["Distribution", "28", "37", "32"],
+        ["Total", "100%", "100%", "100%"],
+    ],
+}
+CHANNEL_CELLS = pd.DataFrame(
+    [[72, 63, 68], [28, 37, 32]], index=["OEM", "Distribution"], columns=["2019", "2018", "2017"]
+)
+
+CASH = {
+    "name": "cash",
+    "columns": ["column 1", "2019 (S$ million)", "2018 (S$ million)", "Change (%)"],
+    "rows": [
+        ["Net cash inflow from operating activities", "5,210", "5,870", "-11.2"],
+        ["Net change in cash balance", "(23)", "(9)", "155.6"],
+        ["Cash balance at end of year", "498", "521", "-4.4"],
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+async def client() -> AsyncIterator[httpx.AsyncClient]:
+    async with offline_api() as api:
+        yield api
+
+
+def _said(figure: float) -> str:
+    return f"{figure:,.2f}".rstrip("0").rstrip(".")
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "year"),
+    [
+        ("What is the 2019 average defined contribution schemes?", "contribution", "2019"),
+        ("What is the 2018 average defined benefit schemes?", "benefit", "2018"),
+    ],
+)
+async def test_a_year_average_is_that_year_and_the_one_before(
+    client: httpx.AsyncClient, question: str, row: str, year: str
+) -> None:
+    before = str(int(year) - 1)
+    expected = PENSION_CELLS.loc[row, [year, before]].mean()
+    answer = await ask_table(client, question, PENSIONS)
+    assert answer.status == "ok", answer.message
+    assert _said(expected) in first_sentence(answer.summary), answer.summary
+
+
+@pytest.mark.parametrize("row", ["OEM", "Distribution"])
+async def test_the_average_of_printed_shares(client: httpx.AsyncClient, row: str) -> None:
+    expected = CHANNEL_CELLS.loc[row].mean()
+    answer = await ask_table(
+        client, f"What is the average percentage of net revenues of {row}?", CHANNELS
+    )
+    assert answer.status == "ok", answer.message
+    assert _said(expected) in first_sentence(answer.summary), answer.summary
+
+
+async def test_the_average_of_a_line_named_a_change(client: httpx.AsyncClient) -> None:
+    expected = pd.Series([-23, -9]).mean()
+    answer = await ask_table(
+        client, "What is the average net change in cash balance across the 2 years?", CASH
+    )
+    assert answer.status == "ok", answer.message
+    assert _said(expected).replace("-", "−") in first_sentence(answer.summary), answer.summary
+
+
+async def test_a_change_between_two_year_averages_is_still_declined(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await ask_table(
+        client,
+        "What is the change between 2018 and 2019 average defined benefit schemes?",
+        PENSIONS,
+    )
+    assert answer.status == "no_data"
