@@ -11,7 +11,10 @@
   percentage points, and no closing prices read as a measure of their own;
 - a compound annual rate asked with "how many times over" (期末价格是期初的多少倍, "the ending
   level as a multiple of the starting one"): the yearly rate and the multiple, of one name or of
-  each of two.
+  each of two;
+- 哪个月跌得最厉害？当月跌了多少？: 当月 is the month asked about, not the current month;
+  增长最快 / 下降最多 are superlatives of a move; 不年化 ("not annualized") is the simple change,
+  never the 年化 inside it.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -157,3 +160,36 @@ async def test_each_of_two_names_grew_how_many_times_over(data: Any) -> None:
         assert f"{rate:.2f}%" in answer.summary, answer.summary
         assert f"{multiple:.2f} times" in answer.summary, answer.summary
     assert "it peaked" not in answer.summary  # one path of two names would not say whose
+
+
+def _worst_month(values: pd.Series, year: str) -> tuple[str, float]:
+    ends = values.loc[: f"{year}-12-31"].resample("ME").last()
+    returns = (ends / ends.shift(1) - 1).loc[year] * 100
+    return f"{returns.idxmin():%Y-%m}", float(returns.min())
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2008年WTI原油哪个月跌得最厉害？当月跌了多少？",
+        "Which month of 2008 was worst for WTI, and how much did it fall that month?",
+    ],
+)
+async def test_that_month_is_the_month_asked_about(data: Any, question: str) -> None:
+    month, fell = _worst_month(series_values(data, "DCOILWTICO").dropna(), "2008")
+    answer = await ask_offline(question, date(2009, 2, 1))
+    assert answer.status == "ok", answer.message
+    assert month in answer.summary and f"{fell:.2f}%" in answer.summary, answer.summary
+
+
+async def test_fastest_quarter_growth_not_annualized(data: Any) -> None:
+    gdp = series_values(data, "GDPC1")
+    growth = (gdp / gdp.shift(1) - 1).loc["1970":"1979"] * 100
+    best = growth.idxmax()
+    answer = await ask_offline(
+        "1970年代美国实际GDP哪个季度环比增长最快？增长了多少？（环比，不年化）", date(2010, 1, 1)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{best.year}Q{best.quarter}" in answer.summary, answer.summary
+    assert f"{growth.max():.2f}%" in answer.summary, answer.summary
+    assert "年化" not in answer.summary.replace("未年化", "")

@@ -59,8 +59,10 @@ _UP_EN = r"gains?|rises?|rall(?:y|ies)|returns?|advances?|jumps?|increases?|perf
 _DOWN_EN = r"loss|losses|drops?|falls?|declines?|plunges?|slides?|slumps?|decreases?"
 _PERIOD_EN = r"(?P<unit>week|month|quarter|year)s?"
 # "V得最X" (涨得最猛, 跌得最狠, 回撤最严重) is a superlative of a move, whatever the adverb.
-UP_MOST_ZH = r"(?:上涨|涨|反弹|回升|大涨)得?最(?:多|猛|凶|狠|快|厉害)"
-DOWN_MOST_ZH = r"(?:下跌|跌|亏|回撤|大跌|暴跌)得?最(?:多|狠|凶|猛|快|厉害|惨|严重)"
+UP_MOST_ZH = r"(?:上涨|涨|反弹|回升|大涨|增长|增加|上升)得?最(?:多|猛|凶|狠|快|厉害)"
+DOWN_MOST_ZH = (
+    r"(?:下跌|跌|亏|回撤|大跌|暴跌|下降|减少|萎缩|收缩)得?最(?:多|狠|凶|猛|快|厉害|惨|严重)"
+)
 # 最高/最低 name a sub-period's extreme of a rate (利率最高的季度); of a price (股价最高的月份) they
 # are the highest close, dated, not the best period's return.
 _NOT_A_PRICE = r"(?<!股价)(?<!价格)(?<!收盘价)(?<!收盘)(?<!点位)(?<!净值)"

@@ -68,6 +68,26 @@ _EARLIER_ANCHOR = re.compile(
     r"(?:earlier|ago|before)\b|(?:比|较|与|和)(?:一年前|去年同期|上年同期)"
 )
 
+# "哪个月跌得最厉害？当月跌了多少？", "which quarter grew fastest, and by how much that quarter":
+# the period asked about, said again, is that period, never the current one.
+_WHICH_PERIOD = re.compile(
+    r"(?i)哪(?:一|个|一个)?(?P<zh>月|季度|季|周|年)|\bwhich\s+(?P<en>month|quarter|week|year)\b"
+)
+_THAT_PERIOD = re.compile(
+    r"(?i)(?:当|那个|那一个?|该|这个)(?P<zh>月|季度|季|周|年)(?!份?以来|初|末|底)"
+    r"|\b(?:that|the\s+same)\s+(?P<en>month|quarter|week|year)\b"
+)
+
+
+def _that_period(text: str) -> list[tuple[int, int]]:
+    """Where a period asked for by "which" is said again (当月, "that month"): not a window."""
+    asked = {(w["zh"] or w["en"] or "").lower(): w.end() for w in _WHICH_PERIOD.finditer(text)}
+    return [
+        found.span()
+        for found in _THAT_PERIOD.finditer(text)
+        if found.start() >= asked.get((found["zh"] or found["en"] or "").lower(), len(text))
+    ]
+
 
 class Parsed(BaseModel):
     """What one message says on its own, before the conversation and defaults are applied."""
@@ -166,6 +186,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     names += _straddled(text, time.spans, candidates, vocab)
     # "than a year earlier", 比去年同期: what a change is measured against (the yoy), not a window.
     names += [found.span() for found in _EARLIER_ANCHOR.finditer(text)]
+    names += _that_period(text)
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)

@@ -75,6 +75,7 @@ CueName = Literal[
     "question",
     "client_table",
     "annualize",
+    "not_annualized",
     "rolling",
     "normalize",
     "adjusted",
