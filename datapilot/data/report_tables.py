@@ -255,6 +255,7 @@ def read_report(table: ClientTable) -> ReportTable:
                     period = section
             continue
         rows.append(ReportRow(label=label, section=section, cells=cells, period=period))
+    _name_unlabelled_totals(rows)
     printed = [c for row in rows for c in row.cells if c]
     currency = "$" if printed and sum("$" in c for c in printed) >= 1 else ""
     for symbol in "€£¥":
@@ -268,6 +269,36 @@ def read_report(table: ClientTable) -> ReportTable:
         currency=currency,
         header_rows=len(block) - 1,
     )
+
+
+def _name_unlabelled_totals(rows: list[ReportRow]) -> None:
+    """A line printed without a label under the lines of its section, each of its figures
+    their sum (a total's rule, then the figure), is named "Total <section>"."""
+    for at, row in enumerate(rows):
+        if row.label.strip():
+            continue
+        above = []
+        for other in reversed(rows[:at]):
+            if other.section != row.section or not other.label.strip():
+                break
+            above.append(other)
+        if len(above) >= 2 and _sums(row, above):
+            row.label = f"Total {row.section}".strip()
+
+
+def _sums(row: ReportRow, parts: list[ReportRow]) -> bool:
+    """Whether each figure of `row` is the sum of the figures above it in its column."""
+    checked = 0
+    for j, cell in enumerate(row.cells):
+        total = cell_number(cell)
+        if total is None:
+            continue
+        above = [cell_number(r.cells[j]) if j < len(r.cells) else None for r in parts]
+        figures = [a for a in above if a is not None]
+        if len(figures) < len(above) or abs(sum(figures) - total) > max(1.0, abs(total) * 1e-4):
+            return False
+        checked += 1
+    return checked > 0
 
 
 def _column_names(block: list[list[str]], width: int) -> list[str]:

@@ -341,6 +341,11 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
                 asked.rows = headed_rows(text, table)
                 if asked.rows:
                     asked.operation = operation = "sum"
+            if not asked.rows and (closing := _closing_line(ranked, table)) is not None:
+                # "the change in goodwill from 2018 to 2019" beside "Goodwill, beginning of the
+                # year" and "Goodwill, end of the year": a balance at a year is its closing one
+                asked.rows = [closing]
+                asked.trace.append(f'"{table.rows[closing].label}": the balance at each year end')
             if not asked.rows:
                 asked.missing = "the row"
                 asked.closest = [
@@ -348,7 +353,7 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
                 ]
                 return asked
         else:
-            row, doubt = settle_row(text, table, ranked[0].row)
+            row, doubt = settle_row(text, table, _closing_for(ranked[0].row, text, table))
             if doubt:
                 asked.missing, asked.closest = doubt
                 return asked
@@ -356,7 +361,7 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
             best = table.rows[row].label.casefold()
             if operation in ("change", "pct_change") and not re.search(r"\band\b|&", best):
                 several = several_rows(text, table)
-                if len(several) >= 2:
+                if len(several) >= 2 and not _label_written(best, text):
                     listed = ", ".join(table.rows[i].label for i in several)
                     asked.missing = f"one row (the question names several: {listed})"
                     return asked
@@ -487,6 +492,57 @@ def _named_in_a_line(text: str, table: ReportTable) -> bool:
     if re.search(r"(?i)\b(?:from|between|compared|than|versus|vs)\b", text):
         return False
     return _change_in_line(text, table)
+
+
+_CLOSING = re.compile(
+    r"(?i),?\s*(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)|"
+    r"ending(?:\s+balance)?|closing(?:\s+balance)?)\b"
+)
+_OPENING = re.compile(
+    r"(?i),?\s*(?:(?:at\s+)?(?:the\s+)?(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
+    r"(?:year|period)|beginning(?:\s+balance)?|opening(?:\s+balance)?)\b"
+)
+
+
+def _closing_line(ranked: list[Any], table: ReportTable) -> int | None:
+    """Of the best-named lines, the closing one of an opening and closing pair of one item
+    ("Goodwill, beginning of the year" and "Goodwill, end of the year"), or None."""
+    top = [m.row for m in ranked[:3] if m.score > 0.3]
+    labels = {i: table.rows[i].label for i in top}
+    for i, label in labels.items():
+        item = _CLOSING.sub("", label).strip(" ,").casefold()
+        if item == label.strip(" ,").casefold():
+            continue
+        if any(
+            j != i and _OPENING.sub("", other).strip(" ,").casefold() == item
+            for j, other in labels.items()
+        ):
+            return i
+    return None
+
+
+def _closing_for(row: int, text: str, table: ReportTable) -> int:
+    """The closing line of the item an opening line names ("Goodwill, beginning of the year"
+    → "Goodwill, end of the year"), unless the question asks for the opening one."""
+    label = table.rows[row].label
+    item = _OPENING.sub("", label).strip(" ,").casefold()
+    if item == label.strip(" ,").casefold() or _OPENING.search(text) or _STARTING.search(text):
+        return row
+    for other, line in enumerate(table.rows):
+        closing = _CLOSING.search(line.label) is not None
+        if other != row and closing and _CLOSING.sub("", line.label).strip(" ,").casefold() == item:
+            return other
+    return row
+
+
+_STARTING = re.compile(r"(?i)(?:start(?:ing)?|initial|opening|beginning)")
+
+
+def _label_written(label: str, text: str) -> bool:
+    """Whether the question writes a line's whole label out ("the percentage change in total
+    receivables, net"), commas and all: one line, not several."""
+    flat = re.sub(r"\s+", " ", label.casefold()).strip()
+    return len(flat) >= 8 and flat in re.sub(r"\s+", " ", text.casefold())
 
 
 def _change_in_line(text: str, table: ReportTable) -> bool:

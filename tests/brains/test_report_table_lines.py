@@ -1,0 +1,119 @@
+"""Which line of a client's report table a question names, sent to `/api/v1/ask`:
+
+- a line printed without a label under its section's lines, each figure their sum, is that
+  section's total ("the total long-lived assets");
+- a label written out whole, commas and all ("total receivables, net") is one line, even where
+  its words also name others ("Billed receivables, net");
+- an item printed as an opening and a closing balance ("Goodwill, beginning of the year",
+  "Goodwill, end of the year") is, at a year, its closing balance.
+
+Expected figures are computed with pandas from the same cells; an item printed in two sections
+with nothing to choose between them is still declined."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pandas as pd
+import pytest
+from support.report_tables import ask_table, first_sentence, offline_api
+
+ASSETS = {
+    "name": "geography",
+    "columns": ["column 1", "2019", "2018 (in thousands)", "2017"],
+    "rows": [
+        ["Long-lived assets", "", "", ""],
+        ["United States", "$812,400", "$701,950", "$604,210"],
+        ["Europe", "64,310", "66,025", "70,140"],
+        ["Japan", "7,115", "4,802", "2,950"],
+        ["", "$883,825", "$772,777", "$677,300"],
+    ],
+}
+ASSET_CELLS = pd.DataFrame(
+    [[812400, 701950, 604210], [64310, 66025, 70140], [7115, 4802, 2950]],
+    columns=["2019", "2018", "2017"],
+)
+
+RECEIVABLES = {
+    "name": "receivables",
+    "columns": ["column 1", "December 31, 2019", "December 31, 2018"],
+    "rows": [
+        ["Billed receivables", "$180,220", "$201,405"],
+        ["Allowance for doubtful accounts", "(4,310)", "(3,020)"],
+        ["Billed receivables, net", "175,910", "198,385"],
+        ["Accrued receivables, net", "322,140", "287,655"],
+        ["Total receivables, net", "$498,050", "$486,040"],
+    ],
+}
+
+GOODWILL = {
+    "name": "goodwill",
+    "columns": ["column 1", "January 31, 2019", "January 31, 2018"],
+    "rows": [
+        ["Goodwill, beginning of the year", "$1,544.0", "$1,498.7"],
+        ["Additions arising from acquisitions during the year", "702.5", "—"],
+        ["Effect of foreign currency translation", "(21.4)", "45.3"],
+        ["Goodwill, end of the year", "$2,225.1", "$1,544.0"],
+    ],
+}
+
+TWO_SECTIONS = {
+    "name": "other",
+    "columns": ["column 1", "2019 $'000", "2018 $'000"],
+    "rows": [
+        ["Current", "", ""],
+        ["Trade receivables", "3,770", "3,054"],
+        ["Other receivables", "4,223", "4,082"],
+        ["Non-current", "", ""],
+        ["Other receivables", "118", "601"],
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+async def client() -> AsyncIterator[httpx.AsyncClient]:
+    async with offline_api() as api:
+        yield api
+
+
+async def test_an_unlabelled_line_summing_its_section_is_its_total(
+    client: httpx.AsyncClient,
+) -> None:
+    total = ASSET_CELLS.sum()
+    expected = (total["2019"] / total["2018"] - 1) * 100
+    answer = await ask_table(
+        client,
+        "What is the percentage change in the total long-lived assets from 2018 to 2019?",
+        ASSETS,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in first_sentence(answer.summary), answer.summary
+
+
+async def test_a_label_written_whole_is_one_line(client: httpx.AsyncClient) -> None:
+    expected = (498050 / 486040 - 1) * 100
+    answer = await ask_table(
+        client,
+        "What was the percentage change in total receivables, net between 2018 and 2019?",
+        RECEIVABLES,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in first_sentence(answer.summary), answer.summary
+
+
+async def test_a_balance_at_a_year_is_its_closing_line(client: httpx.AsyncClient) -> None:
+    closing = pd.Series({"2019": 2225.1, "2018": 1544.0})
+    expected = closing["2019"] - closing["2018"]
+    answer = await ask_table(
+        client, "What was the change in the company's goodwill from 2018 to 2019?", GOODWILL
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:,.1f}" in first_sentence(answer.summary), answer.summary
+
+
+async def test_an_item_in_two_sections_is_still_declined(client: httpx.AsyncClient) -> None:
+    answer = await ask_table(
+        client, "What is the change in Other receivables from 2018 to 2019?", TWO_SECTIONS
+    )
+    assert answer.status == "no_data"
