@@ -83,10 +83,12 @@ _ABSOLUTE = re.compile(
     r"changes?|swings?|gains?\s+or\s+loss(?:es)?)\b"
     r"|(?:涨跌幅|涨跌|波动|收益率?|变动|变化)[^，,。？?]{0,6}?绝对值"
 )
-# "for each", "each one", "each of them" name the members (a figure per name), not every value.
+# "CAGR for each", "each one", "each of them" name the members (a figure per name), not every
+# value; "for each month" still asks every value.
+_MEMBERS = r"(?:one|of|name|stock|company|fund|ticker|index|etf|member|side|leg)s?\b"
 _EVERY = re.compile(
-    r"(?i)(?<!\bfor\s)\beach\b(?!\s+(?:one|of|name|stock|company|fund|ticker|index|etf|member|"
-    r"side|leg)s?\b)|\bevery\b|分别|各(?=[月年季天日只个位家])|每个|每一个|每只"
+    rf"(?i)(?<!\bfor\s)\beach\b(?!\s+{_MEMBERS})|\bfor\s+each(?=\s+(?!{_MEMBERS})\w)|\bevery\b"
+    r"|分别|各(?=[月年季天日只个位家])|每个|每一个|每只"
 )
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
 # An indicator's length written as its argument: "CCI(20)", "RSI (9)".
