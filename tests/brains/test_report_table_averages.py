@@ -4,7 +4,9 @@
   closing and opening), as reports average a balance;
 - "the average percentage of net revenues of OEM": the shares the line prints, averaged over
   every year (not a share to compute), also where only the column header says "percentage";
-- "the average net change in cash balance": the line's own name says "change".
+- "the average net change in cash balance": the line's own name says "change";
+- "the percentage of sales represented by gross profit" in a common-size statement (its sales
+  line printed as 100%): the line's own printed figure.
 
 Expected figures are computed with pandas from the same cells."""
 
@@ -48,6 +50,22 @@ CHANNELS = {
 }
 CHANNEL_CELLS = pd.DataFrame(
     [[72, 63, 68], [28, 37, 32]], index=["OEM", "Distribution"], columns=["2019", "2018", "2017"]
+)
+
+COMMON_SIZE = {
+    "name": "common size",
+    "columns": ["column 1", "Year Ended December 31, 2019", "Year Ended December 31, 2018"],
+    "rows": [
+        ["Sales", "100.0 %", "100.0 %"],
+        ["Gross profit", "41.3", "48.6"],
+        ["Operating expenses", "30.2", "26.4"],
+        ["Operating income", "11.1 %", "22.2 %"],
+    ],
+}
+COMMON_CELLS = pd.DataFrame(
+    [[41.3, 48.6], [30.2, 26.4]],
+    index=["Gross profit", "Operating expenses"],
+    columns=["2019", "2018"],
 )
 
 CASH = {
@@ -116,3 +134,19 @@ async def test_a_change_between_two_year_averages_is_still_declined(
         PENSIONS,
     )
     assert answer.status == "no_data"
+
+
+@pytest.mark.parametrize(
+    ("row", "year"), [("Gross profit", "2018"), ("Operating expenses", "2019")]
+)
+async def test_a_share_of_the_line_printed_as_100_percent(
+    client: httpx.AsyncClient, row: str, year: str
+) -> None:
+    expected = COMMON_CELLS.loc[row, year]
+    answer = await ask_table(
+        client,
+        f"What was the percentage of sales represented by {row.lower()} in {year}?",
+        COMMON_SIZE,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.1f}" in first_sentence(answer.summary), answer.summary

@@ -25,6 +25,7 @@ from datapilot.brains.offline.table_cells import (
     find_columns,
     find_rows,
     one_row,
+    words,
     years_named,
 )
 from datapilot.brains.offline.table_doubts import other_row_named, settle_row, unprinted_state
@@ -284,6 +285,12 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
             asked.rows, asked.columns = across
             asked.subject = table.rows[across[0][0]].label
             return asked
+    shares_printed = operation == "proportion" and _base_named(text, table)
+    if shares_printed:
+        # "the percentage of sales represented by gross profit" where the sales line prints
+        # 100%: each line's own figure is its share of sales
+        operation = asked.operation = "value"
+        pair = None
     if operation == "proportion":
         pair = pair if pair is not None and distinct(pair, table) else None
         if pair is None:
@@ -401,7 +408,7 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
         )
     ):
         asked.operation = operation = "sum"  # "the total cost of revenue in both 2019 and 2018"
-    if operation == "value" and _SHARE_WORDS.search(text):
+    if operation == "value" and _SHARE_WORDS.search(text) and not shares_printed:
         printed = [table.rows[i].cells[j] for i in asked.rows for j in columns]
         if not all("%" in c for c in printed):
             # "the proportion of A and B over C": a share the reading did not compute
@@ -536,6 +543,22 @@ def _closing_for(row: int, text: str, table: ReportTable) -> int:
 
 
 _STARTING = re.compile(r"(?i)(?:start(?:ing)?|initial|opening|beginning)")
+
+
+def _base_named(text: str, table: ReportTable) -> bool:
+    """Whether the question names the line the table prints as 100% in every column (a
+    common-size statement's "Sales 100.0 %"), and another line besides it."""
+    bases = [
+        i
+        for i, row in enumerate(table.rows)
+        if (figures := [table.rows[i].value(j) for j in table.value_columns])
+        and all(f is not None and abs(f - 100) < 0.05 for f in figures)
+        and any("%" in cell for cell in row.cells)
+    ]
+    said = set(words(text))
+    named = [i for i in bases if set(words(table.rows[i].label)) <= said]
+    ranked = [m for m in find_rows(text, table) if m.row not in bases]
+    return bool(named) and bool(ranked) and ranked[0].score >= GOOD_MATCH
 
 
 def _label_written(label: str, text: str) -> bool:
