@@ -193,3 +193,49 @@ async def test_fastest_quarter_growth_not_annualized(data: Any) -> None:
     assert f"{best.year}Q{best.quarter}" in answer.summary, answer.summary
     assert f"{growth.max():.2f}%" in answer.summary, answer.summary
     assert "年化" not in answer.summary.replace("未年化", "")
+
+
+def _nasdaq_bars() -> pd.DataFrame:
+    import arch.data.nasdaq
+
+    return arch.data.nasdaq.load()
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "window", "side", "today"),
+    [
+        (
+            "What was the Nasdaq Composite's intraday high in 2000, and what day did it hit it?",
+            "High",
+            "2000",
+            "max",
+            date(2001, 1, 15),
+        ),
+        (
+            "nasdaq comp, oct '18: highest intraday high and what day?",
+            "High",
+            "2018-10",
+            "max",
+            date(2018, 11, 5),
+        ),
+        ("纳指2018年10月盘中最低价是多少，哪天？", "Low", "2018-10", "min", date(2018, 11, 5)),
+    ],
+)
+async def test_a_daily_bar_field_not_the_close(
+    data: Any, question: str, field: str, window: str, side: str, today: date
+) -> None:
+    bars = _nasdaq_bars().loc[window, field]
+    day = bars.idxmax() if side == "max" else bars.idxmin()
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"{bars.loc[day]:,.2f}" in answer.summary, answer.summary
+    assert f"{day:%Y-%m-%d}" in answer.summary, answer.summary
+    closes = _nasdaq_bars().loc[window, "Close"]
+    extreme_close = closes.max() if side == "max" else closes.min()
+    assert f"{extreme_close:,.2f}" not in answer.summary
+
+
+async def test_two_bar_fields_at_once_are_declined(data: Any) -> None:
+    answer = await ask_offline("Nasdaq intraday high and low in October 2018", date(2018, 11, 5))
+    assert answer.status == "no_data"
+    assert "high and low" in (answer.message or "")

@@ -106,6 +106,9 @@ class Reading(BaseModel):
     adjusted: bool = Field(
         default=False, description="Adjusted prices asked for: levels use the adjusted close."
     )
+    bar_field: Literal["high", "low", "open"] | None = Field(
+        default=None, description="A daily bar's field asked for instead of its close."
+    )
     chart: ChartType | None = Field(default=None, description="A chart type the user named.")
     chart_options: list[str] = Field(
         default_factory=list, description="Drawing options the user named: log_y, donut."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from datapilot.brains.offline.advice import occasion_only
 from datapilot.brains.offline.clauses import PHRASE_END, clause_around, clauses
@@ -97,6 +97,40 @@ _PERIODS = re.compile(r"(?i)(?<![0-9])(\d{1,3})\s*[-\s]?(?:period|periods|周期
 _OBSERVATIONS = {"trading_day": 1, "day": 1, "week": 5, "month": 21, "quarter": 63, "year": 252}
 
 
+# A daily bar's field named by a price word ("intraday high", 盘中最低价, "opening price").
+_BAR_FIELDS: tuple[tuple[Literal["high", "low", "open"], re.Pattern[str]], ...] = (
+    ("high", re.compile(r"(?i)\bhighs?\b|最高")),
+    ("low", re.compile(r"(?i)\blows?\b|最低")),
+    ("open", re.compile(r"(?i)\bopen(?:ing)?\b|开盘")),
+)
+
+
+_BAR_FIELDS_SAID = re.compile(
+    "|".join(p.pattern.removeprefix("(?i)") for _, p in _BAR_FIELDS), re.I
+)
+_ZH_FIELDS = {"high": "最高价", "low": "最低价", "open": "开盘价"}
+
+
+def bar_fields(parsed: Parsed) -> list[Literal["high", "low", "open"]]:
+    """The daily bar fields the question's price words name ([] for the close), with a field
+    said beside one ("its intraday high and low": the low is the day's low too)."""
+    said: list[Literal["high", "low", "open"]] = []
+    for metric, hit in parsed.group("metric"):
+        for field, pattern in _BAR_FIELDS if metric == "close" else ():
+            if pattern.search(hit.text) and field not in said:
+                said.append(field)
+    if said:
+        for _, hit in parsed.group("metric"):
+            for field, pattern in _BAR_FIELDS:
+                if _BESIDE.fullmatch(hit.text) and pattern.search(hit.text) and field not in said:
+                    said.append(field)
+    return said
+
+
+# A bare field word beside a bar field ("high and low", 最高和最低): "highest" is an extreme.
+_BESIDE = re.compile(r"(?i)highs?|lows?|open|最高价?|最低价?|开盘价?")
+
+
 # --- forms: chart, table, frequency, ranking -------------------------------------------------
 
 
@@ -142,6 +176,22 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     reading.absolute = parsed.has("cue:absolute") and bool(_ABSOLUTE.search(parsed.text))
     reading.normalize = parsed.has("cue:normalize")
     reading.adjusted = parsed.has("cue:adjusted")
+    fields = bar_fields(parsed)
+    if len(fields) == 1:
+        reading.bar_field = fields[0]
+        for metric, hit in parsed.group("metric"):
+            if metric == "close" and _BAR_FIELDS_SAID.search(hit.text):
+                reading.family_spans.append((hit.start, hit.end, f"the daily {fields[0]}"))
+    elif fields:  # "its intraday high and low": one field per figure, which no plan fetches here
+        reading.status = "no_data"
+        reading.message = (
+            f"我还不能在一个回答里同时取日线的{'和'.join(_ZH_FIELDS[f] for f in fields)}。"
+            "请每次只问一个（例如只问盘中最高价）。"
+            if reading.zh
+            else f"I can't yet fetch a day's {' and '.join(fields)} in one answer, and won't "
+            "give the closes instead. Ask for one of them at a time (for example the intraday "
+            "high)."
+        )
     scale = read_scale(parsed.text)
     if scale is not None:  # "in millions of shares", （百万股）: the headline restated in it
         reading.scale = (scale.factor, scale.word)

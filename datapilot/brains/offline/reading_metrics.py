@@ -133,7 +133,10 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             metrics.append(metric)
             respelt = next((r.said for r in parsed.respelled if r.read == hit.text), None)
             said = respelt or hit.text  # the user's own words ("Sharp ratio"), not the respelling
-            reading.trace.append(f'"{said}" → {_METRIC_WORDS.get(metric, metric)}')
+            meant = _METRIC_WORDS.get(metric, metric)
+            if metric == "close" and reading.bar_field is not None:
+                meant = f"each day's {reading.bar_field} (the daily bar's, not its close)"
+            reading.trace.append(f'"{said}" → {meant}')
     prices, series = bool(reading.price_entities), bool(reading.series_entities)
     metrics = _drop_qualifiers(metrics, parsed)
     metrics = _change_between_ends(metrics, parsed, reading)

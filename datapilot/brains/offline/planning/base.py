@@ -115,9 +115,10 @@ class PlannerBase:
             price_freq = "daily"  # a daily leverage compounds each day's return
         span = f"{iso(start) or 'the start'} to {iso(end) or 'the end'}"
         span_zh = f"{iso(start) or '最早'}至{iso(end) or '最新'}"
+        bar = None if for_returns else r.bar_field  # "the intraday high": that field's prices
         if prices:
             ids = [e.id for e in prices]
-            if all(e.kind == "index" for e in prices):
+            if all(e.kind == "index" for e in prices) and bar is None:
                 parts.append(
                     self.builder.add(
                         "get_index_levels",
@@ -134,6 +135,7 @@ class PlannerBase:
                 # Returns cross splits and dividends on adjusted closes; an index (or an import
                 # without adjusted closes) falls back to its close inside `get_prices`.
                 field = "adj_close" if for_returns or self.r.adjusted or r.basket else "close"
+                field = bar or field
                 parts.append(
                     self.builder.add(
                         "get_prices",
