@@ -46,13 +46,18 @@ def basket(
         out = out.join(frame[others], how="outer")
     out.index = pd.DatetimeIndex(out.index, name="date")
     bases = {c: e for c, e in (frame.attrs.get("base") or {}).items() if c in others}
-    return derive(
+    title = f"{name} (buy and hold, 100 at the start)"
+    result = derive(
         out,
         frame,
         kind="timeseries",
         unit="",
-        title=f"{name} (buy and hold, 100 at the start)",
+        title=title,
         title_zh=f"{name}（买入持有，期初为100）",
         base=bases or None,
         basket={"members": members, "weights": weights},
     )
+    if others:  # a benchmark beside the basket is its own prices, not the basket's value
+        source = str(frame.attrs.get("title") or "")
+        result.attrs["column_titles"] = {name: title} | {str(c): source for c in others}
+    return result

@@ -239,3 +239,32 @@ async def test_two_bar_fields_at_once_are_declined(data: Any) -> None:
     answer = await ask_offline("Nasdaq intraday high and low in October 2018", date(2018, 11, 5))
     assert answer.status == "no_data"
     assert "high and low" in (answer.message or "")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "goog o/h/l/c on 10/13/08?",
+        "GOOG open, high, low and close on 2008-10-13",
+        "谷歌2008年10月13日的开盘价、最高价、最低价和收盘价",
+    ],
+)
+async def test_one_sessions_open_high_low_and_close(data: Any, question: str) -> None:
+    from support.asking import bokeh_series
+
+    day = "2008-10-13"
+    bar = {f: float(bokeh_series("GOOG", f).loc[day]) for f in ("open", "high", "low", "close")}
+    answer = await ask_offline(question, date(2008, 10, 20))
+    assert answer.status == "ok", answer.message
+    for value in bar.values():
+        assert f"{value:,.2f}" in answer.summary, answer.summary
+
+
+async def test_a_basket_beside_a_benchmark_names_each_line(data: Any) -> None:
+    answer = await ask_offline(
+        "60/40 AAPL/MSFT vs the S&P 500 in 2019, closing levels", date(2020, 1, 15)
+    )
+    assert answer.status == "ok", answer.message
+    assert "S&P 500's 60/40" not in answer.summary and "60/40 AAPL/MSFT's 60/40" not in (
+        answer.summary
+    ), answer.summary

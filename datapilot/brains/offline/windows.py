@@ -332,7 +332,12 @@ class Grammar:
                 rf"(?<![0-9A-Za-z])(?P<d>\d{{1,2}})(?P<sfx>st|nd|rd|th)?\s+(?P<of>of\s+)?(?P<mon>{mon})\.?(?:\s*,?\s*(?P<y>{YEAR}))?(?![A-Za-z])",
                 self._day_dmy,
             ),
-            ("day_us", rf"(?<![0-9])(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})/(?P<y>{YEAR})", self._day_us),
+            (
+                "day_us",
+                rf"(?<![0-9/])(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})/(?:(?P<y>{YEAR})|(?P<yy>\d{{2}}))"
+                r"(?![0-9/])",
+                self._day_us,
+            ),
             (
                 "month_range_zh",
                 rf"{y_zh}?\s*(?P<m>{MONTH_ZH})\s*(?:月份?)?\s*(?:到|至|-|~|～)\s*(?P<m2>{MONTH_ZH})\s*月份?(?![0-9日号])",
@@ -668,7 +673,14 @@ class Grammar:
         return self._day(match, today)
 
     def _day_us(self, match: re.Match[str], today: date) -> Atom | None:
-        first, second, year = int(match.group("m")), int(match.group("d")), int(match.group("y"))
+        first, second = int(match.group("m")), int(match.group("d"))
+        if match.group("y"):
+            year = int(match.group("y"))
+        else:  # "10/13/08": the latest such year up to today; "20/30/50" weighs a basket
+            short = int(match.group("yy"))
+            if first + second + short == 100:
+                return None
+            year = 2000 + short if 2000 + short <= today.year else 1900 + short
         month, day = (second, first) if first > 12 else (first, second)
         try:
             return Atom("period", match.span(), "", date(year, month, day), date(year, month, day))

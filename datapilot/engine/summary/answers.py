@@ -719,7 +719,11 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
         if (last.unit or "").startswith(REBASED_UNIT):
             sentences.append(_rebased(subject, m, w))
             continue
-        if w.is_name_of(title, subject) or title in {"", "Series values"}:
+        if title.startswith(f"{subject} ("):
+            # a basket's value: "60/40 AAPL/MSFT (buy and hold, …)", in Chinese its own title
+            zh_title = str(step.value.attrs.get("title_zh") or "")
+            name = zh_title if w.zh and zh_title.startswith(subject) else title
+        elif w.is_name_of(title, subject) or title in {"", "Series values"}:
             name = w.series(subject)
         elif subject in column_titles and subject not in w.kinds:
             name = w.title(title)  # a derived column ("ma20"): its title says what it is
@@ -798,6 +802,10 @@ def _candlestick(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         first, last, move = m["first"], m["last"], m.get("pct_change")
         name = w.name(subject)
+        bar = _one_bar(step.value, last)
+        if bar is not None:  # one session asked ("o/h/l/c on 10/13/08"): its four prices
+            sentences.append(_bar_sentence(name, last, bar, w))
+            continue
         if w.zh:
             text = f"{name}在{last.date}收于{w.value(last)}"
             if move is not None:
@@ -831,6 +839,26 @@ def _candlestick(step: Step, facts: Facts, said: Said) -> list[str]:
             )
         sentences.append(text + ".")
     return sentences
+
+
+def _one_bar(frame: pd.DataFrame, last: Fact) -> dict[str, Fact] | None:
+    """The open, high, low and close of a one-session OHLC frame, as facts in the close's unit."""
+    fields = ("open", "high", "low", "close")
+    if len(frame.index) != 1 or not set(fields) <= set(frame.columns):
+        return None
+    row = frame.iloc[0]
+    return {f: Fact(label=f, value=float(row[f]), unit=last.unit, date=last.date) for f in fields}
+
+
+def _bar_sentence(name: str, last: Fact, bar: dict[str, Fact], w: Words) -> str:
+    """ "On 2008-10-13, Alphabet opened at 355.79 USD, traded as high as …": one session's bar."""
+    o, h, lo, c = (w.value(bar[f]) for f in ("open", "high", "low", "close"))
+    if w.zh:
+        return f"{name}在{last.date}开盘{o}，最高{h}，最低{lo}，收盘{c}。"
+    return (
+        f"On {last.date}, {name} opened at {o}, traded as high as {h} and as low as {lo}, "
+        f"and closed at {c}."
+    )
 
 
 _FORMS: dict[str, Callable[[Step, Facts, Said], list[str]]] = {
