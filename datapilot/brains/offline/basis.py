@@ -56,6 +56,8 @@ def basis_window(
     elif _OVER_ZH.fullmatch(gap) and _GREW_ZH.match(after) and _same_length(periods):
         if gap.strip() != "比":
             span = first  # the name between the two periods stays its own
+    elif _VERSUS.fullmatch(gap) and _GROWTH_BEFORE.search(before) and _adjacent(periods):
+        pass  # "GDP growth in Q2 2009 vs Q1 2009": the later period's growth on the one before
     elif not _GAP.fullmatch(gap) or not _same_length(periods):
         return None
     between = window_between(periods)
@@ -69,6 +71,19 @@ def window_between(periods: tuple[Window, Window]) -> Window | None:
     if earlier[1] >= later[0]:
         return None
     return earlier[1] + timedelta(days=1), later[1]
+
+
+_VERSUS = re.compile(r"(?i)\s*(?:vs\.?|versus|compared\s+(?:to|with))\s*")
+_GROWTH_BEFORE = re.compile(
+    r"(?i)\b(?:growth|grew|change|increase|decline|rise|fall)\s+(?:(?:in|of|for|during)\s+)?$"
+)
+
+
+def _adjacent(periods: tuple[Window, Window]) -> bool:
+    """Two calendar periods of one length, one right after the other (Q1 and Q2 2009): a
+    period and the one its growth is measured on, never two far apart (Q2 1980 vs Q2 2008)."""
+    earlier, later = sorted(periods, key=lambda window: window[1])
+    return _same_length(periods) and later[0] == earlier[1] + timedelta(days=1)
 
 
 def _same_length(periods: tuple[Window, Window]) -> bool:

@@ -186,6 +186,16 @@ def refine(
             else f"growth against the previous period ({sequential[0]}), not year-over-year"
         )
     generic = "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", []))
+    if generic and parsed.has("cue:not_annualized"):
+        # "GDP growth in Q2 2009, not annualized", 环比，不年化: only a growth on the previous
+        # period is ever annualised, so that is the growth asked, not year-over-year.
+        metrics = ["pop" if m == "yoy" else m for m in metrics]
+        trace.append(
+            "不年化：相对上一期的增长，不是同比"
+            if zh
+            else "not annualised: growth on the previous period, not year-over-year"
+        )
+        generic = False
     if annualize and generic and not _annualizes_another(parsed, also=("yoy",)):
         # "GDP growth last quarter, annualized", 年化增长率: the window's growth compounded to a
         # year. A year-over-year change is annual already, so it is not what was asked.
