@@ -272,7 +272,7 @@ def read_report(table: ClientTable) -> ReportTable:
 
 
 def _name_unlabelled_totals(rows: list[ReportRow]) -> None:
-    """A line printed without a label under the lines of its section, each of its figures
+    """A line printed without a label under the lines of a named section, each of its figures
     their sum (a total's rule, then the figure), is named "Total <section>"."""
     for at, row in enumerate(rows):
         if row.label.strip():
@@ -282,8 +282,10 @@ def _name_unlabelled_totals(rows: list[ReportRow]) -> None:
             if other.section != row.section or not other.label.strip():
                 break
             above.append(other)
-        if len(above) >= 2 and _sums(row, above):
-            row.label = f"Total {row.section}".strip()
+        # (Under no section it stays unnamed: a bare "Total" would compete with the word
+        # "total" of every question, "the total external revenues from Canada".)
+        if row.section and len(above) >= 2 and _sums(row, above):
+            row.label = f"Total {row.section}"
 
 
 def _sums(row: ReportRow, parts: list[ReportRow]) -> bool:
