@@ -26,6 +26,7 @@ from datapilot.interfaces.registry import InterfaceError, interface
 Operation = Literal[
     "value", "change", "pct_change", "average", "sum", "difference", "ratio", "proportion",
     "max", "min", "count_above", "count_below", "years", "lines", "count_lines",
+    "difference_of_averages", "change_of_averages",
 ]  # fmt: skip
 
 
@@ -180,6 +181,55 @@ def report_figure(
                sources=[f"client table: {name}"], answer=lines)  # fmt: skip
 
 
+def _averages_compared(
+    table: ReportTable,
+    operation: str,
+    cells: list[Cell],
+    rows: list[int],
+    columns: list[int],
+    say: _Say,
+    zh: bool,
+) -> tuple[list[str], str]:
+    """Two averages and their difference: of two lines over the same columns
+    (`difference_of_averages`: "the difference between average A and average B"), or of one
+    line over two overlapping pairs of consecutive columns (`change_of_averages`: "the change
+    between the 2018 and 2019 average", each year's average with the year before)."""
+    places = _places(cells)
+    if operation == "difference_of_averages":
+        if len(set(rows)) != 2:
+            raise InterfaceError("difference_of_averages needs two rows.")
+        width = len(columns)
+        groups = [cells[:width], cells[width:]]
+        names = [groups[0][0].row, groups[1][0].row]
+    else:
+        if len(rows) != 1 or len(columns) != 3:
+            raise InterfaceError("change_of_averages needs one row and three columns in order.")
+        groups = [cells[:2], cells[1:]]
+        names = [f"{g[0].column}–{g[-1].column}" for g in groups]
+    means = [sum(c.value for c in g) / len(g) for g in groups]
+    first_mean, second_mean = means if operation == "difference_of_averages" else means[::-1]
+    value = first_mean - second_mean
+    text = number_text(round(value, places + 1), None)
+    percent = all(c.percent for c in cells)
+    figure = f"{text}%" if percent else with_unit(text, table, zh, row=cells[0].row)
+    said = [f"({' + '.join(number_text(c.value, places) for c in g)}) / {len(g)}" for g in groups]
+    if operation == "difference_of_averages":
+        formula = f"[{said[0]}] − [{said[1]}] = {text}"
+        first = say(
+            f"The difference between the average of {names[0]} and the average of {names[1]} "
+            f"is {figure}.",
+            f"{names[0]}的平均值与{names[1]}的平均值之差为{figure}。",
+        )
+    else:
+        formula = f"[{said[1]}] − [{said[0]}] = {text}"
+        line = cells[0].row
+        first = say(
+            f"The change in the average of {line} from {names[0]} to {names[1]} is {figure}.",
+            f"{line}的平均值从{names[0]}到{names[1]}的变化为{figure}。",
+        )
+    return [first, _trace(cells, zh), f"{formula}."], figure
+
+
 def _years(
     name: str, table: ReportTable, columns: list[int], subject: str, zh: bool
 ) -> pd.DataFrame:
@@ -318,6 +368,8 @@ def compute(
         first = say(f"The change in {subject} {span[0]} is {figure}{tail}.",
                     f"{subject}{span[1]}的变化为{figure}{tail}。")  # fmt: skip
         return [first, _trace(cells, zh), f"{formula}."], figure
+    if operation in ("difference_of_averages", "change_of_averages"):
+        return _averages_compared(table, operation, cells, rows, columns, say, zh)
     if operation in ("average", "sum"):
         total = sum(c.value for c in cells)
         value = total / len(cells) if operation == "average" else round(total, _places(cells))

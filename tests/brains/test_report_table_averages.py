@@ -6,7 +6,11 @@
   every year (not a share to compute), also where only the column header says "percentage";
 - "the average net change in cash balance": the line's own name says "change";
 - "the percentage of sales represented by gross profit" in a common-size statement (its sales
-  line printed as 100%): the line's own printed figure.
+  line printed as 100%): the line's own printed figure;
+- two averages set against each other: "the difference between 2019 average A and 2019
+  average B" (each line's year average, then their difference), "the change between 2018 and
+  2019 average A" (one line's average of 2018 with 2017 against 2019's with 2018); "the average
+  difference between A and B" (each year's difference averaged) is still declined.
 
 Expected figures are computed with pandas from the same cells."""
 
@@ -125,17 +129,6 @@ async def test_the_average_of_a_line_named_a_change(client: httpx.AsyncClient) -
     assert _said(expected).replace("-", "−") in first_sentence(answer.summary), answer.summary
 
 
-async def test_a_change_between_two_year_averages_is_still_declined(
-    client: httpx.AsyncClient,
-) -> None:
-    answer = await ask_table(
-        client,
-        "What is the change between 2018 and 2019 average defined benefit schemes?",
-        PENSIONS,
-    )
-    assert answer.status == "no_data"
-
-
 @pytest.mark.parametrize(
     ("row", "year"), [("Gross profit", "2018"), ("Operating expenses", "2019")]
 )
@@ -150,3 +143,38 @@ async def test_a_share_of_the_line_printed_as_100_percent(
     )
     assert answer.status == "ok", answer.message
     assert f"{expected:.1f}" in first_sentence(answer.summary), answer.summary
+
+
+async def test_the_difference_between_two_year_averages(client: httpx.AsyncClient) -> None:
+    averages = PENSION_CELLS[["2019", "2018"]].mean(axis=1)
+    expected = averages["contribution"] - averages["benefit"]
+    answer = await ask_table(
+        client,
+        "What is the difference between 2019 average defined contribution schemes and 2019 "
+        "average defined benefit schemes?",
+        PENSIONS,
+    )
+    assert answer.status == "ok", answer.message
+    assert _said(expected) in first_sentence(answer.summary), answer.summary
+
+
+async def test_the_change_between_two_year_averages(client: httpx.AsyncClient) -> None:
+    row = PENSION_CELLS.loc["contribution"]
+    expected = row[["2019", "2018"]].mean() - row[["2018", "2017"]].mean()
+    answer = await ask_table(
+        client,
+        "What is the change between 2018 and 2019 average defined contribution schemes?",
+        PENSIONS,
+    )
+    assert answer.status == "ok", answer.message
+    assert _said(expected) in first_sentence(answer.summary), answer.summary
+
+
+async def test_an_average_of_differences_is_still_declined(client: httpx.AsyncClient) -> None:
+    answer = await ask_table(
+        client,
+        "What was the average difference between defined contribution schemes and defined "
+        "benefit schemes for both years?",
+        PENSIONS,
+    )
+    assert answer.status == "no_data"

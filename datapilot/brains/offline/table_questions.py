@@ -242,6 +242,12 @@ def _read_table_question(text: str, table: ReportTable) -> Asked | None:
         asked.operation = "value"
         return _every_year(text, table, asked)
     composite = named & {"pct_change", "ratio", "proportion"} and _SUM_OF.search(text)
+    if "average" in named and named & {"change", "difference"} and not named & _SHARES:
+        # "the difference between average A and average B", "the change between the 2018 and
+        # 2019 average free cash flow": two averages, then their difference
+        compared = _averages_compared(text, table, asked)
+        if compared is not None:
+            return compared
     if composite or (
         "average" in named and named & {"change", "pct_change", "ratio", "proportion"}
     ):
@@ -559,6 +565,55 @@ def _base_named(text: str, table: ReportTable) -> bool:
     named = [i for i in bases if set(words(table.rows[i].label)) <= said]
     ranked = [m for m in find_rows(text, table) if m.row not in bases]
     return bool(named) and bool(ranked) and ranked[0].score >= GOOD_MATCH
+
+
+_SHARES = {"pct_change", "ratio", "proportion"}
+_AVERAGE_WORD = re.compile(r"(?i)\baverage\b|\bavg\b|平均")
+_PAIRED_YEARS = re.compile(
+    r"(?i)\b(?:19|20)\d\d\s*(?:-|–|and|to)\s*(?:19|20)\d\d\s*,?\s*and\s+(?:19|20)\d\d\s*"
+    r"(?:-|–|and|to)\s*(?:19|20)\d\d\b|\bbetween\s+(?:19|20)\d\d\s+and\s+(?:19|20)\d\d\s+"
+    r"averages?\b"
+)
+
+
+def _averages_compared(text: str, table: ReportTable, asked: Asked) -> Asked | None:
+    """Two averages set against each other, or None when the question is not read so: of two
+    lines over the same years, or of one line over two consecutive pairs of years ("between
+    2017-2018, and 2018-2019", "between 2018 and 2019 average", a year's average being it and
+    the year before)."""
+    if _PAIRED_YEARS.search(text):
+        years = sorted({int(y) for y in years_named(text)})
+        if len(years) == 2:
+            years = [years[0] - 1, *years]
+        by_year = {
+            int(table.years(j)[0]): j for j in reversed(table.value_columns) if table.years(j)
+        }
+        if len(years) != 3 or years != list(range(years[0], years[0] + 3)):
+            return None
+        if not all(y in by_year for y in years):
+            return None
+        ranked = find_rows(text, table)
+        if not ranked or ranked[0].score < GOOD_MATCH:
+            return None
+        asked.operation = "change_of_averages"
+        asked.rows = [ranked[0].row]
+        asked.columns = [by_year[y] for y in years]
+        asked.subject = table.rows[ranked[0].row].label
+        return asked
+    pair = two_rows(text, "difference", table)
+    if pair is None or not all(_AVERAGE_WORD.search(part) for part in pair):
+        return None  # "the average difference between A and B" averages each year's difference
+    rows = [one_row(part, table)[0] for part in pair]
+    if rows[0] is None or rows[1] is None or rows[0] == rows[1]:
+        return None
+    columns, _ = find_columns(text, table, "average")
+    if len(columns) < 2:
+        return None
+    asked.operation = "difference_of_averages"
+    asked.rows = [rows[0], rows[1]]
+    asked.columns = columns
+    asked.subject = f"{table.rows[rows[0]].label} / {table.rows[rows[1]].label}"
+    return asked
 
 
 def _label_written(label: str, text: str) -> bool:
