@@ -28,6 +28,7 @@ import pandas as pd
 import pytest
 from support.asking import ask_offline, series_values
 from support.numeric_expect import buy_and_hold, source_frame
+from support.report_tables import first_sentence
 
 
 def _closes(ticker: str) -> pd.Series:
@@ -268,3 +269,12 @@ async def test_a_basket_beside_a_benchmark_names_each_line(data: Any) -> None:
     assert "S&P 500's 60/40" not in answer.summary and "60/40 AAPL/MSFT's 60/40" not in (
         answer.summary
     ), answer.summary
+
+
+async def test_a_realized_vol_of_its_own_length_on_a_us_date(data: Any) -> None:
+    closes = _closes("UNH").loc[:"2022-06-30"]
+    returns = closes.pct_change().dropna().iloc[-30:]
+    expected = returns.std(ddof=1) * 252**0.5 * 100
+    answer = await ask_offline("UNH 30d realized vol (annualized) as of 6/30/22?", date(2022, 7, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in first_sentence(answer.summary), answer.summary

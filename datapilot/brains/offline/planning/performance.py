@@ -24,7 +24,8 @@ from datapilot.brains.offline.planning.base import (
 # A length said of the volatility itself ("30-day volatility", "20 day vol", 30日波动率,
 # 20天滚动波动率), not of another measure in the question ("20-day MA …, plus the volatility").
 _OWN_LENGTH = re.compile(
-    r"(?i)\b\d+[-\s]?(?:day|d|week|month)s?\s+(?:rolling\s+)?(?:volatility|vol)\b"
+    r"(?i)\b\d+[-\s]?(?:day|d|week|month)s?\s+"
+    r"(?:(?:rolling|realized|realised|historical|trailing|annuali[sz]ed)\s+){0,2}(?:volatility|vol)\b"
     r"|\d+\s*(?:日|天|个交易日|周)\s*(?:滚动)?\s*(?:的)?\s*(?:年化)?\s*波动率"
 )
 # The column a ranking sorts by, as said in each language.
