@@ -229,6 +229,11 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         _as_when(reading, when, _said_apart(parsed, when.spans), text)
         return
     period = read_period_ask(text)
+    if period is not None and _names_the_drawdowns_ends(reading, text, period.spans):
+        # "高点取1973-74年中最高的季度，低点取…最低的季度": the drawdown's peak and trough, which
+        # it dates, not the best and worst quarters by return
+        reading.family_spans += [(s, e, "the drawdown's peak or trough") for s, e in period.spans]
+        period = None
     if (
         period is not None
         and reading.entities
@@ -409,6 +414,18 @@ _DRAWDOWN_ENDS = re.compile(
 # words that tie one to the fall: "from its pre-pandemic closing high", 从高点.
 _ENDS = re.compile(r"(?i)^(?:high|peak|top|高点|峰值|顶点|最高点)$")
 _FROM = re.compile(r"(?i)\b(?:from|off)\b[^,.;:?!]{0,30}$|从[^，。？！；]{0,12}$")
+
+
+_END_NAMED = re.compile(r"(?i)(?:高点|低点|峰值|谷底|\bpeak|\btrough)[^，。？！,.?!;；]{0,14}$")
+
+
+def _names_the_drawdowns_ends(
+    reading: Reading, text: str, spans: tuple[tuple[int, int], ...]
+) -> bool:
+    """Whether a best/worst-period phrase says which period is a drawdown's peak or trough."""
+    if "max_drawdown" not in reading.metrics:
+        return False
+    return all(_END_NAMED.search(text[max(0, s - 16) : s]) for s, _ in spans)
 
 
 def _peak_words_are_the_drawdowns(reading: Reading, parsed: Parsed) -> None:

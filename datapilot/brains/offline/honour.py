@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT
 from datapilot.brains.offline.family_asks import RECOVERY
-from datapilot.brains.offline.level_changes import LEVEL_GAP
+from datapilot.brains.offline.level_changes import LEVEL_GAP, moves_against_a_period
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
 from datapilot.core.intent import NESTED_WINDOW, Frequency, Ledger, LedgerEntry, ReadAs
@@ -157,18 +157,29 @@ _CLAIM = re.compile(
 _CHECKED = re.compile(
     r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right|legit|"
     r"accurate|correct|back\s+(?:that|this|it)\s+up|hold\s+up|holds\s+up)\b"
-    r"|实际|真的|到底|核实|核对|对不对|准确|属实|靠谱|没错"
+    r"|实际|真的|真有|真是|到底|核实|核对|对不对|准确|属实|靠谱|没错"
 )
-_FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*%")
-_CLAUSE_CUT = re.compile(r"\s[-–—]\s|[.;:?!，。；：？！]")
+# A percentage quoted; after a Chinese word too (真有50%吗).
+_FIGURE = re.compile(r"(?<![0-9A-Za-z_.])\d[\d,]*(?:\.\d+)?\s*%")
+# (A comma beside Chinese text is a Chinese comma the question's normalisation made ASCII.)
+_CLAUSE_CUT = re.compile(
+    r"\s[-–—]\s|[.;:?!，。；：？！]|(?<=[\u4e00-\u9fff]),|,(?=[\u4e00-\u9fff])"
+)
 
 
 _YES_NO = re.compile(
-    r"(?i)\W*(?:[\w'-]+\s*:\s*)?(?:did|does|do|is|was|were|are|has|have|had)\b|\W*(?:真的|是不是|是否)"
+    r"(?i)\W*(?:[\w'-]+\s*:\s*)?(?:did|does|do|is|was|were|are|has|have|had)\b"
+    r"|\W*(?:真的|真有|真是|是不是|是否|有没有)"
 )
-_SENTENCE_AFTER = re.compile(r"[.!。！](?:\s|$)|(?<=[.!])\s")
+# A sentence's end: a Latin stop before a space, a Chinese one wherever it is.
+_SENTENCE_AFTER = re.compile(r"[.!](?:\s|$)|[。！]|(?<=[.!])\s")
 _QUESTION = re.compile(r"(?i)\?|？|\b(?:how|what|which|when)\b|多少|几|哪")
 _PHRASE_CUT = re.compile(r"\s[-–—]\s|[.;:?!,，。；：？！]")
+
+
+# An extreme asked after a claimed level ("never got above $120 … What was the highest monthly
+# price?"): that extreme checks the claim, whose level is no threshold.
+_EXTREME_ASKED = re.compile(r"(?i)\b(?:highest|lowest|peak|max(?:imum)?|min(?:imum)?)\b|最高|最低")
 
 
 def _claimed_figure(text: str, at: int) -> bool:
@@ -196,7 +207,10 @@ def content_words(
         # A claimed change ("up more than 80%") is checked by the change itself; a claimed
         # level ("topped $140 at some point") asks for the extreme, which no filler gives.
         percent = re.match(r"\s*(?:%|percent|个?百分点)", text[found.end() :])
-        if ("%" in found.group(0) or percent) and _claimed_figure(text, found.start()):
+        level_checked = _EXTREME_ASKED.search(text, found.end()) is not None
+        if ("%" in found.group(0) or percent or level_checked) and _claimed_figure(
+            text, found.start()
+        ):
             # "a deck says it compounded at over 25% a year — what was its actual CAGR?": the
             # figure of a claim the question checks, not a filter
             yield found.start(), found.end(), "filler", "a claim's figure"
@@ -641,7 +655,7 @@ def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
             return "sessions up and down counted side by side"
         if _several(reading) or len(reading.parts) >= 2:
             return "comparison of several"
-        if reading.basis:
+        if reading.basis or moves_against_a_period(reading.text):
             return "one period measured over the other"  # 二季度GDP相比一季度增长了多少
         if _left_out(reading):
             return "comparison, the other names said to have no data"

@@ -38,3 +38,17 @@ def asks_rate_change(text: str) -> bool:
     """Whether `text` asks a rate's change in (percentage) points: "by how many points did the
     unemployment rate rise during 2008", 上升了几个百分点."""
     return bool(_RATE_GAP.search(text))
+
+
+# A move measured against another period: "how many bps did it move versus Dec 2007".
+_MOVED_AGAINST = re.compile(
+    r"(?i)\b(?:move[ds]?|change[ds]?|r[io]se|fall|fell|widen(?:ed)?|tighten(?:ed)?|"
+    r"narrow(?:ed)?|gain(?:ed)?|drop(?:ped)?)\s+(?:versus|vs\.?|compared\s+(?:to|with)|against|"
+    r"relative\s+to)\b"
+)
+
+
+def moves_against_a_period(text: str) -> bool:
+    """Whether a rate's move in points is asked against another period said ("how many bps
+    did it move versus Dec 2007"): one move between the two periods, not a part each."""
+    return _MOVED_AGAINST.search(text) is not None and asks_rate_change(text)

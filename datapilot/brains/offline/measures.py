@@ -69,7 +69,8 @@ _PUT_IN = re.compile(
     r"dropped\s+into|poured|sunk|sank\s+into|stuck|dumped|threw|thrown)\b"
     r"|(?:\$\s*[\d,.]+\s*(?:k|m|bn|thousand|million|billion)?|\b(?:usd|dollars|bucks)"
     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:k|m|bn))\s+(?:worth\s+)?"
-    r"(?:in|into|of)\s+(?![\d'’])"  # "$5,000 in P&G", never "above $150 in 2021"
+    r"(?:(?:went|goes|go|was\s+put|were\s+put|(?:was|were)\s+split(?:\s+[\d/.\-]+)?)\s+)?"
+    r"(?:in|into|of|between)\s+(?![\d'’])"  # "$5,000 in P&G", "$80k went into the S&P 500"
     r"|投资|投入|投了|买入|买了|买|入手|本金|持有"
 )
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}

@@ -106,6 +106,11 @@ def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -
     return list(dict.fromkeys(change if m in plain else m for m in metrics))
 
 
+_NO_DIVIDENDS = re.compile(
+    r"(?i)\b(?:no|without|excluding|ex|ignoring|ignore|not\s+including|before)[-\s]+"
+    r"(?:reinvested\s+)?dividends?\b|\bdividends?\s+(?:excluded|not\s+included|ignored)\b"
+    r"|\bprice[-\s]+(?:return\s+)?only\b|不含(?:分红|股息)|不算(?:分红|股息)|不计(?:分红|股息)"
+)
 _RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
@@ -116,7 +121,13 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
     drawdown = any(m == "max_drawdown" for m, _ in parsed.group("metric"))
     told = _told_sentences(parsed) + _quoted_names(parsed)
+    indices = bool(reading.entities) and all(e.kind == "index" for e in reading.entities)
+    # "(index level, no dividends)": a caveat an index's levels meet, no dividend data asked
+    met = [found.span() for found in _NO_DIVIDENDS.finditer(parsed.text)] if indices else []
+    reading.family_spans += [(s, e, "no dividends: index levels") for s, e in met]
     for metric, hit in parsed.group("metric"):
+        if any(s <= hit.start < e for s, e in met):
+            continue
         if any(s <= hit.start < e for s, e in told):
             continue  # "My pension is tied to core inflation. How much did core CPI rise …"
         if drawdown and metric == "stats" and _RUN_EDGE.fullmatch(hit.text):
@@ -270,7 +281,8 @@ _TELLS = re.compile(
 )
 _ASKS = re.compile(
     r"(?i)\?|\b(?:how|what|which|when|show|plot|chart|draw|give|list|compare|rank|calculate|"
-    r"compute|find|tell\s+me)\b|多少|几|哪|吗|呢|怎么|如何|是否|请|帮我"
+    r"compute|find|tell\s+me|need|needs|want|wants|would\s+like|like\s+to\s+(?:know|see)|"
+    r"looking\s+for|please)\b|多少|几|哪|吗|呢|怎么|如何|是否|请|帮我|需要|想知道|想看"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 

@@ -19,7 +19,7 @@ from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.first_day import read_first_day_ask
 from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.how_much import closes_bound_a_move
-from datapilot.brains.offline.level_changes import LEVEL_GAP
+from datapilot.brains.offline.level_changes import LEVEL_GAP, moves_against_a_period
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Base, Clause
@@ -88,6 +88,13 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         return
     if _BETWEEN_THOSE.search(parsed.text):
         return  # "how many bp did it move between those two quarters": one move between them
+    if reading.amount is not None and len(clauses) == 2 and all(c.start == c.end for c in clauses):
+        return  # "$500k … at the close on Dec 31, 2019 … worth at the close on Dec 31, 2021": held
+    if moves_against_a_period(parsed.text):
+        # "where was it in Dec 2008, and how many bps did it move versus Dec 2007": one move,
+        # from the earlier period's own value
+        reading.base = "on_or_before"
+        return
     if closes_bound_a_move(parsed.text):
         return  # "between the 2019 year-end close and the 2021 year-end close": one move
     if read_first_ask(parsed.text) is not None:

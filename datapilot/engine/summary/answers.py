@@ -352,11 +352,14 @@ def _growth(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         first, last, change = m["first"], m["last"], m.get("pct_change")
         name = w.name(subject)
+        # "How much did they make": the gain (or loss) in money beside the value.
+        made = last.model_copy(update={"value": float(last.value) - float(first.value)})
         if w.zh:
             text = f"{first.date}投入{name}的{w.value(first)}，到{last.date}价值{w.value(last)}"
             if change is not None:
                 text += f"（{w.value(change)}）"
-            sentences.append(text + "。")
+            verb = "盈利" if float(made.value) >= 0 else "亏损"
+            sentences.append(f"{text}，{verb}{w.value(made, absolute=True)}。")
             continue
         text = (
             f"{w.value(first)} invested in {name} on {first.date} "
@@ -364,7 +367,8 @@ def _growth(step: Step, facts: Facts, said: Said) -> list[str]:
         )
         if change is not None:
             text += f" ({w.value(change)})"
-        sentences.append(text + ".")
+        verb = "a gain" if float(made.value) >= 0 else "a loss"
+        sentences.append(f"{text}, {verb} of {w.value(made, absolute=True)}.")
     return sentences
 
 
@@ -575,10 +579,18 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
         span = _row_span(frame, subject)  # the window's last close says where "the end" is
         end = f"（{span[1]}）" if span else ""
         took = _days_between(peak.value if peak else None, recovery.value if recovery else None)
+        high, low = m.get("peak_value"), m.get("trough_value")
+        bare = high is not None and len(high.unit or "") > 4  # a long unit is not repeated
+        levels = (
+            (f" {w.value(high, bare=bare)}", f" {w.value(low, bare=bare)}")
+            if high and low
+            else ("", "")
+        )
         if w.zh:
             text = f"{_after(name, said.when)}的最大回撤为{w.value(dd)}"
             if peak and trough:
-                text += f"：从{peak.value}的高点跌至{trough.value}的低点"
+                text += f"：从{peak.value}的高点{levels[0].strip()}跌至{trough.value}的低点"
+                text += levels[1].strip()
             if recovery:
                 text += f"，{recovery.value}收复" + (f"（距高点{took}个日历日）" if took else "")
             elif tracked:
@@ -587,7 +599,8 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
             continue
         text = f"{_poss(name)} maximum drawdown{_when(said)} was {w.value(dd)}"
         if peak and trough:
-            text += f", from its peak on {peak.value} to the trough on {trough.value}"
+            text += f", from its peak{levels[0]} on {peak.value} to the trough{levels[1]} on"
+            text += f" {trough.value}"
         if recovery:
             text += f"; it recovered by {recovery.value}"
             text += f", {took} calendar days after the peak" if took else ""
