@@ -177,11 +177,16 @@ async def test_a_row_it_cannot_find_is_no_data_naming_it_and_the_closest_rows(
     assert '"' in (answer.message or "") and "closest" in (answer.message or "")
 
 
-async def test_an_average_of_one_cell_is_not_answered_with_that_cell(
+async def test_an_average_of_one_year_is_not_answered_with_that_years_cell(
     client: httpx.AsyncClient,
 ) -> None:
+    # "The 2019 average" is the mean of the year's figure and the year before's (a balance's
+    # closing and opening), never the 2019 cell alone.
     answer = await ask(client, "What is the 2019 average other assets?", BALANCE)
-    assert answer.status == "no_data"
+    assert answer.status == "ok", answer.message
+    expected = CELLS.loc["other", ["2019", "2018"]].mean()
+    assert f"is ${expected:,.0f} thousand" in answer.summary, answer.summary
+    assert f"is ${CELLS.loc['other', '2019']:,.0f}" not in answer.summary
 
 
 @pytest.mark.parametrize(

@@ -393,7 +393,8 @@ async def test_a_maximum_drawdown_says_its_peak_and_trough(data) -> None:  # typ
     peak = index.loc[:trough].idxmax()
     assert answer.summary.startswith(
         f"S&P 500's maximum drawdown in 2020 was {_pct(drawdown.min() * 100)}, "
-        f"from its peak on {peak.date()} to the trough on {trough.date()}"
+        f"from its peak {index[peak]:,.2f} on {peak.date()} to the trough {index[trough]:,.2f} "
+        f"on {trough.date()}"
     )
 
 
@@ -473,12 +474,15 @@ def test_investment_growth_says_the_final_value(zh: bool) -> None:
     final = f"{value['AAA'].iloc[-1]:,.2f}"
     start, end = prices.index[0].date(), prices.index[-1].date()
     gain = _pct((prices.iloc[-1] / prices.iloc[0] - 1) * 100)
+    made = f"{value['AAA'].iloc[-1] - 10_000:,.2f}"  # the money made, beside the value
     if zh:
-        assert text.startswith(f"{start}投入AAA的10,000.00美元，到{end}价值{final}美元（{gain}）。")
+        assert text.startswith(
+            f"{start}投入AAA的10,000.00美元，到{end}价值{final}美元（{gain}），盈利{made}美元。"
+        )
     else:
         assert text.startswith(
             f"10,000.00 USD invested in AAA on {start} would have been worth {final} USD "
-            f"on {end} ({gain})."
+            f"on {end} ({gain}), a gain of {made} USD."
         )
 
 

@@ -548,7 +548,7 @@ def _closing_for(row: int, text: str, table: ReportTable) -> int:
     return row
 
 
-_STARTING = re.compile(r"(?i)(?:start(?:ing)?|initial|opening|beginning)")
+_STARTING = re.compile(r"(?i)\b(?:start(?:ing)?|initial|opening|beginning)\b")
 
 
 def _base_named(text: str, table: ReportTable) -> bool:
