@@ -15,8 +15,10 @@ Pure parsing, no interface or server imports.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from datapilot.core.context import ClientTable
@@ -152,6 +154,37 @@ class ReportTable:
             notes=self.notes,
         )
 
+    def movement_years(self) -> ReportTable | None:
+        """A roll-forward table (balances dated in their labels, "Non-vested at December 31,
+        2018", with the movements between them: "Granted", "Vested") with each movement labelled
+        by the year its period mostly falls in ("Granted (2019)"), the rows where they were;
+        None for any other table (one whose columns name years, or with fewer than two dated
+        balances, or a dated balance with no movement before it)."""
+        if any(self.years(j) for j in range(len(self.columns))):
+            return None
+        dated = [(i, _label_day(row.label)) for i, row in enumerate(self.rows)]
+        balances = [(i, day) for i, day in dated if day is not None]
+        if len(balances) < 2 or any(b[0] - a[0] < 2 for a, b in itertools.pairwise(balances)):
+            return None
+        rows = list(self.rows)
+        for (first, start), (last, end) in itertools.pairwise(balances):
+            assert start is not None and end is not None
+            if end <= start:
+                return None
+            year = (start + (end - start) / 2).year
+            for i in range(first + 1, last):
+                row = rows[i]
+                rows[i] = ReportRow(f"{row.label} ({year})", row.section, row.cells, row.period)
+        return ReportTable(
+            name=self.name,
+            columns=self.columns,
+            rows=rows,
+            scale=self.scale,
+            currency=self.currency,
+            header_rows=self.header_rows,
+            notes=self.notes,
+        )
+
     @property
     def value_columns(self) -> list[int]:
         """Columns holding at least one number."""
@@ -160,6 +193,25 @@ class ReportTable:
             for j in range(len(self.columns))
             if any(row.value(j) is not None for row in self.rows)
         ]
+
+
+_LABEL_DAY = re.compile(
+    r"(?i)\b(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<d>\d{1,2}),?"
+    r"\s+(?P<y>(?:19|20)\d{2})\b"
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _label_day(label: str) -> date | None:
+    """The day a balance line is dated by ("Non-vested at December 31, 2018"), or None."""
+    found = _LABEL_DAY.search(label)
+    if found is None:
+        return None
+    month = _MONTHS.index(found["mon"].lower()) + 1
+    try:
+        return date(int(found["y"]), month, int(found["d"]))
+    except ValueError:
+        return None
 
 
 def year_of(text: str) -> str:

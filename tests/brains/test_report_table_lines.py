@@ -117,3 +117,54 @@ async def test_an_item_in_two_sections_is_still_declined(client: httpx.AsyncClie
         client, "What is the change in Other receivables from 2018 to 2019?", TWO_SECTIONS
     )
     assert answer.status == "no_data"
+
+
+# A roll-forward table: balances dated in their labels, the year's movements between them.
+NONVESTED = {
+    "name": "nonvested",
+    "columns": ["column 1", "Shares", "Weighted-Average Grant Date Fair Value"],
+    "rows": [
+        ["Non-vested at December 31, 2018", "1,204,310", "$40.87"],
+        ["Granted", "455,120", "$52.10"],
+        ["Vested", "(371,006)", "$41.90"],
+        ["Forfeited", "(14,220)", "$49.75"],
+        ["Non-vested at December 31, 2019", "1,274,204", "$45.12"],
+        ["Granted", "502,880", "$58.43"],
+        ["Vested", "(402,115)", "$46.02"],
+        ["Forfeited", "(9,870)", "$51.30"],
+        ["Non-vested at December 31, 2020", "1,365,099", "$50.08"],
+    ],
+}
+SHARES = pd.DataFrame(
+    {"2019": [455120, 371006, 14220, 1274204], "2020": [502880, 402115, 9870, 1365099]},
+    index=["granted", "vested", "forfeited", "closing"],
+)
+
+
+@pytest.mark.parametrize("year", ["2019", "2020"])
+async def test_a_movement_of_a_year_in_a_roll_forward_table(
+    client: httpx.AsyncClient, year: str
+) -> None:
+    expected = SHARES.loc["granted", year] / SHARES.loc["closing", year] * 100
+    answer = await ask_table(
+        client,
+        f"What is the percentage of non-vested shares granted in {year} as a percentage of the "
+        f"total non-vested shares at December 31, {year}?",
+        NONVESTED,
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{expected:.2f}%" in first_sentence(answer.summary), answer.summary
+
+
+async def test_two_years_balances_asked_with_one_line_are_declined(
+    client: httpx.AsyncClient,
+) -> None:
+    answer = await ask_table(
+        client,
+        "What is the total number of non-vested shares as of December 31, 2020 and 2019?",
+        NONVESTED,
+    )
+    assert answer.status in ("ok", "no_data")
+    if answer.status == "ok":  # answered only with both balances added
+        expected = SHARES.loc["closing"].sum()
+        assert f"{expected:,.0f}" in first_sentence(answer.summary), answer.summary

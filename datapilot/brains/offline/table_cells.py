@@ -141,6 +141,12 @@ def find_rows(phrase: str, table: ReportTable) -> list[_Match]:
         for match in scored:
             if percent_row(table, match.row):
                 match.score -= 0.15  # "total net revenues": the amount, not "Percentage of …"
+    named = set(years_named(phrase))
+    if named and rows_carry_years(table):
+        # "granted in 2019" beside "Granted (2018)" and "Granted (2019)": the year named
+        for match in scored:
+            printed = {year_of(y) for y in YEAR.findall(table.rows[match.row].label)}
+            match.score += 0.1 if printed & named else (-0.3 if printed else 0.0)
     return sorted(scored, key=lambda m: -m.score)
 
 
@@ -171,11 +177,21 @@ def years_named(text: str) -> list[str]:
 _YEAR_AVERAGE = re.compile(r"(?i)\b(?:fy\s*|fiscal\s+)?(?:19|20)\d\d\s+average\b")
 
 
+def rows_carry_years(table: ReportTable) -> bool:
+    """Whether the table's years are in its line labels ("Non-vested at December 31, 2019",
+    "Granted (2019)"), its columns naming none."""
+    return not any(table.years(j) for j in table.value_columns) and any(
+        YEAR.search(row.label) for row in table.rows
+    )
+
+
 def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[int], str]:
     """The value columns the question names (by year, then by column words), in the order of
     the operation: start before end for a change."""
     values = table.value_columns
     years = years_named(text)
+    if years and rows_carry_years(table):
+        years = []  # "granted in 2019" in a roll-forward table: the years name its rows
     asked_words = set(words(text))
     chosen: list[int] = []
     tied: dict[str, list[int]] = {}

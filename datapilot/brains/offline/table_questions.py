@@ -25,6 +25,7 @@ from datapilot.brains.offline.table_cells import (
     find_columns,
     find_rows,
     one_row,
+    rows_carry_years,
     words,
     years_named,
 )
@@ -43,7 +44,14 @@ from datapilot.brains.offline.table_rows import (
 from datapilot.core.context import ClientTable, QuestionContext
 from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.understanding import Understanding
-from datapilot.data.report_tables import SCALE_FACTORS, ReportTable, read_report, report_shaped
+from datapilot.data.report_tables import (
+    SCALE_FACTORS,
+    YEAR,
+    ReportTable,
+    read_report,
+    report_shaped,
+    year_of,
+)
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _DESCRIBE = re.compile(
@@ -165,7 +173,10 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     """The cells `text` asks about in `table` and the operation, or None for a question that
     is not table arithmetic (left to the general reader). Cells of other years than every
     year the question names answer another question ("Fiscal 2018" beside columns of 2019)."""
-    asked = _read_table_question(text, table)
+    moved = table.movement_years() if years_named(text) else None
+    asked = _read_table_question(text, moved or table)
+    if asked is not None and not asked.missing and rows_carry_years(moved or table):
+        _lines_of_the_years(text, moved or table, asked, movements=moved is not None)
     if asked is None or asked.missing or not asked.columns:
         return asked
     if _LENGTH_ASKED.search(text) and not any(
@@ -614,6 +625,40 @@ def _averages_compared(text: str, table: ReportTable, asked: Asked) -> Asked | N
     asked.columns = columns
     asked.subject = f"{table.rows[rows[0]].label} / {table.rows[rows[1]].label}"
     return asked
+
+
+def _lines_of_the_years(text: str, table: ReportTable, asked: Asked, movements: bool) -> None:
+    """Years named of a table whose lines carry them ("Granted (2019)", "Non-vested at December
+    31, 2019"): each line taken is of a year named and each year named has its line; figures
+    listed or added are all movements or all balances. Otherwise `asked.missing` says so."""
+    named = set(years_named(text))
+    if movements:  # "granted in 2020" split from its year by the question's shape: 2020's line
+        asked.rows = [_movement_of(i, table, named) for i in asked.rows]
+    labels = [table.rows[i].label for i in asked.rows]
+    printed = [{year_of(y) for y in YEAR.findall(label)} for label in labels]
+    kinds = {
+        label.endswith(")") and bool(years) for label, years in zip(labels, printed, strict=True)
+    }
+    mixed = movements and asked.operation in ("value", "sum", "average") and len(kinds) > 1
+    if not all(years & named for years in printed) or not named <= set().union(*printed) or mixed:
+        asked.missing = f"one line of the same kind for each of {' and '.join(sorted(named))}"
+        asked.closest = labels
+
+
+def _movement_of(row: int, table: ReportTable, named: set[str]) -> int:
+    """The line of a movement ("Granted (2019)") of the one year named, when `row` is the
+    same movement of another year."""
+    label = table.rows[row].label
+    base = re.sub(r"\s*\((?:19|20)\d{2}\)$", "", label)
+    if base == label or {year_of(y) for y in YEAR.findall(label)} & named:
+        return row
+    same = [
+        i
+        for i, line in enumerate(table.rows)
+        if line.label.startswith(f"{base} (")
+        and {year_of(y) for y in YEAR.findall(line.label)} & named
+    ]
+    return same[0] if len(same) == 1 else row
 
 
 def _label_written(label: str, text: str) -> bool:
