@@ -150,3 +150,24 @@ async def test_a_sum_split_over_a_basket_between_two_closes(data: Any) -> None:
     assert answer.status == "ok", answer.message
     assert f"{worth:,.0f}" in answer.summary, answer.summary
     assert f"{held.iloc[-1] - 100:.2f}%" in answer.summary, answer.summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "如果有人2007年10月9日收盘价站岗买入标普500，要熬到哪一天收盘才算回本？从买入到回本一共隔了"
+        "多少个自然日？",
+        "If you bought the S&P 500 at the close on 2007-10-09, when did it break even?",
+    ],
+)
+async def test_breaking_even_is_the_first_close_back_at_the_purchase_close(
+    data: Any, question: str
+) -> None:
+    index = _index()
+    bought = index.loc["2007-10-09"]
+    after = index.loc["2007-10-10":]
+    back = after[after >= bought].index[0]
+    answer = await ask_offline(question, date(2013, 6, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{back:%Y-%m-%d}" in answer.summary and f"{index[back]:,.2f}" in answer.summary
+    assert f"{(back - pd.Timestamp('2007-10-09')).days:,}" in answer.summary, answer.summary

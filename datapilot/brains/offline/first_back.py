@@ -89,6 +89,15 @@ _FIRST_DAY_OF = re.compile(
 _FIRST_DAY_ZH = re.compile(r"的?第一(?:个)?(?:交易)?[天日]$")
 
 
+# Breaking even on a purchase made at a day's close: "break even", "back to the purchase price",
+# 回本, 解套.
+_BREAK_EVEN = re.compile(
+    r"(?i)\bbr(?:eak|oke|eaks)\s+even\b|\bget(?:s|ting)?\s+back\s+to\s+even\b|\bback\s+to\s+"
+    r"(?:the\s+|its\s+|my\s+|our\s+|their\s+)?(?:purchase|buy(?:ing)?|entry|cost)\s+(?:price|level)\b"
+    r"|回本|解套"
+)
+
+
 @dataclass(frozen=True)
 class FirstAsk:
     """The first close `side` a level: `level` said, or the close of the day a time phrase
@@ -115,6 +124,11 @@ def read_first_ask(text: str) -> FirstAsk | None:
         # The level is reached at equality: "close at double that price".
         span = multiple.span()
         return FirstAsk(side, True, False, None, (0, len(text)), (span,), factor)
+    even = _BREAK_EVEN.search(text)
+    if even is not None:
+        # "on what day did it close back at the purchase price", 哪一天收盘才算回本: the first
+        # close at or above the close of the day bought, after that day
+        return FirstAsk("above", True, True, None, (0, len(text)), (even.span(),))
     found = _FIRST_EN.search(text) or _FIRST_ZH.search(text)
     if found is None:
         return None
@@ -180,7 +194,10 @@ def as_first(reading: Reading, ask: FirstAsk, parsed: Parsed, replaced: set[str]
             if reading.zh
             else f"no period said: the whole history from {reading.start}"
         )
-    reading.metrics = ["first_close", *(m for m in reading.metrics if m not in replaced)]
+    # A purchase said without a sum (在…收盘买入, "if you bought at the close on …") names the
+    # day whose close is the level, no amount to grow.
+    bought = set() if reading.amount is not None else {"investment_growth"}
+    reading.metrics = ["first_close", *(m for m in reading.metrics if m not in replaced | bought)]
     reading.count_condition = ask.side
     reading.count_inclusive = ask.inclusive
     reading.threshold = ask.level
