@@ -168,3 +168,31 @@ async def test_two_years_balances_asked_with_one_line_are_declined(
     if answer.status == "ok":  # answered only with both balances added
         expected = SHARES.loc["closing"].sum()
         assert f"{expected:,.0f}" in first_sentence(answer.summary), answer.summary
+
+
+# Segments across, dated balances down: columns named by their printed names.
+SEGMENTS = {
+    "name": "goodwill by segment",
+    "columns": ["column 1", "Application Software", "Network Software", "Process Technologies"],
+    "rows": [
+        ["Balances at December 31, 2017", "$ 4,210.7", "$ 2,480.2", "$ 301.4"],
+        ["Goodwill acquired", "612.0", "41.5", "—"],
+        ["Balances at December 31, 2018", "$ 4,822.7", "$ 2,521.7", "$ 301.4"],
+    ],
+}
+
+
+async def test_columns_named_by_their_printed_names_respectively(
+    client: httpx.AsyncClient,
+) -> None:
+    balances = pd.Series({"Application Software": 4210.7, "Process Technologies": 301.4})
+    answer = await ask_table(
+        client,
+        "What were the balances of Application Software and Process Technologies on December "
+        "31, 2017, respectively?",
+        SEGMENTS,
+    )
+    assert answer.status == "ok", answer.message
+    said = first_sentence(answer.summary)
+    assert all(f"{value:,.1f}" in said for value in balances), answer.summary
+    assert said.index(f"{balances.iloc[0]:,.1f}") < said.index(f"{balances.iloc[1]:,.1f}")

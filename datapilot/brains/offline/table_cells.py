@@ -270,6 +270,15 @@ def find_columns(text: str, table: ReportTable, operation: str) -> tuple[list[in
         tied[year] = matching
         chosen.append(matching[0])
     if not years:
+        by_name = sorted(
+            (lowered.find(name), j)
+            for j in usable
+            if len(name := _flat(table.columns[j])) >= 6 and name in lowered
+        )
+        if len(by_name) >= 2 and operation in ("value", "sum"):
+            # "the balances of Application Software and Process Technologies, respectively":
+            # columns named by their whole printed names, in the order said
+            return [j for _, j in by_name], ""
         worded = [j for j in usable if (set(words(table.columns[j])) - {"change"}) & asked_words]
         yearly = [j for j in usable if table.years(j)]
         if len(worded) > 1:
