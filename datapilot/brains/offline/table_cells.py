@@ -145,7 +145,7 @@ def find_rows(phrase: str, table: ReportTable) -> list[_Match]:
     if named and rows_carry_years(table):
         # "granted in 2019" beside "Granted (2018)" and "Granted (2019)": the year named
         for match in scored:
-            printed = {year_of(y) for y in YEAR.findall(table.rows[match.row].label)}
+            printed = set(years_named(table.rows[match.row].label))
             match.score += 0.1 if printed & named else (-0.3 if printed else 0.0)
     return sorted(scored, key=lambda m: -m.score)
 

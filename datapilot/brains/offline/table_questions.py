@@ -46,11 +46,9 @@ from datapilot.core.intent import EntityRef, Intent
 from datapilot.core.understanding import Understanding
 from datapilot.data.report_tables import (
     SCALE_FACTORS,
-    YEAR,
     ReportTable,
     read_report,
     report_shaped,
-    year_of,
 )
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -174,9 +172,10 @@ def read_table_question(text: str, table: ReportTable) -> Asked | None:
     is not table arithmetic (left to the general reader). Cells of other years than every
     year the question names answer another question ("Fiscal 2018" beside columns of 2019)."""
     moved = table.movement_years() if years_named(text) else None
-    asked = _read_table_question(text, moved or table)
-    if asked is not None and not asked.missing and rows_carry_years(moved or table):
-        _lines_of_the_years(text, moved or table, asked, movements=moved is not None)
+    table = moved or table  # (a roll-forward table's movements labelled by year, rows in place)
+    asked = _read_table_question(text, table)
+    if asked is not None and not asked.missing and rows_carry_years(table):
+        _lines_of_the_years(text, table, asked, movements=moved is not None)
     if asked is None or asked.missing or not asked.columns:
         return asked
     if _LENGTH_ASKED.search(text) and not any(
@@ -528,19 +527,21 @@ _OPENING = re.compile(
 )
 
 
+def _item_of(label: str, said: re.Pattern[str]) -> str:
+    """A balance line's item, its closing or opening words (`said`) taken off ("Goodwill, end
+    of the year" → "goodwill")."""
+    return said.sub("", label).strip(" ,").casefold()
+
+
 def _closing_line(ranked: list[Any], table: ReportTable) -> int | None:
     """Of the best-named lines, the closing one of an opening and closing pair of one item
     ("Goodwill, beginning of the year" and "Goodwill, end of the year"), or None."""
-    top = [m.row for m in ranked[:3] if m.score > 0.3]
-    labels = {i: table.rows[i].label for i in top}
+    labels = {m.row: table.rows[m.row].label for m in ranked[:3] if m.score > 0.3}
     for i, label in labels.items():
-        item = _CLOSING.sub("", label).strip(" ,").casefold()
-        if item == label.strip(" ,").casefold():
+        if not _CLOSING.search(label):
             continue
-        if any(
-            j != i and _OPENING.sub("", other).strip(" ,").casefold() == item
-            for j, other in labels.items()
-        ):
+        item = _item_of(label, _CLOSING)
+        if any(j != i and _item_of(other, _OPENING) == item for j, other in labels.items()):
             return i
     return None
 
@@ -549,12 +550,11 @@ def _closing_for(row: int, text: str, table: ReportTable) -> int:
     """The closing line of the item an opening line names ("Goodwill, beginning of the year"
     → "Goodwill, end of the year"), unless the question asks for the opening one."""
     label = table.rows[row].label
-    item = _OPENING.sub("", label).strip(" ,").casefold()
-    if item == label.strip(" ,").casefold() or _OPENING.search(text) or _STARTING.search(text):
+    if not _OPENING.search(label) or _OPENING.search(text) or _STARTING.search(text):
         return row
+    item = _item_of(label, _OPENING)
     for other, line in enumerate(table.rows):
-        closing = _CLOSING.search(line.label) is not None
-        if other != row and closing and _CLOSING.sub("", line.label).strip(" ,").casefold() == item:
+        if other != row and _CLOSING.search(line.label) and _item_of(line.label, _CLOSING) == item:
             return other
     return row
 
@@ -635,7 +635,7 @@ def _lines_of_the_years(text: str, table: ReportTable, asked: Asked, movements: 
     if movements:  # "granted in 2020" split from its year by the question's shape: 2020's line
         asked.rows = [_movement_of(i, table, named) for i in asked.rows]
     labels = [table.rows[i].label for i in asked.rows]
-    printed = [{year_of(y) for y in YEAR.findall(label)} for label in labels]
+    printed = [set(years_named(label)) for label in labels]
     kinds = {
         label.endswith(")") and bool(years) for label, years in zip(labels, printed, strict=True)
     }
@@ -650,13 +650,12 @@ def _movement_of(row: int, table: ReportTable, named: set[str]) -> int:
     same movement of another year."""
     label = table.rows[row].label
     base = re.sub(r"\s*\((?:19|20)\d{2}\)$", "", label)
-    if base == label or {year_of(y) for y in YEAR.findall(label)} & named:
+    if base == label or set(years_named(label)) & named:
         return row
     same = [
         i
         for i, line in enumerate(table.rows)
-        if line.label.startswith(f"{base} (")
-        and {year_of(y) for y in YEAR.findall(line.label)} & named
+        if line.label.startswith(f"{base} (") and set(years_named(line.label)) & named
     ]
     return same[0] if len(same) == 1 else row
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date
 
 import numpy as np
 import pandas as pd
@@ -22,7 +21,7 @@ from datapilot.engine.summary.families import FAMILY_FORMS
 from datapilot.engine.summary.kinds import Said, result_kind
 from datapilot.engine.summary.margins import gap_sentences, named_first
 from datapilot.engine.summary.numbers import own_units
-from datapilot.engine.summary.phrasing import Facts, by_subject
+from datapilot.engine.summary.phrasing import Facts, by_subject, days_between
 from datapilot.engine.summary.phrasing import after_name as _after
 from datapilot.engine.summary.phrasing import listed as _list
 from datapilot.engine.summary.phrasing import measure_said as _measure
@@ -558,14 +557,6 @@ def _row_span(frame: object, subject: str) -> tuple[str, str] | None:
     return (str(first)[:10], str(last)[:10]) if pd.notna(first) and pd.notna(last) else None
 
 
-def _days_between(first: object, last: object) -> int | None:
-    """Calendar days from one ISO date to another, as a recovery's length is said."""
-    try:
-        return (date.fromisoformat(str(last)[:10]) - date.fromisoformat(str(first)[:10])).days
-    except ValueError:
-        return None
-
-
 def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
     w = said.w
     frame: pd.DataFrame = step.value
@@ -578,7 +569,7 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
         tracked = "recovery_date" in frame.columns
         span = _row_span(frame, subject)  # the window's last close says where "the end" is
         end = f"（{span[1]}）" if span else ""
-        took = _days_between(peak.value if peak else None, recovery.value if recovery else None)
+        took = days_between(peak.value if peak else None, recovery.value if recovery else None)
         high, low = m.get("peak_value"), m.get("trough_value")
         bare = high is not None and len(high.unit or "") > 4  # a long unit is not repeated
         levels = (

@@ -17,7 +17,7 @@ from datapilot.engine.summary.anchored import from_day_sentences
 from datapilot.engine.summary.conditional import conditional_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
-from datapilot.engine.summary.phrasing import after_name
+from datapilot.engine.summary.phrasing import after_name, days_between
 from datapilot.engine.summary.phrasing import possessive as _poss
 from datapilot.engine.summary.phrasing import when_said as _when
 from datapilot.engine.summary.ratios import ratio_sentences
@@ -463,7 +463,7 @@ def _first_past(step: Step, said: Said) -> list[str]:
                 sentences.append(f"{name}在所查区间内没有一天收盘{side}{level}{of}。")
                 continue
             close = _said(said, float(row.close), unit)
-            took = _calendar_days(row.level_date, row.date)
+            took = days_between(row.level_date, row.date)
             after = f"，距{row.level_date}共{took:,}个自然日" if took is not None else ""
             sentences.append(f"{name}首次收盘{side}{level}{of}是在{row.date}，收于{close}{after}。")
             continue
@@ -474,22 +474,12 @@ def _first_past(step: Step, said: Said) -> list[str]:
             sentences.append(f"{name} did not close {side} {level}{of} in the window searched.")
             continue
         close = _said(said, float(row.close), unit)
-        took = _calendar_days(row.level_date, row.date)
+        took = days_between(row.level_date, row.date)
         after = f", {took:,} calendar days after {row.level_date}" if took is not None else ""
         sentences.append(
             f"{name} first closed {side} {level}{of} on {row.date}, at {close}{after}."
         )
     return sentences
-
-
-def _calendar_days(first: object, last: object) -> int | None:
-    """Calendar days from the day whose close is the level to the first day past it."""
-    if first is None or last is None:
-        return None
-    try:
-        return (pd.Timestamp(str(last)) - pd.Timestamp(str(first))).days
-    except ValueError:
-        return None
 
 
 def _figure_difference(step: Step, said: Said) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from datapilot.core.results import Fact
 from datapilot.data.phrases_zh import MEASURE_ZH
 from datapilot.engine.summary.kinds import Said
@@ -63,3 +65,12 @@ def measure_said(name: str, zh: bool) -> str:
         "annualized_volatility_pct": "annualised volatility",
         "annualized_return_pct": "annualised return",
     }.get(name, name.removesuffix("_pct").replace("_", " "))
+
+
+def days_between(first: object, last: object) -> int | None:
+    """Calendar days from one ISO date to another (a recovery's length, the days from a day's
+    close to the first close past it); None when either is missing or no date."""
+    try:
+        return (date.fromisoformat(str(last)[:10]) - date.fromisoformat(str(first)[:10])).days
+    except ValueError:
+        return None
