@@ -41,6 +41,16 @@ COSTS_LEFT_OUT = re.compile(
     rf"(?:{_COST})(?:\s*(?:and|or|&|和|与|及|、)\s*(?:{_COST}))*"
 )
 
+# Dividends left out ("no dividends", "don't add dividends back", 不算分红): what is left out is
+# the dividends, never a member; an index's levels meet it, a stock's adjusted closes do not.
+DIVIDENDS_LEFT_OUT = re.compile(
+    r"(?i)\b(?:no|without|excluding|ex|ignoring|ignore|not\s+including|before)[-\s]+"
+    r"(?:reinvested\s+)?dividends?\b|\bdividends?\s+(?:excluded|not\s+included|ignored)\b"
+    r"|\b(?:don'?t|do\s+not|without)\s+(?:add(?:ing)?|includ(?:e|ing)|count(?:ing)?|"
+    r"reinvest(?:ing)?)\s+(?:the\s+|any\s+)?dividends?(?:\s+back(?:\s+in)?)?\b"
+    r"|\bprice[-\s]+(?:return\s+)?only\b|(?:不含|不算|不计|不包括)(?:分红|股息)"
+)
+
 
 _EXCLUDE_AROUND = re.compile(r"(?i)\b(?:leave|leaving|drop|dropping|take|taking|keep|keeping)\b")
 _EXCLUDE_OUT = re.compile(r"(?i)^\s*out\b")

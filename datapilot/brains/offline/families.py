@@ -234,6 +234,14 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         # it dates, not the best and worst quarters by return
         reading.family_spans += [(s, e, "the drawdown's peak or trough") for s, e in period.spans]
         period = None
+    if period is not None and reading.entities and len(period.sides) == 1:
+        measured = _measure_of_the_period(parsed, period)
+        if measured:
+            # "which month had Brent at its biggest premium to WTI": the month of the spread's
+            # highest value, never the months ranked by each price's return.
+            (side,) = period.sides
+            _as_when(reading, WhenAsk(side, period.frequency, period.spans), None, text)
+            return
     if (
         period is not None
         and reading.entities
@@ -242,6 +250,15 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     ):
         # "the best year in 2020" ranks names, not years
         _as_period(reading, period, parsed, numbers)
+
+
+def _measure_of_the_period(parsed: Parsed, period: PeriodAsk) -> bool:
+    """Whether a spread or the volume is said inside, or right after, the words that ask for a
+    best or worst period: that measure's extreme is asked, not the periods' returns."""
+    return any(
+        m in ("spread", "volume") and any(s <= hit.start <= e + 1 for s, e in period.spans)
+        for m, hit in parsed.group("metric")
+    )
 
 
 # A day said in "from that day", 从那天 (not "since then", 从那时).

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, get_args
 
 from datapilot.brains.offline.clauses import clause_around
-from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT
+from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, DIVIDENDS_LEFT_OUT
 from datapilot.brains.offline.family_asks import RECOVERY
 from datapilot.brains.offline.level_changes import LEVEL_GAP, moves_against_a_period
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
@@ -248,6 +248,7 @@ def content_words(
             if not inside and not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
     costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]
+    costs += [c.span() for c in DIVIDENDS_LEFT_OUT.finditer(text)]
     for found in EXCLUSION.finditer(text):
         start, end = found.span()
         if any(s <= start < e for s, e in costs):

@@ -11,11 +11,18 @@ import re
 # A change verb before the unit: "涨了多少点", "高多少美元", "跌了几个点"; in English the unit
 # counted ("how many points", "how many dollars did it rise"). 最高多少点 asks a level and "how
 # many dollars would I have" an amount, not a change.
-LEVEL_GAP = re.compile(
-    r"(?i)\bhow\s+many\s+(?:index\s+)?points\b|\bin\s+(?:index\s+)?points\b|\bhow\s+many\s+(?:dollars|bucks|usd)\b(?=[^.?!;]{0,40}"
+_MOVED = (
     r"\b(?:rise|rose|risen|gain(?:ed)?|fall|fell|fallen|lose|lost|drop(?:ped)?|climb(?:ed)?|"
     r"add(?:ed)?|jump(?:ed)?|move[ds]?|increase[ds]?|decrease[ds]?|go\s+(?:up|down)|went\s+(?:up|down)|"
-    r"up|down|higher|lower)\b)"
+    r"up|down|higher|lower)\b"
+)
+LEVEL_GAP = re.compile(
+    r"(?i)\bhow\s+many\s+(?:index\s+)?points\b|\bin\s+(?:index\s+)?points\b|\bhow\s+many\s+(?:dollars|bucks|usd)\b(?=[^.?!;]{0,40}"
+    + _MOVED
+    + r")|"
+    # "how much did it drop, in % and in $/bbl": the move, then the unit it is wanted in
+    + _MOVED
+    + r"[^.?!;]{0,60}?\bin\s+(?:\$|us\s+dollars\b|dollars\b|usd\b|dollar\s+terms\b)"
     r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|赚|亏|回升|反弹|下挫|上涨|下跌)了?(?:多少|几)个?(?:点|美元|块钱|块|元)"
 )
 _PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")

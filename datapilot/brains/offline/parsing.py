@@ -192,12 +192,15 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)
     mentions = _yield_to_measures(mentions, text, time.spans, vocab)
     mentions = _with_their_glosses(mentions, text, time.spans)
-    claimed = [*time.spans, *(m.span for m in mentions)]
+    # (A window inside another, "the Dec 2018 print … over 2018", is time words, never a name.)
+    claimed = [*time.spans, *time.nested, *(m.span for m in mentions)]
     hits = _with_metric_names(vocab.matcher.find(text, claimed), text, time.spans, mentions, vocab)
     mentions = _measure_after_a_series(mentions, text, vocab)
     hits = _with_times_of_day(hits, text, mentions)
     hits = _ratio_of_two_names(hits, text, mentions)
     hits = [h for h in hits if not _noun_sense(h, text)]
+    mentions = _with_own_name_words(mentions, text, [*claimed, *((h.start, h.end) for h in hits)])
+    claimed = [*time.spans, *time.nested, *(m.span for m in mentions)]
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
     # A member left out ("the factor ETFs except SIZE") does not narrow its group to itself.
     left_out = excluded_spans(text, [(m.span, m.entity.id, [m.text]) for m in mentions])
@@ -444,6 +447,30 @@ def _with_times_of_day(hits: list[Hit], text: str, mentions: list[Mention]) -> l
     times = [Hit(("metric:intraday",), f.start(), f.end(), f.group(0)) for f in found]
     kept = [h for h in hits if not any(h.start < t.end and t.start < h.end for t in times)]
     return sorted([*kept, *times], key=lambda h: h.start)
+
+
+_WORD_AFTER = re.compile(r"\s+([A-Za-z][\w'’-]*)")
+_NAME_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+
+
+def _with_own_name_words(mentions: list[Mention], text: str, taken: list[Span]) -> list[Mention]:
+    """ "Moody's Baa corporate yield", "WTI spot": words of the entity's own name said right
+    after the name matched ("corporate" of "Moody's Baa corporate bond yield") are that name,
+    not words left unread. A word another reading takes ("yield", a measure) ends it."""
+    extended: list[Mention] = []
+    for mention in mentions:
+        own = {w.casefold() for w in _NAME_WORD.findall(mention.entity.name) if len(w) > 3}
+        end = mention.span[1]
+        while (word := _WORD_AFTER.match(text, end)) is not None:
+            lo, hi = word.span(1)
+            if word.group(1).casefold() not in own or any(s < hi and lo < e for s, e in taken):
+                break
+            end = hi
+        if end != mention.span[1]:
+            span = (mention.span[0], end)
+            mention = mention.model_copy(update={"span": span, "text": text[span[0] : end]})
+        extended.append(mention)
+    return extended
 
 
 def _measure_after_a_series(mentions: list[Mention], text: str, vocab: Vocab) -> list[Mention]:

@@ -46,6 +46,7 @@ from datapilot.brains.offline.measures import (
 )
 from datapilot.brains.offline.methods import unsupported_method
 from datapilot.brains.offline.parsing import Parsed, normalise_text, parse
+from datapilot.brains.offline.periods import calendar_unit
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
     MARKET,
@@ -62,7 +63,7 @@ from datapilot.brains.offline.siblings import align_series
 from datapilot.brains.offline.spelling import mandarin, respelling_note
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.weekdays import weekday_dates
-from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window
+from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window, read_time
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
 from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent, Ledger
@@ -644,7 +645,9 @@ def _read_window(reading: Reading, parsed: Parsed) -> None:
     if time.explicit:
         reading.start, reading.end = time.start, time.end
         reading.explicit_window = True
+        _end_at_one_observation(reading, time.clauses)
         _start_at_own_observation(reading, time.clauses)
+        _the_last_value_named(reading, parsed)
         return
     ever = _EVER.search(reading.text)
     if ever is not None:  # "worst and best daily returns ever": all the data, not the past year
@@ -666,14 +669,60 @@ _EVER = re.compile(r"(?i)\bever\b(?!\s+since\b)")
 _NATIVE_UNIT = {"monthly": "month", "quarterly": "quarter", "annual": "year"}
 
 
+def _native(reading: Reading, unit: str | None) -> bool:
+    """Whether `unit` (a month, quarter, year) is the one every entity has a value for."""
+    return unit is not None and all(_NATIVE_UNIT.get(e.frequency) == unit for e in reading.entities)
+
+
+def _end_at_one_observation(reading: Reading, clauses: list[Clause]) -> None:
+    """ "Unemployment: level in 2009Q3 and how many points it had risen since 2007Q4": a
+    quarterly series' quarter is one observation, as a day is a daily close's ("at the end of
+    2010, how far below its high since 2000"): the rise since the start runs to it."""
+    since = [c for c in clauses if c.rule == "since" and c.end == reading.end]
+    points = [c for c in clauses if c.rule == "period" and c.start and c.end]
+    if len(since) != 1 or len(points) != 1 or not reading.entities:
+        return
+    point = points[0]
+    start, end, last = since[0].start, point.end, reading.end
+    if start is None or end is None or last is None or not start < end < last:
+        return
+    if _native(reading, calendar_unit(point.start, end)):
+        reading.end = end
+        reading.trace.append(
+            f"“{since[0].text}”算到“{point.text}”那一期"
+            if reading.zh
+            else f'"{since[0].text}" runs to the one value of "{point.text}"'
+        )
+
+
+def _the_last_value_named(reading: Reading, parsed: Parsed) -> None:
+    """ "Baa yield: the Dec 2018 print, and the move over 2018": a monthly series' December is
+    the year's last value, which the move over the year ends on and states; not a second
+    window inside the year."""
+    for span in list(parsed.time.nested):
+        said = parsed.text[span[0] : span[1]]
+        inner = read_time(said, reading.today)
+        if inner.start is None or inner.end != reading.end or not reading.entities:
+            continue
+        if _native(reading, calendar_unit(inner.start, inner.end)):
+            parsed.time.nested.remove(span)
+            reading.family_spans.append((*span, "the window's last value"))
+            reading.trace.append(
+                f"“{said}”是窗口的最后一个值"
+                if reading.zh
+                else f'"{said}" is the window\'s last value'
+            )
+
+
 def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
-    """ "GDP from Q4 2007 to Q2 2009": a quarterly series' Q4 2007 is one observation, the
-    range's first end, as a day is a daily close's ("from 2020-03-23"); not the quarter before."""
-    opens = [c for c in clauses if c.rule == "range" and c.start == reading.start]
+    """ "GDP from Q4 2007 to Q2 2009", "risen since 2007Q4": a quarterly series' Q4 2007 is one
+    observation, the window's first end, as a day is a daily close's ("from 2020-03-23"); not
+    the quarter before."""
+    opens = [c for c in clauses if c.rule in ("range", "since") and c.start == reading.start]
     if not opens or not reading.entities or reading.base == "on_or_before":
         return
     unit = opens[0].opens_on
-    if unit is not None and all(_NATIVE_UNIT.get(e.frequency) == unit for e in reading.entities):
+    if unit is not None and _native(reading, unit):
         reading.base = "on_or_before"
         reading.trace.append(
             f"“{opens[0].text}”：从起点那一期自己的数值算起"

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.clauses import clauses
+from datapilot.brains.offline.exclusions import DIVIDENDS_LEFT_OUT
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.family_asks import RANGE_ASK
 from datapilot.brains.offline.honour import GAP, in_percent
@@ -106,11 +107,6 @@ def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -
     return list(dict.fromkeys(change if m in plain else m for m in metrics))
 
 
-_NO_DIVIDENDS = re.compile(
-    r"(?i)\b(?:no|without|excluding|ex|ignoring|ignore|not\s+including|before)[-\s]+"
-    r"(?:reinvested\s+)?dividends?\b|\bdividends?\s+(?:excluded|not\s+included|ignored)\b"
-    r"|\bprice[-\s]+(?:return\s+)?only\b|不含(?:分红|股息)|不算(?:分红|股息)|不计(?:分红|股息)"
-)
 _RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
@@ -123,7 +119,7 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     told = _told_sentences(parsed) + _quoted_names(parsed)
     indices = bool(reading.entities) and all(e.kind == "index" for e in reading.entities)
     # "(index level, no dividends)": a caveat an index's levels meet, no dividend data asked
-    met = [found.span() for found in _NO_DIVIDENDS.finditer(parsed.text)] if indices else []
+    met = [found.span() for found in DIVIDENDS_LEFT_OUT.finditer(parsed.text)] if indices else []
     reading.family_spans += [(s, e, "no dividends: index levels") for s, e in met]
     for metric, hit in parsed.group("metric"):
         if any(s <= hit.start < e for s, e in met):
@@ -227,12 +223,30 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
                 "cumulative_return",
                 "a comparison with no measure named → cumulative return",
             )
+        elif reading.annualize:
+            # "S&P 500, annualized: from the 3/9/2009 close to the 12/31/2018 close": only a
+            # change is annualised, and between two values that is the compound yearly rate.
+            base = "annualized_return"
+            why = (
+                "年化，未指明指标 → 复合年增长率"
+                if reading.zh
+                else ("annualised, no measure named → compound annual growth rate (CAGR)")
+            )
         else:
             base = "value" if series and not prices else "close"
             why = f"no measure named → {_METRIC_WORDS[base]}"
         metrics.insert(0, base)
         reading.trace.append(why)
         reading.measure_defaulted = True
+    if reading.frequency and metrics == ["return"] and _frequency_names_the_data(parsed):
+        # "WTI daily spot: from the 7/3/2008 print to the 12/31/2008 print, how much did it
+        # drop": the word says what the data is; one change over the window is asked.
+        reading.frequency = None
+        reading.trace.append(
+            "频率词说明数据，问的是区间涨跌"
+            if reading.zh
+            else "the frequency word names the data: one change over the window"
+        )
     windows = [c for c in parsed.time.clauses if c.start is not None and c.end is not None]
     if reading.rank and not several and len(windows) >= 2 and set(metrics) & _MODIFIERS:
         # "which was bigger, the median rate in the 1970s or in the 1980s": each window's
@@ -260,6 +274,28 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         order = "lowest first" if reading.ascending else "highest first"
         reading.trace.append(f"ranking → bar chart, {order}")
     reading.metrics = list(dict.fromkeys(metrics))
+
+
+# What a frequency word names when it describes the data ("WTI daily spot", "monthly closes",
+# 日度收盘价), not changes at that frequency ("daily returns", "daily close-to-close moves").
+_DATA_NOUN = re.compile(
+    r"(?i)\s*(?:spot|closes?|closing|prices?|prints?|data|series|values?|levels?|quotes?|bars?)"
+    r"\b(?![-\s]*to[-\s]*close)|(?:现货|收盘价?|价格?|数据|点位|报价)"
+)
+# Returns said as a series of them: "returns", "changes", 每日涨跌幅 is said by the frequency.
+_RETURNS_SAID = re.compile(r"(?i)\b(?:returns|changes|moves|gains|losses)\b")
+
+
+def _frequency_names_the_data(parsed: Parsed) -> bool:
+    """Whether every frequency word said describes the data itself, and no return is said as a
+    series of returns: the change asked runs over the whole window."""
+    freqs = [hit for _, hit in parsed.group("freq")]
+    returns = [h for m, h in parsed.group("metric") if m == "return"]
+    return (
+        bool(freqs)
+        and all(_DATA_NOUN.match(parsed.text, hit.end) for hit in freqs)
+        and not any(_RETURNS_SAID.search(h.text) for h in returns)
+    )
 
 
 # Measures a price word can qualify: "股价表现", "price volatility", "股价相关性".

@@ -1624,10 +1624,12 @@ def _one_year(atom: Atom) -> bool:
     )
 
 
-# A superlative before "close of 2002": the close is a price of that year, not its last day.
+# A superlative before "close of 2002": the close is a price of that year, not its last day;
+# a name may come between ("lowest WTI daily close of 2016").
 _EXTREME_BEFORE = re.compile(
     r"(?i)\b(?:lowest|highest|low|high|record|best|worst|top|bottom|peak|max(?:imum)?|"
-    r"min(?:imum)?|average|mean|median|weakest|strongest)\s+(?:(?:daily|weekly|monthly)\s+)?$"
+    r"min(?:imum)?|average|mean|median|weakest|strongest)\s+(?-i:[A-Z][\w.&'’-]*\s+){0,3}"
+    r"(?:(?:daily|weekly|monthly)\s+)?$"
 )
 
 # An episode's edges: the words and which of its days they name.
@@ -1804,6 +1806,18 @@ def _anchored_ends(
     explicit end (or one day) ends at that end; [] otherwise."""
     until = [e for (_, e), r in zip(windows, rules, strict=True) if r == "until" and e is not None]
     others = [(w, r) for w, r in zip(windows, rules, strict=True) if r != "until"]
+    closed = [w for w, r in others if r in ("range", "period") and w[0] and w[1] and w[1] < today]
+    if not until and len(closed) == 1:
+        # "Over calendar 2015 through 2021 (from the 2014 year-end close)": a start said a few
+        # days before one closed period is where that period is measured from, not a second
+        # window running to today.
+        first, last = closed[0]
+        since = [w for w, r in others if r == "since"]
+        if len(since) + 1 == len(others) and all(
+            s is not None and first is not None and timedelta(0) < first - s <= _BASE_GAP
+            for s, _ in since
+        ):
+            return [last] if last is not None else []
     days = [w for w, r in others if r == "period" and w[0] is not None and w[0] == w[1]]
     if not until and len(days) == 1:
         # "At the end of 2010, how far below its highest close since the start of 2000": one day
@@ -1816,6 +1830,10 @@ def _anchored_ends(
         return []
     starts = [s for (s, _), _ in others if s is not None]
     return until if all(s <= max(until) for s in starts) else []
+
+
+# How far before a closed period a "from" day may fall and still be that period's base close.
+_BASE_GAP = timedelta(days=7)
 
 
 def read_time(text: str, today: date, vocab: Vocab | None = None) -> TimeReading:

@@ -5,6 +5,7 @@ written by `format_value`, as every fact is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -482,6 +483,9 @@ def _first_past(step: Step, said: Said) -> list[str]:
     return sentences
 
 
+_IN_PERCENT = re.compile(r"(?i)percent|%|basis points")
+
+
 def _figure_difference(step: Step, said: Said) -> list[str]:
     """Two figures, each with its date, and the first's difference from the second."""
     w = said.w
@@ -500,6 +504,11 @@ def _figure_difference(step: Step, said: Said) -> list[str]:
         name = w.name(subject)
         if w.zh and gap_unit == "percentage points":
             moved = f"{abs(gap):,.2f}个百分点"
+        other = float(row.other_value)
+        if gap_unit and not _IN_PERCENT.search(gap_unit) and other > 0:
+            # A gap in dollars or points, and what it is of the other figure: 9.95 USD (17.35%)
+            share = f"{abs(gap) / other * 100:,.2f}%"
+            moved = f"{moved}（{share}）" if w.zh else f"{moved} ({share})"
         stat = frame.attrs.get("statistic")
         if stat:  # each figure a statistic of its window: "the 2000 mean, 1.70 points lower"
             sentences.append(_statistics_gap(name, str(stat), row, (a, b, moved), gap >= 0, w))
@@ -526,18 +535,25 @@ def _statistics_gap(
 ) -> str:
     """Two windows' statistic (their means) and the first's difference from the second."""
     a, b, moved = said
+    when, other_when = (_one_day(str(d)) for d in (row.date, row.other_date))
     if stat not in _ZH_STATISTICS:
         stat = column_name(stat, w.zh)  # "return_pct": the return, 收益率
     if w.zh:
         what = _ZH_STATISTICS.get(stat, stat)
-        span, other = (str(d).replace(" to ", "至") for d in (row.date, row.other_date))
+        span, other = (d.replace(" to ", "至") for d in (when, other_when))
         verb = "高" if higher else "低"
         return f"{name}在{span}的{what}为{a}，比{other}的{what}{b}{verb}{moved}。"
     verb = "higher" if higher else "lower"
     return (
-        f"{_poss(name)} {stat} over {row.date} was {a}, {moved} {verb} than its {stat} over "
-        f"{row.other_date}, {b}."
+        f"{_poss(name)} {stat} over {when} was {a}, {moved} {verb} than its {stat} over "
+        f"{other_when}, {b}."
     )
+
+
+def _one_day(span: str) -> str:
+    """ "2019-12-01 to 2019-12-01" (one monthly value) said as its one date."""
+    first, _, last = span.partition(" to ")
+    return first if first == last else span
 
 
 FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
