@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
+from datapilot.brains.offline.margins import sets_names_against_each_other
 from datapilot.brains.offline.periods import month_end, quarter_of, quarter_window
 from datapilot.brains.offline.refusals import (
     chinese_name,
@@ -243,7 +244,17 @@ def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Enti
         return len(kept) >= 2
     if "correlation" in reading.metrics and len(named) >= 2:
         return len(kept) >= 2
-    return True
+    # "Tesla vs Apple … the total return for each and the gap": a gap needs both sides; the
+    # answer says which name lacks data rather than give the other's figures as if they
+    # answered it. ("MSFT vs Tesla 2020 return" gives MSFT's, saying Tesla has none.)
+    two_sided = bool(_TWO_SIDED & set(reading.metrics)) or sets_names_against_each_other(
+        reading.text
+    )
+    return not (len(named) >= 2 and len(kept) < 2 and two_sided)
+
+
+# Measures of two names together: one name alone has none.
+_TWO_SIDED = {"spread", "ratio"}
 
 
 def _whose(entities: list[Entity]) -> str:

@@ -32,6 +32,9 @@ _EQUAL = re.compile(
     r"|\bhalf\s+(?:in\s+|into\s+)?each\b|\bsplit\s+(?:it\s+|the\s+money\s+)?(?:evenly|equally)\b"
     r"|等权(?:重)?|等额(?:买入|配置|持有)?|平均(?:配置|分配)|各(?:买|投|配|放|占)?了?一半|各半|一半一半"
     r"|对半(?:买|分|配)?"
+    # "一半買寶僑、一半買嬌生", "half in PG and the other half in JNJ": a half beside each name
+    r"|一半[^，。；;,]{1,12}?[、，,]\s*(?:另)?一半"
+    r"|\bhalf\s+(?:(?:in|into|on)\s+)?[^,;.?!]{1,25}?(?:,|\band\b)\s*(?:the\s+other\s+)?half\b"
 )
 
 

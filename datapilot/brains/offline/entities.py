@@ -85,6 +85,9 @@ def _means_something_else(said: str, entity: Entity, vocab: Vocab) -> bool:
     return said.strip().upper() == entity.id.upper() or len(said.strip()) <= 4
 
 
+_CALENDAR_NAME = re.compile(
+    r"(?i)(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?|(?:mon|tue|wed|thu|fri|sat|sun)\.?"
+)
 _LATIN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9&.\-']*")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
 
@@ -106,8 +109,13 @@ def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> li
         last_end = token.end()
     if current:
         names.append(" ".join(current))
-    # Everyday words ("Should I buy…") are no names, even capitalised.
-    names = [n for n in names if not all(is_common_word(w) for w in n.split())]
+    # Everyday words ("Should I buy…") are no names, even capitalised; nor is a month or a
+    # weekday said without a year ("the Jan return").
+    names = [
+        n
+        for n in names
+        if not all(is_common_word(w) or _CALENDAR_NAME.fullmatch(w) for w in n.split())
+    ]
     names += [run.group(0) for run in _CJK_RUN.finditer(rest)]
     return [n for n in dict.fromkeys(names) if len(n) > 1]
 

@@ -121,7 +121,11 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         for span in before_fall_words(text):
             reading.family_spans.append((*span, "the peak before the fall"))
         return
-    falls = recovery is not None or "max_drawdown" in reading.metrics
+    # "lost about 78% after its March 2000 peak before it finally bottomed", 从高点跌到谷底: a
+    # fall said to run to the bottom is the fall from that peak to its trough.
+    fell = bool(set(reading.metrics) & _RETURN_WORDS) or _FELL.search(text) is not None
+    to_bottom = fell and _TO_THE_BOTTOM.search(text) is not None
+    falls = recovery is not None or "max_drawdown" in reading.metrics or to_bottom
     peak = _peak_named_by_period(parsed, reading) if falls else None
     if recovery is not None and peak is not None and reading.entities and asks_when:
         _as_peak_recovery(reading, recovery, peak)
@@ -636,6 +640,18 @@ def _as_recovery(reading: Reading, span: tuple[int, int], fall: tuple[date, date
     )
 
 
+_RETURN_WORDS = {"return", "cumulative_return"}
+# A fall said, in a claim too ("a columnist wrote that it lost about 78%").
+_FELL = re.compile(
+    r"(?i)\b(?:lost|los(?:e|es|ing)|f[ae]ll(?:s|en|ing)?|drop(?:s|ped|ping)?|declin(?:e|ed|es)|"
+    r"crash(?:ed|es)?|plung(?:e|ed|es))\b|跌|亏"
+)
+_TO_THE_BOTTOM = re.compile(
+    r"(?i)\b(?:bottom(?:ed|s)?|trough(?:ed)?|lowest\s+(?:close|point|level))\b"
+    r"|谷底|见底|触底|最低点|低点"
+)
+
+
 def _peak_named_by_period(parsed: Parsed, reading: Reading) -> tuple[date, date, Span] | None:
     """The first and last days of the period a peak is named by ("its October 2007 peak",
     "the record close of March 2000", 2007年10月的高点) and the words naming it, or None."""
@@ -732,7 +748,7 @@ _OF_AVERAGES = re.compile(
     r"(?i)^\s*(?:monthly\s+|quarterly\s+|yearly\s+|annual\s+)?(?:average|mean)\b"
     r"|^\s*的?\s*(?:月|季|年)?(?:平均|均价|均值)"
 )
-_AVERAGE_BEFORE_ZH = re.compile(r"(?:月|季|年)?(?:平均|均价|均值)[^，。？?,]{0,6}$")
+_AVERAGE_BEFORE_ZH = re.compile(r"(?:月|季|年)?(?:平均|均价|均值)[^，。？?,()（）;；!！]{0,6}$")
 
 
 _STATISTICS = {"mean", "median"}

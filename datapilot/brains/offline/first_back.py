@@ -92,7 +92,8 @@ _FIRST_DAY_ZH = re.compile(r"的?第一(?:个)?(?:交易)?[天日]$")
 # Breaking even on a purchase made at a day's close: "break even", "back to the purchase price",
 # 回本, 解套.
 _BREAK_EVEN = re.compile(
-    r"(?i)\bbr(?:eak|oke|eaks)\s+even\b|\bget(?:s|ting)?\s+back\s+to\s+even\b|\bback\s+to\s+"
+    r"(?i)\bbr(?:eak|oke|eaks)\s+even\b|\bget(?:s|ting)?\s+back\s+to\s+even\b|\bback\s+"
+    r"(?:to|at|above|over|at\s+or\s+above)\s+"
     r"(?:the\s+|its\s+|my\s+|our\s+|their\s+)?(?:purchase|buy(?:ing)?|entry|cost)\s+(?:price|level)\b"
     r"|回本|解套"
 )

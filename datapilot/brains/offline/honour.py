@@ -97,7 +97,7 @@ GAP = re.compile(
     r"lag|trail)(?:ed|s)?\b[^.?!;]{1,40}?\bby(?=\s*(?:[?.!;,]|$|\s+(?:in|over|during|since|from)\b))"
     r"|excess\s+returns?\s+(?:over|above|relative\s+to|against|vs\.?|versus)|alpha\s+over)\b"
     r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s。最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
-    r"多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
+    r"(?<!最)多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
     # 相对标普500的超额收益 (never the factor 市场超额收益, a name)
     r"(?:相对|相较于?|对比|比)[^，。？！?!,;；]{0,15}?的?超额收益|"
@@ -151,7 +151,8 @@ RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 _CLAIM = re.compile(
     r"(?i)\b(?:says?|saying|said|claims?|claimed|claiming|states?|stated|touts?|touted|boasts?|"
     r"advertis\w*|promises?|promised|reports?|reported|reckons?|writes|wrote|argues|argued|"
-    r"e-?mailed|texted|tweeted|posted|told\s+me|tells\s+me|insists?|insisted)\b"
+    r"e-?mailed|texted|tweeted|posted|told\s+me|tells\s+me|insists?|insisted|headlines?|"
+    r"ran\s+(?:a\s+)?(?:story|piece|column))\b"
     r"|声称|号称|宣称|宣传|吹嘘|说|称|写道"
 )
 _CHECKED = re.compile(
@@ -352,8 +353,11 @@ def _honoured_by(
             # "in how many quarters did investment shrink", 有几个月: only a count of them; the
             # series being quarterly is no answer to how many. A recovery's days are counted
             # from its peak to the first close back at it.
-            if reading.trough_by is not None and "max_drawdown" in interfaces:
+            recovered = reading.trough_by is not None or reading.peak_within is not None
+            if recovered and "max_drawdown" in interfaces:
                 return "the recovery's calendar days"
+            if "first_close" in reading.metrics and meaning == "day":
+                return "calendar days to the first close"  # "how many calendar days did it take"
             return next((interfaces[c] for c in _COUNTING if c in interfaces), None)
         return _period(reading, meaning)
     if how == "threshold":
@@ -368,6 +372,9 @@ def _honoured_by(
             return "the extreme's distance from the first day"
         if "distance" in reading.metrics:
             return "measure distance"
+        if "max_drawdown" in reading.metrics and reading.peak_within is not None:
+            # "how far did it drop from that December 1999 peak close": the fall from it
+            return "the fall from the named peak"
         if set(reading.metrics) & _AVERAGES and reading.price_entities:
             return "the close against its moving average, in %"  # "how far from its 200-day"
         return None
@@ -663,6 +670,8 @@ def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
         return None
     if "distance" in reading.metrics and _LEVEL_EXTREME.match(word):
         return "the high or low the distance is measured from"  # 离历史最高价还差多少？最高是哪天
+    if "max_drawdown" in reading.metrics and _FALL_AFTER.match(after):
+        return "the largest fall (the maximum drawdown)"  # 最多跌了几%, "the most it fell"
     if reading.days is not None:
         return "extreme days"
     if reading.tables:
@@ -680,6 +689,13 @@ def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
     if _LEVEL_EXTREME.match(word) and _sub_period_measure(reading):
         return "extreme of a series"
     return None
+
+
+# A fall right after a superlative: 最多跌了, "most it fell", "biggest drop".
+_FALL_AFTER = re.compile(
+    r"(?i)\s*(?:了|曾)?(?:跌|下跌|回撤|亏)|\s*(?:it\s+)?(?:fell|fall|falls|drop(?:ped|s)?|declin|"
+    r"lost|loss)"
+)
 
 
 # A date asked for by a period longer than a day: "which month", 哪个季度.
@@ -730,7 +746,8 @@ def _sub_period_measure(reading: Reading) -> bool:
 
 # Periods counted ("how many months", 多少个季度, 几个月) and the steps that count them.
 _COUNTED = re.compile(
-    r"(?i)\b(?:how\s+many|number\s+of)\s+(?:(?:of\s+)?(?:the|its|their)\s+)?$|(?:多少|几)个?$"
+    r"(?i)\b(?:how\s+many|number\s+of)\s+(?:(?:of\s+)?(?:the|its|their)\s+)?"
+    r"(?:(?:calendar|trading|business)\s+)?$|(?:多少|几)个?(?:日历|交易)?$"
 )
 _COUNTING = ("count_days", "count_signs", "longest_streak", "returns_when")
 

@@ -11,6 +11,7 @@ closest name offered ("did you mean 辉瑞 (PFE)?").
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from rapidfuzz import process
@@ -134,8 +135,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
         word, start = token.group(0), token.start()
         if word[0].isdigit():
             value = _number(word)
-            if value is not None and any(
-                abs(value * s - n) < 1e-9 for n in numbers for s in _SCALES
+            if value is not None and (
+                any(abs(value * s - n) < 1e-9 for n in numbers for s in _SCALES)
+                or _counts_the_windows_periods(value, text, token.end(), reading)
             ):
                 entries.append(_entry(word, start, "count", None))
             elif value is not None:
@@ -279,6 +281,27 @@ def _numbers_used(reading: Reading, parsed: Parsed) -> set[float]:
     return found
 
 
+# A count said of periods: "its 12 monthly values", "the 20 quarters", 12个月.
+_PERIODS_COUNTED = re.compile(
+    r"(?i)\s*(?:(?P<month>monthly|months?)|(?P<quarter>quarterly|quarters?)|"
+    r"(?P<year>annual|yearly|years?))\b|(?:个)?(?:(?P<month_zh>月)|(?P<quarter_zh>季度?)|(?P<year_zh>年))"
+)
+
+
+def _counts_the_windows_periods(value: float, text: str, at: int, reading: Reading) -> bool:
+    """Whether a number said before a period word ("its 12 monthly values in 2013") is how many
+    of those periods the window, made of whole months, holds."""
+    start, end = reading.start, reading.end
+    said = _PERIODS_COUNTED.match(text, at)
+    if said is None or start is None or end is None:
+        return False
+    if start.day != 1 or (end + timedelta(days=1)).day != 1:
+        return False
+    months = (end.year - start.year) * 12 + end.month - start.month + 1
+    unit = next(k.removesuffix("_zh") for k, v in said.groupdict().items() if v)
+    return value * {"month": 1, "quarter": 3, "year": 12}[unit] == months
+
+
 def _names_again(word: str, named: set[str], catalog: Catalog) -> bool:
     """Another name of an entity already read ("money supply M1", "恐慌指数VIX")."""
     return any(m.score >= 100 and m.entity.id in named for m in catalog.lookup(word, limit=3))
@@ -409,11 +432,27 @@ _RESTATES = {
 }
 
 
-def _restated_operations(ledger: Ledger, metrics: list[str]) -> None:
+# "Daily simple returns, sample std dev, times sqrt(252)": the volatility's own annualisation,
+# which the reading applies to daily returns.
+_ANNUALISES = re.compile(r"(?i)^(?:sqrt|square\s+root|开方|根号)$")
+_OF_252 = re.compile(r"(?i)\s*(?:\(|of\s+)?\s*252\b")
+
+
+def _restated_operations(ledger: Ledger, metrics: list[str], text: str) -> None:
     """Unread operator words naming an operation the reading already does become fillers."""
     restated = [pattern for metric, pattern in _RESTATES.items() if metric in metrics]
+    days: tuple[int, int] | None = None  # the 252 of a "sqrt(252)" read
     for entry in ledger.entries:
-        if entry.reading == "unread" and any(p.match(entry.text.strip()) for p in restated):
+        if days is not None and entry.start < days[1] and days[0] < entry.end:
+            entry.reading = "filler"
+        if entry.reading != "unread":
+            continue
+        said = entry.text.strip()
+        of_252 = _OF_252.match(text, entry.end) if "volatility" in metrics else None
+        annualises = of_252 is not None and _ANNUALISES.match(said) is not None
+        if annualises and of_252 is not None:
+            days = of_252.span()
+        if annualises or any(p.match(said) for p in restated):
             entry.reading = "filler"
 
 
@@ -564,7 +603,7 @@ def account(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalog) ->
         said_as = ("词汇表里没有这个指标", "a measure the vocabulary does not know")
         message = unknown_measure_message(measure, reading.zh)
         _decline(reading, ledger, measure.split()[0], message, measure, said_as)
-    _restated_operations(ledger, reading.metrics)
+    _restated_operations(ledger, reading.metrics, parsed.text)
     operator = _unread_operator(ledger, parsed.text) if reading.status == "ok" else None
     if operator is not None:
         message = operator_message(operator, reading.zh)

@@ -30,7 +30,7 @@ _SPREAD_WORD = re.compile(r"(?i)\bspreads?\b|利差|价差|息差")
 # A difference said as arithmetic: "the difference between Apple's and Microsoft's 2020
 # returns", "AAPL return 2020 - MSFT return 2020", 苹果收益减去微软收益, 涨幅之差.
 _DIFFERENCE = re.compile(
-    r"(?i)\bdifferences?\b|\bminus\b|\bsubtract(?:ed|ing)?\b|"
+    r"(?i)\bdifferences?\b|\bminus\b|\bsubtract(?:ed|ing)?\b|\bthe\s+gap\b(?!\s+(?:up|down)\b)|"
     # a dash between two returns, never a dash that only separates clauses
     r"(?<=\breturn)\s+(?:(?:in\s+)?(?:19|20)\d\d\s+)?[-−](?=\s+[^?.!;]{1,30}?\breturn)|"
     r"减去|相减|之差|差值|差额"
@@ -50,6 +50,12 @@ def asks_gap(text: str) -> re.Match[str] | None:
     if _PRICE_WORD.search(text):
         return None
     return _SPREAD_WORD.search(text) or _DIFFERENCE.search(text)
+
+
+def sets_names_against_each_other(text: str) -> bool:
+    """Whether `text` asks a figure only two names together have: a difference, spread or gap
+    between them, or which one beat the other ("… and the gap", "did Tesla beat Apple")."""
+    return any(p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED))
 
 
 def read_margin(reading: Reading, parsed: Parsed) -> None:
@@ -80,9 +86,10 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
         metrics = (metrics - {"spread"}) or {"return"}
     if metrics == {"close"} and reading.measure_defaulted and _PERFORMED.search(parsed.text):
         metrics = {"return"}  # "how far ahead of Microsoft was Apple": no measure but a race
-    if not metrics <= _RETURNS:
+    if not metrics <= _RETURNS | {"annualized_return"}:
         return
-    reading.metrics = ["return"]
+    # "the difference between the two CAGRs in points": the yearly rates' gap
+    reading.metrics = ["annualized_return" if "annualized_return" in metrics else "return"]
     reading.rank = True
     reading.family_spans.append((*found.span(), "the gap between the returns"))
     reading.trace.append(

@@ -150,6 +150,17 @@ def _annualizes_another(parsed: Parsed, also: tuple[str, ...] = ()) -> bool:
     )
 
 
+def _sizes_the_named_change(parsed: Parsed) -> bool:
+    """Whether every return said sits right beside a year-over-year word (within a few
+    characters: 同比跌了多少, "fall year over year", "year-over-year % change")."""
+    named = [h for m, h in parsed.group("metric") if m == "yoy"]
+    returns = [h for m, h in parsed.group("metric") if m == "return"]
+    return bool(named) and all(
+        any(-1 <= r.start - y.end <= 6 or -1 <= y.start - r.end <= 6 for y in named)
+        for r in returns
+    )
+
+
 def asks_both_ends(text: str) -> bool:
     """ "top 3 and bottom 3", "best and worst five", 前三名和后三名, 最好和最差的三只."""
     return bool(_BOTH_ENDS.search(text))
@@ -178,6 +189,10 @@ def refine(
         # did the T-bill rate change in 2001": the difference between levels asked, not each
         # one's change on its previous period.
         metrics = [m for m in metrics if m != "pop"] or ["return"]
+    if "yoy" in metrics and "return" in metrics and _sizes_the_named_change(parsed):
+        # "同比跌了多少", "how much did it fall year over year", "year-over-year % change": the
+        # move words size the year-over-year change; no second return is asked.
+        metrics = [m for m in metrics if m != "return"]
     sequential = [m for m in ("qoq", "mom", "pop") if m in metrics]
     if sequential and "yoy" in metrics and all(w in _GENERIC_GROWTH for w in said.get("yoy", [])):
         metrics = [m for m in metrics if m != "yoy"]

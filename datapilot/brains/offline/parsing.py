@@ -65,7 +65,8 @@ _END_TO_END = re.compile(
 )
 _EARLIER_ANCHOR = re.compile(
     r"(?i)\b(?:than|from|vs\.?|versus|compared\s+(?:with|to))\s+(?:a|one|the)\s+year\s+"
-    r"(?:earlier|ago|before)\b|(?:比|较|与|和)(?:一年前|去年同期|上年同期)"
+    r"(?:earlier|ago|before)\b|(?:比|较|与|和|跟|同)(?:一年前|去年同期|上年同期)"
+    r"(?:的?同一?(?:个)?(?:月|季度?|期))?"  # 跟一年前同一个月比
 )
 
 # "哪个月跌得最厉害？当月跌了多少？", "which quarter grew fastest, and by how much that quarter":
@@ -367,7 +368,16 @@ def _noun_sense(hit: Hit, text: str) -> bool:
         return bool(_CLOSE_SOMETHING.match(text[hit.end :]))
     if hit.group("metric") == ["news"]:
         return bool(_SOURCE_OF_A_CLAIM.match(text[hit.end :]))
+    if word == "business":
+        return bool(_BUSINESS_SOMETHING.match(text[hit.end :]))
     return False
+
+
+# "a business paper", "business days": "business" naming a kind of thing, not a company profile.
+_BUSINESS_SOMETHING = re.compile(
+    r"(?i)^[-\s]+(?:paper|papers|newspaper|press|news|section|page|channel|day|days|week|weeks|"
+    r"hours?|school|insider|wire|journal|magazine|reporter|writer|columnist|card|trip|cycle)\b"
+)
 
 
 # "Saw a headline claiming Exxon is up 80%", 新闻说苹果翻倍了: where a claim was read, which the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -37,6 +37,7 @@ from datapilot.brains.offline.episodes import episode_notes, unknown_cycle
 from datapilot.brains.offline.exact_future import exact_future
 from datapilot.brains.offline.families import read_families
 from datapilot.brains.offline.ledger import account
+from datapilot.brains.offline.level_changes import asks_rate_change
 from datapilot.brains.offline.margins import read_margin
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
@@ -46,7 +47,7 @@ from datapilot.brains.offline.measures import (
 )
 from datapilot.brains.offline.methods import unsupported_method
 from datapilot.brains.offline.parsing import Parsed, normalise_text, parse
-from datapilot.brains.offline.periods import calendar_unit
+from datapilot.brains.offline.periods import calendar_unit, period_holding
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
     MARKET,
@@ -428,6 +429,7 @@ def _read(
         reading.status, reading.message = "no_data", cycle
         reading.trace.append("a Fed rate cycle no episode dates")
         return reading, parsed
+    _rate_moved_on_a_year(reading)
     read_parts(reading, parsed)
     _grow_to_today(reading)
     if not reading.parts:
@@ -712,6 +714,31 @@ def _the_last_value_named(reading: Reading, parsed: Parsed) -> None:
                 if reading.zh
                 else f'"{said}" is the window\'s last value'
             )
+
+
+def _rate_moved_on_a_year(reading: Reading) -> None:
+    """ "Aaa yield last month, and how many bps higher than a year earlier": a rate's change on
+    the same period a year before, asked in (basis) points, is the difference of the two
+    values, never the rate's % change."""
+    start, end = reading.start, reading.end
+    if "yoy" not in reading.metrics or start is None or end is None or not reading.entities:
+        return
+    rates = all((e.units or "").casefold() in ("%", "percent") for e in reading.entities)
+    if not rates or not asks_rate_change(reading.text):
+        return
+    unit = calendar_unit(start, end)
+    if unit is None or not _native(reading, unit):
+        return  # one value of the series (that month), set against the one a year before
+    # (a rate's values over the window: its change in points between the two ends)
+    reading.metrics = list(dict.fromkeys("value" if m == "yoy" else m for m in reading.metrics))
+    # from the period after the one a year before, so that one is the base
+    reading.start = period_holding(start.replace(year=start.year - 1), unit)[1] + timedelta(days=1)
+    reading.base = "before"
+    reading.trace.append(
+        "利率相对一年前同期的变动：两值之差（个百分点/基点）"
+        if reading.zh
+        else "a rate against the same period a year before: the difference, in points"
+    )
 
 
 def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:

@@ -107,6 +107,14 @@ def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -
     return list(dict.fromkeys(change if m in plain else m for m in metrics))
 
 
+# Statistics words that ask the spread of values (which the summary statistics give beside the
+# mean), not an extreme ("peak").
+_DISPERSION = re.compile(r"(?i)std|standard\s+dev|deviation|variance|标准差|方差")
+# A course or its homework named after "stats", 统计: "stats hw", "statistics class", 统计作业.
+_COURSE = re.compile(
+    r"(?i)\s*(?:hw|homework|class|course|exam|assignment|quiz|problem\s+set|101)\b"
+    r"|\s*(?:学)?(?:作业|课|考试|练习)"
+)
 _RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
@@ -126,6 +134,8 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             continue
         if any(s <= hit.start < e for s, e in told):
             continue  # "My pension is tied to core inflation. How much did core CPI rise …"
+        if metric == "stats" and _COURSE.match(parsed.text, hit.end):
+            continue  # "stats hw:", 统计作业: the course the question is for, not a measure
         if drawdown and metric == "stats" and _RUN_EDGE.fullmatch(hit.text):
             continue  # "its maximum drawdown (peak and trough dates)": the drawdown's own ends
         if metric in ("close", "value") and any(s <= hit.start and hit.end <= e for s, e in gaps):
@@ -211,6 +221,10 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         amount=reading.amount,
     )
     reading.trace.extend(refined)
+    dispersion = any(m == "stats" and _DISPERSION.search(h.text) for m, h in parsed.group("metric"))
+    if dispersion and {"mean", "median"} & set(metrics):
+        # "the average and the sample standard deviation": the summary statistics hold both
+        metrics = [m for m in metrics if m not in ("mean", "median")]
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:
         if reading.rank and several:
@@ -312,8 +326,9 @@ _QUALIFIED = (
 # A sentence that tells about the asker ("My pension is tied to core inflation.", 我的退休金跟
 # 通胀挂钩。), not a request: its measure words are the occasion, the question says what to measure.
 _TELLS = re.compile(
-    r"(?i)^\W*(?:my|our|i|i'm|i've|i'd|we|we're|we've|saw|heard|remember|a\s+(?:friend|colleague|"
-    r"blog|columnist|headline|article|report|book)|everyone|people)\b|^\W*(?:我的|我们的|我|听说|看到)"
+    r"(?i)^\W*(?:my|our|i|i'm|i've|i'd|we|we're|we've|saw|heard|remember|a\s+(?:[\w-]+\s+)?"
+    r"(?:friend|colleague|blog|columnist|headline|article|report|book|paper|newspaper|magazine|"
+    r"newsletter|tweet|post|podcast)|everyone|people)\b|^\W*(?:我的|我们的|我|听说|看到)"
 )
 _ASKS = re.compile(
     r"(?i)\?|\b(?:how|what|which|when|show|plot|chart|draw|give|list|compare|rank|calculate|"

@@ -19,8 +19,14 @@ from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.first_day import read_first_day_ask
 from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.how_much import closes_bound_a_move
-from datapilot.brains.offline.level_changes import LEVEL_GAP, moves_against_a_period
+from datapilot.brains.offline.level_changes import (
+    LEVEL_GAP,
+    asks_level_change,
+    asks_rate_change,
+    moves_against_a_period,
+)
 from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.periods import calendar_unit
 from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Base, Clause
 from datapilot.core.intent import IntentPart
@@ -183,7 +189,9 @@ def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> lis
     out = list(parts)
     for i, (part, clause) in enumerate(zip(parts, clauses, strict=True)):
         other = clauses[1 - i]
-        if not set(part.part.metrics) <= _CHANGES or not _VERSUS_BEFORE.search(
+        # "the year-over-year % change versus June 2007" beside June 2008: the same change
+        changes = _CHANGES | ({"yoy"} if _a_year_apart(clause, other) else set())
+        if not set(part.part.metrics) <= changes or not _VERSUS_BEFORE.search(
             text[: clause.span[0]]
         ):
             continue
@@ -200,6 +208,19 @@ def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> lis
             base="before",
         )
     return out
+
+
+def _a_year_apart(one: Clause, other: Clause) -> bool:
+    """Whether two periods are the same calendar period a year apart (June 2007, June 2008)."""
+    if None in (one.start, one.end, other.start, other.end):
+        return False
+    early, late = sorted(((one.start, one.end), (other.start, other.end)))
+    unit = calendar_unit(*early)  # a month, quarter or year: its start is a first of the month
+    return (
+        unit is not None
+        and calendar_unit(*late) == unit
+        and late[0] == early[0].replace(year=early[0].year + 1)  # type: ignore[union-attr]
+    )
 
 
 # Two periods set against each other with the measures said for both: "Jan 2020 vs Jan 2019 -
@@ -229,6 +250,9 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     # A change said as one ("% change", 变化): a return each period could have is no change
     # between them ("close and return, 2020 vs 2019").
     changes = [m for m, h in hits if m in _CHANGES and _CHANGE_SAID.search(h.text)]
+    rates_of_change = {"yoy", "qoq", "mom"} & set(levels)  # (their gap is no level's change)
+    if (asks_rate_change(text) or asks_level_change(text)) and not rates_of_change:
+        changes.append("return")  # "both monthly levels and the move in bps"
     parts = [_part(c, levels, [], reading.zh) for c in (first, second)] if levels else []
     between = window_between(((first.start, first.end), (second.start, second.end)))  # type: ignore[arg-type]
     if changes and between is not None:

@@ -26,14 +26,16 @@ _FREQUENCY_WORDS = re.compile(
     r"(?i)\b(?:daily|weekly|monthly|quarterly|annual|spot)\b|日度|周度|月度|季度|年度|现货"
 )
 _WORDS = ("monthly", "daily", "weekly", "quarterly")
-_ANY = re.compile(rf"(?i)\b(?:{'|'.join(_WORDS)})\b|月度|日度|周度|季度")
+_ANY = re.compile(rf"(?i)\b(?:{'|'.join(_WORDS)})\b|月度|日度|周度|季度|月均|月平均")
 # The frequency said of the data, not of a name ("use the monthly prices", 用月度数据): "WTI
 # daily and Brent monthly" or "the monthly Brent premium" name their series themselves.
 _SAID = re.compile(
     rf"(?i)\b({'|'.join(_WORDS)})\s+(?:prices?|data|figures?|values?|series|numbers|averages?|"
     r"readings?|observations|basis|closes?)\b|(月度|日度|周度|季度)(?:数据|价格|数值|均价)"
+    r"|(月均|月平均)"  # 月均价: each month's average, which a monthly series is
 )
-_ZH = {"月度": "monthly", "日度": "daily", "周度": "weekly", "季度": "quarterly"}
+_ZH = {"月度": "monthly", "日度": "daily", "周度": "weekly", "季度": "quarterly", "月均": "monthly"}
+_ZH |= {"月平均": "monthly"}
 # Coarser first: where either frequency would do, a month's value (the mean of its days) is
 # the one both series publish.
 _COARSE = ("annual", "quarterly", "monthly", "weekly", "daily")
@@ -82,7 +84,7 @@ def said_frequency(text: str) -> str | None:
     said = _SAID.search(text)
     if said is None or len(_ANY.findall(text)) != 1:
         return None
-    return (said.group(1) or _ZH[said.group(2)]).casefold()
+    return (said.group(1) or _ZH.get(said.group(2) or said.group(3), "monthly")).casefold()
 
 
 def align_series(reading: Reading, text: str, catalog: Catalog) -> None:

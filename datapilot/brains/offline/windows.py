@@ -1101,6 +1101,15 @@ class Grammar:
             for a in atoms
             if a.kind == "duration" and not a.used and not a.unread and a.duration
         ]
+        based = _bases_of_a_period(windows, rules, today)
+        if based:
+            # "Over calendar 2015 through 2021 (from the 2014 year-end close)": the "from" only
+            # says where the period is measured from, which its own base is.
+            keep = [i not in based for i in range(len(windows))]
+            windows = [w for w, k in zip(windows, keep, strict=True) if k]
+            bases = [b for b, k in zip(bases, keep, strict=True) if k]
+            rules = [r for r, k in zip(rules, keep, strict=True) if k]
+            reading.notes.append("a start said just before the period: the period's own base")
         _start_on_the_first_session(windows, bases)
         starts = [s for s, _ in windows if s is not None]
         ends = [e for _, e in windows if e is not None]
@@ -1806,18 +1815,6 @@ def _anchored_ends(
     explicit end (or one day) ends at that end; [] otherwise."""
     until = [e for (_, e), r in zip(windows, rules, strict=True) if r == "until" and e is not None]
     others = [(w, r) for w, r in zip(windows, rules, strict=True) if r != "until"]
-    closed = [w for w, r in others if r in ("range", "period") and w[0] and w[1] and w[1] < today]
-    if not until and len(closed) == 1:
-        # "Over calendar 2015 through 2021 (from the 2014 year-end close)": a start said a few
-        # days before one closed period is where that period is measured from, not a second
-        # window running to today.
-        first, last = closed[0]
-        since = [w for w, r in others if r == "since"]
-        if len(since) + 1 == len(others) and all(
-            s is not None and first is not None and timedelta(0) < first - s <= _BASE_GAP
-            for s, _ in since
-        ):
-            return [last] if last is not None else []
     days = [w for w, r in others if r == "period" and w[0] is not None and w[0] == w[1]]
     if not until and len(days) == 1:
         # "At the end of 2010, how far below its highest close since the start of 2000": one day
@@ -1834,6 +1831,37 @@ def _anchored_ends(
 
 # How far before a closed period a "from" day may fall and still be that period's base close.
 _BASE_GAP = timedelta(days=7)
+
+
+def _bases_of_a_period(
+    windows: list[tuple[date | None, date | None]], rules: list[str], today: date
+) -> set[int]:
+    """The "from" windows that only name the base of the one closed period beside them (a day
+    a few days before it, or the month just before it), or none."""
+    closed = [
+        w for w, r in zip(windows, rules, strict=True) if r in ("range", "period") and w[1] != today
+    ]
+    since = [i for i, r in enumerate(rules) if r == "since"]
+    if len(closed) != 1 or not since or len(closed) + len(since) != len(windows):
+        return set()
+    first = closed[0][0]
+    starts = [windows[i][0] for i in since]
+    if first is None or not all(s is not None and _base_of(s, first) for s in starts):
+        return set()
+    return set(since)
+
+
+def _base_of(start: date, first: date) -> bool:
+    """Whether a "from" said at `start` is the base of a period that begins on `first`: a day a
+    few days before it ("from the 2014 year-end close"), or the month just before it ("Jan
+    return measured from the Dec 2018 close")."""
+    if timedelta(0) < first - start <= _BASE_GAP:
+        return True
+    return (
+        start.day == 1
+        and first.day == 1
+        and (first.year * 12 + first.month) - (start.year * 12 + start.month) == 1
+    )
 
 
 def read_time(text: str, today: date, vocab: Vocab | None = None) -> TimeReading:

@@ -221,18 +221,24 @@ def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
     many = len(rows) > 1
     spans = {_dates(facts[s], w.zh) for s, _ in rows}
     span = spans.pop() if len(spans) == 1 else ""
+    # "the difference between the two CAGRs": the ranking kept its gap
+    gap = (
+        gap_sentences(rows, said, named_first(step, said), yearly=True)
+        if ("gap" in step.value.columns)
+        else []
+    )
     if w.zh:
         joined = "，".join(
             f"{w.name(s, many=many)}为{w.value(r)}{_in_all(facts[s], True)}" for s, r in rows
         )
         when = f"（{span}）" if span else ""
-        return [f"{said.when}的年化收益率（按年复利）：{joined}{when}。"]
+        return [f"{said.when}的年化收益率（按年复利）：{joined}{when}。", *gap]
     items = [f"{w.name(s, many=many)} {w.value(r)}" for s, r in rows]
     when = f" ({span})" if span else ""
     head, value = items[0].rsplit(" ", 1)
     rest = f", {_list(items[1:], False)}" if many else ""
     total = _in_all(facts[rows[0][0]], False) if not many else ""
-    return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}{total}."]
+    return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}{total}.", *gap]
 
 
 def _in_all(m: dict[str, Fact], zh: bool) -> str:

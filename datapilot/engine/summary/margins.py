@@ -10,6 +10,7 @@ from datapilot.core.plan import refs_in
 from datapilot.core.results import Fact
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.kinds import Said
+from datapilot.engine.summary.phrasing import possessive
 
 
 def named_first(step: Step, said: Said) -> str | None:
@@ -21,15 +22,29 @@ def named_first(step: Step, said: Said) -> str | None:
     return None
 
 
-def gap_sentences(rows: list[tuple[str, Fact]], said: Said, first: str | None = None) -> list[str]:
+def gap_sentences(
+    rows: list[tuple[str, Fact]], said: Said, first: str | None = None, yearly: bool = False
+) -> list[str]:
     """The difference between the best and the worst return, in percentage points; with two
-    names, from the side of the one named `first`."""
+    names, from the side of the one named `first`. `yearly`: the returns are annualised, so
+    the gap is one of yearly rates."""
     w = said.w
     if len(rows) < 2:
         return []  # one name left: no gap to state
     best = max(rows, key=lambda r: float(r[1].value))
     worst = min(rows, key=lambda r: float(r[1].value))
     points = float(best[1].value) - float(worst[1].value)
+    if yearly:
+        if w.zh:
+            return [
+                f"{w.name(best[0], many=True)}的年化收益率比{w.name(worst[0], many=True)}"
+                f"高{points:,.2f}个百分点。"
+            ]
+        best_name, worst_name = (possessive(w.name(r[0], many=True)) for r in (best, worst))
+        return [
+            f"{best_name} annualised return was {points:,.2f} percentage points a year higher "
+            f"than {worst_name}."
+        ]
     if len(rows) == 2 and first == worst[0] and points > 0:
         if w.zh:  # 跑输: the name asked about did worse
             # "跑输标普500的幅度为3.27个百分点": never a figure glued to a name ending in a digit

@@ -200,7 +200,8 @@ class PerformanceMeasures(PlannerBase):
         if r.both_ends and not self.can("top_bottom"):
             self.missing("top_bottom", "the top and the bottom of a ranking", "首尾排名")
             return
-        gap = by == "return_pct" and bool(asks_gap(r.text))  # "by how many percentage points"
+        # "by how many percentage points", "the difference between the two CAGRs"
+        gap = by in ("return_pct", "annualized_return_pct") and bool(asks_gap(r.text))
         if r.both_ends and not gap:
             # No count said: three each, but never more than half the names, so both ends
             # stay apart (four names → the top 2 and the bottom 2).
