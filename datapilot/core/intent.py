@@ -129,6 +129,18 @@ class IntentPart(BaseModel):
     end: date | None = None
 
 
+class Claim(BaseModel):
+    """A figure the question checks ("gained more than 60%", "above 8% … yes or no", "lost about
+    78%"): the answer says whether its own figure bears it out."""
+
+    said: str = Field(description="The claim's words: 'more than 60%'.")
+    side: Literal["above", "below", "about"]
+    value: float = Field(description="The figure claimed, in percent.")
+    fall: bool = Field(default=False, description="Said of a fall: compared with its size.")
+    decimals: int = Field(default=0, description="Decimals the figure was said with.")
+    inclusive: bool = Field(default=False, description="Met at the figure itself (doubled).")
+
+
 class Intent(BaseModel):
     """The question restated with explicit dates, plus every decision taken and why."""
 
@@ -148,6 +160,7 @@ class Intent(BaseModel):
         default=None,
         description='A scale the figure is asked in: (1e6, "million") for "in millions of shares".',
     )
+    claim: Claim | None = Field(default=None, description="A figure the question checks.")
     table: bool = False
     trace: list[str] = Field(default_factory=list, description="Why each decision was taken.")
     ledger: Ledger | None = Field(

@@ -167,3 +167,14 @@ async def test_words_of_a_series_own_name_and_a_traditional_spelling(data: Any) 
     assert spot.intent is not None
     unread = [line for line in spot.intent.trace if line.startswith("left over")]
     assert not any("spot" in line for line in unread), unread
+
+
+async def test_a_level_checked_yes_or_no_is_answered_by_the_value(data: Any) -> None:
+    december = series_values(data, "BAA").loc["2008-12-01"]
+    answer = await ask_offline(
+        "Was Moody's Baa corporate yield above 8% in December 2008? yes or no", date(2009, 1, 15)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{december:.2f}%" in answer.summary, answer.summary
+    verdict = "holds" if december > 8 else "does not hold"
+    assert f"The claim (above 8%) {verdict}" in answer.summary, answer.summary

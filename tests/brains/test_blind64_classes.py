@@ -17,7 +17,7 @@
 And classes it declined: "how far did it drop from that December 1999 peak close" and 最多跌了
 幾% / 花了多少天 beside a named peak; "first close back at or above my purchase price … how
 many calendar days"; "times sqrt(252)"; "its 12 monthly values in 2013"; "a business paper ran
-a headline that …".
+a headline that …", whose claim the answer now says holds or not.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -257,3 +257,21 @@ async def test_a_business_paper_is_no_company_profile(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{gained:.2f}%" in answer.summary, answer.summary
+    verdict = "holds" if gained > 60 else "does not hold"
+    assert f"The claim (more than 60%) {verdict}" in answer.summary, answer.summary
+
+
+async def test_a_claimed_fall_is_checked_by_its_size_in_chinese_too(data: Any) -> None:
+    nasdaq = source_frame("arch_nasdaq")["^IXIC"].dropna()
+    fall, _, _ = _fall_from_peak(nasdaq, "2000-03")
+    answer = await ask_offline(
+        "A columnist wrote that the Nasdaq Composite lost about 78% after its March 2000 peak "
+        "before it finally bottomed. Was it really that bad?",
+        date(2018, 12, 31),
+    )
+    verdict = "holds" if abs(abs(fall) - 78) <= 1.56 else "does not hold"
+    assert f"The claim (about 78%) {verdict}: the figure is {fall:.2f}%." in answer.summary
+    gained = (_growth(_closes("XOM"), "2020-12-31", "2021-12-31") - 1) * 100
+    chinese = await ask_offline("新闻说埃克森美孚2021年涨了80%以上，是真的吗？", date(2022, 2, 1))
+    verdict = "成立" if gained > 80 else "不成立"
+    assert f"说法（80%以上）{verdict}：实际为{gained:.2f}%。" in chinese.summary, chinese.summary

@@ -82,11 +82,16 @@ async def test_the_best_beats_the_worst_of_the_whole_ranking(data: Any) -> None:
 
 async def test_one_name_left_is_no_ranking_and_no_gap(data: Any) -> None:
     """The other name has no bundled data: the one left is answered alone, never ranked against
-    itself ("Of the 1 … outperformed itself by 0.00 percentage points")."""
+    itself ("Of the 1 … outperformed itself by 0.00 percentage points"); a gap asked between the
+    two is declined, naming the name without data, rather than answered by one side."""
     if data.warehouse.prices(["TSLA"], date(2021, 1, 1), date(2021, 12, 31)).shape[0]:
         pytest.skip("TSLA is bundled: both names are answered")
     jpm = _return(data, "JPM", date(2020, 12, 31), date(2021, 12, 31))
-    question = "jpm vs tsla in 2021 - who did better and by how many points?"
-    answer = await ask(question, QuestionContext(today=date(2022, 3, 1), brain="offline"))
-    assert f"{jpm:.2f}%" in answer.summary, answer.summary
-    assert "Of the 1" not in answer.summary and "0.00 percentage" not in answer.summary
+    context = QuestionContext(today=date(2022, 3, 1), brain="offline")
+    alone = await ask("jpm vs tsla 2021 return", context)
+    assert f"{jpm:.2f}%" in alone.summary, alone.summary
+    assert "Of the 1" not in alone.summary and "0.00 percentage" not in alone.summary
+    gap = await ask("jpm vs tsla in 2021 - who did better and by how many points?", context)
+    assert gap.status == "no_data", gap.summary
+    assert "TSLA" in (gap.message or ""), gap.message
+    assert "0.00 percentage" not in gap.summary

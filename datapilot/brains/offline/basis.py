@@ -30,7 +30,8 @@ _CLOSES = re.compile(r"^\s*(?:来|去)?(?:算|计算|衡量)")
 # subject's name between them; never 多涨了多少 (a gap between two windows' changes).
 _OVER_ZH = re.compile(r"[^\d，。,.?？!！;；多]{0,16}?(?:比|对|相比|相较于?|较)\s*")
 _GREW_ZH = re.compile(
-    r"^\s*(?:增长|上涨|下跌|增加|减少|上升|下降|变化|变动|增减|涨|跌)了?(?:多少|几)"
+    r"^\s*(?:增长|上涨|下跌|增加|减少|上升|下降|变化|变动|增减|涨|跌|高|低)了?"
+    r"(?:多少|几|百分之(?:几|多少))"
 )
 
 Window = tuple[date, date]

@@ -81,7 +81,7 @@ _PERIOD_PATTERNS = (
     # "best month", "worst quarters", "best and worst year", "biggest monthly loss"
     re.compile(
         rf"(?i)\b(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:and|&|or)\s+(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
-        rf"\s+(?:(?P<n>\d+|two|three|four|five)\s+)?(?:(?:single|calendar|full)\s+)?{_PERIOD_EN}\b"
+        rf"\s+(?:(?P<n>\d+|two|three|four|five)\s+)?(?:(?:single|calendar|full|whole)\s+){{0,2}}{_PERIOD_EN}\b"
         rf"(?!\s*(?:-|to|over|on)\s*(?:date|year|month|quarter|week)"
         rf"|[-\s]+(?:on|over)[-\s]+(?:year|month|quarter|week))"
     ),
@@ -91,7 +91,7 @@ _PERIOD_PATTERNS = (
     ),
     # "which month was the best", "what quarter did it gain the most"
     re.compile(
-        rf"(?i)\b(?:which|what)\s+(?:(?:single|calendar|full)\s+)?{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
+        rf"(?i)\b(?:which|what)\s+(?:(?:single|calendar|full|whole)\s+){{0,2}}{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
         rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:[\w/-]+\s+){{0,2}}?(?P<fall>{_DOWN_EN})\b)?"
         rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
         rf"(?:the\s+)?most"
@@ -710,6 +710,9 @@ _DISTANCE_ZH = re.compile(
     r"(?P<what>历史最高点?|历史高点|历史新高|最高点|最高价|高点|新高|峰值|顶部|高位|最高|"
     r"历史最低点?|历史低点|最低点|最低价|低点|新低|谷底|底部|最低)"
     r"(?P<tail>[^，。？,?]{0,8}?(?:还差|差|有|低|高|回落|下跌|相差|跌了|涨了|多少|多远|百分之))"
+    # 今年从最低位反弹了多少: the last close above the window's low
+    r"|(?:从|自|由)(?P<scope2>[^，。？,?]{0,8}?)(?P<what2>最低位|最低点|最低价|最低|低位|低点|谷底|底部)"
+    r"(?P<tail2>[^，。？,?]{0,4}?(?:反弹|回升|回弹|涨|升)了?(?:多少|几))"
 )
 
 
@@ -743,9 +746,10 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
         return DistanceAsk("low" if low else "high", all_time, (found.span(),))
     found_zh = _DISTANCE_ZH.search(text)
     if found_zh is not None:
-        what = found_zh.group("what")
+        what = found_zh.group("what") or found_zh.group("what2")
+        scope = found_zh.group("scope") or found_zh.group("scope2") or ""
         low = "低" in what or "底" in what
-        all_time = "历史" in what or "历史" in found_zh.group("scope") or "有史以来" in text
+        all_time = "历史" in what or "历史" in scope or "有史以来" in text
         return DistanceAsk("low" if low else "high", all_time, (found_zh.span(),))
     return None
 

@@ -57,6 +57,8 @@ def read_first_day_ask(text: str) -> FirstDayAsk | None:
         found = _DAY_EN.search(text) or _DAY_ZH.search(text)
         if found is None or not re.search(r"\d", found.group("day")):
             return None
+        if _EXTREME.search(found.group("day")):
+            return None  # 比它2018年全年最高收盘价低多少: the year's high, not one day's close
         day = found.group("day")
     when = read_when_ask(text)
     if when is not None:

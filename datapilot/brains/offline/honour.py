@@ -153,15 +153,19 @@ _CLAIM = re.compile(
     r"advertis\w*|promises?|promised|reports?|reported|reckons?|writes|wrote|argues|argued|"
     r"e-?mailed|texted|tweeted|posted|told\s+me|tells\s+me|insists?|insisted|headlines?|"
     r"ran\s+(?:a\s+)?(?:story|piece|column))\b"
-    r"|声称|号称|宣称|宣传|吹嘘|说|称|写道"
+    r"|声称|号称|宣称|宣传|吹嘘|说|称|写道|有人话|人哋话|佢话|听讲"
 )
 _CHECKED = re.compile(
     r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right|legit|"
     r"accurate|correct|back\s+(?:that|this|it)\s+up|hold\s+up|holds\s+up)\b"
     r"|实际|真的|真有|真是|到底|核实|核对|对不对|准确|属实|靠谱|没错"
 )
+# The answer asked for as a yes or a no, after the question: "…? yes or no", "- true or false".
+_ANSWER_YES_OR_NO = re.compile(
+    r"(?i)\W*(?:(?:just\s+)?(?:a\s+)?(?:yes\s+or\s+no|yes/no|y/n|true\s+or\s+false)\b|是不是|对不对)"
+)
 # A percentage quoted; after a Chinese word too (真有50%吗).
-_FIGURE = re.compile(r"(?<![0-9A-Za-z_.])\d[\d,]*(?:\.\d+)?\s*%")
+FIGURE = re.compile(r"(?<![0-9A-Za-z_.])\d[\d,]*(?:\.\d+)?\s*%")
 # (A comma beside Chinese text is a Chinese comma the question's normalisation made ASCII.)
 _CLAUSE_CUT = re.compile(
     r"\s[-–—]\s|[.;:?!，。；：？！]|(?<=[\u4e00-\u9fff]),|,(?=[\u4e00-\u9fff])"
@@ -183,13 +187,17 @@ _PHRASE_CUT = re.compile(r"\s[-–—]\s|[.;:?!,，。；：？！]")
 _EXTREME_ASKED = re.compile(r"(?i)\b(?:highest|lowest|peak|max(?:imum)?|min(?:imum)?)\b|最高|最低")
 
 
-def _claimed_figure(text: str, at: int) -> bool:
+def claimed_figure(text: str, at: int) -> bool:
     """Whether the figure at `at` sits in a claim's clause that a later clause checks
     ("新闻说埃克森美孚今年涨了80%以上，是真的吗": checked after the comma)."""
     start, _ = clause_around(text, at, at, _CLAUSE_CUT)
     _, end = clause_around(text, at, at, _PHRASE_CUT)
-    if _YES_NO.match(text, start) and _CHECKED.search(text, start, end):
-        return True  # "did the Nasdaq really lose about 80% …?": the figure checked
+    if _YES_NO.match(text, start) and (
+        _CHECKED.search(text, start, end) or _ANSWER_YES_OR_NO.match(text, end)
+    ):
+        # "did the Nasdaq really lose about 80% …?", "was it above 8% in December 2008? yes or
+        # no": the figure checked by the one the answer gives
+        return True
     if not _CLAIM.search(text, start, at):
         return False
     # checked in so many words, or by a question of its own in the next sentence ("A columnist
@@ -209,7 +217,7 @@ def content_words(
         # level ("topped $140 at some point") asks for the extreme, which no filler gives.
         percent = re.match(r"\s*(?:%|percent|个?百分点)", text[found.end() :])
         level_checked = _EXTREME_ASKED.search(text, found.end()) is not None
-        if ("%" in found.group(0) or percent or level_checked) and _claimed_figure(
+        if ("%" in found.group(0) or percent or level_checked) and claimed_figure(
             text, found.start()
         ):
             # "a deck says it compounded at over 25% a year — what was its actual CAGR?": the
@@ -223,10 +231,10 @@ def content_words(
         if any(s <= at < e for s, e in claimed):
             continue  # "over 2020": a window's number, not a threshold's
         yield start, end, "threshold", found.group(0).strip()
-    for found in _FIGURE.finditer(text):
+    for found in FIGURE.finditer(text):
         # "my spreadsheet says Pfizer was up 66.7% in 2021 — can you double-check": the figure
         # of a claim the question checks, whatever words frame it
-        if _claimed_figure(text, found.start()) and not any(
+        if claimed_figure(text, found.start()) and not any(
             s <= found.start() < e for s, e in claimed
         ):
             yield found.start(), found.end(), "filler", "a claim's figure"

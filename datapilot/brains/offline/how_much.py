@@ -125,20 +125,23 @@ def closes_bound_a_move(text: str) -> bool:
 
 
 def _spans_days(time: TimeReading) -> bool:
-    """A window of more than one day was read."""
+    """A window of more than one day was read (by one phrase, or a start and an end said apart:
+    "from its March 9 2009 close by the last close of 2012")."""
+    if time.start is not None and time.end is not None and time.start < time.end:
+        return True
     return any(c.start is not None and c.end is not None and c.start < c.end for c in time.clauses)
 
 
 # A multiple of the money in, said as a verb: doubled (+100%), tripled (+200%), halved (−50%).
-_MULTIPLE = re.compile(
+MULTIPLE = re.compile(
     r"(?i)\b(?:(?:more\s+than|over|nearly|almost|roughly|about)\s+)?"
     r"(?:doubled?|tripled?|halved?|quadrupled?)\b"
     r"|翻了?一?倍|翻番|翻了?(?:两|三)倍|腰斩"
 )
 # The multiple is a claim to check: a yes/no question, or one the question says someone made.
-_CHECK = re.compile(
+MULTIPLE_CHECKED = re.compile(
     r"(?i)\b(?:is\s+it\s+true|is\s+that\s+(?:right|true|correct)|true\?|really|did|has|have|"
-    r"had|does|says?|said|claims?|right\?)|是不是|是否|有没有|了吗|了没|吗|没有|真的|对不对"
+    r"had|does|says?|said|claims?|right\?)|是不是|是否|有没有|了吗|了没|吗|没有|真的|对不对|真是[^，。,]*[？?]"
 )
 
 
@@ -150,8 +153,8 @@ def multiple_return(
     spans = _spans_days(time) or closes_bound_a_move(text)  # (two days' closes bound one move)
     if not kinds or any(k not in PRICE_KINDS for k in kinds) or not spans:
         return None
-    found = _MULTIPLE.search(text)
-    if found is None or _CHECK.search(text) is None:
+    found = MULTIPLE.search(text)
+    if found is None or MULTIPLE_CHECKED.search(text) is None:
         return None
     if any(h.group("metric") and h.start <= found.start() < h.end for h in hits):
         return None

@@ -283,8 +283,9 @@ def _numbers_used(reading: Reading, parsed: Parsed) -> set[float]:
 
 # A count said of periods: "its 12 monthly values", "the 20 quarters", 12个月.
 _PERIODS_COUNTED = re.compile(
-    r"(?i)\s*(?:(?P<month>monthly|months?)|(?P<quarter>quarterly|quarters?)|"
-    r"(?P<year>annual|yearly|years?))\b|(?:个)?(?:(?P<month_zh>月)|(?P<quarter_zh>季度?)|(?P<year_zh>年))"
+    r"(?i)\s*(?:calendar\s+|full\s+|whole\s+)?(?:(?P<month>monthly|months?)|"
+    r"(?P<quarter>quarterly|quarters?)|(?P<year>annual|yearly|years?))\b"
+    r"|(?:个)?(?:自然|日历|完整的?)?(?:(?P<month_zh>月)|(?P<quarter_zh>季度?)|(?P<year_zh>年))"
 )
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.advice import advice_declined_note, advice_message, asks_advice
 from datapilot.brains.offline.availability import check_availability, move_to_latest
 from datapilot.brains.offline.basis import averages_basis
+from datapilot.brains.offline.claims import read_claim
 from datapilot.brains.offline.client_tables import (
     extra_widget_for,
     find_tables,
@@ -67,7 +68,7 @@ from datapilot.brains.offline.weekdays import weekday_dates
 from datapilot.brains.offline.windows import Base, Clause, Horizon, default_window, read_time
 from datapilot.core.answer import AnswerStatus
 from datapilot.core.context import ChatMessage, ClientTable, QuestionContext, WidgetDataRequest
-from datapilot.core.intent import ChartType, EntityRef, Frequency, Intent, Ledger
+from datapilot.core.intent import ChartType, Claim, EntityRef, Frequency, Intent, Ledger
 from datapilot.data.catalog import Catalog, Entity
 from datapilot.data.text import CJK
 
@@ -105,6 +106,7 @@ class Reading(BaseModel):
     scale: tuple[float, str] | None = Field(
         default=None, description="A scale the figure is asked in (1e6, million)."
     )
+    claim: Claim | None = Field(default=None, description="A figure the question checks.")
     adjusted: bool = Field(
         default=False, description="Adjusted prices asked for: levels use the adjusted close."
     )
@@ -239,6 +241,7 @@ class Reading(BaseModel):
             frequency=self.frequency,
             chart=self.chart,
             scale=self.scale,
+            claim=self.claim,
             table=self.table,
             trace=list(self.trace),
             ledger=self.ledger,
@@ -416,6 +419,7 @@ def _read(
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     reading.members_named = members_named(parsed)
     read_metrics(reading, parsed, vocab)
+    reading.claim = read_claim(text)
     read_margin(reading, parsed)
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
@@ -462,6 +466,8 @@ def _read(
         reading.start = reading.end = None
         reading.trace = [line for line in reading.trace if not line.startswith("no time words")]
     align_series(reading, text, catalog)
+    if parsed.time.explicit:  # a series swapped for its sibling may start on its own value
+        _start_at_own_observation(reading, parsed.time.clauses)
     if "beta" in reading.metrics:
         add_market(reading, catalog)
     if reading.universe or reading.members_of:

@@ -107,6 +107,20 @@ def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -
     return list(dict.fromkeys(change if m in plain else m for m in metrics))
 
 
+# A frequency right before an average word: "monthly avg", "quarterly average".
+_PERIOD_BEFORE = re.compile(r"(?i)\b(monthly|quarterly|annual|yearly)\s*$")
+
+
+def _averages_are_the_values(reading: Reading, text: str, at: int) -> bool:
+    """Whether "monthly avg" said right before `at` names what every entity's values already
+    are (each month's average of a monthly series), not a mean to take of them."""
+    said = _PERIOD_BEFORE.search(text[max(0, at - 12) : at])
+    if said is None or not reading.entities:
+        return False
+    frequency = "annual" if said.group(1).casefold() == "yearly" else said.group(1).casefold()
+    return all(e.frequency == frequency and e.kind != "stock" for e in reading.entities)
+
+
 # Statistics words that ask the spread of values (which the summary statistics give beside the
 # mean), not an extreme ("peak").
 _DISPERSION = re.compile(r"(?i)std|standard\s+dev|deviation|variance|标准差|方差")
@@ -134,6 +148,10 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             continue
         if any(s <= hit.start < e for s, e in told):
             continue  # "My pension is tied to core inflation. How much did core CPI rise …"
+        if metric == "mean" and _averages_are_the_values(reading, parsed.text, hit.start):
+            # "Brent (monthly avg)": a monthly series' values are its months' averages
+            reading.family_spans.append((hit.start, hit.end, "the series' own averages"))
+            continue
         if metric == "stats" and _COURSE.match(parsed.text, hit.end):
             continue  # "stats hw:", 统计作业: the course the question is for, not a measure
         if drawdown and metric == "stats" and _RUN_EDGE.fullmatch(hit.text):

@@ -92,6 +92,13 @@ def align_series(reading: Reading, text: str, catalog: Catalog) -> None:
     combines series value by value, at one frequency they all have."""
     wanted = said_frequency(text)
     if wanted is not None:
+        named = {e.id for e in reading.entities}
+        for entity in list(reading.entities):
+            twin = next((s for s in sibling_series(entity, catalog) if s.frequency == wanted), None)
+            if entity.frequency != wanted and twin is not None and twin.id in named:
+                # "油价…用WTI月度数据计": the oil price is the monthly WTI named, no second one
+                reading.entities.remove(entity)
+                reading.trace.append(f"{entity.id} is {twin.id}, at the frequency asked")
         for index, entity in enumerate(list(reading.entities)):
             if entity.kind in _PRICED or entity.frequency == wanted:
                 continue

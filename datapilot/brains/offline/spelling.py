@@ -312,6 +312,8 @@ def mandarin(text: str) -> str:
     text = simplified(text)
     if "报酬" in text:  # Taiwan's 报酬率 (報酬率) is the mainland's 收益率
         text = text.replace("报酬", "收益")
+    if "殖利率" in text:  # Taiwan's 殖利率 of a bond is its 收益率
+        text = text.replace("殖利率", "收益率")
     if "那" in text:
         text = _which_typed(text)
     if not _CANTONESE_WORD.search(text) and "边" not in text:

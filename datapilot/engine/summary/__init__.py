@@ -26,6 +26,7 @@ from datapilot.engine.summary.answers import (
     path_sentence,
 )
 from datapilot.engine.summary.averages import close_against_averages
+from datapilot.engine.summary.claims import claim_sentence
 from datapilot.engine.summary.done import Step, method_sentence, steps_of
 from datapilot.engine.summary.kinds import Said, headline, result_kind, window_words
 from datapilot.engine.summary.legs import spread_legs
@@ -104,6 +105,7 @@ def _sentences(
     sentences = [note for note in notes if is_moved_window_note(note)]
     answer = _answer(lead, said_for(lead, said, intent) if lead else said)
     answer += scaled_sentence(lead, intent, w) if answer else []
+    answer += claim_sentence(lead, intent, w) if answer else []
     sentences += answer
     sentences += [note for note in notes if is_missing_data_note(note)]
     for step in key:

@@ -24,6 +24,8 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
         return []
     factor, word = intent.scale
     points = word == BASIS_POINTS
+    if points and lead.record.output == "figure_difference":
+        return _both_in_points(lead, factor, w)
     if points:  # a rate's change in points first (never its % change), else a percent
         # (a ranking's gap between two names' returns is in points too)
         changes = [
@@ -36,10 +38,29 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     if not amounts:
         return []
     fact = next((f for m in _HEADLINE for f in amounts if f.measure == m), amounts[0])
-    figure = format_value(float(fact.value) / factor, None)
+    figure = format_value(round(float(fact.value) / factor, 6), None)
     if points:
         return [f"即{figure}个基点。" if w.zh else f"That is {figure} basis points."]
     unit = str(fact.unit)
     if w.zh:
         return [f"即{figure}{word}{_ZH_UNITS.get(unit, unit)}。"]
     return [f"That is {figure} {word} {unit}."]
+
+
+def _both_in_points(lead: Step, factor: float, w: Words) -> list[str]:
+    """Two rates and their difference, each in basis points: "2018年12月是多少个基点？跟2017年
+    12月相比扩大了多少个基点" asks the level and the move."""
+    by = {f.measure: f for f in lead.record.facts if isinstance(f.value, float)}
+    value, other, gap = by.get("value"), by.get("other_value"), by.get("difference")
+    if value is None or other is None or gap is None or value.unit not in _PERCENTS:
+        return []
+    # (1.11 / 0.01 is 111.00000000000001: rounded first, so a whole figure prints whole)
+    a, b, moved = (
+        format_value(round(float(f.value) / factor, 6), None) for f in (value, other, gap)
+    )
+    if w.zh:
+        return [f"即{a}个基点（{other.date}为{b}个基点），相差{moved}个基点。"]
+    return [
+        f"That is {a} basis points against {b} on {other.date}, a difference of {moved} basis "
+        "points."
+    ]
