@@ -105,8 +105,9 @@ _PERIOD_PATTERNS = (
     ),
     # 表现最差的一个月, 最好的季度, 涨幅最大的月份, 最差的是哪个月
     re.compile(
-        rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
-        rf"的?(?:是)?(?:哪)?(?:{_COUNTED})?(?:一|个|一个|那个)?{_PERIOD_ZH}(?!初|末|底|中|以来|内)"
+        rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及|跟)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
+        rf"的?(?:又|则|各|分别)?(?:是)?(?:哪)?(?:{_COUNTED})?(?:一|个|一个|那个)?{_PERIOD_ZH}"
+        r"(?!初|末|底|中|以来|内)"
     ),
     # 涨幅前三的月份, 跌幅前两名的季度: the first N periods by the move
     re.compile(

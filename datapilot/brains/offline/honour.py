@@ -142,6 +142,8 @@ _PERIOD_END = re.compile(
     r"(?i)\b(?:finish|finished|finishing|end|ended|ending|close|closed|closing)\s+(?:the|that|"
     r"this)\s+$"
 )
+# A period pointing back at the window just named: "over that year", "during the same year".
+_THAT_PERIOD = re.compile(r"(?i)\b(?:over|during|in|across)\s+(?:that|the\s+same|this)\s+$")
 # Comparison words in the filler list that rank: "the biggest one-day gain", 最大.
 RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 
@@ -357,6 +359,8 @@ def _honoured_by(
     if how == "period":
         if _PERIOD_END.search(reading.text[: entry.start]) and reading.end is not None:
             return "the window's end"  # "how far above the low did it finish the year"
+        if _THAT_PERIOD.search(reading.text[: entry.start]) and reading.parts:
+            return "the window between the periods named"  # "how many bp over that year"
         if _COUNTED.search(reading.text[: entry.start]):
             # "in how many quarters did investment shrink", 有几个月: only a count of them; the
             # series being quarterly is no answer to how many. A recovery's days are counted
@@ -429,6 +433,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
         return found[0]
     if "distance" in reading.metrics:
         return "measure distance"
+    if "investment_growth" in reading.metrics and reading.amount is not None:
+        return "the gain or loss in money"  # "what's the gain in dollars", 一共赚了多少美元
     if "extreme_from_day" in reading.metrics:
         return "the extreme's distance from the first day"  # 比上市首日收盘价低了多少
     if set(reading.metrics) & _AVERAGES and reading.price_entities:

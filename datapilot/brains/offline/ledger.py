@@ -138,6 +138,7 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
             if value is not None and (
                 any(abs(value * s - n) < 1e-9 for n in numbers for s in _SCALES)
                 or _counts_the_windows_periods(value, text, token.end(), reading)
+                or _a_place_in_the_ranking(value, text, start, reading)
             ):
                 entries.append(_entry(word, start, "count", None))
             elif value is not None:
@@ -287,6 +288,12 @@ _PERIODS_COUNTED = re.compile(
     r"(?P<quarter>quarterly|quarters?)|(?P<year>annual|yearly|years?))\b"
     r"|(?:个)?(?:自然|日历|完整的?)?(?:(?P<month_zh>月)|(?P<quarter_zh>季度?)|(?P<year_zh>年))"
 )
+
+
+def _a_place_in_the_ranking(value: float, text: str, at: int, reading: Reading) -> bool:
+    """ "The spread between #1 and #4": a place in the ranking of the names asked."""
+    said = re.search(r"(?i)(?:#|\bno\.?\s*|\bnumber\s+)$", text[max(0, at - 8) : at])
+    return said is not None and reading.rank and 1 <= value <= len(reading.entities)
 
 
 def _counts_the_windows_periods(value: float, text: str, at: int, reading: Reading) -> bool:

@@ -14,7 +14,7 @@ import re
 _MOVED = (
     r"\b(?:rise|rose|risen|gain(?:ed)?|fall|fell|fallen|lose|lost|drop(?:ped)?|climb(?:ed)?|"
     r"add(?:ed)?|jump(?:ed)?|move[ds]?|increase[ds]?|decrease[ds]?|go\s+(?:up|down)|went\s+(?:up|down)|"
-    r"up|down|higher|lower)\b"
+    r"narrow(?:ed)?|widen(?:ed)?|shr[iu]nk|shrank|up|down|higher|lower)\b"
 )
 LEVEL_GAP = re.compile(
     r"(?i)\bhow\s+many\s+(?:index\s+)?points\b|\bin\s+(?:index\s+)?points\b|\bhow\s+many\s+(?:dollars|bucks|usd)\b(?=[^.?!;]{0,40}"
@@ -28,8 +28,8 @@ LEVEL_GAP = re.compile(
 _PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")
 # A rate's change in points: "how many (percentage) points did unemployment rise", 上升了几个百分点.
 _RATE_GAP = re.compile(
-    r"(?i)\bhow\s+many\s+(?:percentage\s+)?(?:points|pts|pp|bps|basis\s+points)\b"
-    r"|\bin\s+(?:percentage\s+points|pp|basis\s+points|bps)\b"
+    r"(?i)\bhow\s+many\s+(?:percentage\s+)?(?:points|pts|pp|bps|bp|basis\s+points)\b"
+    r"|\bin\s+(?:percentage\s+points|pp|basis\s+points|bps|bp)\b"
     r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落|变动|变化|改变|移动)了?(?:多少|几)个?"
     r"(?:百分点|点|基点)"
 )

@@ -35,6 +35,11 @@ _DIFFERENCE = re.compile(
     r"(?<=\breturn)\s+(?:(?:in\s+)?(?:19|20)\d\d\s+)?[-−](?=\s+[^?.!;]{1,30}?\breturn)|"
     r"减去|相减|之差|差值|差额"
 )
+# A gap between a ranking's two ends, whatever else is said of prices.
+_BETWEEN_THE_ENDS = re.compile(
+    r"(?i)\b(?:spread|gap|difference)\s+(?:between|from)\s+(?:the\s+)?(?:leader|top|best|first|"
+    r"winner|#\s*1|no\.?\s*1)\b[^.?!;]{0,30}?(?:\b(?:laggard|bottom|worst|last|loser)\b|#\s*\d+)"
+)
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
     r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
@@ -47,6 +52,8 @@ def asks_gap(text: str) -> re.Match[str] | None:
     a spread or a difference said with no price word (the gap between two names' returns)."""
     if found := GAP.search(text):
         return found
+    if found := _BETWEEN_THE_ENDS.search(text):
+        return found  # "the spread between the leader and the laggard": the ranking's two ends
     if _PRICE_WORD.search(text):
         return None
     return _SPREAD_WORD.search(text) or _DIFFERENCE.search(text)

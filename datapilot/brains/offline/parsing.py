@@ -80,6 +80,9 @@ _THAT_PERIOD = re.compile(
 )
 
 
+_WHICH_ONE = re.compile(r"哪一(?:个)?(?:季度|季|月|年|周|天|日)")
+
+
 def _that_period(text: str) -> list[tuple[int, int]]:
     """Where a period asked for by "which" is said again (当月, "that month"): not a window."""
     asked = {(w["zh"] or w["en"] or "").lower(): w.end() for w in _WHICH_PERIOD.finditer(text)}
@@ -188,6 +191,8 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     # "than a year earlier", 比去年同期: what a change is measured against (the yoy), not a window.
     names += [found.span() for found in _EARLIER_ANCHOR.finditer(text)]
     names += _that_period(text)
+    # 哪一季度, 哪一季, 哪一年: "which quarter", never 一季度 (the first quarter) nor "one quarter"
+    names += [found.span() for found in _WHICH_ONE.finditer(text)]
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)

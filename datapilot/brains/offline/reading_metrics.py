@@ -46,8 +46,9 @@ def asks_ahead(text: str) -> bool:
 
 # The two ends of a ranking after "gap between" / "difference between".
 _RANKING_ENDS = re.compile(
-    r"(?i)\s*(?:the\s+)?(?:best|top|highest|biggest|leader|winner)\b[^.?!;]{0,40}?\b(?:worst|"
-    r"bottom|lowest|smallest|laggard|loser|last)\b"
+    r"(?i)\s*(?:between\s+|from\s+)?(?:the\s+)?(?:(?:best|top|highest|biggest|leader|winner|first)\b"
+    r"|#\s*1\b|no\.?\s*1\b)[^.?!;]{0,40}?(?:\b(?:worst|bottom|lowest|smallest|laggard|loser|last)\b"
+    r"|#\s*\d+\b)"
 )
 
 

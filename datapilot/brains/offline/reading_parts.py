@@ -93,7 +93,10 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     if reading.members_of or reading.universe or "forecast" in reading.metrics:
         return
     if _BETWEEN_THOSE.search(parsed.text):
-        return  # "how many bp did it move between those two quarters": one move between them
+        # "how many bp did it move between those two quarters": one move between them, from the
+        # first one's own value
+        reading.base = "on_or_before"
+        return
     if reading.amount is not None and len(clauses) == 2 and all(c.start == c.end for c in clauses):
         return  # "$500k … at the close on Dec 31, 2019 … worth at the close on Dec 31, 2021": held
     if moves_against_a_period(parsed.text):

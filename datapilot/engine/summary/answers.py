@@ -726,6 +726,12 @@ def _level(step: Step, facts: Facts, said: Said) -> list[str]:
         first, last = m["first"], m["last"]
         bare = len(last.unit or "") > 4  # a long unit is said once
         move = m.get("pct_change")
+        if step.record.output == "spread" and move is not None:
+            # A spread's move is in its own unit: a % change of a difference (5.31 → 3.88, "down
+            # 26.93%") says nothing a reader can use; "down 1.43 USD per barrel" does.
+            gap = float(last.value) - float(first.value)
+            unit = "percentage points" if last.unit in ("%", "percent") else last.unit
+            move = Fact(label="change", value=gap, unit=unit, date=last.date)
         if (last.unit or "").startswith(REBASED_UNIT):
             sentences.append(_rebased(subject, m, w))
             continue
