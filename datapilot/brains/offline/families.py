@@ -331,7 +331,7 @@ def _measured_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> bool:
 _FROM_THAT_DAY = re.compile(
     r"(?i)\b(?:from|since|after)\s+(?:that|this|the\s+same)\s+(?:day|date|point|low|bottom|high|"
     r"peak|close)\b|\b(?:from|since)\s+then\b"
-    r"|(?:从|自|打)(?:那|这|当)(?:一)?(?:天|日|时|时候|个(?:低点|高点|点))|(?:那|这)(?:一)?天(?:以来|之后|以后|起)"
+    r"|(?:从|自|打|由)(?:那|这|当)(?:一)?(?:天|日|时|时候|个(?:低点|高点|点))|(?:那|这)(?:一)?天(?:以来|之后|以后|起)"
     # 最低点是哪天？到现在反弹了多少 / 现在比那时高了多少: from that day to the window's end
     r"|(?:比|较|相比)(?:那时|那天|当时|那时候|那一天)(?:候)?[^，,。？?]{0,3}?(?:高|低|涨|跌|反弹)了?(?:多少|几)?"
     r"|(?:到现在|至今|到今天|到目前|迄今)(?:为止)?[^，,。？?]{0,3}?(?:反弹|回升|回落|上涨|下跌|涨|跌)了?(?:多少|几)?"

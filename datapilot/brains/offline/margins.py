@@ -37,8 +37,10 @@ _DIFFERENCE = re.compile(
 )
 # A gap between a ranking's two ends, whatever else is said of prices.
 _BETWEEN_THE_ENDS = re.compile(
-    r"(?i)\b(?:spread|gap|difference)\s+(?:between|from)\s+(?:the\s+)?(?:leader|top|best|first|"
+    r"(?i)\b(?:spread|gap|difference)\s+(?:between|from)\s+(?:the\s+)?(?:(?:leader|top|best|first|"
     r"winner|#\s*1|no\.?\s*1)\b[^.?!;]{0,30}?(?:\b(?:laggard|bottom|worst|last|loser)\b|#\s*\d+)"
+    # "the difference between the two CAGRs", "the gap between their returns"
+    r"|(?:two\s+|their\s+|both\s+)(?:cagrs?|returns?|annuali[sz]ed\s+returns?|growth\s+rates?)\b)"
 )
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
@@ -88,7 +90,7 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
     if found is None or len(names) < 2 or any(e.kind not in PRICE_KINDS for e in names):
         return
     metrics = set(reading.metrics)
-    if "spread" in metrics and priced:
+    if "spread" in metrics and (priced or _BETWEEN_THE_ENDS.search(parsed.text)):
         # "the gap between them" read as a spread of two stocks' prices, no price word said
         metrics = (metrics - {"spread"}) or {"return"}
     if metrics == {"close"} and reading.measure_defaulted and _PERFORMED.search(parsed.text):

@@ -68,8 +68,9 @@ _PUT_IN = re.compile(
     r"(?i)\b(?:invest\w*|put|putting|bought|buy|buying|placed|parked|plough\w*|plow\w*|"
     r"dropped\s+into|poured|sunk|sank\s+into|stuck|dumped|threw|thrown)\b"
     r"|(?:\$\s*[\d,.]+\s*(?:k|m|bn|thousand|million|billion)?|\b(?:usd|dollars|bucks)"
-    r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:k|m|bn))\s+(?:worth\s+)?"
-    r"(?:(?:went|goes|go|was\s+put|were\s+put|(?:was|were)\s+split(?:\s+[\d/.\-]+)?)\s+)?"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:k|m|bn|thousand|million|billion))\s+(?:(?:worth|of\s+cash)\s+)?"
+    r"(?:(?:went|goes|go|was\s+put|were\s+put|sitting|sat|held|parked|"
+    r"(?:was|were)\s+split(?:\s+[\d/.\-]+)?)\s+)?"
     r"(?:in|into|of|between)\s+(?![\d'’])"  # "$5,000 in P&G", "$80k went into the S&P 500"
     r"|投资|投入|投了|买入|买了|买|入手|本金|持有"
 )
@@ -78,7 +79,8 @@ _SCALE |= {"bn": 1e9, "billion": 1e9, "亿": 1e8}
 # A bare amount with a scale put into something: "5k into UNH", "2.5m in Apple".
 _AMOUNT_SCALED = re.compile(
     r"(?i)(?<![\w.$])(\d+(?:\.\d+)?)(k|m|bn|\s*thousand|\s*million|\s*billion)\b"
-    r"(?=\s+(?:(?:went|goes|go|was\s+put|were\s+put)\s+)?(?:in|into|on|of)\b)"  # "10k went in"
+    r"(?=\s+(?:(?:went|goes|go|was\s+put|were\s+put|sitting|sat|held|parked)\s+)?"
+    r"(?:in|into|on|of)\b)"  # "10k went in", "5 million sitting in"
 )
 # A bare number right after the verb that puts it in: "invested 10000 in Apple", "put 2,500 into".
 _AMOUNT_PUT = re.compile(
@@ -135,6 +137,10 @@ _LEVELS_AND_POINTS = re.compile(r"(?i)\blevels?\b|percentage\s+points?|\bpp\b|�
 
 
 _RETURNS = ("return", "cumulative_return", "annualized_return")
+
+
+# Company-figure words that, beside a sum put in, say what the sum made or when it is marked.
+_MONEY_MADE = {"profit", "profits", "the profit", "valued", "value", "利润", "盈利"}
 
 
 def _annualizes_another(parsed: Parsed, also: tuple[str, ...] = ()) -> bool:
@@ -242,6 +248,12 @@ def refine(
         trace.append(
             f"投入{amount:,.0f} → 投资增值" if zh else f"{amount:,.0f} put in → its value over time"
         )
+    if "investment_growth" in metrics and all(
+        w in _MONEY_MADE for w in said.get("fundamentals", ["?"])
+    ):
+        # "what's the profit", "valued at the close on …": the money a sum put in made, and
+        # the day it is marked, never a company's profit or valuation
+        metrics = [m for m in metrics if m != "fundamentals"]
     if "investment_growth" in metrics:
         # The value of the investment is the answer; a price, return or "growth" word only
         # describes it ("growth of $10,000").

@@ -754,6 +754,8 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
     opens = [c for c in clauses if c.rule in ("range", "since") and c.start == reading.start]
     if not opens or not reading.entities or reading.base == "on_or_before":
         return
+    if all(e.measure == "returns" for e in reading.entities):
+        return  # a series of returns (a factor's months): its first month is a return, no base
     unit = opens[0].opens_on
     if unit is not None and _native(reading, unit):
         reading.base = "on_or_before"

@@ -26,7 +26,7 @@ from datapilot.brains.offline.level_changes import (
     moves_against_a_period,
 )
 from datapilot.brains.offline.parsing import Parsed
-from datapilot.brains.offline.periods import calendar_unit
+from datapilot.brains.offline.periods import calendar_unit, period_holding
 from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Base, Clause
 from datapilot.core.intent import IntentPart
@@ -87,6 +87,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         for c in parsed.time.clauses
         if c.start is not None and c.end is not None and c.rule not in ("horizon", "first")
     ]
+    if _rate_at_two_periods(reading, parsed):
+        return
     clauses = _without_echoes(clauses)
     if len({(c.start, c.end) for c in clauses}) < 2 or reading.tables:
         return
@@ -348,6 +350,28 @@ def parts_note(parts: list[IntentPart], zh: bool) -> str:
         return f"分{len(parts)}部分回答，各用各的时间：{listed}。"
     listed = "; ".join(f'"{p.text}" ({p.start} to {p.end})' for p in parts)
     return f"Answered in {len(parts)} parts, each over its own window: {listed}."
+
+
+def _rate_at_two_periods(reading: Reading, parsed: Parsed) -> bool:
+    """ "1980年3月核心CPI同比是多少？到1982年3月同比回落了多少个百分点？": a rate of change at one
+    period, and by how many points it moved by a later one of the same length: its value at
+    each, whose difference the answer states; False when the question is not that."""
+    if reading.metrics != ["yoy"] or not asks_rate_change(parsed.text):
+        return False
+    periods = [c for c in parsed.time.clauses if c.rule == "period" and c.start and c.end]
+    until = [c for c in parsed.time.clauses if c.rule == "until" and c.end]
+    if len(periods) != 1 or len(until) != 1 or len(parsed.time.clauses) != 2:
+        return False
+    first, later = periods[0], until[0]
+    unit = calendar_unit(first.start, first.end)
+    if unit is None or later.end is None or first.end is None or later.end <= first.end:
+        return False
+    start, end = period_holding(later.end, unit)
+    if end != later.end:
+        return False  # "to the middle of 1982": no period of the same length
+    second = later.model_copy(update={"start": start, "rule": "period"})
+    _split(reading, [_part(c, ["yoy"], [], reading.zh) for c in (first, second)])
+    return True
 
 
 def _part(clause: Clause, metrics: list[str], words: list[str], zh: bool) -> Part:

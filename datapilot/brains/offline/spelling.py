@@ -280,7 +280,7 @@ _CANTONESE = {
     # a stock's rise (升) said as Mandarin says it (涨), never 上升 or 升值, 升息
     "升咗": "涨了", "升得": "涨得", "升幅": "涨幅", "升超": "涨超", "大升": "大涨", "劲升": "大涨",
     "劲跌": "大跌", "最劲": "最多", "入货": "买入", "捞底": "抄底", "收市价": "收盘价",
-    "收市": "收盘", "喺": "在", "嚟㗎": "的呢", "㗎": "呢", "定系": "还是",
+    "收市": "收盘", "喺": "在", "嚟㗎": "的呢", "㗎": "呢", "定系": "还是", "嗰": "那", "𠮶": "那",
 }  # fmt: skip
 _CANTONESE_WORD = re.compile("|".join(sorted(map(re.escape, _CANTONESE), key=len, reverse=True)))
 _WHICH_YUE = re.compile(r"边(?=[一二三四五六七八九十两几0-9]*[个只日天年月度间次位家])")

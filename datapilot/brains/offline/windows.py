@@ -1101,6 +1101,14 @@ class Grammar:
             for a in atoms
             if a.kind == "duration" and not a.used and not a.unread and a.duration
         ]
+        if {"since", "until", "rolling"} <= set(rules):
+            # "都说苹果十年涨了十倍，从2010年底…到2020年底": a start and an end said outright
+            # decide over a length said beside them (the claim's "ten years")
+            keep = [r != "rolling" for r in rules]
+            windows = [w for w, k in zip(windows, keep, strict=True) if k]
+            bases = [b for b, k in zip(bases, keep, strict=True) if k]
+            rules = [r for r, k in zip(rules, keep, strict=True) if k]
+            reading.notes.append("a start and an end said: they decide over a length")
         based = _bases_of_a_period(windows, rules, today)
         if based:
             # "Over calendar 2015 through 2021 (from the 2014 year-end close)": the "from" only
