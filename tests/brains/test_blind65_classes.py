@@ -150,3 +150,16 @@ async def test_a_doubling_checked_between_two_closes_said_apart(data: Any) -> No
 async def test_a_doggerel_poem_is_out_of_scope(data: Any) -> None:
     answer = await ask_offline("帮我写一首关于定投标普500的打油诗，四句就行", date(2020, 2, 1))
     assert answer.status == "out_of_scope", answer.message
+
+
+async def test_a_claimed_fall_is_not_borne_out_by_a_rise(data: Any) -> None:
+    closes = _closes("AAPL")
+    rose = (closes.loc["2019-12-31"] / closes.loc["2018-12-31"] - 1) * 100
+    answer = await ask_offline(
+        "A columnist wrote that Apple lost about 30% in 2019. Was it really that bad?",
+        date(2020, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert rose > 0 and f"The claim (about 30%) does not hold: the figure is {rose:.2f}%." in (
+        answer.summary
+    ), answer.summary

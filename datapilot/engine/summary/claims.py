@@ -39,8 +39,11 @@ def claim_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[s
 
 
 def _holds(claim: Claim, value: float) -> bool:
-    """Whether `value` bears out `claim`; a fall's claim is about its size."""
-    size = abs(value) if claim.fall and value < 0 else value
+    """Whether `value` bears out `claim`; a fall's claim is about its size (a rise bears out
+    no fall, save "lost less than …")."""
+    if claim.fall and value > 0:
+        return claim.side == "below"
+    size = abs(value) if claim.fall else value
     if claim.side == "above":
         return size >= claim.value if claim.inclusive else size > claim.value
     if claim.side == "below":
