@@ -12,7 +12,8 @@
 
 And classes it declined: sums said as "750k of cash", "5 million sitting in", "1.2 million
 into", their "profit" and the day they are "valued" (never a company's figures); 翻倍 claimed
-by 有人说 and checked by 实际涨了多少.
+by 有人说 and checked by 实际涨了多少; 哪个月核心通胀（核心CPI同比）最低, a bracketed aside between
+the period asked and the extreme.
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -146,3 +147,14 @@ async def test_a_doubling_claimed_then_checked_in_chinese(data: Any) -> None:
     assert answer.status == "ok", answer.message
     verdict = "成立" if gained >= 100 else "不成立"
     assert f"说法（翻倍）{verdict}：实际为{gained:.2f}%。" in answer.summary, answer.summary
+
+
+async def test_a_bracketed_aside_between_which_month_and_lowest(data: Any) -> None:
+    core = series_values(data, "CPILFESL")
+    yoy = ((core / core.shift(12) - 1) * 100).loc["2010"]
+    answer = await ask_offline(
+        "2010年哪个月核心通胀（核心CPI同比）最低？是多少？", date(2011, 2, 1)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{yoy.min():.2f}%" in answer.summary, answer.summary
+    assert yoy.idxmin().strftime("%Y-%m") in answer.summary, answer.summary

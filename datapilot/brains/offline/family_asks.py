@@ -262,7 +262,8 @@ _WHEN_PATTERNS = (
     re.compile(
         # 利差2008年哪个月最大: the widest, never 哪个月涨幅最大 (the best month's gain)
         r"(?P<unit>哪一?天|什么时候|啥时候|啥时|几时|何时|哪个交易日|哪一?个月|哪个季度|哪一?年)"
-        r"(?:(?![涨跌收回振波])[^，。？,?]){0,8}?"
+        # (a blanked aside, a run of spaces, counts as one)
+        r"(?:(?![涨跌收回振波])[^，。？,?\s]|\s+){0,8}?"
         r"(?P<side>最高|最低|见顶|见底|创新高|创新低|达到峰值|最大(?![涨跌回振])|最小(?![涨跌回振])|最宽|最窄)"
     ),
 )
@@ -320,10 +321,16 @@ def read_series_extreme(text: str) -> WhenAsk | None:
     return WhenAsk("worst" if low else "best", "daily", (found.span(),))
 
 
+# A short aside in brackets ("哪个月核心通胀（核心CPI同比）最低"), blanked so the words around it
+# read as one phrase; every offset stays.
+_ASIDE = re.compile(r"（[^（）]{1,20}）|\([^()]{1,20}\)")
+
+
 def read_when_ask(text: str) -> WhenAsk | None:
     """ "Which day was the peak", 最高是哪天: the date of an extreme, or None."""
+    plain = _ASIDE.sub(lambda aside: " " * len(aside.group(0)), text)
     for pattern in _WHEN_PATTERNS:
-        found = pattern.search(text)
+        found = pattern.search(text) or pattern.search(plain)
         if found is None:
             continue
         side_word = found.group("side").lower()
