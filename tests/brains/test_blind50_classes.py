@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.asking import ask_offline, series_values
-from support.numeric_expect import source_frame
+from support.numeric_expect import cagr_pct, source_frame
 
 
 def _h1_2022_returns() -> dict[str, float]:
@@ -83,14 +83,6 @@ async def test_an_unread_leaving_out_never_answers_the_member_left_out(
         assert f"{max(kept.values()):.2f}%" in answer.summary, answer.summary
 
 
-def _cagr(ticker: str, base_day: str, end_day: str) -> float:
-    closes = source_frame("skfolio_sp500")[ticker]
-    base = closes.loc[:base_day].iloc[-1]
-    end_at = closes.loc[:end_day]
-    years = (end_at.index[-1] - closes.loc[:base_day].index[-1]).days / 365.25
-    return float(((end_at.iloc[-1] / base) ** (1 / years) - 1) * 100)
-
-
 @pytest.mark.parametrize(
     "question",
     [
@@ -101,8 +93,8 @@ def _cagr(ticker: str, base_day: str, end_day: str) -> float:
     ],
 )
 async def test_a_trailing_length_ends_at_the_date_said(data: Any, question: str) -> None:
-    expected = _cagr("WMT", "2018-12-31", "2021-12-31")
-    to_today = _cagr("WMT", "2019-04-01", "2022-04-01")
+    expected = cagr_pct("WMT", "2018-12-31", "2021-12-31")
+    to_today = cagr_pct("WMT", "2019-04-01", "2022-04-01")
     answer = await ask_offline(question, date(2022, 4, 1))
     assert answer.status == "ok", answer.message
     assert f"{expected:.2f}%" in answer.summary, answer.summary

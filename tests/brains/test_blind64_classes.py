@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 from support.asking import ask_offline, series_values
-from support.numeric_expect import source_frame
+from support.numeric_expect import cagr_pct, source_frame
 
 
 def _closes(ticker: str) -> pd.Series:
@@ -38,12 +38,6 @@ def _closes(ticker: str) -> pd.Series:
 
 def _growth(closes: pd.Series, start: str, end: str) -> float:
     return float(closes.loc[:end].iloc[-1] / closes.loc[:start].iloc[-1])
-
-
-def _cagr(ticker: str, start: str, end: str) -> float:
-    closes = _closes(ticker)
-    base, last = closes.loc[:start].index[-1], closes.loc[:end].index[-1]
-    return (_growth(closes, start, end) ** (365.25 / (last - base).days) - 1) * 100
 
 
 def _fall_from_peak(closes: pd.Series, month: str) -> tuple[float, pd.Timestamp, pd.Timestamp]:
@@ -68,8 +62,8 @@ async def test_a_comparison_with_one_side_missing_is_declined(data: Any) -> None
 
 
 async def test_the_gap_between_two_cagrs(data: Any) -> None:
-    unh = _cagr("UNH", "2011-12-31", "2016-12-31")
-    lly = _cagr("LLY", "2011-12-31", "2016-12-31")
+    unh = cagr_pct("UNH", "2011-12-31", "2016-12-31")
+    lly = cagr_pct("LLY", "2011-12-31", "2016-12-31")
     answer = await ask_offline(
         "Need annualized numbers for the committee: compound annual growth rate of UnitedHealth "
         "and of Eli Lilly from the start of 2012 through the end of 2016, and the difference "

@@ -25,22 +25,16 @@ from typing import Any
 
 import pandas as pd
 from support.asking import ask_offline, series_values
-from support.numeric_expect import source_frame
+from support.numeric_expect import cagr_pct, source_frame
 
 
 def _closes(ticker: str) -> pd.Series:
     return source_frame("skfolio_sp500")[ticker].dropna()
 
 
-def _cagr(ticker: str, start: str, end: str) -> float:
-    closes = _closes(ticker)
-    base, last = closes.loc[:start].index[-1], closes.loc[:end].index[-1]
-    growth = closes.loc[last] / closes.loc[base]
-    return (growth ** (365.25 / (last - base).days) - 1) * 100
-
-
 async def test_the_gap_of_two_cagrs_with_closes_named(data: Any) -> None:
-    pep, ko = _cagr("PEP", "2012-12-31", "2021-12-31"), _cagr("KO", "2012-12-31", "2021-12-31")
+    pep = cagr_pct("PEP", "2012-12-31", "2021-12-31")
+    ko = cagr_pct("KO", "2012-12-31", "2021-12-31")
     answer = await ask_offline(
         "Annualized return (CAGR) for PepsiCo vs Coca-Cola from the close on Dec 31, 2012 to the "
         "close on Dec 31, 2021 - and the difference between the two CAGRs in points",

@@ -137,6 +137,15 @@ def buy_and_hold(closes: pd.DataFrame, weights: dict[str, float], base: str, end
     return sum(held[n] / held[n].iloc[0] * w for n, w in weights.items()) * 100
 
 
+def cagr_pct(ticker: str, base_day: str, end_day: str) -> float:
+    """A skfolio stock's compound annual growth rate in percent, from its last close on or before
+    `base_day` to its last on or before `end_day`, years = calendar days / 365.25."""
+    closes = source_frame("skfolio_sp500")[ticker].dropna()
+    base, last = closes.loc[:base_day].index[-1], closes.loc[:end_day].index[-1]
+    growth = closes.loc[last] / closes.loc[base]
+    return float((growth ** (365.25 / (last - base).days) - 1) * 100)
+
+
 def daily_returns(values: pd.Series) -> pd.Series:
     return values.pct_change().dropna() * 100
 

@@ -330,7 +330,7 @@ def read_when_ask(text: str) -> WhenAsk | None:
     """ "Which day was the peak", 最高是哪天: the date of an extreme, or None."""
     plain = _ASIDE.sub(lambda aside: " " * len(aside.group(0)), text)
     for pattern in _WHEN_PATTERNS:
-        found = pattern.search(text) or pattern.search(plain)
+        found = pattern.search(text) or (pattern.search(plain) if plain != text else None)
         if found is None:
             continue
         side_word = found.group("side").lower()

@@ -457,10 +457,10 @@ def _restated_operations(ledger: Ledger, metrics: list[str], text: str) -> None:
             continue
         said = entry.text.strip()
         of_252 = _OF_252.match(text, entry.end) if "volatility" in metrics else None
-        annualises = of_252 is not None and _ANNUALISES.match(said) is not None
-        if annualises and of_252 is not None:
+        if of_252 is not None and _ANNUALISES.match(said):
             days = of_252.span()
-        if annualises or any(p.match(said) for p in restated):
+            entry.reading = "filler"
+        elif any(p.match(said) for p in restated):
             entry.reading = "filler"
 
 

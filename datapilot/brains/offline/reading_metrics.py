@@ -263,7 +263,7 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             why = (
                 "年化，未指明指标 → 复合年增长率"
                 if reading.zh
-                else ("annualised, no measure named → compound annual growth rate (CAGR)")
+                else "annualised, no measure named → compound annual growth rate (CAGR)"
             )
         else:
             base = "value" if series and not prices else "close"

@@ -34,8 +34,8 @@ _SAID = re.compile(
     r"readings?|observations|basis|closes?)\b|(月度|日度|周度|季度)(?:数据|价格|数值|均价)"
     r"|(月均|月平均)"  # 月均价: each month's average, which a monthly series is
 )
-_ZH = {"月度": "monthly", "日度": "daily", "周度": "weekly", "季度": "quarterly", "月均": "monthly"}
-_ZH |= {"月平均": "monthly"}
+_ZH = {"月度": "monthly", "日度": "daily", "周度": "weekly", "季度": "quarterly"}
+_ZH |= {"月均": "monthly", "月平均": "monthly"}  # each month's average: a monthly series' value
 # Coarser first: where either frequency would do, a month's value (the mean of its days) is
 # the one both series publish.
 _COARSE = ("annual", "quarterly", "monthly", "weekly", "daily")
@@ -84,7 +84,7 @@ def said_frequency(text: str) -> str | None:
     said = _SAID.search(text)
     if said is None or len(_ANY.findall(text)) != 1:
         return None
-    return (said.group(1) or _ZH.get(said.group(2) or said.group(3), "monthly")).casefold()
+    return (said.group(1) or _ZH[said.group(2) or said.group(3)]).casefold()
 
 
 def align_series(reading: Reading, text: str, catalog: Catalog) -> None:

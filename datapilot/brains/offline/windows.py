@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -1061,11 +1061,7 @@ class Grammar:
                 reading.clauses = [c for c in reading.clauses if c.rule != "horizon"]
         if _length_to_the_day(windows, rules, lengths, today):
             reading.notes.append("a trailing length beside one day: the length ends on that day")
-            keep = [r != "day" for r in rules]
-            windows = [w for w, k in zip(windows, keep, strict=True) if k]
-            bases = [b for b, k in zip(bases, keep, strict=True) if k]
-            named = [n for n, k in zip(named, keep, strict=True) if k]
-            rules = [r for r in rules if r != "day"]
+            _keep_where([r != "day" for r in rules], windows, bases, named, rules)
         if reading.future and windows and reading.future[0].year == today.year:
             # "bought at the end of 2018, worth at the end of 2022?" asked on 2022-12-28: a
             # point later this year beside a past start reads as "until now", not a forecast.
@@ -1083,16 +1079,11 @@ class Grammar:
             # window instead: "since COVID, to the end of 2021")
             # Dates written out are more precise than a named episode: "the great recession,
             # from 2007 through 2008" means 2007–2008.
-            bases = [b for b, is_named in zip(bases, named, strict=True) if not is_named]
-            windows = [w for w, is_named in zip(windows, named, strict=True) if not is_named]
-            rules = [r for r, is_named in zip(rules, named, strict=True) if not is_named]
+            _keep_where([not is_named for is_named in named], bases, windows, rules)
             reading.notes.append("dates given with a named episode: the dates decide")
         if "basis" in rules and len(rules) > 1:
             # The two points a change is measured between decide over any other period said.
-            kept = [r == "basis" for r in rules]
-            windows = [w for w, keep in zip(windows, kept, strict=True) if keep]
-            bases = [b for b, keep in zip(bases, kept, strict=True) if keep]
-            rules = ["basis" for keep in kept if keep]
+            _keep_where([r == "basis" for r in rules], windows, bases, rules)
             reading.notes.append("an explicit basis (one period over another) decides the window")
         reading.spans = [a.span for a in atoms if not a.unread and a.span not in reading.nested]
         reading.unread = [a.span for a in atoms if a.unread]
@@ -1104,19 +1095,13 @@ class Grammar:
         if {"since", "until", "rolling"} <= set(rules):
             # "都说苹果十年涨了十倍，从2010年底…到2020年底": a start and an end said outright
             # decide over a length said beside them (the claim's "ten years")
-            keep = [r != "rolling" for r in rules]
-            windows = [w for w, k in zip(windows, keep, strict=True) if k]
-            bases = [b for b, k in zip(bases, keep, strict=True) if k]
-            rules = [r for r, k in zip(rules, keep, strict=True) if k]
+            _keep_where([r != "rolling" for r in rules], windows, bases, rules)
             reading.notes.append("a start and an end said: they decide over a length")
         based = _bases_of_a_period(windows, rules, today)
         if based:
             # "Over calendar 2015 through 2021 (from the 2014 year-end close)": the "from" only
             # says where the period is measured from, which its own base is.
-            keep = [i not in based for i in range(len(windows))]
-            windows = [w for w, k in zip(windows, keep, strict=True) if k]
-            bases = [b for b, k in zip(bases, keep, strict=True) if k]
-            rules = [r for r, k in zip(rules, keep, strict=True) if k]
+            _keep_where([i not in based for i in range(len(windows))], windows, bases, rules)
             reading.notes.append("a start said just before the period: the period's own base")
         _start_on_the_first_session(windows, bases)
         starts = [s for s, _ in windows if s is not None]
@@ -1837,6 +1822,13 @@ def _anchored_ends(
     return until if all(s <= max(until) for s in starts) else []
 
 
+def _keep_where(keep: Sequence[bool], *columns: list[Any]) -> None:
+    """Drop, in place, each parallel column's entries where `keep` is False (a window read
+    and its base, rule and name go together)."""
+    for column in columns:
+        column[:] = [item for item, kept in zip(column, keep, strict=True) if kept]
+
+
 # How far before a closed period a "from" day may fall and still be that period's base close.
 _BASE_GAP = timedelta(days=7)
 
@@ -1865,11 +1857,7 @@ def _base_of(start: date, first: date) -> bool:
     return measured from the Dec 2018 close")."""
     if timedelta(0) < first - start <= _BASE_GAP:
         return True
-    return (
-        start.day == 1
-        and first.day == 1
-        and (first.year * 12 + first.month) - (start.year * 12 + start.month) == 1
-    )
+    return start.day == 1 and month_end(start.year, start.month) + timedelta(days=1) == first
 
 
 def read_time(text: str, today: date, vocab: Vocab | None = None) -> TimeReading:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datapilot.core.intent import Intent
+from datapilot.core.results import Fact
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.words import Words
@@ -38,7 +39,7 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     if not amounts:
         return []
     fact = next((f for m in _HEADLINE for f in amounts if f.measure == m), amounts[0])
-    figure = format_value(round(float(fact.value) / factor, 6), None)
+    figure = _in_scale(fact, factor)
     if points:
         return [f"即{figure}个基点。" if w.zh else f"That is {figure} basis points."]
     unit = str(fact.unit)
@@ -54,13 +55,16 @@ def _both_in_points(lead: Step, factor: float, w: Words) -> list[str]:
     value, other, gap = by.get("value"), by.get("other_value"), by.get("difference")
     if value is None or other is None or gap is None or value.unit not in _PERCENTS:
         return []
-    # (1.11 / 0.01 is 111.00000000000001: rounded first, so a whole figure prints whole)
-    a, b, moved = (
-        format_value(round(float(f.value) / factor, 6), None) for f in (value, other, gap)
-    )
+    a, b, moved = (_in_scale(f, factor) for f in (value, other, gap))
     if w.zh:
         return [f"即{a}个基点（{other.date}为{b}个基点），相差{moved}个基点。"]
     return [
         f"That is {a} basis points against {b} on {other.date}, a difference of {moved} basis "
         "points."
     ]
+
+
+def _in_scale(fact: Fact, factor: float) -> str:
+    """`fact`'s figure in the scale asked (1.11 / 0.01 is 111.00000000000001: rounded first, so
+    a whole figure prints whole)."""
+    return format_value(round(float(fact.value) / factor, 6), None)
