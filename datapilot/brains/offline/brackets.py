@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # the time grammar imports this module
 
 _OPEN = re.compile(r"\s*[(（\[]\s*")
 _CLOSE = re.compile(r"\s*[)）\]]")
+# ... or after the name of what the period held: "今年春节（2月5号）" (an English start said so,
+# "since this year's Lunar New Year (Feb 5)", is pinned by its day: `windows._pins`).
+_NAMED_OPEN = re.compile(r"[\u4e00-\u9fff]{1,4}\s*[(（\[]\s*")
 _RESTATED = re.compile(r"\s*(?:[,:，：(（]\s*)?(?:(?:from|of|in)\s+)?")
 
 
@@ -31,9 +34,9 @@ def restates(text: str, said: Clause, inside: Clause) -> bool:
         assert said.start and said.end and inside.start and inside.end
         length, dated = (said.end - said.start).days, (inside.end - inside.start).days
         return length > 0 and abs(length - dated) <= 0.02 * length
-    if not (
-        _OPEN.fullmatch(text[said.span[1] : inside.span[0]]) and _CLOSE.match(text, inside.span[1])
-    ):
+    gap = text[said.span[1] : inside.span[0]]
+    opens = _OPEN.fullmatch(gap) or _NAMED_OPEN.fullmatch(gap)
+    if not (opens and _CLOSE.match(text, inside.span[1])):
         return False
     assert said.start and said.end and inside.start and inside.end
     overlap = said.start <= inside.end and inside.start <= said.end
@@ -66,6 +69,28 @@ def length_restates(text: str, said: Clause, length: Clause) -> bool:
     assert said.start and said.end and length.start and length.end
     days, dated = (length.end - length.start).days, (said.end - said.start).days + 1
     return days > 0 and abs(days - dated) <= 0.02 * days
+
+
+# "2020年11月这个月", "2008年那一年", "Q3 2019, that quarter": the period just named, pointed
+# back at.
+_THAT_UNIT = re.compile(
+    r"(?:这|這|那)(?:个|個|一)?(?P<unit>月|季度|季|年)|(?i:(?:this|that)\s+(?P<en>month|quarter|year))"
+)
+_UNIT_DAYS = {"月": (28, 31), "季度": (89, 92), "季": (89, 92), "年": (365, 366)}
+_UNIT_DAYS |= {"month": (28, 31), "quarter": (89, 92), "year": (365, 366)}
+
+
+def points_back(text: str, said: Clause, clause: Clause) -> bool:
+    """`clause` is 这个月 / "that quarter" said right after `said`, a period of that unit: the
+    same period pointed back at, not the current one."""
+    if None in (said.start, said.end):
+        return False
+    that = _THAT_UNIT.fullmatch(clause.text.strip())
+    if that is None or not re.fullmatch(r"[\s,，的]*", text[said.span[1] : clause.span[0]]):
+        return False
+    assert said.start and said.end
+    low, high = _UNIT_DAYS[that.group("unit") or that.group("en").lower()]
+    return low <= (said.end - said.start).days + 1 <= high
 
 
 # A formula or a restatement inside a bracket: an operator no plain words use, or "i.e." / 即.

@@ -82,6 +82,15 @@ _SAID = re.compile(
 )
 
 
+# A holiday of a year said relative to today: 去年国庆节, 今年的元旦, "last year's Christmas".
+_RELATIVE = re.compile(
+    rf"(?i)(?P<rel>去年|今年|前年|last\s+year'?s|this\s+year'?s)\s*的?\s*(?P<name>{_NAME})"
+    r"(?![A-Za-z\d])"
+)
+_YEARS_BACK = {"去年": 1, "今年": 0, "前年": 2, "last year's": 1, "last years": 1}
+_YEARS_BACK |= {"this year's": 0, "this years": 0}
+
+
 # A holiday said without its year, as a day: "on Christmas Day", 感恩节那天, 圣诞节休市吗.
 _BARE = re.compile(
     rf"(?i)(?<![A-Za-z])on\s+(?:the\s+)?(?P<name1>{_NAME})(?![A-Za-z\d])"
@@ -113,8 +122,16 @@ def holiday_dates(text: str, today: date | None = None) -> str:
         when = rule(today.year) if rule(today.year) <= today else rule(today.year - 1)
         return found.group(0)[: found.start(group) - found.start()] + when.isoformat()
 
+    def relative(found: re.Match[str]) -> str:
+        assert today is not None
+        back = _YEARS_BACK[re.sub(r"\s+", " ", found.group("rel").lower())]
+        when = named(found.group("name"))(today.year - back)
+        return when.isoformat() if when <= today else found.group(0)
+
     text = _SAID.sub(day, text)
-    return _BARE.sub(latest, text) if today is not None else text
+    if today is None:
+        return text
+    return _BARE.sub(latest, _RELATIVE.sub(relative, text))
 
 
 def holiday_named(day: date) -> str | None:

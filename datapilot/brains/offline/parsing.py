@@ -221,6 +221,8 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     claimed += [m.span for m in tickers]
     glued = glued_to_names(text, [*claimed, *(c.span for c in time.clauses)], hits)
     hits = [h for h in hits if (h.start, h.end) not in glued]  # words of a name, not cues
+    # What happened on a day the window starts ("since the Fed hiked on …") is no name.
+    claimed += [c.span for c in time.clauses if c.told]
     left = unknown_names(text, claimed, hits)
     sounded = _sounded(text, left, catalog, mentions)
     if sounded:  # 沃尔马 typed for 沃尔玛: read by its sound, said in the trace

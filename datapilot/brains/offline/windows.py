@@ -26,7 +26,12 @@ from pydantic import BaseModel, Field
 
 from datapilot.brains.offline.basis import basis_window
 from datapilot.brains.offline.before_that import before_that
-from datapilot.brains.offline.brackets import length_restates, names_the_anchor, restates
+from datapilot.brains.offline.brackets import (
+    length_restates,
+    names_the_anchor,
+    points_back,
+    restates,
+)
 from datapilot.brains.offline.numbers import (
     DIGITS,
     ZH_NUMERAL,
@@ -109,6 +114,11 @@ class Clause(BaseModel):
         default=None,
         description="A range's first end when it is one calendar month, quarter or year "
         "('from Q4 2007'): a series observed once per such period starts at that observation.",
+    )
+    told: bool = Field(
+        default=False,
+        description="Its day is also told by what happened on it ('since the Fed hiked on "
+        "December 16, 2015'): those words are the time phrase's, not names.",
     )
 
 
@@ -541,6 +551,14 @@ class Grammar:
                 r"view|graph|plot|gain|price|prices|high|highs|low|lows|range|"
                 rf"{_COMPOUNDED_RETURN_EN})(?![A-Za-z])"
                 r"|\s*[?.!]?\s*$)",
+                self._rolling,
+            ),
+            (
+                # ... and after the word that makes them a trailing length ("trailing 12m, apple
+                # vs msft"), whatever follows
+                "rolling_compact_marked_en",
+                r"(?<![A-Za-z])(?:past|trailing|last)\s+(?P<n>\d{1,2})\s?"
+                r"(?P<u>(?-i:y|yr|yrs|m|mo|mos|w|wk|wks|d))(?![A-Za-z0-9])",
                 self._rolling,
             ),
             (
@@ -1001,6 +1019,8 @@ class Grammar:
                 windows[-1], bases[-1], rules[-1] = (pinned.start, pinned.end), pinned.base, "since"
                 reading.from_first = any(c.rule == "first" for c in reading.clauses)
                 continue
+            if said and points_back(text, said[-1], clause):
+                continue  # "2020年11月這個月": that month, not this one
             if said and length_restates(text, said[-1], clause):
                 continue  # "2015年到2019年这五年": the years said, their length restated
             if said and names_the_anchor(text, said[-1], clause):
@@ -1195,9 +1215,25 @@ class Grammar:
         # the marker and the period
         return re.search(
             rf"(?:{pattern})\s*(?:the\s+)?(?:(?:start|beginning|first\s+day)\s+of\s+(?:the\s+)?)?"
+            # "to its last close of 2018"
+            r"(?:(?:its|their|his|her)\s+(?=(?:last|final|very\s+last)\s))?"
             r"(?:(?:last|final|very\s+last)\s+)?"
             r"(?:(?:its|their|the|his|her)\s+(?:close|closing\s+(?:price|level)|level)\s+"
-            r"(?:(?:on|of)\s+)?)?$",
+            r"(?:(?:on|of)\s+)?"
+            r"|(?<=last\s|inal\s)(?:close|closing\s+(?:price|level))\s+(?:on|of)\s+)?$",
+            before,
+            re.IGNORECASE,
+        )
+
+    def _since_its_day(self, before: str, after: str) -> re.Match[str] | None:
+        """A start said around its day rather than just before it: "since its March 9, 2009
+        close" (`_ends_with` reads "since its close on March 9, 2009"), "since the referendum
+        on June 23, 2016" (what happened that day named between)."""
+        pattern = self.markers["since"].pattern
+        if _CLOSE_AFTER_THE_DAY.match(after):
+            return re.search(rf"(?:{pattern})\s*(?:its|their|the)\s+$", before, re.IGNORECASE)
+        return re.search(
+            rf"(?:{pattern})\s*(?:(?:the|its|their|a)\s+)?(?:[A-Za-z'’-]+\s+){{1,4}}on\s+$",
             before,
             re.IGNORECASE,
         )
@@ -1362,7 +1398,8 @@ class Grammar:
                 start_at = lo + until.start()
                 return clause(None, today, "until")
             return None  # "now" alone is no window
-        since = self._ends_with("since", before)
+        told = None if self._ends_with("since", before) else self._since_its_day(before, after)
+        since = self._ends_with("since", before) or told
         suffix = self._starts_with("since_after", after)
         if since and not suffix and "range" in atom.rule:
             # "从2021年3月到6月": "from" opens a range that names its own end.
@@ -1385,7 +1422,7 @@ class Grammar:
                 "since",
                 from_day=_is_anchor_day(atom),
                 opens_on=calendar_unit(first, last),
-            )
+            ).model_copy(update={"told": told is not None})
         before_marker = self._ends_with("before", before)
         if before_marker:
             start_at = lo + before_marker.start()
@@ -1529,6 +1566,11 @@ def _a_days_move(text: str, atom: Atom) -> bool:
     return _MOVE_BEFORE.search(text, max(0, said.start() - 60), said.start()) is not None
 
 
+_ON = re.compile(r"(?i)on\s")
+# The close named after its day: "since its March 9, 2009 close".
+_CLOSE_AFTER_THE_DAY = re.compile(r"(?i)\s*(?:close|closing\s+(?:price|level|value)|level)\b")
+
+
 def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:
     """`before` ("since its IPO", "since the crash") with the day in brackets after it that pins
     its start ("since its IPO day close (May 18 2012)"), as one "since" clause; None otherwise."""
@@ -1537,12 +1579,15 @@ def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:
     gap = text[before.span[1] : clause.span[0]]
     # The bracket may name what the day was after it: "(Feb 19 2020 peak)", （2020年2月19日高点）.
     closing = _BRACKET_CLOSES.match(text, clause.span[1])
-    bracketed = closing is not None and re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[(（]\s*", gap)
+    bracketed = closing is not None and re.fullmatch(r"(?:\s*[\w'’-]+){0,4}\s*[(（]\s*", gap)
     # "since its first trading day, August 19, 2004?": the day set beside it after a comma
     beside = re.fullmatch(r"(?:\s*[\w'’-]+){0,3}\s*[,，]\s*", gap) and re.match(
         r"\s*(?:[?？.。!！;；]|$)", text[clause.span[1] :]
     )
-    if not bracketed and not beside:
+    # "since the Brexit referendum on June 23, 2016": the day the thing happened on
+    on = re.fullmatch(r"\s+on\s+", gap) or (gap.isspace() and _ON.match(clause.text))
+    dated = on and re.match(r"\s*(?:[?？.。!！;；,，]|$)", text[clause.span[1] :])
+    if not bracketed and not beside and not dated:
         return None
     end = closing.end() if bracketed and closing is not None else clause.span[1]
     return before.model_copy(
@@ -1553,6 +1598,7 @@ def _pins(text: str, before: Clause, clause: Clause) -> Clause | None:
             "base": "on_or_before",
             "span": (before.span[0], end),
             "text": text[before.span[0] : end],
+            "told": bool(dated),
         }
     )
 
