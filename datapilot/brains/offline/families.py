@@ -135,6 +135,12 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         # recovery shown when there was one
         _as_peak_recovery(reading, None, peak)
         return
+    how_long = _HOW_LONG.search(text)
+    if recovery is not None and how_long and "max_drawdown" in reading.metrics and reading.entities:
+        # "the max drawdown over 2018-2019, and how many calendar days from the peak until it
+        # closed back at that peak": the window's drawdown, whose recovery the answer dates
+        _as_window_recovery(reading, recovery, how_long.span())
+        return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
@@ -637,6 +643,25 @@ def _as_recovery(reading: Reading, span: tuple[int, int], fall: tuple[date, date
         "收复高点 → 区间最大回撤及其高点、低点与收复日期"
         if reading.zh
         else "a recovery → the window's maximum drawdown, with its peak, trough and recovery dates"
+    )
+
+
+def _as_window_recovery(reading: Reading, recovery: Span, how_long: Span) -> None:
+    """The window's maximum drawdown asked with how long its recovery took: the drawdown, whose
+    answer dates its peak, trough and first close back at the peak and counts the calendar days
+    from the peak to it (never a count of the window's sessions)."""
+    kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS | {"count_days"})
+    reading.metrics = ["max_drawdown", *kept]
+    reading.rank = False
+    reading.family_spans.append((*recovery, "the drawdown's recovery"))
+    start, end = min(recovery[0], how_long[0]), max(recovery[1], how_long[1])
+    if re.search(r"[.?!。？！;；]", reading.text[start:end]):
+        start, end = how_long  # said apart: the words between are another ask's
+    reading.family_spans.append((start, end, "the calendar days from the peak to the recovery"))
+    reading.trace.append(
+        "最大回撤及收复：从高点到收复的日历日数"
+        if reading.zh
+        else "the maximum drawdown and its recovery: calendar days from the peak to it"
     )
 
 

@@ -412,7 +412,8 @@ _LEVEL_EN = re.compile(
     r"(?P<cmp>above|over|below|under|higher\s+than|lower\s+than|at\s+or\s+above|at\s+or\s+below|"
     r"at\s+least|at\s+most|greater\s+than|less\s+than|more\s+than)\s+(?:\$|US\$|USD\s*)?"
     + _NUM
-    + r"(?!\s*(?:%|percent|\d|-|/))"
+    # (nor a number's head: "above 2.5%" is no level of 2)
+    + r"(?!\s*(?:%|percent|\d|-|/)|[.,]\d)"
 )
 # The comparison said after the level: "closed at $150 or more", "$60 or higher", "50 or lower".
 _LEVEL_AFTER_EN = re.compile(
@@ -454,6 +455,10 @@ _JOIN_EN = (
 _BOTH_EN = re.compile(
     rf"(?i)\b(?:{_UP_EN}{_JOIN_EN}{_DOWN_EN}|{_DOWN_EN}{_JOIN_EN}{_UP_EN})\s+(?:trading\s+)?"
     r"(?:days|sessions)\b"
+    # the other side set against it later: "how many down days in 2015, vs up days?"
+    rf"|\b(?:{_UP_EN}|{_DOWN_EN})\s+(?:trading\s+)?(?:days|sessions)\b[^.?!;]{{0,60}}?"
+    rf"(?:\bvs\.?|\bversus|\bagainst|\bcompared\s+(?:to|with)|\band\s+how\s+many)\s+"
+    rf"(?:{_UP_EN}|{_DOWN_EN})\s+(?:trading\s+)?(?:days|sessions)\b"
 )
 _BOTH_ZH = re.compile(
     r"(?:上涨|收涨|收阳|涨)(?:的?(?:交易日|天数|天|日子))?(?:和|与|跟|、|对|比|vs)(?:下跌|收跌|收阴|跌)"
@@ -771,13 +776,13 @@ RECOVERY = re.compile(
     r"|\b(?:get|got|gotten|came|come|climb(?:ed)?|clos(?:e|ed|es)|bounce[ds]?|made?\s+it)\s+back"
     r"\s+(?:at\s+or\s+)?(?:to|above|at|over)\b"
     r"(?=\s+it\b|[^.?!]{0,40}\b(?:peak|high|top|level|record|where\s+it\s+was)\b)"
-    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新回到)(?=[^，,。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地|跌幅|损失))"
+    r"|(?:收复|重回|回到|恢复到|恢复至|回升至|重新站上|重新站回|站回|重新回到)(?=[^，,。？?]{0,14}(?:高点|前高|高位|最高|峰值|水平|失地|跌幅|损失))"
     r"|收复失地"
 )
 
 
 # 收复 said alone after the peak it regains ("从2007年10月的高点跌了多少，什么时候收复的").
-_REGAINED_ZH = re.compile(r"(?:高点|前高|高位|最高点|峰值|纪录)[^。？?！!]*?(收复|重回|回到)")
+_REGAINED_ZH = re.compile(r"(?:高点|前高|高位|最高点|峰值|纪录)[^。？?！!]*?(收复|重回|回到|站回)")
 
 
 def read_recovery_ask(text: str) -> Span | None:

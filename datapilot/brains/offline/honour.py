@@ -74,8 +74,14 @@ WHEN = re.compile(
     r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
+_HOW_FAR_BEAT = (
+    r"how\s+far\s+(?:[\w'’&.-]+\s+){1,4}?(?:out|under)?(?:perform|beat|lag|trail|led|lead)"
+    r"(?:ed|ged|s|ing)?"
+)
 DISTANCE = re.compile(
     r"(?i)\b(how\s+far(?!\s+(?:ahead|behind|apart|more|less|better|worse)\b)"
+    r"(?!\s+(?:[\w'’&.-]+\s+){1,4}?(?:out|under)?(?:perform|beat|lag|trail|led|lead)"
+    r"(?:ed|ged|s|ing)?\b)"
     # "how far did it fall during the crash": a move over a window, not a distance from a peak
     r"(?!\s+(?:did|has|had|have|does|do)\s+[^.?!]{0,40}?\b(?:fall|fallen|drop|decline|sink|"
     r"slide|plunge|tumble|crash|rise|risen|climb|rally|rebound|bounce|go)\b"
@@ -83,6 +89,11 @@ DISTANCE = re.compile(
     r"(?=(?:its|the|their)\s+(?:52[-\s]week|all[-\s]time|record|recent|peak|high|highs|low|"
     r"lows|top)\b))"
     r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位|均线|移动平均))|(?:还)?有?多远)"
+)
+# "from the peak until it closed back at it": the way to a recovery, no distance asked.
+_FROM_THE_PEAK_BACK = re.compile(
+    r"(?i)from\s+(?:its|the|their)\s+(?:peak|high|top)\s+(?:until|till|to|before)\b"
+    r"[^.?!]{0,40}?\b(?:back|recover\w*|regain\w*)\b"
 )
 # A gap between two figures asked for: "by how many percentage points", 差几个百分点, 扩大了多少 —
 # honoured only by an output that states the difference, never by the two figures alone.
@@ -95,7 +106,9 @@ GAP = re.compile(
     # "how much did SIZE beat the S&P 500 by", "its excess return over the S&P 500"
     r"|how\s+much\s+(?:did|has|had|does)\s+[^.?!;]{1,40}?\b(?:outperform|underperform|beat|"
     r"lag|trail)(?:ed|s)?\b[^.?!;]{1,40}?\bby(?=\s*(?:[?.!;,]|$|\s+(?:in|over|during|since|from)\b))"
-    r"|excess\s+returns?\s+(?:over|above|relative\s+to|against|vs\.?|versus)|alpha\s+over)\b"
+    r"|excess\s+returns?\s+(?:over|above|relative\s+to|against|vs\.?|versus)|alpha\s+over"
+    # "how far the laggard trailed the leader", "how far BAC beat JPM"
+    rf"|{_HOW_FAR_BEAT})\b"
     r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s。最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"(?<!最)多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
@@ -256,6 +269,8 @@ def content_words(
             start = found.start()
             end = start + len(found.group(0).rstrip())
             inside = how != "condition" and any(s <= start and end <= e for s, e in picked)
+            if how == "distance" and _FROM_THE_PEAK_BACK.match(text, start):
+                continue  # "days from the peak until it closed back at that peak": a recovery
             if not inside and not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
     costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]

@@ -121,3 +121,18 @@ def _gap_of_levels(reading: Reading, text: str) -> bool:
     if len({e.units for e in names}) != 1:
         return False
     return bool(_PRICE_WORD.search(text)) or all(e.kind not in PRICE_KINDS for e in names)
+
+
+# A statistic said of the spread itself: "the average Brent-WTI spread", "mean premium",
+# 平均价差, 利差的均值.
+_STATISTIC_OF_SPREAD = re.compile(
+    r"(?i)\b(?:average|mean|avg|median)\s+(?:[\w'’-]+\s+){0,3}?(?:spread|premium|discount|gap)s?\b"
+    r"|平均(?:的)?(?:价差|利差|息差|溢价|差价)|(?:价差|利差|息差|溢价|差价)的?(?:平均|均值)"
+)
+
+
+def statistic_of_the_spread(text: str) -> bool:
+    """Whether a mean or median is asked of the spread itself ("the average Brent-WTI spread"),
+    not of each series as well ("the 2013 average prices of Brent and WTI, and Brent's
+    premium")."""
+    return bool(_STATISTIC_OF_SPREAD.search(text))

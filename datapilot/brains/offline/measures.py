@@ -73,6 +73,8 @@ _PUT_IN = re.compile(
     r"(?:was|were)\s+split(?:\s+[\d/.\-]+)?)\s+)?"
     r"(?:in|into|of|between)\s+(?![\d'’])"  # "$5,000 in P&G", "$80k went into the S&P 500"
     r"|投资|投入|投了|买入|买了|买|入手|本金|持有"
+    # 放3万美金在…: a sum "put" somewhere
+    r"|[放砸押]了?(?=\s*[\d一二两三四五六七八九十几]+\s*[万千百亿]?\s*(?:美元|美金|块|元|刀))"
 )
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
 _SCALE |= {"bn": 1e9, "billion": 1e9, "亿": 1e8}

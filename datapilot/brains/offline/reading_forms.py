@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from datapilot.brains.offline.advice import occasion_only
 from datapilot.brains.offline.clauses import PHRASE_END, clause_around, clauses
+from datapilot.brains.offline.honour import GAP
 from datapilot.brains.offline.measures import (
     LIVE_ONLY,
     asks_both_ends,
@@ -63,7 +64,14 @@ _BEST_SIDE = re.compile(
 
 def _worst_first(parsed: Parsed) -> bool:
     """A ranking listed from the bottom: a worst-side word said before any best-side one."""
-    worst = [h.start for h in parsed.hits if h.has("cue:worst")]
+    # (a worst-side word inside a gap asked between the two ends, "how far the laggard
+    # trailed the leader", orders nothing)
+    gaps = [found.span() for found in GAP.finditer(parsed.text)]
+    worst = [
+        h.start
+        for h in parsed.hits
+        if h.has("cue:worst") and not any(s <= h.start < e for s, e in gaps)
+    ]
     if not worst:
         return False
     best = [h.start for h in parsed.hits if h.has("cue:rank") and _BEST_SIDE.match(h.text)]

@@ -37,6 +37,8 @@ class AnalystFamilies(SeriesStatistics):
 
         def _volume(self) -> None: ...
 
+        def _spread(self, metric: str = "spread") -> None: ...
+
     def _period_extremes(self) -> None:
         """Each period's return (the first from the close before the window), then the best
         and/or worst of them with their dates."""
@@ -325,10 +327,22 @@ class AnalystFamilies(SeriesStatistics):
             )
         )
 
+    def _spread_counted(self) -> str:
+        """What a count of values reads: the spread of the two series when the question asks
+        about their spread ("how many months was the Baa-Aaa spread above 2.5 points"), never
+        each series on its own; else the series' levels."""
+        if "spread" not in self.r.metrics or len(self.r.entities) != 2:
+            return self.levels()
+        made = next((c.output for c in self.builder.calls() if c.interface == "spread"), None)
+        if made is None:
+            self._spread()
+            made = next((c.output for c in self.builder.calls() if c.interface == "spread"), None)
+        return made or self.levels()
+
     def _count_values(self, condition: str) -> None:
         """How many of a monthly or quarterly series' values in the window met a level."""
         r = self.r
-        args: dict[str, Any] = {"frame": frame(self.levels()), "condition": condition}
+        args: dict[str, Any] = {"frame": frame(self._spread_counted()), "condition": condition}
         if r.threshold is not None:
             args["threshold"] = r.threshold
         if r.count_inclusive:

@@ -10,7 +10,7 @@ from typing import Any
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import in_percent
 from datapilot.brains.offline.level_changes import asks_level_change, asks_rate_change
-from datapilot.brains.offline.margins import asks_gap
+from datapilot.brains.offline.margins import asks_gap, statistic_of_the_spread
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import (
     SHOWN_AS,
@@ -425,6 +425,14 @@ class PerformanceMeasures(PlannerBase):
         of_spread = not of_returns and "spread" in r.metrics and self.builder.has("spread")
         if of_spread:
             data = "spread"  # "the average Brent minus WTI spread": the spread's statistic
+            if not statistic_of_the_spread(r.text):
+                # "the 2013 average prices of Brent and WTI, and Brent's premium": each
+                # series' statistic beside the spread's
+                data = self._merged(
+                    [self.levels(), "spread"],
+                    "series_and_spread",
+                    self._say("Put the series beside their spread", "把序列与其价差并列"),
+                )
         if data is None:
             data = self.levels(for_returns=of_returns)
         if of_returns:
