@@ -211,3 +211,42 @@ async def test_a_claim_between_its_last_closes_of_two_years(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{move:.2f}%" in answer.summary and "2014-12-31" in answer.summary, answer.summary
+
+
+async def test_the_three_worst_months_said_in_chinese(data: Any) -> None:
+    closes = _index("skfolio_index", "^GSPC")
+    months = closes.resample("ME").last().pct_change().loc["2018"] * 100
+    worst = months.nsmallest(3)
+    answer = await ask_offline(
+        "标普500 2018年跌得最多的三个月分别是哪几个月？各跌了多少？", date(2019, 1, 5)
+    )
+    assert answer.status == "ok", answer.message
+    for month, move in worst.items():
+        assert f"{month:%Y-%m}" in answer.summary and f"{move:.2f}%" in answer.summary, (
+            month,
+            answer.summary,
+        )
+
+
+async def test_how_much_dearer_on_average_in_chinese(data: Any) -> None:
+    brent = series_values(data, "MCOILBRENTEU").loc["2011"]
+    wti = series_values(data, "MCOILWTICO").loc["2011"]
+    answer = await ask_offline(
+        "2011年布伦特平均比WTI每桶贵多少？两个都用月度数据算全年均价", date(2012, 2, 1)
+    )
+    assert answer.status == "ok", answer.message
+    for figure in (brent.mean(), wti.mean(), brent.mean() - wti.mean()):
+        assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
+
+
+async def test_a_claim_with_its_calendar_years_in_brackets(data: Any) -> None:
+    closes = _stock("AAPL")
+    move = (closes.loc[:"2018-12-31"].iloc[-1] / closes.loc[:"2014-12-31"].iloc[-1] - 1) * 100
+    answer = await ask_offline(
+        "Saw a headline claiming Apple more than doubled over 2015-2018 (four calendar years). "
+        "Legit?",
+        date(2019, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"does not hold: the figure is {move:.2f}%" in answer.summary, answer.summary
+    assert "Legit" not in answer.summary, answer.summary

@@ -776,7 +776,8 @@ def _sub_period_measure(reading: Reading) -> bool:
 # Periods counted ("how many months", 多少个季度, 几个月) and the steps that count them.
 _COUNTED = re.compile(
     r"(?i)\b(?:how\s+many|number\s+of)\s+(?:(?:of\s+)?(?:the|its|their)\s+)?"
-    r"(?:(?:calendar|trading|business)\s+)?$|(?:多少|几)个?(?:日历|交易)?$"
+    # (哪几个月 names the months: which ones, not how many)
+    r"(?:(?:calendar|trading|business)\s+)?$|(?:多少|(?<!哪)几)个?(?:日历|交易)?$"
 )
 _COUNTING = ("count_days", "count_signs", "longest_streak", "returns_when")
 

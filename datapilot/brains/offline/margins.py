@@ -18,6 +18,8 @@ from datapilot.brains.offline.parsing import Parsed
 if TYPE_CHECKING:  # the reader imports this module
     from datapilot.brains.offline.reading import Reading
 
+# Statistics of levels whose gap between two names is the statistic of their spread.
+_STATISTICS = {"mean", "median"}
 # Measures whose gap between names is a difference of returns.
 _RETURNS = {"return", "cumulative_return"}
 # A price said: "the price gap between them" is a gap of prices (a spread), not of returns.
@@ -76,7 +78,8 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
     found = asks_gap(parsed.text)
     names = reading.entities
     if found is not None and _gap_of_levels(reading, parsed.text):
-        reading.metrics = ["spread"]
+        # (an average said with it, 布伦特平均比WTI贵多少: each average and the spread's)
+        reading.metrics = ["spread", *(m for m in reading.metrics if m in _STATISTICS)]
         reading.family_spans.append((*found.span(), "the difference of the two levels"))
         said = _PRICE_WORD.search(parsed.text)
         if said is not None:
@@ -113,7 +116,7 @@ def _gap_of_levels(reading: Reading, text: str) -> bool:
     units set against each other, a series' (a commodity, a rate) or a price said as one."""
     names = reading.entities
     # A measure only assumed (a ranking word, 贵得最多, defaults to returns) is no measure said.
-    levels = set(reading.metrics) <= {"close", "value"} or (
+    levels = set(reading.metrics) <= {"close", "value", *_STATISTICS} or (
         reading.measure_defaulted and _PRICE_WORD.search(text) is not None
     )
     if len(names) != 2 or not levels:

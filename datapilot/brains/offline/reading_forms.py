@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 CHART_OPTION_WORDS = {"log_y": "a logarithmic value axis", "donut": "a donut chart"}
 
 
+# The periods a ranking keeps, said in Chinese: 跌得最多的三个月, 涨幅最大的两个季度, 最差的五周.
+_TOP_PERIODS_ZH = re.compile(
+    r"(?:最(?:好|佳|差|高|低|强|弱|多|少|大|小)|(?:涨|跌)得?最(?:多|猛|凶|狠|厉害|少))的?\s*"
+    rf"(?P<n>\d+|{ZH_NUMERAL})\s*个?(?P<unit>月|季度|季|年|周|星期|天|交易日)"
+)
+_PERIOD_UNITS_ZH = {"月": "month", "季度": "quarter", "季": "quarter", "年": "year"}
+_PERIOD_UNITS_ZH |= {"周": "week", "星期": "week", "天": "day", "交易日": "day"}
+
+
 @lru_cache(maxsize=4)
 def _top_k(numbers: tuple[tuple[str, int], ...]) -> re.Pattern[str]:
     """The count in "top 5", "the 3 best", 前三名, 最好的五只."""
@@ -227,6 +236,21 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             reading.rank = True  # "top 5", 前三名: a ranking even without a ranking word
             reading.trace.append(f'"{top.group(0).strip()}" → keep the top {reading.top_k}')
             break
+    periods = _TOP_PERIODS_ZH.search(parsed.text)
+    counted = read_number(periods.group("n"), vocab.time.numbers) if periods else None
+    if periods is not None and counted and counted >= 1 and reading.top_k is None:
+        # 跌得最多的三个月, 涨幅最大的两个季度: that many periods ranked, never a length
+        reading.top_k = int(counted)
+        reading.family_spans.append((*periods.span(), f"the top {reading.top_k} periods"))
+        reading.trace.append(
+            f"“{periods.group(0)}” → 取前{reading.top_k}个"
+            if reading.zh
+            else f'"{periods.group(0)}" → keep the top {reading.top_k}'
+        )
+        unit = _PERIOD_UNITS_ZH[periods.group("unit")]
+        parsed.time.durations = [
+            d for d in parsed.time.durations if (d.count, d.unit) != (counted, unit)
+        ]
     # After the count: "前三名和后三名" is a ranking because of its count alone.
     reading.both_ends = reading.rank and asks_both_ends(parsed.text)
     if reading.both_ends:

@@ -596,7 +596,9 @@ class Grammar:
             ("horizon_zh_xia", rf"下\s*(?P<n>{NUM_ZH})\s*个\s*(?P<u>{unit_zh})", self._horizon),
             (
                 "duration_en",
-                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?P<u>{unit_en_long})(?![A-Za-z])",
+                # ("four calendar years": a length all the same)
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?:calendar\s+)?(?P<u>{unit_en_long})"
+                r"(?![A-Za-z])",
                 self._duration,
             ),
             (
