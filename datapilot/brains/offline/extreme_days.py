@@ -49,7 +49,7 @@ _WORST_ZH = (
     r"亏损最大|最差|最糟|最惨|最弱"
 )
 _COUNT_ZH = rf"(?:\d+|{ZH_NUMERAL}|几)"
-_DAY_ZH = r"(?:个)?(?:交易日|天|日子)"
+_DAY_ZH = r"(?:个)?(?:交易日|天|日子|日(?![收涨跌均内线]))"
 # One day (单日, 一天), or several sessions a change spans (5日, 三个交易日).
 _DAY_ONE_ZH = rf"(?P<day>单日|一天|一日|日|(?P<span>\d{{1,3}}|{ZH_NUMERAL})(?:个交易日|个?日|天))"
 
@@ -113,7 +113,12 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
         # 涨幅最大的5天, 跌幅最大的3个交易日, 表现最差的一天, 最好和最差的交易日
         re.compile(
             rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
-            rf"的?(?:是)?(?:哪)?(?P<n>{_COUNT_ZH})?(?P<day>{_DAY_ZH})"
+            rf"(?:的|那)?(?:是)?(?:哪)?(?P<n>{_COUNT_ZH})?(?P<day>{_DAY_ZH})"
+        ),
+        # each day said with its move: 跌得最厉害那日和涨得最多那日 (Cantonese 嗰日同…嗰日)
+        re.compile(
+            rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:的|那)(?P<day>日|天)(?:和|与|及|、|以及)"
+            rf"(?P<s2>{_BEST_ZH}|{_WORST_ZH})(?:的|那)(?:日|天)"
         ),
         # 哪一天涨得最多, 哪个交易日跌幅最大, 在哪天表现最差
         re.compile(

@@ -283,6 +283,9 @@ RANGE_ASK = re.compile(
     r"|\b(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,40}?\b(?:lows?|lowest|trough|min(?:imum)?)\b"
     r"[^.?!]{0,40}?\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+two|them|both|those)\b"
     r"|(?:最高|高点)[^？?]{0,20}(?:最低|低点)[^？?]{0,12}?(?:两者|二者)(?:之间)?(?:相差|差距|之差|差了|差多少|差值)"
+    # the gap asked in the next question: 最高值和最低值各是多少？差价是多少？ / 两者相差多少点？
+    r"|(?:最高|高点)[^。？?]{0,20}(?:最低|低点)[^。？?]{0,16}[？?]\s*(?:两者|二者)?(?:之间)?"
+    r"(?:相差|差距|之差|差了|差多少|差值|差额|差价)"
 )
 # A high and a low said together: "high and low", "highest and lowest close", 最高价和最低价.
 BOTH_EXTREMES = re.compile(

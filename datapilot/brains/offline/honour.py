@@ -697,6 +697,8 @@ def _form(reading: Reading, cue: str, word: str, after: str = "") -> str | None:
         if _left_out(reading):
             return "comparison, the other names said to have no data"
         return None
+    if "range" in reading.metrics and _LEVEL_EXTREME.match(word):
+        return "the high and the low, with their dates"  # 最高是多少、最低是多少？差了几美元
     if "distance" in reading.metrics and _LEVEL_EXTREME.match(word):
         return "the high or low the distance is measured from"  # 离历史最高价还差多少？最高是哪天
     if "max_drawdown" in reading.metrics and _FALL_AFTER.match(after):

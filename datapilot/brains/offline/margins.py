@@ -44,6 +44,10 @@ _BETWEEN_THE_ENDS = re.compile(
     # "the difference between the two CAGRs", "the gap between their returns"
     r"|(?:two\s+|their\s+|both\s+)(?:cagrs?|returns?|annuali[sz]ed\s+returns?|growth\s+rates?)\b)"
 )
+# Which of them led: "which insurer led", "who came out ahead", 谁领先.
+_WHICH_LED = re.compile(
+    r"(?i)\b(?:which|who)\s+(?:[a-z]+\s+)?(?:led|won|came\s+out\s+(?:ahead|on\s+top))\b"
+)
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
     r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
@@ -66,7 +70,7 @@ def asks_gap(text: str) -> re.Match[str] | None:
 def sets_names_against_each_other(text: str) -> bool:
     """Whether `text` asks a figure only two names together have: a difference, spread or gap
     between them, or which one beat the other ("… and the gap", "did Tesla beat Apple")."""
-    return any(p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED))
+    return any(p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, GAP, _WHICH_LED))
 
 
 def read_margin(reading: Reading, parsed: Parsed) -> None:

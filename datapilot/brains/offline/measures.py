@@ -76,6 +76,16 @@ _PUT_IN = re.compile(
     # 放3万美金在…: a sum "put" somewhere
     r"|[放砸押]了?(?=\s*[\d一二两三四五六七八九十几]+\s*[万千百亿]?\s*(?:美元|美金|块|元|刀))"
 )
+# An average yearly growth said to compound: "the average annual growth rate it implies
+# (compounded)", "average annual return, compounded", 年均复合增长率.
+_AVERAGE_ANNUAL_COMPOUNDED = re.compile(
+    r"(?i)\baverage\s+(?:annual|yearly)\s+(?:growth\s+rate|growth|rate\s+of\s+(?:growth|return)|"
+    # (the compounding said in brackets after it, which the parser blanks as a formula: the
+    # average "it implies" over two ends is compounded all the same)
+    r"returns?)\b(?=[^.?!]{0,60}\bcompound|\s+(?:that\s+|this\s+)?(?:it\s+)?implie[sd]\b)"
+    r"|\bcompound(?:ed)?\s+average\s+(?:annual|yearly)\s+(?:growth\s+rate|growth|returns?)\b"
+    r"|年均复合(?:增长率|增速|回报率?|收益率)"
+)
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
 _SCALE |= {"bn": 1e9, "billion": 1e9, "亿": 1e8}
 # A bare amount with a scale put into something: "5k into UNH", "2.5m in Apple".
@@ -186,6 +196,14 @@ def refine(
     """The metrics after the rules that make them exact, and a trace line for each rule used:
     `days` is the best/worst-days request read from the question, `amount` a sum of money."""
     trace: list[str] = []
+    if "mean" in metrics and _AVERAGE_ANNUAL_COMPOUNDED.search(parsed.text):
+        # "the average annual growth rate it implies (compounded)": the CAGR, which states the
+        # growth in all beside it — never the mean of the values or of year-over-year changes
+        growths = ("mean", "yoy", "return", "cumulative_return", "annualized_return", "value")
+        metrics = ["annualized_return", *(m for m in metrics if m not in growths)]
+        trace.append(
+            "年均复合增长 → 复合年增长率" if zh else "average annual growth, compounded → CAGR"
+        )
     said = {m: [h.text.casefold() for mm, h in parsed.group("metric") if mm == m] for m in metrics}
     named = [m for m in ("yoy", "qoq", "mom") if m in metrics]
     if named and "pop" in metrics and all(w in GENERIC_CHANGE for w in said.get("pop", [])):

@@ -420,6 +420,7 @@ def _read(
     reading.members_named = members_named(parsed)
     read_metrics(reading, parsed, vocab)
     reading.claim = read_claim(text)
+    _claimed_move(reading)
     read_margin(reading, parsed)
     read_risk_free(reading)
     read_members(reading, parsed, catalog)
@@ -797,3 +798,26 @@ def _rewritten(reading: Reading, parsed: Parsed) -> str:
         zh=reading.zh,
         refers_to=[e.id for e in reading.entities] if follow_up else (),
     )
+
+
+# A move said of a claimed figure: "was up 50%", "down 30%", "gained 80%".
+_MOVE_BEFORE_FIGURE = re.compile(
+    r"(?i)\b(?:up|down|gained|lost|rose|fell|climbed|dropped|higher|lower)\s+(?:by\s+)?"
+    r"(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+)?$"
+)
+
+
+def _claimed_move(reading: Reading) -> None:
+    """A claim of a move with no measure said beside it ("A tweet says UnitedHealth was up 50%
+    in 2 years … Is that right?"): the move over the window is what the claim is checked by,
+    never the closing prices."""
+    claim = reading.claim
+    if claim is None or not reading.price_entities:
+        return
+    if not set(reading.metrics) <= {"close", "value"}:
+        return
+    at = reading.text.find(claim.said)
+    if at < 0 or not _MOVE_BEFORE_FIGURE.search(reading.text[:at]):
+        return
+    reading.metrics = ["return"]
+    reading.trace.append(f'"{claim.said}" claimed as a move → return over the window')

@@ -9,7 +9,7 @@ from datapilot.brains.offline.clauses import clauses
 from datapilot.brains.offline.exclusions import DIVIDENDS_LEFT_OUT
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.family_asks import RANGE_ASK
-from datapilot.brains.offline.honour import GAP, in_percent
+from datapilot.brains.offline.honour import FIGURE, GAP, claimed_figure, in_percent
 from datapilot.brains.offline.how_much import bounds_a_move, names_the_start
 from datapilot.brains.offline.measures import (
     GENERIC_CHANGE,
@@ -375,6 +375,13 @@ def _told_sentences(parsed: Parsed) -> list[tuple[int, int]]:
     if len(spans) < 2:
         return []
     told = [(a, b) for a, b in spans if _TELLS.search(text[a:b]) and not _ASKS.search(text[a:b])]
+    # A claim a later sentence checks ("A tweet says it was up 50% in 2 years … Is that right?")
+    # tells the measure the check is of.
+    told = [
+        (a, b)
+        for a, b in told
+        if not any(claimed_figure(text, a + f.start()) for f in FIGURE.finditer(text[a:b]))
+    ]
     asked = [span for span in spans if span not in told]
     measured = any(any(a <= h.start < b for a, b in asked) for m, h in parsed.group("metric"))
     return told if measured else []

@@ -281,7 +281,12 @@ _CANTONESE = {
     "升咗": "涨了", "升得": "涨得", "升幅": "涨幅", "升超": "涨超", "大升": "大涨", "劲升": "大涨",
     "劲跌": "大跌", "最劲": "最多", "入货": "买入", "捞底": "抄底", "收市价": "收盘价",
     "收市": "收盘", "喺": "在", "嚟㗎": "的呢", "㗎": "呢", "定系": "还是", "嗰": "那", "𠮶": "那",
+    # how badly or well a move went: 跌得最伤, 跌得最犀利, 升得最劲 (劲 → 多 above)
+    "最伤": "最狠", "最犀利": "最厉害",
 }  # fmt: skip
+# 同 joining two moves or days ("最大升幅同最大跌幅", "嗰日同升得最劲嗰日") is "and", never 同比 or
+# 同期.
+_AND_YUE = re.compile(r"(?<=[幅日天价])同(?![比期一样时意])")
 _CANTONESE_WORD = re.compile("|".join(sorted(map(re.escape, _CANTONESE), key=len, reverse=True)))
 _WHICH_YUE = re.compile(r"边(?=[一二三四五六七八九十两几0-9]*[个只日天年月度间次位家])")
 # 係 (is), which OpenCC writes 系: "是" in Cantonese text, never 体系, 关系, 系统, 系列.
@@ -319,7 +324,7 @@ def mandarin(text: str) -> str:
     if not _CANTONESE_WORD.search(text) and "边" not in text:
         return text
     text = _CANTONESE_WORD.sub(lambda m: _CANTONESE[m[0]], text)
-    text = _THESE_YUE.sub("这", _IS_YUE.sub("是", text))
+    text = _AND_YUE.sub("和", _THESE_YUE.sub("这", _IS_YUE.sub("是", text)))
     return _WHICH_YUE.sub("哪", text)
 
 

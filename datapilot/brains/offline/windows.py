@@ -1000,6 +1000,13 @@ class Grammar:
         atoms = self.atoms(text, today)
         self._infer_years(text, atoms, today)
         reading = TimeReading(text=text)
+        for atom in atoms:
+            if _the_askers_occasion(text, atom):
+                # "for this week's episode", 明天交作业: when the asker needs it, no window
+                atom.used = True
+                reading.notes.append(
+                    f'"{text[atom.span[0] : atom.span[1]]}" dates the asker\'s occasion, no window'
+                )
         windows: list[tuple[date | None, date | None]] = []
         bases: list[Base] = []
         named: list[bool] = []
@@ -1119,6 +1126,11 @@ class Grammar:
             # decide over a length said beside them (the claim's "ten years")
             _keep_where([r != "rolling" for r in rules], windows, bases, rules)
             reading.notes.append("a start and an end said: they decide over a length")
+        if _length_of_the_periods(windows, rules):
+            # "'up 50% in 2 years' — meaning calendar 2019 plus 2020": the periods said span the
+            # length said beside them, and decide
+            _keep_where([r != "rolling" for r in rules], windows, bases, rules)
+            reading.notes.append("periods said beside a length they span: they decide")
         based = _bases_of_a_period(windows, rules, today)
         if based:
             # "Over calendar 2015 through 2021 (from the 2014 year-end close)": the "from" only
@@ -1569,6 +1581,51 @@ def _a_days_move(text: str, atom: Atom) -> bool:
 
 
 _ON = re.compile(r"(?i)on\s")
+
+
+def _length_of_the_periods(
+    windows: list[tuple[date | None, date | None]], rules: list[str]
+) -> bool:
+    """Whether one trailing length is said beside calendar periods that follow each other and
+    together last as long ("in 2 years … calendar 2019 plus 2020")."""
+    lengths = [w for w, r in zip(windows, rules, strict=True) if r == "rolling"]
+    periods = sorted(w for w, r in zip(windows, rules, strict=True) if r == "period")
+    if len(lengths) != 1 or len(periods) + 1 != len(rules) or not periods:
+        return False
+    if any(None in p for p in periods) or None in lengths[0]:
+        return False
+    for (_, end), (start, _) in itertools.pairwise(periods):
+        if (start - end).days != 1:  # type: ignore[operator]
+            return False
+    (length_start, length_end), first, last = lengths[0], periods[0][0], periods[-1][1]
+    said = (length_end - length_start).days  # type: ignore[operator]
+    spanned = (last - first).days + 1  # type: ignore[operator]
+    return said > 0 and abs(said - spanned) <= 0.02 * said
+
+
+# What the asker needs the answer for, dated by a time word before it: "this week's episode",
+# "tomorrow's class", 明天交作业, 下周开会要用 — the occasion's day, never the data's window.
+_OCCASION_AFTER_EN = re.compile(
+    r"(?i)['’]s\s+(?:\w+\s+){0,2}?(?:episode|show|podcast|newsletter|column|class|lecture|"
+    r"seminar|meeting|call|presentation|deck|segment|broadcast|issue|piece|post|blog|exam|"
+    r"quiz|homework|assignment|deadline|briefing|standup|stand-up|memo|report|interview)s?\b"
+)
+_OCCASION_AFTER_ZH = re.compile(
+    r"(?:就|要|得|需要)?(?:交|上课|开会|汇报|讲课|考试|录节目|发稿|截稿|用|要用|演讲|上台|答辩)"
+)
+_RELATIVE_DAY_ZH = re.compile(r"(?:今天|明天|后天|今晚|明早|明晚|下周|下星期|这周|本周|周末)")
+
+
+def _the_askers_occasion(text: str, atom: Atom) -> bool:
+    """Whether `atom` (this week, tomorrow, 明天) dates what the asker needs the answer for
+    rather than the data asked about."""
+    said = text[atom.span[0] : atom.span[1]]
+    after = text[atom.span[1] :]
+    if _OCCASION_AFTER_EN.match(after):
+        return True
+    return bool(_RELATIVE_DAY_ZH.fullmatch(said.strip()) and _OCCASION_AFTER_ZH.match(after))
+
+
 # The close named after its day: "since its March 9, 2009 close".
 _CLOSE_AFTER_THE_DAY = re.compile(r"(?i)\s*(?:close|closing\s+(?:price|level|value)|level)\b")
 

@@ -10,6 +10,7 @@ The sentences about what was done are built in `done`, those about what the numb
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,11 @@ def understood_line(intent: Intent) -> str:
     return f"Understood: {intent.rewritten}"
 
 
+# A Chinese name ending in a number before a year (标普500 + 2020年第一季度): kept apart, never
+# read as one number (标普5002020年).
+_NAME_THEN_YEAR = re.compile(r"(?<=[\u4e00-\u9fff])(\d{1,3})(?=(?:19|20)\d\d年)")
+
+
 def template_summary(
     question: str,
     understanding: Understanding,
@@ -81,7 +87,7 @@ def summary_chunks(
     """The summary as sentences (with their separating spaces), for streaming one at a time."""
     sentences = _sentences(question, understanding, run, names)
     if is_chinese(question):
-        return sentences
+        return [_NAME_THEN_YEAR.sub(r"\1 ", sentence) for sentence in sentences]
     return [sentence if i == 0 else " " + sentence for i, sentence in enumerate(sentences)]
 
 
