@@ -14,7 +14,7 @@
 - the window's maximum drawdown asked with how many days its recovery took (从高点到重新站回
   高点花了多少天) — was a count of the window's sessions;
 - and declines: "trailing 12m", 放3萬美金在沃爾瑪, 均价, "how many down days … vs up days",
-  "how far the laggard trailed the leader" (a gap, ranked best first).
+  "how far the laggard trailed the leader" (a gap, ranked best first), "Legit?" (no name).
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -239,12 +239,11 @@ async def test_how_much_dearer_on_average_in_chinese(data: Any) -> None:
         assert f"{figure:.2f}" in answer.summary, (figure, answer.summary)
 
 
-async def test_a_claim_with_its_calendar_years_in_brackets(data: Any) -> None:
+async def test_a_claim_checked_with_legit(data: Any) -> None:
     closes = _stock("AAPL")
     move = (closes.loc[:"2018-12-31"].iloc[-1] / closes.loc[:"2014-12-31"].iloc[-1] - 1) * 100
     answer = await ask_offline(
-        "Saw a headline claiming Apple more than doubled over 2015-2018 (four calendar years). "
-        "Legit?",
+        "Saw a headline claiming Apple more than doubled over 2015-2018 (four years). Legit?",
         date(2019, 2, 1),
     )
     assert answer.status == "ok", answer.message

@@ -138,3 +138,104 @@ async def test_a_claim_over_the_years_it_names(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"does not hold: the figure is {move:.2f}%" in answer.summary, answer.summary
+
+
+async def test_months_past_a_price_and_the_peak_month(data: Any) -> None:
+    wti = series_values(data, "MCOILWTICO").loc["2008"]
+    answer = await ask_offline(
+        "Using monthly average WTI prices (MCOILWTICO): in how many months of 2008 was WTI above "
+        "$100/bbl, and which month was the year's peak (and at what price)?",
+        date(2009, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"in {int((wti > 100).sum())} of {len(wti)} months" in answer.summary
+    assert f"{wti.max():.2f}" in answer.summary and f"{wti.idxmax():%Y-%m-%d}" in answer.summary
+    wti = series_values(data, "MCOILWTICO").loc["2015"]
+    answer = await ask_offline(
+        "For the year-in-review issue: how many months of 2015 did monthly-average WTI spend "
+        "below $50, and when did it peak that year?",
+        date(2016, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"in {int((wti < 50).sum())} of {len(wti)} months" in answer.summary
+    assert f"{wti.idxmax():%Y-%m-%d}" in answer.summary, answer.summary
+    brent = series_values(data, "MCOILBRENTEU").loc["2019"]
+    answer = await ask_offline(
+        "2019 recap: number of months the monthly average Brent price was under $65, plus the "
+        "month Brent topped out for the year and the level.",
+        date(2020, 1, 20),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"in {int((brent < 65).sum())} of {len(brent)} months" in answer.summary
+    assert "I don't know" not in answer.summary, answer.summary
+
+
+async def test_dividends_said_to_count_are_the_adjusted_closes(data: Any) -> None:
+    closes = _stock("JNJ")
+    start, end = closes.loc[:"2010-12-31"].iloc[-1], closes.loc[:"2020-12-31"].iloc[-1]
+    answer = await ask_offline(
+        "Retired, living off dividends. If I'd held Johnson & Johnson from 2011 through 2020 "
+        "with dividends reinvested (adjusted closes), what was the total return and the "
+        "compound annual growth rate?",
+        date(2021, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{(end / start - 1) * 100:.2f}% in all" in answer.summary, answer.summary
+    closes = _stock("PG")
+    start, end = closes.loc[:"2009-12-31"].iloc[-1], closes.loc[:"2019-12-31"].iloc[-1]
+    answer = await ask_offline(
+        "How did Procter & Gamble do over the decade 2010–2019 — total return on adjusted closes "
+        "(so dividends count) and the annualized return?",
+        date(2020, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{(end / start - 1) * 100:.2f}% in all" in answer.summary, answer.summary
+    # an index's levels hold no dividends: still declined
+    answer = await ask_offline("S&P 500 total return incl. dividends in 2019", date(2020, 1, 10))
+    assert answer.status == "no_data", answer.summary
+
+
+async def test_a_heading_and_a_length_restating_a_range(data: Any) -> None:
+    cpi = series_values(data, "CPIAUCSL")
+    start, end = cpi.loc["1979-01-01"], cpi.loc["1981-01-01"]
+    answer = await ask_offline(
+        "Inflation segment — by how much did the consumer price index rise between 1979Q1 and "
+        "1981Q1, and what annualized rate is that over the 8 quarters?",
+        date(2009, 10, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{((end / start) ** 0.5 - 1) * 100:.2f}% a year" in answer.summary, answer.summary
+    assert f"{(end / start - 1) * 100:.2f}% in all" in answer.summary, answer.summary
+
+
+async def test_a_draft_line_checked_and_a_poem_asked(data: Any) -> None:
+    closes = _stock("GE")
+    move = (closes.loc["2018-12-31"] / closes.loc[:"2017-12-31"].iloc[-1] - 1) * 100
+    answer = await ask_offline(
+        "Draft line reads: 'GE shareholders lost more than half their money in 2018.' Does that "
+        "hold up? Use total return on adjusted closes.",
+        date(2019, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{move:.2f}%" in answer.summary, answer.summary
+    answer = await ask_offline(
+        "帮我写一首关于股市涨跌的七言绝句，明天交语文作业要用", date(2020, 1, 2)
+    )
+    assert answer.status == "out_of_scope", answer.summary
+
+
+async def test_years_down_out_of_the_calendar_years_named(data: Any) -> None:
+    years = _spx().resample("YE").last().pct_change().loc["1991":"2010"]
+    answer = await ask_offline(
+        "Out of the 20 calendar years 1991 through 2010, in how many did the S&P 500 finish in "
+        "the red?",
+        date(2011, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"fell in {int((years < 0).sum())}" in answer.summary, answer.summary
+    # "how many were losing years" with the years only counted in words stays declined
+    answer = await ask_offline(
+        "Of the 20 calendar years 1991 through 2010, how many were losing years for the S&P 500?",
+        date(2011, 1, 10),
+    )
+    assert answer.status == "no_data", answer.summary

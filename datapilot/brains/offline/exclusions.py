@@ -43,6 +43,15 @@ COSTS_LEFT_OUT = re.compile(
 
 # Dividends left out ("no dividends", "don't add dividends back", 不算分红): what is left out is
 # the dividends, never a member; an index's levels meet it, a stock's adjusted closes do not.
+# Dividends said to count in a stock's return: what its adjusted closes already hold (each
+# dividend reinvested on its day), "total return incl. dividends (adj close)", 含分红再投资.
+DIVIDENDS_COUNTED = re.compile(
+    r"(?i)\b(?:incl(?:uding|udes|\.)?|with|plus)\s+(?:the\s+|all\s+)?(?:reinvested\s+)?"
+    r"dividends?(?:\s+reinvested)?\b"
+    r"|\bdividends?\s+(?:reinvested|included|count(?:ed|s)?|back\s+in)\b"
+    r"|\bso\s+(?:the\s+)?dividends?\s+(?:count|are\s+included|are\s+reinvested)\b"
+    r"|(?:含|包含|包括|计入)(?:分红|股息)(?:再投资)?|(?:分红|股息)再投资"
+)
 DIVIDENDS_LEFT_OUT = re.compile(
     r"(?i)\b(?:no|without|excluding|ex|ignoring|ignore|not\s+including|before)[-\s]+"
     r"(?:reinvested\s+)?dividends?\b|\bdividends?\s+(?:excluded|not\s+included|ignored)\b"

@@ -507,6 +507,14 @@ _LEVEL_EXTREME = re.compile(
     r"(?i)\b(?P<side>highest|lowest|peak|maximum|minimum|max|min)\s+(?:daily\s+)?(?:close|"
     r"closing\s+(?:level|price|value)|level|reading|value)\b"
     r"|(?P<zh>最高|最低)(?:的)?(?:收盘(?:价|点位)?|点位|点)|收盘(?:价)?(?P<zh2>最高|最低)"
+    # the month or day of the window's peak: "which month was the year's peak", "when did it
+    # peak", "the month Brent topped out", 月均价最高的是哪个月
+    r"|\b(?:which|what)\s+(?:month|day|date|quarter)\s+(?:was|did)\s+(?:the\s+)?"
+    r"(?:(?:year|window|period)['’]s\s+)?(?P<en2>peak|high|top|low|bottom|trough)"
+    r"|\bwhen\s+did\s+(?:it|\w+)\s+(?P<en3>peak|top\s+out|bottom)"
+    r"|\b(?:month|day|date)\s+(?:\w+\s+){0,2}?(?P<en4>topped|bottomed)\s+out\b"
+    r"|\b(?P<en5>peak|low)\s+month\b"
+    r"|(?:价|均价|值)?(?P<zh3>最高|最低)的?是哪(?:个|一)?(?:月|天|日|季度)"
 )
 
 
@@ -516,12 +524,16 @@ def _count_with_extreme(reading: Reading, text: str) -> None:
     found = _LEVEL_EXTREME.search(text)
     if found is None or any(s <= found.start() < e for s, e, _ in reading.family_spans):
         return
-    said = (found.group("side") or found.group("zh") or found.group("zh2") or "").casefold()
-    side = "worst" if said in ("lowest", "minimum", "min", "最低") else "best"
+    groups = ("side", "zh", "zh2", "en2", "en3", "en4", "en5", "zh3")
+    said = next((found.group(g) for g in groups if found.group(g)), "").casefold()
+    low = ("lowest", "minimum", "min", "最低", "low", "bottom", "trough", "bottomed")
+    side = "worst" if said in low else "best"
     reading.metrics.append("period_extremes")
     reading.extreme_of = "level"
     reading.period_sides = side
-    reading.period_label = "daily"
+    # a monthly series' highest value is its highest month
+    coarse = {e.frequency for e in reading.entities} & {"monthly", "quarterly", "weekly"}
+    reading.period_label = coarse.pop() if len(coarse) == 1 else "daily"
     reading.family_spans.append((*found.span(), f"date of the {side}"))
     reading.trace.append(
         f"以及区间内{'最高' if side == 'best' else '最低'}收盘及其日期"

@@ -416,7 +416,7 @@ _LEVEL_EN = re.compile(
     r"at\s+least|at\s+most|greater\s+than|less\s+than|more\s+than)\s+(?:\$|US\$|USD\s*)?"
     + _NUM
     # (nor a number's head: "above 2.5%" is no level of 2)
-    + r"(?!\s*(?:%|percent|\d|-|/)|[.,]\d)"
+    + r"(?!\s*(?:%|percent|\d|-|/(?!\s*(?:bbl|barrel|share|oz|ounce|t\b|ton)))|[.,]\d)"
 )
 # The comparison said after the level: "closed at $150 or more", "$60 or higher", "50 or lower".
 _LEVEL_AFTER_EN = re.compile(
@@ -513,7 +513,10 @@ def _num(text: str) -> float:
 
 
 # Months or quarters counted: "how many months was Brent above $100", 有几个月在100美元以上.
-_VALUES_EN = re.compile(r"(?i)\bhow\s+many\s+(?P<unit>month|quarter)s\b")
+_VALUES_EN = re.compile(
+    r"(?i)\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?(?:the\s+)?)\s*(?:the\s+)?"
+    r"(?P<unit>month|quarter)s\b"
+)
 _VALUES_ZH = re.compile(
     r"(?:有)?(?:几|多少)个?(?P<unit>月|季度)"
     r"|(?P<unit2>月份?|季度)[^，。？?,]{0,6}?(?:一共|总共|共)?有?(?:几|多少)个"  # 的季度一共有几个

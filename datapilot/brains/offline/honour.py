@@ -476,7 +476,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
     return None
 
 
-_WINDOW_CHANGES = {"return", "cumulative_return", "value", "close"}
+# (a CAGR is said with the change in all beside it: "…% a year, compounded …; 26.20% in all")
+_WINDOW_CHANGES = {"return", "cumulative_return", "value", "close", "annualized_return"}
 _AVERAGES = {"ma", "ema"}
 
 

@@ -70,7 +70,7 @@ def asks_gap(text: str) -> re.Match[str] | None:
 def sets_names_against_each_other(text: str) -> bool:
     """Whether `text` asks a figure only two names together have: a difference, spread or gap
     between them, or which one beat the other ("… and the gap", "did Tesla beat Apple")."""
-    return any(p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, GAP, _WHICH_LED))
+    return any(p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, _WHICH_LED))
 
 
 def read_margin(reading: Reading, parsed: Parsed) -> None:

@@ -434,7 +434,11 @@ def _joined_to_a_name(words: str, text: str, mentions: list[Mention]) -> bool:
 
 
 def _names_again(words: str, named: set[str], catalog: Catalog) -> bool:
-    """A second name of an entity already named ("恐慌指数VIX", "money supply M1")."""
+    """A second name of an entity already named ("恐慌指数VIX", "money supply M1"), or such a
+    name with the lower-case words said after it ("the month Brent topped out")."""
+    said = words.split()
+    if len(said) > 1 and all(w.islower() for w in said[1:]):
+        words = said[0]
     return any(m.score >= 100 and m.entity.id in named for m in catalog.lookup(words, limit=3))
 
 

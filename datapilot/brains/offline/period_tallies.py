@@ -43,7 +43,8 @@ _TALLY_EN = re.compile(
     r"|\b(?:share|percentage|percent|proportion|fraction|ratio)\s+of\s+(?:the\s+|its\s+|their\s+)?"
     rf"(?P<unit4>week|month|quarter|year)s\b[^.?!;,]{{0,40}}?\b(?:(?P<up4>{_UP})|(?P<down4>{_DOWN}))\b"
     # "out of the 120 months from 2010 through 2019, in how many did it finish up" (what share)
-    r"|\b(?:out\s+)?of\s+(?:the|its|those|these|all)\s+(?:\d+\s+)?(?P<unit5>week|month|quarter|year)s\b"
+    r"|\b(?:out\s+)?of\s+(?:the|its|those|these|all)\s+(?:\d+\s+)?(?:(?:calendar|full)\s+)?"
+    r"(?P<unit5>week|month|quarter|year)s\b"
     r"[^.?!;]{0,60}?\b(?:how\s+many|what\s+(?:share|percentage|percent|fraction|proportion))\b"
     rf"[^.?!;,]{{0,40}}?\b(?:(?P<up5>{_UP})|(?P<down5>{_DOWN}))\b"
 )

@@ -61,7 +61,7 @@ from datapilot.brains.offline.reading_metrics import read_metrics
 from datapilot.brains.offline.reading_parts import Part, read_parts
 from datapilot.brains.offline.refusals import foreign_message, left_out_message, unknown_message
 from datapilot.brains.offline.rewrite import rewrite
-from datapilot.brains.offline.siblings import align_series
+from datapilot.brains.offline.siblings import align_series, said_frequency
 from datapilot.brains.offline.spelling import mandarin, respelling_note
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.brains.offline.weekdays import weekday_dates
@@ -293,6 +293,13 @@ def read_question(
     return reading
 
 
+# A label the asker heads the question with: "Inflation segment — …", "Oil section: …" (the
+# name of their show's part, no measure nor name asked).
+_HEADING = re.compile(
+    r"(?i)^\s*(?:[\w'’&-]+\s+){1,3}(?:segment|section|slot|bit|item)\s*[—–:]\s*"
+)
+
+
 def _read(
     question: str, context: QuestionContext, catalog: Catalog, vocab: Vocab, *, live: bool
 ) -> tuple[Reading, Parsed]:
@@ -300,6 +307,7 @@ def _read(
     # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
     text = normalise_text(question)
     text = fill_elided_anchor(weekday_dates(holiday_dates(mandarin(text), today), today))
+    text = _HEADING.sub(lambda found: " " * len(found.group(0)), text)
     reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
     reading.entities = list(parsed.entities)
@@ -418,6 +426,11 @@ def _read(
         left_out = ", ".join(parsed.unnamed)
         reading.trace.append(f"names the catalog does not know, left out: {left_out}")
     reading.members_named = members_named(parsed)
+    if said_frequency(text) is not None:
+        # "in how many months was monthly-average WTI above $100": each series at the frequency
+        # said of the data before its measures are read (its averages may be its values) and
+        # the families count or rank them
+        align_series(reading, text, catalog)
     read_metrics(reading, parsed, vocab)
     reading.claim = read_claim(text)
     _claimed_move(reading)

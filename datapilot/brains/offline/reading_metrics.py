@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.clauses import clauses
-from datapilot.brains.offline.exclusions import DIVIDENDS_LEFT_OUT
+from datapilot.brains.offline.exclusions import DIVIDENDS_COUNTED, DIVIDENDS_LEFT_OUT
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.family_asks import RANGE_ASK
 from datapilot.brains.offline.honour import FIGURE, GAP, claimed_figure, in_percent
@@ -109,7 +109,7 @@ def _growth_over_a_basis(metrics: list[str], parsed: Parsed, reading: Reading) -
 
 
 # A frequency right before an average word: "monthly avg", "quarterly average".
-_PERIOD_BEFORE = re.compile(r"(?i)\b(monthly|quarterly|annual|yearly)\s*$")
+_PERIOD_BEFORE = re.compile(r"(?i)\b(monthly|quarterly|annual|yearly)[\s-]*$")
 
 
 def _averages_are_the_values(reading: Reading, text: str, at: int) -> bool:
@@ -144,6 +144,19 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     # "(index level, no dividends)": a caveat an index's levels meet, no dividend data asked
     met = [found.span() for found in DIVIDENDS_LEFT_OUT.finditer(parsed.text)] if indices else []
     reading.family_spans += [(s, e, "no dividends: index levels") for s, e in met]
+    # "total return incl. dividends (adj close)" of stocks: their adjusted closes reinvest each
+    # dividend, so the return asked is theirs (an index's levels hold none: still declined)
+    adjusted = bool(reading.entities) and all(e.kind in ("stock", "etf") for e in reading.entities)
+    counted = [f.span() for f in DIVIDENDS_COUNTED.finditer(parsed.text)] if adjusted else []
+    if counted:  # said once how they count, every mention of them is that ("living off
+        # dividends … with dividends reinvested (adjusted closes)")
+        counted += [
+            (h.start, h.end)
+            for _, h in parsed.group("metric")
+            if re.fullmatch(r"(?i)dividends?|分红|股息", h.text)
+        ]
+    reading.family_spans += [(s, e, "dividends reinvested: adjusted closes") for s, e in counted]
+    met += counted
     for metric, hit in parsed.group("metric"):
         if any(s <= hit.start < e for s, e in met):
             continue

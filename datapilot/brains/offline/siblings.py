@@ -30,7 +30,8 @@ _ANY = re.compile(rf"(?i)\b(?:{'|'.join(_WORDS)})\b|月度|日度|周度|季度|
 # The frequency said of the data, not of a name ("use the monthly prices", 用月度数据): "WTI
 # daily and Brent monthly" or "the monthly Brent premium" name their series themselves.
 _SAID = re.compile(
-    rf"(?i)\b({'|'.join(_WORDS)})\s+(?:prices?|data|figures?|values?|series|numbers|averages?|"
+    rf"(?i)\b({'|'.join(_WORDS)})[\s-]+(?:prices?|data|figures?|values?|series|numbers|averages?|"
+    r"avg\.?|"
     r"readings?|observations|basis|closes?)\b|(月度|日度|周度|季度)(?:数据|价格|数值|均价)"
     r"|(月均|月平均)"  # 月均价: each month's average, which a monthly series is
 )

@@ -596,9 +596,7 @@ class Grammar:
             ("horizon_zh_xia", rf"下\s*(?P<n>{NUM_ZH})\s*个\s*(?P<u>{unit_zh})", self._horizon),
             (
                 "duration_en",
-                # ("four calendar years": a length all the same)
-                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?:calendar\s+)?(?P<u>{unit_en_long})"
-                r"(?![A-Za-z])",
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?P<u>{unit_en_long})(?![A-Za-z])",
                 self._duration,
             ),
             (
@@ -1587,10 +1585,14 @@ def _length_of_the_periods(
     windows: list[tuple[date | None, date | None]], rules: list[str]
 ) -> bool:
     """Whether one trailing length is said beside calendar periods that follow each other and
-    together last as long ("in 2 years … calendar 2019 plus 2020")."""
+    together last as long ("in 2 years … calendar 2019 plus 2020"), or beside one range whose
+    ends are that far apart ("between 1979Q1 and 1981Q1 … over the 8 quarters")."""
     lengths = [w for w, r in zip(windows, rules, strict=True) if r == "rolling"]
-    periods = sorted(w for w, r in zip(windows, rules, strict=True) if r == "period")
+    periods = sorted(w for w, r in zip(windows, rules, strict=True) if r in ("period", "range"))
+    ranged = "range" in rules
     if len(lengths) != 1 or len(periods) + 1 != len(rules) or not periods:
+        return False
+    if ranged and len(periods) != 1:
         return False
     if any(None in p for p in periods) or None in lengths[0]:
         return False
@@ -1600,7 +1602,9 @@ def _length_of_the_periods(
     (length_start, length_end), first, last = lengths[0], periods[0][0], periods[-1][1]
     said = (length_end - length_start).days  # type: ignore[operator]
     spanned = (last - first).days + 1  # type: ignore[operator]
-    return said > 0 and abs(said - spanned) <= 0.02 * said
+    # A range's length runs between its ends' starts: the last month, quarter or year is its end
+    candidates = [spanned] + ([spanned - unit for unit in (30, 91, 365)] if ranged else [])
+    return said > 0 and any(abs(said - c) <= 0.02 * said for c in candidates)
 
 
 # What the asker needs the answer for, dated by a time word before it: "this week's episode",
