@@ -233,9 +233,20 @@ async def test_years_down_out_of_the_calendar_years_named(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"fell in {int((years < 0).sum())}" in answer.summary, answer.summary
-    # "how many were losing years" with the years only counted in words stays declined
-    answer = await ask_offline(
+    # a count asked with no count read ("how many were losing years", "in how many did it
+    # gain" beside "the 20 calendar years") stays declined, never the window's return
+    for question in (
         "Of the 20 calendar years 1991 through 2010, how many were losing years for the S&P 500?",
-        date(2011, 1, 10),
+        "During the 20 calendar years 1991 through 2010, in how many did the S&P 500 gain?",
+    ):
+        answer = await ask_offline(question, date(2011, 1, 10))
+        assert answer.status == "no_data", (question, answer.summary)
+    closes = _stock("KO")
+    start, end = closes.loc[:"2014-12-31"].iloc[-1], closes.loc[:"2019-12-31"].iloc[-1]
+    answer = await ask_offline(
+        "coca-cola, 5 full calendar years 2015-2019: total return incl. dividends (adj close) and "
+        "what that works out to per year (CAGR)?",
+        date(2021, 1, 10),
     )
-    assert answer.status == "no_data", answer.summary
+    assert answer.status == "ok", answer.message
+    assert f"{(end / start - 1) * 100:.2f}% in all" in answer.summary, answer.summary

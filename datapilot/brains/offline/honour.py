@@ -146,6 +146,9 @@ TALLY = re.compile(
     r"down|higher|lower|green|red|gains?|losses?|winners?|losers?|rise|rose|fall|fell)\b"
     r"|(?<!过去)(?<!最近)(?<![近前后这那])(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"
     r"收跌|盈利|亏损)(?![幅跌])"
+    # "in how many did it gain", "how many of them were down": periods counted, named before
+    r"|\b(?:in\s+)?how\s+many\s+(?:of\s+(?:them|those|these)\s+)?(?:did|were|was|had|closed|"
+    r"ended|finished)\b"
     # periods named by their sign ("up days", "down weeks"): a condition, never filler words
     r"|\b(?:up|down|positive|negative|green|red)\s+(?:trading\s+)?(?:days?|sessions?|weeks?|"
     r"months?|quarters?|years?)\b"

@@ -295,9 +295,7 @@ def read_question(
 
 # A label the asker heads the question with: "Inflation segment — …", "Oil section: …" (the
 # name of their show's part, no measure nor name asked).
-_HEADING = re.compile(
-    r"(?i)^\s*(?:[\w'’&-]+\s+){1,3}(?:segment|section|slot|bit|item)\s*[—–:]\s*"
-)
+_HEADING = re.compile(r"(?i)^\s*(?:[\w'’&-]+\s+){1,3}(?:segment|section|slot|bit|item)\s*[—–:]\s*")
 
 
 def _read(

@@ -596,7 +596,10 @@ class Grammar:
             ("horizon_zh_xia", rf"下\s*(?P<n>{NUM_ZH})\s*个\s*(?P<u>{unit_zh})", self._horizon),
             (
                 "duration_en",
-                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?P<u>{unit_en_long})(?![A-Za-z])",
+                # ("four calendar years", "5 full years": a length all the same; what they
+                # count, "how many did", is the ledger's to honour)
+                rf"(?<![0-9A-Za-z])(?P<n>{num_en})(?:-|\s*)(?:(?:calendar|full|whole)\s+){{0,2}}"
+                rf"(?P<u>{unit_en_long})(?![A-Za-z])",
                 self._duration,
             ),
             (
