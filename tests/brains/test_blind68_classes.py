@@ -249,3 +249,14 @@ async def test_a_claim_checked_with_legit(data: Any) -> None:
     assert answer.status == "ok", answer.message
     assert f"does not hold: the figure is {move:.2f}%" in answer.summary, answer.summary
     assert "Legit" not in answer.summary, answer.summary
+
+
+async def test_where_a_rate_was_when_something_happened(data: Any) -> None:
+    aaa = series_values(data, "AAA")
+    answer = await ask_offline(
+        "Clients keep asking where long-term rates were when things blew up. What was Moody's "
+        "Aaa corporate bond yield in October 2008?",
+        date(2009, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{aaa.loc['2008-10-01']:.2f}%" in answer.summary, answer.summary

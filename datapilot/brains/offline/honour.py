@@ -90,6 +90,8 @@ DISTANCE = re.compile(
     r"lows|top)\b))"
     r"|((?:离|距离|距)(?=[^，。？,?]{0,12}(?:高点|低点|最高|最低|新高|新低|峰值|顶部|高位|均线|移动平均))|(?:还)?有?多远)"
 )
+# "where long-term rates were when …": a level at a time the words after "when" tell.
+_WHERE_IT_WAS = re.compile(r"(?i)\bwhere\b[^.?!]{0,40}?\b(?:was|were|stood|sat|traded)\s+$")
 # "from the peak until it closed back at it": the way to a recovery, no distance asked.
 _FROM_THE_PEAK_BACK = re.compile(
     r"(?i)from\s+(?:its|the|their)\s+(?:peak|high|top)\s+(?:until|till|to|before)\b"
@@ -274,6 +276,8 @@ def content_words(
             inside = how != "condition" and any(s <= start and end <= e for s, e in picked)
             if how == "distance" and _FROM_THE_PEAK_BACK.match(text, start):
                 continue  # "days from the peak until it closed back at that peak": a recovery
+            if how == "when" and _WHERE_IT_WAS.search(text, 0, start):
+                continue  # "where rates were when things blew up": the time told, no date asked
             if not inside and not any(s < end and start < e for s, e in claimed):
                 yield start, end, how, found.group(0).strip().casefold()
     costs = [c.span() for c in COSTS_LEFT_OUT.finditer(text)]
