@@ -868,16 +868,22 @@ _CLAUSE = re.compile(r"(?i)[,，;；?？!！]|\band\b|\bplus\b|以及|并且|同
 _PERIODIC = re.compile(r"(?i)daily|weekly|monthly|quarterly|annual|yearly|每|日|周|月|季|年度")
 
 
+_SENTENCE_END = re.compile(r"[.?!。？！]")
+
+
 def _whole_window_return(parsed: Parsed, period: PeriodAsk) -> list[str]:
     """ "How much did it gain in 2021, and which was its worst month?": a return said in a
     clause of its own before the period's phrase asks the window's return too."""
-    first = min(s for s, _ in period.spans)
+    first, last = min(s for s, _ in period.spans), max(e for _, e in period.spans)
     for metric, hit in parsed.group("metric"):
-        if metric not in ("return", "cumulative_return") or hit.end > first:
+        if metric not in ("return", "cumulative_return") or _PERIODIC.search(hit.text):
             continue
-        if _PERIODIC.search(hit.text) or not _CLAUSE.search(parsed.text[hit.end : first]):
-            continue
-        return ["return"]
+        if hit.end <= first and _CLAUSE.search(parsed.text[hit.end : first]):
+            return ["return"]
+        # "which month was best? And the compounded return over the whole period?": a return
+        # asked in a sentence of its own after the period's
+        if hit.start >= last and _SENTENCE_END.search(parsed.text[last : hit.start]):
+            return ["return"]
     return []
 
 

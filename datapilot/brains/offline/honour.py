@@ -143,7 +143,9 @@ CONDITION = re.compile(
     r"(?:天|日子|交易日|个?月|月份|个?季度|周)"
 )
 TALLY = re.compile(
-    r"(?i)\bhow\s+many\s+(?:of\s+the\s+)?" + _TALLY_UNIT + r"\s+(?:(?:were|was|did|had|"
+    r"(?i)\bhow\s+many\s+(?:of\s+(?:the|those|these|its|their)\s+)?"
+    + _TALLY_UNIT
+    + r"\s+(?:(?:were|was|did|had|"
     r"closed|ended|finished|it|they|were\s+they|in\s+\d{4})\s+){0,3}(?:positive|negative|up|"
     r"down|higher|lower|green|red|gains?|losses?|winners?|losers?|rise|rose|fall|fell)\b"
     r"|(?<!过去)(?<!最近)(?<![近前后这那])(?:几|多少)个?(?:月|季度|年|周|天|交易日)(?:是|为|收|出现)?(?:正|负|上涨|下跌|涨|跌|收涨|"

@@ -52,6 +52,9 @@ _MOVED_AGAINST = re.compile(
     r"(?i)\b(?:move[ds]?|change[ds]?|r[io]se|fall|fell|widen(?:ed)?|tighten(?:ed)?|"
     r"narrow(?:ed)?|gain(?:ed)?|drop(?:ped)?)\s+(?:versus|vs\.?|compared\s+(?:to|with)|against|"
     r"relative\s+to)\b"
+    # "how many bp above the December 2007 print was that"
+    r"|\b(?:bps?|basis\s+points|(?:percentage\s+)?points|pts)\s+(?:above|below|over|under|"
+    r"higher\s+than|lower\s+than)\s+(?:the\s+|its\s+)?(?=[^.?!]{0,30}?\b(?:19|20)\d\d)"
 )
 
 

@@ -48,6 +48,12 @@ _BETWEEN_THE_ENDS = re.compile(
 _WHICH_LED = re.compile(
     r"(?i)\b(?:which|who)\s+(?:[a-z]+\s+)?(?:led|won|came\s+out\s+(?:ahead|on\s+top))\b"
 )
+# Money between two holdings: "how many dollars more would the Tesla position be worth", "how
+# many dollars apart", "the gap in dollars", 相差多少美元.
+_MONEY_GAP = re.compile(
+    r"(?i)\b(?:how\s+many\s+(?:more\s+)?dollars\s+(?:more|apart|less|ahead|behind)?|"
+    r"(?:gap|difference)\s+in\s+dollars)\b|相差多少(?:美元|美金|钱)|差了?多少(?:美元|美金|钱)"
+)
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
     r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
@@ -70,7 +76,9 @@ def asks_gap(text: str) -> re.Match[str] | None:
 def sets_names_against_each_other(text: str) -> bool:
     """Whether `text` asks a figure only two names together have: a difference, spread or gap
     between them, or which one beat the other ("… and the gap", "did Tesla beat Apple")."""
-    return any(p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, _WHICH_LED))
+    return any(
+        p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, _WHICH_LED, _MONEY_GAP)
+    )
 
 
 def read_margin(reading: Reading, parsed: Parsed) -> None:

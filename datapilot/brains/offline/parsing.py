@@ -412,9 +412,16 @@ def _straddled(text: str, spans: list[Span], candidates: list[Match], vocab: Voc
 
 
 def _name_like(words: str, text: str) -> bool:
-    """A capitalised Latin word inside the sentence ("Apel"): not its first word, not Chinese."""
-    first = words.split()[0]
-    return first[:1].isascii() and first[:1].isupper() and not text.startswith(first)
+    """A capitalised Latin word inside the sentence ("Apel"): not its first word, not Chinese;
+    nor a sentence's first word followed by lower-case ones ("… close. Ending balances and the
+    gap in dollars?")."""
+    said = words.split()
+    first = said[0]
+    if not (first[:1].isascii() and first[:1].isupper()) or text.startswith(first):
+        return False
+    at = text.find(words)
+    opens = at >= 0 and re.search(r"[.?!:;]\s*$", text[:at]) is not None
+    return not (opens and len(said) > 1 and all(w.islower() for w in said[1:]))
 
 
 # Words joining names in a list: 美孚和雪佛龙, 甲与乙, 甲、乙.

@@ -140,6 +140,11 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
     drawdown = any(m == "max_drawdown" for m, _ in parsed.group("metric"))
     told = _told_sentences(parsed) + _quoted_names(parsed)
+    # "From the close on June 20, 2014 to the close on Feb 11, 2016 (roughly oil's peak to its
+    # trough)": what the window was, said in brackets after it, asks no measure
+    described = _window_described(parsed)
+    reading.family_spans += [(s, e, "what the window was") for s, e in described]
+    told += described
     indices = bool(reading.entities) and all(e.kind == "index" for e in reading.entities)
     # "(index level, no dividends)": a caveat an index's levels meet, no dividend data asked
     met = [found.span() for found in DIVIDENDS_LEFT_OUT.finditer(parsed.text)] if indices else []
@@ -379,6 +384,16 @@ def _quoted_names(parsed: Parsed) -> list[tuple[int, int]]:
     names = [m.span() for m in _QUOTED_NAME.finditer(parsed.text)]
     outside = any(not any(a <= h.start < b for a, b in names) for _, h in parsed.group("metric"))
     return names if names and outside else []
+
+
+_BRACKETED = re.compile(r"\s{0,2}[(（][^()（）\d]{1,60}[)）]")
+
+
+def _window_described(parsed: Parsed) -> list[tuple[int, int]]:
+    """Brackets right after a time phrase, holding words and no figure: a description of the
+    window ("(roughly oil's peak to its trough)", （疫情暴跌期间）)."""
+    found = (_BRACKETED.match(parsed.text, c.span[1]) for c in parsed.time.clauses)
+    return [m.span() for m in found if m is not None]
 
 
 def _told_sentences(parsed: Parsed) -> list[tuple[int, int]]:

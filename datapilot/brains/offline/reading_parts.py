@@ -230,7 +230,10 @@ def _a_year_apart(one: Clause, other: Clause) -> bool:
 
 # Two periods set against each other with the measures said for both: "Jan 2020 vs Jan 2019 -
 # levels and % change", "levels and % change, 2019 vs 2018".
-_AGAINST = re.compile(r"(?i)^\s*(?:vs\.?|versus|against|compared\s+(?:with|to)|相比|对比)\s*$")
+_AGAINST = re.compile(
+    r"(?i)^\s*(?:(?:monthly|quarterly|weekly|daily)\s+)?(?:(?:reading|print|value|level|figure|"
+    r"number|close)s?\s+)?(?:vs\.?|versus|against|compared\s+(?:with|to)|相比|对比)\s*$"
+)
 
 
 _CHANGE_SAID = re.compile(r"(?i)change|chg|\bdiff|变化|变动|增长|增幅|涨跌")
@@ -246,7 +249,13 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
         return False
     # Every measure outside the pair ("avg price, Jan 2020 vs Jan 2019 - levels and % change"):
     # none said of one period alone.
-    outside = all(h.start >= second.span[1] or h.end <= first.span[0] for _, h in hits)
+    # (a measure word said between them as what is set against, "Dec 2008 monthly reading vs
+    # Jun 2008", is the pair's own)
+    outside = all(
+        h.start >= second.span[1] or h.end <= first.span[0]
+        for _, h in hits
+        if not (first.span[1] <= h.start and h.end <= second.span[0])
+    )
     if not outside or None in (first.start, first.end, second.start, second.end):
         return False
     levels = [m for m in reading.metrics if m not in _CHANGES]

@@ -374,7 +374,27 @@ def _growth(step: Step, facts: Facts, said: Said) -> list[str]:
             text += f" ({w.value(change)})"
         verb = "a gain" if float(made.value) >= 0 else "a loss"
         sentences.append(f"{text}, {verb} of {w.value(made, absolute=True)}.")
-    return sentences
+    return sentences + _growth_gap(facts, w)
+
+
+def _growth_gap(facts: Facts, w: Words) -> list[str]:
+    """The dollars between the best and the worst of several equal sums put in on the same day
+    and valued on the same day ("$10,000 in each … how many dollars apart")."""
+    held = [
+        (subject, m["first"], m["last"])
+        for subject, m in facts.items()
+        if "first" in m and "last" in m
+    ]
+    if len(held) < 2 or len({(f.value, f.date, last.date) for _, f, last in held}) != 1:
+        return []
+    (top, _, best), (bottom, _, worst) = (
+        max(held, key=lambda h: float(h[2].value)),
+        min(held, key=lambda h: float(h[2].value)),
+    )
+    gap = best.model_copy(update={"value": float(best.value) - float(worst.value)})
+    if w.zh:
+        return [f"{w.name(top)}比{w.name(bottom)}多{w.value(gap)}。"]
+    return [f"The {w.name(top)} holding ended {w.value(gap)} above the {w.name(bottom)} one."]
 
 
 def _extreme_days(step: Step, facts: Facts, said: Said) -> list[str]:
