@@ -147,3 +147,11 @@ async def test_a_sentences_first_word_is_no_name(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert "Ending" not in answer.summary, answer.summary
+
+
+async def test_a_two_digit_years_end(data: Any) -> None:
+    spx = source_frame("skfolio_index")["^GSPC"].dropna()
+    move = (spx.loc["2009-12-31"] / spx.loc["2009-03-09"] - 1) * 100
+    answer = await ask_offline("标普从2009年3月9号收盘算到09年底，涨了多少", date(2010, 2, 1))
+    assert answer.status == "ok", answer.message
+    assert f"{move:.2f}%" in answer.summary, answer.summary

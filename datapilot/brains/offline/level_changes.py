@@ -53,8 +53,9 @@ _MOVED_AGAINST = re.compile(
     r"narrow(?:ed)?|gain(?:ed)?|drop(?:ped)?)\s+(?:versus|vs\.?|compared\s+(?:to|with)|against|"
     r"relative\s+to)\b"
     # "how many bp above the December 2007 print was that"
-    r"|\b(?:bps?|basis\s+points|(?:percentage\s+)?points|pts)\s+(?:above|below|over|under|"
-    r"higher\s+than|lower\s+than)\s+(?:the\s+|its\s+)?(?=[^.?!]{0,30}?\b(?:19|20)\d\d)"
+    # (not "points lower than the 1990 average": two averages, each a part)
+    r"|\b(?:bps?|basis\s+points|(?:percentage\s+)?points|pts)\s+(?:above|below|over|under)\s+"
+    r"(?:the\s+|its\s+)?(?=[^.?!]{0,30}?\b(?:19|20)\d\d)(?![^.?!]{0,30}?\baverage)"
 )
 
 

@@ -387,13 +387,25 @@ def _quoted_names(parsed: Parsed) -> list[tuple[int, int]]:
 
 
 _BRACKETED = re.compile(r"\s{0,2}[(（][^()（）\d]{1,60}[)）]")
+_ITS_EDGES = re.compile(
+    r"(?i)\b(?:peak|trough|high|low|top|bottom)s?\b|高点|低点|顶部|底部|峰值|谷底"
+)
+_HOW_MEASURED = re.compile(
+    r"(?i)\b(?:returns?|closes?|closing|prices?|yields?|volatility|adjusted|levels?)\b"
+    r"|收益|收盘|价格|波动|复权"
+)
 
 
 def _window_described(parsed: Parsed) -> list[tuple[int, int]]:
     """Brackets right after a time phrase, holding words and no figure: a description of the
     window ("(roughly oil's peak to its trough)", （疫情暴跌期间）)."""
     found = (_BRACKETED.match(parsed.text, c.span[1]) for c in parsed.time.clauses)
-    return [m.span() for m in found if m is not None]
+    # (a bracket saying how to measure, "(return on adjusted closes)", is an ask, never this)
+    return [
+        m.span()
+        for m in found
+        if m is not None and _ITS_EDGES.search(m.group(0)) and not _HOW_MEASURED.search(m.group(0))
+    ]
 
 
 def _told_sentences(parsed: Parsed) -> list[tuple[int, int]]:

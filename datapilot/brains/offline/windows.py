@@ -494,6 +494,12 @@ class Grammar:
                 self._year_part,
             ),
             (
+                # 09年底, 20年初: a two-digit year's part
+                "yearpart_zh3",
+                r"(?<![0-9.])(?P<yy>\d{2})\s*年\s*(?P<part>初|中(?![国期])|底|末)",
+                self._year_part,
+            ),
+            (
                 "decade_en",
                 r"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<part>early|mid|late)[-\s]+)?"
                 r"(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])"
