@@ -155,3 +155,27 @@ async def test_a_two_digit_years_end(data: Any) -> None:
     answer = await ask_offline("标普从2009年3月9号收盘算到09年底，涨了多少", date(2010, 2, 1))
     assert answer.status == "ok", answer.message
     assert f"{move:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_zero_risk_free_rate_said_as_taken_for(data: Any) -> None:
+    closes = _stock("MSFT").loc[:"2021-12-31"]
+    moves = closes.loc["2020-12-31":].pct_change().dropna()
+    sharpe = moves.mean() / moves.std() * 252**0.5
+    answer = await ask_offline(
+        "請問微軟去年的年化波動率是多少？夏普比率呢？無風險利率當作0就好。", date(2022, 2, 1)
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{sharpe:.2f}" in answer.summary, answer.summary
+
+
+async def test_dividend_investors_ask_no_dividends(data: Any) -> None:
+    coke = _worth("KO", 6_000, "2014-12-31", "2019-12-31")
+    pepsi = _worth("PEP", 6_000, "2014-12-31", "2019-12-31")
+    answer = await ask_offline(
+        "Coke vs Pepsi for my dividend-investing readers: 6k in each, held over the five calendar "
+        "years 2015 through 2019 (from the 2014 year-end close). Ending value of each and the "
+        "difference in dollars?",
+        date(2020, 2, 1),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{abs(pepsi - coke):,.2f} USD above" in answer.summary, answer.summary

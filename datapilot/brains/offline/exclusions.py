@@ -52,6 +52,12 @@ DIVIDENDS_COUNTED = re.compile(
     r"|\bso\s+(?:the\s+)?dividends?\s+(?:count|are\s+included|are\s+reinvested)\b"
     r"|(?:含|包含|包括|计入)(?:分红|股息)(?:再投资)?|(?:分红|股息)再投资"
 )
+# Dividends naming who asks, not what ("for my dividend-investing readers", "a dividend
+# investor"): no measure.
+DIVIDENDS_OF_THE_ASKER = re.compile(
+    r"(?i)\bdividend[-\s](?:investing|investors?|growth\s+investors?|lovers?|fans?|hunters?|"
+    r"seekers?|focused|crowd)\b"
+)
 DIVIDENDS_LEFT_OUT = re.compile(
     r"(?i)\b(?:no|without|excluding|ex|ignoring|ignore|not\s+including|before)[-\s]+"
     r"(?:reinvested\s+)?dividends?\b|\bdividends?\s+(?:excluded|not\s+included|ignored)\b"

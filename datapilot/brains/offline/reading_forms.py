@@ -274,7 +274,9 @@ _RISK_FREE = re.compile(
     rf"(?i)(?:risk[-\s]?free(?:\s+(?:rate|return))?|\brfr?\b)"
     rf"\s*(?:of|at|=|is|:|equal to|as|to\s+be)?\s*{_RATE}"
     rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?(?:risk[-\s]?free|rfr?\b)"
-    rf"|无风险(?:利率|收益率|利息)?\s*(?:就|都|先|暂且|姑且|可以)?\s*(?:按|为|是|取|设为|设|用|=|:)?\s*"
+    # (当作0就好, 以零计, 算0: the rate said as what it is taken for)
+    rf"|无风险(?:利率|收益率|利息)?\s*(?:就|都|先|暂且|姑且|可以)?\s*"
+    r"(?:按|为|是|取|设为|设|用|当作|当成|视为|算作|算|以|=|:)?\s*"
     rf"{_RATE}"
     rf"|{_RATE}\s*的?无风险"
 )

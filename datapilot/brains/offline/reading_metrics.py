@@ -6,7 +6,11 @@ import re
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.clauses import clauses
-from datapilot.brains.offline.exclusions import DIVIDENDS_COUNTED, DIVIDENDS_LEFT_OUT
+from datapilot.brains.offline.exclusions import (
+    DIVIDENDS_COUNTED,
+    DIVIDENDS_LEFT_OUT,
+    DIVIDENDS_OF_THE_ASKER,
+)
 from datapilot.brains.offline.extreme_days import read_day_ask
 from datapilot.brains.offline.family_asks import RANGE_ASK
 from datapilot.brains.offline.honour import FIGURE, GAP, claimed_figure, in_percent
@@ -162,6 +166,9 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         ]
     reading.family_spans += [(s, e, "dividends reinvested: adjusted closes") for s, e in counted]
     met += counted
+    asker = [f.span() for f in DIVIDENDS_OF_THE_ASKER.finditer(parsed.text)]
+    reading.family_spans += [(s, e, "who asks: no measure") for s, e in asker]
+    met += asker
     for metric, hit in parsed.group("metric"):
         if any(s <= hit.start < e for s, e in met):
             continue
