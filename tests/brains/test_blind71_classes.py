@@ -179,3 +179,16 @@ async def test_dividend_investors_ask_no_dividends(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{abs(pepsi - coke):,.2f} USD above" in answer.summary, answer.summary
+
+
+async def test_one_quarter_over_another_decides_over_each_quarter(data: Any) -> None:
+    gdp = series_values(data, "GDPC1")
+    start, end = gdp.loc["1990-10-01"], gdp.loc["1991-10-01"]
+    answer = await ask_offline(
+        "1990年四季度和1991年四季度美国实际GDP分别是多少？按1991年四季度对1990年四季度算，"
+        "增长了百分之几？",
+        date(1992, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for figure in (f"{start:,.2f}", f"{end:,.2f}", f"{(end / start - 1) * 100:.2f}%"):
+        assert figure in answer.summary, (figure, answer.summary)

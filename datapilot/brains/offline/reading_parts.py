@@ -89,6 +89,11 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     ]
     if _rate_at_two_periods(reading, parsed):
         return
+    if parsed.time.basis:
+        # "按1991年四季度对1990年四季度算，增长了百分之几": one period over the other decides; its
+        # answer states both periods' values and the change between them, never each period's
+        # own change
+        return
     clauses = _without_echoes(clauses)
     if len({(c.start, c.end) for c in clauses}) < 2 or reading.tables:
         return
