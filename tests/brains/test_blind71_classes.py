@@ -192,3 +192,16 @@ async def test_one_quarter_over_another_decides_over_each_quarter(data: Any) -> 
     assert answer.status == "ok", answer.message
     for figure in (f"{start:,.2f}", f"{end:,.2f}", f"{(end / start - 1) * 100:.2f}%"):
         assert figure in answer.summary, (figure, answer.summary)
+
+
+async def test_levels_of_two_quarters_joined_into_one_window(data: Any) -> None:
+    gdp = series_values(data, "GDPC1")
+    inside = gdp.loc["2001-01-01":"2001-07-01"]
+    answer = await ask_offline(
+        "Real GDP (GDPC1) levels for 2000Q4 and 2001Q4, and which quarter in between (2001Q1 to "
+        "2001Q3) was the lowest?",
+        date(2002, 3, 1),
+    )
+    assert answer.status == "ok", answer.message
+    for figure in (gdp.loc["2000-10-01"], gdp.loc["2001-10-01"], inside.min()):
+        assert f"{figure:,.2f}" in answer.summary, (figure, answer.summary)

@@ -764,11 +764,17 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
     observation, the window's first end, as a day is a daily close's ("from 2020-03-23"); not
     the quarter before."""
     opens = [c for c in clauses if c.rule in ("range", "since") and c.start == reading.start]
+    units = [c.opens_on for c in opens]
+    if not opens and len(clauses) >= 2 and _levels_asked(reading):
+        # "GDP levels for 2000Q4 and 2001Q4, and …": periods joined into one window, the first
+        # one's own value is asked, never the one before it
+        opens = [c for c in clauses if c.rule == "period" and c.start == reading.start]
+        units = [calendar_unit(c.start, c.end) for c in opens]
     if not opens or not reading.entities or reading.base == "on_or_before":
         return
     if all(e.measure == "returns" for e in reading.entities):
         return  # a series of returns (a factor's months): its first month is a return, no base
-    unit = opens[0].opens_on
+    unit = units[0]
     if unit is not None and _native(reading, unit):
         reading.base = "on_or_before"
         reading.trace.append(
@@ -776,6 +782,14 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
             if reading.zh
             else f"measured from the {unit}'s own value: the series has one per {unit}"
         )
+
+
+def _levels_asked(reading: Reading) -> bool:
+    """Whether only levels are asked (values, closes, their statistics or extremes), no move."""
+    levels = {"value", "close", "stats", "mean", "median"}
+    if getattr(reading, "extreme_of", None) == "level":
+        levels.add("period_extremes")
+    return bool(reading.metrics) and set(reading.metrics) <= levels
 
 
 def _grow_to_today(reading: Reading) -> None:
