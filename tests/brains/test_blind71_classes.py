@@ -147,6 +147,9 @@ async def test_a_sentences_first_word_is_no_name(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert "Ending" not in answer.summary, answer.summary
+    # a name nobody knows still is one, first in its sentence or not
+    answer = await ask_offline("Apple return in 2019. Zorblax too?", date(2020, 2, 1))
+    assert "Zorblax" in answer.summary, answer.summary
 
 
 async def test_a_two_digit_years_end(data: Any) -> None:
@@ -179,6 +182,7 @@ async def test_dividend_investors_ask_no_dividends(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{abs(pepsi - coke):,.2f} USD above" in answer.summary, answer.summary
+    assert "Ending" not in answer.summary, answer.summary  # a sentence's first word, no name
 
 
 async def test_one_quarter_over_another_decides_over_each_quarter(data: Any) -> None:

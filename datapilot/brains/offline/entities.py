@@ -92,10 +92,14 @@ _LATIN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9&.\-']*")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
 
 
+_SENTENCE_OPENS = re.compile(r"[.?!:;]\s+$")
+
+
 def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> list[str]:
     """What is left of the question after every known word: names the catalog does not know."""
     rest = mask(text, [*claimed, *((h.start, h.end) for h in hits)])
     names: list[str] = []
+    opening: set[str] = set()  # runs that open a sentence, capitalised for that alone
     current: list[str] = []
     last_end = -1
     for token in _LATIN_TOKEN.finditer(rest):
@@ -105,17 +109,21 @@ def unknown_names(text: str, claimed: Iterable[Span], hits: Iterable[Hit]) -> li
         if current and rest[last_end : token.start()].strip():
             names.append(" ".join(current))
             current = []
+        if not current and _SENTENCE_OPENS.search(text[: token.start()]):
+            opening.add(word)
         current.append(word)
         last_end = token.end()
     if current:
         names.append(" ".join(current))
+
+    def everyday(word: str, first: bool) -> bool:
+        # "… close. Ending value of each": a sentence's first word, capitalised by its place
+        said = word.lower() if first and word in opening else word
+        return is_common_word(said) or bool(_CALENDAR_NAME.fullmatch(word))
+
     # Everyday words ("Should I buy…") are no names, even capitalised; nor is a month or a
     # weekday said without a year ("the Jan return").
-    names = [
-        n
-        for n in names
-        if not all(is_common_word(w) or _CALENDAR_NAME.fullmatch(w) for w in n.split())
-    ]
+    names = [n for n in names if not all(everyday(w, i == 0) for i, w in enumerate(n.split()))]
     names += [run.group(0) for run in _CJK_RUN.finditer(rest)]
     return [n for n in dict.fromkeys(names) if len(n) > 1]
 
