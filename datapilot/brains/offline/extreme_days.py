@@ -93,6 +93,10 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
             rf"(?i)\b(?:which|what)\s+(?P<day>{_DAY_EN}|dates?)\b[^.?;!]{{0,40}}?\b"
             rf"(?:(?P<up>{_ROSE_EN})|(?P<down>{_FELL_EN}))\s+(?:the\s+)?most\b"
         ),
+        # "biggest up day and biggest down day": the day's side said by up or down
+        re.compile(
+            rf"(?i)\b(?:{_BIG_EN})\s+(?:(?P<up>up)|(?P<down>down))\s+(?P<day>day|session)\b"
+        ),
         # "the days with the biggest drops", "sessions of the largest gains"
         re.compile(
             rf"(?i)\b(?P<day>{_DAY_EN})\s+(?:with|of)\s+the\s+(?:{_BIG_EN})\s+"

@@ -586,6 +586,10 @@ def _percent_level(text: str, trigger: re.Match[str]) -> CountAsk | None:
     return CountAsk(condition, _num(found["num"]), inclusive, (trigger.span(), found.span()))
 
 
+# A move either way: "close up or down by more than 3%", "涨跌幅超过".
+_EITHER_WAY = re.compile(r"(?i)\bup\s+or\s+down\b|\bdown\s+or\s+up\b")
+
+
 def read_count_ask(text: str, trigger: re.Match[str] | None = None) -> CountAsk | None:
     """The count of sessions `text` asks for, or None when it asks no count (`trigger`: the
     words asking the count, when the caller found them)."""
@@ -614,7 +618,8 @@ def read_count_ask(text: str, trigger: re.Match[str] | None = None) -> CountAsk 
         inclusive = "least" in (groups.get("cmp") or "").lower()
         direction = (groups.get("dir") or "").lower()
         spans.append(found.span())
-        if groups.get("either") or "either" in found.group(0) or "up or down" in found.group(0):
+        either = _EITHER_WAY.search(text[max(0, found.start() - 30) : found.end()])
+        if groups.get("either") or "either" in found.group(0) or either:
             return CountAsk("move_beyond", value, inclusive, tuple(spans))
         if direction in ("", "move"):
             return CountAsk("move_beyond", value, inclusive, tuple(spans))

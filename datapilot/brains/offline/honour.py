@@ -154,7 +154,9 @@ TALLY = re.compile(
     r"|\b(?:in\s+)?how\s+many\s+(?:of\s+(?:them|those|these)\s+)?(?:did|were|was|had|closed|"
     r"ended|finished)\b"
     # periods named by their sign ("up days", "down weeks"): a condition, never filler words
-    r"|\b(?:up|down|positive|negative|green|red)\s+(?:trading\s+)?(?:days?|sessions?|weeks?|"
+    # (not one extreme day: "biggest up day", "worst down day")
+    r"|(?<!biggest\s)(?<!largest\s)(?<!best\s)(?<!worst\s)(?<!single\s)"
+    r"\b(?:up|down|positive|negative|green|red)\s+(?:trading\s+)?(?:days?|sessions?|weeks?|"
     r"months?|quarters?|years?)\b"
 )
 # The end of the window said with a period word: "finish the year", "closed the month at".

@@ -30,7 +30,8 @@ _PERCENT_POINTS = re.compile(r"(?i)percentage\s+points?|百分点")
 _RATE_GAP = re.compile(
     r"(?i)\bhow\s+many\s+(?:percentage\s+)?(?:points|pts|pp|bps|bp|basis\s+points)\b"
     r"|\bin\s+(?:percentage\s+points|pp|basis\s+points|bps|bp)\b"
-    r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落|变动|变化|改变|移动)了?(?:多少|几)个?"
+    r"|(?<!最)(?:涨|跌|高|低|升|降|多|少|上升|下降|上涨|下跌|回升|回落|变动|变化|改变|移动|走阔|走扩|"
+    r"扩大|收窄|缩小|拉大)了?(?:多少|几)个?"
     r"(?:百分点|点|基点)"
 )
 

@@ -72,7 +72,7 @@ _PUT_IN = re.compile(
     r"(?:(?:went|goes|go|was\s+put|were\s+put|sitting|sat|held|parked|"
     r"(?:was|were)\s+split(?:\s+[\d/.\-]+)?)\s+)?"
     r"(?:in|into|of|between)\s+(?![\d'’])"  # "$5,000 in P&G", "$80k went into the S&P 500"
-    r"|投资|投入|投了|买入|买了|买|入手|本金|持有"
+    r"|投资|投入|投了|投进|投到|放进|砸进|买入|买进|买了|买|入手|本金|持有"
     # 放3万美金在…: a sum "put" somewhere
     r"|[放砸押]了?(?=\s*[\d一二两三四五六七八九十几]+\s*[万千百亿]?\s*(?:美元|美金|块|元|刀))"
 )
@@ -86,6 +86,8 @@ _AVERAGE_ANNUAL_COMPOUNDED = re.compile(
     r"|\bcompound(?:ed)?\s+average\s+(?:annual|yearly)\s+(?:growth\s+rate|growth|returns?)\b"
     r"|年均复合(?:增长率|增速|回报率?|收益率)"
 )
+# What a sum put in is worth, said with a company figure's word: 市值, "market value".
+_HOLDING_VALUE = re.compile(r"(?i)市值|市场价值|market\s+value")
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "千": 1e3, "百": 1e2}
 _SCALE |= {"bn": 1e9, "billion": 1e9, "亿": 1e8}
 # A bare amount with a scale put into something: "5k into UNH", "2.5m in Apple".
@@ -262,6 +264,11 @@ def refine(
         )
     if "annualized_return" in metrics:
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
+    if amount and _PUT_IN.search(parsed.text) and "fundamentals" in metrics:
+        # "拿20萬美金買那斯達克…市值是多少": the holding's market value, never a company's
+        held = [h.text for m, h in parsed.group("metric") if m == "fundamentals"]
+        if held and all(_HOLDING_VALUE.fullmatch(t) for t in held):
+            metrics = [m for m in metrics if m != "fundamentals"]
     if amount and "investment_growth" not in metrics and _PUT_IN.search(parsed.text):
         # A sum of money put into something: 投资10万美元买苹果, "put $5,000 into Apple".
         metrics.append("investment_growth")

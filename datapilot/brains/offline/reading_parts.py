@@ -131,6 +131,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     ]
     hits = [(m, h) for m, h in said if m in reading.metrics]
     if not hits and reading.measure_defaulted and reading.metrics in (["value"], ["return"]):
+        if _set_against(reading, parsed.text, clauses, hits):
+            return  # "CPI在A和B分别是多少？从前者到后者变化了百分之几？": each level and the change
         # No measure word ("国库券利率1981年一季度和1990年一季度相比", "apple 2019 vs 2020 - which
         # year was better"): the values, or the returns, per window.
         _each_window(reading, clauses, reading.metrics[0], None, text=parsed.text)
@@ -241,6 +243,12 @@ _AGAINST = re.compile(
 )
 
 
+_AND = re.compile(r"(?i)^\s*(?:,\s*)?(?:and|&|和|与|跟|同|、)\s*(?:in\s+|at\s+|on\s+|在)?\s*$")
+# The change between the two asked in words that point back at them.
+_FIRST_TO_SECOND = re.compile(
+    r"(?i)\bfrom\s+the\s+(?:first|former|earlier)\s+(?:one\s+)?to\s+the\s+(?:second|latter|later)"
+    r"|\bbetween\s+(?:them|the\s+two)\b|从前者到后者|前者到后者|两者之间|两者相比"
+)
 _CHANGE_SAID = re.compile(r"(?i)change|chg|\bdiff|变化|变动|增长|增幅|涨跌")
 
 
@@ -250,7 +258,12 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     if len(clauses) != 2:
         return False
     first, second = sorted(clauses, key=lambda c: c.span[0])
-    if not _AGAINST.match(text[first.span[1] : second.span[0]]):
+    gap = text[first.span[1] : second.span[0]]
+    # "GDP in 1990Q3 and in 1991Q1, and the percent change from the first to the second"
+    paired = _AND.match(gap) is not None and (
+        _FIRST_TO_SECOND.search(text) is not None or asks_rate_change(text)
+    )
+    if not _AGAINST.match(gap) and not paired:
         return False
     # Every measure outside the pair ("avg price, Jan 2020 vs Jan 2019 - levels and % change"):
     # none said of one period alone.
@@ -264,6 +277,10 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     if not outside or None in (first.start, first.end, second.start, second.end):
         return False
     levels = [m for m in reading.metrics if m not in _CHANGES]
+    if not levels:
+        # "GDP in 1990Q3 and in 1991Q1, and the percent change from the first to the second":
+        # the two periods named are each one's level, beside the change between them
+        levels = ["close" if reading.price_entities else "value"]
     if "mean" in levels:
         levels = [m for m in levels if m != "value"]  # a period's level is its average
     # A change said as one ("% change", 变化): a return each period could have is no change
@@ -272,12 +289,21 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     rates_of_change = {"yoy", "qoq", "mom"} & set(levels)  # (their gap is no level's change)
     if (asks_rate_change(text) or asks_level_change(text)) and not rates_of_change:
         changes.append("return")  # "both monthly levels and the move in bps"
+    if paired and not changes:
+        changes.append("return")  # "从前者到后者变化了百分之几": the change between them
     parts = [_part(c, levels, [], reading.zh) for c in (first, second)] if levels else []
     between = window_between(((first.start, first.end), (second.start, second.end)))  # type: ignore[arg-type]
     if changes and between is not None:
         earlier, later = sorted((first, second), key=lambda c: c.end)  # type: ignore[arg-type,return-value]
         said = f"{earlier.text}→{later.text}" if reading.zh else f"{earlier.text} to {later.text}"
-        change = IntentPart(text=said, metrics=["return"], start=between[0], end=between[1])
+        # a spread's change is the spread's own move between the two (in its points), never its
+        # legs' returns
+        spread = "spread" in levels
+        # (a spread's move runs from the earlier period's own value: its first observation)
+        start = earlier.start if spread and earlier.start is not None else between[0]
+        change = IntentPart(
+            text=said, metrics=["spread" if spread else "return"], start=start, end=between[1]
+        )
         parts.append(Part(part=change, base="before"))
     if len(parts) < 2:
         return False

@@ -33,7 +33,7 @@ from datapilot.engine.summary.kinds import Said, headline, result_kind, window_w
 from datapilot.engine.summary.legs import spread_legs
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
 from datapilot.engine.summary.parts import parts_compared, said_for
-from datapilot.engine.summary.scaled import scaled_sentence
+from datapilot.engine.summary.scaled import moves_in_points, scaled_sentence
 from datapilot.engine.summary.words import Words, words_for
 
 if TYPE_CHECKING:
@@ -116,7 +116,12 @@ def _sentences(
     sentences += [note for note in notes if is_missing_data_note(note)]
     for step in key:
         if step is not lead:
-            sentences += _supporting(step, lead, said_for(step, said, intent))
+            supporting = _supporting(step, lead, said_for(step, said, intent))
+            sentences += supporting
+            if supporting and moves_in_points(step) and lead and not moves_in_points(lead):
+                # the move between two levels asked in basis points (the answer's own figure,
+                # restated first, is a level)
+                sentences += scaled_sentence(step, intent, w)
     sentences += parts_compared(key, intent, said)
     if done:
         sentences.append(method_sentence(plan, done, understanding, w, dated=not answer))
@@ -200,7 +205,12 @@ def _other_window(step: Step, lead: Step) -> bool:
         first.index, pd.DatetimeIndex
     ):
         return False
-    return not frame.empty and not first.empty and not frame.index.isin(first.index).any()
+    if frame.empty or first.empty:
+        return False
+    # (or beyond it from the same start: "the spread in Feb 2016 and in Oct 2016, and how much
+    # it tightened" runs a third part from February to October)
+    inside = frame.index.isin(first.index)
+    return not inside.any() or (bool(inside[0]) and not inside.all() and len(first) == 1)
 
 
 def _cut_of(frame: object, lead: object) -> bool:

@@ -48,6 +48,11 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     return [f"That is {figure} {word} {unit}."]
 
 
+def moves_in_points(step: Step) -> bool:
+    """Whether `step` states a change in percentage points (a rate's or a spread's move)."""
+    return any(f.unit in _POINTS and isinstance(f.value, float) for f in step.record.facts)
+
+
 def _both_in_points(lead: Step, factor: float, w: Words) -> list[str]:
     """Two rates and their difference, each in basis points: "2018年12月是多少个基点？跟2017年
     12月相比扩大了多少个基点" asks the level and the move."""
