@@ -277,9 +277,10 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     if not outside or None in (first.start, first.end, second.start, second.end):
         return False
     levels = [m for m in reading.metrics if m not in _CHANGES]
-    if not levels:
+    if not levels and (paired or not reading.price_entities):
         # "GDP in 1990Q3 and in 1991Q1, and the percent change from the first to the second":
-        # the two periods named are each one's level, beside the change between them
+        # the two periods named are each one's level, beside the change between them (a
+        # stock's "2019 vs 2020 … by how many points" compares each year's return instead)
         levels = ["close" if reading.price_entities else "value"]
     if "mean" in levels:
         levels = [m for m in levels if m != "value"]  # a period's level is its average
