@@ -63,6 +63,10 @@ class PlanBuilder:
     def has(self, interface: str) -> bool:
         return any(call.interface == interface for _, call in self._calls)
 
+    def output_of(self, interface: str) -> str | None:
+        """The output of the first call to `interface`, if the plan has one."""
+        return next((call.output for _, call in self._calls if call.interface == interface), None)
+
     def calls(self) -> list[Call]:
         return [call for _, call in self._calls]
 

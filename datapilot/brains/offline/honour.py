@@ -74,14 +74,14 @@ WHEN = re.compile(
     r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
-_HOW_FAR_BEAT = (
-    r"how\s+far\s+(?:[\w'’&.-]+\s+){1,4}?(?:out|under)?(?:perform|beat|lag|trail|led|lead)"
-    r"(?:ed|ged|s|ing)?"
+# One name beating or trailing another after "how far": "how far the laggard trailed", a gap
+_BEAT_AFTER_HOW_FAR = (
+    r"(?:[\w'’&.-]+\s+){1,4}?(?:out|under)?(?:perform|beat|lag|trail|led|lead)(?:ed|ged|s|ing)?"
 )
+_HOW_FAR_BEAT = rf"how\s+far\s+{_BEAT_AFTER_HOW_FAR}"
 DISTANCE = re.compile(
     r"(?i)\b(how\s+far(?!\s+(?:ahead|behind|apart|more|less|better|worse)\b)"
-    r"(?!\s+(?:[\w'’&.-]+\s+){1,4}?(?:out|under)?(?:perform|beat|lag|trail|led|lead)"
-    r"(?:ed|ged|s|ing)?\b)"
+    rf"(?!\s+{_BEAT_AFTER_HOW_FAR}\b)"
     # "how far did it fall during the crash": a move over a window, not a distance from a peak
     r"(?!\s+(?:did|has|had|have|does|do)\s+[^.?!]{0,40}?\b(?:fall|fallen|drop|decline|sink|"
     r"slide|plunge|tumble|crash|rise|risen|climb|rally|rebound|bounce|go)\b"

@@ -787,7 +787,7 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
 def _levels_asked(reading: Reading) -> bool:
     """Whether only levels are asked (values, closes, their statistics or extremes), no move."""
     levels = {"value", "close", "stats", "mean", "median"}
-    if getattr(reading, "extreme_of", None) == "level":
+    if reading.extreme_of == "level":
         levels.add("period_extremes")
     return bool(reading.metrics) and set(reading.metrics) <= levels
 

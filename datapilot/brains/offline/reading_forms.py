@@ -39,8 +39,6 @@ _TOP_PERIODS_ZH = re.compile(
     r"(?:最(?:好|佳|差|高|低|强|弱|多|少|大|小)|(?:涨|跌)得?最(?:多|猛|凶|狠|厉害|少))的?\s*"
     rf"(?P<n>\d+|{ZH_NUMERAL})\s*个?(?P<unit>月|季度|季|年|周|星期|天|交易日)"
 )
-_PERIOD_UNITS_ZH = {"月": "month", "季度": "quarter", "季": "quarter", "年": "year"}
-_PERIOD_UNITS_ZH |= {"周": "week", "星期": "week", "天": "day", "交易日": "day"}
 
 
 @lru_cache(maxsize=4)
@@ -247,7 +245,8 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             if reading.zh
             else f'"{periods.group(0)}" → keep the top {reading.top_k}'
         )
-        unit = _PERIOD_UNITS_ZH[periods.group("unit")]
+        said = periods.group("unit")
+        unit = next((u for u, words in vocab.time.units.items() if said in words.zh), None)
         parsed.time.durations = [
             d for d in parsed.time.durations if (d.count, d.unit) != (counted, unit)
         ]

@@ -1419,8 +1419,9 @@ class Grammar:
                 start_at = lo + until.start()
                 return clause(None, today, "until")
             return None  # "now" alone is no window
-        told = None if self._ends_with("since", before) else self._since_its_day(before, after)
-        since = self._ends_with("since", before) or told
+        since = self._ends_with("since", before)
+        told = None if since else self._since_its_day(before, after)
+        since = since or told
         suffix = self._starts_with("since_after", after)
         if since and not suffix and "range" in atom.rule:
             # "从2021年3月到6月": "from" opens a range that names its own end.

@@ -111,9 +111,7 @@ class AnalystFamilies(SeriesStatistics):
             if self.volume is None:
                 self._volume()
             series = self.volume or self.levels(freq="daily")  # the shares, not the closes
-        elif spread := next(
-            (c.output for c in self.builder.calls() if c.interface == "spread"), None
-        ):
+        elif spread := self.builder.output_of("spread"):
             series = spread  # "the widest the Baa-Aaa spread got": the spread's extreme
             # with the two series it is taken between on that date
             beside = self.levels()
@@ -333,11 +331,9 @@ class AnalystFamilies(SeriesStatistics):
         each series on its own; else the series' levels."""
         if "spread" not in self.r.metrics or len(self.r.entities) != 2:
             return self.levels()
-        made = next((c.output for c in self.builder.calls() if c.interface == "spread"), None)
-        if made is None:
+        if self.builder.output_of("spread") is None:
             self._spread()
-            made = next((c.output for c in self.builder.calls() if c.interface == "spread"), None)
-        return made or self.levels()
+        return self.builder.output_of("spread") or self.levels()
 
     def _count_values(self, condition: str) -> None:
         """How many of a monthly or quarterly series' values in the window met a level."""
