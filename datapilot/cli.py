@@ -12,13 +12,15 @@ from datapilot.core.compiled_patterns import preload_re_cache
 
 # Before anything loads numpy: its BLAS library starts with one thread (`datapilot.core.blas`).
 one_thread_from_start()
-# Then the patterns the last command of this name compiled, ready compiled for this
-# one's imports and its own work (`datapilot.core.compiled_patterns`).
-preload_re_cache(sys.argv[1] if len(sys.argv) > 1 else "other")
 
-# Building the command line imports typer and the plugins' hooks: fewer collector passes over
-# them. The built-in commands are lazy (`datapilot.commands.lazy`): built when they run.
+# Reading the stored patterns and building the command line (typer, the plugins' hooks) make
+# many lasting objects: fewer collector passes over them. The built-in commands are lazy
+# (`datapilot.commands.lazy`): built when they run.
 with fewer_collections():
+    # The patterns the last command of this name compiled, ready compiled for this one's
+    # imports and its own work (`datapilot.core.compiled_patterns`).
+    preload_re_cache(sys.argv[1] if len(sys.argv) > 1 else "other")
+
     import atexit
 
     import typer

@@ -152,3 +152,20 @@ def test_the_kept_patterns_a_command_uses_outlast_those_it_does_not(
             re.compile(rf"run{run}x{i}\d+")
     _next_process(monkeypatch)
     assert all((pattern, 0) in compiled._preloaded for pattern in everyday)
+
+
+def test_patterns_no_command_uses_any_more_do_not_pile_up(
+    fresh_re_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every question brings a few patterns of its own (its names'): kept for a while, they must
+    # not grow the file every later command reads back.
+    everyday = [rf"every{i}\d+" for i in range(50)]
+    for run in range(40):
+        for pattern in everyday:
+            re.compile(pattern)
+        for i in range(30):
+            re.compile(rf"question{run}x{i}\d+")
+        _next_process(monkeypatch)
+    assert all((pattern, 0) in compiled._preloaded for pattern in everyday)
+    assert ("question39x0\\d+", 0) in compiled._preloaded  # the last question's are kept
+    assert len(compiled._preloaded) <= len(everyday) + 30 + compiled._RE_CACHE_UNUSED
