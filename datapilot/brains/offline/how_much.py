@@ -109,6 +109,9 @@ _BOUNDING_CLOSES = re.compile(
     rf"(?i)\b(?:between|from|at)\s[^;?!]{{0,40}}?{_CLOSE}[^;?!]{{0,25}}?\s(?:and|to|through|until|till)"
     rf"\s[^;?!]{{0,40}}?{_CLOSE}"
     r"|从[^，。？！,?]{1,20}?收盘价?[^，。？！,?]{0,8}?(?:到|至)[^，。？！,?]{1,20}?收盘价?"
+    # one close set against another, the move asked after: 2018年平安夜的收盘价，跟2019年平安夜的
+    # 收盘价比，涨了多少
+    r"|收盘价?[，,]?\s*(?:跟|和|与|同|较)[^，。？！,?]{1,20}?收盘价?(?:相比|比)(?=[，,]?\s*(?:是)?[涨跌升降])"
 )
 
 

@@ -33,6 +33,7 @@ from datapilot.brains.offline.closed_days import (
     shut_day,
 )
 from datapilot.brains.offline.conditions import ConditionAsk
+from datapilot.brains.offline.described_days import blanked, days_described
 from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes, unknown_cycle
 from datapilot.brains.offline.exact_future import exact_future
@@ -306,8 +307,14 @@ def _read(
     text = normalise_text(question)
     text = fill_elided_anchor(weekday_dates(holiday_dates(mandarin(text), today), today))
     text = _HEADING.sub(lambda found: " " * len(found.group(0)), text)
-    reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     parsed = parse(text, today, catalog, vocab)
+    described = days_described(text)
+    if described and not any(s <= m.span[0] < e for m in parsed.mentions for s, e in described):
+        # "2020年3月23号疫情跌到最低那天": the date names the day; the words about it ask nothing
+        # (unless they hold the name asked about: "苹果暴跌那天（2020年3月16日）以来")
+        text = blanked(text, described)
+        parsed = parse(text, today, catalog, vocab)
+    reading = Reading(question=question, text=text, zh=bool(CJK.search(text)), today=today)
     reading.entities = list(parsed.entities)
     reading.trace.extend(parsed.entity_trace)
     market_asked = asks_open(text) or asks_market_sessions(text)

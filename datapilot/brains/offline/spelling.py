@@ -311,9 +311,15 @@ def _which_typed(text: str) -> str:
     return text[: found.start()] + "哪" + text[found.end() :]
 
 
+# 好多 asking an amount, as Sichuan and Chongqing say 多少 ("涨了好多喃？", "值好多钱嘛？"): only
+# where it ends the question, never "涨了好多" (rose a lot) said as a statement.
+_HOW_MUCH_SW = re.compile(r"好多(?=(?:钱|个点|点|块|美元|天|年)?[喃嘛哦呢啊哈]?\s*(?:[？?]|$))")
+
+
 def mandarin(text: str) -> str:
-    """`text` in simplified characters (美國銀行 → 美国银行), with Cantonese function words and
-    Taiwan's 报酬率 said in Mandarin and 那 typed for 哪 read as 哪, each the same length."""
+    """`text` in simplified characters (美國銀行 → 美国银行), with Cantonese function words, a
+    Sichuan 好多 and Taiwan's 报酬率 said in Mandarin and 那 typed for 哪 read as 哪, each the
+    same length."""
     text = simplified(text)
     if "报酬" in text:  # Taiwan's 报酬率 (報酬率) is the mainland's 收益率
         text = text.replace("报酬", "收益")
@@ -321,6 +327,8 @@ def mandarin(text: str) -> str:
         text = text.replace("殖利率", "收益率")
     if "那" in text:
         text = _which_typed(text)
+    if "好多" in text:
+        text = _HOW_MUCH_SW.sub("多少", text)
     if not _CANTONESE_WORD.search(text) and "边" not in text:
         return text
     text = _CANTONESE_WORD.sub(lambda m: _CANTONESE[m[0]], text)
