@@ -74,7 +74,8 @@ _PUT_IN = re.compile(
     r"(?:in|into|of|between)\s+(?![\d'’])"  # "$5,000 in P&G", "$80k went into the S&P 500"
     r"|投资|投入|投了|投进|投到|放进|砸进|买入|买进|买了|买|入手|本金|持有"
     # 放3万美金在…: a sum "put" somewhere
-    r"|[放砸押]了?(?=\s*[\d一二两三四五六七八九十几]+\s*[万千百亿]?\s*(?:美元|美金|块|元|刀))"
+    # (摆 as Cantonese says it: 擺咗8萬美金落嬌生, "put $80k into J&J")
+    r"|[放砸押摆]了?(?=\s*[\d一二两三四五六七八九十几]+\s*[万千百亿]?\s*(?:美元|美金|块|元|刀))"
 )
 # An average yearly growth said to compound: "the average annual growth rate it implies
 # (compounded)", "average annual return, compounded", 年均复合增长率.
@@ -84,7 +85,7 @@ _AVERAGE_ANNUAL_COMPOUNDED = re.compile(
     # average "it implies" over two ends is compounded all the same)
     r"returns?)\b(?=[^.?!]{0,60}\bcompound|\s+(?:that\s+|this\s+)?(?:it\s+)?implie[sd]\b)"
     r"|\bcompound(?:ed)?\s+average\s+(?:annual|yearly)\s+(?:growth\s+rate|growth|returns?)\b"
-    r"|年均复合(?:增长率|增速|回报率?|收益率)"
+    r"|(?:年均|每年平均|平均每年)的?复合(?:增长率|增速|回报率?|收益率|报酬率?)"
 )
 # What a sum put in is worth, said with a company figure's word: 市值, "market value".
 _HOLDING_VALUE = re.compile(r"(?i)市值|市场价值|market\s+value")
