@@ -239,6 +239,8 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         _as_when(reading, when, _said_apart(parsed, when.spans), text)
         return
     period = read_period_ask(text)
+    if period is not None and period.levels and not _rates_only(reading):
+        period = None  # "the month with the highest close" of a price: no month's return
     if period is not None and _names_the_drawdowns_ends(reading, text, period.spans):
         # "高点取1973-74年中最高的季度，低点取…最低的季度": the drawdown's peak and trough, which
         # it dates, not the best and worst quarters by return
@@ -899,11 +901,11 @@ def _as_period(
         # "…the largest quarter-on-quarter drop, and what is it at an annualized rate": each
         # quarter's change compounded to a year is shown beside the ranking.
         inside -= {"qoq", "mom"}
+    if reading.top_k is None and (count := period.count(parsed.text, numbers)) is not None:
+        reading.top_k = count  # "the best three quarters", 最好的3个月
     if _rates_only(reading):
         _as_period_level(reading, period, inside)
         return
-    if reading.top_k is None and (count := period.count(parsed.text, numbers)) is not None:
-        reading.top_k = count  # "the best three quarters", 最好的3个月
     whole = _whole_window_return(parsed, period)
     # "the simple average of the annual returns, and which single year was the worst": the
     # mean of the same periods' returns, beside their ranking

@@ -53,8 +53,9 @@ _ADJ_FREQ = {
     "季度": "quarterly",
     "年度": "annual",
 }
-_BEST_EN = r"best|strongest|top|biggest|largest|greatest|highest"
-_WORST_EN = r"worst|weakest|poorest|lowest"
+_BEST_EN = r"best|strongest|top|biggest|largest|greatest|highest|widest"
+_WORST_EN = r"worst|weakest|poorest|lowest|tightest|narrowest"
+_NUMBER_EN = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)"
 _UP_EN = r"gains?|rises?|rall(?:y|ies)|returns?|advances?|jumps?|increases?|performance"
 _DOWN_EN = r"loss|losses|drops?|falls?|declines?|plunges?|slides?|slumps?|decreases?"
 _PERIOD_EN = r"(?P<unit>week|month|quarter|year)s?"
@@ -89,9 +90,11 @@ _PERIOD_PATTERNS = (
         rf"(?i)\b(?P<s1>{_BEST_EN}|{_WORST_EN})\s+(?P<adj>weekly|monthly|quarterly|annual|yearly)\s+"
         rf"(?:(?P<up>{_UP_EN})|(?P<down>{_DOWN_EN}))\b"
     ),
-    # "which month was the best", "what quarter did it gain the most"
+    # "which month was the best", "what quarter did it gain the most", "which three months
+    # printed the tightest"
     re.compile(
-        rf"(?i)\b(?:which|what)\s+(?:(?:single|calendar|full|whole)\s+){{0,2}}{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
+        rf"(?i)\b(?:which|what)\s+(?:{_NUMBER_EN}\s+)?(?:(?:single|calendar|full|whole)\s+){{0,2}}"
+        rf"{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
         rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:[\w/-]+\s+){{0,2}}?(?P<fall>{_DOWN_EN})\b)?"
         rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
         rf"(?:the\s+)?most"
@@ -102,6 +105,18 @@ _PERIOD_PATTERNS = (
     re.compile(
         rf"(?i)\b{_PERIOD_EN}\s+(?:with|of)\s+the\s+(?:{_BEST_EN}|{_WORST_EN})\s+"
         rf"(?:(?P<up>{_UP_EN})|(?P<down>{_DOWN_EN}))\b"
+    ),
+    # A level's extreme periods: "the 3 months with the highest unemployment rate", "the three
+    # lowest monthly readings" (of a rate only: `PeriodAsk.levels`)
+    re.compile(
+        rf"(?i)\b(?:{_NUMBER_EN}\s+)?{_PERIOD_EN}\s+(?:with|of|when)\s+the\s+"
+        rf"(?P<level>{_BEST_EN}|{_WORST_EN})\b"
+        rf"(?!\s+(?:{_UP_EN}|{_DOWN_EN})\b)"
+    ),
+    re.compile(
+        rf"(?i)\b(?:{_NUMBER_EN}\s+)?(?P<level>{_BEST_EN}|{_WORST_EN})\s+"
+        r"(?P<adj>weekly|monthly|quarterly|annual|yearly)\s+"
+        r"(?:readings?|prints?|values?|levels?|figures?|averages?|observations?)\b"
     ),
     # 表现最差的一个月, 最好的季度, 涨幅最大的月份, 最差的是哪个月
     re.compile(
@@ -134,6 +149,9 @@ class PeriodAsk:
     sides: frozenset[str]
     frequency: str
     spans: tuple[Span, ...]
+    # Said only as a level's highest or lowest ("the month with the highest rate"): a rate's
+    # periods, never a price's (its months' returns are not "the highest close")
+    levels: bool = False
 
     @property
     def which(self) -> str:
@@ -152,7 +170,8 @@ class PeriodAsk:
 # A count of periods: "three quarters", "3 months", 三个季度, 2个 (one period is the default);
 # looked for at each word, so "best three quarters" tries "best", then "three".
 _HOW_MANY_PERIODS = re.compile(
-    r"(?i)(?=\b([a-z]+|\d+)\s+(?:\w+\s+)?(?:weeks|months|quarters|years)\b)"
+    r"(?i)(?=\b([a-z]+|\d+)\s+(?:\w+\s+)?(?:weeks|months|quarters|years|"
+    r"(?:weekly|monthly|quarterly|annual|yearly)\s+\w+s)\b)"
     r"|(?:前\s*)?(\d+|[两二三四五六七八九十]+)\s*个|前\s*(\d+|[两二三四五六七八九十]+)"
 )
 
@@ -168,16 +187,18 @@ def read_period_ask(text: str) -> PeriodAsk | None:
     sides: set[str] = set()
     freqs: list[str] = []
     spans: list[Span] = []
+    levels: list[bool] = []
     for pattern in _PERIOD_PATTERNS:
         for match in pattern.finditer(text):
             groups = {k: v for k, v in match.groupdict().items() if v}
             if "adj" in groups:
                 freq = _ADJ_FREQ[groups["adj"].lower()]
-                if not (groups.get("s1") or "最" in match.group(0)):
+                if not (groups.get("s1") or groups.get("level") or "最" in match.group(0)):
                     continue  # 月度涨幅 alone is a table of returns, not an extreme
             else:
                 freq = _FREQ[groups["unit"].lower()]
-            said = [_side(groups[k]) for k in ("s1", "s2") if k in groups]
+            said = [_side(groups[k]) for k in ("s1", "s2", "level") if k in groups]
+            levels.append("level" in groups)
             if "down" in groups:
                 said = ["worst"]
             elif "fall" in groups and said == ["best"]:
@@ -200,7 +221,9 @@ def read_period_ask(text: str) -> PeriodAsk | None:
             spans.append(match.span())
     if not sides:
         return None
-    return PeriodAsk(sides=frozenset(sides), frequency=freqs[0], spans=tuple(spans))
+    return PeriodAsk(
+        sides=frozenset(sides), frequency=freqs[0], spans=tuple(spans), levels=all(levels)
+    )
 
 
 # --- the date of an extreme -------------------------------------------------------------------

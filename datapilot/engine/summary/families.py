@@ -96,46 +96,75 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
 
 
 def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
-    """ "Apple Inc.'s highest close (adjusted) in 2020 was 134.68 USD on 2020-12-28." """
+    """ "Apple Inc.'s highest close (adjusted) in 2020 was 134.68 USD on 2020-12-28."; several
+    asked ("the three tightest months") are said as one ranked list."""
     w = said.w
     frame: pd.DataFrame = step.value
     unit = column_unit(frame, "value")
     period = str(frame.attrs.get("period") or "daily")
     # The series shown beside each extreme (a spread's two yields) on its date.
-    extra = [c for c in frame.columns if c not in _EXTREME_COLUMNS]
+    extra = {c: column_unit(frame, c) for c in frame.columns if c not in _EXTREME_COLUMNS}
+    ranked: dict[tuple[str, str], list[Any]] = {}
+    for subject, row in zip(_ids(frame), frame.itertuples(index=False), strict=True):
+        ranked.setdefault((subject, str(row.group)), []).append(row)
     sentences = []
-    for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
-        : 2 * MAX_SUBJECTS
-    ]:
-        value = _said(said, float(row.value), unit)
+    for (subject, side), rows in list(ranked.items())[: 2 * MAX_SUBJECTS]:
         name = w.name(subject)
-        high = row.group == "best"
-        where = (
-            ""
-            if period == "daily"
-            else (f"（{_zh_period(str(row.period), period)}）" if w.zh else f" ({row.period})")
-        )
-        beside = [
-            f"{w.name(c)} {_said(said, float(getattr(row, c)), column_unit(frame, c))}"
-            for c in extra
-            if c.isidentifier() and pd.notna(getattr(row, c, None))
-        ]
+        high = side == "best"
         if w.zh:
-            word = "最高" if high else "最低"
             what = w.title(of) if of else "值"
             what = "" if what in name or name in what else what  # a series' own level
             when = f"在{said.when}期间" if "至" in said.when else said.when
-            also = f"（当时{'，'.join(beside)}）" if beside else ""
-            sentences.append(f"{name}{when}{what}{word}为{value}，在{row.date}{where}{also}。")
         else:
-            word = "highest" if high else "lowest"
             what = of.lower() if of else "value"
             what = "level" if what in name.lower() or name.lower() in what else what
-            also = f" ({', '.join(beside)} at the time)" if beside else ""
-            sentences.append(
-                f"{_poss(name)} {word} {what}{_when(said)} was {value} on {row.date}{where}{also}."
-            )
+        items = [_extreme_item(row, said, unit, period, extra) for row in rows]
+        if len(rows) > 1:
+            if w.zh:
+                count = _COUNT_ZH.get(len(rows), str(len(rows)))
+                each = _UNIT_ZH.get(period, "一个时段").removeprefix("一")
+                each = "天" if period == "daily" else each
+                word = "最高" if high else "最低"
+                sentences.append(f"{name}{when}{what}{word}的{count}{each}是{'；'.join(items)}。")
+            else:
+                word = "highest" if high else "lowest"
+                each = _UNIT.get(period, "period") + "s"
+                sentences.append(
+                    f"{_poss(name)} {len(rows)} {word} {each} by {what}{_when(said)} were "
+                    f"{'; '.join(items)}."
+                )
+            continue
+        (row,) = rows
+        item = items[0]
+        if w.zh:
+            word = "最高" if high else "最低"
+            sentences.append(f"{name}{when}{what}{word}为{item}。")
+        else:
+            word = "highest" if high else "lowest"
+            sentences.append(f"{_poss(name)} {word} {what}{_when(said)} was {item}.")
     return sentences
+
+
+def _extreme_item(row: Any, said: Said, unit: str, period: str, extra: dict[str, str]) -> str:
+    """One extreme's value, date (and period) and the series beside it: "0.55%, on 2014-06-01
+    (2014-06)", 0.55%，在2014-06-01（2014年6月）."""
+    w = said.w
+    value = _said(said, float(row.value), unit)
+    beside = [
+        f"{w.name(c)} {_said(said, float(getattr(row, c)), extra[c])}"
+        for c in extra
+        if c.isidentifier() and pd.notna(getattr(row, c, None))
+    ]
+    if w.zh:
+        # (the period in words only: its ISO label is the date's own month or quarter)
+        where = (
+            "" if period == "daily" else f"（{_zh_period(str(row.period), period).split('（')[0]}）"
+        )
+        also = f"（当时{'，'.join(beside)}）" if beside else ""
+        return f"{value}，在{row.date}{where}{also}"
+    where = "" if period == "daily" else f" ({row.period})"
+    also = f" ({', '.join(beside)} at the time)" if beside else ""
+    return f"{value} on {row.date}{where}{also}"
 
 
 _EXTREME_COLUMNS = {"date", "period", "value", "rank", "group"}

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from datapilot.core.intent import Intent
 from datapilot.core.results import Fact
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.words import Words
+from datapilot.interfaces.frame import column_unit
 
 # A rate's change is in points: "percentage points", or "pp" as a series' change is written.
 _POINTS = ("percentage points", "pp")
@@ -27,6 +30,10 @@ def scaled_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[
     points = word == BASIS_POINTS
     if points and lead.record.output == "figure_difference":
         return _both_in_points(lead, factor, w)
+    if points and (ranked := _ranked_in_points(lead, factor)):
+        # "which three months printed the tightest, and at how many bp": each of them
+        listed = "、".join(ranked) if w.zh else ", ".join(ranked[:-1]) + " and " + ranked[-1]
+        return [f"即{listed}个基点。" if w.zh else f"That is {listed} basis points."]
     if points:  # a rate's change in points first (never its % change), else a percent
         # (a ranking's gap between two names' returns is in points too)
         changes = [
@@ -67,6 +74,18 @@ def _both_in_points(lead: Step, factor: float, w: Words) -> list[str]:
         f"That is {a} basis points against {b} on {other.date}, a difference of {moved} basis "
         "points."
     ]
+
+
+def _ranked_in_points(lead: Step, factor: float) -> list[str]:
+    """The values of several ranked extremes in percent, each in the scale; [] otherwise."""
+    frame = lead.value
+    if lead.call.interface != "period_extremes" or not isinstance(frame, pd.DataFrame):
+        return []
+    if len(frame) < 2 or "value" not in frame.columns:
+        return []
+    if str(column_unit(frame, "value")) not in _PERCENTS:
+        return []
+    return [_in_scale(Fact(label="", value=float(v), unit="%"), factor) for v in frame["value"]]
 
 
 def _in_scale(fact: Fact, factor: float) -> str:

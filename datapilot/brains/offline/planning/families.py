@@ -96,10 +96,11 @@ class AnalystFamilies(SeriesStatistics):
             self._change(r.extreme_of)  # "when was inflation highest": the change's extreme
             series = self.primary or self.levels()
         elif r.extreme_of == "period_mean" and r.period_label not in (None, "daily"):
-            # A rate's highest quarter: each quarter's average level, then the highest.
+            # A rate's highest quarter: each quarter's average level, then the highest (of the
+            # spread when the spread is asked: "利差最低的三个月", never each leg's months).
             series = self.builder.add(
                 "resample",
-                {"frame": frame(self.levels()), "freq": r.period_label, "how": "mean"},
+                {"frame": frame(self._spread_counted()), "freq": r.period_label, "how": "mean"},
                 name=f"{r.period_label}_means",
                 description=self._say(
                     f"Average the values of each {_UNIT_EN.get(r.period_label, r.period_label)}",
