@@ -112,6 +112,7 @@ def _sentences(
     answer = _answer(lead, said_for(lead, said, intent) if lead else said)
     answer += scaled_sentence(lead, intent, w) if answer else []
     answer += claim_sentence(lead, intent, w) if answer else []
+    answer += _legs_compared(lead, said, steps) if answer else []
     sentences += answer
     sentences += [note for note in notes if is_missing_data_note(note)]
     for step in key:
@@ -167,6 +168,12 @@ def _answer(lead: Step | None, said: Said) -> list[str]:
         return []
     said_first = answer_sentences(lead, said) or fact_sentences(lead, said.w)
     return said_first + spread_legs(lead, said) + close_against_averages(lead, said)
+
+
+def _legs_compared(lead: Step | None, said: Said, steps: list[Step]) -> list[str]:
+    """A difference between two dates' spreads: each spread's legs, as a spread alone has them."""
+    compared = said.inputs.get(lead.record.output, []) if lead is not None else []
+    return [line for s in steps if s.record.output in compared for line in spread_legs(s, said)]
 
 
 def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
