@@ -94,7 +94,7 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         # answer states both periods' values and the change between them, never each period's
         # own change
         return
-    clauses = _without_echoes(clauses)
+    clauses = _without_echoes(clauses, parsed.group("metric"))
     if len({(c.start, c.end) for c in clauses}) < 2 or reading.tables:
         return
     if reading.members_of or reading.universe or "forecast" in reading.metrics:
@@ -209,6 +209,10 @@ def _changes_between(parts: list[Part], clauses: list[Clause], text: str) -> lis
             continue
         if None in (clause.start, clause.end, other.start, other.end):
             continue
+        if all((c.end - c.start).days > 92 for c in (clause, other)):  # type: ignore[operator]
+            # two stretches of years set against each other ("HML compounded: 2007-2011 vs
+            # 2012-2017"): each one's own change, never one between them
+            continue
         periods = ((clause.start, clause.end), (other.start, other.end))
         between = window_between(periods)  # type: ignore[arg-type]
         if between is None:
@@ -277,7 +281,9 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     if not outside or None in (first.start, first.end, second.start, second.end):
         return False
     levels = [m for m in reading.metrics if m not in _CHANGES]
-    if not levels and (paired or not reading.price_entities):
+    # (a factor's values are returns: "HML compounded: 2007-2011 vs 2012-2017" compounds each)
+    returns = bool(reading.entities) and all(e.measure == "returns" for e in reading.entities)
+    if not levels and (paired or not (reading.price_entities or returns)):
         # "GDP in 1990Q3 and in 1991Q1, and the percent change from the first to the second":
         # the two periods named are each one's level, beside the change between them (a
         # stock's "2019 vs 2020 … by how many points" compares each year's return instead)
@@ -314,15 +320,34 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     return True
 
 
-def _without_echoes(clauses: list[Clause]) -> list[Clause]:
+def _without_echoes(clauses: list[Clause], hits: list[tuple[str, Any]]) -> list[Clause]:
     """Drop a phrase that only names again a window said before it: "in Q1 1981 vs Q1 1990 — how
-    much lower was it in 1990?" asks about Q1 1990, not all of 1990."""
+    much lower was it in 1990?" asks about Q1 1990, not all of 1990. A measure first said
+    between them asks it of the wider window: "its close on Dec 30 2011, and its average close
+    for 2011"."""
     kept: list[Clause] = []
     for clause in sorted(clauses, key=lambda c: c.span[0]):
         span = (clause.start, clause.end)
-        if not any(_inside((k.start, k.end), span) and (k.start, k.end) != span for k in kept):
-            kept.append(clause)
+        inner = [k for k in kept if _inside((k.start, k.end), span) and (k.start, k.end) != span]
+        if inner and not _measure_said_between(inner[-1], clause, hits):
+            continue
+        kept.append(clause)
     return kept
+
+
+def _measure_said_between(earlier: Clause, later: Clause, hits: list[tuple[str, Any]]) -> bool:
+    """A statistic said after a day (before the wider period, or after it as Chinese says it:
+    2011年全年的平均收盘价) that was not said before the day."""
+    if earlier.start != earlier.end:
+        return False  # (a day's figure, then a statistic of the period holding it)
+    before = {m for m, h in hits if h.start < earlier.span[1]}
+    return later.span[0] > earlier.span[0] and any(
+        m in _STATISTICS and m not in before and earlier.span[1] <= h.start for m, h in hits
+    )
+
+
+# Measures of a window as a whole, asked of a wider window after a day's figure.
+_STATISTICS = {"mean", "median", "stats", "volatility", "max_drawdown"}
 
 
 def _inside(inner: tuple[Any, Any], outer: tuple[Any, Any]) -> bool:
