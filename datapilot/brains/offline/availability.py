@@ -10,6 +10,7 @@ whole answer.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -250,7 +251,20 @@ def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Enti
     two_sided = bool(_TWO_SIDED & set(reading.metrics)) or sets_names_against_each_other(
         reading.text
     )
+    if len(named) >= 2 and named[0] not in kept and _COMPARED_TO.search(reading.text):
+        # "What did the momentum factor return in 2009? Want to compare it with SMB": the name
+        # asked about has no data; the one it is set against alone answers nothing asked
+        return False
     return not (len(named) >= 2 and len(kept) < 2 and two_sided)
+
+
+# The name asked about set against another, said of it: "compare it with SMB", "relative to
+# the S&P 500", 拿它跟标普比.
+_COMPARED_TO = re.compile(
+    r"(?i)\bcompar(?:e|ing)\s+(?:it|that|this|them|those)\s+(?:with|to|against)\b"
+    r"|\brelative\s+to\b|\bbenchmark(?:ed)?\s+(?:it\s+)?against\b"
+    r"|(?:拿|把|将)?它(?:们)?(?:跟|和|与|同)[^，。？！,?]{1,20}?(?:比|对比|相比)"
+)
 
 
 # Measures of two names together: one name alone has none.

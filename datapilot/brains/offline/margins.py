@@ -54,6 +54,13 @@ _MONEY_GAP = re.compile(
     r"(?i)\b(?:how\s+many\s+(?:more\s+)?dollars\s+(?:more|apart|less|ahead|behind)?|"
     r"(?:gap|difference)\s+in\s+dollars)\b|相差多少(?:美元|美金|钱)|差了?多少(?:美元|美金|钱)"
 )
+# Which of two did more: "which one rose more", 谁涨得多, 哪只跌得更多 — only the two together say.
+_WHO_DID_MORE = re.compile(
+    r"(?i)\b(?:which|who)\s+(?:one\s+|of\s+(?:them|the\s+two)\s+)?(?:rose|gained|fell|lost|did|"
+    r"performed|returned|went\s+up|went\s+down)\s+(?:more|less|better|worse)\b"
+    r"|谁(?:的)?(?:涨|跌|赚|亏|表现|收益)[^，。？?]{0,4}?(?:多|好|高|强|少|差|低)"
+    r"|哪(?:个|只|支|一个|一只)(?:涨|跌|赚|亏)得?更?(?:多|少)"
+)
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
     r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
@@ -77,7 +84,8 @@ def sets_names_against_each_other(text: str) -> bool:
     """Whether `text` asks a figure only two names together have: a difference, spread or gap
     between them, or which one beat the other ("… and the gap", "did Tesla beat Apple")."""
     return any(
-        p.search(text) for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, _WHICH_LED, _MONEY_GAP)
+        p.search(text)
+        for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, _WHICH_LED, _MONEY_GAP, _WHO_DID_MORE)
     )
 
 
