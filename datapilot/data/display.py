@@ -54,6 +54,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "sessions": ("sessions", "交易日数"),
     "share_pct": ("share of sessions", "占交易日比例"),
     "recovery_date": ("recovery date", "恢复日"),
+    "recovery_sessions": ("sessions to recovery", "收复所用交易日"),
+    "recovery_value": ("recovery value", "收复时的值"),
     "forecast": ("forecast", "预测值"),
     "lower": ("lower bound", "下限"),
     "upper": ("upper bound", "上限"),

@@ -64,8 +64,10 @@ def max_drawdown(
     ] = None,
 ) -> pd.DataFrame:
     """Largest peak-to-trough fall per column, base close included: max_drawdown_pct (%),
-    peak_date, trough_date, recovery_date (None when not recovered), start_date, end_date;
-    for levels also peak_value and trough_value. peak_from/peak_by: from that period's high."""
+    peak_date, trough_date, recovery_date (None when not recovered), recovery_sessions (the
+    observations after the peak up to that first close back at it), start_date, end_date; for
+    levels also peak_value, trough_value and recovery_value. peak_from/peak_by: from that
+    period's high."""
     wealth = growth(frame)
     levels = None if is_returns(frame) else with_base(frame)
     rows = []
@@ -92,7 +94,8 @@ def max_drawdown(
         depth = series.loc[trough] / series.loc[peak] - 1.0  # the running peak's fall at the trough
         after = series.loc[trough:]
         recovered = after[after >= series.loc[peak]]
-        recovery = recovered.index[0].date() if depth < 0 and not recovered.empty else None
+        regained = depth < 0 and not recovered.empty
+        recovery = recovered.index[0].date() if regained else None
         rows.append(
             {
                 "id": column,
@@ -100,6 +103,11 @@ def max_drawdown(
                 "peak_date": peak.date(),
                 "trough_date": trough.date(),
                 "recovery_date": recovery,
+                # the sessions after the peak up to the first close back at it (of daily
+                # closes; a monthly series' months are no sessions)
+                "recovery_sessions": len(series.loc[peak : recovered.index[0]]) - 1
+                if regained and _daily(series)
+                else None,
                 "start_date": series.index[0].date(),
                 "end_date": series.index[-1].date(),
             }
@@ -109,14 +117,24 @@ def max_drawdown(
             if peak in closes.index and trough in closes.index:
                 rows[-1]["peak_value"] = float(closes.loc[peak])
                 rows[-1]["trough_value"] = float(closes.loc[trough])
+            if regained and recovered.index[0] in closes.index:
+                rows[-1]["recovery_value"] = float(closes.loc[recovered.index[0]])
     if not rows:
         raise InterfaceError("The frame holds no values to measure a drawdown on.")
     table = pd.DataFrame(rows).set_index("id")
     unit = level_unit(frame)
-    units = {"peak_value": unit, "trough_value": unit} if "peak_value" in table.columns else {}
+    units = {
+        c: unit for c in ("peak_value", "trough_value", "recovery_value") if c in table.columns
+    }
     return derive(
         table, frame, kind="cross_section", unit="%", title="Maximum drawdown", units=units
     )
+
+
+def _daily(series: pd.Series) -> bool:
+    """Whether `series` holds daily closes (its dates a few days apart at most)."""
+    gaps = series.index.to_series().diff().dropna()
+    return not gaps.empty and gaps.median() <= pd.Timedelta(days=4)
 
 
 @interface("processing", "frame")

@@ -596,6 +596,9 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
         span = _row_span(frame, subject)  # the window's last close says where "the end" is
         end = f"（{span[1]}）" if span else ""
         took = days_between(peak.value if peak else None, recovery.value if recovery else None)
+        back = m.get("recovery_value")
+        counted = m.get("recovery_sessions")
+        sessions = int(counted.value) if counted is not None and counted.value else None
         high, low = m.get("peak_value"), m.get("trough_value")
         bare = high is not None and len(high.unit or "") > 4  # a long unit is not repeated
         levels = (
@@ -609,7 +612,12 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
                 text += f"：从{peak.value}的高点{levels[0].strip()}跌至{trough.value}的低点"
                 text += levels[1].strip()
             if recovery:
-                text += f"，{recovery.value}收复" + (f"（距高点{took}个日历日）" if took else "")
+                text += f"，{recovery.value}收复"
+                after = [f"{took}个日历日"] if took else []
+                after += [f"{sessions}个交易日"] if sessions else []
+                inside = [f"收盘{w.value(back, bare=bare)}"] if back else []
+                inside += ["距高点" + "、".join(after)] if after else []
+                text += f"（{'，'.join(inside)}）" if inside else ""
             elif tracked:
                 text += f"，窗口结束{end}时尚未收复"
             sentences.append(text + "。")
@@ -620,7 +628,11 @@ def _drawdown(step: Step, facts: Facts, said: Said) -> list[str]:
             text += f" {trough.value}"
         if recovery:
             text += f"; it recovered by {recovery.value}"
-            text += f", {took} calendar days after the peak" if took else ""
+            text += f" (closing at {w.value(back, bare=bare)})" if back else ""
+            if took and sessions:
+                text += f", {took} calendar days ({sessions} trading days) after the peak"
+            elif took:
+                text += f", {took} calendar days after the peak"
         elif tracked:
             text += "; it had not recovered by the end of the window"
             text += f" ({span[1]})" if span else ""
