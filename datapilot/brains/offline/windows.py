@@ -179,6 +179,8 @@ class Atom:
     # A year part without its year ("to the end of the year", 到年底): the year the question
     # named before it, where it named one.
     year_said_before: bool = False
+    # A month's end without its month ("at month end", 月底那天): the month said before it
+    month_said_before: bool = False
     used: bool = field(default=False)
     # A length anchored on words the grammar did not read ("two weeks after the 2008 election"):
     # left to the ledger to declare, never read as a window of its own.
@@ -397,6 +399,23 @@ class Grammar:
                 self._first_months,
             ),
             (
+                # the last day of the month (quarter) before this one: 上个月底, 上季度末, "the
+                # end of last month", "last quarter-end"
+                "period_end_rel",
+                r"(?P<zh_unit>上个?月|上一个月|上个?季度?|上一季度?)\s*(?:的)?\s*(?:月底|月末|季末|季度末|底|末)"
+                r"|(?i:(?<![A-Za-z])(?:the\s+)?end\s+of\s+(?:the\s+)?(?:last|previous|prior)\s+"
+                r"(?P<en_unit>month|quarter)(?![A-Za-z])"
+                r"|(?<![A-Za-z])(?:last|previous|prior)\s+(?P<en_unit2>month|quarter)[-\s]?end(?![A-Za-z]))",
+                self._previous_period_end,
+            ),
+            (
+                # the end of the month said before: "in June 2022 … at month end", 上个月…月底
+                "month_end_bare",
+                r"(?<![\d一二三四五六七八九十上下本这个当该同每])(?:月底|月末)"
+                r"|(?i:(?<![A-Za-z-])(?:the\s+)?(?:month[-\s]end|end\s+of\s+the\s+month)(?![A-Za-z-]))",
+                self._month_end_bare,
+            ),
+            (
                 "month_rel_word_en",
                 rf"(?<![A-Za-z])(?P<rel>last|this|next)\s+(?P<mon>{mon})\.?(?![A-Za-z])",
                 self._month_relative,
@@ -501,7 +520,9 @@ class Grammar:
             ),
             (
                 "decade_en",
-                r"(?<![0-9A-Za-z])(?:the\s+)?(?:(?P<part>early|mid|late)[-\s]+)?"
+                # "the first half of the 2010s": five of its years
+                r"(?<![0-9A-Za-z])(?i:(?:the\s+)?(?P<half>first|second|1st|2nd|latter)\s+half\s+"
+                r"of\s+)?(?:the\s+)?(?:(?P<part>early|mid|late)[-\s]+)?"
                 r"(?:(?P<c>1[89]|20)(?P<d>\d)0|'?(?P<d2>\d)0)'?s(?![A-Za-z])"
                 # "the sixties", "the late nineties": a decade in words, after "the"
                 r"|(?i:(?<![A-Za-z])the\s+(?:(?P<wpart>early|mid|late)[-\s]+)?"
@@ -511,7 +532,8 @@ class Grammar:
             (
                 "decade_zh",
                 r"(?P<cent>上世纪|上个世纪|二十世纪|20世纪|本世纪|21世纪)?\s*(?:(?P<c>1[89]|20)(?P<d>\d)0|(?P<d2>\d)0|(?P<dz>[一二三四五六七八九])十)\s*年代"
-                r"(?P<zpart>初期|前期|中期|后期|末期|初|中|末)?",
+                r"(?:的)?(?:(?P<zhalf>前半段|前半期|前半叶|上半叶|前五年|后半段|后半期|后半叶|下半叶|后五年)"
+                r"|(?P<zpart>初期|前期|中期|后期|末期|初|中|末))?",
                 self._decade,
             ),
             (
@@ -810,6 +832,20 @@ class Grammar:
             window = lambda y: (date(y, 12, 31),) * 2  # noqa: E731
         return self._period(match, today, window)
 
+    def _month_end_bare(self, match: re.Match[str], today: date) -> Atom | None:
+        last = month_window(today.year, today.month)[1]  # this month's, unless one was said
+        return Atom("period", match.span(), "", last, last, month_said_before=True)
+
+    def _previous_period_end(self, match: re.Match[str], today: date) -> Atom | None:
+        said = match.group("zh_unit") or match.group("en_unit") or match.group("en_unit2") or ""
+        quarter = "季" in said or said.lower() == "quarter"
+        _, last = (
+            quarter_window(*previous_quarter(today))
+            if quarter
+            else month_window(*_previous_month(today))
+        )
+        return Atom("period", match.span(), "", last, last)
+
     def _decade(self, match: re.Match[str], today: date) -> Atom | None:
         groups = match.groupdict()
         if groups.get("c"):
@@ -834,6 +870,10 @@ class Grammar:
             first, last = {"early": (start, start + 3), "mid": (start + 4, start + 6)}.get(
                 part.lower(), (start + 7, start + 9)
             )
+        half = groups.get("half") or groups.get("zhalf")
+        if half:  # a decade's first (second) five years
+            second = half.lower() in ("second", "2nd", "latter") or half[0] in "后下"
+            first, last = (start + 5, start + 9) if second else (start, start + 4)
         return Atom("period", match.span(), "", date(first, 1, 1), date(last, 12, 31))
 
     def _year(self, match: re.Match[str], today: date) -> Atom | None:
@@ -1225,6 +1265,9 @@ class Grammar:
                 if window[0] > today:
                     window = atom.dated(today.year - 1)
             atom.first, atom.last, atom.dated = window[0], window[1], None
+        for index, atom in enumerate(atoms):
+            if atom.month_said_before:
+                _end_of_the_month_said(atoms, index)
 
     def _is_range(self, gap: str) -> bool:
         gap = re.sub(r"(?i)\s+the$", "", gap.strip().strip(",").strip())
@@ -2105,6 +2148,24 @@ def _relative_word(word: str, span: Span, today: date) -> Atom | None:
         return Atom("rolling", span, "", length.back(today), today, duration=length)
     first, last = windows[word]
     return Atom("period", span, "", first, last)
+
+
+def _end_of_the_month_said(atoms: list[Atom], index: int) -> None:
+    """A month's end without its month: the last day of the month said before it ("上个月的均价
+    …月底那天"), else of the one right after ("the month-end close of March 2020"); with no
+    month said, left to the ledger to declare."""
+    months = [
+        (i, a.last)
+        for i, a in enumerate(atoms)
+        if i != index and a.dated is None and calendar_unit(a.first, a.last) == "month"
+    ]
+    before = [last for i, last in months if i < index]
+    after = [last for i, last in months if i > index]
+    said = before[-1] if before else after[0] if after else None
+    if said is None:
+        atoms[index].unread = True
+        return
+    atoms[index].first = atoms[index].last = said
 
 
 def _previous_month(day: date) -> tuple[int, int]:
