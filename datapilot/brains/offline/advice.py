@@ -13,6 +13,7 @@ from datapilot.brains.offline.phrases import Hit
 from datapilot.brains.offline.refusals import chinese_name
 from datapilot.brains.offline.vocab import Vocab
 from datapilot.data.catalog import Entity
+from datapilot.engine.summary.phrasing import possessive
 
 
 def asks_advice(text: str, vocab: Vocab) -> str | None:
@@ -32,7 +33,9 @@ def advice_message(entities: list[Entity], vocab: Vocab, zh: bool) -> str:
         template = messages.zh if messages else "我不提供投资建议。例如可以问：“{example}”。"
     else:
         name = entities[0].name if entities else "Apple"
-        example = f"{name}'s return, volatility and maximum drawdown over the past 3 years"
+        example = (
+            f"{possessive(name)} return, volatility and maximum drawdown over the past 3 years"
+        )
         template = messages.en if messages else 'I don\'t give investment advice. Try "{example}".'
     return template.format(example=example)
 
