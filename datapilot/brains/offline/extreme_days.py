@@ -107,7 +107,8 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
         re.compile(
             rf"(?i)(?:(?<![\w.])(?P<n>{count})\s+)?\b(?:{_BIG_EN})\s+(?P<day>(?:one|single|"
             rf"(?P<span>\d{{1,3}}))[-\s]?(?:day|session|trading[-\s]day)|daily|day's|days')\s+"
-            rf"(?:(?P<up>{_UP_EN}|{_MOVE_EN})|(?P<down>{_DOWN_EN}))\b"
+            # ("the biggest one-day percentage drop": the move is in percent)
+            rf"(?:(?:percent(?:age)?|%)\s+)?(?:(?P<up>{_UP_EN}|{_MOVE_EN})|(?P<down>{_DOWN_EN}))\b"
         ),
         # "the biggest jump in a single day", "largest drop over one session"
         re.compile(

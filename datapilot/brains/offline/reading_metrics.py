@@ -22,6 +22,7 @@ from datapilot.brains.offline.measures import (
     refine,
 )
 from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.phrases import mask
 from datapilot.brains.offline.vocab import Vocab
 
 if TYPE_CHECKING:
@@ -250,7 +251,9 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if any(m in metrics for m in ("correlation", "volatility")) and qualifying_returns(parsed):
         # "correlated returns", "volatility of returns": the returns are the input, not a chart.
         metrics = [m for m in metrics if m not in ("return", "cumulative_return")]
-    days = read_day_ask(parsed.text, vocab.time.numbers)
+    # (a number inside a name counts no days: "S&P 500 largest single-day decline")
+    named = mask(parsed.text, [m.span for m in parsed.mentions])
+    days = read_day_ask(named, vocab.time.numbers)
     if days is not None:
         reading.days = days.n or days.count
         reading.day_span = days.sessions
