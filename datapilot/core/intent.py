@@ -139,6 +139,11 @@ class Claim(BaseModel):
     fall: bool = Field(default=False, description="Said of a fall: compared with its size.")
     decimals: int = Field(default=0, description="Decimals the figure was said with.")
     inclusive: bool = Field(default=False, description="Met at the figure itself (doubled).")
+    leader: str | None = Field(
+        default=None,
+        description="Of a gap between two names' returns ('beat Chevron by over 10 points'): "
+        "the id the claim says came out ahead; the figure is the gap in percentage points.",
+    )
 
 
 class Intent(BaseModel):

@@ -83,3 +83,57 @@ def _claim(text: str, said: str, side: str, at: int) -> Claim:
         fall=_FALL.search(text[max(0, at - 30) : at]) is not None,
         decimals=len(number.group(1) or ""),
     )
+
+
+# A gap between two names' returns claimed: "Exxon outgained Chevron by over 10 points",
+# "trailed the S&P 500 by about 19 points", 跑输大盘将近10个百分点.
+_AHEAD = r"outgain\w*|outperform\w*|outpac\w*|outr[ae]n|beat(?:s|en)?|topp(?:ed|ing)|tops?"
+_BEHIND = r"trail\w*|lag(?:s|ged|ging)?|underperform\w*"
+_GAP_CLAIMED = re.compile(
+    rf"(?i)\b(?:(?P<ahead>{_AHEAD})|(?P<behind>{_BEHIND}))\b[^.?!;]{{1,60}}?\bby\s+"
+    r"(?P<q>over|more\s+than|at\s+least|about|around|roughly|nearly|almost|close\s+to|"
+    r"less\s+than|under|some)?\s*(?P<n>\d+(?:\.\d+)?)\s*"
+    r"(?:percentage[-\s]points?|points?|pts|pp|ppts|%)"
+    r"|(?:(?P<ahead_zh>跑赢|领先|多涨)|(?P<behind_zh>跑输|落后|少涨))(?:了|于)?[^，。？！,?!]{0,15}?"
+    r"(?P<q_zh>将近|接近|近|约|大约|大概|超过|逾|至少|不到|不足)?\s*(?P<n_zh>\d+(?:\.\d+)?)\s*"
+    r"(?:个)?(?:百分点|点)"
+)
+GAP_CLAIMED = "a gap claimed between the two"  # the span's label for the ledger
+_ABOVE_SAID = re.compile(r"(?i)over|more|at\s+least|超过|逾|至少")
+_BELOW_SAID = re.compile(r"(?i)less|under|不到|不足")
+
+
+def read_gap_claim(text: str, named: list[tuple[int, str]]) -> tuple[Claim, tuple[int, int]] | None:
+    """The gap between two names' returns a question checks, with where it was said; `named`:
+    each name's position and id, in order. The name said before the verb is its subject: it
+    came out ahead ("beat", 跑赢) or behind ("trailed", 跑输) the other."""
+    found = _GAP_CLAIMED.search(text)
+    if found is None or len({n for _, n in named}) != 2:
+        return None
+    english = found.group("n") is not None
+    number, qualifier = (
+        (found.group("n"), found.group("q") or "")
+        if english
+        else (found.group("n_zh"), found.group("q_zh") or "")
+    )
+    said_from = found.start(
+        ("q" if english else "q_zh") if qualifier else ("n" if english else "n_zh")
+    )
+    if not claimed_figure(text, said_from):
+        return None
+    before = [n for at, n in named if at < found.start()]
+    if not before:
+        return None
+    subject = before[-1]
+    other = next(n for _, n in named if n != subject)
+    ahead = bool(found.group("ahead") or found.group("ahead_zh"))
+    above, below = _ABOVE_SAID.search(qualifier), _BELOW_SAID.search(qualifier)
+    claim = Claim(
+        said=text[said_from : found.end()].strip(),
+        side="above" if above else "below" if below else "about",
+        value=float(number),
+        decimals=len(number.partition(".")[2]),
+        inclusive="least" in qualifier or "至少" in qualifier,
+        leader=subject if ahead else other,
+    )
+    return claim, found.span()

@@ -181,10 +181,12 @@ _CLAIM = re.compile(
     r"ran\s+(?:a\s+)?(?:story|piece|column))\b"
     r"|声称|号称|宣称|宣传|吹嘘|说|称|写道|有人话|人哋话|佢话|听讲"
 )
+# What follows is said to be checked: "fact check: '…'", 事实核查.
+_FACT_CHECK = re.compile(r"(?i)\bfact[-\s]?check\w*|事实核查")
 _CHECKED = re.compile(
     r"(?i)\b(?:actual(?:ly)?|really|true|truly|in\s+fact|check|verify|confirm|right|legit|"
     r"accurate|correct|back\s+(?:that|this|it)\s+up|hold\s+up|holds\s+up)\b"
-    r"|实际|真的|真有|真是|到底|核实|核对|对不对|准确|属实|靠谱|没错"
+    r"|实际|真的|真有|真是|到底|核实|核对|对不对|对吗|对么|准确|属实|靠谱|没错"
 )
 # The answer asked for as a yes or a no, after the question: "…? yes or no", "- true or false".
 _ANSWER_YES_OR_NO = re.compile(
@@ -216,6 +218,8 @@ _EXTREME_ASKED = re.compile(r"(?i)\b(?:highest|lowest|peak|max(?:imum)?|min(?:im
 def claimed_figure(text: str, at: int) -> bool:
     """Whether the figure at `at` sits in a claim's clause that a later clause checks
     ("新闻说埃克森美孚今年涨了80%以上，是真的吗": checked after the comma)."""
+    if _FACT_CHECK.search(text, 0, at):
+        return True  # "fact check: 'Exxon outgained Chevron by over 10 points in 2021.'"
     start, _ = clause_around(text, at, at, _CLAUSE_CUT)
     _, end = clause_around(text, at, at, _PHRASE_CUT)
     if _YES_NO.match(text, start) and (

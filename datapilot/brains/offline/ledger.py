@@ -18,6 +18,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from datapilot.brains.offline.baskets import basket_message, weighted_basket
+from datapilot.brains.offline.claims import GAP_CLAIMED
 from datapilot.brains.offline.honour import (
     RANK_FILLER,
     UNDATED,
@@ -94,6 +95,9 @@ def build_ledger(reading: Reading, parsed: Parsed, vocab: Vocab, catalog: Catalo
         claim(clause.span, "window", f"{clause.start}..{clause.end}")
     # Thresholds, exclusions, dates and distances asked for: before any filler or loose time
     # word ("一天" of 哪一天) can take their words.
+    for first, last, said in reading.family_spans:
+        if said == GAP_CLAIMED:  # "by over 10 points": the claim's figure, never a threshold
+            claim((first, last), "form", said)
     for start, end, how, meaning in list(content_words(text, claimed)):
         if not overlaps((start, end), claimed):
             claim((start, end), how, meaning)

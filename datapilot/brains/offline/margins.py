@@ -63,7 +63,8 @@ _WHO_DID_MORE = re.compile(
 )
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
-    r"(?i)\b(?:out|under)perform\w*|\bbeat(?:s|en)?\b|\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
+    r"(?i)\b(?:out|under)perform\w*|\bout(?:gain|pac)\w*|\bbeat(?:s|en)?\b|"
+    r"\b(?:lag|trail)(?:s|ed|ged|ing)?\b|"
     r"\b(?:ahead|behind)\s+of\b|\bdid\s+better\b|跑赢|跑输|领先|落后|多涨|少涨|多跌|少跌"
 )
 
@@ -110,9 +111,15 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
             else f'"{found.group(0)}" → the difference between the two levels (a spread)'
         )
         return
-    if found is None or len(names) < 2 or any(e.kind not in PRICE_KINDS for e in names):
+    claimed = reading.claim is not None and reading.claim.leader is not None
+    if (found is None and not claimed) or len(names) < 2:
+        return
+    if any(e.kind not in PRICE_KINDS for e in names):
         return
     metrics = set(reading.metrics)
+    if claimed:
+        # "Exxon outgained Chevron by over 10 points": the points are the gap's unit
+        metrics = (metrics - {"close", "value"}) or {"return"}
     if "spread" in metrics and (priced or _BETWEEN_THE_ENDS.search(parsed.text)):
         # "the gap between them" read as a spread of two stocks' prices, no price word said
         metrics = (metrics - {"spread"}) or {"return"}
@@ -123,11 +130,13 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
     # "the difference between the two CAGRs in points": the yearly rates' gap
     reading.metrics = ["annualized_return" if "annualized_return" in metrics else "return"]
     reading.rank = True
-    reading.family_spans.append((*found.span(), "the gap between the returns"))
+    words = found.group(0) if found is not None else reading.claim.said  # type: ignore[union-attr]
+    if found is not None:
+        reading.family_spans.append((*found.span(), "the gap between the returns"))
     reading.trace.append(
-        f"“{found.group(0)}” → 各自的收益率及其差（百分点）"
+        f"“{words}” → 各自的收益率及其差（百分点）"
         if reading.zh
-        else f'"{found.group(0)}" → each return and the gap between them (percentage points)'
+        else f'"{words}" → each return and the gap between them (percentage points)'
     )
 
 

@@ -346,8 +346,15 @@ def _named_again_in_brackets(mentions: list[Mention], text: str, catalog: Catalo
         if any(m.entity.id == name.entity.id for m in catalog.lookup(mention.text, limit=5)):
             read[-1] = name.model_copy(update={"span": span, "text": text[span[0] : span[1]]})
             continue
+        if name.text.casefold() in _THE_MARKET:  # 大盘（标普500）: the index in brackets says which
+            read[-1] = mention.model_copy(update={"span": span, "text": text[span[0] : span[1]]})
+            continue
         read.append(mention)
     return read
+
+
+# Words for "the market" whose index a bracket after them may name.
+_THE_MARKET = frozenset({"大盘", "大市", "股市", "市场", "美股", "the market", "market"})
 
 
 # "project" forecasts as a verb ("project Apple's price"), never as the noun after a determiner

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from datapilot.brains.offline.advice import advice_declined_note, advice_message, asks_advice
 from datapilot.brains.offline.availability import check_availability, move_to_latest
 from datapilot.brains.offline.basis import averages_basis
-from datapilot.brains.offline.claims import read_claim
+from datapilot.brains.offline.claims import GAP_CLAIMED, read_claim, read_gap_claim
 from datapilot.brains.offline.client_tables import (
     extra_widget_for,
     find_tables,
@@ -438,6 +438,11 @@ def _read(
         align_series(reading, text, catalog)
     read_metrics(reading, parsed, vocab)
     reading.claim = read_claim(text)
+    said_names = [(m.span[0], m.entity.id) for m in parsed.mentions]
+    if (gap := read_gap_claim(text, said_names)) is not None:
+        # "Exxon outgained Chevron by over 10 points": the gap between their returns, checked
+        reading.claim, gap_said = gap
+        reading.family_spans.append((*gap_said, GAP_CLAIMED))
     _claimed_move(reading)
     read_margin(reading, parsed)
     read_risk_free(reading)

@@ -20,6 +20,8 @@ def claim_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[s
     """One sentence saying whether the claim holds, or [] when no single figure answers it."""
     if lead is None or intent is None or intent.claim is None:
         return []
+    if intent.claim.leader is not None:
+        return _gap_claim(lead, intent.claim, w)
     if lead.record.output not in _CHECKED:
         return []
     facts = [f for f in lead.record.facts if f.unit == "%" and isinstance(f.value, float)]
@@ -36,6 +38,37 @@ def claim_sentence(lead: Step | None, intent: Intent | None, w: Words) -> list[s
         return [f"说法（{intent.claim.said}）{verdict}：实际为{said}。"]
     verdict = "holds" if holds else "does not hold"
     return [f"The claim ({intent.claim.said}) {verdict}: the figure is {said}."]
+
+
+def _gap_claim(lead: Step, claim: Claim, w: Words) -> list[str]:
+    """Whether the gap between two names' returns bears out the one claimed, the name said to
+    be ahead included ("Walmart trailed the S&P 500 by about 19 points")."""
+    returns = {
+        f.subject: float(f.value)
+        for f in lead.record.facts
+        if f.measure in _GAP_OF and isinstance(f.value, float) and f.subject
+    }
+    if len(returns) != 2:
+        return []
+    (ahead, best), (behind, worst) = sorted(returns.items(), key=lambda r: -r[1])
+    gap = best - worst
+    holds = ahead == claim.leader and _holds(claim, gap)
+    names = {s: w.name(s, many=True) for s in returns}
+    if w.zh:
+        verdict = "成立" if holds else "不成立"
+        return [
+            f"说法（{claim.said}）{verdict}：{names[ahead]}的收益率比{names[behind]}高"
+            f"{gap:,.2f}个百分点。"
+        ]
+    verdict = "holds" if holds else "does not hold"
+    return [
+        f"The claim ({claim.said}) {verdict}: {names[ahead]} was {gap:,.2f} percentage points "
+        f"ahead of {names[behind]}."
+    ]
+
+
+# The returns a gap between two names is taken between.
+_GAP_OF = ("return_pct", "annualized_return_pct")
 
 
 def _holds(claim: Claim, value: float) -> bool:

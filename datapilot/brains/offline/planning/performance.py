@@ -201,7 +201,9 @@ class PerformanceMeasures(PlannerBase):
             self.missing("top_bottom", "the top and the bottom of a ranking", "首尾排名")
             return
         # "by how many percentage points", "the difference between the two CAGRs"
-        gap = by in ("return_pct", "annualized_return_pct") and bool(asks_gap(r.text))
+        # (a gap claimed between two names, "trailed the S&P 500 by about 19 points", is asked)
+        claimed = r.claim is not None and r.claim.leader is not None
+        gap = by in ("return_pct", "annualized_return_pct") and bool(asks_gap(r.text) or claimed)
         if r.both_ends and not gap:
             # No count said: three each, but never more than half the names, so both ends
             # stay apart (four names → the top 2 and the bottom 2).
