@@ -310,3 +310,39 @@ async def test_a_gap_claimed_between_two_names_is_checked(data: Any) -> None:
     assert f"{msft:.2f}%" in answer.summary and f"{sp:.2f}%" in answer.summary
     verdict = "成立" if abs(sp - msft - 10) <= 1 else "不成立"
     assert f"说法（将近10个百分点）{verdict}" in answer.summary, answer.summary
+
+
+async def test_a_count_of_big_moves_beside_the_best_and_worst_days(data: Any) -> None:
+    moves = _stock("BAC").pct_change().loc["2009"] * 100
+    answer = await ask_offline(
+        "BAC in 2009: how many sessions closed up or down more than 10%? and what were its "
+        "single best and worst days?",
+        date(2010, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"on {int((moves.abs() > 10).sum())} of {len(moves)}" in answer.summary
+    assert f"best day in 2009 was {moves.idxmax():%Y-%m-%d} ({moves.max():.2f}%)" in answer.summary
+    assert f"worst day in 2009 was {moves.idxmin():%Y-%m-%d} ({moves.min():.2f}%)" in answer.summary
+
+
+async def test_a_count_of_big_moves_beside_the_best_and_worst_weeks(data: Any) -> None:
+    closes = _stock("XOM").loc["2019-12-31":"2020-12-31"]
+    weekly = closes.resample("W-SUN").last().pct_change().dropna() * 100
+    daily = closes.pct_change().dropna() * 100
+    answer = await ask_offline(
+        "Exxon 2020: best week, worst week, and how many sessions moved more than 7% either way?",
+        date(2021, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"on {int((daily.abs() > 7).sum())} of {len(daily)}" in answer.summary
+    assert f"{weekly.max():.2f}%" in answer.summary and f"{weekly.min():.2f}%" in answer.summary
+    closes = _stock("RRC").loc["2015-12-31":"2016-12-31"]
+    weekly = closes.resample("W-SUN").last().pct_change().dropna() * 100
+    daily = closes.pct_change().dropna() * 100
+    answer = await ask_offline(
+        "RRC（Range Resources）2016年单日跌幅超过7%的有几天？全年跌得最惨的是哪一周，跌了多少？",
+        date(2017, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"有{int((daily < -7).sum())}个交易日" in answer.summary, answer.summary
+    assert f"{weekly.min():.2f}%" in answer.summary and "收益率为" not in answer.summary

@@ -150,6 +150,10 @@ def _side(word: str) -> Side:
     return "best"
 
 
+# "single" said before the sides: one day each, however the day word is said.
+_SINGLE = re.compile(r"(?i)\bsingle\s+$")
+
+
 def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
     """The best/worst-days request in `text`, or None when the question asks no such thing."""
     sides: set[Side] = set()
@@ -177,7 +181,10 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
                 if length and length >= 1:
                     lengths.append(int(length))
             day = groups.get("day", "").lower().rstrip("'")
-            plural = plural or said == "几" or day.endswith(("days", "sessions", "dates"))
+            if _SINGLE.search(text, 0, match.start()):
+                counts.append(1)  # "its single best and worst days": one of each
+            else:
+                plural = plural or said == "几" or day.endswith(("days", "sessions", "dates"))
             spans.append(match.span())
     if not sides:
         return None

@@ -18,7 +18,7 @@ takes (a threshold) is recorded on the reading too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -178,6 +178,15 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         if count.condition in ("record_high", "record_low"):
             _records_window(reading, parsed)
         _count_with_extreme(reading, text)
+        period = read_period_ask(text)
+        if (
+            period is not None
+            and "period_extremes" not in reading.metrics
+            and count.condition not in ("up", "down", "both")
+            and not any(a < f and e < b for a, b in count.spans for e, f in period.spans)
+        ):
+            # "best week, worst week, and how many sessions moved more than 7%": both
+            _as_period(reading, period, parsed, numbers, count.spans)
         return
     first_day = read_first_day_ask(text)
     if first_day is not None and reading.entities:
@@ -489,7 +498,19 @@ def _records_window(reading: Reading, parsed: Parsed) -> None:
 
 
 def _as_count(reading: Reading, count: CountAsk) -> None:
-    reading.metrics = ["count_days", *(m for m in reading.metrics if m not in _REPLACED | _DAYS)]
+    # The best or worst days asked beside the count ("how many sessions moved more than 10%?
+    # and what were its single best and worst days?"): both answered
+    apart = reading.days is not None and not any(
+        s <= a < e or a <= s < b
+        for a, b in count.spans
+        for s, e, said in reading.family_spans
+        if said.endswith("daily change")
+    )
+    kept = {"best_day", "worst_day"} if apart else set()
+    reading.metrics = [
+        "count_days",
+        *(m for m in reading.metrics if m not in _REPLACED | _DAYS or m in kept),
+    ]
     reading.count_condition = count.condition
     reading.threshold = count.threshold
     reading.count_inclusive = count.inclusive
@@ -873,12 +894,17 @@ _PERIODIC = re.compile(r"(?i)daily|weekly|monthly|quarterly|annual|yearly|每|�
 _SENTENCE_END = re.compile(r"[.?!。？！]")
 
 
-def _whole_window_return(parsed: Parsed, period: PeriodAsk) -> list[str]:
+def _whole_window_return(
+    parsed: Parsed, period: PeriodAsk, taken: Sequence[tuple[int, int]] = ()
+) -> list[str]:
     """ "How much did it gain in 2021, and which was its worst month?": a return said in a
-    clause of its own before the period's phrase asks the window's return too."""
+    clause of its own before the period's phrase asks the window's return too (not one another
+    ask took: `taken`, 单日跌幅超过7%的有几天)."""
     first, last = min(s for s, _ in period.spans), max(e for _, e in period.spans)
     for metric, hit in parsed.group("metric"):
         if metric not in ("return", "cumulative_return") or _PERIODIC.search(hit.text):
+            continue
+        if any(s <= hit.start < e for s, e in taken):
             continue
         if hit.end <= first and _CLAUSE.search(parsed.text[hit.end : first]):
             return ["return"]
@@ -890,7 +916,11 @@ def _whole_window_return(parsed: Parsed, period: PeriodAsk) -> list[str]:
 
 
 def _as_period(
-    reading: Reading, period: PeriodAsk, parsed: Parsed, numbers: Mapping[str, int]
+    reading: Reading,
+    period: PeriodAsk,
+    parsed: Parsed,
+    numbers: Mapping[str, int],
+    taken: Sequence[tuple[int, int]] = (),
 ) -> None:
     inside = {
         m
@@ -906,7 +936,7 @@ def _as_period(
     if _rates_only(reading):
         _as_period_level(reading, period, inside)
         return
-    whole = _whole_window_return(parsed, period)
+    whole = _whole_window_return(parsed, period, taken)
     # "the simple average of the annual returns, and which single year was the worst": the
     # mean of the same periods' returns, beside their ranking
     averaged = [m for m in ("mean", "median") if m in reading.metrics and m not in inside]
