@@ -11,7 +11,7 @@ whole answer.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.margins import sets_names_against_each_other
@@ -24,6 +24,7 @@ from datapilot.brains.offline.refusals import (
     left_out_data_note,
     missing_message,
     moved_window_note,
+    short_of_the_end_message,
 )
 from datapilot.brains.offline.siblings import frequency_zh, sibling_series, swap_series
 from datapilot.brains.offline.vocab import Vocab
@@ -161,6 +162,14 @@ def check_availability(reading: Reading, catalog: Catalog | None = None) -> None
         reading.notes.append(left_out_data_note(missing, outside, kept, start, end, reading.zh))
         left = ", ".join(e.id for e in [*missing, *outside])
         reading.trace.append(f"answering for {', '.join(e.id for e in kept)}; left out: {left}")
+    short = _ends_before_the_end_said(reading, kept)
+    if short is not None:
+        # "the annualized return from January 2000 through December 2020" of data ending in
+        # 2018: a figure over fewer years is another question's
+        assert start is not None and end is not None
+        reading.status = "no_data"
+        reading.message = short_of_the_end_message(short, start, end, reading.zh)
+        return
     for entity in kept:
         if entity.first is None or entity.last is None or start is None or end is None:
             continue
@@ -232,6 +241,39 @@ def _rate_series_message(rates: list[Entity], zh: bool) -> str:
     return (
         f"I can't yet use a rate series ({names}) as a Sharpe ratio's risk-free rate, and I won't "
         "use 0% instead. Give the rate as a number, e.g. 'with a 2% risk-free rate'."
+    )
+
+
+# Measures of a whole window, which another window's figure does not answer.
+_WHOLE_WINDOW = {
+    "return",
+    "cumulative_return",
+    "annualized_return",
+    "volatility",
+    "sharpe",
+    "investment_growth",
+}
+# A window ending up to one of its series' periods after the data still covers its end.
+_GRACE = {"daily": timedelta(days=31), "monthly": timedelta(days=31)}
+_GRACE |= {"quarterly": timedelta(days=92), "annual": timedelta(days=366)}
+
+
+def _ends_before_the_end_said(reading: Reading, kept: list[Entity]) -> Entity | None:
+    """A name whose data ends well before the end the question said (not today's) of a
+    whole-window measure; None when each name's data reach it."""
+    end = reading.end
+    if end is None or end >= reading.today or not reading.explicit_window:
+        return None
+    if not reading.metrics or not set(reading.metrics) <= _WHOLE_WINDOW or reading.parts:
+        return None  # (a fall's peak and trough, a count …: what the data hold may answer it)
+    return next(
+        (
+            e
+            for e in kept
+            if e.last is not None
+            and covered_to(e, e.last) + _GRACE.get(e.frequency or "", _GRACE["daily"]) < end
+        ),
+        None,
     )
 
 

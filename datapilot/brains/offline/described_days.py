@@ -1,5 +1,6 @@
 """A day said by its date and described in words: "2020年3月23号疫情跌到最低那天", "雷曼破产那日
-（2008年9月15号）", "on March 23, 2020, the day the sell-off bottomed,". The date decides the day;
+（2008年9月15号）", "on March 23, 2020, the day the sell-off bottomed,", "when Clinton was sworn
+in (Q1 1993)". The date decides the day;
 the words only say why it matters, so no reader takes their measures, moves or episodes as asked.
 """
 
@@ -18,6 +19,8 @@ _DESCRIBED = re.compile(
     r"(?=\s*[（(]\s*\d{4}\s*年)"
     # an English date, then "the day …" between commas
     r"|(?i:(?<=\d{4})\s*,\s*(?P<english>the\s+(?:day|session)\s+[^,;:?!()\d]{3,60}?)\s*(?=,))"
+    # "when Clinton was sworn in (Q1 1993)": the words, then the date in brackets
+    r"|(?i:(?<![A-Za-z])(?P<when>when\s+[^,;:?!()\d]{3,50}?)(?=\s*\(\s*(?:Q[1-4]\s*)?\d{4}))"
 )
 
 
@@ -29,7 +32,7 @@ def days_described(text: str) -> list[Span]:
     """The spans of words describing a day that a date beside them already names."""
     spans = []
     for found in _DESCRIBED.finditer(text):
-        group = next(g for g in ("after", "before", "english") if found.group(g))
+        group = next(g for g in ("after", "before", "english", "when") if found.group(g))
         start, end = found.span(group)
         if group == "before" and (on := _ON.match(text, start, end - 2)) is not None:
             start = on.end()

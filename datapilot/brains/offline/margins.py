@@ -61,6 +61,8 @@ _WHO_DID_MORE = re.compile(
     r"|谁(?:的)?(?:涨|跌|赚|亏|表现|收益)[^，。？?]{0,4}?(?:多|好|高|强|少|差|低)"
     r"|哪(?:个|只|支|一个|一只)(?:涨|跌|赚|亏)得?更?(?:多|少)"
 )
+# One name's return over another's: "TSLA's excess return" beside "vs the S&P 500", 超额收益.
+_EXCESS = re.compile(r"(?i)\bexcess\s+returns?\b|超额收益")
 # Words of a race between names, said with no measure: their returns are what is compared.
 _PERFORMED = re.compile(
     r"(?i)\b(?:out|under)perform\w*|\bout(?:gain|pac)\w*|\bbeat(?:s|en)?\b|"
@@ -86,7 +88,15 @@ def sets_names_against_each_other(text: str) -> bool:
     between them, or which one beat the other ("… and the gap", "did Tesla beat Apple")."""
     return any(
         p.search(text)
-        for p in (_DIFFERENCE, _SPREAD_WORD, _PERFORMED, _WHICH_LED, _MONEY_GAP, _WHO_DID_MORE)
+        for p in (
+            _DIFFERENCE,
+            _SPREAD_WORD,
+            _PERFORMED,
+            _WHICH_LED,
+            _MONEY_GAP,
+            _WHO_DID_MORE,
+            _EXCESS,
+        )
     )
 
 

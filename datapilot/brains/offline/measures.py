@@ -58,8 +58,13 @@ _AMOUNT_EN = re.compile(
     r"|(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(k|m|bn|thousand|million|billion)?\s*"
     r"(?:dollars|usd|bucks)(?![a-z])"
 )
+# 一万五千刀, 1万5千美元, 两万五: ten thousands and the thousands after them
+_AMOUNT_ZH_TWO_PARTS = re.compile(
+    rf"({DIGITS}|{ZH_NUMERAL})\s*万\s*({DIGITS}|{ZH_NUMERAL})\s*(千)?"
+    r"(?:\s*(?:元|块|美元|美金|人民币|刀)|(?=\s*(?:本钱|本金|的|$|[，。？！,?!])))"
+)
 _AMOUNT_ZH = re.compile(
-    rf"({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(亿|万|千|百)?\s*(?:元|块|美元|美金|人民币)"
+    rf"({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(亿|万|千|百)?\s*(?:元|块|美元|美金|人民币|刀)"
     rf"|({DIGITS}(?:\.\d+)?|{ZH_NUMERAL})\s*(亿|万|千)(?![元块美人\d])"
 )
 # Verbs that put money into something, or an amount held "in" a name ("$5,000 in P&G"); beside
@@ -72,7 +77,7 @@ _PUT_IN = re.compile(
     r"(?:(?:went|goes|go|was\s+put|were\s+put|sitting|sat|held|parked|"
     r"(?:was|were)\s+split(?:\s+[\d/.\-]+)?)\s+)?"
     r"(?:in|into|of|between)\s+(?![\d'’])"  # "$5,000 in P&G", "$80k went into the S&P 500"
-    r"|投资|投入|投了|投进|投到|放进|砸进|买入|买进|买了|买|入手|本金|持有"
+    r"|投资|投入|投了|投进|投到|放进|砸进|买入|买进|买了|买|入手|本金|本钱|持有"
     # 放3万美金在…: a sum "put" somewhere
     # (摆 as Cantonese says it: 擺咗8萬美金落嬌生, "put $80k into J&J")
     r"|[放砸押摆]了?(?=\s*[\d一二两三四五六七八九十几]+\s*[万千百亿]?\s*(?:美元|美金|块|元|刀))"
@@ -129,6 +134,12 @@ def read_amount(text: str) -> float | None:
         unit = (match.group(2) or "").strip().lower()
         if unit or not (1900 <= put <= 2100):  # "invested 2021" is a year, not a sum
             return put * _SCALE.get(unit, 1.0)
+    for match in _AMOUNT_ZH_TWO_PARTS.finditer(text):
+        tens, rest = (
+            float(g) if g[0].isdigit() else float(zh_number(g) or 0) for g in match.group(1, 2)
+        )
+        # 一万五 is 15,000 (its thousands said without 千), 一万五千 the same
+        return tens * 10_000 + (rest * 1_000 if rest < 10 or match.group(3) else rest)
     for match in _AMOUNT_ZH.finditer(text):
         said = match.group(1) or match.group(3)
         unit = match.group(2) or match.group(4) or ""
@@ -140,7 +151,7 @@ def read_amount(text: str) -> float | None:
 
 def amount_span(text: str) -> tuple[int, int] | None:
     """Where `read_amount` found its sum of money in `text`."""
-    for pattern in (_AMOUNT_EN, _AMOUNT_SCALED, _AMOUNT_PUT, _AMOUNT_ZH):
+    for pattern in (_AMOUNT_EN, _AMOUNT_SCALED, _AMOUNT_PUT, _AMOUNT_ZH_TWO_PARTS, _AMOUNT_ZH):
         found = pattern.search(text)
         if found is not None:
             return found.span()

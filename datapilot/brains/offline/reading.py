@@ -294,6 +294,24 @@ def read_question(
     return reading
 
 
+# Two names added or taken from each other: "Mkt-RF + RF", "A plus B", 甲加上乙.
+_ADDED_TO = re.compile(r"(?i)\+|\bplus\b|加上")
+
+
+def _around(text: str, name: str) -> tuple[int, int]:
+    """The few characters on each side of `name`'s first mention (the whole text if absent)."""
+    at = text.find(name)
+    if at < 0:
+        return 0, 0
+    return max(0, at - 6), min(len(text), at + len(name) + 6)
+
+
+# The periods just listed counted again ("按2001年一季度和2009年一季度两个季度算"): no length.
+_COUNT_OF_THE_LISTED = re.compile(
+    r"(?<=[度月年])\s*(?:这|那)?(?:两|二|2)个(?:季度|月份?|年份?)(?=\s*(?:来)?(?:算|计算|比较|对比|相比|之间))"
+)
+
+
 # A label the asker heads the question with: "Inflation segment — …", "Oil section: …" (the
 # name of their show's part, no measure nor name asked).
 _HEADING = re.compile(r"(?i)^\s*(?:[\w'’&-]+\s+){1,3}(?:segment|section|slot|bit|item)\s*[—–:]\s*")
@@ -307,6 +325,7 @@ def _read(
     text = normalise_text(question)
     text = fill_elided_anchor(weekday_dates(holiday_dates(mandarin(text), today), today))
     text = _HEADING.sub(lambda found: " " * len(found.group(0)), text)
+    text = _COUNT_OF_THE_LISTED.sub(lambda found: " " * len(found.group(0)), text)
     parsed = parse(text, today, catalog, vocab)
     described = days_described(text)
     if described and not any(s <= m.span[0] < e for m in parsed.mentions for s, e in described):
@@ -425,6 +444,12 @@ def _read(
         # "美孚和雪佛龙谁更猛": one side of a comparison unknown, so no comparison to give
         reading.status, reading.message = "no_data", unknown_message(compared, reading.zh)
         reading.trace.append(f"a name compared that the catalog does not know: {compared}")
+        return reading, parsed
+    added = [n for n in parsed.unnamed if _ADDED_TO.search(text, *_around(text, n))]
+    if added and parsed.entities:
+        # "Mkt-RF + RF, compounded": a name unknown added to a known one, so no sum to give
+        reading.status, reading.message = "no_data", unknown_message(added, reading.zh)
+        reading.trace.append(f"a name added that the catalog does not know: {added}")
         return reading, parsed
     if parsed.unnamed:
         reading.notes.append(left_out_message(parsed.unnamed, reading.zh))

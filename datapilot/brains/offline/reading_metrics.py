@@ -140,6 +140,13 @@ _RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
 
 
+# Names set against each other period by period: "every year", "year by year", 每年都, 逐年.
+_PERIOD_BY_PERIOD = re.compile(
+    r"(?i)\bevery\s+(?:single\s+)?(?:year|quarter|month)\b|\b(?:year|quarter|month)[-\s]by[-\s]"
+    r"(?:year|quarter|month)\b|每年都|每一年都|逐年|年年都"
+)
+
+
 def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     metrics: list[str] = []
     gaps = [g.span() for g in GAP.finditer(parsed.text)]
@@ -279,6 +286,9 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         elif prices and len(parsed.time.clauses) >= 2 and _BETTER.search(parsed.text):
             # "apple 2019 vs 2020 - which year was better": each window's return
             base, why = "return", "windows compared as better or worse → return"
+        elif reading.compare and several and not series and _PERIOD_BY_PERIOD.search(parsed.text):
+            # "每年都跑赢辉瑞…逐年核对": each period's return, set side by side
+            base, why = "return", "a comparison period by period → each period's return"
         elif reading.compare and several and not series:
             base, why = (
                 "cumulative_return",

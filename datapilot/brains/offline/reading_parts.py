@@ -89,6 +89,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
     ]
     if _rate_at_two_periods(reading, parsed):
         return
+    if _chained_moves(reading, parsed.time.clauses):
+        return
     if parsed.time.basis:
         # "按1991年四季度对1990年四季度算，增长了百分之几": one period over the other decides; its
         # answer states both periods' values and the change between them, never each period's
@@ -252,6 +254,8 @@ _AND = re.compile(r"(?i)^\s*(?:,\s*)?(?:and|&|和|与|跟|同|、)\s*(?:in\s+|at
 _FIRST_TO_SECOND = re.compile(
     r"(?i)\bfrom\s+the\s+(?:first|former|earlier)\s+(?:one\s+)?to\s+the\s+(?:second|latter|later)"
     r"|\bbetween\s+(?:them|the\s+two)\b|从前者到后者|前者到后者|两者之间|两者相比"
+    # the change over both, said as a total: "一共增长了百分之多少", "how much in total"
+    r"|(?:一共|总共|合计|累计)(?:增长|上涨|涨|下降|下跌|跌|变化|变动)|\bin\s+total\b"
 )
 _CHANGE_SAID = re.compile(r"(?i)change|chg|\bdiff|变化|变动|增长|增幅|涨跌")
 
@@ -262,7 +266,8 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
     if len(clauses) != 2:
         return False
     first, second = sorted(clauses, key=lambda c: c.span[0])
-    gap = text[first.span[1] : second.span[0]]
+    # (brackets around the periods, "(Q1 1993) vs … (Q1 2001)", set nothing apart)
+    gap = re.sub(r"[()（）]", " ", text[first.span[1] : second.span[0]])
     # "GDP in 1990Q3 and in 1991Q1, and the percent change from the first to the second"
     paired = _AND.match(gap) is not None and (
         _FIRST_TO_SECOND.search(text) is not None or asks_rate_change(text)
@@ -316,6 +321,41 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
         return False
     if changes:
         reading.frequency = None  # the change runs between the two periods, not month by month
+    _split(reading, parts)
+    return True
+
+
+def _chained_moves(reading: Reading, said: list[Clause]) -> bool:
+    """ "From the 1990Q3 peak to the 1991Q1 trough, how far did it fall? And then to 1993Q1, how
+    much did it grow?": one start and two ends said one after the other are two moves, the
+    second from the first's end; never one window spanning all to today."""
+    ordered = sorted(said, key=lambda c: c.span[0])
+    rules = [c.rule for c in ordered]
+    # (a period named before them, "1990–91年那次衰退", only says which episode)
+    while rules[:1] == ["period"] and len(rules) > 3:
+        ordered, rules = ordered[1:], rules[1:]
+    if rules != ["since", "until", "until"] or not {"return", "cumulative_return"} & set(
+        reading.metrics
+    ):
+        return False
+    start, middle, last = ordered[0].start, ordered[1].end, ordered[2].end
+    if start is None or middle is None or last is None or not start < middle < last:
+        return False
+    parts = [
+        Part(
+            part=IntentPart(
+                text=f"{ordered[0].text}{ordered[1].text}",
+                metrics=["return"],
+                start=start,
+                end=middle,
+            ),
+            base="on_or_before",
+        ),
+        Part(
+            part=IntentPart(text=ordered[2].text, metrics=["return"], start=middle, end=last),
+            base="on_or_before",
+        ),
+    ]
     _split(reading, parts)
     return True
 
@@ -376,14 +416,23 @@ def _each_window(
     # the user drew, however short; "10 trading days before D and 10 after D" meet on D, the
     # day the first ends and the second's base close.
     anchored = all(c.rule == "duration" for c in clauses)
-    if any(
+    # Windows to the same day from the starts of calendar periods ("YTD and month-to-date",
+    # 今年以来和本月以来): a report's columns, each asked
+    to_date = (
+        len(spans) > 1
+        and {end for _, end in spans} == {reading.today}
+        and all(start.day == 1 for start, _ in spans)
+    )
+    if not to_date and any(
         later[0] < earlier[1] or (later[0] == earlier[1] and not anchored)
         for earlier, later in itertools.pairwise(spans)
     ):
         return  # nested or touching windows ("in 2021, and in March"): not parts of a comparison
     lengths = [(end - start).days + 1 for start, end in spans]
-    if not asked_apart and (
-        (min(lengths) < 28 and not anchored) or max(lengths) > 1.5 * min(lengths)
+    if (
+        not asked_apart
+        and not to_date
+        and ((min(lengths) < 28 and not anchored) or max(lengths) > 1.5 * min(lengths))
     ):
         # Days ("invested at the start of 2015 … at the end of 2020") bound one span; only
         # periods alike (two years, two halves, two months) are compared side by side.

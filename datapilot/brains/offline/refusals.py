@@ -163,6 +163,21 @@ def coverage_message(entity: Entity, start: date, end: date, zh: bool) -> str:
     )
 
 
+def short_of_the_end_message(entity: Entity, start: date, end: date, zh: bool) -> str:
+    """An entity whose data end before the end of the window asked for a whole-window figure."""
+    if zh:
+        return (
+            f"{chinese_name(entity)}（{entity.id}）的数据只到 {entity.last}，"
+            f"不够所问的 {start} 至 {end}；用更短时段算出的数字回答的是另一个问题，所以不给出。"
+            f"可以改问 {start} 至 {entity.last}。"
+        )
+    return (
+        f"{entity.name} ({entity.id}) has data only up to {entity.last}, short of the {start} to "
+        f"{end} asked; a figure over a shorter window would answer another question, so none is "
+        f"given. Ask for {start} to {entity.last} instead."
+    )
+
+
 def latest_offer(start: date, end: date, zh: bool) -> str:
     """The same words read as of the data's last date, offered (never answered in place)."""
     if zh:
@@ -491,6 +506,7 @@ _FIXED_ZH = {
     "highest/lowest of one entity → summary statistics": "单个实体的最高/最低 → 描述性统计",
     "a ranking with no measure named → return": "排名未指明指标 → 区间收益率",
     "a comparison with no measure named → cumulative return": "比较未指明指标 → 累计收益率",
+    "a comparison period by period → each period's return": "逐期比较 → 各期收益率",
     "returns of several entities side by side → a cross-section": (
         "多个实体的收益率并列 → 横截面比较"
     ),

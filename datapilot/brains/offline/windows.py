@@ -472,6 +472,12 @@ class Grammar:
                 self._half,
             ),
             ("half_yh", rf"(?P<y>{YEAR})\s*-?\s*H(?P<h>[12])(?![0-9])", self._half),
+            # "1H22", "2H 2021": the half before its year, as sell-side notes write it
+            (
+                "half_nh",
+                rf"(?<![A-Za-z0-9])(?P<h>[12])H\s*(?:(?P<y>{YEAR})|'?(?P<yy>\d{{2}}))(?![A-Za-z0-9])",
+                self._half,
+            ),
             (
                 "half_words",
                 rf"(?<![A-Za-z])(?:the\s+)?(?P<hw>first|second|1st|2nd|latter|back|front)\s+half(?:\s+of)?(?:\s+(?:{y_en}|(?P<theyear>the\s+year)))?",
@@ -504,19 +510,26 @@ class Grammar:
             ),
             (
                 "yearpart_zh",
-                rf"{y_zh}?\s*(?:的)?\s*(?P<part>年初|年中(?![国期])|年底|年末|年终|年头|年尾)",
+                rf"{y_zh}?\s*(?:的)?\s*(?P<part>年初|年中(?![国期秋])|年底|年末|年终|年头|年尾)",
                 self._year_part,
             ),
             (
                 "yearpart_zh2",
-                rf"(?P<y>{YEAR})\s*年\s*(?P<part>初|中(?![国期])|底|末)",
+                rf"(?P<y>{YEAR})\s*年\s*(?P<part>初|中(?![国期秋])|底|末)",
                 self._year_part,
             ),
             (
                 # 09年底, 20年初: a two-digit year's part
                 "yearpart_zh3",
-                r"(?<![0-9.])(?P<yy>\d{2})\s*年\s*(?P<part>初|中(?![国期])|底|末)",
+                r"(?<![0-9.])(?P<yy>\d{2})\s*年\s*(?P<part>初|中(?![国期秋])|底|末)",
                 self._year_part,
+            ),
+            (
+                # "1990–91", 1973-74年, "2007-09": two years, the second said by its last digits
+                "year_range_yy",
+                rf"(?P<y>{YEAR})\s*[-–—~至到]\s*(?P<yy2>\d{{2}})(?![\d%./:-])(?:\s*年(?:度)?)?"
+                r"(?!\s*(?:年代|月|日|号|季|点|%|个|天|周))",
+                self._year_range_yy,
             ),
             (
                 "decade_en",
@@ -831,6 +844,15 @@ class Grammar:
         else:
             window = lambda y: (date(y, 12, 31),) * 2  # noqa: E731
         return self._period(match, today, window)
+
+    def _year_range_yy(self, match: re.Match[str], today: date) -> Atom | None:
+        first = int(match.group("y"))
+        last = first // 100 * 100 + int(match.group("yy2"))
+        if last < first:
+            last += 100  # "1999-00": the next century's
+        if last - first > 20:
+            return None  # "2015-16" is a range; "2015-98" is no such thing
+        return Atom("period", match.span(), "", date(first, 1, 1), date(last, 12, 31))
 
     def _month_end_bare(self, match: re.Match[str], today: date) -> Atom | None:
         last = month_window(today.year, today.month)[1]  # this month's, unless one was said
@@ -1173,6 +1195,20 @@ class Grammar:
             # decide over a length said beside them (the claim's "ten years")
             _keep_where([r != "rolling" for r in rules], windows, bases, rules)
             reading.notes.append("a start and an end said: they decide over a length")
+        if _range_inside_the_period(windows, rules):
+            # "over the 1981-82 recession, measured from 1981Q3 to 1982Q4": the range inside
+            # the period said first says which part of it
+            _keep_where([r == "range" for r in rules], windows, bases, rules)
+            reading.notes.append("a range inside the period said before it: the range decides")
+        ranged = {w[0] for w, r in zip(windows, rules, strict=True) if r == "range"}
+        if any(r == "since" and w[0] in ranged for w, r in zip(windows, rules, strict=True)):
+            # "'… every single year since 2015.' Go year by year, 2015–2021": the range from
+            # the same start says where it ends
+            keep = [
+                not (r == "since" and w[0] in ranged) for w, r in zip(windows, rules, strict=True)
+            ]
+            _keep_where(keep, windows, bases, rules)
+            reading.notes.append("a range from the start said: its end decides")
         if _length_of_the_periods(windows, rules):
             # "'up 50% in 2 years' — meaning calendar 2019 plus 2020": the periods said span the
             # length said beside them, and decide
@@ -1982,6 +2018,18 @@ def _anchored_ends(
         return []
     starts = [s for (s, _), _ in others if s is not None]
     return until if all(s <= max(until) for s in starts) else []
+
+
+def _range_inside_the_period(
+    windows: list[tuple[date | None, date | None]], rules: list[str]
+) -> bool:
+    """A period, then a range from one day to another inside it (and nothing else)."""
+    if rules != ["period", "range"]:
+        return False
+    (outer_start, outer_end), (start, end) = windows
+    if None in (outer_start, outer_end, start, end):
+        return False
+    return outer_start <= start and end <= outer_end and (start, end) != (outer_start, outer_end)  # type: ignore[operator]
 
 
 def _keep_where(keep: Sequence[bool], *columns: list[Any]) -> None:

@@ -33,6 +33,7 @@ from datapilot.engine.summary.kinds import Said, headline, result_kind, window_w
 from datapilot.engine.summary.legs import spread_legs
 from datapilot.engine.summary.numbers import fact_sentences, key_results, problems_sentence
 from datapilot.engine.summary.parts import parts_compared, said_for
+from datapilot.engine.summary.races import race_sentences
 from datapilot.engine.summary.scaled import moves_in_points, scaled_sentence
 from datapilot.engine.summary.words import Words, words_for
 
@@ -113,6 +114,7 @@ def _sentences(
     answer += scaled_sentence(lead, intent, w) if answer else []
     answer += claim_sentence(lead, intent, w) if answer else []
     answer += _legs_compared(lead, said, steps) if answer else []
+    answer += race_sentences(lead, question, w) if answer else []
     sentences += answer
     sentences += [note for note in notes if is_missing_data_note(note)]
     for step in key:
