@@ -45,6 +45,8 @@ def _what(entry: LedgerEntry, zh: bool) -> str:
         key = "frequency"
     if entry.reading == "window" and meaning == NESTED_WINDOW:
         key = "window:nested"
+    elif entry.reading == "window" and re.fullmatch(r"\d{4}-\d\d-\d\d\.\..*", meaning):
+        key = "window:beside"  # a dated window no part of the answer measures
     en, chinese = _CANNOT.get(key, _CANNOT["unused"])
     return f"“{word}”：{chinese}" if zh else f'"{word}": {en}'
 
@@ -88,6 +90,11 @@ _CANNOT: dict[str, tuple[str, str]] = {
         "it is a second window inside the year asked beside it, and one answer holds one "
         "window; ask about each on its own",
         "它是同一问题里另一段时间（所在年份）之内的第二个时间段，一个回答只能用一个时间段；请分开问",
+    ),
+    "window:beside": (
+        "I can't yet measure over this window beside the other periods asked; ask about it on "
+        "its own",
+        "我还不能在其他时间段之外再计算这段时间的变化；请单独问这一段",
     ),
     "frequency": (
         "the data has no values that frequent (the series is kept at a lower frequency)",

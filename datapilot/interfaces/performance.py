@@ -64,10 +64,8 @@ def max_drawdown(
     ] = None,
 ) -> pd.DataFrame:
     """Largest peak-to-trough fall per column, base close included: max_drawdown_pct (%),
-    peak_date, trough_date, recovery_date (None when not recovered), recovery_sessions (the
-    observations after the peak up to that first close back at it), start_date, end_date; for
-    levels also peak_value, trough_value and recovery_value. peak_from/peak_by: from that
-    period's high."""
+    peak_date, trough_date, recovery_date, recovery_sessions, start_date, end_date; for levels
+    peak_value, trough_value, recovery_value. peak_from/peak_by: from that period's high."""
     wealth = growth(frame)
     levels = None if is_returns(frame) else with_base(frame)
     rows = []
@@ -125,7 +123,7 @@ def max_drawdown(
     unit = level_unit(frame)
     units = {
         c: unit for c in ("peak_value", "trough_value", "recovery_value") if c in table.columns
-    }
+    } | {"recovery_sessions": "sessions"}
     return derive(
         table, frame, kind="cross_section", unit="%", title="Maximum drawdown", units=units
     )

@@ -195,3 +195,21 @@ async def test_periods_told_by_what_happened_then(data: Any) -> None:
     assert answer.status == "ok", answer.message
     assert f"{(last / first - 1) * 100:.2f}%" in answer.summary, answer.summary
     assert f"{first:,.2f}" in answer.summary and f"{last:,.2f}" in answer.summary
+
+
+async def test_days_counted_and_listed_or_a_move_beside_parts_are_declined(data: Any) -> None:
+    # Neither is answered yet: a count's days listed, a move over a window no part measures.
+    for question, today in (
+        (
+            "Nasdaq Composite Q4'18: how many sessions did it drop more than 3%? list them w/ "
+            "the % moves",
+            date(2019, 1, 2),
+        ),
+        (
+            "Moody's Baa corporate yield at each 2008 quarter-end (use the Mar, Jun, Sep and Dec "
+            "monthly values) - and how many bps did it rise from Dec 2007 to Dec 2008?",
+            date(2009, 1, 20),
+        ),
+    ):
+        answer = await ask_offline(question, today)
+        assert answer.status == "no_data", answer.summary

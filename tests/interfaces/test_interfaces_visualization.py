@@ -171,13 +171,21 @@ def test_show_table_rounds_dates_and_truncates(ctx) -> None:
         "peak_date",
         "trough_date",
         "recovery_date",
+        "recovery_sessions",
         "start_date",
         "end_date",
         "peak_value",
         "trough_value",
+        "recovery_value",
     ]
     assert isinstance(table.rows[0][2], str) and len(table.rows[0][2]) == 10
-    assert table.units == {"max_drawdown_pct": "%", "peak_value": "USD", "trough_value": "USD"}
+    assert table.units == {
+        "max_drawdown_pct": "%",
+        "peak_value": "USD",
+        "trough_value": "USD",
+        "recovery_value": "USD",
+        "recovery_sessions": "sessions",
+    }
     assert V.table_cell(1234.5678) == 1234.57 and V.table_cell(0.87341) == 0.8734
     assert V.table_cell(np.nan) is None and V.table_cell(np.int64(3)) == 3
     long = V.show_table(ctx, prices(600), "Close", max_rows=100)

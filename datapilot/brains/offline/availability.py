@@ -270,7 +270,9 @@ def _ends_before_the_end_said(reading: Reading, kept: list[Entity]) -> Entity | 
         (
             e
             for e in kept
-            if e.last is not None
+            # (a user's own file holds what they chose to import: its figure, with a note)
+            if _whose([e]) == "bundled"
+            and e.last is not None
             and covered_to(e, e.last) + _GRACE.get(e.frequency or "", _GRACE["daily"]) < end
         ),
         None,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date
 from typing import TYPE_CHECKING, Any, get_args
 
 from datapilot.brains.offline.clauses import clause_around
@@ -69,9 +70,12 @@ WHEN = re.compile(
     r"(?:\w+ed|was|were|had|got|began|bought|sold|made|went|came|left|took)\b"
     r"|\s+the\s+\w+(?:\s+\w+)?\s+(?:was|were)\s+\w+ing\b)"
     r"|(?:on\s+)?which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)s?|"
-    r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?)\b"
+    r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?"
+    # the days counted, listed: "how many sessions … ? list them w/ the % moves"
+    r"|list\s+(?:them|those|each|every\s+one|the\s+(?:days|sessions|dates))"
+    r"|which\s+sessions)\b"
     r"|(哪天|哪一天|哪日|哪个交易日|哪一个交易日|何时|什么时候|啥时候|啥时|几时|哪个月|哪一个月|哪月|哪个季度|"
-    r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月)"
+    r"哪一季度|哪一年|哪年|哪一周|哪周|日期|几号|几月|哪几天|哪些天)"
 )
 # A distance from a peak or trough: "how far below its 52-week high", 离历史高点还差多少.
 # One name beating or trailing another after "how far": "how far the laggard trailed", a gap
@@ -365,7 +369,17 @@ def _honoured_by(
         return f"group {meaning}" if _group_used(reading) else None
     if how == "window":
         # "the two weeks after the 2008 election": no window stands for words nothing dates.
-        return None if meaning in (UNDATED, NESTED_WINDOW) else _window(reading)
+        if meaning in (UNDATED, NESTED_WINDOW):
+            return None
+        if (
+            reading.parts
+            and _FROM_TO.search(entry.text)
+            and not _starts_in_a_part(reading, meaning)
+        ):
+            # "at each 2008 quarter-end … and how many bps did it rise from Dec 2007 to Dec
+            # 2008": a window starting before every part asks a move no part measures
+            return None
+        return _window(reading)
     if how == "measure":
         return _measure(reading, meaning)
     if how == "chart":
@@ -563,6 +577,24 @@ def _table_about(reading: Reading, entity_id: str) -> str | None:
 def _group_used(reading: Reading) -> bool:
     """A named group ("the big banks", 成分股) honoured by its members being the entities."""
     return bool(reading.entities) or reading.members_named or bool(reading.members_of)
+
+
+# A window said as a move's ends ("from Dec 2007 to Dec 2008", 从…到…), not a period's name.
+_FROM_TO = re.compile(r"(?i)\b(?:from|since|between|through|thru|until|till|to)\b|从|自|到|至")
+
+
+def _starts_in_a_part(reading: Reading, window: str) -> bool:
+    """Whether the window said ("2007-12-01..2008-12-31") starts inside some part's window (or
+    says no start): a year that only dates its parts does; a move's start before them does not."""
+    start, _, _ = window.partition("..")
+    try:
+        day = date.fromisoformat(start)
+    except ValueError:
+        return True
+    return any(
+        p.part.start is None or p.part.end is None or p.part.start <= day <= p.part.end
+        for p in reading.parts
+    )
 
 
 def _window(reading: Reading) -> str | None:

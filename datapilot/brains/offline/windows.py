@@ -411,8 +411,12 @@ class Grammar:
             (
                 # the end of the month said before: "in June 2022 … at month end", 上个月…月底
                 "month_end_bare",
-                r"(?<![\d一二三四五六七八九十上下本这个当该同每])(?:月底|月末)"
-                r"|(?i:(?<![A-Za-z-])(?:the\s+)?(?:month[-\s]end|end\s+of\s+the\s+month)(?![A-Za-z-]))",
+                # (a day: "at month end", 月底那天, 到月底; never "month-end closes", 月末收盘价,
+                # which say how the data are sampled)
+                r"(?<![\d一二三四五六七八九十上下本这个当该同每])(?:(?<=[到在])(?:月底|月末)"
+                r"|(?:月底|月末)(?=那天|当天|那一天|那日|时))"
+                r"|(?i:(?<![A-Za-z-])(?:at|on|by)\s+(?:the\s+)?(?:month[-\s]end|end\s+of\s+the\s+month)"
+                r"(?![A-Za-z-]))",
                 self._month_end_bare,
             ),
             (

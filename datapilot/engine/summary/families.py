@@ -156,10 +156,9 @@ def _extreme_item(row: Any, said: Said, unit: str, period: str, extra: dict[str,
         if c.isidentifier() and pd.notna(getattr(row, c, None))
     ]
     if w.zh:
-        # (the period in words only: its ISO label is the date's own month or quarter)
-        where = (
-            "" if period == "daily" else f"（{_zh_period(str(row.period), period).split('（')[0]}）"
-        )
+        # (the period's words and its label, in one bracket: （1982年第四季度，1982Q4）)
+        named = _zh_period(str(row.period), period).rstrip("）").replace("（", "，")
+        where = "" if period == "daily" else f"（{named}）"
         also = f"（当时{'，'.join(beside)}）" if beside else ""
         return f"{value}，在{row.date}{where}{also}"
     where = "" if period == "daily" else f" ({row.period})"
