@@ -123,7 +123,7 @@ def max_drawdown(
     unit = level_unit(frame)
     units = {
         c: unit for c in ("peak_value", "trough_value", "recovery_value") if c in table.columns
-    } | {"recovery_sessions": "sessions"}
+    } | {"recovery_sessions": ""}
     return derive(
         table, frame, kind="cross_section", unit="%", title="Maximum drawdown", units=units
     )

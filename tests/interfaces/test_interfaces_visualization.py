@@ -184,7 +184,6 @@ def test_show_table_rounds_dates_and_truncates(ctx) -> None:
         "peak_value": "USD",
         "trough_value": "USD",
         "recovery_value": "USD",
-        "recovery_sessions": "sessions",
     }
     assert V.table_cell(1234.5678) == 1234.57 and V.table_cell(0.87341) == 0.8734
     assert V.table_cell(np.nan) is None and V.table_cell(np.int64(3)) == 3
