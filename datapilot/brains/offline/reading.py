@@ -324,8 +324,10 @@ def _read(
     # In simplified Mandarin for every reader (無風險 as 无风险), each character where it was.
     text = normalise_text(question)
     text = fill_elided_anchor(weekday_dates(holiday_dates(mandarin(text), today), today))
-    text = _HEADING.sub(lambda found: " " * len(found.group(0)), text)
-    text = _COUNT_OF_THE_LISTED.sub(lambda found: " " * len(found.group(0)), text)
+    # (a heading label, and the periods just listed counted again: words that ask nothing)
+    text = blanked(
+        text, [f.span() for p in (_HEADING, _COUNT_OF_THE_LISTED) for f in p.finditer(text)]
+    )
     parsed = parse(text, today, catalog, vocab)
     described = days_described(text)
     if described and not any(s <= m.span[0] < e for m in parsed.mentions for s, e in described):

@@ -10,6 +10,7 @@ import pandas as pd
 
 from datapilot.engine.summary.done import Step
 from datapilot.engine.summary.words import Words
+from datapilot.interfaces.periods import period_label
 
 # The question asks period by period: "every single year", "year by year", 每年都, 逐年.
 _EACH_PERIOD = re.compile(
@@ -35,7 +36,7 @@ def race_sentences(lead: Step | None, question: str, w: Words) -> list[str]:
     if rows.empty:
         return []
     first, second = (str(c) for c in frame.columns)
-    labels = [_label(day, period) for day in rows.index]
+    labels = [period_label(day, period) for day in rows.index]
     pairs = list(zip(labels, rows.iloc[:, 0], rows.iloc[:, 1], strict=True))
     ahead = [label for label, a, b in pairs if a > b]
     # (the periods behind with their margins: the ones that break "every year")
@@ -57,12 +58,3 @@ def race_sentences(lead: Step | None, question: str, w: Words) -> list[str]:
     lost = ", ".join(f"{label} by {gap:.2f} points" for label, gap in behind)
     said += f" and worse in {len(behind)} ({lost})" if behind else ""
     return [said + "."]
-
-
-def _label(day: pd.Timestamp, period: str) -> str:
-    """A period by its name: 2017, 2017Q3, 2017-09."""
-    if period == "annual":
-        return f"{day.year}"
-    if period == "quarterly":
-        return f"{day.year}Q{(day.month - 1) // 3 + 1}"
-    return f"{day:%Y-%m}"
