@@ -38,6 +38,11 @@ _HOW = re.compile(r"\bhow\s+([a-z]+)", re.IGNORECASE)
 _ZH_FRAME = (
     *("多久", "多大", "多长", "多高", "哪个", "哪一", "怎样"),
     *("是不是", "有没有", "是否", "会不会", "能不能", "可不可以"),
+    # Placing a figure in time by its end ("as of", "to"): the passage's own dates say it.
+    *("截至", "截止"),
+    # Placing the question in time relative to now ("last", "next" in English, `_DEGREE`):
+    # the passage's own dates say which year or quarter.
+    *("明年", "今年", "去年", "这一季", "这季", "本季", "当季"),
 )
 # Modal verbs ask whether, they name nothing ("Why might exports slow?"); "may" only in lower
 # case (the month).
@@ -83,11 +88,22 @@ _TRUE = re.compile(
     r"(?i)\b(?:is it|it is|it's|was it)\s+(?:(?:really|actually)\s+)?(true|correct|right)\b"
 )
 _PREPOSITIONS = frozenset({"of", "on", "to", "for", "about", "in"})
+_CHINA = frozenset(tokenize("China Chinese"))
 _ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "your"})
-ZH_ASKED = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)")
+# The word before 是多少 (…的资本开支是多少); not before 是什么 asking of a noun after it
+# (管理层说是什么原因: the reason is asked).
+ZH_ASKED = re.compile(
+    r"([\u3400-\u9fff]+?)(?:是多少|是什么|是谁|为多少)(?=[呢吗啊呀？?。！!，,；;\s]|$)"
+)
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
 _LABEL = re.compile(r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])")
+# A numbered edition of a document or a part of one ("version 3.1", "the previous version (3.1)",
+# "section 4.2"): another number there names another edition.
+_NUMBERED = re.compile(
+    r"(?i)\b(version|revision|release|edition|section|clause|article|paragraph|chapter)"
+    r"\s+\(?(\d+(?:\.\d+)+)\)?(?![\d%])"
+)
 
 Unit = tuple[str, ...]  # a word of the question as retrieval tokens (a hyphenated word: its parts)
 
@@ -288,7 +304,7 @@ def runs(question: str) -> tuple[Run, ...]:
 
 def narrowed_away(
     question: str,
-    held: Callable[[Unit], bool],
+    holds: Callable[[Unit], bool],
     informative: Callable[[str], float],
     text: str = "",
     elsewhere: Callable[[Unit], bool] = lambda unit: False,
@@ -307,9 +323,15 @@ def narrowed_away(
     "inflation" in "core inflation rate") counts unless the passage's document holds it
     elsewhere (`elsewhere(unit)`). The words before what a Chinese question asks the amount
     of, and share classes named by their letter, are read in `asked_zh`.
-    `held(unit)` says whether the passage holds a word (a hyphenated one: its last part);
+    `holds(unit)` says whether the passage holds a word (a hyphenated one: its last part; one
+    ending in a participle is held by any part, `participles`);
     `informative(token)` weighs a token (its IDF in the library)."""
     missing: list[str] = []
+    compounds = participles(question)
+
+    def held(unit: Unit) -> bool:
+        return holds(unit) or (unit in compounds and any(holds((t,)) for t in unit))
+
     for noun, label in labels(question):
         # The document giving the noun a label elsewhere ("Share class: A") is enough: a
         # passage without the label asked for speaks of another.
@@ -333,12 +355,15 @@ def narrowed_away(
             # Across languages the passage's words are found through the dictionary, which
             # misses some ("trade" for 贸易): there only the run's last word is read as named.
             implied = last < len(run.units) - 1 and (elsewhere(unit) or chinese_passage(text))
+            # A Chinese document speaks of China unless it says otherwise (国内 is China's).
+            implied = implied or (set(unit) <= _CHINA and chinese_passage(text))
             if not held(unit) and not implied and weight(unit) >= weight(head):
                 missing.append(" ".join(unit))
         following = found[number + 1] if number + 1 < len(found) else None
         if (
             following is not None
             and following.after
+            and not (chinese_passage(text) and {t for u in following.units for t in u} <= _CHINA)
             and not any(map(held, following.units))
             and not any(map(elsewhere, following.units))
             and max(map(weight, following.units)) >= weight(head)
@@ -357,6 +382,15 @@ def narrowed_away(
     if named and (set(named) & measures or suffixed) and not any(held((t,)) for t in named):
         missing.append("".join(asked))
     return tuple(missing)
+
+
+@lru_cache(maxsize=1024)
+def participles(question: str) -> frozenset[Unit]:
+    """The question's hyphenated words ending in a participle, as their tokens: "rate-setting"
+    (it sets rates), "top-rated", "dollar-denominated". Either part may be what a passage says
+    ("Monetary Policy Committee … Bank Rate", "rated AA-")."""
+    found = re.findall(r"\b[a-z]+(?:-[a-z]+)*-[a-z]+(?:ing|ed)\b", question.lower())
+    return frozenset(tuple(tokenize(w)) for w in found)
 
 
 @lru_cache(maxsize=256)
@@ -382,8 +416,9 @@ def terms(question: str) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=1024)
 def labels(question: str) -> tuple[tuple[Unit, str], ...]:
     """The nouns the question gives a one-letter capital label, as (its tokens, the label):
-    "class B" in "management fee for share class B" ("I" is the reader)."""
-    found = []
+    "class B" in "management fee for share class B" ("I" is the reader); and the editions it
+    numbers ("version 3.1")."""
+    found = [(tuple(tokenize(m.group(1))), m.group(2)) for m in _NUMBERED.finditer(question)]
     for match in _LABEL.finditer(question):
         noun = tuple(tokenize(match.group(1)))
         # A possessive names whose ("Aurora's A share class"), not what the letter labels.

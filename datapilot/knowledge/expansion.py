@@ -45,6 +45,25 @@ _EN_NUMBER = re.compile(
     r"(?: (?P<percent>percent|per cent|percentage points?))?(?![a-z0-9])"
 )
 _ZH_PERCENT = re.compile(r"百分之(?P<value>[零〇一二两三四五六七八九十百点.\d]+)")
+# A count said in Chinese numerals before what it counts (十股, 三个月, 两年; not the ordinal
+# 第三季度): a passage writes it in digits (每10股, 3个月) or, in English, in words ("three
+# months").
+_ZH_COUNT = re.compile(
+    r"(?<![第零〇一二两三四五六七八九十百千\d])(?P<value>[一二两三四五六七八九十百千]+)"
+    r"(?P<unit>个月|个季度|季度|股|年|周|天|倍|家|次|位|名|人)"
+)
+_EN_UNITS = {"个月": "months", "个季度": "quarters", "季度": "quarters", "年": "years"}
+_EN_UNITS |= {"周": "weeks", "天": "days", "倍": "times"}
+# A number of ten thousands or hundreds of millions in Chinese numerals (一百五十万辆): a passage
+# writes its digits (150万辆).
+_ZH_SCALED = re.compile(
+    r"(?<![零〇一二两三四五六七八九十百千\d])(?P<value>[一二两三四五六七八九十百千]+)(?P<scale>万|亿)"
+)
+# An amount of yuan said as people say it (两块五 is 2.5元, 三块 is 3元, 八毛 is 0.8元).
+_ZH_YUAN = re.compile(
+    r"(?<![零〇一二两三四五六七八九十百千\d])(?P<whole>[一二两三四五六七八九十百千]+)块"
+    r"(?:钱)?(?P<tenths>[一二三四五六七八九])?(?![一二三四五六七八九十百千万亿])"
+)
 
 
 @dataclass(frozen=True)
@@ -180,7 +199,8 @@ def _jieba_words(text: str) -> list[str]:
 
 def numbers_in_words(text: str) -> list[tuple[str, str]]:
     """(as written, in digits) for the numbers of `text` that a document would write otherwise:
-    "two percent" → 2%, "half a million" → 500,000, "3 per cent" → 3%, 百分之四十 → 40%."""
+    "two percent" → 2%, "half a million" → 500,000, "3 per cent" → 3%, 百分之四十 → 40%,
+    十股 → 10股, 三个月 → 3个月 and "three months", 一百五十万 → 150万, 两块五 → 2.5元."""
     found: list[tuple[str, str]] = []
     for match in _EN_NUMBER.finditer(text.lower()):
         value, scale, percent = match.group("value"), match.group("scale"), match.group("percent")
@@ -220,6 +240,24 @@ def numbers_in_words(text: str) -> list[tuple[str, str]]:
             continue
         tail = "".join(c if c.isdigit() else str(zh_number(c)) for c in fraction)
         found.append((match.group(0), f"{_plain(float(f'{read}.{tail or 0}'))}%"))
+    for match in _ZH_COUNT.finditer(text):
+        count = zh_number(match.group("value"))
+        if count is None:
+            continue
+        found.append((match.group(0), f"{count}{match.group('unit')}"))
+        english = _EN_UNITS.get(match.group("unit"))
+        in_words = next((w for w, n in WORDS.items() if n == count), None)
+        if english and in_words:
+            found.append((match.group(0), f"{in_words} {english}"))
+    for match in _ZH_SCALED.finditer(text):
+        scaled = zh_number(match.group("value"))
+        if scaled is not None:
+            found.append((match.group(0), f"{scaled}{match.group('scale')}"))
+    for match in _ZH_YUAN.finditer(text):
+        whole = zh_number(match.group("whole"))
+        tenths = zh_number(match.group("tenths") or "零")
+        if whole is not None and tenths is not None:
+            found.append((match.group(0), f"{_plain(whole + tenths / 10)}元"))
     return found
 
 

@@ -124,6 +124,7 @@ class LibraryIndex:
         self._words: frozenset[str] | None = None
         self._whole: str | None = None
         self._orgs: dict[str, frozenset[str]] = {}
+        self._pinyin: dict[str, frozenset[str]] = {}
         self._documents: dict[str, str] = {}
 
     def as_read(self, query: str) -> str:
@@ -220,16 +221,28 @@ class LibraryIndex:
         """The names of the documents the question names by a proper name (capitalised words,
         its first word alone aside: "the Bank of Westland" for westland_policy_statement.txt),
         each with the tokens of the name the question gives it ("bank", "westland"). Chinese
-        names are not read so: their words are often plain ones (业绩 of 业绩说明会)."""
+        names are not read so: their words are often plain ones (业绩 of 业绩说明会); a Chinese
+        organisation in a document's name is also found by its pinyin ("Lanhai" for 蓝海科技)."""
         found: dict[str, set[str]] = {}
         for match in _PROPER.finditer(query):
             if match.start() == 0 and " " not in match.group(0):
                 continue
             said = set(tokenize(match.group(0)))
             for title in set(self.titles):
-                if title and said & set(tokenize(title)):
+                named = set(tokenize(title)) | self._spelt(title)
+                if title and said & named:
                     found.setdefault(title, set()).update(said)
         return found
+
+    def _spelt(self, title: str) -> frozenset[str]:
+        """The Chinese organisation a document's name holds, spelt in pinyin as an English
+        question writes it (蓝海科技 → "lanhai"): the question names that document."""
+        if title not in self._pinyin:
+            from datapilot.brains.offline.homophones import sound
+
+            names = (m.group(0)[:2] for m in _ORG_ZH.finditer(title))
+            self._pinyin[title] = frozenset("".join(sound(name)) for name in names)
+        return self._pinyin[title]
 
     def names_another(self, query: str) -> bool:
         """Whether a Chinese question names an organisation (its name and a word such as 科技,

@@ -19,7 +19,9 @@ from functools import cache
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from datapilot.brains.offline.spelling import expand_period_shorthand, mandarin
 from datapilot.data.common_words import common_words
+from datapilot.data.text import is_chinese
 from datapilot.knowledge.dictionary import chinese_of
 from datapilot.retrieval import tokenize
 
@@ -28,6 +30,16 @@ _WORD = re.compile(r"(?<![A-Za-z'\-])[A-Za-z]{5,}(?![A-Za-z'\-])")
 # not "share"); the usual misspellings are rarer ("statment" 1.7, "recieve" 2.8).
 _RARE_ZIPF = 3.0
 _PARTICLES = re.compile(r"(?:来着|对吧|是吧|对不对|是不是这样)(?=\s*[？?。！!]?\s*$)")
+# "A not A" asks whether (含不含税 is 是否含税): read as the word a passage writes (含税). The
+# verbs that frame a question this way (是不是, 有没有, 会不会, 能不能) are read as framing.
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1(?=[\u4e00-\u9fff])")
+_FRAMING = frozenset("是有会能要可")
+# Colloquial question words said as the written language says them (啥原因 is 什么原因).
+_COLLOQUIAL = re.compile(r"啥|咋")
+_WRITTEN = {"啥": "什么", "咋": "怎么"}
+# Cantonese 啲 between two words marks whose or which ones (金桥科技啲员工: the company's staff),
+# as 的 does; a passage holds neither.
+_OF_YUE = re.compile(r"(?<=[\u4e00-\u9fff])啲(?=[\u4e00-\u9fff])")
 
 
 def edits_allowed(word: str) -> int:
@@ -62,8 +74,15 @@ def library_words(texts: list[str]) -> frozenset[str]:
 
 def as_read(question: str, known: frozenset[str]) -> str:
     """`question` with its misspelt English words replaced by the word meant (`known`: the
-    library's words, `library_words`) and its guess-marking Chinese particles dropped."""
-    text = _PARTICLES.sub("", question.strip())
+    library's words, `library_words`), its guess-marking Chinese particles dropped and its
+    "A not A" questions read as the word (含不含税 → 含税); shorthand ("yr"), traditional
+    characters, Cantonese and colloquial words (啥) as written Mandarin says them."""
+    text = expand_period_shorthand(question.strip())
+    if is_chinese(text):
+        # Traditional characters and Cantonese or Taiwanese words, as the brains read them.
+        text = _COLLOQUIAL.sub(lambda m: _WRITTEN[m.group(0)], mandarin(_OF_YUE.sub("的", text)))
+    text = _PARTICLES.sub("", text)
+    text = _A_NOT_A.sub(lambda m: m.group(0) if m.group(1) in _FRAMING else m.group(1), text)
     unknown = {
         w.lower()
         for w in _WORD.findall(text)
