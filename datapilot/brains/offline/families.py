@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the parser imports this module
 from datapilot.brains.offline.baskets import read_basket
 from datapilot.brains.offline.conditions import as_condition, read_condition_ask
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
+from datapilot.brains.offline.described_days import blanked
 from datapilot.brains.offline.distance_back import read_distance_back
 from datapilot.brains.offline.episodes import named_episodes
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, exclusion_note, read_exclusions
@@ -143,6 +144,10 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         return
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
+        # "how many up days, and the longest losing streak": the count asked in other words
+        beside = read_count_ask(blanked(text, [(s, e) for s, e in streak.spans]))
+        if beside is not None and beside.condition in ("up", "down", "both"):
+            _as_count(reading, beside)
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
         return
     tally = read_period_tally(text)
@@ -708,7 +713,7 @@ _FELL = re.compile(
 )
 _TO_THE_BOTTOM = re.compile(
     r"(?i)\b(?:bottom(?:ed|s)?|trough(?:ed)?|lowest\s+(?:close|point|level))\b"
-    r"|谷底|见底|触底|最低点|低点"
+    r"|谷底|见底|触底|最低点|低点|最低的?收盘价?|最低价|跌到(?:之后|后面|其后)?的?最低"
 )
 
 
@@ -719,7 +724,7 @@ def _peak_named_by_period(parsed: Parsed, reading: Reading) -> tuple[date, date,
         first, last = clause.start, clause.end
         if first is not None and clause.opens_on is not None:  # 从2007年10月的高点: that month
             last = period_holding(first, clause.opens_on)[1]
-        if first is None or last is None or last >= reading.today:
+        if first is None or last is None or last > reading.today:
             continue
         named = peak_period_span(parsed.text, clause.span)
         if named is not None:

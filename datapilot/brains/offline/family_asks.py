@@ -487,13 +487,17 @@ _BOTH_EN = re.compile(
     rf"(?:{_UP_EN}|{_DOWN_EN})\s+(?:trading\s+)?(?:days|sessions)\b"
 )
 _BOTH_ZH = re.compile(
-    r"(?:上涨|收涨|收阳|涨)(?:的?(?:交易日|天数|天|日子))?(?:和|与|跟|、|对|比|vs)(?:下跌|收跌|收阴|跌)"
+    r"(?:上涨|收涨|收阳|收红|涨)(?:的?(?:交易日|天数|天|日子))?(?:和|与|跟|、|对|比|vs)"
+    r"(?:下跌|收跌|收阴|收绿|跌)"
     r"(?:的?(?:交易日|天数|天|日子))?|涨跌(?:的?(?:交易日|天数|天|日子))|涨跌各"
 )
+# A day closing up is red in Chinese quotes (收红), down green (收绿).
 _UPDOWN_ZH = re.compile(
-    r"(?P<dir>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)(?:的)?(?:交易日|天|日子|天数)"
+    r"(?P<dir>上涨|收涨|收阳|收红|下跌|收跌|收阴|收绿|涨|跌)(?:的)?(?:(?:一共|总共|共)?有(?:几|多少)个?)?"
+    r"(?:交易日|天|日子|天数)"
     # the side said after the sessions counted: 有多少个交易日是上涨的, 几天收跌
-    r"|(?:交易日|天)(?:里|中|当中)?(?:是|为|在)?(?P<dir2>上涨|收涨|收阳|下跌|收跌|收阴|涨|跌)"
+    r"|(?:交易日|天)(?:里|中|当中)?(?:是|为|在)?"
+    r"(?P<dir2>上涨|收涨|收阳|收红|下跌|收跌|收阴|收绿|涨|跌)"
     r"(?![了幅过超])"
 )
 
@@ -726,7 +730,7 @@ def read_count_ask(text: str, trigger: re.Match[str] | None = None) -> CountAsk 
     updown_zh = _UPDOWN_ZH.search(text)
     if updown_zh is not None:
         side = updown_zh.group("dir") or updown_zh.group("dir2")
-        down = side in ("下跌", "收跌", "收阴", "跌")
+        down = side in ("下跌", "收跌", "收阴", "收绿", "跌")
         spans.append(updown_zh.span())
         return CountAsk("down" if down else "up", None, False, tuple(spans))
     return CountAsk("sessions", None, False, tuple(spans))
@@ -833,8 +837,12 @@ def read_recovery_ask(text: str) -> Span | None:
 # (`_PEAK_AFTER`) or just before (`_PEAK_BEFORE`) the period's own words.
 _PEAK_AFTER = re.compile(
     r"(?i)^(?:'s)?\s*(?:closing\s+|record\s+|all[-\s]time\s+|market\s+)?"
-    r"(?:peak|high|top|record)s?\b(?!\s*(?:/|and|&|to|-)\s*(?:the\s+)?(?:trough|low|bottom))"
-    r"|^的?(?:收盘)?(?:高点|最高点|高位|峰值|顶部|历史高点|纪录)(?!(?:和|与|、|/)(?:低点|谷底))"
+    r"(?:peak|high|top|record)s?\b"
+    r"(?!\s*(?:/|and|&|to|-)\s*(?:the\s+)?(?:trough|low(?!est)|bottom))"
+    # 2020年最高收盘价, 2015年从年内最高收盘价, 2011年，从当年最高的收盘价: the year's highest close
+    r"|^[，,]?\s*(?:从|自)?(?:年内|当年|全年|那年)?的?(?:收盘)?"
+    r"(?:高点|最高点|高位|峰值|顶部|历史高点|纪录|最高的?收盘价?|最高价)"
+    r"(?!(?:和|与|、|/)(?:低点|谷底|最低))"
 )
 _PEAK_BEFORE = re.compile(
     r"(?i)\b(?:peak|high|top|record)(?:\s+close|\s+closing\s+(?:level|price))?\s+"

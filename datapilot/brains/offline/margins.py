@@ -58,6 +58,10 @@ _MONEY_GAP = re.compile(
 _WHO_DID_MORE = re.compile(
     r"(?i)\b(?:which|who)\s+(?:one\s+|of\s+(?:them|the\s+two)\s+)?(?:rose|gained|fell|lost|did|"
     r"performed|returned|went\s+up|went\s+down)\s+(?:more|less|better|worse)\b"
+    # "which one was bigger", "which of the two was higher"
+    r"|\bwhich\s+(?:one|of\s+(?:them|the\s+two|these|those|both))\s+(?:was|is|were|came\s+out)\s+"
+    r"(?:the\s+)?(?:bigger|larger|higher|greater|better|smaller|lower|worse|biggest|largest|"
+    r"highest|best)\b"
     r"|谁(?:的)?(?:涨|跌|赚|亏|表现|收益)[^，。？?]{0,4}?(?:多|好|高|强|少|差|低)"
     r"|哪(?:个|只|支|一个|一只)(?:涨|跌|赚|亏)得?更?(?:多|少)"
 )

@@ -171,6 +171,9 @@ class Reading(BaseModel):
         default_factory=list, description="Entity ids the question leaves out (except X, 除了X)."
     )
     count_condition: str | None = Field(default=None, description="`count_days`' condition.")
+    streak_direction: str | None = Field(
+        default=None, description="A longest streak asked beside a count of up or down days."
+    )
     condition: ConditionAsk | None = Field(
         default=None, description="The periods another name's move picks (`returns_when`)."
     )

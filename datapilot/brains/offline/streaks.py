@@ -59,9 +59,14 @@ def read_streak_ask(text: str) -> StreakAsk | None:
 
 
 def as_streak(reading: Reading, streak: StreakAsk, replaced: set[str]) -> None:
-    """Read the question as the longest streak: the measures it replaces are dropped."""
-    reading.metrics = ["streak", *(m for m in reading.metrics if m not in replaced)]
-    reading.count_condition = streak.direction
+    """Read the question as the longest streak: the measures it replaces are dropped, a count of
+    up or down days read beside it aside (几天收涨？最长连跌几天？: both answered)."""
+    if "count_days" in reading.metrics and reading.count_condition in ("up", "down", "both"):
+        reading.metrics = ["count_days", "streak"]
+        reading.streak_direction = streak.direction
+    else:
+        reading.metrics = ["streak", *(m for m in reading.metrics if m not in replaced)]
+        reading.count_condition = streak.direction
     reading.family_spans += [(s, e, f"{streak.direction} streak") for s, e in streak.spans]
     reading.rank = False
     up = streak.direction == "up"

@@ -145,7 +145,9 @@ class AnalystFamilies(SeriesStatistics):
         if not self.can("longest_streak"):
             self.missing("longest_streak", "a streak of sessions", "连涨连跌统计")
             return
-        direction = r.count_condition if r.count_condition in ("up", "down") else "down"
+        direction = r.streak_direction or (
+            r.count_condition if r.count_condition in ("up", "down") else "down"
+        )
         data = self.levels(for_returns=True, freq="daily")
         args: dict[str, Any] = {"frame": frame(data), "direction": direction}
         if r.start is not None:
