@@ -80,33 +80,47 @@ def period_extremes(
         "Series whose values on each extreme's date are shown beside it, one column each (the "
         "two yields of a spread on the day it was widest).",
     ] = [],  # noqa: B006
+    within_end: Annotated[
+        str | None,
+        "Seek the extremes on or before this day (YYYY-MM-DD); later rows are read only for "
+        "after_months.",
+    ] = None,
+    after_months: Annotated[
+        int | None,
+        "Also give each extreme's value this many months later (its last value on or before "
+        "that day) and the change from the extreme to it.",
+    ] = None,
 ) -> pd.DataFrame:
-    """The n highest and/or lowest values per column, dated: rows by id with date, period
-    (2020-03, 2009Q2, 2020), value, rank (1 = most extreme), group (best/worst) and `beside`'s
-    columns that date. A return's best is its largest; a volatility's, its peak."""
+    """The n highest and/or lowest values per column, dated: id, date, period (2020-03, 2009Q2),
+    value, rank, group (best/worst), `beside`'s columns; with after_months, after_date,
+    after_value and after_change (after − value)."""
     if n < 1:
         raise InterfaceError("period_extremes needs n >= 1.")
     if not isinstance(frame.index, pd.DatetimeIndex):
         raise InterfaceError("period_extremes needs a time series (rows by date).")
+    if after_months is not None and after_months < 1:
+        raise InterfaceError("after_months must be 1 or more.")
     values = values_of(frame)
     sides = ["best", "worst"] if which == "both" else [which]
     rows = []
     for column in values.columns:
-        series = pd.to_numeric(values[column], errors="coerce").dropna()
+        whole = pd.to_numeric(values[column], errors="coerce").dropna()
+        series = whole.loc[: pd.Timestamp(within_end)] if within_end else whole
         for side in sides:
             picked = series.nlargest(n) if side == "best" else series.nsmallest(n)
             for position, (day, value) in enumerate(picked.items(), start=1):
                 stamp = pd.Timestamp(day)
-                rows.append(
-                    {
-                        "id": str(column),
-                        "date": stamp.date(),
-                        "period": period_label(stamp, period),
-                        "value": float(value),
-                        "rank": position,
-                        "group": side,
-                    }
-                )
+                row = {
+                    "id": str(column),
+                    "date": stamp.date(),
+                    "period": period_label(stamp, period),
+                    "value": float(value),
+                    "rank": position,
+                    "group": side,
+                }
+                if after_months is not None:
+                    row |= _value_after(whole, stamp, float(value), after_months)
+                rows.append(row)
     if not rows:
         raise InterfaceError("No values in the window to rank; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
@@ -127,11 +141,32 @@ def period_extremes(
         unit=unit,
         title=f"Extremes of {frame.attrs.get('title') or 'the series'}",
         title_zh="最好与最差的时段",
-        units={"value": unit},
+        units={"value": unit, "after_value": unit, "after_change": unit},
         period=period or "daily",
         which=which,
         of=str(frame.attrs.get("title") or ""),
+        after_months=after_months,
     )
+
+
+def _value_after(
+    series: pd.Series, day: pd.Timestamp, value: float, months: int
+) -> dict[str, object]:
+    """The series' last value on or before `months` months after `day`, dated, and its change
+    from `value`; an error when the data end before that day."""
+    target = day + pd.DateOffset(months=months)
+    if series.index[-1] < target:
+        raise InterfaceError(
+            f"The data end on {series.index[-1]:%Y-%m-%d}, before {target:%Y-%m-%d} "
+            f"({months} months after {day:%Y-%m-%d}); ask about an earlier extreme."
+        )
+    found = series.loc[:target]
+    after = float(found.iloc[-1])
+    return {
+        "after_date": found.index[-1].date(),
+        "after_value": after,
+        "after_change": after - value,
+    }
 
 
 @interface("processing", "frame")
@@ -140,7 +175,8 @@ def high_low_range(
     frame: Annotated[Frame, "Prices or levels over the window."],
 ) -> pd.DataFrame:
     """Per column: the highest and lowest value with their dates, range (high − low), range_pct
-    (high over low, %), start_date and end_date."""
+    (high over low, %), move_pct (from the earlier of the two to the later, %: a fall from the
+    high to a later low is negative), start_date and end_date."""
     values = values_of(frame)
     rows = []
     for column in values.columns:
@@ -148,6 +184,7 @@ def high_low_range(
         if series.empty:
             continue
         high, low = float(series.max()), float(series.min())
+        first, then = (high, low) if series.idxmax() <= series.idxmin() else (low, high)
         rows.append(
             {
                 "id": str(column),
@@ -157,6 +194,7 @@ def high_low_range(
                 "low_date": series.idxmin().date(),
                 "range": high - low,
                 "range_pct": (high / low - 1) * 100 if low > 0 else float("nan"),
+                "move_pct": (then / first - 1) * 100 if first > 0 else float("nan"),
                 "start_date": series.index[0].date(),
                 "end_date": series.index[-1].date(),
             }

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the parser imports this module
     from datapilot.brains.offline.reading import Reading
     from datapilot.brains.offline.vocab import Episode, Vocab
 
+from datapilot.brains.offline.after_extremes import AfterAsk, as_after_extreme, read_after_extreme
 from datapilot.brains.offline.baskets import read_basket
 from datapilot.brains.offline.conditions import as_condition, read_condition_ask
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
@@ -73,7 +74,16 @@ from datapilot.brains.offline.without_extremes import read_without_extremes
 
 
 def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
-    """Apply the family rules to a reading whose metrics, members and window are read."""
+    """Apply the family rules to a reading whose metrics, members and window are read; an
+    extreme asked with its value some months later reads that value too."""
+    after = read_after_extreme(parsed.text)
+    _read_families(reading, parsed, vocab, after)
+    dated_extreme = "period_extremes" in reading.metrics and reading.extreme_of != "returns"
+    if after is not None and reading.status == "ok" and dated_extreme and reading.entities:
+        as_after_extreme(reading, after, list(parsed.time.clauses))
+
+
+def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterAsk | None) -> None:
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
     text = digits_for_words(parsed.text, vocab.time.numbers)
     numbers = vocab.time.numbers
@@ -106,6 +116,17 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         as_cross(reading, cross, _REPLACED | _DAYS | {"ma", "sma", "moving_average"})
         return
     first = read_first_ask(text)
+    if (
+        first is not None
+        and first.level is None
+        and first.back
+        and read_recovery_ask(text) is not None
+        and (named_peak := _peak_named_by_period(parsed, reading)) is not None
+        and named_peak[0] < named_peak[1]
+    ):
+        # "哪天收盘重新站上那个高点" of 2007年10月的高点: that period's peak and its recovery,
+        # read below (a peak named by its day, "its Feb 19 2020 record close", is that close)
+        first = None
     if (
         first is not None
         and reading.entities
@@ -198,7 +219,13 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         as_first_day(reading, first_day, _REPLACED | _DAYS | {"period_extremes"})
         return
     distance = read_distance_ask(text) or read_distance_back(text)
-    if distance is not None and reading.entities:
+    # (the move between the window's high and low, "range", is not the last close's distance)
+    if (
+        distance is not None
+        and reading.entities
+        and after is None
+        and "range" not in reading.metrics
+    ):
         _as_distance(reading, distance)
         return
     when = read_when_ask(text)
@@ -227,7 +254,14 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.message = _from_a_found_day(since.group(0), reading.zh)
         reading.trace.append("a window from the day of a best or worst day: not read")
         return
-    if since is not None and when is not None and when.label == "daily" and reading.entities:
+    if (
+        since is not None
+        and when is not None
+        and when.label == "daily"
+        and reading.entities
+        and after is None
+        and "range" not in reading.metrics
+    ):
         # "When was its 2020 low? How much did it gain from that day to the end of the year?":
         # the day is the window's extreme, so the gain is the distance of the window's last close
         # from that extreme, answered with the extreme's day and value.

@@ -293,8 +293,20 @@ _WHEN_PATTERNS = (
 _ZH_WHEN_UNIT = {"月": "monthly", "季": "quarterly", "年": "annual"}
 # The distance between a window's high and low: "the difference between its highest and lowest
 # close", "high-low range", 最高价和最低价相差多少.
+# The move between the window's two extremes, said after them: "how far did it fall from that
+# high down to that low", 从那个最低点到最高点涨了百分之多少.
+_BETWEEN_EXTREMES = (
+    r"\bfrom\s+(?:that|the|its|this)\s+(?:high|peak|top|highest\s+\w+)\s+(?:down\s+)?to\s+"
+    r"(?:that|the|its|this)\s+(?:low|bottom|trough|lowest\s+\w+)\b"
+    r"|\bfrom\s+(?:that|the|its|this)\s+(?:low|bottom|trough|lowest\s+\w+)\s+(?:up\s+)?to\s+"
+    r"(?:that|the|its|this)\s+(?:high|peak|top|highest\s+\w+)\b"
+    r"|从(?:那个|这个|该)(?:最高点|高点|最高价)(?:跌)?到(?:那个|这个|该)?(?:最低点|低点|最低价)"
+    r"|从(?:那个|这个|该)(?:最低点|低点|最低价)(?:涨)?到(?:那个|这个|该)?(?:最高点|高点|最高价)"
+)
+BETWEEN_EXTREMES = re.compile(rf"(?i){_BETWEEN_EXTREMES}")
 RANGE_ASK = re.compile(
-    r"(?i)\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+|its\s+|their\s+)?"
+    rf"(?i){_BETWEEN_EXTREMES}"
+    r"|\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+|its\s+|their\s+)?"
     # the name may sit before its extremes: "between the S&P 500's highest and lowest close"
     r"(?:[\w&.'’-]+\s+){0,4}?"
     r"(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,30}?\band\s+(?:the\s+|its\s+)?"
@@ -820,7 +832,10 @@ RECOVERY = re.compile(
 
 
 # 收复 said alone after the peak it regains ("从2007年10月的高点跌了多少，什么时候收复的").
-_REGAINED_ZH = re.compile(r"(?:高点|前高|高位|最高点|峰值|纪录)[^。？?！!]*?(收复|重回|回到|站回)")
+# 回本 after a peak said (从2007年10月的高点跌下来，用了多久才回本) is the peak regained.
+_REGAINED_ZH = re.compile(
+    r"(?:高点|前高|高位|最高点|峰值|纪录|最高的?收盘价?|最高价)[^。？?！!]*?(收复|重回|回到|站回|回本)"
+)
 
 
 def read_recovery_ask(text: str) -> Span | None:

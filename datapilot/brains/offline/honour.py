@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, DIVIDENDS_LEFT_OUT
-from datapilot.brains.offline.family_asks import RECOVERY
+from datapilot.brains.offline.family_asks import BETWEEN_EXTREMES, RECOVERY
 from datapilot.brains.offline.level_changes import LEVEL_GAP, moves_against_a_period
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
@@ -115,6 +115,13 @@ GAP = re.compile(
     r"|excess\s+returns?\s+(?:over|above|relative\s+to|against|vs\.?|versus)|alpha\s+over"
     # "how far the laggard trailed the leader", "how far BAC beat JPM"
     rf"|{_HOW_FAR_BEAT})\b"
+    # "how many bp did it move over 2008 (vs the Dec 2007 reading)": the levels' difference
+    r"|(?i:\bhow\s+many\s+(?:bps?|basis\s+points|percentage\s+points|points|pts)\s+"
+    r"(?:did|has|had|does|do)\b[^.?!]{0,30}?\b(?:move|moved|change|changed|shift|shifted|rise|"
+    r"risen|fall|fallen|drop|climb|widen|narrow|tighten)\b)"
+    r"|(?:变动|变化|变|动|移动)了?(?:多少|几)个?基点"
+    # "gap 是多少 percent", "gap 多大" (English and Chinese in one question)
+    r"|(?i:\bgap\s*(?:是|有|为)?\s*(?:多少|多大|几))"
     r"|(百分点|(?:高|低)了?(?:多少|几)个?点|(?<=[^\s。最])(?:高|低|贵|便宜)(?:出|了)?(?:多少|几成)(?!个?点)|差(?:了|距)?(?:多少|几)|差距(?:是|有|为)?(?:多少|几|多大)|相差(?:多少|几)|高出(?:多少|几)|低(?:了)?(?:多少|几)个?百分点|"
     r"(?<!最)多(?:涨|跌|赚|亏)了?(?:多少|几)|少(?:涨|跌|赚|亏)了?(?:多少|几)|"
     r"跑(?:赢|输)了?[^，。？！?!,;；]{0,12}?(?:多少|几)|"
@@ -290,6 +297,8 @@ def content_words(
             inside = how != "condition" and any(s <= start and end <= e for s, e in picked)
             if how == "distance" and _FROM_THE_PEAK_BACK.match(text, start):
                 continue  # "days from the peak until it closed back at that peak": a recovery
+            if how == "distance" and BETWEEN_EXTREMES.search(text, start, start + 60):
+                continue  # "how far did it fall from that high down to that low": the range
             if how == "when" and _WHERE_IT_WAS.search(text, 0, start):
                 continue  # "where rates were when things blew up": the time told, no date asked
             if not inside and not any(s < end and start < e for s, e in claimed):

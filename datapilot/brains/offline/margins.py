@@ -65,6 +65,12 @@ _WHO_DID_MORE = re.compile(
     r"|谁(?:的)?(?:涨|跌|赚|亏|表现|收益)[^，。？?]{0,4}?(?:多|好|高|强|少|差|低)"
     r"|哪(?:个|只|支|一个|一只)(?:涨|跌|赚|亏)得?更?(?:多|少)"
 )
+# A race run period by period ("every single year since 2015", 逐年, 每年都跑赢): each period's
+# winner, never one gap over the whole window.
+_EACH_PERIOD = re.compile(
+    r"(?i)\b(?:every|each)\s+(?:single\s+)?(?:year|quarter|month)\b|\byear[-\s]by[-\s]year\b"
+    r"|逐年|每一?年|每个?季度|每个?月|逐季|逐月"
+)
 # One name's return over another's: "TSLA's excess return" beside "vs the S&P 500", 超额收益.
 _EXCESS = re.compile(r"(?i)\bexcess\s+returns?\b|超额收益")
 # Words of a race between names, said with no measure: their returns are what is compared.
@@ -126,6 +132,9 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
         )
         return
     claimed = reading.claim is not None and reading.claim.leader is not None
+    if found is None and not claimed and len(names) == 2 and not _EACH_PERIOD.search(parsed.text):
+        # "有人说苹果2018年跑赢了标普500，真的吗？各自涨跌多少": which beat the other is their gap
+        found = _PERFORMED.search(parsed.text)
     if (found is None and not claimed) or len(names) < 2:
         return
     if any(e.kind not in PRICE_KINDS for e in names):

@@ -159,7 +159,10 @@ def amount_span(text: str) -> tuple[int, int] | None:
 
 
 # The levels themselves, or a change said in (percentage) points: a difference of levels.
-_LEVELS_AND_POINTS = re.compile(r"(?i)\blevels?\b|percentage\s+points?|\bpp\b|百分点|水平")
+# (basis points too: "the change over 2001 in basis points", "how many bp did it move")
+_LEVELS_AND_POINTS = re.compile(
+    r"(?i)\blevels?\b|percentage\s+points?|\bpp\b|\bbasis\s+points?\b|\bbps?\b|百分点|基点|水平"
+)
 
 
 _RETURNS = ("return", "cumulative_return", "annualized_return")

@@ -198,7 +198,9 @@ class _Planner(
                 self._drawdown(metric)
             elif metric == "volatility":
                 self._volatility()
-            elif metric == "cumulative_return" or (metric == "return" and not stats):
+            elif metric == "cumulative_return" or (
+                metric == "return" and (not stats or r.stats_of_levels)
+            ):
                 # "the mean daily return" is a statistic of returns; "compounded for the year"
                 # beside an average is a figure of its own
                 self._returns(metric)

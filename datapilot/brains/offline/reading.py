@@ -171,6 +171,16 @@ class Reading(BaseModel):
         default_factory=list, description="Entity ids the question leaves out (except X, 除了X)."
     )
     count_condition: str | None = Field(default=None, description="`count_days`' condition.")
+    stats_of_levels: bool = Field(
+        default=False,
+        description='The statistics asked are of the closes ("its highest and lowest closes"), '
+        "beside a return asked over the same window.",
+    )
+    after_months: int | None = Field(
+        default=None,
+        description="The window's extreme and its value this many months after it, read from "
+        "the data past the window's end.",
+    )
     streak_direction: str | None = Field(
         default=None, description="A longest streak asked beside a count of up or down days."
     )

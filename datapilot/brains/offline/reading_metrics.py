@@ -12,7 +12,7 @@ from datapilot.brains.offline.exclusions import (
     DIVIDENDS_OF_THE_ASKER,
 )
 from datapilot.brains.offline.extreme_days import read_day_ask
-from datapilot.brains.offline.family_asks import RANGE_ASK
+from datapilot.brains.offline.family_asks import BETWEEN_EXTREMES, RANGE_ASK
 from datapilot.brains.offline.honour import FIGURE, GAP, claimed_figure, in_percent
 from datapilot.brains.offline.how_much import bounds_a_move, names_the_start
 from datapilot.brains.offline.measures import (
@@ -138,6 +138,25 @@ _COURSE = re.compile(
 _RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
+# Extremes said of the closes themselves: "highest and lowest closes", 收盘价最高和最低,
+# 最高和最低收盘价.
+_EXTREMES_OF_CLOSES = re.compile(
+    r"(?i)\b(?:highest|lowest|high|low|max(?:imum)?|min(?:imum)?)\s+(?:and\s+(?:the\s+)?"
+    r"(?:highest|lowest|high|low|max(?:imum)?|min(?:imum)?)\s+)?(?:daily\s+)?(?:closes?|"
+    r"closing\s+(?:prices?|levels?)|prices?)\b"
+    r"|收盘价?(?:的)?(?:最高|最低)(?:和|与|、|跟)?(?:最高|最低)?"
+    r"|(?:最高|最低)(?:和|与|、|跟)?(?:最高|最低)?的?收盘价?"
+)
+# The move asked between the window's two extremes: "how far did it fall" before "from that
+# high down to that low", 涨了百分之多少 after 从那个最低点到最高点.
+_MOVE_ASKED_BEFORE = re.compile(
+    r"(?i)\bhow\s+(?:far|much)\s+(?:did|has|had|does)\s+(?:it|they|\w+)\s+"
+    r"(?:fall|drop|decline|slide|rise|climb|gain|jump|rally)(?:en)?\s*$"
+)
+_MOVE_ASKED_AFTER = re.compile(
+    r"^(?:涨|跌|上涨|下跌|涨了|跌了|上涨了|下跌了)(?:百分之)?(?:多少|几)(?:个百分点|%)?"
+    r"|^,?\s*in\s+(?:%|percent(?:age)?(?:\s+terms)?)"
+)
 
 
 # Names set against each other period by period: "every year", "year by year", 每年都, 逐年.
@@ -243,12 +262,24 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if series and not prices and "close" in metrics:
         metrics[metrics.index("close")] = "value"
     ranged = RANGE_ASK.search(parsed.text)
+    # "how far did it fall from that high down to that low": the fall is the move between them
+    between = ranged is not None and BETWEEN_EXTREMES.fullmatch(ranged.group(0)) is not None
+    if between:
+        metrics = [m for m in metrics if m != "return"]
     if ranged and not set(metrics) & {"return", "volatility", "volume"}:
         # "the difference between its highest and lowest close": the window's high less its low,
         # never a spread of two series nor the statistics beside it.
         metrics = ["range", *(m for m in metrics if m not in _RANGE_READS)]
         reading.family_spans.append((*ranged.span(), "the high less the low"))
         reading.trace.append("最高与最低之差" if reading.zh else "the high less the low")
+        if between:  # "how far did it fall" before it, 涨了百分之多少 after it: the move asked
+            start, end = ranged.span()
+            asked = _MOVE_ASKED_BEFORE.search(parsed.text[max(0, start - 40) : start])
+            if asked is not None:
+                reading.family_spans.append((max(0, start - 40) + asked.start(), start, "the move"))
+            after = _MOVE_ASKED_AFTER.match(parsed.text[end:])
+            if after is not None:
+                reading.family_spans.append((end, end + after.end(), "the move"))
     if "yoy" in metrics or "spread" in metrics or "ratio" in metrics:
         metrics = [m for m in metrics if m not in ("value", "close")]
     several = len(reading.entities) >= 2 or reading.members_named  # members: a list
@@ -275,6 +306,15 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         amount=reading.amount,
     )
     reading.trace.extend(refined)
+    if "stats" in metrics and "return" in metrics and _EXTREMES_OF_CLOSES.search(parsed.text):
+        # "its return, and its highest and lowest closes in that period": the closes' extremes
+        # beside the return, never the statistics of daily returns alone
+        reading.stats_of_levels = True
+        reading.trace.append(
+            "收益率，另加区间内收盘价的最高与最低"
+            if reading.zh
+            else "the return, and the closes' highs and lows"
+        )
     dispersion = any(m == "stats" and _DISPERSION.search(h.text) for m, h in parsed.group("metric"))
     if dispersion and {"mean", "median"} & set(metrics):
         # "the average and the sample standard deviation": the summary statistics hold both

@@ -620,7 +620,8 @@ class Grammar:
             ),
             (
                 "rolling_zh",
-                rf"(?P<mk>{past_zh})\s*(?:的)?\s*(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?(?:来|以来|内|中|里|间)?",
+                # (最近这四个礼拜, 过去这两年: "these" said between the marker and the length)
+                rf"(?P<mk>{past_zh})\s*(?:的)?\s*(?:这)?\s*(?P<n>{NUM_ZH})?\s*(?P<half>半)?\s*个?\s*(?P<u>{unit_zh})(?P<half2>半)?(?:来|以来|内|中|里|间)?",
                 self._rolling,
             ),
             (

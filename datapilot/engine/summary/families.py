@@ -118,7 +118,8 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
         else:
             what = of.lower() if of else "value"
             what = "level" if what in name.lower() or name.lower() in what else what
-        items = [_extreme_item(row, said, unit, period, extra) for row in rows]
+        months = int(frame.attrs.get("after_months") or 0)
+        items = [_extreme_item(row, said, unit, period, extra, months) for row in rows]
         if len(rows) > 1:
             if w.zh:
                 count = _COUNT_ZH.get(len(rows), str(len(rows)))
@@ -145,7 +146,9 @@ def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:
     return sentences
 
 
-def _extreme_item(row: Any, said: Said, unit: str, period: str, extra: dict[str, str]) -> str:
+def _extreme_item(
+    row: Any, said: Said, unit: str, period: str, extra: dict[str, str], months: int = 0
+) -> str:
     """One extreme's value, date (and period) and the series beside it: "0.55%, on 2014-06-01
     (2014-06)", 0.55%，在2014-06-01（2014年6月）."""
     w = said.w
@@ -155,18 +158,54 @@ def _extreme_item(row: Any, said: Said, unit: str, period: str, extra: dict[str,
         for c in extra
         if c.isidentifier() and pd.notna(getattr(row, c, None))
     ]
+    later = _after_item(row, said, unit, months)
     if w.zh:
         # (the period's words and its label, in one bracket: （1982年第四季度，1982Q4）)
         named = _zh_period(str(row.period), period).rstrip("）").replace("（", "，")
         where = "" if period == "daily" else f"（{named}）"
         also = f"（当时{'，'.join(beside)}）" if beside else ""
-        return f"{value}，在{row.date}{where}{also}"
+        return f"{value}，在{row.date}{where}{also}{later}"
     where = "" if period == "daily" else f" ({row.period})"
     also = f" ({', '.join(beside)} at the time)" if beside else ""
-    return f"{value} on {row.date}{where}{also}"
+    return f"{value} on {row.date}{where}{also}{later}"
+
+
+def _after_item(row: Any, said: Said, unit: str, months: int) -> str:
+    """The extreme's value some months later and the change to it ("; 6 months later, on
+    2009-06-01, it was 1.89%, 1.49 percentage points lower (149 basis points)"), or ""."""
+    after = getattr(row, "after_value", None)
+    if not months or after is None or pd.isna(after):
+        return ""
+    w = said.w
+    change = float(row.after_change)
+    level = _said(said, float(after), unit)
+    if unit == "%":
+        points = format_value(abs(change), "")
+        basis = abs(change) * 100
+        bp = f"{basis:,.0f}" if abs(basis - round(basis)) < 1e-6 else f"{basis:,.1f}"
+        if w.zh:
+            moved = "上升" if change > 0 else "下降"
+            later = f"；{months}个月后（{row.after_date}）为{level}"
+            return f"{later}，{moved}{points}个百分点（{bp}个基点）"
+        moved = "higher" if change > 0 else "lower"
+        return (
+            f"; {months} months later, on {row.after_date}, it was {level}, {points} percentage "
+            f"points {moved} ({bp} basis points)"
+        )
+    pct = change / float(row.value) * 100 if float(row.value) else float("nan")
+    moved_by = _said(said, abs(change), unit)
+    if w.zh:
+        moved = "上升" if change > 0 else "下降"
+        return f"；{months}个月后（{row.after_date}）为{level}，{moved}{moved_by}（{pct:+.2f}%）"
+    moved = "higher" if change > 0 else "lower"
+    return (
+        f"; {months} months later, on {row.after_date}, it was {level}, {moved_by} {moved} "
+        f"({pct:+.2f}%)"
+    )
 
 
 _EXTREME_COLUMNS = {"date", "period", "value", "rank", "group"}
+_EXTREME_COLUMNS |= {"after_date", "after_value", "after_change"}
 
 
 _CONDITIONS = {
@@ -372,20 +411,40 @@ def _high_low_range(step: Step, said: Said) -> list[str]:
         high, low, gap = (_said(said, float(v), unit) for v in (row.high, row.low, row.range))
         pct = float(row.range_pct)
         above = format_value(pct, "%") if pct == pct else ""
+        moved = _move_between(row, w.zh)
         if w.zh:
             more = f"，最高比最低高{above}" if above else ""
             sentences.append(
                 f"{name}{said.when}（{row.start_date}至{row.end_date}）最高{high}"
-                f"（{row.high_date}），最低{low}（{row.low_date}），相差{gap}{more}。"
+                f"（{row.high_date}），最低{low}（{row.low_date}），相差{gap}{more}{moved}。"
             )
         else:
             more = f", the high {above} above the low" if above else ""
             sentences.append(
                 f"{_poss(name)} range{_when(said)} ({row.start_date} to {row.end_date}) ran from "
                 f"a low of {low} on {row.low_date} to a high of {high} on {row.high_date}: {gap} "
-                f"between them{more}."
+                f"between them{more}{moved}."
             )
     return sentences
+
+
+def _move_between(row: Any, zh: bool) -> str:
+    """The move from the earlier extreme to the later one: "; from the high to the later low
+    it fell 79.16%", "；从最低点到其后的最高点上涨106.22%"."""
+    pct = float(getattr(row, "move_pct", float("nan")))
+    if pct != pct:
+        return ""
+    said = format_value(abs(pct), "%")
+    high_first = str(row.high_date) <= str(row.low_date)
+    if zh:
+        return (
+            f"；从最高点到其后的最低点下跌{said}"
+            if high_first
+            else f"；从最低点到其后的最高点上涨{said}"
+        )
+    if high_first:
+        return f"; from the high to the later low it fell {said} ({format_value(pct, '%')})"
+    return f"; from the low to the later high it rose {said}"
 
 
 def _streak(step: Step, said: Said) -> list[str]:

@@ -11,6 +11,8 @@ from datetime import date
 from functools import cache
 from typing import Any
 
+from dateutil.relativedelta import relativedelta
+
 from datapilot.brains.offline.builder import PlanBuilder, frame
 from datapilot.brains.offline.names import chinese_name
 from datapilot.brains.offline.periods import Duration
@@ -103,6 +105,9 @@ class PlannerBase:
         r = self.r
         entities = entities if entities is not None else r.entities
         start = start if start is not None else r.start
+        if end is None and r.end is not None and r.after_months is not None:
+            # an extreme's value months after it is asked: the data run that far past the window
+            end = min(r.today, r.end + relativedelta(months=r.after_months))
         end = end if end is not None else r.end
         freq = freq if freq is not None else r.frequency
         window = {"start": iso(start), "end": iso(end), **self.base_arg()}

@@ -126,6 +126,11 @@ class AnalystFamilies(SeriesStatistics):
             args["period"] = r.period_label
         if beside is not None:
             args["beside"] = [frame(beside)]
+        if r.after_months is not None and r.end is not None:
+            # "…and six months after that peak month": the extreme in the window asked, its
+            # value that many months later from the data read past the window (`levels`)
+            args["within_end"] = iso(r.end)
+            args["after_months"] = r.after_months
         extremes = self.builder.add(
             "period_extremes",
             args,

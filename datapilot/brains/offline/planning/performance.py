@@ -10,7 +10,11 @@ from typing import Any
 from datapilot.brains.offline.builder import frame
 from datapilot.brains.offline.honour import in_percent
 from datapilot.brains.offline.level_changes import asks_level_change, asks_rate_change
-from datapilot.brains.offline.margins import asks_gap, statistic_of_the_spread
+from datapilot.brains.offline.margins import (
+    asks_gap,
+    sets_names_against_each_other,
+    statistic_of_the_spread,
+)
 from datapilot.brains.offline.periods import Duration
 from datapilot.brains.offline.planning.base import (
     SHOWN_AS,
@@ -203,7 +207,15 @@ class PerformanceMeasures(PlannerBase):
         # "by how many percentage points", "the difference between the two CAGRs"
         # (a gap claimed between two names, "trailed the S&P 500 by about 19 points", is asked)
         claimed = r.claim is not None and r.claim.leader is not None
-        gap = by in ("return_pct", "annualized_return_pct") and bool(asks_gap(r.text) or claimed)
+        # "did Apple beat the S&P 500", 跑赢了吗: between two names, by how much is the answer
+        raced = (
+            len(r.entities) == 2
+            and r.frequency is None  # "year by year": each year's race, not one gap
+            and sets_names_against_each_other(r.text)
+        )
+        gap = by in ("return_pct", "annualized_return_pct") and bool(
+            asks_gap(r.text) or claimed or raced
+        )
         if r.both_ends and not gap:
             # No count said: three each, but never more than half the names, so both ends
             # stay apart (four names → the top 2 and the bottom 2).
@@ -420,7 +432,9 @@ class PerformanceMeasures(PlannerBase):
     def _statistics(self, which: list[str]) -> None:
         """Mean, median and/or summary statistics of the levels (or returns), in one table."""
         r = self.r
-        of_returns = any(m in r.metrics for m in ("return", "cumulative_return"))
+        of_returns = not r.stats_of_levels and any(
+            m in r.metrics for m in ("return", "cumulative_return")
+        )
         # "IBM's average daily volume": the statistic of the volume, not of the close.
         of_volume = not of_returns and self.volume is not None
         data = self.volume if self.volume is not None and of_volume else None
