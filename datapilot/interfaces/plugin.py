@@ -23,6 +23,7 @@ LIBRARY = (
     "processing",
     "baskets",
     "performance",
+    "contributions",
     "periods",
     "conditions",
     "rolling",

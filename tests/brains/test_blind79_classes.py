@@ -20,6 +20,7 @@ Expected figures are computed here with pandas from the source data.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -146,3 +147,34 @@ async def test_a_peak_named_by_its_month_regained(data: Any) -> None:
     assert answer.status == "ok", answer.message
     assert str(back.date()) in answer.summary, answer.summary
     assert f"{(back - peak_day).days}个日历日" in answer.summary, answer.summary
+
+
+def _bought_every_month(closes: pd.Series, amount: float, first: str, last: str) -> float:
+    window = closes.loc[first:last]
+    buys = window.groupby(window.index.to_period("M")).head(1)
+    return float((amount / buys).sum() * window.iloc[-1])
+
+
+async def test_regular_buying_is_not_one_lump_sum(data: Any) -> None:
+    index = source_frame("skfolio_index")["^GSPC"].dropna()
+    worth = _bought_every_month(index, 2000, "2012-01-01", "2016-12-31")
+    for question in (
+        "如果我从2012年1月开始每个月定投2000美元标普500，到2016年底值多少钱？",
+        "我由2012年1月開始，每個月第一個交易日收市價買2000美金標普500，一直供到2016年12月，"
+        "咁到2016年最後一個交易日收市，總共值幾多錢？本金放咗幾多？",
+        "If I had put $2,000 into the S&P 500 every month from January 2012 through December "
+        "2016, what would it be worth at the end of 2016?",
+    ):
+        answer = await ask_offline(question, date(2017, 1, 5))
+        assert answer.status == "ok", answer.message
+        said = re.search(r"(?:市值|worth) ?([\d,]+\.\d\d)", answer.summary)
+        assert said is not None, answer.summary
+        # (the warehouse keeps closes to fewer digits than the source: a cent either way)
+        assert abs(float(said.group(1).replace(",", "")) - worth) < 0.02, answer.summary
+        assert "120,000.00" in answer.summary, answer.summary
+
+
+async def test_regular_buying_needs_the_sum(data: Any) -> None:
+    answer = await ask_offline("每个月定投标普500，从2012年到2016年底值多少？", date(2017, 1, 5))
+    assert answer.status == "no_data", answer.summary
+    assert "每次买入多少" in (answer.message or "")

@@ -92,3 +92,45 @@ def test_a_daily_leverage_compounds_each_days_return_from_the_same_base(ctx, sto
     got = P.period_return(ctx, levered, start="2021-01-01", end="2021-12-31")
     assert got.loc["AAPL", "return_pct"] == pytest.approx(((1 + 2 * moves).prod() - 1) * 100)
     assert got.loc["AAPL", "start_date"] == base.index[0].date()
+
+
+def test_an_extremes_value_months_later_is_read_past_the_window(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["XOM"], date(2020, 1, 1), date(2021, 3, 31), field="adj_close")
+    found = PD.period_extremes(ctx, frame, which="worst", within_end="2020-12-31", after_months=3)
+    closes = stocks["XOM"].loc["2020-01-01":"2021-03-31"]
+    low_day = closes.loc[:"2020-12-31"].idxmin()
+    later = closes.loc[: low_day + pd.DateOffset(months=3)]
+    row = found.iloc[0]
+    assert row["date"] == low_day.date()
+    assert row["after_date"] == later.index[-1].date()
+    assert row["after_change"] == pytest.approx(later.iloc[-1] - closes.loc[low_day], rel=1e-4)
+    with pytest.raises(InterfaceError, match="data end"):
+        PD.period_extremes(ctx, frame, which="worst", within_end="2021-03-31", after_months=24)
+
+
+def test_the_move_between_a_windows_high_and_low_runs_in_time_order(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["XOM"], date(2020, 1, 1), date(2020, 12, 31), field="adj_close")
+    found = PD.high_low_range(ctx, frame).iloc[0]
+    closes = stocks["XOM"].loc["2020"]
+    high_first = closes.idxmax() < closes.idxmin()
+    move = (closes.min() / closes.max() - 1) if high_first else (closes.max() / closes.min() - 1)
+    assert found["move_pct"] == pytest.approx(move * 100, rel=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("every", "on", "period"), [("monthly", "first", "M"), ("yearly", "last", "Y")]
+)
+def test_regular_buying_against_pandas(ctx, stocks, every, on, period) -> None:
+    from datapilot.interfaces.contributions import periodic_investment
+
+    frame = PX.get_prices(ctx, ["KO"], date(2015, 1, 1), date(2019, 12, 31), field="adj_close")
+    found = periodic_investment(ctx, frame, amount=500, every=every, on=on).iloc[0]
+    closes = stocks["KO"].loc["2015-01-01":"2019-12-31"]
+    groups = closes.groupby(closes.index.to_period(period))
+    buys = groups.head(1) if on == "first" else groups.tail(1)
+    value = (500 / buys).sum() * closes.iloc[-1]
+    assert found["buys"] == len(buys)
+    assert found["invested"] == 500 * len(buys)
+    assert found["value"] == pytest.approx(value, rel=1e-4)
+    with pytest.raises(InterfaceError, match="positive"):
+        periodic_investment(ctx, frame, amount=0)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the parser imports this module
 from datapilot.brains.offline.after_extremes import AfterAsk, as_after_extreme, read_after_extreme
 from datapilot.brains.offline.baskets import read_basket
 from datapilot.brains.offline.conditions import as_condition, read_condition_ask
+from datapilot.brains.offline.contributions import as_contributions, read_contribution_ask
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.described_days import blanked
 from datapilot.brains.offline.distance_back import read_distance_back
@@ -106,6 +107,19 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
         reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
     if reading.tables or "forecast" in reading.metrics:
+        return
+    contributing = read_contribution_ask(parsed.text)
+    if contributing is not None and reading.entities:
+        # "每个月第一个交易日买2000美金标普500，一直供到2016年12月": regular buying, never one sum
+        if reading.amount is None:
+            reading.status = "no_data"
+            reading.message = (
+                "请说明每次买入多少（例如“每月定投1000美元”）。"
+                if reading.zh
+                else 'Say how much is bought each time (e.g. "$1,000 every month").'
+            )
+            return
+        as_contributions(reading, contributing, list(parsed.time.clauses), amount_span(parsed.text))
         return
     condition = read_condition_ask(parsed)
     if condition is not None and reading.entities:

@@ -46,6 +46,7 @@ _FAMILIES = {
     "first_close": "_first_close",
     "ma_cross": "_ma_cross",
     "extreme_from_day": "_extreme_from_day",
+    "periodic_investment": "_periodic_investment",
 }
 
 

@@ -171,6 +171,10 @@ class Reading(BaseModel):
         default_factory=list, description="Entity ids the question leaves out (except X, 除了X)."
     )
     count_condition: str | None = Field(default=None, description="`count_days`' condition.")
+    contributions: tuple[str, str] | None = Field(
+        default=None,
+        description="Regular buying asked: how often (monthly…) and at which session (first/last).",
+    )
     stats_of_levels: bool = Field(
         default=False,
         description='The statistics asked are of the closes ("its highest and lowest closes"), '

@@ -16,6 +16,7 @@ from datapilot.data.display import column_name
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.anchored import from_day_sentences
 from datapilot.engine.summary.conditional import conditional_sentences
+from datapilot.engine.summary.contributions import contribution_sentences
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
 from datapilot.engine.summary.phrasing import after_name, days_between
@@ -656,4 +657,5 @@ FAMILY_FORMS: dict[str, Callable[[Step, Said], list[str]]] = {
     "ratio": ratio_sentences,
     "from_day": from_day_sentences,
     "conditional": conditional_sentences,
+    "contributions": contribution_sentences,
 }

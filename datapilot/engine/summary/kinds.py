@@ -36,6 +36,7 @@ _PRIORITY = {
     "high_low_range": 0,
     "streak": 0,
     "conditional": 0,
+    "contributions": 0,
     "first_past": 0,
     "figure_difference": 0,
     "crosses": 0,
@@ -90,6 +91,8 @@ def result_kind(frame: pd.DataFrame) -> str:
         return "high_low_range"
     if {"count", "sessions"} <= columns:
         return "count"
+    if {"buys", "invested", "value"} <= columns:
+        return "contributions"
     if {"mean_return_pct", "periods", "first_date"} <= columns:
         return "conditional"
     if {"up", "down", "periods"} <= columns:

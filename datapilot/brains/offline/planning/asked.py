@@ -163,6 +163,30 @@ class AskedMeasures(PerformanceMeasures):
             )
         )
 
+    def _periodic_investment(self) -> None:
+        """The same sum bought every period of the window (定投) and its value at the end."""
+        r = self.r
+        if not self.can("periodic_investment"):
+            self.missing("periodic_investment", "regular buying", "定投")
+            return
+        every, on = r.contributions or ("monthly", "first")
+        amount = r.amount or DEFAULT_INVESTMENT
+        data = self.levels(freq="daily")
+        bought = self.builder.add(
+            "periodic_investment",
+            {"frame": frame(data), "amount": amount, "every": every, "on": on},
+            name="contributions",
+            description=self._say(
+                f"Buy {amount:,.0f} {every} at the {on} session's close and value the holding",
+                f"定投{amount:,.0f}并计算期末市值",
+            ),
+            task="processing",
+        )
+        self.primary = bought
+        self._table(bought, self._say(f"{amount:,.0f} bought {every}", f"定投{amount:,.0f}"))
+        if not r.table_only:
+            self._chart("plot_line", data, self._title("close"))
+
     def _list_statistic(self, stats: list[str], measure: str) -> None:
         """Each entity's `measure`, ranked in a table, and its mean/median across them."""
         r = self.r
