@@ -178,3 +178,33 @@ async def test_regular_buying_needs_the_sum(data: Any) -> None:
     answer = await ask_offline("每个月定投标普500，从2012年到2016年底值多少？", date(2017, 1, 5))
     assert answer.status == "no_data", answer.summary
     assert "每次买入多少" in (answer.message or "")
+
+
+async def test_a_known_names_word_inside_a_longer_unknown_name(data: Any) -> None:
+    answer = await ask_offline(
+        "ICE BofA US High Yield OAS: how wide did it get in 2008 at the peak, and how much had it "
+        "tightened six months later?",
+        date(2009, 6, 30),
+    )
+    assert answer.status == "no_data", answer.summary
+    assert "ICE BofA US High Yield OAS" in (answer.message or ""), answer.message
+
+
+async def test_a_count_of_a_series_change_counts_the_change(data: Any) -> None:
+    core = series_values(data, "CPILFESL")
+    yoy = (core / core.shift(12) - 1) * 100
+    months = int((yoy.loc["1974":"1976"] > 8).sum())
+    answer = await ask_offline(
+        "How many months was core CPI inflation year over year above 8% between 1974 and 1976?",
+        date(1977, 1, 20),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"above 8% in {months} of 36 months" in answer.summary, answer.summary
+
+
+async def test_a_run_of_consecutive_periods_is_not_a_count_of_them(data: Any) -> None:
+    answer = await ask_offline(
+        "核心CPI同比高于8%的状态在1974到1976年间一共连续保持了几个月？", date(1977, 1, 20)
+    )
+    assert answer.status == "no_data", answer.summary
+    assert "连续" in (answer.message or ""), answer.message

@@ -214,6 +214,18 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         # A daily price's months are not counted (by its month-end close? every close?).
         reading.frequency, count = values  # type: ignore[assignment]
     if count is not None and reading.entities:
+        run = _IN_A_ROW.search(text)
+        if run is not None and count.condition not in ("up", "down"):
+            # "高于8%的状态一共连续保持了几个月": the longest run of periods meeting a level, which
+            # a count of all of them does not answer
+            reading.status = "no_data"
+            reading.message = (
+                f"“{run.group(0)}”：我还不能统计满足条件的最长连续时段，只能统计满足条件的时段总数。"
+                if reading.zh
+                else f'"{run.group(0)}": I can\'t yet count the longest run of consecutive periods '
+                "meeting a level, only how many periods met it in all."
+            )
+            return
         _as_count(reading, count)
         if count.condition in ("record_high", "record_low"):
             _records_window(reading, parsed)
@@ -753,6 +765,10 @@ def _as_window_recovery(reading: Reading, recovery: Span, how_long: Span) -> Non
     )
 
 
+# A run of consecutive periods asked ("连续保持了几个月", "consecutive months", "in a row").
+_IN_A_ROW = re.compile(
+    r"(?i)\bconsecutive\b|\bin\s+a\s+row\b|\bstraight\s+(?:months|quarters|years|days|weeks)\b|连续"
+)
 _RETURN_WORDS = {"return", "cumulative_return"}
 # A fall said, in a claim too ("a columnist wrote that it lost about 78%").
 _FELL = re.compile(

@@ -292,6 +292,29 @@ def _listed_with_a_name(name: str, text: str, parsed: Parsed) -> bool:
     )
 
 
+# Capitalised words only, between a known name and an unknown one: one longer name ("ICE BofA
+# US High Yield OAS" is no Bank of America).
+_CAPITALISED_RUN = re.compile(r"(?:\s+[A-Z][\w&.'’-]*)*\s+")
+
+
+def _inside_a_longer_name(name: str, text: str, parsed: Parsed) -> str | None:
+    """The longer name an unknown name of two capitalised words or more forms with a known
+    name's words beside it (only capitalised words between), or None."""
+    at = text.find(name)
+    words = name.split()
+    if at < 0 or len(words) < 2 or not all(w[:1].isupper() for w in words):
+        return None
+    end = at + len(name)
+    for mention in parsed.mentions:
+        first, last = mention.span
+        if first >= end and _CAPITALISED_RUN.fullmatch(text[end:first]):
+            return text[at:last]
+        if last <= at and _CAPITALISED_RUN.fullmatch(text[last:at]):
+            head = re.search(r"(?:[A-Z][\w&.'’-]*\s+)*$", text[:first])
+            return text[head.start() if head else first : end]
+    return None
+
+
 # A question setting names against each other: with one of them unknown, nothing answers it.
 _COMPARES = re.compile(
     r"(?i)\b(?:which|who|compared?|comparison|vs\.?|versus|better|worse|beat|outperform\w*)\b"
@@ -463,6 +486,15 @@ def _read(
         # "美孚和雪佛龙谁更猛": one side of a comparison unknown, so no comparison to give
         reading.status, reading.message = "no_data", unknown_message(compared, reading.zh)
         reading.trace.append(f"a name compared that the catalog does not know: {compared}")
+        return reading, parsed
+    nested = (_inside_a_longer_name(name, text, parsed) for name in parsed.unnamed)
+    longer = [name for name in nested if name]
+    if longer:
+        # "ICE BofA US High Yield OAS": a known name's word inside a name nobody knows
+        reading.status, reading.message = "no_data", unknown_message(longer, reading.zh)
+        reading.trace.append(
+            f"a known name inside a longer one the catalog does not know: {longer}"
+        )
         return reading, parsed
     added = [n for n in parsed.unnamed if _ADDED_TO.search(text, *_around(text, n))]
     if added and parsed.entities:

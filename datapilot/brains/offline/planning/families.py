@@ -334,9 +334,15 @@ class AnalystFamilies(SeriesStatistics):
         )
 
     def _spread_counted(self) -> str:
-        """What a count of values reads: the spread of the two series when the question asks
-        about their spread ("how many months was the Baa-Aaa spread above 2.5 points"), never
-        each series on its own; else the series' levels."""
+        """What a count of values reads: the change asked of the series (its year-over-year
+        rate), or the spread of the two series when the question asks about their spread ("how
+        many months was the Baa-Aaa spread above 2.5 points"), never each series on its own;
+        else the series' levels."""
+        changed = next((k for k in ("yoy", "qoq", "mom") if k in self.r.metrics), None)
+        if changed is not None:
+            # "核心CPI同比…高于8%的有几个月": the year-over-year rates counted, never the index
+            self._change(changed)
+            return self.primary or self.levels()
         if "spread" not in self.r.metrics or len(self.r.entities) != 2:
             return self.levels()
         if self.builder.output_of("spread") is None:
