@@ -90,6 +90,10 @@ def period_extremes(
         "Also give each extreme's value this many months later (its last value on or before "
         "that day) and the change from the extreme to it.",
     ] = None,
+    gap: Annotated[
+        bool,
+        "With which='both': each column's best less its worst, on every row (best_less_worst).",
+    ] = False,
 ) -> pd.DataFrame:
     """The n highest and/or lowest values per column, dated: id, date, period (2020-03, 2009Q2),
     value, rank, group (best/worst), `beside`'s columns; with after_months, after_date,
@@ -124,6 +128,11 @@ def period_extremes(
     if not rows:
         raise InterfaceError("No values in the window to rank; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
+    if gap and which == "both":
+        firsts = table[table["rank"] == 1]
+        best = firsts[firsts["group"] == "best"]["value"]
+        worst = firsts[firsts["group"] == "worst"]["value"]
+        table["best_less_worst"] = [float(best[i] - worst[i]) for i in table.index]
     for other in beside:
         if not isinstance(other.index, pd.DatetimeIndex):
             continue
@@ -141,7 +150,7 @@ def period_extremes(
         unit=unit,
         title=f"Extremes of {frame.attrs.get('title') or 'the series'}",
         title_zh="最好与最差的时段",
-        units={"value": unit, "after_value": unit, "after_change": unit},
+        units={"value": unit, "after_value": unit, "after_change": unit, "best_less_worst": unit},
         period=period or "daily",
         which=which,
         of=str(frame.attrs.get("title") or ""),

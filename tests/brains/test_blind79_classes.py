@@ -208,3 +208,18 @@ async def test_a_run_of_consecutive_periods_is_not_a_count_of_them(data: Any) ->
     )
     assert answer.status == "no_data", answer.summary
     assert "连续" in (answer.message or ""), answer.message
+
+
+async def test_the_best_and_worst_quarter_and_the_gap_between_them(data: Any) -> None:
+    index = source_frame("skfolio_index")["^GSPC"].dropna()
+    ends = index.loc[:"2005-12-31"].groupby(index.loc[:"2005-12-31"].index.to_period("Q")).last()
+    quarters = (ends / ends.shift(1) - 1).loc["2003Q1":"2005Q4"] * 100
+    answer = await ask_offline(
+        "Between 2003 and 2005, which calendar quarter was best and which was worst for the "
+        "S&P 500? How much did the best quarter outperform the worst one, in percentage points?",
+        date(2006, 1, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert str(quarters.idxmax()) in answer.summary and str(quarters.idxmin()) in answer.summary
+    gap = quarters.max() - quarters.min()
+    assert f"beat its worst by {gap:.2f} percentage points" in answer.summary, answer.summary

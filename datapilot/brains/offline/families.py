@@ -765,6 +765,17 @@ def _as_window_recovery(reading: Reading, recovery: Span, how_long: Span) -> Non
     )
 
 
+# The best period set against the worst: "by how many percentage points did its best quarter
+# beat its worst", "the best-minus-worst spread", 最佳季度比最差季度多出几个百分点.
+_BEST_LESS_WORST = re.compile(
+    r"(?i)\bbest[-\s]+(?:minus|less|over)[-\s]+worst\b"
+    r"|\bbest\s+(?:\w+\s+){0,2}(?:beat|outperform(?:ed)?|exceed(?:ed)?|top(?:ped)?)\s+(?:\w+\s+){0,2}"
+    r"worst\b(?:\s+(?:one|quarter|month|year|week))?"
+    r"|\b(?:gap|spread|difference)\s+between\s+(?:the\s+|its\s+)?best\s+(?:\w+\s+)?and\s+"
+    r"(?:the\s+|its\s+)?worst\b"
+    r"|(?:最好|最佳|最强)[^，。？?；;]{0,8}?比[^，。？?；;]{0,8}?(?:最差|最弱|最糟|最惨)[^，。？?；;]{0,8}?"
+    r"(?:高出|多出|高|多|强)了?(?:多少|几)个?(?:百分点|点)?"
+)
 # A run of consecutive periods asked ("连续保持了几个月", "consecutive months", "in a row").
 _IN_A_ROW = re.compile(
     r"(?i)\bconsecutive\b|\bin\s+a\s+row\b|\bstraight\s+(?:months|quarters|years|days|weeks)\b|连续"
@@ -1020,6 +1031,11 @@ def _as_period(
     reading.period_sides = period.which
     reading.family_spans += [(s, e, f"{period.which} {period.frequency}") for s, e in period.spans]
     reading.rank = True  # the periods are what is ranked
+    gap = _BEST_LESS_WORST.search(parsed.text)
+    if period.which == "both" and gap is not None:
+        # "by how many points did its best quarter beat its worst", 最好季度比最差季度高出多少
+        reading.extremes_gap = True
+        reading.family_spans.append((*gap.span(), "the best period less the worst"))
     reading.trace.append(
         f"按{_FREQUENCY_ZH.get(period.frequency, period.frequency)}收益率找出"
         f"最{'好' if period.which == 'best' else '差'}的时段"

@@ -96,6 +96,8 @@ _PERIOD_PATTERNS = (
         rf"(?i)\b(?:which|what)\s+(?:{_NUMBER_EN}\s+)?(?:(?:single|calendar|full|whole)\s+){{0,2}}"
         rf"{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
         rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:[\w/-]+\s+){{0,2}}?(?P<fall>{_DOWN_EN})\b)?"
+        # "which quarter was best and which was worst": the other side said after it
+        rf"(?:\s+and\s+which\s+(?:one\s+)?(?:was|were|is)\s+(?:the\s+)?(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
         rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
         rf"(?:the\s+)?most"
         rf"|(?P<down>f[ae]ll|drop(?:ped)?|lo(?:se|st)|declined?|slump(?:ed)?|sank|sink)\s+"

@@ -175,6 +175,9 @@ class Reading(BaseModel):
         default=None,
         description="Regular buying asked: how often (monthly…) and at which session (first/last).",
     )
+    extremes_gap: bool = Field(
+        default=False, description="The best period less the worst, asked beside them."
+    )
     stats_of_levels: bool = Field(
         default=False,
         description='The statistics asked are of the closes ("its highest and lowest closes"), '

@@ -30,6 +30,8 @@ _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "qua
 _UNIT |= {"annual": "year"}
 _UNIT_ZH = {"daily": "一天", "weekly": "一周", "monthly": "一个月", "quarterly": "一个季度"}
 _UNIT_ZH |= {"annual": "一年"}
+_ZH_EACH = {"daily": "一天", "weekly": "一周", "monthly": "月份", "quarterly": "季度"}
+_ZH_EACH |= {"annual": "年份"}
 _COUNT_ZH = {2: "两", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九", 10: "十"}
 
 
@@ -79,6 +81,7 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
             seen.setdefault((subject, str(row.group)), []).append(said_week)
         else:
             seen.setdefault((subject, str(row.group)), []).append(f"{row.period} ({value})")
+    gaps = _best_less_worst(frame)
     for (subject, side), items in list(seen.items())[: 2 * MAX_SUBJECTS]:
         name = w.name(subject)
         who = after_name(name, said.when)  # 标普500 2021年
@@ -93,7 +96,23 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
             unit = _UNIT.get(period, "period") + ("s" if len(items) > 1 else "")
             verb = "were" if len(items) > 1 else "was"
             sentences.append(f"{_poss(name)} {side} {unit}{_when(said)} {verb} {', '.join(items)}.")
+        if side == "worst" and subject in gaps:
+            points = format_value(gaps[subject], "")
+            each = _UNIT.get(period, "period")
+            each_zh = _ZH_EACH.get(period, "时段")
+            sentences.append(
+                f"{name}最好的{each_zh}比最差的{each_zh}高{points}个百分点。"
+                if w.zh
+                else f"{_poss(name)} best {each} beat its worst by {points} percentage points."
+            )
     return sentences
+
+
+def _best_less_worst(frame: pd.DataFrame) -> dict[str, float]:
+    """Each subject's best period less its worst, when the table carries it."""
+    if "best_less_worst" not in frame.columns:
+        return {}
+    return {str(i): float(v) for i, v in frame["best_less_worst"].items() if pd.notna(v)}
 
 
 def _dated_extremes(step: Step, said: Said, of: str) -> list[str]:

@@ -54,9 +54,12 @@ class AnalystFamilies(SeriesStatistics):
         returns = self.returns(data, period)
         which = r.period_sides
         n = r.top_k or 1
+        args: dict[str, Any] = {"frame": frame(returns), "which": which, "n": n, "period": period}
+        if r.extremes_gap and which == "both":
+            args["gap"] = True  # "by how many points did the best quarter beat the worst"
         extremes = self.builder.add(
             "period_extremes",
-            {"frame": frame(returns), "which": which, "n": n, "period": period},
+            args,
             name="period_extremes",
             description=self._say(
                 f"Find the {which} {_UNIT_EN.get(period, period)}(s) by return",
