@@ -50,6 +50,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "distance_pct": ("distance from the peak", "距峰值"),
     "peak_value": ("peak value", "峰值"),
     "best_less_worst": ("best less worst", "最好减最差"),
+    "excess": ("over the benchmark", "相对基准"),
     "buys": ("purchases", "买入次数"),
     "invested": ("invested", "投入本金"),
     "units": ("units held", "持有份额"),

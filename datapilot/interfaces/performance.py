@@ -51,8 +51,9 @@ def max_drawdown(
     frame: Annotated[Frame, "Prices or levels over time (or period returns in %)."],
     trough_by: Annotated[
         str | None,
-        "Seek the fall's trough on or before this date (a named episode's last day); its "
-        "recovery is still sought to the window's end.",
+        "Seek the fall's trough on or before this date (a named episode's last day, or with "
+        "peak_from the end of the period the low is said in); its recovery is still sought to "
+        "the window's end.",
     ] = None,
     peak_from: Annotated[
         str | None,
@@ -83,6 +84,8 @@ def max_drawdown(
             later = later.loc[below.index[0] :] if not below.empty else later.iloc[:0]
             regained = later[later >= series.loc[peak]]
             fall = series.loc[peak : regained.index[0]] if not regained.empty else series.loc[peak:]
+            if trough_by:  # "从全年最高收盘价跌到（全年）最低收盘价": the low of the same period
+                fall = fall.loc[: pd.Timestamp(trough_by)]
             trough = fall.idxmin()
         else:
             dd = series / series.cummax() - 1.0

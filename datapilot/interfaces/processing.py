@@ -318,10 +318,14 @@ def rank(
     gap: Annotated[
         bool, "Add `gap`: each row's distance from the first row (percentage points of a %)."
     ] = False,
+    against: Annotated[
+        str | None, "Add `excess`: each row's value less this row's (a benchmark's id)."
+    ] = None,
 ) -> pd.DataFrame:
     """Sort a cross-section by a column and add a 1-based `rank` column (ties share a rank; missing
     values last); with `gap`, a `gap` column: the first row's value minus each row's, so the
-    last row's gap is the spread between the best and the worst."""
+    last row's gap is the spread between the best and the worst; with `against`, an `excess`
+    column: each row's value less the benchmark row's."""
     if isinstance(frame.index, pd.DatetimeIndex) and by not in frame.columns:
         raise InterfaceError(
             "rank needs a cross-section (one row per entity); compute period_return or "
@@ -335,6 +339,10 @@ def rank(
     if gap:
         ordered = values.loc[order]
         out["gap"] = (ordered.iloc[0] - ordered).abs()
+    if against is not None:
+        if against not in values.index:
+            raise InterfaceError(f"{against} is not a row of the ranking to measure against.")
+        out["excess"] = values.loc[order] - float(values.loc[against])
     if top_k is not None:
         if top_k < 1:
             raise InterfaceError("top_k must be at least 1.")

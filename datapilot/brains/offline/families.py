@@ -84,6 +84,24 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         as_after_extreme(reading, after, list(parsed.time.clauses))
 
 
+def read_contributions(reading: Reading, parsed: Parsed) -> bool:
+    """Regular buying asked ("每个月第一个交易日买2000美金标普500，一直供到2016年12月"): read as
+    one question over its whole window, never parts nor one sum at the start; whether it was."""
+    contributing = read_contribution_ask(parsed.text)
+    if contributing is None or not reading.entities or reading.tables:
+        return False
+    if reading.amount is None:
+        reading.status = "no_data"
+        reading.message = (
+            "请说明每次买入多少（例如“每月定投1000美元”）。"
+            if reading.zh
+            else 'Say how much is bought each time (e.g. "$1,000 every month").'
+        )
+        return True
+    as_contributions(reading, contributing, list(parsed.time.clauses), amount_span(parsed.text))
+    return True
+
+
 def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterAsk | None) -> None:
     # "above thirty", "two times daily leverage": figures in words read as the digits they are.
     text = digits_for_words(parsed.text, vocab.time.numbers)
@@ -107,19 +125,6 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
     if said is not None:  # "5k", "1亿", "$1bn": the sum invested, scale and all
         reading.family_spans.append((*said, f"amount {reading.amount:,.0f}"))
     if reading.tables or "forecast" in reading.metrics:
-        return
-    contributing = read_contribution_ask(parsed.text)
-    if contributing is not None and reading.entities:
-        # "每个月第一个交易日买2000美金标普500，一直供到2016年12月": regular buying, never one sum
-        if reading.amount is None:
-            reading.status = "no_data"
-            reading.message = (
-                "请说明每次买入多少（例如“每月定投1000美元”）。"
-                if reading.zh
-                else 'Say how much is bought each time (e.g. "$1,000 every month").'
-            )
-            return
-        as_contributions(reading, contributing, list(parsed.time.clauses), amount_span(parsed.text))
         return
     condition = read_condition_ask(parsed)
     if condition is not None and reading.entities:
@@ -765,6 +770,14 @@ def _as_window_recovery(reading: Reading, recovery: Span, how_long: Span) -> Non
     )
 
 
+# The low said of the period the peak is named by: 全年/年内/当年最低, "the year's low", "its
+# lowest close that year".
+_LOW_OF_THE_PERIOD = re.compile(
+    r"(?:全年|年内|当年|同年|那年|该年)[^。？?]{0,20}?(?:最低|低点)"
+    r"|(?i:\b(?:the|that|its)\s+year'?s\s+(?:highest\s+\w+\s+to\s+(?:its|the)\s+)?(?:low|lowest)\b)"
+)
+
+
 # The best period set against the worst: "by how many percentage points did its best quarter
 # beat its worst", "the best-minus-worst spread", 最佳季度比最差季度多出几个百分点.
 _BEST_LESS_WORST = re.compile(
@@ -817,6 +830,11 @@ def _as_peak_recovery(
     first, last, words = peak
     reading.start, reading.end = first, reading.today
     reading.peak_within = (first, last)
+    low = _LOW_OF_THE_PERIOD.search(reading.text)
+    if span is None and low is not None:
+        # "2014年从全年最高收盘价跌到最低收盘价", "之后的年内最低": the low of that same period
+        reading.trough_by = last
+        reading.family_spans.append((*low.span(), "the low of the same period"))
     kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS)
     reading.metrics = ["max_drawdown", *kept]
     reading.rank = False

@@ -297,13 +297,16 @@ _ZH_WHEN_UNIT = {"月": "monthly", "季": "quarterly", "年": "annual"}
 # close", "high-low range", 最高价和最低价相差多少.
 # The move between the window's two extremes, said after them: "how far did it fall from that
 # high down to that low", 从那个最低点到最高点涨了百分之多少.
+_OWNER = r"(?:(?:that|the|its|this|last)\s+)?(?:(?:year|month|quarter|week)'?s\s+)?"
+_HIGH = r"(?:high|peak|top|highest(?:\s+(?:close|closing\s+price|price|level|point))?)"
+_LOW = r"(?:low|bottom|trough|lowest(?:\s+(?:close|closing\s+price|price|level|point))?)"
 _BETWEEN_EXTREMES = (
-    r"\bfrom\s+(?:that|the|its|this)\s+(?:high|peak|top|highest\s+\w+)\s+(?:down\s+)?to\s+"
-    r"(?:that|the|its|this)\s+(?:low|bottom|trough|lowest\s+\w+)\b"
-    r"|\bfrom\s+(?:that|the|its|this)\s+(?:low|bottom|trough|lowest\s+\w+)\s+(?:up\s+)?to\s+"
-    r"(?:that|the|its|this)\s+(?:high|peak|top|highest\s+\w+)\b"
-    r"|从(?:那个|这个|该)(?:最高点|高点|最高价)(?:跌)?到(?:那个|这个|该)?(?:最低点|低点|最低价)"
-    r"|从(?:那个|这个|该)(?:最低点|低点|最低价)(?:涨)?到(?:那个|这个|该)?(?:最高点|高点|最高价)"
+    rf"\bfrom\s+{_OWNER}{_HIGH}\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+{_OWNER}{_LOW}\b"
+    rf"|\bfrom\s+{_OWNER}{_LOW}\s+(?:(?:all\s+the\s+way\s+)?up\s+)?to\s+{_OWNER}{_HIGH}\b"
+    r"|从(?:那个|这个|该|全年|年内|当年)的?(?:最高点|高点|最高价|最高收盘价?)(?:跌)?到"
+    r"(?:那个|这个|该|全年|年内|当年)?的?(?:最低点|低点|最低价|最低收盘价?)"
+    r"|从(?:那个|这个|该|全年|年内|当年)的?(?:最低点|低点|最低价|最低收盘价?)(?:涨)?到"
+    r"(?:那个|这个|该|全年|年内|当年)?的?(?:最高点|高点|最高价|最高收盘价?)"
 )
 BETWEEN_EXTREMES = re.compile(rf"(?i){_BETWEEN_EXTREMES}")
 RANGE_ASK = re.compile(
@@ -420,7 +423,9 @@ _COUNT_EN = re.compile(
     r"\b(?:up|down|green|red|positive|negative)\s+(?:trading\s+)?(?:days|sessions)\b"
 )
 _COUNT_ZH = re.compile(
-    r"(?:有)?(?:多少|几)(?:个)?(?:交易日|天|次)|天数|交易日数|交易日的数量|几个交易日|多少交易日"
+    r"(?:有)?(?:多少|几)(?:个)?(?:交易日|天|日|次)|天数|交易日数|交易日的数量|几个交易日|多少交易日"
+    # 收升的日子有多少, 升的日子有几多: the days said, then how many
+    r"|(?:交易日|日子|天数)(?:一共|总共|共)?有(?:多少|几)"
     r"|(?:交易日|天数|天)的?(?:占比|比例|比重|百分比|占(?:了)?(?:多少|几成|百分之几))"
 )
 _MORE = (
@@ -506,13 +511,16 @@ _BOTH_ZH = re.compile(
     r"(?:的?(?:交易日|天数|天|日子))?|涨跌(?:的?(?:交易日|天数|天|日子))|涨跌各"
 )
 # A day closing up is red in Chinese quotes (收红), down green (收绿).
+# (升, 收升: Cantonese for a close up, 收市升嘅日子; 日 a day only after 几/多少:
+# 有多少日收盘是升的)
+_SIDE_ZH = r"上涨|收涨|收阳|收红|收升|下跌|收跌|收阴|收绿|涨|跌|升"
 _UPDOWN_ZH = re.compile(
-    r"(?P<dir>上涨|收涨|收阳|收红|下跌|收跌|收阴|收绿|涨|跌)(?:的)?(?:(?:一共|总共|共)?有(?:几|多少)个?)?"
+    rf"(?P<dir>{_SIDE_ZH})(?:的)?(?:(?:一共|总共|共)?有(?:几|多少)个?)?"
     r"(?:交易日|天|日子|天数)"
     # the side said after the sessions counted: 有多少个交易日是上涨的, 几天收跌
-    r"|(?:交易日|天)(?:里|中|当中)?(?:是|为|在)?"
-    r"(?P<dir2>上涨|收涨|收阳|收红|下跌|收跌|收阴|收绿|涨|跌)"
-    r"(?![了幅过超])"
+    r"|(?:交易日|天|(?<=几|少)个?日)(?:里|中|当中)?(?:是|为|在)?(?:收盘|收市)?(?:是|为)?"
+    rf"(?P<dir2>{_SIDE_ZH})"
+    r"(?![了幅过超息值级])"
 )
 
 

@@ -482,7 +482,8 @@ def _gap(reading: Reading, args: list[tuple[str, str, Any]], said: str = "") -> 
     """What states a difference between two figures: a ranking's gap column, the distance from
     a peak, or the change of one percent series over one window (said in percentage points)."""
     # A ranking's gap column, or a change between a window's ends in the level's unit.
-    asked = ("gap", "difference", "minus")  # "minus": one part's figure less the other's
+    # "minus": one part's figure less the other's; "against": each name less a benchmark's
+    asked = ("gap", "difference", "minus", "against")
     found = [f"{out}.{name}" for out, name, value in args if name in asked and value]
     if found:
         return found[0]

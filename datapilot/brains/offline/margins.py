@@ -153,6 +153,7 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
     # "the difference between the two CAGRs in points": the yearly rates' gap
     reading.metrics = ["annualized_return" if "annualized_return" in metrics else "return"]
     reading.rank = True
+    reading.benchmark = _benchmark(parsed) if len(names) >= 3 else None
     words = found.group(0) if found is not None else reading.claim.said  # type: ignore[union-attr]
     if found is not None:
         reading.family_spans.append((*found.span(), "the gap between the returns"))
@@ -161,6 +162,16 @@ def read_margin(reading: Reading, parsed: Parsed) -> None:
         if reading.zh
         else f'"{words}" → each return and the gap between them (percentage points)'
     )
+
+
+def _benchmark(parsed: Parsed) -> str | None:
+    """The name set against the others right after "beat", "outperformed", 跑赢 ("which of
+    MSFT, KO and GE outperformed the S&P 500"): each one's figure is measured against it."""
+    for said in _PERFORMED.finditer(parsed.text):
+        after = [m for m in parsed.mentions if 0 <= m.span[0] - said.end() <= 12]
+        if len(after) == 1:
+            return after[0].entity.id
+    return None
 
 
 def _gap_of_levels(reading: Reading, text: str) -> bool:

@@ -37,7 +37,7 @@ from datapilot.brains.offline.described_days import blanked, days_described
 from datapilot.brains.offline.elisions import fill_elided_anchor
 from datapilot.brains.offline.episodes import episode_notes, unknown_cycle
 from datapilot.brains.offline.exact_future import exact_future
-from datapilot.brains.offline.families import read_families
+from datapilot.brains.offline.families import read_contributions, read_families
 from datapilot.brains.offline.ledger import account
 from datapilot.brains.offline.level_changes import asks_rate_change
 from datapilot.brains.offline.margins import read_margin
@@ -174,6 +174,11 @@ class Reading(BaseModel):
     contributions: tuple[str, str] | None = Field(
         default=None,
         description="Regular buying asked: how often (monthly…) and at which session (first/last).",
+    )
+    benchmark: str | None = Field(
+        default=None,
+        description='The name the others are set against ("which beat the S&P 500, by how much '
+        "each\"): each one's figure less its.",
     )
     extremes_gap: bool = Field(
         default=False, description="The best period less the worst, asked beside them."
@@ -537,10 +542,11 @@ def _read(
         reading.trace.append("a Fed rate cycle no episode dates")
         return reading, parsed
     _rate_moved_on_a_year(reading)
-    read_parts(reading, parsed)
-    _grow_to_today(reading)
-    if not reading.parts:
-        read_families(reading, parsed, vocab)
+    if not read_contributions(reading, parsed):
+        read_parts(reading, parsed)
+        _grow_to_today(reading)
+        if not reading.parts:
+            read_families(reading, parsed, vocab)
     if (averaged := averages_basis(text, reading.zh)) is not None:
         reading.status, reading.message = "no_data", averaged
         reading.trace.append("a change between averages: not computed")

@@ -138,11 +138,18 @@ _COURSE = re.compile(
 _RUN_EDGE = re.compile(r"(?i)peaks?|troughs?|高点|低点|峰值|谷底")
 # What a range question's words are also read as: its two ends' words, and the level itself.
 _RANGE_READS = {"range", "spread", "stats", "close", "value", "mean"}
+# "How's Apple doing", "how did it do", "how has it performed": the return over the window,
+# asked beside another measure (a best day, a volatility) that would otherwise stand alone.
+_HOW_IS_IT_DOING = re.compile(
+    r"(?i)\bhow(?:'s|\s+is|\s+has|\s+did|\s+was|\s+were|\s+are|\s+have)\s+"
+    r"[\w&.'’ -]{1,40}?\s+(?:doing|done|do|performing|performed|fared?)\b"
+)
+_BESIDE_A_RETURN = {"best_day", "worst_day", "volatility", "max_drawdown", "stats"}
 # Extremes said of the closes themselves: "highest and lowest closes", 收盘价最高和最低,
 # 最高和最低收盘价.
 _EXTREMES_OF_CLOSES = re.compile(
     r"(?i)\b(?:highest|lowest|high|low|max(?:imum)?|min(?:imum)?)\s+(?:and\s+(?:the\s+)?"
-    r"(?:highest|lowest|high|low|max(?:imum)?|min(?:imum)?)\s+)?(?:daily\s+)?(?:closes?|"
+    r"(?:highest|lowest|high|low|max(?:imum)?|min(?:imum)?)\s+)?(?:(?:daily|adjusted)\s+)*(?:closes?|"
     r"closing\s+(?:prices?|levels?)|prices?)\b"
     r"|收盘价?(?:的)?(?:最高|最低)(?:和|与|、|跟)?(?:最高|最低)?"
     r"|(?:最高|最低)(?:和|与|、|跟)?(?:最高|最低)?的?收盘价?"
@@ -319,6 +326,12 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     if dispersion and {"mean", "median"} & set(metrics):
         # "the average and the sample standard deviation": the summary statistics hold both
         metrics = [m for m in metrics if m not in ("mean", "median")]
+    doing = _HOW_IS_IT_DOING.search(parsed.text)
+    if doing and prices and "return" not in metrics and set(metrics) & _BESIDE_A_RETURN:
+        # "how's apple doing ytd? also what was its single best day": its return, and the day
+        metrics.insert(0, "return")
+        reading.family_spans.append((*doing.span(), "how it did: its return"))
+        reading.trace.append("表现如何 → 区间收益率" if reading.zh else "how it did → its return")
     plain = [m for m in metrics if m not in _MODIFIERS]
     if not plain and "forecast" not in metrics:
         if reading.rank and several:

@@ -19,7 +19,7 @@ from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step, from_client
 from datapilot.engine.summary.families import FAMILY_FORMS
 from datapilot.engine.summary.kinds import Said, result_kind
-from datapilot.engine.summary.margins import gap_sentences, named_first
+from datapilot.engine.summary.margins import benchmark_sentences, gap_sentences, named_first
 from datapilot.engine.summary.numbers import own_units
 from datapilot.engine.summary.phrasing import Facts, by_subject, days_between
 from datapilot.engine.summary.phrasing import after_name as _after
@@ -66,6 +66,7 @@ def _period_return(step: Step, facts: Facts, said: Said) -> list[str]:
         return (
             _ranked(rows, said, _span(facts, [s for s, _ in rows], w.zh))
             + (gap_sentences(rows, said, named_first(step, said)) if gap else [])
+            + benchmark_sentences(step.value, said)
             + _multiples(rows, facts, w)
         )
     if len(rows) == 1:

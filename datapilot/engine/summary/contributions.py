@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from datapilot.data.phrases_zh import unit_zh
 from datapilot.engine.facts import format_value
 from datapilot.engine.summary.done import MAX_SUBJECTS, Step
 from datapilot.engine.summary.kinds import Said
@@ -27,7 +28,7 @@ def contribution_sentences(step: Step, said: Said) -> list[str]:
         :MAX_SUBJECTS
     ]:
         name = w.name(str(subject))
-        sums = [_money(v, unit) for v in (amount, row.invested, row.value, abs(row.gain))]
+        sums = [_money(v, unit, w.zh) for v in (amount, row.invested, row.value, abs(row.gain))]
         pct = format_value(float(row.return_pct), "%")
         if w.zh:
             session = "第一个" if first else "最后一个"
@@ -49,7 +50,12 @@ def contribution_sentences(step: Step, said: Said) -> list[str]:
     return sentences
 
 
-def _money(value: float, unit: str) -> str:
-    """A sum to the cent (152,237.69), with its currency when it has one."""
+def _money(value: float, unit: str, zh: bool) -> str:
+    """A sum to the cent (152,237.69), with its currency when it has one (美元 in Chinese)."""
     said = f"{value:,.2f}"
-    return f"{said} {unit}" if unit else said
+    if not unit:
+        return said
+    if zh:
+        named = unit_zh(unit)
+        return f"{said}{'' if not named[:1].isascii() else ' '}{named}"
+    return f"{said} {unit}"

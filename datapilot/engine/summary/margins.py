@@ -65,3 +65,37 @@ def gap_sentences(
         f"{w.name(best[0], many=True)} outperformed {w.name(worst[0], many=True)} by "
         f"{points:,.2f} percentage points."
     ]
+
+
+def benchmark_sentences(frame: pd.DataFrame, said: Said) -> list[str]:
+    """Each name against the benchmark the question set them against (the ranking's `excess`
+    column): "MSFT beat the S&P 500 by 28.68 percentage points, GE by 25.06; KO trailed the S&P
+    500 by 8.28 percentage points.", 微软跑赢，比标普500高28.68个百分点；……"""
+    if "excess" not in frame.columns:
+        return []
+    w = said.w
+    rows = [(str(i), float(v)) for i, v in frame["excess"].items() if pd.notna(v) and v != 0]
+    benchmark = next((str(i) for i, v in frame["excess"].items() if v == 0), None)
+    if benchmark is None or not rows:
+        return []
+    ahead = [(s, v) for s, v in rows if v > 0]
+    behind = [(s, v) for s, v in rows if v < 0]
+    mark = w.name(benchmark, many=True)
+    if w.zh:
+        # (比…高: never a figure glued to a name ending in a digit, 标普50014.70)
+        parts = [f"{w.name(s, many=True)}跑赢，比{mark}高{v:,.2f}个百分点" for s, v in ahead]
+        parts += [f"{w.name(s, many=True)}跑输，比{mark}低{-v:,.2f}个百分点" for s, v in behind]
+        return ["；".join(parts) + "。"]
+    said_ahead = ", ".join(
+        f"{w.name(s, many=True)} beat {mark} by {v:,.2f} percentage points"
+        if n == 0
+        else f"{w.name(s, many=True)} by {v:,.2f}"
+        for n, (s, v) in enumerate(ahead)
+    )
+    said_behind = ", ".join(
+        f"{w.name(s, many=True)} trailed {mark} by {-v:,.2f} percentage points"
+        if n == 0
+        else f"{w.name(s, many=True)} by {-v:,.2f}"
+        for n, (s, v) in enumerate(behind)
+    )
+    return ["; ".join(p for p in (said_ahead, said_behind) if p) + "."]

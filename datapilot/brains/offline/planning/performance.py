@@ -235,7 +235,10 @@ class PerformanceMeasures(PlannerBase):
             args: dict[str, Any] = {"frame": frame(cross), "by": by, "ascending": not descending}
             if r.top_k and not r.both_ends and not gap:  # "which one … beat the worst one"
                 args["top_k"] = r.top_k
-            if gap:  # the whole ranking, so its last row's gap is the best's lead on the worst
+            if gap and r.benchmark in {e.id for e in r.entities}:
+                # "which outperformed the S&P 500, and by how many points each": each against it
+                args["against"] = r.benchmark
+            elif gap:  # the whole ranking, so its last row's gap is the best's lead on the worst
                 args["gap"] = True
             ranked = self.builder.add(
                 "rank",
@@ -375,6 +378,7 @@ class PerformanceMeasures(PlannerBase):
             by = {
                 "peak_from": r.peak_within[0].isoformat(),
                 "peak_by": r.peak_within[1].isoformat(),
+                **({"trough_by": r.trough_by.isoformat()} if r.trough_by else {}),
             }
         worst = self.builder.add(
             "max_drawdown",
