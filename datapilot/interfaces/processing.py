@@ -322,10 +322,9 @@ def rank(
         str | None, "Add `excess`: each row's value less this row's (a benchmark's id)."
     ] = None,
 ) -> pd.DataFrame:
-    """Sort a cross-section by a column and add a 1-based `rank` column (ties share a rank; missing
-    values last); with `gap`, a `gap` column: the first row's value minus each row's, so the
-    last row's gap is the spread between the best and the worst; with `against`, an `excess`
-    column: each row's value less the benchmark row's."""
+    """Sort a cross-section by a column, adding a 1-based `rank` (ties share one; missing last);
+    `gap`: the first row's value less each row's; `against`: `excess`, each row's value less
+    the benchmark row's."""
     if isinstance(frame.index, pd.DatetimeIndex) and by not in frame.columns:
         raise InterfaceError(
             "rank needs a cross-section (one row per entity); compute period_return or "
