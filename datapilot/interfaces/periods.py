@@ -94,6 +94,11 @@ def period_extremes(
         bool,
         "With which='both': each column's best less its worst, on every row (best_less_worst).",
     ] = False,
+    claimed: Annotated[
+        str | None,
+        "A day inside the period a claim names as the best (worst): that period's row too, "
+        "group 'claimed', ranked among all the periods.",
+    ] = None,
 ) -> pd.DataFrame:
     """The n highest and/or lowest values per column, dated: id, date, period (2020-03, 2009Q2),
     value, rank, group (best/worst), `beside`'s columns; with after_months, after_date,
@@ -125,6 +130,8 @@ def period_extremes(
                 if after_months is not None:
                     row |= _value_after(whole, stamp, float(value), after_months)
                 rows.append(row)
+        if claimed is not None and which != "both":
+            rows.append(_claimed_row(str(column), series, claimed, which, period))
     if not rows:
         raise InterfaceError("No values in the window to rank; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
@@ -156,6 +163,28 @@ def period_extremes(
         of=str(frame.attrs.get("title") or ""),
         after_months=after_months,
     )
+
+
+def _claimed_row(
+    column: str, series: pd.Series, claimed: str, which: str, period: PeriodName | None
+) -> dict[str, object]:
+    """The row of the period a claim names, ranked among all the periods by the side asked."""
+    day = pd.Timestamp(claimed)
+    label = period_label(day, period)
+    found = [d for d in series.index if period_label(pd.Timestamp(d), period) == label]
+    if not found:
+        raise InterfaceError(f"No value for {label}, the period the claim names, in the window.")
+    value = float(series.loc[found[-1]])
+    ordered = series.sort_values(ascending=which == "worst")
+    return {
+        "id": column,
+        "date": pd.Timestamp(found[-1]).date(),
+        "period": label,
+        "value": value,
+        "rank": int(list(ordered.index).index(found[-1])) + 1,
+        "group": "claimed",
+        "periods": len(series),
+    }
 
 
 def _value_after(

@@ -124,3 +124,19 @@ async def test_a_yield_gap_said_x_over_y_is_the_spread(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{spread.max():.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_claimed_best_year_is_checked_against_the_years(data: Any) -> None:
+    nasdaq = source_frame("arch_nasdaq").iloc[:, 0].dropna()
+    ends = nasdaq.groupby(nasdaq.index.year).last()
+    years = (ends / ends.shift(1) - 1).loc[2003:2018] * 100
+    place = int((years > years.loc[2009]).sum()) + 1
+    answer = await ask_offline(
+        "Someone on a forum says the Nasdaq Composite's best calendar year from 2003 through "
+        "2018 was 2009. True or false?",
+        date(2019, 1, 20),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{years.loc[2009]:.2f}%" in answer.summary, answer.summary
+    assert f"of {len(years)} years" in answer.summary and "does not hold" in answer.summary
+    assert str(years.idxmax()) in answer.summary and place > 1, answer.summary

@@ -134,3 +134,17 @@ def test_regular_buying_against_pandas(ctx, stocks, every, on, period) -> None:
     assert found["value"] == pytest.approx(value, rel=1e-4)
     with pytest.raises(InterfaceError, match="positive"):
         periodic_investment(ctx, frame, amount=0)
+
+
+def test_a_claimed_period_is_ranked_among_the_periods(ctx, stocks) -> None:
+    frame = PX.get_prices(ctx, ["XOM"], date(2020, 1, 1), date(2020, 12, 31), field="adj_close")
+    monthly = P.compute_returns(ctx, frame, period="monthly")
+    found = PD.period_extremes(ctx, monthly, which="worst", period="monthly", claimed="2020-10-15")
+    claimed = found[found["group"] == "claimed"].iloc[0]
+    base, inside = _window(stocks["XOM"], "2020-01-01", "2020-12-31")
+    ends = pd.concat([base, inside]).groupby(lambda d: (d.year, d.month)).last()
+    returns = (ends / ends.shift(1) - 1).dropna() * 100
+    october = returns.loc[[(2020, 10)]].iloc[0]
+    assert claimed["value"] == pytest.approx(october)
+    assert claimed["rank"] == int((returns < october).sum()) + 1
+    assert claimed["periods"] == len(returns)

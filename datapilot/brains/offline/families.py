@@ -778,6 +778,29 @@ _LOW_OF_THE_PERIOD = re.compile(
 )
 
 
+# Words setting out a claim to check ("true or false", 这是真的吗, 有人说, 係咪).
+_CLAIM_CUE = re.compile(
+    r"(?i)\b(?:true|false|right|correct|really|actually|claims?|claimed|says?|said|reckons?)\b"
+    r"|真的|对吗|對嗎|对不对|是不是|是否|係咪|有人说|有人說|据说|據說|听说|聽說"
+)
+_PERIOD_DAYS = {"annual": (360, 366), "quarterly": (89, 92), "monthly": (27, 31)}
+
+
+def _claimed_period(parsed: Parsed, period: PeriodAsk) -> date | None:
+    """The first day of the one period a claim names as the best (worst): a time phrase of
+    exactly one period of the frequency asked, inside the window the other phrases name."""
+    if _CLAIM_CUE.search(parsed.text) is None or period.frequency not in _PERIOD_DAYS:
+        return None
+    low, high = _PERIOD_DAYS[period.frequency]
+    clauses = [c for c in parsed.time.clauses if c.start is not None and c.end is not None]
+    one = [c for c in clauses if low <= (c.end - c.start).days <= high]  # type: ignore[operator]
+    wider = [c for c in clauses if (c.end - c.start).days > high]  # type: ignore[operator]
+    for clause in one:
+        if any(w.start <= clause.start and clause.end <= w.end for w in wider):  # type: ignore[operator]
+            return clause.start
+    return None
+
+
 # The best period set against the worst: "by how many percentage points did its best quarter
 # beat its worst", "the best-minus-worst spread", 最佳季度比最差季度多出几个百分点.
 _BEST_LESS_WORST = re.compile(
@@ -1049,6 +1072,11 @@ def _as_period(
     reading.period_sides = period.which
     reading.family_spans += [(s, e, f"{period.which} {period.frequency}") for s, e in period.spans]
     reading.rank = True  # the periods are what is ranked
+    claimed = _claimed_period(parsed, period) if period.which != "both" else None
+    if claimed is not None:
+        # "the Nasdaq's best year from 2003 through 2018 was 2009 — true?": that year's return
+        # and its place among the years, beside the best
+        reading.claimed_period = claimed
     gap = _BEST_LESS_WORST.search(parsed.text)
     if period.which == "both" and gap is not None:
         # "by how many points did its best quarter beat its worst", 最好季度比最差季度高出多少

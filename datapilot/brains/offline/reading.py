@@ -180,6 +180,10 @@ class Reading(BaseModel):
         description='The name the others are set against ("which beat the S&P 500, by how much '
         "each\"): each one's figure less its.",
     )
+    claimed_period: date | None = Field(
+        default=None,
+        description="A day in the period a claim names as the best (worst): checked beside it.",
+    )
     extremes_gap: bool = Field(
         default=False, description="The best period less the worst, asked beside them."
     )

@@ -69,8 +69,12 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
     unit = column_unit(frame, "value")
     sentences = []
     seen: dict[tuple[str, str], list[str]] = {}
+    claims: list[str] = []
     for subject, row in zip(_ids(frame), frame.itertuples(index=False), strict=True):
         value = format_value(float(row.value), unit)
+        if row.group == "claimed":
+            claims.append(_claim_checked(subject, row, value, period, frame, said))
+            continue
         if w.zh:
             seen.setdefault((subject, str(row.group)), []).append(
                 f"{_zh_period(str(row.period), period)}，{value}"
@@ -82,6 +86,7 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
         else:
             seen.setdefault((subject, str(row.group)), []).append(f"{row.period} ({value})")
     gaps = _best_less_worst(frame)
+    sentences += claims
     for (subject, side), items in list(seen.items())[: 2 * MAX_SUBJECTS]:
         name = w.name(subject)
         who = after_name(name, said.when)  # 标普500 2021年
@@ -106,6 +111,36 @@ def _period_extremes(step: Step, said: Said) -> list[str]:
                 else f"{_poss(name)} best {each} beat its worst by {points} percentage points."
             )
     return sentences
+
+
+def _claim_checked(
+    subject: str, row: Any, value: str, period: str, frame: pd.DataFrame, said: Said
+) -> str:
+    """The period a claim names, its figure and place among the periods, and whether the claim
+    holds: "2009, the year named, returned 43.89%, 2nd of 16 years: the claim does not hold." """
+    w = said.w
+    best = str(frame.attrs.get("which") or "best") == "best"
+    holds = int(row.rank) == 1
+    count = int(row.periods) if pd.notna(getattr(row, "periods", None)) else 0
+    if w.zh:
+        each = _ZH_EACH.get(period, "时段")
+        place = f"在{count}个{each}中排第{int(row.rank)}" if count else f"排第{int(row.rank)}"
+        word = "最好" if best else "最差"
+        verdict = "说法成立" if holds else f"说法不成立：它不是{word}的{each}"
+        named = _zh_period(str(row.period), period)
+        return f"{w.name(subject)}所说的{named}为{value}，{place}，{verdict}。"
+    each = _UNIT.get(period, "period")
+    place = (
+        f"{_ordinal(int(row.rank))} of {count} {each}s" if count else f"{_ordinal(int(row.rank))}"
+    )
+    word = "best" if best else "worst"
+    verdict = "the claim holds" if holds else f"the claim does not hold (it was not the {word})"
+    return f"{_poss(w.name(subject))} {each} named, {row.period}, was {value}, {place}: {verdict}."
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _best_less_worst(frame: pd.DataFrame) -> dict[str, float]:

@@ -57,6 +57,8 @@ class AnalystFamilies(SeriesStatistics):
         args: dict[str, Any] = {"frame": frame(returns), "which": which, "n": n, "period": period}
         if r.extremes_gap and which == "both":
             args["gap"] = True  # "by how many points did the best quarter beat the worst"
+        if r.claimed_period is not None and which != "both":
+            args["claimed"] = iso(r.claimed_period)  # "…was 2009 — true?": that year checked
         extremes = self.builder.add(
             "period_extremes",
             args,
