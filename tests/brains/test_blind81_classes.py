@@ -140,3 +140,20 @@ async def test_a_claimed_best_year_is_checked_against_the_years(data: Any) -> No
     assert f"{years.loc[2009]:.2f}%" in answer.summary, answer.summary
     assert f"of {len(years)} years" in answer.summary and "does not hold" in answer.summary
     assert str(years.idxmax()) in answer.summary and place > 1, answer.summary
+
+
+async def test_years_counted_among_years_are_no_window_lengths(data: Any) -> None:
+    index = source_frame("skfolio_index")["^GSPC"].dropna()
+    coke = _stock("KO")
+    ahead = [
+        year
+        for year in range(2000, 2004)
+        if _return(coke, f"{year - 1}-12-31", f"{year}-12-31")
+        > _return(index, f"{year - 1}-12-31", f"{year}-12-31")
+    ]
+    answer = await ask_offline(
+        "同事说可口可乐在2000到2003这四年里有三年跑赢了标普500，对吗？每年各涨跌多少？",
+        date(2004, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"在4年中有{len(ahead)}年跑赢标普500" in answer.summary, answer.summary

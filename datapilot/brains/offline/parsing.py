@@ -81,6 +81,16 @@ _THAT_PERIOD = re.compile(
 
 
 _WHICH_ONE = re.compile(r"哪一(?:个)?(?:季度|季|月|年|周|天|日)")
+# Periods counted among periods ("这四年里有三年跑赢", "in 3 of the 4 years"): a count a claim
+# makes, never two windows' lengths.
+_NUM_ZH = r"[一二两三四五六七八九十\d]+"
+_NUM_EN = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+PERIODS_COUNTED = re.compile(
+    rf"(?:这|那)?{_NUM_ZH}个?(?:年|季度|个月|月)(?:里|中|当中|之中|间|内)?[，,]?(?:有|其中有?)"
+    rf"{_NUM_ZH}个?(?:年|季度|个月|月)"
+    rf"|(?i:\b{_NUM_EN}\s+(?:out\s+)?of\s+(?:the\s+|those\s+|these\s+)?{_NUM_EN}\s+"
+    r"(?:years|quarters|months)\b)"
+)
 
 
 def _that_period(text: str) -> list[tuple[int, int]]:
@@ -193,6 +203,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     names += _that_period(text)
     # 哪一季度, 哪一季, 哪一年: "which quarter", never 一季度 (the first quarter) nor "one quarter"
     names += [found.span() for found in _WHICH_ONE.finditer(text)]
+    names += [found.span() for found in PERIODS_COUNTED.finditer(text)]
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)

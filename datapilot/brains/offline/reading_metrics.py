@@ -169,7 +169,7 @@ _MOVE_ASKED_AFTER = re.compile(
 # Names set against each other period by period: "every year", "year by year", 每年都, 逐年.
 _PERIOD_BY_PERIOD = re.compile(
     r"(?i)\bevery\s+(?:single\s+)?(?:year|quarter|month)\b|\b(?:year|quarter|month)[-\s]by[-\s]"
-    r"(?:year|quarter|month)\b|每年都|每一年都|逐年|年年都"
+    r"(?:year|quarter|month)\b|每年都|每一年都|逐年|年年都|每年各|每一年各|各年"
 )
 
 
@@ -389,6 +389,7 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         and "return" in metrics
         and not reading.plot_asked
         and side_by_side
+        and not (reading.frequency and _PERIOD_BY_PERIOD.search(parsed.text))
     ):
         reading.rank = True
         reading.trace.append("returns of several entities side by side → a cross-section")
