@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from datapilot.brains.offline.family_asks import Span
-from datapilot.brains.offline.numbers import read_number, zh_number
+from datapilot.brains.offline.numbers import read_number
 
 if TYPE_CHECKING:  # the reading imports the families, which import this module
+    from collections.abc import Mapping
+
     from datapilot.brains.offline.reading import Reading
     from datapilot.brains.offline.windows import Clause
 
@@ -28,11 +30,6 @@ _AFTER_ZH = re.compile(
     r"(?P<n>[一二两三四五六七八九十\d]{1,3})个?(?P<unit>月|季度|季|年)(?:之后|以后|后)"
     r"(?:\s*[（(][^）)]{1,20}[）)])?"
 )
-_NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "eighteen": 18, "twenty-four": 24,
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -43,18 +40,13 @@ class AfterAsk:
     span: Span
 
 
-def read_after_extreme(text: str) -> AfterAsk | None:
-    """The months after an extreme the question asks about, or None."""
-    found = _AFTER_EN.search(text)
-    if found is not None:
-        said = found.group("n").lower()
-        count = _NUMBERS.get(said) or read_number(said, _NUMBERS)
-    else:
-        found = _AFTER_ZH.search(text)
-        if found is None:
-            return None
-        said = found.group("n")
-        count = int(said) if said.isdigit() else zh_number(said)
+def read_after_extreme(text: str, numbers: Mapping[str, int]) -> AfterAsk | None:
+    """The months after an extreme the question asks about, or None (`numbers`: the
+    vocabulary's number words)."""
+    found = _AFTER_EN.search(text) or _AFTER_ZH.search(text)
+    if found is None:
+        return None
+    count = read_number(found.group("n"), numbers)
     if not count:
         return None
     months = int(count) * _MONTHS[found.group("unit").lower()]

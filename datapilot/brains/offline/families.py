@@ -77,7 +77,7 @@ from datapilot.brains.offline.without_extremes import read_without_extremes
 def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
     """Apply the family rules to a reading whose metrics, members and window are read; an
     extreme asked with its value some months later reads that value too."""
-    after = read_after_extreme(parsed.text)
+    after = read_after_extreme(parsed.text, vocab.time.numbers)
     _read_families(reading, parsed, vocab, after)
     dated_extreme = "period_extremes" in reading.metrics and reading.extreme_of != "returns"
     if after is not None and reading.status == "ok" and dated_extreme and reading.entities:
@@ -185,7 +185,7 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
     streak = read_streak_ask(text)
     if streak is not None and reading.entities:
         # "how many up days, and the longest losing streak": the count asked in other words
-        beside = read_count_ask(blanked(text, [(s, e) for s, e in streak.spans]))
+        beside = read_count_ask(blanked(text, list(streak.spans)))
         if beside is not None and beside.condition in ("up", "down", "both"):
             _as_count(reading, beside)
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
