@@ -15,6 +15,7 @@ from datapilot.data.text import is_chinese
 from datapilot.knowledge.coverage import (
     ZH_ASKED,
     Unit,
+    chinese_passage,
     frame_words,
     token_set,
 )
@@ -45,6 +46,13 @@ def narrowed_zh(
 
     def weight(unit: Unit) -> float:
         return max(map(informative, unit))
+
+    for verb, place in _ZH_DESTINATION.findall(question):
+        # 出口到欧洲: the passage must say the place where it says the trade, not in another
+        # clause (欧洲…反补贴调查 beside 出口量为150万辆 is not exports to Europe).
+        clauses = [c for c in _ZH_CLAUSE.split(text) if verb in c]
+        if chinese_passage(text) and not any(place in c for c in clauses):
+            missing.append(f"{verb}到{place}")
 
     measures = {t for a in alternatives(question) if not a.words for t in a.asked}
     narrowed = zh_narrowed(question)
@@ -85,16 +93,24 @@ def said(word: str, text: str, question: str = "") -> bool:
 
 
 # A class named by its letter before the noun: C类份额, "C shares", "the C share class" (not a
-# question's first word: "A share class …" may be the article).
+# question's first word: "A share class …" may be the article). "I" is the reader unless an
+# article or a possessive comes before it ("the fund's I share class").
 _CLASS_LABEL = re.compile(
     r"(?<![A-Za-z'’])([A-HJ-Z])\s*类|(?<=\s)([A-HJ-Z])[\s-]+(?:shares?|units?)\b"
+    r"|(?:(?<=['’]s )|(?<=\bthe )|(?<=\bits )|(?<=\btheir ))(I)[\s-]+(?:shares?|units?)\b"
 )
 
 
 def class_labels(question: str) -> list[str]:
     """The class letters a question names before the noun (C类, "C shares")."""
-    return [a or b for a, b in _CLASS_LABEL.findall(question)]
+    return [a or b or c for a, b, c in _CLASS_LABEL.findall(question)]
 
+
+# Trade with a place (出口到欧洲, 销往美国): where the goods go narrows the trade asked of.
+_ZH_DESTINATION = re.compile(
+    r"(出口|进口|销售|出售|卖|投资|发货)(?:到|往|至)([\u4e00-\u9fff]{2,3}?)(?=的|去|市场|[，。？?！!,]|$)"
+)
+_ZH_CLAUSE = re.compile(r"[，。；：！？,;:!?\n]")
 
 _CLASSES = re.compile(r"(?i)\bclass\b|类份额|类股")
 
@@ -109,7 +125,13 @@ def _labelled_class(label: str, text: str) -> bool:
 
 
 # What a Chinese question asks the amount of: the word before 多少 or 几 (出口多少辆, 增长多少).
-_ZH_AMOUNT = re.compile(r"([\u3400-\u9fff]+?)(?:是多少|为多少|有多少|多少|是几|几)")
+# Latin letters belong to the phrase (GDP增长多少).
+_ZH_AMOUNT = re.compile(r"([\u3400-\u9fffA-Za-z]+?)(?:是多少|为多少|有多少|多少|是几|几)")
+# A share asked of a whole (新兴市场债券占多少比例, 占比多少): the proportion of what comes before.
+_ZH_SHARE_OF = re.compile(
+    r"([\u3400-\u9fffA-Za-z]+?)(?:一共|总共|大概|大约)?占(?:了)?(?:多少|几成|百分之几)的?"
+    r"(比例|比重|份额)?"
+)
 # A noun after 多少 or 几 is what is counted (要求多少初始保证金); a one-character measure word
 # (多少辆, 几天) is not.
 _ZH_HOW_MANY = re.compile(
@@ -136,7 +158,10 @@ def zh_narrowed(question: str) -> tuple[str, Unit, tuple[tuple[str, Unit], ...]]
     another metric. Words framing the question (大概, 好像) and times (明年) do not narrow."""
     after = _ZH_HOW_MANY.search(question)
     found = ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
-    if after is not None and len(after.group(1)) >= 2:
+    share = _ZH_SHARE_OF.search(question)
+    if share is not None:
+        phrase = share.group(1) + (share.group(2) or "比例")
+    elif after is not None and len(after.group(1)) >= 2:
         phrase = after.group(1)  # 多少初始保证金: the amount of 保证金, narrowed by 初始
     elif found is not None:
         phrase = found.group(1)

@@ -42,8 +42,13 @@ _ZH_FRAME = (
     *("截至", "截止"),
     # Placing the question in time relative to now ("last", "next" in English, `_DEGREE`):
     # the passage's own dates say which year or quarter.
-    *("明年", "今年", "去年", "这一季", "这季", "本季", "当季"),
+    *("明年", "今年", "去年", "这一季", "这季", "本季", "当季", "这个季度", "这次"),
+    # Pointing at what was said and totting up: 那份研报, 那块生意, 一共 ("in total").
+    *("那份", "这份", "那块", "这块", "一共", "总共", "关心"),
 )
+# The measure word counting what is asked (多少台, 几家): the passage counts it in its own
+# (万辆), so it names nothing.
+_ZH_COUNTED_BY = re.compile(r"(?:多少|几)([台辆个家只位名项种笔次])")
 # Modal verbs ask whether, they name nothing ("Why might exports slow?"); "may" only in lower
 # case (the month).
 _MODAL = re.compile(r"\b(?i:might|could|would|should|must|shall)\b|\bmay\b")
@@ -119,6 +124,7 @@ def frame_words(question: str) -> frozenset[str]:
     framing += [m.group(0).lower() for m in _MODAL.finditer(question)]
     framing += [m.group(1).lower() for m in _TRUE.finditer(question)]
     framing += [w for w in _ZH_GUESSES if w in question]
+    framing += _ZH_COUNTED_BY.findall(question)
     framing += [m.group(0) for m in _IDIOM.finditer(question)]
     degree = [
         w

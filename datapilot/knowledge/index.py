@@ -69,8 +69,12 @@ MIN_COSINE = 0.5  # vectors alone answer only when this close
 # read for whether anything answers.
 ANSWER_CANDIDATES = 3
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-# A proper name: capitalised words, joined by "of" or "and" ("Bank of Westland").
-_PROPER = re.compile(r"\b[A-Z][a-z]+(?:(?:\s+(?:of|and|for)(?:\s+the)?)?\s+[A-Z][a-z]+)*\b")
+# A proper name: capitalised words, joined by "of" or "and" ("Bank of Westland"), also where
+# Chinese is written right beside it (Westland央行).
+_PROPER = re.compile(
+    r"(?<![A-Za-z])[A-Z][a-z]+(?:(?:\s+(?:of|and|for)(?:\s+the)?)?\s+[A-Z][a-z]+)*(?![A-Za-z])"
+)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 _CACHE_SIZE = 16
 # A Chinese organisation's name: two characters and what kind of body it is (星辰科技, 招商银行).
 _ORG_ZH = re.compile(r"[\u4e00-\u9fff]{2}(?P<kind>科技|集团|银行|证券|控股|股份|基金公司)")
@@ -225,7 +229,8 @@ class LibraryIndex:
         organisation in a document's name is also found by its pinyin ("Lanhai" for 蓝海科技)."""
         found: dict[str, set[str]] = {}
         for match in _PROPER.finditer(query):
-            if match.start() == 0 and " " not in match.group(0):
+            # An English question's first word is capitalised anyway; a Chinese one's is not.
+            if match.start() == 0 and " " not in match.group(0) and not _HAN.search(query):
                 continue
             said = set(tokenize(match.group(0)))
             for title in set(self.titles):

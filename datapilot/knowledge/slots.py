@@ -1,7 +1,8 @@
 """What a question pins down besides its words, which a passage must say too to answer it:
-the months it names (July is not August), the counts of years or months it names ("over five
-years" is not "over three years", 近五年), and a reason when it asks why ("Why did two members
-prefer a cut?" is not answered by "Two members dissented, preferring a cut").
+the months it names (July is not August), the quarters it numbers (Q2 is not Q3), the counts
+of years or months it names ("over five years" is not "over three years", 近五年), and a
+reason when it asks why ("Why did two members prefer a cut?" is not answered by "Two members
+dissented, preferring a cut").
 """
 
 from __future__ import annotations
@@ -35,6 +36,34 @@ _EN_COUNT = re.compile(rf"(?i)(?<![\w.-])(\d+(?:\.\d+)?|{_NUMBER_WORDS})[\s-]+(y
 _ZH_COUNT = re.compile(
     r"(?<![\d.哪几每今去明前后当])(\d{1,2}|[一两二三四五六七八九十]{1,3})(年|个月)"
 )
+
+# A numbered quarter: "Q3", "third quarter", 第三季度, 三季报 (not 前三季度, the first three; not
+# 这一季, this quarter).
+_EN_QUARTER = re.compile(
+    r"(?i)\bq([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b"
+)
+_ZH_QUARTER = re.compile(r"(?<![前后上下这该本每同近])第?([一二三四1-4])季(?=度|报|末)")
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+}
+
+
+def quarters(text: str) -> set[int]:
+    """The quarters of a year `text` numbers (Q2, "the third quarter", 第四季度)."""
+    found = {
+        int(digit) if digit else _ORDINALS[word.lower()]
+        for digit, word in _EN_QUARTER.findall(text)
+    }
+    return found | {
+        int(q) if q.isdigit() else "一二三四".index(q) + 1 for q in _ZH_QUARTER.findall(text)
+    }
 
 
 def _month_number(word: str) -> int | None:
@@ -82,12 +111,14 @@ def counts(text: str) -> set[tuple[float, str]]:
 
 
 def periods_held(question: str, text: str) -> bool:
-    """Whether `text` names every month the question names (July is not August) and every
-    count of years or months it names ("over five years" is not "over three years"; 近五年),
-    those it checks aside (a guess, the number of a question asking whether). A count is also
-    held where the passage holds the glossary's words for it ("first half" for "the first six
-    months")."""
+    """Whether `text` names every month the question names (July is not August), every quarter
+    it numbers (Q2 is not Q3) and every count of years or months it names ("over five years"
+    is not "over three years"; 近五年), those it checks aside (a guess, the number of a question
+    asking whether). A count is also held where the passage holds the glossary's words for it
+    ("first half" for "the first six months")."""
     if not months(question, asked=True) <= months(text):
+        return False
+    if not quarters(question) <= quarters(text):
         return False
     guessed = checked(question)
     written = counts(text)
