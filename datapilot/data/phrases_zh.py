@@ -185,6 +185,8 @@ def model_zh(model: str) -> str:
 
 # Units as the catalog and interfaces write them, in Chinese (longest phrases first).
 _UNIT_WORDS_ZH = (
+    ("percentage points", "个百分点"),
+    ("basis points", "个基点"),
     ("index points", "点"),
     ("billions of", "十亿"),
     ("millions of", "百万"),

@@ -240,13 +240,15 @@ def high_low_range(
     if not rows:
         raise InterfaceError("No values in the window to take a range of; widen the date window.")
     unit = str(frame.attrs.get("unit") or "")
+    # A rate's high less its low is in percentage points, never a percent of anything.
+    gap = "percentage points" if unit in ("%", "percent") else unit
     return derive(
         pd.DataFrame(rows).set_index("id"),
         frame,
         kind="cross_section",
         unit=unit,
         title="High-low range",
-        units={"high": unit, "low": unit, "range": unit, "range_pct": "%"},
+        units={"high": unit, "low": unit, "range": gap, "range_pct": "%"},
     )
 
 
@@ -270,7 +272,8 @@ def count_days(
     ] = None,
 ) -> pd.DataFrame:
     """How many of the window's sessions meet `condition`, per column: count, sessions (the
-    sessions in the data), share_pct, start_date, end_date."""
+    sessions in the data), share_pct, first_date and last_date (of those meeting it), start_date,
+    end_date."""
     if condition in _NEEDS_THRESHOLD and threshold is None:
         raise InterfaceError(f"count_days with {condition} needs a threshold.")
     levels = values_of(frame)
@@ -292,17 +295,15 @@ def count_days(
         if closes.empty:
             continue
         if records is not None:
-            rows.append(_row(column, int(records.loc[closes.index].sum()), closes))
+            rows.append(_row(column, records.loc[closes.index], closes))
             continue
         if average is not None:  # the close minus its average: above the average when > 0
             gaps = (closes - average.loc[closes.index]).dropna()
-            count = int((gaps > 0).sum() if condition == "above_ma" else (gaps < 0).sum())
-            rows.append(_row(column, count, closes))
+            rows.append(_row(column, gaps > 0 if condition == "above_ma" else gaps < 0, closes))
             continue
         moves = returns[column].dropna() if column in returns.columns else pd.Series(dtype=float)
         moves = moves[moves.index >= closes.index[0]]  # the window's sessions, the first included
-        count = _count(condition, closes, moves, threshold, inclusive)
-        rows.append(_row(column, count, closes))
+        rows.append(_row(column, _matching(condition, closes, moves, threshold, inclusive), closes))
     if not rows:
         raise InterfaceError("No sessions in the window to count; widen the date window.")
     table = pd.DataFrame(rows).set_index("id")
@@ -343,31 +344,35 @@ def _spacing(index: pd.Index) -> str:
     return "weekly" if days < 20 else "monthly" if days < 60 else "quarterly"
 
 
-def _row(column: object, count: int, closes: pd.Series) -> dict[str, object]:
+def _row(column: object, matching: pd.Series, closes: pd.Series) -> dict[str, object]:
+    days = matching[matching].index
     return {
         "id": str(column),
-        "count": count,
+        "count": len(days),
         "sessions": len(closes),
-        "share_pct": count / len(closes) * 100,
+        "share_pct": len(days) / len(closes) * 100,
+        "first_date": days[0].date() if len(days) else None,
+        "last_date": days[-1].date() if len(days) else None,
         "start_date": closes.index[0].date(),
         "end_date": closes.index[-1].date(),
     }
 
 
-def _count(
+def _matching(
     condition: str,
     closes: pd.Series,
     moves: pd.Series,
     threshold: float | None,
     inclusive: bool,
-) -> int:
+) -> pd.Series:
+    """Whether each session meets `condition` (closes' or moves' index)."""
     level = float(threshold) if threshold is not None else 0.0
 
-    def above(values: pd.Series, limit: float) -> int:
-        return int((values >= limit).sum() if inclusive else (values > limit).sum())
+    def above(values: pd.Series, limit: float) -> pd.Series:
+        return values >= limit if inclusive else values > limit
 
-    def below(values: pd.Series, limit: float) -> int:
-        return int((values <= limit).sum() if inclusive else (values < limit).sum())
+    def below(values: pd.Series, limit: float) -> pd.Series:
+        return values <= limit if inclusive else values < limit
 
     if condition == "close_above":
         return above(closes, level)
@@ -380,10 +385,10 @@ def _count(
     if condition == "move_beyond":
         return above(moves.abs(), abs(level))
     if condition == "up":
-        return int((moves > 0).sum())
+        return moves > 0
     if condition == "down":
-        return int((moves < 0).sum())
-    return len(closes)
+        return moves < 0
+    return pd.Series(True, index=closes.index)
 
 
 def _count_title(condition: str, threshold: float | None, inclusive: bool) -> str:

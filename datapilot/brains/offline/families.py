@@ -37,6 +37,7 @@ from datapilot.brains.offline.distance_back import read_distance_back
 from datapilot.brains.offline.episodes import named_episodes
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
+    FIRST_COUNTED,
     CountAsk,
     DistanceAsk,
     PeriodAsk,
@@ -176,6 +177,21 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         # recovery shown when there was one
         _as_peak_recovery(reading, None, peak)
         return
+    fell_from_the_high = _FELL_FROM_THE_HIGH.search(text) if peak is None else None
+    if (
+        fell_from_the_high is not None
+        and reading.entities
+        and "max_drawdown" not in reading.metrics
+    ):
+        # 在年内从最高位跌了多少，哪天是最低点: the window's drawdown, dated peak to trough
+        kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS | {"count_days"})
+        reading.metrics = ["max_drawdown", *kept]
+        reading.rank = False
+        reading.family_spans.append((*fell_from_the_high.span(), "the fall from the high"))
+        for end in _DRAWDOWN_ENDS.finditer(text):
+            reading.family_spans.append((*end.span(), "the drawdown's peak and trough"))
+        for low in _THE_LOWEST_DAY.finditer(text):
+            reading.family_spans.append((*low.span(), "the drawdown's trough"))
     how_long = _HOW_LONG.search(text)
     if recovery is not None and how_long and "max_drawdown" in reading.metrics and reading.entities:
         # "the max drawdown over 2018-2019, and how many calendar days from the peak until it
@@ -194,7 +210,7 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
     if (
         tally is not None
         and reading.entities
-        and not _measured_apart(parsed, tally.spans)
+        and not _measured_apart(parsed, tally.spans, _OWN_CHANGE.get(tally.period, ""))
         and read_period_ask(text) is None  # "…and which was the best month": beside it
     ):
         # "How many months was KO up": the window's months counted by the sign of each return.
@@ -305,6 +321,10 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         # 涨幅最大的是哪个月, "which month had the biggest gain": the months ranked by their
         # return, never the month of the highest close.
         asked = PeriodAsk(frozenset({when.side}), when.label, when.spans)
+        also = read_period_ask(text)
+        if also is not None and also.frequency == when.label and when.side in also.sides:
+            # "涨幅最大的是哪个月，跌得最狠的又是哪个月": the other side asked too
+            asked = PeriodAsk(also.sides, when.label, (*when.spans, *also.spans))
         if reading.price_entities and not reading.days and _periods_in(reading, asked) >= 2:
             _as_period(reading, asked, parsed, numbers)  # 涨幅第二大 (最大的2个): the first two
             return
@@ -405,12 +425,19 @@ def _return_of_the_extreme(parsed: Parsed, when: WhenAsk) -> bool:
     )
 
 
-def _measured_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...]) -> bool:
+# Each period's own change: what a count of periods up or down signs ("how many quarters had a
+# negative q/q print" counts the quarters down).
+_OWN_CHANGE = {"quarterly": "qoq", "monthly": "mom"}
+
+
+def _measured_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...], own: str = "") -> bool:
     """A measure said outside a count's words ("the average monthly return, and how many months
-    were up"): the count goes beside that measure's figure, not instead of it."""
+    were up"): the count goes beside that measure's figure, not instead of it. The counted
+    periods' own change (`own`) is the count's measure."""
     return any(
         not any(s <= hit.start and hit.end <= e for s, e in spans)
-        for _, hit in parsed.group("metric")
+        for name, hit in parsed.group("metric")
+        if name != own
     )
 
 
@@ -518,6 +545,15 @@ _DRAWDOWN_ENDS = re.compile(
 )
 
 
+# A fall asked from the window's high, no period naming it: 在年内从最高位跌了多少, 由高位跌咗几多.
+_FELL_FROM_THE_HIGH = re.compile(
+    r"(?:从|由|自)(?:年内|当年|全年|那年|期间|今年|去年)?的?(?:最高点|最高位|高点|高位|峰值|顶部)"
+    r"(?:开始)?(?:算起?)?(?:最多)?(?:跌|下跌|回撤|回落)"
+)
+# The day of the low asked: 哪日是最低那日, 哪天跌到最低, 最低点是哪天.
+_THE_LOWEST_DAY = re.compile(
+    r"哪(?:一)?(?:日|天)[^，。？?]{0,6}?最低(?:的?那(?:日|天)|点)?|最低(?:的?那(?:日|天)|点)?是哪(?:一)?(?:日|天)"
+)
 # The words of a drawdown's own ends, which alone would ask for summary statistics, and the
 # words that tie one to the fall: "from its pre-pandemic closing high", 从高点.
 _ENDS = re.compile(r"(?i)^(?:high|peak|top|高点|峰值|顶点|最高点)$")
@@ -536,12 +572,23 @@ def _names_the_drawdowns_ends(
     return all(_END_NAMED.search(text[max(0, s - 16) : s]) for s, _ in spans)
 
 
+_TROUGH = re.compile(r"(?i)^(?:low|lowest|bottom|trough)$")
+_HIT = re.compile(r"(?i)\b(?:hit|reached|touched|made|set)\s+(?:its|their|the)\s+$")
+
+
 def _peak_words_are_the_drawdowns(reading: Reading, parsed: Parsed) -> None:
     """ "How deep was the crash from its pre-pandemic closing high": the high is the drawdown's
     peak, which it dates and prices, not a request for the window's statistics of closes."""
     stats = [h for m, h in parsed.group("metric") if m == "stats"]
     text = parsed.text
     tied = [h for h in stats if _ENDS.match(h.text.strip()) and _FROM.search(text[: h.start])]
+    if "max_drawdown" in reading.metrics:
+        # "its maximum drawdown, and the date each hit its low point": the drawdown's trough
+        tied += [
+            h
+            for h in stats
+            if _TROUGH.match(h.text.strip()) and _HIT.search(text[max(0, h.start - 24) : h.start])
+        ]
     if not stats or len(tied) != len(stats):
         return
     dropped = {"stats"}
@@ -585,6 +632,11 @@ def _as_count(reading: Reading, count: CountAsk) -> None:
     reading.threshold = count.threshold
     reading.count_inclusive = count.inclusive
     reading.family_spans += [(s, e, f"count: {count.condition}") for s, e in count.spans]
+    if count.condition in ("close_above", "close_below", "record_high", "record_low"):
+        # "and when was the first one", 第一次收在3000点上方是哪一天: the count dates its first
+        reading.family_spans += [
+            (*f.span(), FIRST_COUNTED) for f in _FIRST_COUNTED.finditer(reading.text)
+        ]
     reading.rank = False
     said = f" {count.threshold:g}" if count.threshold is not None else ""
     reading.trace.append(
@@ -594,6 +646,16 @@ def _as_count(reading: Reading, count: CountAsk) -> None:
     )
 
 
+# The first (or last) of the sessions counted, asked beside the count.
+_FIRST_COUNTED = re.compile(
+    r"(?i)\b(?:when|what|which)\s+(?:(?:day|date|session|one)\s+)?(?:was|were|is)\s+(?:the\s+)?"
+    r"(?:first|last)\b(?:\s+(?:one|day|date|session|time|close))?"
+    r"|\b(?:the\s+)?(?:date|day)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:first|last)\b"
+    r"(?:\s+(?:one|day|session|time|close))?"
+    r"|\b(?:the\s+)?(?:first|last)\s+(?:day|date|session|time|close)\b"
+    r"|(?:第一次|首次|头一次|最后一次)[^，,。？?；;]{0,16}?(?:哪一?天|哪日|什么时候|几号|何时)"
+    r"|(?:哪一?天|什么时候|何时)[^，,。？?；;]{0,8}?(?:第一次|首次|最后一次)"
+)
 _DAYS = {"best_day", "worst_day", "max_drawdown", "drawdown"}
 # The window's extreme close asked beside a count: "and what was its highest close", 最高收盘是多少.
 _LEVEL_EXTREME = re.compile(
@@ -639,7 +701,7 @@ def _count_with_extreme(reading: Reading, text: str) -> None:
 # "how many calendar days", 多久, 用了多少天 (never trading days, which it does not count).
 _HOW_LONG = re.compile(
     r"(?i)\bhow\s+(?:long|many\s+(?:calendar\s+)?days)\b"
-    r"|多久|多长时间|(?:用了|花了)?(?:多少|几)(?:个)?(?:日历日|天)"
+    r"|多久|多长时间|(?:用了|花了|要)?(?:多少|几)(?:个)?(?:日历日|天|日(?![期子]))"
 )
 
 
@@ -812,6 +874,16 @@ _BEST_LESS_WORST = re.compile(
     r"|(?:最好|最佳|最强)[^，。？?；;]{0,8}?比[^，。？?；;]{0,8}?(?:最差|最弱|最糟|最惨)[^，。？?；;]{0,8}?"
     r"(?:高出|多出|高|多|强)了?(?:多少|几)个?(?:百分点|点)?"
 )
+# Both sides asked, then how far apart the two are: "这两个月差了多少个点", "差距有多大",
+# "two months apart by how many points", "the gap between them".
+_GAP_OF_THE_TWO = re.compile(
+    r"(?i)\b(?:gap|spread|difference|distance)\s+between\s+(?:them|the\s+two|those\s+two|both)\b"
+    r"|\bhow\s+far\s+apart\b|\bhow\s+(?:many\s+(?:percentage\s+)?points|much)\s+"
+    r"(?:separates?\s+them|apart)\b"
+    r"|(?:相差|差了|差距|差值|差额|之差|差)(?:有)?(?:多少|几|多大)个?(?:百分点|点)?"
+)
+# The best and the worst asked as a pair: 是哪两个月, "which two months".
+_THE_PAIR = re.compile(r"(?i)哪两个|\bwhich\s+two\b")
 # A run of consecutive periods asked ("连续保持了几个月", "consecutive months", "in a row").
 _IN_A_ROW = re.compile(
     r"(?i)\bconsecutive\b|\bin\s+a\s+row\b|\bstraight\s+(?:months|quarters|years|days|weeks)\b|连续"
@@ -1052,7 +1124,10 @@ def _as_period(
         # "…the largest quarter-on-quarter drop, and what is it at an annualized rate": each
         # quarter's change compounded to a year is shown beside the ranking.
         inside -= {"qoq", "mom"}
-    if reading.top_k is None and (count := period.count(parsed.text, numbers)) is not None:
+    count = period.count(parsed.text, numbers)
+    if count == 2 and period.which == "both" and _THE_PAIR.search(parsed.text):
+        count = None  # 最高和最低是哪两个月, "which two months were best and worst": one each
+    if reading.top_k is None and count is not None:
         reading.top_k = count  # "the best three quarters", 最好的3个月
     if _rates_only(reading):
         _as_period_level(reading, period, inside)
@@ -1077,7 +1152,7 @@ def _as_period(
         # "the Nasdaq's best year from 2003 through 2018 was 2009 — true?": that year's return
         # and its place among the years, beside the best
         reading.claimed_period = claimed
-    gap = _BEST_LESS_WORST.search(parsed.text)
+    gap = _BEST_LESS_WORST.search(parsed.text) or _GAP_OF_THE_TWO.search(parsed.text)
     if period.which == "both" and gap is not None:
         # "by how many points did its best quarter beat its worst", 最好季度比最差季度高出多少
         reading.extremes_gap = True

@@ -323,6 +323,12 @@ RANGE_ASK = re.compile(
     r"|\b(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,40}?\b(?:lows?|lowest|trough|min(?:imum)?)\b"
     r"[^.?!]{0,40}?\b(?:difference|gap|spread|distance)\s+between\s+(?:the\s+two|them|both|those)\b"
     r"|(?:最高|高点)[^？?]{0,20}(?:最低|低点)[^？?]{0,12}?(?:两者|二者)(?:之间)?(?:相差|差距|之差|差了|差多少|差值)"
+    # the two extremes asked, then their range or how far apart they are: "high and low for the
+    # year, the months, and the range in bp", "top and bottom month, and how many basis points
+    # separate them"
+    r"|\b(?:highs?|highest|top|peak|max(?:imum)?)\b[^?!]{0,40}?\b(?:lows?|lowest|bottom|trough|"
+    r"min(?:imum)?)\b[^?!]{0,60}?(?:\b(?:the|its|a)\s+range\b|\bseparates?\s+them\b|\bapart\b"
+    r"|\bbetween\s+(?:the\s+two|them|both|those)\b)"
     # the gap asked in the next question: 最高值和最低值各是多少？差价是多少？ / 两者相差多少点？
     r"|(?:最高|高点)[^。？?]{0,20}(?:最低|低点)[^。？?]{0,16}[？?]\s*(?:两者|二者)?(?:之间)?"
     r"(?:相差|差距|之差|差了|差多少|差值|差额|差价)"
@@ -369,6 +375,25 @@ def read_series_extreme(text: str) -> WhenAsk | None:
 _ASIDE = re.compile(r"（[^（）]{1,20}）|\([^()]{1,20}\)")
 
 
+# The other extreme asked right after, its noun left out: "which quarter was it highest, which
+# lowest", 哪个月最高，哪个月最低.
+_OTHER_SIDE = re.compile(
+    r"(?i)\s*[,;，；]?\s*(?:and\s+|以及|和)?(?:which|哪)\s*(?:(?:one|day|date|month|quarter|year|"
+    r"week|个|一个|一)\s*)?(?:(?:天|日|月份?|季度|年|周)\s*)?(?:(?:was|did|is)\s+(?:it\s+)?)?"
+    r"(?:(?:at|hit)\s+(?:its\s+)?)?(?:是)?"
+    r"(?P<side>highest|lowest|peak(?:ed)?|trough|bottom(?:ed)?|top(?:ped)?|low|high|最高|最低)(?![A-Za-z])"
+)
+
+
+def _other_side_after(text: str, end: int, low: bool) -> re.Match[str] | None:
+    """The other extreme asked right after one (`end`), or None."""
+    found = _OTHER_SIDE.match(text, end)
+    if found is None:
+        return None
+    other_low = bool(re.match(r"(?i)low|bottom|trough|最低", found.group("side")))
+    return found if other_low != low else None
+
+
 def read_when_ask(text: str) -> WhenAsk | None:
     """ "Which day was the peak", 最高是哪天: the date of an extreme, or None."""
     plain = _ASIDE.sub(lambda aside: " " * len(aside.group(0)), text)
@@ -389,7 +414,7 @@ def read_when_ask(text: str) -> WhenAsk | None:
             low = bool(re.search(r"(?i)跌|降|缩|f[ae]ll|drop|declin|shr[iau]nk|contract", before))
         unit = (found.groupdict().get("unit") or "day").lower()
         # "the high and low, and on which days", 最高价和最低价…各在哪天: both extremes.
-        both = BOTH_EXTREMES.search(text)
+        both = BOTH_EXTREMES.search(text) or _other_side_after(text, found.end(), low)
         side = "both" if both else "worst" if low else "best"
         spans: tuple[Span, ...] = (found.span(), both.span()) if both else (found.span(),)
         # "… at its widest, and how wide did it get": the extreme's size, asked again after it.
@@ -408,7 +433,7 @@ def read_when_ask(text: str) -> WhenAsk | None:
 _NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
 _COUNT_EN = re.compile(
     r"(?i)\bhow\s+many\s+(?:(?:trading|market|business|up|down|positive|negative|green|red|"
-    r"winning|losing)\s+){0,2}(?:days|sessions|times(?!\s+(?:higher|lower|more|less|bigger|larger|"
+    r"winning|losing)\s+){0,2}(?:days|sessions|closes|times(?!\s+(?:higher|lower|more|less|bigger|larger|"
     r"greater|smaller|as|over)\b))\b"
     r"|(?:\bnumber|\bnum\b\.?|\bno\b\.?|\bcount|\btally|#)\s*of\s+(?:(?:trading|market|up|down)\s+)?"
     r"(?:days|sessions)\b"
@@ -827,6 +852,11 @@ def read_distance_ask(text: str) -> DistanceAsk | None:
     return None
 
 
+# What a count's family span says of the words asking its first (last) session: the count
+# dates them, so they are answered.
+FIRST_COUNTED = "the first session counted"
+
+
 # --- recovery from a fall -----------------------------------------------------------------------
 
 # "When did the S&P 500 recover from the COVID crash", 哪天收复了疫情前的高点: the date a drawdown's
@@ -844,7 +874,8 @@ RECOVERY = re.compile(
 # 收复 said alone after the peak it regains ("从2007年10月的高点跌了多少，什么时候收复的").
 # 回本 after a peak said (从2007年10月的高点跌下来，用了多久才回本) is the peak regained.
 _REGAINED_ZH = re.compile(
-    r"(?:高点|前高|高位|最高点|峰值|纪录|最高的?收盘价?|最高价)[^。？?！!]*?(收复|重回|回到|站回|回本)"
+    r"(?:高点|前高|高位|最高点|峰值|纪录|最高的?收盘价?|最高价)[^。？?！!]*?"
+    r"(收复|重回|回到|站回|回本|收回|涨回|升回)"
 )
 
 
@@ -866,7 +897,7 @@ _PEAK_AFTER = re.compile(
     r"(?!\s*(?:/|and|&|to|-)\s*(?:the\s+)?(?:trough|low(?!est)|bottom))"
     # 2020年最高收盘价, 2015年从年内最高收盘价, 2011年，从当年最高的收盘价: the year's highest close
     r"|^[，,]?\s*(?:从|自)?(?:年内|当年|全年|那年)?的?(?:收盘)?"
-    r"(?:高点|最高点|高位|峰值|顶部|历史高点|纪录|最高的?收盘价?|最高价)"
+    r"(?:高点|最高点|最高位|高位|峰值|顶部|历史高点|纪录|最高的?收盘价?|最高价)"
     r"(?!(?:和|与|、|/)(?:低点|谷底|最低))"
 )
 _PEAK_BEFORE = re.compile(

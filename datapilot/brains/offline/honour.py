@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from datapilot.brains.offline.clauses import clause_around
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, DIVIDENDS_LEFT_OUT
-from datapilot.brains.offline.family_asks import BETWEEN_EXTREMES, RECOVERY
+from datapilot.brains.offline.family_asks import BETWEEN_EXTREMES, FIRST_COUNTED, RECOVERY
 from datapilot.brains.offline.level_changes import LEVEL_GAP, moves_against_a_period
 from datapilot.brains.offline.periods import calendar_unit, from_start_within
 from datapilot.brains.offline.ratios import MULTIPLE_CUE, RATIO_CUE
@@ -433,7 +433,7 @@ def _honoured_by(
     if how == "number":
         return None  # a number no reader took: nothing in the plan carries it
     if how == "when":
-        return _dated(reading, entry.text)
+        return _dated(reading, entry.text, (entry.start, entry.end))
     if how == "distance":
         if "extreme_from_day" in reading.metrics:
             return "the extreme's distance from the first day"
@@ -793,7 +793,7 @@ _FALL_AFTER = re.compile(
 _LONGER = re.compile(r"(?i)month|quarter|year|week|月|季|年|周")
 
 
-def _dated(reading: Reading, said: str) -> str | None:
+def _dated(reading: Reading, said: str, at: tuple[int, int] = (-1, -1)) -> str | None:
     """What answers "when": the dates of the best or worst days, of a drawdown's peak and
     trough, of a forecast; "which month" only a grouping by months."""
     if reading.tables:
@@ -804,6 +804,11 @@ def _dated(reading: Reading, said: str) -> str | None:
         return "first and last day of the streak"
     if "first_close" in reading.metrics:
         return "date of the first close past the level"
+    first_counted = any(
+        s < at[1] and at[0] < e for s, e, what in reading.family_spans if what == FIRST_COUNTED
+    )
+    if "count_days" in reading.metrics and first_counted:
+        return "dates of the first and last sessions counted"  # "and when was the first one"
     if "extreme_from_day" in reading.metrics:
         return "date of the extreme"
     if "period_extremes" in reading.metrics:

@@ -80,6 +80,18 @@ _THAT_PERIOD = re.compile(
 )
 
 
+# The two periods asked for said again ("两个月的收益率差了多少", "those two months"): not a window.
+_THOSE_TWO = re.compile(
+    r"(?i)(?<![近去前后内])(?:这|那)?两个(?P<zh>月|季度)|(?<![近去前后内])(?:这|那)?两(?P<zy>年|周)(?!内|来|里)"
+    r"|\b(?:those|these|the|both)\s+(?:two\s+)?(?P<en>month|quarter|week|year)s\b"
+)
+# A four-digit level after a comparison ("above 2000", "closed over 1900", 高于2000点): the
+# level, not a year (a range after it, "above 2000-2010", is left to the time reader).
+_LEVEL_NOT_A_YEAR = re.compile(
+    r"(?i)\b(?:above|below|beyond|under|(?:clos(?:e|ed|es|ing)|trad(?:e|ed|ing)|finish(?:ed)?|"
+    r"end(?:ed)?)\s+(?:at\s+or\s+)?over)\s+(?:the\s+)?(?P<level>\d{4})(?![\d,.%/-])"
+    r"(?!\s*(?:-|–|to|through|and|or)\s*\d)"
+)
 _WHICH_ONE = re.compile(r"哪一(?:个)?(?:季度|季|月|年|周|天|日)")
 # Periods counted among periods ("这四年里有三年跑赢", "in 3 of the 4 years"): a count a claim
 # makes, never two windows' lengths.
@@ -96,10 +108,16 @@ PERIODS_COUNTED = re.compile(
 def _that_period(text: str) -> list[tuple[int, int]]:
     """Where a period asked for by "which" is said again (当月, "that month"): not a window."""
     asked = {(w["zh"] or w["en"] or "").lower(): w.end() for w in _WHICH_PERIOD.finditer(text)}
-    return [
+    spans = [
         found.span()
         for found in _THAT_PERIOD.finditer(text)
         if found.start() >= asked.get((found["zh"] or found["en"] or "").lower(), len(text))
+    ]
+    return spans + [
+        found.span()
+        for found in _THOSE_TWO.finditer(text)
+        if found.start()
+        >= asked.get((found["zh"] or found["zy"] or found["en"] or "").lower(), len(text))
     ]
 
 
@@ -204,6 +222,8 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     # 哪一季度, 哪一季, 哪一年: "which quarter", never 一季度 (the first quarter) nor "one quarter"
     names += [found.span() for found in _WHICH_ONE.finditer(text)]
     names += [found.span() for found in PERIODS_COUNTED.finditer(text)]
+    # "closed above 2000", 收盘高于3000点: a level, never the year 2000
+    names += [found.span("level") for found in _LEVEL_NOT_A_YEAR.finditer(text)]
     if names:
         time = read_time(mask(text, names), today, vocab)
     mentions, entity_trace = find_mentions(text, candidates, time.spans, vocab)

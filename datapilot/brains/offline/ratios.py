@@ -43,7 +43,10 @@ _GROWTH_MULTIPLE = re.compile(
     r"(?:by\s+)?how\s+many\s+times\b"
     r"|(?:涨|增长|上涨|增值|升|翻)了?(?:几|多少)(?:倍|番)|翻了?几翻"
     r"|\bas\s+a\s+multiple\s+of\s+(?:the|its)\s+(?:starting|start|initial|opening|beginning|"
-    r"first)\b|(?:是|为)(?:期初|起初|开始时?|最初|起点|买入时|买入价)的?(?:几|多少)倍"
+    r"first)\b|(?:是|为|变成|变为|成了|涨到|涨成)了?(?:期初|起初|开始时?|最初|起点|买入时|买入价|原来)"
+    r"的?(?:几|多少)倍"
+    # "how many x is that", "how many times over did it go": the multiple itself
+    r"|\bhow\s+many\s+(?:x|times\s+over)(?![\w-])"
 )
 
 

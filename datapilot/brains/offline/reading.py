@@ -866,6 +866,11 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
     the quarter before."""
     opens = [c for c in clauses if c.rule in ("range", "since") and c.start == reading.start]
     units = [c.opens_on for c in opens]
+    if _periods_counted_or_ranked(reading) and opens and units[0] != "day":
+        # "how many quarters from 2007Q1 through 2009Q3 did GDP shrink": each quarter of the
+        # span is counted, the first one's change on the quarter before it too
+        reading.base = next(c.base for c in opens)
+        return
     if not opens and len(clauses) >= 2 and _levels_asked(reading):
         # "GDP levels for 2000Q4 and 2001Q4, and …": periods joined into one window, the first
         # one's own value is asked, never the one before it
@@ -883,6 +888,13 @@ def _start_at_own_observation(reading: Reading, clauses: list[Clause]) -> None:
             if reading.zh
             else f"measured from the {unit}'s own value: the series has one per {unit}"
         )
+
+
+def _periods_counted_or_ranked(reading: Reading) -> bool:
+    """Whether the window's months or quarters are each measured, counted or ranked by their
+    change: then every one of them is in, the first measured on the one before it."""
+    moves = {"count_days", "period_extremes"} & set(reading.metrics)
+    return bool(moves) and reading.extreme_of != "level" and reading.frequency != "daily"
 
 
 def _levels_asked(reading: Reading) -> bool:

@@ -376,10 +376,11 @@ def _without_echoes(clauses: list[Clause], hits: list[tuple[str, Any]]) -> list[
 
 
 def _measure_said_between(earlier: Clause, later: Clause, hits: list[tuple[str, Any]]) -> bool:
-    """A statistic said after a day (before the wider period, or after it as Chinese says it:
-    2011年全年的平均收盘价) that was not said before the day."""
-    if earlier.start != earlier.end:
-        return False  # (a day's figure, then a statistic of the period holding it)
+    """A statistic said after a day or a range (before the wider period, or after it as Chinese
+    says it: 2011年全年的平均收盘价; "the change from 1981Q3 to 1982Q4, and the peak over
+    1981-1983") that was not said before it."""
+    if earlier.start != earlier.end and earlier.rule != "range":
+        return False  # (a period's figure, then the wider period's statistic: an echo)
     before = {m for m, h in hits if h.start < earlier.span[1]}
     return later.span[0] > earlier.span[0] and any(
         m in _STATISTICS and m not in before and earlier.span[1] <= h.start for m, h in hits

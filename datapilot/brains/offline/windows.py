@@ -2051,15 +2051,18 @@ _BASE_GAP = timedelta(days=7)
 def _bases_of_a_period(
     windows: list[tuple[date | None, date | None]], rules: list[str], today: date
 ) -> set[int]:
-    """The "from" windows that only name the base of the one closed period beside them (a day
-    a few days before it, or the month just before it), or none."""
+    """The "from" windows that only name the base of the closed period beside them (a day a
+    few days before it, or the month just before it; 2019年年底比年初… 从2018年最后一个交易日算起:
+    the periods said together, from the first), or none."""
     closed = [
         w for w, r in zip(windows, rules, strict=True) if r in ("range", "period") and w[1] != today
     ]
     since = [i for i, r in enumerate(rules) if r == "since"]
-    if len(closed) != 1 or not since or len(closed) + len(since) != len(windows):
+    if not closed or not since or len(closed) + len(since) != len(windows):
         return set()
-    first = closed[0][0]
+    if any(w[0] is None for w in closed):
+        return set()
+    first = min(w[0] for w in closed if w[0] is not None)
     starts = [windows[i][0] for i in since]
     if first is None or not all(s is not None and _base_of(s, first) for s in starts):
         return set()

@@ -111,7 +111,13 @@ def _sentences(
     notes = [*understanding.notes, *run.notes]
     sentences = [note for note in notes if is_moved_window_note(note)]
     answer = _answer(lead, said_for(lead, said, intent) if lead else said)
-    answer += scaled_sentence(lead, intent, w) if answer else []
+    # The high less the low beside the extremes it spans: the range is what a scale in basis
+    # points asks, said after its own sentence below.
+    moves_apart = lead is not None and not moves_in_points(lead)
+    moves_apart = moves_apart and any(
+        s.call.interface == "high_low_range" and moves_in_points(s) for s in key if s is not lead
+    )
+    answer += scaled_sentence(lead, intent, w) if answer and not moves_apart else []
     answer += claim_sentence(lead, intent, w) if answer else []
     answer += _legs_compared(lead, said, steps) if answer else []
     answer += race_sentences(lead, question, w) if answer else []
@@ -182,7 +188,12 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
     """What another key result adds to the answer, without saying the answer again."""
     kind = result_kind(step.value)
     lead_kind = result_kind(lead.value) if lead is not None else ""
-    if kind == "percent_series" and lead is not None and not _other_window(step, lead):
+    if (
+        kind == "percent_series"
+        and lead is not None
+        and not _other_window(step, lead)
+        and not _a_rates_part(step, lead)
+    ):
         return []  # the returns an answer was computed from: the chart shows them
     if (
         lead is not None
@@ -202,6 +213,18 @@ def _supporting(step: Step, lead: Step | None, said: Said) -> list[str]:
         ]
     said_first = answer_sentences(step, said) or fact_sentences(step, said.w)
     return said_first + spread_legs(step, said) + close_against_averages(step, said)
+
+
+def _a_rates_part(step: Step, lead: Step) -> bool:
+    """Whether `step` is a rate's own values (no returns) beside the statistics leading the
+    answer: its move is said too ("the change from 1973Q4 to 1975Q2, and the peak over
+    1974-1976")."""
+    frame, first = step.value, lead.value
+    if frame.attrs.get("returns_from") is not None or not isinstance(first, pd.DataFrame):
+        return False
+    if isinstance(first.index, pd.DatetimeIndex) or not {"min", "max"} <= set(first.columns):
+        return False
+    return isinstance(frame.index, pd.DatetimeIndex) and not frame.empty
 
 
 def _other_window(step: Step, lead: Step) -> bool:

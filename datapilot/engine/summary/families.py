@@ -327,18 +327,25 @@ def _count(step: Step, said: Said) -> list[str]:
             continue
         what = words[1 if w.zh else 0].format(t=t)
         share = f"{100 * count / sessions:.2f}%" if sessions else ""
+        # Beyond a level (or a record), the first and last such sessions say when it began.
+        first, last = getattr(row, "first_date", None), getattr(row, "last_date", None)
+        dated = count and condition in _DATED_COUNTS and first is not None
         if w.zh:
             share = f"，占{share}" if share else ""
             sentences.append(
-                f"{who}有{count}个交易日{what}（共{sessions}个交易日{share}，{span}）。"
+                f"{who}有{count}个交易日{what}（共{sessions}个交易日{share}，{span}）"
+                + (f"，第一次在{first}，最后一次在{last}。" if dated else "。")
             )
         else:
             share = f" ({share})" if share else ""
             sentences.append(
                 f"{name} {what} on {count} of {sessions} trading sessions{share}{_when(said)} "
-                f"({span})."
+                f"({span})" + (f"; the first was {first}, the last {last}." if dated else ".")
             )
     return sentences
+
+
+_DATED_COUNTS = frozenset({"close_above", "close_below", "record_high", "record_low"})
 
 
 _PERIODS = {"daily": ("trading sessions", "个交易日"), "weekly": ("weeks", "周")}
@@ -457,13 +464,14 @@ def _high_low_range(step: Step, said: Said) -> list[str]:
     (2022-06-07): a range of 19.17 USD, the high 110.17% above the low." """
     w = said.w
     frame: pd.DataFrame = step.value
-    unit = column_unit(frame, "range")
+    unit, gap_unit = column_unit(frame, "high"), column_unit(frame, "range")
     sentences = []
     for subject, row in list(zip(_ids(frame), frame.itertuples(index=False), strict=True))[
         :MAX_SUBJECTS
     ]:
         name = w.name(subject)
-        high, low, gap = (_said(said, float(v), unit) for v in (row.high, row.low, row.range))
+        high, low = (_said(said, float(v), unit) for v in (row.high, row.low))
+        gap = _said(said, float(row.range), gap_unit)
         pct = float(row.range_pct)
         above = format_value(pct, "%") if pct == pct else ""
         moved = _move_between(row, w.zh)
