@@ -129,7 +129,7 @@ def _labelled_class(label: str, text: str) -> bool:
 _ZH_AMOUNT = re.compile(r"([\u3400-\u9fffA-Za-z]+?)(?:是多少|为多少|有多少|多少|是几|几)")
 # A share asked of a whole (新兴市场债券占多少比例, 占比多少): the proportion of what comes before.
 _ZH_SHARE_OF = re.compile(
-    r"([\u3400-\u9fffA-Za-z]+?)(?:一共|总共|大概|大约)?占(?:了)?(?:多少|几成|百分之几)的?"
+    r"([\u3400-\u9fffA-Za-z]+?)(?:一共|总共|大概|大约)?占(?:了)?(?:多少|多大|几成|百分之几)的?"
     r"(比例|比重|份额)?"
 )
 # A noun after 多少 or 几 is what is counted (要求多少初始保证金); a one-character measure word

@@ -15,7 +15,7 @@ import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -41,7 +41,13 @@ from datapilot.knowledge.coverage import (
 )
 from datapilot.knowledge.expansion import alternatives
 from datapilot.knowledge.scoring import Scorer, whole_words
-from datapilot.knowledge.slots import day_given, month_tokens, periods_held, reason_given
+from datapilot.knowledge.slots import (
+    day_given,
+    month_tokens,
+    periods_held,
+    quarter_apart,
+    reason_given,
+)
 from datapilot.knowledge.wording import as_read, library_words
 from datapilot.retrieval import tokenize
 
@@ -219,6 +225,11 @@ class LibraryIndex:
             if _answers(found) and not lacking - found.held:
                 return True
             lacking |= {t for word in found.narrowed if word in modifiers for t in word.split()}
+            if not found.years and not found.narrowed and _answers(replace(found, years=True)):
+                # The passage answering but for another period ("R&D in the third quarter
+                # alone" beside 前三季度研发费用): one below it lacking its words (研发) speaks
+                # of something else in that period
+                lacking |= set(found.held)
         return bool(dense) and dense[0][1] >= MIN_COSINE
 
     def named(self, query: str) -> dict[str, set[str]]:
@@ -293,6 +304,9 @@ class LibraryIndex:
         shared = _shared(query, asked, text)
         years = all(year in text for year in set(_YEAR.findall(query)))
         years = years and periods_held(query, text)
+        title_line = self.titles[position]
+        body = text[len(title_line) :] if title_line and text.startswith(title_line) else text
+        years = years and quarter_apart(query, body)
         if years:
             shared |= month_tokens(query) & asked
         vocabulary = self._vocabulary()

@@ -66,6 +66,26 @@ def quarters(text: str) -> set[int]:
     }
 
 
+_YEAR_END = re.compile(r"(?i)\b(?:the\s+)?end\s+of\s+the\s+year\b|\byear[-\s]end\b|年底|年末")
+
+
+# A figure summed over several quarters (前三季度, "the first nine months", "year to date").
+_CUMULATIVE = re.compile(
+    r"(?i)前[两二三四]个?季度|\bfirst\s+(?:two|three|2|3)\s+quarters\b|\bnine\s+months\b"
+    r"|\byear[-\s]to[-\s]date\b|年初至今|上半年|前半年|\bfirst\s+half\b"
+)
+
+
+def quarter_apart(question: str, body: str) -> bool:
+    """Whether a passage's `body` (its document's name aside) gives the quarter the question
+    numbers as a figure of its own: False when it only sums it with others (R&D "in the third
+    quarter alone" beside 前三季度研发费用合计15.7亿元)."""
+    asked = quarters(question)
+    if not asked or not _CUMULATIVE.search(body):
+        return True
+    return asked <= quarters(_CUMULATIVE.sub(" ", body))
+
+
 def _month_number(word: str) -> int | None:
     word = word.lower()
     if word in _MONTH_OF:
@@ -83,7 +103,9 @@ def months(text: str, *, asked: bool = False) -> set[int]:
     found = [m.group(1) for m in english.finditer(text)] + [
         m.group(1) for m in _ZH_MONTH.finditer(text)
     ]
-    return {n for n in map(_month_number, found) if n is not None}
+    said = {n for n in map(_month_number, found) if n is not None}
+    # "by the end of the year", 年底 in a passage: December ("by December" asks it)
+    return said | ({12} if not asked and _YEAR_END.search(text) else set())
 
 
 def month_tokens(question: str) -> set[str]:
