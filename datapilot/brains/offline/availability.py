@@ -299,6 +299,10 @@ def _answers_the_question(reading: Reading, named: list[Entity], kept: list[Enti
         # "What did the momentum factor return in 2009? Want to compare it with SMB": the name
         # asked about has no data; the one it is set against alone answers nothing asked
         return False
+    if len(named) >= 2 and len(kept) < len(named) and _WHICH_ONE_WON.search(reading.text):
+        # "Of TSLA, NVDA, AAPL, MSFT and AMD, which had the lowest volatility": the winner may
+        # be a name without data, so none among the others is the answer
+        return False
     return not (len(named) >= 2 and len(kept) < 2 and two_sided)
 
 
@@ -311,6 +315,13 @@ _COMPARED_TO = re.compile(
 )
 
 
+# Which of the names asked about came out first: "which had the lowest …", "who did better",
+# 哪只涨得最多, 谁更稳.
+_WHICH_ONE_WON = re.compile(
+    r"(?i)\b(?:which|who)\b(?:\s+(?:one|stock|name|index|of\s+them|of\s+these|of\s+the\s+\w+))?"
+    r"[^?.!;]{0,50}?\b(?:\w+est|most|least|best|worst|better|worse)\b"
+    r"|(?:哪(?:个|只|支|一个|一只|家)|谁)[^？?。；;]{0,20}?(?:最|更)"
+)
 # Measures of two names together: one name alone has none.
 _TWO_SIDED = {"spread", "ratio"}
 

@@ -435,8 +435,12 @@ _COUNT_EN = re.compile(
     r"(?i)\bhow\s+many\s+(?:(?:trading|market|business|up|down|positive|negative|green|red|"
     r"winning|losing)\s+){0,2}(?:days|sessions|closes|times(?!\s+(?:higher|lower|more|less|bigger|larger|"
     r"greater|smaller|as|over)\b))\b"
+    # the sessions left out after a first count: "…, how many closed down more than 2%"
+    r"|\bhow\s+many\s+(?=(?:closed|finished|ended|fell|rose|dropped|gained|lost)\b)"
     r"|(?:\bnumber|\bnum\b\.?|\bno\b\.?|\bcount|\btally|#)\s*of\s+(?:(?:trading|market|up|down)\s+)?"
     r"(?:days|sessions)\b"
+    # the name between: "count of S&P 500 sessions in 2020 with a drop of more than 2%"
+    r"|\b(?:number|count|tally)\s+of\s+(?:[\w&.^'’-]+\s+){1,4}?(?:trading\s+)?(?:days|sessions)\b"
     r"|\bcount\s+(?:the\s+)?(?:(?:trading|up|down)\s+)?(?:days|sessions)\b"
     r"|\b(?:days|sessions)\s+count\b"
     # the share of sessions ("what % of days were up", "share of up days")
@@ -473,6 +477,11 @@ _RETURN_EN = (
     re.compile(
         r"(?i)\b(?:daily|one[- ]day|single[- ]day)\s+"
         r"(?P<dir>gain|rise|move|drop|fall|loss|decline)s?\s+"
+        rf"(?:of\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
+    ),
+    # "sessions with a drop of more than 2%", "days with any gain over 3%"
+    re.compile(
+        r"(?i)\b(?:with\s+)?(?:a|an|any)\s+(?P<dir>gain|rise|move|drop|fall|loss|decline|jump)s?\s+"
         rf"(?:of\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
     ),
 )

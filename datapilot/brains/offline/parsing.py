@@ -105,6 +105,34 @@ PERIODS_COUNTED = re.compile(
 )
 
 
+# A statement setting the scene before the question ("2011 had the US downgrade and the euro
+# debt crisis. How many days did the S&P 500 lose more than 2%?"): its words of data the
+# offline reader lacks are the story, not what is asked.
+_SENTENCE = re.compile(r"[^.!?。！？]*[.!?。！？]")
+_ASKING = re.compile(
+    r"(?i)\b(?:what|which|how|when|who|whose|why|give|show|tell|list|compare)\b"
+    r"|多少|几|哪|什么"
+)
+
+
+def _said_as_context(hit: Hit, text: str) -> bool:
+    """Whether `hit` is a measure the bundled data lack, said in a statement before the
+    question, which itself asks something else."""
+    from datapilot.brains.offline.measures import LIVE_ONLY  # (measures reads parsed text)
+
+    if not any(label.removeprefix("metric:") in LIVE_ONLY for label in hit.labels):
+        return False
+    for found in _SENTENCE.finditer(text):
+        if found.start() <= hit.start < found.end():
+            said = found.group(0)
+            statement = said.rstrip().endswith((".", "。", "!", "！"))
+            rest = text[found.end() :]
+            # (a check of the statement after it, "True?", 对吗, asks the statement itself)
+            asked_after = ("?" in rest or "？" in rest) and _ASKING.search(rest) is not None
+            return statement and asked_after and not _ASKING.search(said)
+    return False
+
+
 def _that_period(text: str) -> list[tuple[int, int]]:
     """Where a period asked for by "which" is said again (当月, "that month"): not a window."""
     asked = {(w["zh"] or w["en"] or "").lower(): w.end() for w in _WHICH_PERIOD.finditer(text)}
@@ -235,7 +263,7 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions = _measure_after_a_series(mentions, text, vocab)
     hits = _with_times_of_day(hits, text, mentions)
     hits = _ratio_of_two_names(hits, text, mentions)
-    hits = [h for h in hits if not _noun_sense(h, text)]
+    hits = [h for h in hits if not _noun_sense(h, text) and not _said_as_context(h, text)]
     mentions = _with_own_name_words(mentions, text, [*claimed, *((h.start, h.end) for h in hits)])
     claimed = [*time.spans, *time.nested, *(m.span for m in mentions)]
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace

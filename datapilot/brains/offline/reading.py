@@ -205,6 +205,11 @@ class Reading(BaseModel):
     )
     threshold: float | None = Field(default=None, description="A count's level or daily %.")
     count_inclusive: bool = Field(default=False, description="At least / at most: equality counts.")
+    counted_also: list[tuple[str, float | None, bool]] = Field(
+        default_factory=list,
+        description="Further counts asked beside the first (condition, threshold, inclusive): "
+        "'how many closed up more than 2%, how many down more than 2%'.",
+    )
     level_day: date | None = Field(default=None, description="The day whose close is a level.")
     first_back: bool = Field(default=False, description="A first close back past a level.")
     level_multiple: float = Field(default=1.0, description="A level as a multiple of a close.")

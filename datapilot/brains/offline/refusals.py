@@ -69,15 +69,17 @@ def missing_message(missing: list[Entity], zh: bool) -> str:
     extra = fetch_extra([e.id for e in missing])
     if zh:
         names = "、".join(f"{chinese_name(e)}（{e.id}）" for e in missing)
+        them = "它们" if len(missing) > 1 else "它"
         return (
-            f"我认识{names}，但本地没有它的数据，所以无法回答，也不会用别的数据代替。"
+            f"我认识{names}，但本地没有{them}的数据，所以无法回答，也不会用别的数据代替。"
             f"联网时可先安装 `pip install '{extra}'`，再用 `datapilot data fetch {ids}` "
             "从实时数据源获取，或用 `datapilot data import` 导入您自己的文件。"
         )
     names = ", ".join(f"{e.name} ({e.id})" for e in missing)
+    them = "them" if len(missing) > 1 else "it"
     return (
-        f"I know {names}, but I have no bundled data for it, and I won't substitute anything "
-        f"else. Fetch it with a live provider (`pip install '{extra}'`, then "
+        f"I know {names}, but I have no bundled data for {them}, and I won't substitute "
+        f"anything else. Fetch {them} with a live provider (`pip install '{extra}'`, then "
         f"`datapilot data fetch {ids}`) or import your own file (`datapilot data import`)."
     )
 

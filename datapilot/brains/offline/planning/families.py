@@ -309,28 +309,31 @@ class AnalystFamilies(SeriesStatistics):
         firsts = [e.first for e in r.entities if e.first is not None]
         if condition in _RECORDS and r.start is not None and firsts:
             warm = min(firsts)  # a record beats every close in the data before it
+        also = [c for c in r.counted_also if c[0] not in (*_AVERAGE, *_RECORDS)]
+        on_moves = on_moves or any(c[0] not in ("close_above", "close_below") for c in also)
         data = self.levels(for_returns=on_moves, freq="daily", start=warm)
-        args: dict[str, Any] = {"frame": frame(data), "condition": condition}
-        if warm is not None:
-            args["start"] = iso(r.start)
-        if r.threshold is not None:
-            args["threshold"] = r.threshold
-        if r.count_inclusive:
-            args["inclusive"] = True
-        counted = self.builder.add(
-            "count_days",
-            args,
-            name="count_days",
-            description=self._say(
-                f"Count the sessions: {condition}"
-                + (f" {r.threshold:g}" if r.threshold is not None else ""),
-                f"统计满足条件的交易日：{condition}"
-                + (f" {r.threshold:g}" if r.threshold is not None else ""),
-            ),
-            task="processing",
-        )
-        self.primary = counted
-        self._table(counted, self._title("count" if not r.zh else "交易日计数"))
+        counts = [(condition, r.threshold, r.count_inclusive), *also]
+        for n, (said, threshold, inclusive) in enumerate(counts, 1):
+            args: dict[str, Any] = {"frame": frame(data), "condition": said}
+            if warm is not None:
+                args["start"] = iso(r.start)
+            if threshold is not None:
+                args["threshold"] = threshold
+            if inclusive:
+                args["inclusive"] = True
+            level = f" {threshold:g}" if threshold is not None else ""
+            counted = self.builder.add(
+                "count_days",
+                args,
+                name="count_days" if n == 1 else f"count_days_{n}",
+                description=self._say(
+                    f"Count the sessions: {said}{level}", f"统计满足条件的交易日：{said}{level}"
+                ),
+                task="processing",
+            )
+            if n == 1:
+                self.primary = counted
+            self._table(counted, self._title("count" if not r.zh else "交易日计数"))
         self.trace.append(
             self._say(
                 "counted on the window's sessions in the data → a table",
