@@ -633,13 +633,13 @@ def _as_count(reading: Reading, count: CountAsk) -> None:
     reading.count_inclusive = count.inclusive
     reading.family_spans += [(s, e, f"count: {count.condition}") for s, e in count.spans]
     # "how many sessions closed up more than 2%, how many closed down more than 2%": each count
-    said = list(count.spans)
-    while len(reading.counted_also) < 3 and (other := read_count_ask(blanked(reading.text, said))):
-        if not set(other.spans) - set(said) or other.condition in ("sessions", count.condition):
+    taken = list(count.spans)
+    while len(reading.counted_also) < 3 and (other := read_count_ask(blanked(reading.text, taken))):
+        if not set(other.spans) - set(taken) or other.condition in ("sessions", count.condition):
             break
         reading.counted_also.append((other.condition, other.threshold, other.inclusive))
         reading.family_spans += [(s, e, f"count: {other.condition}") for s, e in other.spans]
-        said += other.spans
+        taken += other.spans
     if count.condition in ("close_above", "close_below", "record_high", "record_low"):
         # "and when was the first one", 第一次收在3000点上方是哪一天: the count dates its first
         reading.family_spans += [
