@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from datetime import date
 from itertools import pairwise
 
@@ -108,7 +109,7 @@ PERIODS_COUNTED = re.compile(
 # A statement setting the scene before the question ("2011 had the US downgrade and the euro
 # debt crisis. How many days did the S&P 500 lose more than 2%?"): its words of data the
 # offline reader lacks are the story, not what is asked.
-_SENTENCE = re.compile(r"[^.!?。！？]*[.!?。！？]")
+_SENTENCE_END = re.compile(r"[.!?。！？]")
 _ASKING = re.compile(
     r"(?i)\b(?:what|which|how|when|who|whose|why|give|show|tell|list|compare)\b"
     r"|多少|几|哪|什么"
@@ -122,15 +123,16 @@ def _said_as_context(hit: Hit, text: str) -> bool:
 
     if not any(label.removeprefix("metric:") in LIVE_ONLY for label in hit.labels):
         return False
-    for found in _SENTENCE.finditer(text):
-        if found.start() <= hit.start < found.end():
-            said = found.group(0)
-            statement = said.rstrip().endswith((".", "。", "!", "！"))
-            rest = text[found.end() :]
-            # (a check of the statement after it, "True?", 对吗, asks the statement itself)
-            asked_after = ("?" in rest or "？" in rest) and _ASKING.search(rest) is not None
-            return statement and asked_after and not _ASKING.search(said)
-    return False
+    ends = [found.end() for found in _SENTENCE_END.finditer(text)]
+    after = bisect_right(ends, hit.start)
+    if after == len(ends):
+        return False  # in the last words, which no stop ends: the question itself
+    said = text[ends[after - 1] if after else 0 : ends[after]]
+    rest = text[ends[after] :]
+    statement = said.rstrip().endswith((".", "。", "!", "！"))
+    # (a check of the statement after it, "True?", 对吗, asks the statement itself)
+    asked_after = ("?" in rest or "？" in rest) and _ASKING.search(rest) is not None
+    return statement and asked_after and not _ASKING.search(said)
 
 
 def _that_period(text: str) -> list[tuple[int, int]]:
