@@ -8,7 +8,9 @@ answers them, each failing before its fix:
 - "count of S&P 500 sessions in 2020 with a drop of more than 2%": the count (was declined);
 - a scene set in a statement first ("2011 had the US downgrade and the euro debt crisis. How
   many days did …"): the question asked (was declined as company financials);
-- a poem asked in Cantonese (帮我作首诗庆祝下): out of scope (was the stock's statistics).
+- a poem asked in Cantonese (帮我作首诗庆祝下): out of scope (was the stock's statistics);
+- "the four quarterly prints for 2007" beside a change (an older corpus case, b75-014): every
+  value, in a table (was the first and last alone).
 
 Expected figures are computed here with pandas from the source data.
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from support.asking import ask_offline
+from support.asking import ask_offline, shown
 from support.numeric_expect import source_frame
 
 
@@ -85,3 +87,16 @@ async def test_a_statement_checked_after_it_is_what_is_asked(data: Any) -> None:
     )
     assert answer.status == "no_data", answer.summary
     assert "earnings per share" in answer.message, answer.message
+
+
+async def test_the_four_quarterly_prints_are_each_shown(data: Any) -> None:
+    bills = source_frame("statsmodels_macro")["TB3MS"].loc["2007"]
+    answer = await ask_offline(
+        "3-month T-bill rate: give me the four quarterly prints for 2007 and the change from Q4 "
+        "2006 to Q4 2007 in basis points.",
+        date(2010, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    text = shown(answer)
+    for value in bills:
+        assert f"{value:.2f}".rstrip("0").rstrip(".") in text, (value, text)

@@ -104,6 +104,10 @@ _MEMBERS = r"(?:one|of|name|stock|company|fund|ticker|index|etf|member|side|leg)
 _EVERY = re.compile(
     rf"(?i)(?<!\bfor\s)\beach\b(?!\s+{_MEMBERS})|\bfor\s+each(?=\s+(?!{_MEMBERS})\w)|\bevery\b"
     r"|分别|各(?=[月年季天日只个位家])|每个|每一个|每只"
+    # "the four quarterly prints", "all 12 monthly readings": each value counted out
+    r"|\b(?:the|all(?:\s+the)?|its)\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)\s+(?:(?:weekly|monthly|quarterly|annual|yearly)\s+)?(?:prints|readings|"
+    r"values|observations|figures|data\s+points)\b"
 )
 _MA_WINDOW = re.compile(r"(?i)(?<![A-Za-z])(?:MA|SMA|EMA)\s*\(?(\d{1,3})\)?(?!\d)")
 # An indicator's length written as its argument: "CCI(20)", "RSI (9)".
