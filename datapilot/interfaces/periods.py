@@ -44,6 +44,11 @@ Condition = Literal[
     "record_high",
     "record_low",
 ]
+# Counts of closes beyond a level, or of record closes: their first and last sessions say when
+# the condition began and last held ("the first close above 3000").
+DATED_CONDITIONS: frozenset[Condition] = frozenset(
+    {"close_above", "close_below", "record_high", "record_low"}
+)
 _NEEDS_THRESHOLD = {"close_above", "close_below", "gain_beyond", "fall_beyond", "move_beyond"}
 _NEEDS_THRESHOLD |= {"above_ma", "below_ma"}
 

@@ -73,6 +73,7 @@ from datapilot.brains.offline.streaks import as_streak, read_streak_ask
 from datapilot.brains.offline.volume_days import read_volume_when
 from datapilot.brains.offline.weekdays import read_weekdays
 from datapilot.brains.offline.without_extremes import read_without_extremes
+from datapilot.interfaces.periods import DATED_CONDITIONS
 
 
 def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
@@ -184,9 +185,7 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         and "max_drawdown" not in reading.metrics
     ):
         # 在年内从最高位跌了多少，哪天是最低点: the window's drawdown, dated peak to trough
-        kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS | {"count_days"})
-        reading.metrics = ["max_drawdown", *kept]
-        reading.rank = False
+        _drawdown_first(reading)
         reading.family_spans.append((*fell_from_the_high.span(), "the fall from the high"))
         for end in _DRAWDOWN_ENDS.finditer(text):
             reading.family_spans.append((*end.span(), "the drawdown's peak and trough"))
@@ -640,7 +639,7 @@ def _as_count(reading: Reading, count: CountAsk) -> None:
         reading.counted_also.append((other.condition, other.threshold, other.inclusive))
         reading.family_spans += [(s, e, f"count: {other.condition}") for s, e in other.spans]
         taken += other.spans
-    if count.condition in ("close_above", "close_below", "record_high", "record_low"):
+    if count.condition in DATED_CONDITIONS:
         # "and when was the first one", 第一次收在3000点上方是哪一天: the count dates its first
         reading.family_spans += [
             (*f.span(), FIRST_COUNTED) for f in _FIRST_COUNTED.finditer(reading.text)
@@ -821,13 +820,19 @@ def _as_recovery(reading: Reading, span: tuple[int, int], fall: tuple[date, date
     )
 
 
+def _drawdown_first(reading: Reading) -> None:
+    """The window's maximum drawdown as what is asked, in place of the returns, extreme days and
+    session counts its words were also read as; nothing is ranked."""
+    kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS | {"count_days"})
+    reading.metrics = ["max_drawdown", *kept]
+    reading.rank = False
+
+
 def _as_window_recovery(reading: Reading, recovery: Span, how_long: Span) -> None:
     """The window's maximum drawdown asked with how long its recovery took: the drawdown, whose
     answer dates its peak, trough and first close back at the peak and counts the calendar days
     from the peak to it (never a count of the window's sessions)."""
-    kept = (m for m in reading.metrics if m not in _REPLACED | _DAYS | {"count_days"})
-    reading.metrics = ["max_drawdown", *kept]
-    reading.rank = False
+    _drawdown_first(reading)
     reading.family_spans.append((*recovery, "the drawdown's recovery"))
     start, end = min(recovery[0], how_long[0]), max(recovery[1], how_long[1])
     if re.search(r"[.?!。？！;；]", reading.text[start:end]):

@@ -385,13 +385,23 @@ _OTHER_SIDE = re.compile(
 )
 
 
+# A word naming the low end (the lowest, the trough, 见底), not the high.
+_LOW_SIDE = re.compile(
+    r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak|cheap)|最窄|最低|低点|谷底|新低|最小|"
+    r"见底|创新低|最慢"
+)
+
+
+def _names_the_low(word: str) -> bool:
+    return _LOW_SIDE.match(word) is not None
+
+
 def _other_side_after(text: str, end: int, low: bool) -> re.Match[str] | None:
     """The other extreme asked right after one (`end`), or None."""
     found = _OTHER_SIDE.match(text, end)
     if found is None:
         return None
-    other_low = bool(re.match(r"(?i)low|bottom|trough|最低", found.group("side")))
-    return found if other_low != low else None
+    return found if _names_the_low(found.group("side").lower()) != low else None
 
 
 def read_when_ask(text: str) -> WhenAsk | None:
@@ -402,13 +412,7 @@ def read_when_ask(text: str) -> WhenAsk | None:
         if found is None:
             continue
         side_word = found.group("side").lower()
-        low = bool(
-            re.match(
-                r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak|cheap)|最窄|最低|低点|谷底|新低|最小|"
-                r"见底|创新低|最慢",
-                side_word,
-            )
-        )
+        low = _names_the_low(side_word)
         if re.match(r"fastest|最快", side_word):  # 跌得最快, "fell fastest": the steepest fall
             before = text[max(0, found.start() - 12) : found.start()]
             low = bool(re.search(r"(?i)跌|降|缩|f[ae]ll|drop|declin|shr[iau]nk|contract", before))

@@ -25,6 +25,7 @@ from datapilot.engine.summary.phrasing import when_said as _when
 from datapilot.engine.summary.ratios import ratio_sentences
 from datapilot.engine.summary.statistics import returns_base_day
 from datapilot.interfaces.frame import column_unit
+from datapilot.interfaces.periods import DATED_CONDITIONS
 
 _UNIT = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
 _UNIT |= {"annual": "year"}
@@ -328,8 +329,8 @@ def _count(step: Step, said: Said) -> list[str]:
         what = words[1 if w.zh else 0].format(t=t)
         share = f"{100 * count / sessions:.2f}%" if sessions else ""
         # Beyond a level (or a record), the first and last such sessions say when it began.
-        first, last = getattr(row, "first_date", None), getattr(row, "last_date", None)
-        dated = count and condition in _DATED_COUNTS and first is not None
+        first, last = row.first_date, row.last_date
+        dated = count and condition in DATED_CONDITIONS and first is not None
         if w.zh:
             share = f"，占{share}" if share else ""
             sentences.append(
@@ -343,9 +344,6 @@ def _count(step: Step, said: Said) -> list[str]:
                 f"({span})" + (f"; the first was {first}, the last {last}." if dated else ".")
             )
     return sentences
-
-
-_DATED_COUNTS = frozenset({"close_above", "close_below", "record_high", "record_low"})
 
 
 _PERIODS = {"daily": ("trading sessions", "个交易日"), "weekly": ("weeks", "周")}
