@@ -660,6 +660,8 @@ _FIRST_COUNTED = re.compile(
     r"|\b(?:the\s+)?(?:date|day)\s+(?:of\s+)?(?:the\s+|its\s+)?(?:first|last)\b"
     r"(?:\s+(?:one|day|session|time|close))?"
     r"|\b(?:the\s+)?(?:first|last)\s+(?:day|date|session|time|close)\b"
+    # "on what date did that first happen", "when did it first close above that mark"
+    r"|\b(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day))\b[^.?!,;]{0,30}?\bfirst\b"
     r"|(?:第一次|首次|头一次|最后一次)[^，,。？?；;]{0,16}?(?:哪一?天|哪日|什么时候|几号|何时)"
     r"|(?:哪一?天|什么时候|何时)[^，,。？?；;]{0,8}?(?:第一次|首次|最后一次)"
 )
@@ -892,8 +894,8 @@ _BEST_LESS_WORST = re.compile(
 _GAP_OF_THE_TWO = re.compile(
     r"(?i)\b(?:gap|spread|difference|distance)\s+between\s+(?:them|the\s+two|those\s+two|both)\b"
     r"|\bhow\s+far\s+apart\b|\bhow\s+(?:many\s+(?:percentage\s+)?points|much)\s+"
-    r"(?:separates?\s+them|apart)\b"
-    r"|(?:相差|差了|差距|差值|差额|之差|差)(?:有)?(?:多少|几|多大)个?(?:百分点|点)?"
+    r"(?:separates?\s+(?:them|the\s+two|both)|apart)\b"
+    r"|(?:相差|差了|差距|差值|差额|之差|差)(?:有)?(?:多少|多大|几大|几)个?(?:百分点|点)?"
 )
 # The best and the worst asked as a pair: 是哪两个月, "which two months".
 _THE_PAIR = re.compile(r"(?i)哪两个|\bwhich\s+two\b")

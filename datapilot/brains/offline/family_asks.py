@@ -317,6 +317,7 @@ RANGE_ASK = re.compile(
     r"(?:highs?|highest|peak|max(?:imum)?)\b[^.?!]{0,30}?\band\s+(?:the\s+|its\s+)?"
     r"(?:lows?|lowest|trough|min(?:imum)?)\b"
     r"|\bhigh[-\s]?(?:to[-\s]?)?low\s+range\b|\b(?:trading|price)\s+range\b"
+    r"|\bhigh[-\s]+(?:minus|less)[-\s]+low\s+(?:gap|range|difference|spread|distance)\b"
     r"|(?:最高|高点)[^，,。？?]{0,8}(?:最低|低点)[^，,。？?]{0,6}?(?:相差|之差|差距|差了|差多少|差值|差额)"
     # the two extremes listed, then their gap: "highest close, lowest close, and the gap between
     # the two", 最高收盘、最低收盘，以及两者相差多少
@@ -327,7 +328,7 @@ RANGE_ASK = re.compile(
     # year, the months, and the range in bp", "top and bottom month, and how many basis points
     # separate them"
     r"|\b(?:highs?|highest|top|peak|max(?:imum)?)\b[^?!]{0,40}?\b(?:lows?|lowest|bottom|trough|"
-    r"min(?:imum)?)\b[^?!]{0,60}?(?:\b(?:the|its|a)\s+range\b|\bseparates?\s+them\b|\bapart\b"
+    r"min(?:imum)?)\b[^?!]{0,120}?(?:\b(?:the|its|a)\s+range\b|\bseparates?\s+(?:them|the\s+two|both)\b|\bapart\b"
     r"|\bbetween\s+(?:the\s+two|them|both|those)\b)"
     # the gap asked in the next question: 最高值和最低值各是多少？差价是多少？ / 两者相差多少点？
     r"|(?:最高|高点)[^。？?]{0,20}(?:最低|低点)[^。？?]{0,16}[？?]\s*(?:两者|二者)?(?:之间)?"
@@ -475,6 +476,7 @@ _RETURN_EN = (
     ),
     re.compile(
         rf"(?i)\b(?P<dir>up|gain(?:ed|s)?|r[io]se|rising|jump(?:ed|s)?|climb(?:ed|s)?|advanc(?:ed|es)|"
+        rf"rall(?:y|ied|ies)|surg(?:e|ed|es)|"
         rf"down|f[ae]ll|falling|drop(?:ped|s)?|lost|los(?:e|es|ing)|declin(?:ed|es)|slid|sank)\s+"
         rf"(?:by\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
     ),
@@ -710,7 +712,7 @@ def read_count_ask(text: str, trigger: re.Match[str] | None = None) -> CountAsk 
             return CountAsk("move_beyond", value, inclusive, tuple(spans))
         if direction in ("", "move"):
             return CountAsk("move_beyond", value, inclusive, tuple(spans))
-        if re.match(r"up|gain|r[io]s|jump|climb|advanc", direction):
+        if re.match(r"up|gain|r[io]s|jump|climb|advanc|rall|surg", direction):
             return CountAsk("gain_beyond", value, inclusive, tuple(spans))
         return CountAsk("fall_beyond", value, inclusive, tuple(spans))
     found_zh = _RETURN_ZH.search(text)

@@ -116,6 +116,15 @@ _ASKING = re.compile(
 )
 
 
+# What the user says not to show ("别给我看那些历史数据了", "don't show me the charts"): no
+# measure or form is asked by those words.
+_NOT_ASKED = re.compile(
+    r"(?:别|不要|不用|甭|无需|不必)(?:再)?(?:给我|跟我|帮我)?(?:看|列|发|讲|说|展示)[^，。？！,.?!]{0,12}"
+    r"|(?i:\b(?:don'?t|do\s+not|no\s+need\s+to)\s+(?:show|give|send)\s+me\s+(?:the\s+|any\s+|"
+    r"those\s+)?(?:\w+\s+){0,3}?(?:data|charts?|numbers|history|figures)\b)"
+)
+
+
 def _said_as_context(hit: Hit, text: str) -> bool:
     """Whether `hit` is a measure the bundled data lack, said in a statement before the
     question, which itself asks something else."""
@@ -265,7 +274,14 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     mentions = _measure_after_a_series(mentions, text, vocab)
     hits = _with_times_of_day(hits, text, mentions)
     hits = _ratio_of_two_names(hits, text, mentions)
-    hits = [h for h in hits if not _noun_sense(h, text) and not _said_as_context(h, text)]
+    not_asked = [found.span() for found in _NOT_ASKED.finditer(text)]
+    hits = [
+        h
+        for h in hits
+        if not _noun_sense(h, text)
+        and not _said_as_context(h, text)
+        and not any(s <= h.start and h.end <= e for s, e in not_asked)
+    ]
     mentions = _with_own_name_words(mentions, text, [*claimed, *((h.start, h.end) for h in hits)])
     claimed = [*time.spans, *time.nested, *(m.span for m in mentions)]
     entity_trace = spelled + [m.described() for m in mentions] + entity_trace
@@ -651,6 +667,12 @@ def _ratio_of_two_names(hits: list[Hit], text: str, mentions: list[Mention]) -> 
     return hits
 
 
+# The high less the low said as a gap ("the high-minus-low gap in basis points"): a range.
+_HIGH_LESS_LOW = re.compile(
+    r"(?i)\bhigh[-\s]+(?:minus|less)[-\s]+low(?=\s+(?:gap|range|difference|spread|distance)\b)"
+)
+
+
 def _yield_to_measures(
     mentions: list[Mention], text: str, blocked: list[Span], vocab: Vocab
 ) -> list[Mention]:
@@ -658,8 +680,11 @@ def _yield_to_measures(
     in "the market cap of Exxon" is the market capitalisation, not the S&P 500."""
     measures = [h for h in vocab.matcher.find(text, blocked) if h.group("metric")]
     filler = {w.casefold() for w in vocab.cues.cues["filler"].all}
+    ranges = [found.span() for found in _HIGH_LESS_LOW.finditer(text)]
 
     def inside_measure(m: Mention) -> bool:
+        if any(s <= m.span[0] and m.span[1] <= e for s, e in ranges):
+            return True  # "the high-minus-low gap" of a rate: its range, not the HML factor
         for h in measures:
             if m.span[0] < h.start < m.span[1] < h.end:
                 rest = text[m.span[0] : h.start].casefold().split()

@@ -47,6 +47,10 @@ _GROWTH_MULTIPLE = re.compile(
     r"的?(?:几|多少)倍"
     # "how many x is that", "how many times over did it go": the multiple itself
     r"|\bhow\s+many\s+(?:x|times\s+over)(?![\w-])"
+    # "what multiple of the starting price did it end at", "how many times the starting price"
+    r"|\b(?:what|which)\s+multiple\s+of\s+(?:the|its)\s+(?:starting|start|initial|opening|"
+    r"beginning|first)\b|\bhow\s+many\s+times\s+(?:the|its)\s+(?:starting|start|initial|"
+    r"opening|beginning|first)\s+(?:price|close|level|value)\b"
 )
 
 
@@ -64,7 +68,7 @@ def read_ratio_ask(text: str) -> RatioAsk | None:
     if found is None:
         return None
     growth = _GROWTH_MULTIPLE.search(text)
-    if growth is not None and growth.start() <= found.start() < growth.end():
+    if growth is not None and found.start() < growth.end() and growth.start() < found.end():
         return None  # "as a multiple of the starting one", 是期初的多少倍: its own growth
     if found.group("zh") is not None:
         return RatioAsk(found.span(), found.start("zh"))
