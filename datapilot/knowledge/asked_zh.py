@@ -187,7 +187,8 @@ def _glossary_joined(words: list[str], question: str) -> list[str]:
     glossary = [a.asked for a in alternatives(question) if not a.words and len(a.asked) > 1]
     joined: list[str] = []
     for word in words:
-        if joined and set(tokenize(joined[-1] + word)) in glossary:
+        # A word of no tokens (那边, 最后: stopwords) joins nothing, though the set is unchanged.
+        if joined and tokenize(word) and set(tokenize(joined[-1] + word)) in glossary:
             joined[-1] += word
         else:
             joined.append(word)

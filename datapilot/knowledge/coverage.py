@@ -67,6 +67,8 @@ _HEDGES = frozenset({"actually", "really", "roughly", "approximately", "nearly",
 _VAGUE = frozenset(
     {"individual", "various", "different", "separate", "specific", "particular", "certain"}
     | {"whole", "entire", "exact"}
+    # Quantifiers spread a noun over its instances ("every year" is the passage's "a year").
+    | {"every", "each"}
 )
 # Phrases that say how, not what ("a CSA in place", "derivatives at all").
 _IDIOM = re.compile(

@@ -47,6 +47,8 @@ from datapilot.knowledge.slots import (
     periods_held,
     quarter_apart,
     reason_given,
+    source_given,
+    tier_given,
 )
 from datapilot.knowledge.wording import as_read, library_words
 from datapilot.retrieval import tokenize
@@ -327,6 +329,10 @@ class LibraryIndex:
             narrowed += ("why",)
         if not day_given(query, text):
             narrowed += ("date",)
+        if not tier_given(query, text):
+            narrowed += ("tier",)
+        if not source_given(query, text):
+            narrowed += ("from",)
         # The name the question gives the document ("the Bank of Westland") names it too.
         title |= self.named(query).get(self.titles[position], set())
         # Only the document's name matching: the question names the document and asks nothing

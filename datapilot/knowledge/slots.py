@@ -2,7 +2,9 @@
 the months it names (July is not August), the quarters it numbers (Q2 is not Q3), the counts
 of years or months it names ("over five years" is not "over three years", 近五年), and a
 reason when it asks why ("Why did two members prefer a cut?" is not answered by "Two members
-dissented, preferring a cut").
+dissented, preferring a cut"), the tier it numbers (tier 2 capital is not tier 1) and a
+place it asks a figure from where the passage gives that figure ("revenue from the Middle East"
+is not 海外收入占比为22%，主要来自东南亚和中东市场: the place is named apart from the figure).
 """
 
 from __future__ import annotations
@@ -144,17 +146,27 @@ def periods_held(question: str, text: str) -> bool:
         return False
     guessed = checked(question)
     written = counts(text)
+    # A count said in the other unit is the same length: 不满12个月 is the passage's 一年以内.
+    lengths = {_in_months(value, unit) for value, unit in written}
     tokens = token_set(text)
     glossary = {
         t for a in alternatives(question) if not a.words and a.held_in(tokens) for t in a.asked
     }
     for value, unit in counts(question):
         said = {_plain_number(value), *number_words(value)}
-        if (value, unit) in written or said & guessed:
+        if _in_months(value, unit) in lengths or said & guessed:
             continue
-        if not (said & glossary and unit in glossary):
+        if not (said & glossary and _UNIT_WORDS[unit] & glossary):
             return False
     return True
+
+
+# A count's unit as either language's token writes it ("month" of "12 months", 月 of 12个月).
+_UNIT_WORDS = {"year": frozenset({"year", "年"}), "month": frozenset({"month", "月"})}
+
+
+def _in_months(value: float, unit: str) -> float:
+    return value * 12 if unit == "year" else value
 
 
 def _plain_number(value: float) -> str:
@@ -204,3 +216,54 @@ def day_given(question: str, text: str) -> bool:
     date", 股权登记日是哪一天): a passage on the same dividend without its date does not answer."""
     asks = asks_date(question) or _ASKS_DAY.search(question) is not None
     return not asks or dated(text)
+
+
+# A numbered tier or level of a thing: "tier 2 capital", "Tier-1", 二级资本, 一级市场 (not the
+# end of a range of grades, 评级1到3级).
+_TIER = re.compile(
+    r"(?i)\btier[\s-]*(\d|one|two|three)\b|(?<![\d到至~～\-])([一二三123])级(?=[\u4e00-\u9fff])"
+)
+_TIER_NUMBER = {"one": 1, "two": 2, "three": 3, "一": 1, "二": 2, "三": 3}
+
+
+def tiers(text: str) -> set[int]:
+    """The tiers `text` numbers (tier 1, 二级 → {1, 2})."""
+    said = (m.group(1) or m.group(2) for m in _TIER.finditer(text))
+    return {int(n) if n.isdigit() else _TIER_NUMBER[n.lower()] for n in said}
+
+
+def tier_given(question: str, text: str) -> bool:
+    """Whether `text` writes each tier the question numbers: a passage on tier 1 capital, or on
+    none, does not answer a question on tier 2 (总资本（含二级资本）)."""
+    return tiers(question) <= tiers(text)
+
+
+# A place a figure is asked from: "revenue came from the Middle East", "sales from Europe",
+# 来自中东的收入, 来源于欧洲.
+_SOURCE_EN = re.compile(
+    r"\b(?:came|come|comes|coming|derived|generated|earned|sourced|revenues?|sales|income)"
+    r"\s+from\s+(?:the\s+)?((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)"
+)
+_SOURCE_ZH = re.compile(
+    r"(?:来自|来源于|来源自)([\u4e00-\u9fff]{2,4}?)(?=的|市场|地区|区域|[，。？?！!,]|$)"
+)
+_FIGURE = re.compile(r"\d")
+_CLAUSE = re.compile(r"[，。；：！？,;:!?\n]|\.(?=\s|$)")
+
+
+def source_given(question: str, text: str) -> bool:
+    """Whether `text` names each place the question asks a figure from in a clause with a
+    figure: a place listed apart ("mainly from Southeast Asia and the Middle East" after the
+    overseas share) has no figure of its own there, and a passage not naming it none at all."""
+    places = [m.group(1) for m in _SOURCE_EN.finditer(question)]
+    places += [m.group(1) for m in _SOURCE_ZH.finditer(question)]
+    if not places:
+        return True
+    others = alternatives(question)
+    clauses = [(token_set(c), bool(_FIGURE.search(c))) for c in _CLAUSE.split(text) if c.strip()]
+    for place in places:
+        said = set(tokenize(place))
+        words = said | {t for a in others if said and a.asked <= said for t in a.instead}
+        if not any(figure for tokens, figure in clauses if tokens & words):
+            return False
+    return True
