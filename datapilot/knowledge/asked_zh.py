@@ -56,8 +56,24 @@ def narrowed_zh(
 
     measures = {t for a in alternatives(question) if not a.words for t in a.asked}
     narrowed = zh_narrowed(question)
+    # (a glossary word of two words, 核心 + 通胀; not one cut into its pieces, 卖出 of 卖出去)
+    compound = (
+        narrowed is not None
+        and bool(glossary_others(narrowed[0]))
+        and len(narrowed[1]) > 1
+        and not any(a != b and a in b for a in narrowed[1] for b in narrowed[1])
+    )
     if narrowed is not None and not held(narrowed[1]) and set(narrowed[1]) & measures:
         missing.append(narrowed[0])  # the glossary's measure asked the amount of (多少保证金)
+    elif (
+        narrowed is not None
+        and compound
+        and not said(narrowed[0], text, question)
+        and not said(narrowed[0], document, question)
+    ):
+        # A glossary compound asked whole (核心通胀: "core inflation") beside a passage saying
+        # only its head (通胀, "inflation"): another measure.
+        missing.append(narrowed[0])
     elif narrowed is not None and held(narrowed[1]):
         same = narrowed[0] in text
         asked_weight = weight(narrowed[1])
@@ -112,6 +128,7 @@ _ZH_DESTINATION = re.compile(
 )
 _ZH_CLAUSE = re.compile(r"[，。；：！？,;:!?\n]")
 
+_BRACKETED = re.compile(r"[（(][^（）()]{1,30}[）)]")
 _CLASSES = re.compile(r"(?i)\bclass\b|类份额|类股")
 
 
@@ -129,8 +146,9 @@ def _labelled_class(label: str, text: str) -> bool:
 _ZH_AMOUNT = re.compile(r"([\u3400-\u9fffA-Za-z]+?)(?:是多少|为多少|有多少|多少|是几|几)")
 # A share asked of a whole (新兴市场债券占多少比例, 占比多少): the proportion of what comes before.
 _ZH_SHARE_OF = re.compile(
-    r"([\u3400-\u9fffA-Za-z]+?)(?:一共|总共|大概|大约)?占(?:了)?(?:多少|多大|几成|百分之几)的?"
-    r"(比例|比重|份额)?"
+    # (占组合多少百分比: the whole it is a share of may be said between)
+    r"([\u3400-\u9fffA-Za-z]+?)(?:一共|总共|大概|大约)?占(?:了)?(?:[\u4e00-\u9fff]{1,4}?的?)?"
+    r"(?:多少|多大|几成|百分之几)的?(比例|比重|份额|百分比)?"
 )
 # A noun after 多少 or 几 is what is counted (要求多少初始保证金); a one-character measure word
 # (多少辆, 几天) is not.
@@ -156,6 +174,8 @@ def zh_narrowed(question: str) -> tuple[str, Unit, tuple[tuple[str, Unit], ...]]
     冰箱业务收入是多少, 净利润 of 增长 in 净利润同比增长多少. A passage holding the asked word
     but not a narrowing word (空调业务收入, 营业收入同比增长) speaks of another business,
     another metric. Words framing the question (大概, 好像) and times (明年) do not narrow."""
+    # A gloss in brackets (核心通胀（剔除能源同食品）是多少) restates the word before it.
+    question = _BRACKETED.sub("", question)
     after = _ZH_HOW_MANY.search(question)
     found = ZH_ASKED.search(question) or _ZH_AMOUNT.search(question)
     share = _ZH_SHARE_OF.search(question)

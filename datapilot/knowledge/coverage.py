@@ -48,7 +48,7 @@ _ZH_FRAME = (
 )
 # The measure word counting what is asked (多少台, 几家): the passage counts it in its own
 # (万辆), so it names nothing.
-_ZH_COUNTED_BY = re.compile(r"(?:多少|几)([台辆个家只位名项种笔次])")
+_ZH_COUNTED_BY = re.compile(r"(?:多少|几)([台辆个家只位名项种笔次号])")
 # Modal verbs ask whether, they name nothing ("Why might exports slow?"); "may" only in lower
 # case (the month).
 _MODAL = re.compile(r"\b(?i:might|could|would|should|must|shall)\b|\bmay\b")
@@ -69,6 +69,15 @@ _VAGUE = frozenset(
     | {"whole", "entire", "exact"}
     # Quantifiers spread a noun over its instances ("every year" is the passage's "a year").
     | {"every", "each"}
+    # Placeholders for the thing named ("that Aurora bond thing").
+    | {"thing", "things", "stuff"}
+)
+# Who the asker asks for ("my grandson wants to put money in …"): the question is theirs, the
+# person names nothing a document says.
+_ASKING_FOR_WHOM = frozenset(
+    {"grandson", "granddaughter", "grandchildren", "grandkids", "son", "daughter", "kids"}
+    | {"wife", "husband", "partner's", "mum", "mom", "dad", "mother", "father", "parents"}
+    | {"uncle", "aunt", "friend", "friends", "boss", "client", "clients", "grandma", "grandpa"}
 )
 # Phrases that say how, not what ("a CSA in place", "derivatives at all").
 _IDIOM = re.compile(
@@ -131,7 +140,12 @@ def frame_words(question: str) -> frozenset[str]:
     degree = [
         w
         for w in re.findall(r"[a-z]+", question.lower())
-        if w in _DEGREE or w in _HEDGES or w in _GUESSES or w in _VAGUE or superlative(w)
+        if w in _DEGREE
+        or w in _HEDGES
+        or w in _GUESSES
+        or w in _VAGUE
+        or w in _ASKING_FOR_WHOM
+        or superlative(w)
     ]
     return frozenset(t for w in framing + degree for t in tokenize(w))
 

@@ -134,15 +134,39 @@ def counts(text: str) -> set[tuple[float, str]]:
     return found
 
 
+# A range of months: 7到9月, 7-9月, 七至九月 ("the months July to September").
+_ZH_MONTHS = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
+_ZH_MONTH_RANGE = re.compile(rf"{_ZH_MONTHS}月?(?:到|至|-|~|～|—)\s*{_ZH_MONTHS}月")
+
+
+def quarter_ranges(question: str) -> dict[int, set[int]]:
+    """The calendar quarters the question names as a range of their months (7到9月 is the
+    third quarter), each with those months."""
+    found: dict[int, set[int]] = {}
+    for match in _ZH_MONTH_RANGE.finditer(question):
+        first, last = (_month_number(m) for m in match.groups())
+        if first is not None and last is not None and last - first == 2 and first % 3 == 1:
+            found[(first + 2) // 3] = set(range(first, last + 1))
+    return found
+
+
 def periods_held(question: str, text: str) -> bool:
     """Whether `text` names every month the question names (July is not August), every quarter
     it numbers (Q2 is not Q3) and every count of years or months it names ("over five years"
     is not "over three years"; 近五年), those it checks aside (a guess, the number of a question
     asking whether). A count is also held where the passage holds the glossary's words for it
     ("first half" for "the first six months")."""
-    if not months(question, asked=True) <= months(text):
+    ranged = quarter_ranges(question)
+    said_months = months(text)
+    spanned = {m for months_of in ranged.values() for m in months_of}
+    if not months(question, asked=True) - spanned <= said_months:
         return False
     if not quarters(question) <= quarters(text):
+        return False
+    # 7到9月: the third quarter, said as the quarter or as its months
+    if any(
+        q not in quarters(text) and not months_of <= said_months for q, months_of in ranged.items()
+    ):
         return False
     guessed = checked(question)
     written = counts(text)

@@ -4,7 +4,10 @@ it numbers (tier 2 capital is not the policy's tier 1), and a place it asks a fi
 America). The same documents answer questions put in everyday words: "every year" for "a
 year", a central bank for "the Bank of …", "the jul-sep period" for the third quarter, a
 trading partner's cap for a counterparty limit, 不满12个月 for 一年以内, 电芯 for 电池, 一吨
-for 每吨, a word of no weight (那边, 最后) between the words narrowing what is asked."""
+for 每吨, a word of no weight (那边, 最后) between the words narrowing what is asked, 7到9月
+for the third quarter, 多少号人 counting people, "the least you can start with" for a minimum
+investment. A glossary word of two (核心通胀) asked beside a passage saying only its head
+(inflation), and a share 占组合多少百分比 beside a passage giving none, are not answers."""
 
 from __future__ import annotations
 
@@ -25,13 +28,16 @@ DOCUMENTS = {
         "# Harbor Bond Fund factsheet\n\n"
         "## Fund facts\n- Share class: A (USD, accumulating)\n"
         "- Ongoing charges: 0.48% a year; no entry or exit charge\n"
-        "- Minimum initial investment: USD 2,500\n"
+        "- Minimum initial investment: USD 2,500\n\n"
+        "## Objective\nThe fund invests in government and corporate bonds from developed and "
+        "emerging markets.\n"
     ),
     "northvale_policy_statement.txt": (
         "Monetary Policy Statement — Bank of Northvale, 3 October 2024\n\n"
         "Decision. The Monetary Policy Committee voted by 7 votes to 2 to raise Bank Rate to "
         "4.5%.\n\n"
-        "Growth. Gross domestic product is expected to grow by 0.3% in the third quarter.\n"
+        "Growth. Gross domestic product is expected to grow by 0.3% in the third quarter.\n\n"
+        "Inflation. Consumer price inflation fell to 5.9% in August.\n"
     ),
     "锂电行业研报摘要.txt": (
         "锂电行业研报摘要\n\n"
@@ -42,6 +48,7 @@ DOCUMENTS = {
         "# 青松科技2024年三季度业绩说明会\n\n"
         "## 经营概况\n公司第三季度实现营业收入30.5亿元；归属于上市公司股东的净利润3.1亿元。\n\n"
         "## 分业务情况\n海外收入占比为18%，主要来自欧洲和北美市场。\n\n"
+        "## 研发投入\n公司研发人员共有2,150人。\n\n"
         "## 问答环节\n问：应收账款是否有所上升？\n"
         "答：截至9月末，应收账款余额为20.1亿元，账龄一年以内的占比超过80%。\n"
     ),
@@ -53,6 +60,8 @@ NOT_SAID = [
     "counterparty take up?",
     "What share of Qingsong Technology's third-quarter revenue came from Europe?",
     "青松科技三季度来自北美的收入占比是多少？",
+    "Northvale 8月份核心通脹（剔除能源同食品）係幾多？",
+    "Harbor債券基金入面新興市場債券佔組合幾多百分比？",
 ]
 SAID = [
     (
@@ -77,6 +86,14 @@ SAID = [
     ("青松科技Q3母公司那边最后落袋的利润是多少钱？", "3.1亿元"),
     ("我想问下青松的客户还欠着没给的钱里，不满12个月的有多大比例？", "80%"),
     ("青松科技三季度海外收入占比是多少？", "18%"),
+    ("青松科技7到9月到手的利润有多少？", "3.1亿元"),
+    ("青松科技做技术开发的工程师团队多大，多少号人？", "2,150人"),
+    (
+        "my grandson wants to put money in that Harbor bond thing, what's the least you can "
+        "start with?",
+        "USD 2,500",
+    ),
+    ("Northvale 8月份通脹係幾多？", "5.9%"),
 ]
 
 
