@@ -253,9 +253,14 @@ _WHOLE_WINDOW = {
     "sharpe",
     "investment_growth",
 }
-# A window ending up to one of its series' periods after the data still covers its end.
+# A window ending up to one of its series' periods after the data still covers its end, unless
+# the question stresses the whole period ("2018年全年" of factors ending with November's).
 _GRACE = {"daily": timedelta(days=31), "monthly": timedelta(days=31)}
 _GRACE |= {"quarterly": timedelta(days=92), "annual": timedelta(days=366)}
+_WHOLE_PERIOD = re.compile(
+    r"全年|整年|一整年|全年度|(?i:\b(?:full|whole|entire|complete)\s+(?:calendar\s+)?year\b"
+    r"|\ball\s+of\s+(?:19|20)\d\d\b|\bthe\s+whole\s+of\b)"
+)
 
 
 def _ends_before_the_end_said(reading: Reading, kept: list[Entity]) -> Entity | None:
@@ -266,6 +271,13 @@ def _ends_before_the_end_said(reading: Reading, kept: list[Entity]) -> Entity | 
         return None
     if not reading.metrics or not set(reading.metrics) <= _WHOLE_WINDOW or reading.parts:
         return None  # (a fall's peak and trough, a count …: what the data hold may answer it)
+    whole = _WHOLE_PERIOD.search(reading.text) is not None
+
+    def grace(entity: Entity) -> timedelta:
+        if whole and entity.frequency in ("monthly", "quarterly"):
+            return timedelta(0)  # its last value already speaks for its whole period
+        return _GRACE.get(entity.frequency or "", _GRACE["daily"])
+
     return next(
         (
             e
@@ -273,7 +285,7 @@ def _ends_before_the_end_said(reading: Reading, kept: list[Entity]) -> Entity | 
             # (a user's own file holds what they chose to import: its figure, with a note)
             if _whose([e]) == "bundled"
             and e.last is not None
-            and covered_to(e, e.last) + _GRACE.get(e.frequency or "", _GRACE["daily"]) < end
+            and covered_to(e, e.last) + grace(e) < end
         ),
         None,
     )

@@ -63,9 +63,11 @@ class PlanBuilder:
     def has(self, interface: str) -> bool:
         return any(call.interface == interface for _, call in self._calls)
 
-    def output_of(self, interface: str) -> str | None:
-        """The output of the first call to `interface`, if the plan has one."""
-        return next((call.output for _, call in self._calls if call.interface == interface), None)
+    def output_of(self, interface: str, *, last: bool = False) -> str | None:
+        """The output of the first call to `interface` (the latest with `last`: the one of the
+        part being planned), if the plan has one."""
+        calls = reversed(self._calls) if last else iter(self._calls)
+        return next((call.output for _, call in calls if call.interface == interface), None)
 
     def calls(self) -> list[Call]:
         return [call for _, call in self._calls]

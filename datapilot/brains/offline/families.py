@@ -62,6 +62,7 @@ from datapilot.brains.offline.measures import amount_span
 from datapilot.brains.offline.numbers import digits_for_words
 from datapilot.brains.offline.period_tallies import read_period_tally
 from datapilot.brains.offline.periods import period_holding
+from datapilot.brains.offline.points_beside import points_beside_a_span
 from datapilot.brains.offline.ratios import (
     as_growth_multiple,
     as_ratio,
@@ -148,6 +149,12 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         # "哪天收盘重新站上那个高点" of 2007年10月的高点: that period's peak and its recovery,
         # read below (a peak named by its day, "its Feb 19 2020 record close", is that close)
         first = None
+    if first is not None and first.level is not None and not first.back:
+        counted = read_count_ask(text)
+        if counted is not None and counted.threshold == first.level:
+            # "在80块上面的有几天？第一次站上80是哪天": the count of the level's sessions,
+            # with its first day, answers both
+            first = None
     if (
         first is not None
         and reading.entities
@@ -257,8 +264,14 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
             and count.condition not in ("up", "down", "both")
             and not any(a < f and e < b for a, b in count.spans for e, f in period.spans)
         ):
-            # "best week, worst week, and how many sessions moved more than 7%": both
-            _as_period(reading, period, parsed, numbers, count.spans)
+            if len(period.sides) == 1 and {"yoy", "qoq", "mom"} & set(reading.metrics):
+                # "同比…哪个季度最高…有几个季度在10%以上": the rate's highest quarter, dated,
+                # never the quarters ranked by the index's own return
+                (side,) = period.sides
+                _as_when(reading, WhenAsk(side, period.frequency, period.spans), None, text)
+            else:
+                # "best week, worst week, and how many sessions moved more than 7%": both
+                _as_period(reading, period, parsed, numbers, count.spans)
         return
     first_day = read_first_day_ask(text)
     if first_day is not None and reading.entities:
@@ -332,7 +345,8 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         and reading.entities
         and not reading.days
         and not _DATED & set(reading.metrics)
-        and not _nested_window(parsed)
+        # (a named month inside the span: a part of its own when the others are named periods)
+        and (not _nested_window(parsed) or points_beside_a_span(parsed))
     ):
         _as_when(reading, when, _said_apart(parsed, when.spans), text)
         return
@@ -662,8 +676,10 @@ _FIRST_COUNTED = re.compile(
     r"|\b(?:the\s+)?(?:first|last)\s+(?:day|date|session|time|close)\b"
     # "on what date did that first happen", "when did it first close above that mark"
     r"|\b(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day))\b[^.?!,;]{0,30}?\bfirst\b"
-    r"|(?:第一次|首次|头一次|最后一次)[^，,。？?；;]{0,16}?(?:哪一?天|哪日|什么时候|几号|何时)"
-    r"|(?:哪一?天|什么时候|何时)[^，,。？?；;]{0,8}?(?:第一次|首次|最后一次)"
+    # 头一回…啥时候, 最早哪天, 第一天是几号, 第一次站上80是哪天
+    r"|(?:第一次|首次|头一次|头一回|第一回|最后一次|第一天|最早|最晚)[^，,。？?；;]{0,16}?"
+    r"(?:哪一?天|哪日|什么时候|啥时候|啥时|几时|几号|何时|哪个交易日)"
+    r"|(?:哪一?天|什么时候|啥时候|何时)[^，,。？?；;]{0,8}?(?:第一次|首次|头一回|最后一次)"
 )
 _DAYS = {"best_day", "worst_day", "max_drawdown", "drawdown"}
 # The window's extreme close asked beside a count: "and what was its highest close", 最高收盘是多少.

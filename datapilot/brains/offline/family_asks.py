@@ -96,8 +96,10 @@ _PERIOD_PATTERNS = (
         rf"(?i)\b(?:which|what)\s+(?:{_NUMBER_EN}\s+)?(?:(?:single|calendar|full|whole)\s+){{0,2}}"
         rf"{_PERIOD_EN}\b[^.?;!]{{0,50}}?\b"
         rf"(?:(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:[\w/-]+\s+){{0,2}}?(?P<fall>{_DOWN_EN})\b)?"
-        # "which quarter was best and which was worst": the other side said after it
-        rf"(?:\s+and\s+which\s+(?:one\s+)?(?:was|were|is)\s+(?:the\s+)?(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
+        # "which quarter was best and which was worst", "at its widest and at its narrowest",
+        # "widest, and which narrowest": the other side said after it
+        rf"(?:,?\s+and\s+(?:which\s+(?:one\s+)?(?:(?:was|were|is)\s+)?|at\s+)?(?:its\s+|the\s+)?"
+        rf"(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
         rf"|(?P<up>gain(?:ed)?|r[io]se|rall(?:y|ied)|jump(?:ed)?|climb(?:ed)?|surge(?:d)?)\s+"
         rf"(?:the\s+)?most"
         rf"|(?P<down>f[ae]ll|drop(?:ped)?|lo(?:se|st)|declined?|slump(?:ed)?|sank|sink)\s+"
@@ -235,6 +237,8 @@ _WHEN_UNIT |= {"month": "monthly", "quarter": "quarterly", "year": "annual"}
 _HIGH_EN = (
     r"peak(?:ed)?|high|highs|highest|top(?:ped)?|max(?:imum)?|low|lows|lowest|bottom(?:ed)?|"
     r"trough|min(?:imum)?|widest|narrowest|fastest|strongest|slowest|weakest|"
+    # "when core inflation ran hottest": a rate's highest (coolest: its lowest)
+    r"hottest|coolest|coldest|"
     # "when was Brent dearest over WTI": a premium's widest (cheapest: its narrowest)
     r"dearest|priciest|most\s+expensive|cheapest|"
     # "how wide did the spread get … and which month": the extreme it reached
@@ -251,7 +255,8 @@ _WHEN_PATTERNS = (
         r"(?i)\b(?:which|what|on\s+what)\s+(?P<unit>day|date|session|week|month|quarter|year)\b"
         rf"[^.?!]{{0,90}}?\b(?P<side>{_HIGH_EN})\b"
     ),
-    re.compile(rf"(?i)\bwhen\b[^.?!]{{0,90}}?\b(?P<side>{_HIGH_EN})\b"),
+    # (not a condition: "which had the best return when you chain the monthly returns")
+    re.compile(rf"(?i)\bwhen\b(?!\s+(?:you|we|i|one)\b)[^.?!]{{0,90}}?\b(?P<side>{_HIGH_EN})\b"),
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.?!]{{0,40}}?\b(?:and|with|plus)\s+(?:the\s+|its\s+)?"
         r"(?P<unit>date|day)s?\b"
@@ -262,6 +267,12 @@ _WHEN_PATTERNS = (
     re.compile(
         rf"(?i)\b(?P<side>{_HIGH_EN})\b[^.!]{{0,80}}?(?:\band\b|,|[-–—?;(])\s*(?:(?:in|on)\s+)?"
         r"(?:which|what)\s+(?P<unit>day|date|session|week|month|quarter|year)s?\b"
+    ),
+    # "the month core inflation topped out", "the quarter it bottomed": the period named first,
+    # its extreme by a verb after it.
+    re.compile(
+        r"(?i)\bthe\s+(?P<unit>day|date|session|week|month|quarter|year)\s+(?:[\w'-]+\s+){0,4}?"
+        r"(?P<side>peaked|topped(?:\s+out)?|bottomed(?:\s+out)?|troughed)\b"
     ),
     # "brent peak month in 2008 and the price": the period of the extreme named by its unit.
     re.compile(
@@ -383,12 +394,14 @@ _OTHER_SIDE = re.compile(
     r"week|个|一个|一)\s*)?(?:(?:天|日|月份?|季度|年|周)\s*)?(?:(?:was|did|is)\s+(?:it\s+)?)?"
     r"(?:(?:at|hit)\s+(?:its\s+)?)?(?:是)?"
     r"(?P<side>highest|lowest|peak(?:ed)?|trough|bottom(?:ed)?|top(?:ped)?|low|high|最高|最低)(?![A-Za-z])"
+    # "at its widest and at its narrowest": the other end of a spread said the same way
+    r"|(?i:\s*(?:,\s*)?and\s+(?:at\s+)?(?:its\s+|the\s+)?)(?P<ends>narrowest|widest|tightest)\b"
 )
 
 
 # A word naming the low end (the lowest, the trough, 见底), not the high.
 _LOW_SIDE = re.compile(
-    r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak|cheap)|最窄|最低|低点|谷底|新低|最小|"
+    r"(?:how\s+)?(?:low|bottom|trough|min|narrow|slow|weak|cheap|cool|cold)|最窄|最低|低点|谷底|新低|最小|"
     r"见底|创新低|最慢"
 )
 
@@ -402,7 +415,8 @@ def _other_side_after(text: str, end: int, low: bool) -> re.Match[str] | None:
     found = _OTHER_SIDE.match(text, end)
     if found is None:
         return None
-    return found if _names_the_low(found.group("side").lower()) != low else None
+    side = found.group("side") or found.group("ends")
+    return found if _names_the_low(side.lower()) != low else None
 
 
 def read_when_ask(text: str) -> WhenAsk | None:
@@ -516,9 +530,11 @@ _RETURN_ZH = re.compile(
     r"(?P<cmp>超过|大于|高于|逾|超|不低于|至少|达到|在)?\s*" + _NUM + r"\s*[%％](?P<above>以上)?"
 )
 _LEVEL_ZH = re.compile(
-    r"(?P<cmp>高于|低于|超过|大于|小于|站上|站稳|跌破|不低于|不高于|在)?\s*"
+    r"(?P<cmp>高于|低于|高过|低过|超过|大于|小于|站上|站稳|跌破|不低于|不高于|在)?\s*"
     + _NUM
-    + r"\s*(?:美元|元|点|块)?(?P<side>(?:及|或)?(?:以上|以下|之上|之下))?(?![\d.%％])"
+    # (收在80块上面, 在3000点上方: above it, the number itself not included)
+    + r"\s*(?:美元|美金|元|点|块|刀)?"
+    r"(?P<side>(?:及|或)?(?:以上|以下|之上|之下)|上面|下面|上方|下方)?(?![\d.%％])"
 )
 # A close against its own N-day moving average: "below its 200-day moving average", "above
 # its 200dma", 收在200日均线下方, 站上50日均线.
@@ -762,9 +778,13 @@ def read_count_ask(text: str, trigger: re.Match[str] | None = None) -> CountAsk 
     )
     if level_zh is not None:
         cmp, side = level_zh.group("cmp") or "", level_zh.group("side") or ""
-        below = cmp in ("低于", "小于", "跌破", "不高于") or side.endswith(("以下", "之下"))
+        below = cmp in ("低于", "低过", "小于", "跌破", "不高于") or side.endswith(
+            ("以下", "之下", "下面", "下方")
+        )
         # 以上/以下 include the number said (as in Chinese law and usage): "在150以上", "150以上".
-        inclusive = cmp in ("不低于", "不高于") or (cmp in ("在", "") and bool(side))
+        inclusive = cmp in ("不低于", "不高于") or (
+            cmp in ("在", "") and side.endswith(("以上", "以下", "之上", "之下"))
+        )
         inclusive = inclusive or side.startswith(("及", "或"))
         spans.append(level_zh.span())
         condition = "close_below" if below else "close_above"

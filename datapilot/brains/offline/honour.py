@@ -68,7 +68,9 @@ WHEN = re.compile(
     # "when the Fed was cutting": a clause that tells what was happening
     r"(?i)\b((?<!\bthan\s)when(?!\s+(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\s+"
     r"(?:\w+ed|was|were|had|got|began|bought|sold|made|went|came|left|took)\b"
-    r"|\s+the\s+\w+(?:\s+\w+)?\s+(?:was|were)\s+\w+ing\b)"
+    r"|\s+the\s+\w+(?:\s+\w+)?\s+(?:was|were)\s+\w+ing\b"
+    # "the best return when you chain the monthly returns": a condition, no date asked
+    r"|\s+(?:you|we|one)\s+(?!(?:did|do|does|was|were)\b)\w+)"
     r"|(?:on\s+)?which\s+(?:day|date|month|quarter|year|week|session|trading\s+day)s?|"
     r"what\s+(?:day|date)|on\s+what\s+date|(?:and|with|plus)\s+(?:the|its)\s+dates?"
     # the days counted, listed: "how many sessions … ? list them w/ the % moves"

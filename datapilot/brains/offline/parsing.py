@@ -125,13 +125,22 @@ _NOT_ASKED = re.compile(
 )
 
 
+_BRACKETED = re.compile(r"[(（]([^()（）]{1,40})[)）]")
+_PERIOD_WORD = re.compile(r"(?i)\b(?:month|quarter|year|week|day|session)s?\b|[月年季周天]")
+
+
 def _said_as_context(hit: Hit, text: str) -> bool:
     """Whether `hit` is a measure the bundled data lack, said in a statement before the
-    question, which itself asks something else."""
+    question, which itself asks something else, or in brackets naming a period by what happened
+    in it ("(the downgrade month)")."""
     from datapilot.brains.offline.measures import LIVE_ONLY  # (measures reads parsed text)
 
     if not any(label.removeprefix("metric:") in LIVE_ONLY for label in hit.labels):
         return False
+    for aside in _BRACKETED.finditer(text):
+        # "in August 2011 (the downgrade month)": brackets naming the period by what happened
+        if aside.start() < hit.start and hit.end <= aside.end() and _PERIOD_WORD.search(aside[1]):
+            return True
     ends = [found.end() for found in _SENTENCE_END.finditer(text)]
     after = bisect_right(ends, hit.start)
     if after == len(ends):
@@ -405,19 +414,24 @@ def _with_their_glosses(mentions: list[Mention], text: str, times: list[Span]) -
 
 
 def _named_again_in_brackets(mentions: list[Mention], text: str, catalog: Catalog) -> list[Mention]:
-    """A name followed by a code in brackets ("WTI (MCOILWTICO)", 联合健康(UNH)) names one thing:
-    the code says which, and the two are read as one mention of the code's entity. A gloss in
+    """A name followed by a code in brackets ("WTI (MCOILWTICO)", 联合健康(UNH)), or a Chinese
+    name written right against it (规模SMB), names one thing: the code says which, and the two
+    are read as one mention of the code's entity. A gloss in
     brackets that may name the same thing ("Fama-French SMB (size)") restates the name."""
     read: list[Mention] = []
     for mention in mentions:
         name = read[-1] if read else None
         between = text[name.span[1] : mention.span[0]] if name else ""
         closes = text[mention.span[1] :].lstrip().startswith((")", "）"))
-        if not (name and closes and re.fullmatch(r"\s*[(（]\s*", between)):
+        code = re.fullmatch(r"\^?[A-Z0-9][A-Z0-9.\-]*", mention.text) is not None
+        # A Chinese name written right against a code (规模SMB, 苹果AAPL) is glossed by it too.
+        touching = name is not None and not between and "\u4e00" <= name.text[-1] <= "\u9fff"
+        bracketed = closes and re.fullmatch(r"\s*[(（]\s*", between) is not None
+        if not (name and ((touching and code) or bracketed)):
             read.append(mention)
             continue
         span = (name.span[0], mention.span[1])
-        if re.fullmatch(r"\^?[A-Z0-9][A-Z0-9.\-]*", mention.text):  # a code says which
+        if code:  # a code says which
             read[-1] = mention.model_copy(update={"span": span, "text": text[span[0] : span[1]]})
             continue
         if any(m.entity.id == name.entity.id for m in catalog.lookup(mention.text, limit=5)):

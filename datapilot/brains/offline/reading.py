@@ -50,6 +50,7 @@ from datapilot.brains.offline.measures import (
 from datapilot.brains.offline.methods import unsupported_method
 from datapilot.brains.offline.parsing import Parsed, normalise_text, parse
 from datapilot.brains.offline.periods import calendar_unit, period_holding
+from datapilot.brains.offline.points_beside import read_points_beside_extreme
 from datapilot.brains.offline.reading_forms import asks_data_too, read_forms, read_risk_free
 from datapilot.brains.offline.reading_lists import (
     MARKET,
@@ -556,6 +557,7 @@ def _read(
         _grow_to_today(reading)
         if not reading.parts:
             read_families(reading, parsed, vocab)
+            read_points_beside_extreme(reading, parsed)
     if (averaged := averages_basis(text, reading.zh)) is not None:
         reading.status, reading.message = "no_data", averaged
         reading.trace.append("a change between averages: not computed")

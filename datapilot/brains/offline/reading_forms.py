@@ -255,7 +255,11 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
             d for d in parsed.time.durations if (d.count, d.unit) != (counted, unit)
         ]
     # After the count: "前三名和后三名" is a ranking because of its count alone.
-    reading.both_ends = reading.rank and asks_both_ends(parsed.text)
+    # A few names ranked whole ("the cumulative returns of Mkt-RF, SMB and HML, and which did
+    # best and which worst") show every name's figure, the best and the worst named first.
+    few = len(reading.entities) <= _FEW_RANKED and (reading.top_k or 1) == 1
+    few = few and not reading.universe and not reading.members_of
+    reading.both_ends = reading.rank and asks_both_ends(parsed.text) and not few
     if reading.both_ends:
         reading.trace.append("首尾排名" if reading.zh else "the top and the bottom of the ranking")
     lengths = [
@@ -272,6 +276,9 @@ def read_forms(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         reading.trace.append(f"window length: {', '.join(map(str, lengths))} observations")
 
 
+# As many names as a ranking shows whole rather than by its two ends.
+_FEW_RANKED = 5
+
 _RATE = rf"({DIGITS}(?:\.\d+)?|zero|零)\s*(%|个百分点|percent)?"
 _RISK_FREE = re.compile(
     rf"(?i)(?:risk[-\s]?free(?:\s+(?:rate|return))?|\brfr?\b)"
@@ -279,7 +286,7 @@ _RISK_FREE = re.compile(
     rf"|{_RATE}\s*(?:annual\s+|a\s+year\s+)?(?:risk[-\s]?free|rfr?\b)"
     # (当作0就好, 以零计, 算0: the rate said as what it is taken for)
     rf"|无风险(?:利率|收益率|利息)?\s*(?:就|都|先|暂且|姑且|可以)?\s*"
-    r"(?:按|为|是|取|设为|设|用|当作|当成|视为|算作|算|以|=|:)?\s*"
+    r"(?:按|为|是|取|设为|设|用|当作|当成|当|视为|算作|算|以|=|:)?\s*"
     rf"{_RATE}"
     rf"|{_RATE}\s*的?无风险"
 )

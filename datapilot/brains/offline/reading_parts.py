@@ -12,9 +12,8 @@ import itertools
 import re
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from datapilot.brains.offline.basis import window_between
+from datapilot.brains.offline.family_asks import read_when_ask
 from datapilot.brains.offline.first_back import read_first_ask
 from datapilot.brains.offline.first_day import read_first_day_ask
 from datapilot.brains.offline.honour import GAP
@@ -26,21 +25,15 @@ from datapilot.brains.offline.level_changes import (
     moves_against_a_period,
 )
 from datapilot.brains.offline.parsing import Parsed
+from datapilot.brains.offline.parts import Part, part_of, split_into
 from datapilot.brains.offline.periods import calendar_unit, period_holding
+from datapilot.brains.offline.points_beside import points_and_a_span
 from datapilot.brains.offline.ratios import read_ratio_ask
-from datapilot.brains.offline.windows import Base, Clause
+from datapilot.brains.offline.windows import Clause
 from datapilot.core.intent import IntentPart
-from datapilot.data.display import measure_name
 
 if TYPE_CHECKING:
     from datapilot.brains.offline.reading import Reading
-
-
-class Part(BaseModel):
-    """One part as the planner needs it: the intent's part and where its returns start."""
-
-    part: IntentPart
-    base: Base
 
 
 _EXTREME = r"(?:high|highs|peak|top|low|lows|bottom|trough)"
@@ -87,6 +80,8 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         for c in parsed.time.clauses
         if c.start is not None and c.end is not None and c.rule not in ("horizon", "first")
     ]
+    if points_and_a_span(clauses, parsed.text) and read_when_ask(parsed.text) is not None:
+        return  # values at named periods beside a span's dated extreme: read after the families
     if _rate_at_two_periods(reading, parsed):
         return
     if _chained_moves(reading, parsed.time.clauses):
@@ -176,15 +171,15 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
         # 2008, and in June 2018"): one measure over each window
         _each_window(reading, clauses, *hits[0], text=parsed.text)
         return
-    if len(windows) < 2:
-        return
-    parts = [_part(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)]
+    if len(windows) < 2 or windows < {(c.start, c.end) for c in clauses}:
+        return  # (a period no measure is said beside, "in June 2013 and June 2015": no pairing)
+    parts = [part_of(clauses[i], paired[i], words[i], reading.zh) for i in sorted(paired)]
     changed = _changes_between(parts, [clauses[i] for i in sorted(paired)], parsed.text)
     if changed != parts and all(e.frequency == reading.frequency for e in reading.entities):
         # "Brent crude monthly price …": the word says what the data is, not that each month's
         # change is asked; the change asked runs between the two periods.
         reading.frequency = None
-    _split(reading, changed)
+    split_into(reading, changed)
 
 
 # "the price in January 2020, and the change versus January 2019": a change said against a
@@ -303,7 +298,7 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
         changes.append("return")  # "both monthly levels and the move in bps"
     if paired and not changes:
         changes.append("return")  # "从前者到后者变化了百分之几": the change between them
-    parts = [_part(c, levels, [], reading.zh) for c in (first, second)] if levels else []
+    parts = [part_of(c, levels, [], reading.zh) for c in (first, second)] if levels else []
     between = window_between(((first.start, first.end), (second.start, second.end)))  # type: ignore[arg-type]
     if changes and between is not None:
         earlier, later = sorted((first, second), key=lambda c: c.end)  # type: ignore[arg-type,return-value]
@@ -321,7 +316,7 @@ def _set_against(reading: Reading, text: str, clauses: list[Clause], hits: list[
         return False
     if changes:
         reading.frequency = None  # the change runs between the two periods, not month by month
-    _split(reading, parts)
+    split_into(reading, parts)
     return True
 
 
@@ -356,7 +351,7 @@ def _chained_moves(reading: Reading, said: list[Clause]) -> bool:
             base="on_or_before",
         ),
     ]
-    _split(reading, parts)
+    split_into(reading, parts)
     return True
 
 
@@ -442,30 +437,7 @@ def _each_window(
     for clause in clauses:
         firsts.setdefault((clause.start, clause.end), clause)
     words = [hit.text] if hit is not None else []
-    _split(reading, [_part(c, [metric], words, reading.zh) for c in firsts.values()])
-
-
-def _split(reading: Reading, parts: list[Part]) -> None:
-    reading.parts = parts
-    reading.trace = [t for t in reading.trace if "several time phrases" not in t]
-    for part in reading.parts:
-        p = part.part
-        measures = "、".join(measure_name(m, zh=True) for m in p.metrics)
-        reading.trace.append(
-            f"一部分：{measures}，{p.start} 至 {p.end}"
-            if reading.zh
-            else f"a part of its own: {', '.join(p.metrics)} over {p.start}..{p.end}"
-        )
-    reading.notes.append(parts_note([p.part for p in reading.parts], reading.zh))
-
-
-def parts_note(parts: list[IntentPart], zh: bool) -> str:
-    """What the answer says of its parts: each one's words and window."""
-    if zh:
-        listed = "；".join(f"“{p.text}”（{p.start}至{p.end}）" for p in parts)
-        return f"分{len(parts)}部分回答，各用各的时间：{listed}。"
-    listed = "; ".join(f'"{p.text}" ({p.start} to {p.end})' for p in parts)
-    return f"Answered in {len(parts)} parts, each over its own window: {listed}."
+    split_into(reading, [part_of(c, [metric], words, reading.zh) for c in firsts.values()])
 
 
 def _rate_at_two_periods(reading: Reading, parsed: Parsed) -> bool:
@@ -486,13 +458,5 @@ def _rate_at_two_periods(reading: Reading, parsed: Parsed) -> bool:
     if end != later.end:
         return False  # "to the middle of 1982": no period of the same length
     second = later.model_copy(update={"start": start, "rule": "period"})
-    _split(reading, [_part(c, ["yoy"], [], reading.zh) for c in (first, second)])
+    split_into(reading, [part_of(c, ["yoy"], [], reading.zh) for c in (first, second)])
     return True
-
-
-def _part(clause: Clause, metrics: list[str], words: list[str], zh: bool) -> Part:
-    text = "".join([clause.text, *words]) if zh else " ".join([*words, clause.text])
-    return Part(
-        part=IntentPart(text=text, metrics=metrics, start=clause.start, end=clause.end),
-        base=clause.base,
-    )

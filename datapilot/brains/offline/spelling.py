@@ -326,8 +326,11 @@ def mandarin(text: str) -> str:
     text = simplified(text)
     if "报酬" in text:  # Taiwan's 报酬率 (報酬率) is the mainland's 收益率
         text = text.replace("报酬", "收益")
-    if "殖利率" in text:  # Taiwan's 殖利率 of a bond is its 收益率
-        text = text.replace("殖利率", "收益率")
+    if "殖利率" in text:
+        # Taiwan's 殖利率 of a bond is its 收益率; of a stock's cash payout (现金殖利率,
+        # 股息殖利率, beside 配息/股利) it is the dividend yield, 股息率
+        paid = re.search(r"现金殖利率|股息殖利率|配息|股利|除息", text) is not None
+        text = text.replace("殖利率", "股息率" if paid else "收益率")
     if "那" in text:
         text = _which_typed(text)
     if "好多" in text:

@@ -156,6 +156,10 @@ class TimeReading(BaseModel):
         default_factory=list,
         description="Windows asked beside a year they lie in ('the 2020 return, and March's').",
     )
+    set_aside: list[Clause] = Field(
+        default_factory=list,
+        description="The windows of `nested`, which a reading may take up as parts of their own.",
+    )
     notes: list[str] = Field(default_factory=list)
 
     model_config = {"arbitrary_types_allowed": True}
@@ -1153,6 +1157,8 @@ class Grammar:
                 reading.notes.append(
                     "a part of a year said beside the year: the part is the window"
                 )
+            if not dates_its_parts:
+                reading.set_aside.append(clause)
             for atom in atoms if not dates_its_parts else ():
                 if clause.span[0] <= atom.span[0] and atom.span[1] <= clause.span[1]:
                     reading.nested.append(atom.span)

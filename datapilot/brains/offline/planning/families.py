@@ -117,7 +117,7 @@ class AnalystFamilies(SeriesStatistics):
             if self.volume is None:
                 self._volume()
             series = self.volume or self.levels(freq="daily")  # the shares, not the closes
-        elif spread := self.builder.output_of("spread"):
+        elif spread := self.builder.output_of("spread", last=True):
             series = spread  # "the widest the Baa-Aaa spread got": the spread's extreme
             # with the two series it is taken between on that date
             beside = self.levels()
@@ -355,7 +355,8 @@ class AnalystFamilies(SeriesStatistics):
             return self.levels()
         if self.builder.output_of("spread") is None:
             self._spread()
-        return self.builder.output_of("spread") or self.levels()
+        # (the latest: the spread of the part being planned, not an earlier part's)
+        return self.builder.output_of("spread", last=True) or self.levels()
 
     def _count_values(self, condition: str) -> None:
         """How many of a monthly or quarterly series' values in the window met a level."""
