@@ -124,7 +124,8 @@ def class_labels(question: str) -> list[str]:
 
 # Trade with a place (出口到欧洲, 销往美国): where the goods go narrows the trade asked of.
 _ZH_DESTINATION = re.compile(
-    r"(出口|进口|销售|出售|卖|投资|发货)(?:到|往|至)([\u4e00-\u9fff]{2,3}?)(?=的|去|市场|[，。？?！!,]|$)"
+    r"(出口|进口|销售|出售|卖|投资|发货)(?:到|往|至)([\u4e00-\u9fff]{2,3}?)"
+    r"(?=的|去|市场|多少|几|有|是|数量|[，。？?！!,]|$)"
 )
 _ZH_CLAUSE = re.compile(r"[，。；：！？,;:!?\n]")
 

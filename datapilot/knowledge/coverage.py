@@ -82,7 +82,7 @@ _ASKING_FOR_WHOM = frozenset(
 # Phrases that say how, not what ("a CSA in place", "derivatives at all").
 _IDIOM = re.compile(
     r"(?i)\b(?:in place|in force|in effect|at all|in full|in practice|in fact|in general"
-    r"|on track|in line)\b"
+    r"|on track|in line|these days|nowadays|right now|at the moment)\b"
 )
 # Words putting a guess into a question ("maybe around 6.8 yrs?", "I think it was 5%",
 # 我记得…好像…大概是10亿): the value guessed is checked against the passage's, like the number
@@ -113,7 +113,11 @@ ZH_ASKED = re.compile(
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|\S", re.IGNORECASE)
 _ACRONYM = re.compile(r"\b[A-Z]{2,4}\b")
-_LABEL = re.compile(r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])")
+# (not a letter naming the class after it: "the Aurora A class" is the A class of Aurora's)
+_LABEL = re.compile(
+    r"\b([A-Za-z][a-z'\-]+)\s+([A-HJ-Z])\b(?![&.'\-])"
+    r"(?!\s+(?:share\s+|unit\s+)?(?:class|classes|shares|units)\b)"
+)
 # A numbered edition of a document or a part of one ("version 3.1", "the previous version (3.1)",
 # "section 4.2"): another number there names another edition.
 _NUMBERED = re.compile(
@@ -285,11 +289,18 @@ class Run:
     after: bool = False
 
 
+# A verb with its particle ("top up", "hand over", "pay out"): the verb names no thing.
+_PHRASAL = re.compile(
+    r"\b(top|hand|pay|set|sign|give|pick|carve|roll|wind|run)\s+(?:up|over|out|off|down)\b"
+)
+
+
 @lru_cache(maxsize=1024)
 def runs(question: str) -> tuple[Run, ...]:
     """The question's runs of adjacent English content words."""
     lowered = question.lower()
     verbal = verbs(tuple(w for w in re.findall(r"[a-z]{2,}", lowered)))
+    verbal = verbal | {m.group(1) for m in _PHRASAL.finditer(lowered)}
     frame = frame_words(question)
     found: list[Run] = []
     current: list[Unit] = []

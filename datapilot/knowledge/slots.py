@@ -268,6 +268,12 @@ _SOURCE_EN = re.compile(
     r"\b(?:came|come|comes|coming|derived|generated|earned|sourced|revenues?|sales|income)"
     r"\s+from\s+(?:the\s+)?((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)"
 )
+# A place a business or its sales are named by: "Lanhai's Middle East business", "European
+# sales" (not a possessor: "Lanhai Technology's …" is the company).
+_PLACE_OF = re.compile(
+    r"(?<![\w'])((?:[A-Z][a-z]+\s+)?[A-Z][a-z]+)\s+"
+    r"(?:business|operations|segment|market|sales|revenues?)\b"
+)
 _SOURCE_ZH = re.compile(
     r"(?:来自|来源于|来源自)([\u4e00-\u9fff]{2,4}?)(?=的|市场|地区|区域|[，。？?！!,]|$)"
 )
@@ -280,6 +286,7 @@ def source_given(question: str, text: str) -> bool:
     figure: a place listed apart ("mainly from Southeast Asia and the Middle East" after the
     overseas share) has no figure of its own there, and a passage not naming it none at all."""
     places = [m.group(1) for m in _SOURCE_EN.finditer(question)]
+    places += [m.group(1) for m in _PLACE_OF.finditer(question) if m.start() > 0]
     places += [m.group(1) for m in _SOURCE_ZH.finditer(question)]
     if not places:
         return True

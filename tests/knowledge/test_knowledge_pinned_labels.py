@@ -6,8 +6,11 @@ year", a central bank for "the Bank of …", "the jul-sep period" for the third 
 trading partner's cap for a counterparty limit, 不满12个月 for 一年以内, 电芯 for 电池, 一吨
 for 每吨, a word of no weight (那边, 最后) between the words narrowing what is asked, 7到9月
 for the third quarter, 多少号人 counting people, "the least you can start with" for a minimum
-investment. A glossary word of two (核心通胀) asked beside a passage saying only its head
-(inflation), and a share 占组合多少百分比 beside a passage giving none, are not answers."""
+investment, "the other side" for a counterparty, "as security" for collateral, "out of work"
+for unemployment, "the Harbor A class" (a letter naming the class after it). A glossary word of
+two (核心通胀) asked beside a passage saying only its head (inflation), a share 占组合多少百分比
+beside a passage giving none, "the Europe business" beside a share put "mainly" down to Europe,
+and 出口到欧洲多少 beside a total, are not answers."""
 
 from __future__ import annotations
 
@@ -37,12 +40,14 @@ DOCUMENTS = {
         "Decision. The Monetary Policy Committee voted by 7 votes to 2 to raise Bank Rate to "
         "4.5%.\n\n"
         "Growth. Gross domestic product is expected to grow by 0.3% in the third quarter.\n\n"
-        "Inflation. Consumer price inflation fell to 5.9% in August.\n"
+        "Inflation. Consumer price inflation fell to 5.9% in August.\n\n"
+        "Labour market. The unemployment rate rose to 4.1% in the three months to August.\n"
     ),
     "锂电行业研报摘要.txt": (
         "锂电行业研报摘要\n\n"
         "电池：动力电池价格已从高点下降约30%，碳酸锂价格跌至每吨8万元以下。"
-        "我们判断电池环节产能过剩将持续至2026年。\n"
+        "我们判断电池环节产能过剩将持续至2026年。\n\n"
+        "出口：2024年动力电池出口约80吉瓦时。欧洲对中国电池发起调查，我们预计2025年出口量为95吉瓦时。\n"
     ),
     "青松科技2024年三季度业绩说明会.md": (
         "# 青松科技2024年三季度业绩说明会\n\n"
@@ -62,6 +67,8 @@ NOT_SAID = [
     "青松科技三季度来自北美的收入占比是多少？",
     "Northvale 8月份核心通脹（剔除能源同食品）係幾多？",
     "Harbor債券基金入面新興市場債券佔組合幾多百分比？",
+    "How much revenue did Qingsong Technology's Europe business bring in during Q3?",
+    "研报预计2025年动力电池出口到欧洲多少吉瓦时？",
 ]
 SAID = [
     (
@@ -94,6 +101,17 @@ SAID = [
         "USD 2,500",
     ),
     ("Northvale 8月份通脹係幾多？", "5.9%"),
+    ("What are the ongoing charges of the Harbor A class?", "0.48%"),
+    (
+        "what can the other side hand over to us as security on swaps under Osprey's rules?",
+        "cash and government bonds",
+    ),
+    ("how many ppl are out of work in northvale these days, whats the jobless %", "4.1%"),
+    (
+        "under Osprey's rulebook, whats the smallest amount of collateral they'd bother moving "
+        "when they ask the other side to top up?",
+        "250,000 dollars",
+    ),
 ]
 
 
