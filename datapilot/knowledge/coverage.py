@@ -376,6 +376,8 @@ def narrowed_away(
 
     found = runs(question)
     for number, run in enumerate(found):
+        if _names_the_document(run, held, elsewhere):
+            continue  # "the NEV investment strategy summary": the report itself, not a narrowing
         # What the run names is its last word the passage holds: "core inflation rate" beside
         # a passage's "inflation" asks for its core measure, whatever the passage calls "rate".
         last = max((n for n, unit in enumerate(run.units) if held(unit)), default=None)
@@ -415,6 +417,24 @@ def narrowed_away(
     if named and (set(named) & measures or suffixed) and not any(held((t,)) for t in named):
         missing.append("".join(asked))
     return tuple(missing)
+
+
+# Nouns a document is called by: a run ending in one, whose every word the document holds,
+# names the document ("the NEV investment strategy summary"), narrowing no passage of it.
+_DOCUMENT_NOUNS = frozenset(
+    tokenize("report summary note statement factsheet policy presentation call transcript minutes")
+)
+
+
+def _names_the_document(
+    run: Run, held: Callable[[Unit], bool], elsewhere: Callable[[Unit], bool]
+) -> bool:
+    return (
+        len(run.units) > 1
+        and run.units[-1][-1:] != ()
+        and run.units[-1][-1] in _DOCUMENT_NOUNS
+        and all(held(u) or elsewhere(u) for u in run.units)
+    )
 
 
 @lru_cache(maxsize=1024)

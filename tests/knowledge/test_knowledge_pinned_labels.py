@@ -7,7 +7,8 @@ trading partner's cap for a counterparty limit, 不满12个月 for 一年以内,
 for 每吨, a word of no weight (那边, 最后) between the words narrowing what is asked, 7到9月
 for the third quarter, 多少号人 counting people, "the least you can start with" for a minimum
 investment, "the other side" for a counterparty, "as security" for collateral, "out of work"
-for unemployment, "the Harbor A class" (a letter naming the class after it). A glossary word of
+for unemployment, "the Harbor A class" (a letter naming the class after it), the document
+named by its kind ("the lithium battery industry research summary"). A glossary word of
 two (核心通胀) asked beside a passage saying only its head (inflation), a share 占组合多少百分比
 beside a passage giving none, "the Europe business" beside a share put "mainly" down to Europe,
 and 出口到欧洲多少 beside a total, are not answers."""
@@ -54,6 +55,7 @@ DOCUMENTS = {
         "## 经营概况\n公司第三季度实现营业收入30.5亿元；归属于上市公司股东的净利润3.1亿元。\n\n"
         "## 分业务情况\n海外收入占比为18%，主要来自欧洲和北美市场。\n\n"
         "## 研发投入\n公司研发人员共有2,150人。\n\n"
+        "## 分红\n公司计划以每10股派发现金红利1.2元（含税）的方式进行中期分红。\n\n"
         "## 问答环节\n问：应收账款是否有所上升？\n"
         "答：截至9月末，应收账款余额为20.1亿元，账龄一年以内的占比超过80%。\n"
     ),
@@ -111,6 +113,18 @@ SAID = [
         "under Osprey's rulebook, whats the smallest amount of collateral they'd bother moving "
         "when they ask the other side to top up?",
         "250,000 dollars",
+    ),
+    ("锂盐现在一吨啥价位了？听说跌得很惨", "8万元"),
+    (
+        "I'm retired and thinking of putting some savings into that Harbor fixed-income thing. "
+        "What's the smallest sum they'll let me start with?",
+        "USD 2,500",
+    ),
+    ("我退休了手里有点青松的股票，这回中期每股能拿到多少钱？", "1.2元"),
+    (
+        "How far have battery prices come down from their high, according to the lithium "
+        "battery industry research summary?",
+        "30%",
     ),
 ]
 
