@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from skfolio.datasets import load_sp500_dataset
 from statsmodels.datasets import macrodata
-from support.asking import ask
+from support.asking import ask, shown
 
 from datapilot.core.context import QuestionContext
 
@@ -82,15 +82,21 @@ async def test_the_narrowest_month_of_the_baa_aaa_spread_in_chinese(data: Any) -
     assert f"{spread.min():.2f}%" in summary and f"{month.year}年{month.month}月" in summary
 
 
-async def test_a_figure_asked_in_a_window_inside_the_extremes_is_not_answered_ok(
+async def test_a_figure_asked_in_a_window_inside_the_extremes_is_a_part_of_its_own(
     data: Any,
 ) -> None:
+    yields = arch.data.default.load()
+    spread = (yields["BAA"] - yields["AAA"]).dropna()
+    span = spread.loc["2008":"2009"]
     answer = await ask(
         "Baa minus Aaa spread: what was it in March 2008, and the widest in 2008-2009, which "
         "month?",
         QuestionContext(today=TODAY, brain="offline"),
     )
-    assert answer.status != "ok"
+    assert answer.status == "ok", answer.message
+    text = shown(answer)
+    assert f"{spread.loc['2008-03-01']:.2f}" in text, text
+    assert f"{span.max():.2f}%" in text and f"{span.idxmax():%Y-%m}" in text, text
 
 
 def _closes(ticker: str) -> pd.Series:

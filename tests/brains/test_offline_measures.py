@@ -489,8 +489,13 @@ def test_a_single_day_phrase_with_fillers(brain: OfflineBrain) -> None:
     ("question", "n"),
     [
         ("强生、辉瑞、默克、礼来和联合健康2021年涨幅前二和后二", 2),
-        # No count said: never more than half of the names at each end.
-        ("Of Apple, Microsoft, Exxon and Pfizer, which did best and which did worst in 2021?", 2),
+        # No count said: never more than half of the names at each end (five or fewer names
+        # are ranked whole instead, each one's figure shown).
+        (
+            "Of Apple, Microsoft, Exxon, Pfizer, Merck and Chevron, which did best and which did "
+            "worst in 2021?",
+            3,
+        ),
     ],
 )
 def test_both_ends_without_a_classifier_or_a_count(

@@ -80,8 +80,13 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
     count = en_number_pattern(dict(numbers))
     side = rf"(?P<s1>{_BEST_EN}|{_WORST_EN})(?:\s+(?:and|&|or)\s+(?P<s2>{_BEST_EN}|{_WORST_EN}))?"
     return (
-        # "best day", "best and worst day", "worst 3 trading days", "top five sessions"
-        re.compile(rf"(?i)\b{side}\s+(?:(?P<n>{count})\s+)?(?P<day>{_DAY_EN})\b"),
+        # "best day", "best and worst day", "worst 3 trading days", "top five sessions", "the
+        # best day and which the worst"
+        re.compile(
+            rf"(?i)\b{side}\s+(?:(?P<n>{count})\s+)?(?P<day>{_DAY_EN})\b"
+            rf"(?:,?\s+and\s+(?:which|what)\s+(?:(?:was|is|were)\s+)?(?:the\s+)?"
+            rf"(?P<s3>{_BEST_EN}|{_WORST_EN})\b)?"
+        ),
         # "5 best days", "the three worst trading days"
         re.compile(rf"(?i)(?<![\w.])(?P<n>{count})\s+{side}\s+(?P<day>{_DAY_EN})\b"),
         # "which day was JPMorgan's best", "what session was the worst for Apple"
@@ -165,7 +170,7 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
     for pattern in _patterns(tuple(sorted(words.items()))):
         for match in pattern.finditer(text):
             groups = {k: v for k, v in match.groupdict().items() if v}
-            sides.update(_side(groups[key]) for key in ("s1", "s2") if key in groups)
+            sides.update(_side(groups[key]) for key in ("s1", "s2", "s3") if key in groups)
             if "up" in groups:  # "biggest daily moves", "swings": both sides
                 moves = groups["up"].lower().startswith(("move", "swing", "change"))
                 sides.update(("best", "worst") if moves else ("best",))

@@ -34,7 +34,7 @@ from datapilot.brains.offline.contributions import as_contributions, read_contri
 from datapilot.brains.offline.crosses import as_cross, read_cross_ask
 from datapilot.brains.offline.described_days import blanked
 from datapilot.brains.offline.distance_back import read_distance_back
-from datapilot.brains.offline.episodes import named_episodes
+from datapilot.brains.offline.episodes import DATES_DECIDE, named_episodes
 from datapilot.brains.offline.exclusions import COSTS_LEFT_OUT, exclusion_note, read_exclusions
 from datapilot.brains.offline.family_asks import (
     FIRST_COUNTED,
@@ -87,7 +87,7 @@ def read_families(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         as_after_extreme(reading, after, list(parsed.time.clauses))
 
 
-def read_contributions(reading: Reading, parsed: Parsed) -> bool:
+def read_contributions(reading: Reading, parsed: Parsed, vocab: Vocab) -> bool:
     """Regular buying asked ("每个月第一个交易日买2000美金标普500，一直供到2016年12月"): read as
     one question over its whole window, never parts nor one sum at the start; whether it was."""
     contributing = read_contribution_ask(parsed.text)
@@ -101,7 +101,14 @@ def read_contributions(reading: Reading, parsed: Parsed) -> bool:
             else 'Say how much is bought each time (e.g. "$1,000 every month").'
         )
         return True
-    as_contributions(reading, contributing, list(parsed.time.clauses), amount_span(parsed.text))
+    # (a named episode beside written dates dates nothing: 金融危机那几年…假设2007年1月到2009年12月)
+    episodes = (
+        {id(clause) for clause, _, _ in named_episodes(parsed.time, vocab.episodes)}
+        if DATES_DECIDE in parsed.time.notes
+        else set()
+    )
+    clauses = [c for c in parsed.time.clauses if id(c) not in episodes]
+    as_contributions(reading, contributing, clauses, amount_span(parsed.text))
     return True
 
 
@@ -253,7 +260,7 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
                 "meeting a level, only how many periods met it in all."
             )
             return
-        _as_count(reading, count)
+        _as_count(reading, count, parsed)
         if count.condition in ("record_high", "record_low"):
             _records_window(reading, parsed)
         _count_with_extreme(reading, text)
@@ -627,14 +634,19 @@ def _records_window(reading: Reading, parsed: Parsed) -> None:
         reading.explicit_window = True
 
 
-def _as_count(reading: Reading, count: CountAsk) -> None:
+def _as_count(reading: Reading, count: CountAsk, parsed: Parsed | None = None) -> None:
     # The best or worst days asked beside the count ("how many sessions moved more than 10%?
-    # and what were its single best and worst days?"): both answered
+    # and what were its single best and worst days?", 有几天单日涨幅超过3%？最大单日涨幅是哪一天):
+    # both answered
     apart = reading.days is not None and not any(
         s <= a < e or a <= s < b
         for a, b in count.spans
         for s, e, said in reading.family_spans
         if said.endswith("daily change")
+    )
+    apart = apart or any(
+        m in ("best_day", "worst_day") and not any(a <= hit.start < b for a, b in count.spans)
+        for m, hit in (parsed.group("metric") if parsed is not None else [])
     )
     kept = {"best_day", "worst_day"} if apart else set()
     reading.metrics = [

@@ -125,7 +125,7 @@ _PERIOD_PATTERNS = (
     # 表现最差的一个月, 最好的季度, 涨幅最大的月份, 最差的是哪个月
     re.compile(
         rf"(?P<s1>{_BEST_ZH}|{_WORST_ZH})(?:(?:和|与|及|、|以及|跟)(?P<s2>{_BEST_ZH}|{_WORST_ZH}))?"
-        rf"的?(?:又|则|各|分别)?(?:是)?(?:哪)?(?:{_COUNTED})?(?:一|个|一个|那个)?{_PERIOD_ZH}"
+        rf"的?(?:又|则|各|分别)?(?:是)?(?:哪)?(?:{_COUNTED})?(?:一|个|一个|那个|那)?{_PERIOD_ZH}"
         r"(?!初|末|底|中|以来|内)"
     ),
     # 涨幅前三的月份, 跌幅前两名的季度: the first N periods by the move
@@ -458,6 +458,10 @@ _COUNT_EN = re.compile(
     r"|\bhow\s+many\s+(?=(?:closed|finished|ended|fell|rose|dropped|gained|lost)\b)"
     r"|(?:\bnumber|\bnum\b\.?|\bno\b\.?|\bcount|\btally|#)\s*of\s+(?:(?:trading|market|up|down)\s+)?"
     r"(?:days|sessions)\b"
+    # a name between: "how many Nasdaq sessions saw a drop of more than 5%" (not a month or a
+    # year, which the window reads)
+    r"|\bhow\s+many\s+(?:(?-i:(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)"
+    r"[A-Z][\w&.'’-]*)\s+){1,3}(?:trading\s+)?(?:days|sessions)\b"
     # the name between: "count of S&P 500 sessions in 2020 with a drop of more than 2%"
     r"|\b(?:number|count|tally)\s+of\s+(?:[\w&.^'’-]+\s+){1,4}?(?:trading\s+)?(?:days|sessions)\b"
     r"|\bcount\s+(?:the\s+)?(?:(?:trading|up|down)\s+)?(?:days|sessions)\b"
@@ -499,9 +503,10 @@ _RETURN_EN = (
         r"(?P<dir>gain|rise|move|drop|fall|loss|decline)s?\s+"
         rf"(?:of\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
     ),
-    # "sessions with a drop of more than 2%", "days with any gain over 3%"
+    # "sessions with a drop of more than 2%", "days with any gain over 3%", "sessions saw a drop"
     re.compile(
-        r"(?i)\b(?:with\s+)?(?:a|an|any)\s+(?P<dir>gain|rise|move|drop|fall|loss|decline|jump)s?\s+"
+        r"(?i)\b(?:(?:with|saw|see|had|posted|suffered)\s+)?(?:a|an|any)\s+"
+        r"(?P<dir>gain|rise|move|drop|fall|loss|decline|jump)s?\s+"
         rf"(?:of\s+)?{_MORE}\s+{_NUM}\s*(?:%|percent)"
     ),
 )

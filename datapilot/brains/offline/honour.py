@@ -189,6 +189,7 @@ RANK_FILLER = re.compile(r"(?i)^(biggest|largest|smallest)$")
 # actual CAGR?", 号称年化超过25%，实际是多少.
 _CLAIM = re.compile(
     r"(?i)\b(?:says?|saying|said|claims?|claimed|claiming|states?|stated|touts?|touted|boasts?|"
+    r"brags?|bragged|bragging|hypes?|hyped|"
     r"advertis\w*|promises?|promised|reports?|reported|reckons?|writes|wrote|argues|argued|"
     r"e-?mailed|texted|tweeted|posted|told\s+me|tells\s+me|insists?|insisted|headlines?|"
     r"ran\s+(?:a\s+)?(?:story|piece|column))\b"
@@ -250,11 +251,24 @@ def claimed_figure(text: str, at: int) -> bool:
     return bool(_CHECKED.search(text, end)) or asked
 
 
+# What the answer is for, said after the question ("- need it for a hedge ratio", "I need this
+# for my thesis"): the asker's use, no measure asked.
+_PURPOSE = re.compile(
+    r"(?i)\b(?:i\s+)?need\s+(?:it|this|them|that|these|those)\s+for\s+(?:a|an|my|our|the)\s+"
+    r"[a-z][a-z\s-]{0,30}?(?=\s*(?:[.?!;]|$))"
+    # what the asker is at, heading the question: "Building a hedge ratio: …"
+    r"|^\s*(?:building|working\s+on|writing|putting\s+together|preparing|prepping|doing)\s+"
+    r"(?:a|an|my|our|the|this|tonight's|today's)\s+[a-z][a-z\s'-]{0,30}?(?=\s*[:—–-]\s)"
+)
+
+
 def content_words(
     text: str, claimed: list[tuple[int, int]]
 ) -> Iterator[tuple[int, int, ReadAs, str]]:
     """Thresholds, exclusions, dates and distances asked for in `text` outside the `claimed`
     spans, as (start, end, reading, meaning): claimed before any filler can take their words."""
+    for found in _PURPOSE.finditer(text):
+        yield found.start(), found.end(), "filler", "what the answer is for"
     for found in THRESHOLD.finditer(text):
         # A claimed change ("up more than 80%") is checked by the change itself; a claimed
         # level ("topped $140 at some point") asks for the extreme, which no filler gives.

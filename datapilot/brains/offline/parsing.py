@@ -225,6 +225,16 @@ def _ascii_digits(text: str) -> str:
     return _OTHER_DIGIT.sub(lambda found: str(unicodedata.decimal(found[0])), text)
 
 
+_ASKERS_LIFE = re.compile(
+    r"(?i)\b(?:i'?m|i\s+am)\s+(?:now\s+)?\d{2,3}(?:\s*(?:years?\s+old|yrs?\s+old|y/?o))?"
+    r"(?=\s*(?:and|,|\.|;|!|-|–|—|now|\(|$))"
+    r"|(?:我|本人)(?:今年|已经)?\d{2,3}(?:岁|歲)|今年\d{2,3}(?:岁|歲)"
+    r"|(?:我|本人)今年\d{2,3}(?![\d年月日%％])"
+    r"|\bafter\s+\d{1,2}\s+years\s+(?:as|at|in|with)\s+(?:a\s+|an\s+|the\s+|my\s+)?[a-z]+"
+    r"|\b(?:has|have)\s+been\s+(?:my|our)\b[^.?!]{0,60}?\bfor\s+\d{1,2}\s+years\b"
+)
+
+
 def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     """Time phrases, entities and vocabulary hits of one message."""
     text = respell_than(expand_ordinals(expand_period_shorthand(mandarin(text))))
@@ -235,6 +245,9 @@ def parse(text: str, today: date, catalog: Catalog, vocab: Vocab) -> Parsed:
     # 四季度对四季度: the calendar convention itself (a year's change from the last observation
     # before it), which every calendar window already follows.
     text = _LABEL_PERIOD.sub(lambda found: " " * len(found[0]), text)
+    # The asker's age and years of their life ("I'm 71", 我今年29, "after 30 years as a
+    # machinist", "has been my stock for 30 years"): who asks, neither a window nor a number.
+    text = _ASKERS_LIFE.sub(lambda found: " " * len(found[0]), text)
     text = _END_TO_END.sub(lambda found: " " * len(found[0]), text)
     # A formula in brackets after a measure says how it is computed: the measure answers it.
     defined = [span for span in formulas(text) if _measure_before(text[: span[0]], vocab)]
@@ -475,7 +488,16 @@ def _noun_sense(hit: Hit, text: str) -> bool:
         return bool(_SOURCE_OF_A_CLAIM.match(text[hit.end :]))
     if word == "business":
         return bool(_BUSINESS_SOMETHING.match(text[hit.end :]))
+    if word == "what does":
+        # "what does that work out to per year", "what does it mean": of a figure, not a company
+        return bool(_DOES_OF_A_FIGURE.match(text[hit.end :]))
     return False
+
+
+_DOES_OF_A_FIGURE = re.compile(
+    r"(?i)\s+(?:that|this|it|each|they|those|these|the\s+\w+)\s+(?:work\s+out|come\s+(?:out|to)|"
+    r"amount|translate|equal|add\s+up|mean|look\s+like|annuali[sz]e)"
+)
 
 
 # "a business paper", "business days": "business" naming a kind of thing, not a company profile.

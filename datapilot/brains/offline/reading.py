@@ -552,7 +552,7 @@ def _read(
         reading.trace.append("a Fed rate cycle no episode dates")
         return reading, parsed
     _rate_moved_on_a_year(reading)
-    if not read_contributions(reading, parsed):
+    if not read_contributions(reading, parsed, vocab):
         read_parts(reading, parsed)
         _grow_to_today(reading)
         if not reading.parts:

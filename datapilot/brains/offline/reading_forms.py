@@ -322,8 +322,12 @@ def asks_data_too(reading: Reading, parsed: Parsed, advice: str = "") -> bool:
     涨的美股) ask for no figure: their measures and dates are the advice's occasion."""
     text = parsed.text
     charts = [h for _, h in parsed.group("chart")]
-    plot = reading.plot_asked and not (charts and all(h.text in advice for h in charts))
     at = text.find(advice) if advice else -1
+    # (a chart word in the advice's own sentence: "should I sell … and move everything into …")
+    said = clause_around(text, at, at + len(advice)) if at >= 0 else (0, 0)
+    plot = reading.plot_asked and not (
+        charts and all(h.text in advice or said[0] <= h.start < said[1] for h in charts)
+    )
     # The words around the advice, between commas or clause ends: "推荐三只明年会涨的美股" of
     # 推荐三只明年会涨的美股，标普500成分股里挑.
     quiet = [clause_around(text, at, at + len(advice), PHRASE_END)] if at >= 0 else []

@@ -145,6 +145,10 @@ _HOW_IS_IT_DOING = re.compile(
     r"[\w&.'’ -]{1,40}?\s+(?:doing|done|do|performing|performed|fared?)\b"
 )
 _BESIDE_A_RETURN = {"best_day", "worst_day", "volatility", "max_drawdown", "stats"}
+# A high or a low said beside a drawdown: its peak or its trough.
+_A_FALLS_END = re.compile(
+    r"(?i)highs?|lows?|peaks?|troughs?|tops?|bottoms?|高点|低点|最高点|最低点"
+)
 # Extremes said of the closes themselves: "highest and lowest closes", 收盘价最高和最低,
 # 最高和最低收盘价.
 _EXTREMES_OF_CLOSES = re.compile(
@@ -313,6 +317,11 @@ def read_metrics(reading: Reading, parsed: Parsed, vocab: Vocab) -> None:
         amount=reading.amount,
     )
     reading.trace.extend(refined)
+    ends = [h for m, h in parsed.group("metric") if m == "stats"]
+    if "max_drawdown" in metrics and ends and all(_A_FALLS_END.fullmatch(h.text) for h in ends):
+        # "the worst drop from a high to a low, the date of the high and the date of the low":
+        # the drawdown's peak and trough, which it dates, never the daily returns' statistics
+        metrics = [m for m in metrics if m != "stats"]
     if "stats" in metrics and "return" in metrics and _EXTREMES_OF_CLOSES.search(parsed.text):
         # "its return, and its highest and lowest closes in that period": the closes' extremes
         # beside the return, never the statistics of daily returns alone

@@ -289,9 +289,9 @@ _CANTONESE = {
 }  # fmt: skip
 # 同 joining two moves, days or extremes ("最大升幅同最大跌幅", "嗰日同升得最劲嗰日", "最好同最差")
 # is "and", never 同比 or 同期.
-_AND_YUE = re.compile(r"(?<=[幅日天价高低好差])同(?![比期一样时意])")
+_AND_YUE = re.compile(r"(?<=[幅日天价高低好差季月年周])同(?![比期一样时意])")
 _CANTONESE_WORD = re.compile("|".join(sorted(map(re.escape, _CANTONESE), key=len, reverse=True)))
-_WHICH_YUE = re.compile(r"边(?=[一二三四五六七八九十两几0-9]*[个只日天年月度间次位家])")
+_WHICH_YUE = re.compile(r"边(?=[一二三四五六七八九十两几0-9]*[个只日天年月度间次位家季周])")
 # 係 (is), which OpenCC writes 系: "是" in Cantonese text, never 体系, 关系, 系统, 系列.
 _IS_YUE = re.compile(r"(?<![体关联派直星水谱母父世])系(?![统列数谱])")
 # 呢 before a count or a measure word is "these" (呢几只), not the question particle.

@@ -234,17 +234,21 @@ def _cagr(step: Step, facts: Facts, said: Said) -> list[str]:
         )
         when = f"（{span}）" if span else ""
         return [f"{said.when}的年化收益率（按年复利）：{joined}{when}。", *gap]
-    items = [f"{w.name(s, many=many)} {w.value(r)}" for s, r in rows]
+    # (several names: each one's whole-window return beside its yearly rate, "PG 23.49% (88.33%
+    # in all)")
+    each = {s: _in_all(facts[s], False, each=True) if many else "" for s, _ in rows}
+    items = [f"{w.name(s, many=many)} {w.value(r)}{each[s]}" for s, r in rows]
     when = f" ({span})" if span else ""
-    head, value = items[0].rsplit(" ", 1)
+    first, rate = rows[0]
+    head = f"{w.name(first, many=many)} returned {w.value(rate)} a year, compounded{each[first]}"
     rest = f", {_list(items[1:], False)}" if many else ""
-    total = _in_all(facts[rows[0][0]], False) if not many else ""
-    return [f"{head} returned {value} a year, compounded{rest},{_when(said)}{when}{total}.", *gap]
+    total = _in_all(facts[first], False) if not many else ""
+    return [f"{head}{rest},{_when(said)}{when}{total}.", *gap]
 
 
-def _in_all(m: dict[str, Fact], zh: bool) -> str:
+def _in_all(m: dict[str, Fact], zh: bool, *, each: bool = False) -> str:
     """ "; 269.93% in all" (累计269.93%): the whole window's return beside its yearly rate, from
-    the row's two ends."""
+    the row's two ends; " (269.93% in all)" with `each`, beside one of several names."""
     start, end = m.get("start_value"), m.get("end_value")
     if start is None or end is None:
         return ""
@@ -252,7 +256,9 @@ def _in_all(m: dict[str, Fact], zh: bool) -> str:
         total = (float(end.value) / float(start.value) - 1) * 100
     except (TypeError, ValueError, ZeroDivisionError):
         return ""
-    return f"（累计{total:,.2f}%）" if zh else f"; {total:,.2f}% in all"
+    if zh:
+        return f"（累计{total:,.2f}%）"
+    return f" ({total:,.2f}% in all)" if each else f"; {total:,.2f}% in all"
 
 
 def _dates(m: dict[str, Fact], zh: bool = False) -> str:
