@@ -7,7 +7,7 @@ was measured, and a third (15 and 6, `questions_blind_2.json`: its unanswered qu
 words with a note, as "a performance fee" beside a factsheet's charges) written before the
 "not mentioned" decision weighed a question's own words; and a fourth (10 and 5,
 `questions_blind_3.json`) written after the words narrowing a noun were read, scored as it
-stood; batches 4-16 likewise, each written blind and scored as it arrived before anything was
+stood; batches 4-17 likewise, each written blind and scored as it arrived before anything was
 tuned on it (`bench/results.md`); each scored apart.
 
     python bench/retrieval_heldout.py [-v] [--set "blind 9"]
@@ -55,6 +55,7 @@ SETS = {
     "blind 14": "questions_blind_14.json",
     "blind 15": "questions_blind_15.json",
     "blind 16": "questions_blind_16.json",
+    "blind 17": "questions_blind_17.json",
 }
 
 

@@ -126,7 +126,8 @@ def counts(text: str) -> set[tuple[float, str]]:
         value = float(number) if number[0].isdigit() else WORDS.get(number)
         if value is not None:
             found.add((float(value), match.group(2).lower()))
-    for match in _ZH_COUNT.finditer(text):
+    # (过去五年 is five years: 去 there is not 去年's)
+    for match in _ZH_COUNT.finditer(text.replace("过去", "过往")):
         number = match.group(1)
         value = int(number) if number.isdigit() else zh_number(number.replace("两", "二"))
         if value is not None:
@@ -265,7 +266,8 @@ def tier_given(question: str, text: str) -> bool:
 # A place a figure is asked from: "revenue came from the Middle East", "sales from Europe",
 # 来自中东的收入, 来源于欧洲.
 _SOURCE_EN = re.compile(
-    r"\b(?:came|come|comes|coming|derived|generated|earned|sourced|revenues?|sales|income)"
+    r"\b(?:came|come|comes|coming|derived|generated|earned|sourced|revenues?|sales|income|"
+    r"make|makes|made|earn|earns|get|gets|got)"
     r"\s+from\s+(?:the\s+)?((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)"
 )
 # A place a business or its sales are named by: "Lanhai's Middle East business", "European

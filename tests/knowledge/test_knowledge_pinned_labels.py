@@ -34,7 +34,8 @@ DOCUMENTS = {
         "- Ongoing charges: 0.48% a year; no entry or exit charge\n"
         "- Minimum initial investment: USD 2,500\n\n"
         "## Objective\nThe fund invests in government and corporate bonds from developed and "
-        "emerging markets.\n"
+        "emerging markets.\n\n"
+        "## Performance\nOver three years the fund returned an annualised 1.2%.\n"
     ),
     "northvale_policy_statement.txt": (
         "Monetary Policy Statement — Bank of Northvale, 3 October 2024\n\n"
@@ -71,6 +72,8 @@ NOT_SAID = [
     "Harbor債券基金入面新興市場債券佔組合幾多百分比？",
     "How much revenue did Qingsong Technology's Europe business bring in during Q3?",
     "研报预计2025年动力电池出口到欧洲多少吉瓦时？",
+    "Harbor債券基金過去五年的年化回報是多少？",
+    "How much revenue did Qingsong Technology make from Europe in Q3?",
 ]
 SAID = [
     (
@@ -121,6 +124,7 @@ SAID = [
         "USD 2,500",
     ),
     ("我退休了手里有点青松的股票，这回中期每股能拿到多少钱？", "1.2元"),
+    ("Harbor债券基金过去三年的年化回报是多少？", "1.2%"),
     (
         "How far have battery prices come down from their high, according to the lithium "
         "battery industry research summary?",
