@@ -215,3 +215,102 @@ async def test_a_yearly_rate_beside_each_ones_total(data: Any) -> None:
         total = (end[ticker] / base[ticker] - 1) * 100
         yearly = ((end[ticker] / base[ticker]) ** (1 / years) - 1) * 100
         assert f"{total:.2f}%" in answer.summary and f"{yearly:.2f}%" in answer.summary
+
+
+# blind91: months counted beside the best month, a day trader's green and red days, a
+# Cantonese doubling checked, the asker's context ("high school", 996, "without context").
+
+
+def _months(ticker: str, year: str) -> pd.Series:
+    closes = source_frame("skfolio_sp500")[ticker].dropna().loc[: f"{year}-12-31"]
+    return (closes.resample("ME").last().pct_change() * 100).loc[year]
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "year", "today"),
+    [
+        (
+            "I teach high school econ and want a real example for class: in 2019, in how many "
+            "months did Coca-Cola's stock go up, and which was its best month (and by how much)?",
+            "KO",
+            "2019",
+            date(2020, 1, 20),
+        ),
+        (
+            "For tomorrow's personal finance class: how many of the 12 months in 2011 did PepsiCo "
+            "close up, and which month was the best one with its % gain?",
+            "PEP",
+            "2011",
+            date(2012, 1, 15),
+        ),
+    ],
+)
+async def test_months_counted_beside_the_best_month(
+    question: str, ticker: str, year: str, today: date
+) -> None:
+    months = _months(ticker, year)
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    assert f"rose in {int((months > 0).sum())} of 12 months" in answer.summary, answer.summary
+    best = months.idxmax()
+    assert f"{best:%Y-%m}" in answer.summary and f"{months[best]:.2f}%" in answer.summary
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "month", "today"),
+    [
+        (
+            "day trading AMD all last month and got absolutely chopped lol. what was its single "
+            "biggest green day last month and its worst red day? need the dates + the % moves",
+            "AMD",
+            "2020-03",
+            date(2020, 4, 6),
+        ),
+        (
+            "JPM in oct 2008 was insane. which day did it pop the most and which day did it dump "
+            "the hardest? % moves pls",
+            "JPM",
+            "2008-10",
+            date(2008, 11, 5),
+        ),
+    ],
+)
+async def test_a_day_traders_best_and_worst_days(
+    question: str, ticker: str, month: str, today: date
+) -> None:
+    returns = (source_frame("skfolio_sp500")[ticker].pct_change() * 100).loc[month]
+    answer = await ask_offline(question, today)
+    assert answer.status == "ok", answer.message
+    for day in (returns.idxmax(), returns.idxmin()):
+        assert f"{day:%Y-%m-%d}" in answer.summary and f"{returns[day]:.2f}%" in answer.summary
+
+
+async def test_a_cantonese_doubling_checked(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["XOM"]
+    change = (closes.loc["2022-06-08"] / closes.loc["2020-10-30"] - 1) * 100
+    answer = await ask_offline(
+        "埃克森美孚由2020年10月30號收市到2022年6月8號收市，有冇翻倍呀？升咗幾多個%？",
+        date(2022, 6, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{change:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_work_schedule_is_no_number_asked(data: Any) -> None:
+    answer = await ask_offline(
+        "纳指去年最长连跌纪录是几天啊，起止日期？在深圳天天996没空自己算", date(2012, 3, 5)
+    )
+    assert answer.status == "ok", answer.message
+
+
+async def test_without_context_leaves_no_name_out(data: Any) -> None:
+    closes = source_frame("skfolio_sp500")["KO"].loc["2018-12-31":"2019-12-31"]
+    volatility = closes.pct_change().dropna().std() * 252**0.5 * 100
+    answer = await ask_offline(
+        "i sell covered calls on KO. my broker shows an IV number that means nothing to me "
+        "without context, so just the realized side: what was KO's annualized historical "
+        "volatility for calendar 2019 (daily returns, sqrt 252)?",
+        date(2020, 1, 15),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{volatility:.2f}%" in answer.summary, answer.summary

@@ -31,10 +31,13 @@ _DOWN_EN = (
 )
 # Either way: "the biggest one-day move", "largest daily swings".
 _MOVE_EN = r"moves?|swings?|changes?"
-_ROSE_EN = r"rise|rose|risen|gain|gained|jump|jumped|rally|rallied|climb|climbed|surge|surged"
+_ROSE_EN = (
+    r"rise|rose|risen|gain|gained|jump|jumped|rally|rallied|climb|climbed|surge|surged|"
+    r"pop|popped|spike|spiked|rip|ripped"
+)
 _FELL_EN = (
     r"fall|fell|fallen|drop|dropped|lose|lost|decline|declined|plunge|plunged|slump|slumped|"
-    r"tumble|tumbled|sink|sank|crash|crashed"
+    r"tumble|tumbled|sink|sank|crash|crashed|dump|dumped|tank|tanked"
 )
 # "day", "trading days", "single day", "one-day session"
 _DAY_EN = r"(?:(?:single|one|1|trading|market)[-\s]+){0,2}(?:days?|sessions?)"
@@ -96,11 +99,17 @@ def _patterns(numbers: tuple[tuple[str, int], ...]) -> tuple[re.Pattern[str], ..
         # "on which day did Apple fall the most"
         re.compile(
             rf"(?i)\b(?:which|what)\s+(?P<day>{_DAY_EN}|dates?)\b[^.?;!]{{0,40}}?\b"
-            rf"(?:(?P<up>{_ROSE_EN})|(?P<down>{_FELL_EN}))\s+(?:the\s+)?most\b"
+            rf"(?:(?P<up>{_ROSE_EN})|(?P<down>{_FELL_EN}))\s+(?:the\s+)?(?:most|hardest)\b"
+            # "… and which day did it dump the hardest": the other side asked after it
+            rf"(?:[^.?;!]{{0,30}}?\band\s+(?:which|what)\s+{_DAY_EN}\b[^.?;!]{{0,30}}?"
+            rf"(?:(?P<up2>{_ROSE_EN})|(?P<down2>{_FELL_EN}))\s+(?:the\s+)?(?:most|hardest)\b)?"
         ),
-        # "biggest up day and biggest down day": the day's side said by up or down
+        # "biggest up day and biggest down day", "biggest green day and its worst red day": the
+        # day's side said by up or down, green or red
         re.compile(
-            rf"(?i)\b(?:{_BIG_EN})\s+(?:(?P<up>up)|(?P<down>down))\s+(?P<day>day|session)\b"
+            rf"(?i)\b(?:{_BIG_EN})\s+(?:(?P<up>up|green)|(?P<down>down|red))\s+(?P<day>day|session)\b"
+            rf"(?:[^.?;!]{{0,40}}?\b(?:{_BIG_EN})\s+(?:(?P<up2>up|green)|(?P<down2>down|red))\s+"
+            r"(?:day|session)\b)?"
         ),
         # "the days with the biggest drops", "sessions of the largest gains"
         re.compile(
@@ -159,6 +168,10 @@ def _side(word: str) -> Side:
 _SINGLE = re.compile(r"(?i)\bsingle\s+$")
 
 
+# The other side of a day asked after the first ("… and its worst red day").
+_OTHER_SIDES = (("up2", "best"), ("down2", "worst"))
+
+
 def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
     """The best/worst-days request in `text`, or None when the question asks no such thing."""
     sides: set[Side] = set()
@@ -176,6 +189,7 @@ def read_day_ask(text: str, numbers: Mapping[str, int]) -> DayAsk | None:
                 sides.update(("best", "worst") if moves else ("best",))
             if "down" in groups:
                 sides.add("worst")
+            sides.update(side for key, side in _OTHER_SIDES if key in groups)
             said = groups.get("n")
             if said and said != "几":
                 value = read_number(said, words)

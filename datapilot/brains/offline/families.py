@@ -220,15 +220,25 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
         return
     tally = read_period_tally(text)
+    beside = read_period_ask(blanked(text, list(tally.spans))) if tally is not None else None
     if (
         tally is not None
         and reading.entities
-        and not _measured_apart(parsed, tally.spans, _OWN_CHANGE.get(tally.period, ""))
-        and read_period_ask(text) is None  # "…and which was the best month": beside it
+        and (beside is None or beside.frequency == tally.period)
+        and not _measured_apart(
+            parsed,
+            tally.spans,
+            _OWN_CHANGE.get(tally.period, ""),
+            # (the best month's own size, "and by how much", is the period ask's)
+            _PERIODS_OWN if beside is not None else frozenset(),
+        )
     ):
-        # "How many months was KO up": the window's months counted by the sign of each return.
+        # "How many months was KO up": the window's months counted by the sign of each return;
+        # "…and which was the best month": the best of those months beside the count
         reading.frequency = tally.period
         _as_count(reading, CountAsk(tally.side, None, False, tally.spans))
+        if beside is not None:
+            _as_period(reading, beside, parsed, numbers, tally.spans)
         return
     ratio = read_ratio_ask(text)
     if ratio is not None and reading.entities:
@@ -450,15 +460,24 @@ def _return_of_the_extreme(parsed: Parsed, when: WhenAsk) -> bool:
 _OWN_CHANGE = {"quarterly": "qoq", "monthly": "mom"}
 
 
-def _measured_apart(parsed: Parsed, spans: tuple[tuple[int, int], ...], own: str = "") -> bool:
+def _measured_apart(
+    parsed: Parsed,
+    spans: tuple[tuple[int, int], ...],
+    own: str = "",
+    also: frozenset[str] = frozenset(),
+) -> bool:
     """A measure said outside a count's words ("the average monthly return, and how many months
     were up"): the count goes beside that measure's figure, not instead of it. The counted
-    periods' own change (`own`) is the count's measure."""
+    periods' own change (`own`), and the measures `also` answered beside it, are the count's."""
     return any(
         not any(s <= hit.start and hit.end <= e for s, e in spans)
         for name, hit in parsed.group("metric")
-        if name != own
+        if name != own and name not in also
     )
+
+
+# What a best or worst period beside a count of periods measures: each period's return.
+_PERIODS_OWN = frozenset({"return", "cumulative_return", "period_extremes"})
 
 
 # A day named earlier in the question, referred back to: "from that day", "since then", 从那天.

@@ -58,7 +58,8 @@ THRESHOLD = re.compile(
 EXCLUSION = re.compile(
     r"(?i)\b(except(?:\s+for)?|excluding|exclude|excluded|exclusive of|other than|apart from|"
     r"ex(?=[\s.-]+[A-Z0-9])|"
-    r"aside from|but not|without|leave\b(?=(?:\s+\S+){1,4}\s+out\b)|leaving\b"
+    r"aside from|but not|without(?!\s+(?:context|doubt|question|explanation|asking|more))"
+    r"|leave\b(?=(?:\s+\S+){1,4}\s+out\b)|leaving\b"
     r"(?=(?:\s+\S+){1,4}\s+out\b)|leave out|leaving out|left out)\b"
     r"|(除了|除去|除开|不算|不包括|不包含|不含|剔除|排除|去掉|去除|不用算|不要算|不计|除外)"
 )

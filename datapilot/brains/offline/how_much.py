@@ -144,7 +144,7 @@ MULTIPLE = re.compile(
 # The multiple is a claim to check: a yes/no question, or one the question says someone made.
 MULTIPLE_CHECKED = re.compile(
     r"(?i)\b(?:is\s+it\s+true|is\s+that\s+(?:right|true|correct)|true\?|really|did|has|have|"
-    r"had|does|says?|said|claims?|right\?)|是不是|是否|有没有|了吗|了没|吗|没有|真的|对不对|真是[^，。,]*[？?]|实际|到底|究竟|有人说|据说|都说"
+    r"had|does|says?|said|claims?|right\?)|是不是|是否|有没有|有没|了吗|了没|吗|没有|真的|对不对|真是[^，。,]*[？?]|实际|到底|究竟|有人说|据说|都说"
 )
 
 

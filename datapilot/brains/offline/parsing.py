@@ -229,7 +229,7 @@ _ASKERS_LIFE = re.compile(
     r"(?i)\b(?:i'?m|i\s+am)\s+(?:now\s+)?\d{2,3}(?:\s*(?:years?\s+old|yrs?\s+old|y/?o))?"
     r"(?=\s*(?:and|,|\.|;|!|-|–|—|now|\(|$))"
     r"|(?:我|本人)(?:今年|已经)?\d{2,3}(?:岁|歲)|今年\d{2,3}(?:岁|歲)"
-    r"|(?:我|本人)今年\d{2,3}(?![\d年月日%％])"
+    r"|(?:我|本人)今年\d{2,3}(?![\d年月日%％])|(?:天天|每天|整天|上班)996(?![\d%％年])"
     r"|\bafter\s+\d{1,2}\s+years\s+(?:as|at|in|with)\s+(?:a\s+|an\s+|the\s+|my\s+)?[a-z]+"
     r"|\b(?:has|have)\s+been\s+(?:my|our)\b[^.?!]{0,60}?\bfor\s+\d{1,2}\s+years\b"
 )
@@ -488,12 +488,18 @@ def _noun_sense(hit: Hit, text: str) -> bool:
         return bool(_SOURCE_OF_A_CLAIM.match(text[hit.end :]))
     if word == "business":
         return bool(_BUSINESS_SOMETHING.match(text[hit.end :]))
+    if word in ("high", "low"):
+        # "I teach high school econ": a kind of school, no high asked
+        return bool(_HIGH_SOMETHING.match(text[hit.end :]))
     if word == "what does":
         # "what does that work out to per year", "what does it mean": of a figure, not a company
         return bool(_DOES_OF_A_FIGURE.match(text[hit.end :]))
     return False
 
 
+_HIGH_SOMETHING = re.compile(
+    r"(?i)[-\s]+(?:school|schools|schooler|schoolers|street|court|speed)\b"
+)
 _DOES_OF_A_FIGURE = re.compile(
     r"(?i)\s+(?:that|this|it|each|they|those|these|the\s+\w+)\s+(?:work\s+out|come\s+(?:out|to)|"
     r"amount|translate|equal|add\s+up|mean|look\s+like|annuali[sz]e)"

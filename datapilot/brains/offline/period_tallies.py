@@ -33,7 +33,7 @@ _DOWN += r"|shr[iau]nk|contract(?:ed)?"
 _TALLY_EN = re.compile(
     # "how many months from 2012 to 2016 did Johnson & Johnson finish higher": the window and
     # the name may sit between, within the clause
-    r"(?i)\bhow\s+many\s+(?:of\s+(?:the|its|their|those|these)\s+)?"
+    r"(?i)\bhow\s+many\s+(?:of\s+(?:the|its|their|those|these)\s+(?:\d+\s+)?)?"
     r"(?P<unit>week|month|quarter|year)s\b"
     rf"[^.?!;,]{{0,70}}?\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b"
     rf"|\bhow\s+many\s+(?:(?P<up2>up|positive|green|winning)|(?P<down2>down|negative|red|losing))"

@@ -66,7 +66,7 @@ def _change_between_ends(metrics: list[str], parsed: Parsed, reading: Reading) -
         return metrics
     # "the close on Aug 1 … to its close on Jan 17, what was the change? And the lowest close in
     # between": the closes and their extreme are asked beside the change, which is still one.
-    if set(metrics) - {"pop", "close", "stats"}:
+    if set(metrics) - {"pop", "close", "value", "stats"}:
         return metrics
     ranged = any(c.rule == "range" for c in parsed.time.clauses)
     # "How much did the S&P 500 change in 2020", "AAPL change over the past 5 days": a window
