@@ -220,25 +220,25 @@ def _read_families(reading: Reading, parsed: Parsed, vocab: Vocab, after: AfterA
         as_streak(reading, streak, _REPLACED | _DAYS | {"count_days"})
         return
     tally = read_period_tally(text)
-    beside = read_period_ask(blanked(text, list(tally.spans))) if tally is not None else None
+    best = read_period_ask(blanked(text, list(tally.spans))) if tally is not None else None
     if (
         tally is not None
         and reading.entities
-        and (beside is None or beside.frequency == tally.period)
+        and (best is None or best.frequency == tally.period)
         and not _measured_apart(
             parsed,
             tally.spans,
             _OWN_CHANGE.get(tally.period, ""),
             # (the best month's own size, "and by how much", is the period ask's)
-            _PERIODS_OWN if beside is not None else frozenset(),
+            _PERIODS_OWN if best is not None else frozenset(),
         )
     ):
         # "How many months was KO up": the window's months counted by the sign of each return;
         # "…and which was the best month": the best of those months beside the count
         reading.frequency = tally.period
         _as_count(reading, CountAsk(tally.side, None, False, tally.spans))
-        if beside is not None:
-            _as_period(reading, beside, parsed, numbers, tally.spans)
+        if best is not None:
+            _as_period(reading, best, parsed, numbers, tally.spans)
         return
     ratio = read_ratio_ask(text)
     if ratio is not None and reading.entities:
