@@ -11,7 +11,7 @@ import ssl
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -58,8 +58,10 @@ def _handler(owner: list[LoopbackServer]) -> type[BaseHTTPRequestHandler]:
                 self.send_response(200)
                 self.send_header("Content-Type", "application/octet-stream")
                 self.end_headers()
-                for _ in range(BIG_BYTES // 10_000):
-                    self.wfile.write(b"x" * 10_000)
+                # The client stops reading at its size cap: the rest has nowhere to go.
+                with suppress(BrokenPipeError, ConnectionResetError):
+                    for _ in range(BIG_BYTES // 10_000):
+                        self.wfile.write(b"x" * 10_000)
             elif parts.path == "/slow":
                 self.send_response(200)
                 self.send_header("Content-Type", "text/plain")
