@@ -314,3 +314,13 @@ async def test_without_context_leaves_no_name_out(data: Any) -> None:
     )
     assert answer.status == "ok", answer.message
     assert f"{volatility:.2f}%" in answer.summary, answer.summary
+
+
+async def test_a_name_glossed_by_an_unknown_code_is_that_unknown_thing(data: Any) -> None:
+    answer = await ask_offline(
+        "How many years between 2000 and 2017 was the momentum factor (UMD) negative, and which "
+        "year was worst?",
+        date(2019, 1, 15),
+    )
+    assert answer.status == "no_data", answer.summary
+    assert "UMD" in (answer.message or ""), answer.message

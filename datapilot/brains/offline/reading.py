@@ -514,6 +514,20 @@ def _read(
             f"a known name inside a longer one the catalog does not know: {longer}"
         )
         return reading, parsed
+    glossed = [
+        n
+        for n in parsed.unnamed
+        if any(
+            re.match(rf"\s*[(（]\s*{re.escape(n)}\s*[)）]", text[m.span[1] :])
+            for m in parsed.mentions
+        )
+    ]
+    if glossed:
+        # "the momentum factor (UMD)": the code in brackets says which thing is meant, and the
+        # catalog does not know it; the name before it is not another thing to answer with
+        reading.status, reading.message = "no_data", unknown_message(glossed, reading.zh)
+        reading.trace.append(f"a name glossed by a code the catalog does not know: {glossed}")
+        return reading, parsed
     added = [n for n in parsed.unnamed if _ADDED_TO.search(text, *_around(text, n))]
     if added and parsed.entities:
         # "Mkt-RF + RF, compounded": a name unknown added to a known one, so no sum to give
