@@ -324,3 +324,16 @@ async def test_a_name_glossed_by_an_unknown_code_is_that_unknown_thing(data: Any
     )
     assert answer.status == "no_data", answer.summary
     assert "UMD" in (answer.message or ""), answer.message
+
+
+async def test_than_the_same_month_a_year_earlier_is_the_yoy_change(data: Any) -> None:
+    aaa = source_frame("arch_default")["AAA"].dropna()
+    move = (aaa.loc["2018-11-01"] - aaa.loc["2017-11-01"]) * 100
+    answer = await ask_offline(
+        "where did Moody's Aaa print last month, and how many bps higher was that than the same "
+        "month a year earlier?",
+        date(2018, 12, 10),
+    )
+    assert answer.status == "ok", answer.message
+    assert f"{aaa.loc['2017-11-01']:.2f}%" in answer.summary, answer.summary
+    assert f"{round(move)} basis points" in answer.summary, answer.summary

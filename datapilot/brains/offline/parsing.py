@@ -65,7 +65,9 @@ _END_TO_END = re.compile(
     r"(?:对|比|同比)(?:四季度|第四季度|Q4)|(?:12月|十二月)(?:对|比)(?:12月|十二月)|年末对年末)\s*[)）]?"
 )
 _EARLIER_ANCHOR = re.compile(
-    r"(?i)\b(?:than|from|vs\.?|versus|compared\s+(?:with|to))\s+(?:a|one|the)\s+year\s+"
+    r"(?i)\b(?:than|from|vs\.?|versus|compared\s+(?:with|to))\s+"
+    # ("than the same month a year earlier": the month a year before, the yoy's other end)
+    r"(?:the\s+same\s+(?:month|quarter|period|week|day)\s+)?(?:a|one|the)\s+year\s+"
     r"(?:earlier|ago|before)\b|(?:比|较|与|和|跟|同)(?:一年前|去年同期|上年同期)"
     r"(?:的?同一?(?:个)?(?:月|季度?|期))?"  # 跟一年前同一个月比
 )
