@@ -158,16 +158,14 @@ def periods_held(question: str, text: str) -> bool:
     asking whether). A count is also held where the passage holds the glossary's words for it
     ("first half" for "the first six months")."""
     ranged = quarter_ranges(question)
-    said_months = months(text)
+    said_months, said_quarters = months(text), quarters(text)
     spanned = {m for months_of in ranged.values() for m in months_of}
     if not months(question, asked=True) - spanned <= said_months:
         return False
-    if not quarters(question) <= quarters(text):
+    if not quarters(question) <= said_quarters:
         return False
     # 7到9月: the third quarter, said as the quarter or as its months
-    if any(
-        q not in quarters(text) and not months_of <= said_months for q, months_of in ranged.items()
-    ):
+    if any(q not in said_quarters and not m <= said_months for q, m in ranged.items()):
         return False
     guessed = checked(question)
     written = counts(text)
@@ -248,13 +246,12 @@ def day_given(question: str, text: str) -> bool:
 _TIER = re.compile(
     r"(?i)\btier[\s-]*(\d|one|two|three)\b|(?<![\d到至~～\-])([一二三123])级(?=[\u4e00-\u9fff])"
 )
-_TIER_NUMBER = {"one": 1, "two": 2, "three": 3, "一": 1, "二": 2, "三": 3}
 
 
 def tiers(text: str) -> set[int]:
     """The tiers `text` numbers (tier 1, 二级 → {1, 2})."""
     said = (m.group(1) or m.group(2) for m in _TIER.finditer(text))
-    return {int(n) if n.isdigit() else _TIER_NUMBER[n.lower()] for n in said}
+    return {int(n) if n.isdigit() else WORDS.get(n.lower()) or zh_number(n) or 0 for n in said}
 
 
 def tier_given(question: str, text: str) -> bool:

@@ -29,11 +29,28 @@ _ONE_PERIOD_DAYS = 92
 def points_and_a_span(clauses: list[Clause], text: str) -> bool:
     """Whether the dated windows are named periods (a month, a quarter) and one longer span,
     said or taken up as "that year" of the periods (那一年)."""
-    dated = [c for c in clauses if c.start is not None and c.end is not None]
-    spans = {_window(c) for c in dated if _days(c) > _ONE_PERIOD_DAYS}
-    if not spans and len({_window(c)[0].year for c in dated}) == 1 and len(dated) >= 2:
-        return _THAT_YEAR.search(text) is not None
-    return len(spans) == 1 and len({_window(c) for c in dated}) > 1
+    return _points_and_span(clauses, text) is not None
+
+
+def _points_and_span(clauses: list[Clause], text: str) -> tuple[list[Clause], Clause] | None:
+    """The named periods, in order, and the one longer span beside them: said, or "that year"
+    of periods all in one year (a span made from the words 那一年 say); None otherwise."""
+    firsts: dict[tuple[date, date], Clause] = {}
+    for clause in clauses:
+        if clause.start is not None and clause.end is not None:
+            firsts.setdefault(_window(clause), clause)
+    points = sorted((c for c in firsts.values() if _days(c) <= _ONE_PERIOD_DAYS), key=_window)
+    spans = [c for c in firsts.values() if _days(c) > _ONE_PERIOD_DAYS]
+    years = {_window(c)[0].year for c in points}
+    said = _THAT_YEAR.search(text)
+    if not spans and len(points) >= 2 and len(years) == 1 and said is not None:
+        # "2001年1月和12月…各是多少？那一年利差最窄的是哪个月": the year of the months named
+        (year,) = years
+        whole = {"start": date(year, 1, 1), "end": date(year, 12, 31)}
+        spans = [points[0].model_copy(update={"text": said.group(0), "span": said.span(), **whole})]
+    if len(spans) != 1 or not points:
+        return None
+    return points, spans[0]
 
 
 def _window(clause: Clause) -> tuple[date, date]:
@@ -49,10 +66,12 @@ def _days(clause: Clause) -> int:
 def points_beside_a_span(parsed: Parsed) -> bool:
     """Whether the question's windows are named periods and one longer span (each of which
     `read_points_beside_extreme` makes a part of its own beside a dated extreme)."""
-    return points_and_a_span([*_windows(parsed), *parsed.time.set_aside], parsed.text)
+    return points_and_a_span([*dated_windows(parsed), *parsed.time.set_aside], parsed.text)
 
 
-def _windows(parsed: Parsed) -> list[Clause]:
+def dated_windows(parsed: Parsed) -> list[Clause]:
+    """The question's time phrases that date a window a part can be measured over (a horizon
+    ahead and a first day said alone date none)."""
     return [
         c
         for c in parsed.time.clauses
@@ -68,32 +87,11 @@ def read_points_beside_extreme(reading: Reading, parsed: Parsed) -> None:
     2016, and in which months of 2016 was it widest")."""
     if reading.parts or "period_extremes" not in reading.metrics or reading.extreme_of == "returns":
         return
-    firsts: dict[tuple[date, date], Clause] = {}
     # (a named month the year around it set aside as unread is taken up again as a part)
-    for clause in [*_windows(parsed), *parsed.time.set_aside]:
-        if clause.start is not None and clause.end is not None:
-            firsts.setdefault(_window(clause), clause)
-    points = [c for c in firsts.values() if _days(c) <= _ONE_PERIOD_DAYS]
-    spans = [c for c in firsts.values() if _days(c) > _ONE_PERIOD_DAYS]
-    years = {_window(c)[0].year for c in points}
-    if not spans and len(points) >= 2 and len(years) == 1 and _THAT_YEAR.search(parsed.text):
-        # "2001年1月和12月…各是多少？那一年利差最窄的是哪个月": the year of the months named
-        (year,) = years
-        said = _THAT_YEAR.search(parsed.text)
-        assert said is not None
-        spans = [
-            points[0].model_copy(
-                update={
-                    "text": said.group(0),
-                    "start": date(year, 1, 1),
-                    "end": date(year, 12, 31),
-                    "span": said.span(),
-                }
-            )
-        ]
-    if len(spans) != 1 or not points:
+    found = _points_and_span([*dated_windows(parsed), *parsed.time.set_aside], parsed.text)
+    if found is None:
         return
-    span = spans[0]
+    points, span = found
     for clause in parsed.time.set_aside:
         # read now: the ledger holds its words as this part's window, not as one left unread
         parsed.time.nested = [
@@ -102,7 +100,7 @@ def read_points_beside_extreme(reading: Reading, parsed: Parsed) -> None:
         parsed.time.spans.append(clause.span)
     parsed.time.set_aside = []
     values = [m for m in reading.metrics if m in _VALUES_AT_A_PERIOD] or ["value"]
-    parts = [part_of(p, values, [], reading.zh) for p in sorted(points, key=_window)]
+    parts = [part_of(p, values, [], reading.zh) for p in points]
     # The span keeps every other ask of it (a count of its quarters above 10% too), its
     # measure planned before the extreme taken of it.
     rest = [m for m in reading.metrics if m not in values]

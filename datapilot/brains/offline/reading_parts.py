@@ -27,7 +27,7 @@ from datapilot.brains.offline.level_changes import (
 from datapilot.brains.offline.parsing import Parsed
 from datapilot.brains.offline.parts import Part, part_of, split_into
 from datapilot.brains.offline.periods import calendar_unit, period_holding
-from datapilot.brains.offline.points_beside import points_and_a_span
+from datapilot.brains.offline.points_beside import dated_windows, points_and_a_span
 from datapilot.brains.offline.ratios import read_ratio_ask
 from datapilot.brains.offline.windows import Clause
 from datapilot.core.intent import IntentPart
@@ -75,11 +75,7 @@ def read_parts(reading: Reading, parsed: Parsed) -> None:
             "won't give other figures in its place."
         )
         return
-    clauses = [
-        c
-        for c in parsed.time.clauses
-        if c.start is not None and c.end is not None and c.rule not in ("horizon", "first")
-    ]
+    clauses = dated_windows(parsed)
     if points_and_a_span(clauses, parsed.text) and read_when_ask(parsed.text) is not None:
         return  # values at named periods beside a span's dated extreme: read after the families
     if _rate_at_two_periods(reading, parsed):
